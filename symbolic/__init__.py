@@ -1,0 +1,17 @@
+"""mlsysym: ML-systems napkin math, written once as sympy and generated into code and docs.
+
+How it works
+------------
+* ``symbolic/scenarios/`` holds one hand-written module per scenario: typed inputs,
+  named steps and outputs as sympy expressions, and the registry's named instances.
+* ``symbolic/model.py`` is the declaration API those modules use; ``symbolic/dimensions.py``
+  checks every expression's dimension against its declared unit.
+* ``symbolic/codegen/`` prints the expressions (Python, LaTeX) and renders the jinja2
+  templates in ``templates/`` into ``generated/`` (``python -m symbolic.generate``).
+* ``symbolic/runtime/`` is the sympy-free support code the generated package imports:
+  the lazy pint registry, input validation, the scenario base class, hardware nodes.
+* ``symbolic/catalog/`` holds the hardware, dataset and constant data files.
+
+This ``__init__`` imports nothing, so that ``import generated`` (which imports
+``symbolic.runtime``) never loads sympy.
+"""

@@ -1,0 +1,115 @@
+"""Dimensional analysis of declared expressions, run by the generator.
+
+Every symbol has the dimension of its declared unit; the dimension of an expression
+is inferred node by node (sums must agree, products multiply, ``Min``/``Max`` and
+``Piecewise`` branches must agree) and must equal the dimension of the output's
+declared unit. Unit scales (µs = 10⁻⁶ s) are exact rationals, folded into the
+evaluators at generation time.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import sympy
+
+from symbolic.model import UNIT_SYMBOLS, ScenarioModel
+from symbolic.runtime.errors import DeclarationError, UnitMismatchError
+from symbolic.runtime.units import registry
+
+Dimension = Any  # pint's UnitsContainer of base dimensions
+
+
+@lru_cache(maxsize=None)
+def dimension_of_unit(unit: str) -> Dimension:
+    """The base dimensions of a unit spelling ("" is dimensionless)."""
+    return registry().Unit(unit or "dimensionless").dimensionality
+
+
+@lru_cache(maxsize=None)
+def scale_of_unit(unit: str) -> sympy.Rational:
+    """The exact factor from ``unit`` to the base units of its dimension."""
+    magnitude = registry().Quantity(1, unit or "dimensionless").to_base_units().magnitude
+    return sympy.Rational(repr(magnitude) if isinstance(magnitude, float) else magnitude)
+
+
+def describe(dimension: Dimension) -> str:
+    return str(dimension) if dimension else "dimensionless"
+
+
+def infer(expr: sympy.Basic, dims: dict[sympy.Basic, Dimension]) -> Dimension:
+    """The dimension of ``expr`` given the dimension of each symbol; raises on a mismatch."""
+    none = dimension_of_unit("")
+    if expr.is_Number:
+        return none
+    if expr.is_Symbol:
+        if expr not in dims:
+            raise DeclarationError(f"uses undeclared symbol {expr}")
+        return dims[expr]
+    if isinstance(expr, sympy.Mul):
+        result = none
+        for arg in expr.args:
+            result = result * infer(arg, dims)
+        return result
+    if isinstance(expr, sympy.Pow):
+        base, exponent = infer(expr.base, dims), expr.exp
+        if not exponent.is_Number:
+            if base != none or infer(exponent, dims) != none:
+                raise DeclarationError(f"non-numeric power of a dimensioned value in {expr}")
+            return none
+        if exponent.is_Integer:
+            return base ** int(exponent)
+        return base ** float(exponent)
+    if isinstance(expr, (sympy.Add, sympy.Min, sympy.Max)):
+        return _agree(expr, [infer(arg, dims) for arg in expr.args])
+    if isinstance(expr, sympy.Piecewise):
+        return _agree(expr, [infer(branch, dims) for branch, _ in expr.args])
+    if isinstance(expr, (sympy.floor, sympy.ceiling, sympy.Abs)):
+        return infer(expr.args[0], dims)
+    raise DeclarationError(f"has a {type(expr).__name__} node, which the dimension check does not support")
+
+
+def _agree(expr: sympy.Basic, found: list[Dimension]) -> Dimension:
+    first = found[0]
+    for arg, dimension in zip(expr.args, found, strict=True):
+        if dimension != first:
+            raise DeclarationError(
+                f"adds or compares values of different dimensions in {expr}: "
+                f"{expr.args[0]} is {describe(first)} but {arg} is {describe(dimension)}"
+            )
+    return first
+
+
+def symbol_dimensions(model: ScenarioModel) -> dict[sympy.Basic, Dimension]:
+    """The dimension of every symbol an expression of ``model`` may use."""
+    dims: dict[sympy.Basic, Dimension] = {s: dimension_of_unit(u) for s, u in UNIT_SYMBOLS.items()}
+    dims.update({decl.symbol: dimension_of_unit(decl.spec.unit) for decl in model.inputs})
+    dims.update({q.symbol: dimension_of_unit(q.unit) for q in model.quantities})
+    return dims
+
+
+def check_model(model: ScenarioModel) -> None:
+    """Check every quantity and input default of ``model``; raise naming the first offender."""
+    dims = symbol_dimensions(model)
+    for quantity in model.quantities:
+        where = f"{model.name}.{quantity.name}"
+        try:
+            found = infer(quantity.expr, dims)
+        except DeclarationError as error:
+            raise type(error)(f"{where}: {error}") from None
+        declared = dimension_of_unit(quantity.unit)
+        if found != declared:
+            raise UnitMismatchError(
+                f"{where}: the expression {quantity.expr} has dimension {describe(found)}, "
+                f"but the declared unit {quantity.unit or 'dimensionless'!r} has dimension {describe(declared)}"
+            )
+    for decl in model.inputs:
+        default = decl.spec.default
+        if isinstance(default, sympy.Basic):
+            found = infer(default, dims)
+            if found != dimension_of_unit(decl.spec.unit):
+                raise UnitMismatchError(
+                    f"{model.name}.{decl.name}: default {default} has dimension {describe(found)}, "
+                    f"but the input's unit {decl.spec.unit or 'dimensionless'!r} has {describe(dimension_of_unit(decl.spec.unit))}"
+                )

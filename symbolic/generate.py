@@ -1,0 +1,80 @@
+"""``python -m symbolic.generate [--check | --diff]``: write, check or diff ``generated/``.
+
+Write mode renders every file and replaces ``generated/`` with it (removing files no
+source produces any more). ``--check`` renders in memory and exits 1, naming each
+stale, hand-edited, missing or orphaned file, when the tree differs; ``--diff`` also
+prints a unified diff.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+
+from symbolic.codegen.render import ROOT, render_all
+
+GENERATED = ROOT / "generated"
+MANAGED = ("*.py", "docs/**/*.md", "latex/*.tex")  # patterns the generator owns under generated/
+
+
+def on_disk() -> dict[str, str]:
+    """Every generator-owned file under ``generated/``, keyed like ``render_all``."""
+    files = {}
+    for pattern in MANAGED:
+        for path in GENERATED.glob(pattern):
+            if path.is_file():
+                files[path.relative_to(ROOT).as_posix()] = path.read_text(encoding="utf-8")
+    return files
+
+
+def differences(expected: dict[str, str], actual: dict[str, str]) -> list[tuple[str, str]]:
+    """``(path, problem)`` for every file that is stale, missing or orphaned."""
+    problems = []
+    for path in sorted(set(expected) | set(actual)):
+        if path not in actual:
+            problems.append((path, "missing"))
+        elif path not in expected:
+            problems.append((path, "orphaned: no source generates it"))
+        elif expected[path] != actual[path]:
+            problems.append((path, "stale or edited by hand"))
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m symbolic.generate", description=__doc__.split("\n")[0])
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="fail if generated/ differs from the sources")
+    mode.add_argument("--diff", action="store_true", help="like --check, and print a unified diff")
+    args = parser.parse_args(argv)
+
+    expected = render_all()
+    actual = on_disk()
+    if args.check or args.diff:
+        problems = differences(expected, actual)
+        for path, problem in problems:
+            print(f"{path}: {problem}", file=sys.stderr)
+            if args.diff:
+                sys.stderr.writelines(difflib.unified_diff(
+                    actual.get(path, "").splitlines(keepends=True), expected.get(path, "").splitlines(keepends=True),
+                    fromfile=f"{path} (on disk)", tofile=f"{path} (generated)"))
+        if problems:
+            print(f"{len(problems)} generated file(s) out of date: run `make generate` and commit the result.",
+                  file=sys.stderr)
+            return 1
+        print(f"generated/ is up to date ({len(expected)} files).")
+        return 0
+
+    for path in set(actual) - set(expected):
+        (ROOT / path).unlink()
+    for path, text in sorted(expected.items()):
+        target = ROOT / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if actual.get(path) != text:
+            target.write_text(text, encoding="utf-8")
+    print(f"wrote generated/ ({len(expected)} files).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

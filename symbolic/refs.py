@@ -1,0 +1,87 @@
+"""Values that remember how they were written, so the registry is emitted as source.
+
+``Datasets.MNIST.image_width * Datasets.MNIST.image_height`` in a registry declaration
+is a ``Ref`` whose ``value`` is 784 and whose ``source`` is that text; the generator
+writes the source into ``generated/registry.py`` and the value into the docs, so named
+instances are built from the catalog rather than from copied literals.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+# Python precedence levels of the operators a Ref supports (higher binds tighter).
+_ADD, _MUL, _ATOM = 1, 2, 3
+
+
+class Ref:
+    """A value and the Python source that produces it at runtime."""
+
+    __slots__ = ("source", "value", "_precedence")
+
+    def __init__(self, source: str, value: Any, precedence: int = _ATOM) -> None:
+        self.source = source
+        self.value = value
+        self._precedence = precedence
+
+    def __getattr__(self, name: str) -> Ref:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return Ref(f"{self.source}.{name}", getattr(self.value, name))
+
+    def _wrap(self, level: int, right: bool = False) -> str:
+        tighter = self._precedence > level or (self._precedence == level and not right)
+        return self.source if tighter else f"({self.source})"
+
+    def _binary(self, other: Any, symbol: str, level: int, op: Callable[[Any, Any], Any], reflected: bool = False) -> Ref:
+        other_ref = other if isinstance(other, Ref) else Ref(repr(other), other)
+        left, right = (other_ref, self) if reflected else (self, other_ref)
+        source = f"{left._wrap(level)} {symbol} {right._wrap(level, right=True)}"
+        return Ref(source, op(left.value, right.value), level)
+
+    def __add__(self, other: Any) -> Ref:
+        return self._binary(other, "+", _ADD, operator.add)
+
+    def __radd__(self, other: Any) -> Ref:
+        return self._binary(other, "+", _ADD, operator.add, reflected=True)
+
+    def __sub__(self, other: Any) -> Ref:
+        return self._binary(other, "-", _ADD, operator.sub)
+
+    def __mul__(self, other: Any) -> Ref:
+        return self._binary(other, "*", _MUL, operator.mul)
+
+    def __rmul__(self, other: Any) -> Ref:
+        return self._binary(other, "*", _MUL, operator.mul, reflected=True)
+
+    def __truediv__(self, other: Any) -> Ref:
+        return self._binary(other, "/", _MUL, operator.truediv)
+
+    def __rtruediv__(self, other: Any) -> Ref:
+        return self._binary(other, "/", _MUL, operator.truediv, reflected=True)
+
+    def __repr__(self) -> str:
+        return f"Ref({self.source!r})"
+
+
+def Q(text: str) -> Ref:  # noqa: N802 (reads like the runtime's Q_)
+    """A literal Quantity in a registry declaration, e.g. ``Q("100 µs")``."""
+    from symbolic.runtime.units import Q_
+
+    return Ref(f"Q_({text!r})", Q_(text))
+
+
+def source_of(value: Any) -> str:
+    """The Python source that rebuilds ``value`` in ``generated/registry.py``."""
+    if isinstance(value, Ref):
+        return value.source
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return repr(value)
+    raise TypeError(f"registry values must be numbers, strings or catalog references, got {value!r}")
+
+
+def value_of(value: Any) -> Any:
+    """The plain value behind a ``Ref`` (or the value itself)."""
+    return value.value if isinstance(value, Ref) else value

@@ -1,0 +1,30 @@
+"""The project's errors: one base class and a few precise subclasses.
+
+Runtime errors subclass ``ValueError`` (or ``TypeError`` for wrong types) so that code
+catching the builtin classes keeps working; every message names the scenario, the
+input, the value and what was expected.
+"""
+
+
+class MlsysymError(Exception):
+    """Base class of every error raised on purpose by mlsysym."""
+
+
+class ScenarioInputError(MlsysymError, ValueError):
+    """An input value is outside its declared domain, of the wrong unit, or unknown."""
+
+
+class InputTypeError(ScenarioInputError, TypeError):
+    """An input value has the wrong type (a string for a count, a bool for a number...)."""
+
+
+class MissingInputError(ScenarioInputError):
+    """A required input was not given, or an optional one that an output needs."""
+
+
+class DeclarationError(MlsysymError):
+    """A scenario declaration is malformed (found when the generator runs)."""
+
+
+class UnitMismatchError(DeclarationError):
+    """An output's dimension differs from the dimension of its declared unit."""

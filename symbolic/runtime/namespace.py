@@ -1,0 +1,63 @@
+"""Attribute-style catalogs (``Hardware.Cloud.H100``, ``Scenarios.SmallKernelDispatch``)."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+
+class Namespace:
+    """An ordered, read-only mapping read by attribute; entries may be built lazily.
+
+    A ``lazy`` namespace stores zero-argument builders and calls each on first access,
+    so that importing the registry builds nothing (and imports no pint).
+    """
+
+    def __init__(self, title: str, entries: dict[str, Any], *, lazy: bool = False) -> None:
+        object.__setattr__(self, "_title", title)
+        object.__setattr__(self, "_entries", dict(entries))
+        object.__setattr__(self, "_lazy", lazy)
+        object.__setattr__(self, "_built", {})
+
+    def __getattr__(self, name: str) -> Any:
+        entries = object.__getattribute__(self, "_entries")
+        if name not in entries:
+            close = difflib.get_close_matches(name, list(entries), n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise AttributeError(f"{self._title} has no entry '{name}'{hint}")
+        if not self._lazy:
+            return entries[name]
+        built = self._built
+        if name not in built:
+            builder: Callable[[], Any] = entries[name]
+            built[name] = builder()
+        return built[name]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{self._title} is read-only")
+
+    def __getitem__(self, name: str) -> Any:
+        try:
+            return getattr(self, name)
+        except AttributeError as error:
+            raise KeyError(str(error)) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __dir__(self) -> list[str]:
+        return list(self._entries)
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        """``(name, entry)`` pairs in catalog order (building lazy entries)."""
+        return ((name, getattr(self, name)) for name in self._entries)
+
+    def __repr__(self) -> str:
+        return f"<{self._title}: {', '.join(self._entries)}>"

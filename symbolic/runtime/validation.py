@@ -1,0 +1,148 @@
+"""Input checking at the boundary, driven by the domains the generator writes out.
+
+Every scenario input is validated once, when an instance is built (or changed with
+``variant``); the evaluators behind it are plain arithmetic and trust their inputs.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import numbers
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError
+from symbolic.runtime.units import is_quantity, registry
+
+
+class _Required:
+    """Marker default: the input has no default and must be given."""
+
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """A numeric input: its unit ("" when dimensionless), domain and default.
+
+    ``default`` is a number, ``REQUIRED``, or ``None`` (the evaluator derives the value
+    from ``default_rule``, e.g. "equal to ops_per_block", or the input is optional).
+    """
+
+    name: str
+    unit: str = ""
+    integer: bool = False
+    minimum: float | None = None
+    strict: bool = False
+    default: Any = REQUIRED
+    default_rule: str = ""
+    doc: str = ""
+
+    @property
+    def domain(self) -> str:
+        """The domain in words, e.g. ``an integer ≥ 1`` or ``a number > 0 µs``."""
+        kind = "an integer" if self.integer else "a number"
+        if self.minimum is None:
+            bound = ""
+        elif self.integer and self.strict:
+            bound = f" ≥ {math.floor(self.minimum) + 1}"
+        else:
+            bound = f" {'>' if self.strict else '≥'} {_plain(self.minimum)}"
+        unit = f" {self.unit}" if self.unit else ""
+        return f"{kind}{bound}{unit}"
+
+
+@dataclass(frozen=True)
+class NodeSpec:
+    """A structured input: a hardware node resolving to numeric inputs via a precision."""
+
+    name: str
+    precision: str
+    peak: str | None
+    bandwidth: str | None
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class PrecisionSpec:
+    """The precision key looked up in one or more nodes' ``precision_flops``."""
+
+    name: str
+    default: Any = REQUIRED
+    doc: str = ""
+
+
+def _plain(number: float) -> str:
+    return str(int(number)) if float(number).is_integer() else repr(number)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def coerce_number(scenario: str, spec: InputSpec, value: Any) -> Any:
+    """Return ``value`` as a plain number in ``spec.unit``, or raise naming the input."""
+    where = f"{scenario}: input '{spec.name}'"
+    expected = f"expected {spec.domain}"
+    if value is None:
+        if spec.default is None:
+            return None
+        raise MissingInputError(f"{where} is None; {expected}")
+    if is_quantity(value):
+        value = _magnitude_in(where, spec, value)
+    elif isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InputTypeError(f"{where} got {type(value).__name__} {_shown(value)}; {expected}")
+    if not math.isfinite(value):
+        raise ScenarioInputError(f"{where} got {value}; {expected}, finite")
+    if spec.integer:
+        if isinstance(value, numbers.Integral):
+            value = int(value)
+        elif float(value).is_integer():
+            value = int(value)
+        else:
+            raise ScenarioInputError(f"{where} got {value}, which is not a whole number; {expected}")
+    elif not isinstance(value, (int, float)):
+        value = float(value)
+    if spec.minimum is not None and (value < spec.minimum or (spec.strict and value == spec.minimum)):
+        raise ScenarioInputError(f"{where} got {value}; {expected}")
+    return value
+
+
+def _magnitude_in(where: str, spec: InputSpec, value: Any) -> Any:
+    target = spec.unit or "dimensionless"
+    try:
+        converted = value.to(registry().Unit(target))
+    except Exception as error:  # pint: DimensionalityError, or a Quantity of another registry
+        raise ScenarioInputError(
+            f"{where} got {value:~P} ({value.dimensionality}); {_expected_unit(spec)}: {error}"
+        ) from None
+    magnitude = converted.magnitude
+    if not isinstance(magnitude, numbers.Real) or isinstance(magnitude, bool):
+        raise InputTypeError(f"{where} got a Quantity of {type(magnitude).__name__}; expected a scalar")
+    return magnitude
+
+
+def _expected_unit(spec: InputSpec) -> str:
+    if not spec.unit:
+        return "expected a dimensionless number (a count or a ratio)"
+    dims = registry().get_dimensionality(spec.unit)
+    return f"expected a quantity of {dims} such as {spec.unit}"
+
+
+def unknown_names(scenario: str, given: Iterable[str], known: Iterable[str]) -> None:
+    """Raise for the first name in ``given`` that is not in ``known``, with close matches."""
+    valid = list(known)
+    for name in given:
+        if name not in valid:
+            close = difflib.get_close_matches(name, valid, n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise ScenarioInputError(
+                f"{scenario}: unknown input '{name}'{hint} (inputs: {', '.join(valid)})"
+            )

@@ -1,0 +1,156 @@
+"""One eager training step of a one-hidden-layer MLP, operator by operator."""
+
+from symbolic.catalog import Constants, Datasets, Hardware
+from symbolic.instances import Instance
+from symbolic.model import Input, Node, Output, Precision, Scenario, Sub, Table, flop
+from symbolic.scenarios.host_dispatch import HostDispatchScenario
+
+FORWARD = ("matmul1", "relu", "matmul2", "loss")
+BACKWARD = ("grad_w2", "grad_h", "grad_w1", "relu_backward", "loss_backward")
+
+
+class MlpTrainingStepScenario(Scenario):
+    """One eager training step of a one-hidden-layer MLP, operator by operator.
+
+    Forward: `x @ W1`, ReLU, `h @ W2`, and a combined cross-entropy loss
+    (`loss_flops_per_logit` operations per logit). Backward: the weight gradients of both
+    layers and the hidden-activation gradient (raw inputs need no gradient), the ReLU
+    derivative, and the loss derivative, which reads saved probabilities and integer labels
+    of `label_bytes` each. Bias adds are folded into their matrix multiplies. Every value
+    is `bytes_per_value` wide. Times are ideal lower bounds on `hardware`; the host issues
+    one Python entry per forward operator plus one for `backward()`, and launches one
+    kernel per operator.
+    """
+
+    category = "Optimization"
+    assumptions = (
+        "A dense two-layer network, separate eager operators, and the operation-count "
+        "conventions above: a dense multiply costs two FLOPs per multiply-accumulate."
+    )
+    excludes = "Cross-operator fusion, cache reuse, optimizer FLOPs, and measured utilization."
+    references = (
+        "Williams, Waterman and Patterson, Roofline: an insightful visual performance model "
+        "for multicore architectures, CACM 52(4), 2009 (compute and memory time floors).",
+    )
+    examples = """\
+>>> from generated import Scenarios
+>>> scenario = Scenarios.MnistTwoLayerTrainingStepOnH100
+>>> round(float(scenario.op_flops['matmul1'].magnitude), 4)
+6422528.0
+>>> scenario.host.overhead_ratio
+172.30957747796606
+"""
+
+    batch_size = Input(integer=True, positive=True, symbol="b", doc="Examples per step.")
+    input_width = Input(integer=True, positive=True, symbol="i", doc="Input features per example.")
+    hidden_width = Input(integer=True, positive=True, symbol="h", doc="Hidden units.")
+    output_width = Input(integer=True, positive=True, symbol="o", doc="Output logits (classes).")
+    bytes_per_value = Input("byte", positive=True, symbol="v", doc="Width of every stored value.")
+    label_bytes = Input("byte", nonnegative=True, symbol="y", doc="Width of one integer label.")
+    loss_flops_per_logit = Input(integer=True, nonnegative=True, symbol="c",
+                                 doc="Operations per logit of the combined softmax cross-entropy.")
+    optimizer_values_moved = Input(integer=True, nonnegative=True, symbol="m",
+                                   doc="Values read and written per parameter by one optimizer step (Adam: 7).")
+    hardware = Node(doc="The accelerator: its peak rate at `precision` and its memory bandwidth.")
+    precision = Precision(hardware, default="fp32", doc="Key into the node's `precision_flops` (exact, case-sensitive).")
+    forward_ops = Input(integer=True, nonnegative=True, symbol="f", doc="Forward operators issued from Python.")
+    backward_ops = Input(integer=True, nonnegative=True, symbol="g", doc="Kernels launched by `backward()`.")
+    dispatch = Input("µs", nonnegative=True, symbol="d", doc="Python dispatch cost per operation.")
+    launch = Input("µs", nonnegative=True, symbol=r"\ell", doc="Kernel launch cost per kernel.")
+
+    b, i, h, o = batch_size, input_width, hidden_width, output_width
+    v, y, c = bytes_per_value, label_bytes, loss_flops_per_logit
+
+    op_flops = Table(
+        {
+            "matmul1": 2 * b * i * h * flop,
+            "relu": b * h * flop,
+            "matmul2": 2 * b * h * o * flop,
+            "loss": c * b * o * flop,
+            "grad_w2": 2 * h * b * o * flop,
+            "grad_h": 2 * b * o * h * flop,
+            "grad_w1": 2 * i * b * h * flop,
+            "relu_backward": b * h * flop,
+            "loss_backward": 2 * b * o * flop,
+        },
+        "flop",
+        doc="Per-operator FLOPs: a (m,k)x(k,n) multiply costs 2mkn; ReLU one per element, "
+        "its derivative one per element; the loss `loss_flops_per_logit` per logit, its derivative two.",
+    )
+    op_bytes = Table(
+        {
+            "matmul1": (b * i + i * h + b * h) * v,
+            "relu": 2 * b * h * v,
+            "matmul2": (b * h + h * o + b * o) * v,
+            "loss": 2 * b * o * v,
+            "grad_w2": (b * h + b * o + h * o) * v,
+            "grad_h": (b * o + h * o + b * h) * v,
+            "grad_w1": (b * i + b * h + i * h) * v,
+            "relu_backward": 3 * b * h * v,
+            "loss_backward": 2 * b * o * v + b * y,
+        },
+        "byte",
+        doc="Per-operator bytes read and written (input values plus output values), each "
+        "operator separately; the loss derivative also reads one integer label per example.",
+    )
+    forward_flops = Output(op_flops.sum(FORWARD), "flop", doc="FLOPs of the forward operators.")
+    backward_flops = Output(op_flops.sum(BACKWARD), "flop", doc="FLOPs of the backward operators.")
+    forward_bytes = Output(op_bytes.sum(FORWARD), "byte",
+                           doc="Bytes of the forward operators, without cross-operator cache reuse.")
+    backward_bytes = Output(op_bytes.sum(BACKWARD), "byte", doc="Bytes of the backward operators, without fusion.")
+    total_flops = Output(forward_flops + backward_flops, "flop",
+                         doc="Forward plus backward FLOPs per batch; optimizer work is not included.")
+    total_bytes = Output(forward_bytes + backward_bytes, "byte",
+                         doc="Forward plus backward bytes per batch; optimizer traffic is accounted separately.")
+    forward_matmuls = op_flops["matmul1"] + op_flops["matmul2"]
+    dense_training_ratio = Output(
+        (forward_matmuls + op_flops["grad_w2"] + op_flops["grad_h"] + op_flops["grad_w1"]) / forward_matmuls,
+        doc="Matrix-multiply work of the whole step over the forward matrix multiplies "
+        "(raw inputs need no gradient, so it is below 3).",
+    )
+    parameters = Output(i * h + h + h * o + o, doc="Trainable scalars: both weight matrices and their biases.")
+    optimizer_step_bytes = Output(parameters * optimizer_values_moved * v, "byte",
+                                  doc="Bytes moved by one optimizer update.")
+    peak_rate = Output(hardware.peak, "TFLOP/s", doc="Peak FLOP/s of `hardware` at `precision`, without derating.")
+    compute_time = Output(total_flops / peak_rate, "µs", doc="Ideal time of the step's FLOPs at the peak rate.")
+    memory_time = Output(total_bytes / hardware.bandwidth, "µs",
+                         doc="Ideal time of the step's tensor traffic at peak memory bandwidth.")
+    host = Sub(
+        HostDispatchScenario,
+        title="Host work of: {name}",
+        description="Python entries and kernel launches of the step.",
+        doc="The host's dispatch and launch work against the step's ideal device time "
+        "(compute plus memory floors): one Python entry per forward operator plus one for "
+        "`backward()`, one kernel per operator.",
+        ops_per_block=forward_ops + 1,
+        launches_per_block=forward_ops + backward_ops,
+        dispatch=dispatch,
+        launch=launch,
+        device_time=compute_time + memory_time,
+    )
+
+
+_mnist = Datasets.MNIST
+
+MnistTwoLayerTrainingStepOnH100 = Instance(
+    MlpTrainingStepScenario,
+    name="One eager training step of a 784-128-10 MNIST MLP at batch 32 on an H100, FP32",
+    description=(
+        "A 784-128-10 MLP on 28x28 MNIST digits, batch 32, FP32 values and INT64 labels, "
+        "Adam (7 values moved per parameter), issued eagerly on an H100."
+    ),
+    batch_size=32,
+    input_width=_mnist.image_width * _mnist.image_height * _mnist.image_channels,
+    hidden_width=128,
+    output_width=_mnist.num_classes,
+    bytes_per_value=Constants.ByteWidths.FP32,
+    label_bytes=Constants.ByteWidths.INT64,
+    loss_flops_per_logit=3,
+    optimizer_values_moved=7,
+    hardware=Hardware.Cloud.H100,
+    precision="fp32",
+    forward_ops=len(FORWARD),
+    backward_ops=len(BACKWARD),
+    dispatch=Constants.RuntimeOverheads.PythonDispatch,
+    launch=Constants.RuntimeOverheads.KernelLaunch,
+)

@@ -1,0 +1,160 @@
+"""MlpTrainingStepScenario: reference values, hand formulas, and exact agreement on random inputs."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from conftest import exact_outputs, flatten, table_paths
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generated import Hardware, HardwareNode, MlpTrainingStepScenario, Q_, Scenarios
+from generated.mlp_training_step import evaluate
+from symbolic.catalog import hardware_records
+from symbolic.scenarios.mlp_training_step import MlpTrainingStepScenario as Declared
+
+REL = 1e-9
+
+# Every (node path, precision) pair in the catalog: the training step must work on each.
+NODE_PRECISIONS = [(r.path, p) for r in hardware_records() for p in r.precision_flops]
+
+
+def test_mnist_on_h100_reference_values():
+    """REFERENCE §9.1, computed by hand from b=32, i=784, h=128, o=10, v=4 B, y=8 B, c=3, m=7.
+
+    matmul1 = 2·32·784·128 = 6,422,528; total_flops = 4bih + 6bho + 2bh + (c+2)bo
+    = 12,845,056 + 245,760 + 8,192 + 1,600 = 13,100,608; total_bytes =
+    v(2bi + 2ih + 10bh + 3ho + 7bo) + by = 4·(50,176 + 200,704 + 40,960 + 3,840 + 2,240)
+    + 256 = 1,191,936; parameters = ih + h + ho + o = 101,770.
+    """
+    s = Scenarios.MnistTwoLayerTrainingStepOnH100
+    assert s.op_flops["matmul1"] == Q_(6422528, "flop")
+    assert s.op_flops["matmul1"].magnitude == 6422528 and isinstance(s.op_flops["matmul1"].magnitude, int)
+    assert s.total_flops.to("flop").magnitude == 13100608
+    assert s.total_bytes.to("byte").magnitude == 1191936
+    assert s.parameters == 101770 and isinstance(s.parameters, int)
+    assert s.optimizer_step_bytes.to("byte").magnitude == 101770 * 7 * 4 == 2849560
+    assert s.peak_rate.to("flop/s").magnitude == pytest.approx(67e12, rel=REL)
+    assert s.peak_rate.units == Q_(1, "TFLOP/s").units and f"{s.peak_rate:~P}" == "67.0 Tflop/s"
+    assert s.compute_time.to("µs").magnitude == pytest.approx(0.19553146268656715, rel=REL)
+    assert s.memory_time.to("µs").magnitude == pytest.approx(0.3558017910447761, rel=REL)
+    assert s.dense_training_ratio == pytest.approx(2.0125944584382873, rel=REL)
+    assert s.dense_training_ratio == pytest.approx((2 * 784 + 3 * 10) / (784 + 10), rel=1e-15)
+    host = s.host
+    assert (host.ops_per_block, host.launches_per_block, host.blocks) == (5, 9, 1)
+    assert host.host_time.to("µs").magnitude == 95
+    assert host.device_time.to("µs").magnitude == pytest.approx(0.5513332537313432, rel=REL)
+    assert host.overhead_ratio == pytest.approx(172.30957747796606, rel=REL)
+    assert host.name == "Host work of: " + s.name
+    assert host.description == "Python entries and kernel launches of the step."
+
+
+def test_every_reference_attribute_is_exposed():
+    names = {
+        "backward_bytes", "backward_flops", "backward_ops", "batch_size", "bytes_per_value", "compute_time",
+        "dense_training_ratio", "dispatch", "forward_bytes", "forward_flops", "forward_ops", "hardware",
+        "hidden_width", "host", "input_width", "label_bytes", "launch", "loss_flops_per_logit", "memory_time",
+        "op_bytes", "op_flops", "optimizer_step_bytes", "optimizer_values_moved", "output_width", "parameters",
+        "peak_rate", "precision", "total_bytes", "total_flops",
+    }
+    s = Scenarios.MnistTwoLayerTrainingStepOnH100
+    for name in names:
+        assert getattr(s, name) is not None, name
+    assert list(s.op_flops) == ["matmul1", "relu", "matmul2", "loss", "grad_w2", "grad_h", "grad_w1",
+                                "relu_backward", "loss_backward"]
+    assert list(s.op_bytes) == list(s.op_flops)
+
+
+def hand_outputs(b, i, h, o, v, y, c, m, peak, bw, f, g, d, ell):
+    """REFERENCE §3 closed forms, typed in by hand (bytes in byte, times in µs, peak in flop/s)."""
+    total_flops = 4 * b * i * h + 6 * b * h * o + 2 * b * h + (c + 2) * b * o
+    total_bytes = v * (2 * b * i + 2 * i * h + 10 * b * h + 3 * h * o + 7 * b * o) + b * y
+    compute = total_flops / peak * 1e6
+    memory = total_bytes / bw * 1e6
+    host_time = (f + 1) * d + (f + g) * ell
+    return {
+        "op_flops.matmul1": 2 * b * i * h,
+        "op_bytes.loss_backward": 2 * b * o * v + b * y,
+        "forward_flops": 2 * b * i * h + b * h + 2 * b * h * o + c * b * o,
+        "backward_flops": 2 * h * b * o + 2 * b * o * h + 2 * i * b * h + b * h + 2 * b * o,
+        "forward_bytes": v * (b * i + i * h + 4 * b * h + h * o + 3 * b * o),
+        "backward_bytes": v * (b * i + i * h + 6 * b * h + 2 * h * o + 4 * b * o) + b * y,
+        "total_flops": total_flops,
+        "total_bytes": total_bytes,
+        "parameters": i * h + h + h * o + o,
+        "optimizer_step_bytes": (i * h + h + h * o + o) * m * v,
+        "compute_time": compute,
+        "memory_time": memory,
+        "dense_training_ratio": (2 * i * h + 3 * h * o) / (i * h + h * o),
+        "host.host_time": host_time,
+        "host.overhead_ratio": host_time / (compute + memory),
+        "host.host_share": host_time / (host_time + compute + memory),
+    }
+
+
+widths = st.integers(min_value=1, max_value=100_000)
+counts = st.integers(min_value=0, max_value=64)
+times = st.floats(min_value=0, max_value=1e4, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    node_precision=st.sampled_from(NODE_PRECISIONS),
+    b=widths, i=widths, h=widths, o=widths,
+    v=st.sampled_from([0.5, 1, 2, 4, 8]), y=st.sampled_from([0, 1, 4, 8]),
+    c=counts, m=counts, f=counts, g=counts, d=times, ell=times,
+)
+def test_evaluator_matches_hand_formulas_and_exact_sympy(node_precision, b, i, h, o, v, y, c, m, f, g, d, ell):
+    path, precision = node_precision
+    tier, key = path.split(".")
+    node = getattr(getattr(Hardware, tier), key)
+    scenario = MlpTrainingStepScenario(
+        batch_size=b, input_width=i, hidden_width=h, output_width=o, bytes_per_value=v, label_bytes=y,
+        loss_flops_per_logit=c, optimizer_values_moved=m, hardware=node, precision=precision,
+        forward_ops=f, backward_ops=g, dispatch=d, launch=ell,
+    )
+    peak, bw = node.peak_flops_per_second(precision), node.bandwidth_bytes_per_second
+    got = flatten(scenario.evaluate())
+    for name, expected in hand_outputs(b, i, h, o, v, y, c, m, peak, bw, f, g, d, ell).items():
+        assert got[name] == pytest.approx(expected, rel=1e-12, abs=0), name
+
+    exact = exact_outputs(Declared.model, {**scenario._args})
+    flat = table_paths(got, {"op_flops", "op_bytes"})
+    assert set(flat) == set(exact)
+    for name, value in exact.items():
+        if value.is_Integer and isinstance(flat[name], int):
+            assert flat[name] == int(value), name  # counts are exact
+        else:
+            assert math.isclose(flat[name], float(value), rel_tol=1e-12), name
+
+
+def test_counts_stay_exact_ints_at_llm_scale():
+    s = Scenarios.MnistTwoLayerTrainingStepOnH100.variant(batch_size=10**6, input_width=10**6, hidden_width=10**6)
+    assert s.op_flops["matmul1"].magnitude == 2 * 10**18
+    assert isinstance(s.total_flops.magnitude, int)
+    assert s.parameters == 10**12 + 10**6 + 10**6 * 10 + 10
+
+
+def test_numpy_arrays_broadcast_through_the_evaluator():
+    import numpy as np
+
+    base = dict(Scenarios.MnistTwoLayerTrainingStepOnH100._args)
+    batches = np.array([1, 32, 1024])
+    out = evaluate(**{**base, "batch_size": batches})
+    assert out["op_flops"]["matmul1"].tolist() == [2 * int(b) * 784 * 128 for b in batches]
+    scalar = evaluate(**{**base, "batch_size": 1024})
+    assert out["host"]["overhead_ratio"][2] == pytest.approx(scalar["host"]["overhead_ratio"], rel=1e-15)
+
+
+def test_peak_rate_is_a_rate_whatever_the_catalog_unit():
+    s = Scenarios.MnistTwoLayerTrainingStepOnH100.variant(precision="int8")  # stored as 1979 TOPS
+    assert s.peak_rate.to("flop/s").magnitude == pytest.approx(1.979e15)
+    assert s.peak_rate.dimensionality == Q_(1, "flop/s").dimensionality
+
+
+def test_user_built_node():
+    node = HardwareNode(name="My GPU", precision_flops={"fp32": Q_(67, "TFLOP/s")}, memory_bandwidth=Q_(3.35, "TB/s"))
+    s = Scenarios.MnistTwoLayerTrainingStepOnH100.variant(hardware=node)
+    assert s.compute_time.magnitude == pytest.approx(Scenarios.MnistTwoLayerTrainingStepOnH100.compute_time.magnitude)
+    assert node.memory_capacity is None
