@@ -157,10 +157,10 @@ def _shown(value: Any) -> str:
     return repr(value)
 
 
-def render_all() -> dict[str, str]:
+def render_all(modules: list[ScenarioModule] | None = None) -> dict[str, str]:
     """Every generated file, keyed by its path relative to the repository root."""
     env = environment()
-    modules = discover()
+    modules = discover() if modules is None else modules
     files: dict[str, str] = {}
     pages = []
     for module in modules:

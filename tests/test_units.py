@@ -1,0 +1,61 @@
+"""The project's units file: separate data and compute dimensions, vendor spellings, prefixes."""
+
+from __future__ import annotations
+
+import pint
+import pytest
+
+from generated import Q_
+from symbolic.runtime.units import registry
+
+
+@pytest.mark.parametrize(
+    "text, unit, value",
+    [
+        ("67 TFLOP/s", "flop/s", 67e12),
+        ("67 TFLOPs/s", "flop/s", 67e12),
+        ("1979 TOPS", "flop/s", 1979e12),
+        ("168.0 MFLOPs/s", "flop/s", 168e6),
+        ("3.35 TB/s", "byte/s", 3.35e12),
+        ("672 MB/s", "byte/s", 672e6),
+        ("1 MB", "byte", 1e6),
+        ("1 KB", "byte", 1e3),
+        ("1 GiB", "byte", 2**30),
+        ("192 KiB", "byte", 192 * 1024),
+        ("13.5 TiB", "byte", 13.5 * 2**40),
+        ("10 µs", "second", 10e-6),
+        ("10 us", "second", 10e-6),
+        ("10 μs", "second", 10e-6),  # Greek mu as well as the micro sign
+        ("1 ms", "second", 1e-3),
+        ("160 pJ/byte", "joule/byte", 160e-12),
+        ("2.3 pJ/flop", "joule/flop", 2.3e-12),
+        ("8 bit", "byte", 1),
+        ("1e7 param", "count", 1e7),
+    ],
+)
+def test_spellings(text, unit, value):
+    assert Q_(text).to(unit).magnitude == pytest.approx(value, rel=1e-15)
+
+
+def test_byte_and_flop_are_separate_dimensions():
+    with pytest.raises(pint.DimensionalityError):
+        Q_(1, "byte") + Q_(1, "flop")
+    assert Q_(1, "byte").dimensionality != Q_(1, "flop").dimensionality
+    assert not Q_(1, "byte").dimensionless  # a bare number is never silently bits
+
+
+def test_counts_are_dimensionless():
+    assert (Q_(10, "param") * Q_(4, "byte")).to("byte").magnitude == 40
+    assert Q_(3, "count").dimensionless
+
+
+def test_rates_share_one_dimension_and_intensity_is_flop_per_byte():
+    assert Q_(1, "TOPS").dimensionality == Q_(1, "TFLOP/s").dimensionality
+    assert (Q_(67, "TFLOP/s") / Q_(3.35, "TB/s")).to("flop/byte").magnitude == pytest.approx(20.0)
+
+
+def test_names():
+    ureg = registry()
+    for name in ("second", "byte", "flop", "joule"):
+        assert ureg.Unit(name) == ureg.Unit(name)  # defined under that name
+    assert ureg is registry()  # one shared registry
