@@ -11,10 +11,11 @@ import math
 import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError
-from symbolic.runtime.units import is_quantity, registry
+from symbolic.runtime.units import is_quantity, registry, unit
 
 
 class _Required:
@@ -115,18 +116,25 @@ def coerce_number(scenario: str, spec: InputSpec, value: Any) -> Any:
     return value
 
 
+@lru_cache(maxsize=4096)
+def _factor(units: Any, target: str) -> Any:
+    """The factor from ``units`` to ``target`` (cached: conversion is pint's slow path)."""
+    return registry().Quantity(1, units).to(unit(target)).magnitude
+
+
 def _magnitude_in(where: str, spec: InputSpec, value: Any) -> Any:
-    target = spec.unit or "dimensionless"
+    magnitude = value.magnitude
+    if not isinstance(magnitude, numbers.Real) or isinstance(magnitude, bool):
+        raise InputTypeError(f"{where} got a Quantity of {type(magnitude).__name__}; expected a scalar")
     try:
-        converted = value.to(registry().Unit(target))
-    except Exception as error:  # pint: DimensionalityError, or a Quantity of another registry
+        if value._REGISTRY is not registry():
+            raise ValueError("the Quantity comes from another unit registry; build it with generated.Q_")
+        factor = _factor(value._units, spec.unit or "dimensionless")
+    except Exception as error:  # pint's DimensionalityError, or the foreign registry above
         raise ScenarioInputError(
             f"{where} got {value:~P} ({value.dimensionality}); {_expected_unit(spec)}: {error}"
         ) from None
-    magnitude = converted.magnitude
-    if not isinstance(magnitude, numbers.Real) or isinstance(magnitude, bool):
-        raise InputTypeError(f"{where} got a Quantity of {type(magnitude).__name__}; expected a scalar")
-    return magnitude
+    return magnitude if factor == 1 else magnitude * factor
 
 
 def _expected_unit(spec: InputSpec) -> str:
