@@ -26,8 +26,8 @@ def evaluate(
 ) -> dict[str, Any]:
     """Every output of HostDispatchScenario from plain numbers in the declared units.
 
-    Takes numbers or numpy arrays that broadcast; validates nothing (the class does).
-    Integer counts stay exact Python ints when the inputs are ints.
+    Takes numbers or numpy arrays that broadcast (lists for list inputs); validates
+    nothing (the class does). Integer counts stay exact Python ints when the inputs are.
 
     Args:
         ops_per_block: [1] Python-level operations per block; each pays `dispatch`.
@@ -59,11 +59,11 @@ def evaluate(
     dispatch_time = dispatch*operations
     launch_time = launch*launches
     host_time = dispatch_time + launch_time
-    _t1 = device_time + host_time
+    _t0 = device_time + host_time
     overhead_ratio = host_time/device_time
     launch_ratio = launch_time/device_time
-    host_share = host_time/_t1
-    speedup_limit = _t1/device_time
+    host_share = host_time/_t0
+    speedup_limit = _t0/device_time
     return {
         'operations': operations,
         'launches': launches,
@@ -98,6 +98,14 @@ class HostDispatchScenario(ScenarioBase):
         InputSpec('dispatch', unit='µs', minimum=0, doc='Python dispatch cost per operation.'),
         InputSpec('launch', unit='µs', minimum=0, doc='Kernel launch cost per launch.'),
         InputSpec('device_time', unit='µs', minimum=0, strict=True, doc='Accelerator work of the step.'),
+    )
+    _input_order = (
+        'ops_per_block',
+        'blocks',
+        'launches_per_block',
+        'dispatch',
+        'launch',
+        'device_time',
     )
     _outputs = (
         'operations',

@@ -35,8 +35,8 @@ def evaluate(
 ) -> dict[str, Any]:
     """Every output of MlpTrainingStepScenario from plain numbers in the declared units.
 
-    Takes numbers or numpy arrays that broadcast; validates nothing (the class does).
-    Integer counts stay exact Python ints when the inputs are ints.
+    Takes numbers or numpy arrays that broadcast (lists for list inputs); validates
+    nothing (the class does). Integer counts stay exact Python ints when the inputs are.
 
     Args:
         batch_size: [1] Examples per step.
@@ -159,11 +159,11 @@ def evaluate(
     host__dispatch_time = host__dispatch*host__operations
     host__launch_time = host__launch*host__launches
     host__host_time = host__dispatch_time + host__launch_time
-    _t14 = host__device_time + host__host_time
+    _t13 = host__device_time + host__host_time
     host__overhead_ratio = host__host_time/host__device_time
     host__launch_ratio = host__launch_time/host__device_time
-    host__host_share = host__host_time/_t14
-    host__speedup_limit = _t14/host__device_time
+    host__host_share = host__host_time/_t13
+    host__speedup_limit = _t13/host__device_time
     return {
         'op_flops': {
             'matmul1': op_flops_matmul1,
@@ -257,6 +257,22 @@ class MlpTrainingStepScenario(ScenarioBase):
     )
     _precisions = (
         PrecisionSpec('precision', default='fp32', doc="Key into the node's `precision_flops` (exact, case-sensitive)."),
+    )
+    _input_order = (
+        'batch_size',
+        'input_width',
+        'hidden_width',
+        'output_width',
+        'bytes_per_value',
+        'label_bytes',
+        'loss_flops_per_logit',
+        'optimizer_values_moved',
+        'hardware',
+        'precision',
+        'forward_ops',
+        'backward_ops',
+        'dispatch',
+        'launch',
     )
     _outputs = (
         'op_flops',

@@ -14,6 +14,7 @@ from typing import Any
 
 import sympy
 
+from symbolic.functions import Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, ScenarioModel
 from symbolic.runtime.errors import DeclarationError, UnitMismatchError
 from symbolic.runtime.units import registry
@@ -47,6 +48,18 @@ def infer(expr: sympy.Basic, dims: dict[sympy.Basic, Dimension]) -> Dimension:
         if expr not in dims:
             raise DeclarationError(f"uses undeclared symbol {expr}")
         return dims[expr]
+    if isinstance(expr, sympy.Indexed):
+        return infer(expr.base, dims)
+    if isinstance(expr, sympy.IndexedBase):
+        if expr not in dims:
+            raise DeclarationError(f"uses undeclared list {expr}")
+        return dims[expr]
+    if isinstance(expr, (sympy.Sum, MaxOver)):
+        return infer(expr.function, with_indices(dims, expr.limits))
+    if isinstance(expr, Len):
+        return none
+    if isinstance(expr, sympy.core.relational.Relational):
+        return _agree(expr, [infer(expr.lhs, dims), infer(expr.rhs, dims)])
     if isinstance(expr, sympy.Mul):
         result = none
         for arg in expr.args:
@@ -68,6 +81,16 @@ def infer(expr: sympy.Basic, dims: dict[sympy.Basic, Dimension]) -> Dimension:
     if isinstance(expr, (sympy.floor, sympy.ceiling, sympy.Abs)):
         return infer(expr.args[0], dims)
     raise DeclarationError(f"has a {type(expr).__name__} node, which the dimension check does not support")
+
+
+def with_indices(dims: dict[sympy.Basic, Dimension], limits: tuple[Any, ...]) -> dict[sympy.Basic, Dimension]:
+    """``dims`` plus each bound index (dimensionless); the bounds must be dimensionless counts."""
+    none = dimension_of_unit("")
+    for limit in limits:
+        for bound in limit[1:]:
+            if infer(bound, dims) != none:
+                raise DeclarationError(f"the bounds of an index must be dimensionless counts, got {bound}")
+    return {**dims, **{limit[0]: none for limit in limits}}
 
 
 def _agree(expr: sympy.Basic, found: list[Dimension]) -> Dimension:
@@ -93,9 +116,12 @@ def check_model(model: ScenarioModel) -> None:
     """Check every quantity and input default of ``model``; raise naming the first offender."""
     dims = symbol_dimensions(model)
     for quantity in model.quantities:
+        if quantity.kind == "text":
+            continue
         where = f"{model.name}.{quantity.name}"
         try:
-            found = infer(quantity.expr, dims)
+            scope = with_indices(dims, (quantity.limits,)) if quantity.limits else dims
+            found = infer(quantity.expr, scope)
         except DeclarationError as error:
             raise type(error)(f"{where}: {error}") from None
         declared = dimension_of_unit(quantity.unit)
@@ -104,6 +130,11 @@ def check_model(model: ScenarioModel) -> None:
                 f"{where}: the expression {quantity.expr} has dimension {describe(found)}, "
                 f"but the declared unit {quantity.unit or 'dimensionless'!r} has dimension {describe(declared)}"
             )
+    for requirement in model.requirements:
+        try:
+            infer(requirement.condition, dims)
+        except DeclarationError as error:
+            raise type(error)(f"{model.name}: requirement {requirement.condition}: {error}") from None
     for decl in model.inputs:
         default = decl.spec.default
         if isinstance(default, sympy.Basic):

@@ -8,41 +8,74 @@ from typing import Any
 import sympy
 
 from symbolic.dimensions import scale_of_unit
-from symbolic.model import UNIT_SYMBOLS, ScenarioModel
+from symbolic.functions import Len
+from symbolic.model import UNIT_SYMBOLS, ScenarioModel, _symbols
 from symbolic.runtime.validation import REQUIRED
 
 
-def exact_outputs(model: ScenarioModel, inputs: dict[str, Any]) -> dict[str, sympy.Rational]:
+def _exact(value: Any) -> sympy.Rational:
+    return sympy.Rational(Fraction(value))
+
+
+def exact_outputs(model: ScenarioModel, inputs: dict[str, Any]) -> dict[str, Any]:
     """Every quantity of ``model`` at ``inputs`` (numbers in declared units), exactly.
 
-    Independent of the code generator: no unit folding, no CSE, no printing; each
-    symbol is replaced by its exact value in base units and the result is divided by
-    the display unit's scale.
+    Independent of the code generator: no unit folding, no CSE, no printing; each symbol
+    is replaced by its exact value in base units, sums and maxima are expanded with
+    ``doit``, and the result is divided by the display unit's scale. A quantity that
+    needs an absent optional input is None.
     """
-    env: dict[sympy.Basic, sympy.Expr] = {s: scale_of_unit(u) for s, u in UNIT_SYMBOLS.items()}
-    for decl in model.used_inputs():
-        value = inputs.get(decl.name, None)
-        if value is None:
-            default = decl.spec.default
-            assert default is not REQUIRED, f"test gave no value for required input {decl.name}"
-            value = sympy.sympify(default).xreplace(env) / scale_of_unit(decl.spec.unit)
-        env[decl.symbol] = sympy.Rational(Fraction(value)) * scale_of_unit(decl.spec.unit)
-    result = {}
+    env: dict[sympy.Basic, Any] = {s: scale_of_unit(u) for s, u in UNIT_SYMBOLS.items()}
+    lists: dict[sympy.Basic, tuple[list[Any], int]] = {}  # base -> (values, index of the first)
+    for decl in model.evaluator_inputs():
+        value = inputs.get(decl.name)
+        scale = scale_of_unit(decl.spec.unit)
+        if isinstance(decl.symbol, sympy.IndexedBase):
+            lists[decl.symbol] = ([_exact(v) * scale for v in value], 0)
+            continue
+        if value is None and decl.spec.default is not None:
+            assert decl.spec.default is not REQUIRED, f"test gave no value for required input {decl.name}"
+            value = sympy.sympify(decl.spec.default).xreplace(env) / scale
+        env[decl.symbol] = None if value is None else _exact(value) * scale
+
+    def evaluate(expr: sympy.Basic) -> Any:
+        reads = _symbols(expr)
+        if any(env.get(s, 0) is None for s in reads) or any(s in lists and lists[s] is None for s in reads):
+            return None
+        expr = expr.xreplace({s: v for s, v in env.items() if v is not None})
+        expr = expr.replace(lambda e: isinstance(e, Len), lambda e: sympy.Integer(len(lists[e.args[0]][0])))
+        expr = expr.doit()
+        expr = expr.replace(lambda e: isinstance(e, sympy.Indexed),
+                            lambda e: lists[e.base][0][int(e.indices[0]) - lists[e.base][1]])
+        return expr.doit()
+
+    result: dict[str, Any] = {}
     for quantity in model.quantities:
-        value = quantity.expr.xreplace(env)
+        if quantity.kind == "text":
+            continue
+        if quantity.kind == "list":
+            index, start, stop = quantity.limits
+            first, last = evaluate(start), evaluate(stop)
+            values = [evaluate(quantity.expr.xreplace({index: sympy.Integer(k)})) for k in range(int(first), int(last) + 1)]
+            lists[quantity.symbol] = (values, int(first))
+            result[quantity.name] = [v / scale_of_unit(quantity.unit) for v in values]
+            continue
+        if quantity.echo and isinstance(quantity.symbol, sympy.IndexedBase):
+            lists[quantity.symbol] = lists[quantity.expr]
+            result[quantity.name] = list(lists[quantity.expr][0])
+            continue
+        value = evaluate(quantity.expr)
         env[quantity.symbol] = value
-        result[quantity.name] = value / scale_of_unit(quantity.unit)
+        result[quantity.name] = None if value is None else value / scale_of_unit(quantity.unit)
     return result
 
 
 def flatten(result: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """The evaluator's nested dict as ``{"op_flops[relu]": ..., "host.host_time": ...}``."""
+    """The evaluator's nested dict as ``{"op_flops.relu": ..., "host.host_time": ...}``."""
     flat = {}
     for key, value in result.items():
         if isinstance(value, dict):
-            inner_prefix = f"{prefix}{key}."
-            for inner_key, inner_value in flatten(value, inner_prefix).items():
-                flat[inner_key] = inner_value
+            flat.update(flatten(value, f"{prefix}{key}."))
         else:
             flat[f"{prefix}{key}"] = value
     return flat
@@ -59,3 +92,21 @@ def table_paths(flat: dict[str, Any], tables: set[str]) -> dict[str, Any]:
         else:
             renamed[path] = value
     return renamed
+
+
+def assert_matches_exact(got: dict[str, Any], exact: dict[str, Any], rel: float = 1e-12) -> None:
+    """Counts equal exactly (when the evaluator kept an int), everything else to ``rel``."""
+    import math
+
+    for name, value in exact.items():
+        actual = got[name]
+        if value is None:
+            assert actual is None, name
+        elif isinstance(value, list):
+            assert len(actual) == len(value), name
+            for a, v in zip(actual, value, strict=True):
+                assert (a == int(v)) if isinstance(a, int) else math.isclose(a, float(v), rel_tol=rel), name
+        elif isinstance(actual, int) and not isinstance(actual, bool):
+            assert actual == value, name
+        else:
+            assert math.isclose(actual, float(value), rel_tol=rel, abs_tol=1e-300), f"{name}: {actual} != {value}"

@@ -8,7 +8,8 @@ import sympy
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
-from symbolic.model import UNIT_SYMBOLS, ScenarioModel
+from symbolic.functions import Len, MaxOver
+from symbolic.model import UNIT_SYMBOLS, Quantity, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
 
@@ -22,10 +23,23 @@ class DocsLatexPrinter(LatexPrinter):
     def _print_Symbol(self, expr: sympy.Symbol, style: str = "plain") -> str:
         if expr in UNIT_SYMBOLS:
             return rf"\mathrm{{{UNIT_SYMBOLS[expr]}}}"
-        try:
+        if expr in self.names:
             return self.names[expr]
-        except KeyError:
-            raise DeclarationError(f"the docs have no LaTeX name for symbol {expr}") from None
+        raise DeclarationError(f"the docs have no LaTeX name for symbol {expr}")
+
+    def _print_IndexedBase(self, expr: sympy.IndexedBase) -> str:
+        return self._print(expr.label)
+
+    def _print_Indexed(self, expr: sympy.Indexed) -> str:
+        return f"{self._print(expr.base)}_{{{', '.join(self._print(i) for i in expr.indices)}}}"
+
+    def _print_MaxOver(self, expr: MaxOver) -> str:
+        (index, start, stop), = expr.limits
+        return (rf"\max_{{{self._print(start)} \le {self._print(index)} \le {self._print(stop)}}}"
+                rf" \left({self._print(expr.function)}\right)")
+
+    def _print_Len(self, expr: Len) -> str:
+        return rf"\left|{self._print(expr.args[0])}\right|"
 
     def _print_Mul(self, expr: sympy.Mul) -> str:
         units = [arg for arg in expr.args if arg in UNIT_SYMBOLS]
@@ -44,31 +58,56 @@ class Equation:
     """One quantity as the docs show it."""
 
     name: str
-    symbol: str  # LaTeX of the quantity's symbol
+    symbol: str  # LaTeX of the quantity's symbol (with its index for a list)
     definition: str  # LaTeX of its defining expression (over inputs and other quantities)
     closed: str  # LaTeX of the closed form in the inputs, "" when equal to the definition
     text: str  # the definition as plain text (for docstrings)
     closed_text: str
+    range: str = ""  # for a list: LaTeX of the index range, e.g. "1 \le l \le L"
 
 
 def latex_names(model: ScenarioModel) -> dict[sympy.Basic, str]:
-    names = {decl.symbol: decl.latex for decl in model.inputs}
-    names.update({quantity.symbol: quantity.latex for quantity in model.quantities})
+    names: dict[sympy.Basic, str] = {}
+    for decl in model.inputs:
+        names[decl.symbol] = decl.latex
+        if isinstance(decl.symbol, sympy.IndexedBase):
+            names[decl.symbol.label] = decl.latex
+    for quantity in model.quantities:
+        names[quantity.symbol] = quantity.latex
+        if isinstance(quantity.symbol, sympy.IndexedBase):
+            names[quantity.symbol.label] = quantity.latex
+        bound = [limit[0] for node in quantity.expr.atoms(sympy.Sum, MaxOver) for limit in node.limits]
+        for index in bound + ([quantity.limits[0]] if quantity.limits else []):
+            names[index] = index.name  # bound indices print as themselves
     return names
 
 
 def _simplest(expr: sympy.Expr) -> sympy.Expr:
     """The shortest of a few standard rewritings (deterministic: ties broken by text)."""
-    candidates = [expr, sympy.expand(expr), sympy.factor_terms(sympy.expand(expr)), sympy.factor(expr)]
+    if expr.has(sympy.Sum, MaxOver, sympy.Min, sympy.Max, sympy.floor):
+        candidates = [expr, sympy.factor_terms(expr)]
+    else:
+        candidates = [expr, sympy.expand(expr), sympy.factor_terms(sympy.expand(expr)), sympy.factor(expr)]
     return min(candidates, key=lambda e: (sympy.count_ops(e), len(str(e)), str(e)))
 
 
-def closed_forms(model: ScenarioModel) -> dict[str, sympy.Expr]:
+def substitute(expr: sympy.Basic, closed: dict[sympy.Basic, sympy.Basic], lists: dict[sympy.Basic, Quantity]) -> sympy.Basic:
+    """``expr`` with every quantity replaced by its closed form (list entries by their body)."""
+    def entry(indexed: sympy.Indexed) -> sympy.Basic:
+        quantity = lists[indexed.base]
+        return closed[quantity.symbol].xreplace({quantity.limits[0]: indexed.indices[0]})
+
+    expanded = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in lists, entry)
+    return expanded.xreplace({s: v for s, v in closed.items() if not isinstance(s, sympy.IndexedBase)})
+
+
+def closed_forms(model: ScenarioModel) -> dict[str, sympy.Basic]:
     """Every quantity in terms of the inputs only, simplified."""
-    closed: dict[sympy.Basic, sympy.Expr] = {}
+    closed: dict[sympy.Basic, sympy.Basic] = {}
+    lists = {q.symbol: q for q in model.quantities if q.kind == "list"}
     for quantity in model.quantities:
-        closed[quantity.symbol] = quantity.expr.xreplace(closed)
-    return {quantity.name: _simplest(closed[quantity.symbol]) for quantity in model.quantities}
+        closed[quantity.symbol] = substitute(quantity.expr, closed, lists)
+    return {q.name: closed[q.symbol] if q.kind == "text" else _simplest(closed[q.symbol]) for q in model.quantities}
 
 
 def equations(model: ScenarioModel) -> dict[str, Equation]:
@@ -80,13 +119,24 @@ def equations(model: ScenarioModel) -> dict[str, Equation]:
     result = {}
     for quantity in model.quantities:
         closed = forms[quantity.name]
-        same = not (quantity.expr.free_symbols & defined)
+        reads = quantity.expr.free_symbols | {i.base for i in quantity.expr.atoms(sympy.Indexed)}
+        same = not (reads & defined)
+        symbol, span = quantity.latex, ""
+        if quantity.kind == "list":
+            index, start, stop = quantity.limits
+            symbol = f"{quantity.latex}_{{{printer.doprint(index)}}}"
+            span = rf"{printer.doprint(start)} \le {printer.doprint(index)} \le {printer.doprint(stop)}"
+        if quantity.kind == "text":
+            joined = rf"\text{{the entries of }} {printer.doprint(quantity.expr)} \text{{ joined by ``{quantity.separator.strip()}''}}"
+            result[quantity.name] = Equation(quantity.name, symbol, joined, "", f"{quantity.separator!r}.join({quantity.expr})", "")
+            continue
         result[quantity.name] = Equation(
             name=quantity.name,
-            symbol=quantity.latex,
+            symbol=symbol,
             definition=printer.doprint(quantity.expr),
             closed="" if same else printer.doprint(closed),
             text=sympy.sstr(quantity.expr),
             closed_text="" if same else sympy.sstr(closed),
+            range=span,
         )
     return result

@@ -4,22 +4,27 @@ Each input arrives as a number in its declared unit and each output leaves in it
 display unit, so every symbol ``x`` stands for ``scale(x) * x`` in base units; the
 generator substitutes that, divides by the output's scale, and lets sympy fold the
 exact rational factors. Where all scales are 1 nothing changes, so integer counts stay
-exact Python ints.
+exact Python ints. Outputs that need an optional input are computed in a block guarded
+by ``is not None`` and are None otherwise; steps of hidden sub-scenarios that no output
+reads are dropped.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import sympy
 from sympy.printing.pycode import PythonCodePrinter
 
 from symbolic.dimensions import scale_of_unit
-from symbolic.model import UNIT_SYMBOLS, InputDecl, ScenarioModel
+from symbolic.functions import Len, MaxOver
+from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel, _symbols
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
+
+HELPERS = ("maximum", "minimum")  # symbolic.runtime.mathops: Min/Max for numbers and numpy arrays
 
 
 def code_name(path: str) -> str:
@@ -30,9 +35,11 @@ def code_name(path: str) -> str:
 class EvaluatorPrinter(PythonCodePrinter):
     """Python for scalars and numpy arrays alike; unsupported nodes raise, never comment."""
 
-    def __init__(self, names: dict[sympy.Basic, str]) -> None:
+    def __init__(self, names: dict[sympy.Basic, str], offsets: dict[sympy.Basic, sympy.Expr]) -> None:
         super().__init__({"strict": True, "fully_qualified_modules": False})
         self.names = names
+        self.offsets = offsets
+        self.helpers_used: set[str] = set()
 
     def _print_Symbol(self, expr: sympy.Symbol) -> str:
         try:
@@ -40,22 +47,65 @@ class EvaluatorPrinter(PythonCodePrinter):
         except KeyError:
             raise DeclarationError(f"the evaluator has no value for symbol {expr}") from None
 
+    _print_Dummy = _print_Symbol  # CSE temporaries
+
+    def _print_IndexedBase(self, expr: sympy.IndexedBase) -> str:
+        try:
+            return self.names[expr]
+        except KeyError:
+            raise DeclarationError(f"the evaluator has no list {expr}") from None
+
+    def _print_Indexed(self, expr: sympy.Indexed) -> str:
+        (position,) = expr.indices
+        return f"{self._print(expr.base)}[{self._print(position - self.offsets.get(expr.base, 0))}]"
+
+    def _loop(self, expr: sympy.Expr, reducer: str) -> str:
+        if len(expr.limits) != 1:
+            raise DeclarationError(f"only one index per {type(expr).__name__} is supported: {expr}")
+        (index, start, stop), = expr.limits
+        self.names.setdefault(index, index.name)
+        return (f"{reducer}({self._print(expr.function)} for {index.name} in "
+                f"range({self._print(start)}, {self._print(stop + 1)}))")
+
+    def _print_Sum(self, expr: sympy.Sum) -> str:
+        return self._loop(expr, "sum")
+
+    def _print_MaxOver(self, expr: MaxOver) -> str:
+        return self._loop(expr, "max")
+
+    def _print_Len(self, expr: Len) -> str:
+        return f"len({self._print(expr.args[0])})"
+
+    def _helper(self, name: str, expr: sympy.Expr) -> str:
+        self.helpers_used.add(name)
+        return f"{name}({', '.join(self._print(arg) for arg in expr.args)})"
+
+    def _print_Min(self, expr: sympy.Min) -> str:
+        return self._helper("minimum", expr)
+
+    def _print_Max(self, expr: sympy.Max) -> str:
+        return self._helper("maximum", expr)
+
     def _print_floor(self, expr: sympy.floor) -> str:
         numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
         if denominator == 1:
             raise DeclarationError(f"floor of a non-quotient is not supported: {expr}")
         return f"({self._print(numerator)}) // ({self._print(denominator)})"
 
-    def _print_Min(self, expr: sympy.Min) -> str:
-        raise DeclarationError(f"Min is not supported by the evaluator printer yet: {expr}")
-
-    _print_Max = _print_Min
-
 
 @dataclass(frozen=True)
 class Statement:
     target: str
     code: str
+
+
+@dataclass(frozen=True)
+class Block:
+    """Statements run when every ``guard`` argument is given (the main block has none)."""
+
+    guard: tuple[str, ...]
+    statements: tuple[Statement, ...]
+    outputs: tuple[str, ...]  # what the block defines for the result (None when skipped)
 
 
 @dataclass(frozen=True)
@@ -67,74 +117,190 @@ class Argument:
 
 
 @dataclass(frozen=True)
+class Requirement:
+    names: tuple[str, ...]
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
 class Evaluator:
     arguments: tuple[Argument, ...]
     defaults: tuple[Statement, ...]  # inputs whose default is an expression of others
-    statements: tuple[Statement, ...]
+    blocks: tuple[Block, ...]
     result: str  # the nested dict literal returned
+    helpers: tuple[str, ...]
+    requirements: tuple[Requirement, ...]
+    optional: dict[str, tuple[str, ...]]  # output path -> optional arguments it needs
 
 
-def _argument(decl: InputDecl, fold: Callable[[sympy.Expr, str], sympy.Expr], printer: EvaluatorPrinter) -> tuple[Argument, Statement | None]:
-    """The evaluator parameter for an input, and the statement computing an expression default."""
-    default = decl.spec.default
-    if default is REQUIRED:
-        return Argument(decl.name, "", decl.spec.unit, decl.spec.doc), None
-    if default is None:
-        return Argument(decl.name, "None", decl.spec.unit, decl.spec.doc), None
-    expr = sympy.sympify(default)
-    if expr.is_Number:
-        text = repr(int(expr) if expr.is_Integer else float(expr))
-        return Argument(decl.name, text, decl.spec.unit, decl.spec.doc), None
-    rule = Statement(decl.name, printer.doprint(fold(expr, decl.spec.unit)))
-    return Argument(decl.name, "None", decl.spec.unit, decl.spec.doc), rule
+class _Folder:
+    """Substitutes ``scale * x`` for every symbol and divides by the target unit's scale."""
 
+    def __init__(self, model: ScenarioModel, arguments: list[InputDecl]) -> None:
+        self.scale: dict[sympy.Basic, sympy.Expr] = {s: scale_of_unit(u) for s, u in UNIT_SYMBOLS.items()}
+        self.constants = set(UNIT_SYMBOLS)
+        for decl in arguments:
+            self.scale[decl.symbol] = scale_of_unit(decl.spec.unit)
+        for quantity in model.quantities:
+            self.scale[quantity.symbol] = scale_of_unit(quantity.unit)
+        for symbol, scale in self.scale.items():
+            if isinstance(symbol, sympy.IndexedBase) and scale != 1:
+                raise DeclarationError(f"{model.name}: list {symbol} must be declared in a unit of scale 1, not {scale}")
 
-def build_evaluator(model: ScenarioModel) -> Evaluator:
-    """Fold units, eliminate common subexpressions and order the statements of ``model``."""
-    inputs = model.used_inputs()
-    names: dict[sympy.Basic, str] = {decl.symbol: decl.name for decl in inputs}
-    scale: dict[sympy.Basic, sympy.Expr] = {decl.symbol: scale_of_unit(decl.spec.unit) for decl in inputs}
-    for quantity in model.quantities:
-        names[quantity.symbol] = code_name(quantity.name)
-        scale[quantity.symbol] = scale_of_unit(quantity.unit)
-    constants = {symbol: scale_of_unit(unit) for symbol, unit in UNIT_SYMBOLS.items()}
+    def base(self, expr: sympy.Basic) -> sympy.Basic:
+        replace = {}
+        for symbol in expr.free_symbols:
+            if symbol in self.constants:
+                replace[symbol] = self.scale[symbol]
+            elif symbol.is_Symbol and self.scale.get(symbol, 1) != 1:
+                replace[symbol] = self.scale[symbol] * symbol
+        return expr.xreplace(replace)
 
-    def fold(expr: sympy.Expr, unit: str) -> sympy.Expr:
-        replace = {s: constants[s] if s in constants else scale.get(s, 1) * s for s in expr.free_symbols}
-        folded = expr.xreplace(replace) / scale_of_unit(unit)
+    def __call__(self, expr: sympy.Expr, unit: str) -> sympy.Expr:
+        folded = self.base(expr) / scale_of_unit(unit)
         # Pull common factors out of sums so that equal scales cancel: H/(H + T), not µH/(µH + µT).
         return folded if folded == expr else sympy.factor_terms(folded)
 
-    targets = [quantity.symbol for quantity in model.quantities]
-    folded = [fold(quantity.expr, quantity.unit) for quantity in model.quantities]
-    temporaries = sympy.numbered_symbols("_t")
-    replacements, reduced = sympy.cse(folded, symbols=temporaries, optimizations=None)
-    replacements, reduced = _inline_reciprocals(replacements, reduced)
-    for temporary, _ in replacements:
-        names[temporary] = str(temporary)
-    printer = EvaluatorPrinter(names)
 
-    pending = [(t, e) for t, e in replacements] + list(zip(targets, reduced, strict=True))
-    defined = {t for t, _ in pending}
-    statements: list[Statement] = []
+def build_evaluator(model: ScenarioModel) -> Evaluator:
+    """Fold units, prune, split by optional inputs, eliminate common subexpressions, order."""
+    arguments = model.evaluator_inputs()
+    fold = _Folder(model, arguments)
+    names: dict[sympy.Basic, str] = {decl.symbol: decl.name for decl in arguments}
+    names.update({decl.symbol.label: decl.name for decl in arguments if isinstance(decl.symbol, sympy.IndexedBase)})
+    offsets: dict[sympy.Basic, sympy.Expr] = {}
+    for quantity in model.quantities:
+        names[quantity.symbol] = code_name(quantity.name)
+        if quantity.kind == "list":
+            offsets[quantity.symbol] = quantity.limits[1]
+    _check_unique(model, names.values())
+    printer = EvaluatorPrinter(names, offsets)
+
+    by_symbol = {quantity.symbol: quantity for quantity in model.quantities}
+    needed = _needed(model, by_symbol)
+    required = set().union(*(_symbols(r.condition) for r in model.requirements)) if model.requirements else set()
+    optional = {decl.symbol: decl.name for decl in arguments if decl.spec.default is None and decl.symbol not in required}
+    guards = _optional_dependencies(needed, by_symbol, optional)
+
+    blocks = []
+    for guard in sorted(set(guards.values()), key=lambda g: (len(g), g)):
+        members = [q for q in needed if guards[q.symbol] == guard]
+        blocks.append(Block(guard, _statements(members, fold, printer, names), tuple(names[q.symbol] for q in members)))
+
+    defaults, argument_list = [], []
+    for decl in arguments:
+        default = decl.spec.default
+        if default is REQUIRED:
+            text = ""
+        elif default is None:
+            text = "None"
+        elif sympy.sympify(default).is_Number:
+            number = sympy.sympify(default)
+            text = repr(int(number) if number.is_Integer else float(number))
+        else:
+            text = "None"
+            defaults.append(Statement(decl.name, printer.doprint(fold(sympy.sympify(default), decl.spec.unit))))
+        argument_list.append(Argument(decl.name, text, decl.spec.unit, decl.spec.doc))
+
+    requirements = []
+    for requirement in model.requirements:
+        condition = requirement.condition
+        folded = type(condition)(fold.base(condition.lhs), fold.base(condition.rhs))
+        involved = tuple(d.name for d in arguments if d.symbol in _symbols(condition))
+        requirements.append(Requirement(involved, printer.doprint(folded), requirement.message))
+
+    optional_outputs = {q.name: tuple(optional[s] for s in sorted(guards[q.symbol], key=str)) for q in needed
+                        if guards[q.symbol]}
+    return Evaluator(tuple(argument_list), tuple(defaults), tuple(blocks), _result_literal(needed),
+                     tuple(sorted(printer.helpers_used)), tuple(requirements),
+                     {k: v for k, v in optional_outputs.items()})
+
+
+def _check_unique(model: ScenarioModel, names: Iterable[str]) -> None:
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise DeclarationError(f"{model.name}: two values would share the Python name {name!r}")
+        seen.add(name)
+
+
+def _dependencies(quantity: Quantity, by_symbol: dict[sympy.Basic, Quantity]) -> set[sympy.Basic]:
+    found = _symbols(quantity.expr) | {s for part in quantity.limits for s in _symbols(part)}
+    return {s for s in found if s in by_symbol and s != quantity.symbol}
+
+
+def _needed(model: ScenarioModel, by_symbol: dict[sympy.Basic, Quantity]) -> list[Quantity]:
+    """Visible quantities and everything they read, in declaration order."""
+    keep = {q.symbol for q in model.quantities if not q.hidden}
+    for quantity in reversed(model.quantities):
+        if quantity.symbol in keep:
+            keep |= _dependencies(quantity, by_symbol)
+    return [q for q in model.quantities if q.symbol in keep]
+
+
+def _optional_dependencies(needed: list[Quantity], by_symbol: dict[sympy.Basic, Quantity],
+                           optional: dict[sympy.Basic, str]) -> dict[sympy.Basic, tuple[str, ...]]:
+    """For each quantity, the optional arguments it needs (directly or through others)."""
+    needs: dict[sympy.Basic, frozenset[sympy.Basic]] = {}
+    for quantity in needed:
+        direct = _symbols(quantity.expr) | {s for part in quantity.limits for s in _symbols(part)}
+        found = {s for s in direct if s in optional}
+        for dependency in _dependencies(quantity, by_symbol):
+            found |= needs[dependency]
+        needs[quantity.symbol] = frozenset(found)
+    return {symbol: tuple(sorted(optional[s] for s in found)) for symbol, found in needs.items()}
+
+
+def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinter,
+                names: dict[sympy.Basic, str]) -> tuple[Statement, ...]:
+    """The block's statements: CSE over its scalar expressions, then dependency order."""
+    scalars = [q for q in members if q.kind == "scalar"]
+    indices = {q.limits[0] for q in members if q.limits} | {
+        limit[0] for q in members for node in q.expr.atoms(sympy.Sum, MaxOver) for limit in node.limits}
+    raw = sympy.numbered_symbols("_cse_raw_")
+    replacements, reduced = sympy.cse([fold(q.expr, q.unit) for q in scalars], symbols=raw,
+                                      optimizations=None, ignore=tuple(indices))
+    replacements, reduced = _inline_reciprocals(replacements, reduced)
+    renumber = {}  # temporaries are numbered across blocks: _t0, _t1, ...
+    for temporary, _ in replacements:
+        fresh = f"_t{sum(1 for n in names.values() if n.startswith('_t'))}"
+        renumber[temporary] = sympy.Dummy(fresh)
+        names[renumber[temporary]] = fresh
+    replacements = [(renumber[t], e.xreplace(renumber)) for t, e in replacements]
+    reduced = [e.xreplace(renumber) for e in reduced]
+
+    pending: list[tuple[sympy.Basic, str, set[sympy.Basic]]] = [
+        (t, printer.doprint(e), _symbols(e)) for t, e in replacements]
+    for quantity, expr in zip(scalars, reduced, strict=True):
+        pending.append((quantity.symbol, printer.doprint(expr), _symbols(expr)))
+    for quantity in members:
+        if quantity.kind == "list":
+            index, start, stop = quantity.limits
+            body = fold(quantity.expr, quantity.unit)
+            printer.names.setdefault(index, index.name)
+            code = (f"[{printer.doprint(body)} for {index.name} in "
+                    f"range({printer.doprint(start)}, {printer.doprint(stop + 1)})]")
+            pending.append((quantity.symbol, code, _symbols(body) | _symbols(start) | _symbols(stop)))
+        elif quantity.kind == "text":
+            code = f"{quantity.separator!r}.join(str(item) for item in {printer.doprint(quantity.expr)})"
+            pending.append((quantity.symbol, code, _symbols(quantity.expr)))
+
+    order = {q.symbol: i for i, q in enumerate(members)}
+    pending.sort(key=lambda item: order.get(item[0], -1))  # temporaries first, then declaration order
+    defined = {target for target, _, _ in pending}
     done: set[sympy.Basic] = set()
-    while pending:  # emit each statement once everything it reads is defined
-        for index, (target, expr) in enumerate(pending):
-            if not (expr.free_symbols & defined) - done:
-                statements.append(Statement(names[target], printer.doprint(expr)))
+    statements: list[Statement] = []
+    while pending:  # emit each statement once everything it reads from this block is defined
+        for position, (target, code, reads) in enumerate(pending):
+            if not (reads & defined) - done:
+                statements.append(Statement(names[target], code))
                 done.add(target)
-                del pending[index]
+                del pending[position]
                 break
         else:  # pragma: no cover - declarations are a DAG by construction
-            raise DeclarationError(f"{model.name}: circular definitions among {[str(t) for t, _ in pending]}")
-
-    arguments, defaults = [], []
-    for decl in inputs:
-        argument, rule = _argument(decl, fold, printer)
-        arguments.append(argument)
-        if rule:
-            defaults.append(rule)
-    return Evaluator(tuple(arguments), tuple(defaults), tuple(statements), _result_literal(model))
+            raise DeclarationError(f"circular definitions among {[str(t) for t, _, _ in pending]}")
+    return tuple(statements)
 
 
 def _inline_reciprocals(
@@ -152,9 +318,11 @@ def _inline_reciprocals(
     return kept, [expr.xreplace(inline) for expr in reduced]
 
 
-def _result_literal(model: ScenarioModel) -> str:
+def _result_literal(needed: list[Quantity]) -> str:
     tree: dict = {}
-    for quantity in model.quantities:
+    for quantity in needed:
+        if quantity.hidden:
+            continue
         parts = re.split(r"\.|\[", quantity.name.replace("]", ""))
         node = tree
         for part in parts[:-1]:

@@ -1,9 +1,10 @@
 """The base class of every generated scenario class: validation, lazy evaluation, Quantities.
 
-A generated class declares ``_specs`` (numeric inputs), ``_nodes`` and ``_precisions``
-(structured inputs), ``_evaluate`` (the generated evaluator) and one descriptor per
-output. Building an instance validates every input once; the evaluator runs on first
-access to any output and its plain numbers are wrapped in Quantities on the way out.
+A generated class declares its inputs (``_specs`` numbers and lists, ``_nodes``,
+``_datasets``, ``_scenarios``, ``_precisions``), its ``_requirements``, ``_evaluate``
+(the generated evaluator) and one descriptor per output. Building an instance validates
+every input once and resolves structured inputs to numbers; the evaluator runs on first
+access to any output, and its plain numbers are wrapped in Quantities on the way out.
 """
 
 from __future__ import annotations
@@ -11,14 +12,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from symbolic.runtime.errors import InputTypeError, MissingInputError
-from symbolic.runtime.hardware import HardwareNode
+from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError
+from symbolic.runtime.hardware import DatasetProfile, HardwareNode
 from symbolic.runtime.units import Q_
 from symbolic.runtime.validation import (
     REQUIRED,
+    DatasetSpec,
     InputSpec,
+    ListSpec,
     NodeSpec,
     PrecisionSpec,
+    Requirement,
+    ScenarioSpec,
+    coerce_list,
     coerce_number,
     unknown_names,
 )
@@ -29,7 +35,11 @@ class ScenarioBase:
 
     _specs: ClassVar[tuple[InputSpec, ...]] = ()
     _nodes: ClassVar[tuple[NodeSpec, ...]] = ()
+    _datasets: ClassVar[tuple[DatasetSpec, ...]] = ()
+    _scenarios: ClassVar[tuple[ScenarioSpec, ...]] = ()
     _precisions: ClassVar[tuple[PrecisionSpec, ...]] = ()
+    _requirements: ClassVar[tuple[Requirement, ...]] = ()
+    _input_order: ClassVar[tuple[str, ...]] = ()
     _outputs: ClassVar[tuple[str, ...]] = ()
     _evaluate: ClassVar[Callable[..., dict[str, Any]]]
 
@@ -43,54 +53,53 @@ class ScenarioBase:
         args: dict[str, Any] = {}
         for spec in cls._specs:
             if spec.name in inputs:
-                value = coerce_number(title, spec, inputs[spec.name])
+                raw = inputs[spec.name]
+                value = coerce_list(title, spec, raw) if isinstance(spec, ListSpec) else coerce_number(title, spec, raw)
             elif spec.default is REQUIRED:
                 raise MissingInputError(f"{title}: required input '{spec.name}' ({spec.domain}) was not given")
             else:
                 value = spec.default
             given[spec.name] = args[spec.name] = value
         for precision in cls._precisions:
-            value = inputs.get(precision.name, precision.default)
-            if value is REQUIRED:
-                raise MissingInputError(f"{title}: required input '{precision.name}' (a precision key) was not given")
-            if not isinstance(value, str):
-                raise InputTypeError(
-                    f"{title}: input '{precision.name}' got {type(value).__name__} {value!r}; "
-                    "expected a precision key such as 'fp32'"
-                )
-            given[precision.name] = value
+            given[precision.name] = _precision(title, precision, inputs.get(precision.name, precision.default))
         for node_spec in cls._nodes:
-            node = inputs.get(node_spec.name)
-            if not isinstance(node, HardwareNode):
-                raise (MissingInputError if node is None else InputTypeError)(
-                    f"{title}: input '{node_spec.name}' got {node!r}; expected a HardwareNode "
-                    "such as Hardware.Cloud.H100 or HardwareNode(name=..., precision_flops=..., memory_bandwidth=...)"
-                )
-            given[node_spec.name] = node
+            node = given[node_spec.name] = _instance(title, node_spec.name, inputs.get(node_spec.name), HardwareNode,
+                                                     "a HardwareNode such as Hardware.Cloud.H100")
             if node_spec.peak:
                 args[node_spec.peak] = node.peak_flops_per_second(
-                    given[node_spec.precision], scenario=title, input_name=node_spec.precision
-                )
+                    given[node_spec.precision], scenario=title, input_name=node_spec.precision)
             if node_spec.bandwidth:
                 args[node_spec.bandwidth] = node.bandwidth_bytes_per_second
+        for dataset_spec in cls._datasets:
+            dataset = inputs.get(dataset_spec.name)
+            if dataset is not None:
+                _instance(title, dataset_spec.name, dataset, DatasetProfile, "a DatasetProfile such as Datasets.MNIST")
+            given[dataset_spec.name] = dataset
+            if dataset_spec.training_examples:
+                args[dataset_spec.training_examples] = None if dataset is None else dataset.training_examples
+        for scenario_spec in cls._scenarios:
+            inner = given[scenario_spec.name] = _instance(
+                title, scenario_spec.name, inputs.get(scenario_spec.name), scenario_spec.scenario,
+                f"a {scenario_spec.scenario.__name__}")
+            for inner_name, outer_name in scenario_spec.arguments.items():
+                args[outer_name] = inner._args[inner_name]
+        for requirement in cls._requirements:
+            _check(title, requirement, args)
         if name is not None and not isinstance(name, str):
             raise InputTypeError(f"{title}: 'name' must be a string, got {name!r}")
         if description is not None and not isinstance(description, str):
             raise InputTypeError(f"{title}: 'description' must be a string, got {description!r}")
         object.__setattr__(self, "name", title if name is None else name)
-        object.__setattr__(self, "description", (cls.__doc__ or "").split("\n")[0] if description is None else description)
-        object.__setattr__(self, "_given", given)
+        summary = (cls.__doc__ or "").split("\n")[0]
+        object.__setattr__(self, "description", summary if description is None else description)
+        object.__setattr__(self, "_given", {key: given[key] for key in cls.input_names()})
         object.__setattr__(self, "_args", args)
         object.__setattr__(self, "_result", None)
 
     @classmethod
     def input_names(cls) -> tuple[str, ...]:
         """Every keyword this class accepts besides ``name`` and ``description``."""
-        return (
-            tuple(spec.name for spec in cls._specs)
-            + tuple(node.name for node in cls._nodes)
-            + tuple(precision.name for precision in cls._precisions)
-        )
+        return cls._input_order
 
     def variant(self, **changes: Any) -> ScenarioBase:
         """A validated copy with ``changes`` applied (name and description kept unless given)."""
@@ -103,8 +112,14 @@ class ScenarioBase:
         return {name: getattr(self, name) for name in self.input_names()}
 
     def outputs(self) -> dict[str, Any]:
-        """Every output by name, as the attributes return them."""
-        return {name: getattr(self, name) for name in self._outputs}
+        """Every output by name, as the attributes return them (missing optional ones skipped)."""
+        result = {}
+        for name in self._outputs:
+            try:
+                result[name] = getattr(self, name)
+            except MissingInputError:
+                continue
+        return result
 
     def evaluate(self) -> dict[str, Any]:
         """The evaluator's plain numbers in display units (tables and sub-scenarios as dicts)."""
@@ -121,8 +136,8 @@ class ScenarioBase:
         value = given[name]
         for spec in type(self)._specs:
             if spec.name == name and spec.unit and value is not None:
-                return Q_(value, spec.unit)
-        return value
+                return [Q_(v, spec.unit) for v in value] if isinstance(value, list) else Q_(value, spec.unit)
+        return list(value) if isinstance(value, list) else value
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; use .variant({name}=...)")
@@ -132,46 +147,138 @@ class ScenarioBase:
         return f"{type(self).__name__}(name={self.name!r}, {shown})"
 
 
-class Output:
-    """A scalar output: a Quantity in ``unit``, or a plain number when dimensionless."""
+def _precision(title: str, spec: PrecisionSpec, value: Any) -> str:
+    if value is REQUIRED:
+        raise MissingInputError(f"{title}: required input '{spec.name}' (a precision key) was not given")
+    if not isinstance(value, str):
+        raise InputTypeError(f"{title}: input '{spec.name}' got {type(value).__name__} {value!r}; "
+                             "expected a precision key such as 'fp32'")
+    return value
 
-    def __init__(self, name: str, unit: str = "") -> None:
+
+def _instance(title: str, name: str, value: Any, kind: type, expected: str) -> Any:
+    if not isinstance(value, kind):
+        error = MissingInputError if value is None else InputTypeError
+        raise error(f"{title}: input '{name}' got {value!r}; expected {expected}")
+    return value
+
+
+def _check(title: str, requirement: Requirement, args: dict[str, Any]) -> None:
+    values = [args[name] for name in requirement.names]
+    missing = [name for name, value in zip(requirement.names, values, strict=True) if value is None]
+    if missing:
+        raise MissingInputError(f"{title}: {requirement.message} ({', '.join(missing)} not given)")
+    if not requirement.check(*values):
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(requirement.names, values, strict=True))
+        raise ScenarioInputError(f"{title}: {requirement.message}; got {shown}")
+
+
+# -- output descriptors ----------------------------------------------------------------
+class Output:
+    """A scalar output: a Quantity in ``unit``, or a plain number (or text) when dimensionless.
+
+    When an optional input it needs is absent the value is None: ``if_missing="none"``
+    returns None, ``"error"`` raises naming ``requires``.
+    """
+
+    def __init__(self, name: str, unit: str = "", *, requires: tuple[str, ...] = (), if_missing: str = "error") -> None:
         self.name = name
         self.unit = unit
+        self.requires = requires
+        self.if_missing = if_missing
 
     def __get__(self, scenario: ScenarioBase | None, owner: type) -> Any:
         if scenario is None:
             return self
-        value = scenario.evaluate()[self.name]
+        return self.wrap(scenario.evaluate()[self.name], scenario)
+
+    def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
+        if value is None:
+            return self.missing(scenario)
         return Q_(value, self.unit) if self.unit else value
+
+    def missing(self, scenario: ScenarioBase) -> None:
+        if self.if_missing == "none":
+            return None
+        raise MissingInputError(
+            f"{type(scenario).__name__}: output '{self.name}' needs input {' and '.join(repr(r) for r in self.requires)}, "
+            "which was not given")
+
+
+class ListOutput(Output):
+    """A list output, one entry per item: Quantities in ``unit``, or plain numbers."""
+
+    def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
+        if value is None:
+            return self.missing(scenario)
+        return [Q_(v, self.unit) for v in value] if self.unit else list(value)
 
 
 class TableOutput(Output):
     """A dict-valued output: every entry a Quantity in the table's unit."""
 
-    def __get__(self, scenario: ScenarioBase | None, owner: type) -> Any:
-        if scenario is None:
-            return self
-        table = scenario.evaluate()[self.name]
+    def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
         if not self.unit:
-            return dict(table)
-        return {key: Q_(value, self.unit) for key, value in table.items()}
+            return dict(value)
+        return {key: Q_(entry, self.unit) for key, entry in value.items()}
 
 
-class SubScenario:
+class GroupOutput(Output):
+    """A group of outputs read as attributes of one object, e.g. ``scenario.result.steps``."""
+
+    def __init__(self, name: str, fields: tuple[Output, ...]) -> None:
+        super().__init__(name)
+        self.fields = fields
+
+    def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
+        return Result(self.name, scenario, {field.name: (field, value[field.name]) for field in self.fields})
+
+
+class Result:
+    """The fields of a group output; each is wrapped (as a Quantity, list...) when read."""
+
+    __slots__ = ("_title", "_scenario", "_fields")
+
+    def __init__(self, title: str, scenario: ScenarioBase, fields: dict[str, tuple[Output, Any]]) -> None:
+        self._title = title
+        self._scenario = scenario
+        self._fields = fields
+
+    def __getattr__(self, name: str) -> Any:
+        fields = object.__getattribute__(self, "_fields")
+        if name not in fields:
+            raise AttributeError(f"{self._title} has no field {name!r} (fields: {', '.join(fields)})")
+        descriptor, value = fields[name]
+        return descriptor.wrap(value, self._scenario)
+
+    def fields(self) -> dict[str, Any]:
+        """Every field by name (missing optional ones skipped)."""
+        result = {}
+        for name in self._fields:
+            try:
+                result[name] = getattr(self, name)
+            except MissingInputError:
+                continue
+        return result
+
+    def __dir__(self) -> list[str]:
+        return list(self._fields)
+
+    def __repr__(self) -> str:
+        return f"<{type(self._scenario).__name__}.{self._title}: {', '.join(self._fields)}>"
+
+
+class SubScenario(Output):
     """A contained scenario, built from the values the parent's evaluator bound to its inputs."""
 
     def __init__(self, name: str, scenario: type[ScenarioBase], title: str, description: str) -> None:
-        self.name = name
+        super().__init__(name)
         self.scenario = scenario
         self.title = title
         self.description = description
 
-    def __get__(self, parent: ScenarioBase | None, owner: type) -> Any:
-        if parent is None:
-            return self
-        values = parent.evaluate()[self.name]
-        inputs = {name: values[name] for name in self.scenario.input_names()}
-        child = self.scenario(name=self.title.format(name=parent.name), description=self.description, **inputs)
-        object.__setattr__(child, "_result", values)
+    def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
+        inputs = {name: value[name] for name in self.scenario.input_names()}
+        child = self.scenario(name=self.title.format(name=scenario.name), description=self.description, **inputs)
+        object.__setattr__(child, "_result", value)
         return child

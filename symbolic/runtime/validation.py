@@ -9,8 +9,8 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -48,6 +48,11 @@ class InputSpec:
     @property
     def domain(self) -> str:
         """The domain in words, e.g. ``an integer ≥ 1`` or ``a number > 0 µs``."""
+        return self.scalar_domain
+
+    @property
+    def scalar_domain(self) -> str:
+        """The domain of one value (for a list: of each entry)."""
         kind = "an integer" if self.integer else "a number"
         if self.minimum is None:
             bound = ""
@@ -55,18 +60,48 @@ class InputSpec:
             bound = f" ≥ {math.floor(self.minimum) + 1}"
         else:
             bound = f" {'>' if self.strict else '≥'} {_plain(self.minimum)}"
-        unit = f" {self.unit}" if self.unit else ""
-        return f"{kind}{bound}{unit}"
+        unit_text = f" {self.unit}" if self.unit else ""
+        return f"{kind}{bound}{unit_text}"
+
+
+@dataclass(frozen=True)
+class ListSpec(InputSpec):
+    """A list input: at least ``min_length`` entries, each in the domain of ``InputSpec``."""
+
+    min_length: int = 1
+
+    @property
+    def domain(self) -> str:
+        return f"a list of at least {self.min_length} entries, each {self.scalar_domain}"
 
 
 @dataclass(frozen=True)
 class NodeSpec:
-    """A structured input: a hardware node resolving to numeric inputs via a precision."""
+    """A hardware node resolving to numeric arguments via a precision."""
 
     name: str
     precision: str
     peak: str | None
     bandwidth: str | None
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """An optional dataset resolving to its training-example count (None when unknown)."""
+
+    name: str
+    training_examples: str | None
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class ScenarioSpec:
+    """An input that is a scenario instance; its evaluator arguments become ours."""
+
+    name: str
+    scenario: type
+    arguments: dict[str, str] = field(default_factory=dict)  # inner argument -> our argument
     doc: str = ""
 
 
@@ -79,6 +114,15 @@ class PrecisionSpec:
     doc: str = ""
 
 
+@dataclass(frozen=True)
+class Requirement:
+    """A condition between arguments: ``check(*values)`` must hold, none may be None."""
+
+    names: tuple[str, ...]
+    check: Callable[..., bool]
+    message: str
+
+
 def _plain(number: float) -> str:
     return str(int(number)) if float(number).is_integer() else repr(number)
 
@@ -88,10 +132,10 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def coerce_number(scenario: str, spec: InputSpec, value: Any) -> Any:
+def coerce_number(scenario: str, spec: InputSpec, value: Any, where: str = "") -> Any:
     """Return ``value`` as a plain number in ``spec.unit``, or raise naming the input."""
-    where = f"{scenario}: input '{spec.name}'"
-    expected = f"expected {spec.domain}"
+    where = where or f"{scenario}: input '{spec.name}'"
+    expected = f"expected {spec.scalar_domain}"
     if value is None:
         if spec.default is None:
             return None
@@ -103,9 +147,7 @@ def coerce_number(scenario: str, spec: InputSpec, value: Any) -> Any:
     if not math.isfinite(value):
         raise ScenarioInputError(f"{where} got {value}; {expected}, finite")
     if spec.integer:
-        if isinstance(value, numbers.Integral):
-            value = int(value)
-        elif float(value).is_integer():
+        if isinstance(value, numbers.Integral) or float(value).is_integer():
             value = int(value)
         else:
             raise ScenarioInputError(f"{where} got {value}, which is not a whole number; {expected}")
@@ -114,6 +156,17 @@ def coerce_number(scenario: str, spec: InputSpec, value: Any) -> Any:
     if spec.minimum is not None and (value < spec.minimum or (spec.strict and value == spec.minimum)):
         raise ScenarioInputError(f"{where} got {value}; {expected}")
     return value
+
+
+def coerce_list(scenario: str, spec: ListSpec, value: Any) -> list[Any]:
+    """Return ``value`` as a list of numbers, each checked like a numeric input."""
+    where = f"{scenario}: input '{spec.name}'"
+    if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable) or is_quantity(value):
+        raise InputTypeError(f"{where} got {type(value).__name__} {_shown(value)}; expected {spec.domain}")
+    items = list(value)
+    if len(items) < spec.min_length:
+        raise ScenarioInputError(f"{where} has {len(items)} entries {_shown(items)}; expected {spec.domain}")
+    return [coerce_number(scenario, spec, item, f"{where} entry [{position}]") for position, item in enumerate(items)]
 
 
 @lru_cache(maxsize=4096)
@@ -140,8 +193,7 @@ def _magnitude_in(where: str, spec: InputSpec, value: Any) -> Any:
 def _expected_unit(spec: InputSpec) -> str:
     if not spec.unit:
         return "expected a dimensionless number (a count or a ratio)"
-    dims = registry().get_dimensionality(spec.unit)
-    return f"expected a quantity of {dims} such as {spec.unit}"
+    return f"expected a quantity of {unit(spec.unit).dimensionality} such as {spec.unit}"
 
 
 def unknown_names(scenario: str, given: Iterable[str], known: Iterable[str]) -> None:
@@ -151,6 +203,4 @@ def unknown_names(scenario: str, given: Iterable[str], known: Iterable[str]) -> 
         if name not in valid:
             close = difflib.get_close_matches(name, valid, n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise ScenarioInputError(
-                f"{scenario}: unknown input '{name}'{hint} (inputs: {', '.join(valid)})"
-            )
+            raise ScenarioInputError(f"{scenario}: unknown input '{name}'{hint} (inputs: {', '.join(valid)})")
