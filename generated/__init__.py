@@ -13,8 +13,11 @@ builds Quantities in the project's unit registry.
 """
 
 from generated.catalog import Constants, Datasets, Hardware
+from generated.dense_network import DenseNetworkScenario
+from generated.epoch_overhead import EpochOverheadScenario
 from generated.host_dispatch import HostDispatchScenario
 from generated.mlp_training_step import MlpTrainingStepScenario
+from generated.update_working_set import UpdateWorkingSetScenario
 from generated.registry import Scenarios
 from symbolic.runtime.errors import (
     InputTypeError,
@@ -39,8 +42,11 @@ __all__ = [
     "ScenarioBase",
     "ScenarioInputError",
     "Scenarios",
+    "DenseNetworkScenario",
+    "EpochOverheadScenario",
     "HostDispatchScenario",
     "MlpTrainingStepScenario",
+    "UpdateWorkingSetScenario",
 ]
 
-SCENARIO_CLASSES = (HostDispatchScenario, MlpTrainingStepScenario, )
+SCENARIO_CLASSES = (DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, MlpTrainingStepScenario, UpdateWorkingSetScenario, )

@@ -9,12 +9,71 @@ declared beside their scenario in ``symbolic/scenarios/``.
 from __future__ import annotations
 
 from generated.catalog import Constants, Datasets, Hardware
+from generated.dense_network import DenseNetworkScenario
+from generated.epoch_overhead import EpochOverheadScenario
 from generated.host_dispatch import HostDispatchScenario
 from generated.mlp_training_step import MlpTrainingStepScenario
+from generated.update_working_set import UpdateWorkingSetScenario
 from symbolic.runtime.namespace import Namespace
 from symbolic.runtime.units import Q_
 
 __all__ = ["Scenarios"]
+
+
+def _MnistDenseNetwork():
+    """MnistDenseNetwork: MNIST digit classifier, 784-128-64-10, batch 32, FP32, Adam."""
+    return DenseNetworkScenario(
+        name='MNIST digit classifier, 784-128-64-10, batch 32, FP32, Adam',
+        description="A 784-128-64-10 MLP on MNIST at batch 32 with FP32 values and Adam's two FP32 moments.",
+        layer_widths=[Datasets.MNIST.image_width * Datasets.MNIST.image_height * Datasets.MNIST.image_channels, 128, 64, Datasets.MNIST.num_classes],
+        batch_size=32,
+        bytes_per_value=Constants.ByteWidths.FP32,
+        optimizer_bytes_per_parameter=Constants.ByteWidths.ADAM_MOMENTS,
+        dataset=Datasets.MNIST,
+    )
+
+
+def _MnistDenseNetworkWiderHidden():
+    """MnistDenseNetworkWiderHidden: MNIST digit classifier with both hidden widths doubled, 784-256-128-10."""
+    return Scenarios.MnistDenseNetwork.variant(
+        name='MNIST digit classifier with both hidden widths doubled, 784-256-128-10',
+        description='The MNIST classifier with both hidden layers twice as wide.',
+        layer_widths=[Datasets.MNIST.image_width * Datasets.MNIST.image_height * Datasets.MNIST.image_channels, 256, 128, Datasets.MNIST.num_classes],
+    )
+
+
+def _MnistDenseNetworkDoubledInputSide():
+    """MnistDenseNetworkDoubledInputSide: MNIST digit classifier on 56 x 56 inputs (the image side doubled)."""
+    return Scenarios.MnistDenseNetwork.variant(
+        name='MNIST digit classifier on 56 x 56 inputs (the image side doubled)',
+        description='The MNIST classifier on images upsampled to twice the side, 3136 input features.',
+        layer_widths=[2 * Datasets.MNIST.image_width * (2 * Datasets.MNIST.image_height) * Datasets.MNIST.image_channels, 128, 64, Datasets.MNIST.num_classes],
+    )
+
+
+def _MnistDenseNetworkLargeBatch():
+    """MnistDenseNetworkLargeBatch: MNIST digit classifier at batch 1,024."""
+    return Scenarios.MnistDenseNetwork.variant(
+        name='MNIST digit classifier at batch 1,024',
+        description='The MNIST classifier at batch 1024: more work per weight byte, fewer steps per epoch.',
+        batch_size=1024,
+    )
+
+
+def _MnistEpochCpuVersusH100():
+    """MnistEpochCpuVersusH100: One MNIST training epoch on a desktop CPU and on an H100, FP32."""
+    return EpochOverheadScenario(
+        name='One MNIST training epoch on a desktop CPU and on an H100, FP32',
+        description='The 784-128-64-10 MNIST classifier at batch 32 for one epoch (1875 steps) on the reference desktop CPU and on an H100; one FLOP costs half an FP32 multiply-accumulate of energy.',
+        network=Scenarios.MnistDenseNetwork,
+        host=Hardware.Cloud.ReferenceCPU,
+        accelerator=Hardware.Cloud.H100,
+        precision='fp32',
+        dispatch=Constants.RuntimeOverheads.PythonDispatch,
+        launch=Constants.RuntimeOverheads.KernelLaunch,
+        dram_energy_per_byte=Constants.Energy.DramPerByte,
+        flop_energy=(Constants.Energy.Fp32Multiply + Constants.Energy.Fp32Add) / 2,
+    )
 
 
 def _SmallKernelDispatch():
@@ -93,15 +152,35 @@ def _MnistTwoLayerTrainingStepOnH100():
     )
 
 
+def _PhoneFullUpdateWorkingSet():
+    """PhoneFullUpdateWorkingSet: Full fine-tune of a 10M-parameter FP32 model with Adam on a flagship phone."""
+    return UpdateWorkingSetScenario(
+        name='Full fine-tune of a 10M-parameter FP32 model with Adam on a flagship phone',
+        description="A 10M-parameter FP32 model updated in full with Adam (two moments), saved activations 5x the weights (8x at the high end), at the iPhone 15 Pro's DRAM bandwidth.",
+        parameters=10000000.0,
+        bytes_per_param=Constants.ByteWidths.FP32,
+        optimizer_moments=2,
+        activation_factor=5.0,
+        activation_factor_high=8.0,
+        bandwidth=Hardware.Mobile.iPhone15Pro.memory_bandwidth,
+    )
+
+
 Scenarios = Namespace(
     "Scenarios",
     {
+        'MnistDenseNetwork': _MnistDenseNetwork,
+        'MnistDenseNetworkWiderHidden': _MnistDenseNetworkWiderHidden,
+        'MnistDenseNetworkDoubledInputSide': _MnistDenseNetworkDoubledInputSide,
+        'MnistDenseNetworkLargeBatch': _MnistDenseNetworkLargeBatch,
+        'MnistEpochCpuVersusH100': _MnistEpochCpuVersusH100,
         'SmallKernelDispatch': _SmallKernelDispatch,
         'LargeKernelDispatch': _LargeKernelDispatch,
         'SmallMlpDispatch': _SmallMlpDispatch,
         'Gpt3BlockDispatch': _Gpt3BlockDispatch,
         'Gpt2XlEagerDecodeDispatch': _Gpt2XlEagerDecodeDispatch,
         'MnistTwoLayerTrainingStepOnH100': _MnistTwoLayerTrainingStepOnH100,
+        'PhoneFullUpdateWorkingSet': _PhoneFullUpdateWorkingSet,
     },
     lazy=True,
 )

@@ -30,6 +30,14 @@ class MaxOver(ExprWithLimits):
         return sympy.Max(*(self.function.subs(index, k) for k in range(int(start), int(stop) + 1)))
 
 
-def index(name: str) -> sympy.Symbol:
-    """An integer index for ``Sum``, ``MaxOver`` and per-item lists (``l = index("l")``)."""
-    return sympy.Symbol(name, integer=True)
+INDEX_CODE_NAMES: dict[sympy.Symbol, str] = {}
+
+
+def index(name: str, code_name: str | None = None) -> sympy.Symbol:
+    """An integer index for ``Sum``, ``MaxOver`` and per-item lists: ``l = index("l", "layer")``.
+
+    ``name`` is what the docs print; ``code_name`` the loop variable of the evaluator.
+    """
+    symbol = sympy.Symbol(name, integer=True)
+    INDEX_CODE_NAMES[symbol] = code_name or name
+    return symbol

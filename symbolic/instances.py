@@ -30,6 +30,11 @@ class Instance:
         child.base = self
         return child
 
+    @property
+    def source(self) -> str:
+        """How generated code refers to this entry (when it is another entry's input)."""
+        return f"Scenarios.{self.key}"
+
     def all_inputs(self) -> dict[str, Any]:
         """Every explicitly given input, the base's first for a variant."""
         inherited = self.base.all_inputs() if self.base else {}

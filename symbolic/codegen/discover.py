@@ -34,7 +34,8 @@ def discover() -> list[ScenarioModule]:
         for key, value in vars(module).items():
             if isinstance(value, type) and issubclass(value, Scenario) and value.__module__ == module.__name__:
                 models.append(value.model)
-            elif isinstance(value, Instance):
+            elif isinstance(value, Instance) and value.scenario.__module__ == module.__name__:
+                # an entry belongs to its scenario's module (others may import it as an input)
                 if value.key and value.key != key:
                     raise DeclarationError(f"{module.__name__}: instance {value.key} is also bound to {key}")
                 value.key = key

@@ -104,7 +104,7 @@ def substitute(expr: sympy.Basic, closed: dict[sympy.Basic, sympy.Basic], lists:
 def closed_forms(model: ScenarioModel) -> dict[str, sympy.Basic]:
     """Every quantity in terms of the inputs only, simplified."""
     closed: dict[sympy.Basic, sympy.Basic] = {}
-    lists = {q.symbol: q for q in model.quantities if q.kind == "list"}
+    lists = {q.symbol: q for q in model.quantities if q.kind == "list" and q.limits}
     for quantity in model.quantities:
         closed[quantity.symbol] = substitute(quantity.expr, closed, lists)
     return {q.name: closed[q.symbol] if q.kind == "text" else _simplest(closed[q.symbol]) for q in model.quantities}
@@ -122,7 +122,7 @@ def equations(model: ScenarioModel) -> dict[str, Equation]:
         reads = quantity.expr.free_symbols | {i.base for i in quantity.expr.atoms(sympy.Indexed)}
         same = not (reads & defined)
         symbol, span = quantity.latex, ""
-        if quantity.kind == "list":
+        if quantity.kind == "list" and quantity.limits:
             index, start, stop = quantity.limits
             symbol = f"{quantity.latex}_{{{printer.doprint(index)}}}"
             span = rf"{printer.doprint(start)} \le {printer.doprint(index)} \le {printer.doprint(stop)}"

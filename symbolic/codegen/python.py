@@ -19,7 +19,7 @@ import sympy
 from sympy.printing.pycode import PythonCodePrinter
 
 from symbolic.dimensions import scale_of_unit
-from symbolic.functions import Len, MaxOver
+from symbolic.functions import INDEX_CODE_NAMES, Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel, _symbols
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
@@ -63,8 +63,8 @@ class EvaluatorPrinter(PythonCodePrinter):
         if len(expr.limits) != 1:
             raise DeclarationError(f"only one index per {type(expr).__name__} is supported: {expr}")
         (index, start, stop), = expr.limits
-        self.names.setdefault(index, index.name)
-        return (f"{reducer}({self._print(expr.function)} for {index.name} in "
+        variable = self.names.setdefault(index, INDEX_CODE_NAMES.get(index, index.name))
+        return (f"{reducer}({self._print(expr.function)} for {variable} in "
                 f"range({self._print(start)}, {self._print(stop + 1)}))")
 
     def _print_Sum(self, expr: sympy.Sum) -> str:
@@ -173,8 +173,8 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     for quantity in model.quantities:
         names[quantity.symbol] = code_name(quantity.name)
         if quantity.kind == "list":
-            offsets[quantity.symbol] = quantity.limits[1]
-    _check_unique(model, names.values())
+            offsets[quantity.symbol] = quantity.limits[1] if quantity.limits else 0
+    _check_unique(model, [d.name for d in arguments] + [code_name(q.name) for q in model.quantities])
     printer = EvaluatorPrinter(names, offsets)
 
     by_symbol = {quantity.symbol: quantity for quantity in model.quantities}
@@ -210,11 +210,9 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
         involved = tuple(d.name for d in arguments if d.symbol in _symbols(condition))
         requirements.append(Requirement(involved, printer.doprint(folded), requirement.message))
 
-    optional_outputs = {q.name: tuple(optional[s] for s in sorted(guards[q.symbol], key=str)) for q in needed
-                        if guards[q.symbol]}
+    optional_outputs = {q.name: guards[q.symbol] for q in needed if guards[q.symbol]}
     return Evaluator(tuple(argument_list), tuple(defaults), tuple(blocks), _result_literal(needed),
-                     tuple(sorted(printer.helpers_used)), tuple(requirements),
-                     {k: v for k, v in optional_outputs.items()})
+                     tuple(sorted(printer.helpers_used)), tuple(requirements), optional_outputs)
 
 
 def _check_unique(model: ScenarioModel, names: Iterable[str]) -> None:
@@ -275,11 +273,13 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
     for quantity, expr in zip(scalars, reduced, strict=True):
         pending.append((quantity.symbol, printer.doprint(expr), _symbols(expr)))
     for quantity in members:
-        if quantity.kind == "list":
+        if quantity.kind == "list" and not quantity.limits:  # a list input echoed into a group
+            pending.append((quantity.symbol, f"list({printer.doprint(quantity.expr)})", _symbols(quantity.expr)))
+        elif quantity.kind == "list":
             index, start, stop = quantity.limits
             body = fold(quantity.expr, quantity.unit)
-            printer.names.setdefault(index, index.name)
-            code = (f"[{printer.doprint(body)} for {index.name} in "
+            variable = printer.names.setdefault(index, INDEX_CODE_NAMES.get(index, index.name))
+            code = (f"[{printer.doprint(body)} for {variable} in "
                     f"range({printer.doprint(start)}, {printer.doprint(stop + 1)})]")
             pending.append((quantity.symbol, code, _symbols(body) | _symbols(start) | _symbols(stop)))
         elif quantity.kind == "text":

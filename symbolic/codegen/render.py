@@ -15,7 +15,7 @@ from symbolic.codegen.latex import equations
 from symbolic.codegen.python import Evaluator, build_evaluator, code_name
 from symbolic.dimensions import check_model
 from symbolic.instances import Instance
-from symbolic.model import InputDecl, ListInput, OutputDecl
+from symbolic.model import InputDecl, ListInput, OutputDecl, ScenarioModel
 from symbolic.refs import source_of, value_of
 from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec
 
@@ -161,6 +161,7 @@ def _model_context(module: ScenarioModule, modules: list[ScenarioModule]) -> dic
                             f"{requirement.message!r})")
         validation_imports.add("Requirement")
 
+    equations_by_name = equations(model)
     runtime_imports = {"ScenarioBase"}
     descriptors = [(o.name, _descriptor(o, o.name, evaluator, owners, runtime_imports)) for o in model.outputs]
     where = {m.model.name: m.name for m in modules}
@@ -175,13 +176,46 @@ def _model_context(module: ScenarioModule, modules: list[ScenarioModule]) -> dic
         "descriptors": descriptors,
         "inputs": [docs_rows[name] for name in model.input_order],
         "evaluator": evaluator,
-        "equations": equations(model),
+        "equations": equations_by_name,
+        "sections": _sections(model, equations_by_name),
         "code_name": code_name,
         "instances": [_instance_context(i) for i in module.instances],
         "imports": sorted((where[name], name) for name in subs | scenario_imports),
         "runtime_imports": sorted(runtime_imports, key=str.lower),
         "validation_imports": sorted(validation_imports, key=lambda n: (n != "REQUIRED", n)),
     }
+
+
+def _sections(model: ScenarioModel, equations_by_name: dict[str, Any]) -> list[dict[str, Any]]:
+    """One docs section per output (group members each get their own), with its equations."""
+    sections: list[dict[str, Any]] = []
+
+    def visit(output: OutputDecl, prefix: str) -> None:
+        path = prefix + output.name
+        if output.kind == "group":
+            fields = ", ".join(f"`{m.name}`" for m in output.members)
+            sections.append({"path": path, "kind": "group", "doc": output.doc, "unit": "",
+                             "type": f"a group; its fields: {fields}", "equations": []})
+            for member in output.members:
+                visit(member, path + ".")
+            return
+        if output.kind == "table":
+            found = [q for q in model.quantities if q.name.startswith(path + "[")]
+            kind = "dict of Quantity" if output.unit else "dict of numbers"
+        elif output.kind == "sub":
+            found = [q for q in model.quantities if q.sub == output.name and not q.hidden]
+            kind = f"[{output.scenario.name}]({output.scenario.name}.md)" if output.scenario else ""
+        else:
+            found = [q for q in model.quantities if q.name == path]
+            kind = {"list": "list of Quantity" if output.unit else "list of numbers", "text": "str"}.get(
+                output.kind, "Quantity" if output.unit else "number")
+        sections.append({"path": path, "kind": output.kind, "doc": output.doc, "unit": output.unit, "type": kind,
+                         "equations": [(q, equations_by_name[q.name]) for q in found],
+                         "title": output.sub.title if output.sub else ""})
+
+    for output in model.outputs:
+        visit(output, "")
+    return sections
 
 
 def _default_text(spec: InputSpec) -> str:

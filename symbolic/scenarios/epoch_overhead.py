@@ -1,0 +1,109 @@
+"""One training epoch on a host CPU and on an accelerator: batched work against fixed overhead."""
+
+from sympy import Min
+
+from symbolic.catalog import Constants, Hardware
+from symbolic.instances import Instance
+from symbolic.model import Group, Input, Node, Output, Precision, Require, Scenario, ScenarioInput, Sub, Table
+from symbolic.scenarios.dense_network import DenseNetworkScenario, MnistDenseNetwork
+
+
+class EpochOverheadScenario(Scenario):
+    """One training epoch of `network` on a host CPU and an accelerator: work against fixed overhead.
+
+    Every launched operation pays `dispatch` (the framework's Python-side cost); on the
+    accelerator it also pays `launch`. Each machine runs the step's training FLOPs at its
+    roofline rate, the lower of its peak and its bandwidth times the forward pass's
+    arithmetic intensity, evaluated at the network's batch and at batch 1 (the same
+    network, composed twice). `flop_energy` and `dram_energy_per_byte` price arithmetic
+    against data movement.
+    """
+
+    category = "Training"
+    assumptions = "The dataset supplies an epoch size; per-operation overhead and energy inputs are held fixed."
+    excludes = "Measured overlap, dynamic power, and training quality."
+    references = (
+        "Williams, Waterman and Patterson, Roofline, CACM 52(4), 2009 (attainable rate = min(peak, bandwidth x intensity)).",
+        "Horowitz, Computing's energy problem (and what we can do about it), ISSCC 2014 (45 nm energies).",
+    )
+    examples = """\
+>>> from generated import Scenarios
+>>> s = Scenarios.MnistEpochCpuVersusH100
+>>> s.network.result.steps_per_epoch > 0
+True
+>>> s.result.ops_per_step
+12
+>>> s.result.work_speedup
+67.0
+"""
+
+    network = ScenarioInput(DenseNetworkScenario, doc="The network, its batch and its dataset (which must be given).")
+    host = Node(doc="The host CPU.")
+    accelerator = Node(doc="The accelerator.")
+    precision = Precision(host, accelerator, default="fp32", doc="One precision key, listed by both nodes.")
+    dispatch = Input("µs", nonnegative=True, symbol="d", doc="Python dispatch cost per operation (both machines).")
+    launch = Input("µs", nonnegative=True, symbol=r"\ell", doc="Kernel launch cost per operation (accelerator).")
+    dram_energy_per_byte = Input("pJ/byte", positive=True, symbol="e_D", doc="Energy of moving one byte from DRAM.")
+    flop_energy = Input("pJ/flop", positive=True, symbol="e_F", doc="Energy of one FLOP.")
+    epoch_has_a_batch = Require(network.dataset_training_examples >= network.batch_size,
+                                "the network's dataset must have at least batch_size training examples")
+
+    batched = Sub(DenseNetworkScenario, public=False, **network.inputs())
+    single = Sub(DenseNetworkScenario, public=False, **network.inputs(batch_size=1))
+
+    steps = Output(batched.steps_per_epoch, doc="Training steps per epoch.")
+    step_flops = Output(batched.training_step_flops, "flop", doc="Training FLOPs of one step.")
+    ops_per_step = Output(4 * batched.layers,
+                          doc="Launched operations per step: L forward, 1 loss, 2L - 1 backward, "
+                          "L - 1 ReLU masks and 1 update, 4L in all.")
+    machines = {"host": host, "accelerator": accelerator}
+    peak = Table.each(lambda node: node.peak, machines, unit="flop/s", doc="Peak rate at `precision`.")
+    bandwidth = Table.each(lambda node: node.bandwidth, machines, unit="byte/s", doc="Memory bandwidth.")
+    ridge = Table.each(lambda p, bw: p / bw, peak, bandwidth, unit="flop/byte",
+                       doc="Intensity at which the machine turns from memory- to compute-bound.")
+    rate_batch1 = Table.each(lambda p, bw, i: Min(p, bw * i), peak, bandwidth, single.intensity, unit="flop/s",
+                             doc="Roofline rate at the batch-1 intensity.")
+    rate = Table.each(lambda p, bw, i: Min(p, bw * i), peak, bandwidth, batched.intensity, unit="flop/s",
+                      doc="Roofline rate at the batch's intensity.")
+    batching_speedup = Table.each(lambda r, r1: r / r1, rate, rate_batch1,
+                                  doc="How much faster the machine runs work at the batch than at batch 1.")
+    work_time = Table.each(lambda r, n, f: n * f / r, rate, steps, step_flops, unit="ms",
+                           doc="Time of the epoch's training FLOPs at the roofline rate.")
+    per_op_cost = Table({"host": dispatch, "accelerator": dispatch + launch}, "µs",
+                        doc="Fixed cost of one launched operation.")
+    overhead_time = Table.each(lambda c, n, o: n * o * c, per_op_cost, steps, ops_per_step, unit="ms",
+                               doc="Fixed per-operation cost of the epoch.")
+    total_time = Table.each(lambda w, o: w + o, work_time, overhead_time, unit="ms",
+                            doc="Work plus overhead (no overlap).")
+    work_speedup = Output(work_time["host"] / work_time["accelerator"], doc="Host over accelerator work time.")
+    overhead_share_accelerator = Output(overhead_time["accelerator"] / total_time["accelerator"],
+                                        doc="Share of the accelerator's epoch spent on fixed overhead.")
+    movement_to_arithmetic_energy = Output(dram_energy_per_byte / batched.intensity / flop_energy,
+                                           doc="DRAM energy per FLOP over arithmetic energy per FLOP, at the batch.")
+    movement_to_arithmetic_energy_batch1 = Output(dram_energy_per_byte / single.intensity / flop_energy,
+                                                  doc="The same at batch 1.")
+
+    result = Group(
+        steps, step_flops, ops_per_step, peak, bandwidth, ridge, rate_batch1, rate, batching_speedup, work_time,
+        per_op_cost, overhead_time, total_time, work_speedup, overhead_share_accelerator,
+        movement_to_arithmetic_energy, movement_to_arithmetic_energy_batch1,
+        doc="Per-machine dicts keyed host and accelerator, and the comparisons between them.",
+    )
+
+
+_energy = Constants.Energy
+
+MnistEpochCpuVersusH100 = Instance(
+    EpochOverheadScenario,
+    name="One MNIST training epoch on a desktop CPU and on an H100, FP32",
+    description=("The 784-128-64-10 MNIST classifier at batch 32 for one epoch (1875 steps) on the reference "
+                 "desktop CPU and on an H100; one FLOP costs half an FP32 multiply-accumulate of energy."),
+    network=MnistDenseNetwork,
+    host=Hardware.Cloud.ReferenceCPU,
+    accelerator=Hardware.Cloud.H100,
+    precision="fp32",
+    dispatch=Constants.RuntimeOverheads.PythonDispatch,
+    launch=Constants.RuntimeOverheads.KernelLaunch,
+    dram_energy_per_byte=_energy.DramPerByte,
+    flop_energy=(_energy.Fp32Multiply + _energy.Fp32Add) / 2,
+)

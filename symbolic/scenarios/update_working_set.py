@@ -1,0 +1,84 @@
+"""The working set and DRAM traffic of a full on-device update with Adam."""
+
+from symbolic.catalog import Constants, Hardware
+from symbolic.instances import Instance
+from symbolic.model import Input, Output, Require, Scenario
+
+
+class UpdateWorkingSetScenario(Scenario):
+    """A full on-device update with Adam: its working set and the DRAM bytes of one step.
+
+    Gradients equal the weights; the optimizer keeps `optimizer_moments` weight-sized
+    arrays; saved activations are `activation_factor` times the weight bytes
+    (`activation_factor_high` bounds the quoted range). Traffic counts one DRAM crossing
+    per tensor use with no cache reuse: the forward pass reads the weights and writes the
+    saved activations; the backward pass reads activations and weights and writes the
+    gradients; the optimizer reads weights, gradients and state and writes weights and state.
+    """
+
+    category = "Training"
+    assumptions = ("Gradients use the weight width; optimizer moments are weight-sized arrays; "
+                   "activation factors are declared inputs.")
+    excludes = "Master-weight precision differences, allocator reserve, and runtime workspace."
+    references = (
+        "Kingma and Ba, Adam: a method for stochastic optimization, ICLR 2015 (two moments per parameter).",
+        "Rajbhandari et al., ZeRO: memory optimizations toward training trillion parameter models, "
+        "SC 2020 (working set of weights, gradients and optimizer state).",
+    )
+    examples = """\
+>>> from generated import Scenarios
+>>> scenario = Scenarios.PhoneFullUpdateWorkingSet
+>>> round(scenario.amplification, 6)
+9.0
+>>> scenario.step_floor
+<Quantity(15.625, 'millisecond')>
+"""
+
+    parameters = Input(positive=True, symbol="N", doc="Trainable scalars (a count; 1e7 may be written as a float).")
+    bytes_per_param = Input("byte", positive=True, symbol="v", doc="Storage width of each weight (and gradient).")
+    optimizer_moments = Input(integer=True, nonnegative=True, symbol="m",
+                              doc="Weight-sized arrays the optimizer keeps (Adam: 2).")
+    activation_factor = Input(nonnegative=True, symbol="a", doc="Saved activation bytes per weight byte.")
+    activation_factor_high = Input(nonnegative=True, symbol=r"a_{\mathrm{hi}}",
+                                   doc="Upper end of the quoted activation-factor range.")
+    bandwidth = Input("GB/s", positive=True, default=None, symbol=r"\beta",
+                      doc="DRAM bandwidth; optional, needed only by `step_floor`.")
+    high_bounds_nominal = Require(activation_factor_high >= activation_factor,
+                                  "activation_factor_high must be at least activation_factor")
+
+    weights = Output(parameters * bytes_per_param, "MB", doc="Parameter storage in decimal MB.")
+    gradients = Output(weights, "MB", doc="Gradient storage, equal to the weight storage.")
+    optimizer_state = Output(optimizer_moments * weights, "MB", doc="`optimizer_moments` weight-sized arrays.")
+    activations = Output(activation_factor * weights, "MB", doc="Saved activations at the nominal factor.")
+    persistent = Output(weights + gradients + optimizer_state, "MB",
+                        doc="Activation-free state: weights, gradients and optimizer state.")
+    total = Output(persistent + activations, "MB", doc="Working set: persistent state plus saved activations.")
+    amplification = Output(total / weights, doc="Working set over weight bytes (2 + m + a).")
+    floor = Output(persistent / weights, doc="Persistent state over weight bytes, before activations (2 + m).")
+    ceiling = Output(floor + activation_factor_high, doc="Working set over weight bytes at the high activation factor.")
+    forward_traffic = Output(weights + activations, "MB", doc="Forward pass: read the weights, write saved activations.")
+    backward_traffic = Output(activations + weights + gradients, "MB",
+                              doc="Backward pass: read activations and weights, write gradients.")
+    optimizer_traffic = Output((weights + gradients + optimizer_state) + (weights + optimizer_state), "MB",
+                               doc="Optimizer step: read weights, gradients and state; write weights and state.")
+    step_traffic = Output(forward_traffic + backward_traffic + optimizer_traffic, "MB",
+                          doc="DRAM bytes of one update step, one crossing per tensor use.")
+    weight_reads = Output(3 * weights, "MB", doc="The weight reads within the step traffic (forward, backward, optimizer).")
+    traffic_ratio = Output(step_traffic / weights, doc="Step traffic over weight bytes.")
+    weight_read_share = Output(weight_reads / step_traffic, doc="Fraction of the step traffic that reads weights.")
+    step_floor = Output(step_traffic / bandwidth, "ms",
+                        doc="Traffic-only time floor of one step at `bandwidth` (no compute, no overlap).")
+
+
+PhoneFullUpdateWorkingSet = Instance(
+    UpdateWorkingSetScenario,
+    name="Full fine-tune of a 10M-parameter FP32 model with Adam on a flagship phone",
+    description=("A 10M-parameter FP32 model updated in full with Adam (two moments), saved activations "
+                 "5x the weights (8x at the high end), at the iPhone 15 Pro's DRAM bandwidth."),
+    parameters=1e7,
+    bytes_per_param=Constants.ByteWidths.FP32,
+    optimizer_moments=2,
+    activation_factor=5.0,
+    activation_factor_high=8.0,
+    bandwidth=Hardware.Mobile.iPhone15Pro.memory_bandwidth,
+)
