@@ -53,16 +53,16 @@ def exact_outputs(model: ScenarioModel, inputs: dict[str, Any]) -> dict[str, Any
     for quantity in model.quantities:
         if quantity.kind == "text":
             continue
+        if quantity.echo and isinstance(quantity.symbol, sympy.IndexedBase):
+            lists[quantity.symbol] = lists[quantity.expr]
+            result[quantity.name] = list(lists[quantity.expr][0])
+            continue
         if quantity.kind == "list":
             index, start, stop = quantity.limits
             first, last = evaluate(start), evaluate(stop)
             values = [evaluate(quantity.expr.xreplace({index: sympy.Integer(k)})) for k in range(int(first), int(last) + 1)]
             lists[quantity.symbol] = (values, int(first))
             result[quantity.name] = [v / scale_of_unit(quantity.unit) for v in values]
-            continue
-        if quantity.echo and isinstance(quantity.symbol, sympy.IndexedBase):
-            lists[quantity.symbol] = lists[quantity.expr]
-            result[quantity.name] = list(lists[quantity.expr][0])
             continue
         value = evaluate(quantity.expr)
         env[quantity.symbol] = value

@@ -1,0 +1,52 @@
+"""UpdateWorkingSetScenario: the phone entry by hand, the optional bandwidth, exact sympy."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import assert_matches_exact, exact_outputs, flatten
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generated import MissingInputError, Q_, ScenarioInputError, Scenarios, UpdateWorkingSetScenario
+from symbolic.scenarios.update_working_set import UpdateWorkingSetScenario as Declared
+
+
+def test_phone_entry_by_hand():
+    """W = 1e7 × 4 B = 40 MB; m = 2, a = 5, a_hi = 8; traffic (6 + 2m + 2a)·W = 20·W = 800 MB;
+    at 51.2 GB/s that is 800e6 / 51.2e9 s = 15.625 ms (REFERENCE §9.3)."""
+    s = Scenarios.PhoneFullUpdateWorkingSet
+    expected_mb = {"weights": 40, "gradients": 40, "optimizer_state": 80, "activations": 200, "persistent": 160,
+                   "total": 360, "step_traffic": 800, "weight_reads": 120}
+    for name, value in expected_mb.items():
+        assert getattr(s, name).to("MB").magnitude == pytest.approx(value, rel=1e-12), name
+        assert str(getattr(s, name).units) == "MB"
+    assert s.amplification == pytest.approx(9.0) and s.floor == pytest.approx(4.0) and s.ceiling == pytest.approx(12.0)
+    assert s.traffic_ratio == pytest.approx(20.0) and s.weight_read_share == pytest.approx(0.15)
+    assert s.step_floor.to("ms").magnitude == pytest.approx(15.625, rel=1e-12)
+    assert s.parameters == 1e7 and s.bandwidth == Q_(51.2, "GB/s")
+
+
+def test_step_floor_needs_bandwidth():
+    s = Scenarios.PhoneFullUpdateWorkingSet.variant(bandwidth=None)
+    assert s.total.to("MB").magnitude == pytest.approx(360)
+    with pytest.raises(MissingInputError, match="'step_floor' needs input 'bandwidth'"):
+        _ = s.step_floor
+    assert "step_floor" not in s.outputs()
+
+
+def test_high_factor_must_bound_the_nominal_one():
+    with pytest.raises(ScenarioInputError, match="activation_factor_high must be at least activation_factor"):
+        Scenarios.PhoneFullUpdateWorkingSet.variant(activation_factor_high=4.0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    n=st.floats(1, 1e13), v=st.sampled_from([0.5, 1, 2, 4, 16]), m=st.integers(0, 4),
+    a=st.floats(0, 50), extra=st.floats(0, 50), bw=st.none() | st.floats(0.01, 1e5),
+)
+def test_evaluator_equals_exact_sympy(n, v, m, a, extra, bw):
+    s = UpdateWorkingSetScenario(parameters=n, bytes_per_param=v, optimizer_moments=m, activation_factor=a,
+                                 activation_factor_high=a + extra, bandwidth=bw)
+    assert_matches_exact(flatten(s.evaluate()), exact_outputs(Declared.model, s._args))
+    assert s.amplification == pytest.approx(2 + m + a, rel=1e-12)
+    assert s.traffic_ratio == pytest.approx(6 + 2 * m + 2 * a, rel=1e-12)
