@@ -123,18 +123,20 @@ class Output(Declaration):
     ``"error"`` (raise, naming the input) or ``"none"`` (the value is None).
     """
 
-    def __init__(self, expr: Any, unit: str = "", *, doc: str = "", if_missing: str = "error") -> None:
+    def __init__(self, expr: Any, unit: str = "", *, doc: str = "", if_missing: str = "error",
+                 symbol: str | None = None) -> None:
         if if_missing not in ("error", "none"):
             raise DeclarationError(f"Output: if_missing must be 'error' or 'none', not {if_missing!r}")
         self.expr = sympy.sympify(expr)
         self.unit = unit
         self.doc = doc
         self.if_missing = if_missing
+        self.latex = symbol
 
     def bind(self, name: str, into: ScenarioModel) -> sympy.Symbol:
         symbol = sympy.Symbol(name, real=True)
         into.add_output(OutputDecl(name, "scalar", self.doc, self.unit, if_missing=self.if_missing))
-        into.add_quantity(Quantity(name, symbol, self.expr, self.unit, self.doc, _latex_name(name)))
+        into.add_quantity(Quantity(name, symbol, self.expr, self.unit, self.doc, self.latex or _latex_name(name)))
         return symbol
 
 

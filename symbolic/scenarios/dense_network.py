@@ -52,15 +52,15 @@ class DenseNetworkScenario(Scenario):
     w, b, v, q = layer_widths, batch_size, bytes_per_value, optimizer_bytes_per_parameter
 
     architecture = Text(layer_widths, " → ", doc="The widths, e.g. 784 → 128 → 64 → 10.")
-    layers = Output(Len(w) - 1, doc="Dense layers L (one fewer than the widths).")
+    layers = Output(Len(w) - 1, symbol="L", doc="Dense layers L (one fewer than the widths).")
     L = layers
     weights_per_layer = PerItem(w[l - 1] * w[l], (l, 1, L), doc="Weights of each layer.")
     biases_per_layer = PerItem(w[l], (l, 1, L), doc="Biases of each layer.")
     params_per_layer = PerItem(weights_per_layer[l] + biases_per_layer[l], (l, 1, L),
                                doc="Parameters of each layer.")
-    weights = Output(Sum(weights_per_layer[l], (l, 1, L)), doc="Weights M: multiply-accumulates per example.")
+    weights = Output(Sum(weights_per_layer[l], (l, 1, L)), symbol="M", doc="Weights M: multiply-accumulates per example.")
     biases = Output(Sum(biases_per_layer[l], (l, 1, L)), doc="Biases.")
-    parameters = Output(weights + biases, doc="Trainable parameters P.")
+    parameters = Output(weights + biases, symbol="P", doc="Trainable parameters P.")
     macs_per_example = Output(weights, doc="Multiply-accumulates per example of the forward pass.")
     flops_per_example = Output(2 * macs_per_example * flop, "flop", doc="Matrix-multiply FLOPs per example.")
     first_layer_share = Output(weights_per_layer[1] / weights, doc="Share of the weights in the first layer.")
