@@ -16,7 +16,13 @@ import sympy
 
 from symbolic.functions import Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, ScenarioModel
-from symbolic.runtime.errors import DeclarationError, UnitMismatchError
+from symbolic.runtime.errors import (
+    CycleError,
+    DeclarationError,
+    UndeclaredSymbolError,
+    UnitMismatchError,
+    UnsupportedNodeError,
+)
 from symbolic.runtime.units import registry
 
 Dimension = Any  # pint's UnitsContainer of base dimensions
@@ -46,13 +52,13 @@ def infer(expr: sympy.Basic, dims: dict[sympy.Basic, Dimension]) -> Dimension:
         return none
     if expr.is_Symbol:
         if expr not in dims:
-            raise DeclarationError(f"uses undeclared symbol {expr}")
+            raise UndeclaredSymbolError(f"uses undeclared symbol {expr}")
         return dims[expr]
     if isinstance(expr, sympy.Indexed):
         return infer(expr.base, dims)
     if isinstance(expr, sympy.IndexedBase):
         if expr not in dims:
-            raise DeclarationError(f"uses undeclared list {expr}")
+            raise UndeclaredSymbolError(f"uses undeclared list {expr}")
         return dims[expr]
     if isinstance(expr, (sympy.Sum, MaxOver)):
         return infer(expr.function, with_indices(dims, expr.limits))
@@ -80,7 +86,8 @@ def infer(expr: sympy.Basic, dims: dict[sympy.Basic, Dimension]) -> Dimension:
         return _agree(expr, [infer(branch, dims) for branch, _ in expr.args])
     if isinstance(expr, (sympy.floor, sympy.ceiling, sympy.Abs)):
         return infer(expr.args[0], dims)
-    raise DeclarationError(f"has a {type(expr).__name__} node, which the dimension check does not support")
+    raise UnsupportedNodeError(f"has a {type(expr).__name__} node ({expr}), which the dimension check and the "
+                               "printers do not support")
 
 
 def with_indices(dims: dict[sympy.Basic, Dimension], limits: tuple[Any, ...]) -> dict[sympy.Basic, Dimension]:
@@ -97,7 +104,7 @@ def _agree(expr: sympy.Basic, found: list[Dimension]) -> Dimension:
     first = found[0]
     for arg, dimension in zip(expr.args, found, strict=True):
         if dimension != first:
-            raise DeclarationError(
+            raise UnitMismatchError(
                 f"adds or compares values of different dimensions in {expr}: "
                 f"{expr.args[0]} is {describe(first)} but {arg} is {describe(dimension)}"
             )
@@ -112,8 +119,37 @@ def symbol_dimensions(model: ScenarioModel) -> dict[sympy.Basic, Dimension]:
     return dims
 
 
+def check_acyclic(model: ScenarioModel) -> None:
+    """Raise ``CycleError`` naming the outputs when definitions refer to each other in a loop.
+
+    Declarations in a class body can only name outputs above them, but a hand-built
+    ``Symbol`` with an output's name can still close a loop.
+    """
+    by_symbol = {quantity.symbol: quantity for quantity in model.quantities}
+    state: dict[sympy.Basic, str] = {}
+
+    def visit(symbol: sympy.Basic, trail: list[str]) -> None:
+        if state.get(symbol) == "done":
+            return
+        quantity = by_symbol[symbol]
+        if state.get(symbol) == "open":
+            loop = trail[trail.index(quantity.name):] + [quantity.name]
+            raise CycleError(f"{model.name}: outputs are defined in a loop: {' -> '.join(loop)}")
+        state[symbol] = "open"
+        reads = quantity.expr.free_symbols | {i.base for i in quantity.expr.atoms(sympy.Indexed)}
+        for dependency in sorted((s for s in reads if s in by_symbol and s != symbol), key=str):
+            visit(dependency, trail + [quantity.name])
+        if symbol in reads:
+            raise CycleError(f"{model.name}: output {quantity.name} is defined in terms of itself")
+        state[symbol] = "done"
+
+    for quantity in model.quantities:
+        visit(quantity.symbol, [])
+
+
 def check_model(model: ScenarioModel) -> None:
     """Check every quantity and input default of ``model``; raise naming the first offender."""
+    check_acyclic(model)
     dims = symbol_dimensions(model)
     for quantity in model.quantities:
         if quantity.kind == "text":

@@ -26,7 +26,7 @@ from typing import Any
 import sympy
 
 from symbolic.functions import Len
-from symbolic.runtime.errors import DeclarationError
+from symbolic.runtime.errors import DeclarationError, DuplicateNameError
 from symbolic.runtime.validation import REQUIRED
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -589,7 +589,7 @@ class ScenarioModel:
 
     def _claim(self, name: str) -> None:
         if name in self.names:
-            raise DeclarationError(f"{self.name}: {name!r} is declared twice")
+            raise DuplicateNameError(f"{self.name}: {name!r} is declared twice")
         self.names.add(name)
 
     def add_input(self, decl: InputDecl) -> None:

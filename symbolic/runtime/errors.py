@@ -28,3 +28,19 @@ class DeclarationError(MlsysymError):
 
 class UnitMismatchError(DeclarationError):
     """An output's dimension differs from the dimension of its declared unit."""
+
+
+class DuplicateNameError(DeclarationError):
+    """Two declarations of one scenario share a name."""
+
+
+class UndeclaredSymbolError(DeclarationError):
+    """An expression uses a symbol that is neither an input nor an output above it."""
+
+
+class CycleError(DeclarationError):
+    """Outputs are defined in terms of each other."""
+
+
+class UnsupportedNodeError(DeclarationError):
+    """An expression holds a sympy node the dimension check and printers do not support."""

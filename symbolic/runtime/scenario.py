@@ -9,6 +9,7 @@ access to any output, and its plain numbers are wrapped in Quantities on the way
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -125,7 +126,12 @@ class ScenarioBase:
         """The evaluator's plain numbers in display units (tables and sub-scenarios as dicts)."""
         result = self._result
         if result is None:
-            result = type(self)._evaluate(**self._args)
+            try:
+                result = type(self)._evaluate(**self._args)
+            except (ZeroDivisionError, OverflowError) as error:  # valid inputs beyond double precision
+                raise ScenarioInputError(
+                    f"{type(self).__name__}: these inputs under- or overflow double precision ({error}); "
+                    f"inputs: {self._given}") from None
             object.__setattr__(self, "_result", result)
         return result
 
@@ -174,6 +180,14 @@ def _check(title: str, requirement: Requirement, args: dict[str, Any]) -> None:
 
 
 # -- output descriptors ----------------------------------------------------------------
+def _finite(scenario: ScenarioBase, name: str, value: Any) -> None:
+    """Refuse to hand out an overflowed float (inputs are finite, so only overflow gets here)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ScenarioInputError(
+            f"{type(scenario).__name__}: output '{name}' is {value} for these inputs (float overflow); "
+            "the inputs are too large for double precision")
+
+
 class Output:
     """A scalar output: a Quantity in ``unit``, or a plain number (or text) when dimensionless.
 
@@ -195,6 +209,7 @@ class Output:
     def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
         if value is None:
             return self.missing(scenario)
+        _finite(scenario, self.name, value)
         return Q_(value, self.unit) if self.unit else value
 
     def missing(self, scenario: ScenarioBase) -> None:
@@ -211,6 +226,8 @@ class ListOutput(Output):
     def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
         if value is None:
             return self.missing(scenario)
+        for entry in value:
+            _finite(scenario, self.name, entry)
         return [Q_(v, self.unit) for v in value] if self.unit else list(value)
 
 
@@ -218,6 +235,8 @@ class TableOutput(Output):
     """A dict-valued output: every entry a Quantity in the table's unit."""
 
     def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
+        for key, entry in value.items():
+            _finite(scenario, f"{self.name}[{key!r}]", entry)
         if not self.unit:
             return dict(value)
         return {key: Q_(entry, self.unit) for key, entry in value.items()}

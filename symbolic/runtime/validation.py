@@ -161,6 +161,8 @@ def coerce_number(scenario: str, spec: InputSpec, value: Any, where: str = "") -
 def coerce_list(scenario: str, spec: ListSpec, value: Any) -> list[Any]:
     """Return ``value`` as a list of numbers, each checked like a numeric input."""
     where = f"{scenario}: input '{spec.name}'"
+    if value is None:
+        raise MissingInputError(f"{where} is None; expected {spec.domain}")
     if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable) or is_quantity(value):
         raise InputTypeError(f"{where} got {type(value).__name__} {_shown(value)}; expected {spec.domain}")
     items = list(value)

@@ -1,0 +1,123 @@
+"""Every input of every scenario against every bad value that applies: the right error, naming it.
+
+The matrix is built from the generated classes' own specs, so a new scenario or input is
+covered without editing this file.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import generated
+from generated import (
+    DatasetProfile,
+    Hardware,
+    InputTypeError,
+    MissingInputError,
+    MlsysymError,
+    Q_,
+    ScenarioInputError,
+    Scenarios,
+)
+from symbolic.runtime.validation import REQUIRED, ListSpec
+
+# A valid instance of each class to vary one input at a time.
+BASES = {}
+for _key in Scenarios:
+    BASES.setdefault(type(getattr(Scenarios, _key)), getattr(Scenarios, _key))
+
+
+def _wrong_dimension(unit: str):
+    return Q_(1, "flop") if unit in ("", "byte") or "byte" in unit and "flop" not in unit else Q_(1, "byte")
+
+
+def bad_values(cls):
+    """(input, bad value, expected error class) for every input of ``cls``."""
+    rows = [("bogus_input", 1, ScenarioInputError)]
+    for spec in cls._specs:
+        if isinstance(spec, ListSpec):
+            rows += [
+                (spec.name, [1] * (spec.min_length - 1), ScenarioInputError),  # too short
+                (spec.name, [1] * spec.min_length + [0], ScenarioInputError),  # a non-positive entry
+                (spec.name, [1] * spec.min_length + [-5], ScenarioInputError),
+                (spec.name, [1] * spec.min_length + [2.5], ScenarioInputError),
+                (spec.name, [1] * spec.min_length + [math.nan], ScenarioInputError),
+                (spec.name, [1] * spec.min_length + ["3"], InputTypeError),
+                (spec.name, "784,10", InputTypeError),
+                (spec.name, 784, InputTypeError),
+                (spec.name, None, MissingInputError),
+            ]
+            continue
+        rows += [
+            (spec.name, "12", InputTypeError),  # a string for a number
+            (spec.name, True, InputTypeError),  # a bool for a number
+            (spec.name, [1, 2], InputTypeError),
+            (spec.name, math.nan, ScenarioInputError),
+            (spec.name, math.inf, ScenarioInputError),
+            (spec.name, -math.inf, ScenarioInputError),
+            (spec.name, _wrong_dimension(spec.unit), ScenarioInputError),
+        ]
+        if spec.default is REQUIRED:
+            rows.append((spec.name, None, MissingInputError))
+        if spec.integer:
+            rows.append((spec.name, 2.5, ScenarioInputError))
+        if spec.minimum is not None:
+            rows.append((spec.name, spec.minimum - 1, ScenarioInputError))
+            if spec.strict:
+                rows.append((spec.name, spec.minimum, ScenarioInputError))
+    for node in cls._nodes:
+        rows += [(node.name, "H100", InputTypeError), (node.name, None, MissingInputError),
+                 (node.name, Datasets_MNIST, InputTypeError)]
+    for precision in cls._precisions:
+        rows += [(precision.name, 16, InputTypeError), (precision.name, "FP32", ScenarioInputError),
+                 (precision.name, "no-such-precision", ScenarioInputError)]
+    for dataset in cls._datasets:
+        rows += [(dataset.name, "MNIST", InputTypeError), (dataset.name, Hardware.Cloud.H100, InputTypeError)]
+    for inner in cls._scenarios:
+        rows += [(inner.name, None, MissingInputError), (inner.name, Scenarios.SmallKernelDispatch, InputTypeError),
+                 (inner.name, {"layer_widths": [1, 2]}, InputTypeError)]
+    return rows
+
+
+Datasets_MNIST = generated.Datasets.MNIST
+MATRIX = [(cls, *row) for cls in generated.SCENARIO_CLASSES for row in bad_values(cls)]
+
+
+@pytest.mark.parametrize("cls, name, value, error", MATRIX,
+                         ids=[f"{c.__name__}.{n}={v!r}"[:80] for c, n, v, _ in MATRIX])
+def test_bad_value_raises_the_right_error_naming_the_input(cls, name, value, error):
+    base = BASES[cls]
+    for build in (lambda: base.variant(**{name: value}), lambda: cls(**{**base._given, name: value})):
+        with pytest.raises(error) as caught:
+            build()
+        message = str(caught.value)
+        assert cls.__name__ in message, message
+        assert name in message, message
+        assert isinstance(caught.value, MlsysymError) and isinstance(caught.value, ValueError)
+
+
+def test_matrix_covers_every_input_of_every_scenario():
+    covered = {(cls, name) for cls, name, _, _ in MATRIX}
+    for cls in generated.SCENARIO_CLASSES:
+        for name in cls.input_names():
+            assert (cls, name) in covered, (cls.__name__, name)
+    print(f"\n{len(MATRIX)} bad values over {len(covered)} inputs of {len(generated.SCENARIO_CLASSES)} scenarios")
+
+
+def test_missing_required_input_at_construction():
+    for cls in generated.SCENARIO_CLASSES:
+        base = BASES[cls]
+        for spec in cls._specs:
+            if spec.default is REQUIRED:
+                kept = {k: v for k, v in base._given.items() if k != spec.name}
+                with pytest.raises(MissingInputError, match=f"required input '{spec.name}'"):
+                    cls(**kept)
+
+
+def test_dataset_profile_and_node_validation():
+    with pytest.raises(ScenarioInputError, match="training_examples"):
+        DatasetProfile(name="x", training_examples=-1)
+    with pytest.raises(InputTypeError, match="name"):
+        DatasetProfile(name="", training_examples=1)
