@@ -12,7 +12,7 @@ from typing import Any
 from symbolic.runtime.scenario import GroupOutput, ListOutput, Output, ScenarioBase
 from symbolic.runtime.validation import DatasetSpec, InputSpec, ListSpec
 
-__all__ = ["DenseNetworkScenario", "evaluate"]
+__all__ = ["DenseNetworkScenario", "evaluate", "gradient"]
 
 
 def evaluate(
@@ -172,6 +172,112 @@ def evaluate(
     }
 
 
+def gradient(
+    *,
+    layer_widths: Any,
+    batch_size: Any = 1,
+    bytes_per_value: Any,
+    optimizer_bytes_per_parameter: Any,
+    dataset_training_examples: Any = None,
+) -> dict[str, dict[str, Any]]:
+    """Exact partial derivatives of the outputs of DenseNetworkScenario, from the same declaration.
+
+    ``gradient(...)[output][input]`` is d output / d input, in the output's display unit
+    per the input's declared unit; entries that are identically zero are left out, and
+    outputs that need an optional input are not differentiated. Floors count as flat
+    (derivative 0 almost everywhere) and Min/Max as the active branch.
+    """
+    result__layers = len(layer_widths) - 1
+    result__weights_per_layer = [layer_widths[layer - 1]*layer_widths[layer] for layer in range(1, result__layers + 1)]
+    result__biases_per_layer = [layer_widths[layer] for layer in range(1, result__layers + 1)]
+    result__weights = sum(result__weights_per_layer[layer - 1] for layer in range(1, result__layers + 1))
+    result__biases = sum(result__biases_per_layer[layer - 1] for layer in range(1, result__layers + 1))
+    result__parameters = result__biases + result__weights
+    _t0 = bytes_per_value*result__parameters
+    result__matmul_flops_per_layer = [2*batch_size*result__weights_per_layer[layer - 1] for layer in range(1, result__layers + 1)]
+    result__elementwise_flops_per_layer = [2*batch_size*layer_widths[layer] for layer in range(1, result__layers + 1)]
+    result__matmul_flops = sum(result__matmul_flops_per_layer[layer - 1] for layer in range(1, result__layers + 1))
+    result__elementwise_flops = sum(result__elementwise_flops_per_layer[layer - 1] for layer in range(1, result__layers + 1))
+    result__forward_flops = result__elementwise_flops + result__matmul_flops
+    result__parameter_bytes = _t0
+    result__traffic_values = batch_size*(layer_widths[0] + layer_widths[result__layers] + 2*sum(layer_widths[layer] for layer in range(1, result__layers)))
+    result__traffic_bytes = bytes_per_value*result__traffic_values + result__parameter_bytes
+    result__weight_gradient_flops = result__matmul_flops
+    result__input_gradient_flops = sum(result__matmul_flops_per_layer[layer - 1] for layer in range(2, result__layers + 1))
+    result__training_step_flops = result__input_gradient_flops + result__matmul_flops + result__weight_gradient_flops
+    result__activation_values_per_example = sum(layer_widths[layer] for layer in range(0, result__layers + 1))
+    result__saved_activation_values = result__activation_values_per_example*batch_size
+    result__saved_activation_bytes = bytes_per_value*result__saved_activation_values
+    result__inference_activation_values = batch_size*max(layer_widths[layer - 1] + layer_widths[layer] for layer in range(1, result__layers + 1))
+    result__inference_activation_bytes = bytes_per_value*result__inference_activation_values
+    result__gradient_bytes = _t0
+    result__optimizer_bytes = optimizer_bytes_per_parameter*result__parameters
+    result__training_memory = result__gradient_bytes + result__optimizer_bytes + result__parameter_bytes + result__saved_activation_bytes
+    result__inference_memory = result__inference_activation_bytes + result__parameter_bytes
+    _g1 = result__forward_flops/result__traffic_bytes**2
+    _g2 = result__training_memory/result__inference_memory**2
+    d__result__matmul_flops__batch_size = sum(2*layer_widths[layer - 1]*layer_widths[layer] for layer in range(1, result__layers + 1))
+    d__result__elementwise_flops__batch_size = sum(2*layer_widths[layer] for layer in range(1, result__layers + 1))
+    d__result__forward_flops__batch_size = d__result__elementwise_flops__batch_size + d__result__matmul_flops__batch_size
+    _g0 = d__result__forward_flops__batch_size/result__forward_flops**2
+    d__result__forward_flops_per_example__batch_size = d__result__forward_flops__batch_size/batch_size - result__forward_flops/batch_size**2
+    d__result__matmul_share__batch_size = d__result__matmul_flops__batch_size/result__forward_flops - _g0*result__matmul_flops
+    d__result__elementwise_share__batch_size = d__result__elementwise_flops__batch_size/result__forward_flops - _g0*result__elementwise_flops
+    d__result__parameter_bytes__bytes_per_value = result__parameters
+    d__result__traffic_values__batch_size = layer_widths[0] + layer_widths[result__layers] + 2*sum(layer_widths[layer] for layer in range(1, result__layers))
+    d__result__traffic_bytes__batch_size = d__result__traffic_values__batch_size*bytes_per_value
+    d__result__traffic_bytes__bytes_per_value = d__result__parameter_bytes__bytes_per_value + result__traffic_values
+    d__result__intensity__batch_size = d__result__forward_flops__batch_size/result__traffic_bytes - d__result__traffic_bytes__batch_size*_g1
+    d__result__intensity__bytes_per_value = -d__result__traffic_bytes__bytes_per_value*_g1
+    d__result__weight_gradient_flops__batch_size = d__result__matmul_flops__batch_size
+    d__result__input_gradient_flops__batch_size = sum(2*layer_widths[layer - 1]*layer_widths[layer] for layer in range(2, result__layers + 1))
+    d__result__training_step_flops__batch_size = d__result__input_gradient_flops__batch_size + d__result__matmul_flops__batch_size + d__result__weight_gradient_flops__batch_size
+    d__result__training_flops_ratio__batch_size = -d__result__matmul_flops__batch_size*result__training_step_flops/result__matmul_flops**2 + d__result__training_step_flops__batch_size/result__matmul_flops
+    d__result__saved_activation_values__batch_size = result__activation_values_per_example
+    d__result__saved_activation_bytes__batch_size = d__result__saved_activation_values__batch_size*bytes_per_value
+    d__result__saved_activation_bytes__bytes_per_value = result__saved_activation_values
+    d__result__inference_activation_values__batch_size = max(layer_widths[layer - 1] + layer_widths[layer] for layer in range(1, result__layers + 1))
+    d__result__inference_activation_bytes__batch_size = d__result__inference_activation_values__batch_size*bytes_per_value
+    d__result__inference_activation_bytes__bytes_per_value = result__inference_activation_values
+    d__result__gradient_bytes__bytes_per_value = result__parameters
+    d__result__optimizer_bytes__optimizer_bytes_per_parameter = result__parameters
+    d__result__training_memory__batch_size = d__result__saved_activation_bytes__batch_size
+    d__result__training_memory__bytes_per_value = d__result__gradient_bytes__bytes_per_value + d__result__parameter_bytes__bytes_per_value + d__result__saved_activation_bytes__bytes_per_value
+    d__result__training_memory__optimizer_bytes_per_parameter = d__result__optimizer_bytes__optimizer_bytes_per_parameter
+    d__result__inference_memory__batch_size = d__result__inference_activation_bytes__batch_size
+    d__result__inference_memory__bytes_per_value = d__result__inference_activation_bytes__bytes_per_value + d__result__parameter_bytes__bytes_per_value
+    d__result__training_memory_ratio__batch_size = -d__result__inference_memory__batch_size*_g2 + d__result__training_memory__batch_size/result__inference_memory
+    d__result__training_memory_ratio__bytes_per_value = -d__result__inference_memory__bytes_per_value*_g2 + d__result__training_memory__bytes_per_value/result__inference_memory
+    d__result__training_memory_ratio__optimizer_bytes_per_parameter = d__result__training_memory__optimizer_bytes_per_parameter/result__inference_memory
+    d__result__batch_size__batch_size = 1
+    return {
+        'result.matmul_flops': {'batch_size': d__result__matmul_flops__batch_size},
+        'result.elementwise_flops': {'batch_size': d__result__elementwise_flops__batch_size},
+        'result.forward_flops': {'batch_size': d__result__forward_flops__batch_size},
+        'result.forward_flops_per_example': {'batch_size': d__result__forward_flops_per_example__batch_size},
+        'result.matmul_share': {'batch_size': d__result__matmul_share__batch_size},
+        'result.elementwise_share': {'batch_size': d__result__elementwise_share__batch_size},
+        'result.parameter_bytes': {'bytes_per_value': d__result__parameter_bytes__bytes_per_value},
+        'result.traffic_values': {'batch_size': d__result__traffic_values__batch_size},
+        'result.traffic_bytes': {'batch_size': d__result__traffic_bytes__batch_size, 'bytes_per_value': d__result__traffic_bytes__bytes_per_value},
+        'result.intensity': {'batch_size': d__result__intensity__batch_size, 'bytes_per_value': d__result__intensity__bytes_per_value},
+        'result.weight_gradient_flops': {'batch_size': d__result__weight_gradient_flops__batch_size},
+        'result.input_gradient_flops': {'batch_size': d__result__input_gradient_flops__batch_size},
+        'result.training_step_flops': {'batch_size': d__result__training_step_flops__batch_size},
+        'result.training_flops_ratio': {'batch_size': d__result__training_flops_ratio__batch_size},
+        'result.saved_activation_values': {'batch_size': d__result__saved_activation_values__batch_size},
+        'result.saved_activation_bytes': {'batch_size': d__result__saved_activation_bytes__batch_size, 'bytes_per_value': d__result__saved_activation_bytes__bytes_per_value},
+        'result.inference_activation_values': {'batch_size': d__result__inference_activation_values__batch_size},
+        'result.inference_activation_bytes': {'batch_size': d__result__inference_activation_bytes__batch_size, 'bytes_per_value': d__result__inference_activation_bytes__bytes_per_value},
+        'result.gradient_bytes': {'bytes_per_value': d__result__gradient_bytes__bytes_per_value},
+        'result.optimizer_bytes': {'optimizer_bytes_per_parameter': d__result__optimizer_bytes__optimizer_bytes_per_parameter},
+        'result.training_memory': {'batch_size': d__result__training_memory__batch_size, 'bytes_per_value': d__result__training_memory__bytes_per_value, 'optimizer_bytes_per_parameter': d__result__training_memory__optimizer_bytes_per_parameter},
+        'result.inference_memory': {'batch_size': d__result__inference_memory__batch_size, 'bytes_per_value': d__result__inference_memory__bytes_per_value},
+        'result.training_memory_ratio': {'batch_size': d__result__training_memory_ratio__batch_size, 'bytes_per_value': d__result__training_memory_ratio__bytes_per_value, 'optimizer_bytes_per_parameter': d__result__training_memory_ratio__optimizer_bytes_per_parameter},
+        'result.batch_size': {'batch_size': d__result__batch_size__batch_size},
+    }
+
+
 class DenseNetworkScenario(ScenarioBase):
     """A dense network of `layer_widths` at `batch_size`: parameters, FLOPs, traffic, memory.
 
@@ -209,6 +315,7 @@ class DenseNetworkScenario(ScenarioBase):
         'result',
     )
     _evaluate = staticmethod(evaluate)
+    _gradient = staticmethod(gradient)
 
     architecture = Output('architecture')
     result = GroupOutput('result', (ListOutput('layer_widths'), Output('batch_size'), Output('layers'), ListOutput('weights_per_layer'), ListOutput('biases_per_layer'), ListOutput('params_per_layer'), Output('weights'), Output('biases'), Output('parameters'), Output('macs_per_example'), Output('flops_per_example', 'flop'), Output('first_layer_share'), ListOutput('matmul_flops_per_layer', 'flop'), ListOutput('elementwise_flops_per_layer', 'flop'), Output('matmul_flops', 'flop'), Output('elementwise_flops', 'flop'), Output('forward_flops', 'flop'), Output('forward_flops_per_example', 'flop'), Output('matmul_share'), Output('elementwise_share'), Output('parameter_bytes', 'byte'), Output('traffic_values'), Output('traffic_bytes', 'byte'), Output('intensity', 'flop/byte'), Output('weight_gradient_flops', 'flop'), Output('input_gradient_flops', 'flop'), Output('training_step_flops', 'flop'), Output('training_flops_ratio'), ListOutput('activation_values_per_layer'), Output('activation_values_per_example'), Output('saved_activation_values'), Output('saved_activation_bytes', 'byte'), Output('inference_activation_values'), Output('inference_activation_bytes', 'byte'), Output('gradient_bytes', 'byte'), Output('optimizer_bytes', 'byte'), Output('training_memory', 'byte'), Output('inference_memory', 'byte'), Output('training_memory_ratio'), Output('steps_per_epoch', requires=('dataset',), if_missing='none'),))

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from generated.dense_network import DenseNetworkScenario
-from symbolic.runtime.mathops import minimum
+from symbolic.runtime.mathops import minimum, step
 from symbolic.runtime.scenario import GroupOutput, Output, ScenarioBase, TableOutput
 from symbolic.runtime.validation import InputSpec, NodeSpec, PrecisionSpec, Requirement, ScenarioSpec
 
-__all__ = ["EpochOverheadScenario", "evaluate"]
+__all__ = ["EpochOverheadScenario", "evaluate", "gradient"]
 
 
 def evaluate(
@@ -207,6 +207,233 @@ def evaluate(
     }
 
 
+def gradient(
+    *,
+    network_layer_widths: Any,
+    network_batch_size: Any = 1,
+    network_bytes_per_value: Any,
+    network_optimizer_bytes_per_parameter: Any,
+    network_dataset_training_examples: Any = None,
+    host_peak: Any,
+    host_bandwidth: Any,
+    accelerator_peak: Any,
+    accelerator_bandwidth: Any,
+    dispatch: Any,
+    launch: Any,
+    dram_energy_per_byte: Any,
+    flop_energy: Any,
+) -> dict[str, dict[str, Any]]:
+    """Exact partial derivatives of the outputs of EpochOverheadScenario, from the same declaration.
+
+    ``gradient(...)[output][input]`` is d output / d input, in the output's display unit
+    per the input's declared unit; entries that are identically zero are left out, and
+    outputs that need an optional input are not differentiated. Floors count as flat
+    (derivative 0 almost everywhere) and Min/Max as the active branch.
+    """
+    _t0 = len(network_layer_widths) - 1
+    batched__batch_size = network_batch_size
+    batched__bytes_per_value = network_bytes_per_value
+    batched__dataset_training_examples = network_dataset_training_examples
+    batched__result__layers = _t0
+    batched__result__weights_per_layer = [network_layer_widths[layer - 1]*network_layer_widths[layer] for layer in range(1, batched__result__layers + 1)]
+    batched__result__biases_per_layer = [network_layer_widths[layer] for layer in range(1, batched__result__layers + 1)]
+    batched__result__weights = sum(batched__result__weights_per_layer[layer - 1] for layer in range(1, batched__result__layers + 1))
+    batched__result__biases = sum(batched__result__biases_per_layer[layer - 1] for layer in range(1, batched__result__layers + 1))
+    batched__result__parameters = batched__result__biases + batched__result__weights
+    batched__result__matmul_flops_per_layer = [2*batched__batch_size*batched__result__weights_per_layer[layer - 1] for layer in range(1, batched__result__layers + 1)]
+    batched__result__elementwise_flops_per_layer = [2*batched__batch_size*network_layer_widths[layer] for layer in range(1, batched__result__layers + 1)]
+    batched__result__matmul_flops = sum(batched__result__matmul_flops_per_layer[layer - 1] for layer in range(1, batched__result__layers + 1))
+    batched__result__elementwise_flops = sum(batched__result__elementwise_flops_per_layer[layer - 1] for layer in range(1, batched__result__layers + 1))
+    batched__result__forward_flops = batched__result__elementwise_flops + batched__result__matmul_flops
+    batched__result__parameter_bytes = batched__bytes_per_value*batched__result__parameters
+    batched__result__traffic_values = batched__batch_size*(network_layer_widths[0] + network_layer_widths[batched__result__layers] + 2*sum(network_layer_widths[layer] for layer in range(1, batched__result__layers)))
+    batched__result__traffic_bytes = batched__bytes_per_value*batched__result__traffic_values + batched__result__parameter_bytes
+    batched__result__intensity = batched__result__forward_flops/batched__result__traffic_bytes
+    batched__result__weight_gradient_flops = batched__result__matmul_flops
+    batched__result__input_gradient_flops = sum(batched__result__matmul_flops_per_layer[layer - 1] for layer in range(2, batched__result__layers + 1))
+    batched__result__training_step_flops = batched__result__input_gradient_flops + batched__result__matmul_flops + batched__result__weight_gradient_flops
+    batched__result__steps_per_epoch = (batched__dataset_training_examples) // (batched__batch_size)
+    single__batch_size = 1
+    single__bytes_per_value = network_bytes_per_value
+    single__result__layers = _t0
+    single__result__weights_per_layer = [network_layer_widths[layer - 1]*network_layer_widths[layer] for layer in range(1, single__result__layers + 1)]
+    single__result__biases_per_layer = [network_layer_widths[layer] for layer in range(1, single__result__layers + 1)]
+    single__result__weights = sum(single__result__weights_per_layer[layer - 1] for layer in range(1, single__result__layers + 1))
+    single__result__biases = sum(single__result__biases_per_layer[layer - 1] for layer in range(1, single__result__layers + 1))
+    single__result__parameters = single__result__biases + single__result__weights
+    single__result__matmul_flops_per_layer = [2*single__batch_size*single__result__weights_per_layer[layer - 1] for layer in range(1, single__result__layers + 1)]
+    single__result__elementwise_flops_per_layer = [2*single__batch_size*network_layer_widths[layer] for layer in range(1, single__result__layers + 1)]
+    single__result__matmul_flops = sum(single__result__matmul_flops_per_layer[layer - 1] for layer in range(1, single__result__layers + 1))
+    single__result__elementwise_flops = sum(single__result__elementwise_flops_per_layer[layer - 1] for layer in range(1, single__result__layers + 1))
+    single__result__forward_flops = single__result__elementwise_flops + single__result__matmul_flops
+    single__result__parameter_bytes = single__bytes_per_value*single__result__parameters
+    single__result__traffic_values = single__batch_size*(network_layer_widths[0] + network_layer_widths[single__result__layers] + 2*sum(network_layer_widths[layer] for layer in range(1, single__result__layers)))
+    single__result__traffic_bytes = single__bytes_per_value*single__result__traffic_values + single__result__parameter_bytes
+    single__result__intensity = single__result__forward_flops/single__result__traffic_bytes
+    result__steps = batched__result__steps_per_epoch
+    result__step_flops = batched__result__training_step_flops
+    _t1 = 1000*result__step_flops*result__steps
+    result__ops_per_step = 4*batched__result__layers
+    _t2 = (1/1000)*result__ops_per_step*result__steps
+    result__peak_host = host_peak
+    result__peak_accelerator = accelerator_peak
+    result__bandwidth_host = host_bandwidth
+    result__bandwidth_accelerator = accelerator_bandwidth
+    result__rate_batch1_host = minimum(result__peak_host, result__bandwidth_host*single__result__intensity)
+    result__rate_batch1_accelerator = minimum(result__peak_accelerator, result__bandwidth_accelerator*single__result__intensity)
+    result__rate_host = minimum(result__peak_host, result__bandwidth_host*batched__result__intensity)
+    result__rate_accelerator = minimum(result__peak_accelerator, result__bandwidth_accelerator*batched__result__intensity)
+    result__work_time_host = _t1/result__rate_host
+    result__work_time_accelerator = _t1/result__rate_accelerator
+    result__per_op_cost_accelerator = dispatch + launch
+    result__overhead_time_accelerator = _t2*result__per_op_cost_accelerator
+    result__total_time_accelerator = result__overhead_time_accelerator + result__work_time_accelerator
+    _g0 = batched__result__forward_flops/batched__result__traffic_bytes**2
+    _g1 = -result__peak_host
+    _g2 = _g1 + result__bandwidth_host*single__result__intensity
+    _g3 = step(-_g2)
+    _g4 = -result__peak_accelerator
+    _g5 = _g4 + result__bandwidth_accelerator*single__result__intensity
+    _g6 = step(-_g5)
+    _g7 = _g1 + result__bandwidth_host*batched__result__intensity
+    _g8 = step(-_g7)
+    _g9 = _g8*result__bandwidth_host
+    _g10 = _g4 + result__bandwidth_accelerator*batched__result__intensity
+    _g11 = step(-_g10)
+    _g12 = _g11*result__bandwidth_accelerator
+    _g13 = result__rate_host/result__rate_batch1_host**2
+    _g14 = result__rate_accelerator/result__rate_batch1_accelerator**2
+    _g15 = 1000*result__step_flops*result__steps
+    _g16 = _g15/result__rate_host**2
+    _g17 = _g15/result__rate_accelerator**2
+    _g18 = (1/1000)*result__ops_per_step*result__steps
+    _g19 = result__work_time_host/result__work_time_accelerator**2
+    _g20 = result__overhead_time_accelerator/result__total_time_accelerator**2
+    _g21 = dram_energy_per_byte/flop_energy
+    _g22 = _g21/batched__result__intensity**2
+    _g23 = dram_energy_per_byte/flop_energy**2
+    d__batched__batch_size__network_batch_size = 1
+    d__batched__bytes_per_value__network_bytes_per_value = 1
+    d__batched__result__matmul_flops__network_batch_size = d__batched__batch_size__network_batch_size*sum(2*network_layer_widths[layer - 1]*network_layer_widths[layer] for layer in range(1, batched__result__layers + 1))
+    d__batched__result__elementwise_flops__network_batch_size = d__batched__batch_size__network_batch_size*sum(2*network_layer_widths[layer] for layer in range(1, batched__result__layers + 1))
+    d__batched__result__forward_flops__network_batch_size = d__batched__result__elementwise_flops__network_batch_size + d__batched__result__matmul_flops__network_batch_size
+    d__batched__result__parameter_bytes__network_bytes_per_value = d__batched__bytes_per_value__network_bytes_per_value*batched__result__parameters
+    d__batched__result__traffic_values__network_batch_size = d__batched__batch_size__network_batch_size*(network_layer_widths[0] + network_layer_widths[batched__result__layers] + 2*sum(network_layer_widths[layer] for layer in range(1, batched__result__layers)))
+    d__batched__result__traffic_bytes__network_batch_size = d__batched__result__traffic_values__network_batch_size*batched__bytes_per_value
+    d__batched__result__traffic_bytes__network_bytes_per_value = d__batched__bytes_per_value__network_bytes_per_value*batched__result__traffic_values + d__batched__result__parameter_bytes__network_bytes_per_value
+    d__batched__result__intensity__network_batch_size = d__batched__result__forward_flops__network_batch_size/batched__result__traffic_bytes - d__batched__result__traffic_bytes__network_batch_size*_g0
+    d__batched__result__intensity__network_bytes_per_value = -d__batched__result__traffic_bytes__network_bytes_per_value*_g0
+    d__batched__result__weight_gradient_flops__network_batch_size = d__batched__result__matmul_flops__network_batch_size
+    d__batched__result__input_gradient_flops__network_batch_size = d__batched__batch_size__network_batch_size*sum(2*network_layer_widths[layer - 1]*network_layer_widths[layer] for layer in range(2, batched__result__layers + 1))
+    d__batched__result__training_step_flops__network_batch_size = d__batched__result__input_gradient_flops__network_batch_size + d__batched__result__matmul_flops__network_batch_size + d__batched__result__weight_gradient_flops__network_batch_size
+    d__single__bytes_per_value__network_bytes_per_value = 1
+    d__single__result__parameter_bytes__network_bytes_per_value = d__single__bytes_per_value__network_bytes_per_value*single__result__parameters
+    d__single__result__traffic_bytes__network_bytes_per_value = d__single__bytes_per_value__network_bytes_per_value*single__result__traffic_values + d__single__result__parameter_bytes__network_bytes_per_value
+    d__single__result__intensity__network_bytes_per_value = -d__single__result__traffic_bytes__network_bytes_per_value*single__result__forward_flops/single__result__traffic_bytes**2
+    d__result__step_flops__network_batch_size = d__batched__result__training_step_flops__network_batch_size
+    d__result__peak_host__host_peak = 1
+    d__result__peak_accelerator__accelerator_peak = 1
+    d__result__bandwidth_host__host_bandwidth = 1
+    d__result__bandwidth_accelerator__accelerator_bandwidth = 1
+    d__result__ridge_host__host_peak = d__result__peak_host__host_peak/result__bandwidth_host
+    d__result__ridge_host__host_bandwidth = -d__result__bandwidth_host__host_bandwidth*result__peak_host/result__bandwidth_host**2
+    d__result__ridge_accelerator__accelerator_peak = d__result__peak_accelerator__accelerator_peak/result__bandwidth_accelerator
+    d__result__ridge_accelerator__accelerator_bandwidth = -d__result__bandwidth_accelerator__accelerator_bandwidth*result__peak_accelerator/result__bandwidth_accelerator**2
+    d__result__rate_batch1_host__network_bytes_per_value = d__single__result__intensity__network_bytes_per_value*_g3*result__bandwidth_host
+    d__result__rate_batch1_host__host_peak = d__result__peak_host__host_peak*step(_g2)
+    d__result__rate_batch1_host__host_bandwidth = d__result__bandwidth_host__host_bandwidth*_g3*single__result__intensity
+    d__result__rate_batch1_accelerator__network_bytes_per_value = d__single__result__intensity__network_bytes_per_value*_g6*result__bandwidth_accelerator
+    d__result__rate_batch1_accelerator__accelerator_peak = d__result__peak_accelerator__accelerator_peak*step(_g5)
+    d__result__rate_batch1_accelerator__accelerator_bandwidth = d__result__bandwidth_accelerator__accelerator_bandwidth*_g6*single__result__intensity
+    d__result__rate_host__network_batch_size = d__batched__result__intensity__network_batch_size*_g9
+    d__result__rate_host__network_bytes_per_value = d__batched__result__intensity__network_bytes_per_value*_g9
+    d__result__rate_host__host_peak = d__result__peak_host__host_peak*step(_g7)
+    d__result__rate_host__host_bandwidth = d__result__bandwidth_host__host_bandwidth*_g8*batched__result__intensity
+    d__result__rate_accelerator__network_batch_size = d__batched__result__intensity__network_batch_size*_g12
+    d__result__rate_accelerator__network_bytes_per_value = d__batched__result__intensity__network_bytes_per_value*_g12
+    d__result__rate_accelerator__accelerator_peak = d__result__peak_accelerator__accelerator_peak*step(_g10)
+    d__result__rate_accelerator__accelerator_bandwidth = d__result__bandwidth_accelerator__accelerator_bandwidth*_g11*batched__result__intensity
+    d__result__batching_speedup_host__network_batch_size = d__result__rate_host__network_batch_size/result__rate_batch1_host
+    d__result__batching_speedup_host__network_bytes_per_value = -d__result__rate_batch1_host__network_bytes_per_value*_g13 + d__result__rate_host__network_bytes_per_value/result__rate_batch1_host
+    d__result__batching_speedup_host__host_peak = -d__result__rate_batch1_host__host_peak*_g13 + d__result__rate_host__host_peak/result__rate_batch1_host
+    d__result__batching_speedup_host__host_bandwidth = -d__result__rate_batch1_host__host_bandwidth*_g13 + d__result__rate_host__host_bandwidth/result__rate_batch1_host
+    d__result__batching_speedup_accelerator__network_batch_size = d__result__rate_accelerator__network_batch_size/result__rate_batch1_accelerator
+    d__result__batching_speedup_accelerator__network_bytes_per_value = d__result__rate_accelerator__network_bytes_per_value/result__rate_batch1_accelerator - d__result__rate_batch1_accelerator__network_bytes_per_value*_g14
+    d__result__batching_speedup_accelerator__accelerator_peak = d__result__rate_accelerator__accelerator_peak/result__rate_batch1_accelerator - d__result__rate_batch1_accelerator__accelerator_peak*_g14
+    d__result__batching_speedup_accelerator__accelerator_bandwidth = d__result__rate_accelerator__accelerator_bandwidth/result__rate_batch1_accelerator - d__result__rate_batch1_accelerator__accelerator_bandwidth*_g14
+    d__result__work_time_host__network_batch_size = -d__result__rate_host__network_batch_size*_g16 + 1000*d__result__step_flops__network_batch_size*result__steps/result__rate_host
+    d__result__work_time_host__network_bytes_per_value = -d__result__rate_host__network_bytes_per_value*_g16
+    d__result__work_time_host__host_peak = -d__result__rate_host__host_peak*_g16
+    d__result__work_time_host__host_bandwidth = -d__result__rate_host__host_bandwidth*_g16
+    d__result__work_time_accelerator__network_batch_size = -d__result__rate_accelerator__network_batch_size*_g17 + 1000*d__result__step_flops__network_batch_size*result__steps/result__rate_accelerator
+    d__result__work_time_accelerator__network_bytes_per_value = -d__result__rate_accelerator__network_bytes_per_value*_g17
+    d__result__work_time_accelerator__accelerator_peak = -d__result__rate_accelerator__accelerator_peak*_g17
+    d__result__work_time_accelerator__accelerator_bandwidth = -d__result__rate_accelerator__accelerator_bandwidth*_g17
+    d__result__per_op_cost_host__dispatch = 1
+    d__result__per_op_cost_accelerator__dispatch = 1
+    d__result__per_op_cost_accelerator__launch = 1
+    d__result__overhead_time_host__dispatch = d__result__per_op_cost_host__dispatch*_g18
+    d__result__overhead_time_accelerator__dispatch = d__result__per_op_cost_accelerator__dispatch*_g18
+    d__result__overhead_time_accelerator__launch = d__result__per_op_cost_accelerator__launch*_g18
+    d__result__total_time_host__network_batch_size = d__result__work_time_host__network_batch_size
+    d__result__total_time_host__network_bytes_per_value = d__result__work_time_host__network_bytes_per_value
+    d__result__total_time_host__host_peak = d__result__work_time_host__host_peak
+    d__result__total_time_host__host_bandwidth = d__result__work_time_host__host_bandwidth
+    d__result__total_time_host__dispatch = d__result__overhead_time_host__dispatch
+    d__result__total_time_accelerator__network_batch_size = d__result__work_time_accelerator__network_batch_size
+    d__result__total_time_accelerator__network_bytes_per_value = d__result__work_time_accelerator__network_bytes_per_value
+    d__result__total_time_accelerator__accelerator_peak = d__result__work_time_accelerator__accelerator_peak
+    d__result__total_time_accelerator__accelerator_bandwidth = d__result__work_time_accelerator__accelerator_bandwidth
+    d__result__total_time_accelerator__dispatch = d__result__overhead_time_accelerator__dispatch
+    d__result__total_time_accelerator__launch = d__result__overhead_time_accelerator__launch
+    d__result__work_speedup__network_batch_size = -d__result__work_time_accelerator__network_batch_size*_g19 + d__result__work_time_host__network_batch_size/result__work_time_accelerator
+    d__result__work_speedup__network_bytes_per_value = -d__result__work_time_accelerator__network_bytes_per_value*_g19 + d__result__work_time_host__network_bytes_per_value/result__work_time_accelerator
+    d__result__work_speedup__host_peak = d__result__work_time_host__host_peak/result__work_time_accelerator
+    d__result__work_speedup__host_bandwidth = d__result__work_time_host__host_bandwidth/result__work_time_accelerator
+    d__result__work_speedup__accelerator_peak = -d__result__work_time_accelerator__accelerator_peak*_g19
+    d__result__work_speedup__accelerator_bandwidth = -d__result__work_time_accelerator__accelerator_bandwidth*_g19
+    d__result__overhead_share_accelerator__network_batch_size = -d__result__total_time_accelerator__network_batch_size*_g20
+    d__result__overhead_share_accelerator__network_bytes_per_value = -d__result__total_time_accelerator__network_bytes_per_value*_g20
+    d__result__overhead_share_accelerator__accelerator_peak = -d__result__total_time_accelerator__accelerator_peak*_g20
+    d__result__overhead_share_accelerator__accelerator_bandwidth = -d__result__total_time_accelerator__accelerator_bandwidth*_g20
+    d__result__overhead_share_accelerator__dispatch = d__result__overhead_time_accelerator__dispatch/result__total_time_accelerator - d__result__total_time_accelerator__dispatch*_g20
+    d__result__overhead_share_accelerator__launch = d__result__overhead_time_accelerator__launch/result__total_time_accelerator - d__result__total_time_accelerator__launch*_g20
+    d__result__movement_to_arithmetic_energy__network_batch_size = -d__batched__result__intensity__network_batch_size*_g22
+    d__result__movement_to_arithmetic_energy__network_bytes_per_value = -d__batched__result__intensity__network_bytes_per_value*_g22
+    d__result__movement_to_arithmetic_energy__dram_energy_per_byte = 1/(batched__result__intensity*flop_energy)
+    d__result__movement_to_arithmetic_energy__flop_energy = -_g23/batched__result__intensity
+    d__result__movement_to_arithmetic_energy_batch1__network_bytes_per_value = -d__single__result__intensity__network_bytes_per_value*_g21/single__result__intensity**2
+    d__result__movement_to_arithmetic_energy_batch1__dram_energy_per_byte = 1/(flop_energy*single__result__intensity)
+    d__result__movement_to_arithmetic_energy_batch1__flop_energy = -_g23/single__result__intensity
+    return {
+        'result.step_flops': {'network_batch_size': d__result__step_flops__network_batch_size},
+        'result.peak[host]': {'host_peak': d__result__peak_host__host_peak},
+        'result.peak[accelerator]': {'accelerator_peak': d__result__peak_accelerator__accelerator_peak},
+        'result.bandwidth[host]': {'host_bandwidth': d__result__bandwidth_host__host_bandwidth},
+        'result.bandwidth[accelerator]': {'accelerator_bandwidth': d__result__bandwidth_accelerator__accelerator_bandwidth},
+        'result.ridge[host]': {'host_peak': d__result__ridge_host__host_peak, 'host_bandwidth': d__result__ridge_host__host_bandwidth},
+        'result.ridge[accelerator]': {'accelerator_peak': d__result__ridge_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__ridge_accelerator__accelerator_bandwidth},
+        'result.rate_batch1[host]': {'network_bytes_per_value': d__result__rate_batch1_host__network_bytes_per_value, 'host_peak': d__result__rate_batch1_host__host_peak, 'host_bandwidth': d__result__rate_batch1_host__host_bandwidth},
+        'result.rate_batch1[accelerator]': {'network_bytes_per_value': d__result__rate_batch1_accelerator__network_bytes_per_value, 'accelerator_peak': d__result__rate_batch1_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__rate_batch1_accelerator__accelerator_bandwidth},
+        'result.rate[host]': {'network_batch_size': d__result__rate_host__network_batch_size, 'network_bytes_per_value': d__result__rate_host__network_bytes_per_value, 'host_peak': d__result__rate_host__host_peak, 'host_bandwidth': d__result__rate_host__host_bandwidth},
+        'result.rate[accelerator]': {'network_batch_size': d__result__rate_accelerator__network_batch_size, 'network_bytes_per_value': d__result__rate_accelerator__network_bytes_per_value, 'accelerator_peak': d__result__rate_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__rate_accelerator__accelerator_bandwidth},
+        'result.batching_speedup[host]': {'network_batch_size': d__result__batching_speedup_host__network_batch_size, 'network_bytes_per_value': d__result__batching_speedup_host__network_bytes_per_value, 'host_peak': d__result__batching_speedup_host__host_peak, 'host_bandwidth': d__result__batching_speedup_host__host_bandwidth},
+        'result.batching_speedup[accelerator]': {'network_batch_size': d__result__batching_speedup_accelerator__network_batch_size, 'network_bytes_per_value': d__result__batching_speedup_accelerator__network_bytes_per_value, 'accelerator_peak': d__result__batching_speedup_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__batching_speedup_accelerator__accelerator_bandwidth},
+        'result.work_time[host]': {'network_batch_size': d__result__work_time_host__network_batch_size, 'network_bytes_per_value': d__result__work_time_host__network_bytes_per_value, 'host_peak': d__result__work_time_host__host_peak, 'host_bandwidth': d__result__work_time_host__host_bandwidth},
+        'result.work_time[accelerator]': {'network_batch_size': d__result__work_time_accelerator__network_batch_size, 'network_bytes_per_value': d__result__work_time_accelerator__network_bytes_per_value, 'accelerator_peak': d__result__work_time_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__work_time_accelerator__accelerator_bandwidth},
+        'result.per_op_cost[host]': {'dispatch': d__result__per_op_cost_host__dispatch},
+        'result.per_op_cost[accelerator]': {'dispatch': d__result__per_op_cost_accelerator__dispatch, 'launch': d__result__per_op_cost_accelerator__launch},
+        'result.overhead_time[host]': {'dispatch': d__result__overhead_time_host__dispatch},
+        'result.overhead_time[accelerator]': {'dispatch': d__result__overhead_time_accelerator__dispatch, 'launch': d__result__overhead_time_accelerator__launch},
+        'result.total_time[host]': {'network_batch_size': d__result__total_time_host__network_batch_size, 'network_bytes_per_value': d__result__total_time_host__network_bytes_per_value, 'host_peak': d__result__total_time_host__host_peak, 'host_bandwidth': d__result__total_time_host__host_bandwidth, 'dispatch': d__result__total_time_host__dispatch},
+        'result.total_time[accelerator]': {'network_batch_size': d__result__total_time_accelerator__network_batch_size, 'network_bytes_per_value': d__result__total_time_accelerator__network_bytes_per_value, 'accelerator_peak': d__result__total_time_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__total_time_accelerator__accelerator_bandwidth, 'dispatch': d__result__total_time_accelerator__dispatch, 'launch': d__result__total_time_accelerator__launch},
+        'result.work_speedup': {'network_batch_size': d__result__work_speedup__network_batch_size, 'network_bytes_per_value': d__result__work_speedup__network_bytes_per_value, 'host_peak': d__result__work_speedup__host_peak, 'host_bandwidth': d__result__work_speedup__host_bandwidth, 'accelerator_peak': d__result__work_speedup__accelerator_peak, 'accelerator_bandwidth': d__result__work_speedup__accelerator_bandwidth},
+        'result.overhead_share_accelerator': {'network_batch_size': d__result__overhead_share_accelerator__network_batch_size, 'network_bytes_per_value': d__result__overhead_share_accelerator__network_bytes_per_value, 'accelerator_peak': d__result__overhead_share_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__overhead_share_accelerator__accelerator_bandwidth, 'dispatch': d__result__overhead_share_accelerator__dispatch, 'launch': d__result__overhead_share_accelerator__launch},
+        'result.movement_to_arithmetic_energy': {'network_batch_size': d__result__movement_to_arithmetic_energy__network_batch_size, 'network_bytes_per_value': d__result__movement_to_arithmetic_energy__network_bytes_per_value, 'dram_energy_per_byte': d__result__movement_to_arithmetic_energy__dram_energy_per_byte, 'flop_energy': d__result__movement_to_arithmetic_energy__flop_energy},
+        'result.movement_to_arithmetic_energy_batch1': {'network_bytes_per_value': d__result__movement_to_arithmetic_energy_batch1__network_bytes_per_value, 'dram_energy_per_byte': d__result__movement_to_arithmetic_energy_batch1__dram_energy_per_byte, 'flop_energy': d__result__movement_to_arithmetic_energy_batch1__flop_energy},
+    }
+
+
 class EpochOverheadScenario(ScenarioBase):
     """One training epoch of `network` on a host CPU and an accelerator: work against fixed overhead.
 
@@ -256,5 +483,6 @@ class EpochOverheadScenario(ScenarioBase):
         'result',
     )
     _evaluate = staticmethod(evaluate)
+    _gradient = staticmethod(gradient)
 
     result = GroupOutput('result', (Output('steps'), Output('step_flops', 'flop'), Output('ops_per_step'), TableOutput('peak', 'flop/s'), TableOutput('bandwidth', 'byte/s'), TableOutput('ridge', 'flop/byte'), TableOutput('rate_batch1', 'flop/s'), TableOutput('rate', 'flop/s'), TableOutput('batching_speedup'), TableOutput('work_time', 'ms'), TableOutput('per_op_cost', 'µs'), TableOutput('overhead_time', 'ms'), TableOutput('total_time', 'ms'), Output('work_speedup'), Output('overhead_share_accelerator'), Output('movement_to_arithmetic_energy'), Output('movement_to_arithmetic_energy_batch1'),))

@@ -12,7 +12,7 @@ from typing import Any
 from symbolic.runtime.scenario import Output, ScenarioBase
 from symbolic.runtime.validation import InputSpec
 
-__all__ = ["HostDispatchScenario", "evaluate"]
+__all__ = ["HostDispatchScenario", "evaluate", "gradient"]
 
 
 def evaluate(
@@ -78,6 +78,91 @@ def evaluate(
     }
 
 
+def gradient(
+    *,
+    ops_per_block: Any,
+    blocks: Any = 1,
+    launches_per_block: Any = None,
+    dispatch: Any,
+    launch: Any,
+    device_time: Any,
+) -> dict[str, dict[str, Any]]:
+    """Exact partial derivatives of the outputs of HostDispatchScenario, from the same declaration.
+
+    ``gradient(...)[output][input]`` is d output / d input, in the output's display unit
+    per the input's declared unit; entries that are identically zero are left out, and
+    outputs that need an optional input are not differentiated. Floors count as flat
+    (derivative 0 almost everywhere) and Min/Max as the active branch.
+    """
+    if launches_per_block is None:
+        launches_per_block = ops_per_block
+    operations = blocks*ops_per_block
+    launches = blocks*launches_per_block
+    dispatch_time = dispatch*operations
+    launch_time = launch*launches
+    host_time = dispatch_time + launch_time
+    _g5 = device_time**(-2)
+    _g6 = device_time + host_time
+    _g7 = host_time/_g6**2
+    _g8 = -_g7 + 1/_g6
+    d__operations__ops_per_block = blocks
+    d__operations__blocks = ops_per_block
+    d__launches__blocks = launches_per_block
+    d__launches__launches_per_block = blocks
+    d__per_op_cost__dispatch = 1
+    d__per_op_cost__launch = 1
+    d__dispatch_time__ops_per_block = d__operations__ops_per_block*dispatch
+    d__dispatch_time__blocks = d__operations__blocks*dispatch
+    d__dispatch_time__dispatch = operations
+    d__launch_time__blocks = d__launches__blocks*launch
+    d__launch_time__launches_per_block = d__launches__launches_per_block*launch
+    d__launch_time__launch = launches
+    d__host_time__ops_per_block = d__dispatch_time__ops_per_block
+    _g0 = d__host_time__ops_per_block/device_time
+    d__host_time__blocks = d__dispatch_time__blocks + d__launch_time__blocks
+    _g1 = d__host_time__blocks/device_time
+    d__host_time__launches_per_block = d__launch_time__launches_per_block
+    _g2 = d__host_time__launches_per_block/device_time
+    d__host_time__dispatch = d__dispatch_time__dispatch
+    _g3 = d__host_time__dispatch/device_time
+    d__host_time__launch = d__launch_time__launch
+    _g4 = d__host_time__launch/device_time
+    d__overhead_ratio__ops_per_block = _g0
+    d__overhead_ratio__blocks = _g1
+    d__overhead_ratio__launches_per_block = _g2
+    d__overhead_ratio__dispatch = _g3
+    d__overhead_ratio__launch = _g4
+    d__overhead_ratio__device_time = -_g5*host_time
+    d__launch_ratio__blocks = d__launch_time__blocks/device_time
+    d__launch_ratio__launches_per_block = d__launch_time__launches_per_block/device_time
+    d__launch_ratio__launch = d__launch_time__launch/device_time
+    d__launch_ratio__device_time = -_g5*launch_time
+    d__host_share__ops_per_block = d__host_time__ops_per_block*_g8
+    d__host_share__blocks = d__host_time__blocks*_g8
+    d__host_share__launches_per_block = d__host_time__launches_per_block*_g8
+    d__host_share__dispatch = d__host_time__dispatch*_g8
+    d__host_share__launch = d__host_time__launch*_g8
+    d__host_share__device_time = -_g7
+    d__speedup_limit__ops_per_block = _g0
+    d__speedup_limit__blocks = _g1
+    d__speedup_limit__launches_per_block = _g2
+    d__speedup_limit__dispatch = _g3
+    d__speedup_limit__launch = _g4
+    d__speedup_limit__device_time = -_g5*_g6 + 1/device_time
+    return {
+        'operations': {'ops_per_block': d__operations__ops_per_block, 'blocks': d__operations__blocks},
+        'launches': {'blocks': d__launches__blocks, 'launches_per_block': d__launches__launches_per_block},
+        'per_op_cost': {'dispatch': d__per_op_cost__dispatch, 'launch': d__per_op_cost__launch},
+        'dispatch_time': {'ops_per_block': d__dispatch_time__ops_per_block, 'blocks': d__dispatch_time__blocks, 'dispatch': d__dispatch_time__dispatch},
+        'launch_time': {'blocks': d__launch_time__blocks, 'launches_per_block': d__launch_time__launches_per_block, 'launch': d__launch_time__launch},
+        'host_time': {'ops_per_block': d__host_time__ops_per_block, 'blocks': d__host_time__blocks, 'launches_per_block': d__host_time__launches_per_block, 'dispatch': d__host_time__dispatch, 'launch': d__host_time__launch},
+        'overhead_ratio': {'ops_per_block': d__overhead_ratio__ops_per_block, 'blocks': d__overhead_ratio__blocks, 'launches_per_block': d__overhead_ratio__launches_per_block, 'dispatch': d__overhead_ratio__dispatch, 'launch': d__overhead_ratio__launch, 'device_time': d__overhead_ratio__device_time},
+        'launch_ratio': {'blocks': d__launch_ratio__blocks, 'launches_per_block': d__launch_ratio__launches_per_block, 'launch': d__launch_ratio__launch, 'device_time': d__launch_ratio__device_time},
+        'host_share': {'ops_per_block': d__host_share__ops_per_block, 'blocks': d__host_share__blocks, 'launches_per_block': d__host_share__launches_per_block, 'dispatch': d__host_share__dispatch, 'launch': d__host_share__launch, 'device_time': d__host_share__device_time},
+        'speedup_limit': {'ops_per_block': d__speedup_limit__ops_per_block, 'blocks': d__speedup_limit__blocks, 'launches_per_block': d__speedup_limit__launches_per_block, 'dispatch': d__speedup_limit__dispatch, 'launch': d__speedup_limit__launch, 'device_time': d__speedup_limit__device_time},
+    }
+
+
 class HostDispatchScenario(ScenarioBase):
     """The host's work to issue one eager step against `device_time` of accelerator work.
 
@@ -120,6 +205,7 @@ class HostDispatchScenario(ScenarioBase):
         'speedup_limit',
     )
     _evaluate = staticmethod(evaluate)
+    _gradient = staticmethod(gradient)
 
     operations = Output('operations')
     launches = Output('launches')

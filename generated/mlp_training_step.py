@@ -13,7 +13,7 @@ from generated.host_dispatch import HostDispatchScenario
 from symbolic.runtime.scenario import Output, ScenarioBase, SubScenario, TableOutput
 from symbolic.runtime.validation import InputSpec, NodeSpec, PrecisionSpec
 
-__all__ = ["MlpTrainingStepScenario", "evaluate"]
+__all__ = ["MlpTrainingStepScenario", "evaluate", "gradient"]
 
 
 def evaluate(
@@ -220,6 +220,360 @@ def evaluate(
     }
 
 
+def gradient(
+    *,
+    batch_size: Any,
+    input_width: Any,
+    hidden_width: Any,
+    output_width: Any,
+    bytes_per_value: Any,
+    label_bytes: Any,
+    loss_flops_per_logit: Any,
+    optimizer_values_moved: Any,
+    hardware_peak: Any,
+    hardware_bandwidth: Any,
+    forward_ops: Any,
+    backward_ops: Any,
+    dispatch: Any,
+    launch: Any,
+) -> dict[str, dict[str, Any]]:
+    """Exact partial derivatives of the outputs of MlpTrainingStepScenario, from the same declaration.
+
+    ``gradient(...)[output][input]`` is d output / d input, in the output's display unit
+    per the input's declared unit; entries that are identically zero are left out, and
+    outputs that need an optional input are not differentiated. Floors count as flat
+    (derivative 0 almost everywhere) and Min/Max as the active branch.
+    """
+    _t0 = batch_size*hidden_width
+    _t1 = 2*_t0
+    _t2 = _t1*input_width
+    _t3 = _t1*output_width
+    _t4 = batch_size*output_width
+    _t5 = 2*_t4
+    _t6 = hidden_width*input_width
+    _t7 = bytes_per_value*(_t0 + _t6 + batch_size*input_width)
+    _t8 = hidden_width*output_width
+    _t9 = bytes_per_value*(_t0 + _t4 + _t8)
+    _t10 = _t5*bytes_per_value
+    op_flops_matmul1 = _t2
+    op_flops_relu = _t0
+    op_flops_matmul2 = _t3
+    _t11 = op_flops_matmul1 + op_flops_matmul2
+    op_flops_loss = _t4*loss_flops_per_logit
+    op_flops_grad_w2 = _t3
+    op_flops_grad_h = _t3
+    op_flops_grad_w1 = _t2
+    _t12 = op_flops_grad_h + op_flops_grad_w1 + op_flops_grad_w2
+    op_flops_relu_backward = _t0
+    op_flops_loss_backward = _t5
+    op_bytes_matmul1 = _t7
+    op_bytes_relu = _t1*bytes_per_value
+    op_bytes_matmul2 = _t9
+    op_bytes_loss = _t10
+    op_bytes_grad_w2 = _t9
+    op_bytes_grad_h = _t9
+    op_bytes_grad_w1 = _t7
+    op_bytes_relu_backward = 3*_t0*bytes_per_value
+    op_bytes_loss_backward = _t10 + batch_size*label_bytes
+    forward_flops = _t11 + op_flops_loss + op_flops_relu
+    backward_flops = _t12 + op_flops_loss_backward + op_flops_relu_backward
+    forward_bytes = op_bytes_loss + op_bytes_matmul1 + op_bytes_matmul2 + op_bytes_relu
+    backward_bytes = op_bytes_grad_h + op_bytes_grad_w1 + op_bytes_grad_w2 + op_bytes_loss_backward + op_bytes_relu_backward
+    total_flops = backward_flops + forward_flops
+    total_bytes = backward_bytes + forward_bytes
+    parameters = _t6 + _t8 + hidden_width + output_width
+    peak_rate = (1/1000000000000)*hardware_peak
+    compute_time = (1/1000000)*total_flops/peak_rate
+    memory_time = 1000000*total_bytes/hardware_bandwidth
+    host__ops_per_block = forward_ops + 1
+    host__blocks = 1
+    host__launches_per_block = backward_ops + forward_ops
+    host__dispatch = dispatch
+    host__launch = launch
+    host__device_time = compute_time + memory_time
+    host__operations = host__blocks*host__ops_per_block
+    host__launches = host__blocks*host__launches_per_block
+    host__dispatch_time = host__dispatch*host__operations
+    host__launch_time = host__launch*host__launches
+    host__host_time = host__dispatch_time + host__launch_time
+    _g0 = hidden_width*input_width
+    _g1 = 2*_g0
+    _g2 = 2*batch_size
+    _g3 = _g2*hidden_width
+    _g4 = _g2*input_width
+    _g5 = 2*output_width
+    _g6 = _g5*hidden_width
+    _g7 = batch_size*output_width
+    _g8 = 2*_g7
+    _g9 = bytes_per_value*(hidden_width + input_width)
+    _g10 = bytes_per_value*(batch_size + hidden_width)
+    _g11 = bytes_per_value*(batch_size + input_width)
+    _g12 = batch_size*hidden_width
+    _g13 = _g0 + _g12 + batch_size*input_width
+    _g14 = bytes_per_value*hidden_width
+    _g15 = _g2*bytes_per_value
+    _g16 = bytes_per_value*(hidden_width + output_width)
+    _g17 = bytes_per_value*(batch_size + output_width)
+    _g18 = _g12 + _g7 + hidden_width*output_width
+    _g19 = _g5*bytes_per_value
+    _g20 = op_flops_matmul1 + op_flops_matmul2
+    _g21 = 1/_g20 - (_g20 + op_flops_grad_h + op_flops_grad_w1 + op_flops_grad_w2)/_g20**2
+    _g22 = bytes_per_value*optimizer_values_moved
+    _g23 = (1/1000000)/peak_rate
+    _g24 = 1000000/hardware_bandwidth
+    _g25 = host__device_time**(-2)
+    _g26 = _g25*host__host_time
+    _g31 = _g25*host__launch_time
+    _g32 = host__device_time + host__host_time
+    _g33 = host__host_time/_g32**2
+    _g34 = -_g33 + 1/_g32
+    _g35 = -_g25*_g32 + 1/host__device_time
+    d__op_flops_matmul1__batch_size = _g1
+    d__op_flops_matmul1__input_width = _g3
+    d__op_flops_matmul1__hidden_width = _g4
+    d__op_flops_relu__batch_size = hidden_width
+    d__op_flops_relu__hidden_width = batch_size
+    d__op_flops_matmul2__batch_size = _g6
+    d__op_flops_matmul2__hidden_width = _g8
+    d__op_flops_matmul2__output_width = _g3
+    d__op_flops_loss__batch_size = loss_flops_per_logit*output_width
+    d__op_flops_loss__output_width = batch_size*loss_flops_per_logit
+    d__op_flops_loss__loss_flops_per_logit = _g7
+    d__op_flops_grad_w2__batch_size = _g6
+    d__op_flops_grad_w2__hidden_width = _g8
+    d__op_flops_grad_w2__output_width = _g3
+    d__op_flops_grad_h__batch_size = _g6
+    d__op_flops_grad_h__hidden_width = _g8
+    d__op_flops_grad_h__output_width = _g3
+    d__op_flops_grad_w1__batch_size = _g1
+    d__op_flops_grad_w1__input_width = _g3
+    d__op_flops_grad_w1__hidden_width = _g4
+    d__op_flops_relu_backward__batch_size = hidden_width
+    d__op_flops_relu_backward__hidden_width = batch_size
+    d__op_flops_loss_backward__batch_size = _g5
+    d__op_flops_loss_backward__output_width = _g2
+    d__op_bytes_matmul1__batch_size = _g9
+    d__op_bytes_matmul1__input_width = _g10
+    d__op_bytes_matmul1__hidden_width = _g11
+    d__op_bytes_matmul1__bytes_per_value = _g13
+    d__op_bytes_relu__batch_size = 2*_g14
+    d__op_bytes_relu__hidden_width = _g15
+    d__op_bytes_relu__bytes_per_value = _g3
+    d__op_bytes_matmul2__batch_size = _g16
+    d__op_bytes_matmul2__hidden_width = _g17
+    d__op_bytes_matmul2__output_width = _g10
+    d__op_bytes_matmul2__bytes_per_value = _g18
+    d__op_bytes_loss__batch_size = _g19
+    d__op_bytes_loss__output_width = _g15
+    d__op_bytes_loss__bytes_per_value = _g8
+    d__op_bytes_grad_w2__batch_size = _g16
+    d__op_bytes_grad_w2__hidden_width = _g17
+    d__op_bytes_grad_w2__output_width = _g10
+    d__op_bytes_grad_w2__bytes_per_value = _g18
+    d__op_bytes_grad_h__batch_size = _g16
+    d__op_bytes_grad_h__hidden_width = _g17
+    d__op_bytes_grad_h__output_width = _g10
+    d__op_bytes_grad_h__bytes_per_value = _g18
+    d__op_bytes_grad_w1__batch_size = _g9
+    d__op_bytes_grad_w1__input_width = _g10
+    d__op_bytes_grad_w1__hidden_width = _g11
+    d__op_bytes_grad_w1__bytes_per_value = _g13
+    d__op_bytes_relu_backward__batch_size = 3*_g14
+    d__op_bytes_relu_backward__hidden_width = 3*batch_size*bytes_per_value
+    d__op_bytes_relu_backward__bytes_per_value = 3*_g12
+    d__op_bytes_loss_backward__batch_size = _g19 + label_bytes
+    d__op_bytes_loss_backward__output_width = _g15
+    d__op_bytes_loss_backward__bytes_per_value = _g8
+    d__op_bytes_loss_backward__label_bytes = batch_size
+    d__forward_flops__batch_size = d__op_flops_loss__batch_size + d__op_flops_matmul1__batch_size + d__op_flops_matmul2__batch_size + d__op_flops_relu__batch_size
+    d__forward_flops__input_width = d__op_flops_matmul1__input_width
+    d__forward_flops__hidden_width = d__op_flops_matmul1__hidden_width + d__op_flops_matmul2__hidden_width + d__op_flops_relu__hidden_width
+    d__forward_flops__output_width = d__op_flops_loss__output_width + d__op_flops_matmul2__output_width
+    d__forward_flops__loss_flops_per_logit = d__op_flops_loss__loss_flops_per_logit
+    d__backward_flops__batch_size = d__op_flops_grad_h__batch_size + d__op_flops_grad_w1__batch_size + d__op_flops_grad_w2__batch_size + d__op_flops_loss_backward__batch_size + d__op_flops_relu_backward__batch_size
+    d__backward_flops__input_width = d__op_flops_grad_w1__input_width
+    d__backward_flops__hidden_width = d__op_flops_grad_h__hidden_width + d__op_flops_grad_w1__hidden_width + d__op_flops_grad_w2__hidden_width + d__op_flops_relu_backward__hidden_width
+    d__backward_flops__output_width = d__op_flops_grad_h__output_width + d__op_flops_grad_w2__output_width + d__op_flops_loss_backward__output_width
+    d__forward_bytes__batch_size = d__op_bytes_loss__batch_size + d__op_bytes_matmul1__batch_size + d__op_bytes_matmul2__batch_size + d__op_bytes_relu__batch_size
+    d__forward_bytes__input_width = d__op_bytes_matmul1__input_width
+    d__forward_bytes__hidden_width = d__op_bytes_matmul1__hidden_width + d__op_bytes_matmul2__hidden_width + d__op_bytes_relu__hidden_width
+    d__forward_bytes__output_width = d__op_bytes_loss__output_width + d__op_bytes_matmul2__output_width
+    d__forward_bytes__bytes_per_value = d__op_bytes_loss__bytes_per_value + d__op_bytes_matmul1__bytes_per_value + d__op_bytes_matmul2__bytes_per_value + d__op_bytes_relu__bytes_per_value
+    d__backward_bytes__batch_size = d__op_bytes_grad_h__batch_size + d__op_bytes_grad_w1__batch_size + d__op_bytes_grad_w2__batch_size + d__op_bytes_loss_backward__batch_size + d__op_bytes_relu_backward__batch_size
+    d__backward_bytes__input_width = d__op_bytes_grad_w1__input_width
+    d__backward_bytes__hidden_width = d__op_bytes_grad_h__hidden_width + d__op_bytes_grad_w1__hidden_width + d__op_bytes_grad_w2__hidden_width + d__op_bytes_relu_backward__hidden_width
+    d__backward_bytes__output_width = d__op_bytes_grad_h__output_width + d__op_bytes_grad_w2__output_width + d__op_bytes_loss_backward__output_width
+    d__backward_bytes__bytes_per_value = d__op_bytes_grad_h__bytes_per_value + d__op_bytes_grad_w1__bytes_per_value + d__op_bytes_grad_w2__bytes_per_value + d__op_bytes_loss_backward__bytes_per_value + d__op_bytes_relu_backward__bytes_per_value
+    d__backward_bytes__label_bytes = d__op_bytes_loss_backward__label_bytes
+    d__total_flops__batch_size = d__backward_flops__batch_size + d__forward_flops__batch_size
+    d__total_flops__input_width = d__backward_flops__input_width + d__forward_flops__input_width
+    d__total_flops__hidden_width = d__backward_flops__hidden_width + d__forward_flops__hidden_width
+    d__total_flops__output_width = d__backward_flops__output_width + d__forward_flops__output_width
+    d__total_flops__loss_flops_per_logit = d__forward_flops__loss_flops_per_logit
+    d__total_bytes__batch_size = d__backward_bytes__batch_size + d__forward_bytes__batch_size
+    d__total_bytes__input_width = d__backward_bytes__input_width + d__forward_bytes__input_width
+    d__total_bytes__hidden_width = d__backward_bytes__hidden_width + d__forward_bytes__hidden_width
+    d__total_bytes__output_width = d__backward_bytes__output_width + d__forward_bytes__output_width
+    d__total_bytes__bytes_per_value = d__backward_bytes__bytes_per_value + d__forward_bytes__bytes_per_value
+    d__total_bytes__label_bytes = d__backward_bytes__label_bytes
+    d__dense_training_ratio__batch_size = d__op_flops_grad_h__batch_size/_g20 + d__op_flops_grad_w1__batch_size/_g20 + d__op_flops_grad_w2__batch_size/_g20 + d__op_flops_matmul1__batch_size*_g21 + d__op_flops_matmul2__batch_size*_g21
+    d__dense_training_ratio__input_width = d__op_flops_grad_w1__input_width/_g20 + d__op_flops_matmul1__input_width*_g21
+    d__dense_training_ratio__hidden_width = d__op_flops_grad_h__hidden_width/_g20 + d__op_flops_grad_w1__hidden_width/_g20 + d__op_flops_grad_w2__hidden_width/_g20 + d__op_flops_matmul1__hidden_width*_g21 + d__op_flops_matmul2__hidden_width*_g21
+    d__dense_training_ratio__output_width = d__op_flops_grad_h__output_width/_g20 + d__op_flops_grad_w2__output_width/_g20 + d__op_flops_matmul2__output_width*_g21
+    d__parameters__input_width = hidden_width
+    d__parameters__hidden_width = input_width + output_width + 1
+    d__parameters__output_width = hidden_width + 1
+    d__optimizer_step_bytes__input_width = d__parameters__input_width*_g22
+    d__optimizer_step_bytes__hidden_width = d__parameters__hidden_width*_g22
+    d__optimizer_step_bytes__output_width = d__parameters__output_width*_g22
+    d__optimizer_step_bytes__bytes_per_value = optimizer_values_moved*parameters
+    d__optimizer_step_bytes__optimizer_values_moved = bytes_per_value*parameters
+    d__peak_rate__hardware_peak = 1/1000000000000
+    d__compute_time__batch_size = d__total_flops__batch_size*_g23
+    d__compute_time__input_width = d__total_flops__input_width*_g23
+    d__compute_time__hidden_width = d__total_flops__hidden_width*_g23
+    d__compute_time__output_width = d__total_flops__output_width*_g23
+    d__compute_time__loss_flops_per_logit = d__total_flops__loss_flops_per_logit*_g23
+    d__compute_time__hardware_peak = -1/1000000*d__peak_rate__hardware_peak*total_flops/peak_rate**2
+    d__memory_time__batch_size = d__total_bytes__batch_size*_g24
+    d__memory_time__input_width = d__total_bytes__input_width*_g24
+    d__memory_time__hidden_width = d__total_bytes__hidden_width*_g24
+    d__memory_time__output_width = d__total_bytes__output_width*_g24
+    d__memory_time__bytes_per_value = d__total_bytes__bytes_per_value*_g24
+    d__memory_time__label_bytes = d__total_bytes__label_bytes*_g24
+    d__memory_time__hardware_bandwidth = -1000000*total_bytes/hardware_bandwidth**2
+    d__host__ops_per_block__forward_ops = 1
+    d__host__launches_per_block__forward_ops = 1
+    d__host__launches_per_block__backward_ops = 1
+    d__host__dispatch__dispatch = 1
+    d__host__launch__launch = 1
+    d__host__device_time__batch_size = d__compute_time__batch_size + d__memory_time__batch_size
+    d__host__device_time__input_width = d__compute_time__input_width + d__memory_time__input_width
+    d__host__device_time__hidden_width = d__compute_time__hidden_width + d__memory_time__hidden_width
+    d__host__device_time__output_width = d__compute_time__output_width + d__memory_time__output_width
+    d__host__device_time__bytes_per_value = d__memory_time__bytes_per_value
+    d__host__device_time__label_bytes = d__memory_time__label_bytes
+    d__host__device_time__loss_flops_per_logit = d__compute_time__loss_flops_per_logit
+    d__host__device_time__hardware_peak = d__compute_time__hardware_peak
+    d__host__device_time__hardware_bandwidth = d__memory_time__hardware_bandwidth
+    d__host__operations__forward_ops = d__host__ops_per_block__forward_ops*host__blocks
+    d__host__launches__forward_ops = d__host__launches_per_block__forward_ops*host__blocks
+    d__host__launches__backward_ops = d__host__launches_per_block__backward_ops*host__blocks
+    d__host__per_op_cost__dispatch = d__host__dispatch__dispatch
+    d__host__per_op_cost__launch = d__host__launch__launch
+    d__host__dispatch_time__forward_ops = d__host__operations__forward_ops*host__dispatch
+    d__host__dispatch_time__dispatch = d__host__dispatch__dispatch*host__operations
+    d__host__launch_time__forward_ops = d__host__launches__forward_ops*host__launch
+    d__host__launch_time__backward_ops = d__host__launches__backward_ops*host__launch
+    d__host__launch_time__launch = d__host__launch__launch*host__launches
+    d__host__host_time__forward_ops = d__host__dispatch_time__forward_ops + d__host__launch_time__forward_ops
+    _g27 = d__host__host_time__forward_ops/host__device_time
+    d__host__host_time__backward_ops = d__host__launch_time__backward_ops
+    _g28 = d__host__host_time__backward_ops/host__device_time
+    d__host__host_time__dispatch = d__host__dispatch_time__dispatch
+    _g29 = d__host__host_time__dispatch/host__device_time
+    d__host__host_time__launch = d__host__launch_time__launch
+    _g30 = d__host__host_time__launch/host__device_time
+    d__host__overhead_ratio__batch_size = -d__host__device_time__batch_size*_g26
+    d__host__overhead_ratio__input_width = -d__host__device_time__input_width*_g26
+    d__host__overhead_ratio__hidden_width = -d__host__device_time__hidden_width*_g26
+    d__host__overhead_ratio__output_width = -d__host__device_time__output_width*_g26
+    d__host__overhead_ratio__bytes_per_value = -d__host__device_time__bytes_per_value*_g26
+    d__host__overhead_ratio__label_bytes = -d__host__device_time__label_bytes*_g26
+    d__host__overhead_ratio__loss_flops_per_logit = -d__host__device_time__loss_flops_per_logit*_g26
+    d__host__overhead_ratio__hardware_peak = -d__host__device_time__hardware_peak*_g26
+    d__host__overhead_ratio__hardware_bandwidth = -d__host__device_time__hardware_bandwidth*_g26
+    d__host__overhead_ratio__forward_ops = _g27
+    d__host__overhead_ratio__backward_ops = _g28
+    d__host__overhead_ratio__dispatch = _g29
+    d__host__overhead_ratio__launch = _g30
+    d__host__launch_ratio__batch_size = -d__host__device_time__batch_size*_g31
+    d__host__launch_ratio__input_width = -d__host__device_time__input_width*_g31
+    d__host__launch_ratio__hidden_width = -d__host__device_time__hidden_width*_g31
+    d__host__launch_ratio__output_width = -d__host__device_time__output_width*_g31
+    d__host__launch_ratio__bytes_per_value = -d__host__device_time__bytes_per_value*_g31
+    d__host__launch_ratio__label_bytes = -d__host__device_time__label_bytes*_g31
+    d__host__launch_ratio__loss_flops_per_logit = -d__host__device_time__loss_flops_per_logit*_g31
+    d__host__launch_ratio__hardware_peak = -d__host__device_time__hardware_peak*_g31
+    d__host__launch_ratio__hardware_bandwidth = -d__host__device_time__hardware_bandwidth*_g31
+    d__host__launch_ratio__forward_ops = d__host__launch_time__forward_ops/host__device_time
+    d__host__launch_ratio__backward_ops = d__host__launch_time__backward_ops/host__device_time
+    d__host__launch_ratio__launch = d__host__launch_time__launch/host__device_time
+    d__host__host_share__batch_size = -d__host__device_time__batch_size*_g33
+    d__host__host_share__input_width = -d__host__device_time__input_width*_g33
+    d__host__host_share__hidden_width = -d__host__device_time__hidden_width*_g33
+    d__host__host_share__output_width = -d__host__device_time__output_width*_g33
+    d__host__host_share__bytes_per_value = -d__host__device_time__bytes_per_value*_g33
+    d__host__host_share__label_bytes = -d__host__device_time__label_bytes*_g33
+    d__host__host_share__loss_flops_per_logit = -d__host__device_time__loss_flops_per_logit*_g33
+    d__host__host_share__hardware_peak = -d__host__device_time__hardware_peak*_g33
+    d__host__host_share__hardware_bandwidth = -d__host__device_time__hardware_bandwidth*_g33
+    d__host__host_share__forward_ops = d__host__host_time__forward_ops*_g34
+    d__host__host_share__backward_ops = d__host__host_time__backward_ops*_g34
+    d__host__host_share__dispatch = d__host__host_time__dispatch*_g34
+    d__host__host_share__launch = d__host__host_time__launch*_g34
+    d__host__speedup_limit__batch_size = d__host__device_time__batch_size*_g35
+    d__host__speedup_limit__input_width = d__host__device_time__input_width*_g35
+    d__host__speedup_limit__hidden_width = d__host__device_time__hidden_width*_g35
+    d__host__speedup_limit__output_width = d__host__device_time__output_width*_g35
+    d__host__speedup_limit__bytes_per_value = d__host__device_time__bytes_per_value*_g35
+    d__host__speedup_limit__label_bytes = d__host__device_time__label_bytes*_g35
+    d__host__speedup_limit__loss_flops_per_logit = d__host__device_time__loss_flops_per_logit*_g35
+    d__host__speedup_limit__hardware_peak = d__host__device_time__hardware_peak*_g35
+    d__host__speedup_limit__hardware_bandwidth = d__host__device_time__hardware_bandwidth*_g35
+    d__host__speedup_limit__forward_ops = _g27
+    d__host__speedup_limit__backward_ops = _g28
+    d__host__speedup_limit__dispatch = _g29
+    d__host__speedup_limit__launch = _g30
+    return {
+        'op_flops[matmul1]': {'batch_size': d__op_flops_matmul1__batch_size, 'input_width': d__op_flops_matmul1__input_width, 'hidden_width': d__op_flops_matmul1__hidden_width},
+        'op_flops[relu]': {'batch_size': d__op_flops_relu__batch_size, 'hidden_width': d__op_flops_relu__hidden_width},
+        'op_flops[matmul2]': {'batch_size': d__op_flops_matmul2__batch_size, 'hidden_width': d__op_flops_matmul2__hidden_width, 'output_width': d__op_flops_matmul2__output_width},
+        'op_flops[loss]': {'batch_size': d__op_flops_loss__batch_size, 'output_width': d__op_flops_loss__output_width, 'loss_flops_per_logit': d__op_flops_loss__loss_flops_per_logit},
+        'op_flops[grad_w2]': {'batch_size': d__op_flops_grad_w2__batch_size, 'hidden_width': d__op_flops_grad_w2__hidden_width, 'output_width': d__op_flops_grad_w2__output_width},
+        'op_flops[grad_h]': {'batch_size': d__op_flops_grad_h__batch_size, 'hidden_width': d__op_flops_grad_h__hidden_width, 'output_width': d__op_flops_grad_h__output_width},
+        'op_flops[grad_w1]': {'batch_size': d__op_flops_grad_w1__batch_size, 'input_width': d__op_flops_grad_w1__input_width, 'hidden_width': d__op_flops_grad_w1__hidden_width},
+        'op_flops[relu_backward]': {'batch_size': d__op_flops_relu_backward__batch_size, 'hidden_width': d__op_flops_relu_backward__hidden_width},
+        'op_flops[loss_backward]': {'batch_size': d__op_flops_loss_backward__batch_size, 'output_width': d__op_flops_loss_backward__output_width},
+        'op_bytes[matmul1]': {'batch_size': d__op_bytes_matmul1__batch_size, 'input_width': d__op_bytes_matmul1__input_width, 'hidden_width': d__op_bytes_matmul1__hidden_width, 'bytes_per_value': d__op_bytes_matmul1__bytes_per_value},
+        'op_bytes[relu]': {'batch_size': d__op_bytes_relu__batch_size, 'hidden_width': d__op_bytes_relu__hidden_width, 'bytes_per_value': d__op_bytes_relu__bytes_per_value},
+        'op_bytes[matmul2]': {'batch_size': d__op_bytes_matmul2__batch_size, 'hidden_width': d__op_bytes_matmul2__hidden_width, 'output_width': d__op_bytes_matmul2__output_width, 'bytes_per_value': d__op_bytes_matmul2__bytes_per_value},
+        'op_bytes[loss]': {'batch_size': d__op_bytes_loss__batch_size, 'output_width': d__op_bytes_loss__output_width, 'bytes_per_value': d__op_bytes_loss__bytes_per_value},
+        'op_bytes[grad_w2]': {'batch_size': d__op_bytes_grad_w2__batch_size, 'hidden_width': d__op_bytes_grad_w2__hidden_width, 'output_width': d__op_bytes_grad_w2__output_width, 'bytes_per_value': d__op_bytes_grad_w2__bytes_per_value},
+        'op_bytes[grad_h]': {'batch_size': d__op_bytes_grad_h__batch_size, 'hidden_width': d__op_bytes_grad_h__hidden_width, 'output_width': d__op_bytes_grad_h__output_width, 'bytes_per_value': d__op_bytes_grad_h__bytes_per_value},
+        'op_bytes[grad_w1]': {'batch_size': d__op_bytes_grad_w1__batch_size, 'input_width': d__op_bytes_grad_w1__input_width, 'hidden_width': d__op_bytes_grad_w1__hidden_width, 'bytes_per_value': d__op_bytes_grad_w1__bytes_per_value},
+        'op_bytes[relu_backward]': {'batch_size': d__op_bytes_relu_backward__batch_size, 'hidden_width': d__op_bytes_relu_backward__hidden_width, 'bytes_per_value': d__op_bytes_relu_backward__bytes_per_value},
+        'op_bytes[loss_backward]': {'batch_size': d__op_bytes_loss_backward__batch_size, 'output_width': d__op_bytes_loss_backward__output_width, 'bytes_per_value': d__op_bytes_loss_backward__bytes_per_value, 'label_bytes': d__op_bytes_loss_backward__label_bytes},
+        'forward_flops': {'batch_size': d__forward_flops__batch_size, 'input_width': d__forward_flops__input_width, 'hidden_width': d__forward_flops__hidden_width, 'output_width': d__forward_flops__output_width, 'loss_flops_per_logit': d__forward_flops__loss_flops_per_logit},
+        'backward_flops': {'batch_size': d__backward_flops__batch_size, 'input_width': d__backward_flops__input_width, 'hidden_width': d__backward_flops__hidden_width, 'output_width': d__backward_flops__output_width},
+        'forward_bytes': {'batch_size': d__forward_bytes__batch_size, 'input_width': d__forward_bytes__input_width, 'hidden_width': d__forward_bytes__hidden_width, 'output_width': d__forward_bytes__output_width, 'bytes_per_value': d__forward_bytes__bytes_per_value},
+        'backward_bytes': {'batch_size': d__backward_bytes__batch_size, 'input_width': d__backward_bytes__input_width, 'hidden_width': d__backward_bytes__hidden_width, 'output_width': d__backward_bytes__output_width, 'bytes_per_value': d__backward_bytes__bytes_per_value, 'label_bytes': d__backward_bytes__label_bytes},
+        'total_flops': {'batch_size': d__total_flops__batch_size, 'input_width': d__total_flops__input_width, 'hidden_width': d__total_flops__hidden_width, 'output_width': d__total_flops__output_width, 'loss_flops_per_logit': d__total_flops__loss_flops_per_logit},
+        'total_bytes': {'batch_size': d__total_bytes__batch_size, 'input_width': d__total_bytes__input_width, 'hidden_width': d__total_bytes__hidden_width, 'output_width': d__total_bytes__output_width, 'bytes_per_value': d__total_bytes__bytes_per_value, 'label_bytes': d__total_bytes__label_bytes},
+        'dense_training_ratio': {'batch_size': d__dense_training_ratio__batch_size, 'input_width': d__dense_training_ratio__input_width, 'hidden_width': d__dense_training_ratio__hidden_width, 'output_width': d__dense_training_ratio__output_width},
+        'parameters': {'input_width': d__parameters__input_width, 'hidden_width': d__parameters__hidden_width, 'output_width': d__parameters__output_width},
+        'optimizer_step_bytes': {'input_width': d__optimizer_step_bytes__input_width, 'hidden_width': d__optimizer_step_bytes__hidden_width, 'output_width': d__optimizer_step_bytes__output_width, 'bytes_per_value': d__optimizer_step_bytes__bytes_per_value, 'optimizer_values_moved': d__optimizer_step_bytes__optimizer_values_moved},
+        'peak_rate': {'hardware_peak': d__peak_rate__hardware_peak},
+        'compute_time': {'batch_size': d__compute_time__batch_size, 'input_width': d__compute_time__input_width, 'hidden_width': d__compute_time__hidden_width, 'output_width': d__compute_time__output_width, 'loss_flops_per_logit': d__compute_time__loss_flops_per_logit, 'hardware_peak': d__compute_time__hardware_peak},
+        'memory_time': {'batch_size': d__memory_time__batch_size, 'input_width': d__memory_time__input_width, 'hidden_width': d__memory_time__hidden_width, 'output_width': d__memory_time__output_width, 'bytes_per_value': d__memory_time__bytes_per_value, 'label_bytes': d__memory_time__label_bytes, 'hardware_bandwidth': d__memory_time__hardware_bandwidth},
+        'host.ops_per_block': {'forward_ops': d__host__ops_per_block__forward_ops},
+        'host.launches_per_block': {'forward_ops': d__host__launches_per_block__forward_ops, 'backward_ops': d__host__launches_per_block__backward_ops},
+        'host.dispatch': {'dispatch': d__host__dispatch__dispatch},
+        'host.launch': {'launch': d__host__launch__launch},
+        'host.device_time': {'batch_size': d__host__device_time__batch_size, 'input_width': d__host__device_time__input_width, 'hidden_width': d__host__device_time__hidden_width, 'output_width': d__host__device_time__output_width, 'bytes_per_value': d__host__device_time__bytes_per_value, 'label_bytes': d__host__device_time__label_bytes, 'loss_flops_per_logit': d__host__device_time__loss_flops_per_logit, 'hardware_peak': d__host__device_time__hardware_peak, 'hardware_bandwidth': d__host__device_time__hardware_bandwidth},
+        'host.operations': {'forward_ops': d__host__operations__forward_ops},
+        'host.launches': {'forward_ops': d__host__launches__forward_ops, 'backward_ops': d__host__launches__backward_ops},
+        'host.per_op_cost': {'dispatch': d__host__per_op_cost__dispatch, 'launch': d__host__per_op_cost__launch},
+        'host.dispatch_time': {'forward_ops': d__host__dispatch_time__forward_ops, 'dispatch': d__host__dispatch_time__dispatch},
+        'host.launch_time': {'forward_ops': d__host__launch_time__forward_ops, 'backward_ops': d__host__launch_time__backward_ops, 'launch': d__host__launch_time__launch},
+        'host.host_time': {'forward_ops': d__host__host_time__forward_ops, 'backward_ops': d__host__host_time__backward_ops, 'dispatch': d__host__host_time__dispatch, 'launch': d__host__host_time__launch},
+        'host.overhead_ratio': {'batch_size': d__host__overhead_ratio__batch_size, 'input_width': d__host__overhead_ratio__input_width, 'hidden_width': d__host__overhead_ratio__hidden_width, 'output_width': d__host__overhead_ratio__output_width, 'bytes_per_value': d__host__overhead_ratio__bytes_per_value, 'label_bytes': d__host__overhead_ratio__label_bytes, 'loss_flops_per_logit': d__host__overhead_ratio__loss_flops_per_logit, 'hardware_peak': d__host__overhead_ratio__hardware_peak, 'hardware_bandwidth': d__host__overhead_ratio__hardware_bandwidth, 'forward_ops': d__host__overhead_ratio__forward_ops, 'backward_ops': d__host__overhead_ratio__backward_ops, 'dispatch': d__host__overhead_ratio__dispatch, 'launch': d__host__overhead_ratio__launch},
+        'host.launch_ratio': {'batch_size': d__host__launch_ratio__batch_size, 'input_width': d__host__launch_ratio__input_width, 'hidden_width': d__host__launch_ratio__hidden_width, 'output_width': d__host__launch_ratio__output_width, 'bytes_per_value': d__host__launch_ratio__bytes_per_value, 'label_bytes': d__host__launch_ratio__label_bytes, 'loss_flops_per_logit': d__host__launch_ratio__loss_flops_per_logit, 'hardware_peak': d__host__launch_ratio__hardware_peak, 'hardware_bandwidth': d__host__launch_ratio__hardware_bandwidth, 'forward_ops': d__host__launch_ratio__forward_ops, 'backward_ops': d__host__launch_ratio__backward_ops, 'launch': d__host__launch_ratio__launch},
+        'host.host_share': {'batch_size': d__host__host_share__batch_size, 'input_width': d__host__host_share__input_width, 'hidden_width': d__host__host_share__hidden_width, 'output_width': d__host__host_share__output_width, 'bytes_per_value': d__host__host_share__bytes_per_value, 'label_bytes': d__host__host_share__label_bytes, 'loss_flops_per_logit': d__host__host_share__loss_flops_per_logit, 'hardware_peak': d__host__host_share__hardware_peak, 'hardware_bandwidth': d__host__host_share__hardware_bandwidth, 'forward_ops': d__host__host_share__forward_ops, 'backward_ops': d__host__host_share__backward_ops, 'dispatch': d__host__host_share__dispatch, 'launch': d__host__host_share__launch},
+        'host.speedup_limit': {'batch_size': d__host__speedup_limit__batch_size, 'input_width': d__host__speedup_limit__input_width, 'hidden_width': d__host__speedup_limit__hidden_width, 'output_width': d__host__speedup_limit__output_width, 'bytes_per_value': d__host__speedup_limit__bytes_per_value, 'label_bytes': d__host__speedup_limit__label_bytes, 'loss_flops_per_logit': d__host__speedup_limit__loss_flops_per_logit, 'hardware_peak': d__host__speedup_limit__hardware_peak, 'hardware_bandwidth': d__host__speedup_limit__hardware_bandwidth, 'forward_ops': d__host__speedup_limit__forward_ops, 'backward_ops': d__host__speedup_limit__backward_ops, 'dispatch': d__host__speedup_limit__dispatch, 'launch': d__host__speedup_limit__launch},
+    }
+
+
 class MlpTrainingStepScenario(ScenarioBase):
     """One eager training step of a one-hidden-layer MLP, operator by operator.
 
@@ -292,6 +646,7 @@ class MlpTrainingStepScenario(ScenarioBase):
         'host',
     )
     _evaluate = staticmethod(evaluate)
+    _gradient = staticmethod(gradient)
 
     op_flops = TableOutput('op_flops', 'flop')
     op_bytes = TableOutput('op_bytes', 'byte')

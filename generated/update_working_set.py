@@ -12,7 +12,7 @@ from typing import Any
 from symbolic.runtime.scenario import Output, ScenarioBase
 from symbolic.runtime.validation import InputSpec, Requirement
 
-__all__ = ["UpdateWorkingSetScenario", "evaluate"]
+__all__ = ["UpdateWorkingSetScenario", "evaluate", "gradient"]
 
 
 def evaluate(
@@ -100,6 +100,112 @@ def evaluate(
     }
 
 
+def gradient(
+    *,
+    parameters: Any,
+    bytes_per_param: Any,
+    optimizer_moments: Any,
+    activation_factor: Any,
+    activation_factor_high: Any,
+    bandwidth: Any = None,
+) -> dict[str, dict[str, Any]]:
+    """Exact partial derivatives of the outputs of UpdateWorkingSetScenario, from the same declaration.
+
+    ``gradient(...)[output][input]`` is d output / d input, in the output's display unit
+    per the input's declared unit; entries that are identically zero are left out, and
+    outputs that need an optional input are not differentiated. Floors count as flat
+    (derivative 0 almost everywhere) and Min/Max as the active branch.
+    """
+    weights = (1/1000000)*bytes_per_param*parameters
+    gradients = weights
+    optimizer_state = optimizer_moments*weights
+    activations = activation_factor*weights
+    _t0 = activations + weights
+    persistent = gradients + optimizer_state + weights
+    total = activations + persistent
+    forward_traffic = _t0
+    backward_traffic = _t0 + gradients
+    optimizer_traffic = gradients + 2*optimizer_state + 2*weights
+    step_traffic = backward_traffic + forward_traffic + optimizer_traffic
+    weight_reads = 3*weights
+    _g0 = weights**(-2)
+    _g1 = _g0*total
+    _g2 = _g0*persistent
+    _g5 = _g0*step_traffic
+    _g6 = weight_reads/step_traffic**2
+    d__weights__parameters = (1/1000000)*bytes_per_param
+    d__weights__bytes_per_param = (1/1000000)*parameters
+    d__gradients__parameters = d__weights__parameters
+    d__gradients__bytes_per_param = d__weights__bytes_per_param
+    d__optimizer_state__parameters = d__weights__parameters*optimizer_moments
+    d__optimizer_state__bytes_per_param = d__weights__bytes_per_param*optimizer_moments
+    d__optimizer_state__optimizer_moments = weights
+    d__activations__parameters = d__weights__parameters*activation_factor
+    _g3 = d__activations__parameters + d__weights__parameters
+    d__activations__bytes_per_param = d__weights__bytes_per_param*activation_factor
+    _g4 = d__activations__bytes_per_param + d__weights__bytes_per_param
+    d__activations__activation_factor = weights
+    d__persistent__parameters = d__gradients__parameters + d__optimizer_state__parameters + d__weights__parameters
+    d__persistent__bytes_per_param = d__gradients__bytes_per_param + d__optimizer_state__bytes_per_param + d__weights__bytes_per_param
+    d__persistent__optimizer_moments = d__optimizer_state__optimizer_moments
+    d__total__parameters = d__activations__parameters + d__persistent__parameters
+    d__total__bytes_per_param = d__activations__bytes_per_param + d__persistent__bytes_per_param
+    d__total__optimizer_moments = d__persistent__optimizer_moments
+    d__total__activation_factor = d__activations__activation_factor
+    d__amplification__parameters = d__total__parameters/weights - d__weights__parameters*_g1
+    d__amplification__bytes_per_param = d__total__bytes_per_param/weights - d__weights__bytes_per_param*_g1
+    d__amplification__optimizer_moments = d__total__optimizer_moments/weights
+    d__amplification__activation_factor = d__total__activation_factor/weights
+    d__floor__parameters = d__persistent__parameters/weights - d__weights__parameters*_g2
+    d__floor__bytes_per_param = d__persistent__bytes_per_param/weights - d__weights__bytes_per_param*_g2
+    d__floor__optimizer_moments = d__persistent__optimizer_moments/weights
+    d__ceiling__parameters = d__floor__parameters
+    d__ceiling__bytes_per_param = d__floor__bytes_per_param
+    d__ceiling__optimizer_moments = d__floor__optimizer_moments
+    d__ceiling__activation_factor_high = 1
+    d__forward_traffic__parameters = _g3
+    d__forward_traffic__bytes_per_param = _g4
+    d__forward_traffic__activation_factor = d__activations__activation_factor
+    d__backward_traffic__parameters = d__gradients__parameters + _g3
+    d__backward_traffic__bytes_per_param = d__gradients__bytes_per_param + _g4
+    d__backward_traffic__activation_factor = d__activations__activation_factor
+    d__optimizer_traffic__parameters = d__gradients__parameters + 2*d__optimizer_state__parameters + 2*d__weights__parameters
+    d__optimizer_traffic__bytes_per_param = d__gradients__bytes_per_param + 2*d__optimizer_state__bytes_per_param + 2*d__weights__bytes_per_param
+    d__optimizer_traffic__optimizer_moments = 2*d__optimizer_state__optimizer_moments
+    d__step_traffic__parameters = d__backward_traffic__parameters + d__forward_traffic__parameters + d__optimizer_traffic__parameters
+    d__step_traffic__bytes_per_param = d__backward_traffic__bytes_per_param + d__forward_traffic__bytes_per_param + d__optimizer_traffic__bytes_per_param
+    d__step_traffic__optimizer_moments = d__optimizer_traffic__optimizer_moments
+    d__step_traffic__activation_factor = d__backward_traffic__activation_factor + d__forward_traffic__activation_factor
+    d__weight_reads__parameters = 3*d__weights__parameters
+    d__weight_reads__bytes_per_param = 3*d__weights__bytes_per_param
+    d__traffic_ratio__parameters = d__step_traffic__parameters/weights - d__weights__parameters*_g5
+    d__traffic_ratio__bytes_per_param = d__step_traffic__bytes_per_param/weights - d__weights__bytes_per_param*_g5
+    d__traffic_ratio__optimizer_moments = d__step_traffic__optimizer_moments/weights
+    d__traffic_ratio__activation_factor = d__step_traffic__activation_factor/weights
+    d__weight_read_share__parameters = -d__step_traffic__parameters*_g6 + d__weight_reads__parameters/step_traffic
+    d__weight_read_share__bytes_per_param = -d__step_traffic__bytes_per_param*_g6 + d__weight_reads__bytes_per_param/step_traffic
+    d__weight_read_share__optimizer_moments = -d__step_traffic__optimizer_moments*_g6
+    d__weight_read_share__activation_factor = -d__step_traffic__activation_factor*_g6
+    return {
+        'weights': {'parameters': d__weights__parameters, 'bytes_per_param': d__weights__bytes_per_param},
+        'gradients': {'parameters': d__gradients__parameters, 'bytes_per_param': d__gradients__bytes_per_param},
+        'optimizer_state': {'parameters': d__optimizer_state__parameters, 'bytes_per_param': d__optimizer_state__bytes_per_param, 'optimizer_moments': d__optimizer_state__optimizer_moments},
+        'activations': {'parameters': d__activations__parameters, 'bytes_per_param': d__activations__bytes_per_param, 'activation_factor': d__activations__activation_factor},
+        'persistent': {'parameters': d__persistent__parameters, 'bytes_per_param': d__persistent__bytes_per_param, 'optimizer_moments': d__persistent__optimizer_moments},
+        'total': {'parameters': d__total__parameters, 'bytes_per_param': d__total__bytes_per_param, 'optimizer_moments': d__total__optimizer_moments, 'activation_factor': d__total__activation_factor},
+        'amplification': {'parameters': d__amplification__parameters, 'bytes_per_param': d__amplification__bytes_per_param, 'optimizer_moments': d__amplification__optimizer_moments, 'activation_factor': d__amplification__activation_factor},
+        'floor': {'parameters': d__floor__parameters, 'bytes_per_param': d__floor__bytes_per_param, 'optimizer_moments': d__floor__optimizer_moments},
+        'ceiling': {'parameters': d__ceiling__parameters, 'bytes_per_param': d__ceiling__bytes_per_param, 'optimizer_moments': d__ceiling__optimizer_moments, 'activation_factor_high': d__ceiling__activation_factor_high},
+        'forward_traffic': {'parameters': d__forward_traffic__parameters, 'bytes_per_param': d__forward_traffic__bytes_per_param, 'activation_factor': d__forward_traffic__activation_factor},
+        'backward_traffic': {'parameters': d__backward_traffic__parameters, 'bytes_per_param': d__backward_traffic__bytes_per_param, 'activation_factor': d__backward_traffic__activation_factor},
+        'optimizer_traffic': {'parameters': d__optimizer_traffic__parameters, 'bytes_per_param': d__optimizer_traffic__bytes_per_param, 'optimizer_moments': d__optimizer_traffic__optimizer_moments},
+        'step_traffic': {'parameters': d__step_traffic__parameters, 'bytes_per_param': d__step_traffic__bytes_per_param, 'optimizer_moments': d__step_traffic__optimizer_moments, 'activation_factor': d__step_traffic__activation_factor},
+        'weight_reads': {'parameters': d__weight_reads__parameters, 'bytes_per_param': d__weight_reads__bytes_per_param},
+        'traffic_ratio': {'parameters': d__traffic_ratio__parameters, 'bytes_per_param': d__traffic_ratio__bytes_per_param, 'optimizer_moments': d__traffic_ratio__optimizer_moments, 'activation_factor': d__traffic_ratio__activation_factor},
+        'weight_read_share': {'parameters': d__weight_read_share__parameters, 'bytes_per_param': d__weight_read_share__bytes_per_param, 'optimizer_moments': d__weight_read_share__optimizer_moments, 'activation_factor': d__weight_read_share__activation_factor},
+    }
+
+
 class UpdateWorkingSetScenario(ScenarioBase):
     """A full on-device update with Adam: its working set and the DRAM bytes of one step.
 
@@ -155,6 +261,7 @@ class UpdateWorkingSetScenario(ScenarioBase):
         'step_floor',
     )
     _evaluate = staticmethod(evaluate)
+    _gradient = staticmethod(gradient)
 
     weights = Output('weights', 'MB')
     gradients = Output('gradients', 'MB')

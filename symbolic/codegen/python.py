@@ -24,7 +24,7 @@ from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel, _sy
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
 
-HELPERS = ("maximum", "minimum")  # symbolic.runtime.mathops: Min/Max for numbers and numpy arrays
+HELPERS = ("maximum", "minimum", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
 
 
 def code_name(path: str) -> str:
@@ -86,6 +86,10 @@ class EvaluatorPrinter(PythonCodePrinter):
     def _print_Max(self, expr: sympy.Max) -> str:
         return self._helper("maximum", expr)
 
+    def _print_Heaviside(self, expr: sympy.Heaviside) -> str:  # from derivatives of Min/Max
+        self.helpers_used.add("step")
+        return f"step({self._print(expr.args[0])})"
+
     def _print_floor(self, expr: sympy.floor) -> str:
         numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
         if denominator == 1:
@@ -97,6 +101,7 @@ class EvaluatorPrinter(PythonCodePrinter):
 class Statement:
     target: str
     code: str
+    reads: frozenset[str] = frozenset()  # the names of the other statements' targets it reads
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,8 @@ class Evaluator:
     helpers: tuple[str, ...]
     requirements: tuple[Requirement, ...]
     optional: dict[str, tuple[str, ...]]  # output path -> optional arguments it needs
+    gradient: tuple[Statement, ...] = ()  # derivative statements, after the main block
+    gradient_result: str = "{}"  # {output path: {argument: d output / d argument}}
 
 
 class _Folder:
@@ -211,8 +218,75 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
         requirements.append(Requirement(involved, printer.doprint(folded), requirement.message))
 
     optional_outputs = {q.name: guards[q.symbol] for q in needed if guards[q.symbol]}
+    main = [q for q in needed if not guards[q.symbol]]
+    variables = [d.symbol for d in arguments if d.symbol.is_Symbol and d.symbol not in optional]
+    gradient, gradient_result = _gradient(main, variables, fold, printer, names)
+    # The gradient function repeats the main block, keeping only the steps the result reads.
+    steps = (blocks[0].statements if blocks and not blocks[0].guard else ()) + gradient
+    wanted = set(re.findall(r": (d__\w+)", gradient_result))
+    kept = []
+    for statement in reversed(steps):
+        if statement.target in wanted:
+            kept.append(statement)
+            wanted |= statement.reads
+    gradient = tuple(reversed(kept))
     return Evaluator(tuple(argument_list), tuple(defaults), tuple(blocks), _result_literal(needed),
-                     tuple(sorted(printer.helpers_used)), tuple(requirements), optional_outputs)
+                     tuple(sorted(printer.helpers_used)), tuple(requirements), optional_outputs,
+                     gradient, gradient_result)
+
+
+def _gradient(main: list[Quantity], variables: list[sympy.Symbol], fold: _Folder, printer: EvaluatorPrinter,
+              names: dict[sympy.Basic, str]) -> tuple[tuple[Statement, ...], str]:
+    """Exact partial derivatives of every unguarded scalar output, by forward mode over the steps.
+
+    Each step's derivative is its own partial derivatives chained with the derivatives of
+    the steps it reads, so the code grows with the steps, not with the closed forms. List
+    steps are inlined into the expressions that read them first. Floors contribute 0
+    (their derivative almost everywhere); Min/Max contribute a Heaviside step.
+    """
+    lists = {q.symbol: q for q in main if q.kind == "list" and q.limits}
+    scalars = {q.symbol for q in main if q.kind == "scalar"}
+
+    def inline(expr: sympy.Basic) -> sympy.Basic:
+        def body(indexed: sympy.Indexed) -> sympy.Basic:
+            quantity = lists[indexed.base]
+            return inline(fold(quantity.expr, quantity.unit)).xreplace({quantity.limits[0]: indexed.indices[0]})
+        return expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in lists, body)
+
+    derivative: dict[tuple[sympy.Basic, sympy.Basic], sympy.Symbol] = {}
+    pending: list[tuple[sympy.Basic, sympy.Expr]] = []
+    result: dict[str, dict[str, str]] = {}
+    for quantity in main:
+        if quantity.kind != "scalar":
+            continue
+        expr = inline(fold(quantity.expr, quantity.unit))
+        reads = [s for s in expr.free_symbols if s in scalars]
+        for variable in variables:
+            total = sympy.diff(expr, variable)
+            for step in reads:
+                if (step, variable) in derivative:
+                    total += sympy.diff(expr, step) * derivative[(step, variable)]
+            total = total.replace(lambda e: isinstance(e, (sympy.Subs, sympy.Derivative)) and e.has(sympy.floor),
+                                  lambda e: sympy.S.Zero)
+            if total == 0 or total.has(sympy.Derivative, sympy.Subs):
+                continue  # constant in this variable, or not differentiable in closed form
+            target = sympy.Dummy(f"d_{code_name(quantity.name)}")
+            names[target] = f"d__{code_name(quantity.name)}__{variable.name}"
+            derivative[(quantity.symbol, variable)] = target
+            pending.append((target, total))
+            if not quantity.hidden:
+                result.setdefault(quantity.name, {})[variable.name] = names[target]
+    indices = {limit[0] for _, e in pending for node in e.atoms(sympy.Sum, MaxOver) for limit in node.limits}
+    replacements, reduced = sympy.cse([e for _, e in pending], symbols=sympy.numbered_symbols("_cse_grad_"),
+                                      optimizations=None, ignore=tuple(indices))
+    replacements, reduced = _inline_reciprocals(replacements, reduced)
+    for number, (temporary, _) in enumerate(replacements):
+        names[temporary] = f"_g{number}"
+    ordered = [(t, printer.doprint(e), _symbols(e)) for t, e in replacements]
+    ordered += [(target, printer.doprint(e), _symbols(e)) for (target, _), e in zip(pending, reduced, strict=True)]
+    statements = _ordered(ordered, names)
+    lines = [f"        {path!r}: {{{', '.join(f'{k!r}: {v}' for k, v in entries.items())}}}," for path, entries in result.items()]
+    return tuple(statements), "{\n" + "\n".join(lines) + "\n    }"
 
 
 def _check_unique(model: ScenarioModel, names: Iterable[str]) -> None:
@@ -288,13 +362,19 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
 
     order = {q.symbol: i for i, q in enumerate(members)}
     pending.sort(key=lambda item: order.get(item[0], -1))  # temporaries first, then declaration order
+    return _ordered(pending, names)
+
+
+def _ordered(pending: list[tuple[sympy.Basic, str, set[sympy.Basic]]], names: dict[sympy.Basic, str]) -> tuple[Statement, ...]:
+    """Statements in the given order, except that each waits for what it reads from the others."""
+    pending = list(pending)
     defined = {target for target, _, _ in pending}
     done: set[sympy.Basic] = set()
     statements: list[Statement] = []
-    while pending:  # emit each statement once everything it reads from this block is defined
+    while pending:
         for position, (target, code, reads) in enumerate(pending):
             if not (reads & defined) - done:
-                statements.append(Statement(names[target], code))
+                statements.append(Statement(names[target], code, frozenset(names[r] for r in reads if r in names)))
                 done.add(target)
                 del pending[position]
                 break

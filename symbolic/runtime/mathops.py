@@ -28,3 +28,13 @@ def maximum(*values: Any) -> Any:
         import numpy
 
         return numpy.maximum.reduce(numpy.broadcast_arrays(*values))
+
+
+def step(value: Any) -> Any:
+    """Heaviside step (1/2 at 0, as sympy's): the derivative of Min/Max picks the active branch."""
+    try:
+        return 1.0 if value > 0 else (0.5 if value == 0 else 0.0)
+    except ValueError:
+        import numpy
+
+        return numpy.heaviside(value, 0.5)
