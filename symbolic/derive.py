@@ -1,0 +1,294 @@
+"""Derivations from a scenario's declaration: closed forms, solving, derivatives, scaling.
+
+Everything here is exact sympy over the same expressions the evaluators are generated
+from. Symbols stand for physical values in base units (a declared ``µs`` input ``x`` is
+``10⁻⁶·x`` seconds), so numbers for an instance are substituted in base units and
+answers are converted back to the declared unit of the input solved for.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import sympy
+
+from symbolic.codegen.latex import _simplest, substitute as substitute_quantities
+from symbolic.dimensions import dimension_of_unit, scale_of_unit
+from symbolic.functions import Len, MaxOver
+from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel
+from symbolic.runtime.errors import MlsysymError
+
+
+class DerivationError(MlsysymError, ValueError):
+    """A derivation that cannot be done, with the reason (e.g. inverting a floor)."""
+
+
+@lru_cache(maxsize=None)
+def _models() -> dict[str, ScenarioModel]:
+    from symbolic.codegen.discover import discover
+
+    return {module.model.name: module.model for module in discover()}
+
+
+def model_of(name: str) -> ScenarioModel:
+    """The declaration of a scenario class, by class name."""
+    models = _models()
+    if name not in models:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(models), n=3)
+        raise DerivationError(f"no scenario class {name!r}" + (f"; did you mean {', '.join(close)}?" if close else ""))
+    return models[name]
+
+
+def quantity(model: ScenarioModel, name: str) -> Quantity:
+    """An output (or table entry, group field, contained output) by its path, e.g. ``result.rate[host]``."""
+    for candidate in model.quantities:
+        if candidate.name == name and not candidate.hidden and candidate.kind == "scalar":
+            return candidate
+    import difflib
+
+    names = [q.name for q in model.quantities if not q.hidden and q.kind == "scalar"]
+    close = difflib.get_close_matches(name, names, n=3)
+    raise DerivationError(f"{model.name} has no scalar output {name!r}"
+                          + (f"; did you mean {', '.join(close)}?" if close else ""))
+
+
+def input_decl(model: ScenarioModel, name: str) -> InputDecl:
+    """A numeric scalar input (or a number a structured input resolves to) by name."""
+    for decl in model.evaluator_inputs():
+        if decl.name == name:
+            if not decl.symbol.is_Symbol:
+                raise DerivationError(f"{model.name}.{name} is a list; solve for a scalar input")
+            return decl
+    import difflib
+
+    names = [d.name for d in model.evaluator_inputs() if d.symbol.is_Symbol]
+    close = difflib.get_close_matches(name, names, n=3)
+    raise DerivationError(f"{model.name} has no numeric input {name!r}"
+                          + (f"; did you mean {', '.join(close)}?" if close else f" (inputs: {', '.join(names)})"))
+
+
+def closed_form(model: ScenarioModel, output: str, simplify: bool = True) -> sympy.Expr:
+    """``output`` in terms of the inputs only (simplified unless asked not to)."""
+    return _closed_form(_Key(model), output, simplify)
+
+
+class _Key:
+    """Hashes a model by identity, for caches (models are mutable dataclasses)."""
+
+    def __init__(self, model: ScenarioModel) -> None:
+        self.model = model
+
+    def __hash__(self) -> int:
+        return id(self.model)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Key) and other.model is self.model
+
+
+@lru_cache(maxsize=1024)
+def _closed_form(key: _Key, output: str, simplify: bool) -> sympy.Expr:
+    model = key.model
+    target = quantity(model, output)
+    closed: dict[sympy.Basic, sympy.Basic] = {}
+    lists = {q.symbol: q for q in model.quantities if q.kind == "list" and q.limits}
+    for candidate in model.quantities:
+        closed[candidate.symbol] = substitute_quantities(candidate.expr, closed, lists)
+        if candidate is target:
+            break
+    return _simplest(closed[target.symbol]) if simplify else closed[target.symbol]
+
+
+def base_values(model: ScenarioModel, args: dict[str, Any]) -> dict[sympy.Basic, Any]:
+    """Exact base-unit values of an instance's evaluator arguments (lists as lists)."""
+    values: dict[sympy.Basic, Any] = {s: scale_of_unit(u) for s, u in UNIT_SYMBOLS.items()}
+    for decl in model.evaluator_inputs():
+        value = args.get(decl.name)
+        if value is None:
+            continue
+        scale = scale_of_unit(decl.spec.unit)
+        if isinstance(value, list):
+            values[decl.symbol] = [sympy.nsimplify(v, rational=True) * scale for v in value]
+        else:
+            values[decl.symbol] = sympy.nsimplify(value, rational=True) * scale
+    return values
+
+
+def substitute(expr: sympy.Basic, values: dict[sympy.Basic, Any]) -> sympy.Basic:
+    """``expr`` with instance values put in (lists expanded through their sums and maxima)."""
+    lists = {s: v for s, v in values.items() if isinstance(v, list)}
+    scalars = {s: v for s, v in values.items() if not isinstance(v, list)}
+    expr = expr.xreplace(scalars)
+    expr = expr.replace(lambda e: isinstance(e, Len), lambda e: sympy.Integer(len(lists[e.args[0]])))
+    expr = expr.doit()
+    expr = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in lists,
+                        lambda e: lists[e.base][int(e.indices[0])])
+    return expr.doit()
+
+
+@dataclass
+class Solution:
+    """The answers of ``solve``: symbolic, and numeric for an instance."""
+
+    unknown: str
+    unit: str
+    expressions: list[tuple[sympy.Expr, sympy.Basic]] = field(default_factory=list)  # (solution, condition)
+    values: list[float] = field(default_factory=list)  # in the input's declared unit
+    notes: list[str] = field(default_factory=list)
+
+
+def _branches(expr: sympy.Basic, unknown: sympy.Symbol) -> list[tuple[sympy.Basic, sympy.Basic]]:
+    """``(expr with each Min/Max replaced by one argument, condition for that choice)``."""
+    nodes = [n for n in expr.atoms(sympy.Min, sympy.Max) if n.has(unknown)]
+    if not nodes:
+        return [(expr, sympy.true)]
+    branches = []
+    for choice in itertools.product(*(range(len(n.args)) for n in nodes)):
+        condition = sympy.true
+        replace = {}
+        for node, pick in zip(nodes, choice, strict=True):
+            chosen = node.args[pick]
+            replace[node] = chosen
+            for other in node.args:
+                if other != chosen:
+                    condition &= (chosen <= other) if isinstance(node, sympy.Min) else (chosen >= other)
+        branches.append((expr.xreplace(replace), condition))
+    return branches
+
+
+def solve(model: ScenarioModel, unknown: str, output: str, target: str | Any,
+          args: dict[str, Any] | None = None) -> Solution:
+    """Solve ``output = target`` for the input ``unknown``.
+
+    ``target`` is another output's name or a value: a pint Quantity of the output's
+    dimension, or a bare number in the output's display unit. With ``args`` (an
+    instance's evaluator arguments) the other inputs take the instance's values and the
+    real solutions inside the unknown's domain are returned as numbers too.
+    """
+    decl = input_decl(model, unknown)
+    left = quantity(model, output)
+    lhs = closed_form(model, left.name, simplify=False)
+    if isinstance(target, str):
+        rhs = closed_form(model, quantity(model, target).name, simplify=False)
+        if dimension_of_unit(quantity(model, target).unit) != dimension_of_unit(left.unit):
+            raise DerivationError(f"{output} and {target} have different dimensions")
+    else:
+        rhs = _base_number(target, left.unit, output)
+    if (lhs - rhs).has(sympy.floor) and any(f.has(decl.symbol) for f in (lhs - rhs).atoms(sympy.floor)):
+        raise DerivationError(f"{output} depends on {unknown} through a floor (a step function): every value is "
+                              "taken on a whole interval, so it cannot be inverted to one input value")
+    z = sympy.Dummy(unknown, positive=True) if decl.spec.positive else sympy.Dummy(unknown, nonnegative=True)
+    equation = (lhs - rhs).xreplace({decl.symbol: z})
+    solution = Solution(unknown, decl.spec.unit)
+    scale = scale_of_unit(decl.spec.unit)
+    values = base_values(model, args) if args is not None else None
+    if values is not None:
+        values.pop(decl.symbol, None)
+    for branch, condition in _branches(equation, z):
+        try:
+            found = sympy.solve(branch, z)
+        except NotImplementedError:
+            solution.notes.append(f"sympy found no closed form for the branch where {condition}")
+            continue
+        for expr in found:
+            # Units are implicit in the displayed answer: every symbol in base units (s, byte, flop).
+            plain = {symbol: sympy.S.One for symbol in UNIT_SYMBOLS}
+            shown = (expr / scale).xreplace({z: decl.symbol, **plain})
+            solution.expressions.append((sympy.simplify(shown), condition.xreplace({z: decl.symbol, **plain})))
+            if values is None:
+                continue
+            number = substitute(expr, values)
+            if not (number.is_real and number.is_number):
+                continue
+            holds = condition if condition is sympy.true else substitute(condition.xreplace({z: number}), values)
+            if holds is not sympy.true and holds is not True:
+                continue
+            if number < 0 or (decl.spec.positive and number == 0):
+                continue
+            solution.values.append(float(number / scale))
+    if values is not None and decl.spec.integer:
+        for value in solution.values:
+            if not float(value).is_integer():
+                solution.notes.append(f"{unknown} is a whole number: the equality holds between "
+                                      f"{int(value)} and {int(value) + 1}")
+    if values is not None and not solution.values:
+        solution.notes.append(f"no real solution inside the domain of {unknown} at this instance")
+    return solution
+
+
+def _base_number(target: Any, unit: str, output: str) -> sympy.Expr:
+    if hasattr(target, "units"):
+        try:
+            magnitude = target.to_base_units().magnitude
+        except Exception as error:  # pint
+            raise DerivationError(f"{output}: {error}") from None
+        if target.dimensionality != dimension_of_unit(unit):
+            raise DerivationError(f"{output} is {unit or 'dimensionless'}; got {target} of {target.dimensionality}")
+        return sympy.nsimplify(magnitude, rational=True)
+    return sympy.nsimplify(target, rational=True) * scale_of_unit(unit)
+
+
+def derivative(model: ScenarioModel, output: str, with_respect_to: str) -> sympy.Expr:
+    """The exact partial derivative of an output's closed form (in base units)."""
+    return _derivative(_Key(model), output, with_respect_to)
+
+
+@lru_cache(maxsize=1024)
+def _derivative(key: _Key, output: str, with_respect_to: str) -> sympy.Expr:
+    decl = input_decl(key.model, with_respect_to)
+    return sympy.diff(closed_form(key.model, output, simplify=False), decl.symbol)
+
+
+def growth(expr: sympy.Basic, variables: set[sympy.Basic]) -> sympy.Rational:
+    """The leading power of ``expr`` as every variable grows together (x -> t·x, t -> ∞).
+
+    Sums take their largest power, products add, Min/Max take the smaller/larger (the
+    branch that wins asymptotically), floors follow their argument, list sums count their
+    terms' power in the list entries.
+    """
+    if expr.is_Number:
+        return sympy.Integer(0)
+    if expr in variables or (isinstance(expr, sympy.Indexed) and expr.base in variables):
+        return sympy.Integer(1)
+    if expr.is_Symbol or isinstance(expr, (sympy.Indexed, Len)):
+        return sympy.Integer(0)
+    if isinstance(expr, sympy.Add):
+        return max(growth(arg, variables) for arg in expr.args)
+    if isinstance(expr, sympy.Mul):
+        return sum((growth(arg, variables) for arg in expr.args), sympy.Integer(0))
+    if isinstance(expr, sympy.Pow) and expr.exp.is_Number:
+        return growth(expr.base, variables) * expr.exp
+    if isinstance(expr, sympy.Min):
+        return min(growth(arg, variables) for arg in expr.args)
+    if isinstance(expr, sympy.Max):
+        return max(growth(arg, variables) for arg in expr.args)
+    if isinstance(expr, (sympy.floor, sympy.ceiling, sympy.Abs)):
+        return growth(expr.args[0], variables)
+    if isinstance(expr, (sympy.Sum, MaxOver)):
+        return growth(expr.function, variables)
+    raise DerivationError(f"no growth rule for {type(expr).__name__}: {expr}")
+
+
+@dataclass
+class Scaling:
+    output: str
+    per_input: dict[str, sympy.Rational]  # leading power in each input alone
+    overall: sympy.Rational  # leading power when every input grows together
+    polynomial: bool
+
+
+def scaling(model: ScenarioModel, output: str) -> Scaling:
+    """Leading-order growth of ``output`` in each input, and overall."""
+    form = closed_form(model, output)
+    inputs = [d for d in model.evaluator_inputs() if d.symbol in form.free_symbols
+              or (isinstance(d.symbol, sympy.IndexedBase) and form.has(d.symbol))]
+    per_input = {d.name: growth(form, {d.symbol}) for d in inputs}
+    overall = growth(form, {d.symbol for d in inputs})
+    denominator = sympy.denom(sympy.together(form))
+    polynomial = not form.has(sympy.Min, sympy.Max, sympy.floor, MaxOver) and not any(
+        denominator.has(d.symbol) for d in inputs)
+    return Scaling(quantity(model, output).name, per_input, overall, polynomial)

@@ -1,0 +1,141 @@
+"""The mlsysym command line, through a subprocess as users run it, plus --set parsing fuzz."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import generated
+from generated import MlsysymError, Scenarios
+from symbolic.cli import UsageError, build, parse_setting
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "symbolic.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          check=False)
+
+
+def test_list_and_show():
+    out = run("list")
+    assert out.returncode == 0 and "MnistTwoLayerTrainingStepOnH100" in out.stdout
+    shown = run("show", "MnistTwoLayerTrainingStepOnH100")
+    assert shown.returncode == 0
+    assert "6422528 flop" in shown.stdout and "host.overhead_ratio" in shown.stdout
+    data = json.loads(run("--json", "show", "SmallKernelDispatch").stdout)
+    assert data["outputs"]["overhead_ratio"] == {"value": 15.0, "unit": ""}
+
+
+def test_eval_with_settings():
+    out = run("--json", "eval", "MlpTrainingStepScenario", "--from", "MnistTwoLayerTrainingStepOnH100",
+              "--set", "batch_size=64", "--set", "dispatch=0.02ms", "--set", "hardware=B200")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["outputs"]["op_flops[matmul1]"]["value"] == 2 * 64 * 784 * 128
+    assert data["outputs"]["host.dispatch_time"]["value"] == pytest.approx(5 * 20)
+    dense = run("eval", "DenseNetworkScenario", "--set", "layer_widths=784,256,10", "--set", "bytes_per_value=2",
+                "--set", "optimizer_bytes_per_parameter=8", "--set", "dataset=MNIST", "--set", "batch_size=100")
+    assert dense.returncode == 0 and "600" in dense.stdout  # steps per epoch
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (("show", "MnistTwoLayerTrainingStepOnH10"), ["did you mean MnistTwoLayerTrainingStepOnH100"]),
+        (("eval", "MlpTrainingStepScenario", "--from", "MnistTwoLayerTrainingStepOnH100", "--set", "batch=3"),
+         ["did you mean batch_size"]),
+        (("eval", "MlpTrainingStepScenario", "--from", "MnistTwoLayerTrainingStepOnH100", "--set", "batch_size=0"),
+         ["batch_size", "≥ 1"]),
+        (("eval", "MlpTrainingStepScenario", "--from", "MnistTwoLayerTrainingStepOnH100", "--set", "dispatch=3 byte"),
+         ["dispatch", "[time]"]),
+        (("eval", "MlpTrainingStepScenario", "--from", "MnistTwoLayerTrainingStepOnH100", "--set", "hardware=H1000"),
+         ["did you mean H100"]),
+        (("solve", "PhoneFullUpdateWorkingSet", "--for", "parameters", "--where", "total=8 s"), ["total"]),
+        (("sensitivity", "PhoneFullUpdateWorkingSet", "totl"), ["did you mean total"]),
+        (("sweep", "MnistTwoLayerTrainingStepOnH100", "--vary", "batch_size=0..4"), ["batch_size", "≥ 1"]),
+    ],
+)
+def test_bad_input_exits_2_with_one_line_naming_it(args, words):
+    out = run(*args)
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    assert out.stderr.count("\n") == 1 and out.stderr.startswith("mlsysym: error:")
+    for word in words:
+        assert word in out.stderr
+
+
+def test_bad_usage_exits_2():
+    assert run("frobnicate").returncode == 2
+    assert run("solve", "PhoneFullUpdateWorkingSet").returncode == 2
+
+
+def test_sweep_to_csv_and_json(tmp_path):
+    target = tmp_path / "sweep.csv"
+    out = run("sweep", "MnistTwoLayerTrainingStepOnH100", "--vary", "batch_size=1..4096:log2",
+              "--vary", "hidden_width=64,128", "--outputs", "compute_time,memory_time", "--out", str(target))
+    assert out.returncode == 0, out.stderr
+    rows = list(csv.reader(target.open()))
+    assert rows[0] == ["batch_size", "hidden_width", "compute_time [µs]", "memory_time [µs]"]
+    assert len(rows) == 1 + 13 * 2
+    step = Scenarios.MnistTwoLayerTrainingStepOnH100.variant(batch_size=1, hidden_width=64)
+    assert float(rows[1][2]) == pytest.approx(step.compute_time.magnitude, rel=1e-15)
+    target = tmp_path / "sweep.json"
+    assert run("sweep", "SmallKernelDispatch", "--vary", "device_time=1..100:lin=5", "--out", str(target)).returncode == 0
+    data = json.loads(target.read_text())
+    assert data["columns"]["overhead_ratio"]["values"][0] == 15.0 and data["varied"] == ["device_time"]
+
+
+def test_solve_sensitivity_scaling_compare_explain():
+    solve = run("solve", "MnistTwoLayerTrainingStepOnH100", "--for", "batch_size", "--where", "compute_time=memory_time")
+    assert solve.returncode == 0 and "93.08" in solve.stdout
+    fit = json.loads(run("--json", "solve", "PhoneFullUpdateWorkingSet", "--for", "parameters", "--where",
+                         "total=8GiB").stdout)
+    assert fit["values"] == [pytest.approx(2**33 / 36)]
+    ranked = json.loads(run("--json", "sensitivity", "MnistEpochCpuVersusH100", "result.total_time[accelerator]").stdout)
+    assert ranked[0]["input"] == "dispatch"
+    scaling = run("scaling", "UpdateWorkingSetScenario", "total")
+    assert scaling.returncode == 0 and "parameters" in scaling.stdout and "linear" in scaling.stdout
+    compared = run("compare", "MnistDenseNetwork", "MnistDenseNetworkLargeBatch")
+    assert compared.returncode == 0 and "batch_size" in compared.stdout
+    explained = run("explain", "MnistTwoLayerTrainingStepOnH100", "compute_time")
+    assert explained.returncode == 0
+    assert "total_flops/peak_rate" in explained.stdout and "(13100608 flop)/(67 TFLOP/s)" in explained.stdout
+
+
+def test_evaluation_commands_do_not_import_sympy():
+    code = ("import sys; from symbolic.cli import main; "
+            "main(['show', 'MnistTwoLayerTrainingStepOnH100']); "
+            "main(['eval', 'HostDispatchScenario', '--set', 'ops_per_block=2', '--set', 'dispatch=1', "
+            "'--set', 'launch=1', '--set', 'device_time=3']); "
+            "main(['sweep', 'SmallKernelDispatch', '--vary', 'device_time=1..8:log2']); "
+            "print('SYMPY' if 'sympy' in sys.modules else 'NO-SYMPY')")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip().endswith("NO-SYMPY")
+
+
+TEXTS = st.one_of(st.text(max_size=12), st.sampled_from(
+    ["1", "0", "-1", "2.5", "1e400", "nan", "inf", "10us", "3.35 TB/s", "8GiB", "H100", "Cloud.H100", "MNIST",
+     "784,128,10", "[1,2]", "none", "fp32", "SmallKernelDispatch", "1 flop", "5 byte/s"]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(cls=st.sampled_from(generated.SCENARIO_CLASSES), data=st.data())
+def test_set_parsing_raises_only_project_errors(cls, data):
+    base = next(getattr(Scenarios, k) for k in Scenarios if type(getattr(Scenarios, k)) is cls)
+    names = list(cls.input_names()) + ["nonsense"]
+    settings_ = [f"{data.draw(st.sampled_from(names))}={data.draw(TEXTS)}"
+                 for _ in range(data.draw(st.integers(1, 3)))]
+    try:
+        scenario = build(cls, base, settings_)
+        scenario.outputs()
+    except (UsageError, MlsysymError):
+        pass
+    with pytest.raises(UsageError):
+        parse_setting(cls, "no equals sign")
