@@ -59,3 +59,14 @@ def test_names():
     for name in ("second", "byte", "flop", "joule"):
         assert ureg.Unit(name) == ureg.Unit(name)  # defined under that name
     assert ureg is registry()  # one shared registry
+
+
+def test_fast_output_quantities_behave_like_pints_own():
+    from symbolic.runtime.units import quantity
+
+    for value, unit in ((6422528, "flop"), (0.5, "µs"), (67.0, "TFLOP/s"), (40.0, "MB")):
+        fast, slow = quantity(value, unit), Q_(value, unit)
+        assert type(fast) is type(slow) and fast == slow and repr(fast) == repr(slow)
+        assert f"{fast:~P}" == f"{slow:~P}" and fast.to_base_units() == slow.to_base_units()
+        assert (fast + slow).magnitude == 2 * value and type(fast.magnitude) is type(value)
+        assert fast.dimensionality == slow.dimensionality

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError
 from symbolic.runtime.hardware import DatasetProfile, HardwareNode
-from symbolic.runtime.units import Q_
+from symbolic.runtime.units import quantity
 from symbolic.runtime.validation import (
     REQUIRED,
     DatasetSpec,
@@ -142,7 +142,7 @@ class ScenarioBase:
         value = given[name]
         for spec in type(self)._specs:
             if spec.name == name and spec.unit and value is not None:
-                return [Q_(v, spec.unit) for v in value] if isinstance(value, list) else Q_(value, spec.unit)
+                return [quantity(v, spec.unit) for v in value] if isinstance(value, list) else quantity(value, spec.unit)
         return list(value) if isinstance(value, list) else value
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -210,7 +210,7 @@ class Output:
         if value is None:
             return self.missing(scenario)
         _finite(scenario, self.name, value)
-        return Q_(value, self.unit) if self.unit else value
+        return quantity(value, self.unit) if self.unit else value
 
     def missing(self, scenario: ScenarioBase) -> None:
         if self.if_missing == "none":
@@ -228,7 +228,7 @@ class ListOutput(Output):
             return self.missing(scenario)
         for entry in value:
             _finite(scenario, self.name, entry)
-        return [Q_(v, self.unit) for v in value] if self.unit else list(value)
+        return [quantity(v, self.unit) for v in value] if self.unit else list(value)
 
 
 class TableOutput(Output):
@@ -239,7 +239,7 @@ class TableOutput(Output):
             _finite(scenario, f"{self.name}[{key!r}]", entry)
         if not self.unit:
             return dict(value)
-        return {key: Q_(entry, self.unit) for key, entry in value.items()}
+        return {key: quantity(entry, self.unit) for key, entry in value.items()}
 
 
 class GroupOutput(Output):

@@ -134,6 +134,17 @@ def _shown(value: Any) -> str:
 
 def coerce_number(scenario: str, spec: InputSpec, value: Any, where: str = "") -> Any:
     """Return ``value`` as a plain number in ``spec.unit``, or raise naming the input."""
+    kind = type(value)
+    if kind is int or kind is float:  # the common case, checked without ABCs or messages
+        if kind is float and (not math.isfinite(value) or (spec.integer and not value.is_integer())):
+            return _coerce_slowly(scenario, spec, value, where)
+        if spec.minimum is not None and (value < spec.minimum or (spec.strict and value == spec.minimum)):
+            return _coerce_slowly(scenario, spec, value, where)
+        return int(value) if spec.integer and kind is float else value
+    return _coerce_slowly(scenario, spec, value, where)
+
+
+def _coerce_slowly(scenario: str, spec: InputSpec, value: Any, where: str) -> Any:
     where = where or f"{scenario}: input '{spec.name}'"
     expected = f"expected {spec.scalar_domain}"
     if value is None:
