@@ -378,6 +378,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    import sympy
+
     from symbolic import derive
 
     target = instance(args.name)
@@ -387,7 +389,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     left, _, right = (part.strip() for part in args.where.partition("="))
     names = {q.name for q in model.quantities}
     rhs = right if right in names else number(right)
-    solution = derive.solve(model, args.unknown, left, rhs, target._args)
+    sums = any(derive.closed_form(model, name, simplify=False).has(sympy.Sum)
+               for name in (left, right) if name in names)
+    solution = derive.solve(model, args.unknown, left, rhs, target._args, symbolic=not sums)
+    if sums:
+        solution.notes.append("the closed form sums over a list input: the answer is numeric at this instance")
     data = {"unknown": solution.unknown, "unit": solution.unit, "values": solution.values,
             "expressions": [{"solution": str(e), "when": str(c)} for e, c in solution.expressions],
             "notes": solution.notes}

@@ -161,13 +161,15 @@ def _branches(expr: sympy.Basic, unknown: sympy.Symbol) -> list[tuple[sympy.Basi
 
 
 def solve(model: ScenarioModel, unknown: str, output: str, target: str | Any,
-          args: dict[str, Any] | None = None) -> Solution:
+          args: dict[str, Any] | None = None, symbolic: bool = True) -> Solution:
     """Solve ``output = target`` for the input ``unknown``.
 
     ``target`` is another output's name or a value: a pint Quantity of the output's
-    dimension, or a bare number in the output's display unit. With ``args`` (an
-    instance's evaluator arguments) the other inputs take the instance's values and the
-    real solutions inside the unknown's domain are returned as numbers too.
+    dimension, or a bare number in the output's display unit. The symbolic solutions
+    (``symbolic=True``) are in every other input, all in base units (s, byte, flop); with ``args`` (an instance's evaluator
+    arguments) the instance's values are put in first and the real solutions inside the
+    unknown's domain are returned as numbers, in the unknown's declared unit. Min/Max are
+    solved branch by branch, each solution with the condition of its branch.
     """
     decl = input_decl(model, unknown)
     left = quantity(model, output)
@@ -178,46 +180,51 @@ def solve(model: ScenarioModel, unknown: str, output: str, target: str | Any,
             raise DerivationError(f"{output} and {target} have different dimensions")
     else:
         rhs = _base_number(target, left.unit, output)
-    if (lhs - rhs).has(sympy.floor) and any(f.has(decl.symbol) for f in (lhs - rhs).atoms(sympy.floor)):
+    if any(f.has(decl.symbol) for f in (lhs - rhs).atoms(sympy.floor)):
         raise DerivationError(f"{output} depends on {unknown} through a floor (a step function): every value is "
                               "taken on a whole interval, so it cannot be inverted to one input value")
     z = sympy.Dummy(unknown, positive=True) if decl.spec.positive else sympy.Dummy(unknown, nonnegative=True)
     equation = (lhs - rhs).xreplace({decl.symbol: z})
     solution = Solution(unknown, decl.spec.unit)
     scale = scale_of_unit(decl.spec.unit)
-    values = base_values(model, args) if args is not None else None
-    if values is not None:
-        values.pop(decl.symbol, None)
-    for branch, condition in _branches(equation, z):
-        try:
-            found = sympy.solve(branch, z)
-        except NotImplementedError:
-            solution.notes.append(f"sympy found no closed form for the branch where {condition}")
-            continue
-        for expr in found:
-            # Units are implicit in the displayed answer: every symbol in base units (s, byte, flop).
-            plain = {symbol: sympy.S.One for symbol in UNIT_SYMBOLS}
-            shown = (expr / scale).xreplace({z: decl.symbol, **plain})
-            solution.expressions.append((sympy.simplify(shown), condition.xreplace({z: decl.symbol, **plain})))
-            if values is None:
+    plain = {symbol: sympy.S.One for symbol in UNIT_SYMBOLS}  # shown answers: every symbol in base units
+    if symbolic:
+        for branch, condition in _branches(equation, z):
+            for expr in _roots(branch, z, condition, solution):
+                shown = expr.xreplace({z: decl.symbol, **plain})  # in base units, like every other symbol
+                solution.expressions.append((sympy.simplify(shown), condition.xreplace({z: decl.symbol, **plain})))
+    if args is None:
+        return solution
+    values = base_values(model, args)
+    values.pop(decl.symbol, None)
+    numeric = substitute(equation, values)
+    for branch, condition in _branches(numeric, z):
+        for root in _roots(branch, z, condition, solution):
+            if not (root.is_real and root.is_number):
                 continue
-            number = substitute(expr, values)
-            if not (number.is_real and number.is_number):
+            holds = condition.xreplace({z: root}) if condition is not sympy.true else sympy.true
+            if holds is not sympy.true or root < 0 or (decl.spec.positive and root == 0):
                 continue
-            holds = condition if condition is sympy.true else substitute(condition.xreplace({z: number}), values)
-            if holds is not sympy.true and holds is not True:
-                continue
-            if number < 0 or (decl.spec.positive and number == 0):
-                continue
-            solution.values.append(float(number / scale))
-    if values is not None and decl.spec.integer:
+            solution.values.append(float(root / scale))
+    solution.values = sorted(set(solution.values))
+    if decl.spec.integer:
         for value in solution.values:
             if not float(value).is_integer():
                 solution.notes.append(f"{unknown} is a whole number: the equality holds between "
                                       f"{int(value)} and {int(value) + 1}")
-    if values is not None and not solution.values:
+    if not solution.values:
         solution.notes.append(f"no real solution inside the domain of {unknown} at this instance")
     return solution
+
+
+def _roots(branch: sympy.Expr, unknown: sympy.Symbol, condition: sympy.Basic, solution: Solution) -> list[sympy.Expr]:
+    if not branch.has(unknown):
+        return []  # this branch does not depend on the unknown (e.g. the peak side of a roofline)
+    try:
+        return list(sympy.solve(branch, unknown))
+    except NotImplementedError:
+        solution.notes.append(f"sympy found no closed form for the branch where {condition}")
+        return []
 
 
 def _base_number(target: Any, unit: str, output: str) -> sympy.Expr:

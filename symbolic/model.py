@@ -570,6 +570,8 @@ class ScenarioModel:
     excludes: str = ""
     references: tuple[str, ...] = ()
     examples: str = ""
+    main_outputs: tuple[str, ...] = ()  # what the Derivations section studies
+    questions: tuple[tuple[str, str, str], ...] = ()  # (input to solve for, output, output or value)
     inputs: list[InputDecl] = field(default_factory=list)
     structured: list[StructuredDecl] = field(default_factory=list)
     precisions: list[PrecisionDecl] = field(default_factory=list)
@@ -663,6 +665,8 @@ class _ScenarioMeta(type):
         model.excludes = namespace.get("excludes", "")
         model.references = tuple(namespace.get("references", ()))
         model.examples = namespace.get("examples", "")
+        model.main_outputs = tuple(namespace.get("main_outputs", ()))
+        model.questions = tuple(namespace.get("questions", ()))
         cls.model = model  # type: ignore[attr-defined]
         return cls
 

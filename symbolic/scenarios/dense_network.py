@@ -40,6 +40,9 @@ class DenseNetworkScenario(Scenario):
 58
 """
 
+    main_outputs = ("result.parameters", "result.forward_flops", "result.intensity", "result.training_memory")
+    questions = (("batch_size", "result.training_memory", "1 GB"),)
+
     layer_widths = ListInput(integer=True, positive=True, min_length=2, symbol="w",
                              doc="Widths w_0 … w_L: the input features, then each layer's outputs.")
     batch_size = Input(integer=True, positive=True, default=1, symbol="b", doc="Examples per step.")

@@ -37,6 +37,9 @@ True
 67.0
 """
 
+    main_outputs = ("result.total_time[host]", "result.total_time[accelerator]", "result.work_speedup")
+    questions = (("launch", "result.total_time[accelerator]", "result.total_time[host]"),)
+
     network = ScenarioInput(DenseNetworkScenario, doc="The network, its batch and its dataset (which must be given).")
     host = Node(doc="The host CPU.")
     accelerator = Node(doc="The accelerator.")

@@ -32,6 +32,9 @@ class HostDispatchScenario(Scenario):
 <Quantity(8640, 'microsecond')>
 """
 
+    main_outputs = ("host_time", "overhead_ratio", "host_share")
+    questions = (("device_time", "overhead_ratio", "1"),)
+
     ops_per_block = Input(integer=True, nonnegative=True, symbol="n",
                           doc="Python-level operations per block; each pays `dispatch`.")
     blocks = Input(integer=True, positive=True, default=1, symbol="k",

@@ -41,6 +41,9 @@ class MlpTrainingStepScenario(Scenario):
 172.30957747796606
 """
 
+    main_outputs = ("total_flops", "total_bytes", "compute_time", "memory_time", "host.overhead_ratio")
+    questions = (("batch_size", "compute_time", "memory_time"),)
+
     batch_size = Input(integer=True, positive=True, symbol="b", doc="Examples per step.")
     input_width = Input(integer=True, positive=True, symbol="i", doc="Input features per example.")
     hidden_width = Input(integer=True, positive=True, symbol="h", doc="Hidden units.")

@@ -34,6 +34,9 @@ class UpdateWorkingSetScenario(Scenario):
 <Quantity(15.625, 'millisecond')>
 """
 
+    main_outputs = ("total", "step_traffic", "step_floor")
+    questions = (("parameters", "total", "8 GiB"),)
+
     parameters = Input(positive=True, symbol="N", doc="Trainable scalars (a count; 1e7 may be written as a float).")
     bytes_per_param = Input("byte", positive=True, symbol="v", doc="Storage width of each weight (and gradient).")
     optimizer_moments = Input(integer=True, nonnegative=True, symbol="m",
