@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install generate check lint test demo bench clean
+.PHONY: install generate check lint test demo bench clean docs pdf
 
 install: $(STAMP)  ## create .venv and install the project with its dev extras
 
@@ -29,8 +29,17 @@ test: check lint  ## freshness, lint, then the test suite
 demo: generate  ## the main job: regenerate, then print every named scenario's outputs
 	$(PY) -m symbolic.demo
 
+docs: generate  ## build the static docs site into build/site (MkDocs + Material; math typeset offline by KaTeX)
+	$(PY) docsite/build.py site
+
+# The PDF handbook needs pdflatex and LaTeX packages from Debian's packages, listed in
+# docsite/debian-packages.txt (.ci/run installs them where missing). By hand:
+#   apt-get install texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended
+pdf: generate  ## build the PDF handbook into build/pdf/handbook.pdf from generated/latex
+	$(PY) docsite/build.py pdf
+
 bench: install  ## benchmarks (not part of make test)
-	$(PY) benchmarks/bench_evaluate.py
+	$(PY) benchmarks/run.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -15,7 +15,7 @@ import sys
 from symbolic.codegen.render import ROOT, render_all
 
 GENERATED = ROOT / "generated"
-MANAGED = ("*.py", "docs/**/*.md", "latex/*.tex")  # patterns the generator owns under generated/
+MANAGED = ("*.py", "docs/**/*.md", "docs/**/*.svg", "latex/*.tex")  # patterns the generator owns under generated/
 
 
 def on_disk() -> dict[str, str]:

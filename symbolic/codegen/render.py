@@ -13,6 +13,7 @@ from symbolic.catalog import constant_records, dataset_records, hardware_records
 from symbolic.codegen.discover import ScenarioModule, discover
 from symbolic.codegen.latex import equations
 from symbolic.codegen.python import Evaluator, build_evaluator, code_name
+from symbolic.codegen.site_pages import scenario_docs, site_files
 from symbolic.dimensions import check_model
 from symbolic.instances import Instance
 from symbolic.model import InputDecl, ListInput, OutputDecl, ScenarioModel
@@ -166,6 +167,7 @@ def _model_context(module: ScenarioModule, modules: list[ScenarioModule]) -> dic
     descriptors = [(o.name, _descriptor(o, o.name, evaluator, owners, runtime_imports)) for o in model.outputs]
     where = {m.model.name: m.name for m in modules}
     subs = {o.scenario.name for o in model.outputs if o.kind == "sub" and o.scenario is not None}
+    sections = _sections(model, equations_by_name)
     return {
         "model": model,
         "module": module,
@@ -177,12 +179,15 @@ def _model_context(module: ScenarioModule, modules: list[ScenarioModule]) -> dic
         "inputs": [docs_rows[name] for name in model.input_order],
         "evaluator": evaluator,
         "equations": equations_by_name,
-        "sections": _sections(model, equations_by_name),
+        "sections": sections,
         "code_name": code_name,
         "instances": [_instance_context(i) for i in module.instances],
         "imports": sorted((where[name], name) for name in subs | scenario_imports),
         "runtime_imports": sorted(runtime_imports, key=str.lower),
         "validation_imports": sorted(validation_imports, key=lambda n: (n != "REQUIRED", n)),
+        # the docs site: symbol legends, worked examples, charts, hardware links (symbolic/codegen/site_pages.py)
+        **scenario_docs(module, modules, sections, header),
+        "derivations": "",  # Markdown of a "Derivations" section, placed before "Registry instances"
     }
 
 
@@ -284,6 +289,7 @@ def render_all(modules: list[ScenarioModule] | None = None) -> dict[str, str]:
         header=header("symbolic/scenarios/*.py", "index.md.j2"), pages=pages, instances=instances)
     files["generated/latex/handbook.tex"] = env.get_template("handbook.tex.j2").render(
         header=header("symbolic/scenarios/*.py", "handbook.tex.j2"), pages=pages)
+    files.update(site_files(env, modules, pages, instances, header))  # hardware, outputs, units pages; charts
     return files
 
 

@@ -1,0 +1,80 @@
+"""Build the docs site or the PDF handbook from generated/: ``python docsite/build.py site|pdf [DIR]``.
+
+``site`` runs MkDocs (config ``mkdocs.yml``; KaTeX typesets the math at build time, see
+``docsite/hooks.py``) into ``build/site``. ``pdf`` runs pdflatex twice (for the table of
+contents) on ``generated/latex/handbook.tex`` into ``build/pdf``. The Makefile's ``docs``
+and ``pdf`` targets and the tests call these functions, so there is one way to build each.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LATEX = ROOT / "generated" / "latex"
+DEBIAN_PACKAGES = ROOT / "docsite" / "debian-packages.txt"
+
+
+class BuildError(RuntimeError):
+    """A build step failed; the message says which and why."""
+
+
+def debian_packages(kind: str = "") -> list[str]:
+    """The Debian packages the slow tests need, optionally only TeX ("tex") or the browser ("browser")."""
+    names = [line.strip() for line in DEBIAN_PACKAGES.read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+    if kind == "tex":
+        return [n for n in names if n.startswith("texlive")]
+    if kind == "browser":
+        return [n for n in names if not n.startswith("texlive")]
+    return names
+
+
+def build_site(site_dir: Path | None = None) -> Path:
+    """Build the HTML site with MkDocs (strict: broken links and anchors fail); returns its folder."""
+    site_dir = site_dir or ROOT / "build" / "site"
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(ROOT / "mkdocs.yml"),
+               "--site-dir", str(site_dir)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    if done.returncode != 0:
+        raise BuildError(f"mkdocs build failed:\n{done.stdout}{done.stderr}")
+    return site_dir
+
+
+def build_pdf(out_dir: Path | None = None) -> Path:
+    """Compile the handbook with pdflatex (TeX Live from Debian); returns the PDF's path."""
+    out_dir = out_dir or ROOT / "build" / "pdf"
+    if shutil.which("pdflatex") is None:
+        raise BuildError("pdflatex not found; install TeX from Debian's packages: "
+                         f"apt-get install {' '.join(debian_packages('tex'))}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    command = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-output-directory", str(out_dir), "handbook.tex"]
+    for _ in range(2):  # the second pass fills in the table of contents
+        done = subprocess.run(command, cwd=LATEX, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            log = (out_dir / "handbook.log").read_text(encoding="utf-8", errors="replace") if (out_dir / "handbook.log").exists() else done.stdout
+            raise BuildError("pdflatex failed on generated/latex/handbook.tex:\n" + "\n".join(log.splitlines()[-40:]))
+    return out_dir / "handbook.pdf"
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("site", "pdf"):
+        print(__doc__.split("\n")[0], file=sys.stderr)
+        return 2
+    target = Path(argv[1]).resolve() if len(argv) > 1 else None
+    try:
+        built = build_site(target) if argv[0] == "site" else build_pdf(target)
+    except BuildError as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(f"wrote {built.relative_to(ROOT) if built.is_relative_to(ROOT) else built}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,95 @@
+"""MkDocs hooks of the docs site: typeset every formula with KaTeX at build time.
+
+``pymdownx.arithmatex`` (generic mode) keeps each ``$...$`` and ``$$...$$`` of the
+generated Markdown intact as ``<span class="arithmatex">\\(...\\)</span>`` or
+``<div class="arithmatex">\\[...\\]</div>``; ``on_page_content`` sends a page's formulas
+to KaTeX (``docsite/katex-render.js``, run by Node.js) in one batch and puts the
+typeset HTML (with MathML for screen readers) in their place. A formula KaTeX cannot
+typeset fails the build, naming the page and the formula. The pages then need only
+KaTeX's stylesheet and fonts, which ``on_post_build`` copies into the site: nothing is
+loaded from the network when a page is viewed.
+
+KaTeX comes from the npm registry: ``on_config`` installs the pinned version into
+``build/katex`` when it is not there (it is never committed).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from mkdocs.exceptions import PluginError
+
+KATEX_VERSION = "0.19.1"
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+KATEX_PREFIX = ROOT / "build" / "katex"
+KATEX = KATEX_PREFIX / "node_modules" / "katex"
+MATH = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.DOTALL)
+
+
+def installed_version() -> str:
+    try:
+        return json.loads((KATEX / "package.json").read_text(encoding="utf-8"))["version"]
+    except (OSError, ValueError, KeyError):
+        return ""
+
+
+def ensure_katex() -> None:
+    """Install the pinned KaTeX from the npm registry into build/katex unless it is there."""
+    if installed_version() == KATEX_VERSION:
+        return
+    npm = shutil.which("npm")
+    if npm is None or shutil.which("node") is None:
+        raise PluginError("the docs need Node.js and npm to typeset math with KaTeX "
+                          "(Debian: apt-get install nodejs npm)")
+    KATEX_PREFIX.mkdir(parents=True, exist_ok=True)
+    command = [npm, "install", "--prefix", str(KATEX_PREFIX), "--no-save", "--no-package-lock", "--no-audit",
+               "--no-fund", "--loglevel=error", f"katex@{KATEX_VERSION}"]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0 or installed_version() != KATEX_VERSION:
+        raise PluginError(f"could not install katex@{KATEX_VERSION} with npm:\n{done.stdout}{done.stderr}")
+
+
+def typeset(formulas: list[tuple[str, bool]], where: str) -> list[str]:
+    """KaTeX HTML for each ``(tex, display)``; raises naming every formula that fails."""
+    if not formulas:
+        return []
+    done = subprocess.run(["node", str(HERE / "katex-render.js"), str(KATEX)], input=json.dumps(formulas),
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise PluginError(f"{where}: KaTeX failed: {done.stderr}")
+    results = json.loads(done.stdout)
+    errors = [f"  {tex!r}: {r['error']}" for (tex, _), r in zip(formulas, results, strict=True) if "error" in r]
+    if errors:
+        raise PluginError(f"{where}: KaTeX could not typeset {len(errors)} formula(s):\n" + "\n".join(errors))
+    return [r["html"] for r in results]
+
+
+def on_config(config: Any) -> Any:
+    ensure_katex()
+    return config
+
+
+def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
+    found = list(MATH.finditer(content))
+    formulas = []
+    for match in found:
+        tex = html.unescape(match.group(2)).strip()
+        display = tex.startswith(r"\[")
+        formulas.append((tex[2:-2].strip(), display))
+    rendered = iter(typeset(formulas, page.file.src_uri))
+    return MATH.sub(lambda _: next(rendered), content)
+
+
+def on_post_build(config: Any) -> None:
+    site = Path(config["site_dir"])
+    assets = site / "assets"
+    shutil.copytree(KATEX / "dist" / "fonts", assets / "katex" / "fonts", dirs_exist_ok=True)
+    shutil.copy2(KATEX / "dist" / "katex.min.css", assets / "katex" / "katex.min.css")
+    shutil.copy2(HERE / "mlsysym.css", assets / "mlsysym.css")

@@ -1,0 +1,326 @@
+"""Charts for the docs: matplotlib SVGs computed from the declarations, byte-for-byte reproducible.
+
+Two kinds:
+
+* a **sweep** per scenario: its main outputs against its main input, every point an
+  exact evaluation of the declaration (``symbolic.codegen.worked``) at one registry
+  instance's inputs with that one input changed; the instance itself is marked;
+* a **roofline** per hardware node: the attainable rate ``min(peak, bandwidth × I)`` for
+  every precision the node lists (its headline peak when it lists none), with every
+  registry workload whose arithmetic intensity the declarations give placed on it.
+
+The style lives in ``templates/charts.mplstyle``; the SVG keeps text as text, uses a
+fixed hash salt for element ids and carries no date or tool version.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from symbolic.catalog import NodeRecord, hardware_records
+from symbolic.codegen.discover import ScenarioModule
+from symbolic.codegen.worked import Evaluation, evaluate, exact, instance_values, needed
+from symbolic.instances import Instance
+from symbolic.refs import value_of
+
+STYLE = "charts.mplstyle"
+
+
+@dataclass(frozen=True)
+class Series:
+    quantity: str  # the quantity's path, e.g. "host.host_time" or "result.total_time[host]"
+    label: str
+    dashed: bool = False
+    color: str | None = None  # None: the style's next color
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """One scenario chart: ``series`` against ``input`` at ``values`` (in the input's unit)."""
+
+    instance: str
+    input: str
+    values: tuple[float, ...]
+    series: tuple[Series, ...]
+    xlabel: str
+    ylabel: str
+    caption: str
+    logy: bool = True
+
+
+def _powers_of_two(last: int) -> tuple[float, ...]:
+    return tuple(float(2**k) for k in range(last + 1))
+
+
+def _decades(first: int, last: int, per_decade: int = 4) -> tuple[float, ...]:
+    return tuple(float(f"{10 ** (k / per_decade):.6g}") for k in range(first * per_decade, last * per_decade + 1))
+
+
+# The main outputs of each scenario against its main input. A scenario without an
+# entry gets no sweep chart; the quantities are checked to exist when charts render.
+SWEEPS: dict[str, Sweep] = {
+    "MlpTrainingStepScenario": Sweep(
+        "MnistTwoLayerTrainingStepOnH100", "batch_size", _powers_of_two(16),
+        (Series("compute_time", "compute floor: FLOPs at peak"), Series("memory_time", "memory floor: bytes at bandwidth"),
+         Series("host.host_time", "host: dispatch and launch")),
+        "batch size", "time per step [µs]",
+        "Compute, memory and host time of one step against batch size (the registry instance marked): "
+        "host work is fixed, so it dominates until the batch is large."),
+    "EpochOverheadScenario": Sweep(
+        "MnistEpochCpuVersusH100", "network_batch_size", _powers_of_two(12),
+        (Series("result.total_time[host]", "CPU: total", color="#1f77b4"),
+         Series("result.total_time[accelerator]", "accelerator: total", color="#d62728"),
+         Series("result.work_time[host]", "CPU: work only", dashed=True, color="#1f77b4"),
+         Series("result.work_time[accelerator]", "accelerator: work only", dashed=True, color="#d62728")),
+        "batch size", "epoch time [ms]",
+        "Epoch time on the CPU and on the accelerator against batch size: per-operation overhead "
+        "shrinks with fewer, larger steps, and the accelerator wins only once it does."),
+    "UpdateWorkingSetScenario": Sweep(
+        "PhoneFullUpdateWorkingSet", "parameters", _decades(6, 10),
+        (Series("total", "working set"), Series("persistent", "weights + gradients + optimizer state"),
+         Series("activations", "saved activations"), Series("weights", "weights")),
+        "parameters", "memory [MB]",
+        "The working set of a full update and its parts against the parameter count."),
+    "DenseNetworkScenario": Sweep(
+        "MnistDenseNetwork", "batch_size", _powers_of_two(12),
+        (Series("result.intensity", "forward arithmetic intensity"),),
+        "batch size", "intensity [flop/byte]",
+        "Forward arithmetic intensity against batch size: the weights are read once per batch, "
+        "so intensity grows with the batch until activation traffic dominates."),
+    "HostDispatchScenario": Sweep(
+        "SmallKernelDispatch", "device_time", _decades(-1, 5, 4),
+        (Series("host_share", "host share of the step"), Series("launch_ratio", "launch time / device time", dashed=True)),
+        "device time per step [µs]", "fraction",
+        "The host's share of the step against the device work it issues (one operation).",
+        logy=False),
+}
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A registry workload on a roofline: its arithmetic intensity and its own precision."""
+
+    label: str
+    intensity: float  # flop/byte
+    precision: str  # "" when the workload names none
+
+
+# How the declarations give a workload's arithmetic intensity (flop/byte), per scenario.
+INTENSITY: dict[str, Callable[[Evaluation], list[tuple[str, Any]]]] = {
+    "MlpTrainingStepScenario": lambda e: [("", e.base("total_flops") / e.base("total_bytes"))],
+    "DenseNetworkScenario": lambda e: [("", e.base("result.intensity"))],
+    "EpochOverheadScenario": lambda e: [("batch", e.base("batched.result.intensity")),
+                                        ("batch 1", e.base("single.result.intensity"))],
+}
+
+
+# -- rendering ------------------------------------------------------------------------
+def _svg(figure: Any, header: list[str], tight: bool = True) -> str:
+    """SVG text: no XML declaration, no date or creator, the generated-file header first.
+
+    ``tight`` crops to the drawn content (needed for a legend outside the axes; it costs
+    a second drawing pass).
+    """
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
+    FigureCanvasSVG(figure)
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None},
+                   bbox_inches="tight" if tight else None)
+    lines = buffer.getvalue().splitlines(keepends=True)
+    if lines and lines[0].startswith("<?xml"):
+        lines = lines[1:]
+    return "".join(f"<!-- {line} -->\n" for line in header) + "".join(lines)
+
+
+def _style() -> Any:
+    import matplotlib
+
+    from symbolic.codegen.render import TEMPLATES
+
+    return matplotlib.rc_context(fname=str(TEMPLATES / STYLE))
+
+
+def _figure() -> Any:
+    from matplotlib.figure import Figure
+
+    return Figure()
+
+
+def sweep_chart(module: ScenarioModule, header: list[str]) -> tuple[Sweep, str] | None:
+    """The scenario's sweep chart as SVG text, or None when it has no sweep (cached per process)."""
+    sweep = SWEEPS.get(module.model.name)
+    if sweep is None or not any(i.key == sweep.instance for i in module.instances):
+        return None
+    key = (module.name, sweep, tuple(header))
+    if key not in _SWEEP_CACHE:
+        _SWEEP_CACHE[key] = _sweep_svg(module, sweep, header)
+    return sweep, _SWEEP_CACHE[key]
+
+
+_SWEEP_CACHE: dict[tuple[str, Sweep, tuple[str, ...]], str] = {}  # one module name, one declaration per process
+
+
+def _sweep_svg(module: ScenarioModule, sweep: Sweep, header: list[str]) -> str:
+    instance = next(i for i in module.instances if i.key == sweep.instance)
+    base = instance_values(instance)
+    points: dict[str, list[float]] = {s.quantity: [] for s in sweep.series}
+    only = needed(module.model, [s.quantity for s in sweep.series])
+    for x in sweep.values:
+        evaluation = evaluate(module.model, {**base, sweep.input: exact(x)}, only)
+        for s in sweep.series:
+            points[s.quantity].append(float(evaluation.shown[s.quantity]))
+    marked = evaluate(module.model, base)
+    with _style():
+        figure = _figure()
+        axes = figure.subplots()
+        for s in sweep.series:
+            line, = axes.plot(sweep.values, points[s.quantity], linestyle="--" if s.dashed else "-", label=s.label,
+                              color=s.color)
+            axes.plot([float(base[sweep.input])], [float(marked.shown[s.quantity])], "o", color=line.get_color())
+        axes.set_xscale("log")
+        if sweep.logy:
+            axes.set_yscale("log")
+        _no_minor_ticks(axes)
+        axes.set_xlabel(sweep.xlabel)
+        axes.set_ylabel(sweep.ylabel)
+        axes.set_title(f"{instance.key} (marked), {sweep.input} varied")
+        axes.legend()
+        figure.subplots_adjust(left=0.11, right=0.97, bottom=0.12, top=0.92)
+        return _svg(figure, header, tight=False)
+
+
+def placements(modules: Sequence[ScenarioModule]) -> list[Placement]:
+    """Every registry workload whose declarations give an arithmetic intensity, in registry order."""
+    found = []
+    for module in modules:
+        rule = INTENSITY.get(module.model.name)
+        if rule is None:
+            continue
+        for instance in module.instances:
+            evaluation = evaluate(module.model, instance_values(instance))
+            precision = _precision_of(instance)
+            for suffix, intensity in rule(evaluation):
+                label = f"{instance.key} ({suffix})" if suffix else instance.key
+                found.append(Placement(label, float(intensity), precision))
+    return found
+
+
+def _precision_of(instance: Instance) -> str:
+    model = instance.scenario.model
+    given = instance.all_inputs()
+    for decl in model.precisions:
+        value = value_of(given.get(decl.name, decl.default))
+        if isinstance(value, str):
+            return value
+    return ""
+
+
+def ceilings(record: NodeRecord) -> list[tuple[str, float]]:
+    """``(label, flop/s)`` of each ceiling: every listed precision, or the headline peak."""
+    if record.precision_flops:
+        return [(key, float(rate.base)) for key, rate in record.precision_flops.items()]
+    return [("headline peak", float(record.peak_flops.base))]
+
+
+def rate_for(record: NodeRecord, precision: str) -> tuple[str, float]:
+    """The ceiling a workload at ``precision`` meets: its own, else fp32, else the headline peak."""
+    for key in (precision, "fp32"):
+        if key and key in record.precision_flops:
+            return key, float(record.precision_flops[key].base)
+    return "headline peak", float(record.peak_flops.base)
+
+
+INTENSITY_RANGE = (1e-2, 1e4)
+LINESTYLES = ("-", "--", "-.", ":")
+
+
+def _log_points(low: float, high: float, count: int) -> list[float]:
+    return [10 ** (math.log10(low) + k * (math.log10(high) - math.log10(low)) / (count - 1)) for k in range(count)]
+
+
+def _roofline(peak: float, bandwidth: float) -> tuple[list[float], list[float]]:
+    """The corners of ``min(peak, bandwidth × I)`` over the intensity range (exact on log axes)."""
+    low, high = INTENSITY_RANGE
+    ridge = peak / bandwidth
+    xs = [low] + ([ridge] if low < ridge < high else []) + [high]
+    return xs, [min(peak, bandwidth * x) for x in xs]
+
+
+def node_roofline(record: NodeRecord, workloads: Sequence[Placement], header: list[str]) -> str:
+    """The roofline of one node per listed precision, with ``workloads`` at their attainable rate."""
+
+    bandwidth = float(record.memory_bandwidth.base)
+    with _style():
+        figure = _figure()
+        axes = figure.subplots()
+        for key, peak in sorted(ceilings(record), key=lambda c: -c[1]):
+            axes.plot(*_roofline(peak, bandwidth), label=f"{key}: ridge at {peak / bandwidth:.3g} flop/B")
+        markers = "osD^vP*Xh"
+        for n, work in enumerate(workloads):
+            key, peak = rate_for(record, work.precision)
+            attainable = min(peak, bandwidth * work.intensity)
+            axes.plot([work.intensity], [attainable], markers[n % len(markers)], color="black", markerfacecolor="white",
+                      label=f"{work.label}: I = {work.intensity:.3g} ({key})")
+        _roofline_axes(axes, f"{record.name} (Hardware.{record.path}), {record.memory_bandwidth.text}")
+        return _svg(figure, header)
+
+
+def tier_roofline(tier: str, records: Sequence[NodeRecord], workloads: Sequence[Placement], header: list[str]) -> str:
+    """Every node of a tier at its headline peak, and the registry workloads' intensities."""
+    with _style():
+        figure = _figure()
+        figure.set_size_inches(7.2, 4.2 + 0.12 * max(0, len(records) - 12))
+        axes = figure.subplots()
+        for n, record in enumerate(records):
+            axes.plot(*_roofline(float(record.peak_flops.base), float(record.memory_bandwidth.base)),
+                      linestyle=LINESTYLES[n // 10 % len(LINESTYLES)], linewidth=1.2, label=record.key)
+        intensities = sorted({round(w.intensity, 3) for w in workloads})
+        for n, intensity in enumerate(intensities):
+            axes.axvline(intensity, color="#555555", linestyle=":", linewidth=0.9,
+                         label="registry workloads' intensities" if n == 0 else None)
+        _roofline_axes(axes, f"{tier} tier: every node at its headline peak", columns=2 if len(records) > 14 else 1)
+        return _svg(figure, header)
+
+
+def _no_minor_ticks(axes: Any) -> None:
+    """Log axes get decade ticks only (minor ticks cost most of the drawing time)."""
+    from matplotlib.ticker import NullLocator
+
+    axes.xaxis.set_minor_locator(NullLocator())
+    axes.yaxis.set_minor_locator(NullLocator())
+
+
+def _roofline_axes(axes: Any, title: str, columns: int = 1) -> None:
+    from matplotlib.ticker import EngFormatter
+
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    _no_minor_ticks(axes)
+    axes.set_xlim(*INTENSITY_RANGE)
+    axes.yaxis.set_major_formatter(EngFormatter(unit="FLOP/s"))
+    axes.set_xlabel("arithmetic intensity I [flop/byte]")
+    axes.set_ylabel("attainable rate")
+    axes.set_title(title)
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=columns)
+
+
+def roofline_charts(workloads: Sequence[Placement], nodes: Sequence[str], header: list[str]) -> dict[str, str]:
+    """``{name: SVG}``: ``"<Tier>"`` for every tier and ``"<Tier>.<Key>"`` for each of ``nodes``."""
+    return dict(_rooflines(tuple(workloads), tuple(nodes), tuple(header)))
+
+
+@lru_cache(maxsize=None)
+def _rooflines(workloads: tuple[Placement, ...], nodes: tuple[str, ...], header: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    tiers: dict[str, list[NodeRecord]] = {}
+    for record in hardware_records():
+        tiers.setdefault(record.tier, []).append(record)
+    charts = [(tier, tier_roofline(tier, records, workloads, list(header))) for tier, records in tiers.items()]
+    by_path = {record.path: record for record in hardware_records()}
+    charts += [(path, node_roofline(by_path[path], workloads, list(header))) for path in nodes]
+    return tuple(charts)

@@ -1,0 +1,377 @@
+"""Worked examples: a registry instance's quantities as formula = numbers = result.
+
+The numbers come from the declaration itself: each instance's input values (catalog
+references resolved, hardware nodes read at the instance's precision, a scenario input
+replaced by the inputs of the instance it names) are exact rationals, every quantity is
+evaluated exactly with sympy in base units in declaration order, and shown in its
+display unit. The "numbers substituted" form prints the quantity's own definition with
+each symbol replaced by its value, so it has the definition's structure term for term.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from symbolic.codegen.latex import DocsLatexPrinter, latex_names
+from symbolic.dimensions import scale_of_unit
+from symbolic.functions import Len, MaxOver
+from symbolic.instances import Instance
+from symbolic.model import UNIT_SYMBOLS, Quantity, ScenarioModel, _symbols
+from symbolic.refs import value_of
+from symbolic.runtime.errors import DeclarationError
+from symbolic.runtime.validation import REQUIRED
+
+Value = Any  # an exact sympy number, a list of them, a string (text outputs) or None (absent)
+
+
+# -- exact values ------------------------------------------------------------------------
+def exact(value: Any) -> sympy.Rational:
+    """An exact rational for a Python number (floats by their shortest decimal spelling)."""
+    if isinstance(value, bool):
+        raise TypeError(f"not a number: {value!r}")
+    if isinstance(value, int):
+        return sympy.Integer(value)
+    if isinstance(value, float):
+        return sympy.Rational(repr(value))
+    if isinstance(value, sympy.Basic) and value.is_Number:
+        return sympy.Rational(value)
+    return sympy.Rational(Fraction(value))
+
+
+def _in_unit(value: Any, unit: str) -> Any:
+    """A given input value as an exact number (or list) in the input's declared unit."""
+    if isinstance(value, (list, tuple)):
+        return [_in_unit(item, unit) for item in value]
+    if hasattr(value, "units"):  # a pint Quantity
+        return exact(value.to(unit or "dimensionless").magnitude)
+    return exact(value)
+
+
+def input_values(model: ScenarioModel, given: dict[str, Any]) -> dict[str, Value]:
+    """Every declared input of ``model`` as an exact value in its declared unit.
+
+    ``given`` maps input names to what an instance passes (numbers, Quantities, nodes,
+    datasets, precision strings, other instances). Hardware numbers are read at the
+    instance's precision; a scenario input resolves to the inputs of the instance it names.
+    """
+    structured = {item.name: item for item in model.structured}
+    precision_of = {node: given.get(p.name, p.default) for p in model.precisions for node in p.nodes}
+    base: dict[sympy.Basic, Any] = {}
+    values: dict[str, Value] = {}
+    for decl in model.inputs:
+        if decl.structured:
+            item = structured[decl.structured]
+            owner = given.get(decl.structured)
+            if item.kind == "node":
+                if owner is None:
+                    raise DeclarationError(f"{model.name}: no hardware node given for {decl.structured}")
+                value: Value = (exact(owner.peak_flops_per_second(precision_of[decl.structured]))
+                                if decl.resolves == "peak" else exact(owner.bandwidth_bytes_per_second))
+            elif item.kind == "dataset":
+                count = None if owner is None else owner.training_examples
+                value = None if count is None else exact(count)
+            else:
+                assert item.scenario is not None and isinstance(owner, Instance)
+                value = instance_values(owner)[decl.resolves]
+        elif decl.name in given:
+            value = _in_unit(given[decl.name], decl.spec.unit)
+        else:
+            default = decl.spec.default
+            if default is REQUIRED:
+                raise DeclarationError(f"{model.name}: required input {decl.name} is not given")
+            if default is None:
+                value = None
+            else:
+                expr = sympy.sympify(default).xreplace(base)
+                value = None if expr.free_symbols else exact(expr / scale_of_unit(decl.spec.unit))
+        values[decl.name] = value
+        if value is not None and not isinstance(value, list):
+            base[decl.symbol] = value * scale_of_unit(decl.spec.unit)
+    return values
+
+
+def instance_values(instance: Instance) -> dict[str, Value]:
+    """The input values of a registry instance (a variant's base inputs merged in)."""
+    given = {name: value_of(value) for name, value in instance.all_inputs().items()}
+    return input_values(instance.scenario.model, given)
+
+
+@dataclass
+class Evaluation:
+    """Every symbol of a model at one set of inputs, exactly, in base units."""
+
+    model: ScenarioModel
+    env: dict[sympy.Basic, Any]  # symbol -> exact base value (None when absent)
+    lists: dict[sympy.Basic, tuple[list[Any], int]]  # list base -> (base values, first index)
+    shown: dict[str, Value]  # quantity name -> value in its display unit (lists: per item)
+    inputs: dict[str, Value]  # input name -> value in its declared unit
+
+    def base(self, name: str) -> Any:
+        """A scalar quantity's exact value in base units (hidden steps included)."""
+        quantity = next(q for q in self.model.quantities if q.name == name)
+        return self.env[quantity.symbol]
+
+
+def needed(model: ScenarioModel, names: list[str]) -> set[str]:
+    """The named quantities and every quantity they are computed from."""
+    by_symbol = {q.symbol: q for q in model.quantities}
+    by_symbol.update({q.symbol.label: q for q in model.quantities if isinstance(q.symbol, sympy.IndexedBase)})
+    todo = [q for q in model.quantities if q.name in names]
+    found: set[str] = set()
+    while todo:
+        quantity = todo.pop()
+        if quantity.name in found:
+            continue
+        found.add(quantity.name)
+        reads = _symbols(quantity.expr) | {s for part in quantity.limits for s in _symbols(part)}
+        todo += [by_symbol[s] for s in reads if s in by_symbol]
+    return found
+
+
+def evaluate(model: ScenarioModel, inputs: dict[str, Value], only: set[str] | None = None) -> Evaluation:
+    """Every quantity of ``model`` at ``inputs`` (exact numbers in declared units).
+
+    ``only`` limits the work to those quantities (see ``needed``); the others are absent.
+    """
+    env: dict[sympy.Basic, Any] = {s: scale_of_unit(u) for s, u in UNIT_SYMBOLS.items()}
+    lists: dict[sympy.Basic, tuple[list[Any], int]] = {}
+    for decl in model.inputs:
+        value = inputs.get(decl.name)
+        scale = scale_of_unit(decl.spec.unit)
+        if isinstance(decl.symbol, sympy.IndexedBase):
+            lists[decl.symbol] = ([v * scale for v in value], 0) if value is not None else ([], 0)
+            lists[decl.symbol.label] = lists[decl.symbol]
+        else:
+            env[decl.symbol] = None if value is None else value * scale
+    evaluation = Evaluation(model, env, lists, {}, dict(inputs))
+
+    for quantity in model.quantities:
+        if only is not None and quantity.name not in only:
+            continue
+        if quantity.kind == "text":
+            items = lists[quantity.expr][0]
+            evaluation.shown[quantity.name] = quantity.separator.join(str(v) for v in items)
+            continue
+        if isinstance(quantity.symbol, sympy.IndexedBase) and quantity.echo:
+            lists[quantity.symbol] = lists[quantity.expr]
+            evaluation.shown[quantity.name] = [v / scale_of_unit(quantity.unit) for v in lists[quantity.expr][0]]
+            continue
+        if quantity.kind == "list":
+            index, start, stop = quantity.limits
+            first, last = _number(start, evaluation), _number(stop, evaluation)
+            items = [_number(quantity.expr.xreplace({index: sympy.Integer(k)}), evaluation)
+                     for k in range(int(first), int(last) + 1)]
+            lists[quantity.symbol] = (items, int(first))
+            evaluation.shown[quantity.name] = [None if v is None else v / scale_of_unit(quantity.unit) for v in items]
+            continue
+        value = _number(quantity.expr, evaluation)
+        env[quantity.symbol] = value
+        evaluation.shown[quantity.name] = None if value is None else value / scale_of_unit(quantity.unit)
+    return evaluation
+
+
+def _number(expr: sympy.Basic, evaluation: Evaluation) -> Any:
+    """``expr`` at the evaluation's values (None when it reads an absent value)."""
+    env, lists = evaluation.env, evaluation.lists
+    reads = _symbols(expr)
+    if any(s in env and env[s] is None for s in reads):
+        return None
+    result = expr.xreplace({s: v for s, v in env.items() if v is not None and s in reads})
+    if not result.is_Number:  # sums, maxima, lengths and list entries are left
+        result = result.replace(lambda e: isinstance(e, Len), lambda e: sympy.Integer(len(lists[e.args[0]][0])))
+        result = result.doit()
+        result = result.replace(lambda e: isinstance(e, sympy.Indexed),
+                                lambda e: lists[e.base][0][int(e.indices[0]) - lists[e.base][1]])
+        result = result.doit()
+    if not result.is_Number:
+        raise DeclarationError(f"{evaluation.model.name}: could not evaluate {expr} to a number")
+    return result
+
+
+# -- numbers as LaTeX ----------------------------------------------------------------------
+_PREFIXES = ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+_PREFIXABLE = {"flop/s": "FLOP/s", "byte/s": "B/s", "flop": "FLOP", "byte": "B"}
+
+
+def unit_latex(unit: str) -> str:
+    r"""A unit spelling as LaTeX: ``µs`` -> ``\mu\mathrm{s}``, ``TFLOP/s`` -> ``\mathrm{TFLOP/s}``."""
+    if unit.startswith(("µ", "μ")):
+        return rf"\mu\mathrm{{{unit[1:]}}}"
+    return rf"\mathrm{{{unit}}}"
+
+
+def number_latex(value: Any, digits: int = 4) -> tuple[str, bool]:
+    """``(LaTeX, exact)``: integers below 10⁹ in full with thin-space groups, others to
+    ``digits`` significant digits (scientific outside 10⁻³ … 10⁴)."""
+    value = sympy.Rational(value)
+    if value.is_Integer and abs(value) < 10**9:
+        return f"{int(value):,}".replace(",", r"\,"), True
+    number = float(value)
+    if number == 0:
+        return "0", True
+    exponent = int(sympy.floor(sympy.log(abs(value), 10)))
+    if -3 <= exponent < 4:
+        text = f"{number:.{max(digits - 1 - exponent, 0)}f}"
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+        shown = sympy.Rational(text)
+        return text, shown == value
+    mantissa = f"{number / 10**exponent:.{digits - 1}f}".rstrip("0").rstrip(".")
+    if mantissa == "10":  # rounding carried into the next decade
+        mantissa, exponent = "1", exponent + 1
+    return rf"{mantissa} \times 10^{{{exponent}}}", False
+
+
+def quantity_latex(value: Any, unit: str) -> tuple[str, bool]:
+    """A value in ``unit`` as LaTeX with its unit; large rates and sizes get an SI prefix."""
+    value = sympy.Rational(value)
+    if unit in _PREFIXABLE and not (value.is_Integer and abs(value) < 10**9):
+        for factor, prefix in _PREFIXES:
+            if abs(value) >= factor:
+                text, is_exact = number_latex(value / exact(factor))
+                return rf"{text}\,\mathrm{{{prefix}{_PREFIXABLE[unit]}}}", is_exact
+    text, is_exact = number_latex(value)
+    return (rf"{text}\,{unit_latex(unit)}" if unit else text), is_exact
+
+
+def value_latex(value: Value, unit: str) -> tuple[str, bool]:
+    """Any shown value (number, list, text, None) as LaTeX."""
+    if value is None:
+        return r"\text{absent}", True
+    if isinstance(value, str):
+        return r" \to ".join(value.split(" → ")), True
+    if isinstance(value, list):
+        shown = [quantity_latex(v, "") for v in value]
+        inner = ", ".join(text for text, _ in shown)
+        suffix = rf"\,{unit_latex(unit)}" if unit else ""
+        return rf"\left({inner}\right){suffix}", all(is_exact for _, is_exact in shown)
+    return quantity_latex(value, unit)
+
+
+# -- the substituted formula -----------------------------------------------------------------
+class NumbersLatexPrinter(DocsLatexPrinter):
+    """Prints a definition with every symbol replaced by its value and unit."""
+
+    def __init__(self, names: dict[sympy.Basic, str], evaluation: Evaluation, units: dict[sympy.Basic, str]) -> None:
+        super().__init__(names)
+        self._settings["mul_symbol"] = "dot"
+        self._settings["mul_symbol_latex"] = r" \cdot "
+        self._settings["mul_symbol_latex_numbers"] = r" \cdot "
+        self.evaluation = evaluation
+        self.units = units
+
+    def _print_Indexed(self, expr: sympy.Indexed) -> str:
+        values, first = self.evaluation.lists[expr.base]
+        position = _number(expr.indices[0], self.evaluation)
+        unit = self.units.get(expr.base, "")
+        return _input_number(values[int(position) - first], unit)
+
+    def _print_Len(self, expr: Len) -> str:
+        return str(len(self.evaluation.lists[expr.args[0]][0]))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One row of a worked example."""
+
+    name: str  # the quantity's path, e.g. "op_flops[relu]" or "result.weights_per_layer[2]"
+    symbol: str  # LaTeX
+    definition: str  # LaTeX of the definition ("" when the value is an input echo)
+    substituted: str  # LaTeX with the numbers in ("" when it would repeat the result)
+    result: str  # LaTeX of the value with its unit
+    exact: bool  # False when the result is rounded
+    unit: str
+
+    @property
+    def latex(self) -> str:
+        """The whole row: symbol = definition = substituted = result."""
+        parts = [self.symbol]
+        parts += [p for p in (self.definition, self.substituted) if p]
+        relation = "=" if self.exact else r"\approx"
+        return " = ".join(parts) + f" {relation} {self.result}"
+
+
+@dataclass(frozen=True)
+class WorkedExample:
+    key: str
+    steps: tuple[Step, ...]
+
+
+def worked_example(model: ScenarioModel, instance: Instance) -> WorkedExample:
+    """Every public quantity of ``instance``, step by step, in declaration order."""
+    evaluation = evaluate(model, instance_values(instance))
+    names = latex_names(model)
+    units: dict[sympy.Basic, str] = {decl.symbol: decl.spec.unit for decl in model.inputs}
+    units.update({q.symbol: q.unit for q in model.quantities})
+    numbers = dict(names)
+    for symbol, value in evaluation.env.items():
+        if symbol not in UNIT_SYMBOLS and value is not None:
+            numbers[symbol] = _input_number(value, units.get(symbol, ""))
+    printer = NumbersLatexPrinter(numbers, evaluation, units)
+    symbol_printer = DocsLatexPrinter(names)
+    steps: list[Step] = []
+    for quantity in model.quantities:
+        if quantity.hidden:
+            continue
+        steps.extend(_steps(quantity, evaluation, printer, symbol_printer))
+    return WorkedExample(instance.key, tuple(steps))
+
+
+def _input_number(base_value: Any, unit: str) -> str:
+    """A value inside a formula: scientific notation is parenthesised, plain numbers are not."""
+    text, _ = quantity_latex(base_value / scale_of_unit(unit), unit)
+    return rf"\left({text}\right)" if r"\times" in text or text.startswith("-") else text
+
+
+def _steps(quantity: Quantity, evaluation: Evaluation, printer: NumbersLatexPrinter,
+           symbol_printer: DocsLatexPrinter) -> list[Step]:
+    value = evaluation.shown[quantity.name]
+    if quantity.kind == "text" or quantity.echo:
+        result, is_exact = value_latex(value, quantity.unit)
+        return [Step(quantity.name, quantity.latex, "", "", result, is_exact, quantity.unit)]
+    if quantity.kind == "list":
+        index, start, _ = quantity.limits
+        first = int(_number(start, evaluation))
+        steps = []
+        for offset, item in enumerate(value):
+            k = sympy.Integer(first + offset)
+            body = quantity.expr.xreplace({index: k})
+            result, is_exact = value_latex(item, quantity.unit)
+            steps.append(Step(f"{quantity.name}[{k}]", f"{quantity.latex}_{{{k}}}", symbol_printer.doprint(body),
+                              _substituted(body, printer, result), result, is_exact, quantity.unit))
+        return steps
+    result, is_exact = value_latex(value, quantity.unit)
+    definition = symbol_printer.doprint(quantity.expr)
+    if quantity.expr.is_Number or definition == quantity.latex:
+        definition = ""
+    if value is None:
+        return [Step(quantity.name, quantity.latex, definition, "", result, True, quantity.unit)]
+    expanded = _expand_ranges(quantity.expr, evaluation)
+    return [Step(quantity.name, quantity.latex, definition, _substituted(expanded, printer, result), result,
+                 is_exact, quantity.unit)]
+
+
+def _substituted(expr: sympy.Basic, printer: NumbersLatexPrinter, result: str) -> str:
+    text = printer.doprint(expr)
+    bare = text.removeprefix(r"\left(").removesuffix(r"\right)")
+    return "" if result in (text, bare) else text
+
+
+def _expand_ranges(expr: sympy.Basic, evaluation: Evaluation) -> sympy.Basic:
+    """Sums and maxima over an index, written out term by term at the evaluation's bounds."""
+    def numeric(bound: sympy.Basic) -> sympy.Integer:
+        return sympy.Integer(int(_number(bound, evaluation)))
+
+    def expand(node: sympy.Basic) -> sympy.Basic:
+        (index, start, stop), = node.limits
+        first, last = int(numeric(start)), int(numeric(stop))
+        terms = [node.function.xreplace({index: sympy.Integer(k)}) for k in range(first, last + 1)]
+        if isinstance(node, MaxOver):
+            return sympy.Max(*terms, evaluate=False) if len(terms) > 1 else terms[0]
+        return sympy.Add(*terms, evaluate=False) if terms else sympy.Integer(0)
+
+    return expr.replace(lambda e: isinstance(e, (sympy.Sum, MaxOver)), expand)
