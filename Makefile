@@ -40,6 +40,7 @@ pdf: generate  ## build the PDF handbook into build/pdf/handbook.pdf from genera
 
 bench: install  ## benchmarks (not part of make test)
 	$(PY) benchmarks/run.py
+	$(PY) -m symbolic.generate  # the docs page shows benchmarks/results.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,4 +1,4 @@
-"""``mlsysym``: the scenarios from a shell.
+"""mlsysym: the scenarios from a shell.
 
 Evaluation commands (list, show, eval, sweep, sensitivity, compare) use only the
 generated runtime and never import sympy; derivation commands (explain, solve, scaling)
@@ -455,15 +455,22 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 # -- the parser -----------------------------------------------------------------------------
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """A fixed width, so the help (and the generated CLI page) does not depend on the terminal."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=100, max_help_position=32)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (also the source of the generated CLI reference page)."""
     parser = argparse.ArgumentParser(prog="mlsysym", description=__doc__.split("\n")[0],
-                                     epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                                     epilog=EPILOG, formatter_class=_Formatter)
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, handler: Any, help_text: str) -> argparse.ArgumentParser:
-        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub = commands.add_parser(name, help=help_text, description=help_text, formatter_class=_Formatter)
         sub.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON instead of tables")
         sub.set_defaults(handler=handler)
         return sub

@@ -13,7 +13,9 @@ from symbolic.catalog import constant_records, dataset_records, hardware_records
 from symbolic.codegen.discover import ScenarioModule, discover
 from symbolic.codegen.latex import equations
 from symbolic.codegen.python import Evaluator, build_evaluator, code_name
-from symbolic.codegen.site_pages import scenario_docs, site_files
+from symbolic.codegen.derivations import derivations_markdown
+from symbolic.codegen.reference_pages import reference_files
+from symbolic.codegen.site_pages import Legends, scenario_docs, site_files
 from symbolic.dimensions import check_model
 from symbolic.instances import Instance
 from symbolic.model import InputDecl, ListInput, OutputDecl, ScenarioModel
@@ -187,7 +189,7 @@ def _model_context(module: ScenarioModule, modules: list[ScenarioModule]) -> dic
         "validation_imports": sorted(validation_imports, key=lambda n: (n != "REQUIRED", n)),
         # the docs site: symbol legends, worked examples, charts, hardware links (symbolic/codegen/site_pages.py)
         **scenario_docs(module, modules, sections, header),
-        "derivations": "",  # Markdown of a "Derivations" section, placed before "Registry instances"
+        "derivations": derivations_markdown(model, list(module.instances), Legends(model, modules).for_symbols),
     }
 
 
@@ -290,6 +292,7 @@ def render_all(modules: list[ScenarioModule] | None = None) -> dict[str, str]:
     files["generated/latex/handbook.tex"] = env.get_template("handbook.tex.j2").render(
         header=header("symbolic/scenarios/*.py", "handbook.tex.j2"), pages=pages)
     files.update(site_files(env, modules, pages, instances, header))  # hardware, outputs, units pages; charts
+    files.update(reference_files(env, header))  # the CLI reference and the benchmark results
     return files
 
 

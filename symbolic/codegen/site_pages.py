@@ -144,6 +144,10 @@ class Legends:
         """One line linking every symbol the quantities' equations use."""
         own = {q.symbol for q in quantities}
         symbols = set().union(*(self.reads(q) for q in quantities)) - own if quantities else set()
+        return self.for_symbols(symbols)
+
+    def for_symbols(self, symbols: set[sympy.Basic]) -> str:
+        """One line linking the given symbols (e.g. those of a derived formula)."""
         entries: dict[str, LegendEntry] = {}
         for symbol in sorted(symbols, key=lambda s: (self.order.get(s, len(self.order)), str(s))):
             if symbol in UNIT_SYMBOLS:

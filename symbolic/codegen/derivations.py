@@ -1,0 +1,117 @@
+"""The "Derivations" section of a scenario page, computed with ``symbolic.derive``.
+
+For the outputs a scenario names in ``main_outputs``: their leading-order scaling in
+each input, and their elasticities at each registry instance (exact derivatives of the
+closed forms, evaluated with the instance's values). For each of its ``questions``
+(input, output, output-or-value): the symbolic solution and its value at each instance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import sympy
+
+from symbolic import derive
+from symbolic.codegen.latex import DocsLatexPrinter, latex_names
+from symbolic.codegen.worked import instance_values
+from symbolic.functions import MaxOver
+from symbolic.instances import Instance
+from symbolic.model import UNIT_SYMBOLS, ScenarioModel
+
+
+def _power(value: sympy.Rational) -> str:
+    return {0: "constant", 1: "linear", 2: "quadratic", 3: "cubic", -1: "inverse"}.get(int(value) if value.is_Integer
+                                                                                        else None, f"power {value}")
+
+
+def derivations_markdown(model: ScenarioModel, instances: list[Instance],
+                         legend: Callable[[set[sympy.Basic]], str] = lambda symbols: "") -> str:
+    """Markdown of the section ("" when the scenario names no main outputs or questions).
+
+    ``legend`` turns the symbols of a derived formula into a line of links to their definitions.
+    """
+    if not model.main_outputs and not model.questions:
+        return ""
+    printer = DocsLatexPrinter({**latex_names(model), **{s: "1" for s in UNIT_SYMBOLS}})
+    lines = ["## Derivations", "",
+             "Computed when the page is generated, by `symbolic.derive` from the same declaration "
+             "(the command line gives the same answers: `mlsysym scaling`, `mlsysym sensitivity`, `mlsysym solve`).", ""]
+    if model.main_outputs:
+        lines += ["### How the main outputs scale", "",
+                  "Leading power of each output as one input grows alone (others fixed), and as all grow together.", "",
+                  "| output | by input | all together |", "| --- | --- | --- |"]
+        for output in model.main_outputs:
+            result = derive.scaling(model, output)
+            per = ", ".join(f"`{name}` {_power(power)}" for name, power in result.per_input.items()
+                            if power != 0) or "constant"
+            lines.append(f"| `{result.output}` | {per} | power {result.overall} |")
+        lines.append("")
+    arguments = {decl.name: decl for decl in model.evaluator_inputs() if decl.symbol.is_Symbol}
+    for instance in instances:
+        values = derive.base_values(model, _plain(instance_values(instance)))
+        rows = []
+        for output in model.main_outputs:
+            form = derive.closed_form(model, output, simplify=False)
+            value = derive.substitute(form, values)
+            if not value.is_number or value == 0:
+                continue
+            ranked = []
+            for name, decl in arguments.items():
+                if decl.symbol not in values or not form.has(decl.symbol):
+                    continue
+                slope = derive.substitute(derive.derivative(model, output, name), values)
+                elasticity = slope * values[decl.symbol] / value
+                if elasticity.is_number and elasticity != 0:
+                    ranked.append((abs(float(elasticity)), name, float(elasticity)))
+            top = ", ".join(f"`{name}` {e:+.3g}" for _, name, e in sorted(ranked, key=lambda r: (-r[0], r[1]))[:4])
+            rows.append(f"| `{output}` | {top or 'depends on list inputs only'} |")
+        if rows:
+            lines += [f"### Elasticities at `{instance.key}`", "",
+                      "Percent change of the output per percent change of each input (d ln y / d ln x), "
+                      "largest first.", "", "| output | elasticities |", "| --- | --- |", *rows, ""]
+    for unknown, output, target in model.questions:
+        lines += _question(model, instances, printer, unknown, output, target, legend)
+    return "\n".join(lines) + "\n"
+
+
+def _plain(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def _question(model: ScenarioModel, instances: list[Instance], printer: DocsLatexPrinter,
+              unknown: str, output: str, target: str, legend: Callable[[set[sympy.Basic]], str]) -> list[str]:
+    names = {q.name for q in model.quantities}
+    rhs: Any = target
+    if target not in names:
+        from symbolic.runtime.units import Q_
+
+        rhs = Q_(target)
+        if rhs.dimensionless:
+            rhs = float(rhs.magnitude)
+    shown_target = f"`{target}`" if target in names else target
+    lines = [f"### Solving for `{unknown}` where `{output}` = {shown_target}", ""]
+    decl = derive.input_decl(model, unknown)
+    has_sums = any(derive.closed_form(model, name, simplify=False).has(sympy.Sum, MaxOver)
+                   for name in (output, target) if name in names)
+    if has_sums:
+        lines += ["The closed form sums over the list input, so the answer is given per instance.", ""]
+    else:
+        symbolic = derive.solve(model, unknown, output, rhs)
+        for expr, condition in symbolic.expressions:
+            when = "" if condition is sympy.true else rf" \quad \text{{when }} {printer.doprint(condition)}"
+            lines += ["$$", f"{decl.latex} = {printer.doprint(expr)}{when}", "$$", ""]
+            links = legend(expr.free_symbols | condition.free_symbols | {decl.symbol})
+            if links:
+                lines += [f"Symbols: {links}", ""]
+        if not symbolic.expressions:
+            lines += [f"No closed-form solution ({'; '.join(symbolic.notes) or 'sympy found none'}).", ""]
+        lines += ["(Symbols in base units: second, byte, flop.)", ""]
+    for instance in instances:
+        numbers = derive.solve(model, unknown, output, rhs, _plain(instance_values(instance)), symbolic=False)
+        unit = f" {decl.spec.unit}" if decl.spec.unit else ""
+        answer = ", ".join(f"{value:.6g}{unit}" for value in numbers.values) or "none in the domain"
+        notes = "".join(f" {note}." for note in numbers.notes if "no real solution" not in note)
+        lines += [f"- At `{instance.key}`: `{unknown}` = {answer}.{notes}"]
+    return lines + [""]
