@@ -44,7 +44,7 @@ class ScenarioBase:
     _outputs: ClassVar[tuple[str, ...]] = ()
     _evaluate: ClassVar[Callable[..., dict[str, Any]]]
 
-    __slots__ = ("name", "description", "_given", "_args", "_result")
+    __slots__ = ("name", "description", "_given", "_args", "_result", "_children")
 
     def __init__(self, *, name: str | None = None, description: str | None = None, **inputs: Any) -> None:
         cls = type(self)
@@ -96,6 +96,7 @@ class ScenarioBase:
         object.__setattr__(self, "_given", {key: given[key] for key in cls.input_names()})
         object.__setattr__(self, "_args", args)
         object.__setattr__(self, "_result", None)
+        object.__setattr__(self, "_children", None)
 
     @classmethod
     def input_names(cls) -> tuple[str, ...]:
@@ -132,8 +133,20 @@ class ScenarioBase:
                 raise ScenarioInputError(
                     f"{type(self).__name__}: these inputs under- or overflow double precision ({error}); "
                     f"inputs: {self._given}") from None
+            _check_finite(self, result, "")
             object.__setattr__(self, "_result", result)
         return result
+
+    @classmethod
+    def _from_parent(cls, name: str, description: str, values: dict[str, Any]) -> ScenarioBase:
+        """A contained scenario from its parent's evaluation: its inputs were computed by the
+        parent's evaluator inside their declared domains, so they are not validated again."""
+        child = cls.__new__(cls)
+        given = {spec.name: values[spec.name] for spec in cls._specs}
+        for attribute, value in (("name", name), ("description", description), ("_given", given),
+                                 ("_args", dict(given)), ("_result", values), ("_children", None)):
+            object.__setattr__(child, attribute, value)
+        return child
 
     def __getattr__(self, name: str) -> Any:
         given = object.__getattribute__(self, "_given")
@@ -180,12 +193,18 @@ def _check(title: str, requirement: Requirement, args: dict[str, Any]) -> None:
 
 
 # -- output descriptors ----------------------------------------------------------------
-def _finite(scenario: ScenarioBase, name: str, value: Any) -> None:
-    """Refuse to hand out an overflowed float (inputs are finite, so only overflow gets here)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ScenarioInputError(
-            f"{type(scenario).__name__}: output '{name}' is {value} for these inputs (float overflow); "
-            "the inputs are too large for double precision")
+def _check_finite(scenario: ScenarioBase, values: Any, path: str) -> None:
+    """Refuse an evaluation with an overflowed float anywhere (inputs are finite, so only
+    overflow gets here), once per evaluation rather than on every read."""
+    items = values.items() if isinstance(values, dict) else enumerate(values) if isinstance(values, list) else ()
+    for key, value in items:
+        if type(value) is float:
+            if not math.isfinite(value):
+                raise ScenarioInputError(
+                    f"{type(scenario).__name__}: output '{path}{key}' is {value} for these inputs (float overflow); "
+                    "the inputs are too large for double precision")
+        elif isinstance(value, (dict, list)):
+            _check_finite(scenario, value, f"{path}{key}.")
 
 
 class Output:
@@ -209,7 +228,6 @@ class Output:
     def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
         if value is None:
             return self.missing(scenario)
-        _finite(scenario, self.name, value)
         return quantity(value, self.unit) if self.unit else value
 
     def missing(self, scenario: ScenarioBase) -> None:
@@ -226,8 +244,6 @@ class ListOutput(Output):
     def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
         if value is None:
             return self.missing(scenario)
-        for entry in value:
-            _finite(scenario, self.name, entry)
         return [quantity(v, self.unit) for v in value] if self.unit else list(value)
 
 
@@ -235,8 +251,6 @@ class TableOutput(Output):
     """A dict-valued output: every entry a Quantity in the table's unit."""
 
     def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
-        for key, entry in value.items():
-            _finite(scenario, f"{self.name}[{key!r}]", entry)
         if not self.unit:
             return dict(value)
         return {key: quantity(entry, self.unit) for key, entry in value.items()}
@@ -297,7 +311,11 @@ class SubScenario(Output):
         self.description = description
 
     def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
-        inputs = {name: value[name] for name in self.scenario.input_names()}
-        child = self.scenario(name=self.title.format(name=scenario.name), description=self.description, **inputs)
-        object.__setattr__(child, "_result", value)
-        return child
+        children = scenario._children
+        if children is None:
+            children = {}
+            object.__setattr__(scenario, "_children", children)
+        if self.name not in children:  # built once per parent: instances are immutable
+            children[self.name] = self.scenario._from_parent(
+                self.title.format(name=scenario.name), self.description, value)
+        return children[self.name]
