@@ -1,39 +1,20 @@
 """``python -m symbolic.demo``: every named scenario's outputs, with units.
 
-Uses only the generated runtime (``generated``), as a user would.
+Uses only the generated runtime (``generated``) and the command line's formatting, as a
+user would; the same table as ``mlsysym show NAME`` for every registry entry.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from generated import ScenarioBase, Scenarios
-
-
-def _shown(value: Any) -> str:
-    if hasattr(value, "units"):
-        return f"{value:~P}"
-    return repr(value)
-
-
-def lines(scenario: ScenarioBase, indent: str = "  ") -> list[str]:
-    """One line per output; tables one line per entry, contained scenarios indented."""
-    out = []
-    for name, value in scenario.outputs().items():
-        if isinstance(value, ScenarioBase):
-            out.append(f"{indent}{name}: {type(value).__name__} '{value.name}'")
-            out.extend(lines(value, indent + "    "))
-        elif isinstance(value, dict):
-            out.extend(f"{indent}{name}[{key!r}] = {_shown(entry)}" for key, entry in value.items())
-        else:
-            out.append(f"{indent}{name} = {_shown(value)}")
-    return out
+from generated import Scenarios
+from symbolic.cli import outputs_of, shown, table
 
 
 def main() -> None:
     for key, scenario in Scenarios.items():
         print(f"{key} ({type(scenario).__name__}): {scenario.name}")
-        print("\n".join(lines(scenario)))
+        rows = [(path, shown(value, unit)) for path, (value, unit) in outputs_of(scenario).items()]
+        print(table(rows, ("output", "value")))
         print()
 
 
