@@ -183,8 +183,9 @@ def gradient(
 
     ``gradient(...)[output][input]`` is d output / d input, in the output's display unit
     per the input's declared unit; entries that are identically zero are left out, and
-    outputs that need an optional input are not differentiated. Floors count as flat
-    (derivative 0 almost everywhere) and Min/Max as the active branch.
+    outputs that need an optional input are there only when it is given. A floor is differentiated
+    as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
+    active branch.
     """
     result__layers = len(layer_widths) - 1
     result__weights_per_layer = [layer_widths[layer - 1]*layer_widths[layer] for layer in range(1, result__layers + 1)]
@@ -218,14 +219,14 @@ def gradient(
     d__result__forward_flops__batch_size = d__result__elementwise_flops__batch_size + d__result__matmul_flops__batch_size
     _g0 = d__result__forward_flops__batch_size/result__forward_flops**2
     d__result__forward_flops_per_example__batch_size = d__result__forward_flops__batch_size/batch_size - result__forward_flops/batch_size**2
-    d__result__matmul_share__batch_size = d__result__matmul_flops__batch_size/result__forward_flops - _g0*result__matmul_flops
-    d__result__elementwise_share__batch_size = d__result__elementwise_flops__batch_size/result__forward_flops - _g0*result__elementwise_flops
+    d__result__matmul_share__batch_size = -_g0*result__matmul_flops + d__result__matmul_flops__batch_size/result__forward_flops
+    d__result__elementwise_share__batch_size = -_g0*result__elementwise_flops + d__result__elementwise_flops__batch_size/result__forward_flops
     d__result__parameter_bytes__bytes_per_value = result__parameters
     d__result__traffic_values__batch_size = layer_widths[0] + layer_widths[result__layers] + 2*sum(layer_widths[1:result__layers])
     d__result__traffic_bytes__batch_size = d__result__traffic_values__batch_size*bytes_per_value
     d__result__traffic_bytes__bytes_per_value = d__result__parameter_bytes__bytes_per_value + result__traffic_values
-    d__result__intensity__batch_size = d__result__forward_flops__batch_size/result__traffic_bytes - d__result__traffic_bytes__batch_size*_g1
-    d__result__intensity__bytes_per_value = -d__result__traffic_bytes__bytes_per_value*_g1
+    d__result__intensity__batch_size = -_g1*d__result__traffic_bytes__batch_size + d__result__forward_flops__batch_size/result__traffic_bytes
+    d__result__intensity__bytes_per_value = -_g1*d__result__traffic_bytes__bytes_per_value
     d__result__weight_gradient_flops__batch_size = d__result__matmul_flops__batch_size
     d__result__input_gradient_flops__batch_size = sum(2*layer_widths[layer - 1]*layer_widths[layer] for layer in range(2, result__layers + 1))
     d__result__training_step_flops__batch_size = d__result__input_gradient_flops__batch_size + d__result__matmul_flops__batch_size + d__result__weight_gradient_flops__batch_size
@@ -243,11 +244,11 @@ def gradient(
     d__result__training_memory__optimizer_bytes_per_parameter = d__result__optimizer_bytes__optimizer_bytes_per_parameter
     d__result__inference_memory__batch_size = d__result__inference_activation_bytes__batch_size
     d__result__inference_memory__bytes_per_value = d__result__inference_activation_bytes__bytes_per_value + d__result__parameter_bytes__bytes_per_value
-    d__result__training_memory_ratio__batch_size = -d__result__inference_memory__batch_size*_g2 + d__result__training_memory__batch_size/result__inference_memory
-    d__result__training_memory_ratio__bytes_per_value = -d__result__inference_memory__bytes_per_value*_g2 + d__result__training_memory__bytes_per_value/result__inference_memory
+    d__result__training_memory_ratio__batch_size = -_g2*d__result__inference_memory__batch_size + d__result__training_memory__batch_size/result__inference_memory
+    d__result__training_memory_ratio__bytes_per_value = -_g2*d__result__inference_memory__bytes_per_value + d__result__training_memory__bytes_per_value/result__inference_memory
     d__result__training_memory_ratio__optimizer_bytes_per_parameter = d__result__training_memory__optimizer_bytes_per_parameter/result__inference_memory
     d__result__batch_size__batch_size = 1
-    return {
+    derivatives = {
         'result.matmul_flops': {'batch_size': d__result__matmul_flops__batch_size},
         'result.elementwise_flops': {'batch_size': d__result__elementwise_flops__batch_size},
         'result.forward_flops': {'batch_size': d__result__forward_flops__batch_size},
@@ -273,6 +274,13 @@ def gradient(
         'result.training_memory_ratio': {'batch_size': d__result__training_memory_ratio__batch_size, 'bytes_per_value': d__result__training_memory_ratio__bytes_per_value, 'optimizer_bytes_per_parameter': d__result__training_memory_ratio__optimizer_bytes_per_parameter},
         'result.batch_size': {'batch_size': d__result__batch_size__batch_size},
     }
+    if dataset_training_examples is not None:
+        d__result__steps_per_epoch__batch_size = -dataset_training_examples/batch_size**2
+        d__result__steps_per_epoch__dataset_training_examples = 1/batch_size
+        derivatives.update({
+            'result.steps_per_epoch': {'batch_size': d__result__steps_per_epoch__batch_size, 'dataset_training_examples': d__result__steps_per_epoch__dataset_training_examples},
+        })
+    return derivatives
 
 
 class DenseNetworkScenario(ScenarioBase):

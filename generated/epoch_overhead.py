@@ -217,8 +217,9 @@ def gradient(
 
     ``gradient(...)[output][input]`` is d output / d input, in the output's display unit
     per the input's declared unit; entries that are identically zero are left out, and
-    outputs that need an optional input are not differentiated. Floors count as flat
-    (derivative 0 almost everywhere) and Min/Max as the active branch.
+    outputs that need an optional input are there only when it is given. A floor is differentiated
+    as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
+    active branch.
     """
     batched__batch_size = network_batch_size
     _t2 = 2*batched__batch_size
@@ -265,6 +266,7 @@ def gradient(
     result__rate_accelerator = minimum(result__peak_accelerator, result__bandwidth_accelerator*batched__result__intensity)
     result__work_time_host = _t5/result__rate_host
     result__work_time_accelerator = _t5/result__rate_accelerator
+    result__per_op_cost_host = dispatch
     result__per_op_cost_accelerator = dispatch + launch
     result__overhead_time_accelerator = _t6*result__per_op_cost_accelerator
     result__total_time_accelerator = result__overhead_time_accelerator + result__work_time_accelerator
@@ -283,18 +285,26 @@ def gradient(
     _g13 = _g12*result__bandwidth_accelerator
     _g14 = result__rate_host/result__rate_batch1_host**2
     _g15 = result__rate_accelerator/result__rate_batch1_accelerator**2
-    _g16 = 1000*result__step_flops*result__steps
-    _g17 = _g16/result__rate_host**2
-    _g18 = _g16/result__rate_accelerator**2
-    _g19 = (1/1000)*result__ops_per_step*result__steps
-    _g20 = result__work_time_host/result__work_time_accelerator**2
-    _g21 = result__overhead_time_accelerator/result__total_time_accelerator**2
-    _g22 = dram_energy_per_byte/flop_energy
-    _g23 = _g22/batched__result__intensity**2
-    _g24 = dram_energy_per_byte/flop_energy**2
+    _g16 = 1000/result__rate_host
+    _g18 = _g16*result__step_flops
+    _g19 = 1000*result__step_flops*result__steps
+    _g20 = _g19/result__rate_host**2
+    _g21 = 1000/result__rate_accelerator
+    _g22 = _g21*result__step_flops
+    _g23 = _g19/result__rate_accelerator**2
+    _g24 = (1/1000)*result__ops_per_step
+    _g25 = _g24*result__per_op_cost_host
+    _g26 = _g24*result__steps
+    _g27 = _g24*result__per_op_cost_accelerator
+    _g28 = result__work_time_host/result__work_time_accelerator**2
+    _g29 = result__overhead_time_accelerator/result__total_time_accelerator**2
+    _g30 = dram_energy_per_byte/flop_energy
+    _g31 = _g30/batched__result__intensity**2
+    _g32 = dram_energy_per_byte/flop_energy**2
     d__batched__batch_size__network_batch_size = 1
     _g0 = 2*d__batched__batch_size__network_batch_size
     d__batched__bytes_per_value__network_bytes_per_value = 1
+    d__batched__dataset_training_examples__network_dataset_training_examples = 1
     d__batched__result__matmul_flops__network_batch_size = _g0*sum(network_layer_widths[layer - 1]*network_layer_widths[layer] for layer in range(1, batched__result__layers + 1))
     d__batched__result__elementwise_flops__network_batch_size = _g0*sum(network_layer_widths[1:batched__result__layers + 1])
     d__batched__result__forward_flops__network_batch_size = d__batched__result__elementwise_flops__network_batch_size + d__batched__result__matmul_flops__network_batch_size
@@ -302,14 +312,19 @@ def gradient(
     d__batched__result__traffic_values__network_batch_size = d__batched__batch_size__network_batch_size*(network_layer_widths[0] + network_layer_widths[batched__result__layers] + 2*sum(network_layer_widths[1:batched__result__layers]))
     d__batched__result__traffic_bytes__network_batch_size = d__batched__result__traffic_values__network_batch_size*batched__bytes_per_value
     d__batched__result__traffic_bytes__network_bytes_per_value = d__batched__bytes_per_value__network_bytes_per_value*batched__result__traffic_values + d__batched__result__parameter_bytes__network_bytes_per_value
-    d__batched__result__intensity__network_batch_size = d__batched__result__forward_flops__network_batch_size/batched__result__traffic_bytes - d__batched__result__traffic_bytes__network_batch_size*_g1
-    d__batched__result__intensity__network_bytes_per_value = -d__batched__result__traffic_bytes__network_bytes_per_value*_g1
+    d__batched__result__intensity__network_batch_size = -_g1*d__batched__result__traffic_bytes__network_batch_size + d__batched__result__forward_flops__network_batch_size/batched__result__traffic_bytes
+    d__batched__result__intensity__network_bytes_per_value = -_g1*d__batched__result__traffic_bytes__network_bytes_per_value
     d__batched__result__weight_gradient_flops__network_batch_size = d__batched__result__matmul_flops__network_batch_size
     d__batched__result__input_gradient_flops__network_batch_size = _g0*sum(network_layer_widths[layer - 1]*network_layer_widths[layer] for layer in range(2, batched__result__layers + 1))
     d__batched__result__training_step_flops__network_batch_size = d__batched__result__input_gradient_flops__network_batch_size + d__batched__result__matmul_flops__network_batch_size + d__batched__result__weight_gradient_flops__network_batch_size
+    d__batched__result__steps_per_epoch__network_batch_size = -d__batched__batch_size__network_batch_size*batched__dataset_training_examples/batched__batch_size**2
+    d__batched__result__steps_per_epoch__network_dataset_training_examples = d__batched__dataset_training_examples__network_dataset_training_examples/batched__batch_size
     d__single__result__traffic_bytes__network_bytes_per_value = d__batched__bytes_per_value__network_bytes_per_value*single__result__traffic_values + d__batched__result__parameter_bytes__network_bytes_per_value
     d__single__result__intensity__network_bytes_per_value = -d__single__result__traffic_bytes__network_bytes_per_value*single__result__forward_flops/single__result__traffic_bytes**2
+    d__result__steps__network_batch_size = d__batched__result__steps_per_epoch__network_batch_size
+    d__result__steps__network_dataset_training_examples = d__batched__result__steps_per_epoch__network_dataset_training_examples
     d__result__step_flops__network_batch_size = d__batched__result__training_step_flops__network_batch_size
+    _g17 = d__result__step_flops__network_batch_size*result__steps
     d__result__peak_host__host_peak = 1
     d__result__peak_accelerator__accelerator_peak = 1
     d__result__bandwidth_host__host_bandwidth = 1
@@ -318,73 +333,84 @@ def gradient(
     d__result__ridge_host__host_bandwidth = -d__result__bandwidth_host__host_bandwidth*result__peak_host/result__bandwidth_host**2
     d__result__ridge_accelerator__accelerator_peak = d__result__peak_accelerator__accelerator_peak/result__bandwidth_accelerator
     d__result__ridge_accelerator__accelerator_bandwidth = -d__result__bandwidth_accelerator__accelerator_bandwidth*result__peak_accelerator/result__bandwidth_accelerator**2
-    d__result__rate_batch1_host__network_bytes_per_value = d__single__result__intensity__network_bytes_per_value*_g4*result__bandwidth_host
+    d__result__rate_batch1_host__network_bytes_per_value = _g4*d__single__result__intensity__network_bytes_per_value*result__bandwidth_host
     d__result__rate_batch1_host__host_peak = d__result__peak_host__host_peak*step(_g3)
-    d__result__rate_batch1_host__host_bandwidth = d__result__bandwidth_host__host_bandwidth*_g4*single__result__intensity
-    d__result__rate_batch1_accelerator__network_bytes_per_value = d__single__result__intensity__network_bytes_per_value*_g7*result__bandwidth_accelerator
+    d__result__rate_batch1_host__host_bandwidth = _g4*d__result__bandwidth_host__host_bandwidth*single__result__intensity
+    d__result__rate_batch1_accelerator__network_bytes_per_value = _g7*d__single__result__intensity__network_bytes_per_value*result__bandwidth_accelerator
     d__result__rate_batch1_accelerator__accelerator_peak = d__result__peak_accelerator__accelerator_peak*step(_g6)
-    d__result__rate_batch1_accelerator__accelerator_bandwidth = d__result__bandwidth_accelerator__accelerator_bandwidth*_g7*single__result__intensity
-    d__result__rate_host__network_batch_size = d__batched__result__intensity__network_batch_size*_g10
-    d__result__rate_host__network_bytes_per_value = d__batched__result__intensity__network_bytes_per_value*_g10
+    d__result__rate_batch1_accelerator__accelerator_bandwidth = _g7*d__result__bandwidth_accelerator__accelerator_bandwidth*single__result__intensity
+    d__result__rate_host__network_batch_size = _g10*d__batched__result__intensity__network_batch_size
+    d__result__rate_host__network_bytes_per_value = _g10*d__batched__result__intensity__network_bytes_per_value
     d__result__rate_host__host_peak = d__result__peak_host__host_peak*step(_g8)
-    d__result__rate_host__host_bandwidth = d__result__bandwidth_host__host_bandwidth*_g9*batched__result__intensity
-    d__result__rate_accelerator__network_batch_size = d__batched__result__intensity__network_batch_size*_g13
-    d__result__rate_accelerator__network_bytes_per_value = d__batched__result__intensity__network_bytes_per_value*_g13
+    d__result__rate_host__host_bandwidth = _g9*d__result__bandwidth_host__host_bandwidth*batched__result__intensity
+    d__result__rate_accelerator__network_batch_size = _g13*d__batched__result__intensity__network_batch_size
+    d__result__rate_accelerator__network_bytes_per_value = _g13*d__batched__result__intensity__network_bytes_per_value
     d__result__rate_accelerator__accelerator_peak = d__result__peak_accelerator__accelerator_peak*step(_g11)
-    d__result__rate_accelerator__accelerator_bandwidth = d__result__bandwidth_accelerator__accelerator_bandwidth*_g12*batched__result__intensity
+    d__result__rate_accelerator__accelerator_bandwidth = _g12*d__result__bandwidth_accelerator__accelerator_bandwidth*batched__result__intensity
     d__result__batching_speedup_host__network_batch_size = d__result__rate_host__network_batch_size/result__rate_batch1_host
-    d__result__batching_speedup_host__network_bytes_per_value = -d__result__rate_batch1_host__network_bytes_per_value*_g14 + d__result__rate_host__network_bytes_per_value/result__rate_batch1_host
-    d__result__batching_speedup_host__host_peak = -d__result__rate_batch1_host__host_peak*_g14 + d__result__rate_host__host_peak/result__rate_batch1_host
-    d__result__batching_speedup_host__host_bandwidth = -d__result__rate_batch1_host__host_bandwidth*_g14 + d__result__rate_host__host_bandwidth/result__rate_batch1_host
+    d__result__batching_speedup_host__network_bytes_per_value = -_g14*d__result__rate_batch1_host__network_bytes_per_value + d__result__rate_host__network_bytes_per_value/result__rate_batch1_host
+    d__result__batching_speedup_host__host_peak = -_g14*d__result__rate_batch1_host__host_peak + d__result__rate_host__host_peak/result__rate_batch1_host
+    d__result__batching_speedup_host__host_bandwidth = -_g14*d__result__rate_batch1_host__host_bandwidth + d__result__rate_host__host_bandwidth/result__rate_batch1_host
     d__result__batching_speedup_accelerator__network_batch_size = d__result__rate_accelerator__network_batch_size/result__rate_batch1_accelerator
-    d__result__batching_speedup_accelerator__network_bytes_per_value = d__result__rate_accelerator__network_bytes_per_value/result__rate_batch1_accelerator - d__result__rate_batch1_accelerator__network_bytes_per_value*_g15
-    d__result__batching_speedup_accelerator__accelerator_peak = d__result__rate_accelerator__accelerator_peak/result__rate_batch1_accelerator - d__result__rate_batch1_accelerator__accelerator_peak*_g15
-    d__result__batching_speedup_accelerator__accelerator_bandwidth = d__result__rate_accelerator__accelerator_bandwidth/result__rate_batch1_accelerator - d__result__rate_batch1_accelerator__accelerator_bandwidth*_g15
-    d__result__work_time_host__network_batch_size = -d__result__rate_host__network_batch_size*_g17 + 1000*d__result__step_flops__network_batch_size*result__steps/result__rate_host
-    d__result__work_time_host__network_bytes_per_value = -d__result__rate_host__network_bytes_per_value*_g17
-    d__result__work_time_host__host_peak = -d__result__rate_host__host_peak*_g17
-    d__result__work_time_host__host_bandwidth = -d__result__rate_host__host_bandwidth*_g17
-    d__result__work_time_accelerator__network_batch_size = -d__result__rate_accelerator__network_batch_size*_g18 + 1000*d__result__step_flops__network_batch_size*result__steps/result__rate_accelerator
-    d__result__work_time_accelerator__network_bytes_per_value = -d__result__rate_accelerator__network_bytes_per_value*_g18
-    d__result__work_time_accelerator__accelerator_peak = -d__result__rate_accelerator__accelerator_peak*_g18
-    d__result__work_time_accelerator__accelerator_bandwidth = -d__result__rate_accelerator__accelerator_bandwidth*_g18
+    d__result__batching_speedup_accelerator__network_bytes_per_value = -_g15*d__result__rate_batch1_accelerator__network_bytes_per_value + d__result__rate_accelerator__network_bytes_per_value/result__rate_batch1_accelerator
+    d__result__batching_speedup_accelerator__accelerator_peak = -_g15*d__result__rate_batch1_accelerator__accelerator_peak + d__result__rate_accelerator__accelerator_peak/result__rate_batch1_accelerator
+    d__result__batching_speedup_accelerator__accelerator_bandwidth = -_g15*d__result__rate_batch1_accelerator__accelerator_bandwidth + d__result__rate_accelerator__accelerator_bandwidth/result__rate_batch1_accelerator
+    d__result__work_time_host__network_batch_size = _g16*_g17 + _g18*d__result__steps__network_batch_size - _g20*d__result__rate_host__network_batch_size
+    d__result__work_time_host__network_bytes_per_value = -_g20*d__result__rate_host__network_bytes_per_value
+    d__result__work_time_host__network_dataset_training_examples = _g18*d__result__steps__network_dataset_training_examples
+    d__result__work_time_host__host_peak = -_g20*d__result__rate_host__host_peak
+    d__result__work_time_host__host_bandwidth = -_g20*d__result__rate_host__host_bandwidth
+    d__result__work_time_accelerator__network_batch_size = _g17*_g21 + _g22*d__result__steps__network_batch_size - _g23*d__result__rate_accelerator__network_batch_size
+    d__result__work_time_accelerator__network_bytes_per_value = -_g23*d__result__rate_accelerator__network_bytes_per_value
+    d__result__work_time_accelerator__network_dataset_training_examples = _g22*d__result__steps__network_dataset_training_examples
+    d__result__work_time_accelerator__accelerator_peak = -_g23*d__result__rate_accelerator__accelerator_peak
+    d__result__work_time_accelerator__accelerator_bandwidth = -_g23*d__result__rate_accelerator__accelerator_bandwidth
     d__result__per_op_cost_host__dispatch = 1
     d__result__per_op_cost_accelerator__dispatch = 1
     d__result__per_op_cost_accelerator__launch = 1
-    d__result__overhead_time_host__dispatch = d__result__per_op_cost_host__dispatch*_g19
-    d__result__overhead_time_accelerator__dispatch = d__result__per_op_cost_accelerator__dispatch*_g19
-    d__result__overhead_time_accelerator__launch = d__result__per_op_cost_accelerator__launch*_g19
-    d__result__total_time_host__network_batch_size = d__result__work_time_host__network_batch_size
+    d__result__overhead_time_host__network_batch_size = _g25*d__result__steps__network_batch_size
+    d__result__overhead_time_host__network_dataset_training_examples = _g25*d__result__steps__network_dataset_training_examples
+    d__result__overhead_time_host__dispatch = _g26*d__result__per_op_cost_host__dispatch
+    d__result__overhead_time_accelerator__network_batch_size = _g27*d__result__steps__network_batch_size
+    d__result__overhead_time_accelerator__network_dataset_training_examples = _g27*d__result__steps__network_dataset_training_examples
+    d__result__overhead_time_accelerator__dispatch = _g26*d__result__per_op_cost_accelerator__dispatch
+    d__result__overhead_time_accelerator__launch = _g26*d__result__per_op_cost_accelerator__launch
+    d__result__total_time_host__network_batch_size = d__result__overhead_time_host__network_batch_size + d__result__work_time_host__network_batch_size
     d__result__total_time_host__network_bytes_per_value = d__result__work_time_host__network_bytes_per_value
+    d__result__total_time_host__network_dataset_training_examples = d__result__overhead_time_host__network_dataset_training_examples + d__result__work_time_host__network_dataset_training_examples
     d__result__total_time_host__host_peak = d__result__work_time_host__host_peak
     d__result__total_time_host__host_bandwidth = d__result__work_time_host__host_bandwidth
     d__result__total_time_host__dispatch = d__result__overhead_time_host__dispatch
-    d__result__total_time_accelerator__network_batch_size = d__result__work_time_accelerator__network_batch_size
+    d__result__total_time_accelerator__network_batch_size = d__result__overhead_time_accelerator__network_batch_size + d__result__work_time_accelerator__network_batch_size
     d__result__total_time_accelerator__network_bytes_per_value = d__result__work_time_accelerator__network_bytes_per_value
+    d__result__total_time_accelerator__network_dataset_training_examples = d__result__overhead_time_accelerator__network_dataset_training_examples + d__result__work_time_accelerator__network_dataset_training_examples
     d__result__total_time_accelerator__accelerator_peak = d__result__work_time_accelerator__accelerator_peak
     d__result__total_time_accelerator__accelerator_bandwidth = d__result__work_time_accelerator__accelerator_bandwidth
     d__result__total_time_accelerator__dispatch = d__result__overhead_time_accelerator__dispatch
     d__result__total_time_accelerator__launch = d__result__overhead_time_accelerator__launch
-    d__result__work_speedup__network_batch_size = -d__result__work_time_accelerator__network_batch_size*_g20 + d__result__work_time_host__network_batch_size/result__work_time_accelerator
-    d__result__work_speedup__network_bytes_per_value = -d__result__work_time_accelerator__network_bytes_per_value*_g20 + d__result__work_time_host__network_bytes_per_value/result__work_time_accelerator
+    d__result__work_speedup__network_batch_size = -_g28*d__result__work_time_accelerator__network_batch_size + d__result__work_time_host__network_batch_size/result__work_time_accelerator
+    d__result__work_speedup__network_bytes_per_value = -_g28*d__result__work_time_accelerator__network_bytes_per_value + d__result__work_time_host__network_bytes_per_value/result__work_time_accelerator
+    d__result__work_speedup__network_dataset_training_examples = -_g28*d__result__work_time_accelerator__network_dataset_training_examples + d__result__work_time_host__network_dataset_training_examples/result__work_time_accelerator
     d__result__work_speedup__host_peak = d__result__work_time_host__host_peak/result__work_time_accelerator
     d__result__work_speedup__host_bandwidth = d__result__work_time_host__host_bandwidth/result__work_time_accelerator
-    d__result__work_speedup__accelerator_peak = -d__result__work_time_accelerator__accelerator_peak*_g20
-    d__result__work_speedup__accelerator_bandwidth = -d__result__work_time_accelerator__accelerator_bandwidth*_g20
-    d__result__overhead_share_accelerator__network_batch_size = -d__result__total_time_accelerator__network_batch_size*_g21
-    d__result__overhead_share_accelerator__network_bytes_per_value = -d__result__total_time_accelerator__network_bytes_per_value*_g21
-    d__result__overhead_share_accelerator__accelerator_peak = -d__result__total_time_accelerator__accelerator_peak*_g21
-    d__result__overhead_share_accelerator__accelerator_bandwidth = -d__result__total_time_accelerator__accelerator_bandwidth*_g21
-    d__result__overhead_share_accelerator__dispatch = d__result__overhead_time_accelerator__dispatch/result__total_time_accelerator - d__result__total_time_accelerator__dispatch*_g21
-    d__result__overhead_share_accelerator__launch = d__result__overhead_time_accelerator__launch/result__total_time_accelerator - d__result__total_time_accelerator__launch*_g21
-    d__result__movement_to_arithmetic_energy__network_batch_size = -d__batched__result__intensity__network_batch_size*_g23
-    d__result__movement_to_arithmetic_energy__network_bytes_per_value = -d__batched__result__intensity__network_bytes_per_value*_g23
+    d__result__work_speedup__accelerator_peak = -_g28*d__result__work_time_accelerator__accelerator_peak
+    d__result__work_speedup__accelerator_bandwidth = -_g28*d__result__work_time_accelerator__accelerator_bandwidth
+    d__result__overhead_share_accelerator__network_batch_size = -_g29*d__result__total_time_accelerator__network_batch_size + d__result__overhead_time_accelerator__network_batch_size/result__total_time_accelerator
+    d__result__overhead_share_accelerator__network_bytes_per_value = -_g29*d__result__total_time_accelerator__network_bytes_per_value
+    d__result__overhead_share_accelerator__network_dataset_training_examples = -_g29*d__result__total_time_accelerator__network_dataset_training_examples + d__result__overhead_time_accelerator__network_dataset_training_examples/result__total_time_accelerator
+    d__result__overhead_share_accelerator__accelerator_peak = -_g29*d__result__total_time_accelerator__accelerator_peak
+    d__result__overhead_share_accelerator__accelerator_bandwidth = -_g29*d__result__total_time_accelerator__accelerator_bandwidth
+    d__result__overhead_share_accelerator__dispatch = -_g29*d__result__total_time_accelerator__dispatch + d__result__overhead_time_accelerator__dispatch/result__total_time_accelerator
+    d__result__overhead_share_accelerator__launch = -_g29*d__result__total_time_accelerator__launch + d__result__overhead_time_accelerator__launch/result__total_time_accelerator
+    d__result__movement_to_arithmetic_energy__network_batch_size = -_g31*d__batched__result__intensity__network_batch_size
+    d__result__movement_to_arithmetic_energy__network_bytes_per_value = -_g31*d__batched__result__intensity__network_bytes_per_value
     d__result__movement_to_arithmetic_energy__dram_energy_per_byte = 1/(batched__result__intensity*flop_energy)
-    d__result__movement_to_arithmetic_energy__flop_energy = -_g24/batched__result__intensity
-    d__result__movement_to_arithmetic_energy_batch1__network_bytes_per_value = -d__single__result__intensity__network_bytes_per_value*_g22/single__result__intensity**2
+    d__result__movement_to_arithmetic_energy__flop_energy = -_g32/batched__result__intensity
+    d__result__movement_to_arithmetic_energy_batch1__network_bytes_per_value = -_g30*d__single__result__intensity__network_bytes_per_value/single__result__intensity**2
     d__result__movement_to_arithmetic_energy_batch1__dram_energy_per_byte = 1/(flop_energy*single__result__intensity)
-    d__result__movement_to_arithmetic_energy_batch1__flop_energy = -_g24/single__result__intensity
+    d__result__movement_to_arithmetic_energy_batch1__flop_energy = -_g32/single__result__intensity
     return {
+        'result.steps': {'network_batch_size': d__result__steps__network_batch_size, 'network_dataset_training_examples': d__result__steps__network_dataset_training_examples},
         'result.step_flops': {'network_batch_size': d__result__step_flops__network_batch_size},
         'result.peak[host]': {'host_peak': d__result__peak_host__host_peak},
         'result.peak[accelerator]': {'accelerator_peak': d__result__peak_accelerator__accelerator_peak},
@@ -398,16 +424,16 @@ def gradient(
         'result.rate[accelerator]': {'network_batch_size': d__result__rate_accelerator__network_batch_size, 'network_bytes_per_value': d__result__rate_accelerator__network_bytes_per_value, 'accelerator_peak': d__result__rate_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__rate_accelerator__accelerator_bandwidth},
         'result.batching_speedup[host]': {'network_batch_size': d__result__batching_speedup_host__network_batch_size, 'network_bytes_per_value': d__result__batching_speedup_host__network_bytes_per_value, 'host_peak': d__result__batching_speedup_host__host_peak, 'host_bandwidth': d__result__batching_speedup_host__host_bandwidth},
         'result.batching_speedup[accelerator]': {'network_batch_size': d__result__batching_speedup_accelerator__network_batch_size, 'network_bytes_per_value': d__result__batching_speedup_accelerator__network_bytes_per_value, 'accelerator_peak': d__result__batching_speedup_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__batching_speedup_accelerator__accelerator_bandwidth},
-        'result.work_time[host]': {'network_batch_size': d__result__work_time_host__network_batch_size, 'network_bytes_per_value': d__result__work_time_host__network_bytes_per_value, 'host_peak': d__result__work_time_host__host_peak, 'host_bandwidth': d__result__work_time_host__host_bandwidth},
-        'result.work_time[accelerator]': {'network_batch_size': d__result__work_time_accelerator__network_batch_size, 'network_bytes_per_value': d__result__work_time_accelerator__network_bytes_per_value, 'accelerator_peak': d__result__work_time_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__work_time_accelerator__accelerator_bandwidth},
+        'result.work_time[host]': {'network_batch_size': d__result__work_time_host__network_batch_size, 'network_bytes_per_value': d__result__work_time_host__network_bytes_per_value, 'network_dataset_training_examples': d__result__work_time_host__network_dataset_training_examples, 'host_peak': d__result__work_time_host__host_peak, 'host_bandwidth': d__result__work_time_host__host_bandwidth},
+        'result.work_time[accelerator]': {'network_batch_size': d__result__work_time_accelerator__network_batch_size, 'network_bytes_per_value': d__result__work_time_accelerator__network_bytes_per_value, 'network_dataset_training_examples': d__result__work_time_accelerator__network_dataset_training_examples, 'accelerator_peak': d__result__work_time_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__work_time_accelerator__accelerator_bandwidth},
         'result.per_op_cost[host]': {'dispatch': d__result__per_op_cost_host__dispatch},
         'result.per_op_cost[accelerator]': {'dispatch': d__result__per_op_cost_accelerator__dispatch, 'launch': d__result__per_op_cost_accelerator__launch},
-        'result.overhead_time[host]': {'dispatch': d__result__overhead_time_host__dispatch},
-        'result.overhead_time[accelerator]': {'dispatch': d__result__overhead_time_accelerator__dispatch, 'launch': d__result__overhead_time_accelerator__launch},
-        'result.total_time[host]': {'network_batch_size': d__result__total_time_host__network_batch_size, 'network_bytes_per_value': d__result__total_time_host__network_bytes_per_value, 'host_peak': d__result__total_time_host__host_peak, 'host_bandwidth': d__result__total_time_host__host_bandwidth, 'dispatch': d__result__total_time_host__dispatch},
-        'result.total_time[accelerator]': {'network_batch_size': d__result__total_time_accelerator__network_batch_size, 'network_bytes_per_value': d__result__total_time_accelerator__network_bytes_per_value, 'accelerator_peak': d__result__total_time_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__total_time_accelerator__accelerator_bandwidth, 'dispatch': d__result__total_time_accelerator__dispatch, 'launch': d__result__total_time_accelerator__launch},
-        'result.work_speedup': {'network_batch_size': d__result__work_speedup__network_batch_size, 'network_bytes_per_value': d__result__work_speedup__network_bytes_per_value, 'host_peak': d__result__work_speedup__host_peak, 'host_bandwidth': d__result__work_speedup__host_bandwidth, 'accelerator_peak': d__result__work_speedup__accelerator_peak, 'accelerator_bandwidth': d__result__work_speedup__accelerator_bandwidth},
-        'result.overhead_share_accelerator': {'network_batch_size': d__result__overhead_share_accelerator__network_batch_size, 'network_bytes_per_value': d__result__overhead_share_accelerator__network_bytes_per_value, 'accelerator_peak': d__result__overhead_share_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__overhead_share_accelerator__accelerator_bandwidth, 'dispatch': d__result__overhead_share_accelerator__dispatch, 'launch': d__result__overhead_share_accelerator__launch},
+        'result.overhead_time[host]': {'network_batch_size': d__result__overhead_time_host__network_batch_size, 'network_dataset_training_examples': d__result__overhead_time_host__network_dataset_training_examples, 'dispatch': d__result__overhead_time_host__dispatch},
+        'result.overhead_time[accelerator]': {'network_batch_size': d__result__overhead_time_accelerator__network_batch_size, 'network_dataset_training_examples': d__result__overhead_time_accelerator__network_dataset_training_examples, 'dispatch': d__result__overhead_time_accelerator__dispatch, 'launch': d__result__overhead_time_accelerator__launch},
+        'result.total_time[host]': {'network_batch_size': d__result__total_time_host__network_batch_size, 'network_bytes_per_value': d__result__total_time_host__network_bytes_per_value, 'network_dataset_training_examples': d__result__total_time_host__network_dataset_training_examples, 'host_peak': d__result__total_time_host__host_peak, 'host_bandwidth': d__result__total_time_host__host_bandwidth, 'dispatch': d__result__total_time_host__dispatch},
+        'result.total_time[accelerator]': {'network_batch_size': d__result__total_time_accelerator__network_batch_size, 'network_bytes_per_value': d__result__total_time_accelerator__network_bytes_per_value, 'network_dataset_training_examples': d__result__total_time_accelerator__network_dataset_training_examples, 'accelerator_peak': d__result__total_time_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__total_time_accelerator__accelerator_bandwidth, 'dispatch': d__result__total_time_accelerator__dispatch, 'launch': d__result__total_time_accelerator__launch},
+        'result.work_speedup': {'network_batch_size': d__result__work_speedup__network_batch_size, 'network_bytes_per_value': d__result__work_speedup__network_bytes_per_value, 'network_dataset_training_examples': d__result__work_speedup__network_dataset_training_examples, 'host_peak': d__result__work_speedup__host_peak, 'host_bandwidth': d__result__work_speedup__host_bandwidth, 'accelerator_peak': d__result__work_speedup__accelerator_peak, 'accelerator_bandwidth': d__result__work_speedup__accelerator_bandwidth},
+        'result.overhead_share_accelerator': {'network_batch_size': d__result__overhead_share_accelerator__network_batch_size, 'network_bytes_per_value': d__result__overhead_share_accelerator__network_bytes_per_value, 'network_dataset_training_examples': d__result__overhead_share_accelerator__network_dataset_training_examples, 'accelerator_peak': d__result__overhead_share_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__overhead_share_accelerator__accelerator_bandwidth, 'dispatch': d__result__overhead_share_accelerator__dispatch, 'launch': d__result__overhead_share_accelerator__launch},
         'result.movement_to_arithmetic_energy': {'network_batch_size': d__result__movement_to_arithmetic_energy__network_batch_size, 'network_bytes_per_value': d__result__movement_to_arithmetic_energy__network_bytes_per_value, 'dram_energy_per_byte': d__result__movement_to_arithmetic_energy__dram_energy_per_byte, 'flop_energy': d__result__movement_to_arithmetic_energy__flop_energy},
         'result.movement_to_arithmetic_energy_batch1': {'network_bytes_per_value': d__result__movement_to_arithmetic_energy_batch1__network_bytes_per_value, 'dram_energy_per_byte': d__result__movement_to_arithmetic_energy_batch1__dram_energy_per_byte, 'flop_energy': d__result__movement_to_arithmetic_energy_batch1__flop_energy},
     }

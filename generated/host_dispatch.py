@@ -91,8 +91,9 @@ def gradient(
 
     ``gradient(...)[output][input]`` is d output / d input, in the output's display unit
     per the input's declared unit; entries that are identically zero are left out, and
-    outputs that need an optional input are not differentiated. Floors count as flat
-    (derivative 0 almost everywhere) and Min/Max as the active branch.
+    outputs that need an optional input are there only when it is given. A floor is differentiated
+    as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
+    active branch.
     """
     if launches_per_block is None:
         launches_per_block = ops_per_block
@@ -137,11 +138,11 @@ def gradient(
     d__launch_ratio__launches_per_block = d__launch_time__launches_per_block/device_time
     d__launch_ratio__launch = d__launch_time__launch/device_time
     d__launch_ratio__device_time = -_g5*launch_time
-    d__host_share__ops_per_block = d__host_time__ops_per_block*_g8
-    d__host_share__blocks = d__host_time__blocks*_g8
-    d__host_share__launches_per_block = d__host_time__launches_per_block*_g8
-    d__host_share__dispatch = d__host_time__dispatch*_g8
-    d__host_share__launch = d__host_time__launch*_g8
+    d__host_share__ops_per_block = _g8*d__host_time__ops_per_block
+    d__host_share__blocks = _g8*d__host_time__blocks
+    d__host_share__launches_per_block = _g8*d__host_time__launches_per_block
+    d__host_share__dispatch = _g8*d__host_time__dispatch
+    d__host_share__launch = _g8*d__host_time__launch
     d__host_share__device_time = -_g7
     d__speedup_limit__ops_per_block = _g0
     d__speedup_limit__blocks = _g1

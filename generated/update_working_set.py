@@ -113,8 +113,9 @@ def gradient(
 
     ``gradient(...)[output][input]`` is d output / d input, in the output's display unit
     per the input's declared unit; entries that are identically zero are left out, and
-    outputs that need an optional input are not differentiated. Floors count as flat
-    (derivative 0 almost everywhere) and Min/Max as the active branch.
+    outputs that need an optional input are there only when it is given. A floor is differentiated
+    as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
+    active branch.
     """
     weights = (1/1000000)*bytes_per_param*parameters
     gradients = weights
@@ -152,12 +153,12 @@ def gradient(
     d__total__bytes_per_param = d__activations__bytes_per_param + d__persistent__bytes_per_param
     d__total__optimizer_moments = d__persistent__optimizer_moments
     d__total__activation_factor = d__activations__activation_factor
-    d__amplification__parameters = d__total__parameters/weights - d__weights__parameters*_g1
-    d__amplification__bytes_per_param = d__total__bytes_per_param/weights - d__weights__bytes_per_param*_g1
+    d__amplification__parameters = -_g1*d__weights__parameters + d__total__parameters/weights
+    d__amplification__bytes_per_param = -_g1*d__weights__bytes_per_param + d__total__bytes_per_param/weights
     d__amplification__optimizer_moments = d__total__optimizer_moments/weights
     d__amplification__activation_factor = d__total__activation_factor/weights
-    d__floor__parameters = d__persistent__parameters/weights - d__weights__parameters*_g2
-    d__floor__bytes_per_param = d__persistent__bytes_per_param/weights - d__weights__bytes_per_param*_g2
+    d__floor__parameters = -_g2*d__weights__parameters + d__persistent__parameters/weights
+    d__floor__bytes_per_param = -_g2*d__weights__bytes_per_param + d__persistent__bytes_per_param/weights
     d__floor__optimizer_moments = d__persistent__optimizer_moments/weights
     d__ceiling__parameters = d__floor__parameters
     d__ceiling__bytes_per_param = d__floor__bytes_per_param
@@ -166,8 +167,8 @@ def gradient(
     d__forward_traffic__parameters = _g3
     d__forward_traffic__bytes_per_param = _g4
     d__forward_traffic__activation_factor = d__activations__activation_factor
-    d__backward_traffic__parameters = d__gradients__parameters + _g3
-    d__backward_traffic__bytes_per_param = d__gradients__bytes_per_param + _g4
+    d__backward_traffic__parameters = _g3 + d__gradients__parameters
+    d__backward_traffic__bytes_per_param = _g4 + d__gradients__bytes_per_param
     d__backward_traffic__activation_factor = d__activations__activation_factor
     d__optimizer_traffic__parameters = d__gradients__parameters + 2*d__optimizer_state__parameters + 2*d__weights__parameters
     d__optimizer_traffic__bytes_per_param = d__gradients__bytes_per_param + 2*d__optimizer_state__bytes_per_param + 2*d__weights__bytes_per_param
@@ -178,15 +179,15 @@ def gradient(
     d__step_traffic__activation_factor = d__backward_traffic__activation_factor + d__forward_traffic__activation_factor
     d__weight_reads__parameters = 3*d__weights__parameters
     d__weight_reads__bytes_per_param = 3*d__weights__bytes_per_param
-    d__traffic_ratio__parameters = d__step_traffic__parameters/weights - d__weights__parameters*_g5
-    d__traffic_ratio__bytes_per_param = d__step_traffic__bytes_per_param/weights - d__weights__bytes_per_param*_g5
+    d__traffic_ratio__parameters = -_g5*d__weights__parameters + d__step_traffic__parameters/weights
+    d__traffic_ratio__bytes_per_param = -_g5*d__weights__bytes_per_param + d__step_traffic__bytes_per_param/weights
     d__traffic_ratio__optimizer_moments = d__step_traffic__optimizer_moments/weights
     d__traffic_ratio__activation_factor = d__step_traffic__activation_factor/weights
-    d__weight_read_share__parameters = -d__step_traffic__parameters*_g6 + d__weight_reads__parameters/step_traffic
-    d__weight_read_share__bytes_per_param = -d__step_traffic__bytes_per_param*_g6 + d__weight_reads__bytes_per_param/step_traffic
-    d__weight_read_share__optimizer_moments = -d__step_traffic__optimizer_moments*_g6
-    d__weight_read_share__activation_factor = -d__step_traffic__activation_factor*_g6
-    return {
+    d__weight_read_share__parameters = -_g6*d__step_traffic__parameters + d__weight_reads__parameters/step_traffic
+    d__weight_read_share__bytes_per_param = -_g6*d__step_traffic__bytes_per_param + d__weight_reads__bytes_per_param/step_traffic
+    d__weight_read_share__optimizer_moments = -_g6*d__step_traffic__optimizer_moments
+    d__weight_read_share__activation_factor = -_g6*d__step_traffic__activation_factor
+    derivatives = {
         'weights': {'parameters': d__weights__parameters, 'bytes_per_param': d__weights__bytes_per_param},
         'gradients': {'parameters': d__gradients__parameters, 'bytes_per_param': d__gradients__bytes_per_param},
         'optimizer_state': {'parameters': d__optimizer_state__parameters, 'bytes_per_param': d__optimizer_state__bytes_per_param, 'optimizer_moments': d__optimizer_state__optimizer_moments},
@@ -204,6 +205,16 @@ def gradient(
         'traffic_ratio': {'parameters': d__traffic_ratio__parameters, 'bytes_per_param': d__traffic_ratio__bytes_per_param, 'optimizer_moments': d__traffic_ratio__optimizer_moments, 'activation_factor': d__traffic_ratio__activation_factor},
         'weight_read_share': {'parameters': d__weight_read_share__parameters, 'bytes_per_param': d__weight_read_share__bytes_per_param, 'optimizer_moments': d__weight_read_share__optimizer_moments, 'activation_factor': d__weight_read_share__activation_factor},
     }
+    if bandwidth is not None:
+        d__step_floor__parameters = d__step_traffic__parameters/bandwidth
+        d__step_floor__bytes_per_param = d__step_traffic__bytes_per_param/bandwidth
+        d__step_floor__optimizer_moments = d__step_traffic__optimizer_moments/bandwidth
+        d__step_floor__activation_factor = d__step_traffic__activation_factor/bandwidth
+        d__step_floor__bandwidth = -step_traffic/bandwidth**2
+        derivatives.update({
+            'step_floor': {'parameters': d__step_floor__parameters, 'bytes_per_param': d__step_floor__bytes_per_param, 'optimizer_moments': d__step_floor__optimizer_moments, 'activation_factor': d__step_floor__activation_factor, 'bandwidth': d__step_floor__bandwidth},
+        })
+    return derivatives
 
 
 class UpdateWorkingSetScenario(ScenarioBase):

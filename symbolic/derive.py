@@ -240,14 +240,18 @@ def _base_number(target: Any, unit: str, output: str) -> sympy.Expr:
 
 
 def derivative(model: ScenarioModel, output: str, with_respect_to: str) -> sympy.Expr:
-    """The exact partial derivative of an output's closed form (in base units)."""
+    """The exact partial derivative of an output's closed form (in base units); a floor
+    counts as its argument (its trend; its exact derivative is 0 between steps)."""
     return _derivative(_Key(model), output, with_respect_to)
 
 
 @lru_cache(maxsize=1024)
 def _derivative(key: _Key, output: str, with_respect_to: str) -> sympy.Expr:
     decl = input_decl(key.model, with_respect_to)
-    return sympy.diff(closed_form(key.model, output, simplify=False), decl.symbol)
+    form = closed_form(key.model, output, simplify=False)
+    # A floor is differentiated as its argument (its trend), as in the generated gradients.
+    form = form.replace(lambda e: isinstance(e, sympy.floor), lambda e: e.args[0])
+    return sympy.diff(form, decl.symbol)
 
 
 def growth(expr: sympy.Basic, variables: set[sympy.Basic]) -> sympy.Rational:

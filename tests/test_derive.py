@@ -89,12 +89,18 @@ def test_working_set_elasticities():
 
 
 def test_epoch_overhead_dominates_the_accelerator():
-    """total[acc] = work + N·O·(d + ℓ): ∂/∂d = N·O = 1875·12 µs per µs = 22.5 ms/µs; at
-    d = 10 µs of a 338.18 ms total, ε_d = 22.5·10/338.18 = 0.665."""
-    rows = sensitivity(EPOCH, "result.total_time[accelerator]")
-    assert rows[0].input == "dispatch"
-    assert rows[0].derivative == pytest.approx(22.5)
-    assert rows[0].elasticity == pytest.approx(225 / 338.1839471885267)
+    """total[acc] = N·O·(d + ℓ) + N·S/rate with N = ⌊E/b⌋, differentiated as its trend E/b.
+    Both terms are proportional to N, so ε_E = 1 exactly. ∂/∂d = N·O = 1875·12 µs per µs
+    = 22.5 ms/µs; at d = 10 µs of a 338.18 ms total, ε_d = 225/338.18 = 0.665. Overhead
+    ∝ 1/b and work ∝ 1/I(b), so ε_b = −(overhead share + ε_I·work share) ≈ −0.999."""
+    rows = {r.input: r for r in sensitivity(EPOCH, "result.total_time[accelerator]")}
+    assert rows["network_dataset_training_examples"].elasticity == pytest.approx(1.0)
+    assert rows["dispatch"].derivative == pytest.approx(22.5)
+    assert rows["dispatch"].elasticity == pytest.approx(225 / 338.1839471885267)
+    share_overhead = 337.5 / 338.1839471885267
+    assert -1 < rows["network_batch_size"].elasticity < -share_overhead
+    ranked = [r.input for r in sensitivity(EPOCH, "result.total_time[accelerator]")]
+    assert ranked[:3] == ["network_dataset_training_examples", "network_batch_size", "dispatch"]
 
 
 @settings(max_examples=40, deadline=None)

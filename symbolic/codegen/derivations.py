@@ -27,10 +27,12 @@ def _power(value: sympy.Rational) -> str:
 
 
 def derivations_markdown(model: ScenarioModel, instances: list[Instance],
-                         legend: Callable[[set[sympy.Basic]], str] = lambda symbols: "") -> str:
+                         legend: Callable[[set[sympy.Basic]], str], functions: dict[str, Any]) -> str:
     """Markdown of the section ("" when the scenario names no main outputs or questions).
 
-    ``legend`` turns the symbols of a derived formula into a line of links to their definitions.
+    ``legend`` turns the symbols of a derived formula into a line of links to their
+    definitions; ``functions`` are the scenario's compiled ``evaluate`` and ``gradient``
+    (exact derivatives), which give the elasticities at each instance.
     """
     if not model.main_outputs and not model.questions:
         return ""
@@ -48,24 +50,18 @@ def derivations_markdown(model: ScenarioModel, instances: list[Instance],
                             if power != 0) or "constant"
             lines.append(f"| `{result.output}` | {per} | power {result.overall} |")
         lines.append("")
-    arguments = {decl.name: decl for decl in model.evaluator_inputs() if decl.symbol.is_Symbol}
     for instance in instances:
-        values = derive.base_values(model, _plain(instance_values(instance)))
+        args = {name: _number(value) for name, value in instance_values(instance).items()}
+        values, gradient = functions["evaluate"](**args), functions["gradient"](**args)
         rows = []
         for output in model.main_outputs:
-            form = derive.closed_form(model, output, simplify=False)
-            value = derive.substitute(form, values)
-            if not value.is_number or value == 0:
+            y = _lookup(values, output)
+            if not y:
                 continue
-            ranked = []
-            for name, decl in arguments.items():
-                if decl.symbol not in values or not form.has(decl.symbol):
-                    continue
-                slope = derive.substitute(derive.derivative(model, output, name), values)
-                elasticity = slope * values[decl.symbol] / value
-                if elasticity.is_number and elasticity != 0:
-                    ranked.append((abs(float(elasticity)), name, float(elasticity)))
-            top = ", ".join(f"`{name}` {e:+.3g}" for _, name, e in sorted(ranked, key=lambda r: (-r[0], r[1]))[:4])
+            elasticities = [(name, d * args[name] / y) for name, d in gradient.get(output, {}).items()]
+            ranked = sorted(((round(abs(e), 12), name, e) for name, e in elasticities if abs(e) > 1e-12),
+                            key=lambda r: (-r[0], r[1]))
+            top = ", ".join(f"`{name}` {e:+.3g}" for _, name, e in ranked[:4])
             rows.append(f"| `{output}` | {top or 'depends on list inputs only'} |")
         if rows:
             lines += [f"### Elasticities at `{instance.key}`", "",
@@ -74,6 +70,23 @@ def derivations_markdown(model: ScenarioModel, instances: list[Instance],
     for unknown, output, target in model.questions:
         lines += _question(model, instances, printer, unknown, output, target, legend)
     return "\n".join(lines) + "\n"
+
+
+def _number(value: Any) -> Any:
+    """An exact instance value as the evaluator takes it (ints stay ints)."""
+    if isinstance(value, list):
+        return [_number(v) for v in value]
+    if value is None or isinstance(value, str):
+        return value
+    return int(value) if value.is_Integer else float(value)
+
+
+def _lookup(values: dict[str, Any], path: str) -> Any:
+    """``result.rate[host]`` in the evaluator's nested dict."""
+    node: Any = values
+    for part in path.replace("]", "").replace("[", ".").split("."):
+        node = node[part]
+    return node
 
 
 def _plain(values: dict[str, Any]) -> dict[str, Any]:

@@ -152,6 +152,7 @@ class Evaluator:
     optional: dict[str, tuple[str, ...]]  # output path -> optional arguments it needs
     gradient: tuple[Statement, ...] = ()  # derivative statements, after the main block
     gradient_result: str = "{}"  # {output path: {argument: d output / d argument}}
+    gradient_blocks: tuple[tuple[Block, str], ...] = ()  # guarded (statements, entries) for optional inputs
 
 
 class _Folder:
@@ -234,73 +235,105 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     optional_outputs = {q.name: guards[q.symbol] for q in needed if guards[q.symbol]}
     main = [q for q in needed if not guards[q.symbol]]
     variables = [d.symbol for d in arguments if d.symbol.is_Symbol and d.symbol not in optional]
-    gradient, gradient_result = _gradient(main, variables, fold, printer, names)
-    # The gradient function repeats the main block, keeping only the steps the result reads.
-    steps = (blocks[0].statements if blocks and not blocks[0].guard else ()) + gradient
-    wanted = set(re.findall(r": (d__\w+)", gradient_result))
-    kept = []
-    for statement in reversed(steps):
-        if statement.target in wanted:
-            kept.append(statement)
-            wanted |= statement.reads
-    gradient = tuple(reversed(kept))
+    by_name = {decl.name: decl.symbol for decl in arguments}
+    shared = _GradientState(needed, fold, printer, names)
+    parts = [(blocks[0] if blocks and not blocks[0].guard else Block((), (), ()),
+              *shared.block(main, variables))]
+    for block in blocks:
+        if block.guard:
+            members = [q for q in needed if guards[q.symbol] == block.guard]
+            statements, entries = shared.block(members, variables + [by_name[g] for g in block.guard])
+            if "d__" in entries:  # a block whose outputs are all flat (a floor) adds nothing
+                parts.append((block, statements, entries))
+    # Each part repeats its block's value statements, keeping only what the derivatives read.
+    wanted = set(re.findall(r": (d__\w+)", " ".join(result for _, _, result in parts)))
+    kept: list[list[Statement]] = [[] for _ in parts]
+    for position in reversed(range(len(parts))):
+        block, statements, _ = parts[position]
+        for statement in reversed(block.statements + statements):
+            if statement.target in wanted:
+                kept[position].append(statement)
+                wanted |= statement.reads
+    guarded = tuple((Block(block.guard, tuple(reversed(kept[position])), ()), result)
+                    for position, (block, _, result) in enumerate(parts) if position)
     return Evaluator(tuple(argument_list), tuple(defaults), tuple(blocks), _result_literal(needed),
                      tuple(sorted(printer.helpers_used)), tuple(requirements), optional_outputs,
-                     gradient, gradient_result)
+                     tuple(reversed(kept[0])), parts[0][2], guarded)
 
 
-def _gradient(main: list[Quantity], variables: list[sympy.Symbol], fold: _Folder, printer: EvaluatorPrinter,
-              names: dict[sympy.Basic, str]) -> tuple[tuple[Statement, ...], str]:
-    """Exact partial derivatives of every unguarded scalar output, by forward mode over the steps.
+def _relax_floors(expr: sympy.Basic) -> sympy.Basic:
+    """``floor(x)`` replaced by ``x``, for differentiation."""
+    return expr.replace(lambda e: isinstance(e, sympy.floor), lambda e: e.args[0])
+
+
+class _GradientState:
+    """Exact partial derivatives of scalar outputs, by forward mode over the named steps.
 
     Each step's derivative is its own partial derivatives chained with the derivatives of
     the steps it reads, so the code grows with the steps, not with the closed forms. List
-    steps are inlined into the expressions that read them first. Floors contribute 0
-    (their derivative almost everywhere); Min/Max contribute a Heaviside step.
+    steps are inlined into the expressions that read them first. A floor is differentiated
+    as its argument (its trend); Min/Max contribute a Heaviside step (the active branch). Blocks
+    guarded by optional inputs are differentiated after the main block, with respect to
+    their optional inputs too, and share its derivatives.
     """
-    lists = {q.symbol: q for q in main if q.kind == "list" and q.limits}
-    scalars = {q.symbol for q in main if q.kind == "scalar"}
 
-    def inline(expr: sympy.Basic) -> sympy.Basic:
+    def __init__(self, needed: list[Quantity], fold: _Folder, printer: EvaluatorPrinter,
+                 names: dict[sympy.Basic, str]) -> None:
+        self.lists = {q.symbol: q for q in needed if q.kind == "list" and q.limits}
+        self.scalars = {q.symbol for q in needed if q.kind == "scalar"}
+        self.fold, self.printer, self.names = fold, printer, names
+        self.derivative: dict[tuple[sympy.Basic, sympy.Basic], sympy.Basic] = {}
+        self.temporaries = 0
+
+    def inline(self, expr: sympy.Basic) -> sympy.Basic:
         def body(indexed: sympy.Indexed) -> sympy.Basic:
-            quantity = lists[indexed.base]
-            return inline(fold(quantity.expr, quantity.unit)).xreplace({quantity.limits[0]: indexed.indices[0]})
-        return expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in lists, body)
+            quantity = self.lists[indexed.base]
+            return self.inline(self.fold(quantity.expr, quantity.unit)).xreplace({quantity.limits[0]: indexed.indices[0]})
+        return expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in self.lists, body)
 
-    derivative: dict[tuple[sympy.Basic, sympy.Basic], sympy.Symbol] = {}
-    pending: list[tuple[sympy.Basic, sympy.Expr]] = []
-    result: dict[str, dict[str, str]] = {}
-    for quantity in main:
-        if quantity.kind != "scalar":
-            continue
-        expr = inline(fold(quantity.expr, quantity.unit))
-        reads = [s for s in expr.free_symbols if s in scalars]
-        for variable in variables:
-            total = sympy.diff(expr, variable)
-            for step in reads:
-                if (step, variable) in derivative:
-                    total += sympy.diff(expr, step) * derivative[(step, variable)]
-            total = total.replace(lambda e: isinstance(e, (sympy.Subs, sympy.Derivative)) and e.has(sympy.floor),
-                                  lambda e: sympy.S.Zero)
-            if total == 0 or total.has(sympy.Derivative, sympy.Subs):
-                continue  # constant in this variable, or not differentiable in closed form
-            target = sympy.Dummy(f"d_{code_name(quantity.name)}")
-            names[target] = f"d__{code_name(quantity.name)}__{variable.name}"
-            derivative[(quantity.symbol, variable)] = target
-            pending.append((target, total))
-            if not quantity.hidden:
-                result.setdefault(quantity.name, {})[variable.name] = names[target]
-    indices = {limit[0] for _, e in pending for node in e.atoms(sympy.Sum, MaxOver) for limit in node.limits}
-    replacements, reduced = sympy.cse([e for _, e in pending], symbols=sympy.numbered_symbols("_cse_grad_"),
-                                      optimizations=None, ignore=tuple(indices))
-    replacements, reduced = _inline_reciprocals(replacements, reduced)
-    for number, (temporary, _) in enumerate(replacements):
-        names[temporary] = f"_g{number}"
-    ordered = [(t, printer.doprint(e), _symbols(e)) for t, e in replacements]
-    ordered += [(target, printer.doprint(e), _symbols(e)) for (target, _), e in zip(pending, reduced, strict=True)]
-    statements = _ordered(ordered, names)
-    lines = [f"        {path!r}: {{{', '.join(f'{k!r}: {v}' for k, v in entries.items())}}}," for path, entries in result.items()]
-    return tuple(statements), "{\n" + "\n".join(lines) + "\n    }"
+    def block(self, members: list[Quantity], variables: list[sympy.Symbol]) -> tuple[tuple[Statement, ...], str]:
+        """The derivative statements of ``members`` and the literal of their entries."""
+        names = self.names
+        pending: list[tuple[sympy.Basic, sympy.Expr]] = []
+        result: dict[str, dict[str, str]] = {}
+        for quantity in members:
+            if quantity.kind != "scalar":
+                continue
+            # A floor (whole steps per epoch) is differentiated as its argument: its trend. Its
+            # exact derivative is 0 between the steps, which would hide that a larger batch
+            # means fewer steps.
+            expr = _relax_floors(self.inline(self.fold(quantity.expr, quantity.unit)))
+            reads = [s for s in expr.free_symbols if s in self.scalars]
+            for variable in variables:
+                total = sympy.diff(expr, variable)
+                for step in reads:
+                    if (step, variable) in self.derivative:
+                        total += sympy.diff(expr, step) * self.derivative[(step, variable)]
+                if total == 0 or total.has(sympy.Derivative, sympy.Subs):
+                    continue  # constant in this variable, or not differentiable in closed form
+                target = sympy.Dummy(f"d_{code_name(quantity.name)}")
+                names[target] = f"d__{code_name(quantity.name)}__{variable.name}"
+                self.derivative[(quantity.symbol, variable)] = target
+                pending.append((target, total))
+                if not quantity.hidden:
+                    result.setdefault(quantity.name, {})[variable.name] = names[target]
+        indices = {limit[0] for _, e in pending for node in e.atoms(sympy.Sum, MaxOver) for limit in node.limits}
+        replacements, reduced = sympy.cse([e for _, e in pending], symbols=sympy.numbered_symbols("_cse_grad_"),
+                                          optimizations=None, ignore=tuple(indices))
+        replacements, reduced = _inline_reciprocals(replacements, reduced)
+        renamed = {}
+        for temporary, _ in replacements:  # numbered across blocks: _g0, _g1, ...
+            renamed[temporary] = sympy.Dummy(f"_g{self.temporaries}")
+            names[renamed[temporary]] = f"_g{self.temporaries}"
+            self.temporaries += 1
+        printer = self.printer
+        ordered = [(renamed[t], printer.doprint(e.xreplace(renamed)), _symbols(e.xreplace(renamed)))
+                   for t, e in replacements]
+        ordered += [(target, printer.doprint(e.xreplace(renamed)), _symbols(e.xreplace(renamed)))
+                    for (target, _), e in zip(pending, reduced, strict=True)]
+        lines = [f"        {path!r}: {{{', '.join(f'{k!r}: {v}' for k, v in entries.items())}}},"
+                 for path, entries in result.items()]
+        return _ordered(ordered, names), "{\n" + "\n".join(lines) + "\n    }"
 
 
 def _check_unique(model: ScenarioModel, names: Iterable[str]) -> None:

@@ -170,7 +170,7 @@ def _model_context(module: ScenarioModule, modules: list[ScenarioModule]) -> dic
     where = {m.model.name: m.name for m in modules}
     subs = {o.scenario.name for o in model.outputs if o.kind == "sub" and o.scenario is not None}
     sections = _sections(model, equations_by_name)
-    return {
+    context = {
         "model": model,
         "module": module,
         "specs": [spec_source(specs[decl.name]) for decl in plain],
@@ -189,8 +189,20 @@ def _model_context(module: ScenarioModule, modules: list[ScenarioModule]) -> dic
         "validation_imports": sorted(validation_imports, key=lambda n: (n != "REQUIRED", n)),
         # the docs site: symbol legends, worked examples, charts, hardware links (symbolic/codegen/site_pages.py)
         **scenario_docs(module, modules, sections, header),
-        "derivations": derivations_markdown(model, list(module.instances), Legends(model, modules).for_symbols),
     }
+    context["derivations"] = derivations_markdown(model, list(module.instances), Legends(model, modules).for_symbols,
+                                                   compiled_functions(context))
+    return context
+
+
+def compiled_functions(context: dict[str, Any]) -> dict[str, Any]:
+    """``evaluate`` and ``gradient`` of a scenario, compiled from the very text the generated
+    module will hold, so numbers shown in the docs come from the code users run."""
+    text = environment().get_template("evaluator_functions.py.j2").render(**context)
+    namespace: dict[str, Any] = {}
+    source = "from typing import Any\nfrom symbolic.runtime.mathops import maximum, minimum, step\n" + text
+    exec(compile(source, f"<evaluator of {context['model'].name}>", "exec"), namespace)  # noqa: S102
+    return namespace
 
 
 def _sections(model: ScenarioModel, equations_by_name: dict[str, Any]) -> list[dict[str, Any]]:
