@@ -17,104 +17,22 @@ from dataclasses import dataclass
 from typing import Any
 
 import sympy
-from sympy.printing.pycode import PythonCodePrinter
 
-from symbolic.dimensions import scale_of_unit
-from symbolic.functions import INDEX_CODE_NAMES, Len, MaxOver
-from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel, _symbols
+from symbolic.codegen.gradient import GradientState
+from symbolic.codegen.pyprint import (
+    EvaluatorPrinter,
+    Statement,
+    _Folder,
+    _inline_reciprocals,
+    _ordered,
+    code_name,
+)
+from symbolic.functions import INDEX_CODE_NAMES, MaxOver
+from symbolic.model import Quantity, ScenarioModel, _symbols
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
 
-HELPERS = ("maximum", "minimum", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
-
-
-def code_name(path: str) -> str:
-    """A Python identifier for a quantity path: ``host.overhead_ratio`` -> ``host__overhead_ratio``."""
-    return re.sub(r"\[(\w+)\]", r"_\1", path).replace(".", "__")
-
-
-class EvaluatorPrinter(PythonCodePrinter):
-    """Python for scalars and numpy arrays alike; unsupported nodes raise, never comment."""
-
-    def __init__(self, names: dict[sympy.Basic, str], offsets: dict[sympy.Basic, sympy.Expr]) -> None:
-        super().__init__({"strict": True, "fully_qualified_modules": False})
-        self.names = names
-        self.offsets = offsets
-        self.helpers_used: set[str] = set()
-
-    def _print_Symbol(self, expr: sympy.Symbol) -> str:
-        try:
-            return self.names[expr]
-        except KeyError:
-            raise DeclarationError(f"the evaluator has no value for symbol {expr}") from None
-
-    _print_Dummy = _print_Symbol  # CSE temporaries
-
-    def _print_IndexedBase(self, expr: sympy.IndexedBase) -> str:
-        try:
-            return self.names[expr]
-        except KeyError:
-            raise DeclarationError(f"the evaluator has no list {expr}") from None
-
-    def _print_Indexed(self, expr: sympy.Indexed) -> str:
-        (position,) = expr.indices
-        return f"{self._print(expr.base)}[{self._print(position - self.offsets.get(expr.base, 0))}]"
-
-    def _loop(self, expr: sympy.Expr, reducer: str) -> str:
-        if len(expr.limits) != 1:
-            raise DeclarationError(f"only one index per {type(expr).__name__} is supported: {expr}")
-        (index, start, stop), = expr.limits
-        variable = self.names.setdefault(index, INDEX_CODE_NAMES.get(index, index.name))
-        return (f"{reducer}({self._print(expr.function)} for {variable} in "
-                f"range({self._print(start)}, {self._print(stop + 1)}))")
-
-    def _print_Sum(self, expr: sympy.Sum) -> str:
-        """A sum of list entries over a range prints as ``sum`` of a slice (10x faster than a
-        generator); constant factors move out of the sum."""
-        if len(expr.limits) == 1:
-            (index, start, stop), = expr.limits
-            factor, term = expr.function.as_independent(index, as_Add=False)
-            if isinstance(term, sympy.Indexed) and term.indices == (index,) and term.base in self.names:
-                offset = self.offsets.get(term.base, 0)
-                first, last = sympy.simplify(start - offset), sympy.simplify(stop - offset + 1)
-                items = self._print(term.base) + ("" if first == 0 and last == sympy.oo else
-                                                  f"[{self._print(first) if first != 0 else ''}:{self._print(last)}]")
-                total = f"sum({items})"
-                return total if factor == 1 else f"{self.parenthesize(factor, 50)}*{total}"
-        return self._loop(expr, "sum")
-
-    def _print_MaxOver(self, expr: MaxOver) -> str:
-        return self._loop(expr, "max")
-
-    def _print_Len(self, expr: Len) -> str:
-        return f"len({self._print(expr.args[0])})"
-
-    def _helper(self, name: str, expr: sympy.Expr) -> str:
-        self.helpers_used.add(name)
-        return f"{name}({', '.join(self._print(arg) for arg in expr.args)})"
-
-    def _print_Min(self, expr: sympy.Min) -> str:
-        return self._helper("minimum", expr)
-
-    def _print_Max(self, expr: sympy.Max) -> str:
-        return self._helper("maximum", expr)
-
-    def _print_Heaviside(self, expr: sympy.Heaviside) -> str:  # from derivatives of Min/Max
-        self.helpers_used.add("step")
-        return f"step({self._print(expr.args[0])})"
-
-    def _print_floor(self, expr: sympy.floor) -> str:
-        numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
-        if denominator == 1:
-            raise DeclarationError(f"floor of a non-quotient is not supported: {expr}")
-        return f"({self._print(numerator)}) // ({self._print(denominator)})"
-
-
-@dataclass(frozen=True)
-class Statement:
-    target: str
-    code: str
-    reads: frozenset[str] = frozenset()  # the names of the other statements' targets it reads
+__all__ = ["Evaluator", "build_evaluator", "code_name"]
 
 
 @dataclass(frozen=True)
@@ -153,35 +71,6 @@ class Evaluator:
     gradient: tuple[Statement, ...] = ()  # derivative statements, after the main block
     gradient_result: str = "{}"  # {output path: {argument: d output / d argument}}
     gradient_blocks: tuple[tuple[Block, str], ...] = ()  # guarded (statements, entries) for optional inputs
-
-
-class _Folder:
-    """Substitutes ``scale * x`` for every symbol and divides by the target unit's scale."""
-
-    def __init__(self, model: ScenarioModel, arguments: list[InputDecl]) -> None:
-        self.scale: dict[sympy.Basic, sympy.Expr] = {s: scale_of_unit(u) for s, u in UNIT_SYMBOLS.items()}
-        self.constants = set(UNIT_SYMBOLS)
-        for decl in arguments:
-            self.scale[decl.symbol] = scale_of_unit(decl.spec.unit)
-        for quantity in model.quantities:
-            self.scale[quantity.symbol] = scale_of_unit(quantity.unit)
-        for symbol, scale in self.scale.items():
-            if isinstance(symbol, sympy.IndexedBase) and scale != 1:
-                raise DeclarationError(f"{model.name}: list {symbol} must be declared in a unit of scale 1, not {scale}")
-
-    def base(self, expr: sympy.Basic) -> sympy.Basic:
-        replace = {}
-        for symbol in expr.free_symbols:
-            if symbol in self.constants:
-                replace[symbol] = self.scale[symbol]
-            elif symbol.is_Symbol and self.scale.get(symbol, 1) != 1:
-                replace[symbol] = self.scale[symbol] * symbol
-        return expr.xreplace(replace)
-
-    def __call__(self, expr: sympy.Expr, unit: str) -> sympy.Expr:
-        folded = self.base(expr) / scale_of_unit(unit)
-        # Pull common factors out of sums so that equal scales cancel: H/(H + T), not µH/(µH + µT).
-        return folded if folded == expr else sympy.factor_terms(folded)
 
 
 def build_evaluator(model: ScenarioModel) -> Evaluator:
@@ -236,7 +125,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     main = [q for q in needed if not guards[q.symbol]]
     variables = [d.symbol for d in arguments if d.symbol.is_Symbol and d.symbol not in optional]
     by_name = {decl.name: decl.symbol for decl in arguments}
-    shared = _GradientState(needed, fold, printer, names)
+    shared = GradientState(needed, fold, printer, names)
     parts = [(blocks[0] if blocks and not blocks[0].guard else Block((), (), ()),
               *shared.block(main, variables))]
     for block in blocks:
@@ -259,81 +148,6 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     return Evaluator(tuple(argument_list), tuple(defaults), tuple(blocks), _result_literal(needed),
                      tuple(sorted(printer.helpers_used)), tuple(requirements), optional_outputs,
                      tuple(reversed(kept[0])), parts[0][2], guarded)
-
-
-def _relax_floors(expr: sympy.Basic) -> sympy.Basic:
-    """``floor(x)`` replaced by ``x``, for differentiation."""
-    return expr.replace(lambda e: isinstance(e, sympy.floor), lambda e: e.args[0])
-
-
-class _GradientState:
-    """Exact partial derivatives of scalar outputs, by forward mode over the named steps.
-
-    Each step's derivative is its own partial derivatives chained with the derivatives of
-    the steps it reads, so the code grows with the steps, not with the closed forms. List
-    steps are inlined into the expressions that read them first. A floor is differentiated
-    as its argument (its trend); Min/Max contribute a Heaviside step (the active branch). Blocks
-    guarded by optional inputs are differentiated after the main block, with respect to
-    their optional inputs too, and share its derivatives.
-    """
-
-    def __init__(self, needed: list[Quantity], fold: _Folder, printer: EvaluatorPrinter,
-                 names: dict[sympy.Basic, str]) -> None:
-        self.lists = {q.symbol: q for q in needed if q.kind == "list" and q.limits}
-        self.scalars = {q.symbol for q in needed if q.kind == "scalar"}
-        self.fold, self.printer, self.names = fold, printer, names
-        self.derivative: dict[tuple[sympy.Basic, sympy.Basic], sympy.Basic] = {}
-        self.temporaries = 0
-
-    def inline(self, expr: sympy.Basic) -> sympy.Basic:
-        def body(indexed: sympy.Indexed) -> sympy.Basic:
-            quantity = self.lists[indexed.base]
-            return self.inline(self.fold(quantity.expr, quantity.unit)).xreplace({quantity.limits[0]: indexed.indices[0]})
-        return expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in self.lists, body)
-
-    def block(self, members: list[Quantity], variables: list[sympy.Symbol]) -> tuple[tuple[Statement, ...], str]:
-        """The derivative statements of ``members`` and the literal of their entries."""
-        names = self.names
-        pending: list[tuple[sympy.Basic, sympy.Expr]] = []
-        result: dict[str, dict[str, str]] = {}
-        for quantity in members:
-            if quantity.kind != "scalar":
-                continue
-            # A floor (whole steps per epoch) is differentiated as its argument: its trend. Its
-            # exact derivative is 0 between the steps, which would hide that a larger batch
-            # means fewer steps.
-            expr = _relax_floors(self.inline(self.fold(quantity.expr, quantity.unit)))
-            reads = [s for s in expr.free_symbols if s in self.scalars]
-            for variable in variables:
-                total = sympy.diff(expr, variable)
-                for step in reads:
-                    if (step, variable) in self.derivative:
-                        total += sympy.diff(expr, step) * self.derivative[(step, variable)]
-                if total == 0 or total.has(sympy.Derivative, sympy.Subs):
-                    continue  # constant in this variable, or not differentiable in closed form
-                target = sympy.Dummy(f"d_{code_name(quantity.name)}")
-                names[target] = f"d__{code_name(quantity.name)}__{variable.name}"
-                self.derivative[(quantity.symbol, variable)] = target
-                pending.append((target, total))
-                if not quantity.hidden:
-                    result.setdefault(quantity.name, {})[variable.name] = names[target]
-        indices = {limit[0] for _, e in pending for node in e.atoms(sympy.Sum, MaxOver) for limit in node.limits}
-        replacements, reduced = sympy.cse([e for _, e in pending], symbols=sympy.numbered_symbols("_cse_grad_"),
-                                          optimizations=None, ignore=tuple(indices))
-        replacements, reduced = _inline_reciprocals(replacements, reduced)
-        renamed = {}
-        for temporary, _ in replacements:  # numbered across blocks: _g0, _g1, ...
-            renamed[temporary] = sympy.Dummy(f"_g{self.temporaries}")
-            names[renamed[temporary]] = f"_g{self.temporaries}"
-            self.temporaries += 1
-        printer = self.printer
-        ordered = [(renamed[t], printer.doprint(e.xreplace(renamed)), _symbols(e.xreplace(renamed)))
-                   for t, e in replacements]
-        ordered += [(target, printer.doprint(e.xreplace(renamed)), _symbols(e.xreplace(renamed)))
-                    for (target, _), e in zip(pending, reduced, strict=True)]
-        lines = [f"        {path!r}: {{{', '.join(f'{k!r}: {v}' for k, v in entries.items())}}},"
-                 for path, entries in result.items()]
-        return _ordered(ordered, names), "{\n" + "\n".join(lines) + "\n    }"
 
 
 def _check_unique(model: ScenarioModel, names: Iterable[str]) -> None:
@@ -463,39 +277,6 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
     order = {q.symbol: i for i, q in enumerate(members)}
     pending.sort(key=lambda item: order.get(item[0], -1))  # temporaries first, then declaration order
     return _ordered(pending, names)
-
-
-def _ordered(pending: list[tuple[sympy.Basic, str, set[sympy.Basic]]], names: dict[sympy.Basic, str]) -> tuple[Statement, ...]:
-    """Statements in the given order, except that each waits for what it reads from the others."""
-    pending = list(pending)
-    defined = {target for target, _, _ in pending}
-    done: set[sympy.Basic] = set()
-    statements: list[Statement] = []
-    while pending:
-        for position, (target, code, reads) in enumerate(pending):
-            if not (reads & defined) - done:
-                statements.append(Statement(names[target], code, frozenset(names[r] for r in reads if r in names)))
-                done.add(target)
-                del pending[position]
-                break
-        else:  # pragma: no cover - declarations are a DAG by construction
-            raise DeclarationError(f"circular definitions among {[str(t) for t, _, _ in pending]}")
-    return tuple(statements)
-
-
-def _inline_reciprocals(
-    replacements: list[tuple[sympy.Symbol, sympy.Expr]], reduced: list[sympy.Expr]
-) -> tuple[list[tuple[sympy.Symbol, sympy.Expr]], list[sympy.Expr]]:
-    """Put ``1/x`` temporaries back: ``a/x`` rounds once, ``a*(1/x)`` twice."""
-    inline: dict[sympy.Basic, sympy.Expr] = {}
-    kept = []
-    for temporary, original in replacements:
-        expr = original.xreplace(inline)
-        if expr.is_Pow and expr.exp == -1:
-            inline[temporary] = expr
-        else:
-            kept.append((temporary, expr))
-    return kept, [expr.xreplace(inline) for expr in reduced]
 
 
 def _result_literal(needed: list[Quantity]) -> str:

@@ -1,0 +1,118 @@
+"""mlsysym: the scenarios from a shell.
+
+Evaluation commands (list, show, eval, sweep, sensitivity, compare) use only the
+generated runtime and never import sympy; derivation commands (explain, solve, scaling)
+load the symbolic declarations. Exit status: 0 success, 2 bad usage or input, 1 internal
+error. ``--json`` prints machine-readable output instead of tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from symbolic.cli.commands import (
+    cmd_compare,
+    cmd_eval,
+    cmd_explain,
+    cmd_list,
+    cmd_scaling,
+    cmd_sensitivity,
+    cmd_show,
+    cmd_solve,
+    cmd_sweep,
+)
+from symbolic.cli.output import outputs_of, shown, table
+from symbolic.cli.values import UsageError, build, parse_setting, parse_vary
+
+__all__ = ["UsageError", "build", "build_parser", "main", "outputs_of", "parse_setting", "parse_vary", "shown",
+           "table"]
+
+EPILOG = """examples:
+  mlsysym show MnistTwoLayerTrainingStepOnH100
+  mlsysym eval MlpTrainingStepScenario --from MnistTwoLayerTrainingStepOnH100 --set batch_size=64 --set hardware=B200
+  mlsysym sweep MnistTwoLayerTrainingStepOnH100 --vary batch_size=1..4096:log2 --outputs compute_time,memory_time --out sweep.csv
+  mlsysym solve MnistTwoLayerTrainingStepOnH100 --for batch_size --where compute_time=memory_time
+  mlsysym solve PhoneFullUpdateWorkingSet --for parameters --where total=8GiB
+  mlsysym sensitivity MnistEpochCpuVersusH100 'result.total_time[accelerator]'
+  mlsysym scaling UpdateWorkingSetScenario total
+  mlsysym compare MnistDenseNetwork MnistDenseNetworkLargeBatch
+"""
+
+
+# -- the parser -----------------------------------------------------------------------------
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """A fixed width, so the help (and the generated CLI page) does not depend on the terminal."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=100, max_help_position=32)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (also the source of the generated CLI reference page)."""
+    parser = argparse.ArgumentParser(prog="mlsysym", description=__doc__.split("\n")[0],
+                                     epilog=EPILOG, formatter_class=_Formatter)
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, handler: Any, help_text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=help_text, formatter_class=_Formatter)
+        sub.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON instead of tables")
+        sub.set_defaults(handler=handler)
+        return sub
+
+    command("list", cmd_list, "list the named scenarios and the scenario classes")
+    sub = command("show", cmd_show, "every output of a named scenario, with its unit")
+    sub.add_argument("name", help="a registry name, e.g. MnistTwoLayerTrainingStepOnH100")
+    sub = command("eval", cmd_eval, "evaluate a scenario class with inputs set on the command line")
+    sub.add_argument("scenario", help="a scenario class (or a registry name: its class)")
+    sub.add_argument("--from", dest="base", help="start from this registry entry's inputs")
+    sub.add_argument("--set", action="append", metavar="NAME=VALUE",
+                     help="an input: 64, 1e7, 10us, '3.35 TB/s', 784,128,10, H100, MNIST, fp16_dense, none")
+    sub = command("explain", cmd_explain, "definition -> closed form -> numbers substituted -> result")
+    sub.add_argument("name", help="a registry name")
+    sub.add_argument("output", help="an output path, e.g. compute_time, host.overhead_ratio, result.rate[host]")
+    sub = command("sweep", cmd_sweep, "evaluate a grid of input values through the vectorised evaluator")
+    sub.add_argument("name", help="a registry name (the inputs not varied)")
+    sub.add_argument("--vary", action="append", required=True, metavar="NAME=RANGE",
+                     help="a..b (step 1), a..b:step=S, a..b:log2, a..b:lin=N, a..b:log=N, or v1,v2,...")
+    sub.add_argument("--outputs", help="comma-separated output paths (default: all)")
+    sub.add_argument("--out", help="write FILE.csv or FILE.json (default: print the first rows)")
+    sub = command("solve", cmd_solve, "solve an output equation for an input, exactly")
+    sub.add_argument("name", help="a registry name (the other inputs' values)")
+    sub.add_argument("--for", dest="unknown", required=True, help="the input to solve for")
+    sub.add_argument("--where", required=True, metavar="OUTPUT=VALUE",
+                     help="e.g. compute_time=memory_time or total=8GiB")
+    sub = command("sensitivity", cmd_sensitivity, "exact derivatives and elasticities of an output, ranked")
+    sub.add_argument("name", help="a registry name")
+    sub.add_argument("output", help="an output path")
+    sub = command("scaling", cmd_scaling, "leading-order growth of an output in each input")
+    sub.add_argument("scenario", help="a scenario class or registry name")
+    sub.add_argument("output", help="an output path")
+    sub = command("compare", cmd_compare, "what changed between two named scenarios of one class, and why")
+    sub.add_argument("a", help="a registry name")
+    sub.add_argument("b", help="a registry name of the same class")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)  # exits with 2 on bad usage
+    from symbolic.runtime.errors import MlsysymError
+
+    try:
+        return args.handler(args)
+    except (UsageError, MlsysymError) as error:
+        print(f"mlsysym: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except Exception as error:  # an internal error: say so, with the type, for the bug report
+        print(f"mlsysym: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

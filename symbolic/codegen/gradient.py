@@ -1,0 +1,85 @@
+"""Exact gradients for the evaluators, by forward-mode differentiation over the named steps."""
+
+from __future__ import annotations
+
+import sympy
+
+from symbolic.codegen.pyprint import EvaluatorPrinter, Statement, _Folder, _inline_reciprocals, _ordered, code_name
+from symbolic.functions import MaxOver
+from symbolic.model import Quantity, _symbols
+
+def _relax_floors(expr: sympy.Basic) -> sympy.Basic:
+    """``floor(x)`` replaced by ``x``, for differentiation."""
+    return expr.replace(lambda e: isinstance(e, sympy.floor), lambda e: e.args[0])
+
+
+class GradientState:
+    """Exact partial derivatives of scalar outputs, by forward mode over the named steps.
+
+    Each step's derivative is its own partial derivatives chained with the derivatives of
+    the steps it reads, so the code grows with the steps, not with the closed forms. List
+    steps are inlined into the expressions that read them first. A floor is differentiated
+    as its argument (its trend); Min/Max contribute a Heaviside step (the active branch). Blocks
+    guarded by optional inputs are differentiated after the main block, with respect to
+    their optional inputs too, and share its derivatives.
+    """
+
+    def __init__(self, needed: list[Quantity], fold: _Folder, printer: EvaluatorPrinter,
+                 names: dict[sympy.Basic, str]) -> None:
+        self.lists = {q.symbol: q for q in needed if q.kind == "list" and q.limits}
+        self.scalars = {q.symbol for q in needed if q.kind == "scalar"}
+        self.fold, self.printer, self.names = fold, printer, names
+        self.derivative: dict[tuple[sympy.Basic, sympy.Basic], sympy.Basic] = {}
+        self.temporaries = 0
+
+    def inline(self, expr: sympy.Basic) -> sympy.Basic:
+        def body(indexed: sympy.Indexed) -> sympy.Basic:
+            quantity = self.lists[indexed.base]
+            return self.inline(self.fold(quantity.expr, quantity.unit)).xreplace({quantity.limits[0]: indexed.indices[0]})
+        return expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in self.lists, body)
+
+    def block(self, members: list[Quantity], variables: list[sympy.Symbol]) -> tuple[tuple[Statement, ...], str]:
+        """The derivative statements of ``members`` and the literal of their entries."""
+        names = self.names
+        pending: list[tuple[sympy.Basic, sympy.Expr]] = []
+        result: dict[str, dict[str, str]] = {}
+        for quantity in members:
+            if quantity.kind != "scalar":
+                continue
+            # A floor (whole steps per epoch) is differentiated as its argument: its trend. Its
+            # exact derivative is 0 between the steps, which would hide that a larger batch
+            # means fewer steps.
+            expr = _relax_floors(self.inline(self.fold(quantity.expr, quantity.unit)))
+            reads = [s for s in expr.free_symbols if s in self.scalars]
+            for variable in variables:
+                total = sympy.diff(expr, variable)
+                for step in reads:
+                    if (step, variable) in self.derivative:
+                        total += sympy.diff(expr, step) * self.derivative[(step, variable)]
+                if total == 0 or total.has(sympy.Derivative, sympy.Subs):
+                    continue  # constant in this variable, or not differentiable in closed form
+                target = sympy.Dummy(f"d_{code_name(quantity.name)}")
+                names[target] = f"d__{code_name(quantity.name)}__{variable.name}"
+                self.derivative[(quantity.symbol, variable)] = target
+                pending.append((target, total))
+                if not quantity.hidden:
+                    result.setdefault(quantity.name, {})[variable.name] = names[target]
+        indices = {limit[0] for _, e in pending for node in e.atoms(sympy.Sum, MaxOver) for limit in node.limits}
+        replacements, reduced = sympy.cse([e for _, e in pending], symbols=sympy.numbered_symbols("_cse_grad_"),
+                                          optimizations=None, ignore=tuple(indices))
+        replacements, reduced = _inline_reciprocals(replacements, reduced)
+        renamed = {}
+        for temporary, _ in replacements:  # numbered across blocks: _g0, _g1, ...
+            renamed[temporary] = sympy.Dummy(f"_g{self.temporaries}")
+            names[renamed[temporary]] = f"_g{self.temporaries}"
+            self.temporaries += 1
+        printer = self.printer
+        ordered = [(renamed[t], printer.doprint(e.xreplace(renamed)), _symbols(e.xreplace(renamed)))
+                   for t, e in replacements]
+        ordered += [(target, printer.doprint(e.xreplace(renamed)), _symbols(e.xreplace(renamed)))
+                    for (target, _), e in zip(pending, reduced, strict=True)]
+        lines = [f"        {path!r}: {{{', '.join(f'{k!r}: {v}' for k, v in entries.items())}}},"
+                 for path, entries in result.items()]
+        return _ordered(ordered, names), "{\n" + "\n".join(lines) + "\n    }"
+
+

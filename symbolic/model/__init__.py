@@ -1,0 +1,50 @@
+"""The declaration API: a scenario is a class whose body reads like its math.
+
+    class HostDispatchScenario(Scenario):
+        ops_per_block = Input(integer=True, nonnegative=True, symbol="n", doc="...")
+        dispatch = Input("µs", nonnegative=True, symbol="d", doc="...")
+        operations = Output(blocks * ops_per_block, doc="...")
+        dispatch_time = Output(operations * dispatch, "µs", doc="...")
+
+Inside a class body every declaration is replaced by what later lines compute with:
+an input or output becomes a sympy ``Symbol`` named after its attribute; a list input
+or per-item output an ``IndexedBase`` (``layer_widths[l]``); a ``Table`` a ``TableRef``
+(``op_flops["relu"]``); a ``Sub`` a ``SubRef`` (``host.overhead_ratio``); a ``Node`` a
+``NodeRef`` (``hardware.peak``). The class collects the declarations, in order, into
+``cls.model`` (a ``ScenarioModel``) that the generator checks and prints. An output can
+only use names declared above it, so the definitions form a DAG by construction.
+"""
+
+from symbolic.model.collected import (
+    UNIT_SYMBOLS,
+    InputDecl,
+    OutputDecl,
+    PrecisionDecl,
+    Quantity,
+    RequirementDecl,
+    ScenarioModel,
+    StructuredDecl,
+    _symbols,
+    flop,
+    unit_constant,
+)
+from symbolic.model.declarations import Declaration, Group, Input, ListInput, Output, PerItem, Table, TableRef, Text
+from symbolic.model.scenario import Scenario
+from symbolic.model.structured import (
+    Dataset,
+    Node,
+    NodeRef,
+    Precision,
+    Require,
+    ScenarioInput,
+    ScenarioInputRef,
+    Sub,
+    SubRef,
+)
+
+__all__ = [
+    "UNIT_SYMBOLS", "Dataset", "Declaration", "Group", "Input", "InputDecl", "ListInput", "Node", "NodeRef",
+    "Output", "OutputDecl", "PerItem", "Precision", "PrecisionDecl", "Quantity", "Require", "RequirementDecl",
+    "Scenario", "ScenarioInput", "ScenarioInputRef", "ScenarioModel", "StructuredDecl", "Sub", "SubRef", "Table",
+    "TableRef", "Text", "_symbols", "flop", "unit_constant",
+]

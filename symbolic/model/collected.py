@@ -1,0 +1,198 @@
+"""The collected declaration of one scenario: what the generator checks and prints."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import sympy
+
+from symbolic.functions import Len
+from symbolic.runtime.errors import DuplicateNameError
+
+if TYPE_CHECKING:
+    from symbolic.model.declarations import Input
+    from symbolic.model.structured import Sub
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+# -- unit constants inside expressions and names ----------------------------------------
+UNIT_SYMBOLS: dict[sympy.Symbol, str] = {}
+
+
+def unit_constant(spelling: str) -> sympy.Symbol:
+    """A unit as a factor in an expression, e.g. ``2*b*i*h*flop``."""
+    symbol = sympy.Symbol(f"[{spelling}]", positive=True)
+    UNIT_SYMBOLS[symbol] = spelling
+    return symbol
+
+
+flop = unit_constant("flop")
+
+
+def _latex_name(name: str) -> str:
+    return rf"\mathrm{{{name.replace('_', chr(92) + '_')}}}"
+
+
+def _assumptions(integer: bool, positive: bool, nonnegative: bool) -> dict[str, bool]:
+    assumptions = {"integer": True} if integer else {"real": True}
+    if positive:
+        assumptions["positive"] = True
+    elif nonnegative:
+        assumptions["nonnegative"] = True
+    return assumptions
+
+
+
+@dataclass
+class InputDecl:
+    name: str
+    symbol: sympy.Basic  # Symbol, or IndexedBase for a list
+    spec: Input
+    latex: str
+    structured: str = ""  # the structured input this number is resolved from
+    resolves: str = ""  # what it resolves: "peak", "bandwidth", "training_examples", or an inner input
+
+
+@dataclass
+class StructuredDecl:
+    """A hardware node, dataset or scenario input, and the numbers it resolves to."""
+
+    name: str
+    kind: str  # "node" | "dataset" | "scenario"
+    doc: str
+    resolved: dict[str, sympy.Basic]
+    scenario: ScenarioModel | None = None
+
+
+@dataclass
+class PrecisionDecl:
+    name: str
+    default: Any
+    doc: str
+    nodes: tuple[str, ...]
+
+
+@dataclass
+class RequirementDecl:
+    name: str
+    condition: sympy.Basic
+    message: str
+
+
+@dataclass
+class OutputDecl:
+    """A public attribute: a scalar, list, text, table, group or contained scenario."""
+
+    name: str
+    kind: str
+    doc: str
+    unit: str
+    keys: tuple[str, ...] = ()
+    scenario: ScenarioModel | None = None
+    sub: Sub | None = None
+    members: tuple[OutputDecl, ...] = ()
+    if_missing: str = "error"
+
+
+@dataclass
+class Quantity:
+    """One defined value (an output, a table entry, a contained input or output)."""
+
+    name: str  # its path in the evaluator's result: "steps", "op_flops[relu]", "host.host_time"
+    symbol: sympy.Basic
+    expr: sympy.Basic
+    unit: str
+    doc: str
+    latex: str
+    kind: str = "scalar"  # "scalar" | "list" | "text"
+    table: str = ""
+    key: str = ""
+    sub: str = ""
+    group: str = ""
+    bound_input: bool = False
+    hidden: bool = False
+    echo: bool = False
+    limits: tuple[Any, ...] = ()
+    separator: str = ""
+
+
+@dataclass
+class ScenarioModel:
+    """Everything the generator needs about one scenario class, in declaration order."""
+
+    name: str
+    module: str = ""
+    doc: str = ""
+    category: str = ""
+    assumptions: str = ""
+    excludes: str = ""
+    references: tuple[str, ...] = ()
+    examples: str = ""
+    main_outputs: tuple[str, ...] = ()  # what the Derivations section studies
+    questions: tuple[tuple[str, str, str], ...] = ()  # (input to solve for, output, output or value)
+    inputs: list[InputDecl] = field(default_factory=list)
+    structured: list[StructuredDecl] = field(default_factory=list)
+    precisions: list[PrecisionDecl] = field(default_factory=list)
+    requirements: list[RequirementDecl] = field(default_factory=list)
+    outputs: list[OutputDecl] = field(default_factory=list)
+    quantities: list[Quantity] = field(default_factory=list)
+    names: set[str] = field(default_factory=set)
+    input_order: list[str] = field(default_factory=list)  # the keywords people pass, as declared
+
+    @property
+    def summary(self) -> str:
+        return self.doc.strip().split("\n\n")[0].replace("\n", " ")
+
+    @property
+    def description(self) -> str:
+        return "\n\n".join(part.strip() for part in self.doc.strip().split("\n\n")[1:])
+
+    def _claim(self, name: str) -> None:
+        if name in self.names:
+            raise DuplicateNameError(f"{self.name}: {name!r} is declared twice")
+        self.names.add(name)
+
+    def add_input(self, decl: InputDecl) -> None:
+        if not decl.structured:
+            self._claim(decl.name)
+            self.input_order.append(decl.name)
+        self.inputs.append(decl)
+
+    def add_structured(self, decl: StructuredDecl) -> None:
+        self._claim(decl.name)
+        self.input_order.append(decl.name)
+        self.structured.append(decl)
+
+    def add_output(self, decl: OutputDecl) -> None:
+        if decl.kind not in ("scalar", "list", "text"):
+            self._claim(decl.name)
+        self.outputs.append(decl)
+
+    def add_quantity(self, quantity: Quantity) -> None:
+        if not (quantity.table or quantity.sub or quantity.group):
+            self._claim(quantity.name)
+        self.quantities.append(quantity)
+
+    def evaluator_inputs(self) -> list[InputDecl]:
+        """The evaluator's arguments: declared inputs, and numbers of structured inputs in use."""
+        used: set[sympy.Basic] = set()
+        for quantity in self.quantities:
+            used |= _symbols(quantity.expr) | {s for part in quantity.limits for s in _symbols(part)}
+        for decl in self.inputs:
+            if isinstance(decl.spec.default, sympy.Basic):
+                used |= _symbols(decl.spec.default)
+        for requirement in self.requirements:
+            used |= _symbols(requirement.condition)
+        return [decl for decl in self.inputs if not decl.structured or decl.symbol in used]
+
+
+def _symbols(expr: sympy.Basic) -> set[sympy.Basic]:
+    """Free symbols plus the list bases an expression reads (``Sum`` hides them)."""
+    found = set(expr.free_symbols)
+    found |= {indexed.base for indexed in expr.atoms(sympy.Indexed)}
+    found |= {length.args[0] for length in expr.atoms(Len)}
+    return found
+
+

@@ -1,0 +1,239 @@
+"""Structured inputs (hardware nodes, datasets, scenarios), conditions and contained scenarios."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import sympy
+
+from symbolic.model.collected import (
+    InputDecl,
+    OutputDecl,
+    PrecisionDecl,
+    Quantity,
+    RequirementDecl,
+    ScenarioModel,
+    StructuredDecl,
+    _assumptions,
+    _latex_name,
+)
+from symbolic.model.declarations import Declaration, Input, ListInput
+from symbolic.runtime.errors import DeclarationError
+from symbolic.runtime.validation import REQUIRED
+
+if TYPE_CHECKING:
+    from symbolic.model.scenario import Scenario
+
+class Node(Declaration):
+    """A hardware node input; ``.peak`` (flop/s at the linked precision) and ``.bandwidth`` (byte/s)."""
+
+    def __init__(self, *, doc: str = "") -> None:
+        self.doc = doc
+
+    def bind(self, name: str, into: ScenarioModel) -> NodeRef:
+        ref = NodeRef(name, into)
+        into.add_structured(StructuredDecl(name, "node", self.doc, {"peak": ref.peak, "bandwidth": ref.bandwidth}))
+        return ref
+
+
+class NodeRef:
+    """The numbers a node resolves to; each becomes an evaluator argument when used."""
+
+    def __init__(self, name: str, model: ScenarioModel) -> None:
+        self.name = name
+        self.peak = _resolved(model, name, "peak", Input("flop/s", positive=True, doc=f"Peak rate of `{name}` at the selected precision."))
+        self.bandwidth = _resolved(model, name, "bandwidth", Input("byte/s", positive=True, doc=f"Memory bandwidth of `{name}`."))
+
+
+def _resolved(model: ScenarioModel, owner: str, what: str, spec: Input) -> sympy.Symbol:
+    name = f"{owner}_{what}"
+    symbol = sympy.Symbol(name, **_assumptions(spec.integer, spec.positive, spec.nonnegative))
+    latex = rf"\mathrm{{{what.replace('_', chr(92) + '_')}}}_{{\mathrm{{{owner.replace('_', chr(92) + '_')}}}}}"
+    model.add_input(InputDecl(name, symbol, spec, latex, structured=owner, resolves=what))
+    return symbol
+
+
+class Precision(Declaration):
+    """The precision key read from the ``precision_flops`` of the given nodes."""
+
+    def __init__(self, *nodes: NodeRef, default: Any = REQUIRED, doc: str = "") -> None:
+        if not nodes:
+            raise DeclarationError("Precision: name at least one Node it selects the rate of")
+        self.nodes = nodes
+        self.default = default
+        self.doc = doc
+
+    def bind(self, name: str, into: ScenarioModel) -> str:
+        into.precisions.append(PrecisionDecl(name, self.default, self.doc, tuple(n.name for n in self.nodes)))
+        into._claim(name)
+        into.input_order.append(name)
+        return name
+
+
+class Dataset(Declaration):
+    """An optional dataset input; ``.training_examples`` is its count, absent when unknown."""
+
+    def __init__(self, *, doc: str = "") -> None:
+        self.doc = doc
+
+    def bind(self, name: str, into: ScenarioModel) -> DatasetRef:
+        examples = _resolved(into, name, "training_examples",
+                             Input(integer=True, nonnegative=True, default=None, doc=f"Training examples of `{name}`."))
+        into.add_structured(StructuredDecl(name, "dataset", self.doc, {"training_examples": examples}))
+        return DatasetRef(examples)
+
+
+@dataclass(frozen=True)
+class DatasetRef:
+    training_examples: sympy.Symbol
+
+
+class ScenarioInput(Declaration):
+    """An input that is an instance of another scenario; its inputs become numbers here.
+
+    ``network = ScenarioInput(DenseNetworkScenario)``: ``network.inputs()`` are symbols for
+    the network's evaluator arguments, ready to bind a ``Sub`` of the same class.
+    """
+
+    def __init__(self, scenario: type[Scenario], *, doc: str = "") -> None:
+        self.scenario = scenario
+        self.doc = doc
+
+    def bind(self, name: str, into: ScenarioModel) -> ScenarioInputRef:
+        inner = self.scenario.model
+        symbols: dict[str, sympy.Basic] = {}
+        for decl in inner.evaluator_inputs():
+            spec = decl.spec
+            outer = f"{name}_{decl.name}"
+            if isinstance(spec, ListInput):
+                symbol: sympy.Basic = sympy.IndexedBase(sympy.Symbol(outer, **decl.symbol.label.assumptions0))
+            else:
+                symbol = sympy.Symbol(outer, **decl.symbol.assumptions0)
+            latex = rf"\mathrm{{{name}}}.{decl.latex}"
+            into.add_input(InputDecl(outer, symbol, spec, latex, structured=name, resolves=decl.name))
+            symbols[decl.name] = symbol
+        into.add_structured(StructuredDecl(name, "scenario", self.doc, symbols, scenario=inner))
+        return ScenarioInputRef(name, symbols)
+
+
+class ScenarioInputRef:
+    """The numbers a scenario input resolves to, by the inner scenario's argument names."""
+
+    def __init__(self, name: str, symbols: dict[str, sympy.Basic]) -> None:
+        self._name = name
+        self._symbols = symbols
+
+    def inputs(self, **overrides: Any) -> dict[str, Any]:
+        """Bindings for a ``Sub`` of the same scenario class, with ``overrides`` replacing some."""
+        return {**self._symbols, **overrides}
+
+    def __getattr__(self, name: str) -> sympy.Basic:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._symbols[name]
+        except KeyError:
+            raise DeclarationError(f"scenario input {self._name} has no input {name!r}") from None
+
+
+class Require(Declaration):
+    """A condition between inputs, checked when an instance is built: ``Require(hi >= lo, "...")``.
+
+    Inputs it mentions must be present even when optional on their own.
+    """
+
+    def __init__(self, condition: sympy.Basic, message: str) -> None:
+        if not isinstance(condition, sympy.core.relational.Relational):
+            raise DeclarationError(f"Require: expected a comparison such as a >= b, got {condition!r}")
+        self.condition = condition
+        self.doc = message
+
+    def bind(self, name: str, into: ScenarioModel) -> None:
+        into.requirements.append(RequirementDecl(name, self.condition, self.doc))
+
+
+class Sub(Declaration):
+    """A contained scenario whose inputs are bound to expressions of this one.
+
+    ``host = Sub(HostDispatchScenario, title="Host work of: {name}", description=...,
+    ops_per_block=forward_ops + 1, device_time=compute_time + memory_time)``. Unbound
+    inputs take their defaults; the contained outputs become ``host.<output>`` symbols.
+    With ``public=False`` the contained scenario is a step of this one, not an attribute.
+    """
+
+    def __init__(self, scenario: type[Scenario], *, title: str = "", description: str = "", doc: str = "",
+                 public: bool = True, **bindings: Any) -> None:
+        self.scenario = scenario
+        self.title = title
+        self.description = description
+        self.doc = doc
+        self.public = public
+        self.bindings = {key: value if isinstance(value, sympy.IndexedBase) else sympy.sympify(value)
+                         for key, value in bindings.items()}
+
+    def bind(self, name: str, into: ScenarioModel) -> SubRef:
+        inner = self.scenario.model
+        arguments = inner.evaluator_inputs()
+        unknown = sorted(set(self.bindings) - {decl.name for decl in arguments})
+        if unknown:
+            raise DeclarationError(f"{into.name}: Sub {name} binds unknown inputs of {inner.name}: {', '.join(unknown)}")
+        if inner.structured and self.public and any(s.kind != "dataset" for s in inner.structured):
+            raise DeclarationError(f"{into.name}: Sub {name}: a public contained scenario cannot have hardware inputs yet")
+        rename: dict[sympy.Basic, sympy.Basic] = {}
+        for decl in arguments:
+            bound = self.bindings.get(decl.name)
+            if isinstance(decl.symbol, sympy.IndexedBase):  # a list is passed through, not copied
+                if not isinstance(bound, sympy.IndexedBase):
+                    raise DeclarationError(f"{into.name}: Sub {name} must bind list input {decl.name} to a list")
+                rename[decl.symbol] = bound
+                continue
+            symbol = sympy.Symbol(f"{name}.{decl.name}", **decl.symbol.assumptions0)
+            rename[decl.symbol] = symbol
+            if bound is not None:
+                expr = bound
+            elif decl.spec.default is REQUIRED or decl.spec.default is None:
+                raise DeclarationError(f"{into.name}: Sub {name} leaves {inner.name}.{decl.name} unbound and it has no default")
+            else:
+                expr = sympy.sympify(decl.spec.default).xreplace(rename)
+            into.add_quantity(Quantity(f"{name}.{decl.name}", symbol, expr, decl.spec.unit, decl.spec.doc,
+                                       rf"{_latex_name(name)}.{decl.latex}", sub=name, bound_input=True,
+                                       hidden=not self.public))
+        for quantity in inner.quantities:
+            if isinstance(quantity.symbol, sympy.IndexedBase):
+                symbol = sympy.IndexedBase(sympy.Symbol(f"{name}.{quantity.symbol.label}", **quantity.symbol.label.assumptions0))
+            else:
+                symbol = sympy.Symbol(f"{name}.{quantity.name}", **quantity.symbol.assumptions0)
+            rename[quantity.symbol] = symbol
+            into.add_quantity(Quantity(
+                f"{name}.{quantity.name}", symbol, quantity.expr.xreplace(rename), quantity.unit, quantity.doc,
+                rf"{_latex_name(name)}.{quantity.latex}", kind=quantity.kind, sub=name, hidden=not self.public,
+                limits=tuple(part.xreplace(rename) for part in quantity.limits), separator=quantity.separator,
+                group=quantity.group, echo=quantity.echo))
+        if self.public:
+            into.add_output(OutputDecl(name, "sub", self.doc, "", scenario=inner, sub=self))
+        else:
+            into._claim(name)
+        return SubRef(name, rename, inner)
+
+
+class SubRef:
+    """What a class body sees for a contained scenario: its outputs as symbols."""
+
+    def __init__(self, name: str, rename: dict[sympy.Basic, sympy.Basic], inner: ScenarioModel) -> None:
+        self._name = name
+        self._inner = inner
+        self._by_name = {}
+        for quantity in inner.quantities:
+            short = quantity.name.split(".")[-1] if quantity.group else quantity.name
+            self._by_name[short] = rename[quantity.symbol]
+
+    def __getattr__(self, output: str) -> sympy.Basic:
+        if output.startswith("_"):
+            raise AttributeError(output)
+        try:
+            return self._by_name[output]
+        except KeyError:
+            raise DeclarationError(f"{self._inner.name} (as {self._name}) has no output {output!r}") from None
+
+
