@@ -84,8 +84,8 @@ def latex_names(model: ScenarioModel) -> dict[sympy.Basic, str]:
 
 def _simplest(expr: sympy.Expr) -> sympy.Expr:
     """The shortest of a few standard rewritings (deterministic: ties broken by text)."""
-    if expr.has(sympy.Sum, MaxOver, sympy.Min, sympy.Max, sympy.floor):
-        candidates = [expr, sympy.factor_terms(expr)]
+    if expr.has(sympy.Sum, MaxOver, sympy.Min, sympy.Max, sympy.floor) or sympy.count_ops(expr) > 40:
+        candidates = [expr, sympy.factor_terms(expr)]  # expanding or factoring these is slow and rarely shorter
     else:
         candidates = [expr, sympy.expand(expr), sympy.factor_terms(sympy.expand(expr)), sympy.factor(expr)]
     return min(candidates, key=lambda e: (sympy.count_ops(e), len(str(e)), str(e)))
