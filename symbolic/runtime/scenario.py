@@ -9,7 +9,6 @@ access to any output, and its plain numbers are wrapped in Quantities on the way
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -196,14 +195,14 @@ def _check(title: str, requirement: Requirement, args: dict[str, Any]) -> None:
 def _check_finite(scenario: ScenarioBase, values: Any, path: str) -> None:
     """Refuse an evaluation with an overflowed float anywhere (inputs are finite, so only
     overflow gets here), once per evaluation rather than on every read."""
-    items = values.items() if isinstance(values, dict) else enumerate(values) if isinstance(values, list) else ()
-    for key, value in items:
-        if type(value) is float:
-            if not math.isfinite(value):
+    for key, value in values.items() if type(values) is dict else enumerate(values):
+        kind = type(value)
+        if kind is float:
+            if value - value != 0.0:  # inf - inf and nan - nan are nan; cheaper than math.isfinite
                 raise ScenarioInputError(
                     f"{type(scenario).__name__}: output '{path}{key}' is {value} for these inputs (float overflow); "
                     "the inputs are too large for double precision")
-        elif isinstance(value, (dict, list)):
+        elif kind is dict or kind is list:
             _check_finite(scenario, value, f"{path}{key}.")
 
 
@@ -223,7 +222,7 @@ class Output:
     def __get__(self, scenario: ScenarioBase | None, owner: type) -> Any:
         if scenario is None:
             return self
-        return self.wrap(scenario.evaluate()[self.name], scenario)
+        return self.wrap((scenario._result or scenario.evaluate())[self.name], scenario)
 
     def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
         if value is None:
