@@ -175,3 +175,42 @@ def test_generated_evaluator_has_no_sympy_or_pint_import():
 def test_hash_of_render_is_stable_within_a_process():
     first = hashlib.sha256(repr(sorted(render_all().items())).encode()).hexdigest()
     assert first == hashlib.sha256(repr(sorted(render_all().items())).encode()).hexdigest()
+
+
+def test_possible_division_by_zero_is_refused():
+    """y may be 0 (nonnegative), so x/y is undefined at a valid input."""
+    from symbolic.runtime.errors import UndefinedOutputError
+
+    class Ratio(Scenario):
+        """x over y."""
+
+        x = Input(positive=True)
+        y = Input(nonnegative=True)
+        ratio = Output(x / y)
+
+    with pytest.raises(UndefinedOutputError, match="Ratio.ratio: divides by y"):
+        render_all([_module(Ratio)])
+
+
+def test_requirements_and_list_lengths_prove_divisions_defined():
+    """⌊E/b⌋ ≥ 1 once E ≥ b is required; a sum over a list of ≥ 2 positive widths is positive."""
+    import sympy
+
+    from symbolic.domains import unproven_divisions
+    from symbolic.functions import Len, index
+    from symbolic.model import ListInput, Require
+
+    k = index("k")
+
+    class Steps(Scenario):
+        """Work per step."""
+
+        examples = Input(integer=True, nonnegative=True)
+        batch = Input(integer=True, positive=True)
+        widths = ListInput(integer=True, positive=True, min_length=2)
+        enough = Require(examples >= batch, "at least one batch")
+        per_step = Output(1 / sympy.floor(examples / batch))
+        per_width = Output(1 / sympy.Sum(widths[k], (k, 1, Len(widths) - 1)))
+
+    closed = {"per_step": Steps.model.quantities[0].expr, "per_width": Steps.model.quantities[1].expr}
+    assert unproven_divisions(Steps.model, closed) == {}

@@ -17,6 +17,7 @@ from symbolic.codegen.derivations import derivations_markdown
 from symbolic.codegen.reference_pages import reference_files
 from symbolic.codegen.site_pages import Legends, scenario_docs, site_files
 from symbolic.dimensions import check_model
+from symbolic.domains import check_defined
 from symbolic.instances import Instance
 from symbolic.model import InputDecl, ListInput, OutputDecl, ScenarioModel
 from symbolic.refs import source_of, value_of
@@ -109,6 +110,7 @@ def _descriptor(output: OutputDecl, path: str, evaluator: Evaluator, owners: dic
 def _model_context(module: ScenarioModule, modules: list[ScenarioModule]) -> dict[str, Any]:
     model = module.model
     check_model(model)
+    check_defined(model)
     evaluator = build_evaluator(model)
     used = {argument.name for argument in evaluator.arguments}
     owners = {decl.name: decl.structured or decl.name for decl in model.inputs}

@@ -44,3 +44,7 @@ class CycleError(DeclarationError):
 
 class UnsupportedNodeError(DeclarationError):
     """An expression holds a sympy node the dimension check and printers do not support."""
+
+
+class UndefinedOutputError(DeclarationError):
+    """An output may divide by zero at an input the domains allow."""

@@ -1,0 +1,94 @@
+"""Where outputs are defined: every division must be by a quantity that the input domains
+prove positive, so no valid input gives 0/0 or x/0.
+
+Sympy's assumptions prove this for scalar inputs (a positive batch times a positive width
+is positive). Sums and maxima over a list input are proven here: their terms are positive
+when the list's entries are, and their range is not empty when the list's minimum length
+says so; a floor is at least 1 when its argument is, and a requirement ``a >= b`` makes
+``a`` equal to ``b`` plus something nonnegative (so ⌊E/b⌋ ≥ 1 when E ≥ b).
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from symbolic.functions import Len, MaxOver
+from symbolic.model import ListInput, ScenarioModel
+
+
+def _entries_and_lengths(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]:
+    """Replacements: each list input's entries by one symbol of the entries' domain, and its
+    length by ``min_length + k`` with ``k`` a nonnegative integer."""
+    replace: dict[sympy.Basic, sympy.Basic] = {}
+    for decl in model.evaluator_inputs():
+        spec = decl.spec
+        if isinstance(spec, ListInput):
+            entry = sympy.Dummy(f"{decl.name}_entry", positive=spec.positive or None,
+                                nonnegative=spec.nonnegative or spec.positive or None,
+                                integer=spec.integer or None, real=True)
+            replace[decl.symbol] = entry
+            replace[Len(decl.symbol)] = spec.min_length + sympy.Dummy(f"{decl.name}_extra", integer=True,
+                                                                      nonnegative=True)
+    for requirement in model.requirements:  # a >= b (a an input): a is b plus something nonnegative
+        condition = requirement.condition
+        if isinstance(condition, sympy.GreaterThan) and condition.lhs.is_Symbol:
+            replace[condition.lhs] = condition.rhs + sympy.Dummy("excess", nonnegative=True)
+    return replace
+
+
+def _reduced(expr: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic]) -> sympy.Basic:
+    """``expr`` with list entries, lengths, sums and maxima replaced by symbols carrying
+    what is known of their sign."""
+    entries = {base: value for base, value in replace.items() if isinstance(base, sympy.IndexedBase)}
+    plain = {key: value for key, value in replace.items() if not isinstance(key, sympy.IndexedBase)}
+    expr = expr.xreplace(plain).replace(lambda e: isinstance(e, sympy.Indexed) and e.base in entries,
+                                        lambda e: entries[e.base])
+
+    def floor_sign(node: sympy.Basic) -> sympy.Basic:
+        inner = _reduced(node.args[0], replace)
+        if sympy.simplify(inner - 1).is_nonnegative:
+            return sympy.Dummy("whole_at_least_one", positive=True, integer=True)
+        return sympy.Dummy("whole", nonnegative=True, integer=True) if inner.is_nonnegative else node
+
+    expr = expr.replace(lambda e: isinstance(e, sympy.floor), floor_sign)
+
+    def sign_of(node: sympy.Basic) -> sympy.Basic:
+        (_, start, stop), = node.limits
+        body = _reduced(node.function, replace)
+        nonempty = sympy.simplify(stop - start + 1).is_positive
+        if body.is_positive and nonempty:
+            return sympy.Dummy("positive_total", positive=True)
+        if body.is_nonnegative:
+            return sympy.Dummy("nonnegative_total", nonnegative=True)
+        return sympy.Dummy("unknown_total", real=True)
+
+    return expr.replace(lambda e: isinstance(e, (sympy.Sum, MaxOver)), sign_of)
+
+
+def unproven_divisions(model: ScenarioModel, closed: dict[str, sympy.Basic]) -> dict[str, list[sympy.Basic]]:
+    """For each output, the denominators of its closed form not proven positive (usually none)."""
+    replace = _entries_and_lengths(model)
+    found: dict[str, list[sympy.Basic]] = {}
+    for quantity in model.quantities:
+        if quantity.hidden or quantity.kind != "scalar" or quantity.name not in closed:
+            continue
+        form = closed[quantity.name]
+        denominators = [p.base for p in form.atoms(sympy.Pow) if p.exp.is_negative]
+        doubtful = [d for d in denominators if _reduced(d, replace).is_positive is not True]
+        if doubtful:
+            found[quantity.name] = doubtful
+    return found
+
+
+def check_defined(model: ScenarioModel) -> None:
+    """Refuse a scenario with an output that may divide by zero at some valid input."""
+    from symbolic.derive import closed_form
+    from symbolic.runtime.errors import UndefinedOutputError
+
+    closed = {q.name: closed_form(model, q.name, simplify=False)
+              for q in model.quantities if not q.hidden and q.kind == "scalar"}
+    for name, denominators in unproven_divisions(model, closed).items():
+        shown = ", ".join(str(d) for d in denominators)
+        raise UndefinedOutputError(
+            f"{model.name}.{name}: divides by {shown}, which the input domains do not prove positive; "
+            "narrow a domain (positive=True, a ListInput min_length) or add a Require so no valid input gives x/0")
