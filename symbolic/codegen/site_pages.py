@@ -20,6 +20,7 @@ import sympy
 from jinja2 import Environment
 
 from symbolic.catalog import NodeRecord, hardware_records
+from symbolic.codegen.roofline_svg import roofline_svgs
 from symbolic.codegen.charts import (
     ceilings,
     placements,
@@ -227,12 +228,16 @@ def site_files(env: Environment, modules: list[ScenarioModule], pages: list[dict
     charts = roofline_charts(workloads, sorted(used), header("symbolic/catalog/hardware.toml", "charts.mplstyle"))
     for name, svg in charts.items():
         files[f"generated/docs/charts/roofline/{name}.svg"] = svg
+    light = [record for record in hardware_records() if record.path not in charts]  # the rest, drawn fast
+    for path, svg in roofline_svgs(env, light, workloads, header("symbolic/catalog/hardware.toml",
+                                                                 "roofline.svg.j2")).items():
+        files[f"generated/docs/charts/roofline/{path}.svg"] = svg
     tiers: dict[str, list[dict[str, Any]]] = {}
     for record in hardware_records():
         tiers.setdefault(record.tier, []).append(_node_row(record, used.get(record.path, []), where))
     files["generated/docs/hardware.md"] = env.get_template("hardware.md.j2").render(
         header=header("symbolic/catalog/hardware.toml", "hardware.md.j2"), tiers=tiers, workloads=workloads,
-        charted=set(charts))
+        charted={record.path for record in hardware_records()})
     files["generated/docs/outputs.md"] = env.get_template("outputs.md.j2").render(
         header=header("symbolic/scenarios/*.py", "outputs.md.j2"), letters=_outputs_index(pages))
     files["generated/docs/units.md"] = env.get_template("units.md.j2").render(
