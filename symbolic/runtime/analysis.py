@@ -38,8 +38,9 @@ def output_units(cls: type[ScenarioBase]) -> dict[str, str]:
     return units
 
 
-def flat_outputs(scenario: ScenarioBase) -> dict[str, tuple[Any, str]]:
-    """``{path: (number in display unit, unit)}`` for every scalar numeric output."""
+def flat_outputs(scenario: ScenarioBase, everything: bool = False) -> dict[str, tuple[Any, str]]:
+    """``{path: (number in display unit, unit)}`` for every scalar numeric output, in
+    declaration order; with ``everything``, lists, text and absent optional outputs (None) too."""
     flat: dict[str, tuple[Any, str]] = {}
 
     def visit(cls: type[ScenarioBase], values: dict[str, Any], prefix: str) -> None:
@@ -57,6 +58,8 @@ def flat_outputs(scenario: ScenarioBase) -> dict[str, tuple[Any, str]]:
             for key, entry in value.items():
                 flat[f"{path}[{key}]"] = (entry, descriptor.unit)
         elif type(descriptor) is Output and isinstance(value, (int, float)) and not isinstance(value, bool):
+            flat[path] = (value, descriptor.unit)
+        elif everything:
             flat[path] = (value, descriptor.unit)
 
     visit(type(scenario), scenario.evaluate(), "")
