@@ -76,6 +76,15 @@ def on_config(config: Any) -> Any:
     return config
 
 
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    """Drop the generated-file header comments, so the page's H1 comes first and names it in
+    the navigation (MkDocs takes a page's title from a leading H1, else from its file name)."""
+    lines = markdown.split("\n")
+    while lines and (not lines[0].strip() or (lines[0].startswith("<!--") and lines[0].rstrip().endswith("-->"))):
+        lines.pop(0)
+    return "\n".join(lines)
+
+
 def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
     found = list(MATH.finditer(content))
     formulas = []
