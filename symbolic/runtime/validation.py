@@ -145,27 +145,29 @@ def coerce_number(scenario: str, spec: InputSpec, value: Any, where: str = "") -
 
 
 def _coerce_slowly(scenario: str, spec: InputSpec, value: Any, where: str) -> Any:
+    def expected() -> str:  # the message is built only when there is an error to report
+        return f"expected {spec.scalar_domain}"
+
     where = where or f"{scenario}: input '{spec.name}'"
-    expected = f"expected {spec.scalar_domain}"
     if value is None:
         if spec.default is None:
             return None
-        raise MissingInputError(f"{where} is None; {expected}")
+        raise MissingInputError(f"{where} is None; {expected()}")
     if is_quantity(value):
         value = _magnitude_in(where, spec, value)
     elif isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise InputTypeError(f"{where} got {type(value).__name__} {_shown(value)}; {expected}")
+        raise InputTypeError(f"{where} got {type(value).__name__} {_shown(value)}; {expected()}")
     if not math.isfinite(value):
-        raise ScenarioInputError(f"{where} got {value}; {expected}, finite")
+        raise ScenarioInputError(f"{where} got {value}; {expected()}, finite")
     if spec.integer:
         if isinstance(value, numbers.Integral) or float(value).is_integer():
             value = int(value)
         else:
-            raise ScenarioInputError(f"{where} got {value}, which is not a whole number; {expected}")
+            raise ScenarioInputError(f"{where} got {value}, which is not a whole number; {expected()}")
     elif not isinstance(value, (int, float)):
         value = float(value)
     if spec.minimum is not None and (value < spec.minimum or (spec.strict and value == spec.minimum)):
-        raise ScenarioInputError(f"{where} got {value}; {expected}")
+        raise ScenarioInputError(f"{where} got {value}; {expected()}")
     return value
 
 
