@@ -22,6 +22,7 @@ check: install  ## fail if generated/ is stale, hand-edited or orphaned
 
 lint: install
 	$(PY) -m ruff check symbolic generated tests benchmarks
+	$(PY) -m mypy
 
 test: check lint  ## freshness, lint, then the test suite
 	$(PY) -m pytest -q

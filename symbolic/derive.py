@@ -284,6 +284,16 @@ def growth(expr: sympy.Basic, variables: set[sympy.Basic]) -> sympy.Rational:
     raise DerivationError(f"no growth rule for {type(expr).__name__}: {expr}")
 
 
+GROWTH_WORDS = {0: "constant", 1: "linear", 2: "quadratic", 3: "cubic", -1: "inverse"}
+
+
+def growth_word(power: Any) -> str:
+    """``1`` -> "linear", ``-1`` -> "inverse", ``3/2`` -> "power 3/2"."""
+    if sympy.sympify(power).is_Integer and int(power) in GROWTH_WORDS:
+        return GROWTH_WORDS[int(power)]
+    return f"power {power}"
+
+
 @dataclass
 class Scaling:
     output: str

@@ -166,16 +166,12 @@ def cmd_scaling(args: argparse.Namespace) -> int:
     result = derive.scaling(derive.model_of(scenario_class(args.scenario).__name__), args.output)
     data = {"output": result.output, "per_input": {k: str(v) for k, v in result.per_input.items()},
             "overall": str(result.overall), "polynomial": result.polynomial}
-    rows = [(name, f"x^{power}", _growth_word(power)) for name, power in result.per_input.items()]
+    rows = [(name, f"x^{power}", derive.growth_word(power)) for name, power in result.per_input.items()]
     text = table(rows, ("input", "leading power", "growth"))
     emit(args, data, f"{result.output}: leading-order growth as each input grows alone\n{text}\n"
                      f"all inputs together: x^{result.overall}; "
                      f"{'a polynomial' if result.polynomial else 'not a polynomial'} in the inputs")
     return 0
-
-
-def _growth_word(power: Any) -> str:
-    return {0: "constant", 1: "linear", 2: "quadratic", 3: "cubic", -1: "inverse"}.get(power, f"power {power}")
 
 
 def cmd_explain(args: argparse.Namespace) -> int:

@@ -16,7 +16,7 @@ def shown(value: Any, unit: str = "") -> str:
     return f"{text} {unit}".strip()
 
 
-def table(rows: list[Sequence[Any]], header: Sequence[str]) -> str:
+def table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
     cells = [[str(c) for c in header]] + [[str(c) for c in row] for row in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]

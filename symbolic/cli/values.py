@@ -5,7 +5,10 @@ from __future__ import annotations
 import difflib
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from symbolic.runtime.scenario import ScenarioBase
 
 class UsageError(Exception):
     """Bad usage or input on the command line (exit status 2)."""
@@ -26,7 +29,7 @@ def instance(name: str) -> Any:
     return getattr(Scenarios, name)
 
 
-def scenario_class(name: str) -> type:
+def scenario_class(name: str) -> type[ScenarioBase]:
     """A scenario class by name, or the class of a registry entry."""
     import generated
 
@@ -72,7 +75,7 @@ def number(text: str) -> Any:
     return value
 
 
-def parse_setting(cls: type, setting: str) -> tuple[str, Any]:
+def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
     """``name=value`` for an input of ``cls``, the value read as that input expects."""
     if "=" not in setting:
         raise UsageError(f"--set expects name=value, got {setting!r}")
@@ -107,7 +110,7 @@ def parse_setting(cls: type, setting: str) -> tuple[str, Any]:
     return name, text
 
 
-def build(cls: type, base: Any, settings: Sequence[str]) -> Any:
+def build(cls: type[ScenarioBase], base: Any, settings: Sequence[str]) -> Any:
     changes = dict(parse_setting(cls, s) for s in settings)
     if base is None:
         return cls(**changes)

@@ -21,11 +21,6 @@ from symbolic.instances import Instance
 from symbolic.model import UNIT_SYMBOLS, ScenarioModel
 
 
-def _power(value: sympy.Rational) -> str:
-    return {0: "constant", 1: "linear", 2: "quadratic", 3: "cubic", -1: "inverse"}.get(int(value) if value.is_Integer
-                                                                                        else None, f"power {value}")
-
-
 def derivations_markdown(model: ScenarioModel, instances: list[Instance],
                          legend: Callable[[set[sympy.Basic]], str], functions: dict[str, Any]) -> str:
     """Markdown of the section ("" when the scenario names no main outputs or questions).
@@ -46,7 +41,7 @@ def derivations_markdown(model: ScenarioModel, instances: list[Instance],
                   "| output | by input | all together |", "| --- | --- | --- |"]
         for output in model.main_outputs:
             result = derive.scaling(model, output)
-            per = ", ".join(f"`{name}` {_power(power)}" for name, power in result.per_input.items()
+            per = ", ".join(f"`{name}` {derive.growth_word(power)}" for name, power in result.per_input.items()
                             if power != 0) or "constant"
             lines.append(f"| `{result.output}` | {per} | power {result.overall} |")
         lines.append("")

@@ -3,6 +3,7 @@ the benchmark results file (``benchmarks/results.json``, written by ``make bench
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -20,9 +21,10 @@ def cli_commands() -> list[dict[str, str]]:
 
     parser = build_parser()
     commands = [{"name": "mlsysym", "help": parser.format_help()}]
-    for action in parser._subparsers._group_actions:  # argparse keeps subcommands here
-        for name, sub in action.choices.items():
-            commands.append({"name": f"mlsysym {name}", "help": sub.format_help()})
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):  # the subcommands
+            for name, sub in action.choices.items():
+                commands.append({"name": f"mlsysym {name}", "help": sub.format_help()})
     return commands
 
 

@@ -188,13 +188,14 @@ def scenario_docs(module: ScenarioModule, modules: list[ScenarioModule], section
                 values[name] = f"[Hardware.{plain.path}](../hardware.md#{node_anchor(plain.path)})"
             elif hasattr(plain, "scenario") and hasattr(plain, "key"):
                 values[name] = f"[Scenarios.{plain.key}]({plain.scenario.model.name}.md#{slug(plain.key)})"
+        worked = worked_example(model, instance)
         instances.append({
             "key": instance.key,
             "links": values,
             "hardware": [(path, f"../hardware.md#{node_anchor(path)}") for path in nodes],
-            "worked": worked_example(model, instance),
+            "worked": worked,
+            "steps": [(step, f"#{slug(_section_of(model, step.name))}") for step in worked.steps],
         })
-        instances[-1]["steps"] = [(step, f"#{slug(_section_of(model, step.name))}") for step in instances[-1]["worked"].steps]
     return {
         "legends": section_legends,
         "chart": glance,

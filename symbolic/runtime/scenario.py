@@ -42,6 +42,7 @@ class ScenarioBase:
     _input_order: ClassVar[tuple[str, ...]] = ()
     _outputs: ClassVar[tuple[str, ...]] = ()
     _evaluate: ClassVar[Callable[..., dict[str, Any]]]
+    _gradient: ClassVar[Callable[..., dict[str, dict[str, Any]]]]
 
     __slots__ = ("name", "description", "_given", "_args", "_result", "_children")
 

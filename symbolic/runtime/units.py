@@ -19,7 +19,7 @@ def registry() -> Any:
     """The shared ``pint.UnitRegistry`` built from the project's units file."""
     import pint
 
-    ureg = pint.UnitRegistry(str(UNITS_FILE), cache_folder=None)
+    ureg: Any = pint.UnitRegistry(str(UNITS_FILE), cache_folder=None)
     ureg.formatter.default_format = "~P"
     return ureg
 
@@ -57,7 +57,7 @@ def quantity(value: Any, spelling: str) -> Any:
     if layout is None or type(value) not in (int, float):
         return Q_(value, spelling)
     cls, units = layout
-    made = object.__new__(cls)
+    made: Any = object.__new__(cls)
     made._magnitude = value
     made._units = units
     return made
