@@ -281,7 +281,8 @@ def targets(evaluations: dict[str, dict[str, Measurement]], sweep_info: dict[str
     found.append(target("10⁶-row sweep ≤ 4× the copy floor (numpy path, int64 inputs)", raw / floor, LIMITS["sweep"],
                         "<=", "×", f"raw {shown(raw)}, floor {shown(floor)}"))
     found.append(target("compiled sweep backend ≤ 1.5× the copy floor (optional)", None, LIMITS["compiled"], "<=", "×",
-                        "not available: no compiled backend is generated yet"))
+                        "not shipped: a numba kernel generated from the same statements measured 2.0x the floor against "
+                        "1.33x for this numpy path (it writes all 46 outputs per row; numpy broadcasts the constant ones)"))
     by_name = {(r["group"], r["candidate"]): r for r in records}
     imported = by_name[("import", "import generated")]
     found.append(target("import generated ≤ 50 ms", imported["median_s"], LIMITS["import"], "<=", "s",
