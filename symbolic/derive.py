@@ -92,15 +92,19 @@ class _Key:
 
 @lru_cache(maxsize=1024)
 def _closed_form(key: _Key, output: str, simplify: bool) -> sympy.Expr:
-    model = key.model
-    target = quantity(model, output)
+    target = quantity(key.model, output)
+    raw = _raw_closed_forms(key)[target.symbol]
+    return _simplest(raw) if simplify else raw
+
+
+@lru_cache(maxsize=64)
+def _raw_closed_forms(key: _Key) -> dict[sympy.Basic, sympy.Basic]:
+    """Every quantity in the inputs, unsimplified: one pass over the steps per model."""
     closed: dict[sympy.Basic, sympy.Basic] = {}
-    lists = {q.symbol: q for q in model.quantities if q.kind == "list" and q.limits}
-    for candidate in model.quantities:
+    lists = {q.symbol: q for q in key.model.quantities if q.kind == "list" and q.limits}
+    for candidate in key.model.quantities:
         closed[candidate.symbol] = substitute_quantities(candidate.expr, closed, lists)
-        if candidate is target:
-            break
-    return _simplest(closed[target.symbol]) if simplify else closed[target.symbol]
+    return closed
 
 
 def base_values(model: ScenarioModel, args: dict[str, Any]) -> dict[sympy.Basic, Any]:
