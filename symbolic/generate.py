@@ -1,20 +1,30 @@
-"""``python -m symbolic.generate [--check | --diff]``: write, check or diff ``generated/``.
+"""``python -m symbolic.generate [--check | --diff] [--no-cache]``: write, check or diff ``generated/``.
 
 Write mode renders every file and replaces ``generated/`` with it (removing files no
 source produces any more). ``--check`` renders in memory and exits 1, naming each
 stale, hand-edited, missing or orphaned file, when the tree differs; ``--diff`` also
 prints a unified diff.
+
+Rendering takes seconds (sympy, charts), so its result is cached in ``.cache/generate/``
+under a digest of everything the generator reads: every file under ``symbolic/`` and
+``templates/``, the benchmark results, and the versions of Python and of the generator's
+libraries. Any change to any of them misses the cache; ``--no-cache`` bypasses it.
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import hashlib
+import json
 import sys
+from importlib import metadata
+from pathlib import Path
 
-from symbolic.codegen.render import ROOT, render_all
-
+ROOT = Path(__file__).resolve().parents[1]
 GENERATED = ROOT / "generated"
+CACHE = ROOT / ".cache" / "generate"
+INPUTS = ("symbolic/**/*.py", "symbolic/**/*.txt", "symbolic/**/*.toml", "templates/**/*", "benchmarks/results.json")
 MANAGED = ("*.py", "docs/**/*.md", "docs/**/*.svg", "latex/*.tex")  # patterns the generator owns under generated/
 
 
@@ -25,6 +35,36 @@ def on_disk() -> dict[str, str]:
         for path in GENERATED.glob(pattern):
             if path.is_file():
                 files[path.relative_to(ROOT).as_posix()] = path.read_text(encoding="utf-8")
+    return files
+
+
+def digest() -> str:
+    """A hash of every input of the generator (paths, contents, library versions)."""
+    hasher = hashlib.sha256()
+    paths = sorted({path for pattern in INPUTS for path in ROOT.glob(pattern) if path.is_file()
+                    and "__pycache__" not in path.parts})
+    for path in paths:
+        hasher.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for package in ("sympy", "jinja2", "matplotlib", "pint"):
+        hasher.update(f"{package}={metadata.version(package)}".encode())
+    hasher.update(sys.version.encode())
+    return hasher.hexdigest()
+
+
+def rendered(use_cache: bool = True) -> dict[str, str]:
+    """Every generated file, from the cache when nothing the generator reads has changed."""
+    key = digest() if use_cache else ""
+    cached = CACHE / f"{key}.json"
+    if use_cache and cached.exists():
+        return json.loads(cached.read_text(encoding="utf-8"))
+    from symbolic.codegen.render import render_all
+
+    files = render_all()
+    if use_cache:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        for stale in CACHE.glob("*.json"):  # keep one entry: the cache serves the current sources only
+            stale.unlink()
+        cached.write_text(json.dumps(files, sort_keys=True), encoding="utf-8")
     return files
 
 
@@ -46,9 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="fail if generated/ differs from the sources")
     mode.add_argument("--diff", action="store_true", help="like --check, and print a unified diff")
+    parser.add_argument("--no-cache", action="store_true", help="render from scratch, ignoring .cache/generate")
     args = parser.parse_args(argv)
 
-    expected = render_all()
+    expected = rendered(use_cache=not args.no_cache)
     actual = on_disk()
     if args.check or args.diff:
         problems = differences(expected, actual)

@@ -215,3 +215,37 @@ def test_requirements_and_list_lengths_prove_divisions_defined():
 
     closed = {"per_step": Steps.model.quantities[0].expr, "per_width": Steps.model.quantities[1].expr}
     assert unproven_divisions(Steps.model, closed) == {}
+
+
+def test_render_cache_misses_on_any_input_change(tmp_path, monkeypatch):
+    """The cache key covers every file the generator reads: an edit, a new file or a
+    removed one all change it, so a stale cache can never be served."""
+    import symbolic.generate as generate
+
+    (tmp_path / "symbolic").mkdir()
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "symbolic" / "model.py").write_text("x = 1\n")
+    (tmp_path / "templates" / "page.md.j2").write_text("{{ x }}\n")
+    monkeypatch.setattr(generate, "ROOT", tmp_path)
+    first = generate.digest()
+    assert generate.digest() == first
+    (tmp_path / "templates" / "page.md.j2").write_text("{{ x }}!\n")
+    edited = generate.digest()
+    (tmp_path / "symbolic" / "units.txt").write_text("byte = [data]\n")
+    added = generate.digest()
+    (tmp_path / "symbolic" / "model.py").unlink()
+    removed = generate.digest()
+    assert len({first, edited, added, removed}) == 4
+
+
+def test_render_cache_serves_unchanged_sources(tmp_path, monkeypatch):
+    import symbolic.codegen.render as render
+    import symbolic.generate as generate
+
+    calls = []
+    monkeypatch.setattr(generate, "CACHE", tmp_path)
+    monkeypatch.setattr(render, "render_all", lambda: calls.append(1) or {"generated/x.py": "y = 2\n"})
+    assert generate.rendered() == {"generated/x.py": "y = 2\n"} and calls == [1]
+    assert generate.rendered() == {"generated/x.py": "y = 2\n"} and calls == [1]  # served from the cache
+    generate.rendered(use_cache=False)
+    assert calls == [1, 1]
