@@ -21,7 +21,7 @@ from symbolic.domains import check_defined
 from symbolic.instances import Instance
 from symbolic.model import InputDecl, ListInput, OutputDecl, ScenarioModel
 from symbolic.refs import source_of, value_of
-from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec, Spec
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -45,7 +45,7 @@ def tex_escape(text: str) -> str:
     return re.sub(r"`([^`]*)`", r"\\texttt{\1}", escaped)
 
 
-def input_spec(decl: InputDecl) -> InputSpec:
+def input_spec(decl: InputDecl) -> Spec:
     """The runtime validation spec of a declared input (also what the docs show)."""
     default = decl.spec.default
     rule = ""
@@ -61,7 +61,7 @@ def input_spec(decl: InputDecl) -> InputSpec:
     return InputSpec(*fields)
 
 
-def spec_source(spec: InputSpec) -> str:
+def spec_source(spec: Spec) -> str:
     """``InputSpec(...)`` source naming only the fields that differ from the defaults."""
     fields: list[str] = [repr(spec.name)]
     for name, empty in (("unit", ""), ("integer", False), ("minimum", None), ("strict", False)):
@@ -239,7 +239,7 @@ def _sections(model: ScenarioModel, equations_by_name: dict[str, Any]) -> list[d
     return sections
 
 
-def _default_text(spec: InputSpec) -> str:
+def _default_text(spec: Spec) -> str:
     if spec.default is REQUIRED:
         return "required"
     if spec.default_rule:

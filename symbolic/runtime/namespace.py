@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -23,6 +22,8 @@ class Namespace:
     def __getattr__(self, name: str) -> Any:
         entries = object.__getattribute__(self, "_entries")
         if name not in entries:
+            import difflib
+
             close = difflib.get_close_matches(name, list(entries), n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise AttributeError(f"{self._title} has no entry '{name}'{hint}")

@@ -18,12 +18,12 @@ from symbolic.runtime.units import quantity
 from symbolic.runtime.validation import (
     REQUIRED,
     DatasetSpec,
-    InputSpec,
     ListSpec,
     NodeSpec,
     PrecisionSpec,
     Requirement,
     ScenarioSpec,
+    Spec,
     coerce_list,
     coerce_number,
     unknown_names,
@@ -33,7 +33,7 @@ from symbolic.runtime.validation import (
 class ScenarioBase:
     """A named, validated, immutable set of inputs with derived outputs as attributes."""
 
-    _specs: ClassVar[tuple[InputSpec, ...]] = ()
+    _specs: ClassVar[tuple[Spec, ...]] = ()
     _nodes: ClassVar[tuple[NodeSpec, ...]] = ()
     _datasets: ClassVar[tuple[DatasetSpec, ...]] = ()
     _scenarios: ClassVar[tuple[ScenarioSpec, ...]] = ()

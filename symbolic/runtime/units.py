@@ -6,12 +6,12 @@ numbers, and pint is only needed when a person asks for a Quantity.
 
 from __future__ import annotations
 
+import os
 import sys
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-UNITS_FILE = Path(__file__).resolve().parent.parent / "units.txt"
+UNITS_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "units.txt")
 
 
 @lru_cache(maxsize=None)
@@ -19,7 +19,7 @@ def registry() -> Any:
     """The shared ``pint.UnitRegistry`` built from the project's units file."""
     import pint
 
-    ureg: Any = pint.UnitRegistry(str(UNITS_FILE), cache_folder=None)
+    ureg: Any = pint.UnitRegistry(UNITS_FILE, cache_folder=None)
     ureg.formatter.default_format = "~P"
     return ureg
 

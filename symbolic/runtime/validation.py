@@ -6,13 +6,11 @@ Every scenario input is validated once, when an instance is built (or changed wi
 
 from __future__ import annotations
 
-import difflib
 import math
 import numbers
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError
 from symbolic.runtime.units import is_quantity, registry, unit
@@ -28,8 +26,21 @@ class _Required:
 REQUIRED: Any = _Required()
 
 
-@dataclass(frozen=True)
-class InputSpec:
+def _scalar_domain(spec: InputSpec | ListSpec) -> str:
+    kind = "an integer" if spec.integer else "a number"
+    if spec.minimum is None:
+        bound = ""
+    elif spec.integer and spec.strict:
+        bound = f" ≥ {math.floor(spec.minimum) + 1}"
+    else:
+        bound = f" {'>' if spec.strict else '≥'} {_plain(spec.minimum)}"
+    unit_text = f" {spec.unit}" if spec.unit else ""
+    return f"{kind}{bound}{unit_text}"
+
+
+# The specs are NamedTuples rather than dataclasses: ``import generated`` must stay fast,
+# and dataclasses pulls in ``inspect``.
+class InputSpec(NamedTuple):
     """A numeric input: its unit ("" when dimensionless), domain and default.
 
     ``default`` is a number, ``REQUIRED``, or ``None`` (the evaluator derives the value
@@ -48,35 +59,41 @@ class InputSpec:
     @property
     def domain(self) -> str:
         """The domain in words, e.g. ``an integer ≥ 1`` or ``a number > 0 µs``."""
-        return self.scalar_domain
+        return _scalar_domain(self)
 
     @property
     def scalar_domain(self) -> str:
-        """The domain of one value (for a list: of each entry)."""
-        kind = "an integer" if self.integer else "a number"
-        if self.minimum is None:
-            bound = ""
-        elif self.integer and self.strict:
-            bound = f" ≥ {math.floor(self.minimum) + 1}"
-        else:
-            bound = f" {'>' if self.strict else '≥'} {_plain(self.minimum)}"
-        unit_text = f" {self.unit}" if self.unit else ""
-        return f"{kind}{bound}{unit_text}"
+        """The domain of one value."""
+        return _scalar_domain(self)
 
 
-@dataclass(frozen=True)
-class ListSpec(InputSpec):
-    """A list input: at least ``min_length`` entries, each in the domain of ``InputSpec``."""
+class ListSpec(NamedTuple):
+    """A list input: at least ``min_length`` entries, each in the domain the other fields give."""
 
+    name: str
+    unit: str = ""
+    integer: bool = False
+    minimum: float | None = None
+    strict: bool = False
+    default: Any = REQUIRED
+    default_rule: str = ""
+    doc: str = ""
     min_length: int = 1
 
     @property
     def domain(self) -> str:
-        return f"a list of at least {self.min_length} entries, each {self.scalar_domain}"
+        return f"a list of at least {self.min_length} entries, each {_scalar_domain(self)}"
+
+    @property
+    def scalar_domain(self) -> str:
+        """The domain of each entry."""
+        return _scalar_domain(self)
 
 
-@dataclass(frozen=True)
-class NodeSpec:
+Spec = InputSpec | ListSpec  # what a generated class lists in ``_specs``
+
+
+class NodeSpec(NamedTuple):
     """A hardware node resolving to numeric arguments via a precision."""
 
     name: str
@@ -86,8 +103,7 @@ class NodeSpec:
     doc: str = ""
 
 
-@dataclass(frozen=True)
-class DatasetSpec:
+class DatasetSpec(NamedTuple):
     """An optional dataset resolving to its training-example count (None when unknown)."""
 
     name: str
@@ -95,18 +111,16 @@ class DatasetSpec:
     doc: str = ""
 
 
-@dataclass(frozen=True)
-class ScenarioSpec:
+class ScenarioSpec(NamedTuple):
     """An input that is a scenario instance; its evaluator arguments become ours."""
 
     name: str
     scenario: type
-    arguments: dict[str, str] = field(default_factory=dict)  # inner argument -> our argument
+    arguments: dict[str, str]  # inner argument -> our argument
     doc: str = ""
 
 
-@dataclass(frozen=True)
-class PrecisionSpec:
+class PrecisionSpec(NamedTuple):
     """The precision key looked up in one or more nodes' ``precision_flops``."""
 
     name: str
@@ -114,8 +128,7 @@ class PrecisionSpec:
     doc: str = ""
 
 
-@dataclass(frozen=True)
-class Requirement:
+class Requirement(NamedTuple):
     """A condition between arguments: ``check(*values)`` must hold, none may be None."""
 
     names: tuple[str, ...]
@@ -132,7 +145,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def coerce_number(scenario: str, spec: InputSpec, value: Any, where: str = "") -> Any:
+def coerce_number(scenario: str, spec: Spec, value: Any, where: str = "") -> Any:
     """Return ``value`` as a plain number in ``spec.unit``, or raise naming the input."""
     kind = type(value)
     if kind is int or kind is float:  # the common case, checked without ABCs or messages
@@ -144,7 +157,7 @@ def coerce_number(scenario: str, spec: InputSpec, value: Any, where: str = "") -
     return _coerce_slowly(scenario, spec, value, where)
 
 
-def _coerce_slowly(scenario: str, spec: InputSpec, value: Any, where: str) -> Any:
+def _coerce_slowly(scenario: str, spec: Spec, value: Any, where: str) -> Any:
     def expected() -> str:  # the message is built only when there is an error to report
         return f"expected {spec.scalar_domain}"
 
@@ -190,7 +203,7 @@ def _factor(units: Any, target: str) -> Any:
     return registry().Quantity(1, units).to(unit(target)).magnitude
 
 
-def _magnitude_in(where: str, spec: InputSpec, value: Any) -> Any:
+def _magnitude_in(where: str, spec: Spec, value: Any) -> Any:
     magnitude = value.magnitude
     if not isinstance(magnitude, numbers.Real) or isinstance(magnitude, bool):
         raise InputTypeError(f"{where} got a Quantity of {type(magnitude).__name__}; expected a scalar")
@@ -205,7 +218,7 @@ def _magnitude_in(where: str, spec: InputSpec, value: Any) -> Any:
     return magnitude if factor == 1 else magnitude * factor
 
 
-def _expected_unit(spec: InputSpec) -> str:
+def _expected_unit(spec: Spec) -> str:
     if not spec.unit:
         return "expected a dimensionless number (a count or a ratio)"
     return f"expected a quantity of {unit(spec.unit).dimensionality} such as {spec.unit}"
@@ -216,6 +229,8 @@ def unknown_names(scenario: str, given: Iterable[str], known: Iterable[str]) -> 
     valid = list(known)
     for name in given:
         if name not in valid:
+            import difflib
+
             close = difflib.get_close_matches(name, valid, n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise ScenarioInputError(f"{scenario}: unknown input '{name}'{hint} (inputs: {', '.join(valid)})")
