@@ -99,6 +99,7 @@ def mlp_training_step(*, batch_size: Any, input_width: Any, hidden_width: Any, o
         "dense_training_ratio": (2 * matmul1 + 3 * matmul2) / (matmul1 + matmul2),
         "parameters": parameters,
         "optimizer_step_bytes": parameters * optimizer_values_moved * v,
+        "intensity": total_flops / total_bytes,
         "peak_rate": hardware_peak * 1e-12,
         "compute_time": compute_time,
         "memory_time": memory_time,

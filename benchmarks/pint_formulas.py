@@ -143,6 +143,7 @@ def mlp_training_step(*, batch_size: int, input_width: int, hidden_width: int, o
             (forward_matmuls + op_flops["grad_w2"] + op_flops["grad_h"] + op_flops["grad_w1"]) / forward_matmuls),
         "parameters": parameters,
         "optimizer_step_bytes": (parameters * optimizer_values_moved * v).to(BYTE),
+        "intensity": (total_flops / total_bytes).to(FLOP_PER_BYTE),
         "peak_rate": peak.to(TFLOP_S),
         "compute_time": compute_time,
         "memory_time": memory_time,

@@ -84,6 +84,7 @@ def evaluate(
         dense_training_ratio [1] = (op_flops[grad_h] + op_flops[grad_w1] + op_flops[grad_w2] + op_flops[matmul1] + op_flops[matmul2])/(op_flops[matmul1] + op_flops[matmul2])
         parameters [1] = hidden_width*input_width + hidden_width*output_width + hidden_width + output_width
         optimizer_step_bytes [byte] = bytes_per_value*optimizer_values_moved*parameters
+        intensity [flop/byte] = total_flops/total_bytes
         peak_rate [TFLOP/s] = hardware_peak
         compute_time [µs] = total_flops/peak_rate
         memory_time [µs] = total_bytes/hardware_bandwidth
@@ -139,6 +140,7 @@ def evaluate(
     dense_training_ratio = (2*op_flops_matmul1 + 3*op_flops_matmul2)/_t7
     parameters = _t4 + _t5 + hidden_width + output_width
     optimizer_step_bytes = bytes_per_value*optimizer_values_moved*parameters
+    intensity = total_flops/total_bytes
     peak_rate = (1/1000000000000)*hardware_peak
     compute_time = (1/1000000)*total_flops/peak_rate
     memory_time = 1000000*total_bytes/hardware_bandwidth
@@ -191,6 +193,7 @@ def evaluate(
         'dense_training_ratio': dense_training_ratio,
         'parameters': parameters,
         'optimizer_step_bytes': optimizer_step_bytes,
+        'intensity': intensity,
         'peak_rate': peak_rate,
         'compute_time': compute_time,
         'memory_time': memory_time,
@@ -296,15 +299,16 @@ def gradient(
     _g15 = _g14 + 2/_g13
     _g16 = _g14 + 3/_g13
     _g17 = bytes_per_value*optimizer_values_moved
-    _g18 = (1/1000000)/peak_rate
-    _g19 = 1000000/hardware_bandwidth
-    _g20 = host__device_time**(-2)
-    _g21 = _g20*host__host_time
-    _g26 = _g20*host__launch_time
-    _g27 = host__device_time + host__host_time
-    _g28 = host__host_time/_g27**2
-    _g29 = -_g28 + 1/_g27
-    _g30 = -_g20*_g27 + 1/host__device_time
+    _g18 = total_flops/total_bytes**2
+    _g19 = (1/1000000)/peak_rate
+    _g20 = 1000000/hardware_bandwidth
+    _g21 = host__device_time**(-2)
+    _g22 = _g21*host__host_time
+    _g27 = _g21*host__launch_time
+    _g28 = host__device_time + host__host_time
+    _g29 = host__host_time/_g28**2
+    _g30 = -_g29 + 1/_g28
+    _g31 = -_g21*_g28 + 1/host__device_time
     d__op_flops_matmul1__batch_size = 2*_g0
     d__op_flops_matmul1__input_width = _g2
     d__op_flops_matmul1__hidden_width = _g1*input_width
@@ -407,19 +411,26 @@ def gradient(
     d__optimizer_step_bytes__output_width = _g17*d__parameters__output_width
     d__optimizer_step_bytes__bytes_per_value = optimizer_values_moved*parameters
     d__optimizer_step_bytes__optimizer_values_moved = bytes_per_value*parameters
+    d__intensity__batch_size = -_g18*d__total_bytes__batch_size + d__total_flops__batch_size/total_bytes
+    d__intensity__input_width = -_g18*d__total_bytes__input_width + d__total_flops__input_width/total_bytes
+    d__intensity__hidden_width = -_g18*d__total_bytes__hidden_width + d__total_flops__hidden_width/total_bytes
+    d__intensity__output_width = -_g18*d__total_bytes__output_width + d__total_flops__output_width/total_bytes
+    d__intensity__bytes_per_value = -_g18*d__total_bytes__bytes_per_value
+    d__intensity__label_bytes = -_g18*d__total_bytes__label_bytes
+    d__intensity__loss_flops_per_logit = d__total_flops__loss_flops_per_logit/total_bytes
     d__peak_rate__hardware_peak = 1/1000000000000
-    d__compute_time__batch_size = _g18*d__total_flops__batch_size
-    d__compute_time__input_width = _g18*d__total_flops__input_width
-    d__compute_time__hidden_width = _g18*d__total_flops__hidden_width
-    d__compute_time__output_width = _g18*d__total_flops__output_width
-    d__compute_time__loss_flops_per_logit = _g18*d__total_flops__loss_flops_per_logit
+    d__compute_time__batch_size = _g19*d__total_flops__batch_size
+    d__compute_time__input_width = _g19*d__total_flops__input_width
+    d__compute_time__hidden_width = _g19*d__total_flops__hidden_width
+    d__compute_time__output_width = _g19*d__total_flops__output_width
+    d__compute_time__loss_flops_per_logit = _g19*d__total_flops__loss_flops_per_logit
     d__compute_time__hardware_peak = -1/1000000*d__peak_rate__hardware_peak*total_flops/peak_rate**2
-    d__memory_time__batch_size = _g19*d__total_bytes__batch_size
-    d__memory_time__input_width = _g19*d__total_bytes__input_width
-    d__memory_time__hidden_width = _g19*d__total_bytes__hidden_width
-    d__memory_time__output_width = _g19*d__total_bytes__output_width
-    d__memory_time__bytes_per_value = _g19*d__total_bytes__bytes_per_value
-    d__memory_time__label_bytes = _g19*d__total_bytes__label_bytes
+    d__memory_time__batch_size = _g20*d__total_bytes__batch_size
+    d__memory_time__input_width = _g20*d__total_bytes__input_width
+    d__memory_time__hidden_width = _g20*d__total_bytes__hidden_width
+    d__memory_time__output_width = _g20*d__total_bytes__output_width
+    d__memory_time__bytes_per_value = _g20*d__total_bytes__bytes_per_value
+    d__memory_time__label_bytes = _g20*d__total_bytes__label_bytes
     d__memory_time__hardware_bandwidth = -1000000*total_bytes/hardware_bandwidth**2
     d__host__ops_per_block__forward_ops = 1
     d__host__launches_per_block__forward_ops = 1
@@ -446,64 +457,64 @@ def gradient(
     d__host__launch_time__backward_ops = d__host__launches__backward_ops*host__launch
     d__host__launch_time__launch = d__host__launch__launch*host__launches
     d__host__host_time__forward_ops = d__host__dispatch_time__forward_ops + d__host__launch_time__forward_ops
-    _g22 = d__host__host_time__forward_ops/host__device_time
+    _g23 = d__host__host_time__forward_ops/host__device_time
     d__host__host_time__backward_ops = d__host__launch_time__backward_ops
-    _g23 = d__host__host_time__backward_ops/host__device_time
+    _g24 = d__host__host_time__backward_ops/host__device_time
     d__host__host_time__dispatch = d__host__dispatch_time__dispatch
-    _g24 = d__host__host_time__dispatch/host__device_time
+    _g25 = d__host__host_time__dispatch/host__device_time
     d__host__host_time__launch = d__host__launch_time__launch
-    _g25 = d__host__host_time__launch/host__device_time
-    d__host__overhead_ratio__batch_size = -_g21*d__host__device_time__batch_size
-    d__host__overhead_ratio__input_width = -_g21*d__host__device_time__input_width
-    d__host__overhead_ratio__hidden_width = -_g21*d__host__device_time__hidden_width
-    d__host__overhead_ratio__output_width = -_g21*d__host__device_time__output_width
-    d__host__overhead_ratio__bytes_per_value = -_g21*d__host__device_time__bytes_per_value
-    d__host__overhead_ratio__label_bytes = -_g21*d__host__device_time__label_bytes
-    d__host__overhead_ratio__loss_flops_per_logit = -_g21*d__host__device_time__loss_flops_per_logit
-    d__host__overhead_ratio__hardware_peak = -_g21*d__host__device_time__hardware_peak
-    d__host__overhead_ratio__hardware_bandwidth = -_g21*d__host__device_time__hardware_bandwidth
-    d__host__overhead_ratio__forward_ops = _g22
-    d__host__overhead_ratio__backward_ops = _g23
-    d__host__overhead_ratio__dispatch = _g24
-    d__host__overhead_ratio__launch = _g25
-    d__host__launch_ratio__batch_size = -_g26*d__host__device_time__batch_size
-    d__host__launch_ratio__input_width = -_g26*d__host__device_time__input_width
-    d__host__launch_ratio__hidden_width = -_g26*d__host__device_time__hidden_width
-    d__host__launch_ratio__output_width = -_g26*d__host__device_time__output_width
-    d__host__launch_ratio__bytes_per_value = -_g26*d__host__device_time__bytes_per_value
-    d__host__launch_ratio__label_bytes = -_g26*d__host__device_time__label_bytes
-    d__host__launch_ratio__loss_flops_per_logit = -_g26*d__host__device_time__loss_flops_per_logit
-    d__host__launch_ratio__hardware_peak = -_g26*d__host__device_time__hardware_peak
-    d__host__launch_ratio__hardware_bandwidth = -_g26*d__host__device_time__hardware_bandwidth
+    _g26 = d__host__host_time__launch/host__device_time
+    d__host__overhead_ratio__batch_size = -_g22*d__host__device_time__batch_size
+    d__host__overhead_ratio__input_width = -_g22*d__host__device_time__input_width
+    d__host__overhead_ratio__hidden_width = -_g22*d__host__device_time__hidden_width
+    d__host__overhead_ratio__output_width = -_g22*d__host__device_time__output_width
+    d__host__overhead_ratio__bytes_per_value = -_g22*d__host__device_time__bytes_per_value
+    d__host__overhead_ratio__label_bytes = -_g22*d__host__device_time__label_bytes
+    d__host__overhead_ratio__loss_flops_per_logit = -_g22*d__host__device_time__loss_flops_per_logit
+    d__host__overhead_ratio__hardware_peak = -_g22*d__host__device_time__hardware_peak
+    d__host__overhead_ratio__hardware_bandwidth = -_g22*d__host__device_time__hardware_bandwidth
+    d__host__overhead_ratio__forward_ops = _g23
+    d__host__overhead_ratio__backward_ops = _g24
+    d__host__overhead_ratio__dispatch = _g25
+    d__host__overhead_ratio__launch = _g26
+    d__host__launch_ratio__batch_size = -_g27*d__host__device_time__batch_size
+    d__host__launch_ratio__input_width = -_g27*d__host__device_time__input_width
+    d__host__launch_ratio__hidden_width = -_g27*d__host__device_time__hidden_width
+    d__host__launch_ratio__output_width = -_g27*d__host__device_time__output_width
+    d__host__launch_ratio__bytes_per_value = -_g27*d__host__device_time__bytes_per_value
+    d__host__launch_ratio__label_bytes = -_g27*d__host__device_time__label_bytes
+    d__host__launch_ratio__loss_flops_per_logit = -_g27*d__host__device_time__loss_flops_per_logit
+    d__host__launch_ratio__hardware_peak = -_g27*d__host__device_time__hardware_peak
+    d__host__launch_ratio__hardware_bandwidth = -_g27*d__host__device_time__hardware_bandwidth
     d__host__launch_ratio__forward_ops = d__host__launch_time__forward_ops/host__device_time
     d__host__launch_ratio__backward_ops = d__host__launch_time__backward_ops/host__device_time
     d__host__launch_ratio__launch = d__host__launch_time__launch/host__device_time
-    d__host__host_share__batch_size = -_g28*d__host__device_time__batch_size
-    d__host__host_share__input_width = -_g28*d__host__device_time__input_width
-    d__host__host_share__hidden_width = -_g28*d__host__device_time__hidden_width
-    d__host__host_share__output_width = -_g28*d__host__device_time__output_width
-    d__host__host_share__bytes_per_value = -_g28*d__host__device_time__bytes_per_value
-    d__host__host_share__label_bytes = -_g28*d__host__device_time__label_bytes
-    d__host__host_share__loss_flops_per_logit = -_g28*d__host__device_time__loss_flops_per_logit
-    d__host__host_share__hardware_peak = -_g28*d__host__device_time__hardware_peak
-    d__host__host_share__hardware_bandwidth = -_g28*d__host__device_time__hardware_bandwidth
-    d__host__host_share__forward_ops = _g29*d__host__host_time__forward_ops
-    d__host__host_share__backward_ops = _g29*d__host__host_time__backward_ops
-    d__host__host_share__dispatch = _g29*d__host__host_time__dispatch
-    d__host__host_share__launch = _g29*d__host__host_time__launch
-    d__host__speedup_limit__batch_size = _g30*d__host__device_time__batch_size
-    d__host__speedup_limit__input_width = _g30*d__host__device_time__input_width
-    d__host__speedup_limit__hidden_width = _g30*d__host__device_time__hidden_width
-    d__host__speedup_limit__output_width = _g30*d__host__device_time__output_width
-    d__host__speedup_limit__bytes_per_value = _g30*d__host__device_time__bytes_per_value
-    d__host__speedup_limit__label_bytes = _g30*d__host__device_time__label_bytes
-    d__host__speedup_limit__loss_flops_per_logit = _g30*d__host__device_time__loss_flops_per_logit
-    d__host__speedup_limit__hardware_peak = _g30*d__host__device_time__hardware_peak
-    d__host__speedup_limit__hardware_bandwidth = _g30*d__host__device_time__hardware_bandwidth
-    d__host__speedup_limit__forward_ops = _g22
-    d__host__speedup_limit__backward_ops = _g23
-    d__host__speedup_limit__dispatch = _g24
-    d__host__speedup_limit__launch = _g25
+    d__host__host_share__batch_size = -_g29*d__host__device_time__batch_size
+    d__host__host_share__input_width = -_g29*d__host__device_time__input_width
+    d__host__host_share__hidden_width = -_g29*d__host__device_time__hidden_width
+    d__host__host_share__output_width = -_g29*d__host__device_time__output_width
+    d__host__host_share__bytes_per_value = -_g29*d__host__device_time__bytes_per_value
+    d__host__host_share__label_bytes = -_g29*d__host__device_time__label_bytes
+    d__host__host_share__loss_flops_per_logit = -_g29*d__host__device_time__loss_flops_per_logit
+    d__host__host_share__hardware_peak = -_g29*d__host__device_time__hardware_peak
+    d__host__host_share__hardware_bandwidth = -_g29*d__host__device_time__hardware_bandwidth
+    d__host__host_share__forward_ops = _g30*d__host__host_time__forward_ops
+    d__host__host_share__backward_ops = _g30*d__host__host_time__backward_ops
+    d__host__host_share__dispatch = _g30*d__host__host_time__dispatch
+    d__host__host_share__launch = _g30*d__host__host_time__launch
+    d__host__speedup_limit__batch_size = _g31*d__host__device_time__batch_size
+    d__host__speedup_limit__input_width = _g31*d__host__device_time__input_width
+    d__host__speedup_limit__hidden_width = _g31*d__host__device_time__hidden_width
+    d__host__speedup_limit__output_width = _g31*d__host__device_time__output_width
+    d__host__speedup_limit__bytes_per_value = _g31*d__host__device_time__bytes_per_value
+    d__host__speedup_limit__label_bytes = _g31*d__host__device_time__label_bytes
+    d__host__speedup_limit__loss_flops_per_logit = _g31*d__host__device_time__loss_flops_per_logit
+    d__host__speedup_limit__hardware_peak = _g31*d__host__device_time__hardware_peak
+    d__host__speedup_limit__hardware_bandwidth = _g31*d__host__device_time__hardware_bandwidth
+    d__host__speedup_limit__forward_ops = _g23
+    d__host__speedup_limit__backward_ops = _g24
+    d__host__speedup_limit__dispatch = _g25
+    d__host__speedup_limit__launch = _g26
     return {
         'op_flops[matmul1]': {'batch_size': d__op_flops_matmul1__batch_size, 'input_width': d__op_flops_matmul1__input_width, 'hidden_width': d__op_flops_matmul1__hidden_width},
         'op_flops[relu]': {'batch_size': d__op_flops_relu__batch_size, 'hidden_width': d__op_flops_relu__hidden_width},
@@ -532,6 +543,7 @@ def gradient(
         'dense_training_ratio': {'batch_size': d__dense_training_ratio__batch_size, 'input_width': d__dense_training_ratio__input_width, 'hidden_width': d__dense_training_ratio__hidden_width, 'output_width': d__dense_training_ratio__output_width},
         'parameters': {'input_width': d__parameters__input_width, 'hidden_width': d__parameters__hidden_width, 'output_width': d__parameters__output_width},
         'optimizer_step_bytes': {'input_width': d__optimizer_step_bytes__input_width, 'hidden_width': d__optimizer_step_bytes__hidden_width, 'output_width': d__optimizer_step_bytes__output_width, 'bytes_per_value': d__optimizer_step_bytes__bytes_per_value, 'optimizer_values_moved': d__optimizer_step_bytes__optimizer_values_moved},
+        'intensity': {'batch_size': d__intensity__batch_size, 'input_width': d__intensity__input_width, 'hidden_width': d__intensity__hidden_width, 'output_width': d__intensity__output_width, 'bytes_per_value': d__intensity__bytes_per_value, 'label_bytes': d__intensity__label_bytes, 'loss_flops_per_logit': d__intensity__loss_flops_per_logit},
         'peak_rate': {'hardware_peak': d__peak_rate__hardware_peak},
         'compute_time': {'batch_size': d__compute_time__batch_size, 'input_width': d__compute_time__input_width, 'hidden_width': d__compute_time__hidden_width, 'output_width': d__compute_time__output_width, 'loss_flops_per_logit': d__compute_time__loss_flops_per_logit, 'hardware_peak': d__compute_time__hardware_peak},
         'memory_time': {'batch_size': d__memory_time__batch_size, 'input_width': d__memory_time__input_width, 'hidden_width': d__memory_time__hidden_width, 'output_width': d__memory_time__output_width, 'bytes_per_value': d__memory_time__bytes_per_value, 'label_bytes': d__memory_time__label_bytes, 'hardware_bandwidth': d__memory_time__hardware_bandwidth},
@@ -619,6 +631,7 @@ class MlpTrainingStepScenario(ScenarioBase):
         'dense_training_ratio',
         'parameters',
         'optimizer_step_bytes',
+        'intensity',
         'peak_rate',
         'compute_time',
         'memory_time',
@@ -638,6 +651,7 @@ class MlpTrainingStepScenario(ScenarioBase):
     dense_training_ratio = Output('dense_training_ratio')
     parameters = Output('parameters')
     optimizer_step_bytes = Output('optimizer_step_bytes', 'byte')
+    intensity = Output('intensity', 'flop/byte')
     peak_rate = Output('peak_rate', 'TFLOP/s')
     compute_time = Output('compute_time', 'µs')
     memory_time = Output('memory_time', 'µs')

@@ -17,88 +17,19 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from symbolic.catalog import NodeRecord, hardware_records
 from symbolic.codegen.discover import ScenarioModule
-from symbolic.codegen.worked import Evaluation, evaluate, exact, instance_values, needed
+from symbolic.codegen.worked import evaluate, exact, instance_values, needed
 from symbolic.instances import Instance
+from symbolic.model.presentation import Sweep
 from symbolic.refs import value_of
 
 STYLE = "charts.mplstyle"
-
-
-@dataclass(frozen=True)
-class Series:
-    quantity: str  # the quantity's path, e.g. "host.host_time" or "result.total_time[host]"
-    label: str
-    dashed: bool = False
-    color: str | None = None  # None: the style's next color
-
-
-@dataclass(frozen=True)
-class Sweep:
-    """One scenario chart: ``series`` against ``input`` at ``values`` (in the input's unit)."""
-
-    instance: str
-    input: str
-    values: tuple[float, ...]
-    series: tuple[Series, ...]
-    xlabel: str
-    ylabel: str
-    caption: str
-    logy: bool = True
-
-
-def _powers_of_two(last: int) -> tuple[float, ...]:
-    return tuple(float(2**k) for k in range(last + 1))
-
-
-def _decades(first: int, last: int, per_decade: int = 4) -> tuple[float, ...]:
-    return tuple(float(f"{10 ** (k / per_decade):.6g}") for k in range(first * per_decade, last * per_decade + 1))
-
-
-# The main outputs of each scenario against its main input. A scenario without an
-# entry gets no sweep chart; the quantities are checked to exist when charts render.
-SWEEPS: dict[str, Sweep] = {
-    "MlpTrainingStepScenario": Sweep(
-        "MnistTwoLayerTrainingStepOnH100", "batch_size", _powers_of_two(16),
-        (Series("compute_time", "compute floor: FLOPs at peak"), Series("memory_time", "memory floor: bytes at bandwidth"),
-         Series("host.host_time", "host: dispatch and launch")),
-        "batch size", "time per step [µs]",
-        "Compute, memory and host time of one step against batch size (the registry instance marked): "
-        "host work is fixed, so it dominates until the batch is large."),
-    "EpochOverheadScenario": Sweep(
-        "MnistEpochCpuVersusH100", "network_batch_size", _powers_of_two(12),
-        (Series("result.total_time[host]", "CPU: total", color="#1f77b4"),
-         Series("result.total_time[accelerator]", "accelerator: total", color="#d62728"),
-         Series("result.work_time[host]", "CPU: work only", dashed=True, color="#1f77b4"),
-         Series("result.work_time[accelerator]", "accelerator: work only", dashed=True, color="#d62728")),
-        "batch size", "epoch time [ms]",
-        "Epoch time on the CPU and on the accelerator against batch size: per-operation overhead "
-        "shrinks with fewer, larger steps, and the accelerator wins only once it does."),
-    "UpdateWorkingSetScenario": Sweep(
-        "PhoneFullUpdateWorkingSet", "parameters", _decades(6, 10),
-        (Series("total", "working set"), Series("persistent", "weights + gradients + optimizer state"),
-         Series("activations", "saved activations"), Series("weights", "weights")),
-        "parameters", "memory [MB]",
-        "The working set of a full update and its parts against the parameter count."),
-    "DenseNetworkScenario": Sweep(
-        "MnistDenseNetwork", "batch_size", _powers_of_two(12),
-        (Series("result.intensity", "forward arithmetic intensity"),),
-        "batch size", "intensity [flop/byte]",
-        "Forward arithmetic intensity against batch size: the weights are read once per batch, "
-        "so intensity grows with the batch until activation traffic dominates."),
-    "HostDispatchScenario": Sweep(
-        "SmallKernelDispatch", "device_time", _decades(-1, 5, 4),
-        (Series("host_share", "host share of the step"), Series("launch_ratio", "launch time / device time", dashed=True)),
-        "device time per step [µs]", "fraction",
-        "The host's share of the step against the device work it issues (one operation).",
-        logy=False),
-}
 
 
 @dataclass(frozen=True)
@@ -108,15 +39,6 @@ class Placement:
     label: str
     intensity: float  # flop/byte
     precision: str  # "" when the workload names none
-
-
-# How the declarations give a workload's arithmetic intensity (flop/byte), per scenario.
-INTENSITY: dict[str, Callable[[Evaluation], list[tuple[str, Any]]]] = {
-    "MlpTrainingStepScenario": lambda e: [("", e.base("total_flops") / e.base("total_bytes"))],
-    "DenseNetworkScenario": lambda e: [("", e.base("result.intensity"))],
-    "EpochOverheadScenario": lambda e: [("batch", e.base("batched.result.intensity")),
-                                        ("batch 1", e.base("single.result.intensity"))],
-}
 
 
 # -- rendering ------------------------------------------------------------------------
@@ -154,7 +76,7 @@ def _figure() -> Any:
 
 def sweep_chart(module: ScenarioModule, header: list[str]) -> tuple[Sweep, str] | None:
     """The scenario's sweep chart as SVG text, or None when it has no sweep (cached per process)."""
-    sweep = SWEEPS.get(module.model.name)
+    sweep = module.model.chart
     if sweep is None or not any(i.key == sweep.instance for i in module.instances):
         return None
     key = (module.name, sweep, tuple(header))
@@ -199,15 +121,15 @@ def placements(modules: Sequence[ScenarioModule]) -> list[Placement]:
     """Every registry workload whose declarations give an arithmetic intensity, in registry order."""
     found = []
     for module in modules:
-        rule = INTENSITY.get(module.model.name)
-        if rule is None:
+        roofline = module.model.roofline  # label suffix -> the output holding the intensity
+        if not roofline:
             continue
         for instance in module.instances:
             evaluation = evaluate(module.model, instance_values(instance))
             precision = _precision_of(instance)
-            for suffix, intensity in rule(evaluation):
+            for suffix, output in roofline.items():
                 label = f"{instance.key} ({suffix})" if suffix else instance.key
-                found.append(Placement(label, float(intensity), precision))
+                found.append(Placement(label, float(evaluation.base(output)), precision))
     return found
 
 

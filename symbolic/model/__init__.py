@@ -29,6 +29,7 @@ from symbolic.model.collected import (
     unit_constant,
 )
 from symbolic.model.declarations import Declaration, Group, Input, ListInput, Output, PerItem, Table, TableRef, Text
+from symbolic.model.presentation import Series, Sweep, decades, powers_of_two
 from symbolic.model.scenario import Scenario
 from symbolic.model.structured import (
     Dataset,
@@ -46,5 +47,5 @@ __all__ = [
     "UNIT_SYMBOLS", "Dataset", "Declaration", "Group", "Input", "InputDecl", "ListInput", "Node", "NodeRef",
     "Output", "OutputDecl", "PerItem", "Precision", "PrecisionDecl", "Quantity", "Require", "RequirementDecl",
     "Scenario", "ScenarioInput", "ScenarioInputRef", "ScenarioModel", "StructuredDecl", "Sub", "SubRef", "Table",
-    "TableRef", "Text", "_symbols", "flop", "unit_constant",
+    "TableRef", "Text", "_symbols", "flop", "unit_constant", "Series", "Sweep", "decades", "powers_of_two",
 ]

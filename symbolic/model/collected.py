@@ -132,6 +132,8 @@ class ScenarioModel:
     examples: str = ""
     main_outputs: tuple[str, ...] = ()  # what the Derivations section studies
     questions: tuple[tuple[str, str, str], ...] = ()  # (input to solve for, output, output or value)
+    chart: Any = None  # a symbolic.model.presentation.Sweep for the page's chart
+    roofline: dict[str, str] = field(default_factory=dict)  # label suffix -> intensity output
     inputs: list[InputDecl] = field(default_factory=list)
     structured: list[StructuredDecl] = field(default_factory=list)
     precisions: list[PrecisionDecl] = field(default_factory=list)

@@ -38,6 +38,8 @@ class _ScenarioMeta(type):
         model.examples = namespace.get("examples", "")
         model.main_outputs = tuple(namespace.get("main_outputs", ()))
         model.questions = tuple(namespace.get("questions", ()))
+        model.chart = namespace.get("chart")
+        model.roofline = dict(namespace.get("roofline", {}))
         cls.model = model  # type: ignore[attr-defined]
         return cls
 

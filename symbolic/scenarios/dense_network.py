@@ -5,7 +5,20 @@ from sympy import Sum, floor
 from symbolic.catalog import Constants, Datasets
 from symbolic.functions import Len, MaxOver, index
 from symbolic.instances import Instance
-from symbolic.model import Dataset, Group, Input, ListInput, Output, PerItem, Scenario, Text, flop
+from symbolic.model import (
+    Dataset,
+    Group,
+    Input,
+    ListInput,
+    Output,
+    PerItem,
+    Scenario,
+    Series,
+    Sweep,
+    Text,
+    flop,
+    powers_of_two,
+)
 
 l = index("l", "layer")  # noqa: E741 - the layer index, as in the formulas
 
@@ -41,6 +54,13 @@ class DenseNetworkScenario(Scenario):
 """
 
     main_outputs = ("result.parameters", "result.forward_flops", "result.intensity", "result.training_memory")
+    chart = Sweep(
+        "MnistDenseNetwork", "batch_size", powers_of_two(12),
+        (Series("result.intensity", "forward arithmetic intensity"),),
+        "batch size", "intensity [flop/byte]",
+        "Forward arithmetic intensity against batch size: the weights are read once per batch, "
+        "so intensity grows with the batch until activation traffic dominates.")
+    roofline = {"": "result.intensity"}
     questions = (("batch_size", "result.training_memory", "1 GB"),)
 
     layer_widths = ListInput(integer=True, positive=True, min_length=2, symbol="w",

@@ -4,7 +4,21 @@ from sympy import Min
 
 from symbolic.catalog import Constants, Hardware
 from symbolic.instances import Instance
-from symbolic.model import Group, Input, Node, Output, Precision, Require, Scenario, ScenarioInput, Sub, Table
+from symbolic.model import (
+    Group,
+    Input,
+    Node,
+    Output,
+    Precision,
+    Require,
+    Scenario,
+    ScenarioInput,
+    Series,
+    Sub,
+    Sweep,
+    Table,
+    powers_of_two,
+)
 from symbolic.scenarios.dense_network import DenseNetworkScenario, MnistDenseNetwork
 
 
@@ -38,6 +52,16 @@ True
 """
 
     main_outputs = ("result.total_time[host]", "result.total_time[accelerator]", "result.work_speedup")
+    chart = Sweep(
+        "MnistEpochCpuVersusH100", "network_batch_size", powers_of_two(12),
+        (Series("result.total_time[host]", "CPU: total", color="#1f77b4"),
+         Series("result.total_time[accelerator]", "accelerator: total", color="#d62728"),
+         Series("result.work_time[host]", "CPU: work only", dashed=True, color="#1f77b4"),
+         Series("result.work_time[accelerator]", "accelerator: work only", dashed=True, color="#d62728")),
+        "batch size", "epoch time [ms]",
+        "Epoch time on the CPU and on the accelerator against batch size: per-operation overhead "
+        "shrinks with fewer, larger steps, and the accelerator wins only once it does.")
+    roofline = {"batch": "batched.result.intensity", "batch 1": "single.result.intensity"}
     questions = (("launch", "result.total_time[accelerator]", "result.total_time[host]"),)
 
     network = ScenarioInput(DenseNetworkScenario, doc="The network, its batch and its dataset (which must be given).")

@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Hardware
 from symbolic.instances import Instance
-from symbolic.model import Input, Output, Scenario
+from symbolic.model import Input, Output, Scenario, Series, Sweep, decades
 from symbolic.refs import Q
 
 
@@ -33,6 +33,12 @@ class HostDispatchScenario(Scenario):
 """
 
     main_outputs = ("host_time", "overhead_ratio", "host_share")
+    chart = Sweep(
+        "SmallKernelDispatch", "device_time", decades(-1, 5, 4),
+        (Series("host_share", "host share of the step"), Series("launch_ratio", "launch time / device time", dashed=True)),
+        "device time per step [µs]", "fraction",
+        "The host's share of the step against the device work it issues (one operation).",
+        logy=False)
     questions = (("device_time", "overhead_ratio", "1"),)
 
     ops_per_block = Input(integer=True, nonnegative=True, symbol="n",

@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Datasets, Hardware
 from symbolic.instances import Instance
-from symbolic.model import Input, Node, Output, Precision, Scenario, Sub, Table, flop
+from symbolic.model import Input, Node, Output, Precision, Scenario, Series, Sub, Sweep, Table, flop, powers_of_two
 from symbolic.scenarios.host_dispatch import HostDispatchScenario
 
 FORWARD = ("matmul1", "relu", "matmul2", "loss")
@@ -42,6 +42,14 @@ class MlpTrainingStepScenario(Scenario):
 """
 
     main_outputs = ("total_flops", "total_bytes", "compute_time", "memory_time", "host.overhead_ratio")
+    chart = Sweep(
+        "MnistTwoLayerTrainingStepOnH100", "batch_size", powers_of_two(16),
+        (Series("compute_time", "compute floor: FLOPs at peak"), Series("memory_time", "memory floor: bytes at bandwidth"),
+         Series("host.host_time", "host: dispatch and launch")),
+        "batch size", "time per step [µs]",
+        "Compute, memory and host time of one step against batch size (the registry instance marked): "
+        "host work is fixed, so it dominates until the batch is large.")
+    roofline = {"": "intensity"}
     questions = (("batch_size", "compute_time", "memory_time"),)
 
     batch_size = Input(integer=True, positive=True, symbol="b", doc="Examples per step.")
@@ -114,6 +122,8 @@ class MlpTrainingStepScenario(Scenario):
     parameters = Output(i * h + h + h * o + o, doc="Trainable scalars: both weight matrices and their biases.")
     optimizer_step_bytes = Output(parameters * optimizer_values_moved * v, "byte",
                                   doc="Bytes moved by one optimizer update.")
+    intensity = Output(total_flops / total_bytes, "flop/byte",
+                       doc="Arithmetic intensity of the step: FLOPs per byte of tensor traffic.")
     peak_rate = Output(hardware.peak, "TFLOP/s", doc="Peak FLOP/s of `hardware` at `precision`, without derating.")
     compute_time = Output(total_flops / peak_rate, "µs", doc="Ideal time of the step's FLOPs at the peak rate.")
     memory_time = Output(total_bytes / hardware.bandwidth, "µs",

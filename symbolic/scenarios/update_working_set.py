@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Hardware
 from symbolic.instances import Instance
-from symbolic.model import Input, Output, Require, Scenario
+from symbolic.model import Input, Output, Require, Scenario, Series, Sweep, decades
 
 
 class UpdateWorkingSetScenario(Scenario):
@@ -35,6 +35,12 @@ class UpdateWorkingSetScenario(Scenario):
 """
 
     main_outputs = ("total", "step_traffic", "step_floor")
+    chart = Sweep(
+        "PhoneFullUpdateWorkingSet", "parameters", decades(6, 10),
+        (Series("total", "working set"), Series("persistent", "weights + gradients + optimizer state"),
+         Series("activations", "saved activations"), Series("weights", "weights")),
+        "parameters", "memory [MB]",
+        "The working set of a full update and its parts against the parameter count.")
     questions = (("parameters", "total", "8 GiB"),)
 
     parameters = Input(positive=True, symbol="N", doc="Trainable scalars (a count; 1e7 may be written as a float).")
