@@ -15,7 +15,7 @@ from typing import Any
 
 import sympy
 
-from symbolic.codegen.latex import _simplest, substitute as substitute_quantities
+from symbolic.codegen.latex import _simplest, raw_closed_forms
 from symbolic.dimensions import dimension_of_unit, scale_of_unit
 from symbolic.functions import Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel
@@ -99,12 +99,7 @@ def _closed_form(key: _Key, output: str, simplify: bool) -> sympy.Expr:
 
 @lru_cache(maxsize=64)
 def _raw_closed_forms(key: _Key) -> dict[sympy.Basic, sympy.Basic]:
-    """Every quantity in the inputs, unsimplified: one pass over the steps per model."""
-    closed: dict[sympy.Basic, sympy.Basic] = {}
-    lists = {q.symbol: q for q in key.model.quantities if q.kind == "list" and q.limits}
-    for candidate in key.model.quantities:
-        closed[candidate.symbol] = substitute_quantities(candidate.expr, closed, lists)
-    return closed
+    return raw_closed_forms(key.model)
 
 
 def base_values(model: ScenarioModel, args: dict[str, Any]) -> dict[sympy.Basic, Any]:

@@ -101,12 +101,18 @@ def substitute(expr: sympy.Basic, closed: dict[sympy.Basic, sympy.Basic], lists:
     return expanded.xreplace({s: v for s, v in closed.items() if not isinstance(s, sympy.IndexedBase)})
 
 
-def closed_forms(model: ScenarioModel) -> dict[str, sympy.Basic]:
-    """Every quantity in terms of the inputs only, simplified."""
+def raw_closed_forms(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]:
+    """Every quantity in terms of the inputs only, unsimplified: one pass over the steps."""
     closed: dict[sympy.Basic, sympy.Basic] = {}
     lists = {q.symbol: q for q in model.quantities if q.kind == "list" and q.limits}
     for quantity in model.quantities:
         closed[quantity.symbol] = substitute(quantity.expr, closed, lists)
+    return closed
+
+
+def closed_forms(model: ScenarioModel) -> dict[str, sympy.Basic]:
+    """Every quantity in terms of the inputs only, simplified."""
+    closed = raw_closed_forms(model)
     return {q.name: closed[q.symbol] if q.kind == "text" else _simplest(closed[q.symbol]) for q in model.quantities}
 
 

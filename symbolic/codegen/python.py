@@ -88,8 +88,8 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     printer = EvaluatorPrinter(names, offsets)
 
     by_symbol = {quantity.symbol: quantity for quantity in model.quantities}
-    needed = _needed(model, by_symbol)
-    needed = _needed_of(_inline_hidden_lists(_deduplicated(needed)))
+    # Prune, merge repeated steps, fold hidden lists into their sums, prune what that freed.
+    needed = _needed(_inline_hidden_lists(_deduplicated(_needed(model.quantities))))
     required = set().union(*(_symbols(r.condition) for r in model.requirements)) if model.requirements else set()
     optional = {decl.symbol: decl.name for decl in arguments if decl.spec.default is None and decl.symbol not in required}
     guards = _optional_dependencies(needed, by_symbol, optional)
@@ -163,15 +163,6 @@ def _dependencies(quantity: Quantity, by_symbol: dict[sympy.Basic, Quantity]) ->
     return {s for s in found if s in by_symbol and s != quantity.symbol}
 
 
-def _needed(model: ScenarioModel, by_symbol: dict[sympy.Basic, Quantity]) -> list[Quantity]:
-    """Visible quantities and everything they read, in declaration order."""
-    keep = {q.symbol for q in model.quantities if not q.hidden}
-    for quantity in reversed(model.quantities):
-        if quantity.symbol in keep:
-            keep |= _dependencies(quantity, by_symbol)
-    return [q for q in model.quantities if q.symbol in keep]
-
-
 def _inline_hidden_lists(quantities: list[Quantity]) -> list[Quantity]:
     """Lists of hidden steps are not materialised: their entries are put into the sums that
     read them, where constant factors come out (Σ 2b·w → 2b·Σ w)."""
@@ -188,8 +179,8 @@ def _inline_hidden_lists(quantities: list[Quantity]) -> list[Quantity]:
     return [q if q.symbol in hidden else replace(q, expr=inline(q.expr)) for q in quantities]
 
 
-def _needed_of(quantities: list[Quantity]) -> list[Quantity]:
-    """``_needed`` again after de-duplication: copies nobody reads are dropped."""
+def _needed(quantities: list[Quantity]) -> list[Quantity]:
+    """Visible quantities and everything they read, in declaration order."""
     by_symbol = {quantity.symbol: quantity for quantity in quantities}
     keep = {q.symbol for q in quantities if not q.hidden}
     for quantity in reversed(quantities):
