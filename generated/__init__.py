@@ -17,6 +17,7 @@ from generated.dense_network import DenseNetworkScenario
 from generated.epoch_overhead import EpochOverheadScenario
 from generated.host_dispatch import HostDispatchScenario
 from generated.mlp_training_step import MlpTrainingStepScenario
+from generated.pipeline_schedule import PipelineScheduleScenario
 from generated.update_working_set import UpdateWorkingSetScenario
 from generated.registry import Scenarios
 from symbolic.runtime.errors import (
@@ -46,7 +47,8 @@ __all__ = [
     "EpochOverheadScenario",
     "HostDispatchScenario",
     "MlpTrainingStepScenario",
+    "PipelineScheduleScenario",
     "UpdateWorkingSetScenario",
 ]
 
-SCENARIO_CLASSES = (DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, MlpTrainingStepScenario, UpdateWorkingSetScenario, )
+SCENARIO_CLASSES = (DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, MlpTrainingStepScenario, PipelineScheduleScenario, UpdateWorkingSetScenario, )

@@ -13,6 +13,7 @@ from generated.dense_network import DenseNetworkScenario
 from generated.epoch_overhead import EpochOverheadScenario
 from generated.host_dispatch import HostDispatchScenario
 from generated.mlp_training_step import MlpTrainingStepScenario
+from generated.pipeline_schedule import PipelineScheduleScenario
 from generated.update_working_set import UpdateWorkingSetScenario
 from symbolic.runtime.namespace import Namespace
 from symbolic.runtime.units import Q_
@@ -152,6 +153,26 @@ def _MnistTwoLayerTrainingStepOnH100():
     )
 
 
+def _GPipeFourStageWalkthrough():
+    """GPipeFourStageWalkthrough: GPipe walkthrough: four stages, four micro-batches."""
+    return PipelineScheduleScenario(
+        name='GPipe walkthrough: four stages, four micro-batches',
+        description='The textbook GPipe schedule: 4 stages and 4 micro-batches idle 3 of every 7 slots.',
+        stages=4,
+        microbatches=4,
+    )
+
+
+def _Pipeline8Stage32Micro():
+    """Pipeline8Stage32Micro: Eight pipeline stages, 32 micro-batches."""
+    return PipelineScheduleScenario(
+        name='Eight pipeline stages, 32 micro-batches',
+        description='An 8-stage pipeline fed 32 micro-batches per step: a bubble of 7/39.',
+        stages=8,
+        microbatches=32,
+    )
+
+
 def _PhoneFullUpdateWorkingSet():
     """PhoneFullUpdateWorkingSet: Full fine-tune of a 10M-parameter FP32 model with Adam on a flagship phone."""
     return UpdateWorkingSetScenario(
@@ -180,6 +201,8 @@ Scenarios = Namespace(
         'Gpt3BlockDispatch': _Gpt3BlockDispatch,
         'Gpt2XlEagerDecodeDispatch': _Gpt2XlEagerDecodeDispatch,
         'MnistTwoLayerTrainingStepOnH100': _MnistTwoLayerTrainingStepOnH100,
+        'GPipeFourStageWalkthrough': _GPipeFourStageWalkthrough,
+        'Pipeline8Stage32Micro': _Pipeline8Stage32Micro,
         'PhoneFullUpdateWorkingSet': _PhoneFullUpdateWorkingSet,
     },
     lazy=True,

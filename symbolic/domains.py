@@ -17,8 +17,9 @@ from symbolic.model import ListInput, ScenarioModel
 
 
 def _entries_and_lengths(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]:
-    """Replacements: each list input's entries by one symbol of the entries' domain, and its
-    length by ``min_length + k`` with ``k`` a nonnegative integer."""
+    """Replacements: each list input's entries by one symbol of the entries' domain, its
+    length by ``min_length + k`` with ``k`` a nonnegative integer, and each positive integer
+    input by ``1 + k`` (so ``m + p - 1`` is proven positive for counts m, p ≥ 1)."""
     replace: dict[sympy.Basic, sympy.Basic] = {}
     for decl in model.evaluator_inputs():
         spec = decl.spec
@@ -29,6 +30,8 @@ def _entries_and_lengths(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]
             replace[decl.symbol] = entry
             replace[Len(decl.symbol)] = spec.min_length + sympy.Dummy(f"{decl.name}_extra", integer=True,
                                                                       nonnegative=True)
+        elif spec.integer and spec.positive and decl.symbol.is_Symbol:  # a positive integer is 1 + k, k >= 0
+            replace[decl.symbol] = 1 + sympy.Dummy(f"{decl.name}_above_one", integer=True, nonnegative=True)
     for requirement in model.requirements:  # a >= b (a an input): a is b plus something nonnegative
         condition = requirement.condition
         if isinstance(condition, sympy.GreaterThan) and condition.lhs.is_Symbol:
