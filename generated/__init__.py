@@ -16,6 +16,7 @@ from generated.catalog import Constants, Datasets, Hardware
 from generated.dense_network import DenseNetworkScenario
 from generated.epoch_overhead import EpochOverheadScenario
 from generated.host_dispatch import HostDispatchScenario
+from generated.materialized_scores import MaterializedScoresScenario
 from generated.mlp_training_step import MlpTrainingStepScenario
 from generated.pipeline_schedule import PipelineScheduleScenario
 from generated.update_working_set import UpdateWorkingSetScenario
@@ -46,9 +47,10 @@ __all__ = [
     "DenseNetworkScenario",
     "EpochOverheadScenario",
     "HostDispatchScenario",
+    "MaterializedScoresScenario",
     "MlpTrainingStepScenario",
     "PipelineScheduleScenario",
     "UpdateWorkingSetScenario",
 ]
 
-SCENARIO_CLASSES = (DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, MlpTrainingStepScenario, PipelineScheduleScenario, UpdateWorkingSetScenario, )
+SCENARIO_CLASSES = (DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PipelineScheduleScenario, UpdateWorkingSetScenario, )

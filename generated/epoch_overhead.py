@@ -462,8 +462,8 @@ class EpochOverheadScenario(ScenarioBase):
         InputSpec('flop_energy', unit='pJ/flop', minimum=0, strict=True, doc='Energy of one FLOP.'),
     )
     _nodes = (
-        NodeSpec('host', precision='precision', peak='host_peak', bandwidth='host_bandwidth', doc='The host CPU.'),
-        NodeSpec('accelerator', precision='precision', peak='accelerator_peak', bandwidth='accelerator_bandwidth', doc='The accelerator.'),
+        NodeSpec('host', precision='precision', fields={'peak': 'host_peak', 'bandwidth': 'host_bandwidth'}, optional=False, doc='The host CPU.'),
+        NodeSpec('accelerator', precision='precision', fields={'peak': 'accelerator_peak', 'bandwidth': 'accelerator_bandwidth'}, optional=False, doc='The accelerator.'),
     )
     _scenarios = (
         ScenarioSpec('network', DenseNetworkScenario, {'layer_widths': 'network_layer_widths', 'batch_size': 'network_batch_size', 'bytes_per_value': 'network_bytes_per_value', 'optimizer_bytes_per_parameter': 'network_optimizer_bytes_per_parameter', 'dataset_training_examples': 'network_dataset_training_examples'}, doc='The network, its batch and its dataset (which must be given).'),

@@ -598,7 +598,7 @@ class MlpTrainingStepScenario(ScenarioBase):
         InputSpec('launch', unit='µs', minimum=0, doc='Kernel launch cost per kernel.'),
     )
     _nodes = (
-        NodeSpec('hardware', precision='precision', peak='hardware_peak', bandwidth='hardware_bandwidth', doc='The accelerator: its peak rate at `precision` and its memory bandwidth.'),
+        NodeSpec('hardware', precision='precision', fields={'peak': 'hardware_peak', 'bandwidth': 'hardware_bandwidth'}, optional=False, doc='The accelerator: its peak rate at `precision` and its memory bandwidth.'),
     )
     _precisions = (
         PrecisionSpec('precision', default='fp32', doc="Key into the node's `precision_flops` (exact, case-sensitive)."),

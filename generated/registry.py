@@ -12,6 +12,7 @@ from generated.catalog import Constants, Datasets, Hardware
 from generated.dense_network import DenseNetworkScenario
 from generated.epoch_overhead import EpochOverheadScenario
 from generated.host_dispatch import HostDispatchScenario
+from generated.materialized_scores import MaterializedScoresScenario
 from generated.mlp_training_step import MlpTrainingStepScenario
 from generated.pipeline_schedule import PipelineScheduleScenario
 from generated.update_working_set import UpdateWorkingSetScenario
@@ -131,6 +132,19 @@ def _Gpt2XlEagerDecodeDispatch():
     )
 
 
+def _TwelveHeadScoresAt100kTokens():
+    """TwelveHeadScoresAt100kTokens: Twelve heads' attention scores at 100k tokens, FP16, against an H100."""
+    return MaterializedScoresScenario(
+        name="Twelve heads' attention scores at 100k tokens, FP16, against an H100",
+        description="A 32-layer model with 12 heads per layer storing every FP16 attention score of a 100,000-token sequence, compared with one H100's memory.",
+        seq_len=100000,
+        heads=12,
+        layers=32,
+        bytes_per_score=Constants.ByteWidths.FP16,
+        hardware=Hardware.Cloud.H100,
+    )
+
+
 def _MnistTwoLayerTrainingStepOnH100():
     """MnistTwoLayerTrainingStepOnH100: One eager training step of a 784-128-10 MNIST MLP at batch 32 on an H100, FP32."""
     return MlpTrainingStepScenario(
@@ -200,6 +214,7 @@ Scenarios = Namespace(
         'SmallMlpDispatch': _SmallMlpDispatch,
         'Gpt3BlockDispatch': _Gpt3BlockDispatch,
         'Gpt2XlEagerDecodeDispatch': _Gpt2XlEagerDecodeDispatch,
+        'TwelveHeadScoresAt100kTokens': _TwelveHeadScoresAt100kTokens,
         'MnistTwoLayerTrainingStepOnH100': _MnistTwoLayerTrainingStepOnH100,
         'GPipeFourStageWalkthrough': _GPipeFourStageWalkthrough,
         'Pipeline8Stage32Micro': _Pipeline8Stage32Micro,

@@ -68,8 +68,9 @@ def bad_values(cls):
             if spec.strict:
                 rows.append((spec.name, spec.minimum, ScenarioInputError))
     for node in cls._nodes:
-        rows += [(node.name, "H100", InputTypeError), (node.name, None, MissingInputError),
-                 (node.name, Datasets_MNIST, InputTypeError)]
+        rows += [(node.name, "H100", InputTypeError), (node.name, Datasets_MNIST, InputTypeError)]
+        if not node.optional:
+            rows.append((node.name, None, MissingInputError))
     for precision in cls._precisions:
         rows += [(precision.name, 16, InputTypeError), (precision.name, "FP32", ScenarioInputError),
                  (precision.name, "no-such-precision", ScenarioInputError)]

@@ -22,6 +22,7 @@ from symbolic.instances import Instance
 from symbolic.model import InputDecl, ListInput, OutputDecl, ScenarioModel
 from symbolic.refs import source_of, value_of
 from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec, Spec
+from symbolic.runtime.errors import DeclarationError
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -128,12 +129,15 @@ def _model_context(module: ScenarioModule, modules: list[ScenarioModule]) -> dic
     for item in model.structured:
         resolved = {what: f"{item.name}_{what}" for what in item.resolved}
         if item.kind == "node":
-            precision = next(p.name for p in model.precisions if item.name in p.nodes)
-            peak, bandwidth = (resolved[w] if resolved[w] in used else None for w in ("peak", "bandwidth"))
-            structured.append(("_nodes", f"NodeSpec({item.name!r}, precision={precision!r}, peak={peak!r}, "
-                                          f"bandwidth={bandwidth!r}, doc={item.doc!r})"))
+            fields = {what: argument for what, argument in resolved.items() if argument in used}
+            precision = next((p.name for p in model.precisions if item.name in p.nodes), "")
+            if "peak" in fields and not precision:
+                raise DeclarationError(f"{model.name}: {item.name}.peak needs a Precision(...) naming {item.name}")
+            structured.append(("_nodes", f"NodeSpec({item.name!r}, precision={precision!r}, fields={fields!r}, "
+                                          f"optional={item.optional!r}, doc={item.doc!r})"))
             validation_imports.add("NodeSpec")
-            row = ("HardwareNode", f"a node listing `{precision}`", "required")
+            row = ("HardwareNode", f"a node listing `{precision}`" if "peak" in fields else "a hardware node",
+                   "None (optional)" if item.optional else "required")
         elif item.kind == "dataset":
             examples = resolved["training_examples"] if resolved["training_examples"] in used else None
             structured.append(("_datasets", f"DatasetSpec({item.name!r}, training_examples={examples!r}, doc={item.doc!r})"))

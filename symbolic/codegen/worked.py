@@ -62,15 +62,18 @@ def input_values(model: ScenarioModel, given: dict[str, Any]) -> dict[str, Value
     precision_of = {node: given.get(p.name, p.default) for p in model.precisions for node in p.nodes}
     base: dict[sympy.Basic, Any] = {}
     values: dict[str, Value] = {}
+    arguments = {decl.name for decl in model.evaluator_inputs()}
     for decl in model.inputs:
+        if decl.structured and decl.name not in arguments:
+            continue  # a number of a structured input that no output reads
         if decl.structured:
             item = structured[decl.structured]
             owner = given.get(decl.structured)
             if item.kind == "node":
-                if owner is None:
+                if owner is None and not item.optional:
                     raise DeclarationError(f"{model.name}: no hardware node given for {decl.structured}")
-                value: Value = (exact(owner.peak_flops_per_second(precision_of[decl.structured]))
-                                if decl.resolves == "peak" else exact(owner.bandwidth_bytes_per_second))
+                value: Value = None if owner is None else exact(owner.resolve(decl.resolves,
+                                                                              precision_of.get(decl.structured)))
             elif item.kind == "dataset":
                 count = None if owner is None else owner.training_examples
                 value = None if count is None else exact(count)

@@ -64,6 +64,7 @@ class StructuredDecl:
     doc: str
     resolved: dict[str, sympy.Basic]
     scenario: ScenarioModel | None = None
+    optional: bool = False  # a node that may be left out (outputs reading it then need it)
 
 
 @dataclass

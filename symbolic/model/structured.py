@@ -26,24 +26,36 @@ if TYPE_CHECKING:
     from symbolic.model.scenario import Scenario
 
 class Node(Declaration):
-    """A hardware node input; ``.peak`` (flop/s at the linked precision) and ``.bandwidth`` (byte/s)."""
+    """A hardware node input: ``.peak`` (flop/s at the linked ``Precision``), ``.bandwidth``
+    (byte/s) and ``.capacity`` (byte, the memory as stored: 80 GiB is 85.9e9 byte).
 
-    def __init__(self, *, doc: str = "") -> None:
+    ``optional=True``: the node may be left out (None); outputs that read it then raise
+    ``MissingInputError`` naming it (or are None with ``if_missing="none"``).
+    """
+
+    def __init__(self, *, optional: bool = False, doc: str = "") -> None:
+        self.optional = optional
         self.doc = doc
 
     def bind(self, name: str, into: ScenarioModel) -> NodeRef:
-        ref = NodeRef(name, into)
-        into.add_structured(StructuredDecl(name, "node", self.doc, {"peak": ref.peak, "bandwidth": ref.bandwidth}))
+        ref = NodeRef(name, into, self.optional)
+        resolved = {"peak": ref.peak, "bandwidth": ref.bandwidth, "capacity": ref.capacity}
+        into.add_structured(StructuredDecl(name, "node", self.doc, resolved, optional=self.optional))
         return ref
 
 
 class NodeRef:
     """The numbers a node resolves to; each becomes an evaluator argument when used."""
 
-    def __init__(self, name: str, model: ScenarioModel) -> None:
+    def __init__(self, name: str, model: ScenarioModel, optional: bool = False) -> None:
         self.name = name
-        self.peak = _resolved(model, name, "peak", Input("flop/s", positive=True, doc=f"Peak rate of `{name}` at the selected precision."))
-        self.bandwidth = _resolved(model, name, "bandwidth", Input("byte/s", positive=True, doc=f"Memory bandwidth of `{name}`."))
+        default = None if optional else REQUIRED
+        self.peak = _resolved(model, name, "peak", Input("flop/s", positive=True, default=default,
+                                                         doc=f"Peak rate of `{name}` at the selected precision."))
+        self.bandwidth = _resolved(model, name, "bandwidth", Input("byte/s", positive=True, default=default,
+                                                                   doc=f"Memory bandwidth of `{name}`."))
+        self.capacity = _resolved(model, name, "capacity", Input("byte", positive=True, default=default,
+                                                                 doc=f"Memory capacity of `{name}`."))
 
 
 def _resolved(model: ScenarioModel, owner: str, what: str, spec: Input) -> sympy.Symbol:

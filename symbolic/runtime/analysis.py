@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from symbolic.runtime.errors import ScenarioInputError
+from symbolic.runtime.hardware import NODE_FIELDS
 from symbolic.runtime.scenario import GroupOutput, Output, ScenarioBase, SubScenario, TableOutput
 
 
@@ -105,10 +106,7 @@ def _argument_units(cls: type[ScenarioBase]) -> dict[str, str]:
         if dataset.training_examples:
             units[dataset.training_examples] = ""
     for node in cls._nodes:
-        if node.peak:
-            units[node.peak] = "flop/s"
-        if node.bandwidth:
-            units[node.bandwidth] = "byte/s"
+        units.update({argument: NODE_FIELDS[what] for what, argument in node.fields.items()})
     return units
 
 

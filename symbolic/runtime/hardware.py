@@ -18,6 +18,9 @@ _BANDWIDTH = InputSpec("memory_bandwidth", unit="byte/s", minimum=0, strict=True
 _CAPACITY = InputSpec("memory_capacity", unit="byte", minimum=0, strict=True)
 _EXAMPLES = InputSpec("training_examples", integer=True, minimum=0)
 
+# What a node resolves to for the evaluators, and each number's unit (base units).
+NODE_FIELDS = {"peak": "flop/s", "bandwidth": "byte/s", "capacity": "byte"}
+
 
 class HardwareNode:
     """A machine: peak rate per precision, memory bandwidth and (optionally) capacity.
@@ -97,6 +100,20 @@ class HardwareNode:
                 f"{where} is {precision!r}, which {self.name} does not list; "
                 f"precisions it lists: {listed}"
             ) from None
+
+    def resolve(self, what: str, precision: str | None = None, *, scenario: str = "",
+                input_name: str = "precision") -> float:
+        """The number ``what`` (a key of ``NODE_FIELDS``) in base units; clear errors when absent."""
+        if what == "peak":
+            return self.peak_flops_per_second(precision, scenario=scenario, input_name=input_name)  # type: ignore[arg-type]
+        if what == "bandwidth":
+            return self._bandwidth
+        if what == "capacity":
+            if self._capacity is None:
+                raise ScenarioInputError(f"{scenario + ': ' if scenario else ''}{self.name} has no memory_capacity; "
+                                         "build the HardwareNode with one")
+            return self._capacity
+        raise KeyError(what)
 
     @property
     def bandwidth_bytes_per_second(self) -> float:

@@ -64,13 +64,16 @@ class ScenarioBase:
         for precision in cls._precisions:
             given[precision.name] = _precision(title, precision, inputs.get(precision.name, precision.default))
         for node_spec in cls._nodes:
-            node = given[node_spec.name] = _instance(title, node_spec.name, inputs.get(node_spec.name), HardwareNode,
+            node = inputs.get(node_spec.name)
+            if node is None and node_spec.optional:
+                given[node_spec.name] = None
+                args.update(dict.fromkeys(node_spec.fields.values()))
+                continue
+            node = given[node_spec.name] = _instance(title, node_spec.name, node, HardwareNode,
                                                      "a HardwareNode such as Hardware.Cloud.H100")
-            if node_spec.peak:
-                args[node_spec.peak] = node.peak_flops_per_second(
-                    given[node_spec.precision], scenario=title, input_name=node_spec.precision)
-            if node_spec.bandwidth:
-                args[node_spec.bandwidth] = node.bandwidth_bytes_per_second
+            for what, argument in node_spec.fields.items():
+                args[argument] = node.resolve(what, given.get(node_spec.precision), scenario=title,
+                                              input_name=node_spec.precision)
         for dataset_spec in cls._datasets:
             dataset = inputs.get(dataset_spec.name)
             if dataset is not None:

@@ -94,12 +94,14 @@ Spec = InputSpec | ListSpec  # what a generated class lists in ``_specs``
 
 
 class NodeSpec(NamedTuple):
-    """A hardware node resolving to numeric arguments via a precision."""
+    """A hardware node resolving to numeric arguments: ``fields`` maps what it resolves
+    (``peak`` at the ``precision`` input's key, ``bandwidth``, ``capacity``) to the
+    evaluator argument it fills. An ``optional`` node may be None (its arguments are None)."""
 
     name: str
     precision: str
-    peak: str | None
-    bandwidth: str | None
+    fields: dict[str, str]
+    optional: bool = False
     doc: str = ""
 
 
