@@ -41,6 +41,7 @@ from timing import ROOT, Measurement, interleaved
 import generated
 from generated import Scenarios
 from symbolic.runtime.scenario import Result, ScenarioBase
+from symbolic.scenarios import module_name as scenario_module_name
 
 # (class, generated module, registry instance, short label)
 SCENARIOS = (
@@ -124,7 +125,7 @@ def evaluation(rounds: int) -> tuple[list[dict[str, Any]], dict[str, dict[str, M
         evaluate = importlib.import_module(f"generated.{module_name}").evaluate
         hand = getattr(handwritten, module_name)
         incumbent = getattr(pint_formulas, module_name)
-        model = getattr(importlib.import_module(f"symbolic.scenarios.{module_name}"), class_name).model
+        model = getattr(importlib.import_module(scenario_module_name(module_name)), class_name).model
         args = dict(instance._args)
         pint_args = pint_formulas.inputs_of(instance)
         inputs = instance.inputs()

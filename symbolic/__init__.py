@@ -2,7 +2,7 @@
 
 How it works
 ------------
-* ``symbolic/scenarios/`` holds one hand-written module per scenario: typed inputs,
+* ``symbolic/scenarios/<family>/`` holds one hand-written module per scenario: typed inputs,
   named steps and outputs as sympy expressions, and the registry's named instances.
 * ``symbolic/model/`` is the declaration API those modules use; ``symbolic/dimensions.py``
   checks every expression's dimension against its declared unit.

@@ -90,7 +90,7 @@ def test_every_generated_file_has_the_do_not_edit_header(rendered):
 
 
 def _module(scenario: type[Scenario]) -> ScenarioModule:
-    return ScenarioModule("bad_scenario", scenario.model, ())
+    return ScenarioModule("bad_scenario", "framework", scenario.model, ())
 
 
 def test_unit_mismatch_stops_generation_naming_scenario_output_and_units():

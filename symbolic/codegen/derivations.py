@@ -62,8 +62,8 @@ def derivations_markdown(model: ScenarioModel, instances: list[Instance],
             lines += [f"### Elasticities at `{instance.key}`", "",
                       "Percent change of the output per percent change of each input (d ln y / d ln x), "
                       "largest first.", "", "| output | elasticities |", "| --- | --- |", *rows, ""]
-    for unknown, output, target in model.questions:
-        lines += _question(model, instances, printer, unknown, output, target, legend)
+    for question in model.questions:
+        lines += _question(model, instances, printer, question.solve_for, question.where, question.equals, legend)
     return "\n".join(lines) + "\n"
 
 

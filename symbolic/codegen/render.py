@@ -21,6 +21,7 @@ from symbolic.domains import check_defined
 from symbolic.instances import Instance
 from symbolic.model import InputDecl, ListInput, OutputDecl, ScenarioModel
 from symbolic.refs import source_of, value_of
+from symbolic.scenarios import FAMILIES
 from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec, Spec
 from symbolic.runtime.errors import DeclarationError
 
@@ -293,7 +294,7 @@ def render_all(modules: list[ScenarioModule] | None = None) -> dict[str, str]:
     instances = [_instance_context(i) for module in modules for i in module.instances]
     sources = " ".join(source for i in instances for source in i["sources"].values())
     files["generated/registry.py"] = env.get_template("registry.py.j2").render(
-        header=header("symbolic/scenarios/*.py (Instance declarations)", "registry.py.j2"),
+        header=header("symbolic/scenarios/*/*.py (Instance declarations)", "registry.py.j2"),
         modules=modules, instances=instances,
         catalog_names=[n for n in ("Constants", "Datasets", "Hardware") if re.search(rf"\b{n}\b", sources)],
         uses_quantity="Q_(" in sources,
@@ -304,11 +305,13 @@ def render_all(modules: list[ScenarioModule] | None = None) -> dict[str, str]:
         constants=_grouped(constant_records(), "section"),
     )
     files["generated/__init__.py"] = env.get_template("init.py.j2").render(
-        header=header("symbolic/scenarios/*.py", "init.py.j2"), modules=modules)
+        header=header("symbolic/scenarios/*/*.py", "init.py.j2"), modules=modules)
     files["generated/docs/index.md"] = env.get_template("index.md.j2").render(
-        header=header("symbolic/scenarios/*.py", "index.md.j2"), pages=pages, instances=instances)
+        header=header("symbolic/scenarios/*/*.py", "index.md.j2"), instances=instances,
+        families=[(title, group) for family, title in FAMILIES.items()
+                  if (group := [page for page in pages if page["module"].family == family])])
     files["generated/latex/handbook.tex"] = env.get_template("handbook.tex.j2").render(
-        header=header("symbolic/scenarios/*.py", "handbook.tex.j2"), pages=pages)
+        header=header("symbolic/scenarios/*/*.py", "handbook.tex.j2"), pages=pages)
     files.update(site_files(env, modules, pages, instances, header))  # hardware, outputs, units pages; charts
     files.update(reference_files(env, header))  # the CLI reference and the benchmark results
     return files

@@ -240,7 +240,7 @@ def site_files(env: Environment, modules: list[ScenarioModule], pages: list[dict
         header=header("symbolic/catalog/hardware.toml", "hardware.md.j2"), tiers=tiers, workloads=workloads,
         charted={record.path for record in hardware_records()})
     files["generated/docs/outputs.md"] = env.get_template("outputs.md.j2").render(
-        header=header("symbolic/scenarios/*.py", "outputs.md.j2"), letters=_outputs_index(pages))
+        header=header("symbolic/scenarios/*/*.py", "outputs.md.j2"), letters=_outputs_index(pages))
     files["generated/docs/units.md"] = env.get_template("units.md.j2").render(
         header=header("symbolic/units.txt", "units.md.j2"), **units_page())
     return files

@@ -4,12 +4,14 @@
         ops_per_block = Input(integer=True, nonnegative=True, symbol="n", doc="...")
         dispatch = Input("µs", nonnegative=True, symbol="d", doc="...")
         operations = Output(blocks * ops_per_block, doc="...")
-        dispatch_time = Output(operations * dispatch, "µs", doc="...")
+        result = Group(doc="...")                     # outputs join it with group=result
+        dispatch_time = Output(operations * dispatch, "µs", group=result, doc="...")
 
 Inside a class body every declaration is replaced by what later lines compute with:
 an input or output becomes a sympy ``Symbol`` named after its attribute; a list input
 or per-item output an ``IndexedBase`` (``layer_widths[l]``); a ``Table`` a ``TableRef``
-(``op_flops["relu"]``); a ``Sub`` a ``SubRef`` (``host.overhead_ratio``); a ``Node`` a
+(``op_flops["relu"]``, or ``peak[k]`` for a key ``k = key("k")`` inside ``Table(..., over=k)``);
+a ``Group`` a ``GroupRef`` (passed as ``group=``); a ``Sub`` a ``SubRef`` (``host.overhead_ratio``); a ``Node`` a
 ``NodeRef`` (``hardware.peak``). The class collects the declarations, in order, into
 ``cls.model`` (a ``ScenarioModel``) that the generator checks and prints. An output can
 only use names declared above it, so the definitions form a DAG by construction.
@@ -28,8 +30,20 @@ from symbolic.model.collected import (
     flop,
     unit_constant,
 )
-from symbolic.model.declarations import Declaration, Group, Input, ListInput, Output, PerItem, Table, TableRef, Text
-from symbolic.model.presentation import Series, Sweep, decades, powers_of_two
+from symbolic.model.declarations import (
+    Declaration,
+    Group,
+    GroupRef,
+    Input,
+    ListInput,
+    Output,
+    PerItem,
+    Table,
+    TableRef,
+    Text,
+    key,
+)
+from symbolic.model.presentation import Question, Series, Sweep, decades, powers_of_two
 from symbolic.model.scenario import Scenario
 from symbolic.model.structured import (
     Dataset,
@@ -48,4 +62,5 @@ __all__ = [
     "Output", "OutputDecl", "PerItem", "Precision", "PrecisionDecl", "Quantity", "Require", "RequirementDecl",
     "Scenario", "ScenarioInput", "ScenarioInputRef", "ScenarioModel", "StructuredDecl", "Sub", "SubRef", "Table",
     "TableRef", "Text", "_symbols", "flop", "unit_constant", "Series", "Sweep", "decades", "powers_of_two",
+    "GroupRef", "Question", "key",
 ]

@@ -13,6 +13,7 @@ from symbolic.runtime.errors import DuplicateNameError
 
 if TYPE_CHECKING:
     from symbolic.model.declarations import Input
+    from symbolic.model.presentation import Question, Sweep
     from symbolic.model.structured import Sub
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -132,8 +133,8 @@ class ScenarioModel:
     references: tuple[str, ...] = ()
     examples: str = ""
     main_outputs: tuple[str, ...] = ()  # what the Derivations section studies
-    questions: tuple[tuple[str, str, str], ...] = ()  # (input to solve for, output, output or value)
-    chart: Any = None  # a symbolic.model.presentation.Sweep for the page's chart
+    questions: tuple[Question, ...] = ()  # what the Derivations section solves for
+    chart: Sweep | None = None  # the page's chart
     roofline: dict[str, str] = field(default_factory=dict)  # label suffix -> intensity output
     inputs: list[InputDecl] = field(default_factory=list)
     structured: list[StructuredDecl] = field(default_factory=list)
@@ -143,6 +144,7 @@ class ScenarioModel:
     quantities: list[Quantity] = field(default_factory=list)
     names: set[str] = field(default_factory=set)
     input_order: list[str] = field(default_factory=list)  # the keywords people pass, as declared
+    open_groups: list[Any] = field(default_factory=list)  # GroupRefs, closed when the class body ends
 
     @property
     def summary(self) -> str:
@@ -152,30 +154,31 @@ class ScenarioModel:
     def description(self) -> str:
         return "\n\n".join(part.strip() for part in self.doc.strip().split("\n\n")[1:])
 
-    def _claim(self, name: str) -> None:
+    def claim(self, name: str) -> None:
+        """Reserve a class-body name; a second declaration of it is an error."""
         if name in self.names:
             raise DuplicateNameError(f"{self.name}: {name!r} is declared twice")
         self.names.add(name)
 
     def add_input(self, decl: InputDecl) -> None:
         if not decl.structured:
-            self._claim(decl.name)
+            self.claim(decl.name)
             self.input_order.append(decl.name)
         self.inputs.append(decl)
 
     def add_structured(self, decl: StructuredDecl) -> None:
-        self._claim(decl.name)
+        self.claim(decl.name)
         self.input_order.append(decl.name)
         self.structured.append(decl)
 
     def add_output(self, decl: OutputDecl) -> None:
         if decl.kind not in ("scalar", "list", "text"):
-            self._claim(decl.name)
+            self.claim(decl.name)
         self.outputs.append(decl)
 
     def add_quantity(self, quantity: Quantity) -> None:
         if not (quantity.table or quantity.sub or quantity.group):
-            self._claim(quantity.name)
+            self.claim(quantity.name)
         self.quantities.append(quantity)
 
     def evaluator_inputs(self) -> list[InputDecl]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 import sympy
@@ -84,7 +84,7 @@ class Output(Declaration):
     """
 
     def __init__(self, expr: Any, unit: str = "", *, doc: str = "", if_missing: str = "error",
-                 symbol: str | None = None) -> None:
+                 symbol: str | None = None, group: GroupRef | None = None) -> None:
         if if_missing not in ("error", "none"):
             raise DeclarationError(f"Output: if_missing must be 'error' or 'none', not {if_missing!r}")
         self.expr = sympy.sympify(expr)
@@ -92,11 +92,14 @@ class Output(Declaration):
         self.doc = doc
         self.if_missing = if_missing
         self.latex = symbol
+        self.group = _group_ref(group)
 
     def bind(self, name: str, into: ScenarioModel) -> sympy.Symbol:
         symbol = sympy.Symbol(name, real=True)
-        into.add_output(OutputDecl(name, "scalar", self.doc, self.unit, if_missing=self.if_missing))
-        into.add_quantity(Quantity(name, symbol, self.expr, self.unit, self.doc, self.latex or _latex_name(name)))
+        path = _join(self.group, name, into)
+        _add(into, self.group, OutputDecl(name, "scalar", self.doc, self.unit, if_missing=self.if_missing))
+        into.add_quantity(Quantity(path, symbol, self.expr, self.unit, self.doc, self.latex or _latex_name(name),
+                                   group=_group_name(self.group)))
         return symbol
 
 
@@ -106,76 +109,104 @@ class PerItem(Output):
     Binds to an ``IndexedBase``, so later outputs can use ``weights_per_layer[l]``.
     """
 
-    def __init__(self, expr: Any, limits: tuple[Any, Any, Any], unit: str = "", *, doc: str = "") -> None:
-        super().__init__(expr, unit, doc=doc)
+    def __init__(self, expr: Any, limits: tuple[Any, Any, Any], unit: str = "", *, doc: str = "",
+                 group: GroupRef | None = None) -> None:
+        super().__init__(expr, unit, doc=doc, group=group)
         self.index, self.start, self.stop = (sympy.sympify(part) for part in limits)
 
     def bind(self, name: str, into: ScenarioModel) -> sympy.IndexedBase:
         base = sympy.IndexedBase(sympy.Symbol(name, real=True))
-        into.add_output(OutputDecl(name, "list", self.doc, self.unit))
-        into.add_quantity(Quantity(name, base, self.expr, self.unit, self.doc, _latex_name(name), kind="list",
-                                   limits=(self.index, self.start, self.stop)))
+        path = _join(self.group, name, into)
+        _add(into, self.group, OutputDecl(name, "list", self.doc, self.unit))
+        into.add_quantity(Quantity(path, base, self.expr, self.unit, self.doc, _latex_name(name), kind="list",
+                                   limits=(self.index, self.start, self.stop), group=_group_name(self.group)))
         return base
 
 
 class Text(Output):
     """A text output: the entries of a list input joined by a separator (``784 → 128 → 10``)."""
 
-    def __init__(self, items: sympy.IndexedBase, separator: str, *, doc: str = "") -> None:
-        super().__init__(items, "", doc=doc)
+    def __init__(self, items: sympy.IndexedBase, separator: str, *, doc: str = "",
+                 group: GroupRef | None = None) -> None:
+        super().__init__(items, "", doc=doc, group=group)
         self.separator = separator
 
     def bind(self, name: str, into: ScenarioModel) -> sympy.Symbol:
         symbol = sympy.Symbol(name)
-        into.add_output(OutputDecl(name, "text", self.doc, ""))
-        into.add_quantity(Quantity(name, symbol, self.expr, "", self.doc, _latex_name(name), kind="text",
-                                   separator=self.separator))
+        path = _join(self.group, name, into)
+        _add(into, self.group, OutputDecl(name, "text", self.doc, ""))
+        into.add_quantity(Quantity(path, symbol, self.expr, "", self.doc, _latex_name(name), kind="text",
+                                   separator=self.separator, group=_group_name(self.group)))
         return symbol
 
 
 class Table(Declaration):
-    """A named group of outputs sharing a unit, returned as a dict (``op_flops['relu']``)."""
+    """A named group of outputs sharing a unit, returned as a dict (``op_flops['relu']``).
 
-    def __init__(self, entries: dict[str, Any], unit: str = "", *, doc: str = "") -> None:
+    Entries are given as a dict, ``Table({"host": dispatch, "accelerator": dispatch + launch}, "µs")``,
+    or as one formula over a table key that reads like the math, rate_k = min(peak_k, bw_k · I):
+    ``k = key("k")`` then ``Table(Min(peak[k], bandwidth[k] * intensity), "flop/s", over=k)``;
+    the keys are those of the tables the formula indexes with ``k`` (they must agree).
+    """
+
+    def __init__(self, entries: dict[str, Any] | Any, unit: str = "", *, over: sympy.Symbol | None = None,
+                 doc: str = "", group: GroupRef | None = None) -> None:
+        if over is not None:
+            entries = _entries_over(over, sympy.sympify(entries))
+        elif not isinstance(entries, dict):
+            raise DeclarationError("Table: give a dict of entries, or a formula with over=<key> (see Table's doc)")
         if not entries:
             raise DeclarationError("Table: needs at least one entry")
         self.entries = {key: sympy.sympify(expr) for key, expr in entries.items()}
         self.unit = unit
         self.doc = doc
-
-    @classmethod
-    def each(cls, formula: Callable[..., Any], *arguments: Any, unit: str = "", doc: str = "") -> Table:
-        """One entry per key of the table or dict arguments, from one formula written once.
-
-        ``Table.each(lambda peak, bw, i: Min(peak, bw * i), peak, bandwidth, intensity)``:
-        table and dict arguments give their entry for the key, other arguments are passed
-        as they are. (Class-body names are invisible inside a lambda, so pass them in.)
-        """
-        keyed = [a.symbols if isinstance(a, TableRef) else a for a in arguments if isinstance(a, (TableRef, dict))]
-        if not keyed:
-            raise DeclarationError("Table.each: pass at least one table or dict to take the keys from")
-        keys = list(keyed[0])
-        if any(list(k) != keys for k in keyed[1:]):
-            raise DeclarationError(f"Table.each: the tables and dicts have different keys: {[list(k) for k in keyed]}")
-
-        def entry(argument: Any, key: str) -> Any:
-            if isinstance(argument, TableRef):
-                return argument[key]
-            return argument[key] if isinstance(argument, dict) else argument
-
-        return cls({key: formula(*(entry(a, key) for a in arguments)) for key in keys}, unit, doc=doc)
+        self.group = _group_ref(group)
 
     def bind(self, name: str, into: ScenarioModel) -> TableRef:
         symbols = {}
+        path = _join(self.group, name, into) if self.group else name
         for key, expr in self.entries.items():
             if not _IDENTIFIER.match(key):
                 raise DeclarationError(f"{into.name}: table {name} key {key!r} is not an identifier")
             symbol = sympy.Symbol(f"{name}[{key}]", real=True)
             latex = rf"{_latex_name(name)}_{{\mathrm{{{key.replace('_', chr(92) + '_')}}}}}"
-            into.add_quantity(Quantity(f"{name}[{key}]", symbol, expr, self.unit, self.doc, latex, table=name, key=key))
+            into.add_quantity(Quantity(f"{path}[{key}]", symbol, expr, self.unit, self.doc, latex, table=name, key=key,
+                                       group=_group_name(self.group)))
             symbols[key] = symbol
-        into.add_output(OutputDecl(name, "table", self.doc, self.unit, keys=tuple(self.entries)))
+        _add(into, self.group, OutputDecl(name, "table", self.doc, self.unit, keys=tuple(self.entries)))
         return TableRef(name, symbols)
+
+
+def key(name: str) -> sympy.Symbol:
+    """A table key for formulas over every entry of tables: ``k = key("k")``, then ``peak[k]``."""
+    symbol = sympy.Dummy(name)
+    _KEYS.add(symbol)
+    return symbol
+
+
+_KEYS: set[sympy.Symbol] = set()
+_KEYED: dict[sympy.IndexedBase, TableRef] = {}  # the placeholder ``table[k]`` reads -> its table
+
+
+def _entries_over(over: sympy.Symbol, formula: sympy.Basic) -> dict[str, sympy.Basic]:
+    """One entry per key of the tables ``formula`` indexes with ``over``."""
+    if over not in _KEYS:
+        raise DeclarationError(f"Table(over={over}): over must be a table key made by key({str(over)!r})")
+    reads = [i for i in formula.atoms(sympy.Indexed) if i.base in _KEYED and i.indices == (over,)]
+    if not reads:
+        raise DeclarationError(f"Table(over={over.name}): the formula {formula} indexes no table with {over.name}")
+    tables = list(dict.fromkeys(_KEYED[i.base] for i in reads))
+    keys = list(tables[0].symbols)
+    if any(list(t.symbols) != keys for t in tables[1:]):
+        raise DeclarationError(f"Table(over={over.name}): the tables {', '.join(t.name for t in tables)} have different "
+                               f"keys: {[list(t.symbols) for t in tables]}")
+    entries = {}
+    for entry in keys:
+        value = formula.xreplace({i: _KEYED[i.base][entry] for i in reads})
+        if over in value.free_symbols:
+            raise DeclarationError(f"Table(over={over.name}): {over.name} may only index tables, as in peak[{over.name}]")
+        entries[entry] = value
+    return entries
 
 
 class TableRef:
@@ -185,9 +216,13 @@ class TableRef:
         self.name = name
         self.symbols = symbols
 
-    def __getitem__(self, key: str) -> sympy.Symbol:
+    def __getitem__(self, key: str | sympy.Symbol) -> sympy.Basic:
+        if isinstance(key, sympy.Symbol) and key in _KEYS:  # peak[k] inside Table(..., over=k)
+            base = sympy.IndexedBase(sympy.Dummy(self.name))
+            _KEYED[base] = self
+            return base[key]
         try:
-            return self.symbols[key]
+            return self.symbols[key]  # type: ignore[index]
         except KeyError:
             raise DeclarationError(f"table {self.name} has no entry {key!r} (entries: {', '.join(self.symbols)})") from None
 
@@ -197,38 +232,80 @@ class TableRef:
 
 
 class Group(Declaration):
-    """Collects outputs (and echoed inputs) under one attribute, e.g. ``result.steps``.
+    """An attribute that collects outputs, e.g. ``result.steps``; each member says it belongs.
 
-    ``result = Group(steps, peak, weights_per_layer, layer_widths, doc=...)``: the named
-    outputs move from the scenario's top level into the group; inputs are copied in.
+        result = Group(layer_widths, batch_size, doc="Every derived quantity of the network.")
+        layers = Output(Len(w) - 1, group=result, doc="...")   # read as result.layers
+
+    Declare the group before its members; its fields are the inputs it echoes (the
+    positional arguments, copied in as they are) then its members in declaration order.
     """
 
-    def __init__(self, *members: Any, doc: str = "") -> None:
-        self.members = members
+    def __init__(self, *echoes: Any, doc: str = "") -> None:
+        self.echoes = echoes
         self.doc = doc
 
-    def bind(self, name: str, into: ScenarioModel) -> str:
-        fields = []
-        for member in self.members:
-            member_name = member.name if isinstance(member, TableRef) else str(getattr(member, "label", member))
-            decl = next((o for o in into.outputs if o.name == member_name), None)
-            if decl is not None:
-                into.outputs.remove(decl)
-                fields.append(decl)
-                for quantity in into.quantities:
-                    if quantity.name == member_name or quantity.table == member_name:
-                        quantity.name = f"{name}.{quantity.name}"
-                        quantity.group = name
-                continue
-            source = next((d for d in into.inputs if d.name == member_name), None)
+    def bind(self, name: str, into: ScenarioModel) -> GroupRef:
+        fields: list[OutputDecl] = []
+        for echo in self.echoes:
+            echo_name = str(getattr(echo, "label", echo))
+            source = next((d for d in into.inputs if d.name == echo_name and not d.structured), None)
             if source is None:
-                raise DeclarationError(f"{into.name}: Group {name} member {member_name!r} is not a declared output or input")
+                raise DeclarationError(f"{into.name}: Group {name} lists {echo_name!r}, which is not an input declared "
+                                       f"above it; outputs join a group with group={name} on their own declaration")
             kind = "list" if isinstance(source.spec, ListInput) else "scalar"
-            symbol = sympy.IndexedBase(f"{name}.{member_name}") if kind == "list" else sympy.Symbol(f"{name}.{member_name}")
-            into.add_quantity(Quantity(f"{name}.{member_name}", symbol, source.symbol, source.spec.unit, source.spec.doc,
-                                       source.latex, kind=kind, group=name, echo=True))
-            fields.append(OutputDecl(member_name, kind, source.spec.doc, source.spec.unit))
-        into.add_output(OutputDecl(name, "group", self.doc, "", members=tuple(fields)))
+            fields.append(OutputDecl(echo_name, kind, source.spec.doc, source.spec.unit))
+        into.add_output(OutputDecl(name, "group", self.doc, ""))
+        ref = GroupRef(name, fields, [d for e in self.echoes for d in into.inputs if d.name == str(getattr(e, "label", e))])
+        into.open_groups.append(ref)
+        return ref
+
+
+class GroupRef:
+    """What a class body sees for a group: pass it as ``group=`` to the outputs that belong to it."""
+
+    def __init__(self, name: str, fields: list[OutputDecl], echoes: list[InputDecl]) -> None:
+        self.name = name
+        self.fields = fields
+        self.echoes = echoes
+
+
+def close_groups(model: ScenarioModel) -> None:
+    """At the end of the class body: fix each group's fields, and copy its echoed inputs in."""
+    for ref in model.open_groups:
+        if not ref.fields:
+            raise DeclarationError(f"{model.name}: Group {ref.name} has no members; give outputs group={ref.name}")
+        decl = next(o for o in model.outputs if o.name == ref.name and o.kind == "group")
+        decl.members = tuple(ref.fields)
+        for source in ref.echoes:
+            path = f"{ref.name}.{source.name}"
+            kind = "list" if isinstance(source.spec, ListInput) else "scalar"
+            symbol = sympy.IndexedBase(path) if kind == "list" else sympy.Symbol(path)
+            model.add_quantity(Quantity(path, symbol, source.symbol, source.spec.unit, source.spec.doc, source.latex,
+                                        kind=kind, group=ref.name, echo=True))
+    model.open_groups.clear()
+
+
+def _group_ref(group: Any) -> GroupRef | None:
+    if group is not None and not isinstance(group, GroupRef):
+        raise DeclarationError(f"group= takes a Group declared above (result = Group(doc=...)), not {group!r}")
+    return group
+
+
+def _group_name(group: GroupRef | None) -> str:
+    return group.name if group else ""
+
+
+def _join(group: GroupRef | None, name: str, into: ScenarioModel) -> str:
+    """The output's path: ``result.name`` in a group (the bare name stays claimed: it is a class attribute)."""
+    if group is None:
         return name
+    into.claim(name)
+    return f"{group.name}.{name}"
 
 
+def _add(into: ScenarioModel, group: GroupRef | None, decl: OutputDecl) -> None:
+    if group is None:
+        into.add_output(decl)
+    else:
+        group.fields.append(decl)

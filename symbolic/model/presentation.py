@@ -1,11 +1,13 @@
-"""How a scenario's docs page draws it: plain data a scenario module declares beside its math.
+"""How a scenario's docs page presents it: plain data a scenario module declares beside its math.
 
-    chart = Sweep("MnistTwoLayerTrainingStepOnH100", "batch_size", powers_of_two(16),
-                  (Series("compute_time", "compute floor"), ...), "batch size", "time per step [µs]",
-                  "Compute, memory and host time against batch size.")
+    chart = Sweep(instance="MnistTwoLayerTrainingStepOnH100", input="batch_size", values=powers_of_two(16),
+                  series=(Series("compute_time", "compute floor"), ...),
+                  xlabel="batch size", ylabel="time per step [µs]", caption="Compute, memory and host time ...")
+    questions = (Question(solve_for="batch_size", where="compute_time", equals="memory_time"),)
     roofline = {"": "intensity"}  # where each registry instance sits on a roofline, by output
 
-``symbolic/codegen/charts.py`` evaluates the named outputs exactly and draws them.
+``symbolic/codegen/charts.py`` evaluates the named outputs exactly and draws them;
+``symbolic/codegen/derivations.py`` answers the questions.
 """
 
 from __future__ import annotations
@@ -15,17 +17,19 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Series:
+    """One line of a chart: ``Series("host.host_time", "host: dispatch and launch", dashed=True)``."""
+
     quantity: str  # the quantity's path, e.g. "host.host_time" or "result.total_time[host]"
     label: str
     dashed: bool = False
     color: str | None = None  # None: the style's next color
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Sweep:
-    """One scenario chart: ``series`` against ``input`` at ``values`` (in the input's unit)."""
+    """One scenario chart: ``series`` against ``input`` at ``values`` (in the input's unit), for ``instance``."""
 
-    instance: str
+    instance: str  # the registry entry whose other inputs are held fixed
     input: str
     values: tuple[float, ...]
     series: tuple[Series, ...]
@@ -33,6 +37,18 @@ class Sweep:
     ylabel: str
     caption: str
     logy: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Question:
+    """A question the Derivations section answers exactly: solve ``where == equals`` for ``solve_for``.
+
+    ``equals`` is another output's path or a value with its unit (``"8 GiB"``, ``"1"``).
+    """
+
+    solve_for: str  # an input
+    where: str  # an output's path
+    equals: str
 
 
 def powers_of_two(last: int) -> tuple[float, ...]:

@@ -6,7 +6,22 @@ import inspect
 from typing import Any
 
 from symbolic.model.collected import ScenarioModel
-from symbolic.model.declarations import Declaration
+from symbolic.model.declarations import Declaration, close_groups
+from symbolic.model.presentation import Question, Sweep
+from symbolic.runtime.errors import DeclarationError
+
+
+def category_of(module: str) -> str:
+    """The docs category of a scenario module: the title of its family folder ("" elsewhere, e.g. in tests)."""
+    from symbolic.scenarios import FAMILIES
+
+    parts = module.split(".")
+    if len(parts) != 4 or parts[:2] != ["symbolic", "scenarios"]:
+        return ""
+    if parts[2] not in FAMILIES:
+        raise DeclarationError(f"{module}: symbolic/scenarios/{parts[2]}/ is not a family folder; "
+                               f"the families are {', '.join(FAMILIES)}")
+    return FAMILIES[parts[2]]
 
 class _Namespace(dict):
     """Class-body namespace that turns each declaration into what later lines use."""
@@ -29,9 +44,13 @@ class _ScenarioMeta(type):
     def __new__(mcs, name: str, bases: tuple[type, ...], namespace: _Namespace, **kwargs: Any) -> type:
         cls = super().__new__(mcs, name, bases, dict(namespace))
         model = namespace.model
+        close_groups(model)
         model.module = namespace.get("__module__", "")
         model.doc = inspect.cleandoc(namespace.get("__doc__", "") or "")
-        model.category = namespace.get("category", "")
+        if "category" in namespace:
+            raise DeclarationError(f"{name}: the category is the family folder the module lives in "
+                                   "(symbolic/scenarios/<family>/); remove the category attribute")
+        model.category = category_of(model.module)
         model.assumptions = namespace.get("assumptions", "")
         model.excludes = namespace.get("excludes", "")
         model.references = tuple(namespace.get("references", ()))
@@ -39,9 +58,19 @@ class _ScenarioMeta(type):
         model.main_outputs = tuple(namespace.get("main_outputs", ()))
         model.questions = tuple(namespace.get("questions", ()))
         model.chart = namespace.get("chart")
+        _check_presentation(model)
         model.roofline = dict(namespace.get("roofline", {}))
         cls.model = model  # type: ignore[attr-defined]
         return cls
+
+
+def _check_presentation(model: ScenarioModel) -> None:
+    bad = [q for q in model.questions if not isinstance(q, Question)]
+    if bad:
+        raise DeclarationError(f"{model.name}: questions must be Question(solve_for=..., where=..., equals=...), "
+                               f"got {bad[0]!r}")
+    if model.chart is not None and not isinstance(model.chart, Sweep):
+        raise DeclarationError(f"{model.name}: chart must be a Sweep(instance=..., input=..., ...), got {model.chart!r}")
 
 
 class Scenario(metaclass=_ScenarioMeta):

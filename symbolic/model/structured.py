@@ -78,7 +78,7 @@ class Precision(Declaration):
 
     def bind(self, name: str, into: ScenarioModel) -> str:
         into.precisions.append(PrecisionDecl(name, self.default, self.doc, tuple(n.name for n in self.nodes)))
-        into._claim(name)
+        into.claim(name)
         into.input_order.append(name)
         return name
 
@@ -225,7 +225,7 @@ class Sub(Declaration):
         if self.public:
             into.add_output(OutputDecl(name, "sub", self.doc, "", scenario=inner, sub=self))
         else:
-            into._claim(name)
+            into.claim(name)
         return SubRef(name, rename, inner)
 
 

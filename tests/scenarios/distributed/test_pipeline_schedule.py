@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from generated import PipelineScheduleScenario, ScenarioInputError, Scenarios
 from symbolic.derive import solve
-from symbolic.scenarios.pipeline_schedule import PipelineScheduleScenario as Declared
+from symbolic.scenarios.distributed.pipeline_schedule import PipelineScheduleScenario as Declared
 
 
 @pytest.mark.parametrize(("entry", "p", "m", "bubble", "for_bubble"), [

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generated import Hardware, MaterializedScoresScenario, MissingInputError, Q_, ScenarioInputError, Scenarios
-from symbolic.scenarios.materialized_scores import MaterializedScoresScenario as Declared
+from symbolic.scenarios.inference.materialized_scores import MaterializedScoresScenario as Declared
 
 
 def test_hundred_thousand_tokens_by_hand():

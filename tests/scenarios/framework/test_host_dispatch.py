@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generated import HostDispatchScenario, Q_, Scenarios
-from symbolic.scenarios.host_dispatch import HostDispatchScenario as Declared
+from symbolic.scenarios.framework.host_dispatch import HostDispatchScenario as Declared
 
 # (entry, ops_per_block, blocks, dispatch µs, launch µs, device_time µs, overhead_ratio from REFERENCE §9.2)
 ENTRIES = [

@@ -1,7 +1,7 @@
 """A synchronous pipeline schedule (GPipe, 1F1B): the bubble of fill and drain over the step."""
 
 from symbolic.instances import Instance
-from symbolic.model import Input, Output, Require, Scenario, Series, Sweep, powers_of_two
+from symbolic.model import Input, Output, Question, Require, Scenario, Series, Sweep, powers_of_two
 
 
 class PipelineScheduleScenario(Scenario):
@@ -14,7 +14,6 @@ class PipelineScheduleScenario(Scenario):
     Narayanan's bubble-over-ideal ratio b = (p − 1)/m.
     """
 
-    category = "Distributed"
     assumptions = ("Every micro-batch takes the same time on every stage; forward and backward phases have the "
                    "same slot count; one model chunk per device (no interleaving).")
     excludes = "Interleaved (virtual) stages, stage imbalance, point-to-point transfer time between stages."
@@ -35,12 +34,15 @@ class PipelineScheduleScenario(Scenario):
 
     main_outputs = ("bubble", "microbatches_for_bubble")
     chart = Sweep(
-        "Pipeline8Stage32Micro", "microbatches", powers_of_two(10),
-        (Series("bubble", "bubble: idle share of the step"),
-         Series("bubble_ratio", "bubble over ideal time, (p - 1)/m", dashed=True)),
-        "micro-batches per step", "fraction",
-        "The pipeline bubble of 8 stages against the micro-batch count: it falls as 7/(m + 7).")
-    questions = (("microbatches", "bubble", "0.05"),)
+        instance="Pipeline8Stage32Micro",
+        input="microbatches",
+        values=powers_of_two(10),
+        series=(Series("bubble", "bubble: idle share of the step"),
+                Series("bubble_ratio", "bubble over ideal time, (p - 1)/m", dashed=True)),
+        xlabel="micro-batches per step",
+        ylabel="fraction",
+        caption="The pipeline bubble of 8 stages against the micro-batch count: it falls as 7/(m + 7).")
+    questions = (Question(solve_for="microbatches", where="bubble", equals="0.05"),)
 
     stages = Input(integer=True, positive=True, symbol="p", doc="Pipeline stages p (devices in one pipeline).")
     microbatches = Input(integer=True, positive=True, symbol="m", doc="Micro-batches per step m.")

@@ -20,7 +20,7 @@ from generated import (
     Scenarios,
 )
 from symbolic.catalog import hardware_records
-from symbolic.scenarios.epoch_overhead import EpochOverheadScenario as Declared
+from symbolic.scenarios.framework.epoch_overhead import EpochOverheadScenario as Declared
 
 ENTRY = Scenarios.MnistEpochCpuVersusH100
 FP32_NODES = [r.path for r in hardware_records() if "fp32" in r.precision_flops]

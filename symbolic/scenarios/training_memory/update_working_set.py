@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Hardware
 from symbolic.instances import Instance
-from symbolic.model import Input, Output, Require, Scenario, Series, Sweep, decades
+from symbolic.model import Input, Output, Question, Require, Scenario, Series, Sweep, decades
 
 
 class UpdateWorkingSetScenario(Scenario):
@@ -16,7 +16,6 @@ class UpdateWorkingSetScenario(Scenario):
     gradients; the optimizer reads weights, gradients and state and writes weights and state.
     """
 
-    category = "Training"
     assumptions = ("Gradients use the weight width; optimizer moments are weight-sized arrays; "
                    "activation factors are declared inputs.")
     excludes = "Master-weight precision differences, allocator reserve, and runtime workspace."
@@ -36,12 +35,15 @@ class UpdateWorkingSetScenario(Scenario):
 
     main_outputs = ("total", "step_traffic", "step_floor")
     chart = Sweep(
-        "PhoneFullUpdateWorkingSet", "parameters", decades(6, 10),
-        (Series("total", "working set"), Series("persistent", "weights + gradients + optimizer state"),
+        instance="PhoneFullUpdateWorkingSet",
+        input="parameters",
+        values=decades(6, 10),
+        series=(Series("total", "working set"), Series("persistent", "weights + gradients + optimizer state"),
          Series("activations", "saved activations"), Series("weights", "weights")),
-        "parameters", "memory [MB]",
-        "The working set of a full update and its parts against the parameter count.")
-    questions = (("parameters", "total", "8 GiB"),)
+        xlabel="parameters",
+        ylabel="memory [MB]",
+        caption="The working set of a full update and its parts against the parameter count.")
+    questions = (Question(solve_for="parameters", where="total", equals="8 GiB"),)
 
     parameters = Input(positive=True, symbol="N", doc="Trainable scalars (a count; 1e7 may be written as a float).")
     bytes_per_param = Input("byte", positive=True, symbol="v", doc="Storage width of each weight (and gradient).")

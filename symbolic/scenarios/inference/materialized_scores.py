@@ -4,7 +4,7 @@ from sympy import Rational
 
 from symbolic.catalog import Constants, Hardware
 from symbolic.instances import Instance
-from symbolic.model import Input, Node, Output, Scenario, Series, Sweep, decades
+from symbolic.model import Input, Node, Output, Question, Scenario, Series, Sweep, decades
 
 
 class MaterializedScoresScenario(Scenario):
@@ -16,7 +16,6 @@ class MaterializedScoresScenario(Scenario):
     reference library divides: an 80 GiB H100 counts as 80 GB).
     """
 
-    category = "Inference"
     assumptions = "Every score of every head is stored at once, at `bytes_per_score` each; no tiling or recomputation."
     excludes = "Softmax outputs and dropout masks kept beside the scores, the KV cache and the weights."
     references = (
@@ -37,13 +36,16 @@ class MaterializedScoresScenario(Scenario):
 
     main_outputs = ("layer_bytes", "total_bytes", "layer_device_multiple")
     chart = Sweep(
-        "TwelveHeadScoresAt100kTokens", "seq_len", decades(3, 6),
-        (Series("layer_bytes", "one layer's scores"), Series("total_bytes", "every layer's scores"),
+        instance="TwelveHeadScoresAt100kTokens",
+        input="seq_len",
+        values=decades(3, 6),
+        series=(Series("layer_bytes", "one layer's scores"), Series("total_bytes", "every layer's scores"),
          Series("device_memory", "H100 memory (as labeled)", dashed=True)),
-        "sequence length [tokens]", "memory [GB]",
-        "Stored attention scores of 12 heads at FP16 against the sequence length: quadratic growth, "
+        xlabel="sequence length [tokens]",
+        ylabel="memory [GB]",
+        caption="Stored attention scores of 12 heads at FP16 against the sequence length: quadratic growth, "
         "past one device's memory for a single layer near 58k tokens.")
-    questions = (("seq_len", "layer_device_multiple", "1"),)
+    questions = (Question(solve_for="seq_len", where="layer_device_multiple", equals="1"),)
 
     seq_len = Input(integer=True, positive=True, symbol="S", doc="Tokens in the sequence (queries and keys).")
     heads = Input(integer=True, positive=True, symbol="n_h", doc="Attention heads per layer.")

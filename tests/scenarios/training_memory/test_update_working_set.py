@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generated import MissingInputError, Q_, ScenarioInputError, Scenarios, UpdateWorkingSetScenario
-from symbolic.scenarios.update_working_set import UpdateWorkingSetScenario as Declared
+from symbolic.scenarios.training_memory.update_working_set import UpdateWorkingSetScenario as Declared
 
 
 def test_phone_entry_by_hand():

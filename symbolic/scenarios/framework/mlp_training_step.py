@@ -2,8 +2,8 @@
 
 from symbolic.catalog import Constants, Datasets, Hardware
 from symbolic.instances import Instance
-from symbolic.model import Input, Node, Output, Precision, Scenario, Series, Sub, Sweep, Table, flop, powers_of_two
-from symbolic.scenarios.host_dispatch import HostDispatchScenario
+from symbolic.model import Input, Node, Output, Precision, Question, Scenario, Series, Sub, Sweep, Table, flop, powers_of_two
+from symbolic.scenarios.framework.host_dispatch import HostDispatchScenario
 
 FORWARD = ("matmul1", "relu", "matmul2", "loss")
 BACKWARD = ("grad_w2", "grad_h", "grad_w1", "relu_backward", "loss_backward")
@@ -22,7 +22,6 @@ class MlpTrainingStepScenario(Scenario):
     kernel per operator.
     """
 
-    category = "Optimization"
     assumptions = (
         "A dense two-layer network, separate eager operators, and the operation-count "
         "conventions above: a dense multiply costs two FLOPs per multiply-accumulate."
@@ -43,14 +42,17 @@ class MlpTrainingStepScenario(Scenario):
 
     main_outputs = ("total_flops", "total_bytes", "compute_time", "memory_time", "host.overhead_ratio")
     chart = Sweep(
-        "MnistTwoLayerTrainingStepOnH100", "batch_size", powers_of_two(16),
-        (Series("compute_time", "compute floor: FLOPs at peak"), Series("memory_time", "memory floor: bytes at bandwidth"),
+        instance="MnistTwoLayerTrainingStepOnH100",
+        input="batch_size",
+        values=powers_of_two(16),
+        series=(Series("compute_time", "compute floor: FLOPs at peak"), Series("memory_time", "memory floor: bytes at bandwidth"),
          Series("host.host_time", "host: dispatch and launch")),
-        "batch size", "time per step [µs]",
-        "Compute, memory and host time of one step against batch size (the registry instance marked): "
+        xlabel="batch size",
+        ylabel="time per step [µs]",
+        caption="Compute, memory and host time of one step against batch size (the registry instance marked): "
         "host work is fixed, so it dominates until the batch is large.")
     roofline = {"": "intensity"}
-    questions = (("batch_size", "compute_time", "memory_time"),)
+    questions = (Question(solve_for="batch_size", where="compute_time", equals="memory_time"),)
 
     batch_size = Input(integer=True, positive=True, symbol="b", doc="Examples per step.")
     input_width = Input(integer=True, positive=True, symbol="i", doc="Input features per example.")

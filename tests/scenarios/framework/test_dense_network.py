@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generated import DatasetProfile, Datasets, DenseNetworkScenario, Q_, ScenarioInputError, Scenarios
-from symbolic.scenarios.dense_network import DenseNetworkScenario as Declared
+from symbolic.scenarios.framework.dense_network import DenseNetworkScenario as Declared
 
 # REFERENCE §9.4: widths, batch, parameters, forward_flops, intensity, training_step_flops, steps
 REGISTRY = [

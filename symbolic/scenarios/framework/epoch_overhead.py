@@ -13,13 +13,15 @@ from symbolic.model import (
     Require,
     Scenario,
     ScenarioInput,
+    Question,
     Series,
     Sub,
     Sweep,
     Table,
+    key,
     powers_of_two,
 )
-from symbolic.scenarios.dense_network import DenseNetworkScenario, MnistDenseNetwork
+from symbolic.scenarios.framework.dense_network import DenseNetworkScenario, MnistDenseNetwork
 
 
 class EpochOverheadScenario(Scenario):
@@ -33,7 +35,6 @@ class EpochOverheadScenario(Scenario):
     against data movement.
     """
 
-    category = "Training"
     assumptions = "The dataset supplies an epoch size; per-operation overhead and energy inputs are held fixed."
     excludes = "Measured overlap, dynamic power, and training quality."
     references = (
@@ -53,16 +54,19 @@ True
 
     main_outputs = ("result.total_time[host]", "result.total_time[accelerator]", "result.work_speedup")
     chart = Sweep(
-        "MnistEpochCpuVersusH100", "network_batch_size", powers_of_two(12),
-        (Series("result.total_time[host]", "CPU: total", color="#1f77b4"),
+        instance="MnistEpochCpuVersusH100",
+        input="network_batch_size",
+        values=powers_of_two(12),
+        series=(Series("result.total_time[host]", "CPU: total", color="#1f77b4"),
          Series("result.total_time[accelerator]", "accelerator: total", color="#d62728"),
          Series("result.work_time[host]", "CPU: work only", dashed=True, color="#1f77b4"),
          Series("result.work_time[accelerator]", "accelerator: work only", dashed=True, color="#d62728")),
-        "batch size", "epoch time [ms]",
-        "Epoch time on the CPU and on the accelerator against batch size: per-operation overhead "
+        xlabel="batch size",
+        ylabel="epoch time [ms]",
+        caption="Epoch time on the CPU and on the accelerator against batch size: per-operation overhead "
         "shrinks with fewer, larger steps, and the accelerator wins only once it does.")
     roofline = {"batch": "batched.result.intensity", "batch 1": "single.result.intensity"}
-    questions = (("launch", "result.total_time[accelerator]", "result.total_time[host]"),)
+    questions = (Question(solve_for="launch", where="result.total_time[accelerator]", equals="result.total_time[host]"),)
 
     network = ScenarioInput(DenseNetworkScenario, doc="The network, its batch and its dataset (which must be given).")
     host = Node(doc="The host CPU.")
@@ -78,44 +82,40 @@ True
     batched = Sub(DenseNetworkScenario, public=False, **network.inputs())
     single = Sub(DenseNetworkScenario, public=False, **network.inputs(batch_size=1))
 
-    steps = Output(batched.steps_per_epoch, doc="Training steps per epoch.")
-    step_flops = Output(batched.training_step_flops, "flop", doc="Training FLOPs of one step.")
-    ops_per_step = Output(4 * batched.layers,
+    result = Group(doc="Per-machine dicts keyed host and accelerator, and the comparisons between them.")
+    steps = Output(batched.steps_per_epoch, group=result, doc="Training steps per epoch.")
+    step_flops = Output(batched.training_step_flops, "flop", group=result, doc="Training FLOPs of one step.")
+    ops_per_step = Output(4 * batched.layers, group=result,
                           doc="Launched operations per step: L forward, 1 loss, 2L - 1 backward, "
                           "L - 1 ReLU masks and 1 update, 4L in all.")
-    machines = {"host": host, "accelerator": accelerator}
-    peak = Table.each(lambda node: node.peak, machines, unit="flop/s", doc="Peak rate at `precision`.")
-    bandwidth = Table.each(lambda node: node.bandwidth, machines, unit="byte/s", doc="Memory bandwidth.")
-    ridge = Table.each(lambda p, bw: p / bw, peak, bandwidth, unit="flop/byte",
-                       doc="Intensity at which the machine turns from memory- to compute-bound.")
-    rate_batch1 = Table.each(lambda p, bw, i: Min(p, bw * i), peak, bandwidth, single.intensity, unit="flop/s",
-                             doc="Roofline rate at the batch-1 intensity.")
-    rate = Table.each(lambda p, bw, i: Min(p, bw * i), peak, bandwidth, batched.intensity, unit="flop/s",
-                      doc="Roofline rate at the batch's intensity.")
-    batching_speedup = Table.each(lambda r, r1: r / r1, rate, rate_batch1,
-                                  doc="How much faster the machine runs work at the batch than at batch 1.")
-    work_time = Table.each(lambda r, n, f: n * f / r, rate, steps, step_flops, unit="ms",
-                           doc="Time of the epoch's training FLOPs at the roofline rate.")
-    per_op_cost = Table({"host": dispatch, "accelerator": dispatch + launch}, "µs",
+    k = key("k")  # a machine: host or accelerator
+    peak = Table({"host": host.peak, "accelerator": accelerator.peak}, "flop/s", group=result,
+                 doc="Peak rate at `precision`.")
+    bandwidth = Table({"host": host.bandwidth, "accelerator": accelerator.bandwidth}, "byte/s", group=result,
+                      doc="Memory bandwidth.")
+    ridge = Table(peak[k] / bandwidth[k], "flop/byte", over=k, group=result,
+                  doc="Intensity at which the machine turns from memory- to compute-bound.")
+    rate_batch1 = Table(Min(peak[k], bandwidth[k] * single.intensity), "flop/s", over=k, group=result,
+                        doc="Roofline rate at the batch-1 intensity.")
+    rate = Table(Min(peak[k], bandwidth[k] * batched.intensity), "flop/s", over=k, group=result,
+                 doc="Roofline rate at the batch's intensity.")
+    batching_speedup = Table(rate[k] / rate_batch1[k], over=k, group=result,
+                             doc="How much faster the machine runs work at the batch than at batch 1.")
+    work_time = Table(steps * step_flops / rate[k], "ms", over=k, group=result,
+                      doc="Time of the epoch's training FLOPs at the roofline rate.")
+    per_op_cost = Table({"host": dispatch, "accelerator": dispatch + launch}, "µs", group=result,
                         doc="Fixed cost of one launched operation.")
-    overhead_time = Table.each(lambda c, n, o: n * o * c, per_op_cost, steps, ops_per_step, unit="ms",
-                               doc="Fixed per-operation cost of the epoch.")
-    total_time = Table.each(lambda w, o: w + o, work_time, overhead_time, unit="ms",
-                            doc="Work plus overhead (no overlap).")
-    work_speedup = Output(work_time["host"] / work_time["accelerator"], doc="Host over accelerator work time.")
+    overhead_time = Table(steps * ops_per_step * per_op_cost[k], "ms", over=k, group=result,
+                          doc="Fixed per-operation cost of the epoch.")
+    total_time = Table(work_time[k] + overhead_time[k], "ms", over=k, group=result,
+                       doc="Work plus overhead (no overlap).")
+    work_speedup = Output(work_time["host"] / work_time["accelerator"], group=result, doc="Host over accelerator work time.")
     overhead_share_accelerator = Output(overhead_time["accelerator"] / total_time["accelerator"],
-                                        doc="Share of the accelerator's epoch spent on fixed overhead.")
+                                        group=result, doc="Share of the accelerator's epoch spent on fixed overhead.")
     movement_to_arithmetic_energy = Output(dram_energy_per_byte / batched.intensity / flop_energy,
-                                           doc="DRAM energy per FLOP over arithmetic energy per FLOP, at the batch.")
+                                           group=result, doc="DRAM energy per FLOP over arithmetic energy per FLOP, at the batch.")
     movement_to_arithmetic_energy_batch1 = Output(dram_energy_per_byte / single.intensity / flop_energy,
-                                                  doc="The same at batch 1.")
-
-    result = Group(
-        steps, step_flops, ops_per_step, peak, bandwidth, ridge, rate_batch1, rate, batching_speedup, work_time,
-        per_op_cost, overhead_time, total_time, work_speedup, overhead_share_accelerator,
-        movement_to_arithmetic_energy, movement_to_arithmetic_energy_batch1,
-        doc="Per-machine dicts keyed host and accelerator, and the comparisons between them.",
-    )
+                                                  group=result, doc="The same at batch 1.")
 
 
 _energy = Constants.Energy

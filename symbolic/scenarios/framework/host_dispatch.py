@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Hardware
 from symbolic.instances import Instance
-from symbolic.model import Input, Output, Scenario, Series, Sweep, decades
+from symbolic.model import Input, Output, Question, Scenario, Series, Sweep, decades
 from symbolic.refs import Q
 
 
@@ -14,7 +14,6 @@ class HostDispatchScenario(Scenario):
     not overlap, so `speedup_limit` is the most that removing all host work could give.
     """
 
-    category = "Optimization"
     assumptions = (
         "Host work and device work do not overlap; every operation pays the same dispatch "
         "cost and every launched kernel the same launch cost."
@@ -34,12 +33,15 @@ class HostDispatchScenario(Scenario):
 
     main_outputs = ("host_time", "overhead_ratio", "host_share")
     chart = Sweep(
-        "SmallKernelDispatch", "device_time", decades(-1, 5, 4),
-        (Series("host_share", "host share of the step"), Series("launch_ratio", "launch time / device time", dashed=True)),
-        "device time per step [µs]", "fraction",
-        "The host's share of the step against the device work it issues (one operation).",
+        instance="SmallKernelDispatch",
+        input="device_time",
+        values=decades(-1, 5, 4),
+        series=(Series("host_share", "host share of the step"), Series("launch_ratio", "launch time / device time", dashed=True)),
+        xlabel="device time per step [µs]",
+        ylabel="fraction",
+        caption="The host's share of the step against the device work it issues (one operation).",
         logy=False)
-    questions = (("device_time", "overhead_ratio", "1"),)
+    questions = (Question(solve_for="device_time", where="overhead_ratio", equals="1"),)
 
     ops_per_block = Input(integer=True, nonnegative=True, symbol="n",
                           doc="Python-level operations per block; each pays `dispatch`.")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from generated import Hardware, HardwareNode, MlpTrainingStepScenario, Q_, Scenarios
 from generated.mlp_training_step import evaluate
 from symbolic.catalog import hardware_records
-from symbolic.scenarios.mlp_training_step import MlpTrainingStepScenario as Declared
+from symbolic.scenarios.framework.mlp_training_step import MlpTrainingStepScenario as Declared
 
 REL = 1e-9
 

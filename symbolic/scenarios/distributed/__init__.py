@@ -1,0 +1,1 @@
+"""Distributed training: parallelism and collective communication."""

@@ -1,0 +1,1 @@
+"""Framework execution: eager dispatch, training steps, dense networks, epochs."""

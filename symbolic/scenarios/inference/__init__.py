@@ -1,0 +1,1 @@
+"""Inference: prefill, decode, KV cache and serving."""

@@ -1,0 +1,1 @@
+"""Runs and performance: whole training runs, utilization and cost."""

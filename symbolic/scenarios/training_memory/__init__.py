@@ -1,0 +1,1 @@
+"""Training memory: working sets, optimizer state, activations."""
