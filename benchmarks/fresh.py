@@ -66,7 +66,7 @@ t3 = time.perf_counter()
 modules = discover()
 t4 = time.perf_counter()
 module = next(m for m in modules if m.name == sys.argv[1])
-context = render._model_context(module, modules)
+context = render._model_context(module)
 t5 = time.perf_counter()
 print(json.dumps({"import_sympy": t1 - t0, "import_generator": t2 - t1, "import_matplotlib": t3 - t2,
                   "discover": t4 - t3, "scenario": t5 - t4}))

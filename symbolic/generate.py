@@ -5,10 +5,13 @@ source produces any more). ``--check`` renders in memory and exits 1, naming eac
 stale, hand-edited, missing or orphaned file, when the tree differs; ``--diff`` also
 prints a unified diff.
 
-Rendering takes seconds (sympy, charts), so its result is cached in ``.cache/generate/``
-under a digest of everything the generator reads: every file under ``symbolic/`` and
-``templates/``, the benchmark results, and the versions of Python and of the generator's
-libraries. Any change to any of them misses the cache; ``--no-cache`` bypasses it.
+Rendering takes seconds per scenario (sympy, charts), so it is cached in ``.cache/generate/``
+at two levels. The whole tree under a digest of everything the generator reads (every file
+under ``symbolic/`` and ``templates/``, the benchmark results, library versions): an
+unchanged tree is served without importing sympy. On a miss, each scenario is served from
+its own entry unless its key changed (``symbolic.codegen.pipeline``): editing one scenario
+re-renders that one, the scenarios that import it, and the index pages.
+``--no-cache`` bypasses both.
 """
 
 from __future__ import annotations
@@ -53,18 +56,21 @@ def digest() -> str:
 
 def rendered(use_cache: bool = True) -> dict[str, str]:
     """Every generated file, from the cache when nothing the generator reads has changed."""
-    key = digest() if use_cache else ""
-    cached = CACHE / f"{key}.json"
-    if use_cache and cached.exists():
-        return json.loads(cached.read_text(encoding="utf-8"))
-    from symbolic.codegen.render import render_all
+    if not use_cache:
+        from symbolic.codegen.render import render_all
 
-    files = render_all()
-    if use_cache:
-        CACHE.mkdir(parents=True, exist_ok=True)
-        for stale in CACHE.glob("*.json"):  # keep one entry: the cache serves the current sources only
-            stale.unlink()
-        cached.write_text(json.dumps(files, sort_keys=True), encoding="utf-8")
+        return render_all()
+    key = digest()
+    cached = CACHE / f"{key}.json"
+    if cached.exists():
+        return json.loads(cached.read_text(encoding="utf-8"))
+    from symbolic.codegen.pipeline import render_cached
+
+    files = render_cached(CACHE)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    for stale in CACHE.glob("*.json"):  # one whole-tree entry: it serves the current sources only
+        stale.unlink()
+    cached.write_text(json.dumps(files, sort_keys=True), encoding="utf-8")
     return files
 
 

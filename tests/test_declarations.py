@@ -7,8 +7,7 @@ import sympy
 from sympy import Min
 
 from symbolic.codegen import discover as discovery
-from symbolic.codegen.discover import ScenarioModule, check_unique_names, discover
-from symbolic.instances import Instance
+from symbolic.codegen.discover import check_unique_names, discover
 from symbolic.model import Group, Input, Output, Question, Scenario, Series, Sweep, Table, key
 from symbolic.runtime.errors import DeclarationError, DuplicateNameError
 from symbolic.scenarios import FAMILIES
@@ -180,48 +179,10 @@ def test_discovery_refuses_strays_unknown_families_and_clashing_module_names(tmp
 
 
 def test_registry_and_class_names_are_unique_across_modules():
-    class Tiny(Scenario):
-        """One input, one output."""
-
-        x = Input(positive=True)
-        y = Output(2 * x)
-
-    class Other(Scenario):
-        """Another class."""
-
-        x = Input(positive=True)
-        y = Output(3 * x)
-
-    first = Instance(Tiny, name="one", description="first")
-    first.key = "Shared"
-    second = Instance(Other, name="two", description="second")
-    second.key = "Shared"
-    one = ScenarioModule("one", "framework", Tiny.model, (first,))
     with pytest.raises(DuplicateNameError, match="scenario class 'Tiny' is declared in both"):
-        check_unique_names([one, ScenarioModule("other", "inference", Tiny.model, ())])
-    with pytest.raises(DuplicateNameError, match="registry entry 'Shared' is declared in both"):
-        check_unique_names([one, ScenarioModule("other", "inference", Other.model, (second,))])
-    check_unique_names([one, ScenarioModule("other", "inference", Other.model, ())])
-
-
-def test_the_example_in_the_scenarios_readme_generates():
-    """The documented example is real: it collects, passes every generation check and evaluates."""
-    from pathlib import Path
-
-    from symbolic.codegen.python import build_evaluator
-    from symbolic.dimensions import check_model
-    from symbolic.domains import check_defined
-
-    text = (Path(__file__).resolve().parents[1] / "symbolic" / "scenarios" / "README.md").read_text(encoding="utf-8")
-    source = text.split("```python\n", 1)[1].split("```", 1)[0]
-    namespace: dict = {"__name__": "readme_example"}
-    exec(compile(source, "symbolic/scenarios/README.md", "exec"), namespace)  # noqa: S102
-    model = namespace["KernelRooflineScenario"].model
-    check_model(model)
-    check_defined(model)
-    evaluator = build_evaluator(model)
-    assert [o.name for o in model.outputs] == ["intensity", "result"]
-    assert [m.name for m in model.outputs[1].members] == ["work", "peak", "bandwidth", "rate", "time", "speedup"]
-    assert "result.time[gpu]" in {q.name for q in model.quantities}
-    assert evaluator.arguments
-    assert namespace["ExampleKernelOnH100"].inputs["work"] == 1e9
+        check_unique_names([("a.py", "Tiny", ["One"]), ("b.py", "Tiny", [])])
+    with pytest.raises(DuplicateNameError, match="registry entry 'Shared' is declared in both a.py and b.py"):
+        check_unique_names([("a.py", "Tiny", ["Shared"]), ("b.py", "Other", ["Shared"])])
+    with pytest.raises(DuplicateNameError, match="registry entry 'Tiny'"):
+        check_unique_names([("a.py", "Tiny", []), ("b.py", "Other", ["Tiny"])])
+    check_unique_names([("a.py", "Tiny", ["One"]), ("b.py", "Other", ["Two"])])

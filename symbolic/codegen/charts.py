@@ -15,9 +15,12 @@ fixed hash salt for element ids and carries no date or tool version.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -30,6 +33,28 @@ from symbolic.model.presentation import Sweep
 from symbolic.refs import value_of
 
 STYLE = "charts.mplstyle"
+CHART_CACHE: Path | None = None  # where drawn SVGs are kept by a digest of what they plot (None: not kept)
+
+
+def _cached(what: tuple[Any, ...], draw: Callable[[], str]) -> str:
+    """``draw()``, or the SVG drawn before for the same data, style and matplotlib."""
+    if CHART_CACHE is None:
+        return draw()
+    from matplotlib import __version__ as matplotlib_version
+
+    from symbolic.codegen.render import TEMPLATES
+
+    key = hashlib.sha256(repr((what, (TEMPLATES / STYLE).read_text(encoding="utf-8"), matplotlib_version)).encode())
+    path = CHART_CACHE / f"{key.hexdigest()}.svg"
+    if path.is_file():
+        path.touch()  # recently used: kept by the pruning in symbolic.codegen.pipeline
+        return path.read_text(encoding="utf-8")
+    svg = draw()
+    CHART_CACHE.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(f".{os.getpid()}.tmp")
+    temporary.write_text(svg, encoding="utf-8")
+    temporary.replace(path)
+    return svg
 
 
 @dataclass(frozen=True)
@@ -98,20 +123,27 @@ def _sweep_svg(module: ScenarioModule, sweep: Sweep, header: list[str]) -> str:
         for s in sweep.series:
             points[s.quantity].append(float(evaluation.shown[s.quantity]))
     marked = evaluate(module.model, base)
+    marks = {s.quantity: float(marked.shown[s.quantity]) for s in sweep.series}
+    what = ("sweep", tuple(header), sweep, instance.key, float(base[sweep.input]), tuple(points.items()), marks)
+    return _cached(what, lambda: _draw_sweep(sweep, instance.key, float(base[sweep.input]), points, marks, header))
+
+
+def _draw_sweep(sweep: Sweep, key: str, at: float, points: dict[str, list[float]], marks: dict[str, float],
+                header: list[str]) -> str:
     with _style():
         figure = _figure()
         axes = figure.subplots()
         for s in sweep.series:
             line, = axes.plot(sweep.values, points[s.quantity], linestyle="--" if s.dashed else "-", label=s.label,
                               color=s.color)
-            axes.plot([float(base[sweep.input])], [float(marked.shown[s.quantity])], "o", color=line.get_color())
+            axes.plot([at], [marks[s.quantity]], "o", color=line.get_color())
         axes.set_xscale("log")
         if sweep.logy:
             axes.set_yscale("log")
         _no_minor_ticks(axes)
         axes.set_xlabel(sweep.xlabel)
         axes.set_ylabel(sweep.ylabel)
-        axes.set_title(f"{instance.key} (marked), {sweep.input} varied")
+        axes.set_title(f"{key} (marked), {sweep.input} varied")
         axes.legend()
         figure.subplots_adjust(left=0.11, right=0.97, bottom=0.12, top=0.92)
         return _svg(figure, header, tight=False)
@@ -176,6 +208,11 @@ def _roofline(peak: float, bandwidth: float) -> tuple[list[float], list[float]]:
 
 def node_roofline(record: NodeRecord, workloads: Sequence[Placement], header: list[str]) -> str:
     """The roofline of one node per listed precision, with ``workloads`` at their attainable rate."""
+    return _cached(("node", tuple(header), repr(record), tuple(workloads)),
+                   lambda: _draw_node_roofline(record, workloads, header))
+
+
+def _draw_node_roofline(record: NodeRecord, workloads: Sequence[Placement], header: list[str]) -> str:
 
     bandwidth = float(record.memory_bandwidth.base)
     with _style():
@@ -195,6 +232,12 @@ def node_roofline(record: NodeRecord, workloads: Sequence[Placement], header: li
 
 def tier_roofline(tier: str, records: Sequence[NodeRecord], workloads: Sequence[Placement], header: list[str]) -> str:
     """Every node of a tier at its headline peak, and the registry workloads' intensities."""
+    return _cached(("tier", tuple(header), tier, tuple(repr(r) for r in records), tuple(workloads)),
+                   lambda: _draw_tier_roofline(tier, records, workloads, header))
+
+
+def _draw_tier_roofline(tier: str, records: Sequence[NodeRecord], workloads: Sequence[Placement],
+                        header: list[str]) -> str:
     with _style():
         figure = _figure()
         figure.set_size_inches(7.2, 4.2 + 0.12 * max(0, len(records) - 12))

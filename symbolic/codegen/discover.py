@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from dataclasses import dataclass
 
 from symbolic.instances import Instance
@@ -47,38 +48,57 @@ def scenario_files() -> list[tuple[str, str]]:
     return sorted((family, name) for name, family in found.items())
 
 
+def load(name: str) -> ScenarioModule:
+    """Import one scenario module (and what it imports) and collect its class and registry entries."""
+    family = dict((n, f) for f, n in scenario_files())[name]
+    module = importlib.import_module(f"symbolic.scenarios.{family}.{name}")
+    _name_instances()
+    models = [value.model for value in vars(module).values()
+              if isinstance(value, type) and issubclass(value, Scenario) and value.__module__ == module.__name__]
+    if len(models) != 1:
+        raise DeclarationError(f"{module.__name__}: declares {len(models)} Scenario classes; one module holds one")
+    instances = [value for value in vars(module).values()
+                 if isinstance(value, Instance) and value.scenario.__module__ == module.__name__]
+    return ScenarioModule(name, family, models[0], tuple(instances))
+
+
+def _name_instances() -> None:
+    """Registry keys of every loaded scenario module's entries: the module-level names they are bound to.
+
+    Entries of imported modules are named too (an instance that is another's input is
+    written as ``Scenarios.<key>``), so loading one module alone yields complete records.
+    """
+    for module_name, module in list(sys.modules.items()):
+        if not module_name.startswith("symbolic.scenarios.") or module_name.count(".") != 3:
+            continue
+        for key, value in vars(module).items():
+            # an entry belongs to its scenario's module (others may import it as an input)
+            if isinstance(value, Instance) and value.scenario.__module__ == module_name:
+                if value.key and value.key != key:
+                    raise DeclarationError(f"{module_name}: instance {value.key} is also bound to {key}")
+                value.key = key
+
+
 def discover() -> list[ScenarioModule]:
     """Every scenario module, sorted by name, with its class and named instances.
 
     Raises ``DuplicateNameError`` when two modules declare a scenario class or a registry
     entry of the same name (both become names in one flat ``generated`` namespace).
     """
-    modules = []
-    for family, name in sorted(scenario_files(), key=lambda found: found[1]):
-        module = importlib.import_module(f"symbolic.scenarios.{family}.{name}")
-        models, instances = [], []
-        for key, value in vars(module).items():
-            if isinstance(value, type) and issubclass(value, Scenario) and value.__module__ == module.__name__:
-                models.append(value.model)
-            elif isinstance(value, Instance) and value.scenario.__module__ == module.__name__:
-                # an entry belongs to its scenario's module (others may import it as an input)
-                if value.key and value.key != key:
-                    raise DeclarationError(f"{module.__name__}: instance {value.key} is also bound to {key}")
-                value.key = key
-                instances.append(value)
-        if len(models) != 1:
-            raise DeclarationError(f"{module.__name__}: declares {len(models)} Scenario classes; one module holds one")
-        modules.append(ScenarioModule(name, family, models[0], tuple(instances)))
-    check_unique_names(modules)
+    modules = [load(name) for _, name in sorted(scenario_files(), key=lambda found: found[1])]
+    check_unique_names([(m.source, m.model.name, [i.key for i in m.instances]) for m in modules])
     return modules
 
 
-def check_unique_names(modules: list[ScenarioModule]) -> None:
-    """Scenario classes and registry entries share flat namespaces (``generated``, ``Scenarios``)."""
+def check_unique_names(modules: list[tuple[str, str, list[str]]]) -> None:
+    """Scenario classes and registry entries share flat namespaces (``generated``, ``Scenarios``).
+
+    ``modules``: ``(source path, class name, registry keys)`` of each scenario module.
+    """
     owners: dict[str, str] = {}
-    for module in modules:
-        for what, name in [("scenario class", module.model.name)] + [("registry entry", i.key) for i in module.instances]:
+    for source, class_name, keys in modules:
+        for what, name in [("scenario class", class_name)] + [("registry entry", key) for key in keys]:
             if name in owners:
-                raise DuplicateNameError(f"{what} {name!r} is declared in both {owners[name]} and {module.source}; "
+                raise DuplicateNameError(f"{what} {name!r} is declared in both {owners[name]} and {source}; "
                                          "registry and class names are unique across all scenario modules")
-            owners[name] = module.source
+            owners[name] = source

@@ -10,12 +10,14 @@ import sympy
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from symbolic.catalog import constant_records, dataset_records, hardware_records
-from symbolic.codegen.discover import ScenarioModule, discover
+from symbolic.codegen.charts import placements, sweep_chart
+from symbolic.codegen.discover import ScenarioModule, check_unique_names, discover
+from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen.latex import equations
 from symbolic.codegen.python import Evaluator, build_evaluator, code_name
 from symbolic.codegen.derivations import derivations_markdown
 from symbolic.codegen.reference_pages import reference_files
-from symbolic.codegen.site_pages import Legends, scenario_docs, site_files
+from symbolic.codegen.site_pages import Legends, hardware_used, scenario_docs, site_files
 from symbolic.dimensions import check_model
 from symbolic.domains import check_defined
 from symbolic.instances import Instance
@@ -109,7 +111,7 @@ def _descriptor(output: OutputDecl, path: str, evaluator: Evaluator, owners: dic
     return f"{kind}({output.name!r}{unit}{extra})"
 
 
-def _model_context(module: ScenarioModule, modules: list[ScenarioModule]) -> dict[str, Any]:
+def _model_context(module: ScenarioModule) -> dict[str, Any]:
     model = module.model
     check_model(model)
     check_defined(model)
@@ -174,7 +176,8 @@ def _model_context(module: ScenarioModule, modules: list[ScenarioModule]) -> dic
     equations_by_name = equations(model)
     runtime_imports = {"ScenarioBase"}
     descriptors = [(o.name, _descriptor(o, o.name, evaluator, owners, runtime_imports)) for o in model.outputs]
-    where = {m.model.name: m.name for m in modules}
+    contained = [*model.contains.values(), *(s.scenario for s in model.structured if s.scenario is not None)]
+    where = {inner.name: inner.module.rsplit(".", 1)[-1] for inner in contained}
     subs = {o.scenario.name for o in model.outputs if o.kind == "sub" and o.scenario is not None}
     sections = _sections(model, equations_by_name)
     context = {
@@ -195,9 +198,9 @@ def _model_context(module: ScenarioModule, modules: list[ScenarioModule]) -> dic
         "runtime_imports": sorted(runtime_imports, key=str.lower),
         "validation_imports": sorted(validation_imports, key=lambda n: (n != "REQUIRED", n)),
         # the docs site: symbol legends, worked examples, charts, hardware links (symbolic/codegen/site_pages.py)
-        **scenario_docs(module, modules, sections, header),
+        **scenario_docs(module, sections, header),
     }
-    context["derivations"] = derivations_markdown(model, list(module.instances), Legends(model, modules).for_symbols,
+    context["derivations"] = derivations_markdown(model, list(module.instances), Legends(model).for_symbols,
                                                    compiled_functions(context))
     return context
 
@@ -275,27 +278,40 @@ def _shown(value: Any) -> str:
     return repr(value)
 
 
-def render_all(modules: list[ScenarioModule] | None = None) -> dict[str, str]:
-    """Every generated file, keyed by its path relative to the repository root."""
+def render_scenario(module: ScenarioModule) -> ScenarioRecord:
+    """One scenario's own files (evaluator module, Markdown and LaTeX pages, chart) and its record."""
     env = environment()
-    modules = discover() if modules is None else modules
+    context = _model_context(module)
+    name = module.model.name
+    files = {
+        f"generated/{module.name}.py": env.get_template("evaluator.py.j2").render(
+            header=header(module.source, "evaluator.py.j2"), **context),
+        f"generated/docs/scenarios/{name}.md": env.get_template("scenario.md.j2").render(
+            header=header(module.source, "scenario.md.j2"), **context),
+        f"generated/latex/{name}.tex": env.get_template("scenario.tex.j2").render(
+            header=header(module.source, "scenario.tex.j2"), **context),
+    }
+    chart = sweep_chart(module, header(module.source, "charts.mplstyle"))
+    if chart is not None:
+        files[f"generated/docs/charts/{name}.svg"] = chart[1]
+    instances = [{**_instance_context(i), "hardware": hardware_used(i)} for i in module.instances]
+    sections = [{key: str(section[key]) for key in ("path", "kind", "unit", "doc", "type")}
+                for section in context["sections"]]
+    return ScenarioRecord(module.name, module.family, module.source, name, module.model.summary, tuple(instances),
+                          tuple(sections), tuple((p.label, p.intensity, p.precision) for p in placements([module])),
+                          files)
+
+
+def render_site(records: list[ScenarioRecord]) -> dict[str, str]:
+    """The files about every scenario (registry, package, indexes, catalog, hardware), from the records."""
+    env = environment()
+    check_unique_names([(r.source, r.name, [i["key"] for i in r.instances]) for r in records])
     files: dict[str, str] = {}
-    pages = []
-    for module in modules:
-        context = _model_context(module, modules)
-        name = module.model.name
-        pages.append(context)
-        files[f"generated/{module.name}.py"] = env.get_template("evaluator.py.j2").render(
-            header=header(module.source, "evaluator.py.j2"), **context)
-        files[f"generated/docs/scenarios/{name}.md"] = env.get_template("scenario.md.j2").render(
-            header=header(module.source, "scenario.md.j2"), **context)
-        files[f"generated/latex/{name}.tex"] = env.get_template("scenario.tex.j2").render(
-            header=header(module.source, "scenario.tex.j2"), **context)
-    instances = [_instance_context(i) for module in modules for i in module.instances]
+    instances = [instance for record in records for instance in record.instances]
     sources = " ".join(source for i in instances for source in i["sources"].values())
     files["generated/registry.py"] = env.get_template("registry.py.j2").render(
         header=header("symbolic/scenarios/*/*.py (Instance declarations)", "registry.py.j2"),
-        modules=modules, instances=instances,
+        records=records, instances=instances,
         catalog_names=[n for n in ("Constants", "Datasets", "Hardware") if re.search(rf"\b{n}\b", sources)],
         uses_quantity="Q_(" in sources,
     )
@@ -305,15 +321,25 @@ def render_all(modules: list[ScenarioModule] | None = None) -> dict[str, str]:
         constants=_grouped(constant_records(), "section"),
     )
     files["generated/__init__.py"] = env.get_template("init.py.j2").render(
-        header=header("symbolic/scenarios/*/*.py", "init.py.j2"), modules=modules)
+        header=header("symbolic/scenarios/*/*.py", "init.py.j2"), records=records)
     files["generated/docs/index.md"] = env.get_template("index.md.j2").render(
         header=header("symbolic/scenarios/*/*.py", "index.md.j2"), instances=instances,
         families=[(title, group) for family, title in FAMILIES.items()
-                  if (group := [page for page in pages if page["module"].family == family])])
+                  if (group := [record for record in records if record.family == family])])
     files["generated/latex/handbook.tex"] = env.get_template("handbook.tex.j2").render(
-        header=header("symbolic/scenarios/*/*.py", "handbook.tex.j2"), pages=pages)
-    files.update(site_files(env, modules, pages, instances, header))  # hardware, outputs, units pages; charts
+        header=header("symbolic/scenarios/*/*.py", "handbook.tex.j2"), records=records)
+    files.update(site_files(env, records, header))  # hardware, outputs, units pages; rooflines
     files.update(reference_files(env, header))  # the CLI reference and the benchmark results
+    return files
+
+
+def render_all(modules: list[ScenarioModule] | None = None) -> dict[str, str]:
+    """Every generated file, keyed by its path relative to the repository root (no cache)."""
+    modules = discover() if modules is None else modules
+    records = [render_scenario(module) for module in modules]
+    files = render_site(records)
+    for record in records:
+        files.update(record.files)
     return files
 
 

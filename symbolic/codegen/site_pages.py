@@ -21,13 +21,9 @@ from jinja2 import Environment
 
 from symbolic.catalog import NodeRecord, hardware_records
 from symbolic.codegen.roofline_svg import roofline_svgs
-from symbolic.codegen.charts import (
-    ceilings,
-    placements,
-    roofline_charts,
-    sweep_chart,
-)
+from symbolic.codegen.charts import Placement, ceilings, roofline_charts, sweep_chart
 from symbolic.codegen.discover import ScenarioModule
+from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen.worked import number_latex, worked_example
 from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel, _symbols
 from symbolic.refs import source_of, value_of
@@ -76,9 +72,8 @@ class LegendEntry:
 class Legends:
     """Where each symbol of a model is defined, for the links under its equations."""
 
-    def __init__(self, model: ScenarioModel, modules: list[ScenarioModule]) -> None:
+    def __init__(self, model: ScenarioModel) -> None:
         self.model = model
-        self.modules = modules
         self.inputs: dict[sympy.Basic, InputDecl] = {}
         for decl in model.inputs:
             self.inputs[decl.symbol] = decl
@@ -116,8 +111,8 @@ class Legends:
     def _hidden(self, quantity: Quantity) -> LegendEntry:
         """A step of a contained scenario links to the contained scenario's own page."""
         rest = quantity.name.removeprefix(f"{quantity.sub}.")
-        for module in self.modules:
-            inner = module.model
+        inner = self.model.contains.get(quantity.sub)
+        if inner is not None:
             if any(q.name == rest for q in inner.quantities):
                 section = re.sub(r"\[.*\]$", "", rest)
                 return LegendEntry(quantity.latex, quantity.name, f"{inner.name}.md#{slug(section)}", quantity.doc)
@@ -160,11 +155,10 @@ class Legends:
 
 
 # -- scenario pages -----------------------------------------------------------------------------------
-def scenario_docs(module: ScenarioModule, modules: list[ScenarioModule], sections: list[dict[str, Any]],
-                  header: Header) -> dict[str, Any]:
+def scenario_docs(module: ScenarioModule, sections: list[dict[str, Any]], header: Header) -> dict[str, Any]:
     """Context keys the scenario templates use beyond the declaration itself."""
     model = module.model
-    legends = Legends(model, modules)
+    legends = Legends(model)
     section_legends = {}
     for section in sections:
         if section["kind"] in ("table", "sub"):
@@ -211,21 +205,16 @@ def _section_of(model: ScenarioModel, name: str) -> str:
 
 
 # -- the other pages ------------------------------------------------------------------------------
-def site_files(env: Environment, modules: list[ScenarioModule], pages: list[dict[str, Any]], instances: list[Any],
-               header: Header) -> dict[str, str]:
-    """The hardware, outputs and units pages and every chart, keyed by path."""
+def site_files(env: Environment, scenarios: list[ScenarioRecord], header: Header) -> dict[str, str]:
+    """The hardware, outputs and units pages and the roofline charts, keyed by path."""
     files: dict[str, str] = {}
-    for module in modules:
-        chart = sweep_chart(module, header(module.source, "charts.mplstyle"))
-        if chart is not None:
-            files[f"generated/docs/charts/{module.model.name}.svg"] = chart[1]
     used: dict[str, list[str]] = {}
-    for module in modules:
-        for instance in module.instances:
-            for path in hardware_used(instance):
-                used.setdefault(path, []).append(instance.key)
-    where = {instance.key: module.model.name for module in modules for instance in module.instances}
-    workloads = placements(modules)
+    for scenario in scenarios:
+        for instance in scenario.instances:
+            for path in instance["hardware"]:
+                used.setdefault(path, []).append(instance["key"])
+    where = {instance["key"]: scenario.name for scenario in scenarios for instance in scenario.instances}
+    workloads = [Placement(*placement) for scenario in scenarios for placement in scenario.placements]
     charts = roofline_charts(workloads, sorted(used), header("symbolic/catalog/hardware.toml", "charts.mplstyle"))
     for name, svg in charts.items():
         files[f"generated/docs/charts/roofline/{name}.svg"] = svg
@@ -240,7 +229,7 @@ def site_files(env: Environment, modules: list[ScenarioModule], pages: list[dict
         header=header("symbolic/catalog/hardware.toml", "hardware.md.j2"), tiers=tiers, workloads=workloads,
         charted={record.path for record in hardware_records()})
     files["generated/docs/outputs.md"] = env.get_template("outputs.md.j2").render(
-        header=header("symbolic/scenarios/*/*.py", "outputs.md.j2"), letters=_outputs_index(pages))
+        header=header("symbolic/scenarios/*/*.py", "outputs.md.j2"), letters=_outputs_index(scenarios))
     files["generated/docs/units.md"] = env.get_template("units.md.j2").render(
         header=header("symbolic/units.txt", "units.md.j2"), **units_page())
     return files
@@ -267,11 +256,11 @@ def _node_row(record: NodeRecord, users: list[str], where: dict[str, str]) -> di
     }
 
 
-def _outputs_index(pages: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+def _outputs_index(records: list[ScenarioRecord]) -> list[tuple[str, list[dict[str, Any]]]]:
     rows = []
-    for page in pages:
-        name = page["model"].name
-        for section in page["sections"]:
+    for record in records:
+        name = record.name
+        for section in record.sections:
             if section["kind"] == "group":
                 continue
             rows.append({"name": section["path"].split(".")[-1], "path": section["path"], "scenario": name,

@@ -144,6 +144,7 @@ class ScenarioModel:
     quantities: list[Quantity] = field(default_factory=list)
     names: set[str] = field(default_factory=set)
     input_order: list[str] = field(default_factory=list)  # the keywords people pass, as declared
+    contains: dict[str, ScenarioModel] = field(default_factory=dict)  # Sub name -> the contained model
     open_groups: list[Any] = field(default_factory=list)  # GroupRefs, closed when the class body ends
 
     @property

@@ -222,6 +222,7 @@ class Sub(Declaration):
                 rf"{_latex_name(name)}.{quantity.latex}", kind=quantity.kind, sub=name, hidden=not self.public,
                 limits=tuple(part.xreplace(rename) for part in quantity.limits), separator=quantity.separator,
                 group=quantity.group, echo=quantity.echo))
+        into.contains[name] = inner
         if self.public:
             into.add_output(OutputDecl(name, "sub", self.doc, "", scenario=inner, sub=self))
         else:
