@@ -1,0 +1,144 @@
+"""The pipeline at fifty scenarios (issue 11): a synthetic tree timed in fresh processes.
+
+A temporary copy of the repository's generator (``symbolic/``, ``templates/``, the
+benchmark results) gets the real scenarios plus renamed copies of them until it holds
+``COUNT`` scenario modules: each copy is the same declaration under new class, module and
+registry names, so it costs what a real scenario of that size costs. In that tree:
+
+* cold render: ``python -m symbolic.generate`` with an empty cache (seconds per scenario);
+* ``generate --check`` on the unchanged tree;
+* warm regenerate after editing one scenario's docstring (the scenario everything else
+  in its family imports is not chosen: one edit, one re-render);
+* ``import generated`` of the fifty generated modules, in a fresh interpreter;
+* generated code per scenario: lines of each evaluator module per output it declares.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from timing import ROOT
+
+COUNT = 50
+IMPORT_CHILD = ("import time; start = time.perf_counter(); import generated; "
+                "print(time.perf_counter() - start)")
+
+
+def _names(text: str) -> list[str]:
+    """The class and registry names a scenario module defines (module level and class statements)."""
+    return re.findall(r"^(?:class (\w+)\(Scenario\)|(\w+) = (?:Instance\(|\w+\.variant\())", text, re.MULTILINE)
+
+
+def build_tree(root: Path, count: int = COUNT) -> list[str]:
+    """Copy the generator into ``root`` and fill it with ``count`` scenario modules; their snake names."""
+    for folder in ("symbolic", "templates"):
+        shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "benchmarks").mkdir()
+    shutil.copy(ROOT / "benchmarks" / "results.json", root / "benchmarks" / "results.json")
+    (root / "generated").mkdir()
+    originals = sorted((root / "symbolic" / "scenarios").glob("*/[!_]*.py"))
+    names = [path.stem for path in originals]
+    copy = 0
+    while len(names) < count:
+        source = originals[copy % len(originals)]
+        copy += 1
+        text = source.read_text(encoding="utf-8")
+        suffix = f"Copy{copy}"
+        for found in _names(text):
+            name = next(part for part in found if part)
+            renamed = name.replace("Scenario", f"{suffix}Scenario") if name.endswith("Scenario") else name + suffix
+            text = re.sub(rf"\b{name}\b", renamed, text)
+        target = source.with_name(f"{source.stem}_copy{copy}.py")
+        target.write_text(text, encoding="utf-8")
+        names.append(target.stem)
+    return names
+
+
+def _run(root: Path, *argv: str) -> float:
+    start = time.perf_counter()
+    completed = subprocess.run([sys.executable, *argv], cwd=root, capture_output=True, text=True, check=False,
+                               env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"})
+    if completed.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed in the synthetic tree: {completed.stderr.strip()[-2000:]}")
+    return time.perf_counter() - start
+
+
+def measure(rounds: int = 3) -> dict[str, Any]:
+    """Every pipeline measurement at ``COUNT`` scenarios, wall time of whole commands (start-up included)."""
+    with tempfile.TemporaryDirectory(prefix="mlsysym-bench-") as directory:
+        root = Path(directory)
+        names = build_tree(root)
+        cold = _run(root, "-m", "symbolic.generate")
+        check = [_run(root, "-m", "symbolic.generate", "--check") for _ in range(rounds)]
+        edited = next(root.glob("symbolic/scenarios/*/host_dispatch_copy*.py"))
+        warm = []
+        for n in range(rounds):
+            text = edited.read_text(encoding="utf-8")
+            edited.write_text(text.replace('"""', f'"""Edited {n}. ', 1), encoding="utf-8")
+            warm.append(_run(root, "-m", "symbolic.generate"))
+        imports = []
+        for _ in range(rounds * 3):
+            completed = subprocess.run([sys.executable, "-c", IMPORT_CHILD], cwd=root, capture_output=True,
+                                       text=True, check=True, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
+            imports.append(float(completed.stdout))
+        sizes = {}
+        for name in names:
+            lines = len((root / "generated" / f"{name}.py").read_text(encoding="utf-8").splitlines())
+            outputs = len(re.findall(r"^    \w+ = \w*Output\(|^    \w+ = (?:Group|Table|List|Sub)\w*\(",
+                                     (root / "generated" / f"{name}.py").read_text(encoding="utf-8"), re.MULTILINE))
+            sizes[name] = {"lines": lines, "outputs": outputs}
+        return {"scenarios": len(names), "cold_s": cold, "check_s": check, "warm_s": warm, "import_s": imports,
+                "sizes": sizes}
+
+
+if __name__ == "__main__":
+    print(json.dumps(measure(1), indent=1))
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def _target(name: str, measured: float, limit: float, unit: str, detail: str) -> dict[str, Any]:
+    return {"target": name, "measured": measured, "limit": limit, "comparison": "<=", "unit": unit,
+            "met": measured <= limit, "detail": detail}
+
+
+def targets(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """Issue 11's targets at ``result['scenarios']`` scenarios."""
+    count = result["scenarios"]
+    per_output = sorted(size["lines"] / max(size["outputs"], 1) for size in result["sizes"].values())
+    typical = _median(per_output)
+    return [
+        _target(f"pipeline at {count} scenarios: warm regenerate after editing one ≤ 5 s", _median(result["warm_s"]),
+                5.0, "s", "python -m symbolic.generate after a docstring edit, wall time, start-up included"),
+        _target(f"pipeline at {count} scenarios: generate --check on an unchanged tree ≤ 1 s",
+                _median(result["check_s"]), 1.0, "s", "wall time, start-up included"),
+        _target(f"pipeline at {count} scenarios: cold render ≤ 0.5 s per scenario", result["cold_s"] / count, 0.5,
+                "s", f"empty cache: {result['cold_s']:.1f} s for {count} scenarios, wall time, 2 worker processes"),
+        _target(f"pipeline at {count} scenarios: import generated ≤ 50 ms", _median(result["import_s"]), 0.05, "s",
+                "perf_counter around the import in a fresh child"),
+        _target(f"pipeline at {count} scenarios: generated lines per output ≤ 3× the median scenario's",
+                per_output[-1] / typical, 3.0, "×",
+                f"largest {per_output[-1]:.1f} lines per declared output, median {typical:.1f}"),
+    ]
+
+
+def table(result: dict[str, Any]) -> str:
+    count = result["scenarios"]
+    lines = [f"Pipeline at {count} scenarios (a synthetic tree: the real scenarios and renamed copies), wall time:",
+             f"  cold render (empty cache)          {result['cold_s']:8.1f} s   {result['cold_s'] / count:.2f} s per scenario",
+             f"  warm regenerate, one scenario edited {_median(result['warm_s']):6.2f} s",
+             f"  generate --check, unchanged tree   {_median(result['check_s']):8.2f} s",
+             f"  import generated ({count} modules)     {_median(result['import_s']) * 1e3:6.1f} ms"]
+    return "\n".join(lines)
