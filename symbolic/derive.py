@@ -15,7 +15,7 @@ from typing import Any
 
 import sympy
 
-from symbolic.codegen.latex import _simplest, raw_closed_forms
+from symbolic.closed import closed_form as shared_closed_form
 from symbolic.dimensions import dimension_of_unit, scale_of_unit
 from symbolic.functions import Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel
@@ -92,14 +92,7 @@ class _Key:
 
 @lru_cache(maxsize=1024)
 def _closed_form(key: _Key, output: str, simplify: bool) -> sympy.Expr:
-    target = quantity(key.model, output)
-    raw = _raw_closed_forms(key)[target.symbol]
-    return _simplest(raw) if simplify else raw
-
-
-@lru_cache(maxsize=64)
-def _raw_closed_forms(key: _Key) -> dict[sympy.Basic, sympy.Basic]:
-    return raw_closed_forms(key.model)
+    return shared_closed_form(key.model, quantity(key.model, output), simplify)
 
 
 def base_values(model: ScenarioModel, args: dict[str, Any]) -> dict[sympy.Basic, Any]:

@@ -85,10 +85,10 @@ def unproven_divisions(model: ScenarioModel, closed: dict[str, sympy.Basic]) -> 
 
 def check_defined(model: ScenarioModel) -> None:
     """Refuse a scenario with an output that may divide by zero at some valid input."""
-    from symbolic.derive import closed_form
+    from symbolic.closed import closed_form
     from symbolic.runtime.errors import UndefinedOutputError
 
-    closed = {q.name: closed_form(model, q.name, simplify=False)
+    closed = {q.name: closed_form(model, q, simplify=False)
               for q in model.quantities if not q.hidden and q.kind == "scalar"}
     for name, denominators in unproven_divisions(model, closed).items():
         shown = ", ".join(str(d) for d in denominators)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import generated
 from generated import DatasetProfile, Datasets, Hardware, MlsysymError, Q_, ScenarioBase, Scenarios
 from symbolic.codegen.discover import discover
-from symbolic.codegen.latex import closed_forms
+from symbolic.closed import closed_forms
 
 # MLSYSYM_FUZZ_EXAMPLES=20000 for a long local run; CI runs the default.
 EXAMPLES = int(os.environ.get("MLSYSYM_FUZZ_EXAMPLES", "600"))

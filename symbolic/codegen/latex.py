@@ -8,8 +8,9 @@ import sympy
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
+from symbolic.closed import closed_forms
 from symbolic.functions import Len, MaxOver
-from symbolic.model import UNIT_SYMBOLS, Quantity, ScenarioModel
+from symbolic.model import UNIT_SYMBOLS, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
 
@@ -80,40 +81,6 @@ def latex_names(model: ScenarioModel) -> dict[sympy.Basic, str]:
         for index in bound + ([quantity.limits[0]] if quantity.limits else []):
             names[index] = index.name  # bound indices print as themselves
     return names
-
-
-def _simplest(expr: sympy.Expr) -> sympy.Expr:
-    """The shortest of a few standard rewritings (deterministic: ties broken by text)."""
-    if expr.has(sympy.Sum, MaxOver, sympy.Min, sympy.Max, sympy.floor) or sympy.count_ops(expr) > 40:
-        candidates = [expr, sympy.factor_terms(expr)]  # expanding or factoring these is slow and rarely shorter
-    else:
-        candidates = [expr, sympy.expand(expr), sympy.factor_terms(sympy.expand(expr)), sympy.factor(expr)]
-    return min(candidates, key=lambda e: (sympy.count_ops(e), len(str(e)), str(e)))
-
-
-def substitute(expr: sympy.Basic, closed: dict[sympy.Basic, sympy.Basic], lists: dict[sympy.Basic, Quantity]) -> sympy.Basic:
-    """``expr`` with every quantity replaced by its closed form (list entries by their body)."""
-    def entry(indexed: sympy.Indexed) -> sympy.Basic:
-        quantity = lists[indexed.base]
-        return closed[quantity.symbol].xreplace({quantity.limits[0]: indexed.indices[0]})
-
-    expanded = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in lists, entry)
-    return expanded.xreplace({s: v for s, v in closed.items() if not isinstance(s, sympy.IndexedBase)})
-
-
-def raw_closed_forms(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]:
-    """Every quantity in terms of the inputs only, unsimplified: one pass over the steps."""
-    closed: dict[sympy.Basic, sympy.Basic] = {}
-    lists = {q.symbol: q for q in model.quantities if q.kind == "list" and q.limits}
-    for quantity in model.quantities:
-        closed[quantity.symbol] = substitute(quantity.expr, closed, lists)
-    return closed
-
-
-def closed_forms(model: ScenarioModel) -> dict[str, sympy.Basic]:
-    """Every quantity in terms of the inputs only, simplified."""
-    closed = raw_closed_forms(model)
-    return {q.name: closed[q.symbol] if q.kind == "text" else _simplest(closed[q.symbol]) for q in model.quantities}
 
 
 def equations(model: ScenarioModel) -> dict[str, Equation]:

@@ -1,0 +1,67 @@
+"""Closed forms: every quantity of a model in terms of its inputs only, computed in one place.
+
+The docs' equations (``symbolic.codegen.latex``), the definedness check
+(``symbolic.domains``), the derivations and ``symbolic.derive`` all read closed forms
+from here. Each model's raw forms are built once (one pass over its steps) and each
+simplified form once per quantity, then shared for the life of the process.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy
+
+from symbolic.functions import MaxOver
+from symbolic.model import Quantity, ScenarioModel
+
+_RAW: dict[int, tuple[ScenarioModel, dict[sympy.Basic, sympy.Basic]]] = {}
+_SIMPLEST: dict[tuple[int, sympy.Basic], sympy.Basic] = {}
+
+
+def simplest(expr: sympy.Expr) -> sympy.Expr:
+    """The shortest of a few standard rewritings (deterministic: ties broken by text)."""
+    if expr.has(sympy.Sum, MaxOver, sympy.Min, sympy.Max, sympy.floor) or sympy.count_ops(expr) > 40:
+        candidates = [expr, sympy.factor_terms(expr)]  # expanding or factoring these is slow and rarely shorter
+    else:
+        candidates = [expr, sympy.expand(expr), sympy.factor_terms(sympy.expand(expr)), sympy.factor(expr)]
+    return min(candidates, key=lambda e: (sympy.count_ops(e), len(str(e)), str(e)))
+
+
+def substitute(expr: sympy.Basic, closed: dict[sympy.Basic, sympy.Basic], lists: dict[sympy.Basic, Quantity]) -> sympy.Basic:
+    """``expr`` with every quantity replaced by its closed form (list entries by their body)."""
+    def entry(indexed: sympy.Indexed) -> sympy.Basic:
+        quantity = lists[indexed.base]
+        return closed[quantity.symbol].xreplace({quantity.limits[0]: indexed.indices[0]})
+
+    expanded = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in lists, entry)
+    return expanded.xreplace({s: v for s, v in closed.items() if not isinstance(s, sympy.IndexedBase)})
+
+
+def raw_closed_forms(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]:
+    """Every quantity in terms of the inputs only, unsimplified, by symbol (built once per model)."""
+    cached = _RAW.get(id(model))
+    if cached is not None and cached[0] is model:
+        return cached[1]
+    closed: dict[sympy.Basic, sympy.Basic] = {}
+    lists = {q.symbol: q for q in model.quantities if q.kind == "list" and q.limits}
+    for quantity in model.quantities:
+        closed[quantity.symbol] = substitute(quantity.expr, closed, lists)
+    _RAW[id(model)] = (model, closed)  # the model is kept alive, so its id is not reused
+    return closed
+
+
+def closed_form(model: ScenarioModel, quantity: Quantity, simplify: bool = True) -> Any:
+    """One quantity's closed form; text outputs and unsimplified forms are the raw one."""
+    raw = raw_closed_forms(model)[quantity.symbol]
+    if not simplify or quantity.kind == "text":
+        return raw
+    key = (id(model), quantity.symbol)
+    if key not in _SIMPLEST:
+        _SIMPLEST[key] = simplest(raw)
+    return _SIMPLEST[key]
+
+
+def closed_forms(model: ScenarioModel) -> dict[str, sympy.Basic]:
+    """Every quantity in terms of the inputs only, simplified, by path."""
+    return {q.name: closed_form(model, q) for q in model.quantities}
