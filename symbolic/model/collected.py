@@ -46,7 +46,7 @@ def _assumptions(integer: bool, positive: bool, nonnegative: bool) -> dict[str, 
 
 
 
-@dataclass
+@dataclass(frozen=True)
 class InputDecl:
     name: str
     symbol: sympy.Basic  # Symbol, or IndexedBase for a list
@@ -56,7 +56,7 @@ class InputDecl:
     resolves: str = ""  # what it resolves: "peak", "bandwidth", "training_examples", or an inner input
 
 
-@dataclass
+@dataclass(frozen=True)
 class StructuredDecl:
     """A hardware node, dataset or scenario input, and the numbers it resolves to."""
 
@@ -68,7 +68,7 @@ class StructuredDecl:
     optional: bool = False  # a node that may be left out (outputs reading it then need it)
 
 
-@dataclass
+@dataclass(frozen=True)
 class PrecisionDecl:
     name: str
     default: Any
@@ -76,14 +76,14 @@ class PrecisionDecl:
     nodes: tuple[str, ...]
 
 
-@dataclass
+@dataclass(frozen=True)
 class RequirementDecl:
     name: str
     condition: sympy.Basic
     message: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class OutputDecl:
     """A public attribute: a scalar, list, text, table, group or contained scenario."""
 
@@ -98,7 +98,7 @@ class OutputDecl:
     if_missing: str = "error"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Quantity:
     """One defined value (an output, a table entry, a contained input or output)."""
 
@@ -154,6 +154,18 @@ class ScenarioModel:
     @property
     def description(self) -> str:
         return "\n\n".join(part.strip() for part in self.doc.strip().split("\n\n")[1:])
+
+    def freeze(self) -> None:
+        """End of collection: the declaration lists become tuples and no attribute may change."""
+        for name in ("inputs", "structured", "precisions", "requirements", "outputs", "quantities", "input_order"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        object.__setattr__(self, "names", frozenset(self.names))
+        object.__setattr__(self, "_frozen", True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if getattr(self, "_frozen", False):
+            raise AttributeError(f"{self.name}: a collected model is read-only (tried to set {name})")
+        object.__setattr__(self, name, value)
 
     def claim(self, name: str) -> None:
         """Reserve a class-body name; a second declaration of it is an error."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 import sympy
@@ -275,8 +276,8 @@ def close_groups(model: ScenarioModel) -> None:
     for ref in model.open_groups:
         if not ref.fields:
             raise DeclarationError(f"{model.name}: Group {ref.name} has no members; give outputs group={ref.name}")
-        decl = next(o for o in model.outputs if o.name == ref.name and o.kind == "group")
-        decl.members = tuple(ref.fields)
+        position = next(n for n, o in enumerate(model.outputs) if o.name == ref.name and o.kind == "group")
+        model.outputs[position] = replace(model.outputs[position], members=tuple(ref.fields))
         for source in ref.echoes:
             path = f"{ref.name}.{source.name}"
             kind = "list" if isinstance(source.spec, ListInput) else "scalar"

@@ -60,6 +60,7 @@ class _ScenarioMeta(type):
         model.chart = namespace.get("chart")
         _check_presentation(model)
         model.roofline = dict(namespace.get("roofline", {}))
+        model.freeze()
         cls.model = model  # type: ignore[attr-defined]
         return cls
 
