@@ -637,5 +637,12 @@ Constants = Namespace(
             },
             lazy=True,
         ),
+        'KaplanScalingLaws': Namespace(
+            "Constants.KaplanScalingLaws",
+            {
+                'ComputeExponent': lambda: Q_('0.05'),  # Exponent of loss against training compute, L ∝ C^-0.050 (Kaplan et al., Scaling laws for neural language models, 2020).
+            },
+            lazy=True,
+        ),
     },
 )

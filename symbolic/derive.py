@@ -197,6 +197,9 @@ def solve(model: ScenarioModel, unknown: str, output: str, target: str | Any,
             holds = condition.xreplace({z: root}) if condition is not sympy.true else sympy.true
             if holds is not sympy.true or root < 0 or (decl.spec.positive and root == 0):
                 continue
+            top = decl.spec.maximum
+            if top is not None and (root / scale > top or (decl.spec.strict_maximum and root / scale == top)):
+                continue
             solution.values.append(float(root / scale))
     solution.values = sorted(set(solution.values))
     if decl.spec.integer:
@@ -265,6 +268,10 @@ def growth(expr: sympy.Basic, variables: set[sympy.Basic]) -> sympy.Rational:
         return sum((growth(arg, variables) for arg in expr.args), sympy.Integer(0))
     if isinstance(expr, sympy.Pow) and expr.exp.is_Number:
         return growth(expr.base, variables) * expr.exp
+    if isinstance(expr, sympy.Pow) and not (expr.exp.free_symbols & variables):
+        return growth(expr.base, variables) * expr.exp  # m^(-α) grows as the power -α of m
+    if isinstance(expr, sympy.Pow):
+        raise DerivationError(f"{expr} has a growing input in its exponent: not a power law")
     if isinstance(expr, sympy.Min):
         return min(growth(arg, variables) for arg in expr.args)
     if isinstance(expr, sympy.Max):
@@ -280,7 +287,9 @@ GROWTH_WORDS = {0: "constant", 1: "linear", 2: "quadratic", 3: "cubic", -1: "inv
 
 
 def growth_word(power: Any) -> str:
-    """``1`` -> "linear", ``-1`` -> "inverse", ``3/2`` -> "power 3/2"."""
+    """``1`` -> "linear", ``-1`` -> "inverse", ``3/2`` -> "power 3/2", None -> "not a power law"."""
+    if power is None:
+        return "not a power law"
     if sympy.sympify(power).is_Integer and int(power) in GROWTH_WORDS:
         return GROWTH_WORDS[int(power)]
     return f"power {power}"
@@ -289,9 +298,17 @@ def growth_word(power: Any) -> str:
 @dataclass
 class Scaling:
     output: str
-    per_input: dict[str, sympy.Rational]  # leading power in each input alone
-    overall: sympy.Rational  # leading power when every input grows together
+    per_input: dict[str, sympy.Expr | None]  # leading power in each input alone (None: not a power law)
+    overall: sympy.Expr | None  # leading power when every input grows together
     polynomial: bool
+
+
+def _growth_or_none(expr: sympy.Basic, variables: set[sympy.Basic]) -> sympy.Expr | None:
+    """The leading power, or None where the growth is not a power law (2^(1/α) in α)."""
+    try:
+        return growth(expr, variables)
+    except (DerivationError, TypeError):  # TypeError: two symbolic powers sympy cannot order
+        return None
 
 
 def scaling(model: ScenarioModel, output: str) -> Scaling:
@@ -299,8 +316,8 @@ def scaling(model: ScenarioModel, output: str) -> Scaling:
     form = closed_form(model, output)
     inputs = [d for d in model.evaluator_inputs() if d.symbol in form.free_symbols
               or (isinstance(d.symbol, sympy.IndexedBase) and form.has(d.symbol))]
-    per_input = {d.name: growth(form, {d.symbol}) for d in inputs}
-    overall = growth(form, {d.symbol for d in inputs})
+    per_input = {d.name: _growth_or_none(form, {d.symbol}) for d in inputs}
+    overall = _growth_or_none(form, {d.symbol for d in inputs})
     denominator = sympy.denom(sympy.together(form))
     polynomial = not form.has(sympy.Min, sympy.Max, sympy.floor, MaxOver) and not any(
         denominator.has(d.symbol) for d in inputs)

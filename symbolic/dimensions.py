@@ -65,6 +65,8 @@ def infer(expr: sympy.Basic, dims: dict[sympy.Basic, Dimension]) -> Dimension:
     if isinstance(expr, Len):
         return none
     if isinstance(expr, sympy.core.relational.Relational):
+        if expr.rhs.is_zero:  # zero compares with a value of any dimension (d + l > 0)
+            return infer(expr.lhs, dims)
         return _agree(expr, [infer(expr.lhs, dims), infer(expr.rhs, dims)])
     if isinstance(expr, sympy.Mul):
         result = none

@@ -33,9 +33,24 @@ def _entries_and_lengths(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]
         elif spec.integer and spec.positive and decl.symbol.is_Symbol:  # a positive integer is 1 + k, k >= 0
             replace[decl.symbol] = 1 + sympy.Dummy(f"{decl.name}_above_one", integer=True, nonnegative=True)
     for requirement in model.requirements:  # a >= b (a an input): a is b plus something nonnegative
-        condition = requirement.condition
-        if isinstance(condition, sympy.GreaterThan) and condition.lhs.is_Symbol:
-            replace[condition.lhs] = condition.rhs + sympy.Dummy("excess", nonnegative=True)
+        condition = requirement.condition  # (a > b: plus something positive)
+        if isinstance(condition, (sympy.GreaterThan, sympy.StrictGreaterThan)) and condition.lhs.is_Symbol:
+            strict = isinstance(condition, sympy.StrictGreaterThan)
+            replace[condition.lhs] = condition.rhs + sympy.Dummy("excess", nonnegative=True, positive=strict or None)
+    return replace
+
+
+def _below_maxima(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]:
+    """Replacements writing each input with an upper bound M as M minus something positive
+    (below M) or nonnegative (at most M), so 1 - r is proven positive when r < 1. Tried
+    beside the lower bounds, not with them: sympy's assumptions hold one side at a time."""
+    replace: dict[sympy.Basic, sympy.Basic] = {}
+    for decl in model.evaluator_inputs():
+        spec = decl.spec
+        if getattr(spec, "maximum", None) is not None and not isinstance(spec, ListInput):
+            gap = sympy.Dummy(f"{decl.name}_gap", positive=spec.strict_maximum or None,
+                              nonnegative=True)
+            replace[decl.symbol] = sympy.nsimplify(spec.maximum) - gap
     return replace
 
 
@@ -71,16 +86,28 @@ def _reduced(expr: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic]) -> symp
 def unproven_divisions(model: ScenarioModel, closed: dict[str, sympy.Basic]) -> dict[str, list[sympy.Basic]]:
     """For each output, the denominators of its closed form not proven positive (usually none)."""
     replace = _entries_and_lengths(model)
+    upper = _below_maxima(model)
     found: dict[str, list[sympy.Basic]] = {}
     for quantity in model.quantities:
         if quantity.hidden or quantity.kind != "scalar" or quantity.name not in closed:
             continue
         form = closed[quantity.name]
         denominators = [p.base for p in form.atoms(sympy.Pow) if p.exp.is_negative]
-        doubtful = [d for d in denominators if _reduced(d, replace).is_positive is not True]
+        doubtful = [d for d in denominators if not _proven_positive(d, replace, upper)]
         if doubtful:
             found[quantity.name] = doubtful
     return found
+
+
+def _proven_positive(denominator: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic],
+                     upper: dict[sympy.Basic, sympy.Basic]) -> bool:
+    """Positive under the lower bounds, or under the upper bounds; each also over a common
+    denominator (1/e - 1/c with c = e + x is x / (e (e + x)))."""
+    for bounds in (replace, {**replace, **upper}):
+        reduced = _reduced(denominator, bounds)
+        if reduced.is_positive or sympy.factor(sympy.together(reduced)).is_positive:
+            return True
+    return False
 
 
 def check_defined(model: ScenarioModel) -> None:

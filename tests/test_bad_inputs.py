@@ -30,7 +30,8 @@ for _key in Scenarios:
 
 
 def _wrong_dimension(unit: str):
-    return Q_(1, "flop") if unit in ("", "byte") or "byte" in unit and "flop" not in unit else Q_(1, "byte")
+    """A Quantity of another dimension than ``unit``'s: a byte, or a flop where a byte would fit."""
+    return Q_(1, "flop") if Q_(1, unit or "count").dimensionality in (Q_(1, "byte").dimensionality, {}) else Q_(1, "byte")
 
 
 def bad_values(cls):
@@ -67,6 +68,10 @@ def bad_values(cls):
             rows.append((spec.name, spec.minimum - 1, ScenarioInputError))
             if spec.strict:
                 rows.append((spec.name, spec.minimum, ScenarioInputError))
+        if spec.maximum is not None:
+            rows.append((spec.name, spec.maximum + 1, ScenarioInputError))
+            if spec.strict_maximum:
+                rows.append((spec.name, spec.maximum, ScenarioInputError))
     for node in cls._nodes:
         rows += [(node.name, "H100", InputTypeError), (node.name, Datasets_MNIST, InputTypeError)]
         if not node.optional:

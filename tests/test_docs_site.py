@@ -54,7 +54,11 @@ def test_worked_examples_agree_with_the_generated_runtime(module, instance):
     for quantity in module.model.quantities:
         if quantity.hidden:
             continue
-        expected, actual = evaluation.shown[quantity.name], _attribute(runtime, quantity.name)
+        expected = evaluation.shown[quantity.name]
+        try:
+            actual = _attribute(runtime, quantity.name)
+        except generated.MissingInputError:  # an output that needs an optional input the instance leaves out
+            actual = None
         if expected is None or isinstance(expected, str):
             assert actual == expected, quantity.name
             continue
@@ -133,7 +137,8 @@ def test_every_equation_has_a_symbol_legend_linking_its_symbols():
             name = block.split("\n", 1)[0]
             if "$" in block and re.search(r"= \S", block):
                 reads_inputs = "Symbols: [$" in block
-                assert reads_inputs or module.model.name == "DenseNetworkScenario" and name == "architecture", (
+                constant = re.fullmatch(r"(?s).*?\$\$\n[^$]* = -?[\d.]+\n\$\$\s*", block)  # fused_trips = 2
+                assert reads_inputs or constant or module.model.name == "DenseNetworkScenario" and name == "architecture", (
                     module.model.name, name)
         for link in re.findall(r"\]\((#input-\w+) ", text):
             assert f'<a id="{link[1:]}"></a>' in text, link
@@ -219,7 +224,7 @@ def test_math_is_typeset_at_build_time_with_local_katex_assets(site):
     for module in MODULES:
         html = (site / "scenarios" / f"{module.model.name}.html").read_text(encoding="utf-8")
         assert 'class="arithmatex"' not in html, module.model.name  # every formula was replaced
-        assert html.count('class="katex"') > 20, module.model.name
+        assert html.count('class="katex"') > 5, module.model.name  # even a one-output page
         assert "assets/katex/katex.min.css" in html
     css = (site / "assets" / "katex" / "katex.min.css").read_text(encoding="utf-8")
     fonts = set(re.findall(r"url\((fonts/[^)]+)\)", css))

@@ -105,12 +105,15 @@ def test_valid_random_values_give_finite_outputs(cls, data):
     for spec in cls._specs:
         if data.draw(st.booleans()):
             low = 0 if spec.minimum is None else spec.minimum
+            high = 1e6 if spec.maximum is None else spec.maximum
             if getattr(spec, "min_length", None):
                 changes[spec.name] = data.draw(st.lists(st.integers(1, 10**5), min_size=spec.min_length, max_size=9))
             elif spec.integer:
-                changes[spec.name] = data.draw(st.integers(int(low) + (1 if spec.strict else 0), 10**6))
+                changes[spec.name] = data.draw(st.integers(int(low) + (1 if spec.strict else 0),
+                                                           int(high) - (1 if spec.strict_maximum and high == int(high) else 0)))
             else:
-                changes[spec.name] = data.draw(st.floats(low, 1e6).filter(lambda x, s=spec, lo=low: not (s.strict and x == lo)))
+                changes[spec.name] = data.draw(st.floats(low, high).filter(
+                    lambda x, s=spec, lo=low, hi=high: not (s.strict and x == lo) and not (s.strict_maximum and x == hi)))
     try:
         scenario = base.variant(**changes)
     except MlsysymError as error:  # cross-input conditions (e.g. a dataset smaller than the batch)

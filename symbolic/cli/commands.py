@@ -166,10 +166,13 @@ def cmd_scaling(args: argparse.Namespace) -> int:
     result = derive.scaling(derive.model_of(scenario_class(args.scenario).__name__), args.output)
     data = {"output": result.output, "per_input": {k: str(v) for k, v in result.per_input.items()},
             "overall": str(result.overall), "polynomial": result.polynomial}
-    rows = [(name, f"x^{power}", derive.growth_word(power)) for name, power in result.per_input.items()]
+    def power_of(power: Any) -> str:
+        return "–" if power is None else f"x^{power}"
+
+    rows = [(name, power_of(power), derive.growth_word(power)) for name, power in result.per_input.items()]
     text = table(rows, ("input", "leading power", "growth"))
     emit(args, data, f"{result.output}: leading-order growth as each input grows alone\n{text}\n"
-                     f"all inputs together: x^{result.overall}; "
+                     f"all inputs together: {power_of(result.overall)}; "
                      f"{'a polynomial' if result.polynomial else 'not a polynomial'} in the inputs")
     return 0
 

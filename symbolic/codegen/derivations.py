@@ -43,7 +43,8 @@ def derivations_markdown(model: ScenarioModel, instances: list[Instance],
             result = derive.scaling(model, output)
             per = ", ".join(f"`{name}` {derive.growth_word(power)}" for name, power in result.per_input.items()
                             if power != 0) or "constant"
-            lines.append(f"| `{result.output}` | {per} | power {result.overall} |")
+            overall = "not a power law" if result.overall is None else f"power {result.overall}"
+            lines.append(f"| `{result.output}` | {per} | {overall} |")
         lines.append("")
     for instance in instances:
         args = {name: _number(value) for name, value in instance_values(instance).items()}

@@ -13,7 +13,7 @@ from symbolic.functions import INDEX_CODE_NAMES, Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
-HELPERS = ("maximum", "minimum", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
+HELPERS = ("log", "maximum", "minimum", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
 
 
 def code_name(path: str) -> str:
@@ -86,6 +86,9 @@ class EvaluatorPrinter(PythonCodePrinter):
 
     def _print_Max(self, expr: sympy.Max) -> str:
         return self._helper("maximum", expr)
+
+    def _print_log(self, expr: sympy.log) -> str:
+        return self._helper("log", expr)
 
     def _print_Heaviside(self, expr: sympy.Heaviside) -> str:  # from derivatives of Min/Max
         self.helpers_used.add("step")

@@ -60,14 +60,25 @@ class Requirement:
 
 
 @dataclass(frozen=True)
+class Default:
+    """An input whose default is an expression of others, computed when it is None and
+    every optional input in ``guard`` is given (else it stays None: it is optional too)."""
+
+    target: str
+    code: str
+    guard: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Evaluator:
     arguments: tuple[Argument, ...]
-    defaults: tuple[Statement, ...]  # inputs whose default is an expression of others
+    defaults: tuple[Default, ...]  # inputs whose default is an expression of others
     blocks: tuple[Block, ...]
     result: str  # the nested dict literal returned
     helpers: tuple[str, ...]
     requirements: tuple[Requirement, ...]
     optional: dict[str, tuple[str, ...]]  # output path -> optional arguments it needs
+    alternatives: dict[str, tuple[str, ...]]  # optional argument -> optional arguments its default is computed from
     gradient: tuple[Statement, ...] = ()  # derivative statements, after the main block
     gradient_result: str = "{}"  # {output path: {argument: d output / d argument}}
     gradient_blocks: tuple[tuple[Block, str], ...] = ()  # guarded (statements, entries) for optional inputs
@@ -92,6 +103,14 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     needed = _needed(_inline_hidden_lists(_deduplicated(_needed(model.quantities))))
     required = set().union(*(_symbols(r.condition) for r in model.requirements)) if model.requirements else set()
     optional = {decl.symbol: decl.name for decl in arguments if decl.spec.default is None and decl.symbol not in required}
+    alternatives: dict[str, tuple[str, ...]] = {}
+    for decl in arguments:  # a default computed from optional inputs is absent when they are
+        default = decl.spec.default
+        if isinstance(default, sympy.Basic) and not default.is_Number and decl.symbol not in required:
+            sources = tuple(sorted(optional[s] for s in _symbols(default) if s in optional))
+            if sources:
+                optional[decl.symbol] = decl.name
+                alternatives[decl.name] = sources
     guards = _optional_dependencies(needed, by_symbol, optional)
 
     blocks = []
@@ -111,7 +130,8 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
             text = repr(int(number) if number.is_Integer else float(number))
         else:
             text = "None"
-            defaults.append(Statement(decl.name, printer.doprint(fold(sympy.sympify(default), decl.spec.unit))))
+            defaults.append(Default(decl.name, printer.doprint(fold(sympy.sympify(default), decl.spec.unit)),
+                                    alternatives.get(decl.name, ())))
         argument_list.append(Argument(decl.name, text, decl.spec.unit, decl.spec.doc))
 
     requirements = []
@@ -146,7 +166,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     guarded = tuple((Block(block.guard, tuple(reversed(kept[position])), ()), result)
                     for position, (block, _, result) in enumerate(parts) if position)
     return Evaluator(tuple(argument_list), tuple(defaults), tuple(blocks), _result_literal(needed),
-                     tuple(sorted(printer.helpers_used)), tuple(requirements), optional_outputs,
+                     tuple(sorted(printer.helpers_used)), tuple(requirements), optional_outputs, alternatives,
                      tuple(reversed(kept[0])), parts[0][2], guarded)
 
 

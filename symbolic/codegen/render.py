@@ -44,7 +44,9 @@ def tex_escape(text: str) -> str:
     """Escape prose for LaTeX; `code` spans become \\texttt."""
     table = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
              "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "µ": r"\textmu{}",
-             "→": r"$\rightarrow$", "≥": r"$\geq$", "≤": r"$\leq$", "×": r"$\times$"}
+             "→": r"$\rightarrow$", "≥": r"$\geq$", "≤": r"$\leq$", "×": r"$\times$",
+             "α": r"$\alpha$", "β": r"$\beta$", "σ": r"$\sigma$", "η": r"$\eta$", "∝": r"$\propto$",
+             "·": r"$\cdot$", "−": "-", "≈": r"$\approx$"}
     escaped = "".join(table.get(ch, ch) for ch in str(text))
     return re.sub(r"`([^`]*)`", r"\\texttt{\1}", escaped)
 
@@ -60,9 +62,10 @@ def input_spec(decl: InputDecl) -> Spec:
             rule, default = sympy.sstr(default), None
     minimum = 0 if (decl.spec.positive or decl.spec.nonnegative) else None
     fields = (decl.name, decl.spec.unit, decl.spec.integer, minimum, decl.spec.positive, default, rule, decl.spec.doc)
+    top, strict_top = decl.spec.maximum, decl.spec.strict_maximum
     if isinstance(decl.spec, ListInput):
-        return ListSpec(*fields, min_length=decl.spec.min_length)
-    return InputSpec(*fields)
+        return ListSpec(*fields, min_length=decl.spec.min_length, maximum=top, strict_maximum=strict_top)
+    return InputSpec(*fields, maximum=top, strict_maximum=strict_top)
 
 
 def spec_source(spec: Spec) -> str:
@@ -79,6 +82,9 @@ def spec_source(spec: Spec) -> str:
     if isinstance(spec, ListSpec):
         fields.append(f"min_length={spec.min_length!r}")
     fields.append(f"doc={spec.doc!r}")
+    for name, empty in (("maximum", None), ("strict_maximum", False)):
+        if getattr(spec, name) != empty:
+            fields.append(f"{name}={getattr(spec, name)!r}")
     return f"{type(spec).__name__}({', '.join(fields)})"
 
 
@@ -106,6 +112,9 @@ def _descriptor(output: OutputDecl, path: str, evaluator: Evaluator, owners: dic
     requires = evaluator.optional.get(path, ())
     if requires:
         extra += f", requires={tuple(dict.fromkeys(owners[r] for r in requires))!r}"
+        alternatives = {r: evaluator.alternatives[r] for r in requires if r in evaluator.alternatives}
+        if alternatives:
+            extra += f", alternatives={alternatives!r}"
     if output.if_missing != "error":
         extra += f", if_missing={output.if_missing!r}"
     return f"{kind}({output.name!r}{unit}{extra})"
@@ -210,7 +219,7 @@ def compiled_functions(context: dict[str, Any]) -> dict[str, Any]:
     module will hold, so numbers shown in the docs come from the code users run."""
     text = environment().get_template("evaluator_functions.py.j2").render(**context)
     namespace: dict[str, Any] = {}
-    source = "from typing import Any\nfrom symbolic.runtime.mathops import maximum, minimum, step\n" + text
+    source = "from typing import Any\nfrom symbolic.runtime.mathops import log, maximum, minimum, step\n" + text
     exec(compile(source, f"<evaluator of {context['model'].name}>", "exec"), namespace)  # noqa: S102
     return namespace
 

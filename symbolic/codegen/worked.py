@@ -80,7 +80,7 @@ def input_values(model: ScenarioModel, given: dict[str, Any]) -> dict[str, Value
             else:
                 assert item.scenario is not None and isinstance(owner, Instance)
                 value = instance_values(owner)[decl.resolves]
-        elif decl.name in given:
+        elif given.get(decl.name) is not None:  # a variant may set an optional input back to None
             value = _in_unit(given[decl.name], decl.spec.unit)
         else:
             default = decl.spec.default
@@ -190,6 +190,9 @@ def _number(expr: sympy.Basic, evaluation: Evaluation) -> Any:
         result = result.replace(lambda e: isinstance(e, sympy.Indexed),
                                 lambda e: lists[e.base][0][int(e.indices[0]) - lists[e.base][1]])
         result = result.doit()
+    if not result.is_Number and result.is_number and result.is_real:
+        # an irrational power (2^(-1/20)): 40 significant digits, kept as a rational like every other value
+        result = sympy.Rational(str(result.evalf(40)))
     if not result.is_Number:
         raise DeclarationError(f"{evaluation.model.name}: could not evaluate {expr} to a number")
     return result

@@ -32,6 +32,7 @@ from symbolic.model.collected import (
 )
 from symbolic.model.declarations import (
     Declaration,
+    Echo,
     Group,
     GroupRef,
     Input,
@@ -58,7 +59,7 @@ from symbolic.model.structured import (
 )
 
 __all__ = [
-    "UNIT_SYMBOLS", "Dataset", "Declaration", "Group", "Input", "InputDecl", "ListInput", "Node", "NodeRef",
+    "UNIT_SYMBOLS", "Dataset", "Declaration", "Echo", "Group", "Input", "InputDecl", "ListInput", "Node", "NodeRef",
     "Output", "OutputDecl", "PerItem", "Precision", "PrecisionDecl", "Quantity", "Require", "RequirementDecl",
     "Scenario", "ScenarioInput", "ScenarioInputRef", "ScenarioModel", "StructuredDecl", "Sub", "SubRef", "Table",
     "TableRef", "Text", "_symbols", "flop", "unit_constant", "Series", "Sweep", "decades", "powers_of_two",

@@ -32,20 +32,28 @@ class Declaration:
 class Input(Declaration):
     """A numeric input: unit ("" = a dimensionless count or ratio), domain, default, doc.
 
+    The domain is a lower bound (``positive`` or ``nonnegative``) and an optional upper
+    bound, ``at_most=1`` (≤ 1, an efficiency) or ``below=1`` (< 1, a fraction that may
+    not reach the whole).
+
     ``default`` may be a number, an expression of inputs declared above (the value is
     computed when the input is left out) or ``None`` for an optional input: outputs that
     need it raise a clear error (or are None, see ``Output.if_missing``) without it.
     """
 
     def __init__(self, unit: str = "", *, integer: bool = False, positive: bool = False,
-                 nonnegative: bool = False, default: Any = REQUIRED, symbol: str | None = None,
-                 doc: str = "") -> None:
+                 nonnegative: bool = False, at_most: float | None = None, below: float | None = None,
+                 default: Any = REQUIRED, symbol: str | None = None, doc: str = "") -> None:
         if positive and nonnegative:
             raise DeclarationError("Input: give positive or nonnegative, not both")
+        if at_most is not None and below is not None:
+            raise DeclarationError("Input: give at_most or below, not both")
         self.unit = unit
         self.integer = integer
         self.positive = positive
         self.nonnegative = nonnegative
+        self.maximum = below if below is not None else at_most
+        self.strict_maximum = below is not None
         self.default = default
         self.latex = symbol
         self.doc = doc
@@ -232,6 +240,18 @@ class TableRef:
         return sympy.Add(*(self[key] for key in (keys or tuple(self.symbols))))
 
 
+class Echo:
+    """Marks a top-level scalar output that a group echoes and that stays at the top level too:
+    ``result = Group(Echo(memory_time), overhead, doc=...)`` gives ``memory_time`` and
+    ``result.memory_time``. (A bare output listed in a group is an error: outputs join a group
+    with ``group=``.)"""
+
+    def __init__(self, output: Any) -> None:
+        if not isinstance(output, sympy.Symbol):
+            raise DeclarationError(f"Echo: expected a scalar output declared above, got {output!r}")
+        self.output = output
+
+
 class Group(Declaration):
     """An attribute that collects outputs, e.g. ``result.steps``; each member says it belongs.
 
@@ -239,7 +259,8 @@ class Group(Declaration):
         layers = Output(Len(w) - 1, group=result, doc="...")   # read as result.layers
 
     Declare the group before its members; its fields are the inputs it echoes (the
-    positional arguments, copied in as they are) then its members in declaration order.
+    positional arguments, copied in as they are; ``Echo(output)`` for a top-level output)
+    then its members in declaration order.
     """
 
     def __init__(self, *echoes: Any, doc: str = "") -> None:
@@ -248,16 +269,29 @@ class Group(Declaration):
 
     def bind(self, name: str, into: ScenarioModel) -> GroupRef:
         fields: list[OutputDecl] = []
+        echoes: list[InputDecl | Quantity] = []
         for echo in self.echoes:
+            if isinstance(echo, Echo):
+                echo_name = str(echo.output)
+                output = next((o for o in into.outputs if o.name == echo_name and o.kind == "scalar"), None)
+                quantity = next((q for q in into.quantities if q.name == echo_name), None)
+                if output is None or quantity is None:
+                    raise DeclarationError(f"{into.name}: Group {name} echoes {echo_name!r}, which is not a "
+                                           "top-level scalar output declared above it")
+                fields.append(OutputDecl(echo_name, "scalar", output.doc, output.unit, if_missing=output.if_missing))
+                echoes.append(quantity)
+                continue
             echo_name = str(getattr(echo, "label", echo))
             source = next((d for d in into.inputs if d.name == echo_name and not d.structured), None)
             if source is None:
                 raise DeclarationError(f"{into.name}: Group {name} lists {echo_name!r}, which is not an input declared "
-                                       f"above it; outputs join a group with group={name} on their own declaration")
+                                       f"above it; outputs join a group with group={name} on their own declaration "
+                                       "(or are echoed with Echo(output))")
             kind = "list" if isinstance(source.spec, ListInput) else "scalar"
             fields.append(OutputDecl(echo_name, kind, source.spec.doc, source.spec.unit))
+            echoes.append(source)
         into.add_output(OutputDecl(name, "group", self.doc, ""))
-        ref = GroupRef(name, fields, [d for e in self.echoes for d in into.inputs if d.name == str(getattr(e, "label", e))])
+        ref = GroupRef(name, fields, echoes)
         into.open_groups.append(ref)
         return ref
 
@@ -265,7 +299,7 @@ class Group(Declaration):
 class GroupRef:
     """What a class body sees for a group: pass it as ``group=`` to the outputs that belong to it."""
 
-    def __init__(self, name: str, fields: list[OutputDecl], echoes: list[InputDecl]) -> None:
+    def __init__(self, name: str, fields: list[OutputDecl], echoes: list[InputDecl | Quantity]) -> None:
         self.name = name
         self.fields = fields
         self.echoes = echoes
@@ -280,6 +314,10 @@ def close_groups(model: ScenarioModel) -> None:
         model.outputs[position] = replace(model.outputs[position], members=tuple(ref.fields))
         for source in ref.echoes:
             path = f"{ref.name}.{source.name}"
+            if isinstance(source, Quantity):  # an output echoed: result.memory_time is memory_time
+                model.add_quantity(Quantity(path, sympy.Symbol(path, real=True), source.symbol, source.unit, source.doc,
+                                            source.latex, group=ref.name, echo=True))
+                continue
             kind = "list" if isinstance(source.spec, ListInput) else "scalar"
             symbol = sympy.IndexedBase(path) if kind == "list" else sympy.Symbol(path)
             model.add_quantity(Quantity(path, symbol, source.symbol, source.spec.unit, source.spec.doc, source.latex,

@@ -60,6 +60,10 @@ class _ScenarioMeta(type):
         model.chart = namespace.get("chart")
         _check_presentation(model)
         model.roofline = dict(namespace.get("roofline", {}))
+        model.differs = dict(namespace.get("differs", {}))
+        unknown = sorted(set(model.differs) - set(model.names) - {q.name for q in model.quantities})
+        if unknown:
+            raise DeclarationError(f"{name}: differs names {', '.join(unknown)}, which it does not declare")
         model.freeze()
         cls.model = model  # type: ignore[attr-defined]
         return cls

@@ -1,4 +1,4 @@
-"""Min and max for the generated evaluators: plain numbers, or numpy arrays element-wise.
+"""Min, max and log for the generated evaluators: plain numbers, or numpy arrays element-wise.
 
 The builtins compare scalars (and keep ints exact); numpy arrays make ``min`` raise
 because an array has no single truth value, and then numpy's element-wise reduction
@@ -38,3 +38,15 @@ def step(value: Any) -> Any:
         import numpy
 
         return numpy.heaviside(value, 0.5)
+
+
+def log(value: Any) -> Any:
+    """Natural logarithm (in derivatives of powers with an input in the exponent, m^-α)."""
+    import math
+
+    try:
+        return math.log(value)
+    except TypeError:
+        import numpy
+
+        return numpy.log(value)

@@ -217,11 +217,13 @@ class Output:
     returns None, ``"error"`` raises naming ``requires``.
     """
 
-    def __init__(self, name: str, unit: str = "", *, requires: tuple[str, ...] = (), if_missing: str = "error") -> None:
+    def __init__(self, name: str, unit: str = "", *, requires: tuple[str, ...] = (), if_missing: str = "error",
+                 alternatives: dict[str, tuple[str, ...]] | None = None) -> None:
         self.name = name
         self.unit = unit
         self.requires = requires
         self.if_missing = if_missing
+        self.alternatives = alternatives or {}  # a required input computed from these when they are given
 
     def __get__(self, scenario: ScenarioBase | None, owner: type) -> Any:
         if scenario is None:
@@ -236,8 +238,17 @@ class Output:
     def missing(self, scenario: ScenarioBase) -> None:
         if self.if_missing == "none":
             return None
+        def named(name: str) -> str:
+            sources = self.alternatives.get(name)
+            return repr(name) + (f" (or {' and '.join(repr(s) for s in sources)})" if sources else "")
+
+        def absent(name: str) -> bool:
+            args = scenario._args
+            return args.get(name) is None and any(args.get(s) is None for s in self.alternatives.get(name, (name,)))
+
+        missing = [r for r in self.requires if absent(r)] or list(self.requires)
         raise MissingInputError(
-            f"{type(scenario).__name__}: output '{self.name}' needs input {' and '.join(repr(r) for r in self.requires)}, "
+            f"{type(scenario).__name__}: output '{self.name}' needs input {' and '.join(named(r) for r in missing)}, "
             "which was not given")
 
 

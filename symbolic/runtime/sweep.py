@@ -61,6 +61,8 @@ def _validate(title: str, spec: Any, array: Any) -> None:
         bad |= values != numpy.floor(values)
     if spec.minimum is not None:
         bad |= (values <= spec.minimum) if spec.strict else (values < spec.minimum)
+    if spec.maximum is not None:
+        bad |= (values >= spec.maximum) if spec.strict_maximum else (values > spec.maximum)
     if bad.any():
         coerce_number(title, spec, array.ravel()[int(numpy.argmax(bad))].item())
 

@@ -34,8 +34,17 @@ def _scalar_domain(spec: InputSpec | ListSpec) -> str:
         bound = f" ≥ {math.floor(spec.minimum) + 1}"
     else:
         bound = f" {'>' if spec.strict else '≥'} {_plain(spec.minimum)}"
+    if spec.maximum is not None:
+        bound += f"{' and' if bound else ''} {'<' if spec.strict_maximum else '≤'} {_plain(spec.maximum)}"
     unit_text = f" {spec.unit}" if spec.unit else ""
     return f"{kind}{bound}{unit_text}"
+
+
+def _outside(spec: InputSpec | ListSpec, value: Any) -> bool:
+    """True when ``value`` (a real number) lies outside the spec's bounds."""
+    if spec.minimum is not None and (value < spec.minimum or (spec.strict and value == spec.minimum)):
+        return True
+    return spec.maximum is not None and (value > spec.maximum or (spec.strict_maximum and value == spec.maximum))
 
 
 # The specs are NamedTuples rather than dataclasses: ``import generated`` must stay fast,
@@ -55,6 +64,8 @@ class InputSpec(NamedTuple):
     default: Any = REQUIRED
     default_rule: str = ""
     doc: str = ""
+    maximum: float | None = None
+    strict_maximum: bool = False
 
     @property
     def domain(self) -> str:
@@ -79,6 +90,8 @@ class ListSpec(NamedTuple):
     default_rule: str = ""
     doc: str = ""
     min_length: int = 1
+    maximum: float | None = None
+    strict_maximum: bool = False
 
     @property
     def domain(self) -> str:
@@ -153,7 +166,7 @@ def coerce_number(scenario: str, spec: Spec, value: Any, where: str = "") -> Any
     if kind is int or kind is float:  # the common case, checked without ABCs or messages
         if kind is float and (not math.isfinite(value) or (spec.integer and not value.is_integer())):
             return _coerce_slowly(scenario, spec, value, where)
-        if spec.minimum is not None and (value < spec.minimum or (spec.strict and value == spec.minimum)):
+        if (spec.minimum is not None or spec.maximum is not None) and _outside(spec, value):
             return _coerce_slowly(scenario, spec, value, where)
         return int(value) if spec.integer and kind is float else value
     return _coerce_slowly(scenario, spec, value, where)
@@ -181,7 +194,7 @@ def _coerce_slowly(scenario: str, spec: Spec, value: Any, where: str) -> Any:
             raise ScenarioInputError(f"{where} got {value}, which is not a whole number; {expected()}")
     elif not isinstance(value, (int, float)):
         value = float(value)
-    if spec.minimum is not None and (value < spec.minimum or (spec.strict and value == spec.minimum)):
+    if _outside(spec, value):
         raise ScenarioInputError(f"{where} got {value}; {expected()}")
     return value
 
