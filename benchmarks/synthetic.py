@@ -71,6 +71,11 @@ def _run(root: Path, *argv: str) -> float:
     return time.perf_counter() - start
 
 
+def count_outputs(module_text: str) -> int:
+    """Declared outputs of a generated module: every output descriptor, group members and tables included."""
+    return len(re.findall(r"\b(?:Output|ListOutput|TableOutput|SubScenario)\(", module_text))
+
+
 def measure(rounds: int = 3) -> dict[str, Any]:
     """Every pipeline measurement at ``COUNT`` scenarios, wall time of whole commands (start-up included)."""
     with tempfile.TemporaryDirectory(prefix="mlsysym-bench-") as directory:
@@ -92,8 +97,7 @@ def measure(rounds: int = 3) -> dict[str, Any]:
         sizes = {}
         for name in names:
             lines = len((root / "generated" / f"{name}.py").read_text(encoding="utf-8").splitlines())
-            outputs = len(re.findall(r"^    \w+ = \w*Output\(|^    \w+ = (?:Group|Table|List|Sub)\w*\(",
-                                     (root / "generated" / f"{name}.py").read_text(encoding="utf-8"), re.MULTILINE))
+            outputs = count_outputs((root / "generated" / f"{name}.py").read_text(encoding="utf-8"))
             sizes[name] = {"lines": lines, "outputs": outputs}
         return {"scenarios": len(names), "cold_s": cold, "check_s": check, "warm_s": warm, "import_s": imports,
                 "sizes": sizes}
