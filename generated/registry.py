@@ -46,11 +46,11 @@ def _MnistDenseNetwork():
     return DenseNetworkScenario(
         name='MNIST digit classifier, 784-128-64-10, batch 32, FP32, Adam',
         description="A 784-128-64-10 MLP on MNIST at batch 32 with FP32 values and Adam's two FP32 moments.",
+        layer_widths=[Datasets.MNIST.image_width * Datasets.MNIST.image_height * Datasets.MNIST.image_channels, 128, 64, Datasets.MNIST.num_classes],
         batch_size=32,
         bytes_per_value=Constants.ByteWidths.FP32,
-        dataset=Datasets.MNIST,
-        layer_widths=[Datasets.MNIST.image_width * Datasets.MNIST.image_height * Datasets.MNIST.image_channels, 128, 64, Datasets.MNIST.num_classes],
         optimizer_bytes_per_parameter=Constants.ByteWidths.ADAM_MOMENTS,
+        dataset=Datasets.MNIST,
     )
 
 
@@ -86,14 +86,14 @@ def _MnistEpochCpuVersusH100():
     return EpochOverheadScenario(
         name='One MNIST training epoch on a desktop CPU and on an H100, FP32',
         description='The 784-128-64-10 MNIST classifier at batch 32 for one epoch (1875 steps) on the reference desktop CPU and on an H100; one FLOP costs half an FP32 multiply-accumulate of energy.',
+        network=Scenarios.MnistDenseNetwork,
+        host=Hardware.Cloud.ReferenceCPU,
         accelerator=Hardware.Cloud.H100,
+        precision='fp32',
         dispatch=Constants.RuntimeOverheads.PythonDispatch,
+        launch=Constants.RuntimeOverheads.KernelLaunch,
         dram_energy_per_byte=Constants.Energy.DramPerByte,
         flop_energy=(Constants.Energy.Fp32Multiply + Constants.Energy.Fp32Add) / 2,
-        host=Hardware.Cloud.ReferenceCPU,
-        launch=Constants.RuntimeOverheads.KernelLaunch,
-        network=Scenarios.MnistDenseNetwork,
-        precision='fp32',
     )
 
 
@@ -102,10 +102,10 @@ def _SmallKernelDispatch():
     return HostDispatchScenario(
         name='One small eager operation: a short element-wise kernel',
         description='A 1 µs element-wise kernel issued eagerly: host work is 15x the device work.',
-        device_time=Q_('1 µs'),
+        ops_per_block=1,
         dispatch=Constants.RuntimeOverheads.PythonDispatch,
         launch=Constants.RuntimeOverheads.KernelLaunch,
-        ops_per_block=1,
+        device_time=Q_('1 µs'),
     )
 
 
@@ -123,8 +123,8 @@ def _SmallMlpDispatch():
     return Scenarios.SmallKernelDispatch.variant(
         name="A small MLP's eager step: six operations, 2.6 us of device work",
         description='Six eager operations around 2.6 µs of device work: dominated by the host.',
-        device_time=Q_('2.6 µs'),
         ops_per_block=6,
+        device_time=Q_('2.6 µs'),
     )
 
 
@@ -133,8 +133,8 @@ def _Gpt3BlockDispatch():
     return Scenarios.SmallKernelDispatch.variant(
         name='One GPT-3-scale transformer block over a large batch, eager',
         description='A transformer block with 100 ms of device work: host overhead is negligible.',
-        device_time=Q_('100 ms'),
         ops_per_block=12,
+        device_time=Q_('100 ms'),
     )
 
 
@@ -143,11 +143,11 @@ def _Gpt2XlEagerDecodeDispatch():
     return HostDispatchScenario(
         name='Eager host work to issue one GPT-2 XL decode step on an H100',
         description="48 blocks of 12 eager operations against the memory-bound decode step of GPT-2 XL (1.5e9 FP16 parameters read once at the H100's 3.35 TB/s).",
+        ops_per_block=12,
         blocks=48,
-        device_time=Q_('1.5e9 param') * Constants.ByteWidths.FP16 / Hardware.Cloud.H100.memory_bandwidth,
         dispatch=Constants.RuntimeOverheads.PythonDispatch,
         launch=Constants.RuntimeOverheads.KernelLaunch,
-        ops_per_block=12,
+        device_time=Q_('1.5e9 param') * Constants.ByteWidths.FP16 / Hardware.Cloud.H100.memory_bandwidth,
     )
 
 
@@ -193,11 +193,11 @@ def _TwelveHeadScoresAt100kTokens():
     return MaterializedScoresScenario(
         name="Twelve heads' attention scores at 100k tokens, FP16, against an H100",
         description="A 32-layer model with 12 heads per layer storing every FP16 attention score of a 100,000-token sequence, compared with one H100's memory.",
-        bytes_per_score=Constants.ByteWidths.FP16,
-        hardware=Hardware.Cloud.H100,
+        seq_len=100000,
         heads=12,
         layers=32,
-        seq_len=100000,
+        bytes_per_score=Constants.ByteWidths.FP16,
+        hardware=Hardware.Cloud.H100,
     )
 
 
@@ -206,20 +206,20 @@ def _MnistTwoLayerTrainingStepOnH100():
     return MlpTrainingStepScenario(
         name='One eager training step of a 784-128-10 MNIST MLP at batch 32 on an H100, FP32',
         description='A 784-128-10 MLP on 28x28 MNIST digits, batch 32, FP32 values and INT64 labels, Adam (7 values moved per parameter), issued eagerly on an H100.',
-        backward_ops=5,
         batch_size=32,
-        bytes_per_value=Constants.ByteWidths.FP32,
-        dispatch=Constants.RuntimeOverheads.PythonDispatch,
-        forward_ops=4,
-        hardware=Hardware.Cloud.H100,
-        hidden_width=128,
         input_width=Datasets.MNIST.image_width * Datasets.MNIST.image_height * Datasets.MNIST.image_channels,
+        hidden_width=128,
+        output_width=Datasets.MNIST.num_classes,
+        bytes_per_value=Constants.ByteWidths.FP32,
         label_bytes=Constants.ByteWidths.INT64,
-        launch=Constants.RuntimeOverheads.KernelLaunch,
         loss_flops_per_logit=3,
         optimizer_values_moved=7,
-        output_width=Datasets.MNIST.num_classes,
+        hardware=Hardware.Cloud.H100,
         precision='fp32',
+        forward_ops=4,
+        backward_ops=5,
+        dispatch=Constants.RuntimeOverheads.PythonDispatch,
+        launch=Constants.RuntimeOverheads.KernelLaunch,
     )
 
 
@@ -228,8 +228,8 @@ def _GPipeFourStageWalkthrough():
     return PipelineScheduleScenario(
         name='GPipe walkthrough: four stages, four micro-batches',
         description='The textbook GPipe schedule: 4 stages and 4 micro-batches idle 3 of every 7 slots.',
-        microbatches=4,
         stages=4,
+        microbatches=4,
     )
 
 
@@ -238,8 +238,8 @@ def _Pipeline8Stage32Micro():
     return PipelineScheduleScenario(
         name='Eight pipeline stages, 32 micro-batches',
         description='An 8-stage pipeline fed 32 micro-batches per step: a bubble of 7/39.',
-        microbatches=32,
         stages=8,
+        microbatches=32,
     )
 
 
@@ -288,12 +288,12 @@ def _PhoneFullUpdateWorkingSet():
     return UpdateWorkingSetScenario(
         name='Full fine-tune of a 10M-parameter FP32 model with Adam on a flagship phone',
         description="A 10M-parameter FP32 model updated in full with Adam (two moments), saved activations 5x the weights (8x at the high end), at the iPhone 15 Pro's DRAM bandwidth.",
+        parameters=10000000.0,
+        bytes_per_param=Constants.ByteWidths.FP32,
+        optimizer_moments=2,
         activation_factor=5.0,
         activation_factor_high=8.0,
         bandwidth=Hardware.Mobile.iPhone15Pro.memory_bandwidth,
-        bytes_per_param=Constants.ByteWidths.FP32,
-        optimizer_moments=2,
-        parameters=10000000.0,
     )
 
 

@@ -78,6 +78,15 @@ def test_records_round_trip_through_json():
     assert ScenarioRecord.from_json(json.loads(json.dumps(record.to_json()))) == record
 
 
+def test_cache_entries_keep_declaration_order(tmp_path):
+    """A registry entry's inputs come back from the cache in the order they were declared (not sorted)."""
+    record = ScenarioRecord("m", "framework", "s.py", "M", "S", ({"key": "A", "sources": {"b": "1", "a": "2"}},), (),
+                            (), {})
+    pipeline._write(tmp_path / "m.json", {"key": "k", "record": record.to_json()})
+    again = ScenarioRecord.from_json(pipeline._read(tmp_path / "m.json")["record"])
+    assert list(again.instances[0]["sources"]) == ["b", "a"]
+
+
 def test_a_cached_render_reuses_every_unchanged_scenario(tmp_path, monkeypatch):
     """Fill a cache from records, then render again: nothing is re-rendered and the files agree."""
     rendered = {name: ScenarioRecord("m", "framework", f"symbolic/scenarios/framework/{name}.py", name, "S", (), (), (),

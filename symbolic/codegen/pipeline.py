@@ -36,7 +36,8 @@ def _read(path: Path) -> Any:
 def _write(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(f".{os.getpid()}.tmp")
-    temporary.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
+    # key order is kept: a registry entry's inputs are emitted in the order they were declared
+    temporary.write_text(json.dumps(data), encoding="utf-8")
     temporary.replace(path)  # atomic: a concurrent reader sees the old entry or the new one
 
 
