@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 def shown(value: Any, unit: str = "") -> str:
+    if value is None:  # an output that needs an optional input the instance leaves out
+        return "– (needs an input not given)"
     if isinstance(value, float):
         text = f"{value:.6g}"
     else:

@@ -64,3 +64,11 @@ def test_evaluator_equals_exact_sympy(o, v, bw, m, w, rate, sm, sc):
     s = IronLawScenario(overhead=o, data_volume=v, bandwidth=bw, memory_time_stated=m, operations=w,
                         effective_rate=rate, memory_speedup=sm, compute_speedup=sc)
     assert_matches_exact(flatten(s.evaluate()), exact_outputs(Declared.model, s._args), rel=1e-9)
+
+
+def test_cli_shows_a_missing_optional_output_as_such(capsys):
+    from symbolic.cli import main
+
+    assert main(["show", "IronLawComputeHeavyExample"]) == 0
+    line = next(row for row in capsys.readouterr().out.splitlines() if row.startswith("upgraded_bandwidth"))
+    assert "needs an input not given" in line and "None" not in line
