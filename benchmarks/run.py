@@ -25,6 +25,7 @@ import importlib
 import json
 import math
 import platform
+from pathlib import Path
 import sys
 import time
 from typing import Any
@@ -355,7 +356,8 @@ def main() -> None:
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "versions": versions(),
         "cpus": __import__("os").cpu_count(),
-        "generated": str(generated.__file__),
+        # relative to the repository: the results file records no path of the machine it ran on
+        "generated": Path(generated.__file__).resolve().relative_to(ROOT).as_posix(),
         "rounds": rounds,
         "quick": options.quick,
         "seconds": elapsed,

@@ -77,7 +77,7 @@ def bad_values(cls):
         if not node.optional:
             rows.append((node.name, None, MissingInputError))
     for precision in cls._precisions:
-        rows += [(precision.name, 16, InputTypeError), (precision.name, "FP32", ScenarioInputError),
+        rows += [(precision.name, 16, InputTypeError), (precision.name, "FP4", ScenarioInputError),
                  (precision.name, "no-such-precision", ScenarioInputError)]
     for dataset in cls._datasets:
         rows += [(dataset.name, "MNIST", InputTypeError), (dataset.name, Hardware.Cloud.H100, InputTypeError)]

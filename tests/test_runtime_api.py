@@ -54,7 +54,7 @@ def test_instances_are_immutable():
         ({"dispatch": float("nan")}, ScenarioInputError, ["dispatch", "nan"]),
         ({"dispatch": float("inf")}, ScenarioInputError, ["dispatch", "inf"]),
         ({"dispatch": Q_(3, "byte")}, ScenarioInputError, ["dispatch", "[time]"]),
-        ({"precision": "fp16"}, ScenarioInputError, ["precision", "'fp16'", "NVIDIA H100", "fp16_dense", "fp32"]),
+        ({"precision": "fp4"}, ScenarioInputError, ["precision", "'fp4'", "NVIDIA H100", "fp16_dense", "fp32", "peak"]),
         ({"precision": 16}, InputTypeError, ["precision"]),
         ({"hardware": "H100"}, InputTypeError, ["hardware", "HardwareNode"]),
         ({"hidden": 3}, ScenarioInputError, ["unknown input 'hidden'", "hidden_width"]),
@@ -72,7 +72,7 @@ def test_bad_inputs_name_the_input_value_and_expectation(changes, error, words):
 def test_missing_required_and_node_without_precisions():
     with pytest.raises(MissingInputError, match="device_time"):
         HostDispatchScenario(ops_per_block=1, dispatch=1, launch=1)
-    with pytest.raises(ScenarioInputError, match="lists: none"):
+    with pytest.raises(ScenarioInputError, match="lists: peak"):  # no precision table: the headline only
         MNIST.variant(hardware=Hardware.Mobile.iPhone15Pro)
 
 

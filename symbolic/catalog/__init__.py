@@ -1,4 +1,4 @@
-"""The catalog: hardware nodes, datasets and constants, read from the TOML files here.
+"""The catalog: hardware nodes, workloads, datasets and constants, read from the TOML files here.
 
 The data files are the source of truth. The generator turns them into
 ``generated/catalog.py`` (plain Python, values pre-converted to base units, so the
@@ -9,27 +9,35 @@ source text that rebuilds it at runtime.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
+from symbolic.catalog.load import (
+    CATALOG_DIR,
+    CatalogError,
+    Entry,
+    Published,
+    Reference,
+    entries,
+    published,
+    read_toml,
+    validate,
+)
+from symbolic.catalog.schema import Record
+from symbolic.catalog.systems import IOInterconnect
 from symbolic.refs import Ref
 from symbolic.runtime.hardware import DatasetProfile, HardwareNode
 from symbolic.runtime.namespace import Namespace
 from symbolic.runtime.units import Q_
 
-CATALOG_DIR = Path(__file__).resolve().parent
 TIERS = ("Cloud", "Workstation", "Mobile", "Edge", "Tiny")
 
 
-@dataclass(frozen=True)
-class Published:
-    """A catalog quantity: the text as published and its magnitude in base units."""
-
-    text: str
-    base: float | int
+# A node's scalar facts beyond the roofline: field -> unit ("" for a count), in table order
+NODE_EXTRA_UNITS = {"tdp": "W", "tdp_min": "W", "tdp_max": "W", "dispatch_tax": "ms", "unit_cost": "dollar",
+                    "unit_cost_max": "dollar", "accelerator_count": ""}
+NODE_LINKS = ("interconnect", "nvlink")
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,8 @@ class NodeRecord:
     memory_bandwidth: Published
     memory_capacity: Published
     peak_flops: Published
+    extra: dict[str, Any]  # NODE_EXTRA_UNITS fields that are set: Published, or an int count
+    links: dict[str, dict[str, Any]]  # "interconnect"/"nvlink" -> validated IOInterconnect fields
 
     @property
     def path(self) -> str:
@@ -56,8 +66,7 @@ class ConstantRecord:
 
 
 def _read(name: str) -> dict[str, Any]:
-    with open(CATALOG_DIR / name, "rb") as handle:
-        return tomllib.load(handle)
+    return read_toml(name, CATALOG_DIR)
 
 
 def _published(text: str, unit: str) -> Published:
@@ -78,6 +87,11 @@ def hardware_records() -> tuple[NodeRecord, ...]:
     records = []
     for tier in TIERS:
         for key, node in data.get(tier, {}).items():
+            where = f"symbolic/catalog/hardware.toml: entry {tier}.{key}"
+            known = {"name", "memory_bandwidth", "memory_capacity", "peak_flops", "precision_flops",
+                     *NODE_EXTRA_UNITS, *NODE_LINKS}
+            if set(node) - known:
+                raise CatalogError(f"{where}: unknown fields {sorted(set(node) - known)}")
             records.append(
                 NodeRecord(
                     tier=tier,
@@ -87,9 +101,24 @@ def hardware_records() -> tuple[NodeRecord, ...]:
                     memory_bandwidth=_published(node["memory_bandwidth"], "byte/s"),
                     memory_capacity=_published(node["memory_capacity"], "byte"),
                     peak_flops=_published(node["peak_flops"], "flop/s"),
+                    extra={field: _extra(node[field], unit, f"{where}, field '{field}'")
+                           for field, unit in NODE_EXTRA_UNITS.items() if field in node},
+                    links={link: validate(IOInterconnect, node[link], f"{where}.{link}")
+                           for link in NODE_LINKS if link in node},
                 )
             )
     return tuple(records)
+
+
+def _extra(raw: Any, unit: str, where: str) -> Any:
+    if unit:
+        value = published(raw, unit, where)
+        if value.base < 0:
+            raise CatalogError(f"{where}: got {raw!r}; expected a quantity ≥ 0 {unit}")
+        return value
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
+        raise CatalogError(f"{where}: got {raw!r}; expected an integer ≥ 1")
+    return raw
 
 
 @lru_cache(maxsize=None)
@@ -108,22 +137,170 @@ def constant_records() -> tuple[ConstantRecord, ...]:
     )
 
 
+@lru_cache(maxsize=None)
+def workload_entries() -> tuple[Entry, ...]:
+    """Every workload of ``workloads.toml``, validated against its type, in tier and file order."""
+    from symbolic.catalog.workloads import TIERS as MODEL_TIERS
+    from symbolic.catalog.workloads import WORKLOAD_TYPES
+
+    return entries("workloads.toml", MODEL_TIERS, {t.__name__: t for t in WORKLOAD_TYPES})
+
+
+@lru_cache(maxsize=None)
+def storage_widths() -> dict[str, float | int]:
+    """Bytes per value of each precision name (the ``StorageWidths`` constants)."""
+    widths = {}
+    for record in constant_records():
+        if record.section == "StorageWidths":
+            magnitude = Q_(record.value).to("byte").magnitude
+            widths[record.key.lower()] = int(magnitude) if float(magnitude).is_integer() else float(magnitude)
+    return widths
+
+
+def entry_arguments(entry: Entry) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``from_catalog``'s values (numbers in each field's unit) and published forms (text) of an entry."""
+    values = {k: (v.base if isinstance(v, Published) else v) for k, v in entry.values.items()}
+    shown = {k: (v.text if isinstance(v, Published) else v) for k, v in entry.values.items()}
+    return values, shown
+
+
+class _Built:
+    """A catalog namespace built on first use (the workload types are compiled from the template)."""
+
+    def __init__(self, build: Any) -> None:
+        self._build = build
+        self._value: Any = None
+
+    @property
+    def built(self) -> Any:
+        if self._value is None:
+            self._value = self._build()
+        return self._value
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.built, name)
+
+
+def _models() -> Namespace:
+    from symbolic.codegen.records import runtime_types
+
+    types = runtime_types("workloads")
+    tiers: dict[str, dict[str, Any]] = {}
+    for entry in workload_entries():
+        values, shown = entry_arguments(entry)
+        tiers.setdefault(entry.tier, {})[entry.key] = types[entry.type.__name__].from_catalog(entry.path, values, shown)
+    return Namespace("Models", {tier: Namespace(f"Models.{tier}", items) for tier, items in tiers.items()})
+
+
+def node_extra(record: NodeRecord) -> dict[str, Any]:
+    """A node's extra facts as published (text, or an int count)."""
+    return {k: (v.text if isinstance(v, Published) else v) for k, v in record.extra.items()}
+
+
+def link_arguments(record: NodeRecord, link: str) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """``IOInterconnect.from_catalog`` arguments of a node's link."""
+    fields = record.links[link]
+    values = {k: (v.base if isinstance(v, Published) else v) for k, v in fields.items()}
+    shown = {k: (v.text if isinstance(v, Published) else v) for k, v in fields.items()}
+    return f"{record.path}.{link}", values, shown
+
+
 def node_from_record(record: NodeRecord) -> HardwareNode:
     """The runtime node for a record (the same constructor ``generated/catalog.py`` calls)."""
+    from symbolic.codegen.records import runtime_types
+
+    link_type = runtime_types("systems")["IOInterconnect"]
+    links = {link: link_type.from_catalog(*link_arguments(record, link)) for link in record.links}
     return HardwareNode.from_catalog(
         record.path,
         record.name,
         {p: (v.text, v.base) for p, v in record.precision_flops.items()},
         (record.memory_bandwidth.text, record.memory_bandwidth.base),
         (record.memory_capacity.text, record.memory_capacity.base),
+        (record.peak_flops.text, record.peak_flops.base),
+        node_extra(record),
+        **links,
     )
 
 
 def _hardware() -> Namespace:
-    tiers: dict[str, dict[str, HardwareNode]] = {tier: {} for tier in TIERS}
+    tiers: dict[str, dict[str, Any]] = {tier: {} for tier in TIERS}
     for record in hardware_records():
         tiers[record.tier][record.key] = node_from_record(record)
-    return Namespace("Hardware", {tier: Namespace(f"Hardware.{tier}", nodes) for tier, nodes in tiers.items()})
+    namespaces = {tier: Namespace(f"Hardware.{tier}", nodes) for tier, nodes in tiers.items()}
+    storage = {e.key: _built_entry(e) for e in systems_entries() if e.tier == "TechStorage"}
+    tech = Namespace("Hardware.Tech", {"Storage": Namespace("Hardware.Tech.Storage", storage)})
+    return Namespace("Hardware", namespaces, extra={"Tech": tech})
+
+
+@lru_cache(maxsize=None)
+def systems_entries() -> tuple[Entry, ...]:
+    """Every entry of ``systems.toml``; record fields must name an earlier entry or a hardware node."""
+    from symbolic.catalog.systems import SYSTEM_TIERS, SYSTEM_TYPES
+
+    types: dict[str, type[Record]] = {t.__name__: t for t in SYSTEM_TYPES}
+    raw = read_toml("systems.toml", CATALOG_DIR)
+    nodes = {f"Hardware.{r.path}" for r in hardware_records()}
+
+    def resolve(path: str) -> Any:
+        if path in nodes:
+            return HardwareNode
+        prefix, _, rest = path.partition(".")
+        tier, _, key = rest.partition(".")
+        table = raw.get(tier, {}).get(key) if prefix == "Systems" else None
+        return types.get(str(table.get("type"))) if isinstance(table, dict) else None
+
+    return entries("systems.toml", SYSTEM_TIERS, types, resolve=resolve)
+
+
+_BUILT: dict[str, Any] = {}
+
+
+def _built_entry(entry: Entry) -> Any:
+    """The runtime record of a systems entry (built once), its references resolved to runtime records."""
+    from symbolic.codegen.records import runtime_types
+
+    if entry.path in _BUILT:
+        return _BUILT[entry.path]
+
+    values, shown = entry_arguments(entry)
+    for field, value in entry.values.items():
+        if isinstance(value, Reference):
+            values[field] = shown[field] = _reference(value.source)
+    path = f"Hardware.Tech.Storage.{entry.key}" if entry.tier == "TechStorage" else entry.path
+    built = runtime_types("systems")[entry.type.__name__].from_catalog(path, values, shown)
+    _BUILT[entry.path] = built
+    return built
+
+
+def _reference(path: str) -> Any:
+    if path.startswith("Hardware."):
+        tier, key = path.split(".")[1:]
+        return getattr(getattr(Hardware.value, tier), key)
+    tier, key = path.split(".")[1:]
+    return _built_entry(next(e for e in systems_entries() if e.tier == tier and e.key == key))
+
+
+def _systems() -> Namespace:
+    tiers: dict[str, dict[str, Any]] = {}
+    for entry in systems_entries():
+        if entry.tier != "TechStorage":
+            tiers.setdefault(entry.tier, {})[entry.key] = _built_entry(entry)
+    for record in network_records():
+        tiers.setdefault(record.section, {})[record.key] = Q_(record.value)
+    return Namespace("Systems", {tier: Namespace(f"Systems.{tier}", items) for tier, items in tiers.items()})
+
+
+@lru_cache(maxsize=None)
+def network_records() -> tuple[ConstantRecord, ...]:
+    """The α latencies and energies per bit (``network.toml``), by section and name."""
+    return tuple(
+        ConstantRecord(section, key, entry["value"], entry["doc"])
+        for section, entries_ in _read("network.toml").items()
+        for key, entry in entries_.items()
+    )
 
 
 def _datasets() -> Namespace:
@@ -137,6 +314,8 @@ def _constants() -> Namespace:
     return Namespace("Constants", {name: Namespace(f"Constants.{name}", entries) for name, entries in sections.items()})
 
 
-Hardware = Ref("Hardware", _hardware())
+Hardware = Ref("Hardware", _Built(_hardware))
 Datasets = Ref("Datasets", _datasets())
 Constants = Ref("Constants", _constants())
+Models = Ref("Models", _Built(_models))
+Systems = Ref("Systems", _Built(_systems))

@@ -9,12 +9,23 @@ from typing import Any
 import sympy
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from symbolic.catalog import constant_records, dataset_records, hardware_records
+from symbolic.catalog import (
+    constant_records,
+    dataset_records,
+    entry_arguments,
+    hardware_records,
+    link_arguments,
+    network_records,
+    node_extra,
+    systems_entries,
+    workload_entries,
+)
 from symbolic.codegen.charts import placements, sweep_chart
 from symbolic.codegen.discover import ScenarioModule, check_unique_names, discover
 from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen.latex import equations
 from symbolic.codegen.python import Evaluator, build_evaluator, code_name
+from symbolic.codegen.records import RECORD_MODULES, record_module, record_source
 from symbolic.codegen.derivations import derivations_markdown
 from symbolic.codegen.reference_pages import reference_files
 from symbolic.codegen.site_pages import Legends, hardware_used, scenario_docs, site_files
@@ -126,7 +137,9 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
     check_defined(model)
     evaluator = build_evaluator(model)
     used = {argument.name for argument in evaluator.arguments}
-    owners = {decl.name: decl.structured or decl.name for decl in model.inputs}
+    kinds = {item.name: item.kind for item in model.structured}
+    owners = {decl.name: (f"{decl.structured}.{decl.resolves}" if kinds.get(decl.structured) == "workload"
+                          else decl.structured or decl.name) for decl in model.inputs}
     plain = [decl for decl in model.inputs if not decl.structured]
     specs = {decl.name: input_spec(decl) for decl in plain}
 
@@ -150,6 +163,11 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
             validation_imports.add("NodeSpec")
             row = ("HardwareNode", f"a node listing `{precision}`" if "peak" in fields else "a hardware node",
                    "None (optional)" if item.optional else "required")
+        elif item.kind == "workload":
+            structured.append(("_workloads", workload_spec_source(model, item, used)))
+            validation_imports.add("WorkloadSpec")
+            row = (" or ".join(item.types), "a workload; reads " + (", ".join(
+                f"`{field}`" for field in item.resolved if f"{item.name}_{field}" in used) or "nothing"), "required")
         elif item.kind == "dataset":
             examples = resolved["training_examples"] if resolved["training_examples"] in used else None
             structured.append(("_datasets", f"DatasetSpec({item.name!r}, training_examples={examples!r}, doc={item.doc!r})"))
@@ -212,6 +230,17 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
     context["derivations"] = derivations_markdown(model, list(module.instances), Legends(model).for_symbols,
                                                    compiled_functions(context))
     return context
+
+
+def workload_spec_source(model: ScenarioModel, item: Any, used: set[str]) -> str:
+    """``WorkloadSpec(...)`` source: the accepted types and the fields the evaluator reads."""
+    fields = {field: f"{item.name}_{field}" for field in item.resolved if f"{item.name}_{field}" in used}
+    required = tuple(decl.resolves for decl in model.inputs
+                     if decl.structured == item.name and decl.spec.default is REQUIRED)
+    units = {decl.name: decl.spec.unit for decl in model.inputs
+             if decl.structured == item.name and decl.name in fields.values() and decl.spec.unit}
+    return (f"WorkloadSpec({item.name!r}, {tuple(item.types)!r}, {fields!r}, required={required!r}, "
+            f"units={units!r}, doc={item.doc!r})")
 
 
 def compiled_functions(context: dict[str, Any]) -> dict[str, Any]:
@@ -278,6 +307,8 @@ def _instance_context(instance: Instance) -> dict[str, Any]:
 
 def _shown(value: Any) -> str:
     path = getattr(value, "path", "")
+    if path and hasattr(value, "registry_path"):
+        return value.registry_path
     if path:
         return f"Hardware.{path}" if type(value).__name__ == "HardwareNode" else f"Datasets.{path}"
     if hasattr(value, "units"):
@@ -321,14 +352,25 @@ def render_site(records: list[ScenarioRecord]) -> dict[str, str]:
     files["generated/registry.py"] = env.get_template("registry.py.j2").render(
         header=header("symbolic/scenarios/*/*.py (Instance declarations)", "registry.py.j2"),
         records=records, instances=instances,
-        catalog_names=[n for n in ("Constants", "Datasets", "Hardware") if re.search(rf"\b{n}\b", sources)],
+        catalog_names=[n for n in ("Constants", "Datasets", "Hardware", "Models", "Systems") if re.search(rf"\b{n}\b", sources)],
         uses_quantity="Q_(" in sources,
     )
     files["generated/catalog.py"] = env.get_template("catalog.py.j2").render(
         header=header("symbolic/catalog/*.toml", "catalog.py.j2"),
         tiers=_grouped(hardware_records(), "tier"), datasets=dataset_records(),
         constants=_grouped(constant_records(), "section"),
+        models=[(tier, [(e, *entry_arguments(e)) for e in group]) for tier, group in _grouped(workload_entries(), "tier")],
+        workload_types=sorted({e.type.__name__ for e in workload_entries()}),
+        node_extras={r.path: node_extra(r) for r in hardware_records()},
+        node_links={r.path: [(link, link_arguments(r, link)) for link in r.links] for r in hardware_records()},
+        tech_storage=[(e, *entry_arguments(e)) for e in systems_entries() if e.tier == "TechStorage"],
+        systems=[(tier, [(e, *entry_arguments(e)) for e in group])
+                 for tier, group in _grouped(systems_entries(), "tier") if tier != "TechStorage"],
+        system_types=sorted({"IOInterconnect"} | {e.type.__name__ for e in systems_entries()}),
+        network=_grouped(network_records(), "section"),
     )
+    for name in RECORD_MODULES:
+        files[f"generated/{name}.py"] = record_module(name, header(record_source(name), "records.py.j2"))
     files["generated/__init__.py"] = env.get_template("init.py.j2").render(
         header=header("symbolic/scenarios/*/*.py", "init.py.j2"), records=records)
     files["generated/docs/index.md"] = env.get_template("index.md.j2").render(

@@ -20,6 +20,7 @@ import sympy
 from jinja2 import Environment
 
 from symbolic.catalog import NodeRecord, hardware_records
+from symbolic.codegen.catalog_pages import models_page, systems_page
 from symbolic.codegen.roofline_svg import roofline_svgs
 from symbolic.codegen.charts import Placement, ceilings, roofline_charts, sweep_chart
 from symbolic.codegen.discover import ScenarioModule
@@ -228,6 +229,10 @@ def site_files(env: Environment, scenarios: list[ScenarioRecord], header: Header
     files["generated/docs/hardware.md"] = env.get_template("hardware.md.j2").render(
         header=header("symbolic/catalog/hardware.toml", "hardware.md.j2"), tiers=tiers, workloads=workloads,
         charted={record.path for record in hardware_records()})
+    files["generated/docs/models.md"] = models_page(env, header("symbolic/catalog/workloads.py, workloads.toml",
+                                                                "models.md.j2"))
+    files["generated/docs/systems.md"] = systems_page(env, header("symbolic/catalog/systems.py, systems.toml",
+                                                                  "systems.md.j2"))
     files["generated/docs/outputs.md"] = env.get_template("outputs.md.j2").render(
         header=header("symbolic/scenarios/*/*.py", "outputs.md.j2"), letters=_outputs_index(scenarios))
     files["generated/docs/units.md"] = env.get_template("units.md.j2").render(
@@ -253,7 +258,30 @@ def _node_row(record: NodeRecord, users: list[str], where: dict[str, str]) -> di
         "precisions": [(key, record.precision_flops[key].text if key in record.precision_flops else record.peak_flops.text,
                         _rate(peak, "FLOP/s"), f"{peak / bandwidth:.4g}") for key, peak in ceilings(record)],
         "users": [(key, f"scenarios/{where[key]}.md#{slug(key)}") for key in users],
+        "facts": _node_facts(record),
     }
+
+
+def _node_facts(record: NodeRecord) -> dict[str, str]:
+    """Power, dispatch tax, price and links of a node, as the runtime node reports them (the
+    links' one-way bandwidth and the labeled capacity come from their declared derivations)."""
+    from symbolic.catalog import Hardware
+    from symbolic.codegen.catalog_pages import shown
+
+    node = getattr(getattr(Hardware.value.built, record.tier), record.key)
+    power = shown(node.tdp)
+    if node.tdp_min is not None:
+        power += f" ({shown(node.tdp_min)} – {shown(node.tdp_max)})"
+    cost = shown(node.unit_cost) + ("" if node.unit_cost_max is None else f" (max {shown(node.unit_cost_max)})")
+    links = {}
+    for name in ("interconnect", "nvlink"):
+        link = getattr(node, name)
+        links[name] = "–" if link is None else (
+            f"{link.name}: {shown(link.bandwidth)} {link.direction.replace('_', ' ')}, "
+            f"{shown(link.bandwidth_per_direction.to('GB/s'))} one way"
+            + ("" if link.latency is None else f", {shown(link.latency)}"))
+    return {"tdp": power, "dispatch_tax": shown(node.dispatch_tax), "unit_cost": cost,
+            "labeled": shown(node.memory.labeled_capacity.to("GB")), **links}
 
 
 def _outputs_index(records: list[ScenarioRecord]) -> list[tuple[str, list[dict[str, Any]]]]:

@@ -74,6 +74,8 @@ def input_values(model: ScenarioModel, given: dict[str, Any]) -> dict[str, Value
                     raise DeclarationError(f"{model.name}: no hardware node given for {decl.structured}")
                 value: Value = None if owner is None else exact(owner.resolve(decl.resolves,
                                                                               precision_of.get(decl.structured)))
+            elif item.kind == "workload":
+                value = _resolved(owner, decl.resolves)
             elif item.kind == "dataset":
                 count = None if owner is None else owner.training_examples
                 value = None if count is None else exact(count)
@@ -95,6 +97,17 @@ def input_values(model: ScenarioModel, given: dict[str, Any]) -> dict[str, Value
         if value is not None and not isinstance(value, list):
             base[decl.symbol] = value * scale_of_unit(decl.spec.unit)
     return values
+
+
+def _resolved(record: Any, field: str) -> Value:
+    """A workload's number for ``field`` (None when unset; the scenario decides if that is an error)."""
+    from symbolic.runtime.errors import MissingInputError
+
+    try:
+        number = record.resolved(field)
+    except (MissingInputError, AttributeError):
+        return None
+    return exact(number)
 
 
 def instance_values(instance: Instance) -> dict[str, Value]:

@@ -46,6 +46,7 @@ from symbolic.model.declarations import (
 )
 from symbolic.model.presentation import Question, Series, Sweep, decades, powers_of_two
 from symbolic.model.scenario import Scenario
+from symbolic.model.workload import WorkloadInput, WorkloadRef
 from symbolic.model.structured import (
     Dataset,
     Node,
@@ -62,6 +63,6 @@ __all__ = [
     "UNIT_SYMBOLS", "Dataset", "Declaration", "Echo", "Group", "Input", "InputDecl", "ListInput", "Node", "NodeRef",
     "Output", "OutputDecl", "PerItem", "Precision", "PrecisionDecl", "Quantity", "Require", "RequirementDecl",
     "Scenario", "ScenarioInput", "ScenarioInputRef", "ScenarioModel", "StructuredDecl", "Sub", "SubRef", "Table",
-    "TableRef", "Text", "_symbols", "flop", "unit_constant", "Series", "Sweep", "decades", "powers_of_two",
+    "TableRef", "Text", "WorkloadInput", "WorkloadRef", "_symbols", "flop", "unit_constant", "Series", "Sweep", "decades", "powers_of_two",
     "GroupRef", "Question", "key",
 ]

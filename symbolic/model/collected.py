@@ -61,11 +61,12 @@ class StructuredDecl:
     """A hardware node, dataset or scenario input, and the numbers it resolves to."""
 
     name: str
-    kind: str  # "node" | "dataset" | "scenario"
+    kind: str  # "node" | "dataset" | "scenario" | "workload"
     doc: str
     resolved: dict[str, sympy.Basic]
     scenario: ScenarioModel | None = None
     optional: bool = False  # a node that may be left out (outputs reading it then need it)
+    types: tuple[str, ...] = ()  # a workload's accepted record types
 
 
 @dataclass(frozen=True)

@@ -105,6 +105,8 @@ def _argument_units(cls: type[ScenarioBase]) -> dict[str, str]:
     for dataset in cls._datasets:
         if dataset.training_examples:
             units[dataset.training_examples] = ""
+    for workload in cls._workloads:
+        units.update(workload.units)
     for node in cls._nodes:
         units.update({argument: NODE_FIELDS[what] for what, argument in node.fields.items()})
     return units

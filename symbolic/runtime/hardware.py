@@ -2,21 +2,34 @@
 
 A node keeps each rate both as published (``"67.0 TFLOPs/s"``, for people) and as a
 float in base units (flop/s, byte/s, byte) for the evaluators, so resolving a node to
-numbers needs no pint.
+numbers needs no pint. Precisions: a node's own keys (``fp16_dense``), the common names
+``fp32``, ``tf32``, ``bf16``, ``fp16``, ``fp8``, ``int8`` (each the node's own key, else its
+``<name>_dense`` rate; a sparse rate is never taken for a dense one) and ``peak`` (the
+headline rate every catalog node states), so a node without a precision table is usable.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.errors import InputTypeError, ScenarioInputError
+from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError
+from symbolic.runtime.records import catalog_entry
 from symbolic.runtime.units import Q_
 from symbolic.runtime.validation import InputSpec, coerce_number
 
 _RATE = InputSpec("precision_flops", unit="flop/s", minimum=0, strict=True)
 _BANDWIDTH = InputSpec("memory_bandwidth", unit="byte/s", minimum=0, strict=True)
 _CAPACITY = InputSpec("memory_capacity", unit="byte", minimum=0, strict=True)
+_PEAK = InputSpec("peak_flops", unit="flop/s", minimum=0, strict=True)
 _EXAMPLES = InputSpec("training_examples", integer=True, minimum=0)
+COMMON_PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8")
+# Scalar facts beyond the roofline: field -> (unit, strictly positive, integer)
+EXTRA_FIELDS = {
+    "tdp": ("W", True, False), "tdp_min": ("W", True, False), "tdp_max": ("W", True, False),
+    "dispatch_tax": ("ms", False, False), "unit_cost": ("dollar", False, False),
+    "unit_cost_max": ("dollar", False, False), "accelerator_count": ("", True, True),
+}
+DEFAULT_DISPATCH_TAX = "0.01 ms"  # the reference's HardwareNode default
 
 # What a node resolves to for the evaluators, and each number's unit (base units).
 NODE_FIELDS = {"peak": "flop/s", "bandwidth": "byte/s", "capacity": "byte"}
@@ -29,17 +42,23 @@ class HardwareNode:
     memory_bandwidth=Q_(3.35, "TB/s"))``. Bare numbers are read as flop/s, byte/s, byte.
     """
 
-    __slots__ = ("name", "path", "_rates", "_published", "_bandwidth", "_capacity")
+    __slots__ = ("name", "path", "_rates", "_published", "_bandwidth", "_capacity", "_peak", "_extra",
+                 "interconnect", "nvlink", "_memory")
 
     def __init__(
         self,
         name: str,
-        precision_flops: dict[str, Any],
-        memory_bandwidth: Any,
+        precision_flops: dict[str, Any] | None = None,
+        memory_bandwidth: Any = None,
         memory_capacity: Any = None,
+        peak_flops: Any = None,
+        interconnect: Any = None,
+        nvlink: Any = None,
+        **extra: Any,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise InputTypeError(f"HardwareNode: 'name' must be a non-empty string, got {name!r}")
+        precision_flops = {} if precision_flops is None else precision_flops
         if not isinstance(precision_flops, dict):
             raise InputTypeError(
                 f"HardwareNode '{name}': 'precision_flops' must be a dict of precision -> rate, "
@@ -52,18 +71,41 @@ class HardwareNode:
                 raise InputTypeError(f"{where}: precision keys must be strings, got {key!r}")
             spec = InputSpec(f"precision_flops[{key!r}]", unit="flop/s", minimum=0, strict=True)
             rates[key] = float(coerce_number(where, spec, rate))
-        self.name = name
-        self.path = ""
-        self._rates = rates
-        self._published = {
+        if memory_bandwidth is None:
+            raise MissingInputError(f"{where}: 'memory_bandwidth' was not given (a data rate such as 3.35 TB/s)")
+        bandwidth = float(coerce_number(where, _BANDWIDTH, memory_bandwidth))
+        peak = None if peak_flops is None else float(coerce_number(where, _PEAK, peak_flops))
+        if peak is None and not rates:
+            raise MissingInputError(f"{where}: give 'peak_flops' or at least one 'precision_flops' rate")
+        unknown = sorted(set(extra) - set(EXTRA_FIELDS))
+        if unknown:
+            raise ScenarioInputError(f"{where}: unknown fields {unknown} (fields: name, precision_flops, "
+                                     f"memory_bandwidth, memory_capacity, peak_flops, interconnect, nvlink, "
+                                     f"{', '.join(EXTRA_FIELDS)})")
+        for field, value in extra.items():
+            unit, strict, integer = EXTRA_FIELDS[field]
+            if value is not None:
+                coerce_number(where, InputSpec(field, unit, integer, 0, strict), value)
+        for field, link in (("interconnect", interconnect), ("nvlink", nvlink)):
+            if link is not None and "IOInterconnect" not in {kind.__name__ for kind in type(link).__mro__}:
+                raise InputTypeError(f"{where}: '{field}' got {link!r}; expected an IOInterconnect")
+        init = object.__setattr__
+        init(self, "name", name)
+        init(self, "path", "")
+        init(self, "_rates", rates)
+        init(self, "_published", {
             "precision_flops": dict(precision_flops),
             "memory_bandwidth": memory_bandwidth,
             "memory_capacity": memory_capacity,
-        }
-        self._bandwidth = float(coerce_number(where, _BANDWIDTH, memory_bandwidth))
-        self._capacity = (
-            None if memory_capacity is None else coerce_number(where, _CAPACITY, memory_capacity)
-        )
+            "peak_flops": peak_flops,
+        })
+        init(self, "_bandwidth", bandwidth)
+        init(self, "_capacity", None if memory_capacity is None else coerce_number(where, _CAPACITY, memory_capacity))
+        init(self, "_peak", peak)
+        init(self, "_extra", {k: v for k, v in extra.items() if v is not None})
+        init(self, "interconnect", interconnect)
+        init(self, "nvlink", nvlink)
+        init(self, "_memory", None)
 
     @classmethod
     def from_catalog(
@@ -73,33 +115,66 @@ class HardwareNode:
         precision_flops: dict[str, tuple[str, float]],
         memory_bandwidth: tuple[str, float],
         memory_capacity: tuple[str, float],
+        peak_flops: tuple[str, float] | None = None,
+        extra: dict[str, Any] | None = None,
+        interconnect: Any = None,
+        nvlink: Any = None,
     ) -> HardwareNode:
         """A catalog node from (published text, base-unit value) pairs; builds no Quantity."""
         node = cls.__new__(cls)
-        node.name = name
-        node.path = path
-        node._rates = {key: value for key, (_, value) in precision_flops.items()}
-        node._published = {
+        init = object.__setattr__
+        init(node, "name", name)
+        init(node, "path", path)
+        init(node, "_rates", {key: value for key, (_, value) in precision_flops.items()})
+        init(node, "_published", {
             "precision_flops": {key: text for key, (text, _) in precision_flops.items()},
             "memory_bandwidth": memory_bandwidth[0],
             "memory_capacity": memory_capacity[0],
-        }
-        node._bandwidth = memory_bandwidth[1]
-        node._capacity = memory_capacity[1]
+            "peak_flops": None if peak_flops is None else peak_flops[0],
+        })
+        init(node, "_bandwidth", memory_bandwidth[1])
+        init(node, "_capacity", memory_capacity[1])
+        init(node, "_peak", None if peak_flops is None else peak_flops[1])
+        init(node, "_extra", dict(extra or {}))
+        init(node, "interconnect", interconnect)
+        init(node, "nvlink", nvlink)
+        init(node, "_memory", None)
         return node
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"HardwareNode {self.name!r} is immutable; build a new HardwareNode")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self.path:  # a catalog node unpickles as the same node
+            return (catalog_entry, (f"Hardware.{self.path}",))
+        return (_rebuilt, (HardwareNode, tuple((slot, getattr(self, slot)) for slot in HardwareNode.__slots__)))
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"HardwareNode {self.name!r} is immutable")
 
     # -- numbers for the evaluators (base units, no pint) --------------------------------
     def peak_flops_per_second(self, precision: str, *, scenario: str = "", input_name: str = "precision") -> float:
         """The peak rate at ``precision`` in flop/s; a clear error lists the node's keys."""
-        try:
-            return self._rates[precision]
-        except (KeyError, TypeError):
-            listed = ", ".join(self._rates) if self._rates else "none"
-            where = f"{scenario}: input '{input_name}'" if scenario else "precision"
-            raise ScenarioInputError(
-                f"{where} is {precision!r}, which {self.name} does not list; "
-                f"precisions it lists: {listed}"
-            ) from None
+        key = self.precision_key(precision)
+        if key == "peak" and self._peak is not None:
+            return self._peak
+        if key in self._rates:
+            return self._rates[key]
+        listed = ", ".join(self.precision_names) or "none"
+        where = f"{scenario}: input '{input_name}'" if scenario else "precision"
+        raise ScenarioInputError(
+            f"{where} is {precision!r}, which {self.name} does not list; precisions it lists: {listed}") from None
+
+    def precision_key(self, precision: Any) -> Any:
+        """The key a precision name reads: the node's own key, else the dense rate of a common name."""
+        if not isinstance(precision, str) or precision in self._rates:
+            return precision
+        name = precision.lower()
+        if name in self._rates:
+            return name
+        if name in COMMON_PRECISIONS and f"{name}_dense" in self._rates:
+            return f"{name}_dense"
+        return name
 
     def resolve(self, what: str, precision: str | None = None, *, scenario: str = "",
                 input_name: str = "precision") -> float:
@@ -124,6 +199,41 @@ class HardwareNode:
     def precisions(self) -> tuple[str, ...]:
         """The precision keys this node lists, in published order."""
         return tuple(self._rates)
+
+    @property
+    def precision_names(self) -> tuple[str, ...]:
+        """Every precision name this node answers to: its own keys in published order, the common
+        names that read a dense rate, and ``peak`` (the headline rate)."""
+        aliases = tuple(p for p in COMMON_PRECISIONS if p not in self._rates and f"{p}_dense" in self._rates)
+        return tuple(self._rates) + aliases + (("peak",) if self._peak is not None else ())
+
+    @property
+    def peak_flops(self) -> Any:
+        """The headline peak rate as published (None for a custom node that states none)."""
+        return _quantity(self._published["peak_flops"])
+
+    @property
+    def compute(self) -> Any:
+        """``node.compute.peak_flops`` and ``node.compute.precision_flops``, as the reference spells them."""
+        return _Compute(self.peak_flops, self.precision_flops)
+
+    @property
+    def memory(self) -> Any:
+        """``node.memory.capacity``, ``.bandwidth`` and the derived ``.labeled_capacity``."""
+        if self._memory is None:
+            from generated.systems import MemorySystem  # the generated record type (its derived quantities)
+
+            capacity = self._published["memory_capacity"]
+            memory = MemorySystem(capacity=None if capacity is None else _quantity(capacity),
+                                  bandwidth=_quantity(self._published["memory_bandwidth"]))
+            object.__setattr__(self, "_memory", memory)
+        return self._memory
+
+    def __getattr__(self, name: str) -> Any:
+        if name in EXTRA_FIELDS:
+            value = self._extra.get(name, DEFAULT_DISPATCH_TAX if name == "dispatch_tax" else None)
+            return _quantity(value) if value is not None and EXTRA_FIELDS[name][0] else value
+        raise AttributeError(f"'HardwareNode' object has no attribute '{name}'")
 
     # -- Quantities for people -----------------------------------------------------------
     @property
@@ -150,6 +260,16 @@ class HardwareNode:
         return f"HardwareNode({self.path or self.name!r})" if self.path else f"HardwareNode({self.name!r})"
 
 
+class _Compute:
+    """A node's compute rates under the reference's names."""
+
+    __slots__ = ("peak_flops", "precision_flops")
+
+    def __init__(self, peak_flops: Any, precision_flops: dict[str, Any]) -> None:
+        self.peak_flops = peak_flops
+        self.precision_flops = precision_flops
+
+
 def _quantity(value: Any) -> Any:
     if isinstance(value, str):
         return Q_(value)
@@ -158,32 +278,54 @@ def _quantity(value: Any) -> Any:
     return value
 
 
+def _rebuilt(cls: Any, state: tuple[tuple[str, Any], ...]) -> Any:
+    """An immutable record from its slots (what pickle and copy call)."""
+    made = cls.__new__(cls)
+    for slot, value in state:
+        object.__setattr__(made, slot, value)
+    return made
+
+
 class DatasetProfile:
     """A dataset as scenarios see it: a name and, when known, its training-example count."""
 
-    __slots__ = ("name", "path", "training_examples", "details")
+    __slots__ = ("name", "path", "training_examples", "_details")
 
     def __init__(self, name: str, training_examples: Any = None, **details: Any) -> None:
         if not isinstance(name, str) or not name:
             raise InputTypeError(f"DatasetProfile: 'name' must be a non-empty string, got {name!r}")
-        self.name = name
-        self.path = ""
-        self.training_examples = (
-            None
-            if training_examples is None
-            else coerce_number(f"DatasetProfile '{name}'", _EXAMPLES, training_examples)
-        )
-        self.details = details
+        init = object.__setattr__
+        init(self, "name", name)
+        init(self, "path", "")
+        init(self, "training_examples", None if training_examples is None
+             else coerce_number(f"DatasetProfile '{name}'", _EXAMPLES, training_examples))
+        init(self, "_details", dict(details))
 
     @classmethod
     def from_catalog(cls, path: str, **fields: Any) -> DatasetProfile:
         """A catalog dataset, remembering its registry name (``Datasets.<path>``)."""
         profile = cls(**fields)
-        profile.path = path
+        object.__setattr__(profile, "path", path)
         return profile
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"DatasetProfile {self.name!r} is immutable; build a new DatasetProfile")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"DatasetProfile {self.name!r} is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuilt, (DatasetProfile, tuple((slot, getattr(self, slot)) for slot in DatasetProfile.__slots__)))
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """The informational fields (a copy: the profile itself cannot change)."""
+        return dict(self._details)
+
     def __getattr__(self, name: str) -> Any:
-        details = object.__getattribute__(self, "details")
+        if name.startswith("_"):
+            raise AttributeError(name)
+        details = object.__getattribute__(self, "_details")
         if name in details:
             return details[name]
         raise AttributeError(f"dataset {self.name!r} has no field {name!r} (fields: {', '.join(details)})")

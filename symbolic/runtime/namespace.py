@@ -13,14 +13,20 @@ class Namespace:
     so that importing the registry builds nothing (and imports no pint).
     """
 
-    def __init__(self, title: str, entries: dict[str, Any], *, lazy: bool = False) -> None:
+    def __init__(self, title: str, entries: dict[str, Any], *, lazy: bool = False,
+                 extra: dict[str, Any] | None = None) -> None:
         object.__setattr__(self, "_title", title)
         object.__setattr__(self, "_entries", dict(entries))
         object.__setattr__(self, "_lazy", lazy)
         object.__setattr__(self, "_built", {})
+        # ``extra``: attributes that are not entries (``Hardware.Tech`` beside the node tiers), so
+        # iterating ``Hardware`` still gives exactly its tiers of nodes
+        object.__setattr__(self, "_extra", dict(extra or {}))
 
     def __getattr__(self, name: str) -> Any:
         entries = object.__getattribute__(self, "_entries")
+        if name not in entries and name in self._extra:
+            return self._extra[name]
         if name not in entries:
             import difflib
 
@@ -54,7 +60,7 @@ class Namespace:
         return name in self._entries
 
     def __dir__(self) -> list[str]:
-        return list(self._entries)
+        return list(self._entries) + list(self._extra)
 
     def items(self) -> Iterator[tuple[str, Any]]:
         """``(name, entry)`` pairs in catalog order (building lazy entries)."""

@@ -24,6 +24,7 @@ from symbolic.runtime.validation import (
     Requirement,
     ScenarioSpec,
     Spec,
+    WorkloadSpec,
     coerce_list,
     coerce_number,
     unknown_names,
@@ -36,6 +37,7 @@ class ScenarioBase:
     _specs: ClassVar[tuple[Spec, ...]] = ()
     _nodes: ClassVar[tuple[NodeSpec, ...]] = ()
     _datasets: ClassVar[tuple[DatasetSpec, ...]] = ()
+    _workloads: ClassVar[tuple[WorkloadSpec, ...]] = ()
     _scenarios: ClassVar[tuple[ScenarioSpec, ...]] = ()
     _precisions: ClassVar[tuple[PrecisionSpec, ...]] = ()
     _requirements: ClassVar[tuple[Requirement, ...]] = ()
@@ -81,6 +83,8 @@ class ScenarioBase:
             given[dataset_spec.name] = dataset
             if dataset_spec.training_examples:
                 args[dataset_spec.training_examples] = None if dataset is None else dataset.training_examples
+        for workload_spec in cls._workloads:
+            given[workload_spec.name] = _workload(title, workload_spec, inputs.get(workload_spec.name), args)
         for scenario_spec in cls._scenarios:
             inner = given[scenario_spec.name] = _instance(
                 title, scenario_spec.name, inputs.get(scenario_spec.name), scenario_spec.scenario,
@@ -182,6 +186,22 @@ def _instance(title: str, name: str, value: Any, kind: type, expected: str) -> A
     if not isinstance(value, kind):
         error = MissingInputError if value is None else InputTypeError
         raise error(f"{title}: input '{name}' got {value!r}; expected {expected}")
+    return value
+
+
+def _workload(title: str, spec: WorkloadSpec, value: Any, args: dict[str, Any]) -> Any:
+    """Check the record's type, then read each field or derived quantity the evaluator needs."""
+    kinds = {kind.__name__ for kind in type(value).__mro__}
+    if not kinds & set(spec.types) or not hasattr(value, "resolved"):
+        accepted = " or ".join(spec.types)
+        error = MissingInputError if value is None else InputTypeError
+        raise error(f"{title}: input '{spec.name}' got {value!r}; expected a {accepted} such as a Models entry")
+    for field in spec.required:
+        if not value.has(field):
+            raise MissingInputError(f"{title}: input '{spec.name}' is {value!r}, whose {field} is not set "
+                                    "(nor implied by its other fields); this scenario needs it")
+    for field, argument in spec.fields.items():
+        args[argument] = value.resolved(field) if value.has(field) else None
     return value
 
 

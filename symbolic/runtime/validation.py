@@ -126,6 +126,22 @@ class DatasetSpec(NamedTuple):
     doc: str = ""
 
 
+class WorkloadSpec(NamedTuple):
+    """A workload resolving to the numbers its fields and derived quantities give.
+
+    ``types`` are the accepted record type names (subclasses included); ``fields`` maps a
+    field or derived quantity to its evaluator argument; ``required`` lists those whose
+    absence fails the construction (the others are None when the record leaves them unset).
+    """
+
+    name: str
+    types: tuple[str, ...]
+    fields: dict[str, str]
+    required: tuple[str, ...] = ()
+    units: dict[str, str] = {}  # evaluator argument -> the unit its number is in ("" when plain)
+    doc: str = ""
+
+
 class ScenarioSpec(NamedTuple):
     """An input that is a scenario instance; its evaluator arguments become ours."""
 

@@ -116,7 +116,7 @@ def test_random_networks_and_nodes_against_hand_calculation(widths, b, host, acc
 def test_precision_missing_on_either_node_lists_what_it_has():
     with pytest.raises(ScenarioInputError, match="Reference Desktop CPU does not list; precisions it lists: fp32"):
         ENTRY.variant(precision="tf32")
-    with pytest.raises(ScenarioInputError, match="iPhone 15 Pro .* lists: none"):
+    with pytest.raises(ScenarioInputError, match="iPhone 15 Pro .* lists: peak"):
         ENTRY.variant(accelerator=Hardware.Mobile.iPhone15Pro)
 
 

@@ -1,0 +1,141 @@
+"""A workload input: a model from ``Models`` (or a custom one) that resolves to numbers.
+
+    from symbolic.catalog.workloads import TransformerWorkload
+    from symbolic.model import Input, Output, Scenario, WorkloadInput
+
+    class KvExample(Scenario):
+        workload = WorkloadInput(TransformerWorkload, requires=("heads",), doc="The model.")
+        tokens = Input(integer=True, positive=True, doc="Tokens cached.")
+        bytes_per_value = Input("byte", positive=True, doc="Width of one cached value.")
+        weights = Output(workload.size_in_bytes(bytes_per_value), "GB", doc="Weight bytes.")
+        kv_bytes = Output(workload.kv_values_per_token * tokens * bytes_per_value, "GB", doc="...")
+
+``workload.<field>`` is a number read from the record when an instance is built (its
+fallback when unset: ``kv_heads`` unset is ``heads``); ``workload.<derived>`` likewise, the
+record's generated method computing it; ``workload.<derived>(args)`` for a derived quantity
+with arguments is its declared expression, substituted here, so a scenario page shows the
+same equation as the models page. A field a type only may have (``heads``, ``context_length``)
+is an optional number: outputs that read it are unavailable, with an error naming it, when
+the record leaves it unset, unless ``requires`` names it (then building the instance fails).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy
+
+from symbolic.catalog.schema import Derived, Field, Param, Record
+from symbolic.model.collected import InputDecl, ScenarioModel, StructuredDecl, _assumptions
+from symbolic.model.declarations import Declaration, Input
+from symbolic.runtime.errors import DeclarationError
+from symbolic.runtime.validation import REQUIRED
+
+
+def _record_types(types: tuple[Any, ...]) -> tuple[type[Record], ...]:
+    from symbolic.catalog.workloads import WORKLOAD_TYPES, Workload
+
+    by_name = {t.__name__: t for t in WORKLOAD_TYPES}
+    found = []
+    for item in types or (Workload,):
+        record = by_name.get(item) if isinstance(item, str) else item
+        if not (isinstance(record, type) and issubclass(record, Record)):
+            raise DeclarationError(f"WorkloadInput: {item!r} is not a workload type; types: {', '.join(by_name)}")
+        found.append(record)
+    return tuple(found)
+
+
+class WorkloadInput(Declaration):
+    """A workload input accepting records of ``types`` (default: any workload)."""
+
+    def __init__(self, *types: Any, requires: tuple[str, ...] = (), doc: str = "") -> None:
+        self.types = _record_types(types)
+        self.requires = tuple(requires)
+        self.doc = doc
+
+    def bind(self, name: str, into: ScenarioModel) -> WorkloadRef:
+        ref = WorkloadRef(name, into, self.types, self.requires)
+        into.add_structured(StructuredDecl(name, "workload", self.doc, dict(ref.symbols),
+                                           types=tuple(t.__name__ for t in self.types)))
+        return ref
+
+
+class WorkloadRef:
+    """What a class body sees for a workload input: fields and derived quantities as symbols."""
+
+    def __init__(self, name: str, model: ScenarioModel, types: tuple[type[Record], ...], requires: tuple[str, ...]) -> None:
+        self._name = name
+        self.types = types
+        self.requires = requires
+        self.items: dict[str, Field | Derived] = {}
+        for record in types:
+            for key, item in record.declared.items():
+                if isinstance(item, Param) or (isinstance(item, Field) and item.kind == "str"):
+                    continue
+                self.items.setdefault(key, item)
+        unknown = sorted(set(requires) - set(self.items))
+        if unknown:
+            raise DeclarationError(f"{model.name}: WorkloadInput {name} requires unknown fields {unknown}")
+        self.symbols: dict[str, sympy.Symbol] = {}
+        for key, item in self.items.items():
+            if isinstance(item, Derived) and _params(types, key):
+                continue
+            required = key in requires or (isinstance(item, Field) and all(
+                key in t.fields() and t.fields()[key].required for t in types))
+            symbol = self._resolved(model, key, item, required)
+            self.symbols[key] = symbol
+
+    def _resolved(self, model: ScenarioModel, key: str, item: Field | Derived, required: bool) -> sympy.Symbol:
+        if isinstance(item, Field):
+            spec = Input(item.unit, integer=item.kind == "int", positive=item.positive, nonnegative=item.nonnegative,
+                         default=REQUIRED if required else None, doc=f"`{key}` of `{self._name}`: {item.doc}")
+            assumptions = _assumptions(item.kind == "int", item.positive, item.nonnegative)
+        else:
+            spec = Input(item.unit, default=REQUIRED if required else None, doc=f"`{key}` of `{self._name}`: {item.doc}")
+            assumptions = {"real": True}
+        symbol = sympy.Symbol(f"{self._name}_{key}", **assumptions)
+        shown = item.latex or rf"\mathrm{{{key.replace('_', chr(92) + '_')}}}"
+        latex = rf"{{{shown}}}_{{\mathrm{{{self._name.replace('_', chr(92) + '_')}}}}}"
+        model.add_input(InputDecl(symbol.name, symbol, spec, latex, structured=self._name, resolves=key))
+        return symbol
+
+    def __getattr__(self, key: str) -> Any:
+        if key.startswith("_"):
+            raise AttributeError(key)
+        if key in self.symbols:
+            return self.symbols[key]
+        if key in self.items:  # a derived quantity with arguments
+            return lambda *args, **kwargs: self._substituted(key, args, kwargs)
+        accepted = " or ".join(t.__name__ for t in self.types)
+        raise DeclarationError(f"workload input {self._name} ({accepted}) has no field or derived quantity {key!r}")
+
+    def _substituted(self, key: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> sympy.Basic:
+        record = next(t for t in self.types if key in t.declared)
+        derived = record.derived()[key]
+        params = _params(self.types, key)
+        ordered = [p for p in params if p.default is None] + [p for p in params if p.default is not None]
+        if len(args) > len(ordered):
+            raise DeclarationError(f"{record.__name__}.{key} takes {len(ordered)} arguments, got {len(args)}")
+        given = {p.name: sympy.sympify(a) for p, a in zip(ordered, args, strict=False)}
+        for name, value in kwargs.items():
+            if name not in {p.name for p in params} or name in given:
+                raise DeclarationError(f"{record.__name__}.{key}: unexpected or repeated argument {name!r}")
+            given[name] = sympy.sympify(value)
+        missing = [p.name for p in params if p.name not in given]
+        if missing:
+            raise DeclarationError(f"{record.__name__}.{key} needs {', '.join(missing)} (a scenario gives every "
+                                   "argument: a width as an input in byte, for instance)")
+        replace: dict[sympy.Basic, sympy.Basic] = {p.symbol: given[p.name] for p in params}
+        for name, symbol in self.symbols.items():
+            item = record.declared.get(name)
+            if item is not None and item.symbol is not None:
+                replace[item.symbol] = symbol
+        return derived.expr.xreplace(replace)
+
+
+def _params(types: tuple[type[Record], ...], key: str) -> list[Param]:
+    record = next(t for t in types if key in t.declared)
+    item = record.declared[key]
+    if not isinstance(item, Derived):
+        return []
+    return [p for p in record.params().values() if p.symbol in item.expr.free_symbols]
