@@ -8,36 +8,20 @@
 
 Scenario classes validate their inputs and expose outputs as attributes; each module's
 ``evaluate`` is the raw evaluator on plain numbers. ``Hardware``, ``Datasets`` and
-``Constants`` are the catalog (``Models`` the workloads and ``Systems`` the servers, fabrics
-and fleets, of the record types exported here), ``Scenarios`` the registry of named instances, and ``Q_``
+``Constants`` are the catalog, ``Scenarios`` the registry of named instances, and ``Q_``
 builds Quantities in the project's unit registry.
 """
 
-from generated.catalog import Constants, Datasets, Hardware, Models, Systems
-from generated.compile_breakeven import CompileBreakevenScenario
+from generated.catalog import Constants, Datasets, Hardware
+from generated.all_reduce_schedule import AllReduceScheduleScenario
 from generated.dense_network import DenseNetworkScenario
 from generated.epoch_overhead import EpochOverheadScenario
 from generated.host_dispatch import HostDispatchScenario
-from generated.iron_law import IronLawScenario
-from generated.kernel_fusion import KernelFusionScenario
 from generated.materialized_scores import MaterializedScoresScenario
 from generated.mlp_training_step import MlpTrainingStepScenario
 from generated.pipeline_schedule import PipelineScheduleScenario
-from generated.power_law import PowerLawScenario
-from generated.scaling_overhead import ScalingOverheadScenario
-from generated.sustained_throughput import SustainedThroughputScenario
 from generated.update_working_set import UpdateWorkingSetScenario
 from generated.registry import Scenarios
-from generated.systems import Fleet, IOInterconnect, MemorySystem, NetworkFabric, Node, StorageTier
-from generated.workloads import (
-    CNNWorkload,
-    DiffusionWorkload,
-    EmbodiedWorkload,
-    SparseTransformerWorkload,
-    SSMWorkload,
-    TransformerWorkload,
-    Workload,
-)
 from symbolic.runtime.errors import (
     InputTypeError,
     MissingInputError,
@@ -49,46 +33,26 @@ from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.units import Q_
 
 __all__ = [
-    "CNNWorkload",
     "Constants",
     "DatasetProfile",
-    "DiffusionWorkload",
-    "EmbodiedWorkload",
     "Datasets",
     "Hardware",
     "HardwareNode",
     "InputTypeError",
     "MissingInputError",
     "MlsysymError",
-    "Models",
     "Q_",
     "ScenarioBase",
     "ScenarioInputError",
     "Scenarios",
-    "Systems",
-    "Fleet",
-    "IOInterconnect",
-    "MemorySystem",
-    "NetworkFabric",
-    "Node",
-    "StorageTier",
-    "SparseTransformerWorkload",
-    "SSMWorkload",
-    "TransformerWorkload",
-    "Workload",
-    "CompileBreakevenScenario",
+    "AllReduceScheduleScenario",
     "DenseNetworkScenario",
     "EpochOverheadScenario",
     "HostDispatchScenario",
-    "IronLawScenario",
-    "KernelFusionScenario",
     "MaterializedScoresScenario",
     "MlpTrainingStepScenario",
     "PipelineScheduleScenario",
-    "PowerLawScenario",
-    "ScalingOverheadScenario",
-    "SustainedThroughputScenario",
     "UpdateWorkingSetScenario",
 ]
 
-SCENARIO_CLASSES = (CompileBreakevenScenario, DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PipelineScheduleScenario, PowerLawScenario, ScalingOverheadScenario, SustainedThroughputScenario, UpdateWorkingSetScenario, )
+SCENARIO_CLASSES = (AllReduceScheduleScenario, DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PipelineScheduleScenario, UpdateWorkingSetScenario, )

@@ -17,7 +17,7 @@ import sympy
 
 from symbolic.closed import closed_form as shared_closed_form
 from symbolic.dimensions import dimension_of_unit, scale_of_unit
-from symbolic.functions import Len, MaxOver
+from symbolic.functions import CeilLog2, Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel
 from symbolic.runtime.errors import MlsysymError
 
@@ -278,6 +278,8 @@ def growth(expr: sympy.Basic, variables: set[sympy.Basic]) -> sympy.Rational:
         return max(growth(arg, variables) for arg in expr.args)
     if isinstance(expr, (sympy.floor, sympy.ceiling, sympy.Abs)):
         return growth(expr.args[0], variables)
+    if isinstance(expr, (sympy.log, CeilLog2)):
+        return sympy.Integer(0)  # slower than any power
     if isinstance(expr, (sympy.Sum, MaxOver)):
         return growth(expr.function, variables)
     raise DerivationError(f"no growth rule for {type(expr).__name__}: {expr}")

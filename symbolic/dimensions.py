@@ -14,7 +14,7 @@ from typing import Any
 
 import sympy
 
-from symbolic.functions import Len, MaxOver
+from symbolic.functions import CeilLog2, Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, ScenarioModel
 from symbolic.runtime.errors import (
     CycleError,
@@ -88,6 +88,10 @@ def infer(expr: sympy.Basic, dims: dict[sympy.Basic, Dimension]) -> Dimension:
         return _agree(expr, [infer(branch, dims) for branch, _ in expr.args])
     if isinstance(expr, (sympy.floor, sympy.ceiling, sympy.Abs)):
         return infer(expr.args[0], dims)
+    if isinstance(expr, (sympy.log, CeilLog2)):
+        if infer(expr.args[0], dims) != none:
+            raise DeclarationError(f"the logarithm of a dimensioned value in {expr}")
+        return none
     raise UnsupportedNodeError(f"has a {type(expr).__name__} node ({expr}), which the dimension check and the "
                                "printers do not support")
 

@@ -10,9 +10,11 @@ says so; a floor is at least 1 when its argument is, and a requirement ``a >= b`
 
 from __future__ import annotations
 
+import itertools
+
 import sympy
 
-from symbolic.functions import Len, MaxOver
+from symbolic.functions import CeilLog2, Len, MaxOver
 from symbolic.model import ListInput, ScenarioModel
 
 
@@ -27,11 +29,16 @@ def _entries_and_lengths(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]
             entry = sympy.Dummy(f"{decl.name}_entry", positive=spec.positive or None,
                                 nonnegative=spec.nonnegative or spec.positive or None,
                                 integer=spec.integer or None, real=True)
+            if spec.minimum is not None:  # entries >= minimum: minimum plus a nonnegative excess
+                entry = spec.minimum + sympy.Dummy(f"{decl.name}_excess", integer=spec.integer or None, nonnegative=True)
             replace[decl.symbol] = entry
             replace[Len(decl.symbol)] = spec.min_length + sympy.Dummy(f"{decl.name}_extra", integer=True,
                                                                       nonnegative=True)
         elif spec.integer and spec.positive and decl.symbol.is_Symbol:  # a positive integer is 1 + k, k >= 0
-            replace[decl.symbol] = 1 + sympy.Dummy(f"{decl.name}_above_one", integer=True, nonnegative=True)
+            replace[decl.symbol] = (spec.minimum or 1) + sympy.Dummy(f"{decl.name}_excess", integer=True,
+                                                                      nonnegative=True)
+        elif spec.minimum is not None and decl.symbol.is_Symbol:
+            replace[decl.symbol] = spec.minimum + sympy.Dummy(f"{decl.name}_excess", nonnegative=True)
     for requirement in model.requirements:  # a >= b (a an input): a is b plus something nonnegative
         condition = requirement.condition  # (a > b: plus something positive)
         if isinstance(condition, (sympy.GreaterThan, sympy.StrictGreaterThan)) and condition.lhs.is_Symbol:
@@ -70,6 +77,14 @@ def _reduced(expr: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic]) -> symp
 
     expr = expr.replace(lambda e: isinstance(e, sympy.floor), floor_sign)
 
+    def ceil_log2_sign(node: sympy.Basic) -> sympy.Basic:
+        inner = _reduced(node.args[0], replace)
+        if sympy.simplify(inner - 2).is_nonnegative:
+            return 1 + sympy.Dummy("whole", nonnegative=True, integer=True)
+        return sympy.Dummy("whole", nonnegative=True, integer=True)
+
+    expr = expr.replace(lambda e: isinstance(e, CeilLog2), ceil_log2_sign)
+
     def sign_of(node: sympy.Basic) -> sympy.Basic:
         (_, start, stop), = node.limits
         body = _reduced(node.function, replace)
@@ -83,6 +98,28 @@ def _reduced(expr: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic]) -> symp
     return expr.replace(lambda e: isinstance(e, (sympy.Sum, MaxOver)), sign_of)
 
 
+def _positive_by_cases(model: ScenarioModel, denominator: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic],
+                       upper: dict[sympy.Basic, sympy.Basic]) -> bool:
+    """Prove ``denominator`` positive case by case: each positive integer input that a
+    requirement names is either 1 or 2 + k (k ≥ 0); cases a requirement rules out (``K·g ≥ 2``
+    with K = g = 1) are skipped, and the denominator must be positive in every other case."""
+    conditions = [r.condition for r in model.requirements]
+    named = set().union(*(c.free_symbols for c in conditions)) if conditions else set()
+    counts = [decl.symbol for decl in model.evaluator_inputs()
+              if decl.symbol in named and decl.symbol in denominator.free_symbols
+              and decl.spec.integer and decl.spec.positive and decl.symbol.is_Symbol]
+    if not counts or len(counts) > 4:
+        return False
+    for choice in itertools.product((False, True), repeat=len(counts)):
+        case = {symbol: 2 + sympy.Dummy(f"{symbol}_above_two", integer=True, nonnegative=True) if above else sympy.S.One
+                for symbol, above in zip(counts, choice, strict=True)}
+        if any(condition.xreplace(case) is sympy.false for condition in conditions):
+            continue  # a requirement excludes this case
+        if not _proven_positive(sympy.simplify(denominator.xreplace(case)), replace, upper):
+            return False
+    return True
+
+
 def unproven_divisions(model: ScenarioModel, closed: dict[str, sympy.Basic]) -> dict[str, list[sympy.Basic]]:
     """For each output, the denominators of its closed form not proven positive (usually none)."""
     replace = _entries_and_lengths(model)
@@ -93,7 +130,8 @@ def unproven_divisions(model: ScenarioModel, closed: dict[str, sympy.Basic]) -> 
             continue
         form = closed[quantity.name]
         denominators = [p.base for p in form.atoms(sympy.Pow) if p.exp.is_negative]
-        doubtful = [d for d in denominators if not _proven_positive(d, replace, upper)]
+        doubtful = [d for d in denominators
+                    if not _proven_positive(d, replace, upper) and not _positive_by_cases(model, d, replace, upper)]
         if doubtful:
             found[quantity.name] = doubtful
     return found

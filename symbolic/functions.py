@@ -1,4 +1,4 @@
-"""Sympy nodes the scenarios need beyond sympy's own: list length and max over an index.
+"""Sympy nodes the scenarios need beyond sympy's own: list length, max over an index, ⌈log₂ n⌉.
 
 Each has a printer method in ``symbolic/codegen`` (Python and LaTeX), a rule in
 ``symbolic/dimensions.py``, and ``doit`` for exact evaluation once its limits are numbers.
@@ -16,6 +16,29 @@ class Len(sympy.Function):
     is_integer = True
     is_positive = True
     nargs = 1
+
+
+class CeilLog2(sympy.Function):
+    """``⌈log₂ n⌉`` of a count n ≥ 1: the depth of a binary tree over n leaves (0 for n = 1).
+
+    Exact for whole numbers (the bit length of n − 1); differentiated as its trend
+    1/(n ln 2), as floors are.
+    """
+
+    is_integer = True
+    is_nonnegative = True
+    nargs = 1
+
+    @classmethod
+    def eval(cls, n: sympy.Basic) -> sympy.Basic | None:
+        if n.is_Integer and n >= 1:
+            return sympy.Integer((int(n) - 1).bit_length())
+        if n.is_Rational and n >= 1:
+            return cls(sympy.ceiling(n))
+        return None
+
+    def fdiff(self, argindex: int = 1) -> sympy.Expr:
+        return 1 / (self.args[0] * sympy.log(2))
 
 
 class MaxOver(ExprWithLimits):

@@ -77,15 +77,19 @@ def source_of(value: Any) -> str:
     """The Python source that rebuilds ``value`` in ``generated/registry.py``."""
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(source_of(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key!r}: {source_of(item)}" for key, item in value.items()) + "}"
     if hasattr(value, "source"):  # a Ref, or a registry Instance (Scenarios.<key>)
         return value.source
     if isinstance(value, (bool, int, float, str)) or value is None:
         return repr(value)
-    raise TypeError(f"registry values must be numbers, strings, lists or catalog references, got {value!r}")
+    raise TypeError(f"registry values must be numbers, strings, lists, dicts or catalog references, got {value!r}")
 
 
 def value_of(value: Any) -> Any:
     """The plain value behind a ``Ref`` (or the value itself; lists element-wise)."""
     if isinstance(value, (list, tuple)):
         return [value_of(item) for item in value]
+    if isinstance(value, dict):
+        return {key: value_of(item) for key, item in value.items()}
     return value.value if isinstance(value, Ref) else value

@@ -38,9 +38,20 @@ def bad_values(cls):
     """(input, bad value, expected error class) for every input of ``cls``."""
     rows = [("bogus_input", 1, ScenarioInputError)]
     for spec in cls._specs:
-        if isinstance(spec, ListSpec):
+        if isinstance(spec, ListSpec) and spec.keyed:
             rows += [
-                (spec.name, [1] * (spec.min_length - 1), ScenarioInputError),  # too short
+                (spec.name, {"a": 0}, ScenarioInputError) if spec.strict else (spec.name, {"a": -5}, ScenarioInputError),
+                (spec.name, {"a": math.nan}, ScenarioInputError),
+                (spec.name, {"a": _wrong_dimension(spec.unit)}, ScenarioInputError),
+                (spec.name, {"a": "3"}, InputTypeError),
+                (spec.name, {1: 2}, InputTypeError),  # names are strings
+                (spec.name, [1, 2], InputTypeError),
+                (spec.name, None, MissingInputError),
+            ]
+            continue
+        if isinstance(spec, ListSpec):
+            rows += [] if spec.min_length == 0 else [(spec.name, [1] * (spec.min_length - 1), ScenarioInputError)]
+            rows += [
                 (spec.name, [1] * spec.min_length + [0], ScenarioInputError),  # a non-positive entry
                 (spec.name, [1] * spec.min_length + [-5], ScenarioInputError),
                 (spec.name, [1] * spec.min_length + [2.5], ScenarioInputError),

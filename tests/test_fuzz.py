@@ -15,6 +15,7 @@ import generated
 from generated import DatasetProfile, Datasets, Hardware, MlsysymError, Q_, ScenarioBase, Scenarios
 from symbolic.codegen.discover import discover
 from symbolic.closed import closed_forms
+from symbolic.runtime.validation import ListSpec
 
 # MLSYSYM_FUZZ_EXAMPLES=20000 for a long local run; CI runs the default.
 EXAMPLES = int(os.environ.get("MLSYSYM_FUZZ_EXAMPLES", "600"))
@@ -106,8 +107,15 @@ def test_valid_random_values_give_finite_outputs(cls, data):
         if data.draw(st.booleans()):
             low = 0 if spec.minimum is None else spec.minimum
             high = 1e6 if spec.maximum is None else spec.maximum
-            if getattr(spec, "min_length", None):
-                changes[spec.name] = data.draw(st.lists(st.integers(1, 10**5), min_size=spec.min_length, max_size=9))
+            if isinstance(spec, ListSpec) and spec.keyed:
+                entries = st.floats(low, high).filter(lambda x, s=spec, lo=low: not (s.strict and x == lo))
+                keys = base._given[spec.aligned_to] if spec.aligned_to else None
+                changes[spec.name] = (data.draw(st.fixed_dictionaries({k: entries for k in keys})) if keys is not None
+                                      else data.draw(st.dictionaries(st.text(max_size=4), entries,
+                                                                     min_size=spec.min_length, max_size=6)))
+            elif isinstance(spec, ListSpec):
+                changes[spec.name] = data.draw(st.lists(st.integers(max(1, int(low)), 10**5), min_size=spec.min_length,
+                                                        max_size=9))
             elif spec.integer:
                 changes[spec.name] = data.draw(st.integers(int(low) + (1 if spec.strict else 0),
                                                            int(high) - (1 if spec.strict_maximum and high == int(high) else 0)))

@@ -117,13 +117,15 @@ def _sweep_svg(module: ScenarioModule, sweep: Sweep, header: list[str]) -> str:
     instance = next(i for i in module.instances if i.key == sweep.instance)
     base = instance_values(instance)
     points: dict[str, list[float]] = {s.quantity: [] for s in sweep.series}
-    only = needed(module.model, [s.quantity for s in sweep.series])
+    names = {q.name for q in module.model.quantities}  # a keyed list entry needs its whole list
+    only = needed(module.model, [s.quantity if s.quantity in names else s.quantity.partition("[")[0]
+                                 for s in sweep.series])
     for x in sweep.values:
         evaluation = evaluate(module.model, {**base, sweep.input: exact(x)}, only)
         for s in sweep.series:
-            points[s.quantity].append(float(evaluation.shown[s.quantity]))
+            points[s.quantity].append(float(_shown_value(module, instance, evaluation, s.quantity)))
     marked = evaluate(module.model, base)
-    marks = {s.quantity: float(marked.shown[s.quantity]) for s in sweep.series}
+    marks = {s.quantity: float(_shown_value(module, instance, marked, s.quantity)) for s in sweep.series}
     what = ("sweep", tuple(header), sweep, instance.key, float(base[sweep.input]), tuple(points.items()), marks)
     return _cached(what, lambda: _draw_sweep(sweep, instance.key, float(base[sweep.input]), points, marks, header))
 
@@ -147,6 +149,22 @@ def _draw_sweep(sweep: Sweep, key: str, at: float, points: dict[str, list[float]
         axes.legend()
         figure.subplots_adjust(left=0.11, right=0.97, bottom=0.12, top=0.92)
         return _svg(figure, header, tight=False)
+
+
+def _shown_value(module: ScenarioModule, instance: Instance, evaluation: Any, path: str) -> Any:
+    """A plotted value: a scalar output, or one entry of a keyed list output (``result.ring_time[64]``)."""
+    if path in evaluation.shown:
+        return evaluation.shown[path]
+    name, _, key = path[:-1].partition("[")
+    decl = next(o for o in _list_outputs(module.model.outputs) if name.split(".")[-1] == o.name)
+    keys = [str(k) for k in value_of(instance.all_inputs()[decl.keyed_by])]
+    return evaluation.shown[name][keys.index(key)]
+
+
+def _list_outputs(outputs: Any) -> Any:
+    for output in outputs:
+        yield from _list_outputs(output.members) if output.kind == "group" else (
+            [output] if output.kind == "list" and output.keyed_by else [])
 
 
 def placements(modules: Sequence[ScenarioModule]) -> list[Placement]:

@@ -9,7 +9,7 @@ from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
 from symbolic.closed import closed_forms
-from symbolic.functions import Len, MaxOver
+from symbolic.functions import CeilLog2, Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
@@ -38,6 +38,9 @@ class DocsLatexPrinter(LatexPrinter):
         (index, start, stop), = expr.limits
         return (rf"\max_{{{self._print(start)} \le {self._print(index)} \le {self._print(stop)}}}"
                 rf" \left({self._print(expr.function)}\right)")
+
+    def _print_CeilLog2(self, expr: CeilLog2) -> str:
+        return rf"\left\lceil \log_2 {self.parenthesize(expr.args[0], PRECEDENCE['Mul'])} \right\rceil"
 
     def _print_Len(self, expr: Len) -> str:
         return rf"\left|{self._print(expr.args[0])}\right|"

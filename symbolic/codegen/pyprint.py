@@ -9,11 +9,11 @@ import sympy
 from sympy.printing.pycode import PythonCodePrinter
 
 from symbolic.dimensions import scale_of_unit
-from symbolic.functions import INDEX_CODE_NAMES, Len, MaxOver
+from symbolic.functions import INDEX_CODE_NAMES, CeilLog2, Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
-HELPERS = ("log", "maximum", "minimum", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
+HELPERS = ("ceil_log2", "log", "maximum", "minimum", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
 
 
 def code_name(path: str) -> str:
@@ -87,7 +87,12 @@ class EvaluatorPrinter(PythonCodePrinter):
     def _print_Max(self, expr: sympy.Max) -> str:
         return self._helper("maximum", expr)
 
+    def _print_CeilLog2(self, expr: CeilLog2) -> str:
+        return self._helper("ceil_log2", expr)
+
     def _print_log(self, expr: sympy.log) -> str:
+        if len(expr.args) != 1:
+            raise DeclarationError(f"log with a base is not supported, write log(x)/log(b): {expr}")
         return self._helper("log", expr)
 
     def _print_Heaviside(self, expr: sympy.Heaviside) -> str:  # from derivatives of Min/Max
@@ -120,17 +125,17 @@ class _Folder:
             self.scale[decl.symbol] = scale_of_unit(decl.spec.unit)
         for quantity in model.quantities:
             self.scale[quantity.symbol] = scale_of_unit(quantity.unit)
-        for symbol, scale in self.scale.items():
-            if isinstance(symbol, sympy.IndexedBase) and scale != 1:
-                raise DeclarationError(f"{model.name}: list {symbol} must be declared in a unit of scale 1, not {scale}")
 
     def base(self, expr: sympy.Basic) -> sympy.Basic:
-        replace = {}
+        replace: dict[sympy.Basic, sympy.Basic] = {}
         for symbol in expr.free_symbols:
             if symbol in self.constants:
                 replace[symbol] = self.scale[symbol]
             elif symbol.is_Symbol and self.scale.get(symbol, 1) != 1:
                 replace[symbol] = self.scale[symbol] * symbol
+        for entry in expr.atoms(sympy.Indexed):  # list entries in a unit of another scale (MB, µs)
+            if self.scale.get(entry.base, 1) != 1:
+                replace[entry] = self.scale[entry.base] * entry
         return expr.xreplace(replace)
 
     def __call__(self, expr: sympy.Expr, unit: str) -> sympy.Expr:

@@ -55,9 +55,10 @@ def tex_escape(text: str) -> str:
     """Escape prose for LaTeX; `code` spans become \\texttt."""
     table = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
              "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "µ": r"\textmu{}",
-             "→": r"$\rightarrow$", "≥": r"$\geq$", "≤": r"$\leq$", "×": r"$\times$",
-             "α": r"$\alpha$", "β": r"$\beta$", "σ": r"$\sigma$", "η": r"$\eta$", "∝": r"$\propto$",
-             "·": r"$\cdot$", "−": "-", "≈": r"$\approx$"}
+             "→": r"$\rightarrow$", "≥": r"$\geq$", "≤": r"$\leq$", "×": r"$\times$", "−": "-",
+             "·": r"$\cdot$", "≈": r"$\approx$", "⌈": r"$\lceil$", "⌉": r"$\rceil$", "₂": r"$_2$", "∝": r"$\propto$",
+             "α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$", "η": r"$\eta$", "σ": r"$\sigma$",
+             "τ": r"$\tau$", "ω": r"$\omega$", "π": r"$\pi$", "ρ": r"$\rho$", "φ": r"$\varphi$", "Σ": r"$\Sigma$"}
     escaped = "".join(table.get(ch, ch) for ch in str(text))
     return re.sub(r"`([^`]*)`", r"\\texttt{\1}", escaped)
 
@@ -71,12 +72,23 @@ def input_spec(decl: InputDecl) -> Spec:
             default = int(default) if default.is_Integer else float(default)
         else:
             rule, default = sympy.sstr(default), None
-    minimum = 0 if (decl.spec.positive or decl.spec.nonnegative) else None
-    fields = (decl.name, decl.spec.unit, decl.spec.integer, minimum, decl.spec.positive, default, rule, decl.spec.doc)
+    minimum: float | None = 0 if (decl.spec.positive or decl.spec.nonnegative) else None
+    strict = decl.spec.positive
+    if decl.spec.minimum is not None:
+        minimum, strict = decl.spec.minimum, False
+    fields = (decl.name, decl.spec.unit, decl.spec.integer, minimum, strict, default, rule, decl.spec.doc)
     top, strict_top = decl.spec.maximum, decl.spec.strict_maximum
     if isinstance(decl.spec, ListInput):
-        return ListSpec(*fields, min_length=decl.spec.min_length, maximum=top, strict_maximum=strict_top)
+        return ListSpec(*fields, min_length=decl.spec.min_length, maximum=top, strict_maximum=strict_top,
+                        keyed=decl.spec.keyed, unique=decl.spec.unique, aligned_to=decl.spec.aligned_to)
     return InputSpec(*fields, maximum=top, strict_maximum=strict_top)
+
+
+def _type_text(spec: Spec) -> str:
+    number = "int" if spec.integer else "float"
+    if isinstance(spec, ListSpec):
+        return f"dict[str, {number}]" if spec.keyed else f"list[{number}]"
+    return number
 
 
 def spec_source(spec: Spec) -> str:
@@ -92,6 +104,9 @@ def spec_source(spec: Spec) -> str:
         fields.append(f"default_rule={spec.default_rule!r}")
     if isinstance(spec, ListSpec):
         fields.append(f"min_length={spec.min_length!r}")
+        for name in ("keyed", "unique", "aligned_to"):
+            if getattr(spec, name):
+                fields.append(f"{name}={getattr(spec, name)!r}")
     fields.append(f"doc={spec.doc!r}")
     for name, empty in (("maximum", None), ("strict_maximum", False)):
         if getattr(spec, name) != empty:
@@ -128,6 +143,8 @@ def _descriptor(output: OutputDecl, path: str, evaluator: Evaluator, owners: dic
             extra += f", alternatives={alternatives!r}"
     if output.if_missing != "error":
         extra += f", if_missing={output.if_missing!r}"
+    if output.keyed_by:
+        extra += f", keys={output.keyed_by!r}"
     return f"{kind}({output.name!r}{unit}{extra})"
 
 
@@ -147,7 +164,7 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
     for decl in plain:
         spec = specs[decl.name]
         docs_rows[decl.name] = {"name": decl.name, "latex": decl.latex, "unit": spec.unit, "doc": spec.doc,
-                                "type": "list[int]" if isinstance(spec, ListSpec) else ("int" if spec.integer else "float"),
+                                "type": _type_text(spec),
                                 "domain": spec.domain, "default": _default_text(spec)}
     validation_imports = {"InputSpec"} | ({"ListSpec"} if any(isinstance(s, ListSpec) for s in specs.values()) else set())
     scenario_imports = set()
@@ -276,6 +293,8 @@ def _sections(model: ScenarioModel, equations_by_name: dict[str, Any]) -> list[d
             found = [q for q in model.quantities if q.name == path]
             kind = {"list": "list of Quantity" if output.unit else "list of numbers", "text": "str"}.get(
                 output.kind, "Quantity" if output.unit else "number")
+            if output.keyed_by:
+                kind = f"dict of {'Quantity' if output.unit else 'numbers'} by the keys of `{output.keyed_by}`"
         sections.append({"path": path, "kind": output.kind, "doc": output.doc, "unit": output.unit, "type": kind,
                          "equations": [(q, equations_by_name[q.name]) for q in found],
                          "title": output.sub.title if output.sub else ""})

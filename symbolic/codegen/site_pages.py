@@ -170,7 +170,10 @@ def scenario_docs(module: ScenarioModule, sections: list[dict[str, Any]], header
     glance = None
     if chart is not None:
         found = {q.name: (q, e, s["path"]) for s in sections for q, e in s["equations"]}
-        plotted = [found[series.quantity] for series in chart[0].series]
+        # a keyed list entry (result.ring_time[64]) shows the list's equation, once
+        paths = dict.fromkeys(series.quantity if series.quantity in found else series.quantity.partition("[")[0]
+                              for series in chart[0].series)
+        plotted = [found[path] for path in paths]
         glance = {"path": f"../charts/{model.name}.svg", "caption": chart[0].caption,
                   "equations": [(q, e, f"#{slug(path)}", len(e.closed) <= GLANCE_CLOSED_FORM) for q, e, path in plotted]}
     instances = []

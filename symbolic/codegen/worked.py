@@ -20,7 +20,7 @@ from symbolic.codegen.latex import DocsLatexPrinter, latex_names
 from symbolic.dimensions import scale_of_unit
 from symbolic.functions import Len, MaxOver
 from symbolic.instances import Instance
-from symbolic.model import UNIT_SYMBOLS, Quantity, ScenarioModel, _symbols
+from symbolic.model import UNIT_SYMBOLS, ListInput, Quantity, ScenarioModel, _symbols
 from symbolic.refs import value_of
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
@@ -113,7 +113,22 @@ def _resolved(record: Any, field: str) -> Value:
 def instance_values(instance: Instance) -> dict[str, Value]:
     """The input values of a registry instance (a variant's base inputs merged in)."""
     given = {name: value_of(value) for name, value in instance.all_inputs().items()}
-    return input_values(instance.scenario.model, given)
+    return input_values(instance.scenario.model, list_arguments(instance.scenario.model, given))
+
+
+def list_arguments(model: ScenarioModel, given: dict[str, Any]) -> dict[str, Any]:
+    """``given`` with each list input as the evaluator reads it: a keyed input's values in its
+    key order (or that of the input it is aligned to), a unique list's repeats collapsed."""
+    result = dict(given)
+    for decl in model.inputs:
+        spec, value = decl.spec, given.get(decl.name)
+        if not isinstance(spec, ListInput) or value is None:
+            continue
+        if spec.keyed:
+            result[decl.name] = [value[key] for key in (given[spec.aligned_to] if spec.aligned_to else value)]
+        elif spec.unique:
+            result[decl.name] = list(dict.fromkeys(value))
+    return result
 
 
 @dataclass
@@ -203,9 +218,10 @@ def _number(expr: sympy.Basic, evaluation: Evaluation) -> Any:
         result = result.replace(lambda e: isinstance(e, sympy.Indexed),
                                 lambda e: lists[e.base][0][int(e.indices[0]) - lists[e.base][1]])
         result = result.doit()
-    if not result.is_Number and result.is_number and result.is_real:
-        # an irrational power (2^(-1/20)): 40 significant digits, kept as a rational like every other value
-        result = sympy.Rational(str(result.evalf(40)))
+    if not result.is_Number and result.is_number and result.is_real:  # logarithms: exact when they cancel
+        result = sympy.nsimplify(sympy.expand_log(result, force=True))
+        if not result.is_Number:  # irrational (log 1000/log 2, 2^(-1/20)): 40 significant digits, as a rational
+            result = sympy.Rational(str(result.evalf(40)))
     if not result.is_Number:
         raise DeclarationError(f"{evaluation.model.name}: could not evaluate {expr} to a number")
     return result

@@ -97,6 +97,7 @@ class OutputDecl:
     sub: Sub | None = None
     members: tuple[OutputDecl, ...] = ()
     if_missing: str = "error"
+    keyed_by: str = ""  # a list output returned as a dict under the keys of this list input
 
 
 @dataclass(frozen=True)

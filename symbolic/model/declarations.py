@@ -17,6 +17,7 @@ from symbolic.model.collected import (
     _assumptions,
     _latex_name,
 )
+from symbolic.functions import Len
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
 
@@ -42,18 +43,23 @@ class Input(Declaration):
     """
 
     def __init__(self, unit: str = "", *, integer: bool = False, positive: bool = False,
-                 nonnegative: bool = False, at_most: float | None = None, below: float | None = None,
-                 default: Any = REQUIRED, symbol: str | None = None, doc: str = "") -> None:
+                 nonnegative: bool = False, minimum: float | None = None, at_most: float | None = None,
+                 below: float | None = None, default: Any = REQUIRED, symbol: str | None = None,
+                 doc: str = "") -> None:
         if positive and nonnegative:
             raise DeclarationError("Input: give positive or nonnegative, not both")
         if at_most is not None and below is not None:
             raise DeclarationError("Input: give at_most or below, not both")
+        if minimum is not None and (positive or nonnegative or minimum <= 0):
+            raise DeclarationError("Input: minimum is for a bound above 0 (e.g. group sizes ≥ 2); "
+                                   "use positive or nonnegative otherwise")
         self.unit = unit
         self.integer = integer
-        self.positive = positive
+        self.positive = positive or minimum is not None
         self.nonnegative = nonnegative
         self.maximum = below if below is not None else at_most
         self.strict_maximum = below is not None
+        self.minimum = minimum  # values must be >= minimum (None: the bound positive/nonnegative give)
         self.default = default
         self.latex = symbol
         self.doc = doc
@@ -73,13 +79,31 @@ class ListInput(Input):
 
     Binds to an ``IndexedBase``: expressions use ``layer_widths[l]`` under ``Sum`` or
     ``MaxOver``, and ``Len(layer_widths)`` for its length. The domain applies to each entry.
+
+    ``keyed=True``: the value is a dict of names to numbers (``{"NVLink": 450 GB/s, ...}``);
+    the math sees the numbers in the dict's order, and ``PerItem(..., keys=links)`` outputs
+    come back as dicts under the same names. ``aligned_to=other``: a keyed input whose keys
+    must include every key of the keyed input ``other``; the math sees its numbers in
+    ``other``'s order (extra keys are kept on the instance, unused). ``unique=True``: repeated
+    entries collapse to the first (group sizes to compare).
     """
 
-    def __init__(self, unit: str = "", *, min_length: int = 1, **kwargs: Any) -> None:
+    def __init__(self, unit: str = "", *, min_length: int = 1, keyed: bool = False, unique: bool = False,
+                 aligned_to: sympy.IndexedBase | None = None, **kwargs: Any) -> None:
         super().__init__(unit, **kwargs)
         self.min_length = min_length
+        self.keyed = keyed or aligned_to is not None
+        self.unique = unique
+        self.aligned_to = "" if aligned_to is None else str(aligned_to.label)
+        if unique and self.keyed:
+            raise DeclarationError("ListInput: keys of a keyed input are unique already; unique is for plain lists")
 
     def bind(self, name: str, into: ScenarioModel) -> sympy.IndexedBase:
+        if self.aligned_to:
+            other = next((d for d in into.inputs if d.name == self.aligned_to), None)
+            if other is None or not getattr(other.spec, "keyed", False):
+                raise DeclarationError(f"{into.name}: {name} is aligned_to {self.aligned_to!r}, "
+                                       "which is not a keyed ListInput declared above it")
         base = sympy.IndexedBase(sympy.Symbol(name, **_assumptions(self.integer, self.positive, self.nonnegative)))
         into.add_input(InputDecl(name, base, self, self.latex or _latex_name(name)))
         return base
@@ -119,14 +143,21 @@ class PerItem(Output):
     """
 
     def __init__(self, expr: Any, limits: tuple[Any, Any, Any], unit: str = "", *, doc: str = "",
-                 group: GroupRef | None = None) -> None:
+                 group: GroupRef | None = None, keys: sympy.IndexedBase | None = None) -> None:
         super().__init__(expr, unit, doc=doc, group=group)
         self.index, self.start, self.stop = (sympy.sympify(part) for part in limits)
+        self.keys = "" if keys is None else str(keys.label)
 
     def bind(self, name: str, into: ScenarioModel) -> sympy.IndexedBase:
+        if self.keys:
+            source = next((d for d in into.inputs if d.name == self.keys), None)
+            if source is None or not isinstance(source.spec, ListInput) or self.start != 0 or \
+                    sympy.simplify(self.stop - (Len(source.symbol) - 1)) != 0:
+                raise DeclarationError(f"{into.name}: {name} is keyed by {self.keys!r}, so it must be a list input "
+                                       f"and the range must run over it, (i, 0, Len({self.keys}) - 1)")
         base = sympy.IndexedBase(sympy.Symbol(name, real=True))
         path = _join(self.group, name, into)
-        _add(into, self.group, OutputDecl(name, "list", self.doc, self.unit))
+        _add(into, self.group, OutputDecl(name, "list", self.doc, self.unit, keyed_by=self.keys))
         into.add_quantity(Quantity(path, base, self.expr, self.unit, self.doc, _latex_name(name), kind="list",
                                    limits=(self.index, self.start, self.stop), group=_group_name(self.group)))
         return base
@@ -288,7 +319,8 @@ class Group(Declaration):
                                        f"above it; outputs join a group with group={name} on their own declaration "
                                        "(or are echoed with Echo(output))")
             kind = "list" if isinstance(source.spec, ListInput) else "scalar"
-            fields.append(OutputDecl(echo_name, kind, source.spec.doc, source.spec.unit))
+            keyed = echo_name if getattr(source.spec, "keyed", False) else ""
+            fields.append(OutputDecl(echo_name, kind, source.spec.doc, source.spec.unit, keyed_by=keyed))
             echoes.append(source)
         into.add_output(OutputDecl(name, "group", self.doc, ""))
         ref = GroupRef(name, fields, echoes)

@@ -1,4 +1,4 @@
-"""Min, max and log for the generated evaluators: plain numbers, or numpy arrays element-wise.
+"""Min, max, ⌈log₂⌉ and log for the generated evaluators: plain numbers, or numpy arrays element-wise.
 
 The builtins compare scalars (and keep ints exact); numpy arrays make ``min`` raise
 because an array has no single truth value, and then numpy's element-wise reduction
@@ -40,8 +40,21 @@ def step(value: Any) -> Any:
         return numpy.heaviside(value, 0.5)
 
 
+def ceil_log2(value: Any) -> Any:
+    """⌈log₂ n⌉ of a count n ≥ 1, exactly for whole numbers (the bit length of n − 1)."""
+    try:
+        whole = int(value)
+    except TypeError:  # an array
+        import numpy
+
+        return numpy.ceil(numpy.log2(value))
+    if whole == value:
+        return (whole - 1).bit_length()
+    return (int(value // 1)).bit_length()  # n in (k, k + 1]: ⌈log₂ n⌉ = ⌈log₂ (k + 1)⌉ = bit length of k
+
+
 def log(value: Any) -> Any:
-    """Natural logarithm (in derivatives of powers with an input in the exponent, m^-α)."""
+    """The natural logarithm, of a number or element-wise of an array."""
     import math
 
     try:

@@ -27,6 +27,7 @@ from symbolic.runtime.validation import (
     WorkloadSpec,
     coerce_list,
     coerce_number,
+    list_argument,
     unknown_names,
 )
 
@@ -62,7 +63,8 @@ class ScenarioBase:
                 raise MissingInputError(f"{title}: required input '{spec.name}' ({spec.domain}) was not given")
             else:
                 value = spec.default
-            given[spec.name] = args[spec.name] = value
+            given[spec.name] = value
+            args[spec.name] = list_argument(title, spec, value, given) if isinstance(spec, ListSpec) else value
         for precision in cls._precisions:
             given[precision.name] = _precision(title, precision, inputs.get(precision.name, precision.default))
         for node_spec in cls._nodes:
@@ -160,6 +162,9 @@ class ScenarioBase:
         if name not in given:
             raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
         value = given[name]
+        if isinstance(value, dict):  # a keyed list input
+            unit = next(spec.unit for spec in type(self)._specs if spec.name == name)
+            return {key: quantity(v, unit) for key, v in value.items()} if unit else dict(value)
         for spec in type(self)._specs:
             if spec.name == name and spec.unit and value is not None:
                 return [quantity(v, spec.unit) for v in value] if isinstance(value, list) else quantity(value, spec.unit)
@@ -273,12 +278,23 @@ class Output:
 
 
 class ListOutput(Output):
-    """A list output, one entry per item: Quantities in ``unit``, or plain numbers."""
+    """A list output, one entry per item: Quantities in ``unit``, or plain numbers.
+
+    With ``keys`` (a list input's name) it is a dict: under the input's names when that
+    input is keyed, else under its entries (``ring_time[64]`` for group size 64).
+    """
+
+    def __init__(self, name: str, unit: str = "", *, keys: str = "", **kwargs: Any) -> None:
+        super().__init__(name, unit, **kwargs)
+        self.keys = keys
 
     def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
         if value is None:
             return self.missing(scenario)
-        return [quantity(v, self.unit) for v in value] if self.unit else list(value)
+        items = [quantity(v, self.unit) for v in value] if self.unit else list(value)
+        if not self.keys:
+            return items
+        return dict(zip(scenario._given[self.keys], items, strict=True))
 
 
 class TableOutput(Output):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -92,10 +92,18 @@ class ListSpec(NamedTuple):
     min_length: int = 1
     maximum: float | None = None
     strict_maximum: bool = False
+    keyed: bool = False  # a dict of names to numbers; the evaluator gets the numbers in order
+    unique: bool = False  # repeated entries collapse to the first
+    aligned_to: str = ""  # a keyed input whose keys this one must cover, in whose order it is read
 
     @property
     def domain(self) -> str:
-        return f"a list of at least {self.min_length} entries, each {_scalar_domain(self)}"
+        if self.keyed:
+            covers = f" with an entry for every key of '{self.aligned_to}'" if self.aligned_to else ""
+            least = f"at least {self.min_length} " if self.min_length else ""
+            return f"a dict of {least}names (str) to numbers{covers}, each {_scalar_domain(self)}"
+        collapse = " (repeats collapse)" if self.unique else ""
+        return f"a list of at least {self.min_length} entries{collapse}, each {_scalar_domain(self)}"
 
     @property
     def scalar_domain(self) -> str:
@@ -215,17 +223,43 @@ def _coerce_slowly(scenario: str, spec: Spec, value: Any, where: str) -> Any:
     return value
 
 
-def coerce_list(scenario: str, spec: ListSpec, value: Any) -> list[Any]:
-    """Return ``value`` as a list of numbers, each checked like a numeric input."""
+def coerce_list(scenario: str, spec: ListSpec, value: Any) -> Any:
+    """Return ``value`` as a list of numbers (a dict of them when keyed), each checked like a
+    numeric input."""
     where = f"{scenario}: input '{spec.name}'"
     if value is None:
         raise MissingInputError(f"{where} is None; expected {spec.domain}")
+    if spec.keyed:
+        if not isinstance(value, Mapping):
+            raise InputTypeError(f"{where} got {type(value).__name__} {_shown(value)}; expected {spec.domain}")
+        for key in value:
+            if not isinstance(key, str):
+                raise InputTypeError(f"{where} has the key {key!r} ({type(key).__name__}); expected {spec.domain}")
+        if len(value) < spec.min_length:
+            raise ScenarioInputError(f"{where} has {len(value)} entries; expected {spec.domain}")
+        return {key: coerce_number(scenario, spec, item, f"{where} entry [{key!r}]") for key, item in value.items()}
     if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable) or is_quantity(value):
         raise InputTypeError(f"{where} got {type(value).__name__} {_shown(value)}; expected {spec.domain}")
     items = list(value)
     if len(items) < spec.min_length:
         raise ScenarioInputError(f"{where} has {len(items)} entries {_shown(items)}; expected {spec.domain}")
-    return [coerce_number(scenario, spec, item, f"{where} entry [{position}]") for position, item in enumerate(items)]
+    numbers_ = [coerce_number(scenario, spec, item, f"{where} entry [{position}]") for position, item in enumerate(items)]
+    return list(dict.fromkeys(numbers_)) if spec.unique else numbers_
+
+
+def list_argument(scenario: str, spec: ListSpec, value: Any, given: dict[str, Any]) -> list[Any]:
+    """The numbers the evaluator reads from a coerced list input: a keyed input's values, in
+    its own key order or in that of the input it is aligned to."""
+    if not spec.keyed:
+        return value
+    if not spec.aligned_to:
+        return list(value.values())
+    order = given[spec.aligned_to]
+    missing = [key for key in order if key not in value]
+    if missing:
+        raise ScenarioInputError(f"{scenario}: input '{spec.name}' has no entry for {missing[0]!r}; it must have an "
+                                 f"entry for every key of '{spec.aligned_to}' ({', '.join(map(repr, order))})")
+    return [value[key] for key in order]
 
 
 @lru_cache(maxsize=4096)

@@ -1,0 +1,107 @@
+"""Ring, binary tree and parameter server AllReduce at several group sizes, in the α-β model."""
+
+from sympy import log
+
+from symbolic.functions import CeilLog2, Len, index
+from symbolic.instances import Instance
+from symbolic.model import Group, Input, ListInput, PerItem, Require, Scenario, Series, Sweep
+from symbolic.refs import Q
+
+i = index("i", "group")
+
+
+class AllReduceScheduleScenario(Scenario):
+    """An AllReduce of `message` at each group size N of `group_sizes`: ring, tree and star, α-β model.
+
+    A ring runs R = 2(N − 1) rounds (ReduceScatter, then AllGather), each sending one chunk
+    M/N, so every rank sends 2(N − 1)/N · M and pays R startups α. A binary tree reduces up
+    and broadcasts down in T = 2⌈log₂ N⌉ rounds of the whole message. A parameter server
+    (star) receives all N messages on one link. The ring wins on bytes, the tree on startups;
+    `crossover_exact` is the message size at which the two are equal.
+    """
+
+    assumptions = ("One link per rank of bandwidth β and per-message startup α; no overlap of rounds; "
+                   "the reduction's compute is free.")
+    excludes = "Topology and contention, pipelined (chunked) trees, in-network reduction."
+    references = (
+        "Hockney, The communication challenge for MPP: Intel Paragon and Meiko CS-2, Parallel Computing 20(3), "
+        "1994 (the α-β model).",
+        "Thakur, Rabenseifner and Gropp, Optimization of collective communication operations in MPICH, "
+        "IJHPCA 19(1), 2005 (ring and tree AllReduce costs).",
+        "Patarasuk and Yuan, Bandwidth optimal all-reduce algorithms for clusters of workstations, JPDC 69(2), 2009.",
+    )
+    examples = """\
+>>> from generated import Scenarios
+>>> s = Scenarios.RingVsTreeSmallBuffer
+>>> s.result.ring_rounds[64], s.result.tree_rounds[64]
+(126, 12)
+>>> s.result.ring_startup_time[64]
+<Quantity(1260, 'microsecond')>
+"""
+
+    main_outputs = ()  # every output is per group size (a keyed list); derivations study scalars
+    chart = Sweep(
+        instance="RingVsTreeSmallBuffer",
+        input="message",
+        values=(0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0),
+        series=(Series("result.ring_time[64]", "ring, 64 ranks"), Series("result.tree_time[64]", "tree, 64 ranks"),
+                Series("result.star_byte_time[64]", "parameter server, 64 ranks (bytes only)", dashed=True)),
+        xlabel="message [MB]",
+        ylabel="time [s]",
+        caption="AllReduce time over 64 ranks at 10 GB/s and 10 µs: the tree's fewer startups win below about "
+                "1.1 MB, the ring's fewer bytes above.")
+    questions = ()
+
+    message = Input("MB", nonnegative=True, symbol="M", doc="Bytes each rank contributes.")
+    group_sizes = ListInput(integer=True, minimum=2, min_length=0, unique=True, symbol="N",
+                            doc="Group sizes N to compare (ranks ≥ 2; duplicates collapse).")
+    alpha = Input("µs", nonnegative=True, symbol=r"\alpha", doc="Startup latency of one message.")
+    bandwidth = Input("GB/s", positive=True, symbol=r"\beta", doc="Link bandwidth per rank, one direction.")
+    run_steps = Input(integer=True, nonnegative=True, default=1, symbol="s", doc="Training steps, each one AllReduce.")
+    time_saved_fraction = Input(nonnegative=True, default=0.0, symbol="f_s",
+                                doc="Share of the ring time an optimisation saves, in [0, 1].")
+    fraction_at_most_one = Require(time_saved_fraction <= 1, "time_saved_fraction must be at most 1")
+
+    N = group_sizes
+    result = Group(message, alpha, bandwidth, doc="Dicts keyed by group size N, in the order of `group_sizes`.")
+    n = Len(N) - 1
+    M, a, b = message, alpha, bandwidth
+
+    per_n = {"keys": N, "group": result}  # every output: one entry per group size, keyed by it
+
+    chunk = PerItem(M / N[i], (i, 0, n), "MB", **per_n, doc="The chunk a ring round sends, M/N.")
+    ring_factor = PerItem(2 * (N[i] - 1) / N[i], (i, 0, n), **per_n, doc="Ring bytes per rank over M, 2(N − 1)/N.")
+    ring_rounds = PerItem(2 * (N[i] - 1), (i, 0, n), **per_n, doc="Ring rounds R = 2(N − 1).")
+    tree_rounds = PerItem(2 * CeilLog2(N[i]), (i, 0, n), **per_n, doc="Tree rounds T = 2⌈log₂ N⌉ (up, then down).")
+    ring_byte_time = PerItem(ring_factor[i] * M / b, (i, 0, n), "s", **per_n,
+                             doc="Ring bandwidth term, 2(N − 1)/N · M/β.")
+    ring_startup_time = PerItem(ring_rounds[i] * a, (i, 0, n), "µs", **per_n, doc="Ring startup term, R·α.")
+    ring_time = PerItem(ring_byte_time[i] + ring_startup_time[i], (i, 0, n), "s", **per_n, doc="Ring AllReduce time.")
+    tree_byte_time = PerItem(tree_rounds[i] * M / b, (i, 0, n), "s", **per_n, doc="Tree bandwidth term, T·M/β.")
+    tree_startup_time = PerItem(tree_rounds[i] * a, (i, 0, n), "µs", **per_n, doc="Tree startup term, T·α.")
+    tree_time = PerItem(tree_byte_time[i] + tree_startup_time[i], (i, 0, n), "s", **per_n, doc="Tree AllReduce time.")
+    star_byte_time = PerItem(N[i] * M / b, (i, 0, n), "s", **per_n,
+                             doc="Parameter server: N messages into one link, N·M/β (bandwidth term only).")
+    star_ring_limit = PerItem(N[i] / 2, (i, 0, n), **per_n, doc="Star bytes over ring bytes at large N, N/2.")
+    crossover_estimate = PerItem(N[i] * a * b / (log(N[i]) / log(2)), (i, 0, n), "byte", **per_n,
+                                 doc="Rule-of-thumb ring/tree crossover message, N·α·β/log₂N.")
+    crossover_exact = PerItem((ring_rounds[i] - tree_rounds[i]) * a * b / (tree_rounds[i] - ring_factor[i]),
+                              (i, 0, n), "byte", **per_n,
+                              doc="Message at which ring and tree times are equal, (R − T)·α·β/(T − 2(N − 1)/N) "
+                                  "(0 for N = 2, 3).")
+    saved_time = PerItem(ring_time[i] * time_saved_fraction, (i, 0, n), "s", **per_n,
+                         doc="Ring time saved per step at `time_saved_fraction`.")
+    saved_device_hours = PerItem(saved_time[i] * run_steps * N[i], (i, 0, n), "h", **per_n,
+                                 doc="Device time saved over the run: saved time × steps × N.")
+
+
+RingVsTreeSmallBuffer = Instance(
+    AllReduceScheduleScenario,
+    name="Ring against tree for a 1 MB buffer over 64 ranks",
+    description="A 1 MB AllReduce over 64 ranks at 10 GB/s and 10 µs per message: the tree's 12 startups "
+                "beat the ring's 126.",
+    message=Q("1 MB"),
+    group_sizes=[64],
+    alpha=Q("10 µs"),
+    bandwidth=Q("10 GB/s"),
+)
