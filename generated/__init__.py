@@ -14,12 +14,18 @@ builds Quantities in the project's unit registry.
 
 from generated.catalog import Constants, Datasets, Hardware
 from generated.all_reduce_schedule import AllReduceScheduleScenario
+from generated.compile_breakeven import CompileBreakevenScenario
 from generated.dense_network import DenseNetworkScenario
 from generated.epoch_overhead import EpochOverheadScenario
 from generated.host_dispatch import HostDispatchScenario
+from generated.iron_law import IronLawScenario
+from generated.kernel_fusion import KernelFusionScenario
 from generated.materialized_scores import MaterializedScoresScenario
 from generated.mlp_training_step import MlpTrainingStepScenario
 from generated.pipeline_schedule import PipelineScheduleScenario
+from generated.power_law import PowerLawScenario
+from generated.scaling_overhead import ScalingOverheadScenario
+from generated.sustained_throughput import SustainedThroughputScenario
 from generated.update_working_set import UpdateWorkingSetScenario
 from generated.registry import Scenarios
 from symbolic.runtime.errors import (
@@ -46,13 +52,19 @@ __all__ = [
     "ScenarioInputError",
     "Scenarios",
     "AllReduceScheduleScenario",
+    "CompileBreakevenScenario",
     "DenseNetworkScenario",
     "EpochOverheadScenario",
     "HostDispatchScenario",
+    "IronLawScenario",
+    "KernelFusionScenario",
     "MaterializedScoresScenario",
     "MlpTrainingStepScenario",
     "PipelineScheduleScenario",
+    "PowerLawScenario",
+    "ScalingOverheadScenario",
+    "SustainedThroughputScenario",
     "UpdateWorkingSetScenario",
 ]
 
-SCENARIO_CLASSES = (AllReduceScheduleScenario, DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PipelineScheduleScenario, UpdateWorkingSetScenario, )
+SCENARIO_CLASSES = (AllReduceScheduleScenario, CompileBreakevenScenario, DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PipelineScheduleScenario, PowerLawScenario, ScalingOverheadScenario, SustainedThroughputScenario, UpdateWorkingSetScenario, )

@@ -10,12 +10,18 @@ from __future__ import annotations
 
 from generated.catalog import Constants, Datasets, Hardware
 from generated.all_reduce_schedule import AllReduceScheduleScenario
+from generated.compile_breakeven import CompileBreakevenScenario
 from generated.dense_network import DenseNetworkScenario
 from generated.epoch_overhead import EpochOverheadScenario
 from generated.host_dispatch import HostDispatchScenario
+from generated.iron_law import IronLawScenario
+from generated.kernel_fusion import KernelFusionScenario
 from generated.materialized_scores import MaterializedScoresScenario
 from generated.mlp_training_step import MlpTrainingStepScenario
 from generated.pipeline_schedule import PipelineScheduleScenario
+from generated.power_law import PowerLawScenario
+from generated.scaling_overhead import ScalingOverheadScenario
+from generated.sustained_throughput import SustainedThroughputScenario
 from generated.update_working_set import UpdateWorkingSetScenario
 from symbolic.runtime.namespace import Namespace
 from symbolic.runtime.units import Q_
@@ -32,6 +38,19 @@ def _RingVsTreeSmallBuffer():
         group_sizes=[64],
         alpha=Q_('10 µs'),
         bandwidth=Q_('10 GB/s'),
+    )
+
+
+def _ResNet50CompileBreakeven():
+    """ResNet50CompileBreakeven: ResNet-50 training: eager against torch.compile."""
+    return CompileBreakevenScenario(
+        name='ResNet-50 training: eager against torch.compile',
+        description='ResNet-50 at 1450 images/s eager and 2150 images/s compiled, a 30 s compile; an experiment of 10,000 images that changes the code 10 times.',
+        eager_rate=Q_('1450 / s'),
+        compiled_rate=Q_('2150 / s'),
+        compile_time=Q_('30 s'),
+        experiment_items=10000,
+        recompiles=10,
     )
 
 
@@ -145,6 +164,43 @@ def _Gpt2XlEagerDecodeDispatch():
     )
 
 
+def _IronLawMemoryBoundExample():
+    """IronLawMemoryBoundExample: A memory-bound task on one accelerator."""
+    return IronLawScenario(
+        name='A memory-bound task on one accelerator',
+        description='2 GB at 100 GB/s against 1 GFLOP at 100 GFLOP/s with 5 ms of overhead; memory twice as fast.',
+        data_volume=Q_('2 GB'),
+        bandwidth=Q_('100 GB/s'),
+        operations=Q_('1 GFLOP'),
+        effective_rate=Q_('100 GFLOP/s'),
+        overhead=Q_('5 ms'),
+        memory_speedup=2.0,
+    )
+
+
+def _IronLawComputeHeavyExample():
+    """IronLawComputeHeavyExample: A compute-heavy task with a faster arithmetic rate."""
+    return IronLawScenario(
+        name='A compute-heavy task with a faster arithmetic rate',
+        description='A stated 2 s memory term, 8 s compute term and 1 s overhead; arithmetic twice as fast.',
+        memory_time_stated=Q_('2 s'),
+        compute_time_stated=Q_('8 s'),
+        overhead=Q_('1 s'),
+        compute_speedup=2.0,
+    )
+
+
+def _ElementwisePairFusion():
+    """ElementwisePairFusion: Two element-wise operations, unfused and fused."""
+    return KernelFusionScenario(
+        name='Two element-wise operations, unfused and fused',
+        description="Two element-wise operations (say a bias add and a GELU) at the catalog's Python dispatch and kernel launch costs.",
+        chain_length=2,
+        dispatch=Constants.RuntimeOverheads.PythonDispatch,
+        launch=Constants.RuntimeOverheads.KernelLaunch,
+    )
+
+
 def _TwelveHeadScoresAt100kTokens():
     """TwelveHeadScoresAt100kTokens: Twelve heads' attention scores at 100k tokens, FP16, against an H100."""
     return MaterializedScoresScenario(
@@ -200,6 +256,46 @@ def _Pipeline8Stage32Micro():
     )
 
 
+def _KaplanTenPercentLowerLoss():
+    """KaplanTenPercentLowerLoss: Ten percent lower loss under Kaplan's compute law."""
+    return PowerLawScenario(
+        name="Ten percent lower loss under Kaplan's compute law",
+        description="The compute multiple that lowers the loss term by 10 percent, and the one that halves it, at Kaplan et al.'s compute exponent 0.05.",
+        exponent=Constants.KaplanScalingLaws.ComputeExponent,
+        loss_reduction=0.1,
+    )
+
+
+def _KaplanComputeDoubling():
+    """KaplanComputeDoubling: Doubling compute under Kaplan's compute law."""
+    return Scenarios.KaplanTenPercentLowerLoss.variant(
+        name="Doubling compute under Kaplan's compute law",
+        description="What twice the compute does to the loss term at Kaplan et al.'s compute exponent 0.05.",
+        loss_reduction=None,
+        resource_multiple=2.0,
+    )
+
+
+def _CoordinationOverheadExample():
+    """CoordinationOverheadExample: A planned 3x speedup with 40 percent overhead."""
+    return ScalingOverheadScenario(
+        name='A planned 3x speedup with 40 percent overhead',
+        description='Three times the devices promise 3x; coordination takes 40 percent of the gain.',
+        planned_speedup=3.0,
+        overhead_fraction=0.4,
+    )
+
+
+def _PeakPlannedTrainingBudget():
+    """PeakPlannedTrainingBudget: Training budget planned from peak throughput."""
+    return SustainedThroughputScenario(
+        name='Training budget planned from peak throughput',
+        description='1000 device-hours planned at peak, run at 40 percent of peak.',
+        planned_device_hours=1000.0,
+        sustained_fraction=0.4,
+    )
+
+
 def _PhoneFullUpdateWorkingSet():
     """PhoneFullUpdateWorkingSet: Full fine-tune of a 10M-parameter FP32 model with Adam on a flagship phone."""
     return UpdateWorkingSetScenario(
@@ -218,6 +314,7 @@ Scenarios = Namespace(
     "Scenarios",
     {
         'RingVsTreeSmallBuffer': _RingVsTreeSmallBuffer,
+        'ResNet50CompileBreakeven': _ResNet50CompileBreakeven,
         'MnistDenseNetwork': _MnistDenseNetwork,
         'MnistDenseNetworkWiderHidden': _MnistDenseNetworkWiderHidden,
         'MnistDenseNetworkDoubledInputSide': _MnistDenseNetworkDoubledInputSide,
@@ -228,10 +325,17 @@ Scenarios = Namespace(
         'SmallMlpDispatch': _SmallMlpDispatch,
         'Gpt3BlockDispatch': _Gpt3BlockDispatch,
         'Gpt2XlEagerDecodeDispatch': _Gpt2XlEagerDecodeDispatch,
+        'IronLawMemoryBoundExample': _IronLawMemoryBoundExample,
+        'IronLawComputeHeavyExample': _IronLawComputeHeavyExample,
+        'ElementwisePairFusion': _ElementwisePairFusion,
         'TwelveHeadScoresAt100kTokens': _TwelveHeadScoresAt100kTokens,
         'MnistTwoLayerTrainingStepOnH100': _MnistTwoLayerTrainingStepOnH100,
         'GPipeFourStageWalkthrough': _GPipeFourStageWalkthrough,
         'Pipeline8Stage32Micro': _Pipeline8Stage32Micro,
+        'KaplanTenPercentLowerLoss': _KaplanTenPercentLowerLoss,
+        'KaplanComputeDoubling': _KaplanComputeDoubling,
+        'CoordinationOverheadExample': _CoordinationOverheadExample,
+        'PeakPlannedTrainingBudget': _PeakPlannedTrainingBudget,
         'PhoneFullUpdateWorkingSet': _PhoneFullUpdateWorkingSet,
     },
     lazy=True,
