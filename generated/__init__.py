@@ -8,11 +8,12 @@
 
 Scenario classes validate their inputs and expose outputs as attributes; each module's
 ``evaluate`` is the raw evaluator on plain numbers. ``Hardware``, ``Datasets`` and
-``Constants`` are the catalog, ``Scenarios`` the registry of named instances, and ``Q_``
+``Constants`` are the catalog (``Models`` the workloads and ``Systems`` the servers, fabrics
+and fleets, of the record types exported here), ``Scenarios`` the registry of named instances, and ``Q_``
 builds Quantities in the project's unit registry.
 """
 
-from generated.catalog import Constants, Datasets, Hardware
+from generated.catalog import Constants, Datasets, Hardware, Models, Systems
 from generated.all_reduce_schedule import AllReduceScheduleScenario
 from generated.compile_breakeven import CompileBreakevenScenario
 from generated.dense_network import DenseNetworkScenario
@@ -28,6 +29,16 @@ from generated.scaling_overhead import ScalingOverheadScenario
 from generated.sustained_throughput import SustainedThroughputScenario
 from generated.update_working_set import UpdateWorkingSetScenario
 from generated.registry import Scenarios
+from generated.systems import Fleet, IOInterconnect, MemorySystem, NetworkFabric, Node, StorageTier
+from generated.workloads import (
+    CNNWorkload,
+    DiffusionWorkload,
+    EmbodiedWorkload,
+    SparseTransformerWorkload,
+    SSMWorkload,
+    TransformerWorkload,
+    Workload,
+)
 from symbolic.runtime.errors import (
     InputTypeError,
     MissingInputError,
@@ -39,18 +50,33 @@ from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.units import Q_
 
 __all__ = [
+    "CNNWorkload",
     "Constants",
     "DatasetProfile",
+    "DiffusionWorkload",
+    "EmbodiedWorkload",
     "Datasets",
     "Hardware",
     "HardwareNode",
     "InputTypeError",
     "MissingInputError",
     "MlsysymError",
+    "Models",
     "Q_",
     "ScenarioBase",
     "ScenarioInputError",
     "Scenarios",
+    "Systems",
+    "Fleet",
+    "IOInterconnect",
+    "MemorySystem",
+    "NetworkFabric",
+    "Node",
+    "StorageTier",
+    "SparseTransformerWorkload",
+    "SSMWorkload",
+    "TransformerWorkload",
+    "Workload",
     "AllReduceScheduleScenario",
     "CompileBreakevenScenario",
     "DenseNetworkScenario",
