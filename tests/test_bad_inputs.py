@@ -90,6 +90,10 @@ def bad_values(cls):
     for precision in cls._precisions:
         rows += [(precision.name, 16, InputTypeError), (precision.name, "FP4", ScenarioInputError),
                  (precision.name, "no-such-precision", ScenarioInputError)]
+    for choice in cls._choices:
+        rows += [(choice.name, 16, InputTypeError), (choice.name, "no-such-option", ScenarioInputError)]
+        if choice.default is REQUIRED:
+            rows.append((choice.name, None, MissingInputError))
     for dataset in cls._datasets:
         rows += [(dataset.name, "MNIST", InputTypeError), (dataset.name, Hardware.Cloud.H100, InputTypeError)]
     for inner in cls._scenarios:

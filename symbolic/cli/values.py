@@ -88,6 +88,7 @@ def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
     kinds.update({d.name: "dataset" for d in cls._datasets})
     kinds.update({s.name: "scenario" for s in cls._scenarios})
     kinds.update({p.name: "text" for p in cls._precisions})
+    kinds.update({c.name: "text" for c in cls._choices})
     if name not in kinds:
         raise _nearest(name, list(kinds), f"input of {cls.__name__}")
     kind = kinds[name]

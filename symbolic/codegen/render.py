@@ -185,6 +185,21 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
             validation_imports.add("WorkloadSpec")
             row = (" or ".join(item.types), "a workload; reads " + (", ".join(
                 f"`{field}`" for field in item.resolved if f"{item.name}_{field}" in used) or "nothing"), "required")
+        elif item.kind == "choice":
+            choice = item.choice
+            if resolved["value"] not in used:
+                raise DeclarationError(f"{model.name}: Choice {item.name} is declared but no output reads it")
+            options = {key: (int(v) if v.is_Integer else float(v)) for key, v in choice.options.items()}
+            default = "REQUIRED" if choice.default is REQUIRED else repr(choice.default)
+            structured.append(("_choices", f"ChoiceSpec({item.name!r}, {options!r}, {resolved['value']!r}, "
+                                           f"unit={choice.unit!r}, default={default}, "
+                                           f"case_insensitive={choice.case_insensitive!r}, doc={item.doc!r})"))
+            validation_imports.add("ChoiceSpec")
+            if choice.default is REQUIRED:
+                validation_imports.add("REQUIRED")
+            shown = ", ".join(f"{key} ({value} {choice.unit})".replace(" )", ")") for key, value in options.items())
+            row = ("str", f"one of {shown}{' (any case)' if choice.case_insensitive else ''}",
+                   "required" if choice.default is REQUIRED else repr(choice.default))
         elif item.kind == "dataset":
             examples = resolved["training_examples"] if resolved["training_examples"] in used else None
             structured.append(("_datasets", f"DatasetSpec({item.name!r}, training_examples={examples!r}, doc={item.doc!r})"))

@@ -76,6 +76,10 @@ def input_values(model: ScenarioModel, given: dict[str, Any]) -> dict[str, Value
                                                                               precision_of.get(decl.structured)))
             elif item.kind == "workload":
                 value = _resolved(owner, decl.resolves)
+            elif item.kind == "choice":
+                chosen = item.choice.default if owner is None else owner
+                key = chosen.lower() if item.choice.case_insensitive else chosen
+                value = exact(item.choice.options[key])
             elif item.kind == "dataset":
                 count = None if owner is None else owner.training_examples
                 value = None if count is None else exact(count)

@@ -48,6 +48,7 @@ from symbolic.model.presentation import Question, Series, Sweep, decades, powers
 from symbolic.model.scenario import Scenario
 from symbolic.model.workload import WorkloadInput, WorkloadRef
 from symbolic.model.structured import (
+    Choice,
     Dataset,
     Node,
     NodeRef,
@@ -60,7 +61,8 @@ from symbolic.model.structured import (
 )
 
 __all__ = [
-    "UNIT_SYMBOLS", "Dataset", "Declaration", "Echo", "Group", "Input", "InputDecl", "ListInput", "Node", "NodeRef",
+    "UNIT_SYMBOLS", "Choice", "Dataset", "Declaration", "Echo", "Group", "Input", "InputDecl", "ListInput", "Node",
+    "NodeRef",
     "Output", "OutputDecl", "PerItem", "Precision", "PrecisionDecl", "Quantity", "Require", "RequirementDecl",
     "Scenario", "ScenarioInput", "ScenarioInputRef", "ScenarioModel", "StructuredDecl", "Sub", "SubRef", "Table",
     "TableRef", "Text", "WorkloadInput", "WorkloadRef", "_symbols", "flop", "unit_constant", "Series", "Sweep", "decades", "powers_of_two",

@@ -61,12 +61,13 @@ class StructuredDecl:
     """A hardware node, dataset or scenario input, and the numbers it resolves to."""
 
     name: str
-    kind: str  # "node" | "dataset" | "scenario" | "workload"
+    kind: str  # "node" | "dataset" | "scenario" | "workload" | "choice"
     doc: str
     resolved: dict[str, sympy.Basic]
     scenario: ScenarioModel | None = None
     optional: bool = False  # a node that may be left out (outputs reading it then need it)
     types: tuple[str, ...] = ()  # a workload's accepted record types
+    choice: Any = None  # a symbolic.model.structured.Choice: its options, unit and default
 
 
 @dataclass(frozen=True)

@@ -58,10 +58,10 @@ class NodeRef:
                                                                  doc=f"Memory capacity of `{name}`."))
 
 
-def _resolved(model: ScenarioModel, owner: str, what: str, spec: Input) -> sympy.Symbol:
+def _resolved(model: ScenarioModel, owner: str, what: str, spec: Input, latex: str = "") -> sympy.Symbol:
     name = f"{owner}_{what}"
     symbol = sympy.Symbol(name, **_assumptions(spec.integer, spec.positive, spec.nonnegative))
-    latex = rf"\mathrm{{{what.replace('_', chr(92) + '_')}}}_{{\mathrm{{{owner.replace('_', chr(92) + '_')}}}}}"
+    latex = latex or rf"\mathrm{{{what.replace('_', chr(92) + '_')}}}_{{\mathrm{{{owner.replace('_', chr(92) + '_')}}}}}"
     model.add_input(InputDecl(name, symbol, spec, latex, structured=owner, resolves=what))
     return symbol
 
@@ -81,6 +81,41 @@ class Precision(Declaration):
         into.claim(name)
         into.input_order.append(name)
         return name
+
+
+class Choice(Declaration):
+    """A named option that stands for a number, e.g. a storage precision and its width:
+
+        precision = Choice({"fp32": 4, "fp16": 2, "int4": Rational(1, 2)}, "byte", default="fp16",
+                           case_insensitive=True, symbol="b", doc="Weight storage precision.")
+
+    Expressions use the symbol it binds to (the option's number, in ``unit``); people pass
+    the option's name, and any other name is refused with the list of options.
+    """
+
+    def __init__(self, options: dict[str, Any], unit: str = "", *, default: Any = REQUIRED,
+                 case_insensitive: bool = False, symbol: str | None = None, doc: str = "") -> None:
+        if not options or not all(isinstance(k, str) for k in options):
+            raise DeclarationError("Choice: options must be a non-empty dict of name -> number")
+        values = {key: sympy.nsimplify(value) for key, value in options.items()}
+        if not all(v.is_number and v.is_positive for v in values.values()):
+            raise DeclarationError(f"Choice: every option's number must be positive, got {options}")
+        if case_insensitive and len({k.lower() for k in options}) != len(options):
+            raise DeclarationError(f"Choice: options differ only in case: {list(options)}")
+        if default is not REQUIRED and default not in options:
+            raise DeclarationError(f"Choice: default {default!r} is not an option ({', '.join(options)})")
+        self.options = values
+        self.unit = unit
+        self.default = default
+        self.case_insensitive = case_insensitive
+        self.latex = symbol
+        self.doc = doc
+
+    def bind(self, name: str, into: ScenarioModel) -> sympy.Symbol:
+        symbol = _resolved(into, name, "value", Input(self.unit, positive=True, doc=self.doc),
+                           latex=self.latex or _latex_name(name))
+        into.add_structured(StructuredDecl(name, "choice", self.doc, {"value": symbol}, choice=self))
+        return symbol
 
 
 class Dataset(Declaration):

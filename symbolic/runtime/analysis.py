@@ -107,6 +107,8 @@ def _argument_units(cls: type[ScenarioBase]) -> dict[str, str]:
             units[dataset.training_examples] = ""
     for workload in cls._workloads:
         units.update(workload.units)
+    for choice in cls._choices:
+        units[choice.argument] = choice.unit
     for node in cls._nodes:
         units.update({argument: NODE_FIELDS[what] for what, argument in node.fields.items()})
     return units

@@ -1,7 +1,7 @@
 """The base class of every generated scenario class: validation, lazy evaluation, Quantities.
 
 A generated class declares its inputs (``_specs`` numbers and lists, ``_nodes``,
-``_datasets``, ``_scenarios``, ``_precisions``), its ``_requirements``, ``_evaluate``
+``_datasets``, ``_scenarios``, ``_precisions``, ``_choices``), its ``_requirements``, ``_evaluate``
 (the generated evaluator) and one descriptor per output. Building an instance validates
 every input once and resolves structured inputs to numbers; the evaluator runs on first
 access to any output, and its plain numbers are wrapped in Quantities on the way out.
@@ -17,6 +17,7 @@ from symbolic.runtime.hardware import DatasetProfile, HardwareNode
 from symbolic.runtime.units import quantity
 from symbolic.runtime.validation import (
     REQUIRED,
+    ChoiceSpec,
     DatasetSpec,
     ListSpec,
     NodeSpec,
@@ -41,6 +42,7 @@ class ScenarioBase:
     _workloads: ClassVar[tuple[WorkloadSpec, ...]] = ()
     _scenarios: ClassVar[tuple[ScenarioSpec, ...]] = ()
     _precisions: ClassVar[tuple[PrecisionSpec, ...]] = ()
+    _choices: ClassVar[tuple[ChoiceSpec, ...]] = ()
     _requirements: ClassVar[tuple[Requirement, ...]] = ()
     _input_order: ClassVar[tuple[str, ...]] = ()
     _outputs: ClassVar[tuple[str, ...]] = ()
@@ -65,6 +67,8 @@ class ScenarioBase:
                 value = spec.default
             given[spec.name] = value
             args[spec.name] = list_argument(title, spec, value, given) if isinstance(spec, ListSpec) else value
+        for choice in cls._choices:
+            given[choice.name], args[choice.argument] = choice.resolve(title, inputs.get(choice.name, REQUIRED))
         for precision in cls._precisions:
             given[precision.name] = _precision(title, precision, inputs.get(precision.name, precision.default))
         for node_spec in cls._nodes:

@@ -149,6 +149,36 @@ class WorkloadSpec(NamedTuple):
     units: dict[str, str] = {}  # evaluator argument -> the unit its number is in ("" when plain)
     doc: str = ""
 
+class ChoiceSpec(NamedTuple):
+    """A named option standing for a number: ``options`` maps each name to its number (in
+    ``unit``), which fills the evaluator argument ``argument``."""
+
+    name: str
+    options: dict[str, Any]
+    argument: str
+    unit: str = ""
+    default: Any = REQUIRED
+    case_insensitive: bool = False
+    doc: str = ""
+
+    @property
+    def domain(self) -> str:
+        return f"one of {', '.join(self.options)}{' (any case)' if self.case_insensitive else ''}"
+
+    def resolve(self, scenario: str, value: Any) -> tuple[str, Any]:
+        """The option's name as given and its number; clear errors for anything else."""
+        where = f"{scenario}: input '{self.name}'"
+        if value is None or value is REQUIRED:
+            if self.default is REQUIRED:
+                raise MissingInputError(f"{where} was not given; expected {self.domain}")
+            value = self.default
+        if not isinstance(value, str):
+            raise InputTypeError(f"{where} got {type(value).__name__} {_shown(value)}; expected {self.domain}")
+        key = value.lower() if self.case_insensitive else value
+        if key not in self.options:
+            raise ScenarioInputError(f"{where} is {value!r}; expected {self.domain}")
+        return value, self.options[key]
+
 
 class ScenarioSpec(NamedTuple):
     """An input that is a scenario instance; its evaluator arguments become ours."""
