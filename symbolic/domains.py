@@ -5,7 +5,8 @@ Sympy's assumptions prove this for scalar inputs (a positive batch times a posit
 is positive). Sums and maxima over a list input are proven here: their terms are positive
 when the list's entries are, and their range is not empty when the list's minimum length
 says so; a floor is at least 1 when its argument is, and a requirement ``a >= b`` makes
-``a`` equal to ``b`` plus something nonnegative (so ⌊E/b⌋ ≥ 1 when E ≥ b).
+``a`` equal to ``b`` plus something nonnegative (so ⌊E/b⌋ ≥ 1 when E ≥ b), ``a > b`` plus
+something positive (so ``Require(x > 0, ...)`` proves a divisor ``x`` positive).
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 import sympy
+from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.pycode import PythonCodePrinter
 
 from symbolic.dimensions import scale_of_unit
@@ -98,6 +99,14 @@ class EvaluatorPrinter(PythonCodePrinter):
     def _print_Heaviside(self, expr: sympy.Heaviside) -> str:  # from derivatives of Min/Max
         self.helpers_used.add("step")
         return f"step({self._print(expr.args[0])})"
+
+    def _print_Pow(self, expr: sympy.Pow, rational: bool = False) -> str:
+        """Square roots as ``x**0.5``, which works for numbers and numpy arrays alike
+        (``math.sqrt`` refuses arrays)."""
+        if expr.exp in (sympy.S.Half, -sympy.S.Half):
+            root = f"{self.parenthesize(expr.base, PRECEDENCE['Pow'], strict=True)}**0.5"
+            return root if expr.exp > 0 else f"1/{root}"
+        return super()._print_Pow(expr, rational)
 
     def _print_floor(self, expr: sympy.floor) -> str:
         numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
