@@ -14,7 +14,7 @@ from typing import Any
 
 import sympy
 
-from symbolic.functions import CeilLog2, Len, MaxOver
+from symbolic.functions import CeilLog2, Exceeds, Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, ScenarioModel
 from symbolic.runtime.errors import (
     CycleError,
@@ -63,6 +63,9 @@ def infer(expr: sympy.Basic, dims: dict[sympy.Basic, Dimension]) -> Dimension:
     if isinstance(expr, (sympy.Sum, MaxOver)):
         return infer(expr.function, with_indices(dims, expr.limits))
     if isinstance(expr, Len):
+        return none
+    if isinstance(expr, Exceeds):  # compares like quantities; the answer is a count (0 or 1)
+        _agree(expr, [infer(arg, dims) for arg in expr.args])
         return none
     if isinstance(expr, sympy.core.relational.Relational):
         if expr.rhs.is_zero:  # zero compares with a value of any dimension (d + l > 0)

@@ -1,4 +1,5 @@
-"""Sympy nodes the scenarios need beyond sympy's own: list length, max over an index, ⌈log₂ n⌉.
+"""Sympy nodes the scenarios need beyond sympy's own: list length, max over an index, ⌈log₂ n⌉,
+and a 0/1 comparison (``Exceeds``).
 
 Each has a printer method in ``symbolic/codegen`` (Python and LaTeX), a rule in
 ``symbolic/dimensions.py``, and ``doit`` for exact evaluation once its limits are numbers.
@@ -51,6 +52,29 @@ class MaxOver(ExprWithLimits):
         if not (start.is_Integer and stop.is_Integer):
             return self
         return sympy.Max(*(self.function.subs(index, k) for k in range(int(start), int(stop) + 1)))
+
+
+class Exceeds(sympy.Function):
+    """1 when the first argument is larger than the second, else 0 (a tie is 0): a choice
+    between two outcomes, e.g. ``Output(Exceeds(memory_time, compute_time), labels=("Compute", "Memory"))``."""
+
+    is_integer = True
+    is_nonnegative = True
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a: sympy.Expr, b: sympy.Expr) -> sympy.Integer | None:
+        difference = a - b
+        if difference.is_number and difference.is_real:
+            return sympy.Integer(1) if difference > 0 else sympy.Integer(0)
+        return None
+
+    def fdiff(self, argindex: int = 1) -> sympy.Expr:
+        return sympy.Integer(0)  # a step: flat on either side of the switch
+
+    def _latex(self, printer: sympy.printing.latex.LatexPrinter) -> str:
+        a, b = (printer._print(arg) for arg in self.args)
+        return rf"[{a} > {b}]"
 
 
 INDEX_CODE_NAMES: dict[sympy.Symbol, str] = {}

@@ -51,10 +51,11 @@ def bad_values(cls):
             continue
         if isinstance(spec, ListSpec):
             rows += [] if spec.min_length == 0 else [(spec.name, [1] * (spec.min_length - 1), ScenarioInputError)]
+            # entries are checked against the list's own domain: positive, nonnegative, integer
+            rows += [(spec.name, [1] * spec.min_length + [0], ScenarioInputError)] if spec.strict else []
+            rows += [(spec.name, [1] * spec.min_length + [-5], ScenarioInputError)] if spec.minimum is not None else []
+            rows += [(spec.name, [1] * spec.min_length + [2.5], ScenarioInputError)] if spec.integer else []
             rows += [
-                (spec.name, [1] * spec.min_length + [0], ScenarioInputError),  # a non-positive entry
-                (spec.name, [1] * spec.min_length + [-5], ScenarioInputError),
-                (spec.name, [1] * spec.min_length + [2.5], ScenarioInputError),
                 (spec.name, [1] * spec.min_length + [math.nan], ScenarioInputError),
                 (spec.name, [1] * spec.min_length + ["3"], InputTypeError),
                 (spec.name, "784,10", InputTypeError),
@@ -94,6 +95,9 @@ def bad_values(cls):
         rows += [(choice.name, 16, InputTypeError), (choice.name, "no-such-option", ScenarioInputError)]
         if choice.default is REQUIRED:
             rows.append((choice.name, None, MissingInputError))
+    for workload in cls._workloads:  # a name, another record type, nothing
+        rows += [(workload.name, "Llama3_70B", InputTypeError), (workload.name, Hardware.Cloud.H100, InputTypeError),
+                 (workload.name, None, MissingInputError)]
     for dataset in cls._datasets:
         rows += [(dataset.name, "MNIST", InputTypeError), (dataset.name, Hardware.Cloud.H100, InputTypeError)]
     for inner in cls._scenarios:

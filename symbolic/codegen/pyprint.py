@@ -10,11 +10,11 @@ from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.pycode import PythonCodePrinter
 
 from symbolic.dimensions import scale_of_unit
-from symbolic.functions import INDEX_CODE_NAMES, CeilLog2, Len, MaxOver
+from symbolic.functions import INDEX_CODE_NAMES, CeilLog2, Exceeds, Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
-HELPERS = ("ceil_log2", "log", "maximum", "minimum", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
+HELPERS = ("ceil_log2", "choose", "log", "maximum", "minimum", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
 
 
 def code_name(path: str) -> str:
@@ -99,6 +99,10 @@ class EvaluatorPrinter(PythonCodePrinter):
     def _print_Heaviside(self, expr: sympy.Heaviside) -> str:  # from derivatives of Min/Max
         self.helpers_used.add("step")
         return f"step({self._print(expr.args[0])})"
+
+    def _print_Exceeds(self, expr: Exceeds) -> str:
+        self.helpers_used.add("choose")
+        return f"choose({self._print(expr.args[0])} > {self._print(expr.args[1])}, 1, 0)"
 
     def _print_Pow(self, expr: sympy.Pow, rational: bool = False) -> str:
         """Square roots as ``x**0.5``, which works for numbers and numpy arrays alike

@@ -99,6 +99,7 @@ class OutputDecl:
     members: tuple[OutputDecl, ...] = ()
     if_missing: str = "error"
     keyed_by: str = ""  # a list output returned as a dict under the keys of this list input
+    labels: tuple[str, ...] = ()  # text for the values 0, 1, ... of a choice
 
 
 @dataclass(frozen=True)

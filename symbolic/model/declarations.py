@@ -114,23 +114,29 @@ class Output(Declaration):
 
     ``if_missing`` says what the output is when an optional input it needs is absent:
     ``"error"`` (raise, naming the input) or ``"none"`` (the value is None).
+    ``labels`` name the values 0, 1, ... of a dimensionless choice, which people then read
+    as text: ``Output(Exceeds(t_m, t_c), labels=("Compute", "Memory"))``.
     """
 
     def __init__(self, expr: Any, unit: str = "", *, doc: str = "", if_missing: str = "error",
-                 symbol: str | None = None, group: GroupRef | None = None) -> None:
+                 labels: tuple[str, ...] = (), symbol: str | None = None, group: GroupRef | None = None) -> None:
         if if_missing not in ("error", "none"):
             raise DeclarationError(f"Output: if_missing must be 'error' or 'none', not {if_missing!r}")
         self.expr = sympy.sympify(expr)
         self.unit = unit
         self.doc = doc
         self.if_missing = if_missing
+        self.labels = tuple(labels)
+        if self.labels and unit:
+            raise DeclarationError("Output: labels name the values of a dimensionless choice; give no unit")
         self.latex = symbol
         self.group = _group_ref(group)
 
     def bind(self, name: str, into: ScenarioModel) -> sympy.Symbol:
         symbol = sympy.Symbol(name, real=True)
         path = _join(self.group, name, into)
-        _add(into, self.group, OutputDecl(name, "scalar", self.doc, self.unit, if_missing=self.if_missing))
+        _add(into, self.group, OutputDecl(name, "scalar", self.doc, self.unit, if_missing=self.if_missing,
+                                          labels=self.labels))
         into.add_quantity(Quantity(path, symbol, self.expr, self.unit, self.doc, self.latex or _latex_name(name),
                                    group=_group_name(self.group)))
         return symbol

@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from symbolic.model.scenario import Scenario
 
 class Node(Declaration):
-    """A hardware node input: ``.peak`` (flop/s at the linked ``Precision``), ``.bandwidth``
-    (byte/s) and ``.capacity`` (byte, the memory as stored: 80 GiB is 85.9e9 byte).
+    """A hardware node input: ``.peak`` (flop/s at the linked ``Precision``), ``.peak_flops``
+    (the headline peak, flop/s), ``.bandwidth`` (byte/s) and ``.capacity`` (byte, the memory
+    as stored: 80 GiB is 85.9e9 byte).
 
     ``optional=True``: the node may be left out (None); outputs that read it then raise
     ``MissingInputError`` naming it (or are None with ``if_missing="none"``).
@@ -39,7 +40,7 @@ class Node(Declaration):
 
     def bind(self, name: str, into: ScenarioModel) -> NodeRef:
         ref = NodeRef(name, into, self.optional)
-        resolved = {"peak": ref.peak, "bandwidth": ref.bandwidth, "capacity": ref.capacity}
+        resolved = {"peak": ref.peak, "peak_flops": ref.peak_flops, "bandwidth": ref.bandwidth, "capacity": ref.capacity}
         into.add_structured(StructuredDecl(name, "node", self.doc, resolved, optional=self.optional))
         return ref
 
@@ -52,6 +53,8 @@ class NodeRef:
         default = None if optional else REQUIRED
         self.peak = _resolved(model, name, "peak", Input("flop/s", positive=True, default=default,
                                                          doc=f"Peak rate of `{name}` at the selected precision."))
+        self.peak_flops = _resolved(model, name, "peak_flops", Input("flop/s", positive=True, default=default,
+                                                                     doc=f"Headline peak rate of `{name}`."))
         self.bandwidth = _resolved(model, name, "bandwidth", Input("byte/s", positive=True, default=default,
                                                                    doc=f"Memory bandwidth of `{name}`."))
         self.capacity = _resolved(model, name, "capacity", Input("byte", positive=True, default=default,

@@ -32,7 +32,7 @@ EXTRA_FIELDS = {
 DEFAULT_DISPATCH_TAX = "0.01 ms"  # the reference's HardwareNode default
 
 # What a node resolves to for the evaluators, and each number's unit (base units).
-NODE_FIELDS = {"peak": "flop/s", "bandwidth": "byte/s", "capacity": "byte"}
+NODE_FIELDS = {"peak": "flop/s", "peak_flops": "flop/s", "bandwidth": "byte/s", "capacity": "byte"}
 
 
 class HardwareNode:
@@ -188,6 +188,11 @@ class HardwareNode:
                 raise ScenarioInputError(f"{scenario + ': ' if scenario else ''}{self.name} has no memory_capacity; "
                                          "build the HardwareNode with one")
             return self._capacity
+        if what == "peak_flops":
+            if self._peak is None:
+                raise ScenarioInputError(f"{scenario + ': ' if scenario else ''}{self.name} has no peak_flops; "
+                                         "build the HardwareNode with one")
+            return self._peak
         raise KeyError(what)
 
     @property

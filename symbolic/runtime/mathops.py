@@ -30,6 +30,16 @@ def maximum(*values: Any) -> Any:
         return numpy.maximum.reduce(numpy.broadcast_arrays(*values))
 
 
+def choose(condition: Any, if_true: Any, if_false: Any) -> Any:
+    """``if_true`` where ``condition`` holds, else ``if_false`` (element-wise for arrays)."""
+    try:
+        return if_true if condition else if_false
+    except ValueError:
+        import numpy
+
+        return numpy.where(condition, if_true, if_false)
+
+
 def step(value: Any) -> Any:
     """Heaviside step (1/2 at 0, as sympy's): the derivative of Min/Max picks the active branch."""
     try:

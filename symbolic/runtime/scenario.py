@@ -247,12 +247,13 @@ class Output:
     """
 
     def __init__(self, name: str, unit: str = "", *, requires: tuple[str, ...] = (), if_missing: str = "error",
-                 alternatives: dict[str, tuple[str, ...]] | None = None) -> None:
+                 alternatives: dict[str, tuple[str, ...]] | None = None, labels: tuple[str, ...] = ()) -> None:
         self.name = name
         self.unit = unit
         self.requires = requires
         self.if_missing = if_missing
         self.alternatives = alternatives or {}  # a required input computed from these when they are given
+        self.labels = labels  # text for the values 0, 1, ... of a choice
 
     def __get__(self, scenario: ScenarioBase | None, owner: type) -> Any:
         if scenario is None:
@@ -262,6 +263,8 @@ class Output:
     def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
         if value is None:
             return self.missing(scenario)
+        if self.labels:
+            return self.labels[int(value)]
         return quantity(value, self.unit) if self.unit else value
 
     def missing(self, scenario: ScenarioBase) -> None:

@@ -1,0 +1,150 @@
+"""One decode step: streaming the weights against 2P FLOPs per token (a roofline)."""
+
+from sympy import Min
+
+from symbolic.catalog import Hardware, Models, Systems, storage_widths
+from symbolic.functions import Exceeds
+from symbolic.instances import Instance
+from symbolic.model import (
+    Choice,
+    Group,
+    Input,
+    Node,
+    Output,
+    Precision,
+    Question,
+    Scenario,
+    Series,
+    Sweep,
+    WorkloadInput,
+    flop,
+    powers_of_two,
+)
+
+FORWARD_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per generated token (Kaplan et al. 2020)
+
+
+class DecodeScenario(Scenario):
+    """One decode step of `workload` on `hardware`: the weights streamed once against 2P FLOPs per token.
+
+    Generating a token reads every weight once (shared by the `batch_size` requests of the
+    step) and does one multiply-add per weight per request. With `tp_size`-way tensor
+    parallelism each device holds and reads 1/t of the weights and does 1/t of the work.
+    The step is bound by the slower of the two: the weights at the memory bandwidth or the
+    FLOPs at the peak rate (`peak_precision`'s, or the node's headline peak).
+    """
+
+    assumptions = "Weights stream once per step; every weight does one multiply-add per request."
+    excludes = "KV-cache reads, activations, communication between tensor-parallel devices and launch overhead."
+    references = (
+        "Pope et al., Efficiently scaling transformer inference, MLSys 2023 (decode is memory-bound at small batch).",
+        "Williams, Waterman and Patterson, Roofline, CACM 52(4), 2009.",
+    )
+    examples = """\
+>>> from generated import Scenarios
+>>> s = Scenarios.Llama3_70B_DecodeH100
+>>> s.result.bottleneck
+'Memory'
+>>> round(s.result.bound_ratio, 6)
+295.223881
+"""
+
+    main_outputs = ("result.compute_time", "result.memory_time", "result.bound_ratio")
+    chart = Sweep(
+        instance="Llama3_70B_DecodeH100",
+        input="batch_size",
+        values=powers_of_two(10),
+        series=(Series("result.memory_time", "memory: weights at bandwidth"), Series("result.compute_time", "compute: 2P·B at peak")),
+        xlabel="batch size",
+        ylabel="time per decode step [ms]",
+        caption="Llama-3.1-70B decode on an H100 at FP16: the weight stream is fixed, the FLOPs grow with the batch; "
+        "they cross near batch 295.")
+    questions = (Question(solve_for='batch_size', where='result.compute_time', equals='result.memory_time'),)
+
+    workload = WorkloadInput(requires=("parameters",), doc="The model; its parameter count P is read.")
+    hardware = Node(doc="The accelerator: memory bandwidth and the peak rate.")
+    precision = Choice(storage_widths(), "byte", default="fp16", case_insensitive=True, symbol="b",
+                       doc="Weight storage precision.")
+    batch_size = Input(integer=True, positive=True, default=1, symbol="B", doc="Requests sharing each weight read.")
+    peak_precision = Precision(hardware, default="peak",
+                               doc="Key of the node's rates pricing the FLOPs; `peak` (default) is its headline peak.")
+    tp_size = Input(integer=True, positive=True, default=1, symbol="t",
+                    doc="Tensor-parallel width: each device holds and reads 1/t of the weights.")
+
+    result = Group(doc="The decode bound of one step on one device.")
+    weight_bytes = Output(workload.size_in_bytes(precision) / tp_size, "byte",
+                          group=result, doc="Weight bytes one device reads per step, P·b/t.")
+    flops_per_step = Output(FORWARD_FLOPS_PER_PARAMETER * workload.parameters * batch_size / tp_size * flop, "flop",
+                            group=result, doc="FLOPs one device does per step, 2·P·B/t.")
+    compute_time = Output(flops_per_step / hardware.peak, "ms", group=result, doc="The FLOPs at the peak rate.")
+    memory_time = Output(weight_bytes / hardware.bandwidth, "ms", group=result, doc="The weights at the bandwidth.")
+    memory_share = Output(memory_time / (memory_time + compute_time),
+                          group=result, doc="Memory time over the sum of both times.")
+    bound_ratio = Output(memory_time / compute_time, group=result, doc="Memory over compute time (> 1: memory-bound).")
+    intensity = Output(flops_per_step / weight_bytes, "flop/byte",
+                       group=result, doc="FLOPs per weight byte, 2B/b (the tensor-parallel width cancels).")
+    attainable_flops = Output(Min(hardware.peak, hardware.bandwidth * intensity), "flop/s",
+                              group=result, doc="The roofline rate at this intensity.")
+    peak_fraction = Output(attainable_flops / hardware.peak, group=result, doc="The roofline rate over the peak.")
+    bottleneck = Output(Exceeds(memory_time, compute_time), labels=("Compute", "Memory"),
+                        group=result, doc="`Memory` when the weight stream takes longer than the FLOPs, "
+                        "else `Compute` (a tie included).")
+
+
+_llama3_70b, _llama2_70b, _gpt2 = Models.Language.Llama3_70B, Models.Language.Llama2_70B, Models.Language.GPT2
+
+Llama3_70B_DecodeH100 = Instance(
+    DecodeScenario,
+    name="Llama-3.1-70B decode on one H100, FP16 weights, batch 1",
+    description="One generated token of Llama-3.1-70B (70.6B parameters at 2 bytes) on one H100.",
+    workload=_llama3_70b,
+    hardware=Hardware.Cloud.H100,
+)
+Llama2_70B_DecodeH100 = Llama3_70B_DecodeH100.variant(
+    name="Llama-2-70B decode on one H100, FP16 weights, batch 1",
+    description="One generated token of Llama-2-70B (70B parameters at 2 bytes) on one H100.",
+    workload=_llama2_70b,
+)
+Llama3_70B_DecodeH100Batch64 = Instance(
+    DecodeScenario,
+    name="Llama-3.1-70B decode on one H100, FP16 weights, batch 64",
+    description="64 requests share each read of Llama-3.1-70B's FP16 weights on one H100.",
+    workload=_llama3_70b,
+    hardware=Hardware.Cloud.H100,
+    batch_size=64,
+)
+Llama3_70B_Int8DecodeH100 = Instance(
+    DecodeScenario,
+    name="Llama-3.1-70B decode on one H100, INT8 weights, FP8 rate",
+    description="Llama-3.1-70B with 1-byte weights on one H100, FLOPs priced at its FP8 rate.",
+    workload=_llama3_70b,
+    hardware=Hardware.Cloud.H100,
+    precision="int8",
+    peak_precision="fp8",
+)
+Llama2_70BDecodeFloorTp8 = Instance(
+    DecodeScenario,
+    name="Llama-2-70B decode floor across a DGX H100's eight GPUs",
+    description="Llama-2-70B's FP16 weights split 8 ways by tensor parallelism (one DGX H100), batch 1.",
+    workload=_llama2_70b,
+    hardware=Hardware.Cloud.H100,
+    tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
+)
+Llama2_70B_DecodeTwoH100 = Llama2_70B_DecodeH100.variant(
+    name="Llama-2-70B decode across two H100s, FP16 weights",
+    description="Llama-2-70B's FP16 weights split across two H100s by tensor parallelism, batch 1.",
+    tp_size=2,
+)
+Gpt2XlDecodeH100 = Llama2_70B_DecodeH100.variant(
+    name="GPT-2 XL decode on one H100, FP16 weights, batch 1",
+    description="One generated token of GPT-2 XL (1.5B parameters at 2 bytes) on one H100.",
+    workload=_gpt2,
+)
+Gpt2XlFp16DecodeOnH100 = Instance(
+    DecodeScenario,
+    name="GPT-2 XL FP16 decode on an H100",
+    description="GPT-2 XL's 3 GB of FP16 weights streamed once per generated token on one H100.",
+    workload=_gpt2,
+    hardware=Hardware.Cloud.H100,
+    precision="fp16",
+)

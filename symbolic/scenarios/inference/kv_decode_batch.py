@@ -1,0 +1,132 @@
+"""Batched decode on one accelerator when every sequence also reads its own KV cache."""
+
+from sympy import Max, floor
+
+from symbolic.catalog import Constants, Hardware, Models
+from symbolic.functions import Len, index
+from symbolic.instances import Instance
+from symbolic.refs import Q
+from symbolic.model import (
+    Question,
+    Input,
+    ListInput,
+    Node,
+    Output,
+    PerItem,
+    Precision,
+    Require,
+    Scenario,
+    Series,
+    Sweep,
+    WorkloadInput,
+    powers_of_two,
+)
+
+k = index("k", "position")
+
+
+class KvDecodeBatchScenario(Scenario):
+    """Batched decode when every sequence reads its own KV cache: a step streams the weights once
+    and each sequence's cache of `context_tokens`.
+
+    A decode step of B sequences reads the weights W once and B caches of m bytes each, at
+    the memory bandwidth β; so the step time grows with the batch, the token rate B/t
+    saturates at β/m, and the cache's share of the traffic grows. The largest batch within
+    a time-per-token budget, or within the device's memory (its true capacity), follows.
+    The prompt is priced by the workload's stated forward FLOPs per token at
+    `prefill_efficiency` of the `peak_precision` rate.
+    """
+
+    assumptions = ("Decode is memory-bound: step time is bytes over bandwidth; every sequence holds "
+                   "`context_tokens` of cache; prefill costs the stated per-token FLOPs, no attention term.")
+    excludes = "Activations, the compute time of decode, paging overhead and the framework's per-layer cost."
+    references = (
+        "Pope et al., Efficiently scaling transformer inference, MLSys 2023 (weights against KV-cache traffic).",
+        "Kwon et al., Efficient memory management for LLM serving with PagedAttention, SOSP 2023 (batch limited "
+        "by cache memory).",
+    )
+    examples = """\
+>>> from generated import Scenarios
+>>> s = Scenarios.Gpt2XlChatDecodeBatchesH100
+>>> s.max_batch_in_memory, s.max_batch_within
+(263, [43, 203, 522])
+>>> [round(r.to("1/s").magnitude, 1) for r in s.token_rate]
+[1010.7, 4858.1, 8204.3, 9268.3, 9910.9]
+"""
+
+    main_outputs = ("rate_ceiling", "max_batch_in_memory", "prefill_time")
+    chart = Sweep(
+        instance="Gpt2XlChatDecodeBatchesH100",
+        input="context_tokens",
+        values=powers_of_two(15),
+        series=(Series("rate_ceiling", "token-rate ceiling β/m"),),
+        xlabel="context [tokens]",
+        ylabel="tokens per second",
+        caption="GPT-2 XL on an H100: the ceiling on the decode token rate falls as each sequence's cache grows.")
+    questions = (Question(solve_for='context_tokens', where='rate_ceiling', equals='5000'),)
+    differs = {
+        "max_batch_within": "never negative: when the weights alone exceed the time budget the largest "
+                            "batch is 0 (the reference returns a negative count, e.g. −222 for Llama-3-70B "
+                            "at FP16 on an H100 within 20 ms).",
+        "max_batch_in_memory": "never negative: 0 when the weights alone do not fit (the reference returns "
+                               "−165 for Llama-3-70B at FP16 on an H100).",
+        "tpot_budgets": "the reference's method max_batch_within(tpot) is a list input here: the budgets "
+                        "to evaluate, one result each.",
+    }
+
+    workload = WorkloadInput("TransformerWorkload", requires=("hidden_dim", "heads", "inference_flops"),
+                             doc="The model: parameters, KV geometry and its stated forward FLOPs per token.")
+    hardware = Node(doc="The accelerator: bandwidth, capacity and the `peak_precision` rate.")
+    weight_bytes_per_param = Input("byte", positive=True, symbol="b_w", doc="Storage width of one weight.")
+    kv_bytes_per_value = Input("byte", positive=True, symbol="e", doc="Storage width of one cached value.")
+    context_tokens = Input(integer=True, positive=True, symbol="S", doc="Tokens cached per sequence.")
+    batch_sizes = ListInput(integer=True, positive=True, symbol="B", doc="Batches to evaluate, one result each.")
+    prompt_tokens = Input(integer=True, positive=True, symbol="n_p", doc="Tokens of one prompt (prefill).")
+    prefill_efficiency = Input(positive=True, at_most=1, symbol=r"\eta", doc="Achieved share of the peak in prefill.")
+    peak_precision = Precision(hardware, default="fp16_dense", doc="Key of the node's `precision_flops` pricing prefill.")
+    tpot_budgets = ListInput("s", positive=True, symbol=r"\tau", doc="Time-per-token budgets, one result each.")
+    caches_something = Require(workload.kv_values_per_token > 0, "the workload must cache at least one value per token")
+
+    weights = Output(workload.size_in_bytes(weight_bytes_per_param), "GB", symbol="W", doc="Weight bytes, P·b_w.")
+    kv_per_token = Output(workload.kv_cache_bytes_per_token(kv_bytes_per_value), "byte", doc="Cache bytes of one token.")
+    kv_per_sequence = Output(kv_per_token * context_tokens, "MB", symbol="m", doc="Cache bytes of one sequence.")
+    bandwidth = Output(hardware.bandwidth, "TB/s", symbol=r"\beta", doc="The accelerator's memory bandwidth.")
+    step_bytes = PerItem(weights + batch_sizes[k] * kv_per_sequence, (k, 0, Len(batch_sizes) - 1), "byte",
+                         doc="Bytes one decode step reads at each batch: the weights once, every sequence's cache.")
+    step_time = PerItem(step_bytes[k] / bandwidth, (k, 0, Len(batch_sizes) - 1), "s",
+                        doc="Time of one decode step at each batch, bytes over bandwidth.")
+    token_rate = PerItem(batch_sizes[k] / step_time[k], (k, 0, Len(batch_sizes) - 1), "1/s",
+                         doc="Tokens generated per second at each batch.")
+    cache_share = PerItem(batch_sizes[k] * kv_per_sequence / step_bytes[k], (k, 0, Len(batch_sizes) - 1),
+                          doc="Share of each step's bytes that are cache reads.")
+    rate_ceiling = Output(bandwidth / kv_per_sequence, "1/s",
+                          doc="The token rate as the batch grows without bound: β/m.")
+    max_batch_within = PerItem(Max(0, floor((tpot_budgets[k] * bandwidth - weights) / kv_per_sequence)),
+                               (k, 0, Len(tpot_budgets) - 1),
+                               doc="Largest batch whose decode step fits each time-per-token budget (0 if none).")
+    max_batch_in_memory = Output(Max(0, floor((hardware.capacity - weights) / kv_per_sequence)),
+                                 doc="Largest batch whose weights and caches fit the device's memory (0 if none).")
+    peak_rate = Output(hardware.peak, "TFLOP/s", doc="The accelerator's rate at `peak_precision`.")
+    ridge = Output(peak_rate / bandwidth, "flop/byte", doc="Intensity at which the accelerator turns compute-bound.")
+    prefill_ops = Output(workload.inference_flops * prompt_tokens, "flop",
+                         doc="FLOPs of one prompt: the stated forward FLOPs per token times its tokens.")
+    prefill_time = Output(prefill_ops / (peak_rate * prefill_efficiency), "ms",
+                          doc="Time of one prompt at `prefill_efficiency` of the peak rate.")
+
+
+Gpt2XlChatDecodeBatchesH100 = Instance(
+    KvDecodeBatchScenario,
+    name="GPT-2 XL chat decode on an H100 at batches 1 to 128, full 1024-token caches",
+    description=("GPT-2 XL at FP16 weights and cache on one H100, each sequence holding its full 1024-token "
+                 "window, at batches 1, 8, 32, 64 and 128; 512-token prompts prefilled at 40 % of the FP16 peak."),
+    workload=Models.Language.GPT2,
+    hardware=Hardware.Cloud.H100,
+    weight_bytes_per_param=Constants.ByteWidths.FP16,
+    kv_bytes_per_value=Constants.ByteWidths.FP16,
+    context_tokens=Models.Language.GPT2.context_length,
+    batch_sizes=[1, 8, 32, 64, 128],
+    prompt_tokens=512,
+    prefill_efficiency=0.4,
+    peak_precision="fp16_dense",
+    tpot_budgets=[Q("5 ms"), Q("20 ms"), Q("50 ms")],
+)

@@ -1,0 +1,97 @@
+"""KvDecodeBatchScenario: GPT-2 XL's chat decode on an H100 by hand, clamped batches, exact sympy."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import assert_matches_exact, exact_outputs, flatten
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generated import Hardware, KvDecodeBatchScenario, Models, Q_, ScenarioInputError, Scenarios
+from symbolic.scenarios.inference.kv_decode_batch import KvDecodeBatchScenario as Declared
+
+W = 1.5e9 * 2  # GPT-2 XL weights at 2 B
+M = 2 * 48 * 25 * 64 * 2 * 1024  # one sequence's cache: 307,200 B/token × 1024 tokens
+BW = 3.35e12  # H100 bytes/s
+CAP = 80 * 2**30  # H100, true capacity
+
+
+def test_chat_decode_entry_by_hand():
+    s = Scenarios.Gpt2XlChatDecodeBatchesH100
+    assert s.weights.to("GB").magnitude == pytest.approx(3.0, rel=1e-15)
+    assert s.kv_per_token.to("byte").magnitude == 307200
+    assert s.kv_per_sequence.to("MB").magnitude == pytest.approx(314.5728, rel=1e-15)
+    assert s.bandwidth == Q_(3.35, "TB/s")
+    assert s.rate_ceiling.to("1/s").magnitude == pytest.approx(BW / M, rel=1e-15)
+    assert s.rate_ceiling.to("1/s").magnitude == pytest.approx(10649.363199869793, rel=1e-12)
+    assert s.max_batch_in_memory == (CAP - W) // M == 263
+    assert s.max_batch_within == [(t * BW - W) // M for t in (5e-3, 20e-3, 50e-3)] == [43, 203, 522]
+    assert s.peak_rate.to("TFLOP/s").magnitude == pytest.approx(989.0, rel=1e-15)
+    assert s.ridge.to("flop/byte").magnitude == pytest.approx(989e12 / BW, rel=1e-15)
+    assert s.prefill_ops.to("flop").magnitude == pytest.approx(3e9 * 512, rel=1e-15)  # stated 3e9 flop/token
+    assert s.prefill_time.to("ms").magnitude == pytest.approx(1.536e12 / (989e12 * 0.4) * 1e3, rel=1e-12)
+    assert s.prefill_time.to("ms").magnitude == pytest.approx(3.882709807886754, rel=1e-12)
+
+
+@pytest.mark.parametrize(("position", "batch", "gb", "ms", "rate", "share"), [
+    (0, 1, 3.3145728, 0.9894247164179105, 1010.6883155500461, 0.09490598607458553),
+    (1, 8, 5.5165824, 1.6467410149253732, 4858.080249104953, 0.45618504674198285),
+    (2, 32, 13.0663296, 3.900396895522388, 8204.293269932514, 0.7704022405802468),
+    (3, 64, 23.1326592, 6.905271402985075, 9268.281616321914, 0.870313223652212),
+    (4, 128, 43.2653184, 12.915020417910448, 9910.940583763277, 0.9306603970352383),
+])
+def test_each_batch_by_hand(position, batch, gb, ms, rate, share):
+    """W + B·m bytes; over β; B per step time; B·m over the step's bytes (spec §12.6)."""
+    s = Scenarios.Gpt2XlChatDecodeBatchesH100
+    step = W + batch * M
+    assert s.step_bytes[position].to("GB").magnitude == pytest.approx(step / 1e9, rel=1e-15) == pytest.approx(gb)
+    assert s.step_time[position].to("ms").magnitude == pytest.approx(step / BW * 1e3, rel=1e-12)
+    assert s.step_time[position].to("ms").magnitude == pytest.approx(ms, rel=1e-12)
+    assert s.token_rate[position].to("1/s").magnitude == pytest.approx(rate, rel=1e-12)
+    assert s.cache_share[position] == pytest.approx(batch * M / step, rel=1e-12) == pytest.approx(share, rel=1e-12)
+
+
+def test_weights_that_do_not_fit_give_no_batch_not_a_negative_one():
+    """Llama-3-70B at FP16 (141.2 GB) on an 80 GiB H100: the reference says −165 and −222; we say 0."""
+    s = Scenarios.Gpt2XlChatDecodeBatchesH100.variant(workload=Models.Language.Llama3_70B)
+    assert s.max_batch_in_memory == 0
+    m = 327680 * 1024
+    assert s.max_batch_within == [0, 0, (50e-3 * BW - 1.412e11) // m] == [0, 0, 78]
+    assert (CAP - 1.412e11) // m == -165 and (20e-3 * BW - 1.412e11) // m == -222  # what the reference returns
+
+
+def test_the_peak_key_must_be_listed_by_the_node():
+    with pytest.raises(ScenarioInputError, match="fp16_dense"):
+        Scenarios.Gpt2XlChatDecodeBatchesH100.variant(hardware=Hardware.Cloud.H200)
+    with pytest.raises(ScenarioInputError, match="prefill_efficiency"):
+        Scenarios.Gpt2XlChatDecodeBatchesH100.variant(prefill_efficiency=1.2)
+
+
+def test_context_at_which_the_rate_ceiling_falls_to_5000_per_second():
+    """β/(307,200 B · S) = 5000/s at S = 3.35e12 / (307200 · 5000) = 2181.0 tokens."""
+    from symbolic.derive import solve
+
+    solution = solve(Declared.model, "context_tokens", "rate_ceiling", 5000, Scenarios.Gpt2XlChatDecodeBatchesH100._args)
+    assert solution.values == [pytest.approx(BW / (307200 * 5000), rel=1e-12)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(s=st.integers(1, 10**5), n=st.integers(1, 10**4), eta=st.floats(0.01, 1),
+       batches=st.lists(st.integers(1, 4096), min_size=1, max_size=5),
+       budgets=st.lists(st.floats(1e-4, 1.0), min_size=1, max_size=3),
+       model=st.sampled_from(["GPT2", "Llama3_8B", "Llama3_70B", "DeepSeek_V3"]))
+def test_evaluator_equals_exact_sympy(s, n, eta, batches, budgets, model):
+    scenario = KvDecodeBatchScenario(
+        workload=getattr(Models.Language, model), hardware=Hardware.Cloud.H100, weight_bytes_per_param=2,
+        kv_bytes_per_value=1, context_tokens=s, batch_sizes=batches, prompt_tokens=n, prefill_efficiency=eta,
+        tpot_budgets=budgets)
+    assert_matches_exact(flatten(scenario.evaluate()), exact_outputs(Declared.model, scenario._args))
+
+
+def test_the_page_says_where_the_reference_differs():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[3] / "generated/docs/scenarios/KvDecodeBatchScenario.md").read_text()
+    section = page.split("## Differs from the reference library", 1)[1].split("\n## ", 1)[0]
+    for name in ("max_batch_within", "max_batch_in_memory", "tpot_budgets"):
+        assert f"- `{name}`:" in section
