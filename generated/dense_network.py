@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.mathops import floor_div
 from symbolic.runtime.scenario import GroupOutput, ListOutput, Output, ScenarioBase
 from symbolic.runtime.validation import DatasetSpec, InputSpec, ListSpec
 
@@ -121,7 +122,7 @@ def evaluate(
     result__layer_widths = list(layer_widths)
     result__batch_size = batch_size
     if dataset_training_examples is not None:
-        result__steps_per_epoch = (dataset_training_examples) // (batch_size)
+        result__steps_per_epoch = floor_div(dataset_training_examples, batch_size)
     else:
         result__steps_per_epoch = None
     return {

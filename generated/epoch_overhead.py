@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from generated.dense_network import DenseNetworkScenario
-from symbolic.runtime.mathops import minimum, step
+from symbolic.runtime.mathops import floor_div, minimum, step
 from symbolic.runtime.scenario import GroupOutput, Output, ScenarioBase, TableOutput
 from symbolic.runtime.validation import InputSpec, NodeSpec, PrecisionSpec, Requirement, ScenarioSpec
 
@@ -106,7 +106,7 @@ def evaluate(
     batched__result__weight_gradient_flops = batched__result__matmul_flops
     batched__result__input_gradient_flops = _t2*sum(network_layer_widths[layer - 1]*network_layer_widths[layer] for layer in range(2, batched__result__layers + 1))
     batched__result__training_step_flops = batched__result__input_gradient_flops + batched__result__matmul_flops + batched__result__weight_gradient_flops
-    batched__result__steps_per_epoch = (batched__dataset_training_examples) // (batched__batch_size)
+    batched__result__steps_per_epoch = floor_div(batched__dataset_training_examples, batched__batch_size)
     single__batch_size = 1
     _t4 = 2*single__batch_size
     single__result__matmul_flops = _t0*_t4
@@ -242,7 +242,7 @@ def gradient(
     batched__result__weight_gradient_flops = batched__result__matmul_flops
     batched__result__input_gradient_flops = _t2*sum(network_layer_widths[layer - 1]*network_layer_widths[layer] for layer in range(2, batched__result__layers + 1))
     batched__result__training_step_flops = batched__result__input_gradient_flops + batched__result__matmul_flops + batched__result__weight_gradient_flops
-    batched__result__steps_per_epoch = (batched__dataset_training_examples) // (batched__batch_size)
+    batched__result__steps_per_epoch = floor_div(batched__dataset_training_examples, batched__batch_size)
     single__batch_size = 1
     _t4 = 2*single__batch_size
     single__result__matmul_flops = _t0*_t4

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.mathops import maximum, step
+from symbolic.runtime.mathops import floor_div, maximum, step
 from symbolic.runtime.scenario import ListOutput, Output, ScenarioBase
 from symbolic.runtime.validation import InputSpec, ListSpec, NodeSpec, PrecisionSpec, Requirement, WorkloadSpec
 
@@ -80,8 +80,8 @@ def evaluate(
     token_rate = [batch_sizes[position]/step_time[position] for position in range(0, len(batch_sizes))]
     cache_share = [1000000*kv_per_sequence*batch_sizes[position]/step_bytes[position] for position in range(0, len(batch_sizes))]
     rate_ceiling = 1000000*bandwidth/kv_per_sequence
-    max_batch_within = [maximum(0, (1000000*bandwidth*tpot_budgets[position] - 1000*weights) // (kv_per_sequence)) for position in range(0, len(tpot_budgets))]
-    max_batch_in_memory = maximum(0, (hardware_capacity - 1000000000*weights) // (1000000*kv_per_sequence))
+    max_batch_within = [maximum(0, floor_div(1000000*bandwidth*tpot_budgets[position] - 1000*weights, kv_per_sequence)) for position in range(0, len(tpot_budgets))]
+    max_batch_in_memory = maximum(0, floor_div(hardware_capacity - 1000000000*weights, 1000000*kv_per_sequence))
     peak_rate = (1/1000000000000)*hardware_peak
     ridge = peak_rate/bandwidth
     prefill_ops = prompt_tokens*workload_inference_flops

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from symbolic.runtime.mathops import floor_div
 from symbolic.runtime.records import CatalogRecord, Check, FieldSpec
 from symbolic.runtime.units import quantity
 
@@ -96,7 +97,7 @@ class TransformerWorkload(Workload):
     )
     _fallbacks = {
         'kv_heads': lambda r: r.resolved("heads"),
-        'head_dim': lambda r: (r.resolved("hidden_dim")) // (r.resolved("heads")),
+        'head_dim': lambda r: floor_div(r.resolved("hidden_dim"), r.resolved("heads")),
         'kv_lora_rank': lambda r: 0,
         'qk_rope_head_dim': lambda r: 0,
     }
@@ -126,7 +127,7 @@ class TransformerWorkload(Workload):
         return value
 
     def _calc_queries_per_kv_head(self) -> Any:
-        return (self.resolved("heads")) // (self.resolved("kv_heads"))
+        return floor_div(self.resolved("heads"), self.resolved("kv_heads"))
 
     @property
     def queries_per_kv_head(self) -> Any:
@@ -249,7 +250,7 @@ class SparseTransformerWorkload(TransformerWorkload):
     )
     _fallbacks = {
         'kv_heads': lambda r: r.resolved("heads"),
-        'head_dim': lambda r: (r.resolved("hidden_dim")) // (r.resolved("heads")),
+        'head_dim': lambda r: floor_div(r.resolved("hidden_dim"), r.resolved("heads")),
         'kv_lora_rank': lambda r: 0,
         'qk_rope_head_dim': lambda r: 0,
     }

@@ -14,7 +14,7 @@ from symbolic.functions import INDEX_CODE_NAMES, CeilLog2, Exceeds, Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
-HELPERS = ("ceil_log2", "choose", "log", "maximum", "minimum", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
+HELPERS = ("ceil_log2", "choose", "floor_div", "log", "maximum", "minimum", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
 
 
 def code_name(path: str) -> str:
@@ -116,7 +116,8 @@ class EvaluatorPrinter(PythonCodePrinter):
         numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
         if denominator == 1:
             raise DeclarationError(f"floor of a non-quotient is not supported: {expr}")
-        return f"({self._print(numerator)}) // ({self._print(denominator)})"
+        self.helpers_used.add("floor_div")
+        return f"floor_div({self._print(numerator)}, {self._print(denominator)})"
 
 
 

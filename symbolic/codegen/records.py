@@ -15,7 +15,7 @@ from typing import Any
 import sympy
 
 from symbolic.catalog.schema import Derived, Field, Param, Record
-from symbolic.codegen.pyprint import EvaluatorPrinter
+from symbolic.codegen.pyprint import HELPERS, EvaluatorPrinter
 from symbolic.model import UNIT_SYMBOLS
 from symbolic.dimensions import dimension_of_unit, describe, infer, scale_of_unit
 from symbolic.runtime.errors import DeclarationError
@@ -210,9 +210,12 @@ def record_module(name: str, header: list[str]) -> str:
     from symbolic.codegen.render import environment
 
     title, source, types, namespaces = _modules()[name]
-    return environment().get_template("records.py.j2").render(
-        header=header, title=title, source=source, namespaces=namespaces, types=types_context(types),
-        widths=storage_widths())
+    template = environment().get_template("records.py.j2")
+    context = dict(header=header, title=title, source=source, namespaces=namespaces, types=types_context(types),
+                   widths=storage_widths())
+    # the runtime helpers the printed methods call (a floor prints as floor_div), imported by the template
+    helpers = [h for h in HELPERS if f"{h}(" in template.render(helpers=[], **context)]
+    return template.render(helpers=helpers, **context)
 
 
 def record_source(name: str) -> str:

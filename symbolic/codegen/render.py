@@ -282,7 +282,7 @@ def compiled_functions(context: dict[str, Any]) -> dict[str, Any]:
     module will hold, so numbers shown in the docs come from the code users run."""
     text = environment().get_template("evaluator_functions.py.j2").render(**context)
     namespace: dict[str, Any] = {}
-    source = "from typing import Any\nfrom symbolic.runtime.mathops import choose, log, maximum, minimum, step\n" + text
+    source = "from typing import Any\nfrom symbolic.runtime.mathops import choose, floor_div, log, maximum, minimum, step\n" + text
     exec(compile(source, f"<evaluator of {context['model'].name}>", "exec"), namespace)  # noqa: S102
     return namespace
 

@@ -30,6 +30,15 @@ def maximum(*values: Any) -> Any:
         return numpy.maximum.reduce(numpy.broadcast_arrays(*values))
 
 
+def floor_div(numerator: Any, denominator: Any) -> Any:
+    """⌊numerator / denominator⌋, exact: a count is an int even when its operands are floats
+    (``263.9 // 1.0`` is the float 263.0 in Python); arrays stay arrays."""
+    quotient = numerator // denominator
+    if type(quotient) is float and quotient - quotient == 0.0:  # finite: int() of it is exact
+        return int(quotient)
+    return quotient
+
+
 def choose(condition: Any, if_true: Any, if_false: Any) -> Any:
     """``if_true`` where ``condition`` holds, else ``if_false`` (element-wise for arrays)."""
     try:

@@ -28,7 +28,7 @@ class KvFootprintScenario(Scenario):
 >>> from generated import Scenarios
 >>> s = Scenarios.Gpt2XlKvFullWindow
 >>> s.per_token
-<Quantity(307200, 'byte')>
+<Quantity(307200.0, 'byte')>
 >>> round(s.total.to("GB").magnitude, 12), s.weights
 (0.3145728, <Quantity(3.0, 'gigabyte')>)
 """
