@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.mathops import chain_default
 from symbolic.runtime.scenario import Output, ScenarioBase
 from symbolic.runtime.validation import InputSpec
 
@@ -95,6 +96,7 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
+    follows_launches_per_block = launches_per_block is None
     if launches_per_block is None:
         launches_per_block = ops_per_block
     operations = blocks*ops_per_block
@@ -150,7 +152,7 @@ def gradient(
     d__speedup_limit__dispatch = _g3
     d__speedup_limit__launch = _g4
     d__speedup_limit__device_time = -_g5*_g6 + 1/device_time
-    return {
+    derivatives = {
         'operations': {'ops_per_block': d__operations__ops_per_block, 'blocks': d__operations__blocks},
         'launches': {'blocks': d__launches__blocks, 'launches_per_block': d__launches__launches_per_block},
         'per_op_cost': {'dispatch': d__per_op_cost__dispatch, 'launch': d__per_op_cost__launch},
@@ -162,6 +164,9 @@ def gradient(
         'host_share': {'ops_per_block': d__host_share__ops_per_block, 'blocks': d__host_share__blocks, 'launches_per_block': d__host_share__launches_per_block, 'dispatch': d__host_share__dispatch, 'launch': d__host_share__launch, 'device_time': d__host_share__device_time},
         'speedup_limit': {'ops_per_block': d__speedup_limit__ops_per_block, 'blocks': d__speedup_limit__blocks, 'launches_per_block': d__speedup_limit__launches_per_block, 'dispatch': d__speedup_limit__dispatch, 'launch': d__speedup_limit__launch, 'device_time': d__speedup_limit__device_time},
     }
+    if follows_launches_per_block:  # not given: launches_per_block moves with the inputs its default reads
+        chain_default(derivatives, "launches_per_block", {'ops_per_block': 1})
+    return derivatives
 
 
 class HostDispatchScenario(ScenarioBase):

@@ -9,17 +9,23 @@ answers are converted back to the declared unit of the input solved for.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-import sympy
+from symbolic.runtime.errors import MlsysymError, require_extra
 
-from symbolic.closed import closed_form as shared_closed_form
-from symbolic.dimensions import dimension_of_unit, scale_of_unit
-from symbolic.functions import CeilLog2, Len, MaxOver
-from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel
-from symbolic.runtime.errors import MlsysymError
+require_extra("symbolic.derive (solve, scaling, closed forms)")
+
+import sympy  # noqa: E402 (after the check that names the extra to install)
+from sympy.printing.str import StrPrinter  # noqa: E402
+
+from symbolic.closed import closed_form as shared_closed_form  # noqa: E402
+from symbolic.dimensions import dimension_of_unit, scale_of_unit  # noqa: E402
+from symbolic.functions import CeilLog2, Len, MaxOver  # noqa: E402
+from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel  # noqa: E402
 
 
 class DerivationError(MlsysymError, ValueError):
@@ -72,9 +78,10 @@ def input_decl(model: ScenarioModel, name: str) -> InputDecl:
                           + (f"; did you mean {', '.join(close)}?" if close else f" (inputs: {', '.join(names)})"))
 
 
-def closed_form(model: ScenarioModel, output: str, simplify: bool = True) -> sympy.Expr:
-    """``output`` in terms of the inputs only (simplified unless asked not to)."""
-    return _closed_form(_Key(model), output, simplify)
+def closed_form(subject: Any, output: str, simplify: bool = True) -> sympy.Expr:
+    """``output`` in terms of the inputs only (simplified unless asked not to); ``subject`` is a
+    scenario instance, class, class name or model."""
+    return _closed_form(_Key(subject_of(subject)[0]), output, simplify)
 
 
 class _Key:
@@ -93,6 +100,32 @@ class _Key:
 @lru_cache(maxsize=1024)
 def _closed_form(key: _Key, output: str, simplify: bool) -> sympy.Expr:
     return shared_closed_form(key.model, quantity(key.model, output), simplify)
+
+
+class _NumbersPrinter(StrPrinter):
+    """sympy's text printer, with chosen symbols shown as given text and the unit markers
+    (``[flop]``, ``[s]``...) as 1 (every symbol is in base units). Printing the original
+    expression, rather than one with the numbers put in, keeps the terms in the order of
+    the definition."""
+
+    def __init__(self, shown: dict[sympy.Basic, str]) -> None:
+        super().__init__()
+        self.shown = shown
+
+    def _print_Symbol(self, expr: sympy.Symbol) -> str:
+        if expr in self.shown:
+            return self.shown[expr]
+        if expr in UNIT_SYMBOLS:
+            return "1"
+        return super()._print_Symbol(expr)
+
+    def _print_Indexed(self, expr: sympy.Indexed) -> str:
+        return self.shown.get(expr, super()._print_Indexed(expr))
+
+
+def printed(expr: sympy.Basic, shown: dict[sympy.Basic, str] | None = None) -> str:
+    """``expr`` as text, unit markers dropped (base units), ``shown`` symbols as their text."""
+    return _NumbersPrinter(shown or {}).doprint(expr.xreplace({s: sympy.S.One for s in UNIT_SYMBOLS}))
 
 
 def base_values(model: ScenarioModel, args: dict[str, Any]) -> dict[sympy.Basic, Any]:
@@ -131,6 +164,7 @@ class Solution:
     expressions: list[tuple[sympy.Expr, sympy.Basic]] = field(default_factory=list)  # (solution, condition)
     values: list[float] = field(default_factory=list)  # in the input's declared unit
     notes: list[str] = field(default_factory=list)
+    every_value: bool = False  # the equation holds whatever the unknown is
 
 
 def _branches(expr: sympy.Basic, unknown: sympy.Symbol) -> list[tuple[sympy.Basic, sympy.Basic]]:
@@ -152,17 +186,45 @@ def _branches(expr: sympy.Basic, unknown: sympy.Symbol) -> list[tuple[sympy.Basi
     return branches
 
 
-def solve(model: ScenarioModel, unknown: str, output: str, target: str | Any,
+def subject_of(subject: Any) -> tuple[ScenarioModel, dict[str, Any] | None]:
+    """The declaration behind ``subject`` (an instance, a scenario class, its name or its
+    model) and, for an instance, its evaluator arguments."""
+    from symbolic.runtime.scenario import ScenarioBase
+
+    if isinstance(subject, ScenarioModel):
+        return subject, None
+    if isinstance(subject, ScenarioBase):
+        return model_of(type(subject).__name__), subject._args
+    if isinstance(subject, type) and issubclass(subject, ScenarioBase):
+        return model_of(subject.__name__), None
+    if isinstance(subject, str):
+        return model_of(subject), None
+    raise DerivationError(f"expected a scenario instance, a scenario class or its name, got {subject!r}")
+
+
+def solve(subject: Any, unknown: str, output: str, target: str | Any,
           args: dict[str, Any] | None = None, symbolic: bool = True) -> Solution:
     """Solve ``output = target`` for the input ``unknown``.
 
-    ``target`` is another output's name or a value: a pint Quantity of the output's
-    dimension, or a bare number in the output's display unit. The symbolic solutions
-    (``symbolic=True``) are in every other input, all in base units (s, byte, flop); with ``args`` (an instance's evaluator
-    arguments) the instance's values are put in first and the real solutions inside the
-    unknown's domain are returned as numbers, in the unknown's declared unit. Min/Max are
-    solved branch by branch, each solution with the condition of its branch.
+    ``subject`` is a scenario instance (its other inputs give numeric answers), a scenario
+    class or its name (symbolic answers only). ``target`` is another output's name or a
+    value: a pint Quantity of the output's dimension, or a bare number in the output's
+    display unit; it must be finite. The symbolic solutions (``symbolic=True``) are in every
+    other input, all in base units (s, byte, flop); for an instance (or with ``args``, an
+    instance's evaluator arguments) the real solutions inside the unknown's domain are
+    returned as numbers, in the unknown's declared unit. Min/Max are solved branch by
+    branch, each solution with the condition of its branch. When the equation holds
+    whatever the unknown is, ``every_value`` is True and a note says so.
+
+        >>> from generated import Q_, Scenarios
+        >>> fit = solve(Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total", Q_(8, "GiB"))
+        >>> round(fit.values[0]), fit.unit
+        (238609294, '')
+        >>> solve(Scenarios.MnistTwoLayerTrainingStepOnH100, "batch_size", "parameters", 101770).notes
+        ['holds for every batch_size: parameters does not depend on batch_size here']
     """
+    model, instance_args = subject_of(subject)
+    args = instance_args if args is None else args
     decl = input_decl(model, unknown)
     left = quantity(model, output)
     lhs = closed_form(model, left.name, simplify=False)
@@ -182,15 +244,24 @@ def solve(model: ScenarioModel, unknown: str, output: str, target: str | Any,
     plain = {symbol: sympy.S.One for symbol in UNIT_SYMBOLS}  # shown answers: every symbol in base units
     if symbolic:
         for branch, condition in _branches(equation, z):
+            if _identically_zero(branch):
+                continue
             for expr in _roots(branch, z, condition, solution):
                 shown = expr.xreplace({z: decl.symbol, **plain})  # in base units, like every other symbol
                 solution.expressions.append((sympy.simplify(shown), condition.xreplace({z: decl.symbol, **plain})))
     if args is None:
+        if symbolic and _identically_zero(equation):
+            solution.every_value = True
+            solution.notes.append(f"holds for every {unknown}: {output} equals {target} identically")
         return solution
     values = base_values(model, args)
     values.pop(decl.symbol, None)
     numeric = substitute(equation, values)
+    everywhere = []
     for branch, condition in _branches(numeric, z):
+        if _identically_zero(branch):
+            everywhere.append(condition)
+            continue
         for root in _roots(branch, z, condition, solution):
             if not (root.is_real and root.is_number):
                 continue
@@ -200,16 +271,37 @@ def solve(model: ScenarioModel, unknown: str, output: str, target: str | Any,
             top = decl.spec.maximum
             if top is not None and (root / scale > top or (decl.spec.strict_maximum and root / scale == top)):
                 continue
-            solution.values.append(float(root / scale))
+            value = float(root / scale)
+            if math.isfinite(value):
+                solution.values.append(value)
+            else:
+                solution.notes.append(f"a solution, {sympy.N(root / scale, 6)}, is beyond the range of double "
+                                      "precision")
     solution.values = sorted(set(solution.values))
     if decl.spec.integer:
         for value in solution.values:
             if not float(value).is_integer():
                 solution.notes.append(f"{unknown} is a whole number: the equality holds between "
                                       f"{int(value)} and {int(value) + 1}")
-    if not solution.values:
+    depends = numeric.has(z)
+    if any(condition is sympy.true for condition in everywhere):
+        solution.every_value = True
+        output_depends = substitute(lhs.xreplace({decl.symbol: z}), values).has(z)
+        reason = f"{output} = {target} identically" if output_depends else f"{output} does not depend on {unknown} here"
+        solution.notes.append(f"holds for every {unknown}: {reason}")
+    elif everywhere:
+        where = " or ".join(str(c.xreplace({z: decl.symbol, **plain})) for c in everywhere)
+        solution.notes.append(f"holds for every {unknown} where {where} (symbols in base units)")
+    elif not depends:
+        solution.notes.append(f"{output} does not depend on {unknown} at this instance, and differs from {target}: "
+                              "no value of it gives equality")
+    elif not solution.values and not any("beyond the range" in note for note in solution.notes):
         solution.notes.append(f"no real solution inside the domain of {unknown} at this instance")
     return solution
+
+
+def _identically_zero(expr: sympy.Basic) -> bool:
+    return expr == 0 or sympy.simplify(expr) == 0
 
 
 def _roots(branch: sympy.Expr, unknown: sympy.Symbol, condition: sympy.Basic, solution: Solution) -> list[sympy.Expr]:
@@ -223,21 +315,37 @@ def _roots(branch: sympy.Expr, unknown: sympy.Symbol, condition: sympy.Basic, so
 
 
 def _base_number(target: Any, unit: str, output: str) -> sympy.Expr:
+    """A target value in base units, exactly; refuses a non-finite or non-numeric target."""
     if hasattr(target, "units"):
-        try:
-            magnitude = target.to_base_units().magnitude
-        except Exception as error:  # pint
-            raise DerivationError(f"{output}: {error}") from None
         if target.dimensionality != dimension_of_unit(unit):
             raise DerivationError(f"{output} is {unit or 'dimensionless'}; got {target} of {target.dimensionality}")
-        return sympy.nsimplify(magnitude, rational=True)
-    return sympy.nsimplify(target, rational=True) * scale_of_unit(unit)
+        try:
+            magnitude, scale = target.magnitude, target.to_base_units().magnitude / target.magnitude
+        except Exception as error:  # pint, or a zero magnitude: convert the unit alone
+            try:
+                magnitude, scale = target.magnitude, (1 * target.units).to_base_units().magnitude
+            except Exception:
+                raise DerivationError(f"{output}: {error}") from None
+        return _exact(magnitude, output) * _exact(scale, output)
+    return _exact(target, output) * scale_of_unit(unit)
 
 
-def derivative(model: ScenarioModel, output: str, with_respect_to: str) -> sympy.Expr:
+def _exact(value: Any, output: str) -> sympy.Expr:
+    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)) and not hasattr(value, "__float__"):
+        raise DerivationError(f"{output}: the target must be a number, a Quantity or an output name, got {value!r}")
+    try:
+        exact = sympy.nsimplify(value, rational=True)
+    except (TypeError, ValueError, sympy.SympifyError) as error:
+        raise DerivationError(f"{output}: cannot read the target {value!r} as a number ({error})") from None
+    if exact.is_finite is not True:
+        raise DerivationError(f"{output}: the target is {value}; solve needs a finite value")
+    return exact
+
+
+def derivative(subject: Any, output: str, with_respect_to: str) -> sympy.Expr:
     """The exact partial derivative of an output's closed form (in base units); a floor
     counts as its argument (its trend; its exact derivative is 0 between steps)."""
-    return _derivative(_Key(model), output, with_respect_to)
+    return _derivative(_Key(subject_of(subject)[0]), output, with_respect_to)
 
 
 @lru_cache(maxsize=1024)
@@ -313,8 +421,16 @@ def _growth_or_none(expr: sympy.Basic, variables: set[sympy.Basic]) -> sympy.Exp
         return None
 
 
-def scaling(model: ScenarioModel, output: str) -> Scaling:
-    """Leading-order growth of ``output`` in each input, and overall."""
+def scaling(subject: Any, output: str) -> Scaling:
+    """Leading-order growth of ``output`` in each input, and overall; ``subject`` is a
+    scenario instance, class, class name or model (growth is a property of the class).
+
+        >>> from generated import Scenarios
+        >>> total = scaling(Scenarios.PhoneFullUpdateWorkingSet, "total")
+        >>> total.per_input["parameters"], total.overall, total.polynomial
+        (1, 3, True)
+    """
+    model, _ = subject_of(subject)
     form = closed_form(model, output)
     inputs = [d for d in model.evaluator_inputs() if d.symbol in form.free_symbols
               or (isinstance(d.symbol, sympy.IndexedBase) and form.has(d.symbol))]

@@ -7,7 +7,10 @@ covered without editing this file.
 from __future__ import annotations
 
 import math
+from decimal import Decimal
+from fractions import Fraction
 
+import numpy as np
 import pytest
 
 import generated
@@ -59,6 +62,13 @@ def bad_values(cls):
                 (spec.name, [1] * spec.min_length + [math.nan], ScenarioInputError),
                 (spec.name, [1] * spec.min_length + ["3"], InputTypeError),
                 (spec.name, "784,10", InputTypeError),
+                (spec.name, b"\x10\x0a", InputTypeError),  # bytes are a sequence of ints, not a list input
+                (spec.name, set(range(1, spec.min_length + 2)), InputTypeError),  # a set has no order
+                (spec.name, frozenset({3}), InputTypeError),
+                (spec.name, {784: 1, 10: 2}, InputTypeError),
+                (spec.name, (n for n in [784, 10]), InputTypeError),  # a generator: read once, no length
+                (spec.name, np.ones((2, 2)), InputTypeError),  # a 2-d array is not a list
+                (spec.name, [1] * spec.min_length + [10**400], ScenarioInputError),
                 (spec.name, 784, InputTypeError),
                 (spec.name, None, MissingInputError),
             ]
@@ -71,6 +81,17 @@ def bad_values(cls):
             (spec.name, math.inf, ScenarioInputError),
             (spec.name, -math.inf, ScenarioInputError),
             (spec.name, _wrong_dimension(spec.unit), ScenarioInputError),
+            # beyond double range, in every numeric type: refused at the boundary, never OverflowError
+            (spec.name, 10**400, ScenarioInputError),
+            (spec.name, -(10**400), ScenarioInputError),
+            (spec.name, Fraction(10**400, 3), ScenarioInputError),
+            (spec.name, Decimal("1e400"), ScenarioInputError),
+            (spec.name, Decimal("NaN"), ScenarioInputError),
+            (spec.name, np.float64("nan"), ScenarioInputError),
+            (spec.name, np.float32("inf"), ScenarioInputError),
+            (spec.name, Q_(10**400, spec.unit or "count"), ScenarioInputError),
+            (spec.name, Q_(float("nan"), spec.unit or "count"), ScenarioInputError),
+            (spec.name, 1j, InputTypeError),
         ]
         if spec.default is REQUIRED:
             rows.append((spec.name, None, MissingInputError))
@@ -131,14 +152,29 @@ def test_matrix_covers_every_input_of_every_scenario():
     print(f"\n{len(MATRIX)} bad values over {len(covered)} inputs of {len(generated.SCENARIO_CLASSES)} scenarios")
 
 
+def _required(cls):
+    return ([s.name for s in cls._specs if s.default is REQUIRED]
+            + [p.name for p in cls._precisions if p.default is REQUIRED]
+            + [n.name for n in cls._nodes if not n.optional] + [s.name for s in cls._scenarios])
+
+
 def test_missing_required_input_at_construction():
     for cls in generated.SCENARIO_CLASSES:
         base = BASES[cls]
-        for spec in cls._specs:
-            if spec.default is REQUIRED:
-                kept = {k: v for k, v in base._given.items() if k != spec.name}
-                with pytest.raises(MissingInputError, match=f"required input '{spec.name}'"):
-                    cls(**kept)
+        for name in _required(cls):
+            kept = {k: v for k, v in base._given.items() if k != name}
+            with pytest.raises(MissingInputError, match=f"required input was not given: '{name}'"):
+                cls(**kept)
+
+
+def test_a_missing_inputs_error_lists_every_missing_input():
+    for cls in generated.SCENARIO_CLASSES:
+        with pytest.raises(MissingInputError) as caught:
+            cls()
+        message = str(caught.value)
+        for name in _required(cls):
+            assert f"'{name}'" in message, (name, message)
+        assert f"{len(_required(cls))} required inputs" in message or len(_required(cls)) == 1
 
 
 def test_dataset_profile_and_node_validation():

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import generated
-from generated import MlsysymError, Scenarios
+from generated import MlsysymError, Q_, Scenarios
 from symbolic.cli import UsageError, build, parse_setting
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,7 +106,7 @@ def test_solve_sensitivity_scaling_compare_explain():
     assert compared.returncode == 0 and "batch_size" in compared.stdout
     explained = run("explain", "MnistTwoLayerTrainingStepOnH100", "compute_time")
     assert explained.returncode == 0
-    assert "total_flops/peak_rate" in explained.stdout and "(13100608 flop)/(67 TFLOP/s)" in explained.stdout
+    assert "total_flops/peak_rate" in explained.stdout and "(13100608 flop)/(67 Tflop/s)" in explained.stdout and "[flop]" not in explained.stdout
 
 
 def test_evaluation_commands_do_not_import_sympy():
@@ -139,3 +139,105 @@ def test_set_parsing_raises_only_project_errors(cls, data):
         pass
     with pytest.raises(UsageError):
         parse_setting(cls, "no equals sign")
+
+
+# -- strict values: one number and an optional unit, nothing evaluated ----------------------
+from symbolic.cli.values import number, parse_vary  # noqa: E402
+
+
+@pytest.mark.parametrize("text", ["4,8", "32 64", "9**9**9", "2*3", "1e400", "-1e999", "inf", "nan", "1/2", "(3)",
+                                  "10 us us2", "3 ** 2 ms", "", "0x10", "1_000", "ms", "5 ms ms**99", "1e99999999"])
+def test_number_refuses_anything_but_one_number_with_a_unit(text):
+    with pytest.raises(UsageError):
+        number(text)
+
+
+@pytest.mark.parametrize("text, magnitude, unit", [("64", 64, None), ("-2.5e-3", -2.5e-3, None), (".5", 0.5, None),
+                                                   ("10us", 10, "µs"), ("3.35 TB/s", 3.35, "TB/s"),
+                                                   ("8GiB", 8, "GiB"), ("5 pJ/byte", 5, "pJ/byte"),
+                                                   ("2 m**2", 2, "m**2"), ("1e3 flop/s", 1000.0, "flop/s")])
+def test_number_reads_one_number_with_an_optional_unit(text, magnitude, unit):
+    value = number(text)
+    if unit is None:
+        assert value == magnitude and type(value) in (int, float)
+    else:
+        assert value.magnitude == magnitude and value.units == Q_(1, unit).units
+
+
+@settings(max_examples=300, deadline=2000)
+@given(text=st.text(alphabet="0123456789.,eE+-*/^ ()µsmkKGiBbytflopTM_x", max_size=14))
+def test_number_never_hangs_and_raises_only_usage_errors(text):
+    """Any text: a number, a Quantity, or a UsageError, quickly (the deadline catches a hang)."""
+    try:
+        value = number(text)
+    except UsageError:
+        return
+    assert type(value) in (int, float) or hasattr(value, "units")
+
+
+@pytest.mark.parametrize("setting", ["batch_size=4,8", "batch_size=32 64", "batch_size=9**9**9", "dispatch=1e400 us"])
+def test_set_values_that_pint_would_evaluate_are_usage_errors(setting):
+    out = run("eval", "MlpTrainingStepScenario", "--from", "MnistTwoLayerTrainingStepOnH100", "--set", setting)
+    assert out.returncode == 2, out.stdout
+    assert setting.split("=")[0] in out.stderr and out.stderr.count("\n") == 1
+
+
+def test_vary_accepts_units_and_lists_with_units():
+    cls = Scenarios.SmallKernelDispatch.__class__
+    name, values = parse_vary(cls, "dispatch=1us..10us:lin=4")
+    assert name == "dispatch" and values.tolist() == [1.0, 4.0, 7.0, 10.0]
+    assert parse_vary(cls, "dispatch=1us,5ms")[1].tolist() == [1.0, 5000.0]
+    assert parse_vary(cls, "dispatch=1ms..3ms:step=1ms")[1].tolist() == [1000.0, 2000.0, 3000.0]
+    assert parse_vary(cls, "dispatch=1..8:log2")[1].tolist() == [1.0, 2.0, 4.0, 8.0]
+    assert parse_vary(cls, "dispatch=0..1:step=0.25")[1].tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
+
+
+@pytest.mark.parametrize("vary, words", [
+    ("dispatch=1 flop..2 flop", ["dispatch", "[time]"]),
+    ("dispatch=10..1", ["empty"]),
+    ("dispatch=1..1e300:step=1e-300", ["more than a sweep holds"]),
+    ("dispatch=1..2:lin=1e12", ["whole number"]),
+    ("dispatch=1..2:lin=99999999999", ["more than a sweep holds"]),
+    ("dispatch=1..2:step=0", ["step must be positive"]),
+    ("dispatch=5..7:log2", ["no values"]),
+    ("dispatch=1..inf", ["cannot read 'inf'"]),
+    ("dispatch=", ["expected a range"]),
+    ("dispatch=1,,2", ["expected a range"]),
+    ("batch_sise=1..2", ["did you mean batch_size", "numeric input"]),
+    ("nope=1..2", ["known: batch_size, input_width", "numeric input"]),
+    ("hardware=1..2", ["numeric input"]),
+])
+def test_bad_ranges_are_usage_errors_naming_the_input(vary, words):
+    with pytest.raises(UsageError) as caught:
+        parse_vary(Scenarios.MnistTwoLayerTrainingStepOnH100.__class__, vary)
+    for word in words:
+        assert word in str(caught.value), str(caught.value)
+
+
+def test_too_large_a_grid_and_an_unwritable_out_fail_before_the_sweep(tmp_path):
+    big = run("sweep", "SmallKernelDispatch", "--vary", "dispatch=1..1e6:lin=1000000", "--vary", "launch=1..1000")
+    assert big.returncode == 2 and "1,000,000,000 points" in big.stderr and "--outputs" in big.stderr
+    for target in (tmp_path / "missing" / "x.csv", tmp_path):
+        out = run("sweep", "SmallKernelDispatch", "--vary", "dispatch=1..3", "--out", str(target))
+        assert out.returncode == 2 and "--out" in out.stderr, out.stderr
+    directory = tmp_path / "x.csv"
+    directory.mkdir()
+    out = run("sweep", "SmallKernelDispatch", "--vary", "dispatch=1..3", "--out", str(directory))
+    assert out.returncode == 2 and "cannot be written" in out.stderr
+
+
+def test_one_naming_and_one_unit_spelling_across_show_sweep_csv_and_json(tmp_path):
+    shown = json.loads(run("--json", "show", "MnistEpochCpuVersusH100").stdout)["outputs"]
+    target = tmp_path / "s.json"
+    assert run("sweep", "MnistEpochCpuVersusH100", "--vary", "dispatch=1us,2us", "--out", str(target)).returncode == 0
+    columns = json.loads(target.read_text())["columns"]
+    numeric = {k: v for k, v in shown.items() if isinstance(v["value"], (int, float))}
+    assert set(numeric) <= set(columns)
+    for path, entry in numeric.items():
+        assert columns[path]["unit"] == entry["unit"], path
+    step = Scenarios.MnistTwoLayerTrainingStepOnH100
+    from symbolic.runtime.analysis import flat_outputs
+    for path, (_, unit) in flat_outputs(step).items():  # the CLI's spelling is Python's own
+        if unit:
+            assert unit == f"{Q_(1, unit).units:~P}", path
+    assert f"{step.total_bytes.units:~P}" == flat_outputs(step)["total_bytes"][1] == "B"

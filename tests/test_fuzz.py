@@ -133,3 +133,81 @@ def test_valid_random_values_give_finite_outputs(cls, data):
         assert "overflow" in str(error), error  # e.g. a 5e-324 µs device time
         return
     check_outputs(scenario)
+
+
+# -- the paths around the constructor: sweeps, CLI parsing, analysis ------------------------
+import numpy as np  # noqa: E402
+
+from symbolic.cli.values import UsageError, parse_vary  # noqa: E402
+from symbolic.runtime.analysis import compare, flat_outputs, sensitivity  # noqa: E402
+from symbolic.runtime.sweep import sweep  # noqa: E402
+from symbolic.runtime.validation import ListSpec  # noqa: E402
+
+sweep_values = st.one_of(
+    st.lists(numbers, min_size=1, max_size=4),
+    st.lists(st.lists(st.integers(-2, 300), max_size=3), min_size=1, max_size=3),  # ragged or 2-d
+    st.builds(lambda xs, u: Q_(np.array(xs, dtype=float), u), st.lists(st.floats(-10, 1e9), min_size=1, max_size=3),
+              st.sampled_from(UNITS)),
+    st.lists(st.builds(Q_, st.floats(0, 1e6), st.sampled_from(UNITS)), min_size=1, max_size=3),
+    st.text(max_size=4), st.none(), numbers,
+)
+
+
+@settings(max_examples=max(EXAMPLES // 6, 20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cls=st.sampled_from(generated.SCENARIO_CLASSES), data=st.data())
+def test_sweeps_raise_only_project_errors_and_return_finite_arrays(cls, data):
+    base = BASES[cls]
+    names = [s.name for s in cls._specs if not isinstance(s, ListSpec)] + ["not_an_input"]
+    varied = data.draw(st.dictionaries(st.sampled_from(names), sweep_values, min_size=1, max_size=2))
+    try:
+        out = sweep(base, varied)
+    except MlsysymError:
+        return
+    for path, values in out.items():
+        assert np.isfinite(values).all(), path
+        assert values.shape == out.shape
+
+
+vary_texts = st.one_of(
+    st.text(alphabet="0123456789.,:=e-+ usmGiBflop/*logintep2", max_size=24),
+    st.builds("{}={}..{}:{}".format, st.sampled_from(["dispatch", "device_time", "ops_per_block", "x"]),
+              st.sampled_from(["1", "0", "-1", "1us", "1e308", "2 flop", "9**9"]),
+              st.sampled_from(["10", "1e300", "5ms", "inf", ""]),
+              st.sampled_from(["", "log2", "lin=3", "lin=0", "log=4", "step=0.5", "step=1e-300", "step=1s", "bad"])),
+)
+
+
+@settings(max_examples=max(EXAMPLES // 3, 50), deadline=2000)
+@given(text=vary_texts)
+def test_vary_parsing_raises_only_usage_errors_and_never_hangs(text):
+    cls = type(Scenarios.SmallKernelDispatch)
+    try:
+        name, values = parse_vary(cls, text)
+    except UsageError:
+        return
+    assert name in cls.input_names() and values.ndim == 1 and len(values) > 0
+    assert np.isfinite(values).all()
+
+
+@settings(max_examples=max(EXAMPLES // 10, 20), deadline=None)
+@given(cls=st.sampled_from(generated.SCENARIO_CLASSES), data=st.data())
+def test_analysis_of_random_valid_instances_has_no_nan_or_inf(cls, data):
+    base = BASES[cls]
+    changes = {}
+    for spec in cls._specs:
+        if isinstance(spec, ListSpec) or not data.draw(st.booleans()):
+            continue
+        low = 0 if spec.minimum is None else spec.minimum
+        changes[spec.name] = (data.draw(st.integers(int(low) + (1 if spec.strict else 0), 10**4)) if spec.integer
+                              else data.draw(st.sampled_from([low, 0.5, 3.0, 1e4])))
+    try:
+        scenario = base.variant(**changes)
+        outputs = flat_outputs(scenario)
+    except MlsysymError:
+        return
+    for output in outputs:
+        for row in sensitivity(scenario, output):
+            assert row.elasticity is None or math.isfinite(row.elasticity), row
+            assert row.derivative is None or math.isfinite(row.derivative), row
+    for change in compare(base, scenario)[1]:
+        assert change.relative is None or math.isfinite(change.relative)

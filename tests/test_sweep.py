@@ -16,7 +16,7 @@ def test_rows_equal_the_scalar_evaluation():
     out = sweep(STEP, {"batch_size": batches})
     for row, batch in enumerate(batches):
         scalar = STEP.variant(batch_size=int(batch))
-        assert out["op_flops.matmul1"][row] == scalar.op_flops["matmul1"].magnitude
+        assert out["op_flops[matmul1]"][row] == scalar.op_flops["matmul1"].magnitude
         assert out["host.overhead_ratio"][row] == pytest.approx(scalar.host.overhead_ratio, rel=1e-15)
         assert out["compute_time"][row] == pytest.approx(scalar.compute_time.magnitude, rel=1e-15)
     assert out["parameters"].shape == batches.shape  # outputs that do not vary are broadcast
@@ -29,7 +29,7 @@ def test_int64_would_wrap_but_the_sweep_does_not():
         wrapped = 2 * b * i * h
     assert wrapped[0] != 2 * 10**20
     out = sweep(STEP, {"batch_size": b, "input_width": i, "hidden_width": h})
-    assert out["op_flops.matmul1"][0] == pytest.approx(2e20, rel=1e-15)
+    assert out["op_flops[matmul1]"][0] == pytest.approx(2e20, rel=1e-15)
 
 
 @pytest.mark.parametrize("values", [[1, 0], [1, 2.5], [1, np.nan], [1, np.inf], [-4]])
@@ -49,3 +49,72 @@ def test_requirements_hold_for_every_swept_value():
     phone = Scenarios.PhoneFullUpdateWorkingSet
     with pytest.raises(ScenarioInputError, match="activation_factor_high must be at least"):
         sweep(phone, {"activation_factor": np.array([1.0, 9.0])})
+
+
+# -- units, shapes and naming: the same conversion and checks as variant() ----------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from generated import Q_  # noqa: E402
+from symbolic.runtime.analysis import flat_outputs  # noqa: E402
+
+COMPATIBLE = {"µs": ["µs", "ms", "s", "ns"], "byte": ["byte", "bit", "kB", "KiB"], "": ["", "count"]}
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_sweep_values_convert_like_variant_element_by_element(data):
+    """A Quantity array (or a list of Quantities) in any compatible unit sweeps to exactly
+    what variant() gives for each element: the unit is converted, never stripped."""
+    cases = [(STEP, "dispatch", "µs"), (STEP, "bytes_per_value", "byte"),
+             (Scenarios.PhoneFullUpdateWorkingSet, "bytes_per_param", "byte")]
+    base, name, declared = data.draw(st.sampled_from(cases))
+    spelling = data.draw(st.sampled_from(COMPATIBLE[declared]))
+    magnitudes = data.draw(st.lists(st.sampled_from([1, 2, 4, 8, 16, 1000]), min_size=1, max_size=4))
+    as_list = data.draw(st.booleans())
+    values = [Q_(m, spelling) for m in magnitudes] if as_list else Q_(np.array(magnitudes), spelling)
+    try:
+        expected = [base.variant(**{name: Q_(m, spelling)}) for m in magnitudes]
+    except ScenarioInputError:
+        with pytest.raises(ScenarioInputError, match=name):
+            sweep(base, {name: values})
+        return
+    out = sweep(base, {name: values})
+    for row, scenario in enumerate(expected):
+        assert out.inputs[name][row] == pytest.approx(scenario._args[name], rel=1e-12)
+        for path, (value, unit) in flat_outputs(scenario).items():
+            assert out[path][row] == pytest.approx(value, rel=1e-12, abs=1e-300), path
+            assert out.units[path] == unit
+
+
+def test_the_issue_example_reads_milliseconds_as_milliseconds():
+    out = sweep(STEP, {"dispatch": Q_(np.array([0.001, 0.005]), "ms")})
+    assert out.inputs["dispatch"].tolist() == pytest.approx([1.0, 5.0])  # µs
+    assert out["host.dispatch_time"].tolist() == pytest.approx([5.0, 25.0])  # 5 operations
+
+
+@pytest.mark.parametrize("values", [Q_(np.array([1, 2]), "flop"), [Q_(1, "ms"), Q_(1, "byte")], Q_(np.array([1]), "")])
+def test_a_wrong_dimension_is_refused_element_by_element(values):
+    with pytest.raises(ScenarioInputError, match="dispatch"):
+        sweep(STEP, {"dispatch": values})
+
+
+def test_bits_are_read_as_bits():
+    out = sweep(Scenarios.PhoneFullUpdateWorkingSet, {"bytes_per_param": Q_(np.array([8, 16]), "bit")})
+    assert out.inputs["bytes_per_param"].tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("varied", [{"batch_size": [[1, 2], [3]]}, {"batch_size": [1, 2, 3], "hidden_width": [1, 2]},
+                                    {"batch_size": [[1, 2]], "hidden_width": [[1], [2], [3]], "input_width": [1, 2, 3]},
+                                    {"batch_size": [1, 10**400]}, {"batch_size": [True, False]}, {}, []])
+def test_ragged_or_unbroadcastable_shapes_are_typed_errors(varied):
+    with pytest.raises(ScenarioInputError):
+        sweep(STEP, varied)
+
+
+def test_sweep_keys_are_named_as_everywhere_else():
+    out = sweep(Scenarios.MnistEpochCpuVersusH100, {"dispatch": [1.0, 2.0]})
+    assert set(out) == set(flat_outputs(Scenarios.MnistEpochCpuVersusH100))
+    assert "result.total_time[accelerator]" in out and out.units["result.total_time[accelerator]"] == "ms"
+    assert out.quantity("result.total_time[accelerator]").units == Q_(1, "ms").units
+    assert "dispatch [µs]" in repr(out)

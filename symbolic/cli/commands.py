@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import Any
 
 from symbolic.cli.output import emit, outputs_of, shown, table
-from symbolic.cli.values import UsageError, _nearest, build, instance, number, parse_vary, scenario_class
+from symbolic.runtime.units import label
+from symbolic.cli.values import UsageError, _nearest, build, check_grid, instance, number, parse_vary, scenario_class
 
 def cmd_list(args: argparse.Namespace) -> int:
     import generated
@@ -47,15 +49,21 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_sweep(args: argparse.Namespace) -> int:
     import numpy
 
-    from symbolic.runtime.analysis import output_units
+    from symbolic.runtime.analysis import flat_outputs
     from symbolic.runtime.sweep import sweep
 
     base = instance(args.name)
-    varied = dict(parse_vary(v) for v in args.vary)
-    grids = numpy.meshgrid(*[numpy.asarray(v, dtype=numpy.float64) for v in varied.values()], indexing="ij")
+    varied = dict(parse_vary(type(base), v) for v in args.vary)
+    available = list(flat_outputs(base))
+    wanted = [o.strip() for o in args.outputs.split(",")] if args.outputs else available
+    for path in wanted:
+        if path not in available:
+            raise _nearest(path, available, "output")
+    rows = check_grid({name: len(values) for name, values in varied.items()}, len(varied) + len(wanted))
+    if args.out:
+        _check_writable(args.out)  # before the sweep runs, not after
+    grids = numpy.meshgrid(*varied.values(), indexing="ij")
     columns = {name: grid.ravel() for name, grid in zip(varied, grids, strict=True)}
-    rows = len(next(iter(columns.values())))
-    units = {k.replace("[*]", ""): u for k, u in output_units(type(base)).items()}
     chunk = max(1, min(rows, 200_000))
     started, results = time.perf_counter(), []
     for first in range(0, rows, chunk):
@@ -68,23 +76,38 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             print(f"\r[{bar:<30}] {done}/{rows} rows, {elapsed:.1f} s", end="", file=sys.stderr, flush=True)
     if time.perf_counter() - started > 1.0 and not args.json:
         print(file=sys.stderr)
-    merged = {path: numpy.concatenate([r[path] for r in results]) for path in results[0]}
-    wanted = [o.strip() for o in args.outputs.split(",")] if args.outputs else list(merged)
-    for path in wanted:
-        if path not in merged:
-            raise _nearest(path, list(merged), "output")
-    table_data = {**columns, **{path: merged[path] for path in wanted}}
+    units = {**results[0].input_units, **results[0].units}
+    table_data = {**columns, **{path: numpy.concatenate([r[path] for r in results]) for path in wanted}}
     if args.out:
         _write_sweep(args.out, table_data, units, list(varied))
     summary = f"{rows} rows x {len(wanted)} outputs" + (f" -> {args.out}" if args.out else "")
     if args.json and not args.out:
-        print(json.dumps({k: v.tolist() for k, v in table_data.items()}))
+        print(json.dumps({"columns": {k: {"unit": units[k], "values": v.tolist()} for k, v in table_data.items()},
+                          "varied": list(varied)}, ensure_ascii=False))
     else:
         print(summary, file=sys.stderr if args.json else sys.stdout)
         if not args.out:
             preview = [[shown(float(table_data[c][i])) for c in table_data] for i in range(min(rows, 20))]
-            print(table(preview, list(table_data)))
+            print(table(preview, [column_label(c, units[c]) for c in table_data]))
     return 0
+
+
+def column_label(path: str, unit: str) -> str:
+    """A column's header in tables and CSV: ``compute_time [µs]``, or the bare path when dimensionless."""
+    return f"{path} [{unit}]" if unit else path
+
+
+def _check_writable(path: str) -> None:
+    if not path.endswith((".csv", ".json")):
+        raise UsageError(f"--out must end in .csv or .json, got {path!r}")
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise UsageError(f"--out {path!r} cannot be written: {error.strerror}") from None
+    if not existed:
+        os.remove(path)
 
 
 def _write_sweep(path: str, data: dict[str, Any], units: dict[str, str], varied: list[str]) -> None:
@@ -92,14 +115,12 @@ def _write_sweep(path: str, data: dict[str, Any], units: dict[str, str], varied:
 
     if path.endswith(".json"):
         with open(path, "w", encoding="utf-8") as handle:
-            json.dump({"columns": {k: {"unit": units.get(k, ""), "values": v.tolist()} for k, v in data.items()},
-                       "varied": varied}, handle)
-    elif path.endswith(".csv"):
-        header = ",".join(f"{k} [{units[k]}]" if units.get(k) else k for k in data)
-        numpy.savetxt(path, numpy.column_stack(list(data.values())), delimiter=",", header=header, comments="",
-                      fmt="%.17g")
+            json.dump({"columns": {k: {"unit": units[k], "values": v.tolist()} for k, v in data.items()},
+                       "varied": varied}, handle, ensure_ascii=False)
     else:
-        raise UsageError(f"--out must end in .csv or .json, got {path!r}")
+        header = ",".join(column_label(k, units[k]) for k in data)
+        numpy.savetxt(path, numpy.column_stack(list(data.values())), delimiter=",", header=header, comments="",
+                      fmt="%.17g", encoding="utf-8")
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
@@ -107,8 +128,9 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
 
     rows = sensitivity(instance(args.name), args.output)
     data = [r.__dict__ for r in rows]
-    text = table([(r.input, shown(r.value, r.unit), f"{r.derivative:.6g}", f"{r.elasticity:+.4f}") for r in rows],
-                 ("input", "value", "d output / d input", "elasticity"))
+    text = table([(r.input, shown(r.value, r.unit), "-" if r.derivative is None else f"{r.derivative:.6g}",
+                   f"{r.elasticity:+.4f}" if r.elasticity is not None else "undefined", r.note) for r in rows],
+                 ("input", "value", "d output / d input", "elasticity", "note"))
     emit(args, data, f"{args.output} of {args.name}, inputs by elasticity (d ln y / d ln x):\n{text}")
     return 0
 
@@ -124,16 +146,17 @@ def cmd_compare(args: argparse.Namespace) -> int:
     rows = []
     for c in changes:
         top = ", ".join(f"{name} {share:+.3f}" for name, share in c.attribution[:3])
-        rows.append((c.output, shown(c.before, c.unit), shown(c.after, c.unit), f"{c.relative:+.2%}", top))
+        change = "from 0" if c.relative is None else f"{c.relative:+.2%}"
+        rows.append((c.output, shown(c.before, c.unit), shown(c.after, c.unit), change, top))
     outputs = table(rows, ("output", args.a, args.b, "change", "first-order Δln by input"))
     emit(args, data, f"inputs that differ:\n{inputs}\n\noutputs that changed:\n{outputs}")
     return 0
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    import sympy
+    from symbolic import derive  # first: it names the extra to install when sympy is missing
 
-    from symbolic import derive
+    import sympy
 
     target = instance(args.name)
     model = derive.model_of(type(target).__name__)
@@ -141,7 +164,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise UsageError(f"--where expects output=value or output=other_output, got {args.where!r}")
     left, _, right = (part.strip() for part in args.where.partition("="))
     names = {q.name for q in model.quantities}
-    rhs = right if right in names else number(right)
+    rhs = right if right in names else number(right, f"--where {left}")
     sums = any(derive.closed_form(model, name, simplify=False).has(sympy.Sum)
                for name in (left, right) if name in names)
     solution = derive.solve(model, args.unknown, left, rhs, target._args, symbolic=not sums)
@@ -178,29 +201,29 @@ def cmd_scaling(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from symbolic import derive
+    from symbolic import derive  # first: it names the extra to install when sympy is missing
 
     target = instance(args.name)
     model = derive.model_of(type(target).__name__)
     quantity = derive.quantity(model, args.output)
-    value, unit = outputs_of(target)[quantity.name]
-    flat = {**outputs_of(target)}
-    import sympy
-
-    shown_symbols = {}
-    for symbol in quantity.expr.free_symbols:
-        name = str(symbol)
-        if name in flat:
-            shown_symbols[symbol] = sympy.Symbol(f"({shown(*flat[name])})")
-        elif name in target._args:
-            decl = derive.input_decl(model, name)
-            shown_symbols[symbol] = sympy.Symbol(f"({shown(target._args[name], decl.spec.unit)})")
+    flat = outputs_of(target)
+    value, unit = flat[quantity.name]
+    # Every symbol, by what it stands for: outputs (contained scenarios' and table entries too)
+    # by their path in the instance, inputs by the instance's argument.
+    numbers: dict[Any, str] = {}
+    for other in model.quantities:
+        if other.name in flat and flat[other.name][0] is not None:
+            numbers[other.symbol] = f"({shown(*flat[other.name])})"
+    for decl in model.evaluator_inputs():
+        if target._args.get(decl.name) is not None:
+            numbers[decl.symbol] = f"({shown(target._args[decl.name], label(decl.spec.unit))})"
     steps = {
-        "definition": f"{quantity.name} = {sympy.sstr(quantity.expr)}",
-        "closed form": f"{quantity.name} = {sympy.sstr(derive.closed_form(model, quantity.name))}",
-        "numbers": f"{quantity.name} = {sympy.sstr(quantity.expr.xreplace(shown_symbols))}",
+        "definition": f"{quantity.name} = {derive.printed(quantity.expr)}",
+        "closed form": f"{quantity.name} = {derive.printed(derive.closed_form(model, quantity.name))}",
+        "numbers": f"{quantity.name} = {derive.printed(quantity.expr, numbers)}",
         "result": f"{quantity.name} = {shown(value, unit)}",
     }
     emit(args, {"output": quantity.name, "doc": quantity.doc, **steps},
-         f"{quantity.name}: {quantity.doc}\n" + "\n".join(f"  {k:<12} {v}" for k, v in steps.items()))
+         f"{quantity.name}: {quantity.doc}\n" + "\n".join(f"  {k:<12} {v}" for k, v in steps.items())
+         + "\n  (the closed form is in base units: s, B, flop)")
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +17,8 @@ class UsageError(Exception):
 
 def _nearest(name: str, known: Sequence[str], what: str) -> UsageError:
     close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.5)
-    hint = f"; did you mean {', '.join(close)}?" if close else " (see `mlsysym list`)"
+    listed = ", ".join(known) if len(known) <= 30 else "see `mlsysym list`"
+    hint = f"; did you mean {', '.join(close)}?" if close else f" (known: {listed})"
     return UsageError(f"unknown {what} {name!r}{hint}")
 
 
@@ -54,25 +56,39 @@ def hardware_node(text: str) -> Any:
     raise _nearest(text, list(by_key), "hardware node")
 
 
-def number(text: str) -> Any:
-    """``32`` -> 32, ``1e7`` -> 1e7, ``10us`` / ``3.35 TB/s`` -> a Quantity."""
-    text = text.strip()
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        value = float(text)
-    except ValueError:
-        from generated import Q_
+# One number and an optional unit, nothing else: pint's expression parser would read
+# "4,8" as 48, "32 64" as 2048 and evaluate "9**9**9" (and hang). A unit is names joined by
+# "/", "*" or spaces, each with an optional small integer power; pint parses only that part.
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
+_UNIT_NAME = r"[^\W\d]+(?:\s*(?:\*\*|\^)\s*-?\d)?"
+_UNIT = re.compile(rf"{_UNIT_NAME}(?:\s*[/*·]?\s*{_UNIT_NAME})*")
+_INTEGER = re.compile(r"[+-]?\d+")
 
-        try:
-            return Q_(text)
-        except Exception as error:  # pint's parse errors are many types
-            raise UsageError(f"cannot read {text!r} as a number or a quantity with a unit: {error}") from None
-    if not math.isfinite(value):
-        raise UsageError(f"{text!r} is not a finite number")
-    return value
+
+def number(text: str, what: str = "value") -> Any:
+    """``32`` -> 32, ``1e7`` -> 1e7, ``10us`` / ``3.35 TB/s`` -> a Quantity; anything else is a
+    UsageError naming ``what``: one number with an optional unit, read strictly."""
+    text = text.strip()
+    match = _NUMBER.match(text)
+    unit_text = text[match.end():].strip() if match else ""
+    if match is None or (unit_text and not _UNIT.fullmatch(unit_text)):
+        raise UsageError(f"{what}: cannot read {text!r} as one number with an optional unit "
+                         "(e.g. 64, 2.5e-3, 10us, '3.35 TB/s')")
+    digits = match.group()
+    try:
+        value: int | float = int(digits) if _INTEGER.fullmatch(digits) else float(digits)
+    except ValueError as error:  # more digits than Python converts
+        raise UsageError(f"{what}: cannot read {text!r}: {error}") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise UsageError(f"{what}: {text!r} is beyond the range of double precision")
+    if not unit_text:
+        return value
+    from symbolic.runtime.units import Q_
+
+    try:
+        return Q_(value, unit_text)
+    except Exception as error:  # pint's undefined-unit and parse errors are many types
+        raise UsageError(f"{what}: {unit_text!r} in {text!r} is not a known unit ({error})") from None
 
 
 def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
@@ -95,9 +111,10 @@ def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
     if text.lower() in ("none", "null", ""):
         return name, None
     if kind == "number":
-        return name, number(text)
+        return name, number(text, f"--set {name}")
     if kind == "list":
-        return name, [number(item) for item in text.strip("[]()").split(",") if item.strip()]
+        items = text.removeprefix("[").removesuffix("]").removeprefix("(").removesuffix(")").split(",")
+        return name, [number(item, f"--set {name} entry [{i}]") for i, item in enumerate(items)]
     if kind == "node":
         return name, hardware_node(text)
     if kind == "dataset":
@@ -122,40 +139,99 @@ def build(cls: type[ScenarioBase], base: Any, settings: Sequence[str]) -> Any:
 
 
 
-def parse_vary(text: str) -> tuple[str, list[Any]]:
-    """``name=1..4096:log2`` | ``name=a..b`` | ``name=a..b:step=s`` | ``name=a..b:lin=n`` | ``name=log=n`` | ``name=v1,v2``."""
+# A sweep's grid is held in memory: every output column of every point, 8 bytes each.
+GRID_BYTES = 2**30
+
+
+def parse_vary(cls: type[ScenarioBase], text: str) -> tuple[str, Any]:
+    """``name=RANGE`` for a numeric input of ``cls``: the values as a float64 array in the
+    input's declared unit. RANGE is ``a..b`` (step 1), ``a..b:step=s``, ``a..b:lin=n``,
+    ``a..b:log=n``, ``a..b:log2`` or ``v1,v2,...``; each value one number with an optional
+    unit (``dispatch=1us..10us:lin=4``, ``dispatch=1us,5us``)."""
     import numpy
+
+    from symbolic.runtime.validation import ListSpec, conversion_factor
 
     if "=" not in text:
         raise UsageError(f"--vary expects name=range, got {text!r}")
-    name, _, spec = text.partition("=")
-    spec = spec.strip()
-    try:
-        if ".." not in spec:
-            return name.strip(), [number(item) for item in spec.split(",") if item.strip()]
-        span, _, mode = spec.partition(":")
-        start_text, _, stop_text = span.partition("..")
-        start, stop = float(start_text), float(stop_text)
-        if stop < start:
-            raise UsageError(f"--vary {name}: the range {span} is empty")
-        if mode == "log2":
-            if start <= 0:
-                raise UsageError(f"--vary {name}: log2 needs a positive start")
-            powers = numpy.arange(math.ceil(math.log2(start)), math.floor(math.log2(stop)) + 1)
-            values = (2.0 ** powers).tolist()
-        elif mode.startswith("lin="):
-            values = numpy.linspace(start, stop, int(mode[4:])).tolist()
-        elif mode.startswith("log="):
-            values = numpy.geomspace(start, stop, int(mode[4:])).tolist()
-        elif mode.startswith("step=") or not mode:
-            step = float(mode[5:]) if mode else 1.0
-            if step <= 0:
-                raise UsageError(f"--vary {name}: step must be positive")
-            values = numpy.arange(start, stop + step / 2, step).tolist()
-        else:
-            raise UsageError(f"--vary {name}: unknown mode {mode!r} (log2, lin=N, log=N, step=S)")
-    except ValueError as error:
-        raise UsageError(f"--vary {text!r}: {error}") from None
-    if not values:
-        raise UsageError(f"--vary {name}: no values in {spec!r}")
-    return name.strip(), [int(v) if float(v).is_integer() else v for v in values]
+    name, _, spec_text = (part.strip() for part in text.partition("="))
+    specs = {spec.name: spec for spec in cls._specs if not isinstance(spec, ListSpec)}
+    if name not in specs:
+        raise _nearest(name, list(specs), f"numeric input of {cls.__name__} to vary")
+    spec = specs[name]
+    what = f"--vary {name}"
+
+    def read(item: str) -> float:
+        value = number(item, what)
+        if hasattr(value, "units"):
+            from symbolic.runtime.errors import MlsysymError
+
+            try:
+                value = value.magnitude * conversion_factor(f"{what}: {item.strip()!r}", spec, value)
+            except MlsysymError as error:
+                raise UsageError(str(error)) from None
+        return float(value)
+
+    if ".." not in spec_text:
+        items = [item for item in spec_text.split(",")]
+        if not spec_text or any(not item.strip() for item in items):
+            raise UsageError(f"{what}: expected a range a..b or values v1,v2,..., got {spec_text!r}")
+        return name, numpy.array([read(item) for item in items])
+    span, _, mode = spec_text.partition(":")
+    start_text, _, stop_text = span.partition("..")
+    start, stop = read(start_text), read(stop_text)
+    if stop < start:
+        raise UsageError(f"{what}: the range {span} is empty (the end is below the start)")
+    count, values = _range(what, start, stop, mode.strip(), read)
+    if count == 0:
+        raise UsageError(f"{what}: no values in {spec_text!r}")
+    return name, values()
+
+
+def _range(what: str, start: float, stop: float, mode: str, read: Any) -> tuple[int, Any]:
+    """The number of points of a range and a function making them (called once it is known to fit)."""
+    import numpy
+
+    def count_of(text: str) -> int:
+        if not _INTEGER.fullmatch(text.strip()) or int(text) < 1:
+            raise UsageError(f"{what}: {mode!r} needs a whole number of points ≥ 1")
+        return _limited(what, int(text))
+
+    if mode == "log2":
+        if start <= 0:
+            raise UsageError(f"{what}: log2 needs a positive start")
+        first, last = math.ceil(math.log2(start)), math.floor(math.log2(stop))
+        return max(0, last - first + 1), lambda: 2.0 ** numpy.arange(first, last + 1)
+    if mode.startswith("lin="):
+        n = count_of(mode[4:])
+        return n, lambda: numpy.linspace(start, stop, n)
+    if mode.startswith("log="):
+        n = count_of(mode[4:])
+        if start <= 0:
+            raise UsageError(f"{what}: log=N needs a positive start")
+        return n, lambda: numpy.geomspace(start, stop, n)
+    if mode.startswith("step=") or not mode:
+        step = read(mode[5:]) if mode else 1.0
+        if not step > 0:
+            raise UsageError(f"{what}: step must be positive")
+        n = math.ceil(_limited(what, (stop - start) / step) + 0.5)  # the points start + k·step up to stop
+        return n, lambda: start + step * numpy.arange(n)
+    raise UsageError(f"{what}: unknown mode {mode!r} (log2, lin=N, log=N, step=S)")
+
+
+def _limited(what: str, count: Any) -> Any:
+    if not count < GRID_BYTES // 8:  # also catches an infinite count
+        raise UsageError(f"{what}: {count:.4g} values are more than a sweep holds in memory; "
+                         "use a coarser step or fewer points")
+    return count
+
+
+def check_grid(counts: dict[str, int], columns: int) -> int:
+    """The number of grid points, refused (with the count and a hint) when the table would not fit."""
+    points = math.prod(counts.values())
+    if points * columns * 8 > GRID_BYTES:
+        sizes = " x ".join(f"{n} {name}" for name, n in counts.items())
+        raise UsageError(f"the grid has {points:,} points ({sizes}) x {columns} columns, more than "
+                         f"{GRID_BYTES // 2**20} MiB in memory; vary fewer values, pick columns with --outputs, "
+                         "or split the sweep into several runs")
+    return points

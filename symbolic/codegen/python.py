@@ -82,6 +82,9 @@ class Evaluator:
     gradient: tuple[Statement, ...] = ()  # derivative statements, after the main block
     gradient_result: str = "{}"  # {output path: {argument: d output / d argument}}
     gradient_blocks: tuple[tuple[Block, str], ...] = ()  # guarded (statements, entries) for optional inputs
+    # For an input defaulting to an expression of others: (input, {other: code of d default / d other}).
+    # When it is not given, its derivatives are chained into the inputs its default reads.
+    default_chains: tuple[tuple[str, str], ...] = ()
 
 
 def build_evaluator(model: ScenarioModel) -> Evaluator:
@@ -118,7 +121,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
         members = [q for q in needed if guards[q.symbol] == guard]
         blocks.append(Block(guard, _statements(members, fold, printer, names), tuple(names[q.symbol] for q in members)))
 
-    defaults, argument_list = [], []
+    defaults, argument_list, chains = [], [], []
     for decl in arguments:
         default = decl.spec.default
         if default is REQUIRED:
@@ -130,8 +133,12 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
             text = repr(int(number) if number.is_Integer else float(number))
         else:
             text = "None"
-            defaults.append(Default(decl.name, printer.doprint(fold(sympy.sympify(default), decl.spec.unit)),
-                                    alternatives.get(decl.name, ())))
+            folded = fold(sympy.sympify(default), decl.spec.unit)
+            defaults.append(Default(decl.name, printer.doprint(folded), alternatives.get(decl.name, ())))
+            partials = {other.name: sympy.diff(folded, other.symbol) for other in arguments
+                        if other.symbol.is_Symbol and folded.has(other.symbol)}
+            literal = ", ".join(f"{name!r}: {printer.doprint(d)}" for name, d in partials.items() if d != 0)
+            chains.append((decl.name, "{" + literal + "}"))
         argument_list.append(Argument(decl.name, text, decl.spec.unit, decl.spec.doc))
 
     requirements = []
@@ -166,8 +173,9 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     guarded = tuple((Block(block.guard, tuple(reversed(kept[position])), ()), result)
                     for position, (block, _, result) in enumerate(parts) if position)
     return Evaluator(tuple(argument_list), tuple(defaults), tuple(blocks), _result_literal(needed),
-                     tuple(sorted(printer.helpers_used)), tuple(requirements), optional_outputs, alternatives,
-                     tuple(reversed(kept[0])), parts[0][2], guarded)
+                     tuple(sorted(printer.helpers_used | ({"chain_default"} if chains else set()))),
+                     tuple(requirements), optional_outputs, alternatives,
+                     tuple(reversed(kept[0])), parts[0][2], guarded, tuple(reversed(chains)))
 
 
 def _check_unique(model: ScenarioModel, names: Iterable[str]) -> None:

@@ -14,70 +14,39 @@ from typing import Any
 
 from symbolic.runtime.errors import ScenarioInputError
 from symbolic.runtime.hardware import NODE_FIELDS
-from symbolic.runtime.scenario import GroupOutput, Output, ScenarioBase, SubScenario, TableOutput
-
-
-def output_units(cls: type[ScenarioBase]) -> dict[str, str]:
-    """Every scalar output path of ``cls`` (``op_flops[relu]``, ``host.host_time``...) and its unit."""
-    units: dict[str, str] = {}
-
-    def visit(descriptor: Output, prefix: str) -> None:
-        path = prefix + descriptor.name
-        if isinstance(descriptor, GroupOutput):
-            for field in descriptor.fields:
-                visit(field, path + ".")
-        elif isinstance(descriptor, SubScenario):
-            for inner, unit in output_units(descriptor.scenario).items():
-                units[f"{path}.{inner}"] = unit
-        elif isinstance(descriptor, TableOutput):
-            units[path + "[*]"] = descriptor.unit  # expanded with the keys in flat_outputs
-        elif type(descriptor) is Output:
-            units[path] = descriptor.unit
-
-    for name in cls._outputs:
-        visit(getattr(cls, name), "")
-    return units
+from symbolic.runtime.paths import leaves
+from symbolic.runtime.scenario import ScenarioBase
+from symbolic.runtime.units import label
 
 
 def flat_outputs(scenario: ScenarioBase, everything: bool = False) -> dict[str, tuple[Any, str]]:
     """``{path: (number in display unit, unit)}`` for every scalar numeric output, in
     declaration order; with ``everything``, lists, text and absent optional outputs (None) too."""
-    flat: dict[str, tuple[Any, str]] = {}
-
-    def visit(cls: type[ScenarioBase], values: dict[str, Any], prefix: str) -> None:
-        for name in cls._outputs:
-            walk(getattr(cls, name), values[name], prefix)
-
-    def walk(descriptor: Output, value: Any, prefix: str) -> None:
-        path = prefix + descriptor.name
-        if isinstance(descriptor, GroupOutput):
-            for field in descriptor.fields:
-                walk(field, value[field.name], path + ".")
-        elif isinstance(descriptor, SubScenario):
-            visit(descriptor.scenario, value, path + ".")
-        elif isinstance(descriptor, TableOutput):
-            for key, entry in value.items():
-                flat[f"{path}[{key}]"] = (entry, descriptor.unit)
-        elif type(descriptor) is Output and isinstance(value, (int, float)) and not isinstance(value, bool):
-            flat[path] = (value, descriptor.unit)
-        elif everything:
-            flat[path] = (value, descriptor.unit)
-
-    visit(type(scenario), scenario.evaluate(), "")
-    return flat
+    return {path: (value, unit) for path, value, unit, kind in leaves(type(scenario), scenario.evaluate())
+            if everything or (kind == "number" and isinstance(value, (int, float)) and not isinstance(value, bool))}
 
 
 @dataclass(frozen=True)
 class Sensitivity:
+    """One input's effect on an output. ``elasticity`` is None where it is undefined, and
+    ``note`` then says why (the output is 0 at this instance, the derivative is infinite...)."""
+
     input: str
     value: Any  # the input's value, in its declared unit
     unit: str
-    derivative: float  # d output / d input, output display unit per input unit
-    elasticity: float  # d ln output / d ln input
+    derivative: float | None  # d output / d input, output display unit per input unit
+    elasticity: float | None  # d ln output / d ln input
+    note: str = ""
 
 
 def sensitivity(scenario: ScenarioBase, output: str) -> list[Sensitivity]:
-    """Every numeric input's effect on ``output`` at this instance, largest elasticity first."""
+    """Every numeric input's effect on ``output`` at this instance, largest elasticity first.
+
+        >>> from generated import Scenarios
+        >>> rows = sensitivity(Scenarios.SmallKernelDispatch, "overhead_ratio")
+        >>> [(r.input, round(r.elasticity, 3)) for r in rows]
+        [('blocks', 1.0), ('device_time', -1.0), ('ops_per_block', 1.0), ('dispatch', 0.667), ('launch', 0.333)]
+    """
     cls = type(scenario)
     flat = flat_outputs(scenario)
     if output not in flat:
@@ -86,15 +55,35 @@ def sensitivity(scenario: ScenarioBase, output: str) -> list[Sensitivity]:
         close = difflib.get_close_matches(output, list(flat), n=3)
         raise ScenarioInputError(f"{cls.__name__} has no numeric output {output!r}"
                                  + (f"; did you mean {', '.join(close)}?" if close else ""))
-    gradient = cls._gradient(**scenario._args).get(output, {})
+    gradient = _gradient(scenario).get(output, {})
     y = flat[output][0]
-    units = _argument_units(cls)
+    units = {name: label(unit) for name, unit in _argument_units(cls).items()}
     rows = []
     for name, derivative in gradient.items():
         x = scenario._args[name]
-        elasticity = derivative * x / y if y else math.nan
-        rows.append(Sensitivity(name, x, units.get(name, ""), float(derivative), float(elasticity)))
-    return sorted(rows, key=lambda r: (-abs(r.elasticity) if not math.isnan(r.elasticity) else 0.0, r.input))
+        rows.append(_row(name, x, units.get(name, ""), derivative, y))
+    return sorted(rows, key=lambda r: (r.elasticity is None, -abs(r.elasticity or 0.0), r.input))
+
+
+def _gradient(scenario: ScenarioBase) -> dict[str, dict[str, Any]]:
+    try:
+        return type(scenario)._gradient(**scenario._args)
+    except (ZeroDivisionError, OverflowError) as error:
+        raise ScenarioInputError(f"{type(scenario).__name__}: the derivatives are undefined at this instance "
+                                 f"({error}): an input sits where an output is not differentiable") from None
+
+
+def _row(name: str, x: Any, unit: str, derivative: Any, y: Any) -> Sensitivity:
+    derivative = float(derivative)
+    if not math.isfinite(derivative):
+        return Sensitivity(name, x, unit, None, None, f"the derivative is {derivative} here (not differentiable)")
+    if y == 0:
+        return Sensitivity(name, x, unit, derivative, None,
+                           "undefined: the output is 0 here, and a relative change of 0 has no size")
+    elasticity = derivative * x / y
+    if not math.isfinite(elasticity):
+        return Sensitivity(name, x, unit, derivative, None, "undefined: beyond double range")
+    return Sensitivity(name, x, unit, derivative, elasticity)
 
 
 def _argument_units(cls: type[ScenarioBase]) -> dict[str, str]:
@@ -116,11 +105,14 @@ def _argument_units(cls: type[ScenarioBase]) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Change:
+    """An output that changed. ``relative`` is None when the output was 0 before (a change
+    from 0 has no finite relative size); ``attribution`` then is empty."""
+
     output: str
     unit: str
     before: Any
     after: Any
-    relative: float  # after / before - 1
+    relative: float | None  # after / before - 1
     attribution: tuple[tuple[str, float], ...]  # (input, its first-order share of Δln output)
 
 
@@ -132,19 +124,22 @@ def compare(a: ScenarioBase, b: ScenarioBase) -> tuple[dict[str, tuple[Any, Any]
     changed_inputs = {name: (a._args[name], b._args[name]) for name in a._args
                       if a._args[name] != b._args[name]}
     before, after = flat_outputs(a), flat_outputs(b)
-    gradient = type(a)._gradient(**a._args)
+    gradient = _gradient(a)
     changes = []
     for path, (value_a, unit) in before.items():
         value_b = after[path][0]
         if value_a == value_b:
             continue
-        relative = value_b / value_a - 1 if value_a else math.inf
+        relative = value_b / value_a - 1 if value_a else None
         shares = []
         for name, (xa, xb) in changed_inputs.items():
             derivative = gradient.get(path, {}).get(name)
-            if derivative is None or isinstance(xa, list) or not xa or not value_a or xa <= 0 or xb <= 0:
+            if derivative is None or isinstance(xa, list) or xa is None or xb is None or not value_a \
+                    or xa <= 0 or xb <= 0:
                 continue
-            shares.append((name, float(derivative * xa / value_a * math.log(xb / xa))))
+            share = float(derivative * xa / value_a * math.log(xb / xa))
+            if math.isfinite(share):
+                shares.append((name, share))
         changes.append(Change(path, unit, value_a, value_b, relative,
                               tuple(sorted(shares, key=lambda s: -abs(s[1])))))
     return changed_inputs, changes

@@ -48,3 +48,25 @@ class UnsupportedNodeError(DeclarationError):
 
 class UndefinedOutputError(DeclarationError):
     """An output may divide by zero at an input the domains allow."""
+
+
+class MissingExtraError(MlsysymError, ImportError):
+    """A feature needs an optional dependency group that is not installed."""
+
+    def __init__(self, feature: str, extra: str = "generator", missing: str = "") -> None:
+        super().__init__(f"{feature} needs the '{extra}' extra{f' ({missing} is not installed)' if missing else ''}: "
+                         f"pip install 'mlsysym[{extra}]'")
+
+
+def require_extra(feature: str, extra: str = "generator") -> None:
+    """Raise ``MissingExtraError`` naming the extra when one of its libraries is missing."""
+    from importlib.util import find_spec
+
+    libraries = {"generator": ("sympy", "jinja2")}[extra]
+    for library in libraries:
+        try:
+            found = find_spec(library) is not None
+        except (ImportError, ValueError):  # a module set to None in sys.modules
+            found = False
+        if not found:
+            raise MissingExtraError(feature, extra, library)

@@ -264,6 +264,19 @@ class HardwareNode:
     def __repr__(self) -> str:
         return f"HardwareNode({self.path or self.name!r})" if self.path else f"HardwareNode({self.name!r})"
 
+    # Value semantics: equal by name and numbers (where it sits in the catalog is not part of
+    # its value), hashable, and pickled as its state so a copy in another process is equal.
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self is other or _state(self, ("path",)) == _state(other, ("path",))
+
+    def __hash__(self) -> int:
+        return hash((self.name, self._bandwidth))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _restore, (type(self), _state(self))
+
 
 class _Compute:
     """A node's compute rates under the reference's names."""
@@ -337,3 +350,27 @@ class DatasetProfile:
 
     def __repr__(self) -> str:
         return f"DatasetProfile({self.path or self.name!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self is other or _state(self, ("path",)) == _state(other, ("path",))
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.training_examples))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _restore, (type(self), _state(self))
+
+
+def _state(record: Any, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A record's slots by name (those set), for equality and pickling."""
+    return {name: object.__getattribute__(record, name) for name in type(record).__slots__
+            if name not in leave_out and hasattr(record, name)}
+
+
+def _restore(cls: Any, state: dict[str, Any]) -> Any:
+    record = cls.__new__(cls)
+    for name, value in state.items():
+        object.__setattr__(record, name, value)
+    return record

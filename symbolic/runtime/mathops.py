@@ -82,3 +82,14 @@ def log(value: Any) -> Any:
         import numpy
 
         return numpy.log(value)
+
+
+def chain_default(derivatives: dict[str, dict[str, Any]], name: str, partials: dict[str, Any]) -> None:
+    """Chain rule for an input that was not given and follows its default (an expression of
+    other inputs): its derivative entries move to those inputs, d y/d x += d y/d name · d name/d x."""
+    for entries in derivatives.values():
+        through = entries.pop(name, None)
+        if through is None:
+            continue
+        for other, partial in partials.items():
+            entries[other] = entries.get(other, 0) + through * partial

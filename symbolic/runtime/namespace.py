@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from threading import RLock
 from typing import Any
+
+# Re-entrant: building one entry may read others (a variant of a registry instance).
+_BUILDING = RLock()
 
 
 class Namespace:
@@ -37,8 +41,10 @@ class Namespace:
             return entries[name]
         built = self._built
         if name not in built:
-            builder: Callable[[], Any] = entries[name]
-            built[name] = builder()
+            with _BUILDING:  # one instance per entry, even when threads ask at the same time
+                if name not in built:
+                    builder: Callable[[], Any] = entries[name]
+                    built[name] = builder()
         return built[name]
 
     def __setattr__(self, name: str, value: Any) -> None:

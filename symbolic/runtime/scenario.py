@@ -9,6 +9,8 @@ access to any output, and its plain numbers are wrapped in Quantities on the way
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -16,6 +18,7 @@ from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioI
 from symbolic.runtime.hardware import DatasetProfile, HardwareNode
 from symbolic.runtime.units import quantity
 from symbolic.runtime.validation import (
+    FLOAT_MAX,
     REQUIRED,
     ChoiceSpec,
     DatasetSpec,
@@ -54,15 +57,16 @@ class ScenarioBase:
     def __init__(self, *, name: str | None = None, description: str | None = None, **inputs: Any) -> None:
         cls = type(self)
         title = cls.__name__
+        if any(value is REQUIRED for value in inputs.values()):  # the generated signature's marker for "not given"
+            inputs = {key: value for key, value in inputs.items() if value is not REQUIRED}
         unknown_names(title, inputs, cls.input_names())
+        _missing(cls, inputs)
         given: dict[str, Any] = {}
         args: dict[str, Any] = {}
         for spec in cls._specs:
             if spec.name in inputs:
                 raw = inputs[spec.name]
                 value = coerce_list(title, spec, raw) if isinstance(spec, ListSpec) else coerce_number(title, spec, raw)
-            elif spec.default is REQUIRED:
-                raise MissingInputError(f"{title}: required input '{spec.name}' ({spec.domain}) was not given")
             else:
                 value = spec.default
             given[spec.name] = value
@@ -137,7 +141,15 @@ class ScenarioBase:
         return result
 
     def evaluate(self) -> dict[str, Any]:
-        """The evaluator's plain numbers in display units (tables and sub-scenarios as dicts)."""
+        """The evaluator's plain numbers in display units (tables and sub-scenarios as dicts).
+
+        A fresh copy each call: changing it changes nothing in the instance (which may be a
+        registry entry shared by the whole process).
+        """
+        return _copy_tree(self._evaluated())
+
+    def _evaluated(self) -> dict[str, Any]:
+        """The cached evaluation (never handed out: see ``evaluate``)."""
         result = self._result
         if result is None:
             try:
@@ -178,8 +190,72 @@ class ScenarioBase:
         raise AttributeError(f"{type(self).__name__} is immutable; use .variant({name}=...)")
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{k}={v!r}" for k, v in self._given.items())
+        shown = ", ".join(f"{name}={_shown_input(value)}" for name, value in self.inputs().items())
         return f"{type(self).__name__}(name={self.name!r}, {shown})"
+
+    # -- value semantics: equality, hashing, pickling, copying -----------------------------
+    def __eq__(self, other: object) -> bool:
+        """Equal when of one class with equal inputs; ``name`` and ``description`` are labels."""
+        if type(other) is not type(self):
+            return NotImplemented
+        return self is other or self._given == other._given  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple((key, tuple(value) if type(value) is list else value)
+                                       for key, value in self._args.items())))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its state (inputs, resolved arguments, evaluation): immutable, and a
+        contained scenario was built from its parent's values, not by the constructor."""
+        return _restore, (type(self), self.name, self.description, self._given, self._args, self._result)
+
+    def __copy__(self) -> ScenarioBase:
+        return self  # immutable: a copy is the same value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ScenarioBase:
+        return self
+
+
+def _restore(cls: type[ScenarioBase], name: str, description: str, given: dict[str, Any], args: dict[str, Any],
+             result: dict[str, Any] | None) -> ScenarioBase:
+    scenario = cls.__new__(cls)
+    for attribute, value in (("name", name), ("description", description), ("_given", given), ("_args", args),
+                             ("_result", result), ("_children", None)):
+        object.__setattr__(scenario, attribute, value)
+    return scenario
+
+
+def _shown_input(value: Any) -> str:
+    """An input in a repr: Quantities as ``Q_(10, 'µs')``, lists of them as ``Q_([...], 'byte')``."""
+    if type(value) is list and value and hasattr(value[0], "units"):
+        return f"Q_({[v.magnitude for v in value]!r}, '{value[0].units:~P}')"
+    if hasattr(value, "units") and hasattr(value, "magnitude"):
+        return f"Q_({value.magnitude!r}, '{value.units:~P}')"
+    return repr(value)
+
+
+def _copy_tree(tree: Any) -> Any:
+    """A copy of nested dicts and lists (the leaves, numbers and text, are immutable)."""
+    kind = type(tree)
+    if kind is dict:
+        return {key: _copy_tree(value) for key, value in tree.items()}
+    if kind is list:
+        return [_copy_tree(value) for value in tree]
+    return tree
+
+
+def _missing(cls: type[ScenarioBase], inputs: dict[str, Any]) -> None:
+    """Raise one error naming every required input that was not given (not only the first)."""
+    needed = [f"'{spec.name}' ({spec.domain})" for spec in cls._specs
+              if spec.default is REQUIRED and spec.name not in inputs]
+    needed += [f"'{spec.name}' (a precision key such as 'fp32')" for spec in cls._precisions
+               if spec.default is REQUIRED and spec.name not in inputs]
+    needed += [f"'{spec.name}' (a HardwareNode such as Hardware.Cloud.H100)" for spec in cls._nodes
+               if spec.name not in inputs and not spec.optional]
+    needed += [f"'{spec.name}' (a {spec.scenario.__name__})" for spec in cls._scenarios if spec.name not in inputs]
+    if needed:
+        inputs_word = "input was" if len(needed) == 1 else f"{len(needed)} required inputs were"
+        raise MissingInputError(f"{cls.__name__}: required {inputs_word} not given: {', '.join(needed)}")
 
 
 def _precision(title: str, spec: PrecisionSpec, value: Any) -> str:
@@ -226,17 +302,36 @@ def _check(title: str, requirement: Requirement, args: dict[str, Any]) -> None:
 
 # -- output descriptors ----------------------------------------------------------------
 def _check_finite(scenario: ScenarioBase, values: Any, path: str) -> None:
-    """Refuse an evaluation with an overflowed float anywhere (inputs are finite, so only
-    overflow gets here), once per evaluation rather than on every read."""
+    """Refuse an evaluation with a number outside double range anywhere (inputs are finite,
+    so only overflow gets here), once per evaluation rather than on every read. Any numeric
+    type is checked (the evaluators see builtins, but a number of another type must not slip by)."""
     for key, value in values.items() if type(values) is dict else enumerate(values):
         kind = type(value)
-        if kind is float:
-            if value - value != 0.0:  # inf - inf and nan - nan are nan; cheaper than math.isfinite
-                raise ScenarioInputError(
-                    f"{type(scenario).__name__}: output '{path}{key}' is {value} for these inputs (float overflow); "
-                    "the inputs are too large for double precision")
-        elif kind is dict or kind is list:
+        if kind is dict or kind is list:
             _check_finite(scenario, value, f"{path}{key}.")
+        elif kind is float:
+            if value - value != 0.0:  # inf - inf and nan - nan are nan; cheaper than math.isfinite
+                _overflowed(scenario, f"{path}{key}", value)
+        elif kind is int:
+            if not -FLOAT_MAX <= value <= FLOAT_MAX:
+                _overflowed(scenario, f"{path}{key}", "beyond double range")
+        elif value is not None and kind is not str and not _finite_number(value):
+            _overflowed(scenario, f"{path}{key}", value)
+
+
+def _finite_number(value: Any) -> bool:
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int beyond double range
+        return False
+    except TypeError:  # not a real number: a complex or unknown number fails, anything else is not ours
+        return not isinstance(value, numbers.Number)
+
+
+def _overflowed(scenario: ScenarioBase, path: str, value: Any) -> None:
+    raise ScenarioInputError(
+        f"{type(scenario).__name__}: output '{path}' is {value} for these inputs (float overflow); "
+        "the inputs are too large for double precision")
 
 
 class Output:
@@ -258,7 +353,7 @@ class Output:
     def __get__(self, scenario: ScenarioBase | None, owner: type) -> Any:
         if scenario is None:
             return self
-        return self.wrap((scenario._result or scenario.evaluate())[self.name], scenario)
+        return self.wrap((scenario._result or scenario._evaluated())[self.name], scenario)
 
     def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
         if value is None:
@@ -356,6 +451,17 @@ class Result:
 
     def __repr__(self) -> str:
         return f"<{type(self._scenario).__name__}.{self._title}: {', '.join(self._fields)}>"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._title == other._title and self._scenario == other._scenario  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self._title, self._scenario))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return getattr, (self._scenario, self._title)  # read again from the (pickled) scenario
 
 
 class SubScenario(Output):

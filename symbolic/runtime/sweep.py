@@ -1,5 +1,10 @@
 """Vectorised sweeps: one evaluator call over numpy arrays of inputs.
 
+Sweep values go through the same conversion and checks as ``variant()``, element by
+element: a Quantity array (or a list of Quantities) is converted to the input's declared
+unit, a bare number is read in that unit, a wrong dimension, a non-number or a value
+outside the domain is refused naming the input.
+
 Sweeps compute in float64. Integer inputs are converted before the arithmetic, because
 numpy's int64 wraps around silently (6·N·D for 10¹² parameters × 10¹³ tokens is past
 2⁶³): float64 counts are exact up to 2⁵³ ≈ 9·10¹⁵ and beyond that lose low digits, never
@@ -11,33 +16,79 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.errors import ScenarioInputError
+from symbolic.runtime.paths import leaves
 from symbolic.runtime.scenario import ScenarioBase
-from symbolic.runtime.validation import ListSpec, coerce_number
+from symbolic.runtime.units import is_quantity, label
+from symbolic.runtime.validation import FLOAT_MAX, InputSpec, ListSpec, coerce_number, conversion_factor
 
 
-def sweep(base: ScenarioBase, varied: dict[str, Any]) -> dict[str, Any]:
+class SweepResult(dict[str, Any]):
+    """``{output path: read-only float64 array}``, every array of the sweep's common shape.
+
+    Paths are named as everywhere else (``op_flops[matmul1]``, ``host.host_time``,
+    ``result.total_time[accelerator]``). ``units[path]`` is each output's display unit,
+    ``inputs`` the varied inputs broadcast to the same shape (in ``input_units``), and
+    ``quantity(path)`` an output as a pint Quantity array.
+    """
+
+    def __init__(self, outputs: dict[str, Any], units: dict[str, str], inputs: dict[str, Any],
+                 input_units: dict[str, str]) -> None:
+        super().__init__(outputs)
+        self.units = units
+        self.inputs = inputs
+        self.input_units = input_units
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return next(iter(self.values())).shape if self else ()
+
+    def quantity(self, path: str) -> Any:
+        """Output ``path`` as a Quantity array in its display unit."""
+        from symbolic.runtime.units import Q_
+
+        return Q_(self[path], self.units[path] or "dimensionless")
+
+    def __repr__(self) -> str:
+        varied = ", ".join(f"{name} [{unit or '1'}]" for name, unit in self.input_units.items())
+        return f"<SweepResult of shape {self.shape} over {varied}: {len(self)} outputs>"
+
+    def __reduce__(self) -> Any:  # a dict subclass with attributes: pickle both
+        return (SweepResult, (dict(self), self.units, self.inputs, self.input_units))
+
+
+def sweep(base: ScenarioBase, varied: dict[str, Any]) -> SweepResult:
     """Every output of ``base`` with the numeric inputs in ``varied`` replaced by arrays.
 
-    Each array is validated against its input's domain, element by element; arrays
-    broadcast against each other. Returns ``{output path: float64 array}`` with every
-    output broadcast to the common shape (tables as ``name[key]``, groups as ``group.field``).
+    Each array is converted and validated like a ``variant()`` value, element by element;
+    the arrays broadcast against each other.
+
+        >>> import numpy as np
+        >>> from generated import Q_, Scenarios
+        >>> out = sweep(Scenarios.MnistTwoLayerTrainingStepOnH100, {"dispatch": Q_(np.array([1, 5]), "ms")})
+        >>> out["host.dispatch_time"].tolist(), out.units["host.dispatch_time"]
+        ([5000.0, 25000.0], 'µs')
+        >>> out.inputs["dispatch"].tolist(), out.input_units["dispatch"]
+        ([1000.0, 5000.0], 'µs')
     """
     import numpy
 
     cls = type(base)
     title = cls.__name__
     specs = {spec.name: spec for spec in cls._specs if not isinstance(spec, ListSpec)}
+    if not isinstance(varied, dict) or not varied:
+        raise ScenarioInputError(f"{title}: sweep needs a non-empty dict of input name -> values, got {varied!r}")
     args = dict(base._args)
+    arrays = {}
     for name, values in varied.items():
         if name not in specs:
             numeric = ", ".join(specs)
             raise ScenarioInputError(f"{title}: cannot sweep '{name}'; numeric inputs: {numeric}")
-        array = numpy.asarray(values)
-        if array.dtype == object or array.dtype.kind not in "iuf":
-            raise ScenarioInputError(f"{title}: sweep values of '{name}' must be numbers, got dtype {array.dtype}")
-        _validate(title, specs[name], array)
-        args[name] = array.astype(numpy.float64)
-    shape = numpy.broadcast_shapes(*(numpy.shape(a) for a in args.values() if isinstance(a, numpy.ndarray)))
+        arrays[name] = args[name] = coerce_array(title, specs[name], values)
+    try:
+        shape = numpy.broadcast_shapes(*(a.shape for a in arrays.values()))
+    except ValueError:
+        shapes = ", ".join(f"{name} {array.shape}" for name, array in arrays.items())
+        raise ScenarioInputError(f"{title}: the swept arrays do not broadcast to one shape: {shapes}") from None
     for requirement in cls._requirements:
         values = [args[n] for n in requirement.names]
         if any(v is None for v in values) or not numpy.all(requirement.check(*values)):
@@ -47,16 +98,56 @@ def sweep(base: ScenarioBase, varied: dict[str, Any]) -> dict[str, Any]:
             result = cls._evaluate(**args)
         except (FloatingPointError, ZeroDivisionError, OverflowError) as error:
             raise ScenarioInputError(f"{title}: the swept values overflow double precision ({error})") from None
-    return {path: numpy.broadcast_to(numpy.asarray(value, dtype=numpy.float64), shape)
-            for path, value in flatten_numbers(result)}
+    outputs, units = {}, {}
+    for path, value, unit, kind in leaves(cls, result):
+        if kind == "number" and value is not None:
+            outputs[path] = _read_only(numpy.broadcast_to(numpy.asarray(value, dtype=numpy.float64), shape))
+            units[path] = unit
+    inputs = {name: _read_only(numpy.broadcast_to(array, shape)) for name, array in arrays.items()}
+    return SweepResult(outputs, units, inputs, {name: label(specs[name].unit) for name in arrays})
+
+
+def _read_only(array: Any) -> Any:
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def coerce_array(title: str, spec: InputSpec, values: Any) -> Any:
+    """``values`` as a float64 array in ``spec.unit``, every element checked like ``coerce_number``."""
+    import numpy
+
+    where = f"{title}: sweep values of '{spec.name}'"
+    if is_quantity(values):
+        magnitude = numpy.asarray(values.magnitude)
+        if magnitude.dtype.kind not in "iuf":
+            raise ScenarioInputError(f"{where} must be numbers, got a Quantity of dtype {magnitude.dtype}")
+        factor = conversion_factor(f"{title}: input '{spec.name}'", spec, values)  # refuses a wrong dimension
+        array = magnitude.astype(numpy.float64) * factor
+    else:
+        try:
+            array = numpy.asarray(values)
+        except ValueError as error:  # ragged nested lists
+            raise ScenarioInputError(f"{where} do not form a rectangular array ({error})") from None
+        except Exception:  # e.g. pint refusing a list of Quantities: convert them one by one below
+            array = numpy.empty(len(values), dtype=object)
+            array[:] = list(values)
+        if array.dtype == object:  # Quantities, Fractions, big ints...: each converted like a scalar input
+            converted = [coerce_number(title, spec, value) for value in array.ravel()]
+            array = numpy.asarray(converted, dtype=numpy.float64).reshape(array.shape)
+        elif array.dtype.kind not in "iuf":
+            raise ScenarioInputError(f"{where} must be numbers, got dtype {array.dtype}")
+        array = array.astype(numpy.float64)
+    _validate(title, spec, array)
+    return array
 
 
 def _validate(title: str, spec: Any, array: Any) -> None:
     """Vectorised domain check; the first offending value is re-checked for the message."""
     import numpy
 
-    values = array.astype(numpy.float64).ravel()
-    bad = ~numpy.isfinite(values)
+    values = array.ravel()
+    bad = ~numpy.isfinite(values) | (numpy.abs(values) > FLOAT_MAX)
     if spec.integer:
         bad |= values != numpy.floor(values)
     if spec.minimum is not None:
@@ -64,15 +155,5 @@ def _validate(title: str, spec: Any, array: Any) -> None:
     if spec.maximum is not None:
         bad |= (values >= spec.maximum) if spec.strict_maximum else (values > spec.maximum)
     if bad.any():
-        coerce_number(title, spec, array.ravel()[int(numpy.argmax(bad))].item())
-
-
-def flatten_numbers(tree: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
-    """``(path, value)`` for every numeric leaf (lists and text are skipped: they do not sweep)."""
-    rows = []
-    for key, value in tree.items():
-        if isinstance(value, dict):
-            rows += flatten_numbers(value, f"{prefix}{key}.")
-        elif value is not None and not isinstance(value, (list, str)):
-            rows.append((f"{prefix}{key}", value))
-    return rows
+        coerce_number(title, spec, values[int(numpy.argmax(bad))].item())
+        raise ScenarioInputError(f"{title}: a sweep value of '{spec.name}' is outside {spec.scalar_domain}")

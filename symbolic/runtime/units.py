@@ -8,20 +8,61 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from functools import lru_cache
 from typing import Any
 
 UNITS_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "units.txt")
 
 
-@lru_cache(maxsize=None)
+_BUILT: list[Any] = []  # the registry, once built (a list: no module-level global statement)
+_REGISTRY_LOCK = threading.Lock()
+
+
 def registry() -> Any:
-    """The shared ``pint.UnitRegistry`` built from the project's units file."""
+    """The shared ``pint.UnitRegistry`` built from the project's units file.
+
+    Built once per process, under a lock: threads that ask at the same time get the same
+    registry (Quantities of two registries cannot be combined, and the caches below would
+    hold units of the loser for good).
+    """
+    if not _BUILT:
+        with _REGISTRY_LOCK:
+            if not _BUILT:
+                _BUILT.append(_build_registry())
+    return _BUILT[0]
+
+
+def _build_registry() -> Any:
     import pint
 
     ureg: Any = pint.UnitRegistry(UNITS_FILE, cache_folder=None)
     ureg.formatter.default_format = "~P"
+    # pint pickles a Quantity by looking its units up in pint's application registry, which
+    # knows no flop or byte dimension; ours are rebuilt in this registry, in any process.
+    ureg.Quantity.__reduce__ = _reduce_quantity
+    ureg.Unit.__reduce__ = _reduce_unit
     return ureg
+
+
+def _reduce_quantity(quantity: Any) -> tuple[Any, ...]:
+    return _quantity_from_pickle, (quantity.magnitude, tuple(quantity._units.items()))
+
+
+def _reduce_unit(unit_: Any) -> tuple[Any, ...]:
+    return _unit_from_pickle, (tuple(unit_._units.items()),)
+
+
+def _quantity_from_pickle(magnitude: Any, units: tuple[tuple[str, Any], ...]) -> Any:
+    from pint.util import UnitsContainer
+
+    return registry().Quantity(magnitude, UnitsContainer(dict(units)))
+
+
+def _unit_from_pickle(units: tuple[tuple[str, Any], ...]) -> Any:
+    from pint.util import UnitsContainer
+
+    return registry().Unit(UnitsContainer(dict(units)))
 
 
 @lru_cache(maxsize=None)
@@ -67,3 +108,13 @@ def is_quantity(value: Any) -> bool:
     """True for a pint Quantity, without importing pint when nobody else has."""
     pint = sys.modules.get("pint")
     return pint is not None and isinstance(value, pint.Quantity)
+
+
+@lru_cache(maxsize=None)
+def label(spelling: str) -> str:
+    """How a unit is shown everywhere (Quantities, CLI tables, JSON, CSV headers): pint's
+    compact form, so ``byte`` reads ``B`` in all of them; "" when dimensionless."""
+    if not spelling:
+        return ""
+    units = unit(spelling)
+    return "" if units.dimensionless and units == unit("dimensionless") else f"{units:~P}"

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Iterable, Mapping
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
+from decimal import Decimal
 from typing import Any, NamedTuple
 
 from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError
@@ -214,11 +216,23 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+# The largest magnitude a double holds: every number an evaluator sees must fit in one, so a
+# bigger int (exact in Python) is refused at the boundary rather than overflowing later.
+FLOAT_MAX = sys.float_info.max
+
+
 def coerce_number(scenario: str, spec: Spec, value: Any, where: str = "") -> Any:
-    """Return ``value`` as a plain number in ``spec.unit``, or raise naming the input."""
+    """Return ``value`` as a plain ``int`` or ``float`` in ``spec.unit``, or raise naming the input.
+
+    Whatever numeric type comes in (numpy scalars, ``Fraction``, ``Decimal``, Quantities of
+    any of them) goes out as a builtin ``int`` or ``float`` inside double range, so the
+    evaluators and the finiteness check of their outputs see one kind of number.
+    """
     kind = type(value)
     if kind is int or kind is float:  # the common case, checked without ABCs or messages
-        if kind is float and (not math.isfinite(value) or (spec.integer and not value.is_integer())):
+        if not -FLOAT_MAX <= value <= FLOAT_MAX:  # also false for nan
+            return _coerce_slowly(scenario, spec, value, where)
+        if kind is float and spec.integer and not value.is_integer():
             return _coerce_slowly(scenario, spec, value, where)
         if (spec.minimum is not None or spec.maximum is not None) and _outside(spec, value):
             return _coerce_slowly(scenario, spec, value, where)
@@ -235,27 +249,49 @@ def _coerce_slowly(scenario: str, spec: Spec, value: Any, where: str) -> Any:
         if spec.default is None:
             return None
         raise MissingInputError(f"{where} is None; {expected()}")
+    shown = value
     if is_quantity(value):
         value = _magnitude_in(where, spec, value)
-    elif isinstance(value, bool) or not isinstance(value, numbers.Real):
+    elif isinstance(value, bool) or not isinstance(value, (numbers.Real, Decimal)):
         raise InputTypeError(f"{where} got {type(value).__name__} {_shown(value)}; {expected()}")
-    if not math.isfinite(value):
-        raise ScenarioInputError(f"{where} got {value}; {expected()}, finite")
+    value = _builtin_number(where, value, shown, expected())
     if spec.integer:
-        if isinstance(value, numbers.Integral) or float(value).is_integer():
-            value = int(value)
-        else:
+        if isinstance(value, float) and not value.is_integer():
             raise ScenarioInputError(f"{where} got {value}, which is not a whole number; {expected()}")
-    elif not isinstance(value, (int, float)):
-        value = float(value)
+        value = int(value)
     if _outside(spec, value):
         raise ScenarioInputError(f"{where} got {value}; {expected()}")
     return value
 
 
+def _builtin_number(where: str, value: Any, shown: Any, expected: str) -> int | float:
+    """``value`` as a builtin int (integral types) or float, finite and inside double range."""
+    try:
+        if isinstance(value, numbers.Integral):
+            number: int | float = int(value)
+        elif isinstance(value, Decimal) and value.is_finite() and value == value.to_integral_value():
+            number = int(value)
+        else:
+            number = float(value)
+    except OverflowError:  # a Fraction or Decimal beyond double range
+        number = 10**400
+    except ValueError:  # a signalling NaN
+        number = math.nan
+    if isinstance(number, float) and not math.isfinite(number):
+        raise ScenarioInputError(f"{where} got {_shown(shown)}; {expected}, finite")
+    if not -FLOAT_MAX <= number <= FLOAT_MAX:
+        raise ScenarioInputError(f"{where} got {_shown(shown)}, beyond the range of double precision "
+                                 f"(±{FLOAT_MAX:.3g}); {expected}")
+    return number
+
+
 def coerce_list(scenario: str, spec: ListSpec, value: Any) -> Any:
     """Return ``value`` as a list of numbers (a dict of them when keyed), each checked like a
-    numeric input."""
+    numeric input.
+
+    Only ordered sequences are accepted (a list, a tuple, a range, a 1-d numpy array):
+    a set has no order, and text or bytes are not lists of numbers.
+    """
     where = f"{scenario}: input '{spec.name}'"
     if value is None:
         raise MissingInputError(f"{where} is None; expected {spec.domain}")
@@ -268,8 +304,9 @@ def coerce_list(scenario: str, spec: ListSpec, value: Any) -> Any:
         if len(value) < spec.min_length:
             raise ScenarioInputError(f"{where} has {len(value)} entries; expected {spec.domain}")
         return {key: coerce_number(scenario, spec, item, f"{where} entry [{key!r}]") for key, item in value.items()}
-    if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable) or is_quantity(value):
-        raise InputTypeError(f"{where} got {type(value).__name__} {_shown(value)}; expected {spec.domain}")
+    if not _is_sequence(value):
+        raise InputTypeError(f"{where} got {type(value).__name__} {_shown(value)}; expected {spec.domain} "
+                             "(a list, tuple or 1-d array)")
     items = list(value)
     if len(items) < spec.min_length:
         raise ScenarioInputError(f"{where} has {len(items)} entries {_shown(items)}; expected {spec.domain}")
@@ -292,6 +329,15 @@ def list_argument(scenario: str, spec: ListSpec, value: Any, given: dict[str, An
     return [value[key] for key in order]
 
 
+def _is_sequence(value: Any) -> bool:
+    if isinstance(value, (str, bytes, bytearray, memoryview)) or is_quantity(value):
+        return False
+    if isinstance(value, Sequence):
+        return True
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.ndarray) and value.ndim == 1
+
+
 @lru_cache(maxsize=4096)
 def _factor(units: Any, target: str) -> Any:
     """The factor from ``units`` to ``target`` (cached: conversion is pint's slow path)."""
@@ -300,17 +346,28 @@ def _factor(units: Any, target: str) -> Any:
 
 def _magnitude_in(where: str, spec: Spec, value: Any) -> Any:
     magnitude = value.magnitude
-    if not isinstance(magnitude, numbers.Real) or isinstance(magnitude, bool):
+    if not isinstance(magnitude, (numbers.Real, Decimal)) or isinstance(magnitude, bool):
         raise InputTypeError(f"{where} got a Quantity of {type(magnitude).__name__}; expected a scalar")
+    factor = conversion_factor(where, spec, value)
+    magnitude = _builtin_number(where, magnitude, value, f"expected {spec.scalar_domain}")
+    if factor == 1:
+        return magnitude
+    try:
+        return magnitude * factor
+    except OverflowError:  # an int beyond double range times a float factor
+        return math.inf
+
+
+def conversion_factor(where: str, spec: Spec, value: Any) -> Any:
+    """The factor from the Quantity ``value``'s unit to ``spec.unit``; refuses another dimension."""
     try:
         if value._REGISTRY is not registry():
             raise ValueError("the Quantity comes from another unit registry; build it with generated.Q_")
-        factor = _factor(value._units, spec.unit or "dimensionless")
+        return _factor(value._units, spec.unit or "dimensionless")
     except Exception as error:  # pint's DimensionalityError, or the foreign registry above
         raise ScenarioInputError(
-            f"{where} got {value:~P} ({value.dimensionality}); {_expected_unit(spec)}: {error}"
+            f"{where} got {value.units:~P} ({value.dimensionality}); {_expected_unit(spec)}: {error}"
         ) from None
-    return magnitude if factor == 1 else magnitude * factor
 
 
 def _expected_unit(spec: Spec) -> str:

@@ -1,0 +1,74 @@
+"""mlsysym: ML-systems napkin math, generated from one symbolic declaration per scenario.
+
+The runtime API (no sympy, no jinja2; pint only when a Quantity is built):
+
+    >>> import mlsysym
+    >>> step = mlsysym.Scenarios.MnistTwoLayerTrainingStepOnH100
+    >>> step.compute_time
+    <Quantity(0.195531463, 'microsecond')>
+    >>> step.variant(batch_size=4096).compute_time.to("ms")
+    <Quantity(0.0250280272, 'millisecond')>
+    >>> mlsysym.sensitivity(step, "compute_time")[0].input
+    'batch_size'
+    >>> out = mlsysym.sweep(step, {"batch_size": [32, 64]})
+    >>> out["compute_time"].round(4).tolist(), out.units["compute_time"]
+    ([0.1955, 0.3911], 'µs')
+
+``solve``, ``scaling``, ``closed_form`` and ``derivative`` work on the symbolic
+declarations and need the ``generator`` extra (``pip install 'mlsysym[generator]'``);
+without it they raise ``MissingExtraError`` saying so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generated import *  # noqa: F403 (the generated runtime API, re-exported as is)
+from generated import SCENARIO_CLASSES
+from generated import __all__ as _generated_names
+from symbolic.runtime.analysis import Change, Sensitivity, compare, sensitivity
+from symbolic.runtime.errors import MissingExtraError
+from symbolic.runtime.sweep import SweepResult, sweep
+
+__all__ = [*_generated_names, "SCENARIO_CLASSES", "Change", "MissingExtraError", "Sensitivity", "SweepResult",
+           "closed_form", "compare", "derivative", "scaling", "sensitivity", "solve", "sweep"]
+
+
+def solve(scenario: Any, unknown: str, output: str, target: Any) -> Any:
+    """Solve ``output = target`` for the input ``unknown`` (see ``symbolic.derive.solve``).
+
+        >>> import mlsysym
+        >>> fit = mlsysym.solve(mlsysym.Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total",
+        ...                     mlsysym.Q_(8, "GiB"))
+        >>> round(fit.values[0])
+        238609294
+    """
+    from symbolic import derive
+
+    return derive.solve(scenario, unknown, output, target)
+
+
+def scaling(scenario: Any, output: str) -> Any:
+    """Leading-order growth of ``output`` in each input (see ``symbolic.derive.scaling``).
+
+        >>> import mlsysym
+        >>> mlsysym.scaling(mlsysym.Scenarios.PhoneFullUpdateWorkingSet, "total").per_input["parameters"]
+        1
+    """
+    from symbolic import derive
+
+    return derive.scaling(scenario, output)
+
+
+def closed_form(scenario: Any, output: str) -> Any:
+    """``output`` as a sympy expression of the inputs only (base units)."""
+    from symbolic import derive
+
+    return derive.closed_form(scenario, output)
+
+
+def derivative(scenario: Any, output: str, with_respect_to: str) -> Any:
+    """The exact partial derivative of ``output``'s closed form (base units)."""
+    from symbolic import derive
+
+    return derive.derivative(scenario, output, with_respect_to)

@@ -1,0 +1,42 @@
+"""One naming of every output leaf, shared by ``show``, sensitivity, sweeps, CSV and JSON,
+with one spelling of each unit (``units.label``: ``B``, not ``byte`` here and ``B`` there).
+
+A scalar output is ``name``; a table entry ``name[key]``; a group field ``group.field``;
+a contained scenario's output ``inner.name``. The walk follows the class's descriptors, so
+it works on an evaluation of plain numbers and on a sweep's arrays alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from symbolic.runtime.units import label
+from symbolic.runtime.scenario import GroupOutput, ListOutput, Output, ScenarioBase, SubScenario, TableOutput
+
+
+def leaves(cls: type[ScenarioBase], values: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any, str, str]]:
+    """``(path, value, unit, kind)`` for every output leaf of an evaluation of ``cls``, in
+    declaration order; ``kind`` is ``"number"``, ``"list"`` or ``"text"`` (a value may be
+    None: an optional output whose input was not given)."""
+    for name in cls._outputs:
+        yield from _walk(getattr(cls, name), values[name], prefix)
+
+
+def _walk(descriptor: Output, value: Any, prefix: str) -> Iterator[tuple[str, Any, str, str]]:
+    path = prefix + descriptor.name
+    unit = label(descriptor.unit)
+    if isinstance(descriptor, GroupOutput):
+        for field in descriptor.fields:
+            yield from _walk(field, value[field.name], path + ".")
+    elif isinstance(descriptor, SubScenario):
+        yield from leaves(descriptor.scenario, value, path + ".")
+    elif isinstance(descriptor, TableOutput):
+        for key, entry in value.items():
+            yield f"{path}[{key}]", entry, unit, "number"
+    elif isinstance(descriptor, ListOutput) or isinstance(value, list):
+        yield path, value, unit, "list"
+    elif isinstance(value, str):
+        yield path, value, unit, "text"
+    else:
+        yield path, value, unit, "number"

@@ -1,0 +1,118 @@
+"""Analysis says what is true: derivatives are total (an input that follows its default
+moves with the inputs it follows), elasticities are never nan or inf (undefined ones are
+explained), solve tells "every value" from "no value" and refuses non-finite targets."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import sympy
+
+from generated import Q_, Scenarios
+from symbolic import derive
+from symbolic.runtime.analysis import compare, flat_outputs, sensitivity
+from symbolic.runtime.paths import leaves
+from symbolic.runtime.validation import ListSpec
+
+INSTANCES = [getattr(Scenarios, key) for key in Scenarios]
+
+
+def _floored(scenario) -> set[str]:
+    """Outputs whose closed form has a floor (their derivative is the trend, not the step)."""
+    model = derive.model_of(type(scenario).__name__)
+    return {q.name for q in model.quantities if q.kind == "scalar" and not q.hidden
+            and derive.closed_form(model, q.name, simplify=False).has(sympy.floor)}
+
+
+@pytest.mark.parametrize("scenario", INSTANCES, ids=[i.name[:40] for i in INSTANCES])
+def test_generated_gradient_is_the_total_derivative(scenario):
+    """Every derivative equals a central finite difference of the evaluator, for every
+    scalar input, including inputs the caller did not give and that follow a default
+    (launches_per_block = ops_per_block used to be missed: d launch_ratio / d ops_per_block = 0)."""
+    cls = type(scenario)
+    args = scenario._args
+    gradient = cls._gradient(**args)
+    floored = _floored(scenario)
+    base = dict(_flat(cls, cls._evaluate(**args)))
+    numeric = [name for name, value in args.items() if isinstance(value, (int, float)) and value]
+    list_names = {s.name for s in cls._specs if isinstance(s, ListSpec)}
+    for name in numeric:
+        if name in list_names:
+            continue
+        h = abs(args[name]) * 1e-6
+        up = dict(_flat(cls, cls._evaluate(**{**args, name: args[name] + h})))
+        down = dict(_flat(cls, cls._evaluate(**{**args, name: args[name] - h})))
+        for path, value in base.items():
+            if path in floored:
+                continue
+            finite = (up[path] - down[path]) / (2 * h)
+            got = gradient.get(path, {}).get(name, 0.0)
+            scale = max(abs(finite), abs(value) / abs(args[name]), 1e-300)
+            if abs(up[path] - value) > 0 and abs((up[path] - value) - (value - down[path])) > 1e-3 * abs(up[path] - value):
+                continue  # a kink (Min/Max) right here: one-sided slopes differ
+            assert abs(got - finite) <= 1e-4 * scale, (path, name, got, finite)
+
+
+def _flat(cls, result):
+    for path, value, _, kind in leaves(cls, result):
+        if kind == "number" and isinstance(value, (int, float)):
+            yield path, value
+
+
+@pytest.mark.parametrize("scenario", INSTANCES, ids=[i.name[:40] for i in INSTANCES])
+def test_sensitivity_never_returns_nan_or_inf(scenario):
+    for output in flat_outputs(scenario):
+        for row in sensitivity(scenario, output):
+            for number in (row.derivative, row.elasticity):
+                assert number is None or math.isfinite(number), (output, row)
+            if row.elasticity is None:
+                assert row.note, row
+
+
+def test_an_undefined_elasticity_is_explained():
+    """host_time is 0 when nothing is dispatched: any change is an infinite relative change."""
+    idle = Scenarios.SmallKernelDispatch.variant(ops_per_block=0)
+    rows = {r.input: r for r in sensitivity(idle, "host_time")}
+    assert rows["ops_per_block"].elasticity is None and "output is 0" in rows["ops_per_block"].note
+    assert rows["ops_per_block"].derivative == 15.0  # (10 + 5) µs per operation
+
+
+def test_compare_from_zero_has_no_nan():
+    idle = Scenarios.SmallKernelDispatch.variant(ops_per_block=0)
+    _, changes = compare(idle, Scenarios.SmallKernelDispatch)
+    by_output = {c.output: c for c in changes}
+    assert by_output["host_time"].relative is None  # from 0: no finite relative change
+    for change in changes:
+        assert change.relative is None or math.isfinite(change.relative)
+        assert all(math.isfinite(share) for _, share in change.attribution)
+
+
+def test_solve_holds_for_every_value():
+    step = Scenarios.MnistTwoLayerTrainingStepOnH100
+    every = derive.solve(step, "batch_size", "parameters", 101770)
+    assert every.every_value and not every.values and "holds for every batch_size" in every.notes[0]
+    same = derive.solve(step, "batch_size", "compute_time", "compute_time")
+    assert same.every_value and "identically" in same.notes[0]
+    assert derive.solve("HostDispatchScenario", "dispatch", "host_time", "host_time").every_value
+    never = derive.solve(step, "batch_size", "parameters", 5)
+    assert not never.every_value and not never.values and "does not depend on batch_size" in never.notes[0]
+    assert "no real solution" not in " ".join(every.notes + never.notes)
+
+
+@pytest.mark.parametrize("target", [math.nan, math.inf, -math.inf, Q_(math.nan, "GiB"), Q_(math.inf, "GiB"),
+                                    None, [1], "8GiB"])
+def test_solve_refuses_non_finite_or_non_numeric_targets(target):
+    with pytest.raises(derive.DerivationError):
+        derive.solve(Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total", target)
+
+
+def test_solve_and_scaling_accept_an_instance_a_class_or_a_name():
+    phone = Scenarios.PhoneFullUpdateWorkingSet
+    by_instance = derive.solve(phone, "parameters", "total", Q_(8, "GiB")).values
+    assert by_instance == [pytest.approx(2**33 / 36)]
+    assert derive.solve(phone, "parameters", "total", Q_(8, "GiB"), symbolic=False).values == by_instance
+    for subject in (phone, type(phone), "UpdateWorkingSetScenario"):
+        assert derive.scaling(subject, "total").per_input["parameters"] == 1
+    with pytest.raises(derive.DerivationError):
+        derive.scaling(42, "total")

@@ -1,0 +1,66 @@
+"""The first hour: ``import mlsysym`` is the runtime API, the documented examples run, and a
+missing optional library is named with the extra that installs it."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_import_mlsysym_gives_the_runtime_api_without_sympy():
+    code = ("import sys, mlsysym; "
+            "step = mlsysym.Scenarios.MnistTwoLayerTrainingStepOnH100; "
+            "assert step.variant(batch_size=64) != step and mlsysym.Q_(1, 'GiB') > mlsysym.Q_(1, 'GB'); "
+            "assert issubclass(mlsysym.ScenarioInputError, mlsysym.MlsysymError); "
+            "assert mlsysym.Hardware.Cloud.H100 and mlsysym.Datasets.MNIST and mlsysym.SCENARIO_CLASSES; "
+            "mlsysym.sweep(step, {'batch_size': [1, 2]}); mlsysym.sensitivity(step, 'compute_time'); "
+            "print('sympy' in sys.modules, 'jinja2' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_the_package_ships_mlsysym():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "mlsysym*" in config["tool"]["setuptools"]["packages"]["find"]["include"]
+    assert config["project"]["scripts"]["mlsysym"] == "symbolic.cli:main"
+
+
+BLOCK_SYMPY = "import sys; sys.modules['sympy'] = None; "
+
+
+@pytest.mark.parametrize("code", [
+    "import mlsysym; mlsysym.solve(mlsysym.Scenarios.PhoneFullUpdateWorkingSet, 'parameters', 'total', 1)",
+    "import mlsysym; mlsysym.scaling(mlsysym.Scenarios.PhoneFullUpdateWorkingSet, 'total')",
+    "import symbolic.derive",
+])
+def test_derivations_without_the_generator_extra_name_it(code):
+    out = subprocess.run([sys.executable, "-c", BLOCK_SYMPY + code], cwd=ROOT, capture_output=True, text=True,
+                         check=False)
+    assert out.returncode == 1 and "MissingExtraError" in out.stderr
+    assert "pip install 'mlsysym[generator]'" in out.stderr and "sympy" in out.stderr
+
+
+@pytest.mark.parametrize("command", [["explain", "SmallKernelDispatch", "host_time"],
+                                     ["solve", "SmallKernelDispatch", "--for", "dispatch", "--where", "host_time=1ms"],
+                                     ["scaling", "HostDispatchScenario", "host_time"]])
+def test_cli_commands_without_the_generator_extra_say_which_extra(command):
+    code = BLOCK_SYMPY + f"from symbolic.cli import main; sys.exit(main({command!r}))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert out.returncode == 2 and "internal error" not in out.stderr
+    assert "pip install 'mlsysym[generator]'" in out.stderr
+
+
+@pytest.mark.parametrize("module", ["mlsysym", "symbolic.derive", "symbolic.runtime.sweep",
+                                    "symbolic.runtime.analysis"])
+def test_documented_examples_run(module):
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
