@@ -11,7 +11,7 @@ from typing import Any
 
 from symbolic.runtime.mathops import floor_div
 from symbolic.runtime.scenario import GroupOutput, ListOutput, Output, ScenarioBase
-from symbolic.runtime.validation import DatasetSpec, InputSpec, ListSpec
+from symbolic.runtime.validation import REQUIRED, DatasetSpec, InputSpec, ListSpec
 
 __all__ = ["DenseNetworkScenario", "evaluate", "gradient"]
 
@@ -322,6 +322,30 @@ class DenseNetworkScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        layer_widths: Any = REQUIRED,
+        batch_size: Any = 1,
+        bytes_per_value: Any = REQUIRED,
+        optimizer_bytes_per_parameter: Any = REQUIRED,
+        dataset: Any = None,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            layer_widths=layer_widths,
+            batch_size=batch_size,
+            bytes_per_value=bytes_per_value,
+            optimizer_bytes_per_parameter=optimizer_bytes_per_parameter,
+            dataset=dataset,
+            **unknown,
+        )
 
     architecture = Output('architecture')
     result = GroupOutput('result', (ListOutput('layer_widths'), Output('batch_size'), Output('layers'), ListOutput('weights_per_layer'), ListOutput('biases_per_layer'), ListOutput('params_per_layer'), Output('weights'), Output('biases'), Output('parameters'), Output('macs_per_example'), Output('flops_per_example', 'flop'), Output('first_layer_share'), ListOutput('matmul_flops_per_layer', 'flop'), ListOutput('elementwise_flops_per_layer', 'flop'), Output('matmul_flops', 'flop'), Output('elementwise_flops', 'flop'), Output('forward_flops', 'flop'), Output('forward_flops_per_example', 'flop'), Output('matmul_share'), Output('elementwise_share'), Output('parameter_bytes', 'byte'), Output('traffic_values'), Output('traffic_bytes', 'byte'), Output('intensity', 'flop/byte'), Output('weight_gradient_flops', 'flop'), Output('input_gradient_flops', 'flop'), Output('training_step_flops', 'flop'), Output('training_flops_ratio'), ListOutput('activation_values_per_layer'), Output('activation_values_per_example'), Output('saved_activation_values'), Output('saved_activation_bytes', 'byte'), Output('inference_activation_values'), Output('inference_activation_bytes', 'byte'), Output('gradient_bytes', 'byte'), Output('optimizer_bytes', 'byte'), Output('training_memory', 'byte'), Output('inference_memory', 'byte'), Output('training_memory_ratio'), Output('steps_per_epoch', requires=('dataset',), if_missing='none'),))

@@ -12,7 +12,7 @@ from typing import Any
 from generated.dense_network import DenseNetworkScenario
 from symbolic.runtime.mathops import floor_div, minimum, step
 from symbolic.runtime.scenario import GroupOutput, Output, ScenarioBase, TableOutput
-from symbolic.runtime.validation import InputSpec, NodeSpec, PrecisionSpec, Requirement, ScenarioSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, PrecisionSpec, Requirement, ScenarioSpec
 
 __all__ = ["EpochOverheadScenario", "evaluate", "gradient"]
 
@@ -489,5 +489,35 @@ class EpochOverheadScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        network: Any = REQUIRED,
+        host: Any = REQUIRED,
+        accelerator: Any = REQUIRED,
+        precision: Any = 'fp32',
+        dispatch: Any = REQUIRED,
+        launch: Any = REQUIRED,
+        dram_energy_per_byte: Any = REQUIRED,
+        flop_energy: Any = REQUIRED,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            network=network,
+            host=host,
+            accelerator=accelerator,
+            precision=precision,
+            dispatch=dispatch,
+            launch=launch,
+            dram_energy_per_byte=dram_energy_per_byte,
+            flop_energy=flop_energy,
+            **unknown,
+        )
 
     result = GroupOutput('result', (Output('steps'), Output('step_flops', 'flop'), Output('ops_per_step'), TableOutput('peak', 'flop/s'), TableOutput('bandwidth', 'byte/s'), TableOutput('ridge', 'flop/byte'), TableOutput('rate_batch1', 'flop/s'), TableOutput('rate', 'flop/s'), TableOutput('batching_speedup'), TableOutput('work_time', 'ms'), TableOutput('per_op_cost', 'µs'), TableOutput('overhead_time', 'ms'), TableOutput('total_time', 'ms'), Output('work_speedup'), Output('overhead_share_accelerator'), Output('movement_to_arithmetic_energy'), Output('movement_to_arithmetic_energy_batch1'),))

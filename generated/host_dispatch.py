@@ -11,7 +11,7 @@ from typing import Any
 
 from symbolic.runtime.mathops import chain_default
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec
 
 __all__ = ["HostDispatchScenario", "evaluate", "gradient"]
 
@@ -212,6 +212,32 @@ class HostDispatchScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        ops_per_block: Any = REQUIRED,
+        blocks: Any = 1,
+        launches_per_block: Any = None,
+        dispatch: Any = REQUIRED,
+        launch: Any = REQUIRED,
+        device_time: Any = REQUIRED,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            ops_per_block=ops_per_block,
+            blocks=blocks,
+            launches_per_block=launches_per_block,
+            dispatch=dispatch,
+            launch=launch,
+            device_time=device_time,
+            **unknown,
+        )
 
     operations = Output('operations')
     launches = Output('launches')

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec, NodeSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec
 
 __all__ = ["MaterializedScoresScenario", "evaluate", "gradient"]
 
@@ -148,6 +148,30 @@ class MaterializedScoresScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        seq_len: Any = REQUIRED,
+        heads: Any = REQUIRED,
+        layers: Any = REQUIRED,
+        bytes_per_score: Any = REQUIRED,
+        hardware: Any = None,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            seq_len=seq_len,
+            heads=heads,
+            layers=layers,
+            bytes_per_score=bytes_per_score,
+            hardware=hardware,
+            **unknown,
+        )
 
     scores_per_layer = Output('scores_per_layer')
     layer_bytes = Output('layer_bytes', 'GB')

@@ -11,7 +11,7 @@ from typing import Any
 
 from generated.host_dispatch import HostDispatchScenario
 from symbolic.runtime.scenario import Output, ScenarioBase, SubScenario, TableOutput
-from symbolic.runtime.validation import InputSpec, NodeSpec, PrecisionSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, PrecisionSpec
 
 __all__ = ["MlpTrainingStepScenario", "evaluate", "gradient"]
 
@@ -639,6 +639,48 @@ class MlpTrainingStepScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        batch_size: Any = REQUIRED,
+        input_width: Any = REQUIRED,
+        hidden_width: Any = REQUIRED,
+        output_width: Any = REQUIRED,
+        bytes_per_value: Any = REQUIRED,
+        label_bytes: Any = REQUIRED,
+        loss_flops_per_logit: Any = REQUIRED,
+        optimizer_values_moved: Any = REQUIRED,
+        hardware: Any = REQUIRED,
+        precision: Any = 'fp32',
+        forward_ops: Any = REQUIRED,
+        backward_ops: Any = REQUIRED,
+        dispatch: Any = REQUIRED,
+        launch: Any = REQUIRED,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            batch_size=batch_size,
+            input_width=input_width,
+            hidden_width=hidden_width,
+            output_width=output_width,
+            bytes_per_value=bytes_per_value,
+            label_bytes=label_bytes,
+            loss_flops_per_logit=loss_flops_per_logit,
+            optimizer_values_moved=optimizer_values_moved,
+            hardware=hardware,
+            precision=precision,
+            forward_ops=forward_ops,
+            backward_ops=backward_ops,
+            dispatch=dispatch,
+            launch=launch,
+            **unknown,
+        )
 
     op_flops = TableOutput('op_flops', 'flop')
     op_bytes = TableOutput('op_bytes', 'byte')

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec, Requirement
+from symbolic.runtime.validation import REQUIRED, InputSpec, Requirement
 
 __all__ = ["PipelineScheduleScenario", "evaluate", "gradient"]
 
@@ -142,6 +142,26 @@ class PipelineScheduleScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        stages: Any = REQUIRED,
+        microbatches: Any = REQUIRED,
+        bubble_target: Any = 0.1,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            stages=stages,
+            microbatches=microbatches,
+            bubble_target=bubble_target,
+            **unknown,
+        )
 
     fill_slots = Output('fill_slots')
     phase_slots = Output('phase_slots')

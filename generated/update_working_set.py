@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec, Requirement
+from symbolic.runtime.validation import REQUIRED, InputSpec, Requirement
 
 __all__ = ["UpdateWorkingSetScenario", "evaluate", "gradient"]
 
@@ -273,6 +273,32 @@ class UpdateWorkingSetScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        parameters: Any = REQUIRED,
+        bytes_per_param: Any = REQUIRED,
+        optimizer_moments: Any = REQUIRED,
+        activation_factor: Any = REQUIRED,
+        activation_factor_high: Any = REQUIRED,
+        bandwidth: Any = None,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            parameters=parameters,
+            bytes_per_param=bytes_per_param,
+            optimizer_moments=optimizer_moments,
+            activation_factor=activation_factor,
+            activation_factor_high=activation_factor_high,
+            bandwidth=bandwidth,
+            **unknown,
+        )
 
     weights = Output('weights', 'MB')
     gradients = Output('gradients', 'MB')

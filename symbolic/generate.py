@@ -28,16 +28,17 @@ ROOT = Path(__file__).resolve().parents[1]
 GENERATED = ROOT / "generated"
 CACHE = ROOT / ".cache" / "generate"
 INPUTS = ("symbolic/**/*.py", "symbolic/**/*.txt", "symbolic/**/*.toml", "templates/**/*", "benchmarks/results.json")
-MANAGED = ("*.py", "docs/**/*.md", "docs/**/*.svg", "latex/*.tex")  # patterns the generator owns under generated/
 
 
-def on_disk() -> dict[str, str]:
-    """Every generator-owned file under ``generated/``, keyed like ``render_all``."""
+def on_disk(root: Path | None = None) -> dict[str, bytes]:
+    """Every file under ``generated/`` (any extension; byte caches aside), keyed like
+    ``render_all``, as bytes: a file that is not UTF-8 or has other line endings is a
+    difference to report, not a crash or an equality."""
+    base = GENERATED if root is None else root
     files = {}
-    for pattern in MANAGED:
-        for path in GENERATED.glob(pattern):
-            if path.is_file():
-                files[path.relative_to(ROOT).as_posix()] = path.read_text(encoding="utf-8")
+    for path in base.rglob("*"):
+        if path.is_file() and "__pycache__" not in path.parts:
+            files[(Path("generated") / path.relative_to(base)).as_posix()] = path.read_bytes()
     return files
 
 
@@ -74,17 +75,38 @@ def rendered(use_cache: bool = True) -> dict[str, str]:
     return files
 
 
-def differences(expected: dict[str, str], actual: dict[str, str]) -> list[tuple[str, str]]:
-    """``(path, problem)`` for every file that is stale, missing or orphaned."""
+def differences(expected: dict[str, str], actual: dict[str, bytes] | dict[str, str]) -> list[tuple[str, str]]:
+    """``(path, problem)`` for every file that is stale, missing or orphaned, compared byte
+    for byte (every generated file is UTF-8 with ``\\n`` line endings)."""
     problems = []
     for path in sorted(set(expected) | set(actual)):
         if path not in actual:
             problems.append((path, "missing"))
         elif path not in expected:
             problems.append((path, "orphaned: no source generates it"))
-        elif expected[path] != actual[path]:
-            problems.append((path, "stale or edited by hand"))
+        else:
+            want, have = expected[path].encode("utf-8"), _bytes(actual[path])
+            if want == have:
+                continue
+            if have.replace(b"\r\n", b"\n").replace(b"\r", b"\n") == want:
+                problems.append((path, "line endings changed (generated files use \\n)"))
+            elif not _is_utf8(have):
+                problems.append((path, "not UTF-8 (edited by hand or by another tool)"))
+            else:
+                problems.append((path, "stale or edited by hand"))
     return problems
+
+
+def _bytes(content: bytes | str) -> bytes:
+    return content.encode("utf-8") if isinstance(content, str) else content
+
+
+def _is_utf8(content: bytes) -> bool:
+    try:
+        content.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,8 +124,9 @@ def main(argv: list[str] | None = None) -> int:
         for path, problem in problems:
             print(f"{path}: {problem}", file=sys.stderr)
             if args.diff:
+                on_disk_text = _bytes(actual.get(path, b"")).decode("utf-8", errors="replace")
                 sys.stderr.writelines(difflib.unified_diff(
-                    actual.get(path, "").splitlines(keepends=True), expected.get(path, "").splitlines(keepends=True),
+                    on_disk_text.splitlines(keepends=True), expected.get(path, "").splitlines(keepends=True),
                     fromfile=f"{path} (on disk)", tofile=f"{path} (generated)"))
         if problems:
             print(f"{len(problems)} generated file(s) out of date: run `make generate` and commit the result.",
@@ -117,8 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     for path, text in sorted(expected.items()):
         target = ROOT / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        if actual.get(path) != text:
-            target.write_text(text, encoding="utf-8")
+        if actual.get(path) != text.encode("utf-8"):
+            target.write_bytes(text.encode("utf-8"))  # bytes: no newline translation on any platform
     print(f"wrote generated/ ({len(expected)} files).")
     return 0
 

@@ -241,3 +241,30 @@ def test_one_naming_and_one_unit_spelling_across_show_sweep_csv_and_json(tmp_pat
         if unit:
             assert unit == f"{Q_(1, unit).units:~P}", path
     assert f"{step.total_bytes.units:~P}" == flat_outputs(step)["total_bytes"][1] == "B"
+
+
+# -- list X, show X outputs, real signatures ---------------------------------------------------
+def test_list_a_class_shows_its_inputs_and_outputs():
+    out = run("list", "MlpTrainingStepScenario")
+    assert out.returncode == 0, out.stderr
+    for word in ("batch_size", "an integer ≥ 1", "dispatch", "µs", "hardware", "a hardware node", "compute_time",
+                 "op_flops[matmul1]", "host.host_time"):
+        assert word in out.stdout, word
+    data = json.loads(run("--json", "list", "SmallKernelDispatch").stdout)
+    assert data["class"] == "HostDispatchScenario"
+    names = [row["name"] for row in data["inputs"]]
+    assert names == list(generated.HostDispatchScenario.input_names())
+    assert {"path": "host_time", "unit": "µs"} in data["outputs"]
+    by_name = {row["name"]: row for row in data["inputs"]}
+    assert by_name["launches_per_block"]["default"] == "= ops_per_block" and by_name["blocks"]["default"] == "1"
+    assert run("list", "NoSuchThing").returncode == 2
+
+
+def test_show_picks_outputs_by_path_or_prefix():
+    data = json.loads(run("--json", "show", "MnistTwoLayerTrainingStepOnH100", "compute_time", "host",
+                          "op_flops[relu]").stdout)["outputs"]
+    assert "compute_time" in data and "op_flops[relu]" in data and "op_flops[matmul1]" not in data
+    assert {k for k in data if k.startswith("host.")} == {k for k in data if "." in k} and "host.host_time" in data
+    assert "memory_time" not in data
+    bad = run("show", "MnistTwoLayerTrainingStepOnH100", "compute_tim")
+    assert bad.returncode == 2 and "did you mean compute_time" in bad.stderr

@@ -64,3 +64,23 @@ def test_cli_commands_without_the_generator_extra_say_which_extra(command):
 def test_documented_examples_run(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_classes_have_real_signatures_an_ide_can_read():
+    """Each generated class defines its own ``__init__`` with every input as a keyword (so
+    static tools and ``help()`` show them), defaults as declared, REQUIRED where none."""
+    import inspect
+
+    import generated
+    from symbolic.runtime.validation import REQUIRED
+
+    for cls in generated.SCENARIO_CLASSES:
+        assert "__init__" in vars(cls), cls.__name__
+        params = inspect.signature(cls).parameters
+        keywords = [name for name, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+        assert keywords == [*cls.input_names(), "name", "description"], cls.__name__
+        for spec in cls._specs:
+            default = params[spec.name].default
+            assert default is REQUIRED if spec.default is REQUIRED else default == spec.default, spec.name
+        for node in cls._nodes:
+            assert (params[node.name].default is None) if node.optional else params[node.name].default is REQUIRED

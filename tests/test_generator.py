@@ -267,3 +267,33 @@ def test_render_cache_serves_unchanged_sources(tmp_path, monkeypatch):
     assert generate.rendered() == {"generated/x.py": "y = 2\n"} and calls == [tmp_path]  # the whole tree's entry
     assert generate.rendered(use_cache=False) == {"generated/x.py": "y = 3\n"}
     assert calls == [tmp_path, "all"]
+
+
+def test_check_compares_bytes_and_reports_every_orphan(tmp_path, monkeypatch, capsys):
+    """A non-UTF-8 file, CRLF line endings and orphans of any extension are each reported
+    (``generate --check`` used to crash on the first and miss the other two)."""
+    import symbolic.generate as generate
+
+    expected = {"generated/a.py": "x = 1\ny = 2\n", "generated/b.py": "z = 3\n"}
+    tree = tmp_path / "generated"
+    (tree / "docs").mkdir(parents=True)
+    (tree / "__pycache__").mkdir()
+    (tree / "a.py").write_bytes(b"x = 1\r\ny = 2\r\n")
+    (tree / "b.py").write_bytes(b"z = \xff\n")
+    (tree / "docs" / "old.png").write_bytes(b"\x89PNG\xff")
+    (tree / "notes.txt").write_text("left behind")
+    (tree / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\x00")  # byte caches are not ours to report
+    assert differences(expected, on_disk(tree)) == [
+        ("generated/a.py", "line endings changed (generated files use \\n)"),
+        ("generated/b.py", "not UTF-8 (edited by hand or by another tool)"),
+        ("generated/docs/old.png", "orphaned: no source generates it"),
+        ("generated/notes.txt", "orphaned: no source generates it"),
+    ]
+    monkeypatch.setattr(generate, "GENERATED", tree)
+    monkeypatch.setattr(generate, "ROOT", tmp_path)
+    monkeypatch.setattr(generate, "rendered", lambda use_cache=True: expected)
+    assert generate.main(["--diff"]) == 1
+    assert "4 generated file(s) out of date" in capsys.readouterr().err
+    assert generate.main([]) == 0  # write mode: rewrites both, removes the orphans
+    assert differences(expected, on_disk(tree)) == []
+    assert (tree / "a.py").read_bytes() == b"x = 1\ny = 2\n"

@@ -31,7 +31,9 @@ __all__ = ["UsageError", "build", "build_parser", "main", "outputs_of", "parse_s
            "table"]
 
 EPILOG = """examples:
+  mlsysym list MlpTrainingStepScenario
   mlsysym show MnistTwoLayerTrainingStepOnH100
+  mlsysym show MnistTwoLayerTrainingStepOnH100 compute_time memory_time host
   mlsysym eval MlpTrainingStepScenario --from MnistTwoLayerTrainingStepOnH100 --set batch_size=64 --set hardware=B200
   mlsysym sweep MnistTwoLayerTrainingStepOnH100 --vary batch_size=1..4096:log2 --outputs compute_time,memory_time --out sweep.csv
   mlsysym solve MnistTwoLayerTrainingStepOnH100 --for batch_size --where compute_time=memory_time
@@ -63,9 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(handler=handler)
         return sub
 
-    command("list", cmd_list, "list the named scenarios and the scenario classes")
-    sub = command("show", cmd_show, "every output of a named scenario, with its unit")
+    sub = command("list", cmd_list, "list the named scenarios and the scenario classes, or one class's inputs "
+                                    "and outputs")
+    sub.add_argument("name", nargs="?", help="a scenario class or registry name: its inputs and outputs")
+    sub = command("show", cmd_show, "the outputs of a named scenario (all, or those named), with their units")
     sub.add_argument("name", help="a registry name, e.g. MnistTwoLayerTrainingStepOnH100")
+    sub.add_argument("outputs", nargs="*", metavar="OUTPUT",
+                     help="output paths or their prefixes, e.g. compute_time host op_flops[relu] (default: all)")
     sub = command("eval", cmd_eval, "evaluate a scenario class with inputs set on the command line")
     sub.add_argument("scenario", help="a scenario class (or a registry name: its class)")
     sub.add_argument("--from", dest="base", help="start from this registry entry's inputs")
@@ -77,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = command("sweep", cmd_sweep, "evaluate a grid of input values through the vectorised evaluator")
     sub.add_argument("name", help="a registry name (the inputs not varied)")
     sub.add_argument("--vary", action="append", required=True, metavar="NAME=RANGE",
-                     help="a..b (step 1), a..b:step=S, a..b:log2, a..b:lin=N, a..b:log=N, or v1,v2,...")
+                     help="a..b (step 1), a..b:step=S, a..b:log2, a..b:lin=N, a..b:log=N, or v1,v2,...; "
+                          "values may carry units: dispatch=1us..10us:lin=4, dispatch=1us,5us")
     sub.add_argument("--outputs", help="comma-separated output paths (default: all)")
     sub.add_argument("--out", help="write FILE.csv or FILE.json (default: print the first rows)")
     sub = command("solve", cmd_solve, "solve an output equation for an input, exactly")

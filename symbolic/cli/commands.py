@@ -16,6 +16,8 @@ from symbolic.cli.values import UsageError, _nearest, build, check_grid, instanc
 def cmd_list(args: argparse.Namespace) -> int:
     import generated
 
+    if args.name:
+        return _describe(args)
     entries = [(key, type(getattr(generated.Scenarios, key)).__name__, getattr(generated.Scenarios, key).name)
                for key in generated.Scenarios]
     classes = [(cls.__name__, (cls.__doc__ or "").split("\n")[0]) for cls in generated.SCENARIO_CLASSES]
@@ -25,8 +27,30 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report(args: argparse.Namespace, scenario: Any) -> int:
+def _describe(args: argparse.Namespace) -> int:
+    """``list X``: a class's inputs (what each expects, its default) and outputs (path, unit)."""
+    from generated import Scenarios
+
+    from symbolic.cli.describe import input_rows, output_rows
+
+    cls = scenario_class(args.name)
+    example = getattr(Scenarios, args.name) if args.name in Scenarios else next(
+        (getattr(Scenarios, key) for key in Scenarios if type(getattr(Scenarios, key)) is cls), None)
+    inputs, outputs = input_rows(cls), output_rows(cls, example)
+    data = {"class": cls.__name__, "summary": (cls.__doc__ or "").split("\n")[0],
+            "inputs": [dict(zip(("name", "expects", "default", "doc"), row, strict=True)) for row in inputs],
+            "outputs": [{"path": path, "unit": unit} for path, unit in outputs]}
+    text = (f"{cls.__name__}: {data['summary']}\n\ninputs:\n" + table(inputs, ("input", "expects", "default", "doc"))
+            + "\n\noutputs" + (f" (table keys as in {args.name if args.name in Scenarios else 'a registry entry'})"
+                                if example is not None else "") + ":\n" + table(outputs, ("output", "unit")))
+    emit(args, data, text)
+    return 0
+
+
+def _report(args: argparse.Namespace, scenario: Any, wanted: list[str] | None = None) -> int:
     outputs = outputs_of(scenario)
+    if wanted:
+        outputs = {path: outputs[path] for path in selected(wanted, list(outputs))}
     data = {"name": scenario.name, "class": type(scenario).__name__, "inputs": scenario.inputs(),
             "outputs": {path: {"value": value, "unit": unit} for path, (value, unit) in outputs.items()}}
     rows = [(path, shown(value, unit)) for path, (value, unit) in outputs.items()]
@@ -34,8 +58,20 @@ def _report(args: argparse.Namespace, scenario: Any) -> int:
     return 0
 
 
+def selected(wanted: list[str], paths: list[str]) -> list[str]:
+    """The paths named, each exactly or as a prefix (``host`` -> ``host.*``, ``op_flops`` ->
+    ``op_flops[...]``), in the order of ``paths``; an unknown name is a usage error."""
+    chosen: set[str] = set()
+    for name in wanted:
+        matches = [p for p in paths if p == name or p.startswith((name + ".", name + "["))]
+        if not matches:
+            raise _nearest(name, paths, "output")
+        chosen.update(matches)
+    return [p for p in paths if p in chosen]
+
+
 def cmd_show(args: argparse.Namespace) -> int:
-    return _report(args, instance(args.name))
+    return _report(args, instance(args.name), args.outputs)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

@@ -227,6 +227,9 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
         docs_rows[p.name] = {"name": p.name, "latex": "", "unit": "", "doc": p.doc, "type": "str",
                              "domain": f"a key of {' and '.join(p.nodes)}.precision_flops",
                              "default": "required" if p.default is REQUIRED else repr(p.default)}
+    signature = _signature(model, specs)
+    if any(default == "REQUIRED" for _, default in signature):
+        validation_imports.add("REQUIRED")
     requirements = []
     for requirement in evaluator.requirements:
         names = ", ".join(requirement.names)
@@ -249,6 +252,7 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
         "precisions": precisions,
         "requirements": requirements,
         "descriptors": descriptors,
+        "signature": signature,
         "inputs": [docs_rows[name] for name in model.input_order],
         "evaluator": evaluator,
         "equations": equations_by_name,
@@ -275,6 +279,24 @@ def workload_spec_source(model: ScenarioModel, item: Any, used: set[str]) -> str
              if decl.structured == item.name and decl.name in fields.values() and decl.spec.unit}
     return (f"WorkloadSpec({item.name!r}, {tuple(item.types)!r}, {fields!r}, required={required!r}, "
             f"units={units!r}, doc={item.doc!r})")
+
+
+def _signature(model: ScenarioModel, specs: dict[str, Spec]) -> list[tuple[str, str]]:
+    """``(input, default source)`` for the class's explicit ``__init__``, so that an IDE and
+    ``help()`` show the inputs; ``REQUIRED`` marks an input that must be given."""
+    defaults: dict[str, str] = {}
+    for item in model.structured:
+        defaults[item.name] = "None" if item.kind == "dataset" or getattr(item, "optional", False) else "REQUIRED"
+    for p in model.precisions:
+        defaults[p.name] = "REQUIRED" if p.default is REQUIRED else repr(p.default)
+    for name, spec in specs.items():
+        if spec.default is REQUIRED:
+            defaults[name] = "REQUIRED"
+        elif isinstance(spec.default, list):
+            defaults[name] = repr(tuple(spec.default))
+        else:
+            defaults[name] = repr(spec.default)
+    return [(name, defaults[name]) for name in model.input_order]
 
 
 def compiled_functions(context: dict[str, Any]) -> dict[str, Any]:
