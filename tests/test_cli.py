@@ -268,3 +268,22 @@ def test_show_picks_outputs_by_path_or_prefix():
     assert "memory_time" not in data
     bad = run("show", "MnistTwoLayerTrainingStepOnH100", "compute_tim")
     assert bad.returncode == 2 and "did you mean compute_time" in bad.stderr
+
+
+def test_the_cli_page_examples_are_the_real_output():
+    """Every ``console`` block of the generated CLI page is run and compared exactly."""
+    import contextlib
+    import io
+    import re
+    import shlex
+
+    from symbolic.cli import main
+
+    page = (ROOT / "generated" / "docs" / "cli.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n\$ mlsysym (.*?)\n(.*?)```", page, re.S)
+    assert len(blocks) >= 3
+    for command, expected in blocks:
+        captured = io.StringIO()
+        with contextlib.redirect_stdout(captured):
+            assert main(shlex.split(command)) == 0, command
+        assert captured.getvalue() == expected, command

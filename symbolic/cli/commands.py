@@ -209,11 +209,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     data = {"unknown": solution.unknown, "unit": solution.unit, "values": solution.values,
             "expressions": [{"solution": str(e), "when": str(c)} for e, c in solution.expressions],
             "notes": solution.notes}
-    lines = [f"{args.unknown} [{solution.unit or '1'}] with {args.where} (symbols in base units: s, byte, flop):"]
+    unit = label(solution.unit)
+    lines = [f"{args.unknown} [{unit or '1'}] with {args.where} (symbols in base units: s, B, flop):"]
     for expr, condition in solution.expressions:
         lines.append(f"  symbolic: {args.unknown} = {expr}" + ("" if condition is True or str(condition) == "True"
                                                                else f"   when {condition}"))
-    lines += [f"  at {args.name}: {args.unknown} = {shown(v, solution.unit)}" for v in solution.values]
+    lines += [f"  at {args.name}: {args.unknown} = {shown(v, unit)}" for v in solution.values]
     lines += [f"  note: {n}" for n in solution.notes]
     emit(args, data, "\n".join(lines))
     return 0
