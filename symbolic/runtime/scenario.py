@@ -57,26 +57,34 @@ class ScenarioBase:
     def __init__(self, *, name: str | None = None, description: str | None = None, **inputs: Any) -> None:
         cls = type(self)
         title = cls.__name__
+        unknown_names(title, inputs, cls.input_names())
         if any(value is REQUIRED for value in inputs.values()):  # the generated signature's marker for "not given"
             inputs = {key: value for key, value in inputs.items() if value is not REQUIRED}
-        unknown_names(title, inputs, cls.input_names())
-        _missing(cls, inputs)
+            _missing(cls, inputs)  # one error naming every missing input (the loops below meet them one by one)
         given: dict[str, Any] = {}
         args: dict[str, Any] = {}
         for spec in cls._specs:
-            if spec.name in inputs:
-                raw = inputs[spec.name]
+            raw = inputs.get(spec.name, REQUIRED)
+            if raw is None and spec.default is None:  # an optional input left out (the generated default)
+                value = None
+            elif raw is not REQUIRED:
                 value = coerce_list(title, spec, raw) if isinstance(spec, ListSpec) else coerce_number(title, spec, raw)
             else:
+                if spec.default is REQUIRED:
+                    _missing(cls, inputs)
                 value = spec.default
             given[spec.name] = value
             args[spec.name] = list_argument(title, spec, value, given) if isinstance(spec, ListSpec) else value
         for choice in cls._choices:
             given[choice.name], args[choice.argument] = choice.resolve(title, inputs.get(choice.name, REQUIRED))
         for precision in cls._precisions:
+            if precision.name not in inputs and precision.default is REQUIRED:
+                _missing(cls, inputs)
             given[precision.name] = _precision(title, precision, inputs.get(precision.name, precision.default))
         for node_spec in cls._nodes:
             node = inputs.get(node_spec.name)
+            if node_spec.name not in inputs and not node_spec.optional:
+                _missing(cls, inputs)
             if node is None and node_spec.optional:
                 given[node_spec.name] = None
                 args.update(dict.fromkeys(node_spec.fields.values()))
@@ -96,6 +104,8 @@ class ScenarioBase:
         for workload_spec in cls._workloads:
             given[workload_spec.name] = _workload(title, workload_spec, inputs.get(workload_spec.name), args)
         for scenario_spec in cls._scenarios:
+            if scenario_spec.name not in inputs:
+                _missing(cls, inputs)
             inner = given[scenario_spec.name] = _instance(
                 title, scenario_spec.name, inputs.get(scenario_spec.name), scenario_spec.scenario,
                 f"a {scenario_spec.scenario.__name__}")
