@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec, Requirement
+from symbolic.runtime.validation import REQUIRED, InputSpec, Requirement
 
 __all__ = ["CompileBreakevenScenario", "evaluate", "gradient"]
 
@@ -189,6 +189,30 @@ class CompileBreakevenScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        eager_rate: Any = REQUIRED,
+        compiled_rate: Any = REQUIRED,
+        compile_time: Any = REQUIRED,
+        experiment_items: Any = None,
+        recompiles: Any = None,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            eager_rate=eager_rate,
+            compiled_rate=compiled_rate,
+            compile_time=compile_time,
+            experiment_items=experiment_items,
+            recompiles=recompiles,
+            **unknown,
+        )
 
     eager_item_time = Output('eager_item_time', 'ms')
     compiled_item_time = Output('compiled_item_time', 'ms')

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.mathops import maximum, step
+from symbolic.runtime.mathops import chain_default, maximum, step
 from symbolic.runtime.scenario import GroupOutput, Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec
 
 __all__ = ["IronLawScenario", "evaluate", "gradient"]
 
@@ -141,8 +141,10 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
+    follows_memory_time_stated = memory_time_stated is None
     if memory_time_stated is None and bandwidth is not None and data_volume is not None:
         memory_time_stated = 1000*data_volume/bandwidth
+    follows_compute_time_stated = compute_time_stated is None
     if compute_time_stated is None and effective_rate is not None and operations is not None:
         compute_time_stated = 1000*operations/effective_rate
     d__result__overhead__overhead = 1
@@ -222,6 +224,10 @@ def gradient(
             'result.naive_upgraded_time': {'overhead': d__result__naive_upgraded_time__overhead, 'memory_speedup': d__result__naive_upgraded_time__memory_speedup, 'compute_speedup': d__result__naive_upgraded_time__compute_speedup, 'compute_time_stated': d__result__naive_upgraded_time__compute_time_stated, 'memory_time_stated': d__result__naive_upgraded_time__memory_time_stated},
             'result.sequential_reduction': {'overhead': d__result__sequential_reduction__overhead, 'memory_speedup': d__result__sequential_reduction__memory_speedup, 'compute_speedup': d__result__sequential_reduction__compute_speedup, 'compute_time_stated': d__result__sequential_reduction__compute_time_stated, 'memory_time_stated': d__result__sequential_reduction__memory_time_stated},
         })
+    if follows_compute_time_stated:  # not given: compute_time_stated moves with the inputs its default reads
+        chain_default(derivatives, "compute_time_stated", {'operations': 1000/effective_rate, 'effective_rate': -1000*operations/effective_rate**2})
+    if follows_memory_time_stated:  # not given: memory_time_stated moves with the inputs its default reads
+        chain_default(derivatives, "memory_time_stated", {'data_volume': 1000/bandwidth, 'bandwidth': -1000*data_volume/bandwidth**2})
     return derivatives
 
 
@@ -270,6 +276,38 @@ class IronLawScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        overhead: Any = REQUIRED,
+        data_volume: Any = None,
+        bandwidth: Any = None,
+        memory_time_stated: Any = None,
+        operations: Any = None,
+        effective_rate: Any = None,
+        compute_time_stated: Any = None,
+        memory_speedup: Any = 1,
+        compute_speedup: Any = 1,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            overhead=overhead,
+            data_volume=data_volume,
+            bandwidth=bandwidth,
+            memory_time_stated=memory_time_stated,
+            operations=operations,
+            effective_rate=effective_rate,
+            compute_time_stated=compute_time_stated,
+            memory_speedup=memory_speedup,
+            compute_speedup=compute_speedup,
+            **unknown,
+        )
 
     memory_time = Output('memory_time', 'ms', requires=('memory_time_stated',), alternatives={'memory_time_stated': ('bandwidth', 'data_volume')})
     compute_time = Output('compute_time', 'ms', requires=('compute_time_stated',), alternatives={'compute_time_stated': ('effective_rate', 'operations')})

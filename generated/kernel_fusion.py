@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec, Requirement
+from symbolic.runtime.validation import REQUIRED, InputSpec, Requirement
 
 __all__ = ["KernelFusionScenario", "evaluate", "gradient"]
 
@@ -145,6 +145,26 @@ class KernelFusionScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        chain_length: Any = REQUIRED,
+        dispatch: Any = REQUIRED,
+        launch: Any = REQUIRED,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            chain_length=chain_length,
+            dispatch=dispatch,
+            launch=launch,
+            **unknown,
+        )
 
     unfused_trips = Output('unfused_trips')
     fused_trips = Output('fused_trips')

@@ -11,7 +11,7 @@ from typing import Any
 
 from symbolic.runtime.mathops import log
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec
 
 __all__ = ["PowerLawScenario", "evaluate", "gradient"]
 
@@ -129,6 +129,26 @@ class PowerLawScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        exponent: Any = REQUIRED,
+        loss_reduction: Any = None,
+        resource_multiple: Any = None,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            exponent=exponent,
+            loss_reduction=loss_reduction,
+            resource_multiple=resource_multiple,
+            **unknown,
+        )
 
     multiple_factor = Output('multiple_factor', requires=('resource_multiple',))
     multiple_reduction = Output('multiple_reduction', requires=('resource_multiple',))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec
 
 __all__ = ["ScalingOverheadScenario", "evaluate", "gradient"]
 
@@ -85,5 +85,23 @@ class ScalingOverheadScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        planned_speedup: Any = REQUIRED,
+        overhead_fraction: Any = REQUIRED,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            planned_speedup=planned_speedup,
+            overhead_fraction=overhead_fraction,
+            **unknown,
+        )
 
     realized_speedup = Output('realized_speedup')

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec
 
 __all__ = ["SustainedThroughputScenario", "evaluate", "gradient"]
 
@@ -92,6 +92,24 @@ class SustainedThroughputScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        planned_device_hours: Any = REQUIRED,
+        sustained_fraction: Any = REQUIRED,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            planned_device_hours=planned_device_hours,
+            sustained_fraction=sustained_fraction,
+            **unknown,
+        )
 
     required_device_hours = Output('required_device_hours', 'h')
     stretch = Output('stretch')
