@@ -274,9 +274,6 @@ class HardwareNode:
     def __hash__(self) -> int:
         return hash((self.name, self._bandwidth))
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return _restore, (type(self), _state(self))
-
 
 class _Compute:
     """A node's compute rates under the reference's names."""
@@ -359,18 +356,8 @@ class DatasetProfile:
     def __hash__(self) -> int:
         return hash((self.name, self.training_examples))
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return _restore, (type(self), _state(self))
-
 
 def _state(record: Any, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
     """A record's slots by name (those set), for equality and pickling."""
     return {name: object.__getattribute__(record, name) for name in type(record).__slots__
             if name not in leave_out and hasattr(record, name)}
-
-
-def _restore(cls: Any, state: dict[str, Any]) -> Any:
-    record = cls.__new__(cls)
-    for name, value in state.items():
-        object.__setattr__(record, name, value)
-    return record
