@@ -366,7 +366,7 @@ def conversion_factor(where: str, spec: Spec, value: Any) -> Any:
         return _factor(value._units, spec.unit or "dimensionless")
     except Exception as error:  # pint's DimensionalityError, or the foreign registry above
         raise ScenarioInputError(
-            f"{where} got {value.units:~P} ({value.dimensionality}); {_expected_unit(spec)}: {error}"
+            f"{where} got {value:~P} ({value.dimensionality}); {_expected_unit(spec)}: {error}"
         ) from None
 
 
