@@ -11,7 +11,7 @@ from typing import Any
 
 from symbolic.runtime.mathops import ceil_log2, log
 from symbolic.runtime.scenario import GroupOutput, ListOutput, Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec, ListSpec, Requirement
+from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec, Requirement
 
 __all__ = ["AllReduceScheduleScenario", "evaluate", "gradient"]
 
@@ -171,5 +171,31 @@ class AllReduceScheduleScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        message: Any = REQUIRED,
+        group_sizes: Any = REQUIRED,
+        alpha: Any = REQUIRED,
+        bandwidth: Any = REQUIRED,
+        run_steps: Any = 1,
+        time_saved_fraction: Any = 0.0,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            message=message,
+            group_sizes=group_sizes,
+            alpha=alpha,
+            bandwidth=bandwidth,
+            run_steps=run_steps,
+            time_saved_fraction=time_saved_fraction,
+            **unknown,
+        )
 
     result = GroupOutput('result', (Output('message', 'MB'), Output('alpha', 'µs'), Output('bandwidth', 'GB/s'), ListOutput('chunk', 'MB', keys='group_sizes'), ListOutput('ring_factor', keys='group_sizes'), ListOutput('ring_rounds', keys='group_sizes'), ListOutput('tree_rounds', keys='group_sizes'), ListOutput('ring_byte_time', 's', keys='group_sizes'), ListOutput('ring_startup_time', 'µs', keys='group_sizes'), ListOutput('ring_time', 's', keys='group_sizes'), ListOutput('tree_byte_time', 's', keys='group_sizes'), ListOutput('tree_startup_time', 'µs', keys='group_sizes'), ListOutput('tree_time', 's', keys='group_sizes'), ListOutput('star_byte_time', 's', keys='group_sizes'), ListOutput('star_ring_limit', keys='group_sizes'), ListOutput('crossover_estimate', 'byte', keys='group_sizes'), ListOutput('crossover_exact', 'byte', keys='group_sizes'), ListOutput('saved_time', 's', keys='group_sizes'), ListOutput('saved_device_hours', 'h', keys='group_sizes'),))
