@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec
 
 __all__ = ["ContextGrowthScenario", "evaluate", "gradient"]
 
@@ -95,6 +95,24 @@ class ContextGrowthScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        base_tokens: Any = REQUIRED,
+        tokens: Any = REQUIRED,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            base_tokens=base_tokens,
+            tokens=tokens,
+            **unknown,
+        )
 
     ratio = Output('ratio')
     score_ratio = Output('score_ratio')

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec, NodeSpec, Requirement, WorkloadSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, Requirement, WorkloadSpec
 
 __all__ = ["ContextMemoryCrossingScenario", "evaluate", "gradient"]
 
@@ -151,6 +151,26 @@ class ContextMemoryCrossingScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        workload: Any = REQUIRED,
+        hardware: Any = REQUIRED,
+        bytes_per_value: Any = REQUIRED,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            workload=workload,
+            hardware=hardware,
+            bytes_per_value=bytes_per_value,
+            **unknown,
+        )
 
     weights = Output('weights', 'GB')
     kv_per_token = Output('kv_per_token', 'byte')

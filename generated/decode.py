@@ -11,7 +11,7 @@ from typing import Any
 
 from symbolic.runtime.mathops import choose, minimum, step
 from symbolic.runtime.scenario import GroupOutput, Output, ScenarioBase
-from symbolic.runtime.validation import ChoiceSpec, InputSpec, NodeSpec, PrecisionSpec, WorkloadSpec
+from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, NodeSpec, PrecisionSpec, WorkloadSpec
 
 __all__ = ["DecodeScenario", "evaluate", "gradient"]
 
@@ -216,5 +216,31 @@ class DecodeScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        workload: Any = REQUIRED,
+        hardware: Any = REQUIRED,
+        precision: Any = REQUIRED,
+        batch_size: Any = 1,
+        peak_precision: Any = 'peak',
+        tp_size: Any = 1,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            workload=workload,
+            hardware=hardware,
+            precision=precision,
+            batch_size=batch_size,
+            peak_precision=peak_precision,
+            tp_size=tp_size,
+            **unknown,
+        )
 
     result = GroupOutput('result', (Output('weight_bytes', 'byte'), Output('flops_per_step', 'flop'), Output('compute_time', 'ms'), Output('memory_time', 'ms'), Output('memory_share'), Output('bound_ratio'), Output('intensity', 'flop/byte'), Output('attainable_flops', 'flop/s'), Output('peak_fraction'), Output('bottleneck', labels=('Compute', 'Memory')),))

@@ -11,7 +11,7 @@ from typing import Any
 
 from symbolic.runtime.mathops import floor_div, maximum, step
 from symbolic.runtime.scenario import ListOutput, Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec, ListSpec, NodeSpec, PrecisionSpec, Requirement, WorkloadSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec, NodeSpec, PrecisionSpec, Requirement, WorkloadSpec
 
 __all__ = ["KvDecodeBatchScenario", "evaluate", "gradient"]
 
@@ -257,6 +257,40 @@ class KvDecodeBatchScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        workload: Any = REQUIRED,
+        hardware: Any = REQUIRED,
+        weight_bytes_per_param: Any = REQUIRED,
+        kv_bytes_per_value: Any = REQUIRED,
+        context_tokens: Any = REQUIRED,
+        batch_sizes: Any = REQUIRED,
+        prompt_tokens: Any = REQUIRED,
+        prefill_efficiency: Any = REQUIRED,
+        peak_precision: Any = 'fp16_dense',
+        tpot_budgets: Any = REQUIRED,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            workload=workload,
+            hardware=hardware,
+            weight_bytes_per_param=weight_bytes_per_param,
+            kv_bytes_per_value=kv_bytes_per_value,
+            context_tokens=context_tokens,
+            batch_sizes=batch_sizes,
+            prompt_tokens=prompt_tokens,
+            prefill_efficiency=prefill_efficiency,
+            peak_precision=peak_precision,
+            tpot_budgets=tpot_budgets,
+            **unknown,
+        )
 
     weights = Output('weights', 'GB')
     kv_per_token = Output('kv_per_token', 'byte')

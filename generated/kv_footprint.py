@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec, NodeSpec, Requirement, WorkloadSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, Requirement, WorkloadSpec
 
 __all__ = ["KvFootprintScenario", "evaluate", "gradient"]
 
@@ -179,6 +179,32 @@ class KvFootprintScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        workload: Any = REQUIRED,
+        tokens: Any = REQUIRED,
+        bytes_per_value: Any = REQUIRED,
+        hardware: Any = None,
+        kv_share: Any = None,
+        kv_width_factor: Any = 1.0,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            workload=workload,
+            tokens=tokens,
+            bytes_per_value=bytes_per_value,
+            hardware=hardware,
+            kv_share=kv_share,
+            kv_width_factor=kv_width_factor,
+            **unknown,
+        )
 
     per_token = Output('per_token', 'byte')
     total = Output('total', 'GB')

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec, WorkloadSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec, WorkloadSpec
 
 __all__ = ["PackedQkvProjectionScenario", "evaluate", "gradient"]
 
@@ -111,6 +111,26 @@ class PackedQkvProjectionScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        workload: Any = REQUIRED,
+        tokens: Any = REQUIRED,
+        projections: Any = 3,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            workload=workload,
+            tokens=tokens,
+            projections=projections,
+            **unknown,
+        )
 
     width = Output('width')
     packed_width = Output('packed_width')

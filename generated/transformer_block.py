@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec, NodeSpec, WorkloadSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, WorkloadSpec
 
 __all__ = ["TransformerBlockScenario", "evaluate", "gradient"]
 
@@ -434,6 +434,32 @@ class TransformerBlockScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        workload: Any = REQUIRED,
+        context_tokens: Any = REQUIRED,
+        ffn_multiple: Any = 4,
+        attention_projections: Any = 4,
+        hardware: Any = None,
+        batch_size: Any = 1,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            workload=workload,
+            context_tokens=context_tokens,
+            ffn_multiple=ffn_multiple,
+            attention_projections=attention_projections,
+            hardware=hardware,
+            batch_size=batch_size,
+            **unknown,
+        )
 
     width = Output('width')
     attention_weights_per_block = Output('attention_weights_per_block')
