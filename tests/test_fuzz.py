@@ -141,7 +141,6 @@ import numpy as np  # noqa: E402
 from symbolic.cli.values import UsageError, parse_vary  # noqa: E402
 from symbolic.runtime.analysis import compare, flat_outputs, sensitivity  # noqa: E402
 from symbolic.runtime.sweep import sweep  # noqa: E402
-from symbolic.runtime.validation import ListSpec  # noqa: E402
 
 sweep_values = st.one_of(
     st.lists(numbers, min_size=1, max_size=4),
