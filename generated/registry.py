@@ -8,27 +8,16 @@ declared beside their scenario in ``symbolic/scenarios/``.
 
 from __future__ import annotations
 
-from generated.catalog import Constants, Datasets, Hardware, Models, Systems
-from generated.all_reduce_schedule import AllReduceScheduleScenario
-from generated.compile_breakeven import CompileBreakevenScenario
-from generated.context_growth import ContextGrowthScenario
-from generated.context_memory_crossing import ContextMemoryCrossingScenario
-from generated.decode import DecodeScenario
+from generated.catalog import Constants, Datasets, Hardware
+from generated.attention_tiling import AttentionTilingScenario
 from generated.dense_network import DenseNetworkScenario
 from generated.epoch_overhead import EpochOverheadScenario
 from generated.host_dispatch import HostDispatchScenario
-from generated.iron_law import IronLawScenario
-from generated.kernel_fusion import KernelFusionScenario
-from generated.kv_decode_batch import KvDecodeBatchScenario
-from generated.kv_footprint import KvFootprintScenario
+from generated.low_rank_update import LowRankUpdateScenario
 from generated.materialized_scores import MaterializedScoresScenario
 from generated.mlp_training_step import MlpTrainingStepScenario
-from generated.packed_qkv_projection import PackedQkvProjectionScenario
 from generated.pipeline_schedule import PipelineScheduleScenario
-from generated.power_law import PowerLawScenario
-from generated.scaling_overhead import ScalingOverheadScenario
-from generated.sustained_throughput import SustainedThroughputScenario
-from generated.transformer_block import TransformerBlockScenario
+from generated.residual_adapter import ResidualAdapterScenario
 from generated.update_working_set import UpdateWorkingSetScenario
 from symbolic.runtime.namespace import Namespace
 from symbolic.runtime.units import Q_
@@ -36,149 +25,16 @@ from symbolic.runtime.units import Q_
 __all__ = ["Scenarios"]
 
 
-def _RingVsTreeSmallBuffer():
-    """RingVsTreeSmallBuffer: Ring against tree for a 1 MB buffer over 64 ranks."""
-    return AllReduceScheduleScenario(
-        name='Ring against tree for a 1 MB buffer over 64 ranks',
-        description="A 1 MB AllReduce over 64 ranks at 10 GB/s and 10 µs per message: the tree's 12 startups beat the ring's 126.",
-        message=Q_('1 MB'),
-        group_sizes=[64],
-        alpha=Q_('10 µs'),
-        bandwidth=Q_('10 GB/s'),
-    )
-
-
-def _ResNet50CompileBreakeven():
-    """ResNet50CompileBreakeven: ResNet-50 training: eager against torch.compile."""
-    return CompileBreakevenScenario(
-        name='ResNet-50 training: eager against torch.compile',
-        description='ResNet-50 at 1450 images/s eager and 2150 images/s compiled, a 30 s compile; an experiment of 10,000 images that changes the code 10 times.',
-        eager_rate=Q_('1450 / s'),
-        compiled_rate=Q_('2150 / s'),
-        compile_time=Q_('30 s'),
-        experiment_items=10000,
-        recompiles=10,
-    )
-
-
-def _BertWindowToFourK():
-    """BertWindowToFourK: BERT's 512-token window stretched to 4096 tokens."""
-    return ContextGrowthScenario(
-        name="BERT's 512-token window stretched to 4096 tokens",
-        description="BERT-Base's trained 512-token window grown eightfold, to 4096 tokens.",
-        base_tokens=Models.Language.BERT_Base.context_length,
-        tokens=4096,
-    )
-
-
-def _BertWindowToOneK():
-    """BertWindowToOneK: BERT's 512-token window stretched to 1024 tokens."""
-    return Scenarios.BertWindowToFourK.variant(
-        name="BERT's 512-token window stretched to 1024 tokens",
-        description="BERT-Base's trained 512-token window doubled, to 1024 tokens.",
-        tokens=1024,
-    )
-
-
-def _BertWindowToTwoK():
-    """BertWindowToTwoK: BERT's 512-token window stretched to 2048 tokens."""
-    return Scenarios.BertWindowToFourK.variant(
-        name="BERT's 512-token window stretched to 2048 tokens",
-        description="BERT-Base's trained 512-token window grown fourfold, to 2048 tokens.",
-        tokens=2048,
-    )
-
-
-def _Gpt2XlContextMemoryOnH100():
-    """Gpt2XlContextMemoryOnH100: GPT-2 XL's weights, KV cache and attention scores on an H100, FP16."""
-    return ContextMemoryCrossingScenario(
-        name="GPT-2 XL's weights, KV cache and attention scores on an H100, FP16",
-        description='GPT-2 XL at 2 bytes per value on one 80 GiB H100: where the growing memories cross.',
-        workload=Models.Language.GPT2,
-        hardware=Hardware.Cloud.H100,
-        bytes_per_value=Constants.ByteWidths.FP16,
-    )
-
-
-def _Llama3_70B_DecodeH100():
-    """Llama3_70B_DecodeH100: Llama-3.1-70B decode on one H100, FP16 weights, batch 1."""
-    return DecodeScenario(
-        name='Llama-3.1-70B decode on one H100, FP16 weights, batch 1',
-        description='One generated token of Llama-3.1-70B (70.6B parameters at 2 bytes) on one H100.',
-        workload=Models.Language.Llama3_70B,
-        hardware=Hardware.Cloud.H100,
-    )
-
-
-def _Llama2_70B_DecodeH100():
-    """Llama2_70B_DecodeH100: Llama-2-70B decode on one H100, FP16 weights, batch 1."""
-    return Scenarios.Llama3_70B_DecodeH100.variant(
-        name='Llama-2-70B decode on one H100, FP16 weights, batch 1',
-        description='One generated token of Llama-2-70B (70B parameters at 2 bytes) on one H100.',
-        workload=Models.Language.Llama2_70B,
-    )
-
-
-def _Llama3_70B_DecodeH100Batch64():
-    """Llama3_70B_DecodeH100Batch64: Llama-3.1-70B decode on one H100, FP16 weights, batch 64."""
-    return DecodeScenario(
-        name='Llama-3.1-70B decode on one H100, FP16 weights, batch 64',
-        description="64 requests share each read of Llama-3.1-70B's FP16 weights on one H100.",
-        workload=Models.Language.Llama3_70B,
-        hardware=Hardware.Cloud.H100,
-        batch_size=64,
-    )
-
-
-def _Llama3_70B_Int8DecodeH100():
-    """Llama3_70B_Int8DecodeH100: Llama-3.1-70B decode on one H100, INT8 weights, FP8 rate."""
-    return DecodeScenario(
-        name='Llama-3.1-70B decode on one H100, INT8 weights, FP8 rate',
-        description='Llama-3.1-70B with 1-byte weights on one H100, FLOPs priced at its FP8 rate.',
-        workload=Models.Language.Llama3_70B,
-        hardware=Hardware.Cloud.H100,
-        precision='int8',
-        peak_precision='fp8',
-    )
-
-
-def _Llama2_70BDecodeFloorTp8():
-    """Llama2_70BDecodeFloorTp8: Llama-2-70B decode floor across a DGX H100's eight GPUs."""
-    return DecodeScenario(
-        name="Llama-2-70B decode floor across a DGX H100's eight GPUs",
-        description="Llama-2-70B's FP16 weights split 8 ways by tensor parallelism (one DGX H100), batch 1.",
-        workload=Models.Language.Llama2_70B,
-        hardware=Hardware.Cloud.H100,
-        tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
-    )
-
-
-def _Llama2_70B_DecodeTwoH100():
-    """Llama2_70B_DecodeTwoH100: Llama-2-70B decode across two H100s, FP16 weights."""
-    return Scenarios.Llama2_70B_DecodeH100.variant(
-        name='Llama-2-70B decode across two H100s, FP16 weights',
-        description="Llama-2-70B's FP16 weights split across two H100s by tensor parallelism, batch 1.",
-        tp_size=2,
-    )
-
-
-def _Gpt2XlDecodeH100():
-    """Gpt2XlDecodeH100: GPT-2 XL decode on one H100, FP16 weights, batch 1."""
-    return Scenarios.Llama2_70B_DecodeH100.variant(
-        name='GPT-2 XL decode on one H100, FP16 weights, batch 1',
-        description='One generated token of GPT-2 XL (1.5B parameters at 2 bytes) on one H100.',
-        workload=Models.Language.GPT2,
-    )
-
-
-def _Gpt2XlFp16DecodeOnH100():
-    """Gpt2XlFp16DecodeOnH100: GPT-2 XL FP16 decode on an H100."""
-    return DecodeScenario(
-        name='GPT-2 XL FP16 decode on an H100',
-        description="GPT-2 XL's 3 GB of FP16 weights streamed once per generated token on one H100.",
-        workload=Models.Language.GPT2,
-        hardware=Hardware.Cloud.H100,
-        precision='fp16',
+def _AttentionScores4096TokensFp32():
+    """AttentionScores4096TokensFp32: One attention head at 4,096 tokens in FP32, in 128 x 128 tiles."""
+    return AttentionTilingScenario(
+        name='One attention head at 4,096 tokens in FP32, in 128 x 128 tiles',
+        description="One head of width 64 (GPT-2 XL's 1600 / 25) at 4,096 tokens in FP32, tiled 128 x 128; 16 heads for the all-heads score total.",
+        seq_len=4096,
+        head_dim=64,
+        tile=128,
+        heads=16,
+        bytes_per_value=Constants.ByteWidths.FP32,
     )
 
 
@@ -292,79 +148,26 @@ def _Gpt2XlEagerDecodeDispatch():
     )
 
 
-def _IronLawMemoryBoundExample():
-    """IronLawMemoryBoundExample: A memory-bound task on one accelerator."""
-    return IronLawScenario(
-        name='A memory-bound task on one accelerator',
-        description='2 GB at 100 GB/s against 1 GFLOP at 100 GFLOP/s with 5 ms of overhead; memory twice as fast.',
-        data_volume=Q_('2 GB'),
-        bandwidth=Q_('100 GB/s'),
-        operations=Q_('1 GFLOP'),
-        effective_rate=Q_('100 GFLOP/s'),
-        overhead=Q_('5 ms'),
-        memory_speedup=2.0,
+def _TransformerLayerRank4Update():
+    """TransformerLayerRank4Update: Rank-4 update of a 768 x 768 projection."""
+    return LowRankUpdateScenario(
+        name='Rank-4 update of a 768 x 768 projection',
+        description='A rank-4 LoRA update of one 768 x 768 attention projection (BERT-Base or GPT-2 Small width).',
+        in_dim=768,
+        out_dim=768,
+        rank=4,
     )
 
 
-def _IronLawComputeHeavyExample():
-    """IronLawComputeHeavyExample: A compute-heavy task with a faster arithmetic rate."""
-    return IronLawScenario(
-        name='A compute-heavy task with a faster arithmetic rate',
-        description='A stated 2 s memory term, 8 s compute term and 1 s overhead; arithmetic twice as fast.',
-        memory_time_stated=Q_('2 s'),
-        compute_time_stated=Q_('8 s'),
-        overhead=Q_('1 s'),
-        compute_speedup=2.0,
-    )
-
-
-def _ElementwisePairFusion():
-    """ElementwisePairFusion: Two element-wise operations, unfused and fused."""
-    return KernelFusionScenario(
-        name='Two element-wise operations, unfused and fused',
-        description="Two element-wise operations (say a bias add and a GELU) at the catalog's Python dispatch and kernel launch costs.",
-        chain_length=2,
-        dispatch=Constants.RuntimeOverheads.PythonDispatch,
-        launch=Constants.RuntimeOverheads.KernelLaunch,
-    )
-
-
-def _Gpt2XlChatDecodeBatchesH100():
-    """Gpt2XlChatDecodeBatchesH100: GPT-2 XL chat decode on an H100 at batches 1 to 128, full 1024-token caches."""
-    return KvDecodeBatchScenario(
-        name='GPT-2 XL chat decode on an H100 at batches 1 to 128, full 1024-token caches',
-        description='GPT-2 XL at FP16 weights and cache on one H100, each sequence holding its full 1024-token window, at batches 1, 8, 32, 64 and 128; 512-token prompts prefilled at 40 % of the FP16 peak.',
-        workload=Models.Language.GPT2,
-        hardware=Hardware.Cloud.H100,
-        weight_bytes_per_param=Constants.ByteWidths.FP16,
-        kv_bytes_per_value=Constants.ByteWidths.FP16,
-        context_tokens=Models.Language.GPT2.context_length,
-        batch_sizes=[1, 8, 32, 64, 128],
-        prompt_tokens=512,
-        prefill_efficiency=0.4,
-        peak_precision='fp16_dense',
-        tpot_budgets=[Q_('5 ms'), Q_('20 ms'), Q_('50 ms')],
-    )
-
-
-def _Gpt2XlKvFullWindow():
-    """Gpt2XlKvFullWindow: GPT-2 XL's KV cache over its full 1024-token window, FP16."""
-    return KvFootprintScenario(
-        name="GPT-2 XL's KV cache over its full 1024-token window, FP16",
-        description='GPT-2 XL (48 layers, 25 heads of 64) caching its full 1024-token window at 2 bytes per value.',
-        workload=Models.Language.GPT2,
-        tokens=Models.Language.GPT2.context_length,
-        bytes_per_value=Constants.ByteWidths.FP16,
-    )
-
-
-def _Llama2_7BKvAt2048Tokens():
-    """Llama2_7BKvAt2048Tokens: Llama-2-7B's KV cache at 2048 tokens, FP16."""
-    return Scenarios.Gpt2XlKvFullWindow.variant(
-        name="Llama-2-7B's KV cache at 2048 tokens, FP16",
-        description='Llama-2-7B (32 layers, 32 heads of 128) caching 2048 tokens at 2 bytes per value.',
-        workload=Models.Language.Llama2_7B,
-        tokens=2048,
+def _Rank128Factorization4096():
+    """Rank128Factorization4096: Rank-128 factorization of a 4096 x 4096 FP32 matrix."""
+    return LowRankUpdateScenario(
+        name='Rank-128 factorization of a 4096 x 4096 FP32 matrix',
+        description='A 4096 x 4096 FP32 matrix replaced by two rank-128 factors.',
+        in_dim=4096,
+        out_dim=4096,
+        rank=128,
+        bytes_per_param=Constants.ByteWidths.FP32,
     )
 
 
@@ -403,17 +206,6 @@ def _MnistTwoLayerTrainingStepOnH100():
     )
 
 
-def _Gpt2SmallSixTokenQkvProjection():
-    """Gpt2SmallSixTokenQkvProjection: GPT-2 Small's packed QKV projection of six tokens."""
-    return PackedQkvProjectionScenario(
-        name="GPT-2 Small's packed QKV projection of six tokens",
-        description="Six token rows through GPT-2 Small's 768 x 2304 packed query-key-value projection.",
-        workload=Models.Language.GPT2_Small,
-        tokens=6,
-        projections=3,
-    )
-
-
 def _GPipeFourStageWalkthrough():
     """GPipeFourStageWalkthrough: GPipe walkthrough: four stages, four micro-batches."""
     return PipelineScheduleScenario(
@@ -434,62 +226,15 @@ def _Pipeline8Stage32Micro():
     )
 
 
-def _KaplanTenPercentLowerLoss():
-    """KaplanTenPercentLowerLoss: Ten percent lower loss under Kaplan's compute law."""
-    return PowerLawScenario(
-        name="Ten percent lower loss under Kaplan's compute law",
-        description="The compute multiple that lowers the loss term by 10 percent, and the one that halves it, at Kaplan et al.'s compute exponent 0.05.",
-        exponent=Constants.KaplanScalingLaws.ComputeExponent,
-        loss_reduction=0.1,
-    )
-
-
-def _KaplanComputeDoubling():
-    """KaplanComputeDoubling: Doubling compute under Kaplan's compute law."""
-    return Scenarios.KaplanTenPercentLowerLoss.variant(
-        name="Doubling compute under Kaplan's compute law",
-        description="What twice the compute does to the loss term at Kaplan et al.'s compute exponent 0.05.",
-        loss_reduction=None,
-        resource_multiple=2.0,
-    )
-
-
-def _CoordinationOverheadExample():
-    """CoordinationOverheadExample: A planned 3x speedup with 40 percent overhead."""
-    return ScalingOverheadScenario(
-        name='A planned 3x speedup with 40 percent overhead',
-        description='Three times the devices promise 3x; coordination takes 40 percent of the gain.',
-        planned_speedup=3.0,
-        overhead_fraction=0.4,
-    )
-
-
-def _PeakPlannedTrainingBudget():
-    """PeakPlannedTrainingBudget: Training budget planned from peak throughput."""
-    return SustainedThroughputScenario(
-        name='Training budget planned from peak throughput',
-        description='1000 device-hours planned at peak, run at 40 percent of peak.',
-        planned_device_hours=1000.0,
-        sustained_fraction=0.4,
-    )
-
-
-def _Gpt2XlBlockFullWindow():
-    """Gpt2XlBlockFullWindow: GPT-2 XL's decoder blocks over its full 1024-token window."""
-    return TransformerBlockScenario(
-        name="GPT-2 XL's decoder blocks over its full 1024-token window",
-        description='GPT-2 XL (1.5B; d = 1600, 48 layers) at its trained 1024-token context, one sequence.',
-        workload=Models.Language.GPT2,
-        context_tokens=Models.Language.GPT2.context_length,
-    )
-
-
-def _Gpt2XlBatch32Block():
-    """Gpt2XlBatch32Block: GPT-2 XL's decoder blocks, 32 full-window sequences per training step."""
-    return Scenarios.Gpt2XlBlockFullWindow.variant(
-        name="GPT-2 XL's decoder blocks, 32 full-window sequences per training step",
-        description='The same blocks trained on 32 sequences of 1024 tokens per step.',
-        batch_size=32,
+def _CompactEncoderResidualAdapters():
+    """CompactEncoderResidualAdapters: Bottleneck-16 adapters in a 12-layer 768-wide encoder, FP16."""
+    return ResidualAdapterScenario(
+        name='Bottleneck-16 adapters in a 12-layer 768-wide encoder, FP16',
+        description='One 768 -> 16 -> 768 residual adapter in each of 12 layers, stored in FP16.',
+        width=768,
+        bottleneck=16,
+        sites=12,
+        bytes_per_param=Constants.ByteWidths.FP16,
     )
 
 
@@ -510,20 +255,7 @@ def _PhoneFullUpdateWorkingSet():
 Scenarios = Namespace(
     "Scenarios",
     {
-        'RingVsTreeSmallBuffer': _RingVsTreeSmallBuffer,
-        'ResNet50CompileBreakeven': _ResNet50CompileBreakeven,
-        'BertWindowToFourK': _BertWindowToFourK,
-        'BertWindowToOneK': _BertWindowToOneK,
-        'BertWindowToTwoK': _BertWindowToTwoK,
-        'Gpt2XlContextMemoryOnH100': _Gpt2XlContextMemoryOnH100,
-        'Llama3_70B_DecodeH100': _Llama3_70B_DecodeH100,
-        'Llama2_70B_DecodeH100': _Llama2_70B_DecodeH100,
-        'Llama3_70B_DecodeH100Batch64': _Llama3_70B_DecodeH100Batch64,
-        'Llama3_70B_Int8DecodeH100': _Llama3_70B_Int8DecodeH100,
-        'Llama2_70BDecodeFloorTp8': _Llama2_70BDecodeFloorTp8,
-        'Llama2_70B_DecodeTwoH100': _Llama2_70B_DecodeTwoH100,
-        'Gpt2XlDecodeH100': _Gpt2XlDecodeH100,
-        'Gpt2XlFp16DecodeOnH100': _Gpt2XlFp16DecodeOnH100,
+        'AttentionScores4096TokensFp32': _AttentionScores4096TokensFp32,
         'MnistDenseNetwork': _MnistDenseNetwork,
         'MnistDenseNetworkWiderHidden': _MnistDenseNetworkWiderHidden,
         'MnistDenseNetworkDoubledInputSide': _MnistDenseNetworkDoubledInputSide,
@@ -534,23 +266,13 @@ Scenarios = Namespace(
         'SmallMlpDispatch': _SmallMlpDispatch,
         'Gpt3BlockDispatch': _Gpt3BlockDispatch,
         'Gpt2XlEagerDecodeDispatch': _Gpt2XlEagerDecodeDispatch,
-        'IronLawMemoryBoundExample': _IronLawMemoryBoundExample,
-        'IronLawComputeHeavyExample': _IronLawComputeHeavyExample,
-        'ElementwisePairFusion': _ElementwisePairFusion,
-        'Gpt2XlChatDecodeBatchesH100': _Gpt2XlChatDecodeBatchesH100,
-        'Gpt2XlKvFullWindow': _Gpt2XlKvFullWindow,
-        'Llama2_7BKvAt2048Tokens': _Llama2_7BKvAt2048Tokens,
+        'TransformerLayerRank4Update': _TransformerLayerRank4Update,
+        'Rank128Factorization4096': _Rank128Factorization4096,
         'TwelveHeadScoresAt100kTokens': _TwelveHeadScoresAt100kTokens,
         'MnistTwoLayerTrainingStepOnH100': _MnistTwoLayerTrainingStepOnH100,
-        'Gpt2SmallSixTokenQkvProjection': _Gpt2SmallSixTokenQkvProjection,
         'GPipeFourStageWalkthrough': _GPipeFourStageWalkthrough,
         'Pipeline8Stage32Micro': _Pipeline8Stage32Micro,
-        'KaplanTenPercentLowerLoss': _KaplanTenPercentLowerLoss,
-        'KaplanComputeDoubling': _KaplanComputeDoubling,
-        'CoordinationOverheadExample': _CoordinationOverheadExample,
-        'PeakPlannedTrainingBudget': _PeakPlannedTrainingBudget,
-        'Gpt2XlBlockFullWindow': _Gpt2XlBlockFullWindow,
-        'Gpt2XlBatch32Block': _Gpt2XlBatch32Block,
+        'CompactEncoderResidualAdapters': _CompactEncoderResidualAdapters,
         'PhoneFullUpdateWorkingSet': _PhoneFullUpdateWorkingSet,
     },
     lazy=True,
