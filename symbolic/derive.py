@@ -234,8 +234,8 @@ def solve(subject: Any, unknown: str, output: str, target: str | Any,
             raise DerivationError(f"{output} and {target} have different dimensions")
     else:
         rhs = _base_number(target, left.unit, output)
-    if any(f.has(decl.symbol) for f in (lhs - rhs).atoms(sympy.floor)):
-        raise DerivationError(f"{output} depends on {unknown} through a floor (a step function): every value is "
+    if any(f.has(decl.symbol) for f in (lhs - rhs).atoms(sympy.floor, sympy.ceiling)):
+        raise DerivationError(f"{output} depends on {unknown} through a floor or ceiling (a step function): every value is "
                               "taken on a whole interval, so it cannot be inverted to one input value")
     z = sympy.Dummy(unknown, positive=True) if decl.spec.positive else sympy.Dummy(unknown, nonnegative=True)
     equation = (lhs - rhs).xreplace({decl.symbol: z})
@@ -353,7 +353,7 @@ def _derivative(key: _Key, output: str, with_respect_to: str) -> sympy.Expr:
     decl = input_decl(key.model, with_respect_to)
     form = closed_form(key.model, output, simplify=False)
     # A floor is differentiated as its argument (its trend), as in the generated gradients.
-    form = form.replace(lambda e: isinstance(e, sympy.floor), lambda e: e.args[0])
+    form = form.replace(lambda e: isinstance(e, (sympy.floor, sympy.ceiling)), lambda e: e.args[0])
     return sympy.diff(form, decl.symbol)
 
 
@@ -437,6 +437,6 @@ def scaling(subject: Any, output: str) -> Scaling:
     per_input = {d.name: _growth_or_none(form, {d.symbol}) for d in inputs}
     overall = _growth_or_none(form, {d.symbol for d in inputs})
     denominator = sympy.denom(sympy.together(form))
-    polynomial = not form.has(sympy.Min, sympy.Max, sympy.floor, MaxOver) and not any(
+    polynomial = not form.has(sympy.Min, sympy.Max, sympy.floor, sympy.ceiling, MaxOver) and not any(
         denominator.has(d.symbol) for d in inputs)
     return Scaling(quantity(model, output).name, per_input, overall, polynomial)

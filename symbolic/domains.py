@@ -72,11 +72,13 @@ def _reduced(expr: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic]) -> symp
 
     def floor_sign(node: sympy.Basic) -> sympy.Basic:
         inner = _reduced(node.args[0], replace)
+        if isinstance(node, sympy.ceiling) and inner.is_positive:  # a ceiling of a positive number is >= 1
+            return sympy.Dummy("whole_at_least_one", positive=True, integer=True)
         if sympy.simplify(inner - 1).is_nonnegative:
             return sympy.Dummy("whole_at_least_one", positive=True, integer=True)
         return sympy.Dummy("whole", nonnegative=True, integer=True) if inner.is_nonnegative else node
 
-    expr = expr.replace(lambda e: isinstance(e, sympy.floor), floor_sign)
+    expr = expr.replace(lambda e: isinstance(e, (sympy.floor, sympy.ceiling)), floor_sign)
 
     def ceil_log2_sign(node: sympy.Basic) -> sympy.Basic:
         inner = _reduced(node.args[0], replace)

@@ -9,8 +9,8 @@ from symbolic.functions import MaxOver
 from symbolic.model import Quantity, _symbols
 
 def _relax_floors(expr: sympy.Basic) -> sympy.Basic:
-    """``floor(x)`` replaced by ``x``, for differentiation."""
-    return expr.replace(lambda e: isinstance(e, sympy.floor), lambda e: e.args[0])
+    """``floor(x)`` and ``ceiling(x)`` replaced by ``x``, for differentiation (their trend)."""
+    return expr.replace(lambda e: isinstance(e, (sympy.floor, sympy.ceiling)), lambda e: e.args[0])
 
 
 class GradientState:

@@ -119,6 +119,14 @@ class EvaluatorPrinter(PythonCodePrinter):
         self.helpers_used.add("floor_div")
         return f"floor_div({self._print(numerator)}, {self._print(denominator)})"
 
+    def _print_ceiling(self, expr: sympy.ceiling) -> str:
+        """A ceiling of a quotient, by floor division (no float rounding of n/d first), as a whole number."""
+        numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
+        if denominator == 1:
+            raise DeclarationError(f"ceiling of a non-quotient is not supported: {expr}")
+        self.helpers_used.add("ceiling_division")
+        return f"ceiling_division({self._print(numerator)}, {self._print(denominator)})"
+
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Min, max, ⌈log₂⌉ and log for the generated evaluators: plain numbers, or numpy arrays element-wise.
+"""Min, max, ⌈log₂⌉, log and ceilings for the generated evaluators: plain numbers, or numpy arrays element-wise.
 
 The builtins compare scalars (and keep ints exact); numpy arrays make ``min`` raise
 because an array has no single truth value, and then numpy's element-wise reduction
@@ -47,6 +47,15 @@ def choose(condition: Any, if_true: Any, if_false: Any) -> Any:
         import numpy
 
         return numpy.where(condition, if_true, if_false)
+
+
+def ceiling_division(numerator: Any, denominator: Any) -> Any:
+    """The smallest whole number at least numerator / denominator, by floor division (exact for
+    floats: -(-n // d) never rounds n / d first); an int for scalars, element-wise for arrays."""
+    quotient = -(-numerator // denominator)
+    if type(quotient) is float and quotient - quotient == 0.0:  # finite: int() of it is exact
+        return int(quotient)
+    return quotient
 
 
 def step(value: Any) -> Any:
