@@ -31,6 +31,12 @@ class Ref:
             raise AttributeError(name)
         return Ref(f"{self.source}.{name}", getattr(self.value, name))
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Ref:
+        """A method call on the referenced value: ``capacity.to("GiB")`` stays written as source."""
+        parts = [source_of(a) for a in args] + [f"{key}={source_of(v)}" for key, v in kwargs.items()]
+        value = self.value(*(value_of(a) for a in args), **{key: value_of(v) for key, v in kwargs.items()})
+        return Ref(f"{self.source}({', '.join(parts)})", value)
+
     def _wrap(self, level: int, right: bool = False) -> str:
         tighter = self._precedence > level or (self._precedence == level and not right)
         return self.source if tighter else f"({self.source})"
@@ -66,11 +72,14 @@ class Ref:
         return f"Ref({self.source!r})"
 
 
-def Q(text: str) -> Ref:  # noqa: N802 (reads like the runtime's Q_)
-    """A literal Quantity in a registry declaration, e.g. ``Q("100 µs")``."""
+def Q(text: Any, unit: str | None = None) -> Ref:  # noqa: N802 (reads like the runtime's Q_)
+    """A literal Quantity in a registry declaration, ``Q("100 µs")``, or a catalog number in a
+    unit, ``Q(Hardware.Cloud.H100.memory_capacity.to("GiB").magnitude, "GB")``."""
     from symbolic.runtime.units import Q_
 
-    return Ref(f"Q_({text!r})", Q_(text))
+    if unit is None:
+        return Ref(f"Q_({text!r})", Q_(text))
+    return Ref(f"Q_({source_of(text)}, {unit!r})", Q_(value_of(text), unit))
 
 
 def source_of(value: Any) -> str:

@@ -25,3 +25,26 @@ def test_arrays_element_wise():
 def test_equals_the_exact_ceiling(n, d):
     assert ceiling_division(n, d) == sympy.ceiling(sympy.Rational(n, d))
     assert ceiling_division(float(n), float(d)) == sympy.ceiling(sympy.Rational(n, d)) or abs(n / d) > 2**52
+
+
+def test_a_declared_ceiling_prints_as_the_helper_and_is_proven_at_least_one():
+    from symbolic.codegen.pyprint import EvaluatorPrinter
+    from symbolic.domains import unproven_divisions
+    from symbolic.model import Input, Output, Scenario
+
+    class Devices(Scenario):
+        """Fewest devices holding a state."""
+
+        state = Input("byte", positive=True)
+        memory = Input("GB", positive=True)
+        devices = Output(sympy.ceiling(state / memory))
+        share = Output(state / sympy.ceiling(state / memory))
+
+    state, memory = (d.symbol for d in Devices.model.inputs)
+    printer = EvaluatorPrinter({state: "state", memory: "memory"}, {})
+    code = printer.doprint(sympy.ceiling(state / memory))
+    assert code == "ceiling_division(state, memory)" and printer.helpers_used == {"ceiling_division"}
+    assert eval(code, {"ceiling_division": ceiling_division, "state": 1.494e12, "memory": 8e10}) == 19  # noqa: S307
+    closed = {q.name: q.expr.xreplace({Devices.model.quantities[0].symbol: Devices.model.quantities[0].expr})
+              for q in Devices.model.quantities}
+    assert unproven_divisions(Devices.model, closed) == {}

@@ -14,7 +14,7 @@ from symbolic.functions import INDEX_CODE_NAMES, CeilLog2, Exceeds, Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
-HELPERS = ("ceil_log2", "choose", "floor_div", "log", "maximum", "minimum", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
+HELPERS = ("ceil_log2", "ceiling_division", "choose", "floor_div", "log", "maximum", "minimum", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
 
 
 def code_name(path: str) -> str:

@@ -25,6 +25,7 @@ from symbolic.codegen.discover import ScenarioModule, check_unique_names, discov
 from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen.latex import equations
 from symbolic.codegen.python import Evaluator, build_evaluator, code_name
+from symbolic.codegen.pyprint import HELPERS
 from symbolic.codegen.records import RECORD_MODULES, record_module, record_source
 from symbolic.codegen.derivations import derivations_markdown
 from symbolic.codegen.reference_pages import reference_files
@@ -304,7 +305,7 @@ def compiled_functions(context: dict[str, Any]) -> dict[str, Any]:
     module will hold, so numbers shown in the docs come from the code users run."""
     text = environment().get_template("evaluator_functions.py.j2").render(**context)
     namespace: dict[str, Any] = {}
-    source = "from typing import Any\nfrom symbolic.runtime.mathops import choose, floor_div, log, maximum, minimum, step\n" + text
+    source = f"from typing import Any\nfrom symbolic.runtime.mathops import {', '.join(HELPERS)}\n" + text
     exec(compile(source, f"<evaluator of {context['model'].name}>", "exec"), namespace)  # noqa: S102
     return namespace
 

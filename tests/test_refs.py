@@ -1,0 +1,20 @@
+"""Registry values written as catalog references keep their source, through method calls too."""
+
+from __future__ import annotations
+
+from symbolic.catalog import Hardware
+from symbolic.refs import Q, source_of, value_of
+
+
+def test_method_calls_keep_their_source_and_value():
+    capacity = Hardware.Cloud.H100.memory_capacity.to("GiB").magnitude
+    assert source_of(capacity) == "Hardware.Cloud.H100.memory_capacity.to('GiB').magnitude"
+    assert value_of(capacity) == 80
+
+
+def test_q_takes_a_literal_or_a_magnitude_and_a_unit():
+    """The reference labels the H100's 80 GiB as 80 GB in some entries; written from the catalog."""
+    labelled = Q(Hardware.Cloud.H100.memory_capacity.to("GiB").magnitude, "GB")
+    assert labelled.source == "Q_(Hardware.Cloud.H100.memory_capacity.to('GiB').magnitude, 'GB')"
+    assert labelled.value.to("byte").magnitude == 80e9
+    assert Q("100 µs").source == "Q_('100 µs')"
