@@ -10,14 +10,20 @@ from __future__ import annotations
 
 from generated.catalog import Constants, Datasets, Hardware
 from generated.attention_tiling import AttentionTilingScenario
+from generated.compile_breakeven import CompileBreakevenScenario
 from generated.dense_network import DenseNetworkScenario
 from generated.epoch_overhead import EpochOverheadScenario
 from generated.host_dispatch import HostDispatchScenario
+from generated.iron_law import IronLawScenario
+from generated.kernel_fusion import KernelFusionScenario
 from generated.low_rank_update import LowRankUpdateScenario
 from generated.materialized_scores import MaterializedScoresScenario
 from generated.mlp_training_step import MlpTrainingStepScenario
 from generated.pipeline_schedule import PipelineScheduleScenario
+from generated.power_law import PowerLawScenario
 from generated.residual_adapter import ResidualAdapterScenario
+from generated.scaling_overhead import ScalingOverheadScenario
+from generated.sustained_throughput import SustainedThroughputScenario
 from generated.update_working_set import UpdateWorkingSetScenario
 from symbolic.runtime.namespace import Namespace
 from symbolic.runtime.units import Q_
@@ -35,6 +41,19 @@ def _AttentionScores4096TokensFp32():
         tile=128,
         heads=16,
         bytes_per_value=Constants.ByteWidths.FP32,
+    )
+
+
+def _ResNet50CompileBreakeven():
+    """ResNet50CompileBreakeven: ResNet-50 training: eager against torch.compile."""
+    return CompileBreakevenScenario(
+        name='ResNet-50 training: eager against torch.compile',
+        description='ResNet-50 at 1450 images/s eager and 2150 images/s compiled, a 30 s compile; an experiment of 10,000 images that changes the code 10 times.',
+        eager_rate=Q_('1450 / s'),
+        compiled_rate=Q_('2150 / s'),
+        compile_time=Q_('30 s'),
+        experiment_items=10000,
+        recompiles=10,
     )
 
 
@@ -148,6 +167,43 @@ def _Gpt2XlEagerDecodeDispatch():
     )
 
 
+def _IronLawMemoryBoundExample():
+    """IronLawMemoryBoundExample: A memory-bound task on one accelerator."""
+    return IronLawScenario(
+        name='A memory-bound task on one accelerator',
+        description='2 GB at 100 GB/s against 1 GFLOP at 100 GFLOP/s with 5 ms of overhead; memory twice as fast.',
+        data_volume=Q_('2 GB'),
+        bandwidth=Q_('100 GB/s'),
+        operations=Q_('1 GFLOP'),
+        effective_rate=Q_('100 GFLOP/s'),
+        overhead=Q_('5 ms'),
+        memory_speedup=2.0,
+    )
+
+
+def _IronLawComputeHeavyExample():
+    """IronLawComputeHeavyExample: A compute-heavy task with a faster arithmetic rate."""
+    return IronLawScenario(
+        name='A compute-heavy task with a faster arithmetic rate',
+        description='A stated 2 s memory term, 8 s compute term and 1 s overhead; arithmetic twice as fast.',
+        memory_time_stated=Q_('2 s'),
+        compute_time_stated=Q_('8 s'),
+        overhead=Q_('1 s'),
+        compute_speedup=2.0,
+    )
+
+
+def _ElementwisePairFusion():
+    """ElementwisePairFusion: Two element-wise operations, unfused and fused."""
+    return KernelFusionScenario(
+        name='Two element-wise operations, unfused and fused',
+        description="Two element-wise operations (say a bias add and a GELU) at the catalog's Python dispatch and kernel launch costs.",
+        chain_length=2,
+        dispatch=Constants.RuntimeOverheads.PythonDispatch,
+        launch=Constants.RuntimeOverheads.KernelLaunch,
+    )
+
+
 def _TransformerLayerRank4Update():
     """TransformerLayerRank4Update: Rank-4 update of a 768 x 768 projection."""
     return LowRankUpdateScenario(
@@ -226,6 +282,26 @@ def _Pipeline8Stage32Micro():
     )
 
 
+def _KaplanTenPercentLowerLoss():
+    """KaplanTenPercentLowerLoss: Ten percent lower loss under Kaplan's compute law."""
+    return PowerLawScenario(
+        name="Ten percent lower loss under Kaplan's compute law",
+        description="The compute multiple that lowers the loss term by 10 percent, and the one that halves it, at Kaplan et al.'s compute exponent 0.05.",
+        exponent=Constants.KaplanScalingLaws.ComputeExponent,
+        loss_reduction=0.1,
+    )
+
+
+def _KaplanComputeDoubling():
+    """KaplanComputeDoubling: Doubling compute under Kaplan's compute law."""
+    return Scenarios.KaplanTenPercentLowerLoss.variant(
+        name="Doubling compute under Kaplan's compute law",
+        description="What twice the compute does to the loss term at Kaplan et al.'s compute exponent 0.05.",
+        loss_reduction=None,
+        resource_multiple=2.0,
+    )
+
+
 def _CompactEncoderResidualAdapters():
     """CompactEncoderResidualAdapters: Bottleneck-16 adapters in a 12-layer 768-wide encoder, FP16."""
     return ResidualAdapterScenario(
@@ -235,6 +311,26 @@ def _CompactEncoderResidualAdapters():
         bottleneck=16,
         sites=12,
         bytes_per_param=Constants.ByteWidths.FP16,
+    )
+
+
+def _CoordinationOverheadExample():
+    """CoordinationOverheadExample: A planned 3x speedup with 40 percent overhead."""
+    return ScalingOverheadScenario(
+        name='A planned 3x speedup with 40 percent overhead',
+        description='Three times the devices promise 3x; coordination takes 40 percent of the gain.',
+        planned_speedup=3.0,
+        overhead_fraction=0.4,
+    )
+
+
+def _PeakPlannedTrainingBudget():
+    """PeakPlannedTrainingBudget: Training budget planned from peak throughput."""
+    return SustainedThroughputScenario(
+        name='Training budget planned from peak throughput',
+        description='1000 device-hours planned at peak, run at 40 percent of peak.',
+        planned_device_hours=1000.0,
+        sustained_fraction=0.4,
     )
 
 
@@ -256,6 +352,7 @@ Scenarios = Namespace(
     "Scenarios",
     {
         'AttentionScores4096TokensFp32': _AttentionScores4096TokensFp32,
+        'ResNet50CompileBreakeven': _ResNet50CompileBreakeven,
         'MnistDenseNetwork': _MnistDenseNetwork,
         'MnistDenseNetworkWiderHidden': _MnistDenseNetworkWiderHidden,
         'MnistDenseNetworkDoubledInputSide': _MnistDenseNetworkDoubledInputSide,
@@ -266,13 +363,20 @@ Scenarios = Namespace(
         'SmallMlpDispatch': _SmallMlpDispatch,
         'Gpt3BlockDispatch': _Gpt3BlockDispatch,
         'Gpt2XlEagerDecodeDispatch': _Gpt2XlEagerDecodeDispatch,
+        'IronLawMemoryBoundExample': _IronLawMemoryBoundExample,
+        'IronLawComputeHeavyExample': _IronLawComputeHeavyExample,
+        'ElementwisePairFusion': _ElementwisePairFusion,
         'TransformerLayerRank4Update': _TransformerLayerRank4Update,
         'Rank128Factorization4096': _Rank128Factorization4096,
         'TwelveHeadScoresAt100kTokens': _TwelveHeadScoresAt100kTokens,
         'MnistTwoLayerTrainingStepOnH100': _MnistTwoLayerTrainingStepOnH100,
         'GPipeFourStageWalkthrough': _GPipeFourStageWalkthrough,
         'Pipeline8Stage32Micro': _Pipeline8Stage32Micro,
+        'KaplanTenPercentLowerLoss': _KaplanTenPercentLowerLoss,
+        'KaplanComputeDoubling': _KaplanComputeDoubling,
         'CompactEncoderResidualAdapters': _CompactEncoderResidualAdapters,
+        'CoordinationOverheadExample': _CoordinationOverheadExample,
+        'PeakPlannedTrainingBudget': _PeakPlannedTrainingBudget,
         'PhoneFullUpdateWorkingSet': _PhoneFullUpdateWorkingSet,
     },
     lazy=True,
