@@ -14,6 +14,7 @@ builds Quantities in the project's unit registry.
 """
 
 from generated.catalog import Constants, Datasets, Hardware, Models, Systems
+from generated.all_reduce_schedule import AllReduceScheduleScenario
 from generated.attention_tiling import AttentionTilingScenario
 from generated.compile_breakeven import CompileBreakevenScenario
 from generated.dense_network import DenseNetworkScenario
@@ -79,6 +80,7 @@ __all__ = [
     "SSMWorkload",
     "TransformerWorkload",
     "Workload",
+    "AllReduceScheduleScenario",
     "AttentionTilingScenario",
     "CompileBreakevenScenario",
     "DenseNetworkScenario",
@@ -97,4 +99,4 @@ __all__ = [
     "UpdateWorkingSetScenario",
 ]
 
-SCENARIO_CLASSES = (AttentionTilingScenario, CompileBreakevenScenario, DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, LowRankUpdateScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PipelineScheduleScenario, PowerLawScenario, ResidualAdapterScenario, ScalingOverheadScenario, SustainedThroughputScenario, UpdateWorkingSetScenario, )
+SCENARIO_CLASSES = (AllReduceScheduleScenario, AttentionTilingScenario, CompileBreakevenScenario, DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, LowRankUpdateScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PipelineScheduleScenario, PowerLawScenario, ResidualAdapterScenario, ScalingOverheadScenario, SustainedThroughputScenario, UpdateWorkingSetScenario, )
