@@ -17,19 +17,26 @@ from generated.catalog import Constants, Datasets, Hardware, Models, Systems
 from generated.all_reduce_schedule import AllReduceScheduleScenario
 from generated.attention_tiling import AttentionTilingScenario
 from generated.compile_breakeven import CompileBreakevenScenario
+from generated.context_growth import ContextGrowthScenario
+from generated.context_memory_crossing import ContextMemoryCrossingScenario
+from generated.decode import DecodeScenario
 from generated.dense_network import DenseNetworkScenario
 from generated.epoch_overhead import EpochOverheadScenario
 from generated.host_dispatch import HostDispatchScenario
 from generated.iron_law import IronLawScenario
 from generated.kernel_fusion import KernelFusionScenario
+from generated.kv_decode_batch import KvDecodeBatchScenario
+from generated.kv_footprint import KvFootprintScenario
 from generated.low_rank_update import LowRankUpdateScenario
 from generated.materialized_scores import MaterializedScoresScenario
 from generated.mlp_training_step import MlpTrainingStepScenario
+from generated.packed_qkv_projection import PackedQkvProjectionScenario
 from generated.pipeline_schedule import PipelineScheduleScenario
 from generated.power_law import PowerLawScenario
 from generated.residual_adapter import ResidualAdapterScenario
 from generated.scaling_overhead import ScalingOverheadScenario
 from generated.sustained_throughput import SustainedThroughputScenario
+from generated.transformer_block import TransformerBlockScenario
 from generated.update_working_set import UpdateWorkingSetScenario
 from generated.registry import Scenarios
 from generated.systems import Fleet, IOInterconnect, MemorySystem, NetworkFabric, Node, StorageTier
@@ -83,20 +90,27 @@ __all__ = [
     "AllReduceScheduleScenario",
     "AttentionTilingScenario",
     "CompileBreakevenScenario",
+    "ContextGrowthScenario",
+    "ContextMemoryCrossingScenario",
+    "DecodeScenario",
     "DenseNetworkScenario",
     "EpochOverheadScenario",
     "HostDispatchScenario",
     "IronLawScenario",
     "KernelFusionScenario",
+    "KvDecodeBatchScenario",
+    "KvFootprintScenario",
     "LowRankUpdateScenario",
     "MaterializedScoresScenario",
     "MlpTrainingStepScenario",
+    "PackedQkvProjectionScenario",
     "PipelineScheduleScenario",
     "PowerLawScenario",
     "ResidualAdapterScenario",
     "ScalingOverheadScenario",
     "SustainedThroughputScenario",
+    "TransformerBlockScenario",
     "UpdateWorkingSetScenario",
 ]
 
-SCENARIO_CLASSES = (AllReduceScheduleScenario, AttentionTilingScenario, CompileBreakevenScenario, DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, LowRankUpdateScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PipelineScheduleScenario, PowerLawScenario, ResidualAdapterScenario, ScalingOverheadScenario, SustainedThroughputScenario, UpdateWorkingSetScenario, )
+SCENARIO_CLASSES = (AllReduceScheduleScenario, AttentionTilingScenario, CompileBreakevenScenario, ContextGrowthScenario, ContextMemoryCrossingScenario, DecodeScenario, DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, KvDecodeBatchScenario, KvFootprintScenario, LowRankUpdateScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PackedQkvProjectionScenario, PipelineScheduleScenario, PowerLawScenario, ResidualAdapterScenario, ScalingOverheadScenario, SustainedThroughputScenario, TransformerBlockScenario, UpdateWorkingSetScenario, )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.mathops import floor_div
 from symbolic.runtime.scenario import Output, ScenarioBase
 from symbolic.runtime.validation import InputSpec
 
@@ -60,7 +61,7 @@ def evaluate(
     score_matrix = _t0*seq_len**2
     all_heads_scores = (1/1000)*heads*score_matrix
     tile_bytes = (1/1000)*bytes_per_value*tile**2
-    tiles_per_side = (seq_len) // (tile)
+    tiles_per_side = floor_div(seq_len, tile)
     tile_count = tiles_per_side**2
     qkv_bytes = (3/1000000)*_t1*bytes_per_value
     io_bytes = _t0*_t1*io_tensors
@@ -103,7 +104,7 @@ def gradient(
     _t0 = (1/1000000)*bytes_per_value
     _t1 = head_dim*seq_len
     score_matrix = _t0*seq_len**2
-    tiles_per_side = (seq_len) // (tile)
+    tiles_per_side = floor_div(seq_len, tile)
     io_bytes = _t0*_t1*io_tensors
     stored_standard = io_bytes + score_matrix*stored_square_matrices
     stored_flash = _t0*row_statistics*seq_len + io_bytes

@@ -8,23 +8,30 @@ declared beside their scenario in ``symbolic/scenarios/``.
 
 from __future__ import annotations
 
-from generated.catalog import Constants, Datasets, Hardware
+from generated.catalog import Constants, Datasets, Hardware, Models, Systems
 from generated.all_reduce_schedule import AllReduceScheduleScenario
 from generated.attention_tiling import AttentionTilingScenario
 from generated.compile_breakeven import CompileBreakevenScenario
+from generated.context_growth import ContextGrowthScenario
+from generated.context_memory_crossing import ContextMemoryCrossingScenario
+from generated.decode import DecodeScenario
 from generated.dense_network import DenseNetworkScenario
 from generated.epoch_overhead import EpochOverheadScenario
 from generated.host_dispatch import HostDispatchScenario
 from generated.iron_law import IronLawScenario
 from generated.kernel_fusion import KernelFusionScenario
+from generated.kv_decode_batch import KvDecodeBatchScenario
+from generated.kv_footprint import KvFootprintScenario
 from generated.low_rank_update import LowRankUpdateScenario
 from generated.materialized_scores import MaterializedScoresScenario
 from generated.mlp_training_step import MlpTrainingStepScenario
+from generated.packed_qkv_projection import PackedQkvProjectionScenario
 from generated.pipeline_schedule import PipelineScheduleScenario
 from generated.power_law import PowerLawScenario
 from generated.residual_adapter import ResidualAdapterScenario
 from generated.scaling_overhead import ScalingOverheadScenario
 from generated.sustained_throughput import SustainedThroughputScenario
+from generated.transformer_block import TransformerBlockScenario
 from generated.update_working_set import UpdateWorkingSetScenario
 from symbolic.runtime.namespace import Namespace
 from symbolic.runtime.units import Q_
@@ -67,6 +74,127 @@ def _ResNet50CompileBreakeven():
         compile_time=Q_('30 s'),
         experiment_items=10000,
         recompiles=10,
+    )
+
+
+def _BertWindowToFourK():
+    """BertWindowToFourK: BERT's 512-token window stretched to 4096 tokens."""
+    return ContextGrowthScenario(
+        name="BERT's 512-token window stretched to 4096 tokens",
+        description="BERT-Base's trained 512-token window grown eightfold, to 4096 tokens.",
+        base_tokens=Models.Language.BERT_Base.context_length,
+        tokens=4096,
+    )
+
+
+def _BertWindowToOneK():
+    """BertWindowToOneK: BERT's 512-token window stretched to 1024 tokens."""
+    return Scenarios.BertWindowToFourK.variant(
+        name="BERT's 512-token window stretched to 1024 tokens",
+        description="BERT-Base's trained 512-token window doubled, to 1024 tokens.",
+        tokens=1024,
+    )
+
+
+def _BertWindowToTwoK():
+    """BertWindowToTwoK: BERT's 512-token window stretched to 2048 tokens."""
+    return Scenarios.BertWindowToFourK.variant(
+        name="BERT's 512-token window stretched to 2048 tokens",
+        description="BERT-Base's trained 512-token window grown fourfold, to 2048 tokens.",
+        tokens=2048,
+    )
+
+
+def _Gpt2XlContextMemoryOnH100():
+    """Gpt2XlContextMemoryOnH100: GPT-2 XL's weights, KV cache and attention scores on an H100, FP16."""
+    return ContextMemoryCrossingScenario(
+        name="GPT-2 XL's weights, KV cache and attention scores on an H100, FP16",
+        description='GPT-2 XL at 2 bytes per value on one 80 GiB H100: where the growing memories cross.',
+        workload=Models.Language.GPT2,
+        hardware=Hardware.Cloud.H100,
+        bytes_per_value=Constants.ByteWidths.FP16,
+    )
+
+
+def _Llama3_70B_DecodeH100():
+    """Llama3_70B_DecodeH100: Llama-3.1-70B decode on one H100, FP16 weights, batch 1."""
+    return DecodeScenario(
+        name='Llama-3.1-70B decode on one H100, FP16 weights, batch 1',
+        description='One generated token of Llama-3.1-70B (70.6B parameters at 2 bytes) on one H100.',
+        workload=Models.Language.Llama3_70B,
+        hardware=Hardware.Cloud.H100,
+    )
+
+
+def _Llama2_70B_DecodeH100():
+    """Llama2_70B_DecodeH100: Llama-2-70B decode on one H100, FP16 weights, batch 1."""
+    return Scenarios.Llama3_70B_DecodeH100.variant(
+        name='Llama-2-70B decode on one H100, FP16 weights, batch 1',
+        description='One generated token of Llama-2-70B (70B parameters at 2 bytes) on one H100.',
+        workload=Models.Language.Llama2_70B,
+    )
+
+
+def _Llama3_70B_DecodeH100Batch64():
+    """Llama3_70B_DecodeH100Batch64: Llama-3.1-70B decode on one H100, FP16 weights, batch 64."""
+    return DecodeScenario(
+        name='Llama-3.1-70B decode on one H100, FP16 weights, batch 64',
+        description="64 requests share each read of Llama-3.1-70B's FP16 weights on one H100.",
+        workload=Models.Language.Llama3_70B,
+        hardware=Hardware.Cloud.H100,
+        batch_size=64,
+    )
+
+
+def _Llama3_70B_Int8DecodeH100():
+    """Llama3_70B_Int8DecodeH100: Llama-3.1-70B decode on one H100, INT8 weights, FP8 rate."""
+    return DecodeScenario(
+        name='Llama-3.1-70B decode on one H100, INT8 weights, FP8 rate',
+        description='Llama-3.1-70B with 1-byte weights on one H100, FLOPs priced at its FP8 rate.',
+        workload=Models.Language.Llama3_70B,
+        hardware=Hardware.Cloud.H100,
+        precision='int8',
+        peak_precision='fp8',
+    )
+
+
+def _Llama2_70BDecodeFloorTp8():
+    """Llama2_70BDecodeFloorTp8: Llama-2-70B decode floor across a DGX H100's eight GPUs."""
+    return DecodeScenario(
+        name="Llama-2-70B decode floor across a DGX H100's eight GPUs",
+        description="Llama-2-70B's FP16 weights split 8 ways by tensor parallelism (one DGX H100), batch 1.",
+        workload=Models.Language.Llama2_70B,
+        hardware=Hardware.Cloud.H100,
+        tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
+    )
+
+
+def _Llama2_70B_DecodeTwoH100():
+    """Llama2_70B_DecodeTwoH100: Llama-2-70B decode across two H100s, FP16 weights."""
+    return Scenarios.Llama2_70B_DecodeH100.variant(
+        name='Llama-2-70B decode across two H100s, FP16 weights',
+        description="Llama-2-70B's FP16 weights split across two H100s by tensor parallelism, batch 1.",
+        tp_size=2,
+    )
+
+
+def _Gpt2XlDecodeH100():
+    """Gpt2XlDecodeH100: GPT-2 XL decode on one H100, FP16 weights, batch 1."""
+    return Scenarios.Llama2_70B_DecodeH100.variant(
+        name='GPT-2 XL decode on one H100, FP16 weights, batch 1',
+        description='One generated token of GPT-2 XL (1.5B parameters at 2 bytes) on one H100.',
+        workload=Models.Language.GPT2,
+    )
+
+
+def _Gpt2XlFp16DecodeOnH100():
+    """Gpt2XlFp16DecodeOnH100: GPT-2 XL FP16 decode on an H100."""
+    return DecodeScenario(
+        name='GPT-2 XL FP16 decode on an H100',
+        description="GPT-2 XL's 3 GB of FP16 weights streamed once per generated token on one H100.",
+        workload=Models.Language.GPT2,
+        hardware=Hardware.Cloud.H100,
+        precision='fp16',
     )
 
 
@@ -217,6 +345,45 @@ def _ElementwisePairFusion():
     )
 
 
+def _Gpt2XlChatDecodeBatchesH100():
+    """Gpt2XlChatDecodeBatchesH100: GPT-2 XL chat decode on an H100 at batches 1 to 128, full 1024-token caches."""
+    return KvDecodeBatchScenario(
+        name='GPT-2 XL chat decode on an H100 at batches 1 to 128, full 1024-token caches',
+        description='GPT-2 XL at FP16 weights and cache on one H100, each sequence holding its full 1024-token window, at batches 1, 8, 32, 64 and 128; 512-token prompts prefilled at 40 % of the FP16 peak.',
+        workload=Models.Language.GPT2,
+        hardware=Hardware.Cloud.H100,
+        weight_bytes_per_param=Constants.ByteWidths.FP16,
+        kv_bytes_per_value=Constants.ByteWidths.FP16,
+        context_tokens=Models.Language.GPT2.context_length,
+        batch_sizes=[1, 8, 32, 64, 128],
+        prompt_tokens=512,
+        prefill_efficiency=0.4,
+        peak_precision='fp16_dense',
+        tpot_budgets=[Q_('5 ms'), Q_('20 ms'), Q_('50 ms')],
+    )
+
+
+def _Gpt2XlKvFullWindow():
+    """Gpt2XlKvFullWindow: GPT-2 XL's KV cache over its full 1024-token window, FP16."""
+    return KvFootprintScenario(
+        name="GPT-2 XL's KV cache over its full 1024-token window, FP16",
+        description='GPT-2 XL (48 layers, 25 heads of 64) caching its full 1024-token window at 2 bytes per value.',
+        workload=Models.Language.GPT2,
+        tokens=Models.Language.GPT2.context_length,
+        bytes_per_value=Constants.ByteWidths.FP16,
+    )
+
+
+def _Llama2_7BKvAt2048Tokens():
+    """Llama2_7BKvAt2048Tokens: Llama-2-7B's KV cache at 2048 tokens, FP16."""
+    return Scenarios.Gpt2XlKvFullWindow.variant(
+        name="Llama-2-7B's KV cache at 2048 tokens, FP16",
+        description='Llama-2-7B (32 layers, 32 heads of 128) caching 2048 tokens at 2 bytes per value.',
+        workload=Models.Language.Llama2_7B,
+        tokens=2048,
+    )
+
+
 def _TransformerLayerRank4Update():
     """TransformerLayerRank4Update: Rank-4 update of a 768 x 768 projection."""
     return LowRankUpdateScenario(
@@ -272,6 +439,17 @@ def _MnistTwoLayerTrainingStepOnH100():
         backward_ops=5,
         dispatch=Constants.RuntimeOverheads.PythonDispatch,
         launch=Constants.RuntimeOverheads.KernelLaunch,
+    )
+
+
+def _Gpt2SmallSixTokenQkvProjection():
+    """Gpt2SmallSixTokenQkvProjection: GPT-2 Small's packed QKV projection of six tokens."""
+    return PackedQkvProjectionScenario(
+        name="GPT-2 Small's packed QKV projection of six tokens",
+        description="Six token rows through GPT-2 Small's 768 x 2304 packed query-key-value projection.",
+        workload=Models.Language.GPT2_Small,
+        tokens=6,
+        projections=3,
     )
 
 
@@ -347,6 +525,25 @@ def _PeakPlannedTrainingBudget():
     )
 
 
+def _Gpt2XlBlockFullWindow():
+    """Gpt2XlBlockFullWindow: GPT-2 XL's decoder blocks over its full 1024-token window."""
+    return TransformerBlockScenario(
+        name="GPT-2 XL's decoder blocks over its full 1024-token window",
+        description='GPT-2 XL (1.5B; d = 1600, 48 layers) at its trained 1024-token context, one sequence.',
+        workload=Models.Language.GPT2,
+        context_tokens=Models.Language.GPT2.context_length,
+    )
+
+
+def _Gpt2XlBatch32Block():
+    """Gpt2XlBatch32Block: GPT-2 XL's decoder blocks, 32 full-window sequences per training step."""
+    return Scenarios.Gpt2XlBlockFullWindow.variant(
+        name="GPT-2 XL's decoder blocks, 32 full-window sequences per training step",
+        description='The same blocks trained on 32 sequences of 1024 tokens per step.',
+        batch_size=32,
+    )
+
+
 def _PhoneFullUpdateWorkingSet():
     """PhoneFullUpdateWorkingSet: Full fine-tune of a 10M-parameter FP32 model with Adam on a flagship phone."""
     return UpdateWorkingSetScenario(
@@ -367,6 +564,18 @@ Scenarios = Namespace(
         'RingVsTreeSmallBuffer': _RingVsTreeSmallBuffer,
         'AttentionScores4096TokensFp32': _AttentionScores4096TokensFp32,
         'ResNet50CompileBreakeven': _ResNet50CompileBreakeven,
+        'BertWindowToFourK': _BertWindowToFourK,
+        'BertWindowToOneK': _BertWindowToOneK,
+        'BertWindowToTwoK': _BertWindowToTwoK,
+        'Gpt2XlContextMemoryOnH100': _Gpt2XlContextMemoryOnH100,
+        'Llama3_70B_DecodeH100': _Llama3_70B_DecodeH100,
+        'Llama2_70B_DecodeH100': _Llama2_70B_DecodeH100,
+        'Llama3_70B_DecodeH100Batch64': _Llama3_70B_DecodeH100Batch64,
+        'Llama3_70B_Int8DecodeH100': _Llama3_70B_Int8DecodeH100,
+        'Llama2_70BDecodeFloorTp8': _Llama2_70BDecodeFloorTp8,
+        'Llama2_70B_DecodeTwoH100': _Llama2_70B_DecodeTwoH100,
+        'Gpt2XlDecodeH100': _Gpt2XlDecodeH100,
+        'Gpt2XlFp16DecodeOnH100': _Gpt2XlFp16DecodeOnH100,
         'MnistDenseNetwork': _MnistDenseNetwork,
         'MnistDenseNetworkWiderHidden': _MnistDenseNetworkWiderHidden,
         'MnistDenseNetworkDoubledInputSide': _MnistDenseNetworkDoubledInputSide,
@@ -380,10 +589,14 @@ Scenarios = Namespace(
         'IronLawMemoryBoundExample': _IronLawMemoryBoundExample,
         'IronLawComputeHeavyExample': _IronLawComputeHeavyExample,
         'ElementwisePairFusion': _ElementwisePairFusion,
+        'Gpt2XlChatDecodeBatchesH100': _Gpt2XlChatDecodeBatchesH100,
+        'Gpt2XlKvFullWindow': _Gpt2XlKvFullWindow,
+        'Llama2_7BKvAt2048Tokens': _Llama2_7BKvAt2048Tokens,
         'TransformerLayerRank4Update': _TransformerLayerRank4Update,
         'Rank128Factorization4096': _Rank128Factorization4096,
         'TwelveHeadScoresAt100kTokens': _TwelveHeadScoresAt100kTokens,
         'MnistTwoLayerTrainingStepOnH100': _MnistTwoLayerTrainingStepOnH100,
+        'Gpt2SmallSixTokenQkvProjection': _Gpt2SmallSixTokenQkvProjection,
         'GPipeFourStageWalkthrough': _GPipeFourStageWalkthrough,
         'Pipeline8Stage32Micro': _Pipeline8Stage32Micro,
         'KaplanTenPercentLowerLoss': _KaplanTenPercentLowerLoss,
@@ -391,6 +604,8 @@ Scenarios = Namespace(
         'CompactEncoderResidualAdapters': _CompactEncoderResidualAdapters,
         'CoordinationOverheadExample': _CoordinationOverheadExample,
         'PeakPlannedTrainingBudget': _PeakPlannedTrainingBudget,
+        'Gpt2XlBlockFullWindow': _Gpt2XlBlockFullWindow,
+        'Gpt2XlBatch32Block': _Gpt2XlBatch32Block,
         'PhoneFullUpdateWorkingSet': _PhoneFullUpdateWorkingSet,
     },
     lazy=True,
