@@ -11,7 +11,7 @@ from typing import Any
 
 from symbolic.runtime.mathops import floor_div
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec
 
 __all__ = ["AttentionTilingScenario", "evaluate", "gradient"]
 
@@ -213,6 +213,36 @@ class AttentionTilingScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        seq_len: Any = REQUIRED,
+        head_dim: Any = REQUIRED,
+        tile: Any = REQUIRED,
+        heads: Any = REQUIRED,
+        bytes_per_value: Any = REQUIRED,
+        io_tensors: Any = 4,
+        stored_square_matrices: Any = 2,
+        row_statistics: Any = 2,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            seq_len=seq_len,
+            head_dim=head_dim,
+            tile=tile,
+            heads=heads,
+            bytes_per_value=bytes_per_value,
+            io_tensors=io_tensors,
+            stored_square_matrices=stored_square_matrices,
+            row_statistics=row_statistics,
+            **unknown,
+        )
 
     score_matrix = Output('score_matrix', 'MB')
     all_heads_scores = Output('all_heads_scores', 'GB')

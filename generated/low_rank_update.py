@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec
 
 __all__ = ["LowRankUpdateScenario", "evaluate", "gradient"]
 
@@ -151,6 +151,28 @@ class LowRankUpdateScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        in_dim: Any = REQUIRED,
+        out_dim: Any = REQUIRED,
+        rank: Any = REQUIRED,
+        bytes_per_param: Any = None,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            in_dim=in_dim,
+            out_dim=out_dim,
+            rank=rank,
+            bytes_per_param=bytes_per_param,
+            **unknown,
+        )
 
     full_params = Output('full_params')
     update_params = Output('update_params')

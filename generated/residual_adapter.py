@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import Output, ScenarioBase
-from symbolic.runtime.validation import InputSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec
 
 __all__ = ["ResidualAdapterScenario", "evaluate", "gradient"]
 
@@ -124,6 +124,28 @@ class ResidualAdapterScenario(ScenarioBase):
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
+
+    def __init__(
+        self,
+        *,
+        width: Any = REQUIRED,
+        bottleneck: Any = REQUIRED,
+        sites: Any = REQUIRED,
+        bytes_per_param: Any = REQUIRED,
+        name: str | None = None,
+        description: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        """Validate the inputs (units, domains) once; ``REQUIRED`` ones must be given."""
+        super().__init__(
+            name=name,
+            description=description,
+            width=width,
+            bottleneck=bottleneck,
+            sites=sites,
+            bytes_per_param=bytes_per_param,
+            **unknown,
+        )
 
     params_per_adapter = Output('params_per_adapter')
     params_total = Output('params_total')
