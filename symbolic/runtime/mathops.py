@@ -52,10 +52,7 @@ def choose(condition: Any, if_true: Any, if_false: Any) -> Any:
 def ceiling_division(numerator: Any, denominator: Any) -> Any:
     """The smallest whole number at least numerator / denominator, by floor division (exact for
     floats: -(-n // d) never rounds n / d first); an int for scalars, element-wise for arrays."""
-    quotient = -(-numerator // denominator)
-    if type(quotient) is float and quotient - quotient == 0.0:  # finite: int() of it is exact
-        return int(quotient)
-    return quotient
+    return -floor_div(-numerator, denominator)
 
 
 def step(value: Any) -> Any:
