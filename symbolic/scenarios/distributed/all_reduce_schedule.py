@@ -2,6 +2,7 @@
 
 from sympy import log
 
+from symbolic.catalog import Constants, Models, Systems
 from symbolic.functions import CeilLog2, Len, index
 from symbolic.instances import Instance
 from symbolic.model import Group, Input, ListInput, PerItem, Require, Scenario, Series, Sweep
@@ -94,6 +95,44 @@ class AllReduceScheduleScenario(Scenario):
     saved_device_hours = PerItem(saved_time[i] * run_steps * N[i], (i, 0, n), "h", **per_n,
                                  doc="Device time saved over the run: saved time × steps × N.")
 
+
+_ndr = {"alpha": Systems.SwitchFabric.AlphaNdr, "bandwidth": Systems.Fabrics.InfiniBand_NDR.bandwidth}
+_profile = Constants.CollectiveCommunicationProfile
+# The reference's dense-LLM pretraining fleet (DenseLLMPretrainingReference.system) is Training_1K.
+_reference_fleet = Systems.Clusters.Training_1K.total_accelerators
+
+DdpBucketRingNdr = Instance(
+    AllReduceScheduleScenario,
+    name="A 25 MB DDP gradient bucket over NDR InfiniBand, 64 and 1024 ranks",
+    description="PyTorch DDP's default 25 MB bucket: the ring's 2(N − 1) startups of 1.5 µs cost more than its "
+                "bytes at 1024 ranks, yet the tree's log-depth rounds each send the whole bucket.",
+    message=Q("25 MB"),
+    group_sizes=[64, _reference_fleet],
+    **_ndr,
+)
+
+GradientBufferAllReduceNdr = Instance(
+    AllReduceScheduleScenario,
+    name="A 1 GB gradient buffer over NDR InfiniBand at 8, 64 and 1024 ranks",
+    description="A 1 GB AllReduce: the ring stays near 2M/β = 40 ms at any group size, the tree grows with "
+                "log₂ N and the parameter server linearly with N.",
+    message=_profile.GradientBuffer,
+    group_sizes=[8, 64, _reference_fleet],
+    run_steps=_profile.TrainingRunSteps,
+    **_ndr,
+)
+
+Llama2_70BGradientRing64Ndr = Instance(
+    AllReduceScheduleScenario,
+    name="Llama 2 70B fp16 gradients, ring AllReduce over 64 NDR ranks, half of it saved",
+    description="140 GB of fp16 gradients per step over 64 ranks: 5.5 s of ring per step; saving half of it "
+                "over 100 000 steps returns about 4900 device-hours.",
+    message=Models.Language.Llama2_70B.size_in_bytes(Constants.ByteWidths.FP16),
+    group_sizes=[64],
+    run_steps=_profile.TrainingRunSteps,
+    time_saved_fraction=0.5,
+    **_ndr,
+)
 
 RingVsTreeSmallBuffer = Instance(
     AllReduceScheduleScenario,

@@ -39,33 +39,72 @@ def test_ring_vs_tree_small_buffer_by_hand():
     assert r.message == Q_(1, "MB") and r.alpha == Q_(10, "µs") and r.bandwidth == Q_(10, "GB/s")
 
 
-def test_gradient_buffer_values_of_the_reference():
-    """GradientBufferAllReduceNdr's group sizes (its catalog inputs are not on main yet): 1 GB, α 1.5 µs,
-    400 Gbps = 5e10 B/s. Ring at 8: 1.75·1e9/5e10 + 14·1.5e-6 = 0.035 + 2.1e-5 s."""
-    s = Scenarios.RingVsTreeSmallBuffer.variant(message=Q_(1, "GB"), group_sizes=[8, 64, 1024], alpha=Q_(1.5, "µs"),
-                                                bandwidth=Q_(400, "Gbps"), run_steps=100000)
+NDR = 400e9 / 8  # InfiniBand NDR, 400 Gbps in B/s
+ALPHA_NDR = 1.5e-6  # SwitchFabric.AlphaNdr, s
+
+
+def ring_by_hand(message: float, n: int) -> float:
+    return 2 * (n - 1) / n * message / NDR + 2 * (n - 1) * ALPHA_NDR
+
+
+def tree_by_hand(message: float, n: int) -> float:
+    rounds = 2 * math.ceil(math.log2(n))
+    return rounds * message / NDR + rounds * ALPHA_NDR
+
+
+def test_ddp_bucket_by_hand():
+    """25 MB over 64 and 1024 NDR ranks (distributed.md §10). At 64: ring 1.96875 · 25e6/5e10 + 126 · 1.5 µs =
+    984.375 + 189 µs; tree 12 · 500 µs + 12 · 1.5 µs = 6.018 ms. At 1024: 2046/1024 · 500 µs + 2046 · 1.5 µs;
+    tree 20 · 500 µs + 30 µs = 10.03 ms."""
+    s = Scenarios.DdpBucketRingNdr
     r = s.result
+    assert s.group_sizes == [64, 1024] and s.run_steps == 1 and s.time_saved_fraction == 0
+    expected = {64: (0.001173375, 0.006018, 852336.4485981308), 1024: (0.0040680234375, 0.01003, 8440750.786589997)}
+    for n, (ring, tree, crossover) in expected.items():
+        assert r.ring_time[n].to("s").magnitude == pytest.approx(ring, rel=1e-9), n
+        assert r.ring_time[n].to("s").magnitude == pytest.approx(ring_by_hand(25e6, n), rel=1e-12), n
+        assert r.tree_time[n].to("s").magnitude == pytest.approx(tree, rel=1e-9), n
+        assert r.tree_time[n].to("s").magnitude == pytest.approx(tree_by_hand(25e6, n), rel=1e-12), n
+        assert r.crossover_exact[n].to("byte").magnitude == pytest.approx(crossover, rel=1e-9), n
+    # (R − T)·α·β/(T − f) at 1024: (2046 − 20) · 1.5e-6 · 5e10 / (20 − 2046/1024)
+    assert r.crossover_exact[1024].to("byte").magnitude == pytest.approx(2026 * 75000 / (20 - 2046 / 1024), rel=1e-12)
+    assert r.ring_startup_time[1024].to("µs").magnitude == pytest.approx(3069, rel=1e-12)
+
+
+def test_gradient_buffer_by_hand():
+    """GradientBufferAllReduceNdr: 1 GB, α 1.5 µs, 400 Gbps = 5e10 B/s. Ring at 8: 1.75 · 1e9/5e10 + 14 · 1.5e-6 =
+    0.035 + 2.1e-5 s; star N · M/β = 0.02 N s; crossover at 8: (14 − 6) · 75000/(6 − 1.75) = 141176.47 B."""
+    s = Scenarios.GradientBufferAllReduceNdr
+    r = s.result
+    assert s.run_steps == 100000 and type(s.run_steps) is int
     expected_ring = {8: 0.035021000000000004, 64: 0.039564, 1024: 0.0430299375}
     expected_tree = {8: 0.120009, 64: 0.240018, 1024: 0.40003}
     expected_star = {8: 0.16, 64: 1.28, 1024: 20.48}
     for n in (8, 64, 1024):
         assert r.ring_time[n].to("s").magnitude == pytest.approx(expected_ring[n], rel=1e-9), n
+        assert r.ring_time[n].to("s").magnitude == pytest.approx(ring_by_hand(1e9, n), rel=1e-12), n
         assert r.tree_time[n].to("s").magnitude == pytest.approx(expected_tree[n], rel=1e-9), n
+        assert r.tree_time[n].to("s").magnitude == pytest.approx(tree_by_hand(1e9, n), rel=1e-12), n
         assert r.star_byte_time[n].to("s").magnitude == pytest.approx(expected_star[n], rel=1e-9), n
+        assert r.star_byte_time[n].to("s").magnitude == pytest.approx(n * 0.02, rel=1e-12), n
     assert r.crossover_exact[8].to("byte").magnitude == pytest.approx(141176.4705882353, rel=1e-9)
+    assert r.crossover_exact[8].to("byte").magnitude == pytest.approx(8 * 75000 / 4.25, rel=1e-12)
     assert list(r.ring_time) == [8, 64, 1024]  # the order of group_sizes
 
 
-def test_saved_time_and_device_hours():
-    """Llama2_70BGradientRing64Ndr's arithmetic: M = 1.4e11 B at 5e10 B/s over 64 ranks, half the ring saved:
-    ring 1.96875·2.8 + 126·1.5e-6 = 5.512689 s; saved 2.7563445 s; × 1e5 steps × 64 / 3600 = 4900.168 h."""
-    s = Scenarios.RingVsTreeSmallBuffer.variant(message=Q_(1.4e11, "byte"), alpha=Q_(1.5, "µs"),
-                                                bandwidth=Q_(400, "Gbps"), run_steps=100000, time_saved_fraction=0.5)
+def test_llama2_70b_saved_time_and_device_hours():
+    """Llama2_70BGradientRing64Ndr: M = 7e10 params × 2 B = 1.4e11 B at 5e10 B/s over 64 ranks, half the ring saved:
+    ring 1.96875 · 2.8 + 126 · 1.5e-6 = 5.512689 s; tree 12 · 2.8 + 12 · 1.5e-6 = 33.600018 s; saved 2.7563445 s;
+    × 1e5 steps × 64 / 3600 = 4900.168 h."""
+    s = Scenarios.Llama2_70BGradientRing64Ndr
     r = s.result
+    assert s.message.to("byte").magnitude == pytest.approx(1.4e11, rel=1e-12)
     assert r.ring_time[64].to("s").magnitude == pytest.approx(5.512689, rel=1e-9)
+    assert r.ring_time[64].to("s").magnitude == pytest.approx(1.96875 * 2.8 + 126 * 1.5e-6, rel=1e-12)
     assert r.tree_time[64].to("s").magnitude == pytest.approx(33.600018, rel=1e-9)
     assert r.saved_time[64].to("s").magnitude == pytest.approx(2.7563445, rel=1e-9)
     assert r.saved_device_hours[64].to("h").magnitude == pytest.approx(4900.168000000001, rel=1e-9)
+    assert r.saved_device_hours[64].to("h").magnitude == pytest.approx(2.7563445 * 1e5 * 64 / 3600, rel=1e-12)
 
 
 def test_small_groups_and_duplicates():
