@@ -27,9 +27,13 @@ class IronLawScenario(Scenario):
     differs = {
         "memory_time": "one display unit (ms) for stated and derived terms; the reference returns a stated time in "
                        "the unit it was given and a derived one in the overhead's unit.",
-        "memory_time_stated": "greater than 0, like `data_volume`, `operations` and `compute_time_stated`: the "
-                              "reference accepts zero terms, and with a zero overhead `result.sequential_reduction` "
-                              "is then 0/0.",
+        "memory_time_stated": "greater than 0 (the spec allows 0): the reference accepts a zero term, and with a "
+                              "zero overhead and a zero compute term `result.sequential_reduction` is then 0/0.",
+        "compute_time_stated": "greater than 0, for the same reason as `memory_time_stated`.",
+        "data_volume": "greater than 0 (the spec allows 0): a zero volume is a zero memory term, refused as above.",
+        "operations": "greater than 0 (the spec allows 0): zero operations are a zero compute term, refused as above.",
+        "bandwidth": "greater than 0, as are `effective_rate`, `memory_speedup` and `compute_speedup`: the reference "
+                     "divides by each and raises ZeroDivisionError at 0; we refuse it when the instance is built.",
     }
     examples = """\
 >>> from generated import Scenarios

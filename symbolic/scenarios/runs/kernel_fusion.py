@@ -21,6 +21,12 @@ class KernelFusionScenario(Scenario):
         "Ansel et al., PyTorch 2: faster machine learning through dynamic Python bytecode transformation and "
         "graph compilation, ASPLOS 2024 (TorchInductor fuses element-wise chains).",
     )
+    differs = {
+        "dispatch": "`dispatch` and `launch` may not both be zero: the reference then divides by zero in "
+                    "`overhead_speedup`; a chain with no per-kernel overhead has nothing for fusion to save.",
+        "chain_length": "at least 1: the reference accepts 0 or a negative chain (a traffic ratio and speedup of 0, "
+                        "negative trips).",
+    }
     examples = """\
 >>> from generated import Scenarios
 >>> s = Scenarios.ElementwisePairFusion

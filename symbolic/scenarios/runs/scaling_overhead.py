@@ -17,6 +17,11 @@ class ScalingOverheadScenario(Scenario):
         "Amdahl, Validity of the single processor approach to achieving large scale computing capabilities, "
         "AFIPS 1967 (a fixed overhead caps the realized speedup).",
     )
+    differs = {
+        "overhead_fraction": "within [0, 1]: the reference checks nothing, and an overhead above the whole gain "
+                             "gives a negative realized speedup.",
+        "planned_speedup": "greater than 0: the reference accepts zero and negative speedups.",
+    }
     examples = """\
 >>> from generated import Scenarios
 >>> round(Scenarios.CoordinationOverheadExample.realized_speedup, 12)

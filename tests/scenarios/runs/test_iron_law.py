@@ -72,3 +72,12 @@ def test_cli_shows_a_missing_optional_output_as_such(capsys):
     assert main(["show", "IronLawComputeHeavyExample"]) == 0
     line = next(row for row in capsys.readouterr().out.splitlines() if row.startswith("upgraded_bandwidth"))
     assert "needs an input not given" in line and "None" not in line
+
+
+def test_the_page_declares_every_tightened_domain():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[3] / "generated/docs/scenarios/IronLawScenario.md").read_text()
+    section = page.split("## Differs from the reference library", 1)[1].split("\n## ", 1)[0]
+    for name in ("memory_time_stated", "compute_time_stated", "data_volume", "operations", "bandwidth"):
+        assert f"- `{name}`:" in section

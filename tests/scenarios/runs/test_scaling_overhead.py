@@ -24,6 +24,8 @@ def test_fraction_stays_within_zero_and_one():
     assert base.variant(overhead_fraction=0).realized_speedup == 3.0
     with pytest.raises(ScenarioInputError, match=r"overhead_fraction.*≤ 1"):
         base.variant(overhead_fraction=1.5)  # the reference returns a negative speedup
+    with pytest.raises(ScenarioInputError, match="planned_speedup"):
+        base.variant(planned_speedup=0)
 
 
 @settings(max_examples=40, deadline=None)
@@ -31,3 +33,12 @@ def test_fraction_stays_within_zero_and_one():
 def test_evaluator_equals_exact_sympy(speedup, fraction):
     s = ScalingOverheadScenario(planned_speedup=speedup, overhead_fraction=fraction)
     assert_matches_exact(flatten(s.evaluate()), exact_outputs(Declared.model, s._args), rel=1e-9)
+
+
+def test_the_page_declares_every_tightened_domain():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[3] / "generated/docs/scenarios/ScalingOverheadScenario.md").read_text()
+    section = page.split("## Differs from the reference library", 1)[1].split("\n## ", 1)[0]
+    for name in ("overhead_fraction", "planned_speedup"):
+        assert f"- `{name}`:" in section
