@@ -34,6 +34,7 @@ from generated.packed_qkv_projection import PackedQkvProjectionScenario
 from generated.pipeline_schedule import PipelineScheduleScenario
 from generated.power_law import PowerLawScenario
 from generated.residual_adapter import ResidualAdapterScenario
+from generated.roofline_point import RooflinePointScenario
 from generated.scaling_overhead import ScalingOverheadScenario
 from generated.sustained_throughput import SustainedThroughputScenario
 from generated.transformer_block import TransformerBlockScenario
@@ -107,10 +108,11 @@ __all__ = [
     "PipelineScheduleScenario",
     "PowerLawScenario",
     "ResidualAdapterScenario",
+    "RooflinePointScenario",
     "ScalingOverheadScenario",
     "SustainedThroughputScenario",
     "TransformerBlockScenario",
     "UpdateWorkingSetScenario",
 ]
 
-SCENARIO_CLASSES = (AllReduceScheduleScenario, AttentionTilingScenario, CompileBreakevenScenario, ContextGrowthScenario, ContextMemoryCrossingScenario, DecodeScenario, DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, KvDecodeBatchScenario, KvFootprintScenario, LowRankUpdateScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PackedQkvProjectionScenario, PipelineScheduleScenario, PowerLawScenario, ResidualAdapterScenario, ScalingOverheadScenario, SustainedThroughputScenario, TransformerBlockScenario, UpdateWorkingSetScenario, )
+SCENARIO_CLASSES = (AllReduceScheduleScenario, AttentionTilingScenario, CompileBreakevenScenario, ContextGrowthScenario, ContextMemoryCrossingScenario, DecodeScenario, DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, KvDecodeBatchScenario, KvFootprintScenario, LowRankUpdateScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PackedQkvProjectionScenario, PipelineScheduleScenario, PowerLawScenario, ResidualAdapterScenario, RooflinePointScenario, ScalingOverheadScenario, SustainedThroughputScenario, TransformerBlockScenario, UpdateWorkingSetScenario, )

@@ -29,6 +29,7 @@ from generated.packed_qkv_projection import PackedQkvProjectionScenario
 from generated.pipeline_schedule import PipelineScheduleScenario
 from generated.power_law import PowerLawScenario
 from generated.residual_adapter import ResidualAdapterScenario
+from generated.roofline_point import RooflinePointScenario
 from generated.scaling_overhead import ScalingOverheadScenario
 from generated.sustained_throughput import SustainedThroughputScenario
 from generated.transformer_block import TransformerBlockScenario
@@ -544,6 +545,46 @@ def _CompactEncoderResidualAdapters():
     )
 
 
+def _Gpt2XlDecodeH100Roofline():
+    """Gpt2XlDecodeH100Roofline: GPT-2 XL decode on the H100 roofline."""
+    return RooflinePointScenario(
+        name='GPT-2 XL decode on the H100 roofline',
+        description="GPT-2 XL's forward FLOPs per token over its FP16 weight bytes (1 flop/byte) on an H100.",
+        hardware=Hardware.Cloud.H100,
+        intensity=(Models.Language.GPT2.inference_flops / Models.Language.GPT2.size_in_bytes(Constants.ByteWidths.FP16)).to('flop/byte'),
+    )
+
+
+def _KernelAt200FlopPerByteA100():
+    """KernelAt200FlopPerByteA100: A kernel at 200 flop/byte on the A100 roofline."""
+    return RooflinePointScenario(
+        name='A kernel at 200 flop/byte on the A100 roofline',
+        description="200 flop/byte is past the A100's ridge (153 flop/byte): compute-bound.",
+        hardware=Hardware.Cloud.A100,
+        intensity=Q_('200 flop/byte'),
+    )
+
+
+def _KernelAt200FlopPerByteH100():
+    """KernelAt200FlopPerByteH100: A kernel at 200 flop/byte on the H100 roofline."""
+    return Scenarios.KernelAt200FlopPerByteA100.variant(
+        name='A kernel at 200 flop/byte on the H100 roofline',
+        description='The same kernel on an H100, whose ridge (295 flop/byte) it does not reach: memory-bound.',
+        hardware=Hardware.Cloud.H100,
+    )
+
+
+def _LayerNormMeasuredH100():
+    """LayerNormMeasuredH100: A measured LayerNorm kernel on the H100 roofline."""
+    return RooflinePointScenario(
+        name='A measured LayerNorm kernel on the H100 roofline',
+        description='A LayerNorm measured at 5 TFLOP/s while moving 2.8 TB/s on an H100.',
+        hardware=Hardware.Cloud.H100,
+        achieved_rate=Q_('5 TFLOP/s'),
+        achieved_bandwidth=Q_('2.8 TB/s'),
+    )
+
+
 def _CoordinationOverheadExample():
     """CoordinationOverheadExample: A planned 3x speedup with 40 percent overhead."""
     return ScalingOverheadScenario(
@@ -644,6 +685,10 @@ Scenarios = Namespace(
         'KaplanTenPercentLowerLoss': _KaplanTenPercentLowerLoss,
         'KaplanComputeDoubling': _KaplanComputeDoubling,
         'CompactEncoderResidualAdapters': _CompactEncoderResidualAdapters,
+        'Gpt2XlDecodeH100Roofline': _Gpt2XlDecodeH100Roofline,
+        'KernelAt200FlopPerByteA100': _KernelAt200FlopPerByteA100,
+        'KernelAt200FlopPerByteH100': _KernelAt200FlopPerByteH100,
+        'LayerNormMeasuredH100': _LayerNormMeasuredH100,
         'CoordinationOverheadExample': _CoordinationOverheadExample,
         'PeakPlannedTrainingBudget': _PeakPlannedTrainingBudget,
         'Gpt2XlBlockFullWindow': _Gpt2XlBlockFullWindow,

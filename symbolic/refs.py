@@ -29,7 +29,7 @@ class Ref:
     def __getattr__(self, name: str) -> Ref:
         if name.startswith("_"):
             raise AttributeError(name)
-        return Ref(f"{self.source}.{name}", getattr(self.value, name))
+        return Ref(f"{self._wrap(_ATOM)}.{name}", getattr(self.value, name))  # (a / b).to(...) keeps its brackets
 
     def __call__(self, *args: Any, **kwargs: Any) -> Ref:
         """A method call on the referenced value: ``capacity.to("GiB")`` stays written as source."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from symbolic.catalog import Hardware
+from symbolic.catalog import Hardware, Models
 from symbolic.refs import Q, source_of, value_of
 
 
@@ -18,3 +18,12 @@ def test_q_takes_a_literal_or_a_magnitude_and_a_unit():
     assert labelled.source == "Q_(Hardware.Cloud.H100.memory_capacity.to('GiB').magnitude, 'GB')"
     assert labelled.value.to("byte").magnitude == 80e9
     assert Q("100 µs").source == "Q_('100 µs')"
+
+
+def test_an_attribute_of_an_expression_keeps_its_brackets():
+    """``(a / b).to(unit)`` must not print as ``a / b.to(unit)``, which converts b alone."""
+    gpt2 = Models.Language.GPT2
+    intensity = (gpt2.inference_flops / gpt2.size_in_bytes("fp16")).to("flop/byte")
+    assert source_of(intensity) == ("(Models.Language.GPT2.inference_flops / "
+                                    "Models.Language.GPT2.size_in_bytes('fp16')).to('flop/byte')")
+    assert value_of(intensity).magnitude == 1.0

@@ -269,6 +269,8 @@ def _missing(cls: type[ScenarioBase], inputs: dict[str, Any]) -> None:
 
 
 def _precision(title: str, spec: PrecisionSpec, value: Any) -> str:
+    if value is None and spec.default is not REQUIRED:  # None means "not given", as in the reference's signatures
+        value = spec.default
     if value is REQUIRED:
         raise MissingInputError(f"{title}: required input '{spec.name}' (a precision key) was not given")
     if not isinstance(value, str):

@@ -1,0 +1,104 @@
+"""One point on a node's roofline: the attainable rate at an arithmetic intensity, and its share of peak."""
+
+from sympy import Min
+
+from symbolic.catalog import Constants, Hardware, Models
+from symbolic.instances import Instance
+from symbolic.model import Input, Node, Output, Precision, Question, Scenario, Series, Sweep, powers_of_two
+from symbolic.refs import Q
+
+
+class RooflinePointScenario(Scenario):
+    """A workload of `intensity` on `hardware`'s roofline: attainable rate and share of peak.
+
+    A kernel doing I FLOPs per byte of memory traffic runs at most at the node's peak rate
+    and at most at its memory bandwidth times I; the smaller bound is the attainable rate.
+    The ridge point, peak over bandwidth, is the intensity where the two bounds meet. A
+    measured kernel is placed from its achieved rate over its achieved bandwidth instead,
+    and its achieved bandwidth over the node's says how close it runs to the memory roof.
+    """
+
+    assumptions = "One level of memory at its peak bandwidth; the kernel overlaps its memory traffic and arithmetic."
+    excludes = "Caches, launch overhead and the latency of small kernels."
+    references = ("Williams, Waterman and Patterson, Roofline: an insightful visual performance model for "
+                  "multicore architectures, CACM 52(4), 2009.",)
+    differs = {
+        "peak": "in TFLOP/s for every node; the reference returns the rate as stored (TFLOPs/s, TOPS, PFLOPs/s).",
+        "attainable": "in TFLOP/s like `peak` (the reference gives flop/s); the same rate.",
+        "precision": "`None` or left out reads the node's headline peak as in the reference; a key the node does "
+                     "not list is refused naming the listed ones (the reference raises a bare KeyError).",
+    }
+    examples = """\
+>>> from generated import Scenarios
+>>> s = Scenarios.KernelAt200FlopPerByteH100
+>>> s.attainable
+<Quantity(670.0, 'teraflop / second')>
+>>> round(s.ridge.magnitude, 4)
+295.2239
+"""
+
+    main_outputs = ("attainable", "peak_fraction", "ridge")
+    chart = Sweep(
+        instance="KernelAt200FlopPerByteH100", input="intensity", values=powers_of_two(12),
+        series=(Series("attainable", "attainable rate"), Series("peak", "peak", dashed=True)),
+        xlabel="arithmetic intensity [flop/byte]", ylabel="rate [TFLOP/s]",
+        caption="The H100's roofline at its headline peak: the attainable rate grows with the intensity up to the "
+                "ridge near 295 flop/byte, then stays at the peak.")
+    questions = (Question(solve_for="intensity", where="memory_roof", equals="peak"),
+                 Question(solve_for="intensity", where="peak_fraction", equals="1/2"))
+    roofline = {"": "point_intensity"}
+
+    hardware = Node(doc="The node: its peak rate and memory bandwidth.")
+    precision = Precision(hardware, default="peak",
+                          doc="Key of the node's rates; `peak` (default, or None) is its headline peak.")
+    achieved_rate = Input("TFLOP/s", nonnegative=True, default=None, symbol="r_a",
+                          doc="Measured rate of the kernel; optional, with `achieved_bandwidth` it places the point.")
+    achieved_bandwidth = Input("TB/s", positive=True, default=None, symbol=r"\beta_a",
+                               doc="Measured memory bandwidth of the kernel; optional, needed by "
+                                   "`bandwidth_utilization`.")
+    intensity = Input("flop/byte", nonnegative=True, default=achieved_rate / achieved_bandwidth, symbol="I",
+                      doc="FLOPs per byte of memory traffic; else `achieved_rate` / `achieved_bandwidth`.")
+
+    point_intensity = Output(intensity, "flop/byte", doc="The intensity the point sits at.")
+    bandwidth_utilization = Output(achieved_bandwidth / hardware.bandwidth,
+                                   doc="Achieved over the node's memory bandwidth.")
+    peak = Output(hardware.peak, "TFLOP/s", doc="The node's peak rate at `precision`.")
+    ridge = Output(peak / hardware.bandwidth, "flop/byte", doc="Peak over bandwidth: where the roof bends.")
+    memory_roof = Output(hardware.bandwidth * point_intensity, "TFLOP/s",
+                         doc="The memory roof at this intensity: bandwidth times intensity.")
+    attainable = Output(Min(peak, memory_roof), "TFLOP/s", doc="The smaller of the peak and the memory roof.")
+    peak_fraction = Output(attainable / peak, doc="Attainable rate over the peak.")
+
+
+_gpt2 = Models.Language.GPT2
+
+Gpt2XlDecodeH100Roofline = Instance(
+    RooflinePointScenario,
+    name="GPT-2 XL decode on the H100 roofline",
+    description="GPT-2 XL's forward FLOPs per token over its FP16 weight bytes (1 flop/byte) on an H100.",
+    hardware=Hardware.Cloud.H100,
+    intensity=(_gpt2.inference_flops / _gpt2.size_in_bytes(Constants.ByteWidths.FP16)).to("flop/byte"),
+)
+
+KernelAt200FlopPerByteA100 = Instance(
+    RooflinePointScenario,
+    name="A kernel at 200 flop/byte on the A100 roofline",
+    description="200 flop/byte is past the A100's ridge (153 flop/byte): compute-bound.",
+    hardware=Hardware.Cloud.A100,
+    intensity=Q("200 flop/byte"),
+)
+
+KernelAt200FlopPerByteH100 = KernelAt200FlopPerByteA100.variant(
+    name="A kernel at 200 flop/byte on the H100 roofline",
+    description="The same kernel on an H100, whose ridge (295 flop/byte) it does not reach: memory-bound.",
+    hardware=Hardware.Cloud.H100,
+)
+
+LayerNormMeasuredH100 = Instance(
+    RooflinePointScenario,
+    name="A measured LayerNorm kernel on the H100 roofline",
+    description="A LayerNorm measured at 5 TFLOP/s while moving 2.8 TB/s on an H100.",
+    hardware=Hardware.Cloud.H100,
+    achieved_rate=Q("5 TFLOP/s"),
+    achieved_bandwidth=Q("2.8 TB/s"),
+)

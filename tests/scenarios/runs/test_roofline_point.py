@@ -1,0 +1,84 @@
+"""RooflinePointScenario: the reference entries by hand, the measured placement, precisions, exact sympy."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import assert_matches_exact, exact_outputs, flatten
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generated import Hardware, MissingInputError, Q_, RooflinePointScenario, ScenarioInputError, Scenarios
+from symbolic.scenarios.runs.roofline_point import RooflinePointScenario as Declared
+
+H100_PEAK, H100_BW, A100_PEAK, A100_BW = 989e12, 3.35e12, 312e12, 2039e9  # catalog: flop/s, byte/s
+
+ENTRIES = [  # entry, peak, bandwidth, intensity; runs.md §9: attainable (flop/s), peak_fraction
+    ("Gpt2XlDecodeH100Roofline", H100_PEAK, H100_BW, 3e9 / (1.5e9 * 2), 3.35e12, 0.0033872598584428716),
+    ("KernelAt200FlopPerByteA100", A100_PEAK, A100_BW, 200, 3.12e14, 1.0),
+    ("KernelAt200FlopPerByteH100", H100_PEAK, H100_BW, 200, 6.7e14, 0.6774519716885743),
+    ("LayerNormMeasuredH100", H100_PEAK, H100_BW, 5e12 / 2.8e12, 5982142857142.857, 0.006048678318647986),
+]
+
+
+@pytest.mark.parametrize(("entry", "peak", "bw", "intensity", "attainable", "fraction"), ENTRIES)
+def test_entries_by_hand(entry, peak, bw, intensity, attainable, fraction):
+    """attainable = min(p, β·I); peak_fraction = attainable / p; ridge = p / β."""
+    s = getattr(Scenarios, entry)
+    assert s.point_intensity.to("flop/byte").magnitude == pytest.approx(intensity, rel=1e-15)
+    assert s.peak.to("flop/s").magnitude == pytest.approx(peak, rel=1e-15)
+    assert s.ridge.to("flop/byte").magnitude == pytest.approx(peak / bw, rel=1e-12)
+    assert s.attainable.to("flop/s").magnitude == pytest.approx(min(peak, bw * intensity), rel=1e-12)
+    assert s.attainable.to("flop/s").magnitude == pytest.approx(attainable, rel=1e-12)
+    assert s.peak_fraction == pytest.approx(fraction, rel=1e-12)
+
+
+def test_ridges_as_listed():
+    """runs.md §9: H100 ridge 295.2238805970149, A100 153.01618440411968 flop/byte."""
+    assert Scenarios.KernelAt200FlopPerByteH100.ridge.magnitude == pytest.approx(295.2238805970149, rel=1e-12)
+    assert Scenarios.KernelAt200FlopPerByteA100.ridge.magnitude == pytest.approx(153.01618440411968, rel=1e-12)
+
+
+def test_measured_kernel_and_bandwidth_utilization():
+    """5 TFLOP/s over 2.8 TB/s: I = 1.7857142857142858; 2.8 / 3.35 = 0.835820895522388 of the bandwidth."""
+    s = Scenarios.LayerNormMeasuredH100
+    assert s.point_intensity.magnitude == pytest.approx(1.7857142857142858, rel=1e-15)
+    assert s.bandwidth_utilization == pytest.approx(0.835820895522388, rel=1e-12)
+    stated = s.variant(intensity=10)  # a stated intensity wins; the readings still give the utilization
+    assert stated.point_intensity.magnitude == 10 and stated.bandwidth_utilization == pytest.approx(2.8 / 3.35)
+    for entry in ("Gpt2XlDecodeH100Roofline", "KernelAt200FlopPerByteA100"):
+        with pytest.raises(MissingInputError, match="achieved_bandwidth"):
+            _ = getattr(Scenarios, entry).bandwidth_utilization
+
+
+def test_precisions_edges_and_bad_input():
+    base = Scenarios.KernelAt200FlopPerByteH100
+    assert base.variant(precision=None).peak == base.peak  # None reads the headline peak, as in the reference
+    int8 = base.variant(precision="int8")  # 1979 TOPS gives the same ridge as 1979 TFLOP/s
+    assert int8.ridge.magnitude == pytest.approx(1979e12 / 3.35e12, rel=1e-12)
+    assert int8.peak.to("TFLOP/s").magnitude == pytest.approx(1979)
+    assert base.variant(intensity=0).attainable.magnitude == 0 and base.variant(intensity=0).peak_fraction == 0
+    with pytest.raises(ScenarioInputError, match="precision.*'xx'.*lists"):
+        base.variant(precision="xx")
+    with pytest.raises(ScenarioInputError, match="intensity"):
+        base.variant(intensity=Q_(-1, "flop/byte"))
+    with pytest.raises(MissingInputError, match="intensity"):
+        _ = RooflinePointScenario(hardware=Hardware.Cloud.H100).attainable
+
+
+def test_the_ridge_question():
+    """Solving β·I = p for I gives the ridge p/β: the intensity where the kernel turns compute-bound."""
+    from symbolic.derive import solve
+
+    answer = solve(Scenarios.KernelAt200FlopPerByteA100, "intensity", "memory_roof", "peak")
+    assert answer.values == [pytest.approx(312e12 / 2039e9, rel=1e-12)] and answer.unit == "flop/byte"
+    half = solve(Scenarios.KernelAt200FlopPerByteH100, "intensity", "peak_fraction", 0.5)
+    assert half.values == [pytest.approx(989e12 / 3.35e12 / 2, rel=1e-12)]
+
+
+@settings(max_examples=50, deadline=None)
+@given(intensity=st.none() | st.floats(0, 1e5), rate=st.floats(0, 1e4), bw=st.floats(1e-3, 1e3),
+       node=st.sampled_from(["H100", "A100", "B200", "V100"]))
+def test_evaluator_equals_exact_sympy(intensity, rate, bw, node):
+    s = RooflinePointScenario(hardware=getattr(Hardware.Cloud, node), intensity=intensity, achieved_rate=rate,
+                              achieved_bandwidth=bw)
+    assert_matches_exact(flatten(s.evaluate()), exact_outputs(Declared.model, s._args), rel=1e-9)
