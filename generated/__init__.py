@@ -22,6 +22,7 @@ from generated.context_memory_crossing import ContextMemoryCrossingScenario
 from generated.decode import DecodeScenario
 from generated.dense_network import DenseNetworkScenario
 from generated.epoch_overhead import EpochOverheadScenario
+from generated.hierarchical_all_reduce import HierarchicalAllReduceScenario
 from generated.host_dispatch import HostDispatchScenario
 from generated.iron_law import IronLawScenario
 from generated.kernel_fusion import KernelFusionScenario
@@ -37,6 +38,7 @@ from generated.residual_adapter import ResidualAdapterScenario
 from generated.roofline_point import RooflinePointScenario
 from generated.scaling_overhead import ScalingOverheadScenario
 from generated.sustained_throughput import SustainedThroughputScenario
+from generated.transfer import TransferScenario
 from generated.transformer_block import TransformerBlockScenario
 from generated.update_working_set import UpdateWorkingSetScenario
 from generated.registry import Scenarios
@@ -96,6 +98,7 @@ __all__ = [
     "DecodeScenario",
     "DenseNetworkScenario",
     "EpochOverheadScenario",
+    "HierarchicalAllReduceScenario",
     "HostDispatchScenario",
     "IronLawScenario",
     "KernelFusionScenario",
@@ -111,8 +114,9 @@ __all__ = [
     "RooflinePointScenario",
     "ScalingOverheadScenario",
     "SustainedThroughputScenario",
+    "TransferScenario",
     "TransformerBlockScenario",
     "UpdateWorkingSetScenario",
 ]
 
-SCENARIO_CLASSES = (AllReduceScheduleScenario, AttentionTilingScenario, CompileBreakevenScenario, ContextGrowthScenario, ContextMemoryCrossingScenario, DecodeScenario, DenseNetworkScenario, EpochOverheadScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, KvDecodeBatchScenario, KvFootprintScenario, LowRankUpdateScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PackedQkvProjectionScenario, PipelineScheduleScenario, PowerLawScenario, ResidualAdapterScenario, RooflinePointScenario, ScalingOverheadScenario, SustainedThroughputScenario, TransformerBlockScenario, UpdateWorkingSetScenario, )
+SCENARIO_CLASSES = (AllReduceScheduleScenario, AttentionTilingScenario, CompileBreakevenScenario, ContextGrowthScenario, ContextMemoryCrossingScenario, DecodeScenario, DenseNetworkScenario, EpochOverheadScenario, HierarchicalAllReduceScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, KvDecodeBatchScenario, KvFootprintScenario, LowRankUpdateScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PackedQkvProjectionScenario, PipelineScheduleScenario, PowerLawScenario, ResidualAdapterScenario, RooflinePointScenario, ScalingOverheadScenario, SustainedThroughputScenario, TransferScenario, TransformerBlockScenario, UpdateWorkingSetScenario, )

@@ -17,6 +17,7 @@ from generated.context_memory_crossing import ContextMemoryCrossingScenario
 from generated.decode import DecodeScenario
 from generated.dense_network import DenseNetworkScenario
 from generated.epoch_overhead import EpochOverheadScenario
+from generated.hierarchical_all_reduce import HierarchicalAllReduceScenario
 from generated.host_dispatch import HostDispatchScenario
 from generated.iron_law import IronLawScenario
 from generated.kernel_fusion import KernelFusionScenario
@@ -32,6 +33,7 @@ from generated.residual_adapter import ResidualAdapterScenario
 from generated.roofline_point import RooflinePointScenario
 from generated.scaling_overhead import ScalingOverheadScenario
 from generated.sustained_throughput import SustainedThroughputScenario
+from generated.transfer import TransferScenario
 from generated.transformer_block import TransformerBlockScenario
 from generated.update_working_set import UpdateWorkingSetScenario
 from symbolic.runtime.namespace import Namespace
@@ -291,6 +293,40 @@ def _MnistEpochCpuVersusH100():
         launch=Constants.RuntimeOverheads.KernelLaunch,
         dram_energy_per_byte=Constants.Energy.DramPerByte,
         flop_energy=(Constants.Energy.Fp32Multiply + Constants.Energy.Fp32Add) / 2,
+    )
+
+
+def _HierarchicalAllReduce8x8DgxH100():
+    """HierarchicalAllReduce8x8DgxH100: A 1 GB AllReduce over 8 DGX H100 nodes: hierarchical against a flat ring."""
+    return HierarchicalAllReduceScenario(
+        name='A 1 GB AllReduce over 8 DGX H100 nodes: hierarchical against a flat ring',
+        description='NVLink inside the node, one NDR port per GPU across nodes: 8.3 ms hierarchical against 40 ms for one flat ring over the 64 GPUs.',
+        message=Constants.CollectiveCommunicationProfile.GradientBuffer,
+        n_nodes=8,
+        gpus_per_node=Systems.Nodes.DGX_H100.accelerators_per_node,
+        intra_bandwidth=Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
+        inter_bandwidth=Systems.Fabrics.InfiniBand_NDR.bandwidth,
+        inter_alpha=Systems.SwitchFabric.AlphaNdr,
+    )
+
+
+def _HierarchicalAllReduceBucket100MB():
+    """HierarchicalAllReduceBucket100MB: A 100 MB gradient bucket over 8 DGX H100 nodes, hierarchical against flat."""
+    return Scenarios.HierarchicalAllReduce8x8DgxH100.variant(
+        name='A 100 MB gradient bucket over 8 DGX H100 nodes, hierarchical against flat',
+        description='A tenth of the message: the startup terms weigh more, the hierarchical scheme still wins 4.9×.',
+        message=Q_('100 MB'),
+    )
+
+
+def _HierarchicalAllReduceReferenceCluster():
+    """HierarchicalAllReduceReferenceCluster: GPT-3's fp16 gradients over the 128-node reference cluster, hierarchical against flat."""
+    return Scenarios.HierarchicalAllReduce8x8DgxH100.variant(
+        name="GPT-3's fp16 gradients over the 128-node reference cluster, hierarchical against flat",
+        description='350 GB over 128 DGX H100 nodes (1024 GPUs): 3.1 s hierarchical against 14 s flat.',
+        message=Models.Language.GPT3.size_in_bytes(Constants.ByteWidths.FP16),
+        n_nodes=Systems.Clusters.Training_1K.count,
+        gpus_per_node=Systems.Clusters.Training_1K.node.accelerators_per_node,
     )
 
 
@@ -605,6 +641,90 @@ def _PeakPlannedTrainingBudget():
     )
 
 
+def _BufferTransfer10GB():
+    """BufferTransfer10GB: A 10 GB buffer over an H100's memory, NVLink, InfiniBand NDR and PCIe."""
+    return TransferScenario(
+        name="A 10 GB buffer over an H100's memory, NVLink, InfiniBand NDR and PCIe",
+        description='The same 10 GB at each tier: 3 ms from HBM, 22 ms over NVLink, 156 ms over PCIe, 200 ms over NDR.',
+        payload=Q_('10 GB'),
+        links={'HBM': Hardware.Cloud.H100.memory.bandwidth, 'NVLink': Hardware.Cloud.H100.nvlink.bandwidth_per_direction, 'InfiniBand': Systems.Fabrics.InfiniBand_NDR.bandwidth, 'PCIe': Hardware.Cloud.H100.interconnect.bandwidth},
+    )
+
+
+def _Fp32MillionElementTensorAcrossH100Links():
+    """Fp32MillionElementTensorAcrossH100Links: A million-element fp32 tensor (4 MB) over an H100's HBM, NVLink and PCIe."""
+    return TransferScenario(
+        name="A million-element fp32 tensor (4 MB) over an H100's HBM, NVLink and PCIe",
+        description='4 MB: about a microsecond from HBM, 9 µs over NVLink, 62.5 µs over PCIe.',
+        payload=1000000 * Constants.ByteWidths.FP32,
+        links={'HBM': Hardware.Cloud.H100.memory.bandwidth, 'NVLink': Hardware.Cloud.H100.nvlink.bandwidth_per_direction, 'PCIe': Hardware.Cloud.H100.interconnect.bandwidth},
+    )
+
+
+def _TensorParallelExchange1GB():
+    """TensorParallelExchange1GB: A 1 GB tensor-parallel exchange over NVLink and over InfiniBand NDR."""
+    return TransferScenario(
+        name='A 1 GB tensor-parallel exchange over NVLink and over InfiniBand NDR',
+        description='Why tensor parallelism stays inside the node: 2.2 ms over NVLink, 20 ms over NDR.',
+        payload=Q_('1 GB'),
+        links={'NVLink': Hardware.Cloud.H100.nvlink.bandwidth_per_direction, 'InfiniBand NDR': Systems.Fabrics.InfiniBand_NDR.bandwidth},
+    )
+
+
+def _Gpt3WeightsColdStart():
+    """Gpt3WeightsColdStart: Loading GPT-3's fp16 weights (350 GB) from six storage tiers."""
+    return TransferScenario(
+        name="Loading GPT-3's fp16 weights (350 GB) from six storage tiers",
+        description='A cold start: 350 s from a 1 GB/s object store, 0.68 s over eight PCIe links.',
+        payload=Models.Language.GPT3.size_in_bytes(Constants.ByteWidths.FP16),
+        links={'object store': Q_('1 GB/s'), 'file system share': Systems.Storage.PfsPerNodeShare.bandwidth, 'one Gen5 NVMe': Hardware.Tech.Storage.NvmeGen5.bandwidth, 'eight Gen4 NVMe': Systems.Nodes.DGX_H100.accelerators_per_node * Hardware.Tech.Storage.NvmeGen4.bandwidth, 'eight PCIe links': Systems.Nodes.DGX_H100.accelerators_per_node * Hardware.Cloud.H100.interconnect.bandwidth, 'host DRAM': Hardware.Tech.Storage.HostDram.bandwidth},
+    )
+
+
+def _Gpt3RolloutFanout100():
+    """Gpt3RolloutFanout100: GPT-3's fp16 weights to 100 replicas from a file system and an object store."""
+    return TransferScenario(
+        name="GPT-3's fp16 weights to 100 replicas from a file system and an object store",
+        description='100 copies of 350 GB (35 TB): 35 s at 1 TB/s, 350 s at 100 GB/s.',
+        payload=Models.Language.GPT3.size_in_bytes(Constants.ByteWidths.FP16),
+        copies=100,
+        links={'file system': Systems.Storage.PfsOneTbPerSecond.bandwidth, 'object store': Q_('100 GB/s')},
+    )
+
+
+def _ModelSwapPcieGen4():
+    """ModelSwapPcieGen4: Swapping a 10 GB model over PCIe Gen4 x16."""
+    return TransferScenario(
+        name='Swapping a 10 GB model over PCIe Gen4 x16',
+        description='A model swap on an A100 host link: 312.5 ms.',
+        payload=Constants.ModelLoading.PcieSwapReferenceModelSize,
+        links={'PCIe Gen4 x16': Hardware.Cloud.A100.interconnect.bandwidth},
+    )
+
+
+def _FederatedAdapterUploadMobileUplink():
+    """FederatedAdapterUploadMobileUplink: A 50 MiB federated LoRA update over a 1 and a 10 Mbit/s mobile uplink."""
+    return TransferScenario(
+        name='A 50 MiB federated LoRA update over a 1 and a 10 Mbit/s mobile uplink',
+        description='Seven minutes at 1 Mbit/s, 42 s at 10 Mbit/s.',
+        payload=Constants.EdgeAdaptationTierProfile.FederatedLoraUpdate,
+        links={'low': Q_('1 Mbit/s'), 'high': Q_('10 Mbit/s')},
+    )
+
+
+def _PetabyteCrossRegionMove():
+    """PetabyteCrossRegionMove: A petabyte across regions at 100 and 10 Gb/s, and its egress bill."""
+    return TransferScenario(
+        name='A petabyte across regions at 100 and 10 Gb/s, and its egress bill',
+        description='1 PB takes 22 hours at 100 Gb/s and 9 days at 10 Gb/s; at 0.02 dollar/GB the egress (20 000 dollar) buys 5000 accelerator-hours.',
+        payload=Q_('1 PB'),
+        links={'100 Gb/s': Systems.Fabrics.Ethernet_100G.bandwidth, '10 Gb/s': Systems.Fabrics.Ethernet_10G.bandwidth},
+        egress_rate=Q_('0.02 USD/GB'),
+        compute_price=Constants.Pricing.TpuV4PerHour,
+        job_time=Q_('20 h'),
+    )
+
+
 def _Gpt2XlBlockFullWindow():
     """Gpt2XlBlockFullWindow: GPT-2 XL's decoder blocks over its full 1024-token window."""
     return TransformerBlockScenario(
@@ -664,6 +784,9 @@ Scenarios = Namespace(
         'MnistDenseNetworkDoubledInputSide': _MnistDenseNetworkDoubledInputSide,
         'MnistDenseNetworkLargeBatch': _MnistDenseNetworkLargeBatch,
         'MnistEpochCpuVersusH100': _MnistEpochCpuVersusH100,
+        'HierarchicalAllReduce8x8DgxH100': _HierarchicalAllReduce8x8DgxH100,
+        'HierarchicalAllReduceBucket100MB': _HierarchicalAllReduceBucket100MB,
+        'HierarchicalAllReduceReferenceCluster': _HierarchicalAllReduceReferenceCluster,
         'SmallKernelDispatch': _SmallKernelDispatch,
         'LargeKernelDispatch': _LargeKernelDispatch,
         'SmallMlpDispatch': _SmallMlpDispatch,
@@ -691,6 +814,14 @@ Scenarios = Namespace(
         'LayerNormMeasuredH100': _LayerNormMeasuredH100,
         'CoordinationOverheadExample': _CoordinationOverheadExample,
         'PeakPlannedTrainingBudget': _PeakPlannedTrainingBudget,
+        'BufferTransfer10GB': _BufferTransfer10GB,
+        'Fp32MillionElementTensorAcrossH100Links': _Fp32MillionElementTensorAcrossH100Links,
+        'TensorParallelExchange1GB': _TensorParallelExchange1GB,
+        'Gpt3WeightsColdStart': _Gpt3WeightsColdStart,
+        'Gpt3RolloutFanout100': _Gpt3RolloutFanout100,
+        'ModelSwapPcieGen4': _ModelSwapPcieGen4,
+        'FederatedAdapterUploadMobileUplink': _FederatedAdapterUploadMobileUplink,
+        'PetabyteCrossRegionMove': _PetabyteCrossRegionMove,
         'Gpt2XlBlockFullWindow': _Gpt2XlBlockFullWindow,
         'Gpt2XlBatch32Block': _Gpt2XlBatch32Block,
         'PhoneFullUpdateWorkingSet': _PhoneFullUpdateWorkingSet,

@@ -57,7 +57,7 @@ def exact_outputs(model: ScenarioModel, inputs: dict[str, Any]) -> dict[str, Any
             continue
         if quantity.echo and isinstance(quantity.symbol, sympy.IndexedBase):
             lists[quantity.symbol] = lists[quantity.expr]
-            result[quantity.name] = list(lists[quantity.expr][0])
+            result[quantity.name] = [v / scale_of_unit(quantity.unit) for v in lists[quantity.expr][0]]
             continue
         if quantity.kind == "list":
             index, start, stop = quantity.limits

@@ -19,7 +19,7 @@ from typing import Any
 import sympy
 from jinja2 import Environment
 
-from symbolic.catalog import NodeRecord, hardware_records
+from symbolic.catalog import TIERS, NodeRecord, hardware_records
 from symbolic.codegen.catalog_pages import models_page, systems_page
 from symbolic.codegen.roofline_svg import roofline_svgs
 from symbolic.codegen.charts import Placement, ceilings, roofline_charts, sweep_chart
@@ -32,7 +32,8 @@ from symbolic.runtime.units import UNITS_FILE, registry
 
 Header = Callable[[str, str], list[str]]
 GLANCE_CLOSED_FORM = 200  # longest closed form (LaTeX characters) shown beside a chart; all are under Equations
-_HARDWARE_PATH = re.compile(r"\bHardware\.(\w+)\.(\w+)")
+# A node's path names a node tier (Hardware.Tech.Storage.* are storage tiers, not nodes).
+_HARDWARE_PATH = re.compile(rf"\bHardware\.({'|'.join(TIERS)})\.(\w+)")
 
 
 def slug(text: str) -> str:

@@ -18,7 +18,7 @@ from symbolic.model.collected import (
     _latex_name,
 )
 from symbolic.functions import Len
-from symbolic.runtime.errors import DeclarationError
+from symbolic.runtime.errors import DeclarationError, DuplicateNameError
 from symbolic.runtime.validation import REQUIRED
 
 class Declaration:
@@ -278,15 +278,24 @@ class TableRef:
 
 
 class Echo:
-    """Marks a top-level scalar output that a group echoes and that stays at the top level too:
-    ``result = Group(Echo(memory_time), overhead, doc=...)`` gives ``memory_time`` and
-    ``result.memory_time``. (A bare output listed in a group is an error: outputs join a group
-    with ``group=``.)"""
+    """A value a group echoes: a top-level scalar output, or an input under another field name.
 
-    def __init__(self, output: Any) -> None:
-        if not isinstance(output, sympy.Symbol):
-            raise DeclarationError(f"Echo: expected a scalar output declared above, got {output!r}")
-        self.output = output
+    ``result = Group(Echo(memory_time), overhead, doc=...)`` gives ``memory_time`` and
+    ``result.memory_time``. ``field=`` names the group's field when it differs from the
+    declared name (the reference's ``result.payload`` is the output ``total_bytes``, its
+    ``result.bandwidths`` the input ``links``): ``Group(Echo(total_bytes, field="payload"),
+    Echo(links, field="bandwidths"))``. (A bare output listed in a group is an error: outputs
+    join a group with ``group=``.)
+    """
+
+    def __init__(self, value: Any, *, field: str | None = None) -> None:
+        if not isinstance(value, (sympy.Symbol, sympy.IndexedBase)):
+            raise DeclarationError(f"Echo: expected a scalar output or an input declared above, got {value!r}")
+        if field is not None and not _IDENTIFIER.match(field):
+            raise DeclarationError(f"Echo: field {field!r} is not an identifier")
+        self.value = value
+        self.name = str(getattr(value, "label", value))
+        self.field = field or self.name
 
 
 class Group(Declaration):
@@ -306,28 +315,28 @@ class Group(Declaration):
 
     def bind(self, name: str, into: ScenarioModel) -> GroupRef:
         fields: list[OutputDecl] = []
-        echoes: list[InputDecl | Quantity] = []
+        echoes: list[tuple[str, InputDecl | Quantity]] = []
         for echo in self.echoes:
-            if isinstance(echo, Echo):
-                echo_name = str(echo.output)
+            echo_name = echo.name if isinstance(echo, Echo) else str(getattr(echo, "label", echo))
+            field = echo.field if isinstance(echo, Echo) else echo_name
+            source = next((d for d in into.inputs if d.name == echo_name and not d.structured), None)
+            if isinstance(echo, Echo) and source is None:
                 output = next((o for o in into.outputs if o.name == echo_name and o.kind == "scalar"), None)
                 quantity = next((q for q in into.quantities if q.name == echo_name), None)
                 if output is None or quantity is None:
                     raise DeclarationError(f"{into.name}: Group {name} echoes {echo_name!r}, which is not a "
-                                           "top-level scalar output declared above it")
-                fields.append(OutputDecl(echo_name, "scalar", output.doc, output.unit, if_missing=output.if_missing))
-                echoes.append(quantity)
+                                           "top-level scalar output or an input declared above it")
+                fields.append(OutputDecl(field, "scalar", output.doc, output.unit, if_missing=output.if_missing))
+                echoes.append((field, quantity))
                 continue
-            echo_name = str(getattr(echo, "label", echo))
-            source = next((d for d in into.inputs if d.name == echo_name and not d.structured), None)
             if source is None:
                 raise DeclarationError(f"{into.name}: Group {name} lists {echo_name!r}, which is not an input declared "
                                        f"above it; outputs join a group with group={name} on their own declaration "
                                        "(or are echoed with Echo(output))")
             kind = "list" if isinstance(source.spec, ListInput) else "scalar"
             keyed = echo_name if getattr(source.spec, "keyed", False) else ""
-            fields.append(OutputDecl(echo_name, kind, source.spec.doc, source.spec.unit, keyed_by=keyed))
-            echoes.append(source)
+            fields.append(OutputDecl(field, kind, source.spec.doc, source.spec.unit, keyed_by=keyed))
+            echoes.append((field, source))
         into.add_output(OutputDecl(name, "group", self.doc, ""))
         ref = GroupRef(name, fields, echoes)
         into.open_groups.append(ref)
@@ -337,7 +346,7 @@ class Group(Declaration):
 class GroupRef:
     """What a class body sees for a group: pass it as ``group=`` to the outputs that belong to it."""
 
-    def __init__(self, name: str, fields: list[OutputDecl], echoes: list[InputDecl | Quantity]) -> None:
+    def __init__(self, name: str, fields: list[OutputDecl], echoes: list[tuple[str, InputDecl | Quantity]]) -> None:
         self.name = name
         self.fields = fields
         self.echoes = echoes
@@ -348,17 +357,22 @@ def close_groups(model: ScenarioModel) -> None:
     for ref in model.open_groups:
         if not ref.fields:
             raise DeclarationError(f"{model.name}: Group {ref.name} has no members; give outputs group={ref.name}")
+        seen = [f.name for f in ref.fields]
+        twice = sorted({f for f in seen if seen.count(f) > 1})
+        if twice:
+            raise DuplicateNameError(f"{model.name}: Group {ref.name} has the field {twice[0]!r} twice")
         position = next(n for n, o in enumerate(model.outputs) if o.name == ref.name and o.kind == "group")
         model.outputs[position] = replace(model.outputs[position], members=tuple(ref.fields))
-        for source in ref.echoes:
-            path = f"{ref.name}.{source.name}"
+        for field, source in ref.echoes:
+            path = f"{ref.name}.{field}"
+            latex = source.latex if field == source.name else _latex_name(field)  # a renamed field shows its name
             if isinstance(source, Quantity):  # an output echoed: result.memory_time is memory_time
                 model.add_quantity(Quantity(path, sympy.Symbol(path, real=True), source.symbol, source.unit, source.doc,
-                                            source.latex, group=ref.name, echo=True))
+                                            latex, group=ref.name, echo=True))
                 continue
             kind = "list" if isinstance(source.spec, ListInput) else "scalar"
             symbol = sympy.IndexedBase(path) if kind == "list" else sympy.Symbol(path)
-            model.add_quantity(Quantity(path, symbol, source.symbol, source.spec.unit, source.spec.doc, source.latex,
+            model.add_quantity(Quantity(path, symbol, source.symbol, source.spec.unit, source.spec.doc, latex,
                                         kind=kind, group=ref.name, echo=True))
     model.open_groups.clear()
 
