@@ -25,7 +25,14 @@ def simplest(expr: sympy.Expr) -> sympy.Expr:
         candidates = [expr, sympy.factor_terms(expr)]  # expanding or factoring these is slow and rarely shorter
     else:
         candidates = [expr, sympy.expand(expr), sympy.factor_terms(sympy.expand(expr)), sympy.factor(expr)]
-    return min(candidates, key=lambda e: (sympy.count_ops(e), len(str(e)), str(e)))
+    # min by (operation count, length of the text, text): the text (sympy's printer, the slow
+    # part) is printed only for the candidates that tie on the operation count, once each
+    counted = [(sympy.count_ops(e), e) for e in dict.fromkeys(candidates)]
+    fewest = min(count for count, _ in counted)
+    tied = [e for count, e in counted if count == fewest]
+    if len(tied) == 1:
+        return tied[0]
+    return min(((len(text), text, e) for e in tied for text in (str(e),)), key=lambda t: (t[0], t[1]))[2]
 
 
 def substitute(expr: sympy.Basic, closed: dict[sympy.Basic, sympy.Basic], lists: dict[sympy.Basic, Quantity]) -> sympy.Basic:

@@ -301,7 +301,24 @@ def solve(subject: Any, unknown: str, output: str, target: str | Any,
 
 
 def _identically_zero(expr: sympy.Basic) -> bool:
-    return expr == 0 or sympy.simplify(expr) == 0
+    return expr == 0 or (not _nonzero_somewhere(expr) and sympy.simplify(expr) == 0)
+
+
+def _nonzero_somewhere(expr: sympy.Basic) -> bool:
+    """True when ``expr``, evaluated exactly at one point its symbols' assumptions allow, is a
+    finite nonzero number: then it is not identically zero and ``simplify`` (slow) is not needed.
+    False means "not shown", never "zero"."""
+    if expr.has(sympy.Float, sympy.Indexed, sympy.IndexedBase, sympy.Sum, MaxOver):
+        return False  # rounding or unevaluated parts: leave it to simplify
+    point = {}
+    for number, symbol in enumerate(sorted(expr.free_symbols, key=str)):
+        value = sympy.Integer(number + 2) if symbol.is_integer else sympy.Rational(2 * number + 3, number + 11)
+        if not isinstance(symbol, sympy.Symbol) or any(
+                getattr(value, f"is_{fact}") is not holds for fact, holds in symbol.assumptions0.items()):
+            return False  # a point outside the symbol's declared domain proves nothing
+        point[symbol] = value
+    at = expr.xreplace(point)
+    return bool(at.is_number and at.is_finite and at.is_zero is False)
 
 
 def _roots(branch: sympy.Expr, unknown: sympy.Symbol, condition: sympy.Basic, solution: Solution) -> list[sympy.Expr]:

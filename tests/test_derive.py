@@ -143,3 +143,19 @@ def test_compare_attributes_power_laws_exactly():
     assert flops.relative == pytest.approx(31.0)
     assert flops.attribution == (("batch_size", pytest.approx(math.log(32))),)
     assert "result.parameters" not in by_output  # unchanged outputs are not listed
+
+
+def test_identically_zero_screen_agrees_with_simplify():
+    """The exact-point screen only ever skips ``simplify`` for expressions that are nonzero at
+    a point inside their symbols' domain; identities still reach ``simplify``.
+    (x + y)² − x² − 2xy − y² is an identity; x/y − 1 is zero only where x = y; with
+    k a positive integer, (−1)^(2k) − 1 is an identity that a non-integer point would break."""
+    x, y = sympy.symbols("x y", positive=True)
+    k = sympy.Symbol("k", integer=True, positive=True)
+    cases = {(x + y) ** 2 - x**2 - 2 * x * y - y**2: True, x / y - 1: False, (-1) ** (2 * k) - 1: True,
+             sympy.sqrt(x**2) - x: True, sympy.Min(x, y) - x: False, sympy.Float(0.5) * x - x / 2: True}
+    for expr, zero in cases.items():
+        assert derive._identically_zero(expr) is zero, expr
+        assert (sympy.simplify(expr) == 0) is zero, expr
+    assert not derive._nonzero_somewhere((x + y) ** 2 - x**2 - 2 * x * y - y**2)
+    assert derive._nonzero_somewhere(x / y - 1)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import sympy
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
 
 from symbolic.catalog import (
     constant_records,
@@ -41,11 +42,21 @@ from symbolic.runtime.errors import DeclarationError
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
+TEMPLATE_CACHE = ROOT / ".cache" / "generate" / "templates"
 
 
+@lru_cache(maxsize=None)
 def environment() -> Environment:
+    """The one template environment of the process: each template is compiled once (compiling
+    costs more than rendering), and its bytecode is kept on disk for the next process, keyed by
+    the template's text (a changed template is compiled again)."""
+    try:
+        TEMPLATE_CACHE.mkdir(parents=True, exist_ok=True)
+        bytecode: FileSystemBytecodeCache | None = FileSystemBytecodeCache(str(TEMPLATE_CACHE))
+    except OSError:  # a read-only checkout: compile in memory only
+        bytecode = None
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, keep_trailing_newline=True,
-                      trim_blocks=True, lstrip_blocks=True, autoescape=False)
+                      trim_blocks=True, lstrip_blocks=True, autoescape=False, bytecode_cache=bytecode)
     env.filters["pyrepr"] = repr
     env.filters["md_cell"] = lambda text: str(text).replace("|", r"\|").replace("\n", " ")
     env.filters["tex"] = tex_escape
