@@ -22,6 +22,7 @@ from generated.context_memory_crossing import ContextMemoryCrossingScenario
 from generated.decode import DecodeScenario
 from generated.dense_network import DenseNetworkScenario
 from generated.epoch_overhead import EpochOverheadScenario
+from generated.gradient_sync import GradientSyncScenario
 from generated.hierarchical_all_reduce import HierarchicalAllReduceScenario
 from generated.host_dispatch import HostDispatchScenario
 from generated.iron_law import IronLawScenario
@@ -98,6 +99,7 @@ __all__ = [
     "DecodeScenario",
     "DenseNetworkScenario",
     "EpochOverheadScenario",
+    "GradientSyncScenario",
     "HierarchicalAllReduceScenario",
     "HostDispatchScenario",
     "IronLawScenario",
@@ -119,4 +121,4 @@ __all__ = [
     "UpdateWorkingSetScenario",
 ]
 
-SCENARIO_CLASSES = (AllReduceScheduleScenario, AttentionTilingScenario, CompileBreakevenScenario, ContextGrowthScenario, ContextMemoryCrossingScenario, DecodeScenario, DenseNetworkScenario, EpochOverheadScenario, HierarchicalAllReduceScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, KvDecodeBatchScenario, KvFootprintScenario, LowRankUpdateScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PackedQkvProjectionScenario, PipelineScheduleScenario, PowerLawScenario, ResidualAdapterScenario, RooflinePointScenario, ScalingOverheadScenario, SustainedThroughputScenario, TransferScenario, TransformerBlockScenario, UpdateWorkingSetScenario, )
+SCENARIO_CLASSES = (AllReduceScheduleScenario, AttentionTilingScenario, CompileBreakevenScenario, ContextGrowthScenario, ContextMemoryCrossingScenario, DecodeScenario, DenseNetworkScenario, EpochOverheadScenario, GradientSyncScenario, HierarchicalAllReduceScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, KvDecodeBatchScenario, KvFootprintScenario, LowRankUpdateScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PackedQkvProjectionScenario, PipelineScheduleScenario, PowerLawScenario, ResidualAdapterScenario, RooflinePointScenario, ScalingOverheadScenario, SustainedThroughputScenario, TransferScenario, TransformerBlockScenario, UpdateWorkingSetScenario, )

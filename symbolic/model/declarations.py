@@ -119,7 +119,8 @@ class Output(Declaration):
     """
 
     def __init__(self, expr: Any, unit: str = "", *, doc: str = "", if_missing: str = "error",
-                 labels: tuple[str, ...] = (), symbol: str | None = None, group: GroupRef | None = None) -> None:
+                 labels: tuple[str, ...] = (), symbol: str | None = None, group: GroupRef | None = None,
+                 field: str | None = None) -> None:
         if if_missing not in ("error", "none"):
             raise DeclarationError(f"Output: if_missing must be 'error' or 'none', not {if_missing!r}")
         self.expr = sympy.sympify(expr)
@@ -131,11 +132,12 @@ class Output(Declaration):
             raise DeclarationError("Output: labels name the values of a dimensionless choice; give no unit")
         self.latex = symbol
         self.group = _group_ref(group)
+        self.field = _field(field, self.group)
 
     def bind(self, name: str, into: ScenarioModel) -> sympy.Symbol:
         symbol = sympy.Symbol(name, real=True)
-        path = _join(self.group, name, into)
-        _add(into, self.group, OutputDecl(name, "scalar", self.doc, self.unit, if_missing=self.if_missing,
+        path = _join(self.group, name, into, self.field)
+        _add(into, self.group, OutputDecl(self.field or name, "scalar", self.doc, self.unit, if_missing=self.if_missing,
                                           labels=self.labels))
         into.add_quantity(Quantity(path, symbol, self.expr, self.unit, self.doc, self.latex or _latex_name(name),
                                    group=_group_name(self.group)))
@@ -149,8 +151,8 @@ class PerItem(Output):
     """
 
     def __init__(self, expr: Any, limits: tuple[Any, Any, Any], unit: str = "", *, doc: str = "",
-                 group: GroupRef | None = None, keys: sympy.IndexedBase | None = None) -> None:
-        super().__init__(expr, unit, doc=doc, group=group)
+                 group: GroupRef | None = None, keys: sympy.IndexedBase | None = None, field: str | None = None) -> None:
+        super().__init__(expr, unit, doc=doc, group=group, field=field)
         self.index, self.start, self.stop = (sympy.sympify(part) for part in limits)
         self.keys = "" if keys is None else str(keys.label)
 
@@ -162,8 +164,8 @@ class PerItem(Output):
                 raise DeclarationError(f"{into.name}: {name} is keyed by {self.keys!r}, so it must be a list input "
                                        f"and the range must run over it, (i, 0, Len({self.keys}) - 1)")
         base = sympy.IndexedBase(sympy.Symbol(name, real=True))
-        path = _join(self.group, name, into)
-        _add(into, self.group, OutputDecl(name, "list", self.doc, self.unit, keyed_by=self.keys))
+        path = _join(self.group, name, into, self.field)
+        _add(into, self.group, OutputDecl(self.field or name, "list", self.doc, self.unit, keyed_by=self.keys))
         into.add_quantity(Quantity(path, base, self.expr, self.unit, self.doc, _latex_name(name), kind="list",
                                    limits=(self.index, self.start, self.stop), group=_group_name(self.group)))
         return base
@@ -387,12 +389,26 @@ def _group_name(group: GroupRef | None) -> str:
     return group.name if group else ""
 
 
-def _join(group: GroupRef | None, name: str, into: ScenarioModel) -> str:
-    """The output's path: ``result.name`` in a group (the bare name stays claimed: it is a class attribute)."""
+def _field(field: str | None, group: GroupRef | None) -> str | None:
+    """An output's field name in its group, when the group names it apart from the declared name
+    (``step_compute_time = Output(..., group=result, field="compute_time")``: the reference's
+    ``result.compute_time`` while ``compute_time`` is an input)."""
+    if field is None:
+        return None
+    if group is None:
+        raise DeclarationError(f"field={field!r} names an output inside its group; give group= too")
+    if not _IDENTIFIER.match(field):
+        raise DeclarationError(f"field {field!r} is not an identifier")
+    return field
+
+
+def _join(group: GroupRef | None, name: str, into: ScenarioModel, field: str | None = None) -> str:
+    """The output's path: ``result.name`` in a group, or ``result.<field>`` (the declared name stays
+    claimed: it is a class attribute)."""
     if group is None:
         return name
     into.claim(name)
-    return f"{group.name}.{name}"
+    return f"{group.name}.{field or name}"
 
 
 def _add(into: ScenarioModel, group: GroupRef | None, decl: OutputDecl) -> None:

@@ -1,5 +1,6 @@
-"""Echo(value, field=...): a group field named apart from the output or input it echoes (the reference's
-`result.payload` is the output `total_bytes`, its `result.bandwidths` the input `links`)."""
+"""Group fields named apart from their declaration: Echo(value, field=...) for an echoed output or input (the
+reference's `result.payload` is the output `total_bytes`, its `result.bandwidths` the input `links`), and
+Output(..., group=, field=) for a member whose field name is taken by an input (`result.compute_time`)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ class Renamed(Scenario):
     moved = Output(copies * size, "GB", doc="Bytes moved.")
     result = Group(Echo(moved, field="payload"), Echo(links, field="bandwidths"), copies, doc="The ladder.")
     times = PerItem(moved / links[k], (k, 0, Len(links) - 1), "ms", keys=links, group=result, doc="Times.")
+    size_twice = Output(2 * size, "GB", group=result, field="size", doc="Twice the size, as result.size.")
+    per_link = PerItem(size / links[k], (k, 0, Len(links) - 1), "ms", keys=links, group=result, field="each",
+                       doc="One copy's time, as result.each.")
 
 
 def test_renamed_fields_render_and_run():
@@ -35,6 +39,8 @@ def test_renamed_fields_render_and_run():
     assert s.result.copies == 3
     assert s.result.times["b"].to("ms").magnitude == pytest.approx(750)
     assert not hasattr(s.result, "moved") and not hasattr(s.result, "links")
+    assert s.size.to("GB").magnitude == 2 and s.result.size.to("GB").magnitude == 4  # input and field apart
+    assert s.result.each["a"].to("ms").magnitude == pytest.approx(500)
     assert "result.payload" in files["generated/docs/scenarios/Renamed.md"]
 
 
@@ -46,6 +52,14 @@ def test_bad_fields_are_refused():
             a = Input(positive=True)
             result = Group(Echo(a, field="x"), doc="r")
             x = Output(2 * a, group=result)
+    with pytest.raises(DeclarationError, match="give group= too"):
+        Output(1, field="x")
+    with pytest.raises(DuplicateNameError, match="field 'y' twice"):
+        class _Clash(Scenario):
+            a = Input(positive=True)
+            result = Group(doc="r")
+            y = Output(2 * a, group=result)
+            z = Output(3 * a, group=result, field="y")
     with pytest.raises(DeclarationError, match="not a top-level scalar output or an input"):
         class _Member(Scenario):
             a = Input(positive=True)

@@ -1,0 +1,111 @@
+"""One data-parallel step: compute, then a ring AllReduce of the gradients over each link."""
+
+from symbolic.catalog import Models, Systems, storage_widths
+from symbolic.functions import Len, index
+from symbolic.instances import Instance
+from symbolic.model import (Choice, Group, Input, ListInput, Output, PerItem, Question, Scenario, Series, Sweep,
+                            WorkloadInput, decades)
+from symbolic.refs import Q
+
+# A ring AllReduce sends 2(N − 1)/N of the buffer per rank, 2 at large N (Literature.Communication.RingAllreduceFactor).
+LARGE_N_RING_FACTOR = 2
+
+k = index("k", "link")
+
+
+class GradientSyncScenario(Scenario):
+    """A data-parallel step of `workload`: `compute_time` of compute, then its gradients AllReduced over each link.
+
+    The gradients are the weights at `precision`; a ring AllReduce over many workers sends
+    about twice that per worker (2(N − 1)/N → 2), so the step over a link of bandwidth β
+    takes t + 2W/β with no overlap. A faster accelerator (`compute_speedup`) shrinks only the
+    compute, so the share of the step spent computing falls. Energy is the bits sent times
+    the link's energy per bit.
+    """
+
+    assumptions = ("Large-N ring AllReduce (2W bytes per worker, no startup term); compute and communication do "
+                   "not overlap; every link carries the whole AllReduce alone.")
+    excludes = "Bucketing and overlap with the backward pass, gradient compression, hierarchical schemes."
+    references = (
+        "Patarasuk and Yuan, Bandwidth optimal all-reduce algorithms for clusters of workstations, JPDC 69(2), 2009.",
+        "Li et al., PyTorch Distributed: experiences on accelerating data parallel training, VLDB 13(12), 2020.",
+    )
+    differs = {
+        "energy_per_bit": "0 by default (no energy counted), where the reference takes None and returns 0 J; "
+                          "a bare number is read in pJ/bit (the reference rejects it).",
+        "workload": "must have a parameter count: a workload known only by its stored `model_size` (DLRM) is "
+                    "refused, where the reference AllReduces that size at any precision.",
+        "compute_speedup": "must be greater than 0 (the reference divides by it: ZeroDivisionError at 0).",
+        "links": "every bandwidth must be greater than 0 (the reference divides by a zero bandwidth).",
+    }
+    examples = """\
+>>> from generated import Scenarios
+>>> s = Scenarios.Gpt3GradientSync
+>>> s.result.sync_bytes
+<Quantity(7e+11, 'byte')>
+>>> s.result.step_times["InfiniBand"]
+<Quantity(29.2, 'second')>
+"""
+
+    main_outputs = ("result.sync_bytes", "result.energy_total")
+    chart = Sweep(
+        instance="Gpt3GradientSync",
+        input="compute_time",
+        values=decades(-1, 2, 4),
+        series=(Series("result.step_times[InfiniBand]", "step over InfiniBand HDR"),
+                Series("result.step_times[Ethernet]", "step over 100 GbE"),
+                Series("result.transfer_times[InfiniBand]", "AllReduce over InfiniBand HDR", dashed=True),
+                Series("result.transfer_times[Ethernet]", "AllReduce over 100 GbE", dashed=True)),
+        xlabel="compute time per step [s]",
+        ylabel="time per step [s]",
+        caption="GPT-3's fp16 gradients (700 GB per step across the ring): the AllReduce dominates the step until "
+                "compute reaches tens of seconds.")
+    questions = (Question(solve_for="steps", where="result.energy_total", equals="1 GJ"),)
+
+    workload = WorkloadInput(requires=("parameters",),
+                             doc="The model; its weights at `precision` (P·b) are the gradient buffer.")
+    precision = Choice(storage_widths(), "byte", default="fp16", case_insensitive=True, symbol="b",
+                       doc="Gradient storage precision.")
+    links = ListInput("Gbps", keyed=True, positive=True, min_length=0, symbol=r"\beta",
+                      doc="Bandwidth of each named link, one direction, per worker.")
+    compute_time = Input("s", nonnegative=True, symbol="t_c", doc="Compute time of one step before the speedup.")
+    energy_per_bit = Input("pJ/bit", nonnegative=True, default=0, symbol=r"\varepsilon",
+                           doc="Energy per bit sent (0: not counted).")
+    steps = Input(integer=True, nonnegative=True, default=1, symbol="s", doc="Training steps.")
+    compute_speedup = Input(positive=True, default=1.0, symbol=r"\sigma",
+                            doc="Factor by which a faster accelerator shrinks the compute.")
+
+    result = Group(doc="Bytes, times per link and energy of the step.")
+    sync_bytes = Output(LARGE_N_RING_FACTOR * workload.size_in_bytes(precision), "byte", group=result, symbol="B",
+                        doc="Bytes each worker sends in the AllReduce, 2W.")
+    step_compute_time = Output(compute_time / compute_speedup, "s", group=result, field="compute_time", symbol="t",
+                               doc="Compute time of one step at the speedup, t_c/σ.")
+    per_link = {"keys": links, "group": result}
+    transfer_times = PerItem(sync_bytes / links[k], (k, 0, Len(links) - 1), "s", **per_link,
+                             doc="AllReduce time over each link, B/β.")
+    step_times = PerItem(step_compute_time + transfer_times[k], (k, 0, Len(links) - 1), "s", **per_link,
+                         doc="Step time over each link, t + B/β (no overlap).")
+    compute_fractions = PerItem(step_compute_time / step_times[k], (k, 0, Len(links) - 1), **per_link,
+                                doc="Share of the step spent computing.")
+    energy_per_step = Output(sync_bytes * energy_per_bit, "J", group=result, doc="Energy of the bits sent, 8B·ε.")
+    energy_total = Output(energy_per_step * steps, "J", group=result, doc="Energy over `steps` steps.")
+
+
+Gpt3GradientSync = Instance(
+    GradientSyncScenario,
+    name="GPT-3's fp16 gradients synchronised over InfiniBand HDR and 100 GbE",
+    description="700 GB per step across the ring: 28 s over HDR and 56 s over 100 GbE against 1.2 s of compute.",
+    workload=Models.Language.GPT3,
+    precision="fp16",
+    links={"InfiniBand": Systems.Fabrics.InfiniBand_HDR.bandwidth, "Ethernet": Systems.Fabrics.Ethernet_100G.bandwidth},
+    compute_time=Q("1.2 s"),
+    energy_per_bit=Systems.NetworkEnergy.InfiniBandEnergyPerBit,
+    steps=1000000,
+    compute_speedup=1.0,
+)
+
+Gpt3GradientSyncFasterAccelerator = Gpt3GradientSync.variant(
+    name="GPT-3's gradient sync on an accelerator twice as fast",
+    description="Halving the compute (0.6 s) barely moves the step: the AllReduce is 98 % of it.",
+    compute_speedup=2.0,
+)
