@@ -14,6 +14,8 @@ builds Quantities in the project's unit registry.
 """
 
 from generated.catalog import Constants, Datasets, Hardware, Models, Systems
+from generated.activation_memory import ActivationMemoryScenario
+from generated.alignment_memory import AlignmentMemoryScenario
 from generated.all_reduce_schedule import AllReduceScheduleScenario
 from generated.attention_tiling import AttentionTilingScenario
 from generated.compile_breakeven import CompileBreakevenScenario
@@ -39,6 +41,7 @@ from generated.residual_adapter import ResidualAdapterScenario
 from generated.roofline_point import RooflinePointScenario
 from generated.scaling_overhead import ScalingOverheadScenario
 from generated.sustained_throughput import SustainedThroughputScenario
+from generated.training_state import TrainingStateScenario
 from generated.transfer import TransferScenario
 from generated.transformer_block import TransformerBlockScenario
 from generated.update_working_set import UpdateWorkingSetScenario
@@ -91,6 +94,8 @@ __all__ = [
     "SSMWorkload",
     "TransformerWorkload",
     "Workload",
+    "ActivationMemoryScenario",
+    "AlignmentMemoryScenario",
     "AllReduceScheduleScenario",
     "AttentionTilingScenario",
     "CompileBreakevenScenario",
@@ -116,9 +121,10 @@ __all__ = [
     "RooflinePointScenario",
     "ScalingOverheadScenario",
     "SustainedThroughputScenario",
+    "TrainingStateScenario",
     "TransferScenario",
     "TransformerBlockScenario",
     "UpdateWorkingSetScenario",
 ]
 
-SCENARIO_CLASSES = (AllReduceScheduleScenario, AttentionTilingScenario, CompileBreakevenScenario, ContextGrowthScenario, ContextMemoryCrossingScenario, DecodeScenario, DenseNetworkScenario, EpochOverheadScenario, GradientSyncScenario, HierarchicalAllReduceScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, KvDecodeBatchScenario, KvFootprintScenario, LowRankUpdateScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PackedQkvProjectionScenario, PipelineScheduleScenario, PowerLawScenario, ResidualAdapterScenario, RooflinePointScenario, ScalingOverheadScenario, SustainedThroughputScenario, TransferScenario, TransformerBlockScenario, UpdateWorkingSetScenario, )
+SCENARIO_CLASSES = (ActivationMemoryScenario, AlignmentMemoryScenario, AllReduceScheduleScenario, AttentionTilingScenario, CompileBreakevenScenario, ContextGrowthScenario, ContextMemoryCrossingScenario, DecodeScenario, DenseNetworkScenario, EpochOverheadScenario, GradientSyncScenario, HierarchicalAllReduceScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, KvDecodeBatchScenario, KvFootprintScenario, LowRankUpdateScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PackedQkvProjectionScenario, PipelineScheduleScenario, PowerLawScenario, ResidualAdapterScenario, RooflinePointScenario, ScalingOverheadScenario, SustainedThroughputScenario, TrainingStateScenario, TransferScenario, TransformerBlockScenario, UpdateWorkingSetScenario, )

@@ -9,6 +9,8 @@ declared beside their scenario in ``symbolic/scenarios/``.
 from __future__ import annotations
 
 from generated.catalog import Constants, Datasets, Hardware, Models, Systems
+from generated.activation_memory import ActivationMemoryScenario
+from generated.alignment_memory import AlignmentMemoryScenario
 from generated.all_reduce_schedule import AllReduceScheduleScenario
 from generated.attention_tiling import AttentionTilingScenario
 from generated.compile_breakeven import CompileBreakevenScenario
@@ -34,6 +36,7 @@ from generated.residual_adapter import ResidualAdapterScenario
 from generated.roofline_point import RooflinePointScenario
 from generated.scaling_overhead import ScalingOverheadScenario
 from generated.sustained_throughput import SustainedThroughputScenario
+from generated.training_state import TrainingStateScenario
 from generated.transfer import TransferScenario
 from generated.transformer_block import TransformerBlockScenario
 from generated.update_working_set import UpdateWorkingSetScenario
@@ -41,6 +44,91 @@ from symbolic.runtime.namespace import Namespace
 from symbolic.runtime.units import Q_
 
 __all__ = ["Scenarios"]
+
+
+def _Gpt2XlBatch32Activations():
+    """Gpt2XlBatch32Activations: GPT-2 XL activations at micro-batch 32, full 1,024-token window."""
+    return ActivationMemoryScenario(
+        name='GPT-2 XL activations at micro-batch 32, full 1,024-token window',
+        description='GPT-2 (1.5B) at 32 sequences of its full 1,024-token context, 16-bit activations, 10 MB of normalization per layer.',
+        workload=Models.Language.GPT2,
+        micro_batch=32,
+        seq_len=Models.Language.GPT2.context_length,
+        normalization_per_layer=10,
+    )
+
+
+def _Gpt2XlBatch32ActivationsFp32():
+    """Gpt2XlBatch32ActivationsFp32: GPT-2 XL activations at micro-batch 32, FP32."""
+    return Scenarios.Gpt2XlBatch32Activations.variant(
+        name='GPT-2 XL activations at micro-batch 32, FP32',
+        description='The batch-32 GPT-2 XL activations stored in FP32.',
+        precision_bytes=Constants.ByteWidths.FP32,
+    )
+
+
+def _Gpt2XlBatch32SegmentCheckpointed():
+    """Gpt2XlBatch32SegmentCheckpointed: GPT-2 XL activations at micro-batch 32, 8 checkpointed segments."""
+    return Scenarios.Gpt2XlBatch32Activations.variant(
+        name='GPT-2 XL activations at micro-batch 32, 8 checkpointed segments',
+        description='The batch-32 GPT-2 XL activations with its 48 layers checkpointed in 8 segments.',
+        checkpoint_segments=8,
+    )
+
+
+def _Gpt2XlMicroBatch16Activations():
+    """Gpt2XlMicroBatch16Activations: GPT-2 XL activations at micro-batch 16."""
+    return Scenarios.Gpt2XlBatch32Activations.variant(
+        name='GPT-2 XL activations at micro-batch 16',
+        description='The GPT-2 XL activations at half the micro-batch (16 sequences).',
+        micro_batch=16,
+    )
+
+
+def _Gpt3ActivationsMicrobatch4():
+    """Gpt3ActivationsMicrobatch4: GPT-3 activations at micro-batch 4."""
+    return ActivationMemoryScenario(
+        name='GPT-3 activations at micro-batch 4',
+        description='GPT-3 (175B) at 4 sequences of its 2,048-token context, 16-bit activations.',
+        workload=Models.Language.GPT3,
+        micro_batch=4,
+    )
+
+
+def _Gpt3ActivationsMicrobatch1():
+    """Gpt3ActivationsMicrobatch1: GPT-3 activations at micro-batch 1."""
+    return Scenarios.Gpt3ActivationsMicrobatch4.variant(
+        name='GPT-3 activations at micro-batch 1',
+        description='GPT-3 (175B) at one sequence of its 2,048-token context.',
+        micro_batch=1,
+    )
+
+
+def _Llama3_8BBatch4Activations():
+    """Llama3_8BBatch4Activations: Llama-3.1-8B activations at micro-batch 4, 2,048 tokens."""
+    return ActivationMemoryScenario(
+        name='Llama-3.1-8B activations at micro-batch 4, 2,048 tokens',
+        description='Llama-3.1-8B at 4 sequences of 2,048 tokens, 16-bit activations.',
+        workload=Models.Language.Llama3_8B,
+        micro_batch=4,
+        seq_len=2048,
+    )
+
+
+def _Llama2_70B_PpoAlignment():
+    """Llama2_70B_PpoAlignment: PPO and DPO alignment of a 70B policy."""
+    return AlignmentMemoryScenario(
+        name='PPO and DPO alignment of a 70B policy',
+        description="Llama-2-70B aligned with 13B reward and value models (Llama-2-13B size), tensor parallelism 8, pipeline parallelism 4, rollouts of 256 sequences of 1,024 tokens, on devices of 80 GB (the H100's capacity figure, read in decimal GB as the reference does).",
+        policy=Models.Language.Llama2_70B,
+        critic=Models.Language.Llama2_13B,
+        tp_size=8,
+        pp_size=4,
+        dp_size=8,
+        rollout_sequences=256,
+        rollout_tokens=1024,
+        device_memory=Q_(Hardware.Cloud.H100.memory_capacity.to('GiB').magnitude, 'GB'),
+    )
 
 
 def _DdpBucketRingNdr():
@@ -666,6 +754,18 @@ def _PeakPlannedTrainingBudget():
     )
 
 
+def _Gpt3TrainingStateTp8():
+    """Gpt3TrainingStateTp8: 175B training state under 8-way tensor parallelism."""
+    return TrainingStateScenario(
+        name='175B training state under 8-way tensor parallelism',
+        description='GPT-3 (175B) with mixed-precision Adam, tensor parallelism across the 8 GPUs of a DGX H100 node, 128-way data parallelism, and 200 GB of saved activations.',
+        workload=Models.Language.GPT3,
+        tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
+        dp_size=128,
+        activations=200,
+    )
+
+
 def _BufferTransfer10GB():
     """BufferTransfer10GB: A 10 GB buffer over an H100's memory, NVLink, InfiniBand NDR and PCIe."""
     return TransferScenario(
@@ -786,6 +886,14 @@ def _PhoneFullUpdateWorkingSet():
 Scenarios = Namespace(
     "Scenarios",
     {
+        'Gpt2XlBatch32Activations': _Gpt2XlBatch32Activations,
+        'Gpt2XlBatch32ActivationsFp32': _Gpt2XlBatch32ActivationsFp32,
+        'Gpt2XlBatch32SegmentCheckpointed': _Gpt2XlBatch32SegmentCheckpointed,
+        'Gpt2XlMicroBatch16Activations': _Gpt2XlMicroBatch16Activations,
+        'Gpt3ActivationsMicrobatch4': _Gpt3ActivationsMicrobatch4,
+        'Gpt3ActivationsMicrobatch1': _Gpt3ActivationsMicrobatch1,
+        'Llama3_8BBatch4Activations': _Llama3_8BBatch4Activations,
+        'Llama2_70B_PpoAlignment': _Llama2_70B_PpoAlignment,
         'DdpBucketRingNdr': _DdpBucketRingNdr,
         'GradientBufferAllReduceNdr': _GradientBufferAllReduceNdr,
         'Llama2_70BGradientRing64Ndr': _Llama2_70BGradientRing64Ndr,
@@ -841,6 +949,7 @@ Scenarios = Namespace(
         'LayerNormMeasuredH100': _LayerNormMeasuredH100,
         'CoordinationOverheadExample': _CoordinationOverheadExample,
         'PeakPlannedTrainingBudget': _PeakPlannedTrainingBudget,
+        'Gpt3TrainingStateTp8': _Gpt3TrainingStateTp8,
         'BufferTransfer10GB': _BufferTransfer10GB,
         'Fp32MillionElementTensorAcrossH100Links': _Fp32MillionElementTensorAcrossH100Links,
         'TensorParallelExchange1GB': _TensorParallelExchange1GB,

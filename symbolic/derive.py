@@ -133,6 +133,12 @@ def base_values(model: ScenarioModel, args: dict[str, Any]) -> dict[sympy.Basic,
     values: dict[sympy.Basic, Any] = {s: scale_of_unit(u) for s, u in UNIT_SYMBOLS.items()}
     for decl in model.evaluator_inputs():
         value = args.get(decl.name)
+        default = decl.spec.default
+        if value is None and isinstance(default, sympy.Basic) and not default.is_Number:
+            computed = default.xreplace(values)  # a default computed from inputs above it (all in base units)
+            if computed.is_number:
+                values[decl.symbol] = computed
+            continue
         if value is None:
             continue
         scale = scale_of_unit(decl.spec.unit)

@@ -141,13 +141,14 @@ def _descriptor(output: OutputDecl, path: str, evaluator: Evaluator, owners: dic
         imports.add("SubScenario")
         assert output.scenario is not None and output.sub is not None
         return f"SubScenario({output.name!r}, {output.scenario.name}, {output.sub.title!r}, {output.sub.description!r})"
-    if output.kind == "table":
-        imports.add("TableOutput")
-        return f"TableOutput({output.name!r}{unit})"
-    kind = "ListOutput" if output.kind == "list" else "Output"
+    if output.kind == "table":  # it needs what any of its entries needs
+        kind = "TableOutput"
+        requires = tuple(dict.fromkeys(r for key in output.keys for r in evaluator.optional.get(f"{path}[{key}]", ())))
+    else:
+        kind = "ListOutput" if output.kind == "list" else "Output"
+        requires = evaluator.optional.get(path, ())
     imports.add(kind)
     extra = ""
-    requires = evaluator.optional.get(path, ())
     if requires:
         extra += f", requires={tuple(dict.fromkeys(owners[r] for r in requires))!r}"
         alternatives = {r: evaluator.alternatives[r] for r in requires if r in evaluator.alternatives}

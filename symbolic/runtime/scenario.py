@@ -412,9 +412,15 @@ class ListOutput(Output):
 
 
 class TableOutput(Output):
-    """A dict-valued output: every entry a Quantity in the table's unit."""
+    """A dict-valued output: every entry a Quantity in the table's unit.
+
+    An entry that needs an absent optional input makes the whole table missing (raise
+    naming the input, or None with ``if_missing="none"``), never a dict holding None.
+    """
 
     def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
+        if value is None or any(entry is None for entry in value.values()):
+            return self.missing(scenario)
         if not self.unit:
             return dict(value)
         return {key: quantity(entry, self.unit) for key, entry in value.items()}

@@ -24,6 +24,17 @@ class AttentionTilingScenario(Scenario):
         "(tiling, online softmax statistics, O(S) extra storage).",
         "Vaswani et al., Attention is all you need, NeurIPS 2017 (the S x S score matrix).",
     )
+    differs = {
+        "tile": "at least 1: the reference divides by zero at 0.",
+        "seq_len": "at least 1 (the reference accepts 0 and then divides by zero in `stored_ratio`).",
+        "head_dim": "at least 1 (the reference accepts 0 or a negative width).",
+        "heads": "at least 1 (the reference accepts 0 or a negative count).",
+        "io_tensors": "at least 1, so FlashAttention's storage is never 0: the reference accepts 0 and divides by "
+                      "zero in `stored_ratio` when `row_statistics` is 0 too.",
+        "stored_square_matrices": "at least 0 (the reference accepts negative counts).",
+        "row_statistics": "at least 0 (the reference accepts negative counts).",
+        "bytes_per_value": "a bare number is bytes; the reference reads it as bits.",
+    }
     examples = """\
 >>> from generated import Scenarios
 >>> s = Scenarios.AttentionScores4096TokensFp32

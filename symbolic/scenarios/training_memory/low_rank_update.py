@@ -19,6 +19,14 @@ class LowRankUpdateScenario(Scenario):
         "Hu et al., LoRA: low-rank adaptation of large language models, ICLR 2022 "
         "(W + BA with B in R^{d x r}, A in R^{r x k}: r(d + k) trainable parameters).",
     )
+    differs = {
+        "rank": "at least 1, checked when the instance is built (the reference raises ValueError only when "
+                "`update_params`, `reduction` or `compression` is read).",
+        "in_dim": "at least 1: the reference accepts 0 and divides by zero in `reduction`.",
+        "out_dim": "at least 1: the reference accepts 0 and divides by zero in `reduction`.",
+        "bytes_per_param": "a bare number is bytes (the reference reads bits); without it `full_bytes` and "
+                           "`update_bytes` name it as missing (the reference raises TypeError).",
+    }
     examples = """\
 >>> from generated import Scenarios
 >>> s = Scenarios.TransformerLayerRank4Update

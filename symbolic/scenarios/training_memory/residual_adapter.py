@@ -18,6 +18,14 @@ class ResidualAdapterScenario(Scenario):
         "Houlsby et al., Parameter-efficient transfer learning for NLP, ICML 2019 "
         "(bottleneck adapters: 2md + d + m parameters per adapter).",
     )
+    differs = {
+        "width": "at least 1: the reference accepts 0 (an adapter of r parameters) and negative widths (negative "
+                 "counts, -149 for width -5 at bottleneck 16).",
+        "bottleneck": "at least 1, checked when the instance is built (the reference raises ValueError when a count "
+                      "is read).",
+        "sites": "at least 0 (the reference accepts negative counts).",
+        "bytes_per_param": "a bare number is bytes; the reference reads it as bits.",
+    }
     examples = """\
 >>> from generated import Scenarios
 >>> s = Scenarios.CompactEncoderResidualAdapters
