@@ -13,87 +13,75 @@ and fleets, of the record types exported here), ``Scenarios`` the registry of na
 builds Quantities in the project's unit registry.
 """
 
-from generated.catalog import Constants, Datasets, Hardware, Models, Systems
-from generated.activation_memory import ActivationMemoryScenario
-from generated.alignment_memory import AlignmentMemoryScenario
-from generated.all_reduce_schedule import AllReduceScheduleScenario
-from generated.attention_tiling import AttentionTilingScenario
-from generated.compile_breakeven import CompileBreakevenScenario
-from generated.context_growth import ContextGrowthScenario
-from generated.context_memory_crossing import ContextMemoryCrossingScenario
-from generated.decode import DecodeScenario
-from generated.dense_network import DenseNetworkScenario
-from generated.epoch_overhead import EpochOverheadScenario
-from generated.gradient_sync import GradientSyncScenario
-from generated.hierarchical_all_reduce import HierarchicalAllReduceScenario
-from generated.host_dispatch import HostDispatchScenario
-from generated.iron_law import IronLawScenario
-from generated.kernel_fusion import KernelFusionScenario
-from generated.kv_decode_batch import KvDecodeBatchScenario
-from generated.kv_footprint import KvFootprintScenario
-from generated.low_rank_update import LowRankUpdateScenario
-from generated.materialized_scores import MaterializedScoresScenario
-from generated.mlp_training_step import MlpTrainingStepScenario
-from generated.packed_qkv_projection import PackedQkvProjectionScenario
-from generated.pipeline_schedule import PipelineScheduleScenario
-from generated.power_law import PowerLawScenario
-from generated.residual_adapter import ResidualAdapterScenario
-from generated.roofline_point import RooflinePointScenario
-from generated.scaling_overhead import ScalingOverheadScenario
-from generated.sustained_throughput import SustainedThroughputScenario
-from generated.training_state import TrainingStateScenario
-from generated.transfer import TransferScenario
-from generated.transformer_block import TransformerBlockScenario
-from generated.update_working_set import UpdateWorkingSetScenario
-from generated.registry import Scenarios
-from generated.systems import Fleet, IOInterconnect, MemorySystem, NetworkFabric, Node, StorageTier
-from generated.workloads import (
-    CNNWorkload,
-    DiffusionWorkload,
-    EmbodiedWorkload,
-    SparseTransformerWorkload,
-    SSMWorkload,
-    TransformerWorkload,
-    Workload,
-)
-from symbolic.runtime.errors import (
-    InputTypeError,
-    MissingInputError,
-    MlsysymError,
-    ScenarioInputError,
-)
-from symbolic.runtime.hardware import DatasetProfile, HardwareNode
-from symbolic.runtime.scenario import ScenarioBase
-from symbolic.runtime.units import Q_
+from __future__ import annotations
 
-__all__ = [
-    "CNNWorkload",
-    "Constants",
-    "DatasetProfile",
-    "DiffusionWorkload",
-    "EmbodiedWorkload",
-    "Datasets",
-    "Hardware",
-    "HardwareNode",
-    "InputTypeError",
-    "MissingInputError",
-    "MlsysymError",
-    "Models",
-    "Q_",
-    "ScenarioBase",
-    "ScenarioInputError",
-    "Scenarios",
-    "Systems",
-    "Fleet",
-    "IOInterconnect",
-    "MemorySystem",
-    "NetworkFabric",
-    "Node",
-    "StorageTier",
-    "SparseTransformerWorkload",
-    "SSMWorkload",
-    "TransformerWorkload",
-    "Workload",
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+# Each public name and the module that defines it. A name's module is imported when the name
+# is first read, so ``import generated`` imports no scenario and no catalog tier, and a
+# script pays only for what it touches (one scenario, the nodes it names).
+_SOURCES = {
+    "ActivationMemoryScenario": "generated.activation_memory",
+    "AlignmentMemoryScenario": "generated.alignment_memory",
+    "AllReduceScheduleScenario": "generated.all_reduce_schedule",
+    "AttentionTilingScenario": "generated.attention_tiling",
+    "CNNWorkload": "generated.workloads",
+    "CompileBreakevenScenario": "generated.compile_breakeven",
+    "Constants": "generated.catalog",
+    "ContextGrowthScenario": "generated.context_growth",
+    "ContextMemoryCrossingScenario": "generated.context_memory_crossing",
+    "DatasetProfile": "symbolic.runtime.hardware",
+    "Datasets": "generated.catalog",
+    "DecodeScenario": "generated.decode",
+    "DenseNetworkScenario": "generated.dense_network",
+    "DiffusionWorkload": "generated.workloads",
+    "EmbodiedWorkload": "generated.workloads",
+    "EpochOverheadScenario": "generated.epoch_overhead",
+    "Fleet": "generated.systems",
+    "GradientSyncScenario": "generated.gradient_sync",
+    "Hardware": "generated.catalog",
+    "HardwareNode": "symbolic.runtime.hardware",
+    "HierarchicalAllReduceScenario": "generated.hierarchical_all_reduce",
+    "HostDispatchScenario": "generated.host_dispatch",
+    "InputTypeError": "symbolic.runtime.errors",
+    "IOInterconnect": "generated.systems",
+    "IronLawScenario": "generated.iron_law",
+    "KernelFusionScenario": "generated.kernel_fusion",
+    "KvDecodeBatchScenario": "generated.kv_decode_batch",
+    "KvFootprintScenario": "generated.kv_footprint",
+    "LowRankUpdateScenario": "generated.low_rank_update",
+    "MaterializedScoresScenario": "generated.materialized_scores",
+    "MemorySystem": "generated.systems",
+    "MissingInputError": "symbolic.runtime.errors",
+    "MlpTrainingStepScenario": "generated.mlp_training_step",
+    "MlsysymError": "symbolic.runtime.errors",
+    "Models": "generated.catalog",
+    "NetworkFabric": "generated.systems",
+    "Node": "generated.systems",
+    "PackedQkvProjectionScenario": "generated.packed_qkv_projection",
+    "PipelineScheduleScenario": "generated.pipeline_schedule",
+    "PowerLawScenario": "generated.power_law",
+    "Q_": "symbolic.runtime.units",
+    "ResidualAdapterScenario": "generated.residual_adapter",
+    "RooflinePointScenario": "generated.roofline_point",
+    "ScalingOverheadScenario": "generated.scaling_overhead",
+    "ScenarioBase": "symbolic.runtime.scenario",
+    "ScenarioInputError": "symbolic.runtime.errors",
+    "Scenarios": "generated.registry",
+    "SparseTransformerWorkload": "generated.workloads",
+    "SSMWorkload": "generated.workloads",
+    "StorageTier": "generated.systems",
+    "SustainedThroughputScenario": "generated.sustained_throughput",
+    "Systems": "generated.catalog",
+    "TrainingStateScenario": "generated.training_state",
+    "TransferScenario": "generated.transfer",
+    "TransformerBlockScenario": "generated.transformer_block",
+    "TransformerWorkload": "generated.workloads",
+    "UpdateWorkingSetScenario": "generated.update_working_set",
+    "Workload": "generated.workloads",
+}
+_SCENARIO_CLASSES = (
     "ActivationMemoryScenario",
     "AlignmentMemoryScenario",
     "AllReduceScheduleScenario",
@@ -125,6 +113,124 @@ __all__ = [
     "TransferScenario",
     "TransformerBlockScenario",
     "UpdateWorkingSetScenario",
+)
+
+if TYPE_CHECKING:  # the same names, for type checkers and editors
+    from generated.activation_memory import ActivationMemoryScenario
+    from generated.alignment_memory import AlignmentMemoryScenario
+    from generated.all_reduce_schedule import AllReduceScheduleScenario
+    from generated.attention_tiling import AttentionTilingScenario
+    from generated.catalog import Constants, Datasets, Hardware, Models, Systems
+    from generated.compile_breakeven import CompileBreakevenScenario
+    from generated.context_growth import ContextGrowthScenario
+    from generated.context_memory_crossing import ContextMemoryCrossingScenario
+    from generated.decode import DecodeScenario
+    from generated.dense_network import DenseNetworkScenario
+    from generated.epoch_overhead import EpochOverheadScenario
+    from generated.gradient_sync import GradientSyncScenario
+    from generated.hierarchical_all_reduce import HierarchicalAllReduceScenario
+    from generated.host_dispatch import HostDispatchScenario
+    from generated.iron_law import IronLawScenario
+    from generated.kernel_fusion import KernelFusionScenario
+    from generated.kv_decode_batch import KvDecodeBatchScenario
+    from generated.kv_footprint import KvFootprintScenario
+    from generated.low_rank_update import LowRankUpdateScenario
+    from generated.materialized_scores import MaterializedScoresScenario
+    from generated.mlp_training_step import MlpTrainingStepScenario
+    from generated.packed_qkv_projection import PackedQkvProjectionScenario
+    from generated.pipeline_schedule import PipelineScheduleScenario
+    from generated.power_law import PowerLawScenario
+    from generated.registry import Scenarios
+    from generated.residual_adapter import ResidualAdapterScenario
+    from generated.roofline_point import RooflinePointScenario
+    from generated.scaling_overhead import ScalingOverheadScenario
+    from generated.sustained_throughput import SustainedThroughputScenario
+    from generated.systems import Fleet, IOInterconnect, MemorySystem, NetworkFabric, Node, StorageTier
+    from generated.training_state import TrainingStateScenario
+    from generated.transfer import TransferScenario
+    from generated.transformer_block import TransformerBlockScenario
+    from generated.update_working_set import UpdateWorkingSetScenario
+    from generated.workloads import CNNWorkload, DiffusionWorkload, EmbodiedWorkload, SparseTransformerWorkload, SSMWorkload, TransformerWorkload, Workload
+    from symbolic.runtime.errors import InputTypeError, MissingInputError, MlsysymError, ScenarioInputError
+    from symbolic.runtime.hardware import DatasetProfile, HardwareNode
+    from symbolic.runtime.scenario import ScenarioBase
+    from symbolic.runtime.units import Q_
+
+    SCENARIO_CLASSES: tuple[type[ScenarioBase], ...]
+
+__all__ = [
+    "ActivationMemoryScenario",
+    "AlignmentMemoryScenario",
+    "AllReduceScheduleScenario",
+    "AttentionTilingScenario",
+    "CNNWorkload",
+    "CompileBreakevenScenario",
+    "Constants",
+    "ContextGrowthScenario",
+    "ContextMemoryCrossingScenario",
+    "DatasetProfile",
+    "Datasets",
+    "DecodeScenario",
+    "DenseNetworkScenario",
+    "DiffusionWorkload",
+    "EmbodiedWorkload",
+    "EpochOverheadScenario",
+    "Fleet",
+    "GradientSyncScenario",
+    "Hardware",
+    "HardwareNode",
+    "HierarchicalAllReduceScenario",
+    "HostDispatchScenario",
+    "InputTypeError",
+    "IOInterconnect",
+    "IronLawScenario",
+    "KernelFusionScenario",
+    "KvDecodeBatchScenario",
+    "KvFootprintScenario",
+    "LowRankUpdateScenario",
+    "MaterializedScoresScenario",
+    "MemorySystem",
+    "MissingInputError",
+    "MlpTrainingStepScenario",
+    "MlsysymError",
+    "Models",
+    "NetworkFabric",
+    "Node",
+    "PackedQkvProjectionScenario",
+    "PipelineScheduleScenario",
+    "PowerLawScenario",
+    "Q_",
+    "ResidualAdapterScenario",
+    "RooflinePointScenario",
+    "ScalingOverheadScenario",
+    "ScenarioBase",
+    "ScenarioInputError",
+    "Scenarios",
+    "SparseTransformerWorkload",
+    "SSMWorkload",
+    "StorageTier",
+    "SustainedThroughputScenario",
+    "Systems",
+    "TrainingStateScenario",
+    "TransferScenario",
+    "TransformerBlockScenario",
+    "TransformerWorkload",
+    "UpdateWorkingSetScenario",
+    "Workload",
 ]
 
-SCENARIO_CLASSES = (ActivationMemoryScenario, AlignmentMemoryScenario, AllReduceScheduleScenario, AttentionTilingScenario, CompileBreakevenScenario, ContextGrowthScenario, ContextMemoryCrossingScenario, DecodeScenario, DenseNetworkScenario, EpochOverheadScenario, GradientSyncScenario, HierarchicalAllReduceScenario, HostDispatchScenario, IronLawScenario, KernelFusionScenario, KvDecodeBatchScenario, KvFootprintScenario, LowRankUpdateScenario, MaterializedScoresScenario, MlpTrainingStepScenario, PackedQkvProjectionScenario, PipelineScheduleScenario, PowerLawScenario, ResidualAdapterScenario, RooflinePointScenario, ScalingOverheadScenario, SustainedThroughputScenario, TrainingStateScenario, TransferScenario, TransformerBlockScenario, UpdateWorkingSetScenario, )
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use (PEP 562) and keep the name here."""
+    if name == "SCENARIO_CLASSES":  # every scenario class, in discovery order
+        value: Any = tuple(__getattr__(cls) for cls in _SCENARIO_CLASSES)
+    elif name in _SOURCES:
+        value = getattr(import_module(_SOURCES[name]), name)
+    else:
+        raise AttributeError(f"module 'generated' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_SOURCES, "SCENARIO_CLASSES"})

@@ -3,20 +3,45 @@
 """The catalog as plain Python: hardware nodes, workloads, datasets and constants.
 
 Each hardware quantity is stored as published and in base units (flop/s, byte/s, byte),
-so resolving a node needs no pint; constants become Quantities on first access.
+so resolving a node needs no pint; constants become Quantities on first access. Every entry
+is built on first access, and its record type's module imported then: reading
+``Hardware.Cloud.H100`` builds one node, not the catalog.
 """
 
 from __future__ import annotations
 
-from generated.systems import Fleet, IOInterconnect, NetworkFabric, Node, StorageTier
-from generated.workloads import CNNWorkload, DiffusionWorkload, EmbodiedWorkload, SSMWorkload, SparseTransformerWorkload, TransformerWorkload, Workload
-from symbolic.runtime.hardware import DatasetProfile, HardwareNode
+from importlib import import_module
+from typing import Any
+
 from symbolic.runtime.namespace import Namespace
 from symbolic.runtime.units import Q_
 
 __all__ = ["Constants", "Datasets", "Hardware", "Models", "Systems"]
 
-_node = HardwareNode.from_catalog
+# Each record type and the module that defines it, imported when an entry of the type is built.
+_TYPES = {
+    "HardwareNode": "symbolic.runtime.hardware",
+    "DatasetProfile": "symbolic.runtime.hardware",
+    "Workload": "generated.workloads",
+    "TransformerWorkload": "generated.workloads",
+    "SparseTransformerWorkload": "generated.workloads",
+    "CNNWorkload": "generated.workloads",
+    "SSMWorkload": "generated.workloads",
+    "DiffusionWorkload": "generated.workloads",
+    "EmbodiedWorkload": "generated.workloads",
+    "IOInterconnect": "generated.systems",
+    "MemorySystem": "generated.systems",
+    "Node": "generated.systems",
+    "NetworkFabric": "generated.systems",
+    "Fleet": "generated.systems",
+    "StorageTier": "generated.systems",
+}
+
+
+def _record(type_name: str, *arguments: Any, **keywords: Any) -> Any:
+    """One catalog entry, built by its type's ``from_catalog`` (which validates every field)."""
+    return getattr(import_module(_TYPES[type_name]), type_name).from_catalog(*arguments, **keywords)
+
 
 Hardware = Namespace(
     "Hardware",
@@ -24,7 +49,8 @@ Hardware = Namespace(
         'Cloud': Namespace(
             "Hardware.Cloud",
             {
-                'A100': _node(
+                'A100': lambda: _record(
+                    "HardwareNode",
                     'Cloud.A100',
                     'NVIDIA A100',
                     {
@@ -38,10 +64,11 @@ Hardware = Namespace(
                     ('80 GiB', 85899345920),
                     ('312.0 TFLOPs/s', 312000000000000.0),
                     {'tdp': '400 W', 'dispatch_tax': '0.015 ms', 'unit_cost': '15000 dollar'},
-                    interconnect=IOInterconnect.from_catalog('Cloud.A100.interconnect', {'name': 'PCIe Gen4 x16', 'bandwidth': 32000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen4 x16', 'bandwidth': '32.0 GB/s', 'direction': 'per_direction'}),
-                    nvlink=IOInterconnect.from_catalog('Cloud.A100.nvlink', {'name': 'NVLink 3.0', 'bandwidth': 600000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 3.0', 'bandwidth': '600.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
+                    interconnect=_record("IOInterconnect", 'Cloud.A100.interconnect', {'name': 'PCIe Gen4 x16', 'bandwidth': 32000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen4 x16', 'bandwidth': '32.0 GB/s', 'direction': 'per_direction'}),
+                    nvlink=_record("IOInterconnect", 'Cloud.A100.nvlink', {'name': 'NVLink 3.0', 'bandwidth': 600000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 3.0', 'bandwidth': '600.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
                 ),
-                'A100_40GB': _node(
+                'A100_40GB': lambda: _record(
+                    "HardwareNode",
                     'Cloud.A100_40GB',
                     'NVIDIA A100 40GB',
                     {
@@ -54,10 +81,11 @@ Hardware = Namespace(
                     ('40 GiB', 42949672960),
                     ('312.0 TFLOPs/s', 312000000000000.0),
                     {'tdp': '400 W', 'dispatch_tax': '0.015 ms'},
-                    interconnect=IOInterconnect.from_catalog('Cloud.A100_40GB.interconnect', {'name': 'PCIe Gen4 x16', 'bandwidth': 32000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen4 x16', 'bandwidth': '32.0 GB/s', 'direction': 'per_direction'}),
-                    nvlink=IOInterconnect.from_catalog('Cloud.A100_40GB.nvlink', {'name': 'NVLink 3.0', 'bandwidth': 600000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 3.0', 'bandwidth': '600.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
+                    interconnect=_record("IOInterconnect", 'Cloud.A100_40GB.interconnect', {'name': 'PCIe Gen4 x16', 'bandwidth': 32000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen4 x16', 'bandwidth': '32.0 GB/s', 'direction': 'per_direction'}),
+                    nvlink=_record("IOInterconnect", 'Cloud.A100_40GB.nvlink', {'name': 'NVLink 3.0', 'bandwidth': 600000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 3.0', 'bandwidth': '600.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
                 ),
-                'B200': _node(
+                'B200': lambda: _record(
+                    "HardwareNode",
                     'Cloud.B200',
                     'NVIDIA B200',
                     {
@@ -73,10 +101,11 @@ Hardware = Namespace(
                     ('180 GiB', 193273528320),
                     ('2250.0 TFLOPs/s', 2250000000000000.0),
                     {'tdp': '1000 W', 'dispatch_tax': '0.008 ms', 'unit_cost': '40000 dollar'},
-                    interconnect=IOInterconnect.from_catalog('Cloud.B200.interconnect', {'name': 'PCIe Gen5 x16', 'bandwidth': 64000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen5 x16', 'bandwidth': '64.0 GB/s', 'direction': 'per_direction'}),
-                    nvlink=IOInterconnect.from_catalog('Cloud.B200.nvlink', {'name': 'NVLink 5.0', 'bandwidth': 1800000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 5.0', 'bandwidth': '1800.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
+                    interconnect=_record("IOInterconnect", 'Cloud.B200.interconnect', {'name': 'PCIe Gen5 x16', 'bandwidth': 64000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen5 x16', 'bandwidth': '64.0 GB/s', 'direction': 'per_direction'}),
+                    nvlink=_record("IOInterconnect", 'Cloud.B200.nvlink', {'name': 'NVLink 5.0', 'bandwidth': 1800000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 5.0', 'bandwidth': '1800.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
                 ),
-                'Cerebras_CS3': _node(
+                'Cerebras_CS3': lambda: _record(
+                    "HardwareNode",
                     'Cloud.Cerebras_CS3',
                     'Cerebras CS-3 (WSE-3)',
                     {
@@ -85,9 +114,10 @@ Hardware = Namespace(
                     ('44 GiB', 47244640256),
                     ('125.0 PFLOPs/s', 1.25e+17),
                     {'tdp': '23000 W', 'dispatch_tax': '0.001 ms', 'unit_cost': '2000000 dollar'},
-                    interconnect=IOInterconnect.from_catalog('Cloud.Cerebras_CS3.interconnect', {'name': 'SwarmX / MemoryX', 'bandwidth': 1200000000000.0, 'direction': 'per_direction'}, {'name': 'SwarmX / MemoryX', 'bandwidth': '1.2 TB/s', 'direction': 'per_direction'}),
+                    interconnect=_record("IOInterconnect", 'Cloud.Cerebras_CS3.interconnect', {'name': 'SwarmX / MemoryX', 'bandwidth': 1200000000000.0, 'direction': 'per_direction'}, {'name': 'SwarmX / MemoryX', 'bandwidth': '1.2 TB/s', 'direction': 'per_direction'}),
                 ),
-                'DMatrix_Corsair': _node(
+                'DMatrix_Corsair': lambda: _record(
+                    "HardwareNode",
                     'Cloud.DMatrix_Corsair',
                     'd-Matrix Corsair',
                     {
@@ -98,7 +128,8 @@ Hardware = Namespace(
                     ('2400.0 TFLOPs/s', 2400000000000000.0),
                     {'tdp': '600 W', 'dispatch_tax': '0.001 ms'},
                 ),
-                'GB200_NVL72': _node(
+                'GB200_NVL72': lambda: _record(
+                    "HardwareNode",
                     'Cloud.GB200_NVL72',
                     'NVIDIA GB200 NVL72',
                     {
@@ -111,9 +142,10 @@ Hardware = Namespace(
                     ('13.5 TiB', 14843406974976),
                     ('162.0 PFLOPs/s', 1.62e+17),
                     {'tdp': '120 kW', 'dispatch_tax': '0.005 ms', 'unit_cost': '3000000 dollar', 'accelerator_count': 72},
-                    interconnect=IOInterconnect.from_catalog('Cloud.GB200_NVL72.interconnect', {'name': 'NVLink Switch (Bisection)', 'bandwidth': 130000000000000.0, 'direction': 'per_direction'}, {'name': 'NVLink Switch (Bisection)', 'bandwidth': '130.0 TB/s', 'direction': 'per_direction'}),
+                    interconnect=_record("IOInterconnect", 'Cloud.GB200_NVL72.interconnect', {'name': 'NVLink Switch (Bisection)', 'bandwidth': 130000000000000.0, 'direction': 'per_direction'}, {'name': 'NVLink Switch (Bisection)', 'bandwidth': '130.0 TB/s', 'direction': 'per_direction'}),
                 ),
-                'Gaudi2': _node(
+                'Gaudi2': lambda: _record(
+                    "HardwareNode",
                     'Cloud.Gaudi2',
                     'Intel Gaudi 2',
                     {
@@ -123,9 +155,10 @@ Hardware = Namespace(
                     ('96 GiB', 103079215104),
                     ('432.0 TFLOPs/s', 432000000000000.0),
                     {'tdp': '600 W', 'dispatch_tax': '0.02 ms'},
-                    nvlink=IOInterconnect.from_catalog('Cloud.Gaudi2.nvlink', {'name': 'RoCE (24x100GbE)', 'bandwidth': 300000000000.0, 'direction': 'per_direction'}, {'name': 'RoCE (24x100GbE)', 'bandwidth': '300.0 GB/s', 'direction': 'per_direction'}),
+                    nvlink=_record("IOInterconnect", 'Cloud.Gaudi2.nvlink', {'name': 'RoCE (24x100GbE)', 'bandwidth': 300000000000.0, 'direction': 'per_direction'}, {'name': 'RoCE (24x100GbE)', 'bandwidth': '300.0 GB/s', 'direction': 'per_direction'}),
                 ),
-                'Gaudi3': _node(
+                'Gaudi3': lambda: _record(
+                    "HardwareNode",
                     'Cloud.Gaudi3',
                     'Intel Gaudi 3',
                     {
@@ -136,7 +169,8 @@ Hardware = Namespace(
                     ('1835.0 TFLOPs/s', 1835000000000000.0),
                     {'tdp': '900 W', 'dispatch_tax': '0.01 ms'},
                 ),
-                'Graphcore_GC200': _node(
+                'Graphcore_GC200': lambda: _record(
+                    "HardwareNode",
                     'Cloud.Graphcore_GC200',
                     'Graphcore Colossus Mk2 GC200 IPU',
                     {
@@ -146,7 +180,8 @@ Hardware = Namespace(
                     ('250.0 TFLOPs/s', 250000000000000.0),
                     {'dispatch_tax': '0.001 ms'},
                 ),
-                'Groq_LPU': _node(
+                'Groq_LPU': lambda: _record(
+                    "HardwareNode",
                     'Cloud.Groq_LPU',
                     'Groq LPU',
                     {
@@ -157,7 +192,8 @@ Hardware = Namespace(
                     ('188.0 TFLOPs/s', 188000000000000.0),
                     {'tdp': '215 W', 'dispatch_tax': '0.001 ms'},
                 ),
-                'H100': _node(
+                'H100': lambda: _record(
+                    "HardwareNode",
                     'Cloud.H100',
                     'NVIDIA H100',
                     {
@@ -174,10 +210,11 @@ Hardware = Namespace(
                     ('80 GiB', 85899345920),
                     ('989.0 TFLOPs/s', 989000000000000.0),
                     {'tdp': '700 W', 'dispatch_tax': '0.01 ms', 'unit_cost': '25000 dollar', 'unit_cost_max': '30000 dollar'},
-                    interconnect=IOInterconnect.from_catalog('Cloud.H100.interconnect', {'name': 'PCIe Gen5 x16', 'bandwidth': 64000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen5 x16', 'bandwidth': '64.0 GB/s', 'direction': 'per_direction'}),
-                    nvlink=IOInterconnect.from_catalog('Cloud.H100.nvlink', {'name': 'NVLink 4.0', 'bandwidth': 900000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 4.0', 'bandwidth': '900.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
+                    interconnect=_record("IOInterconnect", 'Cloud.H100.interconnect', {'name': 'PCIe Gen5 x16', 'bandwidth': 64000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen5 x16', 'bandwidth': '64.0 GB/s', 'direction': 'per_direction'}),
+                    nvlink=_record("IOInterconnect", 'Cloud.H100.nvlink', {'name': 'NVLink 4.0', 'bandwidth': 900000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 4.0', 'bandwidth': '900.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
                 ),
-                'H100_PCIe': _node(
+                'H100_PCIe': lambda: _record(
+                    "HardwareNode",
                     'Cloud.H100_PCIe',
                     'NVIDIA H100 PCIe',
                     {
@@ -189,7 +226,8 @@ Hardware = Namespace(
                     ('756.0 TFLOPs/s', 756000000000000.0),
                     {'tdp': '350 W', 'dispatch_tax': '0.01 ms'},
                 ),
-                'H200': _node(
+                'H200': lambda: _record(
+                    "HardwareNode",
                     'Cloud.H200',
                     'NVIDIA H200',
                     {
@@ -203,10 +241,11 @@ Hardware = Namespace(
                     ('141 GiB', 151397597184),
                     ('989.0 TFLOPs/s', 989000000000000.0),
                     {'tdp': '700 W', 'dispatch_tax': '0.01 ms', 'unit_cost': '35000 dollar'},
-                    interconnect=IOInterconnect.from_catalog('Cloud.H200.interconnect', {'name': 'PCIe Gen5 x16', 'bandwidth': 64000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen5 x16', 'bandwidth': '64.0 GB/s', 'direction': 'per_direction'}),
-                    nvlink=IOInterconnect.from_catalog('Cloud.H200.nvlink', {'name': 'NVLink 4.0', 'bandwidth': 900000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 4.0', 'bandwidth': '900.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
+                    interconnect=_record("IOInterconnect", 'Cloud.H200.interconnect', {'name': 'PCIe Gen5 x16', 'bandwidth': 64000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen5 x16', 'bandwidth': '64.0 GB/s', 'direction': 'per_direction'}),
+                    nvlink=_record("IOInterconnect", 'Cloud.H200.nvlink', {'name': 'NVLink 4.0', 'bandwidth': 900000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 4.0', 'bandwidth': '900.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
                 ),
-                'IntelSGX': _node(
+                'IntelSGX': lambda: _record(
+                    "HardwareNode",
                     'Cloud.IntelSGX',
                     'Intel SGX Enclave (Reference)',
                     {
@@ -217,7 +256,8 @@ Hardware = Namespace(
                     ('1.0 TFLOPs/s', 1000000000000.0),
                     {'dispatch_tax': '5 ms'},
                 ),
-                'K80': _node(
+                'K80': lambda: _record(
+                    "HardwareNode",
                     'Cloud.K80',
                     'NVIDIA Tesla K80 (one GK210 GPU)',
                     {
@@ -228,7 +268,8 @@ Hardware = Namespace(
                     ('4.37 TFLOPs/s', 4370000000000.0),
                     {'tdp': '150 W', 'dispatch_tax': '0.01 ms'},
                 ),
-                'MI250X': _node(
+                'MI250X': lambda: _record(
+                    "HardwareNode",
                     'Cloud.MI250X',
                     'AMD MI250X',
                     {
@@ -240,7 +281,8 @@ Hardware = Namespace(
                     ('383.0 TFLOPs/s', 383000000000000.0),
                     {'tdp': '500 W', 'dispatch_tax': '0.015 ms'},
                 ),
-                'MI300X': _node(
+                'MI300X': lambda: _record(
+                    "HardwareNode",
                     'Cloud.MI300X',
                     'AMD MI300X',
                     {
@@ -253,7 +295,8 @@ Hardware = Namespace(
                     ('1307.0 TFLOPs/s', 1307000000000000.0),
                     {'tdp': '750 W', 'dispatch_tax': '0.012 ms', 'unit_cost': '15000 dollar'},
                 ),
-                'MI325X': _node(
+                'MI325X': lambda: _record(
+                    "HardwareNode",
                     'Cloud.MI325X',
                     'AMD Instinct MI325X',
                     {
@@ -264,7 +307,8 @@ Hardware = Namespace(
                     ('1307.4 TFLOPs/s', 1307400000000000.0),
                     {'tdp': '1000 W', 'dispatch_tax': '0.01 ms'},
                 ),
-                'P100': _node(
+                'P100': lambda: _record(
+                    "HardwareNode",
                     'Cloud.P100',
                     'NVIDIA Tesla P100',
                     {
@@ -276,7 +320,8 @@ Hardware = Namespace(
                     ('21.2 TFLOPs/s', 21200000000000.0),
                     {'tdp': '300 W', 'dispatch_tax': '0.01 ms'},
                 ),
-                'ReferenceCPU': _node(
+                'ReferenceCPU': lambda: _record(
+                    "HardwareNode",
                     'Cloud.ReferenceCPU',
                     'Reference Desktop CPU',
                     {
@@ -287,7 +332,8 @@ Hardware = Namespace(
                     ('1.0 TFLOPs/s', 1000000000000.0),
                     {'tdp': '150 W', 'dispatch_tax': '0.1 ms'},
                 ),
-                'T4': _node(
+                'T4': lambda: _record(
+                    "HardwareNode",
                     'Cloud.T4',
                     'NVIDIA T4',
                     {
@@ -298,7 +344,8 @@ Hardware = Namespace(
                     ('65.0 TFLOPs/s', 65000000000000.0),
                     {'tdp': '70 W', 'dispatch_tax': '0.03 ms', 'unit_cost': '2500 dollar'},
                 ),
-                'TPUv1': _node(
+                'TPUv1': lambda: _record(
+                    "HardwareNode",
                     'Cloud.TPUv1',
                     'Google TPU v1',
                     {
@@ -309,7 +356,8 @@ Hardware = Namespace(
                     ('92 TOPS', 92000000000000.0),
                     {'tdp': '75 W', 'dispatch_tax': '0.05 ms'},
                 ),
-                'TPUv2': _node(
+                'TPUv2': lambda: _record(
+                    "HardwareNode",
                     'Cloud.TPUv2',
                     'Google TPU v2',
                     {
@@ -320,7 +368,8 @@ Hardware = Namespace(
                     ('46.0 TFLOPs/s', 46000000000000.0),
                     {'tdp': '280 W', 'dispatch_tax': '0.04 ms'},
                 ),
-                'TPUv3': _node(
+                'TPUv3': lambda: _record(
+                    "HardwareNode",
                     'Cloud.TPUv3',
                     'Google TPU v3',
                     {
@@ -330,9 +379,10 @@ Hardware = Namespace(
                     ('32 GiB', 34359738368),
                     ('123.0 TFLOPs/s', 123000000000000.0),
                     {'tdp': '450 W', 'dispatch_tax': '0.04 ms'},
-                    nvlink=IOInterconnect.from_catalog('Cloud.TPUv3.nvlink', {'name': 'ICI', 'bandwidth': 280000000000.0, 'direction': 'per_direction'}, {'name': 'ICI', 'bandwidth': '280.0 GB/s', 'direction': 'per_direction'}),
+                    nvlink=_record("IOInterconnect", 'Cloud.TPUv3.nvlink', {'name': 'ICI', 'bandwidth': 280000000000.0, 'direction': 'per_direction'}, {'name': 'ICI', 'bandwidth': '280.0 GB/s', 'direction': 'per_direction'}),
                 ),
-                'TPUv4': _node(
+                'TPUv4': lambda: _record(
+                    "HardwareNode",
                     'Cloud.TPUv4',
                     'Google TPU v4',
                     {
@@ -342,9 +392,10 @@ Hardware = Namespace(
                     ('32 GiB', 34359738368),
                     ('275.0 TFLOPs/s', 275000000000000.0),
                     {'tdp': '200 W', 'dispatch_tax': '0.04 ms'},
-                    nvlink=IOInterconnect.from_catalog('Cloud.TPUv4.nvlink', {'name': 'ICI', 'bandwidth': 300000000000.0, 'direction': 'per_direction'}, {'name': 'ICI', 'bandwidth': '300.0 GB/s', 'direction': 'per_direction'}),
+                    nvlink=_record("IOInterconnect", 'Cloud.TPUv4.nvlink', {'name': 'ICI', 'bandwidth': 300000000000.0, 'direction': 'per_direction'}, {'name': 'ICI', 'bandwidth': '300.0 GB/s', 'direction': 'per_direction'}),
                 ),
-                'TPUv5p': _node(
+                'TPUv5p': lambda: _record(
+                    "HardwareNode",
                     'Cloud.TPUv5p',
                     'Google TPU v5p',
                     {
@@ -354,9 +405,10 @@ Hardware = Namespace(
                     ('95 GiB', 102005473280),
                     ('459.0 TFLOPs/s', 459000000000000.0),
                     {'tdp': '300 W', 'dispatch_tax': '0.04 ms'},
-                    nvlink=IOInterconnect.from_catalog('Cloud.TPUv5p.nvlink', {'name': 'ICI', 'bandwidth': 1200000000000.0, 'direction': 'bidirectional_total'}, {'name': 'ICI', 'bandwidth': '1200.0 GB/s', 'direction': 'bidirectional_total'}),
+                    nvlink=_record("IOInterconnect", 'Cloud.TPUv5p.nvlink', {'name': 'ICI', 'bandwidth': 1200000000000.0, 'direction': 'bidirectional_total'}, {'name': 'ICI', 'bandwidth': '1200.0 GB/s', 'direction': 'bidirectional_total'}),
                 ),
-                'TPUv6': _node(
+                'TPUv6': lambda: _record(
+                    "HardwareNode",
                     'Cloud.TPUv6',
                     'Google TPU v6e (Trillium)',
                     {
@@ -365,9 +417,10 @@ Hardware = Namespace(
                     ('32 GiB', 34359738368),
                     ('918.0 TFLOPs/s', 918000000000000.0),
                     {'tdp': '300 W', 'dispatch_tax': '0.04 ms'},
-                    nvlink=IOInterconnect.from_catalog('Cloud.TPUv6.nvlink', {'name': 'ICI', 'bandwidth': 800000000000.0, 'direction': 'bidirectional_total'}, {'name': 'ICI', 'bandwidth': '800.0 GB/s', 'direction': 'bidirectional_total'}),
+                    nvlink=_record("IOInterconnect", 'Cloud.TPUv6.nvlink', {'name': 'ICI', 'bandwidth': 800000000000.0, 'direction': 'bidirectional_total'}, {'name': 'ICI', 'bandwidth': '800.0 GB/s', 'direction': 'bidirectional_total'}),
                 ),
-                'Trainium2': _node(
+                'Trainium2': lambda: _record(
+                    "HardwareNode",
                     'Cloud.Trainium2',
                     'AWS Trainium 2',
                     {
@@ -378,7 +431,8 @@ Hardware = Namespace(
                     ('380.0 TFLOPs/s', 380000000000000.0),
                     {'tdp': '500 W', 'dispatch_tax': '0.02 ms'},
                 ),
-                'Untether_speedAI240': _node(
+                'Untether_speedAI240': lambda: _record(
+                    "HardwareNode",
                     'Cloud.Untether_speedAI240',
                     'Untether AI speedAI240',
                     {
@@ -389,7 +443,8 @@ Hardware = Namespace(
                     ('2.0 PFLOPs/s', 2000000000000000.0),
                     {'dispatch_tax': '0.001 ms'},
                 ),
-                'V100': _node(
+                'V100': lambda: _record(
+                    "HardwareNode",
                     'Cloud.V100',
                     'NVIDIA V100',
                     {
@@ -399,10 +454,11 @@ Hardware = Namespace(
                     ('32 GiB', 34359738368),
                     ('125.0 TFLOPs/s', 125000000000000.0),
                     {'tdp': '300 W', 'dispatch_tax': '0.02 ms', 'unit_cost': '10000 dollar'},
-                    interconnect=IOInterconnect.from_catalog('Cloud.V100.interconnect', {'name': 'PCIe Gen3 x16', 'bandwidth': 15750000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen3 x16', 'bandwidth': '15.75 GB/s', 'direction': 'per_direction'}),
-                    nvlink=IOInterconnect.from_catalog('Cloud.V100.nvlink', {'name': 'NVLink 2.0', 'bandwidth': 300000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 2.0', 'bandwidth': '300.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
+                    interconnect=_record("IOInterconnect", 'Cloud.V100.interconnect', {'name': 'PCIe Gen3 x16', 'bandwidth': 15750000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen3 x16', 'bandwidth': '15.75 GB/s', 'direction': 'per_direction'}),
+                    nvlink=_record("IOInterconnect", 'Cloud.V100.nvlink', {'name': 'NVLink 2.0', 'bandwidth': 300000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 2.0', 'bandwidth': '300.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
                 ),
-                'V100_PCIe': _node(
+                'V100_PCIe': lambda: _record(
+                    "HardwareNode",
                     'Cloud.V100_PCIe',
                     'NVIDIA V100 PCIe',
                     {
@@ -412,14 +468,16 @@ Hardware = Namespace(
                     ('32 GiB', 34359738368),
                     ('112.0 TFLOPs/s', 112000000000000.0),
                     {'tdp': '250 W', 'dispatch_tax': '0.02 ms', 'unit_cost': '10000 dollar'},
-                    interconnect=IOInterconnect.from_catalog('Cloud.V100_PCIe.interconnect', {'name': 'PCIe Gen3 x16', 'bandwidth': 15750000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen3 x16', 'bandwidth': '15.75 GB/s', 'direction': 'per_direction'}),
+                    interconnect=_record("IOInterconnect", 'Cloud.V100_PCIe.interconnect', {'name': 'PCIe Gen3 x16', 'bandwidth': 15750000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen3 x16', 'bandwidth': '15.75 GB/s', 'direction': 'per_direction'}),
                 ),
             },
+            lazy=True,
         ),
         'Workstation': Namespace(
             "Hardware.Workstation",
             {
-                'DGX_Spark': _node(
+                'DGX_Spark': lambda: _record(
+                    "HardwareNode",
                     'Workstation.DGX_Spark',
                     'NVIDIA DGX Spark (GB10)',
                     {
@@ -432,7 +490,8 @@ Hardware = Namespace(
                     ('125.0 TFLOPs/s', 125000000000000.0),
                     {'tdp': '200 W', 'dispatch_tax': '0.01 ms', 'unit_cost': '3000 dollar', 'unit_cost_max': '5000 dollar'},
                 ),
-                'GTX580_3GB': _node(
+                'GTX580_3GB': lambda: _record(
+                    "HardwareNode",
                     'Workstation.GTX580_3GB',
                     'NVIDIA GeForce GTX 580 (3 GB)',
                     {
@@ -442,9 +501,10 @@ Hardware = Namespace(
                     ('3 GiB', 3221225472),
                     ('1.5811 TFLOPs/s', 1581100000000.0),
                     {'tdp': '244 W', 'dispatch_tax': '0.01 ms'},
-                    interconnect=IOInterconnect.from_catalog('Workstation.GTX580_3GB.interconnect', {'name': 'PCIe Gen2 x16', 'bandwidth': 8000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen2 x16', 'bandwidth': '8.0 GB/s', 'direction': 'per_direction'}),
+                    interconnect=_record("IOInterconnect", 'Workstation.GTX580_3GB.interconnect', {'name': 'PCIe Gen2 x16', 'bandwidth': 8000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen2 x16', 'bandwidth': '8.0 GB/s', 'direction': 'per_direction'}),
                 ),
-                'MacBookM3Max': _node(
+                'MacBookM3Max': lambda: _record(
+                    "HardwareNode",
                     'Workstation.MacBookM3Max',
                     'MacBook Pro (M3 Max)',
                     {
@@ -455,11 +515,13 @@ Hardware = Namespace(
                     {'tdp': '100 W', 'dispatch_tax': '0.05 ms'},
                 ),
             },
+            lazy=True,
         ),
         'Mobile': Namespace(
             "Hardware.Mobile",
             {
-                'AppleM2': _node(
+                'AppleM2': lambda: _record(
+                    "HardwareNode",
                     'Mobile.AppleM2',
                     'Apple M2 Neural Engine',
                     {
@@ -469,7 +531,8 @@ Hardware = Namespace(
                     ('15.8 TOPS', 15800000000000.0),
                     {'tdp': '20 W', 'dispatch_tax': '1.5 ms'},
                 ),
-                'Pixel8': _node(
+                'Pixel8': lambda: _record(
+                    "HardwareNode",
                     'Mobile.Pixel8',
                     'Google Pixel 8 (Tensor G3)',
                     {
@@ -479,7 +542,8 @@ Hardware = Namespace(
                     ('15 TOPS', 15000000000000.0),
                     {'tdp': '5 W', 'dispatch_tax': '1.2 ms'},
                 ),
-                'Snapdragon8Gen3': _node(
+                'Snapdragon8Gen3': lambda: _record(
+                    "HardwareNode",
                     'Mobile.Snapdragon8Gen3',
                     'Snapdragon 8 Gen 3',
                     {
@@ -489,7 +553,8 @@ Hardware = Namespace(
                     ('45 TOPS', 45000000000000.0),
                     {'tdp': '5 W', 'dispatch_tax': '1.5 ms'},
                 ),
-                'iPhone15Pro': _node(
+                'iPhone15Pro': lambda: _record(
+                    "HardwareNode",
                     'Mobile.iPhone15Pro',
                     'iPhone 15 Pro (A17 Pro)',
                     {
@@ -500,11 +565,13 @@ Hardware = Namespace(
                     {'tdp': '5 W', 'dispatch_tax': '1.0 ms'},
                 ),
             },
+            lazy=True,
         ),
         'Edge': Namespace(
             "Hardware.Edge",
             {
-                'Coral': _node(
+                'Coral': lambda: _record(
+                    "HardwareNode",
                     'Edge.Coral',
                     'Google Coral Edge TPU',
                     {
@@ -514,7 +581,8 @@ Hardware = Namespace(
                     ('4 TOPS', 4000000000000.0),
                     {'tdp': '2 W', 'dispatch_tax': '1.0 ms'},
                 ),
-                'DriveThor': _node(
+                'DriveThor': lambda: _record(
+                    "HardwareNode",
                     'Edge.DriveThor',
                     'NVIDIA DRIVE Thor',
                     {
@@ -526,9 +594,10 @@ Hardware = Namespace(
                     ('64 GiB', 68719476736),
                     ('1000.0 TFLOPs/s', 1000000000000000.0),
                     {'tdp': '100 W', 'tdp_min': '50 W', 'tdp_max': '150 W', 'dispatch_tax': '0.1 ms'},
-                    interconnect=IOInterconnect.from_catalog('Edge.DriveThor.interconnect', {'name': 'Automotive 100G Ethernet and PCIe Gen5', 'bandwidth': 12500000000, 'direction': 'per_direction'}, {'name': 'Automotive 100G Ethernet and PCIe Gen5', 'bandwidth': '100 Gbps', 'direction': 'per_direction'}),
+                    interconnect=_record("IOInterconnect", 'Edge.DriveThor.interconnect', {'name': 'Automotive 100G Ethernet and PCIe Gen5', 'bandwidth': 12500000000, 'direction': 'per_direction'}, {'name': 'Automotive 100G Ethernet and PCIe Gen5', 'bandwidth': '100 Gbps', 'direction': 'per_direction'}),
                 ),
-                'GenericServer': _node(
+                'GenericServer': lambda: _record(
+                    "HardwareNode",
                     'Edge.GenericServer',
                     'Edge Server',
                     {
@@ -538,7 +607,8 @@ Hardware = Namespace(
                     ('1.0 TFLOPs/s', 1000000000000.0),
                     {'tdp': '300 W', 'dispatch_tax': '0.1 ms'},
                 ),
-                'JetsonAGXOrin': _node(
+                'JetsonAGXOrin': lambda: _record(
+                    "HardwareNode",
                     'Edge.JetsonAGXOrin',
                     'NVIDIA Jetson AGX Orin',
                     {
@@ -550,7 +620,8 @@ Hardware = Namespace(
                     ('275 TOPS', 275000000000000.0),
                     {'tdp': '60 W', 'tdp_min': '15 W', 'tdp_max': '60 W', 'dispatch_tax': '0.2 ms'},
                 ),
-                'JetsonOrinNX': _node(
+                'JetsonOrinNX': lambda: _record(
+                    "HardwareNode",
                     'Edge.JetsonOrinNX',
                     'NVIDIA Jetson Orin NX',
                     {
@@ -561,7 +632,8 @@ Hardware = Namespace(
                     ('25.0 TFLOPs/s', 25000000000000.0),
                     {'tdp': '25 W', 'tdp_min': '10 W', 'tdp_max': '25 W', 'dispatch_tax': '0.2 ms'},
                 ),
-                'JetsonOrinNano': _node(
+                'JetsonOrinNano': lambda: _record(
+                    "HardwareNode",
                     'Edge.JetsonOrinNano',
                     'NVIDIA Jetson Orin Nano',
                     {
@@ -572,7 +644,8 @@ Hardware = Namespace(
                     ('10.0 TFLOPs/s', 10000000000000.0),
                     {'tdp': '15 W', 'tdp_min': '7 W', 'tdp_max': '15 W', 'dispatch_tax': '0.2 ms'},
                 ),
-                'NUC_Movidius': _node(
+                'NUC_Movidius': lambda: _record(
+                    "HardwareNode",
                     'Edge.NUC_Movidius',
                     'Intel NUC + Movidius',
                     {
@@ -582,7 +655,8 @@ Hardware = Namespace(
                     ('1 TOPS', 1000000000000.0),
                     {'tdp': '15 W', 'dispatch_tax': '2.0 ms'},
                 ),
-                'RoboTaxi': _node(
+                'RoboTaxi': lambda: _record(
+                    "HardwareNode",
                     'Edge.RoboTaxi',
                     'RoboTaxi Reference Compute (NVIDIA DRIVE AGX Orin class)',
                     {
@@ -592,14 +666,16 @@ Hardware = Namespace(
                     ('32 GiB', 34359738368),
                     ('5.2 TFLOPs/s', 5200000000000.0),
                     {'tdp': '60 W', 'tdp_min': '30 W', 'tdp_max': '120 W', 'dispatch_tax': '0.2 ms'},
-                    interconnect=IOInterconnect.from_catalog('Edge.RoboTaxi.interconnect', {'name': 'Automotive sensor and Ethernet I/O', 'bandwidth': 3750000000, 'direction': 'per_direction'}, {'name': 'Automotive sensor and Ethernet I/O', 'bandwidth': '30 Gbps', 'direction': 'per_direction'}),
+                    interconnect=_record("IOInterconnect", 'Edge.RoboTaxi.interconnect', {'name': 'Automotive sensor and Ethernet I/O', 'bandwidth': 3750000000, 'direction': 'per_direction'}, {'name': 'Automotive sensor and Ethernet I/O', 'bandwidth': '30 Gbps', 'direction': 'per_direction'}),
                 ),
             },
+            lazy=True,
         ),
         'Tiny': Namespace(
             "Hardware.Tiny",
             {
-                'ESP32_S3': _node(
+                'ESP32_S3': lambda: _record(
+                    "HardwareNode",
                     'Tiny.ESP32_S3',
                     'ESP32-S3 (AI)',
                     {
@@ -610,7 +686,8 @@ Hardware = Namespace(
                     ('0.0005 TFLOPs/s', 500000000.0),
                     {'tdp': '0.4 W', 'tdp_min': '0.05 W', 'tdp_max': '1.2 W', 'dispatch_tax': '1.0 ms'},
                 ),
-                'HimaxWE1': _node(
+                'HimaxWE1': lambda: _record(
+                    "HardwareNode",
                     'Tiny.HimaxWE1',
                     'Himax WE-I Plus',
                     {
@@ -620,7 +697,8 @@ Hardware = Namespace(
                     ('0.0002 TFLOPs/s', 200000000.0),
                     {'tdp': '0.005 W', 'dispatch_tax': '2.0 ms'},
                 ),
-                'LockstepSafetyMCU_Reference': _node(
+                'LockstepSafetyMCU_Reference': lambda: _record(
+                    "HardwareNode",
                     'Tiny.LockstepSafetyMCU_Reference',
                     'Lockstep safety MCU (reference class)',
                     {
@@ -630,7 +708,8 @@ Hardware = Namespace(
                     ('0.0008 TFLOPs/s', 800000000.0),
                     {'tdp': '1.0 W', 'tdp_min': '0.2 W', 'tdp_max': '1.5 W', 'dispatch_tax': '0.001 ms'},
                 ),
-                'OuraRing': _node(
+                'OuraRing': lambda: _record(
+                    "HardwareNode",
                     'Tiny.OuraRing',
                     'Oura Ring 4 (wearable reference profile)',
                     {
@@ -641,7 +720,8 @@ Hardware = Namespace(
                     ('0.0001 TFLOPs/s', 100000000.0),
                     {'tdp': '0.02 W', 'tdp_min': '1e-4 W', 'tdp_max': '0.05 W', 'dispatch_tax': '2.0 ms'},
                 ),
-                'STM32F4': _node(
+                'STM32F4': lambda: _record(
+                    "HardwareNode",
                     'Tiny.STM32F4',
                     'STM32F407 (Cortex-M4F)',
                     {
@@ -651,7 +731,8 @@ Hardware = Namespace(
                     ('168.0 MFLOPs/s', 168000000.0),
                     {'dispatch_tax': '0.01 ms'},
                 ),
-                'nRF52840': _node(
+                'nRF52840': lambda: _record(
+                    "HardwareNode",
                     'Tiny.nRF52840',
                     'Nordic nRF52840 (Cortex-M4F)',
                     {
@@ -663,6 +744,7 @@ Hardware = Namespace(
                     {'tdp': '0.015 W', 'dispatch_tax': '0.5 ms'},
                 ),
             },
+            lazy=True,
         ),
     },
     extra={
@@ -672,10 +754,11 @@ Hardware = Namespace(
                 "Storage": Namespace(
                     "Hardware.Tech.Storage",
                     {
-                        'NvmeGen4': StorageTier.from_catalog('Hardware.Tech.Storage.NvmeGen4', {'name': 'NVMe SSD, PCIe Gen4', 'bandwidth': 7000000000.0}, {'name': 'NVMe SSD, PCIe Gen4', 'bandwidth': '7.0 GB/s'}),
-                        'NvmeGen5': StorageTier.from_catalog('Hardware.Tech.Storage.NvmeGen5', {'name': 'NVMe SSD, PCIe Gen5', 'bandwidth': 14000000000.0}, {'name': 'NVMe SSD, PCIe Gen5', 'bandwidth': '14.0 GB/s'}),
-                        'HostDram': StorageTier.from_catalog('Hardware.Tech.Storage.HostDram', {'name': 'Host DRAM', 'bandwidth': 200000000000.0}, {'name': 'Host DRAM', 'bandwidth': '200.0 GB/s'}),
+                        'NvmeGen4': lambda: _record("StorageTier", 'Hardware.Tech.Storage.NvmeGen4', {'name': 'NVMe SSD, PCIe Gen4', 'bandwidth': 7000000000.0}, {'name': 'NVMe SSD, PCIe Gen4', 'bandwidth': '7.0 GB/s'}),
+                        'NvmeGen5': lambda: _record("StorageTier", 'Hardware.Tech.Storage.NvmeGen5', {'name': 'NVMe SSD, PCIe Gen5', 'bandwidth': 14000000000.0}, {'name': 'NVMe SSD, PCIe Gen5', 'bandwidth': '14.0 GB/s'}),
+                        'HostDram': lambda: _record("StorageTier", 'Hardware.Tech.Storage.HostDram', {'name': 'Host DRAM', 'bandwidth': 200000000000.0}, {'name': 'Host DRAM', 'bandwidth': '200.0 GB/s'}),
                     },
+                    lazy=True,
                 ),
             },
         ),
@@ -685,36 +768,43 @@ Hardware = Namespace(
 Datasets = Namespace(
     "Datasets",
     {
-        'ALOHA_Bimanual': DatasetProfile.from_catalog(
+        'ALOHA_Bimanual': lambda: _record(
+            "DatasetProfile",
             'ALOHA_Bimanual',
             name='ALOHA Bimanual Demonstrations',
             training_examples=100,
         ),
-        'BridgeDataV2': DatasetProfile.from_catalog(
+        'BridgeDataV2': lambda: _record(
+            "DatasetProfile",
             'BridgeDataV2',
             name='BridgeData V2',
             training_examples=60000,
         ),
-        'CIFAR10': DatasetProfile.from_catalog(
+        'CIFAR10': lambda: _record(
+            "DatasetProfile",
             'CIFAR10',
             name='CIFAR-10',
             training_examples=50000,
         ),
-        'CriteoKaggle': DatasetProfile.from_catalog(
+        'CriteoKaggle': lambda: _record(
+            "DatasetProfile",
             'CriteoKaggle',
             name='Criteo Display Advertising Challenge (Kaggle)',
         ),
-        'DROID': DatasetProfile.from_catalog(
+        'DROID': lambda: _record(
+            "DatasetProfile",
             'DROID',
             name='DROID Dataset',
             training_examples=76000,
         ),
-        'ImageNet': DatasetProfile.from_catalog(
+        'ImageNet': lambda: _record(
+            "DatasetProfile",
             'ImageNet',
             name='ImageNet-1k',
             training_examples=1281167,
         ),
-        'MNIST': DatasetProfile.from_catalog(
+        'MNIST': lambda: _record(
+            "DatasetProfile",
             'MNIST',
             name='MNIST',
             training_examples=60000,
@@ -725,22 +815,26 @@ Datasets = Namespace(
             image_channels=1,
             citation='LeCun, Bottou, Bengio and Haffner, Gradient-based learning applied to document recognition, Proc. IEEE 86(11), 1998',
         ),
-        'MSWC': DatasetProfile.from_catalog(
+        'MSWC': lambda: _record(
+            "DatasetProfile",
             'MSWC',
             name='Multilingual Spoken Words Corpus',
             training_examples=23400000,
         ),
-        'OpenXEmbodiment': DatasetProfile.from_catalog(
+        'OpenXEmbodiment': lambda: _record(
+            "DatasetProfile",
             'OpenXEmbodiment',
             name='Open X-Embodiment',
             training_examples=1000000,
         ),
-        'SpeechCommandsV2': DatasetProfile.from_catalog(
+        'SpeechCommandsV2': lambda: _record(
+            "DatasetProfile",
             'SpeechCommandsV2',
             name='Speech Commands v0.02',
             training_examples=84848,
         ),
     },
+    lazy=True,
 )
 
 Constants = Namespace(
@@ -926,82 +1020,98 @@ Models = Namespace(
         'Language': Namespace(
             "Models.Language",
             {
-                'BERT_Base': lambda: TransformerWorkload.from_catalog(
+                'BERT_Base': lambda: _record(
+                    "TransformerWorkload",
                     'Language.BERT_Base',
                     {'name': 'BERT-Base', 'parameters': 110000000.0, 'inference_flops': 22000000000.0, 'layers': 12, 'hidden_dim': 768, 'heads': 12, 'context_length': 512},
                     {'name': 'BERT-Base', 'parameters': '1.1e8 param', 'inference_flops': '2.2e10 flop', 'layers': 12, 'hidden_dim': 768, 'heads': 12, 'context_length': 512},
                 ),
-                'BERT_Large': lambda: TransformerWorkload.from_catalog(
+                'BERT_Large': lambda: _record(
+                    "TransformerWorkload",
                     'Language.BERT_Large',
                     {'name': 'BERT-Large', 'parameters': 340000000.0, 'inference_flops': 72000000000.0, 'release_year': 2018, 'layers': 24, 'hidden_dim': 1024, 'heads': 16, 'training_accelerators_ref': 64, 'training_days_ref': 4, 'training_hardware_label': 'Cloud TPU (16 devices, 64 chips)'},
                     {'name': 'BERT-Large', 'parameters': '3.4e8 param', 'inference_flops': '7.2e10 flop', 'release_year': 2018, 'layers': 24, 'hidden_dim': 1024, 'heads': 16, 'training_accelerators_ref': '64 count', 'training_days_ref': '4 d', 'training_hardware_label': 'Cloud TPU (16 devices, 64 chips)'},
                 ),
-                'DeepSeek_V3': lambda: SparseTransformerWorkload.from_catalog(
+                'DeepSeek_V3': lambda: _record(
+                    "SparseTransformerWorkload",
                     'Language.DeepSeek_V3',
                     {'name': 'DeepSeek-V3', 'parameters': 671000000000.0, 'inference_flops': 74000000000.0, 'release_year': 2024, 'layers': 61, 'hidden_dim': 7168, 'heads': 56, 'kv_lora_rank': 512, 'qk_rope_head_dim': 64, 'training_tokens': 14800000000000.0, 'active_parameters': 37000000000.0, 'experts': 256, 'active_experts_per_token': 8},
                     {'name': 'DeepSeek-V3', 'parameters': '6.71e11 param', 'inference_flops': '7.4e10 flop', 'release_year': 2024, 'layers': 61, 'hidden_dim': 7168, 'heads': 56, 'kv_lora_rank': 512, 'qk_rope_head_dim': 64, 'training_tokens': '1.48e13 count', 'active_parameters': '3.7e10 param', 'experts': 256, 'active_experts_per_token': 8},
                 ),
-                'GPT2': lambda: TransformerWorkload.from_catalog(
+                'GPT2': lambda: _record(
+                    "TransformerWorkload",
                     'Language.GPT2',
                     {'name': 'GPT-2 (1.5B)', 'parameters': 1500000000.0, 'inference_flops': 3000000000.0, 'training_dataset_size': 40000000000, 'layers': 48, 'hidden_dim': 1600, 'heads': 25, 'context_length': 1024, 'vocab_size': 50257, 'training_ops': 1.5e+21},
                     {'name': 'GPT-2 (1.5B)', 'parameters': '1.5e9 param', 'inference_flops': '3e9 flop', 'training_dataset_size': '40 GB', 'layers': 48, 'hidden_dim': 1600, 'heads': 25, 'context_length': 1024, 'vocab_size': 50257, 'training_ops': '1.5e21 flop'},
                 ),
-                'GPT2_Small': lambda: TransformerWorkload.from_catalog(
+                'GPT2_Small': lambda: _record(
+                    "TransformerWorkload",
                     'Language.GPT2_Small',
                     {'name': 'GPT-2 Small (124M)', 'parameters': 124000000.0, 'inference_flops': 248000000.0, 'layers': 12, 'hidden_dim': 768, 'heads': 12, 'vocab_size': 50257},
                     {'name': 'GPT-2 Small (124M)', 'parameters': '1.24e8 param', 'inference_flops': '2.48e8 flop', 'layers': 12, 'hidden_dim': 768, 'heads': 12, 'vocab_size': 50257},
                 ),
-                'GPT3': lambda: TransformerWorkload.from_catalog(
+                'GPT3': lambda: _record(
+                    "TransformerWorkload",
                     'Language.GPT3',
                     {'name': 'GPT-3 (175B)', 'parameters': 175000000000.0, 'inference_flops': 350000000000.0, 'release_year': 2020, 'layers': 96, 'hidden_dim': 12288, 'heads': 96, 'context_length': 2048, 'vocab_size': 50257, 'training_ops': 3.14e+23, 'training_tokens': 300000000000.0, 'training_accelerators_ref': 10000, 'training_days_ref': 14.8, 'training_energy_mwh': 1287, 'training_hardware_label': 'V100', 'training_co2e': 552},
                     {'name': 'GPT-3 (175B)', 'parameters': '1.75e11 param', 'inference_flops': '3.5e11 flop', 'release_year': 2020, 'layers': 96, 'hidden_dim': 12288, 'heads': 96, 'context_length': 2048, 'vocab_size': 50257, 'training_ops': '3.14e23 flop', 'training_tokens': '3e11 count', 'training_accelerators_ref': '10000 count', 'training_days_ref': '14.8 d', 'training_energy_mwh': '1287 MWh', 'training_hardware_label': 'V100', 'training_co2e': '552 t'},
                 ),
-                'GPT4': lambda: SparseTransformerWorkload.from_catalog(
+                'GPT4': lambda: _record(
+                    "SparseTransformerWorkload",
                     'Language.GPT4',
                     {'name': 'GPT-4', 'parameters': 1760000000000.0, 'inference_flops': 560000000000.0, 'layers': 120, 'hidden_dim': 16384, 'heads': 128, 'training_accelerators_ref': 25000, 'training_days_ref': 100, 'training_gpu_days': 2500000.0, 'training_hardware_label': 'A100-class', 'active_parameters': 280000000000.0, 'experts': 16, 'active_experts_per_token': 2},
                     {'name': 'GPT-4', 'parameters': '1.76e12 param', 'inference_flops': '5.6e11 flop', 'layers': 120, 'hidden_dim': 16384, 'heads': 128, 'training_accelerators_ref': '25000 count', 'training_days_ref': '100 d', 'training_gpu_days': '2.5e6 d', 'training_hardware_label': 'A100-class', 'active_parameters': '2.8e11 param', 'experts': 16, 'active_experts_per_token': 2},
                 ),
-                'Llama2_13B': lambda: TransformerWorkload.from_catalog(
+                'Llama2_13B': lambda: _record(
+                    "TransformerWorkload",
                     'Language.Llama2_13B',
                     {'name': 'Llama-2-13B', 'parameters': 13000000000.0, 'inference_flops': 26000000000.0, 'layers': 40, 'hidden_dim': 5120, 'heads': 40, 'training_tokens': 2000000000000.0},
                     {'name': 'Llama-2-13B', 'parameters': '1.3e10 param', 'inference_flops': '2.6e10 flop', 'layers': 40, 'hidden_dim': 5120, 'heads': 40, 'training_tokens': '2e12 count'},
                 ),
-                'Llama2_70B': lambda: TransformerWorkload.from_catalog(
+                'Llama2_70B': lambda: _record(
+                    "TransformerWorkload",
                     'Language.Llama2_70B',
                     {'name': 'Llama-2-70B', 'parameters': 70000000000.0, 'inference_flops': 140000000000.0, 'layers': 80, 'hidden_dim': 8192, 'heads': 64, 'kv_heads': 8, 'training_tokens': 2000000000000.0},
                     {'name': 'Llama-2-70B', 'parameters': '7e10 param', 'inference_flops': '1.4e11 flop', 'layers': 80, 'hidden_dim': 8192, 'heads': 64, 'kv_heads': 8, 'training_tokens': '2e12 count'},
                 ),
-                'Llama2_7B': lambda: TransformerWorkload.from_catalog(
+                'Llama2_7B': lambda: _record(
+                    "TransformerWorkload",
                     'Language.Llama2_7B',
                     {'name': 'Llama-2-7B', 'parameters': 7000000000.0, 'inference_flops': 14000000000.0, 'layers': 32, 'hidden_dim': 4096, 'heads': 32, 'training_tokens': 2000000000000.0},
                     {'name': 'Llama-2-7B', 'parameters': '7e9 param', 'inference_flops': '1.4e10 flop', 'layers': 32, 'hidden_dim': 4096, 'heads': 32, 'training_tokens': '2e12 count'},
                 ),
-                'Llama3_405B': lambda: TransformerWorkload.from_catalog(
+                'Llama3_405B': lambda: _record(
+                    "TransformerWorkload",
                     'Language.Llama3_405B',
                     {'name': 'Llama-3.1-405B', 'parameters': 405000000000.0, 'inference_flops': 810000000000.0, 'release_year': 2024, 'layers': 126, 'hidden_dim': 16384, 'heads': 128, 'kv_heads': 8, 'training_tokens': 15600000000000.0, 'training_accelerators_ref': 16384, 'training_hardware_label': 'H100 80GB'},
                     {'name': 'Llama-3.1-405B', 'parameters': '4.05e11 param', 'inference_flops': '8.1e11 flop', 'release_year': 2024, 'layers': 126, 'hidden_dim': 16384, 'heads': 128, 'kv_heads': 8, 'training_tokens': '1.56e13 count', 'training_accelerators_ref': '16384 count', 'training_hardware_label': 'H100 80GB'},
                 ),
-                'Llama3_70B': lambda: TransformerWorkload.from_catalog(
+                'Llama3_70B': lambda: _record(
+                    "TransformerWorkload",
                     'Language.Llama3_70B',
                     {'name': 'Llama-3.1-70B', 'parameters': 70600000000.0, 'inference_flops': 141200000000.0, 'layers': 80, 'hidden_dim': 8192, 'heads': 64, 'kv_heads': 8, 'context_length': 131072, 'training_tokens': 15000000000000.0},
                     {'name': 'Llama-3.1-70B', 'parameters': '7.06e10 param', 'inference_flops': '1.412e11 flop', 'layers': 80, 'hidden_dim': 8192, 'heads': 64, 'kv_heads': 8, 'context_length': 131072, 'training_tokens': '1.5e13 count'},
                 ),
-                'Llama3_8B': lambda: TransformerWorkload.from_catalog(
+                'Llama3_8B': lambda: _record(
+                    "TransformerWorkload",
                     'Language.Llama3_8B',
                     {'name': 'Llama-3.1-8B', 'parameters': 8030000000.0, 'inference_flops': 16060000000.0, 'layers': 32, 'hidden_dim': 4096, 'heads': 32, 'kv_heads': 8, 'context_length': 131072},
                     {'name': 'Llama-3.1-8B', 'parameters': '8.03e9 param', 'inference_flops': '1.606e10 flop', 'layers': 32, 'hidden_dim': 4096, 'heads': 32, 'kv_heads': 8, 'context_length': 131072},
                 ),
-                'Mixtral_8x7B': lambda: SparseTransformerWorkload.from_catalog(
+                'Mixtral_8x7B': lambda: _record(
+                    "SparseTransformerWorkload",
                     'Language.Mixtral_8x7B',
                     {'name': 'Mixtral-8x7B', 'parameters': 46700000000.0, 'inference_flops': 25800000000.0, 'layers': 32, 'hidden_dim': 4096, 'heads': 32, 'kv_heads': 8, 'active_parameters': 12900000000.0, 'experts': 8, 'active_experts_per_token': 2},
                     {'name': 'Mixtral-8x7B', 'parameters': '4.67e10 param', 'inference_flops': '2.58e10 flop', 'layers': 32, 'hidden_dim': 4096, 'heads': 32, 'kv_heads': 8, 'active_parameters': '1.29e10 param', 'experts': 8, 'active_experts_per_token': 2},
                 ),
-                'OPT_13B': lambda: TransformerWorkload.from_catalog(
+                'OPT_13B': lambda: _record(
+                    "TransformerWorkload",
                     'Language.OPT_13B',
                     {'name': 'OPT-13B', 'parameters': 13000000000.0, 'release_year': 2022, 'layers': 40, 'hidden_dim': 5120, 'heads': 40, 'context_length': 2048},
                     {'name': 'OPT-13B', 'parameters': '1.3e10 param', 'release_year': 2022, 'layers': 40, 'hidden_dim': 5120, 'heads': 40, 'context_length': 2048},
                 ),
-                'PaLM_540B': lambda: TransformerWorkload.from_catalog(
+                'PaLM_540B': lambda: _record(
+                    "TransformerWorkload",
                     'Language.PaLM_540B',
                     {'name': 'PaLM (540B)', 'parameters': 540000000000.0, 'inference_flops': 1080000000000.0, 'release_year': 2022, 'layers': 118, 'hidden_dim': 18432, 'heads': 48, 'kv_heads': 1, 'head_dim': 256, 'training_tokens': 780000000000.0, 'training_accelerators_ref': 6144, 'training_days_ref': 64, 'training_hardware_label': 'TPU v4'},
                     {'name': 'PaLM (540B)', 'parameters': '5.4e11 param', 'inference_flops': '1.08e12 flop', 'release_year': 2022, 'layers': 118, 'hidden_dim': 18432, 'heads': 48, 'kv_heads': 1, 'head_dim': 256, 'training_tokens': '7.8e11 count', 'training_accelerators_ref': '6144 count', 'training_days_ref': '64 d', 'training_hardware_label': 'TPU v4'},
@@ -1012,77 +1122,92 @@ Models = Namespace(
         'Vision': Namespace(
             "Models.Vision",
             {
-                'AlexNet': lambda: CNNWorkload.from_catalog(
+                'AlexNet': lambda: _record(
+                    "CNNWorkload",
                     'Vision.AlexNet',
                     {'name': 'AlexNet', 'architecture': 'CNN', 'parameters': 60000000.0, 'inference_flops': 1500000000.0, 'release_year': 2012, 'layers': 8},
                     {'name': 'AlexNet', 'architecture': 'CNN', 'parameters': '6e7 param', 'inference_flops': '1.5e9 flop', 'release_year': 2012, 'layers': 8},
                 ),
-                'EfficientNetB0': lambda: CNNWorkload.from_catalog(
+                'EfficientNetB0': lambda: _record(
+                    "CNNWorkload",
                     'Vision.EfficientNetB0',
                     {'name': 'EfficientNet-B0', 'architecture': 'CNN', 'parameters': 5300000.0, 'inference_flops': 390000000.0},
                     {'name': 'EfficientNet-B0', 'architecture': 'CNN', 'parameters': '5.3e6 param', 'inference_flops': '3.9e8 flop'},
                 ),
-                'EfficientNetB4': lambda: CNNWorkload.from_catalog(
+                'EfficientNetB4': lambda: _record(
+                    "CNNWorkload",
                     'Vision.EfficientNetB4',
                     {'name': 'EfficientNet-B4', 'architecture': 'CNN', 'parameters': 19000000.0, 'inference_flops': 8400000000.0},
                     {'name': 'EfficientNet-B4', 'architecture': 'CNN', 'parameters': '1.9e7 param', 'inference_flops': '8.4e9 flop'},
                 ),
-                'LeNet1': lambda: Workload.from_catalog(
+                'LeNet1': lambda: _record(
+                    "Workload",
                     'Vision.LeNet1',
                     {'name': 'LeNet-1', 'architecture': 'CNN', 'parameters': 10000.0},
                     {'name': 'LeNet-1', 'architecture': 'CNN', 'parameters': '10000.0 param'},
                 ),
-                'MobileNetV1': lambda: CNNWorkload.from_catalog(
+                'MobileNetV1': lambda: _record(
+                    "CNNWorkload",
                     'Vision.MobileNetV1',
                     {'name': 'MobileNetV1', 'architecture': 'CNN', 'parameters': 4200000.0, 'inference_flops': 1138000000.0},
                     {'name': 'MobileNetV1', 'architecture': 'CNN', 'parameters': '4.2e6 param', 'inference_flops': '1.138e9 flop'},
                 ),
-                'MobileNetV2': lambda: CNNWorkload.from_catalog(
+                'MobileNetV2': lambda: _record(
+                    "CNNWorkload",
                     'Vision.MobileNetV2',
                     {'name': 'MobileNetV2', 'architecture': 'CNN', 'parameters': 3504872.0, 'inference_flops': 600000000.0, 'inference_energy': 0.0001, 'layers': 54, 'width_multiplier': 1.0},
                     {'name': 'MobileNetV2', 'architecture': 'CNN', 'parameters': '3.504872e6 param', 'inference_flops': '6e8 flop', 'inference_energy': '0.1 mJ', 'layers': 54, 'width_multiplier': 1.0},
                 ),
-                'MobileNetV2_Alpha0_5': lambda: Workload.from_catalog(
+                'MobileNetV2_Alpha0_5': lambda: _record(
+                    "Workload",
                     'Vision.MobileNetV2_Alpha0_5',
                     {'name': 'MobileNetV2 (alpha=0.5)', 'architecture': 'CNN', 'parameters': 1968680.0},
                     {'name': 'MobileNetV2 (alpha=0.5)', 'architecture': 'CNN', 'parameters': '1.96868e6 param'},
                 ),
-                'MobileNetV2_Alpha0_5FeatureExtractor': lambda: Workload.from_catalog(
+                'MobileNetV2_Alpha0_5FeatureExtractor': lambda: _record(
+                    "Workload",
                     'Vision.MobileNetV2_Alpha0_5FeatureExtractor',
                     {'name': 'MobileNetV2 (alpha=0.5 feature extractor)', 'architecture': 'CNN', 'parameters': 687680.0},
                     {'name': 'MobileNetV2 (alpha=0.5 feature extractor)', 'architecture': 'CNN', 'parameters': '6.8768e5 param'},
                 ),
-                'MobileNetV2_Alpha0_75': lambda: CNNWorkload.from_catalog(
+                'MobileNetV2_Alpha0_75': lambda: _record(
+                    "CNNWorkload",
                     'Vision.MobileNetV2_Alpha0_75',
                     {'name': 'MobileNetV2 (alpha=0.75)', 'architecture': 'CNN', 'parameters': 2610000.0, 'inference_flops': 418000000.0, 'width_multiplier': 0.75},
                     {'name': 'MobileNetV2 (alpha=0.75)', 'architecture': 'CNN', 'parameters': '2.61e6 param', 'inference_flops': '4.18e8 flop', 'width_multiplier': 0.75},
                 ),
-                'MobileNetV3_Large': lambda: CNNWorkload.from_catalog(
+                'MobileNetV3_Large': lambda: _record(
+                    "CNNWorkload",
                     'Vision.MobileNetV3_Large',
                     {'name': 'MobileNetV3-Large', 'architecture': 'CNN', 'parameters': 5400000.0, 'inference_flops': 438000000.0},
                     {'name': 'MobileNetV3-Large', 'architecture': 'CNN', 'parameters': '5.4e6 param', 'inference_flops': '4.38e8 flop'},
                 ),
-                'ResNet18': lambda: CNNWorkload.from_catalog(
+                'ResNet18': lambda: _record(
+                    "CNNWorkload",
                     'Vision.ResNet18',
                     {'name': 'ResNet-18', 'architecture': 'CNN', 'parameters': 11700000.0, 'inference_flops': 3600000000.0, 'layers': 18},
                     {'name': 'ResNet-18', 'architecture': 'CNN', 'parameters': '1.17e7 param', 'inference_flops': '3.6e9 flop', 'layers': 18},
                 ),
-                'ResNet50': lambda: CNNWorkload.from_catalog(
+                'ResNet50': lambda: _record(
+                    "CNNWorkload",
                     'Vision.ResNet50',
                     {'name': 'ResNet-50', 'architecture': 'CNN', 'parameters': 25557032.0, 'inference_flops': 8200000000.0, 'release_year': 2015, 'layers': 50},
                     {'name': 'ResNet-50', 'architecture': 'CNN', 'parameters': '2.5557032e7 param', 'inference_flops': '8.2e9 flop', 'release_year': 2015, 'layers': 50},
                 ),
-                'VGG16': lambda: CNNWorkload.from_catalog(
+                'VGG16': lambda: _record(
+                    "CNNWorkload",
                     'Vision.VGG16',
                     {'name': 'VGG-16', 'architecture': 'CNN', 'parameters': 138357544.0, 'inference_flops': 31000000000.0, 'release_year': 2014, 'layers': 16},
                     {'name': 'VGG-16', 'architecture': 'CNN', 'parameters': '1.38357544e8 param', 'inference_flops': '3.1e10 flop', 'release_year': 2014, 'layers': 16},
                 ),
-                'ViT_Large': lambda: Workload.from_catalog(
+                'ViT_Large': lambda: _record(
+                    "Workload",
                     'Vision.ViT_Large',
                     {'name': 'ViT-L/16', 'architecture': 'Vision Transformer', 'parameters': 307000000.0},
                     {'name': 'ViT-L/16', 'architecture': 'Vision Transformer', 'parameters': '3.07e8 param'},
                 ),
-                'YOLOv8_Nano': lambda: CNNWorkload.from_catalog(
+                'YOLOv8_Nano': lambda: _record(
+                    "CNNWorkload",
                     'Vision.YOLOv8_Nano',
                     {'name': 'YOLOv8-Nano', 'architecture': 'CNN', 'parameters': 3200000.0, 'inference_flops': 8700000000.0, 'layers': 225},
                     {'name': 'YOLOv8-Nano', 'architecture': 'CNN', 'parameters': '3.2e6 param', 'inference_flops': '8.7e9 flop', 'layers': 225},
@@ -1093,17 +1218,20 @@ Models = Namespace(
         'Tiny': Namespace(
             "Models.Tiny",
             {
-                'AnomalyDetector': lambda: Workload.from_catalog(
+                'AnomalyDetector': lambda: _record(
+                    "Workload",
                     'Tiny.AnomalyDetector',
                     {'name': 'Anomaly Detector', 'architecture': 'MLP', 'parameters': 270000.0, 'inference_flops': 540000.0},
                     {'name': 'Anomaly Detector', 'architecture': 'MLP', 'parameters': '2.7e5 param', 'inference_flops': '5.4e5 flop'},
                 ),
-                'DS_CNN': lambda: CNNWorkload.from_catalog(
+                'DS_CNN': lambda: _record(
+                    "CNNWorkload",
                     'Tiny.DS_CNN',
                     {'name': 'DS-CNN (KWS)', 'architecture': 'CNN', 'parameters': 200000.0, 'inference_flops': 20000000.0},
                     {'name': 'DS-CNN (KWS)', 'architecture': 'CNN', 'parameters': '2e5 param', 'inference_flops': '2e7 flop'},
                 ),
-                'WakeVision': lambda: CNNWorkload.from_catalog(
+                'WakeVision': lambda: _record(
+                    "CNNWorkload",
                     'Tiny.WakeVision',
                     {'name': 'Wake Vision (Doorbell)', 'architecture': 'CNN', 'parameters': 250000.0, 'inference_flops': 25000000.0},
                     {'name': 'Wake Vision (Doorbell)', 'architecture': 'CNN', 'parameters': '2.5e5 param', 'inference_flops': '2.5e7 flop'},
@@ -1114,7 +1242,8 @@ Models = Namespace(
         'Recommendation': Namespace(
             "Models.Recommendation",
             {
-                'DLRM': lambda: Workload.from_catalog(
+                'DLRM': lambda: _record(
+                    "Workload",
                     'Recommendation.DLRM',
                     {'name': 'DLRM', 'architecture': 'DLRM', 'model_size': 100000000000, 'embedding_entries': 25000000000.0, 'parameter_range_min': 100000000000, 'parameter_range_max': 10000000000000},
                     {'name': 'DLRM', 'architecture': 'DLRM', 'model_size': '100 GB', 'embedding_entries': '2.5e10 count', 'parameter_range_min': '100 Bparam', 'parameter_range_max': '10 Tparam'},
@@ -1125,12 +1254,14 @@ Models = Namespace(
         'StateSpace': Namespace(
             "Models.StateSpace",
             {
-                'Mamba_130M': lambda: SSMWorkload.from_catalog(
+                'Mamba_130M': lambda: _record(
+                    "SSMWorkload",
                     'StateSpace.Mamba_130M',
                     {'name': 'Mamba-130M', 'architecture': 'SSM', 'parameters': 130000000.0, 'inference_flops': 260000000.0, 'layers': 24, 'hidden_dim': 768, 'state_size': 16},
                     {'name': 'Mamba-130M', 'architecture': 'SSM', 'parameters': '1.3e8 param', 'inference_flops': '2.6e8 flop', 'layers': 24, 'hidden_dim': 768, 'state_size': 16},
                 ),
-                'Mamba_2_8B': lambda: SSMWorkload.from_catalog(
+                'Mamba_2_8B': lambda: _record(
+                    "SSMWorkload",
                     'StateSpace.Mamba_2_8B',
                     {'name': 'Mamba-2.8B', 'architecture': 'SSM', 'parameters': 2800000000.0, 'inference_flops': 5600000000.0, 'layers': 64, 'hidden_dim': 2560, 'state_size': 16},
                     {'name': 'Mamba-2.8B', 'architecture': 'SSM', 'parameters': '2.8e9 param', 'inference_flops': '5.6e9 flop', 'layers': 64, 'hidden_dim': 2560, 'state_size': 16},
@@ -1141,7 +1272,8 @@ Models = Namespace(
         'GenerativeVision': Namespace(
             "Models.GenerativeVision",
             {
-                'StableDiffusion_v1_5': lambda: DiffusionWorkload.from_catalog(
+                'StableDiffusion_v1_5': lambda: _record(
+                    "DiffusionWorkload",
                     'GenerativeVision.StableDiffusion_v1_5',
                     {'name': 'Stable Diffusion v1.5', 'architecture': 'Diffusion/U-Net', 'parameters': 860000000.0, 'inference_flops': 20000000000.0, 'denoising_steps': 50, 'resolution': 512},
                     {'name': 'Stable Diffusion v1.5', 'architecture': 'Diffusion/U-Net', 'parameters': '8.6e8 param', 'inference_flops': '2e10 flop', 'denoising_steps': 50, 'resolution': 512},
@@ -1152,22 +1284,26 @@ Models = Namespace(
         'Embodied': Namespace(
             "Models.Embodied",
             {
-                'ACT_ALOHA': lambda: EmbodiedWorkload.from_catalog(
+                'ACT_ALOHA': lambda: _record(
+                    "EmbodiedWorkload",
                     'Embodied.ACT_ALOHA',
                     {'name': 'Action Chunking with Transformers (ALOHA)', 'architecture': 'C-VAE Transformer', 'parameters': 80000000.0, 'layers': 11, 'hidden_dim': 512, 'action_chunk_horizon': 100, 'action_dim': 14, 'observation_horizon': 1},
                     {'name': 'Action Chunking with Transformers (ALOHA)', 'architecture': 'C-VAE Transformer', 'parameters': '8e7 param', 'layers': 11, 'hidden_dim': 512, 'action_chunk_horizon': 100, 'action_dim': 14, 'observation_horizon': 1},
                 ),
-                'DiffusionPolicy_PushT': lambda: EmbodiedWorkload.from_catalog(
+                'DiffusionPolicy_PushT': lambda: _record(
+                    "EmbodiedWorkload",
                     'Embodied.DiffusionPolicy_PushT',
                     {'name': 'Diffusion Policy (Push-T)', 'architecture': 'CNN Diffusion Policy', 'parameters': 16000000.0, 'action_chunk_horizon': 16, 'action_dim': 2, 'observation_horizon': 1},
                     {'name': 'Diffusion Policy (Push-T)', 'architecture': 'CNN Diffusion Policy', 'parameters': '1.6e7 param', 'action_chunk_horizon': 16, 'action_dim': 2, 'observation_horizon': 1},
                 ),
-                'Octo_Base': lambda: EmbodiedWorkload.from_catalog(
+                'Octo_Base': lambda: _record(
+                    "EmbodiedWorkload",
                     'Embodied.Octo_Base',
                     {'name': 'Octo-Base', 'architecture': 'Transformer Diffusion Policy', 'parameters': 93000000.0, 'layers': 12, 'hidden_dim': 768, 'action_chunk_horizon': 4, 'action_dim': 7, 'observation_horizon': 1},
                     {'name': 'Octo-Base', 'architecture': 'Transformer Diffusion Policy', 'parameters': '9.3e7 param', 'layers': 12, 'hidden_dim': 768, 'action_chunk_horizon': 4, 'action_dim': 7, 'observation_horizon': 1},
                 ),
-                'OpenVLA_7B': lambda: EmbodiedWorkload.from_catalog(
+                'OpenVLA_7B': lambda: _record(
+                    "EmbodiedWorkload",
                     'Embodied.OpenVLA_7B',
                     {'name': 'OpenVLA-7B', 'architecture': 'VLA (Prismatic / Llama-2-7B)', 'parameters': 7000000000.0, 'layers': 32, 'hidden_dim': 4096, 'action_chunk_horizon': 1, 'action_dim': 7, 'observation_horizon': 1},
                     {'name': 'OpenVLA-7B', 'architecture': 'VLA (Prismatic / Llama-2-7B)', 'parameters': '7e9 param', 'layers': 32, 'hidden_dim': 4096, 'action_chunk_horizon': 1, 'action_dim': 7, 'observation_horizon': 1},
@@ -1178,236 +1314,282 @@ Models = Namespace(
     },
 )
 
-# Systems: each tier is built before the tiers that refer to its entries (a fleet names its node).
+# Systems: an entry that names another (a fleet its node) reads it when it is built.
 _Nodes = Namespace(
     "Systems.Nodes",
     {
-        'DGX_A100': Node.from_catalog(
+        'DGX_A100': lambda: _record(
+            "Node",
             'Nodes.DGX_A100',
             {'name': 'DGX A100', 'accelerator': Hardware.Cloud.A100, 'accelerators_per_node': 8, 'intra_node_bw': 300000000000.0, 'nics_per_node': 8},
             {'name': 'DGX A100', 'accelerator': Hardware.Cloud.A100, 'accelerators_per_node': 8, 'intra_node_bw': '300.0 GB/s', 'nics_per_node': 8},
         ),
-        'DGX_B200': Node.from_catalog(
+        'DGX_B200': lambda: _record(
+            "Node",
             'Nodes.DGX_B200',
             {'name': 'DGX B200', 'accelerator': Hardware.Cloud.B200, 'accelerators_per_node': 8, 'intra_node_bw': 900000000000.0, 'nics_per_node': 8},
             {'name': 'DGX B200', 'accelerator': Hardware.Cloud.B200, 'accelerators_per_node': 8, 'intra_node_bw': '900.0 GB/s', 'nics_per_node': 8},
         ),
-        'DGX_H100': Node.from_catalog(
+        'DGX_H100': lambda: _record(
+            "Node",
             'Nodes.DGX_H100',
             {'name': 'DGX H100', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 8, 'intra_node_bw': 450000000000.0, 'nics_per_node': 8},
             {'name': 'DGX H100', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 8, 'intra_node_bw': '450.0 GB/s', 'nics_per_node': 8},
         ),
-        'GrandTeton_H100': Node.from_catalog(
+        'GrandTeton_H100': lambda: _record(
+            "Node",
             'Nodes.GrandTeton_H100',
             {'name': 'Meta Grand Teton (8x H100)', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 8, 'intra_node_bw': 450000000000.0, 'nics_per_node': 8},
             {'name': 'Meta Grand Teton (8x H100)', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 8, 'intra_node_bw': '450.0 GB/s', 'nics_per_node': 8},
         ),
-        'HGX_H100_EPYC': Node.from_catalog(
+        'HGX_H100_EPYC': lambda: _record(
+            "Node",
             'Nodes.HGX_H100_EPYC',
             {'name': 'HGX H100 (Dual AMD EPYC 9654)', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 8, 'intra_node_bw': 450000000000.0, 'nics_per_node': 8},
             {'name': 'HGX H100 (Dual AMD EPYC 9654)', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 8, 'intra_node_bw': '450.0 GB/s', 'nics_per_node': 8},
         ),
-        'Kempner_H100_4GPU': Node.from_catalog(
+        'Kempner_H100_4GPU': lambda: _record(
+            "Node",
             'Nodes.Kempner_H100_4GPU',
             {'name': 'Kempner H100 4-GPU Server', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 4, 'intra_node_bw': 450000000000.0, 'nics_per_node': 4},
             {'name': 'Kempner H100 4-GPU Server', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 4, 'intra_node_bw': '450.0 GB/s', 'nics_per_node': 4},
         ),
-        'Server_8x_MI300X': Node.from_catalog(
+        'Server_8x_MI300X': lambda: _record(
+            "Node",
             'Nodes.Server_8x_MI300X',
             {'name': '8x MI300X Server', 'accelerator': Hardware.Cloud.MI300X, 'accelerators_per_node': 8, 'intra_node_bw': 896000000000.0, 'nics_per_node': 8},
             {'name': '8x MI300X Server', 'accelerator': Hardware.Cloud.MI300X, 'accelerators_per_node': 8, 'intra_node_bw': '896 GB/s', 'nics_per_node': 8},
         ),
-        'Workstation_M3Max': Node.from_catalog(
+        'Workstation_M3Max': lambda: _record(
+            "Node",
             'Nodes.Workstation_M3Max',
             {'name': 'MacBook Pro M3 Max Workstation', 'accelerator': Hardware.Workstation.MacBookM3Max, 'accelerators_per_node': 1, 'intra_node_bw': 400000000000.0, 'nics_per_node': 1},
             {'name': 'MacBook Pro M3 Max Workstation', 'accelerator': Hardware.Workstation.MacBookM3Max, 'accelerators_per_node': 1, 'intra_node_bw': '400.0 GB/s', 'nics_per_node': 1},
         ),
     },
+    lazy=True,
 )
 _Fabrics = Namespace(
     "Systems.Fabrics",
     {
-        'Ethernet_100G': NetworkFabric.from_catalog(
+        'Ethernet_100G': lambda: _record(
+            "NetworkFabric",
             'Fabrics.Ethernet_100G',
             {'name': '100GbE', 'topology': 'fat-tree', 'bandwidth': 12500000000, 'latency': 50.0, 'oversubscription_ratio': 1.0},
             {'name': '100GbE', 'topology': 'fat-tree', 'bandwidth': '100 Gbps', 'latency': '50.0 µs', 'oversubscription_ratio': 1.0},
         ),
-        'Ethernet_10G': NetworkFabric.from_catalog(
+        'Ethernet_10G': lambda: _record(
+            "NetworkFabric",
             'Fabrics.Ethernet_10G',
             {'name': '10GbE', 'topology': 'fat-tree', 'bandwidth': 1250000000, 'latency': 50.0, 'oversubscription_ratio': 1.0},
             {'name': '10GbE', 'topology': 'fat-tree', 'bandwidth': '10 Gbps', 'latency': '50.0 µs', 'oversubscription_ratio': 1.0},
         ),
-        'Ethernet_1P6T': NetworkFabric.from_catalog(
+        'Ethernet_1P6T': lambda: _record(
+            "NetworkFabric",
             'Fabrics.Ethernet_1P6T',
             {'name': '1.6TbE', 'topology': 'fat-tree', 'bandwidth': 200000000000, 'latency': 50.0, 'oversubscription_ratio': 1.0},
             {'name': '1.6TbE', 'topology': 'fat-tree', 'bandwidth': '1600 Gbps', 'latency': '50.0 µs', 'oversubscription_ratio': 1.0},
         ),
-        'Ethernet_400G': NetworkFabric.from_catalog(
+        'Ethernet_400G': lambda: _record(
+            "NetworkFabric",
             'Fabrics.Ethernet_400G',
             {'name': '400GbE', 'topology': 'fat-tree', 'bandwidth': 50000000000, 'latency': 50.0, 'oversubscription_ratio': 1.0},
             {'name': '400GbE', 'topology': 'fat-tree', 'bandwidth': '400 Gbps', 'latency': '50.0 µs', 'oversubscription_ratio': 1.0},
         ),
-        'Ethernet_800G': NetworkFabric.from_catalog(
+        'Ethernet_800G': lambda: _record(
+            "NetworkFabric",
             'Fabrics.Ethernet_800G',
             {'name': '800GbE', 'topology': 'fat-tree', 'bandwidth': 100000000000, 'latency': 50.0, 'oversubscription_ratio': 1.0},
             {'name': '800GbE', 'topology': 'fat-tree', 'bandwidth': '800 Gbps', 'latency': '50.0 µs', 'oversubscription_ratio': 1.0},
         ),
-        'InfiniBand_EDR': NetworkFabric.from_catalog(
+        'InfiniBand_EDR': lambda: _record(
+            "NetworkFabric",
             'Fabrics.InfiniBand_EDR',
             {'name': 'IB EDR', 'topology': 'fat-tree', 'bandwidth': 12500000000, 'oversubscription_ratio': 1.0},
             {'name': 'IB EDR', 'topology': 'fat-tree', 'bandwidth': '100 Gbps', 'oversubscription_ratio': 1.0},
         ),
-        'InfiniBand_GXDR': NetworkFabric.from_catalog(
+        'InfiniBand_GXDR': lambda: _record(
+            "NetworkFabric",
             'Fabrics.InfiniBand_GXDR',
             {'name': 'IB GXDR', 'topology': 'fat-tree', 'bandwidth': 200000000000, 'latency': 5.0, 'oversubscription_ratio': 1.0},
             {'name': 'IB GXDR', 'topology': 'fat-tree', 'bandwidth': '1600 Gbps', 'latency': '5.0 µs', 'oversubscription_ratio': 1.0},
         ),
-        'InfiniBand_HDR': NetworkFabric.from_catalog(
+        'InfiniBand_HDR': lambda: _record(
+            "NetworkFabric",
             'Fabrics.InfiniBand_HDR',
             {'name': 'IB HDR', 'topology': 'fat-tree', 'bandwidth': 25000000000, 'latency': 7.0, 'oversubscription_ratio': 1.0},
             {'name': 'IB HDR', 'topology': 'fat-tree', 'bandwidth': '200 Gbps', 'latency': '7.0 µs', 'oversubscription_ratio': 1.0},
         ),
-        'InfiniBand_NDR': NetworkFabric.from_catalog(
+        'InfiniBand_NDR': lambda: _record(
+            "NetworkFabric",
             'Fabrics.InfiniBand_NDR',
             {'name': 'IB NDR', 'topology': 'fat-tree', 'bandwidth': 50000000000, 'latency': 5.0, 'oversubscription_ratio': 1.0},
             {'name': 'IB NDR', 'topology': 'fat-tree', 'bandwidth': '400 Gbps', 'latency': '5.0 µs', 'oversubscription_ratio': 1.0},
         ),
-        'InfiniBand_NDR_Oversub2to1': NetworkFabric.from_catalog(
+        'InfiniBand_NDR_Oversub2to1': lambda: _record(
+            "NetworkFabric",
             'Fabrics.InfiniBand_NDR_Oversub2to1',
             {'name': 'IB NDR (2:1 oversubscribed)', 'topology': 'fat-tree', 'bandwidth': 50000000000, 'latency': 5.0, 'oversubscription_ratio': 2.0},
             {'name': 'IB NDR (2:1 oversubscribed)', 'topology': 'fat-tree', 'bandwidth': '400 Gbps', 'latency': '5.0 µs', 'oversubscription_ratio': 2.0},
         ),
-        'InfiniBand_NDR_Oversub4to1': NetworkFabric.from_catalog(
+        'InfiniBand_NDR_Oversub4to1': lambda: _record(
+            "NetworkFabric",
             'Fabrics.InfiniBand_NDR_Oversub4to1',
             {'name': 'IB NDR (4:1 oversubscribed)', 'topology': 'fat-tree', 'bandwidth': 50000000000, 'latency': 5.0, 'oversubscription_ratio': 4.0},
             {'name': 'IB NDR (4:1 oversubscribed)', 'topology': 'fat-tree', 'bandwidth': '400 Gbps', 'latency': '5.0 µs', 'oversubscription_ratio': 4.0},
         ),
-        'InfiniBand_XDR': NetworkFabric.from_catalog(
+        'InfiniBand_XDR': lambda: _record(
+            "NetworkFabric",
             'Fabrics.InfiniBand_XDR',
             {'name': 'IB XDR', 'topology': 'fat-tree', 'bandwidth': 100000000000, 'latency': 5.0, 'oversubscription_ratio': 1.0},
             {'name': 'IB XDR', 'topology': 'fat-tree', 'bandwidth': '800 Gbps', 'latency': '5.0 µs', 'oversubscription_ratio': 1.0},
         ),
-        'RoCE_100G': NetworkFabric.from_catalog(
+        'RoCE_100G': lambda: _record(
+            "NetworkFabric",
             'Fabrics.RoCE_100G',
             {'name': '100GbE RoCE', 'topology': 'fat-tree', 'bandwidth': 12500000000, 'latency': 10.0, 'oversubscription_ratio': 1.0},
             {'name': '100GbE RoCE', 'topology': 'fat-tree', 'bandwidth': '100 Gbps', 'latency': '10.0 µs', 'oversubscription_ratio': 1.0},
         ),
-        'RoCE_400G': NetworkFabric.from_catalog(
+        'RoCE_400G': lambda: _record(
+            "NetworkFabric",
             'Fabrics.RoCE_400G',
             {'name': '400GbE RoCE', 'topology': 'fat-tree', 'bandwidth': 50000000000, 'latency': 10.0, 'oversubscription_ratio': 1.0},
             {'name': '400GbE RoCE', 'topology': 'fat-tree', 'bandwidth': '400 Gbps', 'latency': '10.0 µs', 'oversubscription_ratio': 1.0},
         ),
     },
+    lazy=True,
 )
 _Clusters = Namespace(
     "Systems.Clusters",
     {
-        'DgxH100SuperPodSU': Fleet.from_catalog(
+        'DgxH100SuperPodSU': lambda: _record(
+            "Fleet",
             'Clusters.DgxH100SuperPodSU',
             {'name': 'DGX SuperPOD scalable unit (32 DGX H100)', 'node': _Nodes.DGX_H100, 'count': 32, 'fabric': _Fabrics.InfiniBand_NDR},
             {'name': 'DGX SuperPOD scalable unit (32 DGX H100)', 'node': _Nodes.DGX_H100, 'count': 32, 'fabric': _Fabrics.InfiniBand_NDR},
         ),
-        'Frontier_8K': Fleet.from_catalog(
+        'Frontier_8K': lambda: _record(
+            "Fleet",
             'Clusters.Frontier_8K',
             {'name': 'Frontier Cluster (8192 GPUs)', 'node': _Nodes.DGX_H100, 'count': 1024, 'fabric': _Fabrics.InfiniBand_NDR},
             {'name': 'Frontier Cluster (8192 GPUs)', 'node': _Nodes.DGX_H100, 'count': 1024, 'fabric': _Fabrics.InfiniBand_NDR},
         ),
-        'Kempner_H100_384': Fleet.from_catalog(
+        'Kempner_H100_384': lambda: _record(
+            "Fleet",
             'Clusters.Kempner_H100_384',
             {'name': 'Kempner AI Cluster H100 Partition (384 H100 GPUs)', 'node': _Nodes.Kempner_H100_4GPU, 'count': 96, 'fabric': _Fabrics.InfiniBand_NDR},
             {'name': 'Kempner AI Cluster H100 Partition (384 H100 GPUs)', 'node': _Nodes.Kempner_H100_4GPU, 'count': 96, 'fabric': _Fabrics.InfiniBand_NDR},
         ),
-        'Lab_64_A100': Fleet.from_catalog(
+        'Lab_64_A100': lambda: _record(
+            "Fleet",
             'Clusters.Lab_64_A100',
             {'name': 'Lab Cluster (64 A100 GPUs)', 'node': _Nodes.DGX_A100, 'count': 8, 'fabric': _Fabrics.InfiniBand_HDR},
             {'name': 'Lab Cluster (64 A100 GPUs)', 'node': _Nodes.DGX_A100, 'count': 8, 'fabric': _Fabrics.InfiniBand_HDR},
         ),
-        'Lab_64_H100': Fleet.from_catalog(
+        'Lab_64_H100': lambda: _record(
+            "Fleet",
             'Clusters.Lab_64_H100',
             {'name': 'Lab Cluster (64 H100 GPUs)', 'node': _Nodes.DGX_H100, 'count': 8, 'fabric': _Fabrics.InfiniBand_HDR},
             {'name': 'Lab Cluster (64 H100 GPUs)', 'node': _Nodes.DGX_H100, 'count': 8, 'fabric': _Fabrics.InfiniBand_HDR},
         ),
-        'Mega_100K': Fleet.from_catalog(
+        'Mega_100K': lambda: _record(
+            "Fleet",
             'Clusters.Mega_100K',
             {'name': 'Mega Cluster (100000 GPUs)', 'node': _Nodes.DGX_H100, 'count': 12500, 'fabric': _Fabrics.InfiniBand_NDR},
             {'name': 'Mega Cluster (100000 GPUs)', 'node': _Nodes.DGX_H100, 'count': 12500, 'fabric': _Fabrics.InfiniBand_NDR},
         ),
-        'Meta_GenAI_H100_24K_IB': Fleet.from_catalog(
+        'Meta_GenAI_H100_24K_IB': lambda: _record(
+            "Fleet",
             'Clusters.Meta_GenAI_H100_24K_IB',
             {'name': 'Meta GenAI cluster (24,576 H100, InfiniBand)', 'node': _Nodes.GrandTeton_H100, 'count': 3072, 'fabric': _Fabrics.InfiniBand_NDR},
             {'name': 'Meta GenAI cluster (24,576 H100, InfiniBand)', 'node': _Nodes.GrandTeton_H100, 'count': 3072, 'fabric': _Fabrics.InfiniBand_NDR},
         ),
-        'Meta_GenAI_H100_24K_RoCE': Fleet.from_catalog(
+        'Meta_GenAI_H100_24K_RoCE': lambda: _record(
+            "Fleet",
             'Clusters.Meta_GenAI_H100_24K_RoCE',
             {'name': 'Meta GenAI cluster (24,576 H100, RoCE)', 'node': _Nodes.GrandTeton_H100, 'count': 3072, 'fabric': _Fabrics.RoCE_400G},
             {'name': 'Meta GenAI cluster (24,576 H100, RoCE)', 'node': _Nodes.GrandTeton_H100, 'count': 3072, 'fabric': _Fabrics.RoCE_400G},
         ),
-        'Meta_Llama3_16K_H100': Fleet.from_catalog(
+        'Meta_Llama3_16K_H100': lambda: _record(
+            "Fleet",
             'Clusters.Meta_Llama3_16K_H100',
             {'name': 'Meta Llama 3 cluster (16,384 H100)', 'node': _Nodes.DGX_H100, 'count': 2048, 'fabric': _Fabrics.InfiniBand_NDR},
             {'name': 'Meta Llama 3 cluster (16,384 H100)', 'node': _Nodes.DGX_H100, 'count': 2048, 'fabric': _Fabrics.InfiniBand_NDR},
         ),
-        'Meta_RSC_A100_16K': Fleet.from_catalog(
+        'Meta_RSC_A100_16K': lambda: _record(
+            "Fleet",
             'Clusters.Meta_RSC_A100_16K',
             {'name': 'Meta AI Research SuperCluster (16,000 A100)', 'node': _Nodes.DGX_A100, 'count': 2000, 'fabric': _Fabrics.InfiniBand_HDR},
             {'name': 'Meta AI Research SuperCluster (16,000 A100)', 'node': _Nodes.DGX_A100, 'count': 2000, 'fabric': _Fabrics.InfiniBand_HDR},
         ),
-        'Production_2K': Fleet.from_catalog(
+        'Production_2K': lambda: _record(
+            "Fleet",
             'Clusters.Production_2K',
             {'name': 'Production Cluster (2048 GPUs)', 'node': _Nodes.DGX_H100, 'count': 256, 'fabric': _Fabrics.InfiniBand_HDR},
             {'name': 'Production Cluster (2048 GPUs)', 'node': _Nodes.DGX_H100, 'count': 256, 'fabric': _Fabrics.InfiniBand_HDR},
         ),
-        'Reference_25K_H100': Fleet.from_catalog(
+        'Reference_25K_H100': lambda: _record(
+            "Fleet",
             'Clusters.Reference_25K_H100',
             {'name': 'Reference H100 Cluster (25000 GPUs)', 'node': _Nodes.DGX_H100, 'count': 3125, 'fabric': _Fabrics.InfiniBand_NDR},
             {'name': 'Reference H100 Cluster (25000 GPUs)', 'node': _Nodes.DGX_H100, 'count': 3125, 'fabric': _Fabrics.InfiniBand_NDR},
         ),
-        'Research_256': Fleet.from_catalog(
+        'Research_256': lambda: _record(
+            "Fleet",
             'Clusters.Research_256',
             {'name': 'Research Cluster (256 GPUs)', 'node': _Nodes.DGX_H100, 'count': 32, 'fabric': _Fabrics.Ethernet_100G},
             {'name': 'Research Cluster (256 GPUs)', 'node': _Nodes.DGX_H100, 'count': 32, 'fabric': _Fabrics.Ethernet_100G},
         ),
-        'Training_10K': Fleet.from_catalog(
+        'Training_10K': lambda: _record(
+            "Fleet",
             'Clusters.Training_10K',
             {'name': 'Training Cluster (10000 GPUs)', 'node': _Nodes.DGX_H100, 'count': 1250, 'fabric': _Fabrics.InfiniBand_NDR},
             {'name': 'Training Cluster (10000 GPUs)', 'node': _Nodes.DGX_H100, 'count': 1250, 'fabric': _Fabrics.InfiniBand_NDR},
         ),
-        'Training_1K': Fleet.from_catalog(
+        'Training_1K': lambda: _record(
+            "Fleet",
             'Clusters.Training_1K',
             {'name': 'Training Cluster (1024 GPUs)', 'node': _Nodes.DGX_H100, 'count': 128, 'fabric': _Fabrics.InfiniBand_HDR},
             {'name': 'Training Cluster (1024 GPUs)', 'node': _Nodes.DGX_H100, 'count': 128, 'fabric': _Fabrics.InfiniBand_HDR},
         ),
-        'Training_1K_A100': Fleet.from_catalog(
+        'Training_1K_A100': lambda: _record(
+            "Fleet",
             'Clusters.Training_1K_A100',
             {'name': 'Training Cluster (1024 A100 GPUs)', 'node': _Nodes.DGX_A100, 'count': 128, 'fabric': _Fabrics.InfiniBand_HDR},
             {'name': 'Training Cluster (1024 A100 GPUs)', 'node': _Nodes.DGX_A100, 'count': 128, 'fabric': _Fabrics.InfiniBand_HDR},
         ),
-        'Training_1K_B200': Fleet.from_catalog(
+        'Training_1K_B200': lambda: _record(
+            "Fleet",
             'Clusters.Training_1K_B200',
             {'name': 'Training Cluster (1024 B200 GPUs)', 'node': _Nodes.DGX_B200, 'count': 128, 'fabric': _Fabrics.InfiniBand_XDR},
             {'name': 'Training Cluster (1024 B200 GPUs)', 'node': _Nodes.DGX_B200, 'count': 128, 'fabric': _Fabrics.InfiniBand_XDR},
         ),
-        'Training_512_H100': Fleet.from_catalog(
+        'Training_512_H100': lambda: _record(
+            "Fleet",
             'Clusters.Training_512_H100',
             {'name': 'Training Cluster (512 H100 GPUs)', 'node': _Nodes.DGX_H100, 'count': 64, 'fabric': _Fabrics.InfiniBand_HDR},
             {'name': 'Training Cluster (512 H100 GPUs)', 'node': _Nodes.DGX_H100, 'count': 64, 'fabric': _Fabrics.InfiniBand_HDR},
         ),
     },
+    lazy=True,
 )
 _Storage = Namespace(
     "Systems.Storage",
     {
-        'PfsPerNodeShare': StorageTier.from_catalog(
+        'PfsPerNodeShare': lambda: _record(
+            "StorageTier",
             'Storage.PfsPerNodeShare',
             {'name': 'Parallel file system per-client share (uncontended)', 'bandwidth': 4000000000.0},
             {'name': 'Parallel file system per-client share (uncontended)', 'bandwidth': '4 GB/s'},
         ),
-        'PfsOneTbPerSecond': StorageTier.from_catalog(
+        'PfsOneTbPerSecond': lambda: _record(
+            "StorageTier",
             'Storage.PfsOneTbPerSecond',
             {'name': 'Reference parallel file system (1 TB/s)', 'bandwidth': 1000000000000.0},
             {'name': 'Reference parallel file system (1 TB/s)', 'bandwidth': '1 TB/s'},
         ),
     },
+    lazy=True,
 )
 
 Systems = Namespace(

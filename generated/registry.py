@@ -2,52 +2,25 @@
 # Source: symbolic/scenarios/*/*.py (Instance declarations); template: templates/registry.py.j2
 """The registry of named scenario instances, ``Scenarios.<Name>``, each built on first access.
 
+Each builder imports what it needs (its scenario's module, the catalog) when first called, so
+importing the registry imports no scenario module and reading one entry imports one.
+
 Entries are built from the catalog (``Hardware``, ``Datasets``, ``Constants``) exactly as
 declared beside their scenario in ``symbolic/scenarios/``.
 """
 
 from __future__ import annotations
 
-from generated.catalog import Constants, Datasets, Hardware, Models, Systems
-from generated.activation_memory import ActivationMemoryScenario
-from generated.alignment_memory import AlignmentMemoryScenario
-from generated.all_reduce_schedule import AllReduceScheduleScenario
-from generated.attention_tiling import AttentionTilingScenario
-from generated.compile_breakeven import CompileBreakevenScenario
-from generated.context_growth import ContextGrowthScenario
-from generated.context_memory_crossing import ContextMemoryCrossingScenario
-from generated.decode import DecodeScenario
-from generated.dense_network import DenseNetworkScenario
-from generated.epoch_overhead import EpochOverheadScenario
-from generated.gradient_sync import GradientSyncScenario
-from generated.hierarchical_all_reduce import HierarchicalAllReduceScenario
-from generated.host_dispatch import HostDispatchScenario
-from generated.iron_law import IronLawScenario
-from generated.kernel_fusion import KernelFusionScenario
-from generated.kv_decode_batch import KvDecodeBatchScenario
-from generated.kv_footprint import KvFootprintScenario
-from generated.low_rank_update import LowRankUpdateScenario
-from generated.materialized_scores import MaterializedScoresScenario
-from generated.mlp_training_step import MlpTrainingStepScenario
-from generated.packed_qkv_projection import PackedQkvProjectionScenario
-from generated.pipeline_schedule import PipelineScheduleScenario
-from generated.power_law import PowerLawScenario
-from generated.residual_adapter import ResidualAdapterScenario
-from generated.roofline_point import RooflinePointScenario
-from generated.scaling_overhead import ScalingOverheadScenario
-from generated.sustained_throughput import SustainedThroughputScenario
-from generated.training_state import TrainingStateScenario
-from generated.transfer import TransferScenario
-from generated.transformer_block import TransformerBlockScenario
-from generated.update_working_set import UpdateWorkingSetScenario
 from symbolic.runtime.namespace import Namespace
-from symbolic.runtime.units import Q_
 
 __all__ = ["Scenarios"]
 
 
 def _Gpt2XlBatch32Activations():
     """Gpt2XlBatch32Activations: GPT-2 XL activations at micro-batch 32, full 1,024-token window."""
+    from generated.catalog import Models
+    from generated.activation_memory import ActivationMemoryScenario
+
     return ActivationMemoryScenario(
         name='GPT-2 XL activations at micro-batch 32, full 1,024-token window',
         description='GPT-2 (1.5B) at 32 sequences of its full 1,024-token context, 16-bit activations, 10 MB of normalization per layer.',
@@ -60,6 +33,8 @@ def _Gpt2XlBatch32Activations():
 
 def _Gpt2XlBatch32ActivationsFp32():
     """Gpt2XlBatch32ActivationsFp32: GPT-2 XL activations at micro-batch 32, FP32."""
+    from generated.catalog import Constants
+
     return Scenarios.Gpt2XlBatch32Activations.variant(
         name='GPT-2 XL activations at micro-batch 32, FP32',
         description='The batch-32 GPT-2 XL activations stored in FP32.',
@@ -69,6 +44,7 @@ def _Gpt2XlBatch32ActivationsFp32():
 
 def _Gpt2XlBatch32SegmentCheckpointed():
     """Gpt2XlBatch32SegmentCheckpointed: GPT-2 XL activations at micro-batch 32, 8 checkpointed segments."""
+
     return Scenarios.Gpt2XlBatch32Activations.variant(
         name='GPT-2 XL activations at micro-batch 32, 8 checkpointed segments',
         description='The batch-32 GPT-2 XL activations with its 48 layers checkpointed in 8 segments.',
@@ -78,6 +54,7 @@ def _Gpt2XlBatch32SegmentCheckpointed():
 
 def _Gpt2XlMicroBatch16Activations():
     """Gpt2XlMicroBatch16Activations: GPT-2 XL activations at micro-batch 16."""
+
     return Scenarios.Gpt2XlBatch32Activations.variant(
         name='GPT-2 XL activations at micro-batch 16',
         description='The GPT-2 XL activations at half the micro-batch (16 sequences).',
@@ -87,6 +64,9 @@ def _Gpt2XlMicroBatch16Activations():
 
 def _Gpt3ActivationsMicrobatch4():
     """Gpt3ActivationsMicrobatch4: GPT-3 activations at micro-batch 4."""
+    from generated.catalog import Models
+    from generated.activation_memory import ActivationMemoryScenario
+
     return ActivationMemoryScenario(
         name='GPT-3 activations at micro-batch 4',
         description='GPT-3 (175B) at 4 sequences of its 2,048-token context, 16-bit activations.',
@@ -97,6 +77,7 @@ def _Gpt3ActivationsMicrobatch4():
 
 def _Gpt3ActivationsMicrobatch1():
     """Gpt3ActivationsMicrobatch1: GPT-3 activations at micro-batch 1."""
+
     return Scenarios.Gpt3ActivationsMicrobatch4.variant(
         name='GPT-3 activations at micro-batch 1',
         description='GPT-3 (175B) at one sequence of its 2,048-token context.',
@@ -106,6 +87,9 @@ def _Gpt3ActivationsMicrobatch1():
 
 def _Llama3_8BBatch4Activations():
     """Llama3_8BBatch4Activations: Llama-3.1-8B activations at micro-batch 4, 2,048 tokens."""
+    from generated.catalog import Models
+    from generated.activation_memory import ActivationMemoryScenario
+
     return ActivationMemoryScenario(
         name='Llama-3.1-8B activations at micro-batch 4, 2,048 tokens',
         description='Llama-3.1-8B at 4 sequences of 2,048 tokens, 16-bit activations.',
@@ -117,6 +101,10 @@ def _Llama3_8BBatch4Activations():
 
 def _Llama2_70B_PpoAlignment():
     """Llama2_70B_PpoAlignment: PPO and DPO alignment of a 70B policy."""
+    from generated.catalog import Hardware, Models
+    from generated.alignment_memory import AlignmentMemoryScenario
+    from symbolic.runtime.units import Q_
+
     return AlignmentMemoryScenario(
         name='PPO and DPO alignment of a 70B policy',
         description="Llama-2-70B aligned with 13B reward and value models (Llama-2-13B size), tensor parallelism 8, pipeline parallelism 4, rollouts of 256 sequences of 1,024 tokens, on devices of 80 GB (the H100's capacity figure, read in decimal GB as the reference does).",
@@ -133,6 +121,10 @@ def _Llama2_70B_PpoAlignment():
 
 def _DdpBucketRingNdr():
     """DdpBucketRingNdr: A 25 MB DDP gradient bucket over NDR InfiniBand, 64 and 1024 ranks."""
+    from generated.catalog import Systems
+    from generated.all_reduce_schedule import AllReduceScheduleScenario
+    from symbolic.runtime.units import Q_
+
     return AllReduceScheduleScenario(
         name='A 25 MB DDP gradient bucket over NDR InfiniBand, 64 and 1024 ranks',
         description="PyTorch DDP's default 25 MB bucket: the ring's 2(N − 1) startups of 1.5 µs cost more than its bytes at 1024 ranks, yet the tree's log-depth rounds each send the whole bucket.",
@@ -145,6 +137,9 @@ def _DdpBucketRingNdr():
 
 def _GradientBufferAllReduceNdr():
     """GradientBufferAllReduceNdr: A 1 GB gradient buffer over NDR InfiniBand at 8, 64 and 1024 ranks."""
+    from generated.catalog import Constants, Systems
+    from generated.all_reduce_schedule import AllReduceScheduleScenario
+
     return AllReduceScheduleScenario(
         name='A 1 GB gradient buffer over NDR InfiniBand at 8, 64 and 1024 ranks',
         description='A 1 GB AllReduce: the ring stays near 2M/β = 40 ms at any group size, the tree grows with log₂ N and the parameter server linearly with N.',
@@ -158,6 +153,9 @@ def _GradientBufferAllReduceNdr():
 
 def _Llama2_70BGradientRing64Ndr():
     """Llama2_70BGradientRing64Ndr: Llama 2 70B fp16 gradients, ring AllReduce over 64 NDR ranks, half of it saved."""
+    from generated.catalog import Constants, Models, Systems
+    from generated.all_reduce_schedule import AllReduceScheduleScenario
+
     return AllReduceScheduleScenario(
         name='Llama 2 70B fp16 gradients, ring AllReduce over 64 NDR ranks, half of it saved',
         description='140 GB of fp16 gradients per step over 64 ranks: 5.5 s of ring per step; saving half of it over 100 000 steps returns about 4900 device-hours.',
@@ -172,6 +170,9 @@ def _Llama2_70BGradientRing64Ndr():
 
 def _RingVsTreeSmallBuffer():
     """RingVsTreeSmallBuffer: Ring against tree for a 1 MB buffer over 64 ranks."""
+    from generated.all_reduce_schedule import AllReduceScheduleScenario
+    from symbolic.runtime.units import Q_
+
     return AllReduceScheduleScenario(
         name='Ring against tree for a 1 MB buffer over 64 ranks',
         description="A 1 MB AllReduce over 64 ranks at 10 GB/s and 10 µs per message: the tree's 12 startups beat the ring's 126.",
@@ -184,6 +185,9 @@ def _RingVsTreeSmallBuffer():
 
 def _AttentionScores4096TokensFp32():
     """AttentionScores4096TokensFp32: One attention head at 4,096 tokens in FP32, in 128 x 128 tiles."""
+    from generated.catalog import Constants
+    from generated.attention_tiling import AttentionTilingScenario
+
     return AttentionTilingScenario(
         name='One attention head at 4,096 tokens in FP32, in 128 x 128 tiles',
         description="One head of width 64 (GPT-2 XL's 1600 / 25) at 4,096 tokens in FP32, tiled 128 x 128; 16 heads for the all-heads score total.",
@@ -197,6 +201,9 @@ def _AttentionScores4096TokensFp32():
 
 def _ResNet50CompileBreakeven():
     """ResNet50CompileBreakeven: ResNet-50 training: eager against torch.compile."""
+    from generated.compile_breakeven import CompileBreakevenScenario
+    from symbolic.runtime.units import Q_
+
     return CompileBreakevenScenario(
         name='ResNet-50 training: eager against torch.compile',
         description='ResNet-50 at 1450 images/s eager and 2150 images/s compiled, a 30 s compile; an experiment of 10,000 images that changes the code 10 times.',
@@ -210,6 +217,9 @@ def _ResNet50CompileBreakeven():
 
 def _BertWindowToFourK():
     """BertWindowToFourK: BERT's 512-token window stretched to 4096 tokens."""
+    from generated.catalog import Models
+    from generated.context_growth import ContextGrowthScenario
+
     return ContextGrowthScenario(
         name="BERT's 512-token window stretched to 4096 tokens",
         description="BERT-Base's trained 512-token window grown eightfold, to 4096 tokens.",
@@ -220,6 +230,7 @@ def _BertWindowToFourK():
 
 def _BertWindowToOneK():
     """BertWindowToOneK: BERT's 512-token window stretched to 1024 tokens."""
+
     return Scenarios.BertWindowToFourK.variant(
         name="BERT's 512-token window stretched to 1024 tokens",
         description="BERT-Base's trained 512-token window doubled, to 1024 tokens.",
@@ -229,6 +240,7 @@ def _BertWindowToOneK():
 
 def _BertWindowToTwoK():
     """BertWindowToTwoK: BERT's 512-token window stretched to 2048 tokens."""
+
     return Scenarios.BertWindowToFourK.variant(
         name="BERT's 512-token window stretched to 2048 tokens",
         description="BERT-Base's trained 512-token window grown fourfold, to 2048 tokens.",
@@ -238,6 +250,9 @@ def _BertWindowToTwoK():
 
 def _Gpt2XlContextMemoryOnH100():
     """Gpt2XlContextMemoryOnH100: GPT-2 XL's weights, KV cache and attention scores on an H100, FP16."""
+    from generated.catalog import Constants, Hardware, Models
+    from generated.context_memory_crossing import ContextMemoryCrossingScenario
+
     return ContextMemoryCrossingScenario(
         name="GPT-2 XL's weights, KV cache and attention scores on an H100, FP16",
         description='GPT-2 XL at 2 bytes per value on one 80 GiB H100: where the growing memories cross.',
@@ -249,6 +264,9 @@ def _Gpt2XlContextMemoryOnH100():
 
 def _Llama3_70B_DecodeH100():
     """Llama3_70B_DecodeH100: Llama-3.1-70B decode on one H100, FP16 weights, batch 1."""
+    from generated.catalog import Hardware, Models
+    from generated.decode import DecodeScenario
+
     return DecodeScenario(
         name='Llama-3.1-70B decode on one H100, FP16 weights, batch 1',
         description='One generated token of Llama-3.1-70B (70.6B parameters at 2 bytes) on one H100.',
@@ -259,6 +277,8 @@ def _Llama3_70B_DecodeH100():
 
 def _Llama2_70B_DecodeH100():
     """Llama2_70B_DecodeH100: Llama-2-70B decode on one H100, FP16 weights, batch 1."""
+    from generated.catalog import Models
+
     return Scenarios.Llama3_70B_DecodeH100.variant(
         name='Llama-2-70B decode on one H100, FP16 weights, batch 1',
         description='One generated token of Llama-2-70B (70B parameters at 2 bytes) on one H100.',
@@ -268,6 +288,9 @@ def _Llama2_70B_DecodeH100():
 
 def _Llama3_70B_DecodeH100Batch64():
     """Llama3_70B_DecodeH100Batch64: Llama-3.1-70B decode on one H100, FP16 weights, batch 64."""
+    from generated.catalog import Hardware, Models
+    from generated.decode import DecodeScenario
+
     return DecodeScenario(
         name='Llama-3.1-70B decode on one H100, FP16 weights, batch 64',
         description="64 requests share each read of Llama-3.1-70B's FP16 weights on one H100.",
@@ -279,6 +302,9 @@ def _Llama3_70B_DecodeH100Batch64():
 
 def _Llama3_70B_Int8DecodeH100():
     """Llama3_70B_Int8DecodeH100: Llama-3.1-70B decode on one H100, INT8 weights, FP8 rate."""
+    from generated.catalog import Hardware, Models
+    from generated.decode import DecodeScenario
+
     return DecodeScenario(
         name='Llama-3.1-70B decode on one H100, INT8 weights, FP8 rate',
         description='Llama-3.1-70B with 1-byte weights on one H100, FLOPs priced at its FP8 rate.',
@@ -291,6 +317,9 @@ def _Llama3_70B_Int8DecodeH100():
 
 def _Llama2_70BDecodeFloorTp8():
     """Llama2_70BDecodeFloorTp8: Llama-2-70B decode floor across a DGX H100's eight GPUs."""
+    from generated.catalog import Hardware, Models, Systems
+    from generated.decode import DecodeScenario
+
     return DecodeScenario(
         name="Llama-2-70B decode floor across a DGX H100's eight GPUs",
         description="Llama-2-70B's FP16 weights split 8 ways by tensor parallelism (one DGX H100), batch 1.",
@@ -302,6 +331,7 @@ def _Llama2_70BDecodeFloorTp8():
 
 def _Llama2_70B_DecodeTwoH100():
     """Llama2_70B_DecodeTwoH100: Llama-2-70B decode across two H100s, FP16 weights."""
+
     return Scenarios.Llama2_70B_DecodeH100.variant(
         name='Llama-2-70B decode across two H100s, FP16 weights',
         description="Llama-2-70B's FP16 weights split across two H100s by tensor parallelism, batch 1.",
@@ -311,6 +341,8 @@ def _Llama2_70B_DecodeTwoH100():
 
 def _Gpt2XlDecodeH100():
     """Gpt2XlDecodeH100: GPT-2 XL decode on one H100, FP16 weights, batch 1."""
+    from generated.catalog import Models
+
     return Scenarios.Llama2_70B_DecodeH100.variant(
         name='GPT-2 XL decode on one H100, FP16 weights, batch 1',
         description='One generated token of GPT-2 XL (1.5B parameters at 2 bytes) on one H100.',
@@ -320,6 +352,9 @@ def _Gpt2XlDecodeH100():
 
 def _Gpt2XlFp16DecodeOnH100():
     """Gpt2XlFp16DecodeOnH100: GPT-2 XL FP16 decode on an H100."""
+    from generated.catalog import Hardware, Models
+    from generated.decode import DecodeScenario
+
     return DecodeScenario(
         name='GPT-2 XL FP16 decode on an H100',
         description="GPT-2 XL's 3 GB of FP16 weights streamed once per generated token on one H100.",
@@ -331,6 +366,9 @@ def _Gpt2XlFp16DecodeOnH100():
 
 def _MnistDenseNetwork():
     """MnistDenseNetwork: MNIST digit classifier, 784-128-64-10, batch 32, FP32, Adam."""
+    from generated.catalog import Constants, Datasets
+    from generated.dense_network import DenseNetworkScenario
+
     return DenseNetworkScenario(
         name='MNIST digit classifier, 784-128-64-10, batch 32, FP32, Adam',
         description="A 784-128-64-10 MLP on MNIST at batch 32 with FP32 values and Adam's two FP32 moments.",
@@ -344,6 +382,8 @@ def _MnistDenseNetwork():
 
 def _MnistDenseNetworkWiderHidden():
     """MnistDenseNetworkWiderHidden: MNIST digit classifier with both hidden widths doubled, 784-256-128-10."""
+    from generated.catalog import Datasets
+
     return Scenarios.MnistDenseNetwork.variant(
         name='MNIST digit classifier with both hidden widths doubled, 784-256-128-10',
         description='The MNIST classifier with both hidden layers twice as wide.',
@@ -353,6 +393,8 @@ def _MnistDenseNetworkWiderHidden():
 
 def _MnistDenseNetworkDoubledInputSide():
     """MnistDenseNetworkDoubledInputSide: MNIST digit classifier on 56 x 56 inputs (the image side doubled)."""
+    from generated.catalog import Datasets
+
     return Scenarios.MnistDenseNetwork.variant(
         name='MNIST digit classifier on 56 x 56 inputs (the image side doubled)',
         description='The MNIST classifier on images upsampled to twice the side, 3136 input features.',
@@ -362,6 +404,7 @@ def _MnistDenseNetworkDoubledInputSide():
 
 def _MnistDenseNetworkLargeBatch():
     """MnistDenseNetworkLargeBatch: MNIST digit classifier at batch 1,024."""
+
     return Scenarios.MnistDenseNetwork.variant(
         name='MNIST digit classifier at batch 1,024',
         description='The MNIST classifier at batch 1024: more work per weight byte, fewer steps per epoch.',
@@ -371,6 +414,9 @@ def _MnistDenseNetworkLargeBatch():
 
 def _MnistEpochCpuVersusH100():
     """MnistEpochCpuVersusH100: One MNIST training epoch on a desktop CPU and on an H100, FP32."""
+    from generated.catalog import Constants, Hardware
+    from generated.epoch_overhead import EpochOverheadScenario
+
     return EpochOverheadScenario(
         name='One MNIST training epoch on a desktop CPU and on an H100, FP32',
         description='The 784-128-64-10 MNIST classifier at batch 32 for one epoch (1875 steps) on the reference desktop CPU and on an H100; one FLOP costs half an FP32 multiply-accumulate of energy.',
@@ -387,6 +433,10 @@ def _MnistEpochCpuVersusH100():
 
 def _Gpt3GradientSync():
     """Gpt3GradientSync: GPT-3's fp16 gradients synchronised over InfiniBand HDR and 100 GbE."""
+    from generated.catalog import Models, Systems
+    from generated.gradient_sync import GradientSyncScenario
+    from symbolic.runtime.units import Q_
+
     return GradientSyncScenario(
         name="GPT-3's fp16 gradients synchronised over InfiniBand HDR and 100 GbE",
         description='700 GB per step across the ring: 28 s over HDR and 56 s over 100 GbE against 1.2 s of compute.',
@@ -402,6 +452,7 @@ def _Gpt3GradientSync():
 
 def _Gpt3GradientSyncFasterAccelerator():
     """Gpt3GradientSyncFasterAccelerator: GPT-3's gradient sync on an accelerator twice as fast."""
+
     return Scenarios.Gpt3GradientSync.variant(
         name="GPT-3's gradient sync on an accelerator twice as fast",
         description='Halving the compute (0.6 s) barely moves the step: the AllReduce is 98 % of it.',
@@ -411,6 +462,9 @@ def _Gpt3GradientSyncFasterAccelerator():
 
 def _HierarchicalAllReduce8x8DgxH100():
     """HierarchicalAllReduce8x8DgxH100: A 1 GB AllReduce over 8 DGX H100 nodes: hierarchical against a flat ring."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.hierarchical_all_reduce import HierarchicalAllReduceScenario
+
     return HierarchicalAllReduceScenario(
         name='A 1 GB AllReduce over 8 DGX H100 nodes: hierarchical against a flat ring',
         description='NVLink inside the node, one NDR port per GPU across nodes: 8.3 ms hierarchical against 40 ms for one flat ring over the 64 GPUs.',
@@ -425,6 +479,8 @@ def _HierarchicalAllReduce8x8DgxH100():
 
 def _HierarchicalAllReduceBucket100MB():
     """HierarchicalAllReduceBucket100MB: A 100 MB gradient bucket over 8 DGX H100 nodes, hierarchical against flat."""
+    from symbolic.runtime.units import Q_
+
     return Scenarios.HierarchicalAllReduce8x8DgxH100.variant(
         name='A 100 MB gradient bucket over 8 DGX H100 nodes, hierarchical against flat',
         description='A tenth of the message: the startup terms weigh more, the hierarchical scheme still wins 4.9×.',
@@ -434,6 +490,8 @@ def _HierarchicalAllReduceBucket100MB():
 
 def _HierarchicalAllReduceReferenceCluster():
     """HierarchicalAllReduceReferenceCluster: GPT-3's fp16 gradients over the 128-node reference cluster, hierarchical against flat."""
+    from generated.catalog import Constants, Models, Systems
+
     return Scenarios.HierarchicalAllReduce8x8DgxH100.variant(
         name="GPT-3's fp16 gradients over the 128-node reference cluster, hierarchical against flat",
         description='350 GB over 128 DGX H100 nodes (1024 GPUs): 3.1 s hierarchical against 14 s flat.',
@@ -445,6 +503,10 @@ def _HierarchicalAllReduceReferenceCluster():
 
 def _SmallKernelDispatch():
     """SmallKernelDispatch: One small eager operation: a short element-wise kernel."""
+    from generated.catalog import Constants
+    from generated.host_dispatch import HostDispatchScenario
+    from symbolic.runtime.units import Q_
+
     return HostDispatchScenario(
         name='One small eager operation: a short element-wise kernel',
         description='A 1 µs element-wise kernel issued eagerly: host work is 15x the device work.',
@@ -457,6 +519,8 @@ def _SmallKernelDispatch():
 
 def _LargeKernelDispatch():
     """LargeKernelDispatch: One large eager operation: a long matrix multiply."""
+    from symbolic.runtime.units import Q_
+
     return Scenarios.SmallKernelDispatch.variant(
         name='One large eager operation: a long matrix multiply',
         description='A 100 µs matrix multiply issued eagerly: host work is a small fraction.',
@@ -466,6 +530,8 @@ def _LargeKernelDispatch():
 
 def _SmallMlpDispatch():
     """SmallMlpDispatch: A small MLP's eager step: six operations, 2.6 us of device work."""
+    from symbolic.runtime.units import Q_
+
     return Scenarios.SmallKernelDispatch.variant(
         name="A small MLP's eager step: six operations, 2.6 us of device work",
         description='Six eager operations around 2.6 µs of device work: dominated by the host.',
@@ -476,6 +542,8 @@ def _SmallMlpDispatch():
 
 def _Gpt3BlockDispatch():
     """Gpt3BlockDispatch: One GPT-3-scale transformer block over a large batch, eager."""
+    from symbolic.runtime.units import Q_
+
     return Scenarios.SmallKernelDispatch.variant(
         name='One GPT-3-scale transformer block over a large batch, eager',
         description='A transformer block with 100 ms of device work: host overhead is negligible.',
@@ -486,6 +554,10 @@ def _Gpt3BlockDispatch():
 
 def _Gpt2XlEagerDecodeDispatch():
     """Gpt2XlEagerDecodeDispatch: Eager host work to issue one GPT-2 XL decode step on an H100."""
+    from generated.catalog import Constants, Hardware
+    from generated.host_dispatch import HostDispatchScenario
+    from symbolic.runtime.units import Q_
+
     return HostDispatchScenario(
         name='Eager host work to issue one GPT-2 XL decode step on an H100',
         description="48 blocks of 12 eager operations against the memory-bound decode step of GPT-2 XL (1.5e9 FP16 parameters read once at the H100's 3.35 TB/s).",
@@ -499,6 +571,9 @@ def _Gpt2XlEagerDecodeDispatch():
 
 def _IronLawMemoryBoundExample():
     """IronLawMemoryBoundExample: A memory-bound task on one accelerator."""
+    from generated.iron_law import IronLawScenario
+    from symbolic.runtime.units import Q_
+
     return IronLawScenario(
         name='A memory-bound task on one accelerator',
         description='2 GB at 100 GB/s against 1 GFLOP at 100 GFLOP/s with 5 ms of overhead; memory twice as fast.',
@@ -513,6 +588,9 @@ def _IronLawMemoryBoundExample():
 
 def _IronLawComputeHeavyExample():
     """IronLawComputeHeavyExample: A compute-heavy task with a faster arithmetic rate."""
+    from generated.iron_law import IronLawScenario
+    from symbolic.runtime.units import Q_
+
     return IronLawScenario(
         name='A compute-heavy task with a faster arithmetic rate',
         description='A stated 2 s memory term, 8 s compute term and 1 s overhead; arithmetic twice as fast.',
@@ -525,6 +603,9 @@ def _IronLawComputeHeavyExample():
 
 def _ElementwisePairFusion():
     """ElementwisePairFusion: Two element-wise operations, unfused and fused."""
+    from generated.catalog import Constants
+    from generated.kernel_fusion import KernelFusionScenario
+
     return KernelFusionScenario(
         name='Two element-wise operations, unfused and fused',
         description="Two element-wise operations (say a bias add and a GELU) at the catalog's Python dispatch and kernel launch costs.",
@@ -536,6 +617,10 @@ def _ElementwisePairFusion():
 
 def _Gpt2XlChatDecodeBatchesH100():
     """Gpt2XlChatDecodeBatchesH100: GPT-2 XL chat decode on an H100 at batches 1 to 128, full 1024-token caches."""
+    from generated.catalog import Constants, Hardware, Models
+    from generated.kv_decode_batch import KvDecodeBatchScenario
+    from symbolic.runtime.units import Q_
+
     return KvDecodeBatchScenario(
         name='GPT-2 XL chat decode on an H100 at batches 1 to 128, full 1024-token caches',
         description='GPT-2 XL at FP16 weights and cache on one H100, each sequence holding its full 1024-token window, at batches 1, 8, 32, 64 and 128; 512-token prompts prefilled at 40 % of the FP16 peak.',
@@ -554,6 +639,9 @@ def _Gpt2XlChatDecodeBatchesH100():
 
 def _Gpt2XlKvFullWindow():
     """Gpt2XlKvFullWindow: GPT-2 XL's KV cache over its full 1024-token window, FP16."""
+    from generated.catalog import Constants, Models
+    from generated.kv_footprint import KvFootprintScenario
+
     return KvFootprintScenario(
         name="GPT-2 XL's KV cache over its full 1024-token window, FP16",
         description='GPT-2 XL (48 layers, 25 heads of 64) caching its full 1024-token window at 2 bytes per value.',
@@ -565,6 +653,8 @@ def _Gpt2XlKvFullWindow():
 
 def _Llama2_7BKvAt2048Tokens():
     """Llama2_7BKvAt2048Tokens: Llama-2-7B's KV cache at 2048 tokens, FP16."""
+    from generated.catalog import Models
+
     return Scenarios.Gpt2XlKvFullWindow.variant(
         name="Llama-2-7B's KV cache at 2048 tokens, FP16",
         description='Llama-2-7B (32 layers, 32 heads of 128) caching 2048 tokens at 2 bytes per value.',
@@ -575,6 +665,8 @@ def _Llama2_7BKvAt2048Tokens():
 
 def _TransformerLayerRank4Update():
     """TransformerLayerRank4Update: Rank-4 update of a 768 x 768 projection."""
+    from generated.low_rank_update import LowRankUpdateScenario
+
     return LowRankUpdateScenario(
         name='Rank-4 update of a 768 x 768 projection',
         description='A rank-4 LoRA update of one 768 x 768 attention projection (BERT-Base or GPT-2 Small width).',
@@ -586,6 +678,9 @@ def _TransformerLayerRank4Update():
 
 def _Rank128Factorization4096():
     """Rank128Factorization4096: Rank-128 factorization of a 4096 x 4096 FP32 matrix."""
+    from generated.catalog import Constants
+    from generated.low_rank_update import LowRankUpdateScenario
+
     return LowRankUpdateScenario(
         name='Rank-128 factorization of a 4096 x 4096 FP32 matrix',
         description='A 4096 x 4096 FP32 matrix replaced by two rank-128 factors.',
@@ -598,6 +693,9 @@ def _Rank128Factorization4096():
 
 def _TwelveHeadScoresAt100kTokens():
     """TwelveHeadScoresAt100kTokens: Twelve heads' attention scores at 100k tokens, FP16, against an H100."""
+    from generated.catalog import Constants, Hardware
+    from generated.materialized_scores import MaterializedScoresScenario
+
     return MaterializedScoresScenario(
         name="Twelve heads' attention scores at 100k tokens, FP16, against an H100",
         description="A 32-layer model with 12 heads per layer storing every FP16 attention score of a 100,000-token sequence, compared with one H100's memory.",
@@ -611,6 +709,9 @@ def _TwelveHeadScoresAt100kTokens():
 
 def _MnistTwoLayerTrainingStepOnH100():
     """MnistTwoLayerTrainingStepOnH100: One eager training step of a 784-128-10 MNIST MLP at batch 32 on an H100, FP32."""
+    from generated.catalog import Constants, Datasets, Hardware
+    from generated.mlp_training_step import MlpTrainingStepScenario
+
     return MlpTrainingStepScenario(
         name='One eager training step of a 784-128-10 MNIST MLP at batch 32 on an H100, FP32',
         description='A 784-128-10 MLP on 28x28 MNIST digits, batch 32, FP32 values and INT64 labels, Adam (7 values moved per parameter), issued eagerly on an H100.',
@@ -633,6 +734,9 @@ def _MnistTwoLayerTrainingStepOnH100():
 
 def _Gpt2SmallSixTokenQkvProjection():
     """Gpt2SmallSixTokenQkvProjection: GPT-2 Small's packed QKV projection of six tokens."""
+    from generated.catalog import Models
+    from generated.packed_qkv_projection import PackedQkvProjectionScenario
+
     return PackedQkvProjectionScenario(
         name="GPT-2 Small's packed QKV projection of six tokens",
         description="Six token rows through GPT-2 Small's 768 x 2304 packed query-key-value projection.",
@@ -644,6 +748,8 @@ def _Gpt2SmallSixTokenQkvProjection():
 
 def _GPipeFourStageWalkthrough():
     """GPipeFourStageWalkthrough: GPipe walkthrough: four stages, four micro-batches."""
+    from generated.pipeline_schedule import PipelineScheduleScenario
+
     return PipelineScheduleScenario(
         name='GPipe walkthrough: four stages, four micro-batches',
         description='The textbook GPipe schedule: 4 stages and 4 micro-batches idle 3 of every 7 slots.',
@@ -654,6 +760,8 @@ def _GPipeFourStageWalkthrough():
 
 def _Pipeline8Stage32Micro():
     """Pipeline8Stage32Micro: Eight pipeline stages, 32 micro-batches."""
+    from generated.pipeline_schedule import PipelineScheduleScenario
+
     return PipelineScheduleScenario(
         name='Eight pipeline stages, 32 micro-batches',
         description='An 8-stage pipeline fed 32 micro-batches per step: a bubble of 7/39.',
@@ -664,6 +772,9 @@ def _Pipeline8Stage32Micro():
 
 def _KaplanTenPercentLowerLoss():
     """KaplanTenPercentLowerLoss: Ten percent lower loss under Kaplan's compute law."""
+    from generated.catalog import Constants
+    from generated.power_law import PowerLawScenario
+
     return PowerLawScenario(
         name="Ten percent lower loss under Kaplan's compute law",
         description="The compute multiple that lowers the loss term by 10 percent, and the one that halves it, at Kaplan et al.'s compute exponent 0.05.",
@@ -674,6 +785,7 @@ def _KaplanTenPercentLowerLoss():
 
 def _KaplanComputeDoubling():
     """KaplanComputeDoubling: Doubling compute under Kaplan's compute law."""
+
     return Scenarios.KaplanTenPercentLowerLoss.variant(
         name="Doubling compute under Kaplan's compute law",
         description="What twice the compute does to the loss term at Kaplan et al.'s compute exponent 0.05.",
@@ -684,6 +796,9 @@ def _KaplanComputeDoubling():
 
 def _CompactEncoderResidualAdapters():
     """CompactEncoderResidualAdapters: Bottleneck-16 adapters in a 12-layer 768-wide encoder, FP16."""
+    from generated.catalog import Constants
+    from generated.residual_adapter import ResidualAdapterScenario
+
     return ResidualAdapterScenario(
         name='Bottleneck-16 adapters in a 12-layer 768-wide encoder, FP16',
         description='One 768 -> 16 -> 768 residual adapter in each of 12 layers, stored in FP16.',
@@ -696,6 +811,9 @@ def _CompactEncoderResidualAdapters():
 
 def _Gpt2XlDecodeH100Roofline():
     """Gpt2XlDecodeH100Roofline: GPT-2 XL decode on the H100 roofline."""
+    from generated.catalog import Constants, Hardware, Models
+    from generated.roofline_point import RooflinePointScenario
+
     return RooflinePointScenario(
         name='GPT-2 XL decode on the H100 roofline',
         description="GPT-2 XL's forward FLOPs per token over its FP16 weight bytes (1 flop/byte) on an H100.",
@@ -706,6 +824,10 @@ def _Gpt2XlDecodeH100Roofline():
 
 def _KernelAt200FlopPerByteA100():
     """KernelAt200FlopPerByteA100: A kernel at 200 flop/byte on the A100 roofline."""
+    from generated.catalog import Hardware
+    from generated.roofline_point import RooflinePointScenario
+    from symbolic.runtime.units import Q_
+
     return RooflinePointScenario(
         name='A kernel at 200 flop/byte on the A100 roofline',
         description="200 flop/byte is past the A100's ridge (153 flop/byte): compute-bound.",
@@ -716,6 +838,8 @@ def _KernelAt200FlopPerByteA100():
 
 def _KernelAt200FlopPerByteH100():
     """KernelAt200FlopPerByteH100: A kernel at 200 flop/byte on the H100 roofline."""
+    from generated.catalog import Hardware
+
     return Scenarios.KernelAt200FlopPerByteA100.variant(
         name='A kernel at 200 flop/byte on the H100 roofline',
         description='The same kernel on an H100, whose ridge (295 flop/byte) it does not reach: memory-bound.',
@@ -725,6 +849,10 @@ def _KernelAt200FlopPerByteH100():
 
 def _LayerNormMeasuredH100():
     """LayerNormMeasuredH100: A measured LayerNorm kernel on the H100 roofline."""
+    from generated.catalog import Hardware
+    from generated.roofline_point import RooflinePointScenario
+    from symbolic.runtime.units import Q_
+
     return RooflinePointScenario(
         name='A measured LayerNorm kernel on the H100 roofline',
         description='A LayerNorm measured at 5 TFLOP/s while moving 2.8 TB/s on an H100.',
@@ -736,6 +864,8 @@ def _LayerNormMeasuredH100():
 
 def _CoordinationOverheadExample():
     """CoordinationOverheadExample: A planned 3x speedup with 40 percent overhead."""
+    from generated.scaling_overhead import ScalingOverheadScenario
+
     return ScalingOverheadScenario(
         name='A planned 3x speedup with 40 percent overhead',
         description='Three times the devices promise 3x; coordination takes 40 percent of the gain.',
@@ -746,6 +876,8 @@ def _CoordinationOverheadExample():
 
 def _PeakPlannedTrainingBudget():
     """PeakPlannedTrainingBudget: Training budget planned from peak throughput."""
+    from generated.sustained_throughput import SustainedThroughputScenario
+
     return SustainedThroughputScenario(
         name='Training budget planned from peak throughput',
         description='1000 device-hours planned at peak, run at 40 percent of peak.',
@@ -756,6 +888,9 @@ def _PeakPlannedTrainingBudget():
 
 def _Gpt3TrainingStateTp8():
     """Gpt3TrainingStateTp8: 175B training state under 8-way tensor parallelism."""
+    from generated.catalog import Models, Systems
+    from generated.training_state import TrainingStateScenario
+
     return TrainingStateScenario(
         name='175B training state under 8-way tensor parallelism',
         description='GPT-3 (175B) with mixed-precision Adam, tensor parallelism across the 8 GPUs of a DGX H100 node, 128-way data parallelism, and 200 GB of saved activations.',
@@ -768,6 +903,10 @@ def _Gpt3TrainingStateTp8():
 
 def _BufferTransfer10GB():
     """BufferTransfer10GB: A 10 GB buffer over an H100's memory, NVLink, InfiniBand NDR and PCIe."""
+    from generated.catalog import Hardware, Systems
+    from generated.transfer import TransferScenario
+    from symbolic.runtime.units import Q_
+
     return TransferScenario(
         name="A 10 GB buffer over an H100's memory, NVLink, InfiniBand NDR and PCIe",
         description='The same 10 GB at each tier: 3 ms from HBM, 22 ms over NVLink, 156 ms over PCIe, 200 ms over NDR.',
@@ -778,6 +917,9 @@ def _BufferTransfer10GB():
 
 def _Fp32MillionElementTensorAcrossH100Links():
     """Fp32MillionElementTensorAcrossH100Links: A million-element fp32 tensor (4 MB) over an H100's HBM, NVLink and PCIe."""
+    from generated.catalog import Constants, Hardware
+    from generated.transfer import TransferScenario
+
     return TransferScenario(
         name="A million-element fp32 tensor (4 MB) over an H100's HBM, NVLink and PCIe",
         description='4 MB: about a microsecond from HBM, 9 µs over NVLink, 62.5 µs over PCIe.',
@@ -788,6 +930,10 @@ def _Fp32MillionElementTensorAcrossH100Links():
 
 def _TensorParallelExchange1GB():
     """TensorParallelExchange1GB: A 1 GB tensor-parallel exchange over NVLink and over InfiniBand NDR."""
+    from generated.catalog import Hardware, Systems
+    from generated.transfer import TransferScenario
+    from symbolic.runtime.units import Q_
+
     return TransferScenario(
         name='A 1 GB tensor-parallel exchange over NVLink and over InfiniBand NDR',
         description='Why tensor parallelism stays inside the node: 2.2 ms over NVLink, 20 ms over NDR.',
@@ -798,6 +944,10 @@ def _TensorParallelExchange1GB():
 
 def _Gpt3WeightsColdStart():
     """Gpt3WeightsColdStart: Loading GPT-3's fp16 weights (350 GB) from six storage tiers."""
+    from generated.catalog import Constants, Hardware, Models, Systems
+    from generated.transfer import TransferScenario
+    from symbolic.runtime.units import Q_
+
     return TransferScenario(
         name="Loading GPT-3's fp16 weights (350 GB) from six storage tiers",
         description='A cold start: 350 s from a 1 GB/s object store, 0.68 s over eight PCIe links.',
@@ -808,6 +958,10 @@ def _Gpt3WeightsColdStart():
 
 def _Gpt3RolloutFanout100():
     """Gpt3RolloutFanout100: GPT-3's fp16 weights to 100 replicas from a file system and an object store."""
+    from generated.catalog import Constants, Models, Systems
+    from generated.transfer import TransferScenario
+    from symbolic.runtime.units import Q_
+
     return TransferScenario(
         name="GPT-3's fp16 weights to 100 replicas from a file system and an object store",
         description='100 copies of 350 GB (35 TB): 35 s at 1 TB/s, 350 s at 100 GB/s.',
@@ -819,6 +973,9 @@ def _Gpt3RolloutFanout100():
 
 def _ModelSwapPcieGen4():
     """ModelSwapPcieGen4: Swapping a 10 GB model over PCIe Gen4 x16."""
+    from generated.catalog import Constants, Hardware
+    from generated.transfer import TransferScenario
+
     return TransferScenario(
         name='Swapping a 10 GB model over PCIe Gen4 x16',
         description='A model swap on an A100 host link: 312.5 ms.',
@@ -829,6 +986,10 @@ def _ModelSwapPcieGen4():
 
 def _FederatedAdapterUploadMobileUplink():
     """FederatedAdapterUploadMobileUplink: A 50 MiB federated LoRA update over a 1 and a 10 Mbit/s mobile uplink."""
+    from generated.catalog import Constants
+    from generated.transfer import TransferScenario
+    from symbolic.runtime.units import Q_
+
     return TransferScenario(
         name='A 50 MiB federated LoRA update over a 1 and a 10 Mbit/s mobile uplink',
         description='Seven minutes at 1 Mbit/s, 42 s at 10 Mbit/s.',
@@ -839,6 +1000,10 @@ def _FederatedAdapterUploadMobileUplink():
 
 def _PetabyteCrossRegionMove():
     """PetabyteCrossRegionMove: A petabyte across regions at 100 and 10 Gb/s, and its egress bill."""
+    from generated.catalog import Constants, Systems
+    from generated.transfer import TransferScenario
+    from symbolic.runtime.units import Q_
+
     return TransferScenario(
         name='A petabyte across regions at 100 and 10 Gb/s, and its egress bill',
         description='1 PB takes 22 hours at 100 Gb/s and 9 days at 10 Gb/s; at 0.02 dollar/GB the egress (20 000 dollar) buys 5000 accelerator-hours.',
@@ -852,6 +1017,9 @@ def _PetabyteCrossRegionMove():
 
 def _Gpt2XlBlockFullWindow():
     """Gpt2XlBlockFullWindow: GPT-2 XL's decoder blocks over its full 1024-token window."""
+    from generated.catalog import Models
+    from generated.transformer_block import TransformerBlockScenario
+
     return TransformerBlockScenario(
         name="GPT-2 XL's decoder blocks over its full 1024-token window",
         description='GPT-2 XL (1.5B; d = 1600, 48 layers) at its trained 1024-token context, one sequence.',
@@ -862,6 +1030,7 @@ def _Gpt2XlBlockFullWindow():
 
 def _Gpt2XlBatch32Block():
     """Gpt2XlBatch32Block: GPT-2 XL's decoder blocks, 32 full-window sequences per training step."""
+
     return Scenarios.Gpt2XlBlockFullWindow.variant(
         name="GPT-2 XL's decoder blocks, 32 full-window sequences per training step",
         description='The same blocks trained on 32 sequences of 1024 tokens per step.',
@@ -871,6 +1040,9 @@ def _Gpt2XlBatch32Block():
 
 def _PhoneFullUpdateWorkingSet():
     """PhoneFullUpdateWorkingSet: Full fine-tune of a 10M-parameter FP32 model with Adam on a flagship phone."""
+    from generated.catalog import Constants, Hardware
+    from generated.update_working_set import UpdateWorkingSetScenario
+
     return UpdateWorkingSetScenario(
         name='Full fine-tune of a 10M-parameter FP32 model with Adam on a flagship phone',
         description="A 10M-parameter FP32 model updated in full with Adam (two moments), saved activations 5x the weights (8x at the high end), at the iPhone 15 Pro's DRAM bandwidth.",

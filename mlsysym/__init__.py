@@ -21,17 +21,31 @@ without it they raise ``MissingExtraError`` saying so.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from generated import *  # noqa: F403 (the generated runtime API, re-exported as is)
-from generated import SCENARIO_CLASSES
+import generated
 from generated import __all__ as _generated_names
 from symbolic.runtime.analysis import Change, Sensitivity, compare, sensitivity
 from symbolic.runtime.errors import MissingExtraError
 from symbolic.runtime.sweep import SweepResult, sweep
 
+if TYPE_CHECKING:
+    from generated import *  # noqa: F403 (the generated runtime API, re-exported as is)
+    from generated import SCENARIO_CLASSES  # noqa: F401
+
 __all__ = [*_generated_names, "SCENARIO_CLASSES", "Change", "MissingExtraError", "Sensitivity", "SweepResult",
            "closed_form", "compare", "derivative", "scaling", "sensitivity", "solve", "sweep"]
+
+
+def __getattr__(name: str) -> Any:
+    """The generated runtime API, read from ``generated`` on first use (so importing is cheap)."""
+    if name in _generated_names or name == "SCENARIO_CLASSES":
+        return getattr(generated, name)
+    raise AttributeError(f"module 'mlsysym' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 def solve(scenario: Any, unknown: str, output: str, target: Any) -> Any:

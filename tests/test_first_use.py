@@ -84,3 +84,46 @@ def test_classes_have_real_signatures_an_ide_can_read():
             assert default is REQUIRED if spec.default is REQUIRED else default == spec.default, spec.name
         for node in cls._nodes:
             assert (params[node.name].default is None) if node.optional else params[node.name].default is REQUIRED
+
+
+LAZY = """
+import sys
+def loaded():
+    return sorted(m for m in sys.modules if m.startswith("generated."))
+import generated
+assert "symbolic.runtime.records" not in sys.modules
+import mlsysym
+print(loaded())
+from generated import Hardware
+node = Hardware.Cloud.H100
+print(loaded(), sorted(Hardware.Cloud._built))
+generated.Scenarios.MnistTwoLayerTrainingStepOnH100.evaluate()
+print(loaded())
+print(dir(generated) == sorted(set(dir(generated))), "DecodeScenario" in dir(generated))
+"""
+
+
+def test_importing_builds_nothing_and_a_read_imports_only_what_it_needs():
+    """``import generated`` (and ``mlsysym``) imports no scenario module and no catalog tier; one
+    node read builds that node only; one registry entry imports its own scenario module only."""
+    out = subprocess.run([sys.executable, "-c", LAZY], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    first, after_node, after_entry, listing = out.stdout.splitlines()
+    assert first == "[]"
+    # the node's links are records of generated.systems
+    assert after_node == "['generated.catalog', 'generated.systems'] ['H100']"
+    # the step contains a host-dispatch scenario: its module comes along
+    assert after_entry == ("['generated.catalog', 'generated.host_dispatch', 'generated.mlp_training_step', "
+                           "'generated.registry', 'generated.systems']")
+    assert listing == "True True"
+
+
+def test_every_public_name_resolves_and_an_unknown_one_is_an_attribute_error():
+    import generated
+    import mlsysym
+
+    for name in generated.__all__:
+        assert getattr(generated, name) is getattr(mlsysym, name)
+    for module in (generated, mlsysym):
+        with pytest.raises(AttributeError, match="no attribute 'Nonesuch'"):
+            module.Nonesuch  # noqa: B018

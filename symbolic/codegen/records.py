@@ -218,6 +218,11 @@ def record_module(name: str, header: list[str]) -> str:
     return template.render(helpers=helpers, **context)
 
 
+def record_types() -> dict[str, str]:
+    """Each record type's name and the generated module that defines it (``generated.workloads``, ...)."""
+    return {t.__name__: f"generated.{name}" for name, (_, _, types, _) in _modules().items() for t in types}
+
+
 def record_source(name: str) -> str:
     return _modules()[name][1]
 

@@ -27,7 +27,7 @@ from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen.latex import equations
 from symbolic.codegen.python import Evaluator, build_evaluator, code_name
 from symbolic.codegen.pyprint import HELPERS
-from symbolic.codegen.records import RECORD_MODULES, record_module, record_source
+from symbolic.codegen.records import RECORD_MODULES, record_module, record_source, record_types
 from symbolic.codegen.derivations import derivations_markdown
 from symbolic.codegen.reference_pages import reference_files
 from symbolic.codegen.site_pages import Legends, hardware_used, scenario_docs, site_files
@@ -364,14 +364,22 @@ def _default_text(spec: Spec) -> str:
     return "None (optional)" if spec.default is None else repr(spec.default)
 
 
+CATALOG_NAMES = ("Constants", "Datasets", "Hardware", "Models", "Systems")
+
+
 def _instance_context(instance: Instance) -> dict[str, Any]:
+    sources = {name: source_of(value) for name, value in instance.inputs.items()}
+    text = " ".join(sources.values())
     return {
         "key": instance.key,
         "name": instance.name,
         "description": instance.description,
         "class": instance.scenario.model.name,
         "base": instance.base.key if instance.base else "",
-        "sources": {name: source_of(value) for name, value in instance.inputs.items()},
+        "sources": sources,
+        # what the registry's builder imports when first called
+        "catalog_names": [n for n in CATALOG_NAMES if re.search(rf"\b{n}\b", text)],
+        "uses_quantity": "Q_(" in text,
         "values": {name: _shown(value_of(value)) for name, value in instance.all_inputs().items()},
     }
 
@@ -405,12 +413,29 @@ def render_scenario(module: ScenarioModule) -> ScenarioRecord:
     chart = sweep_chart(module, header(module.source, "charts.mplstyle"))
     if chart is not None:
         files[f"generated/docs/charts/{name}.svg"] = chart[1]
-    instances = [{**_instance_context(i), "hardware": hardware_used(i)} for i in module.instances]
+    instances = [{**_instance_context(i), "hardware": hardware_used(i), "module": module.name} for i in module.instances]
     sections = [{key: str(section[key]) for key in ("path", "kind", "unit", "doc", "type")}
                 for section in context["sections"]]
     return ScenarioRecord(module.name, module.family, module.source, name, module.model.summary, tuple(instances),
                           tuple(sections), tuple((p.label, p.intensity, p.precision) for p in placements([module])),
                           files)
+
+
+RUNTIME_NAMES = {
+    "symbolic.runtime.errors": ("InputTypeError", "MissingInputError", "MlsysymError", "ScenarioInputError"),
+    "symbolic.runtime.hardware": ("DatasetProfile", "HardwareNode"),
+    "symbolic.runtime.scenario": ("ScenarioBase",),
+    "symbolic.runtime.units": ("Q_",),
+}
+
+
+def _public_names(records: list[ScenarioRecord]) -> dict[str, str]:
+    """``generated``'s public names, each with the module that defines it."""
+    names = {name: "generated.catalog" for name in CATALOG_NAMES} | {"Scenarios": "generated.registry"}
+    names |= record_types()
+    names |= {name: module for module, group in RUNTIME_NAMES.items() for name in group}
+    names |= {record.name: f"generated.{record.module}" for record in records}
+    return dict(sorted(names.items(), key=lambda item: item[0].lower()))
 
 
 def render_site(records: list[ScenarioRecord]) -> dict[str, str]:
@@ -419,31 +444,25 @@ def render_site(records: list[ScenarioRecord]) -> dict[str, str]:
     check_unique_names([(r.source, r.name, [i["key"] for i in r.instances]) for r in records])
     files: dict[str, str] = {}
     instances = [instance for record in records for instance in record.instances]
-    sources = " ".join(source for i in instances for source in i["sources"].values())
     files["generated/registry.py"] = env.get_template("registry.py.j2").render(
-        header=header("symbolic/scenarios/*/*.py (Instance declarations)", "registry.py.j2"),
-        records=records, instances=instances,
-        catalog_names=[n for n in ("Constants", "Datasets", "Hardware", "Models", "Systems") if re.search(rf"\b{n}\b", sources)],
-        uses_quantity="Q_(" in sources,
-    )
+        header=header("symbolic/scenarios/*/*.py (Instance declarations)", "registry.py.j2"), instances=instances)
     files["generated/catalog.py"] = env.get_template("catalog.py.j2").render(
         header=header("symbolic/catalog/*.toml", "catalog.py.j2"),
         tiers=_grouped(hardware_records(), "tier"), datasets=dataset_records(),
         constants=_grouped(constant_records(), "section"),
         models=[(tier, [(e, *entry_arguments(e)) for e in group]) for tier, group in _grouped(workload_entries(), "tier")],
-        workload_types=sorted({e.type.__name__ for e in workload_entries()}),
+        record_types=record_types(),
         node_extras={r.path: node_extra(r) for r in hardware_records()},
         node_links={r.path: [(link, link_arguments(r, link)) for link in r.links] for r in hardware_records()},
         tech_storage=[(e, *entry_arguments(e)) for e in systems_entries() if e.tier == "TechStorage"],
         systems=[(tier, [(e, *entry_arguments(e)) for e in group])
                  for tier, group in _grouped(systems_entries(), "tier") if tier != "TechStorage"],
-        system_types=sorted({"IOInterconnect"} | {e.type.__name__ for e in systems_entries()}),
         network=_grouped(network_records(), "section"),
     )
     for name in RECORD_MODULES:
         files[f"generated/{name}.py"] = record_module(name, header(record_source(name), "records.py.j2"))
     files["generated/__init__.py"] = env.get_template("init.py.j2").render(
-        header=header("symbolic/scenarios/*/*.py", "init.py.j2"), records=records)
+        header=header("symbolic/scenarios/*/*.py", "init.py.j2"), records=records, public=_public_names(records))
     files["generated/docs/index.md"] = env.get_template("index.md.j2").render(
         header=header("symbolic/scenarios/*/*.py", "index.md.j2"), instances=instances,
         families=[(title, group) for family, title in FAMILIES.items()
