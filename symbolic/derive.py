@@ -112,20 +112,50 @@ class _NumbersPrinter(StrPrinter):
         super().__init__()
         self.shown = shown
 
-    def _print_Symbol(self, expr: sympy.Symbol) -> str:
-        if expr in self.shown:
+    def _print(self, expr: Any, **kwargs: Any) -> str:
+        # before the class dispatch: an Indexed prints itself through its own method, so a
+        # _print_Indexed override would never see it
+        if isinstance(expr, sympy.Basic) and expr in self.shown:
             return self.shown[expr]
+        return super()._print(expr, **kwargs)
+
+    def _print_Symbol(self, expr: sympy.Symbol) -> str:
         if expr in UNIT_SYMBOLS:
             return "1"
         return super()._print_Symbol(expr)
-
-    def _print_Indexed(self, expr: sympy.Indexed) -> str:
-        return self.shown.get(expr, super()._print_Indexed(expr))
 
 
 def printed(expr: sympy.Basic, shown: dict[sympy.Basic, str] | None = None) -> str:
     """``expr`` as text, unit markers dropped (base units), ``shown`` symbols as their text."""
     return _NumbersPrinter(shown or {}).doprint(expr.xreplace({s: sympy.S.One for s in UNIT_SYMBOLS}))
+
+
+def unrolled(expr: sympy.Basic, integers: dict[sympy.Basic, int], lengths: dict[sympy.Basic, int],
+             most: int = 16) -> sympy.Basic:
+    """``expr`` with every sum and maximum over a range that ``integers`` (whole-number symbols)
+    and ``lengths`` (of lists) fix written out term by term, up to ``most`` terms each: what
+    ``explain`` shows so that a list's entries appear as numbers, not as ``Sum(w[l], ...)``."""
+    fixed = {sym: sympy.Integer(value) for sym, value in integers.items()}
+
+    def concrete(bound: sympy.Basic) -> sympy.Basic:
+        bound = bound.replace(lambda e: isinstance(e, Len) and e.args[0] in lengths,
+                              lambda e: sympy.Integer(lengths[e.args[0]]))
+        return bound.xreplace(fixed)
+
+    def expand(node: sympy.Basic) -> sympy.Basic:
+        *inner, (index, low, high) = node.limits  # the last range is the outermost
+        low, high = concrete(low), concrete(high)
+        if not (low.is_Integer and high.is_Integer) or high - low + 1 > most:
+            return node
+        body = type(node)(node.function, *inner) if inner else node.function
+        terms = [body.xreplace({index: sympy.Integer(k)}) for k in range(int(low), int(high) + 1)]
+        if isinstance(node, MaxOver):
+            return sympy.Max(*terms, evaluate=False) if len(terms) > 1 else (terms[0] if terms else node)
+        return sympy.Add(*terms, evaluate=False) if terms else sympy.S.Zero
+
+    for _ in range(3):  # nested ranges: the inner one is fixed once the outer one is written out
+        expr = expr.replace(lambda e: isinstance(e, (sympy.Sum, MaxOver)), expand)
+    return expr
 
 
 def base_values(model: ScenarioModel, args: dict[str, Any]) -> dict[sympy.Basic, Any]:

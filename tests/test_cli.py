@@ -287,3 +287,81 @@ def test_the_cli_page_examples_are_the_real_output():
         with contextlib.redirect_stdout(captured):
             assert main(shlex.split(command)) == 0, command
         assert captured.getvalue() == expected, command
+
+
+# -- catalog entries and keyed lists in --set; catalogs in list ------------------------------
+def test_set_reads_a_workload_by_key_path_or_tier_path():
+    """``--set workload=`` takes a workload's key, its tier path or its full path, as a dataset or a
+    node input takes theirs; the entry is the catalog's own (same object as in Python)."""
+    from generated import Models
+
+    cls = type(Scenarios.Llama3_70B_DecodeH100)
+    for text in ("Llama3_8B", "Language.Llama3_8B", "Models.Language.Llama3_8B", " Llama3_8B "):
+        assert parse_setting(cls, f"workload={text}") == ("workload", Models.Language.Llama3_8B)
+    step = build(cls, Scenarios.Llama3_70B_DecodeH100, ["workload=Llama3_8B"])
+    assert step.result.weight_bytes.to("B").magnitude == Models.Language.Llama3_8B.parameters * 2
+
+
+@pytest.mark.parametrize("text, words", [("Llama9", ["workload", "'Llama9'", "did you mean", "Llama3_8B"]),
+                                         ("MNIST", ["workload", "mlsysym list Models"]),
+                                         ("Vision.Llama3_8B", ["workload"]),
+                                         ("Models.Language", ["workload"])])
+def test_set_refuses_an_unknown_workload_naming_it(text, words):
+    with pytest.raises(UsageError) as error:
+        parse_setting(type(Scenarios.Llama3_70B_DecodeH100), f"workload={text}")
+    assert all(word in str(error.value) for word in words), str(error.value)
+
+
+def test_set_reads_a_keyed_list_as_names_and_numbers():
+    from symbolic.runtime.scenario import ScenarioBase
+    from symbolic.runtime.validation import ListSpec
+
+    class Paths(ScenarioBase):  # only what --set parsing reads: the declared inputs
+        _specs = (ListSpec("alphas", "µs", keyed=True),)
+
+    name, value = parse_setting(Paths, "alphas=a:1, 'b': 2 ms")
+    assert name == "alphas" and list(value) == ["a", "b"] and value["a"] == 1 and value["b"] == Q_(2, "ms")
+    assert parse_setting(Paths, "alphas={x: 3}")[1] == {"x": 3}
+    for bad, word in (("a:1,a:2", "twice"), ("a:1,b", "entry \\[1\\]"), (":3", "entry \\[0\\]"),
+                      ("a:4,8", "entry \\[1\\]"), ("a:4 8", "'a'")):
+        with pytest.raises(UsageError, match=word):
+            parse_setting(Paths, f"alphas={bad}")
+
+
+@pytest.mark.parametrize("catalog, path", [("Models", "Models.Language.Llama3_70B"), ("Hardware", "Hardware.Cloud.H100"),
+                                           ("Datasets", "Datasets.MNIST"), ("Systems", "Systems.Clusters."),
+                                           ("Constants", "Constants.ByteWidths.FP16")])
+def test_list_prints_a_catalogs_paths(catalog, path):
+    out = run("--json", "list", catalog)
+    assert out.returncode == 0, out.stderr
+    paths = [entry["path"] for entry in json.loads(out.stdout)["entries"]]
+    assert any(p.startswith(path) for p in paths) and all(p.startswith(catalog + ".") for p in paths)
+
+
+@pytest.mark.parametrize("name, output, numbers", [
+    # a sum over a list output whose range (1..layers) the instance fixes: every entry shown
+    ("MnistDenseNetwork", "result.weights", "result.weights = (100352) + (8192) + (640)"),
+    # a sum over list inputs (the closed form's sum): no symbol is left
+    ("MnistDenseNetwork", "result.parameters", "result.parameters = (202) + (109184)"),
+])
+def test_explain_writes_list_entries_and_sums_out_as_numbers(name, output, numbers):
+    out = run("--json", "explain", name, output)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["numbers"] == numbers
+
+
+def test_unrolled_writes_out_fixed_ranges_only():
+    import sympy
+
+    from symbolic import derive
+    from symbolic.functions import Len, MaxOver
+
+    w, n = sympy.IndexedBase("w"), sympy.Symbol("n", integer=True)
+    i, j = sympy.symbols("i j", integer=True)
+    total = sympy.Sum(w[i], (i, 0, Len(w) - 1))
+    assert derive.unrolled(total, {}, {w: 3}) == w[0] + w[1] + w[2]
+    assert derive.unrolled(total, {}, {}) == total  # length unknown: left as is
+    assert derive.unrolled(total, {}, {w: 17}) == total  # too long to write out
+    assert derive.unrolled(MaxOver(w[i], (i, 1, n)), {n: 2}, {}) == sympy.Max(w[1], w[2])
+    nested = sympy.Sum(sympy.Sum(w[j], (j, 0, i)), (i, 0, 1))
+    assert derive.unrolled(nested, {}, {}) == w[0] + w[0] + w[1]

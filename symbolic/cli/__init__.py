@@ -32,9 +32,11 @@ __all__ = ["UsageError", "build", "build_parser", "main", "outputs_of", "parse_s
 
 EPILOG = """examples:
   mlsysym list MlpTrainingStepScenario
+  mlsysym list Models
   mlsysym show MnistTwoLayerTrainingStepOnH100
   mlsysym show MnistTwoLayerTrainingStepOnH100 compute_time memory_time host
   mlsysym eval MlpTrainingStepScenario --from MnistTwoLayerTrainingStepOnH100 --set batch_size=64 --set hardware=B200
+  mlsysym eval DecodeScenario --from Llama3_70B_DecodeH100 --set workload=Llama3_8B
   mlsysym sweep MnistTwoLayerTrainingStepOnH100 --vary batch_size=1..4096:log2 --outputs compute_time,memory_time --out sweep.csv
   mlsysym solve MnistTwoLayerTrainingStepOnH100 --for batch_size --where compute_time=memory_time
   mlsysym solve PhoneFullUpdateWorkingSet --for parameters --where total=8GiB
@@ -65,9 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(handler=handler)
         return sub
 
-    sub = command("list", cmd_list, "list the named scenarios and the scenario classes, or one class's inputs "
-                                    "and outputs")
-    sub.add_argument("name", nargs="?", help="a scenario class or registry name: its inputs and outputs")
+    sub = command("list", cmd_list, "list the named scenarios and the scenario classes, one class's inputs "
+                                    "and outputs, or a catalog's entries")
+    sub.add_argument("name", nargs="?", help="a scenario class or registry name (its inputs and outputs), or a "
+                                             "catalog: Hardware, Models, Datasets, Systems, Constants")
     sub = command("show", cmd_show, "the outputs of a named scenario (all, or those named), with their units")
     sub.add_argument("name", help="a registry name, e.g. MnistTwoLayerTrainingStepOnH100")
     sub.add_argument("outputs", nargs="*", metavar="OUTPUT",

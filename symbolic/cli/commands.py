@@ -16,6 +16,8 @@ from symbolic.cli.values import UsageError, _nearest, build, check_grid, instanc
 def cmd_list(args: argparse.Namespace) -> int:
     import generated
 
+    if args.name in CATALOGS:
+        return _catalog(args)
     if args.name:
         return _describe(args)
     entries = [(key, type(getattr(generated.Scenarios, key)).__name__, getattr(generated.Scenarios, key).name)
@@ -24,6 +26,28 @@ def cmd_list(args: argparse.Namespace) -> int:
     data = {"scenarios": [dict(zip(("name", "class", "title"), e, strict=True)) for e in entries],
             "classes": [dict(zip(("name", "summary"), c, strict=True)) for c in classes]}
     emit(args, data, table(entries, ("scenario", "class", "title")) + "\n\n" + table(classes, ("class", "summary")))
+    return 0
+
+
+CATALOGS = ("Hardware", "Models", "Datasets", "Systems", "Constants")
+
+
+def _catalog(args: argparse.Namespace) -> int:
+    """``list Models`` (or another catalog): every entry's path, as ``--set`` and Python take it."""
+    import generated
+    from symbolic.runtime.namespace import Namespace
+
+    def walk(namespace: Namespace, prefix: str) -> list[tuple[str, str]]:
+        rows = []
+        for key in namespace:
+            entry = getattr(namespace, key)
+            path = f"{prefix}.{key}"
+            rows += walk(entry, path) if isinstance(entry, Namespace) else [(path, str(getattr(entry, "name", entry)))]
+        return rows
+
+    rows = walk(getattr(generated, args.name), args.name)
+    emit(args, {"catalog": args.name, "entries": [{"path": p, "name": n} for p, n in rows]},
+         table(rows, ("path", "name or value")))
     return 0
 
 
@@ -247,17 +271,34 @@ def cmd_explain(args: argparse.Namespace) -> int:
     value, unit = flat[quantity.name]
     # Every symbol, by what it stands for: outputs (contained scenarios' and table entries too)
     # by their path in the instance, inputs by the instance's argument.
+    # A list (input or output) is shown entry by entry, and sums and maxima over the ranges
+    # the instance fixes are written out term by term, so every number appears.
     numbers: dict[Any, str] = {}
+    integers: dict[Any, int] = {}
+    lengths: dict[Any, int] = {}
+
+    def record(symbol: Any, value: Any, unit: str, first: Any = 0) -> None:
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, (list, tuple)):  # entry k is symbol[first + k] (a per-item output may start at 1)
+            lengths[symbol] = len(value)
+            if getattr(first, "is_Integer", isinstance(first, int)):
+                numbers.update({symbol[int(first) + k]: f"({shown(v, unit)})" for k, v in enumerate(value)})
+            return
+        numbers[symbol] = f"({shown(value, unit)})"
+        if isinstance(value, int) and not isinstance(value, bool):
+            integers[symbol] = value
+
     for other in model.quantities:
         if other.name in flat and flat[other.name][0] is not None:
-            numbers[other.symbol] = f"({shown(*flat[other.name])})"
+            record(other.symbol, *flat[other.name], *other.limits[1:2])
     for decl in model.evaluator_inputs():
         if target._args.get(decl.name) is not None:
-            numbers[decl.symbol] = f"({shown(target._args[decl.name], label(decl.spec.unit))})"
+            record(decl.symbol, target._args[decl.name], label(decl.spec.unit))
     steps = {
         "definition": f"{quantity.name} = {derive.printed(quantity.expr)}",
         "closed form": f"{quantity.name} = {derive.printed(derive.closed_form(model, quantity.name))}",
-        "numbers": f"{quantity.name} = {derive.printed(quantity.expr, numbers)}",
+        "numbers": f"{quantity.name} = {derive.printed(derive.unrolled(quantity.expr, integers, lengths), numbers)}",
         "result": f"{quantity.name} = {shown(value, unit)}",
     }
     emit(args, {"output": quantity.name, "doc": quantity.doc, **steps},

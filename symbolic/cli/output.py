@@ -11,11 +11,18 @@ from typing import Any
 def shown(value: Any, unit: str = "") -> str:
     if value is None:  # an output that needs an optional input the instance leaves out
         return "– (needs an input not given)"
+    return f"{_number(value)} {unit}".strip()
+
+
+def _number(value: Any) -> str:
+    """Floats to 6 significant digits, inside lists and dicts too (JSON keeps every digit)."""
     if isinstance(value, float):
-        text = f"{value:.6g}"
-    else:
-        text = str(value)
-    return f"{text} {unit}".strip()
+        return f"{value:.6g}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_number(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_number(v)}" for k, v in value.items()) + "}"
+    return str(value)
 
 
 def table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:

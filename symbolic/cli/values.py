@@ -15,9 +15,9 @@ class UsageError(Exception):
     """Bad usage or input on the command line (exit status 2)."""
 
 
-def _nearest(name: str, known: Sequence[str], what: str) -> UsageError:
+def _nearest(name: str, known: Sequence[str], what: str, listing: str = "mlsysym list") -> UsageError:
     close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.5)
-    listed = ", ".join(known) if len(known) <= 30 else "see `mlsysym list`"
+    listed = ", ".join(known) if len(known) <= 30 else f"see `{listing}`"
     hint = f"; did you mean {', '.join(close)}?" if close else f" (known: {listed})"
     return UsageError(f"unknown {what} {name!r}{hint}")
 
@@ -43,17 +43,54 @@ def scenario_class(name: str) -> type[ScenarioBase]:
     raise _nearest(name, list(classes) + list(generated.Scenarios), "scenario class")
 
 
-def hardware_node(text: str) -> Any:
-    from generated import Hardware
+def catalog_entry(root: str, text: str, what: str) -> Any:
+    """The entry of catalog ``root`` (``Hardware``, ``Models``, ``Datasets``) that ``text`` names:
+    its full path (``Models.Language.Llama3_70B``), the path without the root, or its key alone
+    when no other tier has that key (``Llama3_70B``). Anything else is a UsageError with the
+    nearest names."""
+    import generated
 
-    parts = text.removeprefix("Hardware.").split(".")
-    nodes = {f"{tier}.{key}": node for tier in Hardware for key, node in getattr(Hardware, tier).items()}
-    if len(parts) == 2 and ".".join(parts) in nodes:
-        return nodes[".".join(parts)]
-    by_key = {path.split(".")[1]: node for path, node in nodes.items()}
+    catalog = getattr(generated, root)
+    parts = text.strip().removeprefix(f"{root}.").split(".")
+    tiered = all(isinstance(getattr(catalog, key), type(catalog)) for key in catalog)
+    if not tiered:  # one level: Datasets.MNIST
+        if len(parts) == 1 and parts[0] in catalog:
+            return getattr(catalog, parts[0])
+        raise _nearest(text, list(catalog), what, f"mlsysym list {root}")
+    paths = {f"{tier}.{key}": (tier, key) for tier in catalog for key in getattr(catalog, tier)}
+    if len(parts) == 2 and ".".join(parts) in paths:
+        return getattr(getattr(catalog, parts[0]), parts[1])
+    by_key: dict[str, list[tuple[str, str]]] = {}
+    for tier, key in paths.values():
+        by_key.setdefault(key, []).append((tier, key))
+    if len(parts) == 1 and len(by_key.get(parts[0], ())) == 1:
+        tier, key = by_key[parts[0]][0]
+        return getattr(getattr(catalog, tier), key)
     if len(parts) == 1 and parts[0] in by_key:
-        return by_key[parts[0]]
-    raise _nearest(text, list(by_key), "hardware node")
+        raise UsageError(f"{what} {text!r} is in several tiers; name one of "
+                         f"{', '.join(f'{root}.{t}.{k}' for t, k in by_key[parts[0]])}")
+    raise _nearest(text, list(by_key) + list(paths), what, f"mlsysym list {root}")
+
+
+def hardware_node(text: str) -> Any:
+    return catalog_entry("Hardware", text, "hardware node")
+
+
+def keyed_numbers(text: str, what: str) -> dict[str, Any]:
+    """``a:1, b:2 ms`` (or ``{a: 1, b: 2}``) -> ``{"a": 1, "b": Q_(2, "ms")}``; a repeated or
+    empty name, or an entry without ``:``, is a UsageError naming ``what``."""
+    body = text.strip().removeprefix("{").removesuffix("}")
+    entries: dict[str, Any] = {}
+    for i, item in enumerate(body.split(",")):
+        key, colon, value = item.partition(":")
+        key = key.strip().strip("'\"")
+        if not colon or not key:
+            raise UsageError(f"{what} entry [{i}]: expected name:value (e.g. 'nvlink:900 GB/s, ib:50 GB/s'), "
+                             f"got {item.strip()!r}")
+        if key in entries:
+            raise UsageError(f"{what}: the name {key!r} is given twice")
+        entries[key] = number(value, f"{what} entry {key!r}")
+    return entries
 
 
 # One number and an optional unit, nothing else: pint's expression parser would read
@@ -99,9 +136,11 @@ def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
     name, text = name.strip(), text.strip()
     kinds: dict[str, str] = {}
     for spec in cls._specs:
-        kinds[spec.name] = "list" if hasattr(spec, "min_length") else "number"
+        kinds[spec.name] = ("keyed" if getattr(spec, "keyed", False) else "list") if hasattr(spec, "min_length") \
+            else "number"
     kinds.update({n.name: "node" for n in cls._nodes})
     kinds.update({d.name: "dataset" for d in cls._datasets})
+    kinds.update({w.name: "workload" for w in cls._workloads})
     kinds.update({s.name: "scenario" for s in cls._scenarios})
     kinds.update({p.name: "text" for p in cls._precisions})
     kinds.update({c.name: "text" for c in cls._choices})
@@ -115,14 +154,13 @@ def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
     if kind == "list":
         items = text.removeprefix("[").removesuffix("]").removeprefix("(").removesuffix(")").split(",")
         return name, [number(item, f"--set {name} entry [{i}]") for i, item in enumerate(items)]
-    if kind == "node":
-        return name, hardware_node(text)
-    if kind == "dataset":
-        from generated import Datasets
-
-        if text.removeprefix("Datasets.") not in Datasets:
-            raise _nearest(text, list(Datasets), "dataset")
-        return name, getattr(Datasets, text.removeprefix("Datasets."))
+    if kind == "keyed":
+        return name, keyed_numbers(text, f"--set {name}")
+    catalogs = {"node": ("Hardware", "hardware node"), "dataset": ("Datasets", "dataset"),
+                "workload": ("Models", "workload")}
+    if kind in catalogs:
+        root, label = catalogs[kind]
+        return name, catalog_entry(root, text, f"{label} (--set {name})")
     if kind == "scenario":
         return name, instance(text.removeprefix("Scenarios."))
     return name, text

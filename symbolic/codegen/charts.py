@@ -7,7 +7,9 @@ Two kinds:
   instance's inputs with that one input changed; the instance itself is marked;
 * a **roofline** per hardware node: the attainable rate ``min(peak, bandwidth × I)`` for
   every precision the node lists (its headline peak when it lists none), with every
-  registry workload whose arithmetic intensity the declarations give placed on it.
+  registry workload whose arithmetic intensity the declarations give placed on it;
+* a **ridge map** per hardware tier: each node as one point at its ridge point and headline
+  peak (the two numbers that fix its roofline), with the workloads' intensities.
 
 The style lives in ``templates/charts.mplstyle``; the SVG keeps text as text, uses a
 fixed hash salt for element ids and carries no date or tool version.
@@ -273,26 +275,77 @@ def _draw_node_roofline(record: NodeRecord, workloads: Sequence[Placement], head
 
 
 def tier_roofline(tier: str, records: Sequence[NodeRecord], workloads: Sequence[Placement], header: list[str]) -> str:
-    """Every node of a tier at its headline peak, and the registry workloads' intensities."""
-    return _cached(("tier", tuple(header), tier, tuple(repr(r) for r in records), tuple(workloads)),
+    """A tier's ridge map: every node as one point, and the registry workloads' intensities."""
+    return _cached(("tier-ridges", tuple(header), tier, tuple(repr(r) for r in records), tuple(workloads)),
                    lambda: _draw_tier_roofline(tier, records, workloads, header))
 
 
 def _draw_tier_roofline(tier: str, records: Sequence[NodeRecord], workloads: Sequence[Placement],
                         header: list[str]) -> str:
+    """Each node at (ridge point, headline peak): a roofline is fixed by those two numbers, so one
+    labelled point per node stays readable where thirty overlapping rooflines did not. A
+    workload whose intensity lies left of a node's ridge is memory-bound on that node."""
     with _style():
         figure = _figure()
-        figure.set_size_inches(7.2, 4.2 + 0.12 * max(0, len(records) - 12))
+        figure.set_size_inches(7.2, 4.6 + 0.05 * max(0, len(records) - 12))
         axes = figure.subplots()
-        for n, record in enumerate(records):
-            axes.plot(*_roofline(float(record.peak_flops.base), float(record.memory_bandwidth.base)),
-                      linestyle=LINESTYLES[n // 10 % len(LINESTYLES)], linewidth=1.2, label=record.key)
+        ridges = [float(r.peak_flops.base) / float(r.memory_bandwidth.base) for r in records]
+        peaks = [float(r.peak_flops.base) for r in records]
+        axes.scatter(ridges, peaks, s=18, color="#1f4e79", zorder=3, label="node: ridge point, headline peak")
         intensities = sorted({round(w.intensity, 3) for w in workloads})
         for n, intensity in enumerate(intensities):
-            axes.axvline(intensity, color="#555555", linestyle=":", linewidth=0.9,
+            axes.axvline(intensity, color="#888888", linestyle=":", linewidth=0.9,
                          label="registry workloads' intensities" if n == 0 else None)
-        _roofline_axes(axes, f"{tier} tier: every node at its headline peak", columns=2 if len(records) > 14 else 1)
+        axes.set_xscale("log")
+        axes.set_yscale("log")
+        _no_minor_ticks(axes)
+        shown = ridges + [i for i in intensities if i > 0]
+        axes.set_xlim(min(shown) / 2, max(shown) * 2)
+        axes.set_ylim(min(peaks) / 3, max(peaks) * 3)
+        _label_points(axes, [r.key for r in records], ridges, peaks)
+        from matplotlib.ticker import EngFormatter
+
+        axes.yaxis.set_major_formatter(EngFormatter(unit="FLOP/s"))
+        axes.set_xlabel("ridge point: peak / bandwidth [flop/byte]")
+        axes.set_ylabel("headline peak")
+        axes.set_title(f"{tier} tier: where each node turns compute-bound")
+        axes.legend(loc="upper left", bbox_to_anchor=(0.0, -0.14), fontsize=7, ncols=2)
         return _svg(figure, header)
+
+
+# Label positions tried in turn, in points from the marker: (dx, dy, horizontal, vertical alignment).
+_LABEL_SPOTS = [(4, 2, "left", "bottom"), (-4, 2, "right", "bottom"), (4, -2, "left", "top"),
+                (-4, -2, "right", "top"), (0, 5, "center", "bottom"), (0, -5, "center", "top"),
+                (4, 9, "left", "bottom"), (-4, 9, "right", "bottom"), (4, -9, "left", "top"), (-4, -9, "right", "top")]
+
+
+def _label_points(axes: Any, labels: Sequence[str], xs: Sequence[float], ys: Sequence[float],
+                  fontsize: float = 6.5) -> None:
+    """Label each point at the first spot of ``_LABEL_SPOTS`` whose text box overlaps no label placed
+    before (the least overlapping spot when all do): greedy and deterministic, in points."""
+    to_points = axes.transData.transform  # display pixels; points and pixels differ by one scale
+    scale = 72.0 / axes.figure.dpi
+    placed: list[tuple[float, float, float, float]] = []
+    markers = [(px * scale, py * scale) for px, py in to_points(list(zip(xs, ys, strict=True)))]
+
+    def box(x: float, y: float, spot: tuple[float, float, str, str], text: str) -> tuple[float, float, float, float]:
+        width, height = 0.55 * fontsize * len(text), fontsize
+        dx, dy, ha, va = spot
+        left = x + dx - {"left": 0.0, "right": width, "center": width / 2}[ha]
+        bottom = y + dy - (height if va == "top" else 0.0)
+        return left, bottom, left + width, bottom + height
+
+    def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+        return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+    points = sorted(zip(labels, markers, zip(xs, ys, strict=True), strict=True), key=lambda item: (item[1][1], item[1][0]))
+    for text, (x, y), at in points:
+        others = placed + [(mx - 2.5, my - 2.5, mx + 2.5, my + 2.5) for mx, my in markers if (mx, my) != (x, y)]
+        costs = [sum(overlap(box(x, y, spot, text), other) for other in others) for spot in _LABEL_SPOTS]
+        spot = _LABEL_SPOTS[costs.index(min(costs))]
+        placed.append(box(x, y, spot, text))
+        axes.annotate(text, at, xytext=spot[:2],
+                      textcoords="offset points", ha=spot[2], va=spot[3], fontsize=fontsize)
 
 
 def _no_minor_ticks(axes: Any) -> None:
