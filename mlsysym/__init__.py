@@ -25,13 +25,19 @@ from typing import TYPE_CHECKING, Any
 
 import generated
 from generated import __all__ as _generated_names
-from symbolic.runtime.analysis import Change, Sensitivity, compare, sensitivity
-from symbolic.runtime.errors import MissingExtraError
-from symbolic.runtime.sweep import SweepResult, sweep
 
 if TYPE_CHECKING:
     from generated import *  # noqa: F403 (the generated runtime API, re-exported as is)
     from generated import SCENARIO_CLASSES  # noqa: F401
+    from symbolic.runtime.analysis import Change, Sensitivity, compare, sensitivity  # noqa: F401
+    from symbolic.runtime.errors import MissingExtraError  # noqa: F401
+    from symbolic.runtime.sweep import SweepResult, sweep  # noqa: F401
+
+# The runtime's analysis helpers, imported on first use like the generated names.
+_RUNTIME = {"Change": "symbolic.runtime.analysis", "Sensitivity": "symbolic.runtime.analysis",
+            "compare": "symbolic.runtime.analysis", "sensitivity": "symbolic.runtime.analysis",
+            "MissingExtraError": "symbolic.runtime.errors", "SweepResult": "symbolic.runtime.sweep",
+            "sweep": "symbolic.runtime.sweep"}
 
 __all__ = [*_generated_names, "SCENARIO_CLASSES", "Change", "MissingExtraError", "Sensitivity", "SweepResult",
            "closed_form", "compare", "derivative", "scaling", "sensitivity", "solve", "sweep"]
@@ -41,6 +47,12 @@ def __getattr__(name: str) -> Any:
     """The generated runtime API, read from ``generated`` on first use (so importing is cheap)."""
     if name in _generated_names or name == "SCENARIO_CLASSES":
         return getattr(generated, name)
+    if name in _RUNTIME:
+        from importlib import import_module
+
+        value = getattr(import_module(_RUNTIME[name]), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'mlsysym' has no attribute {name!r}")
 
 
