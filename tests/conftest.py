@@ -96,8 +96,11 @@ def table_paths(flat: dict[str, Any], tables: set[str]) -> dict[str, Any]:
     return renamed
 
 
-def assert_matches_exact(got: dict[str, Any], exact: dict[str, Any], rel: float = 1e-12) -> None:
-    """Counts equal exactly (when the evaluator kept an int), everything else to ``rel``."""
+def assert_matches_exact(got: dict[str, Any], exact: dict[str, Any], rel: float = 1e-12,
+                         absolute: dict[str, float] | None = None) -> None:
+    """Counts equal exactly (when the evaluator kept an int), everything else to ``rel``; an output
+    named in ``absolute`` also to that absolute error (a ``1 - a/b`` is a few ulp of 1 from an
+    exact 0 in floats, however exact the evaluator)."""
     import math
 
     for name, value in exact.items():
@@ -111,4 +114,5 @@ def assert_matches_exact(got: dict[str, Any], exact: dict[str, Any], rel: float 
         elif isinstance(actual, int) and not isinstance(actual, bool):
             assert actual == value, name
         else:
-            assert math.isclose(actual, float(value), rel_tol=rel, abs_tol=1e-300), f"{name}: {actual} != {value}"
+            tolerance = (absolute or {}).get(name, 1e-300)
+            assert math.isclose(actual, float(value), rel_tol=rel, abs_tol=tolerance), f"{name}: {actual} != {value}"
