@@ -1,0 +1,297 @@
+"""The space a search walks: numeric axes and one axis of catalog combinations, resolved once.
+
+A space is the product of the varied inputs. Numeric inputs (ranges, powers of two, lists)
+become float64 axes in each input's declared unit; structured inputs (hardware nodes,
+workloads, precisions, choices, datasets, contained scenarios) are crossed into one axis of
+*combinations*, each resolved once to the evaluator arguments it fills, exactly as the class
+constructor resolves them. A value outside its input's domain and a combination the class
+would refuse (a precision the node does not list, a workload without a needed field) are
+dropped here and counted as invalid points: they are never evaluated.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from symbolic.runtime.errors import InputTypeError, ScenarioInputError
+from symbolic.runtime.hardware import EXTRA_FIELDS, HardwareNode
+from symbolic.runtime.scenario import ScenarioBase, _workload
+from symbolic.runtime.units import is_quantity
+from symbolic.runtime.validation import ListSpec, _outside, conversion_factor
+
+EXACT_INTEGER = 2**53  # float64 holds every integer up to here exactly
+
+
+class EachPrecision:
+    """Stands for "every precision the node lists" (its own keys; ``peak`` for a node without a table)."""
+
+    def __repr__(self) -> str:
+        return "EACH_PRECISION"
+
+    def __reduce__(self) -> str:
+        return "EACH_PRECISION"
+
+
+EACH_PRECISION = EachPrecision()
+# Node fields a constraint or objective may read as ``<node input>.<field>``: (unit, how to read it).
+NODE_ATTRIBUTES = {"memory_capacity": "byte", "memory_bandwidth": "byte/s", "peak_flops": "flop/s",
+                   "precision_flops": "flop/s",
+                   **{field: unit for field, (unit, _, _) in EXTRA_FIELDS.items()}}
+
+
+def powers_of_two(low: float, high: float) -> list[int]:
+    """Every power of two in [low, high]: ``powers_of_two(1, 64)`` is [1, 2, 4, ..., 64]."""
+    if not (low > 0 and high >= low and math.isfinite(high)):
+        raise ScenarioInputError(f"powers_of_two needs 0 < low <= high (finite), got {low!r}, {high!r}")
+    return [2**k for k in range(math.ceil(math.log2(low)), math.floor(math.log2(high)) + 1)]
+
+
+def every(namespace: Any) -> list[Any]:
+    """Every entry of a catalog namespace (``every(Hardware.Cloud)``, ``every(Models.Language)``)."""
+    return [entry for _, entry in namespace.items()]
+
+
+def _kinds(cls: type[ScenarioBase]) -> dict[str, str]:
+    kinds = {spec.name: "list" if isinstance(spec, ListSpec) else "number" for spec in cls._specs}
+    for group, kind in ((cls._nodes, "node"), (cls._precisions, "precision"), (cls._choices, "choice"),
+                        (cls._workloads, "workload"), (cls._datasets, "dataset"), (cls._scenarios, "scenario")):
+        kinds.update({spec.name: kind for spec in group})
+    return kinds
+
+
+class Space:
+    """The varied inputs of one scenario, checked and resolved (built once per process)."""
+
+    def __init__(self, base: ScenarioBase, vary: dict[str, Any], names: Iterable[str] = ()) -> None:
+        cls = self.cls = type(base)
+        self.base = base
+        title = cls.__name__
+        if not isinstance(vary, dict) or not vary:
+            raise ScenarioInputError(f"{title}: a search needs a non-empty dict of input name -> values to vary")
+        kinds = _kinds(cls)
+        specs = {spec.name: spec for spec in cls._specs}
+        self.numeric: list[tuple[str, Any]] = []  # (name, float64 values in the declared unit)
+        categorical: list[tuple[str, list[Any]]] = []
+        numeric_size = kept_size = 1  # numeric points as given, and those inside every domain
+        for name, values in vary.items():
+            if name not in kinds:
+                import difflib
+
+                close = difflib.get_close_matches(name, list(kinds), n=3)
+                raise ScenarioInputError(f"{title}: cannot vary unknown input '{name}'"
+                                         + (f"; did you mean {', '.join(close)}?" if close else "")
+                                         + f" (inputs: {', '.join(kinds)})")
+            if kinds[name] == "list":
+                raise ScenarioInputError(f"{title}: cannot vary the list input '{name}' (fix it in the base)")
+            if kinds[name] == "precision" and values is EACH_PRECISION:
+                if not any(node.precision == name for node in cls._nodes):
+                    raise ScenarioInputError(f"{title}: '{name}' is read by no hardware node; list its values")
+                categorical.append((name, [EACH_PRECISION]))
+                continue
+            items = list(values) if not isinstance(values, (str, bytes)) and _iterable(values) else [values]
+            if not items:
+                raise ScenarioInputError(f"{title}: no values to vary '{name}' over")
+            if kinds[name] == "number":
+                kept = _numeric_axis(title, specs[name], items)
+                self.numeric.append((name, kept))
+                numeric_size *= len(items)
+                kept_size *= len(kept)
+            else:
+                categorical.append((name, _checked_entries(title, name, kinds[name], items)))
+        inputs = {spec.name for spec in cls._specs}
+        self.referenced = [n for n in dict.fromkeys(names) if n in attribute_units(base) and n not in inputs]
+        self.categorical = [name for name, _ in categorical]
+        combos, self.combo_args, self.combo_attributes, tried = self._combinations(categorical)
+        self.combos = combos
+        self.size = numeric_size * tried  # every point of the space as given, valid or not
+        self.axes = ([("", len(combos))] if categorical else []) + [(n, len(v)) for n, v in self.numeric]
+        self.valid_size = len(combos) * kept_size  # points inside every domain: the ones evaluated
+
+    # -- the combinations of structured inputs ----------------------------------------------
+    def _combinations(self, categorical: list[tuple[str, list[Any]]]) -> tuple[list[dict[str, Any]], dict[str, Any],
+                                                                                 dict[str, Any], int]:
+        """The valid combinations, the evaluator arguments they fill and the referenced catalog
+        fields (an array over the combinations each, or a number when nothing structured varies),
+        and how many combinations were tried."""
+        import itertools
+
+        import numpy
+
+        cls, title = self.cls, self.cls.__name__
+        combos: list[dict[str, Any]] = []
+        rows: list[dict[str, Any]] = []
+        tried = 0
+        for values in itertools.product(*(items for _, items in categorical)):
+            for combo in self._expanded(dict(zip((n for n, _ in categorical), values, strict=True))):
+                tried += 1
+                given = {**self.base._given, **combo}
+                try:
+                    row = _structured_arguments(cls, given) if categorical else {}
+                    row.update({name: _attribute(cls, given, name) for name in self.referenced})
+                except ScenarioInputError:
+                    continue  # the class would refuse this combination: invalid, counted
+                if any(row[name] is None for name in self.referenced):
+                    continue  # a field the search reads is unset for this entry (e.g. a node without a price)
+                combos.append(combo)
+                rows.append(row)
+        columns: dict[str, Any] = {}
+        for key in rows[0] if rows else ():
+            column = [row[key] for row in rows]
+            if not categorical:
+                columns[key] = column[0]
+            elif all(value is None for value in column):
+                columns[key] = None
+            elif any(value is None for value in column):
+                raise ScenarioInputError(f"{title}: the varied entries differ in whether they set what '{key}' "
+                                         "reads (an optional field); search them in separate runs")
+            else:
+                columns[key] = numpy.asarray(column, dtype=numpy.float64)
+        arguments = {k: v for k, v in columns.items() if k not in self.referenced}
+        return combos, arguments, {k: columns.get(k) for k in self.referenced}, tried
+
+    def _expanded(self, combo: dict[str, Any]) -> list[dict[str, Any]]:
+        """A combination with ``EACH_PRECISION`` replaced by each precision its node lists."""
+        for name, value in combo.items():
+            if value is EACH_PRECISION:
+                node_name = next(node.name for node in self.cls._nodes if node.precision == name)
+                node = combo.get(node_name, self.base._given[node_name])
+                return [c for key in _node_precisions(node) for c in self._expanded({**combo, name: key})]
+        return [combo]
+
+    def point(self, index: int) -> dict[str, Any]:
+        """The inputs of the valid point ``index`` (row-major over ``axes``): numbers and entries."""
+        import numpy
+
+        position = numpy.unravel_index(index, [n for _, n in self.axes]) if self.axes else ()
+        values: dict[str, Any] = {}
+        offset = 0
+        if self.categorical:
+            values.update(self.combos[int(position[0])])
+            offset = 1
+        specs = {spec.name: spec for spec in self.cls._specs}
+        for (name, axis), at in zip(self.numeric, position[offset:], strict=True):
+            number = float(axis[int(at)])
+            values[name] = int(number) if specs[name].integer else number
+        return values
+
+
+def attribute_units(base: ScenarioBase) -> dict[str, str]:
+    """The inputs a constraint or objective may read, each with its unit: numbers and choices
+    by name, catalog fields as ``input.field`` (``hardware.memory_capacity``, ``workload.layers``)."""
+    cls, given = type(base), base._given
+    units = {spec.name: spec.unit for spec in cls._specs if not isinstance(spec, ListSpec)}
+    units.update({choice.name: choice.unit for choice in cls._choices})
+    for node in cls._nodes:
+        units.update({f"{node.name}.{field}": unit for field, unit in NODE_ATTRIBUTES.items()})
+    for workload in cls._workloads:
+        for spec in getattr(type(given.get(workload.name)), "_fields", ()):
+            if spec.kind in ("number", "int"):
+                units[f"{workload.name}.{spec.name}"] = spec.unit
+    for dataset in cls._datasets:
+        units[f"{dataset.name}.training_examples"] = ""
+    return units
+
+
+def _iterable(values: Any) -> bool:
+    try:
+        iter(values)
+    except TypeError:
+        return False
+    return not is_quantity(values) or getattr(values.magnitude, "ndim", 0) > 0
+
+
+def _node_precisions(node: Any) -> tuple[str, ...]:
+    if not isinstance(node, HardwareNode):
+        return ()
+    return node.precisions or ("peak",)
+
+
+def _numeric_axis(title: str, spec: Any, items: list[Any]) -> Any:
+    """The values inside the input's domain as float64 in its unit; wrong types and units raise."""
+    import numpy
+
+    kept = []
+    for item in items:
+        value = item
+        if is_quantity(value):
+            value = value.magnitude * conversion_factor(f"{title}: input '{spec.name}'", spec, value)
+        if isinstance(value, bool) or not isinstance(value, (int, float, numpy.integer, numpy.floating)):
+            raise InputTypeError(f"{title}: a value of '{spec.name}' is {type(item).__name__} {item!r}; "
+                                 f"expected {spec.scalar_domain}")
+        value = float(value)
+        if spec.integer and abs(value) > EXACT_INTEGER:
+            raise ScenarioInputError(f"{title}: '{spec.name}' value {item!r} is beyond 2**53, where a search's "
+                                     "float64 arithmetic stops being exact for integers")
+        if not math.isfinite(value) or (spec.integer and not value.is_integer()) or _outside(spec, value):
+            continue  # outside the domain: invalid points, counted, never evaluated
+        kept.append(value)
+    return numpy.asarray(kept, dtype=numpy.float64)
+
+
+def _checked_entries(title: str, name: str, kind: str, items: list[Any]) -> list[Any]:
+    expected = {"node": HardwareNode, "precision": str, "choice": str}.get(kind)
+    for item in items:
+        wrong = (expected is not None and not isinstance(item, expected)) or (
+            kind in ("workload", "scenario", "dataset") and isinstance(item, (str, int, float)))
+        if wrong:
+            raise InputTypeError(f"{title}: a value of '{name}' is {type(item).__name__} {item!r}; "
+                                 f"expected a {kind} entry")
+    return items
+
+
+def _structured_arguments(cls: type[ScenarioBase], given: dict[str, Any]) -> dict[str, Any]:
+    """The evaluator arguments that structured inputs fill, resolved as the constructor does."""
+    title = cls.__name__
+    args: dict[str, Any] = {}
+    for choice in cls._choices:
+        _, args[choice.argument] = choice.resolve(title, given.get(choice.name))
+    for node_spec in cls._nodes:
+        node = given.get(node_spec.name)
+        if node is None:
+            args.update(dict.fromkeys(node_spec.fields.values()))
+            continue
+        for what, argument in node_spec.fields.items():
+            args[argument] = node.resolve(what, given.get(node_spec.precision), scenario=title,
+                                          input_name=node_spec.precision)
+    for dataset_spec in cls._datasets:
+        if dataset_spec.training_examples:
+            dataset = given.get(dataset_spec.name)
+            args[dataset_spec.training_examples] = None if dataset is None else dataset.training_examples
+    for workload_spec in cls._workloads:
+        _workload(title, workload_spec, given.get(workload_spec.name), args)
+    for scenario_spec in cls._scenarios:
+        inner = given[scenario_spec.name]
+        inner_args: dict[str, Any] = getattr(inner, "_args", {})
+        if not isinstance(inner, scenario_spec.scenario):
+            raise InputTypeError(f"{title}: '{scenario_spec.name}' must be a {scenario_spec.scenario.__name__}")
+        for inner_name, outer_name in scenario_spec.arguments.items():
+            args[outer_name] = inner_args[inner_name]
+    return args
+
+
+def _attribute(cls: type[ScenarioBase], given: dict[str, Any], name: str) -> Any:
+    """A referenced input or catalog field of one combination, as a number in its unit (None when unset)."""
+    owner, _, field = name.partition(".")
+    value = given.get(owner)
+    if not field:  # a choice: the number its option stands for
+        choice = next((c for c in cls._choices if c.name == owner), None)
+        return None if choice is None else choice.resolve(cls.__name__, value)[1]
+    if value is None:
+        return None
+    if isinstance(value, HardwareNode):
+        if field in EXTRA_FIELDS:
+            raw = getattr(value, field)
+            return None if raw is None else (raw.to(EXTRA_FIELDS[field][0]).magnitude if is_quantity(raw) else raw)
+        if field == "precision_flops":
+            precision = next(n.precision for n in cls._nodes if n.name == owner)
+            return value.resolve("peak", given.get(precision), scenario=cls.__name__, input_name=precision)
+        what = {"memory_capacity": "capacity", "memory_bandwidth": "bandwidth", "peak_flops": "peak_flops"}[field]
+        try:
+            return value.resolve(what, scenario=cls.__name__)
+        except ScenarioInputError:
+            return None
+    if field == "training_examples":
+        return getattr(value, "training_examples", None)
+    return value.resolved(field) if value.has(field) else None

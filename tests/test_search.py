@@ -1,0 +1,193 @@
+"""The in-process search engine against brute force: a numpy evaluation of the whole grid and a
+Python loop over the class API (every point built, validated and evaluated one by one)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generated import Hardware, Q_, Scenarios
+from symbolic.runtime.errors import ScenarioInputError
+from symbolic.runtime.search import EACH_PRECISION, every, powers_of_two, search
+
+BASE = Scenarios.HierarchicalAllReduce8x8DgxH100
+# n_nodes 0 is outside the domain; n_nodes = gpus = 1 fails the class's requirement (≥ 2 devices);
+# a 1e300 GB message overflows double precision: all three are invalid points.
+VARY = {"n_nodes": [0, 1, 2, 3, 4, 8], "gpus_per_node": [1, 2, 4, 8], "message": [0.1, 1, 10, 1e300],
+        "inter_alpha": Q_(np.array([0, 1.5, 5]), "µs")}
+WHERE = ["result.total_time <= 400 ms", "n_devices >= 4"]
+
+
+def class_api_loop(where, key):
+    """Every point through the class API, in the space's row-major order: (invalid, feasible rows)."""
+    invalid, rows = 0, []
+    for position, values in enumerate(itertools.product(*(list(v) for v in VARY.values()))):
+        point = dict(zip(VARY, values, strict=True))
+        try:
+            scenario = BASE.variant(**point)
+            scenario.result.total_time  # noqa: B018 (evaluation may overflow: the class refuses it)
+        except ScenarioInputError:
+            invalid += 1
+            continue
+        if where(scenario):
+            rows.append((key(scenario), position, point))
+    return invalid, sorted(rows, key=lambda row: (row[0], row[1]))
+
+
+def feasible(s):
+    return s.result.total_time <= Q_(400, "ms") and s.n_devices >= 4
+
+
+def test_top_k_equals_a_loop_over_the_class_api() -> None:
+    found = search(BASE, VARY, WHERE, minimize="result.total_time", top=5)
+    invalid, rows = class_api_loop(feasible, lambda s: s.result.total_time.to("s").magnitude)
+    assert found.size == 6 * 4 * 4 * 3
+    assert (found.invalid, found.feasible) == (invalid, len(rows))
+    assert found.evaluated == found.size - invalid
+    for row, (value, _, point) in zip(found.rows, rows[:5], strict=True):
+        assert row.objectives["result.total_time"][0] == pytest.approx(value, rel=1e-12)
+        assert row.scenario == BASE.variant(**point)
+        assert row.outputs["result.total_time"] == (pytest.approx(value, rel=1e-12), "s")
+
+
+def test_maximize_equals_the_loop_too() -> None:
+    found = search(BASE, VARY, WHERE, maximize="result.speedup_vs_flat_ring", top=3)
+    _, rows = class_api_loop(feasible, lambda s: -s.result.speedup_vs_flat_ring)
+    assert [r.objectives["result.speedup_vs_flat_ring"][0] for r in found.rows] == pytest.approx(
+        [-value for value, _, _ in rows[:3]], rel=1e-12)
+
+
+def numpy_brute_force(objectives):
+    """The whole grid at once through the raw evaluator: (invalid, feasible, keys, valid positions)."""
+    values = [np.asarray(VARY["n_nodes"], float), np.asarray(VARY["gpus_per_node"], float),
+              np.asarray(VARY["message"], float), np.array([0, 1.5, 5])]
+    grids = [g.ravel() for g in np.meshgrid(*values, indexing="ij")]
+    args = dict(BASE._args, n_nodes=grids[0], gpus_per_node=grids[1], message=grids[2], inter_alpha=grids[3])
+    with np.errstate(all="ignore"):
+        out = type(BASE)._evaluate(**args)
+    result = out["result"]
+    valid = (grids[0] > 0) & (grids[0] * grids[1] >= 2)
+    for value in list(result.values()) + [out["n_devices"]]:
+        valid &= np.isfinite(np.broadcast_to(value, grids[0].shape))
+    ok = valid & (result["total_time"] <= 0.4) & (out["n_devices"] >= 4)
+    keys = np.stack([sign * np.broadcast_to(result[name], ok.shape) for sign, name in objectives], axis=1)
+    # positions among the valid-domain points (n_nodes 0 dropped from its axis)
+    positions = np.cumsum(grids[0] > 0) - 1
+    return int((~valid).sum()), int(ok.sum()), keys[ok], positions[ok]
+
+
+def test_top_k_and_counts_equal_a_numpy_brute_force() -> None:
+    invalid, count, keys, positions = numpy_brute_force([(1, "total_time")])
+    found = search(BASE, VARY, WHERE, minimize="result.total_time", top=7, chunk_points=5)
+    order = np.lexsort((positions, keys[:, 0]))[:7]
+    assert (found.invalid, found.feasible) == (invalid, count)
+    assert [r.objectives["result.total_time"][0] for r in found.rows] == keys[order, 0].tolist()
+
+
+def test_pareto_front_equals_a_pairwise_brute_force() -> None:
+    objectives = [(1, "total_time"), (-1, "speedup_vs_flat_ring")]
+    _, _, keys, positions = numpy_brute_force(objectives)
+    front = [i for i in range(len(keys))
+             if not any((np.all(keys[j] <= keys[i]) and (np.any(keys[j] < keys[i]) or positions[j] < positions[i]))
+                        for j in range(len(keys)) if j != i)]
+    expected = sorted((tuple(keys[i]), positions[i]) for i in front)
+    found = search(BASE, VARY, WHERE, minimize="result.total_time", maximize="result.speedup_vs_flat_ring",
+                   top=1000, chunk_points=7)
+    assert found.front == len(front)
+    got = [(r.objectives["result.total_time"][0], -r.objectives["result.speedup_vs_flat_ring"][0])
+           for r in found.rows]
+    assert got == [key for key, _ in expected]
+
+
+def test_three_objectives_pareto_agrees_across_chunkings() -> None:
+    kwargs = dict(minimize=["result.total_time", "result.inter_time"], maximize="result.speedup_vs_flat_bound",
+                  top=1000)
+    whole = search(BASE, VARY, WHERE, chunk_points=10**6, **kwargs)
+    parts = search(BASE, VARY, WHERE, chunk_points=3, **kwargs)
+    assert whole.front == parts.front and [r.inputs for r in whole.rows] == [r.inputs for r in parts.rows]
+    for row in whole.rows:  # no row dominates another
+        for other in whole.rows:
+            a = [row.objectives[k][0] * (-1 if "speedup" in k else 1) for k in row.objectives]
+            b = [other.objectives[k][0] * (-1 if "speedup" in k else 1) for k in other.objectives]
+            assert not (all(x <= y for x, y in zip(b, a, strict=True)) and b != a)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 80), st.integers(1, 12))
+def test_any_chunking_gives_the_same_answer(chunk_points: int, top: int) -> None:
+    reference = search(BASE, VARY, WHERE, minimize="result.inter_time", top=top, chunk_points=10**6)
+    found = search(BASE, VARY, WHERE, minimize="result.inter_time", top=top, chunk_points=chunk_points)
+    assert [r.inputs for r in found.rows] == [r.inputs for r in reference.rows]
+    assert (found.invalid, found.feasible, found.evaluated) == (reference.invalid, reference.feasible,
+                                                                reference.evaluated)
+
+
+def test_catalog_sets_and_precisions_count_invalid_combinations_like_the_class() -> None:
+    base = Scenarios.Llama2_70B_DecodeH100
+    vary = {"hardware": every(Hardware.Cloud), "peak_precision": ["fp16", "fp8", "int8"], "batch_size": [1, 16]}
+    found = search(base, vary, "result.weight_bytes <= hardware.memory_capacity", minimize="result.compute_time",
+                   top=4)
+    invalid, rows = 0, []
+    for position, (node, precision, batch) in enumerate(itertools.product(*vary.values())):
+        try:
+            scenario = base.variant(hardware=node, peak_precision=precision, batch_size=batch)
+        except ScenarioInputError:
+            invalid += 1
+            continue
+        if scenario.result.weight_bytes <= node.memory_capacity:
+            rows.append((scenario.result.compute_time.to("ms").magnitude, position, scenario))
+    rows.sort(key=lambda row: row[:2])
+    assert (found.size, found.invalid, found.feasible) == (31 * 3 * 2, invalid, len(rows))
+    assert [r.scenario for r in found.rows] == [s for _, _, s in rows[:4]]
+
+
+def test_each_precision_expands_per_node() -> None:
+    base = Scenarios.Llama2_70B_DecodeH100
+    nodes = [Hardware.Cloud.H100, Hardware.Cloud.A100, Hardware.Cloud.Cerebras_CS3]
+    found = search(base, {"hardware": nodes, "peak_precision": EACH_PRECISION}, minimize="result.compute_time",
+                   top=100)
+    assert found.size == found.evaluated == len(nodes[0].precisions) + len(nodes[1].precisions) + 1
+    assert {(r.inputs["hardware"], r.inputs["peak_precision"]) for r in found.rows} == {
+        (node, key) for node in nodes for key in (node.precisions or ("peak",))}
+
+
+def test_unset_catalog_fields_are_invalid_and_integers_stay_exact() -> None:
+    base = Scenarios.Llama2_70B_DecodeH100
+    found = search(base, {"hardware": every(Hardware.Cloud), "tp_size": powers_of_two(1, 8)},
+                   minimize="hardware.unit_cost * tp_size", top=2)
+    priced = [n for n in every(Hardware.Cloud) if n.unit_cost is not None]
+    assert found.invalid == (31 - len(priced)) * 4 and found.evaluated == len(priced) * 4
+    cheapest = min(priced, key=lambda n: n.unit_cost.magnitude)
+    assert found.best.inputs["hardware"] == cheapest and found.best.inputs["tp_size"] == 1
+    assert type(found.best.scenario.tp_size) is int
+    assert found.best.objectives["hardware.unit_cost * tp_size"] == (cheapest.unit_cost.magnitude, "dollar")
+
+
+def test_no_feasible_point_and_bad_requests() -> None:
+    found = search(BASE, VARY, "result.total_time <= 0 s", minimize="result.total_time")
+    assert found.rows == [] and found.feasible == 0 and found.evaluated > 0
+    with pytest.raises(ScenarioInputError, match="unknown input 'n_node'; did you mean n_nodes"):
+        search(BASE, {"n_node": [1]}, minimize="result.total_time")
+    with pytest.raises(ScenarioInputError, match="beyond 2\\*\\*53"):
+        search(BASE, {"n_nodes": [2**60]}, minimize="result.total_time")
+    with pytest.raises(ScenarioInputError, match="unknown name 'result.totl_time'"):
+        search(BASE, VARY, minimize="result.totl_time")
+    with pytest.raises(ScenarioInputError, match="give an objective"):
+        search(BASE, VARY)
+    with pytest.raises(ScenarioInputError, match="top must be"):
+        search(BASE, VARY, minimize="result.total_time", top=0)
+    with pytest.raises(ScenarioInputError, match="expected a quantity of \\[data\\]"):
+        search(BASE, {"message": [Q_(1, "ms")]}, minimize="result.total_time")
+
+
+def test_a_class_is_built_from_fixed_inputs_and_the_first_values() -> None:
+    cls = type(BASE)
+    fixed = {k: v for k, v in BASE.inputs().items() if k not in VARY}
+    found = search(cls, {k: v for k, v in VARY.items() if k != "n_nodes"}, WHERE, fixed={"n_nodes": 8, **fixed},
+                   minimize="result.total_time", top=3)
+    same = search(BASE, {k: v for k, v in VARY.items() if k != "n_nodes"}, WHERE, minimize="result.total_time", top=3)
+    assert [r.inputs for r in found.rows] == [r.inputs for r in same.rows]
