@@ -7,6 +7,8 @@ Each has a printer method in ``symbolic/codegen`` (Python and LaTeX), a rule in
 
 from __future__ import annotations
 
+from typing import Any
+
 import sympy
 from sympy.concrete.expr_with_limits import ExprWithLimits
 
@@ -77,7 +79,26 @@ class Exceeds(sympy.Function):
         return rf"[{a} > {b}]"
 
 
-INDEX_CODE_NAMES: dict[sympy.Symbol, str] = {}
+class IndexSymbol(sympy.Symbol):
+    """An integer index that carries its evaluator loop variable (``code_name``).
+
+    Two declarations may print the same index (``k``) and loop over it under different names
+    (``position``, ``link``): the loop name is part of the symbol's identity, so loading one
+    never renames the other's loop (a global table of names did, by the order modules loaded).
+    """
+
+    code_name: str
+
+    def __new__(cls, name: str, code_name: str) -> IndexSymbol:
+        symbol = sympy.Symbol.__xnew__(cls, name, integer=True)  # not Symbol's cache: it ignores code_name
+        symbol.code_name = code_name
+        return symbol
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, str], dict[str, Any]]:
+        return (self.name, self.code_name), {}
+
+    def _hashable_content(self) -> tuple[Any, ...]:
+        return (*super()._hashable_content(), self.code_name)
 
 
 def index(name: str, code_name: str | None = None) -> sympy.Symbol:
@@ -85,6 +106,9 @@ def index(name: str, code_name: str | None = None) -> sympy.Symbol:
 
     ``name`` is what the docs print; ``code_name`` the loop variable of the evaluator.
     """
-    symbol = sympy.Symbol(name, integer=True)
-    INDEX_CODE_NAMES[symbol] = code_name or name
-    return symbol
+    return IndexSymbol(name, code_name or name)
+
+
+def loop_name(index: sympy.Symbol) -> str:
+    """The evaluator's loop variable for an index symbol."""
+    return index.code_name if isinstance(index, IndexSymbol) else index.name

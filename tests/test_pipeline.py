@@ -103,3 +103,21 @@ def test_a_cached_render_reuses_every_unchanged_scenario(tmp_path, monkeypatch):
     second = pipeline.render_cached(tmp_path)
     assert calls == [sorted(keys.scenario_sources()), []]
     assert first == second and first["generated/site"] == str(len(rendered))
+
+
+def test_indices_printed_alike_keep_their_own_loop_names():
+    """``index("k", "position")`` and ``index("k", "link")`` (two scenarios, one process, either
+    order): different symbols, each printed in the evaluator under its own loop name. A global
+    table of loop names once let the module loaded last rename the other's loops."""
+    import sympy
+
+    from symbolic.codegen.pyprint import EvaluatorPrinter
+    from symbolic.functions import index
+
+    position, link = index("k", "position"), index("k", "link")
+    assert position != link and position == index("k", "position")
+    assert sympy.latex(position) == sympy.latex(link) == "k"
+    items = sympy.IndexedBase("items")
+    for symbol, name in ((position, "position"), (link, "link"), (position, "position")):
+        printed = EvaluatorPrinter({items: "items"}, {}).doprint(sympy.Sum(items[symbol] ** 2, (symbol, 0, 3)))
+        assert f"items[{name}]**2 for {name} in range(0, 4)" in printed, printed

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from importlib import metadata
 import math
 import os
 from collections.abc import Callable, Sequence
@@ -42,10 +43,10 @@ def _cached(what: tuple[Any, ...], draw: Callable[[], str]) -> str:
     """``draw()``, or the SVG drawn before for the same data, style and matplotlib."""
     if CHART_CACHE is None:
         return draw()
-    from matplotlib import __version__ as matplotlib_version
-
     from symbolic.codegen.render import TEMPLATES
 
+    # the installed version, read without importing matplotlib (a cached chart needs none of it)
+    matplotlib_version = metadata.version("matplotlib")
     key = hashlib.sha256(repr((what, (TEMPLATES / STYLE).read_text(encoding="utf-8"), matplotlib_version)).encode())
     path = CHART_CACHE / f"{key.hexdigest()}.svg"
     if path.is_file():

@@ -10,7 +10,7 @@ from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.pycode import PythonCodePrinter
 
 from symbolic.dimensions import scale_of_unit
-from symbolic.functions import INDEX_CODE_NAMES, CeilLog2, Exceeds, Len, MaxOver
+from symbolic.functions import CeilLog2, Exceeds, Len, MaxOver, loop_name
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
@@ -53,7 +53,7 @@ class EvaluatorPrinter(PythonCodePrinter):
         if len(expr.limits) != 1:
             raise DeclarationError(f"only one index per {type(expr).__name__} is supported: {expr}")
         (index, start, stop), = expr.limits
-        variable = self.names.setdefault(index, INDEX_CODE_NAMES.get(index, index.name))
+        variable = self.names.setdefault(index, loop_name(index))
         return (f"{reducer}({self._print(expr.function)} for {variable} in "
                 f"range({self._print(start)}, {self._print(stop + 1)}))")
 

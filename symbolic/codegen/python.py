@@ -27,7 +27,7 @@ from symbolic.codegen.pyprint import (
     _ordered,
     code_name,
 )
-from symbolic.functions import INDEX_CODE_NAMES, MaxOver
+from symbolic.functions import MaxOver, loop_name
 from symbolic.model import Quantity, ScenarioModel, _symbols
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
@@ -285,7 +285,7 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
         elif quantity.kind == "list":
             index, start, stop = quantity.limits
             body = fold(quantity.expr, quantity.unit)
-            variable = printer.names.setdefault(index, INDEX_CODE_NAMES.get(index, index.name))
+            variable = printer.names.setdefault(index, loop_name(index))
             code = (f"[{printer.doprint(body)} for {variable} in "
                     f"range({printer.doprint(start)}, {printer.doprint(stop + 1)})]")
             pending.append((quantity.symbol, code, _symbols(body) | _symbols(start) | _symbols(stop)))

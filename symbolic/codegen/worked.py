@@ -252,7 +252,7 @@ def number_latex(value: Any, digits: int = 4) -> tuple[str, bool]:
     number = float(value)
     if number == 0:
         return "0", True
-    exponent = int(sympy.floor(sympy.log(abs(value), 10)))
+    exponent = decade(abs(value))
     if -3 <= exponent < 4:
         text = f"{number:.{max(digits - 1 - exponent, 0)}f}"
         if "." in text:
@@ -263,6 +263,32 @@ def number_latex(value: Any, digits: int = 4) -> tuple[str, bool]:
     if mantissa == "10":  # rounding carried into the next decade
         mantissa, exponent = "1", exponent + 1
     return rf"{mantissa} \times 10^{{{exponent}}}", False
+
+
+def decade(value: sympy.Rational) -> int:
+    """``floor(log10(value))`` of a positive rational as the pages have always shown it: in
+    integer arithmetic, except within a relative 10⁻⁶ of a power of ten (not on it), where sympy's
+    ``floor(log(value, 10))`` decides as before (it evaluates numerically, and can round up)."""
+    numerator, denominator = int(value.p), int(value.q)
+    exponent = len(str(numerator)) - len(str(denominator))  # within one of the answer
+    while _at_least(numerator, denominator, exponent + 1):
+        exponent += 1
+    while not _at_least(numerator, denominator, exponent):
+        exponent -= 1
+    low, high = sympy.Rational(10) ** exponent, sympy.Rational(10) ** (exponent + 1)
+    if (value != low and value / low - 1 < _NEAR) or 1 - value / high < _NEAR:
+        return int(sympy.floor(sympy.log(value, 10)))
+    return exponent
+
+
+_NEAR = sympy.Rational(1, 10**6)
+
+
+def _at_least(numerator: int, denominator: int, exponent: int) -> bool:
+    """numerator / denominator ≥ 10^exponent."""
+    if exponent >= 0:
+        return numerator >= denominator * 10**exponent
+    return numerator * 10**-exponent >= denominator
 
 
 def quantity_latex(value: Any, unit: str) -> tuple[str, bool]:
