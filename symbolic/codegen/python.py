@@ -29,6 +29,7 @@ from symbolic.codegen.pyprint import (
 )
 from symbolic.functions import MaxOver, loop_name
 from symbolic.model import Quantity, ScenarioModel, _symbols
+from symbolic.model.dependencies import closure, reads
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
 
@@ -187,8 +188,7 @@ def _check_unique(model: ScenarioModel, names: Iterable[str]) -> None:
 
 
 def _dependencies(quantity: Quantity, by_symbol: dict[sympy.Basic, Quantity]) -> set[sympy.Basic]:
-    found = _symbols(quantity.expr) | {s for part in quantity.limits for s in _symbols(part)}
-    return {s for s in found if s in by_symbol and s != quantity.symbol}
+    return {s for s in reads(quantity) if s in by_symbol and s != quantity.symbol}
 
 
 def _inline_hidden_lists(quantities: list[Quantity]) -> list[Quantity]:
@@ -209,11 +209,7 @@ def _inline_hidden_lists(quantities: list[Quantity]) -> list[Quantity]:
 
 def _needed(quantities: list[Quantity]) -> list[Quantity]:
     """Visible quantities and everything they read, in declaration order."""
-    by_symbol = {quantity.symbol: quantity for quantity in quantities}
-    keep = {q.symbol for q in quantities if not q.hidden}
-    for quantity in reversed(quantities):
-        if quantity.symbol in keep:
-            keep |= _dependencies(quantity, by_symbol)
+    keep = closure({q.symbol for q in quantities if not q.hidden}, {q.symbol: q for q in quantities})
     return [q for q in quantities if q.symbol in keep]
 
 
@@ -249,8 +245,7 @@ def _optional_dependencies(needed: list[Quantity], by_symbol: dict[sympy.Basic, 
     """For each quantity, the optional arguments it needs (directly or through others)."""
     needs: dict[sympy.Basic, frozenset[sympy.Basic]] = {}
     for quantity in needed:
-        direct = _symbols(quantity.expr) | {s for part in quantity.limits for s in _symbols(part)}
-        found = {s for s in direct if s in optional}
+        found = {s for s in reads(quantity) if s in optional}
         for dependency in _dependencies(quantity, by_symbol):
             found |= needs[dependency]
         needs[quantity.symbol] = frozenset(found)

@@ -26,7 +26,8 @@ from symbolic.codegen.charts import Placement, ceilings, roofline_charts, sweep_
 from symbolic.codegen.discover import ScenarioModule
 from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen.worked import number_latex, worked_example
-from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel, _symbols
+from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel
+from symbolic.model.dependencies import closure, reads
 from symbolic.refs import source_of, value_of
 from symbolic.runtime.units import UNITS_FILE, registry
 
@@ -124,19 +125,9 @@ class Legends:
 
     def reads(self, quantity: Quantity) -> set[sympy.Basic]:
         """The symbols a quantity's definition reads, and the inputs its closed form reads."""
-        direct = _symbols(quantity.expr) | {s for part in quantity.limits for s in _symbols(part)}
-        found, todo = set(direct), list(direct)
-        while todo:
-            inner = self.quantities.get(todo.pop())
-            if inner is None:
-                continue
-            for symbol in _symbols(inner.expr) | {s for part in inner.limits for s in _symbols(part)}:
-                if symbol not in found:
-                    found.add(symbol)
-                    if symbol in self.quantities:
-                        todo.append(symbol)
-        closed_inputs = {s for s in found if s in self.inputs}
-        return direct | closed_inputs
+        direct = reads(quantity)
+        closed_inputs = {s for s in closure(direct, self.quantities) if s in self.inputs}
+        return {*direct, *closed_inputs}
 
     def markdown(self, quantities: list[Quantity]) -> str:
         """One line linking every symbol the quantities' equations use."""

@@ -21,6 +21,7 @@ from symbolic.dimensions import scale_of_unit
 from symbolic.functions import Len, MaxOver
 from symbolic.instances import Instance
 from symbolic.model import UNIT_SYMBOLS, ListInput, Quantity, ScenarioModel, _symbols
+from symbolic.model.dependencies import closure, reads
 from symbolic.refs import value_of
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
@@ -155,16 +156,9 @@ def needed(model: ScenarioModel, names: list[str]) -> set[str]:
     """The named quantities and every quantity they are computed from."""
     by_symbol = {q.symbol: q for q in model.quantities}
     by_symbol.update({q.symbol.label: q for q in model.quantities if isinstance(q.symbol, sympy.IndexedBase)})
-    todo = [q for q in model.quantities if q.name in names]
-    found: set[str] = set()
-    while todo:
-        quantity = todo.pop()
-        if quantity.name in found:
-            continue
-        found.add(quantity.name)
-        reads = _symbols(quantity.expr) | {s for part in quantity.limits for s in _symbols(part)}
-        todo += [by_symbol[s] for s in reads if s in by_symbol]
-    return found
+    start = [q for q in model.quantities if q.name in names]
+    reached = closure(set().union(*(reads(q) for q in start)), by_symbol)
+    return {q.name for q in start} | {by_symbol[s].name for s in reached if s in by_symbol}
 
 
 def evaluate(model: ScenarioModel, inputs: dict[str, Value], only: set[str] | None = None) -> Evaluation:

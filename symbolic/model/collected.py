@@ -201,9 +201,11 @@ class ScenarioModel:
 
     def evaluator_inputs(self) -> list[InputDecl]:
         """The evaluator's arguments: declared inputs, and numbers of structured inputs in use."""
+        from symbolic.model.dependencies import reads  # that module builds on this one
+
         used: set[sympy.Basic] = set()
         for quantity in self.quantities:
-            used |= _symbols(quantity.expr) | {s for part in quantity.limits for s in _symbols(part)}
+            used |= reads(quantity)
         for decl in self.inputs:
             if isinstance(decl.spec.default, sympy.Basic):
                 used |= _symbols(decl.spec.default)
