@@ -80,6 +80,7 @@ _SOURCES = {
     "TransformerWorkload": "generated.workloads",
     "UpdateWorkingSetScenario": "generated.update_working_set",
     "Workload": "generated.workloads",
+    "ZeroShardingScenario": "generated.zero_sharding",
 }
 _SCENARIO_CLASSES = (
     "ActivationMemoryScenario",
@@ -113,6 +114,7 @@ _SCENARIO_CLASSES = (
     "TransferScenario",
     "TransformerBlockScenario",
     "UpdateWorkingSetScenario",
+    "ZeroShardingScenario",
 )
 
 if TYPE_CHECKING:  # the same names, for type checkers and editors
@@ -151,6 +153,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.transformer_block import TransformerBlockScenario
     from generated.update_working_set import UpdateWorkingSetScenario
     from generated.workloads import CNNWorkload, DiffusionWorkload, EmbodiedWorkload, SparseTransformerWorkload, SSMWorkload, TransformerWorkload, Workload
+    from generated.zero_sharding import ZeroShardingScenario
     from symbolic.runtime.errors import InputTypeError, MissingInputError, MlsysymError, ScenarioInputError
     from symbolic.runtime.hardware import DatasetProfile, HardwareNode
     from symbolic.runtime.scenario import ScenarioBase
@@ -217,6 +220,7 @@ __all__ = [
     "TransformerWorkload",
     "UpdateWorkingSetScenario",
     "Workload",
+    "ZeroShardingScenario",
 ]
 
 

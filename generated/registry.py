@@ -1055,6 +1055,35 @@ def _PhoneFullUpdateWorkingSet():
     )
 
 
+def _Gpt3Zero3On64():
+    """Gpt3Zero3On64: GPT-3 under ZeRO-3 on 64 devices."""
+    from generated.catalog import Models, Systems
+    from generated.zero_sharding import ZeroShardingScenario
+
+    return ZeroShardingScenario(
+        name='GPT-3 under ZeRO-3 on 64 devices',
+        description='GPT-3 (175B) sharded over 64 data-parallel devices, with the activations of one 2,048-token sequence under full recomputation, on 400 Gb/s InfiniBand NDR links.',
+        workload=Models.Language.GPT3,
+        n_devices=64,
+        activations=Scenarios.Gpt3ActivationsMicrobatch1,
+        activation_strategy='full',
+        link_bandwidth=Systems.Fabrics.InfiniBand_NDR.bandwidth,
+    )
+
+
+def _Llama2_7B_ZeroStages64():
+    """Llama2_7B_ZeroStages64: Llama-2-7B at each ZeRO stage on 64 devices."""
+    from generated.catalog import Models
+    from generated.zero_sharding import ZeroShardingScenario
+
+    return ZeroShardingScenario(
+        name='Llama-2-7B at each ZeRO stage on 64 devices',
+        description="Llama-2-7B's training state per device at DDP and ZeRO stages 1-3 over 64 devices, no activations.",
+        workload=Models.Language.Llama2_7B,
+        n_devices=64,
+    )
+
+
 Scenarios = Namespace(
     "Scenarios",
     {
@@ -1133,6 +1162,8 @@ Scenarios = Namespace(
         'Gpt2XlBlockFullWindow': _Gpt2XlBlockFullWindow,
         'Gpt2XlBatch32Block': _Gpt2XlBatch32Block,
         'PhoneFullUpdateWorkingSet': _PhoneFullUpdateWorkingSet,
+        'Gpt3Zero3On64': _Gpt3Zero3On64,
+        'Llama2_7B_ZeroStages64': _Llama2_7B_ZeroStages64,
     },
     lazy=True,
 )

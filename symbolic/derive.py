@@ -24,7 +24,7 @@ from sympy.printing.str import StrPrinter  # noqa: E402
 
 from symbolic.closed import closed_form as shared_closed_form  # noqa: E402
 from symbolic.dimensions import dimension_of_unit, scale_of_unit  # noqa: E402
-from symbolic.functions import CeilLog2, Len, MaxOver  # noqa: E402
+from symbolic.functions import CeilLog2, Given, Len, MaxOver  # noqa: E402
 from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel  # noqa: E402
 
 
@@ -184,6 +184,9 @@ def substitute(expr: sympy.Basic, values: dict[sympy.Basic, Any]) -> sympy.Basic
     lists = {s: v for s, v in values.items() if isinstance(v, list)}
     scalars = {s: v for s, v in values.items() if not isinstance(v, list)}
     expr = expr.xreplace(scalars)
+    # An optional input still a symbol here was not given: its Given(...) branch is not taken.
+    expr = expr.replace(lambda e: isinstance(e, Given),
+                        lambda e: sympy.false if any(not isinstance(s, sympy.Dummy) for s in e.inputs()) else e)
     expr = expr.replace(lambda e: isinstance(e, Len), lambda e: sympy.Integer(len(lists[e.args[0]])))
     expr = expr.doit()
     expr = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in lists,
@@ -204,8 +207,10 @@ class Solution:
 
 
 def _branches(expr: sympy.Basic, unknown: sympy.Symbol) -> list[tuple[sympy.Basic, sympy.Basic]]:
-    """``(expr with each Min/Max replaced by one argument, condition for that choice)``."""
+    """``(expr with each Min/Max replaced by one argument, condition for that choice)``; an
+    ``otherwise=`` choice (a Piecewise on ``Given``) splits into its given and its fallback branch."""
     nodes = [n for n in expr.atoms(sympy.Min, sympy.Max) if n.has(unknown)]
+    nodes += [n for n in expr.atoms(sympy.Piecewise) if any(isinstance(c, Given) for _, c in n.args)]
     if not nodes:
         return [(expr, sympy.true)]
     branches = []
@@ -213,6 +218,12 @@ def _branches(expr: sympy.Basic, unknown: sympy.Symbol) -> list[tuple[sympy.Basi
         condition = sympy.true
         replace = {}
         for node, pick in zip(nodes, choice, strict=True):
+            if isinstance(node, sympy.Piecewise):
+                replace[node] = node.args[pick].expr
+                earlier = [c for _, c in node.args[:pick]]
+                taken = node.args[pick].cond
+                condition = sympy.And(condition, *(sympy.Not(c) for c in earlier), taken, evaluate=False)
+                continue
             chosen = node.args[pick]
             replace[node] = chosen
             for other in node.args:

@@ -87,8 +87,9 @@ def infer(expr: sympy.Basic, dims: dict[sympy.Basic, Dimension]) -> Dimension:
         return base ** float(exponent)
     if isinstance(expr, (sympy.Add, sympy.Min, sympy.Max)):
         return _agree(expr, [infer(arg, dims) for arg in expr.args])
-    if isinstance(expr, sympy.Piecewise):
-        return _agree(expr, [infer(branch, dims) for branch, _ in expr.args])
+    if isinstance(expr, sympy.Piecewise):  # a branch of 0 has whatever dimension the others have
+        branches = [branch for branch, _ in expr.args if not branch.is_zero] or [sympy.S.Zero]
+        return _agree(sympy.Tuple(*branches), [infer(branch, dims) for branch in branches])
     if isinstance(expr, (sympy.floor, sympy.ceiling, sympy.Abs)):
         return infer(expr.args[0], dims)
     if isinstance(expr, (sympy.log, CeilLog2)):

@@ -1,5 +1,5 @@
 """Sympy nodes the scenarios need beyond sympy's own: list length, max over an index, ⌈log₂ n⌉,
-and a 0/1 comparison (``Exceeds``).
+a 0/1 comparison (``Exceeds``) and the condition that optional inputs were given (``Given``).
 
 Each has a printer method in ``symbolic/codegen`` (Python and LaTeX), a rule in
 ``symbolic/dimensions.py``, and ``doit`` for exact evaluation once its limits are numbers.
@@ -11,6 +11,7 @@ from typing import Any
 
 import sympy
 from sympy.concrete.expr_with_limits import ExprWithLimits
+from sympy.logic.boolalg import BooleanFunction
 
 
 class Len(sympy.Function):
@@ -99,6 +100,32 @@ class IndexSymbol(sympy.Symbol):
 
     def _hashable_content(self) -> tuple[Any, ...]:
         return (*super()._hashable_content(), self.code_name)
+
+
+class Given(BooleanFunction):
+    """True when every optional input among its arguments was given (or computed from its
+    default): the condition of the first branch of ``Output(expr, otherwise=fallback)``,
+    ``Piecewise((expr, Given(x)), (fallback, True))``. Python reads ``x is not None``, so the
+    branch is evaluated only then."""
+
+    @classmethod
+    def eval(cls, *args: sympy.Basic) -> sympy.logic.boolalg.BooleanAtom | None:
+        if args and all(arg.is_number for arg in args):
+            return sympy.true
+        return None
+
+    def inputs(self) -> list[sympy.Symbol]:
+        """The optional inputs it tests, by name (a folded argument is a scaled symbol)."""
+        return sorted(self.free_symbols, key=lambda symbol: symbol.name)  # type: ignore[attr-defined]
+
+    def _latex(self, printer: sympy.printing.latex.LatexPrinter) -> str:
+        return ", ".join(printer._print(arg) for arg in self.inputs()) + r"\ \text{given}"
+
+
+def given_inputs(expr: sympy.Basic) -> set[sympy.Symbol]:
+    """The optional inputs ``expr`` tests with ``Given`` (read only in a branch where they are given)."""
+    return {symbol for node in expr.atoms(Given) for symbol in node.inputs()}
+
 
 
 def index(name: str, code_name: str | None = None) -> sympy.Symbol:

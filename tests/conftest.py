@@ -8,7 +8,7 @@ from typing import Any
 import sympy
 
 from symbolic.dimensions import scale_of_unit
-from symbolic.functions import Len
+from symbolic.functions import Given, Len
 from symbolic.model import UNIT_SYMBOLS, ScenarioModel, _symbols
 from symbolic.runtime.validation import REQUIRED
 
@@ -41,6 +41,8 @@ def exact_outputs(model: ScenarioModel, inputs: dict[str, Any]) -> dict[str, Any
         env[decl.symbol] = None if value is None else _exact(value) * scale
 
     def evaluate(expr: sympy.Basic) -> Any:
+        expr = expr.replace(lambda e: isinstance(e, Given),  # Output(..., otherwise=): its branch needs these given
+                            lambda e: sympy.true if all(env.get(s) is not None for s in e.inputs()) else sympy.false)
         reads = _symbols(expr)
         if any(env.get(s, 0) is None for s in reads) or any(s in lists and lists[s] is None for s in reads):
             return None

@@ -29,7 +29,8 @@ def input_rows(cls: type[ScenarioBase]) -> list[tuple[str, str, str, str]]:
     for dataset in cls._datasets:
         rows[dataset.name] = (dataset.name, "a dataset such as MNIST", "optional", dataset.doc)
     for inner in cls._scenarios:
-        rows[inner.name] = (inner.name, f"a {inner.scenario.__name__} (a registry name)", "required", inner.doc)
+        rows[inner.name] = (inner.name, f"a {inner.scenario.__name__} (a registry name)",
+                            "optional" if inner.optional else "required", inner.doc)
     return [rows[name] for name in cls.input_names() if name in rows]
 
 

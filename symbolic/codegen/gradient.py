@@ -5,7 +5,7 @@ from __future__ import annotations
 import sympy
 
 from symbolic.codegen.pyprint import EvaluatorPrinter, Statement, _Folder, _inline_reciprocals, _ordered, code_name
-from symbolic.functions import MaxOver
+from symbolic.functions import MaxOver, given_inputs
 from symbolic.model import Quantity, _symbols
 
 def _relax_floors(expr: sympy.Basic) -> sympy.Basic:
@@ -65,6 +65,7 @@ class GradientState:
                 if not quantity.hidden:
                     result.setdefault(quantity.name, {})[variable.name] = names[target]
         indices = {limit[0] for _, e in pending for node in e.atoms(sympy.Sum, MaxOver) for limit in node.limits}
+        indices |= {symbol for _, e in pending for symbol in given_inputs(e)}  # None until tested: never hoisted
         replacements, reduced = sympy.cse([e for _, e in pending], symbols=sympy.numbered_symbols("_cse_grad_"),
                                           optimizations=None, ignore=tuple(indices))
         replacements, reduced = _inline_reciprocals(replacements, reduced)

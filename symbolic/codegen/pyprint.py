@@ -10,7 +10,7 @@ from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.pycode import PythonCodePrinter
 
 from symbolic.dimensions import scale_of_unit
-from symbolic.functions import CeilLog2, Exceeds, Len, MaxOver, loop_name
+from symbolic.functions import CeilLog2, Exceeds, Given, Len, MaxOver, loop_name
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
@@ -18,8 +18,9 @@ HELPERS = ("ceil_log2", "ceiling_division", "choose", "floor_div", "log", "maxim
 
 
 def code_name(path: str) -> str:
-    """A Python identifier for a quantity path: ``host.overhead_ratio`` -> ``host__overhead_ratio``."""
-    return re.sub(r"\[(\w+)\]", r"_\1", path).replace(".", "__")
+    """A Python identifier for a quantity path: ``host.overhead_ratio`` -> ``host__overhead_ratio``,
+    ``stage_state[ZeRO-3]`` -> ``stage_state_ZeRO_3``."""
+    return re.sub(r"\[([\w-]+)\]", lambda key: "_" + key.group(1).replace("-", "_"), path).replace(".", "__")
 
 
 class EvaluatorPrinter(PythonCodePrinter):
@@ -99,6 +100,9 @@ class EvaluatorPrinter(PythonCodePrinter):
     def _print_Heaviside(self, expr: sympy.Heaviside) -> str:  # from derivatives of Min/Max
         self.helpers_used.add("step")
         return f"step({self._print(expr.args[0])})"
+
+    def _print_Given(self, expr: Given) -> str:
+        return "(" + " and ".join(f"{self._print(symbol)} is not None" for symbol in expr.inputs()) + ")"
 
     def _print_Exceeds(self, expr: Exceeds) -> str:
         self.helpers_used.add("choose")

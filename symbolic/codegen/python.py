@@ -27,7 +27,7 @@ from symbolic.codegen.pyprint import (
     _ordered,
     code_name,
 )
-from symbolic.functions import MaxOver, loop_name
+from symbolic.functions import Given, MaxOver, given_inputs, loop_name
 from symbolic.model import Quantity, ScenarioModel, _symbols
 from symbolic.model.dependencies import closure, reads
 from symbolic.runtime.errors import DeclarationError
@@ -86,6 +86,7 @@ class Evaluator:
     # For an input defaulting to an expression of others: (input, {other: code of d default / d other}).
     # When it is not given, its derivatives are chained into the inputs its default reads.
     default_chains: tuple[tuple[str, str], ...] = ()
+    gradient_tested: tuple[str, ...] = ()  # optional inputs differentiated where an otherwise= branch reads them
 
 
 def build_evaluator(model: ScenarioModel) -> Evaluator:
@@ -154,8 +155,9 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     variables = [d.symbol for d in arguments if d.symbol.is_Symbol and d.symbol not in optional]
     by_name = {decl.name: decl.symbol for decl in arguments}
     shared = GradientState(needed, fold, printer, names)
+    tested = sorted(set().union(*(given_inputs(q.expr) for q in main)) - set(variables), key=lambda s: s.name)
     parts = [(blocks[0] if blocks and not blocks[0].guard else Block((), (), ()),
-              *shared.block(main, variables))]
+              *shared.block(main, variables + tested))]
     for block in blocks:
         if block.guard:
             members = [q for q in needed if guards[q.symbol] == block.guard]
@@ -173,10 +175,11 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
                 wanted |= statement.reads
     guarded = tuple((Block(block.guard, tuple(reversed(kept[position])), ()), result)
                     for position, (block, _, result) in enumerate(parts) if position)
+    helpers = printer.helpers_used | ({"chain_default"} if chains else set()) | ({"drop_absent"} if tested else set())
     return Evaluator(tuple(argument_list), tuple(defaults), tuple(blocks), _result_literal(needed),
-                     tuple(sorted(printer.helpers_used | ({"chain_default"} if chains else set()))),
-                     tuple(requirements), optional_outputs, alternatives,
-                     tuple(reversed(kept[0])), parts[0][2], guarded, tuple(reversed(chains)))
+                     tuple(sorted(helpers)), tuple(requirements), optional_outputs, alternatives,
+                     tuple(reversed(kept[0])), parts[0][2], guarded, tuple(reversed(chains)),
+                     tuple(names[symbol] for symbol in tested))
 
 
 def _check_unique(model: ScenarioModel, names: Iterable[str]) -> None:
@@ -245,11 +248,35 @@ def _optional_dependencies(needed: list[Quantity], by_symbol: dict[sympy.Basic, 
     """For each quantity, the optional arguments it needs (directly or through others)."""
     needs: dict[sympy.Basic, frozenset[sympy.Basic]] = {}
     for quantity in needed:
-        found = {s for s in reads(quantity) if s in optional}
+        found = {s for s in _direct_needs(quantity.expr) | reads(quantity) - _symbols(quantity.expr) if s in optional}
+        tested = _given_branches(quantity.expr)
         for dependency in _dependencies(quantity, by_symbol):
+            if dependency in tested and needs[dependency]:
+                raise DeclarationError(f"{quantity.name}: its otherwise= branch reads {dependency}, which needs optional "
+                                       "inputs; read those inputs directly in the expression")
             found |= needs[dependency]
         needs[quantity.symbol] = frozenset(found)
     return {symbol: tuple(sorted(optional[s] for s in found)) for symbol, found in needs.items()}
+
+
+def _given_branches(expr: sympy.Basic) -> set[sympy.Basic]:
+    """What the branches of ``Output(..., otherwise=)`` read that run only when their inputs are given."""
+    if not isinstance(expr, sympy.Piecewise):
+        return set()
+    return set().union(*(_symbols(branch) for branch, condition in expr.args if isinstance(condition, Given)))
+
+
+def _direct_needs(expr: sympy.Basic) -> set[sympy.Basic]:
+    """What ``expr`` reads, less the inputs a ``Given`` branch tests (absent, the fallback is taken)."""
+    if not isinstance(expr, sympy.Piecewise) or not any(isinstance(c, Given) for _, c in expr.args):
+        return _symbols(expr)
+    found: set[sympy.Basic] = set()
+    for branch, condition in expr.args:
+        reads = _symbols(branch)
+        if isinstance(condition, Given):
+            reads -= set(condition.inputs())
+        found |= reads
+    return found
 
 
 def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinter,
@@ -259,8 +286,9 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
     indices = {q.limits[0] for q in members if q.limits} | {
         limit[0] for q in members for node in q.expr.atoms(sympy.Sum, MaxOver) for limit in node.limits}
     raw = sympy.numbered_symbols("_cse_raw_")
+    tested = set().union(*(given_inputs(q.expr) for q in members))  # None until tested: never hoisted
     replacements, reduced = sympy.cse([fold(q.expr, q.unit) for q in scalars], symbols=raw,
-                                      optimizations=None, ignore=tuple(indices))
+                                      optimizations=None, ignore=tuple(indices | tested))
     replacements, reduced = _inline_reciprocals(replacements, reduced)
     renumber = {}  # temporaries are numbered across blocks: _t0, _t1, ...
     for temporary, _ in replacements:

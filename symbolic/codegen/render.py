@@ -222,12 +222,17 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
             row = ("DatasetProfile", "a dataset; only its training examples are read", "None (optional)")
         else:
             assert item.scenario is not None
-            arguments = {inner: f"{item.name}_{inner}" for inner in item.resolved if f"{item.name}_{inner}" in used}
+            reads = {inner: str(symbol) for inner, symbol in item.resolved.items() if str(symbol) in used}
+            arguments = {inner: outer for inner, outer in reads.items() if not inner.startswith("output:")}
+            outputs = {inner.removeprefix("output:"): outer for inner, outer in reads.items() if inner.startswith("output:")}
+            extra = (f", outputs={outputs!r}" if outputs else "") + (", optional=True" if item.optional else "")
             structured.append(("_scenarios", f"ScenarioSpec({item.name!r}, {item.scenario.name}, {arguments!r}, "
-                                             f"doc={item.doc!r})"))
+                                             f"doc={item.doc!r}{extra})"))
             validation_imports.add("ScenarioSpec")
             scenario_imports.add(item.scenario.name)
-            row = (item.scenario.name, f"a {item.scenario.name}", "required")
+            read = f"; reads {', '.join(f'`{path}`' for path in outputs)}" if outputs else ""
+            row = (item.scenario.name, f"a {item.scenario.name}{read}",
+                   "None (optional)" if item.optional else "required")
         docs_rows[item.name] = {"name": item.name, "latex": "", "unit": "", "doc": item.doc, "type": row[0],
                                 "domain": row[1], "default": row[2]}
     precisions = []
@@ -317,7 +322,8 @@ def compiled_functions(context: dict[str, Any]) -> dict[str, Any]:
     module will hold, so numbers shown in the docs come from the code users run."""
     text = environment().get_template("evaluator_functions.py.j2").render(**context)
     namespace: dict[str, Any] = {}
-    source = f"from typing import Any\nfrom symbolic.runtime.mathops import {', '.join(HELPERS)}\n" + text
+    helpers = sorted({*HELPERS, *context["evaluator"].helpers})
+    source = f"from typing import Any\nfrom symbolic.runtime.mathops import {', '.join(helpers)}\n" + text
     exec(compile(source, f"<evaluator of {context['model'].name}>", "exec"), namespace)  # noqa: S102
     return namespace
 

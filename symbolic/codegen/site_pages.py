@@ -95,6 +95,11 @@ class Legends:
             if not decl.structured:
                 return LegendEntry(decl.latex, decl.name, f"#input-{decl.name}", decl.spec.doc)
             owner = next(s for s in self.model.structured if s.name == decl.structured)
+            if owner.kind == "scenario" and owner.scenario is not None and decl.resolves.startswith("output:"):
+                path = decl.resolves.removeprefix("output:")  # a number read from one of its outputs
+                anchor = slug(re.sub(r"\[.*\]$", "", path))
+                return LegendEntry(decl.latex, f"{owner.name}.{path}", f"{owner.scenario.name}.md#{anchor}",
+                                   decl.spec.doc)
             if owner.kind == "scenario" and owner.scenario is not None:
                 inner = next(d for d in owner.scenario.inputs if d.name == decl.resolves)
                 return LegendEntry(decl.latex, f"{owner.name}.{decl.resolves}",

@@ -18,7 +18,7 @@ import sympy
 
 from symbolic.codegen.latex import DocsLatexPrinter, latex_names
 from symbolic.dimensions import scale_of_unit
-from symbolic.functions import Len, MaxOver
+from symbolic.functions import Given, Len, MaxOver
 from symbolic.instances import Instance
 from symbolic.model import UNIT_SYMBOLS, ListInput, Quantity, ScenarioModel, _symbols
 from symbolic.model.dependencies import closure, reads
@@ -84,6 +84,13 @@ def input_values(model: ScenarioModel, given: dict[str, Any]) -> dict[str, Value
             elif item.kind == "dataset":
                 count = None if owner is None else owner.training_examples
                 value = None if count is None else exact(count)
+            elif owner is None and item.optional:  # an optional scenario input left out
+                value = None
+            elif decl.resolves.startswith("output:"):  # a number read from one of its outputs
+                assert item.scenario is not None and isinstance(owner, Instance)
+                path = decl.resolves.removeprefix("output:")
+                inner = owner.scenario.model
+                value = evaluate(inner, instance_values(owner), needed(inner, [path])).shown[path]
             else:
                 assert item.scenario is not None and isinstance(owner, Instance)
                 value = instance_values(owner)[decl.resolves]
@@ -206,6 +213,9 @@ def evaluate(model: ScenarioModel, inputs: dict[str, Value], only: set[str] | No
 def _number(expr: sympy.Basic, evaluation: Evaluation) -> Any:
     """``expr`` at the evaluation's values (None when it reads an absent value)."""
     env, lists = evaluation.env, evaluation.lists
+    if expr.has(Given):  # Output(..., otherwise=): the first branch only where its inputs are given
+        expr = expr.replace(lambda e: isinstance(e, Given), lambda e: sympy.true if all(
+            env.get(s) is not None for s in e.inputs()) else sympy.false)
     reads = _symbols(expr)
     if any(s in env and env[s] is None for s in reads):
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
@@ -16,10 +17,14 @@ from symbolic.model.collected import (
     ScenarioModel,
     _assumptions,
     _latex_name,
+    _symbols,
 )
-from symbolic.functions import Len
+from symbolic.functions import Given, Len
 from symbolic.runtime.errors import DeclarationError, DuplicateNameError
 from symbolic.runtime.validation import REQUIRED
+
+_TABLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")  # an identifier, or a name such as ZeRO-3
+
 
 class Declaration:
     """Base of everything a scenario class body may declare."""
@@ -116,14 +121,22 @@ class Output(Declaration):
     ``"error"`` (raise, naming the input) or ``"none"`` (the value is None).
     ``labels`` name the values 0, 1, ... of a dimensionless choice, which people then read
     as text: ``Output(Exceeds(t_m, t_c), labels=("Compute", "Memory"))``.
+
+    ``otherwise`` gives the value when an optional input ``expr`` reads is absent, so the
+    output is always there: ``Output(adapters * width, "byte", otherwise=full_state)`` is
+    the adapter state when ``adapters`` is given, else the full state. ``expr`` must read
+    the optional inputs directly (not through outputs that need them).
     """
 
     def __init__(self, expr: Any, unit: str = "", *, doc: str = "", if_missing: str = "error",
                  labels: tuple[str, ...] = (), symbol: str | None = None, group: GroupRef | None = None,
-                 field: str | None = None) -> None:
+                 field: str | None = None, otherwise: Any = None) -> None:
         if if_missing not in ("error", "none"):
             raise DeclarationError(f"Output: if_missing must be 'error' or 'none', not {if_missing!r}")
+        if otherwise is not None and if_missing != "error":
+            raise DeclarationError("Output: give otherwise (a fallback value) or if_missing, not both")
         self.expr = sympy.sympify(expr)
+        self.otherwise = None if otherwise is None else sympy.sympify(otherwise)
         self.unit = unit
         self.doc = doc
         self.if_missing = if_missing
@@ -136,6 +149,8 @@ class Output(Declaration):
 
     def bind(self, name: str, into: ScenarioModel) -> sympy.Symbol:
         symbol = sympy.Symbol(name, real=True)
+        if self.otherwise is not None:
+            self.expr = _given_or_else(name, into, self.expr, self.otherwise)
         path = _join(self.group, name, into, self.field)
         _add(into, self.group, OutputDecl(self.field or name, "scalar", self.doc, self.unit, if_missing=self.if_missing,
                                           labels=self.labels))
@@ -214,8 +229,8 @@ class Table(Declaration):
         symbols = {}
         path = _join(self.group, name, into) if self.group else name
         for key, expr in self.entries.items():
-            if not _IDENTIFIER.match(key):
-                raise DeclarationError(f"{into.name}: table {name} key {key!r} is not an identifier")
+            if not _TABLE_KEY.match(key):
+                raise DeclarationError(f"{into.name}: table {name} key {key!r} is not an identifier (hyphens allowed)")
             symbol = sympy.Symbol(f"{name}[{key}]", real=True)
             latex = rf"{_latex_name(name)}_{{\mathrm{{{key.replace('_', chr(92) + '_')}}}}}"
             into.add_quantity(Quantity(f"{path}[{key}]", symbol, expr, self.unit, self.doc, latex, table=name, key=key,
@@ -377,6 +392,17 @@ def close_groups(model: ScenarioModel) -> None:
             model.add_quantity(Quantity(path, symbol, source.symbol, source.spec.unit, source.spec.doc, latex,
                                         kind=kind, group=ref.name, echo=True))
     model.open_groups.clear()
+
+
+def _given_or_else(name: str, into: ScenarioModel, expr: sympy.Basic, otherwise: sympy.Basic) -> sympy.Basic:
+    """``expr`` where the optional inputs it reads are given, else ``otherwise``."""
+    optional = {d.symbol for d in into.inputs if d.spec.default is None or (
+        isinstance(d.spec.default, sympy.Basic) and not d.spec.default.is_Number)}
+    tested = sorted(_symbols(expr) & optional, key=lambda s: s.name)
+    if not tested:
+        raise DeclarationError(f"{into.name}: {name} has otherwise= but reads no optional input directly "
+                               "(read the optional inputs themselves, not outputs computed from them)")
+    return sympy.Piecewise((expr, Given(*tested)), (otherwise, True))
 
 
 def _group_ref(group: Any) -> GroupRef | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -143,16 +145,22 @@ class ScenarioInput(Declaration):
     """An input that is an instance of another scenario; its inputs become numbers here.
 
     ``network = ScenarioInput(DenseNetworkScenario)``: ``network.inputs()`` are symbols for
-    the network's evaluator arguments, ready to bind a ``Sub`` of the same class.
+    the network's evaluator arguments, ready to bind a ``Sub`` of the same class;
+    ``network.output("parameters")`` is a number read from the instance's output (in its
+    display unit), so the contained scenario reports its own missing inputs. With
+    ``optional=True`` it may be left out (None): every number it resolves to is then absent
+    (outputs need it, or take their ``otherwise=`` value).
     """
 
-    def __init__(self, scenario: type[Scenario], *, doc: str = "") -> None:
+    def __init__(self, scenario: type[Scenario], *, optional: bool = False, doc: str = "") -> None:
         self.scenario = scenario
+        self.optional = optional
         self.doc = doc
 
     def bind(self, name: str, into: ScenarioModel) -> ScenarioInputRef:
         inner = self.scenario.model
         symbols: dict[str, sympy.Basic] = {}
+        rename: dict[sympy.Basic, sympy.Basic] = {}
         for decl in inner.evaluator_inputs():
             spec = decl.spec
             outer = f"{name}_{decl.name}"
@@ -160,23 +168,56 @@ class ScenarioInput(Declaration):
                 symbol: sympy.Basic = sympy.IndexedBase(sympy.Symbol(outer, **decl.symbol.label.assumptions0))
             else:
                 symbol = sympy.Symbol(outer, **decl.symbol.assumptions0)
+            rename[decl.symbol] = symbol
+            default = spec.default
+            if isinstance(default, sympy.Basic) and not default.is_Number:  # computed from inputs above: ours now
+                spec = copy.copy(spec)
+                spec.default = default.xreplace(rename)
+            elif self.optional:
+                spec = copy.copy(spec)
+                spec.default = None
             latex = rf"\mathrm{{{name}}}.{decl.latex}"
             into.add_input(InputDecl(outer, symbol, spec, latex, structured=name, resolves=decl.name))
             symbols[decl.name] = symbol
-        into.add_structured(StructuredDecl(name, "scenario", self.doc, symbols, scenario=inner))
-        return ScenarioInputRef(name, symbols)
+        into.add_structured(StructuredDecl(name, "scenario", self.doc, dict(symbols), scenario=inner,
+                                           optional=self.optional))
+        return ScenarioInputRef(name, symbols, into, inner, self.optional)
 
 
 class ScenarioInputRef:
     """The numbers a scenario input resolves to, by the inner scenario's argument names."""
 
-    def __init__(self, name: str, symbols: dict[str, sympy.Basic]) -> None:
+    def __init__(self, name: str, symbols: dict[str, sympy.Basic], model: ScenarioModel | None = None,
+                 inner: ScenarioModel | None = None, optional: bool = False) -> None:
         self._name = name
         self._symbols = symbols
+        self._model = model
+        self._inner = inner
+        self._optional = optional
 
     def inputs(self, **overrides: Any) -> dict[str, Any]:
         """Bindings for a ``Sub`` of the same scenario class, with ``overrides`` replacing some."""
         return {**self._symbols, **overrides}
+
+    def output(self, path: str) -> sympy.Symbol:
+        """The number the given instance's output ``path`` has (``activations[full]``), in its display unit."""
+        assert self._model is not None and self._inner is not None
+        quantity = next((q for q in self._inner.quantities if q.name == path and q.kind == "scalar" and not q.hidden),
+                        None)
+        if quantity is None:
+            raise DeclarationError(f"scenario input {self._name} ({self._inner.name}) has no scalar output {path!r}")
+        outer = f"{self._name}_{re.sub(r'[^A-Za-z0-9_]', '_', path.replace(']', ''))}"
+        existing = next((d.symbol for d in self._model.inputs if d.name == outer), None)
+        if existing is not None:
+            return existing
+        symbol = sympy.Symbol(outer, real=True)
+        spec = Input(quantity.unit, default=None if self._optional else REQUIRED,
+                     doc=f"`{path}` of `{self._name}`: {quantity.doc}")
+        self._model.add_input(InputDecl(outer, symbol, spec, rf"\mathrm{{{self._name}}}.{quantity.latex}",
+                                        structured=self._name, resolves=f"output:{path}"))
+        decl = next(s for s in self._model.structured if s.name == self._name)
+        decl.resolved[f"output:{path}"] = symbol
+        return symbol
 
     def __getattr__(self, name: str) -> sympy.Basic:
         if name.startswith("_"):

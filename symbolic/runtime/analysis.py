@@ -61,6 +61,8 @@ def sensitivity(scenario: ScenarioBase, output: str) -> list[Sensitivity]:
     rows = []
     for name, derivative in gradient.items():
         x = scenario._args[name]
+        if x is None:  # an optional input not given (an otherwise= branch reads it only when given)
+            continue
         rows.append(_row(name, x, units.get(name, ""), derivative, y))
     return sorted(rows, key=lambda r: (r.elasticity is None, -abs(r.elasticity or 0.0), r.input))
 
@@ -91,6 +93,11 @@ def _argument_units(cls: type[ScenarioBase]) -> dict[str, str]:
     for inner in cls._scenarios:
         inner_units = _argument_units(inner.scenario)
         units.update({outer: inner_units.get(name, "") for name, outer in inner.arguments.items()})
+        for path, outer in inner.outputs.items():  # a number read from one of its outputs, in that output's unit
+            descriptor = getattr(inner.scenario, path.replace("[", ".").split(".")[0])
+            for part in path.replace("[", ".").split(".")[1:]:
+                descriptor = next((f for f in getattr(descriptor, "fields", ()) if f.name == part), descriptor)
+            units[outer] = descriptor.unit
     for dataset in cls._datasets:
         if dataset.training_examples:
             units[dataset.training_examples] = ""

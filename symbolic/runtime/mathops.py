@@ -99,3 +99,12 @@ def chain_default(derivatives: dict[str, dict[str, Any]], name: str, partials: d
             continue
         for other, partial in partials.items():
             entries[other] = entries.get(other, 0) + through * partial
+
+
+def drop_absent(derivatives: dict[str, dict[str, Any]], inputs: dict[str, Any]) -> None:
+    """Remove the derivatives with respect to optional inputs that were not given (an
+    ``otherwise=`` output reads them only when they are; absent, there is nothing to vary)."""
+    for name, value in inputs.items():
+        if value is None:
+            for entries in derivatives.values():
+                entries.pop(name, None)

@@ -104,6 +104,10 @@ class ScenarioBase:
         for workload_spec in cls._workloads:
             given[workload_spec.name] = _workload(title, workload_spec, inputs.get(workload_spec.name), args)
         for scenario_spec in cls._scenarios:
+            if scenario_spec.optional and inputs.get(scenario_spec.name) is None:
+                given[scenario_spec.name] = None
+                args.update(dict.fromkeys((*scenario_spec.arguments.values(), *scenario_spec.outputs.values())))
+                continue
             if scenario_spec.name not in inputs:
                 _missing(cls, inputs)
             inner = given[scenario_spec.name] = _instance(
@@ -111,6 +115,12 @@ class ScenarioBase:
                 f"a {scenario_spec.scenario.__name__}")
             for inner_name, outer_name in scenario_spec.arguments.items():
                 args[outer_name] = inner._args[inner_name]
+            for path, outer_name in scenario_spec.outputs.items():
+                try:
+                    args[outer_name] = _output_number(inner, path)
+                except MissingInputError as error:
+                    raise MissingInputError(f"{title}: input '{scenario_spec.name}' cannot give its '{path}': "
+                                            f"{error}") from None
         for requirement in cls._requirements:
             _check(title, requirement, args)
         if name is not None and not isinstance(name, str):
@@ -262,7 +272,8 @@ def _missing(cls: type[ScenarioBase], inputs: dict[str, Any]) -> None:
                if spec.default is REQUIRED and spec.name not in inputs]
     needed += [f"'{spec.name}' (a HardwareNode such as Hardware.Cloud.H100)" for spec in cls._nodes
                if spec.name not in inputs and not spec.optional]
-    needed += [f"'{spec.name}' (a {spec.scenario.__name__})" for spec in cls._scenarios if spec.name not in inputs]
+    needed += [f"'{spec.name}' (a {spec.scenario.__name__})" for spec in cls._scenarios
+               if spec.name not in inputs and not spec.optional]
     if needed:
         inputs_word = "input was" if len(needed) == 1 else f"{len(needed)} required inputs were"
         raise MissingInputError(f"{cls.__name__}: required {inputs_word} not given: {', '.join(needed)}")
@@ -276,6 +287,19 @@ def _precision(title: str, spec: PrecisionSpec, value: Any) -> str:
     if not isinstance(value, str):
         raise InputTypeError(f"{title}: input '{spec.name}' got {type(value).__name__} {value!r}; "
                              "expected a precision key such as 'fp32'")
+    return value
+
+
+def _output_number(inner: ScenarioBase, path: str) -> Any:
+    """The number of the contained instance's output ``path`` in its display unit; reading the
+    attribute first lets the instance name an input it lacks (MissingInputError)."""
+    parts = path.replace("]", "").replace("[", ".").split(".")
+    getattr(inner, parts[0])
+    value: Any = inner._result or inner._evaluated()
+    for part in parts:
+        value = value[part]
+    if value is None:  # a table entry the attribute read did not reject
+        raise MissingInputError(f"{type(inner).__name__}: output '{path}' needs an input that was not given")
     return value
 
 

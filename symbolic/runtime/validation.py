@@ -189,6 +189,8 @@ class ScenarioSpec(NamedTuple):
     scenario: type
     arguments: dict[str, str]  # inner argument -> our argument
     doc: str = ""
+    outputs: dict[str, str] = {}  # inner output path -> our argument (read from the instance)  # noqa: RUF012
+    optional: bool = False  # may be left out: then every argument it gives is None
 
 
 class PrecisionSpec(NamedTuple):
