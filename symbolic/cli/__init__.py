@@ -25,6 +25,7 @@ from symbolic.cli.commands import (
     cmd_sweep,
 )
 from symbolic.cli.output import outputs_of, shown, table
+from symbolic.cli.search import add_parser as add_search_parser
 from symbolic.cli.values import UsageError, build, parse_setting, parse_vary
 
 __all__ = ["UsageError", "build", "build_parser", "main", "outputs_of", "parse_setting", "parse_vary", "shown",
@@ -38,6 +39,8 @@ EPILOG = """examples:
   mlsysym eval MlpTrainingStepScenario --from MnistTwoLayerTrainingStepOnH100 --set batch_size=64 --set hardware=B200
   mlsysym eval DecodeScenario --from Llama3_70B_DecodeH100 --set workload=Llama3_8B
   mlsysym sweep MnistTwoLayerTrainingStepOnH100 --vary batch_size=1..4096:log2 --outputs compute_time,memory_time --out sweep.csv
+  mlsysym search Llama2_70B_DecodeH100 --vary hardware=Cloud.* --vary tp_size=1..8:log2 \\
+      --where 'result.weight_bytes <= hardware.memory_capacity' --minimize 'hardware.unit_cost * tp_size'
   mlsysym solve MnistTwoLayerTrainingStepOnH100 --for batch_size --where compute_time=memory_time
   mlsysym solve PhoneFullUpdateWorkingSet --for parameters --where total=8GiB
   mlsysym sensitivity MnistEpochCpuVersusH100 'result.total_time[accelerator]'
@@ -90,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "values may carry units: dispatch=1us..10us:lin=4, dispatch=1us,5us")
     sub.add_argument("--outputs", help="comma-separated output paths (default: all)")
     sub.add_argument("--out", help="write FILE.csv or FILE.json (default: print the first rows)")
+    add_search_parser(command)
     sub = command("solve", cmd_solve, "solve an output equation for an input, exactly")
     sub.add_argument("name", help="a registry name (the other inputs' values)")
     sub.add_argument("--for", dest="unknown", required=True, help="the input to solve for")

@@ -286,8 +286,7 @@ def search(base: ScenarioBase | type[ScenarioBase], vary: dict[str, Any], where:
 def _plan(base: Any, vary: dict[str, Any], where: str | Sequence[str], minimize: str | Sequence[str],
           maximize: str | Sequence[str], fixed: dict[str, Any] | None, top: int, chunk_points: int) -> Plan:
     if isinstance(base, type) and issubclass(base, ScenarioBase):
-        firsts = {name: _first(values) for name, values in (vary or {}).items()} if isinstance(vary, dict) else {}
-        base = base(**{**firsts, **(fixed or {})})
+        base = _base_of(base, vary, fixed or {})
     elif not isinstance(base, ScenarioBase):
         raise ScenarioInputError(f"search: expected a scenario instance or class, got {base!r}")
     elif fixed:
@@ -328,15 +327,33 @@ def _texts(value: str | Sequence[str]) -> list[str]:
     return [value] if isinstance(value, str) else list(value)
 
 
-def _first(values: Any) -> Any:
+def _base_of(cls: type[ScenarioBase], vary: dict[str, Any], fixed: dict[str, Any]) -> ScenarioBase:
+    """An instance of ``cls`` from ``fixed`` and the first valid point of the space (its
+    outputs name what the constraints and objectives may read); the space is searched as given."""
+    import itertools
+
+    axes = {name: _values(values) for name, values in (vary.items() if isinstance(vary, dict) else ())}
+    error: ScenarioInputError | None = None
+    for point in itertools.islice(itertools.product(*axes.values()), 10_000):
+        try:
+            return cls(**{**dict(zip(axes, point, strict=True)), **fixed})
+        except ScenarioInputError as refused:
+            error = error or refused
+    if error is None:  # no point at all: let the class name what is missing
+        return cls(**fixed)
+    raise ScenarioInputError(f"search: no valid {cls.__name__} among the first points of the space ({error}); "
+                             "give the inputs the space does not vary") from None
+
+
+def _values(values: Any) -> Any:
     if values is EACH_PRECISION:
-        return None  # the default precision; the space expands it per node
+        return [None]  # the default precision; the space expands it per node
     if isinstance(values, (str, bytes)):
-        return values
+        return [values]
     try:
-        return next(iter(values))
-    except (TypeError, StopIteration):
-        return values
+        return list(values)
+    except TypeError:
+        return [values]
 
 
 def _output_units(base: ScenarioBase) -> dict[str, str]:
@@ -348,5 +365,9 @@ def _jsonable(value: Any) -> Any:
     if hasattr(value, "units") and hasattr(value, "magnitude"):
         return {"value": value.magnitude, "unit": f"{value.units:~P}"}
     if hasattr(value, "path") and hasattr(value, "name"):
+        from symbolic.runtime.hardware import HardwareNode
+
+        if isinstance(value, HardwareNode) and value.path:
+            return f"Hardware.{value.path}"
         return getattr(value, "registry_path", None) or value.path or value.name
     return value

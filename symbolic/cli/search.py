@@ -1,0 +1,196 @@
+"""``mlsysym search``: the best points of a design space, from the command line.
+
+Each ``--vary name=SPEC`` is one axis: a numeric range or list as ``sweep`` reads them
+(``1..1024:log2``, ``1..64``, ``10us,20us``), catalog entries (``hardware=Cloud.*`` every node
+of a tier, ``hardware=*`` every node, ``hardware=H100,B200``; ``workload=Language.*``,
+``workload=Llama2_70B,GPT3``), precision or option keys (``peak_precision=fp16,fp8``, or
+``peak_precision=each``: every precision each node lists).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from symbolic.cli.output import jsonable, shown, table
+from symbolic.cli.values import UsageError, _nearest, build, hardware_node, instance, parse_setting, parse_vary, scenario_class
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from generated import Scenarios
+
+    from symbolic.runtime.search import search
+
+    if not (args.minimize or args.maximize):
+        raise UsageError("search needs an objective: --minimize OUTPUT or --maximize OUTPUT")
+    if args.top < 1:
+        raise UsageError(f"--top must be at least 1, got {args.top}")
+    if args.scheduler and args.engine != "dask":
+        raise UsageError("--scheduler is for --engine dask")
+    cls = scenario_class(args.scenario)
+    vary = dict(parse_axis(cls, text) for text in args.vary)
+    if args.scenario in Scenarios:
+        base: Any = build(cls, instance(args.scenario), args.set or [])
+        fixed = None
+    else:
+        base, fixed = cls, dict(parse_setting(cls, s) for s in args.set or [])
+    bar = _ProgressBar(after=0.0 if args.progress else None if args.json or args.quiet else 1.0)
+    result = search(base, vary, args.where or [], minimize=args.minimize or [], maximize=args.maximize or [],
+                    fixed=fixed, top=args.top, chunk_points=args.chunk, engine=args.engine,
+                    scheduler=args.scheduler, progress=bar)
+    bar.close()
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=jsonable))
+        return 0
+    print(summary(result))
+    if result.rows:
+        print(results_table(result))
+    return 0
+
+
+def summary(result: Any) -> str:
+    goal = "; ".join(f"{sense} {text}" for sense, text, _ in result.objectives)
+    kind = f"Pareto front of {result.front} points" if result.front is not None else f"best {len(result.rows)}"
+    return (f"{result.size:,} points: {result.evaluated:,} evaluated, {result.invalid:,} invalid (skipped), "
+            f"{result.feasible:,} feasible; {kind} by {goal} ({result.seconds:.2f} s, {result.chunks} chunk{'s' if result.chunks != 1 else ''}, "
+            f"{result.engine})")
+
+
+def results_table(result: Any) -> str:
+    first = result.rows[0]
+    header = ["#", *first.inputs, *(f"{k} [{u}]" if u else k for k, (_, u) in first.objectives.items()),
+              *(f"{k} [{u}]" if u else k for k, (_, u) in first.outputs.items() if k not in first.objectives)]
+    rows = []
+    for rank, row in enumerate(result.rows, start=1):
+        inputs = [_entry(value) for value in row.inputs.values()]
+        objectives = [shown(value) for value, _ in row.objectives.values()]
+        outputs = [shown(value) for key, (value, _) in row.outputs.items() if key not in row.objectives]
+        rows.append([rank, *inputs, *objectives, *outputs])
+    return table(rows, header)
+
+
+def entry_name(value: Any) -> str:
+    """A catalog entry as people name it (``Hardware.Cloud.H100``, ``Models.Language.GPT3``)."""
+    from symbolic.runtime.hardware import HardwareNode
+
+    if isinstance(value, HardwareNode) and value.path:
+        return f"Hardware.{value.path}"
+    return getattr(value, "registry_path", "") or value.path or value.name
+
+
+def _entry(value: Any) -> str:
+    if hasattr(value, "magnitude"):
+        return shown(value.magnitude, f"{value.units:~P}")
+    if hasattr(value, "path") and hasattr(value, "name"):
+        return entry_name(value)
+    return shown(value)
+
+
+class _ProgressBar:
+    """A progress bar on stderr once a search has run ``after`` seconds (None: never), redrawn
+    at most ten times a second."""
+
+    def __init__(self, after: float | None) -> None:
+        self.after = after
+        self.started = time.perf_counter()
+        self.drawn = 0.0
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if self.after is None or now - self.started < self.after or (now - self.drawn < 0.1 and done < total):
+            return
+        self.drawn, self.shown = now, True
+        share = done / total if total else 1.0
+        print(f"\r[{'#' * int(30 * share):<30}] {done:,}/{total:,} points, {now - self.started:.1f} s",
+              end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.shown:
+            print(file=sys.stderr)
+
+
+def parse_axis(cls: Any, text: str) -> tuple[str, Any]:
+    """``name=SPEC`` as the values of one axis of the search."""
+    from symbolic.runtime.search import EACH_PRECISION, every
+
+    if "=" not in text:
+        raise UsageError(f"--vary expects name=values, got {text!r}")
+    name, _, spec = (part.strip() for part in text.partition("="))
+    nodes = {n.name for n in cls._nodes}
+    workloads = {w.name for w in cls._workloads}
+    precisions = {p.name for p in cls._precisions}
+    keys = precisions | {c.name for c in cls._choices}
+    items = [item.strip() for item in spec.split(",")]
+    if not spec or any(not item for item in items):
+        raise UsageError(f"--vary {name}: expected values separated by commas, got {spec!r}")
+    if name in nodes:
+        from generated import Hardware
+
+        return name, [node for item in items for node in _entries(Hardware, "Hardware", item, hardware_node)]
+    if name in workloads:
+        from generated import Models
+
+        return name, [w for item in items for w in _entries(Models, "Models", item, _workload)]
+    if name in precisions and spec.lower() == "each":
+        return name, EACH_PRECISION
+    if name in keys:
+        return name, items
+    if name in {d.name for d in cls._datasets} or name in {s.name for s in cls._scenarios}:
+        return name, [parse_setting(cls, f"{name}={item}")[1] for item in items]
+    del every
+    return parse_vary(cls, text)
+
+
+def _entries(root: Any, title: str, item: str, single: Any) -> list[Any]:
+    """``Tier.*`` (a tier's entries), ``*`` (every entry) or one entry."""
+    from symbolic.runtime.search import every
+
+    item = item.removeprefix(f"{title}.")
+    if item == "*":
+        return [entry for _, tier in root.items() for entry in every(tier)]
+    if item.endswith(".*"):
+        tier = item[:-2]
+        if tier not in root:
+            raise _nearest(tier, list(root), f"{title} tier")
+        return every(getattr(root, tier))
+    return [single(item)]
+
+
+def _workload(text: str) -> Any:
+    from generated import Models
+
+    entries = {f"{tier}.{key}": entry for tier, group in Models.items() for key, entry in group.items()}
+    if text in entries:
+        return entries[text]
+    by_key = {path.split(".")[1]: entry for path, entry in entries.items()}
+    if text in by_key:
+        return by_key[text]
+    raise _nearest(text, list(by_key), "workload")
+
+
+def add_parser(command: Any) -> None:
+    sub = command("search", cmd_search, "the best points of a design space under constraints (top k, or the "
+                                        "Pareto front of several objectives)")
+    sub.add_argument("scenario", help="a registry name (the inputs not varied) or a scenario class (give --set)")
+    sub.add_argument("--vary", action="append", required=True, metavar="NAME=VALUES",
+                     help="numbers: a..b, a..b:log2, a..b:lin=N, a..b:step=S, v1,v2 (units allowed: 1us..1ms:log=4); "
+                          "catalog: hardware=Cloud.*, hardware=*, hardware=H100,B200, workload=Language.*; "
+                          "keys: precision=fp16,fp8, peak_precision=each")
+    sub.add_argument("--set", action="append", metavar="NAME=VALUE", help="a fixed input, as for eval")
+    sub.add_argument("--where", action="append", metavar="CONSTRAINT",
+                     help="e.g. 'result.weight_bytes <= hardware.memory_capacity', 'tp_size * pp_size == 64', "
+                          "'result.compute_time <= 5 ms' (all must hold)")
+    sub.add_argument("--minimize", action="append", metavar="EXPR", help="an output or expression to minimize")
+    sub.add_argument("--maximize", action="append", metavar="EXPR", help="an output or expression to maximize")
+    sub.add_argument("--top", type=int, default=10, help="rows to show (default 10)")
+    sub.add_argument("--chunk", type=int, default=2**17, help="points per chunk (memory bound; default 131072)")
+    sub.add_argument("--engine", choices=("local", "dask"), default="local",
+                     help="local (in process) or dask (needs mlsysym[dask])")
+    sub.add_argument("--scheduler", metavar="ADDR",
+                     help="a Dask scheduler address (default with --engine dask: a local cluster)")
+    sub.add_argument("--quiet", action="store_true", help="no progress bar")
+    sub.add_argument("--progress", action="store_true", help="a progress bar even on a short search")
