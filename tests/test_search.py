@@ -191,3 +191,20 @@ def test_a_class_is_built_from_fixed_inputs_and_the_first_values() -> None:
                    minimize="result.total_time", top=3)
     same = search(BASE, {k: v for k, v in VARY.items() if k != "n_nodes"}, WHERE, minimize="result.total_time", top=3)
     assert [r.inputs for r in found.rows] == [r.inputs for r in same.rows]
+
+
+def test_objectives_and_constraints_of_one_axis_broadcast_over_the_others() -> None:
+    base = Scenarios.Llama2_70B_DecodeH100
+    priced = [n for n in every(Hardware.Cloud) if n.unit_cost is not None]
+    found = search(base, {"hardware": priced, "batch_size": [1, 8, 64]}, "tp_size == 1",
+                   minimize="hardware.unit_cost", maximize="result.peak_fraction", top=100)
+    expected = []  # the front by hand: cheaper, or better used at the same or a higher price
+    points = [(n.unit_cost.magnitude, -base.variant(hardware=n, batch_size=b).result.peak_fraction, n, b)
+              for n in priced for b in (1, 8, 64)]
+    for cost, fraction, node, batch in points:
+        if not any(c <= cost and f <= fraction and (c, f) != (cost, fraction) for c, f, _, _ in points):
+            if (cost, fraction) not in [(c, f) for c, f, _, _ in expected]:
+                expected.append((cost, fraction, node, batch))
+    expected.sort(key=lambda p: (p[0], p[1]))
+    assert [(r.inputs["hardware"], r.inputs["batch_size"]) for r in found.rows] == [(n, b) for _, _, n, b in expected]
+    assert found.feasible == found.evaluated == 3 * len(priced)

@@ -149,8 +149,7 @@ def evaluate_chunk(plan: Plan, chunk: int) -> Partial:
         keys = [compiled.evaluate(lookup) if sign > 0 else -compiled.evaluate(lookup)
                 for sign, compiled in prep.objectives]
         # infeasible points get an infinite key, so "finite" is "feasible with a finite objective"
-        masked = [numpy.where(feasible, key, numpy.inf).reshape(-1) if numpy.ndim(key) or numpy.ndim(feasible)
-                  else numpy.full(count, key if feasible else numpy.inf) for key in keys]
+        masked = [numpy.broadcast_to(numpy.where(feasible, key, numpy.inf), shape).reshape(-1) for key in keys]
         finite = numpy.isfinite(masked[0])
         for column in masked[1:]:
             finite &= numpy.isfinite(column)
