@@ -35,6 +35,7 @@ import numpy as np
 import fresh
 import handwritten
 import pint_formulas
+import search_bench
 import synthetic
 from report import API, CANDIDATES, HAND, LAMBDIFY, PINT, RAW, SUBS, report, shown
 from sympy_forms import Forms
@@ -321,9 +322,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer rounds, to try the suite (not for the record)")
     parser.add_argument("--pipeline-only", action="store_true",
                         help="only the pipeline at 50 scenarios, merged into the existing results.json")
+    parser.add_argument("--search-only", action="store_true",
+                        help="only the design-space search, merged into the existing results.json")
     options = parser.parse_args()
-    if options.pipeline_only:
-        pipeline_only()
+    if options.pipeline_only or options.search_only:
+        pipeline_only() if options.pipeline_only else search_bench.merge_into(ROOT / "benchmarks" / "results.json")
         return
     rounds = ({"evaluation": 5, "sweep": 3, "import": 3, "regeneration": 1, "cli": 2} if options.quick else
               {"evaluation": 31, "sweep": 9, "import": 11, "regeneration": 5, "cli": 7})
@@ -345,9 +348,11 @@ def main() -> None:
     records += section("imports in fresh interpreters", imports, rounds["import"])
     records += section("regeneration in fresh interpreters", regeneration, rounds["regeneration"], budget)
     records += section("CLI start-up", cli, rounds["cli"])
+    searched = section("design-space search", search_bench.measure, 1 if options.quick else 3)
     pipeline = section("pipeline at 50 scenarios", synthetic.measure, 1 if options.quick else 3)
-    found = targets(evaluations, sweep_info, records) + synthetic.targets(pipeline)
-    text = report(evaluations, sweep_info, records, found) + "\n\n" + synthetic.table(pipeline)
+    found = targets(evaluations, sweep_info, records) + search_bench.targets(searched) + synthetic.targets(pipeline)
+    text = (report(evaluations, sweep_info, records, found) + "\n\n" + search_bench.table(searched) + "\n\n"
+            + synthetic.table(pipeline))  # the pipeline's block last: --pipeline-only replaces the tail
     elapsed = time.perf_counter() - started
     print(text)
     print(f"\n({elapsed:.0f} s; medians over interleaved rounds: {rounds}, regeneration within {budget:.0f} s; "
@@ -383,6 +388,7 @@ def main() -> None:
         ],
         "measurements": records,
         "pipeline": pipeline,
+        "search": searched,
         "targets": found,
         "table": text,
     }

@@ -69,3 +69,14 @@ def test_a_class_with_set_inputs_and_the_progress_bar() -> None:
     assert out.returncode == 0, out.stderr
     assert "3,000,000 points: 2,999,999 evaluated, 1 invalid (skipped)" in out.stdout
     assert "[####" in out.stderr and "3,000,000/3,000,000 points" in out.stderr  # the bar
+
+
+def test_the_console_example_of_the_search_page(capsys: pytest.CaptureFixture[str]) -> None:
+    import shlex
+
+    page = (ROOT / "generated" / "docs" / "search.md").read_text(encoding="utf-8")
+    block = page.split("```console\n", 1)[1].split("```", 1)[0].splitlines()
+    command, summary, *table = block
+    assert main(shlex.split(command.removeprefix("$ mlsysym "))) == 0
+    first, *rest = capsys.readouterr().out.splitlines()
+    assert first.startswith(summary + " (") and rest == table

@@ -22,7 +22,7 @@ from symbolic.cli.values import UsageError, _nearest, build, hardware_node, inst
 def cmd_search(args: argparse.Namespace) -> int:
     from generated import Scenarios
 
-    from symbolic.runtime.search import search
+    from symbolic.runtime.search import CHUNK_POINTS, search
 
     if not (args.minimize or args.maximize):
         raise UsageError("search needs an objective: --minimize OUTPUT or --maximize OUTPUT")
@@ -39,7 +39,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         base, fixed = cls, dict(parse_setting(cls, s) for s in args.set or [])
     bar = _ProgressBar(after=0.0 if args.progress else None if args.json or args.quiet else 1.0)
     result = search(base, vary, args.where or [], minimize=args.minimize or [], maximize=args.maximize or [],
-                    fixed=fixed, top=args.top, chunk_points=args.chunk, engine=args.engine,
+                    fixed=fixed, top=args.top, chunk_points=CHUNK_POINTS if args.chunk is None else args.chunk, engine=args.engine,
                     scheduler=args.scheduler, progress=bar)
     bar.close()
     if args.json:
@@ -187,7 +187,8 @@ def add_parser(command: Any) -> None:
     sub.add_argument("--minimize", action="append", metavar="EXPR", help="an output or expression to minimize")
     sub.add_argument("--maximize", action="append", metavar="EXPR", help="an output or expression to maximize")
     sub.add_argument("--top", type=int, default=10, help="rows to show (default 10)")
-    sub.add_argument("--chunk", type=int, default=2**17, help="points per chunk (memory bound; default 131072)")
+    sub.add_argument("--chunk", type=int, metavar="POINTS",
+                     help="points per chunk (bounds memory; default: search.CHUNK_POINTS, 8192)")
     sub.add_argument("--engine", choices=("local", "dask"), default="local",
                      help="local (in process) or dask (needs mlsysym[dask])")
     sub.add_argument("--scheduler", metavar="ADDR",

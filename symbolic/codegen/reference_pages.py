@@ -40,7 +40,9 @@ def benchmark_results() -> dict[str, Any] | None:
 
 def reference_files(env: Environment, header: Callable[[str, str], list[str]]) -> dict[str, str]:
     files = {"generated/docs/cli.md": env.get_template("cli.md.j2").render(
-        header=header("symbolic/cli.py (build_parser)", "cli.md.j2"), commands=cli_commands())}
+        header=header("symbolic/cli.py (build_parser)", "cli.md.j2"), commands=cli_commands()),
+             "generated/docs/search.md": env.get_template("search.md.j2").render(
+        header=header("symbolic/runtime/search.py", "search.md.j2"))}
     results = benchmark_results()
     if results is not None:
         files["generated/docs/benchmarks.md"] = env.get_template("benchmarks.md.j2").render(
