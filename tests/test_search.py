@@ -208,3 +208,14 @@ def test_objectives_and_constraints_of_one_axis_broadcast_over_the_others() -> N
     expected.sort(key=lambda p: (p[0], p[1]))
     assert [(r.inputs["hardware"], r.inputs["batch_size"]) for r in found.rows] == [(n, b) for _, _, n, b in expected]
     assert found.feasible == found.evaluated == 3 * len(priced)
+
+
+def test_long_axes_are_checked_like_short_ones_and_an_empty_space_is_all_invalid() -> None:
+    values = np.concatenate([np.arange(-5, 3000), [0.5, np.nan, np.inf]])  # long: the vectorised path
+    long = search(BASE, {"n_nodes": values}, "n_devices >= 0", minimize="result.total_time", top=2)
+    short = search(BASE, {"n_nodes": [-1, 0, 0.5, float("inf"), 1, 2]}, "n_devices >= 0", minimize="result.total_time", top=2)
+    assert long.size == len(values) and long.evaluated == 3000 - 1 and long.invalid == len(values) - 2999
+    assert short.evaluated == 2 and short.invalid == 4
+    assert [r.inputs for r in long.rows] == [r.inputs for r in short.rows] == [{"n_nodes": 1}, {"n_nodes": 2}]
+    empty = search(BASE, {"n_nodes": [0, -1]}, minimize="result.total_time")
+    assert (empty.size, empty.evaluated, empty.invalid, empty.feasible, empty.rows) == (2, 0, 2, 0, [])

@@ -212,6 +212,9 @@ def _numeric_axis(title: str, spec: Any, items: list[Any]) -> Any:
     """The values inside the input's domain as float64 in its unit; wrong types and units raise."""
     import numpy
 
+    if len(items) > 1000 and all(type(item) in (float, int) or isinstance(item, (numpy.integer, numpy.floating))
+                                 for item in items[:1]):
+        return _numeric_array(title, spec, items)
     kept = []
     for item in items:
         value = item
@@ -221,13 +224,35 @@ def _numeric_axis(title: str, spec: Any, items: list[Any]) -> Any:
             raise InputTypeError(f"{title}: a value of '{spec.name}' is {type(item).__name__} {item!r}; "
                                  f"expected {spec.scalar_domain}")
         value = float(value)
-        if spec.integer and abs(value) > EXACT_INTEGER:
+        if spec.integer and math.isfinite(value) and abs(value) > EXACT_INTEGER:
             raise ScenarioInputError(f"{title}: '{spec.name}' value {item!r} is beyond 2**53, where a search's "
                                      "float64 arithmetic stops being exact for integers")
         if not math.isfinite(value) or (spec.integer and not value.is_integer()) or _outside(spec, value):
             continue  # outside the domain: invalid points, counted, never evaluated
         kept.append(value)
     return numpy.asarray(kept, dtype=numpy.float64)
+
+
+def _numeric_array(title: str, spec: Any, items: list[Any]) -> Any:
+    """``_numeric_axis`` for a long axis of plain numbers, vectorised (the same rules)."""
+    import numpy
+
+    try:
+        values = numpy.asarray(items, dtype=numpy.float64)
+    except (TypeError, ValueError):
+        raise InputTypeError(f"{title}: the values of '{spec.name}' are not all numbers; "
+                             f"expected {spec.scalar_domain}") from None
+    if spec.integer and numpy.any(numpy.isfinite(values) & (numpy.abs(values) > EXACT_INTEGER)):
+        raise ScenarioInputError(f"{title}: a value of '{spec.name}' is beyond 2**53, where a search's "
+                                 "float64 arithmetic stops being exact for integers")
+    keep = numpy.isfinite(values)
+    if spec.integer:
+        keep &= values == numpy.floor(values)
+    if spec.minimum is not None:
+        keep &= (values > spec.minimum) if spec.strict else (values >= spec.minimum)
+    if spec.maximum is not None:
+        keep &= (values < spec.maximum) if spec.strict_maximum else (values <= spec.maximum)
+    return values[keep]
 
 
 def _checked_entries(title: str, name: str, kind: str, items: list[Any]) -> list[Any]:
