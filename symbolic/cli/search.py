@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from symbolic.cli.output import jsonable, shown, table
-from symbolic.cli.values import UsageError, _nearest, build, hardware_node, instance, parse_setting, parse_vary, scenario_class
+from symbolic.cli.values import UsageError, _nearest, build, catalog_entry, instance, parse_setting, parse_vary, scenario_class
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -115,7 +115,7 @@ class _ProgressBar:
 
 def parse_axis(cls: Any, text: str) -> tuple[str, Any]:
     """``name=SPEC`` as the values of one axis of the search."""
-    from symbolic.runtime.search import EACH_PRECISION, every
+    from symbolic.runtime.search import EACH_PRECISION
 
     if "=" not in text:
         raise UsageError(f"--vary expects name=values, got {text!r}")
@@ -130,22 +130,21 @@ def parse_axis(cls: Any, text: str) -> tuple[str, Any]:
     if name in nodes:
         from generated import Hardware
 
-        return name, [node for item in items for node in _entries(Hardware, "Hardware", item, hardware_node)]
+        return name, [node for item in items for node in _entries(Hardware, "Hardware", item, "hardware node")]
     if name in workloads:
         from generated import Models
 
-        return name, [w for item in items for w in _entries(Models, "Models", item, _workload)]
+        return name, [w for item in items for w in _entries(Models, "Models", item, "workload")]
     if name in precisions and spec.lower() == "each":
         return name, EACH_PRECISION
     if name in keys:
         return name, items
     if name in {d.name for d in cls._datasets} or name in {s.name for s in cls._scenarios}:
         return name, [parse_setting(cls, f"{name}={item}")[1] for item in items]
-    del every
     return parse_vary(cls, text)
 
 
-def _entries(root: Any, title: str, item: str, single: Any) -> list[Any]:
+def _entries(root: Any, title: str, item: str, what: str) -> list[Any]:
     """``Tier.*`` (a tier's entries), ``*`` (every entry) or one entry."""
     from symbolic.runtime.search import every
 
@@ -157,19 +156,7 @@ def _entries(root: Any, title: str, item: str, single: Any) -> list[Any]:
         if tier not in root:
             raise _nearest(tier, list(root), f"{title} tier")
         return every(getattr(root, tier))
-    return [single(item)]
-
-
-def _workload(text: str) -> Any:
-    from generated import Models
-
-    entries = {f"{tier}.{key}": entry for tier, group in Models.items() for key, entry in group.items()}
-    if text in entries:
-        return entries[text]
-    by_key = {path.split(".")[1]: entry for path, entry in entries.items()}
-    if text in by_key:
-        return by_key[text]
-    raise _nearest(text, list(by_key), "workload")
+    return [catalog_entry(title, item, what)]
 
 
 def add_parser(command: Any) -> None:
