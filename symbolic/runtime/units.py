@@ -34,8 +34,7 @@ def registry() -> Any:
 
 
 def _build_registry() -> Any:
-    import pint
-
+    pint = _import_pint()
     ureg: Any = pint.UnitRegistry(UNITS_FILE, cache_folder=None)
     ureg.formatter.default_format = "~P"
     # pint pickles a Quantity by looking its units up in pint's application registry, which
@@ -43,6 +42,25 @@ def _build_registry() -> Any:
     ureg.Quantity.__reduce__ = _reduce_quantity
     ureg.Unit.__reduce__ = _reduce_unit
     return ureg
+
+
+def _import_pint() -> Any:
+    """pint, imported with dask hidden from it: where dask is installed (the ``dask`` extra of
+    the search) pint imports ``dask.base`` on import, a third of a second and jinja2 on every
+    first use of a Quantity. Quantities here never wrap dask arrays; a search on Dask imports
+    dask itself, after this. ``importlib.util.find_spec`` reports a module whose
+    ``sys.modules`` entry is None as absent, which is how pint looks."""
+    if "pint" in sys.modules or "dask" in sys.modules:
+        import pint
+
+        return pint
+    sys.modules["dask"] = None  # type: ignore[assignment]
+    try:
+        import pint
+    finally:
+        if sys.modules.get("dask", False) is None:
+            del sys.modules["dask"]
+    return pint
 
 
 def _reduce_quantity(quantity: Any) -> tuple[Any, ...]:
