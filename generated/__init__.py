@@ -31,6 +31,7 @@ _SOURCES = {
     "Constants": "generated.catalog",
     "ContextGrowthScenario": "generated.context_growth",
     "ContextMemoryCrossingScenario": "generated.context_memory_crossing",
+    "DataParallelIntensityScenario": "generated.data_parallel_intensity",
     "DatasetProfile": "symbolic.runtime.hardware",
     "Datasets": "generated.catalog",
     "DecodeScenario": "generated.decode",
@@ -90,6 +91,7 @@ _SCENARIO_CLASSES = (
     "CompileBreakevenScenario",
     "ContextGrowthScenario",
     "ContextMemoryCrossingScenario",
+    "DataParallelIntensityScenario",
     "DecodeScenario",
     "DenseNetworkScenario",
     "EpochOverheadScenario",
@@ -126,6 +128,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.compile_breakeven import CompileBreakevenScenario
     from generated.context_growth import ContextGrowthScenario
     from generated.context_memory_crossing import ContextMemoryCrossingScenario
+    from generated.data_parallel_intensity import DataParallelIntensityScenario
     from generated.decode import DecodeScenario
     from generated.dense_network import DenseNetworkScenario
     from generated.epoch_overhead import EpochOverheadScenario
@@ -171,6 +174,7 @@ __all__ = [
     "Constants",
     "ContextGrowthScenario",
     "ContextMemoryCrossingScenario",
+    "DataParallelIntensityScenario",
     "DatasetProfile",
     "Datasets",
     "DecodeScenario",

@@ -262,6 +262,21 @@ def _Gpt2XlContextMemoryOnH100():
     )
 
 
+def _Gpt3DataParallelIntensity():
+    """Gpt3DataParallelIntensity: GPT-3 data parallelism on A100s over 200 Gb/s InfiniBand, four sequences per worker."""
+    from generated.catalog import Hardware, Models, Systems
+    from generated.data_parallel_intensity import DataParallelIntensityScenario
+
+    return DataParallelIntensityScenario(
+        name='GPT-3 data parallelism on A100s over 200 Gb/s InfiniBand, four sequences per worker',
+        description='Each A100 computes 4 × 2048 tokens of GPT-3 per step and AllReduces its 350 GB of FP16 gradients over an HDR InfiniBand link.',
+        workload=Models.Language.GPT3,
+        sequences_per_worker=4,
+        link_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        accelerator=Hardware.Cloud.A100,
+    )
+
+
 def _Llama3_70B_DecodeH100():
     """Llama3_70B_DecodeH100: Llama-3.1-70B decode on one H100, FP16 weights, batch 1."""
     from generated.catalog import Hardware, Models
@@ -1105,6 +1120,7 @@ Scenarios = Namespace(
         'BertWindowToOneK': _BertWindowToOneK,
         'BertWindowToTwoK': _BertWindowToTwoK,
         'Gpt2XlContextMemoryOnH100': _Gpt2XlContextMemoryOnH100,
+        'Gpt3DataParallelIntensity': _Gpt3DataParallelIntensity,
         'Llama3_70B_DecodeH100': _Llama3_70B_DecodeH100,
         'Llama2_70B_DecodeH100': _Llama2_70B_DecodeH100,
         'Llama3_70B_DecodeH100Batch64': _Llama3_70B_DecodeH100Batch64,
