@@ -179,6 +179,18 @@ def base_values(model: ScenarioModel, args: dict[str, Any]) -> dict[sympy.Basic,
     return values
 
 
+def _defaults_put_in(expr: sympy.Basic, model: ScenarioModel, args: dict[str, Any],
+                     unknown: dict[sympy.Basic, sympy.Basic]) -> sympy.Basic:
+    """``expr`` with each input the instance leaves to an expression default (a sequence length
+    defaulting to the workload's context) replaced by that expression, latest first so chains
+    resolve, and so a default that reads the unknown keeps depending on it."""
+    for decl in reversed(model.evaluator_inputs()):
+        default = decl.spec.default
+        if args.get(decl.name) is None and isinstance(default, sympy.Basic) and not default.is_Number:
+            expr = expr.xreplace({decl.symbol: default.xreplace(unknown)})
+    return expr
+
+
 def substitute(expr: sympy.Basic, values: dict[sympy.Basic, Any]) -> sympy.Basic:
     """``expr`` with instance values put in (lists expanded through their sums and maxima)."""
     lists = {s: v for s, v in values.items() if isinstance(v, list)}
@@ -303,7 +315,7 @@ def solve(subject: Any, unknown: str, output: str, target: str | Any,
         return solution
     values = base_values(model, args)
     values.pop(decl.symbol, None)
-    numeric = substitute(equation, values)
+    numeric = substitute(_defaults_put_in(equation, model, args, {decl.symbol: z}), values)
     everywhere = []
     for branch, condition in _branches(numeric, z):
         if _identically_zero(branch):

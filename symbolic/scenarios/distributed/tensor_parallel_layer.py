@@ -1,0 +1,103 @@
+"""One transformer layer's forward compute under tensor parallelism against its activation exchange per link."""
+
+from symbolic.catalog import Hardware, Models, Systems
+from symbolic.catalog.workloads import TransformerWorkload
+from symbolic.functions import Len, index
+from symbolic.instances import Instance
+from symbolic.model import (Group, Input, ListInput, Node, Output, PerItem, Precision, Question, Scenario, Series,
+                            Sweep, WorkloadInput, flop, powers_of_two, unit_constant)
+
+FORWARD_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per token
+ACTIVATION_WIDTH = 2  # bytes per activation value: 16-bit activations (the reference's BYTES_FP16)
+
+j = index("j", "link")
+
+
+class TensorParallelLayerScenario(Scenario):
+    """One layer's forward pass over `tokens` tokens, split `tp_size` ways, against its AllReduces on each link.
+
+    The layer holds P/L of the parameters and does 2·(P/L)·T FLOPs on T tokens; t devices
+    share them at a fraction η of their peak rate R. Its outputs are summed across the t
+    devices by `collectives_per_layer` ring AllReduces of the T·h activations (two bytes
+    each), each sending 2(t − 1)/t of them per device. Compute shrinks as 1/t while the
+    bytes grow towards twice the activations, so each link has a width beyond which the
+    exchange outlasts the compute it serves.
+    """
+
+    assumptions = ("Parameters spread evenly over layers; 2 FLOPs per parameter per token; ring AllReduces of "
+                   "16-bit activations at each link's bandwidth; no overlap.")
+    excludes = "Attention-score FLOPs, start-up latency, the backward pass (k = 2 is the forward pass of Megatron-LM)."
+    references = (
+        "Shoeybi et al., Megatron-LM: training multi-billion parameter language models using model parallelism, "
+        "arXiv:1909.08053, 2019 (two AllReduces per layer per forward pass).",
+        "Patarasuk and Yuan, Bandwidth optimal all-reduce algorithms for clusters of workstations, JPDC 69(2), 2009.",
+    )
+    examples = """\
+>>> from generated import Scenarios
+>>> r = Scenarios.Gpt3TensorParallelLayerTp8.result
+>>> r.layer_bytes.to("MB")
+<Quantity(176.160768, 'megabyte')>
+>>> {link: round(t.to("ms").magnitude, 4) for link, t in r.transfer_times.items()}
+{'NVLink': 0.3915, 'InfiniBand NDR': 3.5232}
+"""
+
+    main_outputs = ("result.compute_time", "result.layer_bytes")
+    chart = Sweep(
+        instance="Gpt3TensorParallelLayerTp8",
+        input="tp_size",
+        values=powers_of_two(7),
+        series=(Series("result.compute_time", "forward compute of the layer"),
+                Series("result.transfer_times[NVLink]", "AllReduces over NVLink", dashed=True),
+                Series("result.transfer_times[InfiniBand NDR]", "AllReduces over InfiniBand NDR", dashed=True)),
+        xlabel="tensor-parallel width t",
+        ylabel="time per layer [ms]",
+        caption="One GPT-3 layer on 2048 tokens, H100s at half their FP16 peak: compute falls as 1/t, the exchange "
+                "rises towards twice the activations; InfiniBand overtakes compute near t = 4.75, NVLink near 35.")
+    questions = (Question(solve_for="tp_size", where="result.breakeven_bandwidth", equals="400 Gbps"),)
+
+    workload = WorkloadInput(TransformerWorkload, requires=("hidden_dim",),
+                             doc="The model: parameters P, layers L and width h are read.")
+    tp_size = Input(integer=True, positive=True, symbol="t", doc="Tensor-parallel width: devices sharing the layer.")
+    tokens = Input(integer=True, positive=True, symbol="T", doc="Tokens through the layer.")
+    accelerator = Node(doc="The accelerator: its rate at `precision` is read.")
+    precision = Precision(accelerator, default="fp16_dense", doc="Key of the node's rates pricing the FLOPs.")
+    local_efficiency = Input(positive=True, at_most=1, symbol=r"\eta", doc="Share of the peak rate attained, in (0, 1].")
+    links = ListInput("GB/s", keyed=True, positive=True, symbol=r"\beta",
+                      doc="Candidate links for the exchange, by name: per-direction bandwidth.")
+    collectives_per_layer = Input(integer=True, nonnegative=True, default=2, symbol="k",
+                                  doc="AllReduces per layer (2: Megatron-LM's forward pass).")
+
+    P, L, h, R = workload.parameters, workload.layers, workload.hidden_dim, accelerator.peak
+
+    result = Group(doc="The layer's forward compute and its exchange on each link.")
+    layer_flops = Output(FORWARD_FLOPS_PER_PARAMETER * (P / L) * tokens * flop, "flop", group=result,
+                         doc="Forward FLOPs of one layer, Φ = 2·(P/L)·T.")
+    compute_time = Output(layer_flops / tp_size / (R * local_efficiency), "ms", group=result,
+                          doc="Each device's share of the FLOPs at the attained rate, Φ/(t·R·η).")
+    layer_bytes = Output(collectives_per_layer * tokens * h * ACTIVATION_WIDTH * unit_constant("byte")
+                         * 2 * (tp_size - 1) / tp_size, "byte", group=result,
+                         doc="Bytes each device sends: k AllReduces of T·h · 2 byte, times 2(t − 1)/t.")
+    transfer_times = PerItem(layer_bytes / links[j], (j, 0, Len(links) - 1), "ms", keys=links, group=result,
+                             doc="The layer's exchange on each link.")
+    breakeven_bandwidth = Output(layer_bytes / compute_time, "GB/s", group=result,
+                                 doc="The link bandwidth at which the exchange takes as long as the compute; "
+                                     "slower links make the layer communication-bound.")
+
+
+_dgx_h100 = Systems.Nodes.DGX_H100
+_gpt3 = Models.Language.GPT3
+
+Gpt3TensorParallelLayerTp8 = Instance(
+    TensorParallelLayerScenario,
+    name="One GPT-3 layer split 8 ways on H100s: compute against NVLink and InfiniBand",
+    description="A GPT-3 layer's forward pass on its 2048-token context across a DGX H100's eight GPUs at half "
+                "their FP16 peak, its two AllReduces over NVLink or over InfiniBand NDR.",
+    workload=_gpt3,
+    tp_size=_dgx_h100.accelerators_per_node,
+    tokens=_gpt3.context_length,
+    accelerator=Hardware.Cloud.H100,
+    precision="fp16_dense",
+    local_efficiency=0.5,
+    links={"NVLink": Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
+           "InfiniBand NDR": Systems.Fabrics.InfiniBand_NDR.bandwidth},
+)
