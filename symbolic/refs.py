@@ -68,6 +68,13 @@ class Ref:
     def __rtruediv__(self, other: Any) -> Ref:
         return self._binary(other, "/", _MUL, operator.truediv, reflected=True)
 
+    def __floordiv__(self, other: Any) -> Ref:
+        """Whole divisions of catalog counts, ``Clusters.Training_1K.total_accelerators // 8``."""
+        return self._binary(other, "//", _MUL, operator.floordiv)
+
+    def __rfloordiv__(self, other: Any) -> Ref:
+        return self._binary(other, "//", _MUL, operator.floordiv, reflected=True)
+
     def __repr__(self) -> str:
         return f"Ref({self.source!r})"
 

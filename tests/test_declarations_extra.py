@@ -79,3 +79,16 @@ def test_bad_declarations_are_refused():
         Choice({"fp32": 4}, "byte", default="fp8")
     with pytest.raises(DeclarationError, match="positive"):
         Choice({"fp32": 0}, "byte")
+
+
+def test_require_unless_names_an_optional_input_it_does_not_read():
+    with pytest.raises(DeclarationError, match="not an optional input"):
+        class Needed(Scenario):
+            a = Input(integer=True, positive=True, doc="A count.")
+            b = Input("s", positive=True, doc="A required time.")
+            rule = Require(a <= 1, "b is needed when a > 1", unless=b)
+    with pytest.raises(DeclarationError, match="does not read"):
+        class Reads(Scenario):
+            a = Input(integer=True, positive=True, doc="A count.")
+            b = Input("s", positive=True, default=None, doc="An optional time.")
+            rule = Require(b < 2 * a, "b", unless=b)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from symbolic.catalog import Hardware, Models
+from symbolic.catalog import Hardware, Models, Systems
 from symbolic.refs import Q, source_of, value_of
 
 
@@ -27,3 +27,13 @@ def test_an_attribute_of_an_expression_keeps_its_brackets():
     assert source_of(intensity) == ("(Models.Language.GPT2.inference_flops / "
                                     "Models.Language.GPT2.size_in_bytes('fp16')).to('flop/byte')")
     assert value_of(intensity).magnitude == 1.0
+
+
+def test_whole_division_of_catalog_counts():
+    """``Clusters.Training_1K.total_accelerators // (4 * Nodes.DGX_H100.accelerators_per_node)`` = 1024 // 32."""
+    per_node = Systems.Nodes.DGX_H100.accelerators_per_node
+    replicas = Systems.Clusters.Training_1K.total_accelerators // (4 * per_node)
+    assert source_of(replicas) == ("Systems.Clusters.Training_1K.total_accelerators // "
+                                   "(4 * Systems.Nodes.DGX_H100.accelerators_per_node)")
+    assert value_of(replicas) == 32 and type(value_of(replicas)) is int
+    assert value_of(2048 // per_node) == 256

@@ -58,6 +58,7 @@ class Requirement:
     names: tuple[str, ...]
     code: str
     message: str
+    unless: str = ""
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
         condition = requirement.condition
         folded = type(condition)(fold.base(condition.lhs), fold.base(condition.rhs))
         involved = tuple(d.name for d in arguments if d.symbol in _symbols(condition))
-        requirements.append(Requirement(involved, printer.doprint(folded), requirement.message))
+        requirements.append(Requirement(involved, printer.doprint(folded), requirement.message, requirement.unless))
 
     optional_outputs = {q.name: guards[q.symbol] for q in needed if guards[q.symbol]}
     main = [q for q in needed if not guards[q.symbol]]

@@ -251,8 +251,9 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
     requirements = []
     for requirement in evaluator.requirements:
         names = ", ".join(requirement.names)
+        unless = f", unless={requirement.unless!r}" if requirement.unless else ""
         requirements.append(f"Requirement({requirement.names!r}, lambda {names}: {requirement.code}, "
-                            f"{requirement.message!r})")
+                            f"{requirement.message!r}{unless})")
         validation_imports.add("Requirement")
 
     equations_by_name = equations(model)

@@ -83,6 +83,7 @@ class RequirementDecl:
     name: str
     condition: sympy.Basic
     message: str
+    unless: str = ""  # an optional input whose presence waives the condition ("" = always checked)
 
 
 @dataclass(frozen=True)

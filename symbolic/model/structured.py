@@ -231,17 +231,29 @@ class ScenarioInputRef:
 class Require(Declaration):
     """A condition between inputs, checked when an instance is built: ``Require(hi >= lo, "...")``.
 
-    Inputs it mentions must be present even when optional on their own.
+    Inputs it mentions must be present even when optional on their own. ``unless=x`` names an
+    optional input whose presence waives the condition: ``Require(nodes <= 1, "inter_bandwidth
+    is needed across nodes", unless=inter_bandwidth)`` makes an input needed only in some cases.
+    Such a condition proves nothing about the domains (it may not hold).
     """
 
-    def __init__(self, condition: sympy.Basic, message: str) -> None:
+    def __init__(self, condition: sympy.Basic, message: str, *, unless: sympy.Symbol | None = None) -> None:
         if not isinstance(condition, sympy.core.relational.Relational):
             raise DeclarationError(f"Require: expected a comparison such as a >= b, got {condition!r}")
+        if unless is not None and (not isinstance(unless, sympy.Symbol) or unless in condition.free_symbols):
+            raise DeclarationError(f"Require: unless must be an input the condition does not read, got {unless!r}")
         self.condition = condition
+        self.unless = unless
         self.doc = message
 
     def bind(self, name: str, into: ScenarioModel) -> None:
-        into.requirements.append(RequirementDecl(name, self.condition, self.doc))
+        unless = ""
+        if self.unless is not None:
+            decl = next((d for d in into.inputs if d.symbol == self.unless), None)
+            if decl is None or decl.spec.default is REQUIRED:
+                raise DeclarationError(f"{into.name}: Require unless={self.unless}: not an optional input declared above")
+            unless = decl.name
+        into.requirements.append(RequirementDecl(name, self.condition, self.doc, unless))
 
 
 class Sub(Declaration):

@@ -327,12 +327,16 @@ def _workload(title: str, spec: WorkloadSpec, value: Any, args: dict[str, Any]) 
 
 
 def _check(title: str, requirement: Requirement, args: dict[str, Any]) -> None:
+    if requirement.unless and args.get(requirement.unless) is not None:
+        return
     values = [args[name] for name in requirement.names]
     missing = [name for name, value in zip(requirement.names, values, strict=True) if value is None]
     if missing:
         raise MissingInputError(f"{title}: {requirement.message} ({', '.join(missing)} not given)")
     if not requirement.check(*values):
         shown = ", ".join(f"{name}={value!r}" for name, value in zip(requirement.names, values, strict=True))
+        if requirement.unless:  # the optional input that would waive it is missing
+            raise MissingInputError(f"{title}: {requirement.message}; got {shown} and no '{requirement.unless}'")
         raise ScenarioInputError(f"{title}: {requirement.message}; got {shown}")
 
 

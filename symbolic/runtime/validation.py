@@ -202,11 +202,13 @@ class PrecisionSpec(NamedTuple):
 
 
 class Requirement(NamedTuple):
-    """A condition between arguments: ``check(*values)`` must hold, none may be None."""
+    """A condition between arguments: ``check(*values)`` must hold, none may be None; waived
+    when the optional argument ``unless`` is given."""
 
     names: tuple[str, ...]
     check: Callable[..., bool]
     message: str
+    unless: str = ""
 
 
 def _plain(number: float) -> str:

@@ -1,0 +1,160 @@
+"""ParallelLayoutScenario: the four GPT-3 layouts by hand, the differences from the reference, the bandwidth
+question, domains, exact sympy."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+from conftest import assert_matches_exact, exact_outputs, flatten
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generated import MissingInputError, Models, Q_, ScenarioInputError, Scenarios
+from generated.parallel_layout import evaluate
+from symbolic.derive import solve
+from symbolic.scenarios.distributed.parallel_layout import ParallelLayoutScenario as Declared
+
+P, D, PHI = 1.75e11, 2e6, 6.0  # GPT-3, tokens per step, FLOPs per parameter-token
+RATE = 1979e12 * 0.5  # H100 fp8 at η = 0.5
+G, BETA, OMEGA = 2 * P, 400e9 / 8, 0.75  # fp16 gradient bytes, NDR byte/s, overlap
+
+# entry, t, p, d, m, rounded compute τ [s]; listed in distributed.md §9: step [s], efficiency, ZeRO-1 [GB]
+LAYOUTS = [
+    ("Gpt3DataParallel1K", 1, 1, 1024, 1, 2.1, 14.0, 0.15, 702.05078125),
+    ("Gpt3TensorDataParallel1K", 8, 1, 128, 1, 2.1, 2.5375, 0.8275862068965517, 89.55078125),
+    ("Gpt3ThreeDParallel1K", 8, 4, 32, 32, 2.1, 2.40625, 0.8727272727272728, 23.92578125),
+    ("Gpt3ThreeDParallel16K", 8, 16, 128, 32, 0.1, 0.17421875, 0.5739910313901345, 5.596923828125),
+]
+
+
+@pytest.mark.parametrize(("entry", "t", "p", "d", "m", "tau", "step", "efficiency", "zero1"), LAYOUTS)
+def test_layouts_by_hand(entry, t, p, d, m, tau, step, efficiency, zero1):
+    """τ = round(φ·P·D/(N·R·η), 0.1 s); c = 2·G/(t·p)/β; h = min(ω·c, τ); bubble (p − 1)/(m + p − 1);
+    T = τ/(1 − bubble) + c − h; e = τ/T; ZeRO-1 = 4P/(t·p) + 12P/(t·p·d) byte."""
+    r = getattr(Scenarios, entry).result
+    n = t * p * d
+    assert r.n_devices == n and getattr(Scenarios, entry).n_devices == n
+    unrounded = PHI * P * D / (n * RATE)
+    assert round(unrounded, 1) == tau
+    assert r.step_flops.to("flop").magnitude == pytest.approx(2.1e18, rel=1e-15)
+    assert r.compute_time.to("s").magnitude == pytest.approx(tau, rel=1e-12)
+    c = 2 * G / (t * p) / BETA
+    hidden = min(OMEGA * c, tau)
+    bubble = float(Fraction(p - 1, m + p - 1))
+    assert r.gradient_bytes.to("GB").magnitude == pytest.approx(350.0, rel=1e-15)
+    assert r.dp_shard.to("byte").magnitude == pytest.approx(G / (t * p), rel=1e-15)
+    assert r.ring_bytes.to("byte").magnitude == pytest.approx(2 * (d - 1) / d * G / (t * p), rel=1e-12)
+    assert r.allreduce_time.to("s").magnitude == pytest.approx(c, rel=1e-12)
+    assert r.hidden_time.to("s").magnitude == pytest.approx(hidden, rel=1e-12)
+    assert r.exposed_time.to("s").magnitude == pytest.approx(c - hidden, rel=1e-12)
+    assert r.bubble == pytest.approx(bubble, rel=1e-12)
+    assert r.step_time.to("s").magnitude == pytest.approx(tau / (1 - bubble) + c - hidden, rel=1e-12)
+    assert r.step_time.to("s").magnitude == pytest.approx(step, rel=1e-12)
+    assert r.efficiency == pytest.approx(efficiency, rel=1e-12)
+    assert r.efficiency_no_overlap == pytest.approx(tau / (tau / (1 - bubble) + c), rel=1e-12)
+    assert r.overlap_share == pytest.approx(hidden / c, rel=1e-12)
+    assert r.state_total.to("GB").magnitude == pytest.approx(2800.0, rel=1e-15)
+    assert r.state_per_device.to("GB").magnitude == pytest.approx(2800.0 / (t * p), rel=1e-15)
+    assert r.zero1_state_per_device.to("GB").magnitude == pytest.approx(zero1, rel=1e-12)
+    assert r.zero1_state_per_device.to("byte").magnitude == pytest.approx(4 * P / (t * p) + 12 * P / (t * p * d),
+                                                                          rel=1e-12)
+    assert r.fleet_mfu == pytest.approx(0.5 * efficiency, rel=1e-12)
+    assert r.double_counted_mfu == pytest.approx(0.5 * efficiency**2, rel=1e-12)
+    assert r.min_devices_for_state == 35 and type(r.min_devices_for_state) is int  # ⌈2800 GB / 80 GB⌉
+
+
+def test_listed_values_of_the_data_parallel_layout():
+    """distributed.md §9: ring_bytes 699.31640625 GB, hidden 2.1 s, no-overlap efficiency 3/23, share 0.15,
+    fleet MFU 0.075, double-counted 0.01125; unrounded compute 2.0725429… s."""
+    s = Scenarios.Gpt3DataParallel1K
+    r = s.result
+    assert r.ring_bytes.to("GB").magnitude == pytest.approx(699.31640625, rel=1e-12)
+    assert r.hidden_time.to("s").magnitude == pytest.approx(2.1, rel=1e-12)
+    assert r.efficiency_no_overlap == pytest.approx(0.13043478260869565, rel=1e-12)
+    assert r.overlap_share == pytest.approx(0.15, rel=1e-12)
+    assert r.fleet_mfu == pytest.approx(0.075, rel=1e-12) and r.double_counted_mfu == pytest.approx(0.01125, rel=1e-12)
+    assert r.allreduce_time.to("s").magnitude == pytest.approx(14.0, rel=1e-12)
+    assert r.exposed_time.to("s").magnitude == pytest.approx(11.9, rel=1e-12)
+    unrounded = s.variant(window_resolution=None).result.compute_time.to("s").magnitude
+    assert unrounded == pytest.approx(PHI * P * D / (1024 * RATE), rel=1e-12)
+    assert unrounded == pytest.approx(2.0725429, rel=1e-7)
+
+
+def test_one_replica_reduces_nothing():
+    """Differs from the reference: with d = 1 there is no AllReduce (the reference charges 14 s)."""
+    r = Scenarios.Gpt3DataParallel1K.variant(dp_size=1).result
+    tau = round(PHI * P * D / RATE, 1)
+    assert r.allreduce_time.magnitude == 0 and r.exposed_time.magnitude == 0 and r.ring_bytes.magnitude == 0
+    assert r.compute_time.to("s").magnitude == pytest.approx(tau, rel=1e-12)
+    assert r.step_time == r.compute_time and r.efficiency == 1
+    assert r.overlap_share == OMEGA
+
+
+def test_window_rounding():
+    """Nearest multiple of the window, at least one; no window means no rounding."""
+    s = Scenarios.Gpt3DataParallel1K
+    x = PHI * P * D / (1024 * RATE)  # 2.0725... s
+    assert s.variant(window_resolution=Q_(0.5, "s")).result.compute_time.to("s").magnitude == pytest.approx(2.0)
+    assert s.variant(window_resolution=Q_(1, "ms")).result.compute_time.to("s").magnitude == pytest.approx(
+        round(x, 3), rel=1e-12)
+    assert s.variant(window_resolution=Q_(0.25, "ms")).result.compute_time.to("ms").magnitude == pytest.approx(
+        round(x / 2.5e-4) * 0.25, rel=1e-12)
+    # differs: a window longer than twice the compute gives one window, not 0 s
+    assert s.variant(window_resolution=Q_(10, "s")).result.compute_time.to("s").magnitude == pytest.approx(10)
+    assert s.variant(window_resolution=None).result.compute_time.to("s").magnitude == pytest.approx(x, rel=1e-12)
+
+
+def test_state_fit_is_none_without_device_memory_and_other_precisions():
+    s = Scenarios.Gpt3DataParallel1K
+    assert s.variant(device_memory=None).result.min_devices_for_state is None
+    assert s.variant(device_memory=Q_(79, "GB")).result.min_devices_for_state == math.ceil(2800 / 79)
+    fp32 = s.variant(gradient_precision="FP32").result
+    assert fp32.gradient_bytes.to("GB").magnitude == pytest.approx(700.0, rel=1e-15)
+    assert fp32.allreduce_time.to("s").magnitude == pytest.approx(28.0, rel=1e-12)
+
+
+def test_question_link_bandwidth_at_which_the_allreduce_equals_compute():
+    """2·G/(t·p)/β = τ ⇒ β = 2·3.5e11/2.1 = 333.3 GB/s per device for pure data parallelism."""
+    solution = solve(Scenarios.Gpt3DataParallel1K, "link_bandwidth", "result.allreduce_time", "result.compute_time")
+    assert solution.values == [pytest.approx(2 * G / 2.1 / 1e9, rel=1e-12)]
+    solution = solve(Scenarios.Gpt3ThreeDParallel1K, "link_bandwidth", "result.allreduce_time", "result.compute_time")
+    assert solution.values == [pytest.approx(2 * G / 32 / 2.1 / 1e9, rel=1e-12)]
+
+
+@pytest.mark.parametrize(("changes", "error", "match"), [
+    ({"dp_size": 0}, ScenarioInputError, "'dp_size' got 0"),
+    ({"microbatches": 0}, ScenarioInputError, "'microbatches' got 0"),
+    ({"local_efficiency": 0}, ScenarioInputError, "'local_efficiency' got 0"),
+    ({"overlap_fraction": 1.5}, ScenarioInputError, "'overlap_fraction' got 1.5"),
+    ({"link_bandwidth": 0}, ScenarioInputError, "'link_bandwidth' got 0"),
+    ({"batch_tokens": 0}, ScenarioInputError, "'batch_tokens' got 0"),
+    ({"window_resolution": 0}, ScenarioInputError, "'window_resolution' got 0"),
+    ({"window_resolution": 0.1}, None, ""),  # a bare number is read in seconds
+    ({"device_memory": Q_(1, "s")}, ScenarioInputError, "device_memory"),
+    ({"gradient_precision": "fp16_dense"}, ScenarioInputError, "fp16_dense"),
+    ({"precision": "fp4"}, ScenarioInputError, "fp4"),
+    ({"workload": Models.Recommendation.DLRM}, MissingInputError, "parameters"),
+])
+def test_domains(changes, error, match):
+    if error is None:
+        assert Scenarios.Gpt3DataParallel1K.variant(**changes).result.compute_time.to("s").magnitude == pytest.approx(2.1)
+        return
+    with pytest.raises(error, match=match):
+        _ = Scenarios.Gpt3DataParallel1K.variant(**changes).result
+
+
+@settings(max_examples=40, deadline=None)
+@given(t=st.integers(1, 64), p=st.integers(1, 64), d=st.integers(1, 4096), m=st.integers(1, 256),
+       tokens=st.floats(1e3, 1e8), eta=st.floats(1e-3, 1), beta=st.floats(1e-2, 1e4), omega=st.floats(0, 1),
+       window=st.none() | st.floats(1e-4, 10), memory=st.none() | st.floats(1, 1e3))
+def test_evaluator_equals_exact_sympy(t, p, d, m, tokens, eta, beta, omega, window, memory):
+    args = {**Scenarios.Gpt3DataParallel1K._args, "tp_size": t, "pp_size": p, "dp_size": d, "microbatches": m,
+            "batch_tokens": tokens, "local_efficiency": eta, "link_bandwidth": beta, "overlap_fraction": omega,
+            "window_resolution": window, "device_memory": memory}
+    got = flatten(evaluate(**args))
+    exact = {name: value for name, value in exact_outputs(Declared.model, args).items()
+             if not name.startswith("pipeline.")}  # the contained pipeline schedule is a hidden step
+    assert set(got) == set(exact)
+    assert_matches_exact(got, exact, rel=1e-9)
