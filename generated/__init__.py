@@ -32,6 +32,7 @@ _SOURCES = {
     "ContextGrowthScenario": "generated.context_growth",
     "ContextMemoryCrossingScenario": "generated.context_memory_crossing",
     "DataParallelIntensityScenario": "generated.data_parallel_intensity",
+    "DataParallelScaleOutScenario": "generated.data_parallel_scale_out",
     "DatasetProfile": "symbolic.runtime.hardware",
     "Datasets": "generated.catalog",
     "DecodeScenario": "generated.decode",
@@ -61,6 +62,7 @@ _SOURCES = {
     "NetworkFabric": "generated.systems",
     "Node": "generated.systems",
     "PackedQkvProjectionScenario": "generated.packed_qkv_projection",
+    "ParallelLayoutScenario": "generated.parallel_layout",
     "PipelineScheduleScenario": "generated.pipeline_schedule",
     "PowerLawScenario": "generated.power_law",
     "Q_": "symbolic.runtime.units",
@@ -75,6 +77,8 @@ _SOURCES = {
     "StorageTier": "generated.systems",
     "SustainedThroughputScenario": "generated.sustained_throughput",
     "Systems": "generated.catalog",
+    "TensorParallelLayerScenario": "generated.tensor_parallel_layer",
+    "TensorParallelScenario": "generated.tensor_parallel",
     "TrainingStateScenario": "generated.training_state",
     "TransferScenario": "generated.transfer",
     "TransformerBlockScenario": "generated.transformer_block",
@@ -92,6 +96,7 @@ _SCENARIO_CLASSES = (
     "ContextGrowthScenario",
     "ContextMemoryCrossingScenario",
     "DataParallelIntensityScenario",
+    "DataParallelScaleOutScenario",
     "DecodeScenario",
     "DenseNetworkScenario",
     "EpochOverheadScenario",
@@ -106,12 +111,15 @@ _SCENARIO_CLASSES = (
     "MaterializedScoresScenario",
     "MlpTrainingStepScenario",
     "PackedQkvProjectionScenario",
+    "ParallelLayoutScenario",
     "PipelineScheduleScenario",
     "PowerLawScenario",
     "ResidualAdapterScenario",
     "RooflinePointScenario",
     "ScalingOverheadScenario",
     "SustainedThroughputScenario",
+    "TensorParallelScenario",
+    "TensorParallelLayerScenario",
     "TrainingStateScenario",
     "TransferScenario",
     "TransformerBlockScenario",
@@ -129,6 +137,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.context_growth import ContextGrowthScenario
     from generated.context_memory_crossing import ContextMemoryCrossingScenario
     from generated.data_parallel_intensity import DataParallelIntensityScenario
+    from generated.data_parallel_scale_out import DataParallelScaleOutScenario
     from generated.decode import DecodeScenario
     from generated.dense_network import DenseNetworkScenario
     from generated.epoch_overhead import EpochOverheadScenario
@@ -143,6 +152,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.materialized_scores import MaterializedScoresScenario
     from generated.mlp_training_step import MlpTrainingStepScenario
     from generated.packed_qkv_projection import PackedQkvProjectionScenario
+    from generated.parallel_layout import ParallelLayoutScenario
     from generated.pipeline_schedule import PipelineScheduleScenario
     from generated.power_law import PowerLawScenario
     from generated.registry import Scenarios
@@ -151,6 +161,8 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.scaling_overhead import ScalingOverheadScenario
     from generated.sustained_throughput import SustainedThroughputScenario
     from generated.systems import Fleet, IOInterconnect, MemorySystem, NetworkFabric, Node, StorageTier
+    from generated.tensor_parallel import TensorParallelScenario
+    from generated.tensor_parallel_layer import TensorParallelLayerScenario
     from generated.training_state import TrainingStateScenario
     from generated.transfer import TransferScenario
     from generated.transformer_block import TransformerBlockScenario
@@ -175,6 +187,7 @@ __all__ = [
     "ContextGrowthScenario",
     "ContextMemoryCrossingScenario",
     "DataParallelIntensityScenario",
+    "DataParallelScaleOutScenario",
     "DatasetProfile",
     "Datasets",
     "DecodeScenario",
@@ -204,6 +217,7 @@ __all__ = [
     "NetworkFabric",
     "Node",
     "PackedQkvProjectionScenario",
+    "ParallelLayoutScenario",
     "PipelineScheduleScenario",
     "PowerLawScenario",
     "Q_",
@@ -218,6 +232,8 @@ __all__ = [
     "StorageTier",
     "SustainedThroughputScenario",
     "Systems",
+    "TensorParallelLayerScenario",
+    "TensorParallelScenario",
     "TrainingStateScenario",
     "TransferScenario",
     "TransformerBlockScenario",

@@ -277,6 +277,47 @@ def _Gpt3DataParallelIntensity():
     )
 
 
+def _Gpt2DataParallelOneNode():
+    """Gpt2DataParallelOneNode: GPT-2 XL data parallel on one DGX H100."""
+    from generated.catalog import Constants, Hardware, Models, Systems
+    from generated.data_parallel_scale_out import DataParallelScaleOutScenario
+
+    return DataParallelScaleOutScenario(
+        name='GPT-2 XL data parallel on one DGX H100',
+        description="GPT-2 XL's FP16 gradients AllReduced over NVLink among eight H100s, each running a 1.8 s step of 16 examples; a 25 h single-GPU run, nodes at eight GPU-hours' price.",
+        workload=Models.Language.GPT2,
+        precision='fp16',
+        step_time=Constants.DataParallelScalingProfile.SingleGpuStepTime,
+        training_time=Constants.DataParallelScalingProfile.SingleGpuTrainingTime,
+        per_device_batch=Constants.DataParallelScalingProfile.PerGpuBatch,
+        devices_per_node=Systems.Nodes.DGX_H100.accelerators_per_node,
+        intra_bandwidth=Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
+        node_hour_rate=Systems.Nodes.DGX_H100.accelerators_per_node * Constants.Pricing.GpuTrainingPerHour,
+    )
+
+
+def _Gpt2DataParallelFourNodes10GbE():
+    """Gpt2DataParallelFourNodes10GbE: GPT-2 XL data parallel on four DGX H100s over 10 Gb/s Ethernet."""
+    from generated.catalog import Systems
+
+    return Scenarios.Gpt2DataParallelOneNode.variant(
+        name='GPT-2 XL data parallel on four DGX H100s over 10 Gb/s Ethernet',
+        description='The same job on four nodes joined by 10 Gb/s Ethernet per GPU: the ring over all 32 GPUs dominates the update.',
+        nodes=4,
+        inter_bandwidth=Systems.Fabrics.Ethernet_10G.bandwidth,
+    )
+
+
+def _Gpt2GradientAccumulationOneNode():
+    """Gpt2GradientAccumulationOneNode: GPT-2 XL data parallel on one DGX H100, four accumulated steps per update."""
+
+    return Scenarios.Gpt2DataParallelOneNode.variant(
+        name='GPT-2 XL data parallel on one DGX H100, four accumulated steps per update',
+        description='One node accumulating four local steps per AllReduce: a four times larger global batch and a quarter of the communication per step.',
+        accumulation_steps=4,
+    )
+
+
 def _Llama3_70B_DecodeH100():
     """Llama3_70B_DecodeH100: Llama-3.1-70B decode on one H100, FP16 weights, batch 1."""
     from generated.catalog import Hardware, Models
@@ -761,6 +802,67 @@ def _Gpt2SmallSixTokenQkvProjection():
     )
 
 
+def _Gpt3DataParallel1K():
+    """Gpt3DataParallel1K: GPT-3 on 1024 H100s, data parallelism only."""
+    from generated.catalog import Constants, Hardware, Models, Systems
+    from generated.parallel_layout import ParallelLayoutScenario
+    from symbolic.runtime.units import Q_
+
+    return ParallelLayoutScenario(
+        name='GPT-3 on 1024 H100s, data parallelism only',
+        description='GPT-3 replicated on all 1024 H100s of the reference training cluster, 2M tokens per step at FP8 and half of peak, gradients AllReduced over NDR InfiniBand with 75 % overlap.',
+        workload=Models.Language.GPT3,
+        dp_size=Systems.Clusters.Training_1K.total_accelerators,
+        batch_tokens=2000000.0,
+        flops_per_param_token=Constants.Chinchilla.ComputeConstant,
+        accelerator=Hardware.Cloud.H100,
+        precision='fp8',
+        local_efficiency=0.5,
+        link_bandwidth=Systems.Fabrics.InfiniBand_NDR.bandwidth,
+        overlap_fraction=0.75,
+        gradient_precision='fp16',
+        window_resolution=Q_('0.1 s'),
+        device_memory=Q_(Hardware.Cloud.H100.memory_capacity.to('GiB').magnitude, 'GB'),
+    )
+
+
+def _Gpt3TensorDataParallel1K():
+    """Gpt3TensorDataParallel1K: GPT-3 on 1024 H100s, tensor parallel within each DGX, data parallel across 128."""
+    from generated.catalog import Systems
+
+    return Scenarios.Gpt3DataParallel1K.variant(
+        name='GPT-3 on 1024 H100s, tensor parallel within each DGX, data parallel across 128',
+        description='GPT-3 split 8 ways by tensor parallelism inside each DGX H100 and replicated over 128 nodes.',
+        tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
+        dp_size=Systems.Clusters.Training_1K.total_accelerators // Systems.Nodes.DGX_H100.accelerators_per_node,
+    )
+
+
+def _Gpt3ThreeDParallel1K():
+    """Gpt3ThreeDParallel1K: GPT-3 on 1024 H100s, 8-way tensor × 4-stage pipeline × 32 replicas."""
+    from generated.catalog import Systems
+
+    return Scenarios.Gpt3DataParallel1K.variant(
+        name='GPT-3 on 1024 H100s, 8-way tensor × 4-stage pipeline × 32 replicas',
+        description='GPT-3 in 3D parallelism: 8-way tensor parallel, 4 pipeline stages fed 32 micro-batches, 32 data-parallel replicas.',
+        tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
+        pp_size=4,
+        dp_size=Systems.Clusters.Training_1K.total_accelerators // (4 * Systems.Nodes.DGX_H100.accelerators_per_node),
+        microbatches=32,
+    )
+
+
+def _Gpt3ThreeDParallel16K():
+    """Gpt3ThreeDParallel16K: GPT-3 on 16384 H100s, 8-way tensor × 16-stage pipeline × 128 replicas."""
+
+    return Scenarios.Gpt3ThreeDParallel1K.variant(
+        name='GPT-3 on 16384 H100s, 8-way tensor × 16-stage pipeline × 128 replicas',
+        description='The same 2M-token step spread over 16384 H100s: 16 pipeline stages of 32 micro-batches, 128 replicas; the bubble and the AllReduce now weigh on a 0.1 s compute.',
+        pp_size=16,
+        dp_size=128,
+    )
+
+
 def _GPipeFourStageWalkthrough():
     """GPipeFourStageWalkthrough: GPipe walkthrough: four stages, four micro-batches."""
     from generated.pipeline_schedule import PipelineScheduleScenario
@@ -898,6 +1000,60 @@ def _PeakPlannedTrainingBudget():
         description='1000 device-hours planned at peak, run at 40 percent of peak.',
         planned_device_hours=1000.0,
         sustained_fraction=0.4,
+    )
+
+
+def _Gpt3TensorParallelStepDgxH100():
+    """Gpt3TensorParallelStepDgxH100: GPT-3 tensor parallel across a DGX H100's eight GPUs, micro-batch 4."""
+    from generated.catalog import Hardware, Models, Systems
+    from generated.tensor_parallel import TensorParallelScenario
+    from symbolic.runtime.units import Q_
+
+    return TensorParallelScenario(
+        name="GPT-3 tensor parallel across a DGX H100's eight GPUs, micro-batch 4",
+        description="GPT-3's 96 layers split 8 ways over NVLink, four 2048-token sequences per micro-batch, two AllReduces per layer per step and 200 ms of compute.",
+        workload=Models.Language.GPT3,
+        tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
+        microbatch=4,
+        link_bandwidth=Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
+        compute_time=Q_('200 ms'),
+    )
+
+
+def _Llama2_70BNodeTensorParallelStep():
+    """Llama2_70BNodeTensorParallelStep: Llama-2-70B tensor parallel across a DGX H100, Megatron's four AllReduces per layer."""
+    from generated.catalog import Hardware, Models, Systems
+    from generated.tensor_parallel import TensorParallelScenario
+    from symbolic.runtime.units import Q_
+
+    return TensorParallelScenario(
+        name="Llama-2-70B tensor parallel across a DGX H100, Megatron's four AllReduces per layer",
+        description="Llama-2-70B's 80 layers split 8 ways over NVLink, one sequence of 2204 tokens per micro-batch, four AllReduces per layer per step and 180 ms of compute.",
+        workload=Models.Language.Llama2_70B,
+        tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
+        microbatch=1,
+        link_bandwidth=Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
+        compute_time=Q_('180 ms'),
+        seq_len=2204,
+        collectives_per_layer=4,
+    )
+
+
+def _Gpt3TensorParallelLayerTp8():
+    """Gpt3TensorParallelLayerTp8: One GPT-3 layer split 8 ways on H100s: compute against NVLink and InfiniBand."""
+    from generated.catalog import Hardware, Models, Systems
+    from generated.tensor_parallel_layer import TensorParallelLayerScenario
+
+    return TensorParallelLayerScenario(
+        name='One GPT-3 layer split 8 ways on H100s: compute against NVLink and InfiniBand',
+        description="A GPT-3 layer's forward pass on its 2048-token context across a DGX H100's eight GPUs at half their FP16 peak, its two AllReduces over NVLink or over InfiniBand NDR.",
+        workload=Models.Language.GPT3,
+        tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
+        tokens=Models.Language.GPT3.context_length,
+        accelerator=Hardware.Cloud.H100,
+        precision='fp16_dense',
+        local_efficiency=0.5,
+        links={'NVLink': Hardware.Cloud.H100.nvlink.bandwidth_per_direction, 'InfiniBand NDR': Systems.Fabrics.InfiniBand_NDR.bandwidth},
     )
 
 
@@ -1121,6 +1277,9 @@ Scenarios = Namespace(
         'BertWindowToTwoK': _BertWindowToTwoK,
         'Gpt2XlContextMemoryOnH100': _Gpt2XlContextMemoryOnH100,
         'Gpt3DataParallelIntensity': _Gpt3DataParallelIntensity,
+        'Gpt2DataParallelOneNode': _Gpt2DataParallelOneNode,
+        'Gpt2DataParallelFourNodes10GbE': _Gpt2DataParallelFourNodes10GbE,
+        'Gpt2GradientAccumulationOneNode': _Gpt2GradientAccumulationOneNode,
         'Llama3_70B_DecodeH100': _Llama3_70B_DecodeH100,
         'Llama2_70B_DecodeH100': _Llama2_70B_DecodeH100,
         'Llama3_70B_DecodeH100Batch64': _Llama3_70B_DecodeH100Batch64,
@@ -1155,6 +1314,10 @@ Scenarios = Namespace(
         'TwelveHeadScoresAt100kTokens': _TwelveHeadScoresAt100kTokens,
         'MnistTwoLayerTrainingStepOnH100': _MnistTwoLayerTrainingStepOnH100,
         'Gpt2SmallSixTokenQkvProjection': _Gpt2SmallSixTokenQkvProjection,
+        'Gpt3DataParallel1K': _Gpt3DataParallel1K,
+        'Gpt3TensorDataParallel1K': _Gpt3TensorDataParallel1K,
+        'Gpt3ThreeDParallel1K': _Gpt3ThreeDParallel1K,
+        'Gpt3ThreeDParallel16K': _Gpt3ThreeDParallel16K,
         'GPipeFourStageWalkthrough': _GPipeFourStageWalkthrough,
         'Pipeline8Stage32Micro': _Pipeline8Stage32Micro,
         'KaplanTenPercentLowerLoss': _KaplanTenPercentLowerLoss,
@@ -1166,6 +1329,9 @@ Scenarios = Namespace(
         'LayerNormMeasuredH100': _LayerNormMeasuredH100,
         'CoordinationOverheadExample': _CoordinationOverheadExample,
         'PeakPlannedTrainingBudget': _PeakPlannedTrainingBudget,
+        'Gpt3TensorParallelStepDgxH100': _Gpt3TensorParallelStepDgxH100,
+        'Llama2_70BNodeTensorParallelStep': _Llama2_70BNodeTensorParallelStep,
+        'Gpt3TensorParallelLayerTp8': _Gpt3TensorParallelLayerTp8,
         'Gpt3TrainingStateTp8': _Gpt3TrainingStateTp8,
         'BufferTransfer10GB': _BufferTransfer10GB,
         'Fp32MillionElementTensorAcrossH100Links': _Fp32MillionElementTensorAcrossH100Links,
