@@ -166,7 +166,8 @@ def check_model(model: ScenarioModel) -> None:
             continue
         where = f"{model.name}.{quantity.name}"
         try:
-            scope = with_indices(dims, (quantity.limits,)) if quantity.limits else dims
+            ranges = tuple(r for r in (quantity.limits, quantity.inner) if r)
+            scope = with_indices(dims, ranges) if ranges else dims
             found = infer(quantity.expr, scope)
         except DeclarationError as error:
             raise type(error)(f"{where}: {error}") from None

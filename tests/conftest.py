@@ -64,7 +64,12 @@ def exact_outputs(model: ScenarioModel, inputs: dict[str, Any]) -> dict[str, Any
         if quantity.kind == "list":
             index, start, stop = quantity.limits
             first, last = evaluate(start), evaluate(stop)
-            values = [evaluate(quantity.expr.xreplace({index: sympy.Integer(k)})) for k in range(int(first), int(last) + 1)]
+            points = [{index: sympy.Integer(k)} for k in range(int(first), int(last) + 1)]
+            if quantity.inner:  # a grid: row by row
+                column, low, high = quantity.inner
+                points = [{**at, column: sympy.Integer(j)} for at in points
+                          for j in range(int(evaluate(low)), int(evaluate(high)) + 1)]
+            values = [evaluate(quantity.expr.xreplace(at)) for at in points]
             lists[quantity.symbol] = (values, int(first))
             result[quantity.name] = [v / scale_of_unit(quantity.unit) for v in values]
             continue

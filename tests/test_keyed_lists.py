@@ -99,3 +99,44 @@ def test_ceil_log2_helper_on_numbers_and_arrays():
     assert [ceil_log2(v) for v in (1, 2, 3, 4, 5, 1024, 1025, 2**60 + 1)] == [0, 1, 2, 2, 3, 10, 11, 61]
     assert ceil_log2(4.0) == 2 and ceil_log2(4.5) == 3 and ceil_log2(1.5) == 1
     assert list(ceil_log2(numpy.array([1.0, 2.0, 3.0, 1024.0]))) == [0, 1, 2, 10]
+
+
+# -- grids: PerItem over two keyed lists --------------------------------------------------------
+def test_a_grid_is_a_dict_of_dicts_row_by_row():
+    """PerItem over two ranges: the evaluator returns one flat list, row by row; the class a dict of dicts."""
+    from symbolic.codegen.render import render_all
+
+    r, c = index("r", "row"), index("c", "column")
+
+    class Grid(Scenario):
+        """Sums of every pair."""
+
+        rows = ListInput("s", keyed=True, nonnegative=True, min_length=0, doc="Rows.")
+        columns = ListInput("ms", keyed=True, nonnegative=True, min_length=0, doc="Columns.")
+        result = Group(doc="r")
+        total = PerItem(rows[r] + columns[c], ((r, 0, Len(rows) - 1), (c, 0, Len(columns) - 1)), "s",
+                        keys=(rows, columns), group=result, doc="Pairwise sums.")
+
+    files = render_all([ScenarioModule("grid", "distributed", Grid.model, ())])
+    namespace: dict = {}
+    exec(compile(files["generated/grid.py"], "generated/grid.py", "exec"), namespace)  # noqa: S102
+    s = namespace["Grid"](rows={"a": 1, "b": 2}, columns={"x": 10, "y": 20, "z": 30})
+    assert s.evaluate()["result"]["total"] == pytest.approx([1.01, 1.02, 1.03, 2.01, 2.02, 2.03])
+    total = {row: {col: v.to("s").magnitude for col, v in d.items()} for row, d in s.result.total.items()}
+    assert total == {"a": {"x": pytest.approx(1.01), "y": pytest.approx(1.02), "z": pytest.approx(1.03)},
+                     "b": {"x": pytest.approx(2.01), "y": pytest.approx(2.02), "z": pytest.approx(2.03)}}
+    assert namespace["Grid"](rows={"a": 1}, columns={}).result.total == {"a": {}}
+    page = files["generated/docs/scenarios/Grid.md"]
+    assert r"\mathrm{total}_{r,c}" in page and "dict by the keys of `rows` of dicts of Quantity" in page
+
+
+def test_grid_declarations_are_checked():
+    r, c = index("r", "row"), index("c", "column")
+    with pytest.raises(DeclarationError, match=r"keys=\(rows, columns\)"):
+        PerItem(r + c, ((r, 0, 1), (c, 0, 1)))
+    with pytest.raises(DeclarationError, match="must be a keyed list input"):
+        class _Plain(Scenario):
+            rows = ListInput(keyed=True, positive=True, doc="Rows.")
+            sizes = ListInput(positive=True, doc="A plain list.")
+            total = PerItem(rows[r] + sizes[c], ((r, 0, Len(rows) - 1), (c, 0, Len(sizes) - 1)),
+                            keys=(rows, sizes), doc="Sums.")

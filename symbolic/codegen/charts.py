@@ -148,13 +148,40 @@ def _sweep_svg(module: ScenarioModule, sweep: Sweep, header: list[str]) -> str:
     only = needed(module.model, [s.quantity if s.quantity in names else s.quantity.partition("[")[0]
                                  for s in sweep.series])
     for x in sweep.values:
-        evaluation = evaluate(module.model, {**base, sweep.input: exact(x)}, only)
+        evaluation = evaluate(module.model, _varied(instance, base, sweep.input, exact(x)), only)
         for s in sweep.series:
             points[s.quantity].append(float(_shown_value(module, instance, evaluation, s.quantity)))
     marked = evaluate(module.model, base)
     marks = {s.quantity: float(_shown_value(module, instance, marked, s.quantity)) for s in sweep.series}
-    what = ("sweep", tuple(header), sweep, instance.key, float(base[sweep.input]), tuple(points.items()), marks)
-    return _cached(what, lambda: _draw_sweep(sweep, instance.key, float(base[sweep.input]), points, marks, header))
+    at = float(_input_value(instance, base, sweep.input))
+    what = ("sweep", tuple(header), sweep, instance.key, at, tuple(points.items()), marks)
+    return _cached(what, lambda: _draw_sweep(sweep, instance.key, at, points, marks, header))
+
+
+def _entry_position(instance: Instance, name: str, key: str) -> int:
+    """Where entry ``key`` of the keyed list input ``name`` sits in the numbers the math reads
+    (an aligned input is read in the order of the input it is aligned to)."""
+    decl = next(d for d in instance.scenario.model.inputs if d.name == name)
+    order = getattr(decl.spec, "aligned_to", "") or name
+    return [str(k) for k in value_of(instance.all_inputs()[order])].index(key)
+
+
+def _input_value(instance: Instance, base: dict[str, Any], path: str) -> Any:
+    """The swept input's value: a scalar input, or one entry of a keyed list input (``messages[shard]``)."""
+    if "[" not in path:
+        return base[path]
+    name, _, key = path[:-1].partition("[")
+    return base[name][_entry_position(instance, name, key)]
+
+
+def _varied(instance: Instance, base: dict[str, Any], path: str, x: Any) -> dict[str, Any]:
+    """The instance's inputs with the swept input (or one entry of a keyed list input) set to ``x``."""
+    if "[" not in path:
+        return {**base, path: x}
+    name, _, key = path[:-1].partition("[")
+    values = list(base[name])
+    values[_entry_position(instance, name, key)] = x
+    return {**base, name: values}
 
 
 def _draw_sweep(sweep: Sweep, key: str, at: float, points: dict[str, list[float]], marks: dict[str, float],
@@ -182,10 +209,14 @@ def _shown_value(module: ScenarioModule, instance: Instance, evaluation: Any, pa
     """A plotted value: a scalar output, or one entry of a keyed list output (``result.ring_time[64]``)."""
     if path in evaluation.shown:
         return evaluation.shown[path]
-    name, _, key = path[:-1].partition("[")
+    name, _, keys = path[:-1].partition("[")
+    row, _, column = keys.partition("][")  # a grid's entry: result.times[NDR][shard]
     decl = next(o for o in _list_outputs(module.model.outputs) if name.split(".")[-1] == o.name)
-    keys = [str(k) for k in value_of(instance.all_inputs()[decl.keyed_by])]
-    return evaluation.shown[name][keys.index(key)]
+    position = [str(k) for k in value_of(instance.all_inputs()[decl.keyed_by])].index(row)
+    if decl.columns_by:
+        columns = [str(k) for k in value_of(instance.all_inputs()[decl.columns_by])]
+        position = position * len(columns) + columns.index(column)
+    return evaluation.shown[name][position]
 
 
 def _list_outputs(outputs: Any) -> Any:

@@ -81,7 +81,7 @@ def latex_names(model: ScenarioModel) -> dict[sympy.Basic, str]:
         if isinstance(quantity.symbol, sympy.IndexedBase):
             names[quantity.symbol.label] = quantity.latex
         bound = [limit[0] for node in quantity.expr.atoms(sympy.Sum, MaxOver) for limit in node.limits]
-        for index in bound + ([quantity.limits[0]] if quantity.limits else []):
+        for index in bound + ([quantity.limits[0]] if quantity.limits else []) + ([quantity.inner[0]] if quantity.inner else []):
             names[index] = index.name  # bound indices print as themselves
     return names
 
@@ -102,6 +102,10 @@ def equations(model: ScenarioModel) -> dict[str, Equation]:
             index, start, stop = quantity.limits
             symbol = f"{quantity.latex}_{{{printer.doprint(index)}}}"
             span = rf"{printer.doprint(start)} \le {printer.doprint(index)} \le {printer.doprint(stop)}"
+            if quantity.inner:  # a grid: a second index, for the columns
+                column, first, last = quantity.inner
+                symbol = f"{quantity.latex}_{{{printer.doprint(index)},{printer.doprint(column)}}}"
+                span += rf",\ {printer.doprint(first)} \le {printer.doprint(column)} \le {printer.doprint(last)}"
         if quantity.kind == "text":
             joined = rf"\text{{the entries of }} {printer.doprint(quantity.expr)} \text{{ joined by ``{quantity.separator.strip()}''}}"
             result[quantity.name] = Equation(quantity.name, symbol, joined, "", f"{quantity.separator!r}.join({quantity.expr})", "")

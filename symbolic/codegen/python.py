@@ -230,14 +230,15 @@ def _deduplicated(needed: list[Quantity]) -> list[Quantity]:
     for quantity in needed:
         expr = quantity.expr.xreplace(alias)
         limits = tuple(part.xreplace(alias) for part in quantity.limits)
-        key = (quantity.kind, quantity.unit, quantity.separator, sympy.srepr(expr), sympy.srepr(limits))
+        key = (quantity.kind, quantity.unit, quantity.separator, sympy.srepr(expr), sympy.srepr(limits),
+               sympy.srepr(quantity.inner))
         earlier = seen.get(key)
         if earlier is not None and quantity.kind == "scalar" and not quantity.echo:
             alias[quantity.symbol] = earlier.symbol
             result.append(replace(quantity, expr=earlier.symbol, limits=()))
         elif earlier is not None and quantity.kind == "list" and quantity.limits and not quantity.echo:
             alias[quantity.symbol] = earlier.symbol
-            result.append(replace(quantity, expr=earlier.symbol, limits=(), echo=True))
+            result.append(replace(quantity, expr=earlier.symbol, limits=(), inner=(), echo=True))
         else:
             seen.setdefault(key, quantity)
             result.append(replace(quantity, expr=expr, limits=limits))
@@ -284,7 +285,7 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
                 names: dict[sympy.Basic, str]) -> tuple[Statement, ...]:
     """The block's statements: CSE over its scalar expressions, then dependency order."""
     scalars = [q for q in members if q.kind == "scalar"]
-    indices = {q.limits[0] for q in members if q.limits} | {
+    indices = {q.limits[0] for q in members if q.limits} | {q.inner[0] for q in members if q.inner} | {
         limit[0] for q in members for node in q.expr.atoms(sympy.Sum, MaxOver) for limit in node.limits}
     raw = sympy.numbered_symbols("_cse_raw_")
     tested = set().union(*(given_inputs(q.expr) for q in members))  # None until tested: never hoisted
@@ -310,9 +311,14 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
             index, start, stop = quantity.limits
             body = fold(quantity.expr, quantity.unit)
             variable = printer.names.setdefault(index, loop_name(index))
-            code = (f"[{printer.doprint(body)} for {variable} in "
-                    f"range({printer.doprint(start)}, {printer.doprint(stop + 1)})]")
-            pending.append((quantity.symbol, code, _symbols(body) | _symbols(start) | _symbols(stop)))
+            loops = f"for {variable} in range({printer.doprint(start)}, {printer.doprint(stop + 1)})"
+            reads_here = _symbols(body) | _symbols(start) | _symbols(stop)
+            if quantity.inner:  # a grid: one flat list, row by row
+                column, first, last = quantity.inner
+                inner_variable = printer.names.setdefault(column, loop_name(column))
+                loops += f" for {inner_variable} in range({printer.doprint(first)}, {printer.doprint(last + 1)})"
+                reads_here |= _symbols(first) | _symbols(last)
+            pending.append((quantity.symbol, f"[{printer.doprint(body)} {loops}]", reads_here))
         elif quantity.kind == "text":
             code = f"{quantity.separator!r}.join(str(item) for item in {printer.doprint(quantity.expr)})"
             pending.append((quantity.symbol, code, _symbols(quantity.expr)))

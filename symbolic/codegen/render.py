@@ -158,6 +158,8 @@ def _descriptor(output: OutputDecl, path: str, evaluator: Evaluator, owners: dic
         extra += f", if_missing={output.if_missing!r}"
     if output.keyed_by:
         extra += f", keys={output.keyed_by!r}"
+    if output.columns_by:
+        extra += f", columns={output.columns_by!r}"
     if output.labels:
         extra += f", labels={output.labels!r}"
     return f"{kind}({output.name!r}{unit}{extra})"
@@ -181,7 +183,7 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
         docs_rows[decl.name] = {"name": decl.name, "latex": decl.latex, "unit": spec.unit, "doc": spec.doc,
                                 "type": _type_text(spec),
                                 "domain": spec.domain, "default": _default_text(spec)}
-    validation_imports = {"InputSpec"} | ({"ListSpec"} if any(isinstance(s, ListSpec) for s in specs.values()) else set())
+    validation_imports = {"ListSpec" if isinstance(s, ListSpec) else "InputSpec" for s in specs.values()}
     scenario_imports = set()
     for item in model.structured:
         resolved = {what: f"{item.name}_{what}" for what in item.resolved}
@@ -354,6 +356,9 @@ def _sections(model: ScenarioModel, equations_by_name: dict[str, Any]) -> list[d
                 output.kind, "Quantity" if output.unit else "number")
             if output.keyed_by:
                 kind = f"dict of {'Quantity' if output.unit else 'numbers'} by the keys of `{output.keyed_by}`"
+            if output.columns_by:
+                kind = (f"dict by the keys of `{output.keyed_by}` of dicts of "
+                        f"{'Quantity' if output.unit else 'numbers'} by the keys of `{output.columns_by}`")
         sections.append({"path": path, "kind": output.kind, "doc": output.doc, "unit": output.unit, "type": kind,
                          "equations": [(q, equations_by_name[q.name]) for q in found],
                          "title": output.sub.title if output.sub else ""})
@@ -392,6 +397,8 @@ def _instance_context(instance: Instance) -> dict[str, Any]:
 
 
 def _shown(value: Any) -> str:
+    if isinstance(value, dict):  # a keyed list input: name: value, in its order
+        return "{" + ", ".join(f"{key}: {_shown(item)}" for key, item in value.items()) + "}"
     path = getattr(value, "path", "")
     if path and hasattr(value, "registry_path"):
         return value.registry_path

@@ -25,7 +25,7 @@ from symbolic.codegen.roofline_svg import roofline_svgs
 from symbolic.codegen.charts import Placement, ceilings, roofline_charts, sweep_chart
 from symbolic.codegen.discover import ScenarioModule
 from symbolic.codegen.record import ScenarioRecord
-from symbolic.codegen.worked import number_latex, worked_example
+from symbolic.codegen.worked import evaluate, instance_values, needed, number_latex, worked_example
 from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel
 from symbolic.model.dependencies import closure, reads
 from symbolic.refs import source_of, value_of
@@ -185,6 +185,7 @@ def scenario_docs(module: ScenarioModule, sections: list[dict[str, Any]], header
                 values[name] = f"[Scenarios.{plain.key}]({plain.scenario.model.name}.md#{slug(plain.key)})"
         worked = worked_example(model, instance)
         instances.append({
+            "grids": grid_tables(model, instance),
             "key": instance.key,
             "links": values,
             "hardware": [(path, f"../hardware.md#{node_anchor(path)}") for path in nodes],
@@ -198,9 +199,39 @@ def scenario_docs(module: ScenarioModule, sections: list[dict[str, Any]], header
     }
 
 
+def grid_tables(model: ScenarioModel, instance: Any) -> list[dict[str, Any]]:
+    """Each grid output of ``instance`` (``times[path][message]``) as a Markdown table: rows by the
+    keys of its first keyed input, columns by the second, values in the output's unit."""
+    grids = [(q, o) for q in model.quantities for o in _grid_outputs(model.outputs)
+             if q.inner and q.name.split(".")[-1] == o.name]
+    if not grids:
+        return []
+    evaluation = evaluate(model, instance_values(instance), needed(model, [q.name for q, _ in grids]))
+    given = instance.all_inputs()
+    tables = []
+    for quantity, output in grids:
+        rows = [str(k) for k in value_of(given[output.keyed_by])]
+        columns = [str(k) for k in value_of(given[output.columns_by])]
+        values = evaluation.shown[quantity.name]
+        lines = ["| " + " | ".join([f"`{output.keyed_by}` \\ `{output.columns_by}`", *columns]) + " |",
+                 "| " + " | ".join(["---"] * (len(columns) + 1)) + " |"]
+        for n, row in enumerate(rows):
+            cells = [f"{float(v):.6g}" for v in values[n * len(columns):(n + 1) * len(columns)]]
+            lines.append("| " + " | ".join([row, *cells]) + " |")
+        tables.append({"path": quantity.name, "unit": quantity.unit, "anchor": f"#{slug(quantity.name)}",
+                       "empty": not rows or not columns, "table": "\n".join(lines)})
+    return tables
+
+
+def _grid_outputs(outputs: Any) -> Any:
+    for output in outputs:
+        yield from _grid_outputs(output.members) if output.kind == "group" else (
+            [output] if output.columns_by else [])
+
+
 def _section_of(model: ScenarioModel, name: str) -> str:
-    """The Equations section a quantity (or one entry of a list) is shown in."""
-    base = re.sub(r"\[[^\]]*\]$", "", name)
+    """The Equations section a quantity (or one entry of a list or grid) is shown in."""
+    base = re.sub(r"(\[[^\]]*\])+$", "", name)
     quantity = next((q for q in model.quantities if q.name in (name, base)), None)
     return quantity.sub if quantity is not None and quantity.sub else base
 

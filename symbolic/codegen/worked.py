@@ -197,10 +197,8 @@ def evaluate(model: ScenarioModel, inputs: dict[str, Value], only: set[str] | No
             evaluation.shown[quantity.name] = [v / scale_of_unit(quantity.unit) for v in lists[quantity.expr][0]]
             continue
         if quantity.kind == "list":
-            index, start, stop = quantity.limits
-            first, last = _number(start, evaluation), _number(stop, evaluation)
-            items = [_number(quantity.expr.xreplace({index: sympy.Integer(k)}), evaluation)
-                     for k in range(int(first), int(last) + 1)]
+            items = [_number(quantity.expr.xreplace(at), evaluation) for at in entries(quantity, evaluation)]
+            first = _number(quantity.limits[1], evaluation)
             lists[quantity.symbol] = (items, int(first))
             evaluation.shown[quantity.name] = [None if v is None else v / scale_of_unit(quantity.unit) for v in items]
             continue
@@ -208,6 +206,17 @@ def evaluate(model: ScenarioModel, inputs: dict[str, Value], only: set[str] | No
         env[quantity.symbol] = value
         evaluation.shown[quantity.name] = None if value is None else value / scale_of_unit(quantity.unit)
     return evaluation
+
+
+def entries(quantity: Quantity, evaluation: Evaluation) -> list[dict[sympy.Basic, sympy.Integer]]:
+    """The index values of each entry of a list output, in order (a grid's row by row)."""
+    ranges = [quantity.limits] + ([quantity.inner] if quantity.inner else [])
+    spans = [(index, range(int(_number(start, evaluation)), int(_number(stop, evaluation)) + 1))
+             for index, start, stop in ranges]
+    found: list[dict[sympy.Basic, sympy.Integer]] = [{}]
+    for index, span in spans:
+        found = [{**at, index: sympy.Integer(k)} for at in found for k in span]
+    return found
 
 
 def _number(expr: sympy.Basic, evaluation: Evaluation) -> Any:
@@ -403,15 +412,14 @@ def _steps(quantity: Quantity, evaluation: Evaluation, printer: NumbersLatexPrin
         result, is_exact = value_latex(value, quantity.unit)
         return [Step(quantity.name, quantity.latex, "", "", result, is_exact, quantity.unit)]
     if quantity.kind == "list":
-        index, start, _ = quantity.limits
-        first = int(_number(start, evaluation))
         steps = []
-        for offset, item in enumerate(value):
-            k = sympy.Integer(first + offset)
-            body = quantity.expr.xreplace({index: k})
+        for at, item in zip(entries(quantity, evaluation), value, strict=True):
+            where = "".join(f"[{k}]" for k in at.values())
+            body = quantity.expr.xreplace(at)
             result, is_exact = value_latex(item, quantity.unit)
-            steps.append(Step(f"{quantity.name}[{k}]", f"{quantity.latex}_{{{k}}}", symbol_printer.doprint(body),
-                              _substituted(body, printer, result), result, is_exact, quantity.unit))
+            steps.append(Step(f"{quantity.name}{where}", f"{quantity.latex}_{{{','.join(map(str, at.values()))}}}",
+                              symbol_printer.doprint(body), _substituted(body, printer, result), result, is_exact,
+                              quantity.unit))
         return steps
     result, is_exact = value_latex(value, quantity.unit)
     definition = symbol_printer.doprint(quantity.expr)

@@ -100,6 +100,7 @@ class OutputDecl:
     members: tuple[OutputDecl, ...] = ()
     if_missing: str = "error"
     keyed_by: str = ""  # a list output returned as a dict under the keys of this list input
+    columns_by: str = ""  # a grid's second keyed list input: a dict of dicts, rows by keyed_by
     labels: tuple[str, ...] = ()  # text for the values 0, 1, ... of a choice
 
 
@@ -122,6 +123,7 @@ class Quantity:
     hidden: bool = False
     echo: bool = False
     limits: tuple[Any, ...] = ()
+    inner: tuple[Any, ...] = ()  # a grid's second range (index, start, stop): entries run row by row
     separator: str = ""
 
 

@@ -163,26 +163,46 @@ class PerItem(Output):
     """A list output, one entry per index value: ``PerItem(w[l-1]*w[l], (l, 1, layers))``.
 
     Binds to an ``IndexedBase``, so later outputs can use ``weights_per_layer[l]``.
+
+    Two ranges make a grid keyed by two keyed list inputs, returned as a dict of dicts
+    (``times[path][message]``) and shown as a table:
+    ``PerItem(a[k] + m_[j]/b[k], ((k, 0, Len(a) - 1), (j, 0, Len(m_) - 1)), "s", keys=(a, m_))``.
+    The evaluator returns its entries as one flat list, row by row; no other output reads a grid.
     """
 
-    def __init__(self, expr: Any, limits: tuple[Any, Any, Any], unit: str = "", *, doc: str = "",
-                 group: GroupRef | None = None, keys: sympy.IndexedBase | None = None, field: str | None = None) -> None:
+    def __init__(self, expr: Any, limits: tuple[Any, ...], unit: str = "", *, doc: str = "",
+                 group: GroupRef | None = None, keys: Any = None, field: str | None = None) -> None:
         super().__init__(expr, unit, doc=doc, group=group, field=field)
-        self.index, self.start, self.stop = (sympy.sympify(part) for part in limits)
-        self.keys = "" if keys is None else str(keys.label)
+        grid = len(limits) == 2 and all(isinstance(part, tuple) for part in limits)
+        outer, inner = (limits[0], limits[1]) if grid else (limits, ())
+        self.index, self.start, self.stop = (sympy.sympify(part) for part in outer)
+        self.inner = tuple(sympy.sympify(part) for part in inner)
+        key_inputs = tuple(keys) if isinstance(keys, tuple) else (() if keys is None else (keys,))
+        if grid and len(key_inputs) != 2:
+            raise DeclarationError("PerItem over two ranges: give keys=(rows, columns), the keyed list inputs "
+                                   "each range runs over")
+        self.key_inputs = key_inputs
+        self.keys = str(key_inputs[0].label) if key_inputs else ""
 
     def bind(self, name: str, into: ScenarioModel) -> sympy.IndexedBase:
-        if self.keys:
-            source = next((d for d in into.inputs if d.name == self.keys), None)
-            if source is None or not isinstance(source.spec, ListInput) or self.start != 0 or \
-                    sympy.simplify(self.stop - (Len(source.symbol) - 1)) != 0:
-                raise DeclarationError(f"{into.name}: {name} is keyed by {self.keys!r}, so it must be a list input "
-                                       f"and the range must run over it, (i, 0, Len({self.keys}) - 1)")
+        ranges = [(self.start, self.stop)] + ([tuple(self.inner[1:])] if self.inner else [])
+        for keys, (start, stop) in zip(self.key_inputs, ranges, strict=False):
+            label = str(keys.label)
+            source = next((d for d in into.inputs if d.name == label), None)
+            if source is None or not isinstance(source.spec, ListInput) or start != 0 or \
+                    sympy.simplify(stop - (Len(source.symbol) - 1)) != 0:
+                raise DeclarationError(f"{into.name}: {name} is keyed by {label!r}, so it must be a list input "
+                                       f"and the range must run over it, (i, 0, Len({label}) - 1)")
+            if self.inner and not getattr(source.spec, "keyed", False):
+                raise DeclarationError(f"{into.name}: {name} is a grid, so {label!r} must be a keyed list input")
+        columns = str(self.key_inputs[1].label) if self.inner else ""
         base = sympy.IndexedBase(sympy.Symbol(name, real=True))
         path = _join(self.group, name, into, self.field)
-        _add(into, self.group, OutputDecl(self.field or name, "list", self.doc, self.unit, keyed_by=self.keys))
+        _add(into, self.group, OutputDecl(self.field or name, "list", self.doc, self.unit, keyed_by=self.keys,
+                                          columns_by=columns))
         into.add_quantity(Quantity(path, base, self.expr, self.unit, self.doc, _latex_name(name), kind="list",
-                                   limits=(self.index, self.start, self.stop), group=_group_name(self.group)))
+                                   limits=(self.index, self.start, self.stop), inner=self.inner,
+                                   group=_group_name(self.group)))
         return base
 
 
@@ -352,6 +372,7 @@ class Group(Declaration):
                                        "(or are echoed with Echo(output))")
             kind = "list" if isinstance(source.spec, ListInput) else "scalar"
             keyed = echo_name if getattr(source.spec, "keyed", False) else ""
+            keyed = getattr(source.spec, "aligned_to", "") or keyed  # an aligned list is read in its keys' order
             fields.append(OutputDecl(field, kind, source.spec.doc, source.spec.unit, keyed_by=keyed))
             echoes.append((field, source))
         into.add_output(OutputDecl(name, "group", self.doc, ""))

@@ -17,9 +17,9 @@ from symbolic.model.collected import Quantity, _symbols
 
 
 def reads(quantity: Quantity) -> frozenset[sympy.Basic]:
-    """The symbols a quantity's definition reads: those of its expression and of its limits
-    (list bases and list lengths included, see ``_symbols``)."""
-    return _reads(quantity.expr, quantity.limits)
+    """The symbols a quantity's definition reads: those of its expression and of its limits (a
+    grid's second range too; list bases and list lengths included, see ``_symbols``)."""
+    return _reads(quantity.expr, quantity.limits + quantity.inner)
 
 
 @lru_cache(maxsize=None)

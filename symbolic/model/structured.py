@@ -311,7 +311,8 @@ class Sub(Declaration):
             into.add_quantity(Quantity(
                 f"{name}.{quantity.name}", symbol, quantity.expr.xreplace(rename), quantity.unit, quantity.doc,
                 rf"{_latex_name(name)}.{quantity.latex}", kind=quantity.kind, sub=name, hidden=not self.public,
-                limits=tuple(part.xreplace(rename) for part in quantity.limits), separator=quantity.separator,
+                limits=tuple(part.xreplace(rename) for part in quantity.limits),
+                inner=tuple(part.xreplace(rename) for part in quantity.inner), separator=quantity.separator,
                 group=quantity.group, echo=quantity.echo))
         into.contains[name] = inner
         if self.public:

@@ -423,12 +423,15 @@ class ListOutput(Output):
     """A list output, one entry per item: Quantities in ``unit``, or plain numbers.
 
     With ``keys`` (a list input's name) it is a dict: under the input's names when that
-    input is keyed, else under its entries (``ring_time[64]`` for group size 64).
+    input is keyed, else under its entries (``ring_time[64]`` for group size 64). With
+    ``columns`` too it is a grid, given row by row: a dict by ``keys`` of dicts by ``columns``
+    (``times["NDR"]["shard"]``).
     """
 
-    def __init__(self, name: str, unit: str = "", *, keys: str = "", **kwargs: Any) -> None:
+    def __init__(self, name: str, unit: str = "", *, keys: str = "", columns: str = "", **kwargs: Any) -> None:
         super().__init__(name, unit, **kwargs)
         self.keys = keys
+        self.columns = columns
 
     def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
         if value is None:
@@ -436,6 +439,11 @@ class ListOutput(Output):
         items = [quantity(v, self.unit) for v in value] if self.unit else list(value)
         if not self.keys:
             return items
+        if self.columns:
+            columns = list(scenario._given[self.columns])
+            width = len(columns)
+            return {row: dict(zip(columns, items[n * width:(n + 1) * width], strict=True))
+                    for n, row in enumerate(scenario._given[self.keys])}
         return dict(zip(scenario._given[self.keys], items, strict=True))
 
 
