@@ -25,6 +25,7 @@ _SOURCES = {
     "ActivationMemoryScenario": "generated.activation_memory",
     "AlignmentMemoryScenario": "generated.alignment_memory",
     "AllReduceScheduleScenario": "generated.all_reduce_schedule",
+    "AlphaBetaScenario": "generated.alpha_beta",
     "AttentionTilingScenario": "generated.attention_tiling",
     "CNNWorkload": "generated.workloads",
     "CompileBreakevenScenario": "generated.compile_breakeven",
@@ -91,6 +92,7 @@ _SCENARIO_CLASSES = (
     "ActivationMemoryScenario",
     "AlignmentMemoryScenario",
     "AllReduceScheduleScenario",
+    "AlphaBetaScenario",
     "AttentionTilingScenario",
     "CompileBreakevenScenario",
     "ContextGrowthScenario",
@@ -131,6 +133,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.activation_memory import ActivationMemoryScenario
     from generated.alignment_memory import AlignmentMemoryScenario
     from generated.all_reduce_schedule import AllReduceScheduleScenario
+    from generated.alpha_beta import AlphaBetaScenario
     from generated.attention_tiling import AttentionTilingScenario
     from generated.catalog import Constants, Datasets, Hardware, Models, Systems
     from generated.compile_breakeven import CompileBreakevenScenario
@@ -180,6 +183,7 @@ __all__ = [
     "ActivationMemoryScenario",
     "AlignmentMemoryScenario",
     "AllReduceScheduleScenario",
+    "AlphaBetaScenario",
     "AttentionTilingScenario",
     "CNNWorkload",
     "CompileBreakevenScenario",

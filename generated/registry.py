@@ -183,6 +183,50 @@ def _RingVsTreeSmallBuffer():
     )
 
 
+def _AlphaBetaNdrRoce():
+    """AlphaBetaNdrRoce: A 4 kB control message and a 350 MB shard over InfiniBand NDR and RoCE."""
+    from generated.catalog import Systems
+    from generated.alpha_beta import AlphaBetaScenario
+    from symbolic.runtime.units import Q_
+
+    return AlphaBetaScenario(
+        name='A 4 kB control message and a 350 MB shard over InfiniBand NDR and RoCE',
+        description='The control message is all startup (1.6 µs on NDR, 5.3 µs on RoCE); the shard is all bandwidth (7 ms at 400 Gb/s, 28 ms at 100 Gb/s).',
+        alphas={'NDR': Systems.SwitchFabric.AlphaNdr, 'RoCE 100G': Systems.SwitchFabric.AlphaRoce, 'RoCE 400G': Systems.SwitchFabric.AlphaRoce},
+        bandwidths={'NDR': Systems.Fabrics.InfiniBand_NDR.bandwidth, 'RoCE 100G': Systems.Fabrics.Ethernet_100G.bandwidth, 'RoCE 400G': Systems.Fabrics.RoCE_400G.bandwidth},
+        messages={'control': Q_('4000 B'), 'shard': Q_('350 MB')},
+    )
+
+
+def _AlphaBetaHdrNdrSmallMessage():
+    """AlphaBetaHdrNdrSmallMessage: A 10 kB message over InfiniBand HDR and NDR at the same startup."""
+    from generated.catalog import Systems
+    from generated.alpha_beta import AlphaBetaScenario
+    from symbolic.runtime.units import Q_
+
+    return AlphaBetaScenario(
+        name='A 10 kB message over InfiniBand HDR and NDR at the same startup',
+        description='At 10 kB the doubled bandwidth of NDR saves only 0.2 µs of 1.9: the message is below both critical sizes.',
+        alphas={'HDR': Systems.SwitchFabric.AlphaNdr, 'NDR': Systems.SwitchFabric.AlphaNdr},
+        bandwidths={'HDR': Systems.Fabrics.InfiniBand_HDR.bandwidth, 'NDR': Systems.Fabrics.InfiniBand_NDR.bandwidth},
+        messages={'small': Q_('10 kB')},
+    )
+
+
+def _CriticalSizeByInterconnect():
+    """CriticalSizeByInterconnect: The critical message size α·β of NVLink, PCIe Gen5, RoCE, HDR and NDR."""
+    from generated.catalog import Hardware, Systems
+    from generated.alpha_beta import AlphaBetaScenario
+
+    return AlphaBetaScenario(
+        name='The critical message size α·β of NVLink, PCIe Gen5, RoCE, HDR and NDR',
+        description="Mid-range effective startups: NVLink's 450 GB/s puts its critical size at 675 kB, InfiniBand's at 75-88 kB.",
+        alphas={'NVLink': (Systems.SwitchFabric.EffectiveAlphaNvlinkLow + Systems.SwitchFabric.EffectiveAlphaNvlinkHigh) / 2, 'PCIe Gen5': (Systems.SwitchFabric.EffectiveAlphaPcieGen5Low + Systems.SwitchFabric.EffectiveAlphaPcieGen5High) / 2, 'RoCE': (Systems.SwitchFabric.EffectiveAlphaRoceLow + Systems.SwitchFabric.EffectiveAlphaRoceHigh) / 2, 'HDR': (Systems.SwitchFabric.EffectiveAlphaHdrLow + Systems.SwitchFabric.EffectiveAlphaHdrHigh) / 2, 'NDR': Systems.SwitchFabric.AlphaNdr},
+        bandwidths={'NVLink': Hardware.Cloud.H100.nvlink.bandwidth_per_direction, 'PCIe Gen5': Hardware.Cloud.H100.interconnect.bandwidth, 'RoCE': Systems.Fabrics.Ethernet_100G.bandwidth, 'HDR': Systems.Fabrics.InfiniBand_HDR.bandwidth, 'NDR': Systems.Fabrics.InfiniBand_NDR.bandwidth},
+        messages={},
+    )
+
+
 def _AttentionScores4096TokensFp32():
     """AttentionScores4096TokensFp32: One attention head at 4,096 tokens in FP32, in 128 x 128 tiles."""
     from generated.catalog import Constants
@@ -1270,6 +1314,9 @@ Scenarios = Namespace(
         'GradientBufferAllReduceNdr': _GradientBufferAllReduceNdr,
         'Llama2_70BGradientRing64Ndr': _Llama2_70BGradientRing64Ndr,
         'RingVsTreeSmallBuffer': _RingVsTreeSmallBuffer,
+        'AlphaBetaNdrRoce': _AlphaBetaNdrRoce,
+        'AlphaBetaHdrNdrSmallMessage': _AlphaBetaHdrNdrSmallMessage,
+        'CriticalSizeByInterconnect': _CriticalSizeByInterconnect,
         'AttentionScores4096TokensFp32': _AttentionScores4096TokensFp32,
         'ResNet50CompileBreakeven': _ResNet50CompileBreakeven,
         'BertWindowToFourK': _BertWindowToFourK,

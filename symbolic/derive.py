@@ -25,6 +25,7 @@ from sympy.printing.str import StrPrinter  # noqa: E402
 from symbolic.closed import closed_form as shared_closed_form  # noqa: E402
 from symbolic.dimensions import dimension_of_unit, scale_of_unit  # noqa: E402
 from symbolic.functions import CeilLog2, Given, Len, MaxOver  # noqa: E402
+from symbolic.list_entries import EntryError, entry_form, entry_keys, split  # noqa: E402
 from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel  # noqa: E402
 
 
@@ -245,6 +246,25 @@ def _branches(expr: sympy.Basic, unknown: sympy.Symbol) -> list[tuple[sympy.Basi
     return branches
 
 
+def is_entry(model: ScenarioModel, path: str) -> bool:
+    """Whether ``path`` names one entry of a keyed list output (``result.ring_time[64]``)."""
+    try:
+        return split(model, path) is not None
+    except EntryError as error:
+        raise DerivationError(str(error)) from None
+
+
+def _form(model: ScenarioModel, name: str, keys: dict[str, list[str]] | None) -> tuple[str, sympy.Basic]:
+    """``(unit, unsimplified closed form)`` of a scalar output or of one entry of a keyed list output."""
+    if not is_entry(model, name):
+        found = quantity(model, name)
+        return found.unit, closed_form(model, found.name, simplify=False)
+    try:
+        return entry_form(model, name, keys)
+    except EntryError as error:
+        raise DerivationError(str(error)) from None
+
+
 def subject_of(subject: Any) -> tuple[ScenarioModel, dict[str, Any] | None]:
     """The declaration behind ``subject`` (an instance, a scenario class, its name or its
     model) and, for an instance, its evaluator arguments."""
@@ -262,7 +282,8 @@ def subject_of(subject: Any) -> tuple[ScenarioModel, dict[str, Any] | None]:
 
 
 def solve(subject: Any, unknown: str, output: str, target: str | Any,
-          args: dict[str, Any] | None = None, symbolic: bool = True) -> Solution:
+          args: dict[str, Any] | None = None, symbolic: bool = True,
+          keys: dict[str, list[str]] | None = None) -> Solution:
     """Solve ``output = target`` for the input ``unknown``.
 
     ``subject`` is a scenario instance (its other inputs give numeric answers), a scenario
@@ -275,6 +296,10 @@ def solve(subject: Any, unknown: str, output: str, target: str | Any,
     branch, each solution with the condition of its branch. When the equation holds
     whatever the unknown is, ``every_value`` is True and a note says so.
 
+    ``output`` (or ``target``) may name one entry of a keyed list output, ``result.ring_time[64]``
+    or ``result.times[NDR][shard]``: its position comes from the instance's keys (``keys``, the
+    key names of each list input; taken from an instance subject), and it is solved numerically.
+
         >>> from generated import Q_, Scenarios
         >>> fit = solve(Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total", Q_(8, "GiB"))
         >>> round(fit.values[0]), fit.unit
@@ -284,15 +309,16 @@ def solve(subject: Any, unknown: str, output: str, target: str | Any,
     """
     model, instance_args = subject_of(subject)
     args = instance_args if args is None else args
+    if keys is None and hasattr(subject, "_given"):
+        keys = entry_keys(subject._given)
     decl = input_decl(model, unknown)
-    left = quantity(model, output)
-    lhs = closed_form(model, left.name, simplify=False)
+    unit, lhs = _form(model, output, keys)
     if isinstance(target, str):
-        rhs = closed_form(model, quantity(model, target).name, simplify=False)
-        if dimension_of_unit(quantity(model, target).unit) != dimension_of_unit(left.unit):
+        target_unit, rhs = _form(model, target, keys)
+        if dimension_of_unit(target_unit) != dimension_of_unit(unit):
             raise DerivationError(f"{output} and {target} have different dimensions")
     else:
-        rhs = _base_number(target, left.unit, output)
+        rhs = _base_number(target, unit, output)
     if any(f.has(decl.symbol) for f in (lhs - rhs).atoms(sympy.floor, sympy.ceiling)):
         raise DerivationError(f"{output} depends on {unknown} through a floor or ceiling (a step function): every value is "
                               "taken on a whole interval, so it cannot be inverted to one input value")

@@ -77,9 +77,27 @@ def _report(args: argparse.Namespace, scenario: Any, wanted: list[str] | None = 
         outputs = {path: outputs[path] for path in selected(wanted, list(outputs))}
     data = {"name": scenario.name, "class": type(scenario).__name__, "inputs": scenario.inputs(),
             "outputs": {path: {"value": value, "unit": unit} for path, (value, unit) in outputs.items()}}
-    rows = [(path, shown(value, unit)) for path, (value, unit) in outputs.items()]
+    rows = [(path, shown(_keyed(scenario, path, value), unit)) for path, (value, unit) in outputs.items()]
     emit(args, data, f"{type(scenario).__name__}: {scenario.name}\n" + table(rows, ("output", "value")))
     return 0
+
+
+def _keyed(scenario: Any, path: str, value: Any) -> Any:
+    """A list output as the instance returns it: a dict under its keys (``{NVLink: 2.22, ...}``), or the list."""
+    if not isinstance(value, list):
+        return value
+    found = scenario
+    for part in path.split("."):
+        found = getattr(found, part, None)
+    if not isinstance(found, dict):
+        return value
+
+    def plain(item: Any) -> Any:
+        if isinstance(item, dict):
+            return {key: plain(entry) for key, entry in item.items()}
+        return item.magnitude if hasattr(item, "magnitude") else item
+
+    return plain(found)
 
 
 def selected(wanted: list[str], paths: list[str]) -> list[str]:
@@ -218,16 +236,22 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     import sympy
 
+    from symbolic.list_entries import entry_keys
+
     target = instance(args.name)
     model = derive.model_of(type(target).__name__)
     if "=" not in args.where:
         raise UsageError(f"--where expects output=value or output=other_output, got {args.where!r}")
     left, _, right = (part.strip() for part in args.where.partition("="))
     names = {q.name for q in model.quantities}
-    rhs = right if right in names else number(right, f"--where {left}")
+    entries = [name for name in (left, right) if derive.is_entry(model, name)]
+    rhs = right if right in names or right in entries else number(right, f"--where {left}")
     sums = any(derive.closed_form(model, name, simplify=False).has(sympy.Sum)
                for name in (left, right) if name in names)
-    solution = derive.solve(model, args.unknown, left, rhs, target._args, symbolic=not sums)
+    solution = derive.solve(model, args.unknown, left, rhs, target._args, symbolic=not (sums or entries),
+                            keys=entry_keys(target._given))
+    if entries:
+        solution.notes.append(f"{' and '.join(entries)}: one entry of a list, solved at this instance")
     if sums:
         solution.notes.append("the closed form sums over a list input: the answer is numeric at this instance")
     data = {"unknown": solution.unknown, "unit": solution.unit, "values": solution.values,

@@ -18,6 +18,8 @@ from symbolic.codegen.latex import DocsLatexPrinter, latex_names
 from symbolic.codegen.worked import instance_values
 from symbolic.functions import MaxOver
 from symbolic.instances import Instance
+from symbolic.list_entries import entry_keys, missing_key
+from symbolic.refs import value_of
 from symbolic.model import UNIT_SYMBOLS, ScenarioModel
 
 
@@ -93,6 +95,8 @@ def _question(model: ScenarioModel, instances: list[Instance], printer: DocsLate
               unknown: str, output: str, target: str, legend: Callable[[set[sympy.Basic]], str]) -> list[str]:
     names = {q.name for q in model.quantities}
     rhs: Any = target
+    entries = [name for name in (output, target) if derive.is_entry(model, name)]
+    names |= set(entries)
     if target not in names:
         from symbolic.runtime.units import Q_
 
@@ -103,8 +107,11 @@ def _question(model: ScenarioModel, instances: list[Instance], printer: DocsLate
     lines = [f"### Solving for `{unknown}` where `{output}` = {shown_target}", ""]
     decl = derive.input_decl(model, unknown)
     has_sums = any(derive.closed_form(model, name, simplify=False).has(sympy.Sum, MaxOver)
-                   for name in (output, target) if name in names)
-    if has_sums:
+                   for name in (output, target) if name in names and name not in entries)
+    if entries:
+        lines += [f"{' and '.join(f'`{e}`' for e in entries)}: one entry of a list each, at the position its key "
+                  "has in each instance, so the answer is given per instance.", ""]
+    elif has_sums:
         lines += ["The closed form sums over the list input, so the answer is given per instance.", ""]
     else:
         symbolic = derive.solve(model, unknown, output, rhs)
@@ -118,7 +125,13 @@ def _question(model: ScenarioModel, instances: list[Instance], printer: DocsLate
             lines += [f"No closed-form solution ({'; '.join(symbolic.notes) or 'sympy found none'}).", ""]
         lines += ["(Symbols in base units: second, byte, flop.)", ""]
     for instance in instances:
-        numbers = derive.solve(model, unknown, output, rhs, _plain(instance_values(instance)), symbolic=False)
+        keys = entry_keys({name: value_of(v) for name, v in instance.all_inputs().items()})
+        lacks = [missing_key(model, name, keys) for name in entries]
+        if any(lacks):
+            lines += [f"- At `{instance.key}`: no {' and '.join(filter(None, lacks))}."]
+            continue
+        numbers = derive.solve(model, unknown, output, rhs, _plain(instance_values(instance)), symbolic=False,
+                               keys=keys)
         unit = f" {decl.spec.unit}" if decl.spec.unit else ""
         answer = ", ".join(f"{value:.6g}{unit}" for value in numbers.values) or "none in the domain"
         notes = "".join(f" {note}." for note in numbers.notes if "no real solution" not in note)

@@ -5,7 +5,7 @@ from sympy import log
 from symbolic.catalog import Constants, Models, Systems
 from symbolic.functions import CeilLog2, Len, index
 from symbolic.instances import Instance
-from symbolic.model import Group, Input, ListInput, PerItem, Require, Scenario, Series, Sweep
+from symbolic.model import Group, Input, ListInput, PerItem, Question, Require, Scenario, Series, Sweep
 from symbolic.refs import Q
 
 i = index("i", "group")
@@ -51,7 +51,7 @@ class AllReduceScheduleScenario(Scenario):
         ylabel="time [s]",
         caption="AllReduce time over 64 ranks at 10 GB/s and 10 µs: the tree's fewer startups win below about "
                 "1.1 MB, the ring's fewer bytes above.")
-    questions = ()
+    questions = (Question(solve_for="message", where="result.ring_time[64]", equals="result.tree_time[64]"),)
 
     message = Input("MB", nonnegative=True, symbol="M", doc="Bytes each rank contributes.")
     group_sizes = ListInput(integer=True, minimum=2, min_length=0, unique=True, symbol="N",

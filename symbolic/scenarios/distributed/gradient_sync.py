@@ -60,7 +60,8 @@ class GradientSyncScenario(Scenario):
         ylabel="time per step [s]",
         caption="GPT-3's fp16 gradients (700 GB per step across the ring): the AllReduce dominates the step until "
                 "compute reaches tens of seconds.")
-    questions = (Question(solve_for="steps", where="result.energy_total", equals="1 GJ"),)
+    questions = (Question(solve_for="compute_time", where="result.compute_fractions[InfiniBand]", equals="0.5"),
+                 Question(solve_for="steps", where="result.energy_total", equals="1 GJ"))
 
     workload = WorkloadInput(requires=("parameters",),
                              doc="The model; its weights at `precision` (P·b) are the gradient buffer.")

@@ -3,7 +3,7 @@
 from symbolic.catalog import Constants, Hardware, Models, Systems
 from symbolic.functions import Len, index
 from symbolic.instances import Instance
-from symbolic.model import Echo, Group, Input, ListInput, Output, PerItem, Scenario, Series, Sweep, decades
+from symbolic.model import Echo, Group, Input, ListInput, Output, PerItem, Question, Scenario, Series, Sweep, decades
 from symbolic.refs import Q
 
 k = index("k", "link")
@@ -52,7 +52,7 @@ class TransferScenario(Scenario):
         xlabel="payload [GB]",
         ylabel="time [ms]",
         caption="Transfer time against payload on an H100's links: each tier is a constant factor slower.")
-    questions = ()
+    questions = (Question(solve_for="payload", where="result.times[NVLink]", equals="1 ms"),)
 
     payload = Input("GB", nonnegative=True, symbol="S", doc="Bytes of one copy.")
     links = ListInput("GB/s", keyed=True, positive=True, min_length=0, symbol=r"\beta",
