@@ -22,11 +22,13 @@ from typing import TYPE_CHECKING, Any
 # is first read, so ``import generated`` imports no scenario and no catalog tier, and a
 # script pays only for what it touches (one scenario, the nodes it names).
 _SOURCES = {
+    "AcceleratorComparison": "generated.accelerator_comparison",
     "ActivationMemoryScenario": "generated.activation_memory",
     "AlignmentMemoryScenario": "generated.alignment_memory",
     "AllReduceScheduleScenario": "generated.all_reduce_schedule",
     "AlphaBetaScenario": "generated.alpha_beta",
     "AttentionTilingScenario": "generated.attention_tiling",
+    "ClusterTrainingTimeScenario": "generated.cluster_training_time",
     "CNNWorkload": "generated.workloads",
     "CompileBreakevenScenario": "generated.compile_breakeven",
     "Constants": "generated.catalog",
@@ -66,6 +68,7 @@ _SOURCES = {
     "ParallelLayoutScenario": "generated.parallel_layout",
     "PipelineScheduleScenario": "generated.pipeline_schedule",
     "PowerLawScenario": "generated.power_law",
+    "PublishedRunScenario": "generated.published_run",
     "Q_": "symbolic.runtime.units",
     "ResidualAdapterScenario": "generated.residual_adapter",
     "RooflinePointScenario": "generated.roofline_point",
@@ -89,11 +92,13 @@ _SOURCES = {
     "ZeroShardingScenario": "generated.zero_sharding",
 }
 _SCENARIO_CLASSES = (
+    "AcceleratorComparison",
     "ActivationMemoryScenario",
     "AlignmentMemoryScenario",
     "AllReduceScheduleScenario",
     "AlphaBetaScenario",
     "AttentionTilingScenario",
+    "ClusterTrainingTimeScenario",
     "CompileBreakevenScenario",
     "ContextGrowthScenario",
     "ContextMemoryCrossingScenario",
@@ -116,6 +121,7 @@ _SCENARIO_CLASSES = (
     "ParallelLayoutScenario",
     "PipelineScheduleScenario",
     "PowerLawScenario",
+    "PublishedRunScenario",
     "ResidualAdapterScenario",
     "RooflinePointScenario",
     "ScalingOverheadScenario",
@@ -130,12 +136,14 @@ _SCENARIO_CLASSES = (
 )
 
 if TYPE_CHECKING:  # the same names, for type checkers and editors
+    from generated.accelerator_comparison import AcceleratorComparison
     from generated.activation_memory import ActivationMemoryScenario
     from generated.alignment_memory import AlignmentMemoryScenario
     from generated.all_reduce_schedule import AllReduceScheduleScenario
     from generated.alpha_beta import AlphaBetaScenario
     from generated.attention_tiling import AttentionTilingScenario
     from generated.catalog import Constants, Datasets, Hardware, Models, Systems
+    from generated.cluster_training_time import ClusterTrainingTimeScenario
     from generated.compile_breakeven import CompileBreakevenScenario
     from generated.context_growth import ContextGrowthScenario
     from generated.context_memory_crossing import ContextMemoryCrossingScenario
@@ -158,6 +166,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.parallel_layout import ParallelLayoutScenario
     from generated.pipeline_schedule import PipelineScheduleScenario
     from generated.power_law import PowerLawScenario
+    from generated.published_run import PublishedRunScenario
     from generated.registry import Scenarios
     from generated.residual_adapter import ResidualAdapterScenario
     from generated.roofline_point import RooflinePointScenario
@@ -180,11 +189,13 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     SCENARIO_CLASSES: tuple[type[ScenarioBase], ...]
 
 __all__ = [
+    "AcceleratorComparison",
     "ActivationMemoryScenario",
     "AlignmentMemoryScenario",
     "AllReduceScheduleScenario",
     "AlphaBetaScenario",
     "AttentionTilingScenario",
+    "ClusterTrainingTimeScenario",
     "CNNWorkload",
     "CompileBreakevenScenario",
     "Constants",
@@ -224,6 +235,7 @@ __all__ = [
     "ParallelLayoutScenario",
     "PipelineScheduleScenario",
     "PowerLawScenario",
+    "PublishedRunScenario",
     "Q_",
     "ResidualAdapterScenario",
     "RooflinePointScenario",

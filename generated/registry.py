@@ -16,6 +16,33 @@ from symbolic.runtime.namespace import Namespace
 __all__ = ["Scenarios"]
 
 
+def _V100ToB200():
+    """V100ToB200: V100 to B200: peak, power and peak per watt."""
+    from generated.catalog import Hardware
+    from generated.accelerator_comparison import AcceleratorComparison
+
+    return AcceleratorComparison(
+        name='V100 to B200: peak, power and peak per watt',
+        description='A B200 (2250 TFLOP/s dense 16-bit, 1000 W) against a V100 (125 TFLOP/s, 300 W).',
+        baseline=Hardware.Cloud.V100,
+        candidate=Hardware.Cloud.B200,
+    )
+
+
+def _V100ToH100():
+    """V100ToH100: V100 to H100: a 10,000 device-hour job."""
+    from generated.catalog import Hardware
+    from generated.accelerator_comparison import AcceleratorComparison
+
+    return AcceleratorComparison(
+        name='V100 to H100: a 10,000 device-hour job',
+        description='An H100 (989 TFLOP/s dense 16-bit, 700 W) against a V100 (125 TFLOP/s, 300 W), for a job of 10,000 V100-hours.',
+        baseline=Hardware.Cloud.V100,
+        candidate=Hardware.Cloud.H100,
+        baseline_device_hours=10000,
+    )
+
+
 def _Gpt2XlBatch32Activations():
     """Gpt2XlBatch32Activations: GPT-2 XL activations at micro-batch 32, full 1,024-token window."""
     from generated.catalog import Models
@@ -240,6 +267,79 @@ def _AttentionScores4096TokensFp32():
         tile=128,
         heads=16,
         bytes_per_value=Constants.ByteWidths.FP32,
+    )
+
+
+def _Gpt2XlRunOnOneH100():
+    """Gpt2XlRunOnOneH100: GPT-2 XL's training run on one H100."""
+    from generated.catalog import Constants, Hardware, Models
+    from generated.cluster_training_time import ClusterTrainingTimeScenario
+
+    return ClusterTrainingTimeScenario(
+        name="GPT-2 XL's training run on one H100",
+        description="GPT-2 XL's 1.5e21 FLOPs on one H100 at 50 percent utilization, steps of 32 sequences of 1024 tokens, at 4 dollars per device-hour.",
+        workload=Models.Language.GPT2,
+        hardware=Hardware.Cloud.H100,
+        n_devices=1,
+        efficiency=Constants.Training.MfuHigh,
+        tokens_per_step=32 * Models.Language.GPT2.context_length,
+        hourly_price=Constants.Pricing.GpuTrainingPerHour,
+    )
+
+
+def _Gpt2XlRunOnOneDgxH100():
+    """Gpt2XlRunOnOneDgxH100: GPT-2 XL's training run on one DGX H100."""
+    from generated.catalog import Systems
+
+    return Scenarios.Gpt2XlRunOnOneH100.variant(
+        name="GPT-2 XL's training run on one DGX H100",
+        description='The same run on the eight H100s of one DGX H100.',
+        n_devices=Systems.Nodes.DGX_H100.accelerators_per_node,
+    )
+
+
+def _Gpt2XlRunOnOneH100Fp32():
+    """Gpt2XlRunOnOneH100Fp32: GPT-2 XL's training run on one H100 at its FP32 rate."""
+
+    return Scenarios.Gpt2XlRunOnOneH100.variant(
+        name="GPT-2 XL's training run on one H100 at its FP32 rate",
+        description="The one-H100 run priced at the H100's FP32 rate (67 TFLOP/s) instead of its dense 16-bit peak.",
+        peak_precision='fp32',
+    )
+
+
+def _Gpt2XlRunOnOneH100Tf32():
+    """Gpt2XlRunOnOneH100Tf32: GPT-2 XL's training run on one H100 at its TF32 rate."""
+
+    return Scenarios.Gpt2XlRunOnOneH100.variant(
+        name="GPT-2 XL's training run on one H100 at its TF32 rate",
+        description="The one-H100 run priced at the H100's TF32 rate (494.5 TFLOP/s).",
+        peak_precision='tf32',
+    )
+
+
+def _Gpt3TrainingTime1KA100():
+    """Gpt3TrainingTime1KA100: GPT-3's training run on 1,024 A100s."""
+    from generated.catalog import Hardware, Models, Systems
+    from generated.cluster_training_time import ClusterTrainingTimeScenario
+
+    return ClusterTrainingTimeScenario(
+        name="GPT-3's training run on 1,024 A100s",
+        description="GPT-3's published 3.14e23 FLOPs on 1,024 A100s at 45 percent utilization.",
+        workload=Models.Language.GPT3,
+        hardware=Hardware.Cloud.A100,
+        n_devices=Systems.Clusters.Training_1K.total_accelerators,
+        efficiency=0.45,
+    )
+
+
+def _Gpt3TrainingTime1KA100HigherUtilization():
+    """Gpt3TrainingTime1KA100HigherUtilization: GPT-3's training run on 1,024 A100s at 60 percent utilization."""
+
+    return Scenarios.Gpt3TrainingTime1KA100.variant(
+        name="GPT-3's training run on 1,024 A100s at 60 percent utilization",
+        description='The same run with the utilization raised from 45 to 60 percent.',
+        efficiency=0.6,
     )
 
 
@@ -955,6 +1055,19 @@ def _KaplanComputeDoubling():
     )
 
 
+def _Gpt3PublishedRun():
+    """Gpt3PublishedRun: GPT-3 175B as trained."""
+    from generated.catalog import Hardware, Models
+    from generated.published_run import PublishedRunScenario
+
+    return PublishedRunScenario(
+        name='GPT-3 175B as trained',
+        description="GPT-3's published 3.14e23 FLOPs on 10,000 V100s over 14.8 days.",
+        workload=Models.Language.GPT3,
+        accelerator=Hardware.Cloud.V100,
+    )
+
+
 def _CompactEncoderResidualAdapters():
     """CompactEncoderResidualAdapters: Bottleneck-16 adapters in a 12-layer 768-wide encoder, FP16."""
     from generated.catalog import Constants
@@ -1302,6 +1415,8 @@ def _Llama2_7B_ZeroStages64():
 Scenarios = Namespace(
     "Scenarios",
     {
+        'V100ToB200': _V100ToB200,
+        'V100ToH100': _V100ToH100,
         'Gpt2XlBatch32Activations': _Gpt2XlBatch32Activations,
         'Gpt2XlBatch32ActivationsFp32': _Gpt2XlBatch32ActivationsFp32,
         'Gpt2XlBatch32SegmentCheckpointed': _Gpt2XlBatch32SegmentCheckpointed,
@@ -1318,6 +1433,12 @@ Scenarios = Namespace(
         'AlphaBetaHdrNdrSmallMessage': _AlphaBetaHdrNdrSmallMessage,
         'CriticalSizeByInterconnect': _CriticalSizeByInterconnect,
         'AttentionScores4096TokensFp32': _AttentionScores4096TokensFp32,
+        'Gpt2XlRunOnOneH100': _Gpt2XlRunOnOneH100,
+        'Gpt2XlRunOnOneDgxH100': _Gpt2XlRunOnOneDgxH100,
+        'Gpt2XlRunOnOneH100Fp32': _Gpt2XlRunOnOneH100Fp32,
+        'Gpt2XlRunOnOneH100Tf32': _Gpt2XlRunOnOneH100Tf32,
+        'Gpt3TrainingTime1KA100': _Gpt3TrainingTime1KA100,
+        'Gpt3TrainingTime1KA100HigherUtilization': _Gpt3TrainingTime1KA100HigherUtilization,
         'ResNet50CompileBreakeven': _ResNet50CompileBreakeven,
         'BertWindowToFourK': _BertWindowToFourK,
         'BertWindowToOneK': _BertWindowToOneK,
@@ -1369,6 +1490,7 @@ Scenarios = Namespace(
         'Pipeline8Stage32Micro': _Pipeline8Stage32Micro,
         'KaplanTenPercentLowerLoss': _KaplanTenPercentLowerLoss,
         'KaplanComputeDoubling': _KaplanComputeDoubling,
+        'Gpt3PublishedRun': _Gpt3PublishedRun,
         'CompactEncoderResidualAdapters': _CompactEncoderResidualAdapters,
         'Gpt2XlDecodeH100Roofline': _Gpt2XlDecodeH100Roofline,
         'KernelAt200FlopPerByteA100': _KernelAt200FlopPerByteA100,

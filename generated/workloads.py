@@ -209,6 +209,17 @@ class TransformerWorkload(Workload):
         value = self._calc_training_compute_estimate()
         return quantity(value, 'flop')
 
+    def _calc_training_compute(self) -> Any:
+        if self.has('training_ops'):
+            return self.resolved("training_ops")
+        return self.resolved("training_flops_per_token")*self.resolved("training_tokens")
+
+    @property
+    def training_compute(self) -> Any:
+        """Training FLOPs of the published run: `training_ops` as published, else the 6PD estimate."""
+        value = self._calc_training_compute()
+        return quantity(value, 'flop')
+
 
 class SparseTransformerWorkload(TransformerWorkload):
     """A mixture-of-experts transformer: only `active_parameters` work on each token."""

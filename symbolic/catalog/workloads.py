@@ -108,6 +108,9 @@ class TransformerWorkload(Workload):
                                             "plus 8d² MLP; Kaplan et al. 2020).")
     training_compute_estimate = Derived(training_flops_per_token * training_tokens, "flop",
                                         doc="Training FLOPs of the published run by the 6PD rule.")
+    training_compute = Derived(training_ops, "flop", otherwise=training_flops_per_token * training_tokens,
+                               doc="Training FLOPs of the published run: `training_ops` as published, else the 6PD "
+                                   "estimate.")
 
     _gpu_days = "training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref"
     checks = (Check(kv_heads <= heads, "kv_heads must not exceed heads"),

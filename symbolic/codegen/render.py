@@ -172,7 +172,9 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
     evaluator = build_evaluator(model)
     used = {argument.name for argument in evaluator.arguments}
     kinds = {item.name: item.kind for item in model.structured}
+    # A missing optional field of a record or node is named as such (`workload.training_ops`, `hardware.tdp`).
     owners = {decl.name: (f"{decl.structured}.{decl.resolves}" if kinds.get(decl.structured) == "workload"
+                          or (kinds.get(decl.structured) == "node" and decl.resolves == "tdp")
                           else decl.structured or decl.name) for decl in model.inputs}
     plain = [decl for decl in model.inputs if not decl.structured]
     specs = {decl.name: input_spec(decl) for decl in plain}

@@ -73,8 +73,8 @@ def input_values(model: ScenarioModel, given: dict[str, Any]) -> dict[str, Value
             if item.kind == "node":
                 if owner is None and not item.optional:
                     raise DeclarationError(f"{model.name}: no hardware node given for {decl.structured}")
-                value: Value = None if owner is None else exact(owner.resolve(decl.resolves,
-                                                                              precision_of.get(decl.structured)))
+                number = None if owner is None else owner.resolve(decl.resolves, precision_of.get(decl.structured))
+                value: Value = None if number is None else exact(number)
             elif item.kind == "workload":
                 value = _resolved(owner, decl.resolves)
             elif item.kind == "choice":

@@ -29,8 +29,9 @@ if TYPE_CHECKING:
 
 class Node(Declaration):
     """A hardware node input: ``.peak`` (flop/s at the linked ``Precision``), ``.peak_flops``
-    (the headline peak, flop/s), ``.bandwidth`` (byte/s) and ``.capacity`` (byte, the memory
-    as stored: 80 GiB is 85.9e9 byte).
+    (the headline peak, flop/s), ``.bandwidth`` (byte/s), ``.capacity`` (byte, the memory
+    as stored: 80 GiB is 85.9e9 byte) and ``.tdp`` (W; a node that states none leaves the
+    outputs reading it unavailable, with an error naming it, rather than refusing the node).
 
     ``optional=True``: the node may be left out (None); outputs that read it then raise
     ``MissingInputError`` naming it (or are None with ``if_missing="none"``).
@@ -42,7 +43,8 @@ class Node(Declaration):
 
     def bind(self, name: str, into: ScenarioModel) -> NodeRef:
         ref = NodeRef(name, into, self.optional)
-        resolved = {"peak": ref.peak, "peak_flops": ref.peak_flops, "bandwidth": ref.bandwidth, "capacity": ref.capacity}
+        resolved = {"peak": ref.peak, "peak_flops": ref.peak_flops, "bandwidth": ref.bandwidth, "capacity": ref.capacity,
+                    "tdp": ref.tdp}
         into.add_structured(StructuredDecl(name, "node", self.doc, resolved, optional=self.optional))
         return ref
 
@@ -61,6 +63,9 @@ class NodeRef:
                                                                    doc=f"Memory bandwidth of `{name}`."))
         self.capacity = _resolved(model, name, "capacity", Input("byte", positive=True, default=default,
                                                                  doc=f"Memory capacity of `{name}`."))
+        self.tdp = _resolved(model, name, "tdp", Input("W", positive=True, default=None,
+                                                       doc=f"Thermal design power of `{name}` (optional: not every "
+                                                           "node states one)."))
 
 
 def _resolved(model: ScenarioModel, owner: str, what: str, spec: Input, latex: str = "") -> sympy.Symbol:

@@ -21,6 +21,7 @@ _RATE = InputSpec("precision_flops", unit="flop/s", minimum=0, strict=True)
 _BANDWIDTH = InputSpec("memory_bandwidth", unit="byte/s", minimum=0, strict=True)
 _CAPACITY = InputSpec("memory_capacity", unit="byte", minimum=0, strict=True)
 _PEAK = InputSpec("peak_flops", unit="flop/s", minimum=0, strict=True)
+_TDP = InputSpec("tdp", unit="W", minimum=0, strict=True)
 _EXAMPLES = InputSpec("training_examples", integer=True, minimum=0)
 COMMON_PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8")
 # Scalar facts beyond the roofline: field -> (unit, strictly positive, integer)
@@ -32,7 +33,7 @@ EXTRA_FIELDS = {
 DEFAULT_DISPATCH_TAX = "0.01 ms"  # the reference's HardwareNode default
 
 # What a node resolves to for the evaluators, and each number's unit (base units).
-NODE_FIELDS = {"peak": "flop/s", "peak_flops": "flop/s", "bandwidth": "byte/s", "capacity": "byte"}
+NODE_FIELDS = {"peak": "flop/s", "peak_flops": "flop/s", "bandwidth": "byte/s", "capacity": "byte", "tdp": "W"}
 
 
 class HardwareNode:
@@ -177,8 +178,13 @@ class HardwareNode:
         return name
 
     def resolve(self, what: str, precision: str | None = None, *, scenario: str = "",
-                input_name: str = "precision") -> float:
-        """The number ``what`` (a key of ``NODE_FIELDS``) in base units; clear errors when absent."""
+                input_name: str = "precision") -> float | None:
+        """The number ``what`` (a key of ``NODE_FIELDS``) in base units; clear errors when absent
+        (``tdp``: None when the node states none, so only the outputs reading it are unavailable)."""
+        if what == "tdp":
+            tdp = self._extra.get("tdp")
+            return None if tdp is None else float(Q_(tdp).to("W").magnitude if isinstance(tdp, str)
+                                                   else coerce_number(self.name, _TDP, tdp))
         if what == "peak":
             return self.peak_flops_per_second(precision, scenario=scenario, input_name=input_name)  # type: ignore[arg-type]
         if what == "bandwidth":

@@ -411,12 +411,14 @@ class Output:
 
         def absent(name: str) -> bool:
             args = scenario._args
-            return args.get(name) is None and any(args.get(s) is None for s in self.alternatives.get(name, (name,)))
+            key = name.replace(".", "_")  # `workload.training_ops`, `hardware.tdp`: the evaluator's argument
+            return args.get(key) is None and any(args.get(s) is None for s in self.alternatives.get(name, (key,)))
 
         missing = [r for r in self.requires if absent(r)] or list(self.requires)
+        fields = any("." in r for r in missing)
         raise MissingInputError(
             f"{type(scenario).__name__}: output '{self.name}' needs input {' and '.join(named(r) for r in missing)}, "
-            "which was not given")
+            + ("which the given record does not set" if fields else "which was not given"))
 
 
 class ListOutput(Output):
