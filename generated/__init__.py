@@ -26,7 +26,6 @@ _SOURCES = {
     "ActivationMemoryScenario": "generated.activation_memory",
     "AlignmentMemoryScenario": "generated.alignment_memory",
     "AllReduceScheduleScenario": "generated.all_reduce_schedule",
-    "AlphaBetaScenario": "generated.alpha_beta",
     "AttentionTilingScenario": "generated.attention_tiling",
     "ClusterTrainingTimeScenario": "generated.cluster_training_time",
     "CNNWorkload": "generated.workloads",
@@ -34,8 +33,6 @@ _SOURCES = {
     "Constants": "generated.catalog",
     "ContextGrowthScenario": "generated.context_growth",
     "ContextMemoryCrossingScenario": "generated.context_memory_crossing",
-    "DataParallelIntensityScenario": "generated.data_parallel_intensity",
-    "DataParallelScaleOutScenario": "generated.data_parallel_scale_out",
     "DatasetProfile": "symbolic.runtime.hardware",
     "Datasets": "generated.catalog",
     "DecodeScenario": "generated.decode",
@@ -65,7 +62,6 @@ _SOURCES = {
     "NetworkFabric": "generated.systems",
     "Node": "generated.systems",
     "PackedQkvProjectionScenario": "generated.packed_qkv_projection",
-    "ParallelLayoutScenario": "generated.parallel_layout",
     "PipelineScheduleScenario": "generated.pipeline_schedule",
     "PowerLawScenario": "generated.power_law",
     "PublishedRunScenario": "generated.published_run",
@@ -76,34 +72,31 @@ _SOURCES = {
     "ScenarioBase": "symbolic.runtime.scenario",
     "ScenarioInputError": "symbolic.runtime.errors",
     "Scenarios": "generated.registry",
+    "ServingScenario": "generated.serving",
+    "SingleAcceleratorLlmServiceScenario": "generated.single_accelerator_llm_service",
     "SparseTransformerWorkload": "generated.workloads",
     "SSMWorkload": "generated.workloads",
     "StorageTier": "generated.systems",
     "SustainedThroughputScenario": "generated.sustained_throughput",
     "Systems": "generated.catalog",
-    "TensorParallelLayerScenario": "generated.tensor_parallel_layer",
-    "TensorParallelScenario": "generated.tensor_parallel",
+    "TrainingRunScenario": "generated.training_run",
     "TrainingStateScenario": "generated.training_state",
     "TransferScenario": "generated.transfer",
     "TransformerBlockScenario": "generated.transformer_block",
     "TransformerWorkload": "generated.workloads",
     "UpdateWorkingSetScenario": "generated.update_working_set",
     "Workload": "generated.workloads",
-    "ZeroShardingScenario": "generated.zero_sharding",
 }
 _SCENARIO_CLASSES = (
     "AcceleratorComparison",
     "ActivationMemoryScenario",
     "AlignmentMemoryScenario",
     "AllReduceScheduleScenario",
-    "AlphaBetaScenario",
     "AttentionTilingScenario",
     "ClusterTrainingTimeScenario",
     "CompileBreakevenScenario",
     "ContextGrowthScenario",
     "ContextMemoryCrossingScenario",
-    "DataParallelIntensityScenario",
-    "DataParallelScaleOutScenario",
     "DecodeScenario",
     "DenseNetworkScenario",
     "EpochOverheadScenario",
@@ -118,21 +111,20 @@ _SCENARIO_CLASSES = (
     "MaterializedScoresScenario",
     "MlpTrainingStepScenario",
     "PackedQkvProjectionScenario",
-    "ParallelLayoutScenario",
     "PipelineScheduleScenario",
     "PowerLawScenario",
     "PublishedRunScenario",
     "ResidualAdapterScenario",
     "RooflinePointScenario",
     "ScalingOverheadScenario",
+    "ServingScenario",
+    "SingleAcceleratorLlmServiceScenario",
     "SustainedThroughputScenario",
-    "TensorParallelScenario",
-    "TensorParallelLayerScenario",
+    "TrainingRunScenario",
     "TrainingStateScenario",
     "TransferScenario",
     "TransformerBlockScenario",
     "UpdateWorkingSetScenario",
-    "ZeroShardingScenario",
 )
 
 if TYPE_CHECKING:  # the same names, for type checkers and editors
@@ -140,15 +132,12 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.activation_memory import ActivationMemoryScenario
     from generated.alignment_memory import AlignmentMemoryScenario
     from generated.all_reduce_schedule import AllReduceScheduleScenario
-    from generated.alpha_beta import AlphaBetaScenario
     from generated.attention_tiling import AttentionTilingScenario
     from generated.catalog import Constants, Datasets, Hardware, Models, Systems
     from generated.cluster_training_time import ClusterTrainingTimeScenario
     from generated.compile_breakeven import CompileBreakevenScenario
     from generated.context_growth import ContextGrowthScenario
     from generated.context_memory_crossing import ContextMemoryCrossingScenario
-    from generated.data_parallel_intensity import DataParallelIntensityScenario
-    from generated.data_parallel_scale_out import DataParallelScaleOutScenario
     from generated.decode import DecodeScenario
     from generated.dense_network import DenseNetworkScenario
     from generated.epoch_overhead import EpochOverheadScenario
@@ -163,7 +152,6 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.materialized_scores import MaterializedScoresScenario
     from generated.mlp_training_step import MlpTrainingStepScenario
     from generated.packed_qkv_projection import PackedQkvProjectionScenario
-    from generated.parallel_layout import ParallelLayoutScenario
     from generated.pipeline_schedule import PipelineScheduleScenario
     from generated.power_law import PowerLawScenario
     from generated.published_run import PublishedRunScenario
@@ -171,16 +159,16 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.residual_adapter import ResidualAdapterScenario
     from generated.roofline_point import RooflinePointScenario
     from generated.scaling_overhead import ScalingOverheadScenario
+    from generated.serving import ServingScenario
+    from generated.single_accelerator_llm_service import SingleAcceleratorLlmServiceScenario
     from generated.sustained_throughput import SustainedThroughputScenario
     from generated.systems import Fleet, IOInterconnect, MemorySystem, NetworkFabric, Node, StorageTier
-    from generated.tensor_parallel import TensorParallelScenario
-    from generated.tensor_parallel_layer import TensorParallelLayerScenario
+    from generated.training_run import TrainingRunScenario
     from generated.training_state import TrainingStateScenario
     from generated.transfer import TransferScenario
     from generated.transformer_block import TransformerBlockScenario
     from generated.update_working_set import UpdateWorkingSetScenario
     from generated.workloads import CNNWorkload, DiffusionWorkload, EmbodiedWorkload, SparseTransformerWorkload, SSMWorkload, TransformerWorkload, Workload
-    from generated.zero_sharding import ZeroShardingScenario
     from symbolic.runtime.errors import InputTypeError, MissingInputError, MlsysymError, ScenarioInputError
     from symbolic.runtime.hardware import DatasetProfile, HardwareNode
     from symbolic.runtime.scenario import ScenarioBase
@@ -193,7 +181,6 @@ __all__ = [
     "ActivationMemoryScenario",
     "AlignmentMemoryScenario",
     "AllReduceScheduleScenario",
-    "AlphaBetaScenario",
     "AttentionTilingScenario",
     "ClusterTrainingTimeScenario",
     "CNNWorkload",
@@ -201,8 +188,6 @@ __all__ = [
     "Constants",
     "ContextGrowthScenario",
     "ContextMemoryCrossingScenario",
-    "DataParallelIntensityScenario",
-    "DataParallelScaleOutScenario",
     "DatasetProfile",
     "Datasets",
     "DecodeScenario",
@@ -232,7 +217,6 @@ __all__ = [
     "NetworkFabric",
     "Node",
     "PackedQkvProjectionScenario",
-    "ParallelLayoutScenario",
     "PipelineScheduleScenario",
     "PowerLawScenario",
     "PublishedRunScenario",
@@ -243,20 +227,20 @@ __all__ = [
     "ScenarioBase",
     "ScenarioInputError",
     "Scenarios",
+    "ServingScenario",
+    "SingleAcceleratorLlmServiceScenario",
     "SparseTransformerWorkload",
     "SSMWorkload",
     "StorageTier",
     "SustainedThroughputScenario",
     "Systems",
-    "TensorParallelLayerScenario",
-    "TensorParallelScenario",
+    "TrainingRunScenario",
     "TrainingStateScenario",
     "TransferScenario",
     "TransformerBlockScenario",
     "TransformerWorkload",
     "UpdateWorkingSetScenario",
     "Workload",
-    "ZeroShardingScenario",
 ]
 
 

@@ -21,7 +21,7 @@ _SIMPLEST: dict[tuple[int, sympy.Basic], sympy.Basic] = {}
 
 def simplest(expr: sympy.Expr) -> sympy.Expr:
     """The shortest of a few standard rewritings (deterministic: ties broken by text)."""
-    if expr.has(sympy.Sum, MaxOver, sympy.Min, sympy.Max, sympy.floor, sympy.ceiling) or sympy.count_ops(expr) > 40:
+    if expr.has(sympy.Sum, sympy.Product, MaxOver, sympy.Min, sympy.Max, sympy.floor, sympy.ceiling) or sympy.count_ops(expr) > 40:
         candidates = [expr, sympy.factor_terms(expr)]  # expanding or factoring these is slow and rarely shorter
     else:
         candidates = [expr, sympy.expand(expr), sympy.factor_terms(sympy.expand(expr)), sympy.factor(expr)]

@@ -492,6 +492,10 @@ def growth(expr: sympy.Basic, variables: set[sympy.Basic]) -> sympy.Rational:
         return sympy.Integer(0)  # slower than any power
     if isinstance(expr, (sympy.Sum, MaxOver)):
         return growth(expr.function, variables)
+    if isinstance(expr, sympy.Product):
+        if growth(expr.function, variables) == 0:
+            return sympy.Integer(0)
+        raise DerivationError(f"a product over a list grows with the list's length: {expr}")
     raise DerivationError(f"no growth rule for {type(expr).__name__}: {expr}")
 
 

@@ -62,6 +62,8 @@ def infer(expr: sympy.Basic, dims: dict[sympy.Basic, Dimension]) -> Dimension:
         return dims[expr]
     if isinstance(expr, (sympy.Sum, MaxOver)):
         return infer(expr.function, with_indices(dims, expr.limits))
+    if isinstance(expr, sympy.Product):  # its dimension would depend on the list's length: factors must be pure numbers
+        return _agree(expr, [infer(expr.function, with_indices(dims, expr.limits)), none])
     if isinstance(expr, Len):
         return none
     if isinstance(expr, Exceeds):  # compares like quantities; the answer is a count (0 or 1)

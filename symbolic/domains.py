@@ -93,14 +93,14 @@ def _reduced(expr: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic]) -> symp
     def sign_of(node: sympy.Basic) -> sympy.Basic:
         (_, start, stop), = node.limits
         body = _reduced(node.function, replace)
-        nonempty = sympy.simplify(stop - start + 1).is_positive
+        nonempty = isinstance(node, sympy.Product) or sympy.simplify(stop - start + 1).is_positive  # empty product: 1
         if body.is_positive and nonempty:
             return sympy.Dummy("positive_total", positive=True)
         if body.is_nonnegative:
             return sympy.Dummy("nonnegative_total", nonnegative=True)
         return sympy.Dummy("unknown_total", real=True)
 
-    return expr.replace(lambda e: isinstance(e, (sympy.Sum, MaxOver)), sign_of)
+    return expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product, MaxOver)), sign_of)
 
 
 def _positive_by_cases(model: ScenarioModel, denominator: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic],

@@ -106,7 +106,7 @@ def _question(model: ScenarioModel, instances: list[Instance], printer: DocsLate
     shown_target = f"`{target}`" if target in names else target
     lines = [f"### Solving for `{unknown}` where `{output}` = {shown_target}", ""]
     decl = derive.input_decl(model, unknown)
-    has_sums = any(derive.closed_form(model, name, simplify=False).has(sympy.Sum, MaxOver)
+    has_sums = any(derive.closed_form(model, name, simplify=False).has(sympy.Sum, sympy.Product, MaxOver)
                    for name in (output, target) if name in names and name not in entries)
     if entries:
         lines += [f"{' and '.join(f'`{e}`' for e in entries)}: one entry of a list each, at the position its key "

@@ -64,7 +64,7 @@ class GradientState:
                 pending.append((target, total))
                 if not quantity.hidden:
                     result.setdefault(quantity.name, {})[variable.name] = names[target]
-        indices = {limit[0] for _, e in pending for node in e.atoms(sympy.Sum, MaxOver) for limit in node.limits}
+        indices = {limit[0] for _, e in pending for node in e.atoms(sympy.Sum, sympy.Product, MaxOver) for limit in node.limits}
         indices |= {symbol for _, e in pending for symbol in given_inputs(e)}  # None until tested: never hoisted
         replacements, reduced = sympy.cse([e for _, e in pending], symbols=sympy.numbered_symbols("_cse_grad_"),
                                           optimizations=None, ignore=tuple(indices))

@@ -80,7 +80,7 @@ def latex_names(model: ScenarioModel) -> dict[sympy.Basic, str]:
         names[quantity.symbol] = quantity.latex
         if isinstance(quantity.symbol, sympy.IndexedBase):
             names[quantity.symbol.label] = quantity.latex
-        bound = [limit[0] for node in quantity.expr.atoms(sympy.Sum, MaxOver) for limit in node.limits]
+        bound = [limit[0] for node in quantity.expr.atoms(sympy.Sum, sympy.Product, MaxOver) for limit in node.limits]
         for index in bound + ([quantity.limits[0]] if quantity.limits else []) + ([quantity.inner[0]] if quantity.inner else []):
             names[index] = index.name  # bound indices print as themselves
     return names

@@ -14,7 +14,7 @@ from symbolic.functions import CeilLog2, Exceeds, Given, Len, MaxOver, loop_name
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
-HELPERS = ("ceil_log2", "ceiling_division", "choose", "floor_div", "log", "maximum", "minimum", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
+HELPERS = ("ceil_log2", "ceiling_division", "choose", "floor_div", "log", "maximum", "minimum", "product", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
 
 
 def code_name(path: str) -> str:
@@ -72,6 +72,10 @@ class EvaluatorPrinter(PythonCodePrinter):
                 total = f"sum({items})"
                 return total if factor == 1 else f"{self.parenthesize(factor, 50)}*{total}"
         return self._loop(expr, "sum")
+
+    def _print_Product(self, expr: sympy.Product) -> str:
+        self.helpers_used.add("product")
+        return self._loop(expr, "product")
 
     def _print_MaxOver(self, expr: MaxOver) -> str:
         return self._loop(expr, "max")

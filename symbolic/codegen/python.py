@@ -286,7 +286,7 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
     """The block's statements: CSE over its scalar expressions, then dependency order."""
     scalars = [q for q in members if q.kind == "scalar"]
     indices = {q.limits[0] for q in members if q.limits} | {q.inner[0] for q in members if q.inner} | {
-        limit[0] for q in members for node in q.expr.atoms(sympy.Sum, MaxOver) for limit in node.limits}
+        limit[0] for q in members for node in q.expr.atoms(sympy.Sum, sympy.Product, MaxOver) for limit in node.limits}
     raw = sympy.numbered_symbols("_cse_raw_")
     tested = set().union(*(given_inputs(q.expr) for q in members))  # None until tested: never hoisted
     replacements, reduced = sympy.cse([fold(q.expr, q.unit) for q in scalars], symbols=raw,

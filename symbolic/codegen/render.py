@@ -194,10 +194,12 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
             precision = next((p.name for p in model.precisions if item.name in p.nodes), "")
             if "peak" in fields and not precision:
                 raise DeclarationError(f"{model.name}: {item.name}.peak needs a Precision(...) naming {item.name}")
+            fleet = ", fleet=True" if item.fleet else ""
             structured.append(("_nodes", f"NodeSpec({item.name!r}, precision={precision!r}, fields={fields!r}, "
-                                          f"optional={item.optional!r}, doc={item.doc!r})"))
+                                          f"optional={item.optional!r}, doc={item.doc!r}{fleet})"))
             validation_imports.add("NodeSpec")
-            row = ("HardwareNode", f"a node listing `{precision}`" if "peak" in fields else "a hardware node",
+            kind = "HardwareNode or Fleet" if item.fleet else "HardwareNode"
+            row = (kind, f"a node listing `{precision}`" if "peak" in fields else "a hardware node",
                    "None (optional)" if item.optional else "required")
         elif item.kind == "workload":
             structured.append(("_workloads", workload_spec_source(model, item, used)))

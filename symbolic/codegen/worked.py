@@ -24,6 +24,7 @@ from symbolic.model import UNIT_SYMBOLS, ListInput, Quantity, ScenarioModel, _sy
 from symbolic.model.dependencies import closure, reads
 from symbolic.refs import value_of
 from symbolic.runtime.errors import DeclarationError
+from symbolic.runtime.hardware import resolve_in
 from symbolic.runtime.validation import REQUIRED
 
 Value = Any  # an exact sympy number, a list of them, a string (text outputs) or None (absent)
@@ -73,7 +74,7 @@ def input_values(model: ScenarioModel, given: dict[str, Any]) -> dict[str, Value
             if item.kind == "node":
                 if owner is None and not item.optional:
                     raise DeclarationError(f"{model.name}: no hardware node given for {decl.structured}")
-                number = None if owner is None else owner.resolve(decl.resolves, precision_of.get(decl.structured))
+                number = None if owner is None else resolve_in(owner, decl.resolves, precision_of.get(decl.structured))
                 value: Value = None if number is None else exact(number)
             elif item.kind == "workload":
                 value = _resolved(owner, decl.resolves)
@@ -418,7 +419,8 @@ def _steps(quantity: Quantity, evaluation: Evaluation, printer: NumbersLatexPrin
             body = quantity.expr.xreplace(at)
             result, is_exact = value_latex(item, quantity.unit)
             steps.append(Step(f"{quantity.name}{where}", f"{quantity.latex}_{{{','.join(map(str, at.values()))}}}",
-                              symbol_printer.doprint(body), _substituted(body, printer, result), result, is_exact,
+                              symbol_printer.doprint(body), _substituted(_expand_ranges(body, evaluation), printer, result),
+                              result, is_exact,
                               quantity.unit))
         return steps
     result, is_exact = value_latex(value, quantity.unit)
@@ -439,7 +441,7 @@ def _substituted(expr: sympy.Basic, printer: NumbersLatexPrinter, result: str) -
 
 
 def _expand_ranges(expr: sympy.Basic, evaluation: Evaluation) -> sympy.Basic:
-    """Sums and maxima over an index, written out term by term at the evaluation's bounds."""
+    """Sums, products and maxima over an index, written out term by term at the evaluation's bounds."""
     def numeric(bound: sympy.Basic) -> sympy.Integer:
         return sympy.Integer(int(_number(bound, evaluation)))
 
@@ -449,6 +451,8 @@ def _expand_ranges(expr: sympy.Basic, evaluation: Evaluation) -> sympy.Basic:
         terms = [node.function.xreplace({index: sympy.Integer(k)}) for k in range(first, last + 1)]
         if isinstance(node, MaxOver):
             return sympy.Max(*terms, evaluate=False) if len(terms) > 1 else terms[0]
+        if isinstance(node, sympy.Product):
+            return sympy.Mul(*terms, evaluate=False) if terms else sympy.Integer(1)
         return sympy.Add(*terms, evaluate=False) if terms else sympy.Integer(0)
 
-    return expr.replace(lambda e: isinstance(e, (sympy.Sum, MaxOver)), expand)
+    return expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product, MaxOver)), expand)

@@ -66,6 +66,7 @@ class StructuredDecl:
     resolved: dict[str, sympy.Basic]
     scenario: ScenarioModel | None = None
     optional: bool = False  # a node that may be left out (outputs reading it then need it)
+    fleet: bool = False  # a node input that also accepts a fleet (its accelerator, counted)
     types: tuple[str, ...] = ()  # a workload's accepted record types
     choice: Any = None  # a symbolic.model.structured.Choice: its options, unit and default
 
@@ -101,7 +102,7 @@ class OutputDecl:
     if_missing: str = "error"
     keyed_by: str = ""  # a list output returned as a dict under the keys of this list input
     columns_by: str = ""  # a grid's second keyed list input: a dict of dicts, rows by keyed_by
-    labels: tuple[str, ...] = ()  # text for the values 0, 1, ... of a choice
+    labels: tuple[Any, ...] = ()  # text (or True/False) for the values 0, 1, ... of a choice
 
 
 @dataclass(frozen=True)

@@ -120,7 +120,8 @@ class Output(Declaration):
     ``if_missing`` says what the output is when an optional input it needs is absent:
     ``"error"`` (raise, naming the input) or ``"none"`` (the value is None).
     ``labels`` name the values 0, 1, ... of a dimensionless choice, which people then read
-    as text: ``Output(Exceeds(t_m, t_c), labels=("Compute", "Memory"))``.
+    as text: ``Output(Exceeds(t_m, t_c), labels=("Compute", "Memory"))``, or as a truth value:
+    ``labels=(False, True)``.
 
     ``otherwise`` gives the value when an optional input ``expr`` reads is absent, so the
     output is always there: ``Output(adapters * width, "byte", otherwise=full_state)`` is
@@ -129,7 +130,7 @@ class Output(Declaration):
     """
 
     def __init__(self, expr: Any, unit: str = "", *, doc: str = "", if_missing: str = "error",
-                 labels: tuple[str, ...] = (), symbol: str | None = None, group: GroupRef | None = None,
+                 labels: tuple[Any, ...] = (), symbol: str | None = None, group: GroupRef | None = None,
                  field: str | None = None, otherwise: Any = None) -> None:
         if if_missing not in ("error", "none"):
             raise DeclarationError(f"Output: if_missing must be 'error' or 'none', not {if_missing!r}")

@@ -30,22 +30,27 @@ if TYPE_CHECKING:
 class Node(Declaration):
     """A hardware node input: ``.peak`` (flop/s at the linked ``Precision``), ``.peak_flops``
     (the headline peak, flop/s), ``.bandwidth`` (byte/s), ``.capacity`` (byte, the memory
-    as stored: 80 GiB is 85.9e9 byte) and ``.tdp`` (W; a node that states none leaves the
+    as stored: 80 GiB is 85.9e9 byte), ``.dispatch_tax`` (s) and ``.tdp`` (W; a node that states none leaves the
     outputs reading it unavailable, with an error naming it, rather than refusing the node).
 
     ``optional=True``: the node may be left out (None); outputs that read it then raise
     ``MissingInputError`` naming it (or are None with ``if_missing="none"``).
+
+    ``fleet=True``: the input may also be a fleet (``Systems.Clusters.*``); its numbers are
+    then those of the fleet's accelerator, and ``.accelerators`` counts the fleet's
+    accelerators (1 for a single node).
     """
 
-    def __init__(self, *, optional: bool = False, doc: str = "") -> None:
+    def __init__(self, *, optional: bool = False, fleet: bool = False, doc: str = "") -> None:
         self.optional = optional
+        self.fleet = fleet
         self.doc = doc
 
     def bind(self, name: str, into: ScenarioModel) -> NodeRef:
         ref = NodeRef(name, into, self.optional)
         resolved = {"peak": ref.peak, "peak_flops": ref.peak_flops, "bandwidth": ref.bandwidth, "capacity": ref.capacity,
-                    "tdp": ref.tdp}
-        into.add_structured(StructuredDecl(name, "node", self.doc, resolved, optional=self.optional))
+                    "tdp": ref.tdp, "accelerators": ref.accelerators, "dispatch_tax": ref.dispatch_tax}
+        into.add_structured(StructuredDecl(name, "node", self.doc, resolved, optional=self.optional, fleet=self.fleet))
         return ref
 
 
@@ -63,6 +68,10 @@ class NodeRef:
                                                                    doc=f"Memory bandwidth of `{name}`."))
         self.capacity = _resolved(model, name, "capacity", Input("byte", positive=True, default=default,
                                                                  doc=f"Memory capacity of `{name}`."))
+        self.accelerators = _resolved(model, name, "accelerators", Input(
+            integer=True, positive=True, default=default, doc=f"Accelerators of `{name}` (a fleet's total; 1 for a node)."))
+        self.dispatch_tax = _resolved(model, name, "dispatch_tax", Input(
+            "s", nonnegative=True, default=default, doc=f"Host cost of dispatching one step on `{name}`."))
         self.tdp = _resolved(model, name, "tdp", Input("W", positive=True, default=None,
                                                        doc=f"Thermal design power of `{name}` (optional: not every "
                                                            "node states one)."))

@@ -33,7 +33,23 @@ EXTRA_FIELDS = {
 DEFAULT_DISPATCH_TAX = "0.01 ms"  # the reference's HardwareNode default
 
 # What a node resolves to for the evaluators, and each number's unit (base units).
-NODE_FIELDS = {"peak": "flop/s", "peak_flops": "flop/s", "bandwidth": "byte/s", "capacity": "byte", "tdp": "W"}
+NODE_FIELDS = {"peak": "flop/s", "peak_flops": "flop/s", "bandwidth": "byte/s", "capacity": "byte", "tdp": "W",
+               "accelerators": "", "dispatch_tax": "s"}
+
+
+def is_fleet(value: Any) -> bool:
+    """A fleet record (``Systems.Clusters.*``): nodes of one accelerator kind, counted."""
+    return type(value).__name__ == "Fleet" and hasattr(value, "resolved")
+
+
+def resolve_in(value: Any, what: str, precision: str | None = None, *, scenario: str = "",
+               input_name: str = "precision") -> float | int | None:
+    """``what`` of a node, or of a fleet's accelerator (``accelerators``: the fleet's total, 1 for a node)."""
+    if is_fleet(value):
+        if what == "accelerators":
+            return int(value.resolved("total_accelerators"))
+        value = value.node.accelerator
+    return value.resolve(what, precision, scenario=scenario, input_name=input_name)
 
 
 class HardwareNode:
@@ -178,9 +194,13 @@ class HardwareNode:
         return name
 
     def resolve(self, what: str, precision: str | None = None, *, scenario: str = "",
-                input_name: str = "precision") -> float | None:
+                input_name: str = "precision") -> float | int | None:
         """The number ``what`` (a key of ``NODE_FIELDS``) in base units; clear errors when absent
         (``tdp``: None when the node states none, so only the outputs reading it are unavailable)."""
+        if what == "accelerators":
+            return 1
+        if what == "dispatch_tax":  # every node has one (the reference's default when unset)
+            return float(Q_(self.dispatch_tax).to("s").magnitude)
         if what == "tdp":
             tdp = self._extra.get("tdp")
             return None if tdp is None else float(Q_(tdp).to("W").magnitude if isinstance(tdp, str)

@@ -78,6 +78,14 @@ def ceil_log2(value: Any) -> Any:
     return (int(value // 1)).bit_length()  # n in (k, k + 1]: ⌈log₂ n⌉ = ⌈log₂ (k + 1)⌉ = bit length of k
 
 
+def product(values: Any) -> Any:
+    """The product of an iterable of numbers or arrays (1 when empty), like ``sum`` for sums."""
+    result: Any = 1
+    for value in values:
+        result = result * value
+    return result
+
+
 def log(value: Any) -> Any:
     """The natural logarithm, of a number or element-wise of an array."""
     import math

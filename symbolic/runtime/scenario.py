@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError
-from symbolic.runtime.hardware import DatasetProfile, HardwareNode
+from symbolic.runtime.hardware import DatasetProfile, HardwareNode, is_fleet, resolve_in
 from symbolic.runtime.units import quantity
 from symbolic.runtime.validation import (
     FLOAT_MAX,
@@ -89,11 +89,14 @@ class ScenarioBase:
                 given[node_spec.name] = None
                 args.update(dict.fromkeys(node_spec.fields.values()))
                 continue
-            node = given[node_spec.name] = _instance(title, node_spec.name, node, HardwareNode,
-                                                     "a HardwareNode such as Hardware.Cloud.H100")
+            if not (node_spec.fleet and is_fleet(node)):
+                node = _instance(title, node_spec.name, node, HardwareNode,
+                                 "a HardwareNode such as Hardware.Cloud.H100"
+                                 + (" or a fleet such as Systems.Clusters.Frontier_8K" if node_spec.fleet else ""))
+            given[node_spec.name] = node
             for what, argument in node_spec.fields.items():
-                args[argument] = node.resolve(what, given.get(node_spec.precision), scenario=title,
-                                              input_name=node_spec.precision)
+                args[argument] = resolve_in(node, what, given.get(node_spec.precision), scenario=title,
+                                            input_name=node_spec.precision)
         for dataset_spec in cls._datasets:
             dataset = inputs.get(dataset_spec.name)
             if dataset is not None:
@@ -382,7 +385,7 @@ class Output:
     """
 
     def __init__(self, name: str, unit: str = "", *, requires: tuple[str, ...] = (), if_missing: str = "error",
-                 alternatives: dict[str, tuple[str, ...]] | None = None, labels: tuple[str, ...] = ()) -> None:
+                 alternatives: dict[str, tuple[str, ...]] | None = None, labels: tuple[Any, ...] = ()) -> None:
         self.name = name
         self.unit = unit
         self.requires = requires

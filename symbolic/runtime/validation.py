@@ -126,6 +126,7 @@ class NodeSpec(NamedTuple):
     fields: dict[str, str]
     optional: bool = False
     doc: str = ""
+    fleet: bool = False  # a fleet is accepted too (its accelerator's numbers, and their count)
 
 
 class DatasetSpec(NamedTuple):

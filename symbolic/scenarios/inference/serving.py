@@ -1,0 +1,103 @@
+"""Serving a transformer at a stated context and batch: time to first token, inter-token latency, memory."""
+
+from sympy import Rational, floor
+
+from symbolic.catalog import Hardware, Models, storage_widths
+from symbolic.catalog.workloads import TransformerWorkload
+from symbolic.functions import Exceeds
+from symbolic.instances import Instance
+from symbolic.model import (Choice, Group, Input, Node, Output, Precision, Question, Scenario, Series, Sweep,
+                            WorkloadInput, flop, powers_of_two, unit_constant)
+
+LINEAR_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per prompt token
+ATTENTION_FLOPS_FACTOR = 4  # QKᵀ and the weighted sum of V: 2 multiply-adds per head width per token pair
+LAYER_TAX_MS = Rational(1, 100)  # framework cost per layer per decode step, ms (the reference's calibration)
+PREFILL_EFFICIENCY = Rational(1, 2)  # the reference serving model's share of peak in prefill (ServingModel.Efficiency)
+
+
+class ServingScenario(Scenario):
+    """Serving `workload` on `hardware` at a stated context and batch.
+
+    The prompt of `seq_len` tokens for each of `batch_size` requests is one prefill: 2P FLOPs
+    per token for the weights and 4·L·d·S per token for attention over the prompt, at half the
+    peak rate, plus one dispatch of the node; that is the time to first token. Each later
+    token streams the weights and the batch's KV cache once from memory and pays a framework
+    cost per layer; that is the inter-token latency. Weights plus cache against the device's
+    memory say whether it fits.
+    """
+
+    assumptions = ("Prefill at half the peak rate (the reference serving model's default); decode memory-bound; "
+                   "the KV cache stored at the weight width.")
+    excludes = "Prompt caching, chunked prefill, speculative decoding, paged-cache overhead and activations."
+    references = (
+        "Pope et al., Efficiently scaling transformer inference, MLSys 2023.",
+        "Kwon et al., Efficient memory management for LLM serving with PagedAttention, SOSP 2023.",
+    )
+    differs = {
+        "workload": "a transformer with `heads` and `hidden_dim`: the reference falls back to 32 heads and a width "
+                    "of 4096 when they are unset, which describes another model.",
+        "prefill_precision": "a key the node does not list is refused naming the listed ones; the reference silently "
+                             "falls back to the headline peak (for the H100, `fp16` reads its dense 16-bit rate, "
+                             "989 TFLOP/s, the same number).",
+        "result.feasible": "the reference's `constraint_trace` sentence is not reproduced: `feasible` and the sizes "
+                           "carry what it says; `prefill_chunk_time` and `decode_stall_bound` (always None from "
+                           "this scenario) are left out.",
+    }
+    examples = """\
+>>> from generated import Scenarios
+>>> r = Scenarios.Llama3_70B_ServingH100.result
+>>> r.feasible, round(r.ttft.magnitude, 3), round(r.itl.magnitude, 3)
+(False, 607.033, 43.15)
+"""
+
+    main_outputs = ("result.ttft", "result.itl", "result.memory_utilization")
+    chart = Sweep(
+        instance="Llama3_70B_ServingH100", input="seq_len", values=powers_of_two(17),
+        series=(Series("result.ttft", "time to first token"), Series("result.itl", "inter-token latency")),
+        xlabel="context [tokens]", ylabel="time [ms]",
+        caption="Llama-3.1-70B on an H100: the time to first token grows with the prompt (quadratically once "
+                "attention dominates), the inter-token latency with the cache.")
+    questions = (Question(solve_for="seq_len", where="result.ttft", equals="1 s"),
+                 Question(solve_for="batch_size", where="result.memory_utilization", equals="1"))
+
+    workload = WorkloadInput(TransformerWorkload, requires=("heads", "hidden_dim"),
+                             doc="The model: parameters, layers, attention geometry and KV heads.")
+    hardware = Node(doc="The accelerator: peak rate, bandwidth, memory and dispatch cost.")
+    seq_len = Input(integer=True, positive=True, symbol="S", doc="Tokens of context per request.")
+    batch_size = Input(integer=True, positive=True, default=1, symbol="B", doc="Requests served together.")
+    precision = Choice(storage_widths(), "byte", default="fp16", case_insensitive=True, symbol="b",
+                       doc="Storage precision of the weights and the KV cache.")
+    prefill_precision = Precision(hardware, default="fp16", doc="Key of the node's rates pricing the prefill.")
+
+    result = Group(doc="The serving model's answer, as the reference's ServingResult.")
+    linear_flops = Output(LINEAR_FLOPS_PER_PARAMETER * workload.parameters * seq_len * batch_size * flop, "TFLOP",
+                          group=result, doc="Prefill FLOPs through the weights, 2·P·S·B.")
+    attention_flops = Output(ATTENTION_FLOPS_FACTOR * workload.layers * workload.heads
+                             * floor(workload.hidden_dim / workload.heads) * seq_len**2 * batch_size * flop, "TFLOP",
+                             group=result, doc="Prefill FLOPs of attention, 4·L·a·⌊d/a⌋·S²·B.")
+    ttft = Output((linear_flops + attention_flops) / (hardware.peak * PREFILL_EFFICIENCY) + hardware.dispatch_tax,
+                  "ms", group=result, doc="Time to first token: the prefill at half the peak, plus one dispatch.")
+    kv_cache_size = Output(workload.get_kv_cache_size(seq_len, batch_size, precision), "GB", group=result,
+                           doc="KV cache of the batch at the full context.")
+    model_weights_size = Output(workload.size_in_bytes(precision), "GB", group=result, doc="Weight bytes, P·b.")
+    total_memory_required = Output(model_weights_size + kv_cache_size, "GB", group=result,
+                                   doc="Weights plus cache.")
+    itl = Output(total_memory_required / hardware.bandwidth
+                 + workload.layers * LAYER_TAX_MS * unit_constant("ms"), "ms", group=result,
+                 doc="Inter-token latency: weights and cache streamed once, plus 0.01 ms per layer of framework work.")
+    memory_utilization = Output(total_memory_required / hardware.capacity, group=result,
+                                doc="Weights and cache over the device's memory (its true capacity).")
+    feasible = Output(1 - Exceeds(total_memory_required, hardware.capacity), labels=(False, True), group=result,
+                      doc="True when weights and cache fit the device's memory.")
+    prompt_cache_hit_ratio = Output(0, group=result, doc="Share of the prompt served from a prompt cache (none here).")
+    prefill_chunks = Output(1, group=result, doc="Chunks the prefill is split into (one here).")
+
+
+Llama3_70B_ServingH100 = Instance(
+    ServingScenario,
+    name="Llama-3.1-70B served on one H100 at 2,048 tokens",
+    description="One request of 2,048 tokens of Llama-3.1-70B at FP16 on one H100: it does not fit.",
+    workload=Models.Language.Llama3_70B,
+    hardware=Hardware.Cloud.H100,
+    seq_len=2048,
+)

@@ -1,0 +1,143 @@
+"""An LLM chat service on one accelerator: latency, KV residency, request rate and the cost of a token."""
+
+from sympy import Min, Rational, floor
+
+from symbolic.catalog import Constants, Hardware, Models, storage_widths
+from symbolic.catalog.workloads import TransformerWorkload
+from symbolic.instances import Instance
+from symbolic.model import (Choice, Input, Node, Output, Precision, Question, Require, Scenario, Series, Sweep,
+                            WorkloadInput, flop, powers_of_two, unit_constant)
+from symbolic.refs import Q
+
+LINEAR_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per prompt token
+ATTENTION_FLOPS_FACTOR = 4  # QKᵀ and the weighted sum of V over every token pair
+LAYER_TAX_MS = Rational(1, 100)  # framework cost per layer per decode step, ms (the reference's calibration)
+
+
+class SingleAcceleratorLlmServiceScenario(Scenario):
+    """An LLM chat service on one accelerator: latency, KV residency, request rate and token cost.
+
+    A request is a prompt of `prompt_tokens` and an answer of `decode_tokens`. Its prefill is
+    priced like the serving model's (2P FLOPs per token plus attention, at
+    `prefill_efficiency` of the peak, plus one dispatch); each generated token streams the
+    weights and the request's KV cache once, plus 0.01 ms per layer. The cache reserve holds
+    a number of whole requests; by Little's law they sustain a request rate, and so does the
+    prefill rate; the smaller is the service's rate, and the accelerator's hourly price over
+    the tokens it serves in an hour is the price of a million tokens.
+    """
+
+    assumptions = ("One request per decode step (batch 1 latency); requests resident in the cache reserve overlap "
+                   "perfectly; prefill of the whole request prices its time in the system, as in the reference.")
+    excludes = "Batching gains in decode, queueing delay, paged-cache fragmentation and activations."
+    references = (
+        "Little, A proof for the queuing formula L = λW, Operations Research 9(3), 1961.",
+        "Kwon et al., Efficient memory management for LLM serving with PagedAttention, SOSP 2023.",
+    )
+    differs = {
+        "dispatch_cost": "exactly L · 0.01 ms; the reference computes it as a difference of two times and carries "
+                         "float noise (0.32000000000000006 ms for the registry entry).",
+        "kv_capacity_tokens": "rounded half up, ⌊K/kv + 1/2⌋; the reference's Python round goes half to even, which "
+                              "differs only on an exact tie.",
+        "resident_requests": "⌊K / kv_per_request⌋, the whole requests whose cache fits; the reference rounds the "
+                             "token capacity first, so a reserve less than half a token short of m requests counts "
+                             "m there (the same 469 for the registry entry).",
+        "kv_reserve": "must hold at least one whole request's cache: the reference then serves no request and "
+                      "divides by zero in `cost_per_million_tokens`.",
+        "prefill_precision": "the prefill is priced at this key of the node's rates (default: its headline peak); "
+                             "the reference looks the weight precision up among the node's keys and falls back to "
+                             "the headline peak when absent (as for int4 on an H100).",
+        "ttft_target": "`ttft_target` and `tpot_target` are kept on the instance and read by nothing, as in the "
+                       "reference.",
+    }
+    examples = """\
+>>> from generated import Scenarios
+>>> s = Scenarios.Llama3_8BInt4ChatServiceH100
+>>> s.resident_requests, s.request_rate
+(469, <Quantity(10.0, '1 / second')>)
+>>> round(s.cost_per_million_tokens.magnitude, 6)
+0.066348
+"""
+
+    main_outputs = ("tpot", "request_rate", "cost_per_million_tokens")
+    chart = Sweep(
+        instance="Llama3_8BInt4ChatServiceH100", input="prefill_rate", values=powers_of_two(20),
+        series=(Series("cost_per_million_tokens", "price of a million tokens"),),
+        xlabel="prefill rate [prompt tokens/s]", ylabel="USD per million tokens",
+        caption="Llama-3-8B at INT4 on an H100: the price of a million tokens falls with the prefill rate until the "
+                "requests the cache reserve holds become the limit.")
+    questions = (Question(solve_for="prefill_rate", where="prefill_request_rate", equals="residency_request_rate"),)
+
+    workload = WorkloadInput(TransformerWorkload, requires=("heads", "hidden_dim"),
+                             doc="The model: parameters, layers, attention geometry and KV heads.")
+    hardware = Node(doc="The accelerator: peak rate, bandwidth, memory and dispatch cost.")
+    precision = Choice(storage_widths(), "byte", case_insensitive=True, symbol="b", doc="Weight storage precision.")
+    kv_bytes_per_value = Input("byte", positive=True, symbol="e", doc="Storage width of one cached value.")
+    prompt_tokens = Input(integer=True, positive=True, symbol="n_p", doc="Tokens of one prompt.")
+    decode_tokens = Input(integer=True, nonnegative=True, symbol="n_d", doc="Tokens generated per request.")
+    prefill_efficiency = Input(positive=True, at_most=1, symbol=r"\eta", doc="Share of the peak the prefill attains.")
+    kv_reserve = Input("GB", positive=True, symbol="K", doc="Memory set aside for KV caches.")
+    prefill_rate = Input("1/s", positive=True, symbol=r"\lambda_p", doc="Prompt tokens the service prefills per second.")
+    price = Input("USD/h", positive=True, symbol="c", doc="Price of one accelerator-hour.")
+    ttft_target = Input("ms", positive=True, default=None, doc="Time-to-first-token target; kept, not read.")
+    tpot_target = Input("ms", positive=True, default=None, doc="Time-per-output-token target; kept, not read.")
+    prefill_precision = Precision(hardware, default="peak", doc="Key of the node's rates pricing the prefill.")
+    caches_something = Require(workload.kv_values_per_token > 0, "the workload must cache at least one value per token")
+    holds_a_request = Require(kv_reserve >= (prompt_tokens + decode_tokens)
+                              * workload.kv_cache_bytes_per_token(kv_bytes_per_value),
+                              "kv_reserve must hold at least one request's KV cache")
+
+    total_tokens = Output(prompt_tokens + decode_tokens, symbol="N", doc="Tokens of one request, prompt and answer.")
+    ttft = Output((LINEAR_FLOPS_PER_PARAMETER * workload.parameters * prompt_tokens
+                   + ATTENTION_FLOPS_FACTOR * workload.layers * workload.heads
+                   * floor(workload.hidden_dim / workload.heads) * prompt_tokens**2) * flop
+                  / (hardware.peak * prefill_efficiency) + hardware.dispatch_tax, "ms",
+                  doc="Time to first token: the prompt's prefill plus one dispatch.")
+    weights = Output(workload.size_in_bytes(precision), "GB", symbol="W", doc="Weight bytes, P·b.")
+    bandwidth = Output(hardware.bandwidth, "TB/s", symbol=r"\beta", doc="The accelerator's memory bandwidth.")
+    kv_per_token = Output(workload.kv_cache_bytes_per_token(kv_bytes_per_value), "byte", doc="Cache bytes of a token.")
+    kv_per_request = Output(kv_per_token * total_tokens, "byte", doc="Cache bytes of a whole request.")
+    weight_floor = Output(weights / bandwidth, "s", doc="Streaming the weights once.")
+    dispatch_cost = Output(workload.layers * LAYER_TAX_MS * unit_constant("ms"), "ms",
+                           doc="Framework cost of one decode step, 0.01 ms per layer.")
+    tpot = Output((weights + kv_per_request) / bandwidth + dispatch_cost, "s",
+                  doc="Time per output token: weights and the request's cache streamed once, plus the framework cost.")
+    decode_time = Output(decode_tokens * tpot, "s", doc="Time to generate the answer.")
+    kv_capacity_tokens = Output(floor(kv_reserve / kv_per_token + Rational(1, 2)),
+                                doc="Tokens of cache the reserve holds (rounded).")
+    resident_requests = Output(floor(kv_reserve / kv_per_request),
+                               doc="Whole requests whose cache fits the reserve, ⌊K / kv_per_request⌋.")
+    request_time = Output((LINEAR_FLOPS_PER_PARAMETER * workload.parameters * total_tokens
+                           + ATTENTION_FLOPS_FACTOR * workload.layers * workload.heads
+                           * floor(workload.hidden_dim / workload.heads) * total_tokens**2) * flop
+                          / (hardware.peak * prefill_efficiency) + hardware.dispatch_tax + decode_time, "s",
+                          doc="Time a request spends in the system: a prefill of all its N tokens (as the reference "
+                              "prices it) plus its decode.")
+    prefill_request_rate = Output(prefill_rate / prompt_tokens, "1/s", doc="Requests the prefill rate admits.")
+    residency_request_rate = Output(resident_requests / request_time, "1/s",
+                                    doc="Requests the resident ones complete per second (Little's law).")
+    request_rate = Output(Min(prefill_request_rate, residency_request_rate), "1/s",
+                          doc="The smaller of the two request rates.")
+    tokens_per_hour = Output(request_rate * unit_constant("h") * total_tokens, doc="Tokens served per hour.")
+    cost_per_million_tokens = Output(price * unit_constant("h") / (tokens_per_hour / 10**6), "USD",
+                                     doc="An accelerator-hour's price over the millions of tokens it serves.")
+    remaining_memory = Output(hardware.capacity - weights, "GB", doc="Device memory left beside the weights.")
+
+
+Llama3_8BInt4ChatServiceH100 = Instance(
+    SingleAcceleratorLlmServiceScenario,
+    name="Llama-3-8B chat at INT4 on one H100",
+    description="Llama-3-8B with INT4 weights and FP16 cache on an H100: 1,000-token prompts, 256-token answers, "
+                "72 GiB of cache reserve, 10,000 prompt tokens/s of prefill, 3 dollars per hour.",
+    workload=Models.Language.Llama3_8B,
+    hardware=Hardware.Cloud.H100,
+    precision="int4",
+    kv_bytes_per_value=Constants.ByteWidths.FP16,
+    prompt_tokens=1000,
+    decode_tokens=256,
+    prefill_efficiency=0.4,
+    kv_reserve=Q("72 GiB"),
+    prefill_rate=Q("10000 / s"),
+    price=Q("3.0 USD/h"),
+    ttft_target=Q("200 ms"),
+    tpot_target=Q("20 ms"),
+)

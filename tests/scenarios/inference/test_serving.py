@@ -1,0 +1,84 @@
+"""ServingScenario: the reference entry by hand, a fitting batch, other nodes and widths, exact sympy."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import assert_matches_exact, exact_outputs, flatten
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generated import (Hardware, MissingInputError, Models, ScenarioInputError, Scenarios, ServingScenario,
+                       TransformerWorkload)
+from symbolic.scenarios.inference.serving import ServingScenario as Declared
+
+P, L, D, H, KV_HEADS, HEAD = 7.06e10, 80, 8192, 64, 8, 128  # Llama-3.1-70B (catalog)
+PEAK, BW, CAP, TAU = 989e12, 3.35e12, 80 * 2**30, 0.01e-3  # H100: flop/s, byte/s, byte, s
+
+
+def test_llama3_70b_on_h100_by_hand():
+    """S = 2048, B = 1, b = 2 B: prefill (2PS + 4·L·H·⌊d/H⌋·S²)/(989e12 · 0.5) + 0.01 ms;
+    KV = 2·L·a_kv·d_h·S·b; itl = (P·b + KV)/β + 80 · 0.01 ms (inference.md §3, §12.2)."""
+    r = Scenarios.Llama3_70B_ServingH100.result
+    s = 2048
+    flops = 2 * P * s + 4 * L * H * (D // H) * s * s
+    assert r.ttft.to("ms").magnitude == pytest.approx((flops / (PEAK * 0.5) + TAU) * 1e3, rel=1e-12)
+    assert r.ttft.to("ms").magnitude == pytest.approx(607.0326820581598, rel=1e-12)
+    kv = 2 * L * KV_HEADS * HEAD * s * 2
+    assert r.kv_cache_size.to("GB").magnitude == pytest.approx(kv / 1e9, rel=1e-15) == pytest.approx(0.67108864)
+    assert r.model_weights_size.to("GB").magnitude == pytest.approx(141.20000000000002, rel=1e-12)
+    total = P * 2 + kv
+    assert r.total_memory_required.to("GB").magnitude == pytest.approx(141.87108864, rel=1e-12)
+    assert r.itl.to("ms").magnitude == pytest.approx((total / BW + L * 0.01e-3) * 1e3, rel=1e-12)
+    assert r.itl.to("ms").magnitude == pytest.approx(43.14957869850746, rel=1e-12)
+    assert r.memory_utilization == pytest.approx(total / CAP, rel=1e-12) == pytest.approx(1.6515968441963196)
+    assert r.feasible is False
+    assert r.prompt_cache_hit_ratio == 0 and r.prefill_chunks == 1
+
+
+def test_a_model_that_fits_and_other_widths_and_nodes():
+    base = Scenarios.Llama3_70B_ServingH100
+    small = base.variant(workload=Models.Language.Llama3_8B, batch_size=4)
+    assert small.result.feasible is True and small.result.memory_utilization < 1
+    int8 = base.variant(precision="INT8")
+    assert int8.result.model_weights_size.to("GB").magnitude == pytest.approx(70.6, rel=1e-12)
+    assert int8.result.feasible is True  # 70.6 GB + 0.34 GB of cache in 85.9 GB
+    orin = base.variant(hardware=Hardware.Edge.JetsonAGXOrin)  # reads Orin's fp16 key, 43 TFLOP/s, and its 0.2 ms
+    flops = 2 * P * 2048 + 4 * L * H * (D // H) * 2048**2
+    assert orin.result.ttft.to("s").magnitude == pytest.approx(flops / (43e12 * 0.5) + 0.2e-3, rel=1e-12)
+    for name, bad in (("seq_len", 0), ("batch_size", 0), ("precision", "fp16_dense")):
+        with pytest.raises(ScenarioInputError, match=name):
+            base.variant(**{name: bad})
+    headless = TransformerWorkload(name="No heads stated", parameters=1e9, layers=2, hidden_dim=1024)
+    with pytest.raises(MissingInputError, match="heads"):  # the reference assumes 32 heads
+        base.variant(workload=headless)
+
+
+def test_the_largest_batch_question():
+    """Weights 141.2 GB already exceed the H100, so memory_utilization = 1 has no positive batch; on a smaller
+    model it is (cap − W)/kv_per_request."""
+    from symbolic.derive import solve
+
+    llama8 = Scenarios.Llama3_70B_ServingH100.variant(workload=Models.Language.Llama3_8B)
+    answer = solve(llama8, "batch_size", "result.memory_utilization", 1)
+    kv = 2 * 32 * 8 * 128 * 2048 * 2
+    assert answer.values == [pytest.approx((CAP - 8.03e9 * 2) / kv, rel=1e-9)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(s=st.integers(1, 2**17), b=st.integers(1, 256), width=st.sampled_from(["fp32", "fp16", "int8", "int4"]),
+       model=st.sampled_from(["Llama3_8B", "Llama3_70B", "GPT2", "Llama2_70B"]))
+def test_evaluator_equals_exact_sympy(s, b, width, model):
+    scenario = ServingScenario(workload=getattr(Models.Language, model), hardware=Hardware.Cloud.H100, seq_len=s,
+                               batch_size=b, precision=width)
+    assert_matches_exact(flatten(scenario.evaluate()), exact_outputs(Declared.model, scenario._args), rel=1e-9)
+
+
+def test_the_prompt_length_question():
+    """ttft = 1 s: 4·L·H·⌊d/H⌋·S² + 2P·S = (1 s − τ)·R·η, the positive root of the quadratic (3299.92 tokens)."""
+    from generated import Q_
+    from symbolic.derive import solve
+
+    a, b, c = 4 * L * H * (D // H), 2 * P, -(1 - TAU) * PEAK * 0.5
+    root = (-b + (b * b - 4 * a * c) ** 0.5) / (2 * a)
+    answer = solve(Scenarios.Llama3_70B_ServingH100, "seq_len", "result.ttft", Q_(1, "s"))
+    assert answer.values == [pytest.approx(root, rel=1e-9)] and 3299 < root < 3300
