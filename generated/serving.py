@@ -55,6 +55,8 @@ def evaluate(
 
         result.linear_flops [TFLOP] = 2*[flop]*batch_size*seq_len*workload_parameters
         result.attention_flops [TFLOP] = 4*[flop]*batch_size*seq_len**2*workload_heads*workload_layers*floor(workload_hidden_dim/workload_heads)
+        result.prompt_cache_hit_ratio [1] = 0
+        result.prefill_chunks [1] = 1
         result.ttft [ms] = hardware_dispatch_tax + 2*(attention_flops + linear_flops)/hardware_peak
         result.kv_cache_size [GB] = batch_size*precision_value*seq_len*workload_kv_values_per_token
         result.model_weights_size [GB] = precision_value*workload_parameters
@@ -62,15 +64,13 @@ def evaluate(
         result.itl [ms] = [ms]*workload_layers/100 + total_memory_required/hardware_bandwidth
         result.memory_utilization [1] = total_memory_required/hardware_capacity
         result.feasible [1] = 1 - Exceeds(total_memory_required, hardware_capacity)
-        result.prompt_cache_hit_ratio [1] = 0
-        result.prefill_chunks [1] = 1
     """
     result__linear_flops = (1/500000000000)*batch_size*seq_len*workload_parameters
     result__attention_flops = (1/250000000000)*batch_size*seq_len**2*workload_heads*workload_layers*floor_div(workload_hidden_dim, workload_heads)
-    result__ttft = 1000*(hardware_dispatch_tax + 2000000000000*(result__attention_flops + result__linear_flops)/hardware_peak)
-    result__model_weights_size = (1/1000000000)*precision_value*workload_parameters
     result__prompt_cache_hit_ratio = 0
     result__prefill_chunks = 1
+    result__ttft = 1000*(hardware_dispatch_tax + 2000000000000*(result__attention_flops + result__linear_flops)/hardware_peak)
+    result__model_weights_size = (1/1000000000)*precision_value*workload_parameters
     if workload_kv_values_per_token is not None:
         result__kv_cache_size = (1/1000000000)*batch_size*precision_value*seq_len*workload_kv_values_per_token
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
@@ -88,6 +88,8 @@ def evaluate(
         'result': {
             'linear_flops': result__linear_flops,
             'attention_flops': result__attention_flops,
+            'prompt_cache_hit_ratio': result__prompt_cache_hit_ratio,
+            'prefill_chunks': result__prefill_chunks,
             'ttft': result__ttft,
             'kv_cache_size': result__kv_cache_size,
             'model_weights_size': result__model_weights_size,
@@ -95,8 +97,6 @@ def evaluate(
             'itl': result__itl,
             'memory_utilization': result__memory_utilization,
             'feasible': result__feasible,
-            'prompt_cache_hit_ratio': result__prompt_cache_hit_ratio,
-            'prefill_chunks': result__prefill_chunks,
         },
     }
 
@@ -264,4 +264,4 @@ class ServingScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('linear_flops', 'TFLOP'), Output('attention_flops', 'TFLOP'), Output('ttft', 'ms'), Output('kv_cache_size', 'GB', requires=('workload.kv_values_per_token',)), Output('model_weights_size', 'GB'), Output('total_memory_required', 'GB', requires=('workload.kv_values_per_token',)), Output('itl', 'ms', requires=('workload.kv_values_per_token',)), Output('memory_utilization', requires=('workload.kv_values_per_token',)), Output('feasible', requires=('workload.kv_values_per_token',), labels=(False, True)), Output('prompt_cache_hit_ratio'), Output('prefill_chunks'),))
+    result = GroupOutput('result', (Output('linear_flops', 'TFLOP'), Output('attention_flops', 'TFLOP'), Output('prompt_cache_hit_ratio'), Output('prefill_chunks'), Output('ttft', 'ms'), Output('kv_cache_size', 'GB', requires=('workload.kv_values_per_token',)), Output('model_weights_size', 'GB'), Output('total_memory_required', 'GB', requires=('workload.kv_values_per_token',)), Output('itl', 'ms', requires=('workload.kv_values_per_token',)), Output('memory_utilization', requires=('workload.kv_values_per_token',)), Output('feasible', requires=('workload.kv_values_per_token',), labels=(False, True)),))

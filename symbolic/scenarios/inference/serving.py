@@ -75,6 +75,8 @@ class ServingScenario(Scenario):
     attention_flops = Output(ATTENTION_FLOPS_FACTOR * workload.layers * workload.heads
                              * floor(workload.hidden_dim / workload.heads) * seq_len**2 * batch_size * flop, "TFLOP",
                              group=result, doc="Prefill FLOPs of attention, 4·L·a·⌊d/a⌋·S²·B.")
+    prompt_cache_hit_ratio = Output(0, group=result, doc="Share of the prompt served from a prompt cache (none here).")
+    prefill_chunks = Output(1, group=result, doc="Chunks the prefill is split into (one here).")
     ttft = Output((linear_flops + attention_flops) / (hardware.peak * PREFILL_EFFICIENCY) + hardware.dispatch_tax,
                   "ms", group=result, doc="Time to first token: the prefill at half the peak, plus one dispatch.")
     kv_cache_size = Output(workload.get_kv_cache_size(seq_len, batch_size, precision), "GB", group=result,
@@ -89,8 +91,6 @@ class ServingScenario(Scenario):
                                 doc="Weights and cache over the device's memory (its true capacity).")
     feasible = Output(1 - Exceeds(total_memory_required, hardware.capacity), labels=(False, True), group=result,
                       doc="True when weights and cache fit the device's memory.")
-    prompt_cache_hit_ratio = Output(0, group=result, doc="Share of the prompt served from a prompt cache (none here).")
-    prefill_chunks = Output(1, group=result, doc="Chunks the prefill is split into (one here).")
 
 
 Llama3_70B_ServingH100 = Instance(
