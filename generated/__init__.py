@@ -26,6 +26,7 @@ _SOURCES = {
     "ActivationMemoryScenario": "generated.activation_memory",
     "AlignmentMemoryScenario": "generated.alignment_memory",
     "AllReduceScheduleScenario": "generated.all_reduce_schedule",
+    "AlphaBetaScenario": "generated.alpha_beta",
     "AttentionTilingScenario": "generated.attention_tiling",
     "ClusterTrainingTimeScenario": "generated.cluster_training_time",
     "CNNWorkload": "generated.workloads",
@@ -33,6 +34,8 @@ _SOURCES = {
     "Constants": "generated.catalog",
     "ContextGrowthScenario": "generated.context_growth",
     "ContextMemoryCrossingScenario": "generated.context_memory_crossing",
+    "DataParallelIntensityScenario": "generated.data_parallel_intensity",
+    "DataParallelScaleOutScenario": "generated.data_parallel_scale_out",
     "DatasetProfile": "symbolic.runtime.hardware",
     "Datasets": "generated.catalog",
     "DecodeScenario": "generated.decode",
@@ -62,6 +65,7 @@ _SOURCES = {
     "NetworkFabric": "generated.systems",
     "Node": "generated.systems",
     "PackedQkvProjectionScenario": "generated.packed_qkv_projection",
+    "ParallelLayoutScenario": "generated.parallel_layout",
     "PipelineScheduleScenario": "generated.pipeline_schedule",
     "PowerLawScenario": "generated.power_law",
     "PublishedRunScenario": "generated.published_run",
@@ -79,6 +83,8 @@ _SOURCES = {
     "StorageTier": "generated.systems",
     "SustainedThroughputScenario": "generated.sustained_throughput",
     "Systems": "generated.catalog",
+    "TensorParallelLayerScenario": "generated.tensor_parallel_layer",
+    "TensorParallelScenario": "generated.tensor_parallel",
     "TrainingRunScenario": "generated.training_run",
     "TrainingStateScenario": "generated.training_state",
     "TransferScenario": "generated.transfer",
@@ -86,17 +92,21 @@ _SOURCES = {
     "TransformerWorkload": "generated.workloads",
     "UpdateWorkingSetScenario": "generated.update_working_set",
     "Workload": "generated.workloads",
+    "ZeroShardingScenario": "generated.zero_sharding",
 }
 _SCENARIO_CLASSES = (
     "AcceleratorComparison",
     "ActivationMemoryScenario",
     "AlignmentMemoryScenario",
     "AllReduceScheduleScenario",
+    "AlphaBetaScenario",
     "AttentionTilingScenario",
     "ClusterTrainingTimeScenario",
     "CompileBreakevenScenario",
     "ContextGrowthScenario",
     "ContextMemoryCrossingScenario",
+    "DataParallelIntensityScenario",
+    "DataParallelScaleOutScenario",
     "DecodeScenario",
     "DenseNetworkScenario",
     "EpochOverheadScenario",
@@ -111,6 +121,7 @@ _SCENARIO_CLASSES = (
     "MaterializedScoresScenario",
     "MlpTrainingStepScenario",
     "PackedQkvProjectionScenario",
+    "ParallelLayoutScenario",
     "PipelineScheduleScenario",
     "PowerLawScenario",
     "PublishedRunScenario",
@@ -120,11 +131,14 @@ _SCENARIO_CLASSES = (
     "ServingScenario",
     "SingleAcceleratorLlmServiceScenario",
     "SustainedThroughputScenario",
+    "TensorParallelScenario",
+    "TensorParallelLayerScenario",
     "TrainingRunScenario",
     "TrainingStateScenario",
     "TransferScenario",
     "TransformerBlockScenario",
     "UpdateWorkingSetScenario",
+    "ZeroShardingScenario",
 )
 
 if TYPE_CHECKING:  # the same names, for type checkers and editors
@@ -132,12 +146,15 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.activation_memory import ActivationMemoryScenario
     from generated.alignment_memory import AlignmentMemoryScenario
     from generated.all_reduce_schedule import AllReduceScheduleScenario
+    from generated.alpha_beta import AlphaBetaScenario
     from generated.attention_tiling import AttentionTilingScenario
     from generated.catalog import Constants, Datasets, Hardware, Models, Systems
     from generated.cluster_training_time import ClusterTrainingTimeScenario
     from generated.compile_breakeven import CompileBreakevenScenario
     from generated.context_growth import ContextGrowthScenario
     from generated.context_memory_crossing import ContextMemoryCrossingScenario
+    from generated.data_parallel_intensity import DataParallelIntensityScenario
+    from generated.data_parallel_scale_out import DataParallelScaleOutScenario
     from generated.decode import DecodeScenario
     from generated.dense_network import DenseNetworkScenario
     from generated.epoch_overhead import EpochOverheadScenario
@@ -152,6 +169,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.materialized_scores import MaterializedScoresScenario
     from generated.mlp_training_step import MlpTrainingStepScenario
     from generated.packed_qkv_projection import PackedQkvProjectionScenario
+    from generated.parallel_layout import ParallelLayoutScenario
     from generated.pipeline_schedule import PipelineScheduleScenario
     from generated.power_law import PowerLawScenario
     from generated.published_run import PublishedRunScenario
@@ -163,12 +181,15 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.single_accelerator_llm_service import SingleAcceleratorLlmServiceScenario
     from generated.sustained_throughput import SustainedThroughputScenario
     from generated.systems import Fleet, IOInterconnect, MemorySystem, NetworkFabric, Node, StorageTier
+    from generated.tensor_parallel import TensorParallelScenario
+    from generated.tensor_parallel_layer import TensorParallelLayerScenario
     from generated.training_run import TrainingRunScenario
     from generated.training_state import TrainingStateScenario
     from generated.transfer import TransferScenario
     from generated.transformer_block import TransformerBlockScenario
     from generated.update_working_set import UpdateWorkingSetScenario
     from generated.workloads import CNNWorkload, DiffusionWorkload, EmbodiedWorkload, SparseTransformerWorkload, SSMWorkload, TransformerWorkload, Workload
+    from generated.zero_sharding import ZeroShardingScenario
     from symbolic.runtime.errors import InputTypeError, MissingInputError, MlsysymError, ScenarioInputError
     from symbolic.runtime.hardware import DatasetProfile, HardwareNode
     from symbolic.runtime.scenario import ScenarioBase
@@ -181,6 +202,7 @@ __all__ = [
     "ActivationMemoryScenario",
     "AlignmentMemoryScenario",
     "AllReduceScheduleScenario",
+    "AlphaBetaScenario",
     "AttentionTilingScenario",
     "ClusterTrainingTimeScenario",
     "CNNWorkload",
@@ -188,6 +210,8 @@ __all__ = [
     "Constants",
     "ContextGrowthScenario",
     "ContextMemoryCrossingScenario",
+    "DataParallelIntensityScenario",
+    "DataParallelScaleOutScenario",
     "DatasetProfile",
     "Datasets",
     "DecodeScenario",
@@ -217,6 +241,7 @@ __all__ = [
     "NetworkFabric",
     "Node",
     "PackedQkvProjectionScenario",
+    "ParallelLayoutScenario",
     "PipelineScheduleScenario",
     "PowerLawScenario",
     "PublishedRunScenario",
@@ -234,6 +259,8 @@ __all__ = [
     "StorageTier",
     "SustainedThroughputScenario",
     "Systems",
+    "TensorParallelLayerScenario",
+    "TensorParallelScenario",
     "TrainingRunScenario",
     "TrainingStateScenario",
     "TransferScenario",
@@ -241,6 +268,7 @@ __all__ = [
     "TransformerWorkload",
     "UpdateWorkingSetScenario",
     "Workload",
+    "ZeroShardingScenario",
 ]
 
 

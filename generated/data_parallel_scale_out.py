@@ -352,7 +352,7 @@ class DataParallelScaleOutScenario(ScenarioBase):
         WorkloadSpec('workload', ('Workload',), {'parameters': 'workload_parameters'}, required=('parameters',), units={'workload_parameters': 'param'}, doc='The model: its parameter count P (gradients P·w).'),
     )
     _requirements = (
-        Requirement(('nodes',), lambda nodes: (nodes <= 1), 'inter_bandwidth is needed with more than one node', unless='inter_bandwidth'),
+        Requirement(('nodes',), lambda nodes: (nodes <= 1), 'inter_bandwidth must be given with more than one node', unless='inter_bandwidth'),
     )
     _input_order = (
         'workload',

@@ -226,7 +226,7 @@ class HierarchicalAllReduceScenario(ScenarioBase):
         InputSpec('inter_alpha', unit='µs', minimum=0, doc='Startup latency of one inter-node ring round.'),
     )
     _requirements = (
-        Requirement(('n_nodes', 'gpus_per_node'), lambda n_nodes, gpus_per_node: (gpus_per_node*n_nodes >= 2), 'an AllReduce needs at least two devices (n_nodes × gpus_per_node ≥ 2)'),
+        Requirement(('n_nodes', 'gpus_per_node'), lambda n_nodes, gpus_per_node: (gpus_per_node*n_nodes >= 2), 'n_nodes × gpus_per_node must be at least 2: an AllReduce needs at least two devices'),
     )
     _input_order = (
         'message',

@@ -210,6 +210,50 @@ def _RingVsTreeSmallBuffer():
     )
 
 
+def _AlphaBetaNdrRoce():
+    """AlphaBetaNdrRoce: A 4 kB control message and a 350 MB shard over InfiniBand NDR and RoCE."""
+    from generated.catalog import Systems
+    from generated.alpha_beta import AlphaBetaScenario
+    from symbolic.runtime.units import Q_
+
+    return AlphaBetaScenario(
+        name='A 4 kB control message and a 350 MB shard over InfiniBand NDR and RoCE',
+        description='The control message is all startup (1.6 µs on NDR, 5.3 µs on RoCE); the shard is all bandwidth (7 ms at 400 Gb/s, 28 ms at 100 Gb/s).',
+        alphas={'NDR': Systems.SwitchFabric.AlphaNdr, 'RoCE 100G': Systems.SwitchFabric.AlphaRoce, 'RoCE 400G': Systems.SwitchFabric.AlphaRoce},
+        bandwidths={'NDR': Systems.Fabrics.InfiniBand_NDR.bandwidth, 'RoCE 100G': Systems.Fabrics.Ethernet_100G.bandwidth, 'RoCE 400G': Systems.Fabrics.RoCE_400G.bandwidth},
+        messages={'control': Q_('4000 B'), 'shard': Q_('350 MB')},
+    )
+
+
+def _AlphaBetaHdrNdrSmallMessage():
+    """AlphaBetaHdrNdrSmallMessage: A 10 kB message over InfiniBand HDR and NDR at the same startup."""
+    from generated.catalog import Systems
+    from generated.alpha_beta import AlphaBetaScenario
+    from symbolic.runtime.units import Q_
+
+    return AlphaBetaScenario(
+        name='A 10 kB message over InfiniBand HDR and NDR at the same startup',
+        description='At 10 kB the doubled bandwidth of NDR saves only 0.2 µs of 1.9: the message is below both critical sizes.',
+        alphas={'HDR': Systems.SwitchFabric.AlphaNdr, 'NDR': Systems.SwitchFabric.AlphaNdr},
+        bandwidths={'HDR': Systems.Fabrics.InfiniBand_HDR.bandwidth, 'NDR': Systems.Fabrics.InfiniBand_NDR.bandwidth},
+        messages={'small': Q_('10 kB')},
+    )
+
+
+def _CriticalSizeByInterconnect():
+    """CriticalSizeByInterconnect: The critical message size α·β of NVLink, PCIe Gen5, RoCE, HDR and NDR."""
+    from generated.catalog import Hardware, Systems
+    from generated.alpha_beta import AlphaBetaScenario
+
+    return AlphaBetaScenario(
+        name='The critical message size α·β of NVLink, PCIe Gen5, RoCE, HDR and NDR',
+        description="Mid-range effective startups: NVLink's 450 GB/s puts its critical size at 675 kB, InfiniBand's at 75-88 kB.",
+        alphas={'NVLink': (Systems.SwitchFabric.EffectiveAlphaNvlinkLow + Systems.SwitchFabric.EffectiveAlphaNvlinkHigh) / 2, 'PCIe Gen5': (Systems.SwitchFabric.EffectiveAlphaPcieGen5Low + Systems.SwitchFabric.EffectiveAlphaPcieGen5High) / 2, 'RoCE': (Systems.SwitchFabric.EffectiveAlphaRoceLow + Systems.SwitchFabric.EffectiveAlphaRoceHigh) / 2, 'HDR': (Systems.SwitchFabric.EffectiveAlphaHdrLow + Systems.SwitchFabric.EffectiveAlphaHdrHigh) / 2, 'NDR': Systems.SwitchFabric.AlphaNdr},
+        bandwidths={'NVLink': Hardware.Cloud.H100.nvlink.bandwidth_per_direction, 'PCIe Gen5': Hardware.Cloud.H100.interconnect.bandwidth, 'RoCE': Systems.Fabrics.Ethernet_100G.bandwidth, 'HDR': Systems.Fabrics.InfiniBand_HDR.bandwidth, 'NDR': Systems.Fabrics.InfiniBand_NDR.bandwidth},
+        messages={},
+    )
+
+
 def _AttentionScores4096TokensFp32():
     """AttentionScores4096TokensFp32: One attention head at 4,096 tokens in FP32, in 128 x 128 tiles."""
     from generated.catalog import Constants
@@ -359,6 +403,62 @@ def _Gpt2XlContextMemoryOnH100():
         workload=Models.Language.GPT2,
         hardware=Hardware.Cloud.H100,
         bytes_per_value=Constants.ByteWidths.FP16,
+    )
+
+
+def _Gpt3DataParallelIntensity():
+    """Gpt3DataParallelIntensity: GPT-3 data parallelism on A100s over 200 Gb/s InfiniBand, four sequences per worker."""
+    from generated.catalog import Hardware, Models, Systems
+    from generated.data_parallel_intensity import DataParallelIntensityScenario
+
+    return DataParallelIntensityScenario(
+        name='GPT-3 data parallelism on A100s over 200 Gb/s InfiniBand, four sequences per worker',
+        description='Each A100 computes 4 × 2048 tokens of GPT-3 per step and AllReduces its 350 GB of FP16 gradients over an HDR InfiniBand link.',
+        workload=Models.Language.GPT3,
+        sequences_per_worker=4,
+        link_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        accelerator=Hardware.Cloud.A100,
+    )
+
+
+def _Gpt2DataParallelOneNode():
+    """Gpt2DataParallelOneNode: GPT-2 XL data parallel on one DGX H100."""
+    from generated.catalog import Constants, Hardware, Models, Systems
+    from generated.data_parallel_scale_out import DataParallelScaleOutScenario
+
+    return DataParallelScaleOutScenario(
+        name='GPT-2 XL data parallel on one DGX H100',
+        description="GPT-2 XL's FP16 gradients AllReduced over NVLink among eight H100s, each running a 1.8 s step of 16 examples; a 25 h single-GPU run, nodes at eight GPU-hours' price.",
+        workload=Models.Language.GPT2,
+        precision='fp16',
+        step_time=Constants.DataParallelScalingProfile.SingleGpuStepTime,
+        training_time=Constants.DataParallelScalingProfile.SingleGpuTrainingTime,
+        per_device_batch=Constants.DataParallelScalingProfile.PerGpuBatch,
+        devices_per_node=Systems.Nodes.DGX_H100.accelerators_per_node,
+        intra_bandwidth=Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
+        node_hour_rate=Systems.Nodes.DGX_H100.accelerators_per_node * Constants.Pricing.GpuTrainingPerHour,
+    )
+
+
+def _Gpt2DataParallelFourNodes10GbE():
+    """Gpt2DataParallelFourNodes10GbE: GPT-2 XL data parallel on four DGX H100s over 10 Gb/s Ethernet."""
+    from generated.catalog import Systems
+
+    return Scenarios.Gpt2DataParallelOneNode.variant(
+        name='GPT-2 XL data parallel on four DGX H100s over 10 Gb/s Ethernet',
+        description='The same job on four nodes joined by 10 Gb/s Ethernet per GPU: the ring over all 32 GPUs dominates the update.',
+        nodes=4,
+        inter_bandwidth=Systems.Fabrics.Ethernet_10G.bandwidth,
+    )
+
+
+def _Gpt2GradientAccumulationOneNode():
+    """Gpt2GradientAccumulationOneNode: GPT-2 XL data parallel on one DGX H100, four accumulated steps per update."""
+
+    return Scenarios.Gpt2DataParallelOneNode.variant(
+        name='GPT-2 XL data parallel on one DGX H100, four accumulated steps per update',
+        description='One node accumulating four local steps per AllReduce: a four times larger global batch and a quarter of the communication per step.',
+        accumulation_steps=4,
     )
 
 
@@ -846,6 +946,67 @@ def _Gpt2SmallSixTokenQkvProjection():
     )
 
 
+def _Gpt3DataParallel1K():
+    """Gpt3DataParallel1K: GPT-3 on 1024 H100s, data parallelism only."""
+    from generated.catalog import Constants, Hardware, Models, Systems
+    from generated.parallel_layout import ParallelLayoutScenario
+    from symbolic.runtime.units import Q_
+
+    return ParallelLayoutScenario(
+        name='GPT-3 on 1024 H100s, data parallelism only',
+        description='GPT-3 replicated on all 1024 H100s of the reference training cluster, 2M tokens per step at FP8 and half of peak, gradients AllReduced over NDR InfiniBand with 75 % overlap.',
+        workload=Models.Language.GPT3,
+        dp_size=Systems.Clusters.Training_1K.total_accelerators,
+        batch_tokens=2000000.0,
+        flops_per_param_token=Constants.Chinchilla.ComputeConstant,
+        accelerator=Hardware.Cloud.H100,
+        precision='fp8',
+        local_efficiency=0.5,
+        link_bandwidth=Systems.Fabrics.InfiniBand_NDR.bandwidth,
+        overlap_fraction=0.75,
+        gradient_precision='fp16',
+        window_resolution=Q_('0.1 s'),
+        device_memory=Q_(Hardware.Cloud.H100.memory_capacity.to('GiB').magnitude, 'GB'),
+    )
+
+
+def _Gpt3TensorDataParallel1K():
+    """Gpt3TensorDataParallel1K: GPT-3 on 1024 H100s, tensor parallel within each DGX, data parallel across 128."""
+    from generated.catalog import Systems
+
+    return Scenarios.Gpt3DataParallel1K.variant(
+        name='GPT-3 on 1024 H100s, tensor parallel within each DGX, data parallel across 128',
+        description='GPT-3 split 8 ways by tensor parallelism inside each DGX H100 and replicated over 128 nodes.',
+        tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
+        dp_size=Systems.Clusters.Training_1K.total_accelerators // Systems.Nodes.DGX_H100.accelerators_per_node,
+    )
+
+
+def _Gpt3ThreeDParallel1K():
+    """Gpt3ThreeDParallel1K: GPT-3 on 1024 H100s, 8-way tensor × 4-stage pipeline × 32 replicas."""
+    from generated.catalog import Systems
+
+    return Scenarios.Gpt3DataParallel1K.variant(
+        name='GPT-3 on 1024 H100s, 8-way tensor × 4-stage pipeline × 32 replicas',
+        description='GPT-3 in 3D parallelism: 8-way tensor parallel, 4 pipeline stages fed 32 micro-batches, 32 data-parallel replicas.',
+        tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
+        pp_size=4,
+        dp_size=Systems.Clusters.Training_1K.total_accelerators // (4 * Systems.Nodes.DGX_H100.accelerators_per_node),
+        microbatches=32,
+    )
+
+
+def _Gpt3ThreeDParallel16K():
+    """Gpt3ThreeDParallel16K: GPT-3 on 16384 H100s, 8-way tensor × 16-stage pipeline × 128 replicas."""
+
+    return Scenarios.Gpt3ThreeDParallel1K.variant(
+        name='GPT-3 on 16384 H100s, 8-way tensor × 16-stage pipeline × 128 replicas',
+        description='The same 2M-token step spread over 16384 H100s: 16 pipeline stages of 32 micro-batches, 128 replicas; the bubble and the AllReduce now weigh on a 0.1 s compute.',
+        pp_size=16,
+        dp_size=128,
+    )
+
+
 def _GPipeFourStageWalkthrough():
     """GPipeFourStageWalkthrough: GPipe walkthrough: four stages, four micro-batches."""
     from generated.pipeline_schedule import PipelineScheduleScenario
@@ -1037,6 +1198,60 @@ def _PeakPlannedTrainingBudget():
     )
 
 
+def _Gpt3TensorParallelStepDgxH100():
+    """Gpt3TensorParallelStepDgxH100: GPT-3 tensor parallel across a DGX H100's eight GPUs, micro-batch 4."""
+    from generated.catalog import Hardware, Models, Systems
+    from generated.tensor_parallel import TensorParallelScenario
+    from symbolic.runtime.units import Q_
+
+    return TensorParallelScenario(
+        name="GPT-3 tensor parallel across a DGX H100's eight GPUs, micro-batch 4",
+        description="GPT-3's 96 layers split 8 ways over NVLink, four 2048-token sequences per micro-batch, two AllReduces per layer per step and 200 ms of compute.",
+        workload=Models.Language.GPT3,
+        tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
+        microbatch=4,
+        link_bandwidth=Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
+        compute_time=Q_('200 ms'),
+    )
+
+
+def _Llama2_70BNodeTensorParallelStep():
+    """Llama2_70BNodeTensorParallelStep: Llama-2-70B tensor parallel across a DGX H100, Megatron's four AllReduces per layer."""
+    from generated.catalog import Hardware, Models, Systems
+    from generated.tensor_parallel import TensorParallelScenario
+    from symbolic.runtime.units import Q_
+
+    return TensorParallelScenario(
+        name="Llama-2-70B tensor parallel across a DGX H100, Megatron's four AllReduces per layer",
+        description="Llama-2-70B's 80 layers split 8 ways over NVLink, one sequence of 2204 tokens per micro-batch, four AllReduces per layer per step and 180 ms of compute.",
+        workload=Models.Language.Llama2_70B,
+        tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
+        microbatch=1,
+        link_bandwidth=Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
+        compute_time=Q_('180 ms'),
+        seq_len=2204,
+        collectives_per_layer=4,
+    )
+
+
+def _Gpt3TensorParallelLayerTp8():
+    """Gpt3TensorParallelLayerTp8: One GPT-3 layer split 8 ways on H100s: compute against NVLink and InfiniBand."""
+    from generated.catalog import Hardware, Models, Systems
+    from generated.tensor_parallel_layer import TensorParallelLayerScenario
+
+    return TensorParallelLayerScenario(
+        name='One GPT-3 layer split 8 ways on H100s: compute against NVLink and InfiniBand',
+        description="A GPT-3 layer's forward pass on its 2048-token context across a DGX H100's eight GPUs at half their FP16 peak, its two AllReduces over NVLink or over InfiniBand NDR.",
+        workload=Models.Language.GPT3,
+        tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
+        tokens=Models.Language.GPT3.context_length,
+        accelerator=Hardware.Cloud.H100,
+        precision='fp16_dense',
+        local_efficiency=0.5,
+        links={'NVLink': Hardware.Cloud.H100.nvlink.bandwidth_per_direction, 'InfiniBand NDR': Systems.Fabrics.InfiniBand_NDR.bandwidth},
+    )
+
+
 def _Gpt3PretrainingFrontier8K():
     """Gpt3PretrainingFrontier8K: 175B pretraining on 8,192 H100s."""
     from generated.catalog import Constants, Models, Systems
@@ -1223,6 +1438,35 @@ def _PhoneFullUpdateWorkingSet():
     )
 
 
+def _Gpt3Zero3On64():
+    """Gpt3Zero3On64: GPT-3 under ZeRO-3 on 64 devices."""
+    from generated.catalog import Models, Systems
+    from generated.zero_sharding import ZeroShardingScenario
+
+    return ZeroShardingScenario(
+        name='GPT-3 under ZeRO-3 on 64 devices',
+        description='GPT-3 (175B) sharded over 64 data-parallel devices, with the activations of one 2,048-token sequence under full recomputation, on 400 Gb/s InfiniBand NDR links.',
+        workload=Models.Language.GPT3,
+        n_devices=64,
+        activations=Scenarios.Gpt3ActivationsMicrobatch1,
+        activation_strategy='full',
+        link_bandwidth=Systems.Fabrics.InfiniBand_NDR.bandwidth,
+    )
+
+
+def _Llama2_7B_ZeroStages64():
+    """Llama2_7B_ZeroStages64: Llama-2-7B at each ZeRO stage on 64 devices."""
+    from generated.catalog import Models
+    from generated.zero_sharding import ZeroShardingScenario
+
+    return ZeroShardingScenario(
+        name='Llama-2-7B at each ZeRO stage on 64 devices',
+        description="Llama-2-7B's training state per device at DDP and ZeRO stages 1-3 over 64 devices, no activations.",
+        workload=Models.Language.Llama2_7B,
+        n_devices=64,
+    )
+
+
 Scenarios = Namespace(
     "Scenarios",
     {
@@ -1240,6 +1484,9 @@ Scenarios = Namespace(
         'GradientBufferAllReduceNdr': _GradientBufferAllReduceNdr,
         'Llama2_70BGradientRing64Ndr': _Llama2_70BGradientRing64Ndr,
         'RingVsTreeSmallBuffer': _RingVsTreeSmallBuffer,
+        'AlphaBetaNdrRoce': _AlphaBetaNdrRoce,
+        'AlphaBetaHdrNdrSmallMessage': _AlphaBetaHdrNdrSmallMessage,
+        'CriticalSizeByInterconnect': _CriticalSizeByInterconnect,
         'AttentionScores4096TokensFp32': _AttentionScores4096TokensFp32,
         'Gpt2XlRunOnOneH100': _Gpt2XlRunOnOneH100,
         'Gpt2XlRunOnOneDgxH100': _Gpt2XlRunOnOneDgxH100,
@@ -1252,6 +1499,10 @@ Scenarios = Namespace(
         'BertWindowToOneK': _BertWindowToOneK,
         'BertWindowToTwoK': _BertWindowToTwoK,
         'Gpt2XlContextMemoryOnH100': _Gpt2XlContextMemoryOnH100,
+        'Gpt3DataParallelIntensity': _Gpt3DataParallelIntensity,
+        'Gpt2DataParallelOneNode': _Gpt2DataParallelOneNode,
+        'Gpt2DataParallelFourNodes10GbE': _Gpt2DataParallelFourNodes10GbE,
+        'Gpt2GradientAccumulationOneNode': _Gpt2GradientAccumulationOneNode,
         'Llama3_70B_DecodeH100': _Llama3_70B_DecodeH100,
         'Llama2_70B_DecodeH100': _Llama2_70B_DecodeH100,
         'Llama3_70B_DecodeH100Batch64': _Llama3_70B_DecodeH100Batch64,
@@ -1286,6 +1537,10 @@ Scenarios = Namespace(
         'TwelveHeadScoresAt100kTokens': _TwelveHeadScoresAt100kTokens,
         'MnistTwoLayerTrainingStepOnH100': _MnistTwoLayerTrainingStepOnH100,
         'Gpt2SmallSixTokenQkvProjection': _Gpt2SmallSixTokenQkvProjection,
+        'Gpt3DataParallel1K': _Gpt3DataParallel1K,
+        'Gpt3TensorDataParallel1K': _Gpt3TensorDataParallel1K,
+        'Gpt3ThreeDParallel1K': _Gpt3ThreeDParallel1K,
+        'Gpt3ThreeDParallel16K': _Gpt3ThreeDParallel16K,
         'GPipeFourStageWalkthrough': _GPipeFourStageWalkthrough,
         'Pipeline8Stage32Micro': _Pipeline8Stage32Micro,
         'KaplanTenPercentLowerLoss': _KaplanTenPercentLowerLoss,
@@ -1300,6 +1555,9 @@ Scenarios = Namespace(
         'Llama3_70B_ServingH100': _Llama3_70B_ServingH100,
         'Llama3_8BInt4ChatServiceH100': _Llama3_8BInt4ChatServiceH100,
         'PeakPlannedTrainingBudget': _PeakPlannedTrainingBudget,
+        'Gpt3TensorParallelStepDgxH100': _Gpt3TensorParallelStepDgxH100,
+        'Llama2_70BNodeTensorParallelStep': _Llama2_70BNodeTensorParallelStep,
+        'Gpt3TensorParallelLayerTp8': _Gpt3TensorParallelLayerTp8,
         'Gpt3PretrainingFrontier8K': _Gpt3PretrainingFrontier8K,
         'Gpt3TrainingStateTp8': _Gpt3TrainingStateTp8,
         'BufferTransfer10GB': _BufferTransfer10GB,
@@ -1313,6 +1571,8 @@ Scenarios = Namespace(
         'Gpt2XlBlockFullWindow': _Gpt2XlBlockFullWindow,
         'Gpt2XlBatch32Block': _Gpt2XlBatch32Block,
         'PhoneFullUpdateWorkingSet': _PhoneFullUpdateWorkingSet,
+        'Gpt3Zero3On64': _Gpt3Zero3On64,
+        'Llama2_7B_ZeroStages64': _Llama2_7B_ZeroStages64,
     },
     lazy=True,
 )

@@ -71,7 +71,7 @@ class DataParallelScaleOutScenario(Scenario):
     inter_bandwidth = Input("GB/s", positive=True, default=intra_bandwidth, symbol=r"\beta_o",
                             doc="Each device's bandwidth between nodes; needed with more than one node (at one "
                                 "node it is not read).")
-    across_nodes_needs_a_link = Require(nodes <= 1, "inter_bandwidth is needed with more than one node",
+    across_nodes_needs_a_link = Require(nodes <= 1, "inter_bandwidth must be given with more than one node",
                                         unless=inter_bandwidth)
     accumulation_steps = Input(integer=True, positive=True, default=1, symbol="a",
                                doc="Local steps accumulated per update.")

@@ -66,7 +66,7 @@ class HierarchicalAllReduceScenario(Scenario):
                             doc="Inter-node bandwidth per device (one port per device), one direction.")
     inter_alpha = Input("µs", nonnegative=True, symbol=r"\alpha", doc="Startup latency of one inter-node ring round.")
     two_devices = Require(n_nodes * gpus_per_node >= 2,
-                          "an AllReduce needs at least two devices (n_nodes × gpus_per_node ≥ 2)")
+                          "n_nodes × gpus_per_node must be at least 2: an AllReduce needs at least two devices")
 
     M, K, g = message, n_nodes, gpus_per_node
     result = Group(doc="The three phases, the flat ring and the speedups.")

@@ -66,7 +66,7 @@ def test_inter_node_link_needed_only_across_nodes():
     assert one.inter_bandwidth is None
     ignored = one.variant(inter_bandwidth=Q_(1, "Gbps")).result  # given at one node: not read
     assert ignored.update_time == one.result.update_time
-    with pytest.raises(MissingInputError, match="inter_bandwidth is needed with more than one node"):
+    with pytest.raises(MissingInputError, match="inter_bandwidth must be given with more than one node"):
         one.variant(nodes=2)
     with pytest.raises(ScenarioInputError, match="'inter_bandwidth' got 0"):
         one.variant(nodes=2, inter_bandwidth=0)
