@@ -73,7 +73,8 @@ def test_worked_examples_agree_with_the_generated_runtime(module, instance):
             assert actual == _labels(module.model.outputs, quantity.name)[int(expected)], quantity.name
             continue
         expected = expected if isinstance(expected, list) else [expected]
-        actual = list(actual.values()) if isinstance(actual, dict) else actual  # a keyed list output
+        if isinstance(actual, dict):  # a keyed list output, or a grid (a dict of dicts, row by row)
+            actual = [cell for row in actual.values() for cell in (row.values() if isinstance(row, dict) else [row])]
         actual = actual if isinstance(actual, list) else [actual]
         for want, got in zip(expected, actual, strict=True):
             magnitude = got.to(quantity.unit).magnitude if hasattr(got, "units") else got
