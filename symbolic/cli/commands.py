@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from symbolic.cli.output import emit, outputs_of, shown, table
+from symbolic.runtime.display import keyed
 from symbolic.runtime.units import label
 from symbolic.cli.values import UsageError, _nearest, build, check_grid, instance, number, parse_vary, scenario_class
 
@@ -77,27 +78,9 @@ def _report(args: argparse.Namespace, scenario: Any, wanted: list[str] | None = 
         outputs = {path: outputs[path] for path in selected(wanted, list(outputs))}
     data = {"name": scenario.name, "class": type(scenario).__name__, "inputs": scenario.inputs(),
             "outputs": {path: {"value": value, "unit": unit} for path, (value, unit) in outputs.items()}}
-    rows = [(path, shown(_keyed(scenario, path, value), unit)) for path, (value, unit) in outputs.items()]
+    rows = [(path, shown(keyed(scenario, path, value), unit)) for path, (value, unit) in outputs.items()]
     emit(args, data, f"{type(scenario).__name__}: {scenario.name}\n" + table(rows, ("output", "value")))
     return 0
-
-
-def _keyed(scenario: Any, path: str, value: Any) -> Any:
-    """A list output as the instance returns it: a dict under its keys (``{NVLink: 2.22, ...}``), or the list."""
-    if not isinstance(value, list):
-        return value
-    found = scenario
-    for part in path.split("."):
-        found = getattr(found, part, None)
-    if not isinstance(found, dict):
-        return value
-
-    def plain(item: Any) -> Any:
-        if isinstance(item, dict):
-            return {key: plain(entry) for key, entry in item.items()}
-        return item.magnitude if hasattr(item, "magnitude") else item
-
-    return plain(found)
 
 
 def selected(wanted: list[str], paths: list[str]) -> list[str]:
@@ -286,46 +269,8 @@ def cmd_scaling(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from symbolic import derive  # first: it names the extra to install when sympy is missing
+    from symbolic.explain import explain  # it names the extra to install when sympy is missing
 
-    target = instance(args.name)
-    model = derive.model_of(type(target).__name__)
-    quantity = derive.quantity(model, args.output)
-    flat = outputs_of(target)
-    value, unit = flat[quantity.name]
-    # Every symbol, by what it stands for: outputs (contained scenarios' and table entries too)
-    # by their path in the instance, inputs by the instance's argument.
-    # A list (input or output) is shown entry by entry, and sums and maxima over the ranges
-    # the instance fixes are written out term by term, so every number appears.
-    numbers: dict[Any, str] = {}
-    integers: dict[Any, int] = {}
-    lengths: dict[Any, int] = {}
-
-    def record(symbol: Any, value: Any, unit: str, first: Any = 0) -> None:
-        if isinstance(value, dict):
-            value = list(value.values())
-        if isinstance(value, (list, tuple)):  # entry k is symbol[first + k] (a per-item output may start at 1)
-            lengths[symbol] = len(value)
-            if getattr(first, "is_Integer", isinstance(first, int)):
-                numbers.update({symbol[int(first) + k]: f"({shown(v, unit)})" for k, v in enumerate(value)})
-            return
-        numbers[symbol] = f"({shown(value, unit)})"
-        if isinstance(value, int) and not isinstance(value, bool):
-            integers[symbol] = value
-
-    for other in model.quantities:
-        if other.name in flat and flat[other.name][0] is not None:
-            record(other.symbol, *flat[other.name], *other.limits[1:2])
-    for decl in model.evaluator_inputs():
-        if target._args.get(decl.name) is not None:
-            record(decl.symbol, target._args[decl.name], label(decl.spec.unit))
-    steps = {
-        "definition": f"{quantity.name} = {derive.printed(quantity.expr)}",
-        "closed form": f"{quantity.name} = {derive.printed(derive.closed_form(model, quantity.name))}",
-        "numbers": f"{quantity.name} = {derive.printed(derive.unrolled(quantity.expr, integers, lengths), numbers)}",
-        "result": f"{quantity.name} = {shown(value, unit)}",
-    }
-    emit(args, {"output": quantity.name, "doc": quantity.doc, **steps},
-         f"{quantity.name}: {quantity.doc}\n" + "\n".join(f"  {k:<12} {v}" for k, v in steps.items())
-         + "\n  (the closed form is in base units: s, B, flop)")
+    explanation = explain(instance(args.name), args.output)
+    emit(args, explanation.as_dict(), explanation.text())
     return 0

@@ -8,21 +8,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-def shown(value: Any, unit: str = "") -> str:
-    if value is None:  # an output that needs an optional input the instance leaves out
-        return "– (needs an input not given)"
-    return f"{_number(value)} {unit}".strip()
+from symbolic.runtime.display import shown
 
-
-def _number(value: Any) -> str:
-    """Floats to 6 significant digits, inside lists and dicts too (JSON keeps every digit)."""
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_number(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {_number(v)}" for k, v in value.items()) + "}"
-    return str(value)
+__all__ = ["emit", "jsonable", "outputs_of", "shown", "table"]
 
 
 def table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:

@@ -216,6 +216,26 @@ class ScenarioBase:
         shown = ", ".join(f"{name}={_shown_input(value)}" for name, value in self.inputs().items())
         return f"{type(self).__name__}(name={self.name!r}, {shown})"
 
+    # -- notebooks: Jupyter looks these up by name (no IPython import anywhere) -------------
+    def _repr_html_(self) -> str:
+        """Inputs and outputs with their units, as an HTML table (every text escaped)."""
+        from symbolic.runtime.display import to_html
+
+        return to_html(self)
+
+    def _repr_markdown_(self) -> str:
+        """Inputs and outputs with their units, as Markdown tables."""
+        from symbolic.runtime.display import to_markdown
+
+        return to_markdown(self)
+
+    def explain(self, output: str) -> Any:
+        """``output`` as definition -> closed form -> numbers -> result, as ``mlsysym explain``
+        prints it; in Jupyter the equations render as LaTeX. Needs the ``generator`` extra (sympy)."""
+        from symbolic.explain import explain
+
+        return explain(self, output)
+
     # -- value semantics: equality, hashing, pickling, copying -----------------------------
     def __eq__(self, other: object) -> bool:
         """Equal when of one class with equal inputs; ``name`` and ``description`` are labels."""
