@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import sympy
 from sympy.printing.precedence import PRECEDENCE
@@ -142,6 +144,28 @@ class Statement:
     target: str
     code: str
     reads: frozenset[str] = frozenset()  # the names of the other statements' targets it reads
+    # What the code computes, for other printers (symbolic.codegen.jsprint): ("expr", e),
+    # ("echo", list), ("list", body, (index, start, stop), (column, first, last) or ()), ("text", sep, e).
+    form: tuple = field(default=(), compare=False)
+
+
+def python_code(printer: EvaluatorPrinter, form: tuple) -> str:
+    """The Python of a statement's ``form``."""
+    kind = form[0]
+    if kind == "expr":
+        return printer.doprint(form[1])
+    if kind == "echo":
+        return f"list({printer.doprint(form[1])})"
+    if kind == "text":
+        return f"{form[1]!r}.join(str(item) for item in {printer.doprint(form[2])})"
+    body, (index, start, stop), inner = form[1:]
+    variable = printer.names.setdefault(index, loop_name(index))
+    loops = f"for {variable} in range({printer.doprint(start)}, {printer.doprint(stop + 1)})"
+    if inner:  # a grid: one flat list, row by row
+        column, first, last = inner
+        inner_variable = printer.names.setdefault(column, loop_name(column))
+        loops += f" for {inner_variable} in range({printer.doprint(first)}, {printer.doprint(last + 1)})"
+    return f"[{printer.doprint(body)} {loops}]"
 
 
 
@@ -175,21 +199,23 @@ class _Folder:
 
 
 
-def _ordered(pending: list[tuple[sympy.Basic, str, set[sympy.Basic]]], names: dict[sympy.Basic, str]) -> tuple[Statement, ...]:
-    """Statements in the given order, except that each waits for what it reads from the others."""
-    pending = list(pending)
-    defined = {target for target, _, _ in pending}
+def _ordered(items: Sequence[tuple[Any, ...]], names: dict[sympy.Basic, str]) -> tuple[Statement, ...]:
+    """Statements in the given order, except that each waits for what it reads from the others
+    (items are ``(target, code, reads)`` or ``(target, code, reads, form)``)."""
+    pending: list[tuple[sympy.Basic, str, set[sympy.Basic], tuple]] = [
+        (item[0], item[1], item[2], item[3] if len(item) > 3 else ()) for item in items]
+    defined = {item[0] for item in pending}
     done: set[sympy.Basic] = set()
     statements: list[Statement] = []
     while pending:
-        for position, (target, code, reads) in enumerate(pending):
+        for position, (target, code, reads, form) in enumerate(pending):
             if not (reads & defined) - done:
-                statements.append(Statement(names[target], code, frozenset(names[r] for r in reads if r in names)))
+                statements.append(Statement(names[target], code, frozenset(names[r] for r in reads if r in names), form))
                 done.add(target)
                 del pending[position]
                 break
         else:  # pragma: no cover - declarations are a DAG by construction
-            raise DeclarationError(f"circular definitions among {[str(t) for t, _, _ in pending]}")
+            raise DeclarationError(f"circular definitions among {[str(item[0]) for item in pending]}")
     return tuple(statements)
 
 

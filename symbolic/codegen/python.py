@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
@@ -26,8 +26,9 @@ from symbolic.codegen.pyprint import (
     _inline_reciprocals,
     _ordered,
     code_name,
+    python_code,
 )
-from symbolic.functions import Given, MaxOver, given_inputs, loop_name
+from symbolic.functions import Given, MaxOver, given_inputs
 from symbolic.model import Quantity, ScenarioModel, _symbols
 from symbolic.model.dependencies import closure, reads
 from symbolic.runtime.errors import DeclarationError
@@ -59,6 +60,7 @@ class Requirement:
     code: str
     message: str
     unless: str = ""
+    condition: Any = field(default=None, compare=False)  # the folded sympy condition the code prints
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class Default:
     target: str
     code: str
     guard: tuple[str, ...] = ()
+    expr: Any = field(default=None, compare=False)  # the folded sympy expression the code prints
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,10 @@ class Evaluator:
     # When it is not given, its derivatives are chained into the inputs its default reads.
     default_chains: tuple[tuple[str, str], ...] = ()
     gradient_tested: tuple[str, ...] = ()  # optional inputs differentiated where an otherwise= branch reads them
+    # How the statements name symbols and offset list indices, for other printers of the same forms.
+    names: dict[sympy.Basic, str] = field(default_factory=dict, compare=False)
+    offsets: dict[sympy.Basic, sympy.Expr] = field(default_factory=dict, compare=False)
+    tree: dict = field(default_factory=dict, compare=False)  # the result's keys (see result_tree)
 
 
 def build_evaluator(model: ScenarioModel) -> Evaluator:
@@ -137,7 +144,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
         else:
             text = "None"
             folded = fold(sympy.sympify(default), decl.spec.unit)
-            defaults.append(Default(decl.name, printer.doprint(folded), alternatives.get(decl.name, ())))
+            defaults.append(Default(decl.name, printer.doprint(folded), alternatives.get(decl.name, ()), folded))
             partials = {other.name: sympy.diff(folded, other.symbol) for other in arguments
                         if other.symbol.is_Symbol and folded.has(other.symbol)}
             literal = ", ".join(f"{name!r}: {printer.doprint(d)}" for name, d in partials.items() if d != 0)
@@ -149,7 +156,8 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
         condition = requirement.condition
         folded = type(condition)(fold.base(condition.lhs), fold.base(condition.rhs))
         involved = tuple(d.name for d in arguments if d.symbol in _symbols(condition))
-        requirements.append(Requirement(involved, printer.doprint(folded), requirement.message, requirement.unless))
+        requirements.append(Requirement(involved, printer.doprint(folded), requirement.message, requirement.unless,
+                                        folded))
 
     optional_outputs = {q.name: guards[q.symbol] for q in needed if guards[q.symbol]}
     main = [q for q in needed if not guards[q.symbol]]
@@ -180,7 +188,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     return Evaluator(tuple(argument_list), tuple(defaults), tuple(blocks), _result_literal(needed),
                      tuple(sorted(helpers)), tuple(requirements), optional_outputs, alternatives,
                      tuple(reversed(kept[0])), parts[0][2], guarded, tuple(reversed(chains)),
-                     tuple(names[symbol] for symbol in tested))
+                     tuple(names[symbol] for symbol in tested), names, offsets, result_tree(needed))
 
 
 def _check_unique(model: ScenarioModel, names: Iterable[str]) -> None:
@@ -300,28 +308,23 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
     replacements = [(renumber[t], e.xreplace(renumber)) for t, e in replacements]
     reduced = [e.xreplace(renumber) for e in reduced]
 
-    pending: list[tuple[sympy.Basic, str, set[sympy.Basic]]] = [
-        (t, printer.doprint(e), _symbols(e)) for t, e in replacements]
+    forms: list[tuple[sympy.Basic, tuple, set[sympy.Basic]]] = [
+        (t, ("expr", e), _symbols(e)) for t, e in replacements]
     for quantity, expr in zip(scalars, reduced, strict=True):
-        pending.append((quantity.symbol, printer.doprint(expr), _symbols(expr)))
+        forms.append((quantity.symbol, ("expr", expr), _symbols(expr)))
     for quantity in members:
         if quantity.kind == "list" and not quantity.limits:  # a list input echoed into a group
-            pending.append((quantity.symbol, f"list({printer.doprint(quantity.expr)})", _symbols(quantity.expr)))
+            forms.append((quantity.symbol, ("echo", quantity.expr), _symbols(quantity.expr)))
         elif quantity.kind == "list":
             index, start, stop = quantity.limits
             body = fold(quantity.expr, quantity.unit)
-            variable = printer.names.setdefault(index, loop_name(index))
-            loops = f"for {variable} in range({printer.doprint(start)}, {printer.doprint(stop + 1)})"
             reads_here = _symbols(body) | _symbols(start) | _symbols(stop)
             if quantity.inner:  # a grid: one flat list, row by row
-                column, first, last = quantity.inner
-                inner_variable = printer.names.setdefault(column, loop_name(column))
-                loops += f" for {inner_variable} in range({printer.doprint(first)}, {printer.doprint(last + 1)})"
-                reads_here |= _symbols(first) | _symbols(last)
-            pending.append((quantity.symbol, f"[{printer.doprint(body)} {loops}]", reads_here))
+                reads_here |= _symbols(quantity.inner[1]) | _symbols(quantity.inner[2])
+            forms.append((quantity.symbol, ("list", body, quantity.limits, tuple(quantity.inner)), reads_here))
         elif quantity.kind == "text":
-            code = f"{quantity.separator!r}.join(str(item) for item in {printer.doprint(quantity.expr)})"
-            pending.append((quantity.symbol, code, _symbols(quantity.expr)))
+            forms.append((quantity.symbol, ("text", quantity.separator, quantity.expr), _symbols(quantity.expr)))
+    pending = [(target, python_code(printer, form), reads, form) for target, form, reads in forms]
 
     order = {q.symbol: i for i, q in enumerate(members)}
     pending.sort(key=lambda item: order.get(item[0], -1))  # temporaries first, then declaration order
@@ -329,6 +332,11 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
 
 
 def _result_literal(needed: list[Quantity]) -> str:
+    return _literal(result_tree(needed), 1)
+
+
+def result_tree(needed: list[Quantity]) -> dict:
+    """The nested keys of the evaluator's result, each leaf the code name of its value."""
     tree: dict = {}
     for quantity in needed:
         if quantity.hidden:
@@ -338,7 +346,7 @@ def _result_literal(needed: list[Quantity]) -> str:
         for part in parts[:-1]:
             node = node.setdefault(part, {})
         node[parts[-1]] = code_name(quantity.name)
-    return _literal(tree, 1)
+    return tree
 
 
 def _literal(tree: dict, depth: int) -> str:

@@ -25,6 +25,7 @@ from symbolic.codegen.charts import placements, sweep_chart
 from symbolic.codegen.discover import ScenarioModule, check_unique_names, discover
 from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen.latex import equations
+from symbolic.codegen.jsprint import js_module
 from symbolic.codegen.python import Evaluator, build_evaluator, code_name
 from symbolic.codegen.pyprint import HELPERS
 from symbolic.codegen.records import RECORD_MODULES, record_module, record_source, record_types
@@ -427,6 +428,9 @@ def render_scenario(module: ScenarioModule) -> ScenarioRecord:
             header=header(module.source, "scenario.md.j2"), **context),
         f"generated/latex/{name}.tex": env.get_template("scenario.tex.j2").render(
             header=header(module.source, "scenario.tex.j2"), **context),
+        f"generated/js/{module.name}.mjs": env.get_template("evaluator.mjs.j2").render(
+            header=header(module.source, "evaluator.mjs.j2"), js=js_module(module.model, context["evaluator"]),
+            **context),
     }
     chart = sweep_chart(module, header(module.source, "charts.mplstyle"))
     if chart is not None:
@@ -489,6 +493,8 @@ def render_site(records: list[ScenarioRecord]) -> dict[str, str]:
         header=header("symbolic/scenarios/*/*.py", "handbook.tex.j2"), records=records)
     files.update(site_files(env, records, header))  # hardware, outputs, units pages; rooflines
     files.update(reference_files(env, header))  # the CLI reference and the benchmark results
+    files["generated/js/mathops.mjs"] = env.get_template("mathops.mjs.j2").render(
+        header=header("symbolic/codegen/jsprint.py (the helpers its output calls)", "mathops.mjs.j2"))
     return files
 
 

@@ -1,0 +1,130 @@
+"""Shared by the JavaScript and browser tests: valid evaluator arguments and an output comparison.
+
+``cases`` gives, per scenario class, the evaluator arguments of every registry instance and of
+random valid variants (drawn inside each input's declared domain, then built by the class, so
+they are what Python's validation accepts); ``mismatches`` compares a JavaScript result with the
+Python evaluator's, relative 1e-12 for floats and exactly for integers.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import generated
+from generated import Hardware, MlsysymError, Scenarios
+from symbolic.runtime.validation import ListSpec
+
+LIMIT = 2**53 - 1  # the largest integer every smaller one of which a double holds
+
+
+def registry_instances() -> dict[type, list[Any]]:
+    found: dict[type, list[Any]] = {}
+    for key in Scenarios:
+        scenario = getattr(Scenarios, key)
+        found.setdefault(type(scenario), []).append(scenario)
+    return found
+
+
+def _number(rng: random.Random, spec: Any) -> float | int:
+    low = 0.0 if spec.minimum is None else float(spec.minimum)
+    high = min(1e7, float(spec.maximum)) if spec.maximum is not None else max(low, 1.0) * 10 ** rng.uniform(0, 6)
+    if spec.integer:
+        first = math.floor(low) + 1 if (spec.strict and low == math.floor(low)) else math.ceil(low)
+        last = max(first, math.floor(high) - (1 if spec.strict_maximum and high == math.floor(high) else 0))
+        return rng.randint(first, min(last, first + 10**rng.randint(0, 5)))
+    value = low + (high - low) * rng.random()
+    return value if value > low or not spec.strict else (low + high) / 2
+
+
+def random_variant(rng: random.Random, base: Any) -> Any | None:
+    """A variant of ``base`` with about half its numeric inputs (and maybe its hardware)
+    redrawn inside their domains; None when the draw breaks a cross-input requirement."""
+    cls = type(base)
+    changes: dict[str, Any] = {}
+    for spec in cls._specs:
+        if rng.random() < 0.5:
+            continue
+        if spec.default is None and rng.random() < 0.3:
+            changes[spec.name] = None  # an optional input left out
+        elif isinstance(spec, ListSpec) and spec.keyed:
+            keys = list(base._given[spec.aligned_to]) if spec.aligned_to else [f"k{i}" for i in range(rng.randint(
+                max(1, spec.min_length), 4))]
+            changes[spec.name] = {key: _number(rng, spec) for key in keys}
+        elif isinstance(spec, ListSpec):
+            changes[spec.name] = [_number(rng, spec) for _ in range(rng.randint(max(1, spec.min_length), 5))]
+        else:
+            changes[spec.name] = _number(rng, spec)
+    for node in cls._nodes:
+        if rng.random() < 0.3:
+            changes[node.name] = rng.choice(NODES)
+    try:
+        return base.variant(**changes)
+    except MlsysymError:
+        return None
+
+
+NODES = [getattr(getattr(Hardware, tier), name) for tier in dir(Hardware) if not tier.startswith("_")
+         for name in dir(getattr(Hardware, tier)) if not name.startswith("_")
+         and type(getattr(getattr(Hardware, tier), name)).__name__ == "HardwareNode"]
+
+
+def cases(per_class: int, seed: int = 17) -> list[tuple[str, str, dict[str, Any]]]:
+    """``(module, label, evaluator arguments)``: every registry instance, then ``per_class`` random
+    valid variants of each class (fewer only when its draws keep breaking its requirements)."""
+    rng = random.Random(seed)
+    found: list[tuple[str, str, dict[str, Any]]] = []
+    instances = registry_instances()
+    for cls in generated.SCENARIO_CLASSES:
+        module = cls.__module__.rsplit(".", 1)[-1]
+        for scenario in instances.get(cls, []):
+            found.append((module, scenario.name, dict(scenario._args)))
+        drawn = 0
+        for attempt in range(per_class * 4):
+            if drawn == per_class:
+                break
+            variant = random_variant(rng, rng.choice(instances[cls]))
+            if variant is not None:
+                found.append((module, f"{cls.__name__} random {attempt}", dict(variant._args)))
+                drawn += 1
+    return found
+
+
+def python_result(module: str, args: dict[str, Any]) -> Any:
+    evaluator = getattr(generated, module) if hasattr(generated, module) else None
+    if evaluator is None:
+        import importlib
+
+        evaluator = importlib.import_module(f"generated.{module}")
+    return evaluator.evaluate(**args)
+
+
+def mismatches(python: Any, javascript: Any, path: str = "") -> list[str]:
+    """Where the two results differ: floats beyond relative 1e-12, integers at all, keys, None."""
+    if isinstance(python, dict):
+        if not isinstance(javascript, dict) or set(python) != set(javascript):
+            return [f"{path}: keys {sorted(python)} vs {javascript!r}"]
+        return [m for key in python for m in mismatches(python[key], javascript[key], f"{path}.{key}")]
+    if isinstance(python, list):
+        if not isinstance(javascript, list) or len(python) != len(javascript):
+            return [f"{path}: {python!r} vs {javascript!r}"]
+        return [m for i, (p, j) in enumerate(zip(python, javascript, strict=True)) for m in mismatches(p, j, f"{path}[{i}]")]
+    if python is None or isinstance(python, (bool, str)):
+        return [] if javascript == python and type(javascript) is type(python) else [f"{path}: {python!r} vs {javascript!r}"]
+    if isinstance(javascript, bool) or not isinstance(javascript, (int, float)):
+        return [f"{path}: {python!r} vs {javascript!r}"]
+    if isinstance(python, int):  # exact: an int in Python is the same integer in JavaScript
+        return [] if javascript == python else [f"{path}: integer {python} vs {javascript!r}"]
+    if math.isclose(python, javascript, rel_tol=1e-12, abs_tol=1e-300):
+        return []
+    return [f"{path}: {python!r} vs {javascript!r}"]
+
+
+def has_big_integer(tree: Any) -> bool:
+    """True when an integer of the arguments or of the result exceeds 2^53 - 1 (JavaScript refuses those)."""
+    if isinstance(tree, dict):
+        return any(has_big_integer(value) for value in tree.values())
+    if isinstance(tree, list):
+        return any(has_big_integer(value) for value in tree)
+    return isinstance(tree, int) and not isinstance(tree, bool) and abs(tree) > LIMIT

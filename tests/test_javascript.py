@@ -1,0 +1,147 @@
+"""The generated JavaScript evaluators (generated/js/*.mjs) against the Python ones, in Node.js.
+
+One Node process runs every case (each registry instance and random valid variants of every
+scenario class), read as one JSON batch on stdin; the outputs must equal the Python
+evaluator's (floats to relative 1e-12, integers exactly), and an integer beyond 2^53 - 1 must
+make the JavaScript refuse (RangeError) rather than round. Unit-level checks of the helpers
+(Python's floor division for floats, ⌈log₂⌉, the integer guards) run in the same process.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from javascript_support import LIMIT, cases, has_big_integer, mismatches, python_result
+
+import generated
+from symbolic.runtime.mathops import ceil_log2, floor_div
+
+ROOT = Path(__file__).resolve().parents[1]
+JS = ROOT / "generated" / "js"
+RANDOM_PER_CLASS = 20
+
+# Reads [[module, args], ...] and [[helper, args], ...]; answers {"results": [...], "helpers": [...]}.
+RUNNER = """
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { join } from "node:path";
+const [root] = process.argv.slice(1);
+const batch = JSON.parse(readFileSync(0, "utf8"));
+const modules = {};
+const results = [];
+for (const [module, args] of batch.cases) {
+  modules[module] ??= await import(pathToFileURL(join(root, module + ".mjs")).href);
+  try {
+    results.push({ok: modules[module].evaluate(args)});
+  } catch (error) {
+    results.push({error: error.name, message: error.message});
+  }
+}
+const ops = await import(pathToFileURL(join(root, "mathops.mjs")).href);
+const helpers = batch.helpers.map(([name, args]) => {
+  try { return {ok: ops[name](...args)}; } catch (error) { return {error: error.name, message: error.message}; }
+});
+const requirements = [];
+for (const [module, values] of batch.requirements) {
+  modules[module] ??= await import(pathToFileURL(join(root, module + ".mjs")).href);
+  requirements.push(modules[module].requirements.map((r) => r.names.some((n) => values[n] == null) ? null
+    : r.check(...r.names.map((n) => values[n]))));
+}
+process.stdout.write(JSON.stringify({results, helpers, requirements}));
+"""
+
+
+def run_node(payload: dict) -> dict:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("Node.js is missing: apt-get install nodejs (docsite/debian-packages.txt)")
+    done = subprocess.run([node, "--input-type=module", "-e", RUNNER, str(JS)], input=json.dumps(payload),
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+HELPER_CASES = [("floor_div", [a, b]) for a, b in [(7, 2), (-7, 2), (7, -2), (1.0, 0.1), (263.9, 1.0), (-0.5, 3.0),
+                                                    (1e300, 7.0), (2**52 + 1, 3), (0.3, 0.1), (5, 5), (0, 3)]]
+HELPER_CASES += [("ceil_log2", [n]) for n in (1, 2, 3, 4, 5, 1024, 1025, 2**52, 2.5, 7.0001, 1.5)]
+HELPER_CASES += [("imul", [2**26, 2**27]), ("imul", [2**27, 2**27]), ("iadd", [LIMIT, 1]), ("iadd", [LIMIT - 1, 1]),
+                 ("ipow", [10, 15]), ("ipow", [10, 16])]
+
+
+@pytest.fixture(scope="module")
+def batch():
+    drawn = cases(RANDOM_PER_CLASS)
+    requirement_cases = [(module, args) for module, _, args in drawn]
+    answer = run_node({"cases": [[module, args] for module, _, args in drawn], "helpers": HELPER_CASES,
+                       "requirements": requirement_cases})
+    return drawn, answer
+
+
+def test_every_scenario_has_a_module_and_cases(batch):
+    drawn, _ = batch
+    modules = {cls.__module__.rsplit(".", 1)[-1] for cls in generated.SCENARIO_CLASSES}
+    assert modules == {path.stem for path in JS.glob("*.mjs")} - {"mathops"}
+    counts = {module: sum(1 for m, _, _ in drawn if m == module) for module in modules}
+    assert all(count >= RANDOM_PER_CLASS // 2 for count in counts.values()), counts
+
+
+def test_javascript_equals_python_on_registry_and_random_inputs(batch):
+    drawn, answer = batch
+    failures, refused = [], 0
+    for (module, label, args), got in zip(drawn, answer["results"], strict=True):
+        expected = python_result(module, args)
+        if "error" in got:
+            # Only where Python's exact integers go past what a double holds, and then by name.
+            if got["error"] == "RangeError" and "2^53" in got["message"] and has_big_integer([args, expected]):
+                refused += 1
+                continue
+            failures.append(f"{label}: JavaScript raised {got['error']}: {got['message']}")
+            continue
+        failures += [f"{label}: {m}" for m in mismatches(expected, got["ok"])]
+    assert not failures, "\n".join(failures[:20])
+    assert refused <= len(drawn) // 20, f"{refused} of {len(drawn)} cases refused as beyond 2^53"
+
+
+def test_requirements_agree_with_the_python_class(batch):
+    drawn, answer = batch
+    for (module, label, args), verdicts in zip(drawn, answer["requirements"], strict=True):
+        cls = next(c for c in generated.SCENARIO_CLASSES if c.__module__.endswith("." + module))
+        expected = [None if any(args.get(n) is None for n in r.names) else bool(r.check(*(args[n] for n in r.names)))
+                    for r in cls._requirements]
+        assert verdicts == expected, (label, verdicts, expected)
+
+
+def test_helpers_reproduce_python(batch):
+    _, answer = batch
+    for (name, args), got in zip(HELPER_CASES, answer["helpers"], strict=True):
+        if name == "floor_div":
+            assert got["ok"] == floor_div(*args), (args, got)
+        elif name == "ceil_log2":
+            assert got["ok"] == ceil_log2(*args), (args, got)
+        else:
+            exact = {"imul": math.prod, "iadd": sum, "ipow": lambda a: a[0] ** a[1]}[name](args)
+            if abs(exact) <= LIMIT:
+                assert got == {"ok": exact}, (name, args, got)
+            else:
+                assert got["error"] == "RangeError" and "2^53" in got["message"], (name, args, got)
+
+
+def test_missing_and_unknown_arguments_are_type_errors():
+    answer = run_node({"cases": [["mlp_training_step", {}], ["mlp_training_step", {"batch_sise": 1}]],
+                       "helpers": [], "requirements": []})
+    first, second = answer["results"]
+    assert first["error"] == "TypeError" and "missing required argument 'batch_size'" in first["message"]
+    assert second["error"] == "TypeError" and "unexpected argument 'batch_sise'" in second["message"]
+
+
+def test_a_count_beyond_two_to_the_53_is_refused_not_rounded():
+    args = dict(next(a for m, _, a in cases(0) if m == "mlp_training_step"), batch_size=2**31 + 1, hidden_width=2**23 + 1)
+    exact = python_result("mlp_training_step", args)["op_flops"]["relu"]
+    assert exact == (2**31 + 1) * (2**23 + 1) > LIMIT  # Python's int is exact; a double would round it
+    (got,) = run_node({"cases": [["mlp_training_step", args]], "helpers": [], "requirements": []})["results"]
+    assert got["error"] == "RangeError" and "2^53" in got["message"], got
