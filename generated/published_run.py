@@ -184,6 +184,6 @@ class PublishedRunScenario(ScenarioBase):
         )
 
     training_operations = Output('training_operations', 'flop', requires=('workload.training_compute',))
-    achieved_rate = Output('achieved_rate', 'TFLOP/s', requires=('accelerator_hours', 'workload.training_compute'), alternatives={'accelerator_hours': ('workload_training_accelerators_ref', 'workload_training_days_ref')})
-    energy = Output('energy', 'GWh', requires=('accelerator_hours', 'device_power'), alternatives={'accelerator_hours': ('workload_training_accelerators_ref', 'workload_training_days_ref')})
-    peak_fraction = Output('peak_fraction', requires=('accelerator_hours', 'workload.training_compute'), alternatives={'accelerator_hours': ('workload_training_accelerators_ref', 'workload_training_days_ref')})
+    achieved_rate = Output('achieved_rate', 'TFLOP/s', requires=('accelerator_hours', 'workload.training_compute'), alternatives={'accelerator_hours': ('workload.training_accelerators_ref', 'workload.training_days_ref')})
+    energy = Output('energy', 'GWh', requires=('accelerator_hours', 'device_power'), alternatives={'accelerator_hours': ('workload.training_accelerators_ref', 'workload.training_days_ref')})
+    peak_fraction = Output('peak_fraction', requires=('accelerator_hours', 'workload.training_compute'), alternatives={'accelerator_hours': ('workload.training_accelerators_ref', 'workload.training_days_ref')})

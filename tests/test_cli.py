@@ -46,6 +46,17 @@ def test_eval_with_settings():
     assert dense.returncode == 0 and "600" in dense.stdout  # steps per epoch
 
 
+def test_eval_of_a_registry_name_starts_from_its_inputs():
+    out = run("--json", "eval", "Gpt3ThreeDParallel1K", "--set", "pp_size=8", "--set", "dp_size=16")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    # 175e9 parameters x 16 B of training state over 8 tensor x 8 pipeline ranks
+    assert data["outputs"]["result.state_per_device"]["value"] == pytest.approx(175e9 * 16 / 64 / 1e9)
+    assert data["outputs"]["n_devices"]["value"] == 8 * 8 * 16
+    other = run("eval", "Gpt3ThreeDParallel1K", "--from", "MnistTwoLayerTrainingStepOnH100")
+    assert other.returncode != 0 and "not a ParallelLayoutScenario" in other.stderr
+
+
 @pytest.mark.parametrize(
     "args, words",
     [

@@ -106,3 +106,17 @@ def test_unknown_tiers_and_broken_toml_are_refused(tmp_path):
         _write(tmp_path, '[Languages.X]\ntype = "Workload"\nname = "X"\n')()
     with pytest.raises(CatalogError, match="not valid TOML"):
         _write(tmp_path, "[Language.X\n")()
+
+
+def test_an_output_missing_a_workload_field_names_the_field_as_users_spell_it():
+    from generated import Scenarios, TransformerWorkload
+
+    mine = TransformerWorkload(name="Mine", parameters=1e8, layers=12, hidden_dim=768, heads=12)  # no context_length
+    scenario = Scenarios.Gpt2XlBatch32ActivationsFp32.variant(workload=mine, seq_len=None)
+    with pytest.raises(MissingInputError) as refused:
+        scenario.per_token_activations  # noqa: B018
+    message = str(refused.value)
+    assert "needs input 'seq_len' (or the workload's 'context_length')" in message
+    assert "workload_context_length" not in message
+    # the sequence given, the same workload evaluates
+    assert scenario.variant(seq_len=1024).per_token_activations.magnitude > 0

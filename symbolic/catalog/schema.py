@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import sympy
 
-from symbolic.runtime.errors import DeclarationError
+from symbolic.runtime.errors import DeclarationError, a_or_an
 
 _KINDS = ("number", "int", "str")
 
@@ -69,7 +69,7 @@ class Field:
             assert self.choices is not None
             return "one of " + ", ".join(f"{key!r} (= {number})" for key, number in self.choices.items())
         if self.kind == "record":
-            return f"a {self.record}"
+            return a_or_an(str(self.record))
         kind = "an integer" if self.kind == "int" else "a number"
         bound = " ≥ 1" if self.positive and self.kind == "int" else (" > 0" if self.positive else
                                                                      (" ≥ 0" if self.nonnegative else ""))

@@ -79,8 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("outputs", nargs="*", metavar="OUTPUT",
                      help="output paths or their prefixes, e.g. compute_time host op_flops[relu] (default: all)")
     sub = command("eval", cmd_eval, "evaluate a scenario class with inputs set on the command line")
-    sub.add_argument("scenario", help="a scenario class (or a registry name: its class)")
-    sub.add_argument("--from", dest="base", help="start from this registry entry's inputs")
+    sub.add_argument("scenario", help="a scenario class, or a registry name (its class, starting from its inputs)")
+    sub.add_argument("--from", dest="base", help="start from this registry entry's inputs (of the same class)")
     sub.add_argument("--set", action="append", metavar="NAME=VALUE",
                      help="an input: 64, 1e7, 10us, '3.35 TB/s', 784,128,10, H100, MNIST, fp16_dense, none")
     sub = command("explain", cmd_explain, "definition -> closed form -> numbers substituted -> result")

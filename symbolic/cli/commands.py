@@ -11,6 +11,7 @@ from typing import Any
 
 from symbolic.cli.output import emit, outputs_of, shown, table
 from symbolic.runtime.display import keyed
+from symbolic.runtime.errors import a_or_an
 from symbolic.runtime.units import label
 from symbolic.cli.values import UsageError, _nearest, build, check_grid, instance, number, parse_vary, scenario_class
 
@@ -100,10 +101,14 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    import generated
+
     cls = scenario_class(args.scenario)
-    base = instance(args.base) if args.base else None
+    # a registry name is a starting point as well as a class: `eval Gpt3ThreeDParallel1K --set pp_size=8`
+    start = args.base or (args.scenario if args.scenario in generated.Scenarios else None)
+    base = instance(start) if start else None
     if base is not None and type(base) is not cls:
-        raise UsageError(f"--from {args.base} is a {type(base).__name__}, not a {cls.__name__}")
+        raise UsageError(f"--from {start} is {a_or_an(type(base).__name__)}, not {a_or_an(cls.__name__)}")
     return _report(args, build(cls, base, args.set or []))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.scenario import GroupOutput, Output, ScenarioBase, SubScenario, TableOutput
+from symbolic.runtime.errors import a_or_an
 from symbolic.runtime.units import label
 from symbolic.runtime.validation import REQUIRED, ListSpec
 
@@ -29,7 +30,7 @@ def input_rows(cls: type[ScenarioBase]) -> list[tuple[str, str, str, str]]:
     for dataset in cls._datasets:
         rows[dataset.name] = (dataset.name, "a dataset such as MNIST", "optional", dataset.doc)
     for inner in cls._scenarios:
-        rows[inner.name] = (inner.name, f"a {inner.scenario.__name__} (a registry name)",
+        rows[inner.name] = (inner.name, f"{a_or_an(inner.scenario.__name__)} (a registry name)",
                             "optional" if inner.optional else "required", inner.doc)
     return [rows[name] for name in cls.input_names() if name in rows]
 

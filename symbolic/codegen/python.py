@@ -83,7 +83,7 @@ class Evaluator:
     helpers: tuple[str, ...]
     requirements: tuple[Requirement, ...]
     optional: dict[str, tuple[str, ...]]  # output path -> optional arguments it needs
-    alternatives: dict[str, tuple[str, ...]]  # optional argument -> optional arguments its default is computed from
+    alternatives: dict[str, tuple[str, ...]]  # optional argument -> what its default is computed from, as users name it (`workload.context_length`)
     gradient: tuple[Statement, ...] = ()  # derivative statements, after the main block
     gradient_result: str = "{}"  # {output path: {argument: d output / d argument}}
     gradient_blocks: tuple[tuple[Block, str], ...] = ()  # guarded (statements, entries) for optional inputs
@@ -117,6 +117,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     required = set().union(*(_symbols(r.condition) for r in model.requirements)) if model.requirements else set()
     optional = {decl.symbol: decl.name for decl in arguments if decl.spec.default is None and decl.symbol not in required}
     alternatives: dict[str, tuple[str, ...]] = {}
+    by_name = {decl.name: decl for decl in arguments}
     for decl in arguments:  # a default computed from optional inputs is absent when they are
         default = decl.spec.default
         if isinstance(default, sympy.Basic) and not default.is_Number and decl.symbol not in required:
@@ -124,6 +125,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
             if sources:
                 optional[decl.symbol] = decl.name
                 alternatives[decl.name] = sources
+    shown_alternatives = {name: tuple(_shown(by_name[s]) for s in sources) for name, sources in alternatives.items()}
     guards = _optional_dependencies(needed, by_symbol, optional)
 
     blocks = []
@@ -186,7 +188,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
                     for position, (block, _, result) in enumerate(parts) if position)
     helpers = printer.helpers_used | ({"chain_default"} if chains else set()) | ({"drop_absent"} if tested else set())
     return Evaluator(tuple(argument_list), tuple(defaults), tuple(blocks), _result_literal(needed),
-                     tuple(sorted(helpers)), tuple(requirements), optional_outputs, alternatives,
+                     tuple(sorted(helpers)), tuple(requirements), optional_outputs, shown_alternatives,
                      tuple(reversed(kept[0])), parts[0][2], guarded, tuple(reversed(chains)),
                      tuple(names[symbol] for symbol in tested), names, offsets, result_tree(needed))
 
@@ -356,3 +358,11 @@ def _literal(tree: dict, depth: int) -> str:
         shown = _literal(value, depth + 1) if isinstance(value, dict) else value
         lines.append(f"{pad}{key!r}: {shown},")
     return "{\n" + "\n".join(lines) + "\n" + "    " * depth + "}"
+
+
+def _shown(decl: Any) -> str:
+    """An argument as a user names it: a field of a structured input as ``workload.context_length``
+    (the runtime maps the dot back to the evaluator's ``workload_context_length``)."""
+    if decl.structured and decl.name == f"{decl.structured}_{decl.resolves}":
+        return f"{decl.structured}.{decl.resolves}"
+    return decl.name

@@ -39,7 +39,7 @@ from symbolic.model import InputDecl, ListInput, OutputDecl, ScenarioModel
 from symbolic.refs import source_of, value_of
 from symbolic.scenarios import FAMILIES
 from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec, Spec
-from symbolic.runtime.errors import DeclarationError
+from symbolic.runtime.errors import DeclarationError, a_or_an
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -238,7 +238,7 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
             validation_imports.add("ScenarioSpec")
             scenario_imports.add(item.scenario.name)
             read = f"; reads {', '.join(f'`{path}`' for path in outputs)}" if outputs else ""
-            row = (item.scenario.name, f"a {item.scenario.name}{read}",
+            row = (item.scenario.name, f"{a_or_an(item.scenario.name)}{read}",
                    "None (optional)" if item.optional else "required")
         docs_rows[item.name] = {"name": item.name, "latex": "", "unit": "", "doc": item.doc, "type": row[0],
                                 "domain": row[1], "default": row[2]}

@@ -70,3 +70,8 @@ def require_extra(feature: str, extra: str = "generator") -> None:
             found = False
         if not found:
             raise MissingExtraError(feature, extra, library)
+
+
+def a_or_an(name: str) -> str:
+    """``name`` with its indefinite article, for messages: "an ActivationMemoryScenario", "a HardwareNode"."""
+    return f"{'an' if name[:1].upper() in 'AEIOU' else 'a'} {name}"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar, NamedTuple
 
-from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError
+from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError, a_or_an
 from symbolic.runtime.units import Q_, is_quantity
 from symbolic.runtime.validation import InputSpec, coerce_number
 
@@ -64,7 +64,7 @@ class CatalogRecord:
 
                 close = difflib.get_close_matches(name, list(specs), n=3)
                 hint = f"; did you mean {', '.join(close)}?" if close else ""
-                raise ScenarioInputError(f"{title}: unknown field '{name}'{hint} (fields of a {cls.__name__}: "
+                raise ScenarioInputError(f"{title}: unknown field '{name}'{hint} (fields of {a_or_an(cls.__name__)}: "
                                          f"{', '.join(specs)})")
         values: dict[str, Any] = {}
         shown: dict[str, Any] = {}
@@ -237,7 +237,7 @@ def _domain(spec: FieldSpec) -> str:
     if spec.kind == "choice" and spec.choices is not None:
         return "one of " + ", ".join(repr(key) for key in spec.choices)
     if spec.kind == "record":
-        return f"a {spec.record}"
+        return a_or_an(str(spec.record))
     if spec.kind == "str":
         return "a non-empty string"
     return spec.number_spec().domain

@@ -14,7 +14,7 @@ import numbers
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError
+from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError, a_or_an
 from symbolic.runtime.hardware import DatasetProfile, HardwareNode, is_fleet, resolve_in
 from symbolic.runtime.units import quantity
 from symbolic.runtime.validation import (
@@ -115,7 +115,7 @@ class ScenarioBase:
                 _missing(cls, inputs)
             inner = given[scenario_spec.name] = _instance(
                 title, scenario_spec.name, inputs.get(scenario_spec.name), scenario_spec.scenario,
-                f"a {scenario_spec.scenario.__name__}")
+                a_or_an(scenario_spec.scenario.__name__))
             for inner_name, outer_name in scenario_spec.arguments.items():
                 args[outer_name] = inner._args[inner_name]
             for path, outer_name in scenario_spec.outputs.items():
@@ -428,14 +428,19 @@ class Output:
     def missing(self, scenario: ScenarioBase) -> None:
         if self.if_missing == "none":
             return None
+        def shown(source: str) -> str:  # `workload.context_length` -> the workload's 'context_length'
+            owner, dot, field = source.partition(".")
+            return f"the {owner}'s {field!r}" if dot else repr(source)
+
         def named(name: str) -> str:
             sources = self.alternatives.get(name)
-            return repr(name) + (f" (or {' and '.join(repr(s) for s in sources)})" if sources else "")
+            return repr(name) + (f" (or {' and '.join(shown(s) for s in sources)})" if sources else "")
 
         def absent(name: str) -> bool:
             args = scenario._args
             key = name.replace(".", "_")  # `workload.training_ops`, `hardware.tdp`: the evaluator's argument
-            return args.get(key) is None and any(args.get(s) is None for s in self.alternatives.get(name, (key,)))
+            sources = self.alternatives.get(name, (key,))
+            return args.get(key) is None and any(args.get(s.replace(".", "_")) is None for s in sources)
 
         missing = [r for r in self.requires if absent(r)] or list(self.requires)
         fields = any("." in r for r in missing)
