@@ -17,6 +17,7 @@ from symbolic import derive  # first: it names the extra to install when sympy i
 
 import sympy  # noqa: E402 (after derive's check for the extra)
 
+from symbolic.codegen.breaking import fit  # noqa: E402
 from symbolic.codegen.latex import DocsLatexPrinter, latex_names  # noqa: E402
 from symbolic.model import UNIT_SYMBOLS  # noqa: E402
 from symbolic.runtime.analysis import flat_outputs  # noqa: E402
@@ -112,7 +113,7 @@ def explain(scenario: ScenarioBase, output: str) -> Explanation:
         "numbers": f"{symbol} = {_BaseUnitsLatexPrinter(names, latex_numbers).doprint(substituted)}",
         "result": f"{symbol} = {value_latex(value, unit)}",
     }
-    return Explanation(quantity.name, quantity.doc, steps, latex)
+    return Explanation(quantity.name, quantity.doc, steps, {step: fit(tex) for step, tex in latex.items()})
 
 
 def _both(value: Any, unit: str) -> tuple[str, str]:

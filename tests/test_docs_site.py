@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import generated
+from symbolic.codegen.breaking import fit
 from symbolic.catalog import hardware_records
 from symbolic.codegen.discover import discover
 from symbolic.codegen.site_pages import node_anchor, slug, units_page
@@ -36,7 +37,7 @@ def test_every_registry_instance_has_a_worked_example_on_its_page(module, instan
     section = text.split(f"### {instance.key}\n", 1)[1].split("\n### ", 1)[0]
     assert f"Worked example: every output of {instance.key}, step by step" in section
     steps = worked_example(module.model, instance).steps
-    assert steps and all(f"`{step.name}`](#" in section and f"): ${step.latex}$\n" in section for step in steps)
+    assert steps and all(f"`{step.name}`](#" in section and f"): ${fit(step.latex)}$\n" in section for step in steps)
 
 
 def _attribute(obj, path: str):

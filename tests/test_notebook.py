@@ -149,7 +149,9 @@ def test_explain_latex_is_one_aligned_display(name, output):
         assert depth >= 0
     assert depth == 0
     assert body.count(r"\left") == body.count(r"\right")
-    assert body.count(r" \\ ") == 3 and body.count("&") == 4  # four labelled steps
+    labels = [body.index(rf"\text{{{step}:}} \quad & ") for step in ("definition", "closed form", "numbers", "result")]
+    assert labels == sorted(labels)  # four labelled steps, in order (a long one broken into its own aligned lines)
+    assert body.count(r"\begin{aligned}") == body.count(r"\end{aligned}")
     assert not re.search(r"Sum\(|\*\*|\[flop\]|µ", body)  # LaTeX, not sympy's text or raw units
 
 

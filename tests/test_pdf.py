@@ -33,3 +33,48 @@ def test_handbook_inputs_every_scenario_page():
     handbook = (ROOT / "generated" / "latex" / "handbook.tex").read_text(encoding="utf-8")
     for module in discover():
         assert f"\\input{{{module.model.name}}}" in handbook
+
+
+def _in_display_math(lines: list[str], number: int) -> bool:
+    """Whether line ``number`` (1-based) of a LaTeX page lies inside ``\\[ ... \\]`` or dmath*."""
+    for line in reversed(lines[:number]):
+        if line.startswith(("\\[", "\\begin{dmath*}")):
+            return True
+        if line.startswith(("\\]", "\\end{dmath*}")):
+            return line is lines[number - 1]
+    return False
+
+
+def test_no_equation_runs_off_the_page(handbook):
+    """pdflatex reports every box wider than the line; none may be an equation (the generator
+    breaks long ones into aligned lines; the prose is TeX's to break)."""
+    log = handbook.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+    current, overfull = "", []
+    for match in re.finditer(r"\(\./(\w+)\.tex|Overfull \\hbox \(([\d.]+)pt too wide\) "
+                             r"(?:detected at line (\d+)|in paragraph at lines (\d+)--)", log):
+        if match.group(1):
+            current = match.group(1)
+            continue
+        line = int(match.group(3) or match.group(4))
+        page = (ROOT / "generated" / "latex" / f"{current}.tex").read_text(encoding="utf-8").splitlines()
+        if _in_display_math(page, line):
+            overfull.append((current, line, match.group(2)))
+    assert not overfull
+
+
+def test_explain_latex_compiles(tmp_path):
+    """``explain()``'s LaTeX for notebooks, set by pdflatex with amsmath."""
+    import shutil
+    import subprocess
+
+    from generated import Scenarios
+
+    require_debian(docsite_build().debian_packages("tex"), "pdflatex")
+    cases = [("MnistTwoLayerTrainingStepOnH100", "compute_time"), ("MnistDenseNetwork", "result.weights"),
+             ("MnistEpochCpuVersusH100", "result.total_time[accelerator]"), ("Llama3_70B_DecodeH100", "result.memory_time")]
+    body = "\n\n".join(getattr(Scenarios, name).explain(output)._repr_latex_() for name, output in cases)
+    (tmp_path / "explain.tex").write_text("\\documentclass{article}\\usepackage[utf8]{inputenc}\\usepackage{amsmath}"
+                                          "\\begin{document}\n" + body + "\n\\end{document}\n", encoding="utf-8")
+    done = subprocess.run([shutil.which("pdflatex") or "pdflatex", "-interaction=nonstopmode", "-halt-on-error",
+                           "explain.tex"], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-2000:]

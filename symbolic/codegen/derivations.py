@@ -14,6 +14,7 @@ from typing import Any
 import sympy
 
 from symbolic import derive
+from symbolic.codegen.breaking import fit
 from symbolic.codegen.latex import DocsLatexPrinter, latex_names
 from symbolic.codegen.worked import instance_values
 from symbolic.functions import MaxOver
@@ -117,7 +118,7 @@ def _question(model: ScenarioModel, instances: list[Instance], printer: DocsLate
         symbolic = derive.solve(model, unknown, output, rhs)
         for expr, condition in symbolic.expressions:
             when = "" if condition is sympy.true else rf" \quad \text{{when }} {printer.doprint(condition)}"
-            lines += ["$$", f"{decl.latex} = {printer.doprint(expr)}{when}", "$$", ""]
+            lines += ["$$", fit(f"{decl.latex} = {printer.doprint(expr)}{when}"), "$$", ""]
             links = legend(expr.free_symbols | condition.free_symbols | {decl.symbol})
             if links:
                 lines += [f"Symbols: {links}", ""]

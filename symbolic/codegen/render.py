@@ -21,6 +21,7 @@ from symbolic.catalog import (
     systems_entries,
     workload_entries,
 )
+from symbolic.codegen.breaking import fit
 from symbolic.codegen.charts import placements, sweep_chart
 from symbolic.codegen.discover import ScenarioModule, check_unique_names, discover
 from symbolic.codegen.record import ScenarioRecord
@@ -61,6 +62,7 @@ def environment() -> Environment:
     env.filters["pyrepr"] = repr
     env.filters["md_cell"] = lambda text: str(text).replace("|", r"\|").replace("\n", " ")
     env.filters["tex"] = tex_escape
+    env.filters["fit"] = fit  # a long equation broken into an aligned block (site and handbook alike)
     return env
 
 
