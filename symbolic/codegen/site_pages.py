@@ -26,7 +26,7 @@ from symbolic.codegen.charts import Placement, ceilings, roofline_charts, sweep_
 from symbolic.codegen.discover import ScenarioModule
 from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen.worked import evaluate, instance_values, needed, number_latex, worked_example
-from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel
+from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioInputDecl, ScenarioModel
 from symbolic.model.dependencies import closure, reads
 from symbolic.refs import source_of, value_of
 from symbolic.runtime.units import UNITS_FILE, registry
@@ -95,12 +95,12 @@ class Legends:
             if not decl.structured:
                 return LegendEntry(decl.latex, decl.name, f"#input-{decl.name}", decl.spec.doc)
             owner = next(s for s in self.model.structured if s.name == decl.structured)
-            if owner.kind == "scenario" and owner.scenario is not None and decl.resolves.startswith("output:"):
+            if isinstance(owner, ScenarioInputDecl) and owner.scenario is not None and decl.resolves.startswith("output:"):
                 path = decl.resolves.removeprefix("output:")  # a number read from one of its outputs
                 anchor = slug(re.sub(r"\[.*\]$", "", path))
                 return LegendEntry(decl.latex, f"{owner.name}.{path}", f"{owner.scenario.name}.md#{anchor}",
                                    decl.spec.doc)
-            if owner.kind == "scenario" and owner.scenario is not None:
+            if isinstance(owner, ScenarioInputDecl) and owner.scenario is not None:
                 inner = next(d for d in owner.scenario.inputs if d.name == decl.resolves)
                 return LegendEntry(decl.latex, f"{owner.name}.{decl.resolves}",
                                    f"{owner.scenario.name}.md#input-{inner.structured or inner.name}", decl.spec.doc)

@@ -11,6 +11,7 @@ each symbol replaced by its value, so it has the definition's structure term for
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import singledispatch
 from fractions import Fraction
 from typing import Any
 
@@ -20,7 +21,20 @@ from symbolic.codegen.latex import DocsLatexPrinter, latex_names
 from symbolic.dimensions import scale_of_unit
 from symbolic.functions import Given, Len, MaxOver
 from symbolic.instances import Instance
-from symbolic.model import UNIT_SYMBOLS, ListInput, Quantity, ScenarioModel, _symbols
+from symbolic.model import (
+    UNIT_SYMBOLS,
+    ChoiceDecl,
+    DatasetDecl,
+    InputDecl,
+    ListInput,
+    NodeDecl,
+    Quantity,
+    ScenarioInputDecl,
+    ScenarioModel,
+    StructuredDecl,
+    WorkloadDecl,
+    _symbols,
+)
 from symbolic.model.dependencies import closure, reads
 from symbolic.refs import value_of
 from symbolic.runtime.errors import DeclarationError
@@ -70,31 +84,8 @@ def input_values(model: ScenarioModel, given: dict[str, Any]) -> dict[str, Value
             continue  # a number of a structured input that no output reads
         if decl.structured:
             item = structured[decl.structured]
-            owner = given.get(decl.structured)
-            if item.kind == "node":
-                if owner is None and not item.optional:
-                    raise DeclarationError(f"{model.name}: no hardware node given for {decl.structured}")
-                number = None if owner is None else resolve_in(owner, decl.resolves, precision_of.get(decl.structured))
-                value: Value = None if number is None else exact(number)
-            elif item.kind == "workload":
-                value = _resolved(owner, decl.resolves)
-            elif item.kind == "choice":
-                chosen = item.choice.default if owner is None else owner
-                key = chosen.lower() if item.choice.case_insensitive else chosen
-                value = exact(item.choice.options[key])
-            elif item.kind == "dataset":
-                count = None if owner is None else owner.training_examples
-                value = None if count is None else exact(count)
-            elif owner is None and item.optional:  # an optional scenario input left out
-                value = None
-            elif decl.resolves.startswith("output:"):  # a number read from one of its outputs
-                assert item.scenario is not None and isinstance(owner, Instance)
-                path = decl.resolves.removeprefix("output:")
-                inner = owner.scenario.model
-                value = evaluate(inner, instance_values(owner), needed(inner, [path])).shown[path]
-            else:
-                assert item.scenario is not None and isinstance(owner, Instance)
-                value = instance_values(owner)[decl.resolves]
+            value: Value = structured_value(item, decl, given.get(decl.structured), precision_of.get(decl.structured),
+                                            model)
         elif given.get(decl.name) is not None:  # a variant may set an optional input back to None
             value = _in_unit(given[decl.name], decl.spec.unit)
         else:
@@ -110,6 +101,53 @@ def input_values(model: ScenarioModel, given: dict[str, Any]) -> dict[str, Value
         if value is not None and not isinstance(value, list):
             base[decl.symbol] = value * scale_of_unit(decl.spec.unit)
     return values
+
+
+@singledispatch
+def structured_value(item: StructuredDecl, decl: InputDecl, owner: Any, precision: str | None,
+                     model: ScenarioModel) -> Value:
+    """The exact number ``decl`` resolves to from ``owner``, the value given for structured
+    input ``item`` (None when left out); one handler per kind of structured input."""
+    raise DeclarationError(f"{model.name}: input {item.name}: no worked-example handler for a {type(item).__name__}")
+
+
+@structured_value.register
+def _node(item: NodeDecl, decl: InputDecl, owner: Any, precision: str | None, model: ScenarioModel) -> Value:
+    if owner is None and not item.optional:
+        raise DeclarationError(f"{model.name}: no hardware node given for {decl.structured}")
+    number = None if owner is None else resolve_in(owner, decl.resolves, precision)
+    return None if number is None else exact(number)
+
+
+@structured_value.register
+def _workload(item: WorkloadDecl, decl: InputDecl, owner: Any, precision: str | None, model: ScenarioModel) -> Value:
+    return _resolved(owner, decl.resolves)
+
+
+@structured_value.register
+def _choice(item: ChoiceDecl, decl: InputDecl, owner: Any, precision: str | None, model: ScenarioModel) -> Value:
+    chosen = item.choice.default if owner is None else owner
+    key = chosen.lower() if item.choice.case_insensitive else chosen
+    return exact(item.choice.options[key])
+
+
+@structured_value.register
+def _dataset(item: DatasetDecl, decl: InputDecl, owner: Any, precision: str | None, model: ScenarioModel) -> Value:
+    count = None if owner is None else owner.training_examples
+    return None if count is None else exact(count)
+
+
+@structured_value.register
+def _scenario(item: ScenarioInputDecl, decl: InputDecl, owner: Any, precision: str | None,
+              model: ScenarioModel) -> Value:
+    if owner is None and item.optional:  # an optional scenario input left out
+        return None
+    assert item.scenario is not None and isinstance(owner, Instance)
+    if decl.resolves.startswith("output:"):  # a number read from one of its outputs
+        path = decl.resolves.removeprefix("output:")
+        inner = owner.scenario.model
+        return evaluate(inner, instance_values(owner), needed(inner, [path])).shown[path]
+    return instance_values(owner)[decl.resolves]
 
 
 def _resolved(record: Any, field: str) -> Value:

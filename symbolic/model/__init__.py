@@ -19,13 +19,18 @@ only use names declared above it, so the definitions form a DAG by construction.
 
 from symbolic.model.collected import (
     UNIT_SYMBOLS,
+    ChoiceDecl,
+    DatasetDecl,
     InputDecl,
+    NodeDecl,
     OutputDecl,
     PrecisionDecl,
     Quantity,
     RequirementDecl,
+    ScenarioInputDecl,
     ScenarioModel,
     StructuredDecl,
+    WorkloadDecl,
     _symbols,
     flop,
     unit_constant,
@@ -64,7 +69,8 @@ __all__ = [
     "UNIT_SYMBOLS", "Choice", "Dataset", "Declaration", "Echo", "Group", "Input", "InputDecl", "ListInput", "Node",
     "NodeRef",
     "Output", "OutputDecl", "PerItem", "Precision", "PrecisionDecl", "Quantity", "Require", "RequirementDecl",
-    "Scenario", "ScenarioInput", "ScenarioInputRef", "ScenarioModel", "StructuredDecl", "Sub", "SubRef", "Table",
+    "Scenario", "ScenarioInput", "ScenarioInputRef", "ScenarioModel", "StructuredDecl", "NodeDecl", "WorkloadDecl",
+    "ChoiceDecl", "DatasetDecl", "ScenarioInputDecl", "Sub", "SubRef", "Table",
     "TableRef", "Text", "WorkloadInput", "WorkloadRef", "_symbols", "flop", "unit_constant", "Series", "Sweep", "decades", "powers_of_two",
     "GroupRef", "Question", "key",
 ]

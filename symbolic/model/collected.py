@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import sympy
 
@@ -58,17 +58,45 @@ class InputDecl:
 
 @dataclass(frozen=True)
 class StructuredDecl:
-    """A hardware node, dataset or scenario input, and the numbers it resolves to."""
+    """An input that is not a number: a hardware node, workload, choice, dataset or scenario,
+    and the numbers it resolves to. One subclass per kind; the generator dispatches on the
+    type (``functools.singledispatch``), so a new kind is a new class and its handlers."""
 
+    kind: ClassVar[str]  # a label for messages and records, never branched on
     name: str
-    kind: str  # "node" | "dataset" | "scenario" | "workload" | "choice"
     doc: str
     resolved: dict[str, sympy.Basic]
-    scenario: ScenarioModel | None = None
-    optional: bool = False  # a node that may be left out (outputs reading it then need it)
-    fleet: bool = False  # a node input that also accepts a fleet (its accelerator, counted)
-    types: tuple[str, ...] = ()  # a workload's accepted record types
+    optional: bool = False  # may be left out (outputs reading it then need it)
+
+
+@dataclass(frozen=True)
+class NodeDecl(StructuredDecl):
+    kind: ClassVar[str] = "node"
+    fleet: bool = False  # also accepts a fleet (its accelerator, counted)
+
+
+@dataclass(frozen=True)
+class WorkloadDecl(StructuredDecl):
+    kind: ClassVar[str] = "workload"
+    types: tuple[str, ...] = ()  # the accepted record types
+
+
+@dataclass(frozen=True)
+class ChoiceDecl(StructuredDecl):
+    kind: ClassVar[str] = "choice"
     choice: Any = None  # a symbolic.model.structured.Choice: its options, unit and default
+
+
+@dataclass(frozen=True)
+class DatasetDecl(StructuredDecl):
+    kind: ClassVar[str] = "dataset"
+    optional: bool = True  # a dataset is always optional: only its count of training examples is read
+
+
+@dataclass(frozen=True)
+class ScenarioInputDecl(StructuredDecl):
+    kind: ClassVar[str] = "scenario"
+    scenario: ScenarioModel | None = None  # the input's class; its inputs (and outputs read) are numbers here
 
 
 @dataclass(frozen=True)

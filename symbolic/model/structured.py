@@ -10,13 +10,16 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from symbolic.model.collected import (
+    ChoiceDecl,
+    DatasetDecl,
     InputDecl,
+    NodeDecl,
     OutputDecl,
     PrecisionDecl,
     Quantity,
     RequirementDecl,
+    ScenarioInputDecl,
     ScenarioModel,
-    StructuredDecl,
     _assumptions,
     _latex_name,
 )
@@ -50,7 +53,7 @@ class Node(Declaration):
         ref = NodeRef(name, into, self.optional)
         resolved = {"peak": ref.peak, "peak_flops": ref.peak_flops, "bandwidth": ref.bandwidth, "capacity": ref.capacity,
                     "tdp": ref.tdp, "accelerators": ref.accelerators, "dispatch_tax": ref.dispatch_tax}
-        into.add_structured(StructuredDecl(name, "node", self.doc, resolved, optional=self.optional, fleet=self.fleet))
+        into.add_structured(NodeDecl(name, self.doc, resolved, optional=self.optional, fleet=self.fleet))
         return ref
 
 
@@ -133,7 +136,7 @@ class Choice(Declaration):
     def bind(self, name: str, into: ScenarioModel) -> sympy.Symbol:
         symbol = _resolved(into, name, "value", Input(self.unit, positive=True, doc=self.doc),
                            latex=self.latex or _latex_name(name))
-        into.add_structured(StructuredDecl(name, "choice", self.doc, {"value": symbol}, choice=self))
+        into.add_structured(ChoiceDecl(name, self.doc, {"value": symbol}, choice=self))
         return symbol
 
 
@@ -146,7 +149,7 @@ class Dataset(Declaration):
     def bind(self, name: str, into: ScenarioModel) -> DatasetRef:
         examples = _resolved(into, name, "training_examples",
                              Input(integer=True, nonnegative=True, default=None, doc=f"Training examples of `{name}`."))
-        into.add_structured(StructuredDecl(name, "dataset", self.doc, {"training_examples": examples}))
+        into.add_structured(DatasetDecl(name, self.doc, {"training_examples": examples}))
         return DatasetRef(examples)
 
 
@@ -193,8 +196,7 @@ class ScenarioInput(Declaration):
             latex = rf"\mathrm{{{name}}}.{decl.latex}"
             into.add_input(InputDecl(outer, symbol, spec, latex, structured=name, resolves=decl.name))
             symbols[decl.name] = symbol
-        into.add_structured(StructuredDecl(name, "scenario", self.doc, dict(symbols), scenario=inner,
-                                           optional=self.optional))
+        into.add_structured(ScenarioInputDecl(name, self.doc, dict(symbols), optional=self.optional, scenario=inner))
         return ScenarioInputRef(name, symbols, into, inner, self.optional)
 
 
@@ -295,7 +297,7 @@ class Sub(Declaration):
         unknown = sorted(set(self.bindings) - {decl.name for decl in arguments})
         if unknown:
             raise DeclarationError(f"{into.name}: Sub {name} binds unknown inputs of {inner.name}: {', '.join(unknown)}")
-        if inner.structured and self.public and any(s.kind != "dataset" for s in inner.structured):
+        if inner.structured and self.public and any(not isinstance(s, DatasetDecl) for s in inner.structured):
             raise DeclarationError(f"{into.name}: Sub {name}: a public contained scenario cannot have hardware inputs yet")
         rename: dict[sympy.Basic, sympy.Basic] = {}
         for decl in arguments:

@@ -26,7 +26,7 @@ from typing import Any
 import sympy
 
 from symbolic.catalog.schema import Derived, Field, Param, Record
-from symbolic.model.collected import InputDecl, ScenarioModel, StructuredDecl, _assumptions
+from symbolic.model.collected import InputDecl, ScenarioModel, WorkloadDecl, _assumptions
 from symbolic.model.declarations import Declaration, Input
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
@@ -55,8 +55,7 @@ class WorkloadInput(Declaration):
 
     def bind(self, name: str, into: ScenarioModel) -> WorkloadRef:
         ref = WorkloadRef(name, into, self.types, self.requires)
-        into.add_structured(StructuredDecl(name, "workload", self.doc, dict(ref.symbols),
-                                           types=tuple(t.__name__ for t in self.types)))
+        into.add_structured(WorkloadDecl(name, self.doc, dict(ref.symbols), types=tuple(t.__name__ for t in self.types)))
         return ref
 
 
