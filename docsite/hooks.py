@@ -20,10 +20,13 @@ import json
 import re
 import shutil
 import subprocess
+import sys
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from mkdocs.exceptions import PluginError
+
 
 KATEX_VERSION = "0.19.1"
 HERE = Path(__file__).resolve().parent
@@ -86,6 +89,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
 
 
 def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
+    content = _with_calculator(content, page.file.src_uri)
     found = list(MATH.finditer(content))
     formulas = []
     for match in found:
@@ -96,8 +100,36 @@ def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
     return MATH.sub(lambda _: next(rendered), content)
 
 
+def _with_calculator(content: str, source: str) -> str:
+    """A scenario page gets its calculator (docsite/calculator.py) before its first section."""
+    match = re.fullmatch(r"scenarios/(\w+)\.md", source)
+    if match is None:
+        return content
+    calculator = _calculator()
+    if match.group(1) not in calculator.scenario_classes():
+        return content
+    position = content.find("<h2")
+    position = len(content) if position < 0 else position
+    return content[:position] + calculator.section_html(match.group(1)) + content[position:]
+
+
+@lru_cache(maxsize=None)
+def _calculator() -> Any:
+    """docsite/calculator.py, reading this checkout's generated/ (not another one's editable install)."""
+    import importlib.util
+
+    if str(ROOT) not in sys.path[:1]:
+        sys.path.insert(0, str(ROOT))
+    spec = importlib.util.spec_from_file_location("mlsysym_calculator", HERE / "calculator.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def on_post_build(config: Any) -> None:
     site = Path(config["site_dir"])
+    _calculator().copy_scripts(site)
     assets = site / "assets"
     shutil.copytree(KATEX / "dist" / "fonts", assets / "katex" / "fonts", dirs_exist_ok=True)
     shutil.copy2(KATEX / "dist" / "katex.min.css", assets / "katex" / "katex.min.css")

@@ -57,7 +57,7 @@ export function evaluate(args) {
   const recompute_forward_equivalents = forward_equivalents*(recompute_overhead + 1);
   let segment_layers;
   if (checkpoint_segments != null) {
-    segment_layers = $.floor_div(workload_layers, checkpoint_segments);
+    segment_layers = $.floor_div(workload_layers, checkpoint_segments, true);
   } else {
     segment_layers = null;
   }

@@ -47,7 +47,7 @@ export function evaluate(args) {
   const score_matrix = _t0*$.ipow(seq_len, 2);
   const all_heads_scores = (1/1000)*heads*score_matrix;
   const tile_bytes = (1/1000)*bytes_per_value*$.ipow(tile, 2);
-  const tiles_per_side = $.floor_div(seq_len, tile);
+  const tiles_per_side = $.floor_div(seq_len, tile, true);
   const tile_count = $.ipow(tiles_per_side, 2);
   const qkv_bytes = (3/1000000)*_t1*bytes_per_value;
   const io_bytes = _t0*_t1*io_tensors;

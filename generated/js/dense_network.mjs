@@ -78,7 +78,7 @@ export function evaluate(args) {
   const result__batch_size = batch_size;
   let result__steps_per_epoch;
   if (dataset_training_examples != null) {
-    result__steps_per_epoch = $.floor_div(dataset_training_examples, batch_size);
+    result__steps_per_epoch = $.floor_div(dataset_training_examples, batch_size, true);
   } else {
     result__steps_per_epoch = null;
   }

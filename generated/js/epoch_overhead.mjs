@@ -75,7 +75,7 @@ export function evaluate(args) {
   const batched__result__weight_gradient_flops = batched__result__matmul_flops;
   const batched__result__input_gradient_flops = $.imul(_t2, $.iadd(...$.range(2, $.iadd(batched__result__layers, 1)).map((layer) => $.imul(network_layer_widths[$.iadd(layer, -1)], network_layer_widths[layer]))));
   const batched__result__training_step_flops = $.iadd(batched__result__input_gradient_flops, batched__result__matmul_flops, batched__result__weight_gradient_flops);
-  const batched__result__steps_per_epoch = $.floor_div(batched__dataset_training_examples, batched__batch_size);
+  const batched__result__steps_per_epoch = $.floor_div(batched__dataset_training_examples, batched__batch_size, true);
   const single__batch_size = 1;
   const _t4 = $.imul(2, single__batch_size);
   const single__result__matmul_flops = $.imul(_t0, _t4);

@@ -3,19 +3,12 @@
 /**
  * The helpers of the generated JavaScript evaluators (as symbolic/runtime/mathops.py is for
  * the Python ones). Doubles hold every integer only up to 2^53 - 1, where Python's ints
- * are exact at any size: integer steps go through iadd/imul/ipow, which throw a RangeError
- * as soon as a value leaves that range, so a count is exact or refused, never rounded.
+ * are exact at any size: integer steps go through iadd/imul/ipow, which check in BigInt any
+ * result beyond that range and throw a RangeError when the double is not the exact integer,
+ * so a count is exact or refused, never rounded.
  */
 
 const LIMIT = Number.MAX_SAFE_INTEGER;
-
-function safe(value) {
-  if (Number.isInteger(value) && Math.abs(value) > LIMIT) {
-    throw new RangeError(`an integer step reached ${value}, beyond 2^53 - 1, where JavaScript numbers stop `
-      + "holding every integer; the Python evaluator computes it exactly");
-  }
-  return value;
-}
 
 /** Refuses arguments a JavaScript evaluator cannot take as Python's evaluate does. */
 export function checkArguments(scenario, defaults, args) {
@@ -46,24 +39,38 @@ export function exact_integers(values) {
   }
 }
 
-/** An integer sum, term by term, each partial sum checked. */
+/** Whether a double result beyond 2^53 - 1 is still the exact integer (checked in BigInt). */
+function exactly(result, a, b, operation) {
+  if (Math.abs(result) <= LIMIT || !Number.isInteger(a) || !Number.isInteger(b) || !Number.isInteger(result)) {
+    return result;  // in range, or float arithmetic (Python's too, for float arguments)
+  }
+  const big = operation === "+" ? BigInt(a) + BigInt(b) : BigInt(a) * BigInt(b);
+  return big === BigInt(result) ? result : refuse(big);
+}
+
+function refuse(big) {
+  throw new RangeError(`an integer step is ${big}, beyond 2^53 - 1 and not a double: JavaScript numbers `
+    + "cannot hold it exactly; the Python evaluator computes it exactly");
+}
+
+/** An integer sum, term by term, each partial sum exact or refused. */
 export function iadd(...terms) {
   let total = 0;
-  for (const term of terms) total = safe(total + term);
+  for (const term of terms) total = exactly(total + term, total, term, "+");
   return total;
 }
 
-/** An integer product, factor by factor, each partial product checked. */
+/** An integer product, factor by factor, each partial product exact or refused. */
 export function imul(...factors) {
   let total = 1;
-  for (const factor of factors) total = safe(total * factor);
+  for (const factor of factors) total = exactly(total * factor, total, factor, "*");
   return total;
 }
 
-/** An integer to a whole power, by repeated checked multiplication. */
+/** An integer to a whole power, by repeated multiplication, exact or refused. */
 export function ipow(base, exponent) {
   let total = 1;
-  for (let i = 0; i < exponent; i += 1) total = safe(total * base);
+  for (let i = 0; i < exponent; i += 1) total = exactly(total * base, total, base, "*");
   return total;
 }
 
@@ -94,10 +101,17 @@ export function range(start, stop) {
   return numbers;
 }
 
-/** floor(numerator / denominator) as Python's // computes it, operation for operation
- * (CPython's float_floor_div): exact for integers, and equal to Python's for floats. */
-export function floor_div(numerator, denominator) {
+/** floor(numerator / denominator) as Python's // computes it: for integers (``integers``, the
+ * generator knows) exactly, in BigInt past 2^53 - 1; for floats operation for operation as
+ * CPython's float_floor_div. */
+export function floor_div(numerator, denominator, integers = false) {
   if (denominator === 0) throw new RangeError("division by zero");
+  if (integers && Number.isInteger(numerator) && Number.isInteger(denominator) && Math.abs(numerator) > LIMIT) {
+    const [n, d] = [BigInt(numerator), BigInt(denominator)];
+    const quotient = n / d - ((n % d !== 0n && (n < 0n) !== (d < 0n)) ? 1n : 0n);
+    const result = Number(quotient);
+    return BigInt(result) === quotient ? result : refuse(quotient);
+  }
   let mod = numerator % denominator;
   let div = (numerator - mod) / denominator;
   if (mod && ((denominator < 0) !== (mod < 0))) {
@@ -111,8 +125,8 @@ export function floor_div(numerator, denominator) {
 }
 
 /** The smallest whole number at least numerator / denominator: -(-n // d), as in Python. */
-export function ceiling_division(numerator, denominator) {
-  return 0 - floor_div(-numerator, denominator);
+export function ceiling_division(numerator, denominator, integers = false) {
+  return 0 - floor_div(-numerator, denominator, integers);
 }
 
 function bitLength(whole) {

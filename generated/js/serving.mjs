@@ -51,7 +51,7 @@ export function evaluate(args) {
   } = args;
   $.exact_integers({ workload_layers, workload_hidden_dim, workload_heads, seq_len, batch_size });
   const result__linear_flops = (1/500000000000)*batch_size*seq_len*workload_parameters;
-  const result__attention_flops = (1/250000000000)*batch_size*$.ipow(seq_len, 2)*workload_heads*workload_layers*$.floor_div(workload_hidden_dim, workload_heads);
+  const result__attention_flops = (1/250000000000)*batch_size*$.ipow(seq_len, 2)*workload_heads*workload_layers*$.floor_div(workload_hidden_dim, workload_heads, true);
   const result__prompt_cache_hit_ratio = 0;
   const result__prefill_chunks = 1;
   const result__ttft = 1000*(hardware_dispatch_tax + 2000000000000*(result__attention_flops + result__linear_flops)/hardware_peak);

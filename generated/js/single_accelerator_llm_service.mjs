@@ -67,7 +67,7 @@ export function evaluate(args) {
   } = args;
   $.exact_integers({ workload_layers, workload_hidden_dim, workload_heads, prompt_tokens, decode_tokens });
   const _t0 = $.imul(2, prompt_tokens);
-  const _t1 = $.imul(workload_heads, workload_layers, $.floor_div(workload_hidden_dim, workload_heads));
+  const _t1 = $.imul(workload_heads, workload_layers, $.floor_div(workload_hidden_dim, workload_heads, true));
   const _t2 = 1/(hardware_peak*prefill_efficiency);
   const _t3 = 1000000000*kv_reserve;
   const total_tokens = $.iadd(decode_tokens, prompt_tokens);

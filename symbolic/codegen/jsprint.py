@@ -7,9 +7,10 @@ JavaScript and the Python evaluators compute the same steps in the same order.
 
 Numbers: JavaScript has only doubles, where Python keeps integer counts exact at any size.
 A step whose value is an integer whenever its integer inputs are (a count: products and sums
-of integer inputs, floors, ceilings, ⌈log₂⌉) is computed through ``iadd``/``imul``/``ipow``,
-which throw a RangeError as soon as a value leaves ±(2⁵³ − 1), where doubles stop holding
-every integer: an integer result is exact or refused, never silently rounded. Real-valued
+of integer inputs, floors, ceilings, ⌈log₂⌉) is computed through ``iadd``/``imul``/``ipow``
+(and floors of integer quotients with ``floor_div(n, d, true)``), which check in BigInt any
+result beyond ±(2⁵³ − 1), where doubles stop holding every integer, and throw a RangeError when
+the double is not the exact integer: an integer result is exact or refused, never rounded. Real-valued
 steps are doubles in both languages. A floor or ceiling of a quotient is Python's floor
 division (``//``) reproduced operation for operation, so it agrees even for float operands.
 """
@@ -172,7 +173,8 @@ class JsEvaluatorPrinter(JavascriptCodePrinter):
         numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
         if denominator == 1:
             raise DeclarationError(f"{type(expr).__name__} of a non-quotient is not supported: {expr}")
-        return f"{self.helper(helper)}({self._print(numerator)}, {self._print(denominator)})"
+        integers = ", true" if self.is_integral(numerator) and self.is_integral(denominator) else ""
+        return f"{self.helper(helper)}({self._print(numerator)}, {self._print(denominator)}{integers})"
 
     def _print_floor(self, expr: sympy.floor) -> str:
         return self._quotient(expr, "floor_div")

@@ -1,0 +1,227 @@
+"""Every scenario page's calculator, in a real browser (Debian's Chromium over the DevTools pipe).
+
+One browser session visits every scenario page of the built site. On each it checks that the
+outputs the page shows for every registry instance (chosen in its "Start from" list) equal the
+Python evaluator's, that the page's form path (text as typed -> validation -> generated
+evaluator) gives the Python evaluator's outputs on the registry instances and on 50 random valid
+variants (relative 1e-12, integers exactly; evaluated in-page in one batch per page), and that
+invalid input shows the very message the Python API raises, with no number left on screen.
+It also checks the URL state (a shared what-if, hostile text shown as text) and saves a
+screenshot of one calculator to build/artifacts/calculator.png.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import threading
+import time
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import quote
+
+import pytest
+from cdp import Browser
+from docsite_support import ROOT, built_site, docsite_build, require_debian
+from javascript_support import has_big_integer, mismatches, python_result, random_variant, registry_instances
+
+import generated
+from generated import MlsysymError, Scenarios
+from symbolic.runtime.validation import ListSpec
+
+ARTIFACTS = ROOT / "build" / "artifacts"
+RANDOM_PER_PAGE = 50
+TIMINGS: dict[str, float] = {}
+
+
+def _calculator_module():
+    spec = importlib.util.spec_from_file_location("calculator_data", ROOT / "docsite" / "calculator.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def site():
+    require_debian(docsite_build().debian_packages("browser"), "chromium")
+    root = built_site()
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(root)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    browser = Browser()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", browser
+    browser.close()
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _open(browser: Browser, base: str, name: str, query: str = "") -> float:
+    browser.navigate(f"{base}/scenarios/{name}.html{query}", "window.mlsysymCalculator")
+    return browser.evaluate("window.mlsysymCalculator.ready")
+
+
+def _numbers(tree) -> list[float]:
+    """Every number of an evaluator result, depth first (text, booleans and None left out)."""
+    if isinstance(tree, dict):
+        return [n for value in tree.values() for n in _numbers(value)]
+    if isinstance(tree, list):
+        return [n for value in tree for n in _numbers(value)]
+    return [tree] if isinstance(tree, (int, float)) and not isinstance(tree, bool) else []
+
+
+def _random_values(form_text, cls, rng) -> list[tuple[dict, dict]]:
+    """(form values, evaluator arguments) of random valid variants of ``cls``'s registry instances."""
+    found = []
+    bases = registry_instances()[cls]
+    for _ in range(RANDOM_PER_PAGE * 6):
+        if len(found) == RANDOM_PER_PAGE:
+            break
+        variant = random_variant(rng, rng.choice(bases))
+        if variant is None or has_big_integer(variant._args):
+            continue
+        try:
+            python_result(cls.__module__.rsplit(".", 1)[-1], variant._args)
+        except (ZeroDivisionError, OverflowError):
+            continue
+        found.append(({name: form_text(value) or "" for name, value in variant._given.items()}, dict(variant._args)))
+    return found
+
+
+def _bad_inputs(cls) -> list[tuple[str, str, object]]:
+    """(input, text typed, the value Python is given) for inputs outside their domain."""
+    bad = []
+    for spec in cls._specs:
+        if isinstance(spec, ListSpec):
+            continue
+        bad.append((spec.name, "12 apples", "12 apples"))
+        if spec.minimum is not None:
+            low = spec.minimum - 1 if not spec.strict else spec.minimum
+            bad.append((spec.name, str(int(low)) if float(low).is_integer() else repr(low), int(low) if float(low).is_integer() else low))
+        elif spec.integer:
+            bad.append((spec.name, "2.5", 2.5))
+        break
+    return bad
+
+
+def test_every_calculator_matches_python_and_refuses_bad_input(site):
+    base, browser = site
+    form_text = _calculator_module()._form_text
+    rng = random.Random(29)
+    started = time.perf_counter()
+    failures, first_results, checked, refused = [], [], 0, 0
+    instances = registry_instances()
+    for cls in generated.SCENARIO_CLASSES:
+        name = cls.__name__
+        module = cls.__module__.rsplit(".", 1)[-1]
+        first_results.append(_open(browser, base, name))
+        # 1. what the page shows for each registry instance, chosen in its list
+        for scenario in instances[cls]:
+            key = next(k for k in Scenarios if getattr(Scenarios, k) is scenario)
+            shown = browser.evaluate(
+                "(() => { const s = document.querySelector('select.calc-start'); s.value = " + json.dumps(key)
+                + "; s.dispatchEvent(new Event('change')); return [document.querySelector('.calc-error').textContent,"
+                " [...document.querySelectorAll('td.calc-value[data-value]')].map((c) => c.dataset.value)]; })()")
+            error, cells = shown
+            expected = sorted(_numbers(python_result(module, scenario._args)))
+            got = sorted(float(c) for c in cells if c not in ("true", "false") and not c.isalpha() and _is_number(c))
+            if error or mismatches([float(x) for x in expected], got):
+                failures.append(f"{name} {key}: page shows {error!r} {got[:5]} vs {expected[:5]}")
+        # 2. the form's path on the registry instances and random valid variants, in one batch
+        cases = [({n: form_text(v) or "" for n, v in s._given.items()}, dict(s._args)) for s in instances[cls]]
+        registry_values = [values for values, _ in cases]
+        cases += _random_values(form_text, cls, rng)
+        answers = browser.evaluate("(" + json.dumps([values for values, _ in cases])
+                                   + ").map((v) => { const r = window.mlsysymCalculator.run(v);"
+                                   " return r.error !== undefined ? {error: r.error} : {result: r.result}; })")
+        for (values, args), answer in zip(cases, answers, strict=True):
+            checked += 1
+            if "error" in answer and "2^53" in answer["error"] and values not in registry_values:
+                refused += 1  # an integer step no double holds: refused, as documented, never rounded
+                continue
+            if "error" in answer:
+                failures.append(f"{name}: the page refused valid input {values}: {answer['error']}")
+                continue
+            found = mismatches(python_result(module, args), answer["result"])
+            if found:
+                failures.append(f"{name} {values}: {found[:3]}")
+        # 3. invalid input: Python's message, and no number left on screen
+        start = instances[cls][0]
+        for field, text, value in _bad_inputs(cls):
+            try:
+                start.variant(**{field: value})
+                failures.append(f"{name}: Python accepted {field}={value!r}")
+                continue
+            except MlsysymError as error:
+                expected_message = str(error)
+            shown = browser.evaluate(
+                "(() => { const c = window.mlsysymCalculator; const s = document.querySelector('select.calc-start');"
+                f" s.value = {json.dumps(next(k for k in Scenarios if getattr(Scenarios, k) is start))};"
+                " s.dispatchEvent(new Event('change'));"
+                f" const f = document.querySelector('#calc-{field}'); f.value = {json.dumps(text)};"
+                " f.dispatchEvent(new Event('input', {bubbles: true}));"
+                " return [document.querySelector('.calc-error').textContent,"
+                " document.querySelectorAll('td.calc-value').length]; })()")
+            if shown != [expected_message, 0]:
+                failures.append(f"{name} {field}={text!r}: page shows {shown!r}, Python raises {expected_message!r}")
+    TIMINGS["calculator pages"] = time.perf_counter() - started
+    TIMINGS["first result after load (ms, median)"] = sorted(first_results)[len(first_results) // 2]
+    first = {}
+    for failure in failures:  # the first failure of each page, then how many in all
+        first.setdefault(failure.split(" ")[0].rstrip(":"), failure[:600])
+    assert not failures, f"{len(failures)} failures; the first of each page:\n" + "\n".join(first.values())
+    assert checked >= len(generated.SCENARIO_CLASSES) * RANDOM_PER_PAGE
+    assert refused <= checked // 50, f"{refused} of {checked} random cases refused as beyond 2^53"
+    TIMINGS["cases checked in pages"], TIMINGS["refused beyond 2^53"] = checked, refused
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def test_page_state_lives_in_the_url_and_is_only_data(site):
+    base, browser = site
+    hostile = '<img src=x onerror="window.pwned=1">'
+    _open(browser, base, "MlpTrainingStepScenario",
+          "?from=MnistTwoLayerTrainingStepOnH100&batch_size=64&hardware=Hardware.Cloud.B200")
+    state = browser.evaluate("[document.querySelector('#calc-batch_size').value, document.querySelector('.calc-python')"
+                             ".textContent, document.querySelector('.calc-cli').textContent,"
+                             " document.querySelector('td.calc-value[data-path=\"compute_time\"]').dataset.value]")
+    variant = Scenarios.MnistTwoLayerTrainingStepOnH100.variant(batch_size=64, hardware=generated.Hardware.Cloud.B200)
+    assert state[0] == "64"
+    assert state[1] == "Scenarios.MnistTwoLayerTrainingStepOnH100.variant(batch_size=64, hardware=Hardware.Cloud.B200)"
+    assert state[2] == ("mlsysym eval MlpTrainingStepScenario --from MnistTwoLayerTrainingStepOnH100 "
+                        "--set batch_size=64 --set hardware=Hardware.Cloud.B200")
+    assert float(state[3]) == pytest.approx(variant.compute_time.to("µs").magnitude, rel=1e-12)
+    from symbolic.cli.values import build, scenario_class  # the CLI line builds the same variant
+
+    cls = scenario_class("MlpTrainingStepScenario")
+    assert build(cls, Scenarios.MnistTwoLayerTrainingStepOnH100, ["batch_size=64", "hardware=Hardware.Cloud.B200"]) == variant
+    _open(browser, base, "MlpTrainingStepScenario", f"?from=MnistTwoLayerTrainingStepOnH100&batch_size={quote(hostile)}")
+    shown = browser.evaluate("[document.querySelector('.calc-error').textContent, Boolean(window.pwned),"
+                             " document.querySelectorAll('section.calculator img').length,"
+                             " document.querySelectorAll('td.calc-value').length]")
+    try:
+        Scenarios.MnistTwoLayerTrainingStepOnH100.variant(batch_size=hostile)
+    except MlsysymError as error:
+        assert shown == [str(error), False, 0, 0]
+
+
+def test_screenshot_of_a_calculator(site):
+    base, browser = site
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = ARTIFACTS / "calculator.png"
+    shot.unlink(missing_ok=True)
+    _open(browser, base, "MlpTrainingStepScenario", "?from=MnistTwoLayerTrainingStepOnH100&batch_size=256")
+    browser.evaluate("document.querySelector('section.calculator').scrollIntoView()")
+    browser.screenshot(shot)
+    assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 30_000
+    print(f"\ncalculator screenshot: {shot}; timings: {TIMINGS}")
