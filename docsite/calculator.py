@@ -75,13 +75,14 @@ def _node_options(title: str, spec: Any) -> dict[str, Any]:
             if what == "peak":
                 fields.append([argument, "peak", None])
             else:
-                value, error = _error(lambda w=what: resolve_in(node, w, None, scenario=title, input_name=spec.precision))
+                value, error = _error(lambda n=node, w=what: resolve_in(n, w, None, scenario=title,
+                                                                        input_name=spec.precision))
                 fields.append([argument, value, error])
         peaks = {}
         unlisted = ""
         if "peak" in spec.fields:
             peaks = {p: accelerator.peak_flops_per_second(p) for p in accelerator.precision_names}
-            _, unlisted = _error(lambda: resolve_in(node, "peak", SENTINEL, scenario=title, input_name=spec.precision))
+            _, unlisted = _error(lambda n=node: resolve_in(n, "peak", SENTINEL, scenario=title, input_name=spec.precision))
         options[path] = {"label": getattr(node, "name", path), "precisions": list(accelerator.precision_names),
                          "fields": fields, "peaks": peaks, "unlisted": unlisted or ""}
     return options
@@ -211,7 +212,8 @@ def scenario_classes() -> dict[str, type[ScenarioBase]]:
     return {cls.__name__: cls for cls in generated.SCENARIO_CLASSES}
 
 
-SECTION = """<section class="calculator" id="calculator" data-module="../js/{module}.mjs" data-state="loading">
+SECTION = """<link rel="modulepreload" href="../js/{module}.mjs"><link rel="modulepreload" href="../js/mathops.mjs">
+<section class="calculator" id="calculator" data-module="../js/{module}.mjs" data-state="loading">
 <h2>Calculator</h2>
 <p class="calc-intro">Change any input: the outputs are recomputed in your browser by the evaluator generated
 from the same declaration as the Python one. Bare numbers are read in the unit shown.</p>

@@ -5,7 +5,6 @@ Standard library only; Debian's Chromium, nothing downloaded."""
 from __future__ import annotations
 
 import base64
-import fcntl
 import json
 import os
 import shutil
@@ -24,36 +23,36 @@ class BrowserError(RuntimeError):
 
 
 class Browser:
-    """One browser, one page; ``evaluate`` runs an expression in the page and returns its value."""
+    """One browser and its pages (``tab()``); the first tab's ``navigate``/``evaluate`` are the browser's own."""
 
     def __init__(self, width: int = 1280, height: int = 1600) -> None:
         self.profile = tempfile.mkdtemp(prefix="chromium-cdp-")
         to_browser, self._write = os.pipe()
         self._read, from_browser = os.pipe()
-        # keep the child's ends clear of 3 and 4 until they are moved there
-        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 100) for fd in (to_browser, from_browser)]
-        for fd in (to_browser, from_browser):
-            os.close(fd)
-
-        def wire() -> None:
-            os.dup2(high[0], 3)
-            os.dup2(high[1], 4)
-
+        # bash moves the child's ends to 3 and 4 (no preexec_fn: the test server runs in a thread)
+        closing = " ".join(f"{fd}<&-" for fd in (to_browser, from_browser) if fd not in (3, 4))
+        wiring = f'exec "$@" 3<&{to_browser} 4>&{from_browser} {closing}'
         self.process = subprocess.Popen(
-            [shutil.which("chromium") or "chromium", *FLAGS, "--remote-debugging-pipe", f"--window-size={width},{height}",
-             f"--user-data-dir={self.profile}", "about:blank"],
-            pass_fds=(3, 4, *high), preexec_fn=wire, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for fd in high:
+            [shutil.which("bash") or "/bin/bash", "-c", wiring, "bash", shutil.which("chromium") or "chromium", *FLAGS, "--remote-debugging-pipe",
+             f"--window-size={width},{height}", f"--user-data-dir={self.profile}", "about:blank"],
+            pass_fds=(to_browser, from_browser), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for fd in (to_browser, from_browser):
             os.close(fd)
         self._buffer = b""
         self._next = 0
         self.events: list[dict[str, Any]] = []
+        self.size = (width, height)
+        self.first = self.tab()
+        self.session = self.first.session
+
+    def tab(self) -> Tab:
+        """A new page, loading in its own renderer process (so two pages load in parallel)."""
         target = self.command("Target.createTarget", url="about:blank")["targetId"]
-        self.session = self.command("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-        self.command("Page.enable", session=True)
-        self.command("Runtime.enable", session=True)
-        self.command("Emulation.setDeviceMetricsOverride", session=True, width=width, height=height,
-                     deviceScaleFactor=1, mobile=False)
+        tab = Tab(self, self.command("Target.attachToTarget", targetId=target, flatten=True)["sessionId"])
+        tab.command("Page.enable")
+        tab.command("Emulation.setDeviceMetricsOverride", width=self.size[0], height=self.size[1],
+                    deviceScaleFactor=1, mobile=False)
+        return tab
 
     def _send(self, message: dict[str, Any]) -> None:
         os.write(self._write, json.dumps(message).encode() + b"\0")
@@ -70,11 +69,11 @@ class Browser:
         message, _, self._buffer = self._buffer.partition(b"\0")
         return json.loads(message)
 
-    def command(self, method: str, session: bool = False, timeout: float = 30, **params: Any) -> dict[str, Any]:
+    def command(self, method: str, session: bool | str = False, timeout: float = 30, **params: Any) -> dict[str, Any]:
         self._next += 1
         message: dict[str, Any] = {"id": self._next, "method": method, "params": params}
         if session:
-            message["sessionId"] = self.session
+            message["sessionId"] = self.session if session is True else session
         self._send(message)
         while True:
             answer = self._receive(timeout)
@@ -85,25 +84,13 @@ class Browser:
             self.events.append(answer)
 
     def navigate(self, url: str, ready: str, timeout: float = 20) -> None:
-        """Open ``url`` and wait until the expression ``ready`` is true in the page."""
-        self.command("Page.navigate", session=True, url=url)
-        deadline = time.monotonic() + timeout
-        while not self.evaluate(f"Boolean({ready})"):
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"{url}: {ready} never became true")
-            time.sleep(0.02)
+        self.first.navigate(url, ready, timeout)
 
     def evaluate(self, expression: str) -> Any:
-        answer = self.command("Runtime.evaluate", session=True, expression=expression, returnByValue=True,
-                              awaitPromise=True)
-        if "exceptionDetails" in answer:
-            details = answer["exceptionDetails"]
-            raise BrowserError(details.get("exception", {}).get("description") or details.get("text"))
-        return answer["result"].get("value")
+        return self.first.evaluate(expression)
 
     def screenshot(self, path: Any) -> None:
-        data = self.command("Page.captureScreenshot", session=True, format="png")["data"]
-        path.write_bytes(base64.b64decode(data))
+        self.first.screenshot(path)
 
     def close(self) -> None:
         try:
@@ -118,3 +105,42 @@ class Browser:
         for fd in (self._read, self._write):
             os.close(fd)
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class Tab:
+    """One page of a ``Browser``."""
+
+    def __init__(self, browser: Browser, session: str) -> None:
+        self.browser = browser
+        self.session = session
+
+    def command(self, method: str, **params: Any) -> dict[str, Any]:
+        return self.browser.command(method, session=self.session, **params)
+
+    def start(self, url: str) -> None:
+        """Begin loading ``url`` (returns at once; ``wait`` for it)."""
+        self.url = url
+        self.command("Page.navigate", url=url)
+
+    def wait(self, ready: str, timeout: float = 20) -> None:
+        """Until the expression ``ready`` is true in the page."""
+        deadline = time.monotonic() + timeout
+        while not self.evaluate(f"Boolean({ready})"):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.url}: {ready} never became true")
+            time.sleep(0.02)
+
+    def navigate(self, url: str, ready: str, timeout: float = 20) -> None:
+        self.start(url)
+        self.wait(ready, timeout)
+
+    def evaluate(self, expression: str) -> Any:
+        answer = self.command("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in answer:
+            details = answer["exceptionDetails"]
+            raise BrowserError(details.get("exception", {}).get("description") or details.get("text"))
+        return answer["result"].get("value")
+
+    def screenshot(self, path: Any) -> None:
+        data = self.command("Page.captureScreenshot", format="png")["data"]
+        path.write_bytes(base64.b64decode(data))

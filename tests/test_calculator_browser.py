@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
+import shlex
 import threading
 import time
 from functools import partial
@@ -115,14 +116,21 @@ def test_every_calculator_matches_python_and_refuses_bad_input(site):
     started = time.perf_counter()
     failures, first_results, checked, refused = [], [], 0, 0
     instances = registry_instances()
-    for cls in generated.SCENARIO_CLASSES:
+    classes = list(generated.SCENARIO_CLASSES)
+    tabs = [browser.first, browser.tab()]  # the next page loads in one while the other is checked
+    tabs[0].start(f"{base}/scenarios/{classes[0].__name__}.html")
+    for position, cls in enumerate(classes):
         name = cls.__name__
         module = cls.__module__.rsplit(".", 1)[-1]
-        first_results.append(_open(browser, base, name))
+        tab = tabs[position % 2]
+        if position + 1 < len(classes):
+            tabs[(position + 1) % 2].start(f"{base}/scenarios/{classes[position + 1].__name__}.html")
+        tab.wait("window.mlsysymCalculator")
+        first_results.append(tab.evaluate("window.mlsysymCalculator.ready"))
         # 1. what the page shows for each registry instance, chosen in its list
         for scenario in instances[cls]:
             key = next(k for k in Scenarios if getattr(Scenarios, k) is scenario)
-            shown = browser.evaluate(
+            shown = tab.evaluate(
                 "(() => { const s = document.querySelector('select.calc-start'); s.value = " + json.dumps(key)
                 + "; s.dispatchEvent(new Event('change')); return [document.querySelector('.calc-error').textContent,"
                 " [...document.querySelectorAll('td.calc-value[data-value]')].map((c) => c.dataset.value)]; })()")
@@ -135,7 +143,7 @@ def test_every_calculator_matches_python_and_refuses_bad_input(site):
         cases = [({n: form_text(v) or "" for n, v in s._given.items()}, dict(s._args)) for s in instances[cls]]
         registry_values = [values for values, _ in cases]
         cases += _random_values(form_text, cls, rng)
-        answers = browser.evaluate("(" + json.dumps([values for values, _ in cases])
+        answers = tab.evaluate("(" + json.dumps([values for values, _ in cases])
                                    + ").map((v) => { const r = window.mlsysymCalculator.run(v);"
                                    " return r.error !== undefined ? {error: r.error} : {result: r.result}; })")
         for (values, args), answer in zip(cases, answers, strict=True):
@@ -149,7 +157,14 @@ def test_every_calculator_matches_python_and_refuses_bad_input(site):
             found = mismatches(python_result(module, args), answer["result"])
             if found:
                 failures.append(f"{name} {values}: {found[:3]}")
-        # 3. invalid input: Python's message, and no number left on screen
+        # 3. "copy as Python" and "copy as CLI" build the very variant on screen
+        values, args = cases[-1]
+        python_line, cli_line = tab.evaluate(
+            f"(() => {{ const c = window.mlsysymCalculator; c.load({json.dumps(values)}); c.update();"
+            " return [document.querySelector('.calc-python').textContent,"
+            " document.querySelector('.calc-cli').textContent]; })()")
+        failures += [f"{name}: {problem}" for problem in _copies_rebuild(cls, python_line, cli_line, args)]
+        # 4. invalid input: Python's message, and no number left on screen
         start = instances[cls][0]
         for field, text, value in _bad_inputs(cls):
             try:
@@ -158,7 +173,7 @@ def test_every_calculator_matches_python_and_refuses_bad_input(site):
                 continue
             except MlsysymError as error:
                 expected_message = str(error)
-            shown = browser.evaluate(
+            shown = tab.evaluate(
                 "(() => { const c = window.mlsysymCalculator; const s = document.querySelector('select.calc-start');"
                 f" s.value = {json.dumps(next(k for k in Scenarios if getattr(Scenarios, k) is start))};"
                 " s.dispatchEvent(new Event('change'));"
@@ -177,6 +192,23 @@ def test_every_calculator_matches_python_and_refuses_bad_input(site):
     assert checked >= len(generated.SCENARIO_CLASSES) * RANDOM_PER_PAGE
     assert refused <= checked // 50, f"{refused} of {checked} random cases refused as beyond 2^53"
     TIMINGS["cases checked in pages"], TIMINGS["refused beyond 2^53"] = checked, refused
+
+
+def _copies_rebuild(cls, python_line: str, cli_line: str, args: dict) -> list[str]:
+    """The copied Python expression and CLI line each build an instance with the evaluator arguments on screen."""
+    from symbolic.cli.values import build
+
+    problems = []
+    built = eval(python_line, {"Scenarios": Scenarios, "Hardware": generated.Hardware,  # noqa: S307 - our own page's text
+                               "Models": generated.Models, "Datasets": generated.Datasets, "Systems": generated.Systems})
+    if built._args != args:
+        problems.append(f"copy as Python {python_line!r} builds other inputs")
+    words = shlex.split(cli_line)
+    assert words[:5] == ["mlsysym", "eval", cls.__name__, "--from", words[4]], cli_line
+    settings = [word for position, word in enumerate(words) if position > 5 and words[position - 1] == "--set"]
+    if build(cls, getattr(Scenarios, words[4]), settings)._args != args:
+        problems.append(f"copy as CLI {cli_line!r} builds other inputs")
+    return problems
 
 
 def _is_number(text: str) -> bool:
