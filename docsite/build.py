@@ -1,8 +1,8 @@
 """Build the docs site or the PDF handbook from generated/: ``python docsite/build.py site|pdf [DIR]``.
 
 ``site`` runs MkDocs (config ``mkdocs.yml``; KaTeX typesets the math at build time, see
-``docsite/hooks.py``) into ``build/site``. ``pdf`` runs pdflatex twice (for the table of
-contents) on ``generated/latex/handbook.tex`` into ``build/pdf``. The Makefile's ``docs``
+``docsite/hooks.py``) into ``build/site``. ``pdf`` runs pdflatex (again until the table of
+contents and the figures' pages settle) on ``generated/latex/handbook.tex`` into ``build/pdf``. The Makefile's ``docs``
 and ``pdf`` targets and the tests call these functions, so there is one way to build each.
 """
 
@@ -54,11 +54,14 @@ def build_pdf(out_dir: Path | None = None) -> Path:
                          f"apt-get install {' '.join(debian_packages('tex'))}")
     out_dir.mkdir(parents=True, exist_ok=True)
     command = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-output-directory", str(out_dir), "handbook.tex"]
-    for _ in range(2):  # the second pass fills in the table of contents
-        done = subprocess.run(command, cwd=LATEX, capture_output=True, text=True, check=False)
+    for attempt in range(4):  # later passes fill in the table of contents, until the pages stop moving
+        done = subprocess.run(command, cwd=LATEX, capture_output=True, text=True, check=False,
+                              env={**os.environ, "max_print_line": "100000"})  # a log line per message
         if done.returncode != 0:
             log = (out_dir / "handbook.log").read_text(encoding="utf-8", errors="replace") if (out_dir / "handbook.log").exists() else done.stdout
             raise BuildError("pdflatex failed on generated/latex/handbook.tex:\n" + "\n".join(log.splitlines()[-40:]))
+        if attempt and "Rerun to get cross-references right" not in done.stdout:
+            break
     return out_dir / "handbook.pdf"
 
 

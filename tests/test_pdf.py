@@ -78,3 +78,13 @@ def test_explain_latex_compiles(tmp_path):
     done = subprocess.run([shutil.which("pdflatex") or "pdflatex", "-interaction=nonstopmode", "-halt-on-error",
                            "explain.tex"], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout[-2000:]
+
+
+def test_handbook_includes_every_scenario_chart(handbook):
+    """Each scenario's sweep chart (the site's SVG, drawn again as PDF text) is a figure of its section."""
+    log = handbook.with_suffix(".log").read_text(encoding="utf-8", errors="replace").replace("\n", "")
+    charted = [m.model.name for m in discover() if m.model.chart is not None]
+    assert len(charted) > 30
+    for name in charted:
+        assert (ROOT / "generated" / "latex" / "charts" / f"{name}.pdf").is_file(), name
+        assert f"<./charts/{name}.pdf>" in log, name

@@ -30,6 +30,7 @@ from typing import Any
 
 from symbolic.catalog import NodeRecord, hardware_records
 from symbolic.codegen.discover import ScenarioModule
+from symbolic.codegen.pdf_figure import pdf_text
 from symbolic.codegen.worked import evaluate, exact, instance_values, needed
 from symbolic.instances import Instance
 from symbolic.model.presentation import Sweep
@@ -39,8 +40,8 @@ STYLE = "charts.mplstyle"
 CHART_CACHE: Path | None = None  # where drawn SVGs are kept by a digest of what they plot (None: not kept)
 
 
-def _cached(what: tuple[Any, ...], draw: Callable[[], str]) -> str:
-    """``draw()``, or the SVG drawn before for the same data, style and matplotlib."""
+def _cached(what: tuple[Any, ...], draw: Callable[[], str], suffix: str = ".svg") -> str:
+    """``draw()``, or the chart (SVG, or PDF text) drawn before for the same data, style and matplotlib."""
     if CHART_CACHE is None:
         return draw()
     from symbolic.codegen.render import TEMPLATES
@@ -48,7 +49,7 @@ def _cached(what: tuple[Any, ...], draw: Callable[[], str]) -> str:
     # the installed version, read without importing matplotlib (a cached chart needs none of it)
     matplotlib_version = metadata.version("matplotlib")
     key = hashlib.sha256(repr((what, (TEMPLATES / STYLE).read_text(encoding="utf-8"), matplotlib_version)).encode())
-    path = CHART_CACHE / f"{key.hexdigest()}.svg"
+    path = CHART_CACHE / f"{key.hexdigest()}{suffix}"
     if path.is_file():
         path.touch()  # recently used: kept by the pruning in symbolic.codegen.pipeline
         return path.read_text(encoding="utf-8")
@@ -126,21 +127,42 @@ def _share_mathtext_parser() -> None:
     textpath.TextToPath.__init__ = init  # type: ignore[method-assign]
 
 
-def sweep_chart(module: ScenarioModule, header: list[str]) -> tuple[Sweep, str] | None:
-    """The scenario's sweep chart as SVG text, or None when it has no sweep (cached per process)."""
+def sweep_chart(module: ScenarioModule, header: list[str], kind: str = "svg") -> tuple[Sweep, str] | None:
+    """The scenario's sweep chart as SVG text (or, ``kind="pdf"``, as ASCII PDF text for the
+    handbook), or None when it has no sweep (cached per process)."""
     sweep = module.model.chart
     if sweep is None or not any(i.key == sweep.instance for i in module.instances):
         return None
-    key = (module.name, sweep, tuple(header))
+    key = (module.name, sweep, tuple(header), kind)
     if key not in _SWEEP_CACHE:
-        _SWEEP_CACHE[key] = _sweep_svg(module, sweep, header)
+        _SWEEP_CACHE[key] = _sweep_drawn(module, sweep, header, kind)
     return sweep, _SWEEP_CACHE[key]
 
 
-_SWEEP_CACHE: dict[tuple[str, Sweep, tuple[str, ...]], str] = {}  # one module name, one declaration per process
+_SWEEP_CACHE: dict[tuple[str, Sweep, tuple[str, ...], str], str] = {}  # one module name, one declaration per process
 
 
-def _sweep_svg(module: ScenarioModule, sweep: Sweep, header: list[str]) -> str:
+def _sweep_drawn(module: ScenarioModule, sweep: Sweep, header: list[str], kind: str) -> str:
+    instance_key, at, points, marks = _sweep_points(module, sweep)
+    what = ("sweep", tuple(header), sweep, instance_key, at, tuple(points.items()), marks)
+    if kind == "pdf":
+        return _cached(what, lambda: _draw_sweep(sweep, instance_key, at, points, marks, header, pdf=True), ".pdf")
+    return _cached(what, lambda: _draw_sweep(sweep, instance_key, at, points, marks, header))
+
+
+def _sweep_points(module: ScenarioModule, sweep: Sweep) -> tuple[str, float, dict[str, list[float]], dict[str, float]]:
+    """The plotted numbers: each series at every swept value, and at the marked instance
+    (computed once per process: the SVG and the PDF plot the same)."""
+    key = (module.name, sweep)
+    if key not in _POINTS_CACHE:
+        _POINTS_CACHE[key] = _computed_points(module, sweep)
+    return _POINTS_CACHE[key]
+
+
+_POINTS_CACHE: dict[tuple[str, Sweep], tuple[str, float, dict[str, list[float]], dict[str, float]]] = {}
+
+
+def _computed_points(module: ScenarioModule, sweep: Sweep) -> tuple[str, float, dict[str, list[float]], dict[str, float]]:
     instance = next(i for i in module.instances if i.key == sweep.instance)
     base = instance_values(instance)
     points: dict[str, list[float]] = {s.quantity: [] for s in sweep.series}
@@ -153,9 +175,7 @@ def _sweep_svg(module: ScenarioModule, sweep: Sweep, header: list[str]) -> str:
             points[s.quantity].append(float(_shown_value(module, instance, evaluation, s.quantity)))
     marked = evaluate(module.model, base)
     marks = {s.quantity: float(_shown_value(module, instance, marked, s.quantity)) for s in sweep.series}
-    at = float(_input_value(instance, base, sweep.input))
-    what = ("sweep", tuple(header), sweep, instance.key, at, tuple(points.items()), marks)
-    return _cached(what, lambda: _draw_sweep(sweep, instance.key, at, points, marks, header))
+    return instance.key, float(_input_value(instance, base, sweep.input)), points, marks
 
 
 def _entry_position(instance: Instance, name: str, key: str) -> int:
@@ -185,7 +205,7 @@ def _varied(instance: Instance, base: dict[str, Any], path: str, x: Any) -> dict
 
 
 def _draw_sweep(sweep: Sweep, key: str, at: float, points: dict[str, list[float]], marks: dict[str, float],
-                header: list[str]) -> str:
+                header: list[str], pdf: bool = False) -> str:
     with _style():
         figure = _figure()
         axes = figure.subplots()
@@ -202,7 +222,7 @@ def _draw_sweep(sweep: Sweep, key: str, at: float, points: dict[str, list[float]
         axes.set_title(f"{key} (marked), {sweep.input} varied")
         axes.legend()
         figure.subplots_adjust(left=0.11, right=0.97, bottom=0.12, top=0.92)
-        return _svg(figure, header, tight=False)
+        return pdf_text(figure, header) if pdf else _svg(figure, header, tight=False)
 
 
 def _shown_value(module: ScenarioModule, instance: Instance, evaluation: Any, path: str) -> Any:

@@ -373,6 +373,9 @@ def render_scenario(module: ScenarioModule) -> ScenarioRecord:
     chart = sweep_chart(module, header(module.source, "charts.mplstyle"))
     if chart is not None:
         files[f"generated/docs/charts/{name}.svg"] = chart[1]
+        printed = sweep_chart(module, header(module.source, "charts.mplstyle"), kind="pdf")
+        assert printed is not None
+        files[f"generated/latex/charts/{name}.pdf"] = printed[1]  # the same chart for the handbook
     instances = [{**_instance_context(i), "hardware": hardware_used(i), "module": module.name} for i in module.instances]
     sections = [{key: str(section[key]) for key in ("path", "kind", "unit", "doc", "type")}
                 for section in context["sections"]]
