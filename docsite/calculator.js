@@ -251,7 +251,11 @@ function options(select, entries, empty) {
   const kept = select.value;
   select.replaceChildren(...(empty ? [element("option", {value: "", text: "None"})] : []),
     ...entries.map(([value, label]) => element("option", {value, text: label})));
-  if ([...select.options].some((o) => o.value === kept)) select.value = kept;
+  if (kept && ![...select.options].some((o) => o.value === kept)) {
+    // kept, not silently replaced: run() then shows why it does not fit (a precision the new node lacks)
+    select.append(element("option", {value: kept, text: `${kept} (not listed)`}));
+  }
+  if (kept) select.value = kept;
 }
 
 function precisionChoices(name) {
@@ -429,7 +433,14 @@ form.addEventListener("submit", (event) => event.preventDefault());
 for (const kind of ["python", "cli"]) {
   section.querySelector(`button.calc-copy-${kind}`).addEventListener("click", async () => {
     const text = section.querySelector(`.calc-${kind}`).textContent;
-    try { await navigator.clipboard.writeText(text); } catch { /* shown on the page to select by hand */ }
+    const button = section.querySelector(`button.calc-copy-${kind}`);
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = "Copied";
+    } catch {
+      button.textContent = "Select the line to copy";  // no clipboard here: the line is on the page
+    }
+    setTimeout(() => { button.textContent = kind === "python" ? "Copy as Python" : "Copy as CLI"; }, 1500);
   });
 }
 fromLocation();
