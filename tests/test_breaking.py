@@ -88,3 +88,13 @@ def test_no_generated_equation_is_wider_than_the_budget():
     assert len(widest) > 40
     too_wide = {page: round(w, 1) for page, w in widest.items() if w > WIDEST_ALLOWED.get(page, BUDGET * 1.1)}
     assert not too_wide
+
+
+def test_no_table_cell_splits_its_math():
+    """A ``|`` inside a table cell's math (``\\left|w\\right|``) would end the cell and leave the
+    math unparsed: every cell of every generated table holds whole formulas."""
+    for path in sorted((ROOT / "generated" / "docs").rglob("*.md")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("| ") and "$" in line:
+                for cell in re.split(r"(?<!\\)\|", line)[1:-1]:
+                    assert len(re.findall(r"(?<!\\)\$", cell)) % 2 == 0, (path.name, cell[:80])

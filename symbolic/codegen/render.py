@@ -65,6 +65,7 @@ def environment() -> Environment:
     env.filters["md_cell"] = lambda text: str(text).replace("|", r"\|").replace("\n", " ")
     env.filters["tex"] = tex_escape
     env.filters["fit"] = fit  # a long equation broken into an aligned block (site and handbook alike)
+    env.filters["cell_math"] = cell_math
     return env
 
 
@@ -337,6 +338,12 @@ def _instance_context(instance: Instance) -> dict[str, Any]:
         "uses_quantity": "Q_(" in text,
         "values": {name: _shown(value_of(value)) for name, value in instance.all_inputs().items()},
     }
+
+
+def cell_math(tex: str) -> str:
+    r"""An equation for a Markdown table cell: fitted, and with no ``|`` (a bar would end the
+    cell and leave the math unparsed): ``\left|xight|`` is written ``\leftert xightert``."""
+    return fit(tex).replace(r"\|", r"\Vert ").replace("|", r"\vert ")
 
 
 def _shown(value: Any) -> str:
