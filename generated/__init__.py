@@ -86,6 +86,7 @@ _SOURCES = {
     "TensorParallelLayerScenario": "generated.tensor_parallel_layer",
     "TensorParallelScenario": "generated.tensor_parallel",
     "TrainingRunScenario": "generated.training_run",
+    "TrainingStateFitScenario": "generated.training_state_fit",
     "TrainingStateScenario": "generated.training_state",
     "TransferScenario": "generated.transfer",
     "TransformerBlockScenario": "generated.transformer_block",
@@ -135,6 +136,7 @@ _SCENARIO_CLASSES = (
     "TensorParallelLayerScenario",
     "TrainingRunScenario",
     "TrainingStateScenario",
+    "TrainingStateFitScenario",
     "TransferScenario",
     "TransformerBlockScenario",
     "UpdateWorkingSetScenario",
@@ -185,6 +187,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.tensor_parallel_layer import TensorParallelLayerScenario
     from generated.training_run import TrainingRunScenario
     from generated.training_state import TrainingStateScenario
+    from generated.training_state_fit import TrainingStateFitScenario
     from generated.transfer import TransferScenario
     from generated.transformer_block import TransformerBlockScenario
     from generated.update_working_set import UpdateWorkingSetScenario
@@ -262,6 +265,7 @@ __all__ = [
     "TensorParallelLayerScenario",
     "TensorParallelScenario",
     "TrainingRunScenario",
+    "TrainingStateFitScenario",
     "TrainingStateScenario",
     "TransferScenario",
     "TransformerBlockScenario",

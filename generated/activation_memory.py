@@ -378,7 +378,7 @@ def gradient(
             'live_segment': {'workload_layers': d__live_segment__workload_layers, 'workload_hidden_dim': d__live_segment__workload_hidden_dim, 'micro_batch': d__live_segment__micro_batch, 'precision_bytes': d__live_segment__precision_bytes, 'checkpoint_segments': d__live_segment__checkpoint_segments, 'seq_len': d__live_segment__seq_len},
             'checkpointed_activations': {'workload_layers': d__checkpointed_activations__workload_layers, 'workload_hidden_dim': d__checkpointed_activations__workload_hidden_dim, 'micro_batch': d__checkpointed_activations__micro_batch, 'precision_bytes': d__checkpointed_activations__precision_bytes, 'checkpoint_segments': d__checkpointed_activations__checkpoint_segments, 'seq_len': d__checkpointed_activations__seq_len},
         })
-    if follows_seq_len:  # not given: seq_len moves with the inputs its default reads
+    if follows_seq_len and seq_len is not None:  # computed from its default: moves with the inputs it reads
         chain_default(derivatives, "seq_len", {'workload_context_length': 1})
     return derivatives
 

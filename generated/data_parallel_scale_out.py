@@ -313,7 +313,7 @@ def gradient(
         derivatives.update({
             'result.cost': {'workload_parameters': d__result__cost__workload_parameters, 'precision_value': d__result__cost__precision_value, 'step_time': d__result__cost__step_time, 'training_time': d__result__cost__training_time, 'devices_per_node': d__result__cost__devices_per_node, 'nodes': d__result__cost__nodes, 'intra_bandwidth': d__result__cost__intra_bandwidth, 'inter_bandwidth': d__result__cost__inter_bandwidth, 'accumulation_steps': d__result__cost__accumulation_steps, 'node_hour_rate': d__result__cost__node_hour_rate},
         })
-    if follows_inter_bandwidth:  # not given: inter_bandwidth moves with the inputs its default reads
+    if follows_inter_bandwidth and inter_bandwidth is not None:  # computed from its default: moves with the inputs it reads
         chain_default(derivatives, "inter_bandwidth", {'intra_bandwidth': 1})
     return derivatives
 

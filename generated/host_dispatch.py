@@ -164,7 +164,7 @@ def gradient(
         'host_share': {'ops_per_block': d__host_share__ops_per_block, 'blocks': d__host_share__blocks, 'launches_per_block': d__host_share__launches_per_block, 'dispatch': d__host_share__dispatch, 'launch': d__host_share__launch, 'device_time': d__host_share__device_time},
         'speedup_limit': {'ops_per_block': d__speedup_limit__ops_per_block, 'blocks': d__speedup_limit__blocks, 'launches_per_block': d__speedup_limit__launches_per_block, 'dispatch': d__speedup_limit__dispatch, 'launch': d__speedup_limit__launch, 'device_time': d__speedup_limit__device_time},
     }
-    if follows_launches_per_block:  # not given: launches_per_block moves with the inputs its default reads
+    if follows_launches_per_block and launches_per_block is not None:  # computed from its default: moves with the inputs it reads
         chain_default(derivatives, "launches_per_block", {'ops_per_block': 1})
     return derivatives
 

@@ -224,9 +224,9 @@ def gradient(
             'result.naive_upgraded_time': {'overhead': d__result__naive_upgraded_time__overhead, 'memory_speedup': d__result__naive_upgraded_time__memory_speedup, 'compute_speedup': d__result__naive_upgraded_time__compute_speedup, 'compute_time_stated': d__result__naive_upgraded_time__compute_time_stated, 'memory_time_stated': d__result__naive_upgraded_time__memory_time_stated},
             'result.sequential_reduction': {'overhead': d__result__sequential_reduction__overhead, 'memory_speedup': d__result__sequential_reduction__memory_speedup, 'compute_speedup': d__result__sequential_reduction__compute_speedup, 'compute_time_stated': d__result__sequential_reduction__compute_time_stated, 'memory_time_stated': d__result__sequential_reduction__memory_time_stated},
         })
-    if follows_compute_time_stated:  # not given: compute_time_stated moves with the inputs its default reads
+    if follows_compute_time_stated and compute_time_stated is not None:  # computed from its default: moves with the inputs it reads
         chain_default(derivatives, "compute_time_stated", {'operations': 1000/effective_rate, 'effective_rate': -1000*operations/effective_rate**2})
-    if follows_memory_time_stated:  # not given: memory_time_stated moves with the inputs its default reads
+    if follows_memory_time_stated and memory_time_stated is not None:  # computed from its default: moves with the inputs it reads
         chain_default(derivatives, "memory_time_stated", {'data_volume': 1000/bandwidth, 'bandwidth': -1000*data_volume/bandwidth**2})
     return derivatives
 

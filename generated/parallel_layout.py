@@ -438,7 +438,7 @@ def gradient(
         derivatives.update({
             'result.min_devices_for_state': {'workload_parameters': d__result__min_devices_for_state__workload_parameters, 'device_memory': d__result__min_devices_for_state__device_memory},
         })
-    if follows_window_resolution:  # not given: window_resolution moves with the inputs its default reads
+    if follows_window_resolution and window_resolution is not None:  # computed from its default: moves with the inputs it reads
         chain_default(derivatives, "window_resolution", {'workload_parameters': batch_tokens*flops_per_param_token/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size), 'tp_size': -batch_tokens*flops_per_param_token*workload_parameters/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size**2), 'pp_size': -batch_tokens*flops_per_param_token*workload_parameters/(accelerator_peak*dp_size*local_efficiency*pp_size**2*tp_size), 'dp_size': -batch_tokens*flops_per_param_token*workload_parameters/(accelerator_peak*dp_size**2*local_efficiency*pp_size*tp_size), 'batch_tokens': flops_per_param_token*workload_parameters/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size), 'flops_per_param_token': batch_tokens*workload_parameters/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size), 'accelerator_peak': -batch_tokens*flops_per_param_token*workload_parameters/(accelerator_peak**2*dp_size*local_efficiency*pp_size*tp_size), 'local_efficiency': -batch_tokens*flops_per_param_token*workload_parameters/(accelerator_peak*dp_size*local_efficiency**2*pp_size*tp_size)})
     return derivatives
 

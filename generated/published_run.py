@@ -117,7 +117,7 @@ def gradient(
             'achieved_rate': {'accelerator_hours': d__achieved_rate__accelerator_hours, 'workload_training_compute': d__achieved_rate__workload_training_compute},
             'peak_fraction': {'accelerator_peak_flops': d__peak_fraction__accelerator_peak_flops, 'accelerator_hours': d__peak_fraction__accelerator_hours, 'workload_training_compute': d__peak_fraction__workload_training_compute},
         })
-    if follows_accelerator_hours:  # not given: accelerator_hours moves with the inputs its default reads
+    if follows_accelerator_hours and accelerator_hours is not None:  # computed from its default: moves with the inputs it reads
         chain_default(derivatives, "accelerator_hours", {'workload_training_accelerators_ref': 24*workload_training_days_ref, 'workload_training_days_ref': 24*workload_training_accelerators_ref})
     return derivatives
 

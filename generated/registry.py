@@ -1096,6 +1096,30 @@ def _Gpt2XlDecodeH100Roofline():
     )
 
 
+def _Gpt2XlLayerNormH100Roofline():
+    """Gpt2XlLayerNormH100Roofline: GPT-2 XL's unfused LayerNorm in prefill on the H100 roofline."""
+    from generated.catalog import Models
+    from symbolic.runtime.units import Q_
+
+    return Scenarios.Gpt2XlDecodeH100Roofline.variant(
+        name="GPT-2 XL's unfused LayerNorm in prefill on the H100 roofline",
+        description='An unfused LayerNorm of a GPT-2 XL prefill over 8,192 tokens: 2T/(T + 1) ≈ 2 flop/byte, deep in the memory-bound region.',
+        intensity=Q_(2 * (Models.Language.GPT2.context_length * 8), 'flop') / Q_(Models.Language.GPT2.context_length * 8 + 1, 'byte'),
+    )
+
+
+def _ResNet50ClassifierHeadH100Roofline():
+    """ResNet50ClassifierHeadH100Roofline: ResNet-50's classifier head at batch 32 on the H100 roofline."""
+    from generated.catalog import Constants
+    from symbolic.runtime.units import Q_
+
+    return Scenarios.Gpt2XlDecodeH100Roofline.variant(
+        name="ResNet-50's classifier head at batch 32 on the H100 roofline",
+        description='The 2,048 → 1,000 dense layer of ResNet-50 at batch 32 in FP16: about 30.5 flop/byte, still memory-bound on an H100.',
+        intensity=(Q_(2 * 32 * 2048 * 1000, 'flop') / ((2048 * 1000 + 32 * 2048 + 32 * 1000) * Constants.ByteWidths.FP16)).to('flop/byte'),
+    )
+
+
 def _KernelAt200FlopPerByteA100():
     """KernelAt200FlopPerByteA100: A kernel at 200 flop/byte on the A100 roofline."""
     from generated.catalog import Hardware
@@ -1281,6 +1305,196 @@ def _Gpt3TrainingStateTp8():
         tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
         dp_size=128,
         activations=200,
+    )
+
+
+def _Gpt2Fp32AdamOnH100():
+    """Gpt2Fp32AdamOnH100: GPT-2 XL with FP32 Adam on an H100."""
+    from generated.catalog import Constants, Hardware, Models
+    from generated.training_state_fit import TrainingStateFitScenario
+
+    return TrainingStateFitScenario(
+        name='GPT-2 XL with FP32 Adam on an H100',
+        description="GPT-2 XL (1.5B) trained in FP32 with Adam's two FP32 moments, against one H100's 80 GiB.",
+        workload=Models.Language.GPT2,
+        hardware=Hardware.Cloud.H100,
+        bytes_per_value=Constants.ByteWidths.FP32,
+        optimizer_bytes_per_parameter=Constants.ByteWidths.ADAM_MOMENTS,
+    )
+
+
+def _Gpt2Fp32AdamBatch32OnH100():
+    """Gpt2Fp32AdamBatch32OnH100: GPT-2 XL with FP32 Adam and FP32 activations at batch 32 on an H100."""
+
+    return Scenarios.Gpt2Fp32AdamOnH100.variant(
+        name='GPT-2 XL with FP32 Adam and FP32 activations at batch 32 on an H100',
+        description='The FP32 GPT-2 XL state beside the FP32 activations of 32 full-window sequences, no recomputation.',
+        batch_size=Scenarios.Gpt2XlBatch32Block.batch_size,
+        activations=Scenarios.Gpt2XlBatch32ActivationsFp32.activations["none"],
+    )
+
+
+def _Gpt2MixedPrecisionAdamOnH100():
+    """Gpt2MixedPrecisionAdamOnH100: GPT-2 XL with mixed-precision Adam at batch 32 on an H100."""
+    from generated.catalog import Constants
+
+    return Scenarios.Gpt2Fp32AdamOnH100.variant(
+        name='GPT-2 XL with mixed-precision Adam at batch 32 on an H100',
+        description='16-bit weights and gradients, an FP32 master copy and Adam moments, beside the 16-bit activations of 32 full-window sequences without recomputation.',
+        bytes_per_value=Constants.ByteWidths.FP16,
+        master_bytes_per_parameter=Constants.ByteWidths.FP32,
+        batch_size=Scenarios.Gpt2XlBatch32Block.batch_size,
+        activations=Scenarios.Gpt2XlBatch32Activations.activations["none"],
+    )
+
+
+def _Gpt2MixedPrecisionFlashAttentionOnH100():
+    """Gpt2MixedPrecisionFlashAttentionOnH100: GPT-2 XL mixed-precision at batch 32 with FlashAttention on an H100."""
+
+    return Scenarios.Gpt2MixedPrecisionAdamOnH100.variant(
+        name='GPT-2 XL mixed-precision at batch 32 with FlashAttention on an H100',
+        description='The mixed-precision state beside the activations without the attention scores (FlashAttention recomputes them): the selective-recomputation count.',
+        activations=Scenarios.Gpt2XlBatch32Activations.per_token_activations,
+    )
+
+
+def _Gpt2MixedPrecisionTwoMicroBatchesOnH100():
+    """Gpt2MixedPrecisionTwoMicroBatchesOnH100: GPT-2 XL mixed-precision with two micro-batches of 16 on an H100."""
+
+    return Scenarios.Gpt2MixedPrecisionFlashAttentionOnH100.variant(
+        name='GPT-2 XL mixed-precision with two micro-batches of 16 on an H100',
+        description="The batch of 32 as two micro-batches of 16: only one micro-batch's activations are live.",
+        batch_size=Scenarios.Gpt2XlMicroBatch16Activations.micro_batch,
+        activations=Scenarios.Gpt2XlMicroBatch16Activations.per_token_activations,
+    )
+
+
+def _Gpt2MixedPrecisionSegmentCheckpointedOnH100():
+    """Gpt2MixedPrecisionSegmentCheckpointedOnH100: GPT-2 XL mixed-precision at batch 32 with 8 checkpointed segments on an H100."""
+
+    return Scenarios.Gpt2MixedPrecisionFlashAttentionOnH100.variant(
+        name='GPT-2 XL mixed-precision at batch 32 with 8 checkpointed segments on an H100',
+        description='The batch-32 activations with the 48 layers checkpointed in 8 segments.',
+        activations=Scenarios.Gpt2XlBatch32SegmentCheckpointed.checkpointed_activations,
+    )
+
+
+def _Llama2_7BMixedPrecisionAdam():
+    """Llama2_7BMixedPrecisionAdam: Llama-2-7B with mixed-precision Adam on an H100."""
+    from generated.catalog import Models
+
+    return Scenarios.Gpt2MixedPrecisionAdamOnH100.variant(
+        name='Llama-2-7B with mixed-precision Adam on an H100',
+        description="Llama-2-7B's full mixed-precision Adam state against one H100: 16 bytes per parameter, 112 GB.",
+        workload=Models.Language.Llama2_7B,
+        batch_size=None,
+        activations=None,
+    )
+
+
+def _Llama3_8BFullFineTuneOnH100():
+    """Llama3_8BFullFineTuneOnH100: Llama-3.1-8B full fine-tuning with mixed-precision Adam on an H100."""
+    from generated.catalog import Models
+
+    return Scenarios.Llama2_7BMixedPrecisionAdam.variant(
+        name='Llama-3.1-8B full fine-tuning with mixed-precision Adam on an H100',
+        description='Every parameter of Llama-3.1-8B trained, beside the activations of 4 sequences of 2,048 tokens.',
+        workload=Models.Language.Llama3_8B,
+        batch_size=Scenarios.Llama3_8BBatch4Activations.micro_batch,
+        activations=Scenarios.Llama3_8BBatch4Activations.per_token_activations,
+    )
+
+
+def _Llama3_8BLoraOnH100():
+    """Llama3_8BLoraOnH100: Llama-3.1-8B with rank-16 LoRA on the query and value projections on an H100."""
+    from generated.catalog import Models
+
+    return Scenarios.Llama3_8BFullFineTuneOnH100.variant(
+        name='Llama-3.1-8B with rank-16 LoRA on the query and value projections on an H100',
+        description="Rank-16 adapters on each layer's query (d × d) and value (d × kv width) projections beside the frozen 16-bit base.",
+        adapter_parameters=Models.Language.Llama3_8B.layers * (16 * (Models.Language.Llama3_8B.hidden_dim + Models.Language.Llama3_8B.hidden_dim) + 16 * (Models.Language.Llama3_8B.hidden_dim + Models.Language.Llama3_8B.kv_heads * (Models.Language.Llama3_8B.hidden_dim // Models.Language.Llama3_8B.heads))),
+    )
+
+
+def _Rank16AdaptersOnHypothetical8B():
+    """Rank16AdaptersOnHypothetical8B: Rank-16 adapters on a hypothetical 8B transformer."""
+    from generated.catalog import Constants
+    from generated.training_state_fit import TrainingStateFitScenario
+    from generated.workloads import TransformerWorkload
+    from symbolic.runtime.units import Q_
+
+    return TrainingStateFitScenario(
+        name='Rank-16 adapters on a hypothetical 8B transformer',
+        description='Rank-16 adapters on two d × d matrices per layer of a user-built 8B-parameter, 32-layer, 4096-wide transformer, mixed-precision Adam, no device.',
+        workload=TransformerWorkload(name='Hypothetical 8B-parameter transformer', architecture='Transformer', parameters=Q_('8e9 param'), layers=32, hidden_dim=4096),
+        bytes_per_value=Constants.ByteWidths.FP16,
+        optimizer_bytes_per_parameter=Constants.ByteWidths.ADAM_MOMENTS,
+        master_bytes_per_parameter=Constants.ByteWidths.FP32,
+        adapter_rank=16,
+        adapted_matrices=2,
+        adapter_in_dim=4096,
+        adapter_out_dim=4096,
+    )
+
+
+def _Rank32AdaptersOnHypothetical8B():
+    """Rank32AdaptersOnHypothetical8B: Rank-32 adapters on a hypothetical 8B transformer."""
+
+    return Scenarios.Rank16AdaptersOnHypothetical8B.variant(
+        name='Rank-32 adapters on a hypothetical 8B transformer',
+        description='The same adapters at twice the rank.',
+        adapter_rank=2 * Scenarios.Rank16AdaptersOnHypothetical8B.adapter_rank,
+    )
+
+
+def _ResNet50Fp32SgdMomentum():
+    """ResNet50Fp32SgdMomentum: ResNet-50 with FP32 SGD with momentum."""
+    from generated.catalog import Constants, Models
+    from generated.training_state_fit import TrainingStateFitScenario
+
+    return TrainingStateFitScenario(
+        name='ResNet-50 with FP32 SGD with momentum',
+        description='ResNet-50 in FP32 with one FP32 momentum value per parameter, no device.',
+        workload=Models.Vision.ResNet50,
+        bytes_per_value=Constants.ByteWidths.FP32,
+        optimizer_bytes_per_parameter=Constants.ByteWidths.FP32,
+    )
+
+
+def _ResNet50Fp32AdamBatch64():
+    """ResNet50Fp32AdamBatch64: ResNet-50 with FP32 Adam at batch 64 on an H100."""
+    from generated.catalog import Constants, Hardware
+    from symbolic.runtime.units import Q_
+
+    return Scenarios.ResNet50Fp32SgdMomentum.variant(
+        name='ResNet-50 with FP32 Adam at batch 64 on an H100',
+        description='ResNet-50 in FP32 with Adam, beside 8 GB of activations for 64 images, on an H100.',
+        optimizer_bytes_per_parameter=Constants.ByteWidths.ADAM_MOMENTS,
+        hardware=Hardware.Cloud.H100,
+        batch_size=64,
+        activations=Q_('8 GB'),
+    )
+
+
+def _ResNet50Fp32AdamBatch64HighActivations():
+    """ResNet50Fp32AdamBatch64HighActivations: ResNet-50 with FP32 Adam at batch 64, 12 GB of activations, on an H100."""
+    from symbolic.runtime.units import Q_
+
+    return Scenarios.ResNet50Fp32AdamBatch64.variant(
+        name='ResNet-50 with FP32 Adam at batch 64, 12 GB of activations, on an H100',
+        description='The batch-64 ResNet-50 with a heavier activation estimate (12 GB).',
+        activations=Q_('12 GB'),
+    )
+
+
+def _ResNet50Fp32AdamBatch512():
+    """ResNet50Fp32AdamBatch512: ResNet-50 with FP32 Adam at batch 512 on an H100."""
+
+    return Scenarios.ResNet50Fp32AdamBatch64.variant(
+        name='ResNet-50 with FP32 Adam at batch 512 on an H100',
+        description="The batch-64 ResNet-50's activations scaled linearly to 512 images.",
+        batch_size=512,
+        activations=Scenarios.ResNet50Fp32AdamBatch64.activations_per_sequence * 512,
     )
 
 
@@ -1548,6 +1762,8 @@ Scenarios = Namespace(
         'Gpt3PublishedRun': _Gpt3PublishedRun,
         'CompactEncoderResidualAdapters': _CompactEncoderResidualAdapters,
         'Gpt2XlDecodeH100Roofline': _Gpt2XlDecodeH100Roofline,
+        'Gpt2XlLayerNormH100Roofline': _Gpt2XlLayerNormH100Roofline,
+        'ResNet50ClassifierHeadH100Roofline': _ResNet50ClassifierHeadH100Roofline,
         'KernelAt200FlopPerByteA100': _KernelAt200FlopPerByteA100,
         'KernelAt200FlopPerByteH100': _KernelAt200FlopPerByteH100,
         'LayerNormMeasuredH100': _LayerNormMeasuredH100,
@@ -1560,6 +1776,21 @@ Scenarios = Namespace(
         'Gpt3TensorParallelLayerTp8': _Gpt3TensorParallelLayerTp8,
         'Gpt3PretrainingFrontier8K': _Gpt3PretrainingFrontier8K,
         'Gpt3TrainingStateTp8': _Gpt3TrainingStateTp8,
+        'Gpt2Fp32AdamOnH100': _Gpt2Fp32AdamOnH100,
+        'Gpt2Fp32AdamBatch32OnH100': _Gpt2Fp32AdamBatch32OnH100,
+        'Gpt2MixedPrecisionAdamOnH100': _Gpt2MixedPrecisionAdamOnH100,
+        'Gpt2MixedPrecisionFlashAttentionOnH100': _Gpt2MixedPrecisionFlashAttentionOnH100,
+        'Gpt2MixedPrecisionTwoMicroBatchesOnH100': _Gpt2MixedPrecisionTwoMicroBatchesOnH100,
+        'Gpt2MixedPrecisionSegmentCheckpointedOnH100': _Gpt2MixedPrecisionSegmentCheckpointedOnH100,
+        'Llama2_7BMixedPrecisionAdam': _Llama2_7BMixedPrecisionAdam,
+        'Llama3_8BFullFineTuneOnH100': _Llama3_8BFullFineTuneOnH100,
+        'Llama3_8BLoraOnH100': _Llama3_8BLoraOnH100,
+        'Rank16AdaptersOnHypothetical8B': _Rank16AdaptersOnHypothetical8B,
+        'Rank32AdaptersOnHypothetical8B': _Rank32AdaptersOnHypothetical8B,
+        'ResNet50Fp32SgdMomentum': _ResNet50Fp32SgdMomentum,
+        'ResNet50Fp32AdamBatch64': _ResNet50Fp32AdamBatch64,
+        'ResNet50Fp32AdamBatch64HighActivations': _ResNet50Fp32AdamBatch64HighActivations,
+        'ResNet50Fp32AdamBatch512': _ResNet50Fp32AdamBatch512,
         'BufferTransfer10GB': _BufferTransfer10GB,
         'Fp32MillionElementTensorAcrossH100Links': _Fp32MillionElementTensorAcrossH100Links,
         'TensorParallelExchange1GB': _TensorParallelExchange1GB,

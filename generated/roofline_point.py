@@ -130,7 +130,7 @@ def gradient(
             'attainable': {'hardware_peak': d__attainable__hardware_peak, 'hardware_bandwidth': d__attainable__hardware_bandwidth, 'intensity': d__attainable__intensity},
             'peak_fraction': {'hardware_peak': d__peak_fraction__hardware_peak, 'hardware_bandwidth': d__peak_fraction__hardware_bandwidth, 'intensity': d__peak_fraction__intensity},
         })
-    if follows_intensity:  # not given: intensity moves with the inputs its default reads
+    if follows_intensity and intensity is not None:  # computed from its default: moves with the inputs it reads
         chain_default(derivatives, "intensity", {'achieved_rate': 1/achieved_bandwidth, 'achieved_bandwidth': -achieved_rate/achieved_bandwidth**2})
     return derivatives
 

@@ -192,7 +192,7 @@ def gradient(
             'result.compute_fraction': {'workload_layers': d__result__compute_fraction__workload_layers, 'workload_hidden_dim': d__result__compute_fraction__workload_hidden_dim, 'tp_size': d__result__compute_fraction__tp_size, 'microbatch': d__result__compute_fraction__microbatch, 'link_bandwidth': d__result__compute_fraction__link_bandwidth, 'compute_time': d__result__compute_fraction__compute_time, 'collectives_per_layer': d__result__compute_fraction__collectives_per_layer, 'seq_len': d__result__compute_fraction__seq_len},
             'result.communication_fraction': {'workload_layers': d__result__communication_fraction__workload_layers, 'workload_hidden_dim': d__result__communication_fraction__workload_hidden_dim, 'tp_size': d__result__communication_fraction__tp_size, 'microbatch': d__result__communication_fraction__microbatch, 'link_bandwidth': d__result__communication_fraction__link_bandwidth, 'compute_time': d__result__communication_fraction__compute_time, 'collectives_per_layer': d__result__communication_fraction__collectives_per_layer, 'seq_len': d__result__communication_fraction__seq_len},
         })
-    if follows_seq_len:  # not given: seq_len moves with the inputs its default reads
+    if follows_seq_len and seq_len is not None:  # computed from its default: moves with the inputs it reads
         chain_default(derivatives, "seq_len", {'workload_context_length': 1})
     return derivatives
 

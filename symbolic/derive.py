@@ -222,8 +222,10 @@ class Solution:
 def _branches(expr: sympy.Basic, unknown: sympy.Symbol) -> list[tuple[sympy.Basic, sympy.Basic]]:
     """``(expr with each Min/Max replaced by one argument, condition for that choice)``; an
     ``otherwise=`` choice (a Piecewise on ``Given``) splits into its given and its fallback branch."""
-    nodes = [n for n in expr.atoms(sympy.Min, sympy.Max) if n.has(unknown)]
-    nodes += [n for n in expr.atoms(sympy.Piecewise) if any(isinstance(c, Given) for _, c in n.args)]
+    # atoms() is a set: sorted, so the branches (and the page listing them) come in one order in every process
+    nodes = sorted((n for n in expr.atoms(sympy.Min, sympy.Max) if n.has(unknown)), key=sympy.default_sort_key)
+    nodes += sorted((n for n in expr.atoms(sympy.Piecewise) if any(isinstance(c, Given) for _, c in n.args)),
+                    key=sympy.default_sort_key)
     if not nodes:
         return [(expr, sympy.true)]
     branches = []
@@ -242,7 +244,12 @@ def _branches(expr: sympy.Basic, unknown: sympy.Symbol) -> list[tuple[sympy.Basi
             for other in node.args:
                 if other != chosen:
                     condition &= (chosen <= other) if isinstance(node, sympy.Min) else (chosen >= other)
-        branches.append((expr.xreplace(replace), condition))
+        chosen_expr = expr
+        for _ in range(len(nodes)):  # a choice nested in another's branch is put in on a later pass
+            chosen_expr, before = chosen_expr.xreplace(replace), chosen_expr
+            if chosen_expr == before:
+                break
+        branches.append((chosen_expr, condition))
     return branches
 
 

@@ -41,7 +41,7 @@ def _entries_and_lengths(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]
         elif spec.minimum is not None and decl.symbol.is_Symbol:
             replace[decl.symbol] = spec.minimum + sympy.Dummy(f"{decl.name}_excess", nonnegative=True)
     for requirement in model.requirements:  # a >= b (a an input): a is b plus something nonnegative
-        if requirement.unless:
+        if requirement.unless or requirement.when:
             continue  # waived when its optional input is given: it proves nothing
         condition = requirement.condition  # (a > b: plus something positive)
         if isinstance(condition, (sympy.GreaterThan, sympy.StrictGreaterThan)) and condition.lhs.is_Symbol:
@@ -108,7 +108,7 @@ def _positive_by_cases(model: ScenarioModel, denominator: sympy.Basic, replace: 
     """Prove ``denominator`` positive case by case: each positive integer input that a
     requirement names is either 1 or 2 + k (k ≥ 0); cases a requirement rules out (``K·g ≥ 2``
     with K = g = 1) are skipped, and the denominator must be positive in every other case."""
-    conditions = [r.condition for r in model.requirements if not r.unless]
+    conditions = [r.condition for r in model.requirements if not r.unless and not r.when]
     named = set().union(*(c.free_symbols for c in conditions)) if conditions else set()
     counts = [decl.symbol for decl in model.evaluator_inputs()
               if decl.symbol in named and decl.symbol in denominator.free_symbols

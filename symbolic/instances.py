@@ -8,9 +8,14 @@ that rebuilds it from the runtime catalog.
 
 from __future__ import annotations
 
+import json
+import re
+from fractions import Fraction
 from typing import Any
 
 from symbolic.model import Scenario
+from symbolic.refs import Lazy, Ref, value_of
+from symbolic.runtime.errors import DeclarationError
 
 
 class Instance:
@@ -34,6 +39,38 @@ class Instance:
     def source(self) -> str:
         """How generated code refers to this entry (when it is another entry's input)."""
         return f"Scenarios.{self.key}"
+
+    def output(self, path: str) -> Ref:
+        """Another entry's input taken from this entry's output ``path`` (as ``mlsysym show``
+        names it: ``per_token_activations``, ``activations[none]``, ``result.total``).
+
+        Written into the registry as ``Scenarios.<key>.activations["none"]``; its value is the
+        output evaluated exactly at generation (a Quantity with a ``Fraction`` magnitude in the
+        output's unit), so worked examples and solved questions see the exact number."""
+        quantity = next((q for q in self.scenario.model.quantities if q.name == path), None)
+        if quantity is None or quantity.kind != "scalar":
+            raise DeclarationError(f"{self.scenario.model.name}: no scalar output {path!r} to take a value from")
+        access = re.sub(r"\[([^\]]+)\]", lambda match: f"[{json.dumps(match.group(1))}]", path)
+        return Ref(Lazy(lambda: f"{self.source}.{access}"), Lazy(lambda: self._exact_output(path, quantity.unit)))
+
+    def input(self, name: str) -> Ref:
+        """Another entry's input taken from this entry's given input ``name``, written into the
+        registry as ``Scenarios.<key>.<name>`` (``Gpt2XlBatch32Block.input("batch_size")``)."""
+        given = self.all_inputs()
+        if name not in given:
+            raise DeclarationError(f"{self.scenario.model.name}: {self.name} gives no input {name!r} to take")
+        return Ref(Lazy(lambda: f"{self.source}.{name}"), Lazy(lambda: value_of(given[name])))
+
+    def _exact_output(self, path: str, unit: str) -> Any:
+        from symbolic.codegen.worked import evaluate, instance_values, needed
+        from symbolic.runtime.units import Q_
+
+        model = self.scenario.model
+        value = evaluate(model, instance_values(self), needed(model, [path])).shown[path]
+        if value is None:
+            raise DeclarationError(f"{model.name}: {path} of {self.key or self.name} is unavailable (an optional "
+                                   "input it needs is not given), so no entry can take its value")
+        return Q_(Fraction(int(value.p), int(value.q)), unit or "dimensionless")
 
     def all_inputs(self) -> dict[str, Any]:
         """Every explicitly given input, the base's first for a variant."""

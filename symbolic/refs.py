@@ -16,26 +16,63 @@ from typing import Any
 _ADD, _MUL, _ATOM = 1, 2, 3
 
 
+class Lazy:
+    """A value computed on first use (an entry's key and outputs exist only at generation)."""
+
+    __slots__ = ("_compute", "_done", "_result")
+
+    def __init__(self, compute: Callable[[], Any]) -> None:
+        self._compute = compute
+        self._done = False
+        self._result: Any = None
+
+    def get(self) -> Any:
+        if not self._done:
+            self._result, self._done = self._compute(), True
+        return self._result
+
+
 class Ref:
-    """A value and the Python source that produces it at runtime."""
+    """A value and the Python source that produces it at runtime (either may be ``Lazy``)."""
 
-    __slots__ = ("source", "value", "_precedence")
+    __slots__ = ("_source", "_value", "_precedence")
 
-    def __init__(self, source: str, value: Any, precedence: int = _ATOM) -> None:
-        self.source = source
-        self.value = value
+    def __init__(self, source: str | Lazy, value: Any, precedence: int = _ATOM) -> None:
+        self._source = source
+        self._value = value
         self._precedence = precedence
+
+    @property
+    def source(self) -> str:
+        return self._source.get() if isinstance(self._source, Lazy) else self._source
+
+    @property
+    def value(self) -> Any:
+        return self._value.get() if isinstance(self._value, Lazy) else self._value
+
+    @property
+    def lazy(self) -> bool:
+        return isinstance(self._source, Lazy) or isinstance(self._value, Lazy)
 
     def __getattr__(self, name: str) -> Ref:
         if name.startswith("_"):
             raise AttributeError(name)
+        if self.lazy:
+            return Ref(Lazy(lambda: f"{self._wrap(_ATOM)}.{name}"), Lazy(lambda: getattr(self.value, name)))
         return Ref(f"{self._wrap(_ATOM)}.{name}", getattr(self.value, name))  # (a / b).to(...) keeps its brackets
 
     def __call__(self, *args: Any, **kwargs: Any) -> Ref:
         """A method call on the referenced value: ``capacity.to("GiB")`` stays written as source."""
-        parts = [source_of(a) for a in args] + [f"{key}={source_of(v)}" for key, v in kwargs.items()]
-        value = self.value(*(value_of(a) for a in args), **{key: value_of(v) for key, v in kwargs.items()})
-        return Ref(f"{self.source}({', '.join(parts)})", value)
+        def source() -> str:
+            parts = [source_of(a) for a in args] + [f"{key}={source_of(v)}" for key, v in kwargs.items()]
+            return f"{self.source}({', '.join(parts)})"
+
+        def value() -> Any:
+            return self.value(*(value_of(a) for a in args), **{key: value_of(v) for key, v in kwargs.items()})
+
+        if self.lazy or any(isinstance(a, Ref) and a.lazy for a in (*args, *kwargs.values())):
+            return Ref(Lazy(source), Lazy(value))
+        return Ref(source(), value())
 
     def _wrap(self, level: int, right: bool = False) -> str:
         tighter = self._precedence > level or (self._precedence == level and not right)
@@ -44,8 +81,13 @@ class Ref:
     def _binary(self, other: Any, symbol: str, level: int, op: Callable[[Any, Any], Any], reflected: bool = False) -> Ref:
         other_ref = other if isinstance(other, Ref) else Ref(repr(other), other)
         left, right = (other_ref, self) if reflected else (self, other_ref)
-        source = f"{left._wrap(level)} {symbol} {right._wrap(level, right=True)}"
-        return Ref(source, op(left.value, right.value), level)
+
+        def source() -> str:
+            return f"{left._wrap(level)} {symbol} {right._wrap(level, right=True)}"
+
+        if left.lazy or right.lazy:
+            return Ref(Lazy(source), Lazy(lambda: op(left.value, right.value)), level)
+        return Ref(source(), op(left.value, right.value), level)
 
     def __add__(self, other: Any) -> Ref:
         return self._binary(other, "+", _ADD, operator.add)
@@ -76,7 +118,7 @@ class Ref:
         return self._binary(other, "//", _MUL, operator.floordiv, reflected=True)
 
     def __repr__(self) -> str:
-        return f"Ref({self.source!r})"
+        return "Ref(<not yet resolved>)" if isinstance(self._source, Lazy) else f"Ref({self.source!r})"
 
 
 def Q(text: Any, unit: str | None = None) -> Ref:  # noqa: N802 (reads like the runtime's Q_)
@@ -109,3 +151,9 @@ def value_of(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: value_of(item) for key, item in value.items()}
     return value.value if isinstance(value, Ref) else value
+
+
+def literal(value: Any) -> Ref:
+    """A plain number kept as written through arithmetic, so ``2 * B * K * N`` with
+    ``B = literal(32)`` stays ``2 * 32 * ...`` in the registry instead of one folded number."""
+    return Ref(repr(value), value)

@@ -14,7 +14,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # The ZeRO stage table nests a cases inside a cases, each with its conditions; stacked as far
 # as it goes, the estimate puts it past the budget (it fits the handbook's line: the PDF test
 # finds no overfull equation).
-WIDEST_ALLOWED = {"ZeroShardingScenario": 90.0}
+# TrainingStateFit's `fits` nests the total's adapter cases in an Iverson bracket inside the device's cases
+# (estimate 77.3); pdflatex sets it within the line too (no overfull display on that page).
+WIDEST_ALLOWED = {"ZeroShardingScenario": 90.0, "TrainingStateFitScenario": 80.0}
 
 
 @pytest.mark.parametrize("tex, expected", [

@@ -92,3 +92,22 @@ def test_require_unless_names_an_optional_input_it_does_not_read():
             a = Input(integer=True, positive=True, doc="A count.")
             b = Input("s", positive=True, default=None, doc="An optional time.")
             rule = Require(b < 2 * a, "b", unless=b)
+
+
+def test_require_when_checks_only_beside_an_optional_input():
+    """``when=x``: the condition (and the inputs it names) only when x is given; they stay optional otherwise."""
+    with pytest.raises(DeclarationError, match="not an optional input"):
+        class Always(Scenario):
+            a = Input(integer=True, positive=True, doc="A required count.")
+            k = Input(integer=True, positive=True, default=None, doc="An optional count.")
+            rule = Require(sympy.Ge(k, 1, evaluate=False), "a needs k", when=a)
+    with pytest.raises(DeclarationError, match="unless or when"):
+        class Both(Scenario):
+            a = Input(integer=True, positive=True, default=None, doc="An optional count.")
+            b = Input(integer=True, positive=True, default=None, doc="An optional count.")
+            k = Input(integer=True, positive=True, default=None, doc="An optional count.")
+            rule = Require(sympy.Ge(k, 1, evaluate=False), "k", unless=a, when=b)
+    from symbolic.scenarios.training_memory.training_state_fit import TrainingStateFitScenario
+
+    (rule,) = TrainingStateFitScenario.model.requirements
+    assert rule.when == "adapter_rank" and not rule.unless

@@ -37,3 +37,43 @@ def test_whole_division_of_catalog_counts():
                                    "(4 * Systems.Nodes.DGX_H100.accelerators_per_node)")
     assert value_of(replicas) == 32 and type(value_of(replicas)) is int
     assert value_of(2048 // per_node) == 256
+
+
+def test_another_entrys_output_is_a_lazy_exact_reference():
+    """``entry.output(path)``: written as ``Scenarios.<key>.<path>`` once the generator names the entry, valued
+    exactly (a Fraction magnitude), and arithmetic on it stays lazy."""
+    from fractions import Fraction
+
+    from symbolic.codegen.worked import _in_unit
+    from symbolic.instances import Instance
+    from symbolic.scenarios.training_memory.activation_memory import ActivationMemoryScenario
+
+    entry = Instance(ActivationMemoryScenario, name="t", description="t", workload=Models.Language.GPT2,
+                     micro_batch=3, seq_len=1000)
+    none, doubled = entry.output("activations[none]"), 2 * entry.output("per_token_activations")
+    assert none.lazy and doubled.lazy and repr(none) == "Ref(<not yet resolved>)"
+    entry.key = "Later"  # discovery names the entry after it is declared
+    assert source_of(none) == 'Scenarios.Later.activations["none"]'
+    assert source_of(doubled) == "2 * Scenarios.Later.per_token_activations"
+    L, h, a, s, b = 48, 1600, 25, 1000, 3
+    assert value_of(none).magnitude == Fraction(L * (34 * s * b * h + 5 * a * s * s * b))
+    per_token = Fraction(L * 34 * s * b * h, 10**9)  # GB, exactly
+    assert value_of(doubled).magnitude == 2 * per_token and value_of(doubled).units == value_of(Q("1 GB")).units
+    assert _in_unit(value_of(doubled), "byte") == 2 * per_token * 10**9  # converted exactly, not through a float
+    assert source_of(entry.input("micro_batch")) == "Scenarios.Later.micro_batch" and value_of(entry.input("micro_batch")) == 3
+
+
+def test_literal_numbers_stay_written_out():
+    from symbolic.refs import literal
+
+    b, k = literal(32), literal(2048)
+    assert source_of(2 * b * k) == "2 * 32 * 2048" and value_of(2 * b * k) == 131072
+
+
+def test_a_custom_record_is_written_as_the_call_a_user_makes():
+    from symbolic.catalog import custom
+
+    mine = custom.TransformerWorkload(name="Mine", parameters=Q("8e9 param"), layers=32, hidden_dim=4096)
+    assert source_of(mine) == "TransformerWorkload(name='Mine', parameters=Q_('8e9 param'), layers=32, hidden_dim=4096)"
+    assert value_of(mine).layers == 32 and value_of(mine).parameters.magnitude == 8e9
+    assert source_of(mine.hidden_dim).endswith(".hidden_dim") and value_of(mine.hidden_dim) == 4096

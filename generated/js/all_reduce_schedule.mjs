@@ -23,9 +23,9 @@ export const argumentDefaults = {
   "time_saved_fraction": 0.0,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["time_saved_fraction"], check: (time_saved_fraction) => (time_saved_fraction <= 1), message: "time_saved_fraction must be at most 1", unless: ""},
+  {names: ["time_saved_fraction"], check: (time_saved_fraction) => (time_saved_fraction <= 1), message: "time_saved_fraction must be at most 1", unless: "", when: ""},
 ];
 
 export function evaluate(args) {

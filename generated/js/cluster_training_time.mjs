@@ -25,7 +25,7 @@ export const argumentDefaults = {
   "hourly_price": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
 ];
 

@@ -22,9 +22,9 @@ export const argumentDefaults = {
   "recompiles": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["eager_rate", "compiled_rate"], check: (eager_rate, compiled_rate) => (compiled_rate > eager_rate), message: "compiled_rate must exceed eager_rate, or no number of items repays the compile", unless: ""},
+  {names: ["eager_rate", "compiled_rate"], check: (eager_rate, compiled_rate) => (compiled_rate > eager_rate), message: "compiled_rate must exceed eager_rate, or no number of items repays the compile", unless: "", when: ""},
 ];
 
 export function evaluate(args) {

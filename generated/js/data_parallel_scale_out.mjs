@@ -28,9 +28,9 @@ export const argumentDefaults = {
   "node_hour_rate": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["nodes"], check: (nodes) => (nodes <= 1), message: "inter_bandwidth must be given with more than one node", unless: "inter_bandwidth"},
+  {names: ["nodes"], check: (nodes) => (nodes <= 1), message: "inter_bandwidth must be given with more than one node", unless: "inter_bandwidth", when: ""},
 ];
 
 export function evaluate(args) {

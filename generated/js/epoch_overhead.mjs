@@ -30,9 +30,9 @@ export const argumentDefaults = {
   "flop_energy": "required",
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["network_batch_size", "network_dataset_training_examples"], check: (network_batch_size, network_dataset_training_examples) => (network_dataset_training_examples >= network_batch_size), message: "the network\u0027s dataset must have at least batch_size training examples", unless: ""},
+  {names: ["network_batch_size", "network_dataset_training_examples"], check: (network_batch_size, network_dataset_training_examples) => (network_dataset_training_examples >= network_batch_size), message: "the network\u0027s dataset must have at least batch_size training examples", unless: "", when: ""},
 ];
 
 export function evaluate(args) {

@@ -20,9 +20,9 @@ export const argumentDefaults = {
   "bubble_target": 0.1,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["bubble_target"], check: (bubble_target) => (bubble_target <= 1), message: "bubble_target must be at most 1 (a share of the step)", unless: ""},
+  {names: ["bubble_target"], check: (bubble_target) => (bubble_target <= 1), message: "bubble_target must be at most 1 (a share of the step)", unless: "", when: ""},
 ];
 
 export function evaluate(args) {

@@ -27,7 +27,7 @@ export const argumentDefaults = {
   "batch_size": 1,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
 ];
 

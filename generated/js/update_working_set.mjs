@@ -23,9 +23,9 @@ export const argumentDefaults = {
   "bandwidth": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["activation_factor", "activation_factor_high"], check: (activation_factor, activation_factor_high) => (activation_factor_high >= activation_factor), message: "activation_factor_high must be at least activation_factor", unless: ""},
+  {names: ["activation_factor", "activation_factor_high"], check: (activation_factor, activation_factor_high) => (activation_factor_high >= activation_factor), message: "activation_factor_high must be at least activation_factor", unless: "", when: ""},
 ];
 
 export function evaluate(args) {

@@ -26,7 +26,7 @@ from symbolic.catalog.load import (
 )
 from symbolic.catalog.schema import Record
 from symbolic.catalog.systems import IOInterconnect
-from symbolic.refs import Ref
+from symbolic.refs import Lazy, Ref
 from symbolic.runtime.hardware import DatasetProfile, HardwareNode
 from symbolic.runtime.namespace import Namespace
 from symbolic.runtime.units import Q_
@@ -319,3 +319,26 @@ Datasets = Ref("Datasets", _datasets())
 Constants = Ref("Constants", _constants())
 Models = Ref("Models", _Built(_models))
 Systems = Ref("Systems", _Built(_systems))
+
+
+class _Custom:
+    """Record types as a user calls them to build a record of their own: in a registry entry,
+    ``custom.TransformerWorkload(name="Mine", parameters=Q("8e9 param"), layers=32)`` is the
+    runtime record (validated like any custom one) and is written into the registry as the
+    call ``TransformerWorkload(name='Mine', ...)``, not as copied numbers."""
+
+    def __getattr__(self, name: str) -> Ref:
+        from symbolic.codegen.records import record_types
+
+        if name.startswith("_") or name not in record_types():
+            raise AttributeError(f"custom.{name}: not a record type ({', '.join(sorted(record_types()))})")
+
+        def build() -> Any:
+            from symbolic.codegen.records import runtime_types
+
+            return runtime_types(record_types()[name].removeprefix("generated."))[name]
+
+        return Ref(name, Lazy(build))
+
+
+custom = _Custom()

@@ -61,7 +61,9 @@ def derivations_markdown(model: ScenarioModel, instances: list[Instance],
             ranked = sorted(((round(abs(e), 12), name, e) for name, e in elasticities if abs(e) > 1e-12),
                             key=lambda r: (-r[0], r[1]))
             top = ", ".join(f"`{name}` {e:+.3g}" for _, name, e in ranked[:4])
-            rows.append(f"| `{output}` | {top or 'depends on list inputs only'} |")
+            choice = any(o.name == output and o.labels for o in model.outputs)  # True/False: a step, no slope
+            flat = "a choice: flat on either side of its switch" if choice else "depends on list inputs only"
+            rows.append(f"| `{output}` | {top or flat} |")
         if rows:
             lines += [f"### Elasticities at `{instance.key}`", "",
                       "Percent change of the output per percent change of each input (d ln y / d ln x), "
@@ -90,6 +92,15 @@ def _lookup(values: dict[str, Any], path: str) -> Any:
 
 def _plain(values: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
+
+
+def _given_values(model: ScenarioModel, instance: Instance) -> dict[str, Any]:
+    """An instance's arguments as the runtime holds them: an input it leaves to an expression
+    default stays out (solve puts the expression in, so a default reading the unknown follows it)."""
+    given = instance.all_inputs()
+    left = {decl.name for decl in model.inputs if given.get(decl.name) is None
+            and isinstance(decl.spec.default, sympy.Basic) and not decl.spec.default.is_Number}
+    return {k: v for k, v in _plain(instance_values(instance)).items() if k not in left}
 
 
 def _question(model: ScenarioModel, instances: list[Instance], printer: DocsLatexPrinter,
@@ -131,7 +142,7 @@ def _question(model: ScenarioModel, instances: list[Instance], printer: DocsLate
         if any(lacks):
             lines += [f"- At `{instance.key}`: no {' and '.join(filter(None, lacks))}."]
             continue
-        numbers = derive.solve(model, unknown, output, rhs, _plain(instance_values(instance)), symbolic=False,
+        numbers = derive.solve(model, unknown, output, rhs, _given_values(model, instance), symbolic=False,
                                keys=keys)
         unit = f" {decl.spec.unit}" if decl.spec.unit else ""
         answer = ", ".join(f"{value:.6g}{unit}" for value in numbers.values) or "none in the domain"

@@ -253,7 +253,7 @@ def js_module(model: ScenarioModel, evaluator: Evaluator) -> dict[str, Any]:
     for block in evaluator.blocks:
         lines = [(st.target, printer.statement(st, symbols.get(st.target))) for st in block.statements]
         blocks.append((block.guard, lines, block.outputs))
-    requirements = [(r.names, printer.doprint(r.condition), r.message, r.unless) for r in evaluator.requirements]
+    requirements = [(r.names, printer.doprint(r.condition), r.message, r.unless, r.when) for r in evaluator.requirements]
     clash = sorted(set(evaluator.names.values()) & RESERVED)
     if clash:
         raise DeclarationError(f"{model.name}: {clash} are reserved words in JavaScript; rename these values")

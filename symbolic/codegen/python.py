@@ -60,6 +60,7 @@ class Requirement:
     code: str
     message: str
     unless: str = ""
+    when: str = ""
     condition: Any = field(default=None, compare=False)  # the folded sympy condition the code prints
 
 
@@ -114,7 +115,8 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     by_symbol = {quantity.symbol: quantity for quantity in model.quantities}
     # Prune, merge repeated steps, fold hidden lists into their sums, prune what that freed.
     needed = _needed(_inline_hidden_lists(_deduplicated(_needed(model.quantities))))
-    required = set().union(*(_symbols(r.condition) for r in model.requirements)) if model.requirements else set()
+    # inputs a requirement names are always there, unless it is checked only when another input is given
+    required = set().union(set(), *(_symbols(r.condition) for r in model.requirements if not r.when))
     optional = {decl.symbol: decl.name for decl in arguments if decl.spec.default is None and decl.symbol not in required}
     alternatives: dict[str, tuple[str, ...]] = {}
     by_name = {decl.name: decl for decl in arguments}
@@ -159,7 +161,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
         folded = type(condition)(fold.base(condition.lhs), fold.base(condition.rhs))
         involved = tuple(d.name for d in arguments if d.symbol in _symbols(condition))
         requirements.append(Requirement(involved, printer.doprint(folded), requirement.message, requirement.unless,
-                                        folded))
+                                        requirement.when, folded))
 
     optional_outputs = {q.name: guards[q.symbol] for q in needed if guards[q.symbol]}
     main = [q for q in needed if not guards[q.symbol]]
@@ -172,7 +174,9 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     for block in blocks:
         if block.guard:
             members = [q for q in needed if guards[q.symbol] == block.guard]
-            statements, entries = shared.block(members, variables + [by_name[g] for g in block.guard])
+            # the inputs a Given branch tests move the main outputs this block reads, so they are variables here too
+            guarded_inputs = [by_name[g] for g in block.guard]
+            statements, entries = shared.block(members, variables + [s for s in tested if s not in guarded_inputs] + guarded_inputs)
             if "d__" in entries:  # a block whose outputs are all flat (a floor) adds nothing
                 parts.append((block, statements, entries))
     # Each part repeats its block's value statements, keeping only what the derivatives read.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -227,6 +228,7 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
     for requirement in evaluator.requirements:
         check = Code(f"lambda {', '.join(requirement.names)}: {requirement.code}")
         extra = {"unless": requirement.unless} if requirement.unless else {}
+        extra |= {"when": requirement.when} if requirement.when else {}
         requirements.append(Call.of("Requirement", requirement.names, check, requirement.message, **extra))
         validation_imports.add("Requirement")
 
@@ -335,6 +337,9 @@ def _instance_context(instance: Instance) -> dict[str, Any]:
         "sources": sources,
         # what the registry's builder imports when first called
         "catalog_names": [n for n in CATALOG_NAMES if re.search(rf"\b{n}\b", text)],
+        # record types a custom record is built with (symbolic.catalog.custom): module -> names
+        "record_imports": sorted((module, name) for name, module in record_types().items()
+                                 if re.search(rf"(?<![.\w]){name}\(", text)),
         "uses_quantity": "Q_(" in text,
         "values": {name: _shown(value_of(value)) for name, value in instance.all_inputs().items()},
     }
@@ -354,6 +359,8 @@ def _shown(value: Any) -> str:
         return value.registry_path
     if path:
         return f"Hardware.{path}" if type(value).__name__ == "HardwareNode" else f"Datasets.{path}"
+    if hasattr(value, "units") and isinstance(value.magnitude, Fraction):  # another entry's output, exact
+        value = type(value)(float(value.magnitude), value.units)
     if hasattr(value, "units"):
         return f"{value:~P}"
     if isinstance(value, Instance):

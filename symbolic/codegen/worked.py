@@ -62,6 +62,8 @@ def _in_unit(value: Any, unit: str) -> Any:
     """A given input value as an exact number (or list) in the input's declared unit."""
     if isinstance(value, (list, tuple)):
         return [_in_unit(item, unit) for item in value]
+    if hasattr(value, "units") and isinstance(value.magnitude, Fraction):  # exact (another entry's output)
+        return exact(value.magnitude) * scale_of_unit(str(value.units)) / scale_of_unit(unit)
     if hasattr(value, "units"):  # a pint Quantity
         return exact(value.to(unit or "dimensionless").magnitude)
     return exact(value)

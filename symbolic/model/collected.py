@@ -113,6 +113,7 @@ class RequirementDecl:
     condition: sympy.Basic
     message: str
     unless: str = ""  # an optional input whose presence waives the condition ("" = always checked)
+    when: str = ""  # an optional input without which the condition is not checked ("" = always checked)
 
 
 @dataclass(frozen=True)

@@ -250,26 +250,36 @@ class Require(Declaration):
     Inputs it mentions must be present even when optional on their own. ``unless=x`` names an
     optional input whose presence waives the condition: ``Require(nodes <= 1, "inter_bandwidth
     is needed across nodes", unless=inter_bandwidth)`` makes an input needed only in some cases.
+    ``when=x`` is the converse: the condition is checked only when the optional input ``x`` is
+    given, so ``Require(k * d >= 1, "k and d must be given with adapter_rank", when=adapter_rank)`` makes
+    inputs needed only beside another (the inputs it names stay optional otherwise).
     Such a condition proves nothing about the domains (it may not hold).
     """
 
-    def __init__(self, condition: sympy.Basic, message: str, *, unless: sympy.Symbol | None = None) -> None:
+    def __init__(self, condition: sympy.Basic, message: str, *, unless: sympy.Symbol | None = None,
+                 when: sympy.Symbol | None = None) -> None:
         if not isinstance(condition, sympy.core.relational.Relational):
             raise DeclarationError(f"Require: expected a comparison such as a >= b, got {condition!r}")
-        if unless is not None and (not isinstance(unless, sympy.Symbol) or unless in condition.free_symbols):
-            raise DeclarationError(f"Require: unless must be an input the condition does not read, got {unless!r}")
+        for keyword, given in (("unless", unless), ("when", when)):
+            if given is not None and (not isinstance(given, sympy.Symbol) or given in condition.free_symbols):
+                raise DeclarationError(f"Require: {keyword} must be an input the condition does not read, got {given!r}")
+        if unless is not None and when is not None:
+            raise DeclarationError("Require: give unless or when, not both")
         self.condition = condition
         self.unless = unless
+        self.when = when
         self.doc = message
 
     def bind(self, name: str, into: ScenarioModel) -> None:
-        unless = ""
-        if self.unless is not None:
-            decl = next((d for d in into.inputs if d.symbol == self.unless), None)
+        names = {"unless": "", "when": ""}
+        for keyword, given in (("unless", self.unless), ("when", self.when)):
+            if given is None:
+                continue
+            decl = next((d for d in into.inputs if d.symbol == given), None)
             if decl is None or decl.spec.default is REQUIRED:
-                raise DeclarationError(f"{into.name}: Require unless={self.unless}: not an optional input declared above")
-            unless = decl.name
-        into.requirements.append(RequirementDecl(name, self.condition, self.doc, unless))
+                raise DeclarationError(f"{into.name}: Require {keyword}={given}: not an optional input declared above")
+            names[keyword] = decl.name
+        into.requirements.append(RequirementDecl(name, self.condition, self.doc, names["unless"], names["when"]))
 
 
 class Sub(Declaration):

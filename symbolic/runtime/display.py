@@ -41,10 +41,13 @@ def number_text(value: Any) -> str:
 
 def keyed(scenario: ScenarioBase, path: str, value: Any) -> Any:
     """A list output as the instance returns it: a dict under its keys (``{NVLink: 2.22, ...}``,
-    a grid as a dict of dicts), or the list itself when it has no keys."""
-    if not isinstance(value, list):
+    a grid as a dict of dicts), or the list itself when it has no keys; a choice as its label
+    (``fits`` True, ``bottleneck`` Memory) rather than its number."""
+    if not isinstance(value, (list, int)) or isinstance(value, bool):  # a choice's number is an int
         return value
     found = _attribute(scenario, path)
+    if not isinstance(value, list):
+        return found if isinstance(found, (bool, str)) else value
     if not isinstance(found, dict):
         return value
 
@@ -104,7 +107,7 @@ def output_rows(scenario: ScenarioBase) -> list[tuple[str, str, list[str], str]]
             value = keyed(scenario, path, number)
         elif kind == "number" and number is not None and "[" not in path:
             text = _attribute(scenario, path)
-            value = text if isinstance(text, str) else number  # a choice's label (``Memory``), not its index
+            value = text if isinstance(text, (str, bool)) else number  # a choice's label (``Memory``, True), not its index
         group = path.split(".")[0] if "." in path.split("[")[0] else ""
         rows.append((group, path, _lines(value) if value is not None else [ABSENT], unit if value is not None else ""))
     return rows

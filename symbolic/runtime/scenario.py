@@ -350,7 +350,7 @@ def _workload(title: str, spec: WorkloadSpec, value: Any, args: dict[str, Any]) 
 
 
 def _check(title: str, requirement: Requirement, args: dict[str, Any]) -> None:
-    if requirement.unless and args.get(requirement.unless) is not None:
+    if not requirement.applies(args):
         return
     values = [args[name] for name in requirement.names]
     missing = [name for name, value in zip(requirement.names, values, strict=True) if value is None]

@@ -137,6 +137,8 @@ def evaluate_chunk(plan: Plan, chunk: int) -> Partial:
         outputs = {path: value for path, value, _, kind in leaves(cls, result) if kind == "number" and value is not None}
         valid: Any = numpy.bool_(True)  # broadcasts: often smaller than the chunk
         for requirement in cls._requirements:
+            if not requirement.applies(args):
+                continue
             values = [args[name] for name in requirement.names]
             valid = valid & (False if any(v is None for v in values) else numpy.asarray(requirement.check(*values)))
         for value in outputs.values():

@@ -90,7 +90,7 @@ def sweep(base: ScenarioBase, varied: dict[str, Any]) -> SweepResult:
         shapes = ", ".join(f"{name} {array.shape}" for name, array in arrays.items())
         raise ScenarioInputError(f"{title}: the swept arrays do not broadcast to one shape: {shapes}") from None
     for requirement in cls._requirements:
-        if requirement.unless and args.get(requirement.unless) is not None:
+        if not requirement.applies(args):
             continue
         values = [args[n] for n in requirement.names]
         if any(v is None for v in values) or not numpy.all(requirement.check(*values)):

@@ -204,12 +204,20 @@ class PrecisionSpec(NamedTuple):
 
 class Requirement(NamedTuple):
     """A condition between arguments: ``check(*values)`` must hold, none may be None; waived
-    when the optional argument ``unless`` is given."""
+    when the optional argument ``unless`` is given, checked only when the optional argument
+    ``when`` is given."""
 
     names: tuple[str, ...]
     check: Callable[..., bool]
     message: str
     unless: str = ""
+    when: str = ""
+
+    def applies(self, args: dict[str, Any]) -> bool:
+        """Whether the condition is checked for these arguments (not waived, not out of scope)."""
+        if self.unless and args.get(self.unless) is not None:
+            return False
+        return not self.when or args.get(self.when) is not None
 
 
 def _plain(number: float) -> str:

@@ -5,7 +5,7 @@ from sympy import Min
 from symbolic.catalog import Constants, Hardware, Models
 from symbolic.instances import Instance
 from symbolic.model import Input, Node, Output, Precision, Question, Scenario, Series, Sweep, powers_of_two
-from symbolic.refs import Q
+from symbolic.refs import Q, literal
 
 
 class RooflinePointScenario(Scenario):
@@ -78,6 +78,28 @@ Gpt2XlDecodeH100Roofline = Instance(
     description="GPT-2 XL's forward FLOPs per token over its FP16 weight bytes (1 flop/byte) on an H100.",
     hardware=Hardware.Cloud.H100,
     intensity=(_gpt2.inference_flops / _gpt2.size_in_bytes(Constants.ByteWidths.FP16)).to("flop/byte"),
+)
+
+# The reference takes these two intensities from entries of classes outside this project's specs, so they
+# are computed here from the same counts. An unfused LayerNorm over T prefill tokens: 2T FLOPs per (T + 1) bytes,
+# at T = 8,192 tokens (8 sequences of GPT-2's 1,024-token window).
+_prefill_tokens = _gpt2.context_length * 8
+Gpt2XlLayerNormH100Roofline = Gpt2XlDecodeH100Roofline.variant(
+    name="GPT-2 XL's unfused LayerNorm in prefill on the H100 roofline",
+    description="An unfused LayerNorm of a GPT-2 XL prefill over 8,192 tokens: 2T/(T + 1) ≈ 2 flop/byte, deep in "
+                "the memory-bound region.",
+    intensity=Q(2 * _prefill_tokens, "flop") / Q(_prefill_tokens + 1, "byte"),
+)
+# ResNet-50's classifier head at batch B: a B × K by K × N matmul (K = 2,048 pooled features, N = 1,000 ImageNet
+# classes), 2BKN FLOPs over the 16-bit weights, inputs and outputs, (KN + BK + BN) values.
+_batch, _features, _classes = literal(32), literal(2048), literal(1000)
+ResNet50ClassifierHeadH100Roofline = Gpt2XlDecodeH100Roofline.variant(
+    name="ResNet-50's classifier head at batch 32 on the H100 roofline",
+    description="The 2,048 → 1,000 dense layer of ResNet-50 at batch 32 in FP16: about 30.5 flop/byte, still "
+                "memory-bound on an H100.",
+    intensity=(Q(2 * _batch * _features * _classes, "flop")
+               / ((_features * _classes + _batch * _features + _batch * _classes) * Constants.ByteWidths.FP16)
+               ).to("flop/byte"),
 )
 
 KernelAt200FlopPerByteA100 = Instance(

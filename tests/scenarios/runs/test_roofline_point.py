@@ -14,6 +14,11 @@ H100_PEAK, H100_BW, A100_PEAK, A100_BW = 989e12, 3.35e12, 312e12, 2039e9  # cata
 
 ENTRIES = [  # entry, peak, bandwidth, intensity; runs.md §9: attainable (flop/s), peak_fraction
     ("Gpt2XlDecodeH100Roofline", H100_PEAK, H100_BW, 3e9 / (1.5e9 * 2), 3.35e12, 0.0033872598584428716),
+    # an unfused LayerNorm over T = 8,192 prefill tokens: 2T / (T + 1) flop/byte
+    ("Gpt2XlLayerNormH100Roofline", H100_PEAK, H100_BW, 2 * 8192 / (8192 + 1), 6699182228731.845, 0.006773692850082755),
+    # ResNet-50's 2048 -> 1000 head at batch 32, FP16: 2BKN / ((KN + BK + BN) · 2 byte)
+    ("ResNet50ClassifierHeadH100Roofline", H100_PEAK, H100_BW,
+     2 * 32 * 2048 * 1000 / ((2048 * 1000 + 32 * 2048 + 32 * 1000) * 2), 102326691325617.47, 0.10346480417150401),
     ("KernelAt200FlopPerByteA100", A100_PEAK, A100_BW, 200, 3.12e14, 1.0),
     ("KernelAt200FlopPerByteH100", H100_PEAK, H100_BW, 200, 6.7e14, 0.6774519716885743),
     ("LayerNormMeasuredH100", H100_PEAK, H100_BW, 5e12 / 2.8e12, 5982142857142.857, 0.006048678318647986),
@@ -30,6 +35,14 @@ def test_entries_by_hand(entry, peak, bw, intensity, attainable, fraction):
     assert s.attainable.to("flop/s").magnitude == pytest.approx(min(peak, bw * intensity), rel=1e-12)
     assert s.attainable.to("flop/s").magnitude == pytest.approx(attainable, rel=1e-12)
     assert s.peak_fraction == pytest.approx(fraction, rel=1e-12)
+
+
+def test_borrowed_intensities_as_listed():
+    """runs.md §9: 1.9997558891736849 (= 16384/8193) and 30.545280992721633 flop/byte, computed from their counts."""
+    layer_norm = Scenarios.Gpt2XlLayerNormH100Roofline.point_intensity.to("flop/byte").magnitude
+    assert layer_norm == pytest.approx(16384 / 8193, rel=1e-15) == 1.9997558891736849
+    head = Scenarios.ResNet50ClassifierHeadH100Roofline.point_intensity.to("flop/byte").magnitude
+    assert head == pytest.approx(30.545280992721633, rel=1e-15)
 
 
 def test_ridges_as_listed():
