@@ -194,6 +194,7 @@ function checkRequirements(args, floats) {
   const repr = (name) => (args[name] === null ? "None" : pyNumber({value: args[name], float: floats.has(name)}));
   for (const requirement of evaluator.requirements) {
     if (requirement.unless && args[requirement.unless] != null) continue;
+    if (requirement.when && args[requirement.when] == null) continue;  // checked only beside that input
     const absent = requirement.names.filter((n) => args[n] == null);
     if (absent.length) throw new InputError(`${title}: ${requirement.message} (${absent.join(", ")} not given)`);
     if (!requirement.check(...requirement.names.map((n) => args[n]))) {
