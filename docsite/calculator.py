@@ -46,8 +46,8 @@ def _path_of(value: Any) -> str | None:
         return None
     if isinstance(value, ScenarioBase):
         return next(f"Scenarios.{key}" for key in Scenarios if getattr(Scenarios, key) is value)
-    if hasattr(value, "registry_path"):
-        return value.registry_path
+    if hasattr(value, "registry_path"):  # a custom record (a registry entry's own model) by its name
+        return value.registry_path or f"{type(value).__name__}({value.name!r})"
     kind = type(value).__name__
     return f"Hardware.{value.path}" if kind == "HardwareNode" else f"Datasets.{value.path}"
 
@@ -88,9 +88,10 @@ def _node_options(title: str, spec: Any) -> dict[str, Any]:
     return options
 
 
-def _workload_options(title: str, spec: Any) -> dict[str, Any]:
+def _workload_options(title: str, spec: Any, custom: list[Any]) -> dict[str, Any]:
+    """The catalog's workloads of the accepted types, then the custom records registry entries use."""
     options = {}
-    for path, record in _catalog(Models, "Models"):
+    for path, record in _catalog(Models, "Models") + [(_path_of(record), record) for record in custom]:
         if not {kind.__name__ for kind in type(record).__mro__} & set(spec.types):
             continue
         args: dict[str, Any] = {}
@@ -188,9 +189,13 @@ def page_data(cls: type[ScenarioBase]) -> dict[str, Any]:
         inputs[dataset.name] = {"kind": "dataset", "doc": dataset.doc, "argument": dataset.training_examples,
                                 "options": {path: {"label": entry.name, "examples": entry.training_examples}
                                             for path, entry in _catalog(Datasets, "Datasets")}}
+    entries = [getattr(Scenarios, key) for key in Scenarios if type(getattr(Scenarios, key)) is cls]
     for workload in cls._workloads:
+        custom = [entry._given[workload.name] for entry in entries
+                  if not getattr(entry._given.get(workload.name), "registry_path", "x")]
         inputs[workload.name] = {"kind": "workload", "doc": workload.doc, "types": list(workload.types),
-                                 "fields": workload.fields, "options": _workload_options(title, workload)}
+                                 "fields": workload.fields,
+                                 "options": _workload_options(title, workload, list({id(r): r for r in custom}.values()))}
     for scenario in cls._scenarios:
         inputs[scenario.name] = {"kind": "scenario", "doc": scenario.doc, "optional": scenario.optional,
                                  "class": scenario.scenario.__name__,
