@@ -1,11 +1,16 @@
-// The calculator of a scenario page: form wiring only. Every formula is the page's generated
-// evaluator (generated/js/<module>.mjs, imported below); every domain, catalog value and message
-// comes from the page's data (docsite/calculator.py reads them from the generated runtime). Text
-// from the reader or the URL is data: it goes into the page through textContent and value only.
+// The calculator of a scenario page: form wiring only (docsite/calculator.py inlines it in each
+// scenario page). Every formula is the page's generated evaluator (generated/js/<module>.mjs,
+// imported below); every domain, catalog value and message comes from the page's data, which
+// docsite/calculator.py reads from the generated runtime. Text from the reader or the URL is
+// data: it goes into the page through textContent and value only.
 
 const section = document.querySelector("section.calculator");
 const data = JSON.parse(document.getElementById("calculator-data").textContent);
-const evaluator = await import(section.dataset.module);
+// The generated modules travel in the page's data (a page opened from disk may load no module
+// file); each is imported from a Blob URL, the evaluator's one import pointed at its helpers'.
+const moduleUrl = (text) => URL.createObjectURL(new Blob([text], {type: "text/javascript"}));
+const helpers = moduleUrl(data.code.mathops);
+const evaluator = await import(moduleUrl(data.code.evaluator.replace('from "./mathops.mjs"', `from ${JSON.stringify(helpers)}`)));
 const title = data.scenario;
 const LIMIT = Number.MAX_SAFE_INTEGER;
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?$/;

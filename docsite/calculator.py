@@ -6,7 +6,7 @@ checks), with their domains in the words its messages use. Catalog inputs become
 options carry the evaluator arguments the runtime resolves for them (``resolve_in`` for nodes,
 ``_workload`` for records), or the error message it raises: the page computes no catalog value
 and writes no rule of its own. Registry instances give the starting points. The formulas are the
-generated JavaScript modules (``generated/js``), which the page imports.
+generated JavaScript modules (``generated/js``), inlined in the page and imported from Blob URLs.
 """
 
 from __future__ import annotations
@@ -217,8 +217,7 @@ def scenario_classes() -> dict[str, type[ScenarioBase]]:
     return {cls.__name__: cls for cls in generated.SCENARIO_CLASSES}
 
 
-SECTION = """<link rel="modulepreload" href="../js/{module}.mjs"><link rel="modulepreload" href="../js/mathops.mjs">
-<section class="calculator" id="calculator" data-module="../js/{module}.mjs" data-state="loading">
+SECTION = """<section class="calculator" id="calculator" data-state="loading">
 <h2>Calculator</h2>
 <p class="calc-intro">Change any input: the outputs are recomputed in your browser by the evaluator generated
 from the same declaration as the Python one. Bare numbers are read in the unit shown.</p>
@@ -229,23 +228,34 @@ from the same declaration as the Python one. Bare numbers are read in the unit s
 <p><button type="button" class="calc-copy-python">Copy as Python</button> <code class="calc-python"></code></p>
 <p><button type="button" class="calc-copy-cli">Copy as CLI</button> <code class="calc-cli"></code></p>
 <script type="application/json" id="calculator-data">{data}</script>
-<script type="module" src="../js/calculator.js"></script>
+<script type="module">{script}</script>
 </section>
 """
 
 
 def section_html(name: str) -> str:
-    """The calculator of scenario class ``name``'s page: a skeleton, its data, its scripts."""
+    """The calculator of scenario class ``name``'s page: a skeleton, its data and its scripts, all
+    inline, so that the page works opened from disk too (browsers load no module file from file://)."""
     data = page_data(scenario_classes()[name])
+    code = ROOT / "generated" / "js"
+    data["code"] = {"mathops": (code / "mathops.mjs").read_text(encoding="utf-8"),
+                    "evaluator": (code / f"{data['module']}.mjs").read_text(encoding="utf-8")}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     # JSON inside <script>: no "</" can close the element, no "<!--" can open a comment
-    return SECTION.format(module=data["module"], data=text.replace("<", "\\u003c"))
+    return SECTION.format(data=text.replace("<", "\\u003c"), script=_script())
+
+
+@lru_cache(maxsize=None)
+def _script() -> str:
+    text = Path(__file__).with_name("calculator.js").read_text(encoding="utf-8")
+    if "</script" in text.lower() or "<!--" in text:
+        raise ValueError("docsite/calculator.js must not contain '</script' or '<!--' (it is inlined)")
+    return text
 
 
 def copy_scripts(site: Path) -> None:
-    """The generated evaluators and the form wiring, into the site's js/ folder."""
+    """The generated evaluators into the site's js/ folder, for readers who import them."""
     target = site / "js"
     target.mkdir(parents=True, exist_ok=True)
     for module in sorted((ROOT / "generated" / "js").glob("*.mjs")):
         shutil.copy2(module, target / module.name)
-    shutil.copy2(Path(__file__).with_name("calculator.js"), target / "calculator.js")

@@ -274,6 +274,16 @@ def test_catalog_and_requirement_errors_are_pythons(site, page, query, change):
     assert shown == [str(raised.value), 0]
 
 
+def test_works_opened_from_disk(site):
+    """No server: the page's scripts and modules are inline (browsers load no module file from file://)."""
+    _, browser = site
+    page = built_site() / "scenarios" / "IronLawScenario.html"
+    browser.navigate(page.as_uri(), "window.mlsysymCalculator")
+    state = browser.evaluate("[document.querySelector('section.calculator').dataset.state,"
+                             " document.querySelectorAll('td.calc-value[data-value]').length]")
+    assert state[0] == "ok" and state[1] > 3, state
+
+
 def test_screenshot_of_a_calculator(site):
     base, browser = site
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
