@@ -31,6 +31,7 @@ from typing import Any
 from symbolic.catalog import NodeRecord, hardware_records
 from symbolic.codegen.discover import ScenarioModule
 from symbolic.codegen.pdf_figure import pdf_text
+from symbolic.runtime.errors import DeclarationError
 from symbolic.codegen.worked import evaluate, exact, instance_values, needed
 from symbolic.instances import Instance
 from symbolic.model.presentation import Sweep
@@ -131,12 +132,33 @@ def sweep_chart(module: ScenarioModule, header: list[str], kind: str = "svg") ->
     """The scenario's sweep chart as SVG text (or, ``kind="pdf"``, as ASCII PDF text for the
     handbook), or None when it has no sweep (cached per process)."""
     sweep = module.model.chart
-    if sweep is None or not any(i.key == sweep.instance for i in module.instances):
+    if sweep is None:
         return None
+    check_chart(module, sweep)
     key = (module.name, sweep, tuple(header), kind)
     if key not in _SWEEP_CACHE:
         _SWEEP_CACHE[key] = _sweep_drawn(module, sweep, header, kind)
     return sweep, _SWEEP_CACHE[key]
+
+
+def check_chart(module: ScenarioModule, sweep: Sweep) -> None:
+    """A chart names an instance of its module, one of the scenario's inputs (or an entry of a
+    keyed list input) and outputs it defines: a misspelt name is a declaration error, not a
+    page without its chart or a bare StopIteration."""
+    model = module.model
+    keys = [i.key for i in module.instances]
+    if sweep.instance not in keys:
+        raise DeclarationError(f"{model.name}: the chart's instance {sweep.instance!r} is not a registry entry of "
+                               f"{module.name}; its entries: {', '.join(keys) or 'none'}")
+    inputs = {d.name for d in model.inputs}  # a number of a scenario input too (`network_batch_size`)
+    if sweep.input.partition("[")[0] not in inputs:
+        raise DeclarationError(f"{model.name}: the chart varies {sweep.input!r}, which is not a numeric input; "
+                               f"inputs: {', '.join(sorted(inputs))}")
+    quantities = {q.name for q in model.quantities}
+    for series in sweep.series:
+        if series.quantity not in quantities and series.quantity.partition("[")[0] not in quantities:
+            raise DeclarationError(f"{model.name}: chart series {series.quantity!r} is not an output of the scenario"
+                                   + (" (it is an input: plot an output)" if series.quantity in inputs else ""))
 
 
 _SWEEP_CACHE: dict[tuple[str, Sweep, tuple[str, ...], str], str] = {}  # one module name, one declaration per process
