@@ -184,3 +184,13 @@ def test_dataset_profile_and_node_validation():
         DatasetProfile(name="x", training_examples=-1)
     with pytest.raises(InputTypeError, match="name"):
         DatasetProfile(name="", training_examples=1)
+
+
+def test_none_for_an_input_with_a_numeric_default_names_the_default():
+    from generated import Scenarios
+    from symbolic.runtime.errors import MissingInputError
+
+    with pytest.raises(MissingInputError) as refused:
+        Scenarios.Gpt2XlBatch32ActivationsFp32.variant(ffn_multiple=None)
+    assert str(refused.value) == ("ActivationMemoryScenario: input 'ffn_multiple' is None; expected an integer ≥ 1 "
+                                  "(None is not its default, which is 4)")

@@ -261,7 +261,9 @@ def _coerce_slowly(scenario: str, spec: Spec, value: Any, where: str) -> Any:
     if value is None:
         if spec.default is None:
             return None
-        raise MissingInputError(f"{where} is None; {expected()}")
+        # None does not mean "the default" (which a constructor applies to a left-out input): say what it is
+        hint = "" if spec.default is REQUIRED else f" (None is not its default, which is {spec.default!r})"
+        raise MissingInputError(f"{where} is None; {expected()}{hint}")
     shown = value
     if is_quantity(value):
         value = _magnitude_in(where, spec, value)
