@@ -194,3 +194,25 @@ def test_none_for_an_input_with_a_numeric_default_names_the_default():
         Scenarios.Gpt2XlBatch32ActivationsFp32.variant(ffn_multiple=None)
     assert str(refused.value) == ("ActivationMemoryScenario: input 'ffn_multiple' is None; expected an integer ≥ 1 "
                                   "(None is not its default, which is 4)")
+
+
+def test_a_number_below_the_normal_double_range_is_refused_on_every_path():
+    """5e-324 keeps one significant digit: an evaluator fed it returns a silently imprecise number."""
+    import numpy as np
+
+    from generated import Q_, Scenarios
+    from symbolic.runtime.errors import ScenarioInputError
+    from symbolic.runtime.search import search
+    from symbolic.runtime.sweep import sweep
+
+    base = Scenarios.AlphaBetaHdrNdrSmallMessage
+    with pytest.raises(ScenarioInputError, match=r"got 5e-324, below the normal range of double precision"):
+        base.variant(alphas={"HDR": 5e-324, "NDR": Q_(1.5, "µs")})
+    step = Scenarios.MnistTwoLayerTrainingStepOnH100
+    with pytest.raises(ScenarioInputError, match="dispatch"):
+        step.variant(dispatch=Q_(1e-310, "s"))
+    assert step.variant(dispatch=0).dispatch.magnitude == 0  # zero itself is exact
+    with pytest.raises(ScenarioInputError, match="below the normal range"):
+        sweep(step, {"dispatch": np.array([1.0, 1e-320])})
+    found = search(step, {"dispatch": [1e-320, 1.0, 2.0]}, minimize="compute_time", top=1)
+    assert (found.size, found.invalid) == (3, 1)  # skipped and counted, like any value outside the domain

@@ -26,11 +26,11 @@ for _key in Scenarios:
 UNITS = ["byte", "MB", "GiB", "flop", "TFLOP/s", "TB/s", "µs", "ms", "s", "pJ/byte", "pJ/flop", "count", "GB/s"]
 numbers = st.one_of(
     st.integers(-10, 10**7), st.integers(-(10**30), 10**30),
-    st.floats(allow_nan=True, allow_infinity=True), st.floats(-1e6, 1e6),
+    st.floats(allow_nan=True, allow_infinity=True), st.floats(-1e6, 1e6, allow_subnormal=False),
 )
 values = st.one_of(
     numbers,
-    st.builds(Q_, st.floats(-1e6, 1e9, allow_nan=False), st.sampled_from(UNITS)),
+    st.builds(Q_, st.floats(-1e6, 1e9, allow_nan=False, allow_subnormal=False), st.sampled_from(UNITS)),
     st.text(max_size=5), st.booleans(), st.none(),
     st.lists(st.integers(-3, 5000), max_size=10), st.lists(numbers, max_size=4),
     st.sampled_from([Hardware.Cloud.H100, Hardware.Mobile.iPhone15Pro, Hardware.Cloud.ReferenceCPU,
@@ -108,7 +108,7 @@ def test_valid_random_values_give_finite_outputs(cls, data):
             low = 0 if spec.minimum is None else spec.minimum
             high = 1e6 if spec.maximum is None else spec.maximum
             if isinstance(spec, ListSpec) and spec.keyed:
-                entries = st.floats(low, high).filter(lambda x, s=spec, lo=low: not (s.strict and x == lo))
+                entries = st.floats(low, high, allow_subnormal=False).filter(lambda x, s=spec, lo=low: not (s.strict and x == lo))
                 keys = base._given[spec.aligned_to] if spec.aligned_to else None
                 changes[spec.name] = (data.draw(st.fixed_dictionaries({k: entries for k in keys})) if keys is not None
                                       else data.draw(st.dictionaries(st.text(max_size=4), entries,
@@ -120,7 +120,7 @@ def test_valid_random_values_give_finite_outputs(cls, data):
                 changes[spec.name] = data.draw(st.integers(int(low) + (1 if spec.strict else 0),
                                                            int(high) - (1 if spec.strict_maximum and high == int(high) else 0)))
             else:
-                changes[spec.name] = data.draw(st.floats(low, high).filter(
+                changes[spec.name] = data.draw(st.floats(low, high, allow_subnormal=False).filter(
                     lambda x, s=spec, lo=low, hi=high: not (s.strict and x == lo) and not (s.strict_maximum and x == hi)))
     try:
         scenario = base.variant(**changes)
@@ -145,9 +145,9 @@ from symbolic.runtime.sweep import sweep  # noqa: E402
 sweep_values = st.one_of(
     st.lists(numbers, min_size=1, max_size=4),
     st.lists(st.lists(st.integers(-2, 300), max_size=3), min_size=1, max_size=3),  # ragged or 2-d
-    st.builds(lambda xs, u: Q_(np.array(xs, dtype=float), u), st.lists(st.floats(-10, 1e9), min_size=1, max_size=3),
+    st.builds(lambda xs, u: Q_(np.array(xs, dtype=float), u), st.lists(st.floats(-10, 1e9, allow_subnormal=False), min_size=1, max_size=3),
               st.sampled_from(UNITS)),
-    st.lists(st.builds(Q_, st.floats(0, 1e6), st.sampled_from(UNITS)), min_size=1, max_size=3),
+    st.lists(st.builds(Q_, st.floats(0, 1e6, allow_subnormal=False), st.sampled_from(UNITS)), min_size=1, max_size=3),
     st.text(max_size=4), st.none(), numbers,
 )
 

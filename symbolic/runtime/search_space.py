@@ -19,7 +19,7 @@ from symbolic.runtime.errors import InputTypeError, ScenarioInputError
 from symbolic.runtime.hardware import EXTRA_FIELDS, HardwareNode
 from symbolic.runtime.scenario import ScenarioBase, _workload
 from symbolic.runtime.units import is_quantity
-from symbolic.runtime.validation import ListSpec, _outside, conversion_factor
+from symbolic.runtime.validation import FLOAT_TINY, ListSpec, _outside, conversion_factor
 
 EXACT_INTEGER = 2**53  # float64 holds every integer up to here exactly
 
@@ -227,7 +227,8 @@ def _numeric_axis(title: str, spec: Any, items: list[Any]) -> Any:
         if spec.integer and math.isfinite(value) and abs(value) > EXACT_INTEGER:
             raise ScenarioInputError(f"{title}: '{spec.name}' value {item!r} is beyond 2**53, where a search's "
                                      "float64 arithmetic stops being exact for integers")
-        if not math.isfinite(value) or (spec.integer and not value.is_integer()) or _outside(spec, value):
+        if not math.isfinite(value) or (spec.integer and not value.is_integer()) or _outside(spec, value) or (
+                value and abs(value) < FLOAT_TINY):
             continue  # outside the domain: invalid points, counted, never evaluated
         kept.append(value)
     return numpy.asarray(kept, dtype=numpy.float64)
@@ -245,7 +246,7 @@ def _numeric_array(title: str, spec: Any, items: list[Any]) -> Any:
     if spec.integer and numpy.any(numpy.isfinite(values) & (numpy.abs(values) > EXACT_INTEGER)):
         raise ScenarioInputError(f"{title}: a value of '{spec.name}' is beyond 2**53, where a search's "
                                  "float64 arithmetic stops being exact for integers")
-    keep = numpy.isfinite(values)
+    keep = numpy.isfinite(values) & ((numpy.abs(values) >= FLOAT_TINY) | (values == 0))
     if spec.integer:
         keep &= values == numpy.floor(values)
     if spec.minimum is not None:

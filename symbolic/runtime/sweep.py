@@ -19,7 +19,7 @@ from symbolic.runtime.errors import ScenarioInputError
 from symbolic.runtime.paths import leaves
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.units import is_quantity, label
-from symbolic.runtime.validation import FLOAT_MAX, InputSpec, ListSpec, coerce_number, conversion_factor
+from symbolic.runtime.validation import FLOAT_MAX, FLOAT_TINY, InputSpec, ListSpec, coerce_number, conversion_factor
 
 
 class SweepResult(dict[str, Any]):
@@ -149,7 +149,8 @@ def _validate(title: str, spec: Any, array: Any) -> None:
     import numpy
 
     values = array.ravel()
-    bad = ~numpy.isfinite(values) | (numpy.abs(values) > FLOAT_MAX)
+    magnitude = numpy.abs(values)
+    bad = ~numpy.isfinite(values) | (magnitude > FLOAT_MAX) | ((magnitude < FLOAT_TINY) & (values != 0))
     if spec.integer:
         bad |= values != numpy.floor(values)
     if spec.minimum is not None:

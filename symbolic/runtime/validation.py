@@ -232,6 +232,9 @@ def _shown(value: Any) -> str:
 # The largest magnitude a double holds: every number an evaluator sees must fit in one, so a
 # bigger int (exact in Python) is refused at the boundary rather than overflowing later.
 FLOAT_MAX = sys.float_info.max
+# Below the smallest normal double a float keeps fewer significant digits (5e-324 has one), so a
+# nonzero input there would come out of the evaluator as a silently imprecise number: refused.
+FLOAT_TINY = sys.float_info.min
 
 
 def coerce_number(scenario: str, spec: Spec, value: Any, where: str = "") -> Any:
@@ -244,6 +247,8 @@ def coerce_number(scenario: str, spec: Spec, value: Any, where: str = "") -> Any
     kind = type(value)
     if kind is int or kind is float:  # the common case, checked without ABCs or messages
         if not -FLOAT_MAX <= value <= FLOAT_MAX:  # also false for nan
+            return _coerce_slowly(scenario, spec, value, where)
+        if kind is float and -FLOAT_TINY < value < FLOAT_TINY and value:
             return _coerce_slowly(scenario, spec, value, where)
         if kind is float and spec.integer and not value.is_integer():
             return _coerce_slowly(scenario, spec, value, where)
@@ -297,6 +302,9 @@ def _builtin_number(where: str, value: Any, shown: Any, expected: str) -> int | 
     if not -FLOAT_MAX <= number <= FLOAT_MAX:
         raise ScenarioInputError(f"{where} got {_shown(shown)}, beyond the range of double precision "
                                  f"(±{FLOAT_MAX:.3g}); {expected}")
+    if isinstance(number, float) and number and abs(number) < FLOAT_TINY:
+        raise ScenarioInputError(f"{where} got {_shown(shown)}, below the normal range of double precision "
+                                 f"({FLOAT_TINY:.3g}), where a float loses significant digits; {expected}")
     return number
 
 

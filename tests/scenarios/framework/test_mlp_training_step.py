@@ -95,7 +95,7 @@ def hand_outputs(b, i, h, o, v, y, c, m, peak, bw, f, g, d, ell):
 
 widths = st.integers(min_value=1, max_value=100_000)
 counts = st.integers(min_value=0, max_value=64)
-times = st.floats(min_value=0, max_value=1e4, allow_nan=False, allow_infinity=False)
+times = st.floats(min_value=0, max_value=1e4, allow_nan=False, allow_infinity=False, allow_subnormal=False)
 
 
 @settings(max_examples=150, deadline=None)

@@ -42,7 +42,7 @@ def test_high_factor_must_bound_the_nominal_one():
 @settings(max_examples=150, deadline=None)
 @given(
     n=st.floats(1, 1e13), v=st.sampled_from([0.5, 1, 2, 4, 16]), m=st.integers(0, 4),
-    a=st.floats(0, 50), extra=st.floats(0, 50), bw=st.none() | st.floats(0.01, 1e5),
+    a=st.floats(0, 50, allow_subnormal=False), extra=st.floats(0, 50, allow_subnormal=False), bw=st.none() | st.floats(0.01, 1e5),
 )
 def test_evaluator_equals_exact_sympy(n, v, m, a, extra, bw):
     s = UpdateWorkingSetScenario(parameters=n, bytes_per_param=v, optimizer_moments=m, activation_factor=a,
