@@ -335,12 +335,23 @@ def solve(subject: Any, unknown: str, output: str, target: str | Any,
     scale = scale_of_unit(decl.spec.unit)
     plain = {symbol: sympy.S.One for symbol in UNIT_SYMBOLS}  # shown answers: every symbol in base units
     if symbolic:
-        for branch, condition in _branches(equation, z):
-            if _identically_zero(branch):
-                continue
-            for expr in _roots(branch, z, condition, solution):
-                shown = expr.xreplace({z: decl.symbol, **plain})  # in base units, like every other symbol
-                solution.expressions.append((sympy.simplify(shown), condition.xreplace({z: decl.symbol, **plain})))
+        # an input whose expression default reads the unknown follows it when left out (adapter_parameters =
+        # L·k·r·(d_in + d_out) for the rank r): that case is solved too, under the condition that it is left out
+        cases = [(equation, sympy.true)]
+        following = [d for d in model.evaluator_inputs() if isinstance(d.spec.default, sympy.Basic)
+                     and decl.symbol in d.spec.default.free_symbols and equation.has(d.symbol)]
+        if following:
+            left_out = sympy.And(*(sympy.Not(Given(d.symbol)) for d in following))
+            cases.append((_defaults_put_in(equation, model, {}, {decl.symbol: z}), left_out))
+        for case, assumed in cases:
+            for branch, chosen in _branches(case, z):
+                if _identically_zero(branch):
+                    continue
+                condition = chosen if assumed is sympy.true else sympy.And(assumed, chosen)
+                for expr in _roots(branch, z, condition, solution):
+                    shown = expr.xreplace({z: decl.symbol, **plain})  # in base units, like every other symbol
+                    solution.expressions.append((sympy.simplify(shown),
+                                                 condition.xreplace({z: decl.symbol, **plain})))
     if args is None:
         if symbolic and _identically_zero(equation):
             solution.every_value = True

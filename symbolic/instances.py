@@ -18,6 +18,16 @@ from symbolic.refs import Lazy, Ref, value_of
 from symbolic.runtime.errors import DeclarationError
 
 
+class EntryRef(Ref):
+    """A ``Ref`` to another registry entry's output or input: it knows that entry, so the page links to it."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, owner: Instance, source: Lazy, value: Lazy) -> None:
+        super().__init__(source, value)
+        self.owner = owner
+
+
 class Instance:
     """A registry entry: a scenario class, a name, a description and its input values."""
 
@@ -51,7 +61,7 @@ class Instance:
         if quantity is None or quantity.kind != "scalar":
             raise DeclarationError(f"{self.scenario.model.name}: no scalar output {path!r} to take a value from")
         access = re.sub(r"\[([^\]]+)\]", lambda match: f"[{json.dumps(match.group(1))}]", path)
-        return Ref(Lazy(lambda: f"{self.source}.{access}"), Lazy(lambda: self._exact_output(path, quantity.unit)))
+        return EntryRef(self, Lazy(lambda: f"{self.source}.{access}"), Lazy(lambda: self._exact_output(path, quantity.unit)))
 
     def input(self, name: str) -> Ref:
         """Another entry's input taken from this entry's given input ``name``, written into the
@@ -59,7 +69,7 @@ class Instance:
         given = self.all_inputs()
         if name not in given:
             raise DeclarationError(f"{self.scenario.model.name}: {self.name} gives no input {name!r} to take")
-        return Ref(Lazy(lambda: f"{self.source}.{name}"), Lazy(lambda: value_of(given[name])))
+        return EntryRef(self, Lazy(lambda: f"{self.source}.{name}"), Lazy(lambda: value_of(given[name])))
 
     def _exact_output(self, path: str, unit: str) -> Any:
         from symbolic.codegen.worked import evaluate, instance_values, needed

@@ -26,6 +26,7 @@ from symbolic.codegen.charts import Placement, ceilings, roofline_charts, sweep_
 from symbolic.codegen.discover import ScenarioModule
 from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen.worked import evaluate, instance_values, needed, number_latex, worked_example
+from symbolic.instances import EntryRef
 from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioInputDecl, ScenarioModel
 from symbolic.model.dependencies import closure, reads
 from symbolic.refs import source_of, value_of
@@ -183,6 +184,10 @@ def scenario_docs(module: ScenarioModule, sections: list[dict[str, Any]], header
                 values[name] = f"[Hardware.{plain.path}](../hardware.md#{node_anchor(plain.path)})"
             elif hasattr(plain, "scenario") and hasattr(plain, "key"):
                 values[name] = f"[Scenarios.{plain.key}]({plain.scenario.model.name}.md#{slug(plain.key)})"
+            elif isinstance(value, EntryRef):  # another entry's output or input: linked to where it comes from
+                owner = value.owner
+                text = f"{type(plain)(float(plain.magnitude), plain.units):~P}" if hasattr(plain, "units") else plain
+                values[name] = f"[{text}]({owner.scenario.model.name}.md#{slug(owner.key)})"
         worked = worked_example(model, instance)
         instances.append({
             "grids": grid_tables(model, instance),

@@ -277,10 +277,18 @@ def test_questions():
     assert left.values == [pytest.approx(CAPACITY - 2.4e10, rel=1e-12)]
     rank = solve(Scenarios.Rank16AdaptersOnHypothetical8B, "adapter_rank", "adapter_fraction", 0.01)
     assert rank.values == [pytest.approx(0.01 * 8e9 / (32 * 2 * 8192), rel=1e-12)] == [152.587890625]
+    (closed, condition), = solve("TrainingStateFitScenario", "adapter_rank", "adapter_fraction", 0.01).expressions
+    assert "adapter_parameters" in str(condition)  # left to its default L·k·r·(d_in + d_out), which follows r
+    numbers = {s: v for s in closed.free_symbols for n, v in (("workload_parameters", 8e9), ("workload_layers", 32),
+               ("adapted_matrices", 2), ("adapter_in_dim", 4096), ("adapter_out_dim", 4096)) if s.name == n}
+    assert float(closed.subs(numbers)) == pytest.approx(152.587890625, rel=1e-15)
     page = Path(__file__).resolve().parents[3].joinpath("generated", "docs", "scenarios",
                                                          "TrainingStateFitScenario.md").read_text(encoding="utf-8")
     assert re.search(r"At `Gpt2MixedPrecisionAdamOnH100`: `activations` = 6\.18993e\+10 byte", page)
     assert re.search(r"At `Rank16AdaptersOnHypothetical8B`: `adapter_rank` = 152\.588", page)
+    # an input taken from another entry links to that entry's section
+    assert "| `activations` | [573780787200.0 B](ActivationMemoryScenario.md#gpt2xlbatch32activationsfp32) |" in page
+    assert "| `batch_size` | [32](TransformerBlockScenario.md#gpt2xlbatch32block) |" in page
 
 
 @settings(max_examples=40, deadline=None)
