@@ -274,6 +274,23 @@ def test_catalog_and_requirement_errors_are_pythons(site, page, query, change):
     assert shown == [str(raised.value), 0]
 
 
+def test_copies_of_a_fleet_and_a_keyed_list_rebuild_the_instance(site):
+    base, browser = site
+    for page, key, change, query in [
+        ("TrainingRunScenario", "Gpt3PretrainingFrontier8K", {"fleet": generated.Systems.Clusters.DgxH100SuperPodSU},
+         "fleet=Systems.Clusters.DgxH100SuperPodSU"),
+        ("AlphaBetaScenario", "CriticalSizeByInterconnect", None, "messages=" + quote("tiny: 1, huge message: 1e9")),
+    ]:
+        _open(browser, base, page, f"?from={key}&{query}")
+        start = getattr(Scenarios, key)
+        variant = start.variant(**(change or {"messages": {"tiny": 1, "huge message": 1e9}}))
+        python_line, cli_line, error = browser.evaluate(
+            "[document.querySelector('.calc-python').textContent, document.querySelector('.calc-cli').textContent,"
+            " document.querySelector('.calc-error').textContent]")
+        assert error == "", error
+        assert _copies_rebuild(type(start), python_line, cli_line, variant._args) == []
+
+
 def test_works_opened_from_disk(site):
     """No server: the page's scripts and modules are inline (browsers load no module file from file://)."""
     _, browser = site

@@ -46,6 +46,19 @@ def test_eval_with_settings():
     assert dense.returncode == 0 and "600" in dense.stdout  # steps per epoch
 
 
+def test_a_node_input_that_takes_a_fleet_reads_a_systems_path():
+    base = Scenarios.Gpt3PretrainingFrontier8K
+    cls = type(base)
+    fleet = generated.Systems.Clusters.DgxH100SuperPodSU
+    assert build(cls, base, ["fleet=Systems.Clusters.DgxH100SuperPodSU"]) == base.variant(fleet=fleet)
+    assert build(cls, base, ["fleet=Cloud.H100"]) == base.variant(fleet=generated.Hardware.Cloud.H100)
+    with pytest.raises(UsageError, match="Systems.Clusters.Nowhere"):
+        build(cls, base, ["fleet=Systems.Clusters.Nowhere"])
+    with pytest.raises(UsageError, match="hardware node"):  # a node input without fleet=True takes no Systems path
+        build(type(Scenarios.MnistTwoLayerTrainingStepOnH100), Scenarios.MnistTwoLayerTrainingStepOnH100,
+              ["hardware=Systems.Clusters.DgxH100SuperPodSU"])
+
+
 def test_eval_of_a_registry_name_starts_from_its_inputs():
     out = run("--json", "eval", "Gpt3ThreeDParallel1K", "--set", "pp_size=8", "--set", "dp_size=16")
     assert out.returncode == 0, out.stderr

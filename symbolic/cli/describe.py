@@ -26,7 +26,8 @@ def input_rows(cls: type[ScenarioBase]) -> list[tuple[str, str, str, str]]:
         default = "required" if precision.default is REQUIRED else repr(precision.default)
         rows[precision.name] = (precision.name, "a precision key such as fp32", default, precision.doc)
     for node in cls._nodes:
-        rows[node.name] = (node.name, "a hardware node such as H100", "required", node.doc)
+        kind = "a hardware node such as H100" + (", or a fleet such as Systems.Clusters.Frontier_8K" if node.fleet else "")
+        rows[node.name] = (node.name, kind, "required", node.doc)
     for dataset in cls._datasets:
         rows[dataset.name] = (dataset.name, "a dataset such as MNIST", "optional", dataset.doc)
     for inner in cls._scenarios:

@@ -158,6 +158,9 @@ def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
         return name, keyed_numbers(text, f"--set {name}")
     catalogs = {"node": ("Hardware", "hardware node"), "dataset": ("Datasets", "dataset"),
                 "workload": ("Models", "workload")}
+    fleets = {n.name for n in cls._nodes if n.fleet}
+    if kind == "node" and name in fleets and text.startswith("Systems."):  # a fleet, where the node input takes one
+        return name, catalog_entry("Systems", text, f"fleet (--set {name})")
     if kind in catalogs:
         root, label = catalogs[kind]
         return name, catalog_entry(root, text, f"{label} (--set {name})")
