@@ -123,3 +123,13 @@ print("ok")
     for _ in range(3):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
         assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_equal_instances_with_keyed_inputs_in_another_key_order_hash_alike():
+    """A keyed input is a dict: the same entries in another order make an equal instance,
+    so its hash must match too (a set or dict key would otherwise hold both)."""
+    scenario = Scenarios.AlphaBetaHdrNdrSmallMessage
+    reordered = scenario.variant(alphas=dict(reversed(list(scenario.alphas.items()))))
+    assert list(reordered.alphas) != list(scenario.alphas)
+    assert reordered == scenario and hash(reordered) == hash(scenario)
+    assert len({scenario, reordered}) == 1

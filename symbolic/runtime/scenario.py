@@ -244,8 +244,9 @@ class ScenarioBase:
         return self is other or self._given == other._given  # type: ignore[attr-defined]
 
     def __hash__(self) -> int:
-        return hash((type(self), tuple((key, tuple(value) if type(value) is list else value)
-                                       for key, value in self._args.items())))
+        """Hashes what ``__eq__`` compares, the inputs: a keyed input is a dict, equal whatever
+        its key order (its evaluator list follows that order, so it cannot be hashed)."""
+        return hash((type(self), tuple((key, _hashable(value)) for key, value in self._given.items())))
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its state (inputs, resolved arguments, evaluation): immutable, and a
@@ -266,6 +267,16 @@ def _restore(cls: type[ScenarioBase], name: str, description: str, given: dict[s
                              ("_result", result), ("_children", None)):
         object.__setattr__(scenario, attribute, value)
     return scenario
+
+
+def _hashable(value: Any) -> Any:
+    """An input as a hashable value equal where the input is: a dict as its set of items."""
+    kind = type(value)
+    if kind is dict:
+        return frozenset((key, _hashable(item)) for key, item in value.items())
+    if kind is list:
+        return tuple(_hashable(item) for item in value)
+    return value
 
 
 def _shown_input(value: Any) -> str:
