@@ -116,3 +116,15 @@ def test_solve_and_scaling_accept_an_instance_a_class_or_a_name():
         assert derive.scaling(subject, "total").per_input["parameters"] == 1
     with pytest.raises(derive.DerivationError):
         derive.scaling(42, "total")
+
+
+def test_compare_sees_no_change_in_a_keyed_input_given_in_another_key_order():
+    """The same links in another order are the same inputs (the instances are equal), so
+    compare lists no changed input, though the evaluator reads the entries in key order."""
+    links = Scenarios.AlphaBetaHdrNdrSmallMessage
+    reordered = links.variant(alphas=dict(reversed(list(links.alphas.items()))))
+    assert reordered == links
+    assert compare(links, reordered) == ({}, [])
+    slower = links.variant(bandwidths={"NDR": 400, "HDR": 100})
+    changed, _ = compare(links, slower)
+    assert list(changed) == ["bandwidths"]

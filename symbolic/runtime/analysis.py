@@ -128,8 +128,9 @@ def compare(a: ScenarioBase, b: ScenarioBase) -> tuple[dict[str, tuple[Any, Any]
     if type(a) is not type(b):
         raise ScenarioInputError(f"compare needs two instances of one scenario, got {type(a).__name__} "
                                  f"and {type(b).__name__}")
+    # a keyed input's evaluator list follows its key order: the same dict in another order is no change
     changed_inputs = {name: (a._args[name], b._args[name]) for name in a._args
-                      if a._args[name] != b._args[name]}
+                      if a._args[name] != b._args[name] and not (name in a._given and a._given[name] == b._given[name])}
     before, after = flat_outputs(a), flat_outputs(b)
     gradient = _gradient(a)
     changes = []
