@@ -216,3 +216,35 @@ def test_a_number_below_the_normal_double_range_is_refused_on_every_path():
         sweep(step, {"dispatch": np.array([1.0, 1e-320])})
     found = search(step, {"dispatch": [1e-320, 1.0, 2.0]}, minimize="compute_time", top=1)
     assert (found.size, found.invalid) == (3, 1)  # skipped and counted, like any value outside the domain
+
+
+def test_a_nonzero_number_that_would_become_zero_or_infinite_is_refused_on_every_path():
+    """Decimal('1e-400'), a tiny Fraction, or a Quantity whose conversion to the declared unit
+    under- or overflows would be read as 0 or inf: refused naming the input and the value."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    import numpy as np
+
+    from generated import Q_, Scenarios
+    from symbolic.runtime.errors import ScenarioInputError
+    from symbolic.runtime.sweep import sweep
+
+    step = Scenarios.MnistTwoLayerTrainingStepOnH100
+    budget = Scenarios.PeakPlannedTrainingBudget
+    for value in (Decimal("1e-400"), Fraction(1, 10**400), Q_(Decimal("1e-400"), "µs")):
+        with pytest.raises(ScenarioInputError, match="'dispatch' got .*below the normal range"):
+            step.variant(dispatch=value)
+        with pytest.raises(ScenarioInputError, match="below the normal range"):
+            sweep(step, {"dispatch": [value]})
+    hours = "'planned_device_hours' got 2.3×10⁻³⁰⁸ fs, which is below the range of double precision in h"
+    with pytest.raises(ScenarioInputError, match=hours):
+        budget.variant(planned_device_hours=Q_(2.3e-308, "fs"))  # 6e-327 h: no double but 0
+    with pytest.raises(ScenarioInputError, match=hours):
+        sweep(budget, {"planned_device_hours": Q_(np.array([1.0, 2.3e-308]), "fs")})
+    beyond = "'dispatch' got 1×10³⁰⁵ h, which is beyond the range of double precision in µs"
+    with pytest.raises(ScenarioInputError, match=beyond):
+        step.variant(dispatch=Q_(1e305, "h"))
+    with pytest.raises(ScenarioInputError, match=beyond):
+        sweep(step, {"dispatch": Q_(np.array([1.0, 1e305]), "h")})
+    assert budget.variant(planned_device_hours=Q_(0.0, "fs")).planned_device_hours.magnitude == 0

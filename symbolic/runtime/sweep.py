@@ -125,7 +125,11 @@ def coerce_array(title: str, spec: InputSpec, values: Any) -> Any:
         if magnitude.dtype.kind not in "iuf":
             raise ScenarioInputError(f"{where} must be numbers, got a Quantity of dtype {magnitude.dtype}")
         factor = conversion_factor(f"{title}: input '{spec.name}'", spec, values)  # refuses a wrong dimension
-        array = magnitude.astype(numpy.float64) * factor
+        with numpy.errstate(over="ignore", under="ignore"):  # refused below, naming the value as given
+            array = magnitude.astype(numpy.float64) * factor
+        lost = ~numpy.isfinite(array) | ((array == 0) & (magnitude != 0))
+        if lost.any():  # overflowed or underflowed in the conversion: the scalar check names the value
+            coerce_number(title, spec, values[numpy.unravel_index(int(numpy.argmax(lost)), lost.shape)])
     else:
         try:
             array = numpy.asarray(values)

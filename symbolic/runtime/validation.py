@@ -302,7 +302,7 @@ def _builtin_number(where: str, value: Any, shown: Any, expected: str) -> int | 
     if not -FLOAT_MAX <= number <= FLOAT_MAX:
         raise ScenarioInputError(f"{where} got {_shown(shown)}, beyond the range of double precision "
                                  f"(±{FLOAT_MAX:.3g}); {expected}")
-    if isinstance(number, float) and number and abs(number) < FLOAT_TINY:
+    if isinstance(number, float) and (number or value != 0) and abs(number) < FLOAT_TINY:  # also underflow to 0
         raise ScenarioInputError(f"{where} got {_shown(shown)}, below the normal range of double precision "
                                  f"({FLOAT_TINY:.3g}), where a float loses significant digits; {expected}")
     return number
@@ -376,9 +376,14 @@ def _magnitude_in(where: str, spec: Spec, value: Any) -> Any:
     if factor == 1:
         return magnitude
     try:
-        return magnitude * factor
+        converted = magnitude * factor
     except OverflowError:  # an int beyond double range times a float factor
-        return math.inf
+        converted = math.inf
+    if not -FLOAT_MAX <= converted <= FLOAT_MAX or (converted == 0 and magnitude != 0):  # 1e305 h in µs, 1e-308 fs in h
+        side = "beyond" if converted else "below"
+        raise ScenarioInputError(f"{where} got {_shown(value)}, which is {side} the range of double precision in "
+                                 f"{spec.unit} (magnitudes {FLOAT_TINY:.3g} to {FLOAT_MAX:.3g}); expected {spec.scalar_domain}")
+    return converted
 
 
 def conversion_factor(where: str, spec: Spec, value: Any) -> Any:
