@@ -169,7 +169,7 @@ def test_set_parsing_raises_only_project_errors(cls, data):
 from symbolic.cli.values import number, parse_vary  # noqa: E402
 
 
-@pytest.mark.parametrize("text", ["4,8", "32 64", "9**9**9", "2*3", "1e400", "-1e999", "inf", "nan", "1/2", "(3)",
+@pytest.mark.parametrize("text", ["4,8", "32 64", "9**9**9", "2*3", "1e400", "-1e999", "1e-400", "-0.5e-999 ms", "inf", "nan", "1/2", "(3)",
                                   "10 us us2", "3 ** 2 ms", "", "0x10", "1_000", "ms", "5 ms ms**99", "1e99999999"])
 def test_number_refuses_anything_but_one_number_with_a_unit(text):
     with pytest.raises(UsageError):
@@ -214,6 +214,18 @@ def test_vary_accepts_units_and_lists_with_units():
     assert parse_vary(cls, "dispatch=1ms..3ms:step=1ms")[1].tolist() == [1000.0, 2000.0, 3000.0]
     assert parse_vary(cls, "dispatch=1..8:log2")[1].tolist() == [1.0, 2.0, 4.0, 8.0]
     assert parse_vary(cls, "dispatch=0..1:step=0.25")[1].tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
+
+
+def test_a_stepped_range_ends_at_its_stop():
+    """a..b:step=s is start + k·s for every k with start + k·s ≤ b: 1..3.6 is 1, 2, 3 (not 4),
+    and a quotient that rounds below a whole number (0.7 / 0.1) still reaches b, not past it."""
+    cls = Scenarios.SmallKernelDispatch.__class__
+    assert parse_vary(cls, "dispatch=1..3.6")[1].tolist() == [1.0, 2.0, 3.0]
+    assert parse_vary(cls, "dispatch=0..1:step=0.3")[1].tolist() == pytest.approx([0.0, 0.3, 0.6, 0.9])
+    tenths = parse_vary(cls, "dispatch=0..0.7:step=0.1")[1]
+    assert len(tenths) == 8 and tenths[-1] == 0.7
+    assert parse_vary(cls, "dispatch=2..2")[1].tolist() == [2.0]
+    assert parse_vary(cls, "dispatch=1ms..2.5ms:step=1ms")[1].tolist() == [1000.0, 2000.0]
 
 
 @pytest.mark.parametrize("vary, words", [

@@ -118,6 +118,8 @@ def number(text: str, what: str = "value") -> Any:
         raise UsageError(f"{what}: cannot read {text!r}: {error}") from None
     if isinstance(value, float) and not math.isfinite(value):
         raise UsageError(f"{what}: {text!r} is beyond the range of double precision")
+    if value == 0 and re.search(r"[1-9]", digits.partition("e")[0].partition("E")[0]):  # 1e-400 underflows to 0
+        raise UsageError(f"{what}: {text!r} is below the range of double precision (it would be read as 0)")
     if not unit_text:
         return value
     from symbolic.runtime.units import Q_
@@ -255,8 +257,10 @@ def _range(what: str, start: float, stop: float, mode: str, read: Any) -> tuple[
         step = read(mode[5:]) if mode else 1.0
         if not step > 0:
             raise UsageError(f"{what}: step must be positive")
-        n = math.ceil(_limited(what, (stop - start) / step) + 0.5)  # the points start + k·step up to stop
-        return n, lambda: start + step * numpy.arange(n)
+        # the points start + k·step up to stop: floor, with room for a quotient rounded just below a whole
+        # number (0.7 / 0.1 is 6.999...), and never past stop (ceil(2.6 + 0.5) would take 1..3.6 up to 4)
+        n = math.floor(_limited(what, (stop - start) / step) + 1e-9) + 1
+        return n, lambda: numpy.minimum(start + step * numpy.arange(n), stop)
     raise UsageError(f"{what}: unknown mode {mode!r} (log2, lin=N, log=N, step=S)")
 
 
