@@ -24,15 +24,14 @@ import sympy
 from sympy.printing.jscode import JavascriptCodePrinter
 from sympy.printing.precedence import precedence
 
-from symbolic.codegen.pyprint import Statement
+from symbolic.codegen.pyprint import NamedSymbols, Statement
 from symbolic.codegen.python import Evaluator
 from symbolic.functions import CeilLog2, Exceeds, Given, Len, MaxOver, loop_name
 from symbolic.model import ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
 
-
-class JsEvaluatorPrinter(JavascriptCodePrinter):
+class JsEvaluatorPrinter(NamedSymbols, JavascriptCodePrinter):
     """ES2020 for plain numbers; unsupported nodes raise, never print a comment."""
 
     def __init__(self, names: dict[sympy.Basic, str], offsets: dict[sympy.Basic, sympy.Expr],
@@ -42,25 +41,6 @@ class JsEvaluatorPrinter(JavascriptCodePrinter):
         self.offsets = offsets
         self.integral = integral  # symbols (inputs, lists, earlier steps) that hold integers
         self.helpers_used: set[str] = set()
-
-    # -- names ----------------------------------------------------------------------------
-    def _print_Symbol(self, expr: sympy.Symbol) -> str:
-        try:
-            return self.names[expr]
-        except KeyError:
-            raise DeclarationError(f"the evaluator has no value for symbol {expr}") from None
-
-    _print_Dummy = _print_Symbol
-
-    def _print_IndexedBase(self, expr: sympy.IndexedBase) -> str:
-        try:
-            return self.names[expr]
-        except KeyError:
-            raise DeclarationError(f"the evaluator has no list {expr}") from None
-
-    def _print_Indexed(self, expr: sympy.Indexed) -> str:
-        (position,) = expr.indices
-        return f"{self._print(expr.base)}[{self._print(position - self.offsets.get(expr.base, 0))}]"
 
     # -- integers ---------------------------------------------------------------------------
     def is_integral(self, expr: sympy.Basic) -> bool:

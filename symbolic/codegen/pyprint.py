@@ -25,14 +25,13 @@ def code_name(path: str) -> str:
     return re.sub(r"\[([\w-]+)\]", lambda key: "_" + key.group(1).replace("-", "_"), path).replace(".", "__")
 
 
-class EvaluatorPrinter(PythonCodePrinter):
-    """Python for scalars and numpy arrays alike; unsupported nodes raise, never comment."""
+class NamedSymbols:
+    """How an evaluator names what it reads, for the Python and the JavaScript printers alike:
+    each symbol and list by the name the evaluator gives it (an unknown one is a declaration
+    error, never a silently printed sympy name), a list entry shifted by its list's first index."""
 
-    def __init__(self, names: dict[sympy.Basic, str], offsets: dict[sympy.Basic, sympy.Expr]) -> None:
-        super().__init__({"strict": True, "fully_qualified_modules": False})
-        self.names = names
-        self.offsets = offsets
-        self.helpers_used: set[str] = set()
+    names: dict[sympy.Basic, str]
+    offsets: dict[sympy.Basic, sympy.Expr]
 
     def _print_Symbol(self, expr: sympy.Symbol) -> str:
         try:
@@ -50,7 +49,17 @@ class EvaluatorPrinter(PythonCodePrinter):
 
     def _print_Indexed(self, expr: sympy.Indexed) -> str:
         (position,) = expr.indices
-        return f"{self._print(expr.base)}[{self._print(position - self.offsets.get(expr.base, 0))}]"
+        return f"{self._print(expr.base)}[{self._print(position - self.offsets.get(expr.base, 0))}]"  # type: ignore[attr-defined]
+
+
+class EvaluatorPrinter(NamedSymbols, PythonCodePrinter):
+    """Python for scalars and numpy arrays alike; unsupported nodes raise, never comment."""
+
+    def __init__(self, names: dict[sympy.Basic, str], offsets: dict[sympy.Basic, sympy.Expr]) -> None:
+        super().__init__({"strict": True, "fully_qualified_modules": False})
+        self.names = names
+        self.offsets = offsets
+        self.helpers_used: set[str] = set()
 
     def _loop(self, expr: sympy.Expr, reducer: str) -> str:
         if len(expr.limits) != 1:
