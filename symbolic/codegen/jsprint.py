@@ -206,8 +206,8 @@ class JsEvaluatorPrinter(NamedSymbols, JavascriptCodePrinter):
             return f"[...{self.doprint(parts[0])}]"
         if kind == "text":  # Python's str() of each item: an int as digits, a float as its repr
             separator, items = parts
-            integral = "true" if self.is_integral(items[sympy.Symbol("_item")] if isinstance(items, sympy.IndexedBase)
-                                                  else items) else "false"
+            whole = items in self.integral or getattr(items, "label", None) in self.integral  # a list of integers
+            integral = "true" if whole else "false"
             return (f"{self.doprint(items)}.map((item) => {self.helper('py_str')}(item, {integral}))"
                     f".join({json.dumps(separator)})")
         body, (index, start, stop), inner = parts
