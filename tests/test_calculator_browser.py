@@ -125,7 +125,9 @@ def test_every_calculator_matches_python_and_refuses_bad_input(site):
         tab = tabs[position % 2]
         if position + 1 < len(classes):
             tabs[(position + 1) % 2].start(f"{base}/scenarios/{classes[position + 1].__name__}.html")
+        waited = time.perf_counter()
         tab.wait("window.mlsysymCalculator")
+        TIMINGS["waiting for pages"] = TIMINGS.get("waiting for pages", 0) + time.perf_counter() - waited
         first_results.append(tab.evaluate("[window.mlsysymCalculator.ready, window.mlsysymCalculator.ready"
                                           " - performance.getEntriesByType('navigation')[0].domInteractive]"))
         # 1. what the page shows for each registry instance, chosen in its list
