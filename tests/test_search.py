@@ -219,3 +219,19 @@ def test_long_axes_are_checked_like_short_ones_and_an_empty_space_is_all_invalid
     assert [r.inputs for r in long.rows] == [r.inputs for r in short.rows] == [{"n_nodes": 1}, {"n_nodes": 2}]
     empty = search(BASE, {"n_nodes": [0, -1]}, minimize="result.total_time")
     assert (empty.size, empty.evaluated, empty.invalid, empty.feasible, empty.rows) == (2, 0, 2, 0, [])
+
+
+@pytest.mark.parametrize("chunk_points", [1, 3, 100])
+def test_a_point_whose_objective_is_undefined_is_feasible_and_counted_as_unranked(chunk_points: int) -> None:
+    """1 / (n_nodes - 2) has no value at n_nodes = 2: that point meets every constraint (it is
+    feasible) but cannot be ranked; the result says so rather than silently dropping it."""
+    nodes = [1, 2, 3, 4]  # n_nodes = 1 with 8 GPUs per node is valid (8 devices)
+    found = search(BASE, {"n_nodes": nodes}, "n_nodes <= 3", minimize="1 / (n_nodes - 2)", top=10,
+                   chunk_points=chunk_points)
+    assert (found.size, found.evaluated, found.invalid, found.feasible, found.unranked) == (4, 4, 0, 3, 1)
+    assert [(r.inputs["n_nodes"], r.objectives["1 / (n_nodes - 2)"][0]) for r in found.rows] == [(1, -1.0), (3, 1.0)]
+    assert found.to_dict()["unranked"] == 1
+    nowhere = search(BASE, {"n_nodes": nodes}, minimize="1 / (n_nodes - n_nodes)", chunk_points=chunk_points)
+    assert (nowhere.feasible, nowhere.unranked, nowhere.rows) == (4, 4, [])
+    plain = search(BASE, {"n_nodes": nodes}, minimize="n_nodes", chunk_points=chunk_points)
+    assert (plain.feasible, plain.unranked) == (4, 0)

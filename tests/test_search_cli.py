@@ -80,3 +80,12 @@ def test_the_console_example_of_the_search_page(capsys: pytest.CaptureFixture[st
     assert main(shlex.split(command.removeprefix("$ mlsysym "))) == 0
     first, *rest = capsys.readouterr().out.splitlines()
     assert first.startswith(summary + " (") and rest == table
+
+
+def test_the_summary_says_how_many_feasible_points_an_undefined_objective_left_unranked(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "HierarchicalAllReduce8x8DgxH100", "--vary", "n_nodes=1..4",
+                 "--minimize", "1 / (n_nodes - 2)"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("4 points: 4 evaluated, 0 invalid (skipped), 4 feasible (1 of them unranked: "
+                            "the objective is undefined there"), first

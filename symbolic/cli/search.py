@@ -53,9 +53,11 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def summary(result: Any) -> str:
     goal = "; ".join(f"{sense} {text}" for sense, text, _ in result.objectives)
+    unranked = (f" ({result.unranked:,} of them unranked: the objective is undefined there, e.g. a division by 0, "
+                "or beyond double range)") if result.unranked else ""
     kind = f"Pareto front of {result.front} points" if result.front is not None else f"best {len(result.rows)}"
     return (f"{result.size:,} points: {result.evaluated:,} evaluated, {result.invalid:,} invalid (skipped), "
-            f"{result.feasible:,} feasible; {kind} by {goal} ({result.seconds:.2f} s, {result.chunks} chunk{'s' if result.chunks != 1 else ''}, "
+            f"{result.feasible:,} feasible{unranked}; {kind} by {goal} ({result.seconds:.2f} s, {result.chunks} chunk{'s' if result.chunks != 1 else ''}, "
             f"{result.engine})")
 
 

@@ -100,6 +100,7 @@ class Partial:
     indices: Any = None  # int64 flat indices of the kept points
     keys: Any = None  # float64 (n, objectives): minimisation keys (maximised objectives negated)
     points: int = 0  # points covered
+    unranked: int = 0  # feasible points whose objective is undefined (0/0, x/0) or beyond double range
 
 
 def evaluate_chunk(plan: Plan, chunk: int) -> Partial:
@@ -159,14 +160,15 @@ def evaluate_chunk(plan: Plan, chunk: int) -> Partial:
         for column in masked[1:]:
             finite &= numpy.isfinite(column)
     valid_count = int(numpy.count_nonzero(valid)) * (count // max(1, numpy.size(valid)))
-    feasible_count = int(numpy.count_nonzero(finite))
-    if len(keys) == 1 and feasible_count > plan.top:  # only the points that can make the top k
+    ranked = int(numpy.count_nonzero(finite))
+    feasible_count = int(numpy.count_nonzero(numpy.broadcast_to(feasible, shape)))
+    if len(keys) == 1 and ranked > plan.top:  # only the points that can make the top k
         threshold = numpy.partition(masked[0], plan.top - 1)[plan.top - 1]
         kept = numpy.flatnonzero(masked[0] <= threshold)
     else:
         kept = numpy.flatnonzero(finite)
     best = _reduce(kept + first, numpy.stack([column[kept] for column in masked], axis=1), plan.top)
-    return Partial(count - valid_count, feasible_count, *best, points=count)
+    return Partial(count - valid_count, feasible_count, *best, points=count, unranked=feasible_count - ranked)
 
 
 def merge(parts: Iterable[Partial], top: int) -> Partial:
@@ -180,7 +182,7 @@ def merge(parts: Iterable[Partial], top: int) -> Partial:
     keys = numpy.concatenate([p.keys for p in parts])
     best = _reduce(indices, keys, top)
     return Partial(sum(p.invalid for p in parts), sum(p.feasible for p in parts), *best,
-                   points=sum(p.points for p in parts))
+                   points=sum(p.points for p in parts), unranked=sum(p.unranked for p in parts))
 
 
 def _reduce(indices: Any, keys: Any, top: int) -> tuple[Any, Any]:
@@ -238,6 +240,7 @@ class SearchResult:
     seconds: float = 0.0
     chunks: int = 0
     engine: str = "local"
+    unranked: int = 0  # feasible points left out of the ranking: an objective undefined (x/0) or beyond double range
 
     @property
     def best(self) -> SearchRow | None:
@@ -250,7 +253,8 @@ class SearchResult:
         rows = [{"inputs": {k: _jsonable(v) for k, v in row.inputs.items()},
                  "objectives": {k: entry(*v) for k, v in row.objectives.items()},
                  "outputs": {k: entry(*v) for k, v in row.outputs.items()}} for row in self.rows]
-        counts = {key: getattr(self, key) for key in ("size", "evaluated", "invalid", "feasible", "front", "chunks")}
+        counts = {key: getattr(self, key) for key in ("size", "evaluated", "invalid", "feasible", "unranked", "front",
+                                                             "chunks")}
         return {**counts, "engine": self.engine, "seconds": self.seconds, "constraints": self.constraints,
                 "objectives": [{"sense": s, "expression": e, "unit": u} for s, e, u in self.objectives], "rows": rows}
 
@@ -324,7 +328,7 @@ def _result(plan: Plan, total: Partial, seconds: float, engine: str) -> SearchRe
     invalid = space.size - space.valid_size + total.invalid
     return SearchResult(rows, space.size, space.size - invalid, invalid, total.feasible, front,
                         [("minimize" if s > 0 else "maximize", c.text, c.unit) for s, c in prep.objectives],
-                        list(plan.where), round(seconds, 6), prep.chunks, engine)
+                        list(plan.where), round(seconds, 6), prep.chunks, engine, total.unranked)
 
 
 def _texts(value: str | Sequence[str]) -> list[str]:
