@@ -248,3 +248,15 @@ def test_a_nonzero_number_that_would_become_zero_or_infinite_is_refused_on_every
     with pytest.raises(ScenarioInputError, match=beyond):
         sweep(step, {"dispatch": Q_(np.array([1.0, 1e305]), "h")})
     assert budget.variant(planned_device_hours=Q_(0.0, "fs")).planned_device_hours.magnitude == 0
+
+
+def test_a_whole_count_in_a_prefixed_unit_stays_exact_beyond_2_to_the_53():
+    """pint converts ktoken to tokens by the float 1000.0; an int input times it would round
+    to a double (2**60 + 1 ktoken came out 1000 tokens short): the scalar API keeps counts exact."""
+    from generated import Q_, Scenarios
+
+    run = Scenarios.Gpt2XlRunOnOneDgxH100
+    assert run.variant(tokens_per_step=Q_(2**60 + 1, "ktoken"))._given["tokens_per_step"] == (2**60 + 1) * 1000
+    assert run.variant(tokens_per_step=Q_(3, "Mtoken")).tokens_per_step == 3_000_000
+    assert type(run.variant(tokens_per_step=Q_(3, "Mtoken"))._given["tokens_per_step"]) is int
+    assert Scenarios.PhoneFullUpdateWorkingSet.variant(parameters=Q_(8, "Gparam")).parameters == 8e9

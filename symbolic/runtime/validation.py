@@ -375,6 +375,8 @@ def _magnitude_in(where: str, spec: Spec, value: Any) -> Any:
     magnitude = _builtin_number(where, magnitude, value, f"expected {spec.scalar_domain}")
     if factor == 1:
         return magnitude
+    if type(magnitude) is int and type(factor) is float and factor.is_integer():
+        factor = int(factor)  # pint's factors are floats: 2**60 + 1 ktoken times 1000.0 would round
     try:
         converted = magnitude * factor
     except OverflowError:  # an int beyond double range times a float factor
