@@ -14,7 +14,7 @@ from typing import Any
 import sympy
 
 from symbolic.closed import raw_closed_forms
-from symbolic.model import OutputDecl, Quantity, ScenarioModel
+from symbolic.model import GroupDecl, ListDecl, Quantity, ScenarioModel
 from symbolic.runtime.errors import MlsysymError
 
 _ENTRY = re.compile(r"(?P<base>[^\[\]]+)(?P<keys>(?:\[[^\[\]]*\])+)")
@@ -35,7 +35,7 @@ def entry_keys(given: dict[str, Any]) -> dict[str, list[str]]:
     return keys
 
 
-def split(model: ScenarioModel, path: str) -> tuple[Quantity, OutputDecl, list[str]] | None:
+def split(model: ScenarioModel, path: str) -> tuple[Quantity, ListDecl, list[str]] | None:
     """``(list quantity, its output declaration, the keys named)`` when ``path`` names an entry of a
     keyed list output, else None."""
     match = _ENTRY.fullmatch(path)
@@ -87,13 +87,13 @@ def entry_form(model: ScenarioModel, path: str, keys: dict[str, list[str]] | Non
     return quantity.unit, raw_closed_forms(model)[quantity.symbol].xreplace(at)
 
 
-def _list_output(outputs: Any, path: str, prefix: str) -> OutputDecl | None:
+def _list_output(outputs: Any, path: str, prefix: str) -> ListDecl | None:
     for output in outputs:
         here = prefix + output.name
-        if output.kind == "group":
+        if isinstance(output, GroupDecl):
             found = _list_output(output.members, path, here + ".")
             if found is not None:
                 return found
-        elif output.kind == "list" and here == path:
+        elif isinstance(output, ListDecl) and here == path:
             return output
     return None

@@ -34,6 +34,7 @@ from symbolic.codegen.pdf_figure import pdf_text
 from symbolic.runtime.errors import DeclarationError
 from symbolic.codegen.worked import evaluate, exact, instance_values, needed
 from symbolic.instances import Instance
+from symbolic.model import GroupDecl, ListDecl
 from symbolic.model.presentation import Sweep
 from symbolic.refs import value_of
 
@@ -263,8 +264,8 @@ def _shown_value(module: ScenarioModule, instance: Instance, evaluation: Any, pa
 
 def _list_outputs(outputs: Any) -> Any:
     for output in outputs:
-        yield from _list_outputs(output.members) if output.kind == "group" else (
-            [output] if output.kind == "list" and output.keyed_by else [])
+        yield from _list_outputs(output.members) if isinstance(output, GroupDecl) else (
+            [output] if isinstance(output, ListDecl) and output.keyed_by else [])
 
 
 def placements(modules: Sequence[ScenarioModule]) -> list[Placement]:

@@ -21,7 +21,7 @@ from symbolic.functions import MaxOver
 from symbolic.instances import Instance
 from symbolic.list_entries import entry_keys, missing_key
 from symbolic.refs import value_of
-from symbolic.model import UNIT_SYMBOLS, ScenarioModel
+from symbolic.model import UNIT_SYMBOLS, ScalarDecl, ScenarioModel
 
 
 def derivations_markdown(model: ScenarioModel, instances: list[Instance],
@@ -61,7 +61,8 @@ def derivations_markdown(model: ScenarioModel, instances: list[Instance],
             ranked = sorted(((round(abs(e), 12), name, e) for name, e in elasticities if abs(e) > 1e-12),
                             key=lambda r: (-r[0], r[1]))
             top = ", ".join(f"`{name}` {e:+.3g}" for _, name, e in ranked[:4])
-            choice = any(o.name == output and o.labels for o in model.outputs)  # True/False: a step, no slope
+            choice = any(o.name == output and isinstance(o, ScalarDecl) and o.labels  # True/False: a step, no slope
+                         for o in model.outputs)
             flat = "a choice: flat on either side of its switch" if choice else "depends on list inputs only"
             rows.append(f"| `{output}` | {top or flat} |")
         if rows:

@@ -27,7 +27,7 @@ from symbolic.codegen.discover import ScenarioModule
 from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen.worked import evaluate, instance_values, needed, number_latex, worked_example
 from symbolic.instances import EntryRef
-from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioInputDecl, ScenarioModel
+from symbolic.model import UNIT_SYMBOLS, GroupDecl, InputDecl, ListDecl, Quantity, ScenarioInputDecl, ScenarioModel
 from symbolic.model.dependencies import closure, reads
 from symbolic.refs import source_of, value_of
 from symbolic.runtime.units import UNITS_FILE, registry
@@ -230,8 +230,8 @@ def grid_tables(model: ScenarioModel, instance: Any) -> list[dict[str, Any]]:
 
 def _grid_outputs(outputs: Any) -> Any:
     for output in outputs:
-        yield from _grid_outputs(output.members) if output.kind == "group" else (
-            [output] if output.columns_by else [])
+        yield from _grid_outputs(output.members) if isinstance(output, GroupDecl) else (
+            [output] if isinstance(output, ListDecl) and output.columns_by else [])
 
 
 def _section_of(model: ScenarioModel, name: str) -> str:

@@ -118,20 +118,51 @@ class RequirementDecl:
 
 @dataclass(frozen=True)
 class OutputDecl:
-    """A public attribute: a scalar, list, text, table, group or contained scenario."""
+    """A public attribute of the class. One subclass per kind (scalar, list, text, table, group,
+    contained scenario); the generator dispatches on the type, ``kind`` is only a label."""
 
+    kind: ClassVar[str]
     name: str
-    kind: str
     doc: str
     unit: str
+    if_missing: str = "error"
+
+
+@dataclass(frozen=True)
+class ScalarDecl(OutputDecl):
+    kind: ClassVar[str] = "scalar"
+    labels: tuple[Any, ...] = ()  # text (or True/False) for the values 0, 1, ... of a choice
+
+
+@dataclass(frozen=True)
+class ListDecl(OutputDecl):
+    kind: ClassVar[str] = "list"
+    keyed_by: str = ""  # returned as a dict under the keys of this list input
+    columns_by: str = ""  # a grid's second keyed list input: a dict of dicts, rows by keyed_by
+
+
+@dataclass(frozen=True)
+class TextDecl(OutputDecl):
+    kind: ClassVar[str] = "text"
+
+
+@dataclass(frozen=True)
+class TableDecl(OutputDecl):
+    kind: ClassVar[str] = "table"
     keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GroupDecl(OutputDecl):
+    kind: ClassVar[str] = "group"
+    members: tuple[OutputDecl, ...] = ()
+
+
+@dataclass(frozen=True)
+class SubDecl(OutputDecl):
+    kind: ClassVar[str] = "sub"
     scenario: ScenarioModel | None = None
     sub: Sub | None = None
-    members: tuple[OutputDecl, ...] = ()
-    if_missing: str = "error"
-    keyed_by: str = ""  # a list output returned as a dict under the keys of this list input
-    columns_by: str = ""  # a grid's second keyed list input: a dict of dicts, rows by keyed_by
-    labels: tuple[Any, ...] = ()  # text (or True/False) for the values 0, 1, ... of a choice
 
 
 @dataclass(frozen=True)
@@ -223,7 +254,7 @@ class ScenarioModel:
         self.structured.append(decl)
 
     def add_output(self, decl: OutputDecl) -> None:
-        if decl.kind not in ("scalar", "list", "text"):
+        if isinstance(decl, (TableDecl, GroupDecl, SubDecl)):  # the others claim theirs with their quantity
             self.claim(decl.name)
         self.outputs.append(decl)
 

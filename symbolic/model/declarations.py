@@ -11,10 +11,15 @@ import sympy
 
 from symbolic.model.collected import (
     _IDENTIFIER,
+    GroupDecl,
     InputDecl,
+    ListDecl,
     OutputDecl,
     Quantity,
+    ScalarDecl,
     ScenarioModel,
+    TableDecl,
+    TextDecl,
     _assumptions,
     _latex_name,
     _symbols,
@@ -153,7 +158,7 @@ class Output(Declaration):
         if self.otherwise is not None:
             self.expr = _given_or_else(name, into, self.expr, self.otherwise)
         path = _join(self.group, name, into, self.field)
-        _add(into, self.group, OutputDecl(self.field or name, "scalar", self.doc, self.unit, if_missing=self.if_missing,
+        _add(into, self.group, ScalarDecl(self.field or name, self.doc, self.unit, if_missing=self.if_missing,
                                           labels=self.labels))
         into.add_quantity(Quantity(path, symbol, self.expr, self.unit, self.doc, self.latex or _latex_name(name),
                                    group=_group_name(self.group)))
@@ -199,7 +204,7 @@ class PerItem(Output):
         columns = str(self.key_inputs[1].label) if self.inner else ""
         base = sympy.IndexedBase(sympy.Symbol(name, real=True))
         path = _join(self.group, name, into, self.field)
-        _add(into, self.group, OutputDecl(self.field or name, "list", self.doc, self.unit, keyed_by=self.keys,
+        _add(into, self.group, ListDecl(self.field or name, self.doc, self.unit, keyed_by=self.keys,
                                           columns_by=columns))
         into.add_quantity(Quantity(path, base, self.expr, self.unit, self.doc, _latex_name(name), kind="list",
                                    limits=(self.index, self.start, self.stop), inner=self.inner,
@@ -218,7 +223,7 @@ class Text(Output):
     def bind(self, name: str, into: ScenarioModel) -> sympy.Symbol:
         symbol = sympy.Symbol(name)
         path = _join(self.group, name, into)
-        _add(into, self.group, OutputDecl(name, "text", self.doc, ""))
+        _add(into, self.group, TextDecl(name, self.doc, ""))
         into.add_quantity(Quantity(path, symbol, self.expr, "", self.doc, _latex_name(name), kind="text",
                                    separator=self.separator, group=_group_name(self.group)))
         return symbol
@@ -257,7 +262,7 @@ class Table(Declaration):
             into.add_quantity(Quantity(f"{path}[{key}]", symbol, expr, self.unit, self.doc, latex, table=name, key=key,
                                        group=_group_name(self.group)))
             symbols[key] = symbol
-        _add(into, self.group, OutputDecl(name, "table", self.doc, self.unit, keys=tuple(self.entries)))
+        _add(into, self.group, TableDecl(name, self.doc, self.unit, keys=tuple(self.entries)))
         return TableRef(name, symbols)
 
 
@@ -359,24 +364,24 @@ class Group(Declaration):
             field = echo.field if isinstance(echo, Echo) else echo_name
             source = next((d for d in into.inputs if d.name == echo_name and not d.structured), None)
             if isinstance(echo, Echo) and source is None:
-                output = next((o for o in into.outputs if o.name == echo_name and o.kind == "scalar"), None)
+                output = next((o for o in into.outputs if o.name == echo_name and isinstance(o, ScalarDecl)), None)
                 quantity = next((q for q in into.quantities if q.name == echo_name), None)
                 if output is None or quantity is None:
                     raise DeclarationError(f"{into.name}: Group {name} echoes {echo_name!r}, which is not a "
                                            "top-level scalar output or an input declared above it")
-                fields.append(OutputDecl(field, "scalar", output.doc, output.unit, if_missing=output.if_missing))
+                fields.append(ScalarDecl(field, output.doc, output.unit, if_missing=output.if_missing))
                 echoes.append((field, quantity))
                 continue
             if source is None:
                 raise DeclarationError(f"{into.name}: Group {name} lists {echo_name!r}, which is not an input declared "
                                        f"above it; outputs join a group with group={name} on their own declaration "
                                        "(or are echoed with Echo(output))")
-            kind = "list" if isinstance(source.spec, ListInput) else "scalar"
             keyed = echo_name if getattr(source.spec, "keyed", False) else ""
             keyed = getattr(source.spec, "aligned_to", "") or keyed  # an aligned list is read in its keys' order
-            fields.append(OutputDecl(field, kind, source.spec.doc, source.spec.unit, keyed_by=keyed))
+            fields.append(ListDecl(field, source.spec.doc, source.spec.unit, keyed_by=keyed)
+                          if isinstance(source.spec, ListInput) else ScalarDecl(field, source.spec.doc, source.spec.unit))
             echoes.append((field, source))
-        into.add_output(OutputDecl(name, "group", self.doc, ""))
+        into.add_output(GroupDecl(name, self.doc, ""))
         ref = GroupRef(name, fields, echoes)
         into.open_groups.append(ref)
         return ref
@@ -400,8 +405,9 @@ def close_groups(model: ScenarioModel) -> None:
         twice = sorted({f for f in seen if seen.count(f) > 1})
         if twice:
             raise DuplicateNameError(f"{model.name}: Group {ref.name} has the field {twice[0]!r} twice")
-        position = next(n for n, o in enumerate(model.outputs) if o.name == ref.name and o.kind == "group")
-        model.outputs[position] = replace(model.outputs[position], members=tuple(ref.fields))
+        position, group = next((n, o) for n, o in enumerate(model.outputs)
+                               if o.name == ref.name and isinstance(o, GroupDecl))
+        model.outputs[position] = replace(group, members=tuple(ref.fields))
         for field, source in ref.echoes:
             path = f"{ref.name}.{field}"
             latex = source.latex if field == source.name else _latex_name(field)  # a renamed field shows its name

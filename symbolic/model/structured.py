@@ -14,7 +14,7 @@ from symbolic.model.collected import (
     DatasetDecl,
     InputDecl,
     NodeDecl,
-    OutputDecl,
+    SubDecl,
     PrecisionDecl,
     Quantity,
     RequirementDecl,
@@ -342,7 +342,7 @@ class Sub(Declaration):
                 group=quantity.group, echo=quantity.echo))
         into.contains[name] = inner
         if self.public:
-            into.add_output(OutputDecl(name, "sub", self.doc, "", scenario=inner, sub=self))
+            into.add_output(SubDecl(name, self.doc, "", scenario=inner, sub=self))
         else:
             into.claim(name)
         return SubRef(name, rename, inner)
