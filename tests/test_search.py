@@ -235,3 +235,9 @@ def test_a_point_whose_objective_is_undefined_is_feasible_and_counted_as_unranke
     assert (nowhere.feasible, nowhere.unranked, nowhere.rows) == (4, 4, [])
     plain = search(BASE, {"n_nodes": nodes}, minimize="n_nodes", chunk_points=chunk_points)
     assert (plain.feasible, plain.unranked) == (4, 0)
+
+
+def test_an_objective_dividing_by_zero_between_unvaried_inputs_leaves_every_point_unranked() -> None:
+    """gpus_per_node is not varied (a plain number): its x/0 is inf at every point, not a crash."""
+    found = search(BASE, {"n_nodes": [1, 2, 3]}, minimize="gpus_per_node / (gpus_per_node - gpus_per_node)")
+    assert (found.feasible, found.unranked, found.rows) == (3, 3, [])

@@ -54,7 +54,9 @@ def test_units_of_objectives() -> None:
     ("result.memory <= (capacity", "ends where ')'"),
     ("result.memory", "needs a comparison"),
     ("__import__('os').system('true') == 1", "cannot read"),
-    ("result.memory <= capacity <= capacity", "unexpected '<='"),
+    ("result.memory <= capacity <= capacity", "second comparison at position 26; a constraint has one"),
+    ("tp_size >= 1e-400", "'1e-400' at position 11 is below double precision"),
+    ("tp_size == 9007199254740993", "9007199254740993 at position 11 is beyond 2**53"),
     ("tp_size ** 2 == 4", "unexpected '*'"),
     ("", "non-empty"),
     ("1e999 == tp_size", "beyond double precision"),
@@ -93,3 +95,13 @@ def test_arithmetic_matches_python_on_plain_numbers(numbers: list[float], first:
     else:
         expected = apply(apply(a, first, b), second, c)
     assert compile_expression(text, {}, comparison=False).evaluate(lambda name: 0) == pytest.approx(expected)
+
+
+def test_a_division_by_zero_is_inf_or_nan_even_between_plain_numbers() -> None:
+    """Names the space does not vary are plain Python numbers: x / 0 between them must follow
+    numpy (inf, nan: an unranked point in a search), not raise ZeroDivisionError."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        assert value("tp_size / (tp_size - tp_size)") == math.inf
+        assert math.isnan(value("(tp_size - tp_size) / (tp_size - tp_size)"))
+        assert value("1 / 0") == math.inf
+    assert value("9007199254740992 - 9007199254740990") == 2  # exactly doubles: read as written

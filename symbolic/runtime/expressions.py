@@ -73,6 +73,9 @@ def compile_expression(text: str, units: dict[str, str], *, comparison: bool, wh
         if not comparison and value in COMPARISONS:
             raise ExpressionError(f"{what}: {text!r} has a comparison at position {at}; an objective is an "
                                   "output or an arithmetic expression")
+        if value in COMPARISONS:
+            raise ExpressionError(f"{what}: {text!r} has a second comparison at position {at}; a constraint has one "
+                                  "(write '1 <= x <= 4' as two constraints, '1 <= x' and 'x <= 4')")
         raise ExpressionError(f"{what}: unexpected {value!r} at position {at} in {text!r}")
     function, unit_ = node
     return Compiled(text, function, "" if comparison else _spelled(unit_), tuple(parser.names), comparison)
@@ -121,6 +124,13 @@ class _Parser:
         value = float(digits)
         if value - value != 0.0:
             raise ExpressionError(f"{self.what}: {digits!r} at position {at} is beyond double precision")
+        if value == 0 and re.search(r"[1-9]", re.split(r"[eE]", digits)[0]):
+            raise ExpressionError(f"{self.what}: {digits!r} at position {at} is below double precision (it would "
+                                  "be read as 0)")
+        if digits.isdigit() and int(digits) != value:  # a whole number the float64 arithmetic would round
+            raise ExpressionError(f"{self.what}: {digits} at position {at} is beyond 2**53, where the search's "
+                                  f"float64 arithmetic rounds it (to {value:.17g}); write it as a float ({digits}.0) "
+                                  "to accept that")
         return value
 
     def _unit_of(self, tokens: list[tuple[str, Any, int]], spelling: str, at: int) -> bool:
@@ -242,4 +252,8 @@ def _combine(operator: str, left: Evaluator, right: Evaluator) -> Evaluator:
         return lambda lookup: left(lookup) - right(lookup)
     if operator == "*":
         return lambda lookup: left(lookup) * right(lookup)
-    return lambda lookup: left(lookup) / right(lookup)
+    import numpy
+
+    # numpy's division: x/0 is inf and 0/0 nan (an unranked point), where Python's would raise for
+    # two plain numbers (an input the space does not vary, a constant)
+    return lambda lookup: numpy.true_divide(left(lookup), right(lookup))
