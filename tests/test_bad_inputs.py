@@ -248,6 +248,11 @@ def test_a_nonzero_number_that_would_become_zero_or_infinite_is_refused_on_every
     with pytest.raises(ScenarioInputError, match=beyond):
         sweep(step, {"dispatch": Q_(np.array([1.0, 1e305]), "h")})
     assert budget.variant(planned_device_hours=Q_(0.0, "fs")).planned_device_hours.magnitude == 0
+    from symbolic.runtime.search import search
+
+    found = search(budget, {"planned_device_hours": [Q_(2.3e-308, "fs"), Q_(1, "h"), Q_(0, "fs")]},
+                   minimize="planned_device_hours")  # in a search, such a value is an invalid point
+    assert (found.size, found.invalid, [r.inputs["planned_device_hours"].magnitude for r in found.rows]) == (3, 1, [0, 1])
 
 
 def test_a_whole_count_in_a_prefixed_unit_stays_exact_beyond_2_to_the_53():

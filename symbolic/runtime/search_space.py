@@ -227,8 +227,9 @@ def _numeric_axis(title: str, spec: Any, items: list[Any]) -> Any:
         if spec.integer and math.isfinite(value) and abs(value) > EXACT_INTEGER:
             raise ScenarioInputError(f"{title}: '{spec.name}' value {item!r} is beyond 2**53, where a search's "
                                      "float64 arithmetic stops being exact for integers")
+        underflow = value == 0 and is_quantity(item) and item.magnitude != 0  # 1e-308 fs in hours is no double
         if not math.isfinite(value) or (spec.integer and not value.is_integer()) or _outside(spec, value) or (
-                value and abs(value) < FLOAT_TINY):
+                value and abs(value) < FLOAT_TINY) or underflow:
             continue  # outside the domain: invalid points, counted, never evaluated
         kept.append(value)
     return numpy.asarray(kept, dtype=numpy.float64)
