@@ -265,3 +265,28 @@ def test_a_whole_count_in_a_prefixed_unit_stays_exact_beyond_2_to_the_53():
     assert run.variant(tokens_per_step=Q_(3, "Mtoken")).tokens_per_step == 3_000_000
     assert type(run.variant(tokens_per_step=Q_(3, "Mtoken"))._given["tokens_per_step"]) is int
     assert Scenarios.PhoneFullUpdateWorkingSet.variant(parameters=Q_(8, "Gparam")).parameters == 8e9
+
+
+def test_negative_zero_is_read_as_zero_on_every_path():
+    """-0.0 is inside a domain '≥ 0' but its sign would flow into outputs, shown as '-0 GB'."""
+    import math
+
+    import numpy as np
+
+    from generated import Q_, Scenarios
+    from symbolic.runtime.search import search
+    from symbolic.runtime.sweep import sweep
+
+    def positive_zero(number):
+        return number == 0 and math.copysign(1.0, number) > 0
+
+    transfer = Scenarios.BufferTransfer10GB
+    for given in (-0.0, Q_(-0.0, "MB"), np.float64(-0.0)):
+        zero = transfer.variant(payload=given)
+        assert positive_zero(zero._given["payload"]) and positive_zero(zero.total_bytes.magnitude)
+        assert positive_zero(zero.result.payload.magnitude)
+    swept = sweep(transfer, {"payload": [-0.0, 1.0]})
+    assert positive_zero(swept.inputs["payload"][0]) and positive_zero(swept["total_bytes"][0])
+    found = search(transfer, {"payload": [-0.0]}, minimize="total_bytes")
+    assert positive_zero(found.best.objectives["total_bytes"][0])
+    assert positive_zero(Scenarios.AlphaBetaHdrNdrSmallMessage.variant(messages={"none": -0.0}).messages["none"].magnitude)

@@ -223,7 +223,7 @@ def _numeric_axis(title: str, spec: Any, items: list[Any]) -> Any:
         if isinstance(value, bool) or not isinstance(value, (int, float, numpy.integer, numpy.floating)):
             raise InputTypeError(f"{title}: a value of '{spec.name}' is {type(item).__name__} {item!r}; "
                                  f"expected {spec.scalar_domain}")
-        value = float(value)
+        value = float(value) + 0.0  # -0.0 becomes 0.0, as in variant()
         if spec.integer and math.isfinite(value) and abs(value) > EXACT_INTEGER:
             raise ScenarioInputError(f"{title}: '{spec.name}' value {item!r} is beyond 2**53, where a search's "
                                      "float64 arithmetic stops being exact for integers")
@@ -254,7 +254,7 @@ def _numeric_array(title: str, spec: Any, items: list[Any]) -> Any:
         keep &= (values > spec.minimum) if spec.strict else (values >= spec.minimum)
     if spec.maximum is not None:
         keep &= (values < spec.maximum) if spec.strict_maximum else (values <= spec.maximum)
-    return values[keep]
+    return values[keep] + 0.0  # -0.0 becomes 0.0
 
 
 def _checked_entries(title: str, name: str, kind: str, items: list[Any]) -> list[Any]:

@@ -145,7 +145,7 @@ def coerce_array(title: str, spec: InputSpec, values: Any) -> Any:
             raise ScenarioInputError(f"{where} must be numbers, got dtype {array.dtype}")
         array = array.astype(numpy.float64)
     _validate(title, spec, array)
-    return array
+    return array + 0.0  # -0.0 becomes 0.0, as in variant()
 
 
 def _validate(title: str, spec: Any, array: Any) -> None:

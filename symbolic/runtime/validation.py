@@ -254,7 +254,9 @@ def coerce_number(scenario: str, spec: Spec, value: Any, where: str = "") -> Any
             return _coerce_slowly(scenario, spec, value, where)
         if (spec.minimum is not None or spec.maximum is not None) and _outside(spec, value):
             return _coerce_slowly(scenario, spec, value, where)
-        return int(value) if spec.integer and kind is float else value
+        if spec.integer and kind is float:
+            return int(value)
+        return value if value else value + 0  # -0.0 would carry its sign into outputs ("-0 B"): plain 0.0
     return _coerce_slowly(scenario, spec, value, where)
 
 
@@ -281,7 +283,7 @@ def _coerce_slowly(scenario: str, spec: Spec, value: Any, where: str) -> Any:
         value = int(value)
     if _outside(spec, value):
         raise ScenarioInputError(f"{where} got {value}; {expected()}")
-    return value
+    return value + 0  # -0.0 becomes 0.0
 
 
 def _builtin_number(where: str, value: Any, shown: Any, expected: str) -> int | float:
