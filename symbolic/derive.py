@@ -321,7 +321,11 @@ def solve(subject: Any, unknown: str, output: str, target: str | Any,
     decl = input_decl(model, unknown)
     unit, lhs = _form(model, output, keys)
     if isinstance(target, str):
-        target_unit, rhs = _form(model, target, keys)
+        try:
+            target_unit, rhs = _form(model, target, keys)
+        except DerivationError as error:  # "8 GiB" is read as an output's name: say how to give a value
+            raise DerivationError(f"the target {target!r} is not an output ({error}); a target value is a number "
+                                  f"or a Quantity, e.g. Q_({target!r})") from None
         if dimension_of_unit(target_unit) != dimension_of_unit(unit):
             raise DerivationError(f"{output} and {target} have different dimensions")
     else:

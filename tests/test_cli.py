@@ -401,3 +401,38 @@ def test_unrolled_writes_out_fixed_ranges_only():
     assert derive.unrolled(MaxOver(w[i], (i, 1, n)), {n: 2}, {}) == sympy.Max(w[1], w[2])
     nested = sympy.Sum(sympy.Sum(w[j], (j, 0, i)), (i, 0, 1))
     assert derive.unrolled(nested, {}, {}) == w[0] + w[0] + w[1]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["sweep", "MnistTwoLayerTrainingStepOnH100", "--vary", "batch_size=1..3", "--vary", "batch_size=4..5"],
+     "--vary batch_size is given twice"),
+    (["search", "HierarchicalAllReduce8x8DgxH100", "--vary", "n_nodes=1..2", "--vary", "n_nodes=3",
+      "--minimize", "n_nodes"], "--vary n_nodes is given twice"),
+    (["eval", "MlpTrainingStepScenario", "--from", "MnistTwoLayerTrainingStepOnH100", "--set", "batch_size=1",
+      "--set", "batch_size=2"], "--set batch_size is given twice"),
+    (["sweep", "MnistTwoLayerTrainingStepOnH100", "--vary", "dispatch=1e305 h,1 h"],
+     "--vary dispatch: '1e305 h' is beyond the range of double precision in µs"),
+    (["sweep", "PeakPlannedTrainingBudget", "--vary", "planned_device_hours=2.3e-308 fs"],
+     "'2.3e-308 fs' is below the range of double precision in h"),
+    (["solve", "MnistTwoLayerTrainingStepOnH100", "--for", "batch_size", "--where", "compute_time <= 1 ms"],
+     "write one '=' (output=value), not a comparison"),
+    (["solve", "MnistTwoLayerTrainingStepOnH100", "--for", "batch_size", "--where", "compute_time==1 ms"],
+     "not a comparison"),
+    (["solve", "MnistTwoLayerTrainingStepOnH100", "--for", "batch_size", "--where", "compute_time=memory_tim"],
+     "'memory_tim'; did you mean memory_time"),
+])
+def test_repeated_inputs_lost_values_and_inequalities_are_usage_errors(argv, message, capsys):
+    """Each used to pass silently (the later --vary replaced the first) or fail unclearly
+    ('got inf', "no scalar output 'compute_time <'", "cannot read 'memory_tim' as one number")."""
+    from symbolic.cli import main
+
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_solve_in_python_says_how_to_give_a_target_value():
+    import mlsysym
+    from symbolic.derive import DerivationError
+
+    with pytest.raises(DerivationError, match=r"the target '8 GiB' is not an output .*e\.g\. Q_\('8 GiB'\)"):
+        mlsysym.solve(Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total", "8 GiB")

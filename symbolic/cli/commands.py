@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from typing import Any
@@ -13,7 +14,8 @@ from symbolic.cli.output import emit, outputs_of, shown, table
 from symbolic.runtime.display import keyed
 from symbolic.runtime.errors import a_or_an
 from symbolic.runtime.units import label
-from symbolic.cli.values import UsageError, _nearest, build, check_grid, instance, number, parse_vary, scenario_class
+from symbolic.cli.values import (UsageError, _nearest, build, check_grid, instance, number, once_each, parse_vary,
+                                 scenario_class)
 
 def cmd_list(args: argparse.Namespace) -> int:
     import generated
@@ -119,7 +121,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from symbolic.runtime.sweep import sweep
 
     base = instance(args.name)
-    varied = dict(parse_vary(type(base), v) for v in args.vary)
+    varied = once_each((parse_vary(type(base), v) for v in args.vary), "--vary")
     available = list(flat_outputs(base))
     wanted = [o.strip() for o in args.outputs.split(",")] if args.outputs else available
     for path in wanted:
@@ -231,9 +233,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if "=" not in args.where:
         raise UsageError(f"--where expects output=value or output=other_output, got {args.where!r}")
     left, _, right = (part.strip() for part in args.where.partition("="))
+    if left.endswith(("<", ">", "!")) or right.startswith("=") or any(sign in right for sign in "<>"):
+        raise UsageError(f"--where {args.where!r}: solve finds where an output equals a value or another output; "
+                         "write one '=' (output=value), not a comparison")
     names = {q.name for q in model.quantities}
     entries = [name for name in (left, right) if derive.is_entry(model, name)]
-    rhs = right if right in names or right in entries else number(right, f"--where {left}")
+    if right in names or right in entries:
+        rhs: Any = right
+    elif re.fullmatch(r"[A-Za-z_][\w.\[\]]*", right):  # a name, misspelt: not a number with a unit
+        raise _nearest(right, sorted(names), f"output (--where {left}=...)")
+    else:
+        rhs = number(right, f"--where {left}")
     sums = any(derive.closed_form(model, name, simplify=False).has(sympy.Sum)
                for name in (left, right) if name in names)
     solution = derive.solve(model, args.unknown, left, rhs, target._args, symbolic=not (sums or entries),

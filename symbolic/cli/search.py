@@ -16,7 +16,8 @@ import time
 from typing import Any
 
 from symbolic.cli.output import jsonable, shown, table
-from symbolic.cli.values import UsageError, _nearest, build, catalog_entry, instance, parse_setting, parse_vary, scenario_class
+from symbolic.cli.values import (UsageError, _nearest, build, catalog_entry, instance, once_each, parse_setting, parse_vary,
+                                 scenario_class)
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -31,12 +32,12 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.scheduler and args.engine != "dask":
         raise UsageError("--scheduler is for --engine dask")
     cls = scenario_class(args.scenario)
-    vary = dict(parse_axis(cls, text) for text in args.vary)
+    vary = once_each((parse_axis(cls, text) for text in args.vary), "--vary")
     if args.scenario in Scenarios:
         base: Any = build(cls, instance(args.scenario), args.set or [])
         fixed = None
     else:
-        base, fixed = cls, dict(parse_setting(cls, s) for s in args.set or [])
+        base, fixed = cls, once_each((parse_setting(cls, s) for s in args.set or []), "--set")
     bar = _ProgressBar(after=0.0 if args.progress else None if args.json or args.quiet else 1.0)
     result = search(base, vary, args.where or [], minimize=args.minimize or [], maximize=args.maximize or [],
                     fixed=fixed, top=args.top, chunk_points=CHUNK_POINTS if args.chunk is None else args.chunk, engine=args.engine,

@@ -171,8 +171,19 @@ def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
     return name, text
 
 
+def once_each(pairs: Any, flag: str) -> dict[str, Any]:
+    """``(name, value)`` pairs as a dict; a name given twice is a UsageError (the later one
+    would silently replace the first)."""
+    result: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in result:
+            raise UsageError(f"{flag} {name} is given twice; give each input once")
+        result[name] = value
+    return result
+
+
 def build(cls: type[ScenarioBase], base: Any, settings: Sequence[str]) -> Any:
-    changes = dict(parse_setting(cls, s) for s in settings)
+    changes = once_each((parse_setting(cls, s) for s in settings), "--set")
     if base is None:
         return cls(**changes)
     if not changes:
@@ -213,6 +224,10 @@ def parse_vary(cls: type[ScenarioBase], text: str) -> tuple[str, Any]:
                 value = value.magnitude * conversion_factor(f"{what}: {item.strip()!r}", spec, value)
             except MlsysymError as error:
                 raise UsageError(str(error)) from None
+            if not math.isfinite(value) or (value == 0 and number(item).magnitude != 0):
+                raise UsageError(f"{what}: {item.strip()!r} is beyond the range of double precision in "
+                                 f"{spec.unit}" if value else f"{what}: {item.strip()!r} is below the range of "
+                                 f"double precision in {spec.unit} (it would be read as 0)")
         return float(value)
 
     if ".." not in spec_text:
