@@ -290,3 +290,27 @@ def test_negative_zero_is_read_as_zero_on_every_path():
     found = search(transfer, {"payload": [-0.0]}, minimize="total_bytes")
     assert positive_zero(found.best.objectives["total_bytes"][0])
     assert positive_zero(Scenarios.AlphaBetaHdrNdrSmallMessage.variant(messages={"none": -0.0}).messages["none"].magnitude)
+
+
+def test_numpy_0d_arrays_are_numbers_and_timedeltas_are_refused_clearly_on_every_path():
+    """np.array(64) is one number; np.timedelta64 is registered as an integer but int() of it is a
+    TypeError (class API), and float64 of a long list of them silently took 5 s as 5 µs (search)."""
+    from decimal import Decimal
+
+    import numpy as np
+
+    from generated import Q_, Scenarios
+    from symbolic.runtime.errors import InputTypeError
+    from symbolic.runtime.search import search
+
+    step = Scenarios.MnistTwoLayerTrainingStepOnH100
+    assert step.variant(batch_size=np.array(64)) == step.variant(batch_size=64)
+    assert step.variant(dispatch=Q_(np.array(1.0), "ms")).dispatch.magnitude == 1000
+    for value in (np.timedelta64(5, "s"), Q_(np.timedelta64(5, "s"), "µs"), np.bool_(True), np.array(True)):
+        with pytest.raises(InputTypeError, match="input 'dispatch' got .*; expected .*a number ≥ 0 µs"):
+            step.variant(dispatch=value)
+    for values in ([np.timedelta64(5, "s")], [np.timedelta64(5, "s")] * 1001, [1.0] * 1000 + [np.timedelta64(5, "s")]):
+        with pytest.raises(InputTypeError, match="a value of 'dispatch' is timedelta64"):
+            search(step, {"dispatch": values}, minimize="compute_time")
+    found = search(step, {"dispatch": [Decimal("1e-400"), Decimal("0.5"), np.array(2.0)]}, minimize="host.host_time")
+    assert (found.size, found.invalid, found.best.inputs["dispatch"].magnitude) == (3, 1, 0.5)

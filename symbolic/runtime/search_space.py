@@ -19,7 +19,7 @@ from symbolic.runtime.errors import InputTypeError, ScenarioInputError
 from symbolic.runtime.hardware import EXTRA_FIELDS, HardwareNode
 from symbolic.runtime.scenario import ScenarioBase, _workload
 from symbolic.runtime.units import is_quantity
-from symbolic.runtime.validation import FLOAT_TINY, ListSpec, _outside, conversion_factor
+from symbolic.runtime.validation import FLOAT_TINY, ListSpec, _is_number, _outside, _unwrapped, conversion_factor
 
 EXACT_INTEGER = 2**53  # float64 holds every integer up to here exactly
 
@@ -212,22 +212,36 @@ def _numeric_axis(title: str, spec: Any, items: list[Any]) -> Any:
     """The values inside the input's domain as float64 in its unit; wrong types and units raise."""
     import numpy
 
-    if len(items) > 1000 and all(type(item) in (float, int) or isinstance(item, (numpy.integer, numpy.floating))
-                                 for item in items[:1]):
-        return _numeric_array(title, spec, items)
+    if len(items) > 1000 and (type(items[0]) in (float, int) or isinstance(items[0], (numpy.integer, numpy.floating))):
+        # plain numbers: vectorised when all are (the dtype says so)
+        try:
+            array = numpy.asarray(items)
+        except (TypeError, ValueError):
+            array = None
+        if array is not None and array.ndim == 1 and array.dtype.kind in "iuf":  # not bool, timedelta, object
+            return _numeric_array(title, spec, array)
     kept = []
     for item in items:
-        value = item
+        value = _unwrapped(item)
         if is_quantity(value):
-            value = value.magnitude * conversion_factor(f"{title}: input '{spec.name}'", spec, value)
-        if isinstance(value, bool) or not isinstance(value, (int, float, numpy.integer, numpy.floating)):
+            magnitude = _unwrapped(value.magnitude)
+            if not _is_number(magnitude):
+                raise InputTypeError(f"{title}: a value of '{spec.name}' is a Quantity of {type(magnitude).__name__} "
+                                     f"{magnitude!r}; expected {spec.scalar_domain}")
+            value = magnitude * conversion_factor(f"{title}: input '{spec.name}'", spec, value)
+        elif not _is_number(value):
             raise InputTypeError(f"{title}: a value of '{spec.name}' is {type(item).__name__} {item!r}; "
                                  f"expected {spec.scalar_domain}")
-        value = float(value) + 0.0  # -0.0 becomes 0.0, as in variant()
+        else:
+            magnitude = value
+        try:
+            value = float(value) + 0.0  # -0.0 becomes 0.0, as in variant()
+        except OverflowError:  # an int, Fraction or Decimal beyond double range
+            value = math.inf
         if spec.integer and math.isfinite(value) and abs(value) > EXACT_INTEGER:
             raise ScenarioInputError(f"{title}: '{spec.name}' value {item!r} is beyond 2**53, where a search's "
                                      "float64 arithmetic stops being exact for integers")
-        underflow = value == 0 and is_quantity(item) and item.magnitude != 0  # 1e-308 fs in hours is no double
+        underflow = value == 0 and magnitude != 0  # Decimal('1e-400'), 1e-308 fs in hours: no double but 0
         if not math.isfinite(value) or (spec.integer and not value.is_integer()) or _outside(spec, value) or (
                 value and abs(value) < FLOAT_TINY) or underflow:
             continue  # outside the domain: invalid points, counted, never evaluated

@@ -272,9 +272,10 @@ def _coerce_slowly(scenario: str, spec: Spec, value: Any, where: str) -> Any:
         hint = "" if spec.default is REQUIRED else f" (None is not its default, which is {spec.default!r})"
         raise MissingInputError(f"{where} is None; {expected()}{hint}")
     shown = value
+    value = _unwrapped(value)
     if is_quantity(value):
         value = _magnitude_in(where, spec, value)
-    elif isinstance(value, bool) or not isinstance(value, (numbers.Real, Decimal)):
+    elif not _is_number(value):
         raise InputTypeError(f"{where} got {type(value).__name__} {_shown(value)}; {expected()}")
     value = _builtin_number(where, value, shown, expected())
     if spec.integer:
@@ -284,6 +285,23 @@ def _coerce_slowly(scenario: str, spec: Spec, value: Any, where: str) -> Any:
     if _outside(spec, value):
         raise ScenarioInputError(f"{where} got {value}; {expected()}")
     return value + 0  # -0.0 becomes 0.0
+
+
+def _unwrapped(value: Any) -> Any:
+    """A numpy 0-d array's one element (``np.array(64)`` is a number too)."""
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(value, numpy.ndarray) and value.ndim == 0:
+        return value[()]
+    return value
+
+
+def _is_number(value: Any) -> bool:
+    """A real number: not a bool, and not numpy's timedelta64 or datetime64 (registered as
+    integers, but a duration in unknown units and a date: ``int()`` of one is a TypeError)."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, Decimal)):
+        return False
+    numpy = sys.modules.get("numpy")
+    return numpy is None or not isinstance(value, (numpy.timedelta64, numpy.datetime64, numpy.bool_))
 
 
 def _builtin_number(where: str, value: Any, shown: Any, expected: str) -> int | float:
@@ -370,9 +388,10 @@ def _factor(units: Any, target: str) -> Any:
 
 
 def _magnitude_in(where: str, spec: Spec, value: Any) -> Any:
-    magnitude = value.magnitude
-    if not isinstance(magnitude, (numbers.Real, Decimal)) or isinstance(magnitude, bool):
-        raise InputTypeError(f"{where} got a Quantity of {type(magnitude).__name__}; expected a scalar")
+    magnitude = _unwrapped(value.magnitude)
+    if not _is_number(magnitude):
+        raise InputTypeError(f"{where} got a Quantity of {type(magnitude).__name__} {_shown(magnitude)}; "
+                             f"expected a real number, {spec.scalar_domain}")
     factor = conversion_factor(where, spec, value)
     magnitude = _builtin_number(where, magnitude, value, f"expected {spec.scalar_domain}")
     if factor == 1:
