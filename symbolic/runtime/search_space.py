@@ -249,7 +249,7 @@ def _numeric_axis(title: str, spec: Any, items: list[Any]) -> Any:
     return numpy.asarray(kept, dtype=numpy.float64)
 
 
-def _numeric_array(title: str, spec: Any, items: list[Any]) -> Any:
+def _numeric_array(title: str, spec: Any, items: Any) -> Any:
     """``_numeric_axis`` for a long axis of plain numbers, vectorised (the same rules)."""
     import numpy
 
