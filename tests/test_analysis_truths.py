@@ -128,3 +128,13 @@ def test_compare_sees_no_change_in_a_keyed_input_given_in_another_key_order():
     slower = links.variant(bandwidths={"NDR": 400, "HDR": 100})
     changed, _ = compare(links, slower)
     assert list(changed) == ["bandwidths"]
+
+
+def test_compare_across_double_range_has_no_infinite_relative_change():
+    """1e-300 µs -> 1e300 µs of dispatch: the ratio overflows; relative is None, as from 0, never inf."""
+    step = Scenarios.MnistTwoLayerTrainingStepOnH100
+    _, changes = compare(step.variant(dispatch=1e-300, launch=0), step.variant(dispatch=1e300, launch=0))
+    by_output = {c.output: c for c in changes}
+    assert by_output["host.dispatch_time"].relative is None
+    for change in changes:
+        assert change.relative is None or math.isfinite(change.relative)

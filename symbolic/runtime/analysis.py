@@ -113,7 +113,7 @@ def _argument_units(cls: type[ScenarioBase]) -> dict[str, str]:
 @dataclass(frozen=True)
 class Change:
     """An output that changed. ``relative`` is None when the output was 0 before (a change
-    from 0 has no finite relative size); ``attribution`` then is empty."""
+    from 0 has no finite relative size; nor has one beyond double range); ``attribution`` then is empty."""
 
     output: str
     unit: str
@@ -139,6 +139,8 @@ def compare(a: ScenarioBase, b: ScenarioBase) -> tuple[dict[str, tuple[Any, Any]
         if value_a == value_b:
             continue
         relative = value_b / value_a - 1 if value_a else None
+        if relative is not None and not math.isfinite(relative):  # 1e-300 -> 1e300: no finite relative size either
+            relative = None
         shares = []
         for name, (xa, xb) in changed_inputs.items():
             derivative = gradient.get(path, {}).get(name)
