@@ -436,3 +436,15 @@ def test_solve_in_python_says_how_to_give_a_target_value():
 
     with pytest.raises(DerivationError, match=r"the target '8 GiB' is not an output .*e\.g\. Q_\('8 GiB'\)"):
         mlsysym.solve(Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total", "8 GiB")
+
+
+def test_json_output_is_strict_even_for_a_non_finite_number():
+    """json.dumps writes NaN and Infinity, which are not JSON; the CLI writes them as strings."""
+    import math
+
+    from generated import Q_
+    from symbolic.cli.output import json_text
+
+    data = {"a": math.inf, "b": [float("nan"), 1.5], "q": Q_(-math.inf, "ms"), "n": __import__("numpy").float64("inf")}
+    parsed = json.loads(json_text(data), parse_constant=lambda token: pytest.fail(f"non-JSON token {token}"))
+    assert parsed == {"a": "inf", "b": ["nan", 1.5], "q": {"value": "-inf", "unit": "ms"}, "n": "inf"}

@@ -10,7 +10,7 @@ import sys
 import time
 from typing import Any
 
-from symbolic.cli.output import emit, outputs_of, shown, table
+from symbolic.cli.output import emit, json_text, outputs_of, shown, table
 from symbolic.runtime.display import keyed
 from symbolic.runtime.errors import a_or_an
 from symbolic.runtime.units import label
@@ -150,8 +150,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         _write_sweep(args.out, table_data, units, list(varied))
     summary = f"{rows} rows x {len(wanted)} outputs" + (f" -> {args.out}" if args.out else "")
     if args.json and not args.out:
-        print(json.dumps({"columns": {k: {"unit": units[k], "values": v.tolist()} for k, v in table_data.items()},
-                          "varied": list(varied)}, ensure_ascii=False))
+        print(json_text({"columns": {k: {"unit": units[k], "values": v.tolist()} for k, v in table_data.items()},
+                         "varied": list(varied)}, indent=None))
     else:
         print(summary, file=sys.stderr if args.json else sys.stdout)
         if not args.out:

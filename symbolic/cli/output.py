@@ -10,7 +10,7 @@ from typing import Any
 
 from symbolic.runtime.display import shown
 
-__all__ = ["emit", "jsonable", "outputs_of", "shown", "table"]
+__all__ = ["emit", "json_text", "jsonable", "outputs_of", "shown", "table"]
 
 
 def table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
@@ -28,11 +28,25 @@ def outputs_of(scenario: Any) -> dict[str, tuple[Any, str]]:
     return flat_outputs(scenario, everything=True)
 
 
+def json_text(data: Any, indent: int | None = 2) -> str:
+    """``data`` as strict JSON: a non-finite float becomes the string "inf" / "nan" (json.dumps
+    would write the tokens NaN and Infinity, which JSON parsers refuse)."""
+    return json.dumps(_finite(data), indent=indent, ensure_ascii=False, default=jsonable, allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):  # numpy's float64 too
+        return float(value) if math.isfinite(value) else str(float(value))
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
+
+
 def jsonable(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
     if hasattr(value, "units"):
-        return {"value": value.magnitude, "unit": f"{value.units:~P}"}
+        return _finite({"value": value.magnitude, "unit": f"{value.units:~P}"})
     if hasattr(value, "path") and hasattr(value, "name"):
         return value.path or value.name
     if hasattr(value, "_given"):
@@ -41,4 +55,4 @@ def jsonable(value: Any) -> Any:
 
 
 def emit(args: argparse.Namespace, data: Any, text: str) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False, default=jsonable) if args.json else text)
+    print(json_text(data) if args.json else text)

@@ -10,12 +10,11 @@ of a tier, ``hardware=*`` every node, ``hardware=H100,B200``; ``workload=Languag
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from typing import Any
 
-from symbolic.cli.output import jsonable, shown, table
+from symbolic.cli.output import json_text, shown, table
 from symbolic.cli.values import (UsageError, _nearest, build, catalog_entry, instance, once_each, parse_setting, parse_vary,
                                  scenario_class)
 
@@ -44,7 +43,7 @@ def cmd_search(args: argparse.Namespace) -> int:
                     scheduler=args.scheduler, progress=bar)
     bar.close()
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=jsonable))
+        print(json_text(result.to_dict()))
         return 0
     print(summary(result))
     if result.rows:
