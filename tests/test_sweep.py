@@ -118,3 +118,19 @@ def test_sweep_keys_are_named_as_everywhere_else():
     assert "result.total_time[accelerator]" in out and out.units["result.total_time[accelerator]"] == "ms"
     assert out.quantity("result.total_time[accelerator]").units == Q_(1, "ms").units
     assert "dispatch [µs]" in repr(out)
+
+
+def test_a_failed_requirement_names_the_first_swept_point_and_a_class_is_refused_clearly():
+    import mlsysym
+    from generated import Scenarios
+    from symbolic.runtime.errors import ScenarioInputError
+
+    one_gpu = Scenarios.HierarchicalAllReduce8x8DgxH100.variant(gpus_per_node=1)
+    with pytest.raises(ScenarioInputError, match=r"at least two devices; fails for some swept values, first at "
+                                                 r"n_nodes=1, gpus_per_node=1$"):
+        mlsysym.sweep(one_gpu, {"n_nodes": [2, 1, 3]})
+    cls = type(one_gpu)
+    for call in (lambda: mlsysym.sweep(cls, {"n_nodes": [2]}), lambda: mlsysym.sensitivity(cls, "result.total_time"),
+                 lambda: mlsysym.compare(cls, cls), lambda: mlsysym.sweep("HierarchicalAllReduce8x8DgxH100", {})):
+        with pytest.raises(ScenarioInputError, match="needs a scenario instance .*got (the class Hierarchical|str)"):
+            call()

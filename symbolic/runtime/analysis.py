@@ -16,6 +16,7 @@ from symbolic.runtime.errors import ScenarioInputError
 from symbolic.runtime.hardware import NODE_FIELDS
 from symbolic.runtime.paths import leaves
 from symbolic.runtime.scenario import ScenarioBase
+from symbolic.runtime.sweep import expect_instance
 from symbolic.runtime.units import label
 
 
@@ -47,6 +48,7 @@ def sensitivity(scenario: ScenarioBase, output: str) -> list[Sensitivity]:
         >>> [(r.input, round(r.elasticity, 3)) for r in rows]
         [('blocks', 1.0), ('device_time', -1.0), ('ops_per_block', 1.0), ('dispatch', 0.667), ('launch', 0.333)]
     """
+    expect_instance("sensitivity", scenario)
     cls = type(scenario)
     flat = flat_outputs(scenario)
     if output not in flat:
@@ -125,6 +127,8 @@ class Change:
 
 def compare(a: ScenarioBase, b: ScenarioBase) -> tuple[dict[str, tuple[Any, Any]], list[Change]]:
     """The inputs that differ and every output that changed, with first-order attribution."""
+    expect_instance("compare", a)
+    expect_instance("compare", b)
     if type(a) is not type(b):
         raise ScenarioInputError(f"compare needs two instances of one scenario, got {type(a).__name__} "
                                  f"and {type(b).__name__}")

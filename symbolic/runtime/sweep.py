@@ -72,6 +72,7 @@ def sweep(base: ScenarioBase, varied: dict[str, Any]) -> SweepResult:
     """
     import numpy
 
+    expect_instance("sweep", base)
     cls = type(base)
     title = cls.__name__
     specs = {spec.name: spec for spec in cls._specs if not isinstance(spec, ListSpec)}
@@ -93,8 +94,14 @@ def sweep(base: ScenarioBase, varied: dict[str, Any]) -> SweepResult:
         if not requirement.applies(args):
             continue
         values = [args[n] for n in requirement.names]
-        if any(v is None for v in values) or not numpy.all(requirement.check(*values)):
+        if any(v is None for v in values):
             raise ScenarioInputError(f"{title}: {requirement.message} (fails for some swept values)")
+        holds = numpy.broadcast_to(requirement.check(*values), shape)
+        if not numpy.all(holds):  # name the first swept point that fails, as variant() would
+            at = numpy.unravel_index(int(numpy.argmin(holds)), shape) if shape else ()
+            point = ", ".join(f"{name}={numpy.broadcast_to(value, shape)[at].item():g}"
+                              for name, value in zip(requirement.names, values, strict=True))
+            raise ScenarioInputError(f"{title}: {requirement.message}; fails for some swept values, first at {point}")
     with numpy.errstate(over="raise", invalid="raise", divide="raise"):
         try:
             result = cls._evaluate(**args)
@@ -107,6 +114,18 @@ def sweep(base: ScenarioBase, varied: dict[str, Any]) -> SweepResult:
             units[path] = unit
     inputs = {name: _read_only(numpy.broadcast_to(array, shape)) for name, array in arrays.items()}
     return SweepResult(outputs, units, inputs, {name: label(specs[name].unit) for name in arrays})
+
+
+def expect_instance(what: str, value: Any) -> None:
+    """Refuse a class, a name or anything else where an instance is needed, saying how to get one."""
+    if isinstance(value, ScenarioBase):
+        return
+    if isinstance(value, type) and issubclass(value, ScenarioBase):
+        got = f"the class {value.__name__}"
+    else:
+        got = f"{type(value).__name__} {value!r}"[:80]
+    raise ScenarioInputError(f"{what} needs a scenario instance (a registry entry such as Scenarios.X, or "
+                             f"SomeScenario(...) with its inputs), got {got}")
 
 
 def _read_only(array: Any) -> Any:
