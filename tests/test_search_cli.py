@@ -89,3 +89,14 @@ def test_the_summary_says_how_many_feasible_points_an_undefined_objective_left_u
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("4 points: 4 evaluated, 0 invalid (skipped), 4 feasible (1 of them unranked: "
                             "the objective is undefined there"), first
+
+
+def test_an_input_both_varied_and_set_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """The varied values used to replace the --set (or fixed=) one without a word."""
+    assert main(["search", "Llama2_70B_DecodeH100", "--vary", "tp_size=1..4", "--set", "tp_size=2",
+                 "--minimize", "result.memory_time"]) == 2
+    assert "tp_size is given to both --vary and --set" in capsys.readouterr().err
+    from symbolic.runtime.errors import ScenarioInputError
+
+    with pytest.raises(ScenarioInputError, match="'tp_size' is both varied and fixed"):
+        search(Scenarios.Llama2_70B_DecodeH100, {"tp_size": [1, 2]}, fixed={"tp_size": 2}, minimize="result.memory_time")

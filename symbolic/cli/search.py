@@ -32,6 +32,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         raise UsageError("--scheduler is for --engine dask")
     cls = scenario_class(args.scenario)
     vary = once_each((parse_axis(cls, text) for text in args.vary), "--vary")
+    both = [name for name in vary if any(s.partition("=")[0].strip() == name for s in args.set or [])]
+    if both:  # the varied values would silently replace the --set one
+        raise UsageError(f"{both[0]} is given to both --vary and --set; give it in one")
     if args.scenario in Scenarios:
         base: Any = build(cls, instance(args.scenario), args.set or [])
         fixed = None

@@ -293,6 +293,9 @@ def search(base: ScenarioBase | type[ScenarioBase], vary: dict[str, Any], where:
 
 def _plan(base: Any, vary: dict[str, Any], where: str | Sequence[str], minimize: str | Sequence[str],
           maximize: str | Sequence[str], fixed: dict[str, Any] | None, top: int, chunk_points: int) -> Plan:
+    both = sorted(set(vary) & set(fixed or {})) if isinstance(vary, dict) else []
+    if both:  # the varied values would silently replace the fixed one
+        raise ScenarioInputError(f"search: {', '.join(map(repr, both))} is both varied and fixed; give it in one")
     if isinstance(base, type) and issubclass(base, ScenarioBase):
         base = _base_of(base, vary, fixed or {})
     elif not isinstance(base, ScenarioBase):
