@@ -8,12 +8,13 @@ simplified form once per quantity, then shared for the life of the process.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import sympy
 
 from symbolic.functions import MaxOver
-from symbolic.model import Quantity, ScenarioModel
+from symbolic.model import ListQuantity, Quantity, ScenarioModel, TextQuantity
 
 _RAW: dict[int, tuple[ScenarioModel, dict[sympy.Basic, sympy.Basic]]] = {}
 _SIMPLEST: dict[tuple[int, sympy.Basic], sympy.Basic] = {}
@@ -35,7 +36,8 @@ def simplest(expr: sympy.Expr) -> sympy.Expr:
     return min(((len(text), text, e) for e in tied for text in (str(e),)), key=lambda t: (t[0], t[1]))[2]
 
 
-def substitute(expr: sympy.Basic, closed: dict[sympy.Basic, sympy.Basic], lists: dict[sympy.Basic, Quantity]) -> sympy.Basic:
+def substitute(expr: sympy.Basic, closed: dict[sympy.Basic, sympy.Basic],
+               lists: Mapping[sympy.Basic, ListQuantity]) -> sympy.Basic:
     """``expr`` with every quantity replaced by its closed form (list entries by their body)."""
     def entry(indexed: sympy.Indexed) -> sympy.Basic:
         quantity = lists[indexed.base]
@@ -51,7 +53,7 @@ def raw_closed_forms(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]:
     if cached is not None and cached[0] is model:
         return cached[1]
     closed: dict[sympy.Basic, sympy.Basic] = {}
-    lists = {q.symbol: q for q in model.quantities if q.kind == "list" and q.limits}
+    lists = {q.symbol: q for q in model.quantities if isinstance(q, ListQuantity) and q.limits}
     for quantity in model.quantities:
         closed[quantity.symbol] = substitute(quantity.expr, closed, lists)
     _RAW[id(model)] = (model, closed)  # the model is kept alive, so its id is not reused
@@ -61,7 +63,7 @@ def raw_closed_forms(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]:
 def closed_form(model: ScenarioModel, quantity: Quantity, simplify: bool = True) -> Any:
     """One quantity's closed form; text outputs and unsimplified forms are the raw one."""
     raw = raw_closed_forms(model)[quantity.symbol]
-    if not simplify or quantity.kind == "text":
+    if not simplify or isinstance(quantity, TextQuantity):
         return raw
     key = (id(model), quantity.symbol)
     if key not in _SIMPLEST:

@@ -26,7 +26,7 @@ from symbolic.closed import closed_form as shared_closed_form  # noqa: E402
 from symbolic.dimensions import dimension_of_unit, scale_of_unit  # noqa: E402
 from symbolic.functions import CeilLog2, Given, Len, MaxOver  # noqa: E402
 from symbolic.list_entries import EntryError, entry_form, entry_keys, split  # noqa: E402
-from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScenarioModel  # noqa: E402
+from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScalarQuantity, ScenarioModel  # noqa: E402
 
 
 class DerivationError(MlsysymError, ValueError):
@@ -54,11 +54,11 @@ def model_of(name: str) -> ScenarioModel:
 def quantity(model: ScenarioModel, name: str) -> Quantity:
     """An output (or table entry, group field, contained output) by its path, e.g. ``result.rate[host]``."""
     for candidate in model.quantities:
-        if candidate.name == name and not candidate.hidden and candidate.kind == "scalar":
+        if candidate.name == name and not candidate.hidden and isinstance(candidate, ScalarQuantity):
             return candidate
     import difflib
 
-    names = [q.name for q in model.quantities if not q.hidden and q.kind == "scalar"]
+    names = [q.name for q in model.quantities if not q.hidden and isinstance(q, ScalarQuantity)]
     close = difflib.get_close_matches(name, names, n=3)
     raise DerivationError(f"{model.name} has no scalar output {name!r}"
                           + (f"; did you mean {', '.join(close)}?" if close else ""))

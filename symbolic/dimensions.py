@@ -15,7 +15,7 @@ from typing import Any
 import sympy
 
 from symbolic.functions import CeilLog2, Exceeds, Len, MaxOver
-from symbolic.model import UNIT_SYMBOLS, ScenarioModel
+from symbolic.model import UNIT_SYMBOLS, ScenarioModel, TextQuantity
 from symbolic.runtime.errors import (
     CycleError,
     DeclarationError,
@@ -164,11 +164,11 @@ def check_model(model: ScenarioModel) -> None:
     check_acyclic(model)
     dims = symbol_dimensions(model)
     for quantity in model.quantities:
-        if quantity.kind == "text":
+        if isinstance(quantity, TextQuantity):
             continue
         where = f"{model.name}.{quantity.name}"
         try:
-            ranges = tuple(r for r in (quantity.limits, quantity.inner) if r)
+            ranges = quantity.index_ranges()
             scope = with_indices(dims, ranges) if ranges else dims
             found = infer(quantity.expr, scope)
         except DeclarationError as error:

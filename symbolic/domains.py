@@ -16,7 +16,7 @@ import itertools
 import sympy
 
 from symbolic.functions import CeilLog2, Len, MaxOver
-from symbolic.model import ListInput, ScenarioModel
+from symbolic.model import ListInput, ScalarQuantity, ScenarioModel
 
 
 def _entries_and_lengths(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]:
@@ -131,7 +131,7 @@ def unproven_divisions(model: ScenarioModel, closed: dict[str, sympy.Basic]) -> 
     upper = _below_maxima(model)
     found: dict[str, list[sympy.Basic]] = {}
     for quantity in model.quantities:
-        if quantity.hidden or quantity.kind != "scalar" or quantity.name not in closed:
+        if quantity.hidden or not isinstance(quantity, ScalarQuantity) or quantity.name not in closed:
             continue
         form = closed[quantity.name]
         denominators = [p.base for p in form.atoms(sympy.Pow) if p.exp.is_negative]
@@ -159,7 +159,7 @@ def check_defined(model: ScenarioModel) -> None:
     from symbolic.runtime.errors import UndefinedOutputError
 
     closed = {q.name: closed_form(model, q, simplify=False)
-              for q in model.quantities if not q.hidden and q.kind == "scalar"}
+              for q in model.quantities if not q.hidden and isinstance(q, ScalarQuantity)}
     for name, denominators in unproven_divisions(model, closed).items():
         shown = ", ".join(str(d) for d in denominators)
         raise UndefinedOutputError(

@@ -19,7 +19,7 @@ import sympy  # noqa: E402 (after derive's check for the extra)
 
 from symbolic.codegen.breaking import fit  # noqa: E402
 from symbolic.codegen.latex import DocsLatexPrinter, latex_names  # noqa: E402
-from symbolic.model import UNIT_SYMBOLS  # noqa: E402
+from symbolic.model import UNIT_SYMBOLS, ListQuantity  # noqa: E402
 from symbolic.runtime.analysis import flat_outputs  # noqa: E402
 from symbolic.runtime.display import number_text, shown  # noqa: E402
 from symbolic.runtime.scenario import ScenarioBase  # noqa: E402
@@ -91,7 +91,8 @@ def explain(scenario: ScenarioBase, output: str) -> Explanation:
 
     for other in model.quantities:
         if other.name in flat and flat[other.name][0] is not None:
-            record(other.symbol, *flat[other.name], *other.limits[1:2])
+            start = other.limits[1:2] if isinstance(other, ListQuantity) else ()
+            record(other.symbol, *flat[other.name], *start)
     for decl in model.evaluator_inputs():
         if scenario._args.get(decl.name) is not None:
             record(decl.symbol, scenario._args[decl.name], label(decl.spec.unit))

@@ -13,7 +13,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from symbolic.model import Scenario
+from symbolic.model import ScalarQuantity, Scenario
 from symbolic.refs import Lazy, Ref, value_of
 from symbolic.runtime.errors import DeclarationError
 
@@ -58,7 +58,7 @@ class Instance:
         output evaluated exactly at generation (a Quantity with a ``Fraction`` magnitude in the
         output's unit), so worked examples and solved questions see the exact number."""
         quantity = next((q for q in self.scenario.model.quantities if q.name == path), None)
-        if quantity is None or quantity.kind != "scalar":
+        if quantity is None or not isinstance(quantity, ScalarQuantity):
             raise DeclarationError(f"{self.scenario.model.name}: no scalar output {path!r} to take a value from")
         access = re.sub(r"\[([^\]]+)\]", lambda match: f"[{json.dumps(match.group(1))}]", path)
         return EntryRef(self, Lazy(lambda: f"{self.source}.{access}"), Lazy(lambda: self._exact_output(path, quantity.unit)))

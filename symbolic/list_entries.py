@@ -14,7 +14,7 @@ from typing import Any
 import sympy
 
 from symbolic.closed import raw_closed_forms
-from symbolic.model import GroupDecl, ListDecl, Quantity, ScenarioModel
+from symbolic.model import GroupDecl, ListDecl, ListQuantity, ScenarioModel
 from symbolic.runtime.errors import MlsysymError
 
 _ENTRY = re.compile(r"(?P<base>[^\[\]]+)(?P<keys>(?:\[[^\[\]]*\])+)")
@@ -35,14 +35,15 @@ def entry_keys(given: dict[str, Any]) -> dict[str, list[str]]:
     return keys
 
 
-def split(model: ScenarioModel, path: str) -> tuple[Quantity, ListDecl, list[str]] | None:
+def split(model: ScenarioModel, path: str) -> tuple[ListQuantity, ListDecl, list[str]] | None:
     """``(list quantity, its output declaration, the keys named)`` when ``path`` names an entry of a
     keyed list output, else None."""
     match = _ENTRY.fullmatch(path)
     if match is None:
         return None
     base = match["base"]
-    quantity = next((q for q in model.quantities if q.name == base and q.kind == "list" and q.limits), None)
+    quantity = next((q for q in model.quantities if q.name == base and isinstance(q, ListQuantity) and q.limits),
+                    None)
     decl = _list_output(model.outputs, base, "")
     if quantity is None or decl is None:
         return None
@@ -77,7 +78,7 @@ def entry_form(model: ScenarioModel, path: str, keys: dict[str, list[str]] | Non
         raise EntryError(f"{path} is one entry of a list: its position is known only at an instance, whose keys "
                          "name the entries")
     at: dict[sympy.Basic, sympy.Basic] = {}
-    ranges = [quantity.limits] + ([quantity.inner] if quantity.inner else [])
+    ranges = quantity.index_ranges()
     for part, by, (index, start, _) in zip(parts, (decl.keyed_by, decl.columns_by), ranges, strict=False):
         names = keys.get(by, [])
         if part not in names:

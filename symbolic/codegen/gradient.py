@@ -6,7 +6,7 @@ import sympy
 
 from symbolic.codegen.pyprint import EvaluatorPrinter, Statement, _Folder, _inline_reciprocals, _ordered, code_name
 from symbolic.functions import MaxOver, given_inputs
-from symbolic.model import Quantity, _symbols
+from symbolic.model import ListQuantity, Quantity, ScalarQuantity, _symbols
 
 def _relax_floors(expr: sympy.Basic) -> sympy.Basic:
     """``floor(x)`` and ``ceiling(x)`` replaced by ``x``, for differentiation (their trend)."""
@@ -26,8 +26,8 @@ class GradientState:
 
     def __init__(self, needed: list[Quantity], fold: _Folder, printer: EvaluatorPrinter,
                  names: dict[sympy.Basic, str]) -> None:
-        self.lists = {q.symbol: q for q in needed if q.kind == "list" and q.limits}
-        self.scalars = {q.symbol for q in needed if q.kind == "scalar"}
+        self.lists = {q.symbol: q for q in needed if isinstance(q, ListQuantity) and q.limits}
+        self.scalars = {q.symbol for q in needed if isinstance(q, ScalarQuantity)}
         self.fold, self.printer, self.names = fold, printer, names
         self.derivative: dict[tuple[sympy.Basic, sympy.Basic], sympy.Basic] = {}
         self.temporaries = 0
@@ -44,7 +44,7 @@ class GradientState:
         pending: list[tuple[sympy.Basic, sympy.Expr]] = []
         result: dict[str, dict[str, str]] = {}
         for quantity in members:
-            if quantity.kind != "scalar":
+            if not isinstance(quantity, ScalarQuantity):
                 continue
             # A floor (whole steps per epoch) is differentiated as its argument: its trend. Its
             # exact derivative is 0 between the steps, which would hide that a larger batch

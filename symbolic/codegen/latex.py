@@ -10,7 +10,7 @@ from sympy.printing.precedence import PRECEDENCE
 
 from symbolic.closed import closed_forms
 from symbolic.functions import CeilLog2, Len, MaxOver
-from symbolic.model import UNIT_SYMBOLS, ScenarioModel
+from symbolic.model import UNIT_SYMBOLS, ListQuantity, ScenarioModel, TextQuantity
 from symbolic.runtime.errors import DeclarationError
 
 
@@ -81,7 +81,7 @@ def latex_names(model: ScenarioModel) -> dict[sympy.Basic, str]:
         if isinstance(quantity.symbol, sympy.IndexedBase):
             names[quantity.symbol.label] = quantity.latex
         bound = [limit[0] for node in quantity.expr.atoms(sympy.Sum, sympy.Product, MaxOver) for limit in node.limits]
-        for index in bound + ([quantity.limits[0]] if quantity.limits else []) + ([quantity.inner[0]] if quantity.inner else []):
+        for index in bound + [bounds[0] for bounds in quantity.index_ranges()]:
             names[index] = index.name  # bound indices print as themselves
     return names
 
@@ -98,7 +98,7 @@ def equations(model: ScenarioModel) -> dict[str, Equation]:
         reads = quantity.expr.free_symbols | {i.base for i in quantity.expr.atoms(sympy.Indexed)}
         same = not (reads & defined)
         symbol, span = quantity.latex, ""
-        if quantity.kind == "list" and quantity.limits:
+        if isinstance(quantity, ListQuantity) and quantity.limits:
             index, start, stop = quantity.limits
             symbol = f"{quantity.latex}_{{{printer.doprint(index)}}}"
             span = rf"{printer.doprint(start)} \le {printer.doprint(index)} \le {printer.doprint(stop)}"
@@ -106,7 +106,7 @@ def equations(model: ScenarioModel) -> dict[str, Equation]:
                 column, first, last = quantity.inner
                 symbol = f"{quantity.latex}_{{{printer.doprint(index)},{printer.doprint(column)}}}"
                 span += rf",\ {printer.doprint(first)} \le {printer.doprint(column)} \le {printer.doprint(last)}"
-        if quantity.kind == "text":
+        if isinstance(quantity, TextQuantity):
             joined = rf"\text{{the entries of }} {printer.doprint(quantity.expr)} \text{{ joined by ``{quantity.separator.strip()}''}}"
             result[quantity.name] = Equation(quantity.name, symbol, joined, "", f"{quantity.separator!r}.join({quantity.expr})", "")
             continue

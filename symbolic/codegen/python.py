@@ -29,7 +29,7 @@ from symbolic.codegen.pyprint import (
     python_code,
 )
 from symbolic.functions import Given, MaxOver, given_inputs
-from symbolic.model import Quantity, ScenarioModel, _symbols
+from symbolic.model import ListQuantity, Quantity, ScalarQuantity, ScenarioModel, TextQuantity, _symbols
 from symbolic.model.dependencies import closure, reads
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
@@ -107,7 +107,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     offsets: dict[sympy.Basic, sympy.Expr] = {}
     for quantity in model.quantities:
         names[quantity.symbol] = code_name(quantity.name)
-        if quantity.kind == "list":
+        if isinstance(quantity, ListQuantity):
             offsets[quantity.symbol] = quantity.limits[1] if quantity.limits else 0
     _check_unique(model, [d.name for d in arguments] + [code_name(q.name) for q in model.quantities])
     printer = EvaluatorPrinter(names, offsets)
@@ -214,7 +214,7 @@ def _inline_hidden_lists(quantities: list[Quantity]) -> list[Quantity]:
     read them, where constant factors come out (Σ 2b·w → 2b·Σ w)."""
     from dataclasses import replace
 
-    hidden = {q.symbol: q for q in quantities if q.kind == "list" and q.hidden and q.limits}
+    hidden = {q.symbol: q for q in quantities if isinstance(q, ListQuantity) and q.hidden and q.limits}
 
     def inline(expr: sympy.Basic) -> sympy.Basic:
         def entry(indexed: sympy.Indexed) -> sympy.Basic:
@@ -240,22 +240,24 @@ def _deduplicated(needed: list[Quantity]) -> list[Quantity]:
 
     alias: dict[sympy.Basic, sympy.Basic] = {}
     seen: dict[tuple[Any, ...], Quantity] = {}
-    result = []
+    result: list[Quantity] = []
     for quantity in needed:
         expr = quantity.expr.xreplace(alias)
-        limits = tuple(part.xreplace(alias) for part in quantity.limits)
-        key = (quantity.kind, quantity.unit, quantity.separator, sympy.srepr(expr), sympy.srepr(limits),
-               sympy.srepr(quantity.inner))
+        renamed: Quantity = replace(quantity, expr=expr)
+        if isinstance(quantity, ListQuantity):
+            renamed = replace(quantity, expr=expr, limits=tuple(part.xreplace(alias) for part in quantity.limits))
+        key = (type(quantity), quantity.unit, getattr(quantity, "separator", ""), sympy.srepr(expr),
+               sympy.srepr(getattr(renamed, "limits", ())), sympy.srepr(getattr(quantity, "inner", ())))
         earlier = seen.get(key)
-        if earlier is not None and quantity.kind == "scalar" and not quantity.echo:
+        if earlier is not None and isinstance(quantity, ScalarQuantity) and not quantity.echo:
             alias[quantity.symbol] = earlier.symbol
-            result.append(replace(quantity, expr=earlier.symbol, limits=()))
-        elif earlier is not None and quantity.kind == "list" and quantity.limits and not quantity.echo:
+            result.append(replace(quantity, expr=earlier.symbol))
+        elif earlier is not None and isinstance(quantity, ListQuantity) and quantity.limits and not quantity.echo:
             alias[quantity.symbol] = earlier.symbol
             result.append(replace(quantity, expr=earlier.symbol, limits=(), inner=(), echo=True))
         else:
             seen.setdefault(key, quantity)
-            result.append(replace(quantity, expr=expr, limits=limits))
+            result.append(renamed)
     return result
 
 
@@ -298,8 +300,9 @@ def _direct_needs(expr: sympy.Basic) -> set[sympy.Basic]:
 def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinter,
                 names: dict[sympy.Basic, str]) -> tuple[Statement, ...]:
     """The block's statements: CSE over its scalar expressions, then dependency order."""
-    scalars = [q for q in members if q.kind == "scalar"]
-    indices = {q.limits[0] for q in members if q.limits} | {q.inner[0] for q in members if q.inner} | {
+    scalars: list[Quantity] = [q for q in members if isinstance(q, ScalarQuantity)]
+    lists = [q for q in members if isinstance(q, ListQuantity)]
+    indices = {q.limits[0] for q in lists if q.limits} | {q.inner[0] for q in lists if q.inner} | {
         limit[0] for q in members for node in q.expr.atoms(sympy.Sum, sympy.Product, MaxOver) for limit in node.limits}
     raw = sympy.numbered_symbols("_cse_raw_")
     tested = set().union(*(given_inputs(q.expr) for q in members))  # None until tested: never hoisted
@@ -319,16 +322,16 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
     for quantity, expr in zip(scalars, reduced, strict=True):
         forms.append((quantity.symbol, ("expr", expr), _symbols(expr)))
     for quantity in members:
-        if quantity.kind == "list" and not quantity.limits:  # a list input echoed into a group
+        if isinstance(quantity, ListQuantity) and not quantity.limits:  # a list input echoed into a group
             forms.append((quantity.symbol, ("echo", quantity.expr), _symbols(quantity.expr)))
-        elif quantity.kind == "list":
+        elif isinstance(quantity, ListQuantity):
             index, start, stop = quantity.limits
             body = fold(quantity.expr, quantity.unit)
             reads_here = _symbols(body) | _symbols(start) | _symbols(stop)
             if quantity.inner:  # a grid: one flat list, row by row
                 reads_here |= _symbols(quantity.inner[1]) | _symbols(quantity.inner[2])
             forms.append((quantity.symbol, ("list", body, quantity.limits, tuple(quantity.inner)), reads_here))
-        elif quantity.kind == "text":
+        elif isinstance(quantity, TextQuantity):
             forms.append((quantity.symbol, ("text", quantity.separator, quantity.expr), _symbols(quantity.expr)))
     pending = [(target, python_code(printer, form), reads, form) for target, form, reads in forms]
 

@@ -27,7 +27,7 @@ from symbolic.codegen.discover import ScenarioModule
 from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen.worked import evaluate, instance_values, needed, number_latex, worked_example
 from symbolic.instances import EntryRef
-from symbolic.model import UNIT_SYMBOLS, GroupDecl, InputDecl, ListDecl, Quantity, ScenarioInputDecl, ScenarioModel
+from symbolic.model import UNIT_SYMBOLS, GroupDecl, InputDecl, ListDecl, ListQuantity, Quantity, ScenarioInputDecl, ScenarioModel
 from symbolic.model.dependencies import closure, reads
 from symbolic.refs import source_of, value_of
 from symbolic.runtime.units import UNITS_FILE, registry
@@ -208,7 +208,7 @@ def grid_tables(model: ScenarioModel, instance: Any) -> list[dict[str, Any]]:
     """Each grid output of ``instance`` (``times[path][message]``) as a Markdown table: rows by the
     keys of its first keyed input, columns by the second, values in the output's unit."""
     grids = [(q, o) for q in model.quantities for o in _grid_outputs(model.outputs)
-             if q.inner and q.name.split(".")[-1] == o.name]
+             if isinstance(q, ListQuantity) and q.inner and q.name.split(".")[-1] == o.name]
     if not grids:
         return []
     evaluation = evaluate(model, instance_values(instance), needed(model, [q.name for q, _ in grids]))

@@ -27,11 +27,13 @@ from symbolic.model import (
     DatasetDecl,
     InputDecl,
     ListInput,
+    ListQuantity,
     NodeDecl,
     Quantity,
     ScenarioInputDecl,
     ScenarioModel,
     StructuredDecl,
+    TextQuantity,
     WorkloadDecl,
     _symbols,
 )
@@ -229,7 +231,7 @@ def evaluate(model: ScenarioModel, inputs: dict[str, Value], only: set[str] | No
     for quantity in model.quantities:
         if only is not None and quantity.name not in only:
             continue
-        if quantity.kind == "text":
+        if isinstance(quantity, TextQuantity):
             items = lists[quantity.expr][0]
             evaluation.shown[quantity.name] = quantity.separator.join(str(v) for v in items)
             continue
@@ -237,7 +239,7 @@ def evaluate(model: ScenarioModel, inputs: dict[str, Value], only: set[str] | No
             lists[quantity.symbol] = lists[quantity.expr]
             evaluation.shown[quantity.name] = [v / scale_of_unit(quantity.unit) for v in lists[quantity.expr][0]]
             continue
-        if quantity.kind == "list":
+        if isinstance(quantity, ListQuantity):
             items = [_number(quantity.expr.xreplace(at), evaluation) for at in entries(quantity, evaluation)]
             first = _number(quantity.limits[1], evaluation)
             lists[quantity.symbol] = (items, int(first))
@@ -251,7 +253,7 @@ def evaluate(model: ScenarioModel, inputs: dict[str, Value], only: set[str] | No
 
 def entries(quantity: Quantity, evaluation: Evaluation) -> list[dict[sympy.Basic, sympy.Integer]]:
     """The index values of each entry of a list output, in order (a grid's row by row)."""
-    ranges = [quantity.limits] + ([quantity.inner] if quantity.inner else [])
+    ranges = quantity.index_ranges()
     spans = [(index, range(int(_number(start, evaluation)), int(_number(stop, evaluation)) + 1))
              for index, start, stop in ranges]
     found: list[dict[sympy.Basic, sympy.Integer]] = [{}]
@@ -449,10 +451,10 @@ def _input_number(base_value: Any, unit: str) -> str:
 def _steps(quantity: Quantity, evaluation: Evaluation, printer: NumbersLatexPrinter,
            symbol_printer: DocsLatexPrinter) -> list[Step]:
     value = evaluation.shown[quantity.name]
-    if quantity.kind == "text" or quantity.echo:
+    if isinstance(quantity, TextQuantity) or quantity.echo:
         result, is_exact = value_latex(value, quantity.unit)
         return [Step(quantity.name, quantity.latex, "", "", result, is_exact, quantity.unit)]
-    if quantity.kind == "list":
+    if isinstance(quantity, ListQuantity):
         steps = []
         for at, item in zip(entries(quantity, evaluation), value, strict=True):
             where = "".join(f"[{k}]" for k in at.values())

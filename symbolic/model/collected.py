@@ -167,15 +167,17 @@ class SubDecl(OutputDecl):
 
 @dataclass(frozen=True)
 class Quantity:
-    """One defined value (an output, a table entry, a contained input or output)."""
+    """One defined value (an output, a table entry, a contained input or output): a
+    ``ScalarQuantity``, a ``ListQuantity`` or a ``TextQuantity``; code tests the type,
+    ``kind`` is only a label."""
 
+    kind: ClassVar[str]
     name: str  # its path in the evaluator's result: "steps", "op_flops[relu]", "host.host_time"
     symbol: sympy.Basic
     expr: sympy.Basic
     unit: str
     doc: str
     latex: str
-    kind: str = "scalar"  # "scalar" | "list" | "text"
     table: str = ""
     key: str = ""
     sub: str = ""
@@ -183,8 +185,34 @@ class Quantity:
     bound_input: bool = False
     hidden: bool = False
     echo: bool = False
+
+    def index_ranges(self) -> tuple[tuple[Any, ...], ...]:
+        """The ``(index, start, stop)`` ranges its entries run over: none but a list's."""
+        return ()
+
+
+@dataclass(frozen=True)
+class ScalarQuantity(Quantity):
+    kind: ClassVar[str] = "scalar"
+
+
+@dataclass(frozen=True)
+class ListQuantity(Quantity):
+    """A list: one entry per index of ``limits`` (none when it is a list input echoed as it is)."""
+
+    kind: ClassVar[str] = "list"
     limits: tuple[Any, ...] = ()
     inner: tuple[Any, ...] = ()  # a grid's second range (index, start, stop): entries run row by row
+
+    def index_ranges(self) -> tuple[tuple[Any, ...], ...]:
+        return tuple(r for r in (self.limits, self.inner) if r)
+
+
+@dataclass(frozen=True)
+class TextQuantity(Quantity):
+    """The entries of a list joined by ``separator`` (``784 → 128 → 10``)."""
+
+    kind: ClassVar[str] = "text"
     separator: str = ""
 
 

@@ -14,12 +14,15 @@ from symbolic.model.collected import (
     GroupDecl,
     InputDecl,
     ListDecl,
+    ListQuantity,
     OutputDecl,
     Quantity,
     ScalarDecl,
+    ScalarQuantity,
     ScenarioModel,
     TableDecl,
     TextDecl,
+    TextQuantity,
     _assumptions,
     _latex_name,
     _symbols,
@@ -160,7 +163,7 @@ class Output(Declaration):
         path = _join(self.group, name, into, self.field)
         _add(into, self.group, ScalarDecl(self.field or name, self.doc, self.unit, if_missing=self.if_missing,
                                           labels=self.labels))
-        into.add_quantity(Quantity(path, symbol, self.expr, self.unit, self.doc, self.latex or _latex_name(name),
+        into.add_quantity(ScalarQuantity(path, symbol, self.expr, self.unit, self.doc, self.latex or _latex_name(name),
                                    group=_group_name(self.group)))
         return symbol
 
@@ -206,7 +209,7 @@ class PerItem(Output):
         path = _join(self.group, name, into, self.field)
         _add(into, self.group, ListDecl(self.field or name, self.doc, self.unit, keyed_by=self.keys,
                                           columns_by=columns))
-        into.add_quantity(Quantity(path, base, self.expr, self.unit, self.doc, _latex_name(name), kind="list",
+        into.add_quantity(ListQuantity(path, base, self.expr, self.unit, self.doc, _latex_name(name),
                                    limits=(self.index, self.start, self.stop), inner=self.inner,
                                    group=_group_name(self.group)))
         return base
@@ -224,7 +227,7 @@ class Text(Output):
         symbol = sympy.Symbol(name)
         path = _join(self.group, name, into)
         _add(into, self.group, TextDecl(name, self.doc, ""))
-        into.add_quantity(Quantity(path, symbol, self.expr, "", self.doc, _latex_name(name), kind="text",
+        into.add_quantity(TextQuantity(path, symbol, self.expr, "", self.doc, _latex_name(name),
                                    separator=self.separator, group=_group_name(self.group)))
         return symbol
 
@@ -259,7 +262,7 @@ class Table(Declaration):
                 raise DeclarationError(f"{into.name}: table {name} key {key!r} is not an identifier (hyphens allowed)")
             symbol = sympy.Symbol(f"{name}[{key}]", real=True)
             latex = rf"{_latex_name(name)}_{{\mathrm{{{key.replace('_', chr(92) + '_')}}}}}"
-            into.add_quantity(Quantity(f"{path}[{key}]", symbol, expr, self.unit, self.doc, latex, table=name, key=key,
+            into.add_quantity(ScalarQuantity(f"{path}[{key}]", symbol, expr, self.unit, self.doc, latex, table=name, key=key,
                                        group=_group_name(self.group)))
             symbols[key] = symbol
         _add(into, self.group, TableDecl(name, self.doc, self.unit, keys=tuple(self.entries)))
@@ -412,13 +415,15 @@ def close_groups(model: ScenarioModel) -> None:
             path = f"{ref.name}.{field}"
             latex = source.latex if field == source.name else _latex_name(field)  # a renamed field shows its name
             if isinstance(source, Quantity):  # an output echoed: result.memory_time is memory_time
-                model.add_quantity(Quantity(path, sympy.Symbol(path, real=True), source.symbol, source.unit, source.doc,
-                                            latex, group=ref.name, echo=True))
+                model.add_quantity(ScalarQuantity(path, sympy.Symbol(path, real=True), source.symbol, source.unit,
+                                                  source.doc, latex, group=ref.name, echo=True))
                 continue
-            kind = "list" if isinstance(source.spec, ListInput) else "scalar"
-            symbol = sympy.IndexedBase(path) if kind == "list" else sympy.Symbol(path)
-            model.add_quantity(Quantity(path, symbol, source.symbol, source.spec.unit, source.spec.doc, latex,
-                                        kind=kind, group=ref.name, echo=True))
+            if isinstance(source.spec, ListInput):  # a list input echoed as it is: no range of its own
+                model.add_quantity(ListQuantity(path, sympy.IndexedBase(path), source.symbol, source.spec.unit,
+                                                source.spec.doc, latex, group=ref.name, echo=True))
+            else:
+                model.add_quantity(ScalarQuantity(path, sympy.Symbol(path), source.symbol, source.spec.unit,
+                                                  source.spec.doc, latex, group=ref.name, echo=True))
     model.open_groups.clear()
 
 

@@ -19,7 +19,7 @@ from symbolic.model.collected import Quantity, _symbols
 def reads(quantity: Quantity) -> frozenset[sympy.Basic]:
     """The symbols a quantity's definition reads: those of its expression and of its limits (a
     grid's second range too; list bases and list lengths included, see ``_symbols``)."""
-    return _reads(quantity.expr, quantity.limits + quantity.inner)
+    return _reads(quantity.expr, tuple(part for bounds in quantity.index_ranges() for part in bounds))
 
 
 @lru_cache(maxsize=None)

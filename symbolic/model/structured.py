@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import sympy
@@ -16,7 +16,8 @@ from symbolic.model.collected import (
     NodeDecl,
     SubDecl,
     PrecisionDecl,
-    Quantity,
+    ListQuantity,
+    ScalarQuantity,
     RequirementDecl,
     ScenarioInputDecl,
     ScenarioModel,
@@ -218,7 +219,7 @@ class ScenarioInputRef:
     def output(self, path: str) -> sympy.Symbol:
         """The number the given instance's output ``path`` has (``activations[full]``), in its display unit."""
         assert self._model is not None and self._inner is not None
-        quantity = next((q for q in self._inner.quantities if q.name == path and q.kind == "scalar" and not q.hidden),
+        quantity = next((q for q in self._inner.quantities if q.name == path and isinstance(q, ScalarQuantity) and not q.hidden),
                         None)
         if quantity is None:
             raise DeclarationError(f"scenario input {self._name} ({self._inner.name}) has no scalar output {path!r}")
@@ -325,21 +326,23 @@ class Sub(Declaration):
                 raise DeclarationError(f"{into.name}: Sub {name} leaves {inner.name}.{decl.name} unbound and it has no default")
             else:
                 expr = sympy.sympify(decl.spec.default).xreplace(rename)
-            into.add_quantity(Quantity(f"{name}.{decl.name}", symbol, expr, decl.spec.unit, decl.spec.doc,
-                                       rf"{_latex_name(name)}.{decl.latex}", sub=name, bound_input=True,
-                                       hidden=not self.public))
+            into.add_quantity(ScalarQuantity(f"{name}.{decl.name}", symbol, expr, decl.spec.unit, decl.spec.doc,
+                                             rf"{_latex_name(name)}.{decl.latex}", sub=name, bound_input=True,
+                                             hidden=not self.public))
         for quantity in inner.quantities:
             if isinstance(quantity.symbol, sympy.IndexedBase):
                 symbol = sympy.IndexedBase(sympy.Symbol(f"{name}.{quantity.symbol.label}", **quantity.symbol.label.assumptions0))
             else:
                 symbol = sympy.Symbol(f"{name}.{quantity.name}", **quantity.symbol.assumptions0)
             rename[quantity.symbol] = symbol
-            into.add_quantity(Quantity(
-                f"{name}.{quantity.name}", symbol, quantity.expr.xreplace(rename), quantity.unit, quantity.doc,
-                rf"{_latex_name(name)}.{quantity.latex}", kind=quantity.kind, sub=name, hidden=not self.public,
-                limits=tuple(part.xreplace(rename) for part in quantity.limits),
-                inner=tuple(part.xreplace(rename) for part in quantity.inner), separator=quantity.separator,
-                group=quantity.group, echo=quantity.echo))
+            copied = replace(  # the same kind of quantity, renamed into this scenario
+                quantity, name=f"{name}.{quantity.name}", symbol=symbol, expr=quantity.expr.xreplace(rename),
+                latex=rf"{_latex_name(name)}.{quantity.latex}", sub=name, hidden=not self.public,
+                table="", key="", bound_input=False)
+            if isinstance(copied, ListQuantity):
+                copied = replace(copied, limits=tuple(part.xreplace(rename) for part in copied.limits),
+                                 inner=tuple(part.xreplace(rename) for part in copied.inner))
+            into.add_quantity(copied)
         into.contains[name] = inner
         if self.public:
             into.add_output(SubDecl(name, self.doc, "", scenario=inner, sub=self))
