@@ -13,6 +13,7 @@ const helpers = moduleUrl(data.code.mathops);
 const evaluator = await import(moduleUrl(data.code.evaluator.replace('from "./mathops.mjs"', `from ${JSON.stringify(helpers)}`)));
 const title = data.scenario;
 const LIMIT = Number.MAX_SAFE_INTEGER;
+const TINY = 2.2250738585072014e-308;  // the smallest normal double (sys.float_info.min)
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?$/;
 
 class InputError extends Error {}
@@ -45,6 +46,12 @@ function readNumber(where, spec, raw) {
   const whole = /^[+-]?\d+$/.test(text);
   let number = {value: Number(text), float: !whole};
   if (!Number.isFinite(number.value)) throw new InputError(`${where} got ${pyNumber(number)}; ${expected}, finite`);
+  const digits = /[1-9]/.test(text.split(/[eE]/)[0]);  // a nonzero number, whatever it rounded to
+  if (number.float && digits && Math.abs(number.value) < TINY) {  // fewer significant digits, or underflow to 0
+    throw new InputError(`${where} got ${number.value === 0 ? text : pyNumber(number)}, below the normal range of `
+      + `double precision (2.23e-308), where a float loses significant digits; ${expected}`);
+  }
+  number.value += 0;  // -0 would carry its sign into outputs ("-0 B"): plain 0, as in Python
   if (whole && Math.abs(number.value) > LIMIT) {
     throw new InputError(`${where} got ${text}, an integer beyond 2^53 - 1, which this page's JavaScript does not `
       + "hold exactly; the Python API takes it");
@@ -99,8 +106,8 @@ function argumentsOf(values) {
       && !(values[name] ?? "").trim() && !(input.min_length === 0);  // blank: an empty list where one may be
   }).map((name) => `'${name}' (${data.inputs[name].domain ?? "a precision key such as 'fp32'"})`);
   if (missing.length) {
-    const word = missing.length === 1 ? "input was" : `${missing.length} required inputs were`;
-    throw new InputError(`${title}: required ${word} not given: ${missing.join(", ")}`);
+    const word = missing.length === 1 ? "a required input was" : `${missing.length} required inputs were`;
+    throw new InputError(`${title}: ${word} not given: ${missing.join(", ")}`);
   }
   const set = (name, number) => {
     args[name] = number === null ? null : number.value;

@@ -100,6 +100,7 @@ def _bad_inputs(cls) -> list[tuple[str, str, object]]:
         if isinstance(spec, ListSpec):
             continue
         bad.append((spec.name, "12 apples", "12 apples"))
+        bad.append((spec.name, "1e-310", 1e-310))  # below the normal doubles: too few digits to compute with
         if spec.minimum is not None:
             low = spec.minimum - 1 if not spec.strict else spec.minimum
             bad.append((spec.name, str(int(low)) if float(low).is_integer() else repr(low), int(low) if float(low).is_integer() else low))

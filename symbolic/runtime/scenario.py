@@ -306,11 +306,11 @@ def _missing(cls: type[ScenarioBase], inputs: dict[str, Any]) -> None:
                if spec.default is REQUIRED and spec.name not in inputs]
     needed += [f"'{spec.name}' (a HardwareNode such as Hardware.Cloud.H100)" for spec in cls._nodes
                if spec.name not in inputs and not spec.optional]
-    needed += [f"'{spec.name}' (a {spec.scenario.__name__})" for spec in cls._scenarios
+    needed += [f"'{spec.name}' ({a_or_an(spec.scenario.__name__)})" for spec in cls._scenarios
                if spec.name not in inputs and not spec.optional]
     if needed:
-        inputs_word = "input was" if len(needed) == 1 else f"{len(needed)} required inputs were"
-        raise MissingInputError(f"{cls.__name__}: required {inputs_word} not given: {', '.join(needed)}")
+        inputs_word = "a required input was" if len(needed) == 1 else f"{len(needed)} required inputs were"
+        raise MissingInputError(f"{cls.__name__}: {inputs_word} not given: {', '.join(needed)}")
 
 
 def _precision(title: str, spec: PrecisionSpec, value: Any) -> str:
