@@ -25,7 +25,7 @@ from sympy.printing.jscode import JavascriptCodePrinter
 from sympy.printing.precedence import precedence
 
 from symbolic.codegen.pyprint import NamedSymbols, Statement
-from symbolic.codegen.python import Evaluator
+from symbolic.codegen.python import Evaluator, nested_literal
 from symbolic.functions import CeilLog2, Exceeds, Given, Len, MaxOver, loop_name
 from symbolic.model import ScenarioModel
 from symbolic.runtime.errors import DeclarationError
@@ -108,22 +108,19 @@ class JsEvaluatorPrinter(NamedSymbols, JavascriptCodePrinter):
     def _print_Sum(self, expr: sympy.Sum) -> str:
         """As the Python printer: a sum of list entries over a range is the sum of a slice,
         constant factors taken out (the same operations in the same order)."""
-        if len(expr.limits) == 1:
-            (index, start, stop), = expr.limits
-            factor, term = expr.function.as_independent(index, as_Add=False)
-            if isinstance(term, sympy.Indexed) and term.indices == (index,) and term.base in self.names:
-                offset = self.offsets.get(term.base, 0)
-                first, last = sympy.simplify(start - offset), sympy.simplify(stop - offset + 1)
-                items = self._print(term.base) + ("" if first == 0 and last == sympy.oo else
-                                                  f".slice({self._print(first)}, {self._print(last)})")
-                integral = self.is_integral(term)
-                total = f"{self.helper('iadd' if integral else 'sum')}(...{items})"
-                if factor == 1:
-                    return total
-                if integral and self.is_integral(factor):
-                    return self._checked("imul", [self._print(factor), total])
-                return f"{self.parenthesize(factor, 50)}*{total}"
-        return self._loop(expr, "sum")
+        found = self.list_slice(expr)
+        if found is None:
+            return self._loop(expr, "sum")
+        factor, term, first, last = found
+        items = self._print(term.base) + ("" if first == 0 and last == sympy.oo else
+                                          f".slice({self._print(first)}, {self._print(last)})")
+        integral = self.is_integral(term)
+        total = f"{self.helper('iadd' if integral else 'sum')}(...{items})"
+        if factor == 1:
+            return total
+        if integral and self.is_integral(factor):
+            return self._checked("imul", [self._print(factor), total])
+        return f"{self.parenthesize(factor, 50)}*{total}"
 
     def _print_Product(self, expr: sympy.Product) -> str:
         return self._loop(expr, "product")
@@ -239,16 +236,7 @@ def js_module(model: ScenarioModel, evaluator: Evaluator) -> dict[str, Any]:
         raise DeclarationError(f"{model.name}: {clash} are reserved words in JavaScript; rename these values")
     integers = [decl.name for decl in model.evaluator_inputs() if decl.spec.integer]
     return {"defaults": defaults, "blocks": blocks, "requirements": requirements, "integers": integers,
-            "result": _object_literal(evaluator.tree, 1)}
-
-
-def _object_literal(tree: dict, depth: int) -> str:
-    pad = "  " * (depth + 1)
-    lines = []
-    for key, value in tree.items():
-        shown = _object_literal(value, depth + 1) if isinstance(value, dict) else value
-        lines.append(f"{pad}{json.dumps(key)}: {shown},")
-    return "{\n" + "\n".join(lines) + "\n" + "  " * depth + "}"
+            "result": nested_literal(evaluator.tree, 1, indent="  ", key=json.dumps)}
 
 
 # Words JavaScript reserves (and strict-mode module code refuses as names); Python allows most.

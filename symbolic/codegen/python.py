@@ -12,7 +12,7 @@ reads are dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -341,7 +341,7 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
 
 
 def _result_literal(needed: list[Quantity]) -> str:
-    return _literal(result_tree(needed), 1)
+    return nested_literal(result_tree(needed), 1)
 
 
 def result_tree(needed: list[Quantity]) -> dict:
@@ -358,13 +358,14 @@ def result_tree(needed: list[Quantity]) -> dict:
     return tree
 
 
-def _literal(tree: dict, depth: int) -> str:
-    pad = "    " * (depth + 1)
+def nested_literal(tree: dict, depth: int, indent: str = "    ", key: Callable[[str], str] = repr) -> str:
+    """The result tree as a dict (or, with ``key=json.dumps``, a JavaScript object) literal, one entry per line."""
+    pad = indent * (depth + 1)
     lines = []
-    for key, value in tree.items():
-        shown = _literal(value, depth + 1) if isinstance(value, dict) else value
-        lines.append(f"{pad}{key!r}: {shown},")
-    return "{\n" + "\n".join(lines) + "\n" + "    " * depth + "}"
+    for name, value in tree.items():
+        shown = nested_literal(value, depth + 1, indent, key) if isinstance(value, dict) else value
+        lines.append(f"{pad}{key(name)}: {shown},")
+    return "{\n" + "\n".join(lines) + "\n" + indent * depth + "}"
 
 
 def _shown(decl: Any) -> str:
