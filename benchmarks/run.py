@@ -43,7 +43,8 @@ from timing import ROOT, Measurement, interleaved
 
 import generated
 from generated import Scenarios
-from symbolic.runtime.scenario import Result, ScenarioBase
+from symbolic.runtime.outputs import Result
+from symbolic.runtime.scenario import ScenarioBase
 from symbolic.scenarios import module_name as scenario_module_name
 
 # (class, generated module, registry instance, short label)

@@ -21,7 +21,8 @@ import generated
 from generated import Datasets, Hardware, Models, Scenarios, Systems
 from symbolic.runtime.errors import MlsysymError
 from symbolic.runtime.hardware import is_fleet, resolve_in
-from symbolic.runtime.scenario import GroupOutput, ListOutput, ScenarioBase, SubScenario, TableOutput, _workload
+from symbolic.runtime.outputs import GroupOutput, ListOutput, SubScenario, TableOutput
+from symbolic.runtime.scenario import ScenarioBase, _workload
 from symbolic.runtime.validation import REQUIRED, ListSpec
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.mathops import chain_default, floor_div
-from symbolic.runtime.scenario import Output, ScenarioBase, TableOutput
+from symbolic.runtime.outputs import Output, TableOutput
+from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, WorkloadSpec
 
 __all__ = ["ActivationMemoryScenario", "evaluate", "gradient"]

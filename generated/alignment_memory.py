@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.mathops import ceiling_division
-from symbolic.runtime.scenario import GroupOutput, Output, ScenarioBase
+from symbolic.runtime.outputs import GroupOutput, Output
+from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, WorkloadSpec
 
 __all__ = ["AlignmentMemoryScenario", "evaluate", "gradient"]

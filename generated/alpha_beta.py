@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.scenario import GroupOutput, ListOutput, ScenarioBase
+from symbolic.runtime.outputs import GroupOutput, ListOutput
+from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, ListSpec
 
 __all__ = ["AlphaBetaScenario", "evaluate", "gradient"]

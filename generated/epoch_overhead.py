@@ -11,7 +11,8 @@ from typing import Any
 
 from generated.dense_network import DenseNetworkScenario
 from symbolic.runtime.mathops import floor_div, minimum, step
-from symbolic.runtime.scenario import GroupOutput, Output, ScenarioBase, TableOutput
+from symbolic.runtime.outputs import GroupOutput, Output, TableOutput
+from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, PrecisionSpec, Requirement, ScenarioSpec
 
 __all__ = ["EpochOverheadScenario", "evaluate", "gradient"]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.scenario import GroupOutput, ListOutput, Output, ScenarioBase
+from symbolic.runtime.outputs import GroupOutput, ListOutput, Output
+from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, ListSpec, WorkloadSpec
 
 __all__ = ["GradientSyncScenario", "evaluate", "gradient"]

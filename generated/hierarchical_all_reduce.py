@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.scenario import GroupOutput, Output, ScenarioBase
+from symbolic.runtime.outputs import GroupOutput, Output
+from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, Requirement
 
 __all__ = ["HierarchicalAllReduceScenario", "evaluate", "gradient"]

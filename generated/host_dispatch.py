@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.mathops import chain_default
-from symbolic.runtime.scenario import Output, ScenarioBase
+from symbolic.runtime.outputs import Output
+from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec
 
 __all__ = ["HostDispatchScenario", "evaluate", "gradient"]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.mathops import floor_div, maximum, step
-from symbolic.runtime.scenario import ListOutput, Output, ScenarioBase
+from symbolic.runtime.outputs import ListOutput, Output
+from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec, NodeSpec, PrecisionSpec, Requirement, WorkloadSpec
 
 __all__ = ["KvDecodeBatchScenario", "evaluate", "gradient"]

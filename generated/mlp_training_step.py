@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from generated.host_dispatch import HostDispatchScenario
-from symbolic.runtime.scenario import Output, ScenarioBase, SubScenario, TableOutput
+from symbolic.runtime.outputs import Output, SubScenario, TableOutput
+from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, PrecisionSpec
 
 __all__ = ["MlpTrainingStepScenario", "evaluate", "gradient"]

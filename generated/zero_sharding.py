@@ -11,7 +11,8 @@ from typing import Any
 
 from generated.activation_memory import ActivationMemoryScenario
 from symbolic.runtime.mathops import drop_absent
-from symbolic.runtime.scenario import GroupOutput, Output, ScenarioBase, TableOutput
+from symbolic.runtime.outputs import GroupOutput, Output, TableOutput
+from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, ScenarioSpec, WorkloadSpec
 
 __all__ = ["ZeroShardingScenario", "evaluate", "gradient"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.scenario import GroupOutput, Output, ScenarioBase, SubScenario, TableOutput
+from symbolic.runtime.outputs import GroupOutput, Output, SubScenario, TableOutput
+from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.errors import a_or_an
 from symbolic.runtime.units import label
 from symbolic.runtime.validation import REQUIRED, ListSpec

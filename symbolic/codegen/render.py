@@ -277,7 +277,7 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
         validation_imports.add("Requirement")
 
     equations_by_name = equations(model)
-    runtime_imports = {"ScenarioBase"}
+    runtime_imports: set[str] = set()  # the output descriptors the module uses
     descriptors = [(o.name, _descriptor(o, o.name, evaluator, owners, runtime_imports)) for o in model.outputs]
     contained = [*model.contains.values(),
                  *(s.scenario for s in model.structured if isinstance(s, ScenarioInputDecl) and s.scenario is not None)]

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from symbolic.runtime.units import label
-from symbolic.runtime.scenario import GroupOutput, ListOutput, Output, ScenarioBase, SubScenario, TableOutput
+from symbolic.runtime.outputs import GroupOutput, ListOutput, Output, SubScenario, TableOutput
+from symbolic.runtime.scenario import ScenarioBase
 
 
 def leaves(cls: type[ScenarioBase], values: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any, str, str]]:
