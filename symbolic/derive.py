@@ -26,7 +26,7 @@ from symbolic.closed import closed_form as shared_closed_form  # noqa: E402
 from symbolic.dimensions import dimension_of_unit, scale_of_unit  # noqa: E402
 from symbolic.functions import CeilLog2, Given, Len, MaxOver  # noqa: E402
 from symbolic.list_entries import EntryError, entry_form, entry_keys, split  # noqa: E402
-from symbolic.model import UNIT_SYMBOLS, InputDecl, Quantity, ScalarQuantity, ScenarioModel  # noqa: E402
+from symbolic.model import UNIT_SYMBOLS, InputDecl, ListQuantity, Quantity, ScalarQuantity, ScenarioModel  # noqa: E402
 
 
 class DerivationError(MlsysymError, ValueError):
@@ -60,8 +60,12 @@ def quantity(model: ScenarioModel, name: str) -> Quantity:
 
     names = [q.name for q in model.quantities if not q.hidden and isinstance(q, ScalarQuantity)]
     close = difflib.get_close_matches(name, names, n=3)
-    raise DerivationError(f"{model.name} has no scalar output {name!r}"
-                          + (f"; did you mean {', '.join(close)}?" if close else ""))
+    base = name.partition("[")[0]
+    listed = any(isinstance(q, ListQuantity) and q.name == base for q in model.quantities)
+    entry = f"; {base!r} is a list output, and this takes one scalar output" if listed else ""
+    hint = (f"; did you mean {', '.join(close)}?" if close else
+            f"; its scalar outputs: {', '.join(names)}" if names else "; it has no scalar output")
+    raise DerivationError(f"{model.name} has no scalar output {name!r}{entry}{hint}")
 
 
 def input_decl(model: ScenarioModel, name: str) -> InputDecl:

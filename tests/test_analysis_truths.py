@@ -138,3 +138,19 @@ def test_compare_across_double_range_has_no_infinite_relative_change():
     assert by_output["host.dispatch_time"].relative is None
     for change in changes:
         assert change.relative is None or math.isfinite(change.relative)
+
+
+def test_an_entry_of_a_list_output_is_named_as_such_by_sensitivity_and_explain():
+    from generated import Scenarios
+    from symbolic.derive import DerivationError, quantity
+    from symbolic.derive import model_of
+    from symbolic.runtime.analysis import sensitivity
+    from symbolic.runtime.errors import ScenarioInputError
+
+    with pytest.raises(ScenarioInputError, match=r"'result.crossovers' is a list output, and this takes one scalar "
+                                                 r"output; it has no scalar numeric output"):
+        sensitivity(Scenarios.AlphaBetaHdrNdrSmallMessage, "result.crossovers[NDR]")
+    with pytest.raises(DerivationError, match=r"'result.times' is a list output"):
+        quantity(model_of("AlphaBetaScenario"), "result.times[NDR][small]")
+    with pytest.raises(ScenarioInputError, match="its numeric outputs: .*compute_time"):
+        sensitivity(Scenarios.MnistTwoLayerTrainingStepOnH100, "zzz")

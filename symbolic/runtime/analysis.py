@@ -55,8 +55,11 @@ def sensitivity(scenario: ScenarioBase, output: str) -> list[Sensitivity]:
         import difflib
 
         close = difflib.get_close_matches(output, list(flat), n=3)
-        raise ScenarioInputError(f"{cls.__name__} has no numeric output {output!r}"
-                                 + (f"; did you mean {', '.join(close)}?" if close else ""))
+        base = output.partition("[")[0]
+        entry = f"; {base!r} is a list output, and this takes one scalar output" if "[" in output and not close else ""
+        hint = (f"; did you mean {', '.join(close)}?" if close else
+                f"; its numeric outputs: {', '.join(flat)}" if flat else "; it has no scalar numeric output")
+        raise ScenarioInputError(f"{cls.__name__} has no numeric output {output!r}{entry}{hint}")
     gradient = _gradient(scenario).get(output, {})
     y = flat[output][0]
     units = {name: label(unit) for name, unit in _argument_units(cls).items()}
