@@ -241,3 +241,21 @@ def test_an_objective_dividing_by_zero_between_unvaried_inputs_leaves_every_poin
     """gpus_per_node is not varied (a plain number): its x/0 is inf at every point, not a crash."""
     found = search(BASE, {"n_nodes": [1, 2, 3]}, minimize="gpus_per_node / (gpus_per_node - gpus_per_node)")
     assert (found.feasible, found.unranked, found.rows) == (3, 3, [])
+
+
+def test_a_dict_of_values_is_refused_not_searched_over_its_keys() -> None:
+    from generated import Scenarios
+    from symbolic.runtime.errors import ScenarioInputError
+
+    with pytest.raises(ScenarioInputError, match="the values of 'batch_size' are a dict; give a list"):
+        search(Scenarios.MnistTwoLayerTrainingStepOnH100, {"batch_size": {1: "x", 2: "y"}}, minimize="compute_time")
+
+
+def test_a_catalog_tier_is_every_entry_in_it() -> None:
+    from generated import Hardware, Scenarios
+
+    base = Scenarios.Llama2_70B_DecodeH100
+    tier = search(base, {"hardware": Hardware.Cloud}, minimize="result.compute_time", top=3)
+    listed = search(base, {"hardware": every(Hardware.Cloud)}, minimize="result.compute_time", top=3)
+    assert tier.size == listed.size == len(every(Hardware.Cloud))
+    assert [r.inputs["hardware"] for r in tier.rows] == [r.inputs["hardware"] for r in listed.rows]

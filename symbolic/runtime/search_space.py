@@ -12,7 +12,7 @@ dropped here and counted as invalid points: they are never evaluated.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from symbolic.runtime.errors import InputTypeError, ScenarioInputError
@@ -75,7 +75,8 @@ class Space:
         self.numeric: list[tuple[str, Any]] = []  # (name, float64 values in the declared unit)
         categorical: list[tuple[str, list[Any]]] = []
         numeric_size = kept_size = 1  # numeric points as given, and those inside every domain
-        for name, values in vary.items():
+        for name, given in vary.items():
+            values = given
             if name not in kinds:
                 import difflib
 
@@ -90,6 +91,12 @@ class Space:
                     raise ScenarioInputError(f"{title}: '{name}' is read by no hardware node; list its values")
                 categorical.append((name, [EACH_PRECISION]))
                 continue
+            if kinds[name] in ("node", "workload", "dataset") and not isinstance(values, Mapping) and callable(
+                    getattr(values, "items", None)):  # a catalog tier (Hardware.Cloud): every entry in it
+                values = every(values)
+            if isinstance(values, Mapping):  # iterating it would vary over its keys, silently
+                raise ScenarioInputError(f"{title}: the values of '{name}' are a dict; give a list (or a range) of "
+                                         "values to vary it over")
             items = list(values) if not isinstance(values, (str, bytes)) and _iterable(values) else [values]
             if not items:
                 raise ScenarioInputError(f"{title}: no values to vary '{name}' over")
@@ -277,8 +284,10 @@ def _checked_entries(title: str, name: str, kind: str, items: list[Any]) -> list
         wrong = (expected is not None and not isinstance(item, expected)) or (
             kind in ("workload", "scenario", "dataset") and isinstance(item, (str, int, float)))
         if wrong:
+            hint = " (a catalog entry such as Hardware.Cloud.H100, or every(Hardware.Cloud) for a tier)" if (
+                kind == "node") else ""
             raise InputTypeError(f"{title}: a value of '{name}' is {type(item).__name__} {item!r}; "
-                                 f"expected a {kind} entry")
+                                 f"expected a {kind} entry{hint}")
     return items
 
 
