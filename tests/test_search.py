@@ -259,3 +259,11 @@ def test_a_catalog_tier_is_every_entry_in_it() -> None:
     listed = search(base, {"hardware": every(Hardware.Cloud)}, minimize="result.compute_time", top=3)
     assert tier.size == listed.size == len(every(Hardware.Cloud))
     assert [r.inputs["hardware"] for r in tier.rows] == [r.inputs["hardware"] for r in listed.rows]
+
+
+def test_a_root_of_tiers_is_refused_naming_the_tier() -> None:
+    from generated import Models, Scenarios
+    from symbolic.runtime.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match="is the catalog tier Models.Language, not one entry"):
+        search(Scenarios.Llama2_70B_DecodeH100, {"workload": Models}, minimize="result.compute_time")

@@ -281,6 +281,9 @@ def _numeric_array(title: str, spec: Any, items: Any) -> Any:
 def _checked_entries(title: str, name: str, kind: str, items: list[Any]) -> list[Any]:
     expected = {"node": HardwareNode, "precision": str, "choice": str}.get(kind)
     for item in items:
+        if kind in ("node", "workload", "dataset") and callable(getattr(item, "items", None)):
+            raise InputTypeError(f"{title}: a value of '{name}' is the catalog tier {getattr(item, '_title', 'given')}, "
+                                 f"not one entry; vary '{name}' over one tier (Models.Language) or list entries")
         wrong = (expected is not None and not isinstance(item, expected)) or (
             kind in ("workload", "scenario", "dataset") and isinstance(item, (str, int, float)))
         if wrong:
