@@ -7,10 +7,14 @@
 const section = document.querySelector("section.calculator");
 const data = JSON.parse(document.getElementById("calculator-data").textContent);
 // The generated modules travel in the page's data (a page opened from disk may load no module
-// file); each is imported from a Blob URL, the evaluator's one import pointed at its helpers'.
-const moduleUrl = (text) => URL.createObjectURL(new Blob([text], {type: "text/javascript"}));
-const helpers = moduleUrl(data.code.mathops);
-const evaluator = await import(moduleUrl(data.code.evaluator.replace('from "./mathops.mjs"', `from ${JSON.stringify(helpers)}`)));
+// file); each is imported from a Blob URL, its imports (the helpers, the evaluators of the
+// scenarios it contains, which come first in data.code.contained) pointed at theirs.
+const urls = {mathops: URL.createObjectURL(new Blob([data.code.mathops], {type: "text/javascript"}))};
+const moduleUrl = (text) => URL.createObjectURL(new Blob(
+  [text.replace(/from "\.\/(\w+)\.mjs"/g, (whole, name) => `from ${JSON.stringify(urls[name])}`)],
+  {type: "text/javascript"}));
+for (const [name, text] of data.code.contained) urls[name] = moduleUrl(text);
+const evaluator = await import(moduleUrl(data.code.evaluator));
 const title = data.scenario;
 const LIMIT = Number.MAX_SAFE_INTEGER;
 const TINY = 2.2250738585072014e-308;  // the smallest normal double (sys.float_info.min)

@@ -12,6 +12,7 @@ generated JavaScript modules (``generated/js``), inlined in the page and importe
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from functools import lru_cache
 from pathlib import Path
@@ -238,12 +239,30 @@ def section_html(name: str) -> str:
     """The calculator of scenario class ``name``'s page: a skeleton, its data and its scripts, all
     inline, so that the page works opened from disk too (browsers load no module file from file://)."""
     data = page_data(scenario_classes()[name])
-    code = ROOT / "generated" / "js"
-    data["code"] = {"mathops": (code / "mathops.mjs").read_text(encoding="utf-8"),
-                    "evaluator": (code / f"{data['module']}.mjs").read_text(encoding="utf-8")}
+    data["code"] = {"mathops": _module_text("mathops"), "evaluator": _module_text(data["module"]),
+                    "contained": _contained_modules(data["module"])}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     # JSON inside <script>: no "</" can close the element, no "<!--" can open a comment
     return SECTION.format(data=text.replace("<", "\\u003c"), script=_script())
+
+
+def _module_text(module: str) -> str:
+    return (ROOT / "generated" / "js" / f"{module}.mjs").read_text(encoding="utf-8")
+
+
+def _contained_modules(module: str) -> list[list[str]]:
+    """``[name, text]`` of every evaluator module ``module`` imports (a contained scenario's), each
+    after those it imports itself, so the page can load them in that order."""
+    ordered: dict[str, str] = {}
+
+    def visit(name: str) -> None:
+        for inner in re.findall(r'^import \{ evaluate as \w+ \} from "\./(\w+)\.mjs";$', _module_text(name), re.M):
+            if inner not in ordered:
+                visit(inner)
+                ordered[inner] = _module_text(inner)
+
+    visit(module)
+    return [[name, text] for name, text in ordered.items()]
 
 
 @lru_cache(maxsize=None)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from generated.host_dispatch import HostDispatchScenario
+from generated.host_dispatch import evaluate as host_dispatch_evaluate
+from generated.host_dispatch import gradient as host_dispatch_gradient
 from symbolic.runtime.outputs import Output, SubScenario, TableOutput
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, PrecisionSpec
@@ -151,17 +153,7 @@ def evaluate(
     host__dispatch = dispatch
     host__launch = launch
     host__device_time = compute_time + memory_time
-    host__operations = host__blocks*host__ops_per_block
-    host__launches = host__blocks*host__launches_per_block
-    host__per_op_cost = host__dispatch + host__launch
-    host__dispatch_time = host__dispatch*host__operations
-    host__launch_time = host__launch*host__launches
-    host__host_time = host__dispatch_time + host__launch_time
-    _t8 = host__device_time + host__host_time
-    host__overhead_ratio = host__host_time/host__device_time
-    host__launch_ratio = host__launch_time/host__device_time
-    host__host_share = host__host_time/_t8
-    host__speedup_limit = _t8/host__device_time
+    _host = host_dispatch_evaluate(ops_per_block=host__ops_per_block, blocks=host__blocks, launches_per_block=host__launches_per_block, dispatch=host__dispatch, launch=host__launch, device_time=host__device_time)
     return {
         'op_flops': {
             'matmul1': op_flops_matmul1,
@@ -205,16 +197,16 @@ def evaluate(
             'dispatch': host__dispatch,
             'launch': host__launch,
             'device_time': host__device_time,
-            'operations': host__operations,
-            'launches': host__launches,
-            'per_op_cost': host__per_op_cost,
-            'dispatch_time': host__dispatch_time,
-            'launch_time': host__launch_time,
-            'host_time': host__host_time,
-            'overhead_ratio': host__overhead_ratio,
-            'launch_ratio': host__launch_ratio,
-            'host_share': host__host_share,
-            'speedup_limit': host__speedup_limit,
+            'operations': _host['operations'],
+            'launches': _host['launches'],
+            'per_op_cost': _host['per_op_cost'],
+            'dispatch_time': _host['dispatch_time'],
+            'launch_time': _host['launch_time'],
+            'host_time': _host['host_time'],
+            'overhead_ratio': _host['overhead_ratio'],
+            'launch_ratio': _host['launch_ratio'],
+            'host_share': _host['host_share'],
+            'speedup_limit': _host['speedup_limit'],
         },
     }
 
@@ -279,11 +271,7 @@ def gradient(
     host__dispatch = dispatch
     host__launch = launch
     host__device_time = compute_time + memory_time
-    host__operations = host__blocks*host__ops_per_block
-    host__launches = host__blocks*host__launches_per_block
-    host__dispatch_time = host__dispatch*host__operations
-    host__launch_time = host__launch*host__launches
-    host__host_time = host__dispatch_time + host__launch_time
+    _host_d = host_dispatch_gradient(ops_per_block=host__ops_per_block, blocks=host__blocks, launches_per_block=host__launches_per_block, dispatch=host__dispatch, launch=host__launch, device_time=host__device_time)
     _g0 = hidden_width*input_width
     _g1 = 2*batch_size
     _g2 = _g1*hidden_width
@@ -303,13 +291,17 @@ def gradient(
     _g18 = total_flops/total_bytes**2
     _g19 = (1/1000000)/peak_rate
     _g20 = 1000000/hardware_bandwidth
-    _g21 = host__device_time**(-2)
-    _g22 = _g21*host__host_time
-    _g27 = _g21*host__launch_time
-    _g28 = host__device_time + host__host_time
-    _g29 = host__host_time/_g28**2
-    _g30 = -_g29 + 1/_g28
-    _g31 = -_g21*_g28 + 1/host__device_time
+    _g21 = _host_d['launches']['launches_per_block']
+    _g22 = _host_d['launch_time']['launches_per_block']
+    _g23 = _host_d['host_time']['launches_per_block']
+    _g24 = _host_d['overhead_ratio']['device_time']
+    _g25 = _host_d['overhead_ratio']['launches_per_block']
+    _g26 = _host_d['launch_ratio']['device_time']
+    _g27 = _host_d['launch_ratio']['launches_per_block']
+    _g28 = _host_d['host_share']['device_time']
+    _g29 = _host_d['host_share']['launches_per_block']
+    _g30 = _host_d['speedup_limit']['device_time']
+    _g31 = _host_d['speedup_limit']['launches_per_block']
     d__op_flops_matmul1__batch_size = 2*_g0
     d__op_flops_matmul1__input_width = _g2
     d__op_flops_matmul1__hidden_width = _g1*input_width
@@ -447,75 +439,71 @@ def gradient(
     d__host__device_time__loss_flops_per_logit = d__compute_time__loss_flops_per_logit
     d__host__device_time__hardware_peak = d__compute_time__hardware_peak
     d__host__device_time__hardware_bandwidth = d__memory_time__hardware_bandwidth
-    d__host__operations__forward_ops = d__host__ops_per_block__forward_ops*host__blocks
-    d__host__launches__forward_ops = d__host__launches_per_block__forward_ops*host__blocks
-    d__host__launches__backward_ops = d__host__launches_per_block__backward_ops*host__blocks
-    d__host__per_op_cost__dispatch = d__host__dispatch__dispatch
-    d__host__per_op_cost__launch = d__host__launch__launch
-    d__host__dispatch_time__forward_ops = d__host__operations__forward_ops*host__dispatch
-    d__host__dispatch_time__dispatch = d__host__dispatch__dispatch*host__operations
-    d__host__launch_time__forward_ops = d__host__launches__forward_ops*host__launch
-    d__host__launch_time__backward_ops = d__host__launches__backward_ops*host__launch
-    d__host__launch_time__launch = d__host__launch__launch*host__launches
-    d__host__host_time__forward_ops = d__host__dispatch_time__forward_ops + d__host__launch_time__forward_ops
-    _g23 = d__host__host_time__forward_ops/host__device_time
-    d__host__host_time__backward_ops = d__host__launch_time__backward_ops
-    _g24 = d__host__host_time__backward_ops/host__device_time
-    d__host__host_time__dispatch = d__host__dispatch_time__dispatch
-    _g25 = d__host__host_time__dispatch/host__device_time
-    d__host__host_time__launch = d__host__launch_time__launch
-    _g26 = d__host__host_time__launch/host__device_time
-    d__host__overhead_ratio__batch_size = -_g22*d__host__device_time__batch_size
-    d__host__overhead_ratio__input_width = -_g22*d__host__device_time__input_width
-    d__host__overhead_ratio__hidden_width = -_g22*d__host__device_time__hidden_width
-    d__host__overhead_ratio__output_width = -_g22*d__host__device_time__output_width
-    d__host__overhead_ratio__bytes_per_value = -_g22*d__host__device_time__bytes_per_value
-    d__host__overhead_ratio__label_bytes = -_g22*d__host__device_time__label_bytes
-    d__host__overhead_ratio__loss_flops_per_logit = -_g22*d__host__device_time__loss_flops_per_logit
-    d__host__overhead_ratio__hardware_peak = -_g22*d__host__device_time__hardware_peak
-    d__host__overhead_ratio__hardware_bandwidth = -_g22*d__host__device_time__hardware_bandwidth
-    d__host__overhead_ratio__forward_ops = _g23
-    d__host__overhead_ratio__backward_ops = _g24
-    d__host__overhead_ratio__dispatch = _g25
-    d__host__overhead_ratio__launch = _g26
-    d__host__launch_ratio__batch_size = -_g27*d__host__device_time__batch_size
-    d__host__launch_ratio__input_width = -_g27*d__host__device_time__input_width
-    d__host__launch_ratio__hidden_width = -_g27*d__host__device_time__hidden_width
-    d__host__launch_ratio__output_width = -_g27*d__host__device_time__output_width
-    d__host__launch_ratio__bytes_per_value = -_g27*d__host__device_time__bytes_per_value
-    d__host__launch_ratio__label_bytes = -_g27*d__host__device_time__label_bytes
-    d__host__launch_ratio__loss_flops_per_logit = -_g27*d__host__device_time__loss_flops_per_logit
-    d__host__launch_ratio__hardware_peak = -_g27*d__host__device_time__hardware_peak
-    d__host__launch_ratio__hardware_bandwidth = -_g27*d__host__device_time__hardware_bandwidth
-    d__host__launch_ratio__forward_ops = d__host__launch_time__forward_ops/host__device_time
-    d__host__launch_ratio__backward_ops = d__host__launch_time__backward_ops/host__device_time
-    d__host__launch_ratio__launch = d__host__launch_time__launch/host__device_time
-    d__host__host_share__batch_size = -_g29*d__host__device_time__batch_size
-    d__host__host_share__input_width = -_g29*d__host__device_time__input_width
-    d__host__host_share__hidden_width = -_g29*d__host__device_time__hidden_width
-    d__host__host_share__output_width = -_g29*d__host__device_time__output_width
-    d__host__host_share__bytes_per_value = -_g29*d__host__device_time__bytes_per_value
-    d__host__host_share__label_bytes = -_g29*d__host__device_time__label_bytes
-    d__host__host_share__loss_flops_per_logit = -_g29*d__host__device_time__loss_flops_per_logit
-    d__host__host_share__hardware_peak = -_g29*d__host__device_time__hardware_peak
-    d__host__host_share__hardware_bandwidth = -_g29*d__host__device_time__hardware_bandwidth
-    d__host__host_share__forward_ops = _g30*d__host__host_time__forward_ops
-    d__host__host_share__backward_ops = _g30*d__host__host_time__backward_ops
-    d__host__host_share__dispatch = _g30*d__host__host_time__dispatch
-    d__host__host_share__launch = _g30*d__host__host_time__launch
-    d__host__speedup_limit__batch_size = _g31*d__host__device_time__batch_size
-    d__host__speedup_limit__input_width = _g31*d__host__device_time__input_width
-    d__host__speedup_limit__hidden_width = _g31*d__host__device_time__hidden_width
-    d__host__speedup_limit__output_width = _g31*d__host__device_time__output_width
-    d__host__speedup_limit__bytes_per_value = _g31*d__host__device_time__bytes_per_value
-    d__host__speedup_limit__label_bytes = _g31*d__host__device_time__label_bytes
-    d__host__speedup_limit__loss_flops_per_logit = _g31*d__host__device_time__loss_flops_per_logit
-    d__host__speedup_limit__hardware_peak = _g31*d__host__device_time__hardware_peak
-    d__host__speedup_limit__hardware_bandwidth = _g31*d__host__device_time__hardware_bandwidth
-    d__host__speedup_limit__forward_ops = _g23
-    d__host__speedup_limit__backward_ops = _g24
-    d__host__speedup_limit__dispatch = _g25
-    d__host__speedup_limit__launch = _g26
+    d__host__operations__forward_ops = d__host__ops_per_block__forward_ops*_host_d['operations']['ops_per_block']
+    d__host__launches__forward_ops = _g21*d__host__launches_per_block__forward_ops
+    d__host__launches__backward_ops = _g21*d__host__launches_per_block__backward_ops
+    d__host__per_op_cost__dispatch = d__host__dispatch__dispatch*_host_d['per_op_cost']['dispatch']
+    d__host__per_op_cost__launch = d__host__launch__launch*_host_d['per_op_cost']['launch']
+    d__host__dispatch_time__forward_ops = d__host__ops_per_block__forward_ops*_host_d['dispatch_time']['ops_per_block']
+    d__host__dispatch_time__dispatch = d__host__dispatch__dispatch*_host_d['dispatch_time']['dispatch']
+    d__host__launch_time__forward_ops = _g22*d__host__launches_per_block__forward_ops
+    d__host__launch_time__backward_ops = _g22*d__host__launches_per_block__backward_ops
+    d__host__launch_time__launch = d__host__launch__launch*_host_d['launch_time']['launch']
+    d__host__host_time__forward_ops = _g23*d__host__launches_per_block__forward_ops + d__host__ops_per_block__forward_ops*_host_d['host_time']['ops_per_block']
+    d__host__host_time__backward_ops = _g23*d__host__launches_per_block__backward_ops
+    d__host__host_time__dispatch = d__host__dispatch__dispatch*_host_d['host_time']['dispatch']
+    d__host__host_time__launch = d__host__launch__launch*_host_d['host_time']['launch']
+    d__host__overhead_ratio__batch_size = _g24*d__host__device_time__batch_size
+    d__host__overhead_ratio__input_width = _g24*d__host__device_time__input_width
+    d__host__overhead_ratio__hidden_width = _g24*d__host__device_time__hidden_width
+    d__host__overhead_ratio__output_width = _g24*d__host__device_time__output_width
+    d__host__overhead_ratio__bytes_per_value = _g24*d__host__device_time__bytes_per_value
+    d__host__overhead_ratio__label_bytes = _g24*d__host__device_time__label_bytes
+    d__host__overhead_ratio__loss_flops_per_logit = _g24*d__host__device_time__loss_flops_per_logit
+    d__host__overhead_ratio__hardware_peak = _g24*d__host__device_time__hardware_peak
+    d__host__overhead_ratio__hardware_bandwidth = _g24*d__host__device_time__hardware_bandwidth
+    d__host__overhead_ratio__forward_ops = _g25*d__host__launches_per_block__forward_ops + d__host__ops_per_block__forward_ops*_host_d['overhead_ratio']['ops_per_block']
+    d__host__overhead_ratio__backward_ops = _g25*d__host__launches_per_block__backward_ops
+    d__host__overhead_ratio__dispatch = d__host__dispatch__dispatch*_host_d['overhead_ratio']['dispatch']
+    d__host__overhead_ratio__launch = d__host__launch__launch*_host_d['overhead_ratio']['launch']
+    d__host__launch_ratio__batch_size = _g26*d__host__device_time__batch_size
+    d__host__launch_ratio__input_width = _g26*d__host__device_time__input_width
+    d__host__launch_ratio__hidden_width = _g26*d__host__device_time__hidden_width
+    d__host__launch_ratio__output_width = _g26*d__host__device_time__output_width
+    d__host__launch_ratio__bytes_per_value = _g26*d__host__device_time__bytes_per_value
+    d__host__launch_ratio__label_bytes = _g26*d__host__device_time__label_bytes
+    d__host__launch_ratio__loss_flops_per_logit = _g26*d__host__device_time__loss_flops_per_logit
+    d__host__launch_ratio__hardware_peak = _g26*d__host__device_time__hardware_peak
+    d__host__launch_ratio__hardware_bandwidth = _g26*d__host__device_time__hardware_bandwidth
+    d__host__launch_ratio__forward_ops = _g27*d__host__launches_per_block__forward_ops
+    d__host__launch_ratio__backward_ops = _g27*d__host__launches_per_block__backward_ops
+    d__host__launch_ratio__launch = d__host__launch__launch*_host_d['launch_ratio']['launch']
+    d__host__host_share__batch_size = _g28*d__host__device_time__batch_size
+    d__host__host_share__input_width = _g28*d__host__device_time__input_width
+    d__host__host_share__hidden_width = _g28*d__host__device_time__hidden_width
+    d__host__host_share__output_width = _g28*d__host__device_time__output_width
+    d__host__host_share__bytes_per_value = _g28*d__host__device_time__bytes_per_value
+    d__host__host_share__label_bytes = _g28*d__host__device_time__label_bytes
+    d__host__host_share__loss_flops_per_logit = _g28*d__host__device_time__loss_flops_per_logit
+    d__host__host_share__hardware_peak = _g28*d__host__device_time__hardware_peak
+    d__host__host_share__hardware_bandwidth = _g28*d__host__device_time__hardware_bandwidth
+    d__host__host_share__forward_ops = _g29*d__host__launches_per_block__forward_ops + d__host__ops_per_block__forward_ops*_host_d['host_share']['ops_per_block']
+    d__host__host_share__backward_ops = _g29*d__host__launches_per_block__backward_ops
+    d__host__host_share__dispatch = d__host__dispatch__dispatch*_host_d['host_share']['dispatch']
+    d__host__host_share__launch = d__host__launch__launch*_host_d['host_share']['launch']
+    d__host__speedup_limit__batch_size = _g30*d__host__device_time__batch_size
+    d__host__speedup_limit__input_width = _g30*d__host__device_time__input_width
+    d__host__speedup_limit__hidden_width = _g30*d__host__device_time__hidden_width
+    d__host__speedup_limit__output_width = _g30*d__host__device_time__output_width
+    d__host__speedup_limit__bytes_per_value = _g30*d__host__device_time__bytes_per_value
+    d__host__speedup_limit__label_bytes = _g30*d__host__device_time__label_bytes
+    d__host__speedup_limit__loss_flops_per_logit = _g30*d__host__device_time__loss_flops_per_logit
+    d__host__speedup_limit__hardware_peak = _g30*d__host__device_time__hardware_peak
+    d__host__speedup_limit__hardware_bandwidth = _g30*d__host__device_time__hardware_bandwidth
+    d__host__speedup_limit__forward_ops = _g31*d__host__launches_per_block__forward_ops + d__host__ops_per_block__forward_ops*_host_d['speedup_limit']['ops_per_block']
+    d__host__speedup_limit__backward_ops = _g31*d__host__launches_per_block__backward_ops
+    d__host__speedup_limit__dispatch = d__host__dispatch__dispatch*_host_d['speedup_limit']['dispatch']
+    d__host__speedup_limit__launch = d__host__launch__launch*_host_d['speedup_limit']['launch']
     return {
         'op_flops[matmul1]': {'batch_size': d__op_flops_matmul1__batch_size, 'input_width': d__op_flops_matmul1__input_width, 'hidden_width': d__op_flops_matmul1__hidden_width},
         'op_flops[relu]': {'batch_size': d__op_flops_relu__batch_size, 'hidden_width': d__op_flops_relu__hidden_width},

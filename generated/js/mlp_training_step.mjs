@@ -11,6 +11,7 @@
  * integer step beyond 2^53 - 1 throws a RangeError rather than round.
  */
 import * as $ from "./mathops.mjs";
+import { evaluate as host_dispatch_evaluate } from "./host_dispatch.mjs";
 
 export const name = "MlpTrainingStepScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
@@ -99,17 +100,7 @@ export function evaluate(args) {
   const host__dispatch = dispatch;
   const host__launch = launch;
   const host__device_time = compute_time + memory_time;
-  const host__operations = $.imul(host__blocks, host__ops_per_block);
-  const host__launches = $.imul(host__blocks, host__launches_per_block);
-  const host__per_op_cost = host__dispatch + host__launch;
-  const host__dispatch_time = host__dispatch*host__operations;
-  const host__launch_time = host__launch*host__launches;
-  const host__host_time = host__dispatch_time + host__launch_time;
-  const _t8 = host__device_time + host__host_time;
-  const host__overhead_ratio = host__host_time/host__device_time;
-  const host__launch_ratio = host__launch_time/host__device_time;
-  const host__host_share = host__host_time/_t8;
-  const host__speedup_limit = _t8/host__device_time;
+  const _host = host_dispatch_evaluate({ops_per_block: host__ops_per_block, blocks: host__blocks, launches_per_block: host__launches_per_block, dispatch: host__dispatch, launch: host__launch, device_time: host__device_time});
   return {
     "op_flops": {
       "matmul1": op_flops_matmul1,
@@ -153,16 +144,16 @@ export function evaluate(args) {
       "dispatch": host__dispatch,
       "launch": host__launch,
       "device_time": host__device_time,
-      "operations": host__operations,
-      "launches": host__launches,
-      "per_op_cost": host__per_op_cost,
-      "dispatch_time": host__dispatch_time,
-      "launch_time": host__launch_time,
-      "host_time": host__host_time,
-      "overhead_ratio": host__overhead_ratio,
-      "launch_ratio": host__launch_ratio,
-      "host_share": host__host_share,
-      "speedup_limit": host__speedup_limit,
+      "operations": _host['operations'],
+      "launches": _host['launches'],
+      "per_op_cost": _host['per_op_cost'],
+      "dispatch_time": _host['dispatch_time'],
+      "launch_time": _host['launch_time'],
+      "host_time": _host['host_time'],
+      "overhead_ratio": _host['overhead_ratio'],
+      "launch_ratio": _host['launch_ratio'],
+      "host_share": _host['host_share'],
+      "speedup_limit": _host['speedup_limit'],
     },
   };
 }

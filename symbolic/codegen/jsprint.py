@@ -25,7 +25,7 @@ from sympy.printing.jscode import JavascriptCodePrinter
 from sympy.printing.precedence import precedence
 
 from symbolic.codegen.pyprint import NamedSymbols, Statement
-from symbolic.codegen.python import Evaluator, nested_literal
+from symbolic.codegen.python import Evaluator, evaluator_of, nested_literal
 from symbolic.functions import CeilLog2, Exceeds, Given, Len, MaxOver, loop_name
 from symbolic.model import ScenarioModel
 from symbolic.runtime.errors import DeclarationError
@@ -131,6 +131,10 @@ class JsEvaluatorPrinter(NamedSymbols, JavascriptCodePrinter):
     def _print_Len(self, expr: Len) -> str:
         return f"{self._print(expr.args[0])}.length"
 
+    def _print_ContainedCall(self, expr: Any) -> str:
+        """A contained scenario's generated function (imported from its module), its inputs in an object."""
+        return f"{expr.function_name}({{{', '.join(f'{name}: {self._print(value)}' for name, value in expr.pairs())}}})"
+
     # -- functions ------------------------------------------------------------------------
     def _print_Min(self, expr: sympy.Min) -> str:
         return f"Math.min({', '.join(self._print(arg) for arg in expr.args)})"
@@ -199,7 +203,11 @@ class JsEvaluatorPrinter(NamedSymbols, JavascriptCodePrinter):
             if symbol is not None and self.is_integral(expr):
                 self.integral.add(symbol)
             return self.doprint(expr)
+        if kind == "call":
+            return self.doprint(parts[0])
         if kind == "echo":
+            if symbol is not None and (parts[0] in self.integral or getattr(parts[0], "label", None) in self.integral):
+                self.integral.add(symbol)
             return f"[...{self.doprint(parts[0])}]"
         if kind == "text":  # Python's str() of each item: an int as digits, a float as its repr
             separator, items = parts
@@ -224,6 +232,10 @@ def js_module(model: ScenarioModel, evaluator: Evaluator) -> dict[str, Any]:
     integral = {decl.symbol for decl in model.evaluator_inputs() if decl.spec.integer}
     integral |= {decl.symbol.label for decl in model.evaluator_inputs()
                  if decl.spec.integer and isinstance(decl.symbol, sympy.IndexedBase)}
+    for sub, inner in model.contains.items():  # what a contained evaluator returns as integers
+        whole = set(js_module(inner, evaluator_of(inner))["integral"])
+        integral |= {q.symbol for q in model.quantities
+                     if q.sub == sub and not q.bound_input and q.name.removeprefix(f"{sub}.") in whole}
     printer = JsEvaluatorPrinter(evaluator.names, evaluator.offsets, integral)
     defaults = [(d.target, printer.doprint(d.expr), d.guard) for d in evaluator.defaults]
     blocks = []
@@ -236,7 +248,9 @@ def js_module(model: ScenarioModel, evaluator: Evaluator) -> dict[str, Any]:
         raise DeclarationError(f"{model.name}: {clash} are reserved words in JavaScript; rename these values")
     integers = [decl.name for decl in model.evaluator_inputs() if decl.spec.integer]
     return {"defaults": defaults, "blocks": blocks, "requirements": requirements, "integers": integers,
-            "result": nested_literal(evaluator.tree, 1, indent="  ", key=json.dumps)}
+            "result": nested_literal(evaluator.tree, 1, indent="  ", key=json.dumps),
+            "imports": [module for module, function in evaluator.calls if function == "evaluate"],
+            "integral": [q.name for q in model.quantities if q.symbol in printer.integral]}
 
 
 # Words JavaScript reserves (and strict-mode module code refuses as names); Python allows most.

@@ -51,6 +51,11 @@ class NamedSymbols:
         (position,) = expr.indices
         return f"{self._print(expr.base)}[{self._print(position - self.offsets.get(expr.base, 0))}]"  # type: ignore[attr-defined]
 
+    def _print_ReturnedPartial(self, expr: sympy.Basic) -> str:
+        """d output / d input from a contained scenario's gradient: ``_host_d['host_time']['dispatch']``."""
+        call, output, argument = expr.args
+        return f"{self._print(call)}[{str(output)!r}][{str(argument)!r}]"  # type: ignore[attr-defined]
+
     def list_slice(self, expr: sympy.Sum) -> tuple[sympy.Expr, sympy.Indexed, sympy.Expr, sympy.Expr] | None:
         """``(factor, entry, first, stop)`` when ``expr`` is a constant times the sum of one list's
         entries over a range, ``list[first:stop]`` in the evaluator's positions; else None.
@@ -103,6 +108,10 @@ class EvaluatorPrinter(NamedSymbols, PythonCodePrinter):
 
     def _print_Len(self, expr: Len) -> str:
         return f"len({self._print(expr.args[0])})"
+
+    def _print_ContainedCall(self, expr: Any) -> str:
+        """A contained scenario's generated function, its inputs by keyword."""
+        return f"{expr.function_name}({', '.join(f'{name}={self._print(value)}' for name, value in expr.pairs())})"
 
     def _helper(self, name: str, expr: sympy.Expr) -> str:
         self.helpers_used.add(name)
@@ -163,7 +172,7 @@ class Statement:
     target: str
     code: str
     reads: frozenset[str] = frozenset()  # the names of the other statements' targets it reads
-    # What the code computes, for other printers (symbolic.codegen.jsprint): ("expr", e),
+    # What the code computes, for other printers (symbolic.codegen.jsprint): ("expr", e), ("call", contained call),
     # ("echo", list), ("list", body, (index, start, stop), (column, first, last) or ()), ("text", sep, e).
     form: tuple = field(default=(), compare=False)
 
@@ -171,7 +180,7 @@ class Statement:
 def python_code(printer: EvaluatorPrinter, form: tuple) -> str:
     """The Python of a statement's ``form``."""
     kind = form[0]
-    if kind == "expr":
+    if kind in ("expr", "call"):
         return printer.doprint(form[1])
     if kind == "echo":
         return f"list({printer.doprint(form[1])})"

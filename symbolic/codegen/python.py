@@ -5,8 +5,9 @@ display unit, so every symbol ``x`` stands for ``scale(x) * x`` in base units; t
 generator substitutes that, divides by the output's scale, and lets sympy fold the
 exact rational factors. Where all scales are 1 nothing changes, so integer counts stay
 exact Python ints. Outputs that need an optional input are computed in a block guarded
-by ``is not None`` and are None otherwise; steps of hidden sub-scenarios that no output
-reads are dropped.
+by ``is not None`` and are None otherwise; hidden steps that no output reads are dropped.
+A contained scenario (``Sub``) is one call of its own generated evaluator, not a copy of its
+steps (symbolic.codegen.contained).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 import sympy
 
+from symbolic.codegen.contained import ContainedCall, Returned, called, check_calls
 from symbolic.codegen.gradient import GradientState
 from symbolic.codegen.pyprint import (
     EvaluatorPrinter,
@@ -96,6 +98,20 @@ class Evaluator:
     names: dict[sympy.Basic, str] = field(default_factory=dict, compare=False)
     offsets: dict[sympy.Basic, sympy.Expr] = field(default_factory=dict, compare=False)
     tree: dict = field(default_factory=dict, compare=False)  # the result's keys (see result_tree)
+    # output path -> the arguments its derivative is non-zero in (for containers that chain it)
+    partials: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    calls: tuple[tuple[str, str], ...] = ()  # (module, function) of contained scenarios it calls
+
+
+_BUILT: dict[int, tuple[ScenarioModel, Evaluator]] = {}
+
+
+def evaluator_of(model: ScenarioModel) -> Evaluator:
+    """``build_evaluator(model)``, once per model in a process (a container needs its contained ones')."""
+    found = _BUILT.get(id(model))
+    if found is None or found[0] is not model:
+        found = _BUILT[id(model)] = (model, build_evaluator(model))
+    return found[1]
 
 
 def build_evaluator(model: ScenarioModel) -> Evaluator:
@@ -110,11 +126,13 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
         if isinstance(quantity, ListQuantity):
             offsets[quantity.symbol] = quantity.limits[1] if quantity.limits else 0
     _check_unique(model, [d.name for d in arguments] + [code_name(q.name) for q in model.quantities])
+    # contained scenarios: one call each instead of their steps
+    quantities, provided, contained = called(model, list(model.quantities), evaluator_of, names)
     printer = EvaluatorPrinter(names, offsets)
 
-    by_symbol = {quantity.symbol: quantity for quantity in model.quantities}
+    by_symbol = {quantity.symbol: quantity for quantity in quantities}
     # Prune, merge repeated steps, fold hidden lists into their sums, prune what that freed.
-    needed = _needed(_inline_hidden_lists(_deduplicated(_needed(model.quantities))))
+    needed = _needed(_inline_hidden_lists(_deduplicated(_needed(quantities))))
     # inputs a requirement names are always there, unless it is checked only when another input is given
     required = set().union(set(), *(_symbols(r.condition) for r in model.requirements if not r.when))
     optional = {decl.symbol: decl.name for decl in arguments if decl.spec.default is None and decl.symbol not in required}
@@ -129,11 +147,13 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
                 alternatives[decl.name] = sources
     shown_alternatives = {name: tuple(_shown(by_name[s]) for s in sources) for name, sources in alternatives.items()}
     guards = _optional_dependencies(needed, by_symbol, optional)
+    check_calls(model, needed, guards, contained)
 
     blocks = []
     for guard in sorted(set(guards.values()), key=lambda g: (len(g), g)):
         members = [q for q in needed if guards[q.symbol] == guard]
-        blocks.append(Block(guard, _statements(members, fold, printer, names), tuple(names[q.symbol] for q in members)))
+        blocks.append(Block(guard, _statements(members, fold, printer, names, provided),
+                            tuple(names[q.symbol] for q in members)))
 
     defaults, argument_list, chains = [], [], []
     for decl in arguments:
@@ -167,7 +187,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     main = [q for q in needed if not guards[q.symbol]]
     variables = [d.symbol for d in arguments if d.symbol.is_Symbol and d.symbol not in optional]
     by_name = {decl.name: decl.symbol for decl in arguments}
-    shared = GradientState(needed, fold, printer, names)
+    shared = GradientState(needed, fold, printer, names, provided, contained)
     tested = sorted(set().union(*(given_inputs(q.expr) for q in main)) - set(variables), key=lambda s: s.name)
     parts = [(blocks[0] if blocks and not blocks[0].guard else Block((), (), ()),
               *shared.block(main, variables + tested))]
@@ -191,10 +211,14 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     guarded = tuple((Block(block.guard, tuple(reversed(kept[position])), ()), result)
                     for position, (block, _, result) in enumerate(parts) if position)
     helpers = printer.helpers_used | ({"chain_default"} if chains else set()) | ({"drop_absent"} if tested else set())
-    return Evaluator(tuple(argument_list), tuple(defaults), tuple(blocks), _result_literal(needed),
+    every = [*(st for block in blocks for st in block.statements), *(st for part in kept for st in part)]
+    calls = sorted({(str(st.form[1].args[0]), str(st.form[1].args[1])) for st in every if st.form[:1] == ("call",)})
+    tree = result_tree(needed, names)
+    return Evaluator(tuple(argument_list), tuple(defaults), tuple(blocks), nested_literal(tree, 1),
                      tuple(sorted(helpers)), tuple(requirements), optional_outputs, shown_alternatives,
                      tuple(reversed(kept[0])), parts[0][2], guarded, tuple(reversed(chains)),
-                     tuple(names[symbol] for symbol in tested), names, offsets, result_tree(needed))
+                     tuple(names[symbol] for symbol in tested), names, offsets, tree,
+                     {path: tuple(entries) for path, entries in shared.entries.items()}, tuple(calls))
 
 
 def _check_unique(model: ScenarioModel, names: Iterable[str]) -> None:
@@ -214,7 +238,8 @@ def _inline_hidden_lists(quantities: list[Quantity]) -> list[Quantity]:
     read them, where constant factors come out (Σ 2b·w → 2b·Σ w)."""
     from dataclasses import replace
 
-    hidden = {q.symbol: q for q in quantities if isinstance(q, ListQuantity) and q.hidden and q.limits}
+    hidden = {q.symbol: q for q in quantities
+              if isinstance(q, ListQuantity) and q.hidden and q.limits and not isinstance(q.expr, Returned)}
 
     def inline(expr: sympy.Basic) -> sympy.Basic:
         def entry(indexed: sympy.Indexed) -> sympy.Basic:
@@ -298,8 +323,12 @@ def _direct_needs(expr: sympy.Basic) -> set[sympy.Basic]:
 
 
 def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinter,
-                names: dict[sympy.Basic, str]) -> tuple[Statement, ...]:
-    """The block's statements: CSE over its scalar expressions, then dependency order."""
+                names: dict[sympy.Basic, str], provided: dict[sympy.Basic, sympy.Basic]) -> tuple[Statement, ...]:
+    """The block's statements: CSE over its scalar expressions, then dependency order. A
+    contained scenario's call is one statement; the values it returns need none."""
+    order = {q.symbol: i for i, q in enumerate(members)}
+    calls = [q for q in members if isinstance(q.expr, ContainedCall)]
+    members = [q for q in members if not isinstance(q.expr, (Returned, ContainedCall))]
     scalars: list[Quantity] = [q for q in members if isinstance(q, ScalarQuantity)]
     lists = [q for q in members if isinstance(q, ListQuantity)]
     indices = {q.limits[0] for q in lists if q.limits} | {q.inner[0] for q in lists if q.inner} | {
@@ -319,6 +348,7 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
 
     forms: list[tuple[sympy.Basic, tuple, set[sympy.Basic]]] = [
         (t, ("expr", e), _symbols(e)) for t, e in replacements]
+    forms += [(q.symbol, ("call", q.expr), _symbols(q.expr)) for q in calls]
     for quantity, expr in zip(scalars, reduced, strict=True):
         forms.append((quantity.symbol, ("expr", expr), _symbols(expr)))
     for quantity in members:
@@ -333,19 +363,16 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
             forms.append((quantity.symbol, ("list", body, quantity.limits, tuple(quantity.inner)), reads_here))
         elif isinstance(quantity, TextQuantity):
             forms.append((quantity.symbol, ("text", quantity.separator, quantity.expr), _symbols(quantity.expr)))
-    pending = [(target, python_code(printer, form), reads, form) for target, form, reads in forms]
+    pending = [(target, python_code(printer, form), {provided.get(r, r) for r in reads}, form)
+               for target, form, reads in forms]
 
-    order = {q.symbol: i for i, q in enumerate(members)}
     pending.sort(key=lambda item: order.get(item[0], -1))  # temporaries first, then declaration order
     return _ordered(pending, names)
 
 
-def _result_literal(needed: list[Quantity]) -> str:
-    return nested_literal(result_tree(needed), 1)
-
-
-def result_tree(needed: list[Quantity]) -> dict:
-    """The nested keys of the evaluator's result, each leaf the code name of its value."""
+def result_tree(needed: list[Quantity], names: dict[sympy.Basic, str]) -> dict:
+    """The nested keys of the evaluator's result, each leaf the code of its value (its
+    name, or what a contained call returned: ``_host['host_time']``)."""
     tree: dict = {}
     for quantity in needed:
         if quantity.hidden:
@@ -354,7 +381,7 @@ def result_tree(needed: list[Quantity]) -> dict:
         node = tree
         for part in parts[:-1]:
             node = node.setdefault(part, {})
-        node[parts[-1]] = code_name(quantity.name)
+        node[parts[-1]] = names[quantity.symbol]
     return tree
 
 

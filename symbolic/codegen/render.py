@@ -29,7 +29,7 @@ from symbolic.codegen.discover import ScenarioModule, check_unique_names, discov
 from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen.latex import equations
 from symbolic.codegen.jsprint import js_module
-from symbolic.codegen.python import Evaluator, build_evaluator, code_name
+from symbolic.codegen.python import Evaluator, code_name, evaluator_of
 from symbolic.codegen.pyprint import HELPERS
 from symbolic.codegen.records import RECORD_MODULES, record_module, record_source, record_types
 from symbolic.codegen.derivations import derivations_markdown
@@ -216,7 +216,7 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
     model = module.model
     check_model(model)
     check_defined(model)
-    evaluator = build_evaluator(model)
+    evaluator = evaluator_of(model)
     used = {argument.name for argument in evaluator.arguments}
     by_name = {item.name: item for item in model.structured}
 
@@ -312,13 +312,32 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
 
 def compiled_functions(context: dict[str, Any]) -> dict[str, Any]:
     """``evaluate`` and ``gradient`` of a scenario, compiled from the very text the generated
-    module will hold, so numbers shown in the docs come from the code users run."""
+    module will hold, so numbers shown in the docs come from the code users run. The contained
+    scenarios it calls are compiled the same way, from this run's declarations (their generated
+    modules may be stale until this run writes them)."""
     text = environment().get_template("evaluator_functions.py.j2").render(**context)
+    evaluator = context["evaluator"]
     namespace: dict[str, Any] = {}
-    helpers = sorted({*HELPERS, *context["evaluator"].helpers})
+    for module, function in evaluator.calls:
+        inner = next(m for m in context["model"].contains.values() if m.module.rsplit(".", 1)[-1] == module)
+        namespace[f"{module}_{function}"] = _compiled_contained(inner)[function]
+    helpers = sorted({*HELPERS, *evaluator.helpers})
     source = f"from typing import Any\nfrom symbolic.runtime.mathops import {', '.join(helpers)}\n" + text
     exec(compile(source, f"<evaluator of {context['model'].name}>", "exec"), namespace)  # noqa: S102
     return namespace
+
+
+_COMPILED: dict[int, tuple[ScenarioModel, dict[str, Any]]] = {}
+
+
+def _compiled_contained(model: ScenarioModel) -> dict[str, Any]:
+    """A contained scenario's compiled functions (their docstrings left empty: only the code runs)."""
+    found = _COMPILED.get(id(model))
+    if found is None or found[0] is not model:
+        blank = {q.name: type("Equation", (), {"text": ""}) for q in model.quantities}
+        functions = compiled_functions({"model": model, "evaluator": evaluator_of(model), "equations": blank})
+        found = _COMPILED[id(model)] = (model, functions)
+    return found[1]
 
 
 def _sections(model: ScenarioModel, equations_by_name: dict[str, Any]) -> list[dict[str, Any]]:

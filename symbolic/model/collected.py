@@ -242,6 +242,8 @@ class ScenarioModel:
     names: set[str] = field(default_factory=set)
     input_order: list[str] = field(default_factory=list)  # the keywords people pass, as declared
     contains: dict[str, ScenarioModel] = field(default_factory=dict)  # Sub name -> the contained model
+    # Sub name -> {contained input: the symbol here that holds its value}: the call's arguments
+    bindings: dict[str, dict[str, sympy.Basic]] = field(default_factory=dict)
     open_groups: list[Any] = field(default_factory=list)  # GroupRefs, closed when the class body ends
 
     @property

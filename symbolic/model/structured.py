@@ -290,6 +290,8 @@ class Sub(Declaration):
     ops_per_block=forward_ops + 1, device_time=compute_time + memory_time)``. Unbound
     inputs take their defaults; the contained outputs become ``host.<output>`` symbols.
     With ``public=False`` the contained scenario is a step of this one, not an attribute.
+    The generated evaluator calls the contained one's ``evaluate`` (and its gradient its
+    ``gradient``) with the bound values, so the bindings may not need optional inputs here.
     """
 
     def __init__(self, scenario: type[Scenario], *, title: str = "", description: str = "", doc: str = "",
@@ -337,13 +339,14 @@ class Sub(Declaration):
             rename[quantity.symbol] = symbol
             copied = replace(  # the same kind of quantity, renamed into this scenario
                 quantity, name=f"{name}.{quantity.name}", symbol=symbol, expr=quantity.expr.xreplace(rename),
-                latex=rf"{_latex_name(name)}.{quantity.latex}", sub=name, hidden=not self.public,
+                latex=rf"{_latex_name(name)}.{quantity.latex}", sub=name, hidden=quantity.hidden or not self.public,
                 table="", key="", bound_input=False)
             if isinstance(copied, ListQuantity):
                 copied = replace(copied, limits=tuple(part.xreplace(rename) for part in copied.limits),
                                  inner=tuple(part.xreplace(rename) for part in copied.inner))
             into.add_quantity(copied)
         into.contains[name] = inner
+        into.bindings[name] = {decl.name: rename[decl.symbol] for decl in arguments}
         if self.public:
             into.add_output(SubDecl(name, self.doc, "", scenario=inner, sub=self))
         else:

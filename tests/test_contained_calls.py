@@ -1,0 +1,147 @@
+"""A contained scenario (``Sub``) is called, not inlined: its generated evaluator runs once per
+containing evaluation, and the container's gradient chains the contained gradient."""
+
+from __future__ import annotations
+
+import pytest
+from sympy import Sum
+
+import generated.epoch_overhead
+import generated.mlp_training_step
+from generated import HostDispatchScenario, Scenarios
+from symbolic.codegen.discover import ScenarioModule
+from symbolic.codegen.render import render_all
+from symbolic.functions import Len, index
+from symbolic.model import Input, ListInput, Output, PerItem, Scenario, Sub
+from symbolic.runtime.errors import DeclarationError
+
+k = index("k", "entry")
+
+
+def _source(module: str) -> str:
+    return open(f"generated/{module}.py", encoding="utf-8").read()
+
+
+def test_the_container_calls_the_contained_evaluator_and_repeats_none_of_its_steps():
+    source = _source("mlp_training_step")
+    evaluate = source.split("def gradient(")[0].split("def evaluate(")[1]
+    assert evaluate.count("host_dispatch_evaluate(") == 1
+    assert "host__dispatch_time =" not in source and "host__host_time =" not in source  # no inlined step
+    assert "from generated.host_dispatch import evaluate as host_dispatch_evaluate" in source
+    assert "host_dispatch_gradient(" in source.split("def gradient(")[1]
+    # the epoch model contains the network twice (at its batch and at batch 1): two calls, no copy
+    epoch = _source("epoch_overhead").split("def gradient(")[0]
+    assert epoch.count("dense_network_evaluate(") == 2 and "weights_per_layer" not in epoch.split("return {")[0]
+
+
+def test_the_call_receives_the_bound_inputs_and_its_result_is_what_the_container_returns(monkeypatch):
+    calls = []
+    original = generated.mlp_training_step.host_dispatch_evaluate
+
+    def spy(**arguments):
+        calls.append(arguments)
+        return original(**arguments)
+
+    monkeypatch.setattr(generated.mlp_training_step, "host_dispatch_evaluate", spy)
+    step = Scenarios.MnistTwoLayerTrainingStepOnH100
+    result = type(step)._evaluate(**step._args)
+    (arguments,) = calls
+    args = step._args
+    # bound as declared: one Python entry per forward operator plus backward(), one kernel per operator
+    assert arguments["ops_per_block"] == args["forward_ops"] + 1
+    assert arguments["launches_per_block"] == args["forward_ops"] + args["backward_ops"]
+    assert arguments["blocks"] == 1 and arguments["dispatch"] == args["dispatch"]
+    assert arguments["device_time"] == result["compute_time"] + result["memory_time"]
+    # and the contained scenario built on its own from those inputs gives the same outputs
+    alone = HostDispatchScenario(**arguments)
+    for name in ("host_time", "overhead_ratio", "host_share", "speedup_limit"):
+        assert result["host"][name] == alone.evaluate()[name]
+
+
+def test_a_private_contained_scenario_is_called_with_its_own_batch(monkeypatch):
+    batches = []
+    original = generated.epoch_overhead.dense_network_evaluate
+
+    def spy(**arguments):
+        batches.append(arguments["batch_size"])
+        return original(**arguments)
+
+    monkeypatch.setattr(generated.epoch_overhead, "dense_network_evaluate", spy)
+    epoch = Scenarios.MnistEpochCpuVersusH100
+    type(epoch)._evaluate(**epoch._args)
+    assert sorted(batches) == sorted([1, epoch._args["network_batch_size"]])
+
+
+def test_the_chained_gradient_is_the_total_derivative_through_the_call():
+    """d host.host_share / d batch_size moves only through device_time = compute + memory:
+    the contained gradient's d share/d device_time times d device_time/d batch_size."""
+    step = Scenarios.MnistTwoLayerTrainingStepOnH100
+    cls = type(step)
+    gradient = cls._gradient(**step._args)
+    result = cls._evaluate(**step._args)
+    host, device = result["host"]["host_time"], result["host"]["device_time"]
+    d_device = gradient["compute_time"]["batch_size"] + gradient["memory_time"]["batch_size"]
+    expected = -host / (host + device) ** 2 * d_device  # d/dT of H/(H + T), by hand
+    assert gradient["host.host_share"]["batch_size"] == pytest.approx(expected, rel=1e-12)
+    assert "batch_size" not in gradient["host.per_op_cost"]  # zero stays left out, as before
+
+
+class CalledInner(Scenario):
+    """A contained scenario for the declaration checks."""
+
+    a = Input("s", positive=True, doc="A time.")
+    w = ListInput(positive=True, min_length=1, doc="Some numbers.")
+    twice = Output(2 * a, "s", doc="Twice a.")
+    scaled = PerItem(a * w[k], (k, 0, Len(w) - 1), "s", doc="a times each number.")
+
+
+def _render(cls: type) -> None:
+    render_all([ScenarioModule(cls.model.name.lower(), "framework", cls.model, ())])
+
+
+def test_a_contained_scenario_bound_to_an_optional_input_is_refused_by_name():
+    class GuardedOuter(Scenario):
+        """Binds the contained input to an optional one."""
+
+        maybe = Input("s", positive=True, default=None, doc="Optional.")
+        numbers = ListInput(positive=True, min_length=1, doc="Numbers.")
+        inner = Sub(CalledInner, public=False, a=maybe, w=numbers)
+        out = Output(inner.twice, "s", if_missing="none", doc="Through the call.")
+
+    with pytest.raises(DeclarationError, match=r"Sub inner binds an input to a value that needs the optional input\(s\) "
+                                               r"maybe; a contained scenario is called with every input given"):
+        _render(GuardedOuter)
+
+
+def test_a_derivative_through_a_contained_list_output_is_refused():
+    class ListOuter(Scenario):
+        """Sums a list the contained scenario returns."""
+
+        b = Input("s", positive=True, doc="B.")
+        numbers = ListInput(positive=True, min_length=1, doc="Numbers.")
+        inner = Sub(CalledInner, public=False, a=b, w=numbers)
+        total = Output(Sum(inner.scaled[k], (k, 0, Len(numbers) - 1)), "s", doc="The sum.")
+
+    with pytest.raises(DeclarationError, match="total: reads a list output of a contained scenario"):
+        _render(ListOuter)
+
+
+def test_reading_a_step_the_contained_evaluator_does_not_return_is_refused():
+    class Middle(Scenario):
+        """Contains CalledInner privately: its steps are not among Middle's outputs."""
+
+        c = Input("s", positive=True, doc="C.")
+        numbers = ListInput(positive=True, min_length=1, doc="Numbers.")
+        inner = Sub(CalledInner, public=False, a=c, w=numbers)
+        out = Output(inner.twice + c, "s", doc="Through the call.")
+
+    class Outer(Scenario):
+        """Reads a hidden step of Middle."""
+
+        d = Input("s", positive=True, doc="D.")
+        numbers = ListInput(positive=True, min_length=1, doc="Numbers.")
+        middle = Sub(Middle, public=False, c=d, numbers=numbers)
+        out = Output(getattr(middle, "inner.twice") * 3, "s", doc="A hidden step of the contained one.")
+
+    with pytest.raises(DeclarationError, match=r"reads middle\.inner\.twice, a hidden step of the contained scenario middle"):
+        _render(Outer)
