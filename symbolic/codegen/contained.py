@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import sympy
 from sympy.core.symbol import Str
 
-from symbolic.model import ListQuantity, Quantity, ScalarQuantity, ScenarioModel
+from symbolic.model import Quantity, ScalarQuantity, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def access(path: str) -> str:
     return "".join(f"[{part!r}]" for part in re.split(r"\.|\[", path.replace("]", "")))
 
 
-def called(model: ScenarioModel, quantities: list[Quantity], evaluator_of: object,
+def called(model: ScenarioModel, quantities: list[Quantity], evaluator_of: Callable[[ScenarioModel], Evaluator],
            names: dict[sympy.Basic, str]) -> tuple[list[Quantity], dict[sympy.Basic, sympy.Basic], list[Contained]]:
     """``quantities`` with each contained scenario's steps replaced by one call: its outputs
     become ``Returned`` values of a hidden call step placed where its first step was. Fills
@@ -76,7 +77,7 @@ def called(model: ScenarioModel, quantities: list[Quantity], evaluator_of: objec
     contained: list[Contained] = []
     result = list(quantities)
     for sub, inner in model.contains.items():
-        inner_evaluator: Evaluator = evaluator_of(inner)  # type: ignore[operator]
+        inner_evaluator = evaluator_of(inner)
         returned = {q.name for q in inner.quantities if not q.hidden}
         call = sympy.Dummy(f"_{sub}")
         names[call] = f"_{sub}"
@@ -115,7 +116,3 @@ def check_calls(model: ScenarioModel, needed: list[Quantity], guards: dict[sympy
             raise DeclarationError(
                 f"{model.name}: Sub {c.sub} binds an input to a value that needs the optional input(s) "
                 f"{', '.join(guards[quantity.symbol])}; a contained scenario is called with every input given")
-
-
-def is_called_list(quantity: Quantity) -> bool:
-    return isinstance(quantity, ListQuantity) and isinstance(quantity.expr, Returned)
