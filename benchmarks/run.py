@@ -35,6 +35,7 @@ import numpy as np
 import fresh
 import handwritten
 import pint_formulas
+import rounding
 import search_bench
 import synthetic
 from report import API, CANDIDATES, HAND, LAMBDIFY, PINT, RAW, SUBS, report, shown
@@ -325,7 +326,12 @@ def main() -> None:
                         help="only the pipeline at 50 scenarios, merged into the existing results.json")
     parser.add_argument("--search-only", action="store_true",
                         help="only the design-space search, merged into the existing results.json")
+    parser.add_argument("--rounding-only", action="store_true",
+                        help="only the rounding of the evaluators against exact sympy, merged into results.json")
     options = parser.parse_args()
+    if options.rounding_only:
+        rounding.merge_into(ROOT / "benchmarks" / "results.json")
+        return
     if options.pipeline_only or options.search_only:
         pipeline_only() if options.pipeline_only else search_bench.merge_into(ROOT / "benchmarks" / "results.json")
         return
@@ -350,9 +356,12 @@ def main() -> None:
     records += section("regeneration in fresh interpreters", regeneration, rounds["regeneration"], budget)
     records += section("CLI start-up", cli, rounds["cli"])
     searched = section("design-space search", search_bench.measure, 1 if options.quick else 3)
+    rounded = section("rounding against exact sympy", rounding.measure)
     pipeline = section("pipeline at 50 scenarios", synthetic.measure, 1 if options.quick else 3)
-    found = targets(evaluations, sweep_info, records) + search_bench.targets(searched) + synthetic.targets(pipeline)
+    found = (targets(evaluations, sweep_info, records) + search_bench.targets(searched) + rounding.targets(rounded)
+             + synthetic.targets(pipeline))
     text = (report(evaluations, sweep_info, records, found) + "\n\n" + search_bench.table(searched) + "\n\n"
+            + rounding.table(rounded) + "\n\n"
             + synthetic.table(pipeline))  # the pipeline's block last: --pipeline-only replaces the tail
     elapsed = time.perf_counter() - started
     print(text)
@@ -390,6 +399,7 @@ def main() -> None:
         "measurements": records,
         "pipeline": pipeline,
         "search": searched,
+        "rounding": rounded,
         "targets": found,
         "table": text,
     }

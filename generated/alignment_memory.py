@@ -165,10 +165,10 @@ def gradient(
         'result.reference_per_device': {'policy_parameters': d__result__reference_per_device__policy_parameters, 'tp_size': d__result__reference_per_device__tp_size, 'pp_size': d__result__reference_per_device__pp_size},
     }
     if device_memory is not None:
-        _g5 = (1/1000000000)/device_memory
+        _g5 = 1/(1000000000*device_memory)
         d__result__min_devices_for_ppo__policy_parameters = _g5*d__result__ppo_total__policy_parameters
         d__result__min_devices_for_ppo__critic_parameters = _g5*d__result__ppo_total__critic_parameters
-        d__result__min_devices_for_ppo__device_memory = -1/1000000000*result__ppo_total/device_memory**2
+        d__result__min_devices_for_ppo__device_memory = -result__ppo_total/(1000000000*device_memory**2)
         derivatives.update({
             'result.min_devices_for_ppo': {'policy_parameters': d__result__min_devices_for_ppo__policy_parameters, 'critic_parameters': d__result__min_devices_for_ppo__critic_parameters, 'device_memory': d__result__min_devices_for_ppo__device_memory},
         })

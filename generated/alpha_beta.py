@@ -42,8 +42,8 @@ def evaluate(
         result.bandwidths [Gbps] = bandwidths
         result.messages [byte] = messages
     """
-    result__times = [(1/125000000)*(125*alphas[path] + messages[message]/bandwidths[path]) for path in range(0, len(alphas)) for message in range(0, len(messages))]
-    result__transmission_times = [(1/125000000)*messages[message]/bandwidths[path] for path in range(0, len(alphas)) for message in range(0, len(messages))]
+    result__times = [(125*alphas[path] + messages[message]/bandwidths[path])/125000000 for path in range(0, len(alphas)) for message in range(0, len(messages))]
+    result__transmission_times = [messages[message]/(125000000*bandwidths[path]) for path in range(0, len(alphas)) for message in range(0, len(messages))]
     result__crossovers = [125*alphas[path]*bandwidths[path] for path in range(0, len(alphas))]
     result__alphas = list(alphas)
     result__bandwidths = list(bandwidths)

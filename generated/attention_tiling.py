@@ -57,17 +57,18 @@ def evaluate(
         stored_flash [MB] = bytes_per_value*row_statistics*seq_len + io_bytes
         stored_ratio [1] = stored_standard/stored_flash
     """
-    _t0 = (1/1000000)*bytes_per_value
-    _t1 = head_dim*seq_len
-    score_matrix = _t0*seq_len**2
-    all_heads_scores = (1/1000)*heads*score_matrix
-    tile_bytes = (1/1000)*bytes_per_value*tile**2
+    _t0 = bytes_per_value*seq_len
+    _t1 = _t0*head_dim
+    _raw_score_matrix = bytes_per_value*seq_len**2
+    score_matrix = _raw_score_matrix/1000000
+    all_heads_scores = _raw_score_matrix*heads/1000000000
+    tile_bytes = bytes_per_value*tile**2/1000
     tiles_per_side = floor_div(seq_len, tile)
     tile_count = tiles_per_side**2
-    qkv_bytes = (3/1000000)*_t1*bytes_per_value
-    io_bytes = _t0*_t1*io_tensors
+    qkv_bytes = 3*_t1/1000000
+    io_bytes = _t1*io_tensors/1000000
     stored_standard = io_bytes + score_matrix*stored_square_matrices
-    stored_flash = _t0*row_statistics*seq_len + io_bytes
+    stored_flash = _t0*row_statistics/1000000 + io_bytes
     stored_ratio = stored_standard/stored_flash
     return {
         'score_matrix': score_matrix,
@@ -102,35 +103,36 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _t0 = (1/1000000)*bytes_per_value
-    _t1 = head_dim*seq_len
-    score_matrix = _t0*seq_len**2
+    _t0 = bytes_per_value*seq_len
+    _t1 = _t0*head_dim
+    _raw_score_matrix = bytes_per_value*seq_len**2
+    score_matrix = _raw_score_matrix/1000000
     tiles_per_side = floor_div(seq_len, tile)
-    io_bytes = _t0*_t1*io_tensors
+    io_bytes = _t1*io_tensors/1000000
     stored_standard = io_bytes + score_matrix*stored_square_matrices
-    stored_flash = _t0*row_statistics*seq_len + io_bytes
+    stored_flash = _t0*row_statistics/1000000 + io_bytes
     _g0 = bytes_per_value*seq_len
-    _g1 = (1/1000)*heads
+    _g1 = heads/1000
     _g2 = tile**2
     _g3 = 2*tiles_per_side
-    _g4 = (3/1000000)*head_dim
-    _g5 = (1/1000000)*head_dim*io_tensors
-    _g6 = (1/1000000)*_g0
-    _g7 = (1/1000000)*row_statistics
+    _g4 = 3*head_dim/1000000
+    _g5 = head_dim*io_tensors/1000000
+    _g6 = _g0/1000000
+    _g7 = row_statistics/1000000
     _g8 = stored_standard/stored_flash**2
-    d__score_matrix__seq_len = (1/500000)*_g0
-    d__score_matrix__bytes_per_value = (1/1000000)*seq_len**2
+    d__score_matrix__seq_len = _g0/500000
+    d__score_matrix__bytes_per_value = seq_len**2/1000000
     d__all_heads_scores__seq_len = _g1*d__score_matrix__seq_len
-    d__all_heads_scores__heads = (1/1000)*score_matrix
+    d__all_heads_scores__heads = score_matrix/1000
     d__all_heads_scores__bytes_per_value = _g1*d__score_matrix__bytes_per_value
-    d__tile_bytes__tile = (1/500)*bytes_per_value*tile
-    d__tile_bytes__bytes_per_value = (1/1000)*_g2
+    d__tile_bytes__tile = bytes_per_value*tile/500
+    d__tile_bytes__bytes_per_value = _g2/1000
     d__tiles_per_side__seq_len = 1/tile
     d__tiles_per_side__tile = -seq_len/_g2
     d__tile_count__seq_len = _g3*d__tiles_per_side__seq_len
     d__tile_count__tile = _g3*d__tiles_per_side__tile
     d__qkv_bytes__seq_len = _g4*bytes_per_value
-    d__qkv_bytes__head_dim = (3/1000000)*_g0
+    d__qkv_bytes__head_dim = 3*_g0/1000000
     d__qkv_bytes__bytes_per_value = _g4*seq_len
     d__io_bytes__seq_len = _g5*bytes_per_value
     d__io_bytes__head_dim = _g6*io_tensors

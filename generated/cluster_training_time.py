@@ -57,18 +57,20 @@ def evaluate(
         device_hours [h] = n_devices*training_time
         rental_cost [USD] = device_hours*hourly_price
     """
-    peak_rate = (1/1000000000000)*hardware_peak
+    peak_rate = hardware_peak/1000000000000
     delivered_rate = efficiency*n_devices*peak_rate
     if tokens_per_step is not None:
-        step_operations = (3/500000000000)*tokens_per_step*workload_parameters
+        step_operations = 3*tokens_per_step*workload_parameters/500000000000
         step_time = step_operations/delivered_rate
     else:
         step_operations = None
         step_time = None
     if workload_training_ops is not None:
-        training_time = (1/86400000000000000)*workload_training_ops/delivered_rate
-        training_tokens = (1/6)*workload_training_ops/workload_parameters
-        device_hours = 24*n_devices*training_time
+        _raw_delivered_rate = efficiency*hardware_peak*n_devices
+        _raw_training_time = workload_training_ops/_raw_delivered_rate
+        training_time = _raw_training_time/86400
+        training_tokens = workload_training_ops/(6*workload_parameters)
+        device_hours = _raw_training_time*n_devices/3600
     else:
         training_time = None
         training_tokens = None
@@ -78,15 +80,21 @@ def evaluate(
     else:
         step_energy = None
     if hardware_tdp is not None and workload_training_ops is not None:
-        energy = (3/125)*hardware_tdp*n_devices*training_time
+        _raw_delivered_rate = efficiency*hardware_peak*n_devices
+        _raw_training_time = workload_training_ops/_raw_delivered_rate
+        energy = _raw_training_time*hardware_tdp*n_devices/3600000
     else:
         energy = None
     if hourly_price is not None and workload_training_ops is not None:
-        rental_cost = (12500000000000001/12500000000000000)*device_hours*hourly_price
+        _raw_delivered_rate = efficiency*hardware_peak*n_devices
+        _raw_training_time = workload_training_ops/_raw_delivered_rate
+        _raw_device_hours = _raw_training_time*n_devices
+        rental_cost = 1388888888888889*_raw_device_hours*hourly_price/5000000000000000000
     else:
         rental_cost = None
     if tokens_per_step is not None and workload_training_ops is not None:
-        steps = (1/1000000000000)*workload_training_ops/step_operations
+        _raw_step_operations = tokens_per_step*workload_parameters
+        steps = workload_training_ops/(6*_raw_step_operations)
     else:
         steps = None
     return {
@@ -123,7 +131,7 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    peak_rate = (1/1000000000000)*hardware_peak
+    peak_rate = hardware_peak/1000000000000
     delivered_rate = efficiency*n_devices*peak_rate
     d__peak_rate__hardware_peak = 1/1000000000000
     d__delivered_rate__hardware_peak = d__peak_rate__hardware_peak*efficiency*n_devices
@@ -134,11 +142,11 @@ def gradient(
         'delivered_rate': {'hardware_peak': d__delivered_rate__hardware_peak, 'n_devices': d__delivered_rate__n_devices, 'efficiency': d__delivered_rate__efficiency},
     }
     if tokens_per_step is not None:
-        step_operations = (3/500000000000)*tokens_per_step*workload_parameters
+        step_operations = 3*tokens_per_step*workload_parameters/500000000000
         step_time = step_operations/delivered_rate
         _g0 = step_operations/delivered_rate**2
-        d__step_operations__workload_parameters = (3/500000000000)*tokens_per_step
-        d__step_operations__tokens_per_step = (3/500000000000)*workload_parameters
+        d__step_operations__workload_parameters = 3*tokens_per_step/500000000000
+        d__step_operations__tokens_per_step = 3*workload_parameters/500000000000
         d__step_time__workload_parameters = d__step_operations__workload_parameters/delivered_rate
         d__step_time__hardware_peak = -_g0*d__delivered_rate__hardware_peak
         d__step_time__n_devices = -_g0*d__delivered_rate__n_devices
@@ -149,16 +157,18 @@ def gradient(
             'step_time': {'workload_parameters': d__step_time__workload_parameters, 'hardware_peak': d__step_time__hardware_peak, 'n_devices': d__step_time__n_devices, 'efficiency': d__step_time__efficiency, 'tokens_per_step': d__step_time__tokens_per_step},
         })
     if workload_training_ops is not None:
-        training_time = (1/86400000000000000)*workload_training_ops/delivered_rate
-        device_hours = 24*n_devices*training_time
-        _g1 = (1/86400000000000000)*workload_training_ops/delivered_rate**2
+        _raw_delivered_rate = efficiency*hardware_peak*n_devices
+        _raw_training_time = workload_training_ops/_raw_delivered_rate
+        training_time = _raw_training_time/86400
+        device_hours = _raw_training_time*n_devices/3600
+        _g1 = workload_training_ops/(86400000000000000*delivered_rate**2)
         _g2 = 24*n_devices
         d__training_time__hardware_peak = -_g1*d__delivered_rate__hardware_peak
         d__training_time__n_devices = -_g1*d__delivered_rate__n_devices
         d__training_time__efficiency = -_g1*d__delivered_rate__efficiency
-        d__training_time__workload_training_ops = (1/86400000000000000)/delivered_rate
-        d__training_tokens__workload_parameters = -1/6*workload_training_ops/workload_parameters**2
-        d__training_tokens__workload_training_ops = (1/6)/workload_parameters
+        d__training_time__workload_training_ops = 1/(86400000000000000*delivered_rate)
+        d__training_tokens__workload_parameters = -workload_training_ops/(6*workload_parameters**2)
+        d__training_tokens__workload_training_ops = 1/(6*workload_parameters)
         d__device_hours__hardware_peak = _g2*d__training_time__hardware_peak
         d__device_hours__n_devices = _g2*d__training_time__n_devices + 24*training_time
         d__device_hours__efficiency = _g2*d__training_time__efficiency
@@ -180,8 +190,8 @@ def gradient(
             'step_energy': {'workload_parameters': d__step_energy__workload_parameters, 'hardware_peak': d__step_energy__hardware_peak, 'n_devices': d__step_energy__n_devices, 'efficiency': d__step_energy__efficiency, 'hardware_tdp': d__step_energy__hardware_tdp, 'tokens_per_step': d__step_energy__tokens_per_step},
         })
     if hardware_tdp is not None and workload_training_ops is not None:
-        _g4 = (3/125)*hardware_tdp*n_devices
-        _g5 = (3/125)*training_time
+        _g4 = 3*hardware_tdp*n_devices/125
+        _g5 = 3*training_time/125
         d__energy__hardware_peak = _g4*d__training_time__hardware_peak
         d__energy__n_devices = _g4*d__training_time__n_devices + _g5*hardware_tdp
         d__energy__efficiency = _g4*d__training_time__efficiency
@@ -191,20 +201,20 @@ def gradient(
             'energy': {'hardware_peak': d__energy__hardware_peak, 'n_devices': d__energy__n_devices, 'efficiency': d__energy__efficiency, 'hardware_tdp': d__energy__hardware_tdp, 'workload_training_ops': d__energy__workload_training_ops},
         })
     if hourly_price is not None and workload_training_ops is not None:
-        _g6 = (12500000000000001/12500000000000000)*hourly_price
+        _g6 = 12500000000000001*hourly_price/12500000000000000
         d__rental_cost__hardware_peak = _g6*d__device_hours__hardware_peak
         d__rental_cost__n_devices = _g6*d__device_hours__n_devices
         d__rental_cost__efficiency = _g6*d__device_hours__efficiency
-        d__rental_cost__hourly_price = (12500000000000001/12500000000000000)*device_hours
+        d__rental_cost__hourly_price = 12500000000000001*device_hours/12500000000000000
         d__rental_cost__workload_training_ops = _g6*d__device_hours__workload_training_ops
         derivatives.update({
             'rental_cost': {'hardware_peak': d__rental_cost__hardware_peak, 'n_devices': d__rental_cost__n_devices, 'efficiency': d__rental_cost__efficiency, 'hourly_price': d__rental_cost__hourly_price, 'workload_training_ops': d__rental_cost__workload_training_ops},
         })
     if tokens_per_step is not None and workload_training_ops is not None:
-        _g7 = (1/1000000000000)*workload_training_ops/step_operations**2
+        _g7 = workload_training_ops/(1000000000000*step_operations**2)
         d__steps__workload_parameters = -_g7*d__step_operations__workload_parameters
         d__steps__tokens_per_step = -_g7*d__step_operations__tokens_per_step
-        d__steps__workload_training_ops = (1/1000000000000)/step_operations
+        d__steps__workload_training_ops = 1/(1000000000000*step_operations)
         derivatives.update({
             'steps': {'workload_parameters': d__steps__workload_parameters, 'tokens_per_step': d__steps__tokens_per_step, 'workload_training_ops': d__steps__workload_training_ops},
         })

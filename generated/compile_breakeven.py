@@ -49,10 +49,13 @@ def evaluate(
         experiment_compiled_total [s] = compile_time*recompiles + experiment_compiled_running
         experiment_slowdown [1] = experiment_compiled_total/experiment_eager
     """
+    _raw_eager_item_time = 1/eager_rate
     eager_item_time = 1000/eager_rate
+    _raw_compiled_item_time = 1/compiled_rate
     compiled_item_time = 1000/compiled_rate
+    _raw_saving_per_item = -_raw_compiled_item_time + _raw_eager_item_time
     saving_per_item = -compiled_item_time + eager_item_time
-    breakeven_items = 1000*compile_time/saving_per_item
+    breakeven_items = compile_time/_raw_saving_per_item
     speedup = compiled_rate/eager_rate
     if experiment_items is not None:
         experiment_eager = experiment_items/eager_rate

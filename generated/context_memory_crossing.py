@@ -46,10 +46,11 @@ def evaluate(
         score_crossing [1] = sqrt(hardware_capacity)*sqrt(1/score_bytes_per_pair)
         kv_score_crossing [1] = kv_per_token/score_bytes_per_pair
     """
-    weights = (1/1000000000)*bytes_per_value*workload_parameters
+    _raw_weights = bytes_per_value*workload_parameters
+    weights = _raw_weights/1000000000
     kv_per_token = bytes_per_value*workload_kv_values_per_token
     score_bytes_per_pair = bytes_per_value*workload_heads
-    kv_crossing = 1000000000*weights/kv_per_token
+    kv_crossing = _raw_weights/kv_per_token
     score_crossing = hardware_capacity**0.5*1/score_bytes_per_pair**0.5
     kv_score_crossing = kv_per_token/score_bytes_per_pair
     return {
@@ -78,16 +79,17 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    weights = (1/1000000000)*bytes_per_value*workload_parameters
+    _raw_weights = bytes_per_value*workload_parameters
+    weights = _raw_weights/1000000000
     kv_per_token = bytes_per_value*workload_kv_values_per_token
     score_bytes_per_pair = bytes_per_value*workload_heads
     _g0 = 1000000000*weights/kv_per_token**2
     _g1 = hardware_capacity**0.5
-    _g2 = (1/2)*1/score_bytes_per_pair**0.5
+    _g2 = 1/score_bytes_per_pair**0.5/2
     _g3 = _g1*_g2/score_bytes_per_pair
     _g4 = kv_per_token/score_bytes_per_pair**2
-    d__weights__workload_parameters = (1/1000000000)*bytes_per_value
-    d__weights__bytes_per_value = (1/1000000000)*workload_parameters
+    d__weights__workload_parameters = bytes_per_value/1000000000
+    d__weights__bytes_per_value = workload_parameters/1000000000
     d__kv_per_token__workload_kv_values_per_token = bytes_per_value
     d__kv_per_token__bytes_per_value = workload_kv_values_per_token
     d__score_bytes_per_pair__workload_heads = bytes_per_value

@@ -79,8 +79,8 @@ def evaluate(
     _t1 = 2*result__gradient_bytes
     result__intra_bytes = _t1*(devices_per_node - 1)/devices_per_node
     result__inter_bytes = _t1*_t2*(_t0 - 1)*choose(nodes > 1, 1, 0)
-    result__intra_time = (1/1000000)*result__intra_bytes/intra_bandwidth
-    result__inter_time = (1/1000000)*result__inter_bytes/inter_bandwidth
+    result__intra_time = result__intra_bytes/(1000000*intra_bandwidth)
+    result__inter_time = result__inter_bytes/(1000000*inter_bandwidth)
     result__communication_time = result__inter_time + result__intra_time
     result__compute_time = 1000*accumulation_steps*step_time
     result__update_time = result__communication_time + result__compute_time
@@ -93,7 +93,10 @@ def evaluate(
     result__global_batch = _t0*accumulation_steps*per_device_batch
     result__training_time = training_time/result__speedup
     if node_hour_rate is not None:
-        result__cost = (12500000000000001/12500000000000000)*node_hour_rate*nodes*result__training_time
+        _raw_result__compute_time = accumulation_steps*step_time
+        _raw_result__speedup = _raw_result__compute_time*devices_per_node*nodes/result__update_time
+        _raw_result__training_time = training_time/_raw_result__speedup
+        result__cost = 12500000000000001*_raw_result__training_time*node_hour_rate*nodes/12500000000000000000
     else:
         result__cost = None
     return {
@@ -150,8 +153,8 @@ def gradient(
     _t1 = 2*result__gradient_bytes
     result__intra_bytes = _t1*(devices_per_node - 1)/devices_per_node
     result__inter_bytes = _t1*_t2*(_t0 - 1)*choose(nodes > 1, 1, 0)
-    result__intra_time = (1/1000000)*result__intra_bytes/intra_bandwidth
-    result__inter_time = (1/1000000)*result__inter_bytes/inter_bandwidth
+    result__intra_time = result__intra_bytes/(1000000*intra_bandwidth)
+    result__inter_time = result__inter_bytes/(1000000*inter_bandwidth)
     result__communication_time = result__inter_time + result__intra_time
     result__compute_time = 1000*accumulation_steps*step_time
     result__update_time = result__communication_time + result__compute_time
@@ -172,8 +175,8 @@ def gradient(
     _g11 = _g3*_g8
     _g12 = _g4/nodes
     _g13 = nodes**(-2)
-    _g14 = (1/1000000)/intra_bandwidth
-    _g15 = (1/1000000)/inter_bandwidth
+    _g14 = 1/(1000000*intra_bandwidth)
+    _g15 = 1/(1000000*inter_bandwidth)
     _g16 = result__communication_time/result__compute_time**2
     _g17 = result__update_time**(-2)
     _g18 = _g17*result__compute_time
@@ -195,12 +198,12 @@ def gradient(
     d__result__intra_time__workload_parameters = _g14*d__result__intra_bytes__workload_parameters
     d__result__intra_time__precision_value = _g14*d__result__intra_bytes__precision_value
     d__result__intra_time__devices_per_node = _g14*d__result__intra_bytes__devices_per_node
-    d__result__intra_time__intra_bandwidth = -1/1000000*result__intra_bytes/intra_bandwidth**2
+    d__result__intra_time__intra_bandwidth = -result__intra_bytes/(1000000*intra_bandwidth**2)
     d__result__inter_time__workload_parameters = _g15*d__result__inter_bytes__workload_parameters
     d__result__inter_time__precision_value = _g15*d__result__inter_bytes__precision_value
     d__result__inter_time__devices_per_node = _g15*d__result__inter_bytes__devices_per_node
     d__result__inter_time__nodes = _g15*d__result__inter_bytes__nodes
-    d__result__inter_time__inter_bandwidth = -1/1000000*result__inter_bytes/inter_bandwidth**2
+    d__result__inter_time__inter_bandwidth = -result__inter_bytes/(1000000*inter_bandwidth**2)
     d__result__communication_time__workload_parameters = d__result__inter_time__workload_parameters + d__result__intra_time__workload_parameters
     d__result__communication_time__precision_value = d__result__inter_time__precision_value + d__result__intra_time__precision_value
     d__result__communication_time__devices_per_node = d__result__inter_time__devices_per_node + d__result__intra_time__devices_per_node
@@ -299,8 +302,8 @@ def gradient(
         'result.training_time': {'workload_parameters': d__result__training_time__workload_parameters, 'precision_value': d__result__training_time__precision_value, 'step_time': d__result__training_time__step_time, 'training_time': d__result__training_time__training_time, 'devices_per_node': d__result__training_time__devices_per_node, 'nodes': d__result__training_time__nodes, 'intra_bandwidth': d__result__training_time__intra_bandwidth, 'inter_bandwidth': d__result__training_time__inter_bandwidth, 'accumulation_steps': d__result__training_time__accumulation_steps},
     }
     if node_hour_rate is not None:
-        _g33 = (12500000000000001/12500000000000000)*node_hour_rate*nodes
-        _g34 = (12500000000000001/12500000000000000)*result__training_time
+        _g33 = 12500000000000001*node_hour_rate*nodes/12500000000000000
+        _g34 = 12500000000000001*result__training_time/12500000000000000
         d__result__cost__workload_parameters = _g33*d__result__training_time__workload_parameters
         d__result__cost__precision_value = _g33*d__result__training_time__precision_value
         d__result__cost__step_time = _g33*d__result__training_time__step_time

@@ -53,17 +53,21 @@ def evaluate(
         result.peak_fraction [1] = attainable_flops/hardware_peak
         result.bottleneck [1] = Exceeds(memory_time, compute_time)
     """
-    _t0 = workload_parameters/tp_size
-    result__weight_bytes = _t0*precision_value
-    result__flops_per_step = 2*_t0*batch_size
-    result__compute_time = 1000*result__flops_per_step/hardware_peak
-    result__memory_time = 1000*result__weight_bytes/hardware_bandwidth
+    _t2 = workload_parameters/tp_size
+    result__weight_bytes = _t2*precision_value
+    _t1 = result__weight_bytes/hardware_bandwidth
+    result__flops_per_step = 2*_t2*batch_size
+    _t0 = result__flops_per_step/hardware_peak
+    _raw_result__compute_time = _t0
+    result__compute_time = 1000*_t0
+    _raw_result__memory_time = _t1
+    result__memory_time = 1000*_t1
     result__memory_share = result__memory_time/(result__compute_time + result__memory_time)
     result__bound_ratio = result__memory_time/result__compute_time
     result__intensity = result__flops_per_step/result__weight_bytes
     result__attainable_flops = minimum(hardware_peak, hardware_bandwidth*result__intensity)
     result__peak_fraction = result__attainable_flops/hardware_peak
-    result__bottleneck = choose((1/1000)*result__memory_time > (1/1000)*result__compute_time, 1, 0)
+    result__bottleneck = choose(_raw_result__memory_time > _raw_result__compute_time, 1, 0)
     return {
         'result': {
             'weight_bytes': result__weight_bytes,
@@ -97,11 +101,13 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _t0 = workload_parameters/tp_size
-    result__weight_bytes = _t0*precision_value
-    result__flops_per_step = 2*_t0*batch_size
-    result__compute_time = 1000*result__flops_per_step/hardware_peak
-    result__memory_time = 1000*result__weight_bytes/hardware_bandwidth
+    _t2 = workload_parameters/tp_size
+    result__weight_bytes = _t2*precision_value
+    _t1 = result__weight_bytes/hardware_bandwidth
+    result__flops_per_step = 2*_t2*batch_size
+    _t0 = result__flops_per_step/hardware_peak
+    result__compute_time = 1000*_t0
+    result__memory_time = 1000*_t1
     result__intensity = result__flops_per_step/result__weight_bytes
     result__attainable_flops = minimum(hardware_peak, hardware_bandwidth*result__intensity)
     _g0 = workload_parameters/tp_size

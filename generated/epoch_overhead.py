@@ -99,7 +99,7 @@ def evaluate(
     result__step_flops = _batched['result']['training_step_flops']
     _t0 = 1000*result__step_flops*result__steps
     result__ops_per_step = 4*_batched['result']['layers']
-    _t1 = (1/1000)*result__ops_per_step*result__steps
+    _t1 = result__ops_per_step*result__steps/1000
     result__peak_host = host_peak
     result__peak_accelerator = accelerator_peak
     result__bandwidth_host = host_bandwidth
@@ -212,7 +212,7 @@ def gradient(
     result__step_flops = _batched['result']['training_step_flops']
     _t0 = 1000*result__step_flops*result__steps
     result__ops_per_step = 4*_batched['result']['layers']
-    _t1 = (1/1000)*result__ops_per_step*result__steps
+    _t1 = result__ops_per_step*result__steps/1000
     result__peak_host = host_peak
     result__peak_accelerator = accelerator_peak
     result__bandwidth_host = host_bandwidth
@@ -250,7 +250,7 @@ def gradient(
     _g19 = 1000/result__rate_accelerator
     _g20 = _g19*result__step_flops
     _g21 = _g17/result__rate_accelerator**2
-    _g22 = (1/1000)*result__ops_per_step
+    _g22 = result__ops_per_step/1000
     _g23 = _g22*result__per_op_cost_host
     _g24 = _g22*result__steps
     _g25 = _g22*result__per_op_cost_accelerator

@@ -53,10 +53,10 @@ def evaluate(
     """
     result__sync_bytes = 2*precision_value*workload_parameters
     result__compute_time = compute_time/compute_speedup
-    result__transfer_times = [(1/125000000)*result__sync_bytes/links[link] for link in range(0, len(links))]
+    result__transfer_times = [result__sync_bytes/(125000000*links[link]) for link in range(0, len(links))]
     result__step_times = [result__compute_time + result__transfer_times[link] for link in range(0, len(links))]
     result__compute_fractions = [result__compute_time/result__step_times[link] for link in range(0, len(links))]
-    result__energy_per_step = (1/125000000000)*energy_per_bit*result__sync_bytes
+    result__energy_per_step = energy_per_bit*result__sync_bytes/125000000000
     result__energy_total = result__energy_per_step*steps
     return {
         'result': {
@@ -90,15 +90,15 @@ def gradient(
     active branch.
     """
     result__sync_bytes = 2*precision_value*workload_parameters
-    result__energy_per_step = (1/125000000000)*energy_per_bit*result__sync_bytes
-    _g0 = (1/125000000000)*energy_per_bit
+    result__energy_per_step = energy_per_bit*result__sync_bytes/125000000000
+    _g0 = energy_per_bit/125000000000
     d__result__sync_bytes__workload_parameters = 2*precision_value
     d__result__sync_bytes__precision_value = 2*workload_parameters
     d__result__compute_time__compute_time = 1/compute_speedup
     d__result__compute_time__compute_speedup = -compute_time/compute_speedup**2
     d__result__energy_per_step__workload_parameters = _g0*d__result__sync_bytes__workload_parameters
     d__result__energy_per_step__precision_value = _g0*d__result__sync_bytes__precision_value
-    d__result__energy_per_step__energy_per_bit = (1/125000000000)*result__sync_bytes
+    d__result__energy_per_step__energy_per_bit = result__sync_bytes/125000000000
     d__result__energy_total__workload_parameters = d__result__energy_per_step__workload_parameters*steps
     d__result__energy_total__precision_value = d__result__energy_per_step__precision_value*steps
     d__result__energy_total__energy_per_bit = d__result__energy_per_step__energy_per_bit*steps

@@ -63,11 +63,11 @@ def evaluate(
     result__reduce_scatter_time = result__intra_bytes/intra_bandwidth
     result__shard = _t0
     result__inter_byte_time = 16*_t1*result__shard/(inter_bandwidth*n_nodes)
-    result__inter_startup_time = (1/500000)*_t1*inter_alpha
+    result__inter_startup_time = _t1*inter_alpha/500000
     result__inter_time = result__inter_byte_time + result__inter_startup_time
     result__all_gather_time = result__reduce_scatter_time
     result__total_time = result__all_gather_time + result__inter_time + result__reduce_scatter_time
-    result__flat_ring_time = ((1/500000)*n_devices - 1/500000)*(8000000*_t2/n_devices + inter_alpha)
+    result__flat_ring_time = (n_devices/500000 - 1/500000)*(8000000*_t2/n_devices + inter_alpha)
     result__flat_bound_time = 16*_t2
     result__speedup_vs_flat_ring = result__flat_ring_time/result__total_time
     result__speedup_vs_flat_bound = result__flat_bound_time/result__total_time
@@ -115,11 +115,11 @@ def gradient(
     result__reduce_scatter_time = result__intra_bytes/intra_bandwidth
     result__shard = _t0
     result__inter_byte_time = 16*_t1*result__shard/(inter_bandwidth*n_nodes)
-    result__inter_startup_time = (1/500000)*_t1*inter_alpha
+    result__inter_startup_time = _t1*inter_alpha/500000
     result__inter_time = result__inter_byte_time + result__inter_startup_time
     result__all_gather_time = result__reduce_scatter_time
     result__total_time = result__all_gather_time + result__inter_time + result__reduce_scatter_time
-    result__flat_ring_time = ((1/500000)*n_devices - 1/500000)*(8000000*_t2/n_devices + inter_alpha)
+    result__flat_ring_time = (n_devices/500000 - 1/500000)*(8000000*_t2/n_devices + inter_alpha)
     result__flat_bound_time = 16*_t2
     _g0 = gpus_per_node - 1
     _g1 = message/gpus_per_node**2
@@ -130,8 +130,8 @@ def gradient(
     _g6 = _g2*result__shard
     _g7 = inter_bandwidth**(-2)
     _g8 = 16*_g7
-    _g9 = (1/500000)*inter_alpha
-    _g10 = (1/500000)*n_devices - 1/500000
+    _g9 = inter_alpha/500000
+    _g10 = n_devices/500000 - 1/500000
     _g11 = 8000000*_g10/inter_bandwidth
     _g12 = message/n_devices
     _g13 = -_g11*message/n_devices**2 + _g12*_g3 + _g9
@@ -152,7 +152,7 @@ def gradient(
     d__result__inter_byte_time__gpus_per_node = _g5*d__result__shard__gpus_per_node
     d__result__inter_byte_time__inter_bandwidth = -_g6*_g8/n_nodes
     d__result__inter_startup_time__n_nodes = _g9
-    d__result__inter_startup_time__inter_alpha = (1/500000)*n_nodes - 1/500000
+    d__result__inter_startup_time__inter_alpha = n_nodes/500000 - 1/500000
     d__result__inter_time__message = d__result__inter_byte_time__message
     d__result__inter_time__n_nodes = d__result__inter_byte_time__n_nodes + d__result__inter_startup_time__n_nodes
     d__result__inter_time__gpus_per_node = d__result__inter_byte_time__gpus_per_node

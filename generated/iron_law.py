@@ -90,9 +90,9 @@ def evaluate(
         result__memory_time = None
     if compute_time_stated is not None and memory_time_stated is not None:
         result__sequential_time = compute_time + memory_time + overhead
-        result__overlapped_time = overhead + 1000*maximum((1/1000)*compute_time, (1/1000)*memory_time)
+        result__overlapped_time = overhead + 1000*maximum(compute_time/1000, memory_time/1000)
         result__upgraded_sequential_time = overhead + result__upgraded_compute_time + result__upgraded_memory_time
-        result__upgraded_overlapped_time = overhead + 1000*maximum((1/1000)*result__upgraded_compute_time, (1/1000)*result__upgraded_memory_time)
+        result__upgraded_overlapped_time = overhead + 1000*maximum(result__upgraded_compute_time/1000, result__upgraded_memory_time/1000)
         result__naive_upgraded_time = result__sequential_time/(compute_speedup*memory_speedup)
         result__sequential_reduction = 1 - result__upgraded_sequential_time/result__sequential_time
     else:
@@ -185,8 +185,8 @@ def gradient(
     if compute_time_stated is not None and memory_time_stated is not None:
         result__sequential_time = compute_time + memory_time + overhead
         result__upgraded_sequential_time = overhead + result__upgraded_compute_time + result__upgraded_memory_time
-        _g0 = (1/1000)*compute_time - 1/1000*memory_time
-        _g1 = (1/1000)*result__upgraded_compute_time - 1/1000*result__upgraded_memory_time
+        _g0 = compute_time/1000 - memory_time/1000
+        _g1 = result__upgraded_compute_time/1000 - result__upgraded_memory_time/1000
         _g2 = step(-_g1)
         _g3 = step(_g1)
         _g4 = 1/(compute_speedup*memory_speedup)

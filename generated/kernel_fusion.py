@@ -127,7 +127,7 @@ class KernelFusionScenario(ScenarioBase):
         InputSpec('launch', unit='µs', minimum=0, doc='Kernel launch cost per kernel.'),
     )
     _requirements = (
-        Requirement(('dispatch', 'launch'), lambda dispatch, launch: ((1/1000000)*dispatch + (1/1000000)*launch > 0), 'dispatch and launch must not both be zero'),
+        Requirement(('dispatch', 'launch'), lambda dispatch, launch: (dispatch/1000000 + launch/1000000 > 0), 'dispatch and launch must not both be zero'),
     )
     _input_order = (
         'chain_length',

@@ -72,21 +72,23 @@ def evaluate(
         prefill_ops [flop] = prompt_tokens*workload_inference_flops
         prefill_time [ms] = prefill_ops/(peak_rate*prefill_efficiency)
     """
-    weights = (1/1000000000)*weight_bytes_per_param*workload_parameters
+    _raw_weights = weight_bytes_per_param*workload_parameters
+    weights = _raw_weights/1000000000
     kv_per_token = kv_bytes_per_value*workload_kv_values_per_token
-    kv_per_sequence = (1/1000000)*context_tokens*kv_per_token
-    bandwidth = (1/1000000000000)*hardware_bandwidth
-    step_bytes = [1000000*(kv_per_sequence*batch_sizes[position] + 1000*weights) for position in range(0, len(batch_sizes))]
-    step_time = [(1/1000000000000)*step_bytes[position]/bandwidth for position in range(0, len(batch_sizes))]
+    _raw_kv_per_sequence = context_tokens*kv_per_token
+    kv_per_sequence = _raw_kv_per_sequence/1000000
+    bandwidth = hardware_bandwidth/1000000000000
+    step_bytes = [_raw_kv_per_sequence*batch_sizes[position] + _raw_weights for position in range(0, len(batch_sizes))]
+    step_time = [step_bytes[position]/hardware_bandwidth for position in range(0, len(batch_sizes))]
     token_rate = [batch_sizes[position]/step_time[position] for position in range(0, len(batch_sizes))]
-    cache_share = [1000000*kv_per_sequence*batch_sizes[position]/step_bytes[position] for position in range(0, len(batch_sizes))]
-    rate_ceiling = 1000000*bandwidth/kv_per_sequence
-    max_batch_within = [maximum(0, floor_div(1000000*bandwidth*tpot_budgets[position] - 1000*weights, kv_per_sequence)) for position in range(0, len(tpot_budgets))]
-    max_batch_in_memory = maximum(0, floor_div(hardware_capacity - 1000000000*weights, 1000000*kv_per_sequence))
-    peak_rate = (1/1000000000000)*hardware_peak
+    cache_share = [_raw_kv_per_sequence*batch_sizes[position]/step_bytes[position] for position in range(0, len(batch_sizes))]
+    rate_ceiling = hardware_bandwidth/_raw_kv_per_sequence
+    max_batch_within = [maximum(0, floor_div(-_raw_weights + hardware_bandwidth*tpot_budgets[position], _raw_kv_per_sequence)) for position in range(0, len(tpot_budgets))]
+    max_batch_in_memory = maximum(0, floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence))
+    peak_rate = hardware_peak/1000000000000
     ridge = peak_rate/bandwidth
     prefill_ops = prompt_tokens*workload_inference_flops
-    prefill_time = (1/1000000000)*prefill_ops/(peak_rate*prefill_efficiency)
+    prefill_time = 1000*prefill_ops/(hardware_peak*prefill_efficiency)
     return {
         'weights': weights,
         'kv_per_token': kv_per_token,
@@ -130,32 +132,34 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    weights = (1/1000000000)*weight_bytes_per_param*workload_parameters
+    _raw_weights = weight_bytes_per_param*workload_parameters
+    weights = _raw_weights/1000000000
     kv_per_token = kv_bytes_per_value*workload_kv_values_per_token
-    kv_per_sequence = (1/1000000)*context_tokens*kv_per_token
-    bandwidth = (1/1000000000000)*hardware_bandwidth
-    peak_rate = (1/1000000000000)*hardware_peak
+    _raw_kv_per_sequence = context_tokens*kv_per_token
+    kv_per_sequence = _raw_kv_per_sequence/1000000
+    bandwidth = hardware_bandwidth/1000000000000
+    peak_rate = hardware_peak/1000000000000
     prefill_ops = prompt_tokens*workload_inference_flops
-    _g0 = (1/1000000)*context_tokens
+    _g0 = context_tokens/1000000
     _g1 = kv_per_sequence**(-2)
     _g3 = 1000000*bandwidth
     _g4 = _g1*_g3
     _g5 = hardware_capacity - 1000000000*weights
-    _g6 = (1/1000000)/kv_per_sequence
+    _g6 = 1/(1000000*kv_per_sequence)
     _g7 = step(_g5*_g6)
     _g8 = 1000*_g7/kv_per_sequence
-    _g9 = (1/1000000)*_g5*_g7
+    _g9 = _g5*_g7/1000000
     _g10 = _g1*_g9
-    _g11 = (1/1000000000)/peak_rate
+    _g11 = 1/(1000000000*peak_rate)
     _g12 = _g11/prefill_efficiency
-    d__weights__workload_parameters = (1/1000000000)*weight_bytes_per_param
-    d__weights__weight_bytes_per_param = (1/1000000000)*workload_parameters
+    d__weights__workload_parameters = weight_bytes_per_param/1000000000
+    d__weights__weight_bytes_per_param = workload_parameters/1000000000
     d__kv_per_token__workload_kv_values_per_token = kv_bytes_per_value
     d__kv_per_token__kv_bytes_per_value = workload_kv_values_per_token
     d__kv_per_sequence__workload_kv_values_per_token = _g0*d__kv_per_token__workload_kv_values_per_token
     _g2 = _g1*d__kv_per_sequence__workload_kv_values_per_token
     d__kv_per_sequence__kv_bytes_per_value = _g0*d__kv_per_token__kv_bytes_per_value
-    d__kv_per_sequence__context_tokens = (1/1000000)*kv_per_token
+    d__kv_per_sequence__context_tokens = kv_per_token/1000000
     d__bandwidth__hardware_bandwidth = 1/1000000000000
     d__rate_ceiling__workload_kv_values_per_token = -_g2*_g3
     d__rate_ceiling__hardware_bandwidth = 1000000*d__bandwidth__hardware_bandwidth/kv_per_sequence
@@ -173,7 +177,7 @@ def gradient(
     d__prefill_ops__workload_inference_flops = prompt_tokens
     d__prefill_ops__prompt_tokens = workload_inference_flops
     d__prefill_time__workload_inference_flops = _g12*d__prefill_ops__workload_inference_flops
-    d__prefill_time__hardware_peak = -1/1000000000*d__peak_rate__hardware_peak*prefill_ops/(peak_rate**2*prefill_efficiency)
+    d__prefill_time__hardware_peak = -d__peak_rate__hardware_peak*prefill_ops/(1000000000*peak_rate**2*prefill_efficiency)
     d__prefill_time__prompt_tokens = _g12*d__prefill_ops__prompt_tokens
     d__prefill_time__prefill_efficiency = -_g11*prefill_ops/prefill_efficiency**2
     return {

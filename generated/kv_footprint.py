@@ -51,10 +51,10 @@ def evaluate(
         requests [1] = kv_budget/total
     """
     per_token = bytes_per_value*kv_width_factor*workload_kv_values_per_token
-    total = (1/1000000000)*per_token*tokens
-    weights = (1/1000000000)*bytes_per_value*workload_parameters
+    total = per_token*tokens/1000000000
+    weights = bytes_per_value*workload_parameters/1000000000
     if hardware_capacity is not None and kv_share is not None:
-        kv_budget = (1/1073741824)*hardware_capacity*kv_share
+        kv_budget = hardware_capacity*kv_share/1073741824
         tokens_in_budget = 1000000000*kv_budget/per_token
         requests = kv_budget/total
     else:
@@ -90,29 +90,29 @@ def gradient(
     active branch.
     """
     per_token = bytes_per_value*kv_width_factor*workload_kv_values_per_token
-    total = (1/1000000000)*per_token*tokens
-    _g0 = (1/1000000000)*tokens
+    total = per_token*tokens/1000000000
+    _g0 = tokens/1000000000
     d__per_token__workload_kv_values_per_token = bytes_per_value*kv_width_factor
     d__per_token__bytes_per_value = kv_width_factor*workload_kv_values_per_token
     d__per_token__kv_width_factor = bytes_per_value*workload_kv_values_per_token
     d__total__workload_kv_values_per_token = _g0*d__per_token__workload_kv_values_per_token
-    d__total__tokens = (1/1000000000)*per_token
+    d__total__tokens = per_token/1000000000
     d__total__bytes_per_value = _g0*d__per_token__bytes_per_value
     d__total__kv_width_factor = _g0*d__per_token__kv_width_factor
-    d__weights__workload_parameters = (1/1000000000)*bytes_per_value
-    d__weights__bytes_per_value = (1/1000000000)*workload_parameters
+    d__weights__workload_parameters = bytes_per_value/1000000000
+    d__weights__bytes_per_value = workload_parameters/1000000000
     derivatives = {
         'per_token': {'workload_kv_values_per_token': d__per_token__workload_kv_values_per_token, 'bytes_per_value': d__per_token__bytes_per_value, 'kv_width_factor': d__per_token__kv_width_factor},
         'total': {'workload_kv_values_per_token': d__total__workload_kv_values_per_token, 'tokens': d__total__tokens, 'bytes_per_value': d__total__bytes_per_value, 'kv_width_factor': d__total__kv_width_factor},
         'weights': {'workload_parameters': d__weights__workload_parameters, 'bytes_per_value': d__weights__bytes_per_value},
     }
     if hardware_capacity is not None and kv_share is not None:
-        kv_budget = (1/1073741824)*hardware_capacity*kv_share
+        kv_budget = hardware_capacity*kv_share/1073741824
         _g1 = 1000000000*kv_budget/per_token**2
         _g2 = 1000000000/per_token
         _g3 = kv_budget/total**2
-        d__kv_budget__hardware_capacity = (1/1073741824)*kv_share
-        d__kv_budget__kv_share = (1/1073741824)*hardware_capacity
+        d__kv_budget__hardware_capacity = kv_share/1073741824
+        d__kv_budget__kv_share = hardware_capacity/1073741824
         d__tokens_in_budget__workload_kv_values_per_token = -_g1*d__per_token__workload_kv_values_per_token
         d__tokens_in_budget__bytes_per_value = -_g1*d__per_token__bytes_per_value
         d__tokens_in_budget__kv_width_factor = -_g1*d__per_token__kv_width_factor

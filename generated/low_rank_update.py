@@ -49,7 +49,7 @@ def evaluate(
     reduction = (full_params - update_params)/full_params
     compression = full_params/update_params
     if bytes_per_param is not None:
-        _t0 = (1/1000000)*bytes_per_param
+        _t0 = bytes_per_param/1000000
         full_bytes = _t0*full_params
         update_bytes = _t0*update_params
     else:
@@ -102,14 +102,14 @@ def gradient(
         'compression': {'in_dim': d__compression__in_dim, 'out_dim': d__compression__out_dim, 'rank': d__compression__rank},
     }
     if bytes_per_param is not None:
-        _g2 = (1/1000000)*bytes_per_param
+        _g2 = bytes_per_param/1000000
         d__full_bytes__in_dim = _g2*d__full_params__in_dim
         d__full_bytes__out_dim = _g2*d__full_params__out_dim
-        d__full_bytes__bytes_per_param = (1/1000000)*full_params
+        d__full_bytes__bytes_per_param = full_params/1000000
         d__update_bytes__in_dim = _g2*d__update_params__in_dim
         d__update_bytes__out_dim = _g2*d__update_params__out_dim
         d__update_bytes__rank = _g2*d__update_params__rank
-        d__update_bytes__bytes_per_param = (1/1000000)*update_params
+        d__update_bytes__bytes_per_param = update_params/1000000
         derivatives.update({
             'full_bytes': {'in_dim': d__full_bytes__in_dim, 'out_dim': d__full_bytes__out_dim, 'bytes_per_param': d__full_bytes__bytes_per_param},
             'update_bytes': {'in_dim': d__update_bytes__in_dim, 'out_dim': d__update_bytes__out_dim, 'rank': d__update_bytes__rank, 'bytes_per_param': d__update_bytes__bytes_per_param},

@@ -46,10 +46,10 @@ def evaluate(
         layer_device_multiple [1] = layer_bytes/device_memory
     """
     scores_per_layer = heads*seq_len**2
-    layer_bytes = (1/1000000000)*bytes_per_score*scores_per_layer
+    layer_bytes = bytes_per_score*scores_per_layer/1000000000
     total_bytes = layer_bytes*layers
     if hardware_capacity is not None:
-        device_memory = (1/1073741824)*hardware_capacity
+        device_memory = hardware_capacity/1073741824
         layer_device_multiple = layer_bytes/device_memory
     else:
         device_memory = None
@@ -80,13 +80,13 @@ def gradient(
     active branch.
     """
     scores_per_layer = heads*seq_len**2
-    layer_bytes = (1/1000000000)*bytes_per_score*scores_per_layer
-    _g0 = (1/1000000000)*bytes_per_score
+    layer_bytes = bytes_per_score*scores_per_layer/1000000000
+    _g0 = bytes_per_score/1000000000
     d__scores_per_layer__seq_len = 2*heads*seq_len
     d__scores_per_layer__heads = seq_len**2
     d__layer_bytes__seq_len = _g0*d__scores_per_layer__seq_len
     d__layer_bytes__heads = _g0*d__scores_per_layer__heads
-    d__layer_bytes__bytes_per_score = (1/1000000000)*scores_per_layer
+    d__layer_bytes__bytes_per_score = scores_per_layer/1000000000
     d__total_bytes__seq_len = d__layer_bytes__seq_len*layers
     d__total_bytes__heads = d__layer_bytes__heads*layers
     d__total_bytes__layers = layer_bytes
@@ -97,7 +97,7 @@ def gradient(
         'total_bytes': {'seq_len': d__total_bytes__seq_len, 'heads': d__total_bytes__heads, 'layers': d__total_bytes__layers, 'bytes_per_score': d__total_bytes__bytes_per_score},
     }
     if hardware_capacity is not None:
-        device_memory = (1/1073741824)*hardware_capacity
+        device_memory = hardware_capacity/1073741824
         d__device_memory__hardware_capacity = 1/1073741824
         d__layer_device_multiple__seq_len = d__layer_bytes__seq_len/device_memory
         d__layer_device_multiple__heads = d__layer_bytes__heads/device_memory

@@ -144,8 +144,8 @@ def evaluate(
     parameters = _t4 + _t5 + hidden_width + output_width
     optimizer_step_bytes = bytes_per_value*optimizer_values_moved*parameters
     intensity = total_flops/total_bytes
-    peak_rate = (1/1000000000000)*hardware_peak
-    compute_time = (1/1000000)*total_flops/peak_rate
+    peak_rate = hardware_peak/1000000000000
+    compute_time = 1000000*total_flops/hardware_peak
     memory_time = 1000000*total_bytes/hardware_bandwidth
     host__ops_per_block = forward_ops + 1
     host__blocks = 1
@@ -262,8 +262,8 @@ def gradient(
     total_flops = backward_flops + forward_flops
     total_bytes = backward_bytes + forward_bytes
     parameters = _t4 + _t5 + hidden_width + output_width
-    peak_rate = (1/1000000000000)*hardware_peak
-    compute_time = (1/1000000)*total_flops/peak_rate
+    peak_rate = hardware_peak/1000000000000
+    compute_time = 1000000*total_flops/hardware_peak
     memory_time = 1000000*total_bytes/hardware_bandwidth
     host__ops_per_block = forward_ops + 1
     host__blocks = 1
@@ -289,7 +289,7 @@ def gradient(
     _g16 = _g14 + 3/_g13
     _g17 = bytes_per_value*optimizer_values_moved
     _g18 = total_flops/total_bytes**2
-    _g19 = (1/1000000)/peak_rate
+    _g19 = 1/(1000000*peak_rate)
     _g20 = 1000000/hardware_bandwidth
     _g21 = _host_d['launches']['launches_per_block']
     _g22 = _host_d['launch_time']['launches_per_block']
@@ -417,7 +417,7 @@ def gradient(
     d__compute_time__hidden_width = _g19*d__total_flops__hidden_width
     d__compute_time__output_width = _g19*d__total_flops__output_width
     d__compute_time__loss_flops_per_logit = _g19*d__total_flops__loss_flops_per_logit
-    d__compute_time__hardware_peak = -1/1000000*d__peak_rate__hardware_peak*total_flops/peak_rate**2
+    d__compute_time__hardware_peak = -d__peak_rate__hardware_peak*total_flops/(1000000*peak_rate**2)
     d__memory_time__batch_size = _g20*d__total_bytes__batch_size
     d__memory_time__input_width = _g20*d__total_bytes__input_width
     d__memory_time__hidden_width = _g20*d__total_bytes__hidden_width

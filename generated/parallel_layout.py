@@ -94,7 +94,7 @@ def evaluate(
     _pipeline = pipeline_schedule_evaluate(stages=pipeline__stages, microbatches=pipeline__microbatches, bubble_target=pipeline__bubble_target)
     result__step_flops = batch_tokens*flops_per_param_token*workload_parameters
     result__compute_time = window_resolution*maximum(1, floor_div(accelerator_peak*local_efficiency*n_devices*window_resolution + 2*result__step_flops, 2*accelerator_peak*local_efficiency*n_devices*window_resolution))
-    result__gradient_bytes = (1/1000000000)*gradient_precision_value*workload_parameters
+    result__gradient_bytes = gradient_precision_value*workload_parameters/1000000000
     result__dp_shard = _t0*result__gradient_bytes
     result__ring_bytes = result__dp_shard*(2*dp_size - 2)/dp_size
     full_allreduce_time = 2*result__dp_shard/link_bandwidth
@@ -107,9 +107,9 @@ def evaluate(
     result__efficiency = result__compute_time/result__step_time
     result__efficiency_no_overlap = result__compute_time/(_t2 + result__allreduce_time)
     result__overlap_share = _t1*minimum(overlap_fraction, result__compute_time/full_allreduce_time) + overlap_fraction*choose(2 > dp_size, 1, 0)
-    result__state_total = (1/62500000)*workload_parameters
+    result__state_total = workload_parameters/62500000
     result__state_per_device = _t0*result__state_total
-    result__zero1_state_per_device = (1/250000000)*_t0*workload_parameters*(1 + 3/dp_size)
+    result__zero1_state_per_device = _t0*workload_parameters*(1 + 3/dp_size)/250000000
     result__fleet_mfu = result__efficiency*local_efficiency
     result__double_counted_mfu = result__efficiency**2*local_efficiency
     result__n_devices = n_devices
@@ -182,7 +182,7 @@ def gradient(
     _pipeline = pipeline_schedule_evaluate(stages=pipeline__stages, microbatches=pipeline__microbatches, bubble_target=pipeline__bubble_target)
     result__step_flops = batch_tokens*flops_per_param_token*workload_parameters
     result__compute_time = window_resolution*maximum(1, floor_div(accelerator_peak*local_efficiency*n_devices*window_resolution + 2*result__step_flops, 2*accelerator_peak*local_efficiency*n_devices*window_resolution))
-    result__gradient_bytes = (1/1000000000)*gradient_precision_value*workload_parameters
+    result__gradient_bytes = gradient_precision_value*workload_parameters/1000000000
     result__dp_shard = _t0*result__gradient_bytes
     full_allreduce_time = 2*result__dp_shard/link_bandwidth
     result__allreduce_time = _t1*full_allreduce_time
@@ -191,7 +191,7 @@ def gradient(
     _t2 = result__compute_time/(1 - result__bubble)
     result__step_time = _t2 + result__exposed_time
     result__efficiency = result__compute_time/result__step_time
-    result__state_total = (1/62500000)*workload_parameters
+    result__state_total = workload_parameters/62500000
     _pipeline_d = pipeline_schedule_gradient(stages=pipeline__stages, microbatches=pipeline__microbatches, bubble_target=pipeline__bubble_target)
     _g0 = step(-1/2 + result__step_flops/(accelerator_peak*local_efficiency*n_devices*window_resolution))
     _g1 = 1/(accelerator_peak*local_efficiency*n_devices)
@@ -231,7 +231,7 @@ def gradient(
     _g40 = step(-_g39)
     _g41 = _g40*result__compute_time/full_allreduce_time**2
     _g42 = _g14*_g40/full_allreduce_time
-    _g43 = 1/250000000 + (3/250000000)/dp_size
+    _g43 = 1/250000000 + 3/(250000000*dp_size)
     _g44 = _g43*workload_parameters
     _g58 = 2*result__efficiency
     d__n_devices__tp_size = dp_size*pp_size
@@ -253,8 +253,8 @@ def gradient(
     d__result__compute_time__accelerator_peak = -_g4/(accelerator_peak**2*local_efficiency)
     d__result__compute_time__local_efficiency = -_g4/(accelerator_peak*local_efficiency**2)
     d__result__compute_time__window_resolution = -_g0*_g5 + maximum(1, _g5 + 1/2)
-    d__result__gradient_bytes__workload_parameters = (1/1000000000)*gradient_precision_value
-    d__result__gradient_bytes__gradient_precision_value = (1/1000000000)*workload_parameters
+    d__result__gradient_bytes__workload_parameters = gradient_precision_value/1000000000
+    d__result__gradient_bytes__gradient_precision_value = workload_parameters/1000000000
     d__result__dp_shard__workload_parameters = _g6*d__result__gradient_bytes__workload_parameters
     d__result__dp_shard__tp_size = -_g7*result__gradient_bytes
     d__result__dp_shard__pp_size = -_g8*result__gradient_bytes
@@ -375,7 +375,7 @@ def gradient(
     d__result__zero1_state_per_device__workload_parameters = _g43*_g6
     d__result__zero1_state_per_device__tp_size = -_g44*_g7
     d__result__zero1_state_per_device__pp_size = -_g44*_g8
-    d__result__zero1_state_per_device__dp_size = -3/250000000*_g12*_g6*workload_parameters
+    d__result__zero1_state_per_device__dp_size = -3*_g12*_g6*workload_parameters/250000000
     d__result__fleet_mfu__workload_parameters = _g45
     d__result__fleet_mfu__tp_size = _g46
     d__result__fleet_mfu__pp_size = _g47

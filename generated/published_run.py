@@ -54,12 +54,13 @@ def evaluate(
     else:
         training_operations = None
     if accelerator_hours is not None and device_power is not None:
-        energy = (1/1000000000)*accelerator_hours*device_power
+        energy = accelerator_hours*device_power/1000000000
     else:
         energy = None
     if accelerator_hours is not None and workload_training_compute is not None:
-        achieved_rate = (1/3600000000000000)*training_operations/accelerator_hours
-        peak_fraction = 1000000000000*achieved_rate/accelerator_peak_flops
+        _raw_achieved_rate = training_operations/accelerator_hours
+        achieved_rate = _raw_achieved_rate/3600000000000000
+        peak_fraction = _raw_achieved_rate/(3600*accelerator_peak_flops)
     else:
         achieved_rate = None
         peak_fraction = None
@@ -101,16 +102,17 @@ def gradient(
             'training_operations': {'workload_training_compute': d__training_operations__workload_training_compute},
         })
     if accelerator_hours is not None and device_power is not None:
-        d__energy__accelerator_hours = (1/1000000000)*device_power
-        d__energy__device_power = (1/1000000000)*accelerator_hours
+        d__energy__accelerator_hours = device_power/1000000000
+        d__energy__device_power = accelerator_hours/1000000000
         derivatives.update({
             'energy': {'accelerator_hours': d__energy__accelerator_hours, 'device_power': d__energy__device_power},
         })
     if accelerator_hours is not None and workload_training_compute is not None:
-        achieved_rate = (1/3600000000000000)*training_operations/accelerator_hours
+        _raw_achieved_rate = training_operations/accelerator_hours
+        achieved_rate = _raw_achieved_rate/3600000000000000
         _g0 = 1000000000000/accelerator_peak_flops
-        d__achieved_rate__accelerator_hours = -1/3600000000000000*training_operations/accelerator_hours**2
-        d__achieved_rate__workload_training_compute = (1/3600000000000000)*d__training_operations__workload_training_compute/accelerator_hours
+        d__achieved_rate__accelerator_hours = -training_operations/(3600000000000000*accelerator_hours**2)
+        d__achieved_rate__workload_training_compute = d__training_operations__workload_training_compute/(3600000000000000*accelerator_hours)
         d__peak_fraction__accelerator_peak_flops = -1000000000000*achieved_rate/accelerator_peak_flops**2
         d__peak_fraction__accelerator_hours = _g0*d__achieved_rate__accelerator_hours
         d__peak_fraction__workload_training_compute = _g0*d__achieved_rate__workload_training_compute

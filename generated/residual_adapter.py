@@ -44,8 +44,8 @@ def evaluate(
     """
     params_per_adapter = 2*bottleneck*width + bottleneck + width
     params_total = params_per_adapter*sites
-    adapter_bytes = (1/1000)*bytes_per_param*params_per_adapter
-    total_bytes = (1/1000000)*bytes_per_param*params_total
+    adapter_bytes = bytes_per_param*params_per_adapter/1000
+    total_bytes = bytes_per_param*params_total/1000000
     return {
         'params_per_adapter': params_per_adapter,
         'params_total': params_total,
@@ -71,8 +71,8 @@ def gradient(
     """
     params_per_adapter = 2*bottleneck*width + bottleneck + width
     params_total = params_per_adapter*sites
-    _g0 = (1/1000)*bytes_per_param
-    _g1 = (1/1000000)*bytes_per_param
+    _g0 = bytes_per_param/1000
+    _g1 = bytes_per_param/1000000
     d__params_per_adapter__width = 2*bottleneck + 1
     d__params_per_adapter__bottleneck = 2*width + 1
     d__params_total__width = d__params_per_adapter__width*sites
@@ -80,11 +80,11 @@ def gradient(
     d__params_total__sites = params_per_adapter
     d__adapter_bytes__width = _g0*d__params_per_adapter__width
     d__adapter_bytes__bottleneck = _g0*d__params_per_adapter__bottleneck
-    d__adapter_bytes__bytes_per_param = (1/1000)*params_per_adapter
+    d__adapter_bytes__bytes_per_param = params_per_adapter/1000
     d__total_bytes__width = _g1*d__params_total__width
     d__total_bytes__bottleneck = _g1*d__params_total__bottleneck
     d__total_bytes__sites = _g1*d__params_total__sites
-    d__total_bytes__bytes_per_param = (1/1000000)*params_total
+    d__total_bytes__bytes_per_param = params_total/1000000
     return {
         'params_per_adapter': {'width': d__params_per_adapter__width, 'bottleneck': d__params_per_adapter__bottleneck},
         'params_total': {'width': d__params_total__width, 'bottleneck': d__params_total__bottleneck, 'sites': d__params_total__sites},

@@ -50,16 +50,17 @@ def evaluate(
     """
     if intensity is None and achieved_bandwidth is not None and achieved_rate is not None:
         intensity = achieved_rate/achieved_bandwidth
-    peak = (1/1000000000000)*hardware_peak
-    ridge = 1000000000000*peak/hardware_bandwidth
+    peak = hardware_peak/1000000000000
+    ridge = hardware_peak/hardware_bandwidth
     if achieved_bandwidth is not None:
         bandwidth_utilization = 1000000000000*achieved_bandwidth/hardware_bandwidth
     else:
         bandwidth_utilization = None
     if intensity is not None:
         point_intensity = intensity
-        memory_roof = (1/1000000000000)*hardware_bandwidth*point_intensity
-        attainable = (1/1000000000000)*minimum(1000000000000*memory_roof, 1000000000000*peak)
+        _raw_memory_roof = hardware_bandwidth*point_intensity
+        memory_roof = _raw_memory_roof/1000000000000
+        attainable = minimum(_raw_memory_roof, hardware_peak)/1000000000000
         peak_fraction = attainable/peak
     else:
         point_intensity = None
@@ -96,7 +97,7 @@ def gradient(
     follows_intensity = intensity is None
     if intensity is None and achieved_bandwidth is not None and achieved_rate is not None:
         intensity = achieved_rate/achieved_bandwidth
-    peak = (1/1000000000000)*hardware_peak
+    peak = hardware_peak/1000000000000
     d__peak__hardware_peak = 1/1000000000000
     d__ridge__hardware_peak = 1000000000000*d__peak__hardware_peak/hardware_bandwidth
     d__ridge__hardware_bandwidth = -1000000000000*peak/hardware_bandwidth**2
@@ -112,13 +113,14 @@ def gradient(
         })
     if intensity is not None:
         point_intensity = intensity
-        memory_roof = (1/1000000000000)*hardware_bandwidth*point_intensity
-        attainable = (1/1000000000000)*minimum(1000000000000*memory_roof, 1000000000000*peak)
+        _raw_memory_roof = hardware_bandwidth*point_intensity
+        memory_roof = _raw_memory_roof/1000000000000
+        attainable = minimum(_raw_memory_roof, hardware_peak)/1000000000000
         _g0 = 1000000000000*memory_roof - 1000000000000*peak
         _g1 = step(-_g0)
         d__point_intensity__intensity = 1
-        d__memory_roof__hardware_bandwidth = (1/1000000000000)*point_intensity
-        d__memory_roof__intensity = (1/1000000000000)*d__point_intensity__intensity*hardware_bandwidth
+        d__memory_roof__hardware_bandwidth = point_intensity/1000000000000
+        d__memory_roof__intensity = d__point_intensity__intensity*hardware_bandwidth/1000000000000
         d__attainable__hardware_peak = d__peak__hardware_peak*step(_g0)
         d__attainable__hardware_bandwidth = _g1*d__memory_roof__hardware_bandwidth
         d__attainable__intensity = _g1*d__memory_roof__intensity

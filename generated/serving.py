@@ -66,19 +66,23 @@ def evaluate(
         result.memory_utilization [1] = total_memory_required/hardware_capacity
         result.feasible [1] = 1 - Exceeds(total_memory_required, hardware_capacity)
     """
-    result__linear_flops = (1/500000000000)*batch_size*seq_len*workload_parameters
-    result__attention_flops = (1/250000000000)*batch_size*seq_len**2*workload_heads*workload_layers*floor_div(workload_hidden_dim, workload_heads)
+    _raw_result__linear_flops = batch_size*seq_len*workload_parameters
+    result__linear_flops = _raw_result__linear_flops/500000000000
+    _raw_result__attention_flops = batch_size*seq_len**2*workload_heads*workload_layers*floor_div(workload_hidden_dim, workload_heads)
+    result__attention_flops = _raw_result__attention_flops/250000000000
     result__prompt_cache_hit_ratio = 0
     result__prefill_chunks = 1
-    result__ttft = 1000*(hardware_dispatch_tax + 2000000000000*(result__attention_flops + result__linear_flops)/hardware_peak)
-    result__model_weights_size = (1/1000000000)*precision_value*workload_parameters
+    result__ttft = 1000*(hardware_dispatch_tax + 4*(2*_raw_result__attention_flops + _raw_result__linear_flops)/hardware_peak)
+    result__model_weights_size = precision_value*workload_parameters/1000000000
     if workload_kv_values_per_token is not None:
-        result__kv_cache_size = (1/1000000000)*batch_size*precision_value*seq_len*workload_kv_values_per_token
+        _raw_result__model_weights_size = precision_value*workload_parameters
+        _raw_result__kv_cache_size = batch_size*precision_value*seq_len*workload_kv_values_per_token
+        result__kv_cache_size = _raw_result__kv_cache_size/1000000000
+        _raw_result__total_memory_required = _raw_result__kv_cache_size + _raw_result__model_weights_size
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
-        _t0 = 1000000000*result__total_memory_required
-        result__itl = (1/100)*workload_layers + 1000000000000*result__total_memory_required/hardware_bandwidth
-        result__memory_utilization = _t0/hardware_capacity
-        result__feasible = 1 - choose(_t0 > hardware_capacity, 1, 0)
+        result__itl = 1000*_raw_result__total_memory_required/hardware_bandwidth + workload_layers/100
+        result__memory_utilization = _raw_result__total_memory_required/hardware_capacity
+        result__feasible = 1 - choose(_raw_result__total_memory_required > hardware_capacity, 1, 0)
     else:
         result__kv_cache_size = None
         result__total_memory_required = None
@@ -125,20 +129,22 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__linear_flops = (1/500000000000)*batch_size*seq_len*workload_parameters
-    result__attention_flops = (1/250000000000)*batch_size*seq_len**2*workload_heads*workload_layers*floor_div(workload_hidden_dim, workload_heads)
-    result__model_weights_size = (1/1000000000)*precision_value*workload_parameters
-    _g0 = (1/500000000000)*batch_size
+    _raw_result__linear_flops = batch_size*seq_len*workload_parameters
+    result__linear_flops = _raw_result__linear_flops/500000000000
+    _raw_result__attention_flops = batch_size*seq_len**2*workload_heads*workload_layers*floor_div(workload_hidden_dim, workload_heads)
+    result__attention_flops = _raw_result__attention_flops/250000000000
+    result__model_weights_size = precision_value*workload_parameters/1000000000
+    _g0 = batch_size/500000000000
     _g1 = batch_size*workload_hidden_dim
-    _g2 = (1/250000000000)*seq_len**2
+    _g2 = seq_len**2/250000000000
     _g3 = _g2*workload_layers
     _g4 = 2000000000000000/hardware_peak
     d__result__linear_flops__workload_parameters = _g0*seq_len
     d__result__linear_flops__seq_len = _g0*workload_parameters
-    d__result__linear_flops__batch_size = (1/500000000000)*seq_len*workload_parameters
+    d__result__linear_flops__batch_size = seq_len*workload_parameters/500000000000
     d__result__attention_flops__workload_layers = _g1*_g2
     d__result__attention_flops__workload_hidden_dim = _g3*batch_size
-    d__result__attention_flops__seq_len = (1/125000000000)*_g1*seq_len*workload_layers
+    d__result__attention_flops__seq_len = _g1*seq_len*workload_layers/125000000000
     d__result__attention_flops__batch_size = _g3*workload_hidden_dim
     d__result__ttft__workload_parameters = _g4*d__result__linear_flops__workload_parameters
     d__result__ttft__workload_layers = _g4*d__result__attention_flops__workload_layers
@@ -147,8 +153,8 @@ def gradient(
     d__result__ttft__hardware_dispatch_tax = 1000
     d__result__ttft__seq_len = _g4*d__result__attention_flops__seq_len + _g4*d__result__linear_flops__seq_len
     d__result__ttft__batch_size = _g4*d__result__attention_flops__batch_size + _g4*d__result__linear_flops__batch_size
-    d__result__model_weights_size__workload_parameters = (1/1000000000)*precision_value
-    d__result__model_weights_size__precision_value = (1/1000000000)*workload_parameters
+    d__result__model_weights_size__workload_parameters = precision_value/1000000000
+    d__result__model_weights_size__precision_value = workload_parameters/1000000000
     derivatives = {
         'result.linear_flops': {'workload_parameters': d__result__linear_flops__workload_parameters, 'seq_len': d__result__linear_flops__seq_len, 'batch_size': d__result__linear_flops__batch_size},
         'result.attention_flops': {'workload_layers': d__result__attention_flops__workload_layers, 'workload_hidden_dim': d__result__attention_flops__workload_hidden_dim, 'seq_len': d__result__attention_flops__seq_len, 'batch_size': d__result__attention_flops__batch_size},
@@ -156,10 +162,11 @@ def gradient(
         'result.model_weights_size': {'workload_parameters': d__result__model_weights_size__workload_parameters, 'precision_value': d__result__model_weights_size__precision_value},
     }
     if workload_kv_values_per_token is not None:
-        result__kv_cache_size = (1/1000000000)*batch_size*precision_value*seq_len*workload_kv_values_per_token
+        _raw_result__kv_cache_size = batch_size*precision_value*seq_len*workload_kv_values_per_token
+        result__kv_cache_size = _raw_result__kv_cache_size/1000000000
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
-        _g5 = (1/1000000000)*precision_value*workload_kv_values_per_token
-        _g6 = (1/1000000000)*batch_size*seq_len
+        _g5 = precision_value*workload_kv_values_per_token/1000000000
+        _g6 = batch_size*seq_len/1000000000
         _g7 = 1000000000000/hardware_bandwidth
         _g8 = 1000000000/hardware_capacity
         d__result__kv_cache_size__seq_len = _g5*batch_size

@@ -95,13 +95,14 @@ def evaluate(
     total_tokens = decode_tokens + prompt_tokens
     _t4 = 2*total_tokens
     ttft = 1000*_t0*_t2*(_t0*_t1 + workload_parameters) + 1000*hardware_dispatch_tax
-    weights = (1/1000000000)*precision_value*workload_parameters
-    bandwidth = (1/1000000000000)*hardware_bandwidth
+    _raw_weights = precision_value*workload_parameters
+    weights = _raw_weights/1000000000
+    bandwidth = hardware_bandwidth/1000000000000
     kv_per_token = kv_bytes_per_value*workload_kv_values_per_token
     kv_per_request = kv_per_token*total_tokens
-    weight_floor = (1/1000)*weights/bandwidth
-    dispatch_cost = (1/100)*workload_layers
-    tpot = (1/1000)*dispatch_cost + (1/1000000000000)*(kv_per_request + 1000000000*weights)/bandwidth
+    weight_floor = _raw_weights/hardware_bandwidth
+    dispatch_cost = workload_layers/100
+    tpot = workload_layers/100000 + (_raw_weights + kv_per_request)/hardware_bandwidth
     decode_time = decode_tokens*tpot
     kv_capacity_tokens = floor_div(2*_t3 + kv_per_token, 2*kv_per_token)
     resident_requests = floor_div(_t3, kv_per_request)
@@ -109,9 +110,10 @@ def evaluate(
     prefill_request_rate = prefill_rate/prompt_tokens
     residency_request_rate = resident_requests/request_time
     request_rate = minimum(prefill_request_rate, residency_request_rate)
-    tokens_per_hour = 3600*request_rate*total_tokens
-    cost_per_million_tokens = (12500000000000001/12500000000)*price/tokens_per_hour
-    remaining_memory = (1/1000000000)*hardware_capacity - weights
+    _raw_tokens_per_hour = request_rate*total_tokens
+    tokens_per_hour = 3600*_raw_tokens_per_hour
+    cost_per_million_tokens = 1388888888888889*price/(5000000000000*_raw_tokens_per_hour)
+    remaining_memory = hardware_capacity/1000000000 - weights
     return {
         'total_tokens': total_tokens,
         'ttft': ttft,
@@ -170,19 +172,20 @@ def gradient(
     _t3 = 1000000000*kv_reserve
     total_tokens = decode_tokens + prompt_tokens
     _t4 = 2*total_tokens
-    weights = (1/1000000000)*precision_value*workload_parameters
-    bandwidth = (1/1000000000000)*hardware_bandwidth
+    _raw_weights = precision_value*workload_parameters
+    weights = _raw_weights/1000000000
+    bandwidth = hardware_bandwidth/1000000000000
     kv_per_token = kv_bytes_per_value*workload_kv_values_per_token
     kv_per_request = kv_per_token*total_tokens
-    dispatch_cost = (1/100)*workload_layers
-    tpot = (1/1000)*dispatch_cost + (1/1000000000000)*(kv_per_request + 1000000000*weights)/bandwidth
+    tpot = workload_layers/100000 + (_raw_weights + kv_per_request)/hardware_bandwidth
     decode_time = decode_tokens*tpot
     resident_requests = floor_div(_t3, kv_per_request)
     request_time = _t2*_t4*(_t1*_t4 + workload_parameters) + decode_time + hardware_dispatch_tax
     prefill_request_rate = prefill_rate/prompt_tokens
     residency_request_rate = resident_requests/request_time
     request_rate = minimum(prefill_request_rate, residency_request_rate)
-    tokens_per_hour = 3600*request_rate*total_tokens
+    _raw_tokens_per_hour = request_rate*total_tokens
+    tokens_per_hour = 3600*_raw_tokens_per_hour
     _g0 = 1/(hardware_peak*prefill_efficiency)
     _g1 = 2000*_g0
     _g2 = _g0*workload_hidden_dim
@@ -196,8 +199,8 @@ def gradient(
     _g10 = 2000*_g9*prompt_tokens
     _g11 = _g0*_g7
     _g12 = 1/(hardware_peak*prefill_efficiency**2)
-    _g13 = (1/1000)/bandwidth
-    _g17 = (1/1000000000000)/bandwidth
+    _g13 = 1/(1000*bandwidth)
+    _g17 = 1/(1000000000000*bandwidth)
     _g18 = 1000000000*kv_reserve
     _g19 = _g18/kv_per_token**2
     _g20 = _g18/kv_per_request**2
@@ -212,7 +215,7 @@ def gradient(
     _g29 = step(-_g27)
     _g30 = 3600*total_tokens
     _g31 = 3600*request_rate
-    _g32 = (12500000000000001/12500000000)*price/tokens_per_hour**2
+    _g32 = 12500000000000001*price/(12500000000*tokens_per_hour**2)
     d__total_tokens__prompt_tokens = 1
     d__total_tokens__decode_tokens = 1
     d__ttft__workload_parameters = _g1*prompt_tokens
@@ -222,9 +225,9 @@ def gradient(
     d__ttft__hardware_dispatch_tax = 1000
     d__ttft__prompt_tokens = _g1*_g9 + 4000*_g11*prompt_tokens
     d__ttft__prefill_efficiency = -_g10*_g12
-    d__weights__workload_parameters = (1/1000000000)*precision_value
+    d__weights__workload_parameters = precision_value/1000000000
     _g14 = _g13*d__weights__workload_parameters
-    d__weights__precision_value = (1/1000000000)*workload_parameters
+    d__weights__precision_value = workload_parameters/1000000000
     _g16 = _g13*d__weights__precision_value
     d__bandwidth__hardware_bandwidth = 1/1000000000000
     _g15 = d__bandwidth__hardware_bandwidth/bandwidth**2
@@ -235,13 +238,13 @@ def gradient(
     d__kv_per_request__prompt_tokens = d__total_tokens__prompt_tokens*kv_per_token
     d__kv_per_request__decode_tokens = d__total_tokens__decode_tokens*kv_per_token
     d__weight_floor__workload_parameters = _g14
-    d__weight_floor__hardware_bandwidth = -1/1000*_g15*weights
+    d__weight_floor__hardware_bandwidth = -_g15*weights/1000
     d__weight_floor__precision_value = _g16
     d__dispatch_cost__workload_layers = 1/100
     d__tpot__workload_parameters = _g14
-    d__tpot__workload_layers = (1/1000)*d__dispatch_cost__workload_layers
+    d__tpot__workload_layers = d__dispatch_cost__workload_layers/1000
     d__tpot__workload_kv_values_per_token = _g17*d__kv_per_request__workload_kv_values_per_token
-    d__tpot__hardware_bandwidth = -1/1000000000000*_g15*(kv_per_request + 1000000000*weights)
+    d__tpot__hardware_bandwidth = -_g15*(kv_per_request + 1000000000*weights)/1000000000000
     d__tpot__precision_value = _g16
     d__tpot__kv_bytes_per_value = _g17*d__kv_per_request__kv_bytes_per_value
     d__tpot__prompt_tokens = _g17*d__kv_per_request__prompt_tokens
@@ -331,7 +334,7 @@ def gradient(
     d__cost_per_million_tokens__prefill_efficiency = -_g32*d__tokens_per_hour__prefill_efficiency
     d__cost_per_million_tokens__kv_reserve = -_g32*d__tokens_per_hour__kv_reserve
     d__cost_per_million_tokens__prefill_rate = -_g32*d__tokens_per_hour__prefill_rate
-    d__cost_per_million_tokens__price = (12500000000000001/12500000000)/tokens_per_hour
+    d__cost_per_million_tokens__price = 12500000000000001/(12500000000*tokens_per_hour)
     d__remaining_memory__workload_parameters = -d__weights__workload_parameters
     d__remaining_memory__hardware_capacity = 1/1000000000
     d__remaining_memory__precision_value = -d__weights__precision_value

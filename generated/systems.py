@@ -64,7 +64,7 @@ class MemorySystem(CatalogRecord):
     )
 
     def _calc_labeled_capacity(self) -> Any:
-        return (1953125/2097152)*self.resolved("capacity")
+        return 1953125*self.resolved("capacity")/2097152
 
     @property
     def labeled_capacity(self) -> Any:

@@ -67,7 +67,7 @@ def evaluate(
     if seq_len is not None:
         result__payload = 2*microbatch*seq_len*workload_hidden_dim
         result__traffic_per_device = result__payload*result__ring_factor
-        result__per_collective_time = (1/1000000)*result__traffic_per_device/link_bandwidth
+        result__per_collective_time = result__traffic_per_device/(1000000*link_bandwidth)
         result__communication_time = result__collectives_per_step*result__per_collective_time
         result__step_time = result__communication_time + compute_time
         result__compute_fraction = compute_time/result__step_time
@@ -133,11 +133,11 @@ def gradient(
     if seq_len is not None:
         result__payload = 2*microbatch*seq_len*workload_hidden_dim
         result__traffic_per_device = result__payload*result__ring_factor
-        result__per_collective_time = (1/1000000)*result__traffic_per_device/link_bandwidth
+        result__per_collective_time = result__traffic_per_device/(1000000*link_bandwidth)
         result__communication_time = result__collectives_per_step*result__per_collective_time
         result__step_time = result__communication_time + compute_time
         _g0 = 2*seq_len
-        _g1 = (1/1000000)/link_bandwidth
+        _g1 = 1/(1000000*link_bandwidth)
         _g2 = result__step_time**(-2)
         _g3 = _g2*compute_time
         _g4 = _g2*result__communication_time
@@ -151,7 +151,7 @@ def gradient(
         d__result__per_collective_time__workload_hidden_dim = _g1*d__result__traffic_per_device__workload_hidden_dim
         d__result__per_collective_time__tp_size = _g1*d__result__traffic_per_device__tp_size
         d__result__per_collective_time__microbatch = _g1*d__result__traffic_per_device__microbatch
-        d__result__per_collective_time__link_bandwidth = -1/1000000*result__traffic_per_device/link_bandwidth**2
+        d__result__per_collective_time__link_bandwidth = -result__traffic_per_device/(1000000*link_bandwidth**2)
         d__result__per_collective_time__seq_len = _g1*d__result__traffic_per_device__seq_len
         d__result__communication_time__workload_layers = d__result__collectives_per_step__workload_layers*result__per_collective_time
         d__result__communication_time__workload_hidden_dim = d__result__per_collective_time__workload_hidden_dim*result__collectives_per_step

@@ -54,10 +54,12 @@ def evaluate(
         result.breakeven_bandwidth [GB/s] = layer_bytes/compute_time
     """
     result__layer_flops = 2*tokens*workload_parameters/workload_layers
-    result__compute_time = 1000*result__layer_flops/(accelerator_peak*local_efficiency*tp_size)
+    _t0 = result__layer_flops/(accelerator_peak*local_efficiency*tp_size)
+    _raw_result__compute_time = _t0
+    result__compute_time = 1000*_t0
     result__layer_bytes = 4*collectives_per_layer*tokens*workload_hidden_dim*(tp_size - 1)/tp_size
-    result__transfer_times = [(1/1000000)*result__layer_bytes/links[link] for link in range(0, len(links))]
-    result__breakeven_bandwidth = (1/1000000)*result__layer_bytes/result__compute_time
+    result__transfer_times = [result__layer_bytes/(1000000*links[link]) for link in range(0, len(links))]
+    result__breakeven_bandwidth = result__layer_bytes/(1000000000*_raw_result__compute_time)
     return {
         'result': {
             'layer_flops': result__layer_flops,
@@ -90,7 +92,8 @@ def gradient(
     active branch.
     """
     result__layer_flops = 2*tokens*workload_parameters/workload_layers
-    result__compute_time = 1000*result__layer_flops/(accelerator_peak*local_efficiency*tp_size)
+    _t0 = result__layer_flops/(accelerator_peak*local_efficiency*tp_size)
+    result__compute_time = 1000*_t0
     result__layer_bytes = 4*collectives_per_layer*tokens*workload_hidden_dim*(tp_size - 1)/tp_size
     _g0 = 2/workload_layers
     _g1 = 1000/(accelerator_peak*local_efficiency)
@@ -100,8 +103,8 @@ def gradient(
     _g5 = tp_size - 1
     _g6 = 4*collectives_per_layer*tokens/tp_size
     _g7 = 4*_g5*workload_hidden_dim/tp_size
-    _g8 = (1/1000000)*result__layer_bytes/result__compute_time**2
-    _g9 = (1/1000000)/result__compute_time
+    _g8 = result__layer_bytes/(1000000*result__compute_time**2)
+    _g9 = 1/(1000000*result__compute_time)
     d__result__layer_flops__workload_parameters = _g0*tokens
     d__result__layer_flops__workload_layers = -2*tokens*workload_parameters/workload_layers**2
     d__result__layer_flops__tokens = _g0*workload_parameters
@@ -118,8 +121,8 @@ def gradient(
     d__result__breakeven_bandwidth__workload_parameters = -_g8*d__result__compute_time__workload_parameters
     d__result__breakeven_bandwidth__workload_layers = -_g8*d__result__compute_time__workload_layers
     d__result__breakeven_bandwidth__workload_hidden_dim = _g9*d__result__layer_bytes__workload_hidden_dim
-    d__result__breakeven_bandwidth__tp_size = -_g8*d__result__compute_time__tp_size + (1/1000000)*d__result__layer_bytes__tp_size/result__compute_time
-    d__result__breakeven_bandwidth__tokens = -_g8*d__result__compute_time__tokens + (1/1000000)*d__result__layer_bytes__tokens/result__compute_time
+    d__result__breakeven_bandwidth__tp_size = -_g8*d__result__compute_time__tp_size + d__result__layer_bytes__tp_size/(1000000*result__compute_time)
+    d__result__breakeven_bandwidth__tokens = -_g8*d__result__compute_time__tokens + d__result__layer_bytes__tokens/(1000000*result__compute_time)
     d__result__breakeven_bandwidth__accelerator_peak = -_g8*d__result__compute_time__accelerator_peak
     d__result__breakeven_bandwidth__local_efficiency = -_g8*d__result__compute_time__local_efficiency
     d__result__breakeven_bandwidth__collectives_per_layer = _g9*d__result__layer_bytes__collectives_per_layer

@@ -54,7 +54,7 @@ def evaluate(
     """
     if workload_training_flops_per_token is not None:
         result__total_flops = workload_training_flops_per_token*workload_training_tokens
-        result__peak_time = (1/3600)*result__total_flops/(fleet_accelerators*fleet_peak)
+        result__peak_time = result__total_flops/(3600*fleet_accelerators*fleet_peak)
         result__compute_time = result__peak_time/local_efficiency
         result__scaled_time = result__compute_time/scaling_efficiency
         result__stage_times = [result__scaled_time*product(overheads[stage] + 1 for stage in range(0, stage + 1)) for stage in range(0, len(overheads))]
@@ -104,11 +104,11 @@ def gradient(
     }
     if workload_training_flops_per_token is not None:
         result__total_flops = workload_training_flops_per_token*workload_training_tokens
-        result__peak_time = (1/3600)*result__total_flops/(fleet_accelerators*fleet_peak)
+        result__peak_time = result__total_flops/(3600*fleet_accelerators*fleet_peak)
         result__compute_time = result__peak_time/local_efficiency
         result__scaled_time = result__compute_time/scaling_efficiency
         result__total_time = result__scaled_time*product(overheads[stage] + 1 for stage in range(0, len(overheads)))
-        _g0 = (1/3600)/fleet_accelerators
+        _g0 = 1/(3600*fleet_accelerators)
         _g1 = _g0/fleet_peak
         _g2 = product(overheads[stage] + 1 for stage in range(0, len(overheads)))
         _g3 = result__peak_time/result__total_time**2
@@ -116,7 +116,7 @@ def gradient(
         d__result__total_flops__workload_training_flops_per_token = workload_training_tokens
         d__result__peak_time__workload_training_tokens = _g1*d__result__total_flops__workload_training_tokens
         d__result__peak_time__fleet_peak = -_g0*result__total_flops/fleet_peak**2
-        d__result__peak_time__fleet_accelerators = -1/3600*result__total_flops/(fleet_accelerators**2*fleet_peak)
+        d__result__peak_time__fleet_accelerators = -result__total_flops/(3600*fleet_accelerators**2*fleet_peak)
         d__result__peak_time__workload_training_flops_per_token = _g1*d__result__total_flops__workload_training_flops_per_token
         d__result__compute_time__workload_training_tokens = d__result__peak_time__workload_training_tokens/local_efficiency
         d__result__compute_time__fleet_peak = d__result__peak_time__fleet_peak/local_efficiency

@@ -55,9 +55,9 @@ def evaluate(
         result.zero_weights_and_moments_per_device [GB] = tp_weights_per_device + zero_moments_per_device
         result.activations [GB] = activations
     """
-    result__weights = (1/500000000)*workload_parameters
+    result__weights = workload_parameters/500000000
     result__gradients = result__weights
-    result__master_weights = (1/250000000)*workload_parameters
+    result__master_weights = workload_parameters/250000000
     result__adam_moment = result__master_weights
     result__optimizer_moments = 2*result__adam_moment
     _t0 = result__optimizer_moments/tp_size
@@ -112,9 +112,9 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__weights = (1/500000000)*workload_parameters
+    result__weights = workload_parameters/500000000
     result__gradients = result__weights
-    result__master_weights = (1/250000000)*workload_parameters
+    result__master_weights = workload_parameters/250000000
     result__adam_moment = result__master_weights
     result__optimizer_moments = 2*result__adam_moment
     result__persistent_state = result__gradients + result__master_weights + result__optimizer_moments + result__weights

@@ -121,7 +121,7 @@ def evaluate(
     checkpoint = _t0 + weights
     updated_copy = ((master_bytes_per_parameter) if (master_bytes_per_parameter > 0) else (bytes_per_value))
     update_bytes_per_parameter = bytes_per_value + 2*optimizer_bytes_per_parameter + 2*updated_copy
-    update_traffic = (1/1000000000)*update_bytes_per_parameter*workload_parameters
+    update_traffic = update_bytes_per_parameter*workload_parameters/1000000000
     if activations is not None:
         training_total = activations + total
         training_copies = training_total/weights
@@ -145,11 +145,12 @@ def evaluate(
         adapter_optimizer_state = None
         adapter_fraction = None
     if checkpoint_bandwidth is not None:
-        checkpoint_write_time = (1/1000000000)*checkpoint/checkpoint_bandwidth
+        checkpoint_write_time = checkpoint/(1000000000*checkpoint_bandwidth)
     else:
         checkpoint_write_time = None
     if hardware_bandwidth is not None:
-        update_time = 1000000000000*update_traffic/hardware_bandwidth
+        _raw_update_traffic = update_bytes_per_parameter*workload_parameters
+        update_time = 1000*_raw_update_traffic/hardware_bandwidth
     else:
         update_time = None
     if hardware_capacity is not None:
@@ -257,7 +258,7 @@ def gradient(
     checkpoint = _t0 + weights
     updated_copy = ((master_bytes_per_parameter) if (master_bytes_per_parameter > 0) else (bytes_per_value))
     update_bytes_per_parameter = bytes_per_value + 2*optimizer_bytes_per_parameter + 2*updated_copy
-    update_traffic = (1/1000000000)*update_bytes_per_parameter*workload_parameters
+    update_traffic = update_bytes_per_parameter*workload_parameters/1000000000
     _g0 = bytes_per_value**(-2)
     _g2 = total**(-2)
     _g3 = _g2*full_state
@@ -265,7 +266,7 @@ def gradient(
     _g5 = _g2*weights
     _g6 = total/weights**2
     _g7 = (master_bytes_per_parameter > 0)
-    _g8 = (1/1000000000)*workload_parameters
+    _g8 = workload_parameters/1000000000
     d__weights__workload_parameters = bytes_per_value
     d__weights__bytes_per_value = workload_parameters
     d__gradients__workload_parameters = d__weights__workload_parameters
@@ -326,7 +327,7 @@ def gradient(
     d__update_bytes_per_parameter__bytes_per_value = 2*d__updated_copy__bytes_per_value + 1
     d__update_bytes_per_parameter__optimizer_bytes_per_parameter = 2
     d__update_bytes_per_parameter__master_bytes_per_parameter = 2*d__updated_copy__master_bytes_per_parameter
-    d__update_traffic__workload_parameters = (1/1000000000)*update_bytes_per_parameter
+    d__update_traffic__workload_parameters = update_bytes_per_parameter/1000000000
     d__update_traffic__bytes_per_value = _g8*d__update_bytes_per_parameter__bytes_per_value
     d__update_traffic__optimizer_bytes_per_parameter = _g8*d__update_bytes_per_parameter__optimizer_bytes_per_parameter
     d__update_traffic__master_bytes_per_parameter = _g8*d__update_bytes_per_parameter__master_bytes_per_parameter
@@ -395,12 +396,12 @@ def gradient(
             'adapter_fraction': {'workload_parameters': d__adapter_fraction__workload_parameters, 'adapter_parameters': d__adapter_fraction__adapter_parameters},
         })
     if checkpoint_bandwidth is not None:
-        _g10 = (1/1000000000)/checkpoint_bandwidth
+        _g10 = 1/(1000000000*checkpoint_bandwidth)
         d__checkpoint_write_time__workload_parameters = _g10*d__checkpoint__workload_parameters
         d__checkpoint_write_time__bytes_per_value = _g10*d__checkpoint__bytes_per_value
         d__checkpoint_write_time__optimizer_bytes_per_parameter = _g10*d__checkpoint__optimizer_bytes_per_parameter
         d__checkpoint_write_time__master_bytes_per_parameter = _g10*d__checkpoint__master_bytes_per_parameter
-        d__checkpoint_write_time__checkpoint_bandwidth = -1/1000000000*checkpoint/checkpoint_bandwidth**2
+        d__checkpoint_write_time__checkpoint_bandwidth = -checkpoint/(1000000000*checkpoint_bandwidth**2)
         derivatives.update({
             'checkpoint_write_time': {'workload_parameters': d__checkpoint_write_time__workload_parameters, 'bytes_per_value': d__checkpoint_write_time__bytes_per_value, 'optimizer_bytes_per_parameter': d__checkpoint_write_time__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__checkpoint_write_time__master_bytes_per_parameter, 'checkpoint_bandwidth': d__checkpoint_write_time__checkpoint_bandwidth},
         })

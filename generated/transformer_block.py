@@ -100,18 +100,21 @@ def evaluate(
     attention_share = attention_macs/block_macs
     dense_to_attention = dense_macs/attention_macs
     attention_to_dense = attention_macs/dense_macs
-    crossover = (1/2)*weights_per_block/workload_hidden_dim
+    crossover = weights_per_block/(2*workload_hidden_dim)
     crossover_multiple = crossover/workload_hidden_dim
     prompt_dense_flops = context_tokens*flops_per_token
     prompt_attention_flops = 2*_t2
     prompt_flops = prompt_attention_flops + prompt_dense_flops
-    training_to_forward = 3
-    layer_forward_flops = (1/500000000)*batch_size*block_macs
-    training_step_flops = (1/1000)*layer_forward_flops*training_to_forward*workload_layers
-    six_p_step_flops = (3/500000000000)*batch_size*context_tokens*workload_parameters
-    attention_step_flops = (1/500000000000)*_t2*batch_size*training_to_forward
+    _raw_training_to_forward = 1
+    _t3 = 3*_raw_training_to_forward/500000000000
+    training_to_forward = 3*_raw_training_to_forward
+    _raw_layer_forward_flops = batch_size*block_macs
+    layer_forward_flops = _raw_layer_forward_flops/500000000
+    training_step_flops = _raw_layer_forward_flops*_t3*workload_layers
+    six_p_step_flops = 3*batch_size*context_tokens*workload_parameters/500000000000
+    attention_step_flops = _t2*_t3*batch_size
     if hardware_peak_flops is not None:
-        attention_time_at_peak = (1/60)*prompt_attention_flops/hardware_peak_flops
+        attention_time_at_peak = prompt_attention_flops/(60*hardware_peak_flops)
     else:
         attention_time_at_peak = None
     if workload_vocab_size is not None:
@@ -123,8 +126,8 @@ def evaluate(
         block_rule_parameters = None
         output_layer_flops = None
     if workload_context_length is not None and workload_vocab_size is not None:
-        _t3 = workload_hidden_dim**2
-        exact_parameters = workload_context_length*workload_hidden_dim + workload_hidden_dim*workload_vocab_size + 2*workload_hidden_dim + workload_layers*(2*_t3*ffn_multiple + 4*_t3 + ffn_multiple*workload_hidden_dim + 9*workload_hidden_dim)
+        _t4 = workload_hidden_dim**2
+        exact_parameters = workload_context_length*workload_hidden_dim + workload_hidden_dim*workload_vocab_size + 2*workload_hidden_dim + workload_layers*(2*_t4*ffn_multiple + 4*_t4 + ffn_multiple*workload_hidden_dim + 9*workload_hidden_dim)
     else:
         exact_parameters = None
     return {
@@ -194,24 +197,26 @@ def gradient(
     attention_macs = 2*context_tokens**2*workload_hidden_dim
     _t2 = attention_macs*workload_layers
     block_macs = attention_macs + dense_macs
-    crossover = (1/2)*weights_per_block/workload_hidden_dim
+    crossover = weights_per_block/(2*workload_hidden_dim)
     prompt_attention_flops = 2*_t2
-    training_to_forward = 3
-    layer_forward_flops = (1/500000000)*batch_size*block_macs
+    _raw_training_to_forward = 1
+    training_to_forward = 3*_raw_training_to_forward
+    _raw_layer_forward_flops = batch_size*block_macs
+    layer_forward_flops = _raw_layer_forward_flops/500000000
     _g0 = workload_hidden_dim**2
     _g1 = 4*workload_hidden_dim
     _g2 = mlp_weights_per_block/weights_per_block**2
     _g3 = attention_macs/block_macs**2
     _g4 = dense_macs/attention_macs**2
     _g5 = attention_macs/dense_macs**2
-    _g6 = (1/2)/workload_hidden_dim
+    _g6 = 1/(2*workload_hidden_dim)
     _g7 = 2*workload_layers
-    _g8 = (1/500000000)*batch_size
-    _g9 = (1/1000)*training_to_forward
+    _g8 = batch_size/500000000
+    _g9 = training_to_forward/1000
     _g10 = _g9*workload_layers
-    _g11 = (3/500000000000)*batch_size
-    _g12 = (1/500000000000)*attention_macs*training_to_forward
-    _g13 = (1/500000000000)*batch_size*training_to_forward*workload_layers
+    _g11 = 3*batch_size/500000000000
+    _g12 = attention_macs*training_to_forward/500000000000
+    _g13 = batch_size*training_to_forward*workload_layers/500000000000
     d__width__workload_hidden_dim = 1
     d__attention_weights_per_block__workload_hidden_dim = 2*attention_projections*workload_hidden_dim
     d__attention_weights_per_block__attention_projections = _g0
@@ -261,7 +266,7 @@ def gradient(
     d__attention_to_dense__context_tokens = -_g5*d__dense_macs__context_tokens + d__attention_macs__context_tokens/dense_macs
     d__attention_to_dense__ffn_multiple = -_g5*d__dense_macs__ffn_multiple
     d__attention_to_dense__attention_projections = -_g5*d__dense_macs__attention_projections
-    d__crossover__workload_hidden_dim = _g6*d__weights_per_block__workload_hidden_dim - 1/2*weights_per_block/_g0
+    d__crossover__workload_hidden_dim = _g6*d__weights_per_block__workload_hidden_dim - weights_per_block/(2*_g0)
     d__crossover__ffn_multiple = _g6*d__weights_per_block__ffn_multiple
     d__crossover__attention_projections = _g6*d__weights_per_block__attention_projections
     d__crossover_multiple__workload_hidden_dim = d__crossover__workload_hidden_dim/workload_hidden_dim - crossover/_g0
@@ -284,7 +289,7 @@ def gradient(
     d__layer_forward_flops__context_tokens = _g8*d__block_macs__context_tokens
     d__layer_forward_flops__ffn_multiple = _g8*d__block_macs__ffn_multiple
     d__layer_forward_flops__attention_projections = _g8*d__block_macs__attention_projections
-    d__layer_forward_flops__batch_size = (1/500000000)*block_macs
+    d__layer_forward_flops__batch_size = block_macs/500000000
     d__training_step_flops__workload_layers = _g9*layer_forward_flops
     d__training_step_flops__workload_hidden_dim = _g10*d__layer_forward_flops__workload_hidden_dim
     d__training_step_flops__context_tokens = _g10*d__layer_forward_flops__context_tokens
@@ -293,7 +298,7 @@ def gradient(
     d__training_step_flops__batch_size = _g10*d__layer_forward_flops__batch_size
     d__six_p_step_flops__workload_parameters = _g11*context_tokens
     d__six_p_step_flops__context_tokens = _g11*workload_parameters
-    d__six_p_step_flops__batch_size = (3/500000000000)*context_tokens*workload_parameters
+    d__six_p_step_flops__batch_size = 3*context_tokens*workload_parameters/500000000000
     d__attention_step_flops__workload_layers = _g12*batch_size
     d__attention_step_flops__workload_hidden_dim = _g13*d__attention_macs__workload_hidden_dim
     d__attention_step_flops__context_tokens = _g13*d__attention_macs__context_tokens
@@ -326,11 +331,11 @@ def gradient(
         'attention_step_flops': {'workload_layers': d__attention_step_flops__workload_layers, 'workload_hidden_dim': d__attention_step_flops__workload_hidden_dim, 'context_tokens': d__attention_step_flops__context_tokens, 'batch_size': d__attention_step_flops__batch_size},
     }
     if hardware_peak_flops is not None:
-        _g14 = (1/60)/hardware_peak_flops
+        _g14 = 1/(60*hardware_peak_flops)
         d__attention_time_at_peak__workload_layers = _g14*d__prompt_attention_flops__workload_layers
         d__attention_time_at_peak__workload_hidden_dim = _g14*d__prompt_attention_flops__workload_hidden_dim
         d__attention_time_at_peak__context_tokens = _g14*d__prompt_attention_flops__context_tokens
-        d__attention_time_at_peak__hardware_peak_flops = -1/60*prompt_attention_flops/hardware_peak_flops**2
+        d__attention_time_at_peak__hardware_peak_flops = -prompt_attention_flops/(60*hardware_peak_flops**2)
         derivatives.update({
             'attention_time_at_peak': {'workload_layers': d__attention_time_at_peak__workload_layers, 'workload_hidden_dim': d__attention_time_at_peak__workload_hidden_dim, 'context_tokens': d__attention_time_at_peak__context_tokens, 'hardware_peak_flops': d__attention_time_at_peak__hardware_peak_flops},
         })

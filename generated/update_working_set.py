@@ -59,7 +59,8 @@ def evaluate(
         weight_read_share [1] = weight_reads/step_traffic
         step_floor [ms] = step_traffic/bandwidth
     """
-    weights = (1/1000000)*bytes_per_param*parameters
+    _raw_weights = bytes_per_param*parameters
+    weights = _raw_weights/1000000
     gradients = weights
     optimizer_state = optimizer_moments*weights
     activations = activation_factor*weights
@@ -73,7 +74,7 @@ def evaluate(
     backward_traffic = _t0 + gradients
     optimizer_traffic = gradients + 2*optimizer_state + 2*weights
     step_traffic = backward_traffic + forward_traffic + optimizer_traffic
-    weight_reads = 3*weights
+    weight_reads = 3*_raw_weights/1000000
     traffic_ratio = step_traffic/weights
     weight_read_share = weight_reads/step_traffic
     if bandwidth is not None:
@@ -118,7 +119,8 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    weights = (1/1000000)*bytes_per_param*parameters
+    _raw_weights = bytes_per_param*parameters
+    weights = _raw_weights/1000000
     gradients = weights
     optimizer_state = optimizer_moments*weights
     activations = activation_factor*weights
@@ -129,14 +131,14 @@ def gradient(
     backward_traffic = _t0 + gradients
     optimizer_traffic = gradients + 2*optimizer_state + 2*weights
     step_traffic = backward_traffic + forward_traffic + optimizer_traffic
-    weight_reads = 3*weights
+    weight_reads = 3*_raw_weights/1000000
     _g0 = weights**(-2)
     _g1 = _g0*total
     _g2 = _g0*persistent
     _g5 = _g0*step_traffic
     _g6 = weight_reads/step_traffic**2
-    d__weights__parameters = (1/1000000)*bytes_per_param
-    d__weights__bytes_per_param = (1/1000000)*parameters
+    d__weights__parameters = bytes_per_param/1000000
+    d__weights__bytes_per_param = parameters/1000000
     d__gradients__parameters = d__weights__parameters
     d__gradients__bytes_per_param = d__weights__bytes_per_param
     d__optimizer_state__parameters = d__weights__parameters*optimizer_moments

@@ -65,23 +65,24 @@ def evaluate(
     """
     _t2 = (activation_strategy_value == 1)
     _t3 = (activation_strategy_value == 2)
-    result__weights = (1/500000000)*workload_parameters
+    result__weights = workload_parameters/500000000
     result__gradients = result__weights
-    result__optimizer_state = (3/250000000)*workload_parameters
+    result__optimizer_state = 3*workload_parameters/250000000
     _t0 = result__gradients + result__optimizer_state
     _t1 = _t0 + result__weights
     result__stage_state_DDP = _t1
     result__stage_state_ZeRO_1 = result__gradients + result__weights + result__optimizer_state/n_devices
     result__stage_state_ZeRO_2 = _t0/n_devices + result__weights
+    _raw_result__stage_state_ZeRO_3 = workload_parameters/n_devices
+    _t4 = 16*_raw_result__stage_state_ZeRO_3
     result__stage_state_ZeRO_3 = _t1/n_devices
-    _t4 = 1000000000*result__stage_state_ZeRO_3
-    result__activations = (1/1000000000)*((((activations_activations_none) if _t2 else (activations_activations_selective) if _t3 else (activations_activations_full))) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (0))
-    result__zero3_total_per_device = (1/1000000000)*((_t4 + ((activations_activations_none) if _t2 else (activations_activations_selective) if _t3 else (activations_activations_full))) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (_t4))
-    result__gather_traffic = 3*result__weights
+    result__activations = ((((activations_activations_none) if _t2 else (activations_activations_selective) if _t3 else (activations_activations_full))) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (0))/1000000000
+    result__zero3_total_per_device = ((_t4 + ((activations_activations_none) if _t2 else (activations_activations_selective) if _t3 else (activations_activations_full))) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (_t4))/1000000000
+    result__gather_traffic = 3*workload_parameters/500000000
     result__traffic_multiple_DDP = 1
     result__traffic_multiple_ZeRO_1 = result__traffic_multiple_DDP
     result__traffic_multiple_ZeRO_2 = result__traffic_multiple_DDP
-    result__traffic_multiple_ZeRO_3 = (1/2)*result__gather_traffic/result__weights
+    result__traffic_multiple_ZeRO_3 = result__gather_traffic/(2*result__weights)
     if link_bandwidth is not None:
         result__gather_time = result__gather_traffic/link_bandwidth
     else:
@@ -130,10 +131,10 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__weights = (1/500000000)*workload_parameters
+    result__weights = workload_parameters/500000000
     result__gradients = result__weights
-    result__optimizer_state = (3/250000000)*workload_parameters
-    result__gather_traffic = 3*result__weights
+    result__optimizer_state = 3*workload_parameters/250000000
+    result__gather_traffic = 3*workload_parameters/500000000
     _g2 = n_devices**(-2)
     _g4 = result__gradients + result__optimizer_state
     _g5 = (activation_strategy_value == 1)
@@ -154,16 +155,16 @@ def gradient(
     d__result__stage_state_ZeRO_2__n_devices = -_g2*_g4
     d__result__stage_state_ZeRO_3__workload_parameters = _g3 + d__result__weights__workload_parameters/n_devices
     d__result__stage_state_ZeRO_3__n_devices = -_g2*(_g4 + result__weights)
-    d__result__activations__activations_activations_full = (1/1000000000)*((_g7) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (0))
-    d__result__activations__activations_activations_none = (1/1000000000)*((_g8) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (0))
-    d__result__activations__activations_activations_selective = (1/1000000000)*((_g9) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (0))
+    d__result__activations__activations_activations_full = ((_g7) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (0))/1000000000
+    d__result__activations__activations_activations_none = ((_g8) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (0))/1000000000
+    d__result__activations__activations_activations_selective = ((_g9) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (0))/1000000000
     d__result__zero3_total_per_device__workload_parameters = d__result__stage_state_ZeRO_3__workload_parameters
     d__result__zero3_total_per_device__n_devices = d__result__stage_state_ZeRO_3__n_devices
-    d__result__zero3_total_per_device__activations_activations_full = (1/1000000000)*((_g7) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (0))
-    d__result__zero3_total_per_device__activations_activations_none = (1/1000000000)*((_g8) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (0))
-    d__result__zero3_total_per_device__activations_activations_selective = (1/1000000000)*((_g9) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (0))
+    d__result__zero3_total_per_device__activations_activations_full = ((_g7) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (0))/1000000000
+    d__result__zero3_total_per_device__activations_activations_none = ((_g8) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (0))/1000000000
+    d__result__zero3_total_per_device__activations_activations_selective = ((_g9) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else (0))/1000000000
     d__result__gather_traffic__workload_parameters = 3*d__result__weights__workload_parameters
-    d__result__traffic_multiple_ZeRO_3__workload_parameters = (1/2)*d__result__gather_traffic__workload_parameters/result__weights - 1/2*d__result__weights__workload_parameters*result__gather_traffic/result__weights**2
+    d__result__traffic_multiple_ZeRO_3__workload_parameters = d__result__gather_traffic__workload_parameters/(2*result__weights) - d__result__weights__workload_parameters*result__gather_traffic/(2*result__weights**2)
     derivatives = {
         'result.weights': {'workload_parameters': d__result__weights__workload_parameters},
         'result.gradients': {'workload_parameters': d__result__gradients__workload_parameters},

@@ -123,3 +123,36 @@ def assert_matches_exact(got: dict[str, Any], exact: dict[str, Any], rel: float 
         else:
             tolerance = (absolute or {}).get(name, 1e-300)
             assert math.isclose(actual, float(value), rel_tol=rel, abs_tol=tolerance), f"{name}: {actual} != {value}"
+
+
+def ulp_error(value: float, exact: Any) -> float:
+    """``|value - exact|`` in units in the last place of ``exact`` as a double (exactly, with
+    sympy rationals; 0 for an exact 0 met exactly, infinite for anything else there)."""
+    import math
+
+    exact = sympy.sympify(exact)
+    if exact == 0:
+        return 0.0 if value == 0 else math.inf
+    difference = abs(sympy.Rational(Fraction(float(value))) - exact)
+    return float((difference / sympy.Rational(Fraction(math.ulp(float(exact))))).evalf(20))
+
+
+def float_errors(scenario: Any, model: ScenarioModel) -> list[tuple[str, float, bool]]:
+    """``(output path, ulp error, rational)`` for every float the generated evaluator returns for
+    ``scenario`` (each list entry apart; exact ints, None and text left out), against exact
+    evaluation; ``rational`` is False where the exact value is irrational (a power law's pow, a log)."""
+    tables = {quantity.table for quantity in model.quantities if quantity.table}
+    got = table_paths(flatten(scenario.evaluate()), tables)
+    exact = exact_outputs(model, scenario._args)
+    found = []
+    for quantity in model.quantities:
+        if quantity.hidden or quantity.kind == "text":
+            continue
+        value, expected = got[quantity.name], exact[quantity.name]
+        pairs = ([(f"{quantity.name}[{i}]", v, e) for i, (v, e) in enumerate(zip(value, expected, strict=True))]
+                 if isinstance(expected, list) else [(quantity.name, value, expected)])
+        for path, number, truth in pairs:
+            if number is None or isinstance(number, (bool, int)):
+                continue
+            found.append((path, ulp_error(number, truth), bool(sympy.sympify(truth).is_Rational)))
+    return found

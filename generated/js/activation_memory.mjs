@@ -70,26 +70,28 @@ export function evaluate(args) {
   let sequence, score_bytes_coefficient, score_share, activations_none, activations_selective, activations_full, per_token_activations, score_activations, per_sequence_activations, segment_input, projection_activations_per_layer, ffn_activations_per_layer, score_activations_per_layer, line_items_per_layer, line_items_total;
   if (seq_len != null) {
     const _t0 = $.imul(micro_batch, seq_len, workload_hidden_dim);
-    const _t1 = $.imul(micro_batch, $.ipow(seq_len, 2), workload_heads);
-    const _t2 = precision_bytes*workload_layers;
-    const _t3 = _t0*_t2;
+    const _t1 = precision_bytes*workload_layers;
+    const _t2 = _t0*_t1;
+    const _t3 = $.imul(micro_batch, $.ipow(seq_len, 2), workload_heads);
     const _t4 = _t0*precision_bytes;
-    const _t5 = (1/1000000)*_t4;
+    const _t5 = _t4/1000000;
     sequence = seq_len;
-    score_bytes_coefficient = (5/2)*precision_bytes*seq_len*workload_heads/workload_hidden_dim;
+    score_bytes_coefficient = 5*precision_bytes*seq_len*workload_heads/(2*workload_hidden_dim);
     score_share = score_bytes_coefficient/(per_token_bytes_coefficient + score_bytes_coefficient);
-    activations_none = (1/2)*_t2*($.iadd($.imul(34, _t0), $.imul(5, _t1)));
-    activations_selective = 17*_t3;
-    activations_full = _t3;
-    per_token_activations = (1/1000000000)*activations_selective;
-    score_activations = (1/400000000)*_t1*_t2;
+    activations_none = _t1*($.iadd($.imul(34, _t0), $.imul(5, _t3)))/2;
+    const _raw_activations_selective = _t2;
+    activations_selective = 17*_raw_activations_selective;
+    activations_full = _t2;
+    per_token_activations = 17*_raw_activations_selective/1000000000;
+    const _raw_score_activations = _t1*_t3;
+    score_activations = _raw_score_activations/400000000;
     per_sequence_activations = per_token_activations/micro_batch;
     segment_input = _t5;
-    projection_activations_per_layer = (1/250000)*_t4;
+    projection_activations_per_layer = _t4/250000;
     ffn_activations_per_layer = _t5*ffn_multiple;
-    score_activations_per_layer = 1000*score_activations/workload_layers;
+    score_activations_per_layer = _raw_score_activations/(400000*workload_layers);
     line_items_per_layer = ffn_activations_per_layer + normalization_per_layer + projection_activations_per_layer + score_activations_per_layer;
-    line_items_total = (1/1000)*line_items_per_layer*workload_layers;
+    line_items_total = line_items_per_layer*workload_layers/1000;
   } else {
     sequence = null;
     score_bytes_coefficient = null;
@@ -109,7 +111,8 @@ export function evaluate(args) {
   }
   let segment_inputs, live_segment, checkpointed_activations;
   if (checkpoint_segments != null && seq_len != null) {
-    segment_inputs = (1/1000)*checkpoint_segments*segment_input;
+    const _raw_segment_input = micro_batch*precision_bytes*seq_len*workload_hidden_dim;
+    segment_inputs = _raw_segment_input*checkpoint_segments/1000000000;
     live_segment = per_token_activations*segment_layers/workload_layers;
     checkpointed_activations = live_segment + segment_inputs;
   } else {

@@ -31,8 +31,8 @@ export function evaluate(args) {
     bandwidths,
     messages,
   } = args;
-  const result__times = $.range(0, alphas.length).flatMap((path) => $.range(0, messages.length).map((message) => (1/125000000)*(125*alphas[path] + messages[message]/bandwidths[path])));
-  const result__transmission_times = $.range(0, alphas.length).flatMap((path) => $.range(0, messages.length).map((message) => (1/125000000)*messages[message]/bandwidths[path]));
+  const result__times = $.range(0, alphas.length).flatMap((path) => $.range(0, messages.length).map((message) => (125*alphas[path] + messages[message]/bandwidths[path])/125000000));
+  const result__transmission_times = $.range(0, alphas.length).flatMap((path) => $.range(0, messages.length).map((message) => messages[message]/(125000000*bandwidths[path])));
   const result__crossovers = $.range(0, alphas.length).map((path) => 125*alphas[path]*bandwidths[path]);
   const result__alphas = [...alphas];
   const result__bandwidths = [...bandwidths];

@@ -42,17 +42,18 @@ export function evaluate(args) {
     row_statistics = 2,
   } = args;
   $.exact_integers({ seq_len, head_dim, tile, heads, io_tensors, stored_square_matrices, row_statistics });
-  const _t0 = (1/1000000)*bytes_per_value;
-  const _t1 = $.imul(head_dim, seq_len);
-  const score_matrix = _t0*$.ipow(seq_len, 2);
-  const all_heads_scores = (1/1000)*heads*score_matrix;
-  const tile_bytes = (1/1000)*bytes_per_value*$.ipow(tile, 2);
+  const _t0 = bytes_per_value*seq_len;
+  const _t1 = _t0*head_dim;
+  const _raw_score_matrix = bytes_per_value*$.ipow(seq_len, 2);
+  const score_matrix = _raw_score_matrix/1000000;
+  const all_heads_scores = _raw_score_matrix*heads/1000000000;
+  const tile_bytes = bytes_per_value*$.ipow(tile, 2)/1000;
   const tiles_per_side = $.floor_div(seq_len, tile, true);
   const tile_count = $.ipow(tiles_per_side, 2);
-  const qkv_bytes = (3/1000000)*_t1*bytes_per_value;
-  const io_bytes = _t0*_t1*io_tensors;
+  const qkv_bytes = 3*_t1/1000000;
+  const io_bytes = _t1*io_tensors/1000000;
   const stored_standard = io_bytes + score_matrix*stored_square_matrices;
-  const stored_flash = _t0*row_statistics*seq_len + io_bytes;
+  const stored_flash = _t0*row_statistics/1000000 + io_bytes;
   const stored_ratio = stored_standard/stored_flash;
   return {
     "score_matrix": score_matrix,

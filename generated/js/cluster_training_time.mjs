@@ -42,11 +42,11 @@ export function evaluate(args) {
     hourly_price = null,
   } = args;
   $.exact_integers({ n_devices, tokens_per_step });
-  const peak_rate = (1/1000000000000)*hardware_peak;
+  const peak_rate = hardware_peak/1000000000000;
   const delivered_rate = efficiency*n_devices*peak_rate;
   let step_operations, step_time;
   if (tokens_per_step != null) {
-    step_operations = (3/500000000000)*tokens_per_step*workload_parameters;
+    step_operations = 3*tokens_per_step*workload_parameters/500000000000;
     step_time = step_operations/delivered_rate;
   } else {
     step_operations = null;
@@ -54,9 +54,11 @@ export function evaluate(args) {
   }
   let training_time, training_tokens, device_hours;
   if (workload_training_ops != null) {
-    training_time = (1/86400000000000000)*workload_training_ops/delivered_rate;
-    training_tokens = (1/6)*workload_training_ops/workload_parameters;
-    device_hours = 24*n_devices*training_time;
+    const _raw_delivered_rate = efficiency*hardware_peak*n_devices;
+    const _raw_training_time = workload_training_ops/_raw_delivered_rate;
+    training_time = _raw_training_time/86400;
+    training_tokens = workload_training_ops/(6*workload_parameters);
+    device_hours = _raw_training_time*n_devices/3600;
   } else {
     training_time = null;
     training_tokens = null;
@@ -70,19 +72,25 @@ export function evaluate(args) {
   }
   let energy;
   if (hardware_tdp != null && workload_training_ops != null) {
-    energy = (3/125)*hardware_tdp*n_devices*training_time;
+    const _raw_delivered_rate = efficiency*hardware_peak*n_devices;
+    const _raw_training_time = workload_training_ops/_raw_delivered_rate;
+    energy = _raw_training_time*hardware_tdp*n_devices/3600000;
   } else {
     energy = null;
   }
   let rental_cost;
   if (hourly_price != null && workload_training_ops != null) {
-    rental_cost = (12500000000000001/12500000000000000)*device_hours*hourly_price;
+    const _raw_delivered_rate = efficiency*hardware_peak*n_devices;
+    const _raw_training_time = workload_training_ops/_raw_delivered_rate;
+    const _raw_device_hours = _raw_training_time*n_devices;
+    rental_cost = 1388888888888889*_raw_device_hours*hourly_price/5000000000000000000;
   } else {
     rental_cost = null;
   }
   let steps;
   if (tokens_per_step != null && workload_training_ops != null) {
-    steps = (1/1000000000000)*workload_training_ops/step_operations;
+    const _raw_step_operations = tokens_per_step*workload_parameters;
+    steps = workload_training_ops/(6*_raw_step_operations);
   } else {
     steps = null;
   }

@@ -37,10 +37,13 @@ export function evaluate(args) {
     recompiles = null,
   } = args;
   $.exact_integers({ experiment_items, recompiles });
+  const _raw_eager_item_time = 1/eager_rate;
   const eager_item_time = 1000/eager_rate;
+  const _raw_compiled_item_time = 1/compiled_rate;
   const compiled_item_time = 1000/compiled_rate;
+  const _raw_saving_per_item = -_raw_compiled_item_time + _raw_eager_item_time;
   const saving_per_item = -compiled_item_time + eager_item_time;
-  const breakeven_items = 1000*compile_time/saving_per_item;
+  const breakeven_items = compile_time/_raw_saving_per_item;
   const speedup = compiled_rate/eager_rate;
   let experiment_eager, experiment_compiled_running;
   if (experiment_items != null) {

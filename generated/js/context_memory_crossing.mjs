@@ -37,10 +37,11 @@ export function evaluate(args) {
     bytes_per_value,
   } = args;
   $.exact_integers({ workload_heads });
-  const weights = (1/1000000000)*bytes_per_value*workload_parameters;
+  const _raw_weights = bytes_per_value*workload_parameters;
+  const weights = _raw_weights/1000000000;
   const kv_per_token = bytes_per_value*workload_kv_values_per_token;
   const score_bytes_per_pair = bytes_per_value*workload_heads;
-  const kv_crossing = 1000000000*weights/kv_per_token;
+  const kv_crossing = _raw_weights/kv_per_token;
   const score_crossing = Math.sqrt(hardware_capacity)*Math.sqrt(1/score_bytes_per_pair);
   const kv_score_crossing = kv_per_token/score_bytes_per_pair;
   return {

@@ -59,8 +59,8 @@ export function evaluate(args) {
   const _t1 = 2*result__gradient_bytes;
   const result__intra_bytes = _t1*($.iadd(devices_per_node, -1))/devices_per_node;
   const result__inter_bytes = _t1*_t2*($.iadd(_t0, -1))*(nodes > 1 ? 1 : 0);
-  const result__intra_time = (1/1000000)*result__intra_bytes/intra_bandwidth;
-  const result__inter_time = (1/1000000)*result__inter_bytes/inter_bandwidth;
+  const result__intra_time = result__intra_bytes/(1000000*intra_bandwidth);
+  const result__inter_time = result__inter_bytes/(1000000*inter_bandwidth);
   const result__communication_time = result__inter_time + result__intra_time;
   const result__compute_time = 1000*accumulation_steps*step_time;
   const result__update_time = result__communication_time + result__compute_time;
@@ -74,7 +74,10 @@ export function evaluate(args) {
   const result__training_time = training_time/result__speedup;
   let result__cost;
   if (node_hour_rate != null) {
-    result__cost = (12500000000000001/12500000000000000)*node_hour_rate*nodes*result__training_time;
+    const _raw_result__compute_time = accumulation_steps*step_time;
+    const _raw_result__speedup = _raw_result__compute_time*devices_per_node*nodes/result__update_time;
+    const _raw_result__training_time = training_time/_raw_result__speedup;
+    result__cost = 12500000000000001*_raw_result__training_time*node_hour_rate*nodes/12500000000000000000;
   } else {
     result__cost = null;
   }

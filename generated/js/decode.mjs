@@ -38,17 +38,21 @@ export function evaluate(args) {
     tp_size = 1,
   } = args;
   $.exact_integers({ batch_size, tp_size });
-  const _t0 = workload_parameters/tp_size;
-  const result__weight_bytes = _t0*precision_value;
-  const result__flops_per_step = 2*_t0*batch_size;
-  const result__compute_time = 1000*result__flops_per_step/hardware_peak;
-  const result__memory_time = 1000*result__weight_bytes/hardware_bandwidth;
+  const _t2 = workload_parameters/tp_size;
+  const result__weight_bytes = _t2*precision_value;
+  const _t1 = result__weight_bytes/hardware_bandwidth;
+  const result__flops_per_step = 2*_t2*batch_size;
+  const _t0 = result__flops_per_step/hardware_peak;
+  const _raw_result__compute_time = _t0;
+  const result__compute_time = 1000*_t0;
+  const _raw_result__memory_time = _t1;
+  const result__memory_time = 1000*_t1;
   const result__memory_share = result__memory_time/(result__compute_time + result__memory_time);
   const result__bound_ratio = result__memory_time/result__compute_time;
   const result__intensity = result__flops_per_step/result__weight_bytes;
   const result__attainable_flops = Math.min(hardware_peak, hardware_bandwidth*result__intensity);
   const result__peak_fraction = result__attainable_flops/hardware_peak;
-  const result__bottleneck = ((1/1000)*result__memory_time > (1/1000)*result__compute_time ? 1 : 0);
+  const result__bottleneck = (_raw_result__memory_time > _raw_result__compute_time ? 1 : 0);
   return {
     "result": {
       "weight_bytes": result__weight_bytes,

@@ -66,7 +66,7 @@ export function evaluate(args) {
   const result__step_flops = _batched['result']['training_step_flops'];
   const _t0 = $.imul(1000, result__step_flops, result__steps);
   const result__ops_per_step = $.imul(4, _batched['result']['layers']);
-  const _t1 = (1/1000)*result__ops_per_step*result__steps;
+  const _t1 = result__ops_per_step*result__steps/1000;
   const result__peak_host = host_peak;
   const result__peak_accelerator = accelerator_peak;
   const result__bandwidth_host = host_bandwidth;

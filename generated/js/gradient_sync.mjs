@@ -42,10 +42,10 @@ export function evaluate(args) {
   $.exact_integers({ steps });
   const result__sync_bytes = 2*precision_value*workload_parameters;
   const result__compute_time = compute_time/compute_speedup;
-  const result__transfer_times = $.range(0, links.length).map((link) => (1/125000000)*result__sync_bytes/links[link]);
+  const result__transfer_times = $.range(0, links.length).map((link) => result__sync_bytes/(125000000*links[link]));
   const result__step_times = $.range(0, links.length).map((link) => result__compute_time + result__transfer_times[link]);
   const result__compute_fractions = $.range(0, links.length).map((link) => result__compute_time/result__step_times[link]);
-  const result__energy_per_step = (1/125000000000)*energy_per_bit*result__sync_bytes;
+  const result__energy_per_step = energy_per_bit*result__sync_bytes/125000000000;
   const result__energy_total = result__energy_per_step*steps;
   return {
     "result": {

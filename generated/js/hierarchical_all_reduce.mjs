@@ -47,11 +47,11 @@ export function evaluate(args) {
   const result__reduce_scatter_time = result__intra_bytes/intra_bandwidth;
   const result__shard = _t0;
   const result__inter_byte_time = 16*_t1*result__shard/(inter_bandwidth*n_nodes);
-  const result__inter_startup_time = (1/500000)*_t1*inter_alpha;
+  const result__inter_startup_time = _t1*inter_alpha/500000;
   const result__inter_time = result__inter_byte_time + result__inter_startup_time;
   const result__all_gather_time = result__reduce_scatter_time;
   const result__total_time = result__all_gather_time + result__inter_time + result__reduce_scatter_time;
-  const result__flat_ring_time = ((1/500000)*n_devices - 1/500000)*(8000000*_t2/n_devices + inter_alpha);
+  const result__flat_ring_time = (n_devices/500000 - 1/500000)*(8000000*_t2/n_devices + inter_alpha);
   const result__flat_bound_time = 16*_t2;
   const result__speedup_vs_flat_ring = result__flat_ring_time/result__total_time;
   const result__speedup_vs_flat_bound = result__flat_bound_time/result__total_time;

@@ -79,9 +79,9 @@ export function evaluate(args) {
   let result__sequential_time, result__overlapped_time, result__upgraded_sequential_time, result__upgraded_overlapped_time, result__naive_upgraded_time, result__sequential_reduction;
   if (compute_time_stated != null && memory_time_stated != null) {
     result__sequential_time = compute_time + memory_time + overhead;
-    result__overlapped_time = overhead + 1000*Math.max((1/1000)*compute_time, (1/1000)*memory_time);
+    result__overlapped_time = overhead + 1000*Math.max(compute_time/1000, memory_time/1000);
     result__upgraded_sequential_time = overhead + result__upgraded_compute_time + result__upgraded_memory_time;
-    result__upgraded_overlapped_time = overhead + 1000*Math.max((1/1000)*result__upgraded_compute_time, (1/1000)*result__upgraded_memory_time);
+    result__upgraded_overlapped_time = overhead + 1000*Math.max(result__upgraded_compute_time/1000, result__upgraded_memory_time/1000);
     result__naive_upgraded_time = result__sequential_time/(compute_speedup*memory_speedup);
     result__sequential_reduction = 1 - result__upgraded_sequential_time/result__sequential_time;
   } else {

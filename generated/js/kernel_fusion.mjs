@@ -22,7 +22,7 @@ export const argumentDefaults = {
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["dispatch", "launch"], check: (dispatch, launch) => ((1/1000000)*dispatch + (1/1000000)*launch > 0), message: "dispatch and launch must not both be zero", unless: "", when: ""},
+  {names: ["dispatch", "launch"], check: (dispatch, launch) => (dispatch/1000000 + launch/1000000 > 0), message: "dispatch and launch must not both be zero", unless: "", when: ""},
 ];
 
 export function evaluate(args) {

@@ -53,21 +53,23 @@ export function evaluate(args) {
     tpot_budgets,
   } = args;
   $.exact_integers({ context_tokens, batch_sizes, prompt_tokens });
-  const weights = (1/1000000000)*weight_bytes_per_param*workload_parameters;
+  const _raw_weights = weight_bytes_per_param*workload_parameters;
+  const weights = _raw_weights/1000000000;
   const kv_per_token = kv_bytes_per_value*workload_kv_values_per_token;
-  const kv_per_sequence = (1/1000000)*context_tokens*kv_per_token;
-  const bandwidth = (1/1000000000000)*hardware_bandwidth;
-  const step_bytes = $.range(0, batch_sizes.length).map((position) => 1000000*(kv_per_sequence*batch_sizes[position] + 1000*weights));
-  const step_time = $.range(0, batch_sizes.length).map((position) => (1/1000000000000)*step_bytes[position]/bandwidth);
+  const _raw_kv_per_sequence = context_tokens*kv_per_token;
+  const kv_per_sequence = _raw_kv_per_sequence/1000000;
+  const bandwidth = hardware_bandwidth/1000000000000;
+  const step_bytes = $.range(0, batch_sizes.length).map((position) => _raw_kv_per_sequence*batch_sizes[position] + _raw_weights);
+  const step_time = $.range(0, batch_sizes.length).map((position) => step_bytes[position]/hardware_bandwidth);
   const token_rate = $.range(0, batch_sizes.length).map((position) => batch_sizes[position]/step_time[position]);
-  const cache_share = $.range(0, batch_sizes.length).map((position) => 1000000*kv_per_sequence*batch_sizes[position]/step_bytes[position]);
-  const rate_ceiling = 1000000*bandwidth/kv_per_sequence;
-  const max_batch_within = $.range(0, tpot_budgets.length).map((position) => Math.max(0, $.floor_div(1000000*bandwidth*tpot_budgets[position] - 1000*weights, kv_per_sequence)));
-  const max_batch_in_memory = Math.max(0, $.floor_div(hardware_capacity - 1000000000*weights, 1000000*kv_per_sequence));
-  const peak_rate = (1/1000000000000)*hardware_peak;
+  const cache_share = $.range(0, batch_sizes.length).map((position) => _raw_kv_per_sequence*batch_sizes[position]/step_bytes[position]);
+  const rate_ceiling = hardware_bandwidth/_raw_kv_per_sequence;
+  const max_batch_within = $.range(0, tpot_budgets.length).map((position) => Math.max(0, $.floor_div(-_raw_weights + hardware_bandwidth*tpot_budgets[position], _raw_kv_per_sequence)));
+  const max_batch_in_memory = Math.max(0, $.floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence));
+  const peak_rate = hardware_peak/1000000000000;
   const ridge = peak_rate/bandwidth;
   const prefill_ops = prompt_tokens*workload_inference_flops;
-  const prefill_time = (1/1000000000)*prefill_ops/(peak_rate*prefill_efficiency);
+  const prefill_time = 1000*prefill_ops/(hardware_peak*prefill_efficiency);
   return {
     "weights": weights,
     "kv_per_token": kv_per_token,

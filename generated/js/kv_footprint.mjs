@@ -42,11 +42,11 @@ export function evaluate(args) {
   } = args;
   $.exact_integers({ tokens });
   const per_token = bytes_per_value*kv_width_factor*workload_kv_values_per_token;
-  const total = (1/1000000000)*per_token*tokens;
-  const weights = (1/1000000000)*bytes_per_value*workload_parameters;
+  const total = per_token*tokens/1000000000;
+  const weights = bytes_per_value*workload_parameters/1000000000;
   let kv_budget, tokens_in_budget, requests;
   if (hardware_capacity != null && kv_share != null) {
-    kv_budget = (1/1073741824)*hardware_capacity*kv_share;
+    kv_budget = hardware_capacity*kv_share/1073741824;
     tokens_in_budget = 1000000000*kv_budget/per_token;
     requests = kv_budget/total;
   } else {

@@ -40,7 +40,7 @@ export function evaluate(args) {
   const compression = full_params/update_params;
   let full_bytes, update_bytes;
   if (bytes_per_param != null) {
-    const _t0 = (1/1000000)*bytes_per_param;
+    const _t0 = bytes_per_param/1000000;
     full_bytes = _t0*full_params;
     update_bytes = _t0*update_params;
   } else {

@@ -37,11 +37,11 @@ export function evaluate(args) {
   } = args;
   $.exact_integers({ seq_len, heads, layers });
   const scores_per_layer = $.imul(heads, $.ipow(seq_len, 2));
-  const layer_bytes = (1/1000000000)*bytes_per_score*scores_per_layer;
+  const layer_bytes = bytes_per_score*scores_per_layer/1000000000;
   const total_bytes = layer_bytes*layers;
   let device_memory, layer_device_multiple;
   if (hardware_capacity != null) {
-    device_memory = (1/1073741824)*hardware_capacity;
+    device_memory = hardware_capacity/1073741824;
     layer_device_multiple = layer_bytes/device_memory;
   } else {
     device_memory = null;

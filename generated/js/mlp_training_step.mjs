@@ -91,8 +91,8 @@ export function evaluate(args) {
   const parameters = $.iadd(_t4, _t5, hidden_width, output_width);
   const optimizer_step_bytes = bytes_per_value*optimizer_values_moved*parameters;
   const intensity = total_flops/total_bytes;
-  const peak_rate = (1/1000000000000)*hardware_peak;
-  const compute_time = (1/1000000)*total_flops/peak_rate;
+  const peak_rate = hardware_peak/1000000000000;
+  const compute_time = 1000000*total_flops/hardware_peak;
   const memory_time = 1000000*total_bytes/hardware_bandwidth;
   const host__ops_per_block = $.iadd(forward_ops, 1);
   const host__blocks = 1;

@@ -67,7 +67,7 @@ export function evaluate(args) {
   const _pipeline = pipeline_schedule_evaluate({stages: pipeline__stages, microbatches: pipeline__microbatches, bubble_target: pipeline__bubble_target});
   const result__step_flops = batch_tokens*flops_per_param_token*workload_parameters;
   const result__compute_time = window_resolution*Math.max(1, $.floor_div(accelerator_peak*local_efficiency*n_devices*window_resolution + 2*result__step_flops, 2*accelerator_peak*local_efficiency*n_devices*window_resolution));
-  const result__gradient_bytes = (1/1000000000)*gradient_precision_value*workload_parameters;
+  const result__gradient_bytes = gradient_precision_value*workload_parameters/1000000000;
   const result__dp_shard = _t0*result__gradient_bytes;
   const result__ring_bytes = result__dp_shard*($.iadd($.imul(2, dp_size), -2))/dp_size;
   const full_allreduce_time = 2*result__dp_shard/link_bandwidth;
@@ -80,9 +80,9 @@ export function evaluate(args) {
   const result__efficiency = result__compute_time/result__step_time;
   const result__efficiency_no_overlap = result__compute_time/(_t2 + result__allreduce_time);
   const result__overlap_share = _t1*Math.min(overlap_fraction, result__compute_time/full_allreduce_time) + overlap_fraction*(2 > dp_size ? 1 : 0);
-  const result__state_total = (1/62500000)*workload_parameters;
+  const result__state_total = workload_parameters/62500000;
   const result__state_per_device = _t0*result__state_total;
-  const result__zero1_state_per_device = (1/250000000)*_t0*workload_parameters*(1 + 3/dp_size);
+  const result__zero1_state_per_device = _t0*workload_parameters*(1 + 3/dp_size)/250000000;
   const result__fleet_mfu = result__efficiency*local_efficiency;
   const result__double_counted_mfu = Math.pow(result__efficiency, 2)*local_efficiency;
   const result__n_devices = n_devices;

@@ -48,14 +48,15 @@ export function evaluate(args) {
   }
   let energy;
   if (accelerator_hours != null && device_power != null) {
-    energy = (1/1000000000)*accelerator_hours*device_power;
+    energy = accelerator_hours*device_power/1000000000;
   } else {
     energy = null;
   }
   let achieved_rate, peak_fraction;
   if (accelerator_hours != null && workload_training_compute != null) {
-    achieved_rate = (1/3600000000000000)*training_operations/accelerator_hours;
-    peak_fraction = 1000000000000*achieved_rate/accelerator_peak_flops;
+    const _raw_achieved_rate = training_operations/accelerator_hours;
+    achieved_rate = _raw_achieved_rate/3600000000000000;
+    peak_fraction = _raw_achieved_rate/(3600*accelerator_peak_flops);
   } else {
     achieved_rate = null;
     peak_fraction = null;

@@ -36,8 +36,8 @@ export function evaluate(args) {
   $.exact_integers({ width, bottleneck, sites });
   const params_per_adapter = $.iadd($.imul(2, bottleneck, width), bottleneck, width);
   const params_total = $.imul(params_per_adapter, sites);
-  const adapter_bytes = (1/1000)*bytes_per_param*params_per_adapter;
-  const total_bytes = (1/1000000)*bytes_per_param*params_total;
+  const adapter_bytes = bytes_per_param*params_per_adapter/1000;
+  const total_bytes = bytes_per_param*params_total/1000000;
   return {
     "params_per_adapter": params_per_adapter,
     "params_total": params_total,

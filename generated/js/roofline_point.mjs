@@ -38,8 +38,8 @@ export function evaluate(args) {
   if (intensity == null && achieved_bandwidth != null && achieved_rate != null) {
     intensity = achieved_rate/achieved_bandwidth;
   }
-  const peak = (1/1000000000000)*hardware_peak;
-  const ridge = 1000000000000*peak/hardware_bandwidth;
+  const peak = hardware_peak/1000000000000;
+  const ridge = hardware_peak/hardware_bandwidth;
   let bandwidth_utilization;
   if (achieved_bandwidth != null) {
     bandwidth_utilization = 1000000000000*achieved_bandwidth/hardware_bandwidth;
@@ -49,8 +49,9 @@ export function evaluate(args) {
   let point_intensity, memory_roof, attainable, peak_fraction;
   if (intensity != null) {
     point_intensity = intensity;
-    memory_roof = (1/1000000000000)*hardware_bandwidth*point_intensity;
-    attainable = (1/1000000000000)*Math.min(1000000000000*memory_roof, 1000000000000*peak);
+    const _raw_memory_roof = hardware_bandwidth*point_intensity;
+    memory_roof = _raw_memory_roof/1000000000000;
+    attainable = Math.min(_raw_memory_roof, hardware_peak)/1000000000000;
     peak_fraction = attainable/peak;
   } else {
     point_intensity = null;

@@ -50,20 +50,24 @@ export function evaluate(args) {
     precision_value,
   } = args;
   $.exact_integers({ workload_layers, workload_hidden_dim, workload_heads, seq_len, batch_size });
-  const result__linear_flops = (1/500000000000)*batch_size*seq_len*workload_parameters;
-  const result__attention_flops = (1/250000000000)*batch_size*$.ipow(seq_len, 2)*workload_heads*workload_layers*$.floor_div(workload_hidden_dim, workload_heads, true);
+  const _raw_result__linear_flops = batch_size*seq_len*workload_parameters;
+  const result__linear_flops = _raw_result__linear_flops/500000000000;
+  const _raw_result__attention_flops = batch_size*$.ipow(seq_len, 2)*workload_heads*workload_layers*$.floor_div(workload_hidden_dim, workload_heads, true);
+  const result__attention_flops = _raw_result__attention_flops/250000000000;
   const result__prompt_cache_hit_ratio = 0;
   const result__prefill_chunks = 1;
-  const result__ttft = 1000*(hardware_dispatch_tax + 2000000000000*(result__attention_flops + result__linear_flops)/hardware_peak);
-  const result__model_weights_size = (1/1000000000)*precision_value*workload_parameters;
+  const result__ttft = 1000*(hardware_dispatch_tax + 4*(2*_raw_result__attention_flops + _raw_result__linear_flops)/hardware_peak);
+  const result__model_weights_size = precision_value*workload_parameters/1000000000;
   let result__kv_cache_size, result__total_memory_required, result__itl, result__memory_utilization, result__feasible;
   if (workload_kv_values_per_token != null) {
-    result__kv_cache_size = (1/1000000000)*batch_size*precision_value*seq_len*workload_kv_values_per_token;
+    const _raw_result__model_weights_size = precision_value*workload_parameters;
+    const _raw_result__kv_cache_size = batch_size*precision_value*seq_len*workload_kv_values_per_token;
+    result__kv_cache_size = _raw_result__kv_cache_size/1000000000;
+    const _raw_result__total_memory_required = _raw_result__kv_cache_size + _raw_result__model_weights_size;
     result__total_memory_required = result__kv_cache_size + result__model_weights_size;
-    const _t0 = 1000000000*result__total_memory_required;
-    result__itl = (1/100)*workload_layers + 1000000000000*result__total_memory_required/hardware_bandwidth;
-    result__memory_utilization = _t0/hardware_capacity;
-    result__feasible = $.iadd(1, $.imul(-1, (_t0 > hardware_capacity ? 1 : 0)));
+    result__itl = 1000*_raw_result__total_memory_required/hardware_bandwidth + workload_layers/100;
+    result__memory_utilization = _raw_result__total_memory_required/hardware_capacity;
+    result__feasible = $.iadd(1, $.imul(-1, (_raw_result__total_memory_required > hardware_capacity ? 1 : 0)));
   } else {
     result__kv_cache_size = null;
     result__total_memory_required = null;

@@ -73,13 +73,14 @@ export function evaluate(args) {
   const total_tokens = $.iadd(decode_tokens, prompt_tokens);
   const _t4 = $.imul(2, total_tokens);
   const ttft = 1000*_t0*_t2*($.imul(_t0, _t1) + workload_parameters) + 1000*hardware_dispatch_tax;
-  const weights = (1/1000000000)*precision_value*workload_parameters;
-  const bandwidth = (1/1000000000000)*hardware_bandwidth;
+  const _raw_weights = precision_value*workload_parameters;
+  const weights = _raw_weights/1000000000;
+  const bandwidth = hardware_bandwidth/1000000000000;
   const kv_per_token = kv_bytes_per_value*workload_kv_values_per_token;
   const kv_per_request = kv_per_token*total_tokens;
-  const weight_floor = (1/1000)*weights/bandwidth;
-  const dispatch_cost = (1/100)*workload_layers;
-  const tpot = (1/1000)*dispatch_cost + (1/1000000000000)*(kv_per_request + 1000000000*weights)/bandwidth;
+  const weight_floor = _raw_weights/hardware_bandwidth;
+  const dispatch_cost = workload_layers/100;
+  const tpot = workload_layers/100000 + (_raw_weights + kv_per_request)/hardware_bandwidth;
   const decode_time = decode_tokens*tpot;
   const kv_capacity_tokens = $.floor_div(2*_t3 + kv_per_token, 2*kv_per_token);
   const resident_requests = $.floor_div(_t3, kv_per_request);
@@ -87,9 +88,10 @@ export function evaluate(args) {
   const prefill_request_rate = prefill_rate/prompt_tokens;
   const residency_request_rate = resident_requests/request_time;
   const request_rate = Math.min(prefill_request_rate, residency_request_rate);
-  const tokens_per_hour = 3600*request_rate*total_tokens;
-  const cost_per_million_tokens = (12500000000000001/12500000000)*price/tokens_per_hour;
-  const remaining_memory = (1/1000000000)*hardware_capacity - weights;
+  const _raw_tokens_per_hour = request_rate*total_tokens;
+  const tokens_per_hour = 3600*_raw_tokens_per_hour;
+  const cost_per_million_tokens = 1388888888888889*price/(5000000000000*_raw_tokens_per_hour);
+  const remaining_memory = hardware_capacity/1000000000 - weights;
   return {
     "total_tokens": total_tokens,
     "ttft": ttft,

@@ -54,7 +54,7 @@ export function evaluate(args) {
   if (seq_len != null) {
     result__payload = $.imul(2, microbatch, seq_len, workload_hidden_dim);
     result__traffic_per_device = result__payload*result__ring_factor;
-    result__per_collective_time = (1/1000000)*result__traffic_per_device/link_bandwidth;
+    result__per_collective_time = result__traffic_per_device/(1000000*link_bandwidth);
     result__communication_time = result__collectives_per_step*result__per_collective_time;
     result__step_time = result__communication_time + compute_time;
     result__compute_fraction = compute_time/result__step_time;

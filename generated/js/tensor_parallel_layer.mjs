@@ -45,10 +45,12 @@ export function evaluate(args) {
   } = args;
   $.exact_integers({ workload_layers, workload_hidden_dim, tp_size, tokens, collectives_per_layer });
   const result__layer_flops = 2*tokens*workload_parameters/workload_layers;
-  const result__compute_time = 1000*result__layer_flops/(accelerator_peak*local_efficiency*tp_size);
+  const _t0 = result__layer_flops/(accelerator_peak*local_efficiency*tp_size);
+  const _raw_result__compute_time = _t0;
+  const result__compute_time = 1000*_t0;
   const result__layer_bytes = 4*collectives_per_layer*tokens*workload_hidden_dim*($.iadd(tp_size, -1))/tp_size;
-  const result__transfer_times = $.range(0, links.length).map((link) => (1/1000000)*result__layer_bytes/links[link]);
-  const result__breakeven_bandwidth = (1/1000000)*result__layer_bytes/result__compute_time;
+  const result__transfer_times = $.range(0, links.length).map((link) => result__layer_bytes/(1000000*links[link]));
+  const result__breakeven_bandwidth = result__layer_bytes/(1000000000*_raw_result__compute_time);
   return {
     "result": {
       "layer_flops": result__layer_flops,

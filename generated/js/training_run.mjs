@@ -43,7 +43,7 @@ export function evaluate(args) {
   let result__total_flops, result__peak_time, result__compute_time, result__scaled_time, result__stage_times, result__total_time, result__delivered_fraction;
   if (workload_training_flops_per_token != null) {
     result__total_flops = workload_training_flops_per_token*workload_training_tokens;
-    result__peak_time = (1/3600)*result__total_flops/(fleet_accelerators*fleet_peak);
+    result__peak_time = result__total_flops/(3600*fleet_accelerators*fleet_peak);
     result__compute_time = result__peak_time/local_efficiency;
     result__scaled_time = result__compute_time/scaling_efficiency;
     result__stage_times = $.range(0, overheads.length).map((stage) => result__scaled_time*$.product(...$.range(0, stage + 1).map((stage) => overheads[stage] + 1)));

@@ -34,9 +34,9 @@ export function evaluate(args) {
     activations,
   } = args;
   $.exact_integers({ tp_size, dp_size });
-  const result__weights = (1/500000000)*workload_parameters;
+  const result__weights = workload_parameters/500000000;
   const result__gradients = result__weights;
-  const result__master_weights = (1/250000000)*workload_parameters;
+  const result__master_weights = workload_parameters/250000000;
   const result__adam_moment = result__master_weights;
   const result__optimizer_moments = 2*result__adam_moment;
   const _t0 = result__optimizer_moments/tp_size;

@@ -81,7 +81,7 @@ export function evaluate(args) {
   const checkpoint = _t0 + weights;
   const updated_copy = (((master_bytes_per_parameter > 0)) ? (master_bytes_per_parameter) : (bytes_per_value));
   const update_bytes_per_parameter = bytes_per_value + 2*optimizer_bytes_per_parameter + 2*updated_copy;
-  const update_traffic = (1/1000000000)*update_bytes_per_parameter*workload_parameters;
+  const update_traffic = update_bytes_per_parameter*workload_parameters/1000000000;
   let training_total, training_copies;
   if (activations != null) {
     training_total = activations + total;
@@ -110,13 +110,14 @@ export function evaluate(args) {
   }
   let checkpoint_write_time;
   if (checkpoint_bandwidth != null) {
-    checkpoint_write_time = (1/1000000000)*checkpoint/checkpoint_bandwidth;
+    checkpoint_write_time = checkpoint/(1000000000*checkpoint_bandwidth);
   } else {
     checkpoint_write_time = null;
   }
   let update_time;
   if (hardware_bandwidth != null) {
-    update_time = 1000000000000*update_traffic/hardware_bandwidth;
+    const _raw_update_traffic = update_bytes_per_parameter*workload_parameters;
+    update_time = 1000*_raw_update_traffic/hardware_bandwidth;
   } else {
     update_time = null;
   }

@@ -65,19 +65,22 @@ export function evaluate(args) {
   const attention_share = attention_macs/block_macs;
   const dense_to_attention = dense_macs/attention_macs;
   const attention_to_dense = attention_macs/dense_macs;
-  const crossover = (1/2)*weights_per_block/workload_hidden_dim;
+  const crossover = weights_per_block/(2*workload_hidden_dim);
   const crossover_multiple = crossover/workload_hidden_dim;
   const prompt_dense_flops = $.imul(context_tokens, flops_per_token);
   const prompt_attention_flops = $.imul(2, _t2);
   const prompt_flops = $.iadd(prompt_attention_flops, prompt_dense_flops);
-  const training_to_forward = 3;
-  const layer_forward_flops = (1/500000000)*batch_size*block_macs;
-  const training_step_flops = (1/1000)*layer_forward_flops*training_to_forward*workload_layers;
-  const six_p_step_flops = (3/500000000000)*batch_size*context_tokens*workload_parameters;
-  const attention_step_flops = (1/500000000000)*_t2*batch_size*training_to_forward;
+  const _raw_training_to_forward = 1;
+  const _t3 = 3*_raw_training_to_forward/500000000000;
+  const training_to_forward = 3*_raw_training_to_forward;
+  const _raw_layer_forward_flops = batch_size*block_macs;
+  const layer_forward_flops = _raw_layer_forward_flops/500000000;
+  const training_step_flops = _raw_layer_forward_flops*_t3*workload_layers;
+  const six_p_step_flops = 3*batch_size*context_tokens*workload_parameters/500000000000;
+  const attention_step_flops = _t2*_t3*batch_size;
   let attention_time_at_peak;
   if (hardware_peak_flops != null) {
-    attention_time_at_peak = (1/60)*prompt_attention_flops/hardware_peak_flops;
+    attention_time_at_peak = prompt_attention_flops/(60*hardware_peak_flops);
   } else {
     attention_time_at_peak = null;
   }
@@ -93,8 +96,8 @@ export function evaluate(args) {
   }
   let exact_parameters;
   if (workload_context_length != null && workload_vocab_size != null) {
-    const _t3 = $.ipow(workload_hidden_dim, 2);
-    exact_parameters = $.iadd($.imul(workload_context_length, workload_hidden_dim), $.imul(workload_hidden_dim, workload_vocab_size), $.imul(2, workload_hidden_dim), $.imul(workload_layers, $.iadd($.imul(2, _t3, ffn_multiple), $.imul(4, _t3), $.imul(ffn_multiple, workload_hidden_dim), $.imul(9, workload_hidden_dim))));
+    const _t4 = $.ipow(workload_hidden_dim, 2);
+    exact_parameters = $.iadd($.imul(workload_context_length, workload_hidden_dim), $.imul(workload_hidden_dim, workload_vocab_size), $.imul(2, workload_hidden_dim), $.imul(workload_layers, $.iadd($.imul(2, _t4, ffn_multiple), $.imul(4, _t4), $.imul(ffn_multiple, workload_hidden_dim), $.imul(9, workload_hidden_dim))));
   } else {
     exact_parameters = null;
   }

@@ -39,7 +39,8 @@ export function evaluate(args) {
     bandwidth = null,
   } = args;
   $.exact_integers({ optimizer_moments });
-  const weights = (1/1000000)*bytes_per_param*parameters;
+  const _raw_weights = bytes_per_param*parameters;
+  const weights = _raw_weights/1000000;
   const gradients = weights;
   const optimizer_state = optimizer_moments*weights;
   const activations = activation_factor*weights;
@@ -53,7 +54,7 @@ export function evaluate(args) {
   const backward_traffic = _t0 + gradients;
   const optimizer_traffic = gradients + 2*optimizer_state + 2*weights;
   const step_traffic = backward_traffic + forward_traffic + optimizer_traffic;
-  const weight_reads = 3*weights;
+  const weight_reads = 3*_raw_weights/1000000;
   const traffic_ratio = step_traffic/weights;
   const weight_read_share = weight_reads/step_traffic;
   let step_floor;

@@ -120,7 +120,7 @@ class JsEvaluatorPrinter(NamedSymbols, JavascriptCodePrinter):
             return total
         if integral and self.is_integral(factor):
             return self._checked("imul", [self._print(factor), total])
-        return f"{self.parenthesize(factor, 50)}*{total}"
+        return self.scaled(total, factor) if factor.is_Rational else f"{self.parenthesize(factor, 50)}*{total}"
 
     def _print_Product(self, expr: sympy.Product) -> str:
         return self._loop(expr, "product")
@@ -193,6 +193,15 @@ class JsEvaluatorPrinter(NamedSymbols, JavascriptCodePrinter):
         return repr(float(expr))
 
     # -- statements -------------------------------------------------------------------------
+    def real(self, expr: sympy.Basic) -> str:
+        """A raw value (symbolic.codegen.pyprint._Folder) in doubles, as the scaled product it is
+        taken from was: an integer product beyond 2**53 rounds there, it is not refused."""
+        if isinstance(expr, sympy.Mul):
+            return super()._print_Mul(expr)
+        if isinstance(expr, sympy.Add):
+            return super()._print_Add(expr)
+        return self.doprint(expr)
+
     def statement(self, statement: Statement, symbol: sympy.Basic | None) -> str:
         """The JavaScript of one evaluator step; an integer step's symbol joins ``integral``."""
         kind, *parts = statement.form
@@ -200,6 +209,8 @@ class JsEvaluatorPrinter(NamedSymbols, JavascriptCodePrinter):
             raise DeclarationError(f"statement {statement.target} has no form to print")
         if kind == "expr":
             (expr,) = parts
+            if statement.target.startswith("_raw_"):
+                return self.real(expr)
             if symbol is not None and self.is_integral(expr):
                 self.integral.add(symbol)
             return self.doprint(expr)

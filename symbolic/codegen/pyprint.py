@@ -1,9 +1,10 @@
-"""Python printing for the evaluators: the printer, unit folding, and statement order."""
+"""Python printing for the evaluators: the printer, unit folding (its rounding rule: symbolic.codegen.python),
+and statement order."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +57,34 @@ class NamedSymbols:
         call, output, argument = expr.args
         return f"{self._print(call)}[{str(output)!r}][{str(argument)!r}]"  # type: ignore[attr-defined]
 
+    def _print_Mul(self, expr: sympy.Mul) -> str:
+        """A rational unit factor ``p/q`` prints as ``p*x/q``: a division by the exactly
+        representable integer ``q`` rounds once, where ``(1/q)*x`` rounds ``1/q`` and then the product."""
+        coefficient, rest = expr.as_coeff_Mul()
+        if not (coefficient.is_Rational and coefficient.q != 1):
+            return super()._print_Mul(expr)  # type: ignore[misc]
+        return self.scaled(rest, coefficient)
+
+    def scaled(self, expr: sympy.Expr | str, factor: sympy.Rational) -> str:
+        """``factor * expr`` as ``p*expr/q`` (``expr`` printed already, as a string) or, for a
+        product ``n/d``, as ``p*n/(q*d)``; the sign in front."""
+        sign, factor = ("-", -factor) if factor < 0 else ("", factor)
+        if isinstance(expr, str):
+            text = expr if factor.p == 1 else f"{factor.p}*{expr}"
+            return f"{sign}{text}" if factor.q == 1 else f"{sign}{text}/{factor.q}"
+        parts = sympy.Mul.make_args(expr)
+        below = [part.base ** -part.exp for part in parts if part.is_Pow and part.exp.is_negative]
+        above = sympy.Mul(factor.p, *(part for part in parts if not (part.is_Pow and part.exp.is_negative)))
+        text = (super()._print_Mul(above) if above.is_Mul  # type: ignore[misc]
+                else self.parenthesize(above, PRECEDENCE["Mul"]))  # type: ignore[attr-defined]
+        if factor.q == 1 and not below:
+            return sign + text
+        # q first: times an integer denominator it is exact, p*n/(q*d) rounds once; products of
+        # reals, never a checked integer one (in JavaScript, q*d may pass 2**53 where d did not)
+        factors = ([sympy.Integer(factor.q)] if factor.q != 1 else []) + sorted(below, key=lambda f: not f.is_integer)
+        shown = "*".join(self.parenthesize(f, PRECEDENCE["Mul"], strict=True) for f in factors)  # type: ignore[attr-defined]
+        return f"{sign}{text}/{shown if len(factors) == 1 else '(' + shown + ')'}"
+
     def list_slice(self, expr: sympy.Sum) -> tuple[sympy.Expr, sympy.Indexed, sympy.Expr, sympy.Expr] | None:
         """``(factor, entry, first, stop)`` when ``expr`` is a constant times the sum of one list's
         entries over a range, ``list[first:stop]`` in the evaluator's positions; else None.
@@ -97,7 +126,9 @@ class EvaluatorPrinter(NamedSymbols, PythonCodePrinter):
         items = self._print(term.base) + ("" if first == 0 and last == sympy.oo else
                                           f"[{self._print(first) if first != 0 else ''}:{self._print(last)}]")
         total = f"sum({items})"
-        return total if factor == 1 else f"{self.parenthesize(factor, 50)}*{total}"
+        if factor == 1:
+            return total
+        return self.scaled(total, factor) if factor.is_Rational else f"{self.parenthesize(factor, 50)}*{total}"
 
     def _print_Product(self, expr: sympy.Product) -> str:
         self.helpers_used.add("product")
@@ -198,7 +229,12 @@ def python_code(printer: EvaluatorPrinter, form: tuple) -> str:
 
 
 class _Folder:
-    """Substitutes ``scale * x`` for every symbol and divides by the target unit's scale."""
+    """Substitutes ``scale * x`` for every symbol and divides by the target unit's scale.
+
+    With ``raw=True`` (the value statements, through ``read``), a step registered by
+    ``fold_step`` is read as ``c * raw`` instead of its display value, so its unit factor ``c``
+    is folded into the reader's own exact constant rather than rounded twice; the rule is
+    written out in symbolic.codegen.python's docstring."""
 
     def __init__(self, model: ScenarioModel, arguments: list[InputDecl]) -> None:
         self.scale: dict[sympy.Basic, sympy.Expr] = {s: scale_of_unit(u) for s, u in UNIT_SYMBOLS.items()}
@@ -207,12 +243,17 @@ class _Folder:
             self.scale[decl.symbol] = scale_of_unit(decl.spec.unit)
         for quantity in model.quantities:
             self.scale[quantity.symbol] = scale_of_unit(quantity.unit)
+        self.raw: dict[sympy.Basic, sympy.Expr] = {}  # step -> c * the symbol holding its raw value
+        self.raw_values: dict[sympy.Basic, tuple[sympy.Basic, sympy.Expr]] = {}  # raw symbol -> (step, G)
+        self.computed: set[sympy.Basic] = set()  # raw values a statement computes already
 
-    def base(self, expr: sympy.Basic) -> sympy.Basic:
+    def base(self, expr: sympy.Basic, raw: bool = False) -> sympy.Basic:
         replace: dict[sympy.Basic, sympy.Basic] = {}
         for symbol in expr.free_symbols:
             if symbol in self.constants:
                 replace[symbol] = self.scale[symbol]
+            elif raw and symbol in self.raw:
+                replace[symbol] = self.scale[symbol] * self.raw[symbol]
             elif symbol.is_Symbol and self.scale.get(symbol, 1) != 1:
                 replace[symbol] = self.scale[symbol] * symbol
         for entry in expr.atoms(sympy.Indexed):  # list entries in a unit of another scale (MB, µs)
@@ -220,11 +261,87 @@ class _Folder:
                 replace[entry] = self.scale[entry.base] * entry
         return expr.xreplace(replace)
 
-    def __call__(self, expr: sympy.Expr, unit: str) -> sympy.Expr:
-        folded = self.base(expr) / scale_of_unit(unit)
+    def __call__(self, expr: sympy.Expr, unit: str, raw: bool = False) -> sympy.Expr:
+        folded = self.base(expr, raw) / scale_of_unit(unit)
         # Pull common factors out of sums so that equal scales cancel: H/(H + T), not µH/(µH + µT).
         return folded if folded == expr else sympy.factor_terms(folded)
 
+    def fold_step(self, step: sympy.Basic, expr: sympy.Expr, unit: str, name: str) -> sympy.Expr:
+        """A scalar step's expression for the value statements (``read``), registering how its
+        readers may read it raw: folded with raw reads it is ``c * G``; with an inexact unit
+        factor ``c`` they read ``c * _raw_<name>``, which holds ``G`` (or ``G`` itself, a symbol)."""
+        chosen = self.read(expr, unit)
+        via_raw = self(expr, unit, raw=True) if self.raw else chosen
+        factor, rest = via_raw.as_coeff_Mul()
+        if factor.is_Rational and not exact_scaling(factor):
+            if isinstance(rest, (sympy.Symbol, sympy.Dummy)):
+                self.raw[step] = via_raw
+            else:
+                raw = sympy.Dummy(f"_raw_{name}")
+                self.raw[step] = factor * raw
+                self.raw_values[raw] = (step, rest)
+        return chosen
+
+    def read(self, expr: sympy.Expr, unit: str) -> sympy.Expr:
+        """``expr`` folded for the value statements: reading the steps it reads raw when their
+        display values would be rescaled by an inexact constant (``1e6*total_flops/hardware_peak``
+        rather than ``total_flops/peak_rate/1e6``), else at their display values, where the
+        scales cancel (``compute_time + memory_time``, both in µs)."""
+        shown = self(expr, unit)
+        if not self.raw:
+            return shown
+        products = [shown.as_coeff_Mul()] + [product.as_coeff_Mul() for product in shown.atoms(sympy.Mul)]
+        if any(not exact_scaling(factor) and rest.free_symbols & self.raw.keys() for factor, rest in products):
+            return self(expr, unit, raw=True)
+        return shown
+
+    def fold_steps(self, scalars: Sequence[Any]) -> dict[sympy.Basic, sympy.Expr]:
+        """Each scalar step's expression for the value statements (``fold_step``), folded after
+        the steps it reads."""
+        by_symbol = {q.symbol: q for q in scalars}
+        steps: dict[sympy.Basic, sympy.Expr] = {}
+
+        def visit(quantity: Any) -> None:
+            if quantity.symbol in steps:
+                return
+            steps[quantity.symbol] = sympy.S.Zero
+            for symbol in sorted(quantity.expr.free_symbols & by_symbol.keys(), key=str):
+                visit(by_symbol[symbol])
+            steps[quantity.symbol] = self.fold_step(quantity.symbol, quantity.expr, quantity.unit,
+                                                    code_name(quantity.name))
+
+        for quantity in scalars:
+            visit(quantity)
+        return steps
+
+    def raw_statements(self, steps: dict[sympy.Basic, sympy.Expr], others: Iterable[sympy.Basic],
+                       guarded: bool) -> list[tuple[sympy.Basic, sympy.Basic]]:
+        """``(raw, what it holds)`` for the raw values that ``steps`` and ``others`` read, directly
+        or through other raw values, in the order they were registered, less those the main block
+        computes already (a guarded block computes its own: in JavaScript its constants are its
+        own). A step whose raw value is computed becomes ``c * raw`` in ``steps``, unless that
+        rounds more (``p*n/d`` with ``n`` exact rounds once, ``p*(n/d)`` twice)."""
+        wanted: set[sympy.Basic] = set()
+        pending = [*steps.values(), *others]
+        while pending:
+            found = pending.pop().free_symbols & self.raw_values.keys() - wanted - self.computed
+            wanted |= found
+            pending.extend(self.raw_values[raw][1] for raw in found)
+        available = wanted | self.computed
+        if not guarded:
+            self.computed |= wanted
+        for raw, (step, value) in self.raw_values.items():
+            factor = self.raw[step].as_coeff_Mul()[0]
+            if (step in steps and raw in available and steps[step] == factor * value
+                    and (abs(factor.p) == 1 or sympy.fraction(value)[1] == 1)):
+                steps[step] = self.raw[step]
+        return [(raw, value) for raw, (_, value) in self.raw_values.items() if raw in wanted]
+
+
+def exact_scaling(factor: sympy.Rational) -> bool:
+    """True when multiplying by ``factor`` cannot round: 0, ±2**k or ±1/2**k."""
+    p, q = abs(int(factor.p)), int(factor.q)
+    return p & (p - 1) == 0 and q & (q - 1) == 0
 
 
 def _ordered(items: Sequence[tuple[Any, ...]], names: dict[sympy.Basic, str]) -> tuple[Statement, ...]:

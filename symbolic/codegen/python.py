@@ -8,6 +8,27 @@ exact Python ints. Outputs that need an optional input are computed in a block g
 by ``is not None`` and are None otherwise; hidden steps that no output reads are dropped.
 A contained scenario (``Sub``) is one call of its own generated evaluator, not a copy of its
 steps (symbolic.codegen.contained).
+
+Unit factors round once where they can (``_Folder`` in symbolic.codegen.pyprint):
+
+* A folded factor ``p/q`` prints as ``p*n/(q*d)``, in Python and JavaScript alike: a division
+  by the exact integer ``q`` (``hardware_peak/1000000000000``), never a product with the
+  rounded reciprocal ``(1/q)``; ``p`` times an exact int, and ``q`` times an integer
+  denominator, round nothing.
+* A step folded to ``c * G`` with an inexact factor ``c`` (not ±2**k) can be read raw: a
+  reader whose own fold would rescale its display value by an inexact constant reads ``c * G``
+  instead and folds ``c`` into its own exact constant, so scales that cancel cancel exactly
+  (``compute_time = 1000000*total_flops/hardware_peak``, not ``total_flops/peak_rate/1000000``
+  of a peak rate already rounded to TFLOP/s). Where the reader's fold keeps display values
+  unscaled (``compute_time + memory_time``, both in µs) it reads them. ``G`` is the step's
+  fold with its own reads raw; when it is more than one symbol, ``_raw_<step> = G`` is
+  computed in each block that reads it (in JavaScript as doubles, never a checked integer
+  product: a raw value is only ever scaled), and the step becomes ``c*_raw_<step>`` where
+  that costs no extra rounding.
+* Gradients (symbolic.codegen.gradient) differentiate the display folds: unchanged, exact.
+
+``make bench`` reports every registry float output's error in ulp against exact sympy
+(benchmarks/rounding.py); tests/test_rounding.py holds its bounds.
 """
 
 from __future__ import annotations
@@ -152,7 +173,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     blocks = []
     for guard in sorted(set(guards.values()), key=lambda g: (len(g), g)):
         members = [q for q in needed if guards[q.symbol] == guard]
-        blocks.append(Block(guard, _statements(members, fold, printer, names, provided),
+        blocks.append(Block(guard, _statements(members, fold, printer, names, provided, bool(guard)),
                             tuple(names[q.symbol] for q in members)))
 
     defaults, argument_list, chains = [], [], []
@@ -323,19 +344,27 @@ def _direct_needs(expr: sympy.Basic) -> set[sympy.Basic]:
 
 
 def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinter,
-                names: dict[sympy.Basic, str], provided: dict[sympy.Basic, sympy.Basic]) -> tuple[Statement, ...]:
+                names: dict[sympy.Basic, str], provided: dict[sympy.Basic, sympy.Basic],
+                guarded: bool = False) -> tuple[Statement, ...]:
     """The block's statements: CSE over its scalar expressions, then dependency order. A
     contained scenario's call is one statement; the values it returns need none."""
-    order = {q.symbol: i for i, q in enumerate(members)}
+    order: dict[sympy.Basic, float] = {q.symbol: i for i, q in enumerate(members)}
     calls = [q for q in members if isinstance(q.expr, ContainedCall)]
     members = [q for q in members if not isinstance(q.expr, (Returned, ContainedCall))]
     scalars: list[Quantity] = [q for q in members if isinstance(q, ScalarQuantity)]
     lists = [q for q in members if isinstance(q, ListQuantity)]
     indices = {q.limits[0] for q in lists if q.limits} | {q.inner[0] for q in lists if q.inner} | {
         limit[0] for q in members for node in q.expr.atoms(sympy.Sum, sympy.Product, MaxOver) for limit in node.limits}
-    raw = sympy.numbered_symbols("_cse_raw_")
     tested = set().union(*(given_inputs(q.expr) for q in members))  # None until tested: never hoisted
-    replacements, reduced = sympy.cse([fold(q.expr, q.unit) for q in scalars], symbols=raw,
+    steps = fold.fold_steps(scalars)
+    bodies = {q.symbol: fold.read(q.expr, q.unit) for q in lists if q.limits}
+    raws = fold.raw_statements(steps, bodies.values(), guarded)
+    for raw, _ in raws:
+        if names.setdefault(raw, raw.name) != raw.name or list(names.values()).count(raw.name) > 1:
+            raise DeclarationError(f"a value would share the Python name {raw.name!r} of a raw value")
+    targets = [raw for raw, _ in raws] + list(steps)
+    folded = [value for _, value in raws] + list(steps.values())
+    replacements, reduced = sympy.cse(folded, symbols=sympy.numbered_symbols("_cse_"),
                                       optimizations=None, ignore=tuple(indices | tested))
     replacements, reduced = _inline_reciprocals(replacements, reduced)
     renumber = {}  # temporaries are numbered across blocks: _t0, _t1, ...
@@ -349,14 +378,14 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
     forms: list[tuple[sympy.Basic, tuple, set[sympy.Basic]]] = [
         (t, ("expr", e), _symbols(e)) for t, e in replacements]
     forms += [(q.symbol, ("call", q.expr), _symbols(q.expr)) for q in calls]
-    for quantity, expr in zip(scalars, reduced, strict=True):
-        forms.append((quantity.symbol, ("expr", expr), _symbols(expr)))
+    for target, expr in zip(targets, reduced, strict=True):
+        forms.append((target, ("expr", expr), _symbols(expr)))
     for quantity in members:
         if isinstance(quantity, ListQuantity) and not quantity.limits:  # a list input echoed into a group
             forms.append((quantity.symbol, ("echo", quantity.expr), _symbols(quantity.expr)))
         elif isinstance(quantity, ListQuantity):
             index, start, stop = quantity.limits
-            body = fold(quantity.expr, quantity.unit)
+            body = bodies[quantity.symbol]
             reads_here = _symbols(body) | _symbols(start) | _symbols(stop)
             if quantity.inner:  # a grid: one flat list, row by row
                 reads_here |= _symbols(quantity.inner[1]) | _symbols(quantity.inner[2])
@@ -366,6 +395,7 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
     pending = [(target, python_code(printer, form), {provided.get(r, r) for r in reads}, form)
                for target, form, reads in forms]
 
+    order.update({raw: order.get(fold.raw_values[raw][0], -1) - 0.5 for raw, _ in raws})  # just before its step
     pending.sort(key=lambda item: order.get(item[0], -1))  # temporaries first, then declaration order
     return _ordered(pending, names)
 
