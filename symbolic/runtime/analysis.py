@@ -69,7 +69,8 @@ def sensitivity(scenario: ScenarioBase, output: str) -> list[Sensitivity]:
         if x is None:  # an optional input not given (an otherwise= branch reads it only when given)
             continue
         rows.append(_row(name, x, units.get(name, ""), derivative, y))
-    return sorted(rows, key=lambda r: (r.elasticity is None, -abs(r.elasticity or 0.0), r.input))
+    # elasticities equal to 12 significant digits are ties (their last bits are rounding), by name
+    return sorted(rows, key=lambda r: (r.elasticity is None, -float(f"{abs(r.elasticity or 0.0):.12g}"), r.input))
 
 
 def _gradient(scenario: ScenarioBase) -> dict[str, dict[str, Any]]:
