@@ -86,10 +86,7 @@ def evaluate(
     else:
         energy = None
     if hourly_price is not None and workload_training_ops is not None:
-        _raw_delivered_rate = efficiency*hardware_peak*n_devices
-        _raw_training_time = workload_training_ops/_raw_delivered_rate
-        _raw_device_hours = _raw_training_time*n_devices
-        rental_cost = 1388888888888889*_raw_device_hours*hourly_price/5000000000000000000
+        rental_cost = device_hours*hourly_price
     else:
         rental_cost = None
     if tokens_per_step is not None and workload_training_ops is not None:
@@ -201,19 +198,18 @@ def gradient(
             'energy': {'hardware_peak': d__energy__hardware_peak, 'n_devices': d__energy__n_devices, 'efficiency': d__energy__efficiency, 'hardware_tdp': d__energy__hardware_tdp, 'workload_training_ops': d__energy__workload_training_ops},
         })
     if hourly_price is not None and workload_training_ops is not None:
-        _g6 = 12500000000000001*hourly_price/12500000000000000
-        d__rental_cost__hardware_peak = _g6*d__device_hours__hardware_peak
-        d__rental_cost__n_devices = _g6*d__device_hours__n_devices
-        d__rental_cost__efficiency = _g6*d__device_hours__efficiency
-        d__rental_cost__hourly_price = 12500000000000001*device_hours/12500000000000000
-        d__rental_cost__workload_training_ops = _g6*d__device_hours__workload_training_ops
+        d__rental_cost__hardware_peak = d__device_hours__hardware_peak*hourly_price
+        d__rental_cost__n_devices = d__device_hours__n_devices*hourly_price
+        d__rental_cost__efficiency = d__device_hours__efficiency*hourly_price
+        d__rental_cost__hourly_price = device_hours
+        d__rental_cost__workload_training_ops = d__device_hours__workload_training_ops*hourly_price
         derivatives.update({
             'rental_cost': {'hardware_peak': d__rental_cost__hardware_peak, 'n_devices': d__rental_cost__n_devices, 'efficiency': d__rental_cost__efficiency, 'hourly_price': d__rental_cost__hourly_price, 'workload_training_ops': d__rental_cost__workload_training_ops},
         })
     if tokens_per_step is not None and workload_training_ops is not None:
-        _g7 = workload_training_ops/(1000000000000*step_operations**2)
-        d__steps__workload_parameters = -_g7*d__step_operations__workload_parameters
-        d__steps__tokens_per_step = -_g7*d__step_operations__tokens_per_step
+        _g6 = workload_training_ops/(1000000000000*step_operations**2)
+        d__steps__workload_parameters = -_g6*d__step_operations__workload_parameters
+        d__steps__tokens_per_step = -_g6*d__step_operations__tokens_per_step
         d__steps__workload_training_ops = 1/(1000000000000*step_operations)
         derivatives.update({
             'steps': {'workload_parameters': d__steps__workload_parameters, 'tokens_per_step': d__steps__tokens_per_step, 'workload_training_ops': d__steps__workload_training_ops},

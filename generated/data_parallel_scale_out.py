@@ -93,10 +93,7 @@ def evaluate(
     result__global_batch = _t0*accumulation_steps*per_device_batch
     result__training_time = training_time/result__speedup
     if node_hour_rate is not None:
-        _raw_result__compute_time = accumulation_steps*step_time
-        _raw_result__speedup = _raw_result__compute_time*devices_per_node*nodes/result__update_time
-        _raw_result__training_time = training_time/_raw_result__speedup
-        result__cost = 12500000000000001*_raw_result__training_time*node_hour_rate*nodes/12500000000000000000
+        result__cost = node_hour_rate*nodes*result__training_time
     else:
         result__cost = None
     return {
@@ -302,18 +299,17 @@ def gradient(
         'result.training_time': {'workload_parameters': d__result__training_time__workload_parameters, 'precision_value': d__result__training_time__precision_value, 'step_time': d__result__training_time__step_time, 'training_time': d__result__training_time__training_time, 'devices_per_node': d__result__training_time__devices_per_node, 'nodes': d__result__training_time__nodes, 'intra_bandwidth': d__result__training_time__intra_bandwidth, 'inter_bandwidth': d__result__training_time__inter_bandwidth, 'accumulation_steps': d__result__training_time__accumulation_steps},
     }
     if node_hour_rate is not None:
-        _g33 = 12500000000000001*node_hour_rate*nodes/12500000000000000
-        _g34 = 12500000000000001*result__training_time/12500000000000000
+        _g33 = node_hour_rate*nodes
         d__result__cost__workload_parameters = _g33*d__result__training_time__workload_parameters
         d__result__cost__precision_value = _g33*d__result__training_time__precision_value
         d__result__cost__step_time = _g33*d__result__training_time__step_time
         d__result__cost__training_time = _g33*d__result__training_time__training_time
         d__result__cost__devices_per_node = _g33*d__result__training_time__devices_per_node
-        d__result__cost__nodes = _g33*d__result__training_time__nodes + _g34*node_hour_rate
+        d__result__cost__nodes = _g33*d__result__training_time__nodes + node_hour_rate*result__training_time
         d__result__cost__intra_bandwidth = _g33*d__result__training_time__intra_bandwidth
         d__result__cost__inter_bandwidth = _g33*d__result__training_time__inter_bandwidth
         d__result__cost__accumulation_steps = _g33*d__result__training_time__accumulation_steps
-        d__result__cost__node_hour_rate = _g34*nodes
+        d__result__cost__node_hour_rate = nodes*result__training_time
         derivatives.update({
             'result.cost': {'workload_parameters': d__result__cost__workload_parameters, 'precision_value': d__result__cost__precision_value, 'step_time': d__result__cost__step_time, 'training_time': d__result__cost__training_time, 'devices_per_node': d__result__cost__devices_per_node, 'nodes': d__result__cost__nodes, 'intra_bandwidth': d__result__cost__intra_bandwidth, 'inter_bandwidth': d__result__cost__inter_bandwidth, 'accumulation_steps': d__result__cost__accumulation_steps, 'node_hour_rate': d__result__cost__node_hour_rate},
         })

@@ -112,7 +112,7 @@ def evaluate(
     request_rate = minimum(prefill_request_rate, residency_request_rate)
     _raw_tokens_per_hour = request_rate*total_tokens
     tokens_per_hour = 3600*_raw_tokens_per_hour
-    cost_per_million_tokens = 1388888888888889*price/(5000000000000*_raw_tokens_per_hour)
+    cost_per_million_tokens = 2500*price/(9*_raw_tokens_per_hour)
     remaining_memory = hardware_capacity/1000000000 - weights
     return {
         'total_tokens': total_tokens,
@@ -215,7 +215,7 @@ def gradient(
     _g29 = step(-_g27)
     _g30 = 3600*total_tokens
     _g31 = 3600*request_rate
-    _g32 = 12500000000000001*price/(12500000000*tokens_per_hour**2)
+    _g32 = 1000000*price/tokens_per_hour**2
     d__total_tokens__prompt_tokens = 1
     d__total_tokens__decode_tokens = 1
     d__ttft__workload_parameters = _g1*prompt_tokens
@@ -334,7 +334,7 @@ def gradient(
     d__cost_per_million_tokens__prefill_efficiency = -_g32*d__tokens_per_hour__prefill_efficiency
     d__cost_per_million_tokens__kv_reserve = -_g32*d__tokens_per_hour__kv_reserve
     d__cost_per_million_tokens__prefill_rate = -_g32*d__tokens_per_hour__prefill_rate
-    d__cost_per_million_tokens__price = 12500000000000001/(12500000000*tokens_per_hour)
+    d__cost_per_million_tokens__price = 1000000/tokens_per_hour
     d__remaining_memory__workload_parameters = -d__weights__workload_parameters
     d__remaining_memory__hardware_capacity = 1/1000000000
     d__remaining_memory__precision_value = -d__weights__precision_value

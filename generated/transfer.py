@@ -57,7 +57,7 @@ def evaluate(
     else:
         egress_cost = None
     if compute_price is not None and egress_rate is not None:
-        egress_compute_hours = 12500000000000000*egress_cost/(12500000000000001*compute_price)
+        egress_compute_hours = egress_cost/compute_price
     else:
         egress_compute_hours = None
     return {
@@ -107,11 +107,10 @@ def gradient(
             'egress_cost': {'payload': d__egress_cost__payload, 'copies': d__egress_cost__copies, 'egress_rate': d__egress_cost__egress_rate},
         })
     if compute_price is not None and egress_rate is not None:
-        _g0 = 12500000000000000/(12500000000000001*compute_price)
-        d__egress_compute_hours__payload = _g0*d__egress_cost__payload
-        d__egress_compute_hours__copies = _g0*d__egress_cost__copies
-        d__egress_compute_hours__compute_price = -12500000000000000*egress_cost/(12500000000000001*compute_price**2)
-        d__egress_compute_hours__egress_rate = _g0*d__egress_cost__egress_rate
+        d__egress_compute_hours__payload = d__egress_cost__payload/compute_price
+        d__egress_compute_hours__copies = d__egress_cost__copies/compute_price
+        d__egress_compute_hours__compute_price = -egress_cost/compute_price**2
+        d__egress_compute_hours__egress_rate = d__egress_cost__egress_rate/compute_price
         derivatives.update({
             'egress_compute_hours': {'payload': d__egress_compute_hours__payload, 'copies': d__egress_compute_hours__copies, 'compute_price': d__egress_compute_hours__compute_price, 'egress_rate': d__egress_compute_hours__egress_rate},
         })

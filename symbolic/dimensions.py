@@ -36,8 +36,19 @@ def dimension_of_unit(unit: str) -> Dimension:
 
 @lru_cache(maxsize=None)
 def scale_of_unit(unit: str) -> sympy.Rational:
-    """The exact factor from ``unit`` to the base units of its dimension."""
-    magnitude = registry().Quantity(1, unit or "dimensionless").to_base_units().magnitude
+    """The exact factor from ``unit`` to the base units of its dimension: the product of each
+    named unit's factor raised to its power, so ``dollar/h`` is exactly 1/3600 (converting the
+    whole unit at once gives the double nearest 1/3600, which does not cancel an ``h``)."""
+    scale = sympy.Rational(1)
+    for name, power in registry().parse_units(unit or "dimensionless")._units.items():
+        scale *= _named_scale(name) ** sympy.Rational(power)
+    return scale
+
+
+@lru_cache(maxsize=None)
+def _named_scale(name: str) -> sympy.Rational:
+    """One named unit's factor (a decimal or binary prefix times a whole number of base units)."""
+    magnitude = registry().Quantity(1, name).to_base_units().magnitude
     return sympy.Rational(repr(magnitude) if isinstance(magnitude, float) else magnitude)
 
 

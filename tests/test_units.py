@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pint
 import pytest
+import sympy
 
 from generated import Q_
 from symbolic.runtime.units import registry
@@ -70,3 +71,27 @@ def test_fast_output_quantities_behave_like_pints_own():
         assert f"{fast:~P}" == f"{slow:~P}" and fast.to_base_units() == slow.to_base_units()
         assert (fast + slow).magnitude == 2 * value and type(fast.magnitude) is type(value)
         assert fast.dimensionality == slow.dimensionality
+
+
+@pytest.mark.parametrize("unit, scale", [
+    ("dollar/h", sympy.Rational(1, 3600)),  # was the double nearest 1/3600: an hour did not cancel it
+    ("USD/h", sympy.Rational(1, 3600)),
+    ("h", 3600),
+    ("µs", sympy.Rational(1, 10**6)),
+    ("GiB", 2**30),
+    ("TFLOP/s", 10**12),
+    ("kWh", 3_600_000_000),  # in g·m²/s²: the registry's base mass unit is the gram
+    ("GB/s", 10**9),
+    ("J/byte", 1000),
+])
+def test_unit_scales_are_exact(unit, scale):
+    from symbolic.dimensions import scale_of_unit
+
+    assert scale_of_unit(unit) == scale
+
+
+def test_scales_of_a_unit_and_its_inverse_cancel_exactly():
+    from symbolic.dimensions import scale_of_unit
+
+    for unit in ("h", "min", "day", "µs", "ms", "GiB", "MB", "TFLOP"):
+        assert scale_of_unit(f"dollar/{unit}") * scale_of_unit(unit) == scale_of_unit("dollar"), unit

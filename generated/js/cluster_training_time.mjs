@@ -80,10 +80,7 @@ export function evaluate(args) {
   }
   let rental_cost;
   if (hourly_price != null && workload_training_ops != null) {
-    const _raw_delivered_rate = efficiency*hardware_peak*n_devices;
-    const _raw_training_time = workload_training_ops/_raw_delivered_rate;
-    const _raw_device_hours = _raw_training_time*n_devices;
-    rental_cost = 1388888888888889*_raw_device_hours*hourly_price/5000000000000000000;
+    rental_cost = device_hours*hourly_price;
   } else {
     rental_cost = null;
   }

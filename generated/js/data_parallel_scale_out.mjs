@@ -74,10 +74,7 @@ export function evaluate(args) {
   const result__training_time = training_time/result__speedup;
   let result__cost;
   if (node_hour_rate != null) {
-    const _raw_result__compute_time = accumulation_steps*step_time;
-    const _raw_result__speedup = _raw_result__compute_time*devices_per_node*nodes/result__update_time;
-    const _raw_result__training_time = training_time/_raw_result__speedup;
-    result__cost = 12500000000000001*_raw_result__training_time*node_hour_rate*nodes/12500000000000000000;
+    result__cost = node_hour_rate*nodes*result__training_time;
   } else {
     result__cost = null;
   }

@@ -90,7 +90,7 @@ export function evaluate(args) {
   const request_rate = Math.min(prefill_request_rate, residency_request_rate);
   const _raw_tokens_per_hour = request_rate*total_tokens;
   const tokens_per_hour = 3600*_raw_tokens_per_hour;
-  const cost_per_million_tokens = 1388888888888889*price/(5000000000000*_raw_tokens_per_hour);
+  const cost_per_million_tokens = 2500*price/(9*_raw_tokens_per_hour);
   const remaining_memory = hardware_capacity/1000000000 - weights;
   return {
     "total_tokens": total_tokens,

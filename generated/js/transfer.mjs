@@ -50,7 +50,7 @@ export function evaluate(args) {
   }
   let egress_compute_hours;
   if (compute_price != null && egress_rate != null) {
-    egress_compute_hours = 12500000000000000*egress_cost/(12500000000000001*compute_price);
+    egress_compute_hours = egress_cost/compute_price;
   } else {
     egress_compute_hours = null;
   }
