@@ -1,12 +1,12 @@
-"""A contained scenario (``Sub``) is called, not inlined: its generated evaluator runs once per
-containing evaluation, and the container's gradient chains the contained gradient."""
+"""A public contained scenario (``Sub``) is called, not inlined: its generated evaluator runs once
+per containing evaluation, and the container's gradient chains the contained gradient. A private
+one is a step: only what the container reads is computed, shared between its copies."""
 
 from __future__ import annotations
 
 import pytest
 from sympy import Sum
 
-import generated.epoch_overhead
 import generated.mlp_training_step
 from generated import HostDispatchScenario, Scenarios
 from symbolic.codegen.discover import ScenarioModule
@@ -29,9 +29,18 @@ def test_the_container_calls_the_contained_evaluator_and_repeats_none_of_its_ste
     assert "host__dispatch_time =" not in source and "host__host_time =" not in source  # no inlined step
     assert "from generated.host_dispatch import evaluate as host_dispatch_evaluate" in source
     assert "host_dispatch_gradient(" in source.split("def gradient(")[1]
-    # the epoch model contains the network twice (at its batch and at batch 1): two calls, no copy
-    epoch = _source("epoch_overhead").split("def gradient(")[0]
-    assert epoch.count("dense_network_evaluate(") == 2 and "weights_per_layer" not in epoch.split("return {")[0]
+
+
+
+def test_a_private_contained_scenario_computes_only_what_the_container_reads_once():
+    """The epoch model reads the dense network's intensity, steps, FLOPs and layers at its batch
+    and its intensity at batch 1: no per-layer list, no text, and the batch-independent steps
+    (weights) once for both copies; no call of the whole network evaluator."""
+    epoch = _source("epoch_overhead").split("def gradient(")[0].split("return {")[0]
+    assert "dense_network_evaluate" not in epoch
+    assert "weights_per_layer" not in epoch and "architecture" not in epoch
+    assert "single__result__weights" not in epoch and "single__result__parameter_bytes" not in epoch
+    assert "batched__result__parameter_bytes =" in epoch  # computed once, read by both copies
 
 
 def test_the_call_receives_the_bound_inputs_and_its_result_is_what_the_container_returns(monkeypatch):
@@ -57,19 +66,6 @@ def test_the_call_receives_the_bound_inputs_and_its_result_is_what_the_container
     for name in ("host_time", "overhead_ratio", "host_share", "speedup_limit"):
         assert result["host"][name] == alone.evaluate()[name]
 
-
-def test_a_private_contained_scenario_is_called_with_its_own_batch(monkeypatch):
-    batches = []
-    original = generated.epoch_overhead.dense_network_evaluate
-
-    def spy(**arguments):
-        batches.append(arguments["batch_size"])
-        return original(**arguments)
-
-    monkeypatch.setattr(generated.epoch_overhead, "dense_network_evaluate", spy)
-    epoch = Scenarios.MnistEpochCpuVersusH100
-    type(epoch)._evaluate(**epoch._args)
-    assert sorted(batches) == sorted([1, epoch._args["network_batch_size"]])
 
 
 def test_the_chained_gradient_is_the_total_derivative_through_the_call():
@@ -105,7 +101,7 @@ def test_a_contained_scenario_bound_to_an_optional_input_is_refused_by_name():
 
         maybe = Input("s", positive=True, default=None, doc="Optional.")
         numbers = ListInput(positive=True, min_length=1, doc="Numbers.")
-        inner = Sub(CalledInner, public=False, a=maybe, w=numbers)
+        inner = Sub(CalledInner, a=maybe, w=numbers)
         out = Output(inner.twice, "s", if_missing="none", doc="Through the call.")
 
     with pytest.raises(DeclarationError, match=r"Sub inner binds an input to a value that needs the optional input\(s\) "
@@ -119,7 +115,7 @@ def test_a_derivative_through_a_contained_list_output_is_refused():
 
         b = Input("s", positive=True, doc="B.")
         numbers = ListInput(positive=True, min_length=1, doc="Numbers.")
-        inner = Sub(CalledInner, public=False, a=b, w=numbers)
+        inner = Sub(CalledInner, a=b, w=numbers)
         total = Output(Sum(inner.scaled[k], (k, 0, Len(numbers) - 1)), "s", doc="The sum.")
 
     with pytest.raises(DeclarationError, match="total: reads a list output of a contained scenario"):
@@ -140,7 +136,7 @@ def test_reading_a_step_the_contained_evaluator_does_not_return_is_refused():
 
         d = Input("s", positive=True, doc="D.")
         numbers = ListInput(positive=True, min_length=1, doc="Numbers.")
-        middle = Sub(Middle, public=False, c=d, numbers=numbers)
+        middle = Sub(Middle, c=d, numbers=numbers)
         out = Output(getattr(middle, "inner.twice") * 3, "s", doc="A hidden step of the contained one.")
 
     with pytest.raises(DeclarationError, match=r"reads middle\.inner\.twice, a hidden step of the contained scenario middle"):

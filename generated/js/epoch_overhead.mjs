@@ -11,7 +11,6 @@
  * integer step beyond 2^53 - 1 throws a RangeError rather than round.
  */
 import * as $ from "./mathops.mjs";
-import { evaluate as dense_network_evaluate } from "./dense_network.mjs";
 
 export const name = "EpochOverheadScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
@@ -54,43 +53,66 @@ export function evaluate(args) {
     flop_energy,
   } = args;
   $.exact_integers({ network_layer_widths, network_batch_size, network_dataset_training_examples });
-  const _t2 = dram_energy_per_byte/flop_energy;
+  const _t7 = dram_energy_per_byte/flop_energy;
   const batched__batch_size = network_batch_size;
+  const _t2 = $.imul(2, batched__batch_size);
   const batched__bytes_per_value = network_bytes_per_value;
-  const batched__optimizer_bytes_per_parameter = network_optimizer_bytes_per_parameter;
   const batched__dataset_training_examples = network_dataset_training_examples;
-  const _batched = dense_network_evaluate({layer_widths: network_layer_widths, batch_size: batched__batch_size, bytes_per_value: batched__bytes_per_value, optimizer_bytes_per_parameter: batched__optimizer_bytes_per_parameter, dataset_training_examples: batched__dataset_training_examples});
+  const batched__result__layers = $.iadd(network_layer_widths.length, -1);
+  const _t0 = $.iadd(...$.range(1, $.iadd(batched__result__layers, 1)).map((layer) => $.imul(network_layer_widths[$.iadd(layer, -1)], network_layer_widths[layer])));
+  const _t1 = $.iadd(...network_layer_widths.slice(1, $.iadd(batched__result__layers, 1)));
+  const _t3 = $.iadd(network_layer_widths[0], network_layer_widths[batched__result__layers], $.imul(2, $.iadd(...network_layer_widths.slice(1, batched__result__layers))));
+  const batched__result__weights = _t0;
+  const batched__result__biases = _t1;
+  const batched__result__parameters = $.iadd(batched__result__biases, batched__result__weights);
+  const batched__result__matmul_flops = $.imul(_t0, _t2);
+  const batched__result__elementwise_flops = $.imul(_t1, _t2);
+  const batched__result__forward_flops = $.iadd(batched__result__elementwise_flops, batched__result__matmul_flops);
+  const batched__result__parameter_bytes = batched__bytes_per_value*batched__result__parameters;
+  const batched__result__traffic_values = $.imul(_t3, batched__batch_size);
+  const batched__result__traffic_bytes = batched__bytes_per_value*batched__result__traffic_values + batched__result__parameter_bytes;
+  const batched__result__intensity = batched__result__forward_flops/batched__result__traffic_bytes;
+  const batched__result__weight_gradient_flops = batched__result__matmul_flops;
+  const batched__result__input_gradient_flops = $.imul(_t2, $.iadd(...$.range(2, $.iadd(batched__result__layers, 1)).map((layer) => $.imul(network_layer_widths[$.iadd(layer, -1)], network_layer_widths[layer]))));
+  const batched__result__training_step_flops = $.iadd(batched__result__input_gradient_flops, batched__result__matmul_flops, batched__result__weight_gradient_flops);
+  const batched__result__steps_per_epoch = $.floor_div(batched__dataset_training_examples, batched__batch_size, true);
   const single__batch_size = 1;
-  const _single = dense_network_evaluate({layer_widths: network_layer_widths, batch_size: single__batch_size, bytes_per_value: batched__bytes_per_value, optimizer_bytes_per_parameter: batched__optimizer_bytes_per_parameter, dataset_training_examples: batched__dataset_training_examples});
-  const result__steps = _batched['result']['steps_per_epoch'];
-  const result__step_flops = _batched['result']['training_step_flops'];
-  const _t0 = $.imul(1000, result__step_flops, result__steps);
-  const result__ops_per_step = $.imul(4, _batched['result']['layers']);
-  const _t1 = result__ops_per_step*result__steps/1000;
+  const _t4 = $.imul(2, single__batch_size);
+  const single__result__matmul_flops = $.imul(_t0, _t4);
+  const single__result__elementwise_flops = $.imul(_t1, _t4);
+  const single__result__forward_flops = $.iadd(single__result__elementwise_flops, single__result__matmul_flops);
+  const single__result__traffic_values = $.imul(_t3, single__batch_size);
+  const single__result__traffic_bytes = batched__bytes_per_value*single__result__traffic_values + batched__result__parameter_bytes;
+  const single__result__intensity = single__result__forward_flops/single__result__traffic_bytes;
+  const result__steps = batched__result__steps_per_epoch;
+  const result__step_flops = batched__result__training_step_flops;
+  const _t5 = $.imul(1000, result__step_flops, result__steps);
+  const result__ops_per_step = $.imul(4, batched__result__layers);
+  const _t6 = result__ops_per_step*result__steps/1000;
   const result__peak_host = host_peak;
   const result__peak_accelerator = accelerator_peak;
   const result__bandwidth_host = host_bandwidth;
   const result__bandwidth_accelerator = accelerator_bandwidth;
   const result__ridge_host = result__peak_host/result__bandwidth_host;
   const result__ridge_accelerator = result__peak_accelerator/result__bandwidth_accelerator;
-  const result__rate_batch1_host = Math.min(result__peak_host, result__bandwidth_host*_single['result']['intensity']);
-  const result__rate_batch1_accelerator = Math.min(result__peak_accelerator, result__bandwidth_accelerator*_single['result']['intensity']);
-  const result__rate_host = Math.min(result__peak_host, result__bandwidth_host*_batched['result']['intensity']);
-  const result__rate_accelerator = Math.min(result__peak_accelerator, result__bandwidth_accelerator*_batched['result']['intensity']);
+  const result__rate_batch1_host = Math.min(result__peak_host, result__bandwidth_host*single__result__intensity);
+  const result__rate_batch1_accelerator = Math.min(result__peak_accelerator, result__bandwidth_accelerator*single__result__intensity);
+  const result__rate_host = Math.min(result__peak_host, result__bandwidth_host*batched__result__intensity);
+  const result__rate_accelerator = Math.min(result__peak_accelerator, result__bandwidth_accelerator*batched__result__intensity);
   const result__batching_speedup_host = result__rate_host/result__rate_batch1_host;
   const result__batching_speedup_accelerator = result__rate_accelerator/result__rate_batch1_accelerator;
-  const result__work_time_host = _t0/result__rate_host;
-  const result__work_time_accelerator = _t0/result__rate_accelerator;
+  const result__work_time_host = _t5/result__rate_host;
+  const result__work_time_accelerator = _t5/result__rate_accelerator;
   const result__per_op_cost_host = dispatch;
   const result__per_op_cost_accelerator = dispatch + launch;
-  const result__overhead_time_host = _t1*result__per_op_cost_host;
-  const result__overhead_time_accelerator = _t1*result__per_op_cost_accelerator;
+  const result__overhead_time_host = _t6*result__per_op_cost_host;
+  const result__overhead_time_accelerator = _t6*result__per_op_cost_accelerator;
   const result__total_time_host = result__overhead_time_host + result__work_time_host;
   const result__total_time_accelerator = result__overhead_time_accelerator + result__work_time_accelerator;
   const result__work_speedup = result__work_time_host/result__work_time_accelerator;
   const result__overhead_share_accelerator = result__overhead_time_accelerator/result__total_time_accelerator;
-  const result__movement_to_arithmetic_energy = _t2/_batched['result']['intensity'];
-  const result__movement_to_arithmetic_energy_batch1 = _t2/_single['result']['intensity'];
+  const result__movement_to_arithmetic_energy = _t7/batched__result__intensity;
+  const result__movement_to_arithmetic_energy_batch1 = _t7/single__result__intensity;
   return {
     "result": {
       "steps": result__steps,

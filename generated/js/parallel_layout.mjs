@@ -11,7 +11,6 @@
  * integer step beyond 2^53 - 1 throws a RangeError rather than round.
  */
 import * as $ from "./mathops.mjs";
-import { evaluate as pipeline_schedule_evaluate } from "./pipeline_schedule.mjs";
 
 export const name = "ParallelLayoutScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
@@ -58,31 +57,33 @@ export function evaluate(args) {
   if (window_resolution == null) {
     window_resolution = batch_tokens*flops_per_param_token*workload_parameters/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size);
   }
-  const _t0 = 1/(pp_size*tp_size);
-  const _t1 = (dp_size > 1 ? 1 : 0);
+  const _t1 = 1/(pp_size*tp_size);
+  const _t2 = (dp_size > 1 ? 1 : 0);
   const n_devices = $.imul(dp_size, pp_size, tp_size);
   const pipeline__stages = pp_size;
+  const _t0 = $.iadd(pipeline__stages, -1);
   const pipeline__microbatches = microbatches;
-  const pipeline__bubble_target = 0.1;
-  const _pipeline = pipeline_schedule_evaluate({stages: pipeline__stages, microbatches: pipeline__microbatches, bubble_target: pipeline__bubble_target});
+  const pipeline__fill_slots = _t0;
+  const pipeline__phase_slots = $.iadd(_t0, pipeline__microbatches);
+  const pipeline__bubble = pipeline__fill_slots/pipeline__phase_slots;
   const result__step_flops = batch_tokens*flops_per_param_token*workload_parameters;
   const result__compute_time = window_resolution*Math.max(1, $.floor_div(accelerator_peak*local_efficiency*n_devices*window_resolution + 2*result__step_flops, 2*accelerator_peak*local_efficiency*n_devices*window_resolution));
   const result__gradient_bytes = gradient_precision_value*workload_parameters/1000000000;
-  const result__dp_shard = _t0*result__gradient_bytes;
+  const result__dp_shard = _t1*result__gradient_bytes;
   const result__ring_bytes = result__dp_shard*($.iadd($.imul(2, dp_size), -2))/dp_size;
   const full_allreduce_time = 2*result__dp_shard/link_bandwidth;
-  const result__allreduce_time = _t1*full_allreduce_time;
+  const result__allreduce_time = _t2*full_allreduce_time;
   const result__hidden_time = Math.min(result__compute_time, result__allreduce_time*overlap_fraction);
   const result__exposed_time = Math.max(result__allreduce_time - result__compute_time, result__allreduce_time*(1 - overlap_fraction));
-  const result__bubble = _pipeline['bubble'];
-  const _t2 = result__compute_time/(1 - result__bubble);
-  const result__step_time = _t2 + result__exposed_time;
+  const result__bubble = pipeline__bubble;
+  const _t3 = result__compute_time/(1 - result__bubble);
+  const result__step_time = _t3 + result__exposed_time;
   const result__efficiency = result__compute_time/result__step_time;
-  const result__efficiency_no_overlap = result__compute_time/(_t2 + result__allreduce_time);
-  const result__overlap_share = _t1*Math.min(overlap_fraction, result__compute_time/full_allreduce_time) + overlap_fraction*(2 > dp_size ? 1 : 0);
+  const result__efficiency_no_overlap = result__compute_time/(_t3 + result__allreduce_time);
+  const result__overlap_share = _t2*Math.min(overlap_fraction, result__compute_time/full_allreduce_time) + overlap_fraction*(2 > dp_size ? 1 : 0);
   const result__state_total = workload_parameters/62500000;
-  const result__state_per_device = _t0*result__state_total;
-  const result__zero1_state_per_device = _t0*workload_parameters*(1 + 3/dp_size)/250000000;
+  const result__state_per_device = _t1*result__state_total;
+  const result__zero1_state_per_device = _t1*workload_parameters*(1 + 3/dp_size)/250000000;
   const result__fleet_mfu = result__efficiency*local_efficiency;
   const result__double_counted_mfu = Math.pow(result__efficiency, 2)*local_efficiency;
   const result__n_devices = n_devices;

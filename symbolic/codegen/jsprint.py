@@ -24,6 +24,7 @@ import sympy
 from sympy.printing.jscode import JavascriptCodePrinter
 from sympy.printing.precedence import precedence
 
+from symbolic.codegen.contained import called_subs
 from symbolic.codegen.pyprint import NamedSymbols, Statement
 from symbolic.codegen.python import Evaluator, evaluator_of, nested_literal
 from symbolic.functions import CeilLog2, Exceeds, Given, Len, MaxOver, loop_name
@@ -243,7 +244,7 @@ def js_module(model: ScenarioModel, evaluator: Evaluator) -> dict[str, Any]:
     integral = {decl.symbol for decl in model.evaluator_inputs() if decl.spec.integer}
     integral |= {decl.symbol.label for decl in model.evaluator_inputs()
                  if decl.spec.integer and isinstance(decl.symbol, sympy.IndexedBase)}
-    for sub, inner in model.contains.items():  # what a contained evaluator returns as integers
+    for sub, inner in called_subs(model).items():  # what a called evaluator returns as integers
         whole = set(js_module(inner, evaluator_of(inner))["integral"])
         integral |= {q.symbol for q in model.quantities
                      if q.sub == sub and not q.bound_input and q.name.removeprefix(f"{sub}.") in whole}

@@ -6,8 +6,8 @@ generator substitutes that, divides by the output's scale, and lets sympy fold t
 exact rational factors. Where all scales are 1 nothing changes, so integer counts stay
 exact Python ints. Outputs that need an optional input are computed in a block guarded
 by ``is not None`` and are None otherwise; hidden steps that no output reads are dropped.
-A contained scenario (``Sub``) is one call of its own generated evaluator, not a copy of its
-steps (symbolic.codegen.contained).
+A public contained scenario (``Sub``) is one call of its own generated evaluator, not a copy of
+its steps; a private one contributes only the steps read here (symbolic.codegen.contained).
 
 Unit factors round once where they can (``_Folder`` in symbolic.codegen.pyprint):
 

@@ -290,8 +290,9 @@ class Sub(Declaration):
     ops_per_block=forward_ops + 1, device_time=compute_time + memory_time)``. Unbound
     inputs take their defaults; the contained outputs become ``host.<output>`` symbols.
     With ``public=False`` the contained scenario is a step of this one, not an attribute.
-    The generated evaluator calls the contained one's ``evaluate`` (and its gradient its
-    ``gradient``) with the bound values, so the bindings may not need optional inputs here.
+    For a public one the generated evaluator calls the contained one's ``evaluate`` (and its
+    gradient its ``gradient``) with the bound values, so those bindings may not need optional
+    inputs here; a private one's evaluator computes only the steps this scenario reads.
     """
 
     def __init__(self, scenario: type[Scenario], *, title: str = "", description: str = "", doc: str = "",
