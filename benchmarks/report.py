@@ -93,8 +93,20 @@ def report(evaluations: dict[str, dict[str, Measurement]], sweep_info: dict[str,
         if t["measured"] is None:
             value, status = "—", "not measured" if "failed" not in t["detail"] else "FAILED"
         else:
-            value = times(t["measured"]) if t["unit"] == "×" else shown(t["measured"])
+            value = _in_unit(t["measured"], t["unit"])
             status = "met" if t["met"] else "NOT MET"
-        limit = f"{t['comparison']} {t['limit']:g}{'×' if t['unit'] == '×' else ' s'}"
+        limit = f"{t['comparison']} {_in_unit(t['limit'], t['unit'])}"
         lines.append(f"  {t['target']:<66}{value:>10}  {limit:>9}  {status:<12} {t['detail']}")
     return "\n".join(lines)
+
+
+def _in_unit(value: float, unit: str) -> str:
+    """A target's measure or limit as its unit reads: a ratio ``1.2×``, a time ``96 ms``, a share
+    ``99.1 %`` (unit ""), a rate ``2.1e+07 points/s``."""
+    if unit == "×":
+        return times(value)
+    if unit == "s":
+        return shown(value)
+    if unit == "":
+        return f"{100 * value:.3g} %"
+    return f"{value:.3g} {unit}"
