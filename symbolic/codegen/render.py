@@ -77,6 +77,7 @@ def environment() -> Environment:
     register(env)
     env.filters["md_cell"] = lambda text: str(text).replace("|", r"\|").replace("\n", " ")
     env.filters["tex"] = tex_escape
+    env.filters["tex_code"] = tex_code
     env.filters["fit"] = fit  # a long equation broken into an aligned block (site and handbook alike)
     env.filters["cell_math"] = cell_math
     return env
@@ -91,7 +92,18 @@ def tex_escape(text: str) -> str:
              "α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$", "η": r"$\eta$", "σ": r"$\sigma$",
              "τ": r"$\tau$", "ω": r"$\omega$", "π": r"$\pi$", "ρ": r"$\rho$", "φ": r"$\varphi$", "Σ": r"$\Sigma$"}
     escaped = "".join(table.get(ch, ch) for ch in str(text))
-    return re.sub(r"`([^`]*)`", r"\\texttt{\1}", escaped)
+    return re.sub(r"`([^`]*)`", lambda span: r"\texttt{" + breakable(span.group(1)) + "}", escaped)
+
+
+def tex_code(text: str) -> str:
+    """Code (a name, a sympy default) escaped for LaTeX, breakable where code reads well broken."""
+    return breakable(tex_escape(text))
+
+
+def breakable(escaped: str) -> str:
+    """Escaped code with a line-break chance after ``_ . * / ( ,``: a long name or expression in
+    \\texttt has no space, so TeX could only set it past the margin."""
+    return re.sub(r"(\\_|[.*/(,])(?!\\allowbreak)", r"\1\\allowbreak{}", escaped)
 
 
 def header(source: str, template: str) -> list[str]:
