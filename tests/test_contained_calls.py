@@ -141,3 +141,47 @@ def test_reading_a_step_the_contained_evaluator_does_not_return_is_refused():
 
     with pytest.raises(DeclarationError, match=r"reads middle\.inner\.twice, a hidden step of the contained scenario middle"):
         _render(Outer)
+
+
+class Leaf(Scenario):
+    """The innermost of two levels of public containment."""
+
+    x = Input("ms", positive=True, doc="A time.")
+    doubled = Output(2 * x, "s", doc="Twice x, in seconds.")
+
+
+class Branch(Scenario):
+    """Contains Leaf publicly, at 3 times its own input."""
+
+    y = Input("ms", positive=True, doc="A time.")
+    leaf = Sub(Leaf, x=3 * y)
+    total = Output(leaf.doubled + y, "s", doc="The leaf's value plus y.")
+
+
+class Tree(Scenario):
+    """Contains Branch publicly: two levels of calls."""
+
+    z = Input("s", positive=True, doc="A time.")
+    branch = Sub(Branch, y=z)
+    scaled = Output(branch.total * 10, "min", doc="Ten times the branch total.")
+
+
+def test_two_levels_of_calls_evaluate_and_differentiate_exactly():
+    """Tree calls Branch, which calls Leaf: values and chained derivatives by hand."""
+    from symbolic.codegen.python import evaluator_of
+    from symbolic.codegen.render import _compiled_contained
+
+    source = evaluator_of(Tree.model)
+    assert [function for _, function in source.calls] == ["evaluate", "gradient"]  # Branch's, by module name
+    functions = _compiled_contained(Tree.model)
+    z = 0.5  # s
+    result = functions["evaluate"](z=z)
+    # y = z = 500 ms; leaf.x = 1500 ms; doubled = 3 s; total = 3.5 s; scaled = 35 s = 7/12 min
+    assert result["branch"]["leaf"]["doubled"] == pytest.approx(3.0, rel=1e-15)
+    assert result["branch"]["total"] == pytest.approx(3.5, rel=1e-15)
+    assert result["scaled"] == pytest.approx(35 / 60, rel=1e-15)
+    gradient = functions["gradient"](z=z)
+    # d total [s] / d z [s] = 6 + 1 = 7; d scaled [min] / d z [s] = 70/60; d doubled [s] / d z [s] = 6
+    assert gradient["branch.total"]["z"] == pytest.approx(7, rel=1e-15)
+    assert gradient["scaled"]["z"] == pytest.approx(70 / 60, rel=1e-15)
+    assert gradient["branch.leaf.doubled"]["z"] == pytest.approx(6, rel=1e-15)
