@@ -61,7 +61,7 @@ def __dir__() -> list[str]:
 
 
 def solve(scenario: Any, unknown: str, output: str, target: Any) -> Any:
-    """Solve ``output = target`` for the input ``unknown`` (see ``symbolic.derive.solve``).
+    """Solve ``output = target`` for the input ``unknown`` (see ``symbolic.solving.solve``).
 
         >>> import mlsysym
         >>> fit = mlsysym.solve(mlsysym.Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total",
@@ -69,9 +69,9 @@ def solve(scenario: Any, unknown: str, output: str, target: Any) -> Any:
         >>> round(fit.values[0])
         238609294
     """
-    from symbolic import derive
+    from symbolic import solving
 
-    return derive.solve(scenario, unknown, output, target)
+    return solving.solve(scenario, unknown, output, target)
 
 
 def scaling(scenario: Any, output: str) -> Any:

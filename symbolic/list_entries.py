@@ -2,7 +2,7 @@
 
 A list output keyed by a list input has one entry per key; which position a key names is
 known only for an instance (its keys), so an entry's closed form is the list's body with
-the index set to that position. ``symbolic.derive.solve`` and the Derivations section use
+the index set to that position. ``symbolic.solving.solve`` and the Derivations section use
 these to answer questions about one entry.
 """
 

@@ -10,7 +10,7 @@ import pytest
 import sympy
 
 from generated import Q_, Scenarios
-from symbolic import derive
+from symbolic import derive, solving
 from symbolic.runtime.analysis import compare, flat_outputs, sensitivity
 from symbolic.runtime.paths import leaves
 from symbolic.runtime.validation import ListSpec
@@ -90,12 +90,12 @@ def test_compare_from_zero_has_no_nan():
 
 def test_solve_holds_for_every_value():
     step = Scenarios.MnistTwoLayerTrainingStepOnH100
-    every = derive.solve(step, "batch_size", "parameters", 101770)
+    every = solving.solve(step, "batch_size", "parameters", 101770)
     assert every.every_value and not every.values and "holds for every batch_size" in every.notes[0]
-    same = derive.solve(step, "batch_size", "compute_time", "compute_time")
+    same = solving.solve(step, "batch_size", "compute_time", "compute_time")
     assert same.every_value and "identically" in same.notes[0]
-    assert derive.solve("HostDispatchScenario", "dispatch", "host_time", "host_time").every_value
-    never = derive.solve(step, "batch_size", "parameters", 5)
+    assert solving.solve("HostDispatchScenario", "dispatch", "host_time", "host_time").every_value
+    never = solving.solve(step, "batch_size", "parameters", 5)
     assert not never.every_value and not never.values and "does not depend on batch_size" in never.notes[0]
     assert "no real solution" not in " ".join(every.notes + never.notes)
 
@@ -104,14 +104,14 @@ def test_solve_holds_for_every_value():
                                     None, [1], "8GiB"])
 def test_solve_refuses_non_finite_or_non_numeric_targets(target):
     with pytest.raises(derive.DerivationError):
-        derive.solve(Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total", target)
+        solving.solve(Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total", target)
 
 
 def test_solve_and_scaling_accept_an_instance_a_class_or_a_name():
     phone = Scenarios.PhoneFullUpdateWorkingSet
-    by_instance = derive.solve(phone, "parameters", "total", Q_(8, "GiB")).values
+    by_instance = solving.solve(phone, "parameters", "total", Q_(8, "GiB")).values
     assert by_instance == [pytest.approx(2**33 / 36)]
-    assert derive.solve(phone, "parameters", "total", Q_(8, "GiB"), symbolic=False).values == by_instance
+    assert solving.solve(phone, "parameters", "total", Q_(8, "GiB"), symbolic=False).values == by_instance
     for subject in (phone, type(phone), "UpdateWorkingSetScenario"):
         assert derive.scaling(subject, "total").per_input["parameters"] == 1
     with pytest.raises(derive.DerivationError):

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generated import Q_, Scenarios
-from symbolic import derive
+from symbolic import derive, solving
 from symbolic.runtime.analysis import compare, sensitivity
 
 STEP = Scenarios.MnistTwoLayerTrainingStepOnH100
@@ -30,7 +30,7 @@ def test_compute_memory_crossover_batch():
     b* = 93.0835...
     """
     model = derive.model_of("MlpTrainingStepScenario")
-    solution = derive.solve(model, "batch_size", "compute_time", "memory_time", STEP._args)
+    solution = solving.solve(model, "batch_size", "compute_time", "memory_time", STEP._args)
     i, h, o, v, y, c = 784, 128, 10, 4, 8, 3
     f1 = 4 * i * h + 6 * h * o + 2 * h + (c + 2) * o
     expected = v * (2 * i * h + 3 * h * o) / (f1 * 3.35e12 / 6.7e13 - v * (2 * i + 10 * h + 7 * o) - y)
@@ -44,11 +44,11 @@ def test_compute_memory_crossover_batch():
 
 def test_parameters_that_fit_a_phone():
     """total = N·v·(2 + m + a) = 8 GiB  =>  N = 2³³ / (4·9) = 238,609,294.2 parameters."""
-    solution = derive.solve(derive.model_of("UpdateWorkingSetScenario"), "parameters", "total", Q_(8, "GiB"),
+    solution = solving.solve(derive.model_of("UpdateWorkingSetScenario"), "parameters", "total", Q_(8, "GiB"),
                             PHONE._args)
     assert solution.values == [pytest.approx(2**33 / 36, rel=1e-12)]
     # a bare number is read in the output's display unit (MB)
-    same = derive.solve(derive.model_of("UpdateWorkingSetScenario"), "parameters", "total", 8 * 2**30 / 1e6,
+    same = solving.solve(derive.model_of("UpdateWorkingSetScenario"), "parameters", "total", 8 * 2**30 / 1e6,
                         PHONE._args)
     assert same.values == pytest.approx(solution.values)
 
@@ -58,23 +58,23 @@ def test_min_gives_a_piecewise_answer():
     r = 0.5 TFLOP/s, β = 42.02 GB/s; above the peak (r = 2 TFLOP/s > p = 1 TFLOP/s) there is
     no bandwidth that reaches it."""
     model = derive.model_of("EpochOverheadScenario")
-    low = derive.solve(model, "host_bandwidth", "result.rate[host]", Q_(0.5, "TFLOP/s"), EPOCH._args)
+    low = solving.solve(model, "host_bandwidth", "result.rate[host]", Q_(0.5, "TFLOP/s"), EPOCH._args)
     assert low.values == [pytest.approx(0.5e12 / 11.899321466936811, rel=1e-12)]
     (expr, condition), = low.expressions  # the peak branch does not depend on the bandwidth
     assert "host_peak" in str(condition)
-    high = derive.solve(model, "host_bandwidth", "result.rate[host]", Q_(2, "TFLOP/s"), EPOCH._args)
+    high = solving.solve(model, "host_bandwidth", "result.rate[host]", Q_(2, "TFLOP/s"), EPOCH._args)
     assert high.values == [] and any("no real solution" in note for note in high.notes)
 
 
 def test_floor_cannot_be_inverted():
     with pytest.raises(derive.DerivationError, match="floor"):
-        derive.solve(derive.model_of("DenseNetworkScenario"), "batch_size", "result.steps_per_epoch", 100,
+        solving.solve(derive.model_of("DenseNetworkScenario"), "batch_size", "result.steps_per_epoch", 100,
                      Scenarios.MnistDenseNetwork._args)
 
 
 def test_unknown_names_suggest():
     with pytest.raises(derive.DerivationError, match="did you mean batch_size"):
-        derive.solve(derive.model_of("MlpTrainingStepScenario"), "batchsize", "compute_time", "memory_time")
+        solving.solve(derive.model_of("MlpTrainingStepScenario"), "batchsize", "compute_time", "memory_time")
     with pytest.raises(derive.DerivationError, match="did you mean compute_time"):
         derive.closed_form(derive.model_of("MlpTrainingStepScenario"), "compute_tme")
 
@@ -155,7 +155,7 @@ def test_identically_zero_screen_agrees_with_simplify():
     cases = {(x + y) ** 2 - x**2 - 2 * x * y - y**2: True, x / y - 1: False, (-1) ** (2 * k) - 1: True,
              sympy.sqrt(x**2) - x: True, sympy.Min(x, y) - x: False, sympy.Float(0.5) * x - x / 2: True}
     for expr, zero in cases.items():
-        assert derive._identically_zero(expr) is zero, expr
+        assert solving._identically_zero(expr) is zero, expr
         assert (sympy.simplify(expr) == 0) is zero, expr
-    assert not derive._nonzero_somewhere((x + y) ** 2 - x**2 - 2 * x * y - y**2)
-    assert derive._nonzero_somewhere(x / y - 1)
+    assert not solving._nonzero_somewhere((x + y) ** 2 - x**2 - 2 * x * y - y**2)
+    assert solving._nonzero_somewhere(x / y - 1)

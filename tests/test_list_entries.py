@@ -8,7 +8,7 @@ import pytest
 import sympy
 
 from generated import Q_, Scenarios
-from symbolic import derive
+from symbolic import derive, solving
 from symbolic.cli import main
 from symbolic.list_entries import entry_form, entry_keys, missing_key
 from symbolic.scenarios.distributed.alpha_beta import AlphaBetaScenario as AlphaBeta
@@ -18,26 +18,26 @@ def test_ring_and_tree_cross_where_the_exact_crossover_says():
     """Solving ring_time[64] = tree_time[64] for the message gives the declared crossover_exact[64]:
     (R − T)·α·β/(T − f) = 114 · 1e-5 s · 1e10 B/s / (12 − 1.96875) = 1.1364486 MB."""
     s = Scenarios.RingVsTreeSmallBuffer
-    solution = derive.solve(s, "message", "result.ring_time[64]", "result.tree_time[64]")
+    solution = solving.solve(s, "message", "result.ring_time[64]", "result.tree_time[64]")
     assert solution.values == [pytest.approx(114 * 1e5 / (12 - 1.96875) / 1e6, rel=1e-12)]
     assert solution.values[0] == pytest.approx(s.result.crossover_exact[64].to("MB").magnitude, rel=1e-12)
-    eight = derive.solve(Scenarios.GradientBufferAllReduceNdr, "message", "result.ring_time[8]", "result.tree_time[8]")
+    eight = solving.solve(Scenarios.GradientBufferAllReduceNdr, "message", "result.ring_time[8]", "result.tree_time[8]")
     assert eight.values == [pytest.approx(0.1411764705882353, rel=1e-12)]  # MB: the position of 8 is 0
 
 
 def test_an_entry_of_a_keyed_input_by_name():
     """compute_fractions[Ethernet] = 0.5 when t = B/β = 7e11 B / 1.25e10 B/s = 56 s."""
-    solution = derive.solve(Scenarios.Gpt3GradientSync, "compute_time", "result.compute_fractions[Ethernet]", 0.5)
+    solution = solving.solve(Scenarios.Gpt3GradientSync, "compute_time", "result.compute_fractions[Ethernet]", 0.5)
     assert solution.values == [pytest.approx(56.0, rel=1e-12)]
-    nvlink = derive.solve(Scenarios.BufferTransfer10GB, "payload", "result.times[NVLink]", Q_(1, "ms"))
+    nvlink = solving.solve(Scenarios.BufferTransfer10GB, "payload", "result.times[NVLink]", Q_(1, "ms"))
     assert nvlink.values == [pytest.approx(0.45, rel=1e-12)]  # 1 ms × 450 GB/s, in GB
 
 
 def test_entries_need_an_instance_and_a_key_it_has():
     with pytest.raises(derive.DerivationError, match="no entry 'NVLink' here"):
-        derive.solve(Scenarios.Gpt3WeightsColdStart, "payload", "result.times[NVLink]", Q_(1, "ms"))
+        solving.solve(Scenarios.Gpt3WeightsColdStart, "payload", "result.times[NVLink]", Q_(1, "ms"))
     with pytest.raises(derive.DerivationError, match="known only at an instance"):
-        derive.solve("TransferScenario", "payload", "result.times[NVLink]", Q_(1, "ms"))
+        solving.solve("TransferScenario", "payload", "result.times[NVLink]", Q_(1, "ms"))
     with pytest.raises(derive.DerivationError, match=r"name one entry with 2 keys"):
         derive.is_entry(AlphaBeta.model, "result.times[NDR]")
     keys = entry_keys({"links": {"a": 1}, "sizes": [64, 64, 8]})

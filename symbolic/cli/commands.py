@@ -222,7 +222,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from symbolic import derive  # first: it names the extra to install when sympy is missing
+    from symbolic import derive, solving  # first: it names the extra to install when sympy is missing
 
     import sympy
 
@@ -246,8 +246,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         rhs = number(right, f"--where {left}")
     sums = any(derive.closed_form(model, name, simplify=False).has(sympy.Sum)
                for name in (left, right) if name in names)
-    solution = derive.solve(model, args.unknown, left, rhs, target._args, symbolic=not (sums or entries),
-                            keys=entry_keys(target._given))
+    solution = solving.solve(model, args.unknown, left, rhs, target._args, symbolic=not (sums or entries),
+                             keys=entry_keys(target._given))
     if entries:
         solution.notes.append(f"{' and '.join(entries)}: one entry of a list, solved at this instance")
     if sums:

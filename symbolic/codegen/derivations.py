@@ -13,7 +13,7 @@ from typing import Any
 
 import sympy
 
-from symbolic import derive
+from symbolic import derive, solving
 from symbolic.codegen.breaking import fit
 from symbolic.codegen.latex import DocsLatexPrinter, latex_names
 from symbolic.codegen.worked import instance_values
@@ -36,7 +36,7 @@ def derivations_markdown(model: ScenarioModel, instances: list[Instance],
         return ""
     printer = DocsLatexPrinter({**latex_names(model), **{s: "1" for s in UNIT_SYMBOLS}})
     lines = ["## Derivations", "",
-             "Computed when the page is generated, by `symbolic.derive` from the same declaration "
+             "Computed when the page is generated, by `symbolic.derive` and `symbolic.solving` from the same declaration "
              "(the command line gives the same answers: `mlsysym scaling`, `mlsysym sensitivity`, `mlsysym solve`).", ""]
     if model.main_outputs:
         lines += ["### How the main outputs scale", "",
@@ -127,7 +127,7 @@ def _question(model: ScenarioModel, instances: list[Instance], printer: DocsLate
     elif has_sums:
         lines += ["The closed form sums over the list input, so the answer is given per instance.", ""]
     else:
-        symbolic = derive.solve(model, unknown, output, rhs)
+        symbolic = solving.solve(model, unknown, output, rhs)
         for expr, condition in symbolic.expressions:
             when = "" if condition is sympy.true else rf" \quad \text{{when }} {printer.doprint(condition)}"
             lines += ["$$", fit(f"{decl.latex} = {printer.doprint(expr)}{when}"), "$$", ""]
@@ -143,7 +143,7 @@ def _question(model: ScenarioModel, instances: list[Instance], printer: DocsLate
         if any(lacks):
             lines += [f"- At `{instance.key}`: no {' and '.join(filter(None, lacks))}."]
             continue
-        numbers = derive.solve(model, unknown, output, rhs, _given_values(model, instance), symbolic=False,
+        numbers = solving.solve(model, unknown, output, rhs, _given_values(model, instance), symbolic=False,
                                keys=keys)
         unit = f" {decl.spec.unit}" if decl.spec.unit else ""
         answer = ", ".join(f"{value:.6g}{unit}" for value in numbers.values) or "none in the domain"
