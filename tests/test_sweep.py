@@ -134,3 +134,45 @@ def test_a_failed_requirement_names_the_first_swept_point_and_a_class_is_refused
                  lambda: mlsysym.compare(cls, cls), lambda: mlsysym.sweep("HierarchicalAllReduce8x8DgxH100", {})):
         with pytest.raises(ScenarioInputError, match="needs a scenario instance .*got (the class Hierarchical|str)"):
             call()
+
+
+def test_rows_of_quantity_arrays_keep_their_units():
+    """numpy.asarray of a list of Quantity arrays strips the units (a warning, then ms read as
+    the declared µs, 1000x too small); each row is converted on its own, then stacked."""
+    rows = [Q_(np.array([1, 2]), "ms"), Q_([3, 4], "s")]
+    out = sweep(STEP, {"dispatch": rows})
+    assert out.inputs["dispatch"].tolist() == [[1000.0, 2000.0], [3e6, 4e6]]  # µs
+    assert out["host.dispatch_time"].tolist() == [[5000.0, 10000.0], [1.5e7, 2e7]]  # 5 operations each
+    assert sweep(STEP, {"dispatch": [[Q_(1, "ms"), 2]]}).inputs["dispatch"].tolist() == [[1000.0, 2.0]]
+    with pytest.raises(ScenarioInputError, match=r"dispatch' do not form a rectangular array \(rows of shapes"):
+        sweep(STEP, {"dispatch": [Q_([1, 2], "ms"), Q_([1], "ms")]})
+    with pytest.raises(ScenarioInputError, match="dispatch"):
+        sweep(STEP, {"dispatch": [Q_([1, 2], "ms"), Q_([1, 2], "m")]})
+
+
+@pytest.mark.parametrize("values", [b"12", bytearray(b"12"), memoryview(b"12"), "12"])
+def test_bytes_are_not_read_as_their_codes(values):
+    """numpy reads b"12" as the uint8 codes 49 and 50: batch sizes nobody gave."""
+    with pytest.raises(ScenarioInputError, match=r"batch_size' must be numbers, got (bytes|bytearray|memoryview|str)"):
+        sweep(STEP, {"batch_size": values})
+
+
+def test_masked_entries_are_refused_not_swept():
+    """numpy.asarray drops a mask: the value under a masked (missing) entry would be swept."""
+    masked = np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    for values in (masked, Q_(masked, "ms")):
+        with pytest.raises(ScenarioInputError, match=r"dispatch' have masked \(missing\) entries, the first at \[1\]"):
+            sweep(STEP, {"dispatch": values})
+    assert sweep(STEP, {"dispatch": np.ma.masked_array([1.0, 2.0])}).inputs["dispatch"].tolist() == [1.0, 2.0]
+
+
+def test_a_quantity_of_ints_beyond_int64_converts_like_a_scalar_input():
+    out = sweep(STEP, {"batch_size": Q_(2**70, "")})
+    assert out.inputs["batch_size"].item() == float(2**70)
+    out = sweep(STEP, {"batch_size": Q_([2**70, 2], "")})
+    assert out.inputs["batch_size"].tolist() == [float(2**70), 2.0]
+
+
+def test_a_long_double_past_double_range_is_named_as_given():
+    with pytest.raises(ScenarioInputError, match=r"dispatch' got 1e\+400"):
+        sweep(STEP, {"dispatch": np.array([np.longdouble("1e400")])})

@@ -139,8 +139,20 @@ def coerce_array(title: str, spec: InputSpec, values: Any) -> Any:
     import numpy
 
     where = f"{title}: sweep values of '{spec.name}'"
+    if isinstance(values, (str, bytes, bytearray, memoryview)):  # numpy reads bytes as uint8 codes: b"12" -> 49, 50
+        raise ScenarioInputError(f"{where} must be numbers, got {type(values).__name__} {values!r:.60}")
+    data = getattr(values, "magnitude", values)
+    if numpy.ma.is_masked(data):  # numpy.asarray drops the mask and sweeps the values under it
+        first = numpy.unravel_index(int(numpy.argmax(numpy.ma.getmaskarray(data))), numpy.shape(data))
+        at = ", ".join(str(int(i)) for i in first)
+        raise ScenarioInputError(f"{where} have masked (missing) entries, the first at [{at}]; "
+                                 "give a number for every point")
     if is_quantity(values):
         magnitude = numpy.asarray(values.magnitude)
+        if magnitude.dtype == object:  # ints beyond int64 (Q_(2**70)): each converted like a scalar input
+            quantity = values._REGISTRY.Quantity
+            return _element_by_element(title, spec, [quantity(m, values.units) for m in magnitude.ravel()],
+                                       magnitude.shape)
         if magnitude.dtype.kind not in "iuf":
             raise ScenarioInputError(f"{where} must be numbers, got a Quantity of dtype {magnitude.dtype}")
         factor = conversion_factor(f"{title}: input '{spec.name}'", spec, values)  # refuses a wrong dimension
@@ -149,6 +161,15 @@ def coerce_array(title: str, spec: InputSpec, values: Any) -> Any:
         lost = ~numpy.isfinite(array) | ((array == 0) & (magnitude != 0))
         if lost.any():  # overflowed or underflowed in the conversion: the scalar check names the value
             coerce_number(title, spec, values[numpy.unravel_index(int(numpy.argmax(lost)), lost.shape)])
+        _validate(title, spec, array)
+    elif isinstance(values, (list, tuple)) and any(_holds_quantity_array(value) for value in values):
+        # rows that are Quantity arrays (or lists of Quantities): numpy would strip their units
+        # (a list of Q_(array, "ms") read as µs); each row is converted on its own, then stacked
+        rows = [coerce_array(title, spec, value) for value in values]
+        if len({row.shape for row in rows}) > 1:
+            shapes = ", ".join(str(row.shape) for row in rows)
+            raise ScenarioInputError(f"{where} do not form a rectangular array (rows of shapes {shapes})")
+        return numpy.stack(rows)
     else:
         try:
             array = numpy.asarray(values)
@@ -158,17 +179,37 @@ def coerce_array(title: str, spec: InputSpec, values: Any) -> Any:
             array = numpy.empty(len(values), dtype=object)
             array[:] = list(values)
         if array.dtype == object:  # Quantities, Fractions, big ints...: each converted like a scalar input
-            converted = [coerce_number(title, spec, value) for value in array.ravel()]
-            array = numpy.asarray(converted, dtype=numpy.float64).reshape(array.shape)
-        elif array.dtype.kind not in "iuf":
+            return _element_by_element(title, spec, list(array.ravel()), array.shape)
+        if array.dtype.kind not in "iuf":
             raise ScenarioInputError(f"{where} must be numbers, got dtype {array.dtype}")
-        array = array.astype(numpy.float64)
-    _validate(title, spec, array)
+        given = array
+        with numpy.errstate(over="ignore"):  # a long double past double range: refused below, as given
+            array = array.astype(numpy.float64)
+        _validate(title, spec, array, given)
     return array + 0.0  # -0.0 becomes 0.0, as in variant()
 
 
-def _validate(title: str, spec: Any, array: Any) -> None:
-    """Vectorised domain check; the first offending value is re-checked for the message."""
+def _holds_quantity_array(value: Any) -> bool:
+    """Whether ``value`` is a Quantity array or a list or tuple holding Quantities (a row of a 2-d sweep)."""
+    if is_quantity(value):
+        return bool(getattr(value.magnitude, "ndim", 0))
+    return isinstance(value, (list, tuple)) and any(is_quantity(item) or _holds_quantity_array(item) for item in value)
+
+
+def _element_by_element(title: str, spec: InputSpec, values: list[Any], shape: tuple[int, ...]) -> Any:
+    """Values numpy holds only as objects (Quantities, Fractions, ints beyond int64), each
+    converted and checked like a scalar input."""
+    import numpy
+
+    converted = [coerce_number(title, spec, value) for value in values]
+    array = numpy.asarray(converted, dtype=numpy.float64).reshape(shape)
+    _validate(title, spec, array)
+    return array + 0.0
+
+
+def _validate(title: str, spec: Any, array: Any, given: Any = None) -> None:
+    """Vectorised domain check; the first offending value is re-checked for the message, as
+    ``given`` holds it (a long double 1e400 is named 1e+400, not the inf it rounded to)."""
     import numpy
 
     values = array.ravel()
@@ -181,5 +222,6 @@ def _validate(title: str, spec: Any, array: Any) -> None:
     if spec.maximum is not None:
         bad |= (values >= spec.maximum) if spec.strict_maximum else (values > spec.maximum)
     if bad.any():
-        coerce_number(title, spec, values[int(numpy.argmax(bad))].item())
+        first = int(numpy.argmax(bad))
+        coerce_number(title, spec, values[first].item() if given is None else given.ravel()[first])
         raise ScenarioInputError(f"{title}: a sweep value of '{spec.name}' is outside {spec.scalar_domain}")
