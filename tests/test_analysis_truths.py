@@ -154,3 +154,26 @@ def test_an_entry_of_a_list_output_is_named_as_such_by_sensitivity_and_explain()
         quantity(model_of("AlphaBetaScenario"), "result.times[NDR][small]")
     with pytest.raises(ScenarioInputError, match="its numeric outputs: .*compute_time"):
         sensitivity(Scenarios.MnistTwoLayerTrainingStepOnH100, "zzz")
+
+
+def test_compare_lists_list_outputs_unavailable_outputs_and_labels_that_changed():
+    """compare read only scalar numbers: doubling every link listed no changed output though
+    every transfer time halved, an output that became available (egress_rate given) was left
+    out, the reverse was a KeyError, and a label was a number (bottleneck Memory -> Compute
+    was 1 -> 0, "-100%")."""
+    transfer = Scenarios.BufferTransfer10GB
+    faster = transfer.variant(links={key: 2 * value for key, value in transfer._given["links"].items()})
+    _, changes = compare(transfer, faster)
+    by_output = {c.output: c for c in changes}
+    times = by_output["result.times"]
+    assert times.relative is None and times.attribution == ()
+    assert times.before == {"HBM": pytest.approx(10 / 3350 * 1e3), "NVLink": pytest.approx(10 / 450 * 1e3),
+                            "InfiniBand": pytest.approx(200.0), "PCIe": pytest.approx(156.25)}  # 10 GB / link, ms
+    assert times.after == {key: pytest.approx(value / 2) for key, value in times.before.items()}
+    priced = transfer.variant(egress_rate=Q_(0.09, "dollar/GB"))
+    for a, b, before, after in ((transfer, priced, None, 0.9), (priced, transfer, 0.9, None)):
+        (cost,) = [c for c in compare(a, b)[1] if c.output == "egress_cost"]
+        assert (cost.before, cost.after, cost.relative) == (pytest.approx(before), pytest.approx(after), None)
+    decode = Scenarios.Llama3_70B_DecodeH100
+    (bottleneck,) = [c for c in compare(decode, decode.variant(batch_size=4096))[1] if c.output == "result.bottleneck"]
+    assert (bottleneck.before, bottleneck.after, bottleneck.relative) == ("Memory", "Compute", None)

@@ -128,6 +128,10 @@ def test_solve_sensitivity_scaling_compare_explain():
     assert scaling.returncode == 0 and "parameters" in scaling.stdout and "linear" in scaling.stdout
     compared = run("compare", "MnistDenseNetwork", "MnistDenseNetworkLargeBatch")
     assert compared.returncode == 0 and "batch_size" in compared.stdout
+    # a list output that changed is listed too (32 -> 1024 rows: 2·b·784·128 = 6422528 -> 205520896 flop)
+    layer_flops = next(line for line in compared.stdout.splitlines() if line.startswith("result.matmul_flops_per_layer"))
+    assert "[6422528, 524288, 40960] flop" in layer_flops and "[205520896, 16777216, 1310720] flop" in layer_flops
+    assert layer_flops.split()[-1] == "changed"
     explained = run("explain", "MnistTwoLayerTrainingStepOnH100", "compute_time")
     assert explained.returncode == 0
     assert "total_flops/peak_rate" in explained.stdout and "(13100608 flop)/(67 Tflop/s)" in explained.stdout and "[flop]" not in explained.stdout

@@ -214,7 +214,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     rows = []
     for c in changes:
         top = ", ".join(f"{name} {share:+.3f}" for name, share in c.attribution[:3])
-        change = "from 0" if c.relative is None else f"{c.relative:+.2%}"
+        change = (f"{c.relative:+.2%}" if c.relative is not None else "from 0" if c.before == 0 else
+                  "beyond double range" if isinstance(c.before, (int, float)) and isinstance(c.after, (int, float))
+                  else "changed")
         rows.append((c.output, shown(c.before, c.unit), shown(c.after, c.unit), change, top))
     outputs = table(rows, ("output", args.a, args.b, "change", "first-order Δln by input"))
     emit(args, data, f"inputs that differ:\n{inputs}\n\noutputs that changed:\n{outputs}")

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from symbolic.runtime.display import keyed
 from symbolic.runtime.errors import ScenarioInputError
 from symbolic.runtime.hardware import NODE_FIELDS
 from symbolic.runtime.paths import leaves
@@ -119,7 +120,9 @@ def _argument_units(cls: type[ScenarioBase]) -> dict[str, str]:
 @dataclass(frozen=True)
 class Change:
     """An output that changed. ``relative`` is None when the output was 0 before (a change
-    from 0 has no finite relative size; nor has one beyond double range); ``attribution`` then is empty."""
+    from 0 has no finite relative size; nor has one beyond double range), and when it is not
+    one number on both sides: a list (keyed ones as a dict), a label, or None where an output
+    is unavailable (it needs an optional input not given); ``attribution`` then is empty."""
 
     output: str
     unit: str
@@ -139,12 +142,18 @@ def compare(a: ScenarioBase, b: ScenarioBase) -> tuple[dict[str, tuple[Any, Any]
     # a keyed input's evaluator list follows its key order: the same dict in another order is no change
     changed_inputs = {name: (a._args[name], b._args[name]) for name in a._args
                       if a._args[name] != b._args[name] and not (name in a._given and a._given[name] == b._given[name])}
-    before, after = flat_outputs(a), flat_outputs(b)
+    # every output, lists, labels and unavailable ones too, and a table's entries under either
+    # instance's keys: an output that only one side has, or that is no number, still changed
+    before, after = _comparable(a), _comparable(b)
     gradient = _gradient(a)
     changes = []
-    for path, (value_a, unit) in before.items():
-        value_b = after[path][0]
+    for path in before | after:
+        value_a, unit = before.get(path, (None, after.get(path, (None, ""))[1]))
+        value_b = after.get(path, (None, unit))[0]
         if value_a == value_b:
+            continue
+        if not (_is_number(value_a) and _is_number(value_b)):
+            changes.append(Change(path, unit, value_a, value_b, None, ()))
             continue
         relative = value_b / value_a - 1 if value_a else None
         if relative is not None and not math.isfinite(relative):  # 1e-300 -> 1e300: no finite relative size either
@@ -161,3 +170,12 @@ def compare(a: ScenarioBase, b: ScenarioBase) -> tuple[dict[str, tuple[Any, Any]
         changes.append(Change(path, unit, value_a, value_b, relative,
                               tuple(sorted(shares, key=lambda s: -abs(s[1])))))
     return changed_inputs, changes
+
+
+def _comparable(scenario: ScenarioBase) -> dict[str, tuple[Any, str]]:
+    """Every output leaf as compare reads it: a keyed list as a dict under its keys, a choice as its label."""
+    return {path: (keyed(scenario, path, value), unit) for path, (value, unit) in flat_outputs(scenario, True).items()}
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
