@@ -107,3 +107,16 @@ def test_a_division_by_zero_is_inf_or_nan_even_between_plain_numbers() -> None:
         assert math.isnan(value("(tp_size - tp_size) / (tp_size - tp_size)"))
         assert value("1 / 0") == math.inf
     assert value("9007199254740992 - 9007199254740990") == 2  # exactly doubles: read as written
+
+
+def test_a_constraint_with_no_value_is_not_met_by_any_comparison() -> None:
+    """nan != x is true in numpy: a point whose constraint side is 0/0 met '!= 1' (feasible)
+    though it met neither '== 1' nor '< 1'; an undefined constraint is met by no comparison."""
+    undefined = "(tp_size - tp_size) / (tp_size - tp_size)"
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for sign in ("!=", "==", "<=", ">=", "<", ">"):
+            assert not compile_expression(f"{undefined} {sign} 1", UNITS, comparison=True).evaluate(VALUES.__getitem__)
+            assert not compile_expression(f"1 {sign} {undefined}", UNITS, comparison=True).evaluate(VALUES.__getitem__)
+    arrays = {"tp_size": np.array([0.0, 1.0, 2.0, np.nan])}
+    compiled = compile_expression("tp_size != 1", {"tp_size": ""}, comparison=True)
+    assert compiled.evaluate(arrays.__getitem__).tolist() == [True, False, True, False]

@@ -167,6 +167,8 @@ class _Parser:
         import numpy
 
         compare = getattr(numpy, COMPARISONS[token[1]])
+        if token[1] == "!=":  # nan != x is true: a side with no value (0/0) would meet the constraint; no comparison does
+            return (lambda lookup: _defined_not_equal(left(lookup), right(lookup))), _unit("")
         return (lambda lookup: compare(left(lookup), right(lookup))), _unit("")
 
     def sum(self) -> tuple[Evaluator, Any]:
@@ -239,6 +241,12 @@ class _Parser:
         if factor == 1.0:
             return right
         return lambda lookup: right(lookup) * factor
+
+
+def _defined_not_equal(left: Any, right: Any) -> Any:
+    import numpy
+
+    return numpy.not_equal(left, right) & ~numpy.isnan(left) & ~numpy.isnan(right)
 
 
 def _constant(value: float) -> Evaluator:
