@@ -246,6 +246,8 @@ def test_a_stepped_range_ends_at_its_stop():
     ("batch_sise=1..2", ["did you mean batch_size", "numeric input"]),
     ("nope=1..2", ["known: batch_size, input_width", "numeric input"]),
     ("hardware=1..2", ["numeric input"]),
+    ("batch_size=1.." + "9" * 400, ["beyond the range of double precision"]),  # was an internal OverflowError
+    ("batch_size=1," + "9" * 400, ["beyond the range of double precision"]),
 ])
 def test_bad_ranges_are_usage_errors_naming_the_input(vary, words):
     with pytest.raises(UsageError) as caught:

@@ -267,3 +267,25 @@ def test_a_root_of_tiers_is_refused_naming_the_tier() -> None:
 
     with pytest.raises(InputTypeError, match="is the catalog tier Models.Language, not one entry"):
         search(Scenarios.Llama2_70B_DecodeH100, {"workload": Models}, minimize="result.compute_time")
+
+
+def test_an_integer_past_2_53_is_refused_as_given_not_as_its_rounded_double() -> None:
+    """2**53 + 1 rounds to 2**53 as a double, which passed the 2**53 check: the search ran at
+    2**53 and reported batch_size 9007199254740992, a value nobody gave."""
+    step = Scenarios.MnistTwoLayerTrainingStepOnH100
+    assert search(step, {"batch_size": [2**53]}, minimize="compute_time").best.inputs["batch_size"] == 2**53
+    for values in ([2**53 + 1], [np.int64(2**53 + 1)], [Q_(2**53 + 1, "")], [Q_(2**52 + 1, "kiloparam/param")],
+                   np.array([2**53 + 1] * 1001), list(range(1, 1200)) + [2**53 + 1]):
+        with pytest.raises(ScenarioInputError, match=r"beyond 2\*\*53"):
+            search(step, {"batch_size": values}, minimize="compute_time")
+
+
+def test_bytes_are_one_refused_value_and_expressions_must_be_text() -> None:
+    """memoryview(b"12") and bytearray were iterated to their byte codes: batch sizes 49 and 50."""
+    step = Scenarios.MnistTwoLayerTrainingStepOnH100
+    for values in (b"12", bytearray(b"12"), memoryview(b"12")):
+        with pytest.raises(ScenarioInputError, match=r"a value of 'batch_size' is (bytes|bytearray|memoryview)"):
+            search(step, {"batch_size": values}, minimize="compute_time")
+    for keyword, value in (("where", 5), ("where", [None]), ("minimize", b"compute_time")):
+        with pytest.raises(ScenarioInputError, match=f"search: {keyword}= takes an expression"):
+            search(step, {"batch_size": [1]}, **{"minimize": "compute_time", keyword: value})

@@ -54,6 +54,8 @@ def test_axes() -> None:
     (["--vary", "tp_size=1..4"], "needs an objective"),
     (["--vary", "tp_sise=1..4", "--minimize", "result.memory_time"], "did you mean tp_size"),
     (["--vary", "tp_size=1..4", "--minimize", "result.memory_time", "--top", "0"], "--top must be at least 1"),
+    # read as a double, 2**53 + 1 was 2**53: the search ran there and reported a tp_size nobody gave
+    (["--vary", "tp_size=9007199254740993", "--minimize", "result.memory_time"], "value 9007199254740993 is beyond 2**53"),
 ])
 def test_usage_errors_exit_2(extra: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["search", "Llama2_70B_DecodeH100", *extra]) == 2

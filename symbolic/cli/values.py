@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -215,8 +216,10 @@ def parse_vary(cls: type[ScenarioBase], text: str) -> tuple[str, Any]:
     spec = specs[name]
     what = f"--vary {name}"
 
-    def read(item: str) -> float:
+    def read(item: str) -> Any:
         value = number(item, what)
+        if isinstance(value, int) and not -sys.float_info.max <= value <= sys.float_info.max:
+            raise UsageError(f"{what}: {item.strip()!r} is beyond the range of double precision")
         if hasattr(value, "units"):
             from symbolic.runtime.errors import MlsysymError
 
@@ -228,16 +231,18 @@ def parse_vary(cls: type[ScenarioBase], text: str) -> tuple[str, Any]:
                 raise UsageError(f"{what}: {item.strip()!r} is beyond the range of double precision in "
                                  f"{spec.unit}" if value else f"{what}: {item.strip()!r} is below the range of "
                                  f"double precision in {spec.unit} (it would be read as 0)")
-        return float(value)
+        return value if isinstance(value, int) else float(value)  # an int past 2**53 as given: a search refuses it
 
     if ".." not in spec_text:
         items = [item for item in spec_text.split(",")]
         if not spec_text or any(not item.strip() for item in items):
             raise UsageError(f"{what}: expected a range a..b or values v1,v2,..., got {spec_text!r}")
-        return name, numpy.array([read(item) for item in items])
+        values = [read(item) for item in items]
+        inexact = any(isinstance(v, int) and float(v) != v for v in values)  # float64 would round it unseen
+        return name, numpy.array(values, dtype=object if inexact else numpy.float64)
     span, _, mode = spec_text.partition(":")
     start_text, _, stop_text = span.partition("..")
-    start, stop = read(start_text), read(stop_text)
+    start, stop = float(read(start_text)), float(read(stop_text))  # a range's points are float64 arithmetic
     if stop < start:
         raise UsageError(f"{what}: the range {span} is empty (the end is below the start)")
     count, values = _range(what, start, stop, mode.strip(), read)
@@ -269,7 +274,7 @@ def _range(what: str, start: float, stop: float, mode: str, read: Any) -> tuple[
             raise UsageError(f"{what}: log=N needs a positive start")
         return n, lambda: numpy.geomspace(start, stop, n)
     if mode.startswith("step=") or not mode:
-        step = read(mode[5:]) if mode else 1.0
+        step = float(read(mode[5:])) if mode else 1.0
         if not step > 0:
             raise UsageError(f"{what}: step must be positive")
         # the points start + k·step up to stop: floor, with room for a quotient rounded just below a whole

@@ -302,13 +302,14 @@ def _plan(base: Any, vary: dict[str, Any], where: str | Sequence[str], minimize:
         raise ScenarioInputError(f"search: expected a scenario instance or class, got {base!r}")
     elif fixed:
         base = base.variant(**fixed)
-    objectives = [("minimize", t) for t in _texts(minimize)] + [("maximize", t) for t in _texts(maximize)]
+    objectives = [("minimize", t) for t in _texts("minimize", minimize)] + [
+        ("maximize", t) for t in _texts("maximize", maximize)]
     if not objectives:
         raise ScenarioInputError("search: give an objective (minimize= or maximize= an output or an expression)")
     for name, value in (("top", top), ("chunk_points", chunk_points)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ScenarioInputError(f"search: {name} must be a whole number ≥ 1, got {value!r}")
-    return Plan(base, vary, _texts(where), objectives, top, chunk_points)
+    return Plan(base, vary, _texts("where", where), objectives, top, chunk_points)
 
 
 def _result(plan: Plan, total: Partial, seconds: float, engine: str) -> SearchResult:
@@ -334,8 +335,14 @@ def _result(plan: Plan, total: Partial, seconds: float, engine: str) -> SearchRe
                         list(plan.where), round(seconds, 6), prep.chunks, engine, total.unranked)
 
 
-def _texts(value: str | Sequence[str]) -> list[str]:
-    return [value] if isinstance(value, str) else list(value)
+def _texts(what: str, value: str | Sequence[str]) -> list[str]:
+    """One expression or a list of them; anything else (5, b"x": its byte codes) named, not iterated."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)) and all(isinstance(text, str) for text in value):
+        return list(value)
+    raise ScenarioInputError(f"search: {what}= takes an expression (str) or a list of them, got "
+                             f"{type(value).__name__} {value!r:.60}")
 
 
 def _base_of(cls: type[ScenarioBase], vary: dict[str, Any], fixed: dict[str, Any]) -> ScenarioBase:

@@ -12,6 +12,7 @@ dropped here and counted as invalid points: they are never evaluated.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -97,7 +98,9 @@ class Space:
             if isinstance(values, Mapping):  # iterating it would vary over its keys, silently
                 raise ScenarioInputError(f"{title}: the values of '{name}' are a dict; give a list (or a range) of "
                                          "values to vary it over")
-            items = list(values) if not isinstance(values, (str, bytes)) and _iterable(values) else [values]
+            # text and bytes are one (refused) value, not the characters or byte codes numpy and list() see
+            single = isinstance(values, (str, bytes, bytearray, memoryview)) or not _iterable(values)
+            items = [values] if single else list(values)
             if not items:
                 raise ScenarioInputError(f"{title}: no values to vary '{name}' over")
             if kinds[name] == "number":
@@ -235,17 +238,22 @@ def _numeric_axis(title: str, spec: Any, items: list[Any]) -> Any:
             if not _is_number(magnitude):
                 raise InputTypeError(f"{title}: a value of '{spec.name}' is a Quantity of {type(magnitude).__name__} "
                                      f"{magnitude!r}; expected {spec.scalar_domain}")
-            value = magnitude * conversion_factor(f"{title}: input '{spec.name}'", spec, value)
+            factor = conversion_factor(f"{title}: input '{spec.name}'", spec, value)
+            value = magnitude * factor
+            whole = isinstance(magnitude, numbers.Integral) and float(factor).is_integer()
+            given = int(magnitude) * int(factor) if whole else None
         elif not _is_number(value):
             raise InputTypeError(f"{title}: a value of '{spec.name}' is {type(item).__name__} {item!r}; "
                                  f"expected {spec.scalar_domain}")
         else:
             magnitude = value
+            given = int(value) if isinstance(value, numbers.Integral) else None
         try:
             value = float(value) + 0.0  # -0.0 becomes 0.0, as in variant()
         except OverflowError:  # an int, Fraction or Decimal beyond double range
             value = math.inf
-        if spec.integer and math.isfinite(value) and abs(value) > EXACT_INTEGER:
+        # the integer as given, not its double: 2**53 + 1 rounds to 2**53, which is not beyond it
+        if spec.integer and math.isfinite(value) and abs(value if given is None else given) > EXACT_INTEGER:
             raise ScenarioInputError(f"{title}: '{spec.name}' value {item!r} is beyond 2**53, where a search's "
                                      "float64 arithmetic stops being exact for integers")
         underflow = value == 0 and magnitude != 0  # Decimal('1e-400'), 1e-308 fs in hours: no double but 0
@@ -260,6 +268,9 @@ def _numeric_array(title: str, spec: Any, items: Any) -> Any:
     """``_numeric_axis`` for a long axis of plain numbers, vectorised (the same rules)."""
     import numpy
 
+    if items.dtype.kind in "iu" and spec.integer and numpy.any((items > EXACT_INTEGER) | (items < -EXACT_INTEGER)):
+        raise ScenarioInputError(f"{title}: a value of '{spec.name}' is beyond 2**53, where a search's "
+                                 "float64 arithmetic stops being exact for integers")  # checked before it rounds
     try:
         values = numpy.asarray(items, dtype=numpy.float64)
     except (TypeError, ValueError):
