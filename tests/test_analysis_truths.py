@@ -9,7 +9,7 @@ import math
 import pytest
 import sympy
 
-from generated import Q_, Scenarios
+from generated import Q_, ScenarioInputError, Scenarios
 from symbolic import derive, solving
 from symbolic.runtime.analysis import compare, flat_outputs, sensitivity
 from symbolic.runtime.paths import leaves
@@ -177,3 +177,16 @@ def test_compare_lists_list_outputs_unavailable_outputs_and_labels_that_changed(
     decode = Scenarios.Llama3_70B_DecodeH100
     (bottleneck,) = [c for c in compare(decode, decode.variant(batch_size=4096))[1] if c.output == "result.bottleneck"]
     assert (bottleneck.before, bottleneck.after, bottleneck.relative) == ("Memory", "Compute", None)
+
+
+def test_sensitivity_of_an_unavailable_or_whole_list_output_says_which_it_is():
+    """egress_cost needs egress_rate, not given in BufferTransfer10GB: it was 'no numeric output
+    egress_cost', as if misspelt; a whole list output was not named as one either."""
+    transfer = Scenarios.BufferTransfer10GB
+    with pytest.raises(ScenarioInputError, match="output 'egress_cost' is unavailable at this instance"):
+        sensitivity(transfer, "egress_cost")
+    with pytest.raises(ScenarioInputError, match="'result.times' is a list output, and this takes one scalar output"):
+        sensitivity(transfer, "result.times")
+    priced = transfer.variant(egress_rate=Q_(0.09, "dollar/GB"))
+    rows = {r.input: r for r in sensitivity(priced, "egress_cost")}  # c·r·S: elasticity 1 in each
+    assert rows["egress_rate"].elasticity == pytest.approx(1.0) and rows["payload"].elasticity == pytest.approx(1.0)

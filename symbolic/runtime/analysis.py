@@ -52,12 +52,17 @@ def sensitivity(scenario: ScenarioBase, output: str) -> list[Sensitivity]:
     expect_instance("sensitivity", scenario)
     cls = type(scenario)
     flat = flat_outputs(scenario)
+    every = flat_outputs(scenario, everything=True)
+    if output not in flat and output in every and every[output][0] is None:
+        raise ScenarioInputError(f"{cls.__name__}: output {output!r} is unavailable at this instance (it needs an "
+                                 "optional input that was not given), so nothing moves it; give that input first")
     if output not in flat:
         import difflib
 
         close = difflib.get_close_matches(output, list(flat), n=3)
         base = output.partition("[")[0]
-        entry = f"; {base!r} is a list output, and this takes one scalar output" if "[" in output and not close else ""
+        listed = ("[" in output or isinstance(every.get(output, (None,))[0], list)) and not close
+        entry = f"; {base!r} is a list output, and this takes one scalar output" if listed else ""
         hint = (f"; did you mean {', '.join(close)}?" if close else
                 f"; its numeric outputs: {', '.join(flat)}" if flat else "; it has no scalar numeric output")
         raise ScenarioInputError(f"{cls.__name__} has no numeric output {output!r}{entry}{hint}")
