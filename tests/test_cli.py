@@ -454,3 +454,26 @@ def test_json_output_is_strict_even_for_a_non_finite_number():
     data = {"a": math.inf, "b": [float("nan"), 1.5], "q": Q_(-math.inf, "ms"), "n": __import__("numpy").float64("inf")}
     parsed = json.loads(json_text(data), parse_constant=lambda token: pytest.fail(f"non-JSON token {token}"))
     assert parsed == {"a": "inf", "b": ["nan", 1.5], "q": {"value": "-inf", "unit": "ms"}, "n": "inf"}
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["sweep", "MnistTwoLayerTrainingStepOnH100", "--vary", "batch_size=1,2", "--outputs", "compute_time",
+      "--outputs", "memory_time"], "--outputs"),
+    (["solve", "MnistTwoLayerTrainingStepOnH100", "--for", "batch_size", "--for", "hidden_width", "--where",
+      "compute_time=memory_time"], "--for"),
+    (["solve", "MnistTwoLayerTrainingStepOnH100", "--for", "batch_size", "--where", "compute_time=memory_time",
+      "--where", "compute_time=1ms"], "--where"),
+    (["search", "Llama2_70B_DecodeH100", "--vary", "tp_size=1..8:log2", "--minimize", "result.memory_time",
+      "--top", "3", "--top", "1"], "--top"),
+    (["eval", "MlpTrainingStepScenario", "--from", "MnistTwoLayerTrainingStepOnH100", "--from",
+      "MnistTwoLayerTrainingStepOnH100"], "--from"),
+])
+def test_a_single_valued_option_given_twice_is_a_usage_error(argv, flag, capsys):
+    """argparse keeps the last value in silence: --outputs a --outputs b printed only b, --for x
+    --for y solved for y, --top 3 --top 1 showed one row."""
+    from symbolic.cli import main
+
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    assert caught.value.code == 2
+    assert f"{flag} is given twice; give it once" in capsys.readouterr().err

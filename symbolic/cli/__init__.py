@@ -57,6 +57,19 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
         super().__init__(prog, width=100, max_help_position=32)
 
 
+class _Once(argparse._StoreAction):
+    """An option that takes one value: given twice, argparse would keep the last in silence
+    (``--outputs a --outputs b`` printed only b, ``--top 3 --top 1`` one row); a usage error instead."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        seen = namespace.__dict__.setdefault("_given_once", set())
+        if option_string is not None and self.dest in seen:
+            parser.error(f"{'/'.join(self.option_strings)} is given twice; give it once")
+        seen.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (also the source of the generated CLI reference page)."""
     parser = argparse.ArgumentParser(prog="mlsysym", description=__doc__.split("\n")[0],
@@ -66,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def command(name: str, handler: Any, help_text: str) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text, description=help_text, formatter_class=_Formatter)
+        sub.register("action", None, _Once)  # every single-valued option refuses a second value
         sub.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON instead of tables")
         sub.set_defaults(handler=handler)
         return sub
