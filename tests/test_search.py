@@ -289,3 +289,16 @@ def test_bytes_are_one_refused_value_and_expressions_must_be_text() -> None:
     for keyword, value in (("where", 5), ("where", [None]), ("minimize", b"compute_time")):
         with pytest.raises(ScenarioInputError, match=f"search: {keyword}= takes an expression"):
             search(step, {"batch_size": [1]}, **{"minimize": "compute_time", keyword: value})
+
+
+def test_an_output_a_search_cannot_read_says_why_not_unknown_name() -> None:
+    """egress_cost (egress_rate not given) and the list result.times were 'unknown name ...;
+    did you mean egress_rate?', as if misspelt."""
+    transfer = Scenarios.BufferTransfer10GB
+    with pytest.raises(ScenarioInputError, match="'egress_cost' is unavailable at this instance"):
+        search(transfer, {"copies": [1, 2]}, minimize="egress_cost * 2")
+    for name in ("result.times", "result.times[HBM]"):
+        with pytest.raises(ScenarioInputError, match="'result.times' is a list output"):
+            search(transfer, {"copies": [1, 2]}, where=f"{name} <= 1 s", minimize="copies")
+    with pytest.raises(ScenarioInputError, match="unknown name 'result.tmes'"):
+        search(transfer, {"copies": [1, 2]}, minimize="result.tmes")

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symbolic.runtime.errors import ScenarioInputError
-from symbolic.runtime.expressions import Compiled, compile_expression
+from symbolic.runtime.expressions import Compiled, ExpressionError, compile_expression
 from symbolic.runtime.paths import leaves
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.search_space import EACH_PRECISION, Space, attribute_units, every, powers_of_two
@@ -67,11 +67,10 @@ class _Prepared:
     def __init__(self, plan: Plan) -> None:
         base = plan.base
         units = {**attribute_units(base), **_output_units(base)}
-        self.constraints = [compile_expression(text, units, comparison=True, what=f"constraint {text!r}")
-                            for text in plan.where]
+        self.constraints = [_compiled(base, text, units, True, f"constraint {text!r}") for text in plan.where]
         self.objectives: list[tuple[float, Compiled]] = []
         for sense, text in plan.objectives:
-            compiled = compile_expression(text, units, comparison=False, what=f"objective {text!r}")
+            compiled = _compiled(base, text, units, False, f"objective {text!r}")
             self.objectives.append((1.0 if sense == "minimize" else -1.0, compiled))
         names = [n for c in self.constraints + [o for _, o in self.objectives] for n in c.names]
         self.space = Space(base, plan.vary, names)
@@ -89,6 +88,19 @@ class _Prepared:
         first = part * self.step
         count = min(self.sizes[self.split], first + self.step) - first
         return (outer * self.sizes[self.split] + first) * self.inner, count * self.inner
+
+
+def _compiled(base: ScenarioBase, text: str, units: dict[str, str], comparison: bool, what: str) -> Compiled:
+    """``text`` compiled; a name that is an output the search cannot read says why, not 'unknown name'."""
+    try:
+        return compile_expression(text, units, comparison=comparison, what=what)
+    except ExpressionError as error:
+        for path, value, _, kind in leaves(type(base), base._evaluated()):
+            if f"unknown name {path!r}" in str(error) or (kind == "list" and f"unknown name '{path}[" in str(error)):
+                why = ("unavailable at this instance (it needs an optional input that was not given)" if value is None
+                       else "a list output; constraints and objectives read scalar outputs and inputs")
+                raise ExpressionError(f"{what}: {path!r} is {why}") from None
+        raise
 
 
 @dataclass
