@@ -21,7 +21,7 @@ from symbolic.codegen.breaking import fit  # noqa: E402
 from symbolic.codegen.latex import DocsLatexPrinter, latex_names  # noqa: E402
 from symbolic.model import UNIT_SYMBOLS, ListQuantity  # noqa: E402
 from symbolic.runtime.analysis import flat_outputs  # noqa: E402
-from symbolic.runtime.display import number_text, shown  # noqa: E402
+from symbolic.runtime.display import keyed, number_text, shown  # noqa: E402
 from symbolic.runtime.scenario import ScenarioBase  # noqa: E402
 from symbolic.runtime.units import label  # noqa: E402
 
@@ -97,6 +97,9 @@ def explain(scenario: ScenarioBase, output: str) -> Explanation:
         if scenario._args.get(decl.name) is not None:
             record(decl.symbol, scenario._args[decl.name], label(decl.spec.unit))
     closed = derive.closed_form(model, quantity.name)
+    # a choice's number is shown with its label, as `show` gives it (fits = 1 (True))
+    choice = keyed(scenario, quantity.name, value)
+    choice_text = f" ({choice})" if isinstance(choice, (bool, str)) else ""
     substituted = derive.unrolled(quantity.expr, integers, lengths)
     text_numbers = {symbol: text for symbol, (text, _) in numbers.items()}
     latex_numbers = {symbol: tex for symbol, (_, tex) in numbers.items()}
@@ -104,7 +107,7 @@ def explain(scenario: ScenarioBase, output: str) -> Explanation:
         "definition": f"{quantity.name} = {derive.printed(quantity.expr)}",
         "closed form": f"{quantity.name} = {derive.printed(closed)}",
         "numbers": f"{quantity.name} = {derive.printed(substituted, text_numbers)}",
-        "result": f"{quantity.name} = {shown(value, unit)}",
+        "result": f"{quantity.name} = {shown(value, unit)}{choice_text}",
     }
     names = latex_names(model)
     symbol = quantity.latex
@@ -112,7 +115,7 @@ def explain(scenario: ScenarioBase, output: str) -> Explanation:
         "definition": f"{symbol} = {_BaseUnitsLatexPrinter(names, {}).doprint(quantity.expr)}",
         "closed form": f"{symbol} = {_BaseUnitsLatexPrinter(names, {}).doprint(closed)}",
         "numbers": f"{symbol} = {_BaseUnitsLatexPrinter(names, latex_numbers).doprint(substituted)}",
-        "result": f"{symbol} = {value_latex(value, unit)}",
+        "result": f"{symbol} = {value_latex(value, unit)}" + (rf"\quad \text{{{_text_latex(choice_text)}}}" if choice_text else ""),
     }
     return Explanation(quantity.name, quantity.doc, steps, {step: fit(tex) for step, tex in latex.items()})
 

@@ -170,3 +170,18 @@ def test_import_generated_stays_light():
             "print(sorted(m for m in ('sympy', 'IPython', 'ipykernel', 'jinja2', 'matplotlib') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_explain_shows_a_choice_with_its_label_as_show_does():
+    """``fits`` is 1 in the formulas and True on the instance; ``bottleneck`` 1 and Memory: the
+    result step gives both (it gave the bare number)."""
+    from generated import Scenarios
+
+    fits = Scenarios.Gpt2Fp32AdamOnH100.explain("fits")
+    assert fits.steps["result"] == f"fits = 1 ({Scenarios.Gpt2Fp32AdamOnH100.fits})"
+    assert fits.latex["result"].endswith(r"\text{ (True)}")
+    decode = Scenarios.Llama2_70B_DecodeH100
+    bottleneck = decode.explain("result.bottleneck")
+    assert bottleneck.steps["result"].endswith(f"({decode.result.bottleneck})")
+    assert decode.result.bottleneck in ("Memory", "Compute")
+    assert "(" not in Scenarios.MnistTwoLayerTrainingStepOnH100.explain("compute_time").steps["result"]
