@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 from typing import Any
 
 from timing import Measurement
@@ -110,3 +112,18 @@ def _in_unit(value: float, unit: str) -> str:
     if unit == "":
         return f"{100 * value:.3g} %"
     return f"{value:.3g} {unit}"
+
+
+def merge_section(path: Path, key: str, info: dict[str, Any], found: list[dict[str, Any]], text: str,
+                  heading: str) -> None:
+    """Replace one section's record (``key``), targets and table block (the block starting with
+    ``heading``) in the results file ``path``; the block sits before the pipeline's, which
+    ``--pipeline-only`` replaces as the tail."""
+    results = json.loads(path.read_text(encoding="utf-8"))
+    names = {item["target"] for item in found}
+    results[key] = info
+    results["targets"] = [t for t in results["targets"] if t["target"] not in names] + found
+    head, marker, tail = results["table"].partition("\n\nPipeline at ")
+    blocks = [block for block in head.split("\n\n") if not block.startswith(heading)]
+    results["table"] = "\n\n".join(blocks + [text]) + marker + tail
+    path.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")

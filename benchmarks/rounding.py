@@ -12,12 +12,12 @@ generator arranges. ``--rounding-only`` measures just this and replaces its part
 
 from __future__ import annotations
 
-import json
 import statistics
 import sys
 from pathlib import Path
 from typing import Any
 
+from report import merge_section
 from timing import ROOT
 
 sys.path.insert(0, str(ROOT / "tests"))
@@ -73,15 +73,8 @@ def targets(info: dict[str, Any]) -> list[dict[str, Any]]:
 def merge_into(path: Path) -> None:
     """Measure rounding alone and replace its record, target and table block in ``path`` (the
     block sits before the pipeline's, which ``--pipeline-only`` replaces as the tail)."""
-    results = json.loads(path.read_text(encoding="utf-8"))
     info = measure()
     found = targets(info)
     text = table(info)
     print(text)
-    names = {item["target"] for item in found}
-    results["rounding"] = info
-    results["targets"] = [t for t in results["targets"] if t["target"] not in names] + found
-    head, marker, tail = results["table"].partition("\n\nPipeline at ")
-    blocks = [block for block in head.split("\n\n") if not block.startswith("Rounding:")]
-    results["table"] = "\n\n".join(blocks + [text]) + marker + tail
-    path.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+    merge_section(path, "rounding", info, found, text, "Rounding:")

@@ -9,7 +9,6 @@ objective read outputs of all three axes.
 
 from __future__ import annotations
 
-import json
 import resource
 import statistics
 import time
@@ -19,6 +18,7 @@ from typing import Any
 import numpy as np
 
 import pint_formulas
+from report import merge_section
 from generated import Scenarios
 from symbolic.runtime.search import search
 
@@ -140,17 +140,10 @@ def targets(info: dict[str, Any]) -> list[dict[str, Any]]:
 def merge_into(path: Path, rounds: int = 3) -> None:
     """Measure the search alone and replace its record, targets and table block in ``path``
     (the block sits before the pipeline's, which ``--pipeline-only`` replaces as the tail)."""
-    results = json.loads(path.read_text(encoding="utf-8"))
     info = measure(rounds)
     found = targets(info)
     text = table(info)
     print(text)
     for item in found:
         print(f"  {'met' if item['met'] else 'NOT met'}: {item['target']} ({item['measured']:.3g} {item['unit']})")
-    names = {item["target"] for item in found}
-    results["search"] = info
-    results["targets"] = [t for t in results["targets"] if t["target"] not in names] + found
-    head, marker, tail = results["table"].partition("\n\nPipeline at ")
-    blocks = [block for block in head.split("\n\n") if not block.startswith("Design-space search")]
-    results["table"] = "\n\n".join(blocks + [text]) + marker + tail
-    path.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+    merge_section(path, "search", info, found, text, "Design-space search")

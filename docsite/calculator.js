@@ -15,6 +15,7 @@ const moduleUrl = (text) => URL.createObjectURL(new Blob(
   {type: "text/javascript"}));
 for (const [name, text] of data.code.contained) urls[name] = moduleUrl(text);
 const evaluator = await import(moduleUrl(data.code.evaluator));
+const helpers = await import(urls.mathops);
 const title = data.scenario;
 const LIMIT = Number.MAX_SAFE_INTEGER;
 const TINY = 2.2250738585072014e-308;  // the smallest normal double (sys.float_info.min)
@@ -22,17 +23,8 @@ const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?$/;
 
 class InputError extends Error {}
 
-// -- Python's way of showing values in its messages --------------------------------------------
-function pyFloat(value) {
-  if (!Number.isFinite(value)) return Number.isNaN(value) ? "nan" : (value > 0 ? "inf" : "-inf");
-  const [mantissa, power] = value.toExponential().split("e");
-  const exponent = Number(power);
-  if (exponent < -4 || exponent >= 16) {
-    return `${mantissa}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
-  }
-  const text = String(value);
-  return text.includes(".") ? text : `${text}.0`;
-}
+// -- Python's way of showing values in its messages (the evaluators' own helper: one copy) -------
+const pyFloat = (value) => helpers.py_str(value, false);
 const pyNumber = (n) => (n.float ? pyFloat(n.value) : String(n.value));
 const pyString = (text) => (text.includes("'") && !text.includes('"') ? `"${text}"` : `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`);
 const shown = (text) => (text.length <= 60 ? text : `${text.slice(0, 57)}...`);
