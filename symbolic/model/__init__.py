@@ -25,6 +25,7 @@ from symbolic.model.collected import (
     InputDecl,
     ListDecl,
     ListQuantity,
+    MethodDecl,
     NodeDecl,
     OutputDecl,
     PrecisionDecl,
@@ -58,6 +59,7 @@ from symbolic.model.declarations import (
     Text,
     key,
 )
+from symbolic.model.arguments import Argument
 from symbolic.model.presentation import Question, Series, Sweep, decades, powers_of_two
 from symbolic.model.scenario import Scenario
 from symbolic.model.workload import WorkloadInput, WorkloadRef
@@ -75,7 +77,7 @@ from symbolic.model.structured import (
 )
 
 __all__ = [
-    "UNIT_SYMBOLS", "Choice", "Dataset", "Declaration", "Echo", "Group", "Input", "InputDecl", "ListInput", "Node",
+    "Argument", "MethodDecl", "UNIT_SYMBOLS", "Choice", "Dataset", "Declaration", "Echo", "Group", "Input", "InputDecl", "ListInput", "Node",
     "NodeRef",
     "Output", "OutputDecl", "PerItem", "Precision", "PrecisionDecl", "Quantity", "Require", "RequirementDecl",
     "Scenario", "ScenarioInput", "ScenarioInputRef", "ScenarioModel", "StructuredDecl", "NodeDecl", "WorkloadDecl",
