@@ -20,6 +20,7 @@ export const argumentDefaults = {
   "candidate_peak": "required",
   "candidate_tdp": null,
   "baseline_device_hours": null,
+  "hours": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
@@ -34,6 +35,7 @@ export function evaluate(args) {
     candidate_peak,
     candidate_tdp = null,
     baseline_device_hours = null,
+    hours = null,
   } = args;
   const peak_ratio = candidate_peak/baseline_peak;
   let candidate_device_hours;
@@ -41,6 +43,12 @@ export function evaluate(args) {
     candidate_device_hours = baseline_device_hours/peak_ratio;
   } else {
     candidate_device_hours = null;
+  }
+  let equivalent_hours;
+  if (hours != null) {
+    equivalent_hours = hours/peak_ratio;
+  } else {
+    equivalent_hours = null;
   }
   let tdp_ratio, efficiency_ratio;
   if (baseline_tdp != null && candidate_tdp != null) {
@@ -55,5 +63,6 @@ export function evaluate(args) {
     "tdp_ratio": tdp_ratio,
     "efficiency_ratio": efficiency_ratio,
     "candidate_device_hours": candidate_device_hours,
+    "equivalent_hours": equivalent_hours,
   };
 }

@@ -27,7 +27,8 @@ export const argumentDefaults = {
   "batch_sizes": "required",
   "prompt_tokens": "required",
   "prefill_efficiency": "required",
-  "tpot_budgets": "required",
+  "b": null,
+  "tpot": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
@@ -50,26 +51,44 @@ export function evaluate(args) {
     batch_sizes,
     prompt_tokens,
     prefill_efficiency,
-    tpot_budgets,
+    b = null,
+    tpot = null,
   } = args;
-  $.exact_integers({ context_tokens, batch_sizes, prompt_tokens });
+  $.exact_integers({ context_tokens, batch_sizes, prompt_tokens, b });
   const _raw_weights = weight_bytes_per_param*workload_parameters;
   const weights = _raw_weights/1000000000;
   const kv_per_token = kv_bytes_per_value*workload_kv_values_per_token;
   const _raw_kv_per_sequence = context_tokens*kv_per_token;
   const kv_per_sequence = _raw_kv_per_sequence/1000000;
   const bandwidth = hardware_bandwidth/1000000000000;
-  const step_bytes = $.range(0, batch_sizes.length).map((position) => _raw_kv_per_sequence*batch_sizes[position] + _raw_weights);
-  const step_time = $.range(0, batch_sizes.length).map((position) => step_bytes[position]/hardware_bandwidth);
-  const token_rate = $.range(0, batch_sizes.length).map((position) => batch_sizes[position]/step_time[position]);
-  const cache_share = $.range(0, batch_sizes.length).map((position) => _raw_kv_per_sequence*batch_sizes[position]/step_bytes[position]);
   const rate_ceiling = hardware_bandwidth/_raw_kv_per_sequence;
-  const max_batch_within = $.range(0, tpot_budgets.length).map((position) => Math.max(0, $.floor_div(-_raw_weights + hardware_bandwidth*tpot_budgets[position], _raw_kv_per_sequence)));
   const max_batch_in_memory = Math.max(0, $.floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence));
   const peak_rate = hardware_peak/1000000000000;
   const ridge = peak_rate/bandwidth;
   const prefill_ops = prompt_tokens*workload_inference_flops;
   const prefill_time = 1000*prefill_ops/(hardware_peak*prefill_efficiency);
+  let step_bytes, step_time, token_rate, cache_share;
+  if (b != null) {
+    const _t0 = _raw_kv_per_sequence*b;
+    const _t1 = _raw_weights + _t0;
+    const _raw_step_bytes = _t1;
+    step_bytes = _t1/1000000000;
+    const _raw_step_time = _raw_step_bytes/hardware_bandwidth;
+    step_time = step_bytes/bandwidth;
+    token_rate = b/_raw_step_time;
+    cache_share = _t0/_raw_step_bytes;
+  } else {
+    step_bytes = null;
+    step_time = null;
+    token_rate = null;
+    cache_share = null;
+  }
+  let max_batch_within;
+  if (tpot != null) {
+    max_batch_within = Math.max(0, $.floor_div(-1000*_raw_weights + hardware_bandwidth*tpot, 1000*_raw_kv_per_sequence));
+  } else {
+    max_batch_within = null;
+  }
   return {
     "weights": weights,
     "kv_per_token": kv_per_token,

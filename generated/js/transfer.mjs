@@ -21,6 +21,7 @@ export const argumentDefaults = {
   "egress_rate": null,
   "compute_price": null,
   "job_time": null,
+  "link": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
@@ -36,8 +37,9 @@ export function evaluate(args) {
     egress_rate = null,
     compute_price = null,
     job_time = null,
+    link = null,
   } = args;
-  $.exact_integers({ copies });
+  $.exact_integers({ copies, link });
   const total_bytes = copies*payload;
   const result__times = $.range(0, links.length).map((link) => 1000*total_bytes/links[link]);
   const result__payload = total_bytes;
@@ -48,6 +50,12 @@ export function evaluate(args) {
   } else {
     egress_cost = null;
   }
+  let transfer_time;
+  if (link != null) {
+    transfer_time = total_bytes/links[link];
+  } else {
+    transfer_time = null;
+  }
   let egress_compute_hours;
   if (compute_price != null && egress_rate != null) {
     egress_compute_hours = egress_cost/compute_price;
@@ -56,6 +64,7 @@ export function evaluate(args) {
   }
   return {
     "total_bytes": total_bytes,
+    "transfer_time": transfer_time,
     "result": {
       "times": result__times,
       "payload": result__payload,

@@ -3,7 +3,7 @@
 from symbolic.catalog import Constants, Hardware, Models, Systems
 from symbolic.functions import Len, index
 from symbolic.instances import Instance
-from symbolic.model import Echo, Group, Input, ListInput, Output, PerItem, Question, Scenario, Series, Sweep, decades
+from symbolic.model import Argument, Echo, Group, Input, ListInput, Output, PerItem, Question, Scenario, Series, Sweep, decades
 from symbolic.refs import Q
 
 k = index("k", "link")
@@ -38,6 +38,8 @@ class TransferScenario(Scenario):
 >>> s = Scenarios.TensorParallelExchange1GB
 >>> s.result.times["NVLink"]
 <Quantity(2.22222222, 'millisecond')>
+>>> s.transfer_time("InfiniBand NDR")
+<Quantity(0.02, 'second')>
 >>> Scenarios.PetabyteCrossRegionMove.egress_cost
 <Quantity(20000.0, 'dollar')>
 """
@@ -63,7 +65,10 @@ class TransferScenario(Scenario):
     job_time = Input("h", nonnegative=True, default=None, symbol="t_j",
                      doc="Duration of the job the transfer feeds (kept for reference; no output reads it).")
 
+    link = Argument(key_of=links, symbol="k", doc="The name of one link, a key of `links`.")
+
     total_bytes = Output(copies * payload, "GB", doc="Bytes moved, c·S.")
+    transfer_time = Output(total_bytes / links[link], "s", doc="Time to move c·S over the link `link` alone.")
     result = Group(Echo(total_bytes, field="payload"), Echo(links, field="bandwidths"),
                    doc="The bytes moved, the links and the time over each.")
     times = PerItem(total_bytes / links[k], (k, 0, Len(links) - 1), "ms", keys=links, group=result,
