@@ -137,9 +137,14 @@ def _method(output: MethodDecl, path: str, evaluator: Evaluator, owners: dict[st
             extra["example"] = argument_spec(decl).example
         arguments.append(Call.of("ArgumentSpec", spec_call(spec), decl.name, **extra))
     own = {decl.name for decl in output.arguments}
-    requires = tuple(r for r in evaluator.optional.get(path, ()) if r not in own)
+    requires: list[str] = []
+    for needed in evaluator.optional.get(path, ()):
+        if needed in own:  # an argument left to its default needs what the default reads
+            requires += [source.replace(".", "_") for source in evaluator.alternatives.get(needed, ())]
+        else:
+            requires.append(needed)
     extra = {"labels": output.labels} if output.labels else {}
-    call = _value_output("Method", output, requires, evaluator, owners, imports, arguments=Items(tuple(arguments)),
+    call = _value_output("Method", output, tuple(dict.fromkeys(requires)), evaluator, owners, imports, arguments=Items(tuple(arguments)),
                          doc=output.doc, **extra)
     imports.discard("Method")  # imported from symbolic.runtime.methods (with ArgumentSpec), not from outputs
     return call

@@ -44,7 +44,8 @@ class ActivationMemoryScenario(Scenario):
         "ffn_multiple": "at least 1 (the reference accepts 0: an MLP item of 0 MB).",
         "workload": "a transformer stating `layers`, `hidden_dim` and `heads`: the reference fails with "
                     "AttributeError on a CNN or an embodied model.",
-        "activations": "the reference's method activations(strategy) is a table of the three strategies here.",
+        "activations": "a table of the three strategies, called as the reference's method too: "
+                       "`activations(\"full\")` is `activations[\"full\"]`.",
         "checkpoint_memory_units": "its argument `checkpoints` is at least 1; the reference also checks L ≥ 1, "
                                    "which every workload here has.",
         "recompute_overhead": "exactly 1/3 (0.3333333333333333); the reference's (8.0·P)/(6.0·P) − 1 rounds to "
