@@ -59,6 +59,33 @@ class Workload(CatalogRecord):
         value = self._calc_size_in_bytes(precision)
         return quantity(value, 'byte')
 
+    def _calc_parameters_per_token(self) -> Any:
+        return self.resolved("parameters")
+
+    @property
+    def parameters_per_token(self) -> Any:
+        """Parameters that work on each token: every parameter of a dense model."""
+        value = self._calc_parameters_per_token()
+        return quantity(value, 'param')
+
+    def _calc_forward_flops_per_token(self) -> Any:
+        return 2*self.resolved("parameters_per_token")
+
+    @property
+    def forward_flops_per_token(self) -> Any:
+        """Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020)."""
+        value = self._calc_forward_flops_per_token()
+        return quantity(value, 'flop')
+
+    def _calc_training_flops_per_token(self) -> Any:
+        return 6*self.resolved("parameters_per_token")
+
+    @property
+    def training_flops_per_token(self) -> Any:
+        """Training FLOPs per token, 6·P_tok: forward 2, backward 4 per parameter that works on the token (Kaplan et al. 2020)."""
+        value = self._calc_training_flops_per_token()
+        return quantity(value, 'flop')
+
 
 class TransformerWorkload(Workload):
     """A transformer: attention geometry, context and the published training run."""
@@ -164,22 +191,13 @@ class TransformerWorkload(Workload):
         value = self._calc_get_kv_cache_size(seq_len, batch_size, precision)
         return quantity(value, 'byte')
 
-    def _calc_forward_flops_per_token(self) -> Any:
-        return 2*self.resolved("parameters")
+    def _calc_attention_flops_per_token(self, seq_len) -> Any:
+        return 4*self.resolved("head_dim")*self.resolved("heads")*self.resolved("layers")*seq_len
 
-    @property
-    def forward_flops_per_token(self) -> Any:
-        """Forward FLOPs per token by the 2P rule (one multiply-add per weight)."""
-        value = self._calc_forward_flops_per_token()
-        return quantity(value, 'flop')
-
-    def _calc_training_flops_per_token(self) -> Any:
-        return 6*self.resolved("parameters")
-
-    @property
-    def training_flops_per_token(self) -> Any:
-        """Training FLOPs per token by the 6P rule (forward 2P, backward 4P; Kaplan et al. 2020)."""
-        value = self._calc_training_flops_per_token()
+    def attention_flops_per_token(self, seq_len: Any) -> Any:
+        """Attention FLOPs of one token over `seq_len` context tokens, 4·L·a·d_h·S: per query head and layer, 2 multiply-adds per head width per context token (Q·Kᵀ and the weighted sum of V)."""
+        seq_len = self.argument('seq_len', seq_len, integer=True, minimum=0, strict=False)
+        value = self._calc_attention_flops_per_token(seq_len)
         return quantity(value, 'flop')
 
     def _calc_embedding_parameters(self) -> Any:
@@ -255,7 +273,7 @@ class SparseTransformerWorkload(TransformerWorkload):
         FieldSpec('training_energy_mwh', unit='MWh', minimum=0, strict=True, doc='Energy of the published run.'),
         FieldSpec('training_hardware_label', kind='str', doc='Accelerator of the published run, as published.'),
         FieldSpec('training_co2e', unit='t', minimum=0, strict=True, doc='Emissions of the published run, CO₂-equivalent mass.'),
-        FieldSpec('active_parameters', unit='param', minimum=0, strict=True, doc='Parameters used per token.'),
+        FieldSpec('active_parameters', unit='param', minimum=0, strict=True, required=True, doc='Parameters used per token (required: without it a mixture of experts would be priced at every expert).'),
         FieldSpec('experts', kind='int', minimum=0, strict=True, doc='Experts per layer.'),
         FieldSpec('active_experts_per_token', kind='int', minimum=0, strict=True, doc='Experts routed per token.'),
     )
@@ -274,23 +292,14 @@ class SparseTransformerWorkload(TransformerWorkload):
         Check(('active_experts_per_token', 'experts'), lambda active_experts_per_token, experts: (active_experts_per_token <= experts), 'active_experts_per_token must not exceed experts'),
     )
 
-    def _calc_forward_flops_per_token(self) -> Any:
-        return 2*self.resolved("active_parameters")
+    def _calc_parameters_per_token(self) -> Any:
+        return self.resolved("active_parameters")
 
     @property
-    def forward_flops_per_token(self) -> Any:
-        """Forward FLOPs per token: 2 per active parameter (only the routed experts work on a token)."""
-        value = self._calc_forward_flops_per_token()
-        return quantity(value, 'flop')
-
-    def _calc_training_flops_per_token(self) -> Any:
-        return 6*self.resolved("active_parameters")
-
-    @property
-    def training_flops_per_token(self) -> Any:
-        """Training FLOPs per token: 6 per active parameter."""
-        value = self._calc_training_flops_per_token()
-        return quantity(value, 'flop')
+    def parameters_per_token(self) -> Any:
+        """Parameters that work on each token: the active ones (only the routed experts work on a token); the weights stay at every parameter."""
+        value = self._calc_parameters_per_token()
+        return quantity(value, 'param')
 
     def _calc_active_fraction(self) -> Any:
         return self.resolved("active_parameters")/self.resolved("parameters")

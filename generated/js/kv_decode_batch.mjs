@@ -16,7 +16,7 @@ export const name = "KvDecodeBatchScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
   "workload_parameters": "required",
-  "workload_inference_flops": "required",
+  "workload_forward_flops_per_token": null,
   "workload_kv_values_per_token": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
@@ -39,7 +39,7 @@ export function evaluate(args) {
   $.checkArguments(name, argumentDefaults, args);
   let {
     workload_parameters,
-    workload_inference_flops,
+    workload_forward_flops_per_token = null,
     workload_kv_values_per_token = null,
     hardware_peak,
     hardware_bandwidth,
@@ -68,8 +68,14 @@ export function evaluate(args) {
   const max_batch_in_memory = Math.max(0, $.floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence));
   const peak_rate = hardware_peak/1000000000000;
   const ridge = peak_rate/bandwidth;
-  const prefill_ops = prompt_tokens*workload_inference_flops;
-  const prefill_time = 1000*prefill_ops/(hardware_peak*prefill_efficiency);
+  let prefill_ops, prefill_time;
+  if (workload_forward_flops_per_token != null) {
+    prefill_ops = prompt_tokens*workload_forward_flops_per_token;
+    prefill_time = 1000*prefill_ops/(hardware_peak*prefill_efficiency);
+  } else {
+    prefill_ops = null;
+    prefill_time = null;
+  }
   return {
     "weights": weights,
     "kv_per_token": kv_per_token,

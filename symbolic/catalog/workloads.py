@@ -45,6 +45,16 @@ class Workload(Record):
     size_in_bytes = Derived(parameters * precision, "byte", otherwise=model_size, symbol="W",
                             doc="Weight bytes at a storage width: P·w. Without a parameter count, the stated "
                                 "`model_size`, whatever the width (the width cannot be applied to an unknown count).")
+    # Compute reads the parameters that work on a token, memory all of them: a scenario prices FLOPs
+    # with these (never with its own 2·P), so a mixture of experts is priced at its active parameters.
+    parameters_per_token = Derived(parameters, "param", symbol="P_{tok}",
+                                   doc="Parameters that work on each token: every parameter of a dense model.")
+    forward_flops_per_token = Derived(2 * parameters_per_token * flop, "flop", symbol="F_{tok}",
+                                      doc="Forward FLOPs per token through the weights, 2·P_tok: one multiply-add "
+                                          "per parameter that works on the token (Kaplan et al. 2020).")
+    training_flops_per_token = Derived(6 * parameters_per_token * flop, "flop", symbol="F_{train}",
+                                       doc="Training FLOPs per token, 6·P_tok: forward 2, backward 4 per parameter "
+                                           "that works on the token (Kaplan et al. 2020).")
 
     checks = (Check(parameter_range_min <= parameter_range_max,
                     "parameter_range_min must not exceed parameter_range_max"),)
@@ -97,18 +107,17 @@ class TransformerWorkload(Workload):
                                        doc="KV-cache bytes of one token of one sequence at a storage width.")
     get_kv_cache_size = Derived(kv_values_per_token * seq_len * batch_size * Workload.precision, "byte",
                                 doc="KV-cache bytes of `batch_size` sequences of `seq_len` tokens.")
-    forward_flops_per_token = Derived(2 * parameters * flop, "flop", symbol="F_{tok}",
-                                      doc="Forward FLOPs per token by the 2P rule (one multiply-add per weight).")
-    training_flops_per_token = Derived(6 * parameters * flop, "flop",
-                                       doc="Training FLOPs per token by the 6P rule (forward 2P, backward 4P; "
-                                           "Kaplan et al. 2020).")
+    attention_flops_per_token = Derived(4 * layers * heads * head_dim * seq_len * flop, "flop", symbol="F_{att}",
+                                        doc="Attention FLOPs of one token over `seq_len` context tokens, "
+                                            "4·L·a·d_h·S: per query head and layer, 2 multiply-adds per head "
+                                            "width per context token (Q·Kᵀ and the weighted sum of V).")
     embedding_parameters = Derived(vocab_size * hidden_dim, "param", doc="Token-embedding parameters V·d.")
     block_parameters_estimate = Derived(12 * layers * hidden_dim**2, "param",
                                         doc="Non-embedding parameters of classic blocks, 12·L·d² (4d² attention "
                                             "plus 8d² MLP; Kaplan et al. 2020).")
-    training_compute_estimate = Derived(training_flops_per_token * training_tokens, "flop",
+    training_compute_estimate = Derived(Workload.training_flops_per_token * training_tokens, "flop",
                                         doc="Training FLOPs of the published run by the 6PD rule.")
-    training_compute = Derived(training_ops, "flop", otherwise=training_flops_per_token * training_tokens,
+    training_compute = Derived(training_ops, "flop", otherwise=Workload.training_flops_per_token * training_tokens,
                                doc="Training FLOPs of the published run: `training_ops` as published, else the 6PD "
                                    "estimate.")
 
@@ -121,15 +130,15 @@ class TransformerWorkload(Workload):
 class SparseTransformerWorkload(TransformerWorkload):
     """A mixture-of-experts transformer: only `active_parameters` work on each token."""
 
-    active_parameters = Field("param", positive=True, symbol="P_a", doc="Parameters used per token.")
+    active_parameters = Field("param", positive=True, required=True, symbol="P_a",
+                              doc="Parameters used per token (required: without it a mixture of experts would be "
+                                  "priced at every expert).")
     experts = Field(integer=True, positive=True, symbol="E", doc="Experts per layer.")
     active_experts_per_token = Field(integer=True, positive=True, symbol="k", doc="Experts routed per token.")
 
-    forward_flops_per_token = Derived(2 * active_parameters * flop, "flop", symbol="F_{tok}",
-                                      doc="Forward FLOPs per token: 2 per active parameter (only the routed "
-                                          "experts work on a token).")
-    training_flops_per_token = Derived(6 * active_parameters * flop, "flop",
-                                       doc="Training FLOPs per token: 6 per active parameter.")
+    parameters_per_token = Derived(active_parameters, "param", symbol="P_{tok}",
+                                   doc="Parameters that work on each token: the active ones (only the routed "
+                                       "experts work on a token); the weights stay at every parameter.")
     active_fraction = Derived(active_parameters / TransformerWorkload.parameters, doc="Share of the parameters used per token.")
 
     checks = (Check(active_parameters <= TransformerWorkload.parameters, "active_parameters must not exceed parameters"),
