@@ -43,7 +43,7 @@ def evaluate(
         workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
         workload_heads: [1] `heads` of `workload`: Query attention heads a.
-        workload_head_dim: [1] `head_dim` of `workload`: Width of one head; unset means ⌊d/a⌋ (PaLM sets 256). Optional.
+        workload_head_dim: [1] `head_dim` of `workload`: Width of one head; unset means d/a, and then `hidden_dim` must be a multiple of `heads` (PaLM sets 256). Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.

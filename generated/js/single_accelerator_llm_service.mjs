@@ -39,7 +39,6 @@ export const argumentDefaults = {
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["workload_kv_values_per_token"], check: (workload_kv_values_per_token) => (workload_kv_values_per_token > 0), message: "the workload must cache at least one value per token", unless: "", when: ""},
   {names: ["workload_kv_values_per_token", "kv_bytes_per_value", "prompt_tokens", "decode_tokens", "kv_reserve"], check: (workload_kv_values_per_token, kv_bytes_per_value, prompt_tokens, decode_tokens, kv_reserve) => (1000000000*kv_reserve >= kv_bytes_per_value*workload_kv_values_per_token*($.iadd(decode_tokens, prompt_tokens))), message: "kv_reserve must hold at least one request\u0027s KV cache", unless: "", when: ""},
 ];
 

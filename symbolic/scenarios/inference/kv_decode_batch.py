@@ -14,7 +14,6 @@ from symbolic.model import (
     Output,
     PerItem,
     Precision,
-    Require,
     Scenario,
     Series,
     Sweep,
@@ -90,7 +89,6 @@ class KvDecodeBatchScenario(Scenario):
     prefill_efficiency = Input(positive=True, at_most=1, symbol=r"\eta", doc="Achieved share of the peak in prefill.")
     peak_precision = Precision(hardware, default="fp16_dense", doc="Key of the node's `precision_flops` pricing prefill.")
     tpot_budgets = ListInput("s", positive=True, symbol=r"\tau", doc="Time-per-token budgets, one result each.")
-    caches_something = Require(workload.kv_values_per_token > 0, "the workload must cache at least one value per token")
 
     weights = Output(workload.size_in_bytes(weight_bytes_per_param), "GB", symbol="W", doc="Weight bytes, P·b_w.")
     kv_per_token = Output(workload.kv_cache_bytes_per_token(kv_bytes_per_value), "byte", doc="Cache bytes of one token.")

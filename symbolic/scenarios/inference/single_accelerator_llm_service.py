@@ -84,7 +84,6 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
     ttft_target = Input("ms", positive=True, default=None, doc="Time-to-first-token target; kept, not read.")
     tpot_target = Input("ms", positive=True, default=None, doc="Time-per-output-token target; kept, not read.")
     prefill_precision = Precision(hardware, default="peak", doc="Key of the node's rates pricing the prefill.")
-    caches_something = Require(workload.kv_values_per_token > 0, "the workload must cache at least one value per token")
     holds_a_request = Require(kv_reserve >= (prompt_tokens + decode_tokens)
                               * workload.kv_cache_bytes_per_token(kv_bytes_per_value),
                               "kv_reserve must hold at least one request's KV cache")
