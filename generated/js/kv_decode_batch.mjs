@@ -16,7 +16,7 @@ export const name = "KvDecodeBatchScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
   "workload_parameters": "required",
-  "workload_inference_flops": "required",
+  "workload_forward_flops_per_token": null,
   "workload_kv_values_per_token": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
@@ -33,14 +33,13 @@ export const argumentDefaults = {
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["workload_kv_values_per_token"], check: (workload_kv_values_per_token) => (workload_kv_values_per_token > 0), message: "the workload must cache at least one value per token", unless: "", when: ""},
 ];
 
 export function evaluate(args) {
   $.checkArguments(name, argumentDefaults, args);
   let {
     workload_parameters,
-    workload_inference_flops,
+    workload_forward_flops_per_token = null,
     workload_kv_values_per_token = null,
     hardware_peak,
     hardware_bandwidth,
@@ -55,20 +54,36 @@ export function evaluate(args) {
     tpot = null,
   } = args;
   $.exact_integers({ context_tokens, batch_sizes, prompt_tokens, b });
-  const _raw_weights = weight_bytes_per_param*workload_parameters;
-  const weights = _raw_weights/1000000000;
-  const kv_per_token = kv_bytes_per_value*workload_kv_values_per_token;
-  const _raw_kv_per_sequence = context_tokens*kv_per_token;
-  const kv_per_sequence = _raw_kv_per_sequence/1000000;
+  const weights = weight_bytes_per_param*workload_parameters/1000000000;
   const bandwidth = hardware_bandwidth/1000000000000;
-  const rate_ceiling = hardware_bandwidth/_raw_kv_per_sequence;
-  const max_batch_in_memory = Math.max(0, $.floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence));
   const peak_rate = hardware_peak/1000000000000;
   const ridge = peak_rate/bandwidth;
-  const prefill_ops = prompt_tokens*workload_inference_flops;
-  const prefill_time = 1000*prefill_ops/(hardware_peak*prefill_efficiency);
+  let prefill_ops, prefill_time;
+  if (workload_forward_flops_per_token != null) {
+    prefill_ops = prompt_tokens*workload_forward_flops_per_token;
+    prefill_time = 1000*prefill_ops/(hardware_peak*prefill_efficiency);
+  } else {
+    prefill_ops = null;
+    prefill_time = null;
+  }
+  let kv_per_token, kv_per_sequence, rate_ceiling, max_batch_in_memory;
+  if (workload_kv_values_per_token != null) {
+    const _raw_weights = weight_bytes_per_param*workload_parameters;
+    kv_per_token = kv_bytes_per_value*workload_kv_values_per_token;
+    const _raw_kv_per_sequence = context_tokens*kv_per_token;
+    kv_per_sequence = _raw_kv_per_sequence/1000000;
+    rate_ceiling = hardware_bandwidth/_raw_kv_per_sequence;
+    max_batch_in_memory = Math.max(0, $.floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence));
+  } else {
+    kv_per_token = null;
+    kv_per_sequence = null;
+    rate_ceiling = null;
+    max_batch_in_memory = null;
+  }
   let step_bytes, step_time, token_rate, cache_share;
-  if (b != null) {
+  if (b != null && workload_kv_values_per_token != null) {
+    const _raw_weights = weight_bytes_per_param*workload_parameters;
+    const _raw_kv_per_sequence = context_tokens*kv_per_token;
     const _t0 = _raw_kv_per_sequence*b;
     const _t1 = _raw_weights + _t0;
     const _raw_step_bytes = _t1;
@@ -84,7 +99,9 @@ export function evaluate(args) {
     cache_share = null;
   }
   let max_batch_within;
-  if (tpot != null) {
+  if (tpot != null && workload_kv_values_per_token != null) {
+    const _raw_weights = weight_bytes_per_param*workload_parameters;
+    const _raw_kv_per_sequence = context_tokens*kv_per_token;
     max_batch_within = Math.max(0, $.floor_div(-1000*_raw_weights + hardware_bandwidth*tpot, 1000*_raw_kv_per_sequence));
   } else {
     max_batch_within = null;
