@@ -14,7 +14,7 @@ from symbolic.codegen.discover import ScenarioModule
 from symbolic.codegen.render import render_all
 import sympy
 
-from symbolic.solving import solve
+from symbolic.analysis.solving import solve
 from symbolic.model import Input, Output, Scenario, ScenarioInput, Table
 from symbolic.runtime.errors import DeclarationError, MissingInputError
 

@@ -216,8 +216,8 @@ def test_requirements_and_list_lengths_prove_divisions_defined():
     """⌊E/b⌋ ≥ 1 once E ≥ b is required; a sum over a list of ≥ 2 positive widths is positive."""
     import sympy
 
-    from symbolic.domains import unproven_divisions
-    from symbolic.functions import Len, index
+    from symbolic.analysis.domains import unproven_divisions
+    from symbolic.model.functions import Len, index
     from symbolic.model import ListInput, Require
 
     k = index("k")

@@ -26,7 +26,7 @@ from symbolic.catalog.load import (
 )
 from symbolic.catalog.schema import Record
 from symbolic.catalog.systems import IOInterconnect
-from symbolic.refs import Lazy, Ref
+from symbolic.model.refs import Lazy, Ref
 from symbolic.runtime.hardware import DatasetProfile, HardwareNode
 from symbolic.runtime.namespace import Namespace
 from symbolic.runtime.units import Q_

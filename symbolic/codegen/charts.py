@@ -33,10 +33,10 @@ from symbolic.codegen.discover import ScenarioModule
 from symbolic.codegen.pdf_figure import pdf_text
 from symbolic.runtime.errors import DeclarationError
 from symbolic.codegen.worked import evaluate, exact, instance_values, needed
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import GroupDecl, ListDecl
 from symbolic.model.presentation import Sweep
-from symbolic.refs import value_of
+from symbolic.model.refs import value_of
 
 STYLE = "charts.mplstyle"
 CHART_CACHE: Path | None = None  # where drawn SVGs are kept by a digest of what they plot (None: not kept)

@@ -7,7 +7,7 @@ import pkgutil
 import sys
 from dataclasses import dataclass
 
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import Scenario, ScenarioModel
 from symbolic.runtime.errors import DeclarationError, DuplicateNameError
 from symbolic.scenarios import FAMILIES, HERE

@@ -51,7 +51,7 @@ from symbolic.codegen.pyprint import (
     code_name,
     python_code,
 )
-from symbolic.functions import Given, MaxOver, given_inputs
+from symbolic.model.functions import Given, MaxOver, given_inputs
 from symbolic.model import ListQuantity, Quantity, ScalarQuantity, ScenarioModel, TextQuantity, _symbols
 from symbolic.model.dependencies import closure, reads
 from symbolic.runtime.errors import DeclarationError

@@ -17,7 +17,7 @@ import sympy
 from symbolic.catalog.schema import Derived, Field, Param, Record
 from symbolic.codegen.pyprint import HELPERS, EvaluatorPrinter
 from symbolic.model import UNIT_SYMBOLS
-from symbolic.dimensions import dimension_of_unit, describe, infer, scale_of_unit
+from symbolic.analysis.dimensions import dimension_of_unit, describe, infer, scale_of_unit
 from symbolic.runtime.errors import DeclarationError
 
 

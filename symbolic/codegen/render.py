@@ -36,9 +36,9 @@ from symbolic.codegen.derivations import derivations_markdown
 from symbolic.codegen.reference_pages import reference_files
 from symbolic.codegen.site_pages import Legends, hardware_used, scenario_docs, site_files
 from symbolic.codegen.structured_inputs import structured_input
-from symbolic.dimensions import check_model
-from symbolic.domains import check_defined
-from symbolic.instances import Instance
+from symbolic.analysis.dimensions import check_model
+from symbolic.analysis.domains import check_defined
+from symbolic.model.instances import Instance
 from symbolic.model import (
     GroupDecl,
     InputDecl,
@@ -52,7 +52,7 @@ from symbolic.model import (
     TextDecl,
     WorkloadDecl,
 )
-from symbolic.refs import source_of, value_of
+from symbolic.model.refs import source_of, value_of
 from symbolic.scenarios import FAMILIES
 from symbolic.runtime.validation import REQUIRED, ListSpec, Spec
 

@@ -26,10 +26,10 @@ from symbolic.codegen.charts import Placement, ceilings, roofline_charts, sweep_
 from symbolic.codegen.discover import ScenarioModule
 from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen.worked import evaluate, instance_values, needed, number_latex, worked_example
-from symbolic.instances import EntryRef
+from symbolic.model.instances import EntryRef
 from symbolic.model import UNIT_SYMBOLS, GroupDecl, InputDecl, ListDecl, ListQuantity, Quantity, ScenarioInputDecl, ScenarioModel
 from symbolic.model.dependencies import closure, reads
-from symbolic.refs import source_of, value_of
+from symbolic.model.refs import source_of, value_of
 from symbolic.runtime.units import UNITS_FILE, registry
 
 Header = Callable[[str, str], list[str]]

@@ -18,9 +18,9 @@ from typing import Any
 import sympy
 
 from symbolic.codegen.latex import DocsLatexPrinter, latex_names
-from symbolic.dimensions import scale_of_unit
-from symbolic.functions import Given, Len, MaxOver
-from symbolic.instances import Instance
+from symbolic.analysis.dimensions import scale_of_unit
+from symbolic.model.functions import Given, Len, MaxOver
+from symbolic.model.instances import Instance
 from symbolic.model import (
     UNIT_SYMBOLS,
     ChoiceDecl,
@@ -38,7 +38,7 @@ from symbolic.model import (
     _symbols,
 )
 from symbolic.model.dependencies import closure, reads
-from symbolic.refs import value_of
+from symbolic.model.refs import value_of
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.hardware import resolve_in
 from symbolic.runtime.validation import REQUIRED

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import sympy
 
-from symbolic.functions import Len
+from symbolic.model.functions import Len
 from symbolic.runtime.errors import DuplicateNameError
 
 if TYPE_CHECKING:

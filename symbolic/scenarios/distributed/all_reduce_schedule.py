@@ -3,10 +3,10 @@
 from sympy import log
 
 from symbolic.catalog import Constants, Models, Systems
-from symbolic.functions import CeilLog2, Len, index
-from symbolic.instances import Instance
+from symbolic.model.functions import CeilLog2, Len, index
+from symbolic.model.instances import Instance
 from symbolic.model import Group, Input, ListInput, PerItem, Question, Require, Scenario, Series, Sweep
-from symbolic.refs import Q
+from symbolic.model.refs import Q
 
 i = index("i", "group")
 

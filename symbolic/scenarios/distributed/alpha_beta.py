@@ -1,10 +1,10 @@
 """Point-to-point messages on named α-β paths: time per path and message, and each path's critical size."""
 
 from symbolic.catalog import Hardware, Systems
-from symbolic.functions import Len, index
-from symbolic.instances import Instance
+from symbolic.model.functions import Len, index
+from symbolic.model.instances import Instance
 from symbolic.model import Group, ListInput, PerItem, Scenario, Series, Sweep, decades
-from symbolic.refs import Q
+from symbolic.model.refs import Q
 
 k = index("k", "path")
 m = index("m", "message")

@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Hardware, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import (Group, Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, flop,
                             powers_of_two, unit_constant)
 

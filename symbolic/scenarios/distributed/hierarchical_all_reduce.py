@@ -1,9 +1,9 @@
 """A hierarchical AllReduce (in-node ReduceScatter, inter-node ring, in-node AllGather) against a flat ring."""
 
 from symbolic.catalog import Constants, Hardware, Models, Systems
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import Group, Input, Output, Question, Require, Scenario, Series, Sweep, powers_of_two
-from symbolic.refs import Q
+from symbolic.model.refs import Q
 
 
 class HierarchicalAllReduceScenario(Scenario):

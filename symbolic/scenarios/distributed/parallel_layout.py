@@ -3,11 +3,11 @@
 from sympy import Max, Min, Rational, ceiling, floor
 
 from symbolic.catalog import Constants, Hardware, Models, Systems, storage_widths
-from symbolic.functions import Exceeds
-from symbolic.instances import Instance
+from symbolic.model.functions import Exceeds
+from symbolic.model.instances import Instance
 from symbolic.model import (Choice, Echo, Group, Input, Node, Output, Precision, Question, Scenario, Series, Sub,
                             Sweep, WorkloadInput, flop, powers_of_two, unit_constant)
-from symbolic.refs import Q
+from symbolic.model.refs import Q
 from symbolic.scenarios.distributed.pipeline_schedule import PipelineScheduleScenario
 
 # Mixed-precision Adam per parameter (catalog MixedPrecisionAdam): 16-bit weight and gradient (4 byte), FP32

@@ -2,10 +2,10 @@
 
 from symbolic.catalog import Hardware, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import (Group, Input, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two,
                             unit_constant)
-from symbolic.refs import Q
+from symbolic.model.refs import Q
 
 ACTIVATION_WIDTH = 2  # bytes per activation value: 16-bit activations (the reference's BYTES_FP16)
 

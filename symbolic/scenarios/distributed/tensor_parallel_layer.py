@@ -2,8 +2,8 @@
 
 from symbolic.catalog import Hardware, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.functions import Len, index
-from symbolic.instances import Instance
+from symbolic.model.functions import Len, index
+from symbolic.model.instances import Instance
 from symbolic.model import (Group, Input, ListInput, Node, Output, PerItem, Precision, Question, Scenario, Series,
                             Sweep, WorkloadInput, flop, powers_of_two, unit_constant)
 

@@ -1,10 +1,10 @@
 """Moving a payload over each of several links, bandwidth only: the time ladder and egress cost."""
 
 from symbolic.catalog import Constants, Hardware, Models, Systems
-from symbolic.functions import Len, index
-from symbolic.instances import Instance
+from symbolic.model.functions import Len, index
+from symbolic.model.instances import Instance
 from symbolic.model import Echo, Group, Input, ListInput, Output, PerItem, Question, Scenario, Series, Sweep, decades
-from symbolic.refs import Q
+from symbolic.model.refs import Q
 
 k = index("k", "link")
 

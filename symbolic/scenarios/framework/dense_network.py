@@ -3,8 +3,8 @@
 from sympy import Sum, floor
 
 from symbolic.catalog import Constants, Datasets
-from symbolic.functions import Len, MaxOver, index
-from symbolic.instances import Instance
+from symbolic.model.functions import Len, MaxOver, index
+from symbolic.model.instances import Instance
 from symbolic.model import (
     Dataset,
     Group,

@@ -3,7 +3,7 @@
 from sympy import Min
 
 from symbolic.catalog import Constants, Hardware
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import (
     Group,
     Input,

@@ -1,7 +1,7 @@
 """One eager training step of a one-hidden-layer MLP, operator by operator."""
 
 from symbolic.catalog import Constants, Datasets, Hardware
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import Input, Node, Output, Precision, Question, Scenario, Series, Sub, Sweep, Table, flop, powers_of_two
 from symbolic.scenarios.framework.host_dispatch import HostDispatchScenario
 

@@ -3,8 +3,8 @@
 from sympy import Min
 
 from symbolic.catalog import Hardware, Models, Systems, storage_widths
-from symbolic.functions import Exceeds
-from symbolic.instances import Instance
+from symbolic.model.functions import Exceeds
+from symbolic.model.instances import Instance
 from symbolic.model import (
     Choice,
     Group,

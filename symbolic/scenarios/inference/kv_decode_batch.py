@@ -3,9 +3,9 @@
 from sympy import Max, floor
 
 from symbolic.catalog import Constants, Hardware, Models
-from symbolic.functions import Len, index
-from symbolic.instances import Instance
-from symbolic.refs import Q
+from symbolic.model.functions import Len, index
+from symbolic.model.instances import Instance
+from symbolic.model.refs import Q
 from symbolic.model import (
     Question,
     Input,

@@ -3,7 +3,7 @@
 from sympy import Rational
 
 from symbolic.catalog import Constants, Models
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import Input, Node, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput, powers_of_two
 
 

@@ -3,7 +3,7 @@
 from sympy import Rational
 
 from symbolic.catalog import Constants, Hardware
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import Input, Node, Output, Question, Scenario, Series, Sweep, decades
 
 

@@ -4,8 +4,8 @@ from sympy import Rational, floor
 
 from symbolic.catalog import Hardware, Models, storage_widths
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.functions import Exceeds
-from symbolic.instances import Instance
+from symbolic.model.functions import Exceeds
+from symbolic.model.instances import Instance
 from symbolic.model import (Choice, Group, Input, Node, Output, Precision, Question, Scenario, Series, Sweep,
                             WorkloadInput, flop, powers_of_two, unit_constant)
 

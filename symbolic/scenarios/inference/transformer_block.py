@@ -1,7 +1,7 @@
 """The classic decoder block: weights, dense against attention multiply-adds, prompt and training FLOPs."""
 
 from symbolic.catalog import Models
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, flop, powers_of_two
 
 TRAINING_FLOPS_PER_PARAMETER = 6  # forward 2 + backward 4 per weight per token (Kaplan et al. 2020)

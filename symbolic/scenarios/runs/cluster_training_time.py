@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Hardware, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import (Input, Node, Output, Precision, Question, Scenario, Series, Sweep, WorkloadInput, flop,
                             powers_of_two)
 

@@ -1,7 +1,7 @@
 """Compile break-even: the work that repays a compile, and an experiment that recompiles."""
 
-from symbolic.instances import Instance
-from symbolic.refs import Q
+from symbolic.model.instances import Instance
+from symbolic.model.refs import Q
 from symbolic.model import Question, Input, Output, Require, Scenario, Series, Sweep, decades
 
 

@@ -2,8 +2,8 @@
 
 from sympy import Max
 
-from symbolic.instances import Instance
-from symbolic.refs import Q
+from symbolic.model.instances import Instance
+from symbolic.model.refs import Q
 from symbolic.model import Echo, Group, Input, Output, Question, Scenario, Series, Sweep, powers_of_two
 
 

@@ -1,7 +1,7 @@
 """A power-law term A·R^-α: what a multiple of the resource buys, and the multiple a target costs."""
 
 from symbolic.catalog import Constants
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import Question, Input, Output, Scenario, Series, Sweep, decades
 
 

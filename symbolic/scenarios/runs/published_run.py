@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Hardware, Models
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, decades
 
 

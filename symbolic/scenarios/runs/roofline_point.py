@@ -3,9 +3,9 @@
 from sympy import Min
 
 from symbolic.catalog import Constants, Hardware, Models
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import Input, Node, Output, Precision, Question, Scenario, Series, Sweep, powers_of_two
-from symbolic.refs import Q, literal
+from symbolic.model.refs import Q, literal
 
 
 class RooflinePointScenario(Scenario):

@@ -4,8 +4,8 @@ from sympy import Product
 
 from symbolic.catalog import Constants, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.functions import Len, index
-from symbolic.instances import Instance
+from symbolic.model.functions import Len, index
+from symbolic.model.instances import Instance
 from symbolic.model import (Group, Input, ListInput, Node, Output, PerItem, Precision, Question, Scenario, Series,
                             Sweep, WorkloadInput)
 

@@ -4,7 +4,7 @@ import sympy
 from sympy import floor
 
 from symbolic.catalog import Constants, Models
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import Input, Output, Question, Scenario, Series, Sweep, Table, WorkloadInput, powers_of_two, unit_constant
 
 byte = unit_constant("byte")

@@ -3,9 +3,9 @@
 from sympy import ceiling
 
 from symbolic.catalog import Hardware, Models
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import Group, Input, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two, unit_constant
-from symbolic.refs import Q
+from symbolic.model.refs import Q
 
 byte = unit_constant("byte")
 

@@ -3,7 +3,7 @@
 from sympy import floor
 
 from symbolic.catalog import Constants
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import Input, Output, Question, Scenario, Series, Sweep, powers_of_two
 
 

@@ -3,7 +3,7 @@
 from sympy import Eq, Piecewise
 
 from symbolic.catalog import Models, Systems
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import (Choice, Group, Input, Output, Question, Scenario, ScenarioInput, Series, Sweep, Table,
                             WorkloadInput, powers_of_two, unit_constant)
 from symbolic.scenarios.training_memory.activation_memory import (ActivationMemoryScenario, Gpt3ActivationsMicrobatch1)

@@ -15,7 +15,7 @@ import itertools
 
 import sympy
 
-from symbolic.functions import CeilLog2, Len, MaxOver
+from symbolic.model.functions import CeilLog2, Len, MaxOver
 from symbolic.model import ListInput, ScalarQuantity, ScenarioModel
 
 
@@ -155,7 +155,7 @@ def _proven_positive(denominator: sympy.Basic, replace: dict[sympy.Basic, sympy.
 
 def check_defined(model: ScenarioModel) -> None:
     """Refuse a scenario with an output that may divide by zero at some valid input."""
-    from symbolic.closed import closed_form
+    from symbolic.analysis.closed import closed_form
     from symbolic.runtime.errors import UndefinedOutputError
 
     closed = {q.name: closed_form(model, q, simplify=False)

@@ -24,7 +24,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GENERATED = ROOT / "generated"
 CACHE = ROOT / ".cache" / "generate"
 INPUTS = ("symbolic/**/*.py", "symbolic/**/*.txt", "symbolic/**/*.toml", "templates/**/*", "benchmarks/results.json")
@@ -144,7 +144,3 @@ def main(argv: list[str] | None = None) -> int:
             target.write_bytes(text.encode("utf-8"))  # bytes: no newline translation on any platform
     print(f"wrote generated/ ({len(expected)} files).")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -2,7 +2,7 @@
 
 An ``Instance`` is declared in its scenario's module and assigned to a module-level
 name, which becomes its registry key. Input values are numbers, strings or catalog
-references (``symbolic.refs.Ref``), so the generator can write each entry as source
+references (``symbolic.model.refs.Ref``), so the generator can write each entry as source
 that rebuilds it from the runtime catalog.
 """
 
@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from symbolic.model import ScalarQuantity, Scenario
-from symbolic.refs import Lazy, Ref, value_of
+from symbolic.model.refs import Lazy, Ref, value_of
 from symbolic.runtime.errors import DeclarationError
 
 
