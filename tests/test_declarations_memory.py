@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from symbolic.codegen.discover import ScenarioModule
+from symbolic.scenarios.discover import ScenarioModule
 from symbolic.codegen.render import render_all
 import sympy
 

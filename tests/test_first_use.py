@@ -59,7 +59,7 @@ def test_cli_commands_without_the_generator_extra_say_which_extra(command):
     assert "pip install 'mlsysym[generator]'" in out.stderr
 
 
-@pytest.mark.parametrize("module", ["mlsysym", "symbolic.analysis.derive", "symbolic.analysis.explain", "symbolic.runtime.sweep",
+@pytest.mark.parametrize("module", ["mlsysym", "symbolic.analysis.derive", "symbolic.codegen.explain", "symbolic.runtime.sweep",
                                     "symbolic.runtime.analysis"])
 def test_documented_examples_run(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import generated
 from generated import DatasetProfile, Datasets, Hardware, MlsysymError, Q_, ScenarioBase, Scenarios
-from symbolic.codegen.discover import discover
+from symbolic.scenarios.discover import discover
 from symbolic.analysis.closed import closed_forms
 from symbolic.runtime.validation import ListSpec
 

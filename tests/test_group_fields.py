@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from symbolic.codegen.discover import ScenarioModule
+from symbolic.scenarios.discover import ScenarioModule
 from symbolic.codegen.render import render_all
 from symbolic.model.functions import Len, index
 from symbolic.model import Echo, Group, Input, ListInput, Output, PerItem, Scenario

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import sympy
 
-from symbolic.catalog.schema import Check, Derived, Field, Param, Record
-from symbolic.model import flop
+from symbolic.catalog.schema import Check, Derived, Field, Param, Record, flop
 
 # The storage width every size method takes: a precision name ("fp16") or a data quantity.
 _WIDTH_DOC = "Bytes per stored value: a precision name (fp32, tf32, bf16, fp16, fp8, int8, int4) or a data quantity."

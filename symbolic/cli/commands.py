@@ -286,7 +286,7 @@ def cmd_scaling(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from symbolic.analysis.explain import explain  # it names the extra to install when sympy is missing
+    from symbolic.codegen.explain import explain  # it names the extra to install when sympy is missing
 
     explanation = explain(instance(args.name), args.output)
     emit(args, explanation.as_dict(), explanation.text())

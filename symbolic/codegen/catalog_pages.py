@@ -11,8 +11,12 @@ from typing import Any
 
 import sympy
 
+from symbolic.catalog import Hardware, Models, Systems
 from symbolic.catalog.schema import Derived, Param, Record
+from symbolic.catalog.systems import LINK_TYPES, SYSTEM_TYPES
+from symbolic.catalog.workloads import WORKLOAD_TYPES
 from symbolic.model import UNIT_SYMBOLS
+from symbolic.runtime.errors import MissingInputError
 
 WIDTH = "fp16"  # the storage width the tables use for weight and KV sizes
 
@@ -73,8 +77,6 @@ def shown(value: Any) -> str:
 
 
 def _try(read: Any) -> str:
-    from symbolic.runtime.errors import MissingInputError
-
     try:
         return shown(read())
     except (MissingInputError, AttributeError):
@@ -104,9 +106,6 @@ def _parameterless(record: Any) -> list[str]:
 
 
 def models_page(env: Any, header: list[str]) -> str:
-    from symbolic.catalog import Models
-    from symbolic.catalog.workloads import WORKLOAD_TYPES
-
     models = Models.value.built
     tiers = [(tier, model_rows(tier, getattr(models, tier))) for tier in models]
     return env.get_template("models.md.j2").render(header=header, types=[type_section(t) for t in WORKLOAD_TYPES],
@@ -114,9 +113,6 @@ def models_page(env: Any, header: list[str]) -> str:
 
 
 def systems_page(env: Any, header: list[str]) -> str:
-    from symbolic.catalog import Hardware, Systems
-    from symbolic.catalog.systems import LINK_TYPES, SYSTEM_TYPES
-
     systems = Systems.value.built
     nodes = [{"path": f"Systems.Nodes.{k}", "node": n, "accelerator": f"Hardware.{n.accelerator.path}",
               "intra": shown(n.intra_node_bw), "aggregate": shown(n.intra_node_aggregate_bw.to("TB/s"))}

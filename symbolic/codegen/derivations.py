@@ -16,12 +16,13 @@ import sympy
 from symbolic.analysis import derive, solving
 from symbolic.codegen.breaking import fit
 from symbolic.codegen.latex import DocsLatexPrinter, latex_names
-from symbolic.codegen.worked import instance_values
+from symbolic.analysis.exact import instance_values
 from symbolic.model.functions import MaxOver
 from symbolic.model.instances import Instance
 from symbolic.analysis.list_entries import entry_keys, missing_key
-from symbolic.model.refs import value_of
+from symbolic.catalog.refs import value_of
 from symbolic.model import UNIT_SYMBOLS, ScalarDecl, ScenarioModel
+from symbolic.runtime.units import Q_
 
 
 def derivations_markdown(model: ScenarioModel, instances: list[Instance],
@@ -111,8 +112,6 @@ def _question(model: ScenarioModel, instances: list[Instance], printer: DocsLate
     entries = [name for name in (output, target) if derive.is_entry(model, name)]
     names |= set(entries)
     if target not in names:
-        from symbolic.runtime.units import Q_
-
         rhs = Q_(target)
         if rhs.dimensionless:
             rhs = float(rhs.magnitude)

@@ -148,7 +148,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
             offsets[quantity.symbol] = quantity.limits[1] if quantity.limits else 0
     _check_unique(model, [d.name for d in arguments] + [code_name(q.name) for q in model.quantities])
     # contained scenarios: one call each instead of their steps
-    quantities, provided, contained = called(model, list(model.quantities), evaluator_of, names)
+    quantities, provided, contained = called(model, list(model.quantities), lambda inner: evaluator_of(inner).partials, names)
     printer = EvaluatorPrinter(names, offsets)
 
     by_symbol = {quantity.symbol: quantity for quantity in quantities}

@@ -26,6 +26,7 @@ from typing import Any
 import sympy
 
 from symbolic.catalog.schema import Derived, Field, Param, Record
+from symbolic.catalog.workloads import WORKLOAD_TYPES, Workload
 from symbolic.model.collected import InputDecl, ScenarioModel, WorkloadDecl, _assumptions
 from symbolic.model.declarations import Declaration, Input
 from symbolic.runtime.errors import DeclarationError
@@ -33,8 +34,6 @@ from symbolic.runtime.validation import REQUIRED
 
 
 def _record_types(types: tuple[Any, ...]) -> tuple[type[Record], ...]:
-    from symbolic.catalog.workloads import WORKLOAD_TYPES, Workload
-
     by_name = {t.__name__: t for t in WORKLOAD_TYPES}
     found = []
     for item in types or (Workload,):

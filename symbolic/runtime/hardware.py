@@ -12,10 +12,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError
+from collections.abc import Callable
+
+from symbolic.runtime.errors import InputTypeError, MissingInputError, MlsysymError, ScenarioInputError
 from symbolic.runtime.records import catalog_entry
 from symbolic.runtime.units import Q_
 from symbolic.runtime.validation import InputSpec, coerce_number
+
+# ``node.memory``'s record type (capacity, bandwidth and their derived quantities) is generated
+# from the catalog's schema, in the package above this one: ``generated/__init__.py`` hands it
+# over when imported, as a function that imports it on first use.
+_MEMORY_TYPE: dict[str, Callable[[], type]] = {}
+
+
+def use_memory_type(load: Callable[[], type]) -> None:
+    """Install the loader of ``node.memory``'s record type (``generated.systems.MemorySystem``)."""
+    _MEMORY_TYPE["load"] = load
+
 
 _RATE = InputSpec("precision_flops", unit="flop/s", minimum=0, strict=True)
 _BANDWIDTH = InputSpec("memory_bandwidth", unit="byte/s", minimum=0, strict=True)
@@ -162,8 +175,9 @@ class HardwareNode:
         raise AttributeError(f"HardwareNode {self.name!r} is immutable; build a new HardwareNode")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        if self.path:  # a catalog node unpickles as the same node
-            return (catalog_entry, (f"Hardware.{self.path}",))
+        lookup = catalog_entry()
+        if self.path and lookup is not None:  # a catalog node unpickles as the same node
+            return (lookup, (f"Hardware.{self.path}",))
         return (_rebuilt, (HardwareNode, tuple((slot, getattr(self, slot)) for slot in HardwareNode.__slots__)))
 
     def __delattr__(self, name: str) -> None:
@@ -252,10 +266,11 @@ class HardwareNode:
     def memory(self) -> Any:
         """``node.memory.capacity``, ``.bandwidth`` and the derived ``.labeled_capacity``."""
         if self._memory is None:
-            from generated.systems import MemorySystem  # the generated record type (its derived quantities)
-
+            if "load" not in _MEMORY_TYPE:
+                raise MlsysymError(f"{self.name}: node.memory is a record of the generated systems types; "
+                                   "import generated (or mlsysym) first")
             capacity = self._published["memory_capacity"]
-            memory = MemorySystem(capacity=None if capacity is None else _quantity(capacity),
+            memory = _MEMORY_TYPE["load"]()(capacity=None if capacity is None else _quantity(capacity),
                                   bandwidth=_quantity(self._published["memory_bandwidth"]))
             object.__setattr__(self, "_memory", memory)
         return self._memory

@@ -1,12 +1,10 @@
 """Ring, binary tree and parameter server AllReduce at several group sizes, in the α-β model."""
 
-from sympy import log
-
 from symbolic.catalog import Constants, Models, Systems
-from symbolic.model.functions import CeilLog2, Len, index
-from symbolic.model.instances import Instance
-from symbolic.model import Group, Input, ListInput, PerItem, Question, Require, Scenario, Series, Sweep
-from symbolic.model.refs import Q
+from symbolic.model import (
+    CeilLog2, Group, Input, Instance, Len, ListInput, PerItem, Q, Question, Require, Scenario, Series, Sweep, index,
+    log,
+)
 
 i = index("i", "group")
 

@@ -1,10 +1,7 @@
 """Point-to-point messages on named α-β paths: time per path and message, and each path's critical size."""
 
 from symbolic.catalog import Hardware, Systems
-from symbolic.model.functions import Len, index
-from symbolic.model.instances import Instance
-from symbolic.model import Group, ListInput, PerItem, Scenario, Series, Sweep, decades
-from symbolic.model.refs import Q
+from symbolic.model import Group, Instance, Len, ListInput, PerItem, Q, Scenario, Series, Sweep, decades, index
 
 k = index("k", "path")
 m = index("m", "message")

@@ -2,9 +2,10 @@
 
 from symbolic.catalog import Hardware, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.model.instances import Instance
-from symbolic.model import (Group, Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, flop,
-                            powers_of_two, unit_constant)
+from symbolic.model import (
+    Group, Input, Instance, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, flop, powers_of_two,
+    unit_constant,
+)
 
 # The reference's constants (catalog Communication.RingAllreduceFactor and Chinchilla.ComputeConstant): a ring
 # AllReduce sends 2(N − 1)/N → 2 bytes per gradient byte as the group grows, and training costs 6 FLOPs per

@@ -1,10 +1,10 @@
 """Data parallelism inside one node and across nodes: the gradient AllReduce against the local step."""
 
 from symbolic.catalog import Constants, Hardware, Models, Systems, storage_widths
-from symbolic.model.functions import Exceeds
-from symbolic.model.instances import Instance
-from symbolic.model import (Choice, Group, Input, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput,
-                            powers_of_two)
+from symbolic.model import (
+    Choice, Exceeds, Group, Input, Instance, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput,
+    powers_of_two,
+)
 
 _profile = Constants.DataParallelScalingProfile
 

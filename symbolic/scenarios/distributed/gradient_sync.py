@@ -1,11 +1,10 @@
 """One data-parallel step: compute, then a ring AllReduce of the gradients over each link."""
 
 from symbolic.catalog import Models, Systems, storage_widths
-from symbolic.model.functions import Len, index
-from symbolic.model.instances import Instance
-from symbolic.model import (Choice, Group, Input, ListInput, Output, PerItem, Question, Scenario, Series, Sweep,
-                            WorkloadInput, decades)
-from symbolic.model.refs import Q
+from symbolic.model import (
+    Choice, Group, Input, Instance, Len, ListInput, Output, PerItem, Q, Question, Scenario, Series, Sweep,
+    WorkloadInput, decades, index,
+)
 
 # A ring AllReduce sends 2(N − 1)/N of the buffer per rank, 2 at large N (Literature.Communication.RingAllreduceFactor).
 LARGE_N_RING_FACTOR = 2

@@ -1,9 +1,7 @@
 """A hierarchical AllReduce (in-node ReduceScatter, inter-node ring, in-node AllGather) against a flat ring."""
 
 from symbolic.catalog import Constants, Hardware, Models, Systems
-from symbolic.model.instances import Instance
-from symbolic.model import Group, Input, Output, Question, Require, Scenario, Series, Sweep, powers_of_two
-from symbolic.model.refs import Q
+from symbolic.model import Group, Input, Instance, Output, Q, Question, Require, Scenario, Series, Sweep, powers_of_two
 
 
 class HierarchicalAllReduceScenario(Scenario):

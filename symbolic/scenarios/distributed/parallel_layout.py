@@ -1,13 +1,10 @@
 """A tensor × pipeline × data-parallel layout of one training step: time, efficiency and state per device."""
 
-from sympy import Max, Min, Rational, ceiling, floor
-
 from symbolic.catalog import Constants, Hardware, Models, Systems, storage_widths
-from symbolic.model.functions import Exceeds
-from symbolic.model.instances import Instance
-from symbolic.model import (Choice, Echo, Group, Input, Node, Output, Precision, Question, Scenario, Series, Sub,
-                            Sweep, WorkloadInput, flop, powers_of_two, unit_constant)
-from symbolic.model.refs import Q
+from symbolic.model import (
+    Choice, Echo, Exceeds, Group, Input, Instance, Max, Min, Node, Output, Precision, Q, Question, Rational, Scenario,
+    Series, Sub, Sweep, WorkloadInput, ceiling, floor, flop, powers_of_two, unit_constant,
+)
 from symbolic.scenarios.distributed.pipeline_schedule import PipelineScheduleScenario
 
 # Mixed-precision Adam per parameter (catalog MixedPrecisionAdam): 16-bit weight and gradient (4 byte), FP32

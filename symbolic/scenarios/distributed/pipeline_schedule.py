@@ -1,7 +1,6 @@
 """A synchronous pipeline schedule (GPipe, 1F1B): the bubble of fill and drain over the step."""
 
-from symbolic.model.instances import Instance
-from symbolic.model import Input, Output, Question, Require, Scenario, Series, Sweep, powers_of_two
+from symbolic.model import Input, Instance, Output, Question, Require, Scenario, Series, Sweep, powers_of_two
 
 
 class PipelineScheduleScenario(Scenario):

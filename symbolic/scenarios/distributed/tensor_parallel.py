@@ -2,10 +2,9 @@
 
 from symbolic.catalog import Hardware, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.model.instances import Instance
-from symbolic.model import (Group, Input, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two,
-                            unit_constant)
-from symbolic.model.refs import Q
+from symbolic.model import (
+    Group, Input, Instance, Output, Q, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two, unit_constant,
+)
 
 ACTIVATION_WIDTH = 2  # bytes per activation value: 16-bit activations (the reference's BYTES_FP16)
 

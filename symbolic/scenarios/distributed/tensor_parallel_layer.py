@@ -2,10 +2,10 @@
 
 from symbolic.catalog import Hardware, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.model.functions import Len, index
-from symbolic.model.instances import Instance
-from symbolic.model import (Group, Input, ListInput, Node, Output, PerItem, Precision, Question, Scenario, Series,
-                            Sweep, WorkloadInput, flop, powers_of_two, unit_constant)
+from symbolic.model import (
+    Group, Input, Instance, Len, ListInput, Node, Output, PerItem, Precision, Question, Scenario, Series, Sweep,
+    WorkloadInput, flop, index, powers_of_two, unit_constant,
+)
 
 FORWARD_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per token
 ACTIVATION_WIDTH = 2  # bytes per activation value: 16-bit activations (the reference's BYTES_FP16)

@@ -1,10 +1,9 @@
 """Moving a payload over each of several links, bandwidth only: the time ladder and egress cost."""
 
 from symbolic.catalog import Constants, Hardware, Models, Systems
-from symbolic.model.functions import Len, index
-from symbolic.model.instances import Instance
-from symbolic.model import Echo, Group, Input, ListInput, Output, PerItem, Question, Scenario, Series, Sweep, decades
-from symbolic.model.refs import Q
+from symbolic.model import (
+    Echo, Group, Input, Instance, Len, ListInput, Output, PerItem, Q, Question, Scenario, Series, Sweep, decades, index,
+)
 
 k = index("k", "link")
 

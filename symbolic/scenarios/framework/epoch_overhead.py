@@ -1,25 +1,9 @@
 """One training epoch on a host CPU and on an accelerator: batched work against fixed overhead."""
 
-from sympy import Min
-
 from symbolic.catalog import Constants, Hardware
-from symbolic.model.instances import Instance
 from symbolic.model import (
-    Group,
-    Input,
-    Node,
-    Output,
-    Precision,
-    Require,
-    Scenario,
-    ScenarioInput,
-    Question,
-    Series,
-    Sub,
-    Sweep,
-    Table,
-    key,
-    powers_of_two,
+    Group, Input, Instance, Min, Node, Output, Precision, Question, Require, Scenario, ScenarioInput, Series, Sub,
+    Sweep, Table, key, powers_of_two,
 )
 from symbolic.scenarios.framework.dense_network import DenseNetworkScenario, MnistDenseNetwork
 

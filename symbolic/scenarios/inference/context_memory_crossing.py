@@ -1,10 +1,9 @@
 """Where a growing context's KV cache and stored scores cross the weights and the device."""
 
-from sympy import sqrt
-
 from symbolic.catalog import Constants, Hardware, Models
-from symbolic.model.instances import Instance
-from symbolic.model import Input, Node, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput
+from symbolic.model import (
+    Input, Instance, Node, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput, sqrt,
+)
 
 
 class ContextMemoryCrossingScenario(Scenario):

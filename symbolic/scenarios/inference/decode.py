@@ -1,24 +1,9 @@
 """One decode step: streaming the weights against 2P FLOPs per token (a roofline)."""
 
-from sympy import Min
-
 from symbolic.catalog import Hardware, Models, Systems, storage_widths
-from symbolic.model.functions import Exceeds
-from symbolic.model.instances import Instance
 from symbolic.model import (
-    Choice,
-    Group,
-    Input,
-    Node,
-    Output,
-    Precision,
-    Question,
-    Scenario,
-    Series,
-    Sweep,
-    WorkloadInput,
-    flop,
-    powers_of_two,
+    Choice, Exceeds, Group, Input, Instance, Min, Node, Output, Precision, Question, Scenario, Series, Sweep,
+    WorkloadInput, flop, powers_of_two,
 )
 
 FORWARD_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per generated token (Kaplan et al. 2020)

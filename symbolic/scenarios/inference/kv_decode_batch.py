@@ -1,25 +1,9 @@
 """Batched decode on one accelerator when every sequence also reads its own KV cache."""
 
-from sympy import Max, floor
-
 from symbolic.catalog import Constants, Hardware, Models
-from symbolic.model.functions import Len, index
-from symbolic.model.instances import Instance
-from symbolic.model.refs import Q
 from symbolic.model import (
-    Question,
-    Input,
-    ListInput,
-    Node,
-    Output,
-    PerItem,
-    Precision,
-    Require,
-    Scenario,
-    Series,
-    Sweep,
-    WorkloadInput,
-    powers_of_two,
+    Input, Instance, Len, ListInput, Max, Node, Output, PerItem, Precision, Q, Question, Require, Scenario, Series,
+    Sweep, WorkloadInput, floor, index, powers_of_two,
 )
 
 k = index("k", "position")

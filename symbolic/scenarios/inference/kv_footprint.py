@@ -1,10 +1,9 @@
 """A transformer's KV cache for a number of kept tokens, and how many such requests a memory share holds."""
 
-from sympy import Rational
-
 from symbolic.catalog import Constants, Models
-from symbolic.model.instances import Instance
-from symbolic.model import Input, Node, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput, powers_of_two
+from symbolic.model import (
+    Input, Instance, Node, Output, Question, Rational, Require, Scenario, Series, Sweep, WorkloadInput, powers_of_two,
+)
 
 
 class KvFootprintScenario(Scenario):

@@ -1,8 +1,7 @@
 """Multiply-adds of a packed query-key-value projection: one d x 3d matrix applied to every token."""
 
 from symbolic.catalog import Models
-from symbolic.model.instances import Instance
-from symbolic.model import Input, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two
+from symbolic.model import Input, Instance, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two
 
 
 class PackedQkvProjectionScenario(Scenario):

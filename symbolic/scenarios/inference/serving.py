@@ -1,13 +1,11 @@
 """Serving a transformer at a stated context and batch: time to first token, inter-token latency, memory."""
 
-from sympy import Rational, floor
-
 from symbolic.catalog import Hardware, Models, storage_widths
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.model.functions import Exceeds
-from symbolic.model.instances import Instance
-from symbolic.model import (Choice, Group, Input, Node, Output, Precision, Question, Scenario, Series, Sweep,
-                            WorkloadInput, flop, powers_of_two, unit_constant)
+from symbolic.model import (
+    Choice, Exceeds, Group, Input, Instance, Node, Output, Precision, Question, Rational, Scenario, Series, Sweep,
+    WorkloadInput, floor, flop, powers_of_two, unit_constant,
+)
 
 LINEAR_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per prompt token
 ATTENTION_FLOPS_FACTOR = 4  # QKᵀ and the weighted sum of V: 2 multiply-adds per head width per token pair

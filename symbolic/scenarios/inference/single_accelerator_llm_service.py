@@ -1,13 +1,11 @@
 """An LLM chat service on one accelerator: latency, KV residency, request rate and the cost of a token."""
 
-from sympy import Min, Rational, floor
-
 from symbolic.catalog import Constants, Hardware, Models, storage_widths
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.model.instances import Instance
-from symbolic.model import (Choice, Input, Node, Output, Precision, Question, Require, Scenario, Series, Sweep,
-                            WorkloadInput, flop, powers_of_two, unit_constant)
-from symbolic.model.refs import Q
+from symbolic.model import (
+    Choice, Input, Instance, Min, Node, Output, Precision, Q, Question, Rational, Require, Scenario, Series, Sweep,
+    WorkloadInput, floor, flop, powers_of_two, unit_constant,
+)
 
 LINEAR_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per prompt token
 ATTENTION_FLOPS_FACTOR = 4  # QKᵀ and the weighted sum of V over every token pair

@@ -1,8 +1,9 @@
 """The classic decoder block: weights, dense against attention multiply-adds, prompt and training FLOPs."""
 
 from symbolic.catalog import Models
-from symbolic.model.instances import Instance
-from symbolic.model import Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, flop, powers_of_two
+from symbolic.model import (
+    Input, Instance, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, flop, powers_of_two,
+)
 
 TRAINING_FLOPS_PER_PARAMETER = 6  # forward 2 + backward 4 per weight per token (Kaplan et al. 2020)
 FORWARD_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per token

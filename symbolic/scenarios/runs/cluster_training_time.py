@@ -2,9 +2,9 @@
 
 from symbolic.catalog import Constants, Hardware, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.model.instances import Instance
-from symbolic.model import (Input, Node, Output, Precision, Question, Scenario, Series, Sweep, WorkloadInput, flop,
-                            powers_of_two)
+from symbolic.model import (
+    Input, Instance, Node, Output, Precision, Question, Scenario, Series, Sweep, WorkloadInput, flop, powers_of_two,
+)
 
 TRAINING_FLOPS_PER_PARAMETER = 6  # per token: forward 2, backward 4 (Kaplan et al. 2020; the reference's 6.0)
 

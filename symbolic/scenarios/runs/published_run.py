@@ -2,8 +2,7 @@
 
 from symbolic.catalog import Hardware, Models
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.model.instances import Instance
-from symbolic.model import Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, decades
+from symbolic.model import Input, Instance, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, decades
 
 
 class PublishedRunScenario(Scenario):

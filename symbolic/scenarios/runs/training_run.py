@@ -1,13 +1,11 @@
 """A training run on a fleet: from the time at peak to the delivered wall-clock time."""
 
-from sympy import Product
-
 from symbolic.catalog import Constants, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.model.functions import Len, index
-from symbolic.model.instances import Instance
-from symbolic.model import (Group, Input, ListInput, Node, Output, PerItem, Precision, Question, Scenario, Series,
-                            Sweep, WorkloadInput)
+from symbolic.model import (
+    Group, Input, Instance, Len, ListInput, Node, Output, PerItem, Precision, Product, Question, Scenario, Series,
+    Sweep, WorkloadInput, index,
+)
 
 j = index("j", "stage")
 i = index("i", "stage")

@@ -1,11 +1,10 @@
 """Saved activations of a transformer per recomputation strategy (Korthikanti et al.)."""
 
-import sympy
-from sympy import floor
-
 from symbolic.catalog import Constants, Models
-from symbolic.model.instances import Instance
-from symbolic.model import Input, Output, Question, Scenario, Series, Sweep, Table, WorkloadInput, powers_of_two, unit_constant
+from symbolic.model import (
+    Input, Instance, Output, Question, Rational, Scenario, Series, Sweep, Table, WorkloadInput, floor, powers_of_two,
+    unit_constant,
+)
 
 byte = unit_constant("byte")
 
@@ -120,9 +119,9 @@ class ActivationMemoryScenario(Scenario):
                                   + score_activations_per_layer + normalization_per_layer, "MB",
                                   doc="Projections, MLP, scores and normalization of one layer.")
     line_items_total = Output(line_items_per_layer * L, "GB", doc="The line items of all layers.")
-    forward_equivalents = Output(sympy.Integer(6) / 2,
+    forward_equivalents = Output(Rational(6, 2),
                                  doc="FLOPs of a training step over a forward pass (6P over 2P per token).")
-    recompute_overhead = Output(sympy.Integer(8) / 6 - 1,
+    recompute_overhead = Output(Rational(8, 6) - 1,
                                 doc="Extra FLOPs of full recomputation (8P over 6P per token, minus one).")
     recompute_forward_equivalents = Output(forward_equivalents * (1 + recompute_overhead),
                                            doc="Forward passes per step with full recomputation.")

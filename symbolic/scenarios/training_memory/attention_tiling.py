@@ -1,10 +1,7 @@
 """One attention head's storage, whole or in square tiles: standard against FlashAttention."""
 
-from sympy import floor
-
 from symbolic.catalog import Constants
-from symbolic.model.instances import Instance
-from symbolic.model import Input, Output, Question, Scenario, Series, Sweep, powers_of_two
+from symbolic.model import Input, Instance, Output, Question, Scenario, Series, Sweep, floor, powers_of_two
 
 
 class AttentionTilingScenario(Scenario):

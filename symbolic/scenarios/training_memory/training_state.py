@@ -1,8 +1,9 @@
 """Persistent mixed-precision Adam state of a workload, split by tensor parallelism and ZeRO."""
 
 from symbolic.catalog import Models, Systems
-from symbolic.model.instances import Instance
-from symbolic.model import Group, Input, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two, unit_constant
+from symbolic.model import (
+    Group, Input, Instance, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two, unit_constant,
+)
 
 byte = unit_constant("byte")
 

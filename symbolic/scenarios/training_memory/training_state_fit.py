@@ -1,14 +1,11 @@
 """Weights, gradients, master copy and optimizer state of a workload (optionally with adapters) against a device."""
 
-from sympy import Ge, Piecewise, floor
-
 from symbolic.catalog import Constants, Hardware, Models, custom
 from symbolic.catalog.workloads import WORKLOAD_TYPES
-from symbolic.model.functions import Exceeds
-from symbolic.model.instances import Instance
-from symbolic.model import (Input, Node, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput,
-                            powers_of_two)
-from symbolic.model.refs import Q
+from symbolic.model import (
+    Exceeds, Ge, Input, Instance, Node, Output, Piecewise, Q, Question, Require, Scenario, Series, Sweep, WorkloadInput,
+    floor, powers_of_two,
+)
 from symbolic.scenarios.inference.transformer_block import Gpt2XlBatch32Block
 from symbolic.scenarios.training_memory.activation_memory import (Gpt2XlBatch32Activations,
                                                                   Gpt2XlBatch32ActivationsFp32,

@@ -1,8 +1,7 @@
 """The working set and DRAM traffic of a full on-device update with Adam."""
 
 from symbolic.catalog import Constants, Hardware
-from symbolic.model.instances import Instance
-from symbolic.model import Input, Output, Question, Require, Scenario, Series, Sweep, decades
+from symbolic.model import Input, Instance, Output, Question, Require, Scenario, Series, Sweep, decades
 
 
 class UpdateWorkingSetScenario(Scenario):

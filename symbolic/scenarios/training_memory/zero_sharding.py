@@ -1,11 +1,10 @@
 """Training state per device at each ZeRO stage, and ZeRO-3's weight-gathering traffic."""
 
-from sympy import Eq, Piecewise
-
 from symbolic.catalog import Models, Systems
-from symbolic.model.instances import Instance
-from symbolic.model import (Choice, Group, Input, Output, Question, Scenario, ScenarioInput, Series, Sweep, Table,
-                            WorkloadInput, powers_of_two, unit_constant)
+from symbolic.model import (
+    Choice, Eq, Group, Input, Instance, Output, Piecewise, Question, Scenario, ScenarioInput, Series, Sweep, Table,
+    WorkloadInput, powers_of_two, unit_constant,
+)
 from symbolic.scenarios.training_memory.activation_memory import (ActivationMemoryScenario, Gpt3ActivationsMicrobatch1)
 
 byte = unit_constant("byte")
