@@ -34,6 +34,7 @@ from symbolic.codegen.site_pages import Legends, hardware_used, scenario_docs, s
 from symbolic.codegen.structured_inputs import structured_input
 from symbolic.analysis.dimensions import check_model
 from symbolic.analysis.domains import check_defined
+from symbolic.analysis.restated import check_docs
 from symbolic.model.instances import Instance
 from symbolic.model import (
     GroupDecl,
@@ -52,10 +53,12 @@ from symbolic.catalog.refs import source_of, value_of
 from symbolic.scenarios import FAMILIES
 from symbolic.runtime.validation import REQUIRED, ListSpec, Spec
 
+
 def _model_context(module: ScenarioModule) -> dict[str, Any]:
     model = module.model
     check_model(model)
     check_defined(model)
+    check_docs(model)
     evaluator = evaluator_of(model)
     used = {argument.name for argument in evaluator.arguments}
     by_name = {item.name: item for item in model.structured}

@@ -61,11 +61,14 @@ class AlphaBetaScenario(Scenario):
     grid = {"keys": (alphas, messages), "group": result}
     paths_and_messages = ((k, 0, Len(alphas) - 1), (m, 0, Len(messages) - 1))
     times = PerItem(alphas[k] + messages[m] / bandwidths[k], paths_and_messages, "s", **grid,
-                    doc="Point-to-point time of each message on each path, α + M/β.")
+                    doc="Point-to-point time of each message on each path: the startup latency plus the time to "
+                        "stream it.")
     transmission_times = PerItem(messages[m] / bandwidths[k], paths_and_messages, "s", **grid,
-                                 doc="The bandwidth term alone, M/β.")
+                                 doc="The streaming time alone, without the startup latency: what dominates large "
+                                     "messages.")
     crossovers = PerItem(alphas[k] * bandwidths[k], (k, 0, Len(alphas) - 1), "byte", keys=alphas, group=result,
-                         doc="Critical message size n* = α·β: startup and streaming take equally long.")
+                         doc="The critical message size: below it the startup latency dominates, above it the "
+                             "bandwidth.")
 
 
 _switch = Systems.SwitchFabric

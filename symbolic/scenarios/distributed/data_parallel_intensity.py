@@ -69,17 +69,21 @@ class DataParallelIntensityScenario(Scenario):
     P, C, R = workload.parameters, workload.context_length, accelerator.peak_flops
 
     result = Group(doc="Bytes sent and FLOPs computed by one worker per step, and their ratios.")
-    local_tokens = Output(sequences_per_worker * C, group=result, doc="Tokens of the worker's step, D = n_s·C.")
+    local_tokens = Output(sequences_per_worker * C, group=result, doc="Tokens of the worker's step: its sequences, "
+                                                                      "each at full context.")
     bytes_per_step = Output(LARGE_RING_FACTOR * workload.size_in_bytes(GRADIENT_WIDTH * unit_constant("byte")), "byte",
-                            group=result, doc="Bytes the worker sends: the ring factor 2 times its 16-bit gradients, "
-                                              "B = 2·(2P).")
+                            group=result, doc="Bytes the worker sends per step: a ring AllReduce of its 16-bit "
+                                              "gradients sends about twice their size.")
     flops_per_step = Output(TRAINING_FLOPS_PER_PARAMETER_TOKEN * P * local_tokens * flop, "flop", group=result,
-                            doc="FLOPs of the worker's step, F = 6·P·D.")
+                            doc="FLOPs of the worker's step, by the training rule of six FLOPs per parameter per token.")
     intensity = Output(bytes_per_step / flops_per_step, "byte/flop", group=result,
-                       doc="Communication intensity: bytes sent per FLOP computed, B/F.")
+                       doc="Communication intensity: bytes sent per FLOP computed, to set against the link's balance.")
     balance = Output(link_bandwidth / R, "byte/flop", group=result,
-                     doc="The link's bytes per peak FLOP, β/R: above it, the exchange outlasts compute at peak.")
-    compute_time_at_peak = Output(flops_per_step / R, "s", group=result, doc="The step's FLOPs at the peak rate, F/R.")
+                     doc="The link's bytes per peak FLOP: a step whose intensity exceeds it spends longer exchanging "
+                         "than computing at peak.")
+    compute_time_at_peak = Output(flops_per_step / R, "s", group=result, doc="The step's FLOPs at the accelerator's "
+                                                                             "peak rate (a lower bound on its "
+                                                                             "compute time).")
 
 
 Gpt3DataParallelIntensity = Instance(

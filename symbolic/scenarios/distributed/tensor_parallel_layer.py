@@ -71,12 +71,14 @@ class TensorParallelLayerScenario(Scenario):
 
     result = Group(doc="The layer's forward compute and its exchange on each link.")
     layer_flops = Output(FORWARD_FLOPS_PER_PARAMETER * (P / L) * tokens * flop, "flop", group=result,
-                         doc="Forward FLOPs of one layer, Φ = 2·(P/L)·T.")
+                         doc="Forward FLOPs of one layer: a multiply-add per weight of the layer's share of the "
+                             "model, for every token.")
     compute_time = Output(layer_flops / tp_size / (R * local_efficiency), "ms", group=result,
-                          doc="Each device's share of the FLOPs at the attained rate, Φ/(t·R·η).")
+                          doc="Each device's share of the layer's FLOPs at the attained rate.")
     layer_bytes = Output(collectives_per_layer * tokens * h * ACTIVATION_WIDTH * unit_constant("byte")
                          * 2 * (tp_size - 1) / tp_size, "byte", group=result,
-                         doc="Bytes each device sends: k AllReduces of T·h · 2 byte, times 2(t − 1)/t.")
+                         doc="Bytes each device sends: the layer's AllReduces of its 16-bit activations, each at the "
+                             "ring factor.")
     transfer_times = PerItem(layer_bytes / links[j], (j, 0, Len(links) - 1), "ms", keys=links, group=result,
                              doc="The layer's exchange on each link.")
     breakeven_bandwidth = Output(layer_bytes / compute_time, "GB/s", group=result,

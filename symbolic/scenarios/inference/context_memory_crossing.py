@@ -50,7 +50,8 @@ class ContextMemoryCrossingScenario(Scenario):
     bytes_per_value = Input("byte", positive=True, symbol="e", doc="Storage width of weights, cache and scores.")
     caches_something = Require(workload.kv_values_per_token > 0, "the workload must cache at least one value per token")
 
-    weights = Output(workload.size_in_bytes(bytes_per_value), "GB", doc="Weight bytes, P·e.")
+    weights = Output(workload.size_in_bytes(bytes_per_value), "GB", doc="Bytes of the weights, each stored at the "
+                                                                        "width of one value.")
     kv_per_token = Output(workload.kv_cache_bytes_per_token(bytes_per_value), "byte", doc="Cache bytes of one token.")
     score_bytes_per_pair = Output(workload.heads * bytes_per_value, "byte",
                                   doc="Score bytes of one (query, key) pair in one layer, every head.")

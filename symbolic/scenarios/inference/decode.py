@@ -58,16 +58,20 @@ class DecodeScenario(Scenario):
 
     result = Group(doc="The decode bound of one step on one device.")
     weight_bytes = Output(workload.size_in_bytes(precision) / tp_size, "byte",
-                          group=result, doc="Weight bytes one device reads per step, P·b/t.")
+                          group=result, doc="Weight bytes one device streams per step: its tensor-parallel share of "
+                                            "the model.")
     flops_per_step = Output(FORWARD_FLOPS_PER_PARAMETER * workload.parameters * batch_size / tp_size * flop, "flop",
-                            group=result, doc="FLOPs one device does per step, 2·P·B/t.")
+                            group=result, doc="FLOPs one device does per step: a multiply-add per weight of its "
+                                              "share, for every sequence of the batch.")
     compute_time = Output(flops_per_step / hardware.peak, "ms", group=result, doc="The FLOPs at the peak rate.")
     memory_time = Output(weight_bytes / hardware.bandwidth, "ms", group=result, doc="The weights at the bandwidth.")
     memory_share = Output(memory_time / (memory_time + compute_time),
                           group=result, doc="Memory time over the sum of both times.")
     bound_ratio = Output(memory_time / compute_time, group=result, doc="Memory over compute time (> 1: memory-bound).")
     intensity = Output(flops_per_step / weight_bytes, "flop/byte",
-                       group=result, doc="FLOPs per weight byte, 2B/b (the tensor-parallel width cancels).")
+                       group=result, doc="FLOPs per weight byte: set by the batch and the precision alone (the "
+                                         "tensor-parallel width cancels), so batching is what moves decode off the "
+                                         "bandwidth roof.")
     attainable_flops = Output(Min(hardware.peak, hardware.bandwidth * intensity), "flop/s",
                               group=result, doc="The roofline rate at this intensity.")
     peak_fraction = Output(attainable_flops / hardware.peak, group=result, doc="The roofline rate over the peak.")

@@ -71,7 +71,9 @@ class KvDecodeBatchScenario(Scenario):
     tpot_budgets = ListInput("s", positive=True, symbol=r"\tau", doc="Time-per-token budgets, one result each.")
     caches_something = Require(workload.kv_values_per_token > 0, "the workload must cache at least one value per token")
 
-    weights = Output(workload.size_in_bytes(weight_bytes_per_param), "GB", symbol="W", doc="Weight bytes, P·b_w.")
+    weights = Output(workload.size_in_bytes(weight_bytes_per_param), "GB", symbol="W", doc="Bytes of the weights, "
+                                                                                           "streamed once per decode "
+                                                                                           "step whatever the batch.")
     kv_per_token = Output(workload.kv_cache_bytes_per_token(kv_bytes_per_value), "byte", doc="Cache bytes of one token.")
     kv_per_sequence = Output(kv_per_token * context_tokens, "MB", symbol="m", doc="Cache bytes of one sequence.")
     bandwidth = Output(hardware.bandwidth, "TB/s", symbol=r"\beta", doc="The accelerator's memory bandwidth.")
@@ -84,7 +86,8 @@ class KvDecodeBatchScenario(Scenario):
     cache_share = PerItem(batch_sizes[k] * kv_per_sequence / step_bytes[k], (k, 0, Len(batch_sizes) - 1),
                           doc="Share of each step's bytes that are cache reads.")
     rate_ceiling = Output(bandwidth / kv_per_sequence, "1/s",
-                          doc="The token rate as the batch grows without bound: β/m.")
+                          doc="The token rate as the batch grows without bound: each sequence's cache is still read "
+                              "once per token, so the bandwidth over one sequence's cache caps it.")
     max_batch_within = PerItem(Max(0, floor((tpot_budgets[k] * bandwidth - weights) / kv_per_sequence)),
                                (k, 0, Len(tpot_budgets) - 1),
                                doc="Largest batch whose decode step fits each time-per-token budget (0 if none).")

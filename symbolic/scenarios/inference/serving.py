@@ -69,17 +69,20 @@ class ServingScenario(Scenario):
 
     result = Group(doc="The serving model's answer, as the reference's ServingResult.")
     linear_flops = Output(LINEAR_FLOPS_PER_PARAMETER * workload.parameters * seq_len * batch_size * flop, "TFLOP",
-                          group=result, doc="Prefill FLOPs through the weights, 2·P·S·B.")
+                          group=result, doc="Prefill FLOPs through the weights: a multiply-add per weight for every "
+                                            "prompt token of the batch.")
     attention_flops = Output(ATTENTION_FLOPS_FACTOR * workload.layers * workload.heads
                              * floor(workload.hidden_dim / workload.heads) * seq_len**2 * batch_size * flop, "TFLOP",
-                             group=result, doc="Prefill FLOPs of attention, 4·L·a·⌊d/a⌋·S²·B.")
+                             group=result, doc="Prefill FLOPs of attention: scores and weighted sums over every pair "
+                                               "of prompt tokens, per head and layer, so quadratic in the prompt.")
     prompt_cache_hit_ratio = Output(0, group=result, doc="Share of the prompt served from a prompt cache (none here).")
     prefill_chunks = Output(1, group=result, doc="Chunks the prefill is split into (one here).")
     ttft = Output((linear_flops + attention_flops) / (hardware.peak * PREFILL_EFFICIENCY) + hardware.dispatch_tax,
                   "ms", group=result, doc="Time to first token: the prefill at half the peak, plus one dispatch.")
     kv_cache_size = Output(workload.get_kv_cache_size(seq_len, batch_size, precision), "GB", group=result,
                            doc="KV cache of the batch at the full context.")
-    model_weights_size = Output(workload.size_in_bytes(precision), "GB", group=result, doc="Weight bytes, P·b.")
+    model_weights_size = Output(workload.size_in_bytes(precision), "GB", group=result, doc="Bytes of the weights at "
+                                                                                           "the serving precision.")
     total_memory_required = Output(model_weights_size + kv_cache_size, "GB", group=result,
                                    doc="Weights plus cache.")
     itl = Output(total_memory_required / hardware.bandwidth

@@ -90,7 +90,9 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
                    * floor(workload.hidden_dim / workload.heads) * prompt_tokens**2) * flop
                   / (hardware.peak * prefill_efficiency) + hardware.dispatch_tax, "ms",
                   doc="Time to first token: the prompt's prefill plus one dispatch.")
-    weights = Output(workload.size_in_bytes(precision), "GB", symbol="W", doc="Weight bytes, P·b.")
+    weights = Output(workload.size_in_bytes(precision), "GB", symbol="W", doc="Bytes of the weights at the serving "
+                                                                              "precision, resident on the one "
+                                                                              "accelerator.")
     bandwidth = Output(hardware.bandwidth, "TB/s", symbol=r"\beta", doc="The accelerator's memory bandwidth.")
     kv_per_token = Output(workload.kv_cache_bytes_per_token(kv_bytes_per_value), "byte", doc="Cache bytes of a token.")
     kv_per_request = Output(kv_per_token * total_tokens, "byte", doc="Cache bytes of a whole request.")

@@ -67,9 +67,11 @@ class ClusterTrainingTimeScenario(Scenario):
     delivered_rate = Output(n_devices * peak_rate * efficiency, "TFLOP/s", doc="Rate the devices deliver together.")
     training_time = Output(workload.training_ops / delivered_rate, "d", symbol="T", doc="The run's wall-clock time.")
     training_tokens = Output(workload.training_ops / (TRAINING_FLOPS_PER_PARAMETER * workload.parameters * flop),
-                             doc="Tokens the compute covers at 6P FLOPs per token.")
+                             doc="Tokens the published compute covers under the training rule of six FLOPs per "
+                                 "parameter per token.")
     step_operations = Output(TRAINING_FLOPS_PER_PARAMETER * workload.parameters * flop * tokens_per_step, "TFLOP", symbol="S",
-                             doc="FLOPs of one step, 6·P·B_t.")
+                             doc="FLOPs of one step: the forward and backward passes over every parameter for each "
+                                 "token of the batch.")
     step_time = Output(step_operations / delivered_rate, "s", doc="Time of one step.")
     steps = Output(workload.training_ops / step_operations, doc="Steps in the run.")
     energy = Output(n_devices * hardware.tdp * training_time, "kWh", doc="Every device at its TDP for the run.")

@@ -67,7 +67,7 @@ class TrainingRunScenario(Scenario):
 
     result = Group(doc="The run's times, as the reference's TrainingRunResult.")
     total_flops = Output(workload.training_flops_per_token * workload.training_tokens, "flop", symbol="F",
-                         group=result, doc="The run's FLOPs, 6·P·D.")
+                         group=result, doc="The run's training FLOPs, over all its training tokens.")
     peak_time = Output(total_flops / (fleet.accelerators * fleet.peak), "h", group=result,
                        doc="Every accelerator at its peak.")
     compute_time = Output(peak_time / local_efficiency, "h", group=result, doc="At the local efficiency.")
