@@ -1,9 +1,7 @@
 """Where a growing context's KV cache and stored scores cross the weights and the device."""
 
 from symbolic.catalog import Constants, Hardware, Models
-from symbolic.model import (
-    Input, Instance, Node, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput, sqrt,
-)
+from symbolic.model import Input, Instance, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, sqrt
 
 
 class ContextMemoryCrossingScenario(Scenario):
@@ -48,7 +46,6 @@ class ContextMemoryCrossingScenario(Scenario):
                              doc="The model: parameters, layers, heads and KV geometry.")
     hardware = Node(doc="The device: its memory capacity as stored.")
     bytes_per_value = Input("byte", positive=True, symbol="e", doc="Storage width of weights, cache and scores.")
-    caches_something = Require(workload.kv_values_per_token > 0, "the workload must cache at least one value per token")
 
     weights = Output(workload.size_in_bytes(bytes_per_value), "GB", doc="Bytes of the weights, each stored at the "
                                                                         "width of one value.")

@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Models
 from symbolic.model import (
-    Input, Instance, Node, Output, Question, Rational, Require, Scenario, Series, Sweep, WorkloadInput, powers_of_two,
+    Input, Instance, Node, Output, Question, Rational, Scenario, Series, Sweep, WorkloadInput, powers_of_two,
 )
 
 
@@ -47,7 +47,6 @@ class KvFootprintScenario(Scenario):
                              doc="The model: layers and KV geometry (heads, KV heads, head width, or latent widths).")
     tokens = Input(integer=True, positive=True, symbol="T", doc="Tokens kept in the cache (one request).")
     bytes_per_value = Input("byte", positive=True, symbol="e", doc="Storage width of one cached value.")
-    caches_something = Require(workload.kv_values_per_token > 0, "the workload must cache at least one value per token")
     hardware = Node(optional=True, doc="Optional device whose memory holds the cache.")
     kv_share = Input(positive=True, at_most=1, default=None, symbol=r"\sigma",
                      doc="Share of the device's memory given to the cache (with `hardware`).")

@@ -5,8 +5,7 @@ from symbolic.model import (
     Input, Instance, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, flop, powers_of_two,
 )
 
-TRAINING_FLOPS_PER_PARAMETER = 6  # forward 2 + backward 4 per weight per token (Kaplan et al. 2020)
-FORWARD_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per token
+FORWARD_FLOPS_PER_WEIGHT = 2  # one multiply-add per weight of the block per token
 
 
 class TransformerBlockScenario(Scenario):
@@ -28,6 +27,10 @@ class TransformerBlockScenario(Scenario):
         "6N training FLOPs per token).",
         "Radford et al., Language models are unsupervised multitask learners, 2019 (GPT-2's layout).",
     )
+    differs = {
+        "six_p_step_flops": "the record's training FLOPs per token, 6·P_tok at the parameters that work on a token "
+                            "(a mixture of experts: the active ones); the reference writes 6·P with every expert.",
+    }
     examples = """\
 >>> from generated import Scenarios
 >>> s = Scenarios.Gpt2XlBlockFullWindow
@@ -59,7 +62,7 @@ class TransformerBlockScenario(Scenario):
     batch_size = Input(integer=True, positive=True, default=1, symbol="B", doc="Sequences per training step.")
 
     d, L, S, f, a, B = workload.hidden_dim, workload.layers, context_tokens, ffn_multiple, attention_projections, batch_size
-    V, C, P = workload.vocab_size, workload.context_length, workload.parameters
+    V, C = workload.vocab_size, workload.context_length
 
     width = Output(d, doc="Model width d.")
     attention_weights_per_block = Output(a * d**2, symbol="A_b", doc="Attention projection weights of one block: a "
@@ -86,9 +89,9 @@ class TransformerBlockScenario(Scenario):
         doc="GPT-2's layout in full: per block a packed QKV projection, the output projection, the two MLP matrices, "
             "all with their biases, and two LayerNorms; the token and position tables and a final LayerNorm. It "
             "counts Q, K, V, O whatever `attention_projections` says.")
-    flops_per_token = Output(FORWARD_FLOPS_PER_PARAMETER * block_weights * flop, "flop",
+    flops_per_token = Output(FORWARD_FLOPS_PER_WEIGHT * block_weights * flop, "flop",
                              doc="Forward FLOPs of the blocks per token, 2 per block weight.")
-    output_layer_flops = Output(FORWARD_FLOPS_PER_PARAMETER * token_table * flop, "flop",
+    output_layer_flops = Output(FORWARD_FLOPS_PER_WEIGHT * token_table * flop, "flop",
                                 doc="Forward FLOPs of the output (unembedding) layer per token: the token table used "
                                     "once more, a multiply-add per weight.")
     dense_macs = Output(weights_per_block * S, doc="Multiply-adds of one block's dense layers over the context.")
@@ -108,14 +111,14 @@ class TransformerBlockScenario(Scenario):
     prompt_flops = Output(prompt_dense_flops + prompt_attention_flops, "flop", doc="FLOPs of one prompt, all blocks.")
     attention_time_at_peak = Output(prompt_attention_flops / hardware.peak_flops, "minute",
                                     doc="Time of one prompt's attention FLOPs at the device's headline peak.")
-    training_to_forward = Output(TRAINING_FLOPS_PER_PARAMETER * P / (FORWARD_FLOPS_PER_PARAMETER * P),
+    training_to_forward = Output(workload.training_flops_per_token / workload.forward_flops_per_token,
                                  doc="Training over forward FLOPs per token: the backward pass costs twice the forward.")
     layer_forward_flops = Output(2 * block_macs * B * flop, "GFLOP", doc="Forward FLOPs of one block for the batch.")
     training_step_flops = Output(layer_forward_flops * L * training_to_forward, "TFLOP",
                                  doc="FLOPs of one training step of every block for the batch.")
-    six_p_step_flops = Output(TRAINING_FLOPS_PER_PARAMETER * P * B * S * flop, "TFLOP",
-                              doc="The same step by the rule of six FLOPs per parameter per token, to compare with "
-                                  "the count above.")
+    six_p_step_flops = Output(workload.training_flops_per_token * B * S, "TFLOP",
+                              doc="The same step by the rule of six FLOPs per parameter per token (at the parameters "
+                                  "that work on a token), to compare with the count above.")
     attention_step_flops = Output(2 * attention_macs * B * L * training_to_forward * flop, "TFLOP",
                                   doc="The attention part of the training step.")
 
