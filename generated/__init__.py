@@ -18,7 +18,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from symbolic.runtime.hardware import use_memory_type
+from symbolic.runtime.provided import use_memory_type
 
 # Each public name and the module that defines it. A name's module is imported when the name
 # is first read, so ``import generated`` imports no scenario and no catalog tier, and a

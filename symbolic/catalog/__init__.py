@@ -38,7 +38,8 @@ from symbolic.catalog.schema import Record
 from symbolic.catalog.systems import SYSTEM_TIERS, SYSTEM_TYPES, IOInterconnect
 from symbolic.catalog.workloads import TIERS as MODEL_TIERS
 from symbolic.catalog.workloads import WORKLOAD_TYPES
-from symbolic.runtime.hardware import DatasetProfile, HardwareNode, use_memory_type
+from symbolic.runtime.hardware import DatasetProfile, HardwareNode
+from symbolic.runtime.provided import use_memory_type
 from symbolic.runtime.namespace import Namespace
 from symbolic.runtime.units import Q_
 

@@ -10,7 +10,8 @@ naming of every output leaf in ``paths.py``, notebook tables in ``display.py``).
 ``units.py`` loads the project's one pint registry on first use, so importing the runtime
 never imports pint or sympy. ``hardware.py`` holds hardware nodes and datasets,
 ``records.py`` the base of the generated catalog record types, ``errors.py`` the error
-hierarchy; ``sweep.py``, ``analysis.py`` (sensitivity, compare) and ``search*.py`` (the
+hierarchy, ``provided.py`` what the generated package hands down (``node.memory``'s type);
+``sweep.py``, ``analysis.py`` (sensitivity, compare) and ``search*.py`` (the
 design-space search; ``search_chunks.py`` is the engine both the local and the Dask runs use)
 answer questions with the generated evaluators.
 Rule (import-linter, ``make lint``): nothing here imports sympy, jinja2 or any other layer

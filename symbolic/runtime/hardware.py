@@ -12,23 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from collections.abc import Callable
-
 from symbolic.runtime.errors import InputTypeError, MissingInputError, MlsysymError, ScenarioInputError
+from symbolic.runtime.provided import memory_type
 from symbolic.runtime.records import catalog_entry
 from symbolic.runtime.units import Q_
 from symbolic.runtime.validation import InputSpec, coerce_number
-
-# ``node.memory``'s record type (capacity, bandwidth and their derived quantities) is generated
-# from the catalog's schema, in the package above this one: ``generated/__init__.py`` hands it
-# over when imported, as a function that imports it on first use.
-_MEMORY_TYPE: dict[str, Callable[[], type]] = {}
-
-
-def use_memory_type(load: Callable[[], type]) -> None:
-    """Install the loader of ``node.memory``'s record type (``generated.systems.MemorySystem``)."""
-    _MEMORY_TYPE["load"] = load
-
 
 _RATE = InputSpec("precision_flops", unit="flop/s", minimum=0, strict=True)
 _BANDWIDTH = InputSpec("memory_bandwidth", unit="byte/s", minimum=0, strict=True)
@@ -266,11 +254,12 @@ class HardwareNode:
     def memory(self) -> Any:
         """``node.memory.capacity``, ``.bandwidth`` and the derived ``.labeled_capacity``."""
         if self._memory is None:
-            if "load" not in _MEMORY_TYPE:
+            record = memory_type()
+            if record is None:
                 raise MlsysymError(f"{self.name}: node.memory is a record of the generated systems types; "
                                    "import generated (or mlsysym) first")
             capacity = self._published["memory_capacity"]
-            memory = _MEMORY_TYPE["load"]()(capacity=None if capacity is None else _quantity(capacity),
+            memory = record(capacity=None if capacity is None else _quantity(capacity),
                                   bandwidth=_quantity(self._published["memory_bandwidth"]))
             object.__setattr__(self, "_memory", memory)
         return self._memory
