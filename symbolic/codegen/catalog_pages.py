@@ -17,6 +17,7 @@ from symbolic.catalog.systems import LINK_TYPES, SYSTEM_TYPES
 from symbolic.catalog.workloads import WORKLOAD_TYPES
 from symbolic.model import UNIT_SYMBOLS
 from symbolic.runtime.errors import MissingInputError
+from symbolic.runtime.parameter_counts import parameter_counts
 
 WIDTH = "fp16"  # the storage width the tables use for weight and KV sizes
 
@@ -84,8 +85,6 @@ def _try(read: Any) -> str:
 
 
 def model_rows(tier: str, entries: Any) -> list[dict[str, Any]]:
-    from symbolic.runtime.parameter_counts import parameter_counts
-
     rows = []
     for key, record in entries.items():
         own = [name for name in _parameterless(record) if name not in ("head_width",)]
