@@ -12,7 +12,7 @@ never imports pint or sympy. ``hardware.py`` holds hardware nodes and datasets,
 ``records.py`` the base of the generated catalog record types, ``errors.py`` the error
 hierarchy, ``provided.py`` what the generated package hands down (``node.memory``'s type);
 ``sweep.py``, ``analysis.py`` (sensitivity, compare) and ``search*.py`` (the
-design-space search; ``search_chunks.py`` is the engine both the local and the Dask runs use)
+design-space search)
 answer questions with the generated evaluators.
 Rule (import-linter, ``make lint``): nothing here imports sympy, jinja2 or any other layer
 of ``symbolic``; the exceptions not cut yet are listed in ``pyproject.toml``.
