@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from symbolic.runtime.mathops import floor_div
+from symbolic.runtime.mathops import floor_div, scalar, select
 from symbolic.runtime.records import CatalogRecord, Check, FieldSpec
 from symbolic.runtime.units import quantity
 
@@ -136,7 +136,7 @@ class TransformerWorkload(Workload):
         return value
 
     def _calc_kv_values_per_token(self) -> Any:
-        return ((self.resolved("layers")*(self.resolved("kv_lora_rank") + self.resolved("qk_rope_head_dim"))) if (self.resolved("kv_lora_rank") > 0) and (self.resolved("qk_rope_head_dim") > 0) else (2*self.resolved("head_dim")*self.resolved("kv_heads")*self.resolved("layers")))
+        return ((self.resolved("layers")*(self.resolved("kv_lora_rank") + self.resolved("qk_rope_head_dim")) if _c0 else 2*self.resolved("head_dim")*self.resolved("kv_heads")*self.resolved("layers")) if scalar(_c0 := ((self.resolved("kv_lora_rank") > 0) & (self.resolved("qk_rope_head_dim") > 0))) else select((_c0,), (lambda: self.resolved("layers")*(self.resolved("kv_lora_rank") + self.resolved("qk_rope_head_dim")),), lambda: 2*self.resolved("head_dim")*self.resolved("kv_heads")*self.resolved("layers")))
 
     @property
     def kv_values_per_token(self) -> Any:
