@@ -237,7 +237,7 @@ class ZeroShardingScenario(ScenarioBase):
         workload: Any = REQUIRED,
         n_devices: Any = REQUIRED,
         activations: Any = None,
-        activation_strategy: Any = REQUIRED,
+        activation_strategy: Any = 'full',
         link_bandwidth: Any = None,
         name: str | None = None,
         description: str | None = None,
