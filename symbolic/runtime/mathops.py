@@ -54,7 +54,7 @@ def scalar(*conditions: Any) -> bool:
     0-d arrays): a generated selection then picks its branch with a Python conditional, which
     evaluates only the branch taken and keeps ints exact; else it selects element-wise (``select``)."""
     for condition in conditions:
-        if type(condition) is not bool and getattr(condition, "ndim", 0):
+        if type(condition) is not bool and getattr(condition, "ndim", None):
             return False
     return True
 
