@@ -7,8 +7,10 @@
  * generated/single_accelerator_llm_service.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -42,8 +44,9 @@ export const requirements = [
   {names: ["workload_kv_values_per_token", "kv_bytes_per_value", "prompt_tokens", "decode_tokens", "kv_reserve"], check: (workload_kv_values_per_token, kv_bytes_per_value, prompt_tokens, decode_tokens, kv_reserve) => (1000000000*kv_reserve >= kv_bytes_per_value*workload_kv_values_per_token*($.iadd(decode_tokens, prompt_tokens))), message: "kv_reserve must hold at least one request\u0027s KV cache", unless: "", when: ""},
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value", "kv_bytes_per_value", "prefill_efficiency", "kv_reserve", "prefill_rate", "price", "ttft_target", "tpot_target"], []);
   let {
     workload_parameters,
     workload_layers,
@@ -69,22 +72,22 @@ export function evaluate(args) {
   const _t0 = $.imul(2, prompt_tokens);
   const _t1 = $.imul(workload_heads, workload_layers, $.floor_div(workload_hidden_dim, workload_heads, true));
   const _t2 = 1/(hardware_peak*prefill_efficiency);
-  const _t3 = 1000000000*kv_reserve;
+  const _t3 = $.imul_if($int.kv_reserve, 1000000000, kv_reserve);
   const total_tokens = $.iadd(decode_tokens, prompt_tokens);
   const _t4 = $.imul(2, total_tokens);
-  const ttft = 1000*_t0*_t2*($.imul(_t0, _t1) + workload_parameters) + 1000*hardware_dispatch_tax;
+  const ttft = 1000*_t0*_t2*($.iadd_if($int.workload_parameters, $.imul(_t0, _t1), workload_parameters)) + $.imul_if($int.hardware_dispatch_tax, 1000, hardware_dispatch_tax);
   const _raw_weights = precision_value*workload_parameters;
   const weights = _raw_weights/1000000000;
   const bandwidth = hardware_bandwidth/1000000000000;
-  const kv_per_token = kv_bytes_per_value*workload_kv_values_per_token;
-  const kv_per_request = kv_per_token*total_tokens;
+  const kv_per_token = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_bytes_per_value, workload_kv_values_per_token);
+  const kv_per_request = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_per_token, total_tokens);
   const weight_floor = _raw_weights/hardware_bandwidth;
   const dispatch_cost = workload_layers/100;
   const tpot = workload_layers/100000 + (_raw_weights + kv_per_request)/hardware_bandwidth;
   const decode_time = decode_tokens*tpot;
-  const kv_capacity_tokens = $.floor_div(2*_t3 + kv_per_token, 2*kv_per_token);
-  const resident_requests = $.floor_div(_t3, kv_per_request);
-  const request_time = _t2*_t4*($.imul(_t1, _t4) + workload_parameters) + decode_time + hardware_dispatch_tax;
+  const kv_capacity_tokens = $.floor_div($.iadd_if($int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token, $.imul_if($int.kv_reserve, 2, _t3), kv_per_token), $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, 2, kv_per_token), $int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token);
+  const resident_requests = $.floor_div(_t3, kv_per_request, $int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token);
+  const request_time = _t2*_t4*($.iadd_if($int.workload_parameters, $.imul(_t1, _t4), workload_parameters)) + decode_time + hardware_dispatch_tax;
   const prefill_request_rate = prefill_rate/prompt_tokens;
   const residency_request_rate = resident_requests/request_time;
   const request_rate = Math.min(prefill_request_rate, residency_request_rate);
