@@ -33,7 +33,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_training_ops", "hardware_peak", "hardware_tdp", "efficiency", "hourly_price"], []);
+  const $int = $.python_ints(args, floats, ["workload_training_flops_per_token", "workload_training_ops", "hardware_peak", "hardware_tdp", "efficiency", "hourly_price"], []);
   let {
     workload_training_flops_per_token = null,
     workload_training_ops = null,

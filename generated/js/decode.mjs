@@ -32,7 +32,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "hardware_peak", "hardware_bandwidth", "precision_value"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "hardware_peak", "hardware_bandwidth", "precision_value"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,

@@ -38,7 +38,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,

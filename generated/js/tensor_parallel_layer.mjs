@@ -34,7 +34,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "accelerator_peak", "local_efficiency", "links"], []);
+  const $int = $.python_ints(args, floats, ["workload_forward_flops_per_token", "accelerator_peak", "local_efficiency", "links"], []);
   let {
     workload_forward_flops_per_token = null,
     workload_layers,

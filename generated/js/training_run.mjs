@@ -32,7 +32,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_training_tokens", "workload_training_flops_per_token", "fleet_peak", "local_efficiency", "scaling_efficiency", "overheads"], []);
+  const $int = $.python_ints(args, floats, ["workload_training_flops_per_token", "workload_training_tokens", "fleet_peak", "local_efficiency", "scaling_efficiency", "overheads"], []);
   let {
     workload_training_flops_per_token = null,
     workload_training_tokens,

@@ -36,7 +36,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "hardware_peak_flops"], []);
+  const $int = $.python_ints(args, floats, ["workload_forward_flops_per_token", "workload_training_flops_per_token", "hardware_peak_flops"], []);
   let {
     workload_forward_flops_per_token = null,
     workload_training_flops_per_token = null,
