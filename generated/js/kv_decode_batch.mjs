@@ -7,8 +7,10 @@
  * generated/kv_decode_batch.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -34,8 +36,9 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "weight_bytes_per_param", "kv_bytes_per_value", "prefill_efficiency", "tpot_budgets"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,
@@ -58,7 +61,7 @@ export function evaluate(args) {
   const ridge = peak_rate/bandwidth;
   let prefill_ops, prefill_time;
   if (workload_forward_flops_per_token != null) {
-    prefill_ops = prompt_tokens*workload_forward_flops_per_token;
+    prefill_ops = $.imul_if($int.workload_forward_flops_per_token, prompt_tokens, workload_forward_flops_per_token);
     prefill_time = 1000*prefill_ops/(hardware_peak*prefill_efficiency);
   } else {
     prefill_ops = null;
@@ -67,7 +70,7 @@ export function evaluate(args) {
   let kv_per_token, kv_per_sequence, step_bytes, step_time, token_rate, cache_share, rate_ceiling, max_batch_within, max_batch_in_memory;
   if (workload_kv_values_per_token != null) {
     const _raw_weights = weight_bytes_per_param*workload_parameters;
-    kv_per_token = kv_bytes_per_value*workload_kv_values_per_token;
+    kv_per_token = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_bytes_per_value, workload_kv_values_per_token);
     const _raw_kv_per_sequence = context_tokens*kv_per_token;
     kv_per_sequence = _raw_kv_per_sequence/1000000;
     step_bytes = $.range(0, batch_sizes.length).map((position) => _raw_kv_per_sequence*batch_sizes[position] + _raw_weights);
@@ -75,7 +78,7 @@ export function evaluate(args) {
     token_rate = $.range(0, batch_sizes.length).map((position) => batch_sizes[position]/step_time[position]);
     cache_share = $.range(0, batch_sizes.length).map((position) => _raw_kv_per_sequence*batch_sizes[position]/step_bytes[position]);
     rate_ceiling = hardware_bandwidth/_raw_kv_per_sequence;
-    max_batch_within = $.range(0, tpot_budgets.length).map((position) => Math.max(0, $.floor_div(-_raw_weights + hardware_bandwidth*tpot_budgets[position], _raw_kv_per_sequence)));
+    max_batch_within = $.range(0, tpot_budgets.length).map((position) => Math.max(0, $.floor_div(-_raw_weights + $.imul_if($int.hardware_bandwidth && $int.tpot_budgets, hardware_bandwidth, tpot_budgets[position]), _raw_kv_per_sequence)));
     max_batch_in_memory = Math.max(0, $.floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence));
   } else {
     kv_per_token = null;
