@@ -245,7 +245,7 @@ class DecodeScenario(ScenarioBase):
         *,
         workload: Any = REQUIRED,
         hardware: Any = REQUIRED,
-        precision: Any = REQUIRED,
+        precision: Any = 'fp16',
         batch_size: Any = 1,
         peak_precision: Any = 'peak',
         tp_size: Any = 1,

@@ -398,7 +398,7 @@ class KvDecodeBatchScenario(ScenarioBase):
     kv_per_sequence = Output('kv_per_sequence', 'MB', requires=('workload.kv_values_per_token',))
     bandwidth = Output('bandwidth', 'TB/s')
     step_bytes = Method('step_bytes', 'GB', requires=('workload.kv_values_per_token',), arguments=(ArgumentSpec(InputSpec('b', integer=True, minimum=0, doc='Sequences decoding together.'), 'b', example=8),), doc="Bytes one decode step of b sequences reads: the weights once, every sequence's cache.")
-    step_time = Method('step_time', 'ms', requires=('workload.kv_values_per_token',), arguments=(ArgumentSpec(InputSpec('b', integer=True, minimum=0, doc='Sequences decoding together.'), 'b', example=8),), doc='Time of one decode step of b sequences, bytes over bandwidth.')
+    step_time = Method('step_time', 'ms', requires=('workload.kv_values_per_token',), arguments=(ArgumentSpec(InputSpec('b', integer=True, minimum=0, doc='Sequences decoding together.'), 'b', example=8),), doc='Time of one decode step of b sequences: memory-bound, all its bytes at the bandwidth.')
     token_rate = Method('token_rate', '1/s', requires=('workload.kv_values_per_token',), arguments=(ArgumentSpec(InputSpec('b', integer=True, minimum=0, doc='Sequences decoding together.'), 'b', example=8),), doc='Tokens generated per second by b sequences.')
     cache_share = Method('cache_share', requires=('workload.kv_values_per_token',), arguments=(ArgumentSpec(InputSpec('b', integer=True, minimum=0, doc='Sequences decoding together.'), 'b', example=8),), doc="Share of a step's bytes that are cache reads.")
     rate_ceiling = Output('rate_ceiling', '1/s', requires=('workload.kv_values_per_token',))

@@ -555,7 +555,7 @@ class ParallelLayoutScenario(ScenarioBase):
         local_efficiency: Any = REQUIRED,
         link_bandwidth: Any = REQUIRED,
         overlap_fraction: Any = REQUIRED,
-        gradient_precision: Any = REQUIRED,
+        gradient_precision: Any = 'fp16',
         window_resolution: Any = None,
         device_memory: Any = None,
         name: str | None = None,

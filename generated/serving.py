@@ -275,7 +275,7 @@ class ServingScenario(ScenarioBase):
         hardware: Any = REQUIRED,
         seq_len: Any = REQUIRED,
         batch_size: Any = 1,
-        precision: Any = REQUIRED,
+        precision: Any = 'fp16',
         prefill_precision: Any = 'fp16',
         name: str | None = None,
         description: str | None = None,

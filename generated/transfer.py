@@ -202,7 +202,7 @@ class TransferScenario(ScenarioBase):
         )
 
     total_bytes = Output('total_bytes', 'GB')
-    transfer_time = Method('transfer_time', 's', arguments=(ArgumentSpec(InputSpec('link', integer=True, minimum=0, doc='The name of one link, a key of `links`.'), 'link', key_of='links'),), doc='Time to move c·S over the link `link` alone.')
+    transfer_time = Method('transfer_time', 's', arguments=(ArgumentSpec(InputSpec('link', integer=True, minimum=0, doc='The name of one link, a key of `links`.'), 'link', key_of='links'),), doc='Time to move every copy over the one link named, alone on it.')
     result = GroupOutput('result', (Output('payload', 'GB'), ListOutput('bandwidths', 'GB/s', keys='links'), ListOutput('times', 'ms', keys='links'),))
     egress_cost = Output('egress_cost', 'dollar', requires=('egress_rate',))
     egress_compute_hours = Output('egress_compute_hours', 'h', requires=('compute_price', 'egress_rate'))

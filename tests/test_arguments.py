@@ -11,10 +11,10 @@ import pytest
 import sympy
 
 from generated import Q_, Scenarios
-from symbolic.codegen.discover import ScenarioModule
+from symbolic.scenarios.discover import ScenarioModule
 from symbolic.codegen.render import render_all
 from symbolic.model import Argument, Input, ListInput, Output, PerItem, Require, Scenario
-from symbolic.functions import Len, index
+from symbolic.model import Len, index
 from symbolic.runtime.errors import DeclarationError, InputTypeError, MissingInputError, ScenarioInputError
 
 i = index("i", "link")
@@ -33,7 +33,7 @@ class Growth(Scenario):
     requests = Argument(integer=True, positive=True, default=users, symbol="k", doc="Requests (default: users).")
     reader = Argument(key_of=rates, symbol="r", doc="A reader, a key of `rates`.")
     area = Output(base_height * base_width, doc="Base area.")
-    growth = Output(height * width / area, doc="Area of h × w over the base area.")
+    growth = Output(height * width / area, doc="A rectangle's area over the base area.")
     per_request = Output(area / requests, doc="Base area per request.")
     read_time = Output(size / rates[reader], "ms", doc="Time to read at the reader's rate.")
 

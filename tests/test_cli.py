@@ -395,8 +395,8 @@ def test_explain_writes_list_entries_and_sums_out_as_numbers(name, output, numbe
 def test_unrolled_writes_out_fixed_ranges_only():
     import sympy
 
-    from symbolic import derive
-    from symbolic.functions import Len, MaxOver
+    from symbolic.analysis import derive
+    from symbolic.model.functions import Len, MaxOver
 
     w, n = sympy.IndexedBase("w"), sympy.Symbol("n", integer=True)
     i, j = sympy.symbols("i j", integer=True)
@@ -438,7 +438,7 @@ def test_repeated_inputs_lost_values_and_inequalities_are_usage_errors(argv, mes
 
 def test_solve_in_python_says_how_to_give_a_target_value():
     import mlsysym
-    from symbolic.derive import DerivationError
+    from symbolic.analysis.derive import DerivationError
 
     with pytest.raises(DerivationError, match=r"the target '8 GiB' is not an output .*e\.g\. Q_\('8 GiB'\)"):
         mlsysym.solve(Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total", "8 GiB")

@@ -7,8 +7,10 @@
  * generated/kv_decode_batch.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -35,8 +37,9 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "weight_bytes_per_param", "kv_bytes_per_value", "prefill_efficiency", "tpot"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,
@@ -60,7 +63,7 @@ export function evaluate(args) {
   const ridge = peak_rate/bandwidth;
   let prefill_ops, prefill_time;
   if (workload_forward_flops_per_token != null) {
-    prefill_ops = prompt_tokens*workload_forward_flops_per_token;
+    prefill_ops = $.imul_if($int.workload_forward_flops_per_token, prompt_tokens, workload_forward_flops_per_token);
     prefill_time = 1000*prefill_ops/(hardware_peak*prefill_efficiency);
   } else {
     prefill_ops = null;
@@ -69,7 +72,7 @@ export function evaluate(args) {
   let kv_per_token, kv_per_sequence, rate_ceiling, max_batch_in_memory;
   if (workload_kv_values_per_token != null) {
     const _raw_weights = weight_bytes_per_param*workload_parameters;
-    kv_per_token = kv_bytes_per_value*workload_kv_values_per_token;
+    kv_per_token = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_bytes_per_value, workload_kv_values_per_token);
     const _raw_kv_per_sequence = context_tokens*kv_per_token;
     kv_per_sequence = _raw_kv_per_sequence/1000000;
     rate_ceiling = hardware_bandwidth/_raw_kv_per_sequence;
@@ -102,7 +105,7 @@ export function evaluate(args) {
   if (tpot != null && workload_kv_values_per_token != null) {
     const _raw_weights = weight_bytes_per_param*workload_parameters;
     const _raw_kv_per_sequence = context_tokens*kv_per_token;
-    max_batch_within = Math.max(0, $.floor_div(-1000*_raw_weights + hardware_bandwidth*tpot, 1000*_raw_kv_per_sequence));
+    max_batch_within = Math.max(0, $.floor_div(-1000*_raw_weights + $.imul_if($int.hardware_bandwidth && $int.tpot, hardware_bandwidth, tpot), 1000*_raw_kv_per_sequence));
   } else {
     max_batch_within = null;
   }

@@ -7,8 +7,10 @@
  * generated/serving.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -34,8 +36,9 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,
@@ -76,7 +79,7 @@ export function evaluate(args) {
     result__total_memory_required = result__kv_cache_size + result__model_weights_size;
     result__itl = 1000*_raw_result__total_memory_required/hardware_bandwidth + workload_layers/100;
     result__memory_utilization = _raw_result__total_memory_required/hardware_capacity;
-    result__feasible = $.iadd(1, $.imul(-1, (_raw_result__total_memory_required > hardware_capacity ? 1 : 0)));
+    result__feasible = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_result__total_memory_required > hardware_capacity ? 1 : 0)));
   } else {
     result__kv_cache_size = null;
     result__total_memory_required = null;

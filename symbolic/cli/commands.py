@@ -229,11 +229,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from symbolic import derive, solving  # first: it names the extra to install when sympy is missing
+    from symbolic.analysis import derive, solving  # first: it names the extra to install when sympy is missing
 
     import sympy
 
-    from symbolic.list_entries import entry_keys
+    from symbolic.analysis.list_entries import entry_keys
 
     target = instance(args.name)
     model = derive.model_of(type(target).__name__)
@@ -274,7 +274,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_scaling(args: argparse.Namespace) -> int:
-    from symbolic import derive
+    from symbolic.analysis import derive
 
     result = derive.scaling(derive.model_of(scenario_class(args.scenario).__name__), args.output)
     data = {"output": result.output, "per_input": {k: str(v) for k, v in result.per_input.items()},
@@ -291,7 +291,7 @@ def cmd_scaling(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from symbolic.explain import explain  # it names the extra to install when sympy is missing
+    from symbolic.codegen.explain import explain  # it names the extra to install when sympy is missing
 
     explanation = explain(instance(args.name), args.output)
     emit(args, explanation.as_dict(), explanation.text())

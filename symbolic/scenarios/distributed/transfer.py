@@ -1,10 +1,9 @@
 """Moving a payload over each of several links, bandwidth only: the time ladder and egress cost."""
 
 from symbolic.catalog import Constants, Hardware, Models, Systems
-from symbolic.functions import Len, index
-from symbolic.instances import Instance
-from symbolic.model import Argument, Echo, Group, Input, ListInput, Output, PerItem, Question, Scenario, Series, Sweep, decades
-from symbolic.refs import Q
+from symbolic.model import (
+    Argument, Echo, Group, Input, Instance, Len, ListInput, Output, PerItem, Q, Question, Scenario, Series, Sweep, decades, index,
+)
 
 k = index("k", "link")
 
@@ -67,13 +66,14 @@ class TransferScenario(Scenario):
 
     link = Argument(key_of=links, symbol="k", doc="The name of one link, a key of `links`.")
 
-    total_bytes = Output(copies * payload, "GB", doc="Bytes moved, c·S.")
-    transfer_time = Output(total_bytes / links[link], "s", doc="Time to move c·S over the link `link` alone.")
+    total_bytes = Output(copies * payload, "GB", doc="Bytes moved: every copy of the payload.")
+    transfer_time = Output(total_bytes / links[link], "s", doc="Time to move every copy over the one link named, alone on it.")
     result = Group(Echo(total_bytes, field="payload"), Echo(links, field="bandwidths"),
                    doc="The bytes moved, the links and the time over each.")
     times = PerItem(total_bytes / links[k], (k, 0, Len(links) - 1), "ms", keys=links, group=result,
-                    doc="Time to move c·S over each link alone.")
-    egress_cost = Output(total_bytes * egress_rate, "dollar", doc="Egress charge for c·S.")
+                    doc="Time to move all the copies over each link alone.")
+    egress_cost = Output(total_bytes * egress_rate, "dollar", doc="Egress charge for every byte moved, at the "
+                                                                  "provider's rate.")
     egress_compute_hours = Output(egress_cost / compute_price, "h", doc="Compute hours the egress charge buys.")
 
 

@@ -1,22 +1,9 @@
 """Batched decode on one accelerator when every sequence also reads its own KV cache."""
 
-from sympy import Max, floor
-
 from symbolic.catalog import Constants, Hardware, Models
-from symbolic.instances import Instance
 from symbolic.model import (
-    Argument,
-    Question,
-    Input,
-    ListInput,
-    Node,
-    Output,
-    Precision,
-    Scenario,
-    Series,
-    Sweep,
-    WorkloadInput,
-    powers_of_two,
+    Argument, Input, Instance, ListInput, Max, Node, Output, Precision, Question, Scenario, Series, Sweep,
+    WorkloadInput, floor, powers_of_two,
 )
 
 
@@ -90,17 +77,20 @@ class KvDecodeBatchScenario(Scenario):
     b = Argument(integer=True, nonnegative=True, example=8, symbol="B", doc="Sequences decoding together.")
     tpot = Argument("ms", positive=True, example=20, symbol=r"\tau", doc="A time-per-token budget.")
 
-    weights = Output(workload.size_in_bytes(weight_bytes_per_param), "GB", symbol="W", doc="Weight bytes, P·b_w.")
+    weights = Output(workload.size_in_bytes(weight_bytes_per_param), "GB", symbol="W", doc="Bytes of the weights, "
+                                                                                           "streamed once per decode "
+                                                                                           "step whatever the batch.")
     kv_per_token = Output(workload.kv_cache_bytes_per_token(kv_bytes_per_value), "byte", doc="Cache bytes of one token.")
     kv_per_sequence = Output(kv_per_token * context_tokens, "MB", symbol="m", doc="Cache bytes of one sequence.")
     bandwidth = Output(hardware.bandwidth, "TB/s", symbol=r"\beta", doc="The accelerator's memory bandwidth.")
     step_bytes = Output(weights + b * kv_per_sequence, "GB",
                         doc="Bytes one decode step of b sequences reads: the weights once, every sequence's cache.")
-    step_time = Output(step_bytes / bandwidth, "ms", doc="Time of one decode step of b sequences, bytes over bandwidth.")
+    step_time = Output(step_bytes / bandwidth, "ms", doc="Time of one decode step of b sequences: memory-bound, all its bytes at the bandwidth.")
     token_rate = Output(b / step_time, "1/s", doc="Tokens generated per second by b sequences.")
     cache_share = Output(b * kv_per_sequence / step_bytes, doc="Share of a step's bytes that are cache reads.")
     rate_ceiling = Output(bandwidth / kv_per_sequence, "1/s",
-                          doc="The token rate as the batch grows without bound: β/m.")
+                          doc="The token rate as the batch grows without bound: each sequence's cache is still read "
+                              "once per token, so the bandwidth over one sequence's cache caps it.")
     max_batch_within = Output(Max(0, floor((tpot * bandwidth - weights) / kv_per_sequence)),
                               doc="Largest batch whose decode step fits the time-per-token budget (0 if none).")
     max_batch_in_memory = Output(Max(0, floor((hardware.capacity - weights) / kv_per_sequence)),
@@ -108,8 +98,8 @@ class KvDecodeBatchScenario(Scenario):
     peak_rate = Output(hardware.peak, "TFLOP/s", doc="The accelerator's rate at `peak_precision`.")
     ridge = Output(peak_rate / bandwidth, "flop/byte", doc="Intensity at which the accelerator turns compute-bound.")
     prefill_ops = Output(workload.forward_flops_per_token * prompt_tokens, "flop",
-                         doc="FLOPs of one prompt: the forward FLOPs per token through the weights times its "
-                             "tokens, F_tok·n_p.")
+                         doc="FLOPs of one prompt: the forward FLOPs per token through the weights, for every "
+                             "token of the prompt.")
     prefill_time = Output(prefill_ops / (peak_rate * prefill_efficiency), "ms",
                           doc="Time of one prompt at `prefill_efficiency` of the peak rate.")
 

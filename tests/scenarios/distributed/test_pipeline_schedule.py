@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from generated import PipelineScheduleScenario, ScenarioInputError, Scenarios
 from symbolic.runtime.errors import InputTypeError, MissingInputError
-from symbolic.solving import solve
+from symbolic.analysis.solving import solve
 from symbolic.scenarios.distributed.pipeline_schedule import PipelineScheduleScenario as Declared
 
 
