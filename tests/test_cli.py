@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import json
 import subprocess
 import sys
@@ -14,14 +16,34 @@ from hypothesis import strategies as st
 
 import generated
 from generated import MlsysymError, Q_, Scenarios
-from symbolic.cli import UsageError, build, parse_setting
+from symbolic.cli import UsageError, build, main, parse_setting
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
+def run_process(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "symbolic.cli", *args], cwd=ROOT, capture_output=True, text=True,
                           check=False)
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    """``mlsysym ARGS`` in this process: its exit status and what it printed. A fresh interpreter
+    per command cost about a second each (sympy and the declarations loaded again for every
+    solve); the entry point as users run it is tested through a subprocess below."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main(list(args))
+        except SystemExit as error:  # argparse's usage errors
+            status = error.code if isinstance(error.code, int) else 1
+    return subprocess.CompletedProcess(list(args), status, out.getvalue(), err.getvalue())
+
+
+def test_list_and_show_through_the_real_entry_point():
+    out = run_process("list")
+    assert out.returncode == 0 and "MnistTwoLayerTrainingStepOnH100" in out.stdout
+    assert run_process("show", "MnistTwoLayerTrainingStepOnH10").returncode == 2
+    assert run_process("frobnicate").returncode == 2
 
 
 def test_list_and_show():
