@@ -24,7 +24,6 @@ export const argumentDefaults = {
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["workload_kv_values_per_token"], check: (workload_kv_values_per_token) => (workload_kv_values_per_token > 0), message: "the workload must cache at least one value per token", unless: "", when: ""},
 ];
 
 export function evaluate(args) {
@@ -37,13 +36,20 @@ export function evaluate(args) {
     bytes_per_value,
   } = args;
   $.exact_integers({ workload_heads });
-  const _raw_weights = bytes_per_value*workload_parameters;
-  const weights = _raw_weights/1000000000;
-  const kv_per_token = bytes_per_value*workload_kv_values_per_token;
+  const weights = bytes_per_value*workload_parameters/1000000000;
   const score_bytes_per_pair = bytes_per_value*workload_heads;
-  const kv_crossing = _raw_weights/kv_per_token;
   const score_crossing = Math.sqrt(hardware_capacity)*Math.sqrt(1/score_bytes_per_pair);
-  const kv_score_crossing = kv_per_token/score_bytes_per_pair;
+  let kv_per_token, kv_crossing, kv_score_crossing;
+  if (workload_kv_values_per_token != null) {
+    const _raw_weights = bytes_per_value*workload_parameters;
+    kv_per_token = bytes_per_value*workload_kv_values_per_token;
+    kv_crossing = _raw_weights/kv_per_token;
+    kv_score_crossing = kv_per_token/score_bytes_per_pair;
+  } else {
+    kv_per_token = null;
+    kv_crossing = null;
+    kv_score_crossing = null;
+  }
   return {
     "weights": weights,
     "kv_per_token": kv_per_token,

@@ -16,6 +16,7 @@ export const name = "DataParallelIntensityScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
   "workload_parameters": "required",
+  "workload_training_flops_per_token": null,
   "workload_context_length": "required",
   "sequences_per_worker": "required",
   "link_bandwidth": "required",
@@ -30,6 +31,7 @@ export function evaluate(args) {
   $.checkArguments(name, argumentDefaults, args);
   let {
     workload_parameters,
+    workload_training_flops_per_token = null,
     workload_context_length,
     sequences_per_worker,
     link_bandwidth,
@@ -38,10 +40,17 @@ export function evaluate(args) {
   $.exact_integers({ workload_context_length, sequences_per_worker });
   const result__local_tokens = $.imul(sequences_per_worker, workload_context_length);
   const result__bytes_per_step = 4*workload_parameters;
-  const result__flops_per_step = 6*result__local_tokens*workload_parameters;
-  const result__intensity = result__bytes_per_step/result__flops_per_step;
   const result__balance = 1000000000*link_bandwidth/accelerator_peak_flops;
-  const result__compute_time_at_peak = result__flops_per_step/accelerator_peak_flops;
+  let result__flops_per_step, result__intensity, result__compute_time_at_peak;
+  if (workload_training_flops_per_token != null) {
+    result__flops_per_step = result__local_tokens*workload_training_flops_per_token;
+    result__intensity = result__bytes_per_step/result__flops_per_step;
+    result__compute_time_at_peak = result__flops_per_step/accelerator_peak_flops;
+  } else {
+    result__flops_per_step = null;
+    result__intensity = null;
+    result__compute_time_at_peak = null;
+  }
   return {
     "result": {
       "local_tokens": result__local_tokens,

@@ -26,7 +26,6 @@ export const argumentDefaults = {
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["workload_kv_values_per_token"], check: (workload_kv_values_per_token) => (workload_kv_values_per_token > 0), message: "the workload must cache at least one value per token", unless: "", when: ""},
 ];
 
 export function evaluate(args) {
@@ -41,16 +40,26 @@ export function evaluate(args) {
     kv_width_factor = 1.0,
   } = args;
   $.exact_integers({ tokens });
-  const per_token = bytes_per_value*kv_width_factor*workload_kv_values_per_token;
-  const total = per_token*tokens/1000000000;
   const weights = bytes_per_value*workload_parameters/1000000000;
-  let kv_budget, tokens_in_budget, requests;
+  let per_token, total;
+  if (workload_kv_values_per_token != null) {
+    per_token = bytes_per_value*kv_width_factor*workload_kv_values_per_token;
+    total = per_token*tokens/1000000000;
+  } else {
+    per_token = null;
+    total = null;
+  }
+  let kv_budget;
   if (hardware_capacity != null && kv_share != null) {
     kv_budget = hardware_capacity*kv_share/1073741824;
+  } else {
+    kv_budget = null;
+  }
+  let tokens_in_budget, requests;
+  if (hardware_capacity != null && kv_share != null && workload_kv_values_per_token != null) {
     tokens_in_budget = 1000000000*kv_budget/per_token;
     requests = kv_budget/total;
   } else {
-    kv_budget = null;
     tokens_in_budget = null;
     requests = null;
   }

@@ -15,7 +15,7 @@ import * as $ from "./mathops.mjs";
 export const name = "TensorParallelLayerScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
-  "workload_parameters": "required",
+  "workload_forward_flops_per_token": null,
   "workload_layers": "required",
   "workload_hidden_dim": "required",
   "tp_size": "required",
@@ -33,7 +33,7 @@ export const requirements = [
 export function evaluate(args) {
   $.checkArguments(name, argumentDefaults, args);
   let {
-    workload_parameters,
+    workload_forward_flops_per_token = null,
     workload_layers,
     workload_hidden_dim,
     tp_size,
@@ -44,13 +44,20 @@ export function evaluate(args) {
     collectives_per_layer = 2,
   } = args;
   $.exact_integers({ workload_layers, workload_hidden_dim, tp_size, tokens, collectives_per_layer });
-  const result__layer_flops = 2*tokens*workload_parameters/workload_layers;
-  const _t0 = result__layer_flops/(accelerator_peak*local_efficiency*tp_size);
-  const _raw_result__compute_time = _t0;
-  const result__compute_time = 1000*_t0;
   const result__layer_bytes = 4*collectives_per_layer*tokens*workload_hidden_dim*($.iadd(tp_size, -1))/tp_size;
   const result__transfer_times = $.range(0, links.length).map((link) => result__layer_bytes/(1000000*links[link]));
-  const result__breakeven_bandwidth = result__layer_bytes/(1000000000*_raw_result__compute_time);
+  let result__layer_flops, result__compute_time, result__breakeven_bandwidth;
+  if (workload_forward_flops_per_token != null) {
+    result__layer_flops = tokens*workload_forward_flops_per_token/workload_layers;
+    const _t0 = result__layer_flops/(accelerator_peak*local_efficiency*tp_size);
+    const _raw_result__compute_time = _t0;
+    result__compute_time = 1000*_t0;
+    result__breakeven_bandwidth = result__layer_bytes/(1000000000*_raw_result__compute_time);
+  } else {
+    result__layer_flops = null;
+    result__compute_time = null;
+    result__breakeven_bandwidth = null;
+  }
   return {
     "result": {
       "layer_flops": result__layer_flops,

@@ -15,8 +15,8 @@ import * as $ from "./mathops.mjs";
 export const name = "TrainingRunScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
-  "workload_training_tokens": "required",
   "workload_training_flops_per_token": null,
+  "workload_training_tokens": "required",
   "fleet_peak": "required",
   "fleet_accelerators": "required",
   "local_efficiency": "required",
@@ -31,8 +31,8 @@ export const requirements = [
 export function evaluate(args) {
   $.checkArguments(name, argumentDefaults, args);
   let {
-    workload_training_tokens,
     workload_training_flops_per_token = null,
+    workload_training_tokens,
     fleet_peak,
     fleet_accelerators,
     local_efficiency,
