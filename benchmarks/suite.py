@@ -113,7 +113,10 @@ def merge_into(path: Path, count: int = COUNT) -> None:
     merge_section(path, "suite", info, found, text, "make test at ")
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # python benchmarks/suite.py [COUNT]: measure and print, results.json untouched
+    import json
+
     found = measure(int(sys.argv[1]) if len(sys.argv) > 1 else COUNT)
     print(table(found))
     print("\n".join(found["tail"]))
+    print(json.dumps(found, indent=1, ensure_ascii=False))
