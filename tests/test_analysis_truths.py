@@ -10,7 +10,7 @@ import pytest
 import sympy
 
 from generated import Q_, ScenarioInputError, Scenarios
-from symbolic import derive, solving
+from symbolic.analysis import derive, solving
 from symbolic.runtime.analysis import compare, flat_outputs, sensitivity
 from symbolic.runtime.paths import leaves
 from symbolic.runtime.validation import ListSpec
@@ -142,8 +142,8 @@ def test_compare_across_double_range_has_no_infinite_relative_change():
 
 def test_an_entry_of_a_list_output_is_named_as_such_by_sensitivity_and_explain():
     from generated import Scenarios
-    from symbolic.derive import DerivationError, quantity
-    from symbolic.derive import model_of
+    from symbolic.analysis.derive import DerivationError, quantity
+    from symbolic.analysis.derive import model_of
     from symbolic.runtime.analysis import sensitivity
     from symbolic.runtime.errors import ScenarioInputError
 

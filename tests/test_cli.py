@@ -420,8 +420,8 @@ def test_explain_writes_list_entries_and_sums_out_as_numbers(name, output, numbe
 def test_unrolled_writes_out_fixed_ranges_only():
     import sympy
 
-    from symbolic import derive
-    from symbolic.functions import Len, MaxOver
+    from symbolic.analysis import derive
+    from symbolic.model.functions import Len, MaxOver
 
     w, n = sympy.IndexedBase("w"), sympy.Symbol("n", integer=True)
     i, j = sympy.symbols("i j", integer=True)
@@ -466,7 +466,7 @@ def test_solve_in_python_reads_a_quantity_string_as_the_command_line_does():
     ``--where total=8GiB``. By hand: total = P·b·(a + m + 2) = P·4 B·(5 + 2 + 2) = 36 B·P, so
     8 GiB = 2**33 B gives P = 2**33 / 36."""
     import mlsysym
-    from symbolic.derive import DerivationError
+    from symbolic.analysis.derive import DerivationError
 
     entry = Scenarios.PhoneFullUpdateWorkingSet
     for text in ("8 GiB", "8GiB", " 8 GiB ", "8192 MiB"):

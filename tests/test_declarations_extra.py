@@ -9,7 +9,7 @@ import math
 import pytest
 import sympy
 
-from symbolic.codegen.discover import ScenarioModule
+from symbolic.scenarios.discover import ScenarioModule
 from symbolic.codegen.render import render_all
 from symbolic.model import Choice, Input, Output, Require, Scenario
 from symbolic.runtime.errors import DeclarationError, InputTypeError, MissingInputError, ScenarioInputError

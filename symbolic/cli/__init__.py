@@ -1,9 +1,15 @@
-"""mlsysym: the scenarios from a shell.
+"""mlsysym: the scenarios from a shell (the top layer, with ``symbolic.generate``).
 
-Evaluation commands (list, show, eval, sweep, sensitivity, compare) use only the
-generated runtime and never import sympy; derivation commands (explain, solve, scaling)
-load the symbolic declarations. Exit status: 0 success, 2 bad usage or input, 1 internal
-error. ``--json`` prints machine-readable output instead of tables.
+How it works
+------------
+``build_parser`` wires one subcommand to each ``cmd_*`` handler of ``commands.py``;
+``values.py`` reads ``--set``/``--vary`` text into validated inputs, ``search.py`` runs the
+design-space search, ``output.py`` and ``describe.py`` print tables (or ``--json``).
+Evaluation commands (list, show, eval, sweep, sensitivity, compare) use only the generated
+runtime and never import sympy; derivation commands (explain, solve, scaling) load the
+symbolic declarations (``symbolic.analysis``, ``symbolic.codegen.explain``), imported
+inside those commands so the others start without sympy. ``demo.py`` is ``make demo``.
+Exit status: 0 success, 2 bad usage or input, 1 internal error.
 """
 
 from __future__ import annotations

@@ -228,11 +228,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from symbolic import derive, solving  # first: it names the extra to install when sympy is missing
+    from symbolic.analysis import derive, solving  # first: it names the extra to install when sympy is missing
 
     import sympy
 
-    from symbolic.list_entries import entry_keys
+    from symbolic.analysis.list_entries import entry_keys
 
     target = built(args.name, args.set or [])
     model = derive.model_of(type(target).__name__)
@@ -270,7 +270,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_scaling(args: argparse.Namespace) -> int:
-    from symbolic import derive
+    from symbolic.analysis import derive
 
     if args.set:  # the inputs set are held at their values; growth is in the others
         subject: Any = built(args.scenario, args.set)
@@ -292,7 +292,7 @@ def cmd_scaling(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from symbolic.explain import explain  # it names the extra to install when sympy is missing
+    from symbolic.codegen.explain import explain  # it names the extra to install when sympy is missing
 
     explanation = explain(built(args.name, args.set or []), args.output)
     emit(args, explanation.as_dict(), explanation.text())

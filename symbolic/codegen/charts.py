@@ -3,7 +3,7 @@
 Two kinds:
 
 * a **sweep** per scenario: its main outputs against its main input, every point an
-  exact evaluation of the declaration (``symbolic.codegen.worked``) at one registry
+  exact evaluation of the declaration (``symbolic.analysis.exact``) at one registry
   instance's inputs with that one input changed; the instance itself is marked;
 * a **roofline** per hardware node: the attainable rate ``min(peak, bandwidth × I)`` for
   every precision the node lists (its headline peak when it lists none), with every
@@ -29,14 +29,15 @@ from functools import lru_cache
 from typing import Any
 
 from symbolic.catalog import NodeRecord, hardware_records
-from symbolic.codegen.discover import ScenarioModule
+from symbolic.scenarios.discover import ScenarioModule
+from symbolic.codegen.environment import TEMPLATES
 from symbolic.codegen.pdf_figure import pdf_text
 from symbolic.runtime.errors import DeclarationError
-from symbolic.codegen.worked import evaluate, exact, instance_values, needed
-from symbolic.instances import Instance
+from symbolic.analysis.exact import evaluate, exact, instance_values, needed
+from symbolic.model.instances import Instance
 from symbolic.model import GroupDecl, ListDecl
 from symbolic.model.presentation import Sweep
-from symbolic.refs import value_of
+from symbolic.catalog.refs import value_of
 
 STYLE = "charts.mplstyle"
 CHART_CACHE: Path | None = None  # where drawn SVGs are kept by a digest of what they plot (None: not kept)
@@ -46,8 +47,6 @@ def _cached(what: tuple[Any, ...], draw: Callable[[], str], suffix: str = ".svg"
     """``draw()``, or the chart (SVG, or PDF text) drawn before for the same data, style and matplotlib."""
     if CHART_CACHE is None:
         return draw()
-    from symbolic.codegen.render import TEMPLATES
-
     # the installed version, read without importing matplotlib (a cached chart needs none of it)
     matplotlib_version = metadata.version("matplotlib")
     key = hashlib.sha256(repr((what, (TEMPLATES / STYLE).read_text(encoding="utf-8"), matplotlib_version)).encode())
@@ -93,8 +92,6 @@ def _svg(figure: Any, header: list[str], tight: bool = True) -> str:
 
 def _style() -> Any:
     import matplotlib
-
-    from symbolic.codegen.render import TEMPLATES
 
     return matplotlib.rc_context(fname=str(TEMPLATES / STYLE))
 

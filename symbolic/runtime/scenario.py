@@ -244,7 +244,7 @@ class ScenarioBase:
     def explain(self, output: str) -> Any:
         """``output`` as definition -> closed form -> numbers -> result, as ``mlsysym explain``
         prints it; in Jupyter the equations render as LaTeX. Needs the ``generator`` extra (sympy)."""
-        from symbolic.explain import explain
+        from symbolic.codegen.explain import explain
 
         return explain(self, output)
 

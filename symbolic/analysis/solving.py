@@ -1,6 +1,6 @@
 """Solving a scenario's declaration for an input: ``output = target``, exactly, branch by branch.
 
-``solve`` works on the closed forms ``symbolic.derive`` builds (symbols in base units), splits
+``solve`` works on the closed forms ``symbolic.analysis.derive`` builds (symbols in base units), splits
 Min/Max and ``otherwise=`` choices into branches with their conditions, and answers
 symbolically and, for an instance, numerically in the input's declared unit.
 """
@@ -16,11 +16,11 @@ from typing import Any
 from symbolic.runtime.errors import ScenarioInputError, require_extra
 from symbolic.runtime.units import parse_quantity
 
-require_extra("symbolic.solving (solve)")
+require_extra("symbolic.analysis.solving (solve)")
 
 import sympy  # noqa: E402 (after the check that names the extra to install)
 
-from symbolic.derive import (  # noqa: E402
+from symbolic.analysis.derive import (  # noqa: E402
     DerivationError,
     defaults_put_in,
     base_values,
@@ -29,9 +29,9 @@ from symbolic.derive import (  # noqa: E402
     subject_of,
     substitute,
 )
-from symbolic.dimensions import dimension_of_unit, scale_of_unit  # noqa: E402
-from symbolic.functions import Given, MaxOver  # noqa: E402
-from symbolic.list_entries import entry_keys  # noqa: E402
+from symbolic.analysis.dimensions import dimension_of_unit, scale_of_unit  # noqa: E402
+from symbolic.model.functions import Given, MaxOver  # noqa: E402
+from symbolic.analysis.list_entries import entry_keys  # noqa: E402
 from symbolic.model import UNIT_SYMBOLS  # noqa: E402
 
 

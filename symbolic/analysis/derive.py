@@ -1,5 +1,5 @@
 """Derivations from a scenario's declaration: closed forms, derivatives, scaling (solving:
-``symbolic.solving``).
+``symbolic.analysis.solving``).
 
 Everything here is exact sympy over the same expressions the evaluators are generated
 from. Symbols stand for physical values in base units (a declared ``µs`` input ``x`` is
@@ -16,16 +16,18 @@ from typing import Any
 
 from symbolic.runtime.errors import MlsysymError, require_extra
 
-require_extra("symbolic.derive (scaling, closed forms)")
+require_extra("symbolic.analysis.derive (scaling, closed forms)")
 
 import sympy  # noqa: E402 (after the check that names the extra to install)
 from sympy.printing.str import StrPrinter  # noqa: E402
 
-from symbolic.closed import closed_form as shared_closed_form  # noqa: E402
-from symbolic.dimensions import scale_of_unit  # noqa: E402
-from symbolic.functions import CeilLog2, Given, Len, MaxOver  # noqa: E402
-from symbolic.list_entries import EntryError, entry_form, split  # noqa: E402
+from symbolic.analysis.closed import closed_form as shared_closed_form  # noqa: E402
+from symbolic.analysis.dimensions import scale_of_unit  # noqa: E402
+from symbolic.model.functions import CeilLog2, Given, Len, MaxOver  # noqa: E402
+from symbolic.analysis.list_entries import EntryError, entry_form, split  # noqa: E402
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ListQuantity, Quantity, ScalarQuantity, ScenarioModel  # noqa: E402
+from symbolic.scenarios.discover import discover  # noqa: E402
+from symbolic.runtime.scenario import ScenarioBase  # noqa: E402
 
 
 class DerivationError(MlsysymError, ValueError):
@@ -34,8 +36,6 @@ class DerivationError(MlsysymError, ValueError):
 
 @lru_cache(maxsize=None)
 def _models() -> dict[str, ScenarioModel]:
-    from symbolic.codegen.discover import discover
-
     return {module.model.name: module.model for module in discover()}
 
 
@@ -237,8 +237,6 @@ def output_form(model: ScenarioModel, name: str, keys: dict[str, list[str]] | No
 def subject_of(subject: Any) -> tuple[ScenarioModel, dict[str, Any] | None]:
     """The declaration behind ``subject`` (an instance, a scenario class, its name or its
     model) and, for an instance, its evaluator arguments."""
-    from symbolic.runtime.scenario import ScenarioBase
-
     if isinstance(subject, ScenarioModel):
         return subject, None
     if isinstance(subject, ScenarioBase):

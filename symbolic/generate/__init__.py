@@ -1,9 +1,12 @@
 """``python -m symbolic.generate [--check | --diff] [--no-cache]``: write, check or diff ``generated/``.
 
+How it works
+------------
 Write mode renders every file and replaces ``generated/`` with it (removing files no
 source produces any more). ``--check`` renders in memory and exits 1, naming each
 stale, hand-edited, missing or orphaned file, when the tree differs; ``--diff`` also
-prints a unified diff.
+prints a unified diff. This is the top layer with ``symbolic.cli``: it is the one that
+renders the command line's own reference page (``cli_page.py``).
 
 Rendering takes seconds per scenario (sympy, charts), so it is cached in ``.cache/generate/``
 at two levels. The whole tree under a digest of everything the generator reads (every file
@@ -24,7 +27,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GENERATED = ROOT / "generated"
 CACHE = ROOT / ".cache" / "generate"
 INPUTS = ("symbolic/**/*.py", "symbolic/**/*.txt", "symbolic/**/*.toml", "templates/**/*", "benchmarks/results.json")
@@ -57,17 +60,20 @@ def digest() -> str:
 
 def rendered(use_cache: bool = True) -> dict[str, str]:
     """Every generated file, from the cache when nothing the generator reads has changed."""
+    # The renderers are imported only to render: a cache hit is served without sympy or jinja2.
     if not use_cache:
         from symbolic.codegen.render import render_all
+        from symbolic.generate import cli_page
 
-        return render_all()
+        return render_all() | cli_page.cli_page()
     key = digest()
     cached = CACHE / f"{key}.json"
     if cached.exists():
         return json.loads(cached.read_text(encoding="utf-8"))
     from symbolic.codegen.pipeline import render_cached
+    from symbolic.generate import cli_page
 
-    files = render_cached(CACHE)
+    files = render_cached(CACHE) | cli_page.cli_page()
     CACHE.mkdir(parents=True, exist_ok=True)
     for stale in CACHE.glob("*.json"):  # one whole-tree entry: it serves the current sources only
         stale.unlink()
@@ -144,7 +150,3 @@ def main(argv: list[str] | None = None) -> int:
             target.write_bytes(text.encode("utf-8"))  # bytes: no newline translation on any platform
     print(f"wrote generated/ ({len(expected)} files).")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
