@@ -101,7 +101,7 @@ def test_solve_holds_for_every_value():
 
 
 @pytest.mark.parametrize("target", [math.nan, math.inf, -math.inf, Q_(math.nan, "GiB"), Q_(math.inf, "GiB"),
-                                    None, [1], "8GiB"])
+                                    None, [1], "nan GiB", "inf GiB", "1e999 GiB"])
 def test_solve_refuses_non_finite_or_non_numeric_targets(target):
     with pytest.raises(derive.DerivationError):
         solving.solve(Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total", target)

@@ -70,7 +70,7 @@ def test_a_choice_without_default_is_required():
     files = render_all([ScenarioModule("needs", "inference", Needs.model, ())])
     namespace: dict = {}
     exec(compile(files["generated/needs.py"], "generated/needs.py", "exec"), namespace)  # noqa: S102
-    with pytest.raises(MissingInputError, match="'precision' was not given; expected one of fp32"):
+    with pytest.raises(MissingInputError, match=r"required input was not given: 'precision' \(one of fp32 \(4 B\)\)"):
         namespace["Needs"]()
 
 
