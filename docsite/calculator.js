@@ -88,7 +88,7 @@ function readKeyed(where, spec, text) {
 }
 
 // -- the form's values -> the evaluator's arguments, in the class's order of checks --------------
-const PHASES = ["number", "list", "keyed", "choice", "precision", "node", "dataset", "workload", "scenario"];
+const PHASES = ["number", "list", "keyed", "choice", "precision", "node", "dataset", "workload", "scenario", "argument"];
 
 /** values: {input: text} (selects give an option's key; "" means not given). Returns
  * {args, floats, given} or throws InputError with the message the Python class raises. */
@@ -148,6 +148,21 @@ function argumentsOf(values) {
       given[name] = text;
     } else if (input.kind === "precision") {
       given[name] = text;
+    } else if (input.kind === "argument") {  // a method's argument: blank leaves its methods out
+      given[name] = text;
+      const where = `${title}.${input.methods[0]}: argument '${input.keyword}'`;
+      if (!text) {
+        args[name] = null;
+      } else if (input.key_of) {  // a key of a keyed input: the evaluator reads its position
+        const keys = keysOf(input.key_of, given);
+        if (!keys.includes(text)) {
+          throw new InputError(`${where} is ${pyString(text)}, which is not a key of '${input.key_of}' `
+            + `(${keys.map(pyString).join(", ")})`);
+        }
+        args[name] = keys.indexOf(text);
+      } else {
+        set(name, readNumber(where, input, text));
+      }
     } else if (input.kind === "node") {
       resolveNode(name, input, text, given, args);
     } else if (input.kind === "dataset") {
@@ -290,8 +305,9 @@ for (const name of data.order) {
   field.id = `calc-${name}`;
   fields[name] = field;
   const unit = input.unit ? input.unit : (input.kind === "number" || input.kind === "list" ? "1" : "");
+  const shown = input.kind === "argument" ? `${input.keyword} of ${input.methods.join(", ")}` : name;
   form.append(element("label", {htmlFor: field.id, title: input.doc ?? ""}, [
-    element("code", {text: name}), field, element("span", {className: "calc-unit", text: unit})]));
+    element("code", {text: shown}), field, element("span", {className: "calc-unit", text: unit})]));
 }
 
 function refreshPrecisions() {
@@ -346,7 +362,12 @@ function show(outputs, result, given, prefix) {
     const path = prefix + output.name;
     const value = result[output.name];
     const note = `not available: needs ${output.requires.map((r) => `'${r}'`).join(" and ") || "an optional input"}`;
-    if (output.kind === "group") show(output.fields, value, given, `${path}.`);
+    if (output.kind === "method") {  // shown at the arguments typed, as it is called: transfer_time(NVLink)
+      const typed = output.arguments.map((a) => given[a] ?? "");
+      const blank = output.arguments.filter((a, i) => !typed[i]).map((a) => `'${data.inputs[a].keyword}'`);
+      row(`${path}(${typed.join(", ")})`, value, output.unit, output.labels,
+        blank.length ? `give its argument ${blank.join(" and ")}` : note);
+    } else if (output.kind === "group") show(output.fields, value, given, `${path}.`);
     else if (output.kind === "table") {
       for (const [key, item] of Object.entries(value)) row(`${path}[${key}]`, item, output.unit, output.labels, note);
     } else if (output.kind === "list" && value !== null) {
@@ -385,7 +406,7 @@ function shellWord(text) {
 }
 
 function copies(values) {
-  const changed = changes(values);
+  const changed = changes(values).filter((name) => data.inputs[name].kind !== "argument");  // not an input
   const python = changed.length
     ? `Scenarios.${base}.variant(${changed.map((n) => `${n}=${pythonValue(n, values[n])}`).join(", ")})`
     : `Scenarios.${base}`;

@@ -203,15 +203,44 @@ def page_data(cls: type[ScenarioBase]) -> dict[str, Any]:
                                  "class": scenario.scenario.__name__,
                                  "arguments": sorted({*scenario.arguments.values(), *scenario.outputs.values()}),
                                  "options": _scenario_options(scenario)}
+    arguments = _arguments(cls)
     instances = {}
     for key in Scenarios:
         instance = getattr(Scenarios, key)
         if type(instance) is cls:
-            instances[key] = {"name": instance.name, "values": {name: _form_text(value)
-                                                                 for name, value in instance._given.items()}}
-    return {"scenario": title, "module": cls.__module__.rsplit(".", 1)[-1], "order": list(cls._input_order),
-            "inputs": {name: inputs[name] for name in cls._input_order}, "instances": instances,
-            "outputs": _outputs(cls)}
+            values = {name: _form_text(value) for name, value in instance._given.items()}
+            values.update({name: _example(instance, argument) for name, argument in arguments.items()})
+            instances[key] = {"name": instance.name, "values": values}
+    inputs.update(arguments)
+    order = [*cls._input_order, *arguments]
+    return {"scenario": title, "module": cls.__module__.rsplit(".", 1)[-1], "order": order,
+            "inputs": {name: inputs[name] for name in order}, "instances": instances,
+            "outputs": _outputs(cls) + _methods(cls)}
+
+
+def _arguments(cls: type[ScenarioBase]) -> dict[str, dict[str, Any]]:
+    """The methods' arguments, as fields after the inputs (one field for an argument several methods share)."""
+    arguments: dict[str, dict[str, Any]] = {}
+    for name in cls._methods:
+        for argument in cls.__dict__[name].arguments:
+            entry = arguments.setdefault(argument.argument, {
+                **_spec(argument.spec), "kind": "argument", "keyword": argument.keyword, "key_of": argument.key_of,
+                "example": argument.example, "methods": [], "default": ""})
+            entry["methods"].append(name)
+    return arguments
+
+
+def _example(instance: ScenarioBase, argument: dict[str, Any]) -> str:
+    """What an argument's field starts at: its declared example, or the first key of the input it is a key of."""
+    if argument["key_of"]:
+        return next(iter(instance._given[argument["key_of"]]), "")
+    return _form_text(argument["example"]) or ""
+
+
+def _methods(cls: type[ScenarioBase]) -> list[dict[str, Any]]:
+    return [{"name": name, "unit": method.unit, "requires": list(method.requires), "kind": "method",
+             "labels": [str(label) for label in method.labels], "arguments": [a.argument for a in method.arguments]}
+            for name in cls._methods for method in (cls.__dict__[name],)]
 
 
 @lru_cache(maxsize=None)

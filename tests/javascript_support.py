@@ -199,11 +199,13 @@ const ops = await import(pathToFileURL(join(root, "mathops.mjs")).href);
 const helpers = batch.helpers.map(([name, args]) => {
   try { return {ok: ops[name](...args)}; } catch (error) { return {error: error.name, message: error.message}; }
 });
+// A check's integer step past 2^53 refuses (RangeError) as an evaluator's does: report it, not crash.
+const refusing = (check) => { try { return check(); } catch (error) { return {error: error.name, message: error.message}; } };
 const requirements = [];
 for (const [module, values] of batch.requirements) {
   modules[module] ??= await import(pathToFileURL(join(root, module + ".mjs")).href);
   requirements.push(modules[module].requirements.map((r) => r.names.some((n) => values[n] == null) ? null
-    : r.check(...r.names.map((n) => values[n]))));
+    : refusing(() => r.check(...r.names.map((n) => values[n])))));
 }
 // A whole double beyond 2^53 - 1 is written with all its digits: JSON's shortest form
 // (14715537428900119000 for 14715537428900118528) would read back as another integer.

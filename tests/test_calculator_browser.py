@@ -93,6 +93,13 @@ def _random_values(form_text, cls, rng) -> list[tuple[dict, dict]]:
     return found
 
 
+def _examples(cls) -> dict[str, object]:
+    """The evaluator's values of the methods' arguments a page starts at: each declared example (a key:
+    the first of its input, position 0)."""
+    return {a.argument: 0 if a.key_of else a.example
+            for name in cls._methods for a in cls.__dict__[name].arguments if a.key_of or a.example is not None}
+
+
 def _bad_inputs(cls) -> list[tuple[str, str, object]]:
     """(input, text typed, the value Python is given) for inputs outside their domain."""
     bad = []
@@ -139,7 +146,7 @@ def test_every_calculator_matches_python_and_refuses_bad_input(site):
                 + "; s.dispatchEvent(new Event('change')); return [document.querySelector('.calc-error').textContent,"
                 " [...document.querySelectorAll('td.calc-value[data-value]')].map((c) => c.dataset.value)]; })()")
             error, cells = shown
-            expected = sorted(_numbers(python_result(module, scenario._args)))
+            expected = sorted(_numbers(python_result(module, {**scenario._args, **_examples(cls)})))
             got = sorted(float(c) for c in cells if c not in ("true", "false") and not c.isalpha() and _is_number(c))
             if error or mismatches([float(x) for x in expected], got):
                 failures.append(f"{name} {key}: page shows {error!r} {got[:5]} vs {expected[:5]}")

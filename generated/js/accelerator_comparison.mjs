@@ -22,6 +22,7 @@ export const argumentDefaults = {
   "candidate_peak": "required",
   "candidate_tdp": null,
   "baseline_device_hours": null,
+  "hours": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
@@ -30,13 +31,14 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["baseline_peak", "baseline_tdp", "candidate_peak", "candidate_tdp", "baseline_device_hours"], []);
+  const $int = $.python_ints(args, floats, ["baseline_peak", "baseline_tdp", "candidate_peak", "candidate_tdp", "baseline_device_hours", "hours"], []);
   let {
     baseline_peak,
     baseline_tdp = null,
     candidate_peak,
     candidate_tdp = null,
     baseline_device_hours = null,
+    hours = null,
   } = args;
   const peak_ratio = candidate_peak/baseline_peak;
   let candidate_device_hours;
@@ -44,6 +46,12 @@ export function evaluate(args, floats = []) {
     candidate_device_hours = baseline_device_hours/peak_ratio;
   } else {
     candidate_device_hours = null;
+  }
+  let equivalent_hours;
+  if (hours != null) {
+    equivalent_hours = hours/peak_ratio;
+  } else {
+    equivalent_hours = null;
   }
   let tdp_ratio, efficiency_ratio;
   if (baseline_tdp != null && candidate_tdp != null) {
@@ -58,5 +66,6 @@ export function evaluate(args, floats = []) {
     "tdp_ratio": tdp_ratio,
     "efficiency_ratio": efficiency_ratio,
     "candidate_device_hours": candidate_device_hours,
+    "equivalent_hours": equivalent_hours,
   };
 }

@@ -23,6 +23,7 @@ export const argumentDefaults = {
   "bandwidth": "required",
   "run_steps": 1,
   "time_saved_fraction": 0.0,
+  "n": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
@@ -40,8 +41,9 @@ export function evaluate(args, floats = []) {
     bandwidth,
     run_steps = 1,
     time_saved_fraction = 0.0,
+    n = null,
   } = args;
-  $.exact_integers({ group_sizes, run_steps });
+  $.exact_integers({ group_sizes, run_steps, n });
   const result__chunk = $.range(0, group_sizes.length).map((group) => message/group_sizes[group]);
   const result__ring_factor = $.range(0, group_sizes.length).map((group) => ($.iadd($.imul(2, group_sizes[group]), -2))/group_sizes[group]);
   const result__ring_rounds = $.range(0, group_sizes.length).map((group) => $.iadd($.imul(2, group_sizes[group]), -2));
@@ -56,11 +58,18 @@ export function evaluate(args, floats = []) {
   const result__star_ring_limit = $.range(0, group_sizes.length).map((group) => group_sizes[group]/2);
   const result__crossover_estimate = $.range(0, group_sizes.length).map((group) => 1000*alpha*bandwidth*Math.log(2)*group_sizes[group]/Math.log(group_sizes[group]));
   const result__crossover_exact = $.range(0, group_sizes.length).map((group) => 1000*alpha*bandwidth*($.iadd(result__ring_rounds[group], $.imul(-1, result__tree_rounds[group])))/(-result__ring_factor[group] + result__tree_rounds[group]));
-  const result__saved_time = $.range(0, group_sizes.length).map((group) => time_saved_fraction*result__ring_time[group]);
-  const result__saved_device_hours = $.range(0, group_sizes.length).map((group) => run_steps*group_sizes[group]*result__saved_time[group]/3600);
   const result__message = message;
   const result__alpha = alpha;
   const result__bandwidth = bandwidth;
+  let saved_time, saved_device_hours;
+  if (n != null) {
+    const _raw_saved_time = time_saved_fraction*(alpha + 1000*message/(bandwidth*n))*($.iadd(n, -1));
+    saved_time = _raw_saved_time/500000;
+    saved_device_hours = _raw_saved_time*n*run_steps/1800000000;
+  } else {
+    saved_time = null;
+    saved_device_hours = null;
+  }
   return {
     "result": {
       "chunk": result__chunk,
@@ -77,11 +86,11 @@ export function evaluate(args, floats = []) {
       "star_ring_limit": result__star_ring_limit,
       "crossover_estimate": result__crossover_estimate,
       "crossover_exact": result__crossover_exact,
-      "saved_time": result__saved_time,
-      "saved_device_hours": result__saved_device_hours,
       "message": result__message,
       "alpha": result__alpha,
       "bandwidth": result__bandwidth,
     },
+    "saved_time": saved_time,
+    "saved_device_hours": saved_device_hours,
   };
 }

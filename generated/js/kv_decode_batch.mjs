@@ -29,7 +29,8 @@ export const argumentDefaults = {
   "batch_sizes": "required",
   "prompt_tokens": "required",
   "prefill_efficiency": "required",
-  "tpot_budgets": "required",
+  "b": null,
+  "tpot": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
@@ -38,7 +39,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "weight_bytes_per_param", "kv_bytes_per_value", "prefill_efficiency", "tpot_budgets"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "weight_bytes_per_param", "kv_bytes_per_value", "prefill_efficiency", "tpot"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,
@@ -52,9 +53,10 @@ export function evaluate(args, floats = []) {
     batch_sizes,
     prompt_tokens,
     prefill_efficiency,
-    tpot_budgets,
+    b = null,
+    tpot = null,
   } = args;
-  $.exact_integers({ context_tokens, batch_sizes, prompt_tokens });
+  $.exact_integers({ context_tokens, batch_sizes, prompt_tokens, b });
   const weights = weight_bytes_per_param*workload_parameters/1000000000;
   const bandwidth = hardware_bandwidth/1000000000000;
   const peak_rate = hardware_peak/1000000000000;
@@ -67,29 +69,45 @@ export function evaluate(args, floats = []) {
     prefill_ops = null;
     prefill_time = null;
   }
-  let kv_per_token, kv_per_sequence, step_bytes, step_time, token_rate, cache_share, rate_ceiling, max_batch_within, max_batch_in_memory;
+  let kv_per_token, kv_per_sequence, rate_ceiling, max_batch_in_memory;
   if (workload_kv_values_per_token != null) {
     const _raw_weights = weight_bytes_per_param*workload_parameters;
     kv_per_token = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_bytes_per_value, workload_kv_values_per_token);
     const _raw_kv_per_sequence = context_tokens*kv_per_token;
     kv_per_sequence = _raw_kv_per_sequence/1000000;
-    step_bytes = $.range(0, batch_sizes.length).map((position) => _raw_kv_per_sequence*batch_sizes[position] + _raw_weights);
-    step_time = $.range(0, batch_sizes.length).map((position) => step_bytes[position]/hardware_bandwidth);
-    token_rate = $.range(0, batch_sizes.length).map((position) => batch_sizes[position]/step_time[position]);
-    cache_share = $.range(0, batch_sizes.length).map((position) => _raw_kv_per_sequence*batch_sizes[position]/step_bytes[position]);
     rate_ceiling = hardware_bandwidth/_raw_kv_per_sequence;
-    max_batch_within = $.range(0, tpot_budgets.length).map((position) => Math.max(0, $.floor_div(-_raw_weights + $.imul_if($int.hardware_bandwidth && $int.tpot_budgets, hardware_bandwidth, tpot_budgets[position]), _raw_kv_per_sequence)));
     max_batch_in_memory = Math.max(0, $.floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence));
   } else {
     kv_per_token = null;
     kv_per_sequence = null;
+    rate_ceiling = null;
+    max_batch_in_memory = null;
+  }
+  let step_bytes, step_time, token_rate, cache_share;
+  if (b != null && workload_kv_values_per_token != null) {
+    const _raw_weights = weight_bytes_per_param*workload_parameters;
+    const _raw_kv_per_sequence = context_tokens*kv_per_token;
+    const _t0 = _raw_kv_per_sequence*b;
+    const _t1 = _raw_weights + _t0;
+    const _raw_step_bytes = _t1;
+    step_bytes = _t1/1000000000;
+    const _raw_step_time = _raw_step_bytes/hardware_bandwidth;
+    step_time = step_bytes/bandwidth;
+    token_rate = b/_raw_step_time;
+    cache_share = _t0/_raw_step_bytes;
+  } else {
     step_bytes = null;
     step_time = null;
     token_rate = null;
     cache_share = null;
-    rate_ceiling = null;
+  }
+  let max_batch_within;
+  if (tpot != null && workload_kv_values_per_token != null) {
+    const _raw_weights = weight_bytes_per_param*workload_parameters;
+    const _raw_kv_per_sequence = context_tokens*kv_per_token;
+    max_batch_within = Math.max(0, $.floor_div(-1000*_raw_weights + $.imul_if($int.hardware_bandwidth && $int.tpot, hardware_bandwidth, tpot), 1000*_raw_kv_per_sequence));
+  } else {
     max_batch_within = null;
-    max_batch_in_memory = null;
   }
   return {
     "weights": weights,

@@ -19,21 +19,20 @@ export const name = "PipelineScheduleScenario";
 export const argumentDefaults = {
   "stages": "required",
   "microbatches": "required",
-  "bubble_target": 0.1,
+  "target": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["bubble_target"], check: (bubble_target) => (bubble_target <= 1), message: "bubble_target must be at most 1 (a share of the step)", unless: "", when: ""},
 ];
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["bubble_target"], ["bubble_target"]);
+  const $int = $.python_ints(args, floats, ["target"], []);
   let {
     stages,
     microbatches,
-    bubble_target = 0.1,
+    target = null,
   } = args;
   $.exact_integers({ stages, microbatches });
   const _t0 = $.iadd(stages, -1);
@@ -43,7 +42,12 @@ export function evaluate(args, floats = []) {
   const idle_slots = $.imul(2, fill_slots);
   const bubble = fill_slots/phase_slots;
   const bubble_ratio = fill_slots/microbatches;
-  const microbatches_for_bubble = fill_slots*($.iadd_if($int.bubble_target, 1, $.imul_if($int.bubble_target, -1, bubble_target)))/bubble_target;
+  let microbatches_for_bubble;
+  if (target != null) {
+    microbatches_for_bubble = fill_slots*($.iadd_if($int.target, 1, $.imul_if($int.target, -1, target)))/target;
+  } else {
+    microbatches_for_bubble = null;
+  }
   return {
     "fill_slots": fill_slots,
     "phase_slots": phase_slots,

@@ -23,6 +23,7 @@ export const argumentDefaults = {
   "egress_rate": null,
   "compute_price": null,
   "job_time": null,
+  "link": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
@@ -39,8 +40,9 @@ export function evaluate(args, floats = []) {
     egress_rate = null,
     compute_price = null,
     job_time = null,
+    link = null,
   } = args;
-  $.exact_integers({ copies });
+  $.exact_integers({ copies, link });
   const total_bytes = $.imul_if($int.payload, copies, payload);
   const result__times = $.range(0, links.length).map((link) => 1000*total_bytes/links[link]);
   const result__payload = total_bytes;
@@ -51,6 +53,12 @@ export function evaluate(args, floats = []) {
   } else {
     egress_cost = null;
   }
+  let transfer_time;
+  if (link != null) {
+    transfer_time = total_bytes/links[link];
+  } else {
+    transfer_time = null;
+  }
   let egress_compute_hours;
   if (compute_price != null && egress_rate != null) {
     egress_compute_hours = egress_cost/compute_price;
@@ -59,6 +67,7 @@ export function evaluate(args, floats = []) {
   }
   return {
     "total_bytes": total_bytes,
+    "transfer_time": transfer_time,
     "result": {
       "times": result__times,
       "payload": result__payload,

@@ -36,6 +36,7 @@ from symbolic.model import (
     WorkloadDecl,
     _symbols,
 )
+from symbolic.model.arguments import argument_spec
 from symbolic.model.dependencies import closure, reads
 from symbolic.catalog.refs import value_of
 from symbolic.runtime.errors import DeclarationError
@@ -96,8 +97,12 @@ def input_values(model: ScenarioModel, given: dict[str, Any]) -> dict[str, Value
             default = decl.spec.default
             if default is REQUIRED:
                 raise DeclarationError(f"{model.name}: required input {decl.name} is not given")
-            if default is None:
-                value = None
+            if default is None:  # a method's argument shows its example value
+                example = argument_spec(decl).example if decl.argument else None
+                if decl.argument and argument_spec(decl).key_of:
+                    value = exact(0)  # a key: the first entry of its keyed input
+                else:
+                    value = None if example is None else _in_unit(example, decl.spec.unit)
             else:
                 expr = sympy.sympify(default).xreplace(base)
                 value = None if expr.free_symbols else exact(expr / scale_of_unit(decl.spec.unit))

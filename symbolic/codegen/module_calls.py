@@ -17,12 +17,14 @@ from symbolic.model import (
     InputDecl,
     ListDecl,
     ListInput,
+    MethodDecl,
     OutputDecl,
     ScalarDecl,
     SubDecl,
     TableDecl,
     TextDecl,
 )
+from symbolic.model.arguments import argument_spec
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec, Spec
 
@@ -120,6 +122,32 @@ def _text(output: TextDecl, path: str, evaluator: Evaluator, owners: dict[str, s
 def _list(output: ListDecl, path: str, evaluator: Evaluator, owners: dict[str, str], imports: set[str]) -> Call:
     extra = {key: value for key, value in (("keys", output.keyed_by), ("columns", output.columns_by)) if value}
     return _value_output("ListOutput", output, evaluator.optional.get(path, ()), evaluator, owners, imports, **extra)
+
+
+@descriptor.register
+def _method(output: MethodDecl, path: str, evaluator: Evaluator, owners: dict[str, str], imports: set[str]) -> Call:
+    """``Method(...)``: the output's descriptor, with one ``ArgumentSpec`` per argument it reads."""
+    arguments = []
+    for decl in output.arguments:
+        spec = input_spec(decl)._replace(name=decl.argument, default=REQUIRED if argument_spec(decl).required else None)
+        if not argument_spec(decl).required and not spec.default_rule:
+            spec = spec._replace(default=input_spec(decl).default)
+        extra: dict[str, Any] = {"key_of": argument_spec(decl).key_of} if argument_spec(decl).key_of else {}
+        if argument_spec(decl).example is not None:
+            extra["example"] = argument_spec(decl).example
+        arguments.append(Call.of("ArgumentSpec", spec_call(spec), decl.name, **extra))
+    own = {decl.name for decl in output.arguments}
+    requires: list[str] = []
+    for needed in evaluator.optional.get(path, ()):
+        if needed in own:  # an argument left to its default needs what the default reads
+            requires += [source.replace(".", "_") for source in evaluator.alternatives.get(needed, ())]
+        else:
+            requires.append(needed)
+    extra = {"labels": output.labels} if output.labels else {}
+    call = _value_output("Method", output, tuple(dict.fromkeys(requires)), evaluator, owners, imports, arguments=Items(tuple(arguments)),
+                         doc=output.doc, **extra)
+    imports.discard("Method")  # imported from symbolic.runtime.methods (with ArgumentSpec), not from outputs
+    return call
 
 
 def _value_output(kind: str, output: OutputDecl, requires: tuple[str, ...], evaluator: Evaluator,

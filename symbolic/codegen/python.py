@@ -53,6 +53,7 @@ from symbolic.codegen.pyprint import (
 )
 from symbolic.model.functions import Given, MaxOver, given_inputs
 from symbolic.model import ListQuantity, Quantity, ScalarQuantity, ScenarioModel, TextQuantity, _symbols
+from symbolic.model.arguments import argument_spec
 from symbolic.model.dependencies import closure, reads
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
@@ -207,6 +208,8 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     optional_outputs = {q.name: guards[q.symbol] for q in needed if guards[q.symbol]}
     main = [q for q in needed if not guards[q.symbol]]
     variables = [d.symbol for d in arguments if d.symbol.is_Symbol and d.symbol not in optional]
+    # a key argument is the position of an entry (links[link]): no derivative in it
+    positions = {d.symbol for d in arguments if d.argument and argument_spec(d).key_of}
     by_name = {decl.name: decl.symbol for decl in arguments}
     shared = GradientState(needed, fold, printer, names, provided, contained)
     tested = sorted(set().union(*(given_inputs(q.expr) for q in main)) - set(variables), key=lambda s: s.name)
@@ -216,7 +219,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
         if block.guard:
             members = [q for q in needed if guards[q.symbol] == block.guard]
             # the inputs a Given branch tests move the main outputs this block reads, so they are variables here too
-            guarded_inputs = [by_name[g] for g in block.guard]
+            guarded_inputs = [by_name[g] for g in block.guard if by_name[g] not in positions]
             statements, entries = shared.block(members, variables + [s for s in tested if s not in guarded_inputs] + guarded_inputs)
             if "d__" in entries:  # a block whose outputs are all flat (a floor) adds nothing
                 parts.append((block, statements, entries))

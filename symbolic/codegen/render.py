@@ -6,6 +6,8 @@ import re
 from fractions import Fraction
 from typing import Any
 
+import sympy
+
 from symbolic.catalog import (
     constant_records,
     dataset_records,
@@ -40,6 +42,7 @@ from symbolic.model import (
     GroupDecl,
     InputDecl,
     ListDecl,
+    MethodDecl,
     NodeDecl,
     OutputDecl,
     ScenarioInputDecl,
@@ -49,6 +52,7 @@ from symbolic.model import (
     TextDecl,
     WorkloadDecl,
 )
+from symbolic.model.arguments import argument_spec
 from symbolic.catalog.refs import source_of, value_of
 from symbolic.scenarios import FAMILIES
 from symbolic.runtime.validation import REQUIRED, ListSpec, Spec
@@ -72,7 +76,7 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
         return decl.structured or decl.name
 
     owners = {decl.name: owner(decl) for decl in model.inputs}
-    plain = [decl for decl in model.inputs if not decl.structured]
+    plain = [decl for decl in model.inputs if not decl.structured and not decl.argument]
     specs = {decl.name: input_spec(decl) for decl in plain}
 
     structured: list[tuple[str, Call]] = []
@@ -122,6 +126,9 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
     equations_by_name = equations(model)
     runtime_imports: set[str] = set()  # the output descriptors the module uses
     descriptors = [(o.name, descriptor(o, o.name, evaluator, owners, runtime_imports)) for o in model.outputs]
+    methods = [o for o in model.outputs if isinstance(o, MethodDecl)]
+    if methods:
+        validation_imports.add("InputSpec")  # each argument's check
     contained = [*model.contains.values(),
                  *(s.scenario for s in model.structured if isinstance(s, ScenarioInputDecl) and s.scenario is not None)]
     where = {inner.name: inner.module.rsplit(".", 1)[-1] for inner in contained}
@@ -135,6 +142,11 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
         "precisions": precisions,
         "requirements": requirements,
         "descriptors": descriptors,
+        "methods": methods,
+        "arguments": [{"name": decl.name, "keyword": decl.argument, "latex": decl.latex, "unit": decl.spec.unit,
+                       "domain": argument_domain(decl), "doc": decl.spec.doc,
+                       "methods": [m.name for m in methods if decl in m.arguments]} for decl in model.arguments()],
+        "attributes": [o for o in model.outputs if not isinstance(o, MethodDecl)],
         "signature": signature,
         "inputs": [docs_rows[name] for name in model.input_order],
         "evaluator": evaluator,
@@ -208,6 +220,8 @@ def _sections(model: ScenarioModel, equations_by_name: dict[str, Any]) -> list[d
         else:
             found = [q for q in model.quantities if q.name == path]
             kind = "str" if isinstance(output, TextDecl) else "Quantity" if output.unit else "number"
+            if isinstance(output, MethodDecl):
+                kind = f"method `{method_signature(output)}` → {kind}"
             if isinstance(output, ListDecl):
                 kind = f"list of {values}"
                 if output.keyed_by:
@@ -221,6 +235,32 @@ def _sections(model: ScenarioModel, equations_by_name: dict[str, Any]) -> list[d
     for output in model.outputs:
         visit(output, "")
     return sections
+
+
+def method_signature(output: MethodDecl) -> str:
+    """``name(a, b=1)``, as people call the method."""
+    parts = []
+    for decl in output.arguments:
+        default = decl.spec.default
+        if argument_spec(decl).required:
+            parts.append(decl.argument)
+        else:
+            shown = "None" if isinstance(default, sympy.Basic) and not default.is_Number else repr(default)
+            parts.append(f"{decl.argument}={shown}")
+    return f"{output.name}({', '.join(parts)})"
+
+
+def argument_domain(decl: InputDecl) -> str:
+    """An argument's domain in words, with its default."""
+    if argument_spec(decl).key_of:
+        return f"a key of `{argument_spec(decl).key_of}`"
+    spec = input_spec(decl)
+    text = spec.domain
+    if spec.default_rule:
+        text += f"; when not given, {spec.default_rule}"
+    elif not argument_spec(decl).required:
+        text += f"; default {spec.default!r}"
+    return text
 
 
 def _default_text(spec: Spec) -> str:

@@ -40,6 +40,7 @@ from symbolic.model.collected import (
     InputDecl,
     ListDecl,
     ListQuantity,
+    MethodDecl,
     NodeDecl,
     OutputDecl,
     PrecisionDecl,
@@ -73,6 +74,7 @@ from symbolic.model.declarations import (
     Text,
     key,
 )
+from symbolic.model.arguments import Argument
 from symbolic.model.presentation import Question, Series, Sweep, decades, powers_of_two
 from symbolic.model.scenario import Scenario
 from symbolic.model.workload import WorkloadInput, WorkloadRef
@@ -100,7 +102,7 @@ from symbolic.model.functions import CeilLog2, Exceeds, Len, MaxOver, index
 from symbolic.model.instances import Instance
 
 __all__ = [  # what scenario files use
-    "CeilLog2", "Choice", "Dataset", "Echo", "Eq", "Exceeds", "Ge", "Group", "Input", "Instance", "Len", "ListInput",
+    "Argument", "CeilLog2", "Choice", "Dataset", "Echo", "Eq", "Exceeds", "Ge", "Group", "Input", "Instance", "Len", "ListInput",
     "Max", "MaxOver", "Min", "Node", "Output", "PerItem", "Piecewise", "Precision", "Product", "Q", "Question",
     "Rational", "Require", "Scenario", "ScenarioInput", "Series", "Sub", "Sum", "Sweep", "Table", "Text",
     "WorkloadInput", "ceiling", "decades", "flop", "floor", "index", "key", "literal", "log", "powers_of_two", "sqrt",
@@ -108,7 +110,7 @@ __all__ = [  # what scenario files use
 ]
 
 __all__ += [  # what the analysis and the generator read
-    "UNIT_SYMBOLS", "ChoiceDecl", "DatasetDecl", "Declaration", "GroupDecl", "GroupRef", "InputDecl", "ListDecl",
+    "UNIT_SYMBOLS", "MethodDecl", "ChoiceDecl", "DatasetDecl", "Declaration", "GroupDecl", "GroupRef", "InputDecl", "ListDecl",
     "ListQuantity", "NodeDecl", "NodeRef", "OutputDecl", "PrecisionDecl", "Quantity", "RequirementDecl", "ScalarDecl",
     "ScalarQuantity", "ScenarioInputDecl", "ScenarioInputRef", "ScenarioModel", "StructuredDecl", "SubDecl", "SubRef",
     "TableDecl", "TableRef", "TextDecl", "TextQuantity", "WorkloadDecl", "WorkloadRef", "_symbols",

@@ -44,6 +44,7 @@ class InputDecl:
     latex: str
     structured: str = ""  # the structured input this number is resolved from
     resolves: str = ""  # what it resolves: "peak", "bandwidth", "training_examples", or an inner input
+    argument: str = ""  # a method's argument (symbolic.model.arguments): the keyword people pass it as
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,16 @@ class TableDecl(OutputDecl):
 class GroupDecl(OutputDecl):
     kind: ClassVar[str] = "group"
     members: tuple[OutputDecl, ...] = ()
+
+
+@dataclass(frozen=True)
+class MethodDecl(OutputDecl):
+    """A parameterised output: a scalar whose expression reads method arguments, so the class
+    has a method of them (``s.transfer_time("NVLink")``); see symbolic.model.arguments."""
+
+    kind: ClassVar[str] = "method"
+    arguments: tuple[InputDecl, ...] = ()  # the argument declarations it reads, in declaration order
+    labels: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -262,7 +273,9 @@ class ScenarioModel:
         self.names.add(name)
 
     def add_input(self, decl: InputDecl) -> None:
-        if not decl.structured:
+        if decl.argument:  # a method's argument: a name of the declaration, not a keyword of the class
+            self.claim(decl.name)
+        elif not decl.structured:
             self.claim(decl.name)
             self.input_order.append(decl.name)
         self.inputs.append(decl)
@@ -293,6 +306,15 @@ class ScenarioModel:
         for requirement in self.requirements:
             used |= _symbols(requirement.condition)
         return [decl for decl in self.inputs if not decl.structured or decl.symbol in used]
+
+    def bindable_inputs(self) -> list[InputDecl]:
+        """The evaluator's arguments an instance fills (a containing scenario binds these): all but
+        method arguments, which each call of a method gives."""
+        return [decl for decl in self.evaluator_inputs() if not decl.argument]
+
+    def arguments(self) -> list[InputDecl]:
+        """The arguments of the class's methods, in declaration order."""
+        return [decl for decl in self.inputs if decl.argument]
 
 
 def _symbols(expr: sympy.Basic) -> set[sympy.Basic]:

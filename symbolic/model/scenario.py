@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from symbolic.model.arguments import close_methods
 from symbolic.model.collected import ScenarioModel
 from symbolic.model.declarations import Declaration, close_groups
 from symbolic.model.presentation import Question, Sweep
@@ -33,6 +34,7 @@ class _ScenarioMeta(type):
         cls = super().__new__(mcs, name, bases, dict(namespace))
         model = namespace.model
         close_groups(model)
+        close_methods(model)
         model.module = namespace.get("__module__", "")
         model.doc = inspect.cleandoc(namespace.get("__doc__", "") or "")
         if "category" in namespace:

@@ -24,6 +24,7 @@ from symbolic.model.collected import (
     _assumptions,
     _latex_name,
 )
+from symbolic.model.arguments import method_quantities
 from symbolic.model.declarations import Declaration, Input, ListInput
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
@@ -179,7 +180,7 @@ class ScenarioInput(Declaration):
         inner = self.scenario.model
         symbols: dict[str, sympy.Basic] = {}
         rename: dict[sympy.Basic, sympy.Basic] = {}
-        for decl in inner.evaluator_inputs():
+        for decl in inner.bindable_inputs():
             spec = decl.spec
             outer = f"{name}_{decl.name}"
             if isinstance(spec, ListInput):
@@ -307,7 +308,7 @@ class Sub(Declaration):
 
     def bind(self, name: str, into: ScenarioModel) -> SubRef:
         inner = self.scenario.model
-        arguments = inner.evaluator_inputs()
+        arguments = inner.bindable_inputs()
         unknown = sorted(set(self.bindings) - {decl.name for decl in arguments})
         if unknown:
             raise DeclarationError(f"{into.name}: Sub {name} binds unknown inputs of {inner.name}: {', '.join(unknown)}")
@@ -332,7 +333,10 @@ class Sub(Declaration):
             into.add_quantity(ScalarQuantity(f"{name}.{decl.name}", symbol, expr, decl.spec.unit, decl.spec.doc,
                                              rf"{_latex_name(name)}.{decl.latex}", sub=name, bound_input=True,
                                              hidden=not self.public))
+        methods = method_quantities(inner)  # methods of the contained class, called on it, not copied here
         for quantity in inner.quantities:
+            if quantity.symbol in methods:
+                continue
             if isinstance(quantity.symbol, sympy.IndexedBase):
                 symbol = sympy.IndexedBase(sympy.Symbol(f"{name}.{quantity.symbol.label}", **quantity.symbol.label.assumptions0))
             else:
@@ -363,6 +367,8 @@ class SubRef:
         self._inner = inner
         self._by_name = {}
         for quantity in inner.quantities:
+            if quantity.symbol not in rename:  # a method of the contained class
+                continue
             short = quantity.name.split(".")[-1] if quantity.group else quantity.name
             self._by_name[short] = rename[quantity.symbol]
 

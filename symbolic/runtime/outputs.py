@@ -142,8 +142,26 @@ class TableOutput(Output):
         if value is None or any(entry is None for entry in value.values()):
             return self.missing(scenario)
         if not self.unit:
-            return dict(value)
-        return {key: quantity(entry, self.unit) for key, entry in value.items()}
+            return Entries(f"{type(scenario).__name__}.{self.name}", value)
+        return Entries(f"{type(scenario).__name__}.{self.name}",
+                       {key: quantity(entry, self.unit) for key, entry in value.items()})
+
+
+class Entries(dict):  # type: ignore[type-arg]
+    """A table's entries: a dict, also called with a key as the reference's methods of a key are
+    (``s.activations("full")`` is ``s.activations["full"]``), an unknown key named with the keys there are."""
+
+    def __init__(self, title: str, entries: dict[str, Any]) -> None:
+        super().__init__(entries)
+        self.title = title
+
+    def __call__(self, key: str) -> Any:
+        if not isinstance(key, str) or key not in self:
+            raise ScenarioInputError(f"{self.title}: {key!r} is not one of its keys ({', '.join(map(repr, self))})")
+        return self[key]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Entries, (self.title, dict(self))
 
 
 class GroupOutput(Output):

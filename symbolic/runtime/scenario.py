@@ -48,6 +48,7 @@ class ScenarioBase:
     _requirements: ClassVar[tuple[Requirement, ...]] = ()
     _input_order: ClassVar[tuple[str, ...]] = ()
     _outputs: ClassVar[tuple[str, ...]] = ()
+    _methods: ClassVar[tuple[str, ...]] = ()  # parameterised outputs, methods of an argument (runtime.methods)
     _evaluate: ClassVar[Callable[..., dict[str, Any]]]
     _gradient: ClassVar[Callable[..., dict[str, dict[str, Any]]]]
 

@@ -2,11 +2,21 @@
 
 from symbolic.catalog import Constants, Models, Systems
 from symbolic.model import (
-    CeilLog2, Group, Input, Instance, Len, ListInput, PerItem, Q, Question, Require, Scenario, Series, Sweep, index,
-    log,
+    Argument, CeilLog2, Group, Input, Instance, Len, ListInput, Output, PerItem, Q, Question, Require, Scenario, Series,
+    Sweep, index, log,
 )
 
 i = index("i", "group")
+
+
+def ring_factor_of(ranks):
+    """Ring bytes per rank over the message, 2(N − 1)/N."""
+    return 2 * (ranks - 1) / ranks
+
+
+def ring_rounds_of(ranks):
+    """Ring rounds, 2(N − 1): a ReduceScatter then an AllGather."""
+    return 2 * (ranks - 1)
 
 
 class AllReduceScheduleScenario(Scenario):
@@ -36,6 +46,9 @@ class AllReduceScheduleScenario(Scenario):
 (126, 12)
 >>> s.result.ring_startup_time[64]
 <Quantity(1260, 'microsecond')>
+>>> l70 = Scenarios.Llama2_70BGradientRing64Ndr
+>>> l70.saved_time(64), l70.saved_device_hours(64)
+(<Quantity(2.7563445, 'second')>, <Quantity(4900.168, 'hour')>)
 """
 
     main_outputs = ()  # every output is per group size (a keyed list); derivations study scalars
@@ -50,6 +63,11 @@ class AllReduceScheduleScenario(Scenario):
         caption="AllReduce time over 64 ranks at 10 GB/s and 10 µs: the tree's fewer startups win below about "
                 "1.1 MB, the ring's fewer bytes above.")
     questions = (Question(solve_for="message", where="result.ring_time[64]", equals="result.tree_time[64]"),)
+    differs = {
+        "saved_time": "a method of any group size n ≥ 2, computed from its formula: the reference looks n up "
+                      "in the ring times of `group_sizes` (KeyError for an n not listed).",
+        "saved_device_hours": "as saved_time: any n ≥ 2, not only the listed group sizes.",
+    }
 
     message = Input("MB", nonnegative=True, symbol="M", doc="Bytes each rank contributes.")
     group_sizes = ListInput(integer=True, minimum=2, min_length=0, unique=True, symbol="N",
@@ -63,50 +81,52 @@ class AllReduceScheduleScenario(Scenario):
 
     N = group_sizes
     result = Group(message, alpha, bandwidth, doc="Dicts keyed by group size N, in the order of `group_sizes`.")
-    n = Len(N) - 1
+    n = Argument(integer=True, minimum=2, example=64, symbol="n",
+                 doc="A group size (ranks ≥ 2), in `group_sizes` or not.")
+    last = Len(N) - 1
     M, a, b = message, alpha, bandwidth
 
     per_n = {"keys": N, "group": result}  # every output: one entry per group size, keyed by it
 
-    chunk = PerItem(M / N[i], (i, 0, n), "MB", **per_n, doc="The chunk each rank sends per ring round: the message "
+    chunk = PerItem(M / N[i], (i, 0, last), "MB", **per_n, doc="The chunk each rank sends per ring round: the message "
                                                             "split evenly over the ranks.")
-    ring_factor = PerItem(2 * (N[i] - 1) / N[i], (i, 0, n), **per_n, doc="Bytes each rank sends over the ring, as a "
+    ring_factor = PerItem(ring_factor_of(N[i]), (i, 0, last), **per_n, doc="Bytes each rank sends over the ring, as a "
                                                                          "multiple of the message: just under 2, "
                                                                          "since the ReduceScatter and the AllGather "
                                                                          "each pass all but one chunk.")
-    ring_rounds = PerItem(2 * (N[i] - 1), (i, 0, n), **per_n, doc="Ring rounds: the ReduceScatter, then the "
+    ring_rounds = PerItem(ring_rounds_of(N[i]), (i, 0, last), **per_n, doc="Ring rounds: the ReduceScatter, then the "
                                                                   "AllGather, each one round short of the ring size.")
-    tree_rounds = PerItem(2 * CeilLog2(N[i]), (i, 0, n), **per_n, doc="Tree rounds: the reduction up a binary tree, "
+    tree_rounds = PerItem(2 * CeilLog2(N[i]), (i, 0, last), **per_n, doc="Tree rounds: the reduction up a binary tree, "
                                                                       "then the broadcast down it.")
-    ring_byte_time = PerItem(ring_factor[i] * M / b, (i, 0, n), "s", **per_n,
+    ring_byte_time = PerItem(ring_factor[i] * M / b, (i, 0, last), "s", **per_n,
                              doc="The ring's bandwidth term: the bytes each rank sends, at the link's bandwidth.")
-    ring_startup_time = PerItem(ring_rounds[i] * a, (i, 0, n), "µs", **per_n, doc="The ring's startup term: one link "
+    ring_startup_time = PerItem(ring_rounds[i] * a, (i, 0, last), "µs", **per_n, doc="The ring's startup term: one link "
                                                                                   "latency per round.")
-    ring_time = PerItem(ring_byte_time[i] + ring_startup_time[i], (i, 0, n), "s", **per_n, doc="Ring AllReduce time.")
-    tree_byte_time = PerItem(tree_rounds[i] * M / b, (i, 0, n), "s", **per_n, doc="The tree's bandwidth term: the "
+    ring_time = PerItem(ring_byte_time[i] + ring_startup_time[i], (i, 0, last), "s", **per_n, doc="Ring AllReduce time.")
+    tree_byte_time = PerItem(tree_rounds[i] * M / b, (i, 0, last), "s", **per_n, doc="The tree's bandwidth term: the "
                                                                                   "whole message sent once per "
                                                                                   "round.")
-    tree_startup_time = PerItem(tree_rounds[i] * a, (i, 0, n), "µs", **per_n, doc="The tree's startup term: one link "
+    tree_startup_time = PerItem(tree_rounds[i] * a, (i, 0, last), "µs", **per_n, doc="The tree's startup term: one link "
                                                                                   "latency per round.")
-    tree_time = PerItem(tree_byte_time[i] + tree_startup_time[i], (i, 0, n), "s", **per_n, doc="Tree AllReduce time.")
-    star_byte_time = PerItem(N[i] * M / b, (i, 0, n), "s", **per_n,
+    tree_time = PerItem(tree_byte_time[i] + tree_startup_time[i], (i, 0, last), "s", **per_n, doc="Tree AllReduce time.")
+    star_byte_time = PerItem(N[i] * M / b, (i, 0, last), "s", **per_n,
                              doc="A parameter server's bandwidth term: every rank's whole message into one link "
                                  "(startup ignored).")
-    star_ring_limit = PerItem(N[i] / 2, (i, 0, n), **per_n, doc="How many times the ring's bytes a star moves as the "
+    star_ring_limit = PerItem(N[i] / 2, (i, 0, last), **per_n, doc="How many times the ring's bytes a star moves as the "
                                                                 "group grows: the server's link carries everyone's "
                                                                 "message.")
-    crossover_estimate = PerItem(N[i] * a * b / (log(N[i]) / log(2)), (i, 0, n), "byte", **per_n,
+    crossover_estimate = PerItem(N[i] * a * b / (log(N[i]) / log(2)), (i, 0, last), "byte", **per_n,
                                  doc="The rule-of-thumb message size at which ring and tree cost the same: below it "
                                      "the tree's fewer rounds win.")
     crossover_exact = PerItem((ring_rounds[i] - tree_rounds[i]) * a * b / (tree_rounds[i] - ring_factor[i]),
-                              (i, 0, n), "byte", **per_n,
+                              (i, 0, last), "byte", **per_n,
                               doc="The message size at which ring and tree times are equal, from both schedules' "
                                   "startup and bandwidth terms (0 for 2 or 3 ranks, where the two coincide).")
-    saved_time = PerItem(ring_time[i] * time_saved_fraction, (i, 0, n), "s", **per_n,
-                         doc="Ring time saved per step at `time_saved_fraction`.")
-    saved_device_hours = PerItem(saved_time[i] * run_steps * N[i], (i, 0, n), "h", **per_n,
-                                 doc="Device time saved over the run: the time saved per step, on every device, for "
-                                     "every step.")
+    saved_time = Output((ring_factor_of(n) * M / b + ring_rounds_of(n) * a) * time_saved_fraction, "s",
+                        doc="Ring time saved per step at `time_saved_fraction`, for a group of n ranks.")
+    saved_device_hours = Output(saved_time * run_steps * n, "h",
+                                doc="Device time saved over the run at n ranks: the time saved per step, on every device, "
+                                    "for every step.")
 
 
 _ndr = {"alpha": Systems.SwitchFabric.AlphaNdr, "bandwidth": Systems.Fabrics.InfiniBand_NDR.bandwidth}

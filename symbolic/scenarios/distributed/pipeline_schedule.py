@@ -1,6 +1,6 @@
 """A synchronous pipeline schedule (GPipe, 1F1B): the bubble of fill and drain over the step."""
 
-from symbolic.model import Input, Instance, Output, Question, Require, Scenario, Series, Sweep, powers_of_two
+from symbolic.model import Argument, Input, Instance, Output, Question, Scenario, Series, Sweep, powers_of_two
 
 
 class PipelineScheduleScenario(Scenario):
@@ -27,7 +27,7 @@ class PipelineScheduleScenario(Scenario):
 >>> s = Scenarios.GPipeFourStageWalkthrough
 >>> round(s.bubble, 6), s.slots, s.idle_slots
 (0.428571, 14, 6)
->>> s.microbatches_for_bubble
+>>> s.microbatches_for_bubble(0.1)
 27.0
 """
 
@@ -45,9 +45,8 @@ class PipelineScheduleScenario(Scenario):
 
     stages = Input(integer=True, positive=True, symbol="p", doc="Pipeline stages p (devices in one pipeline).")
     microbatches = Input(integer=True, positive=True, symbol="m", doc="Micro-batches per step m.")
-    bubble_target = Input(positive=True, default=0.1, symbol=r"b^{*}",
-                          doc="Target bubble in (0, 1] for `microbatches_for_bubble`.")
-    target_at_most_one = Require(bubble_target <= 1, "bubble_target must be at most 1 (a share of the step)")
+    target = Argument(positive=True, at_most=1, example=0.1, symbol=r"b^{*}",
+                      doc="The bubble wanted, a share of the step in (0, 1].")
 
     p, m = stages, microbatches
 
@@ -59,8 +58,8 @@ class PipelineScheduleScenario(Scenario):
                                                   "pipeline over all slots.")
     bubble_ratio = Output(fill_slots / m, doc="Idle time over ideal (busy) time, as Narayanan et al. state the "
                                               "bubble: more micro-batches shrink it.")
-    microbatches_for_bubble = Output(fill_slots * (1 - bubble_target) / bubble_target,
-                                     doc="Micro-batches at which the bubble equals `bubble_target` "
+    microbatches_for_bubble = Output(fill_slots * (1 - target) / target,
+                                     doc="Micro-batches at which the bubble equals `target` "
                                      "(a real number; round up for a count).")
 
 

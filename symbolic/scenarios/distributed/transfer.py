@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Hardware, Models, Systems
 from symbolic.model import (
-    Echo, Group, Input, Instance, Len, ListInput, Output, PerItem, Q, Question, Scenario, Series, Sweep, decades, index,
+    Argument, Echo, Group, Input, Instance, Len, ListInput, Output, PerItem, Q, Question, Scenario, Series, Sweep, decades, index,
 )
 
 k = index("k", "link")
@@ -37,6 +37,8 @@ class TransferScenario(Scenario):
 >>> s = Scenarios.TensorParallelExchange1GB
 >>> s.result.times["NVLink"]
 <Quantity(2.22222222, 'millisecond')>
+>>> s.transfer_time("InfiniBand NDR")
+<Quantity(0.02, 'second')>
 >>> Scenarios.PetabyteCrossRegionMove.egress_cost
 <Quantity(20000.0, 'dollar')>
 """
@@ -62,7 +64,10 @@ class TransferScenario(Scenario):
     job_time = Input("h", nonnegative=True, default=None, symbol="t_j",
                      doc="Duration of the job the transfer feeds (kept for reference; no output reads it).")
 
+    link = Argument(key_of=links, symbol="k", doc="The name of one link, a key of `links`.")
+
     total_bytes = Output(copies * payload, "GB", doc="Bytes moved: every copy of the payload.")
+    transfer_time = Output(total_bytes / links[link], "s", doc="Time to move every copy over the one link named, alone on it.")
     result = Group(Echo(total_bytes, field="payload"), Echo(links, field="bandwidths"),
                    doc="The bytes moved, the links and the time over each.")
     times = PerItem(total_bytes / links[k], (k, 0, Len(links) - 1), "ms", keys=links, group=result,

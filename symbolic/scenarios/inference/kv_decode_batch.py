@@ -2,11 +2,9 @@
 
 from symbolic.catalog import Constants, Hardware, Models
 from symbolic.model import (
-    Input, Instance, Len, ListInput, Max, Node, Output, PerItem, Precision, Q, Question, Scenario, Series, Sweep,
-    WorkloadInput, floor, index, powers_of_two,
+    Argument, Input, Instance, ListInput, Max, Node, Output, Precision, Question, Scenario, Series, Sweep,
+    WorkloadInput, floor, powers_of_two,
 )
-
-k = index("k", "position")
 
 
 class KvDecodeBatchScenario(Scenario):
@@ -33,10 +31,12 @@ class KvDecodeBatchScenario(Scenario):
     examples = """\
 >>> from generated import Scenarios
 >>> s = Scenarios.Gpt2XlChatDecodeBatchesH100
->>> s.max_batch_in_memory, s.max_batch_within
+>>> s.max_batch_in_memory, [s.max_batch_within(t) for t in (5, 20, 50)]
 (263, [43, 203, 522])
->>> [round(r.to("1/s").magnitude, 1) for r in s.token_rate]
+>>> [round(s.token_rate(b).to("1/s").magnitude, 1) for b in s.batch_sizes]
 [1010.7, 4858.1, 8204.3, 9268.3, 9910.9]
+>>> s.step_bytes(8)
+<Quantity(5.5165824, 'gigabyte')>
 """
 
     main_outputs = ("rate_ceiling", "max_batch_in_memory", "prefill_time")
@@ -55,12 +55,12 @@ class KvDecodeBatchScenario(Scenario):
                             "at FP16 on an H100 within 20 ms).",
         "max_batch_in_memory": "never negative: 0 when the weights alone do not fit (the reference returns "
                                "−165 for Llama-3-70B at FP16 on an H100).",
+        "batch_sizes": "kept for callers, as in the reference, where no output reads it either: the per-batch "
+                       "values are the methods of a batch size, `step_time(b)` for any b ≥ 0.",
         "prefill_ops": "the record's forward FLOPs per token, 2·P_tok at the parameters that work on a token; "
                        "the reference reads the stated `inference_flops`, which is the same number for every "
                        "catalog decoder (GPT-2: 2·1.5e9 = 3e9) but per sequence for an encoder (BERT-Base: 2.2e10 "
                        "per 128-token sequence, 100× 2P) and absent for OPT-13B.",
-        "tpot_budgets": "the reference's method max_batch_within(tpot) is a list input here: the budgets "
-                        "to evaluate, one result each.",
     }
 
     workload = WorkloadInput("TransformerWorkload", requires=("hidden_dim", "heads"),
@@ -69,11 +69,13 @@ class KvDecodeBatchScenario(Scenario):
     weight_bytes_per_param = Input("byte", positive=True, symbol="b_w", doc="Storage width of one weight.")
     kv_bytes_per_value = Input("byte", positive=True, symbol="e", doc="Storage width of one cached value.")
     context_tokens = Input(integer=True, positive=True, symbol="S", doc="Tokens cached per sequence.")
-    batch_sizes = ListInput(integer=True, positive=True, symbol="B", doc="Batches to evaluate, one result each.")
+    batch_sizes = ListInput(integer=True, positive=True, symbol=r"\mathcal{B}",
+                            doc="Batch sizes of interest, kept for callers (no output reads them).")
     prompt_tokens = Input(integer=True, positive=True, symbol="n_p", doc="Tokens of one prompt (prefill).")
     prefill_efficiency = Input(positive=True, at_most=1, symbol=r"\eta", doc="Achieved share of the peak in prefill.")
     peak_precision = Precision(hardware, default="fp16_dense", doc="Key of the node's `precision_flops` pricing prefill.")
-    tpot_budgets = ListInput("s", positive=True, symbol=r"\tau", doc="Time-per-token budgets, one result each.")
+    b = Argument(integer=True, nonnegative=True, example=8, symbol="B", doc="Sequences decoding together.")
+    tpot = Argument("ms", positive=True, example=20, symbol=r"\tau", doc="A time-per-token budget.")
 
     weights = Output(workload.size_in_bytes(weight_bytes_per_param), "GB", symbol="W", doc="Bytes of the weights, "
                                                                                            "streamed once per decode "
@@ -81,20 +83,16 @@ class KvDecodeBatchScenario(Scenario):
     kv_per_token = Output(workload.kv_cache_bytes_per_token(kv_bytes_per_value), "byte", doc="Cache bytes of one token.")
     kv_per_sequence = Output(kv_per_token * context_tokens, "MB", symbol="m", doc="Cache bytes of one sequence.")
     bandwidth = Output(hardware.bandwidth, "TB/s", symbol=r"\beta", doc="The accelerator's memory bandwidth.")
-    step_bytes = PerItem(weights + batch_sizes[k] * kv_per_sequence, (k, 0, Len(batch_sizes) - 1), "byte",
-                         doc="Bytes one decode step reads at each batch: the weights once, every sequence's cache.")
-    step_time = PerItem(step_bytes[k] / bandwidth, (k, 0, Len(batch_sizes) - 1), "s",
-                        doc="Time of one decode step at each batch, bytes over bandwidth.")
-    token_rate = PerItem(batch_sizes[k] / step_time[k], (k, 0, Len(batch_sizes) - 1), "1/s",
-                         doc="Tokens generated per second at each batch.")
-    cache_share = PerItem(batch_sizes[k] * kv_per_sequence / step_bytes[k], (k, 0, Len(batch_sizes) - 1),
-                          doc="Share of each step's bytes that are cache reads.")
+    step_bytes = Output(weights + b * kv_per_sequence, "GB",
+                        doc="Bytes one decode step of b sequences reads: the weights once, every sequence's cache.")
+    step_time = Output(step_bytes / bandwidth, "ms", doc="Time of one decode step of b sequences: memory-bound, all its bytes at the bandwidth.")
+    token_rate = Output(b / step_time, "1/s", doc="Tokens generated per second by b sequences.")
+    cache_share = Output(b * kv_per_sequence / step_bytes, doc="Share of a step's bytes that are cache reads.")
     rate_ceiling = Output(bandwidth / kv_per_sequence, "1/s",
                           doc="The token rate as the batch grows without bound: each sequence's cache is still read "
                               "once per token, so the bandwidth over one sequence's cache caps it.")
-    max_batch_within = PerItem(Max(0, floor((tpot_budgets[k] * bandwidth - weights) / kv_per_sequence)),
-                               (k, 0, Len(tpot_budgets) - 1),
-                               doc="Largest batch whose decode step fits each time-per-token budget (0 if none).")
+    max_batch_within = Output(Max(0, floor((tpot * bandwidth - weights) / kv_per_sequence)),
+                              doc="Largest batch whose decode step fits the time-per-token budget (0 if none).")
     max_batch_in_memory = Output(Max(0, floor((hardware.capacity - weights) / kv_per_sequence)),
                                  doc="Largest batch whose weights and caches fit the device's memory (0 if none).")
     peak_rate = Output(hardware.peak, "TFLOP/s", doc="The accelerator's rate at `peak_precision`.")
@@ -120,5 +118,4 @@ Gpt2XlChatDecodeBatchesH100 = Instance(
     prompt_tokens=512,
     prefill_efficiency=0.4,
     peak_precision="fp16_dense",
-    tpot_budgets=[Q("5 ms"), Q("20 ms"), Q("50 ms")],
 )

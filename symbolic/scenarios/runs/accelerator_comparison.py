@@ -1,7 +1,7 @@
 """Two accelerators side by side: peak rate, power and peak per watt, and the device-hours a job needs."""
 
 from symbolic.catalog import Hardware
-from symbolic.model import Input, Instance, Node, Output, Precision, Question, Scenario, Series, Sweep, decades
+from symbolic.model import Argument, Input, Instance, Node, Output, Precision, Question, Scenario, Series, Sweep, decades
 
 
 class AcceleratorComparison(Scenario):
@@ -20,8 +20,8 @@ class AcceleratorComparison(Scenario):
     differs = {
         "baseline_device_hours": "a time (hours, any time unit accepted) rather than a bare number of hours; a bare "
                                  "number is still read as hours, and `candidate_device_hours` is returned in hours.",
-        "candidate_device_hours": "the reference's method `equivalent_hours(h)` is "
-                                  "`variant(baseline_device_hours=h).candidate_device_hours` here (one formula, one place).",
+        "equivalent_hours": "a Quantity in hours (a bare number is read as hours); the reference returns a plain "
+                            "float.",
         "precision": "a key either node does not list is refused naming the keys both list (the reference raises a "
                      "bare KeyError); `None` or left out reads each node's headline peak, as in the reference.",
     }
@@ -32,6 +32,8 @@ class AcceleratorComparison(Scenario):
 (7.912, 3.3909)
 >>> round(s.candidate_device_hours.magnitude, 2)
 1263.9
+>>> round(s.equivalent_hours(1000).magnitude, 2)
+126.39
 """
 
     main_outputs = ("peak_ratio", "efficiency_ratio", "candidate_device_hours")
@@ -53,8 +55,16 @@ class AcceleratorComparison(Scenario):
     peak_ratio = Output(candidate.peak / baseline.peak, symbol=r"\rho", doc="Candidate over baseline peak rate.")
     tdp_ratio = Output(candidate.tdp / baseline.tdp, symbol=r"\tau", doc="Candidate over baseline TDP.")
     efficiency_ratio = Output(peak_ratio / tdp_ratio, doc="Candidate over baseline peak per watt.")
-    candidate_device_hours = Output(baseline_device_hours / peak_ratio, "h",
+    hours = Argument("h", nonnegative=True, keyword="baseline_hours", example=10000, symbol="h",
+                     doc="Device-hours of a job on the baseline.")
+
+    def on_candidate(baseline_hours, rho=peak_ratio):  # one formula for the input's job and the method's
+        return baseline_hours / rho  # (rho as a default: a function in a class body cannot read its names)
+
+    candidate_device_hours = Output(on_candidate(baseline_device_hours), "h",
                                     doc="Device-hours of the baseline's job on the candidate, at equal utilization.")
+    equivalent_hours = Output(on_candidate(hours), "h",
+                              doc="Device-hours on the candidate of a job of `baseline_hours` on the baseline.")
 
 
 V100ToB200 = Instance(

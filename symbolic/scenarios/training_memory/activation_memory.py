@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Models
 from symbolic.model import (
-    Input, Instance, Output, Question, Rational, Scenario, Series, Sweep, Table, WorkloadInput, floor, powers_of_two,
+    Argument, Input, Instance, Output, Question, Rational, Scenario, Series, Sweep, Table, WorkloadInput, floor, powers_of_two,
     unit_constant,
 )
 
@@ -43,9 +43,10 @@ class ActivationMemoryScenario(Scenario):
         "ffn_multiple": "at least 1 (the reference accepts 0: an MLP item of 0 MB).",
         "workload": "a transformer stating `layers`, `hidden_dim` and `heads`: the reference fails with "
                     "AttributeError on a CNN or an embodied model.",
-        "activations": "the reference's method activations(strategy) is a table of the three strategies here.",
-        "checkpoints": "the argument of the reference's method checkpoint_memory_units(checkpoints), an optional "
-                       "input here (at least 1).",
+        "activations": "a table of the three strategies, called as the reference's method too: "
+                       "`activations(\"full\")` is `activations[\"full\"]`.",
+        "checkpoint_memory_units": "its argument `checkpoints` is at least 1; the reference also checks L ≥ 1, "
+                                   "which every workload here has.",
         "recompute_overhead": "exactly 1/3 (0.3333333333333333); the reference's (8.0·P)/(6.0·P) − 1 rounds to "
                               "0.33333333333333326.",
     }
@@ -81,8 +82,8 @@ class ActivationMemoryScenario(Scenario):
     ffn_multiple = Input(integer=True, positive=True, default=4, symbol="f", doc="MLP width over model width.")
     checkpoint_segments = Input(integer=True, positive=True, default=None, symbol="K",
                                 doc="Segments for segment checkpointing; optional.")
-    checkpoints = Input(integer=True, positive=True, default=None, symbol="k",
-                        doc="Evenly spaced checkpoints for `checkpoint_memory_units`; optional.")
+    checkpoints = Argument(integer=True, positive=True, example=7, symbol="k",
+                           doc="Evenly spaced checkpoints of `checkpoint_memory_units`.")
 
     L, h, a = workload.layers, workload.hidden_dim, workload.heads
     sequence = Output(seq_len, doc="Tokens per sequence used.")

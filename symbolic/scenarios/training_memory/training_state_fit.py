@@ -3,7 +3,7 @@
 from symbolic.catalog import Constants, Hardware, Models, custom
 from symbolic.catalog.workloads import WORKLOAD_TYPES
 from symbolic.model import (
-    Exceeds, Ge, Input, Instance, Node, Output, Piecewise, Q, Question, Require, Scenario, Series, Sweep, WorkloadInput,
+    Argument, Exceeds, Ge, Input, Instance, Node, Output, Piecewise, Q, Question, Require, Scenario, Series, Sweep, WorkloadInput,
     floor, powers_of_two,
 )
 from symbolic.scenarios.inference.transformer_block import Gpt2XlBatch32Block
@@ -56,10 +56,6 @@ class TrainingStateFitScenario(Scenario):
                               "wins, as in the reference. Without either, the adapter outputs name it as missing "
                               "(the reference raises TypeError).",
         "workload": "must have a parameter count: the reference fails with AttributeError on one without (DLRM).",
-        "activations_at": "the reference's method activations_at(batch_size); its argument is the optional input "
-                          "`scaled_batch` here.",
-        "checkpoint_write_time": "the reference's method checkpoint_write_time(bandwidth); its argument is the "
-                                 "optional input `checkpoint_bandwidth` here.",
     }
     examples = """\
 >>> from generated import Scenarios
@@ -115,10 +111,10 @@ class TrainingStateFitScenario(Scenario):
     adapter_shape_given = Require(Ge(L * adapted_matrices * adapter_in_dim * adapter_out_dim, 1, evaluate=False),
                                   "adapted_matrices, adapter_in_dim, adapter_out_dim and the workload's layers "
                                   "must be given with adapter_rank", when=adapter_rank)
-    scaled_batch = Input(integer=True, positive=True, default=None, symbol="b",
-                         doc="Batch `activations_at` scales the stated activations to; optional.")
-    checkpoint_bandwidth = Input("GB/s", positive=True, default=None, symbol=r"\beta_c",
-                                 doc="Write bandwidth for `checkpoint_write_time`; optional.")
+    scaled_batch = Argument(integer=True, nonnegative=True, keyword="batch_size", example=512, symbol="b",
+                            doc="Sequences to scale the stated activations to.")
+    checkpoint_bandwidth = Argument("GB/s", positive=True, keyword="bandwidth", example=2, symbol=r"\beta_c",
+                                    doc="Bandwidth the checkpoint is written at.")
 
     P, C = workload.parameters, hardware.capacity
     adapter_count = Output(adapter_parameters, if_missing="none", doc="Trained adapter parameters (None without).")
@@ -166,7 +162,7 @@ class TrainingStateFitScenario(Scenario):
     activations_per_sequence = Output(activations / batch_size, "byte", symbol="a",
                                       doc="Stated activations of one sequence.")
     activations_at = Output(activations_per_sequence * scaled_batch, "byte",
-                            doc="The activations scaled linearly to `scaled_batch` sequences.")
+                            doc="The activations scaled linearly to `batch_size` sequences.")
     headroom = Output(C - total, "byte", doc="Device memory left beside the total (negative when it does not fit).")
     resident_batch_limit = Output(headroom / activations_per_sequence,
                                   doc="Sequences whose activations fit beside the total (negative when the state "
@@ -184,7 +180,7 @@ class TrainingStateFitScenario(Scenario):
     update_traffic = Output(update_bytes_per_parameter * P, "GB", doc="Bytes the update moves.")
     update_time = Output(update_traffic / hardware.bandwidth, "ms", doc="The update at the memory bandwidth.")
     checkpoint_write_time = Output(checkpoint / checkpoint_bandwidth, "s",
-                                   doc="Writing the checkpoint at `checkpoint_bandwidth`.")
+                                   doc="Writing the checkpoint at `bandwidth`.")
 
 
 _bytes = Constants.ByteWidths

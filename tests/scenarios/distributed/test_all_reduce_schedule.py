@@ -35,7 +35,8 @@ def test_ring_vs_tree_small_buffer_by_hand():
     assert r.crossover_estimate[64].to("byte").magnitude == pytest.approx(1066666.6666666665, rel=1e-9)
     assert r.crossover_exact[64].to("byte").magnitude == pytest.approx(1136448.5981308413, rel=1e-9)
     assert r.crossover_exact[64].to("byte").magnitude == pytest.approx(114 * 1e5 / (12 - 1.96875), rel=1e-12)
-    assert r.saved_time[64].magnitude == 0 and r.saved_device_hours[64].magnitude == 0
+    s = Scenarios.RingVsTreeSmallBuffer
+    assert s.saved_time(64).magnitude == 0 and s.saved_device_hours(64).magnitude == 0
     assert r.message == Q_(1, "MB") and r.alpha == Q_(10, "µs") and r.bandwidth == Q_(10, "GB/s")
 
 
@@ -102,9 +103,22 @@ def test_llama2_70b_saved_time_and_device_hours():
     assert r.ring_time[64].to("s").magnitude == pytest.approx(5.512689, rel=1e-9)
     assert r.ring_time[64].to("s").magnitude == pytest.approx(1.96875 * 2.8 + 126 * 1.5e-6, rel=1e-12)
     assert r.tree_time[64].to("s").magnitude == pytest.approx(33.600018, rel=1e-9)
-    assert r.saved_time[64].to("s").magnitude == pytest.approx(2.7563445, rel=1e-9)
-    assert r.saved_device_hours[64].to("h").magnitude == pytest.approx(4900.168000000001, rel=1e-9)
-    assert r.saved_device_hours[64].to("h").magnitude == pytest.approx(2.7563445 * 1e5 * 64 / 3600, rel=1e-12)
+    assert s.saved_time(64).to("s").magnitude == pytest.approx(2.7563445, rel=1e-9)
+    assert s.saved_device_hours(64).to("h").magnitude == pytest.approx(4900.168000000001, rel=1e-9)
+    assert s.saved_device_hours(n=64).to("h").magnitude == pytest.approx(2.7563445 * 1e5 * 64 / 3600, rel=1e-12)
+
+
+def test_saved_time_at_a_group_size_not_listed():
+    """A method of n, not a lookup in group_sizes (the reference raises KeyError for n = 8 here):
+    ring at 8 ranks = 2·7/8 · 2.8 s + 14 · 1.5e-6 s = 4.900021 s, half saved 2.4500105 s;
+    × 1e5 steps × 8 ranks / 3600 = 544.44677... h."""
+    s = Scenarios.Llama2_70BGradientRing64Ndr
+    assert s.saved_time(8).to("s").magnitude == pytest.approx(2.4500105, rel=1e-12)
+    assert s.saved_device_hours(8).to("h").magnitude == pytest.approx(2.4500105 * 1e5 * 8 / 3600, rel=1e-12)
+    with pytest.raises(ScenarioInputError, match="saved_time: argument 'n' got 1; expected an integer ≥ 2"):
+        s.saved_time(1)
+    with pytest.raises(ScenarioInputError, match="not a whole number"):
+        s.saved_time(2.5)
 
 
 def test_small_groups_and_duplicates():
@@ -145,3 +159,9 @@ def test_evaluator_equals_exact_sympy(m, sizes, a, b, steps, f):
     s = AllReduceScheduleScenario(message=m, group_sizes=sizes, alpha=a, bandwidth=b, run_steps=steps,
                                   time_saved_fraction=f)
     assert_matches_exact(flatten(s.evaluate()), exact_outputs(Declared.model, s._args), rel=1e-11)
+    for n in sizes[:1]:  # the methods at a group size: the evaluator with its argument, against exact sympy
+        from generated.all_reduce_schedule import evaluate
+
+        values = evaluate(**s._args, n=n)
+        assert s.saved_time(n).magnitude == values["saved_time"]
+        assert_matches_exact(flatten(values), exact_outputs(Declared.model, {**s._args, "n": n}), rel=1e-11)

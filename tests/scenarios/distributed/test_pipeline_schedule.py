@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generated import PipelineScheduleScenario, ScenarioInputError, Scenarios
+from symbolic.runtime.errors import InputTypeError, MissingInputError
 from symbolic.analysis.solving import solve
 from symbolic.scenarios.distributed.pipeline_schedule import PipelineScheduleScenario as Declared
 
@@ -28,7 +29,7 @@ def test_registry_entries_by_hand(entry, p, m, bubble, for_bubble):
     # counts exactly, as ints: slots 2(m + p - 1), idle 2(p - 1), fill p - 1, phase m + p - 1
     assert (s.slots, s.idle_slots, s.fill_slots, s.phase_slots) == (2 * (m + p - 1), 2 * (p - 1), p - 1, m + p - 1)
     assert all(type(v) is int for v in (s.slots, s.idle_slots, s.fill_slots, s.phase_slots))
-    assert s.microbatches_for_bubble == pytest.approx(for_bubble, rel=1e-12)
+    assert s.microbatches_for_bubble(0.1) == pytest.approx(for_bubble, rel=1e-12)
     # b/(1 + b) for Narayanan's ratio b = (p - 1)/m
     assert s.bubble == pytest.approx(s.bubble_ratio / (1 + s.bubble_ratio), rel=1e-12)
 
@@ -39,10 +40,27 @@ def test_listed_values_of_the_reference():
 
 
 def test_microbatches_for_bubble_hits_its_target():
-    s = Scenarios.Pipeline8Stage32Micro.variant(bubble_target=0.05)
-    assert s.microbatches_for_bubble == pytest.approx(133.0)  # 7·0.95/0.05
+    s = Scenarios.Pipeline8Stage32Micro
+    assert s.microbatches_for_bubble(0.05) == pytest.approx(133.0)  # 7·0.95/0.05
+    assert s.microbatches_for_bubble(target=0.5) == pytest.approx(7.0)  # 7·0.5/0.5
     at = s.variant(microbatches=133)
     assert at.bubble == pytest.approx(0.05, rel=1e-12)
+
+
+def test_microbatches_for_bubble_over_an_array_of_targets():
+    import numpy as np
+
+    found = Scenarios.GPipeFourStageWalkthrough.microbatches_for_bubble(np.array([0.1, 0.25, 1.0]))
+    assert found.tolist() == pytest.approx([27.0, 9.0, 0.0])  # 3·0.9/0.1, 3·0.75/0.25, 0
+
+
+def test_solve_for_the_target():
+    """The argument is solvable like an input: 27 micro-batches for four stages at b* = 3/(27 + 3) = 0.1."""
+    from generated import Q_
+
+    solution = solve(Declared.model, "target", "microbatches_for_bubble", Q_(27),
+                     args=Scenarios.GPipeFourStageWalkthrough._args)
+    assert solution.values == [pytest.approx(0.1, rel=1e-12)]
 
 
 def test_question_bubble_under_five_percent():
@@ -59,27 +77,49 @@ def test_question_bubble_under_five_percent():
 
 def test_one_stage_has_no_bubble():
     s = PipelineScheduleScenario(stages=1, microbatches=1)
-    assert s.bubble == 0 and s.idle_slots == 0 and s.slots == 2 and s.microbatches_for_bubble == 0
+    assert s.bubble == 0 and s.idle_slots == 0 and s.slots == 2 and s.microbatches_for_bubble(0.3) == 0
 
 
 @pytest.mark.parametrize(("changes", "match"), [
     ({"stages": 0}, "'stages' got 0; expected an integer ≥ 1"),
     ({"microbatches": 0}, "'microbatches' got 0; expected an integer ≥ 1"),
     ({"microbatches": 2.5}, "not a whole number"),
-    ({"bubble_target": 0}, "'bubble_target' got 0"),
-    ({"bubble_target": 1.5}, "bubble_target must be at most 1"),
 ])
 def test_domains(changes, match):
     with pytest.raises(ScenarioInputError, match=match):
         Scenarios.GPipeFourStageWalkthrough.variant(**changes)
 
 
+@pytest.mark.parametrize(("target", "error", "match"), [
+    (0, ScenarioInputError, "microbatches_for_bubble: argument 'target' got 0; expected a number > 0 and ≤ 1"),
+    (1.5, ScenarioInputError, "argument 'target' got 1.5; expected a number > 0 and ≤ 1"),
+    ("0.1", InputTypeError, "argument 'target' got str '0.1'"),
+    (None, MissingInputError, "argument 'target' is None"),
+])
+def test_argument_domain(target, error, match):
+    with pytest.raises(error, match=match):
+        Scenarios.GPipeFourStageWalkthrough.microbatches_for_bubble(target)
+
+
+def test_argument_is_required_and_not_an_input():
+    s = Scenarios.GPipeFourStageWalkthrough
+    with pytest.raises(MissingInputError, match=r"argument 'target' was not given.*microbatches_for_bubble\(target\)"):
+        s.microbatches_for_bubble()
+    with pytest.raises(ScenarioInputError, match="unknown input 'bubble_target'"):
+        s.variant(bubble_target=0.1)
+    assert "microbatches_for_bubble" not in s.outputs()
+
+
 def test_target_of_one_is_allowed():
-    assert Scenarios.GPipeFourStageWalkthrough.variant(bubble_target=1).microbatches_for_bubble == 0
+    assert Scenarios.GPipeFourStageWalkthrough.microbatches_for_bubble(1) == 0
 
 
 @settings(max_examples=100, deadline=None)
 @given(p=st.integers(1, 10**6), m=st.integers(1, 10**6), target=st.floats(1e-6, 1.0))
 def test_evaluator_equals_exact_sympy(p, m, target):
-    s = PipelineScheduleScenario(stages=p, microbatches=m, bubble_target=target)
-    assert_matches_exact(flatten(s.evaluate()), exact_outputs(Declared.model, s._args))
+    s = PipelineScheduleScenario(stages=p, microbatches=m)
+    from generated.pipeline_schedule import evaluate
+
+    with_argument = evaluate(**s._args, target=target)  # the method's value is the evaluator's, with its argument
+    assert s.microbatches_for_bubble(target) == with_argument["microbatches_for_bubble"]
+    assert_matches_exact(flatten(with_argument), exact_outputs(Declared.model, {**s._args, "target": target}))

@@ -7,7 +7,7 @@ from conftest import assert_matches_exact, exact_outputs, flatten
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generated import MissingInputError, Q_, ScenarioInputError, Scenarios, TransferScenario
+from generated import InputTypeError, MissingInputError, Q_, ScenarioInputError, Scenarios, TransferScenario
 from symbolic.scenarios.distributed.transfer import TransferScenario as Declared
 
 GB = 1e9
@@ -41,6 +41,23 @@ def test_registry_times_of_the_reference(entry, payload, times):
     assert list(r.times) == list(times) == list(r.bandwidths)
     for link, expected in times.items():
         assert r.times[link].to("ms").magnitude == pytest.approx(expected, rel=1e-9), link
+        # the reference's method transfer_time(link), in seconds
+        assert getattr(Scenarios, entry).transfer_time(link).to("s").magnitude == pytest.approx(expected / 1e3,
+                                                                                               rel=1e-9), link
+
+
+def test_transfer_time_takes_a_key_of_links():
+    """1 GB over NVLink at 450 GB/s: 1e9/4.5e11 s = 2.2222 ms; a name not in `links` is refused, listing them."""
+    s = Scenarios.TensorParallelExchange1GB
+    assert s.transfer_time("NVLink").to("s").magnitude == pytest.approx(1e9 / NVLINK, rel=1e-12)
+    assert s.transfer_time(link="InfiniBand NDR").to("s").magnitude == pytest.approx(1e9 / NDR, rel=1e-12)
+    with pytest.raises(ScenarioInputError, match=r"transfer_time: argument 'link' is 'PCIe', which is not a key "
+                                                 r"of 'links' \('NVLink', 'InfiniBand NDR'\)"):
+        s.transfer_time("PCIe")
+    with pytest.raises(InputTypeError, match="argument 'link' got int 0; expected a key of 'links'"):
+        s.transfer_time(0)
+    reordered = s.variant(links={"InfiniBand NDR": NDR / 1e9, "NVLink": NVLINK / 1e9})  # keys, not positions
+    assert reordered.transfer_time("NVLink") == s.transfer_time("NVLink")
 
 
 def test_buffer_ladder_by_hand():

@@ -25,7 +25,9 @@ def test_chat_decode_entry_by_hand():
     assert s.rate_ceiling.to("1/s").magnitude == pytest.approx(BW / M, rel=1e-15)
     assert s.rate_ceiling.to("1/s").magnitude == pytest.approx(10649.363199869793, rel=1e-12)
     assert s.max_batch_in_memory == (CAP - W) // M == 263
-    assert s.max_batch_within == [(t * BW - W) // M for t in (5e-3, 20e-3, 50e-3)] == [43, 203, 522]
+    assert [s.max_batch_within(t) for t in (5, 20, 50)] == [(t * BW - W) // M for t in (5e-3, 20e-3, 50e-3)]
+    assert [s.max_batch_within(Q_(t, "ms")) for t in (5, 20, 50)] == [43, 203, 522]
+    assert s.max_batch_within(tpot=Q_(0.02, "s")) == 203 and type(s.max_batch_within(20)) is int
     assert s.peak_rate.to("TFLOP/s").magnitude == pytest.approx(989.0, rel=1e-15)
     assert s.ridge.to("flop/byte").magnitude == pytest.approx(989e12 / BW, rel=1e-15)
     assert s.prefill_ops.to("flop").magnitude == pytest.approx(3e9 * 512, rel=1e-15)  # stated 3e9 flop/token
@@ -33,22 +35,52 @@ def test_chat_decode_entry_by_hand():
     assert s.prefill_time.to("ms").magnitude == pytest.approx(3.882709807886754, rel=1e-12)
 
 
-@pytest.mark.parametrize(("position", "batch", "gb", "ms", "rate", "share"), [
-    (0, 1, 3.3145728, 0.9894247164179105, 1010.6883155500461, 0.09490598607458553),
-    (1, 8, 5.5165824, 1.6467410149253732, 4858.080249104953, 0.45618504674198285),
-    (2, 32, 13.0663296, 3.900396895522388, 8204.293269932514, 0.7704022405802468),
-    (3, 64, 23.1326592, 6.905271402985075, 9268.281616321914, 0.870313223652212),
-    (4, 128, 43.2653184, 12.915020417910448, 9910.940583763277, 0.9306603970352383),
+@pytest.mark.parametrize(("batch", "gb", "ms", "rate", "share"), [
+    (1, 3.3145728, 0.9894247164179105, 1010.6883155500461, 0.09490598607458553),
+    (8, 5.5165824, 1.6467410149253732, 4858.080249104953, 0.45618504674198285),
+    (32, 13.0663296, 3.900396895522388, 8204.293269932514, 0.7704022405802468),
+    (64, 23.1326592, 6.905271402985075, 9268.281616321914, 0.870313223652212),
+    (128, 43.2653184, 12.915020417910448, 9910.940583763277, 0.9306603970352383),
 ])
-def test_each_batch_by_hand(position, batch, gb, ms, rate, share):
-    """W + B·m bytes; over β; B per step time; B·m over the step's bytes (spec §12.6)."""
+def test_each_batch_by_hand(batch, gb, ms, rate, share):
+    """W + B·m bytes; over β; B per step time; B·m over the step's bytes (spec §12.6): methods of the batch size."""
     s = Scenarios.Gpt2XlChatDecodeBatchesH100
     step = W + batch * M
-    assert s.step_bytes[position].to("GB").magnitude == pytest.approx(step / 1e9, rel=1e-15) == pytest.approx(gb)
-    assert s.step_time[position].to("ms").magnitude == pytest.approx(step / BW * 1e3, rel=1e-12)
-    assert s.step_time[position].to("ms").magnitude == pytest.approx(ms, rel=1e-12)
-    assert s.token_rate[position].to("1/s").magnitude == pytest.approx(rate, rel=1e-12)
-    assert s.cache_share[position] == pytest.approx(batch * M / step, rel=1e-12) == pytest.approx(share, rel=1e-12)
+    assert s.step_bytes(batch).to("GB").magnitude == pytest.approx(step / 1e9, rel=1e-15) == pytest.approx(gb)
+    assert s.step_time(batch).to("ms").magnitude == pytest.approx(step / BW * 1e3, rel=1e-12)
+    assert s.step_time(batch).to("ms").magnitude == pytest.approx(ms, rel=1e-12)
+    assert s.token_rate(batch).to("1/s").magnitude == pytest.approx(rate, rel=1e-12)
+    assert s.cache_share(batch) == pytest.approx(batch * M / step, rel=1e-12) == pytest.approx(share, rel=1e-12)
+
+
+def test_a_batch_is_a_value_not_a_position():
+    """step_bytes(1) is batch 1 (W + m = 3.3145728 GB), whatever batch_sizes lists; a step of no sequence
+    reads the weights alone (W/β = 3e9/3.35e12 s = 0.8955... ms) and generates nothing."""
+    s = Scenarios.Gpt2XlChatDecodeBatchesH100.variant(batch_sizes=[64, 1])
+    assert s.step_bytes(1).to("GB").magnitude == pytest.approx((W + M) / 1e9, rel=1e-15)
+    assert s.step_time(0).to("ms").magnitude == pytest.approx(W / BW * 1e3, rel=1e-12)
+    assert s.token_rate(0).magnitude == 0 and s.cache_share(0) == 0
+    with pytest.raises(TypeError):
+        s.step_bytes[1]  # a method, not a list read by position
+    with pytest.raises(ScenarioInputError, match="step_bytes: argument 'b' got -1; expected an integer ≥ 0"):
+        s.step_bytes(-1)
+
+
+def test_reference_construction_needs_no_budgets():
+    """The reference's own keywords build it (no tpot_budgets); batches are kept for callers."""
+    s = KvDecodeBatchScenario(workload=Models.Language.GPT2, hardware=Hardware.Cloud.H100,
+                              weight_bytes_per_param=Q_(2, "byte"), kv_bytes_per_value=Q_(2, "byte"),
+                              context_tokens=1024, batch_sizes=[1, 8], prompt_tokens=512, prefill_efficiency=0.4)
+    assert s == Scenarios.Gpt2XlChatDecodeBatchesH100.variant(batch_sizes=[1, 8])
+    assert s.batch_sizes == [1, 8] and s.max_batch_within(5) == 43
+
+
+def test_array_arguments_broadcast():
+    import numpy as np
+
+    s = Scenarios.Gpt2XlChatDecodeBatchesH100
+    rates = s.token_rate(np.array([1, 8, 128])).to("1/s").magnitude
+    assert rates.tolist() == pytest.approx([1010.6883155500461, 4858.080249104953, 9910.940583763277], rel=1e-12)
 
 
 def test_weights_that_do_not_fit_give_no_batch_not_a_negative_one():
@@ -56,7 +88,7 @@ def test_weights_that_do_not_fit_give_no_batch_not_a_negative_one():
     s = Scenarios.Gpt2XlChatDecodeBatchesH100.variant(workload=Models.Language.Llama3_70B)
     assert s.max_batch_in_memory == 0
     m = 327680 * 1024
-    assert s.max_batch_within == [0, 0, (50e-3 * BW - 1.412e11) // m] == [0, 0, 78]
+    assert [s.max_batch_within(t) for t in (5, 20, 50)] == [0, 0, (50e-3 * BW - 1.412e11) // m] == [0, 0, 78]
     assert (CAP - 1.412e11) // m == -165 and (20e-3 * BW - 1.412e11) // m == -222  # what the reference returns
 
 
@@ -78,14 +110,20 @@ def test_context_at_which_the_rate_ceiling_falls_to_5000_per_second():
 @settings(max_examples=30, deadline=None)
 @given(s=st.integers(1, 10**5), n=st.integers(1, 10**4), eta=st.floats(0.01, 1),
        batches=st.lists(st.integers(1, 4096), min_size=1, max_size=5),
-       budgets=st.lists(st.floats(1e-4, 1.0), min_size=1, max_size=3),
+       batch=st.integers(0, 4096), budget=st.floats(1e-1, 1e3),
        model=st.sampled_from(["GPT2", "Llama3_8B", "Llama3_70B", "DeepSeek_V3"]))
-def test_evaluator_equals_exact_sympy(s, n, eta, batches, budgets, model):
+def test_evaluator_equals_exact_sympy(s, n, eta, batches, batch, budget, model):
+    from generated.kv_decode_batch import evaluate
+
     scenario = KvDecodeBatchScenario(
         workload=getattr(Models.Language, model), hardware=Hardware.Cloud.H100, weight_bytes_per_param=2,
-        kv_bytes_per_value=1, context_tokens=s, batch_sizes=batches, prompt_tokens=n, prefill_efficiency=eta,
-        tpot_budgets=budgets)
+        kv_bytes_per_value=1, context_tokens=s, batch_sizes=batches, prompt_tokens=n, prefill_efficiency=eta)
     assert_matches_exact(flatten(scenario.evaluate()), exact_outputs(Declared.model, scenario._args))
+    with_arguments = {**scenario._args, "b": batch, "tpot": budget}
+    values = evaluate(**with_arguments)  # the methods: the evaluator with their arguments
+    assert scenario.max_batch_within(budget) == values["max_batch_within"]
+    assert scenario.step_time(batch).magnitude == values["step_time"]
+    assert_matches_exact(flatten(values), exact_outputs(Declared.model, with_arguments))
 
 
 def test_the_page_says_where_the_reference_differs():
@@ -93,5 +131,5 @@ def test_the_page_says_where_the_reference_differs():
 
     page = (Path(__file__).resolve().parents[3] / "generated/docs/scenarios/KvDecodeBatchScenario.md").read_text()
     section = page.split("## Differs from the reference library", 1)[1].split("\n## ", 1)[0]
-    for name in ("max_batch_within", "max_batch_in_memory", "tpot_budgets"):
+    for name in ("max_batch_within", "max_batch_in_memory", "batch_sizes"):
         assert f"- `{name}`:" in section

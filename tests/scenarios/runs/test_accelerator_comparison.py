@@ -28,8 +28,10 @@ def test_v100_to_h100_by_hand():
     assert s.tdp_ratio == pytest.approx(2.3333333333333335, rel=1e-12)
     assert s.efficiency_ratio == pytest.approx(3.3908571428571426, rel=1e-12)
     assert s.candidate_device_hours.to("h").magnitude == pytest.approx(1263.9029322548029, rel=1e-12)
-    # the reference's equivalent_hours(h) is a variant here
-    assert s.variant(baseline_device_hours=Q_(1, "d")).candidate_device_hours.to("h").magnitude == pytest.approx(24 / 7.912)
+    # the reference's method equivalent_hours(h): h/ρ, with ρ = 989/125 = 7.912
+    assert s.equivalent_hours(Q_(1, "d")).to("h").magnitude == pytest.approx(24 / 7.912, rel=1e-12)
+    assert s.equivalent_hours(baseline_hours=10000) == s.candidate_device_hours
+    assert Scenarios.V100ToB200.equivalent_hours(18).to("h").magnitude == pytest.approx(1.0, rel=1e-12)  # 18/(2250/125)
 
 
 def test_precisions_and_missing_tdp():

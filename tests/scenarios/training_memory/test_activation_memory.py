@@ -95,7 +95,11 @@ def test_checkpoint_memory_units():
     """k + L/k for L = 48: 49, 16 and 13.857142857142858 at k = 1, 4, 7."""
     e = Scenarios.Gpt2XlBatch32Activations
     for k, units in [(1, 49.0), (4, 16.0), (7, 13.857142857142858)]:
-        assert e.variant(checkpoints=k).checkpoint_memory_units == pytest.approx(units, rel=1e-12)
+        assert e.checkpoint_memory_units(k) == pytest.approx(units, rel=1e-12)
+    assert e.checkpoint_memory_units(checkpoints=48) == 49  # 48 + 48/48, exact
+    with pytest.raises(ScenarioInputError, match="checkpoint_memory_units: argument 'checkpoints' got 0; "
+                                                 "expected an integer ≥ 1"):
+        e.checkpoint_memory_units(0)
 
 
 def test_sequence_defaults_to_the_context_window_and_is_required_without_one():
@@ -152,5 +156,12 @@ def test_evaluator_equals_exact_sympy(L, h, a, s, b, p, n, f, K, k):
     # a width of whole heads (a record whose width is not a multiple of its heads is refused)
     workload = TransformerWorkload(name="custom", parameters=1e9, layers=L, hidden_dim=a * max(1, h // a), heads=a)
     e = ActivationMemoryScenario(workload=workload, micro_batch=b, seq_len=s, precision_bytes=p,
-                                 normalization_per_layer=n, ffn_multiple=f, checkpoint_segments=K, checkpoints=k)
+                                 normalization_per_layer=n, ffn_multiple=f, checkpoint_segments=K)
     assert_matches_exact(table_paths(flatten(e.evaluate()), {"activations"}), exact_outputs(Declared.model, e._args))
+    if k is not None:  # the method: the evaluator with its argument, against exact sympy
+        from generated.activation_memory import evaluate
+
+        values = evaluate(**e._args, checkpoints=k)
+        assert e.checkpoint_memory_units(k) == values["checkpoint_memory_units"]
+        assert_matches_exact(table_paths(flatten(values), {"activations"}),
+                             exact_outputs(Declared.model, {**e._args, "checkpoints": k}))

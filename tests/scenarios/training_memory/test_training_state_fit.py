@@ -200,13 +200,22 @@ def test_entries_are_built_from_other_entries_not_copied_numbers():
 
 
 def test_activations_at_and_checkpoint_write_time():
-    """The reference's two methods: A·b/B (linear), and the checkpoint over a write bandwidth."""
-    s = Scenarios.ResNet50Fp32AdamBatch64.variant(scaled_batch=512, checkpoint_bandwidth=2)
-    assert s.activations_at.to("byte").magnitude == pytest.approx(8e9 * 512 / 64, rel=1e-15) == 6.4e10
+    """The reference's two methods: A·b/B (linear), and the checkpoint over a write bandwidth.
+    ResNet-50 at batch 64 states 8e9 B of activations: 512 sequences hold 8e9·512/64 = 6.4e10 B; its checkpoint
+    of 306 684 384 B takes 0.153342192 s at 2 GB/s (and the same at 16 Gbit/s)."""
+    s = Scenarios.ResNet50Fp32AdamBatch64
+    assert s.activations_at(512).to("byte").magnitude == pytest.approx(8e9 * 512 / 64, rel=1e-15) == 6.4e10
+    assert s.activations_at(batch_size=0).magnitude == 0
     assert s.activations_per_sequence.to("byte").magnitude == pytest.approx(1.25e8, rel=1e-15)
-    assert s.checkpoint_write_time.to("s").magnitude == pytest.approx(306_684_384 / 2e9, rel=1e-12)
-    with pytest.raises(MissingInputError, match="scaled_batch"):
-        _ = Scenarios.ResNet50Fp32AdamBatch64.activations_at
+    assert s.checkpoint_write_time(2).to("s").magnitude == pytest.approx(306_684_384 / 2e9, rel=1e-12)
+    assert s.checkpoint_write_time(bandwidth=Q_(16, "Gbit/s")).to("s").magnitude == pytest.approx(
+        306_684_384 / 2e9, rel=1e-12)
+    with pytest.raises(MissingInputError, match="output 'activations_at' needs input 'activations' and 'batch_size'"):
+        Scenarios.Gpt2Fp32AdamOnH100.activations_at(8)
+    with pytest.raises(ScenarioInputError, match="checkpoint_write_time: argument 'bandwidth' got 0"):
+        s.checkpoint_write_time(0)
+    with pytest.raises(ScenarioInputError, match="argument 'bandwidth' got 2 s"):
+        s.checkpoint_write_time(Q_(2, "s"))
 
 
 def test_differences_from_the_reference():
@@ -259,7 +268,7 @@ def test_adapter_inputs():
 
 @pytest.mark.parametrize("name, value", [("batch_size", 0), ("activations", 0), ("bytes_per_value", 0),
                                          ("optimizer_bytes_per_parameter", -1), ("master_bytes_per_parameter", -4),
-                                         ("adapter_parameters", -1), ("checkpoint_bandwidth", 0)])
+                                         ("adapter_parameters", -1)])
 def test_bad_inputs_are_rejected(name, value):
     with pytest.raises(ScenarioInputError, match=name):
         Scenarios.Gpt2MixedPrecisionAdamOnH100.variant(**{name: value})
@@ -302,5 +311,11 @@ def test_evaluator_equals_exact_sympy(p, v, q, m, acts, b, rank, stated, node):
         optimizer_bytes_per_parameter=q, master_bytes_per_parameter=m, activations=acts,
         batch_size=None if acts is None else b, adapter_rank=rank, adapted_matrices=None if rank is None else 4,
         adapter_in_dim=None if rank is None else 1024, adapter_out_dim=None if rank is None else 1024,
-        adapter_parameters=stated, scaled_batch=2 * b, checkpoint_bandwidth=5)
+        adapter_parameters=stated)
     assert_matches_exact(flatten(s.evaluate()), exact_outputs(Declared.model, s._args), rel=1e-9)
+    from generated.training_state_fit import evaluate
+
+    with_arguments = {**s._args, "scaled_batch": 2 * b, "checkpoint_bandwidth": 5}
+    values = evaluate(**with_arguments)  # the methods: the evaluator with their arguments, against exact sympy
+    assert s.checkpoint_write_time(5).magnitude == values["checkpoint_write_time"]
+    assert_matches_exact(flatten(values), exact_outputs(Declared.model, with_arguments), rel=1e-9)
