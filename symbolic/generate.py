@@ -5,7 +5,8 @@ source produces any more). ``--check`` renders in memory and exits 1, naming eac
 stale, hand-edited, missing or orphaned file, when the tree differs; ``--diff`` also
 prints a unified diff.
 
-Rendering takes seconds per scenario (sympy, charts), so it is cached in ``.cache/generate/``
+Rendering takes seconds per scenario (sympy, charts), so it is cached in the checkout's
+``.cache/generate/`` (``symbolic.codegen.locations``)
 at two levels. The whole tree under a digest of everything the generator reads (every file
 under ``symbolic/`` and ``templates/``, the benchmark results, library versions): an
 unchanged tree is served without importing sympy. On a miss, each scenario is served from
@@ -24,9 +25,11 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from symbolic.codegen.locations import CHECKOUT, PACKAGE, cache_root
+
+ROOT = PACKAGE.parent
 GENERATED = ROOT / "generated"
-CACHE = ROOT / ".cache" / "generate"
+CACHE = cache_root() / "generate"
 INPUTS = ("symbolic/**/*.py", "symbolic/**/*.txt", "symbolic/**/*.toml", "templates/**/*", "benchmarks/results.json")
 
 
@@ -116,6 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--diff", action="store_true", help="like --check, and print a unified diff")
     parser.add_argument("--no-cache", action="store_true", help="render from scratch, ignoring .cache/generate")
     args = parser.parse_args(argv)
+    if CHECKOUT is None:  # installed: writing would replace the installed generated/ package
+        print(f"python -m symbolic.generate works on a source checkout (pyproject.toml, templates/ and generated/ "
+              f"beside symbolic/); {PACKAGE} is an installed copy. Clone the repository to regenerate.",
+              file=sys.stderr)
+        return 2
 
     expected = rendered(use_cache=not args.no_cache)
     actual = on_disk()

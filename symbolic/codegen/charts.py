@@ -30,6 +30,7 @@ from typing import Any
 
 from symbolic.catalog import NodeRecord, hardware_records
 from symbolic.codegen.discover import ScenarioModule
+from symbolic.codegen.locations import TEMPLATES
 from symbolic.codegen.pdf_figure import pdf_text
 from symbolic.runtime.errors import DeclarationError
 from symbolic.codegen.worked import evaluate, exact, instance_values, needed
@@ -46,8 +47,6 @@ def _cached(what: tuple[Any, ...], draw: Callable[[], str], suffix: str = ".svg"
     """``draw()``, or the chart (SVG, or PDF text) drawn before for the same data, style and matplotlib."""
     if CHART_CACHE is None:
         return draw()
-    from symbolic.codegen.render import TEMPLATES
-
     # the installed version, read without importing matplotlib (a cached chart needs none of it)
     matplotlib_version = metadata.version("matplotlib")
     key = hashlib.sha256(repr((what, (TEMPLATES / STYLE).read_text(encoding="utf-8"), matplotlib_version)).encode())
@@ -93,8 +92,6 @@ def _svg(figure: Any, header: list[str], tight: bool = True) -> str:
 
 def _style() -> Any:
     import matplotlib
-
-    from symbolic.codegen.render import TEMPLATES
 
     return matplotlib.rc_context(fname=str(TEMPLATES / STYLE))
 

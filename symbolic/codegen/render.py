@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
@@ -27,6 +26,7 @@ from symbolic.codegen.charts import placements, sweep_chart
 from symbolic.codegen.discover import ScenarioModule, check_unique_names, discover
 from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen.latex import equations
+from symbolic.codegen.locations import TEMPLATES, cache_root
 from symbolic.codegen.module_calls import descriptor, input_spec, spec_call, type_text
 from symbolic.codegen.jsprint import js_module
 from symbolic.codegen.python import code_name, evaluator_of
@@ -56,9 +56,6 @@ from symbolic.refs import source_of, value_of
 from symbolic.scenarios import FAMILIES
 from symbolic.runtime.validation import REQUIRED, ListSpec, Spec
 
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "templates"
-TEMPLATE_CACHE = ROOT / ".cache" / "generate" / "templates"
 
 
 @lru_cache(maxsize=None)
@@ -66,10 +63,11 @@ def environment() -> Environment:
     """The one template environment of the process: each template is compiled once (compiling
     costs more than rendering), and its bytecode is kept on disk for the next process, keyed by
     the template's text (a changed template is compiled again)."""
+    compiled = cache_root() / "generate" / "templates"
     try:
-        TEMPLATE_CACHE.mkdir(parents=True, exist_ok=True)
-        bytecode: FileSystemBytecodeCache | None = FileSystemBytecodeCache(str(TEMPLATE_CACHE))
-    except OSError:  # a read-only checkout: compile in memory only
+        compiled.mkdir(parents=True, exist_ok=True)
+        bytecode: FileSystemBytecodeCache | None = FileSystemBytecodeCache(str(compiled))
+    except OSError:  # no writable cache folder: compile in memory only
         bytecode = None
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, keep_trailing_newline=True,
                       trim_blocks=True, lstrip_blocks=True, autoescape=False, bytecode_cache=bytecode)
