@@ -44,22 +44,22 @@ def evaluate(
         efficiency_ratio [1] = peak_ratio/tdp_ratio
         candidate_device_hours [h] = baseline_device_hours/peak_ratio
     """
-    peak_ratio = candidate_peak/baseline_peak
+    peak_ratio = candidate_peak / baseline_peak
     if baseline_device_hours is not None:
-        candidate_device_hours = baseline_device_hours/peak_ratio
+        candidate_device_hours = baseline_device_hours / peak_ratio
     else:
         candidate_device_hours = None
     if baseline_tdp is not None and candidate_tdp is not None:
-        tdp_ratio = candidate_tdp/baseline_tdp
-        efficiency_ratio = peak_ratio/tdp_ratio
+        tdp_ratio = candidate_tdp / baseline_tdp
+        efficiency_ratio = peak_ratio / tdp_ratio
     else:
         tdp_ratio = None
         efficiency_ratio = None
     return {
-        'peak_ratio': peak_ratio,
-        'tdp_ratio': tdp_ratio,
-        'efficiency_ratio': efficiency_ratio,
-        'candidate_device_hours': candidate_device_hours,
+        "peak_ratio": peak_ratio,
+        "tdp_ratio": tdp_ratio,
+        "efficiency_ratio": efficiency_ratio,
+        "candidate_device_hours": candidate_device_hours,
     }
 
 
@@ -79,33 +79,46 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    peak_ratio = candidate_peak/baseline_peak
-    d__peak_ratio__baseline_peak = -candidate_peak/baseline_peak**2
-    d__peak_ratio__candidate_peak = 1/baseline_peak
+    peak_ratio = candidate_peak / baseline_peak
+    d__peak_ratio__baseline_peak = -candidate_peak / baseline_peak**2
+    d__peak_ratio__candidate_peak = 1 / baseline_peak
     derivatives = {
-        'peak_ratio': {'baseline_peak': d__peak_ratio__baseline_peak, 'candidate_peak': d__peak_ratio__candidate_peak},
+        "peak_ratio": {"baseline_peak": d__peak_ratio__baseline_peak, "candidate_peak": d__peak_ratio__candidate_peak},
     }
     if baseline_device_hours is not None:
-        _g0 = baseline_device_hours/peak_ratio**2
-        d__candidate_device_hours__baseline_peak = -_g0*d__peak_ratio__baseline_peak
-        d__candidate_device_hours__candidate_peak = -_g0*d__peak_ratio__candidate_peak
-        d__candidate_device_hours__baseline_device_hours = 1/peak_ratio
-        derivatives.update({
-            'candidate_device_hours': {'baseline_peak': d__candidate_device_hours__baseline_peak, 'candidate_peak': d__candidate_device_hours__candidate_peak, 'baseline_device_hours': d__candidate_device_hours__baseline_device_hours},
-        })
+        _g0 = baseline_device_hours / peak_ratio**2
+        d__candidate_device_hours__baseline_peak = -_g0 * d__peak_ratio__baseline_peak
+        d__candidate_device_hours__candidate_peak = -_g0 * d__peak_ratio__candidate_peak
+        d__candidate_device_hours__baseline_device_hours = 1 / peak_ratio
+        derivatives.update(
+            {
+                "candidate_device_hours": {
+                    "baseline_peak": d__candidate_device_hours__baseline_peak,
+                    "candidate_peak": d__candidate_device_hours__candidate_peak,
+                    "baseline_device_hours": d__candidate_device_hours__baseline_device_hours,
+                },
+            }
+        )
     if baseline_tdp is not None and candidate_tdp is not None:
-        tdp_ratio = candidate_tdp/baseline_tdp
-        _g1 = peak_ratio/tdp_ratio**2
-        d__tdp_ratio__baseline_tdp = -candidate_tdp/baseline_tdp**2
-        d__tdp_ratio__candidate_tdp = 1/baseline_tdp
-        d__efficiency_ratio__baseline_peak = d__peak_ratio__baseline_peak/tdp_ratio
-        d__efficiency_ratio__candidate_peak = d__peak_ratio__candidate_peak/tdp_ratio
-        d__efficiency_ratio__baseline_tdp = -_g1*d__tdp_ratio__baseline_tdp
-        d__efficiency_ratio__candidate_tdp = -_g1*d__tdp_ratio__candidate_tdp
-        derivatives.update({
-            'tdp_ratio': {'baseline_tdp': d__tdp_ratio__baseline_tdp, 'candidate_tdp': d__tdp_ratio__candidate_tdp},
-            'efficiency_ratio': {'baseline_peak': d__efficiency_ratio__baseline_peak, 'candidate_peak': d__efficiency_ratio__candidate_peak, 'baseline_tdp': d__efficiency_ratio__baseline_tdp, 'candidate_tdp': d__efficiency_ratio__candidate_tdp},
-        })
+        tdp_ratio = candidate_tdp / baseline_tdp
+        _g1 = peak_ratio / tdp_ratio**2
+        d__tdp_ratio__baseline_tdp = -candidate_tdp / baseline_tdp**2
+        d__tdp_ratio__candidate_tdp = 1 / baseline_tdp
+        d__efficiency_ratio__baseline_peak = d__peak_ratio__baseline_peak / tdp_ratio
+        d__efficiency_ratio__candidate_peak = d__peak_ratio__candidate_peak / tdp_ratio
+        d__efficiency_ratio__baseline_tdp = -_g1 * d__tdp_ratio__baseline_tdp
+        d__efficiency_ratio__candidate_tdp = -_g1 * d__tdp_ratio__candidate_tdp
+        derivatives.update(
+            {
+                "tdp_ratio": {"baseline_tdp": d__tdp_ratio__baseline_tdp, "candidate_tdp": d__tdp_ratio__candidate_tdp},
+                "efficiency_ratio": {
+                    "baseline_peak": d__efficiency_ratio__baseline_peak,
+                    "candidate_peak": d__efficiency_ratio__candidate_peak,
+                    "baseline_tdp": d__efficiency_ratio__baseline_tdp,
+                    "candidate_tdp": d__efficiency_ratio__candidate_tdp,
+                },
+            }
+        )
     return derivatives
 
 
@@ -125,26 +138,48 @@ class AcceleratorComparison(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('baseline_device_hours', unit='h', minimum=0, default=None, doc='Device-hours of a job on the baseline; optional, needed by `candidate_device_hours`.'),
+        InputSpec(
+            "baseline_device_hours",
+            unit="h",
+            minimum=0,
+            default=None,
+            doc="Device-hours of a job on the baseline; optional, needed by `candidate_device_hours`.",
+        ),
     )
     _nodes = (
-        NodeSpec('baseline', precision='precision', fields={'peak': 'baseline_peak', 'tdp': 'baseline_tdp'}, optional=False, doc='The accelerator compared against: its peak rate and TDP.'),
-        NodeSpec('candidate', precision='precision', fields={'peak': 'candidate_peak', 'tdp': 'candidate_tdp'}, optional=False, doc='The accelerator considered: its peak rate and TDP.'),
+        NodeSpec(
+            "baseline",
+            precision="precision",
+            fields={"peak": "baseline_peak", "tdp": "baseline_tdp"},
+            optional=False,
+            doc="The accelerator compared against: its peak rate and TDP.",
+        ),
+        NodeSpec(
+            "candidate",
+            precision="precision",
+            fields={"peak": "candidate_peak", "tdp": "candidate_tdp"},
+            optional=False,
+            doc="The accelerator considered: its peak rate and TDP.",
+        ),
     )
     _precisions = (
-        PrecisionSpec('precision', default='peak', doc="One precision key for both nodes; `peak` (default, or None) is each node's headline peak."),
+        PrecisionSpec(
+            "precision",
+            default="peak",
+            doc="One precision key for both nodes; `peak` (default, or None) is each node's headline peak.",
+        ),
     )
     _input_order = (
-        'baseline',
-        'candidate',
-        'precision',
-        'baseline_device_hours',
+        "baseline",
+        "candidate",
+        "precision",
+        "baseline_device_hours",
     )
     _outputs = (
-        'peak_ratio',
-        'tdp_ratio',
-        'efficiency_ratio',
-        'candidate_device_hours',
+        "peak_ratio",
+        "tdp_ratio",
+        "efficiency_ratio",
+        "candidate_device_hours",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -154,7 +189,7 @@ class AcceleratorComparison(ScenarioBase):
         *,
         baseline: Any = REQUIRED,
         candidate: Any = REQUIRED,
-        precision: Any = 'peak',
+        precision: Any = "peak",
         baseline_device_hours: Any = None,
         name: str | None = None,
         description: str | None = None,
@@ -171,7 +206,7 @@ class AcceleratorComparison(ScenarioBase):
             **unknown,
         )
 
-    peak_ratio = Output('peak_ratio')
-    tdp_ratio = Output('tdp_ratio', requires=('baseline.tdp', 'candidate.tdp'))
-    efficiency_ratio = Output('efficiency_ratio', requires=('baseline.tdp', 'candidate.tdp'))
-    candidate_device_hours = Output('candidate_device_hours', 'h', requires=('baseline_device_hours',))
+    peak_ratio = Output("peak_ratio")
+    tdp_ratio = Output("tdp_ratio", requires=("baseline.tdp", "candidate.tdp"))
+    efficiency_ratio = Output("efficiency_ratio", requires=("baseline.tdp", "candidate.tdp"))
+    candidate_device_hours = Output("candidate_device_hours", "h", requires=("baseline_device_hours",))

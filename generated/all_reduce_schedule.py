@@ -62,46 +62,70 @@ def evaluate(
         result.alpha [µs] = alpha
         result.bandwidth [GB/s] = bandwidth
     """
-    result__chunk = [message/group_sizes[group] for group in range(0, len(group_sizes))]
-    result__ring_factor = [(2*group_sizes[group] - 2)/group_sizes[group] for group in range(0, len(group_sizes))]
-    result__ring_rounds = [2*group_sizes[group] - 2 for group in range(0, len(group_sizes))]
-    result__tree_rounds = [2*ceil_log2(group_sizes[group]) for group in range(0, len(group_sizes))]
-    result__ring_byte_time = [message*result__ring_factor[group]/(1000*bandwidth) for group in range(0, len(group_sizes))]
-    result__ring_startup_time = [alpha*result__ring_rounds[group] for group in range(0, len(group_sizes))]
-    result__ring_time = [result__ring_byte_time[group] + result__ring_startup_time[group]/1000000 for group in range(0, len(group_sizes))]
-    result__tree_byte_time = [message*result__tree_rounds[group]/(1000*bandwidth) for group in range(0, len(group_sizes))]
-    result__tree_startup_time = [alpha*result__tree_rounds[group] for group in range(0, len(group_sizes))]
-    result__tree_time = [result__tree_byte_time[group] + result__tree_startup_time[group]/1000000 for group in range(0, len(group_sizes))]
-    result__star_byte_time = [message*group_sizes[group]/(1000*bandwidth) for group in range(0, len(group_sizes))]
-    result__star_ring_limit = [group_sizes[group]/2 for group in range(0, len(group_sizes))]
-    result__crossover_estimate = [1000*alpha*bandwidth*log(2)*group_sizes[group]/log(group_sizes[group]) for group in range(0, len(group_sizes))]
-    result__crossover_exact = [1000*alpha*bandwidth*(result__ring_rounds[group] - result__tree_rounds[group])/(-result__ring_factor[group] + result__tree_rounds[group]) for group in range(0, len(group_sizes))]
-    result__saved_time = [time_saved_fraction*result__ring_time[group] for group in range(0, len(group_sizes))]
-    result__saved_device_hours = [run_steps*group_sizes[group]*result__saved_time[group]/3600 for group in range(0, len(group_sizes))]
+    result__chunk = [message / group_sizes[group] for group in range(0, len(group_sizes))]
+    result__ring_factor = [(2 * group_sizes[group] - 2) / group_sizes[group] for group in range(0, len(group_sizes))]
+    result__ring_rounds = [2 * group_sizes[group] - 2 for group in range(0, len(group_sizes))]
+    result__tree_rounds = [2 * ceil_log2(group_sizes[group]) for group in range(0, len(group_sizes))]
+    result__ring_byte_time = [
+        message * result__ring_factor[group] / (1000 * bandwidth) for group in range(0, len(group_sizes))
+    ]  # 1e9: GB/s -> B/s (bandwidth); 1e6: MB -> B (message)
+    result__ring_startup_time = [alpha * result__ring_rounds[group] for group in range(0, len(group_sizes))]
+    result__ring_time = [
+        result__ring_byte_time[group] + result__ring_startup_time[group] / 1000000
+        for group in range(0, len(group_sizes))
+    ]  # 1e-6: µs -> s (ring_startup_time[i])
+    result__tree_byte_time = [
+        message * result__tree_rounds[group] / (1000 * bandwidth) for group in range(0, len(group_sizes))
+    ]  # 1e9: GB/s -> B/s (bandwidth); 1e6: MB -> B (message)
+    result__tree_startup_time = [alpha * result__tree_rounds[group] for group in range(0, len(group_sizes))]
+    result__tree_time = [
+        result__tree_byte_time[group] + result__tree_startup_time[group] / 1000000
+        for group in range(0, len(group_sizes))
+    ]  # 1e-6: µs -> s (tree_startup_time[i])
+    result__star_byte_time = [
+        message * group_sizes[group] / (1000 * bandwidth) for group in range(0, len(group_sizes))
+    ]  # 1e9: GB/s -> B/s (bandwidth); 1e6: MB -> B (message)
+    result__star_ring_limit = [group_sizes[group] / 2 for group in range(0, len(group_sizes))]
+    result__crossover_estimate = [
+        1000 * alpha * bandwidth * log(2) * group_sizes[group] / log(group_sizes[group])
+        for group in range(0, len(group_sizes))
+    ]  # 1e-6: µs -> s (alpha); 1e9: GB/s -> B/s (bandwidth)
+    result__crossover_exact = [
+        1000
+        * alpha
+        * bandwidth
+        * (result__ring_rounds[group] - result__tree_rounds[group])
+        / (-result__ring_factor[group] + result__tree_rounds[group])
+        for group in range(0, len(group_sizes))
+    ]  # 1e-6: µs -> s (alpha); 1e9: GB/s -> B/s (bandwidth)
+    result__saved_time = [time_saved_fraction * result__ring_time[group] for group in range(0, len(group_sizes))]
+    result__saved_device_hours = [
+        run_steps * group_sizes[group] * result__saved_time[group] / 3600 for group in range(0, len(group_sizes))
+    ]  # 1/3600: s -> h
     result__message = message
     result__alpha = alpha
     result__bandwidth = bandwidth
     return {
-        'result': {
-            'chunk': result__chunk,
-            'ring_factor': result__ring_factor,
-            'ring_rounds': result__ring_rounds,
-            'tree_rounds': result__tree_rounds,
-            'ring_byte_time': result__ring_byte_time,
-            'ring_startup_time': result__ring_startup_time,
-            'ring_time': result__ring_time,
-            'tree_byte_time': result__tree_byte_time,
-            'tree_startup_time': result__tree_startup_time,
-            'tree_time': result__tree_time,
-            'star_byte_time': result__star_byte_time,
-            'star_ring_limit': result__star_ring_limit,
-            'crossover_estimate': result__crossover_estimate,
-            'crossover_exact': result__crossover_exact,
-            'saved_time': result__saved_time,
-            'saved_device_hours': result__saved_device_hours,
-            'message': result__message,
-            'alpha': result__alpha,
-            'bandwidth': result__bandwidth,
+        "result": {
+            "chunk": result__chunk,
+            "ring_factor": result__ring_factor,
+            "ring_rounds": result__ring_rounds,
+            "tree_rounds": result__tree_rounds,
+            "ring_byte_time": result__ring_byte_time,
+            "ring_startup_time": result__ring_startup_time,
+            "ring_time": result__ring_time,
+            "tree_byte_time": result__tree_byte_time,
+            "tree_startup_time": result__tree_startup_time,
+            "tree_time": result__tree_time,
+            "star_byte_time": result__star_byte_time,
+            "star_ring_limit": result__star_ring_limit,
+            "crossover_estimate": result__crossover_estimate,
+            "crossover_exact": result__crossover_exact,
+            "saved_time": result__saved_time,
+            "saved_device_hours": result__saved_device_hours,
+            "message": result__message,
+            "alpha": result__alpha,
+            "bandwidth": result__bandwidth,
         },
     }
 
@@ -127,9 +151,9 @@ def gradient(
     d__result__alpha__alpha = 1
     d__result__bandwidth__bandwidth = 1
     return {
-        'result.message': {'message': d__result__message__message},
-        'result.alpha': {'alpha': d__result__alpha__alpha},
-        'result.bandwidth': {'bandwidth': d__result__bandwidth__bandwidth},
+        "result.message": {"message": d__result__message__message},
+        "result.alpha": {"alpha": d__result__alpha__alpha},
+        "result.bandwidth": {"bandwidth": d__result__bandwidth__bandwidth},
     }
 
 
@@ -149,27 +173,41 @@ class AllReduceScheduleScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('message', unit='MB', minimum=0, doc='Bytes each rank contributes.'),
-        ListSpec('group_sizes', integer=True, minimum=2, min_length=0, unique=True, doc='Group sizes N to compare (ranks ≥ 2; duplicates collapse).'),
-        InputSpec('alpha', unit='µs', minimum=0, doc='Startup latency of one message.'),
-        InputSpec('bandwidth', unit='GB/s', minimum=0, strict=True, doc='Link bandwidth per rank, one direction.'),
-        InputSpec('run_steps', integer=True, minimum=0, default=1, doc='Training steps, each one AllReduce.'),
-        InputSpec('time_saved_fraction', minimum=0, default=0.0, doc='Share of the ring time an optimisation saves, in [0, 1].'),
+        InputSpec("message", unit="MB", minimum=0, doc="Bytes each rank contributes."),
+        ListSpec(
+            "group_sizes",
+            integer=True,
+            minimum=2,
+            min_length=0,
+            unique=True,
+            doc="Group sizes N to compare (ranks ≥ 2; duplicates collapse).",
+        ),
+        InputSpec("alpha", unit="µs", minimum=0, doc="Startup latency of one message."),
+        InputSpec("bandwidth", unit="GB/s", minimum=0, strict=True, doc="Link bandwidth per rank, one direction."),
+        InputSpec("run_steps", integer=True, minimum=0, default=1, doc="Training steps, each one AllReduce."),
+        InputSpec(
+            "time_saved_fraction",
+            minimum=0,
+            default=0.0,
+            doc="Share of the ring time an optimisation saves, in [0, 1].",
+        ),
     )
     _requirements = (
-        Requirement(('time_saved_fraction',), lambda time_saved_fraction: (time_saved_fraction <= 1), 'time_saved_fraction must be at most 1'),
+        Requirement(
+            ("time_saved_fraction",),
+            lambda time_saved_fraction: time_saved_fraction <= 1,
+            "time_saved_fraction must be at most 1",
+        ),
     )
     _input_order = (
-        'message',
-        'group_sizes',
-        'alpha',
-        'bandwidth',
-        'run_steps',
-        'time_saved_fraction',
+        "message",
+        "group_sizes",
+        "alpha",
+        "bandwidth",
+        "run_steps",
+        "time_saved_fraction",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -199,4 +237,27 @@ class AllReduceScheduleScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('message', 'MB'), Output('alpha', 'µs'), Output('bandwidth', 'GB/s'), ListOutput('chunk', 'MB', keys='group_sizes'), ListOutput('ring_factor', keys='group_sizes'), ListOutput('ring_rounds', keys='group_sizes'), ListOutput('tree_rounds', keys='group_sizes'), ListOutput('ring_byte_time', 's', keys='group_sizes'), ListOutput('ring_startup_time', 'µs', keys='group_sizes'), ListOutput('ring_time', 's', keys='group_sizes'), ListOutput('tree_byte_time', 's', keys='group_sizes'), ListOutput('tree_startup_time', 'µs', keys='group_sizes'), ListOutput('tree_time', 's', keys='group_sizes'), ListOutput('star_byte_time', 's', keys='group_sizes'), ListOutput('star_ring_limit', keys='group_sizes'), ListOutput('crossover_estimate', 'byte', keys='group_sizes'), ListOutput('crossover_exact', 'byte', keys='group_sizes'), ListOutput('saved_time', 's', keys='group_sizes'), ListOutput('saved_device_hours', 'h', keys='group_sizes'),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("message", "MB"),
+            Output("alpha", "µs"),
+            Output("bandwidth", "GB/s"),
+            ListOutput("chunk", "MB", keys="group_sizes"),
+            ListOutput("ring_factor", keys="group_sizes"),
+            ListOutput("ring_rounds", keys="group_sizes"),
+            ListOutput("tree_rounds", keys="group_sizes"),
+            ListOutput("ring_byte_time", "s", keys="group_sizes"),
+            ListOutput("ring_startup_time", "µs", keys="group_sizes"),
+            ListOutput("ring_time", "s", keys="group_sizes"),
+            ListOutput("tree_byte_time", "s", keys="group_sizes"),
+            ListOutput("tree_startup_time", "µs", keys="group_sizes"),
+            ListOutput("tree_time", "s", keys="group_sizes"),
+            ListOutput("star_byte_time", "s", keys="group_sizes"),
+            ListOutput("star_ring_limit", keys="group_sizes"),
+            ListOutput("crossover_estimate", "byte", keys="group_sizes"),
+            ListOutput("crossover_exact", "byte", keys="group_sizes"),
+            ListOutput("saved_time", "s", keys="group_sizes"),
+            ListOutput("saved_device_hours", "h", keys="group_sizes"),
+        ),
+    )

@@ -46,20 +46,20 @@ def evaluate(
         result.balance [byte/flop] = link_bandwidth/accelerator_peak_flops
         result.compute_time_at_peak [s] = flops_per_step/accelerator_peak_flops
     """
-    result__local_tokens = sequences_per_worker*workload_context_length
-    result__bytes_per_step = 4*workload_parameters
-    result__flops_per_step = 6*result__local_tokens*workload_parameters
-    result__intensity = result__bytes_per_step/result__flops_per_step
-    result__balance = 1000000000*link_bandwidth/accelerator_peak_flops
-    result__compute_time_at_peak = result__flops_per_step/accelerator_peak_flops
+    result__local_tokens = sequences_per_worker * workload_context_length
+    result__bytes_per_step = 4 * workload_parameters
+    result__flops_per_step = 6 * result__local_tokens * workload_parameters
+    result__intensity = result__bytes_per_step / result__flops_per_step
+    result__balance = 1000000000 * link_bandwidth / accelerator_peak_flops  # 1e9: GB/s -> B/s (link_bandwidth)
+    result__compute_time_at_peak = result__flops_per_step / accelerator_peak_flops
     return {
-        'result': {
-            'local_tokens': result__local_tokens,
-            'bytes_per_step': result__bytes_per_step,
-            'flops_per_step': result__flops_per_step,
-            'intensity': result__intensity,
-            'balance': result__balance,
-            'compute_time_at_peak': result__compute_time_at_peak,
+        "result": {
+            "local_tokens": result__local_tokens,
+            "bytes_per_step": result__bytes_per_step,
+            "flops_per_step": result__flops_per_step,
+            "intensity": result__intensity,
+            "balance": result__balance,
+            "compute_time_at_peak": result__compute_time_at_peak,
         },
     }
 
@@ -80,34 +80,62 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__local_tokens = sequences_per_worker*workload_context_length
-    result__bytes_per_step = 4*workload_parameters
-    result__flops_per_step = 6*result__local_tokens*workload_parameters
-    _g0 = 6*workload_parameters
-    _g1 = result__bytes_per_step/result__flops_per_step**2
-    _g2 = accelerator_peak_flops**(-2)
+    result__local_tokens = sequences_per_worker * workload_context_length
+    result__bytes_per_step = 4 * workload_parameters
+    result__flops_per_step = 6 * result__local_tokens * workload_parameters
+    _g0 = 6 * workload_parameters
+    _g1 = result__bytes_per_step / result__flops_per_step**2
+    _g2 = accelerator_peak_flops ** (-2)
     d__result__local_tokens__workload_context_length = sequences_per_worker
     d__result__local_tokens__sequences_per_worker = workload_context_length
     d__result__bytes_per_step__workload_parameters = 4
-    d__result__flops_per_step__workload_parameters = 6*result__local_tokens
-    d__result__flops_per_step__workload_context_length = _g0*d__result__local_tokens__workload_context_length
-    d__result__flops_per_step__sequences_per_worker = _g0*d__result__local_tokens__sequences_per_worker
-    d__result__intensity__workload_parameters = -_g1*d__result__flops_per_step__workload_parameters + d__result__bytes_per_step__workload_parameters/result__flops_per_step
-    d__result__intensity__workload_context_length = -_g1*d__result__flops_per_step__workload_context_length
-    d__result__intensity__sequences_per_worker = -_g1*d__result__flops_per_step__sequences_per_worker
-    d__result__balance__link_bandwidth = 1000000000/accelerator_peak_flops
-    d__result__balance__accelerator_peak_flops = -1000000000*_g2*link_bandwidth
-    d__result__compute_time_at_peak__workload_parameters = d__result__flops_per_step__workload_parameters/accelerator_peak_flops
-    d__result__compute_time_at_peak__workload_context_length = d__result__flops_per_step__workload_context_length/accelerator_peak_flops
-    d__result__compute_time_at_peak__sequences_per_worker = d__result__flops_per_step__sequences_per_worker/accelerator_peak_flops
-    d__result__compute_time_at_peak__accelerator_peak_flops = -_g2*result__flops_per_step
+    d__result__flops_per_step__workload_parameters = 6 * result__local_tokens
+    d__result__flops_per_step__workload_context_length = _g0 * d__result__local_tokens__workload_context_length
+    d__result__flops_per_step__sequences_per_worker = _g0 * d__result__local_tokens__sequences_per_worker
+    d__result__intensity__workload_parameters = (
+        -_g1 * d__result__flops_per_step__workload_parameters
+        + d__result__bytes_per_step__workload_parameters / result__flops_per_step
+    )
+    d__result__intensity__workload_context_length = -_g1 * d__result__flops_per_step__workload_context_length
+    d__result__intensity__sequences_per_worker = -_g1 * d__result__flops_per_step__sequences_per_worker
+    d__result__balance__link_bandwidth = 1000000000 / accelerator_peak_flops
+    d__result__balance__accelerator_peak_flops = -1000000000 * _g2 * link_bandwidth
+    d__result__compute_time_at_peak__workload_parameters = (
+        d__result__flops_per_step__workload_parameters / accelerator_peak_flops
+    )
+    d__result__compute_time_at_peak__workload_context_length = (
+        d__result__flops_per_step__workload_context_length / accelerator_peak_flops
+    )
+    d__result__compute_time_at_peak__sequences_per_worker = (
+        d__result__flops_per_step__sequences_per_worker / accelerator_peak_flops
+    )
+    d__result__compute_time_at_peak__accelerator_peak_flops = -_g2 * result__flops_per_step
     return {
-        'result.local_tokens': {'workload_context_length': d__result__local_tokens__workload_context_length, 'sequences_per_worker': d__result__local_tokens__sequences_per_worker},
-        'result.bytes_per_step': {'workload_parameters': d__result__bytes_per_step__workload_parameters},
-        'result.flops_per_step': {'workload_parameters': d__result__flops_per_step__workload_parameters, 'workload_context_length': d__result__flops_per_step__workload_context_length, 'sequences_per_worker': d__result__flops_per_step__sequences_per_worker},
-        'result.intensity': {'workload_parameters': d__result__intensity__workload_parameters, 'workload_context_length': d__result__intensity__workload_context_length, 'sequences_per_worker': d__result__intensity__sequences_per_worker},
-        'result.balance': {'link_bandwidth': d__result__balance__link_bandwidth, 'accelerator_peak_flops': d__result__balance__accelerator_peak_flops},
-        'result.compute_time_at_peak': {'workload_parameters': d__result__compute_time_at_peak__workload_parameters, 'workload_context_length': d__result__compute_time_at_peak__workload_context_length, 'sequences_per_worker': d__result__compute_time_at_peak__sequences_per_worker, 'accelerator_peak_flops': d__result__compute_time_at_peak__accelerator_peak_flops},
+        "result.local_tokens": {
+            "workload_context_length": d__result__local_tokens__workload_context_length,
+            "sequences_per_worker": d__result__local_tokens__sequences_per_worker,
+        },
+        "result.bytes_per_step": {"workload_parameters": d__result__bytes_per_step__workload_parameters},
+        "result.flops_per_step": {
+            "workload_parameters": d__result__flops_per_step__workload_parameters,
+            "workload_context_length": d__result__flops_per_step__workload_context_length,
+            "sequences_per_worker": d__result__flops_per_step__sequences_per_worker,
+        },
+        "result.intensity": {
+            "workload_parameters": d__result__intensity__workload_parameters,
+            "workload_context_length": d__result__intensity__workload_context_length,
+            "sequences_per_worker": d__result__intensity__sequences_per_worker,
+        },
+        "result.balance": {
+            "link_bandwidth": d__result__balance__link_bandwidth,
+            "accelerator_peak_flops": d__result__balance__accelerator_peak_flops,
+        },
+        "result.compute_time_at_peak": {
+            "workload_parameters": d__result__compute_time_at_peak__workload_parameters,
+            "workload_context_length": d__result__compute_time_at_peak__workload_context_length,
+            "sequences_per_worker": d__result__compute_time_at_peak__sequences_per_worker,
+            "accelerator_peak_flops": d__result__compute_time_at_peak__accelerator_peak_flops,
+        },
     }
 
 
@@ -128,24 +156,43 @@ class DataParallelIntensityScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('sequences_per_worker', integer=True, minimum=0, strict=True, doc='Sequences of C tokens each worker computes per step.'),
-        InputSpec('link_bandwidth', unit='GB/s', minimum=0, doc="Bandwidth of the worker's link to the data-parallel group."),
+        InputSpec(
+            "sequences_per_worker",
+            integer=True,
+            minimum=0,
+            strict=True,
+            doc="Sequences of C tokens each worker computes per step.",
+        ),
+        InputSpec(
+            "link_bandwidth", unit="GB/s", minimum=0, doc="Bandwidth of the worker's link to the data-parallel group."
+        ),
     )
     _nodes = (
-        NodeSpec('accelerator', precision='', fields={'peak_flops': 'accelerator_peak_flops'}, optional=False, doc="The worker's accelerator: its headline peak rate R is read."),
+        NodeSpec(
+            "accelerator",
+            precision="",
+            fields={"peak_flops": "accelerator_peak_flops"},
+            optional=False,
+            doc="The worker's accelerator: its headline peak rate R is read.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'parameters': 'workload_parameters', 'context_length': 'workload_context_length'}, required=('parameters', 'layers', 'context_length'), units={'workload_parameters': 'param'}, doc='The model: its parameter count P and context length C are read.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {"parameters": "workload_parameters", "context_length": "workload_context_length"},
+            required=("parameters", "layers", "context_length"),
+            units={"workload_parameters": "param"},
+            doc="The model: its parameter count P and context length C are read.",
+        ),
     )
     _input_order = (
-        'workload',
-        'sequences_per_worker',
-        'link_bandwidth',
-        'accelerator',
+        "workload",
+        "sequences_per_worker",
+        "link_bandwidth",
+        "accelerator",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -171,4 +218,14 @@ class DataParallelIntensityScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('local_tokens'), Output('bytes_per_step', 'byte'), Output('flops_per_step', 'flop'), Output('intensity', 'byte/flop'), Output('balance', 'byte/flop'), Output('compute_time_at_peak', 's'),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("local_tokens"),
+            Output("bytes_per_step", "byte"),
+            Output("flops_per_step", "flop"),
+            Output("intensity", "byte/flop"),
+            Output("balance", "byte/flop"),
+            Output("compute_time_at_peak", "s"),
+        ),
+    )

@@ -12,7 +12,15 @@ from typing import Any
 from symbolic.runtime.mathops import floor_div, maximum, step
 from symbolic.runtime.outputs import ListOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
-from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec, NodeSpec, PrecisionSpec, Requirement, WorkloadSpec
+from symbolic.runtime.validation import (
+    REQUIRED,
+    InputSpec,
+    ListSpec,
+    NodeSpec,
+    PrecisionSpec,
+    Requirement,
+    WorkloadSpec,
+)
 
 __all__ = ["KvDecodeBatchScenario", "evaluate", "gradient"]
 
@@ -72,39 +80,54 @@ def evaluate(
         prefill_ops [flop] = prompt_tokens*workload_inference_flops
         prefill_time [ms] = prefill_ops/(peak_rate*prefill_efficiency)
     """
-    _raw_weights = weight_bytes_per_param*workload_parameters
-    weights = _raw_weights/1000000000
-    kv_per_token = kv_bytes_per_value*workload_kv_values_per_token
-    _raw_kv_per_sequence = context_tokens*kv_per_token
-    kv_per_sequence = _raw_kv_per_sequence/1000000
-    bandwidth = hardware_bandwidth/1000000000000
-    step_bytes = [_raw_kv_per_sequence*batch_sizes[position] + _raw_weights for position in range(0, len(batch_sizes))]
-    step_time = [step_bytes[position]/hardware_bandwidth for position in range(0, len(batch_sizes))]
-    token_rate = [batch_sizes[position]/step_time[position] for position in range(0, len(batch_sizes))]
-    cache_share = [_raw_kv_per_sequence*batch_sizes[position]/step_bytes[position] for position in range(0, len(batch_sizes))]
-    rate_ceiling = hardware_bandwidth/_raw_kv_per_sequence
-    max_batch_within = [maximum(0, floor_div(-_raw_weights + hardware_bandwidth*tpot_budgets[position], _raw_kv_per_sequence)) for position in range(0, len(tpot_budgets))]
-    max_batch_in_memory = maximum(0, floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence))
-    peak_rate = hardware_peak/1000000000000
-    ridge = peak_rate/bandwidth
-    prefill_ops = prompt_tokens*workload_inference_flops
-    prefill_time = 1000*prefill_ops/(hardware_peak*prefill_efficiency)
+    _raw_weights = weight_bytes_per_param * workload_parameters
+    weights = _raw_weights / 1000000000  # 1e-9: B -> GB
+    kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
+    _raw_kv_per_sequence = context_tokens * kv_per_token
+    kv_per_sequence = _raw_kv_per_sequence / 1000000  # 1e-6: B -> MB
+    bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
+    step_bytes = [
+        _raw_kv_per_sequence * batch_sizes[position] + _raw_weights for position in range(0, len(batch_sizes))
+    ]  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
+    step_time = [
+        step_bytes[position] / hardware_bandwidth for position in range(0, len(batch_sizes))
+    ]  # 1e12: TB/s -> B/s (bandwidth)
+    token_rate = [batch_sizes[position] / step_time[position] for position in range(0, len(batch_sizes))]
+    cache_share = [
+        _raw_kv_per_sequence * batch_sizes[position] / step_bytes[position] for position in range(0, len(batch_sizes))
+    ]  # 1e6: MB -> B (kv_per_sequence)
+    rate_ceiling = (
+        hardware_bandwidth / _raw_kv_per_sequence
+    )  # 1e12: TB/s -> B/s (bandwidth); 1e6: MB -> B (kv_per_sequence)
+    max_batch_within = [
+        maximum(0, floor_div(-_raw_weights + hardware_bandwidth * tpot_budgets[position], _raw_kv_per_sequence))
+        for position in range(0, len(tpot_budgets))
+    ]  # 1e12: TB/s -> B/s (bandwidth); 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
+    max_batch_in_memory = maximum(
+        0, floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence)
+    )  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
+    peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
+    ridge = peak_rate / bandwidth
+    prefill_ops = prompt_tokens * workload_inference_flops
+    prefill_time = (
+        1000 * prefill_ops / (hardware_peak * prefill_efficiency)
+    )  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e3: s -> ms
     return {
-        'weights': weights,
-        'kv_per_token': kv_per_token,
-        'kv_per_sequence': kv_per_sequence,
-        'bandwidth': bandwidth,
-        'step_bytes': step_bytes,
-        'step_time': step_time,
-        'token_rate': token_rate,
-        'cache_share': cache_share,
-        'rate_ceiling': rate_ceiling,
-        'max_batch_within': max_batch_within,
-        'max_batch_in_memory': max_batch_in_memory,
-        'peak_rate': peak_rate,
-        'ridge': ridge,
-        'prefill_ops': prefill_ops,
-        'prefill_time': prefill_time,
+        "weights": weights,
+        "kv_per_token": kv_per_token,
+        "kv_per_sequence": kv_per_sequence,
+        "bandwidth": bandwidth,
+        "step_bytes": step_bytes,
+        "step_time": step_time,
+        "token_rate": token_rate,
+        "cache_share": cache_share,
+        "rate_ceiling": rate_ceiling,
+        "max_batch_within": max_batch_within,
+        "max_batch_in_memory": max_batch_in_memory,
+        "peak_rate": peak_rate,
+        "ridge": ridge,
+        "prefill_ops": prefill_ops,
+        "prefill_time": prefill_time,
     }
 
 
@@ -132,65 +155,97 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _raw_weights = weight_bytes_per_param*workload_parameters
-    weights = _raw_weights/1000000000
-    kv_per_token = kv_bytes_per_value*workload_kv_values_per_token
-    _raw_kv_per_sequence = context_tokens*kv_per_token
-    kv_per_sequence = _raw_kv_per_sequence/1000000
-    bandwidth = hardware_bandwidth/1000000000000
-    peak_rate = hardware_peak/1000000000000
-    prefill_ops = prompt_tokens*workload_inference_flops
-    _g0 = context_tokens/1000000
-    _g1 = kv_per_sequence**(-2)
-    _g3 = 1000000*bandwidth
-    _g4 = _g1*_g3
-    _g5 = hardware_capacity - 1000000000*weights
-    _g6 = 1/(1000000*kv_per_sequence)
-    _g7 = step(_g5*_g6)
-    _g8 = 1000*_g7/kv_per_sequence
-    _g9 = _g5*_g7/1000000
-    _g10 = _g1*_g9
-    _g11 = 1/(1000000000*peak_rate)
-    _g12 = _g11/prefill_efficiency
-    d__weights__workload_parameters = weight_bytes_per_param/1000000000
-    d__weights__weight_bytes_per_param = workload_parameters/1000000000
+    _raw_weights = weight_bytes_per_param * workload_parameters
+    weights = _raw_weights / 1000000000  # 1e-9: B -> GB
+    kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
+    _raw_kv_per_sequence = context_tokens * kv_per_token
+    kv_per_sequence = _raw_kv_per_sequence / 1000000  # 1e-6: B -> MB
+    bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
+    peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
+    prefill_ops = prompt_tokens * workload_inference_flops
+    _g0 = context_tokens / 1000000
+    _g1 = kv_per_sequence ** (-2)
+    _g3 = 1000000 * bandwidth
+    _g4 = _g1 * _g3
+    _g5 = hardware_capacity - 1000000000 * weights
+    _g6 = 1 / (1000000 * kv_per_sequence)
+    _g7 = step(_g5 * _g6)
+    _g8 = 1000 * _g7 / kv_per_sequence
+    _g9 = _g5 * _g7 / 1000000
+    _g10 = _g1 * _g9
+    _g11 = 1 / (1000000000 * peak_rate)
+    _g12 = _g11 / prefill_efficiency
+    d__weights__workload_parameters = weight_bytes_per_param / 1000000000
+    d__weights__weight_bytes_per_param = workload_parameters / 1000000000
     d__kv_per_token__workload_kv_values_per_token = kv_bytes_per_value
     d__kv_per_token__kv_bytes_per_value = workload_kv_values_per_token
-    d__kv_per_sequence__workload_kv_values_per_token = _g0*d__kv_per_token__workload_kv_values_per_token
-    _g2 = _g1*d__kv_per_sequence__workload_kv_values_per_token
-    d__kv_per_sequence__kv_bytes_per_value = _g0*d__kv_per_token__kv_bytes_per_value
-    d__kv_per_sequence__context_tokens = kv_per_token/1000000
-    d__bandwidth__hardware_bandwidth = 1/1000000000000
-    d__rate_ceiling__workload_kv_values_per_token = -_g2*_g3
-    d__rate_ceiling__hardware_bandwidth = 1000000*d__bandwidth__hardware_bandwidth/kv_per_sequence
-    d__rate_ceiling__kv_bytes_per_value = -_g4*d__kv_per_sequence__kv_bytes_per_value
-    d__rate_ceiling__context_tokens = -_g4*d__kv_per_sequence__context_tokens
-    d__max_batch_in_memory__workload_parameters = -_g8*d__weights__workload_parameters
-    d__max_batch_in_memory__workload_kv_values_per_token = -_g2*_g9
-    d__max_batch_in_memory__hardware_capacity = _g6*_g7
-    d__max_batch_in_memory__weight_bytes_per_param = -_g8*d__weights__weight_bytes_per_param
-    d__max_batch_in_memory__kv_bytes_per_value = -_g10*d__kv_per_sequence__kv_bytes_per_value
-    d__max_batch_in_memory__context_tokens = -_g10*d__kv_per_sequence__context_tokens
-    d__peak_rate__hardware_peak = 1/1000000000000
-    d__ridge__hardware_peak = d__peak_rate__hardware_peak/bandwidth
-    d__ridge__hardware_bandwidth = -d__bandwidth__hardware_bandwidth*peak_rate/bandwidth**2
+    d__kv_per_sequence__workload_kv_values_per_token = _g0 * d__kv_per_token__workload_kv_values_per_token
+    _g2 = _g1 * d__kv_per_sequence__workload_kv_values_per_token
+    d__kv_per_sequence__kv_bytes_per_value = _g0 * d__kv_per_token__kv_bytes_per_value
+    d__kv_per_sequence__context_tokens = kv_per_token / 1000000
+    d__bandwidth__hardware_bandwidth = 1 / 1000000000000
+    d__rate_ceiling__workload_kv_values_per_token = -_g2 * _g3
+    d__rate_ceiling__hardware_bandwidth = 1000000 * d__bandwidth__hardware_bandwidth / kv_per_sequence
+    d__rate_ceiling__kv_bytes_per_value = -_g4 * d__kv_per_sequence__kv_bytes_per_value
+    d__rate_ceiling__context_tokens = -_g4 * d__kv_per_sequence__context_tokens
+    d__max_batch_in_memory__workload_parameters = -_g8 * d__weights__workload_parameters
+    d__max_batch_in_memory__workload_kv_values_per_token = -_g2 * _g9
+    d__max_batch_in_memory__hardware_capacity = _g6 * _g7
+    d__max_batch_in_memory__weight_bytes_per_param = -_g8 * d__weights__weight_bytes_per_param
+    d__max_batch_in_memory__kv_bytes_per_value = -_g10 * d__kv_per_sequence__kv_bytes_per_value
+    d__max_batch_in_memory__context_tokens = -_g10 * d__kv_per_sequence__context_tokens
+    d__peak_rate__hardware_peak = 1 / 1000000000000
+    d__ridge__hardware_peak = d__peak_rate__hardware_peak / bandwidth
+    d__ridge__hardware_bandwidth = -d__bandwidth__hardware_bandwidth * peak_rate / bandwidth**2
     d__prefill_ops__workload_inference_flops = prompt_tokens
     d__prefill_ops__prompt_tokens = workload_inference_flops
-    d__prefill_time__workload_inference_flops = _g12*d__prefill_ops__workload_inference_flops
-    d__prefill_time__hardware_peak = -d__peak_rate__hardware_peak*prefill_ops/(1000000000*peak_rate**2*prefill_efficiency)
-    d__prefill_time__prompt_tokens = _g12*d__prefill_ops__prompt_tokens
-    d__prefill_time__prefill_efficiency = -_g11*prefill_ops/prefill_efficiency**2
+    d__prefill_time__workload_inference_flops = _g12 * d__prefill_ops__workload_inference_flops
+    d__prefill_time__hardware_peak = (
+        -d__peak_rate__hardware_peak * prefill_ops / (1000000000 * peak_rate**2 * prefill_efficiency)
+    )
+    d__prefill_time__prompt_tokens = _g12 * d__prefill_ops__prompt_tokens
+    d__prefill_time__prefill_efficiency = -_g11 * prefill_ops / prefill_efficiency**2
     return {
-        'weights': {'workload_parameters': d__weights__workload_parameters, 'weight_bytes_per_param': d__weights__weight_bytes_per_param},
-        'kv_per_token': {'workload_kv_values_per_token': d__kv_per_token__workload_kv_values_per_token, 'kv_bytes_per_value': d__kv_per_token__kv_bytes_per_value},
-        'kv_per_sequence': {'workload_kv_values_per_token': d__kv_per_sequence__workload_kv_values_per_token, 'kv_bytes_per_value': d__kv_per_sequence__kv_bytes_per_value, 'context_tokens': d__kv_per_sequence__context_tokens},
-        'bandwidth': {'hardware_bandwidth': d__bandwidth__hardware_bandwidth},
-        'rate_ceiling': {'workload_kv_values_per_token': d__rate_ceiling__workload_kv_values_per_token, 'hardware_bandwidth': d__rate_ceiling__hardware_bandwidth, 'kv_bytes_per_value': d__rate_ceiling__kv_bytes_per_value, 'context_tokens': d__rate_ceiling__context_tokens},
-        'max_batch_in_memory': {'workload_parameters': d__max_batch_in_memory__workload_parameters, 'workload_kv_values_per_token': d__max_batch_in_memory__workload_kv_values_per_token, 'hardware_capacity': d__max_batch_in_memory__hardware_capacity, 'weight_bytes_per_param': d__max_batch_in_memory__weight_bytes_per_param, 'kv_bytes_per_value': d__max_batch_in_memory__kv_bytes_per_value, 'context_tokens': d__max_batch_in_memory__context_tokens},
-        'peak_rate': {'hardware_peak': d__peak_rate__hardware_peak},
-        'ridge': {'hardware_peak': d__ridge__hardware_peak, 'hardware_bandwidth': d__ridge__hardware_bandwidth},
-        'prefill_ops': {'workload_inference_flops': d__prefill_ops__workload_inference_flops, 'prompt_tokens': d__prefill_ops__prompt_tokens},
-        'prefill_time': {'workload_inference_flops': d__prefill_time__workload_inference_flops, 'hardware_peak': d__prefill_time__hardware_peak, 'prompt_tokens': d__prefill_time__prompt_tokens, 'prefill_efficiency': d__prefill_time__prefill_efficiency},
+        "weights": {
+            "workload_parameters": d__weights__workload_parameters,
+            "weight_bytes_per_param": d__weights__weight_bytes_per_param,
+        },
+        "kv_per_token": {
+            "workload_kv_values_per_token": d__kv_per_token__workload_kv_values_per_token,
+            "kv_bytes_per_value": d__kv_per_token__kv_bytes_per_value,
+        },
+        "kv_per_sequence": {
+            "workload_kv_values_per_token": d__kv_per_sequence__workload_kv_values_per_token,
+            "kv_bytes_per_value": d__kv_per_sequence__kv_bytes_per_value,
+            "context_tokens": d__kv_per_sequence__context_tokens,
+        },
+        "bandwidth": {"hardware_bandwidth": d__bandwidth__hardware_bandwidth},
+        "rate_ceiling": {
+            "workload_kv_values_per_token": d__rate_ceiling__workload_kv_values_per_token,
+            "hardware_bandwidth": d__rate_ceiling__hardware_bandwidth,
+            "kv_bytes_per_value": d__rate_ceiling__kv_bytes_per_value,
+            "context_tokens": d__rate_ceiling__context_tokens,
+        },
+        "max_batch_in_memory": {
+            "workload_parameters": d__max_batch_in_memory__workload_parameters,
+            "workload_kv_values_per_token": d__max_batch_in_memory__workload_kv_values_per_token,
+            "hardware_capacity": d__max_batch_in_memory__hardware_capacity,
+            "weight_bytes_per_param": d__max_batch_in_memory__weight_bytes_per_param,
+            "kv_bytes_per_value": d__max_batch_in_memory__kv_bytes_per_value,
+            "context_tokens": d__max_batch_in_memory__context_tokens,
+        },
+        "peak_rate": {"hardware_peak": d__peak_rate__hardware_peak},
+        "ridge": {"hardware_peak": d__ridge__hardware_peak, "hardware_bandwidth": d__ridge__hardware_bandwidth},
+        "prefill_ops": {
+            "workload_inference_flops": d__prefill_ops__workload_inference_flops,
+            "prompt_tokens": d__prefill_ops__prompt_tokens,
+        },
+        "prefill_time": {
+            "workload_inference_flops": d__prefill_time__workload_inference_flops,
+            "hardware_peak": d__prefill_time__hardware_peak,
+            "prompt_tokens": d__prefill_time__prompt_tokens,
+            "prefill_efficiency": d__prefill_time__prefill_efficiency,
+        },
     }
 
 
@@ -211,54 +266,93 @@ class KvDecodeBatchScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('weight_bytes_per_param', unit='byte', minimum=0, strict=True, doc='Storage width of one weight.'),
-        InputSpec('kv_bytes_per_value', unit='byte', minimum=0, strict=True, doc='Storage width of one cached value.'),
-        InputSpec('context_tokens', integer=True, minimum=0, strict=True, doc='Tokens cached per sequence.'),
-        ListSpec('batch_sizes', integer=True, minimum=0, strict=True, min_length=1, doc='Batches to evaluate, one result each.'),
-        InputSpec('prompt_tokens', integer=True, minimum=0, strict=True, doc='Tokens of one prompt (prefill).'),
-        InputSpec('prefill_efficiency', minimum=0, strict=True, doc='Achieved share of the peak in prefill.', maximum=1),
-        ListSpec('tpot_budgets', unit='s', minimum=0, strict=True, min_length=1, doc='Time-per-token budgets, one result each.'),
+        InputSpec("weight_bytes_per_param", unit="byte", minimum=0, strict=True, doc="Storage width of one weight."),
+        InputSpec("kv_bytes_per_value", unit="byte", minimum=0, strict=True, doc="Storage width of one cached value."),
+        InputSpec("context_tokens", integer=True, minimum=0, strict=True, doc="Tokens cached per sequence."),
+        ListSpec(
+            "batch_sizes",
+            integer=True,
+            minimum=0,
+            strict=True,
+            min_length=1,
+            doc="Batches to evaluate, one result each.",
+        ),
+        InputSpec("prompt_tokens", integer=True, minimum=0, strict=True, doc="Tokens of one prompt (prefill)."),
+        InputSpec(
+            "prefill_efficiency", minimum=0, strict=True, doc="Achieved share of the peak in prefill.", maximum=1
+        ),
+        ListSpec(
+            "tpot_budgets",
+            unit="s",
+            minimum=0,
+            strict=True,
+            min_length=1,
+            doc="Time-per-token budgets, one result each.",
+        ),
     )
     _nodes = (
-        NodeSpec('hardware', precision='peak_precision', fields={'peak': 'hardware_peak', 'bandwidth': 'hardware_bandwidth', 'capacity': 'hardware_capacity'}, optional=False, doc='The accelerator: bandwidth, capacity and the `peak_precision` rate.'),
+        NodeSpec(
+            "hardware",
+            precision="peak_precision",
+            fields={"peak": "hardware_peak", "bandwidth": "hardware_bandwidth", "capacity": "hardware_capacity"},
+            optional=False,
+            doc="The accelerator: bandwidth, capacity and the `peak_precision` rate.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'parameters': 'workload_parameters', 'inference_flops': 'workload_inference_flops', 'kv_values_per_token': 'workload_kv_values_per_token'}, required=('parameters', 'inference_flops', 'layers', 'hidden_dim', 'heads'), units={'workload_parameters': 'param', 'workload_inference_flops': 'flop'}, doc='The model: parameters, KV geometry and its stated forward FLOPs per token.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {
+                "parameters": "workload_parameters",
+                "inference_flops": "workload_inference_flops",
+                "kv_values_per_token": "workload_kv_values_per_token",
+            },
+            required=("parameters", "inference_flops", "layers", "hidden_dim", "heads"),
+            units={"workload_parameters": "param", "workload_inference_flops": "flop"},
+            doc="The model: parameters, KV geometry and its stated forward FLOPs per token.",
+        ),
     )
     _precisions = (
-        PrecisionSpec('peak_precision', default='fp16_dense', doc="Key of the node's `precision_flops` pricing prefill."),
+        PrecisionSpec(
+            "peak_precision", default="fp16_dense", doc="Key of the node's `precision_flops` pricing prefill."
+        ),
     )
     _requirements = (
-        Requirement(('workload_kv_values_per_token',), lambda workload_kv_values_per_token: (workload_kv_values_per_token > 0), 'the workload must cache at least one value per token'),
+        Requirement(
+            ("workload_kv_values_per_token",),
+            lambda workload_kv_values_per_token: workload_kv_values_per_token > 0,
+            "the workload must cache at least one value per token",
+        ),
     )
     _input_order = (
-        'workload',
-        'hardware',
-        'weight_bytes_per_param',
-        'kv_bytes_per_value',
-        'context_tokens',
-        'batch_sizes',
-        'prompt_tokens',
-        'prefill_efficiency',
-        'peak_precision',
-        'tpot_budgets',
+        "workload",
+        "hardware",
+        "weight_bytes_per_param",
+        "kv_bytes_per_value",
+        "context_tokens",
+        "batch_sizes",
+        "prompt_tokens",
+        "prefill_efficiency",
+        "peak_precision",
+        "tpot_budgets",
     )
     _outputs = (
-        'weights',
-        'kv_per_token',
-        'kv_per_sequence',
-        'bandwidth',
-        'step_bytes',
-        'step_time',
-        'token_rate',
-        'cache_share',
-        'rate_ceiling',
-        'max_batch_within',
-        'max_batch_in_memory',
-        'peak_rate',
-        'ridge',
-        'prefill_ops',
-        'prefill_time',
+        "weights",
+        "kv_per_token",
+        "kv_per_sequence",
+        "bandwidth",
+        "step_bytes",
+        "step_time",
+        "token_rate",
+        "cache_share",
+        "rate_ceiling",
+        "max_batch_within",
+        "max_batch_in_memory",
+        "peak_rate",
+        "ridge",
+        "prefill_ops",
+        "prefill_time",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -274,7 +368,7 @@ class KvDecodeBatchScenario(ScenarioBase):
         batch_sizes: Any = REQUIRED,
         prompt_tokens: Any = REQUIRED,
         prefill_efficiency: Any = REQUIRED,
-        peak_precision: Any = 'fp16_dense',
+        peak_precision: Any = "fp16_dense",
         tpot_budgets: Any = REQUIRED,
         name: str | None = None,
         description: str | None = None,
@@ -297,18 +391,18 @@ class KvDecodeBatchScenario(ScenarioBase):
             **unknown,
         )
 
-    weights = Output('weights', 'GB')
-    kv_per_token = Output('kv_per_token', 'byte')
-    kv_per_sequence = Output('kv_per_sequence', 'MB')
-    bandwidth = Output('bandwidth', 'TB/s')
-    step_bytes = ListOutput('step_bytes', 'byte')
-    step_time = ListOutput('step_time', 's')
-    token_rate = ListOutput('token_rate', '1/s')
-    cache_share = ListOutput('cache_share')
-    rate_ceiling = Output('rate_ceiling', '1/s')
-    max_batch_within = ListOutput('max_batch_within')
-    max_batch_in_memory = Output('max_batch_in_memory')
-    peak_rate = Output('peak_rate', 'TFLOP/s')
-    ridge = Output('ridge', 'flop/byte')
-    prefill_ops = Output('prefill_ops', 'flop')
-    prefill_time = Output('prefill_time', 'ms')
+    weights = Output("weights", "GB")
+    kv_per_token = Output("kv_per_token", "byte")
+    kv_per_sequence = Output("kv_per_sequence", "MB")
+    bandwidth = Output("bandwidth", "TB/s")
+    step_bytes = ListOutput("step_bytes", "byte")
+    step_time = ListOutput("step_time", "s")
+    token_rate = ListOutput("token_rate", "1/s")
+    cache_share = ListOutput("cache_share")
+    rate_ceiling = Output("rate_ceiling", "1/s")
+    max_batch_within = ListOutput("max_batch_within")
+    max_batch_in_memory = Output("max_batch_in_memory")
+    peak_rate = Output("peak_rate", "TFLOP/s")
+    ridge = Output("ridge", "flop/byte")
+    prefill_ops = Output("prefill_ops", "flop")
+    prefill_time = Output("prefill_time", "ms")

@@ -46,19 +46,19 @@ def evaluate(
     _t0 = stages - 1
     fill_slots = _t0
     phase_slots = _t0 + microbatches
-    slots = 2*phase_slots
-    idle_slots = 2*fill_slots
-    bubble = fill_slots/phase_slots
-    bubble_ratio = fill_slots/microbatches
-    microbatches_for_bubble = fill_slots*(1 - bubble_target)/bubble_target
+    slots = 2 * phase_slots
+    idle_slots = 2 * fill_slots
+    bubble = fill_slots / phase_slots
+    bubble_ratio = fill_slots / microbatches
+    microbatches_for_bubble = fill_slots * (1 - bubble_target) / bubble_target
     return {
-        'fill_slots': fill_slots,
-        'phase_slots': phase_slots,
-        'slots': slots,
-        'idle_slots': idle_slots,
-        'bubble': bubble,
-        'bubble_ratio': bubble_ratio,
-        'microbatches_for_bubble': microbatches_for_bubble,
+        "fill_slots": fill_slots,
+        "phase_slots": phase_slots,
+        "slots": slots,
+        "idle_slots": idle_slots,
+        "bubble": bubble,
+        "bubble_ratio": bubble_ratio,
+        "microbatches_for_bubble": microbatches_for_bubble,
     }
 
 
@@ -79,28 +79,31 @@ def gradient(
     _t0 = stages - 1
     fill_slots = _t0
     phase_slots = _t0 + microbatches
-    _g0 = fill_slots/phase_slots**2
+    _g0 = fill_slots / phase_slots**2
     _g1 = 1 - bubble_target
     d__fill_slots__stages = 1
     d__phase_slots__stages = 1
     d__phase_slots__microbatches = 1
-    d__slots__stages = 2*d__phase_slots__stages
-    d__slots__microbatches = 2*d__phase_slots__microbatches
-    d__idle_slots__stages = 2*d__fill_slots__stages
-    d__bubble__stages = -_g0*d__phase_slots__stages + d__fill_slots__stages/phase_slots
-    d__bubble__microbatches = -_g0*d__phase_slots__microbatches
-    d__bubble_ratio__stages = d__fill_slots__stages/microbatches
-    d__bubble_ratio__microbatches = -fill_slots/microbatches**2
-    d__microbatches_for_bubble__stages = _g1*d__fill_slots__stages/bubble_target
-    d__microbatches_for_bubble__bubble_target = -_g1*fill_slots/bubble_target**2 - fill_slots/bubble_target
+    d__slots__stages = 2 * d__phase_slots__stages
+    d__slots__microbatches = 2 * d__phase_slots__microbatches
+    d__idle_slots__stages = 2 * d__fill_slots__stages
+    d__bubble__stages = -_g0 * d__phase_slots__stages + d__fill_slots__stages / phase_slots
+    d__bubble__microbatches = -_g0 * d__phase_slots__microbatches
+    d__bubble_ratio__stages = d__fill_slots__stages / microbatches
+    d__bubble_ratio__microbatches = -fill_slots / microbatches**2
+    d__microbatches_for_bubble__stages = _g1 * d__fill_slots__stages / bubble_target
+    d__microbatches_for_bubble__bubble_target = -_g1 * fill_slots / bubble_target**2 - fill_slots / bubble_target
     return {
-        'fill_slots': {'stages': d__fill_slots__stages},
-        'phase_slots': {'stages': d__phase_slots__stages, 'microbatches': d__phase_slots__microbatches},
-        'slots': {'stages': d__slots__stages, 'microbatches': d__slots__microbatches},
-        'idle_slots': {'stages': d__idle_slots__stages},
-        'bubble': {'stages': d__bubble__stages, 'microbatches': d__bubble__microbatches},
-        'bubble_ratio': {'stages': d__bubble_ratio__stages, 'microbatches': d__bubble_ratio__microbatches},
-        'microbatches_for_bubble': {'stages': d__microbatches_for_bubble__stages, 'bubble_target': d__microbatches_for_bubble__bubble_target},
+        "fill_slots": {"stages": d__fill_slots__stages},
+        "phase_slots": {"stages": d__phase_slots__stages, "microbatches": d__phase_slots__microbatches},
+        "slots": {"stages": d__slots__stages, "microbatches": d__slots__microbatches},
+        "idle_slots": {"stages": d__idle_slots__stages},
+        "bubble": {"stages": d__bubble__stages, "microbatches": d__bubble__microbatches},
+        "bubble_ratio": {"stages": d__bubble_ratio__stages, "microbatches": d__bubble_ratio__microbatches},
+        "microbatches_for_bubble": {
+            "stages": d__microbatches_for_bubble__stages,
+            "bubble_target": d__microbatches_for_bubble__bubble_target,
+        },
     }
 
 
@@ -120,26 +123,36 @@ class PipelineScheduleScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('stages', integer=True, minimum=0, strict=True, doc='Pipeline stages p (devices in one pipeline).'),
-        InputSpec('microbatches', integer=True, minimum=0, strict=True, doc='Micro-batches per step m.'),
-        InputSpec('bubble_target', minimum=0, strict=True, default=0.1, doc='Target bubble in (0, 1] for `microbatches_for_bubble`.'),
+        InputSpec("stages", integer=True, minimum=0, strict=True, doc="Pipeline stages p (devices in one pipeline)."),
+        InputSpec("microbatches", integer=True, minimum=0, strict=True, doc="Micro-batches per step m."),
+        InputSpec(
+            "bubble_target",
+            minimum=0,
+            strict=True,
+            default=0.1,
+            doc="Target bubble in (0, 1] for `microbatches_for_bubble`.",
+        ),
     )
     _requirements = (
-        Requirement(('bubble_target',), lambda bubble_target: (bubble_target <= 1), 'bubble_target must be at most 1 (a share of the step)'),
+        Requirement(
+            ("bubble_target",),
+            lambda bubble_target: bubble_target <= 1,
+            "bubble_target must be at most 1 (a share of the step)",
+        ),
     )
     _input_order = (
-        'stages',
-        'microbatches',
-        'bubble_target',
+        "stages",
+        "microbatches",
+        "bubble_target",
     )
     _outputs = (
-        'fill_slots',
-        'phase_slots',
-        'slots',
-        'idle_slots',
-        'bubble',
-        'bubble_ratio',
-        'microbatches_for_bubble',
+        "fill_slots",
+        "phase_slots",
+        "slots",
+        "idle_slots",
+        "bubble",
+        "bubble_ratio",
+        "microbatches_for_bubble",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -164,10 +177,10 @@ class PipelineScheduleScenario(ScenarioBase):
             **unknown,
         )
 
-    fill_slots = Output('fill_slots')
-    phase_slots = Output('phase_slots')
-    slots = Output('slots')
-    idle_slots = Output('idle_slots')
-    bubble = Output('bubble')
-    bubble_ratio = Output('bubble_ratio')
-    microbatches_for_bubble = Output('microbatches_for_bubble')
+    fill_slots = Output("fill_slots")
+    phase_slots = Output("phase_slots")
+    slots = Output("slots")
+    idle_slots = Output("idle_slots")
+    bubble = Output("bubble")
+    bubble_ratio = Output("bubble_ratio")
+    microbatches_for_bubble = Output("microbatches_for_bubble")

@@ -12,7 +12,15 @@ from typing import Any
 from symbolic.runtime.mathops import floor_div, minimum, step
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
-from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, NodeSpec, PrecisionSpec, Requirement, WorkloadSpec
+from symbolic.runtime.validation import (
+    REQUIRED,
+    ChoiceSpec,
+    InputSpec,
+    NodeSpec,
+    PrecisionSpec,
+    Requirement,
+    WorkloadSpec,
+)
 
 __all__ = ["SingleAcceleratorLlmServiceScenario", "evaluate", "gradient"]
 
@@ -88,52 +96,56 @@ def evaluate(
         cost_per_million_tokens [USD] = 1000000*[h]*price/tokens_per_hour
         remaining_memory [GB] = hardware_capacity - weights
     """
-    _t0 = 2*prompt_tokens
-    _t1 = workload_heads*workload_layers*floor_div(workload_hidden_dim, workload_heads)
-    _t2 = 1/(hardware_peak*prefill_efficiency)
-    _t3 = 1000000000*kv_reserve
+    _t0 = 2 * prompt_tokens
+    _t1 = workload_heads * workload_layers * floor_div(workload_hidden_dim, workload_heads)
+    _t2 = 1 / (hardware_peak * prefill_efficiency)
+    _t3 = 1000000000 * kv_reserve
     total_tokens = decode_tokens + prompt_tokens
-    _t4 = 2*total_tokens
-    ttft = 1000*_t0*_t2*(_t0*_t1 + workload_parameters) + 1000*hardware_dispatch_tax
-    _raw_weights = precision_value*workload_parameters
-    weights = _raw_weights/1000000000
-    bandwidth = hardware_bandwidth/1000000000000
-    kv_per_token = kv_bytes_per_value*workload_kv_values_per_token
-    kv_per_request = kv_per_token*total_tokens
-    weight_floor = _raw_weights/hardware_bandwidth
-    dispatch_cost = workload_layers/100
-    tpot = workload_layers/100000 + (_raw_weights + kv_per_request)/hardware_bandwidth
-    decode_time = decode_tokens*tpot
-    kv_capacity_tokens = floor_div(2*_t3 + kv_per_token, 2*kv_per_token)
-    resident_requests = floor_div(_t3, kv_per_request)
-    request_time = _t2*_t4*(_t1*_t4 + workload_parameters) + decode_time + hardware_dispatch_tax
-    prefill_request_rate = prefill_rate/prompt_tokens
-    residency_request_rate = resident_requests/request_time
+    _t4 = 2 * total_tokens
+    ttft = 1000 * _t0 * _t2 * (_t0 * _t1 + workload_parameters) + 1000 * hardware_dispatch_tax  # 1e3: s -> ms
+    _raw_weights = precision_value * workload_parameters
+    weights = _raw_weights / 1000000000  # 1e-9: B -> GB
+    bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
+    kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
+    kv_per_request = kv_per_token * total_tokens
+    weight_floor = _raw_weights / hardware_bandwidth  # 1e12: TB/s -> B/s (bandwidth); 1e9: GB -> B (weights)
+    dispatch_cost = workload_layers / 100  # 1e-3: ms -> s; 1e3: s -> ms
+    tpot = (
+        workload_layers / 100000 + (_raw_weights + kv_per_request) / hardware_bandwidth
+    )  # 1e12: TB/s -> B/s (bandwidth); 1e-3: ms -> s (dispatch_cost); 1e9: GB -> B (weights)
+    decode_time = decode_tokens * tpot
+    kv_capacity_tokens = floor_div(2 * _t3 + kv_per_token, 2 * kv_per_token)  # 1e9: GB -> B (kv_reserve)
+    resident_requests = floor_div(_t3, kv_per_request)  # 1e9: GB -> B (kv_reserve)
+    request_time = _t2 * _t4 * (_t1 * _t4 + workload_parameters) + decode_time + hardware_dispatch_tax
+    prefill_request_rate = prefill_rate / prompt_tokens
+    residency_request_rate = resident_requests / request_time
     request_rate = minimum(prefill_request_rate, residency_request_rate)
-    _raw_tokens_per_hour = request_rate*total_tokens
-    tokens_per_hour = 3600*_raw_tokens_per_hour
-    cost_per_million_tokens = 2500*price/(9*_raw_tokens_per_hour)
-    remaining_memory = hardware_capacity/1000000000 - weights
+    _raw_tokens_per_hour = request_rate * total_tokens
+    tokens_per_hour = 3600 * _raw_tokens_per_hour  # 3600: h -> s
+    cost_per_million_tokens = (
+        2500 * price / (9 * _raw_tokens_per_hour)
+    )  # 3600: h -> s; 1/3600: USD/h -> dollar/s (price)
+    remaining_memory = hardware_capacity / 1000000000 - weights  # 1e9: GB -> B (weights); 1e-9: B -> GB
     return {
-        'total_tokens': total_tokens,
-        'ttft': ttft,
-        'weights': weights,
-        'bandwidth': bandwidth,
-        'kv_per_token': kv_per_token,
-        'kv_per_request': kv_per_request,
-        'weight_floor': weight_floor,
-        'dispatch_cost': dispatch_cost,
-        'tpot': tpot,
-        'decode_time': decode_time,
-        'kv_capacity_tokens': kv_capacity_tokens,
-        'resident_requests': resident_requests,
-        'request_time': request_time,
-        'prefill_request_rate': prefill_request_rate,
-        'residency_request_rate': residency_request_rate,
-        'request_rate': request_rate,
-        'tokens_per_hour': tokens_per_hour,
-        'cost_per_million_tokens': cost_per_million_tokens,
-        'remaining_memory': remaining_memory,
+        "total_tokens": total_tokens,
+        "ttft": ttft,
+        "weights": weights,
+        "bandwidth": bandwidth,
+        "kv_per_token": kv_per_token,
+        "kv_per_request": kv_per_request,
+        "weight_floor": weight_floor,
+        "dispatch_cost": dispatch_cost,
+        "tpot": tpot,
+        "decode_time": decode_time,
+        "kv_capacity_tokens": kv_capacity_tokens,
+        "resident_requests": resident_requests,
+        "request_time": request_time,
+        "prefill_request_rate": prefill_request_rate,
+        "residency_request_rate": residency_request_rate,
+        "request_rate": request_rate,
+        "tokens_per_hour": tokens_per_hour,
+        "cost_per_million_tokens": cost_per_million_tokens,
+        "remaining_memory": remaining_memory,
     }
 
 
@@ -167,197 +179,344 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _t1 = workload_heads*workload_layers*floor_div(workload_hidden_dim, workload_heads)
-    _t2 = 1/(hardware_peak*prefill_efficiency)
-    _t3 = 1000000000*kv_reserve
+    _t1 = workload_heads * workload_layers * floor_div(workload_hidden_dim, workload_heads)
+    _t2 = 1 / (hardware_peak * prefill_efficiency)
+    _t3 = 1000000000 * kv_reserve
     total_tokens = decode_tokens + prompt_tokens
-    _t4 = 2*total_tokens
-    _raw_weights = precision_value*workload_parameters
-    weights = _raw_weights/1000000000
-    bandwidth = hardware_bandwidth/1000000000000
-    kv_per_token = kv_bytes_per_value*workload_kv_values_per_token
-    kv_per_request = kv_per_token*total_tokens
-    tpot = workload_layers/100000 + (_raw_weights + kv_per_request)/hardware_bandwidth
-    decode_time = decode_tokens*tpot
-    resident_requests = floor_div(_t3, kv_per_request)
-    request_time = _t2*_t4*(_t1*_t4 + workload_parameters) + decode_time + hardware_dispatch_tax
-    prefill_request_rate = prefill_rate/prompt_tokens
-    residency_request_rate = resident_requests/request_time
+    _t4 = 2 * total_tokens
+    _raw_weights = precision_value * workload_parameters
+    weights = _raw_weights / 1000000000  # 1e-9: B -> GB
+    bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
+    kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
+    kv_per_request = kv_per_token * total_tokens
+    tpot = (
+        workload_layers / 100000 + (_raw_weights + kv_per_request) / hardware_bandwidth
+    )  # 1e12: TB/s -> B/s (bandwidth); 1e-3: ms -> s (dispatch_cost); 1e9: GB -> B (weights)
+    decode_time = decode_tokens * tpot
+    resident_requests = floor_div(_t3, kv_per_request)  # 1e9: GB -> B (kv_reserve)
+    request_time = _t2 * _t4 * (_t1 * _t4 + workload_parameters) + decode_time + hardware_dispatch_tax
+    prefill_request_rate = prefill_rate / prompt_tokens
+    residency_request_rate = resident_requests / request_time
     request_rate = minimum(prefill_request_rate, residency_request_rate)
-    _raw_tokens_per_hour = request_rate*total_tokens
-    tokens_per_hour = 3600*_raw_tokens_per_hour
-    _g0 = 1/(hardware_peak*prefill_efficiency)
-    _g1 = 2000*_g0
-    _g2 = _g0*workload_hidden_dim
+    _raw_tokens_per_hour = request_rate * total_tokens
+    tokens_per_hour = 3600 * _raw_tokens_per_hour  # 3600: h -> s
+    _g0 = 1 / (hardware_peak * prefill_efficiency)
+    _g1 = 2000 * _g0
+    _g2 = _g0 * workload_hidden_dim
     _g3 = prompt_tokens**2
-    _g4 = 4000*_g3
-    _g5 = _g0*workload_layers
-    _g6 = 1/(hardware_peak**2*prefill_efficiency)
-    _g7 = workload_hidden_dim*workload_layers
-    _g8 = 2*_g7
-    _g9 = _g8*prompt_tokens + workload_parameters
-    _g10 = 2000*_g9*prompt_tokens
-    _g11 = _g0*_g7
-    _g12 = 1/(hardware_peak*prefill_efficiency**2)
-    _g13 = 1/(1000*bandwidth)
-    _g17 = 1/(1000000000000*bandwidth)
-    _g18 = 1000000000*kv_reserve
-    _g19 = _g18/kv_per_token**2
-    _g20 = _g18/kv_per_request**2
-    _g21 = 2*_g0
-    _g22 = 4*total_tokens**2
-    _g23 = _g8*total_tokens + workload_parameters
-    _g24 = 2*_g23*total_tokens
-    _g25 = 4*_g11*total_tokens + _g21*_g23
-    _g26 = resident_requests/request_time**2
+    _g4 = 4000 * _g3
+    _g5 = _g0 * workload_layers
+    _g6 = 1 / (hardware_peak**2 * prefill_efficiency)
+    _g7 = workload_hidden_dim * workload_layers
+    _g8 = 2 * _g7
+    _g9 = _g8 * prompt_tokens + workload_parameters
+    _g10 = 2000 * _g9 * prompt_tokens
+    _g11 = _g0 * _g7
+    _g12 = 1 / (hardware_peak * prefill_efficiency**2)
+    _g13 = 1 / (1000 * bandwidth)
+    _g17 = 1 / (1000000000000 * bandwidth)
+    _g18 = 1000000000 * kv_reserve
+    _g19 = _g18 / kv_per_token**2
+    _g20 = _g18 / kv_per_request**2
+    _g21 = 2 * _g0
+    _g22 = 4 * total_tokens**2
+    _g23 = _g8 * total_tokens + workload_parameters
+    _g24 = 2 * _g23 * total_tokens
+    _g25 = 4 * _g11 * total_tokens + _g21 * _g23
+    _g26 = resident_requests / request_time**2
     _g27 = prefill_request_rate - residency_request_rate
     _g28 = step(_g27)
     _g29 = step(-_g27)
-    _g30 = 3600*total_tokens
-    _g31 = 3600*request_rate
-    _g32 = 1000000*price/tokens_per_hour**2
+    _g30 = 3600 * total_tokens
+    _g31 = 3600 * request_rate
+    _g32 = 1000000 * price / tokens_per_hour**2
     d__total_tokens__prompt_tokens = 1
     d__total_tokens__decode_tokens = 1
-    d__ttft__workload_parameters = _g1*prompt_tokens
-    d__ttft__workload_layers = _g2*_g4
-    d__ttft__workload_hidden_dim = _g4*_g5
-    d__ttft__hardware_peak = -_g10*_g6
+    d__ttft__workload_parameters = _g1 * prompt_tokens
+    d__ttft__workload_layers = _g2 * _g4
+    d__ttft__workload_hidden_dim = _g4 * _g5
+    d__ttft__hardware_peak = -_g10 * _g6
     d__ttft__hardware_dispatch_tax = 1000
-    d__ttft__prompt_tokens = _g1*_g9 + 4000*_g11*prompt_tokens
-    d__ttft__prefill_efficiency = -_g10*_g12
-    d__weights__workload_parameters = precision_value/1000000000
-    _g14 = _g13*d__weights__workload_parameters
-    d__weights__precision_value = workload_parameters/1000000000
-    _g16 = _g13*d__weights__precision_value
-    d__bandwidth__hardware_bandwidth = 1/1000000000000
-    _g15 = d__bandwidth__hardware_bandwidth/bandwidth**2
+    d__ttft__prompt_tokens = _g1 * _g9 + 4000 * _g11 * prompt_tokens
+    d__ttft__prefill_efficiency = -_g10 * _g12
+    d__weights__workload_parameters = precision_value / 1000000000
+    _g14 = _g13 * d__weights__workload_parameters
+    d__weights__precision_value = workload_parameters / 1000000000
+    _g16 = _g13 * d__weights__precision_value
+    d__bandwidth__hardware_bandwidth = 1 / 1000000000000
+    _g15 = d__bandwidth__hardware_bandwidth / bandwidth**2
     d__kv_per_token__workload_kv_values_per_token = kv_bytes_per_value
     d__kv_per_token__kv_bytes_per_value = workload_kv_values_per_token
-    d__kv_per_request__workload_kv_values_per_token = d__kv_per_token__workload_kv_values_per_token*total_tokens
-    d__kv_per_request__kv_bytes_per_value = d__kv_per_token__kv_bytes_per_value*total_tokens
-    d__kv_per_request__prompt_tokens = d__total_tokens__prompt_tokens*kv_per_token
-    d__kv_per_request__decode_tokens = d__total_tokens__decode_tokens*kv_per_token
+    d__kv_per_request__workload_kv_values_per_token = d__kv_per_token__workload_kv_values_per_token * total_tokens
+    d__kv_per_request__kv_bytes_per_value = d__kv_per_token__kv_bytes_per_value * total_tokens
+    d__kv_per_request__prompt_tokens = d__total_tokens__prompt_tokens * kv_per_token
+    d__kv_per_request__decode_tokens = d__total_tokens__decode_tokens * kv_per_token
     d__weight_floor__workload_parameters = _g14
-    d__weight_floor__hardware_bandwidth = -_g15*weights/1000
+    d__weight_floor__hardware_bandwidth = -_g15 * weights / 1000
     d__weight_floor__precision_value = _g16
-    d__dispatch_cost__workload_layers = 1/100
+    d__dispatch_cost__workload_layers = 1 / 100
     d__tpot__workload_parameters = _g14
-    d__tpot__workload_layers = d__dispatch_cost__workload_layers/1000
-    d__tpot__workload_kv_values_per_token = _g17*d__kv_per_request__workload_kv_values_per_token
-    d__tpot__hardware_bandwidth = -_g15*(kv_per_request + 1000000000*weights)/1000000000000
+    d__tpot__workload_layers = d__dispatch_cost__workload_layers / 1000
+    d__tpot__workload_kv_values_per_token = _g17 * d__kv_per_request__workload_kv_values_per_token
+    d__tpot__hardware_bandwidth = -_g15 * (kv_per_request + 1000000000 * weights) / 1000000000000
     d__tpot__precision_value = _g16
-    d__tpot__kv_bytes_per_value = _g17*d__kv_per_request__kv_bytes_per_value
-    d__tpot__prompt_tokens = _g17*d__kv_per_request__prompt_tokens
-    d__tpot__decode_tokens = _g17*d__kv_per_request__decode_tokens
-    d__decode_time__workload_parameters = d__tpot__workload_parameters*decode_tokens
-    d__decode_time__workload_layers = d__tpot__workload_layers*decode_tokens
-    d__decode_time__workload_kv_values_per_token = d__tpot__workload_kv_values_per_token*decode_tokens
-    d__decode_time__hardware_bandwidth = d__tpot__hardware_bandwidth*decode_tokens
-    d__decode_time__precision_value = d__tpot__precision_value*decode_tokens
-    d__decode_time__kv_bytes_per_value = d__tpot__kv_bytes_per_value*decode_tokens
-    d__decode_time__prompt_tokens = d__tpot__prompt_tokens*decode_tokens
-    d__decode_time__decode_tokens = d__tpot__decode_tokens*decode_tokens + tpot
-    d__kv_capacity_tokens__workload_kv_values_per_token = -_g19*d__kv_per_token__workload_kv_values_per_token
-    d__kv_capacity_tokens__kv_bytes_per_value = -_g19*d__kv_per_token__kv_bytes_per_value
-    d__kv_capacity_tokens__kv_reserve = 1000000000/kv_per_token
-    d__resident_requests__workload_kv_values_per_token = -_g20*d__kv_per_request__workload_kv_values_per_token
-    d__resident_requests__kv_bytes_per_value = -_g20*d__kv_per_request__kv_bytes_per_value
-    d__resident_requests__prompt_tokens = -_g20*d__kv_per_request__prompt_tokens
-    d__resident_requests__decode_tokens = -_g20*d__kv_per_request__decode_tokens
-    d__resident_requests__kv_reserve = 1000000000/kv_per_request
-    d__request_time__workload_parameters = _g21*total_tokens + d__decode_time__workload_parameters
-    d__request_time__workload_layers = _g2*_g22 + d__decode_time__workload_layers
-    d__request_time__workload_hidden_dim = _g22*_g5
+    d__tpot__kv_bytes_per_value = _g17 * d__kv_per_request__kv_bytes_per_value
+    d__tpot__prompt_tokens = _g17 * d__kv_per_request__prompt_tokens
+    d__tpot__decode_tokens = _g17 * d__kv_per_request__decode_tokens
+    d__decode_time__workload_parameters = d__tpot__workload_parameters * decode_tokens
+    d__decode_time__workload_layers = d__tpot__workload_layers * decode_tokens
+    d__decode_time__workload_kv_values_per_token = d__tpot__workload_kv_values_per_token * decode_tokens
+    d__decode_time__hardware_bandwidth = d__tpot__hardware_bandwidth * decode_tokens
+    d__decode_time__precision_value = d__tpot__precision_value * decode_tokens
+    d__decode_time__kv_bytes_per_value = d__tpot__kv_bytes_per_value * decode_tokens
+    d__decode_time__prompt_tokens = d__tpot__prompt_tokens * decode_tokens
+    d__decode_time__decode_tokens = d__tpot__decode_tokens * decode_tokens + tpot
+    d__kv_capacity_tokens__workload_kv_values_per_token = -_g19 * d__kv_per_token__workload_kv_values_per_token
+    d__kv_capacity_tokens__kv_bytes_per_value = -_g19 * d__kv_per_token__kv_bytes_per_value
+    d__kv_capacity_tokens__kv_reserve = 1000000000 / kv_per_token
+    d__resident_requests__workload_kv_values_per_token = -_g20 * d__kv_per_request__workload_kv_values_per_token
+    d__resident_requests__kv_bytes_per_value = -_g20 * d__kv_per_request__kv_bytes_per_value
+    d__resident_requests__prompt_tokens = -_g20 * d__kv_per_request__prompt_tokens
+    d__resident_requests__decode_tokens = -_g20 * d__kv_per_request__decode_tokens
+    d__resident_requests__kv_reserve = 1000000000 / kv_per_request
+    d__request_time__workload_parameters = _g21 * total_tokens + d__decode_time__workload_parameters
+    d__request_time__workload_layers = _g2 * _g22 + d__decode_time__workload_layers
+    d__request_time__workload_hidden_dim = _g22 * _g5
     d__request_time__workload_kv_values_per_token = d__decode_time__workload_kv_values_per_token
-    d__request_time__hardware_peak = -_g24*_g6
+    d__request_time__hardware_peak = -_g24 * _g6
     d__request_time__hardware_bandwidth = d__decode_time__hardware_bandwidth
     d__request_time__hardware_dispatch_tax = 1
     d__request_time__precision_value = d__decode_time__precision_value
     d__request_time__kv_bytes_per_value = d__decode_time__kv_bytes_per_value
-    d__request_time__prompt_tokens = _g25*d__total_tokens__prompt_tokens + d__decode_time__prompt_tokens
-    d__request_time__decode_tokens = _g25*d__total_tokens__decode_tokens + d__decode_time__decode_tokens
-    d__request_time__prefill_efficiency = -_g12*_g24
-    d__prefill_request_rate__prompt_tokens = -prefill_rate/_g3
-    d__prefill_request_rate__prefill_rate = 1/prompt_tokens
-    d__residency_request_rate__workload_parameters = -_g26*d__request_time__workload_parameters
-    d__residency_request_rate__workload_layers = -_g26*d__request_time__workload_layers
-    d__residency_request_rate__workload_hidden_dim = -_g26*d__request_time__workload_hidden_dim
-    d__residency_request_rate__workload_kv_values_per_token = -_g26*d__request_time__workload_kv_values_per_token + d__resident_requests__workload_kv_values_per_token/request_time
-    d__residency_request_rate__hardware_peak = -_g26*d__request_time__hardware_peak
-    d__residency_request_rate__hardware_bandwidth = -_g26*d__request_time__hardware_bandwidth
-    d__residency_request_rate__hardware_dispatch_tax = -_g26*d__request_time__hardware_dispatch_tax
-    d__residency_request_rate__precision_value = -_g26*d__request_time__precision_value
-    d__residency_request_rate__kv_bytes_per_value = -_g26*d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value/request_time
-    d__residency_request_rate__prompt_tokens = -_g26*d__request_time__prompt_tokens + d__resident_requests__prompt_tokens/request_time
-    d__residency_request_rate__decode_tokens = -_g26*d__request_time__decode_tokens + d__resident_requests__decode_tokens/request_time
-    d__residency_request_rate__prefill_efficiency = -_g26*d__request_time__prefill_efficiency
-    d__residency_request_rate__kv_reserve = d__resident_requests__kv_reserve/request_time
-    d__request_rate__workload_parameters = _g28*d__residency_request_rate__workload_parameters
-    d__request_rate__workload_layers = _g28*d__residency_request_rate__workload_layers
-    d__request_rate__workload_hidden_dim = _g28*d__residency_request_rate__workload_hidden_dim
-    d__request_rate__workload_kv_values_per_token = _g28*d__residency_request_rate__workload_kv_values_per_token
-    d__request_rate__hardware_peak = _g28*d__residency_request_rate__hardware_peak
-    d__request_rate__hardware_bandwidth = _g28*d__residency_request_rate__hardware_bandwidth
-    d__request_rate__hardware_dispatch_tax = _g28*d__residency_request_rate__hardware_dispatch_tax
-    d__request_rate__precision_value = _g28*d__residency_request_rate__precision_value
-    d__request_rate__kv_bytes_per_value = _g28*d__residency_request_rate__kv_bytes_per_value
-    d__request_rate__prompt_tokens = _g28*d__residency_request_rate__prompt_tokens + _g29*d__prefill_request_rate__prompt_tokens
-    d__request_rate__decode_tokens = _g28*d__residency_request_rate__decode_tokens
-    d__request_rate__prefill_efficiency = _g28*d__residency_request_rate__prefill_efficiency
-    d__request_rate__kv_reserve = _g28*d__residency_request_rate__kv_reserve
-    d__request_rate__prefill_rate = _g29*d__prefill_request_rate__prefill_rate
-    d__tokens_per_hour__workload_parameters = _g30*d__request_rate__workload_parameters
-    d__tokens_per_hour__workload_layers = _g30*d__request_rate__workload_layers
-    d__tokens_per_hour__workload_hidden_dim = _g30*d__request_rate__workload_hidden_dim
-    d__tokens_per_hour__workload_kv_values_per_token = _g30*d__request_rate__workload_kv_values_per_token
-    d__tokens_per_hour__hardware_peak = _g30*d__request_rate__hardware_peak
-    d__tokens_per_hour__hardware_bandwidth = _g30*d__request_rate__hardware_bandwidth
-    d__tokens_per_hour__hardware_dispatch_tax = _g30*d__request_rate__hardware_dispatch_tax
-    d__tokens_per_hour__precision_value = _g30*d__request_rate__precision_value
-    d__tokens_per_hour__kv_bytes_per_value = _g30*d__request_rate__kv_bytes_per_value
-    d__tokens_per_hour__prompt_tokens = _g30*d__request_rate__prompt_tokens + _g31*d__total_tokens__prompt_tokens
-    d__tokens_per_hour__decode_tokens = _g30*d__request_rate__decode_tokens + _g31*d__total_tokens__decode_tokens
-    d__tokens_per_hour__prefill_efficiency = _g30*d__request_rate__prefill_efficiency
-    d__tokens_per_hour__kv_reserve = _g30*d__request_rate__kv_reserve
-    d__tokens_per_hour__prefill_rate = _g30*d__request_rate__prefill_rate
-    d__cost_per_million_tokens__workload_parameters = -_g32*d__tokens_per_hour__workload_parameters
-    d__cost_per_million_tokens__workload_layers = -_g32*d__tokens_per_hour__workload_layers
-    d__cost_per_million_tokens__workload_hidden_dim = -_g32*d__tokens_per_hour__workload_hidden_dim
-    d__cost_per_million_tokens__workload_kv_values_per_token = -_g32*d__tokens_per_hour__workload_kv_values_per_token
-    d__cost_per_million_tokens__hardware_peak = -_g32*d__tokens_per_hour__hardware_peak
-    d__cost_per_million_tokens__hardware_bandwidth = -_g32*d__tokens_per_hour__hardware_bandwidth
-    d__cost_per_million_tokens__hardware_dispatch_tax = -_g32*d__tokens_per_hour__hardware_dispatch_tax
-    d__cost_per_million_tokens__precision_value = -_g32*d__tokens_per_hour__precision_value
-    d__cost_per_million_tokens__kv_bytes_per_value = -_g32*d__tokens_per_hour__kv_bytes_per_value
-    d__cost_per_million_tokens__prompt_tokens = -_g32*d__tokens_per_hour__prompt_tokens
-    d__cost_per_million_tokens__decode_tokens = -_g32*d__tokens_per_hour__decode_tokens
-    d__cost_per_million_tokens__prefill_efficiency = -_g32*d__tokens_per_hour__prefill_efficiency
-    d__cost_per_million_tokens__kv_reserve = -_g32*d__tokens_per_hour__kv_reserve
-    d__cost_per_million_tokens__prefill_rate = -_g32*d__tokens_per_hour__prefill_rate
-    d__cost_per_million_tokens__price = 1000000/tokens_per_hour
+    d__request_time__prompt_tokens = _g25 * d__total_tokens__prompt_tokens + d__decode_time__prompt_tokens
+    d__request_time__decode_tokens = _g25 * d__total_tokens__decode_tokens + d__decode_time__decode_tokens
+    d__request_time__prefill_efficiency = -_g12 * _g24
+    d__prefill_request_rate__prompt_tokens = -prefill_rate / _g3
+    d__prefill_request_rate__prefill_rate = 1 / prompt_tokens
+    d__residency_request_rate__workload_parameters = -_g26 * d__request_time__workload_parameters
+    d__residency_request_rate__workload_layers = -_g26 * d__request_time__workload_layers
+    d__residency_request_rate__workload_hidden_dim = -_g26 * d__request_time__workload_hidden_dim
+    d__residency_request_rate__workload_kv_values_per_token = (
+        -_g26 * d__request_time__workload_kv_values_per_token
+        + d__resident_requests__workload_kv_values_per_token / request_time
+    )
+    d__residency_request_rate__hardware_peak = -_g26 * d__request_time__hardware_peak
+    d__residency_request_rate__hardware_bandwidth = -_g26 * d__request_time__hardware_bandwidth
+    d__residency_request_rate__hardware_dispatch_tax = -_g26 * d__request_time__hardware_dispatch_tax
+    d__residency_request_rate__precision_value = -_g26 * d__request_time__precision_value
+    d__residency_request_rate__kv_bytes_per_value = (
+        -_g26 * d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value / request_time
+    )
+    d__residency_request_rate__prompt_tokens = (
+        -_g26 * d__request_time__prompt_tokens + d__resident_requests__prompt_tokens / request_time
+    )
+    d__residency_request_rate__decode_tokens = (
+        -_g26 * d__request_time__decode_tokens + d__resident_requests__decode_tokens / request_time
+    )
+    d__residency_request_rate__prefill_efficiency = -_g26 * d__request_time__prefill_efficiency
+    d__residency_request_rate__kv_reserve = d__resident_requests__kv_reserve / request_time
+    d__request_rate__workload_parameters = _g28 * d__residency_request_rate__workload_parameters
+    d__request_rate__workload_layers = _g28 * d__residency_request_rate__workload_layers
+    d__request_rate__workload_hidden_dim = _g28 * d__residency_request_rate__workload_hidden_dim
+    d__request_rate__workload_kv_values_per_token = _g28 * d__residency_request_rate__workload_kv_values_per_token
+    d__request_rate__hardware_peak = _g28 * d__residency_request_rate__hardware_peak
+    d__request_rate__hardware_bandwidth = _g28 * d__residency_request_rate__hardware_bandwidth
+    d__request_rate__hardware_dispatch_tax = _g28 * d__residency_request_rate__hardware_dispatch_tax
+    d__request_rate__precision_value = _g28 * d__residency_request_rate__precision_value
+    d__request_rate__kv_bytes_per_value = _g28 * d__residency_request_rate__kv_bytes_per_value
+    d__request_rate__prompt_tokens = (
+        _g28 * d__residency_request_rate__prompt_tokens + _g29 * d__prefill_request_rate__prompt_tokens
+    )
+    d__request_rate__decode_tokens = _g28 * d__residency_request_rate__decode_tokens
+    d__request_rate__prefill_efficiency = _g28 * d__residency_request_rate__prefill_efficiency
+    d__request_rate__kv_reserve = _g28 * d__residency_request_rate__kv_reserve
+    d__request_rate__prefill_rate = _g29 * d__prefill_request_rate__prefill_rate
+    d__tokens_per_hour__workload_parameters = _g30 * d__request_rate__workload_parameters
+    d__tokens_per_hour__workload_layers = _g30 * d__request_rate__workload_layers
+    d__tokens_per_hour__workload_hidden_dim = _g30 * d__request_rate__workload_hidden_dim
+    d__tokens_per_hour__workload_kv_values_per_token = _g30 * d__request_rate__workload_kv_values_per_token
+    d__tokens_per_hour__hardware_peak = _g30 * d__request_rate__hardware_peak
+    d__tokens_per_hour__hardware_bandwidth = _g30 * d__request_rate__hardware_bandwidth
+    d__tokens_per_hour__hardware_dispatch_tax = _g30 * d__request_rate__hardware_dispatch_tax
+    d__tokens_per_hour__precision_value = _g30 * d__request_rate__precision_value
+    d__tokens_per_hour__kv_bytes_per_value = _g30 * d__request_rate__kv_bytes_per_value
+    d__tokens_per_hour__prompt_tokens = _g30 * d__request_rate__prompt_tokens + _g31 * d__total_tokens__prompt_tokens
+    d__tokens_per_hour__decode_tokens = _g30 * d__request_rate__decode_tokens + _g31 * d__total_tokens__decode_tokens
+    d__tokens_per_hour__prefill_efficiency = _g30 * d__request_rate__prefill_efficiency
+    d__tokens_per_hour__kv_reserve = _g30 * d__request_rate__kv_reserve
+    d__tokens_per_hour__prefill_rate = _g30 * d__request_rate__prefill_rate
+    d__cost_per_million_tokens__workload_parameters = -_g32 * d__tokens_per_hour__workload_parameters
+    d__cost_per_million_tokens__workload_layers = -_g32 * d__tokens_per_hour__workload_layers
+    d__cost_per_million_tokens__workload_hidden_dim = -_g32 * d__tokens_per_hour__workload_hidden_dim
+    d__cost_per_million_tokens__workload_kv_values_per_token = -_g32 * d__tokens_per_hour__workload_kv_values_per_token
+    d__cost_per_million_tokens__hardware_peak = -_g32 * d__tokens_per_hour__hardware_peak
+    d__cost_per_million_tokens__hardware_bandwidth = -_g32 * d__tokens_per_hour__hardware_bandwidth
+    d__cost_per_million_tokens__hardware_dispatch_tax = -_g32 * d__tokens_per_hour__hardware_dispatch_tax
+    d__cost_per_million_tokens__precision_value = -_g32 * d__tokens_per_hour__precision_value
+    d__cost_per_million_tokens__kv_bytes_per_value = -_g32 * d__tokens_per_hour__kv_bytes_per_value
+    d__cost_per_million_tokens__prompt_tokens = -_g32 * d__tokens_per_hour__prompt_tokens
+    d__cost_per_million_tokens__decode_tokens = -_g32 * d__tokens_per_hour__decode_tokens
+    d__cost_per_million_tokens__prefill_efficiency = -_g32 * d__tokens_per_hour__prefill_efficiency
+    d__cost_per_million_tokens__kv_reserve = -_g32 * d__tokens_per_hour__kv_reserve
+    d__cost_per_million_tokens__prefill_rate = -_g32 * d__tokens_per_hour__prefill_rate
+    d__cost_per_million_tokens__price = 1000000 / tokens_per_hour
     d__remaining_memory__workload_parameters = -d__weights__workload_parameters
-    d__remaining_memory__hardware_capacity = 1/1000000000
+    d__remaining_memory__hardware_capacity = 1 / 1000000000
     d__remaining_memory__precision_value = -d__weights__precision_value
     return {
-        'total_tokens': {'prompt_tokens': d__total_tokens__prompt_tokens, 'decode_tokens': d__total_tokens__decode_tokens},
-        'ttft': {'workload_parameters': d__ttft__workload_parameters, 'workload_layers': d__ttft__workload_layers, 'workload_hidden_dim': d__ttft__workload_hidden_dim, 'hardware_peak': d__ttft__hardware_peak, 'hardware_dispatch_tax': d__ttft__hardware_dispatch_tax, 'prompt_tokens': d__ttft__prompt_tokens, 'prefill_efficiency': d__ttft__prefill_efficiency},
-        'weights': {'workload_parameters': d__weights__workload_parameters, 'precision_value': d__weights__precision_value},
-        'bandwidth': {'hardware_bandwidth': d__bandwidth__hardware_bandwidth},
-        'kv_per_token': {'workload_kv_values_per_token': d__kv_per_token__workload_kv_values_per_token, 'kv_bytes_per_value': d__kv_per_token__kv_bytes_per_value},
-        'kv_per_request': {'workload_kv_values_per_token': d__kv_per_request__workload_kv_values_per_token, 'kv_bytes_per_value': d__kv_per_request__kv_bytes_per_value, 'prompt_tokens': d__kv_per_request__prompt_tokens, 'decode_tokens': d__kv_per_request__decode_tokens},
-        'weight_floor': {'workload_parameters': d__weight_floor__workload_parameters, 'hardware_bandwidth': d__weight_floor__hardware_bandwidth, 'precision_value': d__weight_floor__precision_value},
-        'dispatch_cost': {'workload_layers': d__dispatch_cost__workload_layers},
-        'tpot': {'workload_parameters': d__tpot__workload_parameters, 'workload_layers': d__tpot__workload_layers, 'workload_kv_values_per_token': d__tpot__workload_kv_values_per_token, 'hardware_bandwidth': d__tpot__hardware_bandwidth, 'precision_value': d__tpot__precision_value, 'kv_bytes_per_value': d__tpot__kv_bytes_per_value, 'prompt_tokens': d__tpot__prompt_tokens, 'decode_tokens': d__tpot__decode_tokens},
-        'decode_time': {'workload_parameters': d__decode_time__workload_parameters, 'workload_layers': d__decode_time__workload_layers, 'workload_kv_values_per_token': d__decode_time__workload_kv_values_per_token, 'hardware_bandwidth': d__decode_time__hardware_bandwidth, 'precision_value': d__decode_time__precision_value, 'kv_bytes_per_value': d__decode_time__kv_bytes_per_value, 'prompt_tokens': d__decode_time__prompt_tokens, 'decode_tokens': d__decode_time__decode_tokens},
-        'kv_capacity_tokens': {'workload_kv_values_per_token': d__kv_capacity_tokens__workload_kv_values_per_token, 'kv_bytes_per_value': d__kv_capacity_tokens__kv_bytes_per_value, 'kv_reserve': d__kv_capacity_tokens__kv_reserve},
-        'resident_requests': {'workload_kv_values_per_token': d__resident_requests__workload_kv_values_per_token, 'kv_bytes_per_value': d__resident_requests__kv_bytes_per_value, 'prompt_tokens': d__resident_requests__prompt_tokens, 'decode_tokens': d__resident_requests__decode_tokens, 'kv_reserve': d__resident_requests__kv_reserve},
-        'request_time': {'workload_parameters': d__request_time__workload_parameters, 'workload_layers': d__request_time__workload_layers, 'workload_hidden_dim': d__request_time__workload_hidden_dim, 'workload_kv_values_per_token': d__request_time__workload_kv_values_per_token, 'hardware_peak': d__request_time__hardware_peak, 'hardware_bandwidth': d__request_time__hardware_bandwidth, 'hardware_dispatch_tax': d__request_time__hardware_dispatch_tax, 'precision_value': d__request_time__precision_value, 'kv_bytes_per_value': d__request_time__kv_bytes_per_value, 'prompt_tokens': d__request_time__prompt_tokens, 'decode_tokens': d__request_time__decode_tokens, 'prefill_efficiency': d__request_time__prefill_efficiency},
-        'prefill_request_rate': {'prompt_tokens': d__prefill_request_rate__prompt_tokens, 'prefill_rate': d__prefill_request_rate__prefill_rate},
-        'residency_request_rate': {'workload_parameters': d__residency_request_rate__workload_parameters, 'workload_layers': d__residency_request_rate__workload_layers, 'workload_hidden_dim': d__residency_request_rate__workload_hidden_dim, 'workload_kv_values_per_token': d__residency_request_rate__workload_kv_values_per_token, 'hardware_peak': d__residency_request_rate__hardware_peak, 'hardware_bandwidth': d__residency_request_rate__hardware_bandwidth, 'hardware_dispatch_tax': d__residency_request_rate__hardware_dispatch_tax, 'precision_value': d__residency_request_rate__precision_value, 'kv_bytes_per_value': d__residency_request_rate__kv_bytes_per_value, 'prompt_tokens': d__residency_request_rate__prompt_tokens, 'decode_tokens': d__residency_request_rate__decode_tokens, 'prefill_efficiency': d__residency_request_rate__prefill_efficiency, 'kv_reserve': d__residency_request_rate__kv_reserve},
-        'request_rate': {'workload_parameters': d__request_rate__workload_parameters, 'workload_layers': d__request_rate__workload_layers, 'workload_hidden_dim': d__request_rate__workload_hidden_dim, 'workload_kv_values_per_token': d__request_rate__workload_kv_values_per_token, 'hardware_peak': d__request_rate__hardware_peak, 'hardware_bandwidth': d__request_rate__hardware_bandwidth, 'hardware_dispatch_tax': d__request_rate__hardware_dispatch_tax, 'precision_value': d__request_rate__precision_value, 'kv_bytes_per_value': d__request_rate__kv_bytes_per_value, 'prompt_tokens': d__request_rate__prompt_tokens, 'decode_tokens': d__request_rate__decode_tokens, 'prefill_efficiency': d__request_rate__prefill_efficiency, 'kv_reserve': d__request_rate__kv_reserve, 'prefill_rate': d__request_rate__prefill_rate},
-        'tokens_per_hour': {'workload_parameters': d__tokens_per_hour__workload_parameters, 'workload_layers': d__tokens_per_hour__workload_layers, 'workload_hidden_dim': d__tokens_per_hour__workload_hidden_dim, 'workload_kv_values_per_token': d__tokens_per_hour__workload_kv_values_per_token, 'hardware_peak': d__tokens_per_hour__hardware_peak, 'hardware_bandwidth': d__tokens_per_hour__hardware_bandwidth, 'hardware_dispatch_tax': d__tokens_per_hour__hardware_dispatch_tax, 'precision_value': d__tokens_per_hour__precision_value, 'kv_bytes_per_value': d__tokens_per_hour__kv_bytes_per_value, 'prompt_tokens': d__tokens_per_hour__prompt_tokens, 'decode_tokens': d__tokens_per_hour__decode_tokens, 'prefill_efficiency': d__tokens_per_hour__prefill_efficiency, 'kv_reserve': d__tokens_per_hour__kv_reserve, 'prefill_rate': d__tokens_per_hour__prefill_rate},
-        'cost_per_million_tokens': {'workload_parameters': d__cost_per_million_tokens__workload_parameters, 'workload_layers': d__cost_per_million_tokens__workload_layers, 'workload_hidden_dim': d__cost_per_million_tokens__workload_hidden_dim, 'workload_kv_values_per_token': d__cost_per_million_tokens__workload_kv_values_per_token, 'hardware_peak': d__cost_per_million_tokens__hardware_peak, 'hardware_bandwidth': d__cost_per_million_tokens__hardware_bandwidth, 'hardware_dispatch_tax': d__cost_per_million_tokens__hardware_dispatch_tax, 'precision_value': d__cost_per_million_tokens__precision_value, 'kv_bytes_per_value': d__cost_per_million_tokens__kv_bytes_per_value, 'prompt_tokens': d__cost_per_million_tokens__prompt_tokens, 'decode_tokens': d__cost_per_million_tokens__decode_tokens, 'prefill_efficiency': d__cost_per_million_tokens__prefill_efficiency, 'kv_reserve': d__cost_per_million_tokens__kv_reserve, 'prefill_rate': d__cost_per_million_tokens__prefill_rate, 'price': d__cost_per_million_tokens__price},
-        'remaining_memory': {'workload_parameters': d__remaining_memory__workload_parameters, 'hardware_capacity': d__remaining_memory__hardware_capacity, 'precision_value': d__remaining_memory__precision_value},
+        "total_tokens": {
+            "prompt_tokens": d__total_tokens__prompt_tokens,
+            "decode_tokens": d__total_tokens__decode_tokens,
+        },
+        "ttft": {
+            "workload_parameters": d__ttft__workload_parameters,
+            "workload_layers": d__ttft__workload_layers,
+            "workload_hidden_dim": d__ttft__workload_hidden_dim,
+            "hardware_peak": d__ttft__hardware_peak,
+            "hardware_dispatch_tax": d__ttft__hardware_dispatch_tax,
+            "prompt_tokens": d__ttft__prompt_tokens,
+            "prefill_efficiency": d__ttft__prefill_efficiency,
+        },
+        "weights": {
+            "workload_parameters": d__weights__workload_parameters,
+            "precision_value": d__weights__precision_value,
+        },
+        "bandwidth": {"hardware_bandwidth": d__bandwidth__hardware_bandwidth},
+        "kv_per_token": {
+            "workload_kv_values_per_token": d__kv_per_token__workload_kv_values_per_token,
+            "kv_bytes_per_value": d__kv_per_token__kv_bytes_per_value,
+        },
+        "kv_per_request": {
+            "workload_kv_values_per_token": d__kv_per_request__workload_kv_values_per_token,
+            "kv_bytes_per_value": d__kv_per_request__kv_bytes_per_value,
+            "prompt_tokens": d__kv_per_request__prompt_tokens,
+            "decode_tokens": d__kv_per_request__decode_tokens,
+        },
+        "weight_floor": {
+            "workload_parameters": d__weight_floor__workload_parameters,
+            "hardware_bandwidth": d__weight_floor__hardware_bandwidth,
+            "precision_value": d__weight_floor__precision_value,
+        },
+        "dispatch_cost": {"workload_layers": d__dispatch_cost__workload_layers},
+        "tpot": {
+            "workload_parameters": d__tpot__workload_parameters,
+            "workload_layers": d__tpot__workload_layers,
+            "workload_kv_values_per_token": d__tpot__workload_kv_values_per_token,
+            "hardware_bandwidth": d__tpot__hardware_bandwidth,
+            "precision_value": d__tpot__precision_value,
+            "kv_bytes_per_value": d__tpot__kv_bytes_per_value,
+            "prompt_tokens": d__tpot__prompt_tokens,
+            "decode_tokens": d__tpot__decode_tokens,
+        },
+        "decode_time": {
+            "workload_parameters": d__decode_time__workload_parameters,
+            "workload_layers": d__decode_time__workload_layers,
+            "workload_kv_values_per_token": d__decode_time__workload_kv_values_per_token,
+            "hardware_bandwidth": d__decode_time__hardware_bandwidth,
+            "precision_value": d__decode_time__precision_value,
+            "kv_bytes_per_value": d__decode_time__kv_bytes_per_value,
+            "prompt_tokens": d__decode_time__prompt_tokens,
+            "decode_tokens": d__decode_time__decode_tokens,
+        },
+        "kv_capacity_tokens": {
+            "workload_kv_values_per_token": d__kv_capacity_tokens__workload_kv_values_per_token,
+            "kv_bytes_per_value": d__kv_capacity_tokens__kv_bytes_per_value,
+            "kv_reserve": d__kv_capacity_tokens__kv_reserve,
+        },
+        "resident_requests": {
+            "workload_kv_values_per_token": d__resident_requests__workload_kv_values_per_token,
+            "kv_bytes_per_value": d__resident_requests__kv_bytes_per_value,
+            "prompt_tokens": d__resident_requests__prompt_tokens,
+            "decode_tokens": d__resident_requests__decode_tokens,
+            "kv_reserve": d__resident_requests__kv_reserve,
+        },
+        "request_time": {
+            "workload_parameters": d__request_time__workload_parameters,
+            "workload_layers": d__request_time__workload_layers,
+            "workload_hidden_dim": d__request_time__workload_hidden_dim,
+            "workload_kv_values_per_token": d__request_time__workload_kv_values_per_token,
+            "hardware_peak": d__request_time__hardware_peak,
+            "hardware_bandwidth": d__request_time__hardware_bandwidth,
+            "hardware_dispatch_tax": d__request_time__hardware_dispatch_tax,
+            "precision_value": d__request_time__precision_value,
+            "kv_bytes_per_value": d__request_time__kv_bytes_per_value,
+            "prompt_tokens": d__request_time__prompt_tokens,
+            "decode_tokens": d__request_time__decode_tokens,
+            "prefill_efficiency": d__request_time__prefill_efficiency,
+        },
+        "prefill_request_rate": {
+            "prompt_tokens": d__prefill_request_rate__prompt_tokens,
+            "prefill_rate": d__prefill_request_rate__prefill_rate,
+        },
+        "residency_request_rate": {
+            "workload_parameters": d__residency_request_rate__workload_parameters,
+            "workload_layers": d__residency_request_rate__workload_layers,
+            "workload_hidden_dim": d__residency_request_rate__workload_hidden_dim,
+            "workload_kv_values_per_token": d__residency_request_rate__workload_kv_values_per_token,
+            "hardware_peak": d__residency_request_rate__hardware_peak,
+            "hardware_bandwidth": d__residency_request_rate__hardware_bandwidth,
+            "hardware_dispatch_tax": d__residency_request_rate__hardware_dispatch_tax,
+            "precision_value": d__residency_request_rate__precision_value,
+            "kv_bytes_per_value": d__residency_request_rate__kv_bytes_per_value,
+            "prompt_tokens": d__residency_request_rate__prompt_tokens,
+            "decode_tokens": d__residency_request_rate__decode_tokens,
+            "prefill_efficiency": d__residency_request_rate__prefill_efficiency,
+            "kv_reserve": d__residency_request_rate__kv_reserve,
+        },
+        "request_rate": {
+            "workload_parameters": d__request_rate__workload_parameters,
+            "workload_layers": d__request_rate__workload_layers,
+            "workload_hidden_dim": d__request_rate__workload_hidden_dim,
+            "workload_kv_values_per_token": d__request_rate__workload_kv_values_per_token,
+            "hardware_peak": d__request_rate__hardware_peak,
+            "hardware_bandwidth": d__request_rate__hardware_bandwidth,
+            "hardware_dispatch_tax": d__request_rate__hardware_dispatch_tax,
+            "precision_value": d__request_rate__precision_value,
+            "kv_bytes_per_value": d__request_rate__kv_bytes_per_value,
+            "prompt_tokens": d__request_rate__prompt_tokens,
+            "decode_tokens": d__request_rate__decode_tokens,
+            "prefill_efficiency": d__request_rate__prefill_efficiency,
+            "kv_reserve": d__request_rate__kv_reserve,
+            "prefill_rate": d__request_rate__prefill_rate,
+        },
+        "tokens_per_hour": {
+            "workload_parameters": d__tokens_per_hour__workload_parameters,
+            "workload_layers": d__tokens_per_hour__workload_layers,
+            "workload_hidden_dim": d__tokens_per_hour__workload_hidden_dim,
+            "workload_kv_values_per_token": d__tokens_per_hour__workload_kv_values_per_token,
+            "hardware_peak": d__tokens_per_hour__hardware_peak,
+            "hardware_bandwidth": d__tokens_per_hour__hardware_bandwidth,
+            "hardware_dispatch_tax": d__tokens_per_hour__hardware_dispatch_tax,
+            "precision_value": d__tokens_per_hour__precision_value,
+            "kv_bytes_per_value": d__tokens_per_hour__kv_bytes_per_value,
+            "prompt_tokens": d__tokens_per_hour__prompt_tokens,
+            "decode_tokens": d__tokens_per_hour__decode_tokens,
+            "prefill_efficiency": d__tokens_per_hour__prefill_efficiency,
+            "kv_reserve": d__tokens_per_hour__kv_reserve,
+            "prefill_rate": d__tokens_per_hour__prefill_rate,
+        },
+        "cost_per_million_tokens": {
+            "workload_parameters": d__cost_per_million_tokens__workload_parameters,
+            "workload_layers": d__cost_per_million_tokens__workload_layers,
+            "workload_hidden_dim": d__cost_per_million_tokens__workload_hidden_dim,
+            "workload_kv_values_per_token": d__cost_per_million_tokens__workload_kv_values_per_token,
+            "hardware_peak": d__cost_per_million_tokens__hardware_peak,
+            "hardware_bandwidth": d__cost_per_million_tokens__hardware_bandwidth,
+            "hardware_dispatch_tax": d__cost_per_million_tokens__hardware_dispatch_tax,
+            "precision_value": d__cost_per_million_tokens__precision_value,
+            "kv_bytes_per_value": d__cost_per_million_tokens__kv_bytes_per_value,
+            "prompt_tokens": d__cost_per_million_tokens__prompt_tokens,
+            "decode_tokens": d__cost_per_million_tokens__decode_tokens,
+            "prefill_efficiency": d__cost_per_million_tokens__prefill_efficiency,
+            "kv_reserve": d__cost_per_million_tokens__kv_reserve,
+            "prefill_rate": d__cost_per_million_tokens__prefill_rate,
+            "price": d__cost_per_million_tokens__price,
+        },
+        "remaining_memory": {
+            "workload_parameters": d__remaining_memory__workload_parameters,
+            "hardware_capacity": d__remaining_memory__hardware_capacity,
+            "precision_value": d__remaining_memory__precision_value,
+        },
     }
 
 
@@ -379,67 +538,128 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('kv_bytes_per_value', unit='byte', minimum=0, strict=True, doc='Storage width of one cached value.'),
-        InputSpec('prompt_tokens', integer=True, minimum=0, strict=True, doc='Tokens of one prompt.'),
-        InputSpec('decode_tokens', integer=True, minimum=0, doc='Tokens generated per request.'),
-        InputSpec('prefill_efficiency', minimum=0, strict=True, doc='Share of the peak the prefill attains.', maximum=1),
-        InputSpec('kv_reserve', unit='GB', minimum=0, strict=True, doc='Memory set aside for KV caches.'),
-        InputSpec('prefill_rate', unit='1/s', minimum=0, strict=True, doc='Prompt tokens the service prefills per second.'),
-        InputSpec('price', unit='USD/h', minimum=0, strict=True, doc='Price of one accelerator-hour.'),
-        InputSpec('ttft_target', unit='ms', minimum=0, strict=True, default=None, doc='Time-to-first-token target; kept, not read.'),
-        InputSpec('tpot_target', unit='ms', minimum=0, strict=True, default=None, doc='Time-per-output-token target; kept, not read.'),
+        InputSpec("kv_bytes_per_value", unit="byte", minimum=0, strict=True, doc="Storage width of one cached value."),
+        InputSpec("prompt_tokens", integer=True, minimum=0, strict=True, doc="Tokens of one prompt."),
+        InputSpec("decode_tokens", integer=True, minimum=0, doc="Tokens generated per request."),
+        InputSpec(
+            "prefill_efficiency", minimum=0, strict=True, doc="Share of the peak the prefill attains.", maximum=1
+        ),
+        InputSpec("kv_reserve", unit="GB", minimum=0, strict=True, doc="Memory set aside for KV caches."),
+        InputSpec(
+            "prefill_rate", unit="1/s", minimum=0, strict=True, doc="Prompt tokens the service prefills per second."
+        ),
+        InputSpec("price", unit="USD/h", minimum=0, strict=True, doc="Price of one accelerator-hour."),
+        InputSpec(
+            "ttft_target",
+            unit="ms",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Time-to-first-token target; kept, not read.",
+        ),
+        InputSpec(
+            "tpot_target",
+            unit="ms",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Time-per-output-token target; kept, not read.",
+        ),
     )
     _choices = (
-        ChoiceSpec('precision', {'fp32': 4, 'tf32': 4, 'bf16': 2, 'fp16': 2, 'fp8': 1, 'int8': 1, 'int4': 0.5}, 'precision_value', unit='byte', default=REQUIRED, case_insensitive=True, doc='Weight storage precision.'),
+        ChoiceSpec(
+            "precision",
+            {"fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5},
+            "precision_value",
+            unit="byte",
+            default=REQUIRED,
+            case_insensitive=True,
+            doc="Weight storage precision.",
+        ),
     )
     _nodes = (
-        NodeSpec('hardware', precision='prefill_precision', fields={'peak': 'hardware_peak', 'bandwidth': 'hardware_bandwidth', 'capacity': 'hardware_capacity', 'dispatch_tax': 'hardware_dispatch_tax'}, optional=False, doc='The accelerator: peak rate, bandwidth, memory and dispatch cost.'),
+        NodeSpec(
+            "hardware",
+            precision="prefill_precision",
+            fields={
+                "peak": "hardware_peak",
+                "bandwidth": "hardware_bandwidth",
+                "capacity": "hardware_capacity",
+                "dispatch_tax": "hardware_dispatch_tax",
+            },
+            optional=False,
+            doc="The accelerator: peak rate, bandwidth, memory and dispatch cost.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'parameters': 'workload_parameters', 'layers': 'workload_layers', 'hidden_dim': 'workload_hidden_dim', 'heads': 'workload_heads', 'kv_values_per_token': 'workload_kv_values_per_token'}, required=('parameters', 'layers', 'hidden_dim', 'heads'), units={'workload_parameters': 'param'}, doc='The model: parameters, layers, attention geometry and KV heads.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {
+                "parameters": "workload_parameters",
+                "layers": "workload_layers",
+                "hidden_dim": "workload_hidden_dim",
+                "heads": "workload_heads",
+                "kv_values_per_token": "workload_kv_values_per_token",
+            },
+            required=("parameters", "layers", "hidden_dim", "heads"),
+            units={"workload_parameters": "param"},
+            doc="The model: parameters, layers, attention geometry and KV heads.",
+        ),
     )
     _precisions = (
-        PrecisionSpec('prefill_precision', default='peak', doc="Key of the node's rates pricing the prefill."),
+        PrecisionSpec("prefill_precision", default="peak", doc="Key of the node's rates pricing the prefill."),
     )
     _requirements = (
-        Requirement(('workload_kv_values_per_token',), lambda workload_kv_values_per_token: (workload_kv_values_per_token > 0), 'the workload must cache at least one value per token'),
-        Requirement(('workload_kv_values_per_token', 'kv_bytes_per_value', 'prompt_tokens', 'decode_tokens', 'kv_reserve'), lambda workload_kv_values_per_token, kv_bytes_per_value, prompt_tokens, decode_tokens, kv_reserve: (1000000000*kv_reserve >= kv_bytes_per_value*workload_kv_values_per_token*(decode_tokens + prompt_tokens)), "kv_reserve must hold at least one request's KV cache"),
+        Requirement(
+            ("workload_kv_values_per_token",),
+            lambda workload_kv_values_per_token: workload_kv_values_per_token > 0,
+            "the workload must cache at least one value per token",
+        ),
+        Requirement(
+            ("workload_kv_values_per_token", "kv_bytes_per_value", "prompt_tokens", "decode_tokens", "kv_reserve"),
+            lambda workload_kv_values_per_token, kv_bytes_per_value, prompt_tokens, decode_tokens, kv_reserve: (
+                1000000000 * kv_reserve
+                >= kv_bytes_per_value * workload_kv_values_per_token * (decode_tokens + prompt_tokens)
+            ),
+            "kv_reserve must hold at least one request's KV cache",
+        ),
     )
     _input_order = (
-        'workload',
-        'hardware',
-        'precision',
-        'kv_bytes_per_value',
-        'prompt_tokens',
-        'decode_tokens',
-        'prefill_efficiency',
-        'kv_reserve',
-        'prefill_rate',
-        'price',
-        'ttft_target',
-        'tpot_target',
-        'prefill_precision',
+        "workload",
+        "hardware",
+        "precision",
+        "kv_bytes_per_value",
+        "prompt_tokens",
+        "decode_tokens",
+        "prefill_efficiency",
+        "kv_reserve",
+        "prefill_rate",
+        "price",
+        "ttft_target",
+        "tpot_target",
+        "prefill_precision",
     )
     _outputs = (
-        'total_tokens',
-        'ttft',
-        'weights',
-        'bandwidth',
-        'kv_per_token',
-        'kv_per_request',
-        'weight_floor',
-        'dispatch_cost',
-        'tpot',
-        'decode_time',
-        'kv_capacity_tokens',
-        'resident_requests',
-        'request_time',
-        'prefill_request_rate',
-        'residency_request_rate',
-        'request_rate',
-        'tokens_per_hour',
-        'cost_per_million_tokens',
-        'remaining_memory',
+        "total_tokens",
+        "ttft",
+        "weights",
+        "bandwidth",
+        "kv_per_token",
+        "kv_per_request",
+        "weight_floor",
+        "dispatch_cost",
+        "tpot",
+        "decode_time",
+        "kv_capacity_tokens",
+        "resident_requests",
+        "request_time",
+        "prefill_request_rate",
+        "residency_request_rate",
+        "request_rate",
+        "tokens_per_hour",
+        "cost_per_million_tokens",
+        "remaining_memory",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -459,7 +679,7 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         price: Any = REQUIRED,
         ttft_target: Any = None,
         tpot_target: Any = None,
-        prefill_precision: Any = 'peak',
+        prefill_precision: Any = "peak",
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -484,22 +704,22 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
             **unknown,
         )
 
-    total_tokens = Output('total_tokens')
-    ttft = Output('ttft', 'ms')
-    weights = Output('weights', 'GB')
-    bandwidth = Output('bandwidth', 'TB/s')
-    kv_per_token = Output('kv_per_token', 'byte')
-    kv_per_request = Output('kv_per_request', 'byte')
-    weight_floor = Output('weight_floor', 's')
-    dispatch_cost = Output('dispatch_cost', 'ms')
-    tpot = Output('tpot', 's')
-    decode_time = Output('decode_time', 's')
-    kv_capacity_tokens = Output('kv_capacity_tokens')
-    resident_requests = Output('resident_requests')
-    request_time = Output('request_time', 's')
-    prefill_request_rate = Output('prefill_request_rate', '1/s')
-    residency_request_rate = Output('residency_request_rate', '1/s')
-    request_rate = Output('request_rate', '1/s')
-    tokens_per_hour = Output('tokens_per_hour')
-    cost_per_million_tokens = Output('cost_per_million_tokens', 'USD')
-    remaining_memory = Output('remaining_memory', 'GB')
+    total_tokens = Output("total_tokens")
+    ttft = Output("ttft", "ms")
+    weights = Output("weights", "GB")
+    bandwidth = Output("bandwidth", "TB/s")
+    kv_per_token = Output("kv_per_token", "byte")
+    kv_per_request = Output("kv_per_request", "byte")
+    weight_floor = Output("weight_floor", "s")
+    dispatch_cost = Output("dispatch_cost", "ms")
+    tpot = Output("tpot", "s")
+    decode_time = Output("decode_time", "s")
+    kv_capacity_tokens = Output("kv_capacity_tokens")
+    resident_requests = Output("resident_requests")
+    request_time = Output("request_time", "s")
+    prefill_request_rate = Output("prefill_request_rate", "1/s")
+    residency_request_rate = Output("residency_request_rate", "1/s")
+    request_rate = Output("request_rate", "1/s")
+    tokens_per_hour = Output("tokens_per_hour")
+    cost_per_million_tokens = Output("cost_per_million_tokens", "USD")
+    remaining_memory = Output("remaining_memory", "GB")

@@ -53,20 +53,24 @@ def evaluate(
         result.transfer_times [ms] = layer_bytes/links[j]
         result.breakeven_bandwidth [GB/s] = layer_bytes/compute_time
     """
-    result__layer_flops = 2*tokens*workload_parameters/workload_layers
-    _t0 = result__layer_flops/(accelerator_peak*local_efficiency*tp_size)
+    result__layer_flops = 2 * tokens * workload_parameters / workload_layers
+    _t0 = result__layer_flops / (accelerator_peak * local_efficiency * tp_size)
     _raw_result__compute_time = _t0
-    result__compute_time = 1000*_t0
-    result__layer_bytes = 4*collectives_per_layer*tokens*workload_hidden_dim*(tp_size - 1)/tp_size
-    result__transfer_times = [result__layer_bytes/(1000000*links[link]) for link in range(0, len(links))]
-    result__breakeven_bandwidth = result__layer_bytes/(1000000000*_raw_result__compute_time)
+    result__compute_time = 1000 * _t0  # 1e3: s -> ms
+    result__layer_bytes = 4 * collectives_per_layer * tokens * workload_hidden_dim * (tp_size - 1) / tp_size
+    result__transfer_times = [
+        result__layer_bytes / (1000000 * links[link]) for link in range(0, len(links))
+    ]  # 1e9: GB/s -> B/s (links[j]); 1e3: s -> ms
+    result__breakeven_bandwidth = result__layer_bytes / (
+        1000000000 * _raw_result__compute_time
+    )  # 1e-3: ms -> s (compute_time); 1e-9: B/s -> GB/s
     return {
-        'result': {
-            'layer_flops': result__layer_flops,
-            'compute_time': result__compute_time,
-            'layer_bytes': result__layer_bytes,
-            'transfer_times': result__transfer_times,
-            'breakeven_bandwidth': result__breakeven_bandwidth,
+        "result": {
+            "layer_flops": result__layer_flops,
+            "compute_time": result__compute_time,
+            "layer_bytes": result__layer_bytes,
+            "transfer_times": result__transfer_times,
+            "breakeven_bandwidth": result__breakeven_bandwidth,
         },
     }
 
@@ -91,46 +95,77 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__layer_flops = 2*tokens*workload_parameters/workload_layers
-    _t0 = result__layer_flops/(accelerator_peak*local_efficiency*tp_size)
-    result__compute_time = 1000*_t0
-    result__layer_bytes = 4*collectives_per_layer*tokens*workload_hidden_dim*(tp_size - 1)/tp_size
-    _g0 = 2/workload_layers
-    _g1 = 1000/(accelerator_peak*local_efficiency)
-    _g2 = _g1/tp_size
-    _g3 = tp_size**(-2)
-    _g4 = 1000*result__layer_flops/tp_size
+    result__layer_flops = 2 * tokens * workload_parameters / workload_layers
+    _t0 = result__layer_flops / (accelerator_peak * local_efficiency * tp_size)
+    result__compute_time = 1000 * _t0  # 1e3: s -> ms
+    result__layer_bytes = 4 * collectives_per_layer * tokens * workload_hidden_dim * (tp_size - 1) / tp_size
+    _g0 = 2 / workload_layers
+    _g1 = 1000 / (accelerator_peak * local_efficiency)
+    _g2 = _g1 / tp_size
+    _g3 = tp_size ** (-2)
+    _g4 = 1000 * result__layer_flops / tp_size
     _g5 = tp_size - 1
-    _g6 = 4*collectives_per_layer*tokens/tp_size
-    _g7 = 4*_g5*workload_hidden_dim/tp_size
-    _g8 = result__layer_bytes/(1000000*result__compute_time**2)
-    _g9 = 1/(1000000*result__compute_time)
-    d__result__layer_flops__workload_parameters = _g0*tokens
-    d__result__layer_flops__workload_layers = -2*tokens*workload_parameters/workload_layers**2
-    d__result__layer_flops__tokens = _g0*workload_parameters
-    d__result__compute_time__workload_parameters = _g2*d__result__layer_flops__workload_parameters
-    d__result__compute_time__workload_layers = _g2*d__result__layer_flops__workload_layers
-    d__result__compute_time__tp_size = -_g1*_g3*result__layer_flops
-    d__result__compute_time__tokens = _g2*d__result__layer_flops__tokens
-    d__result__compute_time__accelerator_peak = -_g4/(accelerator_peak**2*local_efficiency)
-    d__result__compute_time__local_efficiency = -_g4/(accelerator_peak*local_efficiency**2)
-    d__result__layer_bytes__workload_hidden_dim = _g5*_g6
-    d__result__layer_bytes__tp_size = -4*_g3*_g5*collectives_per_layer*tokens*workload_hidden_dim + _g6*workload_hidden_dim
-    d__result__layer_bytes__tokens = _g7*collectives_per_layer
-    d__result__layer_bytes__collectives_per_layer = _g7*tokens
-    d__result__breakeven_bandwidth__workload_parameters = -_g8*d__result__compute_time__workload_parameters
-    d__result__breakeven_bandwidth__workload_layers = -_g8*d__result__compute_time__workload_layers
-    d__result__breakeven_bandwidth__workload_hidden_dim = _g9*d__result__layer_bytes__workload_hidden_dim
-    d__result__breakeven_bandwidth__tp_size = -_g8*d__result__compute_time__tp_size + d__result__layer_bytes__tp_size/(1000000*result__compute_time)
-    d__result__breakeven_bandwidth__tokens = -_g8*d__result__compute_time__tokens + d__result__layer_bytes__tokens/(1000000*result__compute_time)
-    d__result__breakeven_bandwidth__accelerator_peak = -_g8*d__result__compute_time__accelerator_peak
-    d__result__breakeven_bandwidth__local_efficiency = -_g8*d__result__compute_time__local_efficiency
-    d__result__breakeven_bandwidth__collectives_per_layer = _g9*d__result__layer_bytes__collectives_per_layer
+    _g6 = 4 * collectives_per_layer * tokens / tp_size
+    _g7 = 4 * _g5 * workload_hidden_dim / tp_size
+    _g8 = result__layer_bytes / (1000000 * result__compute_time**2)
+    _g9 = 1 / (1000000 * result__compute_time)
+    d__result__layer_flops__workload_parameters = _g0 * tokens
+    d__result__layer_flops__workload_layers = -2 * tokens * workload_parameters / workload_layers**2
+    d__result__layer_flops__tokens = _g0 * workload_parameters
+    d__result__compute_time__workload_parameters = _g2 * d__result__layer_flops__workload_parameters
+    d__result__compute_time__workload_layers = _g2 * d__result__layer_flops__workload_layers
+    d__result__compute_time__tp_size = -_g1 * _g3 * result__layer_flops
+    d__result__compute_time__tokens = _g2 * d__result__layer_flops__tokens
+    d__result__compute_time__accelerator_peak = -_g4 / (accelerator_peak**2 * local_efficiency)
+    d__result__compute_time__local_efficiency = -_g4 / (accelerator_peak * local_efficiency**2)
+    d__result__layer_bytes__workload_hidden_dim = _g5 * _g6
+    d__result__layer_bytes__tp_size = (
+        -4 * _g3 * _g5 * collectives_per_layer * tokens * workload_hidden_dim + _g6 * workload_hidden_dim
+    )
+    d__result__layer_bytes__tokens = _g7 * collectives_per_layer
+    d__result__layer_bytes__collectives_per_layer = _g7 * tokens
+    d__result__breakeven_bandwidth__workload_parameters = -_g8 * d__result__compute_time__workload_parameters
+    d__result__breakeven_bandwidth__workload_layers = -_g8 * d__result__compute_time__workload_layers
+    d__result__breakeven_bandwidth__workload_hidden_dim = _g9 * d__result__layer_bytes__workload_hidden_dim
+    d__result__breakeven_bandwidth__tp_size = (
+        -_g8 * d__result__compute_time__tp_size + d__result__layer_bytes__tp_size / (1000000 * result__compute_time)
+    )
+    d__result__breakeven_bandwidth__tokens = -_g8 * d__result__compute_time__tokens + d__result__layer_bytes__tokens / (
+        1000000 * result__compute_time
+    )
+    d__result__breakeven_bandwidth__accelerator_peak = -_g8 * d__result__compute_time__accelerator_peak
+    d__result__breakeven_bandwidth__local_efficiency = -_g8 * d__result__compute_time__local_efficiency
+    d__result__breakeven_bandwidth__collectives_per_layer = _g9 * d__result__layer_bytes__collectives_per_layer
     return {
-        'result.layer_flops': {'workload_parameters': d__result__layer_flops__workload_parameters, 'workload_layers': d__result__layer_flops__workload_layers, 'tokens': d__result__layer_flops__tokens},
-        'result.compute_time': {'workload_parameters': d__result__compute_time__workload_parameters, 'workload_layers': d__result__compute_time__workload_layers, 'tp_size': d__result__compute_time__tp_size, 'tokens': d__result__compute_time__tokens, 'accelerator_peak': d__result__compute_time__accelerator_peak, 'local_efficiency': d__result__compute_time__local_efficiency},
-        'result.layer_bytes': {'workload_hidden_dim': d__result__layer_bytes__workload_hidden_dim, 'tp_size': d__result__layer_bytes__tp_size, 'tokens': d__result__layer_bytes__tokens, 'collectives_per_layer': d__result__layer_bytes__collectives_per_layer},
-        'result.breakeven_bandwidth': {'workload_parameters': d__result__breakeven_bandwidth__workload_parameters, 'workload_layers': d__result__breakeven_bandwidth__workload_layers, 'workload_hidden_dim': d__result__breakeven_bandwidth__workload_hidden_dim, 'tp_size': d__result__breakeven_bandwidth__tp_size, 'tokens': d__result__breakeven_bandwidth__tokens, 'accelerator_peak': d__result__breakeven_bandwidth__accelerator_peak, 'local_efficiency': d__result__breakeven_bandwidth__local_efficiency, 'collectives_per_layer': d__result__breakeven_bandwidth__collectives_per_layer},
+        "result.layer_flops": {
+            "workload_parameters": d__result__layer_flops__workload_parameters,
+            "workload_layers": d__result__layer_flops__workload_layers,
+            "tokens": d__result__layer_flops__tokens,
+        },
+        "result.compute_time": {
+            "workload_parameters": d__result__compute_time__workload_parameters,
+            "workload_layers": d__result__compute_time__workload_layers,
+            "tp_size": d__result__compute_time__tp_size,
+            "tokens": d__result__compute_time__tokens,
+            "accelerator_peak": d__result__compute_time__accelerator_peak,
+            "local_efficiency": d__result__compute_time__local_efficiency,
+        },
+        "result.layer_bytes": {
+            "workload_hidden_dim": d__result__layer_bytes__workload_hidden_dim,
+            "tp_size": d__result__layer_bytes__tp_size,
+            "tokens": d__result__layer_bytes__tokens,
+            "collectives_per_layer": d__result__layer_bytes__collectives_per_layer,
+        },
+        "result.breakeven_bandwidth": {
+            "workload_parameters": d__result__breakeven_bandwidth__workload_parameters,
+            "workload_layers": d__result__breakeven_bandwidth__workload_layers,
+            "workload_hidden_dim": d__result__breakeven_bandwidth__workload_hidden_dim,
+            "tp_size": d__result__breakeven_bandwidth__tp_size,
+            "tokens": d__result__breakeven_bandwidth__tokens,
+            "accelerator_peak": d__result__breakeven_bandwidth__accelerator_peak,
+            "local_efficiency": d__result__breakeven_bandwidth__local_efficiency,
+            "collectives_per_layer": d__result__breakeven_bandwidth__collectives_per_layer,
+        },
     }
 
 
@@ -151,34 +186,61 @@ class TensorParallelLayerScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('tp_size', integer=True, minimum=0, strict=True, doc='Tensor-parallel width: devices sharing the layer.'),
-        InputSpec('tokens', integer=True, minimum=0, strict=True, doc='Tokens through the layer.'),
-        InputSpec('local_efficiency', minimum=0, strict=True, doc='Share of the peak rate attained, in (0, 1].', maximum=1),
-        ListSpec('links', unit='GB/s', minimum=0, strict=True, min_length=1, keyed=True, doc='Candidate links for the exchange, by name: per-direction bandwidth.'),
-        InputSpec('collectives_per_layer', integer=True, minimum=0, default=2, doc="AllReduces per layer (2: Megatron-LM's forward pass)."),
+        InputSpec(
+            "tp_size", integer=True, minimum=0, strict=True, doc="Tensor-parallel width: devices sharing the layer."
+        ),
+        InputSpec("tokens", integer=True, minimum=0, strict=True, doc="Tokens through the layer."),
+        InputSpec(
+            "local_efficiency", minimum=0, strict=True, doc="Share of the peak rate attained, in (0, 1].", maximum=1
+        ),
+        ListSpec(
+            "links",
+            unit="GB/s",
+            minimum=0,
+            strict=True,
+            min_length=1,
+            keyed=True,
+            doc="Candidate links for the exchange, by name: per-direction bandwidth.",
+        ),
+        InputSpec(
+            "collectives_per_layer",
+            integer=True,
+            minimum=0,
+            default=2,
+            doc="AllReduces per layer (2: Megatron-LM's forward pass).",
+        ),
     )
     _nodes = (
-        NodeSpec('accelerator', precision='precision', fields={'peak': 'accelerator_peak'}, optional=False, doc='The accelerator: its rate at `precision` is read.'),
+        NodeSpec(
+            "accelerator",
+            precision="precision",
+            fields={"peak": "accelerator_peak"},
+            optional=False,
+            doc="The accelerator: its rate at `precision` is read.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'parameters': 'workload_parameters', 'layers': 'workload_layers', 'hidden_dim': 'workload_hidden_dim'}, required=('parameters', 'layers', 'hidden_dim'), units={'workload_parameters': 'param'}, doc='The model: parameters P, layers L and width h are read.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {"parameters": "workload_parameters", "layers": "workload_layers", "hidden_dim": "workload_hidden_dim"},
+            required=("parameters", "layers", "hidden_dim"),
+            units={"workload_parameters": "param"},
+            doc="The model: parameters P, layers L and width h are read.",
+        ),
     )
-    _precisions = (
-        PrecisionSpec('precision', default='fp16_dense', doc="Key of the node's rates pricing the FLOPs."),
-    )
+    _precisions = (PrecisionSpec("precision", default="fp16_dense", doc="Key of the node's rates pricing the FLOPs."),)
     _input_order = (
-        'workload',
-        'tp_size',
-        'tokens',
-        'accelerator',
-        'precision',
-        'local_efficiency',
-        'links',
-        'collectives_per_layer',
+        "workload",
+        "tp_size",
+        "tokens",
+        "accelerator",
+        "precision",
+        "local_efficiency",
+        "links",
+        "collectives_per_layer",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -189,7 +251,7 @@ class TensorParallelLayerScenario(ScenarioBase):
         tp_size: Any = REQUIRED,
         tokens: Any = REQUIRED,
         accelerator: Any = REQUIRED,
-        precision: Any = 'fp16_dense',
+        precision: Any = "fp16_dense",
         local_efficiency: Any = REQUIRED,
         links: Any = REQUIRED,
         collectives_per_layer: Any = 2,
@@ -212,4 +274,13 @@ class TensorParallelLayerScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('layer_flops', 'flop'), Output('compute_time', 'ms'), Output('layer_bytes', 'byte'), ListOutput('transfer_times', 'ms', keys='links'), Output('breakeven_bandwidth', 'GB/s'),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("layer_flops", "flop"),
+            Output("compute_time", "ms"),
+            Output("layer_bytes", "byte"),
+            ListOutput("transfer_times", "ms", keys="links"),
+            Output("breakeven_bandwidth", "GB/s"),
+        ),
+    )

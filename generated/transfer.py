@@ -48,27 +48,29 @@ def evaluate(
         result.payload [GB] = total_bytes
         result.bandwidths [GB/s] = links
     """
-    total_bytes = copies*payload
-    result__times = [1000*total_bytes/links[link] for link in range(0, len(links))]
+    total_bytes = copies * payload
+    result__times = [
+        1000 * total_bytes / links[link] for link in range(0, len(links))
+    ]  # 1e9: GB/s -> B/s (links[k]); 1e9: GB -> B (total_bytes); 1e3: s -> ms
     result__payload = total_bytes
     result__bandwidths = list(links)
     if egress_rate is not None:
-        egress_cost = egress_rate*total_bytes
+        egress_cost = egress_rate * total_bytes
     else:
         egress_cost = None
     if compute_price is not None and egress_rate is not None:
-        egress_compute_hours = egress_cost/compute_price
+        egress_compute_hours = egress_cost / compute_price
     else:
         egress_compute_hours = None
     return {
-        'total_bytes': total_bytes,
-        'result': {
-            'times': result__times,
-            'payload': result__payload,
-            'bandwidths': result__bandwidths,
+        "total_bytes": total_bytes,
+        "result": {
+            "times": result__times,
+            "payload": result__payload,
+            "bandwidths": result__bandwidths,
         },
-        'egress_cost': egress_cost,
-        'egress_compute_hours': egress_compute_hours,
+        "egress_cost": egress_cost,
+        "egress_compute_hours": egress_compute_hours,
     }
 
 
@@ -89,31 +91,44 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    total_bytes = copies*payload
+    total_bytes = copies * payload
     d__total_bytes__payload = copies
     d__total_bytes__copies = payload
     d__result__payload__payload = d__total_bytes__payload
     d__result__payload__copies = d__total_bytes__copies
     derivatives = {
-        'total_bytes': {'payload': d__total_bytes__payload, 'copies': d__total_bytes__copies},
-        'result.payload': {'payload': d__result__payload__payload, 'copies': d__result__payload__copies},
+        "total_bytes": {"payload": d__total_bytes__payload, "copies": d__total_bytes__copies},
+        "result.payload": {"payload": d__result__payload__payload, "copies": d__result__payload__copies},
     }
     if egress_rate is not None:
-        egress_cost = egress_rate*total_bytes
-        d__egress_cost__payload = d__total_bytes__payload*egress_rate
-        d__egress_cost__copies = d__total_bytes__copies*egress_rate
+        egress_cost = egress_rate * total_bytes
+        d__egress_cost__payload = d__total_bytes__payload * egress_rate
+        d__egress_cost__copies = d__total_bytes__copies * egress_rate
         d__egress_cost__egress_rate = total_bytes
-        derivatives.update({
-            'egress_cost': {'payload': d__egress_cost__payload, 'copies': d__egress_cost__copies, 'egress_rate': d__egress_cost__egress_rate},
-        })
+        derivatives.update(
+            {
+                "egress_cost": {
+                    "payload": d__egress_cost__payload,
+                    "copies": d__egress_cost__copies,
+                    "egress_rate": d__egress_cost__egress_rate,
+                },
+            }
+        )
     if compute_price is not None and egress_rate is not None:
-        d__egress_compute_hours__payload = d__egress_cost__payload/compute_price
-        d__egress_compute_hours__copies = d__egress_cost__copies/compute_price
-        d__egress_compute_hours__compute_price = -egress_cost/compute_price**2
-        d__egress_compute_hours__egress_rate = d__egress_cost__egress_rate/compute_price
-        derivatives.update({
-            'egress_compute_hours': {'payload': d__egress_compute_hours__payload, 'copies': d__egress_compute_hours__copies, 'compute_price': d__egress_compute_hours__compute_price, 'egress_rate': d__egress_compute_hours__egress_rate},
-        })
+        d__egress_compute_hours__payload = d__egress_cost__payload / compute_price
+        d__egress_compute_hours__copies = d__egress_cost__copies / compute_price
+        d__egress_compute_hours__compute_price = -egress_cost / compute_price**2
+        d__egress_compute_hours__egress_rate = d__egress_cost__egress_rate / compute_price
+        derivatives.update(
+            {
+                "egress_compute_hours": {
+                    "payload": d__egress_compute_hours__payload,
+                    "copies": d__egress_compute_hours__copies,
+                    "compute_price": d__egress_compute_hours__compute_price,
+                    "egress_rate": d__egress_compute_hours__egress_rate,
+                },
+            }
+        )
     return derivatives
 
 
@@ -132,26 +147,42 @@ class TransferScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('payload', unit='GB', minimum=0, doc='Bytes of one copy.'),
-        ListSpec('links', unit='GB/s', minimum=0, strict=True, min_length=0, keyed=True, doc='Bandwidth of each named link, one direction.'),
-        InputSpec('copies', integer=True, minimum=0, strict=True, default=1, doc='Copies sent (fan-out).'),
-        InputSpec('egress_rate', unit='dollar/GB', minimum=0, default=None, doc='Price per byte leaving.'),
-        InputSpec('compute_price', unit='dollar/h', minimum=0, strict=True, default=None, doc='Hourly price of compute.'),
-        InputSpec('job_time', unit='h', minimum=0, default=None, doc='Duration of the job the transfer feeds (kept for reference; no output reads it).'),
+        InputSpec("payload", unit="GB", minimum=0, doc="Bytes of one copy."),
+        ListSpec(
+            "links",
+            unit="GB/s",
+            minimum=0,
+            strict=True,
+            min_length=0,
+            keyed=True,
+            doc="Bandwidth of each named link, one direction.",
+        ),
+        InputSpec("copies", integer=True, minimum=0, strict=True, default=1, doc="Copies sent (fan-out)."),
+        InputSpec("egress_rate", unit="dollar/GB", minimum=0, default=None, doc="Price per byte leaving."),
+        InputSpec(
+            "compute_price", unit="dollar/h", minimum=0, strict=True, default=None, doc="Hourly price of compute."
+        ),
+        InputSpec(
+            "job_time",
+            unit="h",
+            minimum=0,
+            default=None,
+            doc="Duration of the job the transfer feeds (kept for reference; no output reads it).",
+        ),
     )
     _input_order = (
-        'payload',
-        'links',
-        'copies',
-        'egress_rate',
-        'compute_price',
-        'job_time',
+        "payload",
+        "links",
+        "copies",
+        "egress_rate",
+        "compute_price",
+        "job_time",
     )
     _outputs = (
-        'total_bytes',
-        'result',
-        'egress_cost',
-        'egress_compute_hours',
+        "total_bytes",
+        "result",
+        "egress_cost",
+        "egress_compute_hours",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -182,7 +213,14 @@ class TransferScenario(ScenarioBase):
             **unknown,
         )
 
-    total_bytes = Output('total_bytes', 'GB')
-    result = GroupOutput('result', (Output('payload', 'GB'), ListOutput('bandwidths', 'GB/s', keys='links'), ListOutput('times', 'ms', keys='links'),))
-    egress_cost = Output('egress_cost', 'dollar', requires=('egress_rate',))
-    egress_compute_hours = Output('egress_compute_hours', 'h', requires=('compute_price', 'egress_rate'))
+    total_bytes = Output("total_bytes", "GB")
+    result = GroupOutput(
+        "result",
+        (
+            Output("payload", "GB"),
+            ListOutput("bandwidths", "GB/s", keys="links"),
+            ListOutput("times", "ms", keys="links"),
+        ),
+    )
+    egress_cost = Output("egress_cost", "dollar", requires=("egress_rate",))
+    egress_compute_hours = Output("egress_compute_hours", "h", requires=("compute_price", "egress_rate"))

@@ -16,48 +16,81 @@ from symbolic.runtime.mathops import floor_div
 from symbolic.runtime.records import CatalogRecord, Check, FieldSpec
 from symbolic.runtime.units import quantity
 
-__all__ = ["Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload", "EmbodiedWorkload", ]
+__all__ = [
+    "Workload",
+    "TransformerWorkload",
+    "SparseTransformerWorkload",
+    "CNNWorkload",
+    "SSMWorkload",
+    "DiffusionWorkload",
+    "EmbodiedWorkload",
+]
 
 # Storage width in bytes of each precision name (symbolic/catalog/constants.toml, StorageWidths)
-WIDTHS = {'fp32': 4, 'tf32': 4, 'bf16': 2, 'fp16': 2, 'fp8': 1, 'int8': 1, 'int4': 0.5}
+WIDTHS = {"fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5}
 
 
 class Workload(CatalogRecord):
     """A model as the scenarios see it: its size, stated compute and descriptive facts."""
 
     __slots__ = ()
-    _namespace = 'Models'
+    _namespace = "Models"
     _widths = WIDTHS
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('architecture', kind='str', doc='Free-text family label.'),
-        FieldSpec('parameters', unit='param', minimum=0, strict=True, doc='Total parameter count P (mixture of experts: every expert).'),
-        FieldSpec('model_size', unit='byte', minimum=0, strict=True, doc='Weight footprint stated directly, where the parameter count is unknown.'),
-        FieldSpec('inference_flops', unit='flop', minimum=0, strict=True, doc='Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.'),
-        FieldSpec('inference_energy', unit='J', minimum=0, strict=True, doc='Stated energy of one inference.'),
-        FieldSpec('data_rate', unit='byte/s', minimum=0, strict=True, doc='Input data rate.'),
-        FieldSpec('training_dataset_size', unit='byte', minimum=0, strict=True, doc='Size of the training data set.'),
-        FieldSpec('embedding_entries', unit='count', minimum=0, strict=True, doc='Rows of the embedding tables.'),
-        FieldSpec('parameter_range_min', unit='param', minimum=0, strict=True, doc='Smallest parameter count of the family.'),
-        FieldSpec('parameter_range_max', unit='param', minimum=0, strict=True, doc='Largest parameter count of the family.'),
-        FieldSpec('release_year', kind='int', minimum=0, strict=True, doc='Year of publication.'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("architecture", kind="str", doc="Free-text family label."),
+        FieldSpec(
+            "parameters",
+            unit="param",
+            minimum=0,
+            strict=True,
+            doc="Total parameter count P (mixture of experts: every expert).",
+        ),
+        FieldSpec(
+            "model_size",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Weight footprint stated directly, where the parameter count is unknown.",
+        ),
+        FieldSpec(
+            "inference_flops",
+            unit="flop",
+            minimum=0,
+            strict=True,
+            doc="Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.",
+        ),
+        FieldSpec("inference_energy", unit="J", minimum=0, strict=True, doc="Stated energy of one inference."),
+        FieldSpec("data_rate", unit="byte/s", minimum=0, strict=True, doc="Input data rate."),
+        FieldSpec("training_dataset_size", unit="byte", minimum=0, strict=True, doc="Size of the training data set."),
+        FieldSpec("embedding_entries", unit="count", minimum=0, strict=True, doc="Rows of the embedding tables."),
+        FieldSpec(
+            "parameter_range_min", unit="param", minimum=0, strict=True, doc="Smallest parameter count of the family."
+        ),
+        FieldSpec(
+            "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
+        ),
+        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
     )
-    _fallbacks = {
-    }
+    _fallbacks = {}
     _checks: ClassVar[tuple[Check, ...]] = (
-        Check(('parameter_range_max', 'parameter_range_min'), lambda parameter_range_max, parameter_range_min: (parameter_range_min <= parameter_range_max), 'parameter_range_min must not exceed parameter_range_max'),
+        Check(
+            ("parameter_range_max", "parameter_range_min"),
+            lambda parameter_range_max, parameter_range_min: parameter_range_min <= parameter_range_max,
+            "parameter_range_min must not exceed parameter_range_max",
+        ),
     )
 
     def _calc_size_in_bytes(self, precision) -> Any:
-        if self.has('parameters'):
-            return self.resolved("parameters")*precision
+        if self.has("parameters"):
+            return self.resolved("parameters") * precision
         return self.resolved("model_size")
 
-    def size_in_bytes(self, precision: Any = 'fp16') -> Any:
+    def size_in_bytes(self, precision: Any = "fp16") -> Any:
         """Weight bytes at a storage width: P·w. Without a parameter count, the stated `model_size`, whatever the width (the width cannot be applied to an unknown count)."""
-        precision = self.width(precision, 'precision')
+        precision = self.width(precision, "precision")
         value = self._calc_size_in_bytes(precision)
-        return quantity(value, 'byte')
+        return quantity(value, "byte")
 
 
 class TransformerWorkload(Workload):
@@ -65,47 +98,120 @@ class TransformerWorkload(Workload):
 
     __slots__ = ()
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('architecture', kind='str', doc='Free-text family label.'),
-        FieldSpec('parameters', unit='param', minimum=0, strict=True, required=True, doc='Total parameter count P (mixture of experts: every expert).'),
-        FieldSpec('model_size', unit='byte', minimum=0, strict=True, doc='Weight footprint stated directly, where the parameter count is unknown.'),
-        FieldSpec('inference_flops', unit='flop', minimum=0, strict=True, doc='Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.'),
-        FieldSpec('inference_energy', unit='J', minimum=0, strict=True, doc='Stated energy of one inference.'),
-        FieldSpec('data_rate', unit='byte/s', minimum=0, strict=True, doc='Input data rate.'),
-        FieldSpec('training_dataset_size', unit='byte', minimum=0, strict=True, doc='Size of the training data set.'),
-        FieldSpec('embedding_entries', unit='count', minimum=0, strict=True, doc='Rows of the embedding tables.'),
-        FieldSpec('parameter_range_min', unit='param', minimum=0, strict=True, doc='Smallest parameter count of the family.'),
-        FieldSpec('parameter_range_max', unit='param', minimum=0, strict=True, doc='Largest parameter count of the family.'),
-        FieldSpec('release_year', kind='int', minimum=0, strict=True, doc='Year of publication.'),
-        FieldSpec('layers', kind='int', minimum=0, strict=True, required=True, doc='Transformer blocks L.'),
-        FieldSpec('hidden_dim', kind='int', minimum=0, strict=True, doc='Model width d.'),
-        FieldSpec('heads', kind='int', minimum=0, strict=True, doc='Query attention heads a.'),
-        FieldSpec('kv_heads', kind='int', minimum=0, strict=True, doc='Key/value heads (grouped- or multi-query attention); unset means `heads`.'),
-        FieldSpec('head_dim', kind='int', minimum=0, strict=True, doc='Width of one head; unset means ⌊d/a⌋ (PaLM sets 256).'),
-        FieldSpec('kv_lora_rank', kind='int', minimum=0, doc='Multi-head latent attention: width of the cached latent (DeepSeek-V3); unset means 0.'),
-        FieldSpec('qk_rope_head_dim', kind='int', minimum=0, doc='Multi-head latent attention: width of the decoupled rotary key; unset means 0.'),
-        FieldSpec('context_length', kind='int', minimum=0, strict=True, doc='Trained context window, tokens.'),
-        FieldSpec('vocab_size', kind='int', minimum=0, strict=True, doc='Tokenizer vocabulary.'),
-        FieldSpec('training_ops', unit='flop', minimum=0, strict=True, doc='Total compute of the published training run.'),
-        FieldSpec('training_tokens', unit='count', minimum=0, strict=True, doc='Tokens of the published training run.'),
-        FieldSpec('training_accelerators_ref', unit='count', minimum=0, strict=True, doc='Accelerators of the published run.'),
-        FieldSpec('training_days_ref', unit='day', minimum=0, strict=True, doc='Wall-clock days of the published run.'),
-        FieldSpec('training_gpu_days', unit='day', minimum=0, strict=True, doc='Accelerator-days of the published run (accelerators × days; a time here, not a bare number).'),
-        FieldSpec('training_energy_mwh', unit='MWh', minimum=0, strict=True, doc='Energy of the published run.'),
-        FieldSpec('training_hardware_label', kind='str', doc='Accelerator of the published run, as published.'),
-        FieldSpec('training_co2e', unit='t', minimum=0, strict=True, doc='Emissions of the published run, CO₂-equivalent mass.'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("architecture", kind="str", doc="Free-text family label."),
+        FieldSpec(
+            "parameters",
+            unit="param",
+            minimum=0,
+            strict=True,
+            required=True,
+            doc="Total parameter count P (mixture of experts: every expert).",
+        ),
+        FieldSpec(
+            "model_size",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Weight footprint stated directly, where the parameter count is unknown.",
+        ),
+        FieldSpec(
+            "inference_flops",
+            unit="flop",
+            minimum=0,
+            strict=True,
+            doc="Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.",
+        ),
+        FieldSpec("inference_energy", unit="J", minimum=0, strict=True, doc="Stated energy of one inference."),
+        FieldSpec("data_rate", unit="byte/s", minimum=0, strict=True, doc="Input data rate."),
+        FieldSpec("training_dataset_size", unit="byte", minimum=0, strict=True, doc="Size of the training data set."),
+        FieldSpec("embedding_entries", unit="count", minimum=0, strict=True, doc="Rows of the embedding tables."),
+        FieldSpec(
+            "parameter_range_min", unit="param", minimum=0, strict=True, doc="Smallest parameter count of the family."
+        ),
+        FieldSpec(
+            "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
+        ),
+        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec("layers", kind="int", minimum=0, strict=True, required=True, doc="Transformer blocks L."),
+        FieldSpec("hidden_dim", kind="int", minimum=0, strict=True, doc="Model width d."),
+        FieldSpec("heads", kind="int", minimum=0, strict=True, doc="Query attention heads a."),
+        FieldSpec(
+            "kv_heads",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Key/value heads (grouped- or multi-query attention); unset means `heads`.",
+        ),
+        FieldSpec(
+            "head_dim", kind="int", minimum=0, strict=True, doc="Width of one head; unset means ⌊d/a⌋ (PaLM sets 256)."
+        ),
+        FieldSpec(
+            "kv_lora_rank",
+            kind="int",
+            minimum=0,
+            doc="Multi-head latent attention: width of the cached latent (DeepSeek-V3); unset means 0.",
+        ),
+        FieldSpec(
+            "qk_rope_head_dim",
+            kind="int",
+            minimum=0,
+            doc="Multi-head latent attention: width of the decoupled rotary key; unset means 0.",
+        ),
+        FieldSpec("context_length", kind="int", minimum=0, strict=True, doc="Trained context window, tokens."),
+        FieldSpec("vocab_size", kind="int", minimum=0, strict=True, doc="Tokenizer vocabulary."),
+        FieldSpec(
+            "training_ops", unit="flop", minimum=0, strict=True, doc="Total compute of the published training run."
+        ),
+        FieldSpec("training_tokens", unit="count", minimum=0, strict=True, doc="Tokens of the published training run."),
+        FieldSpec(
+            "training_accelerators_ref", unit="count", minimum=0, strict=True, doc="Accelerators of the published run."
+        ),
+        FieldSpec("training_days_ref", unit="day", minimum=0, strict=True, doc="Wall-clock days of the published run."),
+        FieldSpec(
+            "training_gpu_days",
+            unit="day",
+            minimum=0,
+            strict=True,
+            doc="Accelerator-days of the published run (accelerators × days; a time here, not a bare number).",
+        ),
+        FieldSpec("training_energy_mwh", unit="MWh", minimum=0, strict=True, doc="Energy of the published run."),
+        FieldSpec("training_hardware_label", kind="str", doc="Accelerator of the published run, as published."),
+        FieldSpec(
+            "training_co2e",
+            unit="t",
+            minimum=0,
+            strict=True,
+            doc="Emissions of the published run, CO₂-equivalent mass.",
+        ),
     )
     _fallbacks = {
-        'kv_heads': lambda r: r.resolved("heads"),
-        'head_dim': lambda r: floor_div(r.resolved("hidden_dim"), r.resolved("heads")),
-        'kv_lora_rank': lambda r: 0,
-        'qk_rope_head_dim': lambda r: 0,
+        "kv_heads": lambda r: r.resolved("heads"),
+        "head_dim": lambda r: floor_div(r.resolved("hidden_dim"), r.resolved("heads")),
+        "kv_lora_rank": lambda r: 0,
+        "qk_rope_head_dim": lambda r: 0,
     }
     _checks: ClassVar[tuple[Check, ...]] = (
-        Check(('parameter_range_max', 'parameter_range_min'), lambda parameter_range_max, parameter_range_min: (parameter_range_min <= parameter_range_max), 'parameter_range_min must not exceed parameter_range_max'),
-        Check(('heads', 'kv_heads'), lambda heads, kv_heads: (kv_heads <= heads), 'kv_heads must not exceed heads'),
-        Check(('training_accelerators_ref', 'training_days_ref', 'training_gpu_days'), lambda training_accelerators_ref, training_days_ref, training_gpu_days: (86400*training_gpu_days <= 87264*training_accelerators_ref*training_days_ref), 'training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref'),
-        Check(('training_accelerators_ref', 'training_days_ref', 'training_gpu_days'), lambda training_accelerators_ref, training_days_ref, training_gpu_days: (86400*training_gpu_days >= 85536*training_accelerators_ref*training_days_ref), 'training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref'),
+        Check(
+            ("parameter_range_max", "parameter_range_min"),
+            lambda parameter_range_max, parameter_range_min: parameter_range_min <= parameter_range_max,
+            "parameter_range_min must not exceed parameter_range_max",
+        ),
+        Check(("heads", "kv_heads"), lambda heads, kv_heads: kv_heads <= heads, "kv_heads must not exceed heads"),
+        Check(
+            ("training_accelerators_ref", "training_days_ref", "training_gpu_days"),
+            lambda training_accelerators_ref, training_days_ref, training_gpu_days: (
+                86400 * training_gpu_days <= 87264 * training_accelerators_ref * training_days_ref
+            ),
+            "training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref",
+        ),
+        Check(
+            ("training_accelerators_ref", "training_days_ref", "training_gpu_days"),
+            lambda training_accelerators_ref, training_days_ref, training_gpu_days: (
+                86400 * training_gpu_days >= 85536 * training_accelerators_ref * training_days_ref
+            ),
+            "training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref",
+        ),
     )
 
     def _calc_head_width(self) -> Any:
@@ -118,7 +224,7 @@ class TransformerWorkload(Workload):
         return value
 
     def _calc_kv_width(self) -> Any:
-        return self.resolved("head_dim")*self.resolved("kv_heads")
+        return self.resolved("head_dim") * self.resolved("kv_heads")
 
     @property
     def kv_width(self) -> Any:
@@ -136,7 +242,11 @@ class TransformerWorkload(Workload):
         return value
 
     def _calc_kv_values_per_token(self) -> Any:
-        return ((self.resolved("layers")*(self.resolved("kv_lora_rank") + self.resolved("qk_rope_head_dim"))) if (self.resolved("kv_lora_rank") > 0) and (self.resolved("qk_rope_head_dim") > 0) else (2*self.resolved("head_dim")*self.resolved("kv_heads")*self.resolved("layers")))
+        return (
+            (self.resolved("layers") * (self.resolved("kv_lora_rank") + self.resolved("qk_rope_head_dim")))
+            if (self.resolved("kv_lora_rank") > 0) and (self.resolved("qk_rope_head_dim") > 0)
+            else (2 * self.resolved("head_dim") * self.resolved("kv_heads") * self.resolved("layers"))
+        )
 
     @property
     def kv_values_per_token(self) -> Any:
@@ -145,80 +255,80 @@ class TransformerWorkload(Workload):
         return value
 
     def _calc_kv_cache_bytes_per_token(self, precision) -> Any:
-        return self.resolved("kv_values_per_token")*precision
+        return self.resolved("kv_values_per_token") * precision
 
-    def kv_cache_bytes_per_token(self, precision: Any = 'fp16') -> Any:
+    def kv_cache_bytes_per_token(self, precision: Any = "fp16") -> Any:
         """KV-cache bytes of one token of one sequence at a storage width."""
-        precision = self.width(precision, 'precision')
+        precision = self.width(precision, "precision")
         value = self._calc_kv_cache_bytes_per_token(precision)
-        return quantity(value, 'byte')
+        return quantity(value, "byte")
 
     def _calc_get_kv_cache_size(self, seq_len, batch_size, precision) -> Any:
-        return batch_size*self.resolved("kv_values_per_token")*precision*seq_len
+        return batch_size * self.resolved("kv_values_per_token") * precision * seq_len
 
-    def get_kv_cache_size(self, seq_len: Any, batch_size: Any, precision: Any = 'fp16') -> Any:
+    def get_kv_cache_size(self, seq_len: Any, batch_size: Any, precision: Any = "fp16") -> Any:
         """KV-cache bytes of `batch_size` sequences of `seq_len` tokens."""
-        seq_len = self.argument('seq_len', seq_len, integer=True, minimum=0, strict=False)
-        batch_size = self.argument('batch_size', batch_size, integer=True, minimum=0, strict=True)
-        precision = self.width(precision, 'precision')
+        seq_len = self.argument("seq_len", seq_len, integer=True, minimum=0, strict=False)
+        batch_size = self.argument("batch_size", batch_size, integer=True, minimum=0, strict=True)
+        precision = self.width(precision, "precision")
         value = self._calc_get_kv_cache_size(seq_len, batch_size, precision)
-        return quantity(value, 'byte')
+        return quantity(value, "byte")
 
     def _calc_forward_flops_per_token(self) -> Any:
-        return 2*self.resolved("parameters")
+        return 2 * self.resolved("parameters")
 
     @property
     def forward_flops_per_token(self) -> Any:
         """Forward FLOPs per token by the 2P rule (one multiply-add per weight)."""
         value = self._calc_forward_flops_per_token()
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
     def _calc_training_flops_per_token(self) -> Any:
-        return 6*self.resolved("parameters")
+        return 6 * self.resolved("parameters")
 
     @property
     def training_flops_per_token(self) -> Any:
         """Training FLOPs per token by the 6P rule (forward 2P, backward 4P; Kaplan et al. 2020)."""
         value = self._calc_training_flops_per_token()
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
     def _calc_embedding_parameters(self) -> Any:
-        return self.resolved("hidden_dim")*self.resolved("vocab_size")
+        return self.resolved("hidden_dim") * self.resolved("vocab_size")
 
     @property
     def embedding_parameters(self) -> Any:
         """Token-embedding parameters V·d."""
         value = self._calc_embedding_parameters()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_block_parameters_estimate(self) -> Any:
-        return 12*self.resolved("hidden_dim")**2*self.resolved("layers")
+        return 12 * self.resolved("hidden_dim") ** 2 * self.resolved("layers")
 
     @property
     def block_parameters_estimate(self) -> Any:
         """Non-embedding parameters of classic blocks, 12·L·d² (4d² attention plus 8d² MLP; Kaplan et al. 2020)."""
         value = self._calc_block_parameters_estimate()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_training_compute_estimate(self) -> Any:
-        return self.resolved("training_flops_per_token")*self.resolved("training_tokens")
+        return self.resolved("training_flops_per_token") * self.resolved("training_tokens")
 
     @property
     def training_compute_estimate(self) -> Any:
         """Training FLOPs of the published run by the 6PD rule."""
         value = self._calc_training_compute_estimate()
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
     def _calc_training_compute(self) -> Any:
-        if self.has('training_ops'):
+        if self.has("training_ops"):
             return self.resolved("training_ops")
-        return self.resolved("training_flops_per_token")*self.resolved("training_tokens")
+        return self.resolved("training_flops_per_token") * self.resolved("training_tokens")
 
     @property
     def training_compute(self) -> Any:
         """Training FLOPs of the published run: `training_ops` as published, else the 6PD estimate."""
         value = self._calc_training_compute()
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
 
 class SparseTransformerWorkload(TransformerWorkload):
@@ -226,74 +336,155 @@ class SparseTransformerWorkload(TransformerWorkload):
 
     __slots__ = ()
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('architecture', kind='str', doc='Free-text family label.'),
-        FieldSpec('parameters', unit='param', minimum=0, strict=True, required=True, doc='Total parameter count P (mixture of experts: every expert).'),
-        FieldSpec('model_size', unit='byte', minimum=0, strict=True, doc='Weight footprint stated directly, where the parameter count is unknown.'),
-        FieldSpec('inference_flops', unit='flop', minimum=0, strict=True, doc='Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.'),
-        FieldSpec('inference_energy', unit='J', minimum=0, strict=True, doc='Stated energy of one inference.'),
-        FieldSpec('data_rate', unit='byte/s', minimum=0, strict=True, doc='Input data rate.'),
-        FieldSpec('training_dataset_size', unit='byte', minimum=0, strict=True, doc='Size of the training data set.'),
-        FieldSpec('embedding_entries', unit='count', minimum=0, strict=True, doc='Rows of the embedding tables.'),
-        FieldSpec('parameter_range_min', unit='param', minimum=0, strict=True, doc='Smallest parameter count of the family.'),
-        FieldSpec('parameter_range_max', unit='param', minimum=0, strict=True, doc='Largest parameter count of the family.'),
-        FieldSpec('release_year', kind='int', minimum=0, strict=True, doc='Year of publication.'),
-        FieldSpec('layers', kind='int', minimum=0, strict=True, required=True, doc='Transformer blocks L.'),
-        FieldSpec('hidden_dim', kind='int', minimum=0, strict=True, doc='Model width d.'),
-        FieldSpec('heads', kind='int', minimum=0, strict=True, doc='Query attention heads a.'),
-        FieldSpec('kv_heads', kind='int', minimum=0, strict=True, doc='Key/value heads (grouped- or multi-query attention); unset means `heads`.'),
-        FieldSpec('head_dim', kind='int', minimum=0, strict=True, doc='Width of one head; unset means ⌊d/a⌋ (PaLM sets 256).'),
-        FieldSpec('kv_lora_rank', kind='int', minimum=0, doc='Multi-head latent attention: width of the cached latent (DeepSeek-V3); unset means 0.'),
-        FieldSpec('qk_rope_head_dim', kind='int', minimum=0, doc='Multi-head latent attention: width of the decoupled rotary key; unset means 0.'),
-        FieldSpec('context_length', kind='int', minimum=0, strict=True, doc='Trained context window, tokens.'),
-        FieldSpec('vocab_size', kind='int', minimum=0, strict=True, doc='Tokenizer vocabulary.'),
-        FieldSpec('training_ops', unit='flop', minimum=0, strict=True, doc='Total compute of the published training run.'),
-        FieldSpec('training_tokens', unit='count', minimum=0, strict=True, doc='Tokens of the published training run.'),
-        FieldSpec('training_accelerators_ref', unit='count', minimum=0, strict=True, doc='Accelerators of the published run.'),
-        FieldSpec('training_days_ref', unit='day', minimum=0, strict=True, doc='Wall-clock days of the published run.'),
-        FieldSpec('training_gpu_days', unit='day', minimum=0, strict=True, doc='Accelerator-days of the published run (accelerators × days; a time here, not a bare number).'),
-        FieldSpec('training_energy_mwh', unit='MWh', minimum=0, strict=True, doc='Energy of the published run.'),
-        FieldSpec('training_hardware_label', kind='str', doc='Accelerator of the published run, as published.'),
-        FieldSpec('training_co2e', unit='t', minimum=0, strict=True, doc='Emissions of the published run, CO₂-equivalent mass.'),
-        FieldSpec('active_parameters', unit='param', minimum=0, strict=True, doc='Parameters used per token.'),
-        FieldSpec('experts', kind='int', minimum=0, strict=True, doc='Experts per layer.'),
-        FieldSpec('active_experts_per_token', kind='int', minimum=0, strict=True, doc='Experts routed per token.'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("architecture", kind="str", doc="Free-text family label."),
+        FieldSpec(
+            "parameters",
+            unit="param",
+            minimum=0,
+            strict=True,
+            required=True,
+            doc="Total parameter count P (mixture of experts: every expert).",
+        ),
+        FieldSpec(
+            "model_size",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Weight footprint stated directly, where the parameter count is unknown.",
+        ),
+        FieldSpec(
+            "inference_flops",
+            unit="flop",
+            minimum=0,
+            strict=True,
+            doc="Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.",
+        ),
+        FieldSpec("inference_energy", unit="J", minimum=0, strict=True, doc="Stated energy of one inference."),
+        FieldSpec("data_rate", unit="byte/s", minimum=0, strict=True, doc="Input data rate."),
+        FieldSpec("training_dataset_size", unit="byte", minimum=0, strict=True, doc="Size of the training data set."),
+        FieldSpec("embedding_entries", unit="count", minimum=0, strict=True, doc="Rows of the embedding tables."),
+        FieldSpec(
+            "parameter_range_min", unit="param", minimum=0, strict=True, doc="Smallest parameter count of the family."
+        ),
+        FieldSpec(
+            "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
+        ),
+        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec("layers", kind="int", minimum=0, strict=True, required=True, doc="Transformer blocks L."),
+        FieldSpec("hidden_dim", kind="int", minimum=0, strict=True, doc="Model width d."),
+        FieldSpec("heads", kind="int", minimum=0, strict=True, doc="Query attention heads a."),
+        FieldSpec(
+            "kv_heads",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Key/value heads (grouped- or multi-query attention); unset means `heads`.",
+        ),
+        FieldSpec(
+            "head_dim", kind="int", minimum=0, strict=True, doc="Width of one head; unset means ⌊d/a⌋ (PaLM sets 256)."
+        ),
+        FieldSpec(
+            "kv_lora_rank",
+            kind="int",
+            minimum=0,
+            doc="Multi-head latent attention: width of the cached latent (DeepSeek-V3); unset means 0.",
+        ),
+        FieldSpec(
+            "qk_rope_head_dim",
+            kind="int",
+            minimum=0,
+            doc="Multi-head latent attention: width of the decoupled rotary key; unset means 0.",
+        ),
+        FieldSpec("context_length", kind="int", minimum=0, strict=True, doc="Trained context window, tokens."),
+        FieldSpec("vocab_size", kind="int", minimum=0, strict=True, doc="Tokenizer vocabulary."),
+        FieldSpec(
+            "training_ops", unit="flop", minimum=0, strict=True, doc="Total compute of the published training run."
+        ),
+        FieldSpec("training_tokens", unit="count", minimum=0, strict=True, doc="Tokens of the published training run."),
+        FieldSpec(
+            "training_accelerators_ref", unit="count", minimum=0, strict=True, doc="Accelerators of the published run."
+        ),
+        FieldSpec("training_days_ref", unit="day", minimum=0, strict=True, doc="Wall-clock days of the published run."),
+        FieldSpec(
+            "training_gpu_days",
+            unit="day",
+            minimum=0,
+            strict=True,
+            doc="Accelerator-days of the published run (accelerators × days; a time here, not a bare number).",
+        ),
+        FieldSpec("training_energy_mwh", unit="MWh", minimum=0, strict=True, doc="Energy of the published run."),
+        FieldSpec("training_hardware_label", kind="str", doc="Accelerator of the published run, as published."),
+        FieldSpec(
+            "training_co2e",
+            unit="t",
+            minimum=0,
+            strict=True,
+            doc="Emissions of the published run, CO₂-equivalent mass.",
+        ),
+        FieldSpec("active_parameters", unit="param", minimum=0, strict=True, doc="Parameters used per token."),
+        FieldSpec("experts", kind="int", minimum=0, strict=True, doc="Experts per layer."),
+        FieldSpec("active_experts_per_token", kind="int", minimum=0, strict=True, doc="Experts routed per token."),
     )
     _fallbacks = {
-        'kv_heads': lambda r: r.resolved("heads"),
-        'head_dim': lambda r: floor_div(r.resolved("hidden_dim"), r.resolved("heads")),
-        'kv_lora_rank': lambda r: 0,
-        'qk_rope_head_dim': lambda r: 0,
+        "kv_heads": lambda r: r.resolved("heads"),
+        "head_dim": lambda r: floor_div(r.resolved("hidden_dim"), r.resolved("heads")),
+        "kv_lora_rank": lambda r: 0,
+        "qk_rope_head_dim": lambda r: 0,
     }
     _checks: ClassVar[tuple[Check, ...]] = (
-        Check(('parameter_range_max', 'parameter_range_min'), lambda parameter_range_max, parameter_range_min: (parameter_range_min <= parameter_range_max), 'parameter_range_min must not exceed parameter_range_max'),
-        Check(('heads', 'kv_heads'), lambda heads, kv_heads: (kv_heads <= heads), 'kv_heads must not exceed heads'),
-        Check(('training_accelerators_ref', 'training_days_ref', 'training_gpu_days'), lambda training_accelerators_ref, training_days_ref, training_gpu_days: (86400*training_gpu_days <= 87264*training_accelerators_ref*training_days_ref), 'training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref'),
-        Check(('training_accelerators_ref', 'training_days_ref', 'training_gpu_days'), lambda training_accelerators_ref, training_days_ref, training_gpu_days: (86400*training_gpu_days >= 85536*training_accelerators_ref*training_days_ref), 'training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref'),
-        Check(('active_parameters', 'parameters'), lambda active_parameters, parameters: (active_parameters <= parameters), 'active_parameters must not exceed parameters'),
-        Check(('active_experts_per_token', 'experts'), lambda active_experts_per_token, experts: (active_experts_per_token <= experts), 'active_experts_per_token must not exceed experts'),
+        Check(
+            ("parameter_range_max", "parameter_range_min"),
+            lambda parameter_range_max, parameter_range_min: parameter_range_min <= parameter_range_max,
+            "parameter_range_min must not exceed parameter_range_max",
+        ),
+        Check(("heads", "kv_heads"), lambda heads, kv_heads: kv_heads <= heads, "kv_heads must not exceed heads"),
+        Check(
+            ("training_accelerators_ref", "training_days_ref", "training_gpu_days"),
+            lambda training_accelerators_ref, training_days_ref, training_gpu_days: (
+                86400 * training_gpu_days <= 87264 * training_accelerators_ref * training_days_ref
+            ),
+            "training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref",
+        ),
+        Check(
+            ("training_accelerators_ref", "training_days_ref", "training_gpu_days"),
+            lambda training_accelerators_ref, training_days_ref, training_gpu_days: (
+                86400 * training_gpu_days >= 85536 * training_accelerators_ref * training_days_ref
+            ),
+            "training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref",
+        ),
+        Check(
+            ("active_parameters", "parameters"),
+            lambda active_parameters, parameters: active_parameters <= parameters,
+            "active_parameters must not exceed parameters",
+        ),
+        Check(
+            ("active_experts_per_token", "experts"),
+            lambda active_experts_per_token, experts: active_experts_per_token <= experts,
+            "active_experts_per_token must not exceed experts",
+        ),
     )
 
     def _calc_forward_flops_per_token(self) -> Any:
-        return 2*self.resolved("active_parameters")
+        return 2 * self.resolved("active_parameters")
 
     @property
     def forward_flops_per_token(self) -> Any:
         """Forward FLOPs per token: 2 per active parameter (only the routed experts work on a token)."""
         value = self._calc_forward_flops_per_token()
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
     def _calc_training_flops_per_token(self) -> Any:
-        return 6*self.resolved("active_parameters")
+        return 6 * self.resolved("active_parameters")
 
     @property
     def training_flops_per_token(self) -> Any:
         """Training FLOPs per token: 6 per active parameter."""
         value = self._calc_training_flops_per_token()
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
     def _calc_active_fraction(self) -> Any:
-        return self.resolved("active_parameters")/self.resolved("parameters")
+        return self.resolved("active_parameters") / self.resolved("parameters")
 
     @property
     def active_fraction(self) -> Any:
@@ -307,35 +498,55 @@ class CNNWorkload(Workload):
 
     __slots__ = ()
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('architecture', kind='str', doc='Free-text family label.'),
-        FieldSpec('parameters', unit='param', minimum=0, strict=True, required=True, doc='Parameter count P.'),
-        FieldSpec('model_size', unit='byte', minimum=0, strict=True, doc='Weight footprint stated directly, where the parameter count is unknown.'),
-        FieldSpec('inference_flops', unit='flop', minimum=0, strict=True, required=True, doc='Stated FLOPs of one forward pass of one input.'),
-        FieldSpec('inference_energy', unit='J', minimum=0, strict=True, doc='Stated energy of one inference.'),
-        FieldSpec('data_rate', unit='byte/s', minimum=0, strict=True, doc='Input data rate.'),
-        FieldSpec('training_dataset_size', unit='byte', minimum=0, strict=True, doc='Size of the training data set.'),
-        FieldSpec('embedding_entries', unit='count', minimum=0, strict=True, doc='Rows of the embedding tables.'),
-        FieldSpec('parameter_range_min', unit='param', minimum=0, strict=True, doc='Smallest parameter count of the family.'),
-        FieldSpec('parameter_range_max', unit='param', minimum=0, strict=True, doc='Largest parameter count of the family.'),
-        FieldSpec('release_year', kind='int', minimum=0, strict=True, doc='Year of publication.'),
-        FieldSpec('layers', kind='int', minimum=0, strict=True, doc='Layers with weights.'),
-        FieldSpec('width_multiplier', minimum=0, strict=True, doc='Channel-width multiplier of a scalable family.'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("architecture", kind="str", doc="Free-text family label."),
+        FieldSpec("parameters", unit="param", minimum=0, strict=True, required=True, doc="Parameter count P."),
+        FieldSpec(
+            "model_size",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Weight footprint stated directly, where the parameter count is unknown.",
+        ),
+        FieldSpec(
+            "inference_flops",
+            unit="flop",
+            minimum=0,
+            strict=True,
+            required=True,
+            doc="Stated FLOPs of one forward pass of one input.",
+        ),
+        FieldSpec("inference_energy", unit="J", minimum=0, strict=True, doc="Stated energy of one inference."),
+        FieldSpec("data_rate", unit="byte/s", minimum=0, strict=True, doc="Input data rate."),
+        FieldSpec("training_dataset_size", unit="byte", minimum=0, strict=True, doc="Size of the training data set."),
+        FieldSpec("embedding_entries", unit="count", minimum=0, strict=True, doc="Rows of the embedding tables."),
+        FieldSpec(
+            "parameter_range_min", unit="param", minimum=0, strict=True, doc="Smallest parameter count of the family."
+        ),
+        FieldSpec(
+            "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
+        ),
+        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec("layers", kind="int", minimum=0, strict=True, doc="Layers with weights."),
+        FieldSpec("width_multiplier", minimum=0, strict=True, doc="Channel-width multiplier of a scalable family."),
     )
-    _fallbacks = {
-    }
+    _fallbacks = {}
     _checks: ClassVar[tuple[Check, ...]] = (
-        Check(('parameter_range_max', 'parameter_range_min'), lambda parameter_range_max, parameter_range_min: (parameter_range_min <= parameter_range_max), 'parameter_range_min must not exceed parameter_range_max'),
+        Check(
+            ("parameter_range_max", "parameter_range_min"),
+            lambda parameter_range_max, parameter_range_min: parameter_range_min <= parameter_range_max,
+            "parameter_range_min must not exceed parameter_range_max",
+        ),
     )
 
     def _calc_flops_per_parameter(self) -> Any:
-        return self.resolved("inference_flops")/self.resolved("parameters")
+        return self.resolved("inference_flops") / self.resolved("parameters")
 
     @property
     def flops_per_parameter(self) -> Any:
         """Forward FLOPs per parameter: weight reuse across the image."""
         value = self._calc_flops_per_parameter()
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
 
 class SSMWorkload(Workload):
@@ -343,30 +554,49 @@ class SSMWorkload(Workload):
 
     __slots__ = ()
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('architecture', kind='str', doc='Free-text family label.'),
-        FieldSpec('parameters', unit='param', minimum=0, strict=True, required=True, doc='Parameter count P.'),
-        FieldSpec('model_size', unit='byte', minimum=0, strict=True, doc='Weight footprint stated directly, where the parameter count is unknown.'),
-        FieldSpec('inference_flops', unit='flop', minimum=0, strict=True, doc='Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.'),
-        FieldSpec('inference_energy', unit='J', minimum=0, strict=True, doc='Stated energy of one inference.'),
-        FieldSpec('data_rate', unit='byte/s', minimum=0, strict=True, doc='Input data rate.'),
-        FieldSpec('training_dataset_size', unit='byte', minimum=0, strict=True, doc='Size of the training data set.'),
-        FieldSpec('embedding_entries', unit='count', minimum=0, strict=True, doc='Rows of the embedding tables.'),
-        FieldSpec('parameter_range_min', unit='param', minimum=0, strict=True, doc='Smallest parameter count of the family.'),
-        FieldSpec('parameter_range_max', unit='param', minimum=0, strict=True, doc='Largest parameter count of the family.'),
-        FieldSpec('release_year', kind='int', minimum=0, strict=True, doc='Year of publication.'),
-        FieldSpec('layers', kind='int', minimum=0, strict=True, required=True, doc='Blocks L.'),
-        FieldSpec('hidden_dim', kind='int', minimum=0, strict=True, required=True, doc='Model width d.'),
-        FieldSpec('state_size', kind='int', minimum=0, strict=True, doc='Recurrent state dimension.'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("architecture", kind="str", doc="Free-text family label."),
+        FieldSpec("parameters", unit="param", minimum=0, strict=True, required=True, doc="Parameter count P."),
+        FieldSpec(
+            "model_size",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Weight footprint stated directly, where the parameter count is unknown.",
+        ),
+        FieldSpec(
+            "inference_flops",
+            unit="flop",
+            minimum=0,
+            strict=True,
+            doc="Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.",
+        ),
+        FieldSpec("inference_energy", unit="J", minimum=0, strict=True, doc="Stated energy of one inference."),
+        FieldSpec("data_rate", unit="byte/s", minimum=0, strict=True, doc="Input data rate."),
+        FieldSpec("training_dataset_size", unit="byte", minimum=0, strict=True, doc="Size of the training data set."),
+        FieldSpec("embedding_entries", unit="count", minimum=0, strict=True, doc="Rows of the embedding tables."),
+        FieldSpec(
+            "parameter_range_min", unit="param", minimum=0, strict=True, doc="Smallest parameter count of the family."
+        ),
+        FieldSpec(
+            "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
+        ),
+        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec("layers", kind="int", minimum=0, strict=True, required=True, doc="Blocks L."),
+        FieldSpec("hidden_dim", kind="int", minimum=0, strict=True, required=True, doc="Model width d."),
+        FieldSpec("state_size", kind="int", minimum=0, strict=True, doc="Recurrent state dimension."),
     )
-    _fallbacks = {
-    }
+    _fallbacks = {}
     _checks: ClassVar[tuple[Check, ...]] = (
-        Check(('parameter_range_max', 'parameter_range_min'), lambda parameter_range_max, parameter_range_min: (parameter_range_min <= parameter_range_max), 'parameter_range_min must not exceed parameter_range_max'),
+        Check(
+            ("parameter_range_max", "parameter_range_min"),
+            lambda parameter_range_max, parameter_range_min: parameter_range_min <= parameter_range_max,
+            "parameter_range_min must not exceed parameter_range_max",
+        ),
     )
 
     def _calc_state_values_per_sequence(self) -> Any:
-        return self.resolved("hidden_dim")*self.resolved("layers")*self.resolved("state_size")
+        return self.resolved("hidden_dim") * self.resolved("layers") * self.resolved("state_size")
 
     @property
     def state_values_per_sequence(self) -> Any:
@@ -380,35 +610,54 @@ class DiffusionWorkload(Workload):
 
     __slots__ = ()
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('architecture', kind='str', doc='Free-text family label.'),
-        FieldSpec('parameters', unit='param', minimum=0, strict=True, required=True, doc='Parameter count P.'),
-        FieldSpec('model_size', unit='byte', minimum=0, strict=True, doc='Weight footprint stated directly, where the parameter count is unknown.'),
-        FieldSpec('inference_flops', unit='flop', minimum=0, strict=True, doc='Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.'),
-        FieldSpec('inference_energy', unit='J', minimum=0, strict=True, doc='Stated energy of one inference.'),
-        FieldSpec('data_rate', unit='byte/s', minimum=0, strict=True, doc='Input data rate.'),
-        FieldSpec('training_dataset_size', unit='byte', minimum=0, strict=True, doc='Size of the training data set.'),
-        FieldSpec('embedding_entries', unit='count', minimum=0, strict=True, doc='Rows of the embedding tables.'),
-        FieldSpec('parameter_range_min', unit='param', minimum=0, strict=True, doc='Smallest parameter count of the family.'),
-        FieldSpec('parameter_range_max', unit='param', minimum=0, strict=True, doc='Largest parameter count of the family.'),
-        FieldSpec('release_year', kind='int', minimum=0, strict=True, doc='Year of publication.'),
-        FieldSpec('denoising_steps', kind='int', minimum=0, strict=True, doc='Denoising steps per image.'),
-        FieldSpec('resolution', kind='int', minimum=0, strict=True, doc='Pixels per side.'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("architecture", kind="str", doc="Free-text family label."),
+        FieldSpec("parameters", unit="param", minimum=0, strict=True, required=True, doc="Parameter count P."),
+        FieldSpec(
+            "model_size",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Weight footprint stated directly, where the parameter count is unknown.",
+        ),
+        FieldSpec(
+            "inference_flops",
+            unit="flop",
+            minimum=0,
+            strict=True,
+            doc="Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.",
+        ),
+        FieldSpec("inference_energy", unit="J", minimum=0, strict=True, doc="Stated energy of one inference."),
+        FieldSpec("data_rate", unit="byte/s", minimum=0, strict=True, doc="Input data rate."),
+        FieldSpec("training_dataset_size", unit="byte", minimum=0, strict=True, doc="Size of the training data set."),
+        FieldSpec("embedding_entries", unit="count", minimum=0, strict=True, doc="Rows of the embedding tables."),
+        FieldSpec(
+            "parameter_range_min", unit="param", minimum=0, strict=True, doc="Smallest parameter count of the family."
+        ),
+        FieldSpec(
+            "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
+        ),
+        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec("denoising_steps", kind="int", minimum=0, strict=True, doc="Denoising steps per image."),
+        FieldSpec("resolution", kind="int", minimum=0, strict=True, doc="Pixels per side."),
     )
-    _fallbacks = {
-    }
+    _fallbacks = {}
     _checks: ClassVar[tuple[Check, ...]] = (
-        Check(('parameter_range_max', 'parameter_range_min'), lambda parameter_range_max, parameter_range_min: (parameter_range_min <= parameter_range_max), 'parameter_range_min must not exceed parameter_range_max'),
+        Check(
+            ("parameter_range_max", "parameter_range_min"),
+            lambda parameter_range_max, parameter_range_min: parameter_range_min <= parameter_range_max,
+            "parameter_range_min must not exceed parameter_range_max",
+        ),
     )
 
     def _calc_flops_per_image(self) -> Any:
-        return self.resolved("denoising_steps")*self.resolved("inference_flops")
+        return self.resolved("denoising_steps") * self.resolved("inference_flops")
 
     @property
     def flops_per_image(self) -> Any:
         """Forward FLOPs of one image: the per-step FLOPs times the steps."""
         value = self._calc_flops_per_image()
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
 
 class EmbodiedWorkload(Workload):
@@ -416,33 +665,53 @@ class EmbodiedWorkload(Workload):
 
     __slots__ = ()
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('architecture', kind='str', doc='Free-text family label.'),
-        FieldSpec('parameters', unit='param', minimum=0, strict=True, required=True, doc='Parameter count P.'),
-        FieldSpec('model_size', unit='byte', minimum=0, strict=True, doc='Weight footprint stated directly, where the parameter count is unknown.'),
-        FieldSpec('inference_flops', unit='flop', minimum=0, strict=True, doc='Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.'),
-        FieldSpec('inference_energy', unit='J', minimum=0, strict=True, doc='Stated energy of one inference.'),
-        FieldSpec('data_rate', unit='byte/s', minimum=0, strict=True, doc='Input data rate.'),
-        FieldSpec('training_dataset_size', unit='byte', minimum=0, strict=True, doc='Size of the training data set.'),
-        FieldSpec('embedding_entries', unit='count', minimum=0, strict=True, doc='Rows of the embedding tables.'),
-        FieldSpec('parameter_range_min', unit='param', minimum=0, strict=True, doc='Smallest parameter count of the family.'),
-        FieldSpec('parameter_range_max', unit='param', minimum=0, strict=True, doc='Largest parameter count of the family.'),
-        FieldSpec('release_year', kind='int', minimum=0, strict=True, doc='Year of publication.'),
-        FieldSpec('layers', kind='int', minimum=0, strict=True, doc='Blocks L.'),
-        FieldSpec('hidden_dim', kind='int', minimum=0, strict=True, doc='Model width d.'),
-        FieldSpec('action_chunk_horizon', kind='int', minimum=0, strict=True, doc='Actions per predicted chunk.'),
-        FieldSpec('action_dim', kind='int', minimum=0, strict=True, doc='Width of one action.'),
-        FieldSpec('observation_horizon', kind='int', minimum=0, strict=True, doc='Observed frames (1 when unset).'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("architecture", kind="str", doc="Free-text family label."),
+        FieldSpec("parameters", unit="param", minimum=0, strict=True, required=True, doc="Parameter count P."),
+        FieldSpec(
+            "model_size",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Weight footprint stated directly, where the parameter count is unknown.",
+        ),
+        FieldSpec(
+            "inference_flops",
+            unit="flop",
+            minimum=0,
+            strict=True,
+            doc="Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.",
+        ),
+        FieldSpec("inference_energy", unit="J", minimum=0, strict=True, doc="Stated energy of one inference."),
+        FieldSpec("data_rate", unit="byte/s", minimum=0, strict=True, doc="Input data rate."),
+        FieldSpec("training_dataset_size", unit="byte", minimum=0, strict=True, doc="Size of the training data set."),
+        FieldSpec("embedding_entries", unit="count", minimum=0, strict=True, doc="Rows of the embedding tables."),
+        FieldSpec(
+            "parameter_range_min", unit="param", minimum=0, strict=True, doc="Smallest parameter count of the family."
+        ),
+        FieldSpec(
+            "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
+        ),
+        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec("layers", kind="int", minimum=0, strict=True, doc="Blocks L."),
+        FieldSpec("hidden_dim", kind="int", minimum=0, strict=True, doc="Model width d."),
+        FieldSpec("action_chunk_horizon", kind="int", minimum=0, strict=True, doc="Actions per predicted chunk."),
+        FieldSpec("action_dim", kind="int", minimum=0, strict=True, doc="Width of one action."),
+        FieldSpec("observation_horizon", kind="int", minimum=0, strict=True, doc="Observed frames (1 when unset)."),
     )
     _fallbacks = {
-        'observation_horizon': lambda r: 1,
+        "observation_horizon": lambda r: 1,
     }
     _checks: ClassVar[tuple[Check, ...]] = (
-        Check(('parameter_range_max', 'parameter_range_min'), lambda parameter_range_max, parameter_range_min: (parameter_range_min <= parameter_range_max), 'parameter_range_min must not exceed parameter_range_max'),
+        Check(
+            ("parameter_range_max", "parameter_range_min"),
+            lambda parameter_range_max, parameter_range_min: parameter_range_min <= parameter_range_max,
+            "parameter_range_min must not exceed parameter_range_max",
+        ),
     )
 
     def _calc_action_values_per_chunk(self) -> Any:
-        return self.resolved("action_chunk_horizon")*self.resolved("action_dim")
+        return self.resolved("action_chunk_horizon") * self.resolved("action_dim")
 
     @property
     def action_values_per_chunk(self) -> Any:

@@ -52,7 +52,7 @@ def digest() -> str:
                     and "__pycache__" not in path.parts})
     for path in paths:
         hasher.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    for package in ("sympy", "jinja2", "matplotlib", "pint"):
+    for package in ("sympy", "jinja2", "matplotlib", "pint", "ruff"):
         hasher.update(f"{package}={metadata.version(package)}".encode())
     hasher.update(sys.version.encode())
     return hasher.hexdigest()

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-LIBRARIES = ("sympy", "jinja2", "matplotlib", "pint", "numpy")
+LIBRARIES = ("sympy", "jinja2", "matplotlib", "pint", "numpy", "ruff")
 # Where one scenario is rendered (the worker's load + render + record, symbolic.codegen.pipeline)
 RENDER_ROOTS = ("symbolic.codegen.pipeline", "symbolic.codegen.render", "symbolic.codegen.discover")
 # Modules the renderer imports only for the pages about every scenario (the CLI reference, the
