@@ -170,7 +170,8 @@ def code_closure(roots: set[str], graph: dict[str, Module]) -> set[str]:
 
 
 def _is_scenario(name: str) -> bool:
-    return name.startswith(_SCENARIO_IMPORT) and name.count(".") == 3
+    """A scenario module (``symbolic.scenarios.<family>.<name>``); a family's ``_helper`` is code."""
+    return name.startswith(_SCENARIO_IMPORT) and name.count(".") == 3 and not name.rsplit(".", 1)[1].startswith("_")
 
 
 def data_files(root: Path, names: set[str]) -> list[Path]:
