@@ -228,7 +228,7 @@ export function run(values) {
   try {
     const {args, floats, given} = argumentsOf(values);
     checkRequirements(args, floats);
-    const result = evaluator.evaluate(args);
+    const result = evaluator.evaluate(args, floats);
     checkFinite(result, "");
     return {args, given, result};
   } catch (error) {

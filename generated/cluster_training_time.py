@@ -18,7 +18,7 @@ __all__ = ["ClusterTrainingTimeScenario", "evaluate", "gradient"]
 
 def evaluate(
     *,
-    workload_parameters: Any,
+    workload_training_flops_per_token: Any = None,
     workload_training_ops: Any = None,
     hardware_peak: Any,
     hardware_tdp: Any = None,
@@ -33,7 +33,7 @@ def evaluate(
     nothing (the class does). Integer counts stay exact Python ints when the inputs are.
 
     Args:
-        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
+        workload_training_flops_per_token: [flop] `training_flops_per_token` of `workload`: Training FLOPs per token, 6·P_tok: forward 2, backward 4 per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_training_ops: [flop] `training_ops` of `workload`: Total compute of the published training run. Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_tdp: [W] Thermal design power of `hardware` (optional: not every node states one). Optional.
@@ -48,8 +48,8 @@ def evaluate(
         peak_rate [TFLOP/s] = hardware_peak
         delivered_rate [TFLOP/s] = efficiency*n_devices*peak_rate
         training_time [d] = workload_training_ops/delivered_rate
-        training_tokens [1] = workload_training_ops/(6*[flop]*workload_parameters)
-        step_operations [TFLOP] = 6*[flop]*tokens_per_step*workload_parameters
+        training_tokens [1] = workload_training_ops/workload_training_flops_per_token
+        step_operations [TFLOP] = tokens_per_step*workload_training_flops_per_token
         step_time [s] = step_operations/delivered_rate
         steps [1] = workload_training_ops/step_operations
         energy [kWh] = hardware_tdp*n_devices*training_time
@@ -59,26 +59,14 @@ def evaluate(
     """
     peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     delivered_rate = efficiency * n_devices * peak_rate
-    if tokens_per_step is not None:
-        step_operations = 3 * tokens_per_step * workload_parameters / 500000000000  # 1e-12: flop -> TFLOP
-        step_time = step_operations / delivered_rate
-    else:
-        step_operations = None
-        step_time = None
     if workload_training_ops is not None:
         _raw_delivered_rate = efficiency * hardware_peak * n_devices
         _raw_training_time = workload_training_ops / _raw_delivered_rate
         training_time = _raw_training_time / 86400  # 1e12: TFLOP/s -> flop/s (delivered_rate); 1/86400: s -> d
-        training_tokens = workload_training_ops / (6 * workload_parameters)
         device_hours = _raw_training_time * n_devices / 3600  # 86400: d -> s (training_time); 1/3600: s -> h
     else:
         training_time = None
-        training_tokens = None
         device_hours = None
-    if hardware_tdp is not None and tokens_per_step is not None:
-        step_energy = hardware_tdp * n_devices * step_time
-    else:
-        step_energy = None
     if hardware_tdp is not None and workload_training_ops is not None:
         _raw_delivered_rate = efficiency * hardware_peak * n_devices
         _raw_training_time = workload_training_ops / _raw_delivered_rate
@@ -91,9 +79,27 @@ def evaluate(
         rental_cost = device_hours * hourly_price
     else:
         rental_cost = None
-    if tokens_per_step is not None and workload_training_ops is not None:
-        _raw_step_operations = tokens_per_step * workload_parameters
-        steps = workload_training_ops / (6 * _raw_step_operations)  # 1e12: TFLOP -> flop (step_operations)
+    if tokens_per_step is not None and workload_training_flops_per_token is not None:
+        step_operations = tokens_per_step * workload_training_flops_per_token / 1000000000000  # 1e-12: flop -> TFLOP
+        step_time = step_operations / delivered_rate
+    else:
+        step_operations = None
+        step_time = None
+    if workload_training_flops_per_token is not None and workload_training_ops is not None:
+        training_tokens = workload_training_ops / workload_training_flops_per_token
+    else:
+        training_tokens = None
+    if hardware_tdp is not None and tokens_per_step is not None and workload_training_flops_per_token is not None:
+        step_energy = hardware_tdp * n_devices * step_time
+    else:
+        step_energy = None
+    if (
+        tokens_per_step is not None
+        and workload_training_flops_per_token is not None
+        and workload_training_ops is not None
+    ):
+        _raw_step_operations = tokens_per_step * workload_training_flops_per_token
+        steps = workload_training_ops / _raw_step_operations  # 1e12: TFLOP -> flop (step_operations)
     else:
         steps = None
     return {
@@ -113,7 +119,7 @@ def evaluate(
 
 def gradient(
     *,
-    workload_parameters: Any,
+    workload_training_flops_per_token: Any = None,
     workload_training_ops: Any = None,
     hardware_peak: Any,
     hardware_tdp: Any = None,
@@ -144,49 +150,21 @@ def gradient(
             "efficiency": d__delivered_rate__efficiency,
         },
     }
-    if tokens_per_step is not None:
-        step_operations = 3 * tokens_per_step * workload_parameters / 500000000000  # 1e-12: flop -> TFLOP
-        step_time = step_operations / delivered_rate
-        _g0 = step_operations / delivered_rate**2
-        d__step_operations__workload_parameters = 3 * tokens_per_step / 500000000000
-        d__step_operations__tokens_per_step = 3 * workload_parameters / 500000000000
-        d__step_time__workload_parameters = d__step_operations__workload_parameters / delivered_rate
-        d__step_time__hardware_peak = -_g0 * d__delivered_rate__hardware_peak
-        d__step_time__n_devices = -_g0 * d__delivered_rate__n_devices
-        d__step_time__efficiency = -_g0 * d__delivered_rate__efficiency
-        d__step_time__tokens_per_step = d__step_operations__tokens_per_step / delivered_rate
-        derivatives.update(
-            {
-                "step_operations": {
-                    "workload_parameters": d__step_operations__workload_parameters,
-                    "tokens_per_step": d__step_operations__tokens_per_step,
-                },
-                "step_time": {
-                    "workload_parameters": d__step_time__workload_parameters,
-                    "hardware_peak": d__step_time__hardware_peak,
-                    "n_devices": d__step_time__n_devices,
-                    "efficiency": d__step_time__efficiency,
-                    "tokens_per_step": d__step_time__tokens_per_step,
-                },
-            }
-        )
     if workload_training_ops is not None:
         _raw_delivered_rate = efficiency * hardware_peak * n_devices
         _raw_training_time = workload_training_ops / _raw_delivered_rate
         training_time = _raw_training_time / 86400  # 1e12: TFLOP/s -> flop/s (delivered_rate); 1/86400: s -> d
         device_hours = _raw_training_time * n_devices / 3600  # 86400: d -> s (training_time); 1/3600: s -> h
-        _g1 = workload_training_ops / (86400000000000000 * delivered_rate**2)
-        _g2 = 24 * n_devices
-        d__training_time__hardware_peak = -_g1 * d__delivered_rate__hardware_peak
-        d__training_time__n_devices = -_g1 * d__delivered_rate__n_devices
-        d__training_time__efficiency = -_g1 * d__delivered_rate__efficiency
+        _g0 = workload_training_ops / (86400000000000000 * delivered_rate**2)
+        _g1 = 24 * n_devices
+        d__training_time__hardware_peak = -_g0 * d__delivered_rate__hardware_peak
+        d__training_time__n_devices = -_g0 * d__delivered_rate__n_devices
+        d__training_time__efficiency = -_g0 * d__delivered_rate__efficiency
         d__training_time__workload_training_ops = 1 / (86400000000000000 * delivered_rate)
-        d__training_tokens__workload_parameters = -workload_training_ops / (6 * workload_parameters**2)
-        d__training_tokens__workload_training_ops = 1 / (6 * workload_parameters)
-        d__device_hours__hardware_peak = _g2 * d__training_time__hardware_peak
-        d__device_hours__n_devices = _g2 * d__training_time__n_devices + 24 * training_time
-        d__device_hours__efficiency = _g2 * d__training_time__efficiency
-        d__device_hours__workload_training_ops = _g2 * d__training_time__workload_training_ops
+        d__device_hours__hardware_peak = _g1 * d__training_time__hardware_peak
+        d__device_hours__n_devices = _g1 * d__training_time__n_devices + 24 * training_time
+        d__device_hours__efficiency = _g1 * d__training_time__efficiency
+        d__device_hours__workload_training_ops = _g1 * d__training_time__workload_training_ops
         derivatives.update(
             {
                 "training_time": {
@@ -194,10 +172,6 @@ def gradient(
                     "n_devices": d__training_time__n_devices,
                     "efficiency": d__training_time__efficiency,
                     "workload_training_ops": d__training_time__workload_training_ops,
-                },
-                "training_tokens": {
-                    "workload_parameters": d__training_tokens__workload_parameters,
-                    "workload_training_ops": d__training_tokens__workload_training_ops,
                 },
                 "device_hours": {
                     "hardware_peak": d__device_hours__hardware_peak,
@@ -207,34 +181,14 @@ def gradient(
                 },
             }
         )
-    if hardware_tdp is not None and tokens_per_step is not None:
-        _g3 = hardware_tdp * n_devices
-        d__step_energy__workload_parameters = _g3 * d__step_time__workload_parameters
-        d__step_energy__hardware_peak = _g3 * d__step_time__hardware_peak
-        d__step_energy__n_devices = _g3 * d__step_time__n_devices + hardware_tdp * step_time
-        d__step_energy__efficiency = _g3 * d__step_time__efficiency
-        d__step_energy__hardware_tdp = n_devices * step_time
-        d__step_energy__tokens_per_step = _g3 * d__step_time__tokens_per_step
-        derivatives.update(
-            {
-                "step_energy": {
-                    "workload_parameters": d__step_energy__workload_parameters,
-                    "hardware_peak": d__step_energy__hardware_peak,
-                    "n_devices": d__step_energy__n_devices,
-                    "efficiency": d__step_energy__efficiency,
-                    "hardware_tdp": d__step_energy__hardware_tdp,
-                    "tokens_per_step": d__step_energy__tokens_per_step,
-                },
-            }
-        )
     if hardware_tdp is not None and workload_training_ops is not None:
-        _g4 = 3 * hardware_tdp * n_devices / 125
-        _g5 = 3 * training_time / 125
-        d__energy__hardware_peak = _g4 * d__training_time__hardware_peak
-        d__energy__n_devices = _g4 * d__training_time__n_devices + _g5 * hardware_tdp
-        d__energy__efficiency = _g4 * d__training_time__efficiency
-        d__energy__hardware_tdp = _g5 * n_devices
-        d__energy__workload_training_ops = _g4 * d__training_time__workload_training_ops
+        _g2 = 3 * hardware_tdp * n_devices / 125
+        _g3 = 3 * training_time / 125
+        d__energy__hardware_peak = _g2 * d__training_time__hardware_peak
+        d__energy__n_devices = _g2 * d__training_time__n_devices + _g3 * hardware_tdp
+        d__energy__efficiency = _g2 * d__training_time__efficiency
+        d__energy__hardware_tdp = _g3 * n_devices
+        d__energy__workload_training_ops = _g2 * d__training_time__workload_training_ops
         derivatives.update(
             {
                 "energy": {
@@ -263,16 +217,81 @@ def gradient(
                 },
             }
         )
-    if tokens_per_step is not None and workload_training_ops is not None:
+    if tokens_per_step is not None and workload_training_flops_per_token is not None:
+        step_operations = tokens_per_step * workload_training_flops_per_token / 1000000000000  # 1e-12: flop -> TFLOP
+        step_time = step_operations / delivered_rate
+        _g4 = step_operations / delivered_rate**2
+        d__step_operations__tokens_per_step = workload_training_flops_per_token / 1000000000000
+        d__step_operations__workload_training_flops_per_token = tokens_per_step / 1000000000000
+        d__step_time__hardware_peak = -_g4 * d__delivered_rate__hardware_peak
+        d__step_time__n_devices = -_g4 * d__delivered_rate__n_devices
+        d__step_time__efficiency = -_g4 * d__delivered_rate__efficiency
+        d__step_time__tokens_per_step = d__step_operations__tokens_per_step / delivered_rate
+        d__step_time__workload_training_flops_per_token = (
+            d__step_operations__workload_training_flops_per_token / delivered_rate
+        )
+        derivatives.update(
+            {
+                "step_operations": {
+                    "tokens_per_step": d__step_operations__tokens_per_step,
+                    "workload_training_flops_per_token": d__step_operations__workload_training_flops_per_token,
+                },
+                "step_time": {
+                    "hardware_peak": d__step_time__hardware_peak,
+                    "n_devices": d__step_time__n_devices,
+                    "efficiency": d__step_time__efficiency,
+                    "tokens_per_step": d__step_time__tokens_per_step,
+                    "workload_training_flops_per_token": d__step_time__workload_training_flops_per_token,
+                },
+            }
+        )
+    if workload_training_flops_per_token is not None and workload_training_ops is not None:
+        d__training_tokens__workload_training_flops_per_token = (
+            -workload_training_ops / workload_training_flops_per_token**2
+        )
+        d__training_tokens__workload_training_ops = 1 / workload_training_flops_per_token
+        derivatives.update(
+            {
+                "training_tokens": {
+                    "workload_training_flops_per_token": d__training_tokens__workload_training_flops_per_token,
+                    "workload_training_ops": d__training_tokens__workload_training_ops,
+                },
+            }
+        )
+    if hardware_tdp is not None and tokens_per_step is not None and workload_training_flops_per_token is not None:
+        _g5 = hardware_tdp * n_devices
+        d__step_energy__hardware_peak = _g5 * d__step_time__hardware_peak
+        d__step_energy__n_devices = _g5 * d__step_time__n_devices + hardware_tdp * step_time
+        d__step_energy__efficiency = _g5 * d__step_time__efficiency
+        d__step_energy__hardware_tdp = n_devices * step_time
+        d__step_energy__tokens_per_step = _g5 * d__step_time__tokens_per_step
+        d__step_energy__workload_training_flops_per_token = _g5 * d__step_time__workload_training_flops_per_token
+        derivatives.update(
+            {
+                "step_energy": {
+                    "hardware_peak": d__step_energy__hardware_peak,
+                    "n_devices": d__step_energy__n_devices,
+                    "efficiency": d__step_energy__efficiency,
+                    "hardware_tdp": d__step_energy__hardware_tdp,
+                    "tokens_per_step": d__step_energy__tokens_per_step,
+                    "workload_training_flops_per_token": d__step_energy__workload_training_flops_per_token,
+                },
+            }
+        )
+    if (
+        tokens_per_step is not None
+        and workload_training_flops_per_token is not None
+        and workload_training_ops is not None
+    ):
         _g6 = workload_training_ops / (1000000000000 * step_operations**2)
-        d__steps__workload_parameters = -_g6 * d__step_operations__workload_parameters
         d__steps__tokens_per_step = -_g6 * d__step_operations__tokens_per_step
+        d__steps__workload_training_flops_per_token = -_g6 * d__step_operations__workload_training_flops_per_token
         d__steps__workload_training_ops = 1 / (1000000000000 * step_operations)
         derivatives.update(
             {
                 "steps": {
-                    "workload_parameters": d__steps__workload_parameters,
                     "tokens_per_step": d__steps__tokens_per_step,
+                    "workload_training_flops_per_token": d__steps__workload_training_flops_per_token,
                     "workload_training_ops": d__steps__workload_training_ops,
                 },
             }
@@ -284,8 +303,9 @@ class ClusterTrainingTimeScenario(ScenarioBase):
     """Training `workload` on `n_devices` × `hardware` at one end-to-end utilization (compute-bound).
 
     The workload's published training compute C, over n devices each delivering a fraction η
-    of its peak rate p, takes C/(n·p·η). With a step of `tokens_per_step` tokens (6P FLOPs
-    each, the 6PD rule) the run becomes steps; with an hourly price, its device-hours become
+    of its peak rate p, takes C/(n·p·η). With a step of `tokens_per_step` tokens (the model's
+    training FLOPs per token each, 6·P_tok: the 6PD rule at the parameters that work on a
+    token) the run becomes steps; with an hourly price, its device-hours become
     a rental cost; every device drawing its TDP for the whole run gives the energy.
 
     Inputs are keywords: Quantities in any compatible unit, or bare numbers read in the
@@ -327,10 +347,10 @@ class ClusterTrainingTimeScenario(ScenarioBase):
         WorkloadSpec(
             "workload",
             ("TransformerWorkload",),
-            {"parameters": "workload_parameters", "training_ops": "workload_training_ops"},
+            {"training_flops_per_token": "workload_training_flops_per_token", "training_ops": "workload_training_ops"},
             required=("parameters", "layers"),
-            units={"workload_parameters": "param", "workload_training_ops": "flop"},
-            doc="The model: its published `training_ops` C and parameter count P are read.",
+            units={"workload_training_flops_per_token": "flop", "workload_training_ops": "flop"},
+            doc="The model: its published `training_ops` C and training FLOPs per token are read.",
         ),
     )
     _precisions = (
@@ -396,11 +416,15 @@ class ClusterTrainingTimeScenario(ScenarioBase):
     peak_rate = Output("peak_rate", "TFLOP/s")
     delivered_rate = Output("delivered_rate", "TFLOP/s")
     training_time = Output("training_time", "d", requires=("workload.training_ops",))
-    training_tokens = Output("training_tokens", requires=("workload.training_ops",))
-    step_operations = Output("step_operations", "TFLOP", requires=("tokens_per_step",))
-    step_time = Output("step_time", "s", requires=("tokens_per_step",))
-    steps = Output("steps", requires=("tokens_per_step", "workload.training_ops"))
+    training_tokens = Output("training_tokens", requires=("workload.training_flops_per_token", "workload.training_ops"))
+    step_operations = Output(
+        "step_operations", "TFLOP", requires=("tokens_per_step", "workload.training_flops_per_token")
+    )
+    step_time = Output("step_time", "s", requires=("tokens_per_step", "workload.training_flops_per_token"))
+    steps = Output("steps", requires=("tokens_per_step", "workload.training_flops_per_token", "workload.training_ops"))
     energy = Output("energy", "kWh", requires=("hardware.tdp", "workload.training_ops"))
-    step_energy = Output("step_energy", "J", requires=("hardware.tdp", "tokens_per_step"))
+    step_energy = Output(
+        "step_energy", "J", requires=("hardware.tdp", "tokens_per_step", "workload.training_flops_per_token")
+    )
     device_hours = Output("device_hours", "h", requires=("workload.training_ops",))
     rental_cost = Output("rental_cost", "USD", requires=("hourly_price", "workload.training_ops"))

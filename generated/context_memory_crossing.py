@@ -11,7 +11,7 @@ from typing import Any
 
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
-from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, Requirement, WorkloadSpec
+from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, WorkloadSpec
 
 __all__ = ["ContextMemoryCrossingScenario", "evaluate", "gradient"]
 
@@ -46,13 +46,18 @@ def evaluate(
         score_crossing [1] = sqrt(hardware_capacity)*sqrt(1/score_bytes_per_pair)
         kv_score_crossing [1] = kv_per_token/score_bytes_per_pair
     """
-    _raw_weights = bytes_per_value * workload_parameters
-    weights = _raw_weights / 1000000000  # 1e-9: B -> GB
-    kv_per_token = bytes_per_value * workload_kv_values_per_token
+    weights = bytes_per_value * workload_parameters / 1000000000  # 1e-9: B -> GB
     score_bytes_per_pair = bytes_per_value * workload_heads
-    kv_crossing = _raw_weights / kv_per_token  # 1e9: GB -> B (weights)
     score_crossing = hardware_capacity**0.5 * 1 / score_bytes_per_pair**0.5
-    kv_score_crossing = kv_per_token / score_bytes_per_pair
+    if workload_kv_values_per_token is not None:
+        _raw_weights = bytes_per_value * workload_parameters
+        kv_per_token = bytes_per_value * workload_kv_values_per_token
+        kv_crossing = _raw_weights / kv_per_token  # 1e9: GB -> B (weights)
+        kv_score_crossing = kv_per_token / score_bytes_per_pair
+    else:
+        kv_per_token = None
+        kv_crossing = None
+        kv_score_crossing = None
     return {
         "weights": weights,
         "kv_per_token": kv_per_token,
@@ -79,65 +84,70 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _raw_weights = bytes_per_value * workload_parameters
-    weights = _raw_weights / 1000000000  # 1e-9: B -> GB
-    kv_per_token = bytes_per_value * workload_kv_values_per_token
+    weights = bytes_per_value * workload_parameters / 1000000000  # 1e-9: B -> GB
     score_bytes_per_pair = bytes_per_value * workload_heads
-    _g0 = 1000000000 * weights / kv_per_token**2
-    _g1 = hardware_capacity**0.5
-    _g2 = 1 / score_bytes_per_pair**0.5 / 2
-    _g3 = _g1 * _g2 / score_bytes_per_pair
-    _g4 = kv_per_token / score_bytes_per_pair**2
+    _g0 = hardware_capacity**0.5
+    _g1 = 1 / score_bytes_per_pair**0.5 / 2
+    _g2 = _g0 * _g1 / score_bytes_per_pair
     d__weights__workload_parameters = bytes_per_value / 1000000000
     d__weights__bytes_per_value = workload_parameters / 1000000000
-    d__kv_per_token__workload_kv_values_per_token = bytes_per_value
-    d__kv_per_token__bytes_per_value = workload_kv_values_per_token
     d__score_bytes_per_pair__workload_heads = bytes_per_value
     d__score_bytes_per_pair__bytes_per_value = workload_heads
-    d__kv_crossing__workload_parameters = 1000000000 * d__weights__workload_parameters / kv_per_token
-    d__kv_crossing__workload_kv_values_per_token = -_g0 * d__kv_per_token__workload_kv_values_per_token
-    d__kv_crossing__bytes_per_value = (
-        -_g0 * d__kv_per_token__bytes_per_value + 1000000000 * d__weights__bytes_per_value / kv_per_token
-    )
-    d__score_crossing__workload_heads = -_g3 * d__score_bytes_per_pair__workload_heads
-    d__score_crossing__hardware_capacity = _g2 / _g1
-    d__score_crossing__bytes_per_value = -_g3 * d__score_bytes_per_pair__bytes_per_value
-    d__kv_score_crossing__workload_heads = -_g4 * d__score_bytes_per_pair__workload_heads
-    d__kv_score_crossing__workload_kv_values_per_token = (
-        d__kv_per_token__workload_kv_values_per_token / score_bytes_per_pair
-    )
-    d__kv_score_crossing__bytes_per_value = (
-        -_g4 * d__score_bytes_per_pair__bytes_per_value + d__kv_per_token__bytes_per_value / score_bytes_per_pair
-    )
-    return {
+    d__score_crossing__workload_heads = -_g2 * d__score_bytes_per_pair__workload_heads
+    d__score_crossing__hardware_capacity = _g1 / _g0
+    d__score_crossing__bytes_per_value = -_g2 * d__score_bytes_per_pair__bytes_per_value
+    derivatives = {
         "weights": {
             "workload_parameters": d__weights__workload_parameters,
             "bytes_per_value": d__weights__bytes_per_value,
         },
-        "kv_per_token": {
-            "workload_kv_values_per_token": d__kv_per_token__workload_kv_values_per_token,
-            "bytes_per_value": d__kv_per_token__bytes_per_value,
-        },
         "score_bytes_per_pair": {
             "workload_heads": d__score_bytes_per_pair__workload_heads,
             "bytes_per_value": d__score_bytes_per_pair__bytes_per_value,
-        },
-        "kv_crossing": {
-            "workload_parameters": d__kv_crossing__workload_parameters,
-            "workload_kv_values_per_token": d__kv_crossing__workload_kv_values_per_token,
-            "bytes_per_value": d__kv_crossing__bytes_per_value,
         },
         "score_crossing": {
             "workload_heads": d__score_crossing__workload_heads,
             "hardware_capacity": d__score_crossing__hardware_capacity,
             "bytes_per_value": d__score_crossing__bytes_per_value,
         },
-        "kv_score_crossing": {
-            "workload_heads": d__kv_score_crossing__workload_heads,
-            "workload_kv_values_per_token": d__kv_score_crossing__workload_kv_values_per_token,
-            "bytes_per_value": d__kv_score_crossing__bytes_per_value,
-        },
     }
+    if workload_kv_values_per_token is not None:
+        kv_per_token = bytes_per_value * workload_kv_values_per_token
+        _g3 = 1000000000 * weights / kv_per_token**2
+        _g4 = kv_per_token / score_bytes_per_pair**2
+        d__kv_per_token__bytes_per_value = workload_kv_values_per_token
+        d__kv_per_token__workload_kv_values_per_token = bytes_per_value
+        d__kv_crossing__workload_parameters = 1000000000 * d__weights__workload_parameters / kv_per_token
+        d__kv_crossing__bytes_per_value = (
+            -_g3 * d__kv_per_token__bytes_per_value + 1000000000 * d__weights__bytes_per_value / kv_per_token
+        )
+        d__kv_crossing__workload_kv_values_per_token = -_g3 * d__kv_per_token__workload_kv_values_per_token
+        d__kv_score_crossing__workload_heads = -_g4 * d__score_bytes_per_pair__workload_heads
+        d__kv_score_crossing__bytes_per_value = (
+            -_g4 * d__score_bytes_per_pair__bytes_per_value + d__kv_per_token__bytes_per_value / score_bytes_per_pair
+        )
+        d__kv_score_crossing__workload_kv_values_per_token = (
+            d__kv_per_token__workload_kv_values_per_token / score_bytes_per_pair
+        )
+        derivatives.update(
+            {
+                "kv_per_token": {
+                    "bytes_per_value": d__kv_per_token__bytes_per_value,
+                    "workload_kv_values_per_token": d__kv_per_token__workload_kv_values_per_token,
+                },
+                "kv_crossing": {
+                    "workload_parameters": d__kv_crossing__workload_parameters,
+                    "bytes_per_value": d__kv_crossing__bytes_per_value,
+                    "workload_kv_values_per_token": d__kv_crossing__workload_kv_values_per_token,
+                },
+                "kv_score_crossing": {
+                    "workload_heads": d__kv_score_crossing__workload_heads,
+                    "bytes_per_value": d__kv_score_crossing__bytes_per_value,
+                    "workload_kv_values_per_token": d__kv_score_crossing__workload_kv_values_per_token,
+                },
+            }
+        )
+    return derivatives
 
 
 class ContextMemoryCrossingScenario(ScenarioBase):
@@ -182,13 +192,6 @@ class ContextMemoryCrossingScenario(ScenarioBase):
             doc="The model: parameters, layers, heads and KV geometry.",
         ),
     )
-    _requirements = (
-        Requirement(
-            ("workload_kv_values_per_token",),
-            lambda workload_kv_values_per_token: workload_kv_values_per_token > 0,
-            "the workload must cache at least one value per token",
-        ),
-    )
     _input_order = (
         "workload",
         "hardware",
@@ -226,8 +229,8 @@ class ContextMemoryCrossingScenario(ScenarioBase):
         )
 
     weights = Output("weights", "GB")
-    kv_per_token = Output("kv_per_token", "byte")
+    kv_per_token = Output("kv_per_token", "byte", requires=("workload.kv_values_per_token",))
     score_bytes_per_pair = Output("score_bytes_per_pair", "byte")
-    kv_crossing = Output("kv_crossing")
+    kv_crossing = Output("kv_crossing", requires=("workload.kv_values_per_token",))
     score_crossing = Output("score_crossing")
-    kv_score_crossing = Output("kv_score_crossing")
+    kv_score_crossing = Output("kv_score_crossing", requires=("workload.kv_values_per_token",))

@@ -19,6 +19,7 @@ __all__ = ["DataParallelIntensityScenario", "evaluate", "gradient"]
 def evaluate(
     *,
     workload_parameters: Any,
+    workload_training_flops_per_token: Any = None,
     workload_context_length: Any,
     sequences_per_worker: Any,
     link_bandwidth: Any,
@@ -31,6 +32,7 @@ def evaluate(
 
     Args:
         workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
+        workload_training_flops_per_token: [flop] `training_flops_per_token` of `workload`: Training FLOPs per token, 6·P_tok: forward 2, backward 4 per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_context_length: [1] `context_length` of `workload`: Trained context window, tokens.
         sequences_per_worker: [1] Sequences of C tokens each worker computes per step.
         link_bandwidth: [GB/s] Bandwidth of the worker's link to the data-parallel group.
@@ -41,17 +43,22 @@ def evaluate(
 
         result.local_tokens [1] = sequences_per_worker*workload_context_length
         result.bytes_per_step [byte] = 4*[byte]*workload_parameters
-        result.flops_per_step [flop] = 6*[flop]*local_tokens*workload_parameters
+        result.flops_per_step [flop] = local_tokens*workload_training_flops_per_token
         result.intensity [byte/flop] = bytes_per_step/flops_per_step
         result.balance [byte/flop] = link_bandwidth/accelerator_peak_flops
         result.compute_time_at_peak [s] = flops_per_step/accelerator_peak_flops
     """
     result__local_tokens = sequences_per_worker * workload_context_length
     result__bytes_per_step = 4 * workload_parameters
-    result__flops_per_step = 6 * result__local_tokens * workload_parameters
-    result__intensity = result__bytes_per_step / result__flops_per_step
     result__balance = 1000000000 * link_bandwidth / accelerator_peak_flops  # 1e9: GB/s -> B/s (link_bandwidth)
-    result__compute_time_at_peak = result__flops_per_step / accelerator_peak_flops
+    if workload_training_flops_per_token is not None:
+        result__flops_per_step = result__local_tokens * workload_training_flops_per_token
+        result__intensity = result__bytes_per_step / result__flops_per_step
+        result__compute_time_at_peak = result__flops_per_step / accelerator_peak_flops
+    else:
+        result__flops_per_step = None
+        result__intensity = None
+        result__compute_time_at_peak = None
     return {
         "result": {
             "local_tokens": result__local_tokens,
@@ -67,6 +74,7 @@ def evaluate(
 def gradient(
     *,
     workload_parameters: Any,
+    workload_training_flops_per_token: Any = None,
     workload_context_length: Any,
     sequences_per_worker: Any,
     link_bandwidth: Any,
@@ -82,67 +90,79 @@ def gradient(
     """
     result__local_tokens = sequences_per_worker * workload_context_length
     result__bytes_per_step = 4 * workload_parameters
-    result__flops_per_step = 6 * result__local_tokens * workload_parameters
-    _g0 = 6 * workload_parameters
-    _g1 = result__bytes_per_step / result__flops_per_step**2
-    _g2 = accelerator_peak_flops ** (-2)
     d__result__local_tokens__workload_context_length = sequences_per_worker
     d__result__local_tokens__sequences_per_worker = workload_context_length
     d__result__bytes_per_step__workload_parameters = 4
-    d__result__flops_per_step__workload_parameters = 6 * result__local_tokens
-    d__result__flops_per_step__workload_context_length = _g0 * d__result__local_tokens__workload_context_length
-    d__result__flops_per_step__sequences_per_worker = _g0 * d__result__local_tokens__sequences_per_worker
-    d__result__intensity__workload_parameters = (
-        -_g1 * d__result__flops_per_step__workload_parameters
-        + d__result__bytes_per_step__workload_parameters / result__flops_per_step
-    )
-    d__result__intensity__workload_context_length = -_g1 * d__result__flops_per_step__workload_context_length
-    d__result__intensity__sequences_per_worker = -_g1 * d__result__flops_per_step__sequences_per_worker
     d__result__balance__link_bandwidth = 1000000000 / accelerator_peak_flops
-    d__result__balance__accelerator_peak_flops = -1000000000 * _g2 * link_bandwidth
-    d__result__compute_time_at_peak__workload_parameters = (
-        d__result__flops_per_step__workload_parameters / accelerator_peak_flops
-    )
-    d__result__compute_time_at_peak__workload_context_length = (
-        d__result__flops_per_step__workload_context_length / accelerator_peak_flops
-    )
-    d__result__compute_time_at_peak__sequences_per_worker = (
-        d__result__flops_per_step__sequences_per_worker / accelerator_peak_flops
-    )
-    d__result__compute_time_at_peak__accelerator_peak_flops = -_g2 * result__flops_per_step
-    return {
+    d__result__balance__accelerator_peak_flops = -1000000000 * link_bandwidth / accelerator_peak_flops**2
+    derivatives = {
         "result.local_tokens": {
             "workload_context_length": d__result__local_tokens__workload_context_length,
             "sequences_per_worker": d__result__local_tokens__sequences_per_worker,
         },
         "result.bytes_per_step": {"workload_parameters": d__result__bytes_per_step__workload_parameters},
-        "result.flops_per_step": {
-            "workload_parameters": d__result__flops_per_step__workload_parameters,
-            "workload_context_length": d__result__flops_per_step__workload_context_length,
-            "sequences_per_worker": d__result__flops_per_step__sequences_per_worker,
-        },
-        "result.intensity": {
-            "workload_parameters": d__result__intensity__workload_parameters,
-            "workload_context_length": d__result__intensity__workload_context_length,
-            "sequences_per_worker": d__result__intensity__sequences_per_worker,
-        },
         "result.balance": {
             "link_bandwidth": d__result__balance__link_bandwidth,
             "accelerator_peak_flops": d__result__balance__accelerator_peak_flops,
         },
-        "result.compute_time_at_peak": {
-            "workload_parameters": d__result__compute_time_at_peak__workload_parameters,
-            "workload_context_length": d__result__compute_time_at_peak__workload_context_length,
-            "sequences_per_worker": d__result__compute_time_at_peak__sequences_per_worker,
-            "accelerator_peak_flops": d__result__compute_time_at_peak__accelerator_peak_flops,
-        },
     }
+    if workload_training_flops_per_token is not None:
+        result__flops_per_step = result__local_tokens * workload_training_flops_per_token
+        _g0 = result__bytes_per_step / result__flops_per_step**2
+        d__result__flops_per_step__workload_context_length = (
+            d__result__local_tokens__workload_context_length * workload_training_flops_per_token
+        )
+        d__result__flops_per_step__sequences_per_worker = (
+            d__result__local_tokens__sequences_per_worker * workload_training_flops_per_token
+        )
+        d__result__flops_per_step__workload_training_flops_per_token = result__local_tokens
+        d__result__intensity__workload_parameters = (
+            d__result__bytes_per_step__workload_parameters / result__flops_per_step
+        )
+        d__result__intensity__workload_context_length = -_g0 * d__result__flops_per_step__workload_context_length
+        d__result__intensity__sequences_per_worker = -_g0 * d__result__flops_per_step__sequences_per_worker
+        d__result__intensity__workload_training_flops_per_token = (
+            -_g0 * d__result__flops_per_step__workload_training_flops_per_token
+        )
+        d__result__compute_time_at_peak__workload_context_length = (
+            d__result__flops_per_step__workload_context_length / accelerator_peak_flops
+        )
+        d__result__compute_time_at_peak__sequences_per_worker = (
+            d__result__flops_per_step__sequences_per_worker / accelerator_peak_flops
+        )
+        d__result__compute_time_at_peak__accelerator_peak_flops = -result__flops_per_step / accelerator_peak_flops**2
+        d__result__compute_time_at_peak__workload_training_flops_per_token = (
+            d__result__flops_per_step__workload_training_flops_per_token / accelerator_peak_flops
+        )
+        derivatives.update(
+            {
+                "result.flops_per_step": {
+                    "workload_context_length": d__result__flops_per_step__workload_context_length,
+                    "sequences_per_worker": d__result__flops_per_step__sequences_per_worker,
+                    "workload_training_flops_per_token": d__result__flops_per_step__workload_training_flops_per_token,
+                },
+                "result.intensity": {
+                    "workload_parameters": d__result__intensity__workload_parameters,
+                    "workload_context_length": d__result__intensity__workload_context_length,
+                    "sequences_per_worker": d__result__intensity__sequences_per_worker,
+                    "workload_training_flops_per_token": d__result__intensity__workload_training_flops_per_token,
+                },
+                "result.compute_time_at_peak": {
+                    "workload_context_length": d__result__compute_time_at_peak__workload_context_length,
+                    "sequences_per_worker": d__result__compute_time_at_peak__sequences_per_worker,
+                    "accelerator_peak_flops": d__result__compute_time_at_peak__accelerator_peak_flops,
+                    "workload_training_flops_per_token": d__result__compute_time_at_peak__workload_training_flops_per_token,
+                },
+            }
+        )
+    return derivatives
 
 
 class DataParallelIntensityScenario(ScenarioBase):
     """One data-parallel worker's step: the gradient bytes it sends per FLOP it computes.
 
-    Each step a worker computes 6·P·D FLOPs over its D = n_s·C local tokens and then takes
+    Each step a worker computes 6·P_tok·D FLOPs over its D = n_s·C local tokens (P_tok: the
+    parameters that work on a token, the active ones of a mixture of experts) and then takes
     part in a ring AllReduce of its 16-bit gradients, sending about 2·(2P) bytes however
     large the group (the large-group ring factor). The communication intensity, bytes sent
     per FLOP, falls as 1/D; the link's balance, its bandwidth over the accelerator's peak, is
@@ -180,10 +200,14 @@ class DataParallelIntensityScenario(ScenarioBase):
         WorkloadSpec(
             "workload",
             ("TransformerWorkload",),
-            {"parameters": "workload_parameters", "context_length": "workload_context_length"},
+            {
+                "parameters": "workload_parameters",
+                "training_flops_per_token": "workload_training_flops_per_token",
+                "context_length": "workload_context_length",
+            },
             required=("parameters", "layers", "context_length"),
-            units={"workload_parameters": "param"},
-            doc="The model: its parameter count P and context length C are read.",
+            units={"workload_parameters": "param", "workload_training_flops_per_token": "flop"},
+            doc="The model: its weight bytes, training FLOPs per token and context length C are read.",
         ),
     )
     _input_order = (
@@ -223,9 +247,9 @@ class DataParallelIntensityScenario(ScenarioBase):
         (
             Output("local_tokens"),
             Output("bytes_per_step", "byte"),
-            Output("flops_per_step", "flop"),
-            Output("intensity", "byte/flop"),
+            Output("flops_per_step", "flop", requires=("workload.training_flops_per_token",)),
+            Output("intensity", "byte/flop", requires=("workload.training_flops_per_token",)),
             Output("balance", "byte/flop"),
-            Output("compute_time_at_peak", "s"),
+            Output("compute_time_at_peak", "s", requires=("workload.training_flops_per_token",)),
         ),
     )

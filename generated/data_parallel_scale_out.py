@@ -577,7 +577,7 @@ class DataParallelScaleOutScenario(ScenarioBase):
         self,
         *,
         workload: Any = REQUIRED,
-        precision: Any = REQUIRED,
+        precision: Any = "fp16",
         step_time: Any = REQUIRED,
         training_time: Any = REQUIRED,
         per_device_batch: Any = REQUIRED,

@@ -206,7 +206,7 @@ class GradientSyncScenario(ScenarioBase):
         self,
         *,
         workload: Any = REQUIRED,
-        precision: Any = REQUIRED,
+        precision: Any = "fp16",
         links: Any = REQUIRED,
         compute_time: Any = REQUIRED,
         energy_per_bit: Any = 0,

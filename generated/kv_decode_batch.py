@@ -12,15 +12,7 @@ from typing import Any
 from symbolic.runtime.mathops import floor_div, maximum, step
 from symbolic.runtime.outputs import ListOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
-from symbolic.runtime.validation import (
-    REQUIRED,
-    InputSpec,
-    ListSpec,
-    NodeSpec,
-    PrecisionSpec,
-    Requirement,
-    WorkloadSpec,
-)
+from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec, NodeSpec, PrecisionSpec, WorkloadSpec
 
 __all__ = ["KvDecodeBatchScenario", "evaluate", "gradient"]
 
@@ -28,7 +20,7 @@ __all__ = ["KvDecodeBatchScenario", "evaluate", "gradient"]
 def evaluate(
     *,
     workload_parameters: Any,
-    workload_inference_flops: Any,
+    workload_forward_flops_per_token: Any = None,
     workload_kv_values_per_token: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
@@ -48,7 +40,7 @@ def evaluate(
 
     Args:
         workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
-        workload_inference_flops: [flop] `inference_flops` of `workload`: Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.
+        workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
@@ -77,41 +69,57 @@ def evaluate(
         max_batch_in_memory [1] = Max(0, floor((hardware_capacity - weights)/kv_per_sequence))
         peak_rate [TFLOP/s] = hardware_peak
         ridge [flop/byte] = peak_rate/bandwidth
-        prefill_ops [flop] = prompt_tokens*workload_inference_flops
+        prefill_ops [flop] = prompt_tokens*workload_forward_flops_per_token
         prefill_time [ms] = prefill_ops/(peak_rate*prefill_efficiency)
     """
-    _raw_weights = weight_bytes_per_param * workload_parameters
-    weights = _raw_weights / 1000000000  # 1e-9: B -> GB
-    kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
-    _raw_kv_per_sequence = context_tokens * kv_per_token
-    kv_per_sequence = _raw_kv_per_sequence / 1000000  # 1e-6: B -> MB
+    weights = weight_bytes_per_param * workload_parameters / 1000000000  # 1e-9: B -> GB
     bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
-    step_bytes = [
-        _raw_kv_per_sequence * batch_sizes[position] + _raw_weights for position in range(0, len(batch_sizes))
-    ]  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
-    step_time = [
-        step_bytes[position] / hardware_bandwidth for position in range(0, len(batch_sizes))
-    ]  # 1e12: TB/s -> B/s (bandwidth)
-    token_rate = [batch_sizes[position] / step_time[position] for position in range(0, len(batch_sizes))]
-    cache_share = [
-        _raw_kv_per_sequence * batch_sizes[position] / step_bytes[position] for position in range(0, len(batch_sizes))
-    ]  # 1e6: MB -> B (kv_per_sequence)
-    rate_ceiling = (
-        hardware_bandwidth / _raw_kv_per_sequence
-    )  # 1e12: TB/s -> B/s (bandwidth); 1e6: MB -> B (kv_per_sequence)
-    max_batch_within = [
-        maximum(0, floor_div(-_raw_weights + hardware_bandwidth * tpot_budgets[position], _raw_kv_per_sequence))
-        for position in range(0, len(tpot_budgets))
-    ]  # 1e12: TB/s -> B/s (bandwidth); 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
-    max_batch_in_memory = maximum(
-        0, floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence)
-    )  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
     peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     ridge = peak_rate / bandwidth
-    prefill_ops = prompt_tokens * workload_inference_flops
-    prefill_time = (
-        1000 * prefill_ops / (hardware_peak * prefill_efficiency)
-    )  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e3: s -> ms
+    if workload_forward_flops_per_token is not None:
+        prefill_ops = prompt_tokens * workload_forward_flops_per_token
+        prefill_time = (
+            1000 * prefill_ops / (hardware_peak * prefill_efficiency)
+        )  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e3: s -> ms
+    else:
+        prefill_ops = None
+        prefill_time = None
+    if workload_kv_values_per_token is not None:
+        _raw_weights = weight_bytes_per_param * workload_parameters
+        kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
+        _raw_kv_per_sequence = context_tokens * kv_per_token
+        kv_per_sequence = _raw_kv_per_sequence / 1000000  # 1e-6: B -> MB
+        step_bytes = [
+            _raw_kv_per_sequence * batch_sizes[position] + _raw_weights for position in range(0, len(batch_sizes))
+        ]  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
+        step_time = [
+            step_bytes[position] / hardware_bandwidth for position in range(0, len(batch_sizes))
+        ]  # 1e12: TB/s -> B/s (bandwidth)
+        token_rate = [batch_sizes[position] / step_time[position] for position in range(0, len(batch_sizes))]
+        cache_share = [
+            _raw_kv_per_sequence * batch_sizes[position] / step_bytes[position]
+            for position in range(0, len(batch_sizes))
+        ]  # 1e6: MB -> B (kv_per_sequence)
+        rate_ceiling = (
+            hardware_bandwidth / _raw_kv_per_sequence
+        )  # 1e12: TB/s -> B/s (bandwidth); 1e6: MB -> B (kv_per_sequence)
+        max_batch_within = [
+            maximum(0, floor_div(-_raw_weights + hardware_bandwidth * tpot_budgets[position], _raw_kv_per_sequence))
+            for position in range(0, len(tpot_budgets))
+        ]  # 1e12: TB/s -> B/s (bandwidth); 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
+        max_batch_in_memory = maximum(
+            0, floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence)
+        )  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
+    else:
+        kv_per_token = None
+        kv_per_sequence = None
+        step_bytes = None
+        step_time = None
+        token_rate = None
+        cache_share = None
+        rate_ceiling = None
+        max_batch_within = None
+        max_batch_in_memory = None
     return {
         "weights": weights,
         "kv_per_token": kv_per_token,
@@ -134,7 +142,7 @@ def evaluate(
 def gradient(
     *,
     workload_parameters: Any,
-    workload_inference_flops: Any,
+    workload_forward_flops_per_token: Any = None,
     workload_kv_values_per_token: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
@@ -155,98 +163,108 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _raw_weights = weight_bytes_per_param * workload_parameters
-    weights = _raw_weights / 1000000000  # 1e-9: B -> GB
-    kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
-    _raw_kv_per_sequence = context_tokens * kv_per_token
-    kv_per_sequence = _raw_kv_per_sequence / 1000000  # 1e-6: B -> MB
+    weights = weight_bytes_per_param * workload_parameters / 1000000000  # 1e-9: B -> GB
     bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
     peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
-    prefill_ops = prompt_tokens * workload_inference_flops
-    _g0 = context_tokens / 1000000
-    _g1 = kv_per_sequence ** (-2)
-    _g3 = 1000000 * bandwidth
-    _g4 = _g1 * _g3
-    _g5 = hardware_capacity - 1000000000 * weights
-    _g6 = 1 / (1000000 * kv_per_sequence)
-    _g7 = step(_g5 * _g6)
-    _g8 = 1000 * _g7 / kv_per_sequence
-    _g9 = _g5 * _g7 / 1000000
-    _g10 = _g1 * _g9
-    _g11 = 1 / (1000000000 * peak_rate)
-    _g12 = _g11 / prefill_efficiency
     d__weights__workload_parameters = weight_bytes_per_param / 1000000000
     d__weights__weight_bytes_per_param = workload_parameters / 1000000000
-    d__kv_per_token__workload_kv_values_per_token = kv_bytes_per_value
-    d__kv_per_token__kv_bytes_per_value = workload_kv_values_per_token
-    d__kv_per_sequence__workload_kv_values_per_token = _g0 * d__kv_per_token__workload_kv_values_per_token
-    _g2 = _g1 * d__kv_per_sequence__workload_kv_values_per_token
-    d__kv_per_sequence__kv_bytes_per_value = _g0 * d__kv_per_token__kv_bytes_per_value
-    d__kv_per_sequence__context_tokens = kv_per_token / 1000000
     d__bandwidth__hardware_bandwidth = 1 / 1000000000000
-    d__rate_ceiling__workload_kv_values_per_token = -_g2 * _g3
-    d__rate_ceiling__hardware_bandwidth = 1000000 * d__bandwidth__hardware_bandwidth / kv_per_sequence
-    d__rate_ceiling__kv_bytes_per_value = -_g4 * d__kv_per_sequence__kv_bytes_per_value
-    d__rate_ceiling__context_tokens = -_g4 * d__kv_per_sequence__context_tokens
-    d__max_batch_in_memory__workload_parameters = -_g8 * d__weights__workload_parameters
-    d__max_batch_in_memory__workload_kv_values_per_token = -_g2 * _g9
-    d__max_batch_in_memory__hardware_capacity = _g6 * _g7
-    d__max_batch_in_memory__weight_bytes_per_param = -_g8 * d__weights__weight_bytes_per_param
-    d__max_batch_in_memory__kv_bytes_per_value = -_g10 * d__kv_per_sequence__kv_bytes_per_value
-    d__max_batch_in_memory__context_tokens = -_g10 * d__kv_per_sequence__context_tokens
     d__peak_rate__hardware_peak = 1 / 1000000000000
     d__ridge__hardware_peak = d__peak_rate__hardware_peak / bandwidth
     d__ridge__hardware_bandwidth = -d__bandwidth__hardware_bandwidth * peak_rate / bandwidth**2
-    d__prefill_ops__workload_inference_flops = prompt_tokens
-    d__prefill_ops__prompt_tokens = workload_inference_flops
-    d__prefill_time__workload_inference_flops = _g12 * d__prefill_ops__workload_inference_flops
-    d__prefill_time__hardware_peak = (
-        -d__peak_rate__hardware_peak * prefill_ops / (1000000000 * peak_rate**2 * prefill_efficiency)
-    )
-    d__prefill_time__prompt_tokens = _g12 * d__prefill_ops__prompt_tokens
-    d__prefill_time__prefill_efficiency = -_g11 * prefill_ops / prefill_efficiency**2
-    return {
+    derivatives = {
         "weights": {
             "workload_parameters": d__weights__workload_parameters,
             "weight_bytes_per_param": d__weights__weight_bytes_per_param,
         },
-        "kv_per_token": {
-            "workload_kv_values_per_token": d__kv_per_token__workload_kv_values_per_token,
-            "kv_bytes_per_value": d__kv_per_token__kv_bytes_per_value,
-        },
-        "kv_per_sequence": {
-            "workload_kv_values_per_token": d__kv_per_sequence__workload_kv_values_per_token,
-            "kv_bytes_per_value": d__kv_per_sequence__kv_bytes_per_value,
-            "context_tokens": d__kv_per_sequence__context_tokens,
-        },
         "bandwidth": {"hardware_bandwidth": d__bandwidth__hardware_bandwidth},
-        "rate_ceiling": {
-            "workload_kv_values_per_token": d__rate_ceiling__workload_kv_values_per_token,
-            "hardware_bandwidth": d__rate_ceiling__hardware_bandwidth,
-            "kv_bytes_per_value": d__rate_ceiling__kv_bytes_per_value,
-            "context_tokens": d__rate_ceiling__context_tokens,
-        },
-        "max_batch_in_memory": {
-            "workload_parameters": d__max_batch_in_memory__workload_parameters,
-            "workload_kv_values_per_token": d__max_batch_in_memory__workload_kv_values_per_token,
-            "hardware_capacity": d__max_batch_in_memory__hardware_capacity,
-            "weight_bytes_per_param": d__max_batch_in_memory__weight_bytes_per_param,
-            "kv_bytes_per_value": d__max_batch_in_memory__kv_bytes_per_value,
-            "context_tokens": d__max_batch_in_memory__context_tokens,
-        },
         "peak_rate": {"hardware_peak": d__peak_rate__hardware_peak},
         "ridge": {"hardware_peak": d__ridge__hardware_peak, "hardware_bandwidth": d__ridge__hardware_bandwidth},
-        "prefill_ops": {
-            "workload_inference_flops": d__prefill_ops__workload_inference_flops,
-            "prompt_tokens": d__prefill_ops__prompt_tokens,
-        },
-        "prefill_time": {
-            "workload_inference_flops": d__prefill_time__workload_inference_flops,
-            "hardware_peak": d__prefill_time__hardware_peak,
-            "prompt_tokens": d__prefill_time__prompt_tokens,
-            "prefill_efficiency": d__prefill_time__prefill_efficiency,
-        },
     }
+    if workload_forward_flops_per_token is not None:
+        prefill_ops = prompt_tokens * workload_forward_flops_per_token
+        _g0 = 1 / (1000000000 * peak_rate)
+        _g1 = _g0 / prefill_efficiency
+        d__prefill_ops__prompt_tokens = workload_forward_flops_per_token
+        d__prefill_ops__workload_forward_flops_per_token = prompt_tokens
+        d__prefill_time__hardware_peak = (
+            -d__peak_rate__hardware_peak * prefill_ops / (1000000000 * peak_rate**2 * prefill_efficiency)
+        )
+        d__prefill_time__prompt_tokens = _g1 * d__prefill_ops__prompt_tokens
+        d__prefill_time__prefill_efficiency = -_g0 * prefill_ops / prefill_efficiency**2
+        d__prefill_time__workload_forward_flops_per_token = _g1 * d__prefill_ops__workload_forward_flops_per_token
+        derivatives.update(
+            {
+                "prefill_ops": {
+                    "prompt_tokens": d__prefill_ops__prompt_tokens,
+                    "workload_forward_flops_per_token": d__prefill_ops__workload_forward_flops_per_token,
+                },
+                "prefill_time": {
+                    "hardware_peak": d__prefill_time__hardware_peak,
+                    "prompt_tokens": d__prefill_time__prompt_tokens,
+                    "prefill_efficiency": d__prefill_time__prefill_efficiency,
+                    "workload_forward_flops_per_token": d__prefill_time__workload_forward_flops_per_token,
+                },
+            }
+        )
+    if workload_kv_values_per_token is not None:
+        kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
+        _raw_kv_per_sequence = context_tokens * kv_per_token
+        kv_per_sequence = _raw_kv_per_sequence / 1000000  # 1e-6: B -> MB
+        _g2 = context_tokens / 1000000
+        _g3 = kv_per_sequence ** (-2)
+        _g5 = 1000000 * bandwidth
+        _g6 = _g3 * _g5
+        _g7 = hardware_capacity - 1000000000 * weights
+        _g8 = 1 / (1000000 * kv_per_sequence)
+        _g9 = step(_g7 * _g8)
+        _g10 = 1000 * _g9 / kv_per_sequence
+        _g11 = _g7 * _g9 / 1000000
+        _g12 = _g11 * _g3
+        d__kv_per_token__kv_bytes_per_value = workload_kv_values_per_token
+        d__kv_per_token__workload_kv_values_per_token = kv_bytes_per_value
+        d__kv_per_sequence__kv_bytes_per_value = _g2 * d__kv_per_token__kv_bytes_per_value
+        _g4 = _g3 * d__kv_per_sequence__kv_bytes_per_value
+        d__kv_per_sequence__context_tokens = kv_per_token / 1000000
+        d__kv_per_sequence__workload_kv_values_per_token = _g2 * d__kv_per_token__workload_kv_values_per_token
+        d__rate_ceiling__hardware_bandwidth = 1000000 * d__bandwidth__hardware_bandwidth / kv_per_sequence
+        d__rate_ceiling__kv_bytes_per_value = -_g4 * _g5
+        d__rate_ceiling__context_tokens = -_g6 * d__kv_per_sequence__context_tokens
+        d__rate_ceiling__workload_kv_values_per_token = -_g6 * d__kv_per_sequence__workload_kv_values_per_token
+        d__max_batch_in_memory__workload_parameters = -_g10 * d__weights__workload_parameters
+        d__max_batch_in_memory__hardware_capacity = _g8 * _g9
+        d__max_batch_in_memory__weight_bytes_per_param = -_g10 * d__weights__weight_bytes_per_param
+        d__max_batch_in_memory__kv_bytes_per_value = -_g11 * _g4
+        d__max_batch_in_memory__context_tokens = -_g12 * d__kv_per_sequence__context_tokens
+        d__max_batch_in_memory__workload_kv_values_per_token = -_g12 * d__kv_per_sequence__workload_kv_values_per_token
+        derivatives.update(
+            {
+                "kv_per_token": {
+                    "kv_bytes_per_value": d__kv_per_token__kv_bytes_per_value,
+                    "workload_kv_values_per_token": d__kv_per_token__workload_kv_values_per_token,
+                },
+                "kv_per_sequence": {
+                    "kv_bytes_per_value": d__kv_per_sequence__kv_bytes_per_value,
+                    "context_tokens": d__kv_per_sequence__context_tokens,
+                    "workload_kv_values_per_token": d__kv_per_sequence__workload_kv_values_per_token,
+                },
+                "rate_ceiling": {
+                    "hardware_bandwidth": d__rate_ceiling__hardware_bandwidth,
+                    "kv_bytes_per_value": d__rate_ceiling__kv_bytes_per_value,
+                    "context_tokens": d__rate_ceiling__context_tokens,
+                    "workload_kv_values_per_token": d__rate_ceiling__workload_kv_values_per_token,
+                },
+                "max_batch_in_memory": {
+                    "workload_parameters": d__max_batch_in_memory__workload_parameters,
+                    "hardware_capacity": d__max_batch_in_memory__hardware_capacity,
+                    "weight_bytes_per_param": d__max_batch_in_memory__weight_bytes_per_param,
+                    "kv_bytes_per_value": d__max_batch_in_memory__kv_bytes_per_value,
+                    "context_tokens": d__max_batch_in_memory__context_tokens,
+                    "workload_kv_values_per_token": d__max_batch_in_memory__workload_kv_values_per_token,
+                },
+            }
+        )
+    return derivatives
 
 
 class KvDecodeBatchScenario(ScenarioBase):
@@ -256,7 +274,8 @@ class KvDecodeBatchScenario(ScenarioBase):
     the memory bandwidth β; so the step time grows with the batch, the token rate B/t
     saturates at β/m, and the cache's share of the traffic grows. The largest batch within
     a time-per-token budget, or within the device's memory (its true capacity), follows.
-    The prompt is priced by the workload's stated forward FLOPs per token at
+    The prompt is priced by the workload's forward FLOPs per token through the weights (2·P_tok,
+    at the parameters that work on a token) at
     `prefill_efficiency` of the `peak_precision` rate.
 
     Inputs are keywords: Quantities in any compatible unit, or bare numbers read in the
@@ -305,24 +324,17 @@ class KvDecodeBatchScenario(ScenarioBase):
             ("TransformerWorkload",),
             {
                 "parameters": "workload_parameters",
-                "inference_flops": "workload_inference_flops",
+                "forward_flops_per_token": "workload_forward_flops_per_token",
                 "kv_values_per_token": "workload_kv_values_per_token",
             },
-            required=("parameters", "inference_flops", "layers", "hidden_dim", "heads"),
-            units={"workload_parameters": "param", "workload_inference_flops": "flop"},
-            doc="The model: parameters, KV geometry and its stated forward FLOPs per token.",
+            required=("parameters", "layers", "hidden_dim", "heads"),
+            units={"workload_parameters": "param", "workload_forward_flops_per_token": "flop"},
+            doc="The model: weight bytes, KV geometry and its forward FLOPs per token.",
         ),
     )
     _precisions = (
         PrecisionSpec(
             "peak_precision", default="fp16_dense", doc="Key of the node's `precision_flops` pricing prefill."
-        ),
-    )
-    _requirements = (
-        Requirement(
-            ("workload_kv_values_per_token",),
-            lambda workload_kv_values_per_token: workload_kv_values_per_token > 0,
-            "the workload must cache at least one value per token",
         ),
     )
     _input_order = (
@@ -392,17 +404,17 @@ class KvDecodeBatchScenario(ScenarioBase):
         )
 
     weights = Output("weights", "GB")
-    kv_per_token = Output("kv_per_token", "byte")
-    kv_per_sequence = Output("kv_per_sequence", "MB")
+    kv_per_token = Output("kv_per_token", "byte", requires=("workload.kv_values_per_token",))
+    kv_per_sequence = Output("kv_per_sequence", "MB", requires=("workload.kv_values_per_token",))
     bandwidth = Output("bandwidth", "TB/s")
-    step_bytes = ListOutput("step_bytes", "byte")
-    step_time = ListOutput("step_time", "s")
-    token_rate = ListOutput("token_rate", "1/s")
-    cache_share = ListOutput("cache_share")
-    rate_ceiling = Output("rate_ceiling", "1/s")
-    max_batch_within = ListOutput("max_batch_within")
-    max_batch_in_memory = Output("max_batch_in_memory")
+    step_bytes = ListOutput("step_bytes", "byte", requires=("workload.kv_values_per_token",))
+    step_time = ListOutput("step_time", "s", requires=("workload.kv_values_per_token",))
+    token_rate = ListOutput("token_rate", "1/s", requires=("workload.kv_values_per_token",))
+    cache_share = ListOutput("cache_share", requires=("workload.kv_values_per_token",))
+    rate_ceiling = Output("rate_ceiling", "1/s", requires=("workload.kv_values_per_token",))
+    max_batch_within = ListOutput("max_batch_within", requires=("workload.kv_values_per_token",))
+    max_batch_in_memory = Output("max_batch_in_memory", requires=("workload.kv_values_per_token",))
     peak_rate = Output("peak_rate", "TFLOP/s")
     ridge = Output("ridge", "flop/byte")
-    prefill_ops = Output("prefill_ops", "flop")
-    prefill_time = Output("prefill_time", "ms")
+    prefill_ops = Output("prefill_ops", "flop", requires=("workload.forward_flops_per_token",))
+    prefill_time = Output("prefill_time", "ms", requires=("workload.forward_flops_per_token",))

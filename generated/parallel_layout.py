@@ -20,6 +20,7 @@ __all__ = ["ParallelLayoutScenario", "evaluate", "gradient"]
 def evaluate(
     *,
     workload_parameters: Any,
+    workload_parameters_per_token: Any = None,
     tp_size: Any = 1,
     pp_size: Any = 1,
     dp_size: Any,
@@ -41,6 +42,7 @@ def evaluate(
 
     Args:
         workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
+        workload_parameters_per_token: [param] `parameters_per_token` of `workload`: Parameters that work on each token: every parameter of a dense model. Optional.
         tp_size: [1] Tensor-parallel width.
         pp_size: [1] Pipeline stages.
         dp_size: [1] Data-parallel replicas.
@@ -59,7 +61,7 @@ def evaluate(
         Every output in its display unit, as ``name [unit] = definition``:
 
         n_devices [1] = dp_size*pp_size*tp_size
-        result.step_flops [flop] = [flop]*batch_tokens*flops_per_param_token*workload_parameters
+        result.step_flops [flop] = [flop]*batch_tokens*flops_per_param_token*workload_parameters_per_token
         result.compute_time [s] = window_resolution*Max(1, floor(1/2 + step_flops/(accelerator_peak*local_efficiency*n_devices*window_resolution)))
         result.gradient_bytes [GB] = gradient_precision_value*workload_parameters
         result.dp_shard [GB] = gradient_bytes/(pp_size*tp_size)
@@ -81,15 +83,14 @@ def evaluate(
         result.min_devices_for_state [1] = ceiling(state_total/device_memory)
         result.n_devices [1] = n_devices
     """
-    if window_resolution is None:
+    if window_resolution is None and workload_parameters_per_token is not None:
         window_resolution = (
             batch_tokens
             * flops_per_param_token
-            * workload_parameters
+            * workload_parameters_per_token
             / (accelerator_peak * dp_size * local_efficiency * pp_size * tp_size)
         )
     _t1 = 1 / (pp_size * tp_size)
-    _t2 = choose(dp_size > 1, 1, 0)
     n_devices = dp_size * pp_size * tp_size
     pipeline__stages = pp_size
     _t0 = pipeline__stages - 1
@@ -97,41 +98,55 @@ def evaluate(
     pipeline__fill_slots = _t0
     pipeline__phase_slots = _t0 + pipeline__microbatches
     pipeline__bubble = pipeline__fill_slots / pipeline__phase_slots
-    result__step_flops = batch_tokens * flops_per_param_token * workload_parameters
-    result__compute_time = window_resolution * maximum(
-        1,
-        floor_div(
-            accelerator_peak * local_efficiency * n_devices * window_resolution + 2 * result__step_flops,
-            2 * accelerator_peak * local_efficiency * n_devices * window_resolution,
-        ),
-    )
     result__gradient_bytes = gradient_precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
     result__dp_shard = _t1 * result__gradient_bytes
     result__ring_bytes = result__dp_shard * (2 * dp_size - 2) / dp_size
     full_allreduce_time = 2 * result__dp_shard / link_bandwidth
-    result__allreduce_time = _t2 * full_allreduce_time
-    result__hidden_time = minimum(result__compute_time, result__allreduce_time * overlap_fraction)
-    result__exposed_time = maximum(
-        result__allreduce_time - result__compute_time, result__allreduce_time * (1 - overlap_fraction)
-    )
+    result__allreduce_time = full_allreduce_time * choose(dp_size > 1, 1, 0)
     result__bubble = pipeline__bubble
-    _t3 = result__compute_time / (1 - result__bubble)
-    result__step_time = _t3 + result__exposed_time
-    result__efficiency = result__compute_time / result__step_time
-    result__efficiency_no_overlap = result__compute_time / (_t3 + result__allreduce_time)
-    result__overlap_share = _t2 * minimum(
-        overlap_fraction, result__compute_time / full_allreduce_time
-    ) + overlap_fraction * choose(2 > dp_size, 1, 0)
     result__state_total = workload_parameters / 62500000  # 1e-9: B -> GB
     result__state_per_device = _t1 * result__state_total
     result__zero1_state_per_device = _t1 * workload_parameters * (1 + 3 / dp_size) / 250000000  # 1e-9: B -> GB
-    result__fleet_mfu = result__efficiency * local_efficiency
-    result__double_counted_mfu = result__efficiency**2 * local_efficiency
     result__n_devices = n_devices
     if device_memory is not None:
         result__min_devices_for_state = ceiling_division(result__state_total, device_memory)
     else:
         result__min_devices_for_state = None
+    if workload_parameters_per_token is not None:
+        result__step_flops = batch_tokens * flops_per_param_token * workload_parameters_per_token
+    else:
+        result__step_flops = None
+    if window_resolution is not None and workload_parameters_per_token is not None:
+        result__compute_time = window_resolution * maximum(
+            1,
+            floor_div(
+                accelerator_peak * local_efficiency * n_devices * window_resolution + 2 * result__step_flops,
+                2 * accelerator_peak * local_efficiency * n_devices * window_resolution,
+            ),
+        )
+        _t2 = result__compute_time / (1 - result__bubble)
+        result__hidden_time = minimum(result__compute_time, result__allreduce_time * overlap_fraction)
+        result__exposed_time = maximum(
+            result__allreduce_time - result__compute_time, result__allreduce_time * (1 - overlap_fraction)
+        )
+        result__step_time = _t2 + result__exposed_time
+        result__efficiency = result__compute_time / result__step_time
+        result__efficiency_no_overlap = result__compute_time / (_t2 + result__allreduce_time)
+        result__overlap_share = overlap_fraction * choose(2 > dp_size, 1, 0) + choose(dp_size > 1, 1, 0) * minimum(
+            overlap_fraction, result__compute_time / full_allreduce_time
+        )
+        result__fleet_mfu = result__efficiency * local_efficiency
+        result__double_counted_mfu = result__efficiency**2 * local_efficiency
+    else:
+        result__compute_time = None
+        result__hidden_time = None
+        result__exposed_time = None
+        result__step_time = None
+        result__efficiency = None
+        result__efficiency_no_overlap = None
+        result__overlap_share = None
+        result__fleet_mfu = None
+        result__double_counted_mfu = None
     return {
         "n_devices": n_devices,
         "result": {
@@ -163,6 +178,7 @@ def evaluate(
 def gradient(
     *,
     workload_parameters: Any,
+    workload_parameters_per_token: Any = None,
     tp_size: Any = 1,
     pp_size: Any = 1,
     dp_size: Any,
@@ -186,15 +202,14 @@ def gradient(
     active branch.
     """
     follows_window_resolution = window_resolution is None
-    if window_resolution is None:
+    if window_resolution is None and workload_parameters_per_token is not None:
         window_resolution = (
             batch_tokens
             * flops_per_param_token
-            * workload_parameters
+            * workload_parameters_per_token
             / (accelerator_peak * dp_size * local_efficiency * pp_size * tp_size)
         )
     _t1 = 1 / (pp_size * tp_size)
-    _t2 = choose(dp_size > 1, 1, 0)
     n_devices = dp_size * pp_size * tp_size
     pipeline__stages = pp_size
     _t0 = pipeline__stages - 1
@@ -202,68 +217,24 @@ def gradient(
     pipeline__fill_slots = _t0
     pipeline__phase_slots = _t0 + pipeline__microbatches
     pipeline__bubble = pipeline__fill_slots / pipeline__phase_slots
-    result__step_flops = batch_tokens * flops_per_param_token * workload_parameters
-    result__compute_time = window_resolution * maximum(
-        1,
-        floor_div(
-            accelerator_peak * local_efficiency * n_devices * window_resolution + 2 * result__step_flops,
-            2 * accelerator_peak * local_efficiency * n_devices * window_resolution,
-        ),
-    )
     result__gradient_bytes = gradient_precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
     result__dp_shard = _t1 * result__gradient_bytes
     full_allreduce_time = 2 * result__dp_shard / link_bandwidth
-    result__allreduce_time = _t2 * full_allreduce_time
-    result__exposed_time = maximum(
-        result__allreduce_time - result__compute_time, result__allreduce_time * (1 - overlap_fraction)
-    )
+    result__allreduce_time = full_allreduce_time * choose(dp_size > 1, 1, 0)
     result__bubble = pipeline__bubble
-    _t3 = result__compute_time / (1 - result__bubble)
-    result__step_time = _t3 + result__exposed_time
-    result__efficiency = result__compute_time / result__step_time
     result__state_total = workload_parameters / 62500000  # 1e-9: B -> GB
     _g0 = pipeline__fill_slots / pipeline__phase_slots**2
-    _g1 = step(-1 / 2 + result__step_flops / (accelerator_peak * local_efficiency * n_devices * window_resolution))
-    _g2 = 1 / (accelerator_peak * local_efficiency * n_devices)
-    _g3 = _g1 * _g2
-    _g4 = _g1 * result__step_flops / (accelerator_peak * local_efficiency * n_devices**2)
-    _g5 = _g1 * result__step_flops / n_devices
-    _g6 = _g2 * result__step_flops / window_resolution
-    _g7 = 1 / (pp_size * tp_size)
-    _g8 = 1 / (pp_size * tp_size**2)
-    _g9 = 1 / (pp_size**2 * tp_size)
-    _g10 = 2 * dp_size - 2
-    _g11 = _g10 / dp_size
-    _g12 = 2 * result__dp_shard
-    _g13 = dp_size ** (-2)
-    _g14 = 2 / link_bandwidth
-    _g15 = choose(dp_size > 1, 1, 0)
-    _g21 = result__allreduce_time * overlap_fraction - result__compute_time
-    _g22 = step(_g21)
-    _g23 = step(-_g21)
-    _g24 = _g23 * overlap_fraction
-    _g25 = 1 - overlap_fraction
-    _g26 = _g25 * result__allreduce_time - result__allreduce_time + result__compute_time
-    _g27 = step(-_g26)
-    _g28 = step(_g26)
-    _g29 = _g25 * _g28 + _g27
-    _g30 = 1 - result__bubble
-    _g31 = _g30 ** (-2)
-    _g32 = _g31 * result__compute_time
-    _g33 = result__compute_time / result__step_time**2
-    _g34 = result__compute_time / _g30
-    _g35 = _g34 + result__allreduce_time
-    _g36 = _g35 ** (-2)
-    _g37 = _g36 * result__compute_time
-    _g38 = -_g34 * _g36 + 1 / _g35
-    _g39 = _g31 * _g36 * result__compute_time**2
-    _g40 = result__compute_time / full_allreduce_time - overlap_fraction
-    _g41 = step(-_g40)
-    _g42 = _g41 * result__compute_time / full_allreduce_time**2
-    _g43 = _g15 * _g41 / full_allreduce_time
-    _g44 = 1 / 250000000 + 3 / (250000000 * dp_size)
-    _g45 = _g44 * workload_parameters
-    _g59 = 2 * result__efficiency
+    _g1 = 1 / (pp_size * tp_size)
+    _g2 = 1 / (pp_size * tp_size**2)
+    _g3 = 1 / (pp_size**2 * tp_size)
+    _g4 = 2 * dp_size - 2
+    _g5 = _g4 / dp_size
+    _g6 = 2 * result__dp_shard
+    _g7 = dp_size ** (-2)
+    _g8 = 2 / link_bandwidth
+    _g9 = choose(dp_size > 1, 1, 0)
+    _g10 = 1 / 250000000 + 3 / (250000000 * dp_size)
+    _g11 = _g10 * workload_parameters
     d__n_devices__tp_size = dp_size * pp_size
     d__n_devices__pp_size = dp_size * tp_size
     d__n_devices__dp_size = pp_size * tp_size
@@ -276,229 +247,37 @@ def gradient(
         -_g0 * d__pipeline__phase_slots__pp_size + d__pipeline__fill_slots__pp_size / pipeline__phase_slots
     )
     d__pipeline__bubble__microbatches = -_g0 * d__pipeline__phase_slots__microbatches
-    d__result__step_flops__workload_parameters = batch_tokens * flops_per_param_token
-    d__result__step_flops__batch_tokens = flops_per_param_token * workload_parameters
-    d__result__step_flops__flops_per_param_token = batch_tokens * workload_parameters
-    d__result__compute_time__workload_parameters = _g3 * d__result__step_flops__workload_parameters
-    d__result__compute_time__tp_size = -_g4 * d__n_devices__tp_size
-    d__result__compute_time__pp_size = -_g4 * d__n_devices__pp_size
-    d__result__compute_time__dp_size = -_g4 * d__n_devices__dp_size
-    d__result__compute_time__batch_tokens = _g3 * d__result__step_flops__batch_tokens
-    d__result__compute_time__flops_per_param_token = _g3 * d__result__step_flops__flops_per_param_token
-    d__result__compute_time__accelerator_peak = -_g5 / (accelerator_peak**2 * local_efficiency)
-    d__result__compute_time__local_efficiency = -_g5 / (accelerator_peak * local_efficiency**2)
-    d__result__compute_time__window_resolution = -_g1 * _g6 + maximum(1, _g6 + 1 / 2)
     d__result__gradient_bytes__workload_parameters = gradient_precision_value / 1000000000
     d__result__gradient_bytes__gradient_precision_value = workload_parameters / 1000000000
-    d__result__dp_shard__workload_parameters = _g7 * d__result__gradient_bytes__workload_parameters
-    d__result__dp_shard__tp_size = -_g8 * result__gradient_bytes
-    d__result__dp_shard__pp_size = -_g9 * result__gradient_bytes
-    d__result__dp_shard__gradient_precision_value = _g7 * d__result__gradient_bytes__gradient_precision_value
-    d__result__ring_bytes__workload_parameters = _g11 * d__result__dp_shard__workload_parameters
-    d__result__ring_bytes__tp_size = _g11 * d__result__dp_shard__tp_size
-    d__result__ring_bytes__pp_size = _g11 * d__result__dp_shard__pp_size
-    d__result__ring_bytes__dp_size = -_g10 * _g13 * result__dp_shard + _g12 / dp_size
-    d__result__ring_bytes__gradient_precision_value = _g11 * d__result__dp_shard__gradient_precision_value
-    d__full_allreduce_time__workload_parameters = _g14 * d__result__dp_shard__workload_parameters
-    _g16 = _g15 * d__full_allreduce_time__workload_parameters
-    d__full_allreduce_time__tp_size = _g14 * d__result__dp_shard__tp_size
-    _g17 = _g15 * d__full_allreduce_time__tp_size
-    d__full_allreduce_time__pp_size = _g14 * d__result__dp_shard__pp_size
-    _g18 = _g15 * d__full_allreduce_time__pp_size
-    d__full_allreduce_time__link_bandwidth = -_g12 / link_bandwidth**2
-    _g19 = _g15 * d__full_allreduce_time__link_bandwidth
-    d__full_allreduce_time__gradient_precision_value = _g14 * d__result__dp_shard__gradient_precision_value
-    _g20 = _g15 * d__full_allreduce_time__gradient_precision_value
-    d__result__allreduce_time__workload_parameters = _g16
-    d__result__allreduce_time__tp_size = _g17
-    d__result__allreduce_time__pp_size = _g18
-    d__result__allreduce_time__link_bandwidth = _g19
-    d__result__allreduce_time__gradient_precision_value = _g20
-    d__result__hidden_time__workload_parameters = (
-        _g22 * d__result__compute_time__workload_parameters + _g24 * d__result__allreduce_time__workload_parameters
-    )
-    d__result__hidden_time__tp_size = (
-        _g22 * d__result__compute_time__tp_size + _g24 * d__result__allreduce_time__tp_size
-    )
-    d__result__hidden_time__pp_size = (
-        _g22 * d__result__compute_time__pp_size + _g24 * d__result__allreduce_time__pp_size
-    )
-    d__result__hidden_time__dp_size = _g22 * d__result__compute_time__dp_size
-    d__result__hidden_time__batch_tokens = _g22 * d__result__compute_time__batch_tokens
-    d__result__hidden_time__flops_per_param_token = _g22 * d__result__compute_time__flops_per_param_token
-    d__result__hidden_time__accelerator_peak = _g22 * d__result__compute_time__accelerator_peak
-    d__result__hidden_time__local_efficiency = _g22 * d__result__compute_time__local_efficiency
-    d__result__hidden_time__link_bandwidth = _g24 * d__result__allreduce_time__link_bandwidth
-    d__result__hidden_time__overlap_fraction = _g23 * result__allreduce_time
-    d__result__hidden_time__gradient_precision_value = _g24 * d__result__allreduce_time__gradient_precision_value
-    d__result__hidden_time__window_resolution = _g22 * d__result__compute_time__window_resolution
-    d__result__exposed_time__workload_parameters = (
-        -_g27 * d__result__compute_time__workload_parameters + _g29 * d__result__allreduce_time__workload_parameters
-    )
-    d__result__exposed_time__tp_size = (
-        -_g27 * d__result__compute_time__tp_size + _g29 * d__result__allreduce_time__tp_size
-    )
-    d__result__exposed_time__pp_size = (
-        -_g27 * d__result__compute_time__pp_size + _g29 * d__result__allreduce_time__pp_size
-    )
-    d__result__exposed_time__dp_size = -_g27 * d__result__compute_time__dp_size
-    d__result__exposed_time__batch_tokens = -_g27 * d__result__compute_time__batch_tokens
-    d__result__exposed_time__flops_per_param_token = -_g27 * d__result__compute_time__flops_per_param_token
-    d__result__exposed_time__accelerator_peak = -_g27 * d__result__compute_time__accelerator_peak
-    d__result__exposed_time__local_efficiency = -_g27 * d__result__compute_time__local_efficiency
-    d__result__exposed_time__link_bandwidth = _g29 * d__result__allreduce_time__link_bandwidth
-    d__result__exposed_time__overlap_fraction = -_g28 * result__allreduce_time
-    d__result__exposed_time__gradient_precision_value = _g29 * d__result__allreduce_time__gradient_precision_value
-    d__result__exposed_time__window_resolution = -_g27 * d__result__compute_time__window_resolution
+    d__result__dp_shard__workload_parameters = _g1 * d__result__gradient_bytes__workload_parameters
+    d__result__dp_shard__tp_size = -_g2 * result__gradient_bytes
+    d__result__dp_shard__pp_size = -_g3 * result__gradient_bytes
+    d__result__dp_shard__gradient_precision_value = _g1 * d__result__gradient_bytes__gradient_precision_value
+    d__result__ring_bytes__workload_parameters = _g5 * d__result__dp_shard__workload_parameters
+    d__result__ring_bytes__tp_size = _g5 * d__result__dp_shard__tp_size
+    d__result__ring_bytes__pp_size = _g5 * d__result__dp_shard__pp_size
+    d__result__ring_bytes__dp_size = -_g4 * _g7 * result__dp_shard + _g6 / dp_size
+    d__result__ring_bytes__gradient_precision_value = _g5 * d__result__dp_shard__gradient_precision_value
+    d__full_allreduce_time__workload_parameters = _g8 * d__result__dp_shard__workload_parameters
+    d__full_allreduce_time__tp_size = _g8 * d__result__dp_shard__tp_size
+    d__full_allreduce_time__pp_size = _g8 * d__result__dp_shard__pp_size
+    d__full_allreduce_time__link_bandwidth = -_g6 / link_bandwidth**2
+    d__full_allreduce_time__gradient_precision_value = _g8 * d__result__dp_shard__gradient_precision_value
+    d__result__allreduce_time__workload_parameters = _g9 * d__full_allreduce_time__workload_parameters
+    d__result__allreduce_time__tp_size = _g9 * d__full_allreduce_time__tp_size
+    d__result__allreduce_time__pp_size = _g9 * d__full_allreduce_time__pp_size
+    d__result__allreduce_time__link_bandwidth = _g9 * d__full_allreduce_time__link_bandwidth
+    d__result__allreduce_time__gradient_precision_value = _g9 * d__full_allreduce_time__gradient_precision_value
     d__result__bubble__pp_size = d__pipeline__bubble__pp_size
     d__result__bubble__microbatches = d__pipeline__bubble__microbatches
-    d__result__step_time__workload_parameters = (
-        d__result__exposed_time__workload_parameters + d__result__compute_time__workload_parameters / _g30
-    )
-    d__result__step_time__tp_size = d__result__exposed_time__tp_size + d__result__compute_time__tp_size / _g30
-    d__result__step_time__pp_size = (
-        _g32 * d__result__bubble__pp_size + d__result__exposed_time__pp_size + d__result__compute_time__pp_size / _g30
-    )
-    d__result__step_time__dp_size = d__result__exposed_time__dp_size + d__result__compute_time__dp_size / _g30
-    d__result__step_time__microbatches = _g32 * d__result__bubble__microbatches
-    d__result__step_time__batch_tokens = (
-        d__result__exposed_time__batch_tokens + d__result__compute_time__batch_tokens / _g30
-    )
-    d__result__step_time__flops_per_param_token = (
-        d__result__exposed_time__flops_per_param_token + d__result__compute_time__flops_per_param_token / _g30
-    )
-    d__result__step_time__accelerator_peak = (
-        d__result__exposed_time__accelerator_peak + d__result__compute_time__accelerator_peak / _g30
-    )
-    d__result__step_time__local_efficiency = (
-        d__result__exposed_time__local_efficiency + d__result__compute_time__local_efficiency / _g30
-    )
-    d__result__step_time__link_bandwidth = d__result__exposed_time__link_bandwidth
-    d__result__step_time__overlap_fraction = d__result__exposed_time__overlap_fraction
-    d__result__step_time__gradient_precision_value = d__result__exposed_time__gradient_precision_value
-    d__result__step_time__window_resolution = (
-        d__result__exposed_time__window_resolution + d__result__compute_time__window_resolution / _g30
-    )
-    d__result__efficiency__workload_parameters = (
-        -_g33 * d__result__step_time__workload_parameters
-        + d__result__compute_time__workload_parameters / result__step_time
-    )
-    _g46 = d__result__efficiency__workload_parameters * local_efficiency
-    d__result__efficiency__tp_size = (
-        -_g33 * d__result__step_time__tp_size + d__result__compute_time__tp_size / result__step_time
-    )
-    _g47 = d__result__efficiency__tp_size * local_efficiency
-    d__result__efficiency__pp_size = (
-        -_g33 * d__result__step_time__pp_size + d__result__compute_time__pp_size / result__step_time
-    )
-    _g48 = d__result__efficiency__pp_size * local_efficiency
-    d__result__efficiency__dp_size = (
-        -_g33 * d__result__step_time__dp_size + d__result__compute_time__dp_size / result__step_time
-    )
-    _g49 = d__result__efficiency__dp_size * local_efficiency
-    d__result__efficiency__microbatches = -_g33 * d__result__step_time__microbatches
-    _g50 = d__result__efficiency__microbatches * local_efficiency
-    d__result__efficiency__batch_tokens = (
-        -_g33 * d__result__step_time__batch_tokens + d__result__compute_time__batch_tokens / result__step_time
-    )
-    _g51 = d__result__efficiency__batch_tokens * local_efficiency
-    d__result__efficiency__flops_per_param_token = (
-        -_g33 * d__result__step_time__flops_per_param_token
-        + d__result__compute_time__flops_per_param_token / result__step_time
-    )
-    _g52 = d__result__efficiency__flops_per_param_token * local_efficiency
-    d__result__efficiency__accelerator_peak = (
-        -_g33 * d__result__step_time__accelerator_peak + d__result__compute_time__accelerator_peak / result__step_time
-    )
-    _g53 = d__result__efficiency__accelerator_peak * local_efficiency
-    d__result__efficiency__local_efficiency = (
-        -_g33 * d__result__step_time__local_efficiency + d__result__compute_time__local_efficiency / result__step_time
-    )
-    _g54 = d__result__efficiency__local_efficiency * local_efficiency
-    d__result__efficiency__link_bandwidth = -_g33 * d__result__step_time__link_bandwidth
-    _g55 = d__result__efficiency__link_bandwidth * local_efficiency
-    d__result__efficiency__overlap_fraction = -_g33 * d__result__step_time__overlap_fraction
-    _g56 = d__result__efficiency__overlap_fraction * local_efficiency
-    d__result__efficiency__gradient_precision_value = -_g33 * d__result__step_time__gradient_precision_value
-    _g57 = d__result__efficiency__gradient_precision_value * local_efficiency
-    d__result__efficiency__window_resolution = (
-        -_g33 * d__result__step_time__window_resolution + d__result__compute_time__window_resolution / result__step_time
-    )
-    _g58 = d__result__efficiency__window_resolution * local_efficiency
-    d__result__efficiency_no_overlap__workload_parameters = (
-        -_g37 * d__result__allreduce_time__workload_parameters + _g38 * d__result__compute_time__workload_parameters
-    )
-    d__result__efficiency_no_overlap__tp_size = (
-        -_g37 * d__result__allreduce_time__tp_size + _g38 * d__result__compute_time__tp_size
-    )
-    d__result__efficiency_no_overlap__pp_size = (
-        -_g37 * d__result__allreduce_time__pp_size
-        + _g38 * d__result__compute_time__pp_size
-        - _g39 * d__result__bubble__pp_size
-    )
-    d__result__efficiency_no_overlap__dp_size = _g38 * d__result__compute_time__dp_size
-    d__result__efficiency_no_overlap__microbatches = -_g39 * d__result__bubble__microbatches
-    d__result__efficiency_no_overlap__batch_tokens = _g38 * d__result__compute_time__batch_tokens
-    d__result__efficiency_no_overlap__flops_per_param_token = _g38 * d__result__compute_time__flops_per_param_token
-    d__result__efficiency_no_overlap__accelerator_peak = _g38 * d__result__compute_time__accelerator_peak
-    d__result__efficiency_no_overlap__local_efficiency = _g38 * d__result__compute_time__local_efficiency
-    d__result__efficiency_no_overlap__link_bandwidth = -_g37 * d__result__allreduce_time__link_bandwidth
-    d__result__efficiency_no_overlap__gradient_precision_value = (
-        -_g37 * d__result__allreduce_time__gradient_precision_value
-    )
-    d__result__efficiency_no_overlap__window_resolution = _g38 * d__result__compute_time__window_resolution
-    d__result__overlap_share__workload_parameters = (
-        _g15 * _g41 * d__result__compute_time__workload_parameters / full_allreduce_time - _g16 * _g42
-    )
-    d__result__overlap_share__tp_size = (
-        _g15 * _g41 * d__result__compute_time__tp_size / full_allreduce_time - _g17 * _g42
-    )
-    d__result__overlap_share__pp_size = (
-        _g15 * _g41 * d__result__compute_time__pp_size / full_allreduce_time - _g18 * _g42
-    )
-    d__result__overlap_share__dp_size = _g43 * d__result__compute_time__dp_size
-    d__result__overlap_share__batch_tokens = _g43 * d__result__compute_time__batch_tokens
-    d__result__overlap_share__flops_per_param_token = _g43 * d__result__compute_time__flops_per_param_token
-    d__result__overlap_share__accelerator_peak = _g43 * d__result__compute_time__accelerator_peak
-    d__result__overlap_share__local_efficiency = _g43 * d__result__compute_time__local_efficiency
-    d__result__overlap_share__link_bandwidth = -_g19 * _g42
-    d__result__overlap_share__overlap_fraction = _g15 * step(_g40) + choose(2 > dp_size, 1, 0)
-    d__result__overlap_share__gradient_precision_value = -_g20 * _g42
-    d__result__overlap_share__window_resolution = _g43 * d__result__compute_time__window_resolution
     d__result__state_total__workload_parameters = 1 / 62500000
-    d__result__state_per_device__workload_parameters = _g7 * d__result__state_total__workload_parameters
-    d__result__state_per_device__tp_size = -_g8 * result__state_total
-    d__result__state_per_device__pp_size = -_g9 * result__state_total
-    d__result__zero1_state_per_device__workload_parameters = _g44 * _g7
-    d__result__zero1_state_per_device__tp_size = -_g45 * _g8
-    d__result__zero1_state_per_device__pp_size = -_g45 * _g9
-    d__result__zero1_state_per_device__dp_size = -3 * _g13 * _g7 * workload_parameters / 250000000
-    d__result__fleet_mfu__workload_parameters = _g46
-    d__result__fleet_mfu__tp_size = _g47
-    d__result__fleet_mfu__pp_size = _g48
-    d__result__fleet_mfu__dp_size = _g49
-    d__result__fleet_mfu__microbatches = _g50
-    d__result__fleet_mfu__batch_tokens = _g51
-    d__result__fleet_mfu__flops_per_param_token = _g52
-    d__result__fleet_mfu__accelerator_peak = _g53
-    d__result__fleet_mfu__local_efficiency = _g54 + result__efficiency
-    d__result__fleet_mfu__link_bandwidth = _g55
-    d__result__fleet_mfu__overlap_fraction = _g56
-    d__result__fleet_mfu__gradient_precision_value = _g57
-    d__result__fleet_mfu__window_resolution = _g58
-    d__result__double_counted_mfu__workload_parameters = _g46 * _g59
-    d__result__double_counted_mfu__tp_size = _g47 * _g59
-    d__result__double_counted_mfu__pp_size = _g48 * _g59
-    d__result__double_counted_mfu__dp_size = _g49 * _g59
-    d__result__double_counted_mfu__microbatches = _g50 * _g59
-    d__result__double_counted_mfu__batch_tokens = _g51 * _g59
-    d__result__double_counted_mfu__flops_per_param_token = _g52 * _g59
-    d__result__double_counted_mfu__accelerator_peak = _g53 * _g59
-    d__result__double_counted_mfu__local_efficiency = _g54 * _g59 + result__efficiency**2
-    d__result__double_counted_mfu__link_bandwidth = _g55 * _g59
-    d__result__double_counted_mfu__overlap_fraction = _g56 * _g59
-    d__result__double_counted_mfu__gradient_precision_value = _g57 * _g59
-    d__result__double_counted_mfu__window_resolution = _g58 * _g59
+    d__result__state_per_device__workload_parameters = _g1 * d__result__state_total__workload_parameters
+    d__result__state_per_device__tp_size = -_g2 * result__state_total
+    d__result__state_per_device__pp_size = -_g3 * result__state_total
+    d__result__zero1_state_per_device__workload_parameters = _g1 * _g10
+    d__result__zero1_state_per_device__tp_size = -_g11 * _g2
+    d__result__zero1_state_per_device__pp_size = -_g11 * _g3
+    d__result__zero1_state_per_device__dp_size = -3 * _g1 * _g7 * workload_parameters / 250000000
     d__result__n_devices__tp_size = d__n_devices__tp_size
     d__result__n_devices__pp_size = d__n_devices__pp_size
     d__result__n_devices__dp_size = d__n_devices__dp_size
@@ -507,22 +286,6 @@ def gradient(
             "tp_size": d__n_devices__tp_size,
             "pp_size": d__n_devices__pp_size,
             "dp_size": d__n_devices__dp_size,
-        },
-        "result.step_flops": {
-            "workload_parameters": d__result__step_flops__workload_parameters,
-            "batch_tokens": d__result__step_flops__batch_tokens,
-            "flops_per_param_token": d__result__step_flops__flops_per_param_token,
-        },
-        "result.compute_time": {
-            "workload_parameters": d__result__compute_time__workload_parameters,
-            "tp_size": d__result__compute_time__tp_size,
-            "pp_size": d__result__compute_time__pp_size,
-            "dp_size": d__result__compute_time__dp_size,
-            "batch_tokens": d__result__compute_time__batch_tokens,
-            "flops_per_param_token": d__result__compute_time__flops_per_param_token,
-            "accelerator_peak": d__result__compute_time__accelerator_peak,
-            "local_efficiency": d__result__compute_time__local_efficiency,
-            "window_resolution": d__result__compute_time__window_resolution,
         },
         "result.gradient_bytes": {
             "workload_parameters": d__result__gradient_bytes__workload_parameters,
@@ -555,93 +318,7 @@ def gradient(
             "link_bandwidth": d__result__allreduce_time__link_bandwidth,
             "gradient_precision_value": d__result__allreduce_time__gradient_precision_value,
         },
-        "result.hidden_time": {
-            "workload_parameters": d__result__hidden_time__workload_parameters,
-            "tp_size": d__result__hidden_time__tp_size,
-            "pp_size": d__result__hidden_time__pp_size,
-            "dp_size": d__result__hidden_time__dp_size,
-            "batch_tokens": d__result__hidden_time__batch_tokens,
-            "flops_per_param_token": d__result__hidden_time__flops_per_param_token,
-            "accelerator_peak": d__result__hidden_time__accelerator_peak,
-            "local_efficiency": d__result__hidden_time__local_efficiency,
-            "link_bandwidth": d__result__hidden_time__link_bandwidth,
-            "overlap_fraction": d__result__hidden_time__overlap_fraction,
-            "gradient_precision_value": d__result__hidden_time__gradient_precision_value,
-            "window_resolution": d__result__hidden_time__window_resolution,
-        },
-        "result.exposed_time": {
-            "workload_parameters": d__result__exposed_time__workload_parameters,
-            "tp_size": d__result__exposed_time__tp_size,
-            "pp_size": d__result__exposed_time__pp_size,
-            "dp_size": d__result__exposed_time__dp_size,
-            "batch_tokens": d__result__exposed_time__batch_tokens,
-            "flops_per_param_token": d__result__exposed_time__flops_per_param_token,
-            "accelerator_peak": d__result__exposed_time__accelerator_peak,
-            "local_efficiency": d__result__exposed_time__local_efficiency,
-            "link_bandwidth": d__result__exposed_time__link_bandwidth,
-            "overlap_fraction": d__result__exposed_time__overlap_fraction,
-            "gradient_precision_value": d__result__exposed_time__gradient_precision_value,
-            "window_resolution": d__result__exposed_time__window_resolution,
-        },
         "result.bubble": {"pp_size": d__result__bubble__pp_size, "microbatches": d__result__bubble__microbatches},
-        "result.step_time": {
-            "workload_parameters": d__result__step_time__workload_parameters,
-            "tp_size": d__result__step_time__tp_size,
-            "pp_size": d__result__step_time__pp_size,
-            "dp_size": d__result__step_time__dp_size,
-            "microbatches": d__result__step_time__microbatches,
-            "batch_tokens": d__result__step_time__batch_tokens,
-            "flops_per_param_token": d__result__step_time__flops_per_param_token,
-            "accelerator_peak": d__result__step_time__accelerator_peak,
-            "local_efficiency": d__result__step_time__local_efficiency,
-            "link_bandwidth": d__result__step_time__link_bandwidth,
-            "overlap_fraction": d__result__step_time__overlap_fraction,
-            "gradient_precision_value": d__result__step_time__gradient_precision_value,
-            "window_resolution": d__result__step_time__window_resolution,
-        },
-        "result.efficiency": {
-            "workload_parameters": d__result__efficiency__workload_parameters,
-            "tp_size": d__result__efficiency__tp_size,
-            "pp_size": d__result__efficiency__pp_size,
-            "dp_size": d__result__efficiency__dp_size,
-            "microbatches": d__result__efficiency__microbatches,
-            "batch_tokens": d__result__efficiency__batch_tokens,
-            "flops_per_param_token": d__result__efficiency__flops_per_param_token,
-            "accelerator_peak": d__result__efficiency__accelerator_peak,
-            "local_efficiency": d__result__efficiency__local_efficiency,
-            "link_bandwidth": d__result__efficiency__link_bandwidth,
-            "overlap_fraction": d__result__efficiency__overlap_fraction,
-            "gradient_precision_value": d__result__efficiency__gradient_precision_value,
-            "window_resolution": d__result__efficiency__window_resolution,
-        },
-        "result.efficiency_no_overlap": {
-            "workload_parameters": d__result__efficiency_no_overlap__workload_parameters,
-            "tp_size": d__result__efficiency_no_overlap__tp_size,
-            "pp_size": d__result__efficiency_no_overlap__pp_size,
-            "dp_size": d__result__efficiency_no_overlap__dp_size,
-            "microbatches": d__result__efficiency_no_overlap__microbatches,
-            "batch_tokens": d__result__efficiency_no_overlap__batch_tokens,
-            "flops_per_param_token": d__result__efficiency_no_overlap__flops_per_param_token,
-            "accelerator_peak": d__result__efficiency_no_overlap__accelerator_peak,
-            "local_efficiency": d__result__efficiency_no_overlap__local_efficiency,
-            "link_bandwidth": d__result__efficiency_no_overlap__link_bandwidth,
-            "gradient_precision_value": d__result__efficiency_no_overlap__gradient_precision_value,
-            "window_resolution": d__result__efficiency_no_overlap__window_resolution,
-        },
-        "result.overlap_share": {
-            "workload_parameters": d__result__overlap_share__workload_parameters,
-            "tp_size": d__result__overlap_share__tp_size,
-            "pp_size": d__result__overlap_share__pp_size,
-            "dp_size": d__result__overlap_share__dp_size,
-            "batch_tokens": d__result__overlap_share__batch_tokens,
-            "flops_per_param_token": d__result__overlap_share__flops_per_param_token,
-            "accelerator_peak": d__result__overlap_share__accelerator_peak,
-            "local_efficiency": d__result__overlap_share__local_efficiency,
-            "link_bandwidth": d__result__overlap_share__link_bandwidth,
-            "overlap_fraction": d__result__overlap_share__overlap_fraction,
-            "gradient_precision_value": d__result__overlap_share__gradient_precision_value,
-            "window_resolution": d__result__overlap_share__window_resolution,
-        },
         "result.state_total": {"workload_parameters": d__result__state_total__workload_parameters},
         "result.state_per_device": {
             "workload_parameters": d__result__state_per_device__workload_parameters,
@@ -653,36 +330,6 @@ def gradient(
             "tp_size": d__result__zero1_state_per_device__tp_size,
             "pp_size": d__result__zero1_state_per_device__pp_size,
             "dp_size": d__result__zero1_state_per_device__dp_size,
-        },
-        "result.fleet_mfu": {
-            "workload_parameters": d__result__fleet_mfu__workload_parameters,
-            "tp_size": d__result__fleet_mfu__tp_size,
-            "pp_size": d__result__fleet_mfu__pp_size,
-            "dp_size": d__result__fleet_mfu__dp_size,
-            "microbatches": d__result__fleet_mfu__microbatches,
-            "batch_tokens": d__result__fleet_mfu__batch_tokens,
-            "flops_per_param_token": d__result__fleet_mfu__flops_per_param_token,
-            "accelerator_peak": d__result__fleet_mfu__accelerator_peak,
-            "local_efficiency": d__result__fleet_mfu__local_efficiency,
-            "link_bandwidth": d__result__fleet_mfu__link_bandwidth,
-            "overlap_fraction": d__result__fleet_mfu__overlap_fraction,
-            "gradient_precision_value": d__result__fleet_mfu__gradient_precision_value,
-            "window_resolution": d__result__fleet_mfu__window_resolution,
-        },
-        "result.double_counted_mfu": {
-            "workload_parameters": d__result__double_counted_mfu__workload_parameters,
-            "tp_size": d__result__double_counted_mfu__tp_size,
-            "pp_size": d__result__double_counted_mfu__pp_size,
-            "dp_size": d__result__double_counted_mfu__dp_size,
-            "microbatches": d__result__double_counted_mfu__microbatches,
-            "batch_tokens": d__result__double_counted_mfu__batch_tokens,
-            "flops_per_param_token": d__result__double_counted_mfu__flops_per_param_token,
-            "accelerator_peak": d__result__double_counted_mfu__accelerator_peak,
-            "local_efficiency": d__result__double_counted_mfu__local_efficiency,
-            "link_bandwidth": d__result__double_counted_mfu__link_bandwidth,
-            "overlap_fraction": d__result__double_counted_mfu__overlap_fraction,
-            "gradient_precision_value": d__result__double_counted_mfu__gradient_precision_value,
-            "window_resolution": d__result__double_counted_mfu__window_resolution,
         },
         "result.n_devices": {
             "tp_size": d__result__n_devices__tp_size,
@@ -703,6 +350,408 @@ def gradient(
                 },
             }
         )
+    if workload_parameters_per_token is not None:
+        result__step_flops = batch_tokens * flops_per_param_token * workload_parameters_per_token
+        d__result__step_flops__batch_tokens = flops_per_param_token * workload_parameters_per_token
+        d__result__step_flops__flops_per_param_token = batch_tokens * workload_parameters_per_token
+        d__result__step_flops__workload_parameters_per_token = batch_tokens * flops_per_param_token
+        derivatives.update(
+            {
+                "result.step_flops": {
+                    "batch_tokens": d__result__step_flops__batch_tokens,
+                    "flops_per_param_token": d__result__step_flops__flops_per_param_token,
+                    "workload_parameters_per_token": d__result__step_flops__workload_parameters_per_token,
+                },
+            }
+        )
+    if window_resolution is not None and workload_parameters_per_token is not None:
+        result__compute_time = window_resolution * maximum(
+            1,
+            floor_div(
+                accelerator_peak * local_efficiency * n_devices * window_resolution + 2 * result__step_flops,
+                2 * accelerator_peak * local_efficiency * n_devices * window_resolution,
+            ),
+        )
+        _t2 = result__compute_time / (1 - result__bubble)
+        result__exposed_time = maximum(
+            result__allreduce_time - result__compute_time, result__allreduce_time * (1 - overlap_fraction)
+        )
+        result__step_time = _t2 + result__exposed_time
+        result__efficiency = result__compute_time / result__step_time
+        _g12 = step(-1 / 2 + result__step_flops / (accelerator_peak * local_efficiency * n_devices * window_resolution))
+        _g13 = _g12 * result__step_flops / (accelerator_peak * local_efficiency * n_devices**2)
+        _g14 = 1 / (accelerator_peak * local_efficiency * n_devices)
+        _g15 = _g12 * _g14
+        _g16 = _g12 * result__step_flops / n_devices
+        _g17 = _g14 * result__step_flops / window_resolution
+        _g18 = result__allreduce_time * overlap_fraction - result__compute_time
+        _g19 = step(-_g18)
+        _g20 = _g19 * overlap_fraction
+        _g21 = step(_g18)
+        _g22 = 1 - overlap_fraction
+        _g23 = _g22 * result__allreduce_time - result__allreduce_time + result__compute_time
+        _g24 = step(-_g23)
+        _g25 = step(_g23)
+        _g26 = _g22 * _g25 + _g24
+        _g27 = 1 - result__bubble
+        _g28 = _g27 ** (-2)
+        _g29 = _g28 * result__compute_time
+        _g30 = result__compute_time / result__step_time**2
+        _g31 = result__compute_time / _g27
+        _g32 = _g31 + result__allreduce_time
+        _g33 = _g32 ** (-2)
+        _g34 = _g33 * result__compute_time
+        _g35 = -_g31 * _g33 + 1 / _g32
+        _g36 = _g28 * _g33 * result__compute_time**2
+        _g37 = choose(dp_size > 1, 1, 0)
+        _g38 = result__compute_time / full_allreduce_time - overlap_fraction
+        _g39 = step(-_g38)
+        _g40 = _g37 * _g39
+        _g41 = _g40 * result__compute_time / full_allreduce_time**2
+        _g42 = _g40 / full_allreduce_time
+        _g57 = 2 * result__efficiency
+        d__result__compute_time__tp_size = -_g13 * d__n_devices__tp_size
+        d__result__compute_time__pp_size = -_g13 * d__n_devices__pp_size
+        d__result__compute_time__dp_size = -_g13 * d__n_devices__dp_size
+        d__result__compute_time__batch_tokens = _g15 * d__result__step_flops__batch_tokens
+        d__result__compute_time__flops_per_param_token = _g15 * d__result__step_flops__flops_per_param_token
+        d__result__compute_time__accelerator_peak = -_g16 / (accelerator_peak**2 * local_efficiency)
+        d__result__compute_time__local_efficiency = -_g16 / (accelerator_peak * local_efficiency**2)
+        d__result__compute_time__window_resolution = -_g12 * _g17 + maximum(1, _g17 + 1 / 2)
+        d__result__compute_time__workload_parameters_per_token = (
+            _g15 * d__result__step_flops__workload_parameters_per_token
+        )
+        d__result__hidden_time__workload_parameters = _g20 * d__result__allreduce_time__workload_parameters
+        d__result__hidden_time__tp_size = (
+            _g20 * d__result__allreduce_time__tp_size + _g21 * d__result__compute_time__tp_size
+        )
+        d__result__hidden_time__pp_size = (
+            _g20 * d__result__allreduce_time__pp_size + _g21 * d__result__compute_time__pp_size
+        )
+        d__result__hidden_time__dp_size = _g21 * d__result__compute_time__dp_size
+        d__result__hidden_time__batch_tokens = _g21 * d__result__compute_time__batch_tokens
+        d__result__hidden_time__flops_per_param_token = _g21 * d__result__compute_time__flops_per_param_token
+        d__result__hidden_time__accelerator_peak = _g21 * d__result__compute_time__accelerator_peak
+        d__result__hidden_time__local_efficiency = _g21 * d__result__compute_time__local_efficiency
+        d__result__hidden_time__link_bandwidth = _g20 * d__result__allreduce_time__link_bandwidth
+        d__result__hidden_time__overlap_fraction = _g19 * result__allreduce_time
+        d__result__hidden_time__gradient_precision_value = _g20 * d__result__allreduce_time__gradient_precision_value
+        d__result__hidden_time__window_resolution = _g21 * d__result__compute_time__window_resolution
+        d__result__hidden_time__workload_parameters_per_token = (
+            _g21 * d__result__compute_time__workload_parameters_per_token
+        )
+        d__result__exposed_time__workload_parameters = _g26 * d__result__allreduce_time__workload_parameters
+        d__result__exposed_time__tp_size = (
+            -_g24 * d__result__compute_time__tp_size + _g26 * d__result__allreduce_time__tp_size
+        )
+        d__result__exposed_time__pp_size = (
+            -_g24 * d__result__compute_time__pp_size + _g26 * d__result__allreduce_time__pp_size
+        )
+        d__result__exposed_time__dp_size = -_g24 * d__result__compute_time__dp_size
+        d__result__exposed_time__batch_tokens = -_g24 * d__result__compute_time__batch_tokens
+        d__result__exposed_time__flops_per_param_token = -_g24 * d__result__compute_time__flops_per_param_token
+        d__result__exposed_time__accelerator_peak = -_g24 * d__result__compute_time__accelerator_peak
+        d__result__exposed_time__local_efficiency = -_g24 * d__result__compute_time__local_efficiency
+        d__result__exposed_time__link_bandwidth = _g26 * d__result__allreduce_time__link_bandwidth
+        d__result__exposed_time__overlap_fraction = -_g25 * result__allreduce_time
+        d__result__exposed_time__gradient_precision_value = _g26 * d__result__allreduce_time__gradient_precision_value
+        d__result__exposed_time__window_resolution = -_g24 * d__result__compute_time__window_resolution
+        d__result__exposed_time__workload_parameters_per_token = (
+            -_g24 * d__result__compute_time__workload_parameters_per_token
+        )
+        d__result__step_time__workload_parameters = d__result__exposed_time__workload_parameters
+        d__result__step_time__tp_size = d__result__exposed_time__tp_size + d__result__compute_time__tp_size / _g27
+        d__result__step_time__pp_size = (
+            _g29 * d__result__bubble__pp_size
+            + d__result__exposed_time__pp_size
+            + d__result__compute_time__pp_size / _g27
+        )
+        d__result__step_time__dp_size = d__result__exposed_time__dp_size + d__result__compute_time__dp_size / _g27
+        d__result__step_time__microbatches = _g29 * d__result__bubble__microbatches
+        d__result__step_time__batch_tokens = (
+            d__result__exposed_time__batch_tokens + d__result__compute_time__batch_tokens / _g27
+        )
+        d__result__step_time__flops_per_param_token = (
+            d__result__exposed_time__flops_per_param_token + d__result__compute_time__flops_per_param_token / _g27
+        )
+        d__result__step_time__accelerator_peak = (
+            d__result__exposed_time__accelerator_peak + d__result__compute_time__accelerator_peak / _g27
+        )
+        d__result__step_time__local_efficiency = (
+            d__result__exposed_time__local_efficiency + d__result__compute_time__local_efficiency / _g27
+        )
+        d__result__step_time__link_bandwidth = d__result__exposed_time__link_bandwidth
+        d__result__step_time__overlap_fraction = d__result__exposed_time__overlap_fraction
+        d__result__step_time__gradient_precision_value = d__result__exposed_time__gradient_precision_value
+        d__result__step_time__window_resolution = (
+            d__result__exposed_time__window_resolution + d__result__compute_time__window_resolution / _g27
+        )
+        d__result__step_time__workload_parameters_per_token = (
+            d__result__exposed_time__workload_parameters_per_token
+            + d__result__compute_time__workload_parameters_per_token / _g27
+        )
+        d__result__efficiency__workload_parameters = -_g30 * d__result__step_time__workload_parameters
+        _g43 = d__result__efficiency__workload_parameters * local_efficiency
+        d__result__efficiency__tp_size = (
+            -_g30 * d__result__step_time__tp_size + d__result__compute_time__tp_size / result__step_time
+        )
+        _g44 = d__result__efficiency__tp_size * local_efficiency
+        d__result__efficiency__pp_size = (
+            -_g30 * d__result__step_time__pp_size + d__result__compute_time__pp_size / result__step_time
+        )
+        _g45 = d__result__efficiency__pp_size * local_efficiency
+        d__result__efficiency__dp_size = (
+            -_g30 * d__result__step_time__dp_size + d__result__compute_time__dp_size / result__step_time
+        )
+        _g46 = d__result__efficiency__dp_size * local_efficiency
+        d__result__efficiency__microbatches = -_g30 * d__result__step_time__microbatches
+        _g47 = d__result__efficiency__microbatches * local_efficiency
+        d__result__efficiency__batch_tokens = (
+            -_g30 * d__result__step_time__batch_tokens + d__result__compute_time__batch_tokens / result__step_time
+        )
+        _g48 = d__result__efficiency__batch_tokens * local_efficiency
+        d__result__efficiency__flops_per_param_token = (
+            -_g30 * d__result__step_time__flops_per_param_token
+            + d__result__compute_time__flops_per_param_token / result__step_time
+        )
+        _g49 = d__result__efficiency__flops_per_param_token * local_efficiency
+        d__result__efficiency__accelerator_peak = (
+            -_g30 * d__result__step_time__accelerator_peak
+            + d__result__compute_time__accelerator_peak / result__step_time
+        )
+        _g50 = d__result__efficiency__accelerator_peak * local_efficiency
+        d__result__efficiency__local_efficiency = (
+            -_g30 * d__result__step_time__local_efficiency
+            + d__result__compute_time__local_efficiency / result__step_time
+        )
+        _g51 = d__result__efficiency__local_efficiency * local_efficiency
+        d__result__efficiency__link_bandwidth = -_g30 * d__result__step_time__link_bandwidth
+        _g52 = d__result__efficiency__link_bandwidth * local_efficiency
+        d__result__efficiency__overlap_fraction = -_g30 * d__result__step_time__overlap_fraction
+        _g53 = d__result__efficiency__overlap_fraction * local_efficiency
+        d__result__efficiency__gradient_precision_value = -_g30 * d__result__step_time__gradient_precision_value
+        _g54 = d__result__efficiency__gradient_precision_value * local_efficiency
+        d__result__efficiency__window_resolution = (
+            -_g30 * d__result__step_time__window_resolution
+            + d__result__compute_time__window_resolution / result__step_time
+        )
+        _g55 = d__result__efficiency__window_resolution * local_efficiency
+        d__result__efficiency__workload_parameters_per_token = (
+            -_g30 * d__result__step_time__workload_parameters_per_token
+            + d__result__compute_time__workload_parameters_per_token / result__step_time
+        )
+        _g56 = d__result__efficiency__workload_parameters_per_token * local_efficiency
+        d__result__efficiency_no_overlap__workload_parameters = -_g34 * d__result__allreduce_time__workload_parameters
+        d__result__efficiency_no_overlap__tp_size = (
+            -_g34 * d__result__allreduce_time__tp_size + _g35 * d__result__compute_time__tp_size
+        )
+        d__result__efficiency_no_overlap__pp_size = (
+            -_g34 * d__result__allreduce_time__pp_size
+            + _g35 * d__result__compute_time__pp_size
+            - _g36 * d__result__bubble__pp_size
+        )
+        d__result__efficiency_no_overlap__dp_size = _g35 * d__result__compute_time__dp_size
+        d__result__efficiency_no_overlap__microbatches = -_g36 * d__result__bubble__microbatches
+        d__result__efficiency_no_overlap__batch_tokens = _g35 * d__result__compute_time__batch_tokens
+        d__result__efficiency_no_overlap__flops_per_param_token = _g35 * d__result__compute_time__flops_per_param_token
+        d__result__efficiency_no_overlap__accelerator_peak = _g35 * d__result__compute_time__accelerator_peak
+        d__result__efficiency_no_overlap__local_efficiency = _g35 * d__result__compute_time__local_efficiency
+        d__result__efficiency_no_overlap__link_bandwidth = -_g34 * d__result__allreduce_time__link_bandwidth
+        d__result__efficiency_no_overlap__gradient_precision_value = (
+            -_g34 * d__result__allreduce_time__gradient_precision_value
+        )
+        d__result__efficiency_no_overlap__window_resolution = _g35 * d__result__compute_time__window_resolution
+        d__result__efficiency_no_overlap__workload_parameters_per_token = (
+            _g35 * d__result__compute_time__workload_parameters_per_token
+        )
+        d__result__overlap_share__workload_parameters = -_g41 * d__full_allreduce_time__workload_parameters
+        d__result__overlap_share__tp_size = (
+            _g37 * _g39 * d__result__compute_time__tp_size / full_allreduce_time
+            - _g41 * d__full_allreduce_time__tp_size
+        )
+        d__result__overlap_share__pp_size = (
+            _g37 * _g39 * d__result__compute_time__pp_size / full_allreduce_time
+            - _g41 * d__full_allreduce_time__pp_size
+        )
+        d__result__overlap_share__dp_size = _g42 * d__result__compute_time__dp_size
+        d__result__overlap_share__batch_tokens = _g42 * d__result__compute_time__batch_tokens
+        d__result__overlap_share__flops_per_param_token = _g42 * d__result__compute_time__flops_per_param_token
+        d__result__overlap_share__accelerator_peak = _g42 * d__result__compute_time__accelerator_peak
+        d__result__overlap_share__local_efficiency = _g42 * d__result__compute_time__local_efficiency
+        d__result__overlap_share__link_bandwidth = -_g41 * d__full_allreduce_time__link_bandwidth
+        d__result__overlap_share__overlap_fraction = _g37 * step(_g38) + choose(2 > dp_size, 1, 0)
+        d__result__overlap_share__gradient_precision_value = -_g41 * d__full_allreduce_time__gradient_precision_value
+        d__result__overlap_share__window_resolution = _g42 * d__result__compute_time__window_resolution
+        d__result__overlap_share__workload_parameters_per_token = (
+            _g42 * d__result__compute_time__workload_parameters_per_token
+        )
+        d__result__fleet_mfu__workload_parameters = _g43
+        d__result__fleet_mfu__tp_size = _g44
+        d__result__fleet_mfu__pp_size = _g45
+        d__result__fleet_mfu__dp_size = _g46
+        d__result__fleet_mfu__microbatches = _g47
+        d__result__fleet_mfu__batch_tokens = _g48
+        d__result__fleet_mfu__flops_per_param_token = _g49
+        d__result__fleet_mfu__accelerator_peak = _g50
+        d__result__fleet_mfu__local_efficiency = _g51 + result__efficiency
+        d__result__fleet_mfu__link_bandwidth = _g52
+        d__result__fleet_mfu__overlap_fraction = _g53
+        d__result__fleet_mfu__gradient_precision_value = _g54
+        d__result__fleet_mfu__window_resolution = _g55
+        d__result__fleet_mfu__workload_parameters_per_token = _g56
+        d__result__double_counted_mfu__workload_parameters = _g43 * _g57
+        d__result__double_counted_mfu__tp_size = _g44 * _g57
+        d__result__double_counted_mfu__pp_size = _g45 * _g57
+        d__result__double_counted_mfu__dp_size = _g46 * _g57
+        d__result__double_counted_mfu__microbatches = _g47 * _g57
+        d__result__double_counted_mfu__batch_tokens = _g48 * _g57
+        d__result__double_counted_mfu__flops_per_param_token = _g49 * _g57
+        d__result__double_counted_mfu__accelerator_peak = _g50 * _g57
+        d__result__double_counted_mfu__local_efficiency = _g51 * _g57 + result__efficiency**2
+        d__result__double_counted_mfu__link_bandwidth = _g52 * _g57
+        d__result__double_counted_mfu__overlap_fraction = _g53 * _g57
+        d__result__double_counted_mfu__gradient_precision_value = _g54 * _g57
+        d__result__double_counted_mfu__window_resolution = _g55 * _g57
+        d__result__double_counted_mfu__workload_parameters_per_token = _g56 * _g57
+        derivatives.update(
+            {
+                "result.compute_time": {
+                    "tp_size": d__result__compute_time__tp_size,
+                    "pp_size": d__result__compute_time__pp_size,
+                    "dp_size": d__result__compute_time__dp_size,
+                    "batch_tokens": d__result__compute_time__batch_tokens,
+                    "flops_per_param_token": d__result__compute_time__flops_per_param_token,
+                    "accelerator_peak": d__result__compute_time__accelerator_peak,
+                    "local_efficiency": d__result__compute_time__local_efficiency,
+                    "window_resolution": d__result__compute_time__window_resolution,
+                    "workload_parameters_per_token": d__result__compute_time__workload_parameters_per_token,
+                },
+                "result.hidden_time": {
+                    "workload_parameters": d__result__hidden_time__workload_parameters,
+                    "tp_size": d__result__hidden_time__tp_size,
+                    "pp_size": d__result__hidden_time__pp_size,
+                    "dp_size": d__result__hidden_time__dp_size,
+                    "batch_tokens": d__result__hidden_time__batch_tokens,
+                    "flops_per_param_token": d__result__hidden_time__flops_per_param_token,
+                    "accelerator_peak": d__result__hidden_time__accelerator_peak,
+                    "local_efficiency": d__result__hidden_time__local_efficiency,
+                    "link_bandwidth": d__result__hidden_time__link_bandwidth,
+                    "overlap_fraction": d__result__hidden_time__overlap_fraction,
+                    "gradient_precision_value": d__result__hidden_time__gradient_precision_value,
+                    "window_resolution": d__result__hidden_time__window_resolution,
+                    "workload_parameters_per_token": d__result__hidden_time__workload_parameters_per_token,
+                },
+                "result.exposed_time": {
+                    "workload_parameters": d__result__exposed_time__workload_parameters,
+                    "tp_size": d__result__exposed_time__tp_size,
+                    "pp_size": d__result__exposed_time__pp_size,
+                    "dp_size": d__result__exposed_time__dp_size,
+                    "batch_tokens": d__result__exposed_time__batch_tokens,
+                    "flops_per_param_token": d__result__exposed_time__flops_per_param_token,
+                    "accelerator_peak": d__result__exposed_time__accelerator_peak,
+                    "local_efficiency": d__result__exposed_time__local_efficiency,
+                    "link_bandwidth": d__result__exposed_time__link_bandwidth,
+                    "overlap_fraction": d__result__exposed_time__overlap_fraction,
+                    "gradient_precision_value": d__result__exposed_time__gradient_precision_value,
+                    "window_resolution": d__result__exposed_time__window_resolution,
+                    "workload_parameters_per_token": d__result__exposed_time__workload_parameters_per_token,
+                },
+                "result.step_time": {
+                    "workload_parameters": d__result__step_time__workload_parameters,
+                    "tp_size": d__result__step_time__tp_size,
+                    "pp_size": d__result__step_time__pp_size,
+                    "dp_size": d__result__step_time__dp_size,
+                    "microbatches": d__result__step_time__microbatches,
+                    "batch_tokens": d__result__step_time__batch_tokens,
+                    "flops_per_param_token": d__result__step_time__flops_per_param_token,
+                    "accelerator_peak": d__result__step_time__accelerator_peak,
+                    "local_efficiency": d__result__step_time__local_efficiency,
+                    "link_bandwidth": d__result__step_time__link_bandwidth,
+                    "overlap_fraction": d__result__step_time__overlap_fraction,
+                    "gradient_precision_value": d__result__step_time__gradient_precision_value,
+                    "window_resolution": d__result__step_time__window_resolution,
+                    "workload_parameters_per_token": d__result__step_time__workload_parameters_per_token,
+                },
+                "result.efficiency": {
+                    "workload_parameters": d__result__efficiency__workload_parameters,
+                    "tp_size": d__result__efficiency__tp_size,
+                    "pp_size": d__result__efficiency__pp_size,
+                    "dp_size": d__result__efficiency__dp_size,
+                    "microbatches": d__result__efficiency__microbatches,
+                    "batch_tokens": d__result__efficiency__batch_tokens,
+                    "flops_per_param_token": d__result__efficiency__flops_per_param_token,
+                    "accelerator_peak": d__result__efficiency__accelerator_peak,
+                    "local_efficiency": d__result__efficiency__local_efficiency,
+                    "link_bandwidth": d__result__efficiency__link_bandwidth,
+                    "overlap_fraction": d__result__efficiency__overlap_fraction,
+                    "gradient_precision_value": d__result__efficiency__gradient_precision_value,
+                    "window_resolution": d__result__efficiency__window_resolution,
+                    "workload_parameters_per_token": d__result__efficiency__workload_parameters_per_token,
+                },
+                "result.efficiency_no_overlap": {
+                    "workload_parameters": d__result__efficiency_no_overlap__workload_parameters,
+                    "tp_size": d__result__efficiency_no_overlap__tp_size,
+                    "pp_size": d__result__efficiency_no_overlap__pp_size,
+                    "dp_size": d__result__efficiency_no_overlap__dp_size,
+                    "microbatches": d__result__efficiency_no_overlap__microbatches,
+                    "batch_tokens": d__result__efficiency_no_overlap__batch_tokens,
+                    "flops_per_param_token": d__result__efficiency_no_overlap__flops_per_param_token,
+                    "accelerator_peak": d__result__efficiency_no_overlap__accelerator_peak,
+                    "local_efficiency": d__result__efficiency_no_overlap__local_efficiency,
+                    "link_bandwidth": d__result__efficiency_no_overlap__link_bandwidth,
+                    "gradient_precision_value": d__result__efficiency_no_overlap__gradient_precision_value,
+                    "window_resolution": d__result__efficiency_no_overlap__window_resolution,
+                    "workload_parameters_per_token": d__result__efficiency_no_overlap__workload_parameters_per_token,
+                },
+                "result.overlap_share": {
+                    "workload_parameters": d__result__overlap_share__workload_parameters,
+                    "tp_size": d__result__overlap_share__tp_size,
+                    "pp_size": d__result__overlap_share__pp_size,
+                    "dp_size": d__result__overlap_share__dp_size,
+                    "batch_tokens": d__result__overlap_share__batch_tokens,
+                    "flops_per_param_token": d__result__overlap_share__flops_per_param_token,
+                    "accelerator_peak": d__result__overlap_share__accelerator_peak,
+                    "local_efficiency": d__result__overlap_share__local_efficiency,
+                    "link_bandwidth": d__result__overlap_share__link_bandwidth,
+                    "overlap_fraction": d__result__overlap_share__overlap_fraction,
+                    "gradient_precision_value": d__result__overlap_share__gradient_precision_value,
+                    "window_resolution": d__result__overlap_share__window_resolution,
+                    "workload_parameters_per_token": d__result__overlap_share__workload_parameters_per_token,
+                },
+                "result.fleet_mfu": {
+                    "workload_parameters": d__result__fleet_mfu__workload_parameters,
+                    "tp_size": d__result__fleet_mfu__tp_size,
+                    "pp_size": d__result__fleet_mfu__pp_size,
+                    "dp_size": d__result__fleet_mfu__dp_size,
+                    "microbatches": d__result__fleet_mfu__microbatches,
+                    "batch_tokens": d__result__fleet_mfu__batch_tokens,
+                    "flops_per_param_token": d__result__fleet_mfu__flops_per_param_token,
+                    "accelerator_peak": d__result__fleet_mfu__accelerator_peak,
+                    "local_efficiency": d__result__fleet_mfu__local_efficiency,
+                    "link_bandwidth": d__result__fleet_mfu__link_bandwidth,
+                    "overlap_fraction": d__result__fleet_mfu__overlap_fraction,
+                    "gradient_precision_value": d__result__fleet_mfu__gradient_precision_value,
+                    "window_resolution": d__result__fleet_mfu__window_resolution,
+                    "workload_parameters_per_token": d__result__fleet_mfu__workload_parameters_per_token,
+                },
+                "result.double_counted_mfu": {
+                    "workload_parameters": d__result__double_counted_mfu__workload_parameters,
+                    "tp_size": d__result__double_counted_mfu__tp_size,
+                    "pp_size": d__result__double_counted_mfu__pp_size,
+                    "dp_size": d__result__double_counted_mfu__dp_size,
+                    "microbatches": d__result__double_counted_mfu__microbatches,
+                    "batch_tokens": d__result__double_counted_mfu__batch_tokens,
+                    "flops_per_param_token": d__result__double_counted_mfu__flops_per_param_token,
+                    "accelerator_peak": d__result__double_counted_mfu__accelerator_peak,
+                    "local_efficiency": d__result__double_counted_mfu__local_efficiency,
+                    "link_bandwidth": d__result__double_counted_mfu__link_bandwidth,
+                    "overlap_fraction": d__result__double_counted_mfu__overlap_fraction,
+                    "gradient_precision_value": d__result__double_counted_mfu__gradient_precision_value,
+                    "window_resolution": d__result__double_counted_mfu__window_resolution,
+                    "workload_parameters_per_token": d__result__double_counted_mfu__workload_parameters_per_token,
+                },
+            }
+        )
     if (
         follows_window_resolution and window_resolution is not None
     ):  # computed from its default: moves with the inputs it reads
@@ -710,34 +759,34 @@ def gradient(
             derivatives,
             "window_resolution",
             {
-                "workload_parameters": batch_tokens
+                "workload_parameters_per_token": batch_tokens
                 * flops_per_param_token
                 / (accelerator_peak * dp_size * local_efficiency * pp_size * tp_size),
                 "tp_size": -batch_tokens
                 * flops_per_param_token
-                * workload_parameters
+                * workload_parameters_per_token
                 / (accelerator_peak * dp_size * local_efficiency * pp_size * tp_size**2),
                 "pp_size": -batch_tokens
                 * flops_per_param_token
-                * workload_parameters
+                * workload_parameters_per_token
                 / (accelerator_peak * dp_size * local_efficiency * pp_size**2 * tp_size),
                 "dp_size": -batch_tokens
                 * flops_per_param_token
-                * workload_parameters
+                * workload_parameters_per_token
                 / (accelerator_peak * dp_size**2 * local_efficiency * pp_size * tp_size),
                 "batch_tokens": flops_per_param_token
-                * workload_parameters
+                * workload_parameters_per_token
                 / (accelerator_peak * dp_size * local_efficiency * pp_size * tp_size),
                 "flops_per_param_token": batch_tokens
-                * workload_parameters
+                * workload_parameters_per_token
                 / (accelerator_peak * dp_size * local_efficiency * pp_size * tp_size),
                 "accelerator_peak": -batch_tokens
                 * flops_per_param_token
-                * workload_parameters
+                * workload_parameters_per_token
                 / (accelerator_peak**2 * dp_size * local_efficiency * pp_size * tp_size),
                 "local_efficiency": -batch_tokens
                 * flops_per_param_token
-                * workload_parameters
+                * workload_parameters_per_token
                 / (accelerator_peak * dp_size * local_efficiency**2 * pp_size * tp_size),
             },
         )
@@ -747,7 +796,8 @@ def gradient(
 class ParallelLayoutScenario(ScenarioBase):
     """One optimizer step of `workload` on t × p × d devices: tensor, pipeline and data parallelism.
 
-    The step's φ·P·D FLOPs spread over all N = t·p·d devices at a fraction η of their peak;
+    The step's φ·P_tok·D FLOPs (P_tok: the parameters that work on a token, the active ones of
+    a mixture of experts) spread over all N = t·p·d devices at a fraction η of their peak;
     that compute time τ is rounded to the nearest `window_resolution`. The pipeline's bubble
     (the contained pipeline schedule of p stages and m micro-batches) stretches it to
     τ/(1 − bubble). Each data-parallel replica then AllReduces its 1/(t·p) share of the
@@ -787,7 +837,7 @@ class ParallelLayoutScenario(ScenarioBase):
             minimum=0,
             strict=True,
             default=None,
-            default_rule="[flop]*batch_tokens*flops_per_param_token*workload_parameters/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size)",
+            default_rule="[flop]*batch_tokens*flops_per_param_token*workload_parameters_per_token/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size)",
             doc="Window the compute time is rounded to; by default the compute time itself (no rounding).",
         ),
         InputSpec(
@@ -823,10 +873,10 @@ class ParallelLayoutScenario(ScenarioBase):
         WorkloadSpec(
             "workload",
             ("Workload",),
-            {"parameters": "workload_parameters"},
+            {"parameters": "workload_parameters", "parameters_per_token": "workload_parameters_per_token"},
             required=("parameters",),
-            units={"workload_parameters": "param"},
-            doc="The model: its parameter count P and gradient bytes.",
+            units={"workload_parameters": "param", "workload_parameters_per_token": "param"},
+            doc="The model: its parameter count P (state, gradient bytes) and the parameters that work on a token, P_tok (FLOPs).",
         ),
     )
     _precisions = (PrecisionSpec("precision", default="fp8", doc="Key of the node's rates pricing the FLOPs."),)
@@ -870,7 +920,7 @@ class ParallelLayoutScenario(ScenarioBase):
         local_efficiency: Any = REQUIRED,
         link_bandwidth: Any = REQUIRED,
         overlap_fraction: Any = REQUIRED,
-        gradient_precision: Any = REQUIRED,
+        gradient_precision: Any = "fp16",
         window_resolution: Any = None,
         device_memory: Any = None,
         name: str | None = None,
@@ -904,24 +954,64 @@ class ParallelLayoutScenario(ScenarioBase):
         "result",
         (
             Output("n_devices"),
-            Output("step_flops", "flop"),
-            Output("compute_time", "s"),
+            Output("step_flops", "flop", requires=("workload.parameters_per_token",)),
+            Output(
+                "compute_time",
+                "s",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
             Output("gradient_bytes", "GB"),
             Output("dp_shard", "GB"),
             Output("ring_bytes", "GB"),
             Output("allreduce_time", "s"),
-            Output("hidden_time", "s"),
-            Output("exposed_time", "s"),
+            Output(
+                "hidden_time",
+                "s",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
+            Output(
+                "exposed_time",
+                "s",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
             Output("bubble"),
-            Output("step_time", "s"),
-            Output("efficiency"),
-            Output("efficiency_no_overlap"),
-            Output("overlap_share"),
+            Output(
+                "step_time",
+                "s",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
+            Output(
+                "efficiency",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
+            Output(
+                "efficiency_no_overlap",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
+            Output(
+                "overlap_share",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
             Output("state_total", "GB"),
             Output("state_per_device", "GB"),
             Output("zero1_state_per_device", "GB"),
-            Output("fleet_mfu"),
-            Output("double_counted_mfu"),
+            Output(
+                "fleet_mfu",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
+            Output(
+                "double_counted_mfu",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
             Output("min_devices_for_state", requires=("device_memory",), if_missing="none"),
         ),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.mathops import choose, floor_div
+from symbolic.runtime.mathops import choose
 from symbolic.runtime.outputs import GroupOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, NodeSpec, PrecisionSpec, WorkloadSpec
@@ -20,9 +20,10 @@ __all__ = ["ServingScenario", "evaluate", "gradient"]
 def evaluate(
     *,
     workload_parameters: Any,
+    workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
-    workload_hidden_dim: Any,
     workload_heads: Any,
+    workload_head_dim: Any = None,
     workload_kv_values_per_token: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
@@ -39,9 +40,10 @@ def evaluate(
 
     Args:
         workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
+        workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
-        workload_hidden_dim: [1] `hidden_dim` of `workload`: Model width d.
         workload_heads: [1] `heads` of `workload`: Query attention heads a.
+        workload_head_dim: [1] `head_dim` of `workload`: Width of one head; unset means d/a, and then `hidden_dim` must be a multiple of `heads` (PaLM sets 256). Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
@@ -54,8 +56,8 @@ def evaluate(
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
 
-        result.linear_flops [TFLOP] = 2*[flop]*batch_size*seq_len*workload_parameters
-        result.attention_flops [TFLOP] = 4*[flop]*batch_size*seq_len**2*workload_heads*workload_layers*floor(workload_hidden_dim/workload_heads)
+        result.linear_flops [TFLOP] = batch_size*seq_len*workload_forward_flops_per_token
+        result.attention_flops [TFLOP] = 4*[flop]*batch_size*seq_len**2*workload_head_dim*workload_heads*workload_layers
         result.prompt_cache_hit_ratio [1] = 0
         result.prefill_chunks [1] = 1
         result.ttft [ms] = hardware_dispatch_tax + 2*(attention_flops + linear_flops)/hardware_peak
@@ -66,18 +68,21 @@ def evaluate(
         result.memory_utilization [1] = total_memory_required/hardware_capacity
         result.feasible [1] = 1 - Exceeds(total_memory_required, hardware_capacity)
     """
-    _raw_result__linear_flops = batch_size * seq_len * workload_parameters
-    result__linear_flops = _raw_result__linear_flops / 500000000000  # 1e-12: flop -> TFLOP
-    _raw_result__attention_flops = (
-        batch_size * seq_len**2 * workload_heads * workload_layers * floor_div(workload_hidden_dim, workload_heads)
-    )
-    result__attention_flops = _raw_result__attention_flops / 250000000000  # 1e-12: flop -> TFLOP
     result__prompt_cache_hit_ratio = 0
     result__prefill_chunks = 1
-    result__ttft = 1000 * (
-        hardware_dispatch_tax + 4 * (2 * _raw_result__attention_flops + _raw_result__linear_flops) / hardware_peak
-    )  # 1e12: TFLOP -> flop (attention_flops); 1e12: TFLOP -> flop (linear_flops); 1e3: s -> ms
     result__model_weights_size = precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
+    if workload_forward_flops_per_token is not None:
+        result__linear_flops = (
+            batch_size * seq_len * workload_forward_flops_per_token / 1000000000000
+        )  # 1e-12: flop -> TFLOP
+    else:
+        result__linear_flops = None
+    if workload_head_dim is not None:
+        result__attention_flops = (
+            batch_size * seq_len**2 * workload_head_dim * workload_heads * workload_layers / 250000000000
+        )  # 1e-12: flop -> TFLOP
+    else:
+        result__attention_flops = None
     if workload_kv_values_per_token is not None:
         _raw_result__model_weights_size = precision_value * workload_parameters
         _raw_result__kv_cache_size = batch_size * precision_value * seq_len * workload_kv_values_per_token
@@ -99,6 +104,14 @@ def evaluate(
         result__itl = None
         result__memory_utilization = None
         result__feasible = None
+    if workload_forward_flops_per_token is not None and workload_head_dim is not None:
+        _raw_result__linear_flops = batch_size * seq_len * workload_forward_flops_per_token
+        _raw_result__attention_flops = batch_size * seq_len**2 * workload_head_dim * workload_heads * workload_layers
+        result__ttft = 1000 * (
+            hardware_dispatch_tax + 2 * (4 * _raw_result__attention_flops + _raw_result__linear_flops) / hardware_peak
+        )  # 1e12: TFLOP -> flop (attention_flops); 1e12: TFLOP -> flop (linear_flops); 1e3: s -> ms
+    else:
+        result__ttft = None
     return {
         "result": {
             "linear_flops": result__linear_flops,
@@ -119,9 +132,10 @@ def evaluate(
 def gradient(
     *,
     workload_parameters: Any,
+    workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
-    workload_hidden_dim: Any,
     workload_heads: Any,
+    workload_head_dim: Any = None,
     workload_kv_values_per_token: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
@@ -139,76 +153,67 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _raw_result__linear_flops = batch_size * seq_len * workload_parameters
-    result__linear_flops = _raw_result__linear_flops / 500000000000  # 1e-12: flop -> TFLOP
-    _raw_result__attention_flops = (
-        batch_size * seq_len**2 * workload_heads * workload_layers * floor_div(workload_hidden_dim, workload_heads)
-    )
-    result__attention_flops = _raw_result__attention_flops / 250000000000  # 1e-12: flop -> TFLOP
     result__model_weights_size = precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
-    _g0 = batch_size / 500000000000
-    _g1 = batch_size * workload_hidden_dim
-    _g2 = seq_len**2 / 250000000000
-    _g3 = _g2 * workload_layers
-    _g4 = 2000000000000000 / hardware_peak
-    d__result__linear_flops__workload_parameters = _g0 * seq_len
-    d__result__linear_flops__seq_len = _g0 * workload_parameters
-    d__result__linear_flops__batch_size = seq_len * workload_parameters / 500000000000
-    d__result__attention_flops__workload_layers = _g1 * _g2
-    d__result__attention_flops__workload_hidden_dim = _g3 * batch_size
-    d__result__attention_flops__seq_len = _g1 * seq_len * workload_layers / 125000000000
-    d__result__attention_flops__batch_size = _g3 * workload_hidden_dim
-    d__result__ttft__workload_parameters = _g4 * d__result__linear_flops__workload_parameters
-    d__result__ttft__workload_layers = _g4 * d__result__attention_flops__workload_layers
-    d__result__ttft__workload_hidden_dim = _g4 * d__result__attention_flops__workload_hidden_dim
-    d__result__ttft__hardware_peak = (
-        -2000000000000000 * (result__attention_flops + result__linear_flops) / hardware_peak**2
-    )
-    d__result__ttft__hardware_dispatch_tax = 1000
-    d__result__ttft__seq_len = _g4 * d__result__attention_flops__seq_len + _g4 * d__result__linear_flops__seq_len
-    d__result__ttft__batch_size = (
-        _g4 * d__result__attention_flops__batch_size + _g4 * d__result__linear_flops__batch_size
-    )
     d__result__model_weights_size__workload_parameters = precision_value / 1000000000
     d__result__model_weights_size__precision_value = workload_parameters / 1000000000
     derivatives = {
-        "result.linear_flops": {
-            "workload_parameters": d__result__linear_flops__workload_parameters,
-            "seq_len": d__result__linear_flops__seq_len,
-            "batch_size": d__result__linear_flops__batch_size,
-        },
-        "result.attention_flops": {
-            "workload_layers": d__result__attention_flops__workload_layers,
-            "workload_hidden_dim": d__result__attention_flops__workload_hidden_dim,
-            "seq_len": d__result__attention_flops__seq_len,
-            "batch_size": d__result__attention_flops__batch_size,
-        },
-        "result.ttft": {
-            "workload_parameters": d__result__ttft__workload_parameters,
-            "workload_layers": d__result__ttft__workload_layers,
-            "workload_hidden_dim": d__result__ttft__workload_hidden_dim,
-            "hardware_peak": d__result__ttft__hardware_peak,
-            "hardware_dispatch_tax": d__result__ttft__hardware_dispatch_tax,
-            "seq_len": d__result__ttft__seq_len,
-            "batch_size": d__result__ttft__batch_size,
-        },
         "result.model_weights_size": {
             "workload_parameters": d__result__model_weights_size__workload_parameters,
             "precision_value": d__result__model_weights_size__precision_value,
         },
     }
+    if workload_forward_flops_per_token is not None:
+        result__linear_flops = (
+            batch_size * seq_len * workload_forward_flops_per_token / 1000000000000
+        )  # 1e-12: flop -> TFLOP
+        _g0 = workload_forward_flops_per_token / 1000000000000
+        d__result__linear_flops__seq_len = _g0 * batch_size
+        d__result__linear_flops__batch_size = _g0 * seq_len
+        d__result__linear_flops__workload_forward_flops_per_token = batch_size * seq_len / 1000000000000
+        derivatives.update(
+            {
+                "result.linear_flops": {
+                    "seq_len": d__result__linear_flops__seq_len,
+                    "batch_size": d__result__linear_flops__batch_size,
+                    "workload_forward_flops_per_token": d__result__linear_flops__workload_forward_flops_per_token,
+                },
+            }
+        )
+    if workload_head_dim is not None:
+        result__attention_flops = (
+            batch_size * seq_len**2 * workload_head_dim * workload_heads * workload_layers / 250000000000
+        )  # 1e-12: flop -> TFLOP
+        _g1 = batch_size * workload_head_dim * workload_heads
+        _g2 = seq_len**2 / 250000000000
+        _g3 = _g2 * workload_head_dim * workload_layers
+        d__result__attention_flops__workload_layers = _g1 * _g2
+        d__result__attention_flops__workload_heads = _g3 * batch_size
+        d__result__attention_flops__seq_len = _g1 * seq_len * workload_layers / 125000000000
+        d__result__attention_flops__batch_size = _g3 * workload_heads
+        d__result__attention_flops__workload_head_dim = _g2 * batch_size * workload_heads * workload_layers
+        derivatives.update(
+            {
+                "result.attention_flops": {
+                    "workload_layers": d__result__attention_flops__workload_layers,
+                    "workload_heads": d__result__attention_flops__workload_heads,
+                    "seq_len": d__result__attention_flops__seq_len,
+                    "batch_size": d__result__attention_flops__batch_size,
+                    "workload_head_dim": d__result__attention_flops__workload_head_dim,
+                },
+            }
+        )
     if workload_kv_values_per_token is not None:
         _raw_result__kv_cache_size = batch_size * precision_value * seq_len * workload_kv_values_per_token
         result__kv_cache_size = _raw_result__kv_cache_size / 1000000000  # 1e-9: B -> GB
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
-        _g5 = precision_value * workload_kv_values_per_token / 1000000000
-        _g6 = batch_size * seq_len / 1000000000
-        _g7 = 1000000000000 / hardware_bandwidth
-        _g8 = 1000000000 / hardware_capacity
-        d__result__kv_cache_size__seq_len = _g5 * batch_size
-        d__result__kv_cache_size__batch_size = _g5 * seq_len
-        d__result__kv_cache_size__precision_value = _g6 * workload_kv_values_per_token
-        d__result__kv_cache_size__workload_kv_values_per_token = _g6 * precision_value
+        _g4 = precision_value * workload_kv_values_per_token / 1000000000
+        _g5 = batch_size * seq_len / 1000000000
+        _g6 = 1000000000000 / hardware_bandwidth
+        _g7 = 1000000000 / hardware_capacity
+        d__result__kv_cache_size__seq_len = _g4 * batch_size
+        d__result__kv_cache_size__batch_size = _g4 * seq_len
+        d__result__kv_cache_size__precision_value = _g5 * workload_kv_values_per_token
+        d__result__kv_cache_size__workload_kv_values_per_token = _g5 * precision_value
         d__result__total_memory_required__workload_parameters = d__result__model_weights_size__workload_parameters
         d__result__total_memory_required__seq_len = d__result__kv_cache_size__seq_len
         d__result__total_memory_required__batch_size = d__result__kv_cache_size__batch_size
@@ -218,24 +223,24 @@ def gradient(
         d__result__total_memory_required__workload_kv_values_per_token = (
             d__result__kv_cache_size__workload_kv_values_per_token
         )
-        d__result__itl__workload_parameters = _g7 * d__result__total_memory_required__workload_parameters
+        d__result__itl__workload_parameters = _g6 * d__result__total_memory_required__workload_parameters
         d__result__itl__workload_layers = 1 / 100
         d__result__itl__hardware_bandwidth = -1000000000000 * result__total_memory_required / hardware_bandwidth**2
-        d__result__itl__seq_len = _g7 * d__result__total_memory_required__seq_len
-        d__result__itl__batch_size = _g7 * d__result__total_memory_required__batch_size
-        d__result__itl__precision_value = _g7 * d__result__total_memory_required__precision_value
+        d__result__itl__seq_len = _g6 * d__result__total_memory_required__seq_len
+        d__result__itl__batch_size = _g6 * d__result__total_memory_required__batch_size
+        d__result__itl__precision_value = _g6 * d__result__total_memory_required__precision_value
         d__result__itl__workload_kv_values_per_token = (
-            _g7 * d__result__total_memory_required__workload_kv_values_per_token
+            _g6 * d__result__total_memory_required__workload_kv_values_per_token
         )
-        d__result__memory_utilization__workload_parameters = _g8 * d__result__total_memory_required__workload_parameters
+        d__result__memory_utilization__workload_parameters = _g7 * d__result__total_memory_required__workload_parameters
         d__result__memory_utilization__hardware_capacity = (
             -1000000000 * result__total_memory_required / hardware_capacity**2
         )
-        d__result__memory_utilization__seq_len = _g8 * d__result__total_memory_required__seq_len
-        d__result__memory_utilization__batch_size = _g8 * d__result__total_memory_required__batch_size
-        d__result__memory_utilization__precision_value = _g8 * d__result__total_memory_required__precision_value
+        d__result__memory_utilization__seq_len = _g7 * d__result__total_memory_required__seq_len
+        d__result__memory_utilization__batch_size = _g7 * d__result__total_memory_required__batch_size
+        d__result__memory_utilization__precision_value = _g7 * d__result__total_memory_required__precision_value
         d__result__memory_utilization__workload_kv_values_per_token = (
-            _g8 * d__result__total_memory_required__workload_kv_values_per_token
+            _g7 * d__result__total_memory_required__workload_kv_values_per_token
         )
         derivatives.update(
             {
@@ -271,14 +276,45 @@ def gradient(
                 },
             }
         )
+    if workload_forward_flops_per_token is not None and workload_head_dim is not None:
+        _g8 = 2000000000000000 / hardware_peak
+        d__result__ttft__workload_layers = _g8 * d__result__attention_flops__workload_layers
+        d__result__ttft__workload_heads = _g8 * d__result__attention_flops__workload_heads
+        d__result__ttft__hardware_peak = (
+            -2000000000000000 * (result__attention_flops + result__linear_flops) / hardware_peak**2
+        )
+        d__result__ttft__hardware_dispatch_tax = 1000
+        d__result__ttft__seq_len = _g8 * d__result__attention_flops__seq_len + _g8 * d__result__linear_flops__seq_len
+        d__result__ttft__batch_size = (
+            _g8 * d__result__attention_flops__batch_size + _g8 * d__result__linear_flops__batch_size
+        )
+        d__result__ttft__workload_forward_flops_per_token = (
+            _g8 * d__result__linear_flops__workload_forward_flops_per_token
+        )
+        d__result__ttft__workload_head_dim = _g8 * d__result__attention_flops__workload_head_dim
+        derivatives.update(
+            {
+                "result.ttft": {
+                    "workload_layers": d__result__ttft__workload_layers,
+                    "workload_heads": d__result__ttft__workload_heads,
+                    "hardware_peak": d__result__ttft__hardware_peak,
+                    "hardware_dispatch_tax": d__result__ttft__hardware_dispatch_tax,
+                    "seq_len": d__result__ttft__seq_len,
+                    "batch_size": d__result__ttft__batch_size,
+                    "workload_forward_flops_per_token": d__result__ttft__workload_forward_flops_per_token,
+                    "workload_head_dim": d__result__ttft__workload_head_dim,
+                },
+            }
+        )
     return derivatives
 
 
 class ServingScenario(ScenarioBase):
     """Serving `workload` on `hardware` at a stated context and batch.
 
-    The prompt of `seq_len` tokens for each of `batch_size` requests is one prefill: 2P FLOPs
-    per token for the weights and 4·L·d·S per token for attention over the prompt, at half the
+    The prompt of `seq_len` tokens for each of `batch_size` requests is one prefill: the model's
+    forward FLOPs per token through the weights (2·P_tok, the active parameters of a mixture of
+    experts) and its attention FLOPs per token over the prompt (4·L·a·d_h·S), at half the
     peak rate, plus one dispatch of the node; that is the time to first token. Each later
     token streams the weights and the batch's KV cache once from memory and pays a framework
     cost per layer; that is the inter-token latency. Weights plus cache against the device's
@@ -325,13 +361,14 @@ class ServingScenario(ScenarioBase):
             ("TransformerWorkload",),
             {
                 "parameters": "workload_parameters",
+                "forward_flops_per_token": "workload_forward_flops_per_token",
                 "layers": "workload_layers",
-                "hidden_dim": "workload_hidden_dim",
                 "heads": "workload_heads",
+                "head_dim": "workload_head_dim",
                 "kv_values_per_token": "workload_kv_values_per_token",
             },
             required=("parameters", "layers", "hidden_dim", "heads"),
-            units={"workload_parameters": "param"},
+            units={"workload_parameters": "param", "workload_forward_flops_per_token": "flop"},
             doc="The model: parameters, layers, attention geometry and KV heads.",
         ),
     )
@@ -357,7 +394,7 @@ class ServingScenario(ScenarioBase):
         hardware: Any = REQUIRED,
         seq_len: Any = REQUIRED,
         batch_size: Any = 1,
-        precision: Any = REQUIRED,
+        precision: Any = "fp16",
         prefill_precision: Any = "fp16",
         name: str | None = None,
         description: str | None = None,
@@ -379,11 +416,11 @@ class ServingScenario(ScenarioBase):
     result = GroupOutput(
         "result",
         (
-            Output("linear_flops", "TFLOP"),
-            Output("attention_flops", "TFLOP"),
+            Output("linear_flops", "TFLOP", requires=("workload.forward_flops_per_token",)),
+            Output("attention_flops", "TFLOP", requires=("workload.head_dim",)),
             Output("prompt_cache_hit_ratio"),
             Output("prefill_chunks"),
-            Output("ttft", "ms"),
+            Output("ttft", "ms", requires=("workload.forward_flops_per_token", "workload.head_dim")),
             Output("kv_cache_size", "GB", requires=("workload.kv_values_per_token",)),
             Output("model_weights_size", "GB"),
             Output("total_memory_required", "GB", requires=("workload.kv_values_per_token",)),

@@ -28,9 +28,10 @@ __all__ = ["SingleAcceleratorLlmServiceScenario", "evaluate", "gradient"]
 def evaluate(
     *,
     workload_parameters: Any,
+    workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
-    workload_hidden_dim: Any,
     workload_heads: Any,
+    workload_head_dim: Any = None,
     workload_kv_values_per_token: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
@@ -54,9 +55,10 @@ def evaluate(
 
     Args:
         workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
+        workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
-        workload_hidden_dim: [1] `hidden_dim` of `workload`: Model width d.
         workload_heads: [1] `heads` of `workload`: Query attention heads a.
+        workload_head_dim: [1] `head_dim` of `workload`: Width of one head; unset means d/a, and then `hidden_dim` must be a multiple of `heads` (PaLM sets 256). Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
@@ -77,7 +79,8 @@ def evaluate(
         Every output in its display unit, as ``name [unit] = definition``:
 
         total_tokens [1] = decode_tokens + prompt_tokens
-        ttft [ms] = [flop]*(4*prompt_tokens**2*workload_heads*workload_layers*floor(workload_hidden_dim/workload_heads) + 2*prompt_tokens*workload_parameters)/(hardware_peak*prefill_efficiency) + hardware_dispatch_tax
+        prefill_flops [TFLOP] = prompt_tokens*(4*[flop]*prompt_tokens*workload_head_dim*workload_heads*workload_layers + workload_forward_flops_per_token)
+        ttft [ms] = hardware_dispatch_tax + prefill_flops/(hardware_peak*prefill_efficiency)
         weights [GB] = precision_value*workload_parameters
         bandwidth [TB/s] = hardware_bandwidth
         kv_per_token [byte] = kv_bytes_per_value*workload_kv_values_per_token
@@ -88,7 +91,8 @@ def evaluate(
         decode_time [s] = decode_tokens*tpot
         kv_capacity_tokens [1] = floor(1/2 + kv_reserve/kv_per_token)
         resident_requests [1] = floor(kv_reserve/kv_per_request)
-        request_time [s] = [flop]*(4*total_tokens**2*workload_heads*workload_layers*floor(workload_hidden_dim/workload_heads) + 2*total_tokens*workload_parameters)/(hardware_peak*prefill_efficiency) + decode_time + hardware_dispatch_tax
+        request_flops [TFLOP] = total_tokens*(4*[flop]*total_tokens*workload_head_dim*workload_heads*workload_layers + workload_forward_flops_per_token)
+        request_time [s] = decode_time + hardware_dispatch_tax + request_flops/(hardware_peak*prefill_efficiency)
         prefill_request_rate [1/s] = prefill_rate/prompt_tokens
         residency_request_rate [1/s] = resident_requests/request_time
         request_rate [1/s] = Min(prefill_request_rate, residency_request_rate)
@@ -96,13 +100,8 @@ def evaluate(
         cost_per_million_tokens [USD] = 1000000*[h]*price/tokens_per_hour
         remaining_memory [GB] = hardware_capacity - weights
     """
-    _t0 = 2 * prompt_tokens
-    _t1 = workload_heads * workload_layers * floor_div(workload_hidden_dim, workload_heads)
-    _t2 = 1 / (hardware_peak * prefill_efficiency)
-    _t3 = 1000000000 * kv_reserve
+    _t0 = 1000000000 * kv_reserve
     total_tokens = decode_tokens + prompt_tokens
-    _t4 = 2 * total_tokens
-    ttft = 1000 * _t0 * _t2 * (_t0 * _t1 + workload_parameters) + 1000 * hardware_dispatch_tax  # 1e3: s -> ms
     _raw_weights = precision_value * workload_parameters
     weights = _raw_weights / 1000000000  # 1e-9: B -> GB
     bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
@@ -114,20 +113,42 @@ def evaluate(
         workload_layers / 100000 + (_raw_weights + kv_per_request) / hardware_bandwidth
     )  # 1e12: TB/s -> B/s (bandwidth); 1e-3: ms -> s (dispatch_cost); 1e9: GB -> B (weights)
     decode_time = decode_tokens * tpot
-    kv_capacity_tokens = floor_div(2 * _t3 + kv_per_token, 2 * kv_per_token)  # 1e9: GB -> B (kv_reserve)
-    resident_requests = floor_div(_t3, kv_per_request)  # 1e9: GB -> B (kv_reserve)
-    request_time = _t2 * _t4 * (_t1 * _t4 + workload_parameters) + decode_time + hardware_dispatch_tax
+    kv_capacity_tokens = floor_div(2 * _t0 + kv_per_token, 2 * kv_per_token)  # 1e9: GB -> B (kv_reserve)
+    resident_requests = floor_div(_t0, kv_per_request)  # 1e9: GB -> B (kv_reserve)
     prefill_request_rate = prefill_rate / prompt_tokens
-    residency_request_rate = resident_requests / request_time
-    request_rate = minimum(prefill_request_rate, residency_request_rate)
-    _raw_tokens_per_hour = request_rate * total_tokens
-    tokens_per_hour = 3600 * _raw_tokens_per_hour  # 3600: h -> s
-    cost_per_million_tokens = (
-        2500 * price / (9 * _raw_tokens_per_hour)
-    )  # 3600: h -> s; 1/3600: USD/h -> dollar/s (price)
     remaining_memory = hardware_capacity / 1000000000 - weights  # 1e9: GB -> B (weights); 1e-9: B -> GB
+    if workload_forward_flops_per_token is not None and workload_head_dim is not None:
+        _t1 = 4 * workload_head_dim * workload_heads * workload_layers
+        _t2 = 1 / (hardware_peak * prefill_efficiency)
+        _raw_prefill_flops = prompt_tokens * (_t1 * prompt_tokens + workload_forward_flops_per_token)
+        prefill_flops = _raw_prefill_flops / 1000000000000  # 1e-12: flop -> TFLOP
+        ttft = (
+            1000 * _raw_prefill_flops * _t2 + 1000 * hardware_dispatch_tax
+        )  # 1e12: TFLOP -> flop (prefill_flops); 1e3: s -> ms
+        _raw_request_flops = total_tokens * (_t1 * total_tokens + workload_forward_flops_per_token)
+        request_flops = _raw_request_flops / 1000000000000  # 1e-12: flop -> TFLOP
+        request_time = (
+            _raw_request_flops * _t2 + decode_time + hardware_dispatch_tax
+        )  # 1e12: TFLOP -> flop (request_flops)
+        residency_request_rate = resident_requests / request_time
+        request_rate = minimum(prefill_request_rate, residency_request_rate)
+        _raw_tokens_per_hour = request_rate * total_tokens
+        tokens_per_hour = 3600 * _raw_tokens_per_hour  # 3600: h -> s
+        cost_per_million_tokens = (
+            2500 * price / (9 * _raw_tokens_per_hour)
+        )  # 3600: h -> s; 1/3600: USD/h -> dollar/s (price)
+    else:
+        prefill_flops = None
+        ttft = None
+        request_flops = None
+        request_time = None
+        residency_request_rate = None
+        request_rate = None
+        tokens_per_hour = None
+        cost_per_million_tokens = None
     return {
         "total_tokens": total_tokens,
+        "prefill_flops": prefill_flops,
         "ttft": ttft,
         "weights": weights,
         "bandwidth": bandwidth,
@@ -139,6 +160,7 @@ def evaluate(
         "decode_time": decode_time,
         "kv_capacity_tokens": kv_capacity_tokens,
         "resident_requests": resident_requests,
+        "request_flops": request_flops,
         "request_time": request_time,
         "prefill_request_rate": prefill_request_rate,
         "residency_request_rate": residency_request_rate,
@@ -152,9 +174,10 @@ def evaluate(
 def gradient(
     *,
     workload_parameters: Any,
+    workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
-    workload_hidden_dim: Any,
     workload_heads: Any,
+    workload_head_dim: Any = None,
     workload_kv_values_per_token: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
@@ -179,11 +202,8 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _t1 = workload_heads * workload_layers * floor_div(workload_hidden_dim, workload_heads)
-    _t2 = 1 / (hardware_peak * prefill_efficiency)
-    _t3 = 1000000000 * kv_reserve
+    _t0 = 1000000000 * kv_reserve
     total_tokens = decode_tokens + prompt_tokens
-    _t4 = 2 * total_tokens
     _raw_weights = precision_value * workload_parameters
     weights = _raw_weights / 1000000000  # 1e-9: B -> GB
     bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
@@ -193,76 +213,39 @@ def gradient(
         workload_layers / 100000 + (_raw_weights + kv_per_request) / hardware_bandwidth
     )  # 1e12: TB/s -> B/s (bandwidth); 1e-3: ms -> s (dispatch_cost); 1e9: GB -> B (weights)
     decode_time = decode_tokens * tpot
-    resident_requests = floor_div(_t3, kv_per_request)  # 1e9: GB -> B (kv_reserve)
-    request_time = _t2 * _t4 * (_t1 * _t4 + workload_parameters) + decode_time + hardware_dispatch_tax
+    resident_requests = floor_div(_t0, kv_per_request)  # 1e9: GB -> B (kv_reserve)
     prefill_request_rate = prefill_rate / prompt_tokens
-    residency_request_rate = resident_requests / request_time
-    request_rate = minimum(prefill_request_rate, residency_request_rate)
-    _raw_tokens_per_hour = request_rate * total_tokens
-    tokens_per_hour = 3600 * _raw_tokens_per_hour  # 3600: h -> s
-    _g0 = 1 / (hardware_peak * prefill_efficiency)
-    _g1 = 2000 * _g0
-    _g2 = _g0 * workload_hidden_dim
-    _g3 = prompt_tokens**2
-    _g4 = 4000 * _g3
-    _g5 = _g0 * workload_layers
-    _g6 = 1 / (hardware_peak**2 * prefill_efficiency)
-    _g7 = workload_hidden_dim * workload_layers
-    _g8 = 2 * _g7
-    _g9 = _g8 * prompt_tokens + workload_parameters
-    _g10 = 2000 * _g9 * prompt_tokens
-    _g11 = _g0 * _g7
-    _g12 = 1 / (hardware_peak * prefill_efficiency**2)
-    _g13 = 1 / (1000 * bandwidth)
-    _g17 = 1 / (1000000000000 * bandwidth)
-    _g18 = 1000000000 * kv_reserve
-    _g19 = _g18 / kv_per_token**2
-    _g20 = _g18 / kv_per_request**2
-    _g21 = 2 * _g0
-    _g22 = 4 * total_tokens**2
-    _g23 = _g8 * total_tokens + workload_parameters
-    _g24 = 2 * _g23 * total_tokens
-    _g25 = 4 * _g11 * total_tokens + _g21 * _g23
-    _g26 = resident_requests / request_time**2
-    _g27 = prefill_request_rate - residency_request_rate
-    _g28 = step(_g27)
-    _g29 = step(-_g27)
-    _g30 = 3600 * total_tokens
-    _g31 = 3600 * request_rate
-    _g32 = 1000000 * price / tokens_per_hour**2
+    _g0 = 1 / (1000 * bandwidth)
+    _g4 = 1 / (1000000000000 * bandwidth)
+    _g5 = 1000000000 * kv_reserve
+    _g6 = _g5 / kv_per_token**2
+    _g7 = _g5 / kv_per_request**2
     d__total_tokens__prompt_tokens = 1
     d__total_tokens__decode_tokens = 1
-    d__ttft__workload_parameters = _g1 * prompt_tokens
-    d__ttft__workload_layers = _g2 * _g4
-    d__ttft__workload_hidden_dim = _g4 * _g5
-    d__ttft__hardware_peak = -_g10 * _g6
-    d__ttft__hardware_dispatch_tax = 1000
-    d__ttft__prompt_tokens = _g1 * _g9 + 4000 * _g11 * prompt_tokens
-    d__ttft__prefill_efficiency = -_g10 * _g12
     d__weights__workload_parameters = precision_value / 1000000000
-    _g14 = _g13 * d__weights__workload_parameters
+    _g1 = _g0 * d__weights__workload_parameters
     d__weights__precision_value = workload_parameters / 1000000000
-    _g16 = _g13 * d__weights__precision_value
+    _g3 = _g0 * d__weights__precision_value
     d__bandwidth__hardware_bandwidth = 1 / 1000000000000
-    _g15 = d__bandwidth__hardware_bandwidth / bandwidth**2
+    _g2 = d__bandwidth__hardware_bandwidth / bandwidth**2
     d__kv_per_token__workload_kv_values_per_token = kv_bytes_per_value
     d__kv_per_token__kv_bytes_per_value = workload_kv_values_per_token
     d__kv_per_request__workload_kv_values_per_token = d__kv_per_token__workload_kv_values_per_token * total_tokens
     d__kv_per_request__kv_bytes_per_value = d__kv_per_token__kv_bytes_per_value * total_tokens
     d__kv_per_request__prompt_tokens = d__total_tokens__prompt_tokens * kv_per_token
     d__kv_per_request__decode_tokens = d__total_tokens__decode_tokens * kv_per_token
-    d__weight_floor__workload_parameters = _g14
-    d__weight_floor__hardware_bandwidth = -_g15 * weights / 1000
-    d__weight_floor__precision_value = _g16
+    d__weight_floor__workload_parameters = _g1
+    d__weight_floor__hardware_bandwidth = -_g2 * weights / 1000
+    d__weight_floor__precision_value = _g3
     d__dispatch_cost__workload_layers = 1 / 100
-    d__tpot__workload_parameters = _g14
+    d__tpot__workload_parameters = _g1
     d__tpot__workload_layers = d__dispatch_cost__workload_layers / 1000
-    d__tpot__workload_kv_values_per_token = _g17 * d__kv_per_request__workload_kv_values_per_token
-    d__tpot__hardware_bandwidth = -_g15 * (kv_per_request + 1000000000 * weights) / 1000000000000
-    d__tpot__precision_value = _g16
-    d__tpot__kv_bytes_per_value = _g17 * d__kv_per_request__kv_bytes_per_value
-    d__tpot__prompt_tokens = _g17 * d__kv_per_request__prompt_tokens
-    d__tpot__decode_tokens = _g17 * d__kv_per_request__decode_tokens
+    d__tpot__workload_kv_values_per_token = _g4 * d__kv_per_request__workload_kv_values_per_token
+    d__tpot__hardware_bandwidth = -_g2 * (kv_per_request + 1000000000 * weights) / 1000000000000
+    d__tpot__precision_value = _g3
+    d__tpot__kv_bytes_per_value = _g4 * d__kv_per_request__kv_bytes_per_value
+    d__tpot__prompt_tokens = _g4 * d__kv_per_request__prompt_tokens
+    d__tpot__decode_tokens = _g4 * d__kv_per_request__decode_tokens
     d__decode_time__workload_parameters = d__tpot__workload_parameters * decode_tokens
     d__decode_time__workload_layers = d__tpot__workload_layers * decode_tokens
     d__decode_time__workload_kv_values_per_token = d__tpot__workload_kv_values_per_token * decode_tokens
@@ -271,111 +254,23 @@ def gradient(
     d__decode_time__kv_bytes_per_value = d__tpot__kv_bytes_per_value * decode_tokens
     d__decode_time__prompt_tokens = d__tpot__prompt_tokens * decode_tokens
     d__decode_time__decode_tokens = d__tpot__decode_tokens * decode_tokens + tpot
-    d__kv_capacity_tokens__workload_kv_values_per_token = -_g19 * d__kv_per_token__workload_kv_values_per_token
-    d__kv_capacity_tokens__kv_bytes_per_value = -_g19 * d__kv_per_token__kv_bytes_per_value
+    d__kv_capacity_tokens__workload_kv_values_per_token = -_g6 * d__kv_per_token__workload_kv_values_per_token
+    d__kv_capacity_tokens__kv_bytes_per_value = -_g6 * d__kv_per_token__kv_bytes_per_value
     d__kv_capacity_tokens__kv_reserve = 1000000000 / kv_per_token
-    d__resident_requests__workload_kv_values_per_token = -_g20 * d__kv_per_request__workload_kv_values_per_token
-    d__resident_requests__kv_bytes_per_value = -_g20 * d__kv_per_request__kv_bytes_per_value
-    d__resident_requests__prompt_tokens = -_g20 * d__kv_per_request__prompt_tokens
-    d__resident_requests__decode_tokens = -_g20 * d__kv_per_request__decode_tokens
+    d__resident_requests__workload_kv_values_per_token = -_g7 * d__kv_per_request__workload_kv_values_per_token
+    d__resident_requests__kv_bytes_per_value = -_g7 * d__kv_per_request__kv_bytes_per_value
+    d__resident_requests__prompt_tokens = -_g7 * d__kv_per_request__prompt_tokens
+    d__resident_requests__decode_tokens = -_g7 * d__kv_per_request__decode_tokens
     d__resident_requests__kv_reserve = 1000000000 / kv_per_request
-    d__request_time__workload_parameters = _g21 * total_tokens + d__decode_time__workload_parameters
-    d__request_time__workload_layers = _g2 * _g22 + d__decode_time__workload_layers
-    d__request_time__workload_hidden_dim = _g22 * _g5
-    d__request_time__workload_kv_values_per_token = d__decode_time__workload_kv_values_per_token
-    d__request_time__hardware_peak = -_g24 * _g6
-    d__request_time__hardware_bandwidth = d__decode_time__hardware_bandwidth
-    d__request_time__hardware_dispatch_tax = 1
-    d__request_time__precision_value = d__decode_time__precision_value
-    d__request_time__kv_bytes_per_value = d__decode_time__kv_bytes_per_value
-    d__request_time__prompt_tokens = _g25 * d__total_tokens__prompt_tokens + d__decode_time__prompt_tokens
-    d__request_time__decode_tokens = _g25 * d__total_tokens__decode_tokens + d__decode_time__decode_tokens
-    d__request_time__prefill_efficiency = -_g12 * _g24
-    d__prefill_request_rate__prompt_tokens = -prefill_rate / _g3
+    d__prefill_request_rate__prompt_tokens = -prefill_rate / prompt_tokens**2
     d__prefill_request_rate__prefill_rate = 1 / prompt_tokens
-    d__residency_request_rate__workload_parameters = -_g26 * d__request_time__workload_parameters
-    d__residency_request_rate__workload_layers = -_g26 * d__request_time__workload_layers
-    d__residency_request_rate__workload_hidden_dim = -_g26 * d__request_time__workload_hidden_dim
-    d__residency_request_rate__workload_kv_values_per_token = (
-        -_g26 * d__request_time__workload_kv_values_per_token
-        + d__resident_requests__workload_kv_values_per_token / request_time
-    )
-    d__residency_request_rate__hardware_peak = -_g26 * d__request_time__hardware_peak
-    d__residency_request_rate__hardware_bandwidth = -_g26 * d__request_time__hardware_bandwidth
-    d__residency_request_rate__hardware_dispatch_tax = -_g26 * d__request_time__hardware_dispatch_tax
-    d__residency_request_rate__precision_value = -_g26 * d__request_time__precision_value
-    d__residency_request_rate__kv_bytes_per_value = (
-        -_g26 * d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value / request_time
-    )
-    d__residency_request_rate__prompt_tokens = (
-        -_g26 * d__request_time__prompt_tokens + d__resident_requests__prompt_tokens / request_time
-    )
-    d__residency_request_rate__decode_tokens = (
-        -_g26 * d__request_time__decode_tokens + d__resident_requests__decode_tokens / request_time
-    )
-    d__residency_request_rate__prefill_efficiency = -_g26 * d__request_time__prefill_efficiency
-    d__residency_request_rate__kv_reserve = d__resident_requests__kv_reserve / request_time
-    d__request_rate__workload_parameters = _g28 * d__residency_request_rate__workload_parameters
-    d__request_rate__workload_layers = _g28 * d__residency_request_rate__workload_layers
-    d__request_rate__workload_hidden_dim = _g28 * d__residency_request_rate__workload_hidden_dim
-    d__request_rate__workload_kv_values_per_token = _g28 * d__residency_request_rate__workload_kv_values_per_token
-    d__request_rate__hardware_peak = _g28 * d__residency_request_rate__hardware_peak
-    d__request_rate__hardware_bandwidth = _g28 * d__residency_request_rate__hardware_bandwidth
-    d__request_rate__hardware_dispatch_tax = _g28 * d__residency_request_rate__hardware_dispatch_tax
-    d__request_rate__precision_value = _g28 * d__residency_request_rate__precision_value
-    d__request_rate__kv_bytes_per_value = _g28 * d__residency_request_rate__kv_bytes_per_value
-    d__request_rate__prompt_tokens = (
-        _g28 * d__residency_request_rate__prompt_tokens + _g29 * d__prefill_request_rate__prompt_tokens
-    )
-    d__request_rate__decode_tokens = _g28 * d__residency_request_rate__decode_tokens
-    d__request_rate__prefill_efficiency = _g28 * d__residency_request_rate__prefill_efficiency
-    d__request_rate__kv_reserve = _g28 * d__residency_request_rate__kv_reserve
-    d__request_rate__prefill_rate = _g29 * d__prefill_request_rate__prefill_rate
-    d__tokens_per_hour__workload_parameters = _g30 * d__request_rate__workload_parameters
-    d__tokens_per_hour__workload_layers = _g30 * d__request_rate__workload_layers
-    d__tokens_per_hour__workload_hidden_dim = _g30 * d__request_rate__workload_hidden_dim
-    d__tokens_per_hour__workload_kv_values_per_token = _g30 * d__request_rate__workload_kv_values_per_token
-    d__tokens_per_hour__hardware_peak = _g30 * d__request_rate__hardware_peak
-    d__tokens_per_hour__hardware_bandwidth = _g30 * d__request_rate__hardware_bandwidth
-    d__tokens_per_hour__hardware_dispatch_tax = _g30 * d__request_rate__hardware_dispatch_tax
-    d__tokens_per_hour__precision_value = _g30 * d__request_rate__precision_value
-    d__tokens_per_hour__kv_bytes_per_value = _g30 * d__request_rate__kv_bytes_per_value
-    d__tokens_per_hour__prompt_tokens = _g30 * d__request_rate__prompt_tokens + _g31 * d__total_tokens__prompt_tokens
-    d__tokens_per_hour__decode_tokens = _g30 * d__request_rate__decode_tokens + _g31 * d__total_tokens__decode_tokens
-    d__tokens_per_hour__prefill_efficiency = _g30 * d__request_rate__prefill_efficiency
-    d__tokens_per_hour__kv_reserve = _g30 * d__request_rate__kv_reserve
-    d__tokens_per_hour__prefill_rate = _g30 * d__request_rate__prefill_rate
-    d__cost_per_million_tokens__workload_parameters = -_g32 * d__tokens_per_hour__workload_parameters
-    d__cost_per_million_tokens__workload_layers = -_g32 * d__tokens_per_hour__workload_layers
-    d__cost_per_million_tokens__workload_hidden_dim = -_g32 * d__tokens_per_hour__workload_hidden_dim
-    d__cost_per_million_tokens__workload_kv_values_per_token = -_g32 * d__tokens_per_hour__workload_kv_values_per_token
-    d__cost_per_million_tokens__hardware_peak = -_g32 * d__tokens_per_hour__hardware_peak
-    d__cost_per_million_tokens__hardware_bandwidth = -_g32 * d__tokens_per_hour__hardware_bandwidth
-    d__cost_per_million_tokens__hardware_dispatch_tax = -_g32 * d__tokens_per_hour__hardware_dispatch_tax
-    d__cost_per_million_tokens__precision_value = -_g32 * d__tokens_per_hour__precision_value
-    d__cost_per_million_tokens__kv_bytes_per_value = -_g32 * d__tokens_per_hour__kv_bytes_per_value
-    d__cost_per_million_tokens__prompt_tokens = -_g32 * d__tokens_per_hour__prompt_tokens
-    d__cost_per_million_tokens__decode_tokens = -_g32 * d__tokens_per_hour__decode_tokens
-    d__cost_per_million_tokens__prefill_efficiency = -_g32 * d__tokens_per_hour__prefill_efficiency
-    d__cost_per_million_tokens__kv_reserve = -_g32 * d__tokens_per_hour__kv_reserve
-    d__cost_per_million_tokens__prefill_rate = -_g32 * d__tokens_per_hour__prefill_rate
-    d__cost_per_million_tokens__price = 1000000 / tokens_per_hour
     d__remaining_memory__workload_parameters = -d__weights__workload_parameters
     d__remaining_memory__hardware_capacity = 1 / 1000000000
     d__remaining_memory__precision_value = -d__weights__precision_value
-    return {
+    derivatives = {
         "total_tokens": {
             "prompt_tokens": d__total_tokens__prompt_tokens,
             "decode_tokens": d__total_tokens__decode_tokens,
-        },
-        "ttft": {
-            "workload_parameters": d__ttft__workload_parameters,
-            "workload_layers": d__ttft__workload_layers,
-            "workload_hidden_dim": d__ttft__workload_hidden_dim,
-            "hardware_peak": d__ttft__hardware_peak,
-            "hardware_dispatch_tax": d__ttft__hardware_dispatch_tax,
-            "prompt_tokens": d__ttft__prompt_tokens,
-            "prefill_efficiency": d__ttft__prefill_efficiency,
         },
         "weights": {
             "workload_parameters": d__weights__workload_parameters,
@@ -430,87 +325,9 @@ def gradient(
             "decode_tokens": d__resident_requests__decode_tokens,
             "kv_reserve": d__resident_requests__kv_reserve,
         },
-        "request_time": {
-            "workload_parameters": d__request_time__workload_parameters,
-            "workload_layers": d__request_time__workload_layers,
-            "workload_hidden_dim": d__request_time__workload_hidden_dim,
-            "workload_kv_values_per_token": d__request_time__workload_kv_values_per_token,
-            "hardware_peak": d__request_time__hardware_peak,
-            "hardware_bandwidth": d__request_time__hardware_bandwidth,
-            "hardware_dispatch_tax": d__request_time__hardware_dispatch_tax,
-            "precision_value": d__request_time__precision_value,
-            "kv_bytes_per_value": d__request_time__kv_bytes_per_value,
-            "prompt_tokens": d__request_time__prompt_tokens,
-            "decode_tokens": d__request_time__decode_tokens,
-            "prefill_efficiency": d__request_time__prefill_efficiency,
-        },
         "prefill_request_rate": {
             "prompt_tokens": d__prefill_request_rate__prompt_tokens,
             "prefill_rate": d__prefill_request_rate__prefill_rate,
-        },
-        "residency_request_rate": {
-            "workload_parameters": d__residency_request_rate__workload_parameters,
-            "workload_layers": d__residency_request_rate__workload_layers,
-            "workload_hidden_dim": d__residency_request_rate__workload_hidden_dim,
-            "workload_kv_values_per_token": d__residency_request_rate__workload_kv_values_per_token,
-            "hardware_peak": d__residency_request_rate__hardware_peak,
-            "hardware_bandwidth": d__residency_request_rate__hardware_bandwidth,
-            "hardware_dispatch_tax": d__residency_request_rate__hardware_dispatch_tax,
-            "precision_value": d__residency_request_rate__precision_value,
-            "kv_bytes_per_value": d__residency_request_rate__kv_bytes_per_value,
-            "prompt_tokens": d__residency_request_rate__prompt_tokens,
-            "decode_tokens": d__residency_request_rate__decode_tokens,
-            "prefill_efficiency": d__residency_request_rate__prefill_efficiency,
-            "kv_reserve": d__residency_request_rate__kv_reserve,
-        },
-        "request_rate": {
-            "workload_parameters": d__request_rate__workload_parameters,
-            "workload_layers": d__request_rate__workload_layers,
-            "workload_hidden_dim": d__request_rate__workload_hidden_dim,
-            "workload_kv_values_per_token": d__request_rate__workload_kv_values_per_token,
-            "hardware_peak": d__request_rate__hardware_peak,
-            "hardware_bandwidth": d__request_rate__hardware_bandwidth,
-            "hardware_dispatch_tax": d__request_rate__hardware_dispatch_tax,
-            "precision_value": d__request_rate__precision_value,
-            "kv_bytes_per_value": d__request_rate__kv_bytes_per_value,
-            "prompt_tokens": d__request_rate__prompt_tokens,
-            "decode_tokens": d__request_rate__decode_tokens,
-            "prefill_efficiency": d__request_rate__prefill_efficiency,
-            "kv_reserve": d__request_rate__kv_reserve,
-            "prefill_rate": d__request_rate__prefill_rate,
-        },
-        "tokens_per_hour": {
-            "workload_parameters": d__tokens_per_hour__workload_parameters,
-            "workload_layers": d__tokens_per_hour__workload_layers,
-            "workload_hidden_dim": d__tokens_per_hour__workload_hidden_dim,
-            "workload_kv_values_per_token": d__tokens_per_hour__workload_kv_values_per_token,
-            "hardware_peak": d__tokens_per_hour__hardware_peak,
-            "hardware_bandwidth": d__tokens_per_hour__hardware_bandwidth,
-            "hardware_dispatch_tax": d__tokens_per_hour__hardware_dispatch_tax,
-            "precision_value": d__tokens_per_hour__precision_value,
-            "kv_bytes_per_value": d__tokens_per_hour__kv_bytes_per_value,
-            "prompt_tokens": d__tokens_per_hour__prompt_tokens,
-            "decode_tokens": d__tokens_per_hour__decode_tokens,
-            "prefill_efficiency": d__tokens_per_hour__prefill_efficiency,
-            "kv_reserve": d__tokens_per_hour__kv_reserve,
-            "prefill_rate": d__tokens_per_hour__prefill_rate,
-        },
-        "cost_per_million_tokens": {
-            "workload_parameters": d__cost_per_million_tokens__workload_parameters,
-            "workload_layers": d__cost_per_million_tokens__workload_layers,
-            "workload_hidden_dim": d__cost_per_million_tokens__workload_hidden_dim,
-            "workload_kv_values_per_token": d__cost_per_million_tokens__workload_kv_values_per_token,
-            "hardware_peak": d__cost_per_million_tokens__hardware_peak,
-            "hardware_bandwidth": d__cost_per_million_tokens__hardware_bandwidth,
-            "hardware_dispatch_tax": d__cost_per_million_tokens__hardware_dispatch_tax,
-            "precision_value": d__cost_per_million_tokens__precision_value,
-            "kv_bytes_per_value": d__cost_per_million_tokens__kv_bytes_per_value,
-            "prompt_tokens": d__cost_per_million_tokens__prompt_tokens,
-            "decode_tokens": d__cost_per_million_tokens__decode_tokens,
-            "prefill_efficiency": d__cost_per_million_tokens__prefill_efficiency,
-            "kv_reserve": d__cost_per_million_tokens__kv_reserve,
-            "prefill_rate": d__cost_per_million_tokens__prefill_rate,
-            "price": d__cost_per_million_tokens__price,
         },
         "remaining_memory": {
             "workload_parameters": d__remaining_memory__workload_parameters,
@@ -518,13 +335,289 @@ def gradient(
             "precision_value": d__remaining_memory__precision_value,
         },
     }
+    if workload_forward_flops_per_token is not None and workload_head_dim is not None:
+        _t1 = 4 * workload_head_dim * workload_heads * workload_layers
+        _t2 = 1 / (hardware_peak * prefill_efficiency)
+        _raw_prefill_flops = prompt_tokens * (_t1 * prompt_tokens + workload_forward_flops_per_token)
+        prefill_flops = _raw_prefill_flops / 1000000000000  # 1e-12: flop -> TFLOP
+        _raw_request_flops = total_tokens * (_t1 * total_tokens + workload_forward_flops_per_token)
+        request_flops = _raw_request_flops / 1000000000000  # 1e-12: flop -> TFLOP
+        request_time = (
+            _raw_request_flops * _t2 + decode_time + hardware_dispatch_tax
+        )  # 1e12: TFLOP -> flop (request_flops)
+        residency_request_rate = resident_requests / request_time
+        request_rate = minimum(prefill_request_rate, residency_request_rate)
+        _raw_tokens_per_hour = request_rate * total_tokens
+        tokens_per_hour = 3600 * _raw_tokens_per_hour  # 3600: h -> s
+        _g8 = prompt_tokens**2
+        _g9 = workload_head_dim / 250000000000
+        _g10 = _g8 * _g9
+        _g11 = workload_forward_flops_per_token / 1000000000000
+        _g12 = workload_heads * workload_layers
+        _g13 = _g12 * workload_head_dim / 125000000000
+        _g14 = _g12 / 250000000000
+        _g15 = 1000000000000000 / prefill_efficiency
+        _g16 = _g15 / hardware_peak
+        _g17 = hardware_peak ** (-2)
+        _g18 = 1 / (hardware_peak * prefill_efficiency**2)
+        _g19 = total_tokens**2
+        _g20 = _g19 * _g9
+        _g21 = _g11 + _g13 * total_tokens
+        _g22 = 1000000000000 / prefill_efficiency
+        _g23 = _g22 / hardware_peak
+        _g24 = resident_requests / request_time**2
+        _g25 = prefill_request_rate - residency_request_rate
+        _g26 = step(_g25)
+        _g27 = step(-_g25)
+        _g28 = 3600 * total_tokens
+        _g29 = 3600 * request_rate
+        _g30 = 1000000 * price / tokens_per_hour**2
+        d__prefill_flops__workload_layers = _g10 * workload_heads
+        d__prefill_flops__workload_heads = _g10 * workload_layers
+        d__prefill_flops__prompt_tokens = _g11 + _g13 * prompt_tokens
+        d__prefill_flops__workload_forward_flops_per_token = prompt_tokens / 1000000000000
+        d__prefill_flops__workload_head_dim = _g14 * _g8
+        d__ttft__workload_layers = _g16 * d__prefill_flops__workload_layers
+        d__ttft__workload_heads = _g16 * d__prefill_flops__workload_heads
+        d__ttft__hardware_peak = -_g15 * _g17 * prefill_flops
+        d__ttft__hardware_dispatch_tax = 1000
+        d__ttft__prompt_tokens = _g16 * d__prefill_flops__prompt_tokens
+        d__ttft__prefill_efficiency = -1000000000000000 * _g18 * prefill_flops
+        d__ttft__workload_forward_flops_per_token = _g16 * d__prefill_flops__workload_forward_flops_per_token
+        d__ttft__workload_head_dim = _g16 * d__prefill_flops__workload_head_dim
+        d__request_flops__workload_layers = _g20 * workload_heads
+        d__request_flops__workload_heads = _g20 * workload_layers
+        d__request_flops__prompt_tokens = _g21 * d__total_tokens__prompt_tokens
+        d__request_flops__decode_tokens = _g21 * d__total_tokens__decode_tokens
+        d__request_flops__workload_forward_flops_per_token = total_tokens / 1000000000000
+        d__request_flops__workload_head_dim = _g14 * _g19
+        d__request_time__workload_parameters = d__decode_time__workload_parameters
+        d__request_time__workload_layers = _g23 * d__request_flops__workload_layers + d__decode_time__workload_layers
+        d__request_time__workload_heads = _g23 * d__request_flops__workload_heads
+        d__request_time__workload_kv_values_per_token = d__decode_time__workload_kv_values_per_token
+        d__request_time__hardware_peak = -_g17 * _g22 * request_flops
+        d__request_time__hardware_bandwidth = d__decode_time__hardware_bandwidth
+        d__request_time__hardware_dispatch_tax = 1
+        d__request_time__precision_value = d__decode_time__precision_value
+        d__request_time__kv_bytes_per_value = d__decode_time__kv_bytes_per_value
+        d__request_time__prompt_tokens = _g23 * d__request_flops__prompt_tokens + d__decode_time__prompt_tokens
+        d__request_time__decode_tokens = _g23 * d__request_flops__decode_tokens + d__decode_time__decode_tokens
+        d__request_time__prefill_efficiency = -1000000000000 * _g18 * request_flops
+        d__request_time__workload_forward_flops_per_token = _g23 * d__request_flops__workload_forward_flops_per_token
+        d__request_time__workload_head_dim = _g23 * d__request_flops__workload_head_dim
+        d__residency_request_rate__workload_parameters = -_g24 * d__request_time__workload_parameters
+        d__residency_request_rate__workload_layers = -_g24 * d__request_time__workload_layers
+        d__residency_request_rate__workload_heads = -_g24 * d__request_time__workload_heads
+        d__residency_request_rate__workload_kv_values_per_token = (
+            -_g24 * d__request_time__workload_kv_values_per_token
+            + d__resident_requests__workload_kv_values_per_token / request_time
+        )
+        d__residency_request_rate__hardware_peak = -_g24 * d__request_time__hardware_peak
+        d__residency_request_rate__hardware_bandwidth = -_g24 * d__request_time__hardware_bandwidth
+        d__residency_request_rate__hardware_dispatch_tax = -_g24 * d__request_time__hardware_dispatch_tax
+        d__residency_request_rate__precision_value = -_g24 * d__request_time__precision_value
+        d__residency_request_rate__kv_bytes_per_value = (
+            -_g24 * d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value / request_time
+        )
+        d__residency_request_rate__prompt_tokens = (
+            -_g24 * d__request_time__prompt_tokens + d__resident_requests__prompt_tokens / request_time
+        )
+        d__residency_request_rate__decode_tokens = (
+            -_g24 * d__request_time__decode_tokens + d__resident_requests__decode_tokens / request_time
+        )
+        d__residency_request_rate__prefill_efficiency = -_g24 * d__request_time__prefill_efficiency
+        d__residency_request_rate__kv_reserve = d__resident_requests__kv_reserve / request_time
+        d__residency_request_rate__workload_forward_flops_per_token = (
+            -_g24 * d__request_time__workload_forward_flops_per_token
+        )
+        d__residency_request_rate__workload_head_dim = -_g24 * d__request_time__workload_head_dim
+        d__request_rate__workload_parameters = _g26 * d__residency_request_rate__workload_parameters
+        d__request_rate__workload_layers = _g26 * d__residency_request_rate__workload_layers
+        d__request_rate__workload_heads = _g26 * d__residency_request_rate__workload_heads
+        d__request_rate__workload_kv_values_per_token = _g26 * d__residency_request_rate__workload_kv_values_per_token
+        d__request_rate__hardware_peak = _g26 * d__residency_request_rate__hardware_peak
+        d__request_rate__hardware_bandwidth = _g26 * d__residency_request_rate__hardware_bandwidth
+        d__request_rate__hardware_dispatch_tax = _g26 * d__residency_request_rate__hardware_dispatch_tax
+        d__request_rate__precision_value = _g26 * d__residency_request_rate__precision_value
+        d__request_rate__kv_bytes_per_value = _g26 * d__residency_request_rate__kv_bytes_per_value
+        d__request_rate__prompt_tokens = (
+            _g26 * d__residency_request_rate__prompt_tokens + _g27 * d__prefill_request_rate__prompt_tokens
+        )
+        d__request_rate__decode_tokens = _g26 * d__residency_request_rate__decode_tokens
+        d__request_rate__prefill_efficiency = _g26 * d__residency_request_rate__prefill_efficiency
+        d__request_rate__kv_reserve = _g26 * d__residency_request_rate__kv_reserve
+        d__request_rate__prefill_rate = _g27 * d__prefill_request_rate__prefill_rate
+        d__request_rate__workload_forward_flops_per_token = (
+            _g26 * d__residency_request_rate__workload_forward_flops_per_token
+        )
+        d__request_rate__workload_head_dim = _g26 * d__residency_request_rate__workload_head_dim
+        d__tokens_per_hour__workload_parameters = _g28 * d__request_rate__workload_parameters
+        d__tokens_per_hour__workload_layers = _g28 * d__request_rate__workload_layers
+        d__tokens_per_hour__workload_heads = _g28 * d__request_rate__workload_heads
+        d__tokens_per_hour__workload_kv_values_per_token = _g28 * d__request_rate__workload_kv_values_per_token
+        d__tokens_per_hour__hardware_peak = _g28 * d__request_rate__hardware_peak
+        d__tokens_per_hour__hardware_bandwidth = _g28 * d__request_rate__hardware_bandwidth
+        d__tokens_per_hour__hardware_dispatch_tax = _g28 * d__request_rate__hardware_dispatch_tax
+        d__tokens_per_hour__precision_value = _g28 * d__request_rate__precision_value
+        d__tokens_per_hour__kv_bytes_per_value = _g28 * d__request_rate__kv_bytes_per_value
+        d__tokens_per_hour__prompt_tokens = (
+            _g28 * d__request_rate__prompt_tokens + _g29 * d__total_tokens__prompt_tokens
+        )
+        d__tokens_per_hour__decode_tokens = (
+            _g28 * d__request_rate__decode_tokens + _g29 * d__total_tokens__decode_tokens
+        )
+        d__tokens_per_hour__prefill_efficiency = _g28 * d__request_rate__prefill_efficiency
+        d__tokens_per_hour__kv_reserve = _g28 * d__request_rate__kv_reserve
+        d__tokens_per_hour__prefill_rate = _g28 * d__request_rate__prefill_rate
+        d__tokens_per_hour__workload_forward_flops_per_token = _g28 * d__request_rate__workload_forward_flops_per_token
+        d__tokens_per_hour__workload_head_dim = _g28 * d__request_rate__workload_head_dim
+        d__cost_per_million_tokens__workload_parameters = -_g30 * d__tokens_per_hour__workload_parameters
+        d__cost_per_million_tokens__workload_layers = -_g30 * d__tokens_per_hour__workload_layers
+        d__cost_per_million_tokens__workload_heads = -_g30 * d__tokens_per_hour__workload_heads
+        d__cost_per_million_tokens__workload_kv_values_per_token = (
+            -_g30 * d__tokens_per_hour__workload_kv_values_per_token
+        )
+        d__cost_per_million_tokens__hardware_peak = -_g30 * d__tokens_per_hour__hardware_peak
+        d__cost_per_million_tokens__hardware_bandwidth = -_g30 * d__tokens_per_hour__hardware_bandwidth
+        d__cost_per_million_tokens__hardware_dispatch_tax = -_g30 * d__tokens_per_hour__hardware_dispatch_tax
+        d__cost_per_million_tokens__precision_value = -_g30 * d__tokens_per_hour__precision_value
+        d__cost_per_million_tokens__kv_bytes_per_value = -_g30 * d__tokens_per_hour__kv_bytes_per_value
+        d__cost_per_million_tokens__prompt_tokens = -_g30 * d__tokens_per_hour__prompt_tokens
+        d__cost_per_million_tokens__decode_tokens = -_g30 * d__tokens_per_hour__decode_tokens
+        d__cost_per_million_tokens__prefill_efficiency = -_g30 * d__tokens_per_hour__prefill_efficiency
+        d__cost_per_million_tokens__kv_reserve = -_g30 * d__tokens_per_hour__kv_reserve
+        d__cost_per_million_tokens__prefill_rate = -_g30 * d__tokens_per_hour__prefill_rate
+        d__cost_per_million_tokens__price = 1000000 / tokens_per_hour
+        d__cost_per_million_tokens__workload_forward_flops_per_token = (
+            -_g30 * d__tokens_per_hour__workload_forward_flops_per_token
+        )
+        d__cost_per_million_tokens__workload_head_dim = -_g30 * d__tokens_per_hour__workload_head_dim
+        derivatives.update(
+            {
+                "prefill_flops": {
+                    "workload_layers": d__prefill_flops__workload_layers,
+                    "workload_heads": d__prefill_flops__workload_heads,
+                    "prompt_tokens": d__prefill_flops__prompt_tokens,
+                    "workload_forward_flops_per_token": d__prefill_flops__workload_forward_flops_per_token,
+                    "workload_head_dim": d__prefill_flops__workload_head_dim,
+                },
+                "ttft": {
+                    "workload_layers": d__ttft__workload_layers,
+                    "workload_heads": d__ttft__workload_heads,
+                    "hardware_peak": d__ttft__hardware_peak,
+                    "hardware_dispatch_tax": d__ttft__hardware_dispatch_tax,
+                    "prompt_tokens": d__ttft__prompt_tokens,
+                    "prefill_efficiency": d__ttft__prefill_efficiency,
+                    "workload_forward_flops_per_token": d__ttft__workload_forward_flops_per_token,
+                    "workload_head_dim": d__ttft__workload_head_dim,
+                },
+                "request_flops": {
+                    "workload_layers": d__request_flops__workload_layers,
+                    "workload_heads": d__request_flops__workload_heads,
+                    "prompt_tokens": d__request_flops__prompt_tokens,
+                    "decode_tokens": d__request_flops__decode_tokens,
+                    "workload_forward_flops_per_token": d__request_flops__workload_forward_flops_per_token,
+                    "workload_head_dim": d__request_flops__workload_head_dim,
+                },
+                "request_time": {
+                    "workload_parameters": d__request_time__workload_parameters,
+                    "workload_layers": d__request_time__workload_layers,
+                    "workload_heads": d__request_time__workload_heads,
+                    "workload_kv_values_per_token": d__request_time__workload_kv_values_per_token,
+                    "hardware_peak": d__request_time__hardware_peak,
+                    "hardware_bandwidth": d__request_time__hardware_bandwidth,
+                    "hardware_dispatch_tax": d__request_time__hardware_dispatch_tax,
+                    "precision_value": d__request_time__precision_value,
+                    "kv_bytes_per_value": d__request_time__kv_bytes_per_value,
+                    "prompt_tokens": d__request_time__prompt_tokens,
+                    "decode_tokens": d__request_time__decode_tokens,
+                    "prefill_efficiency": d__request_time__prefill_efficiency,
+                    "workload_forward_flops_per_token": d__request_time__workload_forward_flops_per_token,
+                    "workload_head_dim": d__request_time__workload_head_dim,
+                },
+                "residency_request_rate": {
+                    "workload_parameters": d__residency_request_rate__workload_parameters,
+                    "workload_layers": d__residency_request_rate__workload_layers,
+                    "workload_heads": d__residency_request_rate__workload_heads,
+                    "workload_kv_values_per_token": d__residency_request_rate__workload_kv_values_per_token,
+                    "hardware_peak": d__residency_request_rate__hardware_peak,
+                    "hardware_bandwidth": d__residency_request_rate__hardware_bandwidth,
+                    "hardware_dispatch_tax": d__residency_request_rate__hardware_dispatch_tax,
+                    "precision_value": d__residency_request_rate__precision_value,
+                    "kv_bytes_per_value": d__residency_request_rate__kv_bytes_per_value,
+                    "prompt_tokens": d__residency_request_rate__prompt_tokens,
+                    "decode_tokens": d__residency_request_rate__decode_tokens,
+                    "prefill_efficiency": d__residency_request_rate__prefill_efficiency,
+                    "kv_reserve": d__residency_request_rate__kv_reserve,
+                    "workload_forward_flops_per_token": d__residency_request_rate__workload_forward_flops_per_token,
+                    "workload_head_dim": d__residency_request_rate__workload_head_dim,
+                },
+                "request_rate": {
+                    "workload_parameters": d__request_rate__workload_parameters,
+                    "workload_layers": d__request_rate__workload_layers,
+                    "workload_heads": d__request_rate__workload_heads,
+                    "workload_kv_values_per_token": d__request_rate__workload_kv_values_per_token,
+                    "hardware_peak": d__request_rate__hardware_peak,
+                    "hardware_bandwidth": d__request_rate__hardware_bandwidth,
+                    "hardware_dispatch_tax": d__request_rate__hardware_dispatch_tax,
+                    "precision_value": d__request_rate__precision_value,
+                    "kv_bytes_per_value": d__request_rate__kv_bytes_per_value,
+                    "prompt_tokens": d__request_rate__prompt_tokens,
+                    "decode_tokens": d__request_rate__decode_tokens,
+                    "prefill_efficiency": d__request_rate__prefill_efficiency,
+                    "kv_reserve": d__request_rate__kv_reserve,
+                    "prefill_rate": d__request_rate__prefill_rate,
+                    "workload_forward_flops_per_token": d__request_rate__workload_forward_flops_per_token,
+                    "workload_head_dim": d__request_rate__workload_head_dim,
+                },
+                "tokens_per_hour": {
+                    "workload_parameters": d__tokens_per_hour__workload_parameters,
+                    "workload_layers": d__tokens_per_hour__workload_layers,
+                    "workload_heads": d__tokens_per_hour__workload_heads,
+                    "workload_kv_values_per_token": d__tokens_per_hour__workload_kv_values_per_token,
+                    "hardware_peak": d__tokens_per_hour__hardware_peak,
+                    "hardware_bandwidth": d__tokens_per_hour__hardware_bandwidth,
+                    "hardware_dispatch_tax": d__tokens_per_hour__hardware_dispatch_tax,
+                    "precision_value": d__tokens_per_hour__precision_value,
+                    "kv_bytes_per_value": d__tokens_per_hour__kv_bytes_per_value,
+                    "prompt_tokens": d__tokens_per_hour__prompt_tokens,
+                    "decode_tokens": d__tokens_per_hour__decode_tokens,
+                    "prefill_efficiency": d__tokens_per_hour__prefill_efficiency,
+                    "kv_reserve": d__tokens_per_hour__kv_reserve,
+                    "prefill_rate": d__tokens_per_hour__prefill_rate,
+                    "workload_forward_flops_per_token": d__tokens_per_hour__workload_forward_flops_per_token,
+                    "workload_head_dim": d__tokens_per_hour__workload_head_dim,
+                },
+                "cost_per_million_tokens": {
+                    "workload_parameters": d__cost_per_million_tokens__workload_parameters,
+                    "workload_layers": d__cost_per_million_tokens__workload_layers,
+                    "workload_heads": d__cost_per_million_tokens__workload_heads,
+                    "workload_kv_values_per_token": d__cost_per_million_tokens__workload_kv_values_per_token,
+                    "hardware_peak": d__cost_per_million_tokens__hardware_peak,
+                    "hardware_bandwidth": d__cost_per_million_tokens__hardware_bandwidth,
+                    "hardware_dispatch_tax": d__cost_per_million_tokens__hardware_dispatch_tax,
+                    "precision_value": d__cost_per_million_tokens__precision_value,
+                    "kv_bytes_per_value": d__cost_per_million_tokens__kv_bytes_per_value,
+                    "prompt_tokens": d__cost_per_million_tokens__prompt_tokens,
+                    "decode_tokens": d__cost_per_million_tokens__decode_tokens,
+                    "prefill_efficiency": d__cost_per_million_tokens__prefill_efficiency,
+                    "kv_reserve": d__cost_per_million_tokens__kv_reserve,
+                    "prefill_rate": d__cost_per_million_tokens__prefill_rate,
+                    "price": d__cost_per_million_tokens__price,
+                    "workload_forward_flops_per_token": d__cost_per_million_tokens__workload_forward_flops_per_token,
+                    "workload_head_dim": d__cost_per_million_tokens__workload_head_dim,
+                },
+            }
+        )
+    return derivatives
 
 
 class SingleAcceleratorLlmServiceScenario(ScenarioBase):
     """An LLM chat service on one accelerator: latency, KV residency, request rate and token cost.
 
     A request is a prompt of `prompt_tokens` and an answer of `decode_tokens`. Its prefill is
-    priced like the serving model's (2P FLOPs per token plus attention, at
+    priced like the serving model's (the model's forward FLOPs per token, 2·P_tok at the
+    parameters that work on a token, plus attention over the prompt, at
     `prefill_efficiency` of the peak, plus one dispatch); each generated token streams the
     weights and the request's KV cache once, plus 0.01 ms per layer. The cache reserve holds
     a number of whole requests; by Little's law they sustain a request rate, and so does the
@@ -597,13 +690,14 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
             ("TransformerWorkload",),
             {
                 "parameters": "workload_parameters",
+                "forward_flops_per_token": "workload_forward_flops_per_token",
                 "layers": "workload_layers",
-                "hidden_dim": "workload_hidden_dim",
                 "heads": "workload_heads",
+                "head_dim": "workload_head_dim",
                 "kv_values_per_token": "workload_kv_values_per_token",
             },
             required=("parameters", "layers", "hidden_dim", "heads"),
-            units={"workload_parameters": "param"},
+            units={"workload_parameters": "param", "workload_forward_flops_per_token": "flop"},
             doc="The model: parameters, layers, attention geometry and KV heads.",
         ),
     )
@@ -611,11 +705,6 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         PrecisionSpec("prefill_precision", default="peak", doc="Key of the node's rates pricing the prefill."),
     )
     _requirements = (
-        Requirement(
-            ("workload_kv_values_per_token",),
-            lambda workload_kv_values_per_token: workload_kv_values_per_token > 0,
-            "the workload must cache at least one value per token",
-        ),
         Requirement(
             ("workload_kv_values_per_token", "kv_bytes_per_value", "prompt_tokens", "decode_tokens", "kv_reserve"),
             lambda workload_kv_values_per_token, kv_bytes_per_value, prompt_tokens, decode_tokens, kv_reserve: (
@@ -642,6 +731,7 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
     )
     _outputs = (
         "total_tokens",
+        "prefill_flops",
         "ttft",
         "weights",
         "bandwidth",
@@ -653,6 +743,7 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         "decode_time",
         "kv_capacity_tokens",
         "resident_requests",
+        "request_flops",
         "request_time",
         "prefill_request_rate",
         "residency_request_rate",
@@ -705,7 +796,8 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         )
 
     total_tokens = Output("total_tokens")
-    ttft = Output("ttft", "ms")
+    prefill_flops = Output("prefill_flops", "TFLOP", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    ttft = Output("ttft", "ms", requires=("workload.forward_flops_per_token", "workload.head_dim"))
     weights = Output("weights", "GB")
     bandwidth = Output("bandwidth", "TB/s")
     kv_per_token = Output("kv_per_token", "byte")
@@ -716,10 +808,15 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
     decode_time = Output("decode_time", "s")
     kv_capacity_tokens = Output("kv_capacity_tokens")
     resident_requests = Output("resident_requests")
-    request_time = Output("request_time", "s")
+    request_flops = Output("request_flops", "TFLOP", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    request_time = Output("request_time", "s", requires=("workload.forward_flops_per_token", "workload.head_dim"))
     prefill_request_rate = Output("prefill_request_rate", "1/s")
-    residency_request_rate = Output("residency_request_rate", "1/s")
-    request_rate = Output("request_rate", "1/s")
-    tokens_per_hour = Output("tokens_per_hour")
-    cost_per_million_tokens = Output("cost_per_million_tokens", "USD")
+    residency_request_rate = Output(
+        "residency_request_rate", "1/s", requires=("workload.forward_flops_per_token", "workload.head_dim")
+    )
+    request_rate = Output("request_rate", "1/s", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    tokens_per_hour = Output("tokens_per_hour", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    cost_per_million_tokens = Output(
+        "cost_per_million_tokens", "USD", requires=("workload.forward_flops_per_token", "workload.head_dim")
+    )
     remaining_memory = Output("remaining_memory", "GB")

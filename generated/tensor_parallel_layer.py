@@ -18,7 +18,7 @@ __all__ = ["TensorParallelLayerScenario", "evaluate", "gradient"]
 
 def evaluate(
     *,
-    workload_parameters: Any,
+    workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
     workload_hidden_dim: Any,
     tp_size: Any,
@@ -34,7 +34,7 @@ def evaluate(
     nothing (the class does). Integer counts stay exact Python ints when the inputs are.
 
     Args:
-        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
+        workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
         workload_hidden_dim: [1] `hidden_dim` of `workload`: Model width d.
         tp_size: [1] Tensor-parallel width: devices sharing the layer.
@@ -47,23 +47,28 @@ def evaluate(
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
 
-        result.layer_flops [flop] = 2*[flop]*tokens*workload_parameters/workload_layers
+        result.layer_flops [flop] = tokens*workload_forward_flops_per_token/workload_layers
         result.compute_time [ms] = layer_flops/(accelerator_peak*local_efficiency*tp_size)
         result.layer_bytes [byte] = 4*[byte]*collectives_per_layer*tokens*workload_hidden_dim*(tp_size - 1)/tp_size
         result.transfer_times [ms] = layer_bytes/links[j]
         result.breakeven_bandwidth [GB/s] = layer_bytes/compute_time
     """
-    result__layer_flops = 2 * tokens * workload_parameters / workload_layers
-    _t0 = result__layer_flops / (accelerator_peak * local_efficiency * tp_size)
-    _raw_result__compute_time = _t0
-    result__compute_time = 1000 * _t0  # 1e3: s -> ms
     result__layer_bytes = 4 * collectives_per_layer * tokens * workload_hidden_dim * (tp_size - 1) / tp_size
     result__transfer_times = [
         result__layer_bytes / (1000000 * links[link]) for link in range(0, len(links))
     ]  # 1e9: GB/s -> B/s (links[j]); 1e3: s -> ms
-    result__breakeven_bandwidth = result__layer_bytes / (
-        1000000000 * _raw_result__compute_time
-    )  # 1e-3: ms -> s (compute_time); 1e-9: B/s -> GB/s
+    if workload_forward_flops_per_token is not None:
+        result__layer_flops = tokens * workload_forward_flops_per_token / workload_layers
+        _t0 = result__layer_flops / (accelerator_peak * local_efficiency * tp_size)
+        _raw_result__compute_time = _t0
+        result__compute_time = 1000 * _t0  # 1e3: s -> ms
+        result__breakeven_bandwidth = result__layer_bytes / (
+            1000000000 * _raw_result__compute_time
+        )  # 1e-3: ms -> s (compute_time); 1e-9: B/s -> GB/s
+    else:
+        result__layer_flops = None
+        result__compute_time = None
+        result__breakeven_bandwidth = None
     return {
         "result": {
             "layer_flops": result__layer_flops,
@@ -77,7 +82,7 @@ def evaluate(
 
 def gradient(
     *,
-    workload_parameters: Any,
+    workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
     workload_hidden_dim: Any,
     tp_size: Any,
@@ -95,84 +100,93 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__layer_flops = 2 * tokens * workload_parameters / workload_layers
-    _t0 = result__layer_flops / (accelerator_peak * local_efficiency * tp_size)
-    result__compute_time = 1000 * _t0  # 1e3: s -> ms
     result__layer_bytes = 4 * collectives_per_layer * tokens * workload_hidden_dim * (tp_size - 1) / tp_size
-    _g0 = 2 / workload_layers
-    _g1 = 1000 / (accelerator_peak * local_efficiency)
-    _g2 = _g1 / tp_size
-    _g3 = tp_size ** (-2)
-    _g4 = 1000 * result__layer_flops / tp_size
-    _g5 = tp_size - 1
-    _g6 = 4 * collectives_per_layer * tokens / tp_size
-    _g7 = 4 * _g5 * workload_hidden_dim / tp_size
-    _g8 = result__layer_bytes / (1000000 * result__compute_time**2)
-    _g9 = 1 / (1000000 * result__compute_time)
-    d__result__layer_flops__workload_parameters = _g0 * tokens
-    d__result__layer_flops__workload_layers = -2 * tokens * workload_parameters / workload_layers**2
-    d__result__layer_flops__tokens = _g0 * workload_parameters
-    d__result__compute_time__workload_parameters = _g2 * d__result__layer_flops__workload_parameters
-    d__result__compute_time__workload_layers = _g2 * d__result__layer_flops__workload_layers
-    d__result__compute_time__tp_size = -_g1 * _g3 * result__layer_flops
-    d__result__compute_time__tokens = _g2 * d__result__layer_flops__tokens
-    d__result__compute_time__accelerator_peak = -_g4 / (accelerator_peak**2 * local_efficiency)
-    d__result__compute_time__local_efficiency = -_g4 / (accelerator_peak * local_efficiency**2)
-    d__result__layer_bytes__workload_hidden_dim = _g5 * _g6
+    _g0 = tp_size - 1
+    _g1 = 4 * collectives_per_layer * tokens / tp_size
+    _g2 = 4 * _g0 * workload_hidden_dim / tp_size
+    d__result__layer_bytes__workload_hidden_dim = _g0 * _g1
     d__result__layer_bytes__tp_size = (
-        -4 * _g3 * _g5 * collectives_per_layer * tokens * workload_hidden_dim + _g6 * workload_hidden_dim
+        -4 * _g0 * collectives_per_layer * tokens * workload_hidden_dim / tp_size**2 + _g1 * workload_hidden_dim
     )
-    d__result__layer_bytes__tokens = _g7 * collectives_per_layer
-    d__result__layer_bytes__collectives_per_layer = _g7 * tokens
-    d__result__breakeven_bandwidth__workload_parameters = -_g8 * d__result__compute_time__workload_parameters
-    d__result__breakeven_bandwidth__workload_layers = -_g8 * d__result__compute_time__workload_layers
-    d__result__breakeven_bandwidth__workload_hidden_dim = _g9 * d__result__layer_bytes__workload_hidden_dim
-    d__result__breakeven_bandwidth__tp_size = (
-        -_g8 * d__result__compute_time__tp_size + d__result__layer_bytes__tp_size / (1000000 * result__compute_time)
-    )
-    d__result__breakeven_bandwidth__tokens = -_g8 * d__result__compute_time__tokens + d__result__layer_bytes__tokens / (
-        1000000 * result__compute_time
-    )
-    d__result__breakeven_bandwidth__accelerator_peak = -_g8 * d__result__compute_time__accelerator_peak
-    d__result__breakeven_bandwidth__local_efficiency = -_g8 * d__result__compute_time__local_efficiency
-    d__result__breakeven_bandwidth__collectives_per_layer = _g9 * d__result__layer_bytes__collectives_per_layer
-    return {
-        "result.layer_flops": {
-            "workload_parameters": d__result__layer_flops__workload_parameters,
-            "workload_layers": d__result__layer_flops__workload_layers,
-            "tokens": d__result__layer_flops__tokens,
-        },
-        "result.compute_time": {
-            "workload_parameters": d__result__compute_time__workload_parameters,
-            "workload_layers": d__result__compute_time__workload_layers,
-            "tp_size": d__result__compute_time__tp_size,
-            "tokens": d__result__compute_time__tokens,
-            "accelerator_peak": d__result__compute_time__accelerator_peak,
-            "local_efficiency": d__result__compute_time__local_efficiency,
-        },
+    d__result__layer_bytes__tokens = _g2 * collectives_per_layer
+    d__result__layer_bytes__collectives_per_layer = _g2 * tokens
+    derivatives = {
         "result.layer_bytes": {
             "workload_hidden_dim": d__result__layer_bytes__workload_hidden_dim,
             "tp_size": d__result__layer_bytes__tp_size,
             "tokens": d__result__layer_bytes__tokens,
             "collectives_per_layer": d__result__layer_bytes__collectives_per_layer,
         },
-        "result.breakeven_bandwidth": {
-            "workload_parameters": d__result__breakeven_bandwidth__workload_parameters,
-            "workload_layers": d__result__breakeven_bandwidth__workload_layers,
-            "workload_hidden_dim": d__result__breakeven_bandwidth__workload_hidden_dim,
-            "tp_size": d__result__breakeven_bandwidth__tp_size,
-            "tokens": d__result__breakeven_bandwidth__tokens,
-            "accelerator_peak": d__result__breakeven_bandwidth__accelerator_peak,
-            "local_efficiency": d__result__breakeven_bandwidth__local_efficiency,
-            "collectives_per_layer": d__result__breakeven_bandwidth__collectives_per_layer,
-        },
     }
+    if workload_forward_flops_per_token is not None:
+        result__layer_flops = tokens * workload_forward_flops_per_token / workload_layers
+        _t0 = result__layer_flops / (accelerator_peak * local_efficiency * tp_size)
+        result__compute_time = 1000 * _t0  # 1e3: s -> ms
+        _g3 = 1000 / (accelerator_peak * local_efficiency)
+        _g4 = _g3 / tp_size
+        _g5 = 1000 * result__layer_flops / tp_size
+        _g6 = result__layer_bytes / (1000000 * result__compute_time**2)
+        _g7 = 1 / (1000000 * result__compute_time)
+        d__result__layer_flops__workload_layers = -tokens * workload_forward_flops_per_token / workload_layers**2
+        d__result__layer_flops__tokens = workload_forward_flops_per_token / workload_layers
+        d__result__layer_flops__workload_forward_flops_per_token = tokens / workload_layers
+        d__result__compute_time__workload_layers = _g4 * d__result__layer_flops__workload_layers
+        d__result__compute_time__tp_size = -_g3 * result__layer_flops / tp_size**2
+        d__result__compute_time__tokens = _g4 * d__result__layer_flops__tokens
+        d__result__compute_time__accelerator_peak = -_g5 / (accelerator_peak**2 * local_efficiency)
+        d__result__compute_time__local_efficiency = -_g5 / (accelerator_peak * local_efficiency**2)
+        d__result__compute_time__workload_forward_flops_per_token = (
+            _g4 * d__result__layer_flops__workload_forward_flops_per_token
+        )
+        d__result__breakeven_bandwidth__workload_layers = -_g6 * d__result__compute_time__workload_layers
+        d__result__breakeven_bandwidth__workload_hidden_dim = _g7 * d__result__layer_bytes__workload_hidden_dim
+        d__result__breakeven_bandwidth__tp_size = (
+            -_g6 * d__result__compute_time__tp_size + d__result__layer_bytes__tp_size / (1000000 * result__compute_time)
+        )
+        d__result__breakeven_bandwidth__tokens = (
+            -_g6 * d__result__compute_time__tokens + d__result__layer_bytes__tokens / (1000000 * result__compute_time)
+        )
+        d__result__breakeven_bandwidth__accelerator_peak = -_g6 * d__result__compute_time__accelerator_peak
+        d__result__breakeven_bandwidth__local_efficiency = -_g6 * d__result__compute_time__local_efficiency
+        d__result__breakeven_bandwidth__collectives_per_layer = _g7 * d__result__layer_bytes__collectives_per_layer
+        d__result__breakeven_bandwidth__workload_forward_flops_per_token = (
+            -_g6 * d__result__compute_time__workload_forward_flops_per_token
+        )
+        derivatives.update(
+            {
+                "result.layer_flops": {
+                    "workload_layers": d__result__layer_flops__workload_layers,
+                    "tokens": d__result__layer_flops__tokens,
+                    "workload_forward_flops_per_token": d__result__layer_flops__workload_forward_flops_per_token,
+                },
+                "result.compute_time": {
+                    "workload_layers": d__result__compute_time__workload_layers,
+                    "tp_size": d__result__compute_time__tp_size,
+                    "tokens": d__result__compute_time__tokens,
+                    "accelerator_peak": d__result__compute_time__accelerator_peak,
+                    "local_efficiency": d__result__compute_time__local_efficiency,
+                    "workload_forward_flops_per_token": d__result__compute_time__workload_forward_flops_per_token,
+                },
+                "result.breakeven_bandwidth": {
+                    "workload_layers": d__result__breakeven_bandwidth__workload_layers,
+                    "workload_hidden_dim": d__result__breakeven_bandwidth__workload_hidden_dim,
+                    "tp_size": d__result__breakeven_bandwidth__tp_size,
+                    "tokens": d__result__breakeven_bandwidth__tokens,
+                    "accelerator_peak": d__result__breakeven_bandwidth__accelerator_peak,
+                    "local_efficiency": d__result__breakeven_bandwidth__local_efficiency,
+                    "collectives_per_layer": d__result__breakeven_bandwidth__collectives_per_layer,
+                    "workload_forward_flops_per_token": d__result__breakeven_bandwidth__workload_forward_flops_per_token,
+                },
+            }
+        )
+    return derivatives
 
 
 class TensorParallelLayerScenario(ScenarioBase):
     """One layer's forward pass over `tokens` tokens, split `tp_size` ways, against its AllReduces on each link.
 
-    The layer holds P/L of the parameters and does 2·(P/L)·T FLOPs on T tokens; t devices
+    The layer does 1/L of the model's forward FLOPs per token on each of T tokens, F_tok/L·T
+    (F_tok = 2·P_tok: the parameters that work on a token, the active ones of a mixture of experts); t devices
     share them at a fraction η of their peak rate R. Its outputs are summed across the t
     devices by `collectives_per_layer` ring AllReduces of the T·h activations (two bytes
     each), each sending 2(t − 1)/t of them per device. Compute shrinks as 1/t while the
@@ -223,10 +237,14 @@ class TensorParallelLayerScenario(ScenarioBase):
         WorkloadSpec(
             "workload",
             ("TransformerWorkload",),
-            {"parameters": "workload_parameters", "layers": "workload_layers", "hidden_dim": "workload_hidden_dim"},
+            {
+                "forward_flops_per_token": "workload_forward_flops_per_token",
+                "layers": "workload_layers",
+                "hidden_dim": "workload_hidden_dim",
+            },
             required=("parameters", "layers", "hidden_dim"),
-            units={"workload_parameters": "param"},
-            doc="The model: parameters P, layers L and width h are read.",
+            units={"workload_forward_flops_per_token": "flop"},
+            doc="The model: forward FLOPs per token, layers L and width h are read.",
         ),
     )
     _precisions = (PrecisionSpec("precision", default="fp16_dense", doc="Key of the node's rates pricing the FLOPs."),)
@@ -277,10 +295,10 @@ class TensorParallelLayerScenario(ScenarioBase):
     result = GroupOutput(
         "result",
         (
-            Output("layer_flops", "flop"),
-            Output("compute_time", "ms"),
+            Output("layer_flops", "flop", requires=("workload.forward_flops_per_token",)),
+            Output("compute_time", "ms", requires=("workload.forward_flops_per_token",)),
             Output("layer_bytes", "byte"),
             ListOutput("transfer_times", "ms", keys="links"),
-            Output("breakeven_bandwidth", "GB/s"),
+            Output("breakeven_bandwidth", "GB/s", requires=("workload.forward_flops_per_token",)),
         ),
     )

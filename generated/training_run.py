@@ -19,8 +19,8 @@ __all__ = ["TrainingRunScenario", "evaluate", "gradient"]
 
 def evaluate(
     *,
-    workload_training_tokens: Any,
     workload_training_flops_per_token: Any = None,
+    workload_training_tokens: Any,
     fleet_peak: Any,
     fleet_accelerators: Any,
     local_efficiency: Any,
@@ -33,8 +33,8 @@ def evaluate(
     nothing (the class does). Integer counts stay exact Python ints when the inputs are.
 
     Args:
+        workload_training_flops_per_token: [flop] `training_flops_per_token` of `workload`: Training FLOPs per token, 6·P_tok: forward 2, backward 4 per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_training_tokens: [count] `training_tokens` of `workload`: Tokens of the published training run.
-        workload_training_flops_per_token: [flop] `training_flops_per_token` of `workload`: Training FLOPs per token by the 6P rule (forward 2P, backward 4P; Kaplan et al. 2020). Optional.
         fleet_peak: [flop/s] Peak rate of `fleet` at the selected precision.
         fleet_accelerators: [1] Accelerators of `fleet` (a fleet's total; 1 for a node).
         local_efficiency: [1] Utilization of one device.
@@ -86,8 +86,8 @@ def evaluate(
 
 def gradient(
     *,
-    workload_training_tokens: Any,
     workload_training_flops_per_token: Any = None,
+    workload_training_tokens: Any,
     fleet_peak: Any,
     fleet_accelerators: Any,
     local_efficiency: Any,
@@ -260,11 +260,11 @@ class TrainingRunScenario(ScenarioBase):
             "workload",
             ("TransformerWorkload",),
             {
-                "training_tokens": "workload_training_tokens",
                 "training_flops_per_token": "workload_training_flops_per_token",
+                "training_tokens": "workload_training_tokens",
             },
             required=("parameters", "layers", "training_tokens"),
-            units={"workload_training_tokens": "count", "workload_training_flops_per_token": "flop"},
+            units={"workload_training_flops_per_token": "flop", "workload_training_tokens": "count"},
             doc="The model: its parameter count P and training tokens D are read.",
         ),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.mathops import chain_default, choose, drop_absent, floor_div
+from symbolic.runtime.mathops import chain_default, choose, drop_absent, floor_div, scalar, select
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, Requirement, WorkloadSpec
@@ -118,9 +118,7 @@ def evaluate(
     bytes_per_trained_parameter = 2 * bytes_per_value + master_bytes_per_parameter + optimizer_bytes_per_parameter
     full_state = _t0 + 2 * weights
     total = (
-        (adapter_parameters * bytes_per_trained_parameter + weights)
-        if (adapter_parameters is not None)
-        else (full_state)
+        adapter_parameters * bytes_per_trained_parameter + weights if (adapter_parameters is not None) else full_state
     )
     adapter_saved = full_state - total
     adapter_reduction = full_state / total
@@ -128,9 +126,13 @@ def evaluate(
     frozen_share = weights / total
     adapter_reduction_ceiling = bytes_per_trained_parameter / bytes_per_value
     copies = total / weights
-    fits = (1 - choose(total > hardware_capacity, 1, 0)) if (hardware_capacity is not None) else (0)
+    fits = 1 - choose(total > hardware_capacity, 1, 0) if (hardware_capacity is not None) else 0
     checkpoint = _t0 + weights
-    updated_copy = (master_bytes_per_parameter) if (master_bytes_per_parameter > 0) else (bytes_per_value)
+    updated_copy = (
+        (master_bytes_per_parameter if _c0 else bytes_per_value)
+        if scalar(_c0 := (master_bytes_per_parameter > 0))
+        else select((_c0,), (master_bytes_per_parameter,), bytes_per_value)
+    )
     update_bytes_per_parameter = bytes_per_value + 2 * optimizer_bytes_per_parameter + 2 * updated_copy
     update_traffic = update_bytes_per_parameter * workload_parameters / 1000000000  # 1e-9: B -> GB
     if activations is not None:
@@ -275,12 +277,14 @@ def gradient(
     bytes_per_trained_parameter = 2 * bytes_per_value + master_bytes_per_parameter + optimizer_bytes_per_parameter
     full_state = _t0 + 2 * weights
     total = (
-        (adapter_parameters * bytes_per_trained_parameter + weights)
-        if (adapter_parameters is not None)
-        else (full_state)
+        adapter_parameters * bytes_per_trained_parameter + weights if (adapter_parameters is not None) else full_state
     )
     checkpoint = _t0 + weights
-    updated_copy = (master_bytes_per_parameter) if (master_bytes_per_parameter > 0) else (bytes_per_value)
+    updated_copy = (
+        (master_bytes_per_parameter if _c0 else bytes_per_value)
+        if scalar(_c0 := (master_bytes_per_parameter > 0))
+        else select((_c0,), (master_bytes_per_parameter,), bytes_per_value)
+    )
     update_bytes_per_parameter = bytes_per_value + 2 * optimizer_bytes_per_parameter + 2 * updated_copy
     update_traffic = update_bytes_per_parameter * workload_parameters / 1000000000  # 1e-9: B -> GB
     _g0 = bytes_per_value ** (-2)
@@ -310,21 +314,21 @@ def gradient(
     d__full_state__optimizer_bytes_per_parameter = d__optimizer_state__optimizer_bytes_per_parameter
     d__full_state__master_bytes_per_parameter = d__master_weights__master_bytes_per_parameter
     d__total__workload_parameters = d__full_state__workload_parameters * (
-        (0) if (adapter_parameters is not None) else (1)
-    ) + d__weights__workload_parameters * ((1) if (adapter_parameters is not None) else (0))
+        0 if (adapter_parameters is not None) else 1
+    ) + d__weights__workload_parameters * (1 if (adapter_parameters is not None) else 0)
     d__total__bytes_per_value = (
         d__bytes_per_trained_parameter__bytes_per_value
-        * ((adapter_parameters) if (adapter_parameters is not None) else (0))
-        + d__full_state__bytes_per_value * ((0) if (adapter_parameters is not None) else (1))
-        + d__weights__bytes_per_value * ((1) if (adapter_parameters is not None) else (0))
+        * (adapter_parameters if (adapter_parameters is not None) else 0)
+        + d__full_state__bytes_per_value * (0 if (adapter_parameters is not None) else 1)
+        + d__weights__bytes_per_value * (1 if (adapter_parameters is not None) else 0)
     )
     d__total__optimizer_bytes_per_parameter = d__bytes_per_trained_parameter__optimizer_bytes_per_parameter * (
-        (adapter_parameters) if (adapter_parameters is not None) else (0)
-    ) + d__full_state__optimizer_bytes_per_parameter * ((0) if (adapter_parameters is not None) else (1))
+        adapter_parameters if (adapter_parameters is not None) else 0
+    ) + d__full_state__optimizer_bytes_per_parameter * (0 if (adapter_parameters is not None) else 1)
     d__total__master_bytes_per_parameter = d__bytes_per_trained_parameter__master_bytes_per_parameter * (
-        (adapter_parameters) if (adapter_parameters is not None) else (0)
-    ) + d__full_state__master_bytes_per_parameter * ((0) if (adapter_parameters is not None) else (1))
-    d__total__adapter_parameters = (bytes_per_trained_parameter) if (adapter_parameters is not None) else (0)
+        adapter_parameters if (adapter_parameters is not None) else 0
+    ) + d__full_state__master_bytes_per_parameter * (0 if (adapter_parameters is not None) else 1)
+    d__total__adapter_parameters = bytes_per_trained_parameter if (adapter_parameters is not None) else 0
     d__adapter_saved__workload_parameters = d__full_state__workload_parameters - d__total__workload_parameters
     d__adapter_saved__bytes_per_value = d__full_state__bytes_per_value - d__total__bytes_per_value
     d__adapter_saved__optimizer_bytes_per_parameter = (
@@ -383,8 +387,8 @@ def gradient(
     d__checkpoint__bytes_per_value = d__weights__bytes_per_value
     d__checkpoint__optimizer_bytes_per_parameter = d__optimizer_state__optimizer_bytes_per_parameter
     d__checkpoint__master_bytes_per_parameter = d__master_weights__master_bytes_per_parameter
-    d__updated_copy__bytes_per_value = (0) if _g7 else (1)
-    d__updated_copy__master_bytes_per_parameter = (1) if _g7 else (0)
+    d__updated_copy__bytes_per_value = (0 if _c1 else 1) if scalar(_c1 := _g7) else select((_c1,), (0,), 1)
+    d__updated_copy__master_bytes_per_parameter = (1 if _c2 else 0) if scalar(_c2 := _g7) else select((_c2,), (1,), 0)
     d__update_bytes_per_parameter__bytes_per_value = 2 * d__updated_copy__bytes_per_value + 1
     d__update_bytes_per_parameter__optimizer_bytes_per_parameter = 2
     d__update_bytes_per_parameter__master_bytes_per_parameter = 2 * d__updated_copy__master_bytes_per_parameter

@@ -18,7 +18,8 @@ __all__ = ["TransformerBlockScenario", "evaluate", "gradient"]
 
 def evaluate(
     *,
-    workload_parameters: Any,
+    workload_forward_flops_per_token: Any = None,
+    workload_training_flops_per_token: Any = None,
     workload_layers: Any,
     workload_hidden_dim: Any,
     workload_context_length: Any = None,
@@ -35,7 +36,8 @@ def evaluate(
     nothing (the class does). Integer counts stay exact Python ints when the inputs are.
 
     Args:
-        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
+        workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
+        workload_training_flops_per_token: [flop] `training_flops_per_token` of `workload`: Training FLOPs per token, 6·P_tok: forward 2, backward 4 per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
         workload_hidden_dim: [1] `hidden_dim` of `workload`: Model width d.
         workload_context_length: [1] `context_length` of `workload`: Trained context window, tokens. Optional.
@@ -75,10 +77,10 @@ def evaluate(
         prompt_attention_flops [flop] = 2*[flop]*attention_macs*workload_layers
         prompt_flops [flop] = prompt_attention_flops + prompt_dense_flops
         attention_time_at_peak [minute] = prompt_attention_flops/hardware_peak_flops
-        training_to_forward [1] = 3
+        training_to_forward [1] = workload_training_flops_per_token/workload_forward_flops_per_token
         layer_forward_flops [GFLOP] = 2*[flop]*batch_size*block_macs
         training_step_flops [TFLOP] = layer_forward_flops*training_to_forward*workload_layers
-        six_p_step_flops [TFLOP] = 6*[flop]*batch_size*context_tokens*workload_parameters
+        six_p_step_flops [TFLOP] = batch_size*context_tokens*workload_training_flops_per_token
         attention_step_flops [TFLOP] = 2*[flop]*attention_macs*batch_size*training_to_forward*workload_layers
     """
     _t0 = workload_hidden_dim**2
@@ -95,7 +97,6 @@ def evaluate(
     flops_per_token = 2 * block_weights
     dense_macs = context_tokens * weights_per_block
     attention_macs = 2 * context_tokens**2 * workload_hidden_dim
-    _t2 = attention_macs * workload_layers
     block_macs = attention_macs + dense_macs
     attention_share = attention_macs / block_macs
     dense_to_attention = dense_macs / attention_macs
@@ -103,22 +104,19 @@ def evaluate(
     crossover = weights_per_block / (2 * workload_hidden_dim)
     crossover_multiple = crossover / workload_hidden_dim
     prompt_dense_flops = context_tokens * flops_per_token
-    prompt_attention_flops = 2 * _t2
+    prompt_attention_flops = 2 * attention_macs * workload_layers
     prompt_flops = prompt_attention_flops + prompt_dense_flops
-    _raw_training_to_forward = 1
-    _t3 = 3 * _raw_training_to_forward / 500000000000
-    training_to_forward = 3 * _raw_training_to_forward
-    _raw_layer_forward_flops = batch_size * block_macs
-    layer_forward_flops = _raw_layer_forward_flops / 500000000  # 1e-9: flop -> GFLOP
-    training_step_flops = (
-        _raw_layer_forward_flops * _t3 * workload_layers
-    )  # 1e9: GFLOP -> flop (layer_forward_flops); 1e-12: flop -> TFLOP
-    six_p_step_flops = 3 * batch_size * context_tokens * workload_parameters / 500000000000  # 1e-12: flop -> TFLOP
-    attention_step_flops = _t2 * _t3 * batch_size  # 1e-12: flop -> TFLOP
+    layer_forward_flops = batch_size * block_macs / 500000000  # 1e-9: flop -> GFLOP
     if hardware_peak_flops is not None:
         attention_time_at_peak = prompt_attention_flops / (60 * hardware_peak_flops)  # 1/60: s -> minute
     else:
         attention_time_at_peak = None
+    if workload_training_flops_per_token is not None:
+        six_p_step_flops = (
+            batch_size * context_tokens * workload_training_flops_per_token / 1000000000000
+        )  # 1e-12: flop -> TFLOP
+    else:
+        six_p_step_flops = None
     if workload_vocab_size is not None:
         token_table = workload_hidden_dim * workload_vocab_size
         block_rule_parameters = block_weights + token_table
@@ -128,16 +126,28 @@ def evaluate(
         block_rule_parameters = None
         output_layer_flops = None
     if workload_context_length is not None and workload_vocab_size is not None:
-        _t4 = workload_hidden_dim**2
+        _t2 = workload_hidden_dim**2
         exact_parameters = (
             workload_context_length * workload_hidden_dim
             + workload_hidden_dim * workload_vocab_size
             + 2 * workload_hidden_dim
             + workload_layers
-            * (2 * _t4 * ffn_multiple + 4 * _t4 + ffn_multiple * workload_hidden_dim + 9 * workload_hidden_dim)
+            * (2 * _t2 * ffn_multiple + 4 * _t2 + ffn_multiple * workload_hidden_dim + 9 * workload_hidden_dim)
         )
     else:
         exact_parameters = None
+    if workload_forward_flops_per_token is not None and workload_training_flops_per_token is not None:
+        _raw_layer_forward_flops = batch_size * block_macs
+        training_to_forward = workload_training_flops_per_token / workload_forward_flops_per_token
+        _t3 = training_to_forward * workload_layers / 500000000000
+        training_step_flops = (
+            _raw_layer_forward_flops * _t3
+        )  # 1e9: GFLOP -> flop (layer_forward_flops); 1e-12: flop -> TFLOP
+        attention_step_flops = _t3 * attention_macs * batch_size  # 1e-12: flop -> TFLOP
+    else:
+        training_to_forward = None
+        training_step_flops = None
+        attention_step_flops = None
     return {
         "width": width,
         "attention_weights_per_block": attention_weights_per_block,
@@ -175,7 +185,8 @@ def evaluate(
 
 def gradient(
     *,
-    workload_parameters: Any,
+    workload_forward_flops_per_token: Any = None,
+    workload_training_flops_per_token: Any = None,
     workload_layers: Any,
     workload_hidden_dim: Any,
     workload_context_length: Any = None,
@@ -203,14 +214,10 @@ def gradient(
     flops_per_token = 2 * block_weights
     dense_macs = context_tokens * weights_per_block
     attention_macs = 2 * context_tokens**2 * workload_hidden_dim
-    _t2 = attention_macs * workload_layers
     block_macs = attention_macs + dense_macs
     crossover = weights_per_block / (2 * workload_hidden_dim)
-    prompt_attention_flops = 2 * _t2
-    _raw_training_to_forward = 1
-    training_to_forward = 3 * _raw_training_to_forward
-    _raw_layer_forward_flops = batch_size * block_macs
-    layer_forward_flops = _raw_layer_forward_flops / 500000000  # 1e-9: flop -> GFLOP
+    prompt_attention_flops = 2 * attention_macs * workload_layers
+    layer_forward_flops = batch_size * block_macs / 500000000  # 1e-9: flop -> GFLOP
     _g0 = workload_hidden_dim**2
     _g1 = 4 * workload_hidden_dim
     _g2 = mlp_weights_per_block / weights_per_block**2
@@ -220,11 +227,6 @@ def gradient(
     _g6 = 1 / (2 * workload_hidden_dim)
     _g7 = 2 * workload_layers
     _g8 = batch_size / 500000000
-    _g9 = training_to_forward / 1000
-    _g10 = _g9 * workload_layers
-    _g11 = 3 * batch_size / 500000000000
-    _g12 = attention_macs * training_to_forward / 500000000000
-    _g13 = batch_size * training_to_forward * workload_layers / 500000000000
     d__width__workload_hidden_dim = 1
     d__attention_weights_per_block__workload_hidden_dim = 2 * attention_projections * workload_hidden_dim
     d__attention_weights_per_block__attention_projections = _g0
@@ -325,19 +327,6 @@ def gradient(
     d__layer_forward_flops__ffn_multiple = _g8 * d__block_macs__ffn_multiple
     d__layer_forward_flops__attention_projections = _g8 * d__block_macs__attention_projections
     d__layer_forward_flops__batch_size = block_macs / 500000000
-    d__training_step_flops__workload_layers = _g9 * layer_forward_flops
-    d__training_step_flops__workload_hidden_dim = _g10 * d__layer_forward_flops__workload_hidden_dim
-    d__training_step_flops__context_tokens = _g10 * d__layer_forward_flops__context_tokens
-    d__training_step_flops__ffn_multiple = _g10 * d__layer_forward_flops__ffn_multiple
-    d__training_step_flops__attention_projections = _g10 * d__layer_forward_flops__attention_projections
-    d__training_step_flops__batch_size = _g10 * d__layer_forward_flops__batch_size
-    d__six_p_step_flops__workload_parameters = _g11 * context_tokens
-    d__six_p_step_flops__context_tokens = _g11 * workload_parameters
-    d__six_p_step_flops__batch_size = 3 * context_tokens * workload_parameters / 500000000000
-    d__attention_step_flops__workload_layers = _g12 * batch_size
-    d__attention_step_flops__workload_hidden_dim = _g13 * d__attention_macs__workload_hidden_dim
-    d__attention_step_flops__context_tokens = _g13 * d__attention_macs__context_tokens
-    d__attention_step_flops__batch_size = _g12 * workload_layers
     derivatives = {
         "width": {"workload_hidden_dim": d__width__workload_hidden_dim},
         "attention_weights_per_block": {
@@ -454,31 +443,12 @@ def gradient(
             "attention_projections": d__layer_forward_flops__attention_projections,
             "batch_size": d__layer_forward_flops__batch_size,
         },
-        "training_step_flops": {
-            "workload_layers": d__training_step_flops__workload_layers,
-            "workload_hidden_dim": d__training_step_flops__workload_hidden_dim,
-            "context_tokens": d__training_step_flops__context_tokens,
-            "ffn_multiple": d__training_step_flops__ffn_multiple,
-            "attention_projections": d__training_step_flops__attention_projections,
-            "batch_size": d__training_step_flops__batch_size,
-        },
-        "six_p_step_flops": {
-            "workload_parameters": d__six_p_step_flops__workload_parameters,
-            "context_tokens": d__six_p_step_flops__context_tokens,
-            "batch_size": d__six_p_step_flops__batch_size,
-        },
-        "attention_step_flops": {
-            "workload_layers": d__attention_step_flops__workload_layers,
-            "workload_hidden_dim": d__attention_step_flops__workload_hidden_dim,
-            "context_tokens": d__attention_step_flops__context_tokens,
-            "batch_size": d__attention_step_flops__batch_size,
-        },
     }
     if hardware_peak_flops is not None:
-        _g14 = 1 / (60 * hardware_peak_flops)
-        d__attention_time_at_peak__workload_layers = _g14 * d__prompt_attention_flops__workload_layers
-        d__attention_time_at_peak__workload_hidden_dim = _g14 * d__prompt_attention_flops__workload_hidden_dim
-        d__attention_time_at_peak__context_tokens = _g14 * d__prompt_attention_flops__context_tokens
+        _g9 = 1 / (60 * hardware_peak_flops)
+        d__attention_time_at_peak__workload_layers = _g9 * d__prompt_attention_flops__workload_layers
+        d__attention_time_at_peak__workload_hidden_dim = _g9 * d__prompt_attention_flops__workload_hidden_dim
+        d__attention_time_at_peak__context_tokens = _g9 * d__prompt_attention_flops__context_tokens
         d__attention_time_at_peak__hardware_peak_flops = -prompt_attention_flops / (60 * hardware_peak_flops**2)
         derivatives.update(
             {
@@ -487,6 +457,20 @@ def gradient(
                     "workload_hidden_dim": d__attention_time_at_peak__workload_hidden_dim,
                     "context_tokens": d__attention_time_at_peak__context_tokens,
                     "hardware_peak_flops": d__attention_time_at_peak__hardware_peak_flops,
+                },
+            }
+        )
+    if workload_training_flops_per_token is not None:
+        _g10 = workload_training_flops_per_token / 1000000000000
+        d__six_p_step_flops__context_tokens = _g10 * batch_size
+        d__six_p_step_flops__batch_size = _g10 * context_tokens
+        d__six_p_step_flops__workload_training_flops_per_token = batch_size * context_tokens / 1000000000000
+        derivatives.update(
+            {
+                "six_p_step_flops": {
+                    "context_tokens": d__six_p_step_flops__context_tokens,
+                    "batch_size": d__six_p_step_flops__batch_size,
+                    "workload_training_flops_per_token": d__six_p_step_flops__workload_training_flops_per_token,
                 },
             }
         )
@@ -522,17 +506,17 @@ def gradient(
             }
         )
     if workload_context_length is not None and workload_vocab_size is not None:
-        _g15 = ffn_multiple * workload_hidden_dim
-        _g16 = workload_hidden_dim**2
-        _g17 = 2 * _g16
-        d__exact_parameters__workload_layers = _g15 + 4 * _g16 + _g17 * ffn_multiple + 9 * workload_hidden_dim
+        _g11 = ffn_multiple * workload_hidden_dim
+        _g12 = workload_hidden_dim**2
+        _g13 = 2 * _g12
+        d__exact_parameters__workload_layers = _g11 + 4 * _g12 + _g13 * ffn_multiple + 9 * workload_hidden_dim
         d__exact_parameters__workload_hidden_dim = (
             workload_context_length
-            + workload_layers * (4 * _g15 + ffn_multiple + 8 * workload_hidden_dim + 9)
+            + workload_layers * (4 * _g11 + ffn_multiple + 8 * workload_hidden_dim + 9)
             + workload_vocab_size
             + 2
         )
-        d__exact_parameters__ffn_multiple = workload_layers * (_g17 + workload_hidden_dim)
+        d__exact_parameters__ffn_multiple = workload_layers * (_g13 + workload_hidden_dim)
         d__exact_parameters__workload_context_length = workload_hidden_dim
         d__exact_parameters__workload_vocab_size = workload_hidden_dim
         derivatives.update(
@@ -543,6 +527,61 @@ def gradient(
                     "ffn_multiple": d__exact_parameters__ffn_multiple,
                     "workload_context_length": d__exact_parameters__workload_context_length,
                     "workload_vocab_size": d__exact_parameters__workload_vocab_size,
+                },
+            }
+        )
+    if workload_forward_flops_per_token is not None and workload_training_flops_per_token is not None:
+        training_to_forward = workload_training_flops_per_token / workload_forward_flops_per_token
+        _g14 = training_to_forward / 1000
+        _g15 = _g14 * workload_layers
+        _g17 = layer_forward_flops / 1000
+        _g19 = attention_macs * training_to_forward / 500000000000
+        _g20 = batch_size / 500000000000
+        _g21 = _g20 * training_to_forward * workload_layers
+        _g22 = _g20 * attention_macs
+        d__training_to_forward__workload_forward_flops_per_token = (
+            -workload_training_flops_per_token / workload_forward_flops_per_token**2
+        )
+        _g16 = d__training_to_forward__workload_forward_flops_per_token * workload_layers
+        d__training_to_forward__workload_training_flops_per_token = 1 / workload_forward_flops_per_token
+        _g18 = d__training_to_forward__workload_training_flops_per_token * workload_layers
+        d__training_step_flops__workload_layers = _g14 * layer_forward_flops
+        d__training_step_flops__workload_hidden_dim = _g15 * d__layer_forward_flops__workload_hidden_dim
+        d__training_step_flops__context_tokens = _g15 * d__layer_forward_flops__context_tokens
+        d__training_step_flops__ffn_multiple = _g15 * d__layer_forward_flops__ffn_multiple
+        d__training_step_flops__attention_projections = _g15 * d__layer_forward_flops__attention_projections
+        d__training_step_flops__batch_size = _g15 * d__layer_forward_flops__batch_size
+        d__training_step_flops__workload_forward_flops_per_token = _g16 * _g17
+        d__training_step_flops__workload_training_flops_per_token = _g17 * _g18
+        d__attention_step_flops__workload_layers = _g19 * batch_size
+        d__attention_step_flops__workload_hidden_dim = _g21 * d__attention_macs__workload_hidden_dim
+        d__attention_step_flops__context_tokens = _g21 * d__attention_macs__context_tokens
+        d__attention_step_flops__batch_size = _g19 * workload_layers
+        d__attention_step_flops__workload_forward_flops_per_token = _g16 * _g22
+        d__attention_step_flops__workload_training_flops_per_token = _g18 * _g22
+        derivatives.update(
+            {
+                "training_to_forward": {
+                    "workload_forward_flops_per_token": d__training_to_forward__workload_forward_flops_per_token,
+                    "workload_training_flops_per_token": d__training_to_forward__workload_training_flops_per_token,
+                },
+                "training_step_flops": {
+                    "workload_layers": d__training_step_flops__workload_layers,
+                    "workload_hidden_dim": d__training_step_flops__workload_hidden_dim,
+                    "context_tokens": d__training_step_flops__context_tokens,
+                    "ffn_multiple": d__training_step_flops__ffn_multiple,
+                    "attention_projections": d__training_step_flops__attention_projections,
+                    "batch_size": d__training_step_flops__batch_size,
+                    "workload_forward_flops_per_token": d__training_step_flops__workload_forward_flops_per_token,
+                    "workload_training_flops_per_token": d__training_step_flops__workload_training_flops_per_token,
+                },
+                "attention_step_flops": {
+                    "workload_layers": d__attention_step_flops__workload_layers,
+                    "workload_hidden_dim": d__attention_step_flops__workload_hidden_dim,
+                    "context_tokens": d__attention_step_flops__context_tokens,
+                    "batch_size": d__attention_step_flops__batch_size,
+                    "workload_forward_flops_per_token": d__attention_step_flops__workload_forward_flops_per_token,
+                    "workload_training_flops_per_token": d__attention_step_flops__workload_training_flops_per_token,
                 },
             }
         )
@@ -594,14 +633,15 @@ class TransformerBlockScenario(ScenarioBase):
             "workload",
             ("TransformerWorkload",),
             {
-                "parameters": "workload_parameters",
+                "forward_flops_per_token": "workload_forward_flops_per_token",
+                "training_flops_per_token": "workload_training_flops_per_token",
                 "layers": "workload_layers",
                 "hidden_dim": "workload_hidden_dim",
                 "context_length": "workload_context_length",
                 "vocab_size": "workload_vocab_size",
             },
             required=("parameters", "layers", "hidden_dim"),
-            units={"workload_parameters": "param"},
+            units={"workload_forward_flops_per_token": "flop", "workload_training_flops_per_token": "flop"},
             doc="The model: width d, layers L, parameters P; vocabulary V and context C where known.",
         ),
     )
@@ -701,8 +741,18 @@ class TransformerBlockScenario(ScenarioBase):
     prompt_attention_flops = Output("prompt_attention_flops", "flop")
     prompt_flops = Output("prompt_flops", "flop")
     attention_time_at_peak = Output("attention_time_at_peak", "minute", requires=("hardware",))
-    training_to_forward = Output("training_to_forward")
+    training_to_forward = Output(
+        "training_to_forward", requires=("workload.forward_flops_per_token", "workload.training_flops_per_token")
+    )
     layer_forward_flops = Output("layer_forward_flops", "GFLOP")
-    training_step_flops = Output("training_step_flops", "TFLOP")
-    six_p_step_flops = Output("six_p_step_flops", "TFLOP")
-    attention_step_flops = Output("attention_step_flops", "TFLOP")
+    training_step_flops = Output(
+        "training_step_flops",
+        "TFLOP",
+        requires=("workload.forward_flops_per_token", "workload.training_flops_per_token"),
+    )
+    six_p_step_flops = Output("six_p_step_flops", "TFLOP", requires=("workload.training_flops_per_token",))
+    attention_step_flops = Output(
+        "attention_step_flops",
+        "TFLOP",
+        requires=("workload.forward_flops_per_token", "workload.training_flops_per_token"),
+    )

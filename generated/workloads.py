@@ -92,6 +92,33 @@ class Workload(CatalogRecord):
         value = self._calc_size_in_bytes(precision)
         return quantity(value, "byte")
 
+    def _calc_parameters_per_token(self) -> Any:
+        return self.resolved("parameters")
+
+    @property
+    def parameters_per_token(self) -> Any:
+        """Parameters that work on each token: every parameter of a dense model."""
+        value = self._calc_parameters_per_token()
+        return quantity(value, "param")
+
+    def _calc_forward_flops_per_token(self) -> Any:
+        return 2 * self.resolved("parameters_per_token")
+
+    @property
+    def forward_flops_per_token(self) -> Any:
+        """Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020)."""
+        value = self._calc_forward_flops_per_token()
+        return quantity(value, "flop")
+
+    def _calc_training_flops_per_token(self) -> Any:
+        return 6 * self.resolved("parameters_per_token")
+
+    @property
+    def training_flops_per_token(self) -> Any:
+        """Training FLOPs per token, 6·P_tok: forward 2, backward 4 per parameter that works on the token (Kaplan et al. 2020)."""
+        value = self._calc_training_flops_per_token()
+        return quantity(value, "flop")
+
 
 class TransformerWorkload(Workload):
     """A transformer: attention geometry, context and the published training run."""
@@ -141,22 +168,28 @@ class TransformerWorkload(Workload):
             kind="int",
             minimum=0,
             strict=True,
-            doc="Key/value heads (grouped- or multi-query attention); unset means `heads`.",
+            doc="Key/value heads (grouped- or multi-query attention); unset means `heads`. A divisor of `heads`: each key/value head serves a whole group of query heads.",
         ),
         FieldSpec(
-            "head_dim", kind="int", minimum=0, strict=True, doc="Width of one head; unset means ⌊d/a⌋ (PaLM sets 256)."
+            "head_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Width of one head; unset means d/a, and then `hidden_dim` must be a multiple of `heads` (PaLM sets 256).",
         ),
         FieldSpec(
             "kv_lora_rank",
             kind="int",
             minimum=0,
-            doc="Multi-head latent attention: width of the cached latent (DeepSeek-V3); unset means 0.",
+            strict=True,
+            doc="Multi-head latent attention: width of the cached latent (DeepSeek-V3: 512); set together with `qk_rope_head_dim`, or neither (then the cache keeps keys and values).",
         ),
         FieldSpec(
             "qk_rope_head_dim",
             kind="int",
             minimum=0,
-            doc="Multi-head latent attention: width of the decoupled rotary key; unset means 0.",
+            strict=True,
+            doc="Multi-head latent attention: width of the decoupled rotary key (DeepSeek-V3: 64); set together with `kv_lora_rank`.",
         ),
         FieldSpec("context_length", kind="int", minimum=0, strict=True, doc="Trained context window, tokens."),
         FieldSpec("vocab_size", kind="int", minimum=0, strict=True, doc="Tokenizer vocabulary."),
@@ -184,12 +217,47 @@ class TransformerWorkload(Workload):
             strict=True,
             doc="Emissions of the published run, CO₂-equivalent mass.",
         ),
+        FieldSpec(
+            "ffn_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Inner width of the MLP (of each expert in a mixture of experts).",
+        ),
+        FieldSpec(
+            "mlp",
+            kind="choice",
+            doc="The MLP: `plain` (up and down projections, 2 matrices of d·f: GPT-2, OPT) or `gated` (gate, up and down, 3: SwiGLU in Llama and Mixtral).",
+            choices={"plain": 2, "gated": 3},
+        ),
+        FieldSpec(
+            "norm",
+            kind="choice",
+            doc="The normalisation, two per block and one final: `layernorm` (a scale and a bias per width, 2) or `rmsnorm` (a scale, 1).",
+            choices={"layernorm": 2, "rmsnorm": 1},
+        ),
+        FieldSpec(
+            "biases",
+            kind="choice",
+            doc="Biases of the attention and MLP projections: `all` (GPT-2, OPT) or `none` (Llama).",
+            choices={"none": 0, "all": 1},
+        ),
+        FieldSpec(
+            "position_embeddings",
+            kind="int",
+            minimum=0,
+            doc="Rows of a learned position table (GPT-2: 1024; 0 with rotary positions).",
+        ),
+        FieldSpec(
+            "lm_head",
+            kind="choice",
+            doc="The output projection: `tied` to the token embeddings (no weights of its own) or `separate` (V·d more).",
+            choices={"tied": 0, "separate": 1},
+        ),
     )
     _fallbacks = {
         "kv_heads": lambda r: r.resolved("heads"),
         "head_dim": lambda r: floor_div(r.resolved("hidden_dim"), r.resolved("heads")),
-        "kv_lora_rank": lambda r: 0,
-        "qk_rope_head_dim": lambda r: 0,
     }
     _checks: ClassVar[tuple[Check, ...]] = (
         Check(
@@ -198,6 +266,35 @@ class TransformerWorkload(Workload):
             "parameter_range_min must not exceed parameter_range_max",
         ),
         Check(("heads", "kv_heads"), lambda heads, kv_heads: kv_heads <= heads, "kv_heads must not exceed heads"),
+        Check(
+            ("heads", "kv_heads"),
+            lambda heads, kv_heads: kv_heads * floor_div(heads, kv_heads) >= heads,
+            "heads must be a multiple of kv_heads (each key/value head serves a whole group of query heads)",
+        ),
+        Check(
+            ("heads", "hidden_dim"),
+            lambda heads, hidden_dim: heads * floor_div(hidden_dim, heads) >= hidden_dim,
+            "hidden_dim must be a multiple of heads when head_dim is unset (unset means a head width of hidden_dim/heads); set head_dim for another width",
+            unless="head_dim",
+        ),
+        Check(
+            ("ffn_dim", "mlp", "norm", "biases", "position_embeddings", "lm_head"),
+            None,
+            "the architecture fields describe one layout together: set ffn_dim, mlp, norm, biases, position_embeddings and lm_head, or none of them",
+            rule="together",
+        ),
+        Check(
+            ("kv_lora_rank", "ffn_dim"),
+            None,
+            "the architecture count covers standard attention, not multi-head latent attention: leave ffn_dim unset with kv_lora_rank (the stated parameters are read)",
+            rule="apart",
+        ),
+        Check(
+            ("kv_lora_rank", "qk_rope_head_dim"),
+            None,
+            "kv_lora_rank and qk_rope_head_dim describe multi-head latent attention together: set both (the cache holds L·(r + ρ) values per token) or neither (keys and values)",
+            rule="together",
+        ),
         Check(
             ("training_accelerators_ref", "training_days_ref", "training_gpu_days"),
             lambda training_accelerators_ref, training_days_ref, training_gpu_days: (
@@ -242,11 +339,9 @@ class TransformerWorkload(Workload):
         return value
 
     def _calc_kv_values_per_token(self) -> Any:
-        return (
-            (self.resolved("layers") * (self.resolved("kv_lora_rank") + self.resolved("qk_rope_head_dim")))
-            if (self.resolved("kv_lora_rank") > 0) and (self.resolved("qk_rope_head_dim") > 0)
-            else (2 * self.resolved("head_dim") * self.resolved("kv_heads") * self.resolved("layers"))
-        )
+        if self.has("kv_lora_rank", "layers", "qk_rope_head_dim"):
+            return self.resolved("layers") * (self.resolved("kv_lora_rank") + self.resolved("qk_rope_head_dim"))
+        return 2 * self.resolved("head_dim") * self.resolved("kv_heads") * self.resolved("layers")
 
     @property
     def kv_values_per_token(self) -> Any:
@@ -274,22 +369,13 @@ class TransformerWorkload(Workload):
         value = self._calc_get_kv_cache_size(seq_len, batch_size, precision)
         return quantity(value, "byte")
 
-    def _calc_forward_flops_per_token(self) -> Any:
-        return 2 * self.resolved("parameters")
+    def _calc_attention_flops_per_token(self, seq_len) -> Any:
+        return 4 * self.resolved("head_dim") * self.resolved("heads") * self.resolved("layers") * seq_len
 
-    @property
-    def forward_flops_per_token(self) -> Any:
-        """Forward FLOPs per token by the 2P rule (one multiply-add per weight)."""
-        value = self._calc_forward_flops_per_token()
-        return quantity(value, "flop")
-
-    def _calc_training_flops_per_token(self) -> Any:
-        return 6 * self.resolved("parameters")
-
-    @property
-    def training_flops_per_token(self) -> Any:
-        """Training FLOPs per token by the 6P rule (forward 2P, backward 4P; Kaplan et al. 2020)."""
-        value = self._calc_training_flops_per_token()
+    def attention_flops_per_token(self, seq_len: Any) -> Any:
+        """Attention FLOPs of one token over `seq_len` context tokens, 4·L·a·d_h·S: per query head and layer, 2 multiply-adds per head width per context token (Q·Kᵀ and the weighted sum of V)."""
+        seq_len = self.argument("seq_len", seq_len, integer=True, minimum=0, strict=False)
+        value = self._calc_attention_flops_per_token(seq_len)
         return quantity(value, "flop")
 
     def _calc_embedding_parameters(self) -> Any:
@@ -299,6 +385,87 @@ class TransformerWorkload(Workload):
     def embedding_parameters(self) -> Any:
         """Token-embedding parameters V·d."""
         value = self._calc_embedding_parameters()
+        return quantity(value, "param")
+
+    def _calc_attention_parameters_per_layer(self) -> Any:
+        return self.resolved("biases") * (
+            self.resolved("head_dim") * (self.resolved("heads") + 2 * self.resolved("kv_heads"))
+            + self.resolved("hidden_dim")
+        ) + self.resolved("head_dim") * self.resolved("hidden_dim") * (
+            2 * self.resolved("heads") + 2 * self.resolved("kv_heads")
+        )
+
+    @property
+    def attention_parameters_per_layer(self) -> Any:
+        """Attention weights of one block: the query and output projections (d·a·d_h each) and the key and value projections (d·a_kv·d_h each), with their biases where the model has them."""
+        value = self._calc_attention_parameters_per_layer()
+        return quantity(value, "param")
+
+    def _calc_mlp_parameters(self) -> Any:
+        return self.resolved("biases") * (
+            self.resolved("ffn_dim") * (self.resolved("mlp") - 1) + self.resolved("hidden_dim")
+        ) + self.resolved("ffn_dim") * self.resolved("hidden_dim") * self.resolved("mlp")
+
+    @property
+    def mlp_parameters(self) -> Any:
+        """Weights of one MLP: n_mlp matrices of d·f, with their biases ((n_mlp − 1)·f + d) where the model has them."""
+        value = self._calc_mlp_parameters()
+        return quantity(value, "param")
+
+    def _calc_mlp_parameters_per_layer(self) -> Any:
+        return self.resolved("mlp_parameters")
+
+    @property
+    def mlp_parameters_per_layer(self) -> Any:
+        """MLP weights of one block: one MLP."""
+        value = self._calc_mlp_parameters_per_layer()
+        return quantity(value, "param")
+
+    def _calc_active_mlp_parameters_per_layer(self) -> Any:
+        return self.resolved("mlp_parameters_per_layer")
+
+    @property
+    def active_mlp_parameters_per_layer(self) -> Any:
+        """MLP weights of one block that work on each token: all of them."""
+        value = self._calc_active_mlp_parameters_per_layer()
+        return quantity(value, "param")
+
+    def _calc_non_mlp_parameters(self) -> Any:
+        return (
+            self.resolved("hidden_dim") * self.resolved("norm")
+            + self.resolved("hidden_dim") * self.resolved("position_embeddings")
+            + self.resolved("hidden_dim") * self.resolved("vocab_size") * (self.resolved("lm_head") + 1)
+            + self.resolved("layers")
+            * (
+                self.resolved("attention_parameters_per_layer")
+                + 2 * self.resolved("hidden_dim") * self.resolved("norm")
+            )
+        )
+
+    @property
+    def non_mlp_parameters(self) -> Any:
+        """Parameters outside the MLPs: token embeddings (and the output projection unless tied), learned positions, every block's attention and two norms, and the final norm."""
+        value = self._calc_non_mlp_parameters()
+        return quantity(value, "param")
+
+    def _calc_architecture_parameters(self) -> Any:
+        return self.resolved("layers") * self.resolved("mlp_parameters_per_layer") + self.resolved("non_mlp_parameters")
+
+    @property
+    def architecture_parameters(self) -> Any:
+        """Parameters counted from the architecture (where the record gives the layout): those outside the MLPs and every block's MLP. The scenarios read the stated `parameters`."""
+        value = self._calc_architecture_parameters()
+        return quantity(value, "param")
+
+    def _calc_architecture_active_parameters(self) -> Any:
+        return self.resolved("active_mlp_parameters_per_layer") * self.resolved("layers") + self.resolved(
+            "non_mlp_parameters"
+        )
+
+    @property
+    def architecture_active_parameters(self) -> Any:
+        """Parameters counted from the architecture that work on each token (every one for a dense model)."""
+        value = self._calc_architecture_active_parameters()
         return quantity(value, "param")
 
     def _calc_block_parameters_estimate(self) -> Any:
@@ -379,22 +546,28 @@ class SparseTransformerWorkload(TransformerWorkload):
             kind="int",
             minimum=0,
             strict=True,
-            doc="Key/value heads (grouped- or multi-query attention); unset means `heads`.",
+            doc="Key/value heads (grouped- or multi-query attention); unset means `heads`. A divisor of `heads`: each key/value head serves a whole group of query heads.",
         ),
         FieldSpec(
-            "head_dim", kind="int", minimum=0, strict=True, doc="Width of one head; unset means ⌊d/a⌋ (PaLM sets 256)."
+            "head_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Width of one head; unset means d/a, and then `hidden_dim` must be a multiple of `heads` (PaLM sets 256).",
         ),
         FieldSpec(
             "kv_lora_rank",
             kind="int",
             minimum=0,
-            doc="Multi-head latent attention: width of the cached latent (DeepSeek-V3); unset means 0.",
+            strict=True,
+            doc="Multi-head latent attention: width of the cached latent (DeepSeek-V3: 512); set together with `qk_rope_head_dim`, or neither (then the cache keeps keys and values).",
         ),
         FieldSpec(
             "qk_rope_head_dim",
             kind="int",
             minimum=0,
-            doc="Multi-head latent attention: width of the decoupled rotary key; unset means 0.",
+            strict=True,
+            doc="Multi-head latent attention: width of the decoupled rotary key (DeepSeek-V3: 64); set together with `kv_lora_rank`.",
         ),
         FieldSpec("context_length", kind="int", minimum=0, strict=True, doc="Trained context window, tokens."),
         FieldSpec("vocab_size", kind="int", minimum=0, strict=True, doc="Tokenizer vocabulary."),
@@ -422,15 +595,57 @@ class SparseTransformerWorkload(TransformerWorkload):
             strict=True,
             doc="Emissions of the published run, CO₂-equivalent mass.",
         ),
-        FieldSpec("active_parameters", unit="param", minimum=0, strict=True, doc="Parameters used per token."),
+        FieldSpec(
+            "ffn_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Inner width of the MLP (of each expert in a mixture of experts).",
+        ),
+        FieldSpec(
+            "mlp",
+            kind="choice",
+            doc="The MLP: `plain` (up and down projections, 2 matrices of d·f: GPT-2, OPT) or `gated` (gate, up and down, 3: SwiGLU in Llama and Mixtral).",
+            choices={"plain": 2, "gated": 3},
+        ),
+        FieldSpec(
+            "norm",
+            kind="choice",
+            doc="The normalisation, two per block and one final: `layernorm` (a scale and a bias per width, 2) or `rmsnorm` (a scale, 1).",
+            choices={"layernorm": 2, "rmsnorm": 1},
+        ),
+        FieldSpec(
+            "biases",
+            kind="choice",
+            doc="Biases of the attention and MLP projections: `all` (GPT-2, OPT) or `none` (Llama).",
+            choices={"none": 0, "all": 1},
+        ),
+        FieldSpec(
+            "position_embeddings",
+            kind="int",
+            minimum=0,
+            doc="Rows of a learned position table (GPT-2: 1024; 0 with rotary positions).",
+        ),
+        FieldSpec(
+            "lm_head",
+            kind="choice",
+            doc="The output projection: `tied` to the token embeddings (no weights of its own) or `separate` (V·d more).",
+            choices={"tied": 0, "separate": 1},
+        ),
+        FieldSpec(
+            "active_parameters",
+            unit="param",
+            minimum=0,
+            strict=True,
+            required=True,
+            doc="Parameters used per token (required: without it a mixture of experts would be priced at every expert).",
+        ),
         FieldSpec("experts", kind="int", minimum=0, strict=True, doc="Experts per layer."),
         FieldSpec("active_experts_per_token", kind="int", minimum=0, strict=True, doc="Experts routed per token."),
     )
     _fallbacks = {
         "kv_heads": lambda r: r.resolved("heads"),
         "head_dim": lambda r: floor_div(r.resolved("hidden_dim"), r.resolved("heads")),
-        "kv_lora_rank": lambda r: 0,
-        "qk_rope_head_dim": lambda r: 0,
     }
     _checks: ClassVar[tuple[Check, ...]] = (
         Check(
@@ -439,6 +654,35 @@ class SparseTransformerWorkload(TransformerWorkload):
             "parameter_range_min must not exceed parameter_range_max",
         ),
         Check(("heads", "kv_heads"), lambda heads, kv_heads: kv_heads <= heads, "kv_heads must not exceed heads"),
+        Check(
+            ("heads", "kv_heads"),
+            lambda heads, kv_heads: kv_heads * floor_div(heads, kv_heads) >= heads,
+            "heads must be a multiple of kv_heads (each key/value head serves a whole group of query heads)",
+        ),
+        Check(
+            ("heads", "hidden_dim"),
+            lambda heads, hidden_dim: heads * floor_div(hidden_dim, heads) >= hidden_dim,
+            "hidden_dim must be a multiple of heads when head_dim is unset (unset means a head width of hidden_dim/heads); set head_dim for another width",
+            unless="head_dim",
+        ),
+        Check(
+            ("ffn_dim", "mlp", "norm", "biases", "position_embeddings", "lm_head"),
+            None,
+            "the architecture fields describe one layout together: set ffn_dim, mlp, norm, biases, position_embeddings and lm_head, or none of them",
+            rule="together",
+        ),
+        Check(
+            ("kv_lora_rank", "ffn_dim"),
+            None,
+            "the architecture count covers standard attention, not multi-head latent attention: leave ffn_dim unset with kv_lora_rank (the stated parameters are read)",
+            rule="apart",
+        ),
+        Check(
+            ("kv_lora_rank", "qk_rope_head_dim"),
+            None,
+            "kv_lora_rank and qk_rope_head_dim describe multi-head latent attention together: set both (the cache holds L·(r + ρ) values per token) or neither (keys and values)",
+            rule="together",
+        ),
         Check(
             ("training_accelerators_ref", "training_days_ref", "training_gpu_days"),
             lambda training_accelerators_ref, training_days_ref, training_gpu_days: (
@@ -465,23 +709,43 @@ class SparseTransformerWorkload(TransformerWorkload):
         ),
     )
 
-    def _calc_forward_flops_per_token(self) -> Any:
-        return 2 * self.resolved("active_parameters")
+    def _calc_parameters_per_token(self) -> Any:
+        return self.resolved("active_parameters")
 
     @property
-    def forward_flops_per_token(self) -> Any:
-        """Forward FLOPs per token: 2 per active parameter (only the routed experts work on a token)."""
-        value = self._calc_forward_flops_per_token()
-        return quantity(value, "flop")
+    def parameters_per_token(self) -> Any:
+        """Parameters that work on each token: the active ones (only the routed experts work on a token); the weights stay at every parameter."""
+        value = self._calc_parameters_per_token()
+        return quantity(value, "param")
 
-    def _calc_training_flops_per_token(self) -> Any:
-        return 6 * self.resolved("active_parameters")
+    def _calc_mlp_parameters_per_layer(self) -> Any:
+        return self.resolved("experts") * self.resolved("mlp_parameters") + self.resolved("router_parameters")
 
     @property
-    def training_flops_per_token(self) -> Any:
-        """Training FLOPs per token: 6 per active parameter."""
-        value = self._calc_training_flops_per_token()
-        return quantity(value, "flop")
+    def mlp_parameters_per_layer(self) -> Any:
+        """MLP weights of one block: E experts and the router."""
+        value = self._calc_mlp_parameters_per_layer()
+        return quantity(value, "param")
+
+    def _calc_active_mlp_parameters_per_layer(self) -> Any:
+        return self.resolved("active_experts_per_token") * self.resolved("mlp_parameters") + self.resolved(
+            "router_parameters"
+        )
+
+    @property
+    def active_mlp_parameters_per_layer(self) -> Any:
+        """MLP weights of one block that work on each token: the k routed experts and the router."""
+        value = self._calc_active_mlp_parameters_per_layer()
+        return quantity(value, "param")
+
+    def _calc_router_parameters(self) -> Any:
+        return self.resolved("experts") * self.resolved("hidden_dim")
+
+    @property
+    def router_parameters(self) -> Any:
+        """Router weights of one block, d·E: every token is scored against every expert."""
+        value = self._calc_router_parameters()
+        return quantity(value, "param")
 
     def _calc_active_fraction(self) -> Any:
         return self.resolved("active_parameters") / self.resolved("parameters")

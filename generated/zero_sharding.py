@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from generated.activation_memory import ActivationMemoryScenario
-from symbolic.runtime.mathops import drop_absent
+from symbolic.runtime.mathops import drop_absent, scalar, select
 from symbolic.runtime.outputs import GroupOutput, Output, TableOutput
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, ScenarioSpec, WorkloadSpec
@@ -78,28 +78,18 @@ def evaluate(
     result__stage_state_ZeRO_3 = _t1 / n_devices
     result__activations = (
         (
-            (activations_activations_none)
-            if _t2
-            else (activations_activations_selective)
-            if _t3
-            else (activations_activations_full)
-        )
-        if (
-            activations_activations_full is not None
-            and activations_activations_none is not None
-            and activations_activations_selective is not None
-        )
-        else (0)
-    ) / 1000000000  # 1e-9: B -> GB
-    result__zero3_total_per_device = (
-        (
-            _t4
-            + (
-                (activations_activations_none)
-                if _t2
-                else (activations_activations_selective)
-                if _t3
-                else (activations_activations_full)
+            (
+                activations_activations_none
+                if _c0
+                else activations_activations_selective
+                if _c1
+                else activations_activations_full
+            )
+            if scalar(_c0 := _t2, _c1 := _t3)
+            else select(
+                (_c0, _c1),
+                (activations_activations_none, activations_activations_selective),
+                activations_activations_full,
             )
         )
         if (
@@ -107,7 +97,31 @@ def evaluate(
             and activations_activations_none is not None
             and activations_activations_selective is not None
         )
-        else (_t4)
+        else 0
+    ) / 1000000000  # 1e-9: B -> GB
+    result__zero3_total_per_device = (
+        _t4
+        + (
+            (
+                activations_activations_none
+                if _c2
+                else activations_activations_selective
+                if _c3
+                else activations_activations_full
+            )
+            if scalar(_c2 := _t2, _c3 := _t3)
+            else select(
+                (_c2, _c3),
+                (activations_activations_none, activations_activations_selective),
+                activations_activations_full,
+            )
+        )
+        if (
+            activations_activations_full is not None
+            and activations_activations_none is not None
+            and activations_activations_selective is not None
+        )
+        else _t4
     ) / 1000000000  # 1e9: GB -> B (stage_state[ZeRO-3]); 1e-9: B -> GB
     result__gather_traffic = 3 * workload_parameters / 500000000
     result__traffic_multiple_DDP = 1
@@ -170,9 +184,9 @@ def gradient(
     _g4 = result__gradients + result__optimizer_state
     _g5 = activation_strategy_value == 1
     _g6 = activation_strategy_value == 2
-    _g7 = (0) if _g5 or _g6 else (1)
-    _g8 = (1) if _g5 else (0)
-    _g9 = (0) if _g5 else (1) if _g6 else (0)
+    _g7 = (0 if _c4 else 1) if scalar(_c4 := (_g5 | _g6)) else select((_c4,), (0,), 1)
+    _g8 = (1 if _c5 else 0) if scalar(_c5 := _g5) else select((_c5,), (1,), 0)
+    _g9 = (0 if _c6 else 1 if _c7 else 0) if scalar(_c6 := _g5, _c7 := _g6) else select((_c6, _c7), (0, 1), 0)
     d__result__weights__workload_parameters = 1 / 500000000
     d__result__gradients__workload_parameters = d__result__weights__workload_parameters
     _g0 = d__result__gradients__workload_parameters + d__result__weights__workload_parameters
@@ -187,60 +201,60 @@ def gradient(
     d__result__stage_state_ZeRO_3__workload_parameters = _g3 + d__result__weights__workload_parameters / n_devices
     d__result__stage_state_ZeRO_3__n_devices = -_g2 * (_g4 + result__weights)
     d__result__activations__activations_activations_full = (
-        (_g7)
+        _g7
         if (
             activations_activations_full is not None
             and activations_activations_none is not None
             and activations_activations_selective is not None
         )
-        else (0)
+        else 0
     ) / 1000000000
     d__result__activations__activations_activations_none = (
-        (_g8)
+        _g8
         if (
             activations_activations_full is not None
             and activations_activations_none is not None
             and activations_activations_selective is not None
         )
-        else (0)
+        else 0
     ) / 1000000000
     d__result__activations__activations_activations_selective = (
-        (_g9)
+        _g9
         if (
             activations_activations_full is not None
             and activations_activations_none is not None
             and activations_activations_selective is not None
         )
-        else (0)
+        else 0
     ) / 1000000000
     d__result__zero3_total_per_device__workload_parameters = d__result__stage_state_ZeRO_3__workload_parameters
     d__result__zero3_total_per_device__n_devices = d__result__stage_state_ZeRO_3__n_devices
     d__result__zero3_total_per_device__activations_activations_full = (
-        (_g7)
+        _g7
         if (
             activations_activations_full is not None
             and activations_activations_none is not None
             and activations_activations_selective is not None
         )
-        else (0)
+        else 0
     ) / 1000000000
     d__result__zero3_total_per_device__activations_activations_none = (
-        (_g8)
+        _g8
         if (
             activations_activations_full is not None
             and activations_activations_none is not None
             and activations_activations_selective is not None
         )
-        else (0)
+        else 0
     ) / 1000000000
     d__result__zero3_total_per_device__activations_activations_selective = (
-        (_g9)
+        _g9
         if (
             activations_activations_full is not None
             and activations_activations_none is not None
             and activations_activations_selective is not None
         )
-        else (0)
+        else 0
     ) / 1000000000
     d__result__gather_traffic__workload_parameters = 3 * d__result__weights__workload_parameters
     d__result__traffic_multiple_ZeRO_3__workload_parameters = d__result__gather_traffic__workload_parameters / (
@@ -384,7 +398,7 @@ class ZeroShardingScenario(ScenarioBase):
         workload: Any = REQUIRED,
         n_devices: Any = REQUIRED,
         activations: Any = None,
-        activation_strategy: Any = REQUIRED,
+        activation_strategy: Any = "full",
         link_bandwidth: Any = None,
         name: str | None = None,
         description: str | None = None,

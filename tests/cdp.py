@@ -13,6 +13,11 @@ import tempfile
 import time
 from typing import Any
 
+# A page's scripts (the calculator loads every scenario module from Blob URLs) took over 20 s to
+# become ready on this 2-core machine at a load average of 20; a wait that long still fails fast
+# enough when a page never becomes ready, and no test reads time.
+PAGE_READY_TIMEOUT = 180.0
+
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run",
          "--disable-default-apps", "--disable-extensions", "--hide-scrollbars"]
@@ -83,7 +88,7 @@ class Browser:
                 return answer.get("result", {})
             self.events.append(answer)
 
-    def navigate(self, url: str, ready: str, timeout: float = 20) -> None:
+    def navigate(self, url: str, ready: str, timeout: float = PAGE_READY_TIMEOUT) -> None:
         self.first.navigate(url, ready, timeout)
 
     def evaluate(self, expression: str) -> Any:
@@ -122,7 +127,7 @@ class Tab:
         self.url = url
         self.command("Page.navigate", url=url)
 
-    def wait(self, ready: str, timeout: float = 20) -> None:
+    def wait(self, ready: str, timeout: float = PAGE_READY_TIMEOUT) -> None:
         """Until the expression ``ready`` is true in the page."""
         deadline = time.monotonic() + timeout
         while not self.evaluate(f"Boolean({ready})"):
@@ -130,7 +135,7 @@ class Tab:
                 raise TimeoutError(f"{self.url}: {ready} never became true")
             time.sleep(0.02)
 
-    def navigate(self, url: str, ready: str, timeout: float = 20) -> None:
+    def navigate(self, url: str, ready: str, timeout: float = PAGE_READY_TIMEOUT) -> None:
         self.start(url)
         self.wait(ready, timeout)
 

@@ -1,8 +1,8 @@
 """Shared by the JavaScript and browser tests: valid evaluator arguments and an output comparison.
 
-``cases`` gives, per scenario class, the evaluator arguments of every registry instance and of
+``cases`` gives, per scenario class, the evaluator arguments of every registry instance, of
 random valid variants (drawn inside each input's declared domain, then built by the class, so
-they are what Python's validation accepts); ``mismatches`` compares a JavaScript result with the
+they are what Python's validation accepts) and of variants whose inputs are ints near 2^53; ``mismatches`` compares a JavaScript result with the
 Python evaluator's, relative 1e-12 for floats and exactly for integers.
 """
 
@@ -70,7 +70,40 @@ NODES = [getattr(getattr(Hardware, tier), name) for tier in dir(Hardware) if not
          and type(getattr(getattr(Hardware, tier), name)).__name__ == "HardwareNode"]
 
 
-def cases(per_class: int, seed: int = 17) -> list[tuple[str, str, dict[str, Any]]]:
+def big_variant(rng: random.Random, base: Any) -> Any | None:
+    """A variant of ``base`` with about half its numeric inputs (integer-declared or not) drawn as
+    ints near 2^53 (10^12 up to 2^53 - 1, inside their domains), so that its products pass 2^53:
+    Python keeps them exact ints, and JavaScript must give the same int or refuse."""
+    cls = type(base)
+    changes: dict[str, Any] = {}
+    for spec in cls._specs:
+        if isinstance(spec, ListSpec) or rng.random() < 0.5:
+            continue
+        low, high = 10**12, LIMIT
+        if spec.maximum is not None:
+            high = min(high, math.floor(float(spec.maximum)))
+        if high > low:
+            changes[spec.name] = rng.randint(low, high)
+    try:
+        return base.variant(**changes) if changes else None
+    except MlsysymError:
+        return None
+
+
+def floats_of(args: dict[str, Any]) -> list[str]:
+    """The arguments Python holds as floats (a list holding one counts): JavaScript is told, as
+    it cannot see a float in a whole number such as the catalog's 7e9."""
+    def is_float(value: Any) -> bool:
+        if isinstance(value, dict):
+            return any(is_float(v) for v in value.values())
+        if isinstance(value, list):
+            return any(is_float(v) for v in value)
+        return isinstance(value, float)
+
+    return sorted(name for name, value in args.items() if is_float(value))
+
+
+def cases(per_class: int, seed: int = 17, big_per_class: int = 0) -> list[tuple[str, str, dict[str, Any]]]:
     """``(module, label, evaluator arguments)``: every registry instance, then ``per_class`` random
     valid variants of each class (fewer only when its draws keep breaking its requirements)."""
     rng = random.Random(seed)
@@ -87,6 +120,14 @@ def cases(per_class: int, seed: int = 17) -> list[tuple[str, str, dict[str, Any]
             variant = random_variant(rng, rng.choice(instances[cls]))
             if variant is not None:
                 found.append((module, f"{cls.__name__} random {attempt}", dict(variant._args)))
+                drawn += 1
+        drawn = 0
+        for attempt in range(big_per_class * 8):
+            if drawn == big_per_class:
+                break
+            variant = big_variant(rng, rng.choice(instances[cls]))
+            if variant is not None:
+                found.append((module, f"{cls.__name__} near 2^53 {attempt}", dict(variant._args)))
                 drawn += 1
     return found
 

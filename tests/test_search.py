@@ -302,3 +302,76 @@ def test_an_output_a_search_cannot_read_says_why_not_unknown_name() -> None:
             search(transfer, {"copies": [1, 2]}, where=f"{name} <= 1 s", minimize="copies")
     with pytest.raises(ScenarioInputError, match="unknown name 'result.tmes'"):
         search(transfer, {"copies": [1, 2]}, minimize="result.tmes")
+
+
+# -- why points are skipped, the axes every input takes, one name for two helpers -------------------
+def first_of(class_name):
+    return next(getattr(Scenarios, key) for key in Scenarios if type(getattr(Scenarios, key)).__name__ == class_name)
+
+
+def test_every_skipped_point_is_counted_under_its_reason():
+    """6·4·4·3 = 288 points: n_nodes = 0 is outside the domain for its 4·4·3 = 48 points, and
+    n_nodes = gpus_per_node = 1 breaks the two-device requirement for 4·3 = 12; chunked or not."""
+    for chunk_points in (7, 2**13):
+        found = search(BASE, VARY, ["result.total_time <= 400 ms"], minimize="result.total_time",
+                       chunk_points=chunk_points)
+        assert found.skipped == {"a value of 'n_nodes' outside an integer ≥ 1": 48,
+                                 "n_nodes × gpus_per_node must be at least 2: an AllReduce needs at least two "
+                                 "devices": 12}
+        assert sum(found.skipped.values()) == found.invalid == 60
+        assert found.to_dict()["skipped"] == found.skipped
+
+
+def test_entries_without_a_field_the_search_reads_are_counted_as_such():
+    """The cheapest-hardware search: each cloud node without a price is skipped at every tp_size."""
+    from symbolic.cli.search import summary
+
+    nodes = every(Hardware.Cloud)
+    unpriced = sum(1 for node in nodes if node.unit_cost is None)
+    found = search(Scenarios.Llama2_70B_DecodeH100, {"hardware": nodes, "tp_size": powers_of_two(1, 8)},
+                   where=["result.weight_bytes <= hardware.memory_capacity"], minimize="hardware.unit_cost * tp_size")
+    reason = "'hardware.unit_cost' is not set for the entry (the search reads it)"
+    assert unpriced > 0 and found.skipped == {reason: unpriced * 4} and found.invalid == unpriced * 4
+    assert f"{unpriced * 4:,} skipped: {reason}" in summary(found)
+
+
+def test_powers_of_two_with_one_bound_names_both_forms():
+    with pytest.raises(ScenarioInputError, match=r"powers_of_two\(1, 8\).*exponent"):
+        powers_of_two(8)
+
+
+def test_a_fleet_axis_gives_what_each_fleet_gives_the_class():
+    """TrainingRunScenario's fleet input takes a fleet or a node; the search reads both as the constructor does."""
+    from generated import Systems
+
+    base = first_of("TrainingRunScenario")
+    fleets = [*every(Systems.Clusters), Hardware.Cloud.H100]
+    found = search(base, {"fleet": fleets}, minimize="result.total_time", top=len(fleets))
+    assert found.rows and found.evaluated + found.invalid == len(fleets)
+    for row in found.rows:
+        value, unit = row.objectives["result.total_time"]
+        assert value == base.variant(fleet=row.inputs["fleet"]).result.total_time.to(unit).magnitude
+
+
+def test_a_contained_scenario_axis_reads_each_instance_outputs():
+    """ZeroSharding adds its `activations` scenario's activations: GPT-3 at micro-batch 1 and 4
+    differ, and each searched point must be what the class gives (it read the base's before)."""
+    base = first_of("ZeroShardingScenario")
+    options = [getattr(Scenarios, key) for key in Scenarios if type(getattr(Scenarios, key)).__name__ ==
+               "ActivationMemoryScenario" and getattr(Scenarios, key).workload == base.workload]
+    assert len(options) >= 2
+    found = search(base, {"activations": options, "activation_strategy": ["none", "selective", "full"]},
+                   minimize="result.zero3_total_per_device", top=3 * len(options))
+    assert len(found.rows) == 3 * len(options) and len({row.objectives["result.zero3_total_per_device"]
+                                                         for row in found.rows}) == 3 * len(options)
+    for row in found.rows:
+        value, unit = row.objectives["result.zero3_total_per_device"]
+        scalar = base.variant(**row.inputs).result.zero3_total_per_device.to(unit).magnitude
+        assert value == pytest.approx(scalar, rel=1e-12)
+
+
+def test_a_choice_default_is_the_signature_default():
+    import inspect
+
+    cls = type(first_of("ZeroShardingScenario"))
+    assert inspect.signature(cls.__init__).parameters["activation_strategy"].default == "full"

@@ -78,10 +78,10 @@ def test_the_console_example_of_the_search_page(capsys: pytest.CaptureFixture[st
 
     page = (ROOT / "generated" / "docs" / "search.md").read_text(encoding="utf-8")
     block = page.split("```console\n", 1)[1].split("```", 1)[0].splitlines()
-    command, summary, *table = block
+    command, summary, *reasons_and_table = block
     assert main(shlex.split(command.removeprefix("$ mlsysym "))) == 0
     first, *rest = capsys.readouterr().out.splitlines()
-    assert first.startswith(summary + " (") and rest == table
+    assert first.startswith(summary + " (") and rest == reasons_and_table
 
 
 def test_the_summary_says_how_many_feasible_points_an_undefined_objective_left_unranked(

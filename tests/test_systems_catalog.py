@@ -189,7 +189,7 @@ def test_systems_records_are_immutable_and_validated():
     mine = fleet_type(name="f", node=node_type(name="n", accelerator=Hardware.Cloud.B200, accelerators_per_node=4,
                                                  intra_node_bw=Q_(900, "GB/s")), count=3,
                       fabric=Systems.Fabrics.RoCE_400G)
-    assert mine.total_accelerators == 12 and mine.node.nics_per_node is None and mine.node.resolved("nics_per_node") == 1
+    assert mine.total_accelerators == 12 and mine.node.nics_per_node == 1 == mine.node.resolved("nics_per_node")  # unset: the fallback
     link_type = type(Hardware.Cloud.H100.nvlink)
     with pytest.raises(ScenarioInputError, match="field 'direction' got 'both'; expected one of 'per_direction'"):
         link_type(name="l", bandwidth=Q_(1, "GB/s"), direction="both")

@@ -7,8 +7,10 @@
  * generated/activation_memory.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -32,8 +34,9 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["precision_bytes", "normalization_per_layer"], []);
   let {
     workload_layers,
     workload_hidden_dim,
@@ -51,7 +54,7 @@ export function evaluate(args) {
   if (seq_len == null && workload_context_length != null) {
     seq_len = workload_context_length;
   }
-  const per_token_bytes_coefficient = 17*precision_bytes;
+  const per_token_bytes_coefficient = $.imul_if($int.precision_bytes, 17, precision_bytes);
   const forward_equivalents = 3;
   const recompute_overhead = 1/3;
   const recompute_forward_equivalents = forward_equivalents*(recompute_overhead + 1);
@@ -70,10 +73,10 @@ export function evaluate(args) {
   let sequence, score_bytes_coefficient, score_share, activations_none, activations_selective, activations_full, per_token_activations, score_activations, per_sequence_activations, segment_input, projection_activations_per_layer, ffn_activations_per_layer, score_activations_per_layer, line_items_per_layer, line_items_total;
   if (seq_len != null) {
     const _t0 = $.imul(micro_batch, seq_len, workload_hidden_dim);
-    const _t1 = precision_bytes*workload_layers;
-    const _t2 = _t0*_t1;
+    const _t1 = $.imul_if($int.precision_bytes, precision_bytes, workload_layers);
+    const _t2 = $.imul_if($int.precision_bytes, _t0, _t1);
     const _t3 = $.imul(micro_batch, $.ipow(seq_len, 2), workload_heads);
-    const _t4 = _t0*precision_bytes;
+    const _t4 = $.imul_if($int.precision_bytes, _t0, precision_bytes);
     const _t5 = _t4/1000000;
     sequence = seq_len;
     score_bytes_coefficient = 5*precision_bytes*seq_len*workload_heads/(2*workload_hidden_dim);

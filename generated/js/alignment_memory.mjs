@@ -7,8 +7,10 @@
  * generated/alignment_memory.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -30,8 +32,9 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["policy_parameters", "policy_kv_values_per_token", "critic_parameters", "device_memory"], []);
   let {
     policy_parameters,
     policy_kv_values_per_token = null,
@@ -44,26 +47,26 @@ export function evaluate(args) {
     device_memory = null,
   } = args;
   $.exact_integers({ tp_size, pp_size, dp_size, rollout_sequences, rollout_tokens });
-  const result__policy_state = 16*policy_parameters;
-  const result__reference_weights = 2*policy_parameters;
-  const _t0 = result__policy_state + result__reference_weights;
-  const result__reward_weights = 2*critic_parameters;
-  const result__value_state = 16*critic_parameters;
-  const result__ppo_total = _t0 + result__reward_weights + result__value_state;
+  const result__policy_state = $.imul_if($int.policy_parameters, 16, policy_parameters);
+  const result__reference_weights = $.imul_if($int.policy_parameters, 2, policy_parameters);
+  const _t0 = $.iadd_if($int.policy_parameters, result__policy_state, result__reference_weights);
+  const result__reward_weights = $.imul_if($int.critic_parameters, 2, critic_parameters);
+  const result__value_state = $.imul_if($int.critic_parameters, 16, critic_parameters);
+  const result__ppo_total = $.iadd_if($int.critic_parameters && $int.policy_parameters, _t0, result__reward_weights, result__value_state);
   const result__dpo_total = _t0;
-  const result__dpo_reduction = (-result__dpo_total + result__ppo_total)/result__ppo_total;
+  const result__dpo_reduction = ($.iadd_if($int.critic_parameters && $int.policy_parameters, $.imul_if($int.policy_parameters, -1, result__dpo_total), result__ppo_total))/result__ppo_total;
   const result__model_parallel_devices = $.imul(pp_size, tp_size);
   const result__policy_per_device = result__policy_state/result__model_parallel_devices;
   const result__reference_per_device = result__reference_weights/result__model_parallel_devices;
   let result__min_devices_for_ppo;
   if (device_memory != null) {
-    result__min_devices_for_ppo = $.ceiling_division(result__ppo_total, 1000000000*device_memory);
+    result__min_devices_for_ppo = $.ceiling_division(result__ppo_total, $.imul_if($int.device_memory, 1000000000, device_memory), $int.critic_parameters && $int.device_memory && $int.policy_parameters);
   } else {
     result__min_devices_for_ppo = null;
   }
   let result__kv_cache, result__kv_per_device;
   if (policy_kv_values_per_token != null) {
-    result__kv_cache = 2*policy_kv_values_per_token*rollout_sequences*rollout_tokens;
+    result__kv_cache = $.imul_if($int.policy_kv_values_per_token, 2, policy_kv_values_per_token, rollout_sequences, rollout_tokens);
     result__kv_per_device = result__kv_cache/result__model_parallel_devices;
   } else {
     result__kv_cache = null;

@@ -7,8 +7,10 @@
  * generated/all_reduce_schedule.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -28,8 +30,9 @@ export const requirements = [
   {names: ["time_saved_fraction"], check: (time_saved_fraction) => (time_saved_fraction <= 1), message: "time_saved_fraction must be at most 1", unless: "", when: ""},
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["message", "alpha", "bandwidth", "time_saved_fraction"], ["time_saved_fraction"]);
   let {
     message,
     group_sizes,
@@ -44,10 +47,10 @@ export function evaluate(args) {
   const result__ring_rounds = $.range(0, group_sizes.length).map((group) => $.iadd($.imul(2, group_sizes[group]), -2));
   const result__tree_rounds = $.range(0, group_sizes.length).map((group) => $.imul(2, $.ceil_log2(group_sizes[group])));
   const result__ring_byte_time = $.range(0, group_sizes.length).map((group) => message*result__ring_factor[group]/(1000*bandwidth));
-  const result__ring_startup_time = $.range(0, group_sizes.length).map((group) => alpha*result__ring_rounds[group]);
+  const result__ring_startup_time = $.range(0, group_sizes.length).map((group) => $.imul_if($int.alpha, alpha, result__ring_rounds[group]));
   const result__ring_time = $.range(0, group_sizes.length).map((group) => result__ring_byte_time[group] + result__ring_startup_time[group]/1000000);
   const result__tree_byte_time = $.range(0, group_sizes.length).map((group) => message*result__tree_rounds[group]/(1000*bandwidth));
-  const result__tree_startup_time = $.range(0, group_sizes.length).map((group) => alpha*result__tree_rounds[group]);
+  const result__tree_startup_time = $.range(0, group_sizes.length).map((group) => $.imul_if($int.alpha, alpha, result__tree_rounds[group]));
   const result__tree_time = $.range(0, group_sizes.length).map((group) => result__tree_byte_time[group] + result__tree_startup_time[group]/1000000);
   const result__star_byte_time = $.range(0, group_sizes.length).map((group) => message*group_sizes[group]/(1000*bandwidth));
   const result__star_ring_limit = $.range(0, group_sizes.length).map((group) => group_sizes[group]/2);

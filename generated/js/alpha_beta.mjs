@@ -7,8 +7,10 @@
  * generated/alpha_beta.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -24,16 +26,17 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["alphas", "bandwidths", "messages"], []);
   let {
     alphas,
     bandwidths,
     messages,
   } = args;
-  const result__times = $.range(0, alphas.length).flatMap((path) => $.range(0, messages.length).map((message) => (125*alphas[path] + messages[message]/bandwidths[path])/125000000));
+  const result__times = $.range(0, alphas.length).flatMap((path) => $.range(0, messages.length).map((message) => ($.imul_if($int.alphas, 125, alphas[path]) + messages[message]/bandwidths[path])/125000000));
   const result__transmission_times = $.range(0, alphas.length).flatMap((path) => $.range(0, messages.length).map((message) => messages[message]/(125000000*bandwidths[path])));
-  const result__crossovers = $.range(0, alphas.length).map((path) => 125*alphas[path]*bandwidths[path]);
+  const result__crossovers = $.range(0, alphas.length).map((path) => $.imul_if($int.alphas && $int.bandwidths, 125, alphas[path], bandwidths[path]));
   const result__alphas = [...alphas];
   const result__bandwidths = [...bandwidths];
   const result__messages = [...messages];

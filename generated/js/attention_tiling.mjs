@@ -7,8 +7,10 @@
  * generated/attention_tiling.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -29,8 +31,9 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["bytes_per_value"], []);
   let {
     seq_len,
     head_dim,
@@ -42,8 +45,8 @@ export function evaluate(args) {
     row_statistics = 2,
   } = args;
   $.exact_integers({ seq_len, head_dim, tile, heads, io_tensors, stored_square_matrices, row_statistics });
-  const _t0 = bytes_per_value*seq_len;
-  const _t1 = _t0*head_dim;
+  const _t0 = $.imul_if($int.bytes_per_value, bytes_per_value, seq_len);
+  const _t1 = $.imul_if($int.bytes_per_value, _t0, head_dim);
   const _raw_score_matrix = bytes_per_value*$.ipow(seq_len, 2);
   const score_matrix = _raw_score_matrix/1000000;
   const all_heads_scores = _raw_score_matrix*heads/1000000000;

@@ -7,15 +7,17 @@
  * generated/cluster_training_time.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
 export const name = "ClusterTrainingTimeScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
-  "workload_parameters": "required",
+  "workload_training_flops_per_token": null,
   "workload_training_ops": null,
   "hardware_peak": "required",
   "hardware_tdp": null,
@@ -29,10 +31,11 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_training_flops_per_token", "workload_training_ops", "hardware_peak", "hardware_tdp", "efficiency", "hourly_price"], []);
   let {
-    workload_parameters,
+    workload_training_flops_per_token = null,
     workload_training_ops = null,
     hardware_peak,
     hardware_tdp = null,
@@ -44,31 +47,15 @@ export function evaluate(args) {
   $.exact_integers({ n_devices, tokens_per_step });
   const peak_rate = hardware_peak/1000000000000;
   const delivered_rate = efficiency*n_devices*peak_rate;
-  let step_operations, step_time;
-  if (tokens_per_step != null) {
-    step_operations = 3*tokens_per_step*workload_parameters/500000000000;
-    step_time = step_operations/delivered_rate;
-  } else {
-    step_operations = null;
-    step_time = null;
-  }
-  let training_time, training_tokens, device_hours;
+  let training_time, device_hours;
   if (workload_training_ops != null) {
     const _raw_delivered_rate = efficiency*hardware_peak*n_devices;
     const _raw_training_time = workload_training_ops/_raw_delivered_rate;
     training_time = _raw_training_time/86400;
-    training_tokens = workload_training_ops/(6*workload_parameters);
     device_hours = _raw_training_time*n_devices/3600;
   } else {
     training_time = null;
-    training_tokens = null;
     device_hours = null;
-  }
-  let step_energy;
-  if (hardware_tdp != null && tokens_per_step != null) {
-    step_energy = hardware_tdp*n_devices*step_time;
-  } else {
-    step_energy = null;
   }
   let energy;
   if (hardware_tdp != null && workload_training_ops != null) {
@@ -84,10 +71,30 @@ export function evaluate(args) {
   } else {
     rental_cost = null;
   }
+  let step_operations, step_time;
+  if (tokens_per_step != null && workload_training_flops_per_token != null) {
+    step_operations = tokens_per_step*workload_training_flops_per_token/1000000000000;
+    step_time = step_operations/delivered_rate;
+  } else {
+    step_operations = null;
+    step_time = null;
+  }
+  let training_tokens;
+  if (workload_training_flops_per_token != null && workload_training_ops != null) {
+    training_tokens = workload_training_ops/workload_training_flops_per_token;
+  } else {
+    training_tokens = null;
+  }
+  let step_energy;
+  if (hardware_tdp != null && tokens_per_step != null && workload_training_flops_per_token != null) {
+    step_energy = hardware_tdp*n_devices*step_time;
+  } else {
+    step_energy = null;
+  }
   let steps;
-  if (tokens_per_step != null && workload_training_ops != null) {
-    const _raw_step_operations = tokens_per_step*workload_parameters;
-    steps = workload_training_ops/(6*_raw_step_operations);
+  if (tokens_per_step != null && workload_training_flops_per_token != null && workload_training_ops != null) {
+    const _raw_step_operations = tokens_per_step*workload_training_flops_per_token;
+    steps = workload_training_ops/_raw_step_operations;
   } else {
     steps = null;
   }

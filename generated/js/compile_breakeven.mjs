@@ -7,8 +7,10 @@
  * generated/compile_breakeven.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -27,8 +29,9 @@ export const requirements = [
   {names: ["eager_rate", "compiled_rate"], check: (eager_rate, compiled_rate) => (compiled_rate > eager_rate), message: "compiled_rate must exceed eager_rate, or no number of items repays the compile", unless: "", when: ""},
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["eager_rate", "compiled_rate", "compile_time"], []);
   let {
     eager_rate,
     compiled_rate,
@@ -55,7 +58,7 @@ export function evaluate(args) {
   }
   let experiment_compiled_total, experiment_slowdown;
   if (experiment_items != null && recompiles != null) {
-    experiment_compiled_total = compile_time*recompiles + experiment_compiled_running;
+    experiment_compiled_total = $.imul_if($int.compile_time, compile_time, recompiles) + experiment_compiled_running;
     experiment_slowdown = experiment_compiled_total/experiment_eager;
   } else {
     experiment_compiled_total = null;

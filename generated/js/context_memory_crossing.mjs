@@ -7,8 +7,10 @@
  * generated/context_memory_crossing.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -24,11 +26,11 @@ export const argumentDefaults = {
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["workload_kv_values_per_token"], check: (workload_kv_values_per_token) => (workload_kv_values_per_token > 0), message: "the workload must cache at least one value per token", unless: "", when: ""},
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_kv_values_per_token", "hardware_capacity", "bytes_per_value"], []);
   let {
     workload_parameters,
     workload_heads,
@@ -37,13 +39,20 @@ export function evaluate(args) {
     bytes_per_value,
   } = args;
   $.exact_integers({ workload_heads });
-  const _raw_weights = bytes_per_value*workload_parameters;
-  const weights = _raw_weights/1000000000;
-  const kv_per_token = bytes_per_value*workload_kv_values_per_token;
-  const score_bytes_per_pair = bytes_per_value*workload_heads;
-  const kv_crossing = _raw_weights/kv_per_token;
+  const weights = bytes_per_value*workload_parameters/1000000000;
+  const score_bytes_per_pair = $.imul_if($int.bytes_per_value, bytes_per_value, workload_heads);
   const score_crossing = Math.sqrt(hardware_capacity)*Math.sqrt(1/score_bytes_per_pair);
-  const kv_score_crossing = kv_per_token/score_bytes_per_pair;
+  let kv_per_token, kv_crossing, kv_score_crossing;
+  if (workload_kv_values_per_token != null) {
+    const _raw_weights = bytes_per_value*workload_parameters;
+    kv_per_token = $.imul_if($int.bytes_per_value && $int.workload_kv_values_per_token, bytes_per_value, workload_kv_values_per_token);
+    kv_crossing = _raw_weights/kv_per_token;
+    kv_score_crossing = kv_per_token/score_bytes_per_pair;
+  } else {
+    kv_per_token = null;
+    kv_crossing = null;
+    kv_score_crossing = null;
+  }
   return {
     "weights": weights,
     "kv_per_token": kv_per_token,

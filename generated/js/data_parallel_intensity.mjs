@@ -7,8 +7,10 @@
  * generated/data_parallel_intensity.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -16,6 +18,7 @@ export const name = "DataParallelIntensityScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
   "workload_parameters": "required",
+  "workload_training_flops_per_token": null,
   "workload_context_length": "required",
   "sequences_per_worker": "required",
   "link_bandwidth": "required",
@@ -26,10 +29,12 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_training_flops_per_token", "link_bandwidth", "accelerator_peak_flops"], []);
   let {
     workload_parameters,
+    workload_training_flops_per_token = null,
     workload_context_length,
     sequences_per_worker,
     link_bandwidth,
@@ -37,11 +42,18 @@ export function evaluate(args) {
   } = args;
   $.exact_integers({ workload_context_length, sequences_per_worker });
   const result__local_tokens = $.imul(sequences_per_worker, workload_context_length);
-  const result__bytes_per_step = 4*workload_parameters;
-  const result__flops_per_step = 6*result__local_tokens*workload_parameters;
-  const result__intensity = result__bytes_per_step/result__flops_per_step;
+  const result__bytes_per_step = $.imul_if($int.workload_parameters, 4, workload_parameters);
   const result__balance = 1000000000*link_bandwidth/accelerator_peak_flops;
-  const result__compute_time_at_peak = result__flops_per_step/accelerator_peak_flops;
+  let result__flops_per_step, result__intensity, result__compute_time_at_peak;
+  if (workload_training_flops_per_token != null) {
+    result__flops_per_step = $.imul_if($int.workload_training_flops_per_token, result__local_tokens, workload_training_flops_per_token);
+    result__intensity = result__bytes_per_step/result__flops_per_step;
+    result__compute_time_at_peak = result__flops_per_step/accelerator_peak_flops;
+  } else {
+    result__flops_per_step = null;
+    result__intensity = null;
+    result__compute_time_at_peak = null;
+  }
   return {
     "result": {
       "local_tokens": result__local_tokens,

@@ -7,8 +7,10 @@
  * generated/data_parallel_scale_out.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -33,8 +35,9 @@ export const requirements = [
   {names: ["nodes"], check: (nodes) => (nodes <= 1), message: "inter_bandwidth must be given with more than one node", unless: "inter_bandwidth", when: ""},
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "precision_value", "step_time", "training_time", "intra_bandwidth", "inter_bandwidth", "node_hour_rate"], []);
   let {
     workload_parameters,
     precision_value,
@@ -51,18 +54,19 @@ export function evaluate(args) {
   $.exact_integers({ per_device_batch, devices_per_node, nodes, accumulation_steps });
   if (inter_bandwidth == null) {
     inter_bandwidth = intra_bandwidth;
+    $int.inter_bandwidth = $int.intra_bandwidth;
   }
   const _t0 = $.imul(devices_per_node, nodes);
   const _t2 = 1/(devices_per_node*nodes);
   const result__n_devices = _t0;
-  const result__gradient_bytes = precision_value*workload_parameters;
-  const _t1 = 2*result__gradient_bytes;
+  const result__gradient_bytes = $.imul_if($int.precision_value && $int.workload_parameters, precision_value, workload_parameters);
+  const _t1 = $.imul_if($int.precision_value && $int.workload_parameters, 2, result__gradient_bytes);
   const result__intra_bytes = _t1*($.iadd(devices_per_node, -1))/devices_per_node;
   const result__inter_bytes = _t1*_t2*($.iadd(_t0, -1))*(nodes > 1 ? 1 : 0);
   const result__intra_time = result__intra_bytes/(1000000*intra_bandwidth);
   const result__inter_time = result__inter_bytes/(1000000*inter_bandwidth);
   const result__communication_time = result__inter_time + result__intra_time;
-  const result__compute_time = 1000*accumulation_steps*step_time;
+  const result__compute_time = $.imul_if($int.step_time, 1000, accumulation_steps, step_time);
   const result__update_time = result__communication_time + result__compute_time;
   const _t3 = result__compute_time/result__update_time;
   const result__communication_overhead = result__communication_time/result__compute_time;

@@ -7,8 +7,10 @@
  * generated/dense_network.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -26,8 +28,9 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["bytes_per_value", "optimizer_bytes_per_parameter"], []);
   let {
     layer_widths,
     batch_size = 1,
@@ -38,9 +41,9 @@ export function evaluate(args) {
   $.exact_integers({ layer_widths, batch_size, dataset_training_examples });
   const architecture = layer_widths.map((item) => $.py_str(item, true)).join(" \u2192 ");
   const result__layers = $.iadd(layer_widths.length, -1);
-  const result__weights_per_layer = $.range(1, $.iadd(result__layers, 1)).map((layer) => $.imul(layer_widths[layer - 1], layer_widths[layer]));
+  const result__weights_per_layer = $.range(1, $.iadd(result__layers, 1)).map((layer) => $.imul(layer_widths[$.iadd(layer, -1)], layer_widths[layer]));
   const result__biases_per_layer = $.range(1, $.iadd(result__layers, 1)).map((layer) => layer_widths[layer]);
-  const result__params_per_layer = $.range(1, $.iadd(result__layers, 1)).map((layer) => $.iadd(result__biases_per_layer[layer - 1], result__weights_per_layer[layer - 1]));
+  const result__params_per_layer = $.range(1, $.iadd(result__layers, 1)).map((layer) => $.iadd(result__biases_per_layer[$.iadd(layer, -1)], result__weights_per_layer[$.iadd(layer, -1)]));
   const result__weights = $.iadd(...result__weights_per_layer.slice(0, result__layers));
   const result__biases = $.iadd(...result__biases_per_layer.slice(0, result__layers));
   const result__parameters = $.iadd(result__biases, result__weights);
@@ -55,9 +58,9 @@ export function evaluate(args) {
   const result__forward_flops_per_example = result__forward_flops/batch_size;
   const result__matmul_share = result__matmul_flops/result__forward_flops;
   const result__elementwise_share = result__elementwise_flops/result__forward_flops;
-  const result__parameter_bytes = bytes_per_value*result__parameters;
+  const result__parameter_bytes = $.imul_if($int.bytes_per_value, bytes_per_value, result__parameters);
   const result__traffic_values = $.imul(batch_size, $.iadd(layer_widths[0], layer_widths[result__layers], $.imul(2, $.iadd(...layer_widths.slice(1, result__layers)))));
-  const result__traffic_bytes = bytes_per_value*result__traffic_values + result__parameter_bytes;
+  const result__traffic_bytes = $.iadd_if($int.bytes_per_value, $.imul_if($int.bytes_per_value, bytes_per_value, result__traffic_values), result__parameter_bytes);
   const result__intensity = result__forward_flops/result__traffic_bytes;
   const result__weight_gradient_flops = result__matmul_flops;
   const result__input_gradient_flops = $.iadd(...result__matmul_flops_per_layer.slice(1, result__layers));
@@ -66,13 +69,13 @@ export function evaluate(args) {
   const result__activation_values_per_layer = $.range(0, $.iadd(result__layers, 1)).map((layer) => $.imul(batch_size, layer_widths[layer]));
   const result__activation_values_per_example = $.iadd(...layer_widths.slice(0, $.iadd(result__layers, 1)));
   const result__saved_activation_values = $.imul(result__activation_values_per_example, batch_size);
-  const result__saved_activation_bytes = bytes_per_value*result__saved_activation_values;
+  const result__saved_activation_bytes = $.imul_if($int.bytes_per_value, bytes_per_value, result__saved_activation_values);
   const result__inference_activation_values = $.imul(batch_size, $.max(...$.range(1, $.iadd(result__layers, 1)).map((layer) => $.iadd(layer_widths[$.iadd(layer, -1)], layer_widths[layer]))));
-  const result__inference_activation_bytes = bytes_per_value*result__inference_activation_values;
+  const result__inference_activation_bytes = $.imul_if($int.bytes_per_value, bytes_per_value, result__inference_activation_values);
   const result__gradient_bytes = result__parameter_bytes;
-  const result__optimizer_bytes = optimizer_bytes_per_parameter*result__parameters;
-  const result__training_memory = result__optimizer_bytes + 2*result__parameter_bytes + result__saved_activation_bytes;
-  const result__inference_memory = result__inference_activation_bytes + result__parameter_bytes;
+  const result__optimizer_bytes = $.imul_if($int.optimizer_bytes_per_parameter, optimizer_bytes_per_parameter, result__parameters);
+  const result__training_memory = $.iadd_if($int.bytes_per_value && $int.optimizer_bytes_per_parameter, result__optimizer_bytes, $.imul_if($int.bytes_per_value, 2, result__parameter_bytes), result__saved_activation_bytes);
+  const result__inference_memory = $.iadd_if($int.bytes_per_value, result__inference_activation_bytes, result__parameter_bytes);
   const result__training_memory_ratio = result__training_memory/result__inference_memory;
   const result__layer_widths = [...layer_widths];
   const result__batch_size = batch_size;

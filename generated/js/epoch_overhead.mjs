@@ -7,8 +7,10 @@
  * generated/epoch_overhead.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -35,8 +37,9 @@ export const requirements = [
   {names: ["network_batch_size", "network_dataset_training_examples"], check: (network_batch_size, network_dataset_training_examples) => (network_dataset_training_examples >= network_batch_size), message: "the network\u0027s dataset must have at least batch_size training examples", unless: "", when: ""},
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["network_bytes_per_value", "network_optimizer_bytes_per_parameter", "host_peak", "host_bandwidth", "accelerator_peak", "accelerator_bandwidth", "dispatch", "launch", "dram_energy_per_byte", "flop_energy"], []);
   let {
     network_layer_widths,
     network_batch_size = 1,
@@ -68,9 +71,9 @@ export function evaluate(args) {
   const batched__result__matmul_flops = $.imul(_t0, _t2);
   const batched__result__elementwise_flops = $.imul(_t1, _t2);
   const batched__result__forward_flops = $.iadd(batched__result__elementwise_flops, batched__result__matmul_flops);
-  const batched__result__parameter_bytes = batched__bytes_per_value*batched__result__parameters;
+  const batched__result__parameter_bytes = $.imul_if($int.network_bytes_per_value, batched__bytes_per_value, batched__result__parameters);
   const batched__result__traffic_values = $.imul(_t3, batched__batch_size);
-  const batched__result__traffic_bytes = batched__bytes_per_value*batched__result__traffic_values + batched__result__parameter_bytes;
+  const batched__result__traffic_bytes = $.iadd_if($int.network_bytes_per_value, $.imul_if($int.network_bytes_per_value, batched__bytes_per_value, batched__result__traffic_values), batched__result__parameter_bytes);
   const batched__result__intensity = batched__result__forward_flops/batched__result__traffic_bytes;
   const batched__result__weight_gradient_flops = batched__result__matmul_flops;
   const batched__result__input_gradient_flops = $.imul(_t2, $.iadd(...$.range(2, $.iadd(batched__result__layers, 1)).map((layer) => $.imul(network_layer_widths[$.iadd(layer, -1)], network_layer_widths[layer]))));
@@ -82,7 +85,7 @@ export function evaluate(args) {
   const single__result__elementwise_flops = $.imul(_t1, _t4);
   const single__result__forward_flops = $.iadd(single__result__elementwise_flops, single__result__matmul_flops);
   const single__result__traffic_values = $.imul(_t3, single__batch_size);
-  const single__result__traffic_bytes = batched__bytes_per_value*single__result__traffic_values + batched__result__parameter_bytes;
+  const single__result__traffic_bytes = $.iadd_if($int.network_bytes_per_value, $.imul_if($int.network_bytes_per_value, batched__bytes_per_value, single__result__traffic_values), batched__result__parameter_bytes);
   const single__result__intensity = single__result__forward_flops/single__result__traffic_bytes;
   const result__steps = batched__result__steps_per_epoch;
   const result__step_flops = batched__result__training_step_flops;
@@ -104,7 +107,7 @@ export function evaluate(args) {
   const result__work_time_host = _t5/result__rate_host;
   const result__work_time_accelerator = _t5/result__rate_accelerator;
   const result__per_op_cost_host = dispatch;
-  const result__per_op_cost_accelerator = dispatch + launch;
+  const result__per_op_cost_accelerator = $.iadd_if($int.dispatch && $int.launch, dispatch, launch);
   const result__overhead_time_host = _t6*result__per_op_cost_host;
   const result__overhead_time_accelerator = _t6*result__per_op_cost_accelerator;
   const result__total_time_host = result__overhead_time_host + result__work_time_host;

@@ -7,8 +7,10 @@
  * generated/gradient_sync.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -28,8 +30,9 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "precision_value", "links", "compute_time", "energy_per_bit", "compute_speedup"], ["compute_speedup"]);
   let {
     workload_parameters,
     precision_value,
@@ -40,7 +43,7 @@ export function evaluate(args) {
     compute_speedup = 1.0,
   } = args;
   $.exact_integers({ steps });
-  const result__sync_bytes = 2*precision_value*workload_parameters;
+  const result__sync_bytes = $.imul_if($int.precision_value && $int.workload_parameters, 2, precision_value, workload_parameters);
   const result__compute_time = compute_time/compute_speedup;
   const result__transfer_times = $.range(0, links.length).map((link) => result__sync_bytes/(125000000*links[link]));
   const result__step_times = $.range(0, links.length).map((link) => result__compute_time + result__transfer_times[link]);

@@ -7,8 +7,10 @@
  * generated/hierarchical_all_reduce.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -28,8 +30,9 @@ export const requirements = [
   {names: ["n_nodes", "gpus_per_node"], check: (n_nodes, gpus_per_node) => ($.imul(gpus_per_node, n_nodes) >= 2), message: "n_nodes \u00d7 gpus_per_node must be at least 2: an AllReduce needs at least two devices", unless: "", when: ""},
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["message", "intra_bandwidth", "inter_bandwidth", "inter_alpha"], []);
   let {
     message,
     n_nodes,

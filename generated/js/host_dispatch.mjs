@@ -7,8 +7,10 @@
  * generated/host_dispatch.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -27,8 +29,9 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["dispatch", "launch", "device_time"], []);
   let {
     ops_per_block,
     blocks = 1,
@@ -43,11 +46,11 @@ export function evaluate(args) {
   }
   const operations = $.imul(blocks, ops_per_block);
   const launches = $.imul(blocks, launches_per_block);
-  const per_op_cost = dispatch + launch;
-  const dispatch_time = dispatch*operations;
-  const launch_time = launch*launches;
-  const host_time = dispatch_time + launch_time;
-  const _t0 = device_time + host_time;
+  const per_op_cost = $.iadd_if($int.dispatch && $int.launch, dispatch, launch);
+  const dispatch_time = $.imul_if($int.dispatch, dispatch, operations);
+  const launch_time = $.imul_if($int.launch, launch, launches);
+  const host_time = $.iadd_if($int.dispatch && $int.launch, dispatch_time, launch_time);
+  const _t0 = $.iadd_if($int.device_time && $int.dispatch && $int.launch, device_time, host_time);
   const overhead_ratio = host_time/device_time;
   const launch_ratio = launch_time/device_time;
   const host_share = host_time/_t0;

@@ -7,8 +7,10 @@
  * generated/iron_law.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -30,8 +32,9 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["overhead", "data_volume", "bandwidth", "memory_time_stated", "operations", "effective_rate", "compute_time_stated", "memory_speedup", "compute_speedup"], []);
   let {
     overhead,
     data_volume = null,
@@ -45,14 +48,16 @@ export function evaluate(args) {
   } = args;
   if (memory_time_stated == null && bandwidth != null && data_volume != null) {
     memory_time_stated = 1000*data_volume/bandwidth;
+    $int.memory_time_stated = false;
   }
   if (compute_time_stated == null && effective_rate != null && operations != null) {
     compute_time_stated = 1000*operations/effective_rate;
+    $int.compute_time_stated = false;
   }
   const result__overhead = overhead;
   let upgraded_bandwidth;
   if (bandwidth != null) {
-    upgraded_bandwidth = bandwidth*memory_speedup;
+    upgraded_bandwidth = $.imul_if($int.bandwidth && $int.memory_speedup, bandwidth, memory_speedup);
   } else {
     upgraded_bandwidth = null;
   }
@@ -78,7 +83,7 @@ export function evaluate(args) {
   }
   let result__sequential_time, result__overlapped_time, result__upgraded_sequential_time, result__upgraded_overlapped_time, result__naive_upgraded_time, result__sequential_reduction;
   if (compute_time_stated != null && memory_time_stated != null) {
-    result__sequential_time = compute_time + memory_time + overhead;
+    result__sequential_time = $.iadd_if($int.compute_time_stated && $int.memory_time_stated && $int.overhead, compute_time, memory_time, overhead);
     result__overlapped_time = overhead + 1000*Math.max(compute_time/1000, memory_time/1000);
     result__upgraded_sequential_time = overhead + result__upgraded_compute_time + result__upgraded_memory_time;
     result__upgraded_overlapped_time = overhead + 1000*Math.max(result__upgraded_compute_time/1000, result__upgraded_memory_time/1000);

@@ -7,8 +7,10 @@
  * generated/kernel_fusion.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -25,22 +27,23 @@ export const requirements = [
   {names: ["dispatch", "launch"], check: (dispatch, launch) => (dispatch/1000000 + launch/1000000 > 0), message: "dispatch and launch must not both be zero", unless: "", when: ""},
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["dispatch", "launch"], []);
   let {
     chain_length,
     dispatch,
     launch,
   } = args;
   $.exact_integers({ chain_length });
-  const _t0 = dispatch + launch;
+  const _t0 = $.iadd_if($int.dispatch && $int.launch, dispatch, launch);
   const unfused_trips = $.imul(2, chain_length);
   const fused_trips = 2;
   const unfused_launches = chain_length;
   const fused_launches = 1;
   const traffic_ratio = unfused_trips/fused_trips;
-  const unfused_overhead = _t0*unfused_launches;
-  const fused_overhead = _t0*fused_launches;
+  const unfused_overhead = $.imul_if($int.dispatch && $int.launch, _t0, unfused_launches);
+  const fused_overhead = $.imul_if($int.dispatch && $int.launch, _t0, fused_launches);
   const overhead_speedup = unfused_overhead/fused_overhead;
   return {
     "unfused_trips": unfused_trips,

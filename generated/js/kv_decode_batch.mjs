@@ -7,8 +7,10 @@
  * generated/kv_decode_batch.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -16,7 +18,7 @@ export const name = "KvDecodeBatchScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
   "workload_parameters": "required",
-  "workload_inference_flops": "required",
+  "workload_forward_flops_per_token": null,
   "workload_kv_values_per_token": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
@@ -32,14 +34,14 @@ export const argumentDefaults = {
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["workload_kv_values_per_token"], check: (workload_kv_values_per_token) => (workload_kv_values_per_token > 0), message: "the workload must cache at least one value per token", unless: "", when: ""},
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "weight_bytes_per_param", "kv_bytes_per_value", "prefill_efficiency", "tpot_budgets"], []);
   let {
     workload_parameters,
-    workload_inference_flops,
+    workload_forward_flops_per_token = null,
     workload_kv_values_per_token = null,
     hardware_peak,
     hardware_bandwidth,
@@ -53,23 +55,42 @@ export function evaluate(args) {
     tpot_budgets,
   } = args;
   $.exact_integers({ context_tokens, batch_sizes, prompt_tokens });
-  const _raw_weights = weight_bytes_per_param*workload_parameters;
-  const weights = _raw_weights/1000000000;
-  const kv_per_token = kv_bytes_per_value*workload_kv_values_per_token;
-  const _raw_kv_per_sequence = context_tokens*kv_per_token;
-  const kv_per_sequence = _raw_kv_per_sequence/1000000;
+  const weights = weight_bytes_per_param*workload_parameters/1000000000;
   const bandwidth = hardware_bandwidth/1000000000000;
-  const step_bytes = $.range(0, batch_sizes.length).map((position) => _raw_kv_per_sequence*batch_sizes[position] + _raw_weights);
-  const step_time = $.range(0, batch_sizes.length).map((position) => step_bytes[position]/hardware_bandwidth);
-  const token_rate = $.range(0, batch_sizes.length).map((position) => batch_sizes[position]/step_time[position]);
-  const cache_share = $.range(0, batch_sizes.length).map((position) => _raw_kv_per_sequence*batch_sizes[position]/step_bytes[position]);
-  const rate_ceiling = hardware_bandwidth/_raw_kv_per_sequence;
-  const max_batch_within = $.range(0, tpot_budgets.length).map((position) => Math.max(0, $.floor_div(-_raw_weights + hardware_bandwidth*tpot_budgets[position], _raw_kv_per_sequence)));
-  const max_batch_in_memory = Math.max(0, $.floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence));
   const peak_rate = hardware_peak/1000000000000;
   const ridge = peak_rate/bandwidth;
-  const prefill_ops = prompt_tokens*workload_inference_flops;
-  const prefill_time = 1000*prefill_ops/(hardware_peak*prefill_efficiency);
+  let prefill_ops, prefill_time;
+  if (workload_forward_flops_per_token != null) {
+    prefill_ops = $.imul_if($int.workload_forward_flops_per_token, prompt_tokens, workload_forward_flops_per_token);
+    prefill_time = 1000*prefill_ops/(hardware_peak*prefill_efficiency);
+  } else {
+    prefill_ops = null;
+    prefill_time = null;
+  }
+  let kv_per_token, kv_per_sequence, step_bytes, step_time, token_rate, cache_share, rate_ceiling, max_batch_within, max_batch_in_memory;
+  if (workload_kv_values_per_token != null) {
+    const _raw_weights = weight_bytes_per_param*workload_parameters;
+    kv_per_token = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_bytes_per_value, workload_kv_values_per_token);
+    const _raw_kv_per_sequence = context_tokens*kv_per_token;
+    kv_per_sequence = _raw_kv_per_sequence/1000000;
+    step_bytes = $.range(0, batch_sizes.length).map((position) => _raw_kv_per_sequence*batch_sizes[position] + _raw_weights);
+    step_time = $.range(0, batch_sizes.length).map((position) => step_bytes[position]/hardware_bandwidth);
+    token_rate = $.range(0, batch_sizes.length).map((position) => batch_sizes[position]/step_time[position]);
+    cache_share = $.range(0, batch_sizes.length).map((position) => _raw_kv_per_sequence*batch_sizes[position]/step_bytes[position]);
+    rate_ceiling = hardware_bandwidth/_raw_kv_per_sequence;
+    max_batch_within = $.range(0, tpot_budgets.length).map((position) => Math.max(0, $.floor_div(-_raw_weights + $.imul_if($int.hardware_bandwidth && $int.tpot_budgets, hardware_bandwidth, tpot_budgets[position]), _raw_kv_per_sequence)));
+    max_batch_in_memory = Math.max(0, $.floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence));
+  } else {
+    kv_per_token = null;
+    kv_per_sequence = null;
+    step_bytes = null;
+    step_time = null;
+    token_rate = null;
+    cache_share = null;
+    rate_ceiling = null;
+    max_batch_within = null;
+    max_batch_in_memory = null;
+  }
   return {
     "weights": weights,
     "kv_per_token": kv_per_token,

@@ -7,8 +7,10 @@
  * generated/kv_footprint.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -26,11 +28,11 @@ export const argumentDefaults = {
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["workload_kv_values_per_token"], check: (workload_kv_values_per_token) => (workload_kv_values_per_token > 0), message: "the workload must cache at least one value per token", unless: "", when: ""},
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_kv_values_per_token", "bytes_per_value", "hardware_capacity", "kv_share", "kv_width_factor"], ["kv_width_factor"]);
   let {
     workload_parameters,
     workload_kv_values_per_token = null,
@@ -41,16 +43,26 @@ export function evaluate(args) {
     kv_width_factor = 1.0,
   } = args;
   $.exact_integers({ tokens });
-  const per_token = bytes_per_value*kv_width_factor*workload_kv_values_per_token;
-  const total = per_token*tokens/1000000000;
   const weights = bytes_per_value*workload_parameters/1000000000;
-  let kv_budget, tokens_in_budget, requests;
+  let per_token, total;
+  if (workload_kv_values_per_token != null) {
+    per_token = $.imul_if($int.bytes_per_value && $int.kv_width_factor && $int.workload_kv_values_per_token, bytes_per_value, kv_width_factor, workload_kv_values_per_token);
+    total = per_token*tokens/1000000000;
+  } else {
+    per_token = null;
+    total = null;
+  }
+  let kv_budget;
   if (hardware_capacity != null && kv_share != null) {
     kv_budget = hardware_capacity*kv_share/1073741824;
+  } else {
+    kv_budget = null;
+  }
+  let tokens_in_budget, requests;
+  if (hardware_capacity != null && kv_share != null && workload_kv_values_per_token != null) {
     tokens_in_budget = 1000000000*kv_budget/per_token;
     requests = kv_budget/total;
   } else {
-    kv_budget = null;
     tokens_in_budget = null;
     requests = null;
   }

@@ -5,7 +5,9 @@
  * the Python ones). Doubles hold every integer only up to 2^53 - 1, where Python's ints
  * are exact at any size: integer steps go through iadd/imul/ipow, which check in BigInt any
  * result beyond that range and throw a RangeError when the double is not the exact integer,
- * so a count is exact or refused, never rounded.
+ * so a count is exact or refused, never rounded. A step that is an int in Python only when
+ * the arguments it reads are (bytes_per_value=2 is an int, 2.0 a float) goes through
+ * iadd_if/imul_if/ipow_if with that condition, read from the evaluator's `floats` argument.
  */
 
 const LIMIT = Number.MAX_SAFE_INTEGER;
@@ -37,6 +39,25 @@ export function exact_integers(values) {
       }
     }
   }
+}
+
+/** For each argument that is not integer-declared: whether Python holds it as an int (a whole
+ * number not named in `floats`, or left out with an int default). Such an int must be one a
+ * double holds exactly, as an integer-declared one must. */
+export function python_ints(args, floats, names, floatDefaults) {
+  const listed = floats instanceof Set ? floats : new Set(floats);
+  const ints = {};
+  for (const key of names) {
+    const value = args[key];
+    ints[key] = !listed.has(key) && !(value === undefined && floatDefaults.includes(key));
+    if (ints[key]) exact_integers({[key]: value});
+  }
+  return ints;
+}
+
+/** The arguments of a contained call that Python holds as floats: those whose flag is false. */
+export function floats_of(flags) {
+  return Object.entries(flags).filter(([, int]) => !int).map(([key]) => key);
 }
 
 /** Whether a double result beyond 2^53 - 1 is still the exact integer (checked in BigInt). */
@@ -72,6 +93,21 @@ export function ipow(base, exponent) {
   let total = 1;
   for (let i = 0; i < exponent; i += 1) total = exactly(total * base, total, base, "*");
   return total;
+}
+
+/** iadd where Python's value is an int (`int`), else a plain double sum as Python's floats. */
+export function iadd_if(int, ...terms) {
+  return int ? iadd(...terms) : sum(...terms);
+}
+
+/** imul where Python's value is an int (`int`), else a plain double product. */
+export function imul_if(int, ...factors) {
+  return int ? imul(...factors) : product(...factors);
+}
+
+/** ipow where Python's value is an int (`int`), else Math.pow as Python's float power. */
+export function ipow_if(int, base, exponent) {
+  return int ? ipow(base, exponent) : Math.pow(base, exponent);
 }
 
 /** Python's sum(): a left fold from 0. */

@@ -7,8 +7,10 @@
  * generated/mlp_training_step.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 import { evaluate as host_dispatch_evaluate } from "./host_dispatch.mjs";
@@ -36,8 +38,9 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["bytes_per_value", "label_bytes", "hardware_peak", "hardware_bandwidth", "dispatch", "launch"], []);
   let {
     batch_size,
     input_width,
@@ -61,7 +64,7 @@ export function evaluate(args) {
   const _t3 = $.imul(2, _t2);
   const _t4 = $.imul(hidden_width, input_width);
   const _t5 = $.imul(hidden_width, output_width);
-  const _t6 = _t3*bytes_per_value;
+  const _t6 = $.imul_if($int.bytes_per_value, _t3, bytes_per_value);
   const op_flops_matmul1 = $.imul(_t1, input_width);
   const op_flops_relu = _t0;
   const op_flops_matmul2 = $.imul(_t1, output_width);
@@ -72,24 +75,24 @@ export function evaluate(args) {
   const op_flops_grad_w1 = op_flops_matmul1;
   const op_flops_relu_backward = op_flops_relu;
   const op_flops_loss_backward = _t3;
-  const op_bytes_matmul1 = bytes_per_value*($.iadd(_t0, _t4, $.imul(batch_size, input_width)));
-  const op_bytes_relu = _t1*bytes_per_value;
-  const op_bytes_matmul2 = bytes_per_value*($.iadd(_t0, _t2, _t5));
+  const op_bytes_matmul1 = $.imul_if($int.bytes_per_value, bytes_per_value, $.iadd(_t0, _t4, $.imul(batch_size, input_width)));
+  const op_bytes_relu = $.imul_if($int.bytes_per_value, _t1, bytes_per_value);
+  const op_bytes_matmul2 = $.imul_if($int.bytes_per_value, bytes_per_value, $.iadd(_t0, _t2, _t5));
   const op_bytes_loss = _t6;
   const op_bytes_grad_w2 = op_bytes_matmul2;
   const op_bytes_grad_h = op_bytes_matmul2;
   const op_bytes_grad_w1 = op_bytes_matmul1;
-  const op_bytes_relu_backward = 3*_t0*bytes_per_value;
-  const op_bytes_loss_backward = _t6 + batch_size*label_bytes;
+  const op_bytes_relu_backward = $.imul_if($int.bytes_per_value, 3, _t0, bytes_per_value);
+  const op_bytes_loss_backward = $.iadd_if($int.bytes_per_value && $int.label_bytes, _t6, $.imul_if($int.label_bytes, batch_size, label_bytes));
   const forward_flops = $.iadd(_t7, op_flops_loss, op_flops_relu);
   const backward_flops = $.iadd(op_flops_loss_backward, op_flops_matmul1, $.imul(2, op_flops_matmul2), op_flops_relu);
-  const forward_bytes = op_bytes_loss + op_bytes_matmul1 + op_bytes_matmul2 + op_bytes_relu;
-  const backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + 2*op_bytes_matmul2 + op_bytes_relu_backward;
+  const forward_bytes = $.iadd_if($int.bytes_per_value, op_bytes_loss, op_bytes_matmul1, op_bytes_matmul2, op_bytes_relu);
+  const backward_bytes = $.iadd_if($int.bytes_per_value && $int.label_bytes, op_bytes_loss_backward, op_bytes_matmul1, $.imul_if($int.bytes_per_value, 2, op_bytes_matmul2), op_bytes_relu_backward);
   const total_flops = $.iadd(backward_flops, forward_flops);
-  const total_bytes = backward_bytes + forward_bytes;
+  const total_bytes = $.iadd_if($int.bytes_per_value && $int.label_bytes, backward_bytes, forward_bytes);
   const dense_training_ratio = ($.iadd($.imul(2, op_flops_matmul1), $.imul(3, op_flops_matmul2)))/_t7;
   const parameters = $.iadd(_t4, _t5, hidden_width, output_width);
-  const optimizer_step_bytes = bytes_per_value*optimizer_values_moved*parameters;
+  const optimizer_step_bytes = $.imul_if($int.bytes_per_value, bytes_per_value, optimizer_values_moved, parameters);
   const intensity = total_flops/total_bytes;
   const peak_rate = hardware_peak/1000000000000;
   const compute_time = 1000000*total_flops/hardware_peak;
@@ -100,7 +103,7 @@ export function evaluate(args) {
   const host__dispatch = dispatch;
   const host__launch = launch;
   const host__device_time = compute_time + memory_time;
-  const _host = host_dispatch_evaluate({ops_per_block: host__ops_per_block, blocks: host__blocks, launches_per_block: host__launches_per_block, dispatch: host__dispatch, launch: host__launch, device_time: host__device_time});
+  const _host = host_dispatch_evaluate({ops_per_block: host__ops_per_block, blocks: host__blocks, launches_per_block: host__launches_per_block, dispatch: host__dispatch, launch: host__launch, device_time: host__device_time}, $.floats_of({dispatch: $int.dispatch, launch: $int.launch, device_time: false}));
   return {
     "op_flops": {
       "matmul1": op_flops_matmul1,

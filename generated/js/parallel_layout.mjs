@@ -7,8 +7,10 @@
  * generated/parallel_layout.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -16,6 +18,7 @@ export const name = "ParallelLayoutScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
   "workload_parameters": "required",
+  "workload_parameters_per_token": null,
   "tp_size": 1,
   "pp_size": 1,
   "dp_size": "required",
@@ -35,10 +38,12 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_parameters_per_token", "batch_tokens", "flops_per_param_token", "accelerator_peak", "local_efficiency", "link_bandwidth", "overlap_fraction", "gradient_precision_value", "window_resolution", "device_memory"], []);
   let {
     workload_parameters,
+    workload_parameters_per_token = null,
     tp_size = 1,
     pp_size = 1,
     dp_size,
@@ -54,11 +59,11 @@ export function evaluate(args) {
     device_memory = null,
   } = args;
   $.exact_integers({ tp_size, pp_size, dp_size, microbatches });
-  if (window_resolution == null) {
-    window_resolution = batch_tokens*flops_per_param_token*workload_parameters/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size);
+  if (window_resolution == null && workload_parameters_per_token != null) {
+    window_resolution = batch_tokens*flops_per_param_token*workload_parameters_per_token/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size);
+    $int.window_resolution = false;
   }
   const _t1 = 1/(pp_size*tp_size);
-  const _t2 = (dp_size > 1 ? 1 : 0);
   const n_devices = $.imul(dp_size, pp_size, tp_size);
   const pipeline__stages = pp_size;
   const _t0 = $.iadd(pipeline__stages, -1);
@@ -66,32 +71,50 @@ export function evaluate(args) {
   const pipeline__fill_slots = _t0;
   const pipeline__phase_slots = $.iadd(_t0, pipeline__microbatches);
   const pipeline__bubble = pipeline__fill_slots/pipeline__phase_slots;
-  const result__step_flops = batch_tokens*flops_per_param_token*workload_parameters;
-  const result__compute_time = window_resolution*Math.max(1, $.floor_div(accelerator_peak*local_efficiency*n_devices*window_resolution + 2*result__step_flops, 2*accelerator_peak*local_efficiency*n_devices*window_resolution));
   const result__gradient_bytes = gradient_precision_value*workload_parameters/1000000000;
   const result__dp_shard = _t1*result__gradient_bytes;
   const result__ring_bytes = result__dp_shard*($.iadd($.imul(2, dp_size), -2))/dp_size;
   const full_allreduce_time = 2*result__dp_shard/link_bandwidth;
-  const result__allreduce_time = _t2*full_allreduce_time;
-  const result__hidden_time = Math.min(result__compute_time, result__allreduce_time*overlap_fraction);
-  const result__exposed_time = Math.max(result__allreduce_time - result__compute_time, result__allreduce_time*(1 - overlap_fraction));
+  const result__allreduce_time = full_allreduce_time*(dp_size > 1 ? 1 : 0);
   const result__bubble = pipeline__bubble;
-  const _t3 = result__compute_time/(1 - result__bubble);
-  const result__step_time = _t3 + result__exposed_time;
-  const result__efficiency = result__compute_time/result__step_time;
-  const result__efficiency_no_overlap = result__compute_time/(_t3 + result__allreduce_time);
-  const result__overlap_share = _t2*Math.min(overlap_fraction, result__compute_time/full_allreduce_time) + overlap_fraction*(2 > dp_size ? 1 : 0);
   const result__state_total = workload_parameters/62500000;
   const result__state_per_device = _t1*result__state_total;
   const result__zero1_state_per_device = _t1*workload_parameters*(1 + 3/dp_size)/250000000;
-  const result__fleet_mfu = result__efficiency*local_efficiency;
-  const result__double_counted_mfu = Math.pow(result__efficiency, 2)*local_efficiency;
   const result__n_devices = n_devices;
   let result__min_devices_for_state;
   if (device_memory != null) {
     result__min_devices_for_state = $.ceiling_division(result__state_total, device_memory);
   } else {
     result__min_devices_for_state = null;
+  }
+  let result__step_flops;
+  if (workload_parameters_per_token != null) {
+    result__step_flops = $.imul_if($int.batch_tokens && $int.flops_per_param_token && $int.workload_parameters_per_token, batch_tokens, flops_per_param_token, workload_parameters_per_token);
+  } else {
+    result__step_flops = null;
+  }
+  let result__compute_time, result__hidden_time, result__exposed_time, result__step_time, result__efficiency, result__efficiency_no_overlap, result__overlap_share, result__fleet_mfu, result__double_counted_mfu;
+  if (window_resolution != null && workload_parameters_per_token != null) {
+    result__compute_time = $.imul_if($int.accelerator_peak && $int.batch_tokens && $int.flops_per_param_token && $int.local_efficiency && $int.window_resolution && $int.workload_parameters_per_token, window_resolution, Math.max(1, $.floor_div($.iadd_if($int.accelerator_peak && $int.batch_tokens && $int.flops_per_param_token && $int.local_efficiency && $int.window_resolution && $int.workload_parameters_per_token, $.imul_if($int.accelerator_peak && $int.local_efficiency && $int.window_resolution, accelerator_peak, local_efficiency, n_devices, window_resolution), $.imul_if($int.batch_tokens && $int.flops_per_param_token && $int.workload_parameters_per_token, 2, result__step_flops)), $.imul_if($int.accelerator_peak && $int.local_efficiency && $int.window_resolution, 2, accelerator_peak, local_efficiency, n_devices, window_resolution), $int.accelerator_peak && $int.batch_tokens && $int.flops_per_param_token && $int.local_efficiency && $int.window_resolution && $int.workload_parameters_per_token)));
+    const _t2 = result__compute_time/(1 - result__bubble);
+    result__hidden_time = Math.min(result__compute_time, result__allreduce_time*overlap_fraction);
+    result__exposed_time = Math.max(result__allreduce_time + $.imul_if($int.accelerator_peak && $int.batch_tokens && $int.flops_per_param_token && $int.local_efficiency && $int.window_resolution && $int.workload_parameters_per_token, -1, result__compute_time), result__allreduce_time*($.iadd_if($int.overlap_fraction, 1, $.imul_if($int.overlap_fraction, -1, overlap_fraction))));
+    result__step_time = _t2 + result__exposed_time;
+    result__efficiency = result__compute_time/result__step_time;
+    result__efficiency_no_overlap = result__compute_time/(_t2 + result__allreduce_time);
+    result__overlap_share = $.imul_if($int.overlap_fraction, overlap_fraction, (2 > dp_size ? 1 : 0)) + (dp_size > 1 ? 1 : 0)*Math.min(overlap_fraction, result__compute_time/full_allreduce_time);
+    result__fleet_mfu = result__efficiency*local_efficiency;
+    result__double_counted_mfu = Math.pow(result__efficiency, 2)*local_efficiency;
+  } else {
+    result__compute_time = null;
+    result__hidden_time = null;
+    result__exposed_time = null;
+    result__step_time = null;
+    result__efficiency = null;
+    result__efficiency_no_overlap = null;
+    result__overlap_share = null;
+    result__fleet_mfu = null;
+    result__double_counted_mfu = null;
   }
   return {
     "n_devices": n_devices,

@@ -7,8 +7,10 @@
  * generated/power_law.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -24,8 +26,9 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["exponent", "loss_reduction", "resource_multiple"], []);
   let {
     exponent,
     loss_reduction = null,
@@ -34,13 +37,13 @@ export function evaluate(args) {
   const halving_multiple = Math.pow(2, 1/exponent);
   let reduction_multiple;
   if (loss_reduction != null) {
-    reduction_multiple = Math.pow(1/(1 - loss_reduction), 1/exponent);
+    reduction_multiple = Math.pow(1/($.iadd_if($int.loss_reduction, 1, $.imul_if($int.loss_reduction, -1, loss_reduction))), 1/exponent);
   } else {
     reduction_multiple = null;
   }
   let multiple_factor, multiple_reduction;
   if (resource_multiple != null) {
-    multiple_factor = Math.pow(resource_multiple, -exponent);
+    multiple_factor = Math.pow(resource_multiple, $.imul_if($int.exponent, -1, exponent));
     multiple_reduction = 1 - multiple_factor;
   } else {
     multiple_factor = null;

@@ -7,8 +7,10 @@
  * generated/published_run.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -27,8 +29,9 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_training_accelerators_ref", "workload_training_days_ref", "workload_training_compute", "accelerator_peak_flops", "accelerator_hours", "device_power"], []);
   let {
     workload_training_accelerators_ref = null,
     workload_training_days_ref = null,
@@ -38,7 +41,8 @@ export function evaluate(args) {
     device_power = null,
   } = args;
   if (accelerator_hours == null && workload_training_accelerators_ref != null && workload_training_days_ref != null) {
-    accelerator_hours = 24*workload_training_accelerators_ref*workload_training_days_ref;
+    accelerator_hours = $.imul_if($int.workload_training_accelerators_ref && $int.workload_training_days_ref, 24, workload_training_accelerators_ref, workload_training_days_ref);
+    $int.accelerator_hours = $int.workload_training_accelerators_ref && $int.workload_training_days_ref;
   }
   let training_operations;
   if (workload_training_compute != null) {

@@ -7,8 +7,10 @@
  * generated/serving.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -16,9 +18,10 @@ export const name = "ServingScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
   "workload_parameters": "required",
+  "workload_forward_flops_per_token": null,
   "workload_layers": "required",
-  "workload_hidden_dim": "required",
   "workload_heads": "required",
+  "workload_head_dim": null,
   "workload_kv_values_per_token": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
@@ -33,13 +36,15 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value"], []);
   let {
     workload_parameters,
+    workload_forward_flops_per_token = null,
     workload_layers,
-    workload_hidden_dim,
     workload_heads,
+    workload_head_dim = null,
     workload_kv_values_per_token = null,
     hardware_peak,
     hardware_bandwidth,
@@ -49,15 +54,22 @@ export function evaluate(args) {
     batch_size = 1,
     precision_value,
   } = args;
-  $.exact_integers({ workload_layers, workload_hidden_dim, workload_heads, seq_len, batch_size });
-  const _raw_result__linear_flops = batch_size*seq_len*workload_parameters;
-  const result__linear_flops = _raw_result__linear_flops/500000000000;
-  const _raw_result__attention_flops = batch_size*$.ipow(seq_len, 2)*workload_heads*workload_layers*$.floor_div(workload_hidden_dim, workload_heads, true);
-  const result__attention_flops = _raw_result__attention_flops/250000000000;
+  $.exact_integers({ workload_layers, workload_heads, workload_head_dim, seq_len, batch_size });
   const result__prompt_cache_hit_ratio = 0;
   const result__prefill_chunks = 1;
-  const result__ttft = 1000*(hardware_dispatch_tax + 4*(2*_raw_result__attention_flops + _raw_result__linear_flops)/hardware_peak);
   const result__model_weights_size = precision_value*workload_parameters/1000000000;
+  let result__linear_flops;
+  if (workload_forward_flops_per_token != null) {
+    result__linear_flops = batch_size*seq_len*workload_forward_flops_per_token/1000000000000;
+  } else {
+    result__linear_flops = null;
+  }
+  let result__attention_flops;
+  if (workload_head_dim != null) {
+    result__attention_flops = batch_size*$.ipow(seq_len, 2)*workload_head_dim*workload_heads*workload_layers/250000000000;
+  } else {
+    result__attention_flops = null;
+  }
   let result__kv_cache_size, result__total_memory_required, result__itl, result__memory_utilization, result__feasible;
   if (workload_kv_values_per_token != null) {
     const _raw_result__model_weights_size = precision_value*workload_parameters;
@@ -67,13 +79,21 @@ export function evaluate(args) {
     result__total_memory_required = result__kv_cache_size + result__model_weights_size;
     result__itl = 1000*_raw_result__total_memory_required/hardware_bandwidth + workload_layers/100;
     result__memory_utilization = _raw_result__total_memory_required/hardware_capacity;
-    result__feasible = $.iadd(1, $.imul(-1, (_raw_result__total_memory_required > hardware_capacity ? 1 : 0)));
+    result__feasible = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_result__total_memory_required > hardware_capacity ? 1 : 0)));
   } else {
     result__kv_cache_size = null;
     result__total_memory_required = null;
     result__itl = null;
     result__memory_utilization = null;
     result__feasible = null;
+  }
+  let result__ttft;
+  if (workload_forward_flops_per_token != null && workload_head_dim != null) {
+    const _raw_result__linear_flops = batch_size*seq_len*workload_forward_flops_per_token;
+    const _raw_result__attention_flops = batch_size*$.ipow(seq_len, 2)*workload_head_dim*workload_heads*workload_layers;
+    result__ttft = 1000*(hardware_dispatch_tax + 2*(4*_raw_result__attention_flops + _raw_result__linear_flops)/hardware_peak);
+  } else {
+    result__ttft = null;
   }
   return {
     "result": {

@@ -7,8 +7,10 @@
  * generated/single_accelerator_llm_service.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -16,9 +18,10 @@ export const name = "SingleAcceleratorLlmServiceScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
   "workload_parameters": "required",
+  "workload_forward_flops_per_token": null,
   "workload_layers": "required",
-  "workload_hidden_dim": "required",
   "workload_heads": "required",
+  "workload_head_dim": null,
   "workload_kv_values_per_token": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
@@ -38,17 +41,18 @@ export const argumentDefaults = {
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["workload_kv_values_per_token"], check: (workload_kv_values_per_token) => (workload_kv_values_per_token > 0), message: "the workload must cache at least one value per token", unless: "", when: ""},
   {names: ["workload_kv_values_per_token", "kv_bytes_per_value", "prompt_tokens", "decode_tokens", "kv_reserve"], check: (workload_kv_values_per_token, kv_bytes_per_value, prompt_tokens, decode_tokens, kv_reserve) => (1000000000*kv_reserve >= kv_bytes_per_value*workload_kv_values_per_token*($.iadd(decode_tokens, prompt_tokens))), message: "kv_reserve must hold at least one request\u0027s KV cache", unless: "", when: ""},
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value", "kv_bytes_per_value", "prefill_efficiency", "kv_reserve", "prefill_rate", "price", "ttft_target", "tpot_target"], []);
   let {
     workload_parameters,
+    workload_forward_flops_per_token = null,
     workload_layers,
-    workload_hidden_dim,
     workload_heads,
+    workload_head_dim = null,
     workload_kv_values_per_token = null,
     hardware_peak,
     hardware_bandwidth,
@@ -65,35 +69,50 @@ export function evaluate(args) {
     ttft_target = null,
     tpot_target = null,
   } = args;
-  $.exact_integers({ workload_layers, workload_hidden_dim, workload_heads, prompt_tokens, decode_tokens });
-  const _t0 = $.imul(2, prompt_tokens);
-  const _t1 = $.imul(workload_heads, workload_layers, $.floor_div(workload_hidden_dim, workload_heads, true));
-  const _t2 = 1/(hardware_peak*prefill_efficiency);
-  const _t3 = 1000000000*kv_reserve;
+  $.exact_integers({ workload_layers, workload_heads, workload_head_dim, prompt_tokens, decode_tokens });
+  const _t0 = $.imul_if($int.kv_reserve, 1000000000, kv_reserve);
   const total_tokens = $.iadd(decode_tokens, prompt_tokens);
-  const _t4 = $.imul(2, total_tokens);
-  const ttft = 1000*_t0*_t2*($.imul(_t0, _t1) + workload_parameters) + 1000*hardware_dispatch_tax;
   const _raw_weights = precision_value*workload_parameters;
   const weights = _raw_weights/1000000000;
   const bandwidth = hardware_bandwidth/1000000000000;
-  const kv_per_token = kv_bytes_per_value*workload_kv_values_per_token;
-  const kv_per_request = kv_per_token*total_tokens;
+  const kv_per_token = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_bytes_per_value, workload_kv_values_per_token);
+  const kv_per_request = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_per_token, total_tokens);
   const weight_floor = _raw_weights/hardware_bandwidth;
   const dispatch_cost = workload_layers/100;
   const tpot = workload_layers/100000 + (_raw_weights + kv_per_request)/hardware_bandwidth;
   const decode_time = decode_tokens*tpot;
-  const kv_capacity_tokens = $.floor_div(2*_t3 + kv_per_token, 2*kv_per_token);
-  const resident_requests = $.floor_div(_t3, kv_per_request);
-  const request_time = _t2*_t4*($.imul(_t1, _t4) + workload_parameters) + decode_time + hardware_dispatch_tax;
+  const kv_capacity_tokens = $.floor_div($.iadd_if($int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token, $.imul_if($int.kv_reserve, 2, _t0), kv_per_token), $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, 2, kv_per_token), $int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token);
+  const resident_requests = $.floor_div(_t0, kv_per_request, $int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token);
   const prefill_request_rate = prefill_rate/prompt_tokens;
-  const residency_request_rate = resident_requests/request_time;
-  const request_rate = Math.min(prefill_request_rate, residency_request_rate);
-  const _raw_tokens_per_hour = request_rate*total_tokens;
-  const tokens_per_hour = 3600*_raw_tokens_per_hour;
-  const cost_per_million_tokens = 2500*price/(9*_raw_tokens_per_hour);
   const remaining_memory = hardware_capacity/1000000000 - weights;
+  let prefill_flops, ttft, request_flops, request_time, residency_request_rate, request_rate, tokens_per_hour, cost_per_million_tokens;
+  if (workload_forward_flops_per_token != null && workload_head_dim != null) {
+    const _t1 = $.imul(4, workload_head_dim, workload_heads, workload_layers);
+    const _t2 = 1/(hardware_peak*prefill_efficiency);
+    const _raw_prefill_flops = prompt_tokens*($.iadd_if($int.workload_forward_flops_per_token, $.imul(_t1, prompt_tokens), workload_forward_flops_per_token));
+    prefill_flops = _raw_prefill_flops/1000000000000;
+    ttft = 1000*_raw_prefill_flops*_t2 + $.imul_if($int.hardware_dispatch_tax, 1000, hardware_dispatch_tax);
+    const _raw_request_flops = total_tokens*($.iadd_if($int.workload_forward_flops_per_token, $.imul(_t1, total_tokens), workload_forward_flops_per_token));
+    request_flops = _raw_request_flops/1000000000000;
+    request_time = _raw_request_flops*_t2 + decode_time + hardware_dispatch_tax;
+    residency_request_rate = resident_requests/request_time;
+    request_rate = Math.min(prefill_request_rate, residency_request_rate);
+    const _raw_tokens_per_hour = request_rate*total_tokens;
+    tokens_per_hour = 3600*_raw_tokens_per_hour;
+    cost_per_million_tokens = 2500*price/(9*_raw_tokens_per_hour);
+  } else {
+    prefill_flops = null;
+    ttft = null;
+    request_flops = null;
+    request_time = null;
+    residency_request_rate = null;
+    request_rate = null;
+    tokens_per_hour = null;
+    cost_per_million_tokens = null;
+  }
   return {
     "total_tokens": total_tokens,
+    "prefill_flops": prefill_flops,
     "ttft": ttft,
     "weights": weights,
     "bandwidth": bandwidth,
@@ -105,6 +124,7 @@ export function evaluate(args) {
     "decode_time": decode_time,
     "kv_capacity_tokens": kv_capacity_tokens,
     "resident_requests": resident_requests,
+    "request_flops": request_flops,
     "request_time": request_time,
     "prefill_request_rate": prefill_request_rate,
     "residency_request_rate": residency_request_rate,

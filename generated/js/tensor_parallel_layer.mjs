@@ -7,15 +7,17 @@
  * generated/tensor_parallel_layer.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
 export const name = "TensorParallelLayerScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
-  "workload_parameters": "required",
+  "workload_forward_flops_per_token": null,
   "workload_layers": "required",
   "workload_hidden_dim": "required",
   "tp_size": "required",
@@ -30,10 +32,11 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_forward_flops_per_token", "accelerator_peak", "local_efficiency", "links"], []);
   let {
-    workload_parameters,
+    workload_forward_flops_per_token = null,
     workload_layers,
     workload_hidden_dim,
     tp_size,
@@ -44,13 +47,20 @@ export function evaluate(args) {
     collectives_per_layer = 2,
   } = args;
   $.exact_integers({ workload_layers, workload_hidden_dim, tp_size, tokens, collectives_per_layer });
-  const result__layer_flops = 2*tokens*workload_parameters/workload_layers;
-  const _t0 = result__layer_flops/(accelerator_peak*local_efficiency*tp_size);
-  const _raw_result__compute_time = _t0;
-  const result__compute_time = 1000*_t0;
   const result__layer_bytes = 4*collectives_per_layer*tokens*workload_hidden_dim*($.iadd(tp_size, -1))/tp_size;
   const result__transfer_times = $.range(0, links.length).map((link) => result__layer_bytes/(1000000*links[link]));
-  const result__breakeven_bandwidth = result__layer_bytes/(1000000000*_raw_result__compute_time);
+  let result__layer_flops, result__compute_time, result__breakeven_bandwidth;
+  if (workload_forward_flops_per_token != null) {
+    result__layer_flops = tokens*workload_forward_flops_per_token/workload_layers;
+    const _t0 = result__layer_flops/(accelerator_peak*local_efficiency*tp_size);
+    const _raw_result__compute_time = _t0;
+    result__compute_time = 1000*_t0;
+    result__breakeven_bandwidth = result__layer_bytes/(1000000000*_raw_result__compute_time);
+  } else {
+    result__layer_flops = null;
+    result__compute_time = null;
+    result__breakeven_bandwidth = null;
+  }
   return {
     "result": {
       "layer_flops": result__layer_flops,

@@ -7,16 +7,18 @@
  * generated/training_run.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
 export const name = "TrainingRunScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
-  "workload_training_tokens": "required",
   "workload_training_flops_per_token": null,
+  "workload_training_tokens": "required",
   "fleet_peak": "required",
   "fleet_accelerators": "required",
   "local_efficiency": "required",
@@ -28,11 +30,12 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_training_flops_per_token", "workload_training_tokens", "fleet_peak", "local_efficiency", "scaling_efficiency", "overheads"], []);
   let {
-    workload_training_tokens,
     workload_training_flops_per_token = null,
+    workload_training_tokens,
     fleet_peak,
     fleet_accelerators,
     local_efficiency,
@@ -42,12 +45,12 @@ export function evaluate(args) {
   $.exact_integers({ fleet_accelerators });
   let result__total_flops, result__peak_time, result__compute_time, result__scaled_time, result__stage_times, result__total_time, result__delivered_fraction;
   if (workload_training_flops_per_token != null) {
-    result__total_flops = workload_training_flops_per_token*workload_training_tokens;
+    result__total_flops = $.imul_if($int.workload_training_flops_per_token && $int.workload_training_tokens, workload_training_flops_per_token, workload_training_tokens);
     result__peak_time = result__total_flops/(3600*fleet_accelerators*fleet_peak);
     result__compute_time = result__peak_time/local_efficiency;
     result__scaled_time = result__compute_time/scaling_efficiency;
-    result__stage_times = $.range(0, overheads.length).map((stage) => result__scaled_time*$.product(...$.range(0, stage + 1).map((stage) => overheads[stage] + 1)));
-    result__total_time = result__scaled_time*$.product(...$.range(0, overheads.length).map((stage) => overheads[stage] + 1));
+    result__stage_times = $.range(0, overheads.length).map((stage) => result__scaled_time*$.imul_if($int.overheads, ...$.range(0, $.iadd(stage, 1)).map((stage) => $.iadd_if($int.overheads, overheads[stage], 1))));
+    result__total_time = result__scaled_time*$.imul_if($int.overheads, ...$.range(0, overheads.length).map((stage) => $.iadd_if($int.overheads, overheads[stage], 1)));
     result__delivered_fraction = result__peak_time/result__total_time;
   } else {
     result__total_flops = null;

@@ -7,8 +7,10 @@
  * generated/training_state_fit.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -38,8 +40,9 @@ export const requirements = [
   {names: ["workload_layers", "adapted_matrices", "adapter_in_dim", "adapter_out_dim"], check: (workload_layers, adapted_matrices, adapter_in_dim, adapter_out_dim) => true, message: "adapted_matrices, adapter_in_dim, adapter_out_dim and the workload\u0027s layers must be given with adapter_rank", unless: "", when: "adapter_rank"},
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "hardware_bandwidth", "hardware_capacity", "bytes_per_value", "optimizer_bytes_per_parameter", "activations", "master_bytes_per_parameter", "checkpoint_bandwidth"], []);
   let {
     workload_parameters,
     workload_layers = null,
@@ -62,29 +65,29 @@ export function evaluate(args) {
   if (adapter_parameters == null && adapted_matrices != null && adapter_in_dim != null && adapter_out_dim != null && adapter_rank != null && workload_layers != null) {
     adapter_parameters = $.imul(adapted_matrices, adapter_rank, workload_layers, $.iadd(adapter_in_dim, adapter_out_dim));
   }
-  const weights = bytes_per_value*workload_parameters;
+  const weights = $.imul_if($int.bytes_per_value && $int.workload_parameters, bytes_per_value, workload_parameters);
   const gradients = weights;
-  const optimizer_state = optimizer_bytes_per_parameter*workload_parameters;
-  const master_weights = master_bytes_per_parameter*workload_parameters;
-  const _t0 = master_weights + optimizer_state;
+  const optimizer_state = $.imul_if($int.optimizer_bytes_per_parameter && $int.workload_parameters, optimizer_bytes_per_parameter, workload_parameters);
+  const master_weights = $.imul_if($int.master_bytes_per_parameter && $int.workload_parameters, master_bytes_per_parameter, workload_parameters);
+  const _t0 = $.iadd_if($int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, master_weights, optimizer_state);
   const optimizer_values_per_parameter = optimizer_bytes_per_parameter/bytes_per_value;
-  const bytes_per_trained_parameter = 2*bytes_per_value + master_bytes_per_parameter + optimizer_bytes_per_parameter;
-  const full_state = _t0 + 2*weights;
-  const total = (((adapter_parameters != null)) ? (adapter_parameters*bytes_per_trained_parameter + weights) : (full_state));
-  const adapter_saved = full_state - total;
+  const bytes_per_trained_parameter = $.iadd_if($int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter, $.imul_if($int.bytes_per_value, 2, bytes_per_value), master_bytes_per_parameter, optimizer_bytes_per_parameter);
+  const full_state = $.iadd_if($int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, _t0, $.imul_if($int.bytes_per_value && $int.workload_parameters, 2, weights));
+  const total = (((adapter_parameters != null)) ? ($.iadd_if($int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, $.imul_if($int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter, adapter_parameters, bytes_per_trained_parameter), weights)) : (full_state));
+  const adapter_saved = $.iadd_if($int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, full_state, $.imul_if($int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, -1, total));
   const adapter_reduction = full_state/total;
   const adapter_kept_share = total/full_state;
   const frozen_share = weights/total;
   const adapter_reduction_ceiling = bytes_per_trained_parameter/bytes_per_value;
   const copies = total/weights;
-  const fits = (((hardware_capacity != null)) ? ($.iadd(1, $.imul(-1, (total > hardware_capacity ? 1 : 0)))) : (0));
-  const checkpoint = _t0 + weights;
+  const fits = (((hardware_capacity != null)) ? ($.iadd_if($int.bytes_per_value && $int.hardware_capacity && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, 1, $.imul_if($int.bytes_per_value && $int.hardware_capacity && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, -1, (total > hardware_capacity ? 1 : 0)))) : (0));
+  const checkpoint = $.iadd_if($int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, _t0, weights);
   const updated_copy = (((master_bytes_per_parameter > 0)) ? (master_bytes_per_parameter) : (bytes_per_value));
-  const update_bytes_per_parameter = bytes_per_value + 2*optimizer_bytes_per_parameter + 2*updated_copy;
+  const update_bytes_per_parameter = $.iadd_if($int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter, bytes_per_value, $.imul_if($int.optimizer_bytes_per_parameter, 2, optimizer_bytes_per_parameter), $.imul_if($int.bytes_per_value && $int.master_bytes_per_parameter, 2, updated_copy));
   const update_traffic = update_bytes_per_parameter*workload_parameters/1000000000;
   let training_total, training_copies;
   if (activations != null) {
-    training_total = activations + total;
+    training_total = $.iadd_if($int.activations && $int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, activations, total);
     training_copies = training_total/weights;
   } else {
     training_total = null;
@@ -93,11 +96,11 @@ export function evaluate(args) {
   let adapter_count, adapter_state, adapter_weights, adapter_gradients, adapter_master, adapter_optimizer_state, adapter_fraction;
   if (adapter_parameters != null) {
     adapter_count = adapter_parameters;
-    adapter_state = adapter_parameters*bytes_per_trained_parameter;
-    adapter_weights = adapter_parameters*bytes_per_value;
+    adapter_state = $.imul_if($int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter, adapter_parameters, bytes_per_trained_parameter);
+    adapter_weights = $.imul_if($int.bytes_per_value, adapter_parameters, bytes_per_value);
     adapter_gradients = adapter_weights;
-    adapter_master = adapter_parameters*master_bytes_per_parameter;
-    adapter_optimizer_state = adapter_parameters*optimizer_bytes_per_parameter;
+    adapter_master = $.imul_if($int.master_bytes_per_parameter, adapter_parameters, master_bytes_per_parameter);
+    adapter_optimizer_state = $.imul_if($int.optimizer_bytes_per_parameter, adapter_parameters, optimizer_bytes_per_parameter);
     adapter_fraction = adapter_parameters/workload_parameters;
   } else {
     adapter_count = null;
@@ -124,7 +127,7 @@ export function evaluate(args) {
   let capacity_share, headroom;
   if (hardware_capacity != null) {
     capacity_share = total/hardware_capacity;
-    headroom = hardware_capacity - total;
+    headroom = $.iadd_if($int.bytes_per_value && $int.hardware_capacity && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, hardware_capacity, $.imul_if($int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, -1, total));
   } else {
     capacity_share = null;
     headroom = null;
@@ -144,7 +147,7 @@ export function evaluate(args) {
   let resident_batch_limit, max_resident_batch;
   if (activations != null && batch_size != null && hardware_capacity != null) {
     resident_batch_limit = headroom/activations_per_sequence;
-    max_resident_batch = $.floor_div(batch_size*headroom, activations);
+    max_resident_batch = $.floor_div($.imul_if($int.bytes_per_value && $int.hardware_capacity && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, batch_size, headroom), activations, $int.activations && $int.bytes_per_value && $int.hardware_capacity && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters);
   } else {
     resident_batch_limit = null;
     max_resident_batch = null;

@@ -7,8 +7,10 @@
  * generated/transfer.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -27,8 +29,9 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["payload", "links", "egress_rate", "compute_price", "job_time"], []);
   let {
     payload,
     links,
@@ -38,13 +41,13 @@ export function evaluate(args) {
     job_time = null,
   } = args;
   $.exact_integers({ copies });
-  const total_bytes = copies*payload;
+  const total_bytes = $.imul_if($int.payload, copies, payload);
   const result__times = $.range(0, links.length).map((link) => 1000*total_bytes/links[link]);
   const result__payload = total_bytes;
   const result__bandwidths = [...links];
   let egress_cost;
   if (egress_rate != null) {
-    egress_cost = egress_rate*total_bytes;
+    egress_cost = $.imul_if($int.egress_rate && $int.payload, egress_rate, total_bytes);
   } else {
     egress_cost = null;
   }

@@ -7,15 +7,18 @@
  * generated/transformer_block.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
 export const name = "TransformerBlockScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
-  "workload_parameters": "required",
+  "workload_forward_flops_per_token": null,
+  "workload_training_flops_per_token": null,
   "workload_layers": "required",
   "workload_hidden_dim": "required",
   "workload_context_length": null,
@@ -31,10 +34,12 @@ export const argumentDefaults = {
 export const requirements = [
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["workload_forward_flops_per_token", "workload_training_flops_per_token", "hardware_peak_flops"], []);
   let {
-    workload_parameters,
+    workload_forward_flops_per_token = null,
+    workload_training_flops_per_token = null,
     workload_layers,
     workload_hidden_dim,
     workload_context_length = null,
@@ -60,7 +65,6 @@ export function evaluate(args) {
   const flops_per_token = $.imul(2, block_weights);
   const dense_macs = $.imul(context_tokens, weights_per_block);
   const attention_macs = $.imul(2, $.ipow(context_tokens, 2), workload_hidden_dim);
-  const _t2 = $.imul(attention_macs, workload_layers);
   const block_macs = $.iadd(attention_macs, dense_macs);
   const attention_share = attention_macs/block_macs;
   const dense_to_attention = dense_macs/attention_macs;
@@ -68,21 +72,20 @@ export function evaluate(args) {
   const crossover = weights_per_block/(2*workload_hidden_dim);
   const crossover_multiple = crossover/workload_hidden_dim;
   const prompt_dense_flops = $.imul(context_tokens, flops_per_token);
-  const prompt_attention_flops = $.imul(2, _t2);
+  const prompt_attention_flops = $.imul(2, attention_macs, workload_layers);
   const prompt_flops = $.iadd(prompt_attention_flops, prompt_dense_flops);
-  const _raw_training_to_forward = 1;
-  const _t3 = 3*_raw_training_to_forward/500000000000;
-  const training_to_forward = 3*_raw_training_to_forward;
-  const _raw_layer_forward_flops = batch_size*block_macs;
-  const layer_forward_flops = _raw_layer_forward_flops/500000000;
-  const training_step_flops = _raw_layer_forward_flops*_t3*workload_layers;
-  const six_p_step_flops = 3*batch_size*context_tokens*workload_parameters/500000000000;
-  const attention_step_flops = _t2*_t3*batch_size;
+  const layer_forward_flops = batch_size*block_macs/500000000;
   let attention_time_at_peak;
   if (hardware_peak_flops != null) {
     attention_time_at_peak = prompt_attention_flops/(60*hardware_peak_flops);
   } else {
     attention_time_at_peak = null;
+  }
+  let six_p_step_flops;
+  if (workload_training_flops_per_token != null) {
+    six_p_step_flops = batch_size*context_tokens*workload_training_flops_per_token/1000000000000;
+  } else {
+    six_p_step_flops = null;
   }
   let token_table, block_rule_parameters, output_layer_flops;
   if (workload_vocab_size != null) {
@@ -96,10 +99,22 @@ export function evaluate(args) {
   }
   let exact_parameters;
   if (workload_context_length != null && workload_vocab_size != null) {
-    const _t4 = $.ipow(workload_hidden_dim, 2);
-    exact_parameters = $.iadd($.imul(workload_context_length, workload_hidden_dim), $.imul(workload_hidden_dim, workload_vocab_size), $.imul(2, workload_hidden_dim), $.imul(workload_layers, $.iadd($.imul(2, _t4, ffn_multiple), $.imul(4, _t4), $.imul(ffn_multiple, workload_hidden_dim), $.imul(9, workload_hidden_dim))));
+    const _t2 = $.ipow(workload_hidden_dim, 2);
+    exact_parameters = $.iadd($.imul(workload_context_length, workload_hidden_dim), $.imul(workload_hidden_dim, workload_vocab_size), $.imul(2, workload_hidden_dim), $.imul(workload_layers, $.iadd($.imul(2, _t2, ffn_multiple), $.imul(4, _t2), $.imul(ffn_multiple, workload_hidden_dim), $.imul(9, workload_hidden_dim))));
   } else {
     exact_parameters = null;
+  }
+  let training_to_forward, training_step_flops, attention_step_flops;
+  if (workload_forward_flops_per_token != null && workload_training_flops_per_token != null) {
+    const _raw_layer_forward_flops = batch_size*block_macs;
+    training_to_forward = workload_training_flops_per_token/workload_forward_flops_per_token;
+    const _t3 = training_to_forward*workload_layers/500000000000;
+    training_step_flops = _raw_layer_forward_flops*_t3;
+    attention_step_flops = _t3*attention_macs*batch_size;
+  } else {
+    training_to_forward = null;
+    training_step_flops = null;
+    attention_step_flops = null;
   }
   return {
     "width": width,

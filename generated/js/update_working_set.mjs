@@ -7,8 +7,10 @@
  * generated/update_working_set.py, printed from the same expressions. evaluate(args) takes an object
  * of plain numbers in the declared units (arrays for list inputs; null or absent for an
  * optional input) and returns every output in its display unit, under the keys the Python
- * evaluator returns. It validates nothing (requirements are exported for the caller); an
- * integer step beyond 2^53 - 1 throws a RangeError rather than round.
+ * evaluator returns. It validates nothing (requirements are exported for the caller). Every
+ * whole number is read as Python reads an int, unless its argument is named in `floats` (an
+ * array or Set: the arguments Python holds as floats, such as a catalog's 7e9): a step that is
+ * an int in Python is exact or throws a RangeError beyond 2^53 - 1, never rounded.
  */
 import * as $ from "./mathops.mjs";
 
@@ -28,8 +30,9 @@ export const requirements = [
   {names: ["activation_factor", "activation_factor_high"], check: (activation_factor, activation_factor_high) => (activation_factor_high >= activation_factor), message: "activation_factor_high must be at least activation_factor", unless: "", when: ""},
 ];
 
-export function evaluate(args) {
+export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
+  const $int = $.python_ints(args, floats, ["parameters", "bytes_per_param", "activation_factor", "activation_factor_high", "bandwidth"], []);
   let {
     parameters,
     bytes_per_param,

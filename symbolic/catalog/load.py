@@ -10,7 +10,7 @@ from typing import Any
 
 import sympy
 
-from symbolic.catalog.schema import Field, Record
+from symbolic.catalog.schema import Field, Record, Together
 from symbolic.runtime.errors import DeclarationError
 
 CATALOG_DIR = Path(__file__).resolve().parent
@@ -159,6 +159,13 @@ def validate(record_type: type[Record], table: dict[str, Any], where: str, resol
     numbers.update({fields[k].symbol: fields[k].choices[v] for k, v in values.items()  # type: ignore[index]
                     if fields[k].kind == "choice"})
     for check in record_type.checks:
+        if isinstance(check, Together):
+            if check.broken({str(f): str(f) in values for f in check.fields}):
+                shown = ", ".join(f"{f}={'set' if str(f) in values else 'unset'}" for f in check.fields)
+                raise CatalogError(f"{where}: {check.message}; got {shown}")
+            continue
+        if check.unless is not None and str(check.unless) in values:
+            continue
         if check.condition.free_symbols <= set(numbers) and not bool(check.condition.subs(numbers)):
             shown = ", ".join(f"{s}={numbers[s]}" for s in sorted(check.condition.free_symbols, key=str))
             raise CatalogError(f"{where}: {check.message}; got {shown}")

@@ -110,13 +110,45 @@ class Derived:
 
 
 class Check:
-    """A condition between fields, checked on every record where its fields are set."""
+    """A condition between fields, checked on every record where its fields are set; ``unless=f``
+    waives it when the field ``f`` is set (``hidden_dim`` a multiple of ``heads`` unless ``head_dim``
+    says the head width)."""
 
-    def __init__(self, condition: sympy.Basic, message: str) -> None:
+    def __init__(self, condition: sympy.Basic, message: str, *, unless: sympy.Symbol | None = None) -> None:
         if not isinstance(condition, sympy.core.relational.Relational):
             raise DeclarationError(f"Check: expected a comparison such as a <= b, got {condition!r}")
+        if unless is not None and (not isinstance(unless, sympy.Symbol) or unless in condition.free_symbols):
+            raise DeclarationError(f"Check: unless must be a field the condition does not read, got {unless!r}")
         self.condition = condition
         self.message = message
+        self.unless = unless
+
+
+class Together:
+    """Fields that mean something only as a set: a record sets all of them or none (multi-head
+    latent attention's latent width and rotary key width)."""
+
+    rule = "together"
+
+    def __init__(self, *fields: sympy.Symbol, message: str) -> None:
+        if len(fields) < 2 or not all(isinstance(f, sympy.Symbol) for f in fields):
+            raise DeclarationError(f"{type(self).__name__}: expected at least two fields, got {fields!r}")
+        self.fields = fields
+        self.message = message
+
+    def broken(self, is_set: dict[str, bool]) -> bool:
+        """True when some of the fields are set and others not."""
+        return len({is_set[str(f)] for f in self.fields}) == 2
+
+
+class Apart(Together):
+    """Fields a record may not set together: one describes what the other's formula does not
+    cover (an architecture count of standard attention beside multi-head latent attention)."""
+
+    rule = "apart"
+
+    def broken(self, is_set: dict[str, bool]) -> bool:
+        return all(is_set[str(f)] for f in self.fields)
 
 
 class _RecordMeta(type):

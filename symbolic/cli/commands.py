@@ -79,10 +79,15 @@ def _report(args: argparse.Namespace, scenario: Any, wanted: list[str] | None = 
     outputs = outputs_of(scenario)
     if wanted:
         outputs = {path: outputs[path] for path in selected(wanted, list(outputs))}
+    from symbolic.runtime.parameter_counts import workload_notes
+
+    notes = workload_notes(scenario)  # which parameter count the numbers use, and the architecture's
     data = {"name": scenario.name, "class": type(scenario).__name__, "inputs": scenario.inputs(),
-            "outputs": {path: {"value": value, "unit": unit} for path, (value, unit) in outputs.items()}}
+            "outputs": {path: {"value": value, "unit": unit} for path, (value, unit) in outputs.items()},
+            "parameter_counts": notes}
     rows = [(path, shown(keyed(scenario, path, value), unit)) for path, (value, unit) in outputs.items()]
-    emit(args, data, f"{type(scenario).__name__}: {scenario.name}\n" + table(rows, ("output", "value")))
+    footer = "".join(f"\n{name}: {note}" for name, note in notes.items())
+    emit(args, data, f"{type(scenario).__name__}: {scenario.name}\n" + table(rows, ("output", "value")) + footer)
     return 0
 
 

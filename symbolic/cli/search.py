@@ -59,9 +59,10 @@ def summary(result: Any) -> str:
     unranked = (f" ({result.unranked:,} of them unranked: the objective is undefined there, e.g. a division by 0, "
                 "or beyond double range)") if result.unranked else ""
     kind = f"Pareto front of {result.front} points" if result.front is not None else f"best {len(result.rows)}"
+    why = "".join(f"\n  {count:,} skipped: {reason}" for reason, count in result.skipped.items())
     return (f"{result.size:,} points: {result.evaluated:,} evaluated, {result.invalid:,} invalid (skipped), "
             f"{result.feasible:,} feasible{unranked}; {kind} by {goal} ({result.seconds:.2f} s, {result.chunks} chunk{'s' if result.chunks != 1 else ''}, "
-            f"{result.engine})")
+            f"{result.engine}){why}")
 
 
 def results_table(result: Any) -> str:

@@ -82,11 +82,14 @@ def _try(read: Any) -> str:
 
 
 def model_rows(tier: str, entries: Any) -> list[dict[str, Any]]:
+    from symbolic.runtime.parameter_counts import parameter_counts
+
     rows = []
     for key, record in entries.items():
         own = [name for name in _parameterless(record) if name not in ("head_width",)]
         rows.append({
             "path": f"Models.{tier}.{key}", "name": record.name, "type": type(record).__name__,
+            "counts": parameter_counts(record),
             "parameters": shown(record.parameters), "flops": shown(record.inference_flops),
             "layers": _try(lambda r=record: r.layers), "hidden": _try(lambda r=record: r.hidden_dim),
             "heads": _try(lambda r=record: r.heads), "kv_heads": _try(lambda r=record: r.resolved("kv_heads")),

@@ -3,6 +3,7 @@ and statement order."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -17,7 +18,8 @@ from symbolic.functions import CeilLog2, Exceeds, Given, Len, MaxOver, loop_name
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
-HELPERS = ("ceil_log2", "ceiling_division", "choose", "floor_div", "log", "maximum", "minimum", "product", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
+HELPERS = ("ceil_log2", "ceiling_division", "choose", "floor_div", "log", "maximum", "minimum", "product", "scalar",
+           "select", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
 
 
 def code_name(path: str) -> str:
@@ -107,6 +109,7 @@ class EvaluatorPrinter(NamedSymbols, PythonCodePrinter):
         self.names = names
         self.offsets = offsets
         self.helpers_used: set[str] = set()
+        self._conditions = itertools.count()  # names of the conditions selections bind: _c0, _c1, ...
 
     def _loop(self, expr: sympy.Expr, reducer: str) -> str:
         if len(expr.limits) != 1:
@@ -169,6 +172,75 @@ class EvaluatorPrinter(NamedSymbols, PythonCodePrinter):
     def _print_Given(self, expr: Given) -> str:
         return "(" + " and ".join(f"{self._print(symbol)} is not None" for symbol in expr.inputs()) + ")"
 
+    # -- selections: Given tests are None checks (never arrays); any other condition may be an array
+    def _print_Piecewise(self, expr: sympy.Piecewise) -> str:
+        """A Python conditional where the conditions are Given tests; elsewhere a selection that
+        is a Python conditional for scalars (only the branch taken is evaluated, ints stay ints)
+        and element-wise for arrays (``select``, each branch a function of no arguments so that
+        its floating-point errors count only where it is taken), each condition computed once:
+        ``((a/b if _c0 else c) if scalar(_c0 := x > 0) else select((_c0,), (lambda: a/b,), c))``."""
+        *pieces, (last, otherwise) = expr.args
+        rest = self._print(last)
+        if otherwise != sympy.true:
+            if not is_static(otherwise):
+                raise DeclarationError(f"a Piecewise on values that may be arrays needs a last (value, True) branch: "
+                                       f"{expr}")
+            rest = f"({rest} if {self._print(otherwise)} else None)"
+        pending: list[tuple[sympy.Basic, sympy.Expr]] = []  # element-wise pieces, first to last
+        for branch, condition in reversed(pieces):
+            static, dynamic = split_condition(condition)
+            if static is None:
+                pending.insert(0, (dynamic, branch))
+                continue
+            rest = self._selection(pending, rest)
+            pending = []
+            taken = self._print(branch) if dynamic is None else self._selection([(dynamic, branch)], rest)
+            rest = f"({taken} if {self._print(static)} else {rest})"
+        return self._selection(pending, rest)
+
+    def _selection(self, pieces: list[tuple[sympy.Basic, sympy.Expr]], rest: str) -> str:
+        if not pieces:
+            return rest
+        names = [f"_c{next(self._conditions)}" for _ in pieces]
+        branches = [self._print(branch) for _, branch in pieces]
+        chain = " else ".join(f"{branch} if {name}" for name, branch in zip(names, branches, strict=True))
+        bound = ", ".join(f"{name} := {self._print(condition)}" for name, (condition, _) in zip(names, pieces,
+                                                                                                  strict=True))
+        self.helpers_used |= {"scalar", "select"}
+        lazy = [text if branch.is_Atom else f"lambda: {text}" for text, (_, branch) in zip(branches, pieces, strict=True)]
+        lazy_rest = rest if re.fullmatch(r"[\w.]+", rest) else f"lambda: {rest}"
+        return (f"(({chain} else {rest}) if scalar({bound}) else "
+                f"select({_tuple(names)}, {_tuple(lazy)}, {lazy_rest}))")
+
+    def _print_And(self, expr: sympy.And) -> str:
+        return self._junction(expr, "and", "&")
+
+    def _print_Or(self, expr: sympy.Or) -> str:
+        return self._junction(expr, "or", "|")
+
+    def _junction(self, expr: sympy.Basic, word: str, operator: str) -> str:
+        """Given tests first, joined by ``and``/``or`` (the rest is read only when they allow,
+        as a None must not be compared), then the other conditions by ``&``/``|``, element-wise."""
+        static = [arg for arg in expr.args if is_static(arg)]
+        dynamic = [arg for arg in expr.args if not is_static(arg)]
+        parts = [self._print(arg) for arg in sorted(static, key=sympy.default_sort_key)]
+        if dynamic:
+            joined = f" {operator} ".join(self._operand(arg) for arg in sorted(dynamic, key=sympy.default_sort_key))
+            parts.append(f"({joined})" if static else joined)
+        return "(" + f" {word} ".join(parts) + ")"
+
+    def _operand(self, condition: sympy.Basic) -> str:
+        """A condition as an operand of ``&``, ``|`` or ``^`` (which bind tighter than comparisons)."""
+        text = self._print(condition)
+        return text if isinstance(condition, (sympy.Symbol, sympy.Dummy, sympy.core.relational.Relational,
+                                              sympy.And, sympy.Or, Given)) else f"({text})"
+
+    def _print_Not(self, expr: sympy.Not) -> str:
+        (argument,) = expr.args
+        if is_static(argument):
+            return f"(not {self._print(argument)})"
+        return f"({self._operand(argument)} ^ True)"  # element-wise; a bool for bools (~True is -2)
+
     def _print_Exceeds(self, expr: Exceeds) -> str:
         self.helpers_used.add("choose")
         return f"choose({self._print(expr.args[0])} > {self._print(expr.args[1])}, 1, 0)"
@@ -196,6 +268,29 @@ class EvaluatorPrinter(NamedSymbols, PythonCodePrinter):
         self.helpers_used.add("ceiling_division")
         return f"ceiling_division({self._print(numerator)}, {self._print(denominator)})"
 
+
+
+def _tuple(items: list[str]) -> str:
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
+
+def is_static(condition: sympy.Basic) -> bool:
+    """Whether a condition is made of Given tests and constants only (a Python bool, never an array)."""
+    if isinstance(condition, (Given, sympy.logic.boolalg.BooleanAtom)):
+        return True
+    return isinstance(condition, (sympy.And, sympy.Or, sympy.Not)) and all(is_static(arg) for arg in condition.args)
+
+
+def split_condition(condition: sympy.Basic) -> tuple[sympy.Basic | None, sympy.Basic | None]:
+    """``(static, dynamic)`` parts of a condition: a static one alone, ``And(Given, x > 0)``
+    as both (the element-wise part read only when the Given part holds), else the whole as dynamic."""
+    if is_static(condition):
+        return condition, None
+    if isinstance(condition, sympy.And):
+        static = [arg for arg in condition.args if is_static(arg)]
+        if static:
+            return sympy.And(*static), sympy.And(*(arg for arg in condition.args if not is_static(arg)))
+    return None, condition
 
 
 @dataclass(frozen=True)

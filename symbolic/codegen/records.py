@@ -14,7 +14,7 @@ from typing import Any
 
 import sympy
 
-from symbolic.catalog.schema import Derived, Field, Param, Record
+from symbolic.catalog.schema import Derived, Field, Param, Record, Together
 from symbolic.codegen.pyprint import HELPERS, EvaluatorPrinter
 from symbolic.model import UNIT_SYMBOLS
 from symbolic.dimensions import dimension_of_unit, describe, infer, scale_of_unit
@@ -160,13 +160,17 @@ def type_code(record: type[Record]) -> TypeCode:
             fallbacks.append((field.name, printer.doprint(_folded(record, field.fallback, field.unit))))
     checks = []
     for check in record.checks:
+        if isinstance(check, Together):
+            checks.append(f"Check({tuple(map(str, check.fields))!r}, None, {check.message!r}, rule={check.rule!r})")
+            continue
         _check_dimension(record, f"check {check.message!r}", check.condition, None)
         names = sorted((s for s in check.condition.free_symbols), key=str)
         printer = EvaluatorPrinter({s: str(s) for s in names}, {})
         condition = _folded(record, check.condition, None)
         arguments = ", ".join(map(str, names))
+        unless = f", unless={str(check.unless)!r}" if check.unless is not None else ""
         checks.append(f"Check({tuple(map(str, names))!r}, lambda {arguments}: {printer.doprint(condition)}, "
-                      f"{check.message!r})")
+                      f"{check.message!r}{unless})")
     own = set(record.own())
     methods = tuple(_method(record, d) for name, d in record.derived().items() if name in own)
     links = tuple((name, (link.via, link.field)) for name, link in record.links().items())

@@ -83,7 +83,7 @@ def _choice(item: ChoiceDecl, model: ScenarioModel, used: set[str]) -> Structure
     return StructuredInput("_choices", spec, frozenset({"ChoiceSpec", *(["REQUIRED"] if required else [])}), "str",
                            f"one of {shown}{' (any case)' if choice.case_insensitive else ''}",
                            "required" if required else repr(choice.default),
-                           signature_default="REQUIRED")  # the runtime applies a choice's default
+                           signature_default="REQUIRED" if required else repr(choice.default))
 
 
 @structured_input.register

@@ -90,8 +90,10 @@ class WorkloadRef:
                          default=REQUIRED if required else None, doc=f"`{key}` of `{self._name}`: {item.doc}")
             assumptions = _assumptions(item.kind == "int", item.positive, item.nonnegative)
         else:
-            spec = Input(item.unit, default=REQUIRED if required else None, doc=f"`{key}` of `{self._name}`: {item.doc}")
-            assumptions = {"real": True}
+            positive, nonnegative = _sign(self.types, key)
+            spec = Input(item.unit, positive=positive, nonnegative=nonnegative, default=REQUIRED if required else None,
+                         doc=f"`{key}` of `{self._name}`: {item.doc}")
+            assumptions = _assumptions(False, positive, nonnegative)
         symbol = sympy.Symbol(f"{self._name}_{key}", **assumptions)
         shown = item.latex or rf"\mathrm{{{key.replace('_', chr(92) + '_')}}}"
         latex = rf"{{{shown}}}_{{\mathrm{{{self._name.replace('_', chr(92) + '_')}}}}}"
@@ -111,6 +113,7 @@ class WorkloadRef:
     def _substituted(self, key: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> sympy.Basic:
         record = next(t for t in self.types if key in t.declared)
         derived = record.derived()[key]
+        _refuse_overrides(self.types, key, derived)
         params = _params(self.types, key)
         ordered = [p for p in params if p.default is None] + [p for p in params if p.default is not None]
         if len(args) > len(ordered):
@@ -130,6 +133,31 @@ class WorkloadRef:
             if item is not None and item.symbol is not None:
                 replace[item.symbol] = symbol
         return derived.expr.xreplace(replace)
+
+
+def _sign(types: tuple[type[Record], ...], key: str) -> tuple[bool, bool]:
+    """Whether a derived quantity is positive (or nonnegative) for every record type the input accepts,
+    as sympy proves it from the fields' domains: the divisions the scenario makes by it are then safe."""
+    from symbolic.catalog.workloads import WORKLOAD_TYPES
+
+    kinds = [kind for kind in WORKLOAD_TYPES if issubclass(kind, types) and key in kind.derived()]
+    forms = [kind.inlined(key) for kind in kinds]
+    forms += [kind.inlined(key, otherwise=True) for kind in kinds if kind.derived()[key].otherwise is not None]
+    positive = all(form.is_positive for form in forms)
+    return positive, not positive and all(form.is_nonnegative for form in forms)
+
+
+def _refuse_overrides(types: tuple[type[Record], ...], key: str, derived: Derived) -> None:
+    """A quantity with arguments is substituted as one expression; a record type the input accepts
+    that declares it otherwise (a mixture of experts overriding a dense rule) would be read wrong."""
+    from symbolic.catalog.workloads import WORKLOAD_TYPES
+
+    for kind in WORKLOAD_TYPES:
+        if issubclass(kind, types) and key in kind.declared and kind.declared[key] is not derived:
+            raise DeclarationError(
+                f"{kind.__name__}.{key} overrides the expression of {types[0].__name__}.{key}; a derived quantity "
+                "with arguments is substituted as one expression, so an input accepting both would read the "
+                "override wrong (declare the difference in a quantity without arguments that it reads)")
 
 
 def _params(types: tuple[type[Record], ...], key: str) -> list[Param]:

@@ -34,7 +34,7 @@ def floor_div(numerator: Any, denominator: Any) -> Any:
     """⌊numerator / denominator⌋, exact: a count is an int even when its operands are floats
     (``263.9 // 1.0`` is the float 263.0 in Python); arrays stay arrays."""
     quotient = numerator // denominator
-    if type(quotient) is float and quotient - quotient == 0.0:  # finite: int() of it is exact
+    if isinstance(quotient, float) and quotient - quotient == 0.0:  # finite (a numpy float64 too): int() is exact
         return int(quotient)
     return quotient
 
@@ -47,6 +47,48 @@ def choose(condition: Any, if_true: Any, if_false: Any) -> Any:
         import numpy
 
         return numpy.where(condition, if_true, if_false)
+
+
+def scalar(*conditions: Any) -> bool:
+    """True when no condition is an array of more than zero dimensions (bools, numpy bools,
+    0-d arrays): a generated selection then picks its branch with a Python conditional, which
+    evaluates only the branch taken and keeps ints exact; else it selects element-wise (``select``)."""
+    for condition in conditions:
+        if type(condition) is not bool and getattr(condition, "ndim", None):
+            return False
+    return True
+
+
+def select(conditions: tuple[Any, ...], choices: tuple[Any, ...], default: Any) -> Any:
+    """Element-wise, the choice of the first condition that holds, else ``default``: the array
+    form of a piecewise expression. A choice (or the default) may be given as a function
+    computing it: every branch is computed over the whole array, so a branch's division by zero
+    or overflow where it is not taken is ignored; one where it is taken still raises, when the
+    caller's ``numpy.errstate`` says so (as a sweep's does)."""
+    import numpy
+
+    caller = numpy.geterr()
+    with numpy.errstate(all="ignore"):
+        default = default() if callable(default) else default
+        choices = tuple(choice() if callable(choice) else choice for choice in choices)
+        try:
+            result = default
+            for condition, choice in zip(reversed(conditions), reversed(choices), strict=True):
+                result = numpy.where(condition, choice, result)
+        except OverflowError:  # a Python int beyond int64: kept exact in an object array
+            result = _objects(default)
+            for condition, choice in zip(reversed(conditions), reversed(choices), strict=True):
+                result = numpy.where(condition, _objects(choice), result)
+    if "raise" in (caller["over"], caller["invalid"], caller["divide"]) and result.dtype.kind in "fc" and not (
+            numpy.all(numpy.isfinite(result))):
+        raise FloatingPointError("a selected branch is beyond double range or undefined (inf or nan)")
+    return result
+
+
+def _objects(value: Any) -> Any:
+    import numpy
+
+    return value if getattr(value, "ndim", 0) else numpy.array(value, dtype=object)
 
 
 def ceiling_division(numerator: Any, denominator: Any) -> Any:
@@ -66,13 +108,17 @@ def step(value: Any) -> Any:
 
 
 def ceil_log2(value: Any) -> Any:
-    """⌈log₂ n⌉ of a count n ≥ 1, exactly for whole numbers (the bit length of n − 1)."""
-    try:
-        whole = int(value)
-    except TypeError:  # an array
+    """⌈log₂ n⌉ of a count n ≥ 1, exactly for whole numbers (the bit length of n − 1); for
+    arrays from the binary exponent (``frexp``), exact too, where ``ceil(log2(n))`` rounds
+    ``log2(2**50 + 1)`` down to 50."""
+    if getattr(value, "ndim", 0):
         import numpy
 
-        return numpy.ceil(numpy.log2(value))
+        if value.dtype == object:  # Python ints beyond int64: each one exactly
+            return numpy.frompyfunc(ceil_log2, 1, 1)(value)
+        mantissa, exponent = numpy.frexp(value)  # value = mantissa·2**exponent, mantissa in [1/2, 1)
+        return numpy.where(mantissa == 0.5, exponent - 1, exponent)
+    whole = int(value)
     if whole == value:
         return (whole - 1).bit_length()
     return (int(value // 1)).bit_length()  # n in (k, k + 1]: ⌈log₂ n⌉ = ⌈log₂ (k + 1)⌉ = bit length of k
@@ -87,15 +133,16 @@ def product(values: Any) -> Any:
 
 
 def log(value: Any) -> Any:
-    """The natural logarithm, of a number or element-wise of an array."""
+    """The natural logarithm, of a number or element-wise of an array (of Python ints too)."""
     import math
 
-    try:
+    if not getattr(value, "ndim", 0):
         return math.log(value)
-    except TypeError:
-        import numpy
+    import numpy
 
-        return numpy.log(value)
+    if value.dtype == object:
+        return numpy.frompyfunc(math.log, 1, 1)(value)
+    return numpy.log(value)
 
 
 def chain_default(derivatives: dict[str, dict[str, Any]], name: str, partials: dict[str, Any]) -> None:

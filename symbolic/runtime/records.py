@@ -37,9 +37,15 @@ class FieldSpec(NamedTuple):
 
 
 class Check(NamedTuple):
+    """A condition between fields, checked where they are all set (waived when ``unless`` is set);
+    or a ``rule`` on which are set (``holds`` is then None): "together" (all or none), "apart"
+    (not all)."""
+
     names: tuple[str, ...]
-    holds: Callable[..., bool]
+    holds: Callable[..., bool] | None
     message: str
+    unless: str = ""
+    rule: str = ""
 
 
 class CatalogRecord:
@@ -98,6 +104,15 @@ class CatalogRecord:
     def _check(self, title: str) -> None:
         for check in type(self)._checks:
             found = [self._values.get(name) for name in check.names]
+            if check.rule:
+                given = [value is not None for value in found]
+                if (check.rule == "together" and len(set(given)) == 2) or (check.rule == "apart" and all(given)):
+                    shown = ", ".join(f"{n}={'unset' if v is None else repr(v)}" for n, v in zip(check.names, found, strict=True))
+                    raise ScenarioInputError(f"{title}: {check.message}; got {shown}")
+                continue
+            if check.unless and self._values.get(check.unless) is not None:
+                continue
+            assert check.holds is not None
             if None not in found and not check.holds(*found):
                 shown = ", ".join(f"{n}={v!r}" for n, v in zip(check.names, found, strict=True))
                 raise ScenarioInputError(f"{title}: {check.message}; got {shown}")
@@ -109,6 +124,8 @@ class CatalogRecord:
         if spec is None or name.startswith("_"):
             raise AttributeError(f"'{cls.__name__}' object has no attribute '{name}'")
         value = self._published.get(name, spec.default)
+        if value is None and name in cls._fallbacks:  # what the formulas read: ``head_dim`` unset is ⌊d/a⌋
+            value = self._fallback(name)
         if value is None or not spec.unit:
             return value
         if isinstance(value, str):
@@ -134,6 +151,13 @@ class CatalogRecord:
         if any(spec.name == name for spec in type(self)._fields):
             raise MissingInputError(f"{self._label()} has no {name} (unset), which is needed here")
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def _fallback(self, name: str) -> Any:
+        """An unset field's fallback, or None where the fields it reads are unset too."""
+        try:
+            return type(self)._fallbacks[name](self)
+        except MissingInputError:
+            return None
 
     def has(self, *names: str) -> bool:
         """True when every field in ``names`` is set or has a fallback that can be resolved."""

@@ -55,6 +55,27 @@ class ScenarioBase:
     def __init__(self, *, name: str | None = None, description: str | None = None, **inputs: Any) -> None:
         cls = type(self)
         title = cls.__name__
+        given, args = cls._resolve(inputs)
+        for requirement in cls._requirements:
+            _check(title, requirement, args)
+        if name is not None and not isinstance(name, str):
+            raise InputTypeError(f"{title}: 'name' must be a string, got {name!r}")
+        if description is not None and not isinstance(description, str):
+            raise InputTypeError(f"{title}: 'description' must be a string, got {description!r}")
+        object.__setattr__(self, "name", title if name is None else name)
+        summary = (cls.__doc__ or "").split("\n")[0]
+        object.__setattr__(self, "description", summary if description is None else description)
+        object.__setattr__(self, "_given", {key: given[key] for key in cls.input_names()})
+        object.__setattr__(self, "_args", args)
+        object.__setattr__(self, "_result", None)
+        object.__setattr__(self, "_children", None)
+
+    @classmethod
+    def _resolve(cls, inputs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The inputs validated (``given``) and the evaluator arguments they fill (``args``),
+        before the cross-input requirements: what a constructor does, and what a search does
+        for each combination of catalog entries it varies (its numbers vary around them)."""
+        title = cls.__name__
         unknown_names(title, inputs, cls.input_names())
         if any(value is REQUIRED for value in inputs.values()):  # the generated signature's marker for "not given"
             inputs = {key: value for key, value in inputs.items() if value is not REQUIRED}
@@ -122,19 +143,7 @@ class ScenarioBase:
                 except MissingInputError as error:
                     raise MissingInputError(f"{title}: input '{scenario_spec.name}' cannot give its '{path}': "
                                             f"{error}") from None
-        for requirement in cls._requirements:
-            _check(title, requirement, args)
-        if name is not None and not isinstance(name, str):
-            raise InputTypeError(f"{title}: 'name' must be a string, got {name!r}")
-        if description is not None and not isinstance(description, str):
-            raise InputTypeError(f"{title}: 'description' must be a string, got {description!r}")
-        object.__setattr__(self, "name", title if name is None else name)
-        summary = (cls.__doc__ or "").split("\n")[0]
-        object.__setattr__(self, "description", summary if description is None else description)
-        object.__setattr__(self, "_given", {key: given[key] for key in cls.input_names()})
-        object.__setattr__(self, "_args", args)
-        object.__setattr__(self, "_result", None)
-        object.__setattr__(self, "_children", None)
+        return given, args
 
     @classmethod
     def input_names(cls) -> tuple[str, ...]:

@@ -113,6 +113,7 @@ class Partial:
     keys: Any = None  # float64 (n, objectives): minimisation keys (maximised objectives negated)
     points: int = 0  # points covered
     unranked: int = 0  # feasible points whose objective is undefined (0/0, x/0) or beyond double range
+    skipped: dict[str, int] = field(default_factory=dict)  # invalid points by reason
 
 
 def evaluate_chunk(plan: Plan, chunk: int) -> Partial:
@@ -149,14 +150,25 @@ def evaluate_chunk(plan: Plan, chunk: int) -> Partial:
         result = cls._evaluate(**args)
         outputs = {path: value for path, value, _, kind in leaves(cls, result) if kind == "number" and value is not None}
         valid: Any = numpy.bool_(True)  # broadcasts: often smaller than the chunk
+        skipped: dict[str, int] = {}
+
+        def refuse(holds: Any, reason: str) -> Any:
+            """``valid`` less the points where ``holds`` fails, those counted under ``reason``."""
+            lost = int(numpy.count_nonzero(numpy.broadcast_to(valid & ~numpy.asarray(holds, dtype=bool), shape)))
+            if lost:
+                skipped[reason] = skipped.get(reason, 0) + lost
+            return valid & holds
+
         for requirement in cls._requirements:
             if not requirement.applies(args):
                 continue
             values = [args[name] for name in requirement.names]
-            valid = valid & (False if any(v is None for v in values) else numpy.asarray(requirement.check(*values)))
-        for value in outputs.values():
+            valid = refuse(False if any(v is None for v in values) else numpy.asarray(requirement.check(*values)),
+                           requirement.message)
+        for path, value in outputs.items():
             if type(value) is not int and not math.isfinite(numpy.add.reduce(value, axis=None)):
-                valid = valid & numpy.isfinite(value)  # rare: find the points beyond double range
+                # rare: find the points beyond double range
+                valid = refuse(numpy.isfinite(value), f"'{path}' beyond double range (or undefined)")
 
         def lookup(name: str) -> Any:
             return outputs[name] if name in prep.outputs else args[name] if name in args else attributes[name]
@@ -180,7 +192,8 @@ def evaluate_chunk(plan: Plan, chunk: int) -> Partial:
     else:
         kept = numpy.flatnonzero(finite)
     best = _reduce(kept + first, numpy.stack([column[kept] for column in masked], axis=1), plan.top)
-    return Partial(count - valid_count, feasible_count, *best, points=count, unranked=feasible_count - ranked)
+    return Partial(count - valid_count, feasible_count, *best, points=count, unranked=feasible_count - ranked,
+                   skipped=skipped)
 
 
 def merge(parts: Iterable[Partial], top: int) -> Partial:
@@ -193,8 +206,12 @@ def merge(parts: Iterable[Partial], top: int) -> Partial:
     indices = numpy.concatenate([p.indices for p in parts])
     keys = numpy.concatenate([p.keys for p in parts])
     best = _reduce(indices, keys, top)
+    skipped: dict[str, int] = {}
+    for part in parts:
+        for reason, count in part.skipped.items():
+            skipped[reason] = skipped.get(reason, 0) + count
     return Partial(sum(p.invalid for p in parts), sum(p.feasible for p in parts), *best,
-                   points=sum(p.points for p in parts), unranked=sum(p.unranked for p in parts))
+                   points=sum(p.points for p in parts), unranked=sum(p.unranked for p in parts), skipped=skipped)
 
 
 def _reduce(indices: Any, keys: Any, top: int) -> tuple[Any, Any]:
@@ -253,6 +270,7 @@ class SearchResult:
     chunks: int = 0
     engine: str = "local"
     unranked: int = 0  # feasible points left out of the ranking: an objective undefined (x/0) or beyond double range
+    skipped: dict[str, int] = field(default_factory=dict)  # why the invalid points are invalid: {reason: points}
 
     @property
     def best(self) -> SearchRow | None:
@@ -267,7 +285,8 @@ class SearchResult:
                  "outputs": {k: entry(*v) for k, v in row.outputs.items()}} for row in self.rows]
         counts = {key: getattr(self, key) for key in ("size", "evaluated", "invalid", "feasible", "unranked", "front",
                                                              "chunks")}
-        return {**counts, "engine": self.engine, "seconds": self.seconds, "constraints": self.constraints,
+        return {**counts, "skipped": dict(self.skipped), "engine": self.engine, "seconds": self.seconds,
+                "constraints": self.constraints,
                 "objectives": [{"sense": s, "expression": e, "unit": u} for s, e, u in self.objectives], "rows": rows}
 
 
@@ -342,9 +361,13 @@ def _result(plan: Plan, total: Partial, seconds: float, engine: str) -> SearchRe
         rows.append(SearchRow(scenario, {name: getattr(scenario, name) for name in plan.vary}, objectives,
                               {name: flat[name] for name in dict.fromkeys(read)}))
     invalid = space.size - space.valid_size + total.invalid
+    skipped = dict(space.skipped)
+    for reason, count in total.skipped.items():
+        skipped[reason] = skipped.get(reason, 0) + count
     return SearchResult(rows, space.size, space.size - invalid, invalid, total.feasible, front,
                         [("minimize" if s > 0 else "maximize", c.text, c.unit) for s, c in prep.objectives],
-                        list(plan.where), round(seconds, 6), prep.chunks, engine, total.unranked)
+                        list(plan.where), round(seconds, 6), prep.chunks, engine, total.unranked,
+                        dict(sorted(skipped.items(), key=lambda item: (-item[1], item[0]))))
 
 
 def _texts(what: str, value: str | Sequence[str]) -> list[str]:

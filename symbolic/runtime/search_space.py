@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from symbolic.runtime.errors import InputTypeError, ScenarioInputError
-from symbolic.runtime.hardware import EXTRA_FIELDS, HardwareNode
-from symbolic.runtime.scenario import ScenarioBase, _workload
+from symbolic.runtime.hardware import EXTRA_FIELDS, HardwareNode, is_fleet
+from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.units import is_quantity
 from symbolic.runtime.validation import FLOAT_TINY, ListSpec, _is_number, _outside, _unwrapped, conversion_factor
 
@@ -42,8 +42,15 @@ NODE_ATTRIBUTES = {"memory_capacity": "byte", "memory_bandwidth": "byte/s", "pea
                    **{field: unit for field, (unit, _, _) in EXTRA_FIELDS.items()}}
 
 
-def powers_of_two(low: float, high: float) -> list[int]:
-    """Every power of two in [low, high]: ``powers_of_two(1, 64)`` is [1, 2, 4, ..., 64]."""
+def powers_of_two(low: float, high: float | None = None) -> list[int]:
+    """Every power of two in [low, high]: ``powers_of_two(1, 64)`` is [1, 2, 4, ..., 64].
+
+    Both bounds are values; the chart helper of the declarations, ``symbolic.model.powers_of_two(6)``,
+    takes the last exponent instead, so one bound alone is refused rather than guessed at."""
+    if high is None:
+        raise ScenarioInputError(f"powers_of_two takes the lowest and the highest value: powers_of_two(1, {low!r}) "
+                                 f"for the powers of two up to {low!r}; got only {low!r} (the declarations' chart "
+                                 "helper symbolic.model.powers_of_two takes the last exponent instead)")
     if not (low > 0 and high >= low and math.isfinite(high)):
         raise ScenarioInputError(f"powers_of_two needs 0 < low <= high (finite), got {low!r}, {high!r}")
     return [2**k for k in range(math.ceil(math.log2(low)), math.floor(math.log2(high)) + 1)]
@@ -76,6 +83,7 @@ class Space:
         self.numeric: list[tuple[str, Any]] = []  # (name, float64 values in the declared unit)
         categorical: list[tuple[str, list[Any]]] = []
         numeric_size = kept_size = 1  # numeric points as given, and those inside every domain
+        numeric_counts: list[tuple[str, int, int]] = []  # (name, values given, values kept)
         for name, given in vary.items():
             values = given
             if name not in kinds:
@@ -108,23 +116,34 @@ class Space:
                 self.numeric.append((name, kept))
                 numeric_size *= len(items)
                 kept_size *= len(kept)
+                numeric_counts.append((name, len(items), len(kept)))
             else:
-                categorical.append((name, _checked_entries(title, name, kinds[name], items)))
+                fleets = any(node.name == name and node.fleet for node in cls._nodes)
+                categorical.append((name, _checked_entries(title, name, kinds[name], items, fleets)))
         inputs = {spec.name for spec in cls._specs}
         self.referenced = [n for n in dict.fromkeys(names) if n in attribute_units(base) and n not in inputs]
         self.categorical = [name for name, _ in categorical]
-        combos, self.combo_args, self.combo_attributes, tried = self._combinations(categorical)
+        combos, self.combo_args, self.combo_attributes, tried, refused = self._combinations(categorical)
         self.combos = combos
         self.size = numeric_size * tried  # every point of the space as given, valid or not
         self.axes = ([("", len(combos))] if categorical else []) + [(n, len(v)) for n, v in self.numeric]
         self.valid_size = len(combos) * kept_size  # points inside every domain: the ones evaluated
+        # why each point left out here is left out: {reason: points}, summing to size - valid_size
+        self.skipped = {reason: count * numeric_size for reason, count in refused.items()}
+        before = len(combos)  # a point outside several domains counts once, at its first such axis
+        for position, (name, given_count, kept_count) in enumerate(numeric_counts):
+            after = math.prod(given for _, given, _ in numeric_counts[position + 1:])
+            if given_count > kept_count:
+                reason = f"a value of '{name}' outside {specs[name].scalar_domain}"
+                self.skipped[reason] = self.skipped.get(reason, 0) + before * (given_count - kept_count) * after
+            before *= kept_count
 
     # -- the combinations of structured inputs ----------------------------------------------
-    def _combinations(self, categorical: list[tuple[str, list[Any]]]) -> tuple[list[dict[str, Any]], dict[str, Any],
-                                                                                 dict[str, Any], int]:
+    def _combinations(self, categorical: list[tuple[str, list[Any]]]) -> tuple[
+            list[dict[str, Any]], dict[str, Any], dict[str, Any], int, dict[str, int]]:
         """The valid combinations, the evaluator arguments they fill and the referenced catalog
         fields (an array over the combinations each, or a number when nothing structured varies),
-        and how many combinations were tried."""
+        how many combinations were tried, and why the others were refused ({reason: count})."""
         import itertools
 
         import numpy
@@ -133,6 +152,7 @@ class Space:
         combos: list[dict[str, Any]] = []
         rows: list[dict[str, Any]] = []
         tried = 0
+        refused: dict[str, int] = {}
         for values in itertools.product(*(items for _, items in categorical)):
             for combo in self._expanded(dict(zip((n for n, _ in categorical), values, strict=True))):
                 tried += 1
@@ -140,10 +160,15 @@ class Space:
                 try:
                     row = _structured_arguments(cls, given) if categorical else {}
                     row.update({name: _attribute(cls, given, name) for name in self.referenced})
-                except ScenarioInputError:
-                    continue  # the class would refuse this combination: invalid, counted
-                if any(row[name] is None for name in self.referenced):
-                    continue  # a field the search reads is unset for this entry (e.g. a node without a price)
+                except ScenarioInputError as error:  # the class would refuse this combination: invalid, counted
+                    reason = _without_title(str(error), title)
+                    refused[reason] = refused.get(reason, 0) + 1
+                    continue
+                unset = [name for name in self.referenced if row[name] is None]
+                if unset:  # a field the search reads is unset for this entry (e.g. a node without a price)
+                    reason = f"'{unset[0]}' is not set for the entry (the search reads it)"
+                    refused[reason] = refused.get(reason, 0) + 1
+                    continue
                 combos.append(combo)
                 rows.append(row)
         columns: dict[str, Any] = {}
@@ -159,7 +184,7 @@ class Space:
             else:
                 columns[key] = numpy.asarray(column, dtype=numpy.float64)
         arguments = {k: v for k, v in columns.items() if k not in self.referenced}
-        return combos, arguments, {k: columns.get(k) for k in self.referenced}, tried
+        return combos, arguments, {k: columns.get(k) for k in self.referenced}, tried, refused
 
     def _expanded(self, combo: dict[str, Any]) -> list[dict[str, Any]]:
         """A combination with ``EACH_PRECISION`` replaced by each precision its node lists."""
@@ -185,6 +210,11 @@ class Space:
             number = float(axis[int(at)])
             values[name] = int(number) if specs[name].integer else number
         return values
+
+
+def _without_title(message: str, title: str) -> str:
+    """A refusal's message without the class name it starts with (the search names the class)."""
+    return message.removeprefix(f"{title}: ")
 
 
 def attribute_units(base: ScenarioBase) -> dict[str, str]:
@@ -213,6 +243,8 @@ def _iterable(values: Any) -> bool:
 
 
 def _node_precisions(node: Any) -> tuple[str, ...]:
+    if is_fleet(node):
+        node = node.node.accelerator
     if not isinstance(node, HardwareNode):
         return ()
     return node.precisions or ("peak",)
@@ -289,50 +321,31 @@ def _numeric_array(title: str, spec: Any, items: Any) -> Any:
     return values[keep] + 0.0  # -0.0 becomes 0.0
 
 
-def _checked_entries(title: str, name: str, kind: str, items: list[Any]) -> list[Any]:
-    expected = {"node": HardwareNode, "precision": str, "choice": str}.get(kind)
+def _checked_entries(title: str, name: str, kind: str, items: list[Any], fleets: bool = False) -> list[Any]:
+    expected: Any = {"node": HardwareNode, "precision": str, "choice": str}.get(kind)
     for item in items:
+        if kind == "node" and fleets and is_fleet(item):
+            continue
         if kind in ("node", "workload", "dataset") and callable(getattr(item, "items", None)):
             raise InputTypeError(f"{title}: a value of '{name}' is the catalog tier {getattr(item, '_title', 'given')}, "
                                  f"not one entry; vary '{name}' over one tier (Models.Language) or list entries")
         wrong = (expected is not None and not isinstance(item, expected)) or (
             kind in ("workload", "scenario", "dataset") and isinstance(item, (str, int, float)))
         if wrong:
-            hint = " (a catalog entry such as Hardware.Cloud.H100, or every(Hardware.Cloud) for a tier)" if (
-                kind == "node") else ""
+            hint = (" (a catalog entry such as Hardware.Cloud.H100, or every(Hardware.Cloud) for a tier"
+                    + (", or a fleet such as Systems.Clusters.Frontier_8K)" if fleets else ")")) if kind == "node" else ""
+            kind = "node or fleet" if fleets else kind
             raise InputTypeError(f"{title}: a value of '{name}' is {type(item).__name__} {item!r}; "
                                  f"expected a {kind} entry{hint}")
     return items
 
 
 def _structured_arguments(cls: type[ScenarioBase], given: dict[str, Any]) -> dict[str, Any]:
-    """The evaluator arguments that structured inputs fill, resolved as the constructor does."""
-    title = cls.__name__
-    args: dict[str, Any] = {}
-    for choice in cls._choices:
-        _, args[choice.argument] = choice.resolve(title, given.get(choice.name))
-    for node_spec in cls._nodes:
-        node = given.get(node_spec.name)
-        if node is None:
-            args.update(dict.fromkeys(node_spec.fields.values()))
-            continue
-        for what, argument in node_spec.fields.items():
-            args[argument] = node.resolve(what, given.get(node_spec.precision), scenario=title,
-                                          input_name=node_spec.precision)
-    for dataset_spec in cls._datasets:
-        if dataset_spec.training_examples:
-            dataset = given.get(dataset_spec.name)
-            args[dataset_spec.training_examples] = None if dataset is None else dataset.training_examples
-    for workload_spec in cls._workloads:
-        _workload(title, workload_spec, given.get(workload_spec.name), args)
-    for scenario_spec in cls._scenarios:
-        inner = given[scenario_spec.name]
-        inner_args: dict[str, Any] = getattr(inner, "_args", {})
-        if not isinstance(inner, scenario_spec.scenario):
-            raise InputTypeError(f"{title}: '{scenario_spec.name}' must be a {scenario_spec.scenario.__name__}")
-        for inner_name, outer_name in scenario_spec.arguments.items():
-            args[outer_name] = inner_args[inner_name]
-    return args
+    """The evaluator arguments that structured inputs fill, resolved by the constructor's own
+    code (``ScenarioBase._resolve``): a fleet where the input takes one, a contained scenario's
+    outputs as well as its inputs, exactly as an instance reads them."""
+    numbers = {spec.name for spec in cls._specs}
+    return {name: value for name, value in cls._resolve(given)[1].items() if name not in numbers}
 
 
 def _attribute(cls: type[ScenarioBase], given: dict[str, Any], name: str) -> Any:
@@ -344,6 +357,8 @@ def _attribute(cls: type[ScenarioBase], given: dict[str, Any], name: str) -> Any
         return None if choice is None else choice.resolve(cls.__name__, value)[1]
     if value is None:
         return None
+    if is_fleet(value):  # a fleet's fields are its accelerator's, as the evaluator reads them
+        value = value.node.accelerator
     if isinstance(value, HardwareNode):
         if field in EXTRA_FIELDS:
             raw = getattr(value, field)

@@ -3,21 +3,19 @@
 from symbolic.catalog import Hardware, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
 from symbolic.instances import Instance
-from symbolic.model import (Group, Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, flop,
-                            powers_of_two, unit_constant)
+from symbolic.model import (Group, Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two, unit_constant)
 
 # The reference's constants (catalog Communication.RingAllreduceFactor and Chinchilla.ComputeConstant): a ring
-# AllReduce sends 2(N − 1)/N → 2 bytes per gradient byte as the group grows, and training costs 6 FLOPs per
-# parameter per token (forward 2, backward 4).
+# AllReduce sends 2(N − 1)/N → 2 bytes per gradient byte as the group grows.
 LARGE_RING_FACTOR = 2
-TRAINING_FLOPS_PER_PARAMETER_TOKEN = 6
 GRADIENT_WIDTH = 2  # bytes per gradient value: 16-bit gradients, as the reference fixes them
 
 
 class DataParallelIntensityScenario(Scenario):
     """One data-parallel worker's step: the gradient bytes it sends per FLOP it computes.
 
-    Each step a worker computes 6·P·D FLOPs over its D = n_s·C local tokens and then takes
+    Each step a worker computes 6·P_tok·D FLOPs over its D = n_s·C local tokens (P_tok: the
+    parameters that work on a token, the active ones of a mixture of experts) and then takes
     part in a ring AllReduce of its 16-bit gradients, sending about 2·(2P) bytes however
     large the group (the large-group ring factor). The communication intensity, bytes sent
     per FLOP, falls as 1/D; the link's balance, its bandwidth over the accelerator's peak, is
@@ -33,6 +31,11 @@ class DataParallelIntensityScenario(Scenario):
         "Kaplan et al., Scaling laws for neural language models, arXiv:2001.08361, 2020 (6 FLOPs per parameter "
         "per token).",
     )
+    differs = {
+        "result.flops_per_step": "6·P_tok·D with the record's training FLOPs per token: a mixture of experts at its "
+                                 "active parameters, while its gradients stay at every parameter; the reference "
+                                 "writes 6·P·D with every expert (Mixtral-8x7B: 3.6× too many FLOPs).",
+    }
     examples = """\
 >>> from generated import Scenarios
 >>> r = Scenarios.Gpt3DataParallelIntensity.result
@@ -58,22 +61,23 @@ class DataParallelIntensityScenario(Scenario):
     questions = (Question(solve_for="sequences_per_worker", where="result.intensity", equals="result.balance"),)
 
     workload = WorkloadInput(TransformerWorkload, requires=("parameters", "context_length"),
-                             doc="The model: its parameter count P and context length C are read.")
+                             doc="The model: its weight bytes, training FLOPs per token and context length C "
+                                 "are read.")
     sequences_per_worker = Input(integer=True, positive=True, symbol="n_s",
                                  doc="Sequences of C tokens each worker computes per step.")
     link_bandwidth = Input("GB/s", nonnegative=True, symbol=r"\beta",
                            doc="Bandwidth of the worker's link to the data-parallel group.")
     accelerator = Node(doc="The worker's accelerator: its headline peak rate R is read.")
 
-    P, C, R = workload.parameters, workload.context_length, accelerator.peak_flops
+    C, R = workload.context_length, accelerator.peak_flops
 
     result = Group(doc="Bytes sent and FLOPs computed by one worker per step, and their ratios.")
     local_tokens = Output(sequences_per_worker * C, group=result, doc="Tokens of the worker's step, D = n_s·C.")
     bytes_per_step = Output(LARGE_RING_FACTOR * workload.size_in_bytes(GRADIENT_WIDTH * unit_constant("byte")), "byte",
                             group=result, doc="Bytes the worker sends: the ring factor 2 times its 16-bit gradients, "
                                               "B = 2·(2P).")
-    flops_per_step = Output(TRAINING_FLOPS_PER_PARAMETER_TOKEN * P * local_tokens * flop, "flop", group=result,
-                            doc="FLOPs of the worker's step, F = 6·P·D.")
+    flops_per_step = Output(workload.training_flops_per_token * local_tokens, "flop", group=result,
+                            doc="FLOPs of the worker's step, F = 6·P_tok·D.")
     intensity = Output(bytes_per_step / flops_per_step, "byte/flop", group=result,
                        doc="Communication intensity: bytes sent per FLOP computed, B/F.")
     balance = Output(link_bandwidth / R, "byte/flop", group=result,

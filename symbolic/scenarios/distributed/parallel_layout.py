@@ -21,7 +21,8 @@ LARGE_RING_FACTOR = 2
 class ParallelLayoutScenario(Scenario):
     """One optimizer step of `workload` on t × p × d devices: tensor, pipeline and data parallelism.
 
-    The step's φ·P·D FLOPs spread over all N = t·p·d devices at a fraction η of their peak;
+    The step's φ·P_tok·D FLOPs (P_tok: the parameters that work on a token, the active ones of
+    a mixture of experts) spread over all N = t·p·d devices at a fraction η of their peak;
     that compute time τ is rounded to the nearest `window_resolution`. The pipeline's bubble
     (the contained pipeline schedule of p stages and m micro-batches) stretches it to
     τ/(1 − bubble). Each data-parallel replica then AllReduces its 1/(t·p) share of the
@@ -43,6 +44,9 @@ class ParallelLayoutScenario(Scenario):
         "Huang et al., GPipe: efficient training of giant neural networks using pipeline parallelism, NeurIPS 2019.",
     )
     differs = {
+        "result.step_flops": "φ·P_tok·D with the record's parameters per token: a mixture of experts at its active "
+                             "parameters (its state and gradients stay at every parameter); the reference writes "
+                             "φ·P·D with every expert (Mixtral-8x7B: 3.6× too many FLOPs).",
         "allreduce_time": "0 with one replica (d = 1): there is nothing to reduce across replicas. The reference "
                           "charges the full AllReduce even then (14 s per step for GPT-3 with d = 1), although its "
                           "own ring_bytes is 0.",
@@ -80,7 +84,9 @@ class ParallelLayoutScenario(Scenario):
                 "towards the 2.1 s of compute plus the exposed quarter of the AllReduce.")
     questions = (Question(solve_for="link_bandwidth", where="result.allreduce_time", equals="result.compute_time"),)
 
-    workload = WorkloadInput(requires=("parameters",), doc="The model: its parameter count P and gradient bytes.")
+    workload = WorkloadInput(requires=("parameters",),
+                             doc="The model: its parameter count P (state, gradient bytes) and the parameters that "
+                                 "work on a token, P_tok (FLOPs).")
     tp_size = Input(integer=True, positive=True, default=1, symbol="t", doc="Tensor-parallel width.")
     pp_size = Input(integer=True, positive=True, default=1, symbol="p", doc="Pipeline stages.")
     dp_size = Input(integer=True, positive=True, symbol="d", doc="Data-parallel replicas.")
@@ -96,9 +102,9 @@ class ParallelLayoutScenario(Scenario):
     gradient_precision = Choice(storage_widths(), "byte", default="fp16", case_insensitive=True, symbol="w_g",
                                 doc="Storage precision of the gradients AllReduced.")
 
-    P, R = workload.parameters, accelerator.peak
+    P, P_tok, R = workload.parameters, workload.parameters_per_token, accelerator.peak
     t, p, d = tp_size, pp_size, dp_size
-    unrounded = flops_per_param_token * P * batch_tokens * flop / (t * p * d * R * local_efficiency)
+    unrounded = flops_per_param_token * P_tok * batch_tokens * flop / (t * p * d * R * local_efficiency)
     window_resolution = Input("s", positive=True, default=unrounded, symbol="r",
                               doc="Window the compute time is rounded to; by default the compute time itself "
                                   "(no rounding).")
@@ -109,8 +115,8 @@ class ParallelLayoutScenario(Scenario):
     pipeline = Sub(PipelineScheduleScenario, public=False, stages=pp_size, microbatches=microbatches)
 
     result = Group(Echo(n_devices), doc="The step's time, efficiency and state per device.")
-    step_flops = Output(flops_per_param_token * P * batch_tokens * flop, "flop", group=result,
-                        doc="FLOPs of the step, Φ = φ·P·D.")
+    step_flops = Output(flops_per_param_token * P_tok * batch_tokens * flop, "flop", group=result,
+                        doc="FLOPs of the step, Φ = φ·P_tok·D.")
     compute_time = Output(window_resolution * Max(1, floor(step_flops / (n_devices * R * local_efficiency)
                                                              / window_resolution + Rational(1, 2))),
                           "s", group=result, symbol=r"\tau",

@@ -5,9 +5,8 @@ from symbolic.catalog.workloads import TransformerWorkload
 from symbolic.functions import Len, index
 from symbolic.instances import Instance
 from symbolic.model import (Group, Input, ListInput, Node, Output, PerItem, Precision, Question, Scenario, Series,
-                            Sweep, WorkloadInput, flop, powers_of_two, unit_constant)
+                            Sweep, WorkloadInput, powers_of_two, unit_constant)
 
-FORWARD_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per token
 ACTIVATION_WIDTH = 2  # bytes per activation value: 16-bit activations (the reference's BYTES_FP16)
 
 j = index("j", "link")
@@ -16,7 +15,8 @@ j = index("j", "link")
 class TensorParallelLayerScenario(Scenario):
     """One layer's forward pass over `tokens` tokens, split `tp_size` ways, against its AllReduces on each link.
 
-    The layer holds P/L of the parameters and does 2·(P/L)·T FLOPs on T tokens; t devices
+    The layer does 1/L of the model's forward FLOPs per token on each of T tokens, F_tok/L·T
+    (F_tok = 2·P_tok: the parameters that work on a token, the active ones of a mixture of experts); t devices
     share them at a fraction η of their peak rate R. Its outputs are summed across the t
     devices by `collectives_per_layer` ring AllReduces of the T·h activations (two bytes
     each), each sending 2(t − 1)/t of them per device. Compute shrinks as 1/t while the
@@ -24,7 +24,7 @@ class TensorParallelLayerScenario(Scenario):
     exchange outlasts the compute it serves.
     """
 
-    assumptions = ("Parameters spread evenly over layers; 2 FLOPs per parameter per token; ring AllReduces of "
+    assumptions = ("Parameters spread evenly over layers; 2 FLOPs per parameter working on a token; ring AllReduces of "
                    "16-bit activations at each link's bandwidth; no overlap.")
     excludes = "Attention-score FLOPs, start-up latency, the backward pass (k = 2 is the forward pass of Megatron-LM)."
     references = (
@@ -32,6 +32,11 @@ class TensorParallelLayerScenario(Scenario):
         "arXiv:1909.08053, 2019 (two AllReduces per layer per forward pass).",
         "Patarasuk and Yuan, Bandwidth optimal all-reduce algorithms for clusters of workstations, JPDC 69(2), 2009.",
     )
+    differs = {
+        "result.layer_flops": "F_tok/L·T with the record's forward FLOPs per token, 2·P_tok: a mixture of experts "
+                              "at its active parameters; the reference writes 2·(P/L)·T with every expert "
+                              "(Mixtral-8x7B: 3.6× too many).",
+    }
     examples = """\
 >>> from generated import Scenarios
 >>> r = Scenarios.Gpt3TensorParallelLayerTp8.result
@@ -56,7 +61,7 @@ class TensorParallelLayerScenario(Scenario):
     questions = (Question(solve_for="tp_size", where="result.breakeven_bandwidth", equals="400 Gbps"),)
 
     workload = WorkloadInput(TransformerWorkload, requires=("hidden_dim",),
-                             doc="The model: parameters P, layers L and width h are read.")
+                             doc="The model: forward FLOPs per token, layers L and width h are read.")
     tp_size = Input(integer=True, positive=True, symbol="t", doc="Tensor-parallel width: devices sharing the layer.")
     tokens = Input(integer=True, positive=True, symbol="T", doc="Tokens through the layer.")
     accelerator = Node(doc="The accelerator: its rate at `precision` is read.")
@@ -67,11 +72,11 @@ class TensorParallelLayerScenario(Scenario):
     collectives_per_layer = Input(integer=True, nonnegative=True, default=2, symbol="k",
                                   doc="AllReduces per layer (2: Megatron-LM's forward pass).")
 
-    P, L, h, R = workload.parameters, workload.layers, workload.hidden_dim, accelerator.peak
+    F, L, h, R = workload.forward_flops_per_token, workload.layers, workload.hidden_dim, accelerator.peak
 
     result = Group(doc="The layer's forward compute and its exchange on each link.")
-    layer_flops = Output(FORWARD_FLOPS_PER_PARAMETER * (P / L) * tokens * flop, "flop", group=result,
-                         doc="Forward FLOPs of one layer, Φ = 2·(P/L)·T.")
+    layer_flops = Output(F / L * tokens, "flop", group=result,
+                         doc="Forward FLOPs of one layer, Φ = F_tok/L·T (2·(P/L)·T for a dense model).")
     compute_time = Output(layer_flops / tp_size / (R * local_efficiency), "ms", group=result,
                           doc="Each device's share of the FLOPs at the attained rate, Φ/(t·R·η).")
     layer_bytes = Output(collectives_per_layer * tokens * h * ACTIVATION_WIDTH * unit_constant("byte")

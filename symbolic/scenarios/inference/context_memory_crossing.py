@@ -4,7 +4,7 @@ from sympy import sqrt
 
 from symbolic.catalog import Constants, Hardware, Models
 from symbolic.instances import Instance
-from symbolic.model import Input, Node, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput
+from symbolic.model import Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput
 
 
 class ContextMemoryCrossingScenario(Scenario):
@@ -49,7 +49,6 @@ class ContextMemoryCrossingScenario(Scenario):
                              doc="The model: parameters, layers, heads and KV geometry.")
     hardware = Node(doc="The device: its memory capacity as stored.")
     bytes_per_value = Input("byte", positive=True, symbol="e", doc="Storage width of weights, cache and scores.")
-    caches_something = Require(workload.kv_values_per_token > 0, "the workload must cache at least one value per token")
 
     weights = Output(workload.size_in_bytes(bytes_per_value), "GB", doc="Weight bytes, P·e.")
     kv_per_token = Output(workload.kv_cache_bytes_per_token(bytes_per_value), "byte", doc="Cache bytes of one token.")

@@ -1,4 +1,4 @@
-"""One decode step: streaming the weights against 2P FLOPs per token (a roofline)."""
+"""One decode step: streaming the weights against the model's forward FLOPs per token (a roofline)."""
 
 from sympy import Min
 
@@ -17,29 +17,32 @@ from symbolic.model import (
     Series,
     Sweep,
     WorkloadInput,
-    flop,
     powers_of_two,
 )
 
-FORWARD_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per generated token (Kaplan et al. 2020)
-
-
 class DecodeScenario(Scenario):
-    """One decode step of `workload` on `hardware`: the weights streamed once against 2P FLOPs per token.
+    """One decode step of `workload` on `hardware`: the weights streamed once against its FLOPs per token.
 
     Generating a token reads every weight once (shared by the `batch_size` requests of the
-    step) and does one multiply-add per weight per request. With `tp_size`-way tensor
+    step) and does one multiply-add per weight that works on the token, per request: every
+    weight of a dense model, the active ones of a mixture of experts. With `tp_size`-way tensor
     parallelism each device holds and reads 1/t of the weights and does 1/t of the work.
     The step is bound by the slower of the two: the weights at the memory bandwidth or the
     FLOPs at the peak rate (`peak_precision`'s, or the node's headline peak).
     """
 
-    assumptions = "Weights stream once per step; every weight does one multiply-add per request."
+    assumptions = ("Weights stream once per step (every expert's); each weight that works on a token does one "
+                   "multiply-add per request.")
     excludes = "KV-cache reads, activations, communication between tensor-parallel devices and launch overhead."
     references = (
         "Pope et al., Efficiently scaling transformer inference, MLSys 2023 (decode is memory-bound at small batch).",
         "Williams, Waterman and Patterson, Roofline, CACM 52(4), 2009.",
     )
+    differs = {
+        "result.flops_per_step": "a mixture of experts is priced at its active parameters (F_tok = 2·P_a per token, the record's `forward_flops_per_token`); the reference writes 2·P with every expert, so Mixtral-8x7B's "
+                                 "decode step at batch 1 is 2·4.67e10 = 9.34e10 flop there and 2·1.29e10 = 2.58e10 "
+                                 "here (DeepSeek-V3 18× fewer: 3.7e10 of 6.71e11 parameters work on a token).",
+    }
     examples = """\
 >>> from generated import Scenarios
 >>> s = Scenarios.Llama3_70B_DecodeH100
@@ -61,7 +64,9 @@ class DecodeScenario(Scenario):
         "they cross near batch 295.")
     questions = (Question(solve_for='batch_size', where='result.compute_time', equals='result.memory_time'),)
 
-    workload = WorkloadInput(requires=("parameters",), doc="The model; its parameter count P is read.")
+    workload = WorkloadInput(requires=("parameters",),
+                             doc="The model: its weight bytes (every parameter) and forward FLOPs per token (the "
+                                 "parameters that work on a token) are read.")
     hardware = Node(doc="The accelerator: memory bandwidth and the peak rate.")
     precision = Choice(storage_widths(), "byte", default="fp16", case_insensitive=True, symbol="b",
                        doc="Weight storage precision.")
@@ -74,15 +79,16 @@ class DecodeScenario(Scenario):
     result = Group(doc="The decode bound of one step on one device.")
     weight_bytes = Output(workload.size_in_bytes(precision) / tp_size, "byte",
                           group=result, doc="Weight bytes one device reads per step, P·b/t.")
-    flops_per_step = Output(FORWARD_FLOPS_PER_PARAMETER * workload.parameters * batch_size / tp_size * flop, "flop",
-                            group=result, doc="FLOPs one device does per step, 2·P·B/t.")
+    flops_per_step = Output(workload.forward_flops_per_token * batch_size / tp_size, "flop",
+                            group=result, doc="FLOPs one device does per step, F_tok·B/t (F_tok = 2·P_tok).")
     compute_time = Output(flops_per_step / hardware.peak, "ms", group=result, doc="The FLOPs at the peak rate.")
     memory_time = Output(weight_bytes / hardware.bandwidth, "ms", group=result, doc="The weights at the bandwidth.")
     memory_share = Output(memory_time / (memory_time + compute_time),
                           group=result, doc="Memory time over the sum of both times.")
     bound_ratio = Output(memory_time / compute_time, group=result, doc="Memory over compute time (> 1: memory-bound).")
     intensity = Output(flops_per_step / weight_bytes, "flop/byte",
-                       group=result, doc="FLOPs per weight byte, 2B/b (the tensor-parallel width cancels).")
+                       group=result, doc="FLOPs per weight byte, 2·P_tok·B/(P·b) (the tensor-parallel width "
+                                         "cancels; 2B/b for a dense model).")
     attainable_flops = Output(Min(hardware.peak, hardware.bandwidth * intensity), "flop/s",
                               group=result, doc="The roofline rate at this intensity.")
     peak_fraction = Output(attainable_flops / hardware.peak, group=result, doc="The roofline rate over the peak.")

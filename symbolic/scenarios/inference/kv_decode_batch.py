@@ -14,7 +14,6 @@ from symbolic.model import (
     Output,
     PerItem,
     Precision,
-    Require,
     Scenario,
     Series,
     Sweep,
@@ -33,12 +32,13 @@ class KvDecodeBatchScenario(Scenario):
     the memory bandwidth β; so the step time grows with the batch, the token rate B/t
     saturates at β/m, and the cache's share of the traffic grows. The largest batch within
     a time-per-token budget, or within the device's memory (its true capacity), follows.
-    The prompt is priced by the workload's stated forward FLOPs per token at
+    The prompt is priced by the workload's forward FLOPs per token through the weights (2·P_tok,
+    at the parameters that work on a token) at
     `prefill_efficiency` of the `peak_precision` rate.
     """
 
     assumptions = ("Decode is memory-bound: step time is bytes over bandwidth; every sequence holds "
-                   "`context_tokens` of cache; prefill costs the stated per-token FLOPs, no attention term.")
+                   "`context_tokens` of cache; prefill costs the forward FLOPs per token through the weights, no attention term.")
     excludes = "Activations, the compute time of decode, paging overhead and the framework's per-layer cost."
     references = (
         "Pope et al., Efficiently scaling transformer inference, MLSys 2023 (weights against KV-cache traffic).",
@@ -70,12 +70,16 @@ class KvDecodeBatchScenario(Scenario):
                             "at FP16 on an H100 within 20 ms).",
         "max_batch_in_memory": "never negative: 0 when the weights alone do not fit (the reference returns "
                                "−165 for Llama-3-70B at FP16 on an H100).",
+        "prefill_ops": "the record's forward FLOPs per token, 2·P_tok at the parameters that work on a token; "
+                       "the reference reads the stated `inference_flops`, which is the same number for every "
+                       "catalog decoder (GPT-2: 2·1.5e9 = 3e9) but per sequence for an encoder (BERT-Base: 2.2e10 "
+                       "per 128-token sequence, 100× 2P) and absent for OPT-13B.",
         "tpot_budgets": "the reference's method max_batch_within(tpot) is a list input here: the budgets "
                         "to evaluate, one result each.",
     }
 
-    workload = WorkloadInput("TransformerWorkload", requires=("hidden_dim", "heads", "inference_flops"),
-                             doc="The model: parameters, KV geometry and its stated forward FLOPs per token.")
+    workload = WorkloadInput("TransformerWorkload", requires=("hidden_dim", "heads"),
+                             doc="The model: weight bytes, KV geometry and its forward FLOPs per token.")
     hardware = Node(doc="The accelerator: bandwidth, capacity and the `peak_precision` rate.")
     weight_bytes_per_param = Input("byte", positive=True, symbol="b_w", doc="Storage width of one weight.")
     kv_bytes_per_value = Input("byte", positive=True, symbol="e", doc="Storage width of one cached value.")
@@ -85,7 +89,6 @@ class KvDecodeBatchScenario(Scenario):
     prefill_efficiency = Input(positive=True, at_most=1, symbol=r"\eta", doc="Achieved share of the peak in prefill.")
     peak_precision = Precision(hardware, default="fp16_dense", doc="Key of the node's `precision_flops` pricing prefill.")
     tpot_budgets = ListInput("s", positive=True, symbol=r"\tau", doc="Time-per-token budgets, one result each.")
-    caches_something = Require(workload.kv_values_per_token > 0, "the workload must cache at least one value per token")
 
     weights = Output(workload.size_in_bytes(weight_bytes_per_param), "GB", symbol="W", doc="Weight bytes, P·b_w.")
     kv_per_token = Output(workload.kv_cache_bytes_per_token(kv_bytes_per_value), "byte", doc="Cache bytes of one token.")
@@ -108,8 +111,9 @@ class KvDecodeBatchScenario(Scenario):
                                  doc="Largest batch whose weights and caches fit the device's memory (0 if none).")
     peak_rate = Output(hardware.peak, "TFLOP/s", doc="The accelerator's rate at `peak_precision`.")
     ridge = Output(peak_rate / bandwidth, "flop/byte", doc="Intensity at which the accelerator turns compute-bound.")
-    prefill_ops = Output(workload.inference_flops * prompt_tokens, "flop",
-                         doc="FLOPs of one prompt: the stated forward FLOPs per token times its tokens.")
+    prefill_ops = Output(workload.forward_flops_per_token * prompt_tokens, "flop",
+                         doc="FLOPs of one prompt: the forward FLOPs per token through the weights times its "
+                             "tokens, F_tok·n_p.")
     prefill_time = Output(prefill_ops / (peak_rate * prefill_efficiency), "ms",
                           doc="Time of one prompt at `prefill_efficiency` of the peak rate.")
 

@@ -4,7 +4,7 @@ from sympy import Rational
 
 from symbolic.catalog import Constants, Models
 from symbolic.instances import Instance
-from symbolic.model import Input, Node, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput, powers_of_two
+from symbolic.model import Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two
 
 
 class KvFootprintScenario(Scenario):
@@ -48,7 +48,6 @@ class KvFootprintScenario(Scenario):
                              doc="The model: layers and KV geometry (heads, KV heads, head width, or latent widths).")
     tokens = Input(integer=True, positive=True, symbol="T", doc="Tokens kept in the cache (one request).")
     bytes_per_value = Input("byte", positive=True, symbol="e", doc="Storage width of one cached value.")
-    caches_something = Require(workload.kv_values_per_token > 0, "the workload must cache at least one value per token")
     hardware = Node(optional=True, doc="Optional device whose memory holds the cache.")
     kv_share = Input(positive=True, at_most=1, default=None, symbol=r"\sigma",
                      doc="Share of the device's memory given to the cache (with `hardware`).")

@@ -1,16 +1,14 @@
 """Serving a transformer at a stated context and batch: time to first token, inter-token latency, memory."""
 
-from sympy import Rational, floor
+from sympy import Rational
 
 from symbolic.catalog import Hardware, Models, storage_widths
 from symbolic.catalog.workloads import TransformerWorkload
 from symbolic.functions import Exceeds
 from symbolic.instances import Instance
 from symbolic.model import (Choice, Group, Input, Node, Output, Precision, Question, Scenario, Series, Sweep,
-                            WorkloadInput, flop, powers_of_two, unit_constant)
+                            WorkloadInput, powers_of_two, unit_constant)
 
-LINEAR_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per prompt token
-ATTENTION_FLOPS_FACTOR = 4  # QKᵀ and the weighted sum of V: 2 multiply-adds per head width per token pair
 LAYER_TAX_MS = Rational(1, 100)  # framework cost per layer per decode step, ms (the reference's calibration)
 PREFILL_EFFICIENCY = Rational(1, 2)  # the reference serving model's share of peak in prefill (ServingModel.Efficiency)
 
@@ -18,8 +16,9 @@ PREFILL_EFFICIENCY = Rational(1, 2)  # the reference serving model's share of pe
 class ServingScenario(Scenario):
     """Serving `workload` on `hardware` at a stated context and batch.
 
-    The prompt of `seq_len` tokens for each of `batch_size` requests is one prefill: 2P FLOPs
-    per token for the weights and 4·L·d·S per token for attention over the prompt, at half the
+    The prompt of `seq_len` tokens for each of `batch_size` requests is one prefill: the model's
+    forward FLOPs per token through the weights (2·P_tok, the active parameters of a mixture of
+    experts) and its attention FLOPs per token over the prompt (4·L·a·d_h·S), at half the
     peak rate, plus one dispatch of the node; that is the time to first token. Each later
     token streams the weights and the batch's KV cache once from memory and pays a framework
     cost per layer; that is the inter-token latency. Weights plus cache against the device's
@@ -39,6 +38,12 @@ class ServingScenario(Scenario):
         "prefill_precision": "a key the node does not list is refused naming the listed ones; the reference silently "
                              "falls back to the headline peak (for the H100, `fp16` reads its dense 16-bit rate, "
                              "989 TFLOP/s, the same number).",
+        "result.linear_flops": "a mixture of experts is priced at its active parameters (F_tok = 2·P_a per token, the record's `forward_flops_per_token`); the reference writes 2·P with every expert, so Mixtral-8x7B's "
+                               "2,048-token prefill is 2·4.67e10·2048 = 191.3 TFLOP there and 2·1.29e10·2048 = "
+                               "52.8 TFLOP here.",
+        "result.attention_flops": "the head width is the record's `head_dim` (d_h), which the KV cache also reads; "
+                                  "the reference writes ⌊d/a⌋ here whatever `head_dim` says (the same number for "
+                                  "every catalog model but PaLM-540B: 256 against ⌊18432/48⌋ = 384).",
         "result.feasible": "the reference's `constraint_trace` sentence is not reproduced: `feasible` and the sizes "
                            "carry what it says; `prefill_chunk_time` and `decode_stall_bound` (always None from "
                            "this scenario) are left out.",
@@ -70,11 +75,11 @@ class ServingScenario(Scenario):
     prefill_precision = Precision(hardware, default="fp16", doc="Key of the node's rates pricing the prefill.")
 
     result = Group(doc="The serving model's answer, as the reference's ServingResult.")
-    linear_flops = Output(LINEAR_FLOPS_PER_PARAMETER * workload.parameters * seq_len * batch_size * flop, "TFLOP",
-                          group=result, doc="Prefill FLOPs through the weights, 2·P·S·B.")
-    attention_flops = Output(ATTENTION_FLOPS_FACTOR * workload.layers * workload.heads
-                             * floor(workload.hidden_dim / workload.heads) * seq_len**2 * batch_size * flop, "TFLOP",
-                             group=result, doc="Prefill FLOPs of attention, 4·L·a·⌊d/a⌋·S²·B.")
+    linear_flops = Output(workload.forward_flops_per_token * seq_len * batch_size, "TFLOP",
+                          group=result, doc="Prefill FLOPs through the weights, F_tok·S·B (F_tok = 2·P_tok).")
+    attention_flops = Output(workload.attention_flops_per_token(seq_len) * seq_len * batch_size, "TFLOP",
+                             group=result, doc="Prefill FLOPs of attention, each of the S·B prompt tokens over the "
+                                               "S of its prompt, 4·L·a·d_h·S²·B.")
     prompt_cache_hit_ratio = Output(0, group=result, doc="Share of the prompt served from a prompt cache (none here).")
     prefill_chunks = Output(1, group=result, doc="Chunks the prefill is split into (one here).")
     ttft = Output((linear_flops + attention_flops) / (hardware.peak * PREFILL_EFFICIENCY) + hardware.dispatch_tax,

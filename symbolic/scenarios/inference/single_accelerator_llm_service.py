@@ -6,11 +6,9 @@ from symbolic.catalog import Constants, Hardware, Models, storage_widths
 from symbolic.catalog.workloads import TransformerWorkload
 from symbolic.instances import Instance
 from symbolic.model import (Choice, Input, Node, Output, Precision, Question, Require, Scenario, Series, Sweep,
-                            WorkloadInput, flop, powers_of_two, unit_constant)
+                            WorkloadInput, powers_of_two, unit_constant)
 from symbolic.refs import Q
 
-LINEAR_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per prompt token
-ATTENTION_FLOPS_FACTOR = 4  # QKᵀ and the weighted sum of V over every token pair
 LAYER_TAX_MS = Rational(1, 100)  # framework cost per layer per decode step, ms (the reference's calibration)
 
 
@@ -18,7 +16,8 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
     """An LLM chat service on one accelerator: latency, KV residency, request rate and token cost.
 
     A request is a prompt of `prompt_tokens` and an answer of `decode_tokens`. Its prefill is
-    priced like the serving model's (2P FLOPs per token plus attention, at
+    priced like the serving model's (the model's forward FLOPs per token, 2·P_tok at the
+    parameters that work on a token, plus attention over the prompt, at
     `prefill_efficiency` of the peak, plus one dispatch); each generated token streams the
     weights and the request's KV cache once, plus 0.01 ms per layer. The cache reserve holds
     a number of whole requests; by Little's law they sustain a request rate, and so does the
@@ -34,6 +33,10 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
         "Kwon et al., Efficient memory management for LLM serving with PagedAttention, SOSP 2023.",
     )
     differs = {
+        "prefill_flops": "a mixture of experts is priced at its active parameters (F_tok = 2·P_a per token, the record's `forward_flops_per_token`); the reference writes 2·P with every expert, so Mixtral-8x7B's "
+                         "1,000-token prompt is 2·4.67e10·1000 = 93.4 TFLOP through the weights there and "
+                         "2·1.29e10·1000 = 25.8 TFLOP here; attention reads the record's `head_dim` (⌊d/a⌋ there).",
+        "request_flops": "at active parameters and the record's `head_dim`, as `prefill_flops`.",
         "dispatch_cost": "exactly L · 0.01 ms; the reference computes it as a difference of two times and carries "
                          "float noise (0.32000000000000006 ms for the registry entry).",
         "kv_capacity_tokens": "rounded half up, ⌊K/kv + 1/2⌋; the reference's Python round goes half to even, which "
@@ -81,16 +84,16 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
     ttft_target = Input("ms", positive=True, default=None, doc="Time-to-first-token target; kept, not read.")
     tpot_target = Input("ms", positive=True, default=None, doc="Time-per-output-token target; kept, not read.")
     prefill_precision = Precision(hardware, default="peak", doc="Key of the node's rates pricing the prefill.")
-    caches_something = Require(workload.kv_values_per_token > 0, "the workload must cache at least one value per token")
     holds_a_request = Require(kv_reserve >= (prompt_tokens + decode_tokens)
                               * workload.kv_cache_bytes_per_token(kv_bytes_per_value),
                               "kv_reserve must hold at least one request's KV cache")
 
     total_tokens = Output(prompt_tokens + decode_tokens, symbol="N", doc="Tokens of one request, prompt and answer.")
-    ttft = Output((LINEAR_FLOPS_PER_PARAMETER * workload.parameters * prompt_tokens
-                   + ATTENTION_FLOPS_FACTOR * workload.layers * workload.heads
-                   * floor(workload.hidden_dim / workload.heads) * prompt_tokens**2) * flop
-                  / (hardware.peak * prefill_efficiency) + hardware.dispatch_tax, "ms",
+    prefill_flops = Output((workload.forward_flops_per_token + workload.attention_flops_per_token(prompt_tokens))
+                           * prompt_tokens, "TFLOP",
+                           doc="FLOPs of the prompt's prefill: through the weights and attention over the prompt, "
+                               "(F_tok + 4·L·a·d_h·n_p)·n_p.")
+    ttft = Output(prefill_flops / (hardware.peak * prefill_efficiency) + hardware.dispatch_tax, "ms",
                   doc="Time to first token: the prompt's prefill plus one dispatch.")
     weights = Output(workload.size_in_bytes(precision), "GB", symbol="W", doc="Weight bytes, P·b.")
     bandwidth = Output(hardware.bandwidth, "TB/s", symbol=r"\beta", doc="The accelerator's memory bandwidth.")
@@ -106,10 +109,11 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
                                 doc="Tokens of cache the reserve holds (rounded).")
     resident_requests = Output(floor(kv_reserve / kv_per_request),
                                doc="Whole requests whose cache fits the reserve, ⌊K / kv_per_request⌋.")
-    request_time = Output((LINEAR_FLOPS_PER_PARAMETER * workload.parameters * total_tokens
-                           + ATTENTION_FLOPS_FACTOR * workload.layers * workload.heads
-                           * floor(workload.hidden_dim / workload.heads) * total_tokens**2) * flop
-                          / (hardware.peak * prefill_efficiency) + hardware.dispatch_tax + decode_time, "s",
+    request_flops = Output((workload.forward_flops_per_token + workload.attention_flops_per_token(total_tokens))
+                           * total_tokens, "TFLOP",
+                           doc="FLOPs of a prefill of all the request's N tokens, (F_tok + 4·L·a·d_h·N)·N.")
+    request_time = Output(request_flops / (hardware.peak * prefill_efficiency) + hardware.dispatch_tax + decode_time,
+                          "s",
                           doc="Time a request spends in the system: a prefill of all its N tokens (as the reference "
                               "prices it) plus its decode.")
     prefill_request_rate = Output(prefill_rate / prompt_tokens, "1/s", doc="Requests the prefill rate admits.")

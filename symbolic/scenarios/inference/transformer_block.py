@@ -4,8 +4,7 @@ from symbolic.catalog import Models
 from symbolic.instances import Instance
 from symbolic.model import Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, flop, powers_of_two
 
-TRAINING_FLOPS_PER_PARAMETER = 6  # forward 2 + backward 4 per weight per token (Kaplan et al. 2020)
-FORWARD_FLOPS_PER_PARAMETER = 2  # one multiply-add per weight per token
+FORWARD_FLOPS_PER_WEIGHT = 2  # one multiply-add per weight of the block per token
 
 
 class TransformerBlockScenario(Scenario):
@@ -27,6 +26,10 @@ class TransformerBlockScenario(Scenario):
         "6N training FLOPs per token).",
         "Radford et al., Language models are unsupervised multitask learners, 2019 (GPT-2's layout).",
     )
+    differs = {
+        "six_p_step_flops": "the record's training FLOPs per token, 6·P_tok at the parameters that work on a token "
+                            "(a mixture of experts: the active ones); the reference writes 6·P with every expert.",
+    }
     examples = """\
 >>> from generated import Scenarios
 >>> s = Scenarios.Gpt2XlBlockFullWindow
@@ -58,7 +61,7 @@ class TransformerBlockScenario(Scenario):
     batch_size = Input(integer=True, positive=True, default=1, symbol="B", doc="Sequences per training step.")
 
     d, L, S, f, a, B = workload.hidden_dim, workload.layers, context_tokens, ffn_multiple, attention_projections, batch_size
-    V, C, P = workload.vocab_size, workload.context_length, workload.parameters
+    V, C = workload.vocab_size, workload.context_length
 
     width = Output(d, doc="Model width d.")
     attention_weights_per_block = Output(a * d**2, symbol="A_b", doc="Attention projection weights of one block, a·d².")
@@ -77,9 +80,9 @@ class TransformerBlockScenario(Scenario):
         doc="GPT-2's layout in full: per block a packed QKV projection (3d² + 3d), the output projection "
         "(d² + d), the MLP (f·d² + f·d and f·d² + d) and two LayerNorms (4d); token (V·d) and position (C·d) "
         "tables and a final LayerNorm (2d). It counts Q, K, V, O whatever `attention_projections` says.")
-    flops_per_token = Output(FORWARD_FLOPS_PER_PARAMETER * block_weights * flop, "flop",
+    flops_per_token = Output(FORWARD_FLOPS_PER_WEIGHT * block_weights * flop, "flop",
                              doc="Forward FLOPs of the blocks per token, 2 per block weight.")
-    output_layer_flops = Output(FORWARD_FLOPS_PER_PARAMETER * token_table * flop, "flop",
+    output_layer_flops = Output(FORWARD_FLOPS_PER_WEIGHT * token_table * flop, "flop",
                                 doc="Forward FLOPs of the output (unembedding) layer per token, 2·V·d.")
     dense_macs = Output(weights_per_block * S, doc="Multiply-adds of one block's dense layers over the context.")
     attention_macs = Output(2 * S**2 * d, doc="Multiply-adds of one block's attention: S²·d for Q·Kᵀ, S²·d for the "
@@ -96,13 +99,14 @@ class TransformerBlockScenario(Scenario):
     prompt_flops = Output(prompt_dense_flops + prompt_attention_flops, "flop", doc="FLOPs of one prompt, all blocks.")
     attention_time_at_peak = Output(prompt_attention_flops / hardware.peak_flops, "minute",
                                     doc="Time of one prompt's attention FLOPs at the device's headline peak.")
-    training_to_forward = Output(TRAINING_FLOPS_PER_PARAMETER * P / (FORWARD_FLOPS_PER_PARAMETER * P),
-                                 doc="Training over forward FLOPs per token, 6P/2P = 3.")
+    training_to_forward = Output(workload.training_flops_per_token / workload.forward_flops_per_token,
+                                 doc="Training over forward FLOPs per token, 6·P_tok/(2·P_tok) = 3.")
     layer_forward_flops = Output(2 * block_macs * B * flop, "GFLOP", doc="Forward FLOPs of one block for the batch.")
     training_step_flops = Output(layer_forward_flops * L * training_to_forward, "TFLOP",
                                  doc="FLOPs of one training step of every block for the batch.")
-    six_p_step_flops = Output(TRAINING_FLOPS_PER_PARAMETER * P * B * S * flop, "TFLOP",
-                              doc="The same step by the 6·P·tokens rule.")
+    six_p_step_flops = Output(workload.training_flops_per_token * B * S, "TFLOP",
+                              doc="The same step by the 6·P_tok·tokens rule (the model's training FLOPs per "
+                                  "token, at the parameters that work on a token).")
     attention_step_flops = Output(2 * attention_macs * B * L * training_to_forward * flop, "TFLOP",
                                   doc="The attention part of the training step.")
 

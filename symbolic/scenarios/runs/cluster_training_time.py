@@ -3,18 +3,15 @@
 from symbolic.catalog import Constants, Hardware, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
 from symbolic.instances import Instance
-from symbolic.model import (Input, Node, Output, Precision, Question, Scenario, Series, Sweep, WorkloadInput, flop,
-                            powers_of_two)
-
-TRAINING_FLOPS_PER_PARAMETER = 6  # per token: forward 2, backward 4 (Kaplan et al. 2020; the reference's 6.0)
-
+from symbolic.model import (Input, Node, Output, Precision, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two)
 
 class ClusterTrainingTimeScenario(Scenario):
     """Training `workload` on `n_devices` × `hardware` at one end-to-end utilization (compute-bound).
 
     The workload's published training compute C, over n devices each delivering a fraction η
-    of its peak rate p, takes C/(n·p·η). With a step of `tokens_per_step` tokens (6P FLOPs
-    each, the 6PD rule) the run becomes steps; with an hourly price, its device-hours become
+    of its peak rate p, takes C/(n·p·η). With a step of `tokens_per_step` tokens (the model's
+    training FLOPs per token each, 6·P_tok: the 6PD rule at the parameters that work on a
+    token) the run becomes steps; with an hourly price, its device-hours become
     a rental cost; every device drawing its TDP for the whole run gives the energy.
     """
 
@@ -27,6 +24,11 @@ class ClusterTrainingTimeScenario(Scenario):
         "(training time = 6PD / (n·p·utilization)).",
     )
     differs = {
+        "training_tokens": "a mixture of experts is priced at its active parameters (6·P_a FLOPs per token, the "
+                           "record's `training_flops_per_token`); the reference divides by 6·P with every expert, "
+                           "which gives a mixture of experts P/P_a too few tokens (Mixtral-8x7B: 3.6×).",
+        "step_operations": "6·P_tok·B_t at the parameters that work on a token (the reference: 6·P with every "
+                           "expert); `steps` follows.",
         "peak_rate": "in TFLOP/s for every node and precision; the reference returns the rate as stored (TFLOPs/s, "
                      "TOPS, ...).",
         "peak_precision": "a key the node does not list is refused naming the listed ones (the reference raises a bare "
@@ -52,7 +54,7 @@ class ClusterTrainingTimeScenario(Scenario):
     questions = (Question(solve_for="n_devices", where="training_time", equals="30 d"),)
 
     workload = WorkloadInput(TransformerWorkload, requires=("parameters",),
-                             doc="The model: its published `training_ops` C and parameter count P are read.")
+                             doc="The model: its published `training_ops` C and training FLOPs per token are read.")
     hardware = Node(doc="The accelerator: its peak rate and (for the energies) TDP.")
     n_devices = Input(integer=True, positive=True, symbol="n", doc="Accelerators training together.")
     efficiency = Input(positive=True, at_most=1, symbol=r"\eta", doc="End-to-end utilization: delivered over peak.")
@@ -66,10 +68,10 @@ class ClusterTrainingTimeScenario(Scenario):
     peak_rate = Output(hardware.peak, "TFLOP/s", symbol="p", doc="Peak rate of one device.")
     delivered_rate = Output(n_devices * peak_rate * efficiency, "TFLOP/s", doc="Rate the devices deliver together.")
     training_time = Output(workload.training_ops / delivered_rate, "d", symbol="T", doc="The run's wall-clock time.")
-    training_tokens = Output(workload.training_ops / (TRAINING_FLOPS_PER_PARAMETER * workload.parameters * flop),
-                             doc="Tokens the compute covers at 6P FLOPs per token.")
-    step_operations = Output(TRAINING_FLOPS_PER_PARAMETER * workload.parameters * flop * tokens_per_step, "TFLOP", symbol="S",
-                             doc="FLOPs of one step, 6·P·B_t.")
+    training_tokens = Output(workload.training_ops / workload.training_flops_per_token,
+                             doc="Tokens the compute covers at the model's training FLOPs per token, 6·P_tok.")
+    step_operations = Output(workload.training_flops_per_token * tokens_per_step, "TFLOP", symbol="S",
+                             doc="FLOPs of one step, 6·P_tok·B_t.")
     step_time = Output(step_operations / delivered_rate, "s", doc="Time of one step.")
     steps = Output(workload.training_ops / step_operations, doc="Steps in the run.")
     energy = Output(n_devices * hardware.tdp * training_time, "kWh", doc="Every device at its TDP for the run.")

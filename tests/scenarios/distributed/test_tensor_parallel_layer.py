@@ -79,5 +79,6 @@ def test_domains(changes, error, match):
        layers=st.integers(1, 200), h=st.integers(1, 10**5), rate=st.floats(1e9, 1e18))
 def test_evaluator_equals_exact_sympy(t, tokens, eta, k, links, p, layers, h, rate):
     args = {"tp_size": t, "tokens": tokens, "local_efficiency": eta, "links": links, "collectives_per_layer": k,
-            "workload_parameters": p, "workload_layers": layers, "workload_hidden_dim": h, "accelerator_peak": rate}
+            "workload_forward_flops_per_token": 2 * p, "workload_layers": layers, "workload_hidden_dim": h,
+            "accelerator_peak": rate}
     assert_matches_exact(flatten(evaluate(**args)), exact_outputs(Declared.model, args), rel=1e-11)

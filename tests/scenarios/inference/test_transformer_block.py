@@ -56,8 +56,8 @@ def test_step_flops_by_hand(entry, batch, layer_gflop, step_tflop, six_p_tflop, 
 
 
 def test_fields_a_workload_leaves_unset_make_only_their_outputs_unavailable():
-    s = Scenarios.Gpt2XlBlockFullWindow.variant(workload=Models.Language.Llama2_7B)  # no vocab_size, no context
-    assert s.weights_per_block == 12 * 4096**2
+    s = Scenarios.Gpt2XlBlockFullWindow.variant(workload=Models.Language.BERT_Large)  # no vocab_size, no context
+    assert s.weights_per_block == 12 * 1024**2
     for name in ("token_table", "block_rule_parameters", "output_layer_flops", "exact_parameters"):
         with pytest.raises(MissingInputError, match="vocab_size"):
             getattr(s, name)

@@ -149,7 +149,8 @@ def test_non_transformers_and_missing_heads_are_rejected():
        b=st.integers(1, 512), p=st.sampled_from([0.5, 1, 2, 4]), n=st.floats(0, 100, allow_subnormal=False), f=st.integers(1, 8),
        K=st.none() | st.integers(1, 200), k=st.none() | st.integers(1, 200))
 def test_evaluator_equals_exact_sympy(L, h, a, s, b, p, n, f, K, k):
-    workload = TransformerWorkload(name="custom", parameters=1e9, layers=L, hidden_dim=h, heads=a)
+    # a width of whole heads (a record whose width is not a multiple of its heads is refused)
+    workload = TransformerWorkload(name="custom", parameters=1e9, layers=L, hidden_dim=a * max(1, h // a), heads=a)
     e = ActivationMemoryScenario(workload=workload, micro_batch=b, seq_len=s, precision_bytes=p,
                                  normalization_per_layer=n, ffn_multiple=f, checkpoint_segments=K, checkpoints=k)
     assert_matches_exact(table_paths(flatten(e.evaluate()), {"activations"}), exact_outputs(Declared.model, e._args))

@@ -100,7 +100,8 @@ def test_policy_must_be_a_transformer_with_its_attention_shape():
        a=st.sampled_from([1, 8, 32, 64]), t=st.integers(1, 16), q=st.integers(1, 16), B=st.integers(1, 1024),
        T=st.integers(0, 10**5), D=st.none() | st.floats(1, 1000))
 def test_evaluator_equals_exact_sympy(p, c, L, h, a, t, q, B, T, D):
-    policy = TransformerWorkload(name="policy", parameters=p, layers=L, hidden_dim=h, heads=a)
+    # a width of whole heads (a record whose width is not a multiple of its heads is refused)
+    policy = TransformerWorkload(name="policy", parameters=p, layers=L, hidden_dim=a * (h // a), heads=a)
     critic = TransformerWorkload(name="critic", parameters=c, layers=1)
     s = AlignmentMemoryScenario(policy=policy, critic=critic, tp_size=t, pp_size=q, rollout_sequences=B,
                                 rollout_tokens=T, device_memory=D)
