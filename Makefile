@@ -23,12 +23,13 @@ check: install  ## fail if generated/ is stale, hand-edited or orphaned
 lint: install
 	$(PY) -m ruff check symbolic generated tests benchmarks
 	$(PY) -m mypy
+	$(VENV)/bin/lint-imports --no-cache  # the layer contracts in pyproject.toml
 
 test: check lint  ## freshness, lint, then the test suite
 	$(PY) -m pytest -q
 
 demo: generate  ## the main job: regenerate, then print every named scenario's outputs
-	$(PY) -m symbolic.demo
+	$(PY) -m symbolic.cli.demo
 
 docs: generate  ## build the static docs site into build/site (MkDocs + Material; math typeset offline by KaTeX)
 	$(PY) docsite/build.py site

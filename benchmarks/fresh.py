@@ -56,7 +56,7 @@ t0 = time.perf_counter()
 import sympy
 t1 = time.perf_counter()
 from symbolic.codegen import render
-from symbolic.codegen.discover import discover
+from symbolic.scenarios.discover import discover
 t2 = time.perf_counter()
 try:  # the docs' charts, when the generator draws them: shared by every scenario
     import matplotlib.pyplot

@@ -28,7 +28,7 @@ WITHIN_ONE_ULP = 0.99  # share of the rational-valued float outputs within 1 ulp
 
 def measure() -> dict[str, Any]:
     from generated import Scenarios
-    from symbolic.codegen.discover import discover
+    from symbolic.scenarios.discover import discover
 
     models = {module.model.name: module.model for module in discover()}
     rows = []

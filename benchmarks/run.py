@@ -37,6 +37,7 @@ import handwritten
 import pint_formulas
 import rounding
 import search_bench
+import suite
 import synthetic
 from report import API, CANDIDATES, HAND, LAMBDIFY, PINT, RAW, SUBS, report, shown
 from sympy_forms import Forms
@@ -328,7 +329,12 @@ def main() -> None:
                         help="only the design-space search, merged into the existing results.json")
     parser.add_argument("--rounding-only", action="store_true",
                         help="only the rounding of the evaluators against exact sympy, merged into results.json")
+    parser.add_argument("--suite-only", action="store_true",
+                        help=f"only make test at {suite.COUNT} scenarios, merged into the existing results.json")
     options = parser.parse_args()
+    if options.suite_only:
+        suite.merge_into(ROOT / "benchmarks" / "results.json")
+        return
     if options.rounding_only:
         rounding.merge_into(ROOT / "benchmarks" / "results.json")
         return
@@ -357,11 +363,12 @@ def main() -> None:
     records += section("CLI start-up", cli, rounds["cli"])
     searched = section("design-space search", search_bench.measure, 1 if options.quick else 3)
     rounded = section("rounding against exact sympy", rounding.measure)
+    suite_info = section(f"make test at {suite.COUNT} scenarios", suite.measure)
     pipeline = section("pipeline at 50 scenarios", synthetic.measure, 1 if options.quick else 3)
     found = (targets(evaluations, sweep_info, records) + search_bench.targets(searched) + rounding.targets(rounded)
-             + synthetic.targets(pipeline))
+             + suite.targets(suite_info) + synthetic.targets(pipeline))
     text = (report(evaluations, sweep_info, records, found) + "\n\n" + search_bench.table(searched) + "\n\n"
-            + rounding.table(rounded) + "\n\n"
+            + rounding.table(rounded) + "\n\n" + suite.table(suite_info) + "\n\n"
             + synthetic.table(pipeline))  # the pipeline's block last: --pipeline-only replaces the tail
     elapsed = time.perf_counter() - started
     print(text)
@@ -400,6 +407,7 @@ def main() -> None:
         "pipeline": pipeline,
         "search": searched,
         "rounding": rounded,
+        "suite": suite_info,
         "targets": found,
         "table": text,
     }

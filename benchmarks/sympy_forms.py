@@ -1,6 +1,6 @@
 """The sympy baselines: every output's closed form, lambdified (no CSE) or substituted.
 
-The closed forms are the docs' (``symbolic.closed.closed_forms``): each visible
+The closed forms are the docs' (``symbolic.analysis.closed.closed_forms``): each visible
 output in terms of the inputs only. A closed form is dimensional (every input symbol
 stands for a number in its declared unit, ``[flop]`` for the unit), so to return numbers
 in display units each input ``x`` becomes ``scale(x)·x`` and the form is divided by the
@@ -19,9 +19,9 @@ from typing import Any
 
 import sympy
 
-from symbolic.closed import closed_forms
-from symbolic.dimensions import scale_of_unit
-from symbolic.functions import Len
+from symbolic.analysis.closed import closed_forms
+from symbolic.analysis.dimensions import scale_of_unit
+from symbolic.model.functions import Len
 from symbolic.model import UNIT_SYMBOLS, ScenarioModel
 
 

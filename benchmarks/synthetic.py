@@ -44,6 +44,13 @@ def build_tree(root: Path, count: int = COUNT) -> list[str]:
     (root / "benchmarks").mkdir()
     shutil.copy(ROOT / "benchmarks" / "results.json", root / "benchmarks" / "results.json")
     (root / "generated").mkdir()
+    return add_copies(root, count)
+
+
+def add_copies(root: Path, count: int, tests: Path | None = None) -> list[str]:
+    """Fill ``root``'s scenario folders with renamed copies of its scenarios up to ``count``
+    modules; their snake names. With ``tests`` (the tree's scenario-test folder), each copy
+    gets its scenario's own test file too, renamed the same way (``test_<module>_copyN.py``)."""
     originals = sorted((root / "symbolic" / "scenarios").glob("*/[!_]*.py"))
     names = [path.stem for path in originals]
     copy = 0
@@ -52,14 +59,29 @@ def build_tree(root: Path, count: int = COUNT) -> list[str]:
         copy += 1
         text = source.read_text(encoding="utf-8")
         suffix = f"Copy{copy}"
+        renames = {}
         for found in _names(text):
             name = next(part for part in found if part)
-            renamed = name.replace("Scenario", f"{suffix}Scenario") if name.endswith("Scenario") else name + suffix
-            text = re.sub(rf"\b{name}\b", renamed, text)
+            renames[name] = name.replace("Scenario", f"{suffix}Scenario") if name.endswith("Scenario") else name + suffix
         target = source.with_name(f"{source.stem}_copy{copy}.py")
-        target.write_text(text, encoding="utf-8")
+        target.write_text(_renamed(text, renames), encoding="utf-8")
         names.append(target.stem)
+        if tests is not None:
+            family = source.parent.name
+            modules = {rf"(?<=generated\.){source.stem}\b": target.stem,  # the copy's own modules, where imported
+                       rf"(?<=scenarios\.{family}\.){source.stem}\b": target.stem}
+            for test in tests.glob(f"**/test_{source.stem}.py"):
+                text = _renamed(test.read_text(encoding="utf-8"), renames)
+                for pattern, name in modules.items():
+                    text = re.sub(pattern, name, text)
+                test.with_name(f"test_{target.stem}.py").write_text(text, encoding="utf-8")
     return names
+
+
+def _renamed(text: str, renames: dict[str, str]) -> str:
+    for name, renamed in renames.items():
+        text = re.sub(rf"\b{name}\b", renamed, text)
+    return text
 
 
 def _run(root: Path, *argv: str) -> float:

@@ -18,6 +18,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from symbolic.runtime.provided import use_memory_type
+
 # Each public name and the module that defines it. A name's module is imported when the name
 # is first read, so ``import generated`` imports no scenario and no catalog tier, and a
 # script pays only for what it touches (one scenario, the nodes it names).
@@ -282,6 +284,11 @@ __all__ = [
     "Workload",
     "ZeroShardingScenario",
 ]
+
+
+# ``node.memory`` is a record of the generated systems types (its derived quantities included);
+# the runtime below this package is handed it here, imported on first use.
+use_memory_type(lambda: import_module("generated.systems").MemorySystem)
 
 
 def __getattr__(name: str) -> Any:

@@ -14,6 +14,7 @@ from importlib import import_module
 from typing import Any
 
 from symbolic.runtime.namespace import Namespace
+from symbolic.runtime.records import use_catalog
 from symbolic.runtime.units import Q_
 
 __all__ = ["Constants", "Datasets", "Hardware", "Models", "Systems"]
@@ -3126,3 +3127,16 @@ Systems = Namespace(
         ),
     },
 )
+
+
+def entry(path: str) -> Any:
+    """The catalog entry at a registry path such as ``Systems.Clusters.Training_1K``: how a
+    catalog entry unpickles, as the same entry."""
+    root, *parts = path.split(".")
+    value = globals()[root]
+    for part in parts:
+        value = getattr(value, part)
+    return value
+
+
+use_catalog(entry)

@@ -61,7 +61,7 @@ def __dir__() -> list[str]:
 
 
 def solve(scenario: Any, unknown: str, output: str, target: Any) -> Any:
-    """Solve ``output = target`` for the input ``unknown`` (see ``symbolic.solving.solve``).
+    """Solve ``output = target`` for the input ``unknown`` (see ``symbolic.analysis.solving.solve``).
 
         >>> import mlsysym
         >>> fit = mlsysym.solve(mlsysym.Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total",
@@ -69,32 +69,32 @@ def solve(scenario: Any, unknown: str, output: str, target: Any) -> Any:
         >>> round(fit.values[0])
         238609294
     """
-    from symbolic import solving
+    from symbolic.analysis import solving
 
     return solving.solve(scenario, unknown, output, target)
 
 
 def scaling(scenario: Any, output: str) -> Any:
-    """Leading-order growth of ``output`` in each input (see ``symbolic.derive.scaling``).
+    """Leading-order growth of ``output`` in each input (see ``symbolic.analysis.derive.scaling``).
 
         >>> import mlsysym
         >>> mlsysym.scaling(mlsysym.Scenarios.PhoneFullUpdateWorkingSet, "total").per_input["parameters"]
         1
     """
-    from symbolic import derive
+    from symbolic.analysis import derive
 
     return derive.scaling(scenario, output)
 
 
 def closed_form(scenario: Any, output: str) -> Any:
     """``output`` as a sympy expression of the inputs only (base units)."""
-    from symbolic import derive
+    from symbolic.analysis import derive
 
     return derive.closed_form(scenario, output)
 
 
 def derivative(scenario: Any, output: str, with_respect_to: str) -> Any:
     """The exact partial derivative of ``output``'s closed form (base units)."""
-    from symbolic import derive
+    from symbolic.analysis import derive
 
     return derive.derivative(scenario, output, with_respect_to)

@@ -7,8 +7,8 @@ from typing import Any
 
 import sympy
 
-from symbolic.dimensions import scale_of_unit
-from symbolic.functions import Given, Len
+from symbolic.analysis.dimensions import scale_of_unit
+from symbolic.model.functions import Given, Len
 from symbolic.model import UNIT_SYMBOLS, ScenarioModel, _symbols
 from symbolic.runtime.validation import REQUIRED
 

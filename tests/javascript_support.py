@@ -8,14 +8,21 @@ Python evaluator's, relative 1e-12 for floats and exactly for integers.
 
 from __future__ import annotations
 
+import json
 import math
 import random
+import shutil
+import subprocess
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 import generated
 from generated import Hardware, MlsysymError, Scenarios
 from symbolic.runtime.validation import ListSpec
 
+JS = Path(__file__).resolve().parents[1] / "generated" / "js"
 LIMIT = 2**53 - 1  # the largest integer every smaller one of which a double holds
 
 
@@ -169,3 +176,48 @@ def has_big_integer(tree: Any) -> bool:
     if isinstance(tree, list):
         return any(has_big_integer(value) for value in tree)
     return isinstance(tree, int) and not isinstance(tree, bool) and abs(tree) > LIMIT
+
+
+# Reads [[module, args, floats], ...] and [[helper, args], ...]; answers {"results": [...], "helpers": [...]}.
+RUNNER = """
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { join } from "node:path";
+const [root] = process.argv.slice(1);
+const batch = JSON.parse(readFileSync(0, "utf8"));
+const modules = {};
+const results = [];
+for (const [module, args, floats] of batch.cases) {
+  modules[module] ??= await import(pathToFileURL(join(root, module + ".mjs")).href);
+  try {
+    results.push({ok: modules[module].evaluate(args, floats)});
+  } catch (error) {
+    results.push({error: error.name, message: error.message});
+  }
+}
+const ops = await import(pathToFileURL(join(root, "mathops.mjs")).href);
+const helpers = batch.helpers.map(([name, args]) => {
+  try { return {ok: ops[name](...args)}; } catch (error) { return {error: error.name, message: error.message}; }
+});
+const requirements = [];
+for (const [module, values] of batch.requirements) {
+  modules[module] ??= await import(pathToFileURL(join(root, module + ".mjs")).href);
+  requirements.push(modules[module].requirements.map((r) => r.names.some((n) => values[n] == null) ? null
+    : r.check(...r.names.map((n) => values[n]))));
+}
+// A whole double beyond 2^53 - 1 is written with all its digits: JSON's shortest form
+// (14715537428900119000 for 14715537428900118528) would read back as another integer.
+const exact = (key, value) => (typeof value === "number" && Number.isInteger(value)
+  && Math.abs(value) > Number.MAX_SAFE_INTEGER ? {$big: BigInt(value).toString()} : value);
+process.stdout.write(JSON.stringify({results, helpers, requirements}, exact));
+"""
+
+
+def run_node(payload: dict) -> dict:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("Node.js is missing: apt-get install nodejs (docsite/debian-packages.txt)")
+    done = subprocess.run([node, "--input-type=module", "-e", RUNNER, str(JS)], input=json.dumps(payload),
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout, object_hook=lambda item: int(item["$big"]) if set(item) == {"$big"} else item)

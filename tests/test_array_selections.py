@@ -19,7 +19,7 @@ import pytest
 import sympy
 
 from symbolic.codegen.pyprint import HELPERS, EvaluatorPrinter
-from symbolic.functions import CeilLog2, Exceeds, Given
+from symbolic.model.functions import CeilLog2, Exceeds, Given
 from symbolic.runtime import mathops
 
 x, y = sympy.symbols("x y", positive=True, integer=True)

@@ -157,7 +157,8 @@ def test_matrix_covers_every_input_of_every_scenario():
 def _required(cls):
     return ([s.name for s in cls._specs if s.default is REQUIRED]
             + [p.name for p in cls._precisions if p.default is REQUIRED]
-            + [n.name for n in cls._nodes if not n.optional] + [s.name for s in cls._scenarios if not s.optional])
+            + [n.name for n in cls._nodes if not n.optional] + [s.name for s in cls._scenarios if not s.optional]
+            + [w.name for w in cls._workloads] + [c.name for c in cls._choices if c.default is REQUIRED])
 
 
 def test_missing_required_input_at_construction():

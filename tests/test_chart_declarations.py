@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from symbolic.codegen.charts import check_chart
-from symbolic.codegen.discover import discover
+from symbolic.scenarios.discover import discover
 from symbolic.runtime.errors import DeclarationError
 
 

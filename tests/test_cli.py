@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import json
 import subprocess
 import sys
@@ -14,14 +16,34 @@ from hypothesis import strategies as st
 
 import generated
 from generated import MlsysymError, Q_, Scenarios
-from symbolic.cli import UsageError, build, parse_setting
+from symbolic.cli import UsageError, build, main, parse_setting
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
+def run_process(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "symbolic.cli", *args], cwd=ROOT, capture_output=True, text=True,
                           check=False)
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    """``mlsysym ARGS`` in this process: its exit status and what it printed. A fresh interpreter
+    per command cost about a second each (sympy and the declarations loaded again for every
+    solve); the entry point as users run it is tested through a subprocess below."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main(list(args))
+        except SystemExit as error:  # argparse's usage errors
+            status = error.code if isinstance(error.code, int) else 1
+    return subprocess.CompletedProcess(list(args), status, out.getvalue(), err.getvalue())
+
+
+def test_list_and_show_through_the_real_entry_point():
+    out = run_process("list")
+    assert out.returncode == 0 and "MnistTwoLayerTrainingStepOnH100" in out.stdout
+    assert run_process("show", "MnistTwoLayerTrainingStepOnH10").returncode == 2
+    assert run_process("frobnicate").returncode == 2
 
 
 def test_list_and_show():
@@ -298,7 +320,9 @@ def test_list_a_class_shows_its_inputs_and_outputs():
     assert names == list(generated.HostDispatchScenario.input_names())
     assert {"path": "host_time", "unit": "µs"} in data["outputs"]
     by_name = {row["name"]: row for row in data["inputs"]}
-    assert by_name["launches_per_block"]["default"] == "= ops_per_block" and by_name["blocks"]["default"] == "1"
+    assert (by_name["launches_per_block"]["default"], by_name["launches_per_block"]["default_rule"]) == (
+        None, "ops_per_block") and by_name["launches_per_block"]["required"] is False
+    assert by_name["blocks"]["default"] == 1 and by_name["blocks"]["kind"] == "integer"
     assert run("list", "NoSuchThing").returncode == 2
 
 
@@ -360,6 +384,7 @@ def test_set_reads_a_keyed_list_as_names_and_numbers():
 
     class Paths(ScenarioBase):  # only what --set parsing reads: the declared inputs
         _specs = (ListSpec("alphas", "µs", keyed=True),)
+        _input_order = ("alphas",)
 
     name, value = parse_setting(Paths, "alphas=a:1, 'b': 2 ms")
     assert name == "alphas" and list(value) == ["a", "b"] and value["a"] == 1 and value["b"] == Q_(2, "ms")
@@ -395,8 +420,8 @@ def test_explain_writes_list_entries_and_sums_out_as_numbers(name, output, numbe
 def test_unrolled_writes_out_fixed_ranges_only():
     import sympy
 
-    from symbolic import derive
-    from symbolic.functions import Len, MaxOver
+    from symbolic.analysis import derive
+    from symbolic.model.functions import Len, MaxOver
 
     w, n = sympy.IndexedBase("w"), sympy.Symbol("n", integer=True)
     i, j = sympy.symbols("i j", integer=True)
@@ -436,12 +461,89 @@ def test_repeated_inputs_lost_values_and_inequalities_are_usage_errors(argv, mes
     assert message in capsys.readouterr().err
 
 
-def test_solve_in_python_says_how_to_give_a_target_value():
+def test_solve_in_python_reads_a_quantity_string_as_the_command_line_does():
+    """``"8 GiB"`` was read as an output's name; it is a value now, read by the parser of
+    ``--where total=8GiB``. By hand: total = P·b·(a + m + 2) = P·4 B·(5 + 2 + 2) = 36 B·P, so
+    8 GiB = 2**33 B gives P = 2**33 / 36."""
     import mlsysym
-    from symbolic.derive import DerivationError
+    from symbolic.analysis.derive import DerivationError
 
-    with pytest.raises(DerivationError, match=r"the target '8 GiB' is not an output .*e\.g\. Q_\('8 GiB'\)"):
-        mlsysym.solve(Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total", "8 GiB")
+    entry = Scenarios.PhoneFullUpdateWorkingSet
+    for text in ("8 GiB", "8GiB", " 8 GiB ", "8192 MiB"):
+        assert mlsysym.solve(entry, "parameters", "total", text).values == [pytest.approx(2**33 / 36, rel=1e-15)], text
+    assert mlsysym.solve(entry, "parameters", "total", "360").values == [pytest.approx(1e7)]  # MB, the display unit
+    with pytest.raises(DerivationError, match="did you mean total"):
+        mlsysym.solve(entry, "parameters", "total", "totl")
+    with pytest.raises(DerivationError, match="'GiBB' in '8 GiBB' is not a known unit"):
+        mlsysym.solve(entry, "parameters", "total", "8 GiBB")
+    with pytest.raises(DerivationError, match="cannot read '4,8' as one number"):
+        mlsysym.solve(entry, "parameters", "total", "4,8")
+    with pytest.raises(DerivationError, match="total is MB; got 8 s"):
+        mlsysym.solve(entry, "parameters", "total", "8 s")
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from symbolic.cli import main
+
+    status = main(list(argv))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_solve_takes_set_on_an_entry_and_on_a_class(capsys):
+    """Decode is compute-bound where 2·P·B/peak = P·b/bw, at B = peak·b / (2·bw): with int8
+    weights (b = 1 B) half the fp16 batch. From a class, every input by --set: total =
+    P·b·(a + m + 2) = P·2 B·2 with a = m = 0, so 8 GiB = 2**33 B at P = 2**31."""
+    from generated import Hardware
+
+    h100 = Hardware.Cloud.H100
+    crossing = (h100.peak_flops * Q_(1, "byte") / Q_(1, "flop") / (2 * h100.memory_bandwidth)).to("").magnitude
+    status, out, err = cli(capsys, "--json", "solve", "Llama3_70B_DecodeH100", "--set", "precision=int8",
+                           "--for", "batch_size", "--where", "result.compute_time=result.memory_time")
+    assert status == 0, err
+    assert json.loads(out)["values"] == [pytest.approx(crossing, rel=1e-12)]
+    status, out, err = cli(capsys, "--json", "solve", "UpdateWorkingSetScenario", "--set", "parameters=1",
+                           "--set", "bytes_per_param=2B", "--set", "optimizer_moments=0", "--set", "activation_factor=0",
+                           "--set", "activation_factor_high=0", "--for", "parameters", "--where", "total=8GiB")
+    assert status == 0, err
+    assert json.loads(out)["values"] == [2.0**31]
+
+
+def test_sensitivity_explain_and_scaling_take_set(capsys):
+    """host_time = dispatch·(forward_ops + 1) + launch·(backward_ops + forward_ops); the entry
+    has 4 forward and 5 backward operators at 10 µs dispatch and 5 µs launch. With launch = 0
+    the host time is all dispatch: its elasticity in dispatch is exactly 1 (at the entry,
+    50 / 95), explain gives 10 µs · 5 = 50 µs, and backward_ops no longer moves it."""
+    entry = "MnistTwoLayerTrainingStepOnH100"
+    status, out, err = cli(capsys, "--json", "sensitivity", entry, "host.host_time", "--set", "launch=0")
+    assert status == 0, err
+    elasticity = {row["input"]: row["elasticity"] for row in json.loads(out)}
+    assert elasticity["dispatch"] == pytest.approx(1.0, rel=1e-12) and elasticity.get("launch") in (None, 0)
+    status, out, err = cli(capsys, "--json", "sensitivity", entry, "host.host_time")
+    assert {row["input"]: row["elasticity"] for row in json.loads(out)}["dispatch"] == pytest.approx(50 / 95)
+    status, out, err = cli(capsys, "explain", entry, "host.host_time", "--set", "launch=0")
+    assert status == 0 and "  result       host.host_time = 50 µs" in out.splitlines(), out
+    status, out, err = cli(capsys, "--json", "scaling", entry, "host.host_time", "--set", "launch=0")
+    assert status == 0, err
+    assert json.loads(out)["per_input"] == {"forward_ops": "1", "dispatch": "1"}
+    status, out, err = cli(capsys, "--json", "scaling", entry, "host.host_time")
+    assert json.loads(out)["per_input"] == {"forward_ops": "1", "backward_ops": "1", "dispatch": "1", "launch": "1"}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["sensitivity", "MnistTwoLayerTrainingStepOnH100", "host.host_time", "--set", "lanch=0"], "did you mean launch"),
+    (["explain", "MnistTwoLayerTrainingStepOnH100", "host.host_time", "--set", "launch=5 byte"], "launch"),
+    (["scaling", "MnistTwoLayerTrainingStepOnH100", "host.host_time", "--set", "launch=4,8"], "cannot read '4,8'"),
+    (["solve", "MnistTwoLayerTrainingStepOnH100", "--set", "dispatch=1us", "--set", "dispatch=2us", "--for",
+      "batch_size", "--where", "compute_time=memory_time"], "--set dispatch is given twice"),
+    (["solve", "DecodeScenario", "--set", "tp_size=2", "--for", "batch_size", "--where", "result.compute_time=1ms"],
+     "'workload'"),
+    (["scaling", "DecodeScenari", "result.memory_time", "--set", "tp_size=2"], "did you mean DecodeScenario"),
+    (["solve", "PhoneFullUpdateWorkingSet", "--for", "parameters", "--where", "total=totl"], "did you mean total"),
+])
+def test_set_on_the_analysis_commands_refuses_bad_input_with_exit_2(argv, message, capsys):
+    status, _, err = cli(capsys, *argv)
+    assert status == 2 and message in err, err
 
 
 def test_json_output_is_strict_even_for_a_non_finite_number():

@@ -9,9 +9,9 @@ from sympy import Sum
 
 import generated.mlp_training_step
 from generated import HostDispatchScenario, Scenarios
-from symbolic.codegen.discover import ScenarioModule
+from symbolic.scenarios.discover import ScenarioModule
 from symbolic.codegen.render import render_all
-from symbolic.functions import Len, index
+from symbolic.model.functions import Len, index
 from symbolic.model import Input, ListInput, Output, PerItem, Scenario, Sub
 from symbolic.runtime.errors import DeclarationError
 

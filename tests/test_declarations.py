@@ -6,8 +6,8 @@ import pytest
 import sympy
 from sympy import Min
 
-from symbolic.codegen import discover as discovery
-from symbolic.codegen.discover import check_unique_names, discover
+from symbolic.scenarios import discover as discovery
+from symbolic.scenarios.discover import check_unique_names, discover
 from symbolic.model import Group, Input, Output, Question, Scenario, Series, Sweep, Table, key
 from symbolic.runtime.errors import DeclarationError, DuplicateNameError
 from symbolic.scenarios import FAMILIES
@@ -146,7 +146,7 @@ def test_category_is_the_family_folder():
     modules = discover()
     assert {m.family for m in modules} <= set(FAMILIES)
     for module in modules:
-        assert module.model.category == FAMILIES[module.family]
+        assert module.category == FAMILIES[module.family]
         assert module.source == f"symbolic/scenarios/{module.family}/{module.name}.py"
     with pytest.raises(DeclarationError, match="the category is the family folder"):
         class Categorised(Scenario):

@@ -9,7 +9,7 @@ import math
 import pytest
 import sympy
 
-from symbolic.codegen.discover import ScenarioModule
+from symbolic.scenarios.discover import ScenarioModule
 from symbolic.codegen.render import render_all
 from symbolic.model import Choice, Input, Output, Require, Scenario
 from symbolic.runtime.errors import DeclarationError, InputTypeError, MissingInputError, ScenarioInputError
@@ -70,7 +70,7 @@ def test_a_choice_without_default_is_required():
     files = render_all([ScenarioModule("needs", "inference", Needs.model, ())])
     namespace: dict = {}
     exec(compile(files["generated/needs.py"], "generated/needs.py", "exec"), namespace)  # noqa: S102
-    with pytest.raises(MissingInputError, match="'precision' was not given; expected one of fp32"):
+    with pytest.raises(MissingInputError, match=r"required input was not given: 'precision' \(one of fp32 \(4 B\)\)"):
         namespace["Needs"]()
 
 

@@ -10,11 +10,11 @@ import re
 
 import pytest
 
-from symbolic.codegen.discover import ScenarioModule
+from symbolic.scenarios.discover import ScenarioModule
 from symbolic.codegen.render import render_all
 import sympy
 
-from symbolic.solving import solve
+from symbolic.analysis.solving import solve
 from symbolic.model import Input, Output, Scenario, ScenarioInput, Table
 from symbolic.runtime.errors import DeclarationError, MissingInputError
 

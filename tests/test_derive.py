@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generated import Q_, Scenarios
-from symbolic import derive, solving
+from symbolic.analysis import derive, solving
 from symbolic.runtime.analysis import compare, sensitivity
 
 STEP = Scenarios.MnistTwoLayerTrainingStepOnH100

@@ -16,9 +16,10 @@ import pytest
 import generated
 from symbolic.codegen.breaking import fit
 from symbolic.catalog import hardware_records
-from symbolic.codegen.discover import discover
+from symbolic.scenarios.discover import discover
 from symbolic.codegen.site_pages import node_anchor, slug, units_page
-from symbolic.codegen.worked import evaluate, instance_values, number_latex, worked_example
+from symbolic.analysis.exact import evaluate, instance_values
+from symbolic.codegen.worked import number_latex, worked_example
 from docsite_support import ROOT, built_site
 
 DOCS = ROOT / "generated" / "docs"

@@ -10,7 +10,7 @@ import pytest
 from conftest import assert_matches_exact, exact_outputs, flatten, table_paths
 
 from generated import Scenarios
-from symbolic.codegen.discover import discover
+from symbolic.scenarios.discover import discover
 
 MODELS = {module.model.name: module.model for module in discover()}
 

@@ -41,7 +41,7 @@ BLOCK_SYMPY = "import sys; sys.modules['sympy'] = None; "
 @pytest.mark.parametrize("code", [
     "import mlsysym; mlsysym.solve(mlsysym.Scenarios.PhoneFullUpdateWorkingSet, 'parameters', 'total', 1)",
     "import mlsysym; mlsysym.scaling(mlsysym.Scenarios.PhoneFullUpdateWorkingSet, 'total')",
-    "import symbolic.derive",
+    "import symbolic.analysis.derive",
 ])
 def test_derivations_without_the_generator_extra_name_it(code):
     out = subprocess.run([sys.executable, "-c", BLOCK_SYMPY + code], cwd=ROOT, capture_output=True, text=True,
@@ -60,7 +60,7 @@ def test_cli_commands_without_the_generator_extra_say_which_extra(command):
     assert "pip install 'mlsysym[generator]'" in out.stderr
 
 
-@pytest.mark.parametrize("module", ["mlsysym", "symbolic.derive", "symbolic.explain", "symbolic.runtime.sweep",
+@pytest.mark.parametrize("module", ["mlsysym", "symbolic.analysis.derive", "symbolic.codegen.explain", "symbolic.runtime.sweep",
                                     "symbolic.runtime.analysis"])
 def test_documented_examples_run(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import generated
 from generated import DatasetProfile, Datasets, Hardware, MlsysymError, Q_, ScenarioBase, Scenarios
-from symbolic.codegen.discover import discover
-from symbolic.closed import closed_forms
+from symbolic.scenarios.discover import discover
+from symbolic.analysis.closed import closed_forms
 from symbolic.runtime.validation import ListSpec
 
 # MLSYSYM_FUZZ_EXAMPLES=20000 for a long local run; CI runs the default.

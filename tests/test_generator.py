@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from symbolic.codegen import keys
-from symbolic.codegen.discover import ScenarioModule
+from symbolic.scenarios.discover import ScenarioModule
 from symbolic.codegen.render import render_all
 from symbolic.generate import differences, on_disk
 from symbolic.generate import rendered as cached_render
@@ -60,19 +60,28 @@ def sample() -> list[str]:
     return sorted(set(first.values()) | {max(sorted(contains), key=lambda name: len(contains[name]))})
 
 
-def _fresh(seed: str, names: list[str]) -> dict[str, str]:
+def _fresh(seeds: tuple[str, ...], names: list[str]) -> list[dict[str, str]]:
+    """The files of ``names`` rendered from scratch, one interpreter per hash seed, all at once
+    (each takes a minute under load; side by side they take one)."""
     code = (
-        "import json, sys; from symbolic.codegen.discover import load; from symbolic.codegen.render import render_scenario; "
+        "import json, sys; from symbolic.scenarios.discover import load; from symbolic.codegen.render import render_scenario; "
         "print(json.dumps({p: t for n in sys.argv[1:] for p, t in render_scenario(load(n)).files.items()}))"
     )
-    env = {"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"}
-    return json.loads(subprocess.run([sys.executable, "-c", code, *names], cwd=ROOT, env=env, capture_output=True,
-                                     text=True, check=True).stdout)
+    children = [subprocess.Popen([sys.executable, "-c", code, *names], cwd=ROOT, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True,
+                                 env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"})
+                for seed in seeds]
+    renders = []
+    for child in children:
+        out, err = child.communicate()
+        assert child.returncode == 0, err[-2000:]
+        renders.append(json.loads(out))
+    return renders
 
 
 def test_a_fresh_render_of_a_sample_agrees_with_the_cache_across_hash_seeds(rendered):
     names = sample()
-    first, second = _fresh("1", names), _fresh("4242", names)
+    first, second = _fresh(("1", "4242"), names)
     assert first == second
     assert {path: rendered[path] for path in first} == first
     assert any(path.startswith("generated/docs/charts/") for path in first)
@@ -216,8 +225,8 @@ def test_requirements_and_list_lengths_prove_divisions_defined():
     """⌊E/b⌋ ≥ 1 once E ≥ b is required; a sum over a list of ≥ 2 positive widths is positive."""
     import sympy
 
-    from symbolic.domains import unproven_divisions
-    from symbolic.functions import Len, index
+    from symbolic.analysis.domains import unproven_divisions
+    from symbolic.model.functions import Len, index
     from symbolic.model import ListInput, Require
 
     k = index("k")
@@ -261,8 +270,10 @@ def test_render_cache_serves_unchanged_sources(tmp_path, monkeypatch):
     import symbolic.codegen.pipeline as pipeline
     import symbolic.codegen.render as render
     import symbolic.generate as generate
+    import symbolic.generate.cli_page as cli_page
 
     calls = []
+    monkeypatch.setattr(cli_page, "cli_page", lambda: {})
     monkeypatch.setattr(generate, "CACHE", tmp_path)
     monkeypatch.setattr(pipeline, "render_cached", lambda cache: calls.append(cache) or {"generated/x.py": "y = 2\n"})
     monkeypatch.setattr(render, "render_all", lambda: calls.append("all") or {"generated/x.py": "y = 3\n"})

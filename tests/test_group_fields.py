@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from symbolic.codegen.discover import ScenarioModule
+from symbolic.scenarios.discover import ScenarioModule
 from symbolic.codegen.render import render_all
-from symbolic.functions import Len, index
+from symbolic.model.functions import Len, index
 from symbolic.model import Echo, Group, Input, ListInput, Output, PerItem, Scenario
 from symbolic.runtime.errors import DeclarationError, DuplicateNameError
 

@@ -9,67 +9,16 @@ make the JavaScript refuse (RangeError) rather than round. Unit-level checks of 
 
 from __future__ import annotations
 
-import json
 import math
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
-from javascript_support import LIMIT, cases, floats_of, has_big_integer, mismatches, python_result
+from javascript_support import JS, LIMIT, cases, floats_of, has_big_integer, mismatches, python_result, run_node
 
 import generated
 from symbolic.runtime.mathops import ceil_log2, floor_div
 
-ROOT = Path(__file__).resolve().parents[1]
-JS = ROOT / "generated" / "js"
 RANDOM_PER_CLASS = 20
 BIG_PER_CLASS = 4  # variants with ints near 2^53, whose products pass it
-
-# Reads [[module, args, floats], ...] and [[helper, args], ...]; answers {"results": [...], "helpers": [...]}.
-RUNNER = """
-import { readFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
-import { join } from "node:path";
-const [root] = process.argv.slice(1);
-const batch = JSON.parse(readFileSync(0, "utf8"));
-const modules = {};
-const results = [];
-for (const [module, args, floats] of batch.cases) {
-  modules[module] ??= await import(pathToFileURL(join(root, module + ".mjs")).href);
-  try {
-    results.push({ok: modules[module].evaluate(args, floats)});
-  } catch (error) {
-    results.push({error: error.name, message: error.message});
-  }
-}
-const ops = await import(pathToFileURL(join(root, "mathops.mjs")).href);
-const helpers = batch.helpers.map(([name, args]) => {
-  try { return {ok: ops[name](...args)}; } catch (error) { return {error: error.name, message: error.message}; }
-});
-const requirements = [];
-for (const [module, values] of batch.requirements) {
-  modules[module] ??= await import(pathToFileURL(join(root, module + ".mjs")).href);
-  requirements.push(modules[module].requirements.map((r) => r.names.some((n) => values[n] == null) ? null
-    : r.check(...r.names.map((n) => values[n]))));
-}
-// A whole double beyond 2^53 - 1 is written with all its digits: JSON's shortest form
-// (14715537428900119000 for 14715537428900118528) would read back as another integer.
-const exact = (key, value) => (typeof value === "number" && Number.isInteger(value)
-  && Math.abs(value) > Number.MAX_SAFE_INTEGER ? {$big: BigInt(value).toString()} : value);
-process.stdout.write(JSON.stringify({results, helpers, requirements}, exact));
-"""
-
-
-def run_node(payload: dict) -> dict:
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("Node.js is missing: apt-get install nodejs (docsite/debian-packages.txt)")
-    done = subprocess.run([node, "--input-type=module", "-e", RUNNER, str(JS)], input=json.dumps(payload),
-                          capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout, object_hook=lambda item: int(item["$big"]) if set(item) == {"$big"} else item)
-
 
 HELPER_CASES = [("floor_div", [a, b]) for a, b in [(7, 2), (-7, 2), (7, -2), (1.0, 0.1), (263.9, 1.0), (-0.5, 3.0),
                                                     (1e300, 7.0), (2**52 + 1, 3), (0.3, 0.1), (5, 5), (0, 3)]]

@@ -7,9 +7,9 @@ import pytest
 import sympy
 
 from generated import InputTypeError, Q_, ScenarioInputError
-from symbolic.codegen.discover import ScenarioModule
+from symbolic.scenarios.discover import ScenarioModule
 from symbolic.codegen.render import _model_context, environment, header
-from symbolic.functions import CeilLog2, Len, index
+from symbolic.model.functions import CeilLog2, Len, index
 from symbolic.model import Group, Input, ListInput, PerItem, Scenario
 from symbolic.runtime.errors import DeclarationError
 

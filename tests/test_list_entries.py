@@ -8,9 +8,9 @@ import pytest
 import sympy
 
 from generated import Q_, Scenarios
-from symbolic import derive, solving
+from symbolic.analysis import derive, solving
 from symbolic.cli import main
-from symbolic.list_entries import entry_form, entry_keys, missing_key
+from symbolic.analysis.list_entries import entry_form, entry_keys, missing_key
 from symbolic.scenarios.distributed.alpha_beta import AlphaBetaScenario as AlphaBeta
 
 

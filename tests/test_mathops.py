@@ -29,7 +29,7 @@ def test_equals_the_exact_ceiling(n, d):
 
 def test_a_declared_ceiling_prints_as_the_helper_and_is_proven_at_least_one():
     from symbolic.codegen.pyprint import EvaluatorPrinter
-    from symbolic.domains import unproven_divisions
+    from symbolic.analysis.domains import unproven_divisions
     from symbolic.model import Input, Output, Scenario
 
     class Devices(Scenario):

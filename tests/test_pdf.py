@@ -7,7 +7,7 @@ import re
 import pytest
 from docsite_support import ROOT, docsite_build, require_debian
 
-from symbolic.codegen.discover import discover
+from symbolic.scenarios.discover import discover
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,8 @@ from conftest import flatten, table_paths
 
 from generated import Models, Scenarios
 from generated.workloads import SparseTransformerWorkload, TransformerWorkload
-from symbolic.codegen.discover import discover
-from symbolic.dimensions import dimension_of_unit
+from symbolic.scenarios.discover import discover
+from symbolic.analysis.dimensions import dimension_of_unit
 from symbolic.model.collected import WorkloadDecl
 from symbolic.model.dependencies import closure, reads
 

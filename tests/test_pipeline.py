@@ -192,7 +192,7 @@ def test_indices_printed_alike_keep_their_own_loop_names():
     import sympy
 
     from symbolic.codegen.pyprint import EvaluatorPrinter
-    from symbolic.functions import index
+    from symbolic.model.functions import index
 
     position, link = index("k", "position"), index("k", "link")
     assert position != link and position == index("k", "position")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from symbolic.catalog import Hardware, Models, Systems
-from symbolic.refs import Q, source_of, value_of
+from symbolic.catalog.refs import Q, source_of, value_of
 
 
 def test_method_calls_keep_their_source_and_value():
@@ -44,8 +44,8 @@ def test_another_entrys_output_is_a_lazy_exact_reference():
     exactly (a Fraction magnitude), and arithmetic on it stays lazy."""
     from fractions import Fraction
 
-    from symbolic.codegen.worked import _in_unit
-    from symbolic.instances import Instance
+    from symbolic.analysis.exact import _in_unit
+    from symbolic.model.instances import Instance
     from symbolic.scenarios.training_memory.activation_memory import ActivationMemoryScenario
 
     entry = Instance(ActivationMemoryScenario, name="t", description="t", workload=Models.Language.GPT2,
@@ -64,7 +64,7 @@ def test_another_entrys_output_is_a_lazy_exact_reference():
 
 
 def test_literal_numbers_stay_written_out():
-    from symbolic.refs import literal
+    from symbolic.catalog.refs import literal
 
     b, k = literal(32), literal(2048)
     assert source_of(2 * b * k) == "2 * 32 * 2048" and value_of(2 * b * k) == 131072

@@ -8,7 +8,7 @@ from generated import Models, Q_, TransformerWorkload
 from symbolic.catalog.load import CatalogError, entries
 from symbolic.catalog.workloads import TIERS, WORKLOAD_TYPES
 from symbolic.catalog.workloads import TransformerWorkload as TransformerSchema
-from symbolic.codegen.discover import ScenarioModule
+from symbolic.scenarios.discover import ScenarioModule
 from symbolic.codegen.render import render_scenario
 from symbolic.model import Input, Output, Scenario, WorkloadInput
 from symbolic.runtime.errors import DeclarationError, InputTypeError, MissingInputError

@@ -1,10 +1,18 @@
-"""The catalog: hardware nodes, workloads, datasets and constants, read from the TOML files here.
+"""The catalog: hardware nodes, workloads, systems, datasets and constants, read from the TOML files here.
 
-The data files are the source of truth. The generator turns them into
-``generated/catalog.py`` (plain Python, values pre-converted to base units, so the
-runtime reads them without pint); registry declarations use the ``Hardware``,
-``Datasets`` and ``Constants`` references below, which carry both the value and the
-source text that rebuilds it at runtime.
+How it works
+------------
+The data files are the source of truth. ``load.py`` reads and validates them against the
+record types declared in ``schema.py``'s language (``Field``, ``Derived``, ``Param``; the
+types are in ``workloads.py`` and ``systems.py``), with exact rationals for every published
+number. The generator turns them into ``generated/catalog.py`` (plain Python, values
+pre-converted to base units, so the runtime reads them without pint). Registry declarations
+use the ``Hardware``, ``Models``, ``Systems``, ``Datasets`` and ``Constants`` references
+below, ``Ref`` values (``refs.py``) that carry both the value and the source text that
+rebuilds it at runtime. This layer sits on ``symbolic.runtime`` only; ``symbolic.model``
+builds on it (a workload input reads a record type's fields). One upward import is left:
+the runtime record classes of ``Models`` and ``Systems`` are compiled from the generator's
+own text of ``generated/workloads.py`` and ``systems.py`` (``symbolic.codegen.records``).
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from generated.systems import MemorySystem
 from symbolic.catalog.load import (
     CATALOG_DIR,
     CatalogError,
@@ -24,12 +33,19 @@ from symbolic.catalog.load import (
     read_toml,
     validate,
 )
+from symbolic.catalog.refs import Lazy, Ref
 from symbolic.catalog.schema import Record
-from symbolic.catalog.systems import IOInterconnect
-from symbolic.refs import Lazy, Ref
+from symbolic.catalog.systems import SYSTEM_TIERS, SYSTEM_TYPES, IOInterconnect
+from symbolic.catalog.workloads import TIERS as MODEL_TIERS
+from symbolic.catalog.workloads import WORKLOAD_TYPES
 from symbolic.runtime.hardware import DatasetProfile, HardwareNode
+from symbolic.runtime.provided import use_memory_type
 from symbolic.runtime.namespace import Namespace
 from symbolic.runtime.units import Q_
+
+# node.memory is a record of the generated systems types, read from generated/systems.py as the
+# runtime reads it (the runtime itself is handed it by generated/__init__.py)
+use_memory_type(lambda: MemorySystem)
 
 TIERS = ("Cloud", "Workstation", "Mobile", "Edge", "Tiny")
 
@@ -140,9 +156,6 @@ def constant_records() -> tuple[ConstantRecord, ...]:
 @lru_cache(maxsize=None)
 def workload_entries() -> tuple[Entry, ...]:
     """Every workload of ``workloads.toml``, validated against its type, in tier and file order."""
-    from symbolic.catalog.workloads import TIERS as MODEL_TIERS
-    from symbolic.catalog.workloads import WORKLOAD_TYPES
-
     return entries("workloads.toml", MODEL_TIERS, {t.__name__: t for t in WORKLOAD_TYPES})
 
 
@@ -238,8 +251,6 @@ def _hardware() -> Namespace:
 @lru_cache(maxsize=None)
 def systems_entries() -> tuple[Entry, ...]:
     """Every entry of ``systems.toml``; record fields must name an earlier entry or a hardware node."""
-    from symbolic.catalog.systems import SYSTEM_TIERS, SYSTEM_TYPES
-
     types: dict[str, type[Record]] = {t.__name__: t for t in SYSTEM_TYPES}
     raw = read_toml("systems.toml", CATALOG_DIR)
     nodes = {f"Hardware.{r.path}" for r in hardware_records()}

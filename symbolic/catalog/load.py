@@ -12,6 +12,7 @@ import sympy
 
 from symbolic.catalog.schema import Field, Record, Together
 from symbolic.runtime.errors import DeclarationError
+from symbolic.runtime.units import Q_
 
 CATALOG_DIR = Path(__file__).resolve().parent
 
@@ -60,8 +61,6 @@ def _shown_path(path: Path) -> str:
 
 def published(text: Any, unit: str, where: str) -> Published:
     """``text`` ("80 GiB") parsed by the project's registry, its magnitude in ``unit``."""
-    from symbolic.runtime.units import Q_
-
     if not isinstance(text, str):
         raise CatalogError(f"{where}: got {text!r}; expected a quantity written as a string with its unit, "
                            f"such as \"1 {unit}\"")

@@ -23,6 +23,19 @@ from symbolic.runtime.errors import DeclarationError, a_or_an
 
 _KINDS = ("number", "int", "str")
 
+# -- unit constants inside expressions: shared by record types and scenario declarations --
+UNIT_SYMBOLS: dict[sympy.Symbol, str] = {}
+
+
+def unit_constant(spelling: str) -> sympy.Symbol:
+    """A unit as a factor in an expression, e.g. ``2*b*i*h*flop``."""
+    symbol = sympy.Symbol(f"[{spelling}]", positive=True)
+    UNIT_SYMBOLS[symbol] = spelling
+    return symbol
+
+
+flop = unit_constant("flop")
+
 
 class Field:
     """A stored field: ``unit`` ("" = a plain number), ``integer`` or ``text``, a domain,

@@ -9,8 +9,7 @@ Type and field names are the reference library's (mlsysim 0.3.0): ``Node``, ``Ne
 
 from __future__ import annotations
 
-from symbolic.catalog.schema import Derived, Field, Linked, Record
-from symbolic.model import unit_constant
+from symbolic.catalog.schema import Derived, Field, Linked, Record, unit_constant
 
 
 class IOInterconnect(Record):

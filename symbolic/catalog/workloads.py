@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import sympy
 
-from symbolic.catalog.schema import Apart, Check, Derived, Field, Param, Record, Together
-from symbolic.model import flop
+from symbolic.catalog.schema import Apart, Check, Derived, Field, Param, Record, Together, flop
 
 # The storage width every size method takes: a precision name ("fp16") or a data quantity.
 _WIDTH_DOC = "Bytes per stored value: a precision name (fp32, tf32, bf16, fp16, fp8, int8, int4) or a data quantity."

@@ -1,9 +1,15 @@
-"""mlsysym: the scenarios from a shell.
+"""mlsysym: the scenarios from a shell (the top layer, with ``symbolic.generate``).
 
-Evaluation commands (list, show, eval, sweep, sensitivity, compare) use only the
-generated runtime and never import sympy; derivation commands (explain, solve, scaling)
-load the symbolic declarations. Exit status: 0 success, 2 bad usage or input, 1 internal
-error. ``--json`` prints machine-readable output instead of tables.
+How it works
+------------
+``build_parser`` wires one subcommand to each ``cmd_*`` handler of ``commands.py``;
+``values.py`` reads ``--set``/``--vary`` text into validated inputs, ``search.py`` runs the
+design-space search, ``output.py`` and ``describe.py`` print tables (or ``--json``).
+Evaluation commands (list, show, eval, sweep, sensitivity, compare) use only the generated
+runtime and never import sympy; derivation commands (explain, solve, scaling) load the
+symbolic declarations (``symbolic.analysis``, ``symbolic.codegen.explain``), imported
+inside those commands so the others start without sympy. ``demo.py`` is ``make demo``.
+Exit status: 0 success, 2 bad usage or input, 1 internal error.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ EPILOG = """examples:
   mlsysym solve PhoneFullUpdateWorkingSet --for parameters --where total=8GiB
   mlsysym sensitivity MnistEpochCpuVersusH100 'result.total_time[accelerator]'
   mlsysym scaling UpdateWorkingSetScenario total
+  mlsysym solve Llama3_70B_DecodeH100 --set workload=Llama3_8B --for batch_size --where result.compute_time=result.memory_time
   mlsysym compare MnistDenseNetwork MnistDenseNetworkLargeBatch
 """
 
@@ -92,14 +99,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("name", help="a registry name, e.g. MnistTwoLayerTrainingStepOnH100")
     sub.add_argument("outputs", nargs="*", metavar="OUTPUT",
                      help="output paths or their prefixes, e.g. compute_time host op_flops[relu] (default: all)")
+    def settings(sub: argparse.ArgumentParser, held: bool = False) -> None:
+        """``--set``, read for every command that takes it by the same code as for ``eval``."""
+        sub.add_argument("--set", action="append", metavar="NAME=VALUE",
+                         help=("an input held at this value (the others grow): " if held else "an input: ")
+                         + "64, 1e7, 10us, '3.35 TB/s', 784,128,10, H100, MNIST, fp16_dense, none")
+
+    on_entry = "a registry name, or a scenario class with its inputs given by --set"
     sub = command("eval", cmd_eval, "evaluate a scenario class with inputs set on the command line")
     sub.add_argument("scenario", help="a scenario class, or a registry name (its class, starting from its inputs)")
     sub.add_argument("--from", dest="base", help="start from this registry entry's inputs (of the same class)")
-    sub.add_argument("--set", action="append", metavar="NAME=VALUE",
-                     help="an input: 64, 1e7, 10us, '3.35 TB/s', 784,128,10, H100, MNIST, fp16_dense, none")
+    settings(sub)
     sub = command("explain", cmd_explain, "definition -> closed form -> numbers substituted -> result")
-    sub.add_argument("name", help="a registry name")
+    sub.add_argument("name", help=on_entry)
     sub.add_argument("output", help="an output path, e.g. compute_time, host.overhead_ratio, result.rate[host]")
+    settings(sub)
     sub = command("sweep", cmd_sweep, "evaluate a grid of input values through the vectorised evaluator")
     sub.add_argument("name", help="a registry name (the inputs not varied)")
     sub.add_argument("--vary", action="append", required=True, metavar="NAME=RANGE",
@@ -109,16 +123,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--out", help="write FILE.csv or FILE.json (default: print the first rows)")
     add_search_parser(command)
     sub = command("solve", cmd_solve, "solve an output equation for an input, exactly")
-    sub.add_argument("name", help="a registry name (the other inputs' values)")
+    sub.add_argument("name", help=on_entry + " (the other inputs' values)")
     sub.add_argument("--for", dest="unknown", required=True, help="the input to solve for")
     sub.add_argument("--where", required=True, metavar="OUTPUT=VALUE",
                      help="e.g. compute_time=memory_time or total=8GiB")
+    settings(sub)
     sub = command("sensitivity", cmd_sensitivity, "exact derivatives and elasticities of an output, ranked")
-    sub.add_argument("name", help="a registry name")
+    sub.add_argument("name", help=on_entry)
     sub.add_argument("output", help="an output path")
+    settings(sub)
     sub = command("scaling", cmd_scaling, "leading-order growth of an output in each input")
-    sub.add_argument("scenario", help="a scenario class or registry name")
+    sub.add_argument("scenario", help="a scenario class or registry name (growth is the class's), or either with "
+                                      "--set holding inputs at values")
     sub.add_argument("output", help="an output path")
+    settings(sub, held=True)
     sub = command("compare", cmd_compare, "what changed between two named scenarios of one class, and why")
     sub.add_argument("a", help="a registry name")
     sub.add_argument("b", help="a registry name of the same class")

@@ -5,16 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import time
 from typing import Any
 
 from symbolic.cli.output import emit, json_text, outputs_of, shown, table
 from symbolic.runtime.display import keyed
-from symbolic.runtime.errors import a_or_an
 from symbolic.runtime.units import label
-from symbolic.cli.values import (UsageError, _nearest, build, check_grid, instance, number, once_each, parse_vary,
+from symbolic.cli.values import (UsageError, _nearest, built, check_grid, instance, once_each, parse_setting, parse_vary,
                                  scenario_class)
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -60,15 +58,17 @@ def _describe(args: argparse.Namespace) -> int:
     from generated import Scenarios
 
     from symbolic.cli.describe import input_rows, output_rows
+    from symbolic.runtime.inputs import describe
 
     cls = scenario_class(args.name)
     example = getattr(Scenarios, args.name) if args.name in Scenarios else next(
         (getattr(Scenarios, key) for key in Scenarios if type(getattr(Scenarios, key)) is cls), None)
     inputs, outputs = input_rows(cls), output_rows(cls, example)
     data = {"class": cls.__name__, "summary": (cls.__doc__ or "").split("\n")[0],
-            "inputs": [dict(zip(("name", "expects", "default", "doc"), row, strict=True)) for row in inputs],
+            "inputs": [{**info._asdict(), "unit": label(info.unit)} for info in describe(cls)],
             "outputs": [{"path": path, "unit": unit} for path, unit in outputs]}
-    text = (f"{cls.__name__}: {data['summary']}\n\ninputs:\n" + table(inputs, ("input", "expects", "default", "doc"))
+    text = (f"{cls.__name__}: {data['summary']}\n\ninputs:\n"
+            + table(inputs, ("input", "kind", "unit", "default", "domain", "doc"))
             + "\n\noutputs" + (f" (table keys as in {args.name if args.name in Scenarios else 'a registry entry'})"
                                 if example is not None else "") + ":\n" + table(outputs, ("output", "unit")))
     emit(args, data, text)
@@ -108,15 +108,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    import generated
-
-    cls = scenario_class(args.scenario)
     # a registry name is a starting point as well as a class: `eval Gpt3ThreeDParallel1K --set pp_size=8`
-    start = args.base or (args.scenario if args.scenario in generated.Scenarios else None)
-    base = instance(start) if start else None
-    if base is not None and type(base) is not cls:
-        raise UsageError(f"--from {start} is {a_or_an(type(base).__name__)}, not {a_or_an(cls.__name__)}")
-    return _report(args, build(cls, base, args.set or []))
+    return _report(args, built(args.scenario, args.set or [], args.base))
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -199,13 +192,19 @@ def _write_sweep(path: str, data: dict[str, Any], units: dict[str, str], varied:
 def cmd_sensitivity(args: argparse.Namespace) -> int:
     from symbolic.runtime.analysis import sensitivity
 
-    rows = sensitivity(instance(args.name), args.output)
+    scenario = built(args.name, args.set or [])
+    rows = sensitivity(scenario, args.output)
     data = [r.__dict__ for r in rows]
     text = table([(r.input, shown(r.value, r.unit), "-" if r.derivative is None else f"{r.derivative:.6g}",
                    f"{r.elasticity:+.4f}" if r.elasticity is not None else "undefined", r.note) for r in rows],
                  ("input", "value", "d output / d input", "elasticity", "note"))
-    emit(args, data, f"{args.output} of {args.name}, inputs by elasticity (d ln y / d ln x):\n{text}")
+    emit(args, data, f"{args.output} of {_called(args.name, args.set)}, inputs by elasticity (d ln y / d ln x):\n{text}")
     return 0
+
+
+def _called(name: str, settings: list[str] | None) -> str:
+    """How an analysis names what it ran on: the name given, and the inputs set on top."""
+    return f"{name} with {', '.join(s.strip() for s in settings)}" if settings else name
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -229,13 +228,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from symbolic import derive, solving  # first: it names the extra to install when sympy is missing
+    from symbolic.analysis import derive, solving  # first: it names the extra to install when sympy is missing
 
     import sympy
 
-    from symbolic.list_entries import entry_keys
+    from symbolic.analysis.list_entries import entry_keys
 
-    target = instance(args.name)
+    target = built(args.name, args.set or [])
     model = derive.model_of(type(target).__name__)
     if "=" not in args.where:
         raise UsageError(f"--where expects output=value or output=other_output, got {args.where!r}")
@@ -245,15 +244,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
                          "write one '=' (output=value), not a comparison")
     names = {q.name for q in model.quantities}
     entries = [name for name in (left, right) if derive.is_entry(model, name)]
-    if right in names or right in entries:
-        rhs: Any = right
-    elif re.fullmatch(r"[A-Za-z_][\w.\[\]]*", right):  # a name, misspelt: not a number with a unit
+    if right not in names and right not in entries and solving.names_an_output(right):  # misspelt
         raise _nearest(right, sorted(names), f"output (--where {left}=...)")
-    else:
-        rhs = number(right, f"--where {left}")
     sums = any(derive.closed_form(model, name, simplify=False).has(sympy.Sum)
                for name in (left, right) if name in names)
-    solution = solving.solve(model, args.unknown, left, rhs, target._args, symbolic=not (sums or entries),
+    # the value side is text read by solve itself, with the parser --set uses: one reading of "8GiB"
+    solution = solving.solve(model, args.unknown, left, right, target._args, symbolic=not (sums or entries),
                              keys=entry_keys(target._given))
     if entries:
         solution.notes.append(f"{' and '.join(entries)}: one entry of a list, solved at this instance")
@@ -267,16 +263,21 @@ def cmd_solve(args: argparse.Namespace) -> int:
     for expr, condition in solution.expressions:
         lines.append(f"  symbolic: {args.unknown} = {expr}" + ("" if condition is True or str(condition) == "True"
                                                                else f"   when {condition}"))
-    lines += [f"  at {args.name}: {args.unknown} = {shown(v, unit)}" for v in solution.values]
+    lines += [f"  at {_called(args.name, args.set)}: {args.unknown} = {shown(v, unit)}" for v in solution.values]
     lines += [f"  note: {n}" for n in solution.notes]
     emit(args, data, "\n".join(lines))
     return 0
 
 
 def cmd_scaling(args: argparse.Namespace) -> int:
-    from symbolic import derive
+    from symbolic.analysis import derive
 
-    result = derive.scaling(derive.model_of(scenario_class(args.scenario).__name__), args.output)
+    if args.set:  # the inputs set are held at their values; growth is in the others
+        subject: Any = built(args.scenario, args.set)
+        held = [parse_setting(type(subject), setting)[0] for setting in args.set]
+    else:  # growth is a property of the class: an entry's values do not enter
+        subject, held = derive.model_of(scenario_class(args.scenario).__name__), []
+    result = derive.scaling(subject, args.output, held=held)
     data = {"output": result.output, "per_input": {k: str(v) for k, v in result.per_input.items()},
             "overall": str(result.overall), "polynomial": result.polynomial}
     def power_of(power: Any) -> str:
@@ -291,8 +292,8 @@ def cmd_scaling(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from symbolic.explain import explain  # it names the extra to install when sympy is missing
+    from symbolic.codegen.explain import explain  # it names the extra to install when sympy is missing
 
-    explanation = explain(instance(args.name), args.output)
+    explanation = explain(built(args.name, args.set or []), args.output)
     emit(args, explanation.as_dict(), explanation.text())
     return 0

@@ -94,41 +94,17 @@ def keyed_numbers(text: str, what: str) -> dict[str, Any]:
     return entries
 
 
-# One number and an optional unit, nothing else: pint's expression parser would read
-# "4,8" as 48, "32 64" as 2048 and evaluate "9**9**9" (and hang). A unit is names joined by
-# "/", "*" or spaces, each with an optional small integer power; pint parses only that part.
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
-_UNIT_NAME = r"[^\W\d]+(?:\s*(?:\*\*|\^)\s*-?\d)?"
-_UNIT = re.compile(rf"{_UNIT_NAME}(?:\s*[/*·]?\s*{_UNIT_NAME})*")
-_INTEGER = re.compile(r"[+-]?\d+")
-
-
 def number(text: str, what: str = "value") -> Any:
-    """``32`` -> 32, ``1e7`` -> 1e7, ``10us`` / ``3.35 TB/s`` -> a Quantity; anything else is a
-    UsageError naming ``what``: one number with an optional unit, read strictly."""
-    text = text.strip()
-    match = _NUMBER.match(text)
-    unit_text = text[match.end():].strip() if match else ""
-    if match is None or (unit_text and not _UNIT.fullmatch(unit_text)):
-        raise UsageError(f"{what}: cannot read {text!r} as one number with an optional unit "
-                         "(e.g. 64, 2.5e-3, 10us, '3.35 TB/s')")
-    digits = match.group()
-    try:
-        value: int | float = int(digits) if _INTEGER.fullmatch(digits) else float(digits)
-    except ValueError as error:  # more digits than Python converts
-        raise UsageError(f"{what}: cannot read {text!r}: {error}") from None
-    if isinstance(value, float) and not math.isfinite(value):
-        raise UsageError(f"{what}: {text!r} is beyond the range of double precision")
-    if value == 0 and re.search(r"[1-9]", digits.partition("e")[0].partition("E")[0]):  # 1e-400 underflows to 0
-        raise UsageError(f"{what}: {text!r} is below the range of double precision (it would be read as 0)")
-    if not unit_text:
-        return value
-    from symbolic.runtime.units import Q_
+    """``32`` -> 32, ``1e7`` -> 1e7, ``10us`` / ``3.35 TB/s`` -> a Quantity, read by the one parser
+    the Python API uses too (``symbolic.runtime.units.parse_quantity``); anything else is a
+    UsageError naming ``what``."""
+    from symbolic.runtime.errors import ScenarioInputError
+    from symbolic.runtime.units import parse_quantity
 
     try:
-        return Q_(value, unit_text)
-    except Exception as error:  # pint's undefined-unit and parse errors are many types
-        raise UsageError(f"{what}: {unit_text!r} in {text!r} is not a known unit ({error})") from None
+        return parse_quantity(text, what)
+    except ScenarioInputError as error:
+        raise UsageError(str(error)) from None
 
 
 def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
@@ -137,28 +113,21 @@ def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
         raise UsageError(f"--set expects name=value, got {setting!r}")
     name, _, text = setting.partition("=")
     name, text = name.strip(), text.strip()
-    kinds: dict[str, str] = {}
-    for spec in cls._specs:
-        kinds[spec.name] = ("keyed" if getattr(spec, "keyed", False) else "list") if hasattr(spec, "min_length") \
-            else "number"
-    kinds.update({n.name: "node" for n in cls._nodes})
-    kinds.update({d.name: "dataset" for d in cls._datasets})
-    kinds.update({w.name: "workload" for w in cls._workloads})
-    kinds.update({s.name: "scenario" for s in cls._scenarios})
-    kinds.update({p.name: "text" for p in cls._precisions})
-    kinds.update({c.name: "text" for c in cls._choices})
+    from symbolic.runtime.inputs import describe, input_specs
+
+    kinds = {info.name: info.kind for info in describe(cls)}
     if name not in kinds:
         raise _nearest(name, list(kinds), f"input of {cls.__name__}")
     kind = kinds[name]
     if text.lower() in ("none", "null", ""):
         return name, None
-    if kind == "number":
+    if kind in ("number", "integer"):
         return name, number(text, f"--set {name}")
+    if kind == "list" and input_specs(cls)[name].keyed:
+        return name, keyed_numbers(text, f"--set {name}")
     if kind == "list":
         items = text.removeprefix("[").removesuffix("]").removeprefix("(").removesuffix(")").split(",")
         return name, [number(item, f"--set {name} entry [{i}]") for i, item in enumerate(items)]
-    if kind == "keyed":
-        return name, keyed_numbers(text, f"--set {name}")
     catalogs = {"node": ("Hardware", "hardware node"), "dataset": ("Datasets", "dataset"),
                 "workload": ("Models", "workload")}
     fleets = {n.name for n in cls._nodes if n.fleet}
@@ -181,6 +150,22 @@ def once_each(pairs: Any, flag: str) -> dict[str, Any]:
             raise UsageError(f"{flag} {name} is given twice; give each input once")
         result[name] = value
     return result
+
+
+def built(name: str, settings: Sequence[str], start: str | None = None) -> Any:
+    """The instance a command works on: ``name`` a registry entry, or a class built from
+    ``settings`` alone, or from the entry ``start`` (``--from``, of that class); ``--set``
+    settings applied on top, each read as its input expects."""
+    import generated
+
+    cls = scenario_class(name)
+    start = start or (name if name in generated.Scenarios else None)
+    base = instance(start) if start else None
+    if base is not None and type(base) is not cls:
+        from symbolic.runtime.errors import a_or_an
+
+        raise UsageError(f"--from {start} is {a_or_an(type(base).__name__)}, not {a_or_an(cls.__name__)}")
+    return build(cls, base, settings)
 
 
 def build(cls: type[ScenarioBase], base: Any, settings: Sequence[str]) -> Any:
@@ -256,7 +241,7 @@ def _range(what: str, start: float, stop: float, mode: str, read: Any) -> tuple[
     import numpy
 
     def count_of(text: str) -> int:
-        if not _INTEGER.fullmatch(text.strip()) or int(text) < 1:
+        if not re.fullmatch(r"[+-]?\d+", text.strip()) or int(text) < 1:
             raise UsageError(f"{what}: {mode!r} needs a whole number of points ≥ 1")
         return _limited(what, int(text))
 

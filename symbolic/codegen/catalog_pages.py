@@ -11,8 +11,13 @@ from typing import Any
 
 import sympy
 
+from symbolic.catalog import Hardware, Models, Systems
 from symbolic.catalog.schema import Derived, Param, Record
+from symbolic.catalog.systems import LINK_TYPES, SYSTEM_TYPES
+from symbolic.catalog.workloads import WORKLOAD_TYPES
 from symbolic.model import UNIT_SYMBOLS
+from symbolic.runtime.errors import MissingInputError
+from symbolic.runtime.parameter_counts import parameter_counts
 
 WIDTH = "fp16"  # the storage width the tables use for weight and KV sizes
 
@@ -73,8 +78,6 @@ def shown(value: Any) -> str:
 
 
 def _try(read: Any) -> str:
-    from symbolic.runtime.errors import MissingInputError
-
     try:
         return shown(read())
     except (MissingInputError, AttributeError):
@@ -82,8 +85,6 @@ def _try(read: Any) -> str:
 
 
 def model_rows(tier: str, entries: Any) -> list[dict[str, Any]]:
-    from symbolic.runtime.parameter_counts import parameter_counts
-
     rows = []
     for key, record in entries.items():
         own = [name for name in _parameterless(record) if name not in ("head_width",)]
@@ -107,9 +108,6 @@ def _parameterless(record: Any) -> list[str]:
 
 
 def models_page(env: Any, header: list[str]) -> str:
-    from symbolic.catalog import Models
-    from symbolic.catalog.workloads import WORKLOAD_TYPES
-
     models = Models.value.built
     tiers = [(tier, model_rows(tier, getattr(models, tier))) for tier in models]
     return env.get_template("models.md.j2").render(header=header, types=[type_section(t) for t in WORKLOAD_TYPES],
@@ -117,9 +115,6 @@ def models_page(env: Any, header: list[str]) -> str:
 
 
 def systems_page(env: Any, header: list[str]) -> str:
-    from symbolic.catalog import Hardware, Systems
-    from symbolic.catalog.systems import LINK_TYPES, SYSTEM_TYPES
-
     systems = Systems.value.built
     nodes = [{"path": f"Systems.Nodes.{k}", "node": n, "accelerator": f"Hardware.{n.accelerator.path}",
               "intra": shown(n.intra_node_bw), "aggregate": shown(n.intra_node_aggregate_bw.to("TB/s"))}

@@ -3,7 +3,7 @@
 Two kinds:
 
 * a **sweep** per scenario: its main outputs against its main input, every point an
-  exact evaluation of the declaration (``symbolic.codegen.worked``) at one registry
+  exact evaluation of the declaration (``symbolic.analysis.exact``) at one registry
   instance's inputs with that one input changed; the instance itself is marked;
 * a **roofline** per hardware node: the attainable rate ``min(peak, bandwidth × I)`` for
   every precision the node lists (its headline peak when it lists none), with every
@@ -29,15 +29,15 @@ from functools import lru_cache
 from typing import Any
 
 from symbolic.catalog import NodeRecord, hardware_records
-from symbolic.codegen.discover import ScenarioModule
+from symbolic.scenarios.discover import ScenarioModule
 from symbolic.codegen.locations import TEMPLATES
 from symbolic.codegen.pdf_figure import pdf_text
 from symbolic.runtime.errors import DeclarationError
-from symbolic.codegen.worked import evaluate, exact, instance_values, needed
-from symbolic.instances import Instance
+from symbolic.analysis.exact import evaluate, exact, instance_values, needed
+from symbolic.model.instances import Instance
 from symbolic.model import GroupDecl, ListDecl
 from symbolic.model.presentation import Sweep
-from symbolic.refs import value_of
+from symbolic.catalog.refs import value_of
 
 STYLE = "charts.mplstyle"
 CHART_CACHE: Path | None = None  # where drawn SVGs are kept by a digest of what they plot (None: not kept)

@@ -25,16 +25,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from collections.abc import Callable
-from typing import TYPE_CHECKING
-
 import sympy
 from sympy.core.symbol import Str
 
 from symbolic.model import Quantity, ScalarQuantity, ScenarioModel, SubDecl
 from symbolic.runtime.errors import DeclarationError
-
-if TYPE_CHECKING:
-    from symbolic.codegen.python import Evaluator
 
 
 class ContainedCall(sympy.Function):
@@ -81,22 +76,24 @@ def called_subs(model: ScenarioModel) -> dict[str, ScenarioModel]:
     return {sub: inner for sub, inner in model.contains.items() if sub in public}
 
 
-def called(model: ScenarioModel, quantities: list[Quantity], evaluator_of: Callable[[ScenarioModel], Evaluator],
+def called(model: ScenarioModel, quantities: list[Quantity],
+           partials_of: Callable[[ScenarioModel], dict[str, tuple[str, ...]]],
            names: dict[sympy.Basic, str]) -> tuple[list[Quantity], dict[sympy.Basic, sympy.Basic], list[Contained]]:
     """``quantities`` with each public contained scenario's steps replaced by one call: its outputs
     become ``Returned`` values of a hidden call step placed where its first step was. Fills
-    ``names`` (``_host['host_time']``) and returns which call provides each returned symbol."""
+    ``names`` (``_host['host_time']``) and returns which call provides each returned symbol.
+    ``partials_of(inner)``: the contained evaluator's output path -> the arguments its derivative reads."""
     provided: dict[sympy.Basic, sympy.Basic] = {}
     contained: list[Contained] = []
     result = list(quantities)
     for sub, inner in called_subs(model).items():
-        inner_evaluator = evaluator_of(inner)
+        inner_partials = partials_of(inner)
         returned = {q.name for q in inner.quantities if not q.hidden}
         call = sympy.Dummy(f"_{sub}")
         names[call] = f"_{sub}"
         keys = {decl.name: decl.symbol.name if decl.symbol.is_Symbol else decl.name for decl in inner.evaluator_inputs()}
         partials = {path: tuple(name for name, key in keys.items() if key in entries)
-                    for path, entries in inner_evaluator.partials.items()}
+                    for path, entries in inner_partials.items()}
         module = inner.module.rsplit(".", 1)[-1]
         contained.append(Contained(sub, module, call, partials, frozenset(returned)))
         first = None

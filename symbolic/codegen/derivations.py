@@ -1,4 +1,4 @@
-"""The "Derivations" section of a scenario page, computed with ``symbolic.derive``.
+"""The "Derivations" section of a scenario page, computed with ``symbolic.analysis.derive``.
 
 For the outputs a scenario names in ``main_outputs``: their leading-order scaling in
 each input, and their elasticities at each registry instance (exact derivatives of the
@@ -13,15 +13,16 @@ from typing import Any
 
 import sympy
 
-from symbolic import derive, solving
+from symbolic.analysis import derive, solving
 from symbolic.codegen.breaking import fit
 from symbolic.codegen.latex import DocsLatexPrinter, latex_names
-from symbolic.codegen.worked import instance_values
-from symbolic.functions import MaxOver
-from symbolic.instances import Instance
-from symbolic.list_entries import entry_keys, missing_key
-from symbolic.refs import value_of
+from symbolic.analysis.exact import instance_values
+from symbolic.model.functions import MaxOver
+from symbolic.model.instances import Instance
+from symbolic.analysis.list_entries import entry_keys, missing_key
+from symbolic.catalog.refs import value_of
 from symbolic.model import UNIT_SYMBOLS, ScalarDecl, ScenarioModel
+from symbolic.runtime.units import Q_
 
 
 def derivations_markdown(model: ScenarioModel, instances: list[Instance],
@@ -36,7 +37,7 @@ def derivations_markdown(model: ScenarioModel, instances: list[Instance],
         return ""
     printer = DocsLatexPrinter({**latex_names(model), **{s: "1" for s in UNIT_SYMBOLS}})
     lines = ["## Derivations", "",
-             "Computed when the page is generated, by `symbolic.derive` and `symbolic.solving` from the same declaration "
+             "Computed when the page is generated, by `symbolic.analysis.derive` and `symbolic.analysis.solving` from the same declaration "
              "(the command line gives the same answers: `mlsysym scaling`, `mlsysym sensitivity`, `mlsysym solve`).", ""]
     if model.main_outputs:
         lines += ["### How the main outputs scale", "",
@@ -111,8 +112,6 @@ def _question(model: ScenarioModel, instances: list[Instance], printer: DocsLate
     entries = [name for name in (output, target) if derive.is_entry(model, name)]
     names |= set(entries)
     if target not in names:
-        from symbolic.runtime.units import Q_
-
         rhs = Q_(target)
         if rhs.dimensionless:
             rhs = float(rhs.magnitude)

@@ -9,7 +9,7 @@ from sympy.core.symbol import Str
 
 from symbolic.codegen.contained import Contained, ContainedCall, Returned, ReturnedPartial
 from symbolic.codegen.pyprint import EvaluatorPrinter, Statement, _Folder, _inline_reciprocals, _ordered, code_name
-from symbolic.functions import MaxOver, given_inputs
+from symbolic.model.functions import MaxOver, given_inputs
 from symbolic.model import ListQuantity, Quantity, ScalarQuantity, _symbols
 from symbolic.runtime.errors import DeclarationError
 

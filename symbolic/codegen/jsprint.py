@@ -31,7 +31,7 @@ from sympy.printing.precedence import precedence
 from symbolic.codegen.contained import called_subs
 from symbolic.codegen.pyprint import NamedSymbols, Statement
 from symbolic.codegen.python import Evaluator, evaluator_of, nested_literal
-from symbolic.functions import CeilLog2, Exceeds, Given, Len, MaxOver, loop_name
+from symbolic.model.functions import CeilLog2, Exceeds, Given, Len, MaxOver, loop_name
 from symbolic.model import ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 

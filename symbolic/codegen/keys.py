@@ -37,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 LIBRARIES = ("sympy", "jinja2", "matplotlib", "pint", "numpy", "ruff")
 # Where one scenario is rendered (the worker's load + render + record, symbolic.codegen.pipeline)
-RENDER_ROOTS = ("symbolic.codegen.pipeline", "symbolic.codegen.render", "symbolic.codegen.discover")
+RENDER_ROOTS = ("symbolic.codegen.pipeline", "symbolic.codegen.render", "symbolic.scenarios.discover")
 # Modules the renderer imports only for the pages about every scenario (the CLI reference, the
 # benchmark tables): covered by the site pages' own key, not by any scenario's
 SITE_ONLY = ("symbolic.codegen.reference_pages",)

@@ -8,8 +8,8 @@ import sympy
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
-from symbolic.closed import closed_forms
-from symbolic.functions import CeilLog2, Len, MaxOver
+from symbolic.analysis.closed import closed_forms
+from symbolic.model.functions import CeilLog2, Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, ListQuantity, ScenarioModel, TextQuantity
 from symbolic.runtime.errors import DeclarationError
 

@@ -43,7 +43,7 @@ def _write(path: Path, data: Any) -> None:
 
 def _render_one(name: str) -> dict[str, Any]:
     """Worker: load one scenario module and render it (records travel as JSON-ready dicts)."""
-    from symbolic.codegen.discover import load
+    from symbolic.scenarios.discover import load
     from symbolic.codegen.render import render_scenario
 
     return render_scenario(load(name)).to_json()
@@ -74,7 +74,7 @@ def _source_text(name: str) -> str:
 
 def render_cached(cache: Path, workers: int | None = None) -> dict[str, str]:
     """Every generated file, re-rendering only the scenarios whose key changed."""
-    from symbolic.codegen.discover import scenario_files
+    from symbolic.scenarios.discover import scenario_files
 
     from symbolic.codegen import charts
 

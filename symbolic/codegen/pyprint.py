@@ -13,8 +13,8 @@ import sympy
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.pycode import PythonCodePrinter
 
-from symbolic.dimensions import registry, scale_of_unit
-from symbolic.functions import CeilLog2, Exceeds, Given, Len, MaxOver, loop_name
+from symbolic.analysis.dimensions import registry, scale_of_unit
+from symbolic.model.functions import CeilLog2, Exceeds, Given, Len, MaxOver, loop_name
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 

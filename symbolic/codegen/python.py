@@ -52,7 +52,7 @@ from symbolic.codegen.pyprint import (
     code_name,
     python_code,
 )
-from symbolic.functions import Given, MaxOver, given_inputs
+from symbolic.model.functions import Given, MaxOver, given_inputs
 from symbolic.model import ListQuantity, Quantity, ScalarQuantity, ScenarioModel, TextQuantity, _symbols
 from symbolic.model.dependencies import closure, reads
 from symbolic.runtime.errors import DeclarationError
@@ -149,7 +149,7 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
             offsets[quantity.symbol] = quantity.limits[1] if quantity.limits else 0
     _check_unique(model, [d.name for d in arguments] + [code_name(q.name) for q in model.quantities])
     # contained scenarios: one call each instead of their steps
-    quantities, provided, contained = called(model, list(model.quantities), evaluator_of, names)
+    quantities, provided, contained = called(model, list(model.quantities), lambda inner: evaluator_of(inner).partials, names)
     printer = EvaluatorPrinter(names, offsets)
 
     by_symbol = {quantity.symbol: quantity for quantity in quantities}

@@ -15,10 +15,14 @@ from typing import Any
 import sympy
 
 from symbolic.catalog.schema import Derived, Field, Param, Record, Together
+from symbolic.codegen.environment import environment
 from symbolic.codegen.pyprint import HELPERS, EvaluatorPrinter
 from symbolic.model import UNIT_SYMBOLS
-from symbolic.dimensions import dimension_of_unit, describe, infer, scale_of_unit
+from symbolic.analysis.dimensions import dimension_of_unit, describe, infer, scale_of_unit
 from symbolic.runtime.errors import DeclarationError
+from symbolic.catalog.systems import LINK_TYPES, SYSTEM_TYPES
+from symbolic.catalog.workloads import WORKLOAD_TYPES
+from symbolic.catalog import storage_widths
 
 
 @dataclass(frozen=True)
@@ -193,9 +197,6 @@ def field_rows(record: type[Record]) -> list[dict[str, Any]]:
 
 def _modules() -> dict[str, tuple[str, str, tuple[type[Record], ...], dict[str, str]]]:
     """Each generated record module: title, schema source, types, and the namespace of each type's entries."""
-    from symbolic.catalog.systems import LINK_TYPES, SYSTEM_TYPES
-    from symbolic.catalog.workloads import WORKLOAD_TYPES
-
     systems = {t.__name__: "Systems" for t in SYSTEM_TYPES} | {t.__name__: "Hardware" for t in LINK_TYPES}
     return {
         "workloads": ("The workload types: models as the scenarios read them.", "symbolic/catalog/workloads.py",
@@ -210,9 +211,6 @@ RECORD_MODULES = ("workloads", "systems")
 
 def record_module(name: str, header: list[str]) -> str:
     """The text of ``generated/<name>.py``."""
-    from symbolic.catalog import storage_widths
-    from symbolic.codegen.render import environment
-
     title, source, types, namespaces = _modules()[name]
     template = environment().get_template("records.py.j2")
     context = dict(header=header, title=title, source=source, namespaces=namespaces, types=types_context(types),

@@ -19,17 +19,18 @@ from typing import Any
 import sympy
 from jinja2 import Environment
 
-from symbolic.catalog import TIERS, NodeRecord, hardware_records
-from symbolic.codegen.catalog_pages import models_page, systems_page
+from symbolic.catalog import TIERS, Hardware, NodeRecord, hardware_records
+from symbolic.codegen.catalog_pages import models_page, shown, systems_page
 from symbolic.codegen.roofline_svg import roofline_svgs
 from symbolic.codegen.charts import Placement, ceilings, roofline_charts, sweep_chart
-from symbolic.codegen.discover import ScenarioModule
+from symbolic.scenarios.discover import ScenarioModule
 from symbolic.codegen.record import ScenarioRecord
-from symbolic.codegen.worked import evaluate, instance_values, needed, number_latex, worked_example
-from symbolic.instances import EntryRef
+from symbolic.analysis.exact import evaluate, instance_values, needed
+from symbolic.codegen.worked import number_latex, worked_example
+from symbolic.model.instances import EntryRef
 from symbolic.model import UNIT_SYMBOLS, GroupDecl, InputDecl, ListDecl, ListQuantity, Quantity, ScenarioInputDecl, ScenarioModel
 from symbolic.model.dependencies import closure, reads
-from symbolic.refs import source_of, value_of
+from symbolic.catalog.refs import source_of, value_of
 from symbolic.runtime.units import UNITS_FILE, registry
 
 Header = Callable[[str, str], list[str]]
@@ -301,9 +302,6 @@ def _node_row(record: NodeRecord, users: list[str], where: dict[str, str]) -> di
 def _node_facts(record: NodeRecord) -> dict[str, str]:
     """Power, dispatch tax, price and links of a node, as the runtime node reports them (the
     links' one-way bandwidth and the labeled capacity come from their declared derivations)."""
-    from symbolic.catalog import Hardware
-    from symbolic.codegen.catalog_pages import shown
-
     node = getattr(getattr(Hardware.value.built, record.tier), record.key)
     power = shown(node.tdp)
     if node.tdp_min is not None:

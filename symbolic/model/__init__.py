@@ -1,4 +1,6 @@
-"""The declaration API: a scenario is a class whose body reads like its math.
+"""The declaration language: a scenario is a class whose body reads like its math.
+
+    from symbolic.model import Group, Input, Output, Scenario
 
     class HostDispatchScenario(Scenario):
         ops_per_block = Input(integer=True, nonnegative=True, symbol="n", doc="...")
@@ -15,6 +17,19 @@ a ``Group`` a ``GroupRef`` (passed as ``group=``); a ``Sub`` a ``SubRef`` (``hos
 ``NodeRef`` (``hardware.peak``). The class collects the declarations, in order, into
 ``cls.model`` (a ``ScenarioModel``) that the generator checks and prints. An output can
 only use names declared above it, so the definitions form a DAG by construction.
+
+How it works
+------------
+``declarations.py`` (inputs, outputs, tables, groups, text), ``structured.py`` (nodes,
+precisions, datasets, choices, scenario inputs, requirements, contained scenarios) and
+``workload.py`` (a workload input, reading a catalog record type's fields) bind each
+declaration into the class's ``ScenarioModel`` (``collected.py``, immutable once the class
+is built by ``scenario.py``'s metaclass); ``dependencies.py`` answers what a quantity reads.
+``instances.py`` declares the registry entries, ``presentation.py`` the charts and
+questions, ``functions.py`` the sympy nodes sympy lacks (``Len``, ``MaxOver``, ``Exceeds``...).
+This package is a scenario file's one import surface: it also re-exports ``Q``/``literal``
+(catalog values written as source) and the sympy functions the scenarios use. It sits on
+``symbolic.catalog`` and ``symbolic.runtime``; the analysis and the generator sit on it.
 """
 
 from symbolic.model.collected import (
@@ -74,13 +89,27 @@ from symbolic.model.structured import (
     SubRef,
 )
 
-__all__ = [
-    "UNIT_SYMBOLS", "Choice", "Dataset", "Declaration", "Echo", "Group", "Input", "InputDecl", "ListInput", "Node",
-    "NodeRef",
-    "Output", "OutputDecl", "PerItem", "Precision", "PrecisionDecl", "Quantity", "Require", "RequirementDecl",
-    "Scenario", "ScenarioInput", "ScenarioInputRef", "ScenarioModel", "StructuredDecl", "NodeDecl", "WorkloadDecl",
-    "ChoiceDecl", "DatasetDecl", "ScenarioInputDecl", "ScalarDecl", "ListDecl", "TextDecl", "ScalarQuantity", "ListQuantity", "TextQuantity", "TableDecl", "GroupDecl",
-    "SubDecl", "Sub", "SubRef", "Table",
-    "TableRef", "Text", "WorkloadInput", "WorkloadRef", "_symbols", "flop", "unit_constant", "Series", "Sweep", "decades", "powers_of_two",
-    "GroupRef", "Question", "key",
+# A scenario file's whole vocabulary, beyond the declarations above: registry entries and
+# their values (``Instance``, ``Q``, ``literal``), the functions sympy lacks (``Len``,
+# ``index``, ...) and the sympy functions the scenarios write with, so that a scenario imports
+# only ``symbolic.model`` and ``symbolic.catalog`` (and the scenarios it contains).
+from sympy import Eq, Ge, Max, Min, Piecewise, Product, Rational, Sum, ceiling, floor, log, sqrt
+
+from symbolic.catalog.refs import Q, literal
+from symbolic.model.functions import CeilLog2, Exceeds, Len, MaxOver, index
+from symbolic.model.instances import Instance
+
+__all__ = [  # what scenario files use
+    "CeilLog2", "Choice", "Dataset", "Echo", "Eq", "Exceeds", "Ge", "Group", "Input", "Instance", "Len", "ListInput",
+    "Max", "MaxOver", "Min", "Node", "Output", "PerItem", "Piecewise", "Precision", "Product", "Q", "Question",
+    "Rational", "Require", "Scenario", "ScenarioInput", "Series", "Sub", "Sum", "Sweep", "Table", "Text",
+    "WorkloadInput", "ceiling", "decades", "flop", "floor", "index", "key", "literal", "log", "powers_of_two", "sqrt",
+    "unit_constant",
+]
+
+__all__ += [  # what the analysis and the generator read
+    "UNIT_SYMBOLS", "ChoiceDecl", "DatasetDecl", "Declaration", "GroupDecl", "GroupRef", "InputDecl", "ListDecl",
+    "ListQuantity", "NodeDecl", "NodeRef", "OutputDecl", "PrecisionDecl", "Quantity", "RequirementDecl", "ScalarDecl",
+    "ScalarQuantity", "ScenarioInputDecl", "ScenarioInputRef", "ScenarioModel", "StructuredDecl", "SubDecl", "SubRef",
+    "TableDecl", "TableRef", "TextDecl", "TextQuantity", "WorkloadDecl", "WorkloadRef", "_symbols",
 ]

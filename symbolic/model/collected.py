@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import sympy
 
-from symbolic.functions import Len
+from symbolic.catalog.schema import UNIT_SYMBOLS, flop, unit_constant  # noqa: F401 (the model's unit constants)
+from symbolic.model.functions import Len
 from symbolic.runtime.errors import DuplicateNameError
 
 if TYPE_CHECKING:
@@ -18,18 +20,6 @@ if TYPE_CHECKING:
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
-# -- unit constants inside expressions and names ----------------------------------------
-UNIT_SYMBOLS: dict[sympy.Symbol, str] = {}
-
-
-def unit_constant(spelling: str) -> sympy.Symbol:
-    """A unit as a factor in an expression, e.g. ``2*b*i*h*flop``."""
-    symbol = sympy.Symbol(f"[{spelling}]", positive=True)
-    UNIT_SYMBOLS[symbol] = spelling
-    return symbol
-
-
-flop = unit_constant("flop")
 
 
 def _latex_name(name: str) -> str:
@@ -223,7 +213,6 @@ class ScenarioModel:
     name: str
     module: str = ""
     doc: str = ""
-    category: str = ""
     assumptions: str = ""
     excludes: str = ""
     references: tuple[str, ...] = ()
@@ -295,8 +284,6 @@ class ScenarioModel:
 
     def evaluator_inputs(self) -> list[InputDecl]:
         """The evaluator's arguments: declared inputs, and numbers of structured inputs in use."""
-        from symbolic.model.dependencies import reads  # that module builds on this one
-
         used: set[sympy.Basic] = set()
         for quantity in self.quantities:
             used |= reads(quantity)
@@ -314,5 +301,16 @@ def _symbols(expr: sympy.Basic) -> set[sympy.Basic]:
     found |= {indexed.base for indexed in expr.atoms(sympy.Indexed)}
     found |= {length.args[0] for length in expr.atoms(Len)}
     return found
+
+
+def reads(quantity: Quantity) -> frozenset[sympy.Basic]:
+    """The symbols a quantity's definition reads: those of its expression and of its limits (a
+    grid's second range too; list bases and list lengths included, see ``_symbols``)."""
+    return _reads(quantity.expr, tuple(part for bounds in quantity.index_ranges() for part in bounds))
+
+
+@lru_cache(maxsize=None)
+def _reads(expr: sympy.Basic, limits: tuple[Any, ...]) -> frozenset[sympy.Basic]:
+    return frozenset(_symbols(expr).union(*(_symbols(part) for part in limits)))
 
 

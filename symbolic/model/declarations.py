@@ -27,7 +27,7 @@ from symbolic.model.collected import (
     _latex_name,
     _symbols,
 )
-from symbolic.functions import Given, Len
+from symbolic.model.functions import Given, Len
 from symbolic.runtime.errors import DeclarationError, DuplicateNameError
 from symbolic.runtime.validation import REQUIRED
 

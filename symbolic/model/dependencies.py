@@ -1,30 +1,20 @@
-"""The one dependency walk: what a quantity reads, directly and through other quantities.
+"""The one dependency walk: what a quantity reads, directly and through other quantities
+(``reads`` lives beside ``Quantity`` in ``collected.py``, whose ``evaluator_inputs`` needs it).
 
 The evaluator's pruning and guards (``symbolic.codegen.python``), the exact evaluation's
-``needed`` (``symbolic.codegen.worked``), the docs' symbol legends (``site_pages``) and
+``needed`` (``symbolic.analysis.exact``), the docs' symbol legends (``site_pages``) and
 the evaluator's arguments (``ScenarioModel.evaluator_inputs``) all ask these two questions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
-from typing import Any
 
 import sympy
 
-from symbolic.model.collected import Quantity, _symbols
+from symbolic.model.collected import Quantity, reads
 
-
-def reads(quantity: Quantity) -> frozenset[sympy.Basic]:
-    """The symbols a quantity's definition reads: those of its expression and of its limits (a
-    grid's second range too; list bases and list lengths included, see ``_symbols``)."""
-    return _reads(quantity.expr, tuple(part for bounds in quantity.index_ranges() for part in bounds))
-
-
-@lru_cache(maxsize=None)
-def _reads(expr: sympy.Basic, limits: tuple[Any, ...]) -> frozenset[sympy.Basic]:
-    return frozenset(_symbols(expr).union(*(_symbols(part) for part in limits)))
+__all__ = ["closure", "reads"]
 
 
 def closure(start: Iterable[sympy.Basic], quantities: Mapping[sympy.Basic, Quantity]) -> set[sympy.Basic]:

@@ -11,18 +11,6 @@ from symbolic.model.presentation import Question, Sweep
 from symbolic.runtime.errors import DeclarationError
 
 
-def category_of(module: str) -> str:
-    """The docs category of a scenario module: the title of its family folder ("" elsewhere, e.g. in tests)."""
-    from symbolic.scenarios import FAMILIES
-
-    parts = module.split(".")
-    if len(parts) != 4 or parts[:2] != ["symbolic", "scenarios"]:
-        return ""
-    if parts[2] not in FAMILIES:
-        raise DeclarationError(f"{module}: symbolic/scenarios/{parts[2]}/ is not a family folder; "
-                               f"the families are {', '.join(FAMILIES)}")
-    return FAMILIES[parts[2]]
-
 class _Namespace(dict):
     """Class-body namespace that turns each declaration into what later lines use."""
 
@@ -50,7 +38,6 @@ class _ScenarioMeta(type):
         if "category" in namespace:
             raise DeclarationError(f"{name}: the category is the family folder the module lives in "
                                    "(symbolic/scenarios/<family>/); remove the category attribute")
-        model.category = category_of(model.module)
         model.assumptions = namespace.get("assumptions", "")
         model.excludes = namespace.get("excludes", "")
         model.references = tuple(namespace.get("references", ()))

@@ -26,6 +26,7 @@ from typing import Any
 import sympy
 
 from symbolic.catalog.schema import Derived, Field, Param, Record
+from symbolic.catalog.workloads import WORKLOAD_TYPES, Workload
 from symbolic.model.collected import InputDecl, ScenarioModel, WorkloadDecl, _assumptions
 from symbolic.model.declarations import Declaration, Input
 from symbolic.runtime.errors import DeclarationError
@@ -33,8 +34,6 @@ from symbolic.runtime.validation import REQUIRED
 
 
 def _record_types(types: tuple[Any, ...]) -> tuple[type[Record], ...]:
-    from symbolic.catalog.workloads import WORKLOAD_TYPES, Workload
-
     by_name = {t.__name__: t for t in WORKLOAD_TYPES}
     found = []
     for item in types or (Workload,):
@@ -138,8 +137,6 @@ class WorkloadRef:
 def _sign(types: tuple[type[Record], ...], key: str) -> tuple[bool, bool]:
     """Whether a derived quantity is positive (or nonnegative) for every record type the input accepts,
     as sympy proves it from the fields' domains: the divisions the scenario makes by it are then safe."""
-    from symbolic.catalog.workloads import WORKLOAD_TYPES
-
     kinds = [kind for kind in WORKLOAD_TYPES if issubclass(kind, types) and key in kind.derived()]
     forms = [kind.inlined(key) for kind in kinds]
     forms += [kind.inlined(key, otherwise=True) for kind in kinds if kind.derived()[key].otherwise is not None]
@@ -150,8 +147,6 @@ def _sign(types: tuple[type[Record], ...], key: str) -> tuple[bool, bool]:
 def _refuse_overrides(types: tuple[type[Record], ...], key: str, derived: Derived) -> None:
     """A quantity with arguments is substituted as one expression; a record type the input accepts
     that declares it otherwise (a mixture of experts overriding a dense rule) would be read wrong."""
-    from symbolic.catalog.workloads import WORKLOAD_TYPES
-
     for kind in WORKLOAD_TYPES:
         if issubclass(kind, types) and key in kind.declared and kind.declared[key] is not derived:
             raise DeclarationError(

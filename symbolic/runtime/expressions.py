@@ -22,6 +22,8 @@ from collections.abc import Callable
 from typing import Any
 
 from symbolic.runtime.errors import ScenarioInputError
+from symbolic.runtime.units import unit
+from symbolic.runtime.units import registry
 
 
 class ExpressionError(ScenarioInputError):
@@ -86,8 +88,6 @@ def _spelled(unit_: Any) -> str:
 
 
 def _unit(spelling: str) -> Any:
-    from symbolic.runtime.units import unit
-
     return unit(spelling or "dimensionless")
 
 
@@ -235,7 +235,6 @@ class _Parser:
             raise ExpressionError(f"{self.what}: '{token[1]}' at position {token[2]} in {self.text!r} joins "
                                   f"[{_spelled(left_unit) or '1'}] and [{_spelled(right_unit) or '1'}], which have "
                                   f"different dimensions{hint}")
-        from symbolic.runtime.units import registry
 
         factor = registry().Quantity(1.0, right_unit).to(left_unit).magnitude
         if factor == 1.0:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError
+from symbolic.runtime.errors import InputTypeError, MissingInputError, MlsysymError, ScenarioInputError
+from symbolic.runtime.provided import memory_type
 from symbolic.runtime.records import catalog_entry
 from symbolic.runtime.units import Q_
 from symbolic.runtime.validation import InputSpec, coerce_number
@@ -162,8 +163,9 @@ class HardwareNode:
         raise AttributeError(f"HardwareNode {self.name!r} is immutable; build a new HardwareNode")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        if self.path:  # a catalog node unpickles as the same node
-            return (catalog_entry, (f"Hardware.{self.path}",))
+        lookup = catalog_entry()
+        if self.path and lookup is not None:  # a catalog node unpickles as the same node
+            return (lookup, (f"Hardware.{self.path}",))
         return (_rebuilt, (HardwareNode, tuple((slot, getattr(self, slot)) for slot in HardwareNode.__slots__)))
 
     def __delattr__(self, name: str) -> None:
@@ -252,10 +254,12 @@ class HardwareNode:
     def memory(self) -> Any:
         """``node.memory.capacity``, ``.bandwidth`` and the derived ``.labeled_capacity``."""
         if self._memory is None:
-            from generated.systems import MemorySystem  # the generated record type (its derived quantities)
-
+            record = memory_type()
+            if record is None:
+                raise MlsysymError(f"{self.name}: node.memory is a record of the generated systems types; "
+                                   "import generated (or mlsysym) first")
             capacity = self._published["memory_capacity"]
-            memory = MemorySystem(capacity=None if capacity is None else _quantity(capacity),
+            memory = record(capacity=None if capacity is None else _quantity(capacity),
                                   bandwidth=_quantity(self._published["memory_bandwidth"]))
             object.__setattr__(self, "_memory", memory)
         return self._memory

@@ -212,8 +212,9 @@ class CatalogRecord:
         return hash((type(self).__name__, tuple(sorted(self._values.items()))))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        if self.registry_path:  # a catalog entry unpickles as the same entry, as an enum member does
-            return (catalog_entry, (self.registry_path,))
+        lookup = catalog_entry()
+        if self.registry_path and lookup is not None:  # unpickles as the same catalog entry
+            return (lookup, (self.registry_path,))
         return (_rebuild, (type(self), self.path, dict(self._values), dict(self._published)))
 
     def __copy__(self) -> Any:
@@ -229,15 +230,21 @@ class CatalogRecord:
         return f"{type(self).__name__}({shown})"
 
 
-def catalog_entry(path: str) -> Any:
-    """The catalog entry at a registry path such as ``Systems.Clusters.Training_1K``."""
-    import generated.catalog as catalog  # the runtime catalog, loaded on first unpickling
+# A catalog entry unpickles as the same entry (as an enum member does): it is pickled as a call
+# of the generated catalog's ``entry`` with its registry path. ``generated/catalog.py`` installs
+# that function here when it is imported (the runtime does not import the package generated
+# from it); an entry built without it (the generator's own catalog) pickles by value.
+_CATALOG: dict[str, Callable[[str], Any]] = {}
 
-    root, *parts = path.split(".")
-    value = getattr(catalog, root)
-    for part in parts:
-        value = getattr(value, part)
-    return value
+
+def use_catalog(entry: Callable[[str], Any]) -> None:
+    """Install the lookup of a catalog entry by registry path (``Systems.Clusters.Training_1K``)."""
+    _CATALOG["entry"] = entry
+
+
+def catalog_entry() -> Callable[[str], Any] | None:
+    """The installed lookup of catalog entries by path, or None before ``generated.catalog`` is imported."""
+    return _CATALOG.get("entry")
 
 
 def _rebuild(cls: type[CatalogRecord], path: str, values: dict[str, Any], published: dict[str, Any]) -> Any:

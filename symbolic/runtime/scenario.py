@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError, a_or_an
+from symbolic.runtime.inputs import describe
 from symbolic.runtime.hardware import DatasetProfile, HardwareNode, is_fleet, resolve_in
 from symbolic.runtime.outputs import GroupOutput, ListOutput, Output, Result, SubScenario, TableOutput, _check_finite
 from symbolic.runtime.units import quantity
@@ -95,6 +96,8 @@ class ScenarioBase:
             given[spec.name] = value
             args[spec.name] = list_argument(title, spec, value, given) if isinstance(spec, ListSpec) else value
         for choice in cls._choices:
+            if choice.name not in inputs and choice.default is REQUIRED:
+                _missing(cls, inputs)
             given[choice.name], args[choice.argument] = choice.resolve(title, inputs.get(choice.name, REQUIRED))
         for precision in cls._precisions:
             if precision.name not in inputs and precision.default is REQUIRED:
@@ -124,6 +127,8 @@ class ScenarioBase:
             if dataset_spec.training_examples:
                 args[dataset_spec.training_examples] = None if dataset is None else dataset.training_examples
         for workload_spec in cls._workloads:
+            if workload_spec.name not in inputs:
+                _missing(cls, inputs)
             given[workload_spec.name] = _workload(title, workload_spec, inputs.get(workload_spec.name), args)
         for scenario_spec in cls._scenarios:
             if scenario_spec.optional and inputs.get(scenario_spec.name) is None:
@@ -239,7 +244,7 @@ class ScenarioBase:
     def explain(self, output: str) -> Any:
         """``output`` as definition -> closed form -> numbers -> result, as ``mlsysym explain``
         prints it; in Jupyter the equations render as LaTeX. Needs the ``generator`` extra (sympy)."""
-        from symbolic.explain import explain
+        from symbolic.codegen.explain import explain
 
         return explain(self, output)
 
@@ -306,15 +311,9 @@ def _copy_tree(tree: Any) -> Any:
 
 
 def _missing(cls: type[ScenarioBase], inputs: dict[str, Any]) -> None:
-    """Raise one error naming every required input that was not given (not only the first)."""
-    needed = [f"'{spec.name}' ({spec.domain})" for spec in cls._specs
-              if spec.default is REQUIRED and spec.name not in inputs]
-    needed += [f"'{spec.name}' (a precision key such as 'fp32')" for spec in cls._precisions
-               if spec.default is REQUIRED and spec.name not in inputs]
-    needed += [f"'{spec.name}' (a HardwareNode such as Hardware.Cloud.H100)" for spec in cls._nodes
-               if spec.name not in inputs and not spec.optional]
-    needed += [f"'{spec.name}' ({a_or_an(spec.scenario.__name__)})" for spec in cls._scenarios
-               if spec.name not in inputs and not spec.optional]
+    """Raise one error naming every required input that was not given (not only the first),
+    each with what it takes: the rows ``mlsysym list`` shows, so no kind of input is left out."""
+    needed = [f"'{info.name}' ({info.expects})" for info in describe(cls) if info.required and info.name not in inputs]
     if needed:
         inputs_word = "a required input was" if len(needed) == 1 else f"{len(needed)} required inputs were"
         raise MissingInputError(f"{cls.__name__}: {inputs_word} not given: {', '.join(needed)}")

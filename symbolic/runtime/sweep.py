@@ -20,6 +20,7 @@ from symbolic.runtime.paths import leaves
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.units import is_quantity, label
 from symbolic.runtime.validation import FLOAT_MAX, FLOAT_TINY, InputSpec, ListSpec, coerce_number, conversion_factor
+from symbolic.runtime.units import Q_
 
 
 class SweepResult(dict[str, Any]):
@@ -44,8 +45,6 @@ class SweepResult(dict[str, Any]):
 
     def quantity(self, path: str) -> Any:
         """Output ``path`` as a Quantity array in its display unit."""
-        from symbolic.runtime.units import Q_
-
         return Q_(self[path], self.units[path] or "dimensionless")
 
     def __repr__(self) -> str:

@@ -6,11 +6,15 @@ numbers, and pint is only needed when a person asks for a Quantity.
 
 from __future__ import annotations
 
+import math
 import os
+import re
 import sys
 import threading
 from functools import lru_cache
 from typing import Any
+
+from symbolic.runtime.errors import ScenarioInputError
 
 UNITS_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "units.txt")
 
@@ -136,3 +140,39 @@ def label(spelling: str) -> str:
         return ""
     units = unit(spelling)
     return "" if units.dimensionless and units == unit("dimensionless") else f"{units:~P}"
+
+
+# One number and an optional unit, nothing else: pint's expression parser would read
+# "4,8" as 48, "32 64" as 2048 and evaluate "9**9**9" (and hang). A unit is names joined by
+# "/", "*" or spaces, each with an optional small integer power; pint parses only that part.
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
+_UNIT_NAME = r"[^\W\d]+(?:\s*(?:\*\*|\^)\s*-?\d)?"
+_UNIT = re.compile(rf"{_UNIT_NAME}(?:\s*[/*·]?\s*{_UNIT_NAME})*")
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+def parse_quantity(text: str, what: str = "value") -> Any:
+    """``32`` -> 32, ``1e7`` -> 1e7, ``10us`` / ``3.35 TB/s`` / ``80 GiB`` -> a Quantity: one
+    number with an optional unit, read strictly (the command line and the Python API read
+    values with this one function). Anything else is a ``ScenarioInputError`` naming ``what``."""
+    text = text.strip()
+    match = _NUMBER.match(text)
+    unit_text = text[match.end():].strip() if match else ""
+    if match is None or (unit_text and not _UNIT.fullmatch(unit_text)):
+        raise ScenarioInputError(f"{what}: cannot read {text!r} as one number with an optional unit "
+                                 "(e.g. 64, 2.5e-3, 10us, '3.35 TB/s')")
+    digits = match.group()
+    try:
+        value: int | float = int(digits) if _INTEGER.fullmatch(digits) else float(digits)
+    except ValueError as error:  # more digits than Python converts
+        raise ScenarioInputError(f"{what}: cannot read {text!r}: {error}") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ScenarioInputError(f"{what}: {text!r} is beyond the range of double precision")
+    if value == 0 and re.search(r"[1-9]", digits.partition("e")[0].partition("E")[0]):  # 1e-400 underflows to 0
+        raise ScenarioInputError(f"{what}: {text!r} is below the range of double precision (it would be read as 0)")
+    if not unit_text:
+        return value
+    try:
+        return Q_(value, unit_text)
+    except Exception as error:  # pint's undefined-unit and parse errors are many types
+        raise ScenarioInputError(f"{what}: {unit_text!r} in {text!r} is not a known unit ({error})") from None

@@ -1,8 +1,13 @@
 """One module per scenario, in family folders: ``symbolic/scenarios/<family>/<snake_name>.py``.
 
-Adding a scenario means adding one module to its family's folder; the generator finds it
-by a sorted scan (see ``symbolic/scenarios/README.md``). The families are a closed set: a
-scenario's category is its folder, and a folder not listed here is an error.
+How it works
+------------
+Adding a scenario means adding one module to its family's folder; ``discover.py`` finds it
+by a sorted scan (see ``symbolic/scenarios/README.md``), imports it and collects its
+``Scenario`` class and its registry ``Instance``s. The families are a closed set: a
+scenario's category is its folder, and a folder not listed here is an error. A scenario
+module imports only ``symbolic.model`` (the whole declaration language, sympy functions
+included), ``symbolic.catalog`` and the scenarios it contains (``tests/test_layers.py``).
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
 """Ring, binary tree and parameter server AllReduce at several group sizes, in the α-β model."""
 
-from sympy import log
-
 from symbolic.catalog import Constants, Models, Systems
-from symbolic.functions import CeilLog2, Len, index
-from symbolic.instances import Instance
-from symbolic.model import Group, Input, ListInput, PerItem, Question, Require, Scenario, Series, Sweep
-from symbolic.refs import Q
+from symbolic.model import (
+    CeilLog2, Group, Input, Instance, Len, ListInput, PerItem, Q, Question, Require, Scenario, Series, Sweep, index,
+    log,
+)
 
 i = index("i", "group")
 
@@ -70,30 +68,45 @@ class AllReduceScheduleScenario(Scenario):
 
     per_n = {"keys": N, "group": result}  # every output: one entry per group size, keyed by it
 
-    chunk = PerItem(M / N[i], (i, 0, n), "MB", **per_n, doc="The chunk a ring round sends, M/N.")
-    ring_factor = PerItem(2 * (N[i] - 1) / N[i], (i, 0, n), **per_n, doc="Ring bytes per rank over M, 2(N − 1)/N.")
-    ring_rounds = PerItem(2 * (N[i] - 1), (i, 0, n), **per_n, doc="Ring rounds R = 2(N − 1).")
-    tree_rounds = PerItem(2 * CeilLog2(N[i]), (i, 0, n), **per_n, doc="Tree rounds T = 2⌈log₂ N⌉ (up, then down).")
+    chunk = PerItem(M / N[i], (i, 0, n), "MB", **per_n, doc="The chunk each rank sends per ring round: the message "
+                                                            "split evenly over the ranks.")
+    ring_factor = PerItem(2 * (N[i] - 1) / N[i], (i, 0, n), **per_n, doc="Bytes each rank sends over the ring, as a "
+                                                                         "multiple of the message: just under 2, "
+                                                                         "since the ReduceScatter and the AllGather "
+                                                                         "each pass all but one chunk.")
+    ring_rounds = PerItem(2 * (N[i] - 1), (i, 0, n), **per_n, doc="Ring rounds: the ReduceScatter, then the "
+                                                                  "AllGather, each one round short of the ring size.")
+    tree_rounds = PerItem(2 * CeilLog2(N[i]), (i, 0, n), **per_n, doc="Tree rounds: the reduction up a binary tree, "
+                                                                      "then the broadcast down it.")
     ring_byte_time = PerItem(ring_factor[i] * M / b, (i, 0, n), "s", **per_n,
-                             doc="Ring bandwidth term, 2(N − 1)/N · M/β.")
-    ring_startup_time = PerItem(ring_rounds[i] * a, (i, 0, n), "µs", **per_n, doc="Ring startup term, R·α.")
+                             doc="The ring's bandwidth term: the bytes each rank sends, at the link's bandwidth.")
+    ring_startup_time = PerItem(ring_rounds[i] * a, (i, 0, n), "µs", **per_n, doc="The ring's startup term: one link "
+                                                                                  "latency per round.")
     ring_time = PerItem(ring_byte_time[i] + ring_startup_time[i], (i, 0, n), "s", **per_n, doc="Ring AllReduce time.")
-    tree_byte_time = PerItem(tree_rounds[i] * M / b, (i, 0, n), "s", **per_n, doc="Tree bandwidth term, T·M/β.")
-    tree_startup_time = PerItem(tree_rounds[i] * a, (i, 0, n), "µs", **per_n, doc="Tree startup term, T·α.")
+    tree_byte_time = PerItem(tree_rounds[i] * M / b, (i, 0, n), "s", **per_n, doc="The tree's bandwidth term: the "
+                                                                                  "whole message sent once per "
+                                                                                  "round.")
+    tree_startup_time = PerItem(tree_rounds[i] * a, (i, 0, n), "µs", **per_n, doc="The tree's startup term: one link "
+                                                                                  "latency per round.")
     tree_time = PerItem(tree_byte_time[i] + tree_startup_time[i], (i, 0, n), "s", **per_n, doc="Tree AllReduce time.")
     star_byte_time = PerItem(N[i] * M / b, (i, 0, n), "s", **per_n,
-                             doc="Parameter server: N messages into one link, N·M/β (bandwidth term only).")
-    star_ring_limit = PerItem(N[i] / 2, (i, 0, n), **per_n, doc="Star bytes over ring bytes at large N, N/2.")
+                             doc="A parameter server's bandwidth term: every rank's whole message into one link "
+                                 "(startup ignored).")
+    star_ring_limit = PerItem(N[i] / 2, (i, 0, n), **per_n, doc="How many times the ring's bytes a star moves as the "
+                                                                "group grows: the server's link carries everyone's "
+                                                                "message.")
     crossover_estimate = PerItem(N[i] * a * b / (log(N[i]) / log(2)), (i, 0, n), "byte", **per_n,
-                                 doc="Rule-of-thumb ring/tree crossover message, N·α·β/log₂N.")
+                                 doc="The rule-of-thumb message size at which ring and tree cost the same: below it "
+                                     "the tree's fewer rounds win.")
     crossover_exact = PerItem((ring_rounds[i] - tree_rounds[i]) * a * b / (tree_rounds[i] - ring_factor[i]),
                               (i, 0, n), "byte", **per_n,
-                              doc="Message at which ring and tree times are equal, (R − T)·α·β/(T − 2(N − 1)/N) "
-                                  "(0 for N = 2, 3).")
+                              doc="The message size at which ring and tree times are equal, from both schedules' "
+                                  "startup and bandwidth terms (0 for 2 or 3 ranks, where the two coincide).")
     saved_time = PerItem(ring_time[i] * time_saved_fraction, (i, 0, n), "s", **per_n,
                          doc="Ring time saved per step at `time_saved_fraction`.")
     saved_device_hours = PerItem(saved_time[i] * run_steps * N[i], (i, 0, n), "h", **per_n,
-                                 doc="Device time saved over the run: saved time × steps × N.")
+                                 doc="Device time saved over the run: the time saved per step, on every device, for "
+                                     "every step.")
 
 
 _ndr = {"alpha": Systems.SwitchFabric.AlphaNdr, "bandwidth": Systems.Fabrics.InfiniBand_NDR.bandwidth}

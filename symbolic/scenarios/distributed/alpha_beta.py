@@ -1,10 +1,7 @@
 """Point-to-point messages on named α-β paths: time per path and message, and each path's critical size."""
 
 from symbolic.catalog import Hardware, Systems
-from symbolic.functions import Len, index
-from symbolic.instances import Instance
-from symbolic.model import Group, ListInput, PerItem, Scenario, Series, Sweep, decades
-from symbolic.refs import Q
+from symbolic.model import Group, Instance, Len, ListInput, PerItem, Q, Scenario, Series, Sweep, decades, index
 
 k = index("k", "path")
 m = index("m", "message")
@@ -64,11 +61,14 @@ class AlphaBetaScenario(Scenario):
     grid = {"keys": (alphas, messages), "group": result}
     paths_and_messages = ((k, 0, Len(alphas) - 1), (m, 0, Len(messages) - 1))
     times = PerItem(alphas[k] + messages[m] / bandwidths[k], paths_and_messages, "s", **grid,
-                    doc="Point-to-point time of each message on each path, α + M/β.")
+                    doc="Point-to-point time of each message on each path: the startup latency plus the time to "
+                        "stream it.")
     transmission_times = PerItem(messages[m] / bandwidths[k], paths_and_messages, "s", **grid,
-                                 doc="The bandwidth term alone, M/β.")
+                                 doc="The streaming time alone, without the startup latency: what dominates large "
+                                     "messages.")
     crossovers = PerItem(alphas[k] * bandwidths[k], (k, 0, Len(alphas) - 1), "byte", keys=alphas, group=result,
-                         doc="Critical message size n* = α·β: startup and streaming take equally long.")
+                         doc="The critical message size: below it the startup latency dominates, above it the "
+                             "bandwidth.")
 
 
 _switch = Systems.SwitchFabric

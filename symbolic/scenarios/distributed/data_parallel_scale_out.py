@@ -1,10 +1,10 @@
 """Data parallelism inside one node and across nodes: the gradient AllReduce against the local step."""
 
 from symbolic.catalog import Constants, Hardware, Models, Systems, storage_widths
-from symbolic.functions import Exceeds
-from symbolic.instances import Instance
-from symbolic.model import (Choice, Group, Input, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput,
-                            powers_of_two)
+from symbolic.model import (
+    Choice, Exceeds, Group, Input, Instance, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput,
+    powers_of_two,
+)
 
 _profile = Constants.DataParallelScalingProfile
 
@@ -82,16 +82,20 @@ class DataParallelScaleOutScenario(Scenario):
     N = g * K
 
     result = Group(doc="One update's communication and compute, the speedup, and the run's time and cost.")
-    n_devices = Output(N, group=result, doc="Devices, N = g·K.")
+    n_devices = Output(N, group=result, doc="Devices of the whole run: every device of every node.")
     gradient_bytes = Output(workload.size_in_bytes(precision), "byte", group=result, doc="Gradient bytes, G.")
     intra_bytes = Output(gradient_bytes * 2 * (g - 1) / g, "byte", group=result,
-                         doc="Bytes each device sends in the in-node ring, 2(g − 1)/g · G.")
+                         doc="Bytes each device sends in the in-node ring AllReduce of the gradients (just under "
+                             "twice their size).")
     inter_bytes = Output(Exceeds(K, 1) * gradient_bytes * 2 * (N - 1) / N, "byte", group=result,
-                         doc="Bytes each device sends in the ring over all N devices, 2(N − 1)/N · G (0 at one node).")
+                         doc="Bytes each device sends in the ring AllReduce over all devices (0 at one node, where "
+                             "the in-node ring is the whole AllReduce).")
     intra_time = Output(intra_bytes / intra_bandwidth, "ms", group=result, doc="The in-node ring.")
     inter_time = Output(inter_bytes / inter_bandwidth, "ms", group=result, doc="The ring across nodes.")
     communication_time = Output(intra_time + inter_time, "ms", group=result, doc="Both rings, one after the other.")
-    compute_time = Output(accumulation_steps * step_time, "ms", group=result, doc="Local steps of one update, a·t_s.")
+    compute_time = Output(accumulation_steps * step_time, "ms", group=result, doc="Compute time of one update: its "
+                                                                                  "accumulated local steps, one "
+                                                                                  "after another.")
     update_time = Output(compute_time + communication_time, "ms", group=result, doc="Compute, then communication.")
     communication_overhead = Output(communication_time / compute_time, group=result,
                                     doc="Communication over compute time.")
@@ -102,7 +106,7 @@ class DataParallelScaleOutScenario(Scenario):
                      doc="Throughput over one device: N devices, each computing a share of the time.")
     efficiency = Output(speedup / N, group=result, doc="Speedup per device (the compute share).")
     global_batch = Output(per_device_batch * N * accumulation_steps, group=result,
-                          doc="Examples per update, b·N·a.")
+                          doc="Examples per update: every device's micro-batch, over every accumulation step.")
     scaled_training_time = Output(training_time / speedup, "h", group=result, field="training_time",
                                   doc="The run at this speedup, T_1/speedup.")
     cost = Output(scaled_training_time * K * node_hour_rate, "dollar", group=result, if_missing="none",

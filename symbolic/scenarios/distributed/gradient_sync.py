@@ -1,11 +1,10 @@
 """One data-parallel step: compute, then a ring AllReduce of the gradients over each link."""
 
 from symbolic.catalog import Models, Systems, storage_widths
-from symbolic.functions import Len, index
-from symbolic.instances import Instance
-from symbolic.model import (Choice, Group, Input, ListInput, Output, PerItem, Question, Scenario, Series, Sweep,
-                            WorkloadInput, decades)
-from symbolic.refs import Q
+from symbolic.model import (
+    Choice, Group, Input, Instance, Len, ListInput, Output, PerItem, Q, Question, Scenario, Series, Sweep,
+    WorkloadInput, decades, index,
+)
 
 # A ring AllReduce sends 2(N − 1)/N of the buffer per rank, 2 at large N (Literature.Communication.RingAllreduceFactor).
 LARGE_N_RING_FACTOR = 2
@@ -78,17 +77,19 @@ class GradientSyncScenario(Scenario):
 
     result = Group(doc="Bytes, times per link and energy of the step.")
     sync_bytes = Output(LARGE_N_RING_FACTOR * workload.size_in_bytes(precision), "byte", group=result, symbol="B",
-                        doc="Bytes each worker sends in the AllReduce, 2W.")
+                        doc="Bytes each worker sends in the ring AllReduce: about twice its gradients.")
     step_compute_time = Output(compute_time / compute_speedup, "s", group=result, field="compute_time", symbol="t",
-                               doc="Compute time of one step at the speedup, t_c/σ.")
+                               doc="Compute time of one step once compute runs `compute_speedup` times faster.")
     per_link = {"keys": links, "group": result}
     transfer_times = PerItem(sync_bytes / links[k], (k, 0, Len(links) - 1), "s", **per_link,
-                             doc="AllReduce time over each link, B/β.")
+                             doc="AllReduce time of the step's gradient bytes over each link.")
     step_times = PerItem(step_compute_time + transfer_times[k], (k, 0, Len(links) - 1), "s", **per_link,
-                         doc="Step time over each link, t + B/β (no overlap).")
+                         doc="Step time over each link: the compute, then the AllReduce (no overlap).")
     compute_fractions = PerItem(step_compute_time / step_times[k], (k, 0, Len(links) - 1), **per_link,
                                 doc="Share of the step spent computing.")
-    energy_per_step = Output(sync_bytes * energy_per_bit, "J", group=result, doc="Energy of the bits sent, 8B·ε.")
+    energy_per_step = Output(sync_bytes * energy_per_bit, "J", group=result, doc="Energy of the bits the AllReduce "
+                                                                                 "sends, at the link's energy per "
+                                                                                 "bit.")
     energy_total = Output(energy_per_step * steps, "J", group=result, doc="Energy over `steps` steps.")
 
 

@@ -1,13 +1,10 @@
 """A tensor × pipeline × data-parallel layout of one training step: time, efficiency and state per device."""
 
-from sympy import Max, Min, Rational, ceiling, floor
-
 from symbolic.catalog import Constants, Hardware, Models, Systems, storage_widths
-from symbolic.functions import Exceeds
-from symbolic.instances import Instance
-from symbolic.model import (Choice, Echo, Group, Input, Node, Output, Precision, Question, Scenario, Series, Sub,
-                            Sweep, WorkloadInput, flop, powers_of_two, unit_constant)
-from symbolic.refs import Q
+from symbolic.model import (
+    Choice, Echo, Exceeds, Group, Input, Instance, Max, Min, Node, Output, Precision, Q, Question, Rational, Scenario,
+    Series, Sub, Sweep, WorkloadInput, ceiling, floor, flop, powers_of_two, unit_constant,
+)
 from symbolic.scenarios.distributed.pipeline_schedule import PipelineScheduleScenario
 
 # Mixed-precision Adam per parameter (catalog MixedPrecisionAdam): 16-bit weight and gradient (4 byte), FP32
@@ -111,31 +108,38 @@ class ParallelLayoutScenario(Scenario):
     device_memory = Input("GB", positive=True, default=None, symbol="C",
                           doc="Memory of one device, for `min_devices_for_state`; optional.")
 
-    n_devices = Output(t * p * d, symbol="N", doc="Devices of the layout, N = t·p·d.")
+    n_devices = Output(t * p * d, symbol="N", doc="Devices of the layout: one per combination of tensor, pipeline "
+                                                  "and data-parallel rank.")
     pipeline = Sub(PipelineScheduleScenario, public=False, stages=pp_size, microbatches=microbatches)
 
     result = Group(Echo(n_devices), doc="The step's time, efficiency and state per device.")
     step_flops = Output(flops_per_param_token * P_tok * batch_tokens * flop, "flop", group=result,
-                        doc="FLOPs of the step, Φ = φ·P_tok·D.")
+                        doc="FLOPs of the step: the FLOPs-per-parameter-per-token rule over the parameters that work "
+                            "on a token and the step's tokens.")
     compute_time = Output(window_resolution * Max(1, floor(step_flops / (n_devices * R * local_efficiency)
                                                              / window_resolution + Rational(1, 2))),
                           "s", group=result, symbol=r"\tau",
-                          doc="Φ/(N·R·η) rounded to the nearest multiple of the window r (at least one).")
+                          doc="The step's FLOPs at the fleet's attained rate, rounded to the nearest multiple of the "
+                              "timing window (at least one window), as the reference measures it.")
     gradient_bytes = Output(workload.size_in_bytes(gradient_precision), "GB", group=result,
                             doc="Gradient bytes of the model at the gradient precision, G.")
-    dp_shard = Output(gradient_bytes / (t * p), "GB", group=result, doc="Gradient bytes of one replica's device, G/(t·p).")
+    dp_shard = Output(gradient_bytes / (t * p), "GB", group=result, doc="Gradient bytes one device holds: its "
+                                                                        "tensor- and pipeline-parallel share of the "
+                                                                        "model's gradients.")
     ring_bytes = Output(2 * (d - 1) / d * dp_shard, "GB", group=result,
-                        doc="Bytes an exact ring AllReduce sends per device, 2(d − 1)/d · G/(t·p).")
+                        doc="Bytes an exact ring AllReduce sends per device over the data-parallel group.")
     full_allreduce_time = Output(LARGE_RING_FACTOR * dp_shard / link_bandwidth, "s", symbol="c_1",
-                                 doc="One AllReduce of a replica's gradients at the large-group ring factor, "
-                                     "2·G/(t·p)/β.")
+                                 doc="One AllReduce of a device's gradient shard at the large-group ring factor "
+                                     "(twice the shard), at the link bandwidth.")
     allreduce_time = Output(Exceeds(d, 1) * full_allreduce_time, "s", group=result, symbol="c",
                             doc="The step's AllReduce: c₁ with at least two replicas, 0 with one.")
     hidden_time = Output(Min(overlap_fraction * allreduce_time, compute_time), "s", group=result,
-                         doc="AllReduce hidden behind compute, min(ω·c, τ).")
+                         doc="AllReduce time hidden behind compute: its overlappable share, but never more than the "
+                             "compute it hides behind.")
     exposed_time = Output(Max((1 - overlap_fraction) * allreduce_time, allreduce_time - compute_time), "s",
-                          group=result, doc="AllReduce left exposed, c − min(ω·c, τ) = max((1 − ω)·c, c − τ).")
-    bubble = Output(pipeline.bubble, group=result, doc="Idle share of the pipeline, (p − 1)/(m + p − 1).")
+                          group=result, doc="AllReduce time left exposed: what overlap cannot hide, added to the step.")
+    bubble = Output(pipeline.bubble, group=result, doc="Idle share of the pipeline: the fill and drain slots over "
+                                                       "all slots of the step.")
     step_time = Output(compute_time / (1 - bubble) + exposed_time, "s", group=result,
                        doc="Compute stretched by the bubble, plus the exposed AllReduce.")
     efficiency = Output(compute_time / step_time, group=result, doc="Compute time over step time.")
@@ -143,18 +147,27 @@ class ParallelLayoutScenario(Scenario):
                                    doc="The efficiency with nothing hidden.")
     overlap_share = Output(Exceeds(d, 1) * Min(overlap_fraction, compute_time / full_allreduce_time)
                            + Exceeds(2, d) * overlap_fraction, group=result,
-                           doc="Share of the AllReduce hidden, h/c = min(ω, τ/c₁); ω with one replica (its limit).")
+                           doc="Share of the AllReduce hidden behind compute; with one replica, the overlap fraction "
+                               "itself (its limit).")
     state_total = Output((WEIGHT_AND_GRADIENT_BYTES + OPTIMIZER_STATE_BYTES) * P * unit_constant("byte"), "GB",
-                         group=result, doc="Mixed-precision Adam state of the model, S = 16 byte · P.")
-    state_per_device = Output(state_total / (t * p), "GB", group=result, doc="State per device, S/(t·p).")
+                         group=result, doc="Mixed-precision Adam state of the model: 16 bytes per parameter (16-bit "
+                                           "weights and gradients, an FP32 master copy and two moments).")
+    state_per_device = Output(state_total / (t * p), "GB", group=result, doc="Training state per device without "
+                                                                             "ZeRO: the tensor- and "
+                                                                             "pipeline-parallel share of the whole "
+                                                                             "state.")
     zero1_state_per_device = Output((WEIGHT_AND_GRADIENT_BYTES * P / (t * p)
                                      + OPTIMIZER_STATE_BYTES * P / (t * p * d)) * unit_constant("byte"), "GB",
-                                    group=result, doc="State per device with ZeRO stage 1: 4P/(t·p) + 12P/(t·p·d) byte.")
-    fleet_mfu = Output(local_efficiency * efficiency, group=result, doc="Model FLOPs utilisation of the fleet, η·e.")
+                                    group=result, doc="Training state per device with ZeRO stage 1: weights and "
+                                                      "gradients sharded by tensor and pipeline rank, the optimizer "
+                                                      "state also over the data-parallel replicas.")
+    fleet_mfu = Output(local_efficiency * efficiency, group=result, doc="Model FLOPs utilisation of the fleet: the "
+                                                                        "scaling efficiency on top of each device's "
+                                                                        "own.")
     double_counted_mfu = Output(local_efficiency * efficiency * efficiency, group=result,
-                                doc="η·e·e: the efficiency counted twice, a mistake to recognise (the reference's).")
+                                doc="The local efficiency counted twice, a mistake to recognise (the reference's).")
     min_devices_for_state = Output(ceiling(state_total / device_memory), group=result, if_missing="none",
-                                   doc="Devices whose memory holds the state, ⌈S/C⌉; None without `device_memory`.")
+                                   doc="The fewest devices whose memory holds the state; None without `device_memory`.")
 
 
 Gpt3DataParallel1K = Instance(

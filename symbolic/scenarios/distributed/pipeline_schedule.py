@@ -1,7 +1,6 @@
 """A synchronous pipeline schedule (GPipe, 1F1B): the bubble of fill and drain over the step."""
 
-from symbolic.instances import Instance
-from symbolic.model import Input, Output, Question, Require, Scenario, Series, Sweep, powers_of_two
+from symbolic.model import Input, Instance, Output, Question, Require, Scenario, Series, Sweep, powers_of_two
 
 
 class PipelineScheduleScenario(Scenario):
@@ -56,8 +55,10 @@ class PipelineScheduleScenario(Scenario):
     phase_slots = Output(m + p - 1, doc="Slots of one phase (forward or backward): fill, then m busy slots.")
     slots = Output(2 * phase_slots, doc="Slots of the step: the forward and the backward phase.")
     idle_slots = Output(2 * fill_slots, doc="Slots of the step in which a given stage idles.")
-    bubble = Output(fill_slots / phase_slots, doc="Idle share of the step, (p − 1)/(m + p − 1).")
-    bubble_ratio = Output(fill_slots / m, doc="Idle time over ideal (busy) time, (p − 1)/m (Narayanan et al.).")
+    bubble = Output(fill_slots / phase_slots, doc="Idle share of the step: the slots spent filling and draining the "
+                                                  "pipeline over all slots.")
+    bubble_ratio = Output(fill_slots / m, doc="Idle time over ideal (busy) time, as Narayanan et al. state the "
+                                              "bubble: more micro-batches shrink it.")
     microbatches_for_bubble = Output(fill_slots * (1 - bubble_target) / bubble_target,
                                      doc="Micro-batches at which the bubble equals `bubble_target` "
                                      "(a real number; round up for a count).")

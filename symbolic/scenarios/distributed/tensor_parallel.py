@@ -2,10 +2,9 @@
 
 from symbolic.catalog import Hardware, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.instances import Instance
-from symbolic.model import (Group, Input, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two,
-                            unit_constant)
-from symbolic.refs import Q
+from symbolic.model import (
+    Group, Input, Instance, Output, Q, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two, unit_constant,
+)
 
 ACTIVATION_WIDTH = 2  # bytes per activation value: 16-bit activations (the reference's BYTES_FP16)
 
@@ -74,11 +73,13 @@ class TensorParallelScenario(Scenario):
 
     result = Group(compute_time, doc="The step's activation AllReduces and how they share the step with compute.")
     payload = Output(microbatch * seq_len * h * ACTIVATION_WIDTH * unit_constant("byte"), "byte", group=result,
-                     doc="Activations of one AllReduce, A = b·s·h · 2 byte.")
+                     doc="Activations of one AllReduce: the layer's output for every token of the micro-batch, in "
+                         "16-bit values.")
     ring_factor = Output(2 * (tp_size - 1) / tp_size, group=result,
-                         doc="Bytes a ring AllReduce sends per device over A, 2(t − 1)/t (0 at t = 1).")
+                         doc="Bytes a ring AllReduce sends per device, as a multiple of the payload (0 on one device).")
     traffic_per_device = Output(ring_factor * payload, "byte", group=result, doc="Bytes each device sends per AllReduce.")
-    collectives_per_step = Output(collectives_per_layer * L, group=result, doc="AllReduces of the step, n = k·L.")
+    collectives_per_step = Output(collectives_per_layer * L, group=result, doc="AllReduces of the step: each "
+                                                                               "layer's, for every layer.")
     per_collective_time = Output(traffic_per_device / link_bandwidth, "ms", group=result,
                                  doc="Time of one AllReduce at the link's bandwidth.")
     communication_time = Output(collectives_per_step * per_collective_time, "ms", group=result,

@@ -2,10 +2,10 @@
 
 from symbolic.catalog import Hardware, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.functions import Len, index
-from symbolic.instances import Instance
-from symbolic.model import (Group, Input, ListInput, Node, Output, PerItem, Precision, Question, Scenario, Series,
-                            Sweep, WorkloadInput, powers_of_two, unit_constant)
+from symbolic.model import (
+    Group, Input, Instance, Len, ListInput, Node, Output, PerItem, Precision, Question, Scenario, Series, Sweep,
+    WorkloadInput, index, powers_of_two, unit_constant,
+)
 
 ACTIVATION_WIDTH = 2  # bytes per activation value: 16-bit activations (the reference's BYTES_FP16)
 
@@ -76,12 +76,14 @@ class TensorParallelLayerScenario(Scenario):
 
     result = Group(doc="The layer's forward compute and its exchange on each link.")
     layer_flops = Output(F / L * tokens, "flop", group=result,
-                         doc="Forward FLOPs of one layer, Φ = F_tok/L·T (2·(P/L)·T for a dense model).")
+                         doc="Forward FLOPs of one layer: its share of the model's forward FLOPs per token, for "
+                             "every token.")
     compute_time = Output(layer_flops / tp_size / (R * local_efficiency), "ms", group=result,
-                          doc="Each device's share of the FLOPs at the attained rate, Φ/(t·R·η).")
+                          doc="Each device's share of the layer's FLOPs at the attained rate.")
     layer_bytes = Output(collectives_per_layer * tokens * h * ACTIVATION_WIDTH * unit_constant("byte")
                          * 2 * (tp_size - 1) / tp_size, "byte", group=result,
-                         doc="Bytes each device sends: k AllReduces of T·h · 2 byte, times 2(t − 1)/t.")
+                         doc="Bytes each device sends: the layer's AllReduces of its 16-bit activations, each at the "
+                             "ring factor.")
     transfer_times = PerItem(layer_bytes / links[j], (j, 0, Len(links) - 1), "ms", keys=links, group=result,
                              doc="The layer's exchange on each link.")
     breakeven_bandwidth = Output(layer_bytes / compute_time, "GB/s", group=result,

@@ -1,10 +1,9 @@
 """Moving a payload over each of several links, bandwidth only: the time ladder and egress cost."""
 
 from symbolic.catalog import Constants, Hardware, Models, Systems
-from symbolic.functions import Len, index
-from symbolic.instances import Instance
-from symbolic.model import Echo, Group, Input, ListInput, Output, PerItem, Question, Scenario, Series, Sweep, decades
-from symbolic.refs import Q
+from symbolic.model import (
+    Echo, Group, Input, Instance, Len, ListInput, Output, PerItem, Q, Question, Scenario, Series, Sweep, decades, index,
+)
 
 k = index("k", "link")
 
@@ -63,12 +62,13 @@ class TransferScenario(Scenario):
     job_time = Input("h", nonnegative=True, default=None, symbol="t_j",
                      doc="Duration of the job the transfer feeds (kept for reference; no output reads it).")
 
-    total_bytes = Output(copies * payload, "GB", doc="Bytes moved, c·S.")
+    total_bytes = Output(copies * payload, "GB", doc="Bytes moved: every copy of the payload.")
     result = Group(Echo(total_bytes, field="payload"), Echo(links, field="bandwidths"),
                    doc="The bytes moved, the links and the time over each.")
     times = PerItem(total_bytes / links[k], (k, 0, Len(links) - 1), "ms", keys=links, group=result,
-                    doc="Time to move c·S over each link alone.")
-    egress_cost = Output(total_bytes * egress_rate, "dollar", doc="Egress charge for c·S.")
+                    doc="Time to move all the copies over each link alone.")
+    egress_cost = Output(total_bytes * egress_rate, "dollar", doc="Egress charge for every byte moved, at the "
+                                                                  "provider's rate.")
     egress_compute_hours = Output(egress_cost / compute_price, "h", doc="Compute hours the egress charge buys.")
 
 

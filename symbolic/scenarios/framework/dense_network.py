@@ -1,24 +1,9 @@
 """A dense (fully connected) network of any depth: parameters, FLOPs, traffic, memory."""
 
-from sympy import Sum, floor
-
 from symbolic.catalog import Constants, Datasets
-from symbolic.functions import Len, MaxOver, index
-from symbolic.instances import Instance
 from symbolic.model import (
-    Dataset,
-    Group,
-    Input,
-    ListInput,
-    Output,
-    PerItem,
-    Scenario,
-    Question,
-    Series,
-    Sweep,
-    Text,
-    flop,
-    powers_of_two,
+    Dataset, Group, Input, Instance, Len, ListInput, MaxOver, Output, PerItem, Question, Scenario, Series, Sum, Sweep,
+    Text, floor, flop, index, powers_of_two,
 )
 
 l = index("l", "layer")  # noqa: E741 - the layer index, as in the formulas

@@ -1,25 +1,9 @@
 """One training epoch on a host CPU and on an accelerator: batched work against fixed overhead."""
 
-from sympy import Min
-
 from symbolic.catalog import Constants, Hardware
-from symbolic.instances import Instance
 from symbolic.model import (
-    Group,
-    Input,
-    Node,
-    Output,
-    Precision,
-    Require,
-    Scenario,
-    ScenarioInput,
-    Question,
-    Series,
-    Sub,
-    Sweep,
-    Table,
-    key,
-    powers_of_two,
+    Group, Input, Instance, Min, Node, Output, Precision, Question, Require, Scenario, ScenarioInput, Series, Sub,
+    Sweep, Table, key, powers_of_two,
 )
 from symbolic.scenarios.framework.dense_network import DenseNetworkScenario, MnistDenseNetwork
 
@@ -86,8 +70,8 @@ True
     steps = Output(batched.steps_per_epoch, group=result, doc="Training steps per epoch.")
     step_flops = Output(batched.training_step_flops, "flop", group=result, doc="Training FLOPs of one step.")
     ops_per_step = Output(4 * batched.layers, group=result,
-                          doc="Launched operations per step: L forward, 1 loss, 2L - 1 backward, "
-                          "L - 1 ReLU masks and 1 update, 4L in all.")
+                          doc="Launched operations per step: every layer's forward and backward kernels, the ReLU "
+                              "masks between layers, the loss and the update.")
     k = key("k")  # a machine: host or accelerator
     peak = Table({"host": host.peak, "accelerator": accelerator.peak}, "flop/s", group=result,
                  doc="Peak rate at `precision`.")

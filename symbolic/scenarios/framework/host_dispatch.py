@@ -1,9 +1,7 @@
 """Host dispatch: the host-side cost of issuing an eager step against its device work."""
 
 from symbolic.catalog import Constants, Hardware
-from symbolic.instances import Instance
-from symbolic.model import Input, Output, Question, Scenario, Series, Sweep, decades
-from symbolic.refs import Q
+from symbolic.model import Input, Instance, Output, Q, Question, Scenario, Series, Sweep, decades
 
 
 class HostDispatchScenario(Scenario):

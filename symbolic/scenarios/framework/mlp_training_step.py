@@ -1,8 +1,9 @@
 """One eager training step of a one-hidden-layer MLP, operator by operator."""
 
 from symbolic.catalog import Constants, Datasets, Hardware
-from symbolic.instances import Instance
-from symbolic.model import Input, Node, Output, Precision, Question, Scenario, Series, Sub, Sweep, Table, flop, powers_of_two
+from symbolic.model import (
+    Input, Instance, Node, Output, Precision, Question, Scenario, Series, Sub, Sweep, Table, flop, powers_of_two,
+)
 from symbolic.scenarios.framework.host_dispatch import HostDispatchScenario
 
 FORWARD = ("matmul1", "relu", "matmul2", "loss")

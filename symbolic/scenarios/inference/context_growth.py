@@ -1,8 +1,7 @@
 """How a longer context grows a kept KV cache (linearly) and the attention scores (quadratically)."""
 
 from symbolic.catalog import Models
-from symbolic.instances import Instance
-from symbolic.model import Input, Output, Question, Scenario, Series, Sweep, powers_of_two
+from symbolic.model import Input, Instance, Output, Question, Scenario, Series, Sweep, powers_of_two
 
 
 class ContextGrowthScenario(Scenario):

@@ -1,10 +1,7 @@
 """Where a growing context's KV cache and stored scores cross the weights and the device."""
 
-from sympy import sqrt
-
 from symbolic.catalog import Constants, Hardware, Models
-from symbolic.instances import Instance
-from symbolic.model import Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput
+from symbolic.model import Input, Instance, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, sqrt
 
 
 class ContextMemoryCrossingScenario(Scenario):
@@ -50,7 +47,8 @@ class ContextMemoryCrossingScenario(Scenario):
     hardware = Node(doc="The device: its memory capacity as stored.")
     bytes_per_value = Input("byte", positive=True, symbol="e", doc="Storage width of weights, cache and scores.")
 
-    weights = Output(workload.size_in_bytes(bytes_per_value), "GB", doc="Weight bytes, P·e.")
+    weights = Output(workload.size_in_bytes(bytes_per_value), "GB", doc="Bytes of the weights, each stored at the "
+                                                                        "width of one value.")
     kv_per_token = Output(workload.kv_cache_bytes_per_token(bytes_per_value), "byte", doc="Cache bytes of one token.")
     score_bytes_per_pair = Output(workload.heads * bytes_per_value, "byte",
                                   doc="Score bytes of one (query, key) pair in one layer, every head.")

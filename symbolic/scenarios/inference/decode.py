@@ -1,23 +1,9 @@
 """One decode step: streaming the weights against the model's forward FLOPs per token (a roofline)."""
 
-from sympy import Min
-
 from symbolic.catalog import Hardware, Models, Systems, storage_widths
-from symbolic.functions import Exceeds
-from symbolic.instances import Instance
 from symbolic.model import (
-    Choice,
-    Group,
-    Input,
-    Node,
-    Output,
-    Precision,
-    Question,
-    Scenario,
-    Series,
-    Sweep,
-    WorkloadInput,
-    powers_of_two,
+    Choice, Exceeds, Group, Input, Instance, Min, Node, Output, Precision, Question, Scenario, Series, Sweep,
+    WorkloadInput, powers_of_two,
 )
 
 class DecodeScenario(Scenario):
@@ -78,17 +64,20 @@ class DecodeScenario(Scenario):
 
     result = Group(doc="The decode bound of one step on one device.")
     weight_bytes = Output(workload.size_in_bytes(precision) / tp_size, "byte",
-                          group=result, doc="Weight bytes one device reads per step, P·b/t.")
+                          group=result, doc="Weight bytes one device streams per step: its tensor-parallel share of "
+                                            "the model.")
     flops_per_step = Output(workload.forward_flops_per_token * batch_size / tp_size, "flop",
-                            group=result, doc="FLOPs one device does per step, F_tok·B/t (F_tok = 2·P_tok).")
+                            group=result, doc="FLOPs one device does per step: its share of the model's forward FLOPs "
+                                              "per token, for every sequence of the batch.")
     compute_time = Output(flops_per_step / hardware.peak, "ms", group=result, doc="The FLOPs at the peak rate.")
     memory_time = Output(weight_bytes / hardware.bandwidth, "ms", group=result, doc="The weights at the bandwidth.")
     memory_share = Output(memory_time / (memory_time + compute_time),
                           group=result, doc="Memory time over the sum of both times.")
     bound_ratio = Output(memory_time / compute_time, group=result, doc="Memory over compute time (> 1: memory-bound).")
     intensity = Output(flops_per_step / weight_bytes, "flop/byte",
-                       group=result, doc="FLOPs per weight byte, 2·P_tok·B/(P·b) (the tensor-parallel width "
-                                         "cancels; 2B/b for a dense model).")
+                       group=result, doc="FLOPs per weight byte: set by the batch, the precision and the share of "
+                                         "parameters that work on a token (the tensor-parallel width cancels), so "
+                                         "batching is what moves decode off the bandwidth roof.")
     attainable_flops = Output(Min(hardware.peak, hardware.bandwidth * intensity), "flop/s",
                               group=result, doc="The roofline rate at this intensity.")
     peak_fraction = Output(attainable_flops / hardware.peak, group=result, doc="The roofline rate over the peak.")

@@ -1,24 +1,9 @@
 """Batched decode on one accelerator when every sequence also reads its own KV cache."""
 
-from sympy import Max, floor
-
 from symbolic.catalog import Constants, Hardware, Models
-from symbolic.functions import Len, index
-from symbolic.instances import Instance
-from symbolic.refs import Q
 from symbolic.model import (
-    Question,
-    Input,
-    ListInput,
-    Node,
-    Output,
-    PerItem,
-    Precision,
-    Scenario,
-    Series,
-    Sweep,
-    WorkloadInput,
-    powers_of_two,
+    Input, Instance, Len, ListInput, Max, Node, Output, PerItem, Precision, Q, Question, Scenario, Series, Sweep,
+    WorkloadInput, floor, index, powers_of_two,
 )
 
 k = index("k", "position")
@@ -90,7 +75,9 @@ class KvDecodeBatchScenario(Scenario):
     peak_precision = Precision(hardware, default="fp16_dense", doc="Key of the node's `precision_flops` pricing prefill.")
     tpot_budgets = ListInput("s", positive=True, symbol=r"\tau", doc="Time-per-token budgets, one result each.")
 
-    weights = Output(workload.size_in_bytes(weight_bytes_per_param), "GB", symbol="W", doc="Weight bytes, P·b_w.")
+    weights = Output(workload.size_in_bytes(weight_bytes_per_param), "GB", symbol="W", doc="Bytes of the weights, "
+                                                                                           "streamed once per decode "
+                                                                                           "step whatever the batch.")
     kv_per_token = Output(workload.kv_cache_bytes_per_token(kv_bytes_per_value), "byte", doc="Cache bytes of one token.")
     kv_per_sequence = Output(kv_per_token * context_tokens, "MB", symbol="m", doc="Cache bytes of one sequence.")
     bandwidth = Output(hardware.bandwidth, "TB/s", symbol=r"\beta", doc="The accelerator's memory bandwidth.")
@@ -103,7 +90,8 @@ class KvDecodeBatchScenario(Scenario):
     cache_share = PerItem(batch_sizes[k] * kv_per_sequence / step_bytes[k], (k, 0, Len(batch_sizes) - 1),
                           doc="Share of each step's bytes that are cache reads.")
     rate_ceiling = Output(bandwidth / kv_per_sequence, "1/s",
-                          doc="The token rate as the batch grows without bound: β/m.")
+                          doc="The token rate as the batch grows without bound: each sequence's cache is still read "
+                              "once per token, so the bandwidth over one sequence's cache caps it.")
     max_batch_within = PerItem(Max(0, floor((tpot_budgets[k] * bandwidth - weights) / kv_per_sequence)),
                                (k, 0, Len(tpot_budgets) - 1),
                                doc="Largest batch whose decode step fits each time-per-token budget (0 if none).")
@@ -112,8 +100,8 @@ class KvDecodeBatchScenario(Scenario):
     peak_rate = Output(hardware.peak, "TFLOP/s", doc="The accelerator's rate at `peak_precision`.")
     ridge = Output(peak_rate / bandwidth, "flop/byte", doc="Intensity at which the accelerator turns compute-bound.")
     prefill_ops = Output(workload.forward_flops_per_token * prompt_tokens, "flop",
-                         doc="FLOPs of one prompt: the forward FLOPs per token through the weights times its "
-                             "tokens, F_tok·n_p.")
+                         doc="FLOPs of one prompt: the forward FLOPs per token through the weights, for every "
+                             "token of the prompt.")
     prefill_time = Output(prefill_ops / (peak_rate * prefill_efficiency), "ms",
                           doc="Time of one prompt at `prefill_efficiency` of the peak rate.")
 

@@ -1,10 +1,9 @@
 """A transformer's KV cache for a number of kept tokens, and how many such requests a memory share holds."""
 
-from sympy import Rational
-
 from symbolic.catalog import Constants, Models
-from symbolic.instances import Instance
-from symbolic.model import Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two
+from symbolic.model import (
+    Input, Instance, Node, Output, Question, Rational, Scenario, Series, Sweep, WorkloadInput, powers_of_two,
+)
 
 
 class KvFootprintScenario(Scenario):
@@ -57,7 +56,8 @@ class KvFootprintScenario(Scenario):
     per_token = Output(workload.kv_cache_bytes_per_token(bytes_per_value) * kv_width_factor, "byte",
                        doc="Cache bytes of one token.")
     total = Output(per_token * tokens, "GB", doc="Cache bytes of one request's kept tokens.")
-    weights = Output(workload.size_in_bytes(bytes_per_value), "GB", doc="Weight bytes at the same width, P·e.")
+    weights = Output(workload.size_in_bytes(bytes_per_value), "GB", doc="Bytes of the weights at the width of the "
+                                                                        "cache's values, to compare the two.")
     kv_budget = Output(hardware.capacity * Rational(10**9, 2**30) * kv_share, "GB",
                        doc="The cache's share of the device's memory as labeled (80 GiB counts as 80 GB).")
     tokens_in_budget = Output(kv_budget / per_token, doc="Tokens the budget caches (fractional).")

@@ -1,10 +1,7 @@
 """Attention scores stored in full: S² per head, every head of every layer."""
 
-from sympy import Rational
-
 from symbolic.catalog import Constants, Hardware
-from symbolic.instances import Instance
-from symbolic.model import Input, Node, Output, Question, Scenario, Series, Sweep, decades
+from symbolic.model import Input, Instance, Node, Output, Question, Rational, Scenario, Series, Sweep, decades
 
 
 class MaterializedScoresScenario(Scenario):

@@ -1,8 +1,7 @@
 """Multiply-adds of a packed query-key-value projection: one d x 3d matrix applied to every token."""
 
 from symbolic.catalog import Models
-from symbolic.instances import Instance
-from symbolic.model import Input, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two
+from symbolic.model import Input, Instance, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two
 
 
 class PackedQkvProjectionScenario(Scenario):
@@ -45,8 +44,10 @@ class PackedQkvProjectionScenario(Scenario):
                         doc="Square projections packed side by side (query, key, value: 3).")
 
     width = Output(workload.hidden_dim, doc="Model width d: the projection's input features.")
-    packed_width = Output(projections * width, doc="Output features of the packed matrix, p·d.")
-    macs = Output(tokens * width * packed_width, doc="Multiply-adds: n rows × d inputs × p·d outputs.")
+    packed_width = Output(projections * width, doc="Output features of the packed matrix: one model width per "
+                                                   "projection it packs.")
+    macs = Output(tokens * width * packed_width, doc="Multiply-adds of the packed product: one per token, input "
+                                                     "feature and output feature.")
 
 
 Gpt2SmallSixTokenQkvProjection = Instance(

@@ -1,13 +1,11 @@
 """Serving a transformer at a stated context and batch: time to first token, inter-token latency, memory."""
 
-from sympy import Rational
-
 from symbolic.catalog import Hardware, Models, storage_widths
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.functions import Exceeds
-from symbolic.instances import Instance
-from symbolic.model import (Choice, Group, Input, Node, Output, Precision, Question, Scenario, Series, Sweep,
-                            WorkloadInput, powers_of_two, unit_constant)
+from symbolic.model import (
+    Choice, Exceeds, Group, Input, Instance, Node, Output, Precision, Question, Rational, Scenario, Series, Sweep,
+    WorkloadInput, powers_of_two, unit_constant,
+)
 
 LAYER_TAX_MS = Rational(1, 100)  # framework cost per layer per decode step, ms (the reference's calibration)
 PREFILL_EFFICIENCY = Rational(1, 2)  # the reference serving model's share of peak in prefill (ServingModel.Efficiency)
@@ -76,17 +74,19 @@ class ServingScenario(Scenario):
 
     result = Group(doc="The serving model's answer, as the reference's ServingResult.")
     linear_flops = Output(workload.forward_flops_per_token * seq_len * batch_size, "TFLOP",
-                          group=result, doc="Prefill FLOPs through the weights, F_tok·S·B (F_tok = 2·P_tok).")
+                          group=result, doc="Prefill FLOPs through the weights: the model's forward FLOPs per token "
+                                            "for every prompt token of the batch.")
     attention_flops = Output(workload.attention_flops_per_token(seq_len) * seq_len * batch_size, "TFLOP",
-                             group=result, doc="Prefill FLOPs of attention, each of the S·B prompt tokens over the "
-                                               "S of its prompt, 4·L·a·d_h·S²·B.")
+                             group=result, doc="Prefill FLOPs of attention: every prompt token attends over its "
+                                               "prompt, so quadratic in the prompt's length.")
     prompt_cache_hit_ratio = Output(0, group=result, doc="Share of the prompt served from a prompt cache (none here).")
     prefill_chunks = Output(1, group=result, doc="Chunks the prefill is split into (one here).")
     ttft = Output((linear_flops + attention_flops) / (hardware.peak * PREFILL_EFFICIENCY) + hardware.dispatch_tax,
                   "ms", group=result, doc="Time to first token: the prefill at half the peak, plus one dispatch.")
     kv_cache_size = Output(workload.get_kv_cache_size(seq_len, batch_size, precision), "GB", group=result,
                            doc="KV cache of the batch at the full context.")
-    model_weights_size = Output(workload.size_in_bytes(precision), "GB", group=result, doc="Weight bytes, P·b.")
+    model_weights_size = Output(workload.size_in_bytes(precision), "GB", group=result, doc="Bytes of the weights at "
+                                                                                           "the serving precision.")
     total_memory_required = Output(model_weights_size + kv_cache_size, "GB", group=result,
                                    doc="Weights plus cache.")
     itl = Output(total_memory_required / hardware.bandwidth

@@ -1,13 +1,11 @@
 """An LLM chat service on one accelerator: latency, KV residency, request rate and the cost of a token."""
 
-from sympy import Min, Rational, floor
-
 from symbolic.catalog import Constants, Hardware, Models, storage_widths
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.instances import Instance
-from symbolic.model import (Choice, Input, Node, Output, Precision, Question, Require, Scenario, Series, Sweep,
-                            WorkloadInput, powers_of_two, unit_constant)
-from symbolic.refs import Q
+from symbolic.model import (
+    Choice, Input, Instance, Min, Node, Output, Precision, Q, Question, Rational, Require, Scenario, Series, Sweep,
+    WorkloadInput, floor, powers_of_two, unit_constant,
+)
 
 LAYER_TAX_MS = Rational(1, 100)  # framework cost per layer per decode step, ms (the reference's calibration)
 
@@ -92,10 +90,12 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
     prefill_flops = Output((workload.forward_flops_per_token + workload.attention_flops_per_token(prompt_tokens))
                            * prompt_tokens, "TFLOP",
                            doc="FLOPs of the prompt's prefill: through the weights and attention over the prompt, "
-                               "(F_tok + 4·L·a·d_h·n_p)·n_p.")
+                               "for every prompt token (so quadratic in the prompt's length).")
     ttft = Output(prefill_flops / (hardware.peak * prefill_efficiency) + hardware.dispatch_tax, "ms",
                   doc="Time to first token: the prompt's prefill plus one dispatch.")
-    weights = Output(workload.size_in_bytes(precision), "GB", symbol="W", doc="Weight bytes, P·b.")
+    weights = Output(workload.size_in_bytes(precision), "GB", symbol="W", doc="Bytes of the weights at the serving "
+                                                                              "precision, resident on the one "
+                                                                              "accelerator.")
     bandwidth = Output(hardware.bandwidth, "TB/s", symbol=r"\beta", doc="The accelerator's memory bandwidth.")
     kv_per_token = Output(workload.kv_cache_bytes_per_token(kv_bytes_per_value), "byte", doc="Cache bytes of a token.")
     kv_per_request = Output(kv_per_token * total_tokens, "byte", doc="Cache bytes of a whole request.")
@@ -111,7 +111,8 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
                                doc="Whole requests whose cache fits the reserve, ⌊K / kv_per_request⌋.")
     request_flops = Output((workload.forward_flops_per_token + workload.attention_flops_per_token(total_tokens))
                            * total_tokens, "TFLOP",
-                           doc="FLOPs of a prefill of all the request's N tokens, (F_tok + 4·L·a·d_h·N)·N.")
+                           doc="FLOPs of a prefill of all the request's tokens, as if the whole request were one "
+                               "prompt: the compute its time is priced at.")
     request_time = Output(request_flops / (hardware.peak * prefill_efficiency) + hardware.dispatch_tax + decode_time,
                           "s",
                           doc="Time a request spends in the system: a prefill of all its N tokens (as the reference "

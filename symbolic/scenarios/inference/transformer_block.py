@@ -1,8 +1,9 @@
 """The classic decoder block: weights, dense against attention multiply-adds, prompt and training FLOPs."""
 
 from symbolic.catalog import Models
-from symbolic.instances import Instance
-from symbolic.model import Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, flop, powers_of_two
+from symbolic.model import (
+    Input, Instance, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, flop, powers_of_two,
+)
 
 FORWARD_FLOPS_PER_WEIGHT = 2  # one multiply-add per weight of the block per token
 
@@ -64,34 +65,45 @@ class TransformerBlockScenario(Scenario):
     V, C = workload.vocab_size, workload.context_length
 
     width = Output(d, doc="Model width d.")
-    attention_weights_per_block = Output(a * d**2, symbol="A_b", doc="Attention projection weights of one block, a·d².")
-    mlp_weights_per_block = Output(2 * f * d**2, symbol="M_b", doc="MLP weights of one block, 2·f·d².")
+    attention_weights_per_block = Output(a * d**2, symbol="A_b", doc="Attention projection weights of one block: a "
+                                                                     "square matrix of the model width per "
+                                                                     "projection.")
+    mlp_weights_per_block = Output(2 * f * d**2, symbol="M_b", doc="MLP weights of one block: the up and down "
+                                                                   "projections between the model width and the "
+                                                                   "widened hidden layer.")
     weights_per_block = Output(attention_weights_per_block + mlp_weights_per_block, symbol="W_b",
                                doc="Weights of one block (no biases or norms).")
-    block_coefficient = Output(a + 2 * f, doc="Block weights over d²: W_b/d² = a + 2f (12 for the classic block).")
+    block_coefficient = Output(a + 2 * f, doc="Block weights in units of the width squared (12 for the classic block "
+                                              "of four projections and a fourfold MLP).")
     mlp_share = Output(mlp_weights_per_block / weights_per_block, doc="Share of a block's weights in its MLP.")
-    block_weights = Output(weights_per_block * L, doc="Weights of every block, W_b·L.")
+    block_weights = Output(weights_per_block * L, doc="Weights of every block of the stack.")
     attention_weights = Output(attention_weights_per_block * L, doc="Attention projection weights of every block.")
     mlp_weights = Output(mlp_weights_per_block * L, doc="MLP weights of every block.")
-    token_table = Output(V * d, doc="Token-embedding weights V·d (needs the workload's vocab_size).")
-    block_rule_parameters = Output(block_weights + token_table, doc="Parameters by the block rule: W_b·L + V·d.")
+    token_table = Output(V * d, doc="Token-embedding weights: one vector of the model width per vocabulary entry "
+                                    "(needs the workload's vocab_size).")
+    block_rule_parameters = Output(block_weights + token_table, doc="Parameters by the block rule: every block's "
+                                                                    "weights plus the token table (biases, norms and "
+                                                                    "positions left out).")
     exact_parameters = Output(
         L * ((3 * d**2 + 3 * d) + (d**2 + d) + (f * d**2 + f * d) + (f * d**2 + d) + 4 * d) + V * d + C * d + 2 * d,
-        doc="GPT-2's layout in full: per block a packed QKV projection (3d² + 3d), the output projection "
-        "(d² + d), the MLP (f·d² + f·d and f·d² + d) and two LayerNorms (4d); token (V·d) and position (C·d) "
-        "tables and a final LayerNorm (2d). It counts Q, K, V, O whatever `attention_projections` says.")
+        doc="GPT-2's layout in full: per block a packed QKV projection, the output projection, the two MLP matrices, "
+            "all with their biases, and two LayerNorms; the token and position tables and a final LayerNorm. It "
+            "counts Q, K, V, O whatever `attention_projections` says.")
     flops_per_token = Output(FORWARD_FLOPS_PER_WEIGHT * block_weights * flop, "flop",
                              doc="Forward FLOPs of the blocks per token, 2 per block weight.")
     output_layer_flops = Output(FORWARD_FLOPS_PER_WEIGHT * token_table * flop, "flop",
-                                doc="Forward FLOPs of the output (unembedding) layer per token, 2·V·d.")
+                                doc="Forward FLOPs of the output (unembedding) layer per token: the token table used "
+                                    "once more, a multiply-add per weight.")
     dense_macs = Output(weights_per_block * S, doc="Multiply-adds of one block's dense layers over the context.")
-    attention_macs = Output(2 * S**2 * d, doc="Multiply-adds of one block's attention: S²·d for Q·Kᵀ, S²·d for the "
-                            "weighted sum of V (the full square).")
+    attention_macs = Output(2 * S**2 * d, doc="Multiply-adds of one block's attention: the scores of every pair of "
+                                              "tokens and the weighted sum of the values (the full square, no causal "
+                                              "mask).")
     block_macs = Output(dense_macs + attention_macs, doc="Multiply-adds of one block over the context.")
     attention_share = Output(attention_macs / block_macs, doc="Share of a block's multiply-adds in attention.")
     dense_to_attention = Output(dense_macs / attention_macs, doc="Dense over attention multiply-adds.")
     attention_to_dense = Output(attention_macs / dense_macs, doc="Attention over dense multiply-adds.")
-    crossover = Output(weights_per_block / (2 * d), doc="Context at which attention equals the dense work, W_b/(2d).")
+    crossover = Output(weights_per_block / (2 * d), doc="Context at which attention's work equals the block's dense "
+                                                        "work: beyond it attention dominates.")
     crossover_multiple = Output(crossover / d, doc="The crossover context in multiples of the width.")
     prompt_dense_flops = Output(flops_per_token * S, "flop", doc="Dense FLOPs of one prompt of S tokens, all blocks.")
     prompt_attention_flops = Output(2 * attention_macs * L * flop, "flop",
@@ -100,13 +112,13 @@ class TransformerBlockScenario(Scenario):
     attention_time_at_peak = Output(prompt_attention_flops / hardware.peak_flops, "minute",
                                     doc="Time of one prompt's attention FLOPs at the device's headline peak.")
     training_to_forward = Output(workload.training_flops_per_token / workload.forward_flops_per_token,
-                                 doc="Training over forward FLOPs per token, 6·P_tok/(2·P_tok) = 3.")
+                                 doc="Training over forward FLOPs per token: the backward pass costs twice the forward.")
     layer_forward_flops = Output(2 * block_macs * B * flop, "GFLOP", doc="Forward FLOPs of one block for the batch.")
     training_step_flops = Output(layer_forward_flops * L * training_to_forward, "TFLOP",
                                  doc="FLOPs of one training step of every block for the batch.")
     six_p_step_flops = Output(workload.training_flops_per_token * B * S, "TFLOP",
-                              doc="The same step by the 6·P_tok·tokens rule (the model's training FLOPs per "
-                                  "token, at the parameters that work on a token).")
+                              doc="The same step by the rule of six FLOPs per parameter per token (at the parameters "
+                                  "that work on a token), to compare with the count above.")
     attention_step_flops = Output(2 * attention_macs * B * L * training_to_forward * flop, "TFLOP",
                                   doc="The attention part of the training step.")
 

@@ -1,8 +1,7 @@
 """Two accelerators side by side: peak rate, power and peak per watt, and the device-hours a job needs."""
 
 from symbolic.catalog import Hardware
-from symbolic.instances import Instance
-from symbolic.model import Input, Node, Output, Precision, Question, Scenario, Series, Sweep, decades
+from symbolic.model import Input, Instance, Node, Output, Precision, Question, Scenario, Series, Sweep, decades
 
 
 class AcceleratorComparison(Scenario):

@@ -2,8 +2,9 @@
 
 from symbolic.catalog import Constants, Hardware, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.instances import Instance
-from symbolic.model import (Input, Node, Output, Precision, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two)
+from symbolic.model import (
+    Input, Instance, Node, Output, Precision, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two,
+)
 
 class ClusterTrainingTimeScenario(Scenario):
     """Training `workload` on `n_devices` × `hardware` at one end-to-end utilization (compute-bound).
@@ -69,9 +70,9 @@ class ClusterTrainingTimeScenario(Scenario):
     delivered_rate = Output(n_devices * peak_rate * efficiency, "TFLOP/s", doc="Rate the devices deliver together.")
     training_time = Output(workload.training_ops / delivered_rate, "d", symbol="T", doc="The run's wall-clock time.")
     training_tokens = Output(workload.training_ops / workload.training_flops_per_token,
-                             doc="Tokens the compute covers at the model's training FLOPs per token, 6·P_tok.")
+                             doc="Tokens the published compute covers at the model's training FLOPs per token.")
     step_operations = Output(workload.training_flops_per_token * tokens_per_step, "TFLOP", symbol="S",
-                             doc="FLOPs of one step, 6·P_tok·B_t.")
+                             doc="FLOPs of one step: the forward and backward passes for each token of the batch.")
     step_time = Output(step_operations / delivered_rate, "s", doc="Time of one step.")
     steps = Output(workload.training_ops / step_operations, doc="Steps in the run.")
     energy = Output(n_devices * hardware.tdp * training_time, "kWh", doc="Every device at its TDP for the run.")

@@ -1,8 +1,6 @@
 """Compile break-even: the work that repays a compile, and an experiment that recompiles."""
 
-from symbolic.instances import Instance
-from symbolic.refs import Q
-from symbolic.model import Question, Input, Output, Require, Scenario, Series, Sweep, decades
+from symbolic.model import Input, Instance, Output, Q, Question, Require, Scenario, Series, Sweep, decades
 
 
 class CompileBreakevenScenario(Scenario):

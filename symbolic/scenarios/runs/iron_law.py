@@ -1,10 +1,9 @@
 """The iron law of one task: memory, compute and overhead, sequential and overlapped."""
 
-from sympy import Max
+from symbolic.model import (
+    Echo, Group, Input, Instance, Max, Output, Q, Question, Scenario, Series, Sweep, powers_of_two,
+)
 
-from symbolic.instances import Instance
-from symbolic.refs import Q
-from symbolic.model import Echo, Group, Input, Output, Question, Scenario, Series, Sweep, powers_of_two
 
 
 class IronLawScenario(Scenario):

@@ -1,8 +1,7 @@
 """Kernel fusion: an element-wise chain run as one kernel per operation or fused into one."""
 
 from symbolic.catalog import Constants
-from symbolic.instances import Instance
-from symbolic.model import Question, Input, Output, Require, Scenario, Series, Sweep, powers_of_two
+from symbolic.model import Input, Instance, Output, Question, Require, Scenario, Series, Sweep, powers_of_two
 
 
 class KernelFusionScenario(Scenario):

@@ -1,8 +1,7 @@
 """A power-law term A·R^-α: what a multiple of the resource buys, and the multiple a target costs."""
 
 from symbolic.catalog import Constants
-from symbolic.instances import Instance
-from symbolic.model import Question, Input, Output, Scenario, Series, Sweep, decades
+from symbolic.model import Input, Instance, Output, Question, Scenario, Series, Sweep, decades
 
 
 class PowerLawScenario(Scenario):

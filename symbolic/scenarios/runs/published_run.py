@@ -2,8 +2,7 @@
 
 from symbolic.catalog import Hardware, Models
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.instances import Instance
-from symbolic.model import Input, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, decades
+from symbolic.model import Input, Instance, Node, Output, Question, Scenario, Series, Sweep, WorkloadInput, decades
 
 
 class PublishedRunScenario(Scenario):
@@ -57,7 +56,8 @@ class PublishedRunScenario(Scenario):
                          doc="Power of one accelerator; optional, needed by `energy`.")
 
     training_operations = Output(workload.training_compute, "flop", symbol="C",
-                                 doc="The run's compute: the published `training_ops`, else 6·P·D.")
+                                 doc="The run's compute: the published `training_ops`, else the estimate of six "
+                                     "FLOPs per parameter per token.")
     achieved_rate = Output(training_operations / accelerator_hours, "TFLOP/s",
                            doc="Average rate each accelerator delivered.")
     energy = Output(accelerator_hours * device_power, "GWh", doc="Accelerator-time at the per-device power.")

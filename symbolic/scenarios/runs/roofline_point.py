@@ -1,11 +1,9 @@
 """One point on a node's roofline: the attainable rate at an arithmetic intensity, and its share of peak."""
 
-from sympy import Min
-
 from symbolic.catalog import Constants, Hardware, Models
-from symbolic.instances import Instance
-from symbolic.model import Input, Node, Output, Precision, Question, Scenario, Series, Sweep, powers_of_two
-from symbolic.refs import Q, literal
+from symbolic.model import (
+    Input, Instance, Min, Node, Output, Precision, Q, Question, Scenario, Series, Sweep, literal, powers_of_two,
+)
 
 
 class RooflinePointScenario(Scenario):

@@ -1,7 +1,6 @@
 """Scaling overhead: the speedup left after a share of the planned gain goes to coordination."""
 
-from symbolic.instances import Instance
-from symbolic.model import Question, Input, Output, Scenario, Series, Sweep
+from symbolic.model import Input, Instance, Output, Question, Scenario, Series, Sweep
 
 
 class ScalingOverheadScenario(Scenario):

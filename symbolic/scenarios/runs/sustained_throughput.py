@@ -1,7 +1,6 @@
 """Sustained throughput: device-hours planned at peak, paid at a sustained fraction of it."""
 
-from symbolic.instances import Instance
-from symbolic.model import Question, Input, Output, Scenario, Series, Sweep
+from symbolic.model import Input, Instance, Output, Question, Scenario, Series, Sweep
 
 
 class SustainedThroughputScenario(Scenario):

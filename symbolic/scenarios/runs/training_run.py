@@ -1,13 +1,11 @@
 """A training run on a fleet: from the time at peak to the delivered wall-clock time."""
 
-from sympy import Product
-
 from symbolic.catalog import Constants, Models, Systems
 from symbolic.catalog.workloads import TransformerWorkload
-from symbolic.functions import Len, index
-from symbolic.instances import Instance
-from symbolic.model import (Group, Input, ListInput, Node, Output, PerItem, Precision, Question, Scenario, Series,
-                            Sweep, WorkloadInput)
+from symbolic.model import (
+    Group, Input, Instance, Len, ListInput, Node, Output, PerItem, Precision, Product, Question, Scenario, Series,
+    Sweep, WorkloadInput, index,
+)
 
 j = index("j", "stage")
 i = index("i", "stage")
@@ -69,7 +67,7 @@ class TrainingRunScenario(Scenario):
 
     result = Group(doc="The run's times, as the reference's TrainingRunResult.")
     total_flops = Output(workload.training_flops_per_token * workload.training_tokens, "flop", symbol="F",
-                         group=result, doc="The run's FLOPs, 6·P·D.")
+                         group=result, doc="The run's training FLOPs, over all its training tokens.")
     peak_time = Output(total_flops / (fleet.accelerators * fleet.peak), "h", group=result,
                        doc="Every accelerator at its peak.")
     compute_time = Output(peak_time / local_efficiency, "h", group=result, doc="At the local efficiency.")

@@ -1,11 +1,10 @@
 """Saved activations of a transformer per recomputation strategy (Korthikanti et al.)."""
 
-import sympy
-from sympy import floor
-
 from symbolic.catalog import Constants, Models
-from symbolic.instances import Instance
-from symbolic.model import Input, Output, Question, Scenario, Series, Sweep, Table, WorkloadInput, powers_of_two, unit_constant
+from symbolic.model import (
+    Input, Instance, Output, Question, Rational, Scenario, Series, Sweep, Table, WorkloadInput, floor, powers_of_two,
+    unit_constant,
+)
 
 byte = unit_constant("byte")
 
@@ -88,9 +87,12 @@ class ActivationMemoryScenario(Scenario):
     L, h, a = workload.layers, workload.hidden_dim, workload.heads
     sequence = Output(seq_len, doc="Tokens per sequence used.")
     per_token_bytes_coefficient = Output(34 * precision_bytes / (2 * byte), symbol="c_t",
-                                         doc="Bytes per s·b·h element kept with selective recomputation.")
+                                         doc="Bytes kept per element of the sequence × batch × width grid with "
+                                             "selective recomputation.")
     score_bytes_coefficient = Output(5 * a * seq_len / h * precision_bytes / (2 * byte), symbol="c_s",
-                                     doc="Score bytes per s·b·h element: 5·a·s/h at 16 bits.")
+                                     doc="Bytes per element of the sequence × batch × width grid that the attention "
+                                         "scores add (scores, softmax, its dropout mask): they grow with the "
+                                         "sequence, so they dominate long contexts.")
     score_share = Output(score_bytes_coefficient / (per_token_bytes_coefficient + score_bytes_coefficient),
                          doc="Share of the scores in the activations without recomputation.")
     activations = Table({
@@ -105,7 +107,8 @@ class ActivationMemoryScenario(Scenario):
                                       doc="Selective-recomputation activations of one sequence.")
     segment_layers = Output(floor(L / checkpoint_segments), doc="Whole layers per checkpointed segment.")
     segment_input = Output(micro_batch * seq_len * h * precision_bytes, "MB",
-                           doc="One kept segment input (a b × s × h tensor).")
+                           doc="One segment's input activation: the one tensor a checkpointed segment keeps to "
+                               "recompute the rest.")
     segment_inputs = Output(checkpoint_segments * segment_input, "GB", doc="All kept segment inputs.")
     live_segment = Output(per_token_activations / L * segment_layers, "GB",
                           doc="Selective activations of the one segment being recomputed.")
@@ -120,10 +123,12 @@ class ActivationMemoryScenario(Scenario):
                                   + score_activations_per_layer + normalization_per_layer, "MB",
                                   doc="Projections, MLP, scores and normalization of one layer.")
     line_items_total = Output(line_items_per_layer * L, "GB", doc="The line items of all layers.")
-    forward_equivalents = Output(sympy.Integer(6) / 2,
-                                 doc="FLOPs of a training step over a forward pass (6P over 2P per token).")
-    recompute_overhead = Output(sympy.Integer(8) / 6 - 1,
-                                doc="Extra FLOPs of full recomputation (8P over 6P per token, minus one).")
+    forward_equivalents = Output(Rational(6, 2),
+                                 doc="FLOPs of a training step over a forward pass: the backward pass costs twice "
+                                     "the forward.")
+    recompute_overhead = Output(Rational(8, 6) - 1,
+                                doc="Extra FLOPs of full recomputation, as a share of the step: the forward pass "
+                                    "runs a second time.")
     recompute_forward_equivalents = Output(forward_equivalents * (1 + recompute_overhead),
                                            doc="Forward passes per step with full recomputation.")
     checkpoint_memory_units = Output(checkpoints + L / checkpoints,

@@ -1,11 +1,10 @@
 """Model state of PPO against DPO alignment, and the rollout KV cache."""
 
-from sympy import ceiling
-
 from symbolic.catalog import Hardware, Models
-from symbolic.instances import Instance
-from symbolic.model import Group, Input, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two, unit_constant
-from symbolic.refs import Q
+from symbolic.model import (
+    Group, Input, Instance, Output, Q, Question, Scenario, Series, Sweep, WorkloadInput, ceiling, powers_of_two,
+    unit_constant,
+)
 
 byte = unit_constant("byte")
 

@@ -1,10 +1,7 @@
 """One attention head's storage, whole or in square tiles: standard against FlashAttention."""
 
-from sympy import floor
-
 from symbolic.catalog import Constants
-from symbolic.instances import Instance
-from symbolic.model import Input, Output, Question, Scenario, Series, Sweep, powers_of_two
+from symbolic.model import Input, Instance, Output, Question, Scenario, Series, Sweep, floor, powers_of_two
 
 
 class AttentionTilingScenario(Scenario):
@@ -69,18 +66,22 @@ class AttentionTilingScenario(Scenario):
     row_statistics = Input(integer=True, nonnegative=True, default=2, symbol=r"n_{\mathrm{rs}}",
                            doc="Per-row values FlashAttention stores instead: running maximum and sum.")
 
-    score_matrix = Output(seq_len**2 * bytes_per_value, "MB", doc="One head's S × S score matrix.")
+    score_matrix = Output(seq_len**2 * bytes_per_value, "MB", doc="One head's score matrix: a score for every pair "
+                                                                  "of tokens.")
     all_heads_scores = Output(heads * score_matrix, "GB", doc="The score matrices of all heads.")
-    tile_bytes = Output(tile**2 * bytes_per_value, "KB", doc="One τ × τ tile of the score matrix.")
+    tile_bytes = Output(tile**2 * bytes_per_value, "KB", doc="One tile of the score matrix, the block a kernel holds "
+                                                             "at a time.")
     tiles_per_side = Output(floor(seq_len / tile), doc="Whole tiles along one side of the score matrix.")
     tile_count = Output(tiles_per_side**2, doc="Whole tiles covering the score matrix.")
     qkv_bytes = Output(3 * seq_len * head_dim * bytes_per_value, "MB", doc="Query, key and value of the head.")
     io_bytes = Output(io_tensors * seq_len * head_dim * bytes_per_value, "MB",
-                      doc="The S × d tensors both kernels store.")
+                      doc="The per-token tensors both kernels store (their inputs and output, one row per token).")
     stored_standard = Output(io_bytes + stored_square_matrices * score_matrix, "MB",
-                             doc="Standard attention: the S × d tensors and the S × S matrices.")
+                             doc="Standard attention's stored bytes: the per-token tensors and the full score "
+                                 "matrices, which grow with the square of the sequence.")
     stored_flash = Output(io_bytes + row_statistics * seq_len * bytes_per_value, "MB",
-                          doc="FlashAttention: the S × d tensors and per-row statistics.")
+                          doc="FlashAttention's stored bytes: the per-token tensors and per-row softmax statistics; "
+                              "the score matrix is only ever held a tile at a time.")
     stored_ratio = Output(stored_standard / stored_flash, doc="Standard over FlashAttention storage.")
 
 

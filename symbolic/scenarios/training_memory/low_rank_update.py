@@ -1,8 +1,7 @@
 """A rank-r update to one weight matrix (LoRA), against the dense matrix."""
 
 from symbolic.catalog import Constants
-from symbolic.instances import Instance
-from symbolic.model import Input, Output, Question, Scenario, Series, Sweep, powers_of_two
+from symbolic.model import Input, Instance, Output, Question, Scenario, Series, Sweep, powers_of_two
 
 
 class LowRankUpdateScenario(Scenario):

@@ -1,8 +1,7 @@
 """Residual bottleneck adapters: a down- and an up-projection with biases, at several sites."""
 
 from symbolic.catalog import Constants
-from symbolic.instances import Instance
-from symbolic.model import Input, Output, Question, Scenario, Series, Sweep, powers_of_two
+from symbolic.model import Input, Instance, Output, Question, Scenario, Series, Sweep, powers_of_two
 
 
 class ResidualAdapterScenario(Scenario):

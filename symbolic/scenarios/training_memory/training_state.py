@@ -1,8 +1,9 @@
 """Persistent mixed-precision Adam state of a workload, split by tensor parallelism and ZeRO."""
 
 from symbolic.catalog import Models, Systems
-from symbolic.instances import Instance
-from symbolic.model import Group, Input, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two, unit_constant
+from symbolic.model import (
+    Group, Input, Instance, Output, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two, unit_constant,
+)
 
 byte = unit_constant("byte")
 
@@ -78,7 +79,8 @@ class TrainingStateScenario(Scenario):
     tp_offloaded_per_device = Output((persistent_state + activations - master_weights - optimizer_moments) / tp_size,
                                      "GB", group=result, doc="Per device with the master copy and the moments moved to the host.")
     zero_moments_per_device = Output(optimizer_moments / (tp_size * dp_size), "GB",
-                                     group=result, doc="Moments per device, sharded by ZeRO over all t·d devices.")
+                                     group=result, doc="Optimizer moments per device, sharded by ZeRO over every "
+                                                       "tensor- and data-parallel device.")
     zero_moments_per_tp_group = Output(optimizer_moments / dp_size, "GB",
                                        group=result, doc="Moments held by one tensor-parallel group under ZeRO.")
     zero_weights_and_moments_per_device = Output(tp_weights_per_device + zero_moments_per_device, "GB",

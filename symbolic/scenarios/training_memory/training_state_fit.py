@@ -1,14 +1,11 @@
 """Weights, gradients, master copy and optimizer state of a workload (optionally with adapters) against a device."""
 
-from sympy import Ge, Piecewise, floor
-
 from symbolic.catalog import Constants, Hardware, Models, custom
 from symbolic.catalog.workloads import WORKLOAD_TYPES
-from symbolic.functions import Exceeds
-from symbolic.instances import Instance
-from symbolic.model import (Input, Node, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput,
-                            powers_of_two)
-from symbolic.refs import Q
+from symbolic.model import (
+    Exceeds, Ge, Input, Instance, Node, Output, Piecewise, Q, Question, Require, Scenario, Series, Sweep, WorkloadInput,
+    floor, powers_of_two,
+)
 from symbolic.scenarios.inference.transformer_block import Gpt2XlBatch32Block
 from symbolic.scenarios.training_memory.activation_memory import (Gpt2XlBatch32Activations,
                                                                   Gpt2XlBatch32ActivationsFp32,
@@ -125,10 +122,16 @@ class TrainingStateFitScenario(Scenario):
 
     P, C = workload.parameters, hardware.capacity
     adapter_count = Output(adapter_parameters, if_missing="none", doc="Trained adapter parameters (None without).")
-    weights = Output(P * bytes_per_value, "byte", symbol="W", doc="Weights, P·v.")
-    gradients = Output(P * bytes_per_value, "byte", symbol="G", doc="Gradients, P·v.")
-    optimizer_state = Output(P * optimizer_bytes_per_parameter, "byte", symbol="O", doc="Optimizer state, P·q.")
-    master_weights = Output(P * master_bytes_per_parameter, "byte", symbol="M", doc="Master copy, P·m.")
+    weights = Output(P * bytes_per_value, "byte", symbol="W", doc="Bytes of the weights, one value per parameter.")
+    gradients = Output(P * bytes_per_value, "byte", symbol="G", doc="Bytes of the gradients, one value per "
+                                                                    "parameter, as wide as the weights.")
+    optimizer_state = Output(P * optimizer_bytes_per_parameter, "byte", symbol="O", doc="Bytes of the optimizer "
+                                                                                        "state (Adam's moments) at "
+                                                                                        "the optimizer's bytes per "
+                                                                                        "parameter.")
+    master_weights = Output(P * master_bytes_per_parameter, "byte", symbol="M", doc="Bytes of the master copy of the "
+                                                                                    "weights, kept at full precision "
+                                                                                    "for the update.")
     optimizer_values_per_parameter = Output(optimizer_bytes_per_parameter / bytes_per_value,
                                             doc="Optimizer state in values of the weight width.")
     bytes_per_trained_parameter = Output(2 * bytes_per_value + master_bytes_per_parameter + optimizer_bytes_per_parameter,

@@ -1,8 +1,7 @@
 """The working set and DRAM traffic of a full on-device update with Adam."""
 
 from symbolic.catalog import Constants, Hardware
-from symbolic.instances import Instance
-from symbolic.model import Input, Output, Question, Require, Scenario, Series, Sweep, decades
+from symbolic.model import Input, Instance, Output, Question, Require, Scenario, Series, Sweep, decades
 
 
 class UpdateWorkingSetScenario(Scenario):
@@ -64,8 +63,10 @@ class UpdateWorkingSetScenario(Scenario):
     persistent = Output(weights + gradients + optimizer_state, "MB",
                         doc="Activation-free state: weights, gradients and optimizer state.")
     total = Output(persistent + activations, "MB", doc="Working set: persistent state plus saved activations.")
-    amplification = Output(total / weights, doc="Working set over weight bytes (2 + m + a).")
-    floor = Output(persistent / weights, doc="Persistent state over weight bytes, before activations (2 + m).")
+    amplification = Output(total / weights, doc="Working set over weight bytes: how many times the weights the "
+                                                "update needs in memory.")
+    floor = Output(persistent / weights, doc="Persistent state over weight bytes, before activations: the least the "
+                                             "update can fit in.")
     ceiling = Output(floor + activation_factor_high, doc="Working set over weight bytes at the high activation factor.")
     forward_traffic = Output(weights + activations, "MB", doc="Forward pass: read the weights, write saved activations.")
     backward_traffic = Output(activations + weights + gradients, "MB",

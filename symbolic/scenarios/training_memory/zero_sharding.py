@@ -1,11 +1,10 @@
 """Training state per device at each ZeRO stage, and ZeRO-3's weight-gathering traffic."""
 
-from sympy import Eq, Piecewise
-
 from symbolic.catalog import Models, Systems
-from symbolic.instances import Instance
-from symbolic.model import (Choice, Group, Input, Output, Question, Scenario, ScenarioInput, Series, Sweep, Table,
-                            WorkloadInput, powers_of_two, unit_constant)
+from symbolic.model import (
+    Choice, Eq, Group, Input, Instance, Output, Piecewise, Question, Scenario, ScenarioInput, Series, Sweep, Table,
+    WorkloadInput, powers_of_two, unit_constant,
+)
 from symbolic.scenarios.training_memory.activation_memory import (ActivationMemoryScenario, Gpt3ActivationsMicrobatch1)
 
 byte = unit_constant("byte")
@@ -91,8 +90,9 @@ class ZeroShardingScenario(Scenario):
     gather_traffic = Output(3 * weights, "GB", group=result,
                             doc="ZeRO-3 bytes per device per step: two weight gathers and a gradient reduce-scatter.")
     traffic_multiple = Table({"DDP": 1, "ZeRO-1": 1, "ZeRO-2": 1, "ZeRO-3": gather_traffic / (2 * weights)},
-                             group=result, doc="Traffic per device relative to DDP's ring all-reduce (2W): 1 for "
-                                               "stages 1 and 2, 3W / 2W = 1.5 for ZeRO-3.")
+                             group=result, doc="Traffic per device relative to DDP's ring AllReduce: the same for "
+                                               "stages 1 and 2, half as much again for ZeRO-3, which also gathers "
+                                               "the weights.")
     gather_time = Output(gather_traffic / link_bandwidth, "s", if_missing="none", group=result,
                          doc="Gather traffic over the link bandwidth (None without `link_bandwidth`).")
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from generated import (Hardware, InputTypeError, MissingInputError, Models, Q_,
                        ScenarioInputError, Scenarios)
 from generated.data_parallel_intensity import evaluate
-from symbolic.solving import solve
+from symbolic.analysis.solving import solve
 from symbolic.scenarios.distributed.data_parallel_intensity import DataParallelIntensityScenario as Declared
 
 P, C = 1.75e11, 2048  # GPT-3 (catalog)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from generated import MissingInputError, Models, Q_, ScenarioInputError, Scenarios
 from generated.data_parallel_scale_out import evaluate
-from symbolic.solving import solve
+from symbolic.analysis.solving import solve
 from symbolic.scenarios.distributed.data_parallel_scale_out import DataParallelScaleOutScenario as Declared
 
 G = 1.5e9 * 2  # GPT-2 XL gradients at fp16, byte

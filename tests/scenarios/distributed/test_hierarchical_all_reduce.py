@@ -74,7 +74,7 @@ def test_one_node_has_no_inter_node_phase():
 
 def test_question_message_where_bandwidth_equals_startup():
     """2(K − 1)/K · M/(g·β_o) = 2(K − 1)·α  ⇒  M = K·g·α·β_o = 64 · 1.5e-6 · 5e10 = 4.8 MB."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     s = Scenarios.HierarchicalAllReduce8x8DgxH100
     solution = solve(Declared.model, "message", "result.inter_byte_time", "result.inter_startup_time", args=s._args)

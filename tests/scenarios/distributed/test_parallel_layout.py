@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from generated import MissingInputError, Models, Q_, ScenarioInputError, Scenarios
 from generated.parallel_layout import evaluate
-from symbolic.solving import solve
+from symbolic.analysis.solving import solve
 from symbolic.scenarios.distributed.parallel_layout import ParallelLayoutScenario as Declared
 
 P, D, PHI = 1.75e11, 2e6, 6.0  # GPT-3, tokens per step, FLOPs per parameter-token

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generated import PipelineScheduleScenario, ScenarioInputError, Scenarios
-from symbolic.solving import solve
+from symbolic.analysis.solving import solve
 from symbolic.scenarios.distributed.pipeline_schedule import PipelineScheduleScenario as Declared
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from generated import MissingInputError, Models, Q_, ScenarioInputError, Scenarios
 from generated.tensor_parallel import evaluate
-from symbolic.solving import solve
+from symbolic.analysis.solving import solve
 from symbolic.scenarios.distributed.tensor_parallel import TensorParallelScenario as Declared
 
 NVLINK = 450e9  # byte/s, H100 per direction

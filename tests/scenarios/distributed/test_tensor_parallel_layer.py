@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from generated import Hardware, InputTypeError, Models, Q_, ScenarioInputError, Scenarios
 from generated.tensor_parallel_layer import evaluate
-from symbolic.solving import solve
+from symbolic.analysis.solving import solve
 from symbolic.scenarios.distributed.tensor_parallel_layer import TensorParallelLayerScenario as Declared
 
 P, L, H, T = 1.75e11, 96, 12288, 2048  # GPT-3, its context

@@ -35,7 +35,7 @@ def test_a_zero_base_is_refused_not_divided_by():
 
 def test_context_for_a_hundredfold_score_growth():
     """score_ratio = (T/512)² = 100 at T = 5120."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     solution = solve(Declared.model, "tokens", "score_ratio", 100, Scenarios.BertWindowToFourK._args)
     assert solution.values == [pytest.approx(5120, rel=1e-12)]

@@ -69,7 +69,7 @@ def test_large_batches_are_compute_bound_and_a_tie_is_compute():
 
 def test_batch_at_which_decode_turns_compute_bound():
     """2·P·B/R = P·b/β at B = (R/β)·(b/2) = 295.22 for FP16 on an H100 (spec §2 closed forms)."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     solution = solve(Declared.model, "batch_size", "result.compute_time", "result.memory_time",
                      Scenarios.Llama3_70B_DecodeH100._args)

@@ -69,7 +69,7 @@ def test_the_peak_key_must_be_listed_by_the_node():
 
 def test_context_at_which_the_rate_ceiling_falls_to_5000_per_second():
     """β/(307,200 B · S) = 5000/s at S = 3.35e12 / (307200 · 5000) = 2181.0 tokens."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     solution = solve(Declared.model, "context_tokens", "rate_ceiling", 5000, Scenarios.Gpt2XlChatDecodeBatchesH100._args)
     assert solution.values == [pytest.approx(BW / (307200 * 5000), rel=1e-12)]

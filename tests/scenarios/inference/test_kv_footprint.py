@@ -59,7 +59,7 @@ def test_widths_are_data_and_shares_at_most_one():
 
 def test_tokens_at_which_the_cache_equals_the_weights():
     """307,200 B · T = 3e9 B at T = 9765.625."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     solution = solve(Declared.model, "tokens", "total", "weights", Scenarios.Gpt2XlKvFullWindow._args)
     assert solution.values == [pytest.approx(9765.625, rel=1e-12)]

@@ -48,7 +48,7 @@ def test_bits_are_not_bytes():
 
 def test_sequence_at_which_one_layer_fills_the_device():
     """S² · 12 · 2 B = 80e9 B at S = √(80e9 / 24) = 57735.03 tokens."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     solution = solve(Declared.model, "seq_len", "layer_device_multiple", 1, Scenarios.TwelveHeadScoresAt100kTokens._args)
     assert solution.values == [pytest.approx((80e9 / 24) ** 0.5, rel=1e-12)]

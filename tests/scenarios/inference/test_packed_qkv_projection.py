@@ -33,7 +33,7 @@ def test_a_workload_without_a_width_is_refused_at_construction():
 
 
 def test_tokens_for_a_billion_multiply_adds():
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     solution = solve(Declared.model, "tokens", "macs", 1e9, Scenarios.Gpt2SmallSixTokenQkvProjection._args)
     assert solution.values == [pytest.approx(1e9 / (768 * 2304), rel=1e-12)]

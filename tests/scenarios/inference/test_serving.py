@@ -56,7 +56,7 @@ def test_a_model_that_fits_and_other_widths_and_nodes():
 def test_the_largest_batch_question():
     """Weights 141.2 GB already exceed the H100, so memory_utilization = 1 has no positive batch; on a smaller
     model it is (cap − W)/kv_per_request."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     llama8 = Scenarios.Llama3_70B_ServingH100.variant(workload=Models.Language.Llama3_8B)
     answer = solve(llama8, "batch_size", "result.memory_utilization", 1)
@@ -76,7 +76,7 @@ def test_evaluator_equals_exact_sympy(s, b, width, model):
 def test_the_prompt_length_question():
     """ttft = 1 s: 4·L·H·⌊d/H⌋·S² + 2P·S = (1 s − τ)·R·η, the positive root of the quadratic (3299.92 tokens)."""
     from generated import Q_
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     a, b, c = 4 * L * H * (D // H), 2 * P, -(1 - TAU) * PEAK * 0.5
     root = (-b + (b * b - 4 * a * c) ** 0.5) / (2 * a)

@@ -64,7 +64,7 @@ def test_limits_and_bad_input():
 
 def test_the_rate_balance_question():
     """The prefill rate at which the prefill admits as many requests as the reserve completes: n_p · residency rate."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     s = Scenarios.Llama3_8BInt4ChatServiceH100
     answer = solve(s, "prefill_rate", "prefill_request_rate", "residency_request_rate")

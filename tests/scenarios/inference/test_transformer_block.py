@@ -69,7 +69,7 @@ def test_fields_a_workload_leaves_unset_make_only_their_outputs_unavailable():
 
 def test_context_at_which_attention_equals_the_dense_work():
     """2S²d = W_b·S at S = W_b/(2d) = 12·1600/2 = 9600 tokens."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     solution = solve(Declared.model, "context_tokens", "attention_macs", "dense_macs",
                      Scenarios.Gpt2XlBlockFullWindow._args)

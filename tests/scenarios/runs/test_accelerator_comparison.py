@@ -47,7 +47,7 @@ def test_precisions_and_missing_tdp():
 
 
 def test_the_question_has_the_peak_ratio_in_it():
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     answer = solve(Scenarios.V100ToH100, "baseline_device_hours", "candidate_device_hours", Q_(1000, "h"))
     assert answer.values == [pytest.approx(7912, rel=1e-12)]

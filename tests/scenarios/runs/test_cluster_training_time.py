@@ -100,7 +100,7 @@ def test_optional_fields_and_bad_input():
 
 def test_the_thirty_day_question():
     """GPT-3's 3.14e23 FLOPs in 30 days on A100s at 45 %: n = C / (30 d · 312e12 · 0.45) = 862.8 devices."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     answer = solve(Scenarios.Gpt3TrainingTime1KA100, "n_devices", "training_time", Q_(30, "d"))
     assert answer.values == [pytest.approx(3.14e23 / (30 * DAY * 312e12 * 0.45), rel=1e-12)]

@@ -38,7 +38,7 @@ def test_stated_hours_power_and_the_6pd_fallback():
 
 def test_the_half_peak_question():
     """3.14e23 flop at half of 125 TFLOP/s: 3.14e23 / 62.5e12 s = 1395555.6 accelerator-hours."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     answer = solve(Scenarios.Gpt3PublishedRun, "accelerator_hours", "peak_fraction", 0.5)
     assert answer.values == [pytest.approx(3.14e23 / 62.5e12 / 3600, rel=1e-12)]

@@ -80,7 +80,7 @@ def test_precisions_edges_and_bad_input():
 
 def test_the_ridge_question():
     """Solving β·I = p for I gives the ridge p/β: the intensity where the kernel turns compute-bound."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     answer = solve(Scenarios.KernelAt200FlopPerByteA100, "intensity", "memory_roof", "peak")
     assert answer.values == [pytest.approx(312e12 / 2039e9, rel=1e-12)] and answer.unit == "flop/byte"

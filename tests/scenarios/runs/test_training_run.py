@@ -67,7 +67,7 @@ def test_fleets_nodes_and_overheads():
 
 def test_the_scaling_efficiency_question():
     """total = t_peak/(0.45·η_s)·1.03·1.1·1.05 = 24 h gives η_s = 0.56 · 25.4795.../24."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     answer = solve(Scenarios.Gpt3PretrainingFrontier8K, "scaling_efficiency", "result.total_time", Q_(24, "h"))
     assert answer.values == [pytest.approx(0.56 * 25.479504811918364 / 24, rel=1e-9)]

@@ -113,7 +113,7 @@ def test_sequence_defaults_to_the_context_window_and_is_required_without_one():
 def test_largest_micro_batch_with_full_recomputation_is_solved_exactly():
     """activations[full] = L·2·s·b·h·p/2 = 80 GiB: GPT-2 XL (48 × 1024 × 1600 at 2 B) b = 546.13; GPT-3 reads its
     2,048-token context (the default of seq_len) when solving: 96 × 2048 × 12288 × 2 B per sequence, b = 17.78."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     gib80 = Q_(80, "GiB")
     gpt2 = solve(Scenarios.Gpt2XlBatch32Activations, "micro_batch", "activations[full]", gib80).values

@@ -54,7 +54,7 @@ def test_whole_ratio_does_not_round_up():
 
 def test_rollout_batch_for_10_gb_of_kv_per_device():
     """kv_per_device = 2·80·8·128 values × 1024 tokens × 2 B / 32 devices = 10,485,760 B per sequence."""
-    from symbolic.solving import solve
+    from symbolic.analysis.solving import solve
 
     answer = solve(Scenarios.Llama2_70B_PpoAlignment, "rollout_sequences", "result.kv_per_device", Q_(10, "GB"))
     assert answer.values == [pytest.approx(1e10 / (2 * 80 * 8 * 128 * 1024 * 2 / 32), rel=1e-12)]  # 953.67

@@ -21,7 +21,7 @@ from generated import (
     TrainingStateFitScenario,
     TransformerWorkload,
 )
-from symbolic.solving import solve
+from symbolic.analysis.solving import solve
 from symbolic.scenarios.training_memory.training_state_fit import TrainingStateFitScenario as Declared
 
 CAPACITY, BANDWIDTH = 80 * 2**30, 3.35e12  # H100: 80 GiB (true bytes), 3.35 TB/s

@@ -17,7 +17,7 @@ from generated import (
     TransformerWorkload,
     ZeroShardingScenario,
 )
-from symbolic.solving import solve
+from symbolic.analysis.solving import solve
 from symbolic.scenarios.training_memory.zero_sharding import ZeroShardingScenario as Declared
 
 STAGES = ("DDP", "ZeRO-1", "ZeRO-2", "ZeRO-3")

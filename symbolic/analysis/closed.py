@@ -1,7 +1,7 @@
 """Closed forms: every quantity of a model in terms of its inputs only, computed in one place.
 
 The docs' equations (``symbolic.codegen.latex``), the definedness check
-(``symbolic.domains``), the derivations and ``symbolic.derive`` all read closed forms
+(``symbolic.analysis.domains``), the derivations and ``symbolic.analysis.derive`` all read closed forms
 from here. Each model's raw forms are built once (one pass over its steps) and each
 simplified form once per quantity, then shared for the life of the process.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 import sympy
 
-from symbolic.functions import MaxOver
+from symbolic.model.functions import MaxOver
 from symbolic.model import ListQuantity, Quantity, ScenarioModel, TextQuantity
 
 _RAW: dict[int, tuple[ScenarioModel, dict[sympy.Basic, sympy.Basic]]] = {}

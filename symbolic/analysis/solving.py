@@ -1,6 +1,6 @@
 """Solving a scenario's declaration for an input: ``output = target``, exactly, branch by branch.
 
-``solve`` works on the closed forms ``symbolic.derive`` builds (symbols in base units), splits
+``solve`` works on the closed forms ``symbolic.analysis.derive`` builds (symbols in base units), splits
 Min/Max and ``otherwise=`` choices into branches with their conditions, and answers
 symbolically and, for an instance, numerically in the input's declared unit.
 """
@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from symbolic.runtime.errors import require_extra
+from symbolic.runtime.errors import ScenarioInputError, require_extra
+from symbolic.runtime.units import parse_quantity
 
-require_extra("symbolic.solving (solve)")
+require_extra("symbolic.analysis.solving (solve)")
 
 import sympy  # noqa: E402 (after the check that names the extra to install)
 
-from symbolic.derive import (  # noqa: E402
+from symbolic.analysis.derive import (  # noqa: E402
     DerivationError,
     defaults_put_in,
     base_values,
@@ -28,9 +29,9 @@ from symbolic.derive import (  # noqa: E402
     subject_of,
     substitute,
 )
-from symbolic.dimensions import dimension_of_unit, scale_of_unit  # noqa: E402
-from symbolic.functions import Given, MaxOver  # noqa: E402
-from symbolic.list_entries import entry_keys  # noqa: E402
+from symbolic.analysis.dimensions import dimension_of_unit, scale_of_unit  # noqa: E402
+from symbolic.model.functions import Given, MaxOver  # noqa: E402
+from symbolic.analysis.list_entries import entry_keys  # noqa: E402
 from symbolic.model import UNIT_SYMBOLS  # noqa: E402
 
 
@@ -87,8 +88,8 @@ def solve(subject: Any, unknown: str, output: str, target: str | Any,
 
     ``subject`` is a scenario instance (its other inputs give numeric answers), a scenario
     class or its name (symbolic answers only). ``target`` is another output's name or a
-    value: a pint Quantity of the output's dimension, or a bare number in the output's
-    display unit; it must be finite. The symbolic solutions (``symbolic=True``) are in every
+    value: a pint Quantity of the output's dimension, text read as the command line reads
+    it (``"8 GiB"``), or a bare number in the output's display unit; it must be finite. The symbolic solutions (``symbolic=True``) are in every
     other input, all in base units (s, byte, flop); for an instance (or with ``args``, an
     instance's evaluator arguments) the real solutions inside the unknown's domain are
     returned as numbers, in the unknown's declared unit. Min/Max are solved branch by
@@ -112,15 +113,20 @@ def solve(subject: Any, unknown: str, output: str, target: str | Any,
         keys = entry_keys(subject._given)
     decl = input_decl(model, unknown)
     unit, lhs = output_form(model, output, keys)
-    if isinstance(target, str):
+    if isinstance(target, str) and names_an_output(target):
         try:
             target_unit, rhs = output_form(model, target, keys)
-        except DerivationError as error:  # "8 GiB" is read as an output's name: say how to give a value
+        except DerivationError as error:
             raise DerivationError(f"the target {target!r} is not an output ({error}); a target value is a number "
-                                  f"or a Quantity, e.g. Q_({target!r})") from None
+                                  "with an optional unit, e.g. '8 GiB'") from None
         if dimension_of_unit(target_unit) != dimension_of_unit(unit):
             raise DerivationError(f"{output} and {target} have different dimensions")
     else:
+        if isinstance(target, str):  # "8 GiB", "8GiB", "1e6": read as the command line reads --where total=8GiB
+            try:
+                target = parse_quantity(target, f"the target of {output}")
+            except ScenarioInputError as error:
+                raise DerivationError(str(error)) from None
         rhs = _base_number(target, unit, output)
     if any(f.has(decl.symbol) for f in (lhs - rhs).atoms(sympy.floor, sympy.ceiling)):
         raise DerivationError(f"{output} depends on {unknown} through a floor or ceiling (a step function): every value is "
@@ -197,6 +203,13 @@ def solve(subject: Any, unknown: str, output: str, target: str | Any,
     elif not solution.values and not any("beyond the range" in note for note in solution.notes):
         solution.notes.append(f"no real solution inside the domain of {unknown} at this instance")
     return solution
+
+
+def names_an_output(text: str) -> bool:
+    """A target is an output's path when it starts as a name does (``memory_time``,
+    ``result.times[NDR]``); a value starts with a digit, a sign or a point (``8 GiB``)."""
+    first = text.strip()[:1]
+    return first.isidentifier()
 
 
 def _identically_zero(expr: sympy.Basic) -> bool:

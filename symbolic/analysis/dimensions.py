@@ -14,7 +14,7 @@ from typing import Any
 
 import sympy
 
-from symbolic.functions import CeilLog2, Exceeds, Len, MaxOver
+from symbolic.model.functions import CeilLog2, Exceeds, Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, ScenarioModel, TextQuantity
 from symbolic.runtime.errors import (
     CycleError,

@@ -2,7 +2,7 @@
 
 A list output keyed by a list input has one entry per key; which position a key names is
 known only for an instance (its keys), so an entry's closed form is the list's body with
-the index set to that position. ``symbolic.solving.solve`` and the Derivations section use
+the index set to that position. ``symbolic.analysis.solving.solve`` and the Derivations section use
 these to answer questions about one entry.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import sympy
 
-from symbolic.closed import raw_closed_forms
+from symbolic.analysis.closed import raw_closed_forms
 from symbolic.model import GroupDecl, ListDecl, ListQuantity, ScenarioModel
 from symbolic.runtime.errors import MlsysymError
 

@@ -2,7 +2,7 @@
 
 An ``Instance`` is declared in its scenario's module and assigned to a module-level
 name, which becomes its registry key. Input values are numbers, strings or catalog
-references (``symbolic.refs.Ref``), so the generator can write each entry as source
+references (``symbolic.catalog.refs.Ref``), so the generator can write each entry as source
 that rebuilds it from the runtime catalog.
 """
 
@@ -11,11 +11,24 @@ from __future__ import annotations
 import json
 import re
 from fractions import Fraction
+from collections.abc import Callable
 from typing import Any
 
-from symbolic.model import ScalarQuantity, Scenario
-from symbolic.refs import Lazy, Ref, value_of
+from symbolic.catalog.refs import Lazy, Ref, value_of
+from symbolic.model.collected import ScalarQuantity
+from symbolic.model.scenario import Scenario
 from symbolic.runtime.errors import DeclarationError
+from symbolic.runtime.units import Q_
+
+# An entry's output, as another entry's input (``Instance.output``), is evaluated exactly by
+# the analysis layer above this one; ``symbolic.analysis.exact`` installs its evaluator here
+# when it is imported (every reader of such a value imports it).
+_EVALUATOR: dict[str, Callable[[Instance, str], Any]] = {}
+
+
+def evaluate_outputs_with(evaluator: Callable[[Instance, str], Any]) -> None:
+    """Install the exact evaluator of ``instance``'s output ``path`` (its value in the display unit)."""
+    _EVALUATOR["output"] = evaluator
 
 
 class EntryRef(Ref):
@@ -72,11 +85,11 @@ class Instance:
         return EntryRef(self, Lazy(lambda: f"{self.source}.{name}"), Lazy(lambda: value_of(given[name])))
 
     def _exact_output(self, path: str, unit: str) -> Any:
-        from symbolic.codegen.worked import evaluate, instance_values, needed
-        from symbolic.runtime.units import Q_
-
         model = self.scenario.model
-        value = evaluate(model, instance_values(self), needed(model, [path])).shown[path]
+        if "output" not in _EVALUATOR:
+            raise DeclarationError(f"{model.name}: {path} of {self.key or self.name} is evaluated by "
+                                   "symbolic.analysis.exact, which is not imported")
+        value = _EVALUATOR["output"](self, path)
         if value is None:
             raise DeclarationError(f"{model.name}: {path} of {self.key or self.name} is unavailable (an optional "
                                    "input it needs is not given), so no entry can take its value")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from typing import Any
+from symbolic.runtime.units import Q_
 
 # Python precedence levels of the operators a Ref supports (higher binds tighter).
 _ADD, _MUL, _ATOM = 1, 2, 3
@@ -124,8 +125,6 @@ class Ref:
 def Q(text: Any, unit: str | None = None) -> Ref:  # noqa: N802 (reads like the runtime's Q_)
     """A literal Quantity in a registry declaration, ``Q("100 µs")``, or a catalog number in a
     unit, ``Q(Hardware.Cloud.H100.memory_capacity.to("GiB").magnitude, "GB")``."""
-    from symbolic.runtime.units import Q_
-
     if unit is None:
         return Ref(f"Q_({text!r})", Q_(text))
     return Ref(f"Q_({source_of(text)}, {unit!r})", Q_(value_of(text), unit))

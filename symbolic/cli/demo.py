@@ -1,4 +1,4 @@
-"""``python -m symbolic.demo``: every named scenario's outputs, with units.
+"""``python -m symbolic.cli.demo``: every named scenario's outputs, with units.
 
 Uses only the generated runtime (``generated``) and the command line's formatting, as a
 user would; the same table as ``mlsysym show NAME`` for every registry entry.

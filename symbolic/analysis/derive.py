@@ -1,5 +1,5 @@
 """Derivations from a scenario's declaration: closed forms, derivatives, scaling (solving:
-``symbolic.solving``).
+``symbolic.analysis.solving``).
 
 Everything here is exact sympy over the same expressions the evaluators are generated
 from. Symbols stand for physical values in base units (a declared ``µs`` input ``x`` is
@@ -11,20 +11,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from collections.abc import Iterable
 from typing import Any
 
 from symbolic.runtime.errors import MlsysymError, require_extra
 
-require_extra("symbolic.derive (scaling, closed forms)")
+require_extra("symbolic.analysis.derive (scaling, closed forms)")
 
 import sympy  # noqa: E402 (after the check that names the extra to install)
 from sympy.printing.str import StrPrinter  # noqa: E402
 
-from symbolic.closed import closed_form as shared_closed_form  # noqa: E402
-from symbolic.dimensions import scale_of_unit  # noqa: E402
-from symbolic.functions import CeilLog2, Given, Len, MaxOver  # noqa: E402
-from symbolic.list_entries import EntryError, entry_form, split  # noqa: E402
+from symbolic.analysis.closed import closed_form as shared_closed_form  # noqa: E402
+from symbolic.analysis.dimensions import scale_of_unit  # noqa: E402
+from symbolic.model.functions import CeilLog2, Given, Len, MaxOver  # noqa: E402
+from symbolic.analysis.list_entries import EntryError, entry_form, split  # noqa: E402
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ListQuantity, Quantity, ScalarQuantity, ScenarioModel  # noqa: E402
+from symbolic.scenarios.discover import discover  # noqa: E402
+from symbolic.runtime.scenario import ScenarioBase  # noqa: E402
 
 
 class DerivationError(MlsysymError, ValueError):
@@ -33,8 +36,6 @@ class DerivationError(MlsysymError, ValueError):
 
 @lru_cache(maxsize=None)
 def _models() -> dict[str, ScenarioModel]:
-    from symbolic.codegen.discover import discover
-
     return {module.model.name: module.model for module in discover()}
 
 
@@ -194,15 +195,20 @@ def defaults_put_in(expr: sympy.Basic, model: ScenarioModel, args: dict[str, Any
     return expr
 
 
-def substitute(expr: sympy.Basic, values: dict[sympy.Basic, Any]) -> sympy.Basic:
-    """``expr`` with instance values put in (lists expanded through their sums and maxima)."""
+def substitute(expr: sympy.Basic, values: dict[sympy.Basic, Any],
+               free: frozenset[sympy.Basic] = frozenset()) -> sympy.Basic:
+    """``expr`` with instance values put in (lists expanded through their sums and maxima);
+    the symbols in ``free`` stay variables (inputs not held at a value), the others not in
+    ``values`` are inputs the instance left out."""
     lists = {s: v for s, v in values.items() if isinstance(v, list)}
     scalars = {s: v for s, v in values.items() if not isinstance(v, list)}
     expr = expr.xreplace(scalars)
     # An optional input still a symbol here was not given: its Given(...) branch is not taken.
     expr = expr.replace(lambda e: isinstance(e, Given),
-                        lambda e: sympy.false if any(not isinstance(s, sympy.Dummy) for s in e.inputs()) else e)
-    expr = expr.replace(lambda e: isinstance(e, Len), lambda e: sympy.Integer(len(lists[e.args[0]])))
+                        lambda e: sympy.false if any(not isinstance(s, sympy.Dummy) and s not in free
+                                                     for s in e.inputs()) else e)
+    expr = expr.replace(lambda e: isinstance(e, Len) and e.args[0] in lists,
+                        lambda e: sympy.Integer(len(lists[e.args[0]])))
     expr = expr.doit()
     expr = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in lists,
                         lambda e: lists[e.base][int(e.indices[0])])
@@ -231,8 +237,6 @@ def output_form(model: ScenarioModel, name: str, keys: dict[str, list[str]] | No
 def subject_of(subject: Any) -> tuple[ScenarioModel, dict[str, Any] | None]:
     """The declaration behind ``subject`` (an instance, a scenario class, its name or its
     model) and, for an instance, its evaluator arguments."""
-    from symbolic.runtime.scenario import ScenarioBase
-
     if isinstance(subject, ScenarioModel):
         return subject, None
     if isinstance(subject, ScenarioBase):
@@ -327,19 +331,33 @@ def _growth_or_none(expr: sympy.Basic, variables: set[sympy.Basic]) -> sympy.Exp
         return None
 
 
-def scaling(subject: Any, output: str) -> Scaling:
+def scaling(subject: Any, output: str, held: Iterable[str] = ()) -> Scaling:
     """Leading-order growth of ``output`` in each input, and overall; ``subject`` is a
     scenario instance, class, class name or model (growth is a property of the class).
+
+    ``held`` names inputs of an instance ``subject`` kept at its values (``mlsysym scaling
+    --set``): their numbers are put in first, so a term they make 0, or a branch an input
+    they leave out decides, drops out; growth is then in the other inputs.
 
         >>> from generated import Scenarios
         >>> total = scaling(Scenarios.PhoneFullUpdateWorkingSet, "total")
         >>> total.per_input["parameters"], total.overall, total.polynomial
         (1, 3, True)
     """
-    model, _ = subject_of(subject)
+    model, args = subject_of(subject)
     form = closed_form(model, output)
-    inputs = [d for d in model.evaluator_inputs() if d.symbol in form.free_symbols
-              or (isinstance(d.symbol, sympy.IndexedBase) and form.has(d.symbol))]
+    names = set(held)
+    fixed = {d.symbol for d in model.evaluator_inputs() if d.name in names or d.structured in names}
+    if names:
+        if args is None:
+            raise DerivationError(f"scaling of {model.name}: holding {', '.join(sorted(names))} at a value needs an "
+                                  "instance (a registry entry, or a class with its inputs set)")
+        free = frozenset(s for d in model.evaluator_inputs() if d.symbol not in fixed
+                         for s in (d.symbol, getattr(d.symbol, "label", d.symbol)))
+        values = {symbol: value for symbol, value in base_values(model, args).items() if symbol in fixed}
+        form = sympy.simplify(substitute(form, values, free))
+    inputs = [d for d in model.evaluator_inputs() if d.symbol not in fixed and (
+        d.symbol in form.free_symbols or (isinstance(d.symbol, sympy.IndexedBase) and form.has(d.symbol)))]
     per_input = {d.name: _growth_or_none(form, {d.symbol}) for d in inputs}
     overall = _growth_or_none(form, {d.symbol for d in inputs})
     denominator = sympy.denom(sympy.together(form))

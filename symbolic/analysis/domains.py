@@ -15,8 +15,10 @@ import itertools
 
 import sympy
 
-from symbolic.functions import CeilLog2, Len, MaxOver
+from symbolic.model.functions import CeilLog2, Len, MaxOver
 from symbolic.model import ListInput, ScalarQuantity, ScenarioModel
+from symbolic.analysis.closed import closed_form
+from symbolic.runtime.errors import UndefinedOutputError
 
 
 def _entries_and_lengths(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]:
@@ -155,9 +157,6 @@ def _proven_positive(denominator: sympy.Basic, replace: dict[sympy.Basic, sympy.
 
 def check_defined(model: ScenarioModel) -> None:
     """Refuse a scenario with an output that may divide by zero at some valid input."""
-    from symbolic.closed import closed_form
-    from symbolic.runtime.errors import UndefinedOutputError
-
     closed = {q.name: closed_form(model, q, simplify=False)
               for q in model.quantities if not q.hidden and isinstance(q, ScalarQuantity)}
     for name, denominators in unproven_divisions(model, closed).items():

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from symbolic import derive  # first: it names the extra to install when sympy is missing
+from symbolic.analysis import derive  # first: it names the extra to install when sympy is missing
 
 import sympy  # noqa: E402 (after derive's check for the extra)
 

@@ -7,7 +7,7 @@ import pkgutil
 import sys
 from dataclasses import dataclass
 
-from symbolic.instances import Instance
+from symbolic.model.instances import Instance
 from symbolic.model import Scenario, ScenarioModel
 from symbolic.runtime.errors import DeclarationError, DuplicateNameError
 from symbolic.scenarios import FAMILIES, HERE
@@ -23,13 +23,19 @@ class ScenarioModule:
     instances: tuple[Instance, ...]
 
     @property
+    def category(self) -> str:
+        """The docs category: the title of its family folder ("" for a module outside them, e.g. in a test)."""
+        return FAMILIES.get(self.family, "")
+
+    @property
     def source(self) -> str:
         return f"symbolic/scenarios/{self.family}/{self.name}.py"
 
 
 def scenario_files() -> list[tuple[str, str]]:
     """``(family, snake_name)`` of every scenario module, sorted by name; strays are errors."""
-    strays = [info.name for info in pkgutil.iter_modules([str(HERE)]) if not info.ispkg]
+    own = __name__.rpartition(".")[2]  # this module is the package's own code, not a scenario
+    strays = [info.name for info in pkgutil.iter_modules([str(HERE)]) if not info.ispkg and info.name != own]
     if strays:
         raise DeclarationError(f"symbolic/scenarios/{strays[0]}.py: move it into a family folder "
                                f"({', '.join(FAMILIES)})")

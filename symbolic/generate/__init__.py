@@ -1,9 +1,12 @@
 """``python -m symbolic.generate [--check | --diff] [--no-cache]``: write, check or diff ``generated/``.
 
+How it works
+------------
 Write mode renders every file and replaces ``generated/`` with it (removing files no
 source produces any more). ``--check`` renders in memory and exits 1, naming each
 stale, hand-edited, missing or orphaned file, when the tree differs; ``--diff`` also
-prints a unified diff.
+prints a unified diff. This is the top layer with ``symbolic.cli``: it is the one that
+renders the command line's own reference page (``cli_page.py``).
 
 Rendering takes seconds per scenario (sympy, charts), so it is cached in the checkout's
 ``.cache/generate/`` (``symbolic.codegen.locations``)
@@ -60,17 +63,20 @@ def digest() -> str:
 
 def rendered(use_cache: bool = True) -> dict[str, str]:
     """Every generated file, from the cache when nothing the generator reads has changed."""
+    # The renderers are imported only to render: a cache hit is served without sympy or jinja2.
     if not use_cache:
         from symbolic.codegen.render import render_all
+        from symbolic.generate import cli_page
 
-        return render_all()
+        return render_all() | cli_page.cli_page()
     key = digest()
     cached = CACHE / f"{key}.json"
     if cached.exists():
         return json.loads(cached.read_text(encoding="utf-8"))
     from symbolic.codegen.pipeline import render_cached
+    from symbolic.generate import cli_page
 
-    files = render_cached(CACHE)
+    files = render_cached(CACHE) | cli_page.cli_page()
     CACHE.mkdir(parents=True, exist_ok=True)
     for stale in CACHE.glob("*.json"):  # one whole-tree entry: it serves the current sources only
         stale.unlink()
@@ -152,7 +158,3 @@ def main(argv: list[str] | None = None) -> int:
             target.write_bytes(text.encode("utf-8"))  # bytes: no newline translation on any platform
     print(f"wrote generated/ ({len(expected)} files).")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

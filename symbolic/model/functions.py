@@ -2,7 +2,7 @@
 a 0/1 comparison (``Exceeds``) and the condition that optional inputs were given (``Given``).
 
 Each has a printer method in ``symbolic/codegen`` (Python and LaTeX), a rule in
-``symbolic/dimensions.py``, and ``doit`` for exact evaluation once its limits are numbers.
+``symbolic/analysis/dimensions.py``, and ``doit`` for exact evaluation once its limits are numbers.
 """
 
 from __future__ import annotations
