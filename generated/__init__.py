@@ -193,7 +193,15 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.transfer import TransferScenario
     from generated.transformer_block import TransformerBlockScenario
     from generated.update_working_set import UpdateWorkingSetScenario
-    from generated.workloads import CNNWorkload, DiffusionWorkload, EmbodiedWorkload, SparseTransformerWorkload, SSMWorkload, TransformerWorkload, Workload
+    from generated.workloads import (
+        CNNWorkload,
+        DiffusionWorkload,
+        EmbodiedWorkload,
+        SparseTransformerWorkload,
+        SSMWorkload,
+        TransformerWorkload,
+        Workload,
+    )
     from generated.zero_sharding import ZeroShardingScenario
     from symbolic.runtime.errors import InputTypeError, MissingInputError, MlsysymError, ScenarioInputError
     from symbolic.runtime.hardware import DatasetProfile, HardwareNode

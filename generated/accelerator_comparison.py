@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.methods import ArgumentSpec, Method
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, PrecisionSpec
@@ -24,7 +23,6 @@ def evaluate(
     candidate_peak: Any,
     candidate_tdp: Any = None,
     baseline_device_hours: Any = None,
-    hours: Any = None,
 ) -> dict[str, Any]:
     """Every output of AcceleratorComparison from plain numbers in the declared units.
 
@@ -37,7 +35,6 @@ def evaluate(
         candidate_peak: [flop/s] Peak rate of `candidate` at the selected precision.
         candidate_tdp: [W] Thermal design power of `candidate` (optional: not every node states one). Optional.
         baseline_device_hours: [h] Device-hours of a job on the baseline; optional, needed by `candidate_device_hours`. Optional.
-        hours: [h] Device-hours of a job on the baseline. Optional.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -46,29 +43,23 @@ def evaluate(
         tdp_ratio [1] = candidate_tdp/baseline_tdp
         efficiency_ratio [1] = peak_ratio/tdp_ratio
         candidate_device_hours [h] = baseline_device_hours/peak_ratio
-        equivalent_hours [h] = hours/peak_ratio
     """
-    peak_ratio = candidate_peak/baseline_peak
+    peak_ratio = candidate_peak / baseline_peak
     if baseline_device_hours is not None:
-        candidate_device_hours = baseline_device_hours/peak_ratio
+        candidate_device_hours = baseline_device_hours / peak_ratio
     else:
         candidate_device_hours = None
-    if hours is not None:
-        equivalent_hours = hours/peak_ratio
-    else:
-        equivalent_hours = None
     if baseline_tdp is not None and candidate_tdp is not None:
-        tdp_ratio = candidate_tdp/baseline_tdp
-        efficiency_ratio = peak_ratio/tdp_ratio
+        tdp_ratio = candidate_tdp / baseline_tdp
+        efficiency_ratio = peak_ratio / tdp_ratio
     else:
         tdp_ratio = None
         efficiency_ratio = None
     return {
-        'peak_ratio': peak_ratio,
-        'tdp_ratio': tdp_ratio,
-        'efficiency_ratio': efficiency_ratio,
-        'candidate_device_hours': candidate_device_hours,
-        'equivalent_hours': equivalent_hours,
+        "peak_ratio": peak_ratio,
+        "tdp_ratio": tdp_ratio,
+        "efficiency_ratio": efficiency_ratio,
+        "candidate_device_hours": candidate_device_hours,
     }
 
 
@@ -79,7 +70,6 @@ def gradient(
     candidate_peak: Any,
     candidate_tdp: Any = None,
     baseline_device_hours: Any = None,
-    hours: Any = None,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of AcceleratorComparison, from the same declaration.
 
@@ -89,41 +79,46 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    peak_ratio = candidate_peak/baseline_peak
-    d__peak_ratio__baseline_peak = -candidate_peak/baseline_peak**2
-    d__peak_ratio__candidate_peak = 1/baseline_peak
+    peak_ratio = candidate_peak / baseline_peak
+    d__peak_ratio__baseline_peak = -candidate_peak / baseline_peak**2
+    d__peak_ratio__candidate_peak = 1 / baseline_peak
     derivatives = {
-        'peak_ratio': {'baseline_peak': d__peak_ratio__baseline_peak, 'candidate_peak': d__peak_ratio__candidate_peak},
+        "peak_ratio": {"baseline_peak": d__peak_ratio__baseline_peak, "candidate_peak": d__peak_ratio__candidate_peak},
     }
     if baseline_device_hours is not None:
-        _g0 = baseline_device_hours/peak_ratio**2
-        d__candidate_device_hours__baseline_peak = -_g0*d__peak_ratio__baseline_peak
-        d__candidate_device_hours__candidate_peak = -_g0*d__peak_ratio__candidate_peak
-        d__candidate_device_hours__baseline_device_hours = 1/peak_ratio
-        derivatives.update({
-            'candidate_device_hours': {'baseline_peak': d__candidate_device_hours__baseline_peak, 'candidate_peak': d__candidate_device_hours__candidate_peak, 'baseline_device_hours': d__candidate_device_hours__baseline_device_hours},
-        })
-    if hours is not None:
-        _g1 = hours/peak_ratio**2
-        d__equivalent_hours__baseline_peak = -_g1*d__peak_ratio__baseline_peak
-        d__equivalent_hours__candidate_peak = -_g1*d__peak_ratio__candidate_peak
-        d__equivalent_hours__hours = 1/peak_ratio
-        derivatives.update({
-            'equivalent_hours': {'baseline_peak': d__equivalent_hours__baseline_peak, 'candidate_peak': d__equivalent_hours__candidate_peak, 'hours': d__equivalent_hours__hours},
-        })
+        _g0 = baseline_device_hours / peak_ratio**2
+        d__candidate_device_hours__baseline_peak = -_g0 * d__peak_ratio__baseline_peak
+        d__candidate_device_hours__candidate_peak = -_g0 * d__peak_ratio__candidate_peak
+        d__candidate_device_hours__baseline_device_hours = 1 / peak_ratio
+        derivatives.update(
+            {
+                "candidate_device_hours": {
+                    "baseline_peak": d__candidate_device_hours__baseline_peak,
+                    "candidate_peak": d__candidate_device_hours__candidate_peak,
+                    "baseline_device_hours": d__candidate_device_hours__baseline_device_hours,
+                },
+            }
+        )
     if baseline_tdp is not None and candidate_tdp is not None:
-        tdp_ratio = candidate_tdp/baseline_tdp
-        _g2 = peak_ratio/tdp_ratio**2
-        d__tdp_ratio__baseline_tdp = -candidate_tdp/baseline_tdp**2
-        d__tdp_ratio__candidate_tdp = 1/baseline_tdp
-        d__efficiency_ratio__baseline_peak = d__peak_ratio__baseline_peak/tdp_ratio
-        d__efficiency_ratio__candidate_peak = d__peak_ratio__candidate_peak/tdp_ratio
-        d__efficiency_ratio__baseline_tdp = -_g2*d__tdp_ratio__baseline_tdp
-        d__efficiency_ratio__candidate_tdp = -_g2*d__tdp_ratio__candidate_tdp
-        derivatives.update({
-            'tdp_ratio': {'baseline_tdp': d__tdp_ratio__baseline_tdp, 'candidate_tdp': d__tdp_ratio__candidate_tdp},
-            'efficiency_ratio': {'baseline_peak': d__efficiency_ratio__baseline_peak, 'candidate_peak': d__efficiency_ratio__candidate_peak, 'baseline_tdp': d__efficiency_ratio__baseline_tdp, 'candidate_tdp': d__efficiency_ratio__candidate_tdp},
-        })
+        tdp_ratio = candidate_tdp / baseline_tdp
+        _g1 = peak_ratio / tdp_ratio**2
+        d__tdp_ratio__baseline_tdp = -candidate_tdp / baseline_tdp**2
+        d__tdp_ratio__candidate_tdp = 1 / baseline_tdp
+        d__efficiency_ratio__baseline_peak = d__peak_ratio__baseline_peak / tdp_ratio
+        d__efficiency_ratio__candidate_peak = d__peak_ratio__candidate_peak / tdp_ratio
+        d__efficiency_ratio__baseline_tdp = -_g1 * d__tdp_ratio__baseline_tdp
+        d__efficiency_ratio__candidate_tdp = -_g1 * d__tdp_ratio__candidate_tdp
+        derivatives.update(
+            {
+                "tdp_ratio": {"baseline_tdp": d__tdp_ratio__baseline_tdp, "candidate_tdp": d__tdp_ratio__candidate_tdp},
+                "efficiency_ratio": {
+                    "baseline_peak": d__efficiency_ratio__baseline_peak,
+                    "candidate_peak": d__efficiency_ratio__candidate_peak,
+                    "baseline_tdp": d__efficiency_ratio__baseline_tdp,
+                    "candidate_tdp": d__efficiency_ratio__candidate_tdp,
+                },
+            }
+        )
     return derivatives
 
 
@@ -143,29 +138,48 @@ class AcceleratorComparison(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('baseline_device_hours', unit='h', minimum=0, default=None, doc='Device-hours of a job on the baseline; optional, needed by `candidate_device_hours`.'),
+        InputSpec(
+            "baseline_device_hours",
+            unit="h",
+            minimum=0,
+            default=None,
+            doc="Device-hours of a job on the baseline; optional, needed by `candidate_device_hours`.",
+        ),
     )
     _nodes = (
-        NodeSpec('baseline', precision='precision', fields={'peak': 'baseline_peak', 'tdp': 'baseline_tdp'}, optional=False, doc='The accelerator compared against: its peak rate and TDP.'),
-        NodeSpec('candidate', precision='precision', fields={'peak': 'candidate_peak', 'tdp': 'candidate_tdp'}, optional=False, doc='The accelerator considered: its peak rate and TDP.'),
+        NodeSpec(
+            "baseline",
+            precision="precision",
+            fields={"peak": "baseline_peak", "tdp": "baseline_tdp"},
+            optional=False,
+            doc="The accelerator compared against: its peak rate and TDP.",
+        ),
+        NodeSpec(
+            "candidate",
+            precision="precision",
+            fields={"peak": "candidate_peak", "tdp": "candidate_tdp"},
+            optional=False,
+            doc="The accelerator considered: its peak rate and TDP.",
+        ),
     )
     _precisions = (
-        PrecisionSpec('precision', default='peak', doc="One precision key for both nodes; `peak` (default, or None) is each node's headline peak."),
+        PrecisionSpec(
+            "precision",
+            default="peak",
+            doc="One precision key for both nodes; `peak` (default, or None) is each node's headline peak.",
+        ),
     )
     _input_order = (
-        'baseline',
-        'candidate',
-        'precision',
-        'baseline_device_hours',
+        "baseline",
+        "candidate",
+        "precision",
+        "baseline_device_hours",
     )
     _outputs = (
-        'peak_ratio',
-        'tdp_ratio',
-        'efficiency_ratio',
-        'candidate_device_hours',
-    )
-    _methods = (
-        'equivalent_hours',
+        "peak_ratio",
+        "tdp_ratio",
+        "efficiency_ratio",
+        "candidate_device_hours",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -175,7 +189,7 @@ class AcceleratorComparison(ScenarioBase):
         *,
         baseline: Any = REQUIRED,
         candidate: Any = REQUIRED,
-        precision: Any = 'peak',
+        precision: Any = "peak",
         baseline_device_hours: Any = None,
         name: str | None = None,
         description: str | None = None,
@@ -192,8 +206,7 @@ class AcceleratorComparison(ScenarioBase):
             **unknown,
         )
 
-    peak_ratio = Output('peak_ratio')
-    tdp_ratio = Output('tdp_ratio', requires=('baseline.tdp', 'candidate.tdp'))
-    efficiency_ratio = Output('efficiency_ratio', requires=('baseline.tdp', 'candidate.tdp'))
-    candidate_device_hours = Output('candidate_device_hours', 'h', requires=('baseline_device_hours',))
-    equivalent_hours = Method('equivalent_hours', 'h', arguments=(ArgumentSpec(InputSpec('baseline_hours', unit='h', minimum=0, doc='Device-hours of a job on the baseline.'), 'hours', example=10000),), doc='Device-hours on the candidate of a job of `baseline_hours` on the baseline.')
+    peak_ratio = Output("peak_ratio")
+    tdp_ratio = Output("tdp_ratio", requires=("baseline.tdp", "candidate.tdp"))
+    efficiency_ratio = Output("efficiency_ratio", requires=("baseline.tdp", "candidate.tdp"))
+    candidate_device_hours = Output("candidate_device_hours", "h", requires=("baseline_device_hours",))

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.mathops import chain_default, floor_div
-from symbolic.runtime.methods import ArgumentSpec, Method
 from symbolic.runtime.outputs import Output, TableOutput
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, WorkloadSpec
@@ -48,7 +47,7 @@ def evaluate(
         normalization_per_layer: [MB] Extra normalization bytes per layer, added to the line items.
         ffn_multiple: [1] MLP width over model width.
         checkpoint_segments: [1] Segments for segment checkpointing; optional. Optional.
-        checkpoints: [1] Evenly spaced checkpoints of `checkpoint_memory_units`. Optional.
+        checkpoints: [1] Evenly spaced checkpoints for `checkpoint_memory_units`; optional. Optional.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -80,42 +79,51 @@ def evaluate(
     """
     if seq_len is None and workload_context_length is not None:
         seq_len = workload_context_length
-    per_token_bytes_coefficient = 17*precision_bytes
+    per_token_bytes_coefficient = 17 * precision_bytes
     forward_equivalents = 3
-    recompute_overhead = 1/3
-    recompute_forward_equivalents = forward_equivalents*(recompute_overhead + 1)
+    recompute_overhead = 1 / 3
+    recompute_forward_equivalents = forward_equivalents * (recompute_overhead + 1)
     if checkpoint_segments is not None:
         segment_layers = floor_div(workload_layers, checkpoint_segments)
     else:
         segment_layers = None
     if checkpoints is not None:
-        checkpoint_memory_units = checkpoints + workload_layers/checkpoints
+        checkpoint_memory_units = checkpoints + workload_layers / checkpoints
     else:
         checkpoint_memory_units = None
     if seq_len is not None:
-        _t0 = micro_batch*seq_len*workload_hidden_dim
-        _t1 = precision_bytes*workload_layers
-        _t2 = _t0*_t1
-        _t3 = micro_batch*seq_len**2*workload_heads
-        _t4 = _t0*precision_bytes
-        _t5 = _t4/1000000
+        _t0 = micro_batch * seq_len * workload_hidden_dim
+        _t1 = precision_bytes * workload_layers
+        _t2 = _t0 * _t1
+        _t3 = micro_batch * seq_len**2 * workload_heads
+        _t4 = _t0 * precision_bytes
+        _t5 = _t4 / 1000000
         sequence = seq_len
-        score_bytes_coefficient = 5*precision_bytes*seq_len*workload_heads/(2*workload_hidden_dim)
-        score_share = score_bytes_coefficient/(per_token_bytes_coefficient + score_bytes_coefficient)
-        activations_none = _t1*(34*_t0 + 5*_t3)/2
+        score_bytes_coefficient = 5 * precision_bytes * seq_len * workload_heads / (2 * workload_hidden_dim)
+        score_share = score_bytes_coefficient / (per_token_bytes_coefficient + score_bytes_coefficient)
+        activations_none = _t1 * (34 * _t0 + 5 * _t3) / 2
         _raw_activations_selective = _t2
-        activations_selective = 17*_raw_activations_selective
+        activations_selective = 17 * _raw_activations_selective
         activations_full = _t2
-        per_token_activations = 17*_raw_activations_selective/1000000000
-        _raw_score_activations = _t1*_t3
-        score_activations = _raw_score_activations/400000000
-        per_sequence_activations = per_token_activations/micro_batch
-        segment_input = _t5
-        projection_activations_per_layer = _t4/250000
-        ffn_activations_per_layer = _t5*ffn_multiple
-        score_activations_per_layer = _raw_score_activations/(400000*workload_layers)
-        line_items_per_layer = ffn_activations_per_layer + normalization_per_layer + projection_activations_per_layer + score_activations_per_layer
-        line_items_total = line_items_per_layer*workload_layers/1000
+        per_token_activations = 17 * _raw_activations_selective / 1000000000  # 1e-9: B -> GB
+        _raw_score_activations = _t1 * _t3
+        score_activations = _raw_score_activations / 400000000  # 1e-9: B -> GB
+        per_sequence_activations = per_token_activations / micro_batch
+        segment_input = _t5  # 1e-6: B -> MB
+        projection_activations_per_layer = _t4 / 250000  # 1e-6: B -> MB
+        ffn_activations_per_layer = _t5 * ffn_multiple  # 1e-6: B -> MB
+        score_activations_per_layer = _raw_score_activations / (
+            400000 * workload_layers
+        )  # 1e9: GB -> B (score_activations); 1e-6: B -> MB
+        line_items_per_layer = (
+            ffn_activations_per_layer
+            + normalization_per_layer
+            + projection_activations_per_layer
+            + score_activations_per_layer
+        )
+        line_items_total = (
+            line_items_per_layer * workload_layers / 1000
+        )  # 1e6: MB -> B (line_items_per_layer); 1e-9: B -> GB
     else:
         sequence = None
         score_bytes_coefficient = None
@@ -133,41 +141,43 @@ def evaluate(
         line_items_per_layer = None
         line_items_total = None
     if checkpoint_segments is not None and seq_len is not None:
-        _raw_segment_input = micro_batch*precision_bytes*seq_len*workload_hidden_dim
-        segment_inputs = _raw_segment_input*checkpoint_segments/1000000000
-        live_segment = per_token_activations*segment_layers/workload_layers
+        _raw_segment_input = micro_batch * precision_bytes * seq_len * workload_hidden_dim
+        segment_inputs = (
+            _raw_segment_input * checkpoint_segments / 1000000000
+        )  # 1e6: MB -> B (segment_input); 1e-9: B -> GB
+        live_segment = per_token_activations * segment_layers / workload_layers
         checkpointed_activations = live_segment + segment_inputs
     else:
         segment_inputs = None
         live_segment = None
         checkpointed_activations = None
     return {
-        'sequence': sequence,
-        'per_token_bytes_coefficient': per_token_bytes_coefficient,
-        'score_bytes_coefficient': score_bytes_coefficient,
-        'score_share': score_share,
-        'activations': {
-            'none': activations_none,
-            'selective': activations_selective,
-            'full': activations_full,
+        "sequence": sequence,
+        "per_token_bytes_coefficient": per_token_bytes_coefficient,
+        "score_bytes_coefficient": score_bytes_coefficient,
+        "score_share": score_share,
+        "activations": {
+            "none": activations_none,
+            "selective": activations_selective,
+            "full": activations_full,
         },
-        'per_token_activations': per_token_activations,
-        'score_activations': score_activations,
-        'per_sequence_activations': per_sequence_activations,
-        'segment_layers': segment_layers,
-        'segment_input': segment_input,
-        'segment_inputs': segment_inputs,
-        'live_segment': live_segment,
-        'checkpointed_activations': checkpointed_activations,
-        'projection_activations_per_layer': projection_activations_per_layer,
-        'ffn_activations_per_layer': ffn_activations_per_layer,
-        'score_activations_per_layer': score_activations_per_layer,
-        'line_items_per_layer': line_items_per_layer,
-        'line_items_total': line_items_total,
-        'forward_equivalents': forward_equivalents,
-        'recompute_overhead': recompute_overhead,
-        'recompute_forward_equivalents': recompute_forward_equivalents,
-        'checkpoint_memory_units': checkpoint_memory_units,
+        "per_token_activations": per_token_activations,
+        "score_activations": score_activations,
+        "per_sequence_activations": per_sequence_activations,
+        "segment_layers": segment_layers,
+        "segment_input": segment_input,
+        "segment_inputs": segment_inputs,
+        "live_segment": live_segment,
+        "checkpointed_activations": checkpointed_activations,
+        "projection_activations_per_layer": projection_activations_per_layer,
+        "ffn_activations_per_layer": ffn_activations_per_layer,
+        "score_activations_per_layer": score_activations_per_layer,
+        "line_items_per_layer": line_items_per_layer,
+        "line_items_total": line_items_total,
+        "forward_equivalents": forward_equivalents,
+        "recompute_overhead": recompute_overhead,
+        "recompute_forward_equivalents": recompute_forward_equivalents,
+        "checkpoint_memory_units": checkpoint_memory_units,
     }
 
 
@@ -196,196 +206,356 @@ def gradient(
     follows_seq_len = seq_len is None
     if seq_len is None and workload_context_length is not None:
         seq_len = workload_context_length
-    per_token_bytes_coefficient = 17*precision_bytes
+    per_token_bytes_coefficient = 17 * precision_bytes
     d__per_token_bytes_coefficient__precision_bytes = 17
     derivatives = {
-        'per_token_bytes_coefficient': {'precision_bytes': d__per_token_bytes_coefficient__precision_bytes},
+        "per_token_bytes_coefficient": {"precision_bytes": d__per_token_bytes_coefficient__precision_bytes},
     }
     if checkpoint_segments is not None:
         segment_layers = floor_div(workload_layers, checkpoint_segments)
-        d__segment_layers__workload_layers = 1/checkpoint_segments
-        d__segment_layers__checkpoint_segments = -workload_layers/checkpoint_segments**2
-        derivatives.update({
-            'segment_layers': {'workload_layers': d__segment_layers__workload_layers, 'checkpoint_segments': d__segment_layers__checkpoint_segments},
-        })
+        d__segment_layers__workload_layers = 1 / checkpoint_segments
+        d__segment_layers__checkpoint_segments = -workload_layers / checkpoint_segments**2
+        derivatives.update(
+            {
+                "segment_layers": {
+                    "workload_layers": d__segment_layers__workload_layers,
+                    "checkpoint_segments": d__segment_layers__checkpoint_segments,
+                },
+            }
+        )
     if checkpoints is not None:
-        d__checkpoint_memory_units__workload_layers = 1/checkpoints
-        d__checkpoint_memory_units__checkpoints = 1 - workload_layers/checkpoints**2
-        derivatives.update({
-            'checkpoint_memory_units': {'workload_layers': d__checkpoint_memory_units__workload_layers, 'checkpoints': d__checkpoint_memory_units__checkpoints},
-        })
+        d__checkpoint_memory_units__workload_layers = 1 / checkpoints
+        d__checkpoint_memory_units__checkpoints = 1 - workload_layers / checkpoints**2
+        derivatives.update(
+            {
+                "checkpoint_memory_units": {
+                    "workload_layers": d__checkpoint_memory_units__workload_layers,
+                    "checkpoints": d__checkpoint_memory_units__checkpoints,
+                },
+            }
+        )
     if seq_len is not None:
-        _t0 = micro_batch*seq_len*workload_hidden_dim
-        _t1 = precision_bytes*workload_layers
-        _t2 = _t0*_t1
-        _t3 = micro_batch*seq_len**2*workload_heads
-        _t4 = _t0*precision_bytes
-        _t5 = _t4/1000000
-        score_bytes_coefficient = 5*precision_bytes*seq_len*workload_heads/(2*workload_hidden_dim)
+        _t0 = micro_batch * seq_len * workload_hidden_dim
+        _t1 = precision_bytes * workload_layers
+        _t2 = _t0 * _t1
+        _t3 = micro_batch * seq_len**2 * workload_heads
+        _t4 = _t0 * precision_bytes
+        _t5 = _t4 / 1000000
+        score_bytes_coefficient = 5 * precision_bytes * seq_len * workload_heads / (2 * workload_hidden_dim)
         _raw_activations_selective = _t2
-        per_token_activations = 17*_raw_activations_selective/1000000000
-        _raw_score_activations = _t1*_t3
-        score_activations = _raw_score_activations/400000000
-        segment_input = _t5
-        projection_activations_per_layer = _t4/250000
-        ffn_activations_per_layer = _t5*ffn_multiple
-        score_activations_per_layer = _raw_score_activations/(400000*workload_layers)
-        line_items_per_layer = ffn_activations_per_layer + normalization_per_layer + projection_activations_per_layer + score_activations_per_layer
-        _g0 = precision_bytes*seq_len
-        _g1 = 5/(2*workload_hidden_dim)
-        _g2 = _g1*workload_heads
+        per_token_activations = 17 * _raw_activations_selective / 1000000000  # 1e-9: B -> GB
+        _raw_score_activations = _t1 * _t3
+        score_activations = _raw_score_activations / 400000000  # 1e-9: B -> GB
+        segment_input = _t5  # 1e-6: B -> MB
+        projection_activations_per_layer = _t4 / 250000  # 1e-6: B -> MB
+        ffn_activations_per_layer = _t5 * ffn_multiple  # 1e-6: B -> MB
+        score_activations_per_layer = _raw_score_activations / (
+            400000 * workload_layers
+        )  # 1e9: GB -> B (score_activations); 1e-6: B -> MB
+        line_items_per_layer = (
+            ffn_activations_per_layer
+            + normalization_per_layer
+            + projection_activations_per_layer
+            + score_activations_per_layer
+        )
+        _g0 = precision_bytes * seq_len
+        _g1 = 5 / (2 * workload_hidden_dim)
+        _g2 = _g1 * workload_heads
         _g3 = per_token_bytes_coefficient + score_bytes_coefficient
-        _g4 = score_bytes_coefficient/_g3**2
-        _g5 = -_g4 + 1/_g3
-        _g6 = 34*workload_hidden_dim
-        _g7 = _g6*seq_len
+        _g4 = score_bytes_coefficient / _g3**2
+        _g5 = -_g4 + 1 / _g3
+        _g6 = 34 * workload_hidden_dim
+        _g7 = _g6 * seq_len
         _g8 = seq_len**2
-        _g9 = _g8*workload_heads
-        _g10 = 5*_g9
-        _g11 = _g10*micro_batch/2 + _g7*micro_batch/2
-        _g12 = _g0*micro_batch
-        _g13 = _g12*workload_layers
-        _g14 = 17*_g13
-        _g15 = precision_bytes*workload_layers
-        _g16 = _g15*_g8*micro_batch
-        _g17 = _g15/2
-        _g18 = micro_batch*seq_len
-        _g19 = _g12*workload_hidden_dim
-        _g20 = workload_hidden_dim*workload_layers
-        _g21 = _g0*_g20
-        _g22 = _g18*_g20
-        _g23 = micro_batch*workload_hidden_dim
-        _g24 = _g15*_g23
-        _g25 = _g9/400000000
-        _g26 = _g25*micro_batch
-        _g27 = _g12/1000000
-        _g28 = workload_hidden_dim/1000000
-        _g29 = _g0*_g28
-        _g30 = _g18*_g28
-        _g31 = _g23*precision_bytes
-        _g32 = _g31/1000000
-        _g33 = workload_hidden_dim/250000
-        _g34 = 1000/workload_layers
-        _g35 = workload_layers/1000
+        _g9 = _g8 * workload_heads
+        _g10 = 5 * _g9
+        _g11 = _g10 * micro_batch / 2 + _g7 * micro_batch / 2
+        _g12 = _g0 * micro_batch
+        _g13 = _g12 * workload_layers
+        _g14 = 17 * _g13
+        _g15 = precision_bytes * workload_layers
+        _g16 = _g15 * _g8 * micro_batch
+        _g17 = _g15 / 2
+        _g18 = micro_batch * seq_len
+        _g19 = _g12 * workload_hidden_dim
+        _g20 = workload_hidden_dim * workload_layers
+        _g21 = _g0 * _g20
+        _g22 = _g18 * _g20
+        _g23 = micro_batch * workload_hidden_dim
+        _g24 = _g15 * _g23
+        _g25 = _g9 / 400000000
+        _g26 = _g25 * micro_batch
+        _g27 = _g12 / 1000000
+        _g28 = workload_hidden_dim / 1000000
+        _g29 = _g0 * _g28
+        _g30 = _g18 * _g28
+        _g31 = _g23 * precision_bytes
+        _g32 = _g31 / 1000000
+        _g33 = workload_hidden_dim / 250000
+        _g34 = 1000 / workload_layers
+        _g35 = workload_layers / 1000
         d__sequence__seq_len = 1
-        d__score_bytes_coefficient__workload_hidden_dim = -5*_g0*workload_heads/(2*workload_hidden_dim**2)
-        d__score_bytes_coefficient__workload_heads = _g0*_g1
-        d__score_bytes_coefficient__precision_bytes = _g2*seq_len
-        d__score_bytes_coefficient__seq_len = _g2*precision_bytes
-        d__score_share__workload_hidden_dim = _g5*d__score_bytes_coefficient__workload_hidden_dim
-        d__score_share__workload_heads = _g5*d__score_bytes_coefficient__workload_heads
-        d__score_share__precision_bytes = -_g4*d__per_token_bytes_coefficient__precision_bytes + _g5*d__score_bytes_coefficient__precision_bytes
-        d__score_share__seq_len = _g5*d__score_bytes_coefficient__seq_len
-        d__activations_none__workload_layers = _g11*precision_bytes
+        d__score_bytes_coefficient__workload_hidden_dim = -5 * _g0 * workload_heads / (2 * workload_hidden_dim**2)
+        d__score_bytes_coefficient__workload_heads = _g0 * _g1
+        d__score_bytes_coefficient__precision_bytes = _g2 * seq_len
+        d__score_bytes_coefficient__seq_len = _g2 * precision_bytes
+        d__score_share__workload_hidden_dim = _g5 * d__score_bytes_coefficient__workload_hidden_dim
+        d__score_share__workload_heads = _g5 * d__score_bytes_coefficient__workload_heads
+        d__score_share__precision_bytes = (
+            -_g4 * d__per_token_bytes_coefficient__precision_bytes + _g5 * d__score_bytes_coefficient__precision_bytes
+        )
+        d__score_share__seq_len = _g5 * d__score_bytes_coefficient__seq_len
+        d__activations_none__workload_layers = _g11 * precision_bytes
         d__activations_none__workload_hidden_dim = _g14
-        d__activations_none__workload_heads = 5*_g16/2
-        d__activations_none__micro_batch = _g17*(_g10 + _g7)
-        d__activations_none__precision_bytes = _g11*workload_layers
-        d__activations_none__seq_len = _g17*(10*_g18*workload_heads + _g6*micro_batch)
-        d__activations_selective__workload_layers = 17*_g19
+        d__activations_none__workload_heads = 5 * _g16 / 2
+        d__activations_none__micro_batch = _g17 * (_g10 + _g7)
+        d__activations_none__precision_bytes = _g11 * workload_layers
+        d__activations_none__seq_len = _g17 * (10 * _g18 * workload_heads + _g6 * micro_batch)
+        d__activations_selective__workload_layers = 17 * _g19
         d__activations_selective__workload_hidden_dim = _g14
-        d__activations_selective__micro_batch = 17*_g21
-        d__activations_selective__precision_bytes = 17*_g22
-        d__activations_selective__seq_len = 17*_g24
+        d__activations_selective__micro_batch = 17 * _g21
+        d__activations_selective__precision_bytes = 17 * _g22
+        d__activations_selective__seq_len = 17 * _g24
         d__activations_full__workload_layers = _g19
         d__activations_full__workload_hidden_dim = _g13
         d__activations_full__micro_batch = _g21
         d__activations_full__precision_bytes = _g22
         d__activations_full__seq_len = _g24
-        d__per_token_activations__workload_layers = d__activations_selective__workload_layers/1000000000
-        d__per_token_activations__workload_hidden_dim = d__activations_selective__workload_hidden_dim/1000000000
-        d__per_token_activations__micro_batch = d__activations_selective__micro_batch/1000000000
-        d__per_token_activations__precision_bytes = d__activations_selective__precision_bytes/1000000000
-        d__per_token_activations__seq_len = d__activations_selective__seq_len/1000000000
-        d__score_activations__workload_layers = _g26*precision_bytes
-        d__score_activations__workload_heads = _g16/400000000
-        d__score_activations__micro_batch = _g15*_g25
-        d__score_activations__precision_bytes = _g26*workload_layers
-        d__score_activations__seq_len = _g13*workload_heads/200000000
-        d__per_sequence_activations__workload_layers = d__per_token_activations__workload_layers/micro_batch
-        d__per_sequence_activations__workload_hidden_dim = d__per_token_activations__workload_hidden_dim/micro_batch
-        d__per_sequence_activations__micro_batch = d__per_token_activations__micro_batch/micro_batch - per_token_activations/micro_batch**2
-        d__per_sequence_activations__precision_bytes = d__per_token_activations__precision_bytes/micro_batch
-        d__per_sequence_activations__seq_len = d__per_token_activations__seq_len/micro_batch
+        d__per_token_activations__workload_layers = d__activations_selective__workload_layers / 1000000000
+        d__per_token_activations__workload_hidden_dim = d__activations_selective__workload_hidden_dim / 1000000000
+        d__per_token_activations__micro_batch = d__activations_selective__micro_batch / 1000000000
+        d__per_token_activations__precision_bytes = d__activations_selective__precision_bytes / 1000000000
+        d__per_token_activations__seq_len = d__activations_selective__seq_len / 1000000000
+        d__score_activations__workload_layers = _g26 * precision_bytes
+        d__score_activations__workload_heads = _g16 / 400000000
+        d__score_activations__micro_batch = _g15 * _g25
+        d__score_activations__precision_bytes = _g26 * workload_layers
+        d__score_activations__seq_len = _g13 * workload_heads / 200000000
+        d__per_sequence_activations__workload_layers = d__per_token_activations__workload_layers / micro_batch
+        d__per_sequence_activations__workload_hidden_dim = d__per_token_activations__workload_hidden_dim / micro_batch
+        d__per_sequence_activations__micro_batch = (
+            d__per_token_activations__micro_batch / micro_batch - per_token_activations / micro_batch**2
+        )
+        d__per_sequence_activations__precision_bytes = d__per_token_activations__precision_bytes / micro_batch
+        d__per_sequence_activations__seq_len = d__per_token_activations__seq_len / micro_batch
         d__segment_input__workload_hidden_dim = _g27
         d__segment_input__micro_batch = _g29
         d__segment_input__precision_bytes = _g30
         d__segment_input__seq_len = _g32
-        d__projection_activations_per_layer__workload_hidden_dim = _g12/250000
-        d__projection_activations_per_layer__micro_batch = _g0*_g33
-        d__projection_activations_per_layer__precision_bytes = _g18*_g33
-        d__projection_activations_per_layer__seq_len = _g31/250000
-        d__ffn_activations_per_layer__workload_hidden_dim = _g27*ffn_multiple
-        d__ffn_activations_per_layer__micro_batch = _g29*ffn_multiple
-        d__ffn_activations_per_layer__precision_bytes = _g30*ffn_multiple
-        d__ffn_activations_per_layer__ffn_multiple = _g19/1000000
-        d__ffn_activations_per_layer__seq_len = _g32*ffn_multiple
-        d__score_activations_per_layer__workload_layers = _g34*d__score_activations__workload_layers - 1000*score_activations/workload_layers**2
-        d__score_activations_per_layer__workload_heads = _g34*d__score_activations__workload_heads
-        d__score_activations_per_layer__micro_batch = _g34*d__score_activations__micro_batch
-        d__score_activations_per_layer__precision_bytes = _g34*d__score_activations__precision_bytes
-        d__score_activations_per_layer__seq_len = _g34*d__score_activations__seq_len
+        d__projection_activations_per_layer__workload_hidden_dim = _g12 / 250000
+        d__projection_activations_per_layer__micro_batch = _g0 * _g33
+        d__projection_activations_per_layer__precision_bytes = _g18 * _g33
+        d__projection_activations_per_layer__seq_len = _g31 / 250000
+        d__ffn_activations_per_layer__workload_hidden_dim = _g27 * ffn_multiple
+        d__ffn_activations_per_layer__micro_batch = _g29 * ffn_multiple
+        d__ffn_activations_per_layer__precision_bytes = _g30 * ffn_multiple
+        d__ffn_activations_per_layer__ffn_multiple = _g19 / 1000000
+        d__ffn_activations_per_layer__seq_len = _g32 * ffn_multiple
+        d__score_activations_per_layer__workload_layers = (
+            _g34 * d__score_activations__workload_layers - 1000 * score_activations / workload_layers**2
+        )
+        d__score_activations_per_layer__workload_heads = _g34 * d__score_activations__workload_heads
+        d__score_activations_per_layer__micro_batch = _g34 * d__score_activations__micro_batch
+        d__score_activations_per_layer__precision_bytes = _g34 * d__score_activations__precision_bytes
+        d__score_activations_per_layer__seq_len = _g34 * d__score_activations__seq_len
         d__line_items_per_layer__workload_layers = d__score_activations_per_layer__workload_layers
-        d__line_items_per_layer__workload_hidden_dim = d__ffn_activations_per_layer__workload_hidden_dim + d__projection_activations_per_layer__workload_hidden_dim
+        d__line_items_per_layer__workload_hidden_dim = (
+            d__ffn_activations_per_layer__workload_hidden_dim + d__projection_activations_per_layer__workload_hidden_dim
+        )
         d__line_items_per_layer__workload_heads = d__score_activations_per_layer__workload_heads
-        d__line_items_per_layer__micro_batch = d__ffn_activations_per_layer__micro_batch + d__projection_activations_per_layer__micro_batch + d__score_activations_per_layer__micro_batch
-        d__line_items_per_layer__precision_bytes = d__ffn_activations_per_layer__precision_bytes + d__projection_activations_per_layer__precision_bytes + d__score_activations_per_layer__precision_bytes
+        d__line_items_per_layer__micro_batch = (
+            d__ffn_activations_per_layer__micro_batch
+            + d__projection_activations_per_layer__micro_batch
+            + d__score_activations_per_layer__micro_batch
+        )
+        d__line_items_per_layer__precision_bytes = (
+            d__ffn_activations_per_layer__precision_bytes
+            + d__projection_activations_per_layer__precision_bytes
+            + d__score_activations_per_layer__precision_bytes
+        )
         d__line_items_per_layer__normalization_per_layer = 1
         d__line_items_per_layer__ffn_multiple = d__ffn_activations_per_layer__ffn_multiple
-        d__line_items_per_layer__seq_len = d__ffn_activations_per_layer__seq_len + d__projection_activations_per_layer__seq_len + d__score_activations_per_layer__seq_len
-        d__line_items_total__workload_layers = _g35*d__line_items_per_layer__workload_layers + line_items_per_layer/1000
-        d__line_items_total__workload_hidden_dim = _g35*d__line_items_per_layer__workload_hidden_dim
-        d__line_items_total__workload_heads = _g35*d__line_items_per_layer__workload_heads
-        d__line_items_total__micro_batch = _g35*d__line_items_per_layer__micro_batch
-        d__line_items_total__precision_bytes = _g35*d__line_items_per_layer__precision_bytes
-        d__line_items_total__normalization_per_layer = _g35*d__line_items_per_layer__normalization_per_layer
-        d__line_items_total__ffn_multiple = _g35*d__line_items_per_layer__ffn_multiple
-        d__line_items_total__seq_len = _g35*d__line_items_per_layer__seq_len
-        derivatives.update({
-            'sequence': {'seq_len': d__sequence__seq_len},
-            'score_bytes_coefficient': {'workload_hidden_dim': d__score_bytes_coefficient__workload_hidden_dim, 'workload_heads': d__score_bytes_coefficient__workload_heads, 'precision_bytes': d__score_bytes_coefficient__precision_bytes, 'seq_len': d__score_bytes_coefficient__seq_len},
-            'score_share': {'workload_hidden_dim': d__score_share__workload_hidden_dim, 'workload_heads': d__score_share__workload_heads, 'precision_bytes': d__score_share__precision_bytes, 'seq_len': d__score_share__seq_len},
-            'activations[none]': {'workload_layers': d__activations_none__workload_layers, 'workload_hidden_dim': d__activations_none__workload_hidden_dim, 'workload_heads': d__activations_none__workload_heads, 'micro_batch': d__activations_none__micro_batch, 'precision_bytes': d__activations_none__precision_bytes, 'seq_len': d__activations_none__seq_len},
-            'activations[selective]': {'workload_layers': d__activations_selective__workload_layers, 'workload_hidden_dim': d__activations_selective__workload_hidden_dim, 'micro_batch': d__activations_selective__micro_batch, 'precision_bytes': d__activations_selective__precision_bytes, 'seq_len': d__activations_selective__seq_len},
-            'activations[full]': {'workload_layers': d__activations_full__workload_layers, 'workload_hidden_dim': d__activations_full__workload_hidden_dim, 'micro_batch': d__activations_full__micro_batch, 'precision_bytes': d__activations_full__precision_bytes, 'seq_len': d__activations_full__seq_len},
-            'per_token_activations': {'workload_layers': d__per_token_activations__workload_layers, 'workload_hidden_dim': d__per_token_activations__workload_hidden_dim, 'micro_batch': d__per_token_activations__micro_batch, 'precision_bytes': d__per_token_activations__precision_bytes, 'seq_len': d__per_token_activations__seq_len},
-            'score_activations': {'workload_layers': d__score_activations__workload_layers, 'workload_heads': d__score_activations__workload_heads, 'micro_batch': d__score_activations__micro_batch, 'precision_bytes': d__score_activations__precision_bytes, 'seq_len': d__score_activations__seq_len},
-            'per_sequence_activations': {'workload_layers': d__per_sequence_activations__workload_layers, 'workload_hidden_dim': d__per_sequence_activations__workload_hidden_dim, 'micro_batch': d__per_sequence_activations__micro_batch, 'precision_bytes': d__per_sequence_activations__precision_bytes, 'seq_len': d__per_sequence_activations__seq_len},
-            'segment_input': {'workload_hidden_dim': d__segment_input__workload_hidden_dim, 'micro_batch': d__segment_input__micro_batch, 'precision_bytes': d__segment_input__precision_bytes, 'seq_len': d__segment_input__seq_len},
-            'projection_activations_per_layer': {'workload_hidden_dim': d__projection_activations_per_layer__workload_hidden_dim, 'micro_batch': d__projection_activations_per_layer__micro_batch, 'precision_bytes': d__projection_activations_per_layer__precision_bytes, 'seq_len': d__projection_activations_per_layer__seq_len},
-            'ffn_activations_per_layer': {'workload_hidden_dim': d__ffn_activations_per_layer__workload_hidden_dim, 'micro_batch': d__ffn_activations_per_layer__micro_batch, 'precision_bytes': d__ffn_activations_per_layer__precision_bytes, 'ffn_multiple': d__ffn_activations_per_layer__ffn_multiple, 'seq_len': d__ffn_activations_per_layer__seq_len},
-            'score_activations_per_layer': {'workload_layers': d__score_activations_per_layer__workload_layers, 'workload_heads': d__score_activations_per_layer__workload_heads, 'micro_batch': d__score_activations_per_layer__micro_batch, 'precision_bytes': d__score_activations_per_layer__precision_bytes, 'seq_len': d__score_activations_per_layer__seq_len},
-            'line_items_per_layer': {'workload_layers': d__line_items_per_layer__workload_layers, 'workload_hidden_dim': d__line_items_per_layer__workload_hidden_dim, 'workload_heads': d__line_items_per_layer__workload_heads, 'micro_batch': d__line_items_per_layer__micro_batch, 'precision_bytes': d__line_items_per_layer__precision_bytes, 'normalization_per_layer': d__line_items_per_layer__normalization_per_layer, 'ffn_multiple': d__line_items_per_layer__ffn_multiple, 'seq_len': d__line_items_per_layer__seq_len},
-            'line_items_total': {'workload_layers': d__line_items_total__workload_layers, 'workload_hidden_dim': d__line_items_total__workload_hidden_dim, 'workload_heads': d__line_items_total__workload_heads, 'micro_batch': d__line_items_total__micro_batch, 'precision_bytes': d__line_items_total__precision_bytes, 'normalization_per_layer': d__line_items_total__normalization_per_layer, 'ffn_multiple': d__line_items_total__ffn_multiple, 'seq_len': d__line_items_total__seq_len},
-        })
+        d__line_items_per_layer__seq_len = (
+            d__ffn_activations_per_layer__seq_len
+            + d__projection_activations_per_layer__seq_len
+            + d__score_activations_per_layer__seq_len
+        )
+        d__line_items_total__workload_layers = (
+            _g35 * d__line_items_per_layer__workload_layers + line_items_per_layer / 1000
+        )
+        d__line_items_total__workload_hidden_dim = _g35 * d__line_items_per_layer__workload_hidden_dim
+        d__line_items_total__workload_heads = _g35 * d__line_items_per_layer__workload_heads
+        d__line_items_total__micro_batch = _g35 * d__line_items_per_layer__micro_batch
+        d__line_items_total__precision_bytes = _g35 * d__line_items_per_layer__precision_bytes
+        d__line_items_total__normalization_per_layer = _g35 * d__line_items_per_layer__normalization_per_layer
+        d__line_items_total__ffn_multiple = _g35 * d__line_items_per_layer__ffn_multiple
+        d__line_items_total__seq_len = _g35 * d__line_items_per_layer__seq_len
+        derivatives.update(
+            {
+                "sequence": {"seq_len": d__sequence__seq_len},
+                "score_bytes_coefficient": {
+                    "workload_hidden_dim": d__score_bytes_coefficient__workload_hidden_dim,
+                    "workload_heads": d__score_bytes_coefficient__workload_heads,
+                    "precision_bytes": d__score_bytes_coefficient__precision_bytes,
+                    "seq_len": d__score_bytes_coefficient__seq_len,
+                },
+                "score_share": {
+                    "workload_hidden_dim": d__score_share__workload_hidden_dim,
+                    "workload_heads": d__score_share__workload_heads,
+                    "precision_bytes": d__score_share__precision_bytes,
+                    "seq_len": d__score_share__seq_len,
+                },
+                "activations[none]": {
+                    "workload_layers": d__activations_none__workload_layers,
+                    "workload_hidden_dim": d__activations_none__workload_hidden_dim,
+                    "workload_heads": d__activations_none__workload_heads,
+                    "micro_batch": d__activations_none__micro_batch,
+                    "precision_bytes": d__activations_none__precision_bytes,
+                    "seq_len": d__activations_none__seq_len,
+                },
+                "activations[selective]": {
+                    "workload_layers": d__activations_selective__workload_layers,
+                    "workload_hidden_dim": d__activations_selective__workload_hidden_dim,
+                    "micro_batch": d__activations_selective__micro_batch,
+                    "precision_bytes": d__activations_selective__precision_bytes,
+                    "seq_len": d__activations_selective__seq_len,
+                },
+                "activations[full]": {
+                    "workload_layers": d__activations_full__workload_layers,
+                    "workload_hidden_dim": d__activations_full__workload_hidden_dim,
+                    "micro_batch": d__activations_full__micro_batch,
+                    "precision_bytes": d__activations_full__precision_bytes,
+                    "seq_len": d__activations_full__seq_len,
+                },
+                "per_token_activations": {
+                    "workload_layers": d__per_token_activations__workload_layers,
+                    "workload_hidden_dim": d__per_token_activations__workload_hidden_dim,
+                    "micro_batch": d__per_token_activations__micro_batch,
+                    "precision_bytes": d__per_token_activations__precision_bytes,
+                    "seq_len": d__per_token_activations__seq_len,
+                },
+                "score_activations": {
+                    "workload_layers": d__score_activations__workload_layers,
+                    "workload_heads": d__score_activations__workload_heads,
+                    "micro_batch": d__score_activations__micro_batch,
+                    "precision_bytes": d__score_activations__precision_bytes,
+                    "seq_len": d__score_activations__seq_len,
+                },
+                "per_sequence_activations": {
+                    "workload_layers": d__per_sequence_activations__workload_layers,
+                    "workload_hidden_dim": d__per_sequence_activations__workload_hidden_dim,
+                    "micro_batch": d__per_sequence_activations__micro_batch,
+                    "precision_bytes": d__per_sequence_activations__precision_bytes,
+                    "seq_len": d__per_sequence_activations__seq_len,
+                },
+                "segment_input": {
+                    "workload_hidden_dim": d__segment_input__workload_hidden_dim,
+                    "micro_batch": d__segment_input__micro_batch,
+                    "precision_bytes": d__segment_input__precision_bytes,
+                    "seq_len": d__segment_input__seq_len,
+                },
+                "projection_activations_per_layer": {
+                    "workload_hidden_dim": d__projection_activations_per_layer__workload_hidden_dim,
+                    "micro_batch": d__projection_activations_per_layer__micro_batch,
+                    "precision_bytes": d__projection_activations_per_layer__precision_bytes,
+                    "seq_len": d__projection_activations_per_layer__seq_len,
+                },
+                "ffn_activations_per_layer": {
+                    "workload_hidden_dim": d__ffn_activations_per_layer__workload_hidden_dim,
+                    "micro_batch": d__ffn_activations_per_layer__micro_batch,
+                    "precision_bytes": d__ffn_activations_per_layer__precision_bytes,
+                    "ffn_multiple": d__ffn_activations_per_layer__ffn_multiple,
+                    "seq_len": d__ffn_activations_per_layer__seq_len,
+                },
+                "score_activations_per_layer": {
+                    "workload_layers": d__score_activations_per_layer__workload_layers,
+                    "workload_heads": d__score_activations_per_layer__workload_heads,
+                    "micro_batch": d__score_activations_per_layer__micro_batch,
+                    "precision_bytes": d__score_activations_per_layer__precision_bytes,
+                    "seq_len": d__score_activations_per_layer__seq_len,
+                },
+                "line_items_per_layer": {
+                    "workload_layers": d__line_items_per_layer__workload_layers,
+                    "workload_hidden_dim": d__line_items_per_layer__workload_hidden_dim,
+                    "workload_heads": d__line_items_per_layer__workload_heads,
+                    "micro_batch": d__line_items_per_layer__micro_batch,
+                    "precision_bytes": d__line_items_per_layer__precision_bytes,
+                    "normalization_per_layer": d__line_items_per_layer__normalization_per_layer,
+                    "ffn_multiple": d__line_items_per_layer__ffn_multiple,
+                    "seq_len": d__line_items_per_layer__seq_len,
+                },
+                "line_items_total": {
+                    "workload_layers": d__line_items_total__workload_layers,
+                    "workload_hidden_dim": d__line_items_total__workload_hidden_dim,
+                    "workload_heads": d__line_items_total__workload_heads,
+                    "micro_batch": d__line_items_total__micro_batch,
+                    "precision_bytes": d__line_items_total__precision_bytes,
+                    "normalization_per_layer": d__line_items_total__normalization_per_layer,
+                    "ffn_multiple": d__line_items_total__ffn_multiple,
+                    "seq_len": d__line_items_total__seq_len,
+                },
+            }
+        )
     if checkpoint_segments is not None and seq_len is not None:
-        _g36 = checkpoint_segments/1000
-        _g37 = segment_layers/workload_layers
-        _g38 = per_token_activations/workload_layers
-        d__segment_inputs__workload_hidden_dim = _g36*d__segment_input__workload_hidden_dim
-        d__segment_inputs__micro_batch = _g36*d__segment_input__micro_batch
-        d__segment_inputs__precision_bytes = _g36*d__segment_input__precision_bytes
-        d__segment_inputs__checkpoint_segments = segment_input/1000
-        d__segment_inputs__seq_len = _g36*d__segment_input__seq_len
-        d__live_segment__workload_layers = _g37*d__per_token_activations__workload_layers + _g38*d__segment_layers__workload_layers - per_token_activations*segment_layers/workload_layers**2
-        d__live_segment__workload_hidden_dim = _g37*d__per_token_activations__workload_hidden_dim
-        d__live_segment__micro_batch = _g37*d__per_token_activations__micro_batch
-        d__live_segment__precision_bytes = _g37*d__per_token_activations__precision_bytes
-        d__live_segment__checkpoint_segments = _g38*d__segment_layers__checkpoint_segments
-        d__live_segment__seq_len = _g37*d__per_token_activations__seq_len
+        _g36 = checkpoint_segments / 1000
+        _g37 = segment_layers / workload_layers
+        _g38 = per_token_activations / workload_layers
+        d__segment_inputs__workload_hidden_dim = _g36 * d__segment_input__workload_hidden_dim
+        d__segment_inputs__micro_batch = _g36 * d__segment_input__micro_batch
+        d__segment_inputs__precision_bytes = _g36 * d__segment_input__precision_bytes
+        d__segment_inputs__checkpoint_segments = segment_input / 1000
+        d__segment_inputs__seq_len = _g36 * d__segment_input__seq_len
+        d__live_segment__workload_layers = (
+            _g37 * d__per_token_activations__workload_layers
+            + _g38 * d__segment_layers__workload_layers
+            - per_token_activations * segment_layers / workload_layers**2
+        )
+        d__live_segment__workload_hidden_dim = _g37 * d__per_token_activations__workload_hidden_dim
+        d__live_segment__micro_batch = _g37 * d__per_token_activations__micro_batch
+        d__live_segment__precision_bytes = _g37 * d__per_token_activations__precision_bytes
+        d__live_segment__checkpoint_segments = _g38 * d__segment_layers__checkpoint_segments
+        d__live_segment__seq_len = _g37 * d__per_token_activations__seq_len
         d__checkpointed_activations__workload_layers = d__live_segment__workload_layers
-        d__checkpointed_activations__workload_hidden_dim = d__live_segment__workload_hidden_dim + d__segment_inputs__workload_hidden_dim
+        d__checkpointed_activations__workload_hidden_dim = (
+            d__live_segment__workload_hidden_dim + d__segment_inputs__workload_hidden_dim
+        )
         d__checkpointed_activations__micro_batch = d__live_segment__micro_batch + d__segment_inputs__micro_batch
-        d__checkpointed_activations__precision_bytes = d__live_segment__precision_bytes + d__segment_inputs__precision_bytes
-        d__checkpointed_activations__checkpoint_segments = d__live_segment__checkpoint_segments + d__segment_inputs__checkpoint_segments
+        d__checkpointed_activations__precision_bytes = (
+            d__live_segment__precision_bytes + d__segment_inputs__precision_bytes
+        )
+        d__checkpointed_activations__checkpoint_segments = (
+            d__live_segment__checkpoint_segments + d__segment_inputs__checkpoint_segments
+        )
         d__checkpointed_activations__seq_len = d__live_segment__seq_len + d__segment_inputs__seq_len
-        derivatives.update({
-            'segment_inputs': {'workload_hidden_dim': d__segment_inputs__workload_hidden_dim, 'micro_batch': d__segment_inputs__micro_batch, 'precision_bytes': d__segment_inputs__precision_bytes, 'checkpoint_segments': d__segment_inputs__checkpoint_segments, 'seq_len': d__segment_inputs__seq_len},
-            'live_segment': {'workload_layers': d__live_segment__workload_layers, 'workload_hidden_dim': d__live_segment__workload_hidden_dim, 'micro_batch': d__live_segment__micro_batch, 'precision_bytes': d__live_segment__precision_bytes, 'checkpoint_segments': d__live_segment__checkpoint_segments, 'seq_len': d__live_segment__seq_len},
-            'checkpointed_activations': {'workload_layers': d__checkpointed_activations__workload_layers, 'workload_hidden_dim': d__checkpointed_activations__workload_hidden_dim, 'micro_batch': d__checkpointed_activations__micro_batch, 'precision_bytes': d__checkpointed_activations__precision_bytes, 'checkpoint_segments': d__checkpointed_activations__checkpoint_segments, 'seq_len': d__checkpointed_activations__seq_len},
-        })
+        derivatives.update(
+            {
+                "segment_inputs": {
+                    "workload_hidden_dim": d__segment_inputs__workload_hidden_dim,
+                    "micro_batch": d__segment_inputs__micro_batch,
+                    "precision_bytes": d__segment_inputs__precision_bytes,
+                    "checkpoint_segments": d__segment_inputs__checkpoint_segments,
+                    "seq_len": d__segment_inputs__seq_len,
+                },
+                "live_segment": {
+                    "workload_layers": d__live_segment__workload_layers,
+                    "workload_hidden_dim": d__live_segment__workload_hidden_dim,
+                    "micro_batch": d__live_segment__micro_batch,
+                    "precision_bytes": d__live_segment__precision_bytes,
+                    "checkpoint_segments": d__live_segment__checkpoint_segments,
+                    "seq_len": d__live_segment__seq_len,
+                },
+                "checkpointed_activations": {
+                    "workload_layers": d__checkpointed_activations__workload_layers,
+                    "workload_hidden_dim": d__checkpointed_activations__workload_hidden_dim,
+                    "micro_batch": d__checkpointed_activations__micro_batch,
+                    "precision_bytes": d__checkpointed_activations__precision_bytes,
+                    "checkpoint_segments": d__checkpointed_activations__checkpoint_segments,
+                    "seq_len": d__checkpointed_activations__seq_len,
+                },
+            }
+        )
     if follows_seq_len and seq_len is not None:  # computed from its default: moves with the inputs it reads
-        chain_default(derivatives, "seq_len", {'workload_context_length': 1})
+        chain_default(derivatives, "seq_len", {"workload_context_length": 1})
     return derivatives
 
 
@@ -407,50 +577,97 @@ class ActivationMemoryScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('micro_batch', integer=True, minimum=0, strict=True, doc='Sequences per micro-batch.'),
-        InputSpec('seq_len', integer=True, minimum=0, strict=True, default=None, default_rule='workload_context_length', doc="Tokens per sequence; the workload's `context_length` when left out."),
-        InputSpec('precision_bytes', unit='byte', minimum=0, strict=True, default=2, doc='Bytes per stored activation value (2 for 16-bit).'),
-        InputSpec('normalization_per_layer', unit='MB', minimum=0, default=0, doc='Extra normalization bytes per layer, added to the line items.'),
-        InputSpec('ffn_multiple', integer=True, minimum=0, strict=True, default=4, doc='MLP width over model width.'),
-        InputSpec('checkpoint_segments', integer=True, minimum=0, strict=True, default=None, doc='Segments for segment checkpointing; optional.'),
+        InputSpec("micro_batch", integer=True, minimum=0, strict=True, doc="Sequences per micro-batch."),
+        InputSpec(
+            "seq_len",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=None,
+            default_rule="workload_context_length",
+            doc="Tokens per sequence; the workload's `context_length` when left out.",
+        ),
+        InputSpec(
+            "precision_bytes",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            default=2,
+            doc="Bytes per stored activation value (2 for 16-bit).",
+        ),
+        InputSpec(
+            "normalization_per_layer",
+            unit="MB",
+            minimum=0,
+            default=0,
+            doc="Extra normalization bytes per layer, added to the line items.",
+        ),
+        InputSpec("ffn_multiple", integer=True, minimum=0, strict=True, default=4, doc="MLP width over model width."),
+        InputSpec(
+            "checkpoint_segments",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Segments for segment checkpointing; optional.",
+        ),
+        InputSpec(
+            "checkpoints",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Evenly spaced checkpoints for `checkpoint_memory_units`; optional.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload', 'SparseTransformerWorkload'), {'layers': 'workload_layers', 'hidden_dim': 'workload_hidden_dim', 'heads': 'workload_heads', 'context_length': 'workload_context_length'}, required=('parameters', 'layers', 'hidden_dim', 'heads'), units={}, doc='A transformer with `layers`, `hidden_dim` and `heads`.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload", "SparseTransformerWorkload"),
+            {
+                "layers": "workload_layers",
+                "hidden_dim": "workload_hidden_dim",
+                "heads": "workload_heads",
+                "context_length": "workload_context_length",
+            },
+            required=("parameters", "layers", "hidden_dim", "heads"),
+            units={},
+            doc="A transformer with `layers`, `hidden_dim` and `heads`.",
+        ),
     )
     _input_order = (
-        'workload',
-        'micro_batch',
-        'seq_len',
-        'precision_bytes',
-        'normalization_per_layer',
-        'ffn_multiple',
-        'checkpoint_segments',
+        "workload",
+        "micro_batch",
+        "seq_len",
+        "precision_bytes",
+        "normalization_per_layer",
+        "ffn_multiple",
+        "checkpoint_segments",
+        "checkpoints",
     )
     _outputs = (
-        'sequence',
-        'per_token_bytes_coefficient',
-        'score_bytes_coefficient',
-        'score_share',
-        'activations',
-        'per_token_activations',
-        'score_activations',
-        'per_sequence_activations',
-        'segment_layers',
-        'segment_input',
-        'segment_inputs',
-        'live_segment',
-        'checkpointed_activations',
-        'projection_activations_per_layer',
-        'ffn_activations_per_layer',
-        'score_activations_per_layer',
-        'line_items_per_layer',
-        'line_items_total',
-        'forward_equivalents',
-        'recompute_overhead',
-        'recompute_forward_equivalents',
-    )
-    _methods = (
-        'checkpoint_memory_units',
+        "sequence",
+        "per_token_bytes_coefficient",
+        "score_bytes_coefficient",
+        "score_share",
+        "activations",
+        "per_token_activations",
+        "score_activations",
+        "per_sequence_activations",
+        "segment_layers",
+        "segment_input",
+        "segment_inputs",
+        "live_segment",
+        "checkpointed_activations",
+        "projection_activations_per_layer",
+        "ffn_activations_per_layer",
+        "score_activations_per_layer",
+        "line_items_per_layer",
+        "line_items_total",
+        "forward_equivalents",
+        "recompute_overhead",
+        "recompute_forward_equivalents",
+        "checkpoint_memory_units",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -465,6 +682,7 @@ class ActivationMemoryScenario(ScenarioBase):
         normalization_per_layer: Any = 0,
         ffn_multiple: Any = 4,
         checkpoint_segments: Any = None,
+        checkpoints: Any = None,
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -480,28 +698,72 @@ class ActivationMemoryScenario(ScenarioBase):
             normalization_per_layer=normalization_per_layer,
             ffn_multiple=ffn_multiple,
             checkpoint_segments=checkpoint_segments,
+            checkpoints=checkpoints,
             **unknown,
         )
 
-    sequence = Output('sequence', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)})
-    per_token_bytes_coefficient = Output('per_token_bytes_coefficient')
-    score_bytes_coefficient = Output('score_bytes_coefficient', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)})
-    score_share = Output('score_share', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)})
-    activations = TableOutput('activations', 'byte', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)})
-    per_token_activations = Output('per_token_activations', 'GB', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)})
-    score_activations = Output('score_activations', 'GB', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)})
-    per_sequence_activations = Output('per_sequence_activations', 'GB', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)})
-    segment_layers = Output('segment_layers', requires=('checkpoint_segments',))
-    segment_input = Output('segment_input', 'MB', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)})
-    segment_inputs = Output('segment_inputs', 'GB', requires=('checkpoint_segments', 'seq_len'), alternatives={'seq_len': ('workload.context_length',)})
-    live_segment = Output('live_segment', 'GB', requires=('checkpoint_segments', 'seq_len'), alternatives={'seq_len': ('workload.context_length',)})
-    checkpointed_activations = Output('checkpointed_activations', 'GB', requires=('checkpoint_segments', 'seq_len'), alternatives={'seq_len': ('workload.context_length',)})
-    projection_activations_per_layer = Output('projection_activations_per_layer', 'MB', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)})
-    ffn_activations_per_layer = Output('ffn_activations_per_layer', 'MB', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)})
-    score_activations_per_layer = Output('score_activations_per_layer', 'MB', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)})
-    line_items_per_layer = Output('line_items_per_layer', 'MB', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)})
-    line_items_total = Output('line_items_total', 'GB', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)})
-    forward_equivalents = Output('forward_equivalents')
-    recompute_overhead = Output('recompute_overhead')
-    recompute_forward_equivalents = Output('recompute_forward_equivalents')
-    checkpoint_memory_units = Method('checkpoint_memory_units', arguments=(ArgumentSpec(InputSpec('checkpoints', integer=True, minimum=0, strict=True, doc='Evenly spaced checkpoints of `checkpoint_memory_units`.'), 'checkpoints', example=7),), doc='Activation memory of `checkpoints` evenly spaced checkpoints, in layers.')
+    sequence = Output("sequence", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)})
+    per_token_bytes_coefficient = Output("per_token_bytes_coefficient")
+    score_bytes_coefficient = Output(
+        "score_bytes_coefficient", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)}
+    )
+    score_share = Output("score_share", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)})
+    activations = TableOutput(
+        "activations", "byte", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)}
+    )
+    per_token_activations = Output(
+        "per_token_activations", "GB", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)}
+    )
+    score_activations = Output(
+        "score_activations", "GB", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)}
+    )
+    per_sequence_activations = Output(
+        "per_sequence_activations", "GB", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)}
+    )
+    segment_layers = Output("segment_layers", requires=("checkpoint_segments",))
+    segment_input = Output(
+        "segment_input", "MB", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)}
+    )
+    segment_inputs = Output(
+        "segment_inputs",
+        "GB",
+        requires=("checkpoint_segments", "seq_len"),
+        alternatives={"seq_len": ("workload.context_length",)},
+    )
+    live_segment = Output(
+        "live_segment",
+        "GB",
+        requires=("checkpoint_segments", "seq_len"),
+        alternatives={"seq_len": ("workload.context_length",)},
+    )
+    checkpointed_activations = Output(
+        "checkpointed_activations",
+        "GB",
+        requires=("checkpoint_segments", "seq_len"),
+        alternatives={"seq_len": ("workload.context_length",)},
+    )
+    projection_activations_per_layer = Output(
+        "projection_activations_per_layer",
+        "MB",
+        requires=("seq_len",),
+        alternatives={"seq_len": ("workload.context_length",)},
+    )
+    ffn_activations_per_layer = Output(
+        "ffn_activations_per_layer", "MB", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)}
+    )
+    score_activations_per_layer = Output(
+        "score_activations_per_layer",
+        "MB",
+        requires=("seq_len",),
+        alternatives={"seq_len": ("workload.context_length",)},
+    )
+    line_items_per_layer = Output(
+        "line_items_per_layer", "MB", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)}
+    )
+    line_items_total = Output(
+        "line_items_total", "GB", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)}
+    )
+    forward_equivalents = Output("forward_equivalents")
+    recompute_overhead = Output("recompute_overhead")
+    recompute_forward_equivalents = Output("recompute_forward_equivalents")
+    checkpoint_memory_units = Output("checkpoint_memory_units", requires=("checkpoints",))

@@ -62,42 +62,44 @@ def evaluate(
         result.kv_per_device [byte] = kv_cache/model_parallel_devices
         result.min_devices_for_ppo [1] = ceiling(ppo_total/device_memory)
     """
-    result__policy_state = 16*policy_parameters
-    result__reference_weights = 2*policy_parameters
+    result__policy_state = 16 * policy_parameters
+    result__reference_weights = 2 * policy_parameters
     _t0 = result__policy_state + result__reference_weights
-    result__reward_weights = 2*critic_parameters
-    result__value_state = 16*critic_parameters
+    result__reward_weights = 2 * critic_parameters
+    result__value_state = 16 * critic_parameters
     result__ppo_total = _t0 + result__reward_weights + result__value_state
     result__dpo_total = _t0
-    result__dpo_reduction = (-result__dpo_total + result__ppo_total)/result__ppo_total
-    result__model_parallel_devices = pp_size*tp_size
-    result__policy_per_device = result__policy_state/result__model_parallel_devices
-    result__reference_per_device = result__reference_weights/result__model_parallel_devices
+    result__dpo_reduction = (-result__dpo_total + result__ppo_total) / result__ppo_total
+    result__model_parallel_devices = pp_size * tp_size
+    result__policy_per_device = result__policy_state / result__model_parallel_devices
+    result__reference_per_device = result__reference_weights / result__model_parallel_devices
     if device_memory is not None:
-        result__min_devices_for_ppo = ceiling_division(result__ppo_total, 1000000000*device_memory)
+        result__min_devices_for_ppo = ceiling_division(
+            result__ppo_total, 1000000000 * device_memory
+        )  # 1e9: GB -> B (device_memory)
     else:
         result__min_devices_for_ppo = None
     if policy_kv_values_per_token is not None:
-        result__kv_cache = 2*policy_kv_values_per_token*rollout_sequences*rollout_tokens
-        result__kv_per_device = result__kv_cache/result__model_parallel_devices
+        result__kv_cache = 2 * policy_kv_values_per_token * rollout_sequences * rollout_tokens
+        result__kv_per_device = result__kv_cache / result__model_parallel_devices
     else:
         result__kv_cache = None
         result__kv_per_device = None
     return {
-        'result': {
-            'policy_state': result__policy_state,
-            'reference_weights': result__reference_weights,
-            'reward_weights': result__reward_weights,
-            'value_state': result__value_state,
-            'ppo_total': result__ppo_total,
-            'dpo_total': result__dpo_total,
-            'dpo_reduction': result__dpo_reduction,
-            'model_parallel_devices': result__model_parallel_devices,
-            'policy_per_device': result__policy_per_device,
-            'reference_per_device': result__reference_per_device,
-            'kv_cache': result__kv_cache,
-            'kv_per_device': result__kv_per_device,
-            'min_devices_for_ppo': result__min_devices_for_ppo,
+        "result": {
+            "policy_state": result__policy_state,
+            "reference_weights": result__reference_weights,
+            "reward_weights": result__reward_weights,
+            "value_state": result__value_state,
+            "ppo_total": result__ppo_total,
+            "dpo_total": result__dpo_total,
+            "dpo_reduction": result__dpo_reduction,
+            "model_parallel_devices": result__model_parallel_devices,
+            "policy_per_device": result__policy_per_device,
+            "reference_per_device": result__reference_per_device,
+            "kv_cache": result__kv_cache,
+            "kv_per_device": result__kv_per_device,
+            "min_devices_for_ppo": result__min_devices_for_ppo,
         },
     }
 
@@ -122,72 +124,119 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__policy_state = 16*policy_parameters
-    result__reference_weights = 2*policy_parameters
+    result__policy_state = 16 * policy_parameters
+    result__reference_weights = 2 * policy_parameters
     _t0 = result__policy_state + result__reference_weights
-    result__reward_weights = 2*critic_parameters
-    result__value_state = 16*critic_parameters
+    result__reward_weights = 2 * critic_parameters
+    result__value_state = 16 * critic_parameters
     result__ppo_total = _t0 + result__reward_weights + result__value_state
     result__dpo_total = _t0
-    result__model_parallel_devices = pp_size*tp_size
-    _g1 = 1/result__ppo_total - (-result__dpo_total + result__ppo_total)/result__ppo_total**2
-    _g2 = result__model_parallel_devices**(-2)
-    _g3 = _g2*result__policy_state
-    _g4 = _g2*result__reference_weights
+    result__model_parallel_devices = pp_size * tp_size
+    _g1 = 1 / result__ppo_total - (-result__dpo_total + result__ppo_total) / result__ppo_total**2
+    _g2 = result__model_parallel_devices ** (-2)
+    _g3 = _g2 * result__policy_state
+    _g4 = _g2 * result__reference_weights
     d__result__policy_state__policy_parameters = 16
     d__result__reference_weights__policy_parameters = 2
     _g0 = d__result__policy_state__policy_parameters + d__result__reference_weights__policy_parameters
     d__result__reward_weights__critic_parameters = 2
     d__result__value_state__critic_parameters = 16
     d__result__ppo_total__policy_parameters = _g0
-    d__result__ppo_total__critic_parameters = d__result__reward_weights__critic_parameters + d__result__value_state__critic_parameters
+    d__result__ppo_total__critic_parameters = (
+        d__result__reward_weights__critic_parameters + d__result__value_state__critic_parameters
+    )
     d__result__dpo_total__policy_parameters = _g0
-    d__result__dpo_reduction__policy_parameters = _g1*d__result__ppo_total__policy_parameters - d__result__dpo_total__policy_parameters/result__ppo_total
-    d__result__dpo_reduction__critic_parameters = _g1*d__result__ppo_total__critic_parameters
+    d__result__dpo_reduction__policy_parameters = (
+        _g1 * d__result__ppo_total__policy_parameters - d__result__dpo_total__policy_parameters / result__ppo_total
+    )
+    d__result__dpo_reduction__critic_parameters = _g1 * d__result__ppo_total__critic_parameters
     d__result__model_parallel_devices__tp_size = pp_size
     d__result__model_parallel_devices__pp_size = tp_size
-    d__result__policy_per_device__policy_parameters = d__result__policy_state__policy_parameters/result__model_parallel_devices
-    d__result__policy_per_device__tp_size = -_g3*d__result__model_parallel_devices__tp_size
-    d__result__policy_per_device__pp_size = -_g3*d__result__model_parallel_devices__pp_size
-    d__result__reference_per_device__policy_parameters = d__result__reference_weights__policy_parameters/result__model_parallel_devices
-    d__result__reference_per_device__tp_size = -_g4*d__result__model_parallel_devices__tp_size
-    d__result__reference_per_device__pp_size = -_g4*d__result__model_parallel_devices__pp_size
+    d__result__policy_per_device__policy_parameters = (
+        d__result__policy_state__policy_parameters / result__model_parallel_devices
+    )
+    d__result__policy_per_device__tp_size = -_g3 * d__result__model_parallel_devices__tp_size
+    d__result__policy_per_device__pp_size = -_g3 * d__result__model_parallel_devices__pp_size
+    d__result__reference_per_device__policy_parameters = (
+        d__result__reference_weights__policy_parameters / result__model_parallel_devices
+    )
+    d__result__reference_per_device__tp_size = -_g4 * d__result__model_parallel_devices__tp_size
+    d__result__reference_per_device__pp_size = -_g4 * d__result__model_parallel_devices__pp_size
     derivatives = {
-        'result.policy_state': {'policy_parameters': d__result__policy_state__policy_parameters},
-        'result.reference_weights': {'policy_parameters': d__result__reference_weights__policy_parameters},
-        'result.reward_weights': {'critic_parameters': d__result__reward_weights__critic_parameters},
-        'result.value_state': {'critic_parameters': d__result__value_state__critic_parameters},
-        'result.ppo_total': {'policy_parameters': d__result__ppo_total__policy_parameters, 'critic_parameters': d__result__ppo_total__critic_parameters},
-        'result.dpo_total': {'policy_parameters': d__result__dpo_total__policy_parameters},
-        'result.dpo_reduction': {'policy_parameters': d__result__dpo_reduction__policy_parameters, 'critic_parameters': d__result__dpo_reduction__critic_parameters},
-        'result.model_parallel_devices': {'tp_size': d__result__model_parallel_devices__tp_size, 'pp_size': d__result__model_parallel_devices__pp_size},
-        'result.policy_per_device': {'policy_parameters': d__result__policy_per_device__policy_parameters, 'tp_size': d__result__policy_per_device__tp_size, 'pp_size': d__result__policy_per_device__pp_size},
-        'result.reference_per_device': {'policy_parameters': d__result__reference_per_device__policy_parameters, 'tp_size': d__result__reference_per_device__tp_size, 'pp_size': d__result__reference_per_device__pp_size},
+        "result.policy_state": {"policy_parameters": d__result__policy_state__policy_parameters},
+        "result.reference_weights": {"policy_parameters": d__result__reference_weights__policy_parameters},
+        "result.reward_weights": {"critic_parameters": d__result__reward_weights__critic_parameters},
+        "result.value_state": {"critic_parameters": d__result__value_state__critic_parameters},
+        "result.ppo_total": {
+            "policy_parameters": d__result__ppo_total__policy_parameters,
+            "critic_parameters": d__result__ppo_total__critic_parameters,
+        },
+        "result.dpo_total": {"policy_parameters": d__result__dpo_total__policy_parameters},
+        "result.dpo_reduction": {
+            "policy_parameters": d__result__dpo_reduction__policy_parameters,
+            "critic_parameters": d__result__dpo_reduction__critic_parameters,
+        },
+        "result.model_parallel_devices": {
+            "tp_size": d__result__model_parallel_devices__tp_size,
+            "pp_size": d__result__model_parallel_devices__pp_size,
+        },
+        "result.policy_per_device": {
+            "policy_parameters": d__result__policy_per_device__policy_parameters,
+            "tp_size": d__result__policy_per_device__tp_size,
+            "pp_size": d__result__policy_per_device__pp_size,
+        },
+        "result.reference_per_device": {
+            "policy_parameters": d__result__reference_per_device__policy_parameters,
+            "tp_size": d__result__reference_per_device__tp_size,
+            "pp_size": d__result__reference_per_device__pp_size,
+        },
     }
     if device_memory is not None:
-        _g5 = 1/(1000000000*device_memory)
-        d__result__min_devices_for_ppo__policy_parameters = _g5*d__result__ppo_total__policy_parameters
-        d__result__min_devices_for_ppo__critic_parameters = _g5*d__result__ppo_total__critic_parameters
-        d__result__min_devices_for_ppo__device_memory = -result__ppo_total/(1000000000*device_memory**2)
-        derivatives.update({
-            'result.min_devices_for_ppo': {'policy_parameters': d__result__min_devices_for_ppo__policy_parameters, 'critic_parameters': d__result__min_devices_for_ppo__critic_parameters, 'device_memory': d__result__min_devices_for_ppo__device_memory},
-        })
+        _g5 = 1 / (1000000000 * device_memory)
+        d__result__min_devices_for_ppo__policy_parameters = _g5 * d__result__ppo_total__policy_parameters
+        d__result__min_devices_for_ppo__critic_parameters = _g5 * d__result__ppo_total__critic_parameters
+        d__result__min_devices_for_ppo__device_memory = -result__ppo_total / (1000000000 * device_memory**2)
+        derivatives.update(
+            {
+                "result.min_devices_for_ppo": {
+                    "policy_parameters": d__result__min_devices_for_ppo__policy_parameters,
+                    "critic_parameters": d__result__min_devices_for_ppo__critic_parameters,
+                    "device_memory": d__result__min_devices_for_ppo__device_memory,
+                },
+            }
+        )
     if policy_kv_values_per_token is not None:
-        result__kv_cache = 2*policy_kv_values_per_token*rollout_sequences*rollout_tokens
-        _g6 = 2*policy_kv_values_per_token
-        _g7 = result__kv_cache/result__model_parallel_devices**2
-        d__result__kv_cache__rollout_sequences = _g6*rollout_tokens
-        d__result__kv_cache__rollout_tokens = _g6*rollout_sequences
-        d__result__kv_cache__policy_kv_values_per_token = 2*rollout_sequences*rollout_tokens
-        d__result__kv_per_device__tp_size = -_g7*d__result__model_parallel_devices__tp_size
-        d__result__kv_per_device__pp_size = -_g7*d__result__model_parallel_devices__pp_size
-        d__result__kv_per_device__rollout_sequences = d__result__kv_cache__rollout_sequences/result__model_parallel_devices
-        d__result__kv_per_device__rollout_tokens = d__result__kv_cache__rollout_tokens/result__model_parallel_devices
-        d__result__kv_per_device__policy_kv_values_per_token = d__result__kv_cache__policy_kv_values_per_token/result__model_parallel_devices
-        derivatives.update({
-            'result.kv_cache': {'rollout_sequences': d__result__kv_cache__rollout_sequences, 'rollout_tokens': d__result__kv_cache__rollout_tokens, 'policy_kv_values_per_token': d__result__kv_cache__policy_kv_values_per_token},
-            'result.kv_per_device': {'tp_size': d__result__kv_per_device__tp_size, 'pp_size': d__result__kv_per_device__pp_size, 'rollout_sequences': d__result__kv_per_device__rollout_sequences, 'rollout_tokens': d__result__kv_per_device__rollout_tokens, 'policy_kv_values_per_token': d__result__kv_per_device__policy_kv_values_per_token},
-        })
+        result__kv_cache = 2 * policy_kv_values_per_token * rollout_sequences * rollout_tokens
+        _g6 = 2 * policy_kv_values_per_token
+        _g7 = result__kv_cache / result__model_parallel_devices**2
+        d__result__kv_cache__rollout_sequences = _g6 * rollout_tokens
+        d__result__kv_cache__rollout_tokens = _g6 * rollout_sequences
+        d__result__kv_cache__policy_kv_values_per_token = 2 * rollout_sequences * rollout_tokens
+        d__result__kv_per_device__tp_size = -_g7 * d__result__model_parallel_devices__tp_size
+        d__result__kv_per_device__pp_size = -_g7 * d__result__model_parallel_devices__pp_size
+        d__result__kv_per_device__rollout_sequences = (
+            d__result__kv_cache__rollout_sequences / result__model_parallel_devices
+        )
+        d__result__kv_per_device__rollout_tokens = d__result__kv_cache__rollout_tokens / result__model_parallel_devices
+        d__result__kv_per_device__policy_kv_values_per_token = (
+            d__result__kv_cache__policy_kv_values_per_token / result__model_parallel_devices
+        )
+        derivatives.update(
+            {
+                "result.kv_cache": {
+                    "rollout_sequences": d__result__kv_cache__rollout_sequences,
+                    "rollout_tokens": d__result__kv_cache__rollout_tokens,
+                    "policy_kv_values_per_token": d__result__kv_cache__policy_kv_values_per_token,
+                },
+                "result.kv_per_device": {
+                    "tp_size": d__result__kv_per_device__tp_size,
+                    "pp_size": d__result__kv_per_device__pp_size,
+                    "rollout_sequences": d__result__kv_per_device__rollout_sequences,
+                    "rollout_tokens": d__result__kv_per_device__rollout_tokens,
+                    "policy_kv_values_per_token": d__result__kv_per_device__policy_kv_values_per_token,
+                },
+            }
+        )
     return derivatives
 
 
@@ -207,30 +256,58 @@ class AlignmentMemoryScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('tp_size', integer=True, minimum=0, strict=True, doc='Tensor-parallel degree.'),
-        InputSpec('pp_size', integer=True, minimum=0, strict=True, doc='Pipeline-parallel degree.'),
-        InputSpec('dp_size', integer=True, minimum=0, strict=True, default=1, doc='Data-parallel degree (recorded; no output depends on it).'),
-        InputSpec('rollout_sequences', integer=True, minimum=0, strict=True, doc='Sequences generated per rollout batch.'),
-        InputSpec('rollout_tokens', integer=True, minimum=0, doc='Tokens per rollout sequence.'),
-        InputSpec('device_memory', unit='GB', minimum=0, strict=True, default=None, doc='Memory of one device; optional, needed only by `min_devices_for_ppo`.'),
+        InputSpec("tp_size", integer=True, minimum=0, strict=True, doc="Tensor-parallel degree."),
+        InputSpec("pp_size", integer=True, minimum=0, strict=True, doc="Pipeline-parallel degree."),
+        InputSpec(
+            "dp_size",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=1,
+            doc="Data-parallel degree (recorded; no output depends on it).",
+        ),
+        InputSpec(
+            "rollout_sequences", integer=True, minimum=0, strict=True, doc="Sequences generated per rollout batch."
+        ),
+        InputSpec("rollout_tokens", integer=True, minimum=0, doc="Tokens per rollout sequence."),
+        InputSpec(
+            "device_memory",
+            unit="GB",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Memory of one device; optional, needed only by `min_devices_for_ppo`.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('policy', ('TransformerWorkload', 'SparseTransformerWorkload'), {'parameters': 'policy_parameters', 'kv_values_per_token': 'policy_kv_values_per_token'}, required=('parameters', 'layers', 'hidden_dim', 'heads'), units={'policy_parameters': 'param'}, doc='The policy trained (a transformer; its KV cache is held during rollouts).'),
-        WorkloadSpec('critic', ('Workload',), {'parameters': 'critic_parameters'}, required=('parameters',), units={'critic_parameters': 'param'}, doc='The size of the reward and value models.'),
+        WorkloadSpec(
+            "policy",
+            ("TransformerWorkload", "SparseTransformerWorkload"),
+            {"parameters": "policy_parameters", "kv_values_per_token": "policy_kv_values_per_token"},
+            required=("parameters", "layers", "hidden_dim", "heads"),
+            units={"policy_parameters": "param"},
+            doc="The policy trained (a transformer; its KV cache is held during rollouts).",
+        ),
+        WorkloadSpec(
+            "critic",
+            ("Workload",),
+            {"parameters": "critic_parameters"},
+            required=("parameters",),
+            units={"critic_parameters": "param"},
+            doc="The size of the reward and value models.",
+        ),
     )
     _input_order = (
-        'policy',
-        'critic',
-        'tp_size',
-        'pp_size',
-        'dp_size',
-        'rollout_sequences',
-        'rollout_tokens',
-        'device_memory',
+        "policy",
+        "critic",
+        "tp_size",
+        "pp_size",
+        "dp_size",
+        "rollout_sequences",
+        "rollout_tokens",
+        "device_memory",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -264,4 +341,21 @@ class AlignmentMemoryScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('policy_state', 'byte'), Output('reference_weights', 'byte'), Output('reward_weights', 'byte'), Output('value_state', 'byte'), Output('ppo_total', 'byte'), Output('dpo_total', 'byte'), Output('dpo_reduction'), Output('model_parallel_devices'), Output('policy_per_device', 'byte'), Output('reference_per_device', 'byte'), Output('kv_cache', 'byte', requires=('policy.kv_values_per_token',)), Output('kv_per_device', 'byte', requires=('policy.kv_values_per_token',)), Output('min_devices_for_ppo', requires=('device_memory',), if_missing='none'),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("policy_state", "byte"),
+            Output("reference_weights", "byte"),
+            Output("reward_weights", "byte"),
+            Output("value_state", "byte"),
+            Output("ppo_total", "byte"),
+            Output("dpo_total", "byte"),
+            Output("dpo_reduction"),
+            Output("model_parallel_devices"),
+            Output("policy_per_device", "byte"),
+            Output("reference_per_device", "byte"),
+            Output("kv_cache", "byte", requires=("policy.kv_values_per_token",)),
+            Output("kv_per_device", "byte", requires=("policy.kv_values_per_token",)),
+            Output("min_devices_for_ppo", requires=("device_memory",), if_missing="none"),
+        ),
+    )

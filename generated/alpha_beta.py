@@ -42,20 +42,30 @@ def evaluate(
         result.bandwidths [Gbps] = bandwidths
         result.messages [byte] = messages
     """
-    result__times = [(125*alphas[path] + messages[message]/bandwidths[path])/125000000 for path in range(0, len(alphas)) for message in range(0, len(messages))]
-    result__transmission_times = [messages[message]/(125000000*bandwidths[path]) for path in range(0, len(alphas)) for message in range(0, len(messages))]
-    result__crossovers = [125*alphas[path]*bandwidths[path] for path in range(0, len(alphas))]
+    result__times = [
+        (125 * alphas[path] + messages[message] / bandwidths[path]) / 125000000
+        for path in range(0, len(alphas))
+        for message in range(0, len(messages))
+    ]  # 1e-6: µs -> s (alphas[k]); 125000000: Gbps -> B/s (bandwidths[k])
+    result__transmission_times = [
+        messages[message] / (125000000 * bandwidths[path])
+        for path in range(0, len(alphas))
+        for message in range(0, len(messages))
+    ]  # 125000000: Gbps -> B/s (bandwidths[k])
+    result__crossovers = [
+        125 * alphas[path] * bandwidths[path] for path in range(0, len(alphas))
+    ]  # 1e-6: µs -> s (alphas[k]); 125000000: Gbps -> B/s (bandwidths[k])
     result__alphas = list(alphas)
     result__bandwidths = list(bandwidths)
     result__messages = list(messages)
     return {
-        'result': {
-            'times': result__times,
-            'transmission_times': result__transmission_times,
-            'crossovers': result__crossovers,
-            'alphas': result__alphas,
-            'bandwidths': result__bandwidths,
-            'messages': result__messages,
+        "result": {
+            "times": result__times,
+            "transmission_times": result__transmission_times,
+            "crossovers": result__crossovers,
+            "alphas": result__alphas,
+            "bandwidths": result__bandwidths,
+            "messages": result__messages,
         },
     }
 
@@ -74,9 +84,7 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    return {
-
-    }
+    return {}
 
 
 class AlphaBetaScenario(ScenarioBase):
@@ -94,18 +102,25 @@ class AlphaBetaScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        ListSpec('alphas', unit='µs', minimum=0, min_length=0, keyed=True, doc='Startup latency of each named path.'),
-        ListSpec('bandwidths', unit='Gbps', minimum=0, strict=True, min_length=0, keyed=True, aligned_to='alphas', doc='Bandwidth of each path, one direction (every path of `alphas` needs one).'),
-        ListSpec('messages', unit='byte', minimum=0, min_length=0, keyed=True, doc='Sizes of the named messages.'),
+        ListSpec("alphas", unit="µs", minimum=0, min_length=0, keyed=True, doc="Startup latency of each named path."),
+        ListSpec(
+            "bandwidths",
+            unit="Gbps",
+            minimum=0,
+            strict=True,
+            min_length=0,
+            keyed=True,
+            aligned_to="alphas",
+            doc="Bandwidth of each path, one direction (every path of `alphas` needs one).",
+        ),
+        ListSpec("messages", unit="byte", minimum=0, min_length=0, keyed=True, doc="Sizes of the named messages."),
     )
     _input_order = (
-        'alphas',
-        'bandwidths',
-        'messages',
+        "alphas",
+        "bandwidths",
+        "messages",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -129,4 +144,14 @@ class AlphaBetaScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (ListOutput('alphas', 'µs', keys='alphas'), ListOutput('bandwidths', 'Gbps', keys='alphas'), ListOutput('messages', 'byte', keys='messages'), ListOutput('times', 's', keys='alphas', columns='messages'), ListOutput('transmission_times', 's', keys='alphas', columns='messages'), ListOutput('crossovers', 'byte', keys='alphas'),))
+    result = GroupOutput(
+        "result",
+        (
+            ListOutput("alphas", "µs", keys="alphas"),
+            ListOutput("bandwidths", "Gbps", keys="alphas"),
+            ListOutput("messages", "byte", keys="messages"),
+            ListOutput("times", "s", keys="alphas", columns="messages"),
+            ListOutput("transmission_times", "s", keys="alphas", columns="messages"),
+            ListOutput("crossovers", "byte", keys="alphas"),
+        ),
+    )

@@ -57,30 +57,30 @@ def evaluate(
         stored_flash [MB] = bytes_per_value*row_statistics*seq_len + io_bytes
         stored_ratio [1] = stored_standard/stored_flash
     """
-    _t0 = bytes_per_value*seq_len
-    _t1 = _t0*head_dim
-    _raw_score_matrix = bytes_per_value*seq_len**2
-    score_matrix = _raw_score_matrix/1000000
-    all_heads_scores = _raw_score_matrix*heads/1000000000
-    tile_bytes = bytes_per_value*tile**2/1000
+    _t0 = bytes_per_value * seq_len
+    _t1 = _t0 * head_dim
+    _raw_score_matrix = bytes_per_value * seq_len**2
+    score_matrix = _raw_score_matrix / 1000000  # 1e-6: B -> MB
+    all_heads_scores = _raw_score_matrix * heads / 1000000000  # 1e6: MB -> B (score_matrix); 1e-9: B -> GB
+    tile_bytes = bytes_per_value * tile**2 / 1000  # 1e-3: B -> KB
     tiles_per_side = floor_div(seq_len, tile)
     tile_count = tiles_per_side**2
-    qkv_bytes = 3*_t1/1000000
-    io_bytes = _t1*io_tensors/1000000
-    stored_standard = io_bytes + score_matrix*stored_square_matrices
-    stored_flash = _t0*row_statistics/1000000 + io_bytes
-    stored_ratio = stored_standard/stored_flash
+    qkv_bytes = 3 * _t1 / 1000000  # 1e-6: B -> MB
+    io_bytes = _t1 * io_tensors / 1000000  # 1e-6: B -> MB
+    stored_standard = io_bytes + score_matrix * stored_square_matrices
+    stored_flash = _t0 * row_statistics / 1000000 + io_bytes  # 1e6: MB -> B (io_bytes); 1e-6: B -> MB
+    stored_ratio = stored_standard / stored_flash
     return {
-        'score_matrix': score_matrix,
-        'all_heads_scores': all_heads_scores,
-        'tile_bytes': tile_bytes,
-        'tiles_per_side': tiles_per_side,
-        'tile_count': tile_count,
-        'qkv_bytes': qkv_bytes,
-        'io_bytes': io_bytes,
-        'stored_standard': stored_standard,
-        'stored_flash': stored_flash,
-        'stored_ratio': stored_ratio,
+        "score_matrix": score_matrix,
+        "all_heads_scores": all_heads_scores,
+        "tile_bytes": tile_bytes,
+        "tiles_per_side": tiles_per_side,
+        "tile_count": tile_count,
+        "qkv_bytes": qkv_bytes,
+        "io_bytes": io_bytes,
+        "stored_standard": stored_standard,
+        "stored_flash": stored_flash,
+        "stored_ratio": stored_ratio,
     }
 
 
@@ -103,68 +103,104 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _t0 = bytes_per_value*seq_len
-    _t1 = _t0*head_dim
-    _raw_score_matrix = bytes_per_value*seq_len**2
-    score_matrix = _raw_score_matrix/1000000
+    _t0 = bytes_per_value * seq_len
+    _t1 = _t0 * head_dim
+    _raw_score_matrix = bytes_per_value * seq_len**2
+    score_matrix = _raw_score_matrix / 1000000  # 1e-6: B -> MB
     tiles_per_side = floor_div(seq_len, tile)
-    io_bytes = _t1*io_tensors/1000000
-    stored_standard = io_bytes + score_matrix*stored_square_matrices
-    stored_flash = _t0*row_statistics/1000000 + io_bytes
-    _g0 = bytes_per_value*seq_len
-    _g1 = heads/1000
+    io_bytes = _t1 * io_tensors / 1000000  # 1e-6: B -> MB
+    stored_standard = io_bytes + score_matrix * stored_square_matrices
+    stored_flash = _t0 * row_statistics / 1000000 + io_bytes  # 1e6: MB -> B (io_bytes); 1e-6: B -> MB
+    _g0 = bytes_per_value * seq_len
+    _g1 = heads / 1000
     _g2 = tile**2
-    _g3 = 2*tiles_per_side
-    _g4 = 3*head_dim/1000000
-    _g5 = head_dim*io_tensors/1000000
-    _g6 = _g0/1000000
-    _g7 = row_statistics/1000000
-    _g8 = stored_standard/stored_flash**2
-    d__score_matrix__seq_len = _g0/500000
-    d__score_matrix__bytes_per_value = seq_len**2/1000000
-    d__all_heads_scores__seq_len = _g1*d__score_matrix__seq_len
-    d__all_heads_scores__heads = score_matrix/1000
-    d__all_heads_scores__bytes_per_value = _g1*d__score_matrix__bytes_per_value
-    d__tile_bytes__tile = bytes_per_value*tile/500
-    d__tile_bytes__bytes_per_value = _g2/1000
-    d__tiles_per_side__seq_len = 1/tile
-    d__tiles_per_side__tile = -seq_len/_g2
-    d__tile_count__seq_len = _g3*d__tiles_per_side__seq_len
-    d__tile_count__tile = _g3*d__tiles_per_side__tile
-    d__qkv_bytes__seq_len = _g4*bytes_per_value
-    d__qkv_bytes__head_dim = 3*_g0/1000000
-    d__qkv_bytes__bytes_per_value = _g4*seq_len
-    d__io_bytes__seq_len = _g5*bytes_per_value
-    d__io_bytes__head_dim = _g6*io_tensors
-    d__io_bytes__bytes_per_value = _g5*seq_len
-    d__io_bytes__io_tensors = _g6*head_dim
-    d__stored_standard__seq_len = d__io_bytes__seq_len + d__score_matrix__seq_len*stored_square_matrices
+    _g3 = 2 * tiles_per_side
+    _g4 = 3 * head_dim / 1000000
+    _g5 = head_dim * io_tensors / 1000000
+    _g6 = _g0 / 1000000
+    _g7 = row_statistics / 1000000
+    _g8 = stored_standard / stored_flash**2
+    d__score_matrix__seq_len = _g0 / 500000
+    d__score_matrix__bytes_per_value = seq_len**2 / 1000000
+    d__all_heads_scores__seq_len = _g1 * d__score_matrix__seq_len
+    d__all_heads_scores__heads = score_matrix / 1000
+    d__all_heads_scores__bytes_per_value = _g1 * d__score_matrix__bytes_per_value
+    d__tile_bytes__tile = bytes_per_value * tile / 500
+    d__tile_bytes__bytes_per_value = _g2 / 1000
+    d__tiles_per_side__seq_len = 1 / tile
+    d__tiles_per_side__tile = -seq_len / _g2
+    d__tile_count__seq_len = _g3 * d__tiles_per_side__seq_len
+    d__tile_count__tile = _g3 * d__tiles_per_side__tile
+    d__qkv_bytes__seq_len = _g4 * bytes_per_value
+    d__qkv_bytes__head_dim = 3 * _g0 / 1000000
+    d__qkv_bytes__bytes_per_value = _g4 * seq_len
+    d__io_bytes__seq_len = _g5 * bytes_per_value
+    d__io_bytes__head_dim = _g6 * io_tensors
+    d__io_bytes__bytes_per_value = _g5 * seq_len
+    d__io_bytes__io_tensors = _g6 * head_dim
+    d__stored_standard__seq_len = d__io_bytes__seq_len + d__score_matrix__seq_len * stored_square_matrices
     d__stored_standard__head_dim = d__io_bytes__head_dim
-    d__stored_standard__bytes_per_value = d__io_bytes__bytes_per_value + d__score_matrix__bytes_per_value*stored_square_matrices
+    d__stored_standard__bytes_per_value = (
+        d__io_bytes__bytes_per_value + d__score_matrix__bytes_per_value * stored_square_matrices
+    )
     d__stored_standard__io_tensors = d__io_bytes__io_tensors
     d__stored_standard__stored_square_matrices = score_matrix
-    d__stored_flash__seq_len = _g7*bytes_per_value + d__io_bytes__seq_len
+    d__stored_flash__seq_len = _g7 * bytes_per_value + d__io_bytes__seq_len
     d__stored_flash__head_dim = d__io_bytes__head_dim
-    d__stored_flash__bytes_per_value = _g7*seq_len + d__io_bytes__bytes_per_value
+    d__stored_flash__bytes_per_value = _g7 * seq_len + d__io_bytes__bytes_per_value
     d__stored_flash__io_tensors = d__io_bytes__io_tensors
     d__stored_flash__row_statistics = _g6
-    d__stored_ratio__seq_len = -_g8*d__stored_flash__seq_len + d__stored_standard__seq_len/stored_flash
-    d__stored_ratio__head_dim = -_g8*d__stored_flash__head_dim + d__stored_standard__head_dim/stored_flash
-    d__stored_ratio__bytes_per_value = -_g8*d__stored_flash__bytes_per_value + d__stored_standard__bytes_per_value/stored_flash
-    d__stored_ratio__io_tensors = -_g8*d__stored_flash__io_tensors + d__stored_standard__io_tensors/stored_flash
-    d__stored_ratio__stored_square_matrices = d__stored_standard__stored_square_matrices/stored_flash
-    d__stored_ratio__row_statistics = -_g8*d__stored_flash__row_statistics
+    d__stored_ratio__seq_len = -_g8 * d__stored_flash__seq_len + d__stored_standard__seq_len / stored_flash
+    d__stored_ratio__head_dim = -_g8 * d__stored_flash__head_dim + d__stored_standard__head_dim / stored_flash
+    d__stored_ratio__bytes_per_value = (
+        -_g8 * d__stored_flash__bytes_per_value + d__stored_standard__bytes_per_value / stored_flash
+    )
+    d__stored_ratio__io_tensors = -_g8 * d__stored_flash__io_tensors + d__stored_standard__io_tensors / stored_flash
+    d__stored_ratio__stored_square_matrices = d__stored_standard__stored_square_matrices / stored_flash
+    d__stored_ratio__row_statistics = -_g8 * d__stored_flash__row_statistics
     return {
-        'score_matrix': {'seq_len': d__score_matrix__seq_len, 'bytes_per_value': d__score_matrix__bytes_per_value},
-        'all_heads_scores': {'seq_len': d__all_heads_scores__seq_len, 'heads': d__all_heads_scores__heads, 'bytes_per_value': d__all_heads_scores__bytes_per_value},
-        'tile_bytes': {'tile': d__tile_bytes__tile, 'bytes_per_value': d__tile_bytes__bytes_per_value},
-        'tiles_per_side': {'seq_len': d__tiles_per_side__seq_len, 'tile': d__tiles_per_side__tile},
-        'tile_count': {'seq_len': d__tile_count__seq_len, 'tile': d__tile_count__tile},
-        'qkv_bytes': {'seq_len': d__qkv_bytes__seq_len, 'head_dim': d__qkv_bytes__head_dim, 'bytes_per_value': d__qkv_bytes__bytes_per_value},
-        'io_bytes': {'seq_len': d__io_bytes__seq_len, 'head_dim': d__io_bytes__head_dim, 'bytes_per_value': d__io_bytes__bytes_per_value, 'io_tensors': d__io_bytes__io_tensors},
-        'stored_standard': {'seq_len': d__stored_standard__seq_len, 'head_dim': d__stored_standard__head_dim, 'bytes_per_value': d__stored_standard__bytes_per_value, 'io_tensors': d__stored_standard__io_tensors, 'stored_square_matrices': d__stored_standard__stored_square_matrices},
-        'stored_flash': {'seq_len': d__stored_flash__seq_len, 'head_dim': d__stored_flash__head_dim, 'bytes_per_value': d__stored_flash__bytes_per_value, 'io_tensors': d__stored_flash__io_tensors, 'row_statistics': d__stored_flash__row_statistics},
-        'stored_ratio': {'seq_len': d__stored_ratio__seq_len, 'head_dim': d__stored_ratio__head_dim, 'bytes_per_value': d__stored_ratio__bytes_per_value, 'io_tensors': d__stored_ratio__io_tensors, 'stored_square_matrices': d__stored_ratio__stored_square_matrices, 'row_statistics': d__stored_ratio__row_statistics},
+        "score_matrix": {"seq_len": d__score_matrix__seq_len, "bytes_per_value": d__score_matrix__bytes_per_value},
+        "all_heads_scores": {
+            "seq_len": d__all_heads_scores__seq_len,
+            "heads": d__all_heads_scores__heads,
+            "bytes_per_value": d__all_heads_scores__bytes_per_value,
+        },
+        "tile_bytes": {"tile": d__tile_bytes__tile, "bytes_per_value": d__tile_bytes__bytes_per_value},
+        "tiles_per_side": {"seq_len": d__tiles_per_side__seq_len, "tile": d__tiles_per_side__tile},
+        "tile_count": {"seq_len": d__tile_count__seq_len, "tile": d__tile_count__tile},
+        "qkv_bytes": {
+            "seq_len": d__qkv_bytes__seq_len,
+            "head_dim": d__qkv_bytes__head_dim,
+            "bytes_per_value": d__qkv_bytes__bytes_per_value,
+        },
+        "io_bytes": {
+            "seq_len": d__io_bytes__seq_len,
+            "head_dim": d__io_bytes__head_dim,
+            "bytes_per_value": d__io_bytes__bytes_per_value,
+            "io_tensors": d__io_bytes__io_tensors,
+        },
+        "stored_standard": {
+            "seq_len": d__stored_standard__seq_len,
+            "head_dim": d__stored_standard__head_dim,
+            "bytes_per_value": d__stored_standard__bytes_per_value,
+            "io_tensors": d__stored_standard__io_tensors,
+            "stored_square_matrices": d__stored_standard__stored_square_matrices,
+        },
+        "stored_flash": {
+            "seq_len": d__stored_flash__seq_len,
+            "head_dim": d__stored_flash__head_dim,
+            "bytes_per_value": d__stored_flash__bytes_per_value,
+            "io_tensors": d__stored_flash__io_tensors,
+            "row_statistics": d__stored_flash__row_statistics,
+        },
+        "stored_ratio": {
+            "seq_len": d__stored_ratio__seq_len,
+            "head_dim": d__stored_ratio__head_dim,
+            "bytes_per_value": d__stored_ratio__bytes_per_value,
+            "io_tensors": d__stored_ratio__io_tensors,
+            "stored_square_matrices": d__stored_ratio__stored_square_matrices,
+            "row_statistics": d__stored_ratio__row_statistics,
+        },
     }
 
 
@@ -183,36 +219,55 @@ class AttentionTilingScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('seq_len', integer=True, minimum=0, strict=True, doc='Tokens in the sequence.'),
-        InputSpec('head_dim', integer=True, minimum=0, strict=True, doc='Width of one head.'),
-        InputSpec('tile', integer=True, minimum=0, strict=True, doc='Side of a square tile, in tokens.'),
-        InputSpec('heads', integer=True, minimum=0, strict=True, doc='Attention heads (for `all_heads_scores`).'),
-        InputSpec('bytes_per_value', unit='byte', minimum=0, strict=True, doc='Width of one stored value.'),
-        InputSpec('io_tensors', integer=True, minimum=0, strict=True, default=4, doc='S × d tensors stored by both kernels: Q, K, V and the output.'),
-        InputSpec('stored_square_matrices', integer=True, minimum=0, default=2, doc='S × S matrices standard attention stores: scores and probabilities.'),
-        InputSpec('row_statistics', integer=True, minimum=0, default=2, doc='Per-row values FlashAttention stores instead: running maximum and sum.'),
+        InputSpec("seq_len", integer=True, minimum=0, strict=True, doc="Tokens in the sequence."),
+        InputSpec("head_dim", integer=True, minimum=0, strict=True, doc="Width of one head."),
+        InputSpec("tile", integer=True, minimum=0, strict=True, doc="Side of a square tile, in tokens."),
+        InputSpec("heads", integer=True, minimum=0, strict=True, doc="Attention heads (for `all_heads_scores`)."),
+        InputSpec("bytes_per_value", unit="byte", minimum=0, strict=True, doc="Width of one stored value."),
+        InputSpec(
+            "io_tensors",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=4,
+            doc="S × d tensors stored by both kernels: Q, K, V and the output.",
+        ),
+        InputSpec(
+            "stored_square_matrices",
+            integer=True,
+            minimum=0,
+            default=2,
+            doc="S × S matrices standard attention stores: scores and probabilities.",
+        ),
+        InputSpec(
+            "row_statistics",
+            integer=True,
+            minimum=0,
+            default=2,
+            doc="Per-row values FlashAttention stores instead: running maximum and sum.",
+        ),
     )
     _input_order = (
-        'seq_len',
-        'head_dim',
-        'tile',
-        'heads',
-        'bytes_per_value',
-        'io_tensors',
-        'stored_square_matrices',
-        'row_statistics',
+        "seq_len",
+        "head_dim",
+        "tile",
+        "heads",
+        "bytes_per_value",
+        "io_tensors",
+        "stored_square_matrices",
+        "row_statistics",
     )
     _outputs = (
-        'score_matrix',
-        'all_heads_scores',
-        'tile_bytes',
-        'tiles_per_side',
-        'tile_count',
-        'qkv_bytes',
-        'io_bytes',
-        'stored_standard',
-        'stored_flash',
-        'stored_ratio',
+        "score_matrix",
+        "all_heads_scores",
+        "tile_bytes",
+        "tiles_per_side",
+        "tile_count",
+        "qkv_bytes",
+        "io_bytes",
+        "stored_standard",
+        "stored_flash",
+        "stored_ratio",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -247,13 +302,13 @@ class AttentionTilingScenario(ScenarioBase):
             **unknown,
         )
 
-    score_matrix = Output('score_matrix', 'MB')
-    all_heads_scores = Output('all_heads_scores', 'GB')
-    tile_bytes = Output('tile_bytes', 'KB')
-    tiles_per_side = Output('tiles_per_side')
-    tile_count = Output('tile_count')
-    qkv_bytes = Output('qkv_bytes', 'MB')
-    io_bytes = Output('io_bytes', 'MB')
-    stored_standard = Output('stored_standard', 'MB')
-    stored_flash = Output('stored_flash', 'MB')
-    stored_ratio = Output('stored_ratio')
+    score_matrix = Output("score_matrix", "MB")
+    all_heads_scores = Output("all_heads_scores", "GB")
+    tile_bytes = Output("tile_bytes", "KB")
+    tiles_per_side = Output("tiles_per_side")
+    tile_count = Output("tile_count")
+    qkv_bytes = Output("qkv_bytes", "MB")
+    io_bytes = Output("io_bytes", "MB")
+    stored_standard = Output("stored_standard", "MB")
+    stored_flash = Output("stored_flash", "MB")
+    stored_ratio = Output("stored_ratio")

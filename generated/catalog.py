@@ -47,702 +47,898 @@ def _record(type_name: str, *arguments: Any, **keywords: Any) -> Any:
 Hardware = Namespace(
     "Hardware",
     {
-        'Cloud': Namespace(
+        "Cloud": Namespace(
             "Hardware.Cloud",
             {
-                'A100': lambda: _record(
+                "A100": lambda: _record(
                     "HardwareNode",
-                    'Cloud.A100',
-                    'NVIDIA A100',
+                    "Cloud.A100",
+                    "NVIDIA A100",
                     {
-                        'fp32': ('19.5 TFLOPs/s', 19500000000000.0),
-                        'tf32': ('156.0 TFLOPs/s', 156000000000000.0),
-                        'int8': ('624 TOPS', 624000000000000.0),
-                        'fp16_dense': ('312.0 TFLOPs/s', 312000000000000.0),
-                        'fp16_sparse': ('624.0 TFLOPs/s', 624000000000000.0),
+                        "fp32": ("19.5 TFLOPs/s", 19500000000000.0),
+                        "tf32": ("156.0 TFLOPs/s", 156000000000000.0),
+                        "int8": ("624 TOPS", 624000000000000.0),
+                        "fp16_dense": ("312.0 TFLOPs/s", 312000000000000.0),
+                        "fp16_sparse": ("624.0 TFLOPs/s", 624000000000000.0),
                     },
-                    ('2039.0 GB/s', 2039000000000.0),
-                    ('80 GiB', 85899345920),
-                    ('312.0 TFLOPs/s', 312000000000000.0),
-                    {'tdp': '400 W', 'dispatch_tax': '0.015 ms', 'unit_cost': '15000 dollar'},
-                    interconnect=_record("IOInterconnect", 'Cloud.A100.interconnect', {'name': 'PCIe Gen4 x16', 'bandwidth': 32000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen4 x16', 'bandwidth': '32.0 GB/s', 'direction': 'per_direction'}),
-                    nvlink=_record("IOInterconnect", 'Cloud.A100.nvlink', {'name': 'NVLink 3.0', 'bandwidth': 600000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 3.0', 'bandwidth': '600.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
+                    ("2039.0 GB/s", 2039000000000.0),
+                    ("80 GiB", 85899345920),
+                    ("312.0 TFLOPs/s", 312000000000000.0),
+                    {"tdp": "400 W", "dispatch_tax": "0.015 ms", "unit_cost": "15000 dollar"},
+                    interconnect=_record(
+                        "IOInterconnect",
+                        "Cloud.A100.interconnect",
+                        {"name": "PCIe Gen4 x16", "bandwidth": 32000000000.0, "direction": "per_direction"},
+                        {"name": "PCIe Gen4 x16", "bandwidth": "32.0 GB/s", "direction": "per_direction"},
+                    ),
+                    nvlink=_record(
+                        "IOInterconnect",
+                        "Cloud.A100.nvlink",
+                        {
+                            "name": "NVLink 3.0",
+                            "bandwidth": 600000000000.0,
+                            "direction": "bidirectional_total",
+                            "latency": 500,
+                        },
+                        {
+                            "name": "NVLink 3.0",
+                            "bandwidth": "600.0 GB/s",
+                            "direction": "bidirectional_total",
+                            "latency": "500 ns",
+                        },
+                    ),
                 ),
-                'A100_40GB': lambda: _record(
+                "A100_40GB": lambda: _record(
                     "HardwareNode",
-                    'Cloud.A100_40GB',
-                    'NVIDIA A100 40GB',
+                    "Cloud.A100_40GB",
+                    "NVIDIA A100 40GB",
                     {
-                        'fp32': ('19.5 TFLOPs/s', 19500000000000.0),
-                        'tf32': ('156.0 TFLOPs/s', 156000000000000.0),
-                        'int8': ('624 TOPS', 624000000000000.0),
-                        'fp16_sparse': ('624.0 TFLOPs/s', 624000000000000.0),
+                        "fp32": ("19.5 TFLOPs/s", 19500000000000.0),
+                        "tf32": ("156.0 TFLOPs/s", 156000000000000.0),
+                        "int8": ("624 TOPS", 624000000000000.0),
+                        "fp16_sparse": ("624.0 TFLOPs/s", 624000000000000.0),
                     },
-                    ('1555.0 GB/s', 1555000000000.0),
-                    ('40 GiB', 42949672960),
-                    ('312.0 TFLOPs/s', 312000000000000.0),
-                    {'tdp': '400 W', 'dispatch_tax': '0.015 ms'},
-                    interconnect=_record("IOInterconnect", 'Cloud.A100_40GB.interconnect', {'name': 'PCIe Gen4 x16', 'bandwidth': 32000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen4 x16', 'bandwidth': '32.0 GB/s', 'direction': 'per_direction'}),
-                    nvlink=_record("IOInterconnect", 'Cloud.A100_40GB.nvlink', {'name': 'NVLink 3.0', 'bandwidth': 600000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 3.0', 'bandwidth': '600.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
+                    ("1555.0 GB/s", 1555000000000.0),
+                    ("40 GiB", 42949672960),
+                    ("312.0 TFLOPs/s", 312000000000000.0),
+                    {"tdp": "400 W", "dispatch_tax": "0.015 ms"},
+                    interconnect=_record(
+                        "IOInterconnect",
+                        "Cloud.A100_40GB.interconnect",
+                        {"name": "PCIe Gen4 x16", "bandwidth": 32000000000.0, "direction": "per_direction"},
+                        {"name": "PCIe Gen4 x16", "bandwidth": "32.0 GB/s", "direction": "per_direction"},
+                    ),
+                    nvlink=_record(
+                        "IOInterconnect",
+                        "Cloud.A100_40GB.nvlink",
+                        {
+                            "name": "NVLink 3.0",
+                            "bandwidth": 600000000000.0,
+                            "direction": "bidirectional_total",
+                            "latency": 500,
+                        },
+                        {
+                            "name": "NVLink 3.0",
+                            "bandwidth": "600.0 GB/s",
+                            "direction": "bidirectional_total",
+                            "latency": "500 ns",
+                        },
+                    ),
                 ),
-                'B200': lambda: _record(
+                "B200": lambda: _record(
                     "HardwareNode",
-                    'Cloud.B200',
-                    'NVIDIA B200',
+                    "Cloud.B200",
+                    "NVIDIA B200",
                     {
-                        'fp32': ('75.0 TFLOPs/s', 75000000000000.0),
-                        'tf32': ('1125.0 TFLOPs/s', 1125000000000000.0),
-                        'fp16_dense': ('2250.0 TFLOPs/s', 2250000000000000.0),
-                        'fp16_sparse': ('4500.0 TFLOPs/s', 4500000000000000.0),
-                        'fp8': ('4500.0 TFLOPs/s', 4500000000000000.0),
-                        'fp4': ('9000.0 TFLOPs/s', 9000000000000000.0),
-                        'int4': ('9000 TOPS', 9000000000000000.0),
+                        "fp32": ("75.0 TFLOPs/s", 75000000000000.0),
+                        "tf32": ("1125.0 TFLOPs/s", 1125000000000000.0),
+                        "fp16_dense": ("2250.0 TFLOPs/s", 2250000000000000.0),
+                        "fp16_sparse": ("4500.0 TFLOPs/s", 4500000000000000.0),
+                        "fp8": ("4500.0 TFLOPs/s", 4500000000000000.0),
+                        "fp4": ("9000.0 TFLOPs/s", 9000000000000000.0),
+                        "int4": ("9000 TOPS", 9000000000000000.0),
                     },
-                    ('8.0 TB/s', 8000000000000.0),
-                    ('180 GiB', 193273528320),
-                    ('2250.0 TFLOPs/s', 2250000000000000.0),
-                    {'tdp': '1000 W', 'dispatch_tax': '0.008 ms', 'unit_cost': '40000 dollar'},
-                    interconnect=_record("IOInterconnect", 'Cloud.B200.interconnect', {'name': 'PCIe Gen5 x16', 'bandwidth': 64000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen5 x16', 'bandwidth': '64.0 GB/s', 'direction': 'per_direction'}),
-                    nvlink=_record("IOInterconnect", 'Cloud.B200.nvlink', {'name': 'NVLink 5.0', 'bandwidth': 1800000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 5.0', 'bandwidth': '1800.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
+                    ("8.0 TB/s", 8000000000000.0),
+                    ("180 GiB", 193273528320),
+                    ("2250.0 TFLOPs/s", 2250000000000000.0),
+                    {"tdp": "1000 W", "dispatch_tax": "0.008 ms", "unit_cost": "40000 dollar"},
+                    interconnect=_record(
+                        "IOInterconnect",
+                        "Cloud.B200.interconnect",
+                        {"name": "PCIe Gen5 x16", "bandwidth": 64000000000.0, "direction": "per_direction"},
+                        {"name": "PCIe Gen5 x16", "bandwidth": "64.0 GB/s", "direction": "per_direction"},
+                    ),
+                    nvlink=_record(
+                        "IOInterconnect",
+                        "Cloud.B200.nvlink",
+                        {
+                            "name": "NVLink 5.0",
+                            "bandwidth": 1800000000000.0,
+                            "direction": "bidirectional_total",
+                            "latency": 500,
+                        },
+                        {
+                            "name": "NVLink 5.0",
+                            "bandwidth": "1800.0 GB/s",
+                            "direction": "bidirectional_total",
+                            "latency": "500 ns",
+                        },
+                    ),
                 ),
-                'Cerebras_CS3': lambda: _record(
+                "Cerebras_CS3": lambda: _record(
                     "HardwareNode",
-                    'Cloud.Cerebras_CS3',
-                    'Cerebras CS-3 (WSE-3)',
-                    {
-                    },
-                    ('21.0 PB/s', 2.1e+16),
-                    ('44 GiB', 47244640256),
-                    ('125.0 PFLOPs/s', 1.25e+17),
-                    {'tdp': '23000 W', 'dispatch_tax': '0.001 ms', 'unit_cost': '2000000 dollar'},
-                    interconnect=_record("IOInterconnect", 'Cloud.Cerebras_CS3.interconnect', {'name': 'SwarmX / MemoryX', 'bandwidth': 1200000000000.0, 'direction': 'per_direction'}, {'name': 'SwarmX / MemoryX', 'bandwidth': '1.2 TB/s', 'direction': 'per_direction'}),
+                    "Cloud.Cerebras_CS3",
+                    "Cerebras CS-3 (WSE-3)",
+                    {},
+                    ("21.0 PB/s", 2.1e16),
+                    ("44 GiB", 47244640256),
+                    ("125.0 PFLOPs/s", 1.25e17),
+                    {"tdp": "23000 W", "dispatch_tax": "0.001 ms", "unit_cost": "2000000 dollar"},
+                    interconnect=_record(
+                        "IOInterconnect",
+                        "Cloud.Cerebras_CS3.interconnect",
+                        {"name": "SwarmX / MemoryX", "bandwidth": 1200000000000.0, "direction": "per_direction"},
+                        {"name": "SwarmX / MemoryX", "bandwidth": "1.2 TB/s", "direction": "per_direction"},
+                    ),
                 ),
-                'DMatrix_Corsair': lambda: _record(
+                "DMatrix_Corsair": lambda: _record(
                     "HardwareNode",
-                    'Cloud.DMatrix_Corsair',
-                    'd-Matrix Corsair',
+                    "Cloud.DMatrix_Corsair",
+                    "d-Matrix Corsair",
                     {
-                        'mxint4': ('9600.0 TFLOPs/s', 9600000000000000.0),
+                        "mxint4": ("9600.0 TFLOPs/s", 9600000000000000.0),
                     },
-                    ('150.0 TB/s', 150000000000000.0),
-                    ('2 GiB', 2147483648),
-                    ('2400.0 TFLOPs/s', 2400000000000000.0),
-                    {'tdp': '600 W', 'dispatch_tax': '0.001 ms'},
+                    ("150.0 TB/s", 150000000000000.0),
+                    ("2 GiB", 2147483648),
+                    ("2400.0 TFLOPs/s", 2400000000000000.0),
+                    {"tdp": "600 W", "dispatch_tax": "0.001 ms"},
                 ),
-                'GB200_NVL72': lambda: _record(
+                "GB200_NVL72": lambda: _record(
                     "HardwareNode",
-                    'Cloud.GB200_NVL72',
-                    'NVIDIA GB200 NVL72',
+                    "Cloud.GB200_NVL72",
+                    "NVIDIA GB200 NVL72",
                     {
-                        'fp16': ('162.0 PFLOPs/s', 1.62e+17),
-                        'bf16': ('162.0 PFLOPs/s', 1.62e+17),
-                        'fp8': ('324.0 PFLOPs/s', 3.24e+17),
-                        'fp4': ('648.0 PFLOPs/s', 6.48e+17),
+                        "fp16": ("162.0 PFLOPs/s", 1.62e17),
+                        "bf16": ("162.0 PFLOPs/s", 1.62e17),
+                        "fp8": ("324.0 PFLOPs/s", 3.24e17),
+                        "fp4": ("648.0 PFLOPs/s", 6.48e17),
                     },
-                    ('576.0 TB/s', 576000000000000.0),
-                    ('13.5 TiB', 14843406974976),
-                    ('162.0 PFLOPs/s', 1.62e+17),
-                    {'tdp': '120 kW', 'dispatch_tax': '0.005 ms', 'unit_cost': '3000000 dollar', 'accelerator_count': 72},
-                    interconnect=_record("IOInterconnect", 'Cloud.GB200_NVL72.interconnect', {'name': 'NVLink Switch (Bisection)', 'bandwidth': 130000000000000.0, 'direction': 'per_direction'}, {'name': 'NVLink Switch (Bisection)', 'bandwidth': '130.0 TB/s', 'direction': 'per_direction'}),
+                    ("576.0 TB/s", 576000000000000.0),
+                    ("13.5 TiB", 14843406974976),
+                    ("162.0 PFLOPs/s", 1.62e17),
+                    {
+                        "tdp": "120 kW",
+                        "dispatch_tax": "0.005 ms",
+                        "unit_cost": "3000000 dollar",
+                        "accelerator_count": 72,
+                    },
+                    interconnect=_record(
+                        "IOInterconnect",
+                        "Cloud.GB200_NVL72.interconnect",
+                        {
+                            "name": "NVLink Switch (Bisection)",
+                            "bandwidth": 130000000000000.0,
+                            "direction": "per_direction",
+                        },
+                        {"name": "NVLink Switch (Bisection)", "bandwidth": "130.0 TB/s", "direction": "per_direction"},
+                    ),
                 ),
-                'Gaudi2': lambda: _record(
+                "Gaudi2": lambda: _record(
                     "HardwareNode",
-                    'Cloud.Gaudi2',
-                    'Intel Gaudi 2',
+                    "Cloud.Gaudi2",
+                    "Intel Gaudi 2",
                     {
-                        'fp8': ('865.0 TFLOPs/s', 865000000000000.0),
+                        "fp8": ("865.0 TFLOPs/s", 865000000000000.0),
                     },
-                    ('2.45 TB/s', 2450000000000.0),
-                    ('96 GiB', 103079215104),
-                    ('432.0 TFLOPs/s', 432000000000000.0),
-                    {'tdp': '600 W', 'dispatch_tax': '0.02 ms'},
-                    nvlink=_record("IOInterconnect", 'Cloud.Gaudi2.nvlink', {'name': 'RoCE (24x100GbE)', 'bandwidth': 300000000000.0, 'direction': 'per_direction'}, {'name': 'RoCE (24x100GbE)', 'bandwidth': '300.0 GB/s', 'direction': 'per_direction'}),
+                    ("2.45 TB/s", 2450000000000.0),
+                    ("96 GiB", 103079215104),
+                    ("432.0 TFLOPs/s", 432000000000000.0),
+                    {"tdp": "600 W", "dispatch_tax": "0.02 ms"},
+                    nvlink=_record(
+                        "IOInterconnect",
+                        "Cloud.Gaudi2.nvlink",
+                        {"name": "RoCE (24x100GbE)", "bandwidth": 300000000000.0, "direction": "per_direction"},
+                        {"name": "RoCE (24x100GbE)", "bandwidth": "300.0 GB/s", "direction": "per_direction"},
+                    ),
                 ),
-                'Gaudi3': lambda: _record(
+                "Gaudi3": lambda: _record(
                     "HardwareNode",
-                    'Cloud.Gaudi3',
-                    'Intel Gaudi 3',
+                    "Cloud.Gaudi3",
+                    "Intel Gaudi 3",
                     {
-                        'fp8': ('1835.0 TFLOPs/s', 1835000000000000.0),
+                        "fp8": ("1835.0 TFLOPs/s", 1835000000000000.0),
                     },
-                    ('3.7 TB/s', 3700000000000.0),
-                    ('128 GiB', 137438953472),
-                    ('1835.0 TFLOPs/s', 1835000000000000.0),
-                    {'tdp': '900 W', 'dispatch_tax': '0.01 ms'},
+                    ("3.7 TB/s", 3700000000000.0),
+                    ("128 GiB", 137438953472),
+                    ("1835.0 TFLOPs/s", 1835000000000000.0),
+                    {"tdp": "900 W", "dispatch_tax": "0.01 ms"},
                 ),
-                'Graphcore_GC200': lambda: _record(
+                "Graphcore_GC200": lambda: _record(
                     "HardwareNode",
-                    'Cloud.Graphcore_GC200',
-                    'Graphcore Colossus Mk2 GC200 IPU',
-                    {
-                    },
-                    ('45.0 TB/s', 45000000000000.0),
-                    ('900 MiB', 943718400),
-                    ('250.0 TFLOPs/s', 250000000000000.0),
-                    {'dispatch_tax': '0.001 ms'},
+                    "Cloud.Graphcore_GC200",
+                    "Graphcore Colossus Mk2 GC200 IPU",
+                    {},
+                    ("45.0 TB/s", 45000000000000.0),
+                    ("900 MiB", 943718400),
+                    ("250.0 TFLOPs/s", 250000000000000.0),
+                    {"dispatch_tax": "0.001 ms"},
                 ),
-                'Groq_LPU': lambda: _record(
+                "Groq_LPU": lambda: _record(
                     "HardwareNode",
-                    'Cloud.Groq_LPU',
-                    'Groq LPU',
+                    "Cloud.Groq_LPU",
+                    "Groq LPU",
                     {
-                        'int8': ('750 TOPS', 750000000000000.0),
+                        "int8": ("750 TOPS", 750000000000000.0),
                     },
-                    ('80.0 TB/s', 80000000000000.0),
-                    ('230 MiB', 241172480),
-                    ('188.0 TFLOPs/s', 188000000000000.0),
-                    {'tdp': '215 W', 'dispatch_tax': '0.001 ms'},
+                    ("80.0 TB/s", 80000000000000.0),
+                    ("230 MiB", 241172480),
+                    ("188.0 TFLOPs/s", 188000000000000.0),
+                    {"tdp": "215 W", "dispatch_tax": "0.001 ms"},
                 ),
-                'H100': lambda: _record(
+                "H100": lambda: _record(
                     "HardwareNode",
-                    'Cloud.H100',
-                    'NVIDIA H100',
+                    "Cloud.H100",
+                    "NVIDIA H100",
                     {
-                        'tf32': ('494.5 TFLOPs/s', 494500000000000.0),
-                        'fp16_dense': ('989.0 TFLOPs/s', 989000000000000.0),
-                        'fp16_sparse': ('1979.0 TFLOPs/s', 1979000000000000.0),
-                        'fp8': ('1979.0 TFLOPs/s', 1979000000000000.0),
-                        'int8': ('1979 TOPS', 1979000000000000.0),
-                        'tf32_sparse': ('989.0 TFLOPs/s', 989000000000000.0),
-                        'int8_sparse': ('3958 TOPS', 3958000000000000.0),
-                        'fp32': ('67.0 TFLOPs/s', 67000000000000.0),
+                        "tf32": ("494.5 TFLOPs/s", 494500000000000.0),
+                        "fp16_dense": ("989.0 TFLOPs/s", 989000000000000.0),
+                        "fp16_sparse": ("1979.0 TFLOPs/s", 1979000000000000.0),
+                        "fp8": ("1979.0 TFLOPs/s", 1979000000000000.0),
+                        "int8": ("1979 TOPS", 1979000000000000.0),
+                        "tf32_sparse": ("989.0 TFLOPs/s", 989000000000000.0),
+                        "int8_sparse": ("3958 TOPS", 3958000000000000.0),
+                        "fp32": ("67.0 TFLOPs/s", 67000000000000.0),
                     },
-                    ('3.35 TB/s', 3350000000000.0),
-                    ('80 GiB', 85899345920),
-                    ('989.0 TFLOPs/s', 989000000000000.0),
-                    {'tdp': '700 W', 'dispatch_tax': '0.01 ms', 'unit_cost': '25000 dollar', 'unit_cost_max': '30000 dollar'},
-                    interconnect=_record("IOInterconnect", 'Cloud.H100.interconnect', {'name': 'PCIe Gen5 x16', 'bandwidth': 64000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen5 x16', 'bandwidth': '64.0 GB/s', 'direction': 'per_direction'}),
-                    nvlink=_record("IOInterconnect", 'Cloud.H100.nvlink', {'name': 'NVLink 4.0', 'bandwidth': 900000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 4.0', 'bandwidth': '900.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
+                    ("3.35 TB/s", 3350000000000.0),
+                    ("80 GiB", 85899345920),
+                    ("989.0 TFLOPs/s", 989000000000000.0),
+                    {
+                        "tdp": "700 W",
+                        "dispatch_tax": "0.01 ms",
+                        "unit_cost": "25000 dollar",
+                        "unit_cost_max": "30000 dollar",
+                    },
+                    interconnect=_record(
+                        "IOInterconnect",
+                        "Cloud.H100.interconnect",
+                        {"name": "PCIe Gen5 x16", "bandwidth": 64000000000.0, "direction": "per_direction"},
+                        {"name": "PCIe Gen5 x16", "bandwidth": "64.0 GB/s", "direction": "per_direction"},
+                    ),
+                    nvlink=_record(
+                        "IOInterconnect",
+                        "Cloud.H100.nvlink",
+                        {
+                            "name": "NVLink 4.0",
+                            "bandwidth": 900000000000.0,
+                            "direction": "bidirectional_total",
+                            "latency": 500,
+                        },
+                        {
+                            "name": "NVLink 4.0",
+                            "bandwidth": "900.0 GB/s",
+                            "direction": "bidirectional_total",
+                            "latency": "500 ns",
+                        },
+                    ),
                 ),
-                'H100_PCIe': lambda: _record(
+                "H100_PCIe": lambda: _record(
                     "HardwareNode",
-                    'Cloud.H100_PCIe',
-                    'NVIDIA H100 PCIe',
+                    "Cloud.H100_PCIe",
+                    "NVIDIA H100 PCIe",
                     {
-                        'fp16_dense': ('756.0 TFLOPs/s', 756000000000000.0),
-                        'fp32': ('51.0 TFLOPs/s', 51000000000000.0),
+                        "fp16_dense": ("756.0 TFLOPs/s", 756000000000000.0),
+                        "fp32": ("51.0 TFLOPs/s", 51000000000000.0),
                     },
-                    ('2.0 TB/s', 2000000000000.0),
-                    ('80 GiB', 85899345920),
-                    ('756.0 TFLOPs/s', 756000000000000.0),
-                    {'tdp': '350 W', 'dispatch_tax': '0.01 ms'},
+                    ("2.0 TB/s", 2000000000000.0),
+                    ("80 GiB", 85899345920),
+                    ("756.0 TFLOPs/s", 756000000000000.0),
+                    {"tdp": "350 W", "dispatch_tax": "0.01 ms"},
                 ),
-                'H200': lambda: _record(
+                "H200": lambda: _record(
                     "HardwareNode",
-                    'Cloud.H200',
-                    'NVIDIA H200',
+                    "Cloud.H200",
+                    "NVIDIA H200",
                     {
-                        'tf32': ('494.0 TFLOPs/s', 494000000000000.0),
-                        'fp16_sparse': ('1979.0 TFLOPs/s', 1979000000000000.0),
-                        'fp8': ('1979.0 TFLOPs/s', 1979000000000000.0),
-                        'int8': ('1979 TOPS', 1979000000000000.0),
-                        'fp32': ('67.0 TFLOPs/s', 67000000000000.0),
+                        "tf32": ("494.0 TFLOPs/s", 494000000000000.0),
+                        "fp16_sparse": ("1979.0 TFLOPs/s", 1979000000000000.0),
+                        "fp8": ("1979.0 TFLOPs/s", 1979000000000000.0),
+                        "int8": ("1979 TOPS", 1979000000000000.0),
+                        "fp32": ("67.0 TFLOPs/s", 67000000000000.0),
                     },
-                    ('4.8 TB/s', 4800000000000.0),
-                    ('141 GiB', 151397597184),
-                    ('989.0 TFLOPs/s', 989000000000000.0),
-                    {'tdp': '700 W', 'dispatch_tax': '0.01 ms', 'unit_cost': '35000 dollar'},
-                    interconnect=_record("IOInterconnect", 'Cloud.H200.interconnect', {'name': 'PCIe Gen5 x16', 'bandwidth': 64000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen5 x16', 'bandwidth': '64.0 GB/s', 'direction': 'per_direction'}),
-                    nvlink=_record("IOInterconnect", 'Cloud.H200.nvlink', {'name': 'NVLink 4.0', 'bandwidth': 900000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 4.0', 'bandwidth': '900.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
+                    ("4.8 TB/s", 4800000000000.0),
+                    ("141 GiB", 151397597184),
+                    ("989.0 TFLOPs/s", 989000000000000.0),
+                    {"tdp": "700 W", "dispatch_tax": "0.01 ms", "unit_cost": "35000 dollar"},
+                    interconnect=_record(
+                        "IOInterconnect",
+                        "Cloud.H200.interconnect",
+                        {"name": "PCIe Gen5 x16", "bandwidth": 64000000000.0, "direction": "per_direction"},
+                        {"name": "PCIe Gen5 x16", "bandwidth": "64.0 GB/s", "direction": "per_direction"},
+                    ),
+                    nvlink=_record(
+                        "IOInterconnect",
+                        "Cloud.H200.nvlink",
+                        {
+                            "name": "NVLink 4.0",
+                            "bandwidth": 900000000000.0,
+                            "direction": "bidirectional_total",
+                            "latency": 500,
+                        },
+                        {
+                            "name": "NVLink 4.0",
+                            "bandwidth": "900.0 GB/s",
+                            "direction": "bidirectional_total",
+                            "latency": "500 ns",
+                        },
+                    ),
                 ),
-                'IntelSGX': lambda: _record(
+                "IntelSGX": lambda: _record(
                     "HardwareNode",
-                    'Cloud.IntelSGX',
-                    'Intel SGX Enclave (Reference)',
+                    "Cloud.IntelSGX",
+                    "Intel SGX Enclave (Reference)",
                     {
-                        'fp32': ('1.0 TFLOPs/s', 1000000000000.0),
+                        "fp32": ("1.0 TFLOPs/s", 1000000000000.0),
                     },
-                    ('10.0 GB/s', 10000000000.0),
-                    ('128 MiB', 134217728),
-                    ('1.0 TFLOPs/s', 1000000000000.0),
-                    {'dispatch_tax': '5 ms'},
+                    ("10.0 GB/s", 10000000000.0),
+                    ("128 MiB", 134217728),
+                    ("1.0 TFLOPs/s", 1000000000000.0),
+                    {"dispatch_tax": "5 ms"},
                 ),
-                'K80': lambda: _record(
+                "K80": lambda: _record(
                     "HardwareNode",
-                    'Cloud.K80',
-                    'NVIDIA Tesla K80 (one GK210 GPU)',
+                    "Cloud.K80",
+                    "NVIDIA Tesla K80 (one GK210 GPU)",
                     {
-                        'fp32': ('4.37 TFLOPs/s', 4370000000000.0),
+                        "fp32": ("4.37 TFLOPs/s", 4370000000000.0),
                     },
-                    ('240.0 GB/s', 240000000000.0),
-                    ('12 GiB', 12884901888),
-                    ('4.37 TFLOPs/s', 4370000000000.0),
-                    {'tdp': '150 W', 'dispatch_tax': '0.01 ms'},
+                    ("240.0 GB/s", 240000000000.0),
+                    ("12 GiB", 12884901888),
+                    ("4.37 TFLOPs/s", 4370000000000.0),
+                    {"tdp": "150 W", "dispatch_tax": "0.01 ms"},
                 ),
-                'MI250X': lambda: _record(
+                "MI250X": lambda: _record(
                     "HardwareNode",
-                    'Cloud.MI250X',
-                    'AMD MI250X',
+                    "Cloud.MI250X",
+                    "AMD MI250X",
                     {
-                        'fp32': ('47.9 TFLOPs/s', 47900000000000.0),
-                        'int8': ('383 TOPS', 383000000000000.0),
+                        "fp32": ("47.9 TFLOPs/s", 47900000000000.0),
+                        "int8": ("383 TOPS", 383000000000000.0),
                     },
-                    ('3.2 TB/s', 3200000000000.0),
-                    ('128 GiB', 137438953472),
-                    ('383.0 TFLOPs/s', 383000000000000.0),
-                    {'tdp': '500 W', 'dispatch_tax': '0.015 ms'},
+                    ("3.2 TB/s", 3200000000000.0),
+                    ("128 GiB", 137438953472),
+                    ("383.0 TFLOPs/s", 383000000000000.0),
+                    {"tdp": "500 W", "dispatch_tax": "0.015 ms"},
                 ),
-                'MI300X': lambda: _record(
+                "MI300X": lambda: _record(
                     "HardwareNode",
-                    'Cloud.MI300X',
-                    'AMD MI300X',
+                    "Cloud.MI300X",
+                    "AMD MI300X",
                     {
-                        'fp8': ('2614.0 TFLOPs/s', 2614000000000000.0),
-                        'int8': ('2614 TOPS', 2614000000000000.0),
-                        'fp32': ('163.4 TFLOPs/s', 163400000000000.0),
+                        "fp8": ("2614.0 TFLOPs/s", 2614000000000000.0),
+                        "int8": ("2614 TOPS", 2614000000000000.0),
+                        "fp32": ("163.4 TFLOPs/s", 163400000000000.0),
                     },
-                    ('5.3 TB/s', 5300000000000.0),
-                    ('192 GiB', 206158430208),
-                    ('1307.0 TFLOPs/s', 1307000000000000.0),
-                    {'tdp': '750 W', 'dispatch_tax': '0.012 ms', 'unit_cost': '15000 dollar'},
+                    ("5.3 TB/s", 5300000000000.0),
+                    ("192 GiB", 206158430208),
+                    ("1307.0 TFLOPs/s", 1307000000000000.0),
+                    {"tdp": "750 W", "dispatch_tax": "0.012 ms", "unit_cost": "15000 dollar"},
                 ),
-                'MI325X': lambda: _record(
+                "MI325X": lambda: _record(
                     "HardwareNode",
-                    'Cloud.MI325X',
-                    'AMD Instinct MI325X',
+                    "Cloud.MI325X",
+                    "AMD Instinct MI325X",
                     {
-                        'fp16': ('1307.4 TFLOPs/s', 1307400000000000.0),
+                        "fp16": ("1307.4 TFLOPs/s", 1307400000000000.0),
                     },
-                    ('6000.0 GB/s', 6000000000000.0),
-                    ('256 GiB', 274877906944),
-                    ('1307.4 TFLOPs/s', 1307400000000000.0),
-                    {'tdp': '1000 W', 'dispatch_tax': '0.01 ms'},
+                    ("6000.0 GB/s", 6000000000000.0),
+                    ("256 GiB", 274877906944),
+                    ("1307.4 TFLOPs/s", 1307400000000000.0),
+                    {"tdp": "1000 W", "dispatch_tax": "0.01 ms"},
                 ),
-                'P100': lambda: _record(
+                "P100": lambda: _record(
                     "HardwareNode",
-                    'Cloud.P100',
-                    'NVIDIA Tesla P100',
+                    "Cloud.P100",
+                    "NVIDIA Tesla P100",
                     {
-                        'fp16': ('21.2 TFLOPs/s', 21200000000000.0),
-                        'fp32': ('10.6 TFLOPs/s', 10600000000000.0),
+                        "fp16": ("21.2 TFLOPs/s", 21200000000000.0),
+                        "fp32": ("10.6 TFLOPs/s", 10600000000000.0),
                     },
-                    ('732.0 GB/s', 732000000000.0),
-                    ('16 GiB', 17179869184),
-                    ('21.2 TFLOPs/s', 21200000000000.0),
-                    {'tdp': '300 W', 'dispatch_tax': '0.01 ms'},
+                    ("732.0 GB/s", 732000000000.0),
+                    ("16 GiB", 17179869184),
+                    ("21.2 TFLOPs/s", 21200000000000.0),
+                    {"tdp": "300 W", "dispatch_tax": "0.01 ms"},
                 ),
-                'ReferenceCPU': lambda: _record(
+                "ReferenceCPU": lambda: _record(
                     "HardwareNode",
-                    'Cloud.ReferenceCPU',
-                    'Reference Desktop CPU',
+                    "Cloud.ReferenceCPU",
+                    "Reference Desktop CPU",
                     {
-                        'fp32': ('1.0 TFLOPs/s', 1000000000000.0),
+                        "fp32": ("1.0 TFLOPs/s", 1000000000000.0),
                     },
-                    ('50.0 GB/s', 50000000000.0),
-                    ('64 GiB', 68719476736),
-                    ('1.0 TFLOPs/s', 1000000000000.0),
-                    {'tdp': '150 W', 'dispatch_tax': '0.1 ms'},
+                    ("50.0 GB/s", 50000000000.0),
+                    ("64 GiB", 68719476736),
+                    ("1.0 TFLOPs/s", 1000000000000.0),
+                    {"tdp": "150 W", "dispatch_tax": "0.1 ms"},
                 ),
-                'T4': lambda: _record(
+                "T4": lambda: _record(
                     "HardwareNode",
-                    'Cloud.T4',
-                    'NVIDIA T4',
+                    "Cloud.T4",
+                    "NVIDIA T4",
                     {
-                        'int8': ('130 TOPS', 130000000000000.0),
+                        "int8": ("130 TOPS", 130000000000000.0),
                     },
-                    ('320.0 GB/s', 320000000000.0),
-                    ('16 GiB', 17179869184),
-                    ('65.0 TFLOPs/s', 65000000000000.0),
-                    {'tdp': '70 W', 'dispatch_tax': '0.03 ms', 'unit_cost': '2500 dollar'},
+                    ("320.0 GB/s", 320000000000.0),
+                    ("16 GiB", 17179869184),
+                    ("65.0 TFLOPs/s", 65000000000000.0),
+                    {"tdp": "70 W", "dispatch_tax": "0.03 ms", "unit_cost": "2500 dollar"},
                 ),
-                'TPUv1': lambda: _record(
+                "TPUv1": lambda: _record(
                     "HardwareNode",
-                    'Cloud.TPUv1',
-                    'Google TPU v1',
+                    "Cloud.TPUv1",
+                    "Google TPU v1",
                     {
-                        'int8': ('92 TOPS', 92000000000000.0),
+                        "int8": ("92 TOPS", 92000000000000.0),
                     },
-                    ('34.0 GB/s', 34000000000.0),
-                    ('8 GiB', 8589934592),
-                    ('92 TOPS', 92000000000000.0),
-                    {'tdp': '75 W', 'dispatch_tax': '0.05 ms'},
+                    ("34.0 GB/s", 34000000000.0),
+                    ("8 GiB", 8589934592),
+                    ("92 TOPS", 92000000000000.0),
+                    {"tdp": "75 W", "dispatch_tax": "0.05 ms"},
                 ),
-                'TPUv2': lambda: _record(
+                "TPUv2": lambda: _record(
                     "HardwareNode",
-                    'Cloud.TPUv2',
-                    'Google TPU v2',
+                    "Cloud.TPUv2",
+                    "Google TPU v2",
                     {
-                        'bf16': ('46.0 TFLOPs/s', 46000000000000.0),
+                        "bf16": ("46.0 TFLOPs/s", 46000000000000.0),
                     },
-                    ('700.0 GB/s', 700000000000.0),
-                    ('16 GiB', 17179869184),
-                    ('46.0 TFLOPs/s', 46000000000000.0),
-                    {'tdp': '280 W', 'dispatch_tax': '0.04 ms'},
+                    ("700.0 GB/s", 700000000000.0),
+                    ("16 GiB", 17179869184),
+                    ("46.0 TFLOPs/s", 46000000000000.0),
+                    {"tdp": "280 W", "dispatch_tax": "0.04 ms"},
                 ),
-                'TPUv3': lambda: _record(
+                "TPUv3": lambda: _record(
                     "HardwareNode",
-                    'Cloud.TPUv3',
-                    'Google TPU v3',
+                    "Cloud.TPUv3",
+                    "Google TPU v3",
                     {
-                        'bf16': ('123.0 TFLOPs/s', 123000000000000.0),
+                        "bf16": ("123.0 TFLOPs/s", 123000000000000.0),
                     },
-                    ('900.0 GB/s', 900000000000.0),
-                    ('32 GiB', 34359738368),
-                    ('123.0 TFLOPs/s', 123000000000000.0),
-                    {'tdp': '450 W', 'dispatch_tax': '0.04 ms'},
-                    nvlink=_record("IOInterconnect", 'Cloud.TPUv3.nvlink', {'name': 'ICI', 'bandwidth': 280000000000.0, 'direction': 'per_direction'}, {'name': 'ICI', 'bandwidth': '280.0 GB/s', 'direction': 'per_direction'}),
+                    ("900.0 GB/s", 900000000000.0),
+                    ("32 GiB", 34359738368),
+                    ("123.0 TFLOPs/s", 123000000000000.0),
+                    {"tdp": "450 W", "dispatch_tax": "0.04 ms"},
+                    nvlink=_record(
+                        "IOInterconnect",
+                        "Cloud.TPUv3.nvlink",
+                        {"name": "ICI", "bandwidth": 280000000000.0, "direction": "per_direction"},
+                        {"name": "ICI", "bandwidth": "280.0 GB/s", "direction": "per_direction"},
+                    ),
                 ),
-                'TPUv4': lambda: _record(
+                "TPUv4": lambda: _record(
                     "HardwareNode",
-                    'Cloud.TPUv4',
-                    'Google TPU v4',
+                    "Cloud.TPUv4",
+                    "Google TPU v4",
                     {
-                        'bf16': ('275.0 TFLOPs/s', 275000000000000.0),
+                        "bf16": ("275.0 TFLOPs/s", 275000000000000.0),
                     },
-                    ('1200.0 GB/s', 1200000000000.0),
-                    ('32 GiB', 34359738368),
-                    ('275.0 TFLOPs/s', 275000000000000.0),
-                    {'tdp': '200 W', 'dispatch_tax': '0.04 ms'},
-                    nvlink=_record("IOInterconnect", 'Cloud.TPUv4.nvlink', {'name': 'ICI', 'bandwidth': 300000000000.0, 'direction': 'per_direction'}, {'name': 'ICI', 'bandwidth': '300.0 GB/s', 'direction': 'per_direction'}),
+                    ("1200.0 GB/s", 1200000000000.0),
+                    ("32 GiB", 34359738368),
+                    ("275.0 TFLOPs/s", 275000000000000.0),
+                    {"tdp": "200 W", "dispatch_tax": "0.04 ms"},
+                    nvlink=_record(
+                        "IOInterconnect",
+                        "Cloud.TPUv4.nvlink",
+                        {"name": "ICI", "bandwidth": 300000000000.0, "direction": "per_direction"},
+                        {"name": "ICI", "bandwidth": "300.0 GB/s", "direction": "per_direction"},
+                    ),
                 ),
-                'TPUv5p': lambda: _record(
+                "TPUv5p": lambda: _record(
                     "HardwareNode",
-                    'Cloud.TPUv5p',
-                    'Google TPU v5p',
+                    "Cloud.TPUv5p",
+                    "Google TPU v5p",
                     {
-                        'int8': ('918 TOPS', 918000000000000.0),
+                        "int8": ("918 TOPS", 918000000000000.0),
                     },
-                    ('2.76 TB/s', 2760000000000.0),
-                    ('95 GiB', 102005473280),
-                    ('459.0 TFLOPs/s', 459000000000000.0),
-                    {'tdp': '300 W', 'dispatch_tax': '0.04 ms'},
-                    nvlink=_record("IOInterconnect", 'Cloud.TPUv5p.nvlink', {'name': 'ICI', 'bandwidth': 1200000000000.0, 'direction': 'bidirectional_total'}, {'name': 'ICI', 'bandwidth': '1200.0 GB/s', 'direction': 'bidirectional_total'}),
+                    ("2.76 TB/s", 2760000000000.0),
+                    ("95 GiB", 102005473280),
+                    ("459.0 TFLOPs/s", 459000000000000.0),
+                    {"tdp": "300 W", "dispatch_tax": "0.04 ms"},
+                    nvlink=_record(
+                        "IOInterconnect",
+                        "Cloud.TPUv5p.nvlink",
+                        {"name": "ICI", "bandwidth": 1200000000000.0, "direction": "bidirectional_total"},
+                        {"name": "ICI", "bandwidth": "1200.0 GB/s", "direction": "bidirectional_total"},
+                    ),
                 ),
-                'TPUv6': lambda: _record(
+                "TPUv6": lambda: _record(
                     "HardwareNode",
-                    'Cloud.TPUv6',
-                    'Google TPU v6e (Trillium)',
-                    {
-                    },
-                    ('1638.0 GB/s', 1638000000000.0),
-                    ('32 GiB', 34359738368),
-                    ('918.0 TFLOPs/s', 918000000000000.0),
-                    {'tdp': '300 W', 'dispatch_tax': '0.04 ms'},
-                    nvlink=_record("IOInterconnect", 'Cloud.TPUv6.nvlink', {'name': 'ICI', 'bandwidth': 800000000000.0, 'direction': 'bidirectional_total'}, {'name': 'ICI', 'bandwidth': '800.0 GB/s', 'direction': 'bidirectional_total'}),
+                    "Cloud.TPUv6",
+                    "Google TPU v6e (Trillium)",
+                    {},
+                    ("1638.0 GB/s", 1638000000000.0),
+                    ("32 GiB", 34359738368),
+                    ("918.0 TFLOPs/s", 918000000000000.0),
+                    {"tdp": "300 W", "dispatch_tax": "0.04 ms"},
+                    nvlink=_record(
+                        "IOInterconnect",
+                        "Cloud.TPUv6.nvlink",
+                        {"name": "ICI", "bandwidth": 800000000000.0, "direction": "bidirectional_total"},
+                        {"name": "ICI", "bandwidth": "800.0 GB/s", "direction": "bidirectional_total"},
+                    ),
                 ),
-                'Trainium2': lambda: _record(
+                "Trainium2": lambda: _record(
                     "HardwareNode",
-                    'Cloud.Trainium2',
-                    'AWS Trainium 2',
+                    "Cloud.Trainium2",
+                    "AWS Trainium 2",
                     {
-                        'fp8': ('760.0 TFLOPs/s', 760000000000000.0),
+                        "fp8": ("760.0 TFLOPs/s", 760000000000000.0),
                     },
-                    ('2.4 TB/s', 2400000000000.0),
-                    ('96 GiB', 103079215104),
-                    ('380.0 TFLOPs/s', 380000000000000.0),
-                    {'tdp': '500 W', 'dispatch_tax': '0.02 ms'},
+                    ("2.4 TB/s", 2400000000000.0),
+                    ("96 GiB", 103079215104),
+                    ("380.0 TFLOPs/s", 380000000000000.0),
+                    {"tdp": "500 W", "dispatch_tax": "0.02 ms"},
                 ),
-                'Untether_speedAI240': lambda: _record(
+                "Untether_speedAI240": lambda: _record(
                     "HardwareNode",
-                    'Cloud.Untether_speedAI240',
-                    'Untether AI speedAI240',
+                    "Cloud.Untether_speedAI240",
+                    "Untether AI speedAI240",
                     {
-                        'bf16': ('1.0 PFLOPs/s', 1000000000000000.0),
+                        "bf16": ("1.0 PFLOPs/s", 1000000000000000.0),
                     },
-                    ('1.0 PB/s', 1000000000000000.0),
-                    ('238 MiB', 249561088),
-                    ('2.0 PFLOPs/s', 2000000000000000.0),
-                    {'dispatch_tax': '0.001 ms'},
+                    ("1.0 PB/s", 1000000000000000.0),
+                    ("238 MiB", 249561088),
+                    ("2.0 PFLOPs/s", 2000000000000000.0),
+                    {"dispatch_tax": "0.001 ms"},
                 ),
-                'V100': lambda: _record(
+                "V100": lambda: _record(
                     "HardwareNode",
-                    'Cloud.V100',
-                    'NVIDIA V100',
+                    "Cloud.V100",
+                    "NVIDIA V100",
                     {
-                        'fp32': ('15.7 TFLOPs/s', 15700000000000.0),
+                        "fp32": ("15.7 TFLOPs/s", 15700000000000.0),
                     },
-                    ('900.0 GB/s', 900000000000.0),
-                    ('32 GiB', 34359738368),
-                    ('125.0 TFLOPs/s', 125000000000000.0),
-                    {'tdp': '300 W', 'dispatch_tax': '0.02 ms', 'unit_cost': '10000 dollar'},
-                    interconnect=_record("IOInterconnect", 'Cloud.V100.interconnect', {'name': 'PCIe Gen3 x16', 'bandwidth': 15750000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen3 x16', 'bandwidth': '15.75 GB/s', 'direction': 'per_direction'}),
-                    nvlink=_record("IOInterconnect", 'Cloud.V100.nvlink', {'name': 'NVLink 2.0', 'bandwidth': 300000000000.0, 'direction': 'bidirectional_total', 'latency': 500}, {'name': 'NVLink 2.0', 'bandwidth': '300.0 GB/s', 'direction': 'bidirectional_total', 'latency': '500 ns'}),
+                    ("900.0 GB/s", 900000000000.0),
+                    ("32 GiB", 34359738368),
+                    ("125.0 TFLOPs/s", 125000000000000.0),
+                    {"tdp": "300 W", "dispatch_tax": "0.02 ms", "unit_cost": "10000 dollar"},
+                    interconnect=_record(
+                        "IOInterconnect",
+                        "Cloud.V100.interconnect",
+                        {"name": "PCIe Gen3 x16", "bandwidth": 15750000000.0, "direction": "per_direction"},
+                        {"name": "PCIe Gen3 x16", "bandwidth": "15.75 GB/s", "direction": "per_direction"},
+                    ),
+                    nvlink=_record(
+                        "IOInterconnect",
+                        "Cloud.V100.nvlink",
+                        {
+                            "name": "NVLink 2.0",
+                            "bandwidth": 300000000000.0,
+                            "direction": "bidirectional_total",
+                            "latency": 500,
+                        },
+                        {
+                            "name": "NVLink 2.0",
+                            "bandwidth": "300.0 GB/s",
+                            "direction": "bidirectional_total",
+                            "latency": "500 ns",
+                        },
+                    ),
                 ),
-                'V100_PCIe': lambda: _record(
+                "V100_PCIe": lambda: _record(
                     "HardwareNode",
-                    'Cloud.V100_PCIe',
-                    'NVIDIA V100 PCIe',
+                    "Cloud.V100_PCIe",
+                    "NVIDIA V100 PCIe",
                     {
-                        'fp32': ('14.0 TFLOPs/s', 14000000000000.0),
+                        "fp32": ("14.0 TFLOPs/s", 14000000000000.0),
                     },
-                    ('900.0 GB/s', 900000000000.0),
-                    ('32 GiB', 34359738368),
-                    ('112.0 TFLOPs/s', 112000000000000.0),
-                    {'tdp': '250 W', 'dispatch_tax': '0.02 ms', 'unit_cost': '10000 dollar'},
-                    interconnect=_record("IOInterconnect", 'Cloud.V100_PCIe.interconnect', {'name': 'PCIe Gen3 x16', 'bandwidth': 15750000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen3 x16', 'bandwidth': '15.75 GB/s', 'direction': 'per_direction'}),
+                    ("900.0 GB/s", 900000000000.0),
+                    ("32 GiB", 34359738368),
+                    ("112.0 TFLOPs/s", 112000000000000.0),
+                    {"tdp": "250 W", "dispatch_tax": "0.02 ms", "unit_cost": "10000 dollar"},
+                    interconnect=_record(
+                        "IOInterconnect",
+                        "Cloud.V100_PCIe.interconnect",
+                        {"name": "PCIe Gen3 x16", "bandwidth": 15750000000.0, "direction": "per_direction"},
+                        {"name": "PCIe Gen3 x16", "bandwidth": "15.75 GB/s", "direction": "per_direction"},
+                    ),
                 ),
             },
             lazy=True,
         ),
-        'Workstation': Namespace(
+        "Workstation": Namespace(
             "Hardware.Workstation",
             {
-                'DGX_Spark': lambda: _record(
+                "DGX_Spark": lambda: _record(
                     "HardwareNode",
-                    'Workstation.DGX_Spark',
-                    'NVIDIA DGX Spark (GB10)',
+                    "Workstation.DGX_Spark",
+                    "NVIDIA DGX Spark (GB10)",
                     {
-                        'fp8': ('250.0 TFLOPs/s', 250000000000000.0),
-                        'fp4': ('500.0 TFLOPs/s', 500000000000000.0),
-                        'fp4_sparse': ('1000.0 TFLOPs/s', 1000000000000000.0),
+                        "fp8": ("250.0 TFLOPs/s", 250000000000000.0),
+                        "fp4": ("500.0 TFLOPs/s", 500000000000000.0),
+                        "fp4_sparse": ("1000.0 TFLOPs/s", 1000000000000000.0),
                     },
-                    ('273.0 GB/s', 273000000000.0),
-                    ('128 GiB', 137438953472),
-                    ('125.0 TFLOPs/s', 125000000000000.0),
-                    {'tdp': '200 W', 'dispatch_tax': '0.01 ms', 'unit_cost': '3000 dollar', 'unit_cost_max': '5000 dollar'},
+                    ("273.0 GB/s", 273000000000.0),
+                    ("128 GiB", 137438953472),
+                    ("125.0 TFLOPs/s", 125000000000000.0),
+                    {
+                        "tdp": "200 W",
+                        "dispatch_tax": "0.01 ms",
+                        "unit_cost": "3000 dollar",
+                        "unit_cost_max": "5000 dollar",
+                    },
                 ),
-                'GTX580_3GB': lambda: _record(
+                "GTX580_3GB": lambda: _record(
                     "HardwareNode",
-                    'Workstation.GTX580_3GB',
-                    'NVIDIA GeForce GTX 580 (3 GB)',
+                    "Workstation.GTX580_3GB",
+                    "NVIDIA GeForce GTX 580 (3 GB)",
                     {
-                        'fp32': ('1.5811 TFLOPs/s', 1581100000000.0),
+                        "fp32": ("1.5811 TFLOPs/s", 1581100000000.0),
                     },
-                    ('192.4 GB/s', 192400000000.0),
-                    ('3 GiB', 3221225472),
-                    ('1.5811 TFLOPs/s', 1581100000000.0),
-                    {'tdp': '244 W', 'dispatch_tax': '0.01 ms'},
-                    interconnect=_record("IOInterconnect", 'Workstation.GTX580_3GB.interconnect', {'name': 'PCIe Gen2 x16', 'bandwidth': 8000000000.0, 'direction': 'per_direction'}, {'name': 'PCIe Gen2 x16', 'bandwidth': '8.0 GB/s', 'direction': 'per_direction'}),
+                    ("192.4 GB/s", 192400000000.0),
+                    ("3 GiB", 3221225472),
+                    ("1.5811 TFLOPs/s", 1581100000000.0),
+                    {"tdp": "244 W", "dispatch_tax": "0.01 ms"},
+                    interconnect=_record(
+                        "IOInterconnect",
+                        "Workstation.GTX580_3GB.interconnect",
+                        {"name": "PCIe Gen2 x16", "bandwidth": 8000000000.0, "direction": "per_direction"},
+                        {"name": "PCIe Gen2 x16", "bandwidth": "8.0 GB/s", "direction": "per_direction"},
+                    ),
                 ),
-                'MacBookM3Max': lambda: _record(
+                "MacBookM3Max": lambda: _record(
                     "HardwareNode",
-                    'Workstation.MacBookM3Max',
-                    'MacBook Pro (M3 Max)',
-                    {
-                    },
-                    ('400.0 GB/s', 400000000000.0),
-                    ('128 GiB', 137438953472),
-                    ('14.2 TFLOPs/s', 14200000000000.0),
-                    {'tdp': '100 W', 'dispatch_tax': '0.05 ms'},
+                    "Workstation.MacBookM3Max",
+                    "MacBook Pro (M3 Max)",
+                    {},
+                    ("400.0 GB/s", 400000000000.0),
+                    ("128 GiB", 137438953472),
+                    ("14.2 TFLOPs/s", 14200000000000.0),
+                    {"tdp": "100 W", "dispatch_tax": "0.05 ms"},
                 ),
             },
             lazy=True,
         ),
-        'Mobile': Namespace(
+        "Mobile": Namespace(
             "Hardware.Mobile",
             {
-                'AppleM2': lambda: _record(
+                "AppleM2": lambda: _record(
                     "HardwareNode",
-                    'Mobile.AppleM2',
-                    'Apple M2 Neural Engine',
-                    {
-                    },
-                    ('100.0 GB/s', 100000000000.0),
-                    ('16 GiB', 17179869184),
-                    ('15.8 TOPS', 15800000000000.0),
-                    {'tdp': '20 W', 'dispatch_tax': '1.5 ms'},
+                    "Mobile.AppleM2",
+                    "Apple M2 Neural Engine",
+                    {},
+                    ("100.0 GB/s", 100000000000.0),
+                    ("16 GiB", 17179869184),
+                    ("15.8 TOPS", 15800000000000.0),
+                    {"tdp": "20 W", "dispatch_tax": "1.5 ms"},
                 ),
-                'Pixel8': lambda: _record(
+                "Pixel8": lambda: _record(
                     "HardwareNode",
-                    'Mobile.Pixel8',
-                    'Google Pixel 8 (Tensor G3)',
-                    {
-                    },
-                    ('60.0 GB/s', 60000000000.0),
-                    ('8 GiB', 8589934592),
-                    ('15 TOPS', 15000000000000.0),
-                    {'tdp': '5 W', 'dispatch_tax': '1.2 ms'},
+                    "Mobile.Pixel8",
+                    "Google Pixel 8 (Tensor G3)",
+                    {},
+                    ("60.0 GB/s", 60000000000.0),
+                    ("8 GiB", 8589934592),
+                    ("15 TOPS", 15000000000000.0),
+                    {"tdp": "5 W", "dispatch_tax": "1.2 ms"},
                 ),
-                'Snapdragon8Gen3': lambda: _record(
+                "Snapdragon8Gen3": lambda: _record(
                     "HardwareNode",
-                    'Mobile.Snapdragon8Gen3',
-                    'Snapdragon 8 Gen 3',
-                    {
-                    },
-                    ('77.0 GB/s', 77000000000.0),
-                    ('12 GiB', 12884901888),
-                    ('45 TOPS', 45000000000000.0),
-                    {'tdp': '5 W', 'dispatch_tax': '1.5 ms'},
+                    "Mobile.Snapdragon8Gen3",
+                    "Snapdragon 8 Gen 3",
+                    {},
+                    ("77.0 GB/s", 77000000000.0),
+                    ("12 GiB", 12884901888),
+                    ("45 TOPS", 45000000000000.0),
+                    {"tdp": "5 W", "dispatch_tax": "1.5 ms"},
                 ),
-                'iPhone15Pro': lambda: _record(
+                "iPhone15Pro": lambda: _record(
                     "HardwareNode",
-                    'Mobile.iPhone15Pro',
-                    'iPhone 15 Pro (A17 Pro)',
-                    {
-                    },
-                    ('51.2 GB/s', 51200000000.0),
-                    ('8 GiB', 8589934592),
-                    ('35 TOPS', 35000000000000.0),
-                    {'tdp': '5 W', 'dispatch_tax': '1.0 ms'},
+                    "Mobile.iPhone15Pro",
+                    "iPhone 15 Pro (A17 Pro)",
+                    {},
+                    ("51.2 GB/s", 51200000000.0),
+                    ("8 GiB", 8589934592),
+                    ("35 TOPS", 35000000000000.0),
+                    {"tdp": "5 W", "dispatch_tax": "1.0 ms"},
                 ),
             },
             lazy=True,
         ),
-        'Edge': Namespace(
+        "Edge": Namespace(
             "Hardware.Edge",
             {
-                'Coral': lambda: _record(
+                "Coral": lambda: _record(
                     "HardwareNode",
-                    'Edge.Coral',
-                    'Google Coral Edge TPU',
-                    {
-                    },
-                    ('8.0 GB/s', 8000000000.0),
-                    ('1 GiB', 1073741824),
-                    ('4 TOPS', 4000000000000.0),
-                    {'tdp': '2 W', 'dispatch_tax': '1.0 ms'},
+                    "Edge.Coral",
+                    "Google Coral Edge TPU",
+                    {},
+                    ("8.0 GB/s", 8000000000.0),
+                    ("1 GiB", 1073741824),
+                    ("4 TOPS", 4000000000000.0),
+                    {"tdp": "2 W", "dispatch_tax": "1.0 ms"},
                 ),
-                'DriveThor': lambda: _record(
+                "DriveThor": lambda: _record(
                     "HardwareNode",
-                    'Edge.DriveThor',
-                    'NVIDIA DRIVE Thor',
+                    "Edge.DriveThor",
+                    "NVIDIA DRIVE Thor",
                     {
-                        'fp8': ('1000.0 TFLOPs/s', 1000000000000000.0),
-                        'int8': ('1000 TOPS', 1000000000000000.0),
-                        'fp4': ('2000.0 TFLOPs/s', 2000000000000000.0),
+                        "fp8": ("1000.0 TFLOPs/s", 1000000000000000.0),
+                        "int8": ("1000 TOPS", 1000000000000000.0),
+                        "fp4": ("2000.0 TFLOPs/s", 2000000000000000.0),
                     },
-                    ('546.0 GB/s', 546000000000.0),
-                    ('64 GiB', 68719476736),
-                    ('1000.0 TFLOPs/s', 1000000000000000.0),
-                    {'tdp': '100 W', 'tdp_min': '50 W', 'tdp_max': '150 W', 'dispatch_tax': '0.1 ms'},
-                    interconnect=_record("IOInterconnect", 'Edge.DriveThor.interconnect', {'name': 'Automotive 100G Ethernet and PCIe Gen5', 'bandwidth': 12500000000, 'direction': 'per_direction'}, {'name': 'Automotive 100G Ethernet and PCIe Gen5', 'bandwidth': '100 Gbps', 'direction': 'per_direction'}),
+                    ("546.0 GB/s", 546000000000.0),
+                    ("64 GiB", 68719476736),
+                    ("1000.0 TFLOPs/s", 1000000000000000.0),
+                    {"tdp": "100 W", "tdp_min": "50 W", "tdp_max": "150 W", "dispatch_tax": "0.1 ms"},
+                    interconnect=_record(
+                        "IOInterconnect",
+                        "Edge.DriveThor.interconnect",
+                        {
+                            "name": "Automotive 100G Ethernet and PCIe Gen5",
+                            "bandwidth": 12500000000,
+                            "direction": "per_direction",
+                        },
+                        {
+                            "name": "Automotive 100G Ethernet and PCIe Gen5",
+                            "bandwidth": "100 Gbps",
+                            "direction": "per_direction",
+                        },
+                    ),
                 ),
-                'GenericServer': lambda: _record(
+                "GenericServer": lambda: _record(
                     "HardwareNode",
-                    'Edge.GenericServer',
-                    'Edge Server',
-                    {
-                    },
-                    ('100.0 GB/s', 100000000000.0),
-                    ('128 GiB', 137438953472),
-                    ('1.0 TFLOPs/s', 1000000000000.0),
-                    {'tdp': '300 W', 'dispatch_tax': '0.1 ms'},
+                    "Edge.GenericServer",
+                    "Edge Server",
+                    {},
+                    ("100.0 GB/s", 100000000000.0),
+                    ("128 GiB", 137438953472),
+                    ("1.0 TFLOPs/s", 1000000000000.0),
+                    {"tdp": "300 W", "dispatch_tax": "0.1 ms"},
                 ),
-                'JetsonAGXOrin': lambda: _record(
+                "JetsonAGXOrin": lambda: _record(
                     "HardwareNode",
-                    'Edge.JetsonAGXOrin',
-                    'NVIDIA Jetson AGX Orin',
+                    "Edge.JetsonAGXOrin",
+                    "NVIDIA Jetson AGX Orin",
                     {
-                        'int8': ('275 TOPS', 275000000000000.0),
-                        'fp16': ('43.0 TFLOPs/s', 43000000000000.0),
+                        "int8": ("275 TOPS", 275000000000000.0),
+                        "fp16": ("43.0 TFLOPs/s", 43000000000000.0),
                     },
-                    ('204.0 GB/s', 204000000000.0),
-                    ('64 GiB', 68719476736),
-                    ('275 TOPS', 275000000000000.0),
-                    {'tdp': '60 W', 'tdp_min': '15 W', 'tdp_max': '60 W', 'dispatch_tax': '0.2 ms'},
+                    ("204.0 GB/s", 204000000000.0),
+                    ("64 GiB", 68719476736),
+                    ("275 TOPS", 275000000000000.0),
+                    {"tdp": "60 W", "tdp_min": "15 W", "tdp_max": "60 W", "dispatch_tax": "0.2 ms"},
                 ),
-                'JetsonOrinNX': lambda: _record(
+                "JetsonOrinNX": lambda: _record(
                     "HardwareNode",
-                    'Edge.JetsonOrinNX',
-                    'NVIDIA Jetson Orin NX',
+                    "Edge.JetsonOrinNX",
+                    "NVIDIA Jetson Orin NX",
                     {
-                        'int8': ('100 TOPS', 100000000000000.0),
+                        "int8": ("100 TOPS", 100000000000000.0),
                     },
-                    ('102.0 GB/s', 102000000000.0),
-                    ('16 GiB', 17179869184),
-                    ('25.0 TFLOPs/s', 25000000000000.0),
-                    {'tdp': '25 W', 'tdp_min': '10 W', 'tdp_max': '25 W', 'dispatch_tax': '0.2 ms'},
+                    ("102.0 GB/s", 102000000000.0),
+                    ("16 GiB", 17179869184),
+                    ("25.0 TFLOPs/s", 25000000000000.0),
+                    {"tdp": "25 W", "tdp_min": "10 W", "tdp_max": "25 W", "dispatch_tax": "0.2 ms"},
                 ),
-                'JetsonOrinNano': lambda: _record(
+                "JetsonOrinNano": lambda: _record(
                     "HardwareNode",
-                    'Edge.JetsonOrinNano',
-                    'NVIDIA Jetson Orin Nano',
+                    "Edge.JetsonOrinNano",
+                    "NVIDIA Jetson Orin Nano",
                     {
-                        'int8': ('40 TOPS', 40000000000000.0),
+                        "int8": ("40 TOPS", 40000000000000.0),
                     },
-                    ('68.0 GB/s', 68000000000.0),
-                    ('8 GiB', 8589934592),
-                    ('10.0 TFLOPs/s', 10000000000000.0),
-                    {'tdp': '15 W', 'tdp_min': '7 W', 'tdp_max': '15 W', 'dispatch_tax': '0.2 ms'},
+                    ("68.0 GB/s", 68000000000.0),
+                    ("8 GiB", 8589934592),
+                    ("10.0 TFLOPs/s", 10000000000000.0),
+                    {"tdp": "15 W", "tdp_min": "7 W", "tdp_max": "15 W", "dispatch_tax": "0.2 ms"},
                 ),
-                'NUC_Movidius': lambda: _record(
+                "NUC_Movidius": lambda: _record(
                     "HardwareNode",
-                    'Edge.NUC_Movidius',
-                    'Intel NUC + Movidius',
-                    {
-                    },
-                    ('25.0 GB/s', 25000000000.0),
-                    ('16 GiB', 17179869184),
-                    ('1 TOPS', 1000000000000.0),
-                    {'tdp': '15 W', 'dispatch_tax': '2.0 ms'},
+                    "Edge.NUC_Movidius",
+                    "Intel NUC + Movidius",
+                    {},
+                    ("25.0 GB/s", 25000000000.0),
+                    ("16 GiB", 17179869184),
+                    ("1 TOPS", 1000000000000.0),
+                    {"tdp": "15 W", "dispatch_tax": "2.0 ms"},
                 ),
-                'RoboTaxi': lambda: _record(
+                "RoboTaxi": lambda: _record(
                     "HardwareNode",
-                    'Edge.RoboTaxi',
-                    'RoboTaxi Reference Compute (NVIDIA DRIVE AGX Orin class)',
+                    "Edge.RoboTaxi",
+                    "RoboTaxi Reference Compute (NVIDIA DRIVE AGX Orin class)",
                     {
-                        'int8': ('254 TOPS', 254000000000000.0),
+                        "int8": ("254 TOPS", 254000000000000.0),
                     },
-                    ('200.0 GB/s', 200000000000.0),
-                    ('32 GiB', 34359738368),
-                    ('5.2 TFLOPs/s', 5200000000000.0),
-                    {'tdp': '60 W', 'tdp_min': '30 W', 'tdp_max': '120 W', 'dispatch_tax': '0.2 ms'},
-                    interconnect=_record("IOInterconnect", 'Edge.RoboTaxi.interconnect', {'name': 'Automotive sensor and Ethernet I/O', 'bandwidth': 3750000000, 'direction': 'per_direction'}, {'name': 'Automotive sensor and Ethernet I/O', 'bandwidth': '30 Gbps', 'direction': 'per_direction'}),
+                    ("200.0 GB/s", 200000000000.0),
+                    ("32 GiB", 34359738368),
+                    ("5.2 TFLOPs/s", 5200000000000.0),
+                    {"tdp": "60 W", "tdp_min": "30 W", "tdp_max": "120 W", "dispatch_tax": "0.2 ms"},
+                    interconnect=_record(
+                        "IOInterconnect",
+                        "Edge.RoboTaxi.interconnect",
+                        {
+                            "name": "Automotive sensor and Ethernet I/O",
+                            "bandwidth": 3750000000,
+                            "direction": "per_direction",
+                        },
+                        {
+                            "name": "Automotive sensor and Ethernet I/O",
+                            "bandwidth": "30 Gbps",
+                            "direction": "per_direction",
+                        },
+                    ),
                 ),
             },
             lazy=True,
         ),
-        'Tiny': Namespace(
+        "Tiny": Namespace(
             "Hardware.Tiny",
             {
-                'ESP32_S3': lambda: _record(
+                "ESP32_S3": lambda: _record(
                     "HardwareNode",
-                    'Tiny.ESP32_S3',
-                    'ESP32-S3 (AI)',
+                    "Tiny.ESP32_S3",
+                    "ESP32-S3 (AI)",
                     {
-                        'int8': ('0.0024 TOPS', 2400000000.0),
+                        "int8": ("0.0024 TOPS", 2400000000.0),
                     },
-                    ('0.08 GB/s', 80000000.0),
-                    ('4 MiB', 4194304),
-                    ('0.0005 TFLOPs/s', 500000000.0),
-                    {'tdp': '0.4 W', 'tdp_min': '0.05 W', 'tdp_max': '1.2 W', 'dispatch_tax': '1.0 ms'},
+                    ("0.08 GB/s", 80000000.0),
+                    ("4 MiB", 4194304),
+                    ("0.0005 TFLOPs/s", 500000000.0),
+                    {"tdp": "0.4 W", "tdp_min": "0.05 W", "tdp_max": "1.2 W", "dispatch_tax": "1.0 ms"},
                 ),
-                'HimaxWE1': lambda: _record(
+                "HimaxWE1": lambda: _record(
                     "HardwareNode",
-                    'Tiny.HimaxWE1',
-                    'Himax WE-I Plus',
-                    {
-                    },
-                    ('0.1 GB/s', 100000000.0),
-                    ('2 MiB', 2097152),
-                    ('0.0002 TFLOPs/s', 200000000.0),
-                    {'tdp': '0.005 W', 'dispatch_tax': '2.0 ms'},
+                    "Tiny.HimaxWE1",
+                    "Himax WE-I Plus",
+                    {},
+                    ("0.1 GB/s", 100000000.0),
+                    ("2 MiB", 2097152),
+                    ("0.0002 TFLOPs/s", 200000000.0),
+                    {"tdp": "0.005 W", "dispatch_tax": "2.0 ms"},
                 ),
-                'LockstepSafetyMCU_Reference': lambda: _record(
+                "LockstepSafetyMCU_Reference": lambda: _record(
                     "HardwareNode",
-                    'Tiny.LockstepSafetyMCU_Reference',
-                    'Lockstep safety MCU (reference class)',
-                    {
-                    },
-                    ('1.6 GB/s', 1600000000.0),
-                    ('4 MiB', 4194304),
-                    ('0.0008 TFLOPs/s', 800000000.0),
-                    {'tdp': '1.0 W', 'tdp_min': '0.2 W', 'tdp_max': '1.5 W', 'dispatch_tax': '0.001 ms'},
+                    "Tiny.LockstepSafetyMCU_Reference",
+                    "Lockstep safety MCU (reference class)",
+                    {},
+                    ("1.6 GB/s", 1600000000.0),
+                    ("4 MiB", 4194304),
+                    ("0.0008 TFLOPs/s", 800000000.0),
+                    {"tdp": "1.0 W", "tdp_min": "0.2 W", "tdp_max": "1.5 W", "dispatch_tax": "0.001 ms"},
                 ),
-                'OuraRing': lambda: _record(
+                "OuraRing": lambda: _record(
                     "HardwareNode",
-                    'Tiny.OuraRing',
-                    'Oura Ring 4 (wearable reference profile)',
+                    "Tiny.OuraRing",
+                    "Oura Ring 4 (wearable reference profile)",
                     {
-                        'int8': ('0.0002 TOPS', 200000000.0),
+                        "int8": ("0.0002 TOPS", 200000000.0),
                     },
-                    ('0.08 GB/s', 80000000.0),
-                    ('2 MiB', 2097152),
-                    ('0.0001 TFLOPs/s', 100000000.0),
-                    {'tdp': '0.02 W', 'tdp_min': '1e-4 W', 'tdp_max': '0.05 W', 'dispatch_tax': '2.0 ms'},
+                    ("0.08 GB/s", 80000000.0),
+                    ("2 MiB", 2097152),
+                    ("0.0001 TFLOPs/s", 100000000.0),
+                    {"tdp": "0.02 W", "tdp_min": "1e-4 W", "tdp_max": "0.05 W", "dispatch_tax": "2.0 ms"},
                 ),
-                'STM32F4': lambda: _record(
+                "STM32F4": lambda: _record(
                     "HardwareNode",
-                    'Tiny.STM32F4',
-                    'STM32F407 (Cortex-M4F)',
-                    {
-                    },
-                    ('672.0 MB/s', 672000000.0),
-                    ('192 KiB', 196608),
-                    ('168.0 MFLOPs/s', 168000000.0),
-                    {'dispatch_tax': '0.01 ms'},
+                    "Tiny.STM32F4",
+                    "STM32F407 (Cortex-M4F)",
+                    {},
+                    ("672.0 MB/s", 672000000.0),
+                    ("192 KiB", 196608),
+                    ("168.0 MFLOPs/s", 168000000.0),
+                    {"dispatch_tax": "0.01 ms"},
                 ),
-                'nRF52840': lambda: _record(
+                "nRF52840": lambda: _record(
                     "HardwareNode",
-                    'Tiny.nRF52840',
-                    'Nordic nRF52840 (Cortex-M4F)',
+                    "Tiny.nRF52840",
+                    "Nordic nRF52840 (Cortex-M4F)",
                     {
-                        'int8': ('0.000128 TOPS', 128000000.0),
+                        "int8": ("0.000128 TOPS", 128000000.0),
                     },
-                    ('0.064 GB/s', 64000000.0),
-                    ('1 MiB', 1048576),
-                    ('6.4e-05 TFLOPs/s', 64000000.0),
-                    {'tdp': '0.015 W', 'dispatch_tax': '0.5 ms'},
+                    ("0.064 GB/s", 64000000.0),
+                    ("1 MiB", 1048576),
+                    ("6.4e-05 TFLOPs/s", 64000000.0),
+                    {"tdp": "0.015 W", "dispatch_tax": "0.5 ms"},
                 ),
             },
             lazy=True,
@@ -755,9 +951,24 @@ Hardware = Namespace(
                 "Storage": Namespace(
                     "Hardware.Tech.Storage",
                     {
-                        'NvmeGen4': lambda: _record("StorageTier", 'Hardware.Tech.Storage.NvmeGen4', {'name': 'NVMe SSD, PCIe Gen4', 'bandwidth': 7000000000.0}, {'name': 'NVMe SSD, PCIe Gen4', 'bandwidth': '7.0 GB/s'}),
-                        'NvmeGen5': lambda: _record("StorageTier", 'Hardware.Tech.Storage.NvmeGen5', {'name': 'NVMe SSD, PCIe Gen5', 'bandwidth': 14000000000.0}, {'name': 'NVMe SSD, PCIe Gen5', 'bandwidth': '14.0 GB/s'}),
-                        'HostDram': lambda: _record("StorageTier", 'Hardware.Tech.Storage.HostDram', {'name': 'Host DRAM', 'bandwidth': 200000000000.0}, {'name': 'Host DRAM', 'bandwidth': '200.0 GB/s'}),
+                        "NvmeGen4": lambda: _record(
+                            "StorageTier",
+                            "Hardware.Tech.Storage.NvmeGen4",
+                            {"name": "NVMe SSD, PCIe Gen4", "bandwidth": 7000000000.0},
+                            {"name": "NVMe SSD, PCIe Gen4", "bandwidth": "7.0 GB/s"},
+                        ),
+                        "NvmeGen5": lambda: _record(
+                            "StorageTier",
+                            "Hardware.Tech.Storage.NvmeGen5",
+                            {"name": "NVMe SSD, PCIe Gen5", "bandwidth": 14000000000.0},
+                            {"name": "NVMe SSD, PCIe Gen5", "bandwidth": "14.0 GB/s"},
+                        ),
+                        "HostDram": lambda: _record(
+                            "StorageTier",
+                            "Hardware.Tech.Storage.HostDram",
+                            {"name": "Host DRAM", "bandwidth": 200000000000.0},
+                            {"name": "Host DRAM", "bandwidth": "200.0 GB/s"},
+                        ),
                     },
                     lazy=True,
                 ),
@@ -769,69 +980,69 @@ Hardware = Namespace(
 Datasets = Namespace(
     "Datasets",
     {
-        'ALOHA_Bimanual': lambda: _record(
+        "ALOHA_Bimanual": lambda: _record(
             "DatasetProfile",
-            'ALOHA_Bimanual',
-            name='ALOHA Bimanual Demonstrations',
+            "ALOHA_Bimanual",
+            name="ALOHA Bimanual Demonstrations",
             training_examples=100,
         ),
-        'BridgeDataV2': lambda: _record(
+        "BridgeDataV2": lambda: _record(
             "DatasetProfile",
-            'BridgeDataV2',
-            name='BridgeData V2',
+            "BridgeDataV2",
+            name="BridgeData V2",
             training_examples=60000,
         ),
-        'CIFAR10': lambda: _record(
+        "CIFAR10": lambda: _record(
             "DatasetProfile",
-            'CIFAR10',
-            name='CIFAR-10',
+            "CIFAR10",
+            name="CIFAR-10",
             training_examples=50000,
         ),
-        'CriteoKaggle': lambda: _record(
+        "CriteoKaggle": lambda: _record(
             "DatasetProfile",
-            'CriteoKaggle',
-            name='Criteo Display Advertising Challenge (Kaggle)',
+            "CriteoKaggle",
+            name="Criteo Display Advertising Challenge (Kaggle)",
         ),
-        'DROID': lambda: _record(
+        "DROID": lambda: _record(
             "DatasetProfile",
-            'DROID',
-            name='DROID Dataset',
+            "DROID",
+            name="DROID Dataset",
             training_examples=76000,
         ),
-        'ImageNet': lambda: _record(
+        "ImageNet": lambda: _record(
             "DatasetProfile",
-            'ImageNet',
-            name='ImageNet-1k',
+            "ImageNet",
+            name="ImageNet-1k",
             training_examples=1281167,
         ),
-        'MNIST': lambda: _record(
+        "MNIST": lambda: _record(
             "DatasetProfile",
-            'MNIST',
-            name='MNIST',
+            "MNIST",
+            name="MNIST",
             training_examples=60000,
             test_examples=10000,
             num_classes=10,
             image_width=28,
             image_height=28,
             image_channels=1,
-            citation='LeCun, Bottou, Bengio and Haffner, Gradient-based learning applied to document recognition, Proc. IEEE 86(11), 1998',
+            citation="LeCun, Bottou, Bengio and Haffner, Gradient-based learning applied to document recognition, Proc. IEEE 86(11), 1998",
         ),
-        'MSWC': lambda: _record(
+        "MSWC": lambda: _record(
             "DatasetProfile",
-            'MSWC',
-            name='Multilingual Spoken Words Corpus',
+            "MSWC",
+            name="Multilingual Spoken Words Corpus",
             training_examples=23400000,
         ),
-        'OpenXEmbodiment': lambda: _record(
+        "OpenXEmbodiment": lambda: _record(
             "DatasetProfile",
-            'OpenXEmbodiment',
-            name='Open X-Embodiment',
+            "OpenXEmbodiment",
+            name="Open X-Embodiment",
             training_examples=1000000,
         ),
-        'SpeechCommandsV2': lambda: _record(
+        "SpeechCommandsV2": lambda: _record(
             "DatasetProfile",
-            'SpeechCommandsV2',
-            name='Speech Commands v0.02',
+            "SpeechCommandsV2",
+            name="Speech Commands v0.02",
             training_examples=84848,
         ),
     },
@@ -841,174 +1052,228 @@ Datasets = Namespace(
 Constants = Namespace(
     "Constants",
     {
-        'RuntimeOverheads': Namespace(
+        "RuntimeOverheads": Namespace(
             "Constants.RuntimeOverheads",
             {
-                'PythonDispatch': lambda: Q_('10 µs'),  # Python dispatch overhead per eager operation.
-                'KernelLaunch': lambda: Q_('5 µs'),  # Kernel launch overhead per launched kernel.
-                'TinyMemoryAccess': lambda: Q_('1 µs'),  # Tiny memory access overhead: reference memory-access overhead term used in small-operation fusion models.
+                "PythonDispatch": lambda: Q_("10 µs"),  # Python dispatch overhead per eager operation.
+                "KernelLaunch": lambda: Q_("5 µs"),  # Kernel launch overhead per launched kernel.
+                "TinyMemoryAccess": lambda: Q_(
+                    "1 µs"
+                ),  # Tiny memory access overhead: reference memory-access overhead term used in small-operation fusion models.
             },
             lazy=True,
         ),
-        'Energy': Namespace(
+        "Energy": Namespace(
             "Constants.Energy",
             {
-                'DramPerByte': lambda: Q_('160.0 pJ/byte'),  # Energy per byte of DRAM (off-chip) access, 45 nm (Horowitz, Computing's energy problem, ISSCC 2014).
-                'Fp32Multiply': lambda: Q_('3.7 pJ/flop'),  # Energy of one FP32 multiply, 45 nm (Horowitz, Computing's energy problem, ISSCC 2014).
-                'Fp32Add': lambda: Q_('0.9 pJ/flop'),  # Energy of one FP32 add, 45 nm (Horowitz, Computing's energy problem, ISSCC 2014).
+                "DramPerByte": lambda: Q_(
+                    "160.0 pJ/byte"
+                ),  # Energy per byte of DRAM (off-chip) access, 45 nm (Horowitz, Computing's energy problem, ISSCC 2014).
+                "Fp32Multiply": lambda: Q_(
+                    "3.7 pJ/flop"
+                ),  # Energy of one FP32 multiply, 45 nm (Horowitz, Computing's energy problem, ISSCC 2014).
+                "Fp32Add": lambda: Q_(
+                    "0.9 pJ/flop"
+                ),  # Energy of one FP32 add, 45 nm (Horowitz, Computing's energy problem, ISSCC 2014).
             },
             lazy=True,
         ),
-        'ByteWidths': Namespace(
+        "ByteWidths": Namespace(
             "Constants.ByteWidths",
             {
-                'FP32': lambda: Q_('4 byte'),  # Bytes per FP32 value.
-                'INT32': lambda: Q_('4 byte'),  # Bytes per INT32 value.
-                'INT64': lambda: Q_('8 byte'),  # Bytes per INT64 value (integer class labels).
-                'INT16': lambda: Q_('2 byte'),  # Bytes per INT16 value.
-                'FP16': lambda: Q_('2 byte'),  # Bytes per FP16 value (also used for bf16).
-                'INT8': lambda: Q_('1 byte'),  # Bytes per INT8 value.
-                'INT4': lambda: Q_('0.5 byte'),  # Bytes per INT4 value.
-                'ADAM_STATE': lambda: Q_('8 byte'),  # Adam optimizer state per parameter (moments only).
-                'ADAM_MOMENTS': lambda: Q_('8 byte'),  # Adam moments per parameter, explicit alias of ADAM_STATE (4 B momentum + 4 B variance).
-                'ADAM_TOTAL': lambda: Q_('12 byte'),  # Adam total per parameter: FP32 master weight + two FP32 moments.
-                'TRAINING_STATE_MIXED_PRECISION': lambda: Q_('16 byte'),  # Mixed-precision training state per parameter: FP16 weight + FP16 gradient + FP32 master + FP32 moments.
+                "FP32": lambda: Q_("4 byte"),  # Bytes per FP32 value.
+                "INT32": lambda: Q_("4 byte"),  # Bytes per INT32 value.
+                "INT64": lambda: Q_("8 byte"),  # Bytes per INT64 value (integer class labels).
+                "INT16": lambda: Q_("2 byte"),  # Bytes per INT16 value.
+                "FP16": lambda: Q_("2 byte"),  # Bytes per FP16 value (also used for bf16).
+                "INT8": lambda: Q_("1 byte"),  # Bytes per INT8 value.
+                "INT4": lambda: Q_("0.5 byte"),  # Bytes per INT4 value.
+                "ADAM_STATE": lambda: Q_("8 byte"),  # Adam optimizer state per parameter (moments only).
+                "ADAM_MOMENTS": lambda: Q_(
+                    "8 byte"
+                ),  # Adam moments per parameter, explicit alias of ADAM_STATE (4 B momentum + 4 B variance).
+                "ADAM_TOTAL": lambda: Q_("12 byte"),  # Adam total per parameter: FP32 master weight + two FP32 moments.
+                "TRAINING_STATE_MIXED_PRECISION": lambda: Q_(
+                    "16 byte"
+                ),  # Mixed-precision training state per parameter: FP16 weight + FP16 gradient + FP32 master + FP32 moments.
             },
             lazy=True,
         ),
-        'KaplanScalingLaws': Namespace(
+        "KaplanScalingLaws": Namespace(
             "Constants.KaplanScalingLaws",
             {
-                'ComputeExponent': lambda: Q_('0.05'),  # Exponent of loss against training compute, L ∝ C^-0.050 (Kaplan et al., Scaling laws for neural language models, 2020).
-                'DataExponent': lambda: Q_('0.095'),  # Exponent of loss against data (Kaplan et al. 2020).
-                'ParamsExponent': lambda: Q_('0.076'),  # Exponent of loss against parameters (Kaplan et al. 2020).
+                "ComputeExponent": lambda: Q_(
+                    "0.05"
+                ),  # Exponent of loss against training compute, L ∝ C^-0.050 (Kaplan et al., Scaling laws for neural language models, 2020).
+                "DataExponent": lambda: Q_("0.095"),  # Exponent of loss against data (Kaplan et al. 2020).
+                "ParamsExponent": lambda: Q_("0.076"),  # Exponent of loss against parameters (Kaplan et al. 2020).
             },
             lazy=True,
         ),
-        'StorageWidths': Namespace(
+        "StorageWidths": Namespace(
             "Constants.StorageWidths",
             {
-                'fp32': lambda: Q_('4 byte'),  # Bytes per FP32 value.
-                'tf32': lambda: Q_('4 byte'),  # Bytes per TF32 value (stored in 32 bits).
-                'bf16': lambda: Q_('2 byte'),  # Bytes per BF16 value.
-                'fp16': lambda: Q_('2 byte'),  # Bytes per FP16 value.
-                'fp8': lambda: Q_('1 byte'),  # Bytes per FP8 value.
-                'int8': lambda: Q_('1 byte'),  # Bytes per INT8 value.
-                'int4': lambda: Q_('0.5 byte'),  # Bytes per INT4 value (two per byte).
+                "fp32": lambda: Q_("4 byte"),  # Bytes per FP32 value.
+                "tf32": lambda: Q_("4 byte"),  # Bytes per TF32 value (stored in 32 bits).
+                "bf16": lambda: Q_("2 byte"),  # Bytes per BF16 value.
+                "fp16": lambda: Q_("2 byte"),  # Bytes per FP16 value.
+                "fp8": lambda: Q_("1 byte"),  # Bytes per FP8 value.
+                "int8": lambda: Q_("1 byte"),  # Bytes per INT8 value.
+                "int4": lambda: Q_("0.5 byte"),  # Bytes per INT4 value (two per byte).
             },
             lazy=True,
         ),
-        'Chinchilla': Namespace(
+        "Chinchilla": Namespace(
             "Constants.Chinchilla",
             {
-                'ComputeConstant': lambda: Q_('6.0'),  # Training FLOPs per parameter per token, the 6PD rule: forward 2, backward 4 (Kaplan et al. 2020; Hoffmann et al. 2022).
-                'RecomputeConstant': lambda: Q_('8.0'),  # Training FLOPs per parameter per token with full activation recomputation (one more forward pass).
-                'DecodeConstant': lambda: Q_('2.0'),  # Forward FLOPs per parameter per token, the 2P rule: one multiply-add per weight.
+                "ComputeConstant": lambda: Q_(
+                    "6.0"
+                ),  # Training FLOPs per parameter per token, the 6PD rule: forward 2, backward 4 (Kaplan et al. 2020; Hoffmann et al. 2022).
+                "RecomputeConstant": lambda: Q_(
+                    "8.0"
+                ),  # Training FLOPs per parameter per token with full activation recomputation (one more forward pass).
+                "DecodeConstant": lambda: Q_(
+                    "2.0"
+                ),  # Forward FLOPs per parameter per token, the 2P rule: one multiply-add per weight.
             },
             lazy=True,
         ),
-        'Communication': Namespace(
+        "Communication": Namespace(
             "Constants.Communication",
             {
-                'RingAllreduceFactor': lambda: Q_('2.0'),  # Bytes sent per byte reduced by a ring AllReduce as the ring grows: 2(N-1)/N -> 2 (Patarasuk and Yuan 2009).
+                "RingAllreduceFactor": lambda: Q_(
+                    "2.0"
+                ),  # Bytes sent per byte reduced by a ring AllReduce as the ring grows: 2(N-1)/N -> 2 (Patarasuk and Yuan 2009).
             },
             lazy=True,
         ),
-        'ActivationBytes': Namespace(
+        "ActivationBytes": Namespace(
             "Constants.ActivationBytes",
             {
-                'PerTokenPerWidth': lambda: Q_('34'),  # Activation bytes per token per unit of width of one transformer layer, 16-bit (Korthikanti et al. 2022, Table 2).
-                'PerScore': lambda: Q_('5'),  # Activation bytes per attention-score entry: 2 softmax + 1 dropout mask + 2 dropped (Korthikanti et al. 2022).
-                'FullRecomputation': lambda: Q_('2'),  # Activation bytes per token per unit of width kept under full recomputation: the layer input (Korthikanti et al. 2022).
+                "PerTokenPerWidth": lambda: Q_(
+                    "34"
+                ),  # Activation bytes per token per unit of width of one transformer layer, 16-bit (Korthikanti et al. 2022, Table 2).
+                "PerScore": lambda: Q_(
+                    "5"
+                ),  # Activation bytes per attention-score entry: 2 softmax + 1 dropout mask + 2 dropped (Korthikanti et al. 2022).
+                "FullRecomputation": lambda: Q_(
+                    "2"
+                ),  # Activation bytes per token per unit of width kept under full recomputation: the layer input (Korthikanti et al. 2022).
             },
             lazy=True,
         ),
-        'Calibration': Namespace(
+        "Calibration": Namespace(
             "Constants.Calibration",
             {
-                'FrameworkLayerTax': lambda: Q_('0.01 ms'),  # Framework overhead per layer per decode step (the reference's FRAMEWORK_LAYER_TAX_MS).
-                'DispatchTax': lambda: Q_('0.01 ms'),  # Default host overhead per launch of a node that states none (HardwareNode.dispatch_tax).
+                "FrameworkLayerTax": lambda: Q_(
+                    "0.01 ms"
+                ),  # Framework overhead per layer per decode step (the reference's FRAMEWORK_LAYER_TAX_MS).
+                "DispatchTax": lambda: Q_(
+                    "0.01 ms"
+                ),  # Default host overhead per launch of a node that states none (HardwareNode.dispatch_tax).
             },
             lazy=True,
         ),
-        'ServingModel': Namespace(
+        "ServingModel": Namespace(
             "Constants.ServingModel",
             {
-                'Efficiency': lambda: Q_('0.5'),  # Default share of peak compute a prefill attains in the reference's serving model.
-                'FallbackLayers': lambda: Q_('1'),  # Layers the reference's serving model assumes when a workload states none.
-                'FallbackHeads': lambda: Q_('32'),  # Heads the reference's serving model assumes when a workload states none.
-                'FallbackHiddenDim': lambda: Q_('4096'),  # Width the reference's serving model assumes when a workload states none.
+                "Efficiency": lambda: Q_(
+                    "0.5"
+                ),  # Default share of peak compute a prefill attains in the reference's serving model.
+                "FallbackLayers": lambda: Q_(
+                    "1"
+                ),  # Layers the reference's serving model assumes when a workload states none.
+                "FallbackHeads": lambda: Q_(
+                    "32"
+                ),  # Heads the reference's serving model assumes when a workload states none.
+                "FallbackHiddenDim": lambda: Q_(
+                    "4096"
+                ),  # Width the reference's serving model assumes when a workload states none.
             },
             lazy=True,
         ),
-        'MixedPrecisionAdam': Namespace(
+        "MixedPrecisionAdam": Namespace(
             "Constants.MixedPrecisionAdam",
             {
-                'TrainingStateBytesPerParameter': lambda: Q_('16.0 byte/param'),  # Mixed-precision Adam, training state per parameter: 2 B weight, 2 B gradient, 4 B master, 8 B moments.
-                'OptimizerStateBytesPerParameter': lambda: Q_('12 byte/param'),  # Mixed-precision Adam, optimizer state per parameter: 4 B master weight and two 4 B moments.
+                "TrainingStateBytesPerParameter": lambda: Q_(
+                    "16.0 byte/param"
+                ),  # Mixed-precision Adam, training state per parameter: 2 B weight, 2 B gradient, 4 B master, 8 B moments.
+                "OptimizerStateBytesPerParameter": lambda: Q_(
+                    "12 byte/param"
+                ),  # Mixed-precision Adam, optimizer state per parameter: 4 B master weight and two 4 B moments.
             },
             lazy=True,
         ),
-        'TrainingRunOverheads': Namespace(
+        "TrainingRunOverheads": Namespace(
             "Constants.TrainingRunOverheads",
             {
-                'Checkpoint': lambda: Q_('0.03'),  # Share of a training run lost to checkpointing.
-                'FailureRecovery': lambda: Q_('0.1'),  # Share of a training run lost to failures and recovery.
-                'Maintenance': lambda: Q_('0.05'),  # Share of a training run lost to maintenance.
+                "Checkpoint": lambda: Q_("0.03"),  # Share of a training run lost to checkpointing.
+                "FailureRecovery": lambda: Q_("0.1"),  # Share of a training run lost to failures and recovery.
+                "Maintenance": lambda: Q_("0.05"),  # Share of a training run lost to maintenance.
             },
             lazy=True,
         ),
-        'TrainingScaleProfiles': Namespace(
+        "TrainingScaleProfiles": Namespace(
             "Constants.TrainingScaleProfiles",
             {
-                'LocalComputeEfficiency': lambda: Q_('0.45'),  # Share of peak one accelerator attains in a large training job.
-                'Eff8192Gpu': lambda: Q_('0.56'),  # Scaling efficiency of a training job at 8192 GPUs.
+                "LocalComputeEfficiency": lambda: Q_(
+                    "0.45"
+                ),  # Share of peak one accelerator attains in a large training job.
+                "Eff8192Gpu": lambda: Q_("0.56"),  # Scaling efficiency of a training job at 8192 GPUs.
             },
             lazy=True,
         ),
-        'CollectiveCommunicationProfile': Namespace(
+        "CollectiveCommunicationProfile": Namespace(
             "Constants.CollectiveCommunicationProfile",
             {
-                'GradientBuffer': lambda: Q_('1 GB'),  # Gradient buffer of the reference collective-communication examples.
-                'TrainingRunSteps': lambda: Q_('100000.0'),  # Optimizer steps of the reference training run.
+                "GradientBuffer": lambda: Q_(
+                    "1 GB"
+                ),  # Gradient buffer of the reference collective-communication examples.
+                "TrainingRunSteps": lambda: Q_("100000.0"),  # Optimizer steps of the reference training run.
             },
             lazy=True,
         ),
-        'DataParallelScalingProfile': Namespace(
+        "DataParallelScalingProfile": Namespace(
             "Constants.DataParallelScalingProfile",
             {
-                'SingleGpuStepTime': lambda: Q_('1.8 s'),  # Step time of the reference model on one GPU.
-                'SingleGpuTrainingTime': lambda: Q_('25 h'),  # Training time of the reference model on one GPU.
-                'PerGpuBatch': lambda: Q_('16.0'),  # Examples per GPU per step in the data-parallel scaling profile.
+                "SingleGpuStepTime": lambda: Q_("1.8 s"),  # Step time of the reference model on one GPU.
+                "SingleGpuTrainingTime": lambda: Q_("25 h"),  # Training time of the reference model on one GPU.
+                "PerGpuBatch": lambda: Q_("16.0"),  # Examples per GPU per step in the data-parallel scaling profile.
             },
             lazy=True,
         ),
-        'EdgeAdaptationTierProfile': Namespace(
+        "EdgeAdaptationTierProfile": Namespace(
             "Constants.EdgeAdaptationTierProfile",
             {
-                'FederatedLoraUpdate': lambda: Q_('50 MiB'),  # Size of one federated low-rank adapter update.
+                "FederatedLoraUpdate": lambda: Q_("50 MiB"),  # Size of one federated low-rank adapter update.
             },
             lazy=True,
         ),
-        'ModelLoading': Namespace(
+        "ModelLoading": Namespace(
             "Constants.ModelLoading",
             {
-                'PcieSwapReferenceModelSize': lambda: Q_('10 GB'),  # Model swapped over PCIe in the model-loading example.
+                "PcieSwapReferenceModelSize": lambda: Q_(
+                    "10 GB"
+                ),  # Model swapped over PCIe in the model-loading example.
             },
             lazy=True,
         ),
-        'Pricing': Namespace(
+        "Pricing": Namespace(
             "Constants.Pricing",
             {
-                'GpuTrainingPerHour': lambda: Q_('4.0 dollar/h'),  # Cloud price of one training GPU per hour (Infrastructure.Pricing.Cloud).
-                'TpuV4PerHour': lambda: Q_('4.0 dollar/h'),  # Cloud price of one TPU v4 per hour (Infrastructure.Pricing.Cloud).
+                "GpuTrainingPerHour": lambda: Q_(
+                    "4.0 dollar/h"
+                ),  # Cloud price of one training GPU per hour (Infrastructure.Pricing.Cloud).
+                "TpuV4PerHour": lambda: Q_(
+                    "4.0 dollar/h"
+                ),  # Cloud price of one TPU v4 per hour (Infrastructure.Pricing.Cloud).
             },
             lazy=True,
         ),
-        'Training': Namespace(
+        "Training": Namespace(
             "Constants.Training",
             {
-                'MfuHigh': lambda: Q_('0.5'),  # A high model-FLOPs utilization of a well-tuned training job.
+                "MfuHigh": lambda: Q_("0.5"),  # A high model-FLOPs utilization of a well-tuned training job.
             },
             lazy=True,
         ),
@@ -1018,296 +1283,1076 @@ Constants = Namespace(
 Models = Namespace(
     "Models",
     {
-        'Language': Namespace(
+        "Language": Namespace(
             "Models.Language",
             {
-                'BERT_Base': lambda: _record(
+                "BERT_Base": lambda: _record(
                     "TransformerWorkload",
-                    'Language.BERT_Base',
-                    {'name': 'BERT-Base', 'parameters': 110000000.0, 'inference_flops': 22000000000.0, 'layers': 12, 'hidden_dim': 768, 'heads': 12, 'context_length': 512},
-                    {'name': 'BERT-Base', 'parameters': '1.1e8 param', 'inference_flops': '2.2e10 flop', 'layers': 12, 'hidden_dim': 768, 'heads': 12, 'context_length': 512},
+                    "Language.BERT_Base",
+                    {
+                        "name": "BERT-Base",
+                        "parameters": 110000000.0,
+                        "inference_flops": 22000000000.0,
+                        "layers": 12,
+                        "hidden_dim": 768,
+                        "heads": 12,
+                        "context_length": 512,
+                    },
+                    {
+                        "name": "BERT-Base",
+                        "parameters": "1.1e8 param",
+                        "inference_flops": "2.2e10 flop",
+                        "layers": 12,
+                        "hidden_dim": 768,
+                        "heads": 12,
+                        "context_length": 512,
+                    },
                 ),
-                'BERT_Large': lambda: _record(
+                "BERT_Large": lambda: _record(
                     "TransformerWorkload",
-                    'Language.BERT_Large',
-                    {'name': 'BERT-Large', 'parameters': 340000000.0, 'inference_flops': 72000000000.0, 'release_year': 2018, 'layers': 24, 'hidden_dim': 1024, 'heads': 16, 'training_accelerators_ref': 64, 'training_days_ref': 4, 'training_hardware_label': 'Cloud TPU (16 devices, 64 chips)'},
-                    {'name': 'BERT-Large', 'parameters': '3.4e8 param', 'inference_flops': '7.2e10 flop', 'release_year': 2018, 'layers': 24, 'hidden_dim': 1024, 'heads': 16, 'training_accelerators_ref': '64 count', 'training_days_ref': '4 d', 'training_hardware_label': 'Cloud TPU (16 devices, 64 chips)'},
+                    "Language.BERT_Large",
+                    {
+                        "name": "BERT-Large",
+                        "parameters": 340000000.0,
+                        "inference_flops": 72000000000.0,
+                        "release_year": 2018,
+                        "layers": 24,
+                        "hidden_dim": 1024,
+                        "heads": 16,
+                        "training_accelerators_ref": 64,
+                        "training_days_ref": 4,
+                        "training_hardware_label": "Cloud TPU (16 devices, 64 chips)",
+                    },
+                    {
+                        "name": "BERT-Large",
+                        "parameters": "3.4e8 param",
+                        "inference_flops": "7.2e10 flop",
+                        "release_year": 2018,
+                        "layers": 24,
+                        "hidden_dim": 1024,
+                        "heads": 16,
+                        "training_accelerators_ref": "64 count",
+                        "training_days_ref": "4 d",
+                        "training_hardware_label": "Cloud TPU (16 devices, 64 chips)",
+                    },
                 ),
-                'DeepSeek_V3': lambda: _record(
+                "DeepSeek_V3": lambda: _record(
                     "SparseTransformerWorkload",
-                    'Language.DeepSeek_V3',
-                    {'name': 'DeepSeek-V3', 'parameters': 671000000000.0, 'inference_flops': 74000000000.0, 'release_year': 2024, 'layers': 61, 'hidden_dim': 7168, 'heads': 56, 'kv_lora_rank': 512, 'qk_rope_head_dim': 64, 'training_tokens': 14800000000000.0, 'active_parameters': 37000000000.0, 'experts': 256, 'active_experts_per_token': 8},
-                    {'name': 'DeepSeek-V3', 'parameters': '6.71e11 param', 'inference_flops': '7.4e10 flop', 'release_year': 2024, 'layers': 61, 'hidden_dim': 7168, 'heads': 56, 'kv_lora_rank': 512, 'qk_rope_head_dim': 64, 'training_tokens': '1.48e13 count', 'active_parameters': '3.7e10 param', 'experts': 256, 'active_experts_per_token': 8},
+                    "Language.DeepSeek_V3",
+                    {
+                        "name": "DeepSeek-V3",
+                        "parameters": 671000000000.0,
+                        "inference_flops": 74000000000.0,
+                        "release_year": 2024,
+                        "layers": 61,
+                        "hidden_dim": 7168,
+                        "heads": 56,
+                        "kv_lora_rank": 512,
+                        "qk_rope_head_dim": 64,
+                        "training_tokens": 14800000000000.0,
+                        "active_parameters": 37000000000.0,
+                        "experts": 256,
+                        "active_experts_per_token": 8,
+                    },
+                    {
+                        "name": "DeepSeek-V3",
+                        "parameters": "6.71e11 param",
+                        "inference_flops": "7.4e10 flop",
+                        "release_year": 2024,
+                        "layers": 61,
+                        "hidden_dim": 7168,
+                        "heads": 56,
+                        "kv_lora_rank": 512,
+                        "qk_rope_head_dim": 64,
+                        "training_tokens": "1.48e13 count",
+                        "active_parameters": "3.7e10 param",
+                        "experts": 256,
+                        "active_experts_per_token": 8,
+                    },
                 ),
-                'GPT2': lambda: _record(
+                "GPT2": lambda: _record(
                     "TransformerWorkload",
-                    'Language.GPT2',
-                    {'name': 'GPT-2 (1.5B)', 'parameters': 1500000000.0, 'inference_flops': 3000000000.0, 'training_dataset_size': 40000000000, 'layers': 48, 'hidden_dim': 1600, 'heads': 25, 'context_length': 1024, 'vocab_size': 50257, 'training_ops': 1.5e+21, 'ffn_dim': 6400, 'mlp': 'plain', 'norm': 'layernorm', 'biases': 'all', 'position_embeddings': 1024, 'lm_head': 'tied'},
-                    {'name': 'GPT-2 (1.5B)', 'parameters': '1.5e9 param', 'inference_flops': '3e9 flop', 'training_dataset_size': '40 GB', 'layers': 48, 'hidden_dim': 1600, 'heads': 25, 'context_length': 1024, 'vocab_size': 50257, 'training_ops': '1.5e21 flop', 'ffn_dim': 6400, 'mlp': 'plain', 'norm': 'layernorm', 'biases': 'all', 'position_embeddings': 1024, 'lm_head': 'tied'},
+                    "Language.GPT2",
+                    {
+                        "name": "GPT-2 (1.5B)",
+                        "parameters": 1500000000.0,
+                        "inference_flops": 3000000000.0,
+                        "training_dataset_size": 40000000000,
+                        "layers": 48,
+                        "hidden_dim": 1600,
+                        "heads": 25,
+                        "context_length": 1024,
+                        "vocab_size": 50257,
+                        "training_ops": 1.5e21,
+                        "ffn_dim": 6400,
+                        "mlp": "plain",
+                        "norm": "layernorm",
+                        "biases": "all",
+                        "position_embeddings": 1024,
+                        "lm_head": "tied",
+                    },
+                    {
+                        "name": "GPT-2 (1.5B)",
+                        "parameters": "1.5e9 param",
+                        "inference_flops": "3e9 flop",
+                        "training_dataset_size": "40 GB",
+                        "layers": 48,
+                        "hidden_dim": 1600,
+                        "heads": 25,
+                        "context_length": 1024,
+                        "vocab_size": 50257,
+                        "training_ops": "1.5e21 flop",
+                        "ffn_dim": 6400,
+                        "mlp": "plain",
+                        "norm": "layernorm",
+                        "biases": "all",
+                        "position_embeddings": 1024,
+                        "lm_head": "tied",
+                    },
                 ),
-                'GPT2_Small': lambda: _record(
+                "GPT2_Small": lambda: _record(
                     "TransformerWorkload",
-                    'Language.GPT2_Small',
-                    {'name': 'GPT-2 Small (124M)', 'parameters': 124000000.0, 'inference_flops': 248000000.0, 'layers': 12, 'hidden_dim': 768, 'heads': 12, 'vocab_size': 50257, 'ffn_dim': 3072, 'mlp': 'plain', 'norm': 'layernorm', 'biases': 'all', 'position_embeddings': 1024, 'lm_head': 'tied'},
-                    {'name': 'GPT-2 Small (124M)', 'parameters': '1.24e8 param', 'inference_flops': '2.48e8 flop', 'layers': 12, 'hidden_dim': 768, 'heads': 12, 'vocab_size': 50257, 'ffn_dim': 3072, 'mlp': 'plain', 'norm': 'layernorm', 'biases': 'all', 'position_embeddings': 1024, 'lm_head': 'tied'},
+                    "Language.GPT2_Small",
+                    {
+                        "name": "GPT-2 Small (124M)",
+                        "parameters": 124000000.0,
+                        "inference_flops": 248000000.0,
+                        "layers": 12,
+                        "hidden_dim": 768,
+                        "heads": 12,
+                        "vocab_size": 50257,
+                        "ffn_dim": 3072,
+                        "mlp": "plain",
+                        "norm": "layernorm",
+                        "biases": "all",
+                        "position_embeddings": 1024,
+                        "lm_head": "tied",
+                    },
+                    {
+                        "name": "GPT-2 Small (124M)",
+                        "parameters": "1.24e8 param",
+                        "inference_flops": "2.48e8 flop",
+                        "layers": 12,
+                        "hidden_dim": 768,
+                        "heads": 12,
+                        "vocab_size": 50257,
+                        "ffn_dim": 3072,
+                        "mlp": "plain",
+                        "norm": "layernorm",
+                        "biases": "all",
+                        "position_embeddings": 1024,
+                        "lm_head": "tied",
+                    },
                 ),
-                'GPT3': lambda: _record(
+                "GPT3": lambda: _record(
                     "TransformerWorkload",
-                    'Language.GPT3',
-                    {'name': 'GPT-3 (175B)', 'parameters': 175000000000.0, 'inference_flops': 350000000000.0, 'release_year': 2020, 'layers': 96, 'hidden_dim': 12288, 'heads': 96, 'context_length': 2048, 'vocab_size': 50257, 'training_ops': 3.14e+23, 'training_tokens': 300000000000.0, 'training_accelerators_ref': 10000, 'training_days_ref': 14.8, 'training_energy_mwh': 1287, 'training_hardware_label': 'V100', 'training_co2e': 552},
-                    {'name': 'GPT-3 (175B)', 'parameters': '1.75e11 param', 'inference_flops': '3.5e11 flop', 'release_year': 2020, 'layers': 96, 'hidden_dim': 12288, 'heads': 96, 'context_length': 2048, 'vocab_size': 50257, 'training_ops': '3.14e23 flop', 'training_tokens': '3e11 count', 'training_accelerators_ref': '10000 count', 'training_days_ref': '14.8 d', 'training_energy_mwh': '1287 MWh', 'training_hardware_label': 'V100', 'training_co2e': '552 t'},
+                    "Language.GPT3",
+                    {
+                        "name": "GPT-3 (175B)",
+                        "parameters": 175000000000.0,
+                        "inference_flops": 350000000000.0,
+                        "release_year": 2020,
+                        "layers": 96,
+                        "hidden_dim": 12288,
+                        "heads": 96,
+                        "context_length": 2048,
+                        "vocab_size": 50257,
+                        "training_ops": 3.14e23,
+                        "training_tokens": 300000000000.0,
+                        "training_accelerators_ref": 10000,
+                        "training_days_ref": 14.8,
+                        "training_energy_mwh": 1287,
+                        "training_hardware_label": "V100",
+                        "training_co2e": 552,
+                    },
+                    {
+                        "name": "GPT-3 (175B)",
+                        "parameters": "1.75e11 param",
+                        "inference_flops": "3.5e11 flop",
+                        "release_year": 2020,
+                        "layers": 96,
+                        "hidden_dim": 12288,
+                        "heads": 96,
+                        "context_length": 2048,
+                        "vocab_size": 50257,
+                        "training_ops": "3.14e23 flop",
+                        "training_tokens": "3e11 count",
+                        "training_accelerators_ref": "10000 count",
+                        "training_days_ref": "14.8 d",
+                        "training_energy_mwh": "1287 MWh",
+                        "training_hardware_label": "V100",
+                        "training_co2e": "552 t",
+                    },
                 ),
-                'GPT4': lambda: _record(
+                "GPT4": lambda: _record(
                     "SparseTransformerWorkload",
-                    'Language.GPT4',
-                    {'name': 'GPT-4', 'parameters': 1760000000000.0, 'inference_flops': 560000000000.0, 'layers': 120, 'hidden_dim': 16384, 'heads': 128, 'training_accelerators_ref': 25000, 'training_days_ref': 100, 'training_gpu_days': 2500000.0, 'training_hardware_label': 'A100-class', 'active_parameters': 280000000000.0, 'experts': 16, 'active_experts_per_token': 2},
-                    {'name': 'GPT-4', 'parameters': '1.76e12 param', 'inference_flops': '5.6e11 flop', 'layers': 120, 'hidden_dim': 16384, 'heads': 128, 'training_accelerators_ref': '25000 count', 'training_days_ref': '100 d', 'training_gpu_days': '2.5e6 d', 'training_hardware_label': 'A100-class', 'active_parameters': '2.8e11 param', 'experts': 16, 'active_experts_per_token': 2},
+                    "Language.GPT4",
+                    {
+                        "name": "GPT-4",
+                        "parameters": 1760000000000.0,
+                        "inference_flops": 560000000000.0,
+                        "layers": 120,
+                        "hidden_dim": 16384,
+                        "heads": 128,
+                        "training_accelerators_ref": 25000,
+                        "training_days_ref": 100,
+                        "training_gpu_days": 2500000.0,
+                        "training_hardware_label": "A100-class",
+                        "active_parameters": 280000000000.0,
+                        "experts": 16,
+                        "active_experts_per_token": 2,
+                    },
+                    {
+                        "name": "GPT-4",
+                        "parameters": "1.76e12 param",
+                        "inference_flops": "5.6e11 flop",
+                        "layers": 120,
+                        "hidden_dim": 16384,
+                        "heads": 128,
+                        "training_accelerators_ref": "25000 count",
+                        "training_days_ref": "100 d",
+                        "training_gpu_days": "2.5e6 d",
+                        "training_hardware_label": "A100-class",
+                        "active_parameters": "2.8e11 param",
+                        "experts": 16,
+                        "active_experts_per_token": 2,
+                    },
                 ),
-                'Llama2_13B': lambda: _record(
+                "Llama2_13B": lambda: _record(
                     "TransformerWorkload",
-                    'Language.Llama2_13B',
-                    {'name': 'Llama-2-13B', 'parameters': 13000000000.0, 'inference_flops': 26000000000.0, 'layers': 40, 'hidden_dim': 5120, 'heads': 40, 'vocab_size': 32000, 'training_tokens': 2000000000000.0, 'ffn_dim': 13824, 'mlp': 'gated', 'norm': 'rmsnorm', 'biases': 'none', 'position_embeddings': 0, 'lm_head': 'separate'},
-                    {'name': 'Llama-2-13B', 'parameters': '1.3e10 param', 'inference_flops': '2.6e10 flop', 'layers': 40, 'hidden_dim': 5120, 'heads': 40, 'vocab_size': 32000, 'training_tokens': '2e12 count', 'ffn_dim': 13824, 'mlp': 'gated', 'norm': 'rmsnorm', 'biases': 'none', 'position_embeddings': 0, 'lm_head': 'separate'},
+                    "Language.Llama2_13B",
+                    {
+                        "name": "Llama-2-13B",
+                        "parameters": 13000000000.0,
+                        "inference_flops": 26000000000.0,
+                        "layers": 40,
+                        "hidden_dim": 5120,
+                        "heads": 40,
+                        "vocab_size": 32000,
+                        "training_tokens": 2000000000000.0,
+                        "ffn_dim": 13824,
+                        "mlp": "gated",
+                        "norm": "rmsnorm",
+                        "biases": "none",
+                        "position_embeddings": 0,
+                        "lm_head": "separate",
+                    },
+                    {
+                        "name": "Llama-2-13B",
+                        "parameters": "1.3e10 param",
+                        "inference_flops": "2.6e10 flop",
+                        "layers": 40,
+                        "hidden_dim": 5120,
+                        "heads": 40,
+                        "vocab_size": 32000,
+                        "training_tokens": "2e12 count",
+                        "ffn_dim": 13824,
+                        "mlp": "gated",
+                        "norm": "rmsnorm",
+                        "biases": "none",
+                        "position_embeddings": 0,
+                        "lm_head": "separate",
+                    },
                 ),
-                'Llama2_70B': lambda: _record(
+                "Llama2_70B": lambda: _record(
                     "TransformerWorkload",
-                    'Language.Llama2_70B',
-                    {'name': 'Llama-2-70B', 'parameters': 70000000000.0, 'inference_flops': 140000000000.0, 'layers': 80, 'hidden_dim': 8192, 'heads': 64, 'kv_heads': 8, 'vocab_size': 32000, 'training_tokens': 2000000000000.0, 'ffn_dim': 28672, 'mlp': 'gated', 'norm': 'rmsnorm', 'biases': 'none', 'position_embeddings': 0, 'lm_head': 'separate'},
-                    {'name': 'Llama-2-70B', 'parameters': '7e10 param', 'inference_flops': '1.4e11 flop', 'layers': 80, 'hidden_dim': 8192, 'heads': 64, 'kv_heads': 8, 'vocab_size': 32000, 'training_tokens': '2e12 count', 'ffn_dim': 28672, 'mlp': 'gated', 'norm': 'rmsnorm', 'biases': 'none', 'position_embeddings': 0, 'lm_head': 'separate'},
+                    "Language.Llama2_70B",
+                    {
+                        "name": "Llama-2-70B",
+                        "parameters": 70000000000.0,
+                        "inference_flops": 140000000000.0,
+                        "layers": 80,
+                        "hidden_dim": 8192,
+                        "heads": 64,
+                        "kv_heads": 8,
+                        "vocab_size": 32000,
+                        "training_tokens": 2000000000000.0,
+                        "ffn_dim": 28672,
+                        "mlp": "gated",
+                        "norm": "rmsnorm",
+                        "biases": "none",
+                        "position_embeddings": 0,
+                        "lm_head": "separate",
+                    },
+                    {
+                        "name": "Llama-2-70B",
+                        "parameters": "7e10 param",
+                        "inference_flops": "1.4e11 flop",
+                        "layers": 80,
+                        "hidden_dim": 8192,
+                        "heads": 64,
+                        "kv_heads": 8,
+                        "vocab_size": 32000,
+                        "training_tokens": "2e12 count",
+                        "ffn_dim": 28672,
+                        "mlp": "gated",
+                        "norm": "rmsnorm",
+                        "biases": "none",
+                        "position_embeddings": 0,
+                        "lm_head": "separate",
+                    },
                 ),
-                'Llama2_7B': lambda: _record(
+                "Llama2_7B": lambda: _record(
                     "TransformerWorkload",
-                    'Language.Llama2_7B',
-                    {'name': 'Llama-2-7B', 'parameters': 7000000000.0, 'inference_flops': 14000000000.0, 'layers': 32, 'hidden_dim': 4096, 'heads': 32, 'vocab_size': 32000, 'training_tokens': 2000000000000.0, 'ffn_dim': 11008, 'mlp': 'gated', 'norm': 'rmsnorm', 'biases': 'none', 'position_embeddings': 0, 'lm_head': 'separate'},
-                    {'name': 'Llama-2-7B', 'parameters': '7e9 param', 'inference_flops': '1.4e10 flop', 'layers': 32, 'hidden_dim': 4096, 'heads': 32, 'vocab_size': 32000, 'training_tokens': '2e12 count', 'ffn_dim': 11008, 'mlp': 'gated', 'norm': 'rmsnorm', 'biases': 'none', 'position_embeddings': 0, 'lm_head': 'separate'},
+                    "Language.Llama2_7B",
+                    {
+                        "name": "Llama-2-7B",
+                        "parameters": 7000000000.0,
+                        "inference_flops": 14000000000.0,
+                        "layers": 32,
+                        "hidden_dim": 4096,
+                        "heads": 32,
+                        "vocab_size": 32000,
+                        "training_tokens": 2000000000000.0,
+                        "ffn_dim": 11008,
+                        "mlp": "gated",
+                        "norm": "rmsnorm",
+                        "biases": "none",
+                        "position_embeddings": 0,
+                        "lm_head": "separate",
+                    },
+                    {
+                        "name": "Llama-2-7B",
+                        "parameters": "7e9 param",
+                        "inference_flops": "1.4e10 flop",
+                        "layers": 32,
+                        "hidden_dim": 4096,
+                        "heads": 32,
+                        "vocab_size": 32000,
+                        "training_tokens": "2e12 count",
+                        "ffn_dim": 11008,
+                        "mlp": "gated",
+                        "norm": "rmsnorm",
+                        "biases": "none",
+                        "position_embeddings": 0,
+                        "lm_head": "separate",
+                    },
                 ),
-                'Llama3_405B': lambda: _record(
+                "Llama3_405B": lambda: _record(
                     "TransformerWorkload",
-                    'Language.Llama3_405B',
-                    {'name': 'Llama-3.1-405B', 'parameters': 405000000000.0, 'inference_flops': 810000000000.0, 'release_year': 2024, 'layers': 126, 'hidden_dim': 16384, 'heads': 128, 'kv_heads': 8, 'vocab_size': 128256, 'training_tokens': 15600000000000.0, 'training_accelerators_ref': 16384, 'training_hardware_label': 'H100 80GB', 'ffn_dim': 53248, 'mlp': 'gated', 'norm': 'rmsnorm', 'biases': 'none', 'position_embeddings': 0, 'lm_head': 'separate'},
-                    {'name': 'Llama-3.1-405B', 'parameters': '4.05e11 param', 'inference_flops': '8.1e11 flop', 'release_year': 2024, 'layers': 126, 'hidden_dim': 16384, 'heads': 128, 'kv_heads': 8, 'vocab_size': 128256, 'training_tokens': '1.56e13 count', 'training_accelerators_ref': '16384 count', 'training_hardware_label': 'H100 80GB', 'ffn_dim': 53248, 'mlp': 'gated', 'norm': 'rmsnorm', 'biases': 'none', 'position_embeddings': 0, 'lm_head': 'separate'},
+                    "Language.Llama3_405B",
+                    {
+                        "name": "Llama-3.1-405B",
+                        "parameters": 405000000000.0,
+                        "inference_flops": 810000000000.0,
+                        "release_year": 2024,
+                        "layers": 126,
+                        "hidden_dim": 16384,
+                        "heads": 128,
+                        "kv_heads": 8,
+                        "vocab_size": 128256,
+                        "training_tokens": 15600000000000.0,
+                        "training_accelerators_ref": 16384,
+                        "training_hardware_label": "H100 80GB",
+                        "ffn_dim": 53248,
+                        "mlp": "gated",
+                        "norm": "rmsnorm",
+                        "biases": "none",
+                        "position_embeddings": 0,
+                        "lm_head": "separate",
+                    },
+                    {
+                        "name": "Llama-3.1-405B",
+                        "parameters": "4.05e11 param",
+                        "inference_flops": "8.1e11 flop",
+                        "release_year": 2024,
+                        "layers": 126,
+                        "hidden_dim": 16384,
+                        "heads": 128,
+                        "kv_heads": 8,
+                        "vocab_size": 128256,
+                        "training_tokens": "1.56e13 count",
+                        "training_accelerators_ref": "16384 count",
+                        "training_hardware_label": "H100 80GB",
+                        "ffn_dim": 53248,
+                        "mlp": "gated",
+                        "norm": "rmsnorm",
+                        "biases": "none",
+                        "position_embeddings": 0,
+                        "lm_head": "separate",
+                    },
                 ),
-                'Llama3_70B': lambda: _record(
+                "Llama3_70B": lambda: _record(
                     "TransformerWorkload",
-                    'Language.Llama3_70B',
-                    {'name': 'Llama-3.1-70B', 'parameters': 70600000000.0, 'inference_flops': 141200000000.0, 'layers': 80, 'hidden_dim': 8192, 'heads': 64, 'kv_heads': 8, 'context_length': 131072, 'vocab_size': 128256, 'training_tokens': 15000000000000.0, 'ffn_dim': 28672, 'mlp': 'gated', 'norm': 'rmsnorm', 'biases': 'none', 'position_embeddings': 0, 'lm_head': 'separate'},
-                    {'name': 'Llama-3.1-70B', 'parameters': '7.06e10 param', 'inference_flops': '1.412e11 flop', 'layers': 80, 'hidden_dim': 8192, 'heads': 64, 'kv_heads': 8, 'context_length': 131072, 'vocab_size': 128256, 'training_tokens': '1.5e13 count', 'ffn_dim': 28672, 'mlp': 'gated', 'norm': 'rmsnorm', 'biases': 'none', 'position_embeddings': 0, 'lm_head': 'separate'},
+                    "Language.Llama3_70B",
+                    {
+                        "name": "Llama-3.1-70B",
+                        "parameters": 70600000000.0,
+                        "inference_flops": 141200000000.0,
+                        "layers": 80,
+                        "hidden_dim": 8192,
+                        "heads": 64,
+                        "kv_heads": 8,
+                        "context_length": 131072,
+                        "vocab_size": 128256,
+                        "training_tokens": 15000000000000.0,
+                        "ffn_dim": 28672,
+                        "mlp": "gated",
+                        "norm": "rmsnorm",
+                        "biases": "none",
+                        "position_embeddings": 0,
+                        "lm_head": "separate",
+                    },
+                    {
+                        "name": "Llama-3.1-70B",
+                        "parameters": "7.06e10 param",
+                        "inference_flops": "1.412e11 flop",
+                        "layers": 80,
+                        "hidden_dim": 8192,
+                        "heads": 64,
+                        "kv_heads": 8,
+                        "context_length": 131072,
+                        "vocab_size": 128256,
+                        "training_tokens": "1.5e13 count",
+                        "ffn_dim": 28672,
+                        "mlp": "gated",
+                        "norm": "rmsnorm",
+                        "biases": "none",
+                        "position_embeddings": 0,
+                        "lm_head": "separate",
+                    },
                 ),
-                'Llama3_8B': lambda: _record(
+                "Llama3_8B": lambda: _record(
                     "TransformerWorkload",
-                    'Language.Llama3_8B',
-                    {'name': 'Llama-3.1-8B', 'parameters': 8030000000.0, 'inference_flops': 16060000000.0, 'layers': 32, 'hidden_dim': 4096, 'heads': 32, 'kv_heads': 8, 'context_length': 131072, 'vocab_size': 128256, 'ffn_dim': 14336, 'mlp': 'gated', 'norm': 'rmsnorm', 'biases': 'none', 'position_embeddings': 0, 'lm_head': 'separate'},
-                    {'name': 'Llama-3.1-8B', 'parameters': '8.03e9 param', 'inference_flops': '1.606e10 flop', 'layers': 32, 'hidden_dim': 4096, 'heads': 32, 'kv_heads': 8, 'context_length': 131072, 'vocab_size': 128256, 'ffn_dim': 14336, 'mlp': 'gated', 'norm': 'rmsnorm', 'biases': 'none', 'position_embeddings': 0, 'lm_head': 'separate'},
+                    "Language.Llama3_8B",
+                    {
+                        "name": "Llama-3.1-8B",
+                        "parameters": 8030000000.0,
+                        "inference_flops": 16060000000.0,
+                        "layers": 32,
+                        "hidden_dim": 4096,
+                        "heads": 32,
+                        "kv_heads": 8,
+                        "context_length": 131072,
+                        "vocab_size": 128256,
+                        "ffn_dim": 14336,
+                        "mlp": "gated",
+                        "norm": "rmsnorm",
+                        "biases": "none",
+                        "position_embeddings": 0,
+                        "lm_head": "separate",
+                    },
+                    {
+                        "name": "Llama-3.1-8B",
+                        "parameters": "8.03e9 param",
+                        "inference_flops": "1.606e10 flop",
+                        "layers": 32,
+                        "hidden_dim": 4096,
+                        "heads": 32,
+                        "kv_heads": 8,
+                        "context_length": 131072,
+                        "vocab_size": 128256,
+                        "ffn_dim": 14336,
+                        "mlp": "gated",
+                        "norm": "rmsnorm",
+                        "biases": "none",
+                        "position_embeddings": 0,
+                        "lm_head": "separate",
+                    },
                 ),
-                'Mixtral_8x7B': lambda: _record(
+                "Mixtral_8x7B": lambda: _record(
                     "SparseTransformerWorkload",
-                    'Language.Mixtral_8x7B',
-                    {'name': 'Mixtral-8x7B', 'parameters': 46700000000.0, 'inference_flops': 25800000000.0, 'layers': 32, 'hidden_dim': 4096, 'heads': 32, 'kv_heads': 8, 'vocab_size': 32000, 'ffn_dim': 14336, 'mlp': 'gated', 'norm': 'rmsnorm', 'biases': 'none', 'position_embeddings': 0, 'lm_head': 'separate', 'active_parameters': 12900000000.0, 'experts': 8, 'active_experts_per_token': 2},
-                    {'name': 'Mixtral-8x7B', 'parameters': '4.67e10 param', 'inference_flops': '2.58e10 flop', 'layers': 32, 'hidden_dim': 4096, 'heads': 32, 'kv_heads': 8, 'vocab_size': 32000, 'ffn_dim': 14336, 'mlp': 'gated', 'norm': 'rmsnorm', 'biases': 'none', 'position_embeddings': 0, 'lm_head': 'separate', 'active_parameters': '1.29e10 param', 'experts': 8, 'active_experts_per_token': 2},
+                    "Language.Mixtral_8x7B",
+                    {
+                        "name": "Mixtral-8x7B",
+                        "parameters": 46700000000.0,
+                        "inference_flops": 25800000000.0,
+                        "layers": 32,
+                        "hidden_dim": 4096,
+                        "heads": 32,
+                        "kv_heads": 8,
+                        "vocab_size": 32000,
+                        "ffn_dim": 14336,
+                        "mlp": "gated",
+                        "norm": "rmsnorm",
+                        "biases": "none",
+                        "position_embeddings": 0,
+                        "lm_head": "separate",
+                        "active_parameters": 12900000000.0,
+                        "experts": 8,
+                        "active_experts_per_token": 2,
+                    },
+                    {
+                        "name": "Mixtral-8x7B",
+                        "parameters": "4.67e10 param",
+                        "inference_flops": "2.58e10 flop",
+                        "layers": 32,
+                        "hidden_dim": 4096,
+                        "heads": 32,
+                        "kv_heads": 8,
+                        "vocab_size": 32000,
+                        "ffn_dim": 14336,
+                        "mlp": "gated",
+                        "norm": "rmsnorm",
+                        "biases": "none",
+                        "position_embeddings": 0,
+                        "lm_head": "separate",
+                        "active_parameters": "1.29e10 param",
+                        "experts": 8,
+                        "active_experts_per_token": 2,
+                    },
                 ),
-                'OPT_13B': lambda: _record(
+                "OPT_13B": lambda: _record(
                     "TransformerWorkload",
-                    'Language.OPT_13B',
-                    {'name': 'OPT-13B', 'parameters': 13000000000.0, 'release_year': 2022, 'layers': 40, 'hidden_dim': 5120, 'heads': 40, 'context_length': 2048, 'vocab_size': 50272, 'ffn_dim': 20480, 'mlp': 'plain', 'norm': 'layernorm', 'biases': 'all', 'position_embeddings': 2050, 'lm_head': 'tied'},
-                    {'name': 'OPT-13B', 'parameters': '1.3e10 param', 'release_year': 2022, 'layers': 40, 'hidden_dim': 5120, 'heads': 40, 'context_length': 2048, 'vocab_size': 50272, 'ffn_dim': 20480, 'mlp': 'plain', 'norm': 'layernorm', 'biases': 'all', 'position_embeddings': 2050, 'lm_head': 'tied'},
+                    "Language.OPT_13B",
+                    {
+                        "name": "OPT-13B",
+                        "parameters": 13000000000.0,
+                        "release_year": 2022,
+                        "layers": 40,
+                        "hidden_dim": 5120,
+                        "heads": 40,
+                        "context_length": 2048,
+                        "vocab_size": 50272,
+                        "ffn_dim": 20480,
+                        "mlp": "plain",
+                        "norm": "layernorm",
+                        "biases": "all",
+                        "position_embeddings": 2050,
+                        "lm_head": "tied",
+                    },
+                    {
+                        "name": "OPT-13B",
+                        "parameters": "1.3e10 param",
+                        "release_year": 2022,
+                        "layers": 40,
+                        "hidden_dim": 5120,
+                        "heads": 40,
+                        "context_length": 2048,
+                        "vocab_size": 50272,
+                        "ffn_dim": 20480,
+                        "mlp": "plain",
+                        "norm": "layernorm",
+                        "biases": "all",
+                        "position_embeddings": 2050,
+                        "lm_head": "tied",
+                    },
                 ),
-                'PaLM_540B': lambda: _record(
+                "PaLM_540B": lambda: _record(
                     "TransformerWorkload",
-                    'Language.PaLM_540B',
-                    {'name': 'PaLM (540B)', 'parameters': 540000000000.0, 'inference_flops': 1080000000000.0, 'release_year': 2022, 'layers': 118, 'hidden_dim': 18432, 'heads': 48, 'kv_heads': 1, 'head_dim': 256, 'training_tokens': 780000000000.0, 'training_accelerators_ref': 6144, 'training_days_ref': 64, 'training_hardware_label': 'TPU v4'},
-                    {'name': 'PaLM (540B)', 'parameters': '5.4e11 param', 'inference_flops': '1.08e12 flop', 'release_year': 2022, 'layers': 118, 'hidden_dim': 18432, 'heads': 48, 'kv_heads': 1, 'head_dim': 256, 'training_tokens': '7.8e11 count', 'training_accelerators_ref': '6144 count', 'training_days_ref': '64 d', 'training_hardware_label': 'TPU v4'},
+                    "Language.PaLM_540B",
+                    {
+                        "name": "PaLM (540B)",
+                        "parameters": 540000000000.0,
+                        "inference_flops": 1080000000000.0,
+                        "release_year": 2022,
+                        "layers": 118,
+                        "hidden_dim": 18432,
+                        "heads": 48,
+                        "kv_heads": 1,
+                        "head_dim": 256,
+                        "training_tokens": 780000000000.0,
+                        "training_accelerators_ref": 6144,
+                        "training_days_ref": 64,
+                        "training_hardware_label": "TPU v4",
+                    },
+                    {
+                        "name": "PaLM (540B)",
+                        "parameters": "5.4e11 param",
+                        "inference_flops": "1.08e12 flop",
+                        "release_year": 2022,
+                        "layers": 118,
+                        "hidden_dim": 18432,
+                        "heads": 48,
+                        "kv_heads": 1,
+                        "head_dim": 256,
+                        "training_tokens": "7.8e11 count",
+                        "training_accelerators_ref": "6144 count",
+                        "training_days_ref": "64 d",
+                        "training_hardware_label": "TPU v4",
+                    },
                 ),
             },
             lazy=True,
         ),
-        'Vision': Namespace(
+        "Vision": Namespace(
             "Models.Vision",
             {
-                'AlexNet': lambda: _record(
+                "AlexNet": lambda: _record(
                     "CNNWorkload",
-                    'Vision.AlexNet',
-                    {'name': 'AlexNet', 'architecture': 'CNN', 'parameters': 60000000.0, 'inference_flops': 1500000000.0, 'release_year': 2012, 'layers': 8},
-                    {'name': 'AlexNet', 'architecture': 'CNN', 'parameters': '6e7 param', 'inference_flops': '1.5e9 flop', 'release_year': 2012, 'layers': 8},
+                    "Vision.AlexNet",
+                    {
+                        "name": "AlexNet",
+                        "architecture": "CNN",
+                        "parameters": 60000000.0,
+                        "inference_flops": 1500000000.0,
+                        "release_year": 2012,
+                        "layers": 8,
+                    },
+                    {
+                        "name": "AlexNet",
+                        "architecture": "CNN",
+                        "parameters": "6e7 param",
+                        "inference_flops": "1.5e9 flop",
+                        "release_year": 2012,
+                        "layers": 8,
+                    },
                 ),
-                'EfficientNetB0': lambda: _record(
+                "EfficientNetB0": lambda: _record(
                     "CNNWorkload",
-                    'Vision.EfficientNetB0',
-                    {'name': 'EfficientNet-B0', 'architecture': 'CNN', 'parameters': 5300000.0, 'inference_flops': 390000000.0},
-                    {'name': 'EfficientNet-B0', 'architecture': 'CNN', 'parameters': '5.3e6 param', 'inference_flops': '3.9e8 flop'},
+                    "Vision.EfficientNetB0",
+                    {
+                        "name": "EfficientNet-B0",
+                        "architecture": "CNN",
+                        "parameters": 5300000.0,
+                        "inference_flops": 390000000.0,
+                    },
+                    {
+                        "name": "EfficientNet-B0",
+                        "architecture": "CNN",
+                        "parameters": "5.3e6 param",
+                        "inference_flops": "3.9e8 flop",
+                    },
                 ),
-                'EfficientNetB4': lambda: _record(
+                "EfficientNetB4": lambda: _record(
                     "CNNWorkload",
-                    'Vision.EfficientNetB4',
-                    {'name': 'EfficientNet-B4', 'architecture': 'CNN', 'parameters': 19000000.0, 'inference_flops': 8400000000.0},
-                    {'name': 'EfficientNet-B4', 'architecture': 'CNN', 'parameters': '1.9e7 param', 'inference_flops': '8.4e9 flop'},
+                    "Vision.EfficientNetB4",
+                    {
+                        "name": "EfficientNet-B4",
+                        "architecture": "CNN",
+                        "parameters": 19000000.0,
+                        "inference_flops": 8400000000.0,
+                    },
+                    {
+                        "name": "EfficientNet-B4",
+                        "architecture": "CNN",
+                        "parameters": "1.9e7 param",
+                        "inference_flops": "8.4e9 flop",
+                    },
                 ),
-                'LeNet1': lambda: _record(
+                "LeNet1": lambda: _record(
                     "Workload",
-                    'Vision.LeNet1',
-                    {'name': 'LeNet-1', 'architecture': 'CNN', 'parameters': 10000.0},
-                    {'name': 'LeNet-1', 'architecture': 'CNN', 'parameters': '10000.0 param'},
+                    "Vision.LeNet1",
+                    {"name": "LeNet-1", "architecture": "CNN", "parameters": 10000.0},
+                    {"name": "LeNet-1", "architecture": "CNN", "parameters": "10000.0 param"},
                 ),
-                'MobileNetV1': lambda: _record(
+                "MobileNetV1": lambda: _record(
                     "CNNWorkload",
-                    'Vision.MobileNetV1',
-                    {'name': 'MobileNetV1', 'architecture': 'CNN', 'parameters': 4200000.0, 'inference_flops': 1138000000.0},
-                    {'name': 'MobileNetV1', 'architecture': 'CNN', 'parameters': '4.2e6 param', 'inference_flops': '1.138e9 flop'},
+                    "Vision.MobileNetV1",
+                    {
+                        "name": "MobileNetV1",
+                        "architecture": "CNN",
+                        "parameters": 4200000.0,
+                        "inference_flops": 1138000000.0,
+                    },
+                    {
+                        "name": "MobileNetV1",
+                        "architecture": "CNN",
+                        "parameters": "4.2e6 param",
+                        "inference_flops": "1.138e9 flop",
+                    },
                 ),
-                'MobileNetV2': lambda: _record(
+                "MobileNetV2": lambda: _record(
                     "CNNWorkload",
-                    'Vision.MobileNetV2',
-                    {'name': 'MobileNetV2', 'architecture': 'CNN', 'parameters': 3504872.0, 'inference_flops': 600000000.0, 'inference_energy': 0.0001, 'layers': 54, 'width_multiplier': 1.0},
-                    {'name': 'MobileNetV2', 'architecture': 'CNN', 'parameters': '3.504872e6 param', 'inference_flops': '6e8 flop', 'inference_energy': '0.1 mJ', 'layers': 54, 'width_multiplier': 1.0},
+                    "Vision.MobileNetV2",
+                    {
+                        "name": "MobileNetV2",
+                        "architecture": "CNN",
+                        "parameters": 3504872.0,
+                        "inference_flops": 600000000.0,
+                        "inference_energy": 0.0001,
+                        "layers": 54,
+                        "width_multiplier": 1.0,
+                    },
+                    {
+                        "name": "MobileNetV2",
+                        "architecture": "CNN",
+                        "parameters": "3.504872e6 param",
+                        "inference_flops": "6e8 flop",
+                        "inference_energy": "0.1 mJ",
+                        "layers": 54,
+                        "width_multiplier": 1.0,
+                    },
                 ),
-                'MobileNetV2_Alpha0_5': lambda: _record(
+                "MobileNetV2_Alpha0_5": lambda: _record(
                     "Workload",
-                    'Vision.MobileNetV2_Alpha0_5',
-                    {'name': 'MobileNetV2 (alpha=0.5)', 'architecture': 'CNN', 'parameters': 1968680.0},
-                    {'name': 'MobileNetV2 (alpha=0.5)', 'architecture': 'CNN', 'parameters': '1.96868e6 param'},
+                    "Vision.MobileNetV2_Alpha0_5",
+                    {"name": "MobileNetV2 (alpha=0.5)", "architecture": "CNN", "parameters": 1968680.0},
+                    {"name": "MobileNetV2 (alpha=0.5)", "architecture": "CNN", "parameters": "1.96868e6 param"},
                 ),
-                'MobileNetV2_Alpha0_5FeatureExtractor': lambda: _record(
+                "MobileNetV2_Alpha0_5FeatureExtractor": lambda: _record(
                     "Workload",
-                    'Vision.MobileNetV2_Alpha0_5FeatureExtractor',
-                    {'name': 'MobileNetV2 (alpha=0.5 feature extractor)', 'architecture': 'CNN', 'parameters': 687680.0},
-                    {'name': 'MobileNetV2 (alpha=0.5 feature extractor)', 'architecture': 'CNN', 'parameters': '6.8768e5 param'},
+                    "Vision.MobileNetV2_Alpha0_5FeatureExtractor",
+                    {
+                        "name": "MobileNetV2 (alpha=0.5 feature extractor)",
+                        "architecture": "CNN",
+                        "parameters": 687680.0,
+                    },
+                    {
+                        "name": "MobileNetV2 (alpha=0.5 feature extractor)",
+                        "architecture": "CNN",
+                        "parameters": "6.8768e5 param",
+                    },
                 ),
-                'MobileNetV2_Alpha0_75': lambda: _record(
+                "MobileNetV2_Alpha0_75": lambda: _record(
                     "CNNWorkload",
-                    'Vision.MobileNetV2_Alpha0_75',
-                    {'name': 'MobileNetV2 (alpha=0.75)', 'architecture': 'CNN', 'parameters': 2610000.0, 'inference_flops': 418000000.0, 'width_multiplier': 0.75},
-                    {'name': 'MobileNetV2 (alpha=0.75)', 'architecture': 'CNN', 'parameters': '2.61e6 param', 'inference_flops': '4.18e8 flop', 'width_multiplier': 0.75},
+                    "Vision.MobileNetV2_Alpha0_75",
+                    {
+                        "name": "MobileNetV2 (alpha=0.75)",
+                        "architecture": "CNN",
+                        "parameters": 2610000.0,
+                        "inference_flops": 418000000.0,
+                        "width_multiplier": 0.75,
+                    },
+                    {
+                        "name": "MobileNetV2 (alpha=0.75)",
+                        "architecture": "CNN",
+                        "parameters": "2.61e6 param",
+                        "inference_flops": "4.18e8 flop",
+                        "width_multiplier": 0.75,
+                    },
                 ),
-                'MobileNetV3_Large': lambda: _record(
+                "MobileNetV3_Large": lambda: _record(
                     "CNNWorkload",
-                    'Vision.MobileNetV3_Large',
-                    {'name': 'MobileNetV3-Large', 'architecture': 'CNN', 'parameters': 5400000.0, 'inference_flops': 438000000.0},
-                    {'name': 'MobileNetV3-Large', 'architecture': 'CNN', 'parameters': '5.4e6 param', 'inference_flops': '4.38e8 flop'},
+                    "Vision.MobileNetV3_Large",
+                    {
+                        "name": "MobileNetV3-Large",
+                        "architecture": "CNN",
+                        "parameters": 5400000.0,
+                        "inference_flops": 438000000.0,
+                    },
+                    {
+                        "name": "MobileNetV3-Large",
+                        "architecture": "CNN",
+                        "parameters": "5.4e6 param",
+                        "inference_flops": "4.38e8 flop",
+                    },
                 ),
-                'ResNet18': lambda: _record(
+                "ResNet18": lambda: _record(
                     "CNNWorkload",
-                    'Vision.ResNet18',
-                    {'name': 'ResNet-18', 'architecture': 'CNN', 'parameters': 11700000.0, 'inference_flops': 3600000000.0, 'layers': 18},
-                    {'name': 'ResNet-18', 'architecture': 'CNN', 'parameters': '1.17e7 param', 'inference_flops': '3.6e9 flop', 'layers': 18},
+                    "Vision.ResNet18",
+                    {
+                        "name": "ResNet-18",
+                        "architecture": "CNN",
+                        "parameters": 11700000.0,
+                        "inference_flops": 3600000000.0,
+                        "layers": 18,
+                    },
+                    {
+                        "name": "ResNet-18",
+                        "architecture": "CNN",
+                        "parameters": "1.17e7 param",
+                        "inference_flops": "3.6e9 flop",
+                        "layers": 18,
+                    },
                 ),
-                'ResNet50': lambda: _record(
+                "ResNet50": lambda: _record(
                     "CNNWorkload",
-                    'Vision.ResNet50',
-                    {'name': 'ResNet-50', 'architecture': 'CNN', 'parameters': 25557032.0, 'inference_flops': 8200000000.0, 'release_year': 2015, 'layers': 50},
-                    {'name': 'ResNet-50', 'architecture': 'CNN', 'parameters': '2.5557032e7 param', 'inference_flops': '8.2e9 flop', 'release_year': 2015, 'layers': 50},
+                    "Vision.ResNet50",
+                    {
+                        "name": "ResNet-50",
+                        "architecture": "CNN",
+                        "parameters": 25557032.0,
+                        "inference_flops": 8200000000.0,
+                        "release_year": 2015,
+                        "layers": 50,
+                    },
+                    {
+                        "name": "ResNet-50",
+                        "architecture": "CNN",
+                        "parameters": "2.5557032e7 param",
+                        "inference_flops": "8.2e9 flop",
+                        "release_year": 2015,
+                        "layers": 50,
+                    },
                 ),
-                'VGG16': lambda: _record(
+                "VGG16": lambda: _record(
                     "CNNWorkload",
-                    'Vision.VGG16',
-                    {'name': 'VGG-16', 'architecture': 'CNN', 'parameters': 138357544.0, 'inference_flops': 31000000000.0, 'release_year': 2014, 'layers': 16},
-                    {'name': 'VGG-16', 'architecture': 'CNN', 'parameters': '1.38357544e8 param', 'inference_flops': '3.1e10 flop', 'release_year': 2014, 'layers': 16},
+                    "Vision.VGG16",
+                    {
+                        "name": "VGG-16",
+                        "architecture": "CNN",
+                        "parameters": 138357544.0,
+                        "inference_flops": 31000000000.0,
+                        "release_year": 2014,
+                        "layers": 16,
+                    },
+                    {
+                        "name": "VGG-16",
+                        "architecture": "CNN",
+                        "parameters": "1.38357544e8 param",
+                        "inference_flops": "3.1e10 flop",
+                        "release_year": 2014,
+                        "layers": 16,
+                    },
                 ),
-                'ViT_Large': lambda: _record(
+                "ViT_Large": lambda: _record(
                     "Workload",
-                    'Vision.ViT_Large',
-                    {'name': 'ViT-L/16', 'architecture': 'Vision Transformer', 'parameters': 307000000.0},
-                    {'name': 'ViT-L/16', 'architecture': 'Vision Transformer', 'parameters': '3.07e8 param'},
+                    "Vision.ViT_Large",
+                    {"name": "ViT-L/16", "architecture": "Vision Transformer", "parameters": 307000000.0},
+                    {"name": "ViT-L/16", "architecture": "Vision Transformer", "parameters": "3.07e8 param"},
                 ),
-                'YOLOv8_Nano': lambda: _record(
+                "YOLOv8_Nano": lambda: _record(
                     "CNNWorkload",
-                    'Vision.YOLOv8_Nano',
-                    {'name': 'YOLOv8-Nano', 'architecture': 'CNN', 'parameters': 3200000.0, 'inference_flops': 8700000000.0, 'layers': 225},
-                    {'name': 'YOLOv8-Nano', 'architecture': 'CNN', 'parameters': '3.2e6 param', 'inference_flops': '8.7e9 flop', 'layers': 225},
+                    "Vision.YOLOv8_Nano",
+                    {
+                        "name": "YOLOv8-Nano",
+                        "architecture": "CNN",
+                        "parameters": 3200000.0,
+                        "inference_flops": 8700000000.0,
+                        "layers": 225,
+                    },
+                    {
+                        "name": "YOLOv8-Nano",
+                        "architecture": "CNN",
+                        "parameters": "3.2e6 param",
+                        "inference_flops": "8.7e9 flop",
+                        "layers": 225,
+                    },
                 ),
             },
             lazy=True,
         ),
-        'Tiny': Namespace(
+        "Tiny": Namespace(
             "Models.Tiny",
             {
-                'AnomalyDetector': lambda: _record(
+                "AnomalyDetector": lambda: _record(
                     "Workload",
-                    'Tiny.AnomalyDetector',
-                    {'name': 'Anomaly Detector', 'architecture': 'MLP', 'parameters': 270000.0, 'inference_flops': 540000.0},
-                    {'name': 'Anomaly Detector', 'architecture': 'MLP', 'parameters': '2.7e5 param', 'inference_flops': '5.4e5 flop'},
+                    "Tiny.AnomalyDetector",
+                    {
+                        "name": "Anomaly Detector",
+                        "architecture": "MLP",
+                        "parameters": 270000.0,
+                        "inference_flops": 540000.0,
+                    },
+                    {
+                        "name": "Anomaly Detector",
+                        "architecture": "MLP",
+                        "parameters": "2.7e5 param",
+                        "inference_flops": "5.4e5 flop",
+                    },
                 ),
-                'DS_CNN': lambda: _record(
+                "DS_CNN": lambda: _record(
                     "CNNWorkload",
-                    'Tiny.DS_CNN',
-                    {'name': 'DS-CNN (KWS)', 'architecture': 'CNN', 'parameters': 200000.0, 'inference_flops': 20000000.0},
-                    {'name': 'DS-CNN (KWS)', 'architecture': 'CNN', 'parameters': '2e5 param', 'inference_flops': '2e7 flop'},
+                    "Tiny.DS_CNN",
+                    {
+                        "name": "DS-CNN (KWS)",
+                        "architecture": "CNN",
+                        "parameters": 200000.0,
+                        "inference_flops": 20000000.0,
+                    },
+                    {
+                        "name": "DS-CNN (KWS)",
+                        "architecture": "CNN",
+                        "parameters": "2e5 param",
+                        "inference_flops": "2e7 flop",
+                    },
                 ),
-                'WakeVision': lambda: _record(
+                "WakeVision": lambda: _record(
                     "CNNWorkload",
-                    'Tiny.WakeVision',
-                    {'name': 'Wake Vision (Doorbell)', 'architecture': 'CNN', 'parameters': 250000.0, 'inference_flops': 25000000.0},
-                    {'name': 'Wake Vision (Doorbell)', 'architecture': 'CNN', 'parameters': '2.5e5 param', 'inference_flops': '2.5e7 flop'},
+                    "Tiny.WakeVision",
+                    {
+                        "name": "Wake Vision (Doorbell)",
+                        "architecture": "CNN",
+                        "parameters": 250000.0,
+                        "inference_flops": 25000000.0,
+                    },
+                    {
+                        "name": "Wake Vision (Doorbell)",
+                        "architecture": "CNN",
+                        "parameters": "2.5e5 param",
+                        "inference_flops": "2.5e7 flop",
+                    },
                 ),
             },
             lazy=True,
         ),
-        'Recommendation': Namespace(
+        "Recommendation": Namespace(
             "Models.Recommendation",
             {
-                'DLRM': lambda: _record(
+                "DLRM": lambda: _record(
                     "Workload",
-                    'Recommendation.DLRM',
-                    {'name': 'DLRM', 'architecture': 'DLRM', 'model_size': 100000000000, 'embedding_entries': 25000000000.0, 'parameter_range_min': 100000000000, 'parameter_range_max': 10000000000000},
-                    {'name': 'DLRM', 'architecture': 'DLRM', 'model_size': '100 GB', 'embedding_entries': '2.5e10 count', 'parameter_range_min': '100 Bparam', 'parameter_range_max': '10 Tparam'},
+                    "Recommendation.DLRM",
+                    {
+                        "name": "DLRM",
+                        "architecture": "DLRM",
+                        "model_size": 100000000000,
+                        "embedding_entries": 25000000000.0,
+                        "parameter_range_min": 100000000000,
+                        "parameter_range_max": 10000000000000,
+                    },
+                    {
+                        "name": "DLRM",
+                        "architecture": "DLRM",
+                        "model_size": "100 GB",
+                        "embedding_entries": "2.5e10 count",
+                        "parameter_range_min": "100 Bparam",
+                        "parameter_range_max": "10 Tparam",
+                    },
                 ),
             },
             lazy=True,
         ),
-        'StateSpace': Namespace(
+        "StateSpace": Namespace(
             "Models.StateSpace",
             {
-                'Mamba_130M': lambda: _record(
+                "Mamba_130M": lambda: _record(
                     "SSMWorkload",
-                    'StateSpace.Mamba_130M',
-                    {'name': 'Mamba-130M', 'architecture': 'SSM', 'parameters': 130000000.0, 'inference_flops': 260000000.0, 'layers': 24, 'hidden_dim': 768, 'state_size': 16},
-                    {'name': 'Mamba-130M', 'architecture': 'SSM', 'parameters': '1.3e8 param', 'inference_flops': '2.6e8 flop', 'layers': 24, 'hidden_dim': 768, 'state_size': 16},
+                    "StateSpace.Mamba_130M",
+                    {
+                        "name": "Mamba-130M",
+                        "architecture": "SSM",
+                        "parameters": 130000000.0,
+                        "inference_flops": 260000000.0,
+                        "layers": 24,
+                        "hidden_dim": 768,
+                        "state_size": 16,
+                    },
+                    {
+                        "name": "Mamba-130M",
+                        "architecture": "SSM",
+                        "parameters": "1.3e8 param",
+                        "inference_flops": "2.6e8 flop",
+                        "layers": 24,
+                        "hidden_dim": 768,
+                        "state_size": 16,
+                    },
                 ),
-                'Mamba_2_8B': lambda: _record(
+                "Mamba_2_8B": lambda: _record(
                     "SSMWorkload",
-                    'StateSpace.Mamba_2_8B',
-                    {'name': 'Mamba-2.8B', 'architecture': 'SSM', 'parameters': 2800000000.0, 'inference_flops': 5600000000.0, 'layers': 64, 'hidden_dim': 2560, 'state_size': 16},
-                    {'name': 'Mamba-2.8B', 'architecture': 'SSM', 'parameters': '2.8e9 param', 'inference_flops': '5.6e9 flop', 'layers': 64, 'hidden_dim': 2560, 'state_size': 16},
+                    "StateSpace.Mamba_2_8B",
+                    {
+                        "name": "Mamba-2.8B",
+                        "architecture": "SSM",
+                        "parameters": 2800000000.0,
+                        "inference_flops": 5600000000.0,
+                        "layers": 64,
+                        "hidden_dim": 2560,
+                        "state_size": 16,
+                    },
+                    {
+                        "name": "Mamba-2.8B",
+                        "architecture": "SSM",
+                        "parameters": "2.8e9 param",
+                        "inference_flops": "5.6e9 flop",
+                        "layers": 64,
+                        "hidden_dim": 2560,
+                        "state_size": 16,
+                    },
                 ),
             },
             lazy=True,
         ),
-        'GenerativeVision': Namespace(
+        "GenerativeVision": Namespace(
             "Models.GenerativeVision",
             {
-                'StableDiffusion_v1_5': lambda: _record(
+                "StableDiffusion_v1_5": lambda: _record(
                     "DiffusionWorkload",
-                    'GenerativeVision.StableDiffusion_v1_5',
-                    {'name': 'Stable Diffusion v1.5', 'architecture': 'Diffusion/U-Net', 'parameters': 860000000.0, 'inference_flops': 20000000000.0, 'denoising_steps': 50, 'resolution': 512},
-                    {'name': 'Stable Diffusion v1.5', 'architecture': 'Diffusion/U-Net', 'parameters': '8.6e8 param', 'inference_flops': '2e10 flop', 'denoising_steps': 50, 'resolution': 512},
+                    "GenerativeVision.StableDiffusion_v1_5",
+                    {
+                        "name": "Stable Diffusion v1.5",
+                        "architecture": "Diffusion/U-Net",
+                        "parameters": 860000000.0,
+                        "inference_flops": 20000000000.0,
+                        "denoising_steps": 50,
+                        "resolution": 512,
+                    },
+                    {
+                        "name": "Stable Diffusion v1.5",
+                        "architecture": "Diffusion/U-Net",
+                        "parameters": "8.6e8 param",
+                        "inference_flops": "2e10 flop",
+                        "denoising_steps": 50,
+                        "resolution": 512,
+                    },
                 ),
             },
             lazy=True,
         ),
-        'Embodied': Namespace(
+        "Embodied": Namespace(
             "Models.Embodied",
             {
-                'ACT_ALOHA': lambda: _record(
+                "ACT_ALOHA": lambda: _record(
                     "EmbodiedWorkload",
-                    'Embodied.ACT_ALOHA',
-                    {'name': 'Action Chunking with Transformers (ALOHA)', 'architecture': 'C-VAE Transformer', 'parameters': 80000000.0, 'layers': 11, 'hidden_dim': 512, 'action_chunk_horizon': 100, 'action_dim': 14, 'observation_horizon': 1},
-                    {'name': 'Action Chunking with Transformers (ALOHA)', 'architecture': 'C-VAE Transformer', 'parameters': '8e7 param', 'layers': 11, 'hidden_dim': 512, 'action_chunk_horizon': 100, 'action_dim': 14, 'observation_horizon': 1},
+                    "Embodied.ACT_ALOHA",
+                    {
+                        "name": "Action Chunking with Transformers (ALOHA)",
+                        "architecture": "C-VAE Transformer",
+                        "parameters": 80000000.0,
+                        "layers": 11,
+                        "hidden_dim": 512,
+                        "action_chunk_horizon": 100,
+                        "action_dim": 14,
+                        "observation_horizon": 1,
+                    },
+                    {
+                        "name": "Action Chunking with Transformers (ALOHA)",
+                        "architecture": "C-VAE Transformer",
+                        "parameters": "8e7 param",
+                        "layers": 11,
+                        "hidden_dim": 512,
+                        "action_chunk_horizon": 100,
+                        "action_dim": 14,
+                        "observation_horizon": 1,
+                    },
                 ),
-                'DiffusionPolicy_PushT': lambda: _record(
+                "DiffusionPolicy_PushT": lambda: _record(
                     "EmbodiedWorkload",
-                    'Embodied.DiffusionPolicy_PushT',
-                    {'name': 'Diffusion Policy (Push-T)', 'architecture': 'CNN Diffusion Policy', 'parameters': 16000000.0, 'action_chunk_horizon': 16, 'action_dim': 2, 'observation_horizon': 1},
-                    {'name': 'Diffusion Policy (Push-T)', 'architecture': 'CNN Diffusion Policy', 'parameters': '1.6e7 param', 'action_chunk_horizon': 16, 'action_dim': 2, 'observation_horizon': 1},
+                    "Embodied.DiffusionPolicy_PushT",
+                    {
+                        "name": "Diffusion Policy (Push-T)",
+                        "architecture": "CNN Diffusion Policy",
+                        "parameters": 16000000.0,
+                        "action_chunk_horizon": 16,
+                        "action_dim": 2,
+                        "observation_horizon": 1,
+                    },
+                    {
+                        "name": "Diffusion Policy (Push-T)",
+                        "architecture": "CNN Diffusion Policy",
+                        "parameters": "1.6e7 param",
+                        "action_chunk_horizon": 16,
+                        "action_dim": 2,
+                        "observation_horizon": 1,
+                    },
                 ),
-                'Octo_Base': lambda: _record(
+                "Octo_Base": lambda: _record(
                     "EmbodiedWorkload",
-                    'Embodied.Octo_Base',
-                    {'name': 'Octo-Base', 'architecture': 'Transformer Diffusion Policy', 'parameters': 93000000.0, 'layers': 12, 'hidden_dim': 768, 'action_chunk_horizon': 4, 'action_dim': 7, 'observation_horizon': 1},
-                    {'name': 'Octo-Base', 'architecture': 'Transformer Diffusion Policy', 'parameters': '9.3e7 param', 'layers': 12, 'hidden_dim': 768, 'action_chunk_horizon': 4, 'action_dim': 7, 'observation_horizon': 1},
+                    "Embodied.Octo_Base",
+                    {
+                        "name": "Octo-Base",
+                        "architecture": "Transformer Diffusion Policy",
+                        "parameters": 93000000.0,
+                        "layers": 12,
+                        "hidden_dim": 768,
+                        "action_chunk_horizon": 4,
+                        "action_dim": 7,
+                        "observation_horizon": 1,
+                    },
+                    {
+                        "name": "Octo-Base",
+                        "architecture": "Transformer Diffusion Policy",
+                        "parameters": "9.3e7 param",
+                        "layers": 12,
+                        "hidden_dim": 768,
+                        "action_chunk_horizon": 4,
+                        "action_dim": 7,
+                        "observation_horizon": 1,
+                    },
                 ),
-                'OpenVLA_7B': lambda: _record(
+                "OpenVLA_7B": lambda: _record(
                     "EmbodiedWorkload",
-                    'Embodied.OpenVLA_7B',
-                    {'name': 'OpenVLA-7B', 'architecture': 'VLA (Prismatic / Llama-2-7B)', 'parameters': 7000000000.0, 'layers': 32, 'hidden_dim': 4096, 'action_chunk_horizon': 1, 'action_dim': 7, 'observation_horizon': 1},
-                    {'name': 'OpenVLA-7B', 'architecture': 'VLA (Prismatic / Llama-2-7B)', 'parameters': '7e9 param', 'layers': 32, 'hidden_dim': 4096, 'action_chunk_horizon': 1, 'action_dim': 7, 'observation_horizon': 1},
+                    "Embodied.OpenVLA_7B",
+                    {
+                        "name": "OpenVLA-7B",
+                        "architecture": "VLA (Prismatic / Llama-2-7B)",
+                        "parameters": 7000000000.0,
+                        "layers": 32,
+                        "hidden_dim": 4096,
+                        "action_chunk_horizon": 1,
+                        "action_dim": 7,
+                        "observation_horizon": 1,
+                    },
+                    {
+                        "name": "OpenVLA-7B",
+                        "architecture": "VLA (Prismatic / Llama-2-7B)",
+                        "parameters": "7e9 param",
+                        "layers": 32,
+                        "hidden_dim": 4096,
+                        "action_chunk_horizon": 1,
+                        "action_dim": 7,
+                        "observation_horizon": 1,
+                    },
                 ),
             },
             lazy=True,
@@ -1319,53 +2364,149 @@ Models = Namespace(
 _Nodes = Namespace(
     "Systems.Nodes",
     {
-        'DGX_A100': lambda: _record(
+        "DGX_A100": lambda: _record(
             "Node",
-            'Nodes.DGX_A100',
-            {'name': 'DGX A100', 'accelerator': Hardware.Cloud.A100, 'accelerators_per_node': 8, 'intra_node_bw': 300000000000.0, 'nics_per_node': 8},
-            {'name': 'DGX A100', 'accelerator': Hardware.Cloud.A100, 'accelerators_per_node': 8, 'intra_node_bw': '300.0 GB/s', 'nics_per_node': 8},
+            "Nodes.DGX_A100",
+            {
+                "name": "DGX A100",
+                "accelerator": Hardware.Cloud.A100,
+                "accelerators_per_node": 8,
+                "intra_node_bw": 300000000000.0,
+                "nics_per_node": 8,
+            },
+            {
+                "name": "DGX A100",
+                "accelerator": Hardware.Cloud.A100,
+                "accelerators_per_node": 8,
+                "intra_node_bw": "300.0 GB/s",
+                "nics_per_node": 8,
+            },
         ),
-        'DGX_B200': lambda: _record(
+        "DGX_B200": lambda: _record(
             "Node",
-            'Nodes.DGX_B200',
-            {'name': 'DGX B200', 'accelerator': Hardware.Cloud.B200, 'accelerators_per_node': 8, 'intra_node_bw': 900000000000.0, 'nics_per_node': 8},
-            {'name': 'DGX B200', 'accelerator': Hardware.Cloud.B200, 'accelerators_per_node': 8, 'intra_node_bw': '900.0 GB/s', 'nics_per_node': 8},
+            "Nodes.DGX_B200",
+            {
+                "name": "DGX B200",
+                "accelerator": Hardware.Cloud.B200,
+                "accelerators_per_node": 8,
+                "intra_node_bw": 900000000000.0,
+                "nics_per_node": 8,
+            },
+            {
+                "name": "DGX B200",
+                "accelerator": Hardware.Cloud.B200,
+                "accelerators_per_node": 8,
+                "intra_node_bw": "900.0 GB/s",
+                "nics_per_node": 8,
+            },
         ),
-        'DGX_H100': lambda: _record(
+        "DGX_H100": lambda: _record(
             "Node",
-            'Nodes.DGX_H100',
-            {'name': 'DGX H100', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 8, 'intra_node_bw': 450000000000.0, 'nics_per_node': 8},
-            {'name': 'DGX H100', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 8, 'intra_node_bw': '450.0 GB/s', 'nics_per_node': 8},
+            "Nodes.DGX_H100",
+            {
+                "name": "DGX H100",
+                "accelerator": Hardware.Cloud.H100,
+                "accelerators_per_node": 8,
+                "intra_node_bw": 450000000000.0,
+                "nics_per_node": 8,
+            },
+            {
+                "name": "DGX H100",
+                "accelerator": Hardware.Cloud.H100,
+                "accelerators_per_node": 8,
+                "intra_node_bw": "450.0 GB/s",
+                "nics_per_node": 8,
+            },
         ),
-        'GrandTeton_H100': lambda: _record(
+        "GrandTeton_H100": lambda: _record(
             "Node",
-            'Nodes.GrandTeton_H100',
-            {'name': 'Meta Grand Teton (8x H100)', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 8, 'intra_node_bw': 450000000000.0, 'nics_per_node': 8},
-            {'name': 'Meta Grand Teton (8x H100)', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 8, 'intra_node_bw': '450.0 GB/s', 'nics_per_node': 8},
+            "Nodes.GrandTeton_H100",
+            {
+                "name": "Meta Grand Teton (8x H100)",
+                "accelerator": Hardware.Cloud.H100,
+                "accelerators_per_node": 8,
+                "intra_node_bw": 450000000000.0,
+                "nics_per_node": 8,
+            },
+            {
+                "name": "Meta Grand Teton (8x H100)",
+                "accelerator": Hardware.Cloud.H100,
+                "accelerators_per_node": 8,
+                "intra_node_bw": "450.0 GB/s",
+                "nics_per_node": 8,
+            },
         ),
-        'HGX_H100_EPYC': lambda: _record(
+        "HGX_H100_EPYC": lambda: _record(
             "Node",
-            'Nodes.HGX_H100_EPYC',
-            {'name': 'HGX H100 (Dual AMD EPYC 9654)', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 8, 'intra_node_bw': 450000000000.0, 'nics_per_node': 8},
-            {'name': 'HGX H100 (Dual AMD EPYC 9654)', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 8, 'intra_node_bw': '450.0 GB/s', 'nics_per_node': 8},
+            "Nodes.HGX_H100_EPYC",
+            {
+                "name": "HGX H100 (Dual AMD EPYC 9654)",
+                "accelerator": Hardware.Cloud.H100,
+                "accelerators_per_node": 8,
+                "intra_node_bw": 450000000000.0,
+                "nics_per_node": 8,
+            },
+            {
+                "name": "HGX H100 (Dual AMD EPYC 9654)",
+                "accelerator": Hardware.Cloud.H100,
+                "accelerators_per_node": 8,
+                "intra_node_bw": "450.0 GB/s",
+                "nics_per_node": 8,
+            },
         ),
-        'Kempner_H100_4GPU': lambda: _record(
+        "Kempner_H100_4GPU": lambda: _record(
             "Node",
-            'Nodes.Kempner_H100_4GPU',
-            {'name': 'Kempner H100 4-GPU Server', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 4, 'intra_node_bw': 450000000000.0, 'nics_per_node': 4},
-            {'name': 'Kempner H100 4-GPU Server', 'accelerator': Hardware.Cloud.H100, 'accelerators_per_node': 4, 'intra_node_bw': '450.0 GB/s', 'nics_per_node': 4},
+            "Nodes.Kempner_H100_4GPU",
+            {
+                "name": "Kempner H100 4-GPU Server",
+                "accelerator": Hardware.Cloud.H100,
+                "accelerators_per_node": 4,
+                "intra_node_bw": 450000000000.0,
+                "nics_per_node": 4,
+            },
+            {
+                "name": "Kempner H100 4-GPU Server",
+                "accelerator": Hardware.Cloud.H100,
+                "accelerators_per_node": 4,
+                "intra_node_bw": "450.0 GB/s",
+                "nics_per_node": 4,
+            },
         ),
-        'Server_8x_MI300X': lambda: _record(
+        "Server_8x_MI300X": lambda: _record(
             "Node",
-            'Nodes.Server_8x_MI300X',
-            {'name': '8x MI300X Server', 'accelerator': Hardware.Cloud.MI300X, 'accelerators_per_node': 8, 'intra_node_bw': 896000000000.0, 'nics_per_node': 8},
-            {'name': '8x MI300X Server', 'accelerator': Hardware.Cloud.MI300X, 'accelerators_per_node': 8, 'intra_node_bw': '896 GB/s', 'nics_per_node': 8},
+            "Nodes.Server_8x_MI300X",
+            {
+                "name": "8x MI300X Server",
+                "accelerator": Hardware.Cloud.MI300X,
+                "accelerators_per_node": 8,
+                "intra_node_bw": 896000000000.0,
+                "nics_per_node": 8,
+            },
+            {
+                "name": "8x MI300X Server",
+                "accelerator": Hardware.Cloud.MI300X,
+                "accelerators_per_node": 8,
+                "intra_node_bw": "896 GB/s",
+                "nics_per_node": 8,
+            },
         ),
-        'Workstation_M3Max': lambda: _record(
+        "Workstation_M3Max": lambda: _record(
             "Node",
-            'Nodes.Workstation_M3Max',
-            {'name': 'MacBook Pro M3 Max Workstation', 'accelerator': Hardware.Workstation.MacBookM3Max, 'accelerators_per_node': 1, 'intra_node_bw': 400000000000.0, 'nics_per_node': 1},
-            {'name': 'MacBook Pro M3 Max Workstation', 'accelerator': Hardware.Workstation.MacBookM3Max, 'accelerators_per_node': 1, 'intra_node_bw': '400.0 GB/s', 'nics_per_node': 1},
+            "Nodes.Workstation_M3Max",
+            {
+                "name": "MacBook Pro M3 Max Workstation",
+                "accelerator": Hardware.Workstation.MacBookM3Max,
+                "accelerators_per_node": 1,
+                "intra_node_bw": 400000000000.0,
+                "nics_per_node": 1,
+            },
+            {
+                "name": "MacBook Pro M3 Max Workstation",
+                "accelerator": Hardware.Workstation.MacBookM3Max,
+                "accelerators_per_node": 1,
+                "intra_node_bw": "400.0 GB/s",
+                "nics_per_node": 1,
+            },
         ),
     },
     lazy=True,
@@ -1373,89 +2514,245 @@ _Nodes = Namespace(
 _Fabrics = Namespace(
     "Systems.Fabrics",
     {
-        'Ethernet_100G': lambda: _record(
+        "Ethernet_100G": lambda: _record(
             "NetworkFabric",
-            'Fabrics.Ethernet_100G',
-            {'name': '100GbE', 'topology': 'fat-tree', 'bandwidth': 12500000000, 'latency': 50.0, 'oversubscription_ratio': 1.0},
-            {'name': '100GbE', 'topology': 'fat-tree', 'bandwidth': '100 Gbps', 'latency': '50.0 µs', 'oversubscription_ratio': 1.0},
+            "Fabrics.Ethernet_100G",
+            {
+                "name": "100GbE",
+                "topology": "fat-tree",
+                "bandwidth": 12500000000,
+                "latency": 50.0,
+                "oversubscription_ratio": 1.0,
+            },
+            {
+                "name": "100GbE",
+                "topology": "fat-tree",
+                "bandwidth": "100 Gbps",
+                "latency": "50.0 µs",
+                "oversubscription_ratio": 1.0,
+            },
         ),
-        'Ethernet_10G': lambda: _record(
+        "Ethernet_10G": lambda: _record(
             "NetworkFabric",
-            'Fabrics.Ethernet_10G',
-            {'name': '10GbE', 'topology': 'fat-tree', 'bandwidth': 1250000000, 'latency': 50.0, 'oversubscription_ratio': 1.0},
-            {'name': '10GbE', 'topology': 'fat-tree', 'bandwidth': '10 Gbps', 'latency': '50.0 µs', 'oversubscription_ratio': 1.0},
+            "Fabrics.Ethernet_10G",
+            {
+                "name": "10GbE",
+                "topology": "fat-tree",
+                "bandwidth": 1250000000,
+                "latency": 50.0,
+                "oversubscription_ratio": 1.0,
+            },
+            {
+                "name": "10GbE",
+                "topology": "fat-tree",
+                "bandwidth": "10 Gbps",
+                "latency": "50.0 µs",
+                "oversubscription_ratio": 1.0,
+            },
         ),
-        'Ethernet_1P6T': lambda: _record(
+        "Ethernet_1P6T": lambda: _record(
             "NetworkFabric",
-            'Fabrics.Ethernet_1P6T',
-            {'name': '1.6TbE', 'topology': 'fat-tree', 'bandwidth': 200000000000, 'latency': 50.0, 'oversubscription_ratio': 1.0},
-            {'name': '1.6TbE', 'topology': 'fat-tree', 'bandwidth': '1600 Gbps', 'latency': '50.0 µs', 'oversubscription_ratio': 1.0},
+            "Fabrics.Ethernet_1P6T",
+            {
+                "name": "1.6TbE",
+                "topology": "fat-tree",
+                "bandwidth": 200000000000,
+                "latency": 50.0,
+                "oversubscription_ratio": 1.0,
+            },
+            {
+                "name": "1.6TbE",
+                "topology": "fat-tree",
+                "bandwidth": "1600 Gbps",
+                "latency": "50.0 µs",
+                "oversubscription_ratio": 1.0,
+            },
         ),
-        'Ethernet_400G': lambda: _record(
+        "Ethernet_400G": lambda: _record(
             "NetworkFabric",
-            'Fabrics.Ethernet_400G',
-            {'name': '400GbE', 'topology': 'fat-tree', 'bandwidth': 50000000000, 'latency': 50.0, 'oversubscription_ratio': 1.0},
-            {'name': '400GbE', 'topology': 'fat-tree', 'bandwidth': '400 Gbps', 'latency': '50.0 µs', 'oversubscription_ratio': 1.0},
+            "Fabrics.Ethernet_400G",
+            {
+                "name": "400GbE",
+                "topology": "fat-tree",
+                "bandwidth": 50000000000,
+                "latency": 50.0,
+                "oversubscription_ratio": 1.0,
+            },
+            {
+                "name": "400GbE",
+                "topology": "fat-tree",
+                "bandwidth": "400 Gbps",
+                "latency": "50.0 µs",
+                "oversubscription_ratio": 1.0,
+            },
         ),
-        'Ethernet_800G': lambda: _record(
+        "Ethernet_800G": lambda: _record(
             "NetworkFabric",
-            'Fabrics.Ethernet_800G',
-            {'name': '800GbE', 'topology': 'fat-tree', 'bandwidth': 100000000000, 'latency': 50.0, 'oversubscription_ratio': 1.0},
-            {'name': '800GbE', 'topology': 'fat-tree', 'bandwidth': '800 Gbps', 'latency': '50.0 µs', 'oversubscription_ratio': 1.0},
+            "Fabrics.Ethernet_800G",
+            {
+                "name": "800GbE",
+                "topology": "fat-tree",
+                "bandwidth": 100000000000,
+                "latency": 50.0,
+                "oversubscription_ratio": 1.0,
+            },
+            {
+                "name": "800GbE",
+                "topology": "fat-tree",
+                "bandwidth": "800 Gbps",
+                "latency": "50.0 µs",
+                "oversubscription_ratio": 1.0,
+            },
         ),
-        'InfiniBand_EDR': lambda: _record(
+        "InfiniBand_EDR": lambda: _record(
             "NetworkFabric",
-            'Fabrics.InfiniBand_EDR',
-            {'name': 'IB EDR', 'topology': 'fat-tree', 'bandwidth': 12500000000, 'oversubscription_ratio': 1.0},
-            {'name': 'IB EDR', 'topology': 'fat-tree', 'bandwidth': '100 Gbps', 'oversubscription_ratio': 1.0},
+            "Fabrics.InfiniBand_EDR",
+            {"name": "IB EDR", "topology": "fat-tree", "bandwidth": 12500000000, "oversubscription_ratio": 1.0},
+            {"name": "IB EDR", "topology": "fat-tree", "bandwidth": "100 Gbps", "oversubscription_ratio": 1.0},
         ),
-        'InfiniBand_GXDR': lambda: _record(
+        "InfiniBand_GXDR": lambda: _record(
             "NetworkFabric",
-            'Fabrics.InfiniBand_GXDR',
-            {'name': 'IB GXDR', 'topology': 'fat-tree', 'bandwidth': 200000000000, 'latency': 5.0, 'oversubscription_ratio': 1.0},
-            {'name': 'IB GXDR', 'topology': 'fat-tree', 'bandwidth': '1600 Gbps', 'latency': '5.0 µs', 'oversubscription_ratio': 1.0},
+            "Fabrics.InfiniBand_GXDR",
+            {
+                "name": "IB GXDR",
+                "topology": "fat-tree",
+                "bandwidth": 200000000000,
+                "latency": 5.0,
+                "oversubscription_ratio": 1.0,
+            },
+            {
+                "name": "IB GXDR",
+                "topology": "fat-tree",
+                "bandwidth": "1600 Gbps",
+                "latency": "5.0 µs",
+                "oversubscription_ratio": 1.0,
+            },
         ),
-        'InfiniBand_HDR': lambda: _record(
+        "InfiniBand_HDR": lambda: _record(
             "NetworkFabric",
-            'Fabrics.InfiniBand_HDR',
-            {'name': 'IB HDR', 'topology': 'fat-tree', 'bandwidth': 25000000000, 'latency': 7.0, 'oversubscription_ratio': 1.0},
-            {'name': 'IB HDR', 'topology': 'fat-tree', 'bandwidth': '200 Gbps', 'latency': '7.0 µs', 'oversubscription_ratio': 1.0},
+            "Fabrics.InfiniBand_HDR",
+            {
+                "name": "IB HDR",
+                "topology": "fat-tree",
+                "bandwidth": 25000000000,
+                "latency": 7.0,
+                "oversubscription_ratio": 1.0,
+            },
+            {
+                "name": "IB HDR",
+                "topology": "fat-tree",
+                "bandwidth": "200 Gbps",
+                "latency": "7.0 µs",
+                "oversubscription_ratio": 1.0,
+            },
         ),
-        'InfiniBand_NDR': lambda: _record(
+        "InfiniBand_NDR": lambda: _record(
             "NetworkFabric",
-            'Fabrics.InfiniBand_NDR',
-            {'name': 'IB NDR', 'topology': 'fat-tree', 'bandwidth': 50000000000, 'latency': 5.0, 'oversubscription_ratio': 1.0},
-            {'name': 'IB NDR', 'topology': 'fat-tree', 'bandwidth': '400 Gbps', 'latency': '5.0 µs', 'oversubscription_ratio': 1.0},
+            "Fabrics.InfiniBand_NDR",
+            {
+                "name": "IB NDR",
+                "topology": "fat-tree",
+                "bandwidth": 50000000000,
+                "latency": 5.0,
+                "oversubscription_ratio": 1.0,
+            },
+            {
+                "name": "IB NDR",
+                "topology": "fat-tree",
+                "bandwidth": "400 Gbps",
+                "latency": "5.0 µs",
+                "oversubscription_ratio": 1.0,
+            },
         ),
-        'InfiniBand_NDR_Oversub2to1': lambda: _record(
+        "InfiniBand_NDR_Oversub2to1": lambda: _record(
             "NetworkFabric",
-            'Fabrics.InfiniBand_NDR_Oversub2to1',
-            {'name': 'IB NDR (2:1 oversubscribed)', 'topology': 'fat-tree', 'bandwidth': 50000000000, 'latency': 5.0, 'oversubscription_ratio': 2.0},
-            {'name': 'IB NDR (2:1 oversubscribed)', 'topology': 'fat-tree', 'bandwidth': '400 Gbps', 'latency': '5.0 µs', 'oversubscription_ratio': 2.0},
+            "Fabrics.InfiniBand_NDR_Oversub2to1",
+            {
+                "name": "IB NDR (2:1 oversubscribed)",
+                "topology": "fat-tree",
+                "bandwidth": 50000000000,
+                "latency": 5.0,
+                "oversubscription_ratio": 2.0,
+            },
+            {
+                "name": "IB NDR (2:1 oversubscribed)",
+                "topology": "fat-tree",
+                "bandwidth": "400 Gbps",
+                "latency": "5.0 µs",
+                "oversubscription_ratio": 2.0,
+            },
         ),
-        'InfiniBand_NDR_Oversub4to1': lambda: _record(
+        "InfiniBand_NDR_Oversub4to1": lambda: _record(
             "NetworkFabric",
-            'Fabrics.InfiniBand_NDR_Oversub4to1',
-            {'name': 'IB NDR (4:1 oversubscribed)', 'topology': 'fat-tree', 'bandwidth': 50000000000, 'latency': 5.0, 'oversubscription_ratio': 4.0},
-            {'name': 'IB NDR (4:1 oversubscribed)', 'topology': 'fat-tree', 'bandwidth': '400 Gbps', 'latency': '5.0 µs', 'oversubscription_ratio': 4.0},
+            "Fabrics.InfiniBand_NDR_Oversub4to1",
+            {
+                "name": "IB NDR (4:1 oversubscribed)",
+                "topology": "fat-tree",
+                "bandwidth": 50000000000,
+                "latency": 5.0,
+                "oversubscription_ratio": 4.0,
+            },
+            {
+                "name": "IB NDR (4:1 oversubscribed)",
+                "topology": "fat-tree",
+                "bandwidth": "400 Gbps",
+                "latency": "5.0 µs",
+                "oversubscription_ratio": 4.0,
+            },
         ),
-        'InfiniBand_XDR': lambda: _record(
+        "InfiniBand_XDR": lambda: _record(
             "NetworkFabric",
-            'Fabrics.InfiniBand_XDR',
-            {'name': 'IB XDR', 'topology': 'fat-tree', 'bandwidth': 100000000000, 'latency': 5.0, 'oversubscription_ratio': 1.0},
-            {'name': 'IB XDR', 'topology': 'fat-tree', 'bandwidth': '800 Gbps', 'latency': '5.0 µs', 'oversubscription_ratio': 1.0},
+            "Fabrics.InfiniBand_XDR",
+            {
+                "name": "IB XDR",
+                "topology": "fat-tree",
+                "bandwidth": 100000000000,
+                "latency": 5.0,
+                "oversubscription_ratio": 1.0,
+            },
+            {
+                "name": "IB XDR",
+                "topology": "fat-tree",
+                "bandwidth": "800 Gbps",
+                "latency": "5.0 µs",
+                "oversubscription_ratio": 1.0,
+            },
         ),
-        'RoCE_100G': lambda: _record(
+        "RoCE_100G": lambda: _record(
             "NetworkFabric",
-            'Fabrics.RoCE_100G',
-            {'name': '100GbE RoCE', 'topology': 'fat-tree', 'bandwidth': 12500000000, 'latency': 10.0, 'oversubscription_ratio': 1.0},
-            {'name': '100GbE RoCE', 'topology': 'fat-tree', 'bandwidth': '100 Gbps', 'latency': '10.0 µs', 'oversubscription_ratio': 1.0},
+            "Fabrics.RoCE_100G",
+            {
+                "name": "100GbE RoCE",
+                "topology": "fat-tree",
+                "bandwidth": 12500000000,
+                "latency": 10.0,
+                "oversubscription_ratio": 1.0,
+            },
+            {
+                "name": "100GbE RoCE",
+                "topology": "fat-tree",
+                "bandwidth": "100 Gbps",
+                "latency": "10.0 µs",
+                "oversubscription_ratio": 1.0,
+            },
         ),
-        'RoCE_400G': lambda: _record(
+        "RoCE_400G": lambda: _record(
             "NetworkFabric",
-            'Fabrics.RoCE_400G',
-            {'name': '400GbE RoCE', 'topology': 'fat-tree', 'bandwidth': 50000000000, 'latency': 10.0, 'oversubscription_ratio': 1.0},
-            {'name': '400GbE RoCE', 'topology': 'fat-tree', 'bandwidth': '400 Gbps', 'latency': '10.0 µs', 'oversubscription_ratio': 1.0},
+            "Fabrics.RoCE_400G",
+            {
+                "name": "400GbE RoCE",
+                "topology": "fat-tree",
+                "bandwidth": 50000000000,
+                "latency": 10.0,
+                "oversubscription_ratio": 1.0,
+            },
+            {
+                "name": "400GbE RoCE",
+                "topology": "fat-tree",
+                "bandwidth": "400 Gbps",
+                "latency": "10.0 µs",
+                "oversubscription_ratio": 1.0,
+            },
         ),
     },
     lazy=True,
@@ -1463,113 +2760,293 @@ _Fabrics = Namespace(
 _Clusters = Namespace(
     "Systems.Clusters",
     {
-        'DgxH100SuperPodSU': lambda: _record(
+        "DgxH100SuperPodSU": lambda: _record(
             "Fleet",
-            'Clusters.DgxH100SuperPodSU',
-            {'name': 'DGX SuperPOD scalable unit (32 DGX H100)', 'node': _Nodes.DGX_H100, 'count': 32, 'fabric': _Fabrics.InfiniBand_NDR},
-            {'name': 'DGX SuperPOD scalable unit (32 DGX H100)', 'node': _Nodes.DGX_H100, 'count': 32, 'fabric': _Fabrics.InfiniBand_NDR},
+            "Clusters.DgxH100SuperPodSU",
+            {
+                "name": "DGX SuperPOD scalable unit (32 DGX H100)",
+                "node": _Nodes.DGX_H100,
+                "count": 32,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
+            {
+                "name": "DGX SuperPOD scalable unit (32 DGX H100)",
+                "node": _Nodes.DGX_H100,
+                "count": 32,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
         ),
-        'Frontier_8K': lambda: _record(
+        "Frontier_8K": lambda: _record(
             "Fleet",
-            'Clusters.Frontier_8K',
-            {'name': 'Frontier Cluster (8192 GPUs)', 'node': _Nodes.DGX_H100, 'count': 1024, 'fabric': _Fabrics.InfiniBand_NDR},
-            {'name': 'Frontier Cluster (8192 GPUs)', 'node': _Nodes.DGX_H100, 'count': 1024, 'fabric': _Fabrics.InfiniBand_NDR},
+            "Clusters.Frontier_8K",
+            {
+                "name": "Frontier Cluster (8192 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 1024,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
+            {
+                "name": "Frontier Cluster (8192 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 1024,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
         ),
-        'Kempner_H100_384': lambda: _record(
+        "Kempner_H100_384": lambda: _record(
             "Fleet",
-            'Clusters.Kempner_H100_384',
-            {'name': 'Kempner AI Cluster H100 Partition (384 H100 GPUs)', 'node': _Nodes.Kempner_H100_4GPU, 'count': 96, 'fabric': _Fabrics.InfiniBand_NDR},
-            {'name': 'Kempner AI Cluster H100 Partition (384 H100 GPUs)', 'node': _Nodes.Kempner_H100_4GPU, 'count': 96, 'fabric': _Fabrics.InfiniBand_NDR},
+            "Clusters.Kempner_H100_384",
+            {
+                "name": "Kempner AI Cluster H100 Partition (384 H100 GPUs)",
+                "node": _Nodes.Kempner_H100_4GPU,
+                "count": 96,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
+            {
+                "name": "Kempner AI Cluster H100 Partition (384 H100 GPUs)",
+                "node": _Nodes.Kempner_H100_4GPU,
+                "count": 96,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
         ),
-        'Lab_64_A100': lambda: _record(
+        "Lab_64_A100": lambda: _record(
             "Fleet",
-            'Clusters.Lab_64_A100',
-            {'name': 'Lab Cluster (64 A100 GPUs)', 'node': _Nodes.DGX_A100, 'count': 8, 'fabric': _Fabrics.InfiniBand_HDR},
-            {'name': 'Lab Cluster (64 A100 GPUs)', 'node': _Nodes.DGX_A100, 'count': 8, 'fabric': _Fabrics.InfiniBand_HDR},
+            "Clusters.Lab_64_A100",
+            {
+                "name": "Lab Cluster (64 A100 GPUs)",
+                "node": _Nodes.DGX_A100,
+                "count": 8,
+                "fabric": _Fabrics.InfiniBand_HDR,
+            },
+            {
+                "name": "Lab Cluster (64 A100 GPUs)",
+                "node": _Nodes.DGX_A100,
+                "count": 8,
+                "fabric": _Fabrics.InfiniBand_HDR,
+            },
         ),
-        'Lab_64_H100': lambda: _record(
+        "Lab_64_H100": lambda: _record(
             "Fleet",
-            'Clusters.Lab_64_H100',
-            {'name': 'Lab Cluster (64 H100 GPUs)', 'node': _Nodes.DGX_H100, 'count': 8, 'fabric': _Fabrics.InfiniBand_HDR},
-            {'name': 'Lab Cluster (64 H100 GPUs)', 'node': _Nodes.DGX_H100, 'count': 8, 'fabric': _Fabrics.InfiniBand_HDR},
+            "Clusters.Lab_64_H100",
+            {
+                "name": "Lab Cluster (64 H100 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 8,
+                "fabric": _Fabrics.InfiniBand_HDR,
+            },
+            {
+                "name": "Lab Cluster (64 H100 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 8,
+                "fabric": _Fabrics.InfiniBand_HDR,
+            },
         ),
-        'Mega_100K': lambda: _record(
+        "Mega_100K": lambda: _record(
             "Fleet",
-            'Clusters.Mega_100K',
-            {'name': 'Mega Cluster (100000 GPUs)', 'node': _Nodes.DGX_H100, 'count': 12500, 'fabric': _Fabrics.InfiniBand_NDR},
-            {'name': 'Mega Cluster (100000 GPUs)', 'node': _Nodes.DGX_H100, 'count': 12500, 'fabric': _Fabrics.InfiniBand_NDR},
+            "Clusters.Mega_100K",
+            {
+                "name": "Mega Cluster (100000 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 12500,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
+            {
+                "name": "Mega Cluster (100000 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 12500,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
         ),
-        'Meta_GenAI_H100_24K_IB': lambda: _record(
+        "Meta_GenAI_H100_24K_IB": lambda: _record(
             "Fleet",
-            'Clusters.Meta_GenAI_H100_24K_IB',
-            {'name': 'Meta GenAI cluster (24,576 H100, InfiniBand)', 'node': _Nodes.GrandTeton_H100, 'count': 3072, 'fabric': _Fabrics.InfiniBand_NDR},
-            {'name': 'Meta GenAI cluster (24,576 H100, InfiniBand)', 'node': _Nodes.GrandTeton_H100, 'count': 3072, 'fabric': _Fabrics.InfiniBand_NDR},
+            "Clusters.Meta_GenAI_H100_24K_IB",
+            {
+                "name": "Meta GenAI cluster (24,576 H100, InfiniBand)",
+                "node": _Nodes.GrandTeton_H100,
+                "count": 3072,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
+            {
+                "name": "Meta GenAI cluster (24,576 H100, InfiniBand)",
+                "node": _Nodes.GrandTeton_H100,
+                "count": 3072,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
         ),
-        'Meta_GenAI_H100_24K_RoCE': lambda: _record(
+        "Meta_GenAI_H100_24K_RoCE": lambda: _record(
             "Fleet",
-            'Clusters.Meta_GenAI_H100_24K_RoCE',
-            {'name': 'Meta GenAI cluster (24,576 H100, RoCE)', 'node': _Nodes.GrandTeton_H100, 'count': 3072, 'fabric': _Fabrics.RoCE_400G},
-            {'name': 'Meta GenAI cluster (24,576 H100, RoCE)', 'node': _Nodes.GrandTeton_H100, 'count': 3072, 'fabric': _Fabrics.RoCE_400G},
+            "Clusters.Meta_GenAI_H100_24K_RoCE",
+            {
+                "name": "Meta GenAI cluster (24,576 H100, RoCE)",
+                "node": _Nodes.GrandTeton_H100,
+                "count": 3072,
+                "fabric": _Fabrics.RoCE_400G,
+            },
+            {
+                "name": "Meta GenAI cluster (24,576 H100, RoCE)",
+                "node": _Nodes.GrandTeton_H100,
+                "count": 3072,
+                "fabric": _Fabrics.RoCE_400G,
+            },
         ),
-        'Meta_Llama3_16K_H100': lambda: _record(
+        "Meta_Llama3_16K_H100": lambda: _record(
             "Fleet",
-            'Clusters.Meta_Llama3_16K_H100',
-            {'name': 'Meta Llama 3 cluster (16,384 H100)', 'node': _Nodes.DGX_H100, 'count': 2048, 'fabric': _Fabrics.InfiniBand_NDR},
-            {'name': 'Meta Llama 3 cluster (16,384 H100)', 'node': _Nodes.DGX_H100, 'count': 2048, 'fabric': _Fabrics.InfiniBand_NDR},
+            "Clusters.Meta_Llama3_16K_H100",
+            {
+                "name": "Meta Llama 3 cluster (16,384 H100)",
+                "node": _Nodes.DGX_H100,
+                "count": 2048,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
+            {
+                "name": "Meta Llama 3 cluster (16,384 H100)",
+                "node": _Nodes.DGX_H100,
+                "count": 2048,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
         ),
-        'Meta_RSC_A100_16K': lambda: _record(
+        "Meta_RSC_A100_16K": lambda: _record(
             "Fleet",
-            'Clusters.Meta_RSC_A100_16K',
-            {'name': 'Meta AI Research SuperCluster (16,000 A100)', 'node': _Nodes.DGX_A100, 'count': 2000, 'fabric': _Fabrics.InfiniBand_HDR},
-            {'name': 'Meta AI Research SuperCluster (16,000 A100)', 'node': _Nodes.DGX_A100, 'count': 2000, 'fabric': _Fabrics.InfiniBand_HDR},
+            "Clusters.Meta_RSC_A100_16K",
+            {
+                "name": "Meta AI Research SuperCluster (16,000 A100)",
+                "node": _Nodes.DGX_A100,
+                "count": 2000,
+                "fabric": _Fabrics.InfiniBand_HDR,
+            },
+            {
+                "name": "Meta AI Research SuperCluster (16,000 A100)",
+                "node": _Nodes.DGX_A100,
+                "count": 2000,
+                "fabric": _Fabrics.InfiniBand_HDR,
+            },
         ),
-        'Production_2K': lambda: _record(
+        "Production_2K": lambda: _record(
             "Fleet",
-            'Clusters.Production_2K',
-            {'name': 'Production Cluster (2048 GPUs)', 'node': _Nodes.DGX_H100, 'count': 256, 'fabric': _Fabrics.InfiniBand_HDR},
-            {'name': 'Production Cluster (2048 GPUs)', 'node': _Nodes.DGX_H100, 'count': 256, 'fabric': _Fabrics.InfiniBand_HDR},
+            "Clusters.Production_2K",
+            {
+                "name": "Production Cluster (2048 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 256,
+                "fabric": _Fabrics.InfiniBand_HDR,
+            },
+            {
+                "name": "Production Cluster (2048 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 256,
+                "fabric": _Fabrics.InfiniBand_HDR,
+            },
         ),
-        'Reference_25K_H100': lambda: _record(
+        "Reference_25K_H100": lambda: _record(
             "Fleet",
-            'Clusters.Reference_25K_H100',
-            {'name': 'Reference H100 Cluster (25000 GPUs)', 'node': _Nodes.DGX_H100, 'count': 3125, 'fabric': _Fabrics.InfiniBand_NDR},
-            {'name': 'Reference H100 Cluster (25000 GPUs)', 'node': _Nodes.DGX_H100, 'count': 3125, 'fabric': _Fabrics.InfiniBand_NDR},
+            "Clusters.Reference_25K_H100",
+            {
+                "name": "Reference H100 Cluster (25000 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 3125,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
+            {
+                "name": "Reference H100 Cluster (25000 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 3125,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
         ),
-        'Research_256': lambda: _record(
+        "Research_256": lambda: _record(
             "Fleet",
-            'Clusters.Research_256',
-            {'name': 'Research Cluster (256 GPUs)', 'node': _Nodes.DGX_H100, 'count': 32, 'fabric': _Fabrics.Ethernet_100G},
-            {'name': 'Research Cluster (256 GPUs)', 'node': _Nodes.DGX_H100, 'count': 32, 'fabric': _Fabrics.Ethernet_100G},
+            "Clusters.Research_256",
+            {
+                "name": "Research Cluster (256 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 32,
+                "fabric": _Fabrics.Ethernet_100G,
+            },
+            {
+                "name": "Research Cluster (256 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 32,
+                "fabric": _Fabrics.Ethernet_100G,
+            },
         ),
-        'Training_10K': lambda: _record(
+        "Training_10K": lambda: _record(
             "Fleet",
-            'Clusters.Training_10K',
-            {'name': 'Training Cluster (10000 GPUs)', 'node': _Nodes.DGX_H100, 'count': 1250, 'fabric': _Fabrics.InfiniBand_NDR},
-            {'name': 'Training Cluster (10000 GPUs)', 'node': _Nodes.DGX_H100, 'count': 1250, 'fabric': _Fabrics.InfiniBand_NDR},
+            "Clusters.Training_10K",
+            {
+                "name": "Training Cluster (10000 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 1250,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
+            {
+                "name": "Training Cluster (10000 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 1250,
+                "fabric": _Fabrics.InfiniBand_NDR,
+            },
         ),
-        'Training_1K': lambda: _record(
+        "Training_1K": lambda: _record(
             "Fleet",
-            'Clusters.Training_1K',
-            {'name': 'Training Cluster (1024 GPUs)', 'node': _Nodes.DGX_H100, 'count': 128, 'fabric': _Fabrics.InfiniBand_HDR},
-            {'name': 'Training Cluster (1024 GPUs)', 'node': _Nodes.DGX_H100, 'count': 128, 'fabric': _Fabrics.InfiniBand_HDR},
+            "Clusters.Training_1K",
+            {
+                "name": "Training Cluster (1024 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 128,
+                "fabric": _Fabrics.InfiniBand_HDR,
+            },
+            {
+                "name": "Training Cluster (1024 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 128,
+                "fabric": _Fabrics.InfiniBand_HDR,
+            },
         ),
-        'Training_1K_A100': lambda: _record(
+        "Training_1K_A100": lambda: _record(
             "Fleet",
-            'Clusters.Training_1K_A100',
-            {'name': 'Training Cluster (1024 A100 GPUs)', 'node': _Nodes.DGX_A100, 'count': 128, 'fabric': _Fabrics.InfiniBand_HDR},
-            {'name': 'Training Cluster (1024 A100 GPUs)', 'node': _Nodes.DGX_A100, 'count': 128, 'fabric': _Fabrics.InfiniBand_HDR},
+            "Clusters.Training_1K_A100",
+            {
+                "name": "Training Cluster (1024 A100 GPUs)",
+                "node": _Nodes.DGX_A100,
+                "count": 128,
+                "fabric": _Fabrics.InfiniBand_HDR,
+            },
+            {
+                "name": "Training Cluster (1024 A100 GPUs)",
+                "node": _Nodes.DGX_A100,
+                "count": 128,
+                "fabric": _Fabrics.InfiniBand_HDR,
+            },
         ),
-        'Training_1K_B200': lambda: _record(
+        "Training_1K_B200": lambda: _record(
             "Fleet",
-            'Clusters.Training_1K_B200',
-            {'name': 'Training Cluster (1024 B200 GPUs)', 'node': _Nodes.DGX_B200, 'count': 128, 'fabric': _Fabrics.InfiniBand_XDR},
-            {'name': 'Training Cluster (1024 B200 GPUs)', 'node': _Nodes.DGX_B200, 'count': 128, 'fabric': _Fabrics.InfiniBand_XDR},
+            "Clusters.Training_1K_B200",
+            {
+                "name": "Training Cluster (1024 B200 GPUs)",
+                "node": _Nodes.DGX_B200,
+                "count": 128,
+                "fabric": _Fabrics.InfiniBand_XDR,
+            },
+            {
+                "name": "Training Cluster (1024 B200 GPUs)",
+                "node": _Nodes.DGX_B200,
+                "count": 128,
+                "fabric": _Fabrics.InfiniBand_XDR,
+            },
         ),
-        'Training_512_H100': lambda: _record(
+        "Training_512_H100": lambda: _record(
             "Fleet",
-            'Clusters.Training_512_H100',
-            {'name': 'Training Cluster (512 H100 GPUs)', 'node': _Nodes.DGX_H100, 'count': 64, 'fabric': _Fabrics.InfiniBand_HDR},
-            {'name': 'Training Cluster (512 H100 GPUs)', 'node': _Nodes.DGX_H100, 'count': 64, 'fabric': _Fabrics.InfiniBand_HDR},
+            "Clusters.Training_512_H100",
+            {
+                "name": "Training Cluster (512 H100 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 64,
+                "fabric": _Fabrics.InfiniBand_HDR,
+            },
+            {
+                "name": "Training Cluster (512 H100 GPUs)",
+                "node": _Nodes.DGX_H100,
+                "count": 64,
+                "fabric": _Fabrics.InfiniBand_HDR,
+            },
         ),
     },
     lazy=True,
@@ -1577,17 +3054,17 @@ _Clusters = Namespace(
 _Storage = Namespace(
     "Systems.Storage",
     {
-        'PfsPerNodeShare': lambda: _record(
+        "PfsPerNodeShare": lambda: _record(
             "StorageTier",
-            'Storage.PfsPerNodeShare',
-            {'name': 'Parallel file system per-client share (uncontended)', 'bandwidth': 4000000000.0},
-            {'name': 'Parallel file system per-client share (uncontended)', 'bandwidth': '4 GB/s'},
+            "Storage.PfsPerNodeShare",
+            {"name": "Parallel file system per-client share (uncontended)", "bandwidth": 4000000000.0},
+            {"name": "Parallel file system per-client share (uncontended)", "bandwidth": "4 GB/s"},
         ),
-        'PfsOneTbPerSecond': lambda: _record(
+        "PfsOneTbPerSecond": lambda: _record(
             "StorageTier",
-            'Storage.PfsOneTbPerSecond',
-            {'name': 'Reference parallel file system (1 TB/s)', 'bandwidth': 1000000000000.0},
-            {'name': 'Reference parallel file system (1 TB/s)', 'bandwidth': '1 TB/s'},
+            "Storage.PfsOneTbPerSecond",
+            {"name": "Reference parallel file system (1 TB/s)", "bandwidth": 1000000000000.0},
+            {"name": "Reference parallel file system (1 TB/s)", "bandwidth": "1 TB/s"},
         ),
     },
     lazy=True,
@@ -1596,33 +3073,55 @@ _Storage = Namespace(
 Systems = Namespace(
     "Systems",
     {
-        'Nodes': _Nodes,
-        'Fabrics': _Fabrics,
-        'Clusters': _Clusters,
-        'Storage': _Storage,
-        'SwitchFabric': Namespace(
+        "Nodes": _Nodes,
+        "Fabrics": _Fabrics,
+        "Clusters": _Clusters,
+        "Storage": _Storage,
+        "SwitchFabric": Namespace(
             "Systems.SwitchFabric",
             {
-                'AlphaNdr': lambda: Q_('1.5 µs'),  # α of an InfiniBand NDR message (note: the InfiniBand_NDR fabric stores 5.0 µs).
-                'AlphaRoce': lambda: Q_('5.0 µs'),  # α of a RoCE message.
-                'EffectiveAlphaHdrHigh': lambda: Q_('5 µs'),  # Effective α of a Hdr collective step, upper end of the range.
-                'EffectiveAlphaHdrLow': lambda: Q_('2 µs'),  # Effective α of a Hdr collective step, lower end of the range.
-                'EffectiveAlphaNdrHigh': lambda: Q_('3 µs'),  # Effective α of a Ndr collective step, upper end of the range.
-                'EffectiveAlphaNdrLow': lambda: Q_('1 µs'),  # Effective α of a Ndr collective step, lower end of the range.
-                'EffectiveAlphaNvlinkHigh': lambda: Q_('2 µs'),  # Effective α of a Nvlink collective step, upper end of the range.
-                'EffectiveAlphaNvlinkLow': lambda: Q_('1 µs'),  # Effective α of a Nvlink collective step, lower end of the range.
-                'EffectiveAlphaPcieGen5High': lambda: Q_('5 µs'),  # Effective α of a PcieGen5 collective step, upper end of the range.
-                'EffectiveAlphaPcieGen5Low': lambda: Q_('2 µs'),  # Effective α of a PcieGen5 collective step, lower end of the range.
-                'EffectiveAlphaRoceHigh': lambda: Q_('10 µs'),  # Effective α of a Roce collective step, upper end of the range.
-                'EffectiveAlphaRoceLow': lambda: Q_('5 µs'),  # Effective α of a Roce collective step, lower end of the range.
+                "AlphaNdr": lambda: Q_(
+                    "1.5 µs"
+                ),  # α of an InfiniBand NDR message (note: the InfiniBand_NDR fabric stores 5.0 µs).
+                "AlphaRoce": lambda: Q_("5.0 µs"),  # α of a RoCE message.
+                "EffectiveAlphaHdrHigh": lambda: Q_(
+                    "5 µs"
+                ),  # Effective α of a Hdr collective step, upper end of the range.
+                "EffectiveAlphaHdrLow": lambda: Q_(
+                    "2 µs"
+                ),  # Effective α of a Hdr collective step, lower end of the range.
+                "EffectiveAlphaNdrHigh": lambda: Q_(
+                    "3 µs"
+                ),  # Effective α of a Ndr collective step, upper end of the range.
+                "EffectiveAlphaNdrLow": lambda: Q_(
+                    "1 µs"
+                ),  # Effective α of a Ndr collective step, lower end of the range.
+                "EffectiveAlphaNvlinkHigh": lambda: Q_(
+                    "2 µs"
+                ),  # Effective α of a Nvlink collective step, upper end of the range.
+                "EffectiveAlphaNvlinkLow": lambda: Q_(
+                    "1 µs"
+                ),  # Effective α of a Nvlink collective step, lower end of the range.
+                "EffectiveAlphaPcieGen5High": lambda: Q_(
+                    "5 µs"
+                ),  # Effective α of a PcieGen5 collective step, upper end of the range.
+                "EffectiveAlphaPcieGen5Low": lambda: Q_(
+                    "2 µs"
+                ),  # Effective α of a PcieGen5 collective step, lower end of the range.
+                "EffectiveAlphaRoceHigh": lambda: Q_(
+                    "10 µs"
+                ),  # Effective α of a Roce collective step, upper end of the range.
+                "EffectiveAlphaRoceLow": lambda: Q_(
+                    "5 µs"
+                ),  # Effective α of a Roce collective step, lower end of the range.
             },
             lazy=True,
         ),
-        'NetworkEnergy': Namespace(
+        "NetworkEnergy": Namespace(
             "Systems.NetworkEnergy",
             {
-                'InfiniBandEnergyPerBit': lambda: Q_('35.0 pJ/bit'),  # Energy per bit moved over InfiniBand.
-                'NvlinkEnergyPerBit': lambda: Q_('7.5 pJ/bit'),  # Energy per bit moved over NVLink.
+                "InfiniBandEnergyPerBit": lambda: Q_("35.0 pJ/bit"),  # Energy per bit moved over InfiniBand.
+                "NvlinkEnergyPerBit": lambda: Q_("7.5 pJ/bit"),  # Energy per bit moved over NVLink.
             },
             lazy=True,
         ),

@@ -57,57 +57,63 @@ def evaluate(
         device_hours [h] = n_devices*training_time
         rental_cost [USD] = device_hours*hourly_price
     """
-    peak_rate = hardware_peak/1000000000000
-    delivered_rate = efficiency*n_devices*peak_rate
+    peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
+    delivered_rate = efficiency * n_devices * peak_rate
     if workload_training_ops is not None:
-        _raw_delivered_rate = efficiency*hardware_peak*n_devices
-        _raw_training_time = workload_training_ops/_raw_delivered_rate
-        training_time = _raw_training_time/86400
-        device_hours = _raw_training_time*n_devices/3600
+        _raw_delivered_rate = efficiency * hardware_peak * n_devices
+        _raw_training_time = workload_training_ops / _raw_delivered_rate
+        training_time = _raw_training_time / 86400  # 1e12: TFLOP/s -> flop/s (delivered_rate); 1/86400: s -> d
+        device_hours = _raw_training_time * n_devices / 3600  # 86400: d -> s (training_time); 1/3600: s -> h
     else:
         training_time = None
         device_hours = None
     if hardware_tdp is not None and workload_training_ops is not None:
-        _raw_delivered_rate = efficiency*hardware_peak*n_devices
-        _raw_training_time = workload_training_ops/_raw_delivered_rate
-        energy = _raw_training_time*hardware_tdp*n_devices/3600000
+        _raw_delivered_rate = efficiency * hardware_peak * n_devices
+        _raw_training_time = workload_training_ops / _raw_delivered_rate
+        energy = (
+            _raw_training_time * hardware_tdp * n_devices / 3600000
+        )  # 1e3: W -> g·m²/s³ (hardware_tdp); 86400: d -> s (training_time); 1/3600000000: g·m²/s² -> kWh
     else:
         energy = None
     if hourly_price is not None and workload_training_ops is not None:
-        rental_cost = device_hours*hourly_price
+        rental_cost = device_hours * hourly_price
     else:
         rental_cost = None
     if tokens_per_step is not None and workload_training_flops_per_token is not None:
-        step_operations = tokens_per_step*workload_training_flops_per_token/1000000000000
-        step_time = step_operations/delivered_rate
+        step_operations = tokens_per_step * workload_training_flops_per_token / 1000000000000  # 1e-12: flop -> TFLOP
+        step_time = step_operations / delivered_rate
     else:
         step_operations = None
         step_time = None
     if workload_training_flops_per_token is not None and workload_training_ops is not None:
-        training_tokens = workload_training_ops/workload_training_flops_per_token
+        training_tokens = workload_training_ops / workload_training_flops_per_token
     else:
         training_tokens = None
     if hardware_tdp is not None and tokens_per_step is not None and workload_training_flops_per_token is not None:
-        step_energy = hardware_tdp*n_devices*step_time
+        step_energy = hardware_tdp * n_devices * step_time
     else:
         step_energy = None
-    if tokens_per_step is not None and workload_training_flops_per_token is not None and workload_training_ops is not None:
-        _raw_step_operations = tokens_per_step*workload_training_flops_per_token
-        steps = workload_training_ops/_raw_step_operations
+    if (
+        tokens_per_step is not None
+        and workload_training_flops_per_token is not None
+        and workload_training_ops is not None
+    ):
+        _raw_step_operations = tokens_per_step * workload_training_flops_per_token
+        steps = workload_training_ops / _raw_step_operations  # 1e12: TFLOP -> flop (step_operations)
     else:
         steps = None
     return {
-        'peak_rate': peak_rate,
-        'delivered_rate': delivered_rate,
-        'training_time': training_time,
-        'training_tokens': training_tokens,
-        'step_operations': step_operations,
-        'step_time': step_time,
-        'steps': steps,
-        'energy': energy,
-        'step_energy': step_energy,
-        'device_hours': device_hours,
-        'rental_cost': rental_cost,
+        "peak_rate": peak_rate,
+        "delivered_rate": delivered_rate,
+        "training_time": training_time,
+        "training_tokens": training_tokens,
+        "step_operations": step_operations,
+        "step_time": step_time,
+        "steps": steps,
+        "energy": energy,
+        "step_energy": step_energy,
+        "device_hours": device_hours,
+        "rental_cost": rental_cost,
     }
 
 
@@ -130,95 +136,166 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    peak_rate = hardware_peak/1000000000000
-    delivered_rate = efficiency*n_devices*peak_rate
-    d__peak_rate__hardware_peak = 1/1000000000000
-    d__delivered_rate__hardware_peak = d__peak_rate__hardware_peak*efficiency*n_devices
-    d__delivered_rate__n_devices = efficiency*peak_rate
-    d__delivered_rate__efficiency = n_devices*peak_rate
+    peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
+    delivered_rate = efficiency * n_devices * peak_rate
+    d__peak_rate__hardware_peak = 1 / 1000000000000
+    d__delivered_rate__hardware_peak = d__peak_rate__hardware_peak * efficiency * n_devices
+    d__delivered_rate__n_devices = efficiency * peak_rate
+    d__delivered_rate__efficiency = n_devices * peak_rate
     derivatives = {
-        'peak_rate': {'hardware_peak': d__peak_rate__hardware_peak},
-        'delivered_rate': {'hardware_peak': d__delivered_rate__hardware_peak, 'n_devices': d__delivered_rate__n_devices, 'efficiency': d__delivered_rate__efficiency},
+        "peak_rate": {"hardware_peak": d__peak_rate__hardware_peak},
+        "delivered_rate": {
+            "hardware_peak": d__delivered_rate__hardware_peak,
+            "n_devices": d__delivered_rate__n_devices,
+            "efficiency": d__delivered_rate__efficiency,
+        },
     }
     if workload_training_ops is not None:
-        _raw_delivered_rate = efficiency*hardware_peak*n_devices
-        _raw_training_time = workload_training_ops/_raw_delivered_rate
-        training_time = _raw_training_time/86400
-        device_hours = _raw_training_time*n_devices/3600
-        _g0 = workload_training_ops/(86400000000000000*delivered_rate**2)
-        _g1 = 24*n_devices
-        d__training_time__hardware_peak = -_g0*d__delivered_rate__hardware_peak
-        d__training_time__n_devices = -_g0*d__delivered_rate__n_devices
-        d__training_time__efficiency = -_g0*d__delivered_rate__efficiency
-        d__training_time__workload_training_ops = 1/(86400000000000000*delivered_rate)
-        d__device_hours__hardware_peak = _g1*d__training_time__hardware_peak
-        d__device_hours__n_devices = _g1*d__training_time__n_devices + 24*training_time
-        d__device_hours__efficiency = _g1*d__training_time__efficiency
-        d__device_hours__workload_training_ops = _g1*d__training_time__workload_training_ops
-        derivatives.update({
-            'training_time': {'hardware_peak': d__training_time__hardware_peak, 'n_devices': d__training_time__n_devices, 'efficiency': d__training_time__efficiency, 'workload_training_ops': d__training_time__workload_training_ops},
-            'device_hours': {'hardware_peak': d__device_hours__hardware_peak, 'n_devices': d__device_hours__n_devices, 'efficiency': d__device_hours__efficiency, 'workload_training_ops': d__device_hours__workload_training_ops},
-        })
+        _raw_delivered_rate = efficiency * hardware_peak * n_devices
+        _raw_training_time = workload_training_ops / _raw_delivered_rate
+        training_time = _raw_training_time / 86400  # 1e12: TFLOP/s -> flop/s (delivered_rate); 1/86400: s -> d
+        device_hours = _raw_training_time * n_devices / 3600  # 86400: d -> s (training_time); 1/3600: s -> h
+        _g0 = workload_training_ops / (86400000000000000 * delivered_rate**2)
+        _g1 = 24 * n_devices
+        d__training_time__hardware_peak = -_g0 * d__delivered_rate__hardware_peak
+        d__training_time__n_devices = -_g0 * d__delivered_rate__n_devices
+        d__training_time__efficiency = -_g0 * d__delivered_rate__efficiency
+        d__training_time__workload_training_ops = 1 / (86400000000000000 * delivered_rate)
+        d__device_hours__hardware_peak = _g1 * d__training_time__hardware_peak
+        d__device_hours__n_devices = _g1 * d__training_time__n_devices + 24 * training_time
+        d__device_hours__efficiency = _g1 * d__training_time__efficiency
+        d__device_hours__workload_training_ops = _g1 * d__training_time__workload_training_ops
+        derivatives.update(
+            {
+                "training_time": {
+                    "hardware_peak": d__training_time__hardware_peak,
+                    "n_devices": d__training_time__n_devices,
+                    "efficiency": d__training_time__efficiency,
+                    "workload_training_ops": d__training_time__workload_training_ops,
+                },
+                "device_hours": {
+                    "hardware_peak": d__device_hours__hardware_peak,
+                    "n_devices": d__device_hours__n_devices,
+                    "efficiency": d__device_hours__efficiency,
+                    "workload_training_ops": d__device_hours__workload_training_ops,
+                },
+            }
+        )
     if hardware_tdp is not None and workload_training_ops is not None:
-        _g2 = 3*hardware_tdp*n_devices/125
-        _g3 = 3*training_time/125
-        d__energy__hardware_peak = _g2*d__training_time__hardware_peak
-        d__energy__n_devices = _g2*d__training_time__n_devices + _g3*hardware_tdp
-        d__energy__efficiency = _g2*d__training_time__efficiency
-        d__energy__hardware_tdp = _g3*n_devices
-        d__energy__workload_training_ops = _g2*d__training_time__workload_training_ops
-        derivatives.update({
-            'energy': {'hardware_peak': d__energy__hardware_peak, 'n_devices': d__energy__n_devices, 'efficiency': d__energy__efficiency, 'hardware_tdp': d__energy__hardware_tdp, 'workload_training_ops': d__energy__workload_training_ops},
-        })
+        _g2 = 3 * hardware_tdp * n_devices / 125
+        _g3 = 3 * training_time / 125
+        d__energy__hardware_peak = _g2 * d__training_time__hardware_peak
+        d__energy__n_devices = _g2 * d__training_time__n_devices + _g3 * hardware_tdp
+        d__energy__efficiency = _g2 * d__training_time__efficiency
+        d__energy__hardware_tdp = _g3 * n_devices
+        d__energy__workload_training_ops = _g2 * d__training_time__workload_training_ops
+        derivatives.update(
+            {
+                "energy": {
+                    "hardware_peak": d__energy__hardware_peak,
+                    "n_devices": d__energy__n_devices,
+                    "efficiency": d__energy__efficiency,
+                    "hardware_tdp": d__energy__hardware_tdp,
+                    "workload_training_ops": d__energy__workload_training_ops,
+                },
+            }
+        )
     if hourly_price is not None and workload_training_ops is not None:
-        d__rental_cost__hardware_peak = d__device_hours__hardware_peak*hourly_price
-        d__rental_cost__n_devices = d__device_hours__n_devices*hourly_price
-        d__rental_cost__efficiency = d__device_hours__efficiency*hourly_price
+        d__rental_cost__hardware_peak = d__device_hours__hardware_peak * hourly_price
+        d__rental_cost__n_devices = d__device_hours__n_devices * hourly_price
+        d__rental_cost__efficiency = d__device_hours__efficiency * hourly_price
         d__rental_cost__hourly_price = device_hours
-        d__rental_cost__workload_training_ops = d__device_hours__workload_training_ops*hourly_price
-        derivatives.update({
-            'rental_cost': {'hardware_peak': d__rental_cost__hardware_peak, 'n_devices': d__rental_cost__n_devices, 'efficiency': d__rental_cost__efficiency, 'hourly_price': d__rental_cost__hourly_price, 'workload_training_ops': d__rental_cost__workload_training_ops},
-        })
+        d__rental_cost__workload_training_ops = d__device_hours__workload_training_ops * hourly_price
+        derivatives.update(
+            {
+                "rental_cost": {
+                    "hardware_peak": d__rental_cost__hardware_peak,
+                    "n_devices": d__rental_cost__n_devices,
+                    "efficiency": d__rental_cost__efficiency,
+                    "hourly_price": d__rental_cost__hourly_price,
+                    "workload_training_ops": d__rental_cost__workload_training_ops,
+                },
+            }
+        )
     if tokens_per_step is not None and workload_training_flops_per_token is not None:
-        step_operations = tokens_per_step*workload_training_flops_per_token/1000000000000
-        step_time = step_operations/delivered_rate
-        _g4 = step_operations/delivered_rate**2
-        d__step_operations__tokens_per_step = workload_training_flops_per_token/1000000000000
-        d__step_operations__workload_training_flops_per_token = tokens_per_step/1000000000000
-        d__step_time__hardware_peak = -_g4*d__delivered_rate__hardware_peak
-        d__step_time__n_devices = -_g4*d__delivered_rate__n_devices
-        d__step_time__efficiency = -_g4*d__delivered_rate__efficiency
-        d__step_time__tokens_per_step = d__step_operations__tokens_per_step/delivered_rate
-        d__step_time__workload_training_flops_per_token = d__step_operations__workload_training_flops_per_token/delivered_rate
-        derivatives.update({
-            'step_operations': {'tokens_per_step': d__step_operations__tokens_per_step, 'workload_training_flops_per_token': d__step_operations__workload_training_flops_per_token},
-            'step_time': {'hardware_peak': d__step_time__hardware_peak, 'n_devices': d__step_time__n_devices, 'efficiency': d__step_time__efficiency, 'tokens_per_step': d__step_time__tokens_per_step, 'workload_training_flops_per_token': d__step_time__workload_training_flops_per_token},
-        })
+        step_operations = tokens_per_step * workload_training_flops_per_token / 1000000000000  # 1e-12: flop -> TFLOP
+        step_time = step_operations / delivered_rate
+        _g4 = step_operations / delivered_rate**2
+        d__step_operations__tokens_per_step = workload_training_flops_per_token / 1000000000000
+        d__step_operations__workload_training_flops_per_token = tokens_per_step / 1000000000000
+        d__step_time__hardware_peak = -_g4 * d__delivered_rate__hardware_peak
+        d__step_time__n_devices = -_g4 * d__delivered_rate__n_devices
+        d__step_time__efficiency = -_g4 * d__delivered_rate__efficiency
+        d__step_time__tokens_per_step = d__step_operations__tokens_per_step / delivered_rate
+        d__step_time__workload_training_flops_per_token = (
+            d__step_operations__workload_training_flops_per_token / delivered_rate
+        )
+        derivatives.update(
+            {
+                "step_operations": {
+                    "tokens_per_step": d__step_operations__tokens_per_step,
+                    "workload_training_flops_per_token": d__step_operations__workload_training_flops_per_token,
+                },
+                "step_time": {
+                    "hardware_peak": d__step_time__hardware_peak,
+                    "n_devices": d__step_time__n_devices,
+                    "efficiency": d__step_time__efficiency,
+                    "tokens_per_step": d__step_time__tokens_per_step,
+                    "workload_training_flops_per_token": d__step_time__workload_training_flops_per_token,
+                },
+            }
+        )
     if workload_training_flops_per_token is not None and workload_training_ops is not None:
-        d__training_tokens__workload_training_flops_per_token = -workload_training_ops/workload_training_flops_per_token**2
-        d__training_tokens__workload_training_ops = 1/workload_training_flops_per_token
-        derivatives.update({
-            'training_tokens': {'workload_training_flops_per_token': d__training_tokens__workload_training_flops_per_token, 'workload_training_ops': d__training_tokens__workload_training_ops},
-        })
+        d__training_tokens__workload_training_flops_per_token = (
+            -workload_training_ops / workload_training_flops_per_token**2
+        )
+        d__training_tokens__workload_training_ops = 1 / workload_training_flops_per_token
+        derivatives.update(
+            {
+                "training_tokens": {
+                    "workload_training_flops_per_token": d__training_tokens__workload_training_flops_per_token,
+                    "workload_training_ops": d__training_tokens__workload_training_ops,
+                },
+            }
+        )
     if hardware_tdp is not None and tokens_per_step is not None and workload_training_flops_per_token is not None:
-        _g5 = hardware_tdp*n_devices
-        d__step_energy__hardware_peak = _g5*d__step_time__hardware_peak
-        d__step_energy__n_devices = _g5*d__step_time__n_devices + hardware_tdp*step_time
-        d__step_energy__efficiency = _g5*d__step_time__efficiency
-        d__step_energy__hardware_tdp = n_devices*step_time
-        d__step_energy__tokens_per_step = _g5*d__step_time__tokens_per_step
-        d__step_energy__workload_training_flops_per_token = _g5*d__step_time__workload_training_flops_per_token
-        derivatives.update({
-            'step_energy': {'hardware_peak': d__step_energy__hardware_peak, 'n_devices': d__step_energy__n_devices, 'efficiency': d__step_energy__efficiency, 'hardware_tdp': d__step_energy__hardware_tdp, 'tokens_per_step': d__step_energy__tokens_per_step, 'workload_training_flops_per_token': d__step_energy__workload_training_flops_per_token},
-        })
-    if tokens_per_step is not None and workload_training_flops_per_token is not None and workload_training_ops is not None:
-        _g6 = workload_training_ops/(1000000000000*step_operations**2)
-        d__steps__tokens_per_step = -_g6*d__step_operations__tokens_per_step
-        d__steps__workload_training_flops_per_token = -_g6*d__step_operations__workload_training_flops_per_token
-        d__steps__workload_training_ops = 1/(1000000000000*step_operations)
-        derivatives.update({
-            'steps': {'tokens_per_step': d__steps__tokens_per_step, 'workload_training_flops_per_token': d__steps__workload_training_flops_per_token, 'workload_training_ops': d__steps__workload_training_ops},
-        })
+        _g5 = hardware_tdp * n_devices
+        d__step_energy__hardware_peak = _g5 * d__step_time__hardware_peak
+        d__step_energy__n_devices = _g5 * d__step_time__n_devices + hardware_tdp * step_time
+        d__step_energy__efficiency = _g5 * d__step_time__efficiency
+        d__step_energy__hardware_tdp = n_devices * step_time
+        d__step_energy__tokens_per_step = _g5 * d__step_time__tokens_per_step
+        d__step_energy__workload_training_flops_per_token = _g5 * d__step_time__workload_training_flops_per_token
+        derivatives.update(
+            {
+                "step_energy": {
+                    "hardware_peak": d__step_energy__hardware_peak,
+                    "n_devices": d__step_energy__n_devices,
+                    "efficiency": d__step_energy__efficiency,
+                    "hardware_tdp": d__step_energy__hardware_tdp,
+                    "tokens_per_step": d__step_energy__tokens_per_step,
+                    "workload_training_flops_per_token": d__step_energy__workload_training_flops_per_token,
+                },
+            }
+        )
+    if (
+        tokens_per_step is not None
+        and workload_training_flops_per_token is not None
+        and workload_training_ops is not None
+    ):
+        _g6 = workload_training_ops / (1000000000000 * step_operations**2)
+        d__steps__tokens_per_step = -_g6 * d__step_operations__tokens_per_step
+        d__steps__workload_training_flops_per_token = -_g6 * d__step_operations__workload_training_flops_per_token
+        d__steps__workload_training_ops = 1 / (1000000000000 * step_operations)
+        derivatives.update(
+            {
+                "steps": {
+                    "tokens_per_step": d__steps__tokens_per_step,
+                    "workload_training_flops_per_token": d__steps__workload_training_flops_per_token,
+                    "workload_training_ops": d__steps__workload_training_ops,
+                },
+            }
+        )
     return derivatives
 
 
@@ -238,41 +315,72 @@ class ClusterTrainingTimeScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('n_devices', integer=True, minimum=0, strict=True, doc='Accelerators training together.'),
-        InputSpec('efficiency', minimum=0, strict=True, doc='End-to-end utilization: delivered over peak.', maximum=1),
-        InputSpec('tokens_per_step', integer=True, minimum=0, strict=True, default=None, doc='Tokens of one optimizer step; optional, needed by the step outputs.'),
-        InputSpec('hourly_price', unit='USD/h', minimum=0, strict=True, default=None, doc='Rental price of one device-hour; optional, needed by `rental_cost`.'),
+        InputSpec("n_devices", integer=True, minimum=0, strict=True, doc="Accelerators training together."),
+        InputSpec("efficiency", minimum=0, strict=True, doc="End-to-end utilization: delivered over peak.", maximum=1),
+        InputSpec(
+            "tokens_per_step",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Tokens of one optimizer step; optional, needed by the step outputs.",
+        ),
+        InputSpec(
+            "hourly_price",
+            unit="USD/h",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Rental price of one device-hour; optional, needed by `rental_cost`.",
+        ),
     )
     _nodes = (
-        NodeSpec('hardware', precision='peak_precision', fields={'peak': 'hardware_peak', 'tdp': 'hardware_tdp'}, optional=False, doc='The accelerator: its peak rate and (for the energies) TDP.'),
+        NodeSpec(
+            "hardware",
+            precision="peak_precision",
+            fields={"peak": "hardware_peak", "tdp": "hardware_tdp"},
+            optional=False,
+            doc="The accelerator: its peak rate and (for the energies) TDP.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'training_flops_per_token': 'workload_training_flops_per_token', 'training_ops': 'workload_training_ops'}, required=('parameters', 'layers'), units={'workload_training_flops_per_token': 'flop', 'workload_training_ops': 'flop'}, doc='The model: its published `training_ops` C and training FLOPs per token are read.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {"training_flops_per_token": "workload_training_flops_per_token", "training_ops": "workload_training_ops"},
+            required=("parameters", "layers"),
+            units={"workload_training_flops_per_token": "flop", "workload_training_ops": "flop"},
+            doc="The model: its published `training_ops` C and training FLOPs per token are read.",
+        ),
     )
     _precisions = (
-        PrecisionSpec('peak_precision', default='peak', doc="Key of the node's rates; `peak` (default, or None) is its headline peak."),
+        PrecisionSpec(
+            "peak_precision",
+            default="peak",
+            doc="Key of the node's rates; `peak` (default, or None) is its headline peak.",
+        ),
     )
     _input_order = (
-        'workload',
-        'hardware',
-        'n_devices',
-        'efficiency',
-        'tokens_per_step',
-        'hourly_price',
-        'peak_precision',
+        "workload",
+        "hardware",
+        "n_devices",
+        "efficiency",
+        "tokens_per_step",
+        "hourly_price",
+        "peak_precision",
     )
     _outputs = (
-        'peak_rate',
-        'delivered_rate',
-        'training_time',
-        'training_tokens',
-        'step_operations',
-        'step_time',
-        'steps',
-        'energy',
-        'step_energy',
-        'device_hours',
-        'rental_cost',
+        "peak_rate",
+        "delivered_rate",
+        "training_time",
+        "training_tokens",
+        "step_operations",
+        "step_time",
+        "steps",
+        "energy",
+        "step_energy",
+        "device_hours",
+        "rental_cost",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -286,7 +394,7 @@ class ClusterTrainingTimeScenario(ScenarioBase):
         efficiency: Any = REQUIRED,
         tokens_per_step: Any = None,
         hourly_price: Any = None,
-        peak_precision: Any = 'peak',
+        peak_precision: Any = "peak",
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -305,14 +413,18 @@ class ClusterTrainingTimeScenario(ScenarioBase):
             **unknown,
         )
 
-    peak_rate = Output('peak_rate', 'TFLOP/s')
-    delivered_rate = Output('delivered_rate', 'TFLOP/s')
-    training_time = Output('training_time', 'd', requires=('workload.training_ops',))
-    training_tokens = Output('training_tokens', requires=('workload.training_flops_per_token', 'workload.training_ops'))
-    step_operations = Output('step_operations', 'TFLOP', requires=('tokens_per_step', 'workload.training_flops_per_token'))
-    step_time = Output('step_time', 's', requires=('tokens_per_step', 'workload.training_flops_per_token'))
-    steps = Output('steps', requires=('tokens_per_step', 'workload.training_flops_per_token', 'workload.training_ops'))
-    energy = Output('energy', 'kWh', requires=('hardware.tdp', 'workload.training_ops'))
-    step_energy = Output('step_energy', 'J', requires=('hardware.tdp', 'tokens_per_step', 'workload.training_flops_per_token'))
-    device_hours = Output('device_hours', 'h', requires=('workload.training_ops',))
-    rental_cost = Output('rental_cost', 'USD', requires=('hourly_price', 'workload.training_ops'))
+    peak_rate = Output("peak_rate", "TFLOP/s")
+    delivered_rate = Output("delivered_rate", "TFLOP/s")
+    training_time = Output("training_time", "d", requires=("workload.training_ops",))
+    training_tokens = Output("training_tokens", requires=("workload.training_flops_per_token", "workload.training_ops"))
+    step_operations = Output(
+        "step_operations", "TFLOP", requires=("tokens_per_step", "workload.training_flops_per_token")
+    )
+    step_time = Output("step_time", "s", requires=("tokens_per_step", "workload.training_flops_per_token"))
+    steps = Output("steps", requires=("tokens_per_step", "workload.training_flops_per_token", "workload.training_ops"))
+    energy = Output("energy", "kWh", requires=("hardware.tdp", "workload.training_ops"))
+    step_energy = Output(
+        "step_energy", "J", requires=("hardware.tdp", "tokens_per_step", "workload.training_flops_per_token")
+    )
+    device_hours = Output("device_hours", "h", requires=("workload.training_ops",))
+    rental_cost = Output("rental_cost", "USD", requires=("hourly_price", "workload.training_ops"))

@@ -49,36 +49,36 @@ def evaluate(
         experiment_compiled_total [s] = compile_time*recompiles + experiment_compiled_running
         experiment_slowdown [1] = experiment_compiled_total/experiment_eager
     """
-    _raw_eager_item_time = 1/eager_rate
-    eager_item_time = 1000/eager_rate
-    _raw_compiled_item_time = 1/compiled_rate
-    compiled_item_time = 1000/compiled_rate
+    _raw_eager_item_time = 1 / eager_rate
+    eager_item_time = 1000 / eager_rate  # 1e3: s -> ms
+    _raw_compiled_item_time = 1 / compiled_rate
+    compiled_item_time = 1000 / compiled_rate  # 1e3: s -> ms
     _raw_saving_per_item = -_raw_compiled_item_time + _raw_eager_item_time
     saving_per_item = -compiled_item_time + eager_item_time
-    breakeven_items = compile_time/_raw_saving_per_item
-    speedup = compiled_rate/eager_rate
+    breakeven_items = compile_time / _raw_saving_per_item  # 1e-3: ms -> s (saving_per_item)
+    speedup = compiled_rate / eager_rate
     if experiment_items is not None:
-        experiment_eager = experiment_items/eager_rate
-        experiment_compiled_running = experiment_items/compiled_rate
+        experiment_eager = experiment_items / eager_rate
+        experiment_compiled_running = experiment_items / compiled_rate
     else:
         experiment_eager = None
         experiment_compiled_running = None
     if experiment_items is not None and recompiles is not None:
-        experiment_compiled_total = compile_time*recompiles + experiment_compiled_running
-        experiment_slowdown = experiment_compiled_total/experiment_eager
+        experiment_compiled_total = compile_time * recompiles + experiment_compiled_running
+        experiment_slowdown = experiment_compiled_total / experiment_eager
     else:
         experiment_compiled_total = None
         experiment_slowdown = None
     return {
-        'eager_item_time': eager_item_time,
-        'compiled_item_time': compiled_item_time,
-        'saving_per_item': saving_per_item,
-        'breakeven_items': breakeven_items,
-        'speedup': speedup,
-        'experiment_eager': experiment_eager,
-        'experiment_compiled_running': experiment_compiled_running,
-        'experiment_compiled_total': experiment_compiled_total,
-        'experiment_slowdown': experiment_slowdown,
+        "eager_item_time": eager_item_time,
+        "compiled_item_time": compiled_item_time,
+        "saving_per_item": saving_per_item,
+        "breakeven_items": breakeven_items,
+        "speedup": speedup,
+        "experiment_eager": experiment_eager,
+        "experiment_compiled_running": experiment_compiled_running,
+        "experiment_compiled_total": experiment_compiled_total,
+        "experiment_slowdown": experiment_slowdown,
     }
 
 
@@ -98,54 +98,85 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    eager_item_time = 1000/eager_rate
-    compiled_item_time = 1000/compiled_rate
+    eager_item_time = 1000 / eager_rate  # 1e3: s -> ms
+    compiled_item_time = 1000 / compiled_rate  # 1e3: s -> ms
     saving_per_item = -compiled_item_time + eager_item_time
-    _g0 = eager_rate**(-2)
-    _g1 = 1000*compile_time/saving_per_item**2
-    d__eager_item_time__eager_rate = -1000*_g0
-    d__compiled_item_time__compiled_rate = -1000/compiled_rate**2
+    _g0 = eager_rate ** (-2)
+    _g1 = 1000 * compile_time / saving_per_item**2
+    d__eager_item_time__eager_rate = -1000 * _g0
+    d__compiled_item_time__compiled_rate = -1000 / compiled_rate**2
     d__saving_per_item__eager_rate = d__eager_item_time__eager_rate
     d__saving_per_item__compiled_rate = -d__compiled_item_time__compiled_rate
-    d__breakeven_items__eager_rate = -_g1*d__saving_per_item__eager_rate
-    d__breakeven_items__compiled_rate = -_g1*d__saving_per_item__compiled_rate
-    d__breakeven_items__compile_time = 1000/saving_per_item
-    d__speedup__eager_rate = -_g0*compiled_rate
-    d__speedup__compiled_rate = 1/eager_rate
+    d__breakeven_items__eager_rate = -_g1 * d__saving_per_item__eager_rate
+    d__breakeven_items__compiled_rate = -_g1 * d__saving_per_item__compiled_rate
+    d__breakeven_items__compile_time = 1000 / saving_per_item
+    d__speedup__eager_rate = -_g0 * compiled_rate
+    d__speedup__compiled_rate = 1 / eager_rate
     derivatives = {
-        'eager_item_time': {'eager_rate': d__eager_item_time__eager_rate},
-        'compiled_item_time': {'compiled_rate': d__compiled_item_time__compiled_rate},
-        'saving_per_item': {'eager_rate': d__saving_per_item__eager_rate, 'compiled_rate': d__saving_per_item__compiled_rate},
-        'breakeven_items': {'eager_rate': d__breakeven_items__eager_rate, 'compiled_rate': d__breakeven_items__compiled_rate, 'compile_time': d__breakeven_items__compile_time},
-        'speedup': {'eager_rate': d__speedup__eager_rate, 'compiled_rate': d__speedup__compiled_rate},
+        "eager_item_time": {"eager_rate": d__eager_item_time__eager_rate},
+        "compiled_item_time": {"compiled_rate": d__compiled_item_time__compiled_rate},
+        "saving_per_item": {
+            "eager_rate": d__saving_per_item__eager_rate,
+            "compiled_rate": d__saving_per_item__compiled_rate,
+        },
+        "breakeven_items": {
+            "eager_rate": d__breakeven_items__eager_rate,
+            "compiled_rate": d__breakeven_items__compiled_rate,
+            "compile_time": d__breakeven_items__compile_time,
+        },
+        "speedup": {"eager_rate": d__speedup__eager_rate, "compiled_rate": d__speedup__compiled_rate},
     }
     if experiment_items is not None:
-        experiment_eager = experiment_items/eager_rate
-        experiment_compiled_running = experiment_items/compiled_rate
-        d__experiment_eager__eager_rate = -experiment_items/eager_rate**2
-        d__experiment_eager__experiment_items = 1/eager_rate
-        d__experiment_compiled_running__compiled_rate = -experiment_items/compiled_rate**2
-        d__experiment_compiled_running__experiment_items = 1/compiled_rate
-        derivatives.update({
-            'experiment_eager': {'eager_rate': d__experiment_eager__eager_rate, 'experiment_items': d__experiment_eager__experiment_items},
-            'experiment_compiled_running': {'compiled_rate': d__experiment_compiled_running__compiled_rate, 'experiment_items': d__experiment_compiled_running__experiment_items},
-        })
+        experiment_eager = experiment_items / eager_rate
+        experiment_compiled_running = experiment_items / compiled_rate
+        d__experiment_eager__eager_rate = -experiment_items / eager_rate**2
+        d__experiment_eager__experiment_items = 1 / eager_rate
+        d__experiment_compiled_running__compiled_rate = -experiment_items / compiled_rate**2
+        d__experiment_compiled_running__experiment_items = 1 / compiled_rate
+        derivatives.update(
+            {
+                "experiment_eager": {
+                    "eager_rate": d__experiment_eager__eager_rate,
+                    "experiment_items": d__experiment_eager__experiment_items,
+                },
+                "experiment_compiled_running": {
+                    "compiled_rate": d__experiment_compiled_running__compiled_rate,
+                    "experiment_items": d__experiment_compiled_running__experiment_items,
+                },
+            }
+        )
     if experiment_items is not None and recompiles is not None:
-        experiment_compiled_total = compile_time*recompiles + experiment_compiled_running
-        _g2 = experiment_compiled_total/experiment_eager**2
+        experiment_compiled_total = compile_time * recompiles + experiment_compiled_running
+        _g2 = experiment_compiled_total / experiment_eager**2
         d__experiment_compiled_total__compiled_rate = d__experiment_compiled_running__compiled_rate
         d__experiment_compiled_total__compile_time = recompiles
         d__experiment_compiled_total__experiment_items = d__experiment_compiled_running__experiment_items
         d__experiment_compiled_total__recompiles = compile_time
-        d__experiment_slowdown__eager_rate = -_g2*d__experiment_eager__eager_rate
-        d__experiment_slowdown__compiled_rate = d__experiment_compiled_total__compiled_rate/experiment_eager
-        d__experiment_slowdown__compile_time = d__experiment_compiled_total__compile_time/experiment_eager
-        d__experiment_slowdown__experiment_items = -_g2*d__experiment_eager__experiment_items + d__experiment_compiled_total__experiment_items/experiment_eager
-        d__experiment_slowdown__recompiles = d__experiment_compiled_total__recompiles/experiment_eager
-        derivatives.update({
-            'experiment_compiled_total': {'compiled_rate': d__experiment_compiled_total__compiled_rate, 'compile_time': d__experiment_compiled_total__compile_time, 'experiment_items': d__experiment_compiled_total__experiment_items, 'recompiles': d__experiment_compiled_total__recompiles},
-            'experiment_slowdown': {'eager_rate': d__experiment_slowdown__eager_rate, 'compiled_rate': d__experiment_slowdown__compiled_rate, 'compile_time': d__experiment_slowdown__compile_time, 'experiment_items': d__experiment_slowdown__experiment_items, 'recompiles': d__experiment_slowdown__recompiles},
-        })
+        d__experiment_slowdown__eager_rate = -_g2 * d__experiment_eager__eager_rate
+        d__experiment_slowdown__compiled_rate = d__experiment_compiled_total__compiled_rate / experiment_eager
+        d__experiment_slowdown__compile_time = d__experiment_compiled_total__compile_time / experiment_eager
+        d__experiment_slowdown__experiment_items = (
+            -_g2 * d__experiment_eager__experiment_items
+            + d__experiment_compiled_total__experiment_items / experiment_eager
+        )
+        d__experiment_slowdown__recompiles = d__experiment_compiled_total__recompiles / experiment_eager
+        derivatives.update(
+            {
+                "experiment_compiled_total": {
+                    "compiled_rate": d__experiment_compiled_total__compiled_rate,
+                    "compile_time": d__experiment_compiled_total__compile_time,
+                    "experiment_items": d__experiment_compiled_total__experiment_items,
+                    "recompiles": d__experiment_compiled_total__recompiles,
+                },
+                "experiment_slowdown": {
+                    "eager_rate": d__experiment_slowdown__eager_rate,
+                    "compiled_rate": d__experiment_slowdown__compiled_rate,
+                    "compile_time": d__experiment_slowdown__compile_time,
+                    "experiment_items": d__experiment_slowdown__experiment_items,
+                    "recompiles": d__experiment_slowdown__recompiles,
+                },
+            }
+        )
     return derivatives
 
 
@@ -164,32 +195,49 @@ class CompileBreakevenScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('eager_rate', unit='1/s', minimum=0, strict=True, doc='Items per second, eager.'),
-        InputSpec('compiled_rate', unit='1/s', minimum=0, strict=True, doc='Items per second, compiled.'),
-        InputSpec('compile_time', unit='s', minimum=0, doc='Time of one compile.'),
-        InputSpec('experiment_items', integer=True, minimum=0, strict=True, default=None, doc='Items processed by one experiment; optional, needed by the `experiment_*` outputs.'),
-        InputSpec('recompiles', integer=True, minimum=0, default=None, doc='Compiles the experiment pays (code changes); optional, needed by `experiment_compiled_total` and `experiment_slowdown`.'),
+        InputSpec("eager_rate", unit="1/s", minimum=0, strict=True, doc="Items per second, eager."),
+        InputSpec("compiled_rate", unit="1/s", minimum=0, strict=True, doc="Items per second, compiled."),
+        InputSpec("compile_time", unit="s", minimum=0, doc="Time of one compile."),
+        InputSpec(
+            "experiment_items",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Items processed by one experiment; optional, needed by the `experiment_*` outputs.",
+        ),
+        InputSpec(
+            "recompiles",
+            integer=True,
+            minimum=0,
+            default=None,
+            doc="Compiles the experiment pays (code changes); optional, needed by `experiment_compiled_total` and `experiment_slowdown`.",
+        ),
     )
     _requirements = (
-        Requirement(('eager_rate', 'compiled_rate'), lambda eager_rate, compiled_rate: (compiled_rate > eager_rate), 'compiled_rate must exceed eager_rate, or no number of items repays the compile'),
+        Requirement(
+            ("eager_rate", "compiled_rate"),
+            lambda eager_rate, compiled_rate: compiled_rate > eager_rate,
+            "compiled_rate must exceed eager_rate, or no number of items repays the compile",
+        ),
     )
     _input_order = (
-        'eager_rate',
-        'compiled_rate',
-        'compile_time',
-        'experiment_items',
-        'recompiles',
+        "eager_rate",
+        "compiled_rate",
+        "compile_time",
+        "experiment_items",
+        "recompiles",
     )
     _outputs = (
-        'eager_item_time',
-        'compiled_item_time',
-        'saving_per_item',
-        'breakeven_items',
-        'speedup',
-        'experiment_eager',
-        'experiment_compiled_running',
-        'experiment_compiled_total',
-        'experiment_slowdown',
+        "eager_item_time",
+        "compiled_item_time",
+        "saving_per_item",
+        "breakeven_items",
+        "speedup",
+        "experiment_eager",
+        "experiment_compiled_running",
+        "experiment_compiled_total",
+        "experiment_slowdown",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -218,12 +266,12 @@ class CompileBreakevenScenario(ScenarioBase):
             **unknown,
         )
 
-    eager_item_time = Output('eager_item_time', 'ms')
-    compiled_item_time = Output('compiled_item_time', 'ms')
-    saving_per_item = Output('saving_per_item', 'ms')
-    breakeven_items = Output('breakeven_items')
-    speedup = Output('speedup')
-    experiment_eager = Output('experiment_eager', 's', requires=('experiment_items',))
-    experiment_compiled_running = Output('experiment_compiled_running', 's', requires=('experiment_items',))
-    experiment_compiled_total = Output('experiment_compiled_total', 's', requires=('experiment_items', 'recompiles'))
-    experiment_slowdown = Output('experiment_slowdown', requires=('experiment_items', 'recompiles'))
+    eager_item_time = Output("eager_item_time", "ms")
+    compiled_item_time = Output("compiled_item_time", "ms")
+    saving_per_item = Output("saving_per_item", "ms")
+    breakeven_items = Output("breakeven_items")
+    speedup = Output("speedup")
+    experiment_eager = Output("experiment_eager", "s", requires=("experiment_items",))
+    experiment_compiled_running = Output("experiment_compiled_running", "s", requires=("experiment_items",))
+    experiment_compiled_total = Output("experiment_compiled_total", "s", requires=("experiment_items", "recompiles"))
+    experiment_slowdown = Output("experiment_slowdown", requires=("experiment_items", "recompiles"))

@@ -36,11 +36,11 @@ def evaluate(
         ratio [1] = tokens/base_tokens
         score_ratio [1] = ratio**2
     """
-    ratio = tokens/base_tokens
+    ratio = tokens / base_tokens
     score_ratio = ratio**2
     return {
-        'ratio': ratio,
-        'score_ratio': score_ratio,
+        "ratio": ratio,
+        "score_ratio": score_ratio,
     }
 
 
@@ -57,15 +57,15 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    ratio = tokens/base_tokens
-    _g0 = 2*ratio
-    d__ratio__base_tokens = -tokens/base_tokens**2
-    d__ratio__tokens = 1/base_tokens
-    d__score_ratio__base_tokens = _g0*d__ratio__base_tokens
-    d__score_ratio__tokens = _g0*d__ratio__tokens
+    ratio = tokens / base_tokens
+    _g0 = 2 * ratio
+    d__ratio__base_tokens = -tokens / base_tokens**2
+    d__ratio__tokens = 1 / base_tokens
+    d__score_ratio__base_tokens = _g0 * d__ratio__base_tokens
+    d__score_ratio__tokens = _g0 * d__ratio__tokens
     return {
-        'ratio': {'base_tokens': d__ratio__base_tokens, 'tokens': d__ratio__tokens},
-        'score_ratio': {'base_tokens': d__score_ratio__base_tokens, 'tokens': d__score_ratio__tokens},
+        "ratio": {"base_tokens": d__ratio__base_tokens, "tokens": d__ratio__tokens},
+        "score_ratio": {"base_tokens": d__score_ratio__base_tokens, "tokens": d__score_ratio__tokens},
     }
 
 
@@ -83,16 +83,16 @@ class ContextGrowthScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('base_tokens', integer=True, minimum=0, strict=True, doc='The context length grown from, in tokens.'),
-        InputSpec('tokens', integer=True, minimum=0, strict=True, doc='The grown context length, in tokens.'),
+        InputSpec("base_tokens", integer=True, minimum=0, strict=True, doc="The context length grown from, in tokens."),
+        InputSpec("tokens", integer=True, minimum=0, strict=True, doc="The grown context length, in tokens."),
     )
     _input_order = (
-        'base_tokens',
-        'tokens',
+        "base_tokens",
+        "tokens",
     )
     _outputs = (
-        'ratio',
-        'score_ratio',
+        "ratio",
+        "score_ratio",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -115,5 +115,5 @@ class ContextGrowthScenario(ScenarioBase):
             **unknown,
         )
 
-    ratio = Output('ratio')
-    score_ratio = Output('score_ratio')
+    ratio = Output("ratio")
+    score_ratio = Output("score_ratio")

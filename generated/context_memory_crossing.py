@@ -46,25 +46,25 @@ def evaluate(
         score_crossing [1] = sqrt(hardware_capacity)*sqrt(1/score_bytes_per_pair)
         kv_score_crossing [1] = kv_per_token/score_bytes_per_pair
     """
-    weights = bytes_per_value*workload_parameters/1000000000
-    score_bytes_per_pair = bytes_per_value*workload_heads
-    score_crossing = hardware_capacity**0.5*1/score_bytes_per_pair**0.5
+    weights = bytes_per_value * workload_parameters / 1000000000  # 1e-9: B -> GB
+    score_bytes_per_pair = bytes_per_value * workload_heads
+    score_crossing = hardware_capacity**0.5 * 1 / score_bytes_per_pair**0.5
     if workload_kv_values_per_token is not None:
-        _raw_weights = bytes_per_value*workload_parameters
-        kv_per_token = bytes_per_value*workload_kv_values_per_token
-        kv_crossing = _raw_weights/kv_per_token
-        kv_score_crossing = kv_per_token/score_bytes_per_pair
+        _raw_weights = bytes_per_value * workload_parameters
+        kv_per_token = bytes_per_value * workload_kv_values_per_token
+        kv_crossing = _raw_weights / kv_per_token  # 1e9: GB -> B (weights)
+        kv_score_crossing = kv_per_token / score_bytes_per_pair
     else:
         kv_per_token = None
         kv_crossing = None
         kv_score_crossing = None
     return {
-        'weights': weights,
-        'kv_per_token': kv_per_token,
-        'score_bytes_per_pair': score_bytes_per_pair,
-        'kv_crossing': kv_crossing,
-        'score_crossing': score_crossing,
-        'kv_score_crossing': kv_score_crossing,
+        "weights": weights,
+        "kv_per_token": kv_per_token,
+        "score_bytes_per_pair": score_bytes_per_pair,
+        "kv_crossing": kv_crossing,
+        "score_crossing": score_crossing,
+        "kv_score_crossing": kv_score_crossing,
     }
 
 
@@ -84,40 +84,69 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    weights = bytes_per_value*workload_parameters/1000000000
-    score_bytes_per_pair = bytes_per_value*workload_heads
+    weights = bytes_per_value * workload_parameters / 1000000000  # 1e-9: B -> GB
+    score_bytes_per_pair = bytes_per_value * workload_heads
     _g0 = hardware_capacity**0.5
-    _g1 = 1/score_bytes_per_pair**0.5/2
-    _g2 = _g0*_g1/score_bytes_per_pair
-    d__weights__workload_parameters = bytes_per_value/1000000000
-    d__weights__bytes_per_value = workload_parameters/1000000000
+    _g1 = 1 / score_bytes_per_pair**0.5 / 2
+    _g2 = _g0 * _g1 / score_bytes_per_pair
+    d__weights__workload_parameters = bytes_per_value / 1000000000
+    d__weights__bytes_per_value = workload_parameters / 1000000000
     d__score_bytes_per_pair__workload_heads = bytes_per_value
     d__score_bytes_per_pair__bytes_per_value = workload_heads
-    d__score_crossing__workload_heads = -_g2*d__score_bytes_per_pair__workload_heads
-    d__score_crossing__hardware_capacity = _g1/_g0
-    d__score_crossing__bytes_per_value = -_g2*d__score_bytes_per_pair__bytes_per_value
+    d__score_crossing__workload_heads = -_g2 * d__score_bytes_per_pair__workload_heads
+    d__score_crossing__hardware_capacity = _g1 / _g0
+    d__score_crossing__bytes_per_value = -_g2 * d__score_bytes_per_pair__bytes_per_value
     derivatives = {
-        'weights': {'workload_parameters': d__weights__workload_parameters, 'bytes_per_value': d__weights__bytes_per_value},
-        'score_bytes_per_pair': {'workload_heads': d__score_bytes_per_pair__workload_heads, 'bytes_per_value': d__score_bytes_per_pair__bytes_per_value},
-        'score_crossing': {'workload_heads': d__score_crossing__workload_heads, 'hardware_capacity': d__score_crossing__hardware_capacity, 'bytes_per_value': d__score_crossing__bytes_per_value},
+        "weights": {
+            "workload_parameters": d__weights__workload_parameters,
+            "bytes_per_value": d__weights__bytes_per_value,
+        },
+        "score_bytes_per_pair": {
+            "workload_heads": d__score_bytes_per_pair__workload_heads,
+            "bytes_per_value": d__score_bytes_per_pair__bytes_per_value,
+        },
+        "score_crossing": {
+            "workload_heads": d__score_crossing__workload_heads,
+            "hardware_capacity": d__score_crossing__hardware_capacity,
+            "bytes_per_value": d__score_crossing__bytes_per_value,
+        },
     }
     if workload_kv_values_per_token is not None:
-        kv_per_token = bytes_per_value*workload_kv_values_per_token
-        _g3 = 1000000000*weights/kv_per_token**2
-        _g4 = kv_per_token/score_bytes_per_pair**2
+        kv_per_token = bytes_per_value * workload_kv_values_per_token
+        _g3 = 1000000000 * weights / kv_per_token**2
+        _g4 = kv_per_token / score_bytes_per_pair**2
         d__kv_per_token__bytes_per_value = workload_kv_values_per_token
         d__kv_per_token__workload_kv_values_per_token = bytes_per_value
-        d__kv_crossing__workload_parameters = 1000000000*d__weights__workload_parameters/kv_per_token
-        d__kv_crossing__bytes_per_value = -_g3*d__kv_per_token__bytes_per_value + 1000000000*d__weights__bytes_per_value/kv_per_token
-        d__kv_crossing__workload_kv_values_per_token = -_g3*d__kv_per_token__workload_kv_values_per_token
-        d__kv_score_crossing__workload_heads = -_g4*d__score_bytes_per_pair__workload_heads
-        d__kv_score_crossing__bytes_per_value = -_g4*d__score_bytes_per_pair__bytes_per_value + d__kv_per_token__bytes_per_value/score_bytes_per_pair
-        d__kv_score_crossing__workload_kv_values_per_token = d__kv_per_token__workload_kv_values_per_token/score_bytes_per_pair
-        derivatives.update({
-            'kv_per_token': {'bytes_per_value': d__kv_per_token__bytes_per_value, 'workload_kv_values_per_token': d__kv_per_token__workload_kv_values_per_token},
-            'kv_crossing': {'workload_parameters': d__kv_crossing__workload_parameters, 'bytes_per_value': d__kv_crossing__bytes_per_value, 'workload_kv_values_per_token': d__kv_crossing__workload_kv_values_per_token},
-            'kv_score_crossing': {'workload_heads': d__kv_score_crossing__workload_heads, 'bytes_per_value': d__kv_score_crossing__bytes_per_value, 'workload_kv_values_per_token': d__kv_score_crossing__workload_kv_values_per_token},
-        })
+        d__kv_crossing__workload_parameters = 1000000000 * d__weights__workload_parameters / kv_per_token
+        d__kv_crossing__bytes_per_value = (
+            -_g3 * d__kv_per_token__bytes_per_value + 1000000000 * d__weights__bytes_per_value / kv_per_token
+        )
+        d__kv_crossing__workload_kv_values_per_token = -_g3 * d__kv_per_token__workload_kv_values_per_token
+        d__kv_score_crossing__workload_heads = -_g4 * d__score_bytes_per_pair__workload_heads
+        d__kv_score_crossing__bytes_per_value = (
+            -_g4 * d__score_bytes_per_pair__bytes_per_value + d__kv_per_token__bytes_per_value / score_bytes_per_pair
+        )
+        d__kv_score_crossing__workload_kv_values_per_token = (
+            d__kv_per_token__workload_kv_values_per_token / score_bytes_per_pair
+        )
+        derivatives.update(
+            {
+                "kv_per_token": {
+                    "bytes_per_value": d__kv_per_token__bytes_per_value,
+                    "workload_kv_values_per_token": d__kv_per_token__workload_kv_values_per_token,
+                },
+                "kv_crossing": {
+                    "workload_parameters": d__kv_crossing__workload_parameters,
+                    "bytes_per_value": d__kv_crossing__bytes_per_value,
+                    "workload_kv_values_per_token": d__kv_crossing__workload_kv_values_per_token,
+                },
+                "kv_score_crossing": {
+                    "workload_heads": d__kv_score_crossing__workload_heads,
+                    "bytes_per_value": d__kv_score_crossing__bytes_per_value,
+                    "workload_kv_values_per_token": d__kv_score_crossing__workload_kv_values_per_token,
+                },
+            }
+        )
     return derivatives
 
 
@@ -136,26 +165,45 @@ class ContextMemoryCrossingScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('bytes_per_value', unit='byte', minimum=0, strict=True, doc='Storage width of weights, cache and scores.'),
+        InputSpec(
+            "bytes_per_value", unit="byte", minimum=0, strict=True, doc="Storage width of weights, cache and scores."
+        ),
     )
     _nodes = (
-        NodeSpec('hardware', precision='', fields={'capacity': 'hardware_capacity'}, optional=False, doc='The device: its memory capacity as stored.'),
+        NodeSpec(
+            "hardware",
+            precision="",
+            fields={"capacity": "hardware_capacity"},
+            optional=False,
+            doc="The device: its memory capacity as stored.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'parameters': 'workload_parameters', 'heads': 'workload_heads', 'kv_values_per_token': 'workload_kv_values_per_token'}, required=('parameters', 'layers', 'hidden_dim', 'heads'), units={'workload_parameters': 'param'}, doc='The model: parameters, layers, heads and KV geometry.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {
+                "parameters": "workload_parameters",
+                "heads": "workload_heads",
+                "kv_values_per_token": "workload_kv_values_per_token",
+            },
+            required=("parameters", "layers", "hidden_dim", "heads"),
+            units={"workload_parameters": "param"},
+            doc="The model: parameters, layers, heads and KV geometry.",
+        ),
     )
     _input_order = (
-        'workload',
-        'hardware',
-        'bytes_per_value',
+        "workload",
+        "hardware",
+        "bytes_per_value",
     )
     _outputs = (
-        'weights',
-        'kv_per_token',
-        'score_bytes_per_pair',
-        'kv_crossing',
-        'score_crossing',
-        'kv_score_crossing',
+        "weights",
+        "kv_per_token",
+        "score_bytes_per_pair",
+        "kv_crossing",
+        "score_crossing",
+        "kv_score_crossing",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -180,9 +228,9 @@ class ContextMemoryCrossingScenario(ScenarioBase):
             **unknown,
         )
 
-    weights = Output('weights', 'GB')
-    kv_per_token = Output('kv_per_token', 'byte', requires=('workload.kv_values_per_token',))
-    score_bytes_per_pair = Output('score_bytes_per_pair', 'byte')
-    kv_crossing = Output('kv_crossing', requires=('workload.kv_values_per_token',))
-    score_crossing = Output('score_crossing')
-    kv_score_crossing = Output('kv_score_crossing', requires=('workload.kv_values_per_token',))
+    weights = Output("weights", "GB")
+    kv_per_token = Output("kv_per_token", "byte", requires=("workload.kv_values_per_token",))
+    score_bytes_per_pair = Output("score_bytes_per_pair", "byte")
+    kv_crossing = Output("kv_crossing", requires=("workload.kv_values_per_token",))
+    score_crossing = Output("score_crossing")
+    kv_score_crossing = Output("kv_score_crossing", requires=("workload.kv_values_per_token",))

@@ -48,25 +48,25 @@ def evaluate(
         result.balance [byte/flop] = link_bandwidth/accelerator_peak_flops
         result.compute_time_at_peak [s] = flops_per_step/accelerator_peak_flops
     """
-    result__local_tokens = sequences_per_worker*workload_context_length
-    result__bytes_per_step = 4*workload_parameters
-    result__balance = 1000000000*link_bandwidth/accelerator_peak_flops
+    result__local_tokens = sequences_per_worker * workload_context_length
+    result__bytes_per_step = 4 * workload_parameters
+    result__balance = 1000000000 * link_bandwidth / accelerator_peak_flops  # 1e9: GB/s -> B/s (link_bandwidth)
     if workload_training_flops_per_token is not None:
-        result__flops_per_step = result__local_tokens*workload_training_flops_per_token
-        result__intensity = result__bytes_per_step/result__flops_per_step
-        result__compute_time_at_peak = result__flops_per_step/accelerator_peak_flops
+        result__flops_per_step = result__local_tokens * workload_training_flops_per_token
+        result__intensity = result__bytes_per_step / result__flops_per_step
+        result__compute_time_at_peak = result__flops_per_step / accelerator_peak_flops
     else:
         result__flops_per_step = None
         result__intensity = None
         result__compute_time_at_peak = None
     return {
-        'result': {
-            'local_tokens': result__local_tokens,
-            'bytes_per_step': result__bytes_per_step,
-            'flops_per_step': result__flops_per_step,
-            'intensity': result__intensity,
-            'balance': result__balance,
-            'compute_time_at_peak': result__compute_time_at_peak,
+        "result": {
+            "local_tokens": result__local_tokens,
+            "bytes_per_step": result__bytes_per_step,
+            "flops_per_step": result__flops_per_step,
+            "intensity": result__intensity,
+            "balance": result__balance,
+            "compute_time_at_peak": result__compute_time_at_peak,
         },
     }
 
@@ -88,37 +88,73 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__local_tokens = sequences_per_worker*workload_context_length
-    result__bytes_per_step = 4*workload_parameters
+    result__local_tokens = sequences_per_worker * workload_context_length
+    result__bytes_per_step = 4 * workload_parameters
     d__result__local_tokens__workload_context_length = sequences_per_worker
     d__result__local_tokens__sequences_per_worker = workload_context_length
     d__result__bytes_per_step__workload_parameters = 4
-    d__result__balance__link_bandwidth = 1000000000/accelerator_peak_flops
-    d__result__balance__accelerator_peak_flops = -1000000000*link_bandwidth/accelerator_peak_flops**2
+    d__result__balance__link_bandwidth = 1000000000 / accelerator_peak_flops
+    d__result__balance__accelerator_peak_flops = -1000000000 * link_bandwidth / accelerator_peak_flops**2
     derivatives = {
-        'result.local_tokens': {'workload_context_length': d__result__local_tokens__workload_context_length, 'sequences_per_worker': d__result__local_tokens__sequences_per_worker},
-        'result.bytes_per_step': {'workload_parameters': d__result__bytes_per_step__workload_parameters},
-        'result.balance': {'link_bandwidth': d__result__balance__link_bandwidth, 'accelerator_peak_flops': d__result__balance__accelerator_peak_flops},
+        "result.local_tokens": {
+            "workload_context_length": d__result__local_tokens__workload_context_length,
+            "sequences_per_worker": d__result__local_tokens__sequences_per_worker,
+        },
+        "result.bytes_per_step": {"workload_parameters": d__result__bytes_per_step__workload_parameters},
+        "result.balance": {
+            "link_bandwidth": d__result__balance__link_bandwidth,
+            "accelerator_peak_flops": d__result__balance__accelerator_peak_flops,
+        },
     }
     if workload_training_flops_per_token is not None:
-        result__flops_per_step = result__local_tokens*workload_training_flops_per_token
-        _g0 = result__bytes_per_step/result__flops_per_step**2
-        d__result__flops_per_step__workload_context_length = d__result__local_tokens__workload_context_length*workload_training_flops_per_token
-        d__result__flops_per_step__sequences_per_worker = d__result__local_tokens__sequences_per_worker*workload_training_flops_per_token
+        result__flops_per_step = result__local_tokens * workload_training_flops_per_token
+        _g0 = result__bytes_per_step / result__flops_per_step**2
+        d__result__flops_per_step__workload_context_length = (
+            d__result__local_tokens__workload_context_length * workload_training_flops_per_token
+        )
+        d__result__flops_per_step__sequences_per_worker = (
+            d__result__local_tokens__sequences_per_worker * workload_training_flops_per_token
+        )
         d__result__flops_per_step__workload_training_flops_per_token = result__local_tokens
-        d__result__intensity__workload_parameters = d__result__bytes_per_step__workload_parameters/result__flops_per_step
-        d__result__intensity__workload_context_length = -_g0*d__result__flops_per_step__workload_context_length
-        d__result__intensity__sequences_per_worker = -_g0*d__result__flops_per_step__sequences_per_worker
-        d__result__intensity__workload_training_flops_per_token = -_g0*d__result__flops_per_step__workload_training_flops_per_token
-        d__result__compute_time_at_peak__workload_context_length = d__result__flops_per_step__workload_context_length/accelerator_peak_flops
-        d__result__compute_time_at_peak__sequences_per_worker = d__result__flops_per_step__sequences_per_worker/accelerator_peak_flops
-        d__result__compute_time_at_peak__accelerator_peak_flops = -result__flops_per_step/accelerator_peak_flops**2
-        d__result__compute_time_at_peak__workload_training_flops_per_token = d__result__flops_per_step__workload_training_flops_per_token/accelerator_peak_flops
-        derivatives.update({
-            'result.flops_per_step': {'workload_context_length': d__result__flops_per_step__workload_context_length, 'sequences_per_worker': d__result__flops_per_step__sequences_per_worker, 'workload_training_flops_per_token': d__result__flops_per_step__workload_training_flops_per_token},
-            'result.intensity': {'workload_parameters': d__result__intensity__workload_parameters, 'workload_context_length': d__result__intensity__workload_context_length, 'sequences_per_worker': d__result__intensity__sequences_per_worker, 'workload_training_flops_per_token': d__result__intensity__workload_training_flops_per_token},
-            'result.compute_time_at_peak': {'workload_context_length': d__result__compute_time_at_peak__workload_context_length, 'sequences_per_worker': d__result__compute_time_at_peak__sequences_per_worker, 'accelerator_peak_flops': d__result__compute_time_at_peak__accelerator_peak_flops, 'workload_training_flops_per_token': d__result__compute_time_at_peak__workload_training_flops_per_token},
-        })
+        d__result__intensity__workload_parameters = (
+            d__result__bytes_per_step__workload_parameters / result__flops_per_step
+        )
+        d__result__intensity__workload_context_length = -_g0 * d__result__flops_per_step__workload_context_length
+        d__result__intensity__sequences_per_worker = -_g0 * d__result__flops_per_step__sequences_per_worker
+        d__result__intensity__workload_training_flops_per_token = (
+            -_g0 * d__result__flops_per_step__workload_training_flops_per_token
+        )
+        d__result__compute_time_at_peak__workload_context_length = (
+            d__result__flops_per_step__workload_context_length / accelerator_peak_flops
+        )
+        d__result__compute_time_at_peak__sequences_per_worker = (
+            d__result__flops_per_step__sequences_per_worker / accelerator_peak_flops
+        )
+        d__result__compute_time_at_peak__accelerator_peak_flops = -result__flops_per_step / accelerator_peak_flops**2
+        d__result__compute_time_at_peak__workload_training_flops_per_token = (
+            d__result__flops_per_step__workload_training_flops_per_token / accelerator_peak_flops
+        )
+        derivatives.update(
+            {
+                "result.flops_per_step": {
+                    "workload_context_length": d__result__flops_per_step__workload_context_length,
+                    "sequences_per_worker": d__result__flops_per_step__sequences_per_worker,
+                    "workload_training_flops_per_token": d__result__flops_per_step__workload_training_flops_per_token,
+                },
+                "result.intensity": {
+                    "workload_parameters": d__result__intensity__workload_parameters,
+                    "workload_context_length": d__result__intensity__workload_context_length,
+                    "sequences_per_worker": d__result__intensity__sequences_per_worker,
+                    "workload_training_flops_per_token": d__result__intensity__workload_training_flops_per_token,
+                },
+                "result.compute_time_at_peak": {
+                    "workload_context_length": d__result__compute_time_at_peak__workload_context_length,
+                    "sequences_per_worker": d__result__compute_time_at_peak__sequences_per_worker,
+                    "accelerator_peak_flops": d__result__compute_time_at_peak__accelerator_peak_flops,
+                    "workload_training_flops_per_token": d__result__compute_time_at_peak__workload_training_flops_per_token,
+                },
+            }
+        )
     return derivatives
 
 
@@ -140,24 +176,47 @@ class DataParallelIntensityScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('sequences_per_worker', integer=True, minimum=0, strict=True, doc='Sequences of C tokens each worker computes per step.'),
-        InputSpec('link_bandwidth', unit='GB/s', minimum=0, doc="Bandwidth of the worker's link to the data-parallel group."),
+        InputSpec(
+            "sequences_per_worker",
+            integer=True,
+            minimum=0,
+            strict=True,
+            doc="Sequences of C tokens each worker computes per step.",
+        ),
+        InputSpec(
+            "link_bandwidth", unit="GB/s", minimum=0, doc="Bandwidth of the worker's link to the data-parallel group."
+        ),
     )
     _nodes = (
-        NodeSpec('accelerator', precision='', fields={'peak_flops': 'accelerator_peak_flops'}, optional=False, doc="The worker's accelerator: its headline peak rate R is read."),
+        NodeSpec(
+            "accelerator",
+            precision="",
+            fields={"peak_flops": "accelerator_peak_flops"},
+            optional=False,
+            doc="The worker's accelerator: its headline peak rate R is read.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'parameters': 'workload_parameters', 'training_flops_per_token': 'workload_training_flops_per_token', 'context_length': 'workload_context_length'}, required=('parameters', 'layers', 'context_length'), units={'workload_parameters': 'param', 'workload_training_flops_per_token': 'flop'}, doc='The model: its weight bytes, training FLOPs per token and context length C are read.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {
+                "parameters": "workload_parameters",
+                "training_flops_per_token": "workload_training_flops_per_token",
+                "context_length": "workload_context_length",
+            },
+            required=("parameters", "layers", "context_length"),
+            units={"workload_parameters": "param", "workload_training_flops_per_token": "flop"},
+            doc="The model: its weight bytes, training FLOPs per token and context length C are read.",
+        ),
     )
     _input_order = (
-        'workload',
-        'sequences_per_worker',
-        'link_bandwidth',
-        'accelerator',
+        "workload",
+        "sequences_per_worker",
+        "link_bandwidth",
+        "accelerator",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -183,4 +242,14 @@ class DataParallelIntensityScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('local_tokens'), Output('bytes_per_step', 'byte'), Output('flops_per_step', 'flop', requires=('workload.training_flops_per_token',)), Output('intensity', 'byte/flop', requires=('workload.training_flops_per_token',)), Output('balance', 'byte/flop'), Output('compute_time_at_peak', 's', requires=('workload.training_flops_per_token',)),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("local_tokens"),
+            Output("bytes_per_step", "byte"),
+            Output("flops_per_step", "flop", requires=("workload.training_flops_per_token",)),
+            Output("intensity", "byte/flop", requires=("workload.training_flops_per_token",)),
+            Output("balance", "byte/flop"),
+            Output("compute_time_at_peak", "s", requires=("workload.training_flops_per_token",)),
+        ),
+    )

@@ -72,49 +72,53 @@ def evaluate(
     """
     if inter_bandwidth is None:
         inter_bandwidth = intra_bandwidth
-    _t0 = devices_per_node*nodes
-    _t2 = 1/(devices_per_node*nodes)
+    _t0 = devices_per_node * nodes
+    _t2 = 1 / (devices_per_node * nodes)
     result__n_devices = _t0
-    result__gradient_bytes = precision_value*workload_parameters
-    _t1 = 2*result__gradient_bytes
-    result__intra_bytes = _t1*(devices_per_node - 1)/devices_per_node
-    result__inter_bytes = _t1*_t2*(_t0 - 1)*choose(nodes > 1, 1, 0)
-    result__intra_time = result__intra_bytes/(1000000*intra_bandwidth)
-    result__inter_time = result__inter_bytes/(1000000*inter_bandwidth)
+    result__gradient_bytes = precision_value * workload_parameters
+    _t1 = 2 * result__gradient_bytes
+    result__intra_bytes = _t1 * (devices_per_node - 1) / devices_per_node
+    result__inter_bytes = _t1 * _t2 * (_t0 - 1) * choose(nodes > 1, 1, 0)
+    result__intra_time = result__intra_bytes / (
+        1000000 * intra_bandwidth
+    )  # 1e9: GB/s -> B/s (intra_bandwidth); 1e3: s -> ms
+    result__inter_time = result__inter_bytes / (
+        1000000 * inter_bandwidth
+    )  # 1e9: GB/s -> B/s (inter_bandwidth); 1e3: s -> ms
     result__communication_time = result__inter_time + result__intra_time
-    result__compute_time = 1000*accumulation_steps*step_time
+    result__compute_time = 1000 * accumulation_steps * step_time  # 1e3: s -> ms
     result__update_time = result__communication_time + result__compute_time
-    _t3 = result__compute_time/result__update_time
-    result__communication_overhead = result__communication_time/result__compute_time
+    _t3 = result__compute_time / result__update_time
+    result__communication_overhead = result__communication_time / result__compute_time
     result__compute_share = _t3
-    result__communication_share = result__communication_time/result__update_time
-    result__speedup = _t0*_t3
-    result__efficiency = _t2*result__speedup
-    result__global_batch = _t0*accumulation_steps*per_device_batch
-    result__training_time = training_time/result__speedup
+    result__communication_share = result__communication_time / result__update_time
+    result__speedup = _t0 * _t3
+    result__efficiency = _t2 * result__speedup
+    result__global_batch = _t0 * accumulation_steps * per_device_batch
+    result__training_time = training_time / result__speedup
     if node_hour_rate is not None:
-        result__cost = node_hour_rate*nodes*result__training_time
+        result__cost = node_hour_rate * nodes * result__training_time
     else:
         result__cost = None
     return {
-        'result': {
-            'n_devices': result__n_devices,
-            'gradient_bytes': result__gradient_bytes,
-            'intra_bytes': result__intra_bytes,
-            'inter_bytes': result__inter_bytes,
-            'intra_time': result__intra_time,
-            'inter_time': result__inter_time,
-            'communication_time': result__communication_time,
-            'compute_time': result__compute_time,
-            'update_time': result__update_time,
-            'communication_overhead': result__communication_overhead,
-            'compute_share': result__compute_share,
-            'communication_share': result__communication_share,
-            'speedup': result__speedup,
-            'efficiency': result__efficiency,
-            'global_batch': result__global_batch,
-            'training_time': result__training_time,
-            'cost': result__cost,
+        "result": {
+            "n_devices": result__n_devices,
+            "gradient_bytes": result__gradient_bytes,
+            "intra_bytes": result__intra_bytes,
+            "inter_bytes": result__inter_bytes,
+            "intra_time": result__intra_time,
+            "inter_time": result__inter_time,
+            "communication_time": result__communication_time,
+            "compute_time": result__compute_time,
+            "update_time": result__update_time,
+            "communication_overhead": result__communication_overhead,
+            "compute_share": result__compute_share,
+            "communication_share": result__communication_share,
+            "speedup": result__speedup,
+            "efficiency": result__efficiency,
+            "global_batch": result__global_batch,
+            "training_time": result__training_time,
+            "cost": result__cost,
         },
     }
 
@@ -144,97 +148,117 @@ def gradient(
     follows_inter_bandwidth = inter_bandwidth is None
     if inter_bandwidth is None:
         inter_bandwidth = intra_bandwidth
-    _t0 = devices_per_node*nodes
-    _t2 = 1/(devices_per_node*nodes)
-    result__gradient_bytes = precision_value*workload_parameters
-    _t1 = 2*result__gradient_bytes
-    result__intra_bytes = _t1*(devices_per_node - 1)/devices_per_node
-    result__inter_bytes = _t1*_t2*(_t0 - 1)*choose(nodes > 1, 1, 0)
-    result__intra_time = result__intra_bytes/(1000000*intra_bandwidth)
-    result__inter_time = result__inter_bytes/(1000000*inter_bandwidth)
+    _t0 = devices_per_node * nodes
+    _t2 = 1 / (devices_per_node * nodes)
+    result__gradient_bytes = precision_value * workload_parameters
+    _t1 = 2 * result__gradient_bytes
+    result__intra_bytes = _t1 * (devices_per_node - 1) / devices_per_node
+    result__inter_bytes = _t1 * _t2 * (_t0 - 1) * choose(nodes > 1, 1, 0)
+    result__intra_time = result__intra_bytes / (
+        1000000 * intra_bandwidth
+    )  # 1e9: GB/s -> B/s (intra_bandwidth); 1e3: s -> ms
+    result__inter_time = result__inter_bytes / (
+        1000000 * inter_bandwidth
+    )  # 1e9: GB/s -> B/s (inter_bandwidth); 1e3: s -> ms
     result__communication_time = result__inter_time + result__intra_time
-    result__compute_time = 1000*accumulation_steps*step_time
+    result__compute_time = 1000 * accumulation_steps * step_time  # 1e3: s -> ms
     result__update_time = result__communication_time + result__compute_time
-    _t3 = result__compute_time/result__update_time
-    result__speedup = _t0*_t3
-    result__training_time = training_time/result__speedup
+    _t3 = result__compute_time / result__update_time
+    result__speedup = _t0 * _t3
+    result__training_time = training_time / result__speedup
     _g0 = devices_per_node - 1
-    _g1 = 2/devices_per_node
-    _g2 = _g0*_g1
-    _g3 = _g1*result__gradient_bytes
-    _g4 = devices_per_node**(-2)
-    _g5 = 2*result__gradient_bytes
-    _g6 = devices_per_node*nodes
+    _g1 = 2 / devices_per_node
+    _g2 = _g0 * _g1
+    _g3 = _g1 * result__gradient_bytes
+    _g4 = devices_per_node ** (-2)
+    _g5 = 2 * result__gradient_bytes
+    _g6 = devices_per_node * nodes
     _g7 = _g6 - 1
     _g8 = choose(nodes > 1, 1, 0)
-    _g9 = _g8/nodes
-    _g10 = _g1*_g7*_g9
-    _g11 = _g3*_g8
-    _g12 = _g4/nodes
-    _g13 = nodes**(-2)
-    _g14 = 1/(1000000*intra_bandwidth)
-    _g15 = 1/(1000000*inter_bandwidth)
-    _g16 = result__communication_time/result__compute_time**2
-    _g17 = result__update_time**(-2)
-    _g18 = _g17*result__compute_time
-    _g29 = _g17*result__communication_time
-    _g30 = 1/(devices_per_node*nodes)
-    _g31 = accumulation_steps*per_device_batch
-    _g32 = training_time/result__speedup**2
+    _g9 = _g8 / nodes
+    _g10 = _g1 * _g7 * _g9
+    _g11 = _g3 * _g8
+    _g12 = _g4 / nodes
+    _g13 = nodes ** (-2)
+    _g14 = 1 / (1000000 * intra_bandwidth)
+    _g15 = 1 / (1000000 * inter_bandwidth)
+    _g16 = result__communication_time / result__compute_time**2
+    _g17 = result__update_time ** (-2)
+    _g18 = _g17 * result__compute_time
+    _g29 = _g17 * result__communication_time
+    _g30 = 1 / (devices_per_node * nodes)
+    _g31 = accumulation_steps * per_device_batch
+    _g32 = training_time / result__speedup**2
     d__result__n_devices__devices_per_node = nodes
     d__result__n_devices__nodes = devices_per_node
     d__result__gradient_bytes__workload_parameters = precision_value
     d__result__gradient_bytes__precision_value = workload_parameters
-    d__result__intra_bytes__workload_parameters = _g2*d__result__gradient_bytes__workload_parameters
-    d__result__intra_bytes__precision_value = _g2*d__result__gradient_bytes__precision_value
-    d__result__intra_bytes__devices_per_node = -_g0*_g4*_g5 + _g3
-    d__result__inter_bytes__workload_parameters = _g10*d__result__gradient_bytes__workload_parameters
-    d__result__inter_bytes__precision_value = _g10*d__result__gradient_bytes__precision_value
-    d__result__inter_bytes__devices_per_node = _g11 - _g12*_g5*_g7*_g8
-    d__result__inter_bytes__nodes = -_g11*_g13*_g7 + _g5*_g9
-    d__result__intra_time__workload_parameters = _g14*d__result__intra_bytes__workload_parameters
-    d__result__intra_time__precision_value = _g14*d__result__intra_bytes__precision_value
-    d__result__intra_time__devices_per_node = _g14*d__result__intra_bytes__devices_per_node
-    d__result__intra_time__intra_bandwidth = -result__intra_bytes/(1000000*intra_bandwidth**2)
-    d__result__inter_time__workload_parameters = _g15*d__result__inter_bytes__workload_parameters
-    d__result__inter_time__precision_value = _g15*d__result__inter_bytes__precision_value
-    d__result__inter_time__devices_per_node = _g15*d__result__inter_bytes__devices_per_node
-    d__result__inter_time__nodes = _g15*d__result__inter_bytes__nodes
-    d__result__inter_time__inter_bandwidth = -result__inter_bytes/(1000000*inter_bandwidth**2)
-    d__result__communication_time__workload_parameters = d__result__inter_time__workload_parameters + d__result__intra_time__workload_parameters
-    d__result__communication_time__precision_value = d__result__inter_time__precision_value + d__result__intra_time__precision_value
-    d__result__communication_time__devices_per_node = d__result__inter_time__devices_per_node + d__result__intra_time__devices_per_node
+    d__result__intra_bytes__workload_parameters = _g2 * d__result__gradient_bytes__workload_parameters
+    d__result__intra_bytes__precision_value = _g2 * d__result__gradient_bytes__precision_value
+    d__result__intra_bytes__devices_per_node = -_g0 * _g4 * _g5 + _g3
+    d__result__inter_bytes__workload_parameters = _g10 * d__result__gradient_bytes__workload_parameters
+    d__result__inter_bytes__precision_value = _g10 * d__result__gradient_bytes__precision_value
+    d__result__inter_bytes__devices_per_node = _g11 - _g12 * _g5 * _g7 * _g8
+    d__result__inter_bytes__nodes = -_g11 * _g13 * _g7 + _g5 * _g9
+    d__result__intra_time__workload_parameters = _g14 * d__result__intra_bytes__workload_parameters
+    d__result__intra_time__precision_value = _g14 * d__result__intra_bytes__precision_value
+    d__result__intra_time__devices_per_node = _g14 * d__result__intra_bytes__devices_per_node
+    d__result__intra_time__intra_bandwidth = -result__intra_bytes / (1000000 * intra_bandwidth**2)
+    d__result__inter_time__workload_parameters = _g15 * d__result__inter_bytes__workload_parameters
+    d__result__inter_time__precision_value = _g15 * d__result__inter_bytes__precision_value
+    d__result__inter_time__devices_per_node = _g15 * d__result__inter_bytes__devices_per_node
+    d__result__inter_time__nodes = _g15 * d__result__inter_bytes__nodes
+    d__result__inter_time__inter_bandwidth = -result__inter_bytes / (1000000 * inter_bandwidth**2)
+    d__result__communication_time__workload_parameters = (
+        d__result__inter_time__workload_parameters + d__result__intra_time__workload_parameters
+    )
+    d__result__communication_time__precision_value = (
+        d__result__inter_time__precision_value + d__result__intra_time__precision_value
+    )
+    d__result__communication_time__devices_per_node = (
+        d__result__inter_time__devices_per_node + d__result__intra_time__devices_per_node
+    )
     d__result__communication_time__nodes = d__result__inter_time__nodes
     d__result__communication_time__intra_bandwidth = d__result__intra_time__intra_bandwidth
     d__result__communication_time__inter_bandwidth = d__result__inter_time__inter_bandwidth
-    d__result__compute_time__step_time = 1000*accumulation_steps
-    _g21 = d__result__compute_time__step_time/result__update_time
-    d__result__compute_time__accumulation_steps = 1000*step_time
-    _g27 = d__result__compute_time__accumulation_steps/result__update_time
+    d__result__compute_time__step_time = 1000 * accumulation_steps
+    _g21 = d__result__compute_time__step_time / result__update_time
+    d__result__compute_time__accumulation_steps = 1000 * step_time
+    _g27 = d__result__compute_time__accumulation_steps / result__update_time
     d__result__update_time__workload_parameters = d__result__communication_time__workload_parameters
-    _g19 = _g18*d__result__update_time__workload_parameters
+    _g19 = _g18 * d__result__update_time__workload_parameters
     d__result__update_time__precision_value = d__result__communication_time__precision_value
-    _g20 = _g18*d__result__update_time__precision_value
+    _g20 = _g18 * d__result__update_time__precision_value
     d__result__update_time__step_time = d__result__compute_time__step_time
-    _g22 = _g18*d__result__update_time__step_time
+    _g22 = _g18 * d__result__update_time__step_time
     d__result__update_time__devices_per_node = d__result__communication_time__devices_per_node
-    _g23 = _g18*d__result__update_time__devices_per_node
+    _g23 = _g18 * d__result__update_time__devices_per_node
     d__result__update_time__nodes = d__result__communication_time__nodes
-    _g24 = _g18*d__result__update_time__nodes
+    _g24 = _g18 * d__result__update_time__nodes
     d__result__update_time__intra_bandwidth = d__result__communication_time__intra_bandwidth
-    _g25 = _g18*d__result__update_time__intra_bandwidth
+    _g25 = _g18 * d__result__update_time__intra_bandwidth
     d__result__update_time__inter_bandwidth = d__result__communication_time__inter_bandwidth
-    _g26 = _g18*d__result__update_time__inter_bandwidth
+    _g26 = _g18 * d__result__update_time__inter_bandwidth
     d__result__update_time__accumulation_steps = d__result__compute_time__accumulation_steps
-    _g28 = _g18*d__result__update_time__accumulation_steps
-    d__result__communication_overhead__workload_parameters = d__result__communication_time__workload_parameters/result__compute_time
-    d__result__communication_overhead__precision_value = d__result__communication_time__precision_value/result__compute_time
-    d__result__communication_overhead__step_time = -_g16*d__result__compute_time__step_time
-    d__result__communication_overhead__devices_per_node = d__result__communication_time__devices_per_node/result__compute_time
-    d__result__communication_overhead__nodes = d__result__communication_time__nodes/result__compute_time
-    d__result__communication_overhead__intra_bandwidth = d__result__communication_time__intra_bandwidth/result__compute_time
-    d__result__communication_overhead__inter_bandwidth = d__result__communication_time__inter_bandwidth/result__compute_time
-    d__result__communication_overhead__accumulation_steps = -_g16*d__result__compute_time__accumulation_steps
+    _g28 = _g18 * d__result__update_time__accumulation_steps
+    d__result__communication_overhead__workload_parameters = (
+        d__result__communication_time__workload_parameters / result__compute_time
+    )
+    d__result__communication_overhead__precision_value = (
+        d__result__communication_time__precision_value / result__compute_time
+    )
+    d__result__communication_overhead__step_time = -_g16 * d__result__compute_time__step_time
+    d__result__communication_overhead__devices_per_node = (
+        d__result__communication_time__devices_per_node / result__compute_time
+    )
+    d__result__communication_overhead__nodes = d__result__communication_time__nodes / result__compute_time
+    d__result__communication_overhead__intra_bandwidth = (
+        d__result__communication_time__intra_bandwidth / result__compute_time
+    )
+    d__result__communication_overhead__inter_bandwidth = (
+        d__result__communication_time__inter_bandwidth / result__compute_time
+    )
+    d__result__communication_overhead__accumulation_steps = -_g16 * d__result__compute_time__accumulation_steps
     d__result__compute_share__workload_parameters = -_g19
     d__result__compute_share__precision_value = -_g20
     d__result__compute_share__step_time = _g21 - _g22
@@ -243,78 +267,215 @@ def gradient(
     d__result__compute_share__intra_bandwidth = -_g25
     d__result__compute_share__inter_bandwidth = -_g26
     d__result__compute_share__accumulation_steps = _g27 - _g28
-    d__result__communication_share__workload_parameters = -_g29*d__result__update_time__workload_parameters + d__result__communication_time__workload_parameters/result__update_time
-    d__result__communication_share__precision_value = -_g29*d__result__update_time__precision_value + d__result__communication_time__precision_value/result__update_time
-    d__result__communication_share__step_time = -_g29*d__result__update_time__step_time
-    d__result__communication_share__devices_per_node = -_g29*d__result__update_time__devices_per_node + d__result__communication_time__devices_per_node/result__update_time
-    d__result__communication_share__nodes = -_g29*d__result__update_time__nodes + d__result__communication_time__nodes/result__update_time
-    d__result__communication_share__intra_bandwidth = -_g29*d__result__update_time__intra_bandwidth + d__result__communication_time__intra_bandwidth/result__update_time
-    d__result__communication_share__inter_bandwidth = -_g29*d__result__update_time__inter_bandwidth + d__result__communication_time__inter_bandwidth/result__update_time
-    d__result__communication_share__accumulation_steps = -_g29*d__result__update_time__accumulation_steps
-    d__result__speedup__workload_parameters = -_g19*_g6
-    d__result__speedup__precision_value = -_g20*_g6
-    d__result__speedup__step_time = _g21*_g6 - _g22*_g6
-    d__result__speedup__devices_per_node = -_g23*_g6 + result__compute_time*nodes/result__update_time
-    d__result__speedup__nodes = -_g24*_g6 + result__compute_time*devices_per_node/result__update_time
-    d__result__speedup__intra_bandwidth = -_g25*_g6
-    d__result__speedup__inter_bandwidth = -_g26*_g6
-    d__result__speedup__accumulation_steps = _g27*_g6 - _g28*_g6
-    d__result__efficiency__workload_parameters = _g30*d__result__speedup__workload_parameters
-    d__result__efficiency__precision_value = _g30*d__result__speedup__precision_value
-    d__result__efficiency__step_time = _g30*d__result__speedup__step_time
-    d__result__efficiency__devices_per_node = -_g12*result__speedup + _g30*d__result__speedup__devices_per_node
-    d__result__efficiency__nodes = -_g13*result__speedup/devices_per_node + _g30*d__result__speedup__nodes
-    d__result__efficiency__intra_bandwidth = _g30*d__result__speedup__intra_bandwidth
-    d__result__efficiency__inter_bandwidth = _g30*d__result__speedup__inter_bandwidth
-    d__result__efficiency__accumulation_steps = _g30*d__result__speedup__accumulation_steps
-    d__result__global_batch__per_device_batch = _g6*accumulation_steps
-    d__result__global_batch__devices_per_node = _g31*nodes
-    d__result__global_batch__nodes = _g31*devices_per_node
-    d__result__global_batch__accumulation_steps = _g6*per_device_batch
-    d__result__training_time__workload_parameters = -_g32*d__result__speedup__workload_parameters
-    d__result__training_time__precision_value = -_g32*d__result__speedup__precision_value
-    d__result__training_time__step_time = -_g32*d__result__speedup__step_time
-    d__result__training_time__training_time = 1/result__speedup
-    d__result__training_time__devices_per_node = -_g32*d__result__speedup__devices_per_node
-    d__result__training_time__nodes = -_g32*d__result__speedup__nodes
-    d__result__training_time__intra_bandwidth = -_g32*d__result__speedup__intra_bandwidth
-    d__result__training_time__inter_bandwidth = -_g32*d__result__speedup__inter_bandwidth
-    d__result__training_time__accumulation_steps = -_g32*d__result__speedup__accumulation_steps
+    d__result__communication_share__workload_parameters = (
+        -_g29 * d__result__update_time__workload_parameters
+        + d__result__communication_time__workload_parameters / result__update_time
+    )
+    d__result__communication_share__precision_value = (
+        -_g29 * d__result__update_time__precision_value
+        + d__result__communication_time__precision_value / result__update_time
+    )
+    d__result__communication_share__step_time = -_g29 * d__result__update_time__step_time
+    d__result__communication_share__devices_per_node = (
+        -_g29 * d__result__update_time__devices_per_node
+        + d__result__communication_time__devices_per_node / result__update_time
+    )
+    d__result__communication_share__nodes = (
+        -_g29 * d__result__update_time__nodes + d__result__communication_time__nodes / result__update_time
+    )
+    d__result__communication_share__intra_bandwidth = (
+        -_g29 * d__result__update_time__intra_bandwidth
+        + d__result__communication_time__intra_bandwidth / result__update_time
+    )
+    d__result__communication_share__inter_bandwidth = (
+        -_g29 * d__result__update_time__inter_bandwidth
+        + d__result__communication_time__inter_bandwidth / result__update_time
+    )
+    d__result__communication_share__accumulation_steps = -_g29 * d__result__update_time__accumulation_steps
+    d__result__speedup__workload_parameters = -_g19 * _g6
+    d__result__speedup__precision_value = -_g20 * _g6
+    d__result__speedup__step_time = _g21 * _g6 - _g22 * _g6
+    d__result__speedup__devices_per_node = -_g23 * _g6 + result__compute_time * nodes / result__update_time
+    d__result__speedup__nodes = -_g24 * _g6 + result__compute_time * devices_per_node / result__update_time
+    d__result__speedup__intra_bandwidth = -_g25 * _g6
+    d__result__speedup__inter_bandwidth = -_g26 * _g6
+    d__result__speedup__accumulation_steps = _g27 * _g6 - _g28 * _g6
+    d__result__efficiency__workload_parameters = _g30 * d__result__speedup__workload_parameters
+    d__result__efficiency__precision_value = _g30 * d__result__speedup__precision_value
+    d__result__efficiency__step_time = _g30 * d__result__speedup__step_time
+    d__result__efficiency__devices_per_node = -_g12 * result__speedup + _g30 * d__result__speedup__devices_per_node
+    d__result__efficiency__nodes = -_g13 * result__speedup / devices_per_node + _g30 * d__result__speedup__nodes
+    d__result__efficiency__intra_bandwidth = _g30 * d__result__speedup__intra_bandwidth
+    d__result__efficiency__inter_bandwidth = _g30 * d__result__speedup__inter_bandwidth
+    d__result__efficiency__accumulation_steps = _g30 * d__result__speedup__accumulation_steps
+    d__result__global_batch__per_device_batch = _g6 * accumulation_steps
+    d__result__global_batch__devices_per_node = _g31 * nodes
+    d__result__global_batch__nodes = _g31 * devices_per_node
+    d__result__global_batch__accumulation_steps = _g6 * per_device_batch
+    d__result__training_time__workload_parameters = -_g32 * d__result__speedup__workload_parameters
+    d__result__training_time__precision_value = -_g32 * d__result__speedup__precision_value
+    d__result__training_time__step_time = -_g32 * d__result__speedup__step_time
+    d__result__training_time__training_time = 1 / result__speedup
+    d__result__training_time__devices_per_node = -_g32 * d__result__speedup__devices_per_node
+    d__result__training_time__nodes = -_g32 * d__result__speedup__nodes
+    d__result__training_time__intra_bandwidth = -_g32 * d__result__speedup__intra_bandwidth
+    d__result__training_time__inter_bandwidth = -_g32 * d__result__speedup__inter_bandwidth
+    d__result__training_time__accumulation_steps = -_g32 * d__result__speedup__accumulation_steps
     derivatives = {
-        'result.n_devices': {'devices_per_node': d__result__n_devices__devices_per_node, 'nodes': d__result__n_devices__nodes},
-        'result.gradient_bytes': {'workload_parameters': d__result__gradient_bytes__workload_parameters, 'precision_value': d__result__gradient_bytes__precision_value},
-        'result.intra_bytes': {'workload_parameters': d__result__intra_bytes__workload_parameters, 'precision_value': d__result__intra_bytes__precision_value, 'devices_per_node': d__result__intra_bytes__devices_per_node},
-        'result.inter_bytes': {'workload_parameters': d__result__inter_bytes__workload_parameters, 'precision_value': d__result__inter_bytes__precision_value, 'devices_per_node': d__result__inter_bytes__devices_per_node, 'nodes': d__result__inter_bytes__nodes},
-        'result.intra_time': {'workload_parameters': d__result__intra_time__workload_parameters, 'precision_value': d__result__intra_time__precision_value, 'devices_per_node': d__result__intra_time__devices_per_node, 'intra_bandwidth': d__result__intra_time__intra_bandwidth},
-        'result.inter_time': {'workload_parameters': d__result__inter_time__workload_parameters, 'precision_value': d__result__inter_time__precision_value, 'devices_per_node': d__result__inter_time__devices_per_node, 'nodes': d__result__inter_time__nodes, 'inter_bandwidth': d__result__inter_time__inter_bandwidth},
-        'result.communication_time': {'workload_parameters': d__result__communication_time__workload_parameters, 'precision_value': d__result__communication_time__precision_value, 'devices_per_node': d__result__communication_time__devices_per_node, 'nodes': d__result__communication_time__nodes, 'intra_bandwidth': d__result__communication_time__intra_bandwidth, 'inter_bandwidth': d__result__communication_time__inter_bandwidth},
-        'result.compute_time': {'step_time': d__result__compute_time__step_time, 'accumulation_steps': d__result__compute_time__accumulation_steps},
-        'result.update_time': {'workload_parameters': d__result__update_time__workload_parameters, 'precision_value': d__result__update_time__precision_value, 'step_time': d__result__update_time__step_time, 'devices_per_node': d__result__update_time__devices_per_node, 'nodes': d__result__update_time__nodes, 'intra_bandwidth': d__result__update_time__intra_bandwidth, 'inter_bandwidth': d__result__update_time__inter_bandwidth, 'accumulation_steps': d__result__update_time__accumulation_steps},
-        'result.communication_overhead': {'workload_parameters': d__result__communication_overhead__workload_parameters, 'precision_value': d__result__communication_overhead__precision_value, 'step_time': d__result__communication_overhead__step_time, 'devices_per_node': d__result__communication_overhead__devices_per_node, 'nodes': d__result__communication_overhead__nodes, 'intra_bandwidth': d__result__communication_overhead__intra_bandwidth, 'inter_bandwidth': d__result__communication_overhead__inter_bandwidth, 'accumulation_steps': d__result__communication_overhead__accumulation_steps},
-        'result.compute_share': {'workload_parameters': d__result__compute_share__workload_parameters, 'precision_value': d__result__compute_share__precision_value, 'step_time': d__result__compute_share__step_time, 'devices_per_node': d__result__compute_share__devices_per_node, 'nodes': d__result__compute_share__nodes, 'intra_bandwidth': d__result__compute_share__intra_bandwidth, 'inter_bandwidth': d__result__compute_share__inter_bandwidth, 'accumulation_steps': d__result__compute_share__accumulation_steps},
-        'result.communication_share': {'workload_parameters': d__result__communication_share__workload_parameters, 'precision_value': d__result__communication_share__precision_value, 'step_time': d__result__communication_share__step_time, 'devices_per_node': d__result__communication_share__devices_per_node, 'nodes': d__result__communication_share__nodes, 'intra_bandwidth': d__result__communication_share__intra_bandwidth, 'inter_bandwidth': d__result__communication_share__inter_bandwidth, 'accumulation_steps': d__result__communication_share__accumulation_steps},
-        'result.speedup': {'workload_parameters': d__result__speedup__workload_parameters, 'precision_value': d__result__speedup__precision_value, 'step_time': d__result__speedup__step_time, 'devices_per_node': d__result__speedup__devices_per_node, 'nodes': d__result__speedup__nodes, 'intra_bandwidth': d__result__speedup__intra_bandwidth, 'inter_bandwidth': d__result__speedup__inter_bandwidth, 'accumulation_steps': d__result__speedup__accumulation_steps},
-        'result.efficiency': {'workload_parameters': d__result__efficiency__workload_parameters, 'precision_value': d__result__efficiency__precision_value, 'step_time': d__result__efficiency__step_time, 'devices_per_node': d__result__efficiency__devices_per_node, 'nodes': d__result__efficiency__nodes, 'intra_bandwidth': d__result__efficiency__intra_bandwidth, 'inter_bandwidth': d__result__efficiency__inter_bandwidth, 'accumulation_steps': d__result__efficiency__accumulation_steps},
-        'result.global_batch': {'per_device_batch': d__result__global_batch__per_device_batch, 'devices_per_node': d__result__global_batch__devices_per_node, 'nodes': d__result__global_batch__nodes, 'accumulation_steps': d__result__global_batch__accumulation_steps},
-        'result.training_time': {'workload_parameters': d__result__training_time__workload_parameters, 'precision_value': d__result__training_time__precision_value, 'step_time': d__result__training_time__step_time, 'training_time': d__result__training_time__training_time, 'devices_per_node': d__result__training_time__devices_per_node, 'nodes': d__result__training_time__nodes, 'intra_bandwidth': d__result__training_time__intra_bandwidth, 'inter_bandwidth': d__result__training_time__inter_bandwidth, 'accumulation_steps': d__result__training_time__accumulation_steps},
+        "result.n_devices": {
+            "devices_per_node": d__result__n_devices__devices_per_node,
+            "nodes": d__result__n_devices__nodes,
+        },
+        "result.gradient_bytes": {
+            "workload_parameters": d__result__gradient_bytes__workload_parameters,
+            "precision_value": d__result__gradient_bytes__precision_value,
+        },
+        "result.intra_bytes": {
+            "workload_parameters": d__result__intra_bytes__workload_parameters,
+            "precision_value": d__result__intra_bytes__precision_value,
+            "devices_per_node": d__result__intra_bytes__devices_per_node,
+        },
+        "result.inter_bytes": {
+            "workload_parameters": d__result__inter_bytes__workload_parameters,
+            "precision_value": d__result__inter_bytes__precision_value,
+            "devices_per_node": d__result__inter_bytes__devices_per_node,
+            "nodes": d__result__inter_bytes__nodes,
+        },
+        "result.intra_time": {
+            "workload_parameters": d__result__intra_time__workload_parameters,
+            "precision_value": d__result__intra_time__precision_value,
+            "devices_per_node": d__result__intra_time__devices_per_node,
+            "intra_bandwidth": d__result__intra_time__intra_bandwidth,
+        },
+        "result.inter_time": {
+            "workload_parameters": d__result__inter_time__workload_parameters,
+            "precision_value": d__result__inter_time__precision_value,
+            "devices_per_node": d__result__inter_time__devices_per_node,
+            "nodes": d__result__inter_time__nodes,
+            "inter_bandwidth": d__result__inter_time__inter_bandwidth,
+        },
+        "result.communication_time": {
+            "workload_parameters": d__result__communication_time__workload_parameters,
+            "precision_value": d__result__communication_time__precision_value,
+            "devices_per_node": d__result__communication_time__devices_per_node,
+            "nodes": d__result__communication_time__nodes,
+            "intra_bandwidth": d__result__communication_time__intra_bandwidth,
+            "inter_bandwidth": d__result__communication_time__inter_bandwidth,
+        },
+        "result.compute_time": {
+            "step_time": d__result__compute_time__step_time,
+            "accumulation_steps": d__result__compute_time__accumulation_steps,
+        },
+        "result.update_time": {
+            "workload_parameters": d__result__update_time__workload_parameters,
+            "precision_value": d__result__update_time__precision_value,
+            "step_time": d__result__update_time__step_time,
+            "devices_per_node": d__result__update_time__devices_per_node,
+            "nodes": d__result__update_time__nodes,
+            "intra_bandwidth": d__result__update_time__intra_bandwidth,
+            "inter_bandwidth": d__result__update_time__inter_bandwidth,
+            "accumulation_steps": d__result__update_time__accumulation_steps,
+        },
+        "result.communication_overhead": {
+            "workload_parameters": d__result__communication_overhead__workload_parameters,
+            "precision_value": d__result__communication_overhead__precision_value,
+            "step_time": d__result__communication_overhead__step_time,
+            "devices_per_node": d__result__communication_overhead__devices_per_node,
+            "nodes": d__result__communication_overhead__nodes,
+            "intra_bandwidth": d__result__communication_overhead__intra_bandwidth,
+            "inter_bandwidth": d__result__communication_overhead__inter_bandwidth,
+            "accumulation_steps": d__result__communication_overhead__accumulation_steps,
+        },
+        "result.compute_share": {
+            "workload_parameters": d__result__compute_share__workload_parameters,
+            "precision_value": d__result__compute_share__precision_value,
+            "step_time": d__result__compute_share__step_time,
+            "devices_per_node": d__result__compute_share__devices_per_node,
+            "nodes": d__result__compute_share__nodes,
+            "intra_bandwidth": d__result__compute_share__intra_bandwidth,
+            "inter_bandwidth": d__result__compute_share__inter_bandwidth,
+            "accumulation_steps": d__result__compute_share__accumulation_steps,
+        },
+        "result.communication_share": {
+            "workload_parameters": d__result__communication_share__workload_parameters,
+            "precision_value": d__result__communication_share__precision_value,
+            "step_time": d__result__communication_share__step_time,
+            "devices_per_node": d__result__communication_share__devices_per_node,
+            "nodes": d__result__communication_share__nodes,
+            "intra_bandwidth": d__result__communication_share__intra_bandwidth,
+            "inter_bandwidth": d__result__communication_share__inter_bandwidth,
+            "accumulation_steps": d__result__communication_share__accumulation_steps,
+        },
+        "result.speedup": {
+            "workload_parameters": d__result__speedup__workload_parameters,
+            "precision_value": d__result__speedup__precision_value,
+            "step_time": d__result__speedup__step_time,
+            "devices_per_node": d__result__speedup__devices_per_node,
+            "nodes": d__result__speedup__nodes,
+            "intra_bandwidth": d__result__speedup__intra_bandwidth,
+            "inter_bandwidth": d__result__speedup__inter_bandwidth,
+            "accumulation_steps": d__result__speedup__accumulation_steps,
+        },
+        "result.efficiency": {
+            "workload_parameters": d__result__efficiency__workload_parameters,
+            "precision_value": d__result__efficiency__precision_value,
+            "step_time": d__result__efficiency__step_time,
+            "devices_per_node": d__result__efficiency__devices_per_node,
+            "nodes": d__result__efficiency__nodes,
+            "intra_bandwidth": d__result__efficiency__intra_bandwidth,
+            "inter_bandwidth": d__result__efficiency__inter_bandwidth,
+            "accumulation_steps": d__result__efficiency__accumulation_steps,
+        },
+        "result.global_batch": {
+            "per_device_batch": d__result__global_batch__per_device_batch,
+            "devices_per_node": d__result__global_batch__devices_per_node,
+            "nodes": d__result__global_batch__nodes,
+            "accumulation_steps": d__result__global_batch__accumulation_steps,
+        },
+        "result.training_time": {
+            "workload_parameters": d__result__training_time__workload_parameters,
+            "precision_value": d__result__training_time__precision_value,
+            "step_time": d__result__training_time__step_time,
+            "training_time": d__result__training_time__training_time,
+            "devices_per_node": d__result__training_time__devices_per_node,
+            "nodes": d__result__training_time__nodes,
+            "intra_bandwidth": d__result__training_time__intra_bandwidth,
+            "inter_bandwidth": d__result__training_time__inter_bandwidth,
+            "accumulation_steps": d__result__training_time__accumulation_steps,
+        },
     }
     if node_hour_rate is not None:
-        _g33 = node_hour_rate*nodes
-        d__result__cost__workload_parameters = _g33*d__result__training_time__workload_parameters
-        d__result__cost__precision_value = _g33*d__result__training_time__precision_value
-        d__result__cost__step_time = _g33*d__result__training_time__step_time
-        d__result__cost__training_time = _g33*d__result__training_time__training_time
-        d__result__cost__devices_per_node = _g33*d__result__training_time__devices_per_node
-        d__result__cost__nodes = _g33*d__result__training_time__nodes + node_hour_rate*result__training_time
-        d__result__cost__intra_bandwidth = _g33*d__result__training_time__intra_bandwidth
-        d__result__cost__inter_bandwidth = _g33*d__result__training_time__inter_bandwidth
-        d__result__cost__accumulation_steps = _g33*d__result__training_time__accumulation_steps
-        d__result__cost__node_hour_rate = nodes*result__training_time
-        derivatives.update({
-            'result.cost': {'workload_parameters': d__result__cost__workload_parameters, 'precision_value': d__result__cost__precision_value, 'step_time': d__result__cost__step_time, 'training_time': d__result__cost__training_time, 'devices_per_node': d__result__cost__devices_per_node, 'nodes': d__result__cost__nodes, 'intra_bandwidth': d__result__cost__intra_bandwidth, 'inter_bandwidth': d__result__cost__inter_bandwidth, 'accumulation_steps': d__result__cost__accumulation_steps, 'node_hour_rate': d__result__cost__node_hour_rate},
-        })
-    if follows_inter_bandwidth and inter_bandwidth is not None:  # computed from its default: moves with the inputs it reads
-        chain_default(derivatives, "inter_bandwidth", {'intra_bandwidth': 1})
+        _g33 = node_hour_rate * nodes
+        d__result__cost__workload_parameters = _g33 * d__result__training_time__workload_parameters
+        d__result__cost__precision_value = _g33 * d__result__training_time__precision_value
+        d__result__cost__step_time = _g33 * d__result__training_time__step_time
+        d__result__cost__training_time = _g33 * d__result__training_time__training_time
+        d__result__cost__devices_per_node = _g33 * d__result__training_time__devices_per_node
+        d__result__cost__nodes = _g33 * d__result__training_time__nodes + node_hour_rate * result__training_time
+        d__result__cost__intra_bandwidth = _g33 * d__result__training_time__intra_bandwidth
+        d__result__cost__inter_bandwidth = _g33 * d__result__training_time__inter_bandwidth
+        d__result__cost__accumulation_steps = _g33 * d__result__training_time__accumulation_steps
+        d__result__cost__node_hour_rate = nodes * result__training_time
+        derivatives.update(
+            {
+                "result.cost": {
+                    "workload_parameters": d__result__cost__workload_parameters,
+                    "precision_value": d__result__cost__precision_value,
+                    "step_time": d__result__cost__step_time,
+                    "training_time": d__result__cost__training_time,
+                    "devices_per_node": d__result__cost__devices_per_node,
+                    "nodes": d__result__cost__nodes,
+                    "intra_bandwidth": d__result__cost__intra_bandwidth,
+                    "inter_bandwidth": d__result__cost__inter_bandwidth,
+                    "accumulation_steps": d__result__cost__accumulation_steps,
+                    "node_hour_rate": d__result__cost__node_hour_rate,
+                },
+            }
+        )
+    if (
+        follows_inter_bandwidth and inter_bandwidth is not None
+    ):  # computed from its default: moves with the inputs it reads
+        chain_default(derivatives, "inter_bandwidth", {"intra_bandwidth": 1})
     return derivatives
 
 
@@ -335,41 +496,80 @@ class DataParallelScaleOutScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('step_time', unit='s', minimum=0, strict=True, doc='One local step on one device.'),
-        InputSpec('training_time', unit='h', minimum=0, doc='The whole run on one device.'),
-        InputSpec('per_device_batch', integer=True, minimum=0, strict=True, doc='Examples per device per local step.'),
-        InputSpec('devices_per_node', integer=True, minimum=0, strict=True, doc='Devices in one node.'),
-        InputSpec('nodes', integer=True, minimum=0, strict=True, default=1, doc='Nodes.'),
-        InputSpec('intra_bandwidth', unit='GB/s', minimum=0, strict=True, doc='Per-direction bandwidth inside a node.'),
-        InputSpec('inter_bandwidth', unit='GB/s', minimum=0, strict=True, default=None, default_rule='intra_bandwidth', doc="Each device's bandwidth between nodes; needed with more than one node (at one node it is not read)."),
-        InputSpec('accumulation_steps', integer=True, minimum=0, strict=True, default=1, doc='Local steps accumulated per update.'),
-        InputSpec('node_hour_rate', unit='dollar/h', minimum=0, default=None, doc='Price of one node per hour, for `cost`; optional.'),
+        InputSpec("step_time", unit="s", minimum=0, strict=True, doc="One local step on one device."),
+        InputSpec("training_time", unit="h", minimum=0, doc="The whole run on one device."),
+        InputSpec("per_device_batch", integer=True, minimum=0, strict=True, doc="Examples per device per local step."),
+        InputSpec("devices_per_node", integer=True, minimum=0, strict=True, doc="Devices in one node."),
+        InputSpec("nodes", integer=True, minimum=0, strict=True, default=1, doc="Nodes."),
+        InputSpec("intra_bandwidth", unit="GB/s", minimum=0, strict=True, doc="Per-direction bandwidth inside a node."),
+        InputSpec(
+            "inter_bandwidth",
+            unit="GB/s",
+            minimum=0,
+            strict=True,
+            default=None,
+            default_rule="intra_bandwidth",
+            doc="Each device's bandwidth between nodes; needed with more than one node (at one node it is not read).",
+        ),
+        InputSpec(
+            "accumulation_steps",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=1,
+            doc="Local steps accumulated per update.",
+        ),
+        InputSpec(
+            "node_hour_rate",
+            unit="dollar/h",
+            minimum=0,
+            default=None,
+            doc="Price of one node per hour, for `cost`; optional.",
+        ),
     )
     _choices = (
-        ChoiceSpec('precision', {'fp32': 4, 'tf32': 4, 'bf16': 2, 'fp16': 2, 'fp8': 1, 'int8': 1, 'int4': 0.5}, 'precision_value', unit='byte', default='fp16', case_insensitive=True, doc='Storage precision of the gradients.'),
+        ChoiceSpec(
+            "precision",
+            {"fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5},
+            "precision_value",
+            unit="byte",
+            default="fp16",
+            case_insensitive=True,
+            doc="Storage precision of the gradients.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('Workload',), {'parameters': 'workload_parameters'}, required=('parameters',), units={'workload_parameters': 'param'}, doc='The model: its parameter count P (gradients P·w).'),
+        WorkloadSpec(
+            "workload",
+            ("Workload",),
+            {"parameters": "workload_parameters"},
+            required=("parameters",),
+            units={"workload_parameters": "param"},
+            doc="The model: its parameter count P (gradients P·w).",
+        ),
     )
     _requirements = (
-        Requirement(('nodes',), lambda nodes: (nodes <= 1), 'inter_bandwidth must be given with more than one node', unless='inter_bandwidth'),
+        Requirement(
+            ("nodes",),
+            lambda nodes: nodes <= 1,
+            "inter_bandwidth must be given with more than one node",
+            unless="inter_bandwidth",
+        ),
     )
     _input_order = (
-        'workload',
-        'precision',
-        'step_time',
-        'training_time',
-        'per_device_batch',
-        'devices_per_node',
-        'nodes',
-        'intra_bandwidth',
-        'inter_bandwidth',
-        'accumulation_steps',
-        'node_hour_rate',
+        "workload",
+        "precision",
+        "step_time",
+        "training_time",
+        "per_device_batch",
+        "devices_per_node",
+        "nodes",
+        "intra_bandwidth",
+        "inter_bandwidth",
+        "accumulation_steps",
+        "node_hour_rate",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -377,7 +577,7 @@ class DataParallelScaleOutScenario(ScenarioBase):
         self,
         *,
         workload: Any = REQUIRED,
-        precision: Any = 'fp16',
+        precision: Any = "fp16",
         step_time: Any = REQUIRED,
         training_time: Any = REQUIRED,
         per_device_batch: Any = REQUIRED,
@@ -409,4 +609,25 @@ class DataParallelScaleOutScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('n_devices'), Output('gradient_bytes', 'byte'), Output('intra_bytes', 'byte'), Output('inter_bytes', 'byte'), Output('intra_time', 'ms'), Output('inter_time', 'ms'), Output('communication_time', 'ms'), Output('compute_time', 'ms'), Output('update_time', 'ms'), Output('communication_overhead'), Output('compute_share'), Output('communication_share'), Output('speedup'), Output('efficiency'), Output('global_batch'), Output('training_time', 'h'), Output('cost', 'dollar', requires=('node_hour_rate',), if_missing='none'),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("n_devices"),
+            Output("gradient_bytes", "byte"),
+            Output("intra_bytes", "byte"),
+            Output("inter_bytes", "byte"),
+            Output("intra_time", "ms"),
+            Output("inter_time", "ms"),
+            Output("communication_time", "ms"),
+            Output("compute_time", "ms"),
+            Output("update_time", "ms"),
+            Output("communication_overhead"),
+            Output("compute_share"),
+            Output("communication_share"),
+            Output("speedup"),
+            Output("efficiency"),
+            Output("global_batch"),
+            Output("training_time", "h"),
+            Output("cost", "dollar", requires=("node_hour_rate",), if_missing="none"),
+        ),
+    )

@@ -55,20 +55,22 @@ def evaluate(
         result.peak_fraction [1] = attainable_flops/hardware_peak
         result.bottleneck [1] = Exceeds(memory_time, compute_time)
     """
-    result__weight_bytes = precision_value*workload_parameters/tp_size
-    result__memory_time = 1000*result__weight_bytes/hardware_bandwidth
+    result__weight_bytes = precision_value * workload_parameters / tp_size
+    result__memory_time = 1000 * result__weight_bytes / hardware_bandwidth  # 1e3: s -> ms
     if workload_forward_flops_per_token is not None:
-        _raw_result__memory_time = result__weight_bytes/hardware_bandwidth
-        result__flops_per_step = batch_size*workload_forward_flops_per_token/tp_size
-        _t0 = result__flops_per_step/hardware_peak
+        _raw_result__memory_time = result__weight_bytes / hardware_bandwidth
+        result__flops_per_step = batch_size * workload_forward_flops_per_token / tp_size
+        _t0 = result__flops_per_step / hardware_peak
         _raw_result__compute_time = _t0
-        result__compute_time = 1000*_t0
-        result__memory_share = result__memory_time/(result__compute_time + result__memory_time)
-        result__bound_ratio = result__memory_time/result__compute_time
-        result__intensity = result__flops_per_step/result__weight_bytes
-        result__attainable_flops = minimum(hardware_peak, hardware_bandwidth*result__intensity)
-        result__peak_fraction = result__attainable_flops/hardware_peak
-        result__bottleneck = choose(_raw_result__memory_time > _raw_result__compute_time, 1, 0)
+        result__compute_time = 1000 * _t0  # 1e3: s -> ms
+        result__memory_share = result__memory_time / (result__compute_time + result__memory_time)
+        result__bound_ratio = result__memory_time / result__compute_time
+        result__intensity = result__flops_per_step / result__weight_bytes
+        result__attainable_flops = minimum(hardware_peak, hardware_bandwidth * result__intensity)
+        result__peak_fraction = result__attainable_flops / hardware_peak
+        result__bottleneck = choose(
+            _raw_result__memory_time > _raw_result__compute_time, 1, 0
+        )  # 1e-3: ms -> s (compute_time); 1e-3: ms -> s (memory_time)
     else:
         result__flops_per_step = None
         result__compute_time = None
@@ -79,17 +81,17 @@ def evaluate(
         result__peak_fraction = None
         result__bottleneck = None
     return {
-        'result': {
-            'weight_bytes': result__weight_bytes,
-            'flops_per_step': result__flops_per_step,
-            'compute_time': result__compute_time,
-            'memory_time': result__memory_time,
-            'memory_share': result__memory_share,
-            'bound_ratio': result__bound_ratio,
-            'intensity': result__intensity,
-            'attainable_flops': result__attainable_flops,
-            'peak_fraction': result__peak_fraction,
-            'bottleneck': result__bottleneck,
+        "result": {
+            "weight_bytes": result__weight_bytes,
+            "flops_per_step": result__flops_per_step,
+            "compute_time": result__compute_time,
+            "memory_time": result__memory_time,
+            "memory_share": result__memory_share,
+            "bound_ratio": result__bound_ratio,
+            "intensity": result__intensity,
+            "attainable_flops": result__attainable_flops,
+            "peak_fraction": result__peak_fraction,
+            "bottleneck": result__bottleneck,
         },
     }
 
@@ -112,85 +114,163 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__weight_bytes = precision_value*workload_parameters/tp_size
-    result__memory_time = 1000*result__weight_bytes/hardware_bandwidth
-    _g0 = 1000/hardware_bandwidth
-    d__result__weight_bytes__workload_parameters = precision_value/tp_size
-    d__result__weight_bytes__precision_value = workload_parameters/tp_size
-    d__result__weight_bytes__tp_size = -precision_value*workload_parameters/tp_size**2
-    d__result__memory_time__workload_parameters = _g0*d__result__weight_bytes__workload_parameters
-    d__result__memory_time__hardware_bandwidth = -1000*result__weight_bytes/hardware_bandwidth**2
-    d__result__memory_time__precision_value = _g0*d__result__weight_bytes__precision_value
-    d__result__memory_time__tp_size = _g0*d__result__weight_bytes__tp_size
+    result__weight_bytes = precision_value * workload_parameters / tp_size
+    result__memory_time = 1000 * result__weight_bytes / hardware_bandwidth  # 1e3: s -> ms
+    _g0 = 1000 / hardware_bandwidth
+    d__result__weight_bytes__workload_parameters = precision_value / tp_size
+    d__result__weight_bytes__precision_value = workload_parameters / tp_size
+    d__result__weight_bytes__tp_size = -precision_value * workload_parameters / tp_size**2
+    d__result__memory_time__workload_parameters = _g0 * d__result__weight_bytes__workload_parameters
+    d__result__memory_time__hardware_bandwidth = -1000 * result__weight_bytes / hardware_bandwidth**2
+    d__result__memory_time__precision_value = _g0 * d__result__weight_bytes__precision_value
+    d__result__memory_time__tp_size = _g0 * d__result__weight_bytes__tp_size
     derivatives = {
-        'result.weight_bytes': {'workload_parameters': d__result__weight_bytes__workload_parameters, 'precision_value': d__result__weight_bytes__precision_value, 'tp_size': d__result__weight_bytes__tp_size},
-        'result.memory_time': {'workload_parameters': d__result__memory_time__workload_parameters, 'hardware_bandwidth': d__result__memory_time__hardware_bandwidth, 'precision_value': d__result__memory_time__precision_value, 'tp_size': d__result__memory_time__tp_size},
+        "result.weight_bytes": {
+            "workload_parameters": d__result__weight_bytes__workload_parameters,
+            "precision_value": d__result__weight_bytes__precision_value,
+            "tp_size": d__result__weight_bytes__tp_size,
+        },
+        "result.memory_time": {
+            "workload_parameters": d__result__memory_time__workload_parameters,
+            "hardware_bandwidth": d__result__memory_time__hardware_bandwidth,
+            "precision_value": d__result__memory_time__precision_value,
+            "tp_size": d__result__memory_time__tp_size,
+        },
     }
     if workload_forward_flops_per_token is not None:
-        result__flops_per_step = batch_size*workload_forward_flops_per_token/tp_size
-        _t0 = result__flops_per_step/hardware_peak
-        result__compute_time = 1000*_t0
-        result__intensity = result__flops_per_step/result__weight_bytes
-        result__attainable_flops = minimum(hardware_peak, hardware_bandwidth*result__intensity)
-        _g1 = hardware_peak**(-2)
-        _g2 = 1000/hardware_peak
+        result__flops_per_step = batch_size * workload_forward_flops_per_token / tp_size
+        _t0 = result__flops_per_step / hardware_peak
+        result__compute_time = 1000 * _t0  # 1e3: s -> ms
+        result__intensity = result__flops_per_step / result__weight_bytes
+        result__attainable_flops = minimum(hardware_peak, hardware_bandwidth * result__intensity)
+        _g1 = hardware_peak ** (-2)
+        _g2 = 1000 / hardware_peak
         _g3 = result__compute_time + result__memory_time
-        _g4 = result__memory_time/_g3**2
-        _g5 = -_g4 + 1/_g3
-        _g6 = result__memory_time/result__compute_time**2
-        _g7 = result__flops_per_step/result__weight_bytes**2
-        _g8 = hardware_bandwidth*result__intensity - hardware_peak
+        _g4 = result__memory_time / _g3**2
+        _g5 = -_g4 + 1 / _g3
+        _g6 = result__memory_time / result__compute_time**2
+        _g7 = result__flops_per_step / result__weight_bytes**2
+        _g8 = hardware_bandwidth * result__intensity - hardware_peak
         _g9 = step(-_g8)
-        _g10 = _g9*hardware_bandwidth
-        d__result__flops_per_step__batch_size = workload_forward_flops_per_token/tp_size
-        d__result__flops_per_step__tp_size = -batch_size*workload_forward_flops_per_token/tp_size**2
-        d__result__flops_per_step__workload_forward_flops_per_token = batch_size/tp_size
-        d__result__compute_time__hardware_peak = -1000*_g1*result__flops_per_step
-        d__result__compute_time__batch_size = _g2*d__result__flops_per_step__batch_size
-        d__result__compute_time__tp_size = _g2*d__result__flops_per_step__tp_size
-        d__result__compute_time__workload_forward_flops_per_token = _g2*d__result__flops_per_step__workload_forward_flops_per_token
-        d__result__memory_share__workload_parameters = _g5*d__result__memory_time__workload_parameters
-        d__result__memory_share__hardware_peak = -_g4*d__result__compute_time__hardware_peak
-        d__result__memory_share__hardware_bandwidth = _g5*d__result__memory_time__hardware_bandwidth
-        d__result__memory_share__precision_value = _g5*d__result__memory_time__precision_value
-        d__result__memory_share__batch_size = -_g4*d__result__compute_time__batch_size
-        d__result__memory_share__tp_size = -_g4*d__result__compute_time__tp_size + _g5*d__result__memory_time__tp_size
-        d__result__memory_share__workload_forward_flops_per_token = -_g4*d__result__compute_time__workload_forward_flops_per_token
-        d__result__bound_ratio__workload_parameters = d__result__memory_time__workload_parameters/result__compute_time
-        d__result__bound_ratio__hardware_peak = -_g6*d__result__compute_time__hardware_peak
-        d__result__bound_ratio__hardware_bandwidth = d__result__memory_time__hardware_bandwidth/result__compute_time
-        d__result__bound_ratio__precision_value = d__result__memory_time__precision_value/result__compute_time
-        d__result__bound_ratio__batch_size = -_g6*d__result__compute_time__batch_size
-        d__result__bound_ratio__tp_size = -_g6*d__result__compute_time__tp_size + d__result__memory_time__tp_size/result__compute_time
-        d__result__bound_ratio__workload_forward_flops_per_token = -_g6*d__result__compute_time__workload_forward_flops_per_token
-        d__result__intensity__workload_parameters = -_g7*d__result__weight_bytes__workload_parameters
-        d__result__intensity__precision_value = -_g7*d__result__weight_bytes__precision_value
-        d__result__intensity__batch_size = d__result__flops_per_step__batch_size/result__weight_bytes
-        d__result__intensity__tp_size = -_g7*d__result__weight_bytes__tp_size + d__result__flops_per_step__tp_size/result__weight_bytes
-        d__result__intensity__workload_forward_flops_per_token = d__result__flops_per_step__workload_forward_flops_per_token/result__weight_bytes
-        d__result__attainable_flops__workload_parameters = _g10*d__result__intensity__workload_parameters
+        _g10 = _g9 * hardware_bandwidth
+        d__result__flops_per_step__batch_size = workload_forward_flops_per_token / tp_size
+        d__result__flops_per_step__tp_size = -batch_size * workload_forward_flops_per_token / tp_size**2
+        d__result__flops_per_step__workload_forward_flops_per_token = batch_size / tp_size
+        d__result__compute_time__hardware_peak = -1000 * _g1 * result__flops_per_step
+        d__result__compute_time__batch_size = _g2 * d__result__flops_per_step__batch_size
+        d__result__compute_time__tp_size = _g2 * d__result__flops_per_step__tp_size
+        d__result__compute_time__workload_forward_flops_per_token = (
+            _g2 * d__result__flops_per_step__workload_forward_flops_per_token
+        )
+        d__result__memory_share__workload_parameters = _g5 * d__result__memory_time__workload_parameters
+        d__result__memory_share__hardware_peak = -_g4 * d__result__compute_time__hardware_peak
+        d__result__memory_share__hardware_bandwidth = _g5 * d__result__memory_time__hardware_bandwidth
+        d__result__memory_share__precision_value = _g5 * d__result__memory_time__precision_value
+        d__result__memory_share__batch_size = -_g4 * d__result__compute_time__batch_size
+        d__result__memory_share__tp_size = (
+            -_g4 * d__result__compute_time__tp_size + _g5 * d__result__memory_time__tp_size
+        )
+        d__result__memory_share__workload_forward_flops_per_token = (
+            -_g4 * d__result__compute_time__workload_forward_flops_per_token
+        )
+        d__result__bound_ratio__workload_parameters = d__result__memory_time__workload_parameters / result__compute_time
+        d__result__bound_ratio__hardware_peak = -_g6 * d__result__compute_time__hardware_peak
+        d__result__bound_ratio__hardware_bandwidth = d__result__memory_time__hardware_bandwidth / result__compute_time
+        d__result__bound_ratio__precision_value = d__result__memory_time__precision_value / result__compute_time
+        d__result__bound_ratio__batch_size = -_g6 * d__result__compute_time__batch_size
+        d__result__bound_ratio__tp_size = (
+            -_g6 * d__result__compute_time__tp_size + d__result__memory_time__tp_size / result__compute_time
+        )
+        d__result__bound_ratio__workload_forward_flops_per_token = (
+            -_g6 * d__result__compute_time__workload_forward_flops_per_token
+        )
+        d__result__intensity__workload_parameters = -_g7 * d__result__weight_bytes__workload_parameters
+        d__result__intensity__precision_value = -_g7 * d__result__weight_bytes__precision_value
+        d__result__intensity__batch_size = d__result__flops_per_step__batch_size / result__weight_bytes
+        d__result__intensity__tp_size = (
+            -_g7 * d__result__weight_bytes__tp_size + d__result__flops_per_step__tp_size / result__weight_bytes
+        )
+        d__result__intensity__workload_forward_flops_per_token = (
+            d__result__flops_per_step__workload_forward_flops_per_token / result__weight_bytes
+        )
+        d__result__attainable_flops__workload_parameters = _g10 * d__result__intensity__workload_parameters
         d__result__attainable_flops__hardware_peak = step(_g8)
-        d__result__attainable_flops__hardware_bandwidth = _g9*result__intensity
-        d__result__attainable_flops__precision_value = _g10*d__result__intensity__precision_value
-        d__result__attainable_flops__batch_size = _g10*d__result__intensity__batch_size
-        d__result__attainable_flops__tp_size = _g10*d__result__intensity__tp_size
-        d__result__attainable_flops__workload_forward_flops_per_token = _g10*d__result__intensity__workload_forward_flops_per_token
-        d__result__peak_fraction__workload_parameters = d__result__attainable_flops__workload_parameters/hardware_peak
-        d__result__peak_fraction__hardware_peak = -_g1*result__attainable_flops + d__result__attainable_flops__hardware_peak/hardware_peak
-        d__result__peak_fraction__hardware_bandwidth = d__result__attainable_flops__hardware_bandwidth/hardware_peak
-        d__result__peak_fraction__precision_value = d__result__attainable_flops__precision_value/hardware_peak
-        d__result__peak_fraction__batch_size = d__result__attainable_flops__batch_size/hardware_peak
-        d__result__peak_fraction__tp_size = d__result__attainable_flops__tp_size/hardware_peak
-        d__result__peak_fraction__workload_forward_flops_per_token = d__result__attainable_flops__workload_forward_flops_per_token/hardware_peak
-        derivatives.update({
-            'result.flops_per_step': {'batch_size': d__result__flops_per_step__batch_size, 'tp_size': d__result__flops_per_step__tp_size, 'workload_forward_flops_per_token': d__result__flops_per_step__workload_forward_flops_per_token},
-            'result.compute_time': {'hardware_peak': d__result__compute_time__hardware_peak, 'batch_size': d__result__compute_time__batch_size, 'tp_size': d__result__compute_time__tp_size, 'workload_forward_flops_per_token': d__result__compute_time__workload_forward_flops_per_token},
-            'result.memory_share': {'workload_parameters': d__result__memory_share__workload_parameters, 'hardware_peak': d__result__memory_share__hardware_peak, 'hardware_bandwidth': d__result__memory_share__hardware_bandwidth, 'precision_value': d__result__memory_share__precision_value, 'batch_size': d__result__memory_share__batch_size, 'tp_size': d__result__memory_share__tp_size, 'workload_forward_flops_per_token': d__result__memory_share__workload_forward_flops_per_token},
-            'result.bound_ratio': {'workload_parameters': d__result__bound_ratio__workload_parameters, 'hardware_peak': d__result__bound_ratio__hardware_peak, 'hardware_bandwidth': d__result__bound_ratio__hardware_bandwidth, 'precision_value': d__result__bound_ratio__precision_value, 'batch_size': d__result__bound_ratio__batch_size, 'tp_size': d__result__bound_ratio__tp_size, 'workload_forward_flops_per_token': d__result__bound_ratio__workload_forward_flops_per_token},
-            'result.intensity': {'workload_parameters': d__result__intensity__workload_parameters, 'precision_value': d__result__intensity__precision_value, 'batch_size': d__result__intensity__batch_size, 'tp_size': d__result__intensity__tp_size, 'workload_forward_flops_per_token': d__result__intensity__workload_forward_flops_per_token},
-            'result.attainable_flops': {'workload_parameters': d__result__attainable_flops__workload_parameters, 'hardware_peak': d__result__attainable_flops__hardware_peak, 'hardware_bandwidth': d__result__attainable_flops__hardware_bandwidth, 'precision_value': d__result__attainable_flops__precision_value, 'batch_size': d__result__attainable_flops__batch_size, 'tp_size': d__result__attainable_flops__tp_size, 'workload_forward_flops_per_token': d__result__attainable_flops__workload_forward_flops_per_token},
-            'result.peak_fraction': {'workload_parameters': d__result__peak_fraction__workload_parameters, 'hardware_peak': d__result__peak_fraction__hardware_peak, 'hardware_bandwidth': d__result__peak_fraction__hardware_bandwidth, 'precision_value': d__result__peak_fraction__precision_value, 'batch_size': d__result__peak_fraction__batch_size, 'tp_size': d__result__peak_fraction__tp_size, 'workload_forward_flops_per_token': d__result__peak_fraction__workload_forward_flops_per_token},
-        })
+        d__result__attainable_flops__hardware_bandwidth = _g9 * result__intensity
+        d__result__attainable_flops__precision_value = _g10 * d__result__intensity__precision_value
+        d__result__attainable_flops__batch_size = _g10 * d__result__intensity__batch_size
+        d__result__attainable_flops__tp_size = _g10 * d__result__intensity__tp_size
+        d__result__attainable_flops__workload_forward_flops_per_token = (
+            _g10 * d__result__intensity__workload_forward_flops_per_token
+        )
+        d__result__peak_fraction__workload_parameters = d__result__attainable_flops__workload_parameters / hardware_peak
+        d__result__peak_fraction__hardware_peak = (
+            -_g1 * result__attainable_flops + d__result__attainable_flops__hardware_peak / hardware_peak
+        )
+        d__result__peak_fraction__hardware_bandwidth = d__result__attainable_flops__hardware_bandwidth / hardware_peak
+        d__result__peak_fraction__precision_value = d__result__attainable_flops__precision_value / hardware_peak
+        d__result__peak_fraction__batch_size = d__result__attainable_flops__batch_size / hardware_peak
+        d__result__peak_fraction__tp_size = d__result__attainable_flops__tp_size / hardware_peak
+        d__result__peak_fraction__workload_forward_flops_per_token = (
+            d__result__attainable_flops__workload_forward_flops_per_token / hardware_peak
+        )
+        derivatives.update(
+            {
+                "result.flops_per_step": {
+                    "batch_size": d__result__flops_per_step__batch_size,
+                    "tp_size": d__result__flops_per_step__tp_size,
+                    "workload_forward_flops_per_token": d__result__flops_per_step__workload_forward_flops_per_token,
+                },
+                "result.compute_time": {
+                    "hardware_peak": d__result__compute_time__hardware_peak,
+                    "batch_size": d__result__compute_time__batch_size,
+                    "tp_size": d__result__compute_time__tp_size,
+                    "workload_forward_flops_per_token": d__result__compute_time__workload_forward_flops_per_token,
+                },
+                "result.memory_share": {
+                    "workload_parameters": d__result__memory_share__workload_parameters,
+                    "hardware_peak": d__result__memory_share__hardware_peak,
+                    "hardware_bandwidth": d__result__memory_share__hardware_bandwidth,
+                    "precision_value": d__result__memory_share__precision_value,
+                    "batch_size": d__result__memory_share__batch_size,
+                    "tp_size": d__result__memory_share__tp_size,
+                    "workload_forward_flops_per_token": d__result__memory_share__workload_forward_flops_per_token,
+                },
+                "result.bound_ratio": {
+                    "workload_parameters": d__result__bound_ratio__workload_parameters,
+                    "hardware_peak": d__result__bound_ratio__hardware_peak,
+                    "hardware_bandwidth": d__result__bound_ratio__hardware_bandwidth,
+                    "precision_value": d__result__bound_ratio__precision_value,
+                    "batch_size": d__result__bound_ratio__batch_size,
+                    "tp_size": d__result__bound_ratio__tp_size,
+                    "workload_forward_flops_per_token": d__result__bound_ratio__workload_forward_flops_per_token,
+                },
+                "result.intensity": {
+                    "workload_parameters": d__result__intensity__workload_parameters,
+                    "precision_value": d__result__intensity__precision_value,
+                    "batch_size": d__result__intensity__batch_size,
+                    "tp_size": d__result__intensity__tp_size,
+                    "workload_forward_flops_per_token": d__result__intensity__workload_forward_flops_per_token,
+                },
+                "result.attainable_flops": {
+                    "workload_parameters": d__result__attainable_flops__workload_parameters,
+                    "hardware_peak": d__result__attainable_flops__hardware_peak,
+                    "hardware_bandwidth": d__result__attainable_flops__hardware_bandwidth,
+                    "precision_value": d__result__attainable_flops__precision_value,
+                    "batch_size": d__result__attainable_flops__batch_size,
+                    "tp_size": d__result__attainable_flops__tp_size,
+                    "workload_forward_flops_per_token": d__result__attainable_flops__workload_forward_flops_per_token,
+                },
+                "result.peak_fraction": {
+                    "workload_parameters": d__result__peak_fraction__workload_parameters,
+                    "hardware_peak": d__result__peak_fraction__hardware_peak,
+                    "hardware_bandwidth": d__result__peak_fraction__hardware_bandwidth,
+                    "precision_value": d__result__peak_fraction__precision_value,
+                    "batch_size": d__result__peak_fraction__batch_size,
+                    "tp_size": d__result__peak_fraction__tp_size,
+                    "workload_forward_flops_per_token": d__result__peak_fraction__workload_forward_flops_per_token,
+                },
+            }
+        )
     return derivatives
 
 
@@ -211,32 +291,64 @@ class DecodeScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('batch_size', integer=True, minimum=0, strict=True, default=1, doc='Requests sharing each weight read.'),
-        InputSpec('tp_size', integer=True, minimum=0, strict=True, default=1, doc='Tensor-parallel width: each device holds and reads 1/t of the weights.'),
+        InputSpec(
+            "batch_size", integer=True, minimum=0, strict=True, default=1, doc="Requests sharing each weight read."
+        ),
+        InputSpec(
+            "tp_size",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=1,
+            doc="Tensor-parallel width: each device holds and reads 1/t of the weights.",
+        ),
     )
     _choices = (
-        ChoiceSpec('precision', {'fp32': 4, 'tf32': 4, 'bf16': 2, 'fp16': 2, 'fp8': 1, 'int8': 1, 'int4': 0.5}, 'precision_value', unit='byte', default='fp16', case_insensitive=True, doc='Weight storage precision.'),
+        ChoiceSpec(
+            "precision",
+            {"fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5},
+            "precision_value",
+            unit="byte",
+            default="fp16",
+            case_insensitive=True,
+            doc="Weight storage precision.",
+        ),
     )
     _nodes = (
-        NodeSpec('hardware', precision='peak_precision', fields={'peak': 'hardware_peak', 'bandwidth': 'hardware_bandwidth'}, optional=False, doc='The accelerator: memory bandwidth and the peak rate.'),
+        NodeSpec(
+            "hardware",
+            precision="peak_precision",
+            fields={"peak": "hardware_peak", "bandwidth": "hardware_bandwidth"},
+            optional=False,
+            doc="The accelerator: memory bandwidth and the peak rate.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('Workload',), {'parameters': 'workload_parameters', 'forward_flops_per_token': 'workload_forward_flops_per_token'}, required=('parameters',), units={'workload_parameters': 'param', 'workload_forward_flops_per_token': 'flop'}, doc='The model: its weight bytes (every parameter) and forward FLOPs per token (the parameters that work on a token) are read.'),
+        WorkloadSpec(
+            "workload",
+            ("Workload",),
+            {"parameters": "workload_parameters", "forward_flops_per_token": "workload_forward_flops_per_token"},
+            required=("parameters",),
+            units={"workload_parameters": "param", "workload_forward_flops_per_token": "flop"},
+            doc="The model: its weight bytes (every parameter) and forward FLOPs per token (the parameters that work on a token) are read.",
+        ),
     )
     _precisions = (
-        PrecisionSpec('peak_precision', default='peak', doc="Key of the node's rates pricing the FLOPs; `peak` (default) is its headline peak."),
+        PrecisionSpec(
+            "peak_precision",
+            default="peak",
+            doc="Key of the node's rates pricing the FLOPs; `peak` (default) is its headline peak.",
+        ),
     )
     _input_order = (
-        'workload',
-        'hardware',
-        'precision',
-        'batch_size',
-        'peak_precision',
-        'tp_size',
+        "workload",
+        "hardware",
+        "precision",
+        "batch_size",
+        "peak_precision",
+        "tp_size",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -245,9 +357,9 @@ class DecodeScenario(ScenarioBase):
         *,
         workload: Any = REQUIRED,
         hardware: Any = REQUIRED,
-        precision: Any = 'fp16',
+        precision: Any = "fp16",
         batch_size: Any = 1,
-        peak_precision: Any = 'peak',
+        peak_precision: Any = "peak",
         tp_size: Any = 1,
         name: str | None = None,
         description: str | None = None,
@@ -266,4 +378,18 @@ class DecodeScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('weight_bytes', 'byte'), Output('flops_per_step', 'flop', requires=('workload.forward_flops_per_token',)), Output('compute_time', 'ms', requires=('workload.forward_flops_per_token',)), Output('memory_time', 'ms'), Output('memory_share', requires=('workload.forward_flops_per_token',)), Output('bound_ratio', requires=('workload.forward_flops_per_token',)), Output('intensity', 'flop/byte', requires=('workload.forward_flops_per_token',)), Output('attainable_flops', 'flop/s', requires=('workload.forward_flops_per_token',)), Output('peak_fraction', requires=('workload.forward_flops_per_token',)), Output('bottleneck', requires=('workload.forward_flops_per_token',), labels=('Compute', 'Memory')),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("weight_bytes", "byte"),
+            Output("flops_per_step", "flop", requires=("workload.forward_flops_per_token",)),
+            Output("compute_time", "ms", requires=("workload.forward_flops_per_token",)),
+            Output("memory_time", "ms"),
+            Output("memory_share", requires=("workload.forward_flops_per_token",)),
+            Output("bound_ratio", requires=("workload.forward_flops_per_token",)),
+            Output("intensity", "flop/byte", requires=("workload.forward_flops_per_token",)),
+            Output("attainable_flops", "flop/s", requires=("workload.forward_flops_per_token",)),
+            Output("peak_fraction", requires=("workload.forward_flops_per_token",)),
+            Output("bottleneck", requires=("workload.forward_flops_per_token",), labels=("Compute", "Memory")),
+        ),
+    )

@@ -82,44 +82,57 @@ def evaluate(
         result.layer_widths [1] = layer_widths
         result.batch_size [1] = batch_size
     """
-    architecture = ' → '.join(str(item) for item in layer_widths)
+    architecture = " → ".join(str(item) for item in layer_widths)
     result__layers = len(layer_widths) - 1
-    result__weights_per_layer = [layer_widths[layer - 1]*layer_widths[layer] for layer in range(1, result__layers + 1)]
+    result__weights_per_layer = [
+        layer_widths[layer - 1] * layer_widths[layer] for layer in range(1, result__layers + 1)
+    ]
     result__biases_per_layer = [layer_widths[layer] for layer in range(1, result__layers + 1)]
-    result__params_per_layer = [result__biases_per_layer[layer - 1] + result__weights_per_layer[layer - 1] for layer in range(1, result__layers + 1)]
+    result__params_per_layer = [
+        result__biases_per_layer[layer - 1] + result__weights_per_layer[layer - 1]
+        for layer in range(1, result__layers + 1)
+    ]
     result__weights = sum(result__weights_per_layer[:result__layers])
     result__biases = sum(result__biases_per_layer[:result__layers])
     result__parameters = result__biases + result__weights
     result__macs_per_example = result__weights
-    result__flops_per_example = 2*result__macs_per_example
-    result__first_layer_share = result__weights_per_layer[0]/result__weights
-    result__matmul_flops_per_layer = [2*batch_size*result__weights_per_layer[layer - 1] for layer in range(1, result__layers + 1)]
-    result__elementwise_flops_per_layer = [2*batch_size*layer_widths[layer] for layer in range(1, result__layers + 1)]
+    result__flops_per_example = 2 * result__macs_per_example
+    result__first_layer_share = result__weights_per_layer[0] / result__weights
+    result__matmul_flops_per_layer = [
+        2 * batch_size * result__weights_per_layer[layer - 1] for layer in range(1, result__layers + 1)
+    ]
+    result__elementwise_flops_per_layer = [
+        2 * batch_size * layer_widths[layer] for layer in range(1, result__layers + 1)
+    ]
     result__matmul_flops = sum(result__matmul_flops_per_layer[:result__layers])
     result__elementwise_flops = sum(result__elementwise_flops_per_layer[:result__layers])
     result__forward_flops = result__elementwise_flops + result__matmul_flops
-    result__forward_flops_per_example = result__forward_flops/batch_size
-    result__matmul_share = result__matmul_flops/result__forward_flops
-    result__elementwise_share = result__elementwise_flops/result__forward_flops
-    result__parameter_bytes = bytes_per_value*result__parameters
-    result__traffic_values = batch_size*(layer_widths[0] + layer_widths[result__layers] + 2*sum(layer_widths[1:result__layers]))
-    result__traffic_bytes = bytes_per_value*result__traffic_values + result__parameter_bytes
-    result__intensity = result__forward_flops/result__traffic_bytes
+    result__forward_flops_per_example = result__forward_flops / batch_size
+    result__matmul_share = result__matmul_flops / result__forward_flops
+    result__elementwise_share = result__elementwise_flops / result__forward_flops
+    result__parameter_bytes = bytes_per_value * result__parameters
+    result__traffic_values = batch_size * (
+        layer_widths[0] + layer_widths[result__layers] + 2 * sum(layer_widths[1:result__layers])
+    )
+    result__traffic_bytes = bytes_per_value * result__traffic_values + result__parameter_bytes
+    result__intensity = result__forward_flops / result__traffic_bytes
     result__weight_gradient_flops = result__matmul_flops
     result__input_gradient_flops = sum(result__matmul_flops_per_layer[1:result__layers])
     result__training_step_flops = result__input_gradient_flops + result__matmul_flops + result__weight_gradient_flops
-    result__training_flops_ratio = result__training_step_flops/result__matmul_flops
-    result__activation_values_per_layer = [batch_size*layer_widths[layer] for layer in range(0, result__layers + 1)]
-    result__activation_values_per_example = sum(layer_widths[:result__layers + 1])
-    result__saved_activation_values = result__activation_values_per_example*batch_size
-    result__saved_activation_bytes = bytes_per_value*result__saved_activation_values
-    result__inference_activation_values = batch_size*max(layer_widths[layer - 1] + layer_widths[layer] for layer in range(1, result__layers + 1))
-    result__inference_activation_bytes = bytes_per_value*result__inference_activation_values
+    result__training_flops_ratio = result__training_step_flops / result__matmul_flops
+    result__activation_values_per_layer = [batch_size * layer_widths[layer] for layer in range(0, result__layers + 1)]
+    result__activation_values_per_example = sum(layer_widths[: result__layers + 1])
+    result__saved_activation_values = result__activation_values_per_example * batch_size
+    result__saved_activation_bytes = bytes_per_value * result__saved_activation_values
+    result__inference_activation_values = batch_size * max(
+        layer_widths[layer - 1] + layer_widths[layer] for layer in range(1, result__layers + 1)
+    )
+    result__inference_activation_bytes = bytes_per_value * result__inference_activation_values
     result__gradient_bytes = result__parameter_bytes
-    result__optimizer_bytes = optimizer_bytes_per_parameter*result__parameters
-    result__training_memory = result__optimizer_bytes + 2*result__parameter_bytes + result__saved_activation_bytes
+    result__optimizer_bytes = optimizer_bytes_per_parameter * result__parameters
+    result__training_memory = result__optimizer_bytes + 2 * result__parameter_bytes + result__saved_activation_bytes
     result__inference_memory = result__inference_activation_bytes + result__parameter_bytes
-    result__training_memory_ratio = result__training_memory/result__inference_memory
+    result__training_memory_ratio = result__training_memory / result__inference_memory
     result__layer_widths = list(layer_widths)
     result__batch_size = batch_size
     if dataset_training_examples is not None:
@@ -127,48 +140,48 @@ def evaluate(
     else:
         result__steps_per_epoch = None
     return {
-        'architecture': architecture,
-        'result': {
-            'layers': result__layers,
-            'weights_per_layer': result__weights_per_layer,
-            'biases_per_layer': result__biases_per_layer,
-            'params_per_layer': result__params_per_layer,
-            'weights': result__weights,
-            'biases': result__biases,
-            'parameters': result__parameters,
-            'macs_per_example': result__macs_per_example,
-            'flops_per_example': result__flops_per_example,
-            'first_layer_share': result__first_layer_share,
-            'matmul_flops_per_layer': result__matmul_flops_per_layer,
-            'elementwise_flops_per_layer': result__elementwise_flops_per_layer,
-            'matmul_flops': result__matmul_flops,
-            'elementwise_flops': result__elementwise_flops,
-            'forward_flops': result__forward_flops,
-            'forward_flops_per_example': result__forward_flops_per_example,
-            'matmul_share': result__matmul_share,
-            'elementwise_share': result__elementwise_share,
-            'parameter_bytes': result__parameter_bytes,
-            'traffic_values': result__traffic_values,
-            'traffic_bytes': result__traffic_bytes,
-            'intensity': result__intensity,
-            'weight_gradient_flops': result__weight_gradient_flops,
-            'input_gradient_flops': result__input_gradient_flops,
-            'training_step_flops': result__training_step_flops,
-            'training_flops_ratio': result__training_flops_ratio,
-            'activation_values_per_layer': result__activation_values_per_layer,
-            'activation_values_per_example': result__activation_values_per_example,
-            'saved_activation_values': result__saved_activation_values,
-            'saved_activation_bytes': result__saved_activation_bytes,
-            'inference_activation_values': result__inference_activation_values,
-            'inference_activation_bytes': result__inference_activation_bytes,
-            'gradient_bytes': result__gradient_bytes,
-            'optimizer_bytes': result__optimizer_bytes,
-            'training_memory': result__training_memory,
-            'inference_memory': result__inference_memory,
-            'training_memory_ratio': result__training_memory_ratio,
-            'steps_per_epoch': result__steps_per_epoch,
-            'layer_widths': result__layer_widths,
-            'batch_size': result__batch_size,
+        "architecture": architecture,
+        "result": {
+            "layers": result__layers,
+            "weights_per_layer": result__weights_per_layer,
+            "biases_per_layer": result__biases_per_layer,
+            "params_per_layer": result__params_per_layer,
+            "weights": result__weights,
+            "biases": result__biases,
+            "parameters": result__parameters,
+            "macs_per_example": result__macs_per_example,
+            "flops_per_example": result__flops_per_example,
+            "first_layer_share": result__first_layer_share,
+            "matmul_flops_per_layer": result__matmul_flops_per_layer,
+            "elementwise_flops_per_layer": result__elementwise_flops_per_layer,
+            "matmul_flops": result__matmul_flops,
+            "elementwise_flops": result__elementwise_flops,
+            "forward_flops": result__forward_flops,
+            "forward_flops_per_example": result__forward_flops_per_example,
+            "matmul_share": result__matmul_share,
+            "elementwise_share": result__elementwise_share,
+            "parameter_bytes": result__parameter_bytes,
+            "traffic_values": result__traffic_values,
+            "traffic_bytes": result__traffic_bytes,
+            "intensity": result__intensity,
+            "weight_gradient_flops": result__weight_gradient_flops,
+            "input_gradient_flops": result__input_gradient_flops,
+            "training_step_flops": result__training_step_flops,
+            "training_flops_ratio": result__training_flops_ratio,
+            "activation_values_per_layer": result__activation_values_per_layer,
+            "activation_values_per_example": result__activation_values_per_example,
+            "saved_activation_values": result__saved_activation_values,
+            "saved_activation_bytes": result__saved_activation_bytes,
+            "inference_activation_values": result__inference_activation_values,
+            "inference_activation_bytes": result__inference_activation_bytes,
+            "gradient_bytes": result__gradient_bytes,
+            "optimizer_bytes": result__optimizer_bytes,
+            "training_memory": result__training_memory,
+            "inference_memory": result__inference_memory,
+            "training_memory_ratio": result__training_memory_ratio,
+            "steps_per_epoch": result__steps_per_epoch,
+            "layer_widths": result__layer_widths,
+            "batch_size": result__batch_size,
         },
     }
 
@@ -190,98 +203,179 @@ def gradient(
     active branch.
     """
     result__layers = len(layer_widths) - 1
-    result__weights_per_layer = [layer_widths[layer - 1]*layer_widths[layer] for layer in range(1, result__layers + 1)]
+    result__weights_per_layer = [
+        layer_widths[layer - 1] * layer_widths[layer] for layer in range(1, result__layers + 1)
+    ]
     result__biases_per_layer = [layer_widths[layer] for layer in range(1, result__layers + 1)]
     result__weights = sum(result__weights_per_layer[:result__layers])
     result__biases = sum(result__biases_per_layer[:result__layers])
     result__parameters = result__biases + result__weights
-    result__matmul_flops_per_layer = [2*batch_size*result__weights_per_layer[layer - 1] for layer in range(1, result__layers + 1)]
-    result__elementwise_flops_per_layer = [2*batch_size*layer_widths[layer] for layer in range(1, result__layers + 1)]
+    result__matmul_flops_per_layer = [
+        2 * batch_size * result__weights_per_layer[layer - 1] for layer in range(1, result__layers + 1)
+    ]
+    result__elementwise_flops_per_layer = [
+        2 * batch_size * layer_widths[layer] for layer in range(1, result__layers + 1)
+    ]
     result__matmul_flops = sum(result__matmul_flops_per_layer[:result__layers])
     result__elementwise_flops = sum(result__elementwise_flops_per_layer[:result__layers])
     result__forward_flops = result__elementwise_flops + result__matmul_flops
-    result__parameter_bytes = bytes_per_value*result__parameters
-    result__traffic_values = batch_size*(layer_widths[0] + layer_widths[result__layers] + 2*sum(layer_widths[1:result__layers]))
-    result__traffic_bytes = bytes_per_value*result__traffic_values + result__parameter_bytes
+    result__parameter_bytes = bytes_per_value * result__parameters
+    result__traffic_values = batch_size * (
+        layer_widths[0] + layer_widths[result__layers] + 2 * sum(layer_widths[1:result__layers])
+    )
+    result__traffic_bytes = bytes_per_value * result__traffic_values + result__parameter_bytes
     result__weight_gradient_flops = result__matmul_flops
     result__input_gradient_flops = sum(result__matmul_flops_per_layer[1:result__layers])
     result__training_step_flops = result__input_gradient_flops + result__matmul_flops + result__weight_gradient_flops
-    result__activation_values_per_example = sum(layer_widths[:result__layers + 1])
-    result__saved_activation_values = result__activation_values_per_example*batch_size
-    result__saved_activation_bytes = bytes_per_value*result__saved_activation_values
-    result__inference_activation_values = batch_size*max(layer_widths[layer - 1] + layer_widths[layer] for layer in range(1, result__layers + 1))
-    result__inference_activation_bytes = bytes_per_value*result__inference_activation_values
-    result__optimizer_bytes = optimizer_bytes_per_parameter*result__parameters
-    result__training_memory = result__optimizer_bytes + 2*result__parameter_bytes + result__saved_activation_bytes
+    result__activation_values_per_example = sum(layer_widths[: result__layers + 1])
+    result__saved_activation_values = result__activation_values_per_example * batch_size
+    result__saved_activation_bytes = bytes_per_value * result__saved_activation_values
+    result__inference_activation_values = batch_size * max(
+        layer_widths[layer - 1] + layer_widths[layer] for layer in range(1, result__layers + 1)
+    )
+    result__inference_activation_bytes = bytes_per_value * result__inference_activation_values
+    result__optimizer_bytes = optimizer_bytes_per_parameter * result__parameters
+    result__training_memory = result__optimizer_bytes + 2 * result__parameter_bytes + result__saved_activation_bytes
     result__inference_memory = result__inference_activation_bytes + result__parameter_bytes
-    _g1 = result__forward_flops/result__traffic_bytes**2
-    _g2 = result__training_memory/result__inference_memory**2
-    d__result__matmul_flops__batch_size = sum(2*layer_widths[layer - 1]*layer_widths[layer] for layer in range(1, result__layers + 1))
-    d__result__elementwise_flops__batch_size = 2*sum(layer_widths[1:result__layers + 1])
-    d__result__forward_flops__batch_size = d__result__elementwise_flops__batch_size + d__result__matmul_flops__batch_size
-    _g0 = d__result__forward_flops__batch_size/result__forward_flops**2
-    d__result__forward_flops_per_example__batch_size = d__result__forward_flops__batch_size/batch_size - result__forward_flops/batch_size**2
-    d__result__matmul_share__batch_size = -_g0*result__matmul_flops + d__result__matmul_flops__batch_size/result__forward_flops
-    d__result__elementwise_share__batch_size = -_g0*result__elementwise_flops + d__result__elementwise_flops__batch_size/result__forward_flops
+    _g1 = result__forward_flops / result__traffic_bytes**2
+    _g2 = result__training_memory / result__inference_memory**2
+    d__result__matmul_flops__batch_size = sum(
+        2 * layer_widths[layer - 1] * layer_widths[layer] for layer in range(1, result__layers + 1)
+    )
+    d__result__elementwise_flops__batch_size = 2 * sum(layer_widths[1 : result__layers + 1])
+    d__result__forward_flops__batch_size = (
+        d__result__elementwise_flops__batch_size + d__result__matmul_flops__batch_size
+    )
+    _g0 = d__result__forward_flops__batch_size / result__forward_flops**2
+    d__result__forward_flops_per_example__batch_size = (
+        d__result__forward_flops__batch_size / batch_size - result__forward_flops / batch_size**2
+    )
+    d__result__matmul_share__batch_size = (
+        -_g0 * result__matmul_flops + d__result__matmul_flops__batch_size / result__forward_flops
+    )
+    d__result__elementwise_share__batch_size = (
+        -_g0 * result__elementwise_flops + d__result__elementwise_flops__batch_size / result__forward_flops
+    )
     d__result__parameter_bytes__bytes_per_value = result__parameters
-    d__result__traffic_values__batch_size = layer_widths[0] + layer_widths[result__layers] + 2*sum(layer_widths[1:result__layers])
-    d__result__traffic_bytes__batch_size = d__result__traffic_values__batch_size*bytes_per_value
+    d__result__traffic_values__batch_size = (
+        layer_widths[0] + layer_widths[result__layers] + 2 * sum(layer_widths[1:result__layers])
+    )
+    d__result__traffic_bytes__batch_size = d__result__traffic_values__batch_size * bytes_per_value
     d__result__traffic_bytes__bytes_per_value = d__result__parameter_bytes__bytes_per_value + result__traffic_values
-    d__result__intensity__batch_size = -_g1*d__result__traffic_bytes__batch_size + d__result__forward_flops__batch_size/result__traffic_bytes
-    d__result__intensity__bytes_per_value = -_g1*d__result__traffic_bytes__bytes_per_value
+    d__result__intensity__batch_size = (
+        -_g1 * d__result__traffic_bytes__batch_size + d__result__forward_flops__batch_size / result__traffic_bytes
+    )
+    d__result__intensity__bytes_per_value = -_g1 * d__result__traffic_bytes__bytes_per_value
     d__result__weight_gradient_flops__batch_size = d__result__matmul_flops__batch_size
-    d__result__input_gradient_flops__batch_size = sum(2*layer_widths[layer - 1]*layer_widths[layer] for layer in range(2, result__layers + 1))
-    d__result__training_step_flops__batch_size = d__result__input_gradient_flops__batch_size + d__result__matmul_flops__batch_size + d__result__weight_gradient_flops__batch_size
-    d__result__training_flops_ratio__batch_size = -d__result__matmul_flops__batch_size*result__training_step_flops/result__matmul_flops**2 + d__result__training_step_flops__batch_size/result__matmul_flops
+    d__result__input_gradient_flops__batch_size = sum(
+        2 * layer_widths[layer - 1] * layer_widths[layer] for layer in range(2, result__layers + 1)
+    )
+    d__result__training_step_flops__batch_size = (
+        d__result__input_gradient_flops__batch_size
+        + d__result__matmul_flops__batch_size
+        + d__result__weight_gradient_flops__batch_size
+    )
+    d__result__training_flops_ratio__batch_size = (
+        -d__result__matmul_flops__batch_size * result__training_step_flops / result__matmul_flops**2
+        + d__result__training_step_flops__batch_size / result__matmul_flops
+    )
     d__result__saved_activation_values__batch_size = result__activation_values_per_example
-    d__result__saved_activation_bytes__batch_size = d__result__saved_activation_values__batch_size*bytes_per_value
+    d__result__saved_activation_bytes__batch_size = d__result__saved_activation_values__batch_size * bytes_per_value
     d__result__saved_activation_bytes__bytes_per_value = result__saved_activation_values
-    d__result__inference_activation_values__batch_size = max(layer_widths[layer - 1] + layer_widths[layer] for layer in range(1, result__layers + 1))
-    d__result__inference_activation_bytes__batch_size = d__result__inference_activation_values__batch_size*bytes_per_value
+    d__result__inference_activation_values__batch_size = max(
+        layer_widths[layer - 1] + layer_widths[layer] for layer in range(1, result__layers + 1)
+    )
+    d__result__inference_activation_bytes__batch_size = (
+        d__result__inference_activation_values__batch_size * bytes_per_value
+    )
     d__result__inference_activation_bytes__bytes_per_value = result__inference_activation_values
     d__result__gradient_bytes__bytes_per_value = d__result__parameter_bytes__bytes_per_value
     d__result__optimizer_bytes__optimizer_bytes_per_parameter = result__parameters
     d__result__training_memory__batch_size = d__result__saved_activation_bytes__batch_size
-    d__result__training_memory__bytes_per_value = 2*d__result__parameter_bytes__bytes_per_value + d__result__saved_activation_bytes__bytes_per_value
-    d__result__training_memory__optimizer_bytes_per_parameter = d__result__optimizer_bytes__optimizer_bytes_per_parameter
+    d__result__training_memory__bytes_per_value = (
+        2 * d__result__parameter_bytes__bytes_per_value + d__result__saved_activation_bytes__bytes_per_value
+    )
+    d__result__training_memory__optimizer_bytes_per_parameter = (
+        d__result__optimizer_bytes__optimizer_bytes_per_parameter
+    )
     d__result__inference_memory__batch_size = d__result__inference_activation_bytes__batch_size
-    d__result__inference_memory__bytes_per_value = d__result__inference_activation_bytes__bytes_per_value + d__result__parameter_bytes__bytes_per_value
-    d__result__training_memory_ratio__batch_size = -_g2*d__result__inference_memory__batch_size + d__result__training_memory__batch_size/result__inference_memory
-    d__result__training_memory_ratio__bytes_per_value = -_g2*d__result__inference_memory__bytes_per_value + d__result__training_memory__bytes_per_value/result__inference_memory
-    d__result__training_memory_ratio__optimizer_bytes_per_parameter = d__result__training_memory__optimizer_bytes_per_parameter/result__inference_memory
+    d__result__inference_memory__bytes_per_value = (
+        d__result__inference_activation_bytes__bytes_per_value + d__result__parameter_bytes__bytes_per_value
+    )
+    d__result__training_memory_ratio__batch_size = (
+        -_g2 * d__result__inference_memory__batch_size
+        + d__result__training_memory__batch_size / result__inference_memory
+    )
+    d__result__training_memory_ratio__bytes_per_value = (
+        -_g2 * d__result__inference_memory__bytes_per_value
+        + d__result__training_memory__bytes_per_value / result__inference_memory
+    )
+    d__result__training_memory_ratio__optimizer_bytes_per_parameter = (
+        d__result__training_memory__optimizer_bytes_per_parameter / result__inference_memory
+    )
     d__result__batch_size__batch_size = 1
     derivatives = {
-        'result.matmul_flops': {'batch_size': d__result__matmul_flops__batch_size},
-        'result.elementwise_flops': {'batch_size': d__result__elementwise_flops__batch_size},
-        'result.forward_flops': {'batch_size': d__result__forward_flops__batch_size},
-        'result.forward_flops_per_example': {'batch_size': d__result__forward_flops_per_example__batch_size},
-        'result.matmul_share': {'batch_size': d__result__matmul_share__batch_size},
-        'result.elementwise_share': {'batch_size': d__result__elementwise_share__batch_size},
-        'result.parameter_bytes': {'bytes_per_value': d__result__parameter_bytes__bytes_per_value},
-        'result.traffic_values': {'batch_size': d__result__traffic_values__batch_size},
-        'result.traffic_bytes': {'batch_size': d__result__traffic_bytes__batch_size, 'bytes_per_value': d__result__traffic_bytes__bytes_per_value},
-        'result.intensity': {'batch_size': d__result__intensity__batch_size, 'bytes_per_value': d__result__intensity__bytes_per_value},
-        'result.weight_gradient_flops': {'batch_size': d__result__weight_gradient_flops__batch_size},
-        'result.input_gradient_flops': {'batch_size': d__result__input_gradient_flops__batch_size},
-        'result.training_step_flops': {'batch_size': d__result__training_step_flops__batch_size},
-        'result.training_flops_ratio': {'batch_size': d__result__training_flops_ratio__batch_size},
-        'result.saved_activation_values': {'batch_size': d__result__saved_activation_values__batch_size},
-        'result.saved_activation_bytes': {'batch_size': d__result__saved_activation_bytes__batch_size, 'bytes_per_value': d__result__saved_activation_bytes__bytes_per_value},
-        'result.inference_activation_values': {'batch_size': d__result__inference_activation_values__batch_size},
-        'result.inference_activation_bytes': {'batch_size': d__result__inference_activation_bytes__batch_size, 'bytes_per_value': d__result__inference_activation_bytes__bytes_per_value},
-        'result.gradient_bytes': {'bytes_per_value': d__result__gradient_bytes__bytes_per_value},
-        'result.optimizer_bytes': {'optimizer_bytes_per_parameter': d__result__optimizer_bytes__optimizer_bytes_per_parameter},
-        'result.training_memory': {'batch_size': d__result__training_memory__batch_size, 'bytes_per_value': d__result__training_memory__bytes_per_value, 'optimizer_bytes_per_parameter': d__result__training_memory__optimizer_bytes_per_parameter},
-        'result.inference_memory': {'batch_size': d__result__inference_memory__batch_size, 'bytes_per_value': d__result__inference_memory__bytes_per_value},
-        'result.training_memory_ratio': {'batch_size': d__result__training_memory_ratio__batch_size, 'bytes_per_value': d__result__training_memory_ratio__bytes_per_value, 'optimizer_bytes_per_parameter': d__result__training_memory_ratio__optimizer_bytes_per_parameter},
-        'result.batch_size': {'batch_size': d__result__batch_size__batch_size},
+        "result.matmul_flops": {"batch_size": d__result__matmul_flops__batch_size},
+        "result.elementwise_flops": {"batch_size": d__result__elementwise_flops__batch_size},
+        "result.forward_flops": {"batch_size": d__result__forward_flops__batch_size},
+        "result.forward_flops_per_example": {"batch_size": d__result__forward_flops_per_example__batch_size},
+        "result.matmul_share": {"batch_size": d__result__matmul_share__batch_size},
+        "result.elementwise_share": {"batch_size": d__result__elementwise_share__batch_size},
+        "result.parameter_bytes": {"bytes_per_value": d__result__parameter_bytes__bytes_per_value},
+        "result.traffic_values": {"batch_size": d__result__traffic_values__batch_size},
+        "result.traffic_bytes": {
+            "batch_size": d__result__traffic_bytes__batch_size,
+            "bytes_per_value": d__result__traffic_bytes__bytes_per_value,
+        },
+        "result.intensity": {
+            "batch_size": d__result__intensity__batch_size,
+            "bytes_per_value": d__result__intensity__bytes_per_value,
+        },
+        "result.weight_gradient_flops": {"batch_size": d__result__weight_gradient_flops__batch_size},
+        "result.input_gradient_flops": {"batch_size": d__result__input_gradient_flops__batch_size},
+        "result.training_step_flops": {"batch_size": d__result__training_step_flops__batch_size},
+        "result.training_flops_ratio": {"batch_size": d__result__training_flops_ratio__batch_size},
+        "result.saved_activation_values": {"batch_size": d__result__saved_activation_values__batch_size},
+        "result.saved_activation_bytes": {
+            "batch_size": d__result__saved_activation_bytes__batch_size,
+            "bytes_per_value": d__result__saved_activation_bytes__bytes_per_value,
+        },
+        "result.inference_activation_values": {"batch_size": d__result__inference_activation_values__batch_size},
+        "result.inference_activation_bytes": {
+            "batch_size": d__result__inference_activation_bytes__batch_size,
+            "bytes_per_value": d__result__inference_activation_bytes__bytes_per_value,
+        },
+        "result.gradient_bytes": {"bytes_per_value": d__result__gradient_bytes__bytes_per_value},
+        "result.optimizer_bytes": {
+            "optimizer_bytes_per_parameter": d__result__optimizer_bytes__optimizer_bytes_per_parameter
+        },
+        "result.training_memory": {
+            "batch_size": d__result__training_memory__batch_size,
+            "bytes_per_value": d__result__training_memory__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__result__training_memory__optimizer_bytes_per_parameter,
+        },
+        "result.inference_memory": {
+            "batch_size": d__result__inference_memory__batch_size,
+            "bytes_per_value": d__result__inference_memory__bytes_per_value,
+        },
+        "result.training_memory_ratio": {
+            "batch_size": d__result__training_memory_ratio__batch_size,
+            "bytes_per_value": d__result__training_memory_ratio__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__result__training_memory_ratio__optimizer_bytes_per_parameter,
+        },
+        "result.batch_size": {"batch_size": d__result__batch_size__batch_size},
     }
     if dataset_training_examples is not None:
-        d__result__steps_per_epoch__batch_size = -dataset_training_examples/batch_size**2
-        d__result__steps_per_epoch__dataset_training_examples = 1/batch_size
-        derivatives.update({
-            'result.steps_per_epoch': {'batch_size': d__result__steps_per_epoch__batch_size, 'dataset_training_examples': d__result__steps_per_epoch__dataset_training_examples},
-        })
+        d__result__steps_per_epoch__batch_size = -dataset_training_examples / batch_size**2
+        d__result__steps_per_epoch__dataset_training_examples = 1 / batch_size
+        derivatives.update(
+            {
+                "result.steps_per_epoch": {
+                    "batch_size": d__result__steps_per_epoch__batch_size,
+                    "dataset_training_examples": d__result__steps_per_epoch__dataset_training_examples,
+                },
+            }
+        )
     return derivatives
 
 
@@ -302,24 +396,46 @@ class DenseNetworkScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        ListSpec('layer_widths', integer=True, minimum=0, strict=True, min_length=2, doc="Widths w_0 … w_L: the input features, then each layer's outputs."),
-        InputSpec('batch_size', integer=True, minimum=0, strict=True, default=1, doc='Examples per step.'),
-        InputSpec('bytes_per_value', unit='byte', minimum=0, strict=True, doc='Storage width of every weight, gradient and activation.'),
-        InputSpec('optimizer_bytes_per_parameter', unit='byte', minimum=0, doc="Optimizer state per parameter (Adam's two FP32 moments: 8 B)."),
+        ListSpec(
+            "layer_widths",
+            integer=True,
+            minimum=0,
+            strict=True,
+            min_length=2,
+            doc="Widths w_0 … w_L: the input features, then each layer's outputs.",
+        ),
+        InputSpec("batch_size", integer=True, minimum=0, strict=True, default=1, doc="Examples per step."),
+        InputSpec(
+            "bytes_per_value",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Storage width of every weight, gradient and activation.",
+        ),
+        InputSpec(
+            "optimizer_bytes_per_parameter",
+            unit="byte",
+            minimum=0,
+            doc="Optimizer state per parameter (Adam's two FP32 moments: 8 B).",
+        ),
     )
     _datasets = (
-        DatasetSpec('dataset', training_examples='dataset_training_examples', doc='Optional; only its training-example count is read, for `steps_per_epoch`.'),
+        DatasetSpec(
+            "dataset",
+            training_examples="dataset_training_examples",
+            doc="Optional; only its training-example count is read, for `steps_per_epoch`.",
+        ),
     )
     _input_order = (
-        'layer_widths',
-        'batch_size',
-        'bytes_per_value',
-        'optimizer_bytes_per_parameter',
-        'dataset',
+        "layer_widths",
+        "batch_size",
+        "bytes_per_value",
+        "optimizer_bytes_per_parameter",
+        "dataset",
     )
     _outputs = (
-        'architecture',
-        'result',
+        "architecture",
+        "result",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -348,5 +464,49 @@ class DenseNetworkScenario(ScenarioBase):
             **unknown,
         )
 
-    architecture = Output('architecture')
-    result = GroupOutput('result', (ListOutput('layer_widths'), Output('batch_size'), Output('layers'), ListOutput('weights_per_layer'), ListOutput('biases_per_layer'), ListOutput('params_per_layer'), Output('weights'), Output('biases'), Output('parameters'), Output('macs_per_example'), Output('flops_per_example', 'flop'), Output('first_layer_share'), ListOutput('matmul_flops_per_layer', 'flop'), ListOutput('elementwise_flops_per_layer', 'flop'), Output('matmul_flops', 'flop'), Output('elementwise_flops', 'flop'), Output('forward_flops', 'flop'), Output('forward_flops_per_example', 'flop'), Output('matmul_share'), Output('elementwise_share'), Output('parameter_bytes', 'byte'), Output('traffic_values'), Output('traffic_bytes', 'byte'), Output('intensity', 'flop/byte'), Output('weight_gradient_flops', 'flop'), Output('input_gradient_flops', 'flop'), Output('training_step_flops', 'flop'), Output('training_flops_ratio'), ListOutput('activation_values_per_layer'), Output('activation_values_per_example'), Output('saved_activation_values'), Output('saved_activation_bytes', 'byte'), Output('inference_activation_values'), Output('inference_activation_bytes', 'byte'), Output('gradient_bytes', 'byte'), Output('optimizer_bytes', 'byte'), Output('training_memory', 'byte'), Output('inference_memory', 'byte'), Output('training_memory_ratio'), Output('steps_per_epoch', requires=('dataset',), if_missing='none'),))
+    architecture = Output("architecture")
+    result = GroupOutput(
+        "result",
+        (
+            ListOutput("layer_widths"),
+            Output("batch_size"),
+            Output("layers"),
+            ListOutput("weights_per_layer"),
+            ListOutput("biases_per_layer"),
+            ListOutput("params_per_layer"),
+            Output("weights"),
+            Output("biases"),
+            Output("parameters"),
+            Output("macs_per_example"),
+            Output("flops_per_example", "flop"),
+            Output("first_layer_share"),
+            ListOutput("matmul_flops_per_layer", "flop"),
+            ListOutput("elementwise_flops_per_layer", "flop"),
+            Output("matmul_flops", "flop"),
+            Output("elementwise_flops", "flop"),
+            Output("forward_flops", "flop"),
+            Output("forward_flops_per_example", "flop"),
+            Output("matmul_share"),
+            Output("elementwise_share"),
+            Output("parameter_bytes", "byte"),
+            Output("traffic_values"),
+            Output("traffic_bytes", "byte"),
+            Output("intensity", "flop/byte"),
+            Output("weight_gradient_flops", "flop"),
+            Output("input_gradient_flops", "flop"),
+            Output("training_step_flops", "flop"),
+            Output("training_flops_ratio"),
+            ListOutput("activation_values_per_layer"),
+            Output("activation_values_per_example"),
+            Output("saved_activation_values"),
+            Output("saved_activation_bytes", "byte"),
+            Output("inference_activation_values"),
+            Output("inference_activation_bytes", "byte"),
+            Output("gradient_bytes", "byte"),
+            Output("optimizer_bytes", "byte"),
+            Output("training_memory", "byte"),
+            Output("inference_memory", "byte"),
+            Output("training_memory_ratio"),
+            Output("steps_per_epoch", requires=("dataset",), if_missing="none"),
+        ),
+    )

@@ -85,115 +85,135 @@ def evaluate(
         result.movement_to_arithmetic_energy [1] = dram_energy_per_byte/(batched.result.intensity*flop_energy)
         result.movement_to_arithmetic_energy_batch1 [1] = dram_energy_per_byte/(flop_energy*single.result.intensity)
     """
-    _t7 = dram_energy_per_byte/flop_energy
+    _t7 = dram_energy_per_byte / flop_energy
     batched__batch_size = network_batch_size
-    _t2 = 2*batched__batch_size
+    _t2 = 2 * batched__batch_size
     batched__bytes_per_value = network_bytes_per_value
     batched__dataset_training_examples = network_dataset_training_examples
     batched__result__layers = len(network_layer_widths) - 1
-    _t0 = sum(network_layer_widths[layer - 1]*network_layer_widths[layer] for layer in range(1, batched__result__layers + 1))
-    _t1 = sum(network_layer_widths[1:batched__result__layers + 1])
-    _t3 = network_layer_widths[0] + network_layer_widths[batched__result__layers] + 2*sum(network_layer_widths[1:batched__result__layers])
+    _t0 = sum(
+        network_layer_widths[layer - 1] * network_layer_widths[layer] for layer in range(1, batched__result__layers + 1)
+    )
+    _t1 = sum(network_layer_widths[1 : batched__result__layers + 1])
+    _t3 = (
+        network_layer_widths[0]
+        + network_layer_widths[batched__result__layers]
+        + 2 * sum(network_layer_widths[1:batched__result__layers])
+    )
     batched__result__weights = _t0
     batched__result__biases = _t1
     batched__result__parameters = batched__result__biases + batched__result__weights
-    batched__result__matmul_flops = _t0*_t2
-    batched__result__elementwise_flops = _t1*_t2
+    batched__result__matmul_flops = _t0 * _t2
+    batched__result__elementwise_flops = _t1 * _t2
     batched__result__forward_flops = batched__result__elementwise_flops + batched__result__matmul_flops
-    batched__result__parameter_bytes = batched__bytes_per_value*batched__result__parameters
-    batched__result__traffic_values = _t3*batched__batch_size
-    batched__result__traffic_bytes = batched__bytes_per_value*batched__result__traffic_values + batched__result__parameter_bytes
-    batched__result__intensity = batched__result__forward_flops/batched__result__traffic_bytes
+    batched__result__parameter_bytes = batched__bytes_per_value * batched__result__parameters
+    batched__result__traffic_values = _t3 * batched__batch_size
+    batched__result__traffic_bytes = (
+        batched__bytes_per_value * batched__result__traffic_values + batched__result__parameter_bytes
+    )
+    batched__result__intensity = batched__result__forward_flops / batched__result__traffic_bytes
     batched__result__weight_gradient_flops = batched__result__matmul_flops
-    batched__result__input_gradient_flops = _t2*sum(network_layer_widths[layer - 1]*network_layer_widths[layer] for layer in range(2, batched__result__layers + 1))
-    batched__result__training_step_flops = batched__result__input_gradient_flops + batched__result__matmul_flops + batched__result__weight_gradient_flops
+    batched__result__input_gradient_flops = _t2 * sum(
+        network_layer_widths[layer - 1] * network_layer_widths[layer] for layer in range(2, batched__result__layers + 1)
+    )
+    batched__result__training_step_flops = (
+        batched__result__input_gradient_flops + batched__result__matmul_flops + batched__result__weight_gradient_flops
+    )
     batched__result__steps_per_epoch = floor_div(batched__dataset_training_examples, batched__batch_size)
     single__batch_size = 1
-    _t4 = 2*single__batch_size
-    single__result__matmul_flops = _t0*_t4
-    single__result__elementwise_flops = _t1*_t4
+    _t4 = 2 * single__batch_size
+    single__result__matmul_flops = _t0 * _t4
+    single__result__elementwise_flops = _t1 * _t4
     single__result__forward_flops = single__result__elementwise_flops + single__result__matmul_flops
-    single__result__traffic_values = _t3*single__batch_size
-    single__result__traffic_bytes = batched__bytes_per_value*single__result__traffic_values + batched__result__parameter_bytes
-    single__result__intensity = single__result__forward_flops/single__result__traffic_bytes
+    single__result__traffic_values = _t3 * single__batch_size
+    single__result__traffic_bytes = (
+        batched__bytes_per_value * single__result__traffic_values + batched__result__parameter_bytes
+    )
+    single__result__intensity = single__result__forward_flops / single__result__traffic_bytes
     result__steps = batched__result__steps_per_epoch
     result__step_flops = batched__result__training_step_flops
-    _t5 = 1000*result__step_flops*result__steps
-    result__ops_per_step = 4*batched__result__layers
-    _t6 = result__ops_per_step*result__steps/1000
+    _t5 = 1000 * result__step_flops * result__steps
+    result__ops_per_step = 4 * batched__result__layers
+    _t6 = result__ops_per_step * result__steps / 1000
     result__peak_host = host_peak
     result__peak_accelerator = accelerator_peak
     result__bandwidth_host = host_bandwidth
     result__bandwidth_accelerator = accelerator_bandwidth
-    result__ridge_host = result__peak_host/result__bandwidth_host
-    result__ridge_accelerator = result__peak_accelerator/result__bandwidth_accelerator
-    result__rate_batch1_host = minimum(result__peak_host, result__bandwidth_host*single__result__intensity)
-    result__rate_batch1_accelerator = minimum(result__peak_accelerator, result__bandwidth_accelerator*single__result__intensity)
-    result__rate_host = minimum(result__peak_host, result__bandwidth_host*batched__result__intensity)
-    result__rate_accelerator = minimum(result__peak_accelerator, result__bandwidth_accelerator*batched__result__intensity)
-    result__batching_speedup_host = result__rate_host/result__rate_batch1_host
-    result__batching_speedup_accelerator = result__rate_accelerator/result__rate_batch1_accelerator
-    result__work_time_host = _t5/result__rate_host
-    result__work_time_accelerator = _t5/result__rate_accelerator
+    result__ridge_host = result__peak_host / result__bandwidth_host
+    result__ridge_accelerator = result__peak_accelerator / result__bandwidth_accelerator
+    result__rate_batch1_host = minimum(result__peak_host, result__bandwidth_host * single__result__intensity)
+    result__rate_batch1_accelerator = minimum(
+        result__peak_accelerator, result__bandwidth_accelerator * single__result__intensity
+    )
+    result__rate_host = minimum(result__peak_host, result__bandwidth_host * batched__result__intensity)
+    result__rate_accelerator = minimum(
+        result__peak_accelerator, result__bandwidth_accelerator * batched__result__intensity
+    )
+    result__batching_speedup_host = result__rate_host / result__rate_batch1_host
+    result__batching_speedup_accelerator = result__rate_accelerator / result__rate_batch1_accelerator
+    result__work_time_host = _t5 / result__rate_host  # 1e3: s -> ms
+    result__work_time_accelerator = _t5 / result__rate_accelerator  # 1e3: s -> ms
     result__per_op_cost_host = dispatch
     result__per_op_cost_accelerator = dispatch + launch
-    result__overhead_time_host = _t6*result__per_op_cost_host
-    result__overhead_time_accelerator = _t6*result__per_op_cost_accelerator
+    result__overhead_time_host = _t6 * result__per_op_cost_host  # 1e-6: µs -> s (per_op_cost[host]); 1e3: s -> ms
+    result__overhead_time_accelerator = (
+        _t6 * result__per_op_cost_accelerator
+    )  # 1e-6: µs -> s (per_op_cost[accelerator]); 1e3: s -> ms
     result__total_time_host = result__overhead_time_host + result__work_time_host
     result__total_time_accelerator = result__overhead_time_accelerator + result__work_time_accelerator
-    result__work_speedup = result__work_time_host/result__work_time_accelerator
-    result__overhead_share_accelerator = result__overhead_time_accelerator/result__total_time_accelerator
-    result__movement_to_arithmetic_energy = _t7/batched__result__intensity
-    result__movement_to_arithmetic_energy_batch1 = _t7/single__result__intensity
+    result__work_speedup = result__work_time_host / result__work_time_accelerator
+    result__overhead_share_accelerator = result__overhead_time_accelerator / result__total_time_accelerator
+    result__movement_to_arithmetic_energy = _t7 / batched__result__intensity
+    result__movement_to_arithmetic_energy_batch1 = _t7 / single__result__intensity
     return {
-        'result': {
-            'steps': result__steps,
-            'step_flops': result__step_flops,
-            'ops_per_step': result__ops_per_step,
-            'peak': {
-                'host': result__peak_host,
-                'accelerator': result__peak_accelerator,
+        "result": {
+            "steps": result__steps,
+            "step_flops": result__step_flops,
+            "ops_per_step": result__ops_per_step,
+            "peak": {
+                "host": result__peak_host,
+                "accelerator": result__peak_accelerator,
             },
-            'bandwidth': {
-                'host': result__bandwidth_host,
-                'accelerator': result__bandwidth_accelerator,
+            "bandwidth": {
+                "host": result__bandwidth_host,
+                "accelerator": result__bandwidth_accelerator,
             },
-            'ridge': {
-                'host': result__ridge_host,
-                'accelerator': result__ridge_accelerator,
+            "ridge": {
+                "host": result__ridge_host,
+                "accelerator": result__ridge_accelerator,
             },
-            'rate_batch1': {
-                'host': result__rate_batch1_host,
-                'accelerator': result__rate_batch1_accelerator,
+            "rate_batch1": {
+                "host": result__rate_batch1_host,
+                "accelerator": result__rate_batch1_accelerator,
             },
-            'rate': {
-                'host': result__rate_host,
-                'accelerator': result__rate_accelerator,
+            "rate": {
+                "host": result__rate_host,
+                "accelerator": result__rate_accelerator,
             },
-            'batching_speedup': {
-                'host': result__batching_speedup_host,
-                'accelerator': result__batching_speedup_accelerator,
+            "batching_speedup": {
+                "host": result__batching_speedup_host,
+                "accelerator": result__batching_speedup_accelerator,
             },
-            'work_time': {
-                'host': result__work_time_host,
-                'accelerator': result__work_time_accelerator,
+            "work_time": {
+                "host": result__work_time_host,
+                "accelerator": result__work_time_accelerator,
             },
-            'per_op_cost': {
-                'host': result__per_op_cost_host,
-                'accelerator': result__per_op_cost_accelerator,
+            "per_op_cost": {
+                "host": result__per_op_cost_host,
+                "accelerator": result__per_op_cost_accelerator,
             },
-            'overhead_time': {
-                'host': result__overhead_time_host,
-                'accelerator': result__overhead_time_accelerator,
+            "overhead_time": {
+                "host": result__overhead_time_host,
+                "accelerator": result__overhead_time_accelerator,
             },
-            'total_time': {
-                'host': result__total_time_host,
-                'accelerator': result__total_time_accelerator,
+            "total_time": {
+                "host": result__total_time_host,
+                "accelerator": result__total_time_accelerator,
             },
-            'work_speedup': result__work_speedup,
-            'overhead_share_accelerator': result__overhead_share_accelerator,
-            'movement_to_arithmetic_energy': result__movement_to_arithmetic_energy,
-            'movement_to_arithmetic_energy_batch1': result__movement_to_arithmetic_energy_batch1,
+            "work_speedup": result__work_speedup,
+            "overhead_share_accelerator": result__overhead_share_accelerator,
+            "movement_to_arithmetic_energy": result__movement_to_arithmetic_energy,
+            "movement_to_arithmetic_energy_batch1": result__movement_to_arithmetic_energy_batch1,
         },
     }
 
@@ -223,220 +243,486 @@ def gradient(
     active branch.
     """
     batched__batch_size = network_batch_size
-    _t2 = 2*batched__batch_size
+    _t2 = 2 * batched__batch_size
     batched__bytes_per_value = network_bytes_per_value
     batched__dataset_training_examples = network_dataset_training_examples
     batched__result__layers = len(network_layer_widths) - 1
-    _t0 = sum(network_layer_widths[layer - 1]*network_layer_widths[layer] for layer in range(1, batched__result__layers + 1))
-    _t1 = sum(network_layer_widths[1:batched__result__layers + 1])
-    _t3 = network_layer_widths[0] + network_layer_widths[batched__result__layers] + 2*sum(network_layer_widths[1:batched__result__layers])
+    _t0 = sum(
+        network_layer_widths[layer - 1] * network_layer_widths[layer] for layer in range(1, batched__result__layers + 1)
+    )
+    _t1 = sum(network_layer_widths[1 : batched__result__layers + 1])
+    _t3 = (
+        network_layer_widths[0]
+        + network_layer_widths[batched__result__layers]
+        + 2 * sum(network_layer_widths[1:batched__result__layers])
+    )
     batched__result__weights = _t0
     batched__result__biases = _t1
     batched__result__parameters = batched__result__biases + batched__result__weights
-    batched__result__matmul_flops = _t0*_t2
-    batched__result__elementwise_flops = _t1*_t2
+    batched__result__matmul_flops = _t0 * _t2
+    batched__result__elementwise_flops = _t1 * _t2
     batched__result__forward_flops = batched__result__elementwise_flops + batched__result__matmul_flops
-    batched__result__parameter_bytes = batched__bytes_per_value*batched__result__parameters
-    batched__result__traffic_values = _t3*batched__batch_size
-    batched__result__traffic_bytes = batched__bytes_per_value*batched__result__traffic_values + batched__result__parameter_bytes
-    batched__result__intensity = batched__result__forward_flops/batched__result__traffic_bytes
+    batched__result__parameter_bytes = batched__bytes_per_value * batched__result__parameters
+    batched__result__traffic_values = _t3 * batched__batch_size
+    batched__result__traffic_bytes = (
+        batched__bytes_per_value * batched__result__traffic_values + batched__result__parameter_bytes
+    )
+    batched__result__intensity = batched__result__forward_flops / batched__result__traffic_bytes
     batched__result__weight_gradient_flops = batched__result__matmul_flops
-    batched__result__input_gradient_flops = _t2*sum(network_layer_widths[layer - 1]*network_layer_widths[layer] for layer in range(2, batched__result__layers + 1))
-    batched__result__training_step_flops = batched__result__input_gradient_flops + batched__result__matmul_flops + batched__result__weight_gradient_flops
+    batched__result__input_gradient_flops = _t2 * sum(
+        network_layer_widths[layer - 1] * network_layer_widths[layer] for layer in range(2, batched__result__layers + 1)
+    )
+    batched__result__training_step_flops = (
+        batched__result__input_gradient_flops + batched__result__matmul_flops + batched__result__weight_gradient_flops
+    )
     batched__result__steps_per_epoch = floor_div(batched__dataset_training_examples, batched__batch_size)
     single__batch_size = 1
-    _t4 = 2*single__batch_size
-    single__result__matmul_flops = _t0*_t4
-    single__result__elementwise_flops = _t1*_t4
+    _t4 = 2 * single__batch_size
+    single__result__matmul_flops = _t0 * _t4
+    single__result__elementwise_flops = _t1 * _t4
     single__result__forward_flops = single__result__elementwise_flops + single__result__matmul_flops
-    single__result__traffic_values = _t3*single__batch_size
-    single__result__traffic_bytes = batched__bytes_per_value*single__result__traffic_values + batched__result__parameter_bytes
-    single__result__intensity = single__result__forward_flops/single__result__traffic_bytes
+    single__result__traffic_values = _t3 * single__batch_size
+    single__result__traffic_bytes = (
+        batched__bytes_per_value * single__result__traffic_values + batched__result__parameter_bytes
+    )
+    single__result__intensity = single__result__forward_flops / single__result__traffic_bytes
     result__steps = batched__result__steps_per_epoch
     result__step_flops = batched__result__training_step_flops
-    _t5 = 1000*result__step_flops*result__steps
-    result__ops_per_step = 4*batched__result__layers
-    _t6 = result__ops_per_step*result__steps/1000
+    _t5 = 1000 * result__step_flops * result__steps
+    result__ops_per_step = 4 * batched__result__layers
+    _t6 = result__ops_per_step * result__steps / 1000
     result__peak_host = host_peak
     result__peak_accelerator = accelerator_peak
     result__bandwidth_host = host_bandwidth
     result__bandwidth_accelerator = accelerator_bandwidth
-    result__rate_batch1_host = minimum(result__peak_host, result__bandwidth_host*single__result__intensity)
-    result__rate_batch1_accelerator = minimum(result__peak_accelerator, result__bandwidth_accelerator*single__result__intensity)
-    result__rate_host = minimum(result__peak_host, result__bandwidth_host*batched__result__intensity)
-    result__rate_accelerator = minimum(result__peak_accelerator, result__bandwidth_accelerator*batched__result__intensity)
-    result__work_time_host = _t5/result__rate_host
-    result__work_time_accelerator = _t5/result__rate_accelerator
+    result__rate_batch1_host = minimum(result__peak_host, result__bandwidth_host * single__result__intensity)
+    result__rate_batch1_accelerator = minimum(
+        result__peak_accelerator, result__bandwidth_accelerator * single__result__intensity
+    )
+    result__rate_host = minimum(result__peak_host, result__bandwidth_host * batched__result__intensity)
+    result__rate_accelerator = minimum(
+        result__peak_accelerator, result__bandwidth_accelerator * batched__result__intensity
+    )
+    result__work_time_host = _t5 / result__rate_host  # 1e3: s -> ms
+    result__work_time_accelerator = _t5 / result__rate_accelerator  # 1e3: s -> ms
     result__per_op_cost_host = dispatch
     result__per_op_cost_accelerator = dispatch + launch
-    result__overhead_time_accelerator = _t6*result__per_op_cost_accelerator
+    result__overhead_time_accelerator = (
+        _t6 * result__per_op_cost_accelerator
+    )  # 1e-6: µs -> s (per_op_cost[accelerator]); 1e3: s -> ms
     result__total_time_accelerator = result__overhead_time_accelerator + result__work_time_accelerator
-    _g1 = batched__result__forward_flops/batched__result__traffic_bytes**2
+    _g1 = batched__result__forward_flops / batched__result__traffic_bytes**2
     _g2 = -result__peak_host
-    _g3 = _g2 + result__bandwidth_host*single__result__intensity
+    _g3 = _g2 + result__bandwidth_host * single__result__intensity
     _g4 = step(-_g3)
     _g5 = -result__peak_accelerator
-    _g6 = _g5 + result__bandwidth_accelerator*single__result__intensity
+    _g6 = _g5 + result__bandwidth_accelerator * single__result__intensity
     _g7 = step(-_g6)
-    _g8 = _g2 + result__bandwidth_host*batched__result__intensity
+    _g8 = _g2 + result__bandwidth_host * batched__result__intensity
     _g9 = step(-_g8)
-    _g10 = _g9*result__bandwidth_host
-    _g11 = _g5 + result__bandwidth_accelerator*batched__result__intensity
+    _g10 = _g9 * result__bandwidth_host
+    _g11 = _g5 + result__bandwidth_accelerator * batched__result__intensity
     _g12 = step(-_g11)
-    _g13 = _g12*result__bandwidth_accelerator
-    _g14 = result__rate_host/result__rate_batch1_host**2
-    _g15 = result__rate_accelerator/result__rate_batch1_accelerator**2
-    _g16 = 1000/result__rate_host
-    _g18 = _g16*result__step_flops
-    _g19 = 1000*result__step_flops*result__steps
-    _g20 = _g19/result__rate_host**2
-    _g21 = 1000/result__rate_accelerator
-    _g22 = _g21*result__step_flops
-    _g23 = _g19/result__rate_accelerator**2
-    _g24 = result__ops_per_step/1000
-    _g25 = _g24*result__per_op_cost_host
-    _g26 = _g24*result__steps
-    _g27 = _g24*result__per_op_cost_accelerator
-    _g28 = result__work_time_host/result__work_time_accelerator**2
-    _g29 = result__overhead_time_accelerator/result__total_time_accelerator**2
-    _g30 = dram_energy_per_byte/flop_energy
-    _g31 = _g30/batched__result__intensity**2
-    _g32 = dram_energy_per_byte/flop_energy**2
+    _g13 = _g12 * result__bandwidth_accelerator
+    _g14 = result__rate_host / result__rate_batch1_host**2
+    _g15 = result__rate_accelerator / result__rate_batch1_accelerator**2
+    _g16 = 1000 / result__rate_host
+    _g18 = _g16 * result__step_flops
+    _g19 = 1000 * result__step_flops * result__steps
+    _g20 = _g19 / result__rate_host**2
+    _g21 = 1000 / result__rate_accelerator
+    _g22 = _g21 * result__step_flops
+    _g23 = _g19 / result__rate_accelerator**2
+    _g24 = result__ops_per_step / 1000
+    _g25 = _g24 * result__per_op_cost_host
+    _g26 = _g24 * result__steps
+    _g27 = _g24 * result__per_op_cost_accelerator
+    _g28 = result__work_time_host / result__work_time_accelerator**2
+    _g29 = result__overhead_time_accelerator / result__total_time_accelerator**2
+    _g30 = dram_energy_per_byte / flop_energy
+    _g31 = _g30 / batched__result__intensity**2
+    _g32 = dram_energy_per_byte / flop_energy**2
     d__batched__batch_size__network_batch_size = 1
-    _g0 = 2*d__batched__batch_size__network_batch_size
+    _g0 = 2 * d__batched__batch_size__network_batch_size
     d__batched__bytes_per_value__network_bytes_per_value = 1
     d__batched__dataset_training_examples__network_dataset_training_examples = 1
-    d__batched__result__matmul_flops__network_batch_size = _g0*sum(network_layer_widths[layer - 1]*network_layer_widths[layer] for layer in range(1, batched__result__layers + 1))
-    d__batched__result__elementwise_flops__network_batch_size = _g0*sum(network_layer_widths[1:batched__result__layers + 1])
-    d__batched__result__forward_flops__network_batch_size = d__batched__result__elementwise_flops__network_batch_size + d__batched__result__matmul_flops__network_batch_size
-    d__batched__result__parameter_bytes__network_bytes_per_value = d__batched__bytes_per_value__network_bytes_per_value*batched__result__parameters
-    d__batched__result__traffic_values__network_batch_size = d__batched__batch_size__network_batch_size*(network_layer_widths[0] + network_layer_widths[batched__result__layers] + 2*sum(network_layer_widths[1:batched__result__layers]))
-    d__batched__result__traffic_bytes__network_batch_size = d__batched__result__traffic_values__network_batch_size*batched__bytes_per_value
-    d__batched__result__traffic_bytes__network_bytes_per_value = d__batched__bytes_per_value__network_bytes_per_value*batched__result__traffic_values + d__batched__result__parameter_bytes__network_bytes_per_value
-    d__batched__result__intensity__network_batch_size = -_g1*d__batched__result__traffic_bytes__network_batch_size + d__batched__result__forward_flops__network_batch_size/batched__result__traffic_bytes
-    d__batched__result__intensity__network_bytes_per_value = -_g1*d__batched__result__traffic_bytes__network_bytes_per_value
+    d__batched__result__matmul_flops__network_batch_size = _g0 * sum(
+        network_layer_widths[layer - 1] * network_layer_widths[layer] for layer in range(1, batched__result__layers + 1)
+    )
+    d__batched__result__elementwise_flops__network_batch_size = _g0 * sum(
+        network_layer_widths[1 : batched__result__layers + 1]
+    )
+    d__batched__result__forward_flops__network_batch_size = (
+        d__batched__result__elementwise_flops__network_batch_size + d__batched__result__matmul_flops__network_batch_size
+    )
+    d__batched__result__parameter_bytes__network_bytes_per_value = (
+        d__batched__bytes_per_value__network_bytes_per_value * batched__result__parameters
+    )
+    d__batched__result__traffic_values__network_batch_size = d__batched__batch_size__network_batch_size * (
+        network_layer_widths[0]
+        + network_layer_widths[batched__result__layers]
+        + 2 * sum(network_layer_widths[1:batched__result__layers])
+    )
+    d__batched__result__traffic_bytes__network_batch_size = (
+        d__batched__result__traffic_values__network_batch_size * batched__bytes_per_value
+    )
+    d__batched__result__traffic_bytes__network_bytes_per_value = (
+        d__batched__bytes_per_value__network_bytes_per_value * batched__result__traffic_values
+        + d__batched__result__parameter_bytes__network_bytes_per_value
+    )
+    d__batched__result__intensity__network_batch_size = (
+        -_g1 * d__batched__result__traffic_bytes__network_batch_size
+        + d__batched__result__forward_flops__network_batch_size / batched__result__traffic_bytes
+    )
+    d__batched__result__intensity__network_bytes_per_value = (
+        -_g1 * d__batched__result__traffic_bytes__network_bytes_per_value
+    )
     d__batched__result__weight_gradient_flops__network_batch_size = d__batched__result__matmul_flops__network_batch_size
-    d__batched__result__input_gradient_flops__network_batch_size = _g0*sum(network_layer_widths[layer - 1]*network_layer_widths[layer] for layer in range(2, batched__result__layers + 1))
-    d__batched__result__training_step_flops__network_batch_size = d__batched__result__input_gradient_flops__network_batch_size + d__batched__result__matmul_flops__network_batch_size + d__batched__result__weight_gradient_flops__network_batch_size
-    d__batched__result__steps_per_epoch__network_batch_size = -d__batched__batch_size__network_batch_size*batched__dataset_training_examples/batched__batch_size**2
-    d__batched__result__steps_per_epoch__network_dataset_training_examples = d__batched__dataset_training_examples__network_dataset_training_examples/batched__batch_size
-    d__single__result__traffic_bytes__network_bytes_per_value = d__batched__bytes_per_value__network_bytes_per_value*single__result__traffic_values + d__batched__result__parameter_bytes__network_bytes_per_value
-    d__single__result__intensity__network_bytes_per_value = -d__single__result__traffic_bytes__network_bytes_per_value*single__result__forward_flops/single__result__traffic_bytes**2
+    d__batched__result__input_gradient_flops__network_batch_size = _g0 * sum(
+        network_layer_widths[layer - 1] * network_layer_widths[layer] for layer in range(2, batched__result__layers + 1)
+    )
+    d__batched__result__training_step_flops__network_batch_size = (
+        d__batched__result__input_gradient_flops__network_batch_size
+        + d__batched__result__matmul_flops__network_batch_size
+        + d__batched__result__weight_gradient_flops__network_batch_size
+    )
+    d__batched__result__steps_per_epoch__network_batch_size = (
+        -d__batched__batch_size__network_batch_size * batched__dataset_training_examples / batched__batch_size**2
+    )
+    d__batched__result__steps_per_epoch__network_dataset_training_examples = (
+        d__batched__dataset_training_examples__network_dataset_training_examples / batched__batch_size
+    )
+    d__single__result__traffic_bytes__network_bytes_per_value = (
+        d__batched__bytes_per_value__network_bytes_per_value * single__result__traffic_values
+        + d__batched__result__parameter_bytes__network_bytes_per_value
+    )
+    d__single__result__intensity__network_bytes_per_value = (
+        -d__single__result__traffic_bytes__network_bytes_per_value
+        * single__result__forward_flops
+        / single__result__traffic_bytes**2
+    )
     d__result__steps__network_batch_size = d__batched__result__steps_per_epoch__network_batch_size
-    d__result__steps__network_dataset_training_examples = d__batched__result__steps_per_epoch__network_dataset_training_examples
+    d__result__steps__network_dataset_training_examples = (
+        d__batched__result__steps_per_epoch__network_dataset_training_examples
+    )
     d__result__step_flops__network_batch_size = d__batched__result__training_step_flops__network_batch_size
-    _g17 = d__result__step_flops__network_batch_size*result__steps
+    _g17 = d__result__step_flops__network_batch_size * result__steps
     d__result__peak_host__host_peak = 1
     d__result__peak_accelerator__accelerator_peak = 1
     d__result__bandwidth_host__host_bandwidth = 1
     d__result__bandwidth_accelerator__accelerator_bandwidth = 1
-    d__result__ridge_host__host_peak = d__result__peak_host__host_peak/result__bandwidth_host
-    d__result__ridge_host__host_bandwidth = -d__result__bandwidth_host__host_bandwidth*result__peak_host/result__bandwidth_host**2
-    d__result__ridge_accelerator__accelerator_peak = d__result__peak_accelerator__accelerator_peak/result__bandwidth_accelerator
-    d__result__ridge_accelerator__accelerator_bandwidth = -d__result__bandwidth_accelerator__accelerator_bandwidth*result__peak_accelerator/result__bandwidth_accelerator**2
-    d__result__rate_batch1_host__network_bytes_per_value = _g4*d__single__result__intensity__network_bytes_per_value*result__bandwidth_host
-    d__result__rate_batch1_host__host_peak = d__result__peak_host__host_peak*step(_g3)
-    d__result__rate_batch1_host__host_bandwidth = _g4*d__result__bandwidth_host__host_bandwidth*single__result__intensity
-    d__result__rate_batch1_accelerator__network_bytes_per_value = _g7*d__single__result__intensity__network_bytes_per_value*result__bandwidth_accelerator
-    d__result__rate_batch1_accelerator__accelerator_peak = d__result__peak_accelerator__accelerator_peak*step(_g6)
-    d__result__rate_batch1_accelerator__accelerator_bandwidth = _g7*d__result__bandwidth_accelerator__accelerator_bandwidth*single__result__intensity
-    d__result__rate_host__network_batch_size = _g10*d__batched__result__intensity__network_batch_size
-    d__result__rate_host__network_bytes_per_value = _g10*d__batched__result__intensity__network_bytes_per_value
-    d__result__rate_host__host_peak = d__result__peak_host__host_peak*step(_g8)
-    d__result__rate_host__host_bandwidth = _g9*d__result__bandwidth_host__host_bandwidth*batched__result__intensity
-    d__result__rate_accelerator__network_batch_size = _g13*d__batched__result__intensity__network_batch_size
-    d__result__rate_accelerator__network_bytes_per_value = _g13*d__batched__result__intensity__network_bytes_per_value
-    d__result__rate_accelerator__accelerator_peak = d__result__peak_accelerator__accelerator_peak*step(_g11)
-    d__result__rate_accelerator__accelerator_bandwidth = _g12*d__result__bandwidth_accelerator__accelerator_bandwidth*batched__result__intensity
-    d__result__batching_speedup_host__network_batch_size = d__result__rate_host__network_batch_size/result__rate_batch1_host
-    d__result__batching_speedup_host__network_bytes_per_value = -_g14*d__result__rate_batch1_host__network_bytes_per_value + d__result__rate_host__network_bytes_per_value/result__rate_batch1_host
-    d__result__batching_speedup_host__host_peak = -_g14*d__result__rate_batch1_host__host_peak + d__result__rate_host__host_peak/result__rate_batch1_host
-    d__result__batching_speedup_host__host_bandwidth = -_g14*d__result__rate_batch1_host__host_bandwidth + d__result__rate_host__host_bandwidth/result__rate_batch1_host
-    d__result__batching_speedup_accelerator__network_batch_size = d__result__rate_accelerator__network_batch_size/result__rate_batch1_accelerator
-    d__result__batching_speedup_accelerator__network_bytes_per_value = -_g15*d__result__rate_batch1_accelerator__network_bytes_per_value + d__result__rate_accelerator__network_bytes_per_value/result__rate_batch1_accelerator
-    d__result__batching_speedup_accelerator__accelerator_peak = -_g15*d__result__rate_batch1_accelerator__accelerator_peak + d__result__rate_accelerator__accelerator_peak/result__rate_batch1_accelerator
-    d__result__batching_speedup_accelerator__accelerator_bandwidth = -_g15*d__result__rate_batch1_accelerator__accelerator_bandwidth + d__result__rate_accelerator__accelerator_bandwidth/result__rate_batch1_accelerator
-    d__result__work_time_host__network_batch_size = _g16*_g17 + _g18*d__result__steps__network_batch_size - _g20*d__result__rate_host__network_batch_size
-    d__result__work_time_host__network_bytes_per_value = -_g20*d__result__rate_host__network_bytes_per_value
-    d__result__work_time_host__network_dataset_training_examples = _g18*d__result__steps__network_dataset_training_examples
-    d__result__work_time_host__host_peak = -_g20*d__result__rate_host__host_peak
-    d__result__work_time_host__host_bandwidth = -_g20*d__result__rate_host__host_bandwidth
-    d__result__work_time_accelerator__network_batch_size = _g17*_g21 + _g22*d__result__steps__network_batch_size - _g23*d__result__rate_accelerator__network_batch_size
-    d__result__work_time_accelerator__network_bytes_per_value = -_g23*d__result__rate_accelerator__network_bytes_per_value
-    d__result__work_time_accelerator__network_dataset_training_examples = _g22*d__result__steps__network_dataset_training_examples
-    d__result__work_time_accelerator__accelerator_peak = -_g23*d__result__rate_accelerator__accelerator_peak
-    d__result__work_time_accelerator__accelerator_bandwidth = -_g23*d__result__rate_accelerator__accelerator_bandwidth
+    d__result__ridge_host__host_peak = d__result__peak_host__host_peak / result__bandwidth_host
+    d__result__ridge_host__host_bandwidth = (
+        -d__result__bandwidth_host__host_bandwidth * result__peak_host / result__bandwidth_host**2
+    )
+    d__result__ridge_accelerator__accelerator_peak = (
+        d__result__peak_accelerator__accelerator_peak / result__bandwidth_accelerator
+    )
+    d__result__ridge_accelerator__accelerator_bandwidth = (
+        -d__result__bandwidth_accelerator__accelerator_bandwidth
+        * result__peak_accelerator
+        / result__bandwidth_accelerator**2
+    )
+    d__result__rate_batch1_host__network_bytes_per_value = (
+        _g4 * d__single__result__intensity__network_bytes_per_value * result__bandwidth_host
+    )
+    d__result__rate_batch1_host__host_peak = d__result__peak_host__host_peak * step(_g3)
+    d__result__rate_batch1_host__host_bandwidth = (
+        _g4 * d__result__bandwidth_host__host_bandwidth * single__result__intensity
+    )
+    d__result__rate_batch1_accelerator__network_bytes_per_value = (
+        _g7 * d__single__result__intensity__network_bytes_per_value * result__bandwidth_accelerator
+    )
+    d__result__rate_batch1_accelerator__accelerator_peak = d__result__peak_accelerator__accelerator_peak * step(_g6)
+    d__result__rate_batch1_accelerator__accelerator_bandwidth = (
+        _g7 * d__result__bandwidth_accelerator__accelerator_bandwidth * single__result__intensity
+    )
+    d__result__rate_host__network_batch_size = _g10 * d__batched__result__intensity__network_batch_size
+    d__result__rate_host__network_bytes_per_value = _g10 * d__batched__result__intensity__network_bytes_per_value
+    d__result__rate_host__host_peak = d__result__peak_host__host_peak * step(_g8)
+    d__result__rate_host__host_bandwidth = _g9 * d__result__bandwidth_host__host_bandwidth * batched__result__intensity
+    d__result__rate_accelerator__network_batch_size = _g13 * d__batched__result__intensity__network_batch_size
+    d__result__rate_accelerator__network_bytes_per_value = _g13 * d__batched__result__intensity__network_bytes_per_value
+    d__result__rate_accelerator__accelerator_peak = d__result__peak_accelerator__accelerator_peak * step(_g11)
+    d__result__rate_accelerator__accelerator_bandwidth = (
+        _g12 * d__result__bandwidth_accelerator__accelerator_bandwidth * batched__result__intensity
+    )
+    d__result__batching_speedup_host__network_batch_size = (
+        d__result__rate_host__network_batch_size / result__rate_batch1_host
+    )
+    d__result__batching_speedup_host__network_bytes_per_value = (
+        -_g14 * d__result__rate_batch1_host__network_bytes_per_value
+        + d__result__rate_host__network_bytes_per_value / result__rate_batch1_host
+    )
+    d__result__batching_speedup_host__host_peak = (
+        -_g14 * d__result__rate_batch1_host__host_peak + d__result__rate_host__host_peak / result__rate_batch1_host
+    )
+    d__result__batching_speedup_host__host_bandwidth = (
+        -_g14 * d__result__rate_batch1_host__host_bandwidth
+        + d__result__rate_host__host_bandwidth / result__rate_batch1_host
+    )
+    d__result__batching_speedup_accelerator__network_batch_size = (
+        d__result__rate_accelerator__network_batch_size / result__rate_batch1_accelerator
+    )
+    d__result__batching_speedup_accelerator__network_bytes_per_value = (
+        -_g15 * d__result__rate_batch1_accelerator__network_bytes_per_value
+        + d__result__rate_accelerator__network_bytes_per_value / result__rate_batch1_accelerator
+    )
+    d__result__batching_speedup_accelerator__accelerator_peak = (
+        -_g15 * d__result__rate_batch1_accelerator__accelerator_peak
+        + d__result__rate_accelerator__accelerator_peak / result__rate_batch1_accelerator
+    )
+    d__result__batching_speedup_accelerator__accelerator_bandwidth = (
+        -_g15 * d__result__rate_batch1_accelerator__accelerator_bandwidth
+        + d__result__rate_accelerator__accelerator_bandwidth / result__rate_batch1_accelerator
+    )
+    d__result__work_time_host__network_batch_size = (
+        _g16 * _g17 + _g18 * d__result__steps__network_batch_size - _g20 * d__result__rate_host__network_batch_size
+    )
+    d__result__work_time_host__network_bytes_per_value = -_g20 * d__result__rate_host__network_bytes_per_value
+    d__result__work_time_host__network_dataset_training_examples = (
+        _g18 * d__result__steps__network_dataset_training_examples
+    )
+    d__result__work_time_host__host_peak = -_g20 * d__result__rate_host__host_peak
+    d__result__work_time_host__host_bandwidth = -_g20 * d__result__rate_host__host_bandwidth
+    d__result__work_time_accelerator__network_batch_size = (
+        _g17 * _g21
+        + _g22 * d__result__steps__network_batch_size
+        - _g23 * d__result__rate_accelerator__network_batch_size
+    )
+    d__result__work_time_accelerator__network_bytes_per_value = (
+        -_g23 * d__result__rate_accelerator__network_bytes_per_value
+    )
+    d__result__work_time_accelerator__network_dataset_training_examples = (
+        _g22 * d__result__steps__network_dataset_training_examples
+    )
+    d__result__work_time_accelerator__accelerator_peak = -_g23 * d__result__rate_accelerator__accelerator_peak
+    d__result__work_time_accelerator__accelerator_bandwidth = -_g23 * d__result__rate_accelerator__accelerator_bandwidth
     d__result__per_op_cost_host__dispatch = 1
     d__result__per_op_cost_accelerator__dispatch = 1
     d__result__per_op_cost_accelerator__launch = 1
-    d__result__overhead_time_host__network_batch_size = _g25*d__result__steps__network_batch_size
-    d__result__overhead_time_host__network_dataset_training_examples = _g25*d__result__steps__network_dataset_training_examples
-    d__result__overhead_time_host__dispatch = _g26*d__result__per_op_cost_host__dispatch
-    d__result__overhead_time_accelerator__network_batch_size = _g27*d__result__steps__network_batch_size
-    d__result__overhead_time_accelerator__network_dataset_training_examples = _g27*d__result__steps__network_dataset_training_examples
-    d__result__overhead_time_accelerator__dispatch = _g26*d__result__per_op_cost_accelerator__dispatch
-    d__result__overhead_time_accelerator__launch = _g26*d__result__per_op_cost_accelerator__launch
-    d__result__total_time_host__network_batch_size = d__result__overhead_time_host__network_batch_size + d__result__work_time_host__network_batch_size
+    d__result__overhead_time_host__network_batch_size = _g25 * d__result__steps__network_batch_size
+    d__result__overhead_time_host__network_dataset_training_examples = (
+        _g25 * d__result__steps__network_dataset_training_examples
+    )
+    d__result__overhead_time_host__dispatch = _g26 * d__result__per_op_cost_host__dispatch
+    d__result__overhead_time_accelerator__network_batch_size = _g27 * d__result__steps__network_batch_size
+    d__result__overhead_time_accelerator__network_dataset_training_examples = (
+        _g27 * d__result__steps__network_dataset_training_examples
+    )
+    d__result__overhead_time_accelerator__dispatch = _g26 * d__result__per_op_cost_accelerator__dispatch
+    d__result__overhead_time_accelerator__launch = _g26 * d__result__per_op_cost_accelerator__launch
+    d__result__total_time_host__network_batch_size = (
+        d__result__overhead_time_host__network_batch_size + d__result__work_time_host__network_batch_size
+    )
     d__result__total_time_host__network_bytes_per_value = d__result__work_time_host__network_bytes_per_value
-    d__result__total_time_host__network_dataset_training_examples = d__result__overhead_time_host__network_dataset_training_examples + d__result__work_time_host__network_dataset_training_examples
+    d__result__total_time_host__network_dataset_training_examples = (
+        d__result__overhead_time_host__network_dataset_training_examples
+        + d__result__work_time_host__network_dataset_training_examples
+    )
     d__result__total_time_host__host_peak = d__result__work_time_host__host_peak
     d__result__total_time_host__host_bandwidth = d__result__work_time_host__host_bandwidth
     d__result__total_time_host__dispatch = d__result__overhead_time_host__dispatch
-    d__result__total_time_accelerator__network_batch_size = d__result__overhead_time_accelerator__network_batch_size + d__result__work_time_accelerator__network_batch_size
-    d__result__total_time_accelerator__network_bytes_per_value = d__result__work_time_accelerator__network_bytes_per_value
-    d__result__total_time_accelerator__network_dataset_training_examples = d__result__overhead_time_accelerator__network_dataset_training_examples + d__result__work_time_accelerator__network_dataset_training_examples
+    d__result__total_time_accelerator__network_batch_size = (
+        d__result__overhead_time_accelerator__network_batch_size + d__result__work_time_accelerator__network_batch_size
+    )
+    d__result__total_time_accelerator__network_bytes_per_value = (
+        d__result__work_time_accelerator__network_bytes_per_value
+    )
+    d__result__total_time_accelerator__network_dataset_training_examples = (
+        d__result__overhead_time_accelerator__network_dataset_training_examples
+        + d__result__work_time_accelerator__network_dataset_training_examples
+    )
     d__result__total_time_accelerator__accelerator_peak = d__result__work_time_accelerator__accelerator_peak
     d__result__total_time_accelerator__accelerator_bandwidth = d__result__work_time_accelerator__accelerator_bandwidth
     d__result__total_time_accelerator__dispatch = d__result__overhead_time_accelerator__dispatch
     d__result__total_time_accelerator__launch = d__result__overhead_time_accelerator__launch
-    d__result__work_speedup__network_batch_size = -_g28*d__result__work_time_accelerator__network_batch_size + d__result__work_time_host__network_batch_size/result__work_time_accelerator
-    d__result__work_speedup__network_bytes_per_value = -_g28*d__result__work_time_accelerator__network_bytes_per_value + d__result__work_time_host__network_bytes_per_value/result__work_time_accelerator
-    d__result__work_speedup__network_dataset_training_examples = -_g28*d__result__work_time_accelerator__network_dataset_training_examples + d__result__work_time_host__network_dataset_training_examples/result__work_time_accelerator
-    d__result__work_speedup__host_peak = d__result__work_time_host__host_peak/result__work_time_accelerator
-    d__result__work_speedup__host_bandwidth = d__result__work_time_host__host_bandwidth/result__work_time_accelerator
-    d__result__work_speedup__accelerator_peak = -_g28*d__result__work_time_accelerator__accelerator_peak
-    d__result__work_speedup__accelerator_bandwidth = -_g28*d__result__work_time_accelerator__accelerator_bandwidth
-    d__result__overhead_share_accelerator__network_batch_size = -_g29*d__result__total_time_accelerator__network_batch_size + d__result__overhead_time_accelerator__network_batch_size/result__total_time_accelerator
-    d__result__overhead_share_accelerator__network_bytes_per_value = -_g29*d__result__total_time_accelerator__network_bytes_per_value
-    d__result__overhead_share_accelerator__network_dataset_training_examples = -_g29*d__result__total_time_accelerator__network_dataset_training_examples + d__result__overhead_time_accelerator__network_dataset_training_examples/result__total_time_accelerator
-    d__result__overhead_share_accelerator__accelerator_peak = -_g29*d__result__total_time_accelerator__accelerator_peak
-    d__result__overhead_share_accelerator__accelerator_bandwidth = -_g29*d__result__total_time_accelerator__accelerator_bandwidth
-    d__result__overhead_share_accelerator__dispatch = -_g29*d__result__total_time_accelerator__dispatch + d__result__overhead_time_accelerator__dispatch/result__total_time_accelerator
-    d__result__overhead_share_accelerator__launch = -_g29*d__result__total_time_accelerator__launch + d__result__overhead_time_accelerator__launch/result__total_time_accelerator
-    d__result__movement_to_arithmetic_energy__network_batch_size = -_g31*d__batched__result__intensity__network_batch_size
-    d__result__movement_to_arithmetic_energy__network_bytes_per_value = -_g31*d__batched__result__intensity__network_bytes_per_value
-    d__result__movement_to_arithmetic_energy__dram_energy_per_byte = 1/(batched__result__intensity*flop_energy)
-    d__result__movement_to_arithmetic_energy__flop_energy = -_g32/batched__result__intensity
-    d__result__movement_to_arithmetic_energy_batch1__network_bytes_per_value = -_g30*d__single__result__intensity__network_bytes_per_value/single__result__intensity**2
-    d__result__movement_to_arithmetic_energy_batch1__dram_energy_per_byte = 1/(flop_energy*single__result__intensity)
-    d__result__movement_to_arithmetic_energy_batch1__flop_energy = -_g32/single__result__intensity
+    d__result__work_speedup__network_batch_size = (
+        -_g28 * d__result__work_time_accelerator__network_batch_size
+        + d__result__work_time_host__network_batch_size / result__work_time_accelerator
+    )
+    d__result__work_speedup__network_bytes_per_value = (
+        -_g28 * d__result__work_time_accelerator__network_bytes_per_value
+        + d__result__work_time_host__network_bytes_per_value / result__work_time_accelerator
+    )
+    d__result__work_speedup__network_dataset_training_examples = (
+        -_g28 * d__result__work_time_accelerator__network_dataset_training_examples
+        + d__result__work_time_host__network_dataset_training_examples / result__work_time_accelerator
+    )
+    d__result__work_speedup__host_peak = d__result__work_time_host__host_peak / result__work_time_accelerator
+    d__result__work_speedup__host_bandwidth = d__result__work_time_host__host_bandwidth / result__work_time_accelerator
+    d__result__work_speedup__accelerator_peak = -_g28 * d__result__work_time_accelerator__accelerator_peak
+    d__result__work_speedup__accelerator_bandwidth = -_g28 * d__result__work_time_accelerator__accelerator_bandwidth
+    d__result__overhead_share_accelerator__network_batch_size = (
+        -_g29 * d__result__total_time_accelerator__network_batch_size
+        + d__result__overhead_time_accelerator__network_batch_size / result__total_time_accelerator
+    )
+    d__result__overhead_share_accelerator__network_bytes_per_value = (
+        -_g29 * d__result__total_time_accelerator__network_bytes_per_value
+    )
+    d__result__overhead_share_accelerator__network_dataset_training_examples = (
+        -_g29 * d__result__total_time_accelerator__network_dataset_training_examples
+        + d__result__overhead_time_accelerator__network_dataset_training_examples / result__total_time_accelerator
+    )
+    d__result__overhead_share_accelerator__accelerator_peak = (
+        -_g29 * d__result__total_time_accelerator__accelerator_peak
+    )
+    d__result__overhead_share_accelerator__accelerator_bandwidth = (
+        -_g29 * d__result__total_time_accelerator__accelerator_bandwidth
+    )
+    d__result__overhead_share_accelerator__dispatch = (
+        -_g29 * d__result__total_time_accelerator__dispatch
+        + d__result__overhead_time_accelerator__dispatch / result__total_time_accelerator
+    )
+    d__result__overhead_share_accelerator__launch = (
+        -_g29 * d__result__total_time_accelerator__launch
+        + d__result__overhead_time_accelerator__launch / result__total_time_accelerator
+    )
+    d__result__movement_to_arithmetic_energy__network_batch_size = (
+        -_g31 * d__batched__result__intensity__network_batch_size
+    )
+    d__result__movement_to_arithmetic_energy__network_bytes_per_value = (
+        -_g31 * d__batched__result__intensity__network_bytes_per_value
+    )
+    d__result__movement_to_arithmetic_energy__dram_energy_per_byte = 1 / (batched__result__intensity * flop_energy)
+    d__result__movement_to_arithmetic_energy__flop_energy = -_g32 / batched__result__intensity
+    d__result__movement_to_arithmetic_energy_batch1__network_bytes_per_value = (
+        -_g30 * d__single__result__intensity__network_bytes_per_value / single__result__intensity**2
+    )
+    d__result__movement_to_arithmetic_energy_batch1__dram_energy_per_byte = 1 / (
+        flop_energy * single__result__intensity
+    )
+    d__result__movement_to_arithmetic_energy_batch1__flop_energy = -_g32 / single__result__intensity
     return {
-        'result.steps': {'network_batch_size': d__result__steps__network_batch_size, 'network_dataset_training_examples': d__result__steps__network_dataset_training_examples},
-        'result.step_flops': {'network_batch_size': d__result__step_flops__network_batch_size},
-        'result.peak[host]': {'host_peak': d__result__peak_host__host_peak},
-        'result.peak[accelerator]': {'accelerator_peak': d__result__peak_accelerator__accelerator_peak},
-        'result.bandwidth[host]': {'host_bandwidth': d__result__bandwidth_host__host_bandwidth},
-        'result.bandwidth[accelerator]': {'accelerator_bandwidth': d__result__bandwidth_accelerator__accelerator_bandwidth},
-        'result.ridge[host]': {'host_peak': d__result__ridge_host__host_peak, 'host_bandwidth': d__result__ridge_host__host_bandwidth},
-        'result.ridge[accelerator]': {'accelerator_peak': d__result__ridge_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__ridge_accelerator__accelerator_bandwidth},
-        'result.rate_batch1[host]': {'network_bytes_per_value': d__result__rate_batch1_host__network_bytes_per_value, 'host_peak': d__result__rate_batch1_host__host_peak, 'host_bandwidth': d__result__rate_batch1_host__host_bandwidth},
-        'result.rate_batch1[accelerator]': {'network_bytes_per_value': d__result__rate_batch1_accelerator__network_bytes_per_value, 'accelerator_peak': d__result__rate_batch1_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__rate_batch1_accelerator__accelerator_bandwidth},
-        'result.rate[host]': {'network_batch_size': d__result__rate_host__network_batch_size, 'network_bytes_per_value': d__result__rate_host__network_bytes_per_value, 'host_peak': d__result__rate_host__host_peak, 'host_bandwidth': d__result__rate_host__host_bandwidth},
-        'result.rate[accelerator]': {'network_batch_size': d__result__rate_accelerator__network_batch_size, 'network_bytes_per_value': d__result__rate_accelerator__network_bytes_per_value, 'accelerator_peak': d__result__rate_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__rate_accelerator__accelerator_bandwidth},
-        'result.batching_speedup[host]': {'network_batch_size': d__result__batching_speedup_host__network_batch_size, 'network_bytes_per_value': d__result__batching_speedup_host__network_bytes_per_value, 'host_peak': d__result__batching_speedup_host__host_peak, 'host_bandwidth': d__result__batching_speedup_host__host_bandwidth},
-        'result.batching_speedup[accelerator]': {'network_batch_size': d__result__batching_speedup_accelerator__network_batch_size, 'network_bytes_per_value': d__result__batching_speedup_accelerator__network_bytes_per_value, 'accelerator_peak': d__result__batching_speedup_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__batching_speedup_accelerator__accelerator_bandwidth},
-        'result.work_time[host]': {'network_batch_size': d__result__work_time_host__network_batch_size, 'network_bytes_per_value': d__result__work_time_host__network_bytes_per_value, 'network_dataset_training_examples': d__result__work_time_host__network_dataset_training_examples, 'host_peak': d__result__work_time_host__host_peak, 'host_bandwidth': d__result__work_time_host__host_bandwidth},
-        'result.work_time[accelerator]': {'network_batch_size': d__result__work_time_accelerator__network_batch_size, 'network_bytes_per_value': d__result__work_time_accelerator__network_bytes_per_value, 'network_dataset_training_examples': d__result__work_time_accelerator__network_dataset_training_examples, 'accelerator_peak': d__result__work_time_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__work_time_accelerator__accelerator_bandwidth},
-        'result.per_op_cost[host]': {'dispatch': d__result__per_op_cost_host__dispatch},
-        'result.per_op_cost[accelerator]': {'dispatch': d__result__per_op_cost_accelerator__dispatch, 'launch': d__result__per_op_cost_accelerator__launch},
-        'result.overhead_time[host]': {'network_batch_size': d__result__overhead_time_host__network_batch_size, 'network_dataset_training_examples': d__result__overhead_time_host__network_dataset_training_examples, 'dispatch': d__result__overhead_time_host__dispatch},
-        'result.overhead_time[accelerator]': {'network_batch_size': d__result__overhead_time_accelerator__network_batch_size, 'network_dataset_training_examples': d__result__overhead_time_accelerator__network_dataset_training_examples, 'dispatch': d__result__overhead_time_accelerator__dispatch, 'launch': d__result__overhead_time_accelerator__launch},
-        'result.total_time[host]': {'network_batch_size': d__result__total_time_host__network_batch_size, 'network_bytes_per_value': d__result__total_time_host__network_bytes_per_value, 'network_dataset_training_examples': d__result__total_time_host__network_dataset_training_examples, 'host_peak': d__result__total_time_host__host_peak, 'host_bandwidth': d__result__total_time_host__host_bandwidth, 'dispatch': d__result__total_time_host__dispatch},
-        'result.total_time[accelerator]': {'network_batch_size': d__result__total_time_accelerator__network_batch_size, 'network_bytes_per_value': d__result__total_time_accelerator__network_bytes_per_value, 'network_dataset_training_examples': d__result__total_time_accelerator__network_dataset_training_examples, 'accelerator_peak': d__result__total_time_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__total_time_accelerator__accelerator_bandwidth, 'dispatch': d__result__total_time_accelerator__dispatch, 'launch': d__result__total_time_accelerator__launch},
-        'result.work_speedup': {'network_batch_size': d__result__work_speedup__network_batch_size, 'network_bytes_per_value': d__result__work_speedup__network_bytes_per_value, 'network_dataset_training_examples': d__result__work_speedup__network_dataset_training_examples, 'host_peak': d__result__work_speedup__host_peak, 'host_bandwidth': d__result__work_speedup__host_bandwidth, 'accelerator_peak': d__result__work_speedup__accelerator_peak, 'accelerator_bandwidth': d__result__work_speedup__accelerator_bandwidth},
-        'result.overhead_share_accelerator': {'network_batch_size': d__result__overhead_share_accelerator__network_batch_size, 'network_bytes_per_value': d__result__overhead_share_accelerator__network_bytes_per_value, 'network_dataset_training_examples': d__result__overhead_share_accelerator__network_dataset_training_examples, 'accelerator_peak': d__result__overhead_share_accelerator__accelerator_peak, 'accelerator_bandwidth': d__result__overhead_share_accelerator__accelerator_bandwidth, 'dispatch': d__result__overhead_share_accelerator__dispatch, 'launch': d__result__overhead_share_accelerator__launch},
-        'result.movement_to_arithmetic_energy': {'network_batch_size': d__result__movement_to_arithmetic_energy__network_batch_size, 'network_bytes_per_value': d__result__movement_to_arithmetic_energy__network_bytes_per_value, 'dram_energy_per_byte': d__result__movement_to_arithmetic_energy__dram_energy_per_byte, 'flop_energy': d__result__movement_to_arithmetic_energy__flop_energy},
-        'result.movement_to_arithmetic_energy_batch1': {'network_bytes_per_value': d__result__movement_to_arithmetic_energy_batch1__network_bytes_per_value, 'dram_energy_per_byte': d__result__movement_to_arithmetic_energy_batch1__dram_energy_per_byte, 'flop_energy': d__result__movement_to_arithmetic_energy_batch1__flop_energy},
+        "result.steps": {
+            "network_batch_size": d__result__steps__network_batch_size,
+            "network_dataset_training_examples": d__result__steps__network_dataset_training_examples,
+        },
+        "result.step_flops": {"network_batch_size": d__result__step_flops__network_batch_size},
+        "result.peak[host]": {"host_peak": d__result__peak_host__host_peak},
+        "result.peak[accelerator]": {"accelerator_peak": d__result__peak_accelerator__accelerator_peak},
+        "result.bandwidth[host]": {"host_bandwidth": d__result__bandwidth_host__host_bandwidth},
+        "result.bandwidth[accelerator]": {
+            "accelerator_bandwidth": d__result__bandwidth_accelerator__accelerator_bandwidth
+        },
+        "result.ridge[host]": {
+            "host_peak": d__result__ridge_host__host_peak,
+            "host_bandwidth": d__result__ridge_host__host_bandwidth,
+        },
+        "result.ridge[accelerator]": {
+            "accelerator_peak": d__result__ridge_accelerator__accelerator_peak,
+            "accelerator_bandwidth": d__result__ridge_accelerator__accelerator_bandwidth,
+        },
+        "result.rate_batch1[host]": {
+            "network_bytes_per_value": d__result__rate_batch1_host__network_bytes_per_value,
+            "host_peak": d__result__rate_batch1_host__host_peak,
+            "host_bandwidth": d__result__rate_batch1_host__host_bandwidth,
+        },
+        "result.rate_batch1[accelerator]": {
+            "network_bytes_per_value": d__result__rate_batch1_accelerator__network_bytes_per_value,
+            "accelerator_peak": d__result__rate_batch1_accelerator__accelerator_peak,
+            "accelerator_bandwidth": d__result__rate_batch1_accelerator__accelerator_bandwidth,
+        },
+        "result.rate[host]": {
+            "network_batch_size": d__result__rate_host__network_batch_size,
+            "network_bytes_per_value": d__result__rate_host__network_bytes_per_value,
+            "host_peak": d__result__rate_host__host_peak,
+            "host_bandwidth": d__result__rate_host__host_bandwidth,
+        },
+        "result.rate[accelerator]": {
+            "network_batch_size": d__result__rate_accelerator__network_batch_size,
+            "network_bytes_per_value": d__result__rate_accelerator__network_bytes_per_value,
+            "accelerator_peak": d__result__rate_accelerator__accelerator_peak,
+            "accelerator_bandwidth": d__result__rate_accelerator__accelerator_bandwidth,
+        },
+        "result.batching_speedup[host]": {
+            "network_batch_size": d__result__batching_speedup_host__network_batch_size,
+            "network_bytes_per_value": d__result__batching_speedup_host__network_bytes_per_value,
+            "host_peak": d__result__batching_speedup_host__host_peak,
+            "host_bandwidth": d__result__batching_speedup_host__host_bandwidth,
+        },
+        "result.batching_speedup[accelerator]": {
+            "network_batch_size": d__result__batching_speedup_accelerator__network_batch_size,
+            "network_bytes_per_value": d__result__batching_speedup_accelerator__network_bytes_per_value,
+            "accelerator_peak": d__result__batching_speedup_accelerator__accelerator_peak,
+            "accelerator_bandwidth": d__result__batching_speedup_accelerator__accelerator_bandwidth,
+        },
+        "result.work_time[host]": {
+            "network_batch_size": d__result__work_time_host__network_batch_size,
+            "network_bytes_per_value": d__result__work_time_host__network_bytes_per_value,
+            "network_dataset_training_examples": d__result__work_time_host__network_dataset_training_examples,
+            "host_peak": d__result__work_time_host__host_peak,
+            "host_bandwidth": d__result__work_time_host__host_bandwidth,
+        },
+        "result.work_time[accelerator]": {
+            "network_batch_size": d__result__work_time_accelerator__network_batch_size,
+            "network_bytes_per_value": d__result__work_time_accelerator__network_bytes_per_value,
+            "network_dataset_training_examples": d__result__work_time_accelerator__network_dataset_training_examples,
+            "accelerator_peak": d__result__work_time_accelerator__accelerator_peak,
+            "accelerator_bandwidth": d__result__work_time_accelerator__accelerator_bandwidth,
+        },
+        "result.per_op_cost[host]": {"dispatch": d__result__per_op_cost_host__dispatch},
+        "result.per_op_cost[accelerator]": {
+            "dispatch": d__result__per_op_cost_accelerator__dispatch,
+            "launch": d__result__per_op_cost_accelerator__launch,
+        },
+        "result.overhead_time[host]": {
+            "network_batch_size": d__result__overhead_time_host__network_batch_size,
+            "network_dataset_training_examples": d__result__overhead_time_host__network_dataset_training_examples,
+            "dispatch": d__result__overhead_time_host__dispatch,
+        },
+        "result.overhead_time[accelerator]": {
+            "network_batch_size": d__result__overhead_time_accelerator__network_batch_size,
+            "network_dataset_training_examples": d__result__overhead_time_accelerator__network_dataset_training_examples,
+            "dispatch": d__result__overhead_time_accelerator__dispatch,
+            "launch": d__result__overhead_time_accelerator__launch,
+        },
+        "result.total_time[host]": {
+            "network_batch_size": d__result__total_time_host__network_batch_size,
+            "network_bytes_per_value": d__result__total_time_host__network_bytes_per_value,
+            "network_dataset_training_examples": d__result__total_time_host__network_dataset_training_examples,
+            "host_peak": d__result__total_time_host__host_peak,
+            "host_bandwidth": d__result__total_time_host__host_bandwidth,
+            "dispatch": d__result__total_time_host__dispatch,
+        },
+        "result.total_time[accelerator]": {
+            "network_batch_size": d__result__total_time_accelerator__network_batch_size,
+            "network_bytes_per_value": d__result__total_time_accelerator__network_bytes_per_value,
+            "network_dataset_training_examples": d__result__total_time_accelerator__network_dataset_training_examples,
+            "accelerator_peak": d__result__total_time_accelerator__accelerator_peak,
+            "accelerator_bandwidth": d__result__total_time_accelerator__accelerator_bandwidth,
+            "dispatch": d__result__total_time_accelerator__dispatch,
+            "launch": d__result__total_time_accelerator__launch,
+        },
+        "result.work_speedup": {
+            "network_batch_size": d__result__work_speedup__network_batch_size,
+            "network_bytes_per_value": d__result__work_speedup__network_bytes_per_value,
+            "network_dataset_training_examples": d__result__work_speedup__network_dataset_training_examples,
+            "host_peak": d__result__work_speedup__host_peak,
+            "host_bandwidth": d__result__work_speedup__host_bandwidth,
+            "accelerator_peak": d__result__work_speedup__accelerator_peak,
+            "accelerator_bandwidth": d__result__work_speedup__accelerator_bandwidth,
+        },
+        "result.overhead_share_accelerator": {
+            "network_batch_size": d__result__overhead_share_accelerator__network_batch_size,
+            "network_bytes_per_value": d__result__overhead_share_accelerator__network_bytes_per_value,
+            "network_dataset_training_examples": d__result__overhead_share_accelerator__network_dataset_training_examples,
+            "accelerator_peak": d__result__overhead_share_accelerator__accelerator_peak,
+            "accelerator_bandwidth": d__result__overhead_share_accelerator__accelerator_bandwidth,
+            "dispatch": d__result__overhead_share_accelerator__dispatch,
+            "launch": d__result__overhead_share_accelerator__launch,
+        },
+        "result.movement_to_arithmetic_energy": {
+            "network_batch_size": d__result__movement_to_arithmetic_energy__network_batch_size,
+            "network_bytes_per_value": d__result__movement_to_arithmetic_energy__network_bytes_per_value,
+            "dram_energy_per_byte": d__result__movement_to_arithmetic_energy__dram_energy_per_byte,
+            "flop_energy": d__result__movement_to_arithmetic_energy__flop_energy,
+        },
+        "result.movement_to_arithmetic_energy_batch1": {
+            "network_bytes_per_value": d__result__movement_to_arithmetic_energy_batch1__network_bytes_per_value,
+            "dram_energy_per_byte": d__result__movement_to_arithmetic_energy_batch1__dram_energy_per_byte,
+            "flop_energy": d__result__movement_to_arithmetic_energy_batch1__flop_energy,
+        },
     }
 
 
@@ -457,37 +743,64 @@ class EpochOverheadScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('dispatch', unit='µs', minimum=0, doc='Python dispatch cost per operation (both machines).'),
-        InputSpec('launch', unit='µs', minimum=0, doc='Kernel launch cost per operation (accelerator).'),
-        InputSpec('dram_energy_per_byte', unit='pJ/byte', minimum=0, strict=True, doc='Energy of moving one byte from DRAM.'),
-        InputSpec('flop_energy', unit='pJ/flop', minimum=0, strict=True, doc='Energy of one FLOP.'),
+        InputSpec("dispatch", unit="µs", minimum=0, doc="Python dispatch cost per operation (both machines)."),
+        InputSpec("launch", unit="µs", minimum=0, doc="Kernel launch cost per operation (accelerator)."),
+        InputSpec(
+            "dram_energy_per_byte", unit="pJ/byte", minimum=0, strict=True, doc="Energy of moving one byte from DRAM."
+        ),
+        InputSpec("flop_energy", unit="pJ/flop", minimum=0, strict=True, doc="Energy of one FLOP."),
     )
     _nodes = (
-        NodeSpec('host', precision='precision', fields={'peak': 'host_peak', 'bandwidth': 'host_bandwidth'}, optional=False, doc='The host CPU.'),
-        NodeSpec('accelerator', precision='precision', fields={'peak': 'accelerator_peak', 'bandwidth': 'accelerator_bandwidth'}, optional=False, doc='The accelerator.'),
+        NodeSpec(
+            "host",
+            precision="precision",
+            fields={"peak": "host_peak", "bandwidth": "host_bandwidth"},
+            optional=False,
+            doc="The host CPU.",
+        ),
+        NodeSpec(
+            "accelerator",
+            precision="precision",
+            fields={"peak": "accelerator_peak", "bandwidth": "accelerator_bandwidth"},
+            optional=False,
+            doc="The accelerator.",
+        ),
     )
     _scenarios = (
-        ScenarioSpec('network', DenseNetworkScenario, {'layer_widths': 'network_layer_widths', 'batch_size': 'network_batch_size', 'bytes_per_value': 'network_bytes_per_value', 'optimizer_bytes_per_parameter': 'network_optimizer_bytes_per_parameter', 'dataset_training_examples': 'network_dataset_training_examples'}, doc='The network, its batch and its dataset (which must be given).'),
+        ScenarioSpec(
+            "network",
+            DenseNetworkScenario,
+            {
+                "layer_widths": "network_layer_widths",
+                "batch_size": "network_batch_size",
+                "bytes_per_value": "network_bytes_per_value",
+                "optimizer_bytes_per_parameter": "network_optimizer_bytes_per_parameter",
+                "dataset_training_examples": "network_dataset_training_examples",
+            },
+            doc="The network, its batch and its dataset (which must be given).",
+        ),
     )
-    _precisions = (
-        PrecisionSpec('precision', default='fp32', doc='One precision key, listed by both nodes.'),
-    )
+    _precisions = (PrecisionSpec("precision", default="fp32", doc="One precision key, listed by both nodes."),)
     _requirements = (
-        Requirement(('network_batch_size', 'network_dataset_training_examples'), lambda network_batch_size, network_dataset_training_examples: (network_dataset_training_examples >= network_batch_size), "the network's dataset must have at least batch_size training examples"),
+        Requirement(
+            ("network_batch_size", "network_dataset_training_examples"),
+            lambda network_batch_size, network_dataset_training_examples: (
+                network_dataset_training_examples >= network_batch_size
+            ),
+            "the network's dataset must have at least batch_size training examples",
+        ),
     )
     _input_order = (
-        'network',
-        'host',
-        'accelerator',
-        'precision',
-        'dispatch',
-        'launch',
-        'dram_energy_per_byte',
-        'flop_energy',
+        "network",
+        "host",
+        "accelerator",
+        "precision",
+        "dispatch",
+        "launch",
+        "dram_energy_per_byte",
+        "flop_energy",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -497,7 +810,7 @@ class EpochOverheadScenario(ScenarioBase):
         network: Any = REQUIRED,
         host: Any = REQUIRED,
         accelerator: Any = REQUIRED,
-        precision: Any = 'fp32',
+        precision: Any = "fp32",
         dispatch: Any = REQUIRED,
         launch: Any = REQUIRED,
         dram_energy_per_byte: Any = REQUIRED,
@@ -521,4 +834,25 @@ class EpochOverheadScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('steps'), Output('step_flops', 'flop'), Output('ops_per_step'), TableOutput('peak', 'flop/s'), TableOutput('bandwidth', 'byte/s'), TableOutput('ridge', 'flop/byte'), TableOutput('rate_batch1', 'flop/s'), TableOutput('rate', 'flop/s'), TableOutput('batching_speedup'), TableOutput('work_time', 'ms'), TableOutput('per_op_cost', 'µs'), TableOutput('overhead_time', 'ms'), TableOutput('total_time', 'ms'), Output('work_speedup'), Output('overhead_share_accelerator'), Output('movement_to_arithmetic_energy'), Output('movement_to_arithmetic_energy_batch1'),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("steps"),
+            Output("step_flops", "flop"),
+            Output("ops_per_step"),
+            TableOutput("peak", "flop/s"),
+            TableOutput("bandwidth", "byte/s"),
+            TableOutput("ridge", "flop/byte"),
+            TableOutput("rate_batch1", "flop/s"),
+            TableOutput("rate", "flop/s"),
+            TableOutput("batching_speedup"),
+            TableOutput("work_time", "ms"),
+            TableOutput("per_op_cost", "µs"),
+            TableOutput("overhead_time", "ms"),
+            TableOutput("total_time", "ms"),
+            Output("work_speedup"),
+            Output("overhead_share_accelerator"),
+            Output("movement_to_arithmetic_energy"),
+            Output("movement_to_arithmetic_energy_batch1"),
+        ),
+    )

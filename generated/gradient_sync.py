@@ -51,22 +51,26 @@ def evaluate(
         result.energy_per_step [J] = energy_per_bit*sync_bytes
         result.energy_total [J] = energy_per_step*steps
     """
-    result__sync_bytes = 2*precision_value*workload_parameters
-    result__compute_time = compute_time/compute_speedup
-    result__transfer_times = [result__sync_bytes/(125000000*links[link]) for link in range(0, len(links))]
+    result__sync_bytes = 2 * precision_value * workload_parameters
+    result__compute_time = compute_time / compute_speedup
+    result__transfer_times = [
+        result__sync_bytes / (125000000 * links[link]) for link in range(0, len(links))
+    ]  # 125000000: Gbps -> B/s (links[k])
     result__step_times = [result__compute_time + result__transfer_times[link] for link in range(0, len(links))]
-    result__compute_fractions = [result__compute_time/result__step_times[link] for link in range(0, len(links))]
-    result__energy_per_step = energy_per_bit*result__sync_bytes/125000000000
-    result__energy_total = result__energy_per_step*steps
+    result__compute_fractions = [result__compute_time / result__step_times[link] for link in range(0, len(links))]
+    result__energy_per_step = (
+        energy_per_bit * result__sync_bytes / 125000000000
+    )  # 1/125000000: pJ/bit -> g·m²/B/s² (energy_per_bit); 1e-3: g·m²/s² -> J
+    result__energy_total = result__energy_per_step * steps
     return {
-        'result': {
-            'sync_bytes': result__sync_bytes,
-            'compute_time': result__compute_time,
-            'transfer_times': result__transfer_times,
-            'step_times': result__step_times,
-            'compute_fractions': result__compute_fractions,
-            'energy_per_step': result__energy_per_step,
-            'energy_total': result__energy_total,
+        "result": {
+            "sync_bytes": result__sync_bytes,
+            "compute_time": result__compute_time,
+            "transfer_times": result__transfer_times,
+            "step_times": result__step_times,
+            "compute_fractions": result__compute_fractions,
+            "energy_per_step": result__energy_per_step,
+            "energy_total": result__energy_total,
         },
     }
 
@@ -89,25 +93,42 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__sync_bytes = 2*precision_value*workload_parameters
-    result__energy_per_step = energy_per_bit*result__sync_bytes/125000000000
-    _g0 = energy_per_bit/125000000000
-    d__result__sync_bytes__workload_parameters = 2*precision_value
-    d__result__sync_bytes__precision_value = 2*workload_parameters
-    d__result__compute_time__compute_time = 1/compute_speedup
-    d__result__compute_time__compute_speedup = -compute_time/compute_speedup**2
-    d__result__energy_per_step__workload_parameters = _g0*d__result__sync_bytes__workload_parameters
-    d__result__energy_per_step__precision_value = _g0*d__result__sync_bytes__precision_value
-    d__result__energy_per_step__energy_per_bit = result__sync_bytes/125000000000
-    d__result__energy_total__workload_parameters = d__result__energy_per_step__workload_parameters*steps
-    d__result__energy_total__precision_value = d__result__energy_per_step__precision_value*steps
-    d__result__energy_total__energy_per_bit = d__result__energy_per_step__energy_per_bit*steps
+    result__sync_bytes = 2 * precision_value * workload_parameters
+    result__energy_per_step = (
+        energy_per_bit * result__sync_bytes / 125000000000
+    )  # 1/125000000: pJ/bit -> g·m²/B/s² (energy_per_bit); 1e-3: g·m²/s² -> J
+    _g0 = energy_per_bit / 125000000000
+    d__result__sync_bytes__workload_parameters = 2 * precision_value
+    d__result__sync_bytes__precision_value = 2 * workload_parameters
+    d__result__compute_time__compute_time = 1 / compute_speedup
+    d__result__compute_time__compute_speedup = -compute_time / compute_speedup**2
+    d__result__energy_per_step__workload_parameters = _g0 * d__result__sync_bytes__workload_parameters
+    d__result__energy_per_step__precision_value = _g0 * d__result__sync_bytes__precision_value
+    d__result__energy_per_step__energy_per_bit = result__sync_bytes / 125000000000
+    d__result__energy_total__workload_parameters = d__result__energy_per_step__workload_parameters * steps
+    d__result__energy_total__precision_value = d__result__energy_per_step__precision_value * steps
+    d__result__energy_total__energy_per_bit = d__result__energy_per_step__energy_per_bit * steps
     d__result__energy_total__steps = result__energy_per_step
     return {
-        'result.sync_bytes': {'workload_parameters': d__result__sync_bytes__workload_parameters, 'precision_value': d__result__sync_bytes__precision_value},
-        'result.compute_time': {'compute_time': d__result__compute_time__compute_time, 'compute_speedup': d__result__compute_time__compute_speedup},
-        'result.energy_per_step': {'workload_parameters': d__result__energy_per_step__workload_parameters, 'precision_value': d__result__energy_per_step__precision_value, 'energy_per_bit': d__result__energy_per_step__energy_per_bit},
-        'result.energy_total': {'workload_parameters': d__result__energy_total__workload_parameters, 'precision_value': d__result__energy_total__precision_value, 'energy_per_bit': d__result__energy_total__energy_per_bit, 'steps': d__result__energy_total__steps},
+        "result.sync_bytes": {
+            "workload_parameters": d__result__sync_bytes__workload_parameters,
+            "precision_value": d__result__sync_bytes__precision_value,
+        },
+        "result.compute_time": {
+            "compute_time": d__result__compute_time__compute_time,
+            "compute_speedup": d__result__compute_time__compute_speedup,
+        },
+        "result.energy_per_step": {
+            "workload_parameters": d__result__energy_per_step__workload_parameters,
+            "precision_value": d__result__energy_per_step__precision_value,
+            "energy_per_bit": d__result__energy_per_step__energy_per_bit,
+        },
+        "result.energy_total": {
+            "workload_parameters": d__result__energy_total__workload_parameters,
+            "precision_value": d__result__energy_total__precision_value,
+            "energy_per_bit": d__result__energy_total__energy_per_bit,
+            "steps": d__result__energy_total__steps,
+        },
     }
 
 
@@ -127,30 +148,57 @@ class GradientSyncScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        ListSpec('links', unit='Gbps', minimum=0, strict=True, min_length=0, keyed=True, doc='Bandwidth of each named link, one direction, per worker.'),
-        InputSpec('compute_time', unit='s', minimum=0, doc='Compute time of one step before the speedup.'),
-        InputSpec('energy_per_bit', unit='pJ/bit', minimum=0, default=0, doc='Energy per bit sent (0: not counted).'),
-        InputSpec('steps', integer=True, minimum=0, default=1, doc='Training steps.'),
-        InputSpec('compute_speedup', minimum=0, strict=True, default=1.0, doc='Factor by which a faster accelerator shrinks the compute.'),
+        ListSpec(
+            "links",
+            unit="Gbps",
+            minimum=0,
+            strict=True,
+            min_length=0,
+            keyed=True,
+            doc="Bandwidth of each named link, one direction, per worker.",
+        ),
+        InputSpec("compute_time", unit="s", minimum=0, doc="Compute time of one step before the speedup."),
+        InputSpec("energy_per_bit", unit="pJ/bit", minimum=0, default=0, doc="Energy per bit sent (0: not counted)."),
+        InputSpec("steps", integer=True, minimum=0, default=1, doc="Training steps."),
+        InputSpec(
+            "compute_speedup",
+            minimum=0,
+            strict=True,
+            default=1.0,
+            doc="Factor by which a faster accelerator shrinks the compute.",
+        ),
     )
     _choices = (
-        ChoiceSpec('precision', {'fp32': 4, 'tf32': 4, 'bf16': 2, 'fp16': 2, 'fp8': 1, 'int8': 1, 'int4': 0.5}, 'precision_value', unit='byte', default='fp16', case_insensitive=True, doc='Gradient storage precision.'),
+        ChoiceSpec(
+            "precision",
+            {"fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5},
+            "precision_value",
+            unit="byte",
+            default="fp16",
+            case_insensitive=True,
+            doc="Gradient storage precision.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('Workload',), {'parameters': 'workload_parameters'}, required=('parameters',), units={'workload_parameters': 'param'}, doc='The model; its weights at `precision` (P·b) are the gradient buffer.'),
+        WorkloadSpec(
+            "workload",
+            ("Workload",),
+            {"parameters": "workload_parameters"},
+            required=("parameters",),
+            units={"workload_parameters": "param"},
+            doc="The model; its weights at `precision` (P·b) are the gradient buffer.",
+        ),
     )
     _input_order = (
-        'workload',
-        'precision',
-        'links',
-        'compute_time',
-        'energy_per_bit',
-        'steps',
-        'compute_speedup',
+        "workload",
+        "precision",
+        "links",
+        "compute_time",
+        "energy_per_bit",
+        "steps",
+        "compute_speedup",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -158,7 +206,7 @@ class GradientSyncScenario(ScenarioBase):
         self,
         *,
         workload: Any = REQUIRED,
-        precision: Any = 'fp16',
+        precision: Any = "fp16",
         links: Any = REQUIRED,
         compute_time: Any = REQUIRED,
         energy_per_bit: Any = 0,
@@ -182,4 +230,15 @@ class GradientSyncScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('sync_bytes', 'byte'), Output('compute_time', 's'), ListOutput('transfer_times', 's', keys='links'), ListOutput('step_times', 's', keys='links'), ListOutput('compute_fractions', keys='links'), Output('energy_per_step', 'J'), Output('energy_total', 'J'),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("sync_bytes", "byte"),
+            Output("compute_time", "s"),
+            ListOutput("transfer_times", "s", keys="links"),
+            ListOutput("step_times", "s", keys="links"),
+            ListOutput("compute_fractions", keys="links"),
+            Output("energy_per_step", "J"),
+            Output("energy_total", "J"),
+        ),
+    )

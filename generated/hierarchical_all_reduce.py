@@ -55,37 +55,41 @@ def evaluate(
         result.speedup_vs_flat_ring [1] = flat_ring_time/total_time
         result.speedup_vs_flat_bound [1] = flat_bound_time/total_time
     """
-    _t0 = message/gpus_per_node
+    _t0 = message / gpus_per_node
     _t1 = n_nodes - 1
-    _t2 = message/inter_bandwidth
-    n_devices = gpus_per_node*n_nodes
-    result__intra_bytes = _t0*(gpus_per_node - 1)
-    result__reduce_scatter_time = result__intra_bytes/intra_bandwidth
+    _t2 = message / inter_bandwidth
+    n_devices = gpus_per_node * n_nodes
+    result__intra_bytes = _t0 * (gpus_per_node - 1)
+    result__reduce_scatter_time = result__intra_bytes / intra_bandwidth
     result__shard = _t0
-    result__inter_byte_time = 16*_t1*result__shard/(inter_bandwidth*n_nodes)
-    result__inter_startup_time = _t1*inter_alpha/500000
+    result__inter_byte_time = (
+        16 * _t1 * result__shard / (inter_bandwidth * n_nodes)
+    )  # 125000000: Gbps -> B/s (inter_bandwidth); 1e9: GB -> B (shard)
+    result__inter_startup_time = _t1 * inter_alpha / 500000  # 1e-6: µs -> s (inter_alpha)
     result__inter_time = result__inter_byte_time + result__inter_startup_time
     result__all_gather_time = result__reduce_scatter_time
     result__total_time = result__all_gather_time + result__inter_time + result__reduce_scatter_time
-    result__flat_ring_time = (n_devices/500000 - 1/500000)*(8000000*_t2/n_devices + inter_alpha)
-    result__flat_bound_time = 16*_t2
-    result__speedup_vs_flat_ring = result__flat_ring_time/result__total_time
-    result__speedup_vs_flat_bound = result__flat_bound_time/result__total_time
+    result__flat_ring_time = (n_devices / 500000 - 1 / 500000) * (
+        8000000 * _t2 / n_devices + inter_alpha
+    )  # 1e-6: µs -> s (inter_alpha); 125000000: Gbps -> B/s (inter_bandwidth); 1e9: GB -> B (message)
+    result__flat_bound_time = 16 * _t2  # 125000000: Gbps -> B/s (inter_bandwidth); 1e9: GB -> B (message)
+    result__speedup_vs_flat_ring = result__flat_ring_time / result__total_time
+    result__speedup_vs_flat_bound = result__flat_bound_time / result__total_time
     return {
-        'n_devices': n_devices,
-        'result': {
-            'intra_bytes': result__intra_bytes,
-            'reduce_scatter_time': result__reduce_scatter_time,
-            'shard': result__shard,
-            'inter_byte_time': result__inter_byte_time,
-            'inter_startup_time': result__inter_startup_time,
-            'inter_time': result__inter_time,
-            'all_gather_time': result__all_gather_time,
-            'total_time': result__total_time,
-            'flat_ring_time': result__flat_ring_time,
-            'flat_bound_time': result__flat_bound_time,
-            'speedup_vs_flat_ring': result__speedup_vs_flat_ring,
-            'speedup_vs_flat_bound': result__speedup_vs_flat_bound,
+        "n_devices": n_devices,
+        "result": {
+            "intra_bytes": result__intra_bytes,
+            "reduce_scatter_time": result__reduce_scatter_time,
+            "shard": result__shard,
+            "inter_byte_time": result__inter_byte_time,
+            "inter_startup_time": result__inter_startup_time,
+            "inter_time": result__inter_time,
+            "all_gather_time": result__all_gather_time,
+            "total_time": result__total_time,
+            "flat_ring_time": result__flat_ring_time,
+            "flat_bound_time": result__flat_bound_time,
+            "speedup_vs_flat_ring": result__speedup_vs_flat_ring,
+            "speedup_vs_flat_bound": result__speedup_vs_flat_bound,
         },
     }
 
@@ -107,52 +111,56 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _t0 = message/gpus_per_node
+    _t0 = message / gpus_per_node
     _t1 = n_nodes - 1
-    _t2 = message/inter_bandwidth
-    n_devices = gpus_per_node*n_nodes
-    result__intra_bytes = _t0*(gpus_per_node - 1)
-    result__reduce_scatter_time = result__intra_bytes/intra_bandwidth
+    _t2 = message / inter_bandwidth
+    n_devices = gpus_per_node * n_nodes
+    result__intra_bytes = _t0 * (gpus_per_node - 1)
+    result__reduce_scatter_time = result__intra_bytes / intra_bandwidth
     result__shard = _t0
-    result__inter_byte_time = 16*_t1*result__shard/(inter_bandwidth*n_nodes)
-    result__inter_startup_time = _t1*inter_alpha/500000
+    result__inter_byte_time = (
+        16 * _t1 * result__shard / (inter_bandwidth * n_nodes)
+    )  # 125000000: Gbps -> B/s (inter_bandwidth); 1e9: GB -> B (shard)
+    result__inter_startup_time = _t1 * inter_alpha / 500000  # 1e-6: µs -> s (inter_alpha)
     result__inter_time = result__inter_byte_time + result__inter_startup_time
     result__all_gather_time = result__reduce_scatter_time
     result__total_time = result__all_gather_time + result__inter_time + result__reduce_scatter_time
-    result__flat_ring_time = (n_devices/500000 - 1/500000)*(8000000*_t2/n_devices + inter_alpha)
-    result__flat_bound_time = 16*_t2
+    result__flat_ring_time = (n_devices / 500000 - 1 / 500000) * (
+        8000000 * _t2 / n_devices + inter_alpha
+    )  # 1e-6: µs -> s (inter_alpha); 125000000: Gbps -> B/s (inter_bandwidth); 1e9: GB -> B (message)
+    result__flat_bound_time = 16 * _t2  # 125000000: Gbps -> B/s (inter_bandwidth); 1e9: GB -> B (message)
     _g0 = gpus_per_node - 1
-    _g1 = message/gpus_per_node**2
+    _g1 = message / gpus_per_node**2
     _g2 = n_nodes - 1
-    _g3 = 16/inter_bandwidth
-    _g4 = _g3/n_nodes
-    _g5 = _g2*_g4
-    _g6 = _g2*result__shard
-    _g7 = inter_bandwidth**(-2)
-    _g8 = 16*_g7
-    _g9 = inter_alpha/500000
-    _g10 = n_devices/500000 - 1/500000
-    _g11 = 8000000*_g10/inter_bandwidth
-    _g12 = message/n_devices
-    _g13 = -_g11*message/n_devices**2 + _g12*_g3 + _g9
-    _g14 = result__total_time**(-2)
-    _g15 = _g14*result__flat_ring_time
-    _g16 = _g14*result__flat_bound_time
+    _g3 = 16 / inter_bandwidth
+    _g4 = _g3 / n_nodes
+    _g5 = _g2 * _g4
+    _g6 = _g2 * result__shard
+    _g7 = inter_bandwidth ** (-2)
+    _g8 = 16 * _g7
+    _g9 = inter_alpha / 500000
+    _g10 = n_devices / 500000 - 1 / 500000
+    _g11 = 8000000 * _g10 / inter_bandwidth
+    _g12 = message / n_devices
+    _g13 = -_g11 * message / n_devices**2 + _g12 * _g3 + _g9
+    _g14 = result__total_time ** (-2)
+    _g15 = _g14 * result__flat_ring_time
+    _g16 = _g14 * result__flat_bound_time
     d__n_devices__n_nodes = gpus_per_node
     d__n_devices__gpus_per_node = n_nodes
-    d__result__intra_bytes__message = _g0/gpus_per_node
-    d__result__intra_bytes__gpus_per_node = -_g0*_g1 + message/gpus_per_node
-    d__result__reduce_scatter_time__message = d__result__intra_bytes__message/intra_bandwidth
-    d__result__reduce_scatter_time__gpus_per_node = d__result__intra_bytes__gpus_per_node/intra_bandwidth
-    d__result__reduce_scatter_time__intra_bandwidth = -result__intra_bytes/intra_bandwidth**2
-    d__result__shard__message = 1/gpus_per_node
+    d__result__intra_bytes__message = _g0 / gpus_per_node
+    d__result__intra_bytes__gpus_per_node = -_g0 * _g1 + message / gpus_per_node
+    d__result__reduce_scatter_time__message = d__result__intra_bytes__message / intra_bandwidth
+    d__result__reduce_scatter_time__gpus_per_node = d__result__intra_bytes__gpus_per_node / intra_bandwidth
+    d__result__reduce_scatter_time__intra_bandwidth = -result__intra_bytes / intra_bandwidth**2
+    d__result__shard__message = 1 / gpus_per_node
     d__result__shard__gpus_per_node = -_g1
-    d__result__inter_byte_time__message = _g5*d__result__shard__message
-    d__result__inter_byte_time__n_nodes = -_g3*_g6/n_nodes**2 + _g4*result__shard
-    d__result__inter_byte_time__gpus_per_node = _g5*d__result__shard__gpus_per_node
-    d__result__inter_byte_time__inter_bandwidth = -_g6*_g8/n_nodes
+    d__result__inter_byte_time__message = _g5 * d__result__shard__message
+    d__result__inter_byte_time__n_nodes = -_g3 * _g6 / n_nodes**2 + _g4 * result__shard
+    d__result__inter_byte_time__gpus_per_node = _g5 * d__result__shard__gpus_per_node
+    d__result__inter_byte_time__inter_bandwidth = -_g6 * _g8 / n_nodes
     d__result__inter_startup_time__n_nodes = _g9
-    d__result__inter_startup_time__inter_alpha = n_nodes/500000 - 1/500000
+    d__result__inter_startup_time__inter_alpha = n_nodes / 500000 - 1 / 500000
     d__result__inter_time__message = d__result__inter_byte_time__message
     d__result__inter_time__n_nodes = d__result__inter_byte_time__n_nodes + d__result__inter_startup_time__n_nodes
     d__result__inter_time__gpus_per_node = d__result__inter_byte_time__gpus_per_node
@@ -161,45 +169,123 @@ def gradient(
     d__result__all_gather_time__message = d__result__reduce_scatter_time__message
     d__result__all_gather_time__gpus_per_node = d__result__reduce_scatter_time__gpus_per_node
     d__result__all_gather_time__intra_bandwidth = d__result__reduce_scatter_time__intra_bandwidth
-    d__result__total_time__message = d__result__all_gather_time__message + d__result__inter_time__message + d__result__reduce_scatter_time__message
+    d__result__total_time__message = (
+        d__result__all_gather_time__message + d__result__inter_time__message + d__result__reduce_scatter_time__message
+    )
     d__result__total_time__n_nodes = d__result__inter_time__n_nodes
-    d__result__total_time__gpus_per_node = d__result__all_gather_time__gpus_per_node + d__result__inter_time__gpus_per_node + d__result__reduce_scatter_time__gpus_per_node
-    d__result__total_time__intra_bandwidth = d__result__all_gather_time__intra_bandwidth + d__result__reduce_scatter_time__intra_bandwidth
+    d__result__total_time__gpus_per_node = (
+        d__result__all_gather_time__gpus_per_node
+        + d__result__inter_time__gpus_per_node
+        + d__result__reduce_scatter_time__gpus_per_node
+    )
+    d__result__total_time__intra_bandwidth = (
+        d__result__all_gather_time__intra_bandwidth + d__result__reduce_scatter_time__intra_bandwidth
+    )
     d__result__total_time__inter_bandwidth = d__result__inter_time__inter_bandwidth
     d__result__total_time__inter_alpha = d__result__inter_time__inter_alpha
-    d__result__flat_ring_time__message = _g11/n_devices
-    d__result__flat_ring_time__n_nodes = _g13*d__n_devices__n_nodes
-    d__result__flat_ring_time__gpus_per_node = _g13*d__n_devices__gpus_per_node
-    d__result__flat_ring_time__inter_bandwidth = -8000000*_g10*_g12*_g7
+    d__result__flat_ring_time__message = _g11 / n_devices
+    d__result__flat_ring_time__n_nodes = _g13 * d__n_devices__n_nodes
+    d__result__flat_ring_time__gpus_per_node = _g13 * d__n_devices__gpus_per_node
+    d__result__flat_ring_time__inter_bandwidth = -8000000 * _g10 * _g12 * _g7
     d__result__flat_ring_time__inter_alpha = _g10
     d__result__flat_bound_time__message = _g3
-    d__result__flat_bound_time__inter_bandwidth = -_g8*message
-    d__result__speedup_vs_flat_ring__message = -_g15*d__result__total_time__message + d__result__flat_ring_time__message/result__total_time
-    d__result__speedup_vs_flat_ring__n_nodes = -_g15*d__result__total_time__n_nodes + d__result__flat_ring_time__n_nodes/result__total_time
-    d__result__speedup_vs_flat_ring__gpus_per_node = -_g15*d__result__total_time__gpus_per_node + d__result__flat_ring_time__gpus_per_node/result__total_time
-    d__result__speedup_vs_flat_ring__intra_bandwidth = -_g15*d__result__total_time__intra_bandwidth
-    d__result__speedup_vs_flat_ring__inter_bandwidth = -_g15*d__result__total_time__inter_bandwidth + d__result__flat_ring_time__inter_bandwidth/result__total_time
-    d__result__speedup_vs_flat_ring__inter_alpha = -_g15*d__result__total_time__inter_alpha + d__result__flat_ring_time__inter_alpha/result__total_time
-    d__result__speedup_vs_flat_bound__message = -_g16*d__result__total_time__message + d__result__flat_bound_time__message/result__total_time
-    d__result__speedup_vs_flat_bound__n_nodes = -_g16*d__result__total_time__n_nodes
-    d__result__speedup_vs_flat_bound__gpus_per_node = -_g16*d__result__total_time__gpus_per_node
-    d__result__speedup_vs_flat_bound__intra_bandwidth = -_g16*d__result__total_time__intra_bandwidth
-    d__result__speedup_vs_flat_bound__inter_bandwidth = -_g16*d__result__total_time__inter_bandwidth + d__result__flat_bound_time__inter_bandwidth/result__total_time
-    d__result__speedup_vs_flat_bound__inter_alpha = -_g16*d__result__total_time__inter_alpha
+    d__result__flat_bound_time__inter_bandwidth = -_g8 * message
+    d__result__speedup_vs_flat_ring__message = (
+        -_g15 * d__result__total_time__message + d__result__flat_ring_time__message / result__total_time
+    )
+    d__result__speedup_vs_flat_ring__n_nodes = (
+        -_g15 * d__result__total_time__n_nodes + d__result__flat_ring_time__n_nodes / result__total_time
+    )
+    d__result__speedup_vs_flat_ring__gpus_per_node = (
+        -_g15 * d__result__total_time__gpus_per_node + d__result__flat_ring_time__gpus_per_node / result__total_time
+    )
+    d__result__speedup_vs_flat_ring__intra_bandwidth = -_g15 * d__result__total_time__intra_bandwidth
+    d__result__speedup_vs_flat_ring__inter_bandwidth = (
+        -_g15 * d__result__total_time__inter_bandwidth + d__result__flat_ring_time__inter_bandwidth / result__total_time
+    )
+    d__result__speedup_vs_flat_ring__inter_alpha = (
+        -_g15 * d__result__total_time__inter_alpha + d__result__flat_ring_time__inter_alpha / result__total_time
+    )
+    d__result__speedup_vs_flat_bound__message = (
+        -_g16 * d__result__total_time__message + d__result__flat_bound_time__message / result__total_time
+    )
+    d__result__speedup_vs_flat_bound__n_nodes = -_g16 * d__result__total_time__n_nodes
+    d__result__speedup_vs_flat_bound__gpus_per_node = -_g16 * d__result__total_time__gpus_per_node
+    d__result__speedup_vs_flat_bound__intra_bandwidth = -_g16 * d__result__total_time__intra_bandwidth
+    d__result__speedup_vs_flat_bound__inter_bandwidth = (
+        -_g16 * d__result__total_time__inter_bandwidth
+        + d__result__flat_bound_time__inter_bandwidth / result__total_time
+    )
+    d__result__speedup_vs_flat_bound__inter_alpha = -_g16 * d__result__total_time__inter_alpha
     return {
-        'n_devices': {'n_nodes': d__n_devices__n_nodes, 'gpus_per_node': d__n_devices__gpus_per_node},
-        'result.intra_bytes': {'message': d__result__intra_bytes__message, 'gpus_per_node': d__result__intra_bytes__gpus_per_node},
-        'result.reduce_scatter_time': {'message': d__result__reduce_scatter_time__message, 'gpus_per_node': d__result__reduce_scatter_time__gpus_per_node, 'intra_bandwidth': d__result__reduce_scatter_time__intra_bandwidth},
-        'result.shard': {'message': d__result__shard__message, 'gpus_per_node': d__result__shard__gpus_per_node},
-        'result.inter_byte_time': {'message': d__result__inter_byte_time__message, 'n_nodes': d__result__inter_byte_time__n_nodes, 'gpus_per_node': d__result__inter_byte_time__gpus_per_node, 'inter_bandwidth': d__result__inter_byte_time__inter_bandwidth},
-        'result.inter_startup_time': {'n_nodes': d__result__inter_startup_time__n_nodes, 'inter_alpha': d__result__inter_startup_time__inter_alpha},
-        'result.inter_time': {'message': d__result__inter_time__message, 'n_nodes': d__result__inter_time__n_nodes, 'gpus_per_node': d__result__inter_time__gpus_per_node, 'inter_bandwidth': d__result__inter_time__inter_bandwidth, 'inter_alpha': d__result__inter_time__inter_alpha},
-        'result.all_gather_time': {'message': d__result__all_gather_time__message, 'gpus_per_node': d__result__all_gather_time__gpus_per_node, 'intra_bandwidth': d__result__all_gather_time__intra_bandwidth},
-        'result.total_time': {'message': d__result__total_time__message, 'n_nodes': d__result__total_time__n_nodes, 'gpus_per_node': d__result__total_time__gpus_per_node, 'intra_bandwidth': d__result__total_time__intra_bandwidth, 'inter_bandwidth': d__result__total_time__inter_bandwidth, 'inter_alpha': d__result__total_time__inter_alpha},
-        'result.flat_ring_time': {'message': d__result__flat_ring_time__message, 'n_nodes': d__result__flat_ring_time__n_nodes, 'gpus_per_node': d__result__flat_ring_time__gpus_per_node, 'inter_bandwidth': d__result__flat_ring_time__inter_bandwidth, 'inter_alpha': d__result__flat_ring_time__inter_alpha},
-        'result.flat_bound_time': {'message': d__result__flat_bound_time__message, 'inter_bandwidth': d__result__flat_bound_time__inter_bandwidth},
-        'result.speedup_vs_flat_ring': {'message': d__result__speedup_vs_flat_ring__message, 'n_nodes': d__result__speedup_vs_flat_ring__n_nodes, 'gpus_per_node': d__result__speedup_vs_flat_ring__gpus_per_node, 'intra_bandwidth': d__result__speedup_vs_flat_ring__intra_bandwidth, 'inter_bandwidth': d__result__speedup_vs_flat_ring__inter_bandwidth, 'inter_alpha': d__result__speedup_vs_flat_ring__inter_alpha},
-        'result.speedup_vs_flat_bound': {'message': d__result__speedup_vs_flat_bound__message, 'n_nodes': d__result__speedup_vs_flat_bound__n_nodes, 'gpus_per_node': d__result__speedup_vs_flat_bound__gpus_per_node, 'intra_bandwidth': d__result__speedup_vs_flat_bound__intra_bandwidth, 'inter_bandwidth': d__result__speedup_vs_flat_bound__inter_bandwidth, 'inter_alpha': d__result__speedup_vs_flat_bound__inter_alpha},
+        "n_devices": {"n_nodes": d__n_devices__n_nodes, "gpus_per_node": d__n_devices__gpus_per_node},
+        "result.intra_bytes": {
+            "message": d__result__intra_bytes__message,
+            "gpus_per_node": d__result__intra_bytes__gpus_per_node,
+        },
+        "result.reduce_scatter_time": {
+            "message": d__result__reduce_scatter_time__message,
+            "gpus_per_node": d__result__reduce_scatter_time__gpus_per_node,
+            "intra_bandwidth": d__result__reduce_scatter_time__intra_bandwidth,
+        },
+        "result.shard": {"message": d__result__shard__message, "gpus_per_node": d__result__shard__gpus_per_node},
+        "result.inter_byte_time": {
+            "message": d__result__inter_byte_time__message,
+            "n_nodes": d__result__inter_byte_time__n_nodes,
+            "gpus_per_node": d__result__inter_byte_time__gpus_per_node,
+            "inter_bandwidth": d__result__inter_byte_time__inter_bandwidth,
+        },
+        "result.inter_startup_time": {
+            "n_nodes": d__result__inter_startup_time__n_nodes,
+            "inter_alpha": d__result__inter_startup_time__inter_alpha,
+        },
+        "result.inter_time": {
+            "message": d__result__inter_time__message,
+            "n_nodes": d__result__inter_time__n_nodes,
+            "gpus_per_node": d__result__inter_time__gpus_per_node,
+            "inter_bandwidth": d__result__inter_time__inter_bandwidth,
+            "inter_alpha": d__result__inter_time__inter_alpha,
+        },
+        "result.all_gather_time": {
+            "message": d__result__all_gather_time__message,
+            "gpus_per_node": d__result__all_gather_time__gpus_per_node,
+            "intra_bandwidth": d__result__all_gather_time__intra_bandwidth,
+        },
+        "result.total_time": {
+            "message": d__result__total_time__message,
+            "n_nodes": d__result__total_time__n_nodes,
+            "gpus_per_node": d__result__total_time__gpus_per_node,
+            "intra_bandwidth": d__result__total_time__intra_bandwidth,
+            "inter_bandwidth": d__result__total_time__inter_bandwidth,
+            "inter_alpha": d__result__total_time__inter_alpha,
+        },
+        "result.flat_ring_time": {
+            "message": d__result__flat_ring_time__message,
+            "n_nodes": d__result__flat_ring_time__n_nodes,
+            "gpus_per_node": d__result__flat_ring_time__gpus_per_node,
+            "inter_bandwidth": d__result__flat_ring_time__inter_bandwidth,
+            "inter_alpha": d__result__flat_ring_time__inter_alpha,
+        },
+        "result.flat_bound_time": {
+            "message": d__result__flat_bound_time__message,
+            "inter_bandwidth": d__result__flat_bound_time__inter_bandwidth,
+        },
+        "result.speedup_vs_flat_ring": {
+            "message": d__result__speedup_vs_flat_ring__message,
+            "n_nodes": d__result__speedup_vs_flat_ring__n_nodes,
+            "gpus_per_node": d__result__speedup_vs_flat_ring__gpus_per_node,
+            "intra_bandwidth": d__result__speedup_vs_flat_ring__intra_bandwidth,
+            "inter_bandwidth": d__result__speedup_vs_flat_ring__inter_bandwidth,
+            "inter_alpha": d__result__speedup_vs_flat_ring__inter_alpha,
+        },
+        "result.speedup_vs_flat_bound": {
+            "message": d__result__speedup_vs_flat_bound__message,
+            "n_nodes": d__result__speedup_vs_flat_bound__n_nodes,
+            "gpus_per_node": d__result__speedup_vs_flat_bound__gpus_per_node,
+            "intra_bandwidth": d__result__speedup_vs_flat_bound__intra_bandwidth,
+            "inter_bandwidth": d__result__speedup_vs_flat_bound__inter_bandwidth,
+            "inter_alpha": d__result__speedup_vs_flat_bound__inter_alpha,
+        },
     }
 
 
@@ -219,27 +305,45 @@ class HierarchicalAllReduceScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('message', unit='GB', minimum=0, strict=True, doc='Bytes each device contributes (the gradient buffer).'),
-        InputSpec('n_nodes', integer=True, minimum=0, strict=True, doc='Nodes K.'),
-        InputSpec('gpus_per_node', integer=True, minimum=0, strict=True, doc='Devices per node g.'),
-        InputSpec('intra_bandwidth', unit='GB/s', minimum=0, strict=True, doc='In-node link bandwidth per device, one direction.'),
-        InputSpec('inter_bandwidth', unit='Gbps', minimum=0, strict=True, doc='Inter-node bandwidth per device (one port per device), one direction.'),
-        InputSpec('inter_alpha', unit='µs', minimum=0, doc='Startup latency of one inter-node ring round.'),
+        InputSpec(
+            "message", unit="GB", minimum=0, strict=True, doc="Bytes each device contributes (the gradient buffer)."
+        ),
+        InputSpec("n_nodes", integer=True, minimum=0, strict=True, doc="Nodes K."),
+        InputSpec("gpus_per_node", integer=True, minimum=0, strict=True, doc="Devices per node g."),
+        InputSpec(
+            "intra_bandwidth",
+            unit="GB/s",
+            minimum=0,
+            strict=True,
+            doc="In-node link bandwidth per device, one direction.",
+        ),
+        InputSpec(
+            "inter_bandwidth",
+            unit="Gbps",
+            minimum=0,
+            strict=True,
+            doc="Inter-node bandwidth per device (one port per device), one direction.",
+        ),
+        InputSpec("inter_alpha", unit="µs", minimum=0, doc="Startup latency of one inter-node ring round."),
     )
     _requirements = (
-        Requirement(('n_nodes', 'gpus_per_node'), lambda n_nodes, gpus_per_node: (gpus_per_node*n_nodes >= 2), 'n_nodes × gpus_per_node must be at least 2: an AllReduce needs at least two devices'),
+        Requirement(
+            ("n_nodes", "gpus_per_node"),
+            lambda n_nodes, gpus_per_node: gpus_per_node * n_nodes >= 2,
+            "n_nodes × gpus_per_node must be at least 2: an AllReduce needs at least two devices",
+        ),
     )
     _input_order = (
-        'message',
-        'n_nodes',
-        'gpus_per_node',
-        'intra_bandwidth',
-        'inter_bandwidth',
-        'inter_alpha',
+        "message",
+        "n_nodes",
+        "gpus_per_node",
+        "intra_bandwidth",
+        "inter_bandwidth",
+        "inter_alpha",
     )
     _outputs = (
-        'result',
-        'n_devices',
+        "result",
+        "n_devices",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -270,5 +374,21 @@ class HierarchicalAllReduceScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('intra_bytes', 'GB'), Output('reduce_scatter_time', 's'), Output('shard', 'GB'), Output('inter_byte_time', 's'), Output('inter_startup_time', 's'), Output('inter_time', 's'), Output('all_gather_time', 's'), Output('total_time', 's'), Output('flat_ring_time', 's'), Output('flat_bound_time', 's'), Output('speedup_vs_flat_ring'), Output('speedup_vs_flat_bound'),))
-    n_devices = Output('n_devices')
+    result = GroupOutput(
+        "result",
+        (
+            Output("intra_bytes", "GB"),
+            Output("reduce_scatter_time", "s"),
+            Output("shard", "GB"),
+            Output("inter_byte_time", "s"),
+            Output("inter_startup_time", "s"),
+            Output("inter_time", "s"),
+            Output("all_gather_time", "s"),
+            Output("total_time", "s"),
+            Output("flat_ring_time", "s"),
+            Output("flat_bound_time", "s"),
+            Output("speedup_vs_flat_ring"),
+            Output("speedup_vs_flat_bound"),
+        ),
+    )
+    n_devices = Output("n_devices")

@@ -55,28 +55,28 @@ def evaluate(
     """
     if launches_per_block is None:
         launches_per_block = ops_per_block
-    operations = blocks*ops_per_block
-    launches = blocks*launches_per_block
+    operations = blocks * ops_per_block
+    launches = blocks * launches_per_block
     per_op_cost = dispatch + launch
-    dispatch_time = dispatch*operations
-    launch_time = launch*launches
+    dispatch_time = dispatch * operations
+    launch_time = launch * launches
     host_time = dispatch_time + launch_time
     _t0 = device_time + host_time
-    overhead_ratio = host_time/device_time
-    launch_ratio = launch_time/device_time
-    host_share = host_time/_t0
-    speedup_limit = _t0/device_time
+    overhead_ratio = host_time / device_time
+    launch_ratio = launch_time / device_time
+    host_share = host_time / _t0
+    speedup_limit = _t0 / device_time
     return {
-        'operations': operations,
-        'launches': launches,
-        'per_op_cost': per_op_cost,
-        'dispatch_time': dispatch_time,
-        'launch_time': launch_time,
-        'host_time': host_time,
-        'overhead_ratio': overhead_ratio,
-        'launch_ratio': launch_ratio,
-        'host_share': host_share,
-        'speedup_limit': speedup_limit,
+        "operations": operations,
+        "launches": launches,
+        "per_op_cost": per_op_cost,
+        "dispatch_time": dispatch_time,
+        "launch_time": launch_time,
+        "host_time": host_time,
+        "overhead_ratio": overhead_ratio,
+        "launch_ratio": launch_ratio,
+        "host_share": host_share,
+        "speedup_limit": speedup_limit,
     }
 
 
@@ -100,73 +100,115 @@ def gradient(
     follows_launches_per_block = launches_per_block is None
     if launches_per_block is None:
         launches_per_block = ops_per_block
-    operations = blocks*ops_per_block
-    launches = blocks*launches_per_block
-    dispatch_time = dispatch*operations
-    launch_time = launch*launches
+    operations = blocks * ops_per_block
+    launches = blocks * launches_per_block
+    dispatch_time = dispatch * operations
+    launch_time = launch * launches
     host_time = dispatch_time + launch_time
-    _g5 = device_time**(-2)
+    _g5 = device_time ** (-2)
     _g6 = device_time + host_time
-    _g7 = host_time/_g6**2
-    _g8 = -_g7 + 1/_g6
+    _g7 = host_time / _g6**2
+    _g8 = -_g7 + 1 / _g6
     d__operations__ops_per_block = blocks
     d__operations__blocks = ops_per_block
     d__launches__blocks = launches_per_block
     d__launches__launches_per_block = blocks
     d__per_op_cost__dispatch = 1
     d__per_op_cost__launch = 1
-    d__dispatch_time__ops_per_block = d__operations__ops_per_block*dispatch
-    d__dispatch_time__blocks = d__operations__blocks*dispatch
+    d__dispatch_time__ops_per_block = d__operations__ops_per_block * dispatch
+    d__dispatch_time__blocks = d__operations__blocks * dispatch
     d__dispatch_time__dispatch = operations
-    d__launch_time__blocks = d__launches__blocks*launch
-    d__launch_time__launches_per_block = d__launches__launches_per_block*launch
+    d__launch_time__blocks = d__launches__blocks * launch
+    d__launch_time__launches_per_block = d__launches__launches_per_block * launch
     d__launch_time__launch = launches
     d__host_time__ops_per_block = d__dispatch_time__ops_per_block
-    _g0 = d__host_time__ops_per_block/device_time
+    _g0 = d__host_time__ops_per_block / device_time
     d__host_time__blocks = d__dispatch_time__blocks + d__launch_time__blocks
-    _g1 = d__host_time__blocks/device_time
+    _g1 = d__host_time__blocks / device_time
     d__host_time__launches_per_block = d__launch_time__launches_per_block
-    _g2 = d__host_time__launches_per_block/device_time
+    _g2 = d__host_time__launches_per_block / device_time
     d__host_time__dispatch = d__dispatch_time__dispatch
-    _g3 = d__host_time__dispatch/device_time
+    _g3 = d__host_time__dispatch / device_time
     d__host_time__launch = d__launch_time__launch
-    _g4 = d__host_time__launch/device_time
+    _g4 = d__host_time__launch / device_time
     d__overhead_ratio__ops_per_block = _g0
     d__overhead_ratio__blocks = _g1
     d__overhead_ratio__launches_per_block = _g2
     d__overhead_ratio__dispatch = _g3
     d__overhead_ratio__launch = _g4
-    d__overhead_ratio__device_time = -_g5*host_time
-    d__launch_ratio__blocks = d__launch_time__blocks/device_time
-    d__launch_ratio__launches_per_block = d__launch_time__launches_per_block/device_time
-    d__launch_ratio__launch = d__launch_time__launch/device_time
-    d__launch_ratio__device_time = -_g5*launch_time
-    d__host_share__ops_per_block = _g8*d__host_time__ops_per_block
-    d__host_share__blocks = _g8*d__host_time__blocks
-    d__host_share__launches_per_block = _g8*d__host_time__launches_per_block
-    d__host_share__dispatch = _g8*d__host_time__dispatch
-    d__host_share__launch = _g8*d__host_time__launch
+    d__overhead_ratio__device_time = -_g5 * host_time
+    d__launch_ratio__blocks = d__launch_time__blocks / device_time
+    d__launch_ratio__launches_per_block = d__launch_time__launches_per_block / device_time
+    d__launch_ratio__launch = d__launch_time__launch / device_time
+    d__launch_ratio__device_time = -_g5 * launch_time
+    d__host_share__ops_per_block = _g8 * d__host_time__ops_per_block
+    d__host_share__blocks = _g8 * d__host_time__blocks
+    d__host_share__launches_per_block = _g8 * d__host_time__launches_per_block
+    d__host_share__dispatch = _g8 * d__host_time__dispatch
+    d__host_share__launch = _g8 * d__host_time__launch
     d__host_share__device_time = -_g7
     d__speedup_limit__ops_per_block = _g0
     d__speedup_limit__blocks = _g1
     d__speedup_limit__launches_per_block = _g2
     d__speedup_limit__dispatch = _g3
     d__speedup_limit__launch = _g4
-    d__speedup_limit__device_time = -_g5*_g6 + 1/device_time
+    d__speedup_limit__device_time = -_g5 * _g6 + 1 / device_time
     derivatives = {
-        'operations': {'ops_per_block': d__operations__ops_per_block, 'blocks': d__operations__blocks},
-        'launches': {'blocks': d__launches__blocks, 'launches_per_block': d__launches__launches_per_block},
-        'per_op_cost': {'dispatch': d__per_op_cost__dispatch, 'launch': d__per_op_cost__launch},
-        'dispatch_time': {'ops_per_block': d__dispatch_time__ops_per_block, 'blocks': d__dispatch_time__blocks, 'dispatch': d__dispatch_time__dispatch},
-        'launch_time': {'blocks': d__launch_time__blocks, 'launches_per_block': d__launch_time__launches_per_block, 'launch': d__launch_time__launch},
-        'host_time': {'ops_per_block': d__host_time__ops_per_block, 'blocks': d__host_time__blocks, 'launches_per_block': d__host_time__launches_per_block, 'dispatch': d__host_time__dispatch, 'launch': d__host_time__launch},
-        'overhead_ratio': {'ops_per_block': d__overhead_ratio__ops_per_block, 'blocks': d__overhead_ratio__blocks, 'launches_per_block': d__overhead_ratio__launches_per_block, 'dispatch': d__overhead_ratio__dispatch, 'launch': d__overhead_ratio__launch, 'device_time': d__overhead_ratio__device_time},
-        'launch_ratio': {'blocks': d__launch_ratio__blocks, 'launches_per_block': d__launch_ratio__launches_per_block, 'launch': d__launch_ratio__launch, 'device_time': d__launch_ratio__device_time},
-        'host_share': {'ops_per_block': d__host_share__ops_per_block, 'blocks': d__host_share__blocks, 'launches_per_block': d__host_share__launches_per_block, 'dispatch': d__host_share__dispatch, 'launch': d__host_share__launch, 'device_time': d__host_share__device_time},
-        'speedup_limit': {'ops_per_block': d__speedup_limit__ops_per_block, 'blocks': d__speedup_limit__blocks, 'launches_per_block': d__speedup_limit__launches_per_block, 'dispatch': d__speedup_limit__dispatch, 'launch': d__speedup_limit__launch, 'device_time': d__speedup_limit__device_time},
+        "operations": {"ops_per_block": d__operations__ops_per_block, "blocks": d__operations__blocks},
+        "launches": {"blocks": d__launches__blocks, "launches_per_block": d__launches__launches_per_block},
+        "per_op_cost": {"dispatch": d__per_op_cost__dispatch, "launch": d__per_op_cost__launch},
+        "dispatch_time": {
+            "ops_per_block": d__dispatch_time__ops_per_block,
+            "blocks": d__dispatch_time__blocks,
+            "dispatch": d__dispatch_time__dispatch,
+        },
+        "launch_time": {
+            "blocks": d__launch_time__blocks,
+            "launches_per_block": d__launch_time__launches_per_block,
+            "launch": d__launch_time__launch,
+        },
+        "host_time": {
+            "ops_per_block": d__host_time__ops_per_block,
+            "blocks": d__host_time__blocks,
+            "launches_per_block": d__host_time__launches_per_block,
+            "dispatch": d__host_time__dispatch,
+            "launch": d__host_time__launch,
+        },
+        "overhead_ratio": {
+            "ops_per_block": d__overhead_ratio__ops_per_block,
+            "blocks": d__overhead_ratio__blocks,
+            "launches_per_block": d__overhead_ratio__launches_per_block,
+            "dispatch": d__overhead_ratio__dispatch,
+            "launch": d__overhead_ratio__launch,
+            "device_time": d__overhead_ratio__device_time,
+        },
+        "launch_ratio": {
+            "blocks": d__launch_ratio__blocks,
+            "launches_per_block": d__launch_ratio__launches_per_block,
+            "launch": d__launch_ratio__launch,
+            "device_time": d__launch_ratio__device_time,
+        },
+        "host_share": {
+            "ops_per_block": d__host_share__ops_per_block,
+            "blocks": d__host_share__blocks,
+            "launches_per_block": d__host_share__launches_per_block,
+            "dispatch": d__host_share__dispatch,
+            "launch": d__host_share__launch,
+            "device_time": d__host_share__device_time,
+        },
+        "speedup_limit": {
+            "ops_per_block": d__speedup_limit__ops_per_block,
+            "blocks": d__speedup_limit__blocks,
+            "launches_per_block": d__speedup_limit__launches_per_block,
+            "dispatch": d__speedup_limit__dispatch,
+            "launch": d__speedup_limit__launch,
+            "device_time": d__speedup_limit__device_time,
+        },
     }
-    if follows_launches_per_block and launches_per_block is not None:  # computed from its default: moves with the inputs it reads
-        chain_default(derivatives, "launches_per_block", {'ops_per_block': 1})
+    if (
+        follows_launches_per_block and launches_per_block is not None
+    ):  # computed from its default: moves with the inputs it reads
+        chain_default(derivatives, "launches_per_block", {"ops_per_block": 1})
     return derivatives
 
 
@@ -184,32 +226,48 @@ class HostDispatchScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('ops_per_block', integer=True, minimum=0, doc='Python-level operations per block; each pays `dispatch`.'),
-        InputSpec('blocks', integer=True, minimum=0, strict=True, default=1, doc='Number of identical blocks (e.g. transformer layers) issued.'),
-        InputSpec('launches_per_block', integer=True, minimum=0, default=None, default_rule='ops_per_block', doc='Kernels launched per block; one per operation unless given.'),
-        InputSpec('dispatch', unit='µs', minimum=0, doc='Python dispatch cost per operation.'),
-        InputSpec('launch', unit='µs', minimum=0, doc='Kernel launch cost per launch.'),
-        InputSpec('device_time', unit='µs', minimum=0, strict=True, doc='Accelerator work of the step.'),
+        InputSpec(
+            "ops_per_block", integer=True, minimum=0, doc="Python-level operations per block; each pays `dispatch`."
+        ),
+        InputSpec(
+            "blocks",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=1,
+            doc="Number of identical blocks (e.g. transformer layers) issued.",
+        ),
+        InputSpec(
+            "launches_per_block",
+            integer=True,
+            minimum=0,
+            default=None,
+            default_rule="ops_per_block",
+            doc="Kernels launched per block; one per operation unless given.",
+        ),
+        InputSpec("dispatch", unit="µs", minimum=0, doc="Python dispatch cost per operation."),
+        InputSpec("launch", unit="µs", minimum=0, doc="Kernel launch cost per launch."),
+        InputSpec("device_time", unit="µs", minimum=0, strict=True, doc="Accelerator work of the step."),
     )
     _input_order = (
-        'ops_per_block',
-        'blocks',
-        'launches_per_block',
-        'dispatch',
-        'launch',
-        'device_time',
+        "ops_per_block",
+        "blocks",
+        "launches_per_block",
+        "dispatch",
+        "launch",
+        "device_time",
     )
     _outputs = (
-        'operations',
-        'launches',
-        'per_op_cost',
-        'dispatch_time',
-        'launch_time',
-        'host_time',
-        'overhead_ratio',
-        'launch_ratio',
-        'host_share',
-        'speedup_limit',
+        "operations",
+        "launches",
+        "per_op_cost",
+        "dispatch_time",
+        "launch_time",
+        "host_time",
+        "overhead_ratio",
+        "launch_ratio",
+        "host_share",
+        "speedup_limit",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -240,13 +298,13 @@ class HostDispatchScenario(ScenarioBase):
             **unknown,
         )
 
-    operations = Output('operations')
-    launches = Output('launches')
-    per_op_cost = Output('per_op_cost', 'µs')
-    dispatch_time = Output('dispatch_time', 'µs')
-    launch_time = Output('launch_time', 'µs')
-    host_time = Output('host_time', 'µs')
-    overhead_ratio = Output('overhead_ratio')
-    launch_ratio = Output('launch_ratio')
-    host_share = Output('host_share')
-    speedup_limit = Output('speedup_limit')
+    operations = Output("operations")
+    launches = Output("launches")
+    per_op_cost = Output("per_op_cost", "µs")
+    dispatch_time = Output("dispatch_time", "µs")
+    launch_time = Output("launch_time", "µs")
+    host_time = Output("host_time", "µs")
+    overhead_ratio = Output("overhead_ratio")
+    launch_ratio = Output("launch_ratio")
+    host_share = Output("host_share")
+    speedup_limit = Output("speedup_limit")

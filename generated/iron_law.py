@@ -64,17 +64,17 @@ def evaluate(
         result.overhead [ms] = overhead
     """
     if memory_time_stated is None and bandwidth is not None and data_volume is not None:
-        memory_time_stated = 1000*data_volume/bandwidth
+        memory_time_stated = 1000 * data_volume / bandwidth
     if compute_time_stated is None and effective_rate is not None and operations is not None:
-        compute_time_stated = 1000*operations/effective_rate
+        compute_time_stated = 1000 * operations / effective_rate
     result__overhead = overhead
     if bandwidth is not None:
-        upgraded_bandwidth = bandwidth*memory_speedup
+        upgraded_bandwidth = bandwidth * memory_speedup
     else:
         upgraded_bandwidth = None
     if compute_time_stated is not None:
         compute_time = compute_time_stated
-        result__upgraded_compute_time = compute_time/compute_speedup
+        result__upgraded_compute_time = compute_time / compute_speedup
         result__compute_time = compute_time
     else:
         compute_time = None
@@ -82,7 +82,7 @@ def evaluate(
         result__compute_time = None
     if memory_time_stated is not None:
         memory_time = memory_time_stated
-        result__upgraded_memory_time = memory_time/memory_speedup
+        result__upgraded_memory_time = memory_time / memory_speedup
         result__memory_time = memory_time
     else:
         memory_time = None
@@ -90,11 +90,15 @@ def evaluate(
         result__memory_time = None
     if compute_time_stated is not None and memory_time_stated is not None:
         result__sequential_time = compute_time + memory_time + overhead
-        result__overlapped_time = overhead + 1000*maximum(compute_time/1000, memory_time/1000)
+        result__overlapped_time = overhead + 1000 * maximum(
+            compute_time / 1000, memory_time / 1000
+        )  # 1e-3: ms -> s (compute_time); 1e-3: ms -> s (memory_time); 1e-3: ms -> s (overhead); 1e3: s -> ms
         result__upgraded_sequential_time = overhead + result__upgraded_compute_time + result__upgraded_memory_time
-        result__upgraded_overlapped_time = overhead + 1000*maximum(result__upgraded_compute_time/1000, result__upgraded_memory_time/1000)
-        result__naive_upgraded_time = result__sequential_time/(compute_speedup*memory_speedup)
-        result__sequential_reduction = 1 - result__upgraded_sequential_time/result__sequential_time
+        result__upgraded_overlapped_time = (
+            overhead + 1000 * maximum(result__upgraded_compute_time / 1000, result__upgraded_memory_time / 1000)
+        )  # 1e-3: ms -> s (overhead); 1e-3: ms -> s (upgraded_compute_time); 1e-3: ms -> s (upgraded_memory_time); 1e3: s -> ms
+        result__naive_upgraded_time = result__sequential_time / (compute_speedup * memory_speedup)
+        result__sequential_reduction = 1 - result__upgraded_sequential_time / result__sequential_time
     else:
         result__sequential_time = None
         result__overlapped_time = None
@@ -103,21 +107,21 @@ def evaluate(
         result__naive_upgraded_time = None
         result__sequential_reduction = None
     return {
-        'memory_time': memory_time,
-        'compute_time': compute_time,
-        'upgraded_bandwidth': upgraded_bandwidth,
-        'result': {
-            'sequential_time': result__sequential_time,
-            'overlapped_time': result__overlapped_time,
-            'upgraded_memory_time': result__upgraded_memory_time,
-            'upgraded_compute_time': result__upgraded_compute_time,
-            'upgraded_sequential_time': result__upgraded_sequential_time,
-            'upgraded_overlapped_time': result__upgraded_overlapped_time,
-            'naive_upgraded_time': result__naive_upgraded_time,
-            'sequential_reduction': result__sequential_reduction,
-            'memory_time': result__memory_time,
-            'compute_time': result__compute_time,
-            'overhead': result__overhead,
+        "memory_time": memory_time,
+        "compute_time": compute_time,
+        "upgraded_bandwidth": upgraded_bandwidth,
+        "result": {
+            "sequential_time": result__sequential_time,
+            "overlapped_time": result__overlapped_time,
+            "upgraded_memory_time": result__upgraded_memory_time,
+            "upgraded_compute_time": result__upgraded_compute_time,
+            "upgraded_sequential_time": result__upgraded_sequential_time,
+            "upgraded_overlapped_time": result__upgraded_overlapped_time,
+            "naive_upgraded_time": result__naive_upgraded_time,
+            "sequential_reduction": result__sequential_reduction,
+            "memory_time": result__memory_time,
+            "compute_time": result__compute_time,
+            "overhead": result__overhead,
         },
     }
 
@@ -144,91 +148,173 @@ def gradient(
     """
     follows_memory_time_stated = memory_time_stated is None
     if memory_time_stated is None and bandwidth is not None and data_volume is not None:
-        memory_time_stated = 1000*data_volume/bandwidth
+        memory_time_stated = 1000 * data_volume / bandwidth
     follows_compute_time_stated = compute_time_stated is None
     if compute_time_stated is None and effective_rate is not None and operations is not None:
-        compute_time_stated = 1000*operations/effective_rate
+        compute_time_stated = 1000 * operations / effective_rate
     d__result__overhead__overhead = 1
     derivatives = {
-        'result.overhead': {'overhead': d__result__overhead__overhead},
+        "result.overhead": {"overhead": d__result__overhead__overhead},
     }
     if bandwidth is not None:
         d__upgraded_bandwidth__memory_speedup = bandwidth
         d__upgraded_bandwidth__bandwidth = memory_speedup
-        derivatives.update({
-            'upgraded_bandwidth': {'memory_speedup': d__upgraded_bandwidth__memory_speedup, 'bandwidth': d__upgraded_bandwidth__bandwidth},
-        })
+        derivatives.update(
+            {
+                "upgraded_bandwidth": {
+                    "memory_speedup": d__upgraded_bandwidth__memory_speedup,
+                    "bandwidth": d__upgraded_bandwidth__bandwidth,
+                },
+            }
+        )
     if compute_time_stated is not None:
         compute_time = compute_time_stated
-        result__upgraded_compute_time = compute_time/compute_speedup
+        result__upgraded_compute_time = compute_time / compute_speedup
         d__compute_time__compute_time_stated = 1
-        d__result__upgraded_compute_time__compute_speedup = -compute_time/compute_speedup**2
-        d__result__upgraded_compute_time__compute_time_stated = d__compute_time__compute_time_stated/compute_speedup
+        d__result__upgraded_compute_time__compute_speedup = -compute_time / compute_speedup**2
+        d__result__upgraded_compute_time__compute_time_stated = d__compute_time__compute_time_stated / compute_speedup
         d__result__compute_time__compute_time_stated = d__compute_time__compute_time_stated
-        derivatives.update({
-            'compute_time': {'compute_time_stated': d__compute_time__compute_time_stated},
-            'result.upgraded_compute_time': {'compute_speedup': d__result__upgraded_compute_time__compute_speedup, 'compute_time_stated': d__result__upgraded_compute_time__compute_time_stated},
-            'result.compute_time': {'compute_time_stated': d__result__compute_time__compute_time_stated},
-        })
+        derivatives.update(
+            {
+                "compute_time": {"compute_time_stated": d__compute_time__compute_time_stated},
+                "result.upgraded_compute_time": {
+                    "compute_speedup": d__result__upgraded_compute_time__compute_speedup,
+                    "compute_time_stated": d__result__upgraded_compute_time__compute_time_stated,
+                },
+                "result.compute_time": {"compute_time_stated": d__result__compute_time__compute_time_stated},
+            }
+        )
     if memory_time_stated is not None:
         memory_time = memory_time_stated
-        result__upgraded_memory_time = memory_time/memory_speedup
+        result__upgraded_memory_time = memory_time / memory_speedup
         d__memory_time__memory_time_stated = 1
-        d__result__upgraded_memory_time__memory_speedup = -memory_time/memory_speedup**2
-        d__result__upgraded_memory_time__memory_time_stated = d__memory_time__memory_time_stated/memory_speedup
+        d__result__upgraded_memory_time__memory_speedup = -memory_time / memory_speedup**2
+        d__result__upgraded_memory_time__memory_time_stated = d__memory_time__memory_time_stated / memory_speedup
         d__result__memory_time__memory_time_stated = d__memory_time__memory_time_stated
-        derivatives.update({
-            'memory_time': {'memory_time_stated': d__memory_time__memory_time_stated},
-            'result.upgraded_memory_time': {'memory_speedup': d__result__upgraded_memory_time__memory_speedup, 'memory_time_stated': d__result__upgraded_memory_time__memory_time_stated},
-            'result.memory_time': {'memory_time_stated': d__result__memory_time__memory_time_stated},
-        })
+        derivatives.update(
+            {
+                "memory_time": {"memory_time_stated": d__memory_time__memory_time_stated},
+                "result.upgraded_memory_time": {
+                    "memory_speedup": d__result__upgraded_memory_time__memory_speedup,
+                    "memory_time_stated": d__result__upgraded_memory_time__memory_time_stated,
+                },
+                "result.memory_time": {"memory_time_stated": d__result__memory_time__memory_time_stated},
+            }
+        )
     if compute_time_stated is not None and memory_time_stated is not None:
         result__sequential_time = compute_time + memory_time + overhead
         result__upgraded_sequential_time = overhead + result__upgraded_compute_time + result__upgraded_memory_time
-        _g0 = compute_time/1000 - memory_time/1000
-        _g1 = result__upgraded_compute_time/1000 - result__upgraded_memory_time/1000
+        _g0 = compute_time / 1000 - memory_time / 1000
+        _g1 = result__upgraded_compute_time / 1000 - result__upgraded_memory_time / 1000
         _g2 = step(-_g1)
         _g3 = step(_g1)
-        _g4 = 1/(compute_speedup*memory_speedup)
-        _g5 = result__upgraded_sequential_time/result__sequential_time**2
+        _g4 = 1 / (compute_speedup * memory_speedup)
+        _g5 = result__upgraded_sequential_time / result__sequential_time**2
         d__result__sequential_time__overhead = 1
         d__result__sequential_time__compute_time_stated = d__compute_time__compute_time_stated
         d__result__sequential_time__memory_time_stated = d__memory_time__memory_time_stated
         d__result__overlapped_time__overhead = 1
-        d__result__overlapped_time__compute_time_stated = d__compute_time__compute_time_stated*step(_g0)
-        d__result__overlapped_time__memory_time_stated = d__memory_time__memory_time_stated*step(-_g0)
+        d__result__overlapped_time__compute_time_stated = d__compute_time__compute_time_stated * step(_g0)
+        d__result__overlapped_time__memory_time_stated = d__memory_time__memory_time_stated * step(-_g0)
         d__result__upgraded_sequential_time__overhead = 1
         d__result__upgraded_sequential_time__memory_speedup = d__result__upgraded_memory_time__memory_speedup
         d__result__upgraded_sequential_time__compute_speedup = d__result__upgraded_compute_time__compute_speedup
         d__result__upgraded_sequential_time__compute_time_stated = d__result__upgraded_compute_time__compute_time_stated
         d__result__upgraded_sequential_time__memory_time_stated = d__result__upgraded_memory_time__memory_time_stated
         d__result__upgraded_overlapped_time__overhead = 1
-        d__result__upgraded_overlapped_time__memory_speedup = _g2*d__result__upgraded_memory_time__memory_speedup
-        d__result__upgraded_overlapped_time__compute_speedup = _g3*d__result__upgraded_compute_time__compute_speedup
-        d__result__upgraded_overlapped_time__compute_time_stated = _g3*d__result__upgraded_compute_time__compute_time_stated
-        d__result__upgraded_overlapped_time__memory_time_stated = _g2*d__result__upgraded_memory_time__memory_time_stated
-        d__result__naive_upgraded_time__overhead = _g4*d__result__sequential_time__overhead
-        d__result__naive_upgraded_time__memory_speedup = -result__sequential_time/(compute_speedup*memory_speedup**2)
-        d__result__naive_upgraded_time__compute_speedup = -result__sequential_time/(compute_speedup**2*memory_speedup)
-        d__result__naive_upgraded_time__compute_time_stated = _g4*d__result__sequential_time__compute_time_stated
-        d__result__naive_upgraded_time__memory_time_stated = _g4*d__result__sequential_time__memory_time_stated
-        d__result__sequential_reduction__overhead = _g5*d__result__sequential_time__overhead - d__result__upgraded_sequential_time__overhead/result__sequential_time
-        d__result__sequential_reduction__memory_speedup = -d__result__upgraded_sequential_time__memory_speedup/result__sequential_time
-        d__result__sequential_reduction__compute_speedup = -d__result__upgraded_sequential_time__compute_speedup/result__sequential_time
-        d__result__sequential_reduction__compute_time_stated = _g5*d__result__sequential_time__compute_time_stated - d__result__upgraded_sequential_time__compute_time_stated/result__sequential_time
-        d__result__sequential_reduction__memory_time_stated = _g5*d__result__sequential_time__memory_time_stated - d__result__upgraded_sequential_time__memory_time_stated/result__sequential_time
-        derivatives.update({
-            'result.sequential_time': {'overhead': d__result__sequential_time__overhead, 'compute_time_stated': d__result__sequential_time__compute_time_stated, 'memory_time_stated': d__result__sequential_time__memory_time_stated},
-            'result.overlapped_time': {'overhead': d__result__overlapped_time__overhead, 'compute_time_stated': d__result__overlapped_time__compute_time_stated, 'memory_time_stated': d__result__overlapped_time__memory_time_stated},
-            'result.upgraded_sequential_time': {'overhead': d__result__upgraded_sequential_time__overhead, 'memory_speedup': d__result__upgraded_sequential_time__memory_speedup, 'compute_speedup': d__result__upgraded_sequential_time__compute_speedup, 'compute_time_stated': d__result__upgraded_sequential_time__compute_time_stated, 'memory_time_stated': d__result__upgraded_sequential_time__memory_time_stated},
-            'result.upgraded_overlapped_time': {'overhead': d__result__upgraded_overlapped_time__overhead, 'memory_speedup': d__result__upgraded_overlapped_time__memory_speedup, 'compute_speedup': d__result__upgraded_overlapped_time__compute_speedup, 'compute_time_stated': d__result__upgraded_overlapped_time__compute_time_stated, 'memory_time_stated': d__result__upgraded_overlapped_time__memory_time_stated},
-            'result.naive_upgraded_time': {'overhead': d__result__naive_upgraded_time__overhead, 'memory_speedup': d__result__naive_upgraded_time__memory_speedup, 'compute_speedup': d__result__naive_upgraded_time__compute_speedup, 'compute_time_stated': d__result__naive_upgraded_time__compute_time_stated, 'memory_time_stated': d__result__naive_upgraded_time__memory_time_stated},
-            'result.sequential_reduction': {'overhead': d__result__sequential_reduction__overhead, 'memory_speedup': d__result__sequential_reduction__memory_speedup, 'compute_speedup': d__result__sequential_reduction__compute_speedup, 'compute_time_stated': d__result__sequential_reduction__compute_time_stated, 'memory_time_stated': d__result__sequential_reduction__memory_time_stated},
-        })
-    if follows_compute_time_stated and compute_time_stated is not None:  # computed from its default: moves with the inputs it reads
-        chain_default(derivatives, "compute_time_stated", {'operations': 1000/effective_rate, 'effective_rate': -1000*operations/effective_rate**2})
-    if follows_memory_time_stated and memory_time_stated is not None:  # computed from its default: moves with the inputs it reads
-        chain_default(derivatives, "memory_time_stated", {'data_volume': 1000/bandwidth, 'bandwidth': -1000*data_volume/bandwidth**2})
+        d__result__upgraded_overlapped_time__memory_speedup = _g2 * d__result__upgraded_memory_time__memory_speedup
+        d__result__upgraded_overlapped_time__compute_speedup = _g3 * d__result__upgraded_compute_time__compute_speedup
+        d__result__upgraded_overlapped_time__compute_time_stated = (
+            _g3 * d__result__upgraded_compute_time__compute_time_stated
+        )
+        d__result__upgraded_overlapped_time__memory_time_stated = (
+            _g2 * d__result__upgraded_memory_time__memory_time_stated
+        )
+        d__result__naive_upgraded_time__overhead = _g4 * d__result__sequential_time__overhead
+        d__result__naive_upgraded_time__memory_speedup = -result__sequential_time / (
+            compute_speedup * memory_speedup**2
+        )
+        d__result__naive_upgraded_time__compute_speedup = -result__sequential_time / (
+            compute_speedup**2 * memory_speedup
+        )
+        d__result__naive_upgraded_time__compute_time_stated = _g4 * d__result__sequential_time__compute_time_stated
+        d__result__naive_upgraded_time__memory_time_stated = _g4 * d__result__sequential_time__memory_time_stated
+        d__result__sequential_reduction__overhead = (
+            _g5 * d__result__sequential_time__overhead
+            - d__result__upgraded_sequential_time__overhead / result__sequential_time
+        )
+        d__result__sequential_reduction__memory_speedup = (
+            -d__result__upgraded_sequential_time__memory_speedup / result__sequential_time
+        )
+        d__result__sequential_reduction__compute_speedup = (
+            -d__result__upgraded_sequential_time__compute_speedup / result__sequential_time
+        )
+        d__result__sequential_reduction__compute_time_stated = (
+            _g5 * d__result__sequential_time__compute_time_stated
+            - d__result__upgraded_sequential_time__compute_time_stated / result__sequential_time
+        )
+        d__result__sequential_reduction__memory_time_stated = (
+            _g5 * d__result__sequential_time__memory_time_stated
+            - d__result__upgraded_sequential_time__memory_time_stated / result__sequential_time
+        )
+        derivatives.update(
+            {
+                "result.sequential_time": {
+                    "overhead": d__result__sequential_time__overhead,
+                    "compute_time_stated": d__result__sequential_time__compute_time_stated,
+                    "memory_time_stated": d__result__sequential_time__memory_time_stated,
+                },
+                "result.overlapped_time": {
+                    "overhead": d__result__overlapped_time__overhead,
+                    "compute_time_stated": d__result__overlapped_time__compute_time_stated,
+                    "memory_time_stated": d__result__overlapped_time__memory_time_stated,
+                },
+                "result.upgraded_sequential_time": {
+                    "overhead": d__result__upgraded_sequential_time__overhead,
+                    "memory_speedup": d__result__upgraded_sequential_time__memory_speedup,
+                    "compute_speedup": d__result__upgraded_sequential_time__compute_speedup,
+                    "compute_time_stated": d__result__upgraded_sequential_time__compute_time_stated,
+                    "memory_time_stated": d__result__upgraded_sequential_time__memory_time_stated,
+                },
+                "result.upgraded_overlapped_time": {
+                    "overhead": d__result__upgraded_overlapped_time__overhead,
+                    "memory_speedup": d__result__upgraded_overlapped_time__memory_speedup,
+                    "compute_speedup": d__result__upgraded_overlapped_time__compute_speedup,
+                    "compute_time_stated": d__result__upgraded_overlapped_time__compute_time_stated,
+                    "memory_time_stated": d__result__upgraded_overlapped_time__memory_time_stated,
+                },
+                "result.naive_upgraded_time": {
+                    "overhead": d__result__naive_upgraded_time__overhead,
+                    "memory_speedup": d__result__naive_upgraded_time__memory_speedup,
+                    "compute_speedup": d__result__naive_upgraded_time__compute_speedup,
+                    "compute_time_stated": d__result__naive_upgraded_time__compute_time_stated,
+                    "memory_time_stated": d__result__naive_upgraded_time__memory_time_stated,
+                },
+                "result.sequential_reduction": {
+                    "overhead": d__result__sequential_reduction__overhead,
+                    "memory_speedup": d__result__sequential_reduction__memory_speedup,
+                    "compute_speedup": d__result__sequential_reduction__compute_speedup,
+                    "compute_time_stated": d__result__sequential_reduction__compute_time_stated,
+                    "memory_time_stated": d__result__sequential_reduction__memory_time_stated,
+                },
+            }
+        )
+    if (
+        follows_compute_time_stated and compute_time_stated is not None
+    ):  # computed from its default: moves with the inputs it reads
+        chain_default(
+            derivatives,
+            "compute_time_stated",
+            {"operations": 1000 / effective_rate, "effective_rate": -1000 * operations / effective_rate**2},
+        )
+    if (
+        follows_memory_time_stated and memory_time_stated is not None
+    ):  # computed from its default: moves with the inputs it reads
+        chain_default(
+            derivatives,
+            "memory_time_stated",
+            {"data_volume": 1000 / bandwidth, "bandwidth": -1000 * data_volume / bandwidth**2},
+        )
     return derivatives
 
 
@@ -248,32 +334,63 @@ class IronLawScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('overhead', unit='ms', minimum=0, doc='Fixed overhead of the task (launch, host work).'),
-        InputSpec('data_volume', unit='GB', minimum=0, strict=True, default=None, doc='Bytes the task moves; optional.'),
-        InputSpec('bandwidth', unit='GB/s', minimum=0, strict=True, default=None, doc='Memory bandwidth; optional.'),
-        InputSpec('memory_time_stated', unit='ms', minimum=0, strict=True, default=None, default_rule='data_volume/bandwidth', doc='The memory term stated directly; else `data_volume` / `bandwidth`.'),
-        InputSpec('operations', unit='GFLOP', minimum=0, strict=True, default=None, doc='Operations of the task; optional.'),
-        InputSpec('effective_rate', unit='GFLOP/s', minimum=0, strict=True, default=None, doc='Delivered rate (peak times utilization); optional.'),
-        InputSpec('compute_time_stated', unit='ms', minimum=0, strict=True, default=None, default_rule='operations/effective_rate', doc='The compute term stated directly; else `operations` / `effective_rate`.'),
-        InputSpec('memory_speedup', minimum=0, strict=True, default=1, doc='Factor the upgrade speeds the memory term by.'),
-        InputSpec('compute_speedup', minimum=0, strict=True, default=1, doc='Factor the upgrade speeds the compute term by.'),
+        InputSpec("overhead", unit="ms", minimum=0, doc="Fixed overhead of the task (launch, host work)."),
+        InputSpec(
+            "data_volume", unit="GB", minimum=0, strict=True, default=None, doc="Bytes the task moves; optional."
+        ),
+        InputSpec("bandwidth", unit="GB/s", minimum=0, strict=True, default=None, doc="Memory bandwidth; optional."),
+        InputSpec(
+            "memory_time_stated",
+            unit="ms",
+            minimum=0,
+            strict=True,
+            default=None,
+            default_rule="data_volume/bandwidth",
+            doc="The memory term stated directly; else `data_volume` / `bandwidth`.",
+        ),
+        InputSpec(
+            "operations", unit="GFLOP", minimum=0, strict=True, default=None, doc="Operations of the task; optional."
+        ),
+        InputSpec(
+            "effective_rate",
+            unit="GFLOP/s",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Delivered rate (peak times utilization); optional.",
+        ),
+        InputSpec(
+            "compute_time_stated",
+            unit="ms",
+            minimum=0,
+            strict=True,
+            default=None,
+            default_rule="operations/effective_rate",
+            doc="The compute term stated directly; else `operations` / `effective_rate`.",
+        ),
+        InputSpec(
+            "memory_speedup", minimum=0, strict=True, default=1, doc="Factor the upgrade speeds the memory term by."
+        ),
+        InputSpec(
+            "compute_speedup", minimum=0, strict=True, default=1, doc="Factor the upgrade speeds the compute term by."
+        ),
     )
     _input_order = (
-        'overhead',
-        'data_volume',
-        'bandwidth',
-        'memory_time_stated',
-        'operations',
-        'effective_rate',
-        'compute_time_stated',
-        'memory_speedup',
-        'compute_speedup',
+        "overhead",
+        "data_volume",
+        "bandwidth",
+        "memory_time_stated",
+        "operations",
+        "effective_rate",
+        "compute_time_stated",
+        "memory_speedup",
+        "compute_speedup",
     )
     _outputs = (
-        'memory_time',
-        'compute_time',
-        'upgraded_bandwidth',
-        'result',
+        "memory_time",
+        "compute_time",
+        "upgraded_bandwidth",
+        "result",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -310,7 +427,99 @@ class IronLawScenario(ScenarioBase):
             **unknown,
         )
 
-    memory_time = Output('memory_time', 'ms', requires=('memory_time_stated',), alternatives={'memory_time_stated': ('bandwidth', 'data_volume')})
-    compute_time = Output('compute_time', 'ms', requires=('compute_time_stated',), alternatives={'compute_time_stated': ('effective_rate', 'operations')})
-    upgraded_bandwidth = Output('upgraded_bandwidth', 'GB/s', requires=('bandwidth',))
-    result = GroupOutput('result', (Output('memory_time', 'ms', requires=('memory_time_stated',), alternatives={'memory_time_stated': ('bandwidth', 'data_volume')}), Output('compute_time', 'ms', requires=('compute_time_stated',), alternatives={'compute_time_stated': ('effective_rate', 'operations')}), Output('overhead', 'ms'), Output('sequential_time', 'ms', requires=('compute_time_stated', 'memory_time_stated'), alternatives={'compute_time_stated': ('effective_rate', 'operations'), 'memory_time_stated': ('bandwidth', 'data_volume')}), Output('overlapped_time', 'ms', requires=('compute_time_stated', 'memory_time_stated'), alternatives={'compute_time_stated': ('effective_rate', 'operations'), 'memory_time_stated': ('bandwidth', 'data_volume')}), Output('upgraded_memory_time', 'ms', requires=('memory_time_stated',), alternatives={'memory_time_stated': ('bandwidth', 'data_volume')}), Output('upgraded_compute_time', 'ms', requires=('compute_time_stated',), alternatives={'compute_time_stated': ('effective_rate', 'operations')}), Output('upgraded_sequential_time', 'ms', requires=('compute_time_stated', 'memory_time_stated'), alternatives={'compute_time_stated': ('effective_rate', 'operations'), 'memory_time_stated': ('bandwidth', 'data_volume')}), Output('upgraded_overlapped_time', 'ms', requires=('compute_time_stated', 'memory_time_stated'), alternatives={'compute_time_stated': ('effective_rate', 'operations'), 'memory_time_stated': ('bandwidth', 'data_volume')}), Output('naive_upgraded_time', 'ms', requires=('compute_time_stated', 'memory_time_stated'), alternatives={'compute_time_stated': ('effective_rate', 'operations'), 'memory_time_stated': ('bandwidth', 'data_volume')}), Output('sequential_reduction', requires=('compute_time_stated', 'memory_time_stated'), alternatives={'compute_time_stated': ('effective_rate', 'operations'), 'memory_time_stated': ('bandwidth', 'data_volume')}),))
+    memory_time = Output(
+        "memory_time",
+        "ms",
+        requires=("memory_time_stated",),
+        alternatives={"memory_time_stated": ("bandwidth", "data_volume")},
+    )
+    compute_time = Output(
+        "compute_time",
+        "ms",
+        requires=("compute_time_stated",),
+        alternatives={"compute_time_stated": ("effective_rate", "operations")},
+    )
+    upgraded_bandwidth = Output("upgraded_bandwidth", "GB/s", requires=("bandwidth",))
+    result = GroupOutput(
+        "result",
+        (
+            Output(
+                "memory_time",
+                "ms",
+                requires=("memory_time_stated",),
+                alternatives={"memory_time_stated": ("bandwidth", "data_volume")},
+            ),
+            Output(
+                "compute_time",
+                "ms",
+                requires=("compute_time_stated",),
+                alternatives={"compute_time_stated": ("effective_rate", "operations")},
+            ),
+            Output("overhead", "ms"),
+            Output(
+                "sequential_time",
+                "ms",
+                requires=("compute_time_stated", "memory_time_stated"),
+                alternatives={
+                    "compute_time_stated": ("effective_rate", "operations"),
+                    "memory_time_stated": ("bandwidth", "data_volume"),
+                },
+            ),
+            Output(
+                "overlapped_time",
+                "ms",
+                requires=("compute_time_stated", "memory_time_stated"),
+                alternatives={
+                    "compute_time_stated": ("effective_rate", "operations"),
+                    "memory_time_stated": ("bandwidth", "data_volume"),
+                },
+            ),
+            Output(
+                "upgraded_memory_time",
+                "ms",
+                requires=("memory_time_stated",),
+                alternatives={"memory_time_stated": ("bandwidth", "data_volume")},
+            ),
+            Output(
+                "upgraded_compute_time",
+                "ms",
+                requires=("compute_time_stated",),
+                alternatives={"compute_time_stated": ("effective_rate", "operations")},
+            ),
+            Output(
+                "upgraded_sequential_time",
+                "ms",
+                requires=("compute_time_stated", "memory_time_stated"),
+                alternatives={
+                    "compute_time_stated": ("effective_rate", "operations"),
+                    "memory_time_stated": ("bandwidth", "data_volume"),
+                },
+            ),
+            Output(
+                "upgraded_overlapped_time",
+                "ms",
+                requires=("compute_time_stated", "memory_time_stated"),
+                alternatives={
+                    "compute_time_stated": ("effective_rate", "operations"),
+                    "memory_time_stated": ("bandwidth", "data_volume"),
+                },
+            ),
+            Output(
+                "naive_upgraded_time",
+                "ms",
+                requires=("compute_time_stated", "memory_time_stated"),
+                alternatives={
+                    "compute_time_stated": ("effective_rate", "operations"),
+                    "memory_time_stated": ("bandwidth", "data_volume"),
+                },
+            ),
+            Output(
+                "sequential_reduction",
+                requires=("compute_time_stated", "memory_time_stated"),
+                alternatives={
+                    "compute_time_stated": ("effective_rate", "operations"),
+                    "memory_time_stated": ("bandwidth", "data_volume"),
+                },
+            ),
+        ),
+    )

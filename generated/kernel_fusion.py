@@ -45,23 +45,23 @@ def evaluate(
         overhead_speedup [1] = unfused_overhead/fused_overhead
     """
     _t0 = dispatch + launch
-    unfused_trips = 2*chain_length
+    unfused_trips = 2 * chain_length
     fused_trips = 2
     unfused_launches = chain_length
     fused_launches = 1
-    traffic_ratio = unfused_trips/fused_trips
-    unfused_overhead = _t0*unfused_launches
-    fused_overhead = _t0*fused_launches
-    overhead_speedup = unfused_overhead/fused_overhead
+    traffic_ratio = unfused_trips / fused_trips
+    unfused_overhead = _t0 * unfused_launches
+    fused_overhead = _t0 * fused_launches
+    overhead_speedup = unfused_overhead / fused_overhead
     return {
-        'unfused_trips': unfused_trips,
-        'fused_trips': fused_trips,
-        'unfused_launches': unfused_launches,
-        'fused_launches': fused_launches,
-        'traffic_ratio': traffic_ratio,
-        'unfused_overhead': unfused_overhead,
-        'fused_overhead': fused_overhead,
-        'overhead_speedup': overhead_speedup,
+        "unfused_trips": unfused_trips,
+        "fused_trips": fused_trips,
+        "unfused_launches": unfused_launches,
+        "fused_launches": fused_launches,
+        "traffic_ratio": traffic_ratio,
+        "unfused_overhead": unfused_overhead,
+        "fused_overhead": fused_overhead,
+        "overhead_speedup": overhead_speedup,
     }
 
 
@@ -83,27 +83,35 @@ def gradient(
     fused_trips = 2
     unfused_launches = chain_length
     fused_launches = 1
-    unfused_overhead = _t0*unfused_launches
-    fused_overhead = _t0*fused_launches
-    _g0 = unfused_overhead/fused_overhead**2
+    unfused_overhead = _t0 * unfused_launches
+    fused_overhead = _t0 * fused_launches
+    _g0 = unfused_overhead / fused_overhead**2
     d__unfused_trips__chain_length = 2
     d__unfused_launches__chain_length = 1
-    d__traffic_ratio__chain_length = d__unfused_trips__chain_length/fused_trips
-    d__unfused_overhead__chain_length = d__unfused_launches__chain_length*(dispatch + launch)
+    d__traffic_ratio__chain_length = d__unfused_trips__chain_length / fused_trips
+    d__unfused_overhead__chain_length = d__unfused_launches__chain_length * (dispatch + launch)
     d__unfused_overhead__dispatch = unfused_launches
     d__unfused_overhead__launch = unfused_launches
     d__fused_overhead__dispatch = fused_launches
     d__fused_overhead__launch = fused_launches
-    d__overhead_speedup__chain_length = d__unfused_overhead__chain_length/fused_overhead
-    d__overhead_speedup__dispatch = -_g0*d__fused_overhead__dispatch + d__unfused_overhead__dispatch/fused_overhead
-    d__overhead_speedup__launch = -_g0*d__fused_overhead__launch + d__unfused_overhead__launch/fused_overhead
+    d__overhead_speedup__chain_length = d__unfused_overhead__chain_length / fused_overhead
+    d__overhead_speedup__dispatch = -_g0 * d__fused_overhead__dispatch + d__unfused_overhead__dispatch / fused_overhead
+    d__overhead_speedup__launch = -_g0 * d__fused_overhead__launch + d__unfused_overhead__launch / fused_overhead
     return {
-        'unfused_trips': {'chain_length': d__unfused_trips__chain_length},
-        'unfused_launches': {'chain_length': d__unfused_launches__chain_length},
-        'traffic_ratio': {'chain_length': d__traffic_ratio__chain_length},
-        'unfused_overhead': {'chain_length': d__unfused_overhead__chain_length, 'dispatch': d__unfused_overhead__dispatch, 'launch': d__unfused_overhead__launch},
-        'fused_overhead': {'dispatch': d__fused_overhead__dispatch, 'launch': d__fused_overhead__launch},
-        'overhead_speedup': {'chain_length': d__overhead_speedup__chain_length, 'dispatch': d__overhead_speedup__dispatch, 'launch': d__overhead_speedup__launch},
+        "unfused_trips": {"chain_length": d__unfused_trips__chain_length},
+        "unfused_launches": {"chain_length": d__unfused_launches__chain_length},
+        "traffic_ratio": {"chain_length": d__traffic_ratio__chain_length},
+        "unfused_overhead": {
+            "chain_length": d__unfused_overhead__chain_length,
+            "dispatch": d__unfused_overhead__dispatch,
+            "launch": d__unfused_overhead__launch,
+        },
+        "fused_overhead": {"dispatch": d__fused_overhead__dispatch, "launch": d__fused_overhead__launch},
+        "overhead_speedup": {
+            "chain_length": d__overhead_speedup__chain_length,
+            "dispatch": d__overhead_speedup__dispatch,
+            "launch": d__overhead_speedup__launch,
+        },
     }
 
 
@@ -122,27 +130,31 @@ class KernelFusionScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('chain_length', integer=True, minimum=0, strict=True, doc='Element-wise operations in the chain.'),
-        InputSpec('dispatch', unit='µs', minimum=0, doc='Host (Python) dispatch cost per launched kernel.'),
-        InputSpec('launch', unit='µs', minimum=0, doc='Kernel launch cost per kernel.'),
+        InputSpec("chain_length", integer=True, minimum=0, strict=True, doc="Element-wise operations in the chain."),
+        InputSpec("dispatch", unit="µs", minimum=0, doc="Host (Python) dispatch cost per launched kernel."),
+        InputSpec("launch", unit="µs", minimum=0, doc="Kernel launch cost per kernel."),
     )
     _requirements = (
-        Requirement(('dispatch', 'launch'), lambda dispatch, launch: (dispatch/1000000 + launch/1000000 > 0), 'dispatch and launch must not both be zero'),
+        Requirement(
+            ("dispatch", "launch"),
+            lambda dispatch, launch: dispatch / 1000000 + launch / 1000000 > 0,
+            "dispatch and launch must not both be zero",
+        ),
     )
     _input_order = (
-        'chain_length',
-        'dispatch',
-        'launch',
+        "chain_length",
+        "dispatch",
+        "launch",
     )
     _outputs = (
-        'unfused_trips',
-        'fused_trips',
-        'unfused_launches',
-        'fused_launches',
-        'traffic_ratio',
-        'unfused_overhead',
-        'fused_overhead',
-        'overhead_speedup',
+        "unfused_trips",
+        "fused_trips",
+        "unfused_launches",
+        "fused_launches",
+        "traffic_ratio",
+        "unfused_overhead",
+        "fused_overhead",
+        "overhead_speedup",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -167,11 +179,11 @@ class KernelFusionScenario(ScenarioBase):
             **unknown,
         )
 
-    unfused_trips = Output('unfused_trips')
-    fused_trips = Output('fused_trips')
-    unfused_launches = Output('unfused_launches')
-    fused_launches = Output('fused_launches')
-    traffic_ratio = Output('traffic_ratio')
-    unfused_overhead = Output('unfused_overhead', 'µs')
-    fused_overhead = Output('fused_overhead', 'µs')
-    overhead_speedup = Output('overhead_speedup')
+    unfused_trips = Output("unfused_trips")
+    fused_trips = Output("fused_trips")
+    unfused_launches = Output("unfused_launches")
+    fused_launches = Output("fused_launches")
+    traffic_ratio = Output("traffic_ratio")
+    unfused_overhead = Output("unfused_overhead", "µs")
+    fused_overhead = Output("fused_overhead", "µs")
+    overhead_speedup = Output("overhead_speedup")

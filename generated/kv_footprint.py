@@ -50,30 +50,30 @@ def evaluate(
         tokens_in_budget [1] = kv_budget/per_token
         requests [1] = kv_budget/total
     """
-    weights = bytes_per_value*workload_parameters/1000000000
+    weights = bytes_per_value * workload_parameters / 1000000000  # 1e-9: B -> GB
     if workload_kv_values_per_token is not None:
-        per_token = bytes_per_value*kv_width_factor*workload_kv_values_per_token
-        total = per_token*tokens/1000000000
+        per_token = bytes_per_value * kv_width_factor * workload_kv_values_per_token
+        total = per_token * tokens / 1000000000  # 1e-9: B -> GB
     else:
         per_token = None
         total = None
     if hardware_capacity is not None and kv_share is not None:
-        kv_budget = hardware_capacity*kv_share/1073741824
+        kv_budget = hardware_capacity * kv_share / 1073741824  # 1e-9: B -> GB
     else:
         kv_budget = None
     if hardware_capacity is not None and kv_share is not None and workload_kv_values_per_token is not None:
-        tokens_in_budget = 1000000000*kv_budget/per_token
-        requests = kv_budget/total
+        tokens_in_budget = 1000000000 * kv_budget / per_token  # 1e9: GB -> B (kv_budget)
+        requests = kv_budget / total
     else:
         tokens_in_budget = None
         requests = None
     return {
-        'per_token': per_token,
-        'total': total,
-        'weights': weights,
-        'kv_budget': kv_budget,
-        'tokens_in_budget': tokens_in_budget,
-        'requests': requests,
+        "per_token": per_token,
+        "total": total,
+        "weights": weights,
+        "kv_budget": kv_budget,
+        "tokens_in_budget": tokens_in_budget,
+        "requests": requests,
     }
 
 
@@ -95,52 +95,83 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    d__weights__workload_parameters = bytes_per_value/1000000000
-    d__weights__bytes_per_value = workload_parameters/1000000000
+    d__weights__workload_parameters = bytes_per_value / 1000000000
+    d__weights__bytes_per_value = workload_parameters / 1000000000
     derivatives = {
-        'weights': {'workload_parameters': d__weights__workload_parameters, 'bytes_per_value': d__weights__bytes_per_value},
+        "weights": {
+            "workload_parameters": d__weights__workload_parameters,
+            "bytes_per_value": d__weights__bytes_per_value,
+        },
     }
     if workload_kv_values_per_token is not None:
-        per_token = bytes_per_value*kv_width_factor*workload_kv_values_per_token
-        total = per_token*tokens/1000000000
-        _g0 = tokens/1000000000
-        d__per_token__bytes_per_value = kv_width_factor*workload_kv_values_per_token
-        d__per_token__kv_width_factor = bytes_per_value*workload_kv_values_per_token
-        d__per_token__workload_kv_values_per_token = bytes_per_value*kv_width_factor
-        d__total__tokens = per_token/1000000000
-        d__total__bytes_per_value = _g0*d__per_token__bytes_per_value
-        d__total__kv_width_factor = _g0*d__per_token__kv_width_factor
-        d__total__workload_kv_values_per_token = _g0*d__per_token__workload_kv_values_per_token
-        derivatives.update({
-            'per_token': {'bytes_per_value': d__per_token__bytes_per_value, 'kv_width_factor': d__per_token__kv_width_factor, 'workload_kv_values_per_token': d__per_token__workload_kv_values_per_token},
-            'total': {'tokens': d__total__tokens, 'bytes_per_value': d__total__bytes_per_value, 'kv_width_factor': d__total__kv_width_factor, 'workload_kv_values_per_token': d__total__workload_kv_values_per_token},
-        })
+        per_token = bytes_per_value * kv_width_factor * workload_kv_values_per_token
+        total = per_token * tokens / 1000000000  # 1e-9: B -> GB
+        _g0 = tokens / 1000000000
+        d__per_token__bytes_per_value = kv_width_factor * workload_kv_values_per_token
+        d__per_token__kv_width_factor = bytes_per_value * workload_kv_values_per_token
+        d__per_token__workload_kv_values_per_token = bytes_per_value * kv_width_factor
+        d__total__tokens = per_token / 1000000000
+        d__total__bytes_per_value = _g0 * d__per_token__bytes_per_value
+        d__total__kv_width_factor = _g0 * d__per_token__kv_width_factor
+        d__total__workload_kv_values_per_token = _g0 * d__per_token__workload_kv_values_per_token
+        derivatives.update(
+            {
+                "per_token": {
+                    "bytes_per_value": d__per_token__bytes_per_value,
+                    "kv_width_factor": d__per_token__kv_width_factor,
+                    "workload_kv_values_per_token": d__per_token__workload_kv_values_per_token,
+                },
+                "total": {
+                    "tokens": d__total__tokens,
+                    "bytes_per_value": d__total__bytes_per_value,
+                    "kv_width_factor": d__total__kv_width_factor,
+                    "workload_kv_values_per_token": d__total__workload_kv_values_per_token,
+                },
+            }
+        )
     if hardware_capacity is not None and kv_share is not None:
-        kv_budget = hardware_capacity*kv_share/1073741824
-        d__kv_budget__hardware_capacity = kv_share/1073741824
-        d__kv_budget__kv_share = hardware_capacity/1073741824
-        derivatives.update({
-            'kv_budget': {'hardware_capacity': d__kv_budget__hardware_capacity, 'kv_share': d__kv_budget__kv_share},
-        })
+        kv_budget = hardware_capacity * kv_share / 1073741824  # 1e-9: B -> GB
+        d__kv_budget__hardware_capacity = kv_share / 1073741824
+        d__kv_budget__kv_share = hardware_capacity / 1073741824
+        derivatives.update(
+            {
+                "kv_budget": {"hardware_capacity": d__kv_budget__hardware_capacity, "kv_share": d__kv_budget__kv_share},
+            }
+        )
     if hardware_capacity is not None and kv_share is not None and workload_kv_values_per_token is not None:
-        _g1 = 1000000000*kv_budget/per_token**2
-        _g2 = 1000000000/per_token
-        _g3 = kv_budget/total**2
-        d__tokens_in_budget__bytes_per_value = -_g1*d__per_token__bytes_per_value
-        d__tokens_in_budget__kv_width_factor = -_g1*d__per_token__kv_width_factor
-        d__tokens_in_budget__hardware_capacity = _g2*d__kv_budget__hardware_capacity
-        d__tokens_in_budget__kv_share = _g2*d__kv_budget__kv_share
-        d__tokens_in_budget__workload_kv_values_per_token = -_g1*d__per_token__workload_kv_values_per_token
-        d__requests__tokens = -_g3*d__total__tokens
-        d__requests__bytes_per_value = -_g3*d__total__bytes_per_value
-        d__requests__kv_width_factor = -_g3*d__total__kv_width_factor
-        d__requests__hardware_capacity = d__kv_budget__hardware_capacity/total
-        d__requests__kv_share = d__kv_budget__kv_share/total
-        d__requests__workload_kv_values_per_token = -_g3*d__total__workload_kv_values_per_token
-        derivatives.update({
-            'tokens_in_budget': {'bytes_per_value': d__tokens_in_budget__bytes_per_value, 'kv_width_factor': d__tokens_in_budget__kv_width_factor, 'hardware_capacity': d__tokens_in_budget__hardware_capacity, 'kv_share': d__tokens_in_budget__kv_share, 'workload_kv_values_per_token': d__tokens_in_budget__workload_kv_values_per_token},
-            'requests': {'tokens': d__requests__tokens, 'bytes_per_value': d__requests__bytes_per_value, 'kv_width_factor': d__requests__kv_width_factor, 'hardware_capacity': d__requests__hardware_capacity, 'kv_share': d__requests__kv_share, 'workload_kv_values_per_token': d__requests__workload_kv_values_per_token},
-        })
+        _g1 = 1000000000 * kv_budget / per_token**2
+        _g2 = 1000000000 / per_token
+        _g3 = kv_budget / total**2
+        d__tokens_in_budget__bytes_per_value = -_g1 * d__per_token__bytes_per_value
+        d__tokens_in_budget__kv_width_factor = -_g1 * d__per_token__kv_width_factor
+        d__tokens_in_budget__hardware_capacity = _g2 * d__kv_budget__hardware_capacity
+        d__tokens_in_budget__kv_share = _g2 * d__kv_budget__kv_share
+        d__tokens_in_budget__workload_kv_values_per_token = -_g1 * d__per_token__workload_kv_values_per_token
+        d__requests__tokens = -_g3 * d__total__tokens
+        d__requests__bytes_per_value = -_g3 * d__total__bytes_per_value
+        d__requests__kv_width_factor = -_g3 * d__total__kv_width_factor
+        d__requests__hardware_capacity = d__kv_budget__hardware_capacity / total
+        d__requests__kv_share = d__kv_budget__kv_share / total
+        d__requests__workload_kv_values_per_token = -_g3 * d__total__workload_kv_values_per_token
+        derivatives.update(
+            {
+                "tokens_in_budget": {
+                    "bytes_per_value": d__tokens_in_budget__bytes_per_value,
+                    "kv_width_factor": d__tokens_in_budget__kv_width_factor,
+                    "hardware_capacity": d__tokens_in_budget__hardware_capacity,
+                    "kv_share": d__tokens_in_budget__kv_share,
+                    "workload_kv_values_per_token": d__tokens_in_budget__workload_kv_values_per_token,
+                },
+                "requests": {
+                    "tokens": d__requests__tokens,
+                    "bytes_per_value": d__requests__bytes_per_value,
+                    "kv_width_factor": d__requests__kv_width_factor,
+                    "hardware_capacity": d__requests__hardware_capacity,
+                    "kv_share": d__requests__kv_share,
+                    "workload_kv_values_per_token": d__requests__workload_kv_values_per_token,
+                },
+            }
+        )
     return derivatives
 
 
@@ -160,32 +191,58 @@ class KvFootprintScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('tokens', integer=True, minimum=0, strict=True, doc='Tokens kept in the cache (one request).'),
-        InputSpec('bytes_per_value', unit='byte', minimum=0, strict=True, doc='Storage width of one cached value.'),
-        InputSpec('kv_share', minimum=0, strict=True, default=None, doc="Share of the device's memory given to the cache (with `hardware`).", maximum=1),
-        InputSpec('kv_width_factor', minimum=0, strict=True, default=1.0, doc='Scale of the cached width (½: half the KV heads).'),
+        InputSpec("tokens", integer=True, minimum=0, strict=True, doc="Tokens kept in the cache (one request)."),
+        InputSpec("bytes_per_value", unit="byte", minimum=0, strict=True, doc="Storage width of one cached value."),
+        InputSpec(
+            "kv_share",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Share of the device's memory given to the cache (with `hardware`).",
+            maximum=1,
+        ),
+        InputSpec(
+            "kv_width_factor",
+            minimum=0,
+            strict=True,
+            default=1.0,
+            doc="Scale of the cached width (½: half the KV heads).",
+        ),
     )
     _nodes = (
-        NodeSpec('hardware', precision='', fields={'capacity': 'hardware_capacity'}, optional=True, doc='Optional device whose memory holds the cache.'),
+        NodeSpec(
+            "hardware",
+            precision="",
+            fields={"capacity": "hardware_capacity"},
+            optional=True,
+            doc="Optional device whose memory holds the cache.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'parameters': 'workload_parameters', 'kv_values_per_token': 'workload_kv_values_per_token'}, required=('parameters', 'layers', 'hidden_dim', 'heads'), units={'workload_parameters': 'param'}, doc='The model: layers and KV geometry (heads, KV heads, head width, or latent widths).'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {"parameters": "workload_parameters", "kv_values_per_token": "workload_kv_values_per_token"},
+            required=("parameters", "layers", "hidden_dim", "heads"),
+            units={"workload_parameters": "param"},
+            doc="The model: layers and KV geometry (heads, KV heads, head width, or latent widths).",
+        ),
     )
     _input_order = (
-        'workload',
-        'tokens',
-        'bytes_per_value',
-        'hardware',
-        'kv_share',
-        'kv_width_factor',
+        "workload",
+        "tokens",
+        "bytes_per_value",
+        "hardware",
+        "kv_share",
+        "kv_width_factor",
     )
     _outputs = (
-        'per_token',
-        'total',
-        'weights',
-        'kv_budget',
-        'tokens_in_budget',
-        'requests',
+        "per_token",
+        "total",
+        "weights",
+        "kv_budget",
+        "tokens_in_budget",
+        "requests",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -216,9 +273,9 @@ class KvFootprintScenario(ScenarioBase):
             **unknown,
         )
 
-    per_token = Output('per_token', 'byte', requires=('workload.kv_values_per_token',))
-    total = Output('total', 'GB', requires=('workload.kv_values_per_token',))
-    weights = Output('weights', 'GB')
-    kv_budget = Output('kv_budget', 'GB', requires=('hardware', 'kv_share'))
-    tokens_in_budget = Output('tokens_in_budget', requires=('hardware', 'kv_share', 'workload.kv_values_per_token'))
-    requests = Output('requests', requires=('hardware', 'kv_share', 'workload.kv_values_per_token'))
+    per_token = Output("per_token", "byte", requires=("workload.kv_values_per_token",))
+    total = Output("total", "GB", requires=("workload.kv_values_per_token",))
+    weights = Output("weights", "GB")
+    kv_budget = Output("kv_budget", "GB", requires=("hardware", "kv_share"))
+    tokens_in_budget = Output("tokens_in_budget", requires=("hardware", "kv_share", "workload.kv_values_per_token"))
+    requests = Output("requests", requires=("hardware", "kv_share", "workload.kv_values_per_token"))

@@ -44,24 +44,24 @@ def evaluate(
         full_bytes [MB] = bytes_per_param*full_params
         update_bytes [MB] = bytes_per_param*update_params
     """
-    full_params = in_dim*out_dim
-    update_params = rank*(in_dim + out_dim)
-    reduction = (full_params - update_params)/full_params
-    compression = full_params/update_params
+    full_params = in_dim * out_dim
+    update_params = rank * (in_dim + out_dim)
+    reduction = (full_params - update_params) / full_params
+    compression = full_params / update_params
     if bytes_per_param is not None:
-        _t0 = bytes_per_param/1000000
-        full_bytes = _t0*full_params
-        update_bytes = _t0*update_params
+        _t0 = bytes_per_param / 1000000
+        full_bytes = _t0 * full_params  # 1e-6: B -> MB
+        update_bytes = _t0 * update_params  # 1e-6: B -> MB
     else:
         full_bytes = None
         update_bytes = None
     return {
-        'full_params': full_params,
-        'update_params': update_params,
-        'reduction': reduction,
-        'compression': compression,
-        'full_bytes': full_bytes,
-        'update_bytes': update_bytes,
+        "full_params": full_params,
+        "update_params": update_params,
+        "reduction": reduction,
+        "compression": compression,
+        "full_bytes": full_bytes,
+        "update_bytes": update_bytes,
     }
 
 
@@ -80,40 +80,59 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    full_params = in_dim*out_dim
-    update_params = rank*(in_dim + out_dim)
-    _g0 = 1/full_params - (full_params - update_params)/full_params**2
-    _g1 = full_params/update_params**2
+    full_params = in_dim * out_dim
+    update_params = rank * (in_dim + out_dim)
+    _g0 = 1 / full_params - (full_params - update_params) / full_params**2
+    _g1 = full_params / update_params**2
     d__full_params__in_dim = out_dim
     d__full_params__out_dim = in_dim
     d__update_params__in_dim = rank
     d__update_params__out_dim = rank
     d__update_params__rank = in_dim + out_dim
-    d__reduction__in_dim = _g0*d__full_params__in_dim - d__update_params__in_dim/full_params
-    d__reduction__out_dim = _g0*d__full_params__out_dim - d__update_params__out_dim/full_params
-    d__reduction__rank = -d__update_params__rank/full_params
-    d__compression__in_dim = -_g1*d__update_params__in_dim + d__full_params__in_dim/update_params
-    d__compression__out_dim = -_g1*d__update_params__out_dim + d__full_params__out_dim/update_params
-    d__compression__rank = -_g1*d__update_params__rank
+    d__reduction__in_dim = _g0 * d__full_params__in_dim - d__update_params__in_dim / full_params
+    d__reduction__out_dim = _g0 * d__full_params__out_dim - d__update_params__out_dim / full_params
+    d__reduction__rank = -d__update_params__rank / full_params
+    d__compression__in_dim = -_g1 * d__update_params__in_dim + d__full_params__in_dim / update_params
+    d__compression__out_dim = -_g1 * d__update_params__out_dim + d__full_params__out_dim / update_params
+    d__compression__rank = -_g1 * d__update_params__rank
     derivatives = {
-        'full_params': {'in_dim': d__full_params__in_dim, 'out_dim': d__full_params__out_dim},
-        'update_params': {'in_dim': d__update_params__in_dim, 'out_dim': d__update_params__out_dim, 'rank': d__update_params__rank},
-        'reduction': {'in_dim': d__reduction__in_dim, 'out_dim': d__reduction__out_dim, 'rank': d__reduction__rank},
-        'compression': {'in_dim': d__compression__in_dim, 'out_dim': d__compression__out_dim, 'rank': d__compression__rank},
+        "full_params": {"in_dim": d__full_params__in_dim, "out_dim": d__full_params__out_dim},
+        "update_params": {
+            "in_dim": d__update_params__in_dim,
+            "out_dim": d__update_params__out_dim,
+            "rank": d__update_params__rank,
+        },
+        "reduction": {"in_dim": d__reduction__in_dim, "out_dim": d__reduction__out_dim, "rank": d__reduction__rank},
+        "compression": {
+            "in_dim": d__compression__in_dim,
+            "out_dim": d__compression__out_dim,
+            "rank": d__compression__rank,
+        },
     }
     if bytes_per_param is not None:
-        _g2 = bytes_per_param/1000000
-        d__full_bytes__in_dim = _g2*d__full_params__in_dim
-        d__full_bytes__out_dim = _g2*d__full_params__out_dim
-        d__full_bytes__bytes_per_param = full_params/1000000
-        d__update_bytes__in_dim = _g2*d__update_params__in_dim
-        d__update_bytes__out_dim = _g2*d__update_params__out_dim
-        d__update_bytes__rank = _g2*d__update_params__rank
-        d__update_bytes__bytes_per_param = update_params/1000000
-        derivatives.update({
-            'full_bytes': {'in_dim': d__full_bytes__in_dim, 'out_dim': d__full_bytes__out_dim, 'bytes_per_param': d__full_bytes__bytes_per_param},
-            'update_bytes': {'in_dim': d__update_bytes__in_dim, 'out_dim': d__update_bytes__out_dim, 'rank': d__update_bytes__rank, 'bytes_per_param': d__update_bytes__bytes_per_param},
-        })
+        _g2 = bytes_per_param / 1000000
+        d__full_bytes__in_dim = _g2 * d__full_params__in_dim
+        d__full_bytes__out_dim = _g2 * d__full_params__out_dim
+        d__full_bytes__bytes_per_param = full_params / 1000000
+        d__update_bytes__in_dim = _g2 * d__update_params__in_dim
+        d__update_bytes__out_dim = _g2 * d__update_params__out_dim
+        d__update_bytes__rank = _g2 * d__update_params__rank
+        d__update_bytes__bytes_per_param = update_params / 1000000
+        derivatives.update(
+            {
+                "full_bytes": {
+                    "in_dim": d__full_bytes__in_dim,
+                    "out_dim": d__full_bytes__out_dim,
+                    "bytes_per_param": d__full_bytes__bytes_per_param,
+                },
+                "update_bytes": {
+                    "in_dim": d__update_bytes__in_dim,
+                    "out_dim": d__update_bytes__out_dim,
+                    "rank": d__update_bytes__rank,
+                    "bytes_per_param": d__update_bytes__bytes_per_param,
+                },
+            }
+        )
     return derivatives
 
 
@@ -131,24 +150,31 @@ class LowRankUpdateScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('in_dim', integer=True, minimum=0, strict=True, doc='Input width of the matrix.'),
-        InputSpec('out_dim', integer=True, minimum=0, strict=True, doc='Output width of the matrix.'),
-        InputSpec('rank', integer=True, minimum=0, strict=True, doc='Rank of the update (inner width of the factors).'),
-        InputSpec('bytes_per_param', unit='byte', minimum=0, strict=True, default=None, doc='Width of one parameter; optional, needed only by the byte sizes.'),
+        InputSpec("in_dim", integer=True, minimum=0, strict=True, doc="Input width of the matrix."),
+        InputSpec("out_dim", integer=True, minimum=0, strict=True, doc="Output width of the matrix."),
+        InputSpec("rank", integer=True, minimum=0, strict=True, doc="Rank of the update (inner width of the factors)."),
+        InputSpec(
+            "bytes_per_param",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Width of one parameter; optional, needed only by the byte sizes.",
+        ),
     )
     _input_order = (
-        'in_dim',
-        'out_dim',
-        'rank',
-        'bytes_per_param',
+        "in_dim",
+        "out_dim",
+        "rank",
+        "bytes_per_param",
     )
     _outputs = (
-        'full_params',
-        'update_params',
-        'reduction',
-        'compression',
-        'full_bytes',
-        'update_bytes',
+        "full_params",
+        "update_params",
+        "reduction",
+        "compression",
+        "full_bytes",
+        "update_bytes",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -175,9 +201,9 @@ class LowRankUpdateScenario(ScenarioBase):
             **unknown,
         )
 
-    full_params = Output('full_params')
-    update_params = Output('update_params')
-    reduction = Output('reduction')
-    compression = Output('compression')
-    full_bytes = Output('full_bytes', 'MB', requires=('bytes_per_param',))
-    update_bytes = Output('update_bytes', 'MB', requires=('bytes_per_param',))
+    full_params = Output("full_params")
+    update_params = Output("update_params")
+    reduction = Output("reduction")
+    compression = Output("compression")
+    full_bytes = Output("full_bytes", "MB", requires=("bytes_per_param",))
+    update_bytes = Output("update_bytes", "MB", requires=("bytes_per_param",))

@@ -45,21 +45,21 @@ def evaluate(
         device_memory [GB] = 1953125*hardware_capacity/2097152
         layer_device_multiple [1] = layer_bytes/device_memory
     """
-    scores_per_layer = heads*seq_len**2
-    layer_bytes = bytes_per_score*scores_per_layer/1000000000
-    total_bytes = layer_bytes*layers
+    scores_per_layer = heads * seq_len**2
+    layer_bytes = bytes_per_score * scores_per_layer / 1000000000  # 1e-9: B -> GB
+    total_bytes = layer_bytes * layers
     if hardware_capacity is not None:
-        device_memory = hardware_capacity/1073741824
-        layer_device_multiple = layer_bytes/device_memory
+        device_memory = hardware_capacity / 1073741824  # 1e-9: B -> GB
+        layer_device_multiple = layer_bytes / device_memory
     else:
         device_memory = None
         layer_device_multiple = None
     return {
-        'scores_per_layer': scores_per_layer,
-        'layer_bytes': layer_bytes,
-        'total_bytes': total_bytes,
-        'device_memory': device_memory,
-        'layer_device_multiple': layer_device_multiple,
+        "scores_per_layer": scores_per_layer,
+        "layer_bytes": layer_bytes,
+        "total_bytes": total_bytes,
+        "device_memory": device_memory,
+        "layer_device_multiple": layer_device_multiple,
     }
 
 
@@ -79,34 +79,52 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    scores_per_layer = heads*seq_len**2
-    layer_bytes = bytes_per_score*scores_per_layer/1000000000
-    _g0 = bytes_per_score/1000000000
-    d__scores_per_layer__seq_len = 2*heads*seq_len
+    scores_per_layer = heads * seq_len**2
+    layer_bytes = bytes_per_score * scores_per_layer / 1000000000  # 1e-9: B -> GB
+    _g0 = bytes_per_score / 1000000000
+    d__scores_per_layer__seq_len = 2 * heads * seq_len
     d__scores_per_layer__heads = seq_len**2
-    d__layer_bytes__seq_len = _g0*d__scores_per_layer__seq_len
-    d__layer_bytes__heads = _g0*d__scores_per_layer__heads
-    d__layer_bytes__bytes_per_score = scores_per_layer/1000000000
-    d__total_bytes__seq_len = d__layer_bytes__seq_len*layers
-    d__total_bytes__heads = d__layer_bytes__heads*layers
+    d__layer_bytes__seq_len = _g0 * d__scores_per_layer__seq_len
+    d__layer_bytes__heads = _g0 * d__scores_per_layer__heads
+    d__layer_bytes__bytes_per_score = scores_per_layer / 1000000000
+    d__total_bytes__seq_len = d__layer_bytes__seq_len * layers
+    d__total_bytes__heads = d__layer_bytes__heads * layers
     d__total_bytes__layers = layer_bytes
-    d__total_bytes__bytes_per_score = d__layer_bytes__bytes_per_score*layers
+    d__total_bytes__bytes_per_score = d__layer_bytes__bytes_per_score * layers
     derivatives = {
-        'scores_per_layer': {'seq_len': d__scores_per_layer__seq_len, 'heads': d__scores_per_layer__heads},
-        'layer_bytes': {'seq_len': d__layer_bytes__seq_len, 'heads': d__layer_bytes__heads, 'bytes_per_score': d__layer_bytes__bytes_per_score},
-        'total_bytes': {'seq_len': d__total_bytes__seq_len, 'heads': d__total_bytes__heads, 'layers': d__total_bytes__layers, 'bytes_per_score': d__total_bytes__bytes_per_score},
+        "scores_per_layer": {"seq_len": d__scores_per_layer__seq_len, "heads": d__scores_per_layer__heads},
+        "layer_bytes": {
+            "seq_len": d__layer_bytes__seq_len,
+            "heads": d__layer_bytes__heads,
+            "bytes_per_score": d__layer_bytes__bytes_per_score,
+        },
+        "total_bytes": {
+            "seq_len": d__total_bytes__seq_len,
+            "heads": d__total_bytes__heads,
+            "layers": d__total_bytes__layers,
+            "bytes_per_score": d__total_bytes__bytes_per_score,
+        },
     }
     if hardware_capacity is not None:
-        device_memory = hardware_capacity/1073741824
-        d__device_memory__hardware_capacity = 1/1073741824
-        d__layer_device_multiple__seq_len = d__layer_bytes__seq_len/device_memory
-        d__layer_device_multiple__heads = d__layer_bytes__heads/device_memory
-        d__layer_device_multiple__bytes_per_score = d__layer_bytes__bytes_per_score/device_memory
-        d__layer_device_multiple__hardware_capacity = -d__device_memory__hardware_capacity*layer_bytes/device_memory**2
-        derivatives.update({
-            'device_memory': {'hardware_capacity': d__device_memory__hardware_capacity},
-            'layer_device_multiple': {'seq_len': d__layer_device_multiple__seq_len, 'heads': d__layer_device_multiple__heads, 'bytes_per_score': d__layer_device_multiple__bytes_per_score, 'hardware_capacity': d__layer_device_multiple__hardware_capacity},
-        })
+        device_memory = hardware_capacity / 1073741824  # 1e-9: B -> GB
+        d__device_memory__hardware_capacity = 1 / 1073741824
+        d__layer_device_multiple__seq_len = d__layer_bytes__seq_len / device_memory
+        d__layer_device_multiple__heads = d__layer_bytes__heads / device_memory
+        d__layer_device_multiple__bytes_per_score = d__layer_bytes__bytes_per_score / device_memory
+        d__layer_device_multiple__hardware_capacity = (
+            -d__device_memory__hardware_capacity * layer_bytes / device_memory**2
+        )
+        derivatives.update(
+            {
+                "device_memory": {"hardware_capacity": d__device_memory__hardware_capacity},
+                "layer_device_multiple": {
+                    "seq_len": d__layer_device_multiple__seq_len,
+                    "heads": d__layer_device_multiple__heads,
+                    "bytes_per_score": d__layer_device_multiple__bytes_per_score,
+                    "hardware_capacity": d__layer_device_multiple__hardware_capacity,
+                },
+            }
+        )
     return derivatives
 
 
@@ -125,27 +143,33 @@ class MaterializedScoresScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('seq_len', integer=True, minimum=0, strict=True, doc='Tokens in the sequence (queries and keys).'),
-        InputSpec('heads', integer=True, minimum=0, strict=True, doc='Attention heads per layer.'),
-        InputSpec('layers', integer=True, minimum=0, strict=True, doc='Layers whose scores are stored.'),
-        InputSpec('bytes_per_score', unit='byte', minimum=0, strict=True, doc='Storage width of one score.'),
+        InputSpec("seq_len", integer=True, minimum=0, strict=True, doc="Tokens in the sequence (queries and keys)."),
+        InputSpec("heads", integer=True, minimum=0, strict=True, doc="Attention heads per layer."),
+        InputSpec("layers", integer=True, minimum=0, strict=True, doc="Layers whose scores are stored."),
+        InputSpec("bytes_per_score", unit="byte", minimum=0, strict=True, doc="Storage width of one score."),
     )
     _nodes = (
-        NodeSpec('hardware', precision='', fields={'capacity': 'hardware_capacity'}, optional=True, doc="Optional device whose memory one layer's scores are compared with."),
+        NodeSpec(
+            "hardware",
+            precision="",
+            fields={"capacity": "hardware_capacity"},
+            optional=True,
+            doc="Optional device whose memory one layer's scores are compared with.",
+        ),
     )
     _input_order = (
-        'seq_len',
-        'heads',
-        'layers',
-        'bytes_per_score',
-        'hardware',
+        "seq_len",
+        "heads",
+        "layers",
+        "bytes_per_score",
+        "hardware",
     )
     _outputs = (
-        'scores_per_layer',
-        'layer_bytes',
-        'total_bytes',
-        'device_memory',
-        'layer_device_multiple',
+        "scores_per_layer",
+        "layer_bytes",
+        "total_bytes",
+        "device_memory",
+        "layer_device_multiple",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -174,8 +198,8 @@ class MaterializedScoresScenario(ScenarioBase):
             **unknown,
         )
 
-    scores_per_layer = Output('scores_per_layer')
-    layer_bytes = Output('layer_bytes', 'GB')
-    total_bytes = Output('total_bytes', 'GB')
-    device_memory = Output('device_memory', 'GB', requires=('hardware',))
-    layer_device_multiple = Output('layer_device_multiple', requires=('hardware',))
+    scores_per_layer = Output("scores_per_layer")
+    layer_bytes = Output("layer_bytes", "GB")
+    total_bytes = Output("total_bytes", "GB")
+    device_memory = Output("device_memory", "GB", requires=("hardware",))
+    layer_device_multiple = Output("layer_device_multiple", requires=("hardware",))

@@ -108,105 +108,112 @@ def evaluate(
         host.host_share [1] = host.host_time/(host.device_time + host.host_time)
         host.speedup_limit [1] = (host.device_time + host.host_time)/host.device_time
     """
-    _t0 = batch_size*hidden_width
-    _t1 = 2*_t0
-    _t2 = batch_size*output_width
-    _t3 = 2*_t2
-    _t4 = hidden_width*input_width
-    _t5 = hidden_width*output_width
-    _t6 = _t3*bytes_per_value
-    op_flops_matmul1 = _t1*input_width
+    _t0 = batch_size * hidden_width
+    _t1 = 2 * _t0
+    _t2 = batch_size * output_width
+    _t3 = 2 * _t2
+    _t4 = hidden_width * input_width
+    _t5 = hidden_width * output_width
+    _t6 = _t3 * bytes_per_value
+    op_flops_matmul1 = _t1 * input_width
     op_flops_relu = _t0
-    op_flops_matmul2 = _t1*output_width
+    op_flops_matmul2 = _t1 * output_width
     _t7 = op_flops_matmul1 + op_flops_matmul2
-    op_flops_loss = _t2*loss_flops_per_logit
+    op_flops_loss = _t2 * loss_flops_per_logit
     op_flops_grad_w2 = op_flops_matmul2
     op_flops_grad_h = op_flops_matmul2
     op_flops_grad_w1 = op_flops_matmul1
     op_flops_relu_backward = op_flops_relu
     op_flops_loss_backward = _t3
-    op_bytes_matmul1 = bytes_per_value*(_t0 + _t4 + batch_size*input_width)
-    op_bytes_relu = _t1*bytes_per_value
-    op_bytes_matmul2 = bytes_per_value*(_t0 + _t2 + _t5)
+    op_bytes_matmul1 = bytes_per_value * (_t0 + _t4 + batch_size * input_width)
+    op_bytes_relu = _t1 * bytes_per_value
+    op_bytes_matmul2 = bytes_per_value * (_t0 + _t2 + _t5)
     op_bytes_loss = _t6
     op_bytes_grad_w2 = op_bytes_matmul2
     op_bytes_grad_h = op_bytes_matmul2
     op_bytes_grad_w1 = op_bytes_matmul1
-    op_bytes_relu_backward = 3*_t0*bytes_per_value
-    op_bytes_loss_backward = _t6 + batch_size*label_bytes
+    op_bytes_relu_backward = 3 * _t0 * bytes_per_value
+    op_bytes_loss_backward = _t6 + batch_size * label_bytes
     forward_flops = _t7 + op_flops_loss + op_flops_relu
-    backward_flops = op_flops_loss_backward + op_flops_matmul1 + 2*op_flops_matmul2 + op_flops_relu
+    backward_flops = op_flops_loss_backward + op_flops_matmul1 + 2 * op_flops_matmul2 + op_flops_relu
     forward_bytes = op_bytes_loss + op_bytes_matmul1 + op_bytes_matmul2 + op_bytes_relu
-    backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + 2*op_bytes_matmul2 + op_bytes_relu_backward
+    backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + 2 * op_bytes_matmul2 + op_bytes_relu_backward
     total_flops = backward_flops + forward_flops
     total_bytes = backward_bytes + forward_bytes
-    dense_training_ratio = (2*op_flops_matmul1 + 3*op_flops_matmul2)/_t7
+    dense_training_ratio = (2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _t7
     parameters = _t4 + _t5 + hidden_width + output_width
-    optimizer_step_bytes = bytes_per_value*optimizer_values_moved*parameters
-    intensity = total_flops/total_bytes
-    peak_rate = hardware_peak/1000000000000
-    compute_time = 1000000*total_flops/hardware_peak
-    memory_time = 1000000*total_bytes/hardware_bandwidth
+    optimizer_step_bytes = bytes_per_value * optimizer_values_moved * parameters
+    intensity = total_flops / total_bytes
+    peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
+    compute_time = 1000000 * total_flops / hardware_peak  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
+    memory_time = 1000000 * total_bytes / hardware_bandwidth  # 1e6: s -> µs
     host__ops_per_block = forward_ops + 1
     host__blocks = 1
     host__launches_per_block = backward_ops + forward_ops
     host__dispatch = dispatch
     host__launch = launch
     host__device_time = compute_time + memory_time
-    _host = host_dispatch_evaluate(ops_per_block=host__ops_per_block, blocks=host__blocks, launches_per_block=host__launches_per_block, dispatch=host__dispatch, launch=host__launch, device_time=host__device_time)
+    _host = host_dispatch_evaluate(
+        ops_per_block=host__ops_per_block,
+        blocks=host__blocks,
+        launches_per_block=host__launches_per_block,
+        dispatch=host__dispatch,
+        launch=host__launch,
+        device_time=host__device_time,
+    )
     return {
-        'op_flops': {
-            'matmul1': op_flops_matmul1,
-            'relu': op_flops_relu,
-            'matmul2': op_flops_matmul2,
-            'loss': op_flops_loss,
-            'grad_w2': op_flops_grad_w2,
-            'grad_h': op_flops_grad_h,
-            'grad_w1': op_flops_grad_w1,
-            'relu_backward': op_flops_relu_backward,
-            'loss_backward': op_flops_loss_backward,
+        "op_flops": {
+            "matmul1": op_flops_matmul1,
+            "relu": op_flops_relu,
+            "matmul2": op_flops_matmul2,
+            "loss": op_flops_loss,
+            "grad_w2": op_flops_grad_w2,
+            "grad_h": op_flops_grad_h,
+            "grad_w1": op_flops_grad_w1,
+            "relu_backward": op_flops_relu_backward,
+            "loss_backward": op_flops_loss_backward,
         },
-        'op_bytes': {
-            'matmul1': op_bytes_matmul1,
-            'relu': op_bytes_relu,
-            'matmul2': op_bytes_matmul2,
-            'loss': op_bytes_loss,
-            'grad_w2': op_bytes_grad_w2,
-            'grad_h': op_bytes_grad_h,
-            'grad_w1': op_bytes_grad_w1,
-            'relu_backward': op_bytes_relu_backward,
-            'loss_backward': op_bytes_loss_backward,
+        "op_bytes": {
+            "matmul1": op_bytes_matmul1,
+            "relu": op_bytes_relu,
+            "matmul2": op_bytes_matmul2,
+            "loss": op_bytes_loss,
+            "grad_w2": op_bytes_grad_w2,
+            "grad_h": op_bytes_grad_h,
+            "grad_w1": op_bytes_grad_w1,
+            "relu_backward": op_bytes_relu_backward,
+            "loss_backward": op_bytes_loss_backward,
         },
-        'forward_flops': forward_flops,
-        'backward_flops': backward_flops,
-        'forward_bytes': forward_bytes,
-        'backward_bytes': backward_bytes,
-        'total_flops': total_flops,
-        'total_bytes': total_bytes,
-        'dense_training_ratio': dense_training_ratio,
-        'parameters': parameters,
-        'optimizer_step_bytes': optimizer_step_bytes,
-        'intensity': intensity,
-        'peak_rate': peak_rate,
-        'compute_time': compute_time,
-        'memory_time': memory_time,
-        'host': {
-            'ops_per_block': host__ops_per_block,
-            'blocks': host__blocks,
-            'launches_per_block': host__launches_per_block,
-            'dispatch': host__dispatch,
-            'launch': host__launch,
-            'device_time': host__device_time,
-            'operations': _host['operations'],
-            'launches': _host['launches'],
-            'per_op_cost': _host['per_op_cost'],
-            'dispatch_time': _host['dispatch_time'],
-            'launch_time': _host['launch_time'],
-            'host_time': _host['host_time'],
-            'overhead_ratio': _host['overhead_ratio'],
-            'launch_ratio': _host['launch_ratio'],
-            'host_share': _host['host_share'],
-            'speedup_limit': _host['speedup_limit'],
+        "forward_flops": forward_flops,
+        "backward_flops": backward_flops,
+        "forward_bytes": forward_bytes,
+        "backward_bytes": backward_bytes,
+        "total_flops": total_flops,
+        "total_bytes": total_bytes,
+        "dense_training_ratio": dense_training_ratio,
+        "parameters": parameters,
+        "optimizer_step_bytes": optimizer_step_bytes,
+        "intensity": intensity,
+        "peak_rate": peak_rate,
+        "compute_time": compute_time,
+        "memory_time": memory_time,
+        "host": {
+            "ops_per_block": host__ops_per_block,
+            "blocks": host__blocks,
+            "launches_per_block": host__launches_per_block,
+            "dispatch": host__dispatch,
+            "launch": host__launch,
+            "device_time": host__device_time,
+            "operations": _host["operations"],
+            "launches": _host["launches"],
+            "per_op_cost": _host["per_op_cost"],
+            "dispatch_time": _host["dispatch_time"],
+            "launch_time": _host["launch_time"],
+            "host_time": _host["host_time"],
+            "overhead_ratio": _host["overhead_ratio"],
+            "launch_ratio": _host["launch_ratio"],
+            "host_share": _host["host_share"],
+            "speedup_limit": _host["speedup_limit"],
         },
     }
 
@@ -236,84 +243,91 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _t0 = batch_size*hidden_width
-    _t1 = 2*_t0
-    _t2 = batch_size*output_width
-    _t3 = 2*_t2
-    _t4 = hidden_width*input_width
-    _t5 = hidden_width*output_width
-    _t6 = _t3*bytes_per_value
-    op_flops_matmul1 = _t1*input_width
+    _t0 = batch_size * hidden_width
+    _t1 = 2 * _t0
+    _t2 = batch_size * output_width
+    _t3 = 2 * _t2
+    _t4 = hidden_width * input_width
+    _t5 = hidden_width * output_width
+    _t6 = _t3 * bytes_per_value
+    op_flops_matmul1 = _t1 * input_width
     op_flops_relu = _t0
-    op_flops_matmul2 = _t1*output_width
+    op_flops_matmul2 = _t1 * output_width
     _t7 = op_flops_matmul1 + op_flops_matmul2
-    op_flops_loss = _t2*loss_flops_per_logit
+    op_flops_loss = _t2 * loss_flops_per_logit
     op_flops_loss_backward = _t3
-    op_bytes_matmul1 = bytes_per_value*(_t0 + _t4 + batch_size*input_width)
-    op_bytes_relu = _t1*bytes_per_value
-    op_bytes_matmul2 = bytes_per_value*(_t0 + _t2 + _t5)
+    op_bytes_matmul1 = bytes_per_value * (_t0 + _t4 + batch_size * input_width)
+    op_bytes_relu = _t1 * bytes_per_value
+    op_bytes_matmul2 = bytes_per_value * (_t0 + _t2 + _t5)
     op_bytes_loss = _t6
-    op_bytes_relu_backward = 3*_t0*bytes_per_value
-    op_bytes_loss_backward = _t6 + batch_size*label_bytes
+    op_bytes_relu_backward = 3 * _t0 * bytes_per_value
+    op_bytes_loss_backward = _t6 + batch_size * label_bytes
     forward_flops = _t7 + op_flops_loss + op_flops_relu
-    backward_flops = op_flops_loss_backward + op_flops_matmul1 + 2*op_flops_matmul2 + op_flops_relu
+    backward_flops = op_flops_loss_backward + op_flops_matmul1 + 2 * op_flops_matmul2 + op_flops_relu
     forward_bytes = op_bytes_loss + op_bytes_matmul1 + op_bytes_matmul2 + op_bytes_relu
-    backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + 2*op_bytes_matmul2 + op_bytes_relu_backward
+    backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + 2 * op_bytes_matmul2 + op_bytes_relu_backward
     total_flops = backward_flops + forward_flops
     total_bytes = backward_bytes + forward_bytes
     parameters = _t4 + _t5 + hidden_width + output_width
-    peak_rate = hardware_peak/1000000000000
-    compute_time = 1000000*total_flops/hardware_peak
-    memory_time = 1000000*total_bytes/hardware_bandwidth
+    peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
+    compute_time = 1000000 * total_flops / hardware_peak  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
+    memory_time = 1000000 * total_bytes / hardware_bandwidth  # 1e6: s -> µs
     host__ops_per_block = forward_ops + 1
     host__blocks = 1
     host__launches_per_block = backward_ops + forward_ops
     host__dispatch = dispatch
     host__launch = launch
     host__device_time = compute_time + memory_time
-    _host_d = host_dispatch_gradient(ops_per_block=host__ops_per_block, blocks=host__blocks, launches_per_block=host__launches_per_block, dispatch=host__dispatch, launch=host__launch, device_time=host__device_time)
-    _g0 = hidden_width*input_width
-    _g1 = 2*batch_size
-    _g2 = _g1*hidden_width
-    _g3 = 2*output_width
-    _g4 = batch_size*output_width
-    _g5 = 2*_g4
-    _g6 = bytes_per_value*(batch_size + hidden_width)
-    _g7 = batch_size*hidden_width
-    _g8 = bytes_per_value*hidden_width
-    _g9 = _g1*bytes_per_value
-    _g10 = _g3*bytes_per_value
+    _host_d = host_dispatch_gradient(
+        ops_per_block=host__ops_per_block,
+        blocks=host__blocks,
+        launches_per_block=host__launches_per_block,
+        dispatch=host__dispatch,
+        launch=host__launch,
+        device_time=host__device_time,
+    )
+    _g0 = hidden_width * input_width
+    _g1 = 2 * batch_size
+    _g2 = _g1 * hidden_width
+    _g3 = 2 * output_width
+    _g4 = batch_size * output_width
+    _g5 = 2 * _g4
+    _g6 = bytes_per_value * (batch_size + hidden_width)
+    _g7 = batch_size * hidden_width
+    _g8 = bytes_per_value * hidden_width
+    _g9 = _g1 * bytes_per_value
+    _g10 = _g3 * bytes_per_value
     _g13 = op_flops_matmul1 + op_flops_matmul2
-    _g14 = -(2*op_flops_matmul1 + 3*op_flops_matmul2)/_g13**2
-    _g15 = _g14 + 2/_g13
-    _g16 = _g14 + 3/_g13
-    _g17 = bytes_per_value*optimizer_values_moved
-    _g18 = total_flops/total_bytes**2
-    _g19 = 1/(1000000*peak_rate)
-    _g20 = 1000000/hardware_bandwidth
-    _g21 = _host_d['launches']['launches_per_block']
-    _g22 = _host_d['launch_time']['launches_per_block']
-    _g23 = _host_d['host_time']['launches_per_block']
-    _g24 = _host_d['overhead_ratio']['device_time']
-    _g25 = _host_d['overhead_ratio']['launches_per_block']
-    _g26 = _host_d['launch_ratio']['device_time']
-    _g27 = _host_d['launch_ratio']['launches_per_block']
-    _g28 = _host_d['host_share']['device_time']
-    _g29 = _host_d['host_share']['launches_per_block']
-    _g30 = _host_d['speedup_limit']['device_time']
-    _g31 = _host_d['speedup_limit']['launches_per_block']
-    d__op_flops_matmul1__batch_size = 2*_g0
+    _g14 = -(2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _g13**2
+    _g15 = _g14 + 2 / _g13
+    _g16 = _g14 + 3 / _g13
+    _g17 = bytes_per_value * optimizer_values_moved
+    _g18 = total_flops / total_bytes**2
+    _g19 = 1 / (1000000 * peak_rate)
+    _g20 = 1000000 / hardware_bandwidth
+    _g21 = _host_d["launches"]["launches_per_block"]
+    _g22 = _host_d["launch_time"]["launches_per_block"]
+    _g23 = _host_d["host_time"]["launches_per_block"]
+    _g24 = _host_d["overhead_ratio"]["device_time"]
+    _g25 = _host_d["overhead_ratio"]["launches_per_block"]
+    _g26 = _host_d["launch_ratio"]["device_time"]
+    _g27 = _host_d["launch_ratio"]["launches_per_block"]
+    _g28 = _host_d["host_share"]["device_time"]
+    _g29 = _host_d["host_share"]["launches_per_block"]
+    _g30 = _host_d["speedup_limit"]["device_time"]
+    _g31 = _host_d["speedup_limit"]["launches_per_block"]
+    d__op_flops_matmul1__batch_size = 2 * _g0
     d__op_flops_matmul1__input_width = _g2
-    d__op_flops_matmul1__hidden_width = _g1*input_width
+    d__op_flops_matmul1__hidden_width = _g1 * input_width
     d__op_flops_relu__batch_size = hidden_width
     _g11 = d__op_flops_matmul1__batch_size + d__op_flops_relu__batch_size
     d__op_flops_relu__hidden_width = batch_size
     _g12 = d__op_flops_matmul1__hidden_width + d__op_flops_relu__hidden_width
-    d__op_flops_matmul2__batch_size = _g3*hidden_width
+    d__op_flops_matmul2__batch_size = _g3 * hidden_width
     d__op_flops_matmul2__hidden_width = _g5
     d__op_flops_matmul2__output_width = _g2
-    d__op_flops_loss__batch_size = loss_flops_per_logit*output_width
-    d__op_flops_loss__output_width = batch_size*loss_flops_per_logit
+    d__op_flops_loss__batch_size = loss_flops_per_logit * output_width
+    d__op_flops_loss__output_width = batch_size * loss_flops_per_logit
     d__op_flops_loss__loss_flops_per_logit = _g4
     d__op_flops_grad_w2__batch_size = d__op_flops_matmul2__batch_size
     d__op_flops_grad_w2__hidden_width = d__op_flops_matmul2__hidden_width
@@ -328,17 +342,17 @@ def gradient(
     d__op_flops_relu_backward__hidden_width = d__op_flops_relu__hidden_width
     d__op_flops_loss_backward__batch_size = _g3
     d__op_flops_loss_backward__output_width = _g1
-    d__op_bytes_matmul1__batch_size = bytes_per_value*(hidden_width + input_width)
+    d__op_bytes_matmul1__batch_size = bytes_per_value * (hidden_width + input_width)
     d__op_bytes_matmul1__input_width = _g6
-    d__op_bytes_matmul1__hidden_width = bytes_per_value*(batch_size + input_width)
-    d__op_bytes_matmul1__bytes_per_value = _g0 + _g7 + batch_size*input_width
-    d__op_bytes_relu__batch_size = 2*_g8
+    d__op_bytes_matmul1__hidden_width = bytes_per_value * (batch_size + input_width)
+    d__op_bytes_matmul1__bytes_per_value = _g0 + _g7 + batch_size * input_width
+    d__op_bytes_relu__batch_size = 2 * _g8
     d__op_bytes_relu__hidden_width = _g9
     d__op_bytes_relu__bytes_per_value = _g2
-    d__op_bytes_matmul2__batch_size = bytes_per_value*(hidden_width + output_width)
-    d__op_bytes_matmul2__hidden_width = bytes_per_value*(batch_size + output_width)
+    d__op_bytes_matmul2__batch_size = bytes_per_value * (hidden_width + output_width)
+    d__op_bytes_matmul2__hidden_width = bytes_per_value * (batch_size + output_width)
     d__op_bytes_matmul2__output_width = _g6
-    d__op_bytes_matmul2__bytes_per_value = _g4 + _g7 + hidden_width*output_width
+    d__op_bytes_matmul2__bytes_per_value = _g4 + _g7 + hidden_width * output_width
     d__op_bytes_loss__batch_size = _g10
     d__op_bytes_loss__output_width = _g9
     d__op_bytes_loss__bytes_per_value = _g5
@@ -354,9 +368,9 @@ def gradient(
     d__op_bytes_grad_w1__input_width = d__op_bytes_matmul1__input_width
     d__op_bytes_grad_w1__hidden_width = d__op_bytes_matmul1__hidden_width
     d__op_bytes_grad_w1__bytes_per_value = d__op_bytes_matmul1__bytes_per_value
-    d__op_bytes_relu_backward__batch_size = 3*_g8
-    d__op_bytes_relu_backward__hidden_width = 3*batch_size*bytes_per_value
-    d__op_bytes_relu_backward__bytes_per_value = 3*_g7
+    d__op_bytes_relu_backward__batch_size = 3 * _g8
+    d__op_bytes_relu_backward__hidden_width = 3 * batch_size * bytes_per_value
+    d__op_bytes_relu_backward__bytes_per_value = 3 * _g7
     d__op_bytes_loss_backward__batch_size = _g10 + label_bytes
     d__op_bytes_loss_backward__output_width = _g9
     d__op_bytes_loss_backward__bytes_per_value = _g5
@@ -366,20 +380,46 @@ def gradient(
     d__forward_flops__hidden_width = _g12 + d__op_flops_matmul2__hidden_width
     d__forward_flops__output_width = d__op_flops_loss__output_width + d__op_flops_matmul2__output_width
     d__forward_flops__loss_flops_per_logit = d__op_flops_loss__loss_flops_per_logit
-    d__backward_flops__batch_size = _g11 + d__op_flops_loss_backward__batch_size + 2*d__op_flops_matmul2__batch_size
+    d__backward_flops__batch_size = _g11 + d__op_flops_loss_backward__batch_size + 2 * d__op_flops_matmul2__batch_size
     d__backward_flops__input_width = d__op_flops_matmul1__input_width
-    d__backward_flops__hidden_width = _g12 + 2*d__op_flops_matmul2__hidden_width
-    d__backward_flops__output_width = d__op_flops_loss_backward__output_width + 2*d__op_flops_matmul2__output_width
-    d__forward_bytes__batch_size = d__op_bytes_loss__batch_size + d__op_bytes_matmul1__batch_size + d__op_bytes_matmul2__batch_size + d__op_bytes_relu__batch_size
+    d__backward_flops__hidden_width = _g12 + 2 * d__op_flops_matmul2__hidden_width
+    d__backward_flops__output_width = d__op_flops_loss_backward__output_width + 2 * d__op_flops_matmul2__output_width
+    d__forward_bytes__batch_size = (
+        d__op_bytes_loss__batch_size
+        + d__op_bytes_matmul1__batch_size
+        + d__op_bytes_matmul2__batch_size
+        + d__op_bytes_relu__batch_size
+    )
     d__forward_bytes__input_width = d__op_bytes_matmul1__input_width
-    d__forward_bytes__hidden_width = d__op_bytes_matmul1__hidden_width + d__op_bytes_matmul2__hidden_width + d__op_bytes_relu__hidden_width
+    d__forward_bytes__hidden_width = (
+        d__op_bytes_matmul1__hidden_width + d__op_bytes_matmul2__hidden_width + d__op_bytes_relu__hidden_width
+    )
     d__forward_bytes__output_width = d__op_bytes_loss__output_width + d__op_bytes_matmul2__output_width
-    d__forward_bytes__bytes_per_value = d__op_bytes_loss__bytes_per_value + d__op_bytes_matmul1__bytes_per_value + d__op_bytes_matmul2__bytes_per_value + d__op_bytes_relu__bytes_per_value
-    d__backward_bytes__batch_size = d__op_bytes_loss_backward__batch_size + d__op_bytes_matmul1__batch_size + 2*d__op_bytes_matmul2__batch_size + d__op_bytes_relu_backward__batch_size
+    d__forward_bytes__bytes_per_value = (
+        d__op_bytes_loss__bytes_per_value
+        + d__op_bytes_matmul1__bytes_per_value
+        + d__op_bytes_matmul2__bytes_per_value
+        + d__op_bytes_relu__bytes_per_value
+    )
+    d__backward_bytes__batch_size = (
+        d__op_bytes_loss_backward__batch_size
+        + d__op_bytes_matmul1__batch_size
+        + 2 * d__op_bytes_matmul2__batch_size
+        + d__op_bytes_relu_backward__batch_size
+    )
     d__backward_bytes__input_width = d__op_bytes_matmul1__input_width
-    d__backward_bytes__hidden_width = d__op_bytes_matmul1__hidden_width + 2*d__op_bytes_matmul2__hidden_width + d__op_bytes_relu_backward__hidden_width
-    d__backward_bytes__output_width = d__op_bytes_loss_backward__output_width + 2*d__op_bytes_matmul2__output_width
-    d__backward_bytes__bytes_per_value = d__op_bytes_loss_backward__bytes_per_value + d__op_bytes_matmul1__bytes_per_value + 2*d__op_bytes_matmul2__bytes_per_value + d__op_bytes_relu_backward__bytes_per_value
+    d__backward_bytes__hidden_width = (
+        d__op_bytes_matmul1__hidden_width
+        + 2 * d__op_bytes_matmul2__hidden_width
+        + d__op_bytes_relu_backward__hidden_width
+    )
+    d__backward_bytes__output_width = d__op_bytes_loss_backward__output_width + 2 * d__op_bytes_matmul2__output_width
+    d__backward_bytes__bytes_per_value = (
+        d__op_bytes_loss_backward__bytes_per_value
+        + d__op_bytes_matmul1__bytes_per_value
+        + 2 * d__op_bytes_matmul2__bytes_per_value
+        + d__op_bytes_relu_backward__bytes_per_value
+    )
     d__backward_bytes__label_bytes = d__op_bytes_loss_backward__label_bytes
     d__total_flops__batch_size = d__backward_flops__batch_size + d__forward_flops__batch_size
     d__total_flops__input_width = d__backward_flops__input_width + d__forward_flops__input_width
@@ -392,39 +432,43 @@ def gradient(
     d__total_bytes__output_width = d__backward_bytes__output_width + d__forward_bytes__output_width
     d__total_bytes__bytes_per_value = d__backward_bytes__bytes_per_value + d__forward_bytes__bytes_per_value
     d__total_bytes__label_bytes = d__backward_bytes__label_bytes
-    d__dense_training_ratio__batch_size = _g15*d__op_flops_matmul1__batch_size + _g16*d__op_flops_matmul2__batch_size
-    d__dense_training_ratio__input_width = _g15*d__op_flops_matmul1__input_width
-    d__dense_training_ratio__hidden_width = _g15*d__op_flops_matmul1__hidden_width + _g16*d__op_flops_matmul2__hidden_width
-    d__dense_training_ratio__output_width = _g16*d__op_flops_matmul2__output_width
+    d__dense_training_ratio__batch_size = (
+        _g15 * d__op_flops_matmul1__batch_size + _g16 * d__op_flops_matmul2__batch_size
+    )
+    d__dense_training_ratio__input_width = _g15 * d__op_flops_matmul1__input_width
+    d__dense_training_ratio__hidden_width = (
+        _g15 * d__op_flops_matmul1__hidden_width + _g16 * d__op_flops_matmul2__hidden_width
+    )
+    d__dense_training_ratio__output_width = _g16 * d__op_flops_matmul2__output_width
     d__parameters__input_width = hidden_width
     d__parameters__hidden_width = input_width + output_width + 1
     d__parameters__output_width = hidden_width + 1
-    d__optimizer_step_bytes__input_width = _g17*d__parameters__input_width
-    d__optimizer_step_bytes__hidden_width = _g17*d__parameters__hidden_width
-    d__optimizer_step_bytes__output_width = _g17*d__parameters__output_width
-    d__optimizer_step_bytes__bytes_per_value = optimizer_values_moved*parameters
-    d__optimizer_step_bytes__optimizer_values_moved = bytes_per_value*parameters
-    d__intensity__batch_size = -_g18*d__total_bytes__batch_size + d__total_flops__batch_size/total_bytes
-    d__intensity__input_width = -_g18*d__total_bytes__input_width + d__total_flops__input_width/total_bytes
-    d__intensity__hidden_width = -_g18*d__total_bytes__hidden_width + d__total_flops__hidden_width/total_bytes
-    d__intensity__output_width = -_g18*d__total_bytes__output_width + d__total_flops__output_width/total_bytes
-    d__intensity__bytes_per_value = -_g18*d__total_bytes__bytes_per_value
-    d__intensity__label_bytes = -_g18*d__total_bytes__label_bytes
-    d__intensity__loss_flops_per_logit = d__total_flops__loss_flops_per_logit/total_bytes
-    d__peak_rate__hardware_peak = 1/1000000000000
-    d__compute_time__batch_size = _g19*d__total_flops__batch_size
-    d__compute_time__input_width = _g19*d__total_flops__input_width
-    d__compute_time__hidden_width = _g19*d__total_flops__hidden_width
-    d__compute_time__output_width = _g19*d__total_flops__output_width
-    d__compute_time__loss_flops_per_logit = _g19*d__total_flops__loss_flops_per_logit
-    d__compute_time__hardware_peak = -d__peak_rate__hardware_peak*total_flops/(1000000*peak_rate**2)
-    d__memory_time__batch_size = _g20*d__total_bytes__batch_size
-    d__memory_time__input_width = _g20*d__total_bytes__input_width
-    d__memory_time__hidden_width = _g20*d__total_bytes__hidden_width
-    d__memory_time__output_width = _g20*d__total_bytes__output_width
-    d__memory_time__bytes_per_value = _g20*d__total_bytes__bytes_per_value
-    d__memory_time__label_bytes = _g20*d__total_bytes__label_bytes
-    d__memory_time__hardware_bandwidth = -1000000*total_bytes/hardware_bandwidth**2
+    d__optimizer_step_bytes__input_width = _g17 * d__parameters__input_width
+    d__optimizer_step_bytes__hidden_width = _g17 * d__parameters__hidden_width
+    d__optimizer_step_bytes__output_width = _g17 * d__parameters__output_width
+    d__optimizer_step_bytes__bytes_per_value = optimizer_values_moved * parameters
+    d__optimizer_step_bytes__optimizer_values_moved = bytes_per_value * parameters
+    d__intensity__batch_size = -_g18 * d__total_bytes__batch_size + d__total_flops__batch_size / total_bytes
+    d__intensity__input_width = -_g18 * d__total_bytes__input_width + d__total_flops__input_width / total_bytes
+    d__intensity__hidden_width = -_g18 * d__total_bytes__hidden_width + d__total_flops__hidden_width / total_bytes
+    d__intensity__output_width = -_g18 * d__total_bytes__output_width + d__total_flops__output_width / total_bytes
+    d__intensity__bytes_per_value = -_g18 * d__total_bytes__bytes_per_value
+    d__intensity__label_bytes = -_g18 * d__total_bytes__label_bytes
+    d__intensity__loss_flops_per_logit = d__total_flops__loss_flops_per_logit / total_bytes
+    d__peak_rate__hardware_peak = 1 / 1000000000000
+    d__compute_time__batch_size = _g19 * d__total_flops__batch_size
+    d__compute_time__input_width = _g19 * d__total_flops__input_width
+    d__compute_time__hidden_width = _g19 * d__total_flops__hidden_width
+    d__compute_time__output_width = _g19 * d__total_flops__output_width
+    d__compute_time__loss_flops_per_logit = _g19 * d__total_flops__loss_flops_per_logit
+    d__compute_time__hardware_peak = -d__peak_rate__hardware_peak * total_flops / (1000000 * peak_rate**2)
+    d__memory_time__batch_size = _g20 * d__total_bytes__batch_size
+    d__memory_time__input_width = _g20 * d__total_bytes__input_width
+    d__memory_time__hidden_width = _g20 * d__total_bytes__hidden_width
+    d__memory_time__output_width = _g20 * d__total_bytes__output_width
+    d__memory_time__bytes_per_value = _g20 * d__total_bytes__bytes_per_value
+    d__memory_time__label_bytes = _g20 * d__total_bytes__label_bytes
+    d__memory_time__hardware_bandwidth = -1000000 * total_bytes / hardware_bandwidth**2
     d__host__ops_per_block__forward_ops = 1
     d__host__launches_per_block__forward_ops = 1
     d__host__launches_per_block__backward_ops = 1
@@ -439,118 +483,362 @@ def gradient(
     d__host__device_time__loss_flops_per_logit = d__compute_time__loss_flops_per_logit
     d__host__device_time__hardware_peak = d__compute_time__hardware_peak
     d__host__device_time__hardware_bandwidth = d__memory_time__hardware_bandwidth
-    d__host__operations__forward_ops = d__host__ops_per_block__forward_ops*_host_d['operations']['ops_per_block']
-    d__host__launches__forward_ops = _g21*d__host__launches_per_block__forward_ops
-    d__host__launches__backward_ops = _g21*d__host__launches_per_block__backward_ops
-    d__host__per_op_cost__dispatch = d__host__dispatch__dispatch*_host_d['per_op_cost']['dispatch']
-    d__host__per_op_cost__launch = d__host__launch__launch*_host_d['per_op_cost']['launch']
-    d__host__dispatch_time__forward_ops = d__host__ops_per_block__forward_ops*_host_d['dispatch_time']['ops_per_block']
-    d__host__dispatch_time__dispatch = d__host__dispatch__dispatch*_host_d['dispatch_time']['dispatch']
-    d__host__launch_time__forward_ops = _g22*d__host__launches_per_block__forward_ops
-    d__host__launch_time__backward_ops = _g22*d__host__launches_per_block__backward_ops
-    d__host__launch_time__launch = d__host__launch__launch*_host_d['launch_time']['launch']
-    d__host__host_time__forward_ops = _g23*d__host__launches_per_block__forward_ops + d__host__ops_per_block__forward_ops*_host_d['host_time']['ops_per_block']
-    d__host__host_time__backward_ops = _g23*d__host__launches_per_block__backward_ops
-    d__host__host_time__dispatch = d__host__dispatch__dispatch*_host_d['host_time']['dispatch']
-    d__host__host_time__launch = d__host__launch__launch*_host_d['host_time']['launch']
-    d__host__overhead_ratio__batch_size = _g24*d__host__device_time__batch_size
-    d__host__overhead_ratio__input_width = _g24*d__host__device_time__input_width
-    d__host__overhead_ratio__hidden_width = _g24*d__host__device_time__hidden_width
-    d__host__overhead_ratio__output_width = _g24*d__host__device_time__output_width
-    d__host__overhead_ratio__bytes_per_value = _g24*d__host__device_time__bytes_per_value
-    d__host__overhead_ratio__label_bytes = _g24*d__host__device_time__label_bytes
-    d__host__overhead_ratio__loss_flops_per_logit = _g24*d__host__device_time__loss_flops_per_logit
-    d__host__overhead_ratio__hardware_peak = _g24*d__host__device_time__hardware_peak
-    d__host__overhead_ratio__hardware_bandwidth = _g24*d__host__device_time__hardware_bandwidth
-    d__host__overhead_ratio__forward_ops = _g25*d__host__launches_per_block__forward_ops + d__host__ops_per_block__forward_ops*_host_d['overhead_ratio']['ops_per_block']
-    d__host__overhead_ratio__backward_ops = _g25*d__host__launches_per_block__backward_ops
-    d__host__overhead_ratio__dispatch = d__host__dispatch__dispatch*_host_d['overhead_ratio']['dispatch']
-    d__host__overhead_ratio__launch = d__host__launch__launch*_host_d['overhead_ratio']['launch']
-    d__host__launch_ratio__batch_size = _g26*d__host__device_time__batch_size
-    d__host__launch_ratio__input_width = _g26*d__host__device_time__input_width
-    d__host__launch_ratio__hidden_width = _g26*d__host__device_time__hidden_width
-    d__host__launch_ratio__output_width = _g26*d__host__device_time__output_width
-    d__host__launch_ratio__bytes_per_value = _g26*d__host__device_time__bytes_per_value
-    d__host__launch_ratio__label_bytes = _g26*d__host__device_time__label_bytes
-    d__host__launch_ratio__loss_flops_per_logit = _g26*d__host__device_time__loss_flops_per_logit
-    d__host__launch_ratio__hardware_peak = _g26*d__host__device_time__hardware_peak
-    d__host__launch_ratio__hardware_bandwidth = _g26*d__host__device_time__hardware_bandwidth
-    d__host__launch_ratio__forward_ops = _g27*d__host__launches_per_block__forward_ops
-    d__host__launch_ratio__backward_ops = _g27*d__host__launches_per_block__backward_ops
-    d__host__launch_ratio__launch = d__host__launch__launch*_host_d['launch_ratio']['launch']
-    d__host__host_share__batch_size = _g28*d__host__device_time__batch_size
-    d__host__host_share__input_width = _g28*d__host__device_time__input_width
-    d__host__host_share__hidden_width = _g28*d__host__device_time__hidden_width
-    d__host__host_share__output_width = _g28*d__host__device_time__output_width
-    d__host__host_share__bytes_per_value = _g28*d__host__device_time__bytes_per_value
-    d__host__host_share__label_bytes = _g28*d__host__device_time__label_bytes
-    d__host__host_share__loss_flops_per_logit = _g28*d__host__device_time__loss_flops_per_logit
-    d__host__host_share__hardware_peak = _g28*d__host__device_time__hardware_peak
-    d__host__host_share__hardware_bandwidth = _g28*d__host__device_time__hardware_bandwidth
-    d__host__host_share__forward_ops = _g29*d__host__launches_per_block__forward_ops + d__host__ops_per_block__forward_ops*_host_d['host_share']['ops_per_block']
-    d__host__host_share__backward_ops = _g29*d__host__launches_per_block__backward_ops
-    d__host__host_share__dispatch = d__host__dispatch__dispatch*_host_d['host_share']['dispatch']
-    d__host__host_share__launch = d__host__launch__launch*_host_d['host_share']['launch']
-    d__host__speedup_limit__batch_size = _g30*d__host__device_time__batch_size
-    d__host__speedup_limit__input_width = _g30*d__host__device_time__input_width
-    d__host__speedup_limit__hidden_width = _g30*d__host__device_time__hidden_width
-    d__host__speedup_limit__output_width = _g30*d__host__device_time__output_width
-    d__host__speedup_limit__bytes_per_value = _g30*d__host__device_time__bytes_per_value
-    d__host__speedup_limit__label_bytes = _g30*d__host__device_time__label_bytes
-    d__host__speedup_limit__loss_flops_per_logit = _g30*d__host__device_time__loss_flops_per_logit
-    d__host__speedup_limit__hardware_peak = _g30*d__host__device_time__hardware_peak
-    d__host__speedup_limit__hardware_bandwidth = _g30*d__host__device_time__hardware_bandwidth
-    d__host__speedup_limit__forward_ops = _g31*d__host__launches_per_block__forward_ops + d__host__ops_per_block__forward_ops*_host_d['speedup_limit']['ops_per_block']
-    d__host__speedup_limit__backward_ops = _g31*d__host__launches_per_block__backward_ops
-    d__host__speedup_limit__dispatch = d__host__dispatch__dispatch*_host_d['speedup_limit']['dispatch']
-    d__host__speedup_limit__launch = d__host__launch__launch*_host_d['speedup_limit']['launch']
+    d__host__operations__forward_ops = d__host__ops_per_block__forward_ops * _host_d["operations"]["ops_per_block"]
+    d__host__launches__forward_ops = _g21 * d__host__launches_per_block__forward_ops
+    d__host__launches__backward_ops = _g21 * d__host__launches_per_block__backward_ops
+    d__host__per_op_cost__dispatch = d__host__dispatch__dispatch * _host_d["per_op_cost"]["dispatch"]
+    d__host__per_op_cost__launch = d__host__launch__launch * _host_d["per_op_cost"]["launch"]
+    d__host__dispatch_time__forward_ops = (
+        d__host__ops_per_block__forward_ops * _host_d["dispatch_time"]["ops_per_block"]
+    )
+    d__host__dispatch_time__dispatch = d__host__dispatch__dispatch * _host_d["dispatch_time"]["dispatch"]
+    d__host__launch_time__forward_ops = _g22 * d__host__launches_per_block__forward_ops
+    d__host__launch_time__backward_ops = _g22 * d__host__launches_per_block__backward_ops
+    d__host__launch_time__launch = d__host__launch__launch * _host_d["launch_time"]["launch"]
+    d__host__host_time__forward_ops = (
+        _g23 * d__host__launches_per_block__forward_ops
+        + d__host__ops_per_block__forward_ops * _host_d["host_time"]["ops_per_block"]
+    )
+    d__host__host_time__backward_ops = _g23 * d__host__launches_per_block__backward_ops
+    d__host__host_time__dispatch = d__host__dispatch__dispatch * _host_d["host_time"]["dispatch"]
+    d__host__host_time__launch = d__host__launch__launch * _host_d["host_time"]["launch"]
+    d__host__overhead_ratio__batch_size = _g24 * d__host__device_time__batch_size
+    d__host__overhead_ratio__input_width = _g24 * d__host__device_time__input_width
+    d__host__overhead_ratio__hidden_width = _g24 * d__host__device_time__hidden_width
+    d__host__overhead_ratio__output_width = _g24 * d__host__device_time__output_width
+    d__host__overhead_ratio__bytes_per_value = _g24 * d__host__device_time__bytes_per_value
+    d__host__overhead_ratio__label_bytes = _g24 * d__host__device_time__label_bytes
+    d__host__overhead_ratio__loss_flops_per_logit = _g24 * d__host__device_time__loss_flops_per_logit
+    d__host__overhead_ratio__hardware_peak = _g24 * d__host__device_time__hardware_peak
+    d__host__overhead_ratio__hardware_bandwidth = _g24 * d__host__device_time__hardware_bandwidth
+    d__host__overhead_ratio__forward_ops = (
+        _g25 * d__host__launches_per_block__forward_ops
+        + d__host__ops_per_block__forward_ops * _host_d["overhead_ratio"]["ops_per_block"]
+    )
+    d__host__overhead_ratio__backward_ops = _g25 * d__host__launches_per_block__backward_ops
+    d__host__overhead_ratio__dispatch = d__host__dispatch__dispatch * _host_d["overhead_ratio"]["dispatch"]
+    d__host__overhead_ratio__launch = d__host__launch__launch * _host_d["overhead_ratio"]["launch"]
+    d__host__launch_ratio__batch_size = _g26 * d__host__device_time__batch_size
+    d__host__launch_ratio__input_width = _g26 * d__host__device_time__input_width
+    d__host__launch_ratio__hidden_width = _g26 * d__host__device_time__hidden_width
+    d__host__launch_ratio__output_width = _g26 * d__host__device_time__output_width
+    d__host__launch_ratio__bytes_per_value = _g26 * d__host__device_time__bytes_per_value
+    d__host__launch_ratio__label_bytes = _g26 * d__host__device_time__label_bytes
+    d__host__launch_ratio__loss_flops_per_logit = _g26 * d__host__device_time__loss_flops_per_logit
+    d__host__launch_ratio__hardware_peak = _g26 * d__host__device_time__hardware_peak
+    d__host__launch_ratio__hardware_bandwidth = _g26 * d__host__device_time__hardware_bandwidth
+    d__host__launch_ratio__forward_ops = _g27 * d__host__launches_per_block__forward_ops
+    d__host__launch_ratio__backward_ops = _g27 * d__host__launches_per_block__backward_ops
+    d__host__launch_ratio__launch = d__host__launch__launch * _host_d["launch_ratio"]["launch"]
+    d__host__host_share__batch_size = _g28 * d__host__device_time__batch_size
+    d__host__host_share__input_width = _g28 * d__host__device_time__input_width
+    d__host__host_share__hidden_width = _g28 * d__host__device_time__hidden_width
+    d__host__host_share__output_width = _g28 * d__host__device_time__output_width
+    d__host__host_share__bytes_per_value = _g28 * d__host__device_time__bytes_per_value
+    d__host__host_share__label_bytes = _g28 * d__host__device_time__label_bytes
+    d__host__host_share__loss_flops_per_logit = _g28 * d__host__device_time__loss_flops_per_logit
+    d__host__host_share__hardware_peak = _g28 * d__host__device_time__hardware_peak
+    d__host__host_share__hardware_bandwidth = _g28 * d__host__device_time__hardware_bandwidth
+    d__host__host_share__forward_ops = (
+        _g29 * d__host__launches_per_block__forward_ops
+        + d__host__ops_per_block__forward_ops * _host_d["host_share"]["ops_per_block"]
+    )
+    d__host__host_share__backward_ops = _g29 * d__host__launches_per_block__backward_ops
+    d__host__host_share__dispatch = d__host__dispatch__dispatch * _host_d["host_share"]["dispatch"]
+    d__host__host_share__launch = d__host__launch__launch * _host_d["host_share"]["launch"]
+    d__host__speedup_limit__batch_size = _g30 * d__host__device_time__batch_size
+    d__host__speedup_limit__input_width = _g30 * d__host__device_time__input_width
+    d__host__speedup_limit__hidden_width = _g30 * d__host__device_time__hidden_width
+    d__host__speedup_limit__output_width = _g30 * d__host__device_time__output_width
+    d__host__speedup_limit__bytes_per_value = _g30 * d__host__device_time__bytes_per_value
+    d__host__speedup_limit__label_bytes = _g30 * d__host__device_time__label_bytes
+    d__host__speedup_limit__loss_flops_per_logit = _g30 * d__host__device_time__loss_flops_per_logit
+    d__host__speedup_limit__hardware_peak = _g30 * d__host__device_time__hardware_peak
+    d__host__speedup_limit__hardware_bandwidth = _g30 * d__host__device_time__hardware_bandwidth
+    d__host__speedup_limit__forward_ops = (
+        _g31 * d__host__launches_per_block__forward_ops
+        + d__host__ops_per_block__forward_ops * _host_d["speedup_limit"]["ops_per_block"]
+    )
+    d__host__speedup_limit__backward_ops = _g31 * d__host__launches_per_block__backward_ops
+    d__host__speedup_limit__dispatch = d__host__dispatch__dispatch * _host_d["speedup_limit"]["dispatch"]
+    d__host__speedup_limit__launch = d__host__launch__launch * _host_d["speedup_limit"]["launch"]
     return {
-        'op_flops[matmul1]': {'batch_size': d__op_flops_matmul1__batch_size, 'input_width': d__op_flops_matmul1__input_width, 'hidden_width': d__op_flops_matmul1__hidden_width},
-        'op_flops[relu]': {'batch_size': d__op_flops_relu__batch_size, 'hidden_width': d__op_flops_relu__hidden_width},
-        'op_flops[matmul2]': {'batch_size': d__op_flops_matmul2__batch_size, 'hidden_width': d__op_flops_matmul2__hidden_width, 'output_width': d__op_flops_matmul2__output_width},
-        'op_flops[loss]': {'batch_size': d__op_flops_loss__batch_size, 'output_width': d__op_flops_loss__output_width, 'loss_flops_per_logit': d__op_flops_loss__loss_flops_per_logit},
-        'op_flops[grad_w2]': {'batch_size': d__op_flops_grad_w2__batch_size, 'hidden_width': d__op_flops_grad_w2__hidden_width, 'output_width': d__op_flops_grad_w2__output_width},
-        'op_flops[grad_h]': {'batch_size': d__op_flops_grad_h__batch_size, 'hidden_width': d__op_flops_grad_h__hidden_width, 'output_width': d__op_flops_grad_h__output_width},
-        'op_flops[grad_w1]': {'batch_size': d__op_flops_grad_w1__batch_size, 'input_width': d__op_flops_grad_w1__input_width, 'hidden_width': d__op_flops_grad_w1__hidden_width},
-        'op_flops[relu_backward]': {'batch_size': d__op_flops_relu_backward__batch_size, 'hidden_width': d__op_flops_relu_backward__hidden_width},
-        'op_flops[loss_backward]': {'batch_size': d__op_flops_loss_backward__batch_size, 'output_width': d__op_flops_loss_backward__output_width},
-        'op_bytes[matmul1]': {'batch_size': d__op_bytes_matmul1__batch_size, 'input_width': d__op_bytes_matmul1__input_width, 'hidden_width': d__op_bytes_matmul1__hidden_width, 'bytes_per_value': d__op_bytes_matmul1__bytes_per_value},
-        'op_bytes[relu]': {'batch_size': d__op_bytes_relu__batch_size, 'hidden_width': d__op_bytes_relu__hidden_width, 'bytes_per_value': d__op_bytes_relu__bytes_per_value},
-        'op_bytes[matmul2]': {'batch_size': d__op_bytes_matmul2__batch_size, 'hidden_width': d__op_bytes_matmul2__hidden_width, 'output_width': d__op_bytes_matmul2__output_width, 'bytes_per_value': d__op_bytes_matmul2__bytes_per_value},
-        'op_bytes[loss]': {'batch_size': d__op_bytes_loss__batch_size, 'output_width': d__op_bytes_loss__output_width, 'bytes_per_value': d__op_bytes_loss__bytes_per_value},
-        'op_bytes[grad_w2]': {'batch_size': d__op_bytes_grad_w2__batch_size, 'hidden_width': d__op_bytes_grad_w2__hidden_width, 'output_width': d__op_bytes_grad_w2__output_width, 'bytes_per_value': d__op_bytes_grad_w2__bytes_per_value},
-        'op_bytes[grad_h]': {'batch_size': d__op_bytes_grad_h__batch_size, 'hidden_width': d__op_bytes_grad_h__hidden_width, 'output_width': d__op_bytes_grad_h__output_width, 'bytes_per_value': d__op_bytes_grad_h__bytes_per_value},
-        'op_bytes[grad_w1]': {'batch_size': d__op_bytes_grad_w1__batch_size, 'input_width': d__op_bytes_grad_w1__input_width, 'hidden_width': d__op_bytes_grad_w1__hidden_width, 'bytes_per_value': d__op_bytes_grad_w1__bytes_per_value},
-        'op_bytes[relu_backward]': {'batch_size': d__op_bytes_relu_backward__batch_size, 'hidden_width': d__op_bytes_relu_backward__hidden_width, 'bytes_per_value': d__op_bytes_relu_backward__bytes_per_value},
-        'op_bytes[loss_backward]': {'batch_size': d__op_bytes_loss_backward__batch_size, 'output_width': d__op_bytes_loss_backward__output_width, 'bytes_per_value': d__op_bytes_loss_backward__bytes_per_value, 'label_bytes': d__op_bytes_loss_backward__label_bytes},
-        'forward_flops': {'batch_size': d__forward_flops__batch_size, 'input_width': d__forward_flops__input_width, 'hidden_width': d__forward_flops__hidden_width, 'output_width': d__forward_flops__output_width, 'loss_flops_per_logit': d__forward_flops__loss_flops_per_logit},
-        'backward_flops': {'batch_size': d__backward_flops__batch_size, 'input_width': d__backward_flops__input_width, 'hidden_width': d__backward_flops__hidden_width, 'output_width': d__backward_flops__output_width},
-        'forward_bytes': {'batch_size': d__forward_bytes__batch_size, 'input_width': d__forward_bytes__input_width, 'hidden_width': d__forward_bytes__hidden_width, 'output_width': d__forward_bytes__output_width, 'bytes_per_value': d__forward_bytes__bytes_per_value},
-        'backward_bytes': {'batch_size': d__backward_bytes__batch_size, 'input_width': d__backward_bytes__input_width, 'hidden_width': d__backward_bytes__hidden_width, 'output_width': d__backward_bytes__output_width, 'bytes_per_value': d__backward_bytes__bytes_per_value, 'label_bytes': d__backward_bytes__label_bytes},
-        'total_flops': {'batch_size': d__total_flops__batch_size, 'input_width': d__total_flops__input_width, 'hidden_width': d__total_flops__hidden_width, 'output_width': d__total_flops__output_width, 'loss_flops_per_logit': d__total_flops__loss_flops_per_logit},
-        'total_bytes': {'batch_size': d__total_bytes__batch_size, 'input_width': d__total_bytes__input_width, 'hidden_width': d__total_bytes__hidden_width, 'output_width': d__total_bytes__output_width, 'bytes_per_value': d__total_bytes__bytes_per_value, 'label_bytes': d__total_bytes__label_bytes},
-        'dense_training_ratio': {'batch_size': d__dense_training_ratio__batch_size, 'input_width': d__dense_training_ratio__input_width, 'hidden_width': d__dense_training_ratio__hidden_width, 'output_width': d__dense_training_ratio__output_width},
-        'parameters': {'input_width': d__parameters__input_width, 'hidden_width': d__parameters__hidden_width, 'output_width': d__parameters__output_width},
-        'optimizer_step_bytes': {'input_width': d__optimizer_step_bytes__input_width, 'hidden_width': d__optimizer_step_bytes__hidden_width, 'output_width': d__optimizer_step_bytes__output_width, 'bytes_per_value': d__optimizer_step_bytes__bytes_per_value, 'optimizer_values_moved': d__optimizer_step_bytes__optimizer_values_moved},
-        'intensity': {'batch_size': d__intensity__batch_size, 'input_width': d__intensity__input_width, 'hidden_width': d__intensity__hidden_width, 'output_width': d__intensity__output_width, 'bytes_per_value': d__intensity__bytes_per_value, 'label_bytes': d__intensity__label_bytes, 'loss_flops_per_logit': d__intensity__loss_flops_per_logit},
-        'peak_rate': {'hardware_peak': d__peak_rate__hardware_peak},
-        'compute_time': {'batch_size': d__compute_time__batch_size, 'input_width': d__compute_time__input_width, 'hidden_width': d__compute_time__hidden_width, 'output_width': d__compute_time__output_width, 'loss_flops_per_logit': d__compute_time__loss_flops_per_logit, 'hardware_peak': d__compute_time__hardware_peak},
-        'memory_time': {'batch_size': d__memory_time__batch_size, 'input_width': d__memory_time__input_width, 'hidden_width': d__memory_time__hidden_width, 'output_width': d__memory_time__output_width, 'bytes_per_value': d__memory_time__bytes_per_value, 'label_bytes': d__memory_time__label_bytes, 'hardware_bandwidth': d__memory_time__hardware_bandwidth},
-        'host.ops_per_block': {'forward_ops': d__host__ops_per_block__forward_ops},
-        'host.launches_per_block': {'forward_ops': d__host__launches_per_block__forward_ops, 'backward_ops': d__host__launches_per_block__backward_ops},
-        'host.dispatch': {'dispatch': d__host__dispatch__dispatch},
-        'host.launch': {'launch': d__host__launch__launch},
-        'host.device_time': {'batch_size': d__host__device_time__batch_size, 'input_width': d__host__device_time__input_width, 'hidden_width': d__host__device_time__hidden_width, 'output_width': d__host__device_time__output_width, 'bytes_per_value': d__host__device_time__bytes_per_value, 'label_bytes': d__host__device_time__label_bytes, 'loss_flops_per_logit': d__host__device_time__loss_flops_per_logit, 'hardware_peak': d__host__device_time__hardware_peak, 'hardware_bandwidth': d__host__device_time__hardware_bandwidth},
-        'host.operations': {'forward_ops': d__host__operations__forward_ops},
-        'host.launches': {'forward_ops': d__host__launches__forward_ops, 'backward_ops': d__host__launches__backward_ops},
-        'host.per_op_cost': {'dispatch': d__host__per_op_cost__dispatch, 'launch': d__host__per_op_cost__launch},
-        'host.dispatch_time': {'forward_ops': d__host__dispatch_time__forward_ops, 'dispatch': d__host__dispatch_time__dispatch},
-        'host.launch_time': {'forward_ops': d__host__launch_time__forward_ops, 'backward_ops': d__host__launch_time__backward_ops, 'launch': d__host__launch_time__launch},
-        'host.host_time': {'forward_ops': d__host__host_time__forward_ops, 'backward_ops': d__host__host_time__backward_ops, 'dispatch': d__host__host_time__dispatch, 'launch': d__host__host_time__launch},
-        'host.overhead_ratio': {'batch_size': d__host__overhead_ratio__batch_size, 'input_width': d__host__overhead_ratio__input_width, 'hidden_width': d__host__overhead_ratio__hidden_width, 'output_width': d__host__overhead_ratio__output_width, 'bytes_per_value': d__host__overhead_ratio__bytes_per_value, 'label_bytes': d__host__overhead_ratio__label_bytes, 'loss_flops_per_logit': d__host__overhead_ratio__loss_flops_per_logit, 'hardware_peak': d__host__overhead_ratio__hardware_peak, 'hardware_bandwidth': d__host__overhead_ratio__hardware_bandwidth, 'forward_ops': d__host__overhead_ratio__forward_ops, 'backward_ops': d__host__overhead_ratio__backward_ops, 'dispatch': d__host__overhead_ratio__dispatch, 'launch': d__host__overhead_ratio__launch},
-        'host.launch_ratio': {'batch_size': d__host__launch_ratio__batch_size, 'input_width': d__host__launch_ratio__input_width, 'hidden_width': d__host__launch_ratio__hidden_width, 'output_width': d__host__launch_ratio__output_width, 'bytes_per_value': d__host__launch_ratio__bytes_per_value, 'label_bytes': d__host__launch_ratio__label_bytes, 'loss_flops_per_logit': d__host__launch_ratio__loss_flops_per_logit, 'hardware_peak': d__host__launch_ratio__hardware_peak, 'hardware_bandwidth': d__host__launch_ratio__hardware_bandwidth, 'forward_ops': d__host__launch_ratio__forward_ops, 'backward_ops': d__host__launch_ratio__backward_ops, 'launch': d__host__launch_ratio__launch},
-        'host.host_share': {'batch_size': d__host__host_share__batch_size, 'input_width': d__host__host_share__input_width, 'hidden_width': d__host__host_share__hidden_width, 'output_width': d__host__host_share__output_width, 'bytes_per_value': d__host__host_share__bytes_per_value, 'label_bytes': d__host__host_share__label_bytes, 'loss_flops_per_logit': d__host__host_share__loss_flops_per_logit, 'hardware_peak': d__host__host_share__hardware_peak, 'hardware_bandwidth': d__host__host_share__hardware_bandwidth, 'forward_ops': d__host__host_share__forward_ops, 'backward_ops': d__host__host_share__backward_ops, 'dispatch': d__host__host_share__dispatch, 'launch': d__host__host_share__launch},
-        'host.speedup_limit': {'batch_size': d__host__speedup_limit__batch_size, 'input_width': d__host__speedup_limit__input_width, 'hidden_width': d__host__speedup_limit__hidden_width, 'output_width': d__host__speedup_limit__output_width, 'bytes_per_value': d__host__speedup_limit__bytes_per_value, 'label_bytes': d__host__speedup_limit__label_bytes, 'loss_flops_per_logit': d__host__speedup_limit__loss_flops_per_logit, 'hardware_peak': d__host__speedup_limit__hardware_peak, 'hardware_bandwidth': d__host__speedup_limit__hardware_bandwidth, 'forward_ops': d__host__speedup_limit__forward_ops, 'backward_ops': d__host__speedup_limit__backward_ops, 'dispatch': d__host__speedup_limit__dispatch, 'launch': d__host__speedup_limit__launch},
+        "op_flops[matmul1]": {
+            "batch_size": d__op_flops_matmul1__batch_size,
+            "input_width": d__op_flops_matmul1__input_width,
+            "hidden_width": d__op_flops_matmul1__hidden_width,
+        },
+        "op_flops[relu]": {"batch_size": d__op_flops_relu__batch_size, "hidden_width": d__op_flops_relu__hidden_width},
+        "op_flops[matmul2]": {
+            "batch_size": d__op_flops_matmul2__batch_size,
+            "hidden_width": d__op_flops_matmul2__hidden_width,
+            "output_width": d__op_flops_matmul2__output_width,
+        },
+        "op_flops[loss]": {
+            "batch_size": d__op_flops_loss__batch_size,
+            "output_width": d__op_flops_loss__output_width,
+            "loss_flops_per_logit": d__op_flops_loss__loss_flops_per_logit,
+        },
+        "op_flops[grad_w2]": {
+            "batch_size": d__op_flops_grad_w2__batch_size,
+            "hidden_width": d__op_flops_grad_w2__hidden_width,
+            "output_width": d__op_flops_grad_w2__output_width,
+        },
+        "op_flops[grad_h]": {
+            "batch_size": d__op_flops_grad_h__batch_size,
+            "hidden_width": d__op_flops_grad_h__hidden_width,
+            "output_width": d__op_flops_grad_h__output_width,
+        },
+        "op_flops[grad_w1]": {
+            "batch_size": d__op_flops_grad_w1__batch_size,
+            "input_width": d__op_flops_grad_w1__input_width,
+            "hidden_width": d__op_flops_grad_w1__hidden_width,
+        },
+        "op_flops[relu_backward]": {
+            "batch_size": d__op_flops_relu_backward__batch_size,
+            "hidden_width": d__op_flops_relu_backward__hidden_width,
+        },
+        "op_flops[loss_backward]": {
+            "batch_size": d__op_flops_loss_backward__batch_size,
+            "output_width": d__op_flops_loss_backward__output_width,
+        },
+        "op_bytes[matmul1]": {
+            "batch_size": d__op_bytes_matmul1__batch_size,
+            "input_width": d__op_bytes_matmul1__input_width,
+            "hidden_width": d__op_bytes_matmul1__hidden_width,
+            "bytes_per_value": d__op_bytes_matmul1__bytes_per_value,
+        },
+        "op_bytes[relu]": {
+            "batch_size": d__op_bytes_relu__batch_size,
+            "hidden_width": d__op_bytes_relu__hidden_width,
+            "bytes_per_value": d__op_bytes_relu__bytes_per_value,
+        },
+        "op_bytes[matmul2]": {
+            "batch_size": d__op_bytes_matmul2__batch_size,
+            "hidden_width": d__op_bytes_matmul2__hidden_width,
+            "output_width": d__op_bytes_matmul2__output_width,
+            "bytes_per_value": d__op_bytes_matmul2__bytes_per_value,
+        },
+        "op_bytes[loss]": {
+            "batch_size": d__op_bytes_loss__batch_size,
+            "output_width": d__op_bytes_loss__output_width,
+            "bytes_per_value": d__op_bytes_loss__bytes_per_value,
+        },
+        "op_bytes[grad_w2]": {
+            "batch_size": d__op_bytes_grad_w2__batch_size,
+            "hidden_width": d__op_bytes_grad_w2__hidden_width,
+            "output_width": d__op_bytes_grad_w2__output_width,
+            "bytes_per_value": d__op_bytes_grad_w2__bytes_per_value,
+        },
+        "op_bytes[grad_h]": {
+            "batch_size": d__op_bytes_grad_h__batch_size,
+            "hidden_width": d__op_bytes_grad_h__hidden_width,
+            "output_width": d__op_bytes_grad_h__output_width,
+            "bytes_per_value": d__op_bytes_grad_h__bytes_per_value,
+        },
+        "op_bytes[grad_w1]": {
+            "batch_size": d__op_bytes_grad_w1__batch_size,
+            "input_width": d__op_bytes_grad_w1__input_width,
+            "hidden_width": d__op_bytes_grad_w1__hidden_width,
+            "bytes_per_value": d__op_bytes_grad_w1__bytes_per_value,
+        },
+        "op_bytes[relu_backward]": {
+            "batch_size": d__op_bytes_relu_backward__batch_size,
+            "hidden_width": d__op_bytes_relu_backward__hidden_width,
+            "bytes_per_value": d__op_bytes_relu_backward__bytes_per_value,
+        },
+        "op_bytes[loss_backward]": {
+            "batch_size": d__op_bytes_loss_backward__batch_size,
+            "output_width": d__op_bytes_loss_backward__output_width,
+            "bytes_per_value": d__op_bytes_loss_backward__bytes_per_value,
+            "label_bytes": d__op_bytes_loss_backward__label_bytes,
+        },
+        "forward_flops": {
+            "batch_size": d__forward_flops__batch_size,
+            "input_width": d__forward_flops__input_width,
+            "hidden_width": d__forward_flops__hidden_width,
+            "output_width": d__forward_flops__output_width,
+            "loss_flops_per_logit": d__forward_flops__loss_flops_per_logit,
+        },
+        "backward_flops": {
+            "batch_size": d__backward_flops__batch_size,
+            "input_width": d__backward_flops__input_width,
+            "hidden_width": d__backward_flops__hidden_width,
+            "output_width": d__backward_flops__output_width,
+        },
+        "forward_bytes": {
+            "batch_size": d__forward_bytes__batch_size,
+            "input_width": d__forward_bytes__input_width,
+            "hidden_width": d__forward_bytes__hidden_width,
+            "output_width": d__forward_bytes__output_width,
+            "bytes_per_value": d__forward_bytes__bytes_per_value,
+        },
+        "backward_bytes": {
+            "batch_size": d__backward_bytes__batch_size,
+            "input_width": d__backward_bytes__input_width,
+            "hidden_width": d__backward_bytes__hidden_width,
+            "output_width": d__backward_bytes__output_width,
+            "bytes_per_value": d__backward_bytes__bytes_per_value,
+            "label_bytes": d__backward_bytes__label_bytes,
+        },
+        "total_flops": {
+            "batch_size": d__total_flops__batch_size,
+            "input_width": d__total_flops__input_width,
+            "hidden_width": d__total_flops__hidden_width,
+            "output_width": d__total_flops__output_width,
+            "loss_flops_per_logit": d__total_flops__loss_flops_per_logit,
+        },
+        "total_bytes": {
+            "batch_size": d__total_bytes__batch_size,
+            "input_width": d__total_bytes__input_width,
+            "hidden_width": d__total_bytes__hidden_width,
+            "output_width": d__total_bytes__output_width,
+            "bytes_per_value": d__total_bytes__bytes_per_value,
+            "label_bytes": d__total_bytes__label_bytes,
+        },
+        "dense_training_ratio": {
+            "batch_size": d__dense_training_ratio__batch_size,
+            "input_width": d__dense_training_ratio__input_width,
+            "hidden_width": d__dense_training_ratio__hidden_width,
+            "output_width": d__dense_training_ratio__output_width,
+        },
+        "parameters": {
+            "input_width": d__parameters__input_width,
+            "hidden_width": d__parameters__hidden_width,
+            "output_width": d__parameters__output_width,
+        },
+        "optimizer_step_bytes": {
+            "input_width": d__optimizer_step_bytes__input_width,
+            "hidden_width": d__optimizer_step_bytes__hidden_width,
+            "output_width": d__optimizer_step_bytes__output_width,
+            "bytes_per_value": d__optimizer_step_bytes__bytes_per_value,
+            "optimizer_values_moved": d__optimizer_step_bytes__optimizer_values_moved,
+        },
+        "intensity": {
+            "batch_size": d__intensity__batch_size,
+            "input_width": d__intensity__input_width,
+            "hidden_width": d__intensity__hidden_width,
+            "output_width": d__intensity__output_width,
+            "bytes_per_value": d__intensity__bytes_per_value,
+            "label_bytes": d__intensity__label_bytes,
+            "loss_flops_per_logit": d__intensity__loss_flops_per_logit,
+        },
+        "peak_rate": {"hardware_peak": d__peak_rate__hardware_peak},
+        "compute_time": {
+            "batch_size": d__compute_time__batch_size,
+            "input_width": d__compute_time__input_width,
+            "hidden_width": d__compute_time__hidden_width,
+            "output_width": d__compute_time__output_width,
+            "loss_flops_per_logit": d__compute_time__loss_flops_per_logit,
+            "hardware_peak": d__compute_time__hardware_peak,
+        },
+        "memory_time": {
+            "batch_size": d__memory_time__batch_size,
+            "input_width": d__memory_time__input_width,
+            "hidden_width": d__memory_time__hidden_width,
+            "output_width": d__memory_time__output_width,
+            "bytes_per_value": d__memory_time__bytes_per_value,
+            "label_bytes": d__memory_time__label_bytes,
+            "hardware_bandwidth": d__memory_time__hardware_bandwidth,
+        },
+        "host.ops_per_block": {"forward_ops": d__host__ops_per_block__forward_ops},
+        "host.launches_per_block": {
+            "forward_ops": d__host__launches_per_block__forward_ops,
+            "backward_ops": d__host__launches_per_block__backward_ops,
+        },
+        "host.dispatch": {"dispatch": d__host__dispatch__dispatch},
+        "host.launch": {"launch": d__host__launch__launch},
+        "host.device_time": {
+            "batch_size": d__host__device_time__batch_size,
+            "input_width": d__host__device_time__input_width,
+            "hidden_width": d__host__device_time__hidden_width,
+            "output_width": d__host__device_time__output_width,
+            "bytes_per_value": d__host__device_time__bytes_per_value,
+            "label_bytes": d__host__device_time__label_bytes,
+            "loss_flops_per_logit": d__host__device_time__loss_flops_per_logit,
+            "hardware_peak": d__host__device_time__hardware_peak,
+            "hardware_bandwidth": d__host__device_time__hardware_bandwidth,
+        },
+        "host.operations": {"forward_ops": d__host__operations__forward_ops},
+        "host.launches": {
+            "forward_ops": d__host__launches__forward_ops,
+            "backward_ops": d__host__launches__backward_ops,
+        },
+        "host.per_op_cost": {"dispatch": d__host__per_op_cost__dispatch, "launch": d__host__per_op_cost__launch},
+        "host.dispatch_time": {
+            "forward_ops": d__host__dispatch_time__forward_ops,
+            "dispatch": d__host__dispatch_time__dispatch,
+        },
+        "host.launch_time": {
+            "forward_ops": d__host__launch_time__forward_ops,
+            "backward_ops": d__host__launch_time__backward_ops,
+            "launch": d__host__launch_time__launch,
+        },
+        "host.host_time": {
+            "forward_ops": d__host__host_time__forward_ops,
+            "backward_ops": d__host__host_time__backward_ops,
+            "dispatch": d__host__host_time__dispatch,
+            "launch": d__host__host_time__launch,
+        },
+        "host.overhead_ratio": {
+            "batch_size": d__host__overhead_ratio__batch_size,
+            "input_width": d__host__overhead_ratio__input_width,
+            "hidden_width": d__host__overhead_ratio__hidden_width,
+            "output_width": d__host__overhead_ratio__output_width,
+            "bytes_per_value": d__host__overhead_ratio__bytes_per_value,
+            "label_bytes": d__host__overhead_ratio__label_bytes,
+            "loss_flops_per_logit": d__host__overhead_ratio__loss_flops_per_logit,
+            "hardware_peak": d__host__overhead_ratio__hardware_peak,
+            "hardware_bandwidth": d__host__overhead_ratio__hardware_bandwidth,
+            "forward_ops": d__host__overhead_ratio__forward_ops,
+            "backward_ops": d__host__overhead_ratio__backward_ops,
+            "dispatch": d__host__overhead_ratio__dispatch,
+            "launch": d__host__overhead_ratio__launch,
+        },
+        "host.launch_ratio": {
+            "batch_size": d__host__launch_ratio__batch_size,
+            "input_width": d__host__launch_ratio__input_width,
+            "hidden_width": d__host__launch_ratio__hidden_width,
+            "output_width": d__host__launch_ratio__output_width,
+            "bytes_per_value": d__host__launch_ratio__bytes_per_value,
+            "label_bytes": d__host__launch_ratio__label_bytes,
+            "loss_flops_per_logit": d__host__launch_ratio__loss_flops_per_logit,
+            "hardware_peak": d__host__launch_ratio__hardware_peak,
+            "hardware_bandwidth": d__host__launch_ratio__hardware_bandwidth,
+            "forward_ops": d__host__launch_ratio__forward_ops,
+            "backward_ops": d__host__launch_ratio__backward_ops,
+            "launch": d__host__launch_ratio__launch,
+        },
+        "host.host_share": {
+            "batch_size": d__host__host_share__batch_size,
+            "input_width": d__host__host_share__input_width,
+            "hidden_width": d__host__host_share__hidden_width,
+            "output_width": d__host__host_share__output_width,
+            "bytes_per_value": d__host__host_share__bytes_per_value,
+            "label_bytes": d__host__host_share__label_bytes,
+            "loss_flops_per_logit": d__host__host_share__loss_flops_per_logit,
+            "hardware_peak": d__host__host_share__hardware_peak,
+            "hardware_bandwidth": d__host__host_share__hardware_bandwidth,
+            "forward_ops": d__host__host_share__forward_ops,
+            "backward_ops": d__host__host_share__backward_ops,
+            "dispatch": d__host__host_share__dispatch,
+            "launch": d__host__host_share__launch,
+        },
+        "host.speedup_limit": {
+            "batch_size": d__host__speedup_limit__batch_size,
+            "input_width": d__host__speedup_limit__input_width,
+            "hidden_width": d__host__speedup_limit__hidden_width,
+            "output_width": d__host__speedup_limit__output_width,
+            "bytes_per_value": d__host__speedup_limit__bytes_per_value,
+            "label_bytes": d__host__speedup_limit__label_bytes,
+            "loss_flops_per_logit": d__host__speedup_limit__loss_flops_per_logit,
+            "hardware_peak": d__host__speedup_limit__hardware_peak,
+            "hardware_bandwidth": d__host__speedup_limit__hardware_bandwidth,
+            "forward_ops": d__host__speedup_limit__forward_ops,
+            "backward_ops": d__host__speedup_limit__backward_ops,
+            "dispatch": d__host__speedup_limit__dispatch,
+            "launch": d__host__speedup_limit__launch,
+        },
     }
 
 
@@ -573,58 +861,76 @@ class MlpTrainingStepScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('batch_size', integer=True, minimum=0, strict=True, doc='Examples per step.'),
-        InputSpec('input_width', integer=True, minimum=0, strict=True, doc='Input features per example.'),
-        InputSpec('hidden_width', integer=True, minimum=0, strict=True, doc='Hidden units.'),
-        InputSpec('output_width', integer=True, minimum=0, strict=True, doc='Output logits (classes).'),
-        InputSpec('bytes_per_value', unit='byte', minimum=0, strict=True, doc='Width of every stored value.'),
-        InputSpec('label_bytes', unit='byte', minimum=0, doc='Width of one integer label.'),
-        InputSpec('loss_flops_per_logit', integer=True, minimum=0, doc='Operations per logit of the combined softmax cross-entropy.'),
-        InputSpec('optimizer_values_moved', integer=True, minimum=0, doc='Values read and written per parameter by one optimizer step (Adam: 7).'),
-        InputSpec('forward_ops', integer=True, minimum=0, doc='Forward operators issued from Python.'),
-        InputSpec('backward_ops', integer=True, minimum=0, doc='Kernels launched by `backward()`.'),
-        InputSpec('dispatch', unit='µs', minimum=0, doc='Python dispatch cost per operation.'),
-        InputSpec('launch', unit='µs', minimum=0, doc='Kernel launch cost per kernel.'),
+        InputSpec("batch_size", integer=True, minimum=0, strict=True, doc="Examples per step."),
+        InputSpec("input_width", integer=True, minimum=0, strict=True, doc="Input features per example."),
+        InputSpec("hidden_width", integer=True, minimum=0, strict=True, doc="Hidden units."),
+        InputSpec("output_width", integer=True, minimum=0, strict=True, doc="Output logits (classes)."),
+        InputSpec("bytes_per_value", unit="byte", minimum=0, strict=True, doc="Width of every stored value."),
+        InputSpec("label_bytes", unit="byte", minimum=0, doc="Width of one integer label."),
+        InputSpec(
+            "loss_flops_per_logit",
+            integer=True,
+            minimum=0,
+            doc="Operations per logit of the combined softmax cross-entropy.",
+        ),
+        InputSpec(
+            "optimizer_values_moved",
+            integer=True,
+            minimum=0,
+            doc="Values read and written per parameter by one optimizer step (Adam: 7).",
+        ),
+        InputSpec("forward_ops", integer=True, minimum=0, doc="Forward operators issued from Python."),
+        InputSpec("backward_ops", integer=True, minimum=0, doc="Kernels launched by `backward()`."),
+        InputSpec("dispatch", unit="µs", minimum=0, doc="Python dispatch cost per operation."),
+        InputSpec("launch", unit="µs", minimum=0, doc="Kernel launch cost per kernel."),
     )
     _nodes = (
-        NodeSpec('hardware', precision='precision', fields={'peak': 'hardware_peak', 'bandwidth': 'hardware_bandwidth'}, optional=False, doc='The accelerator: its peak rate at `precision` and its memory bandwidth.'),
+        NodeSpec(
+            "hardware",
+            precision="precision",
+            fields={"peak": "hardware_peak", "bandwidth": "hardware_bandwidth"},
+            optional=False,
+            doc="The accelerator: its peak rate at `precision` and its memory bandwidth.",
+        ),
     )
     _precisions = (
-        PrecisionSpec('precision', default='fp32', doc="Key into the node's `precision_flops` (exact, case-sensitive)."),
+        PrecisionSpec(
+            "precision", default="fp32", doc="Key into the node's `precision_flops` (exact, case-sensitive)."
+        ),
     )
     _input_order = (
-        'batch_size',
-        'input_width',
-        'hidden_width',
-        'output_width',
-        'bytes_per_value',
-        'label_bytes',
-        'loss_flops_per_logit',
-        'optimizer_values_moved',
-        'hardware',
-        'precision',
-        'forward_ops',
-        'backward_ops',
-        'dispatch',
-        'launch',
+        "batch_size",
+        "input_width",
+        "hidden_width",
+        "output_width",
+        "bytes_per_value",
+        "label_bytes",
+        "loss_flops_per_logit",
+        "optimizer_values_moved",
+        "hardware",
+        "precision",
+        "forward_ops",
+        "backward_ops",
+        "dispatch",
+        "launch",
     )
     _outputs = (
-        'op_flops',
-        'op_bytes',
-        'forward_flops',
-        'backward_flops',
-        'forward_bytes',
-        'backward_bytes',
-        'total_flops',
-        'total_bytes',
-        'dense_training_ratio',
-        'parameters',
-        'optimizer_step_bytes',
-        'intensity',
-        'peak_rate',
-        'compute_time',
-        'memory_time',
-        'host',
+        "op_flops",
+        "op_bytes",
+        "forward_flops",
+        "backward_flops",
+        "forward_bytes",
+        "backward_bytes",
+        "total_flops",
+        "total_bytes",
+        "dense_training_ratio",
+        "parameters",
+        "optimizer_step_bytes",
+        "intensity",
+        "peak_rate",
+        "compute_time",
+        "memory_time",
+        "host",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -641,7 +947,7 @@ class MlpTrainingStepScenario(ScenarioBase):
         loss_flops_per_logit: Any = REQUIRED,
         optimizer_values_moved: Any = REQUIRED,
         hardware: Any = REQUIRED,
-        precision: Any = 'fp32',
+        precision: Any = "fp32",
         forward_ops: Any = REQUIRED,
         backward_ops: Any = REQUIRED,
         dispatch: Any = REQUIRED,
@@ -671,19 +977,21 @@ class MlpTrainingStepScenario(ScenarioBase):
             **unknown,
         )
 
-    op_flops = TableOutput('op_flops', 'flop')
-    op_bytes = TableOutput('op_bytes', 'byte')
-    forward_flops = Output('forward_flops', 'flop')
-    backward_flops = Output('backward_flops', 'flop')
-    forward_bytes = Output('forward_bytes', 'byte')
-    backward_bytes = Output('backward_bytes', 'byte')
-    total_flops = Output('total_flops', 'flop')
-    total_bytes = Output('total_bytes', 'byte')
-    dense_training_ratio = Output('dense_training_ratio')
-    parameters = Output('parameters')
-    optimizer_step_bytes = Output('optimizer_step_bytes', 'byte')
-    intensity = Output('intensity', 'flop/byte')
-    peak_rate = Output('peak_rate', 'TFLOP/s')
-    compute_time = Output('compute_time', 'µs')
-    memory_time = Output('memory_time', 'µs')
-    host = SubScenario('host', HostDispatchScenario, 'Host work of: {name}', 'Python entries and kernel launches of the step.')
+    op_flops = TableOutput("op_flops", "flop")
+    op_bytes = TableOutput("op_bytes", "byte")
+    forward_flops = Output("forward_flops", "flop")
+    backward_flops = Output("backward_flops", "flop")
+    forward_bytes = Output("forward_bytes", "byte")
+    backward_bytes = Output("backward_bytes", "byte")
+    total_flops = Output("total_flops", "flop")
+    total_bytes = Output("total_bytes", "byte")
+    dense_training_ratio = Output("dense_training_ratio")
+    parameters = Output("parameters")
+    optimizer_step_bytes = Output("optimizer_step_bytes", "byte")
+    intensity = Output("intensity", "flop/byte")
+    peak_rate = Output("peak_rate", "TFLOP/s")
+    compute_time = Output("compute_time", "µs")
+    memory_time = Output("memory_time", "µs")
+    host = SubScenario(
+        "host", HostDispatchScenario, "Host work of: {name}", "Python entries and kernel launches of the step."
+    )

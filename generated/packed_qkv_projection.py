@@ -40,12 +40,12 @@ def evaluate(
         macs [1] = packed_width*tokens*width
     """
     width = workload_hidden_dim
-    packed_width = projections*width
-    macs = packed_width*tokens*width
+    packed_width = projections * width
+    macs = packed_width * tokens * width
     return {
-        'width': width,
-        'packed_width': packed_width,
-        'macs': macs,
+        "width": width,
+        "packed_width": packed_width,
+        "macs": macs,
     }
 
 
@@ -64,18 +64,27 @@ def gradient(
     active branch.
     """
     width = workload_hidden_dim
-    packed_width = projections*width
-    _g0 = tokens*width
+    packed_width = projections * width
+    _g0 = tokens * width
     d__width__workload_hidden_dim = 1
-    d__packed_width__workload_hidden_dim = d__width__workload_hidden_dim*projections
+    d__packed_width__workload_hidden_dim = d__width__workload_hidden_dim * projections
     d__packed_width__projections = width
-    d__macs__workload_hidden_dim = _g0*d__packed_width__workload_hidden_dim + d__width__workload_hidden_dim*packed_width*tokens
-    d__macs__tokens = packed_width*width
-    d__macs__projections = _g0*d__packed_width__projections
+    d__macs__workload_hidden_dim = (
+        _g0 * d__packed_width__workload_hidden_dim + d__width__workload_hidden_dim * packed_width * tokens
+    )
+    d__macs__tokens = packed_width * width
+    d__macs__projections = _g0 * d__packed_width__projections
     return {
-        'width': {'workload_hidden_dim': d__width__workload_hidden_dim},
-        'packed_width': {'workload_hidden_dim': d__packed_width__workload_hidden_dim, 'projections': d__packed_width__projections},
-        'macs': {'workload_hidden_dim': d__macs__workload_hidden_dim, 'tokens': d__macs__tokens, 'projections': d__macs__projections},
+        "width": {"workload_hidden_dim": d__width__workload_hidden_dim},
+        "packed_width": {
+            "workload_hidden_dim": d__packed_width__workload_hidden_dim,
+            "projections": d__packed_width__projections,
+        },
+        "macs": {
+            "workload_hidden_dim": d__macs__workload_hidden_dim,
+            "tokens": d__macs__tokens,
+            "projections": d__macs__projections,
+        },
     }
 
 
@@ -94,21 +103,35 @@ class PackedQkvProjectionScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('tokens', integer=True, minimum=0, strict=True, doc='Token rows projected.'),
-        InputSpec('projections', integer=True, minimum=0, strict=True, default=3, doc='Square projections packed side by side (query, key, value: 3).'),
+        InputSpec("tokens", integer=True, minimum=0, strict=True, doc="Token rows projected."),
+        InputSpec(
+            "projections",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=3,
+            doc="Square projections packed side by side (query, key, value: 3).",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload', 'SSMWorkload', 'EmbodiedWorkload'), {'hidden_dim': 'workload_hidden_dim'}, required=('parameters', 'hidden_dim'), units={}, doc='The model; its `hidden_dim` d is read.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload", "SSMWorkload", "EmbodiedWorkload"),
+            {"hidden_dim": "workload_hidden_dim"},
+            required=("parameters", "hidden_dim"),
+            units={},
+            doc="The model; its `hidden_dim` d is read.",
+        ),
     )
     _input_order = (
-        'workload',
-        'tokens',
-        'projections',
+        "workload",
+        "tokens",
+        "projections",
     )
     _outputs = (
-        'width',
-        'packed_width',
-        'macs',
+        "width",
+        "packed_width",
+        "macs",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -133,6 +156,6 @@ class PackedQkvProjectionScenario(ScenarioBase):
             **unknown,
         )
 
-    width = Output('width')
-    packed_width = Output('packed_width')
-    macs = Output('macs')
+    width = Output("width")
+    packed_width = Output("packed_width")
+    macs = Output("macs")

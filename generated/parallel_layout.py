@@ -84,44 +84,59 @@ def evaluate(
         result.n_devices [1] = n_devices
     """
     if window_resolution is None and workload_parameters_per_token is not None:
-        window_resolution = batch_tokens*flops_per_param_token*workload_parameters_per_token/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size)
-    _t1 = 1/(pp_size*tp_size)
-    n_devices = dp_size*pp_size*tp_size
+        window_resolution = (
+            batch_tokens
+            * flops_per_param_token
+            * workload_parameters_per_token
+            / (accelerator_peak * dp_size * local_efficiency * pp_size * tp_size)
+        )
+    _t1 = 1 / (pp_size * tp_size)
+    n_devices = dp_size * pp_size * tp_size
     pipeline__stages = pp_size
     _t0 = pipeline__stages - 1
     pipeline__microbatches = microbatches
     pipeline__fill_slots = _t0
     pipeline__phase_slots = _t0 + pipeline__microbatches
-    pipeline__bubble = pipeline__fill_slots/pipeline__phase_slots
-    result__gradient_bytes = gradient_precision_value*workload_parameters/1000000000
-    result__dp_shard = _t1*result__gradient_bytes
-    result__ring_bytes = result__dp_shard*(2*dp_size - 2)/dp_size
-    full_allreduce_time = 2*result__dp_shard/link_bandwidth
-    result__allreduce_time = full_allreduce_time*choose(dp_size > 1, 1, 0)
+    pipeline__bubble = pipeline__fill_slots / pipeline__phase_slots
+    result__gradient_bytes = gradient_precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
+    result__dp_shard = _t1 * result__gradient_bytes
+    result__ring_bytes = result__dp_shard * (2 * dp_size - 2) / dp_size
+    full_allreduce_time = 2 * result__dp_shard / link_bandwidth
+    result__allreduce_time = full_allreduce_time * choose(dp_size > 1, 1, 0)
     result__bubble = pipeline__bubble
-    result__state_total = workload_parameters/62500000
-    result__state_per_device = _t1*result__state_total
-    result__zero1_state_per_device = _t1*workload_parameters*(1 + 3/dp_size)/250000000
+    result__state_total = workload_parameters / 62500000  # 1e-9: B -> GB
+    result__state_per_device = _t1 * result__state_total
+    result__zero1_state_per_device = _t1 * workload_parameters * (1 + 3 / dp_size) / 250000000  # 1e-9: B -> GB
     result__n_devices = n_devices
     if device_memory is not None:
         result__min_devices_for_state = ceiling_division(result__state_total, device_memory)
     else:
         result__min_devices_for_state = None
     if workload_parameters_per_token is not None:
-        result__step_flops = batch_tokens*flops_per_param_token*workload_parameters_per_token
+        result__step_flops = batch_tokens * flops_per_param_token * workload_parameters_per_token
     else:
         result__step_flops = None
     if window_resolution is not None and workload_parameters_per_token is not None:
-        result__compute_time = window_resolution*maximum(1, floor_div(accelerator_peak*local_efficiency*n_devices*window_resolution + 2*result__step_flops, 2*accelerator_peak*local_efficiency*n_devices*window_resolution))
-        _t2 = result__compute_time/(1 - result__bubble)
-        result__hidden_time = minimum(result__compute_time, result__allreduce_time*overlap_fraction)
-        result__exposed_time = maximum(result__allreduce_time - result__compute_time, result__allreduce_time*(1 - overlap_fraction))
+        result__compute_time = window_resolution * maximum(
+            1,
+            floor_div(
+                accelerator_peak * local_efficiency * n_devices * window_resolution + 2 * result__step_flops,
+                2 * accelerator_peak * local_efficiency * n_devices * window_resolution,
+            ),
+        )
+        _t2 = result__compute_time / (1 - result__bubble)
+        result__hidden_time = minimum(result__compute_time, result__allreduce_time * overlap_fraction)
+        result__exposed_time = maximum(
+            result__allreduce_time - result__compute_time, result__allreduce_time * (1 - overlap_fraction)
+        )
         result__step_time = _t2 + result__exposed_time
-        result__efficiency = result__compute_time/result__step_time
-        result__efficiency_no_overlap = result__compute_time/(_t2 + result__allreduce_time)
-        result__overlap_share = overlap_fraction*choose(2 > dp_size, 1, 0) + choose(dp_size > 1, 1, 0)*minimum(overlap_fraction, result__compute_time/full_allreduce_time)
-        result__fleet_mfu = result__efficiency*local_efficiency
-        result__double_counted_mfu = result__efficiency**2*local_efficiency
+        result__efficiency = result__compute_time / result__step_time
+        result__efficiency_no_overlap = result__compute_time / (_t2 + result__allreduce_time)
+        result__overlap_share = overlap_fraction * choose(2 > dp_size, 1, 0) + choose(dp_size > 1, 1, 0) * minimum(
+            overlap_fraction, result__compute_time / full_allreduce_time
+        )
+        result__fleet_mfu = result__efficiency * local_efficiency
+        result__double_counted_mfu = result__efficiency**2 * local_efficiency
     else:
         result__compute_time = None
         result__hidden_time = None
@@ -133,30 +148,30 @@ def evaluate(
         result__fleet_mfu = None
         result__double_counted_mfu = None
     return {
-        'n_devices': n_devices,
-        'result': {
-            'step_flops': result__step_flops,
-            'compute_time': result__compute_time,
-            'gradient_bytes': result__gradient_bytes,
-            'dp_shard': result__dp_shard,
-            'ring_bytes': result__ring_bytes,
-            'allreduce_time': result__allreduce_time,
-            'hidden_time': result__hidden_time,
-            'exposed_time': result__exposed_time,
-            'bubble': result__bubble,
-            'step_time': result__step_time,
-            'efficiency': result__efficiency,
-            'efficiency_no_overlap': result__efficiency_no_overlap,
-            'overlap_share': result__overlap_share,
-            'state_total': result__state_total,
-            'state_per_device': result__state_per_device,
-            'zero1_state_per_device': result__zero1_state_per_device,
-            'fleet_mfu': result__fleet_mfu,
-            'double_counted_mfu': result__double_counted_mfu,
-            'min_devices_for_state': result__min_devices_for_state,
-            'n_devices': result__n_devices,
+        "n_devices": n_devices,
+        "result": {
+            "step_flops": result__step_flops,
+            "compute_time": result__compute_time,
+            "gradient_bytes": result__gradient_bytes,
+            "dp_shard": result__dp_shard,
+            "ring_bytes": result__ring_bytes,
+            "allreduce_time": result__allreduce_time,
+            "hidden_time": result__hidden_time,
+            "exposed_time": result__exposed_time,
+            "bubble": result__bubble,
+            "step_time": result__step_time,
+            "efficiency": result__efficiency,
+            "efficiency_no_overlap": result__efficiency_no_overlap,
+            "overlap_share": result__overlap_share,
+            "state_total": result__state_total,
+            "state_per_device": result__state_per_device,
+            "zero1_state_per_device": result__zero1_state_per_device,
+            "fleet_mfu": result__fleet_mfu,
+            "double_counted_mfu": result__double_counted_mfu,
+            "min_devices_for_state": result__min_devices_for_state,
+            "n_devices": result__n_devices,
         },
-        'full_allreduce_time': full_allreduce_time,
+        "full_allreduce_time": full_allreduce_time,
     }
 
 
@@ -188,245 +203,388 @@ def gradient(
     """
     follows_window_resolution = window_resolution is None
     if window_resolution is None and workload_parameters_per_token is not None:
-        window_resolution = batch_tokens*flops_per_param_token*workload_parameters_per_token/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size)
-    _t1 = 1/(pp_size*tp_size)
-    n_devices = dp_size*pp_size*tp_size
+        window_resolution = (
+            batch_tokens
+            * flops_per_param_token
+            * workload_parameters_per_token
+            / (accelerator_peak * dp_size * local_efficiency * pp_size * tp_size)
+        )
+    _t1 = 1 / (pp_size * tp_size)
+    n_devices = dp_size * pp_size * tp_size
     pipeline__stages = pp_size
     _t0 = pipeline__stages - 1
     pipeline__microbatches = microbatches
     pipeline__fill_slots = _t0
     pipeline__phase_slots = _t0 + pipeline__microbatches
-    pipeline__bubble = pipeline__fill_slots/pipeline__phase_slots
-    result__gradient_bytes = gradient_precision_value*workload_parameters/1000000000
-    result__dp_shard = _t1*result__gradient_bytes
-    full_allreduce_time = 2*result__dp_shard/link_bandwidth
-    result__allreduce_time = full_allreduce_time*choose(dp_size > 1, 1, 0)
+    pipeline__bubble = pipeline__fill_slots / pipeline__phase_slots
+    result__gradient_bytes = gradient_precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
+    result__dp_shard = _t1 * result__gradient_bytes
+    full_allreduce_time = 2 * result__dp_shard / link_bandwidth
+    result__allreduce_time = full_allreduce_time * choose(dp_size > 1, 1, 0)
     result__bubble = pipeline__bubble
-    result__state_total = workload_parameters/62500000
-    _g0 = pipeline__fill_slots/pipeline__phase_slots**2
-    _g1 = 1/(pp_size*tp_size)
-    _g2 = 1/(pp_size*tp_size**2)
-    _g3 = 1/(pp_size**2*tp_size)
-    _g4 = 2*dp_size - 2
-    _g5 = _g4/dp_size
-    _g6 = 2*result__dp_shard
-    _g7 = dp_size**(-2)
-    _g8 = 2/link_bandwidth
+    result__state_total = workload_parameters / 62500000  # 1e-9: B -> GB
+    _g0 = pipeline__fill_slots / pipeline__phase_slots**2
+    _g1 = 1 / (pp_size * tp_size)
+    _g2 = 1 / (pp_size * tp_size**2)
+    _g3 = 1 / (pp_size**2 * tp_size)
+    _g4 = 2 * dp_size - 2
+    _g5 = _g4 / dp_size
+    _g6 = 2 * result__dp_shard
+    _g7 = dp_size ** (-2)
+    _g8 = 2 / link_bandwidth
     _g9 = choose(dp_size > 1, 1, 0)
-    _g10 = 1/250000000 + 3/(250000000*dp_size)
-    _g11 = _g10*workload_parameters
-    d__n_devices__tp_size = dp_size*pp_size
-    d__n_devices__pp_size = dp_size*tp_size
-    d__n_devices__dp_size = pp_size*tp_size
+    _g10 = 1 / 250000000 + 3 / (250000000 * dp_size)
+    _g11 = _g10 * workload_parameters
+    d__n_devices__tp_size = dp_size * pp_size
+    d__n_devices__pp_size = dp_size * tp_size
+    d__n_devices__dp_size = pp_size * tp_size
     d__pipeline__stages__pp_size = 1
     d__pipeline__microbatches__microbatches = 1
     d__pipeline__fill_slots__pp_size = d__pipeline__stages__pp_size
     d__pipeline__phase_slots__pp_size = d__pipeline__stages__pp_size
     d__pipeline__phase_slots__microbatches = d__pipeline__microbatches__microbatches
-    d__pipeline__bubble__pp_size = -_g0*d__pipeline__phase_slots__pp_size + d__pipeline__fill_slots__pp_size/pipeline__phase_slots
-    d__pipeline__bubble__microbatches = -_g0*d__pipeline__phase_slots__microbatches
-    d__result__gradient_bytes__workload_parameters = gradient_precision_value/1000000000
-    d__result__gradient_bytes__gradient_precision_value = workload_parameters/1000000000
-    d__result__dp_shard__workload_parameters = _g1*d__result__gradient_bytes__workload_parameters
-    d__result__dp_shard__tp_size = -_g2*result__gradient_bytes
-    d__result__dp_shard__pp_size = -_g3*result__gradient_bytes
-    d__result__dp_shard__gradient_precision_value = _g1*d__result__gradient_bytes__gradient_precision_value
-    d__result__ring_bytes__workload_parameters = _g5*d__result__dp_shard__workload_parameters
-    d__result__ring_bytes__tp_size = _g5*d__result__dp_shard__tp_size
-    d__result__ring_bytes__pp_size = _g5*d__result__dp_shard__pp_size
-    d__result__ring_bytes__dp_size = -_g4*_g7*result__dp_shard + _g6/dp_size
-    d__result__ring_bytes__gradient_precision_value = _g5*d__result__dp_shard__gradient_precision_value
-    d__full_allreduce_time__workload_parameters = _g8*d__result__dp_shard__workload_parameters
-    d__full_allreduce_time__tp_size = _g8*d__result__dp_shard__tp_size
-    d__full_allreduce_time__pp_size = _g8*d__result__dp_shard__pp_size
-    d__full_allreduce_time__link_bandwidth = -_g6/link_bandwidth**2
-    d__full_allreduce_time__gradient_precision_value = _g8*d__result__dp_shard__gradient_precision_value
-    d__result__allreduce_time__workload_parameters = _g9*d__full_allreduce_time__workload_parameters
-    d__result__allreduce_time__tp_size = _g9*d__full_allreduce_time__tp_size
-    d__result__allreduce_time__pp_size = _g9*d__full_allreduce_time__pp_size
-    d__result__allreduce_time__link_bandwidth = _g9*d__full_allreduce_time__link_bandwidth
-    d__result__allreduce_time__gradient_precision_value = _g9*d__full_allreduce_time__gradient_precision_value
+    d__pipeline__bubble__pp_size = (
+        -_g0 * d__pipeline__phase_slots__pp_size + d__pipeline__fill_slots__pp_size / pipeline__phase_slots
+    )
+    d__pipeline__bubble__microbatches = -_g0 * d__pipeline__phase_slots__microbatches
+    d__result__gradient_bytes__workload_parameters = gradient_precision_value / 1000000000
+    d__result__gradient_bytes__gradient_precision_value = workload_parameters / 1000000000
+    d__result__dp_shard__workload_parameters = _g1 * d__result__gradient_bytes__workload_parameters
+    d__result__dp_shard__tp_size = -_g2 * result__gradient_bytes
+    d__result__dp_shard__pp_size = -_g3 * result__gradient_bytes
+    d__result__dp_shard__gradient_precision_value = _g1 * d__result__gradient_bytes__gradient_precision_value
+    d__result__ring_bytes__workload_parameters = _g5 * d__result__dp_shard__workload_parameters
+    d__result__ring_bytes__tp_size = _g5 * d__result__dp_shard__tp_size
+    d__result__ring_bytes__pp_size = _g5 * d__result__dp_shard__pp_size
+    d__result__ring_bytes__dp_size = -_g4 * _g7 * result__dp_shard + _g6 / dp_size
+    d__result__ring_bytes__gradient_precision_value = _g5 * d__result__dp_shard__gradient_precision_value
+    d__full_allreduce_time__workload_parameters = _g8 * d__result__dp_shard__workload_parameters
+    d__full_allreduce_time__tp_size = _g8 * d__result__dp_shard__tp_size
+    d__full_allreduce_time__pp_size = _g8 * d__result__dp_shard__pp_size
+    d__full_allreduce_time__link_bandwidth = -_g6 / link_bandwidth**2
+    d__full_allreduce_time__gradient_precision_value = _g8 * d__result__dp_shard__gradient_precision_value
+    d__result__allreduce_time__workload_parameters = _g9 * d__full_allreduce_time__workload_parameters
+    d__result__allreduce_time__tp_size = _g9 * d__full_allreduce_time__tp_size
+    d__result__allreduce_time__pp_size = _g9 * d__full_allreduce_time__pp_size
+    d__result__allreduce_time__link_bandwidth = _g9 * d__full_allreduce_time__link_bandwidth
+    d__result__allreduce_time__gradient_precision_value = _g9 * d__full_allreduce_time__gradient_precision_value
     d__result__bubble__pp_size = d__pipeline__bubble__pp_size
     d__result__bubble__microbatches = d__pipeline__bubble__microbatches
-    d__result__state_total__workload_parameters = 1/62500000
-    d__result__state_per_device__workload_parameters = _g1*d__result__state_total__workload_parameters
-    d__result__state_per_device__tp_size = -_g2*result__state_total
-    d__result__state_per_device__pp_size = -_g3*result__state_total
-    d__result__zero1_state_per_device__workload_parameters = _g1*_g10
-    d__result__zero1_state_per_device__tp_size = -_g11*_g2
-    d__result__zero1_state_per_device__pp_size = -_g11*_g3
-    d__result__zero1_state_per_device__dp_size = -3*_g1*_g7*workload_parameters/250000000
+    d__result__state_total__workload_parameters = 1 / 62500000
+    d__result__state_per_device__workload_parameters = _g1 * d__result__state_total__workload_parameters
+    d__result__state_per_device__tp_size = -_g2 * result__state_total
+    d__result__state_per_device__pp_size = -_g3 * result__state_total
+    d__result__zero1_state_per_device__workload_parameters = _g1 * _g10
+    d__result__zero1_state_per_device__tp_size = -_g11 * _g2
+    d__result__zero1_state_per_device__pp_size = -_g11 * _g3
+    d__result__zero1_state_per_device__dp_size = -3 * _g1 * _g7 * workload_parameters / 250000000
     d__result__n_devices__tp_size = d__n_devices__tp_size
     d__result__n_devices__pp_size = d__n_devices__pp_size
     d__result__n_devices__dp_size = d__n_devices__dp_size
     derivatives = {
-        'n_devices': {'tp_size': d__n_devices__tp_size, 'pp_size': d__n_devices__pp_size, 'dp_size': d__n_devices__dp_size},
-        'result.gradient_bytes': {'workload_parameters': d__result__gradient_bytes__workload_parameters, 'gradient_precision_value': d__result__gradient_bytes__gradient_precision_value},
-        'result.dp_shard': {'workload_parameters': d__result__dp_shard__workload_parameters, 'tp_size': d__result__dp_shard__tp_size, 'pp_size': d__result__dp_shard__pp_size, 'gradient_precision_value': d__result__dp_shard__gradient_precision_value},
-        'result.ring_bytes': {'workload_parameters': d__result__ring_bytes__workload_parameters, 'tp_size': d__result__ring_bytes__tp_size, 'pp_size': d__result__ring_bytes__pp_size, 'dp_size': d__result__ring_bytes__dp_size, 'gradient_precision_value': d__result__ring_bytes__gradient_precision_value},
-        'full_allreduce_time': {'workload_parameters': d__full_allreduce_time__workload_parameters, 'tp_size': d__full_allreduce_time__tp_size, 'pp_size': d__full_allreduce_time__pp_size, 'link_bandwidth': d__full_allreduce_time__link_bandwidth, 'gradient_precision_value': d__full_allreduce_time__gradient_precision_value},
-        'result.allreduce_time': {'workload_parameters': d__result__allreduce_time__workload_parameters, 'tp_size': d__result__allreduce_time__tp_size, 'pp_size': d__result__allreduce_time__pp_size, 'link_bandwidth': d__result__allreduce_time__link_bandwidth, 'gradient_precision_value': d__result__allreduce_time__gradient_precision_value},
-        'result.bubble': {'pp_size': d__result__bubble__pp_size, 'microbatches': d__result__bubble__microbatches},
-        'result.state_total': {'workload_parameters': d__result__state_total__workload_parameters},
-        'result.state_per_device': {'workload_parameters': d__result__state_per_device__workload_parameters, 'tp_size': d__result__state_per_device__tp_size, 'pp_size': d__result__state_per_device__pp_size},
-        'result.zero1_state_per_device': {'workload_parameters': d__result__zero1_state_per_device__workload_parameters, 'tp_size': d__result__zero1_state_per_device__tp_size, 'pp_size': d__result__zero1_state_per_device__pp_size, 'dp_size': d__result__zero1_state_per_device__dp_size},
-        'result.n_devices': {'tp_size': d__result__n_devices__tp_size, 'pp_size': d__result__n_devices__pp_size, 'dp_size': d__result__n_devices__dp_size},
+        "n_devices": {
+            "tp_size": d__n_devices__tp_size,
+            "pp_size": d__n_devices__pp_size,
+            "dp_size": d__n_devices__dp_size,
+        },
+        "result.gradient_bytes": {
+            "workload_parameters": d__result__gradient_bytes__workload_parameters,
+            "gradient_precision_value": d__result__gradient_bytes__gradient_precision_value,
+        },
+        "result.dp_shard": {
+            "workload_parameters": d__result__dp_shard__workload_parameters,
+            "tp_size": d__result__dp_shard__tp_size,
+            "pp_size": d__result__dp_shard__pp_size,
+            "gradient_precision_value": d__result__dp_shard__gradient_precision_value,
+        },
+        "result.ring_bytes": {
+            "workload_parameters": d__result__ring_bytes__workload_parameters,
+            "tp_size": d__result__ring_bytes__tp_size,
+            "pp_size": d__result__ring_bytes__pp_size,
+            "dp_size": d__result__ring_bytes__dp_size,
+            "gradient_precision_value": d__result__ring_bytes__gradient_precision_value,
+        },
+        "full_allreduce_time": {
+            "workload_parameters": d__full_allreduce_time__workload_parameters,
+            "tp_size": d__full_allreduce_time__tp_size,
+            "pp_size": d__full_allreduce_time__pp_size,
+            "link_bandwidth": d__full_allreduce_time__link_bandwidth,
+            "gradient_precision_value": d__full_allreduce_time__gradient_precision_value,
+        },
+        "result.allreduce_time": {
+            "workload_parameters": d__result__allreduce_time__workload_parameters,
+            "tp_size": d__result__allreduce_time__tp_size,
+            "pp_size": d__result__allreduce_time__pp_size,
+            "link_bandwidth": d__result__allreduce_time__link_bandwidth,
+            "gradient_precision_value": d__result__allreduce_time__gradient_precision_value,
+        },
+        "result.bubble": {"pp_size": d__result__bubble__pp_size, "microbatches": d__result__bubble__microbatches},
+        "result.state_total": {"workload_parameters": d__result__state_total__workload_parameters},
+        "result.state_per_device": {
+            "workload_parameters": d__result__state_per_device__workload_parameters,
+            "tp_size": d__result__state_per_device__tp_size,
+            "pp_size": d__result__state_per_device__pp_size,
+        },
+        "result.zero1_state_per_device": {
+            "workload_parameters": d__result__zero1_state_per_device__workload_parameters,
+            "tp_size": d__result__zero1_state_per_device__tp_size,
+            "pp_size": d__result__zero1_state_per_device__pp_size,
+            "dp_size": d__result__zero1_state_per_device__dp_size,
+        },
+        "result.n_devices": {
+            "tp_size": d__result__n_devices__tp_size,
+            "pp_size": d__result__n_devices__pp_size,
+            "dp_size": d__result__n_devices__dp_size,
+        },
     }
     if device_memory is not None:
-        d__result__min_devices_for_state__workload_parameters = d__result__state_total__workload_parameters/device_memory
-        d__result__min_devices_for_state__device_memory = -result__state_total/device_memory**2
-        derivatives.update({
-            'result.min_devices_for_state': {'workload_parameters': d__result__min_devices_for_state__workload_parameters, 'device_memory': d__result__min_devices_for_state__device_memory},
-        })
+        d__result__min_devices_for_state__workload_parameters = (
+            d__result__state_total__workload_parameters / device_memory
+        )
+        d__result__min_devices_for_state__device_memory = -result__state_total / device_memory**2
+        derivatives.update(
+            {
+                "result.min_devices_for_state": {
+                    "workload_parameters": d__result__min_devices_for_state__workload_parameters,
+                    "device_memory": d__result__min_devices_for_state__device_memory,
+                },
+            }
+        )
     if workload_parameters_per_token is not None:
-        result__step_flops = batch_tokens*flops_per_param_token*workload_parameters_per_token
-        d__result__step_flops__batch_tokens = flops_per_param_token*workload_parameters_per_token
-        d__result__step_flops__flops_per_param_token = batch_tokens*workload_parameters_per_token
-        d__result__step_flops__workload_parameters_per_token = batch_tokens*flops_per_param_token
-        derivatives.update({
-            'result.step_flops': {'batch_tokens': d__result__step_flops__batch_tokens, 'flops_per_param_token': d__result__step_flops__flops_per_param_token, 'workload_parameters_per_token': d__result__step_flops__workload_parameters_per_token},
-        })
+        result__step_flops = batch_tokens * flops_per_param_token * workload_parameters_per_token
+        d__result__step_flops__batch_tokens = flops_per_param_token * workload_parameters_per_token
+        d__result__step_flops__flops_per_param_token = batch_tokens * workload_parameters_per_token
+        d__result__step_flops__workload_parameters_per_token = batch_tokens * flops_per_param_token
+        derivatives.update(
+            {
+                "result.step_flops": {
+                    "batch_tokens": d__result__step_flops__batch_tokens,
+                    "flops_per_param_token": d__result__step_flops__flops_per_param_token,
+                    "workload_parameters_per_token": d__result__step_flops__workload_parameters_per_token,
+                },
+            }
+        )
     if window_resolution is not None and workload_parameters_per_token is not None:
-        result__compute_time = window_resolution*maximum(1, floor_div(accelerator_peak*local_efficiency*n_devices*window_resolution + 2*result__step_flops, 2*accelerator_peak*local_efficiency*n_devices*window_resolution))
-        _t2 = result__compute_time/(1 - result__bubble)
-        result__exposed_time = maximum(result__allreduce_time - result__compute_time, result__allreduce_time*(1 - overlap_fraction))
+        result__compute_time = window_resolution * maximum(
+            1,
+            floor_div(
+                accelerator_peak * local_efficiency * n_devices * window_resolution + 2 * result__step_flops,
+                2 * accelerator_peak * local_efficiency * n_devices * window_resolution,
+            ),
+        )
+        _t2 = result__compute_time / (1 - result__bubble)
+        result__exposed_time = maximum(
+            result__allreduce_time - result__compute_time, result__allreduce_time * (1 - overlap_fraction)
+        )
         result__step_time = _t2 + result__exposed_time
-        result__efficiency = result__compute_time/result__step_time
-        _g12 = step(-1/2 + result__step_flops/(accelerator_peak*local_efficiency*n_devices*window_resolution))
-        _g13 = _g12*result__step_flops/(accelerator_peak*local_efficiency*n_devices**2)
-        _g14 = 1/(accelerator_peak*local_efficiency*n_devices)
-        _g15 = _g12*_g14
-        _g16 = _g12*result__step_flops/n_devices
-        _g17 = _g14*result__step_flops/window_resolution
-        _g18 = result__allreduce_time*overlap_fraction - result__compute_time
+        result__efficiency = result__compute_time / result__step_time
+        _g12 = step(-1 / 2 + result__step_flops / (accelerator_peak * local_efficiency * n_devices * window_resolution))
+        _g13 = _g12 * result__step_flops / (accelerator_peak * local_efficiency * n_devices**2)
+        _g14 = 1 / (accelerator_peak * local_efficiency * n_devices)
+        _g15 = _g12 * _g14
+        _g16 = _g12 * result__step_flops / n_devices
+        _g17 = _g14 * result__step_flops / window_resolution
+        _g18 = result__allreduce_time * overlap_fraction - result__compute_time
         _g19 = step(-_g18)
-        _g20 = _g19*overlap_fraction
+        _g20 = _g19 * overlap_fraction
         _g21 = step(_g18)
         _g22 = 1 - overlap_fraction
-        _g23 = _g22*result__allreduce_time - result__allreduce_time + result__compute_time
+        _g23 = _g22 * result__allreduce_time - result__allreduce_time + result__compute_time
         _g24 = step(-_g23)
         _g25 = step(_g23)
-        _g26 = _g22*_g25 + _g24
+        _g26 = _g22 * _g25 + _g24
         _g27 = 1 - result__bubble
-        _g28 = _g27**(-2)
-        _g29 = _g28*result__compute_time
-        _g30 = result__compute_time/result__step_time**2
-        _g31 = result__compute_time/_g27
+        _g28 = _g27 ** (-2)
+        _g29 = _g28 * result__compute_time
+        _g30 = result__compute_time / result__step_time**2
+        _g31 = result__compute_time / _g27
         _g32 = _g31 + result__allreduce_time
-        _g33 = _g32**(-2)
-        _g34 = _g33*result__compute_time
-        _g35 = -_g31*_g33 + 1/_g32
-        _g36 = _g28*_g33*result__compute_time**2
+        _g33 = _g32 ** (-2)
+        _g34 = _g33 * result__compute_time
+        _g35 = -_g31 * _g33 + 1 / _g32
+        _g36 = _g28 * _g33 * result__compute_time**2
         _g37 = choose(dp_size > 1, 1, 0)
-        _g38 = result__compute_time/full_allreduce_time - overlap_fraction
+        _g38 = result__compute_time / full_allreduce_time - overlap_fraction
         _g39 = step(-_g38)
-        _g40 = _g37*_g39
-        _g41 = _g40*result__compute_time/full_allreduce_time**2
-        _g42 = _g40/full_allreduce_time
-        _g57 = 2*result__efficiency
-        d__result__compute_time__tp_size = -_g13*d__n_devices__tp_size
-        d__result__compute_time__pp_size = -_g13*d__n_devices__pp_size
-        d__result__compute_time__dp_size = -_g13*d__n_devices__dp_size
-        d__result__compute_time__batch_tokens = _g15*d__result__step_flops__batch_tokens
-        d__result__compute_time__flops_per_param_token = _g15*d__result__step_flops__flops_per_param_token
-        d__result__compute_time__accelerator_peak = -_g16/(accelerator_peak**2*local_efficiency)
-        d__result__compute_time__local_efficiency = -_g16/(accelerator_peak*local_efficiency**2)
-        d__result__compute_time__window_resolution = -_g12*_g17 + maximum(1, _g17 + 1/2)
-        d__result__compute_time__workload_parameters_per_token = _g15*d__result__step_flops__workload_parameters_per_token
-        d__result__hidden_time__workload_parameters = _g20*d__result__allreduce_time__workload_parameters
-        d__result__hidden_time__tp_size = _g20*d__result__allreduce_time__tp_size + _g21*d__result__compute_time__tp_size
-        d__result__hidden_time__pp_size = _g20*d__result__allreduce_time__pp_size + _g21*d__result__compute_time__pp_size
-        d__result__hidden_time__dp_size = _g21*d__result__compute_time__dp_size
-        d__result__hidden_time__batch_tokens = _g21*d__result__compute_time__batch_tokens
-        d__result__hidden_time__flops_per_param_token = _g21*d__result__compute_time__flops_per_param_token
-        d__result__hidden_time__accelerator_peak = _g21*d__result__compute_time__accelerator_peak
-        d__result__hidden_time__local_efficiency = _g21*d__result__compute_time__local_efficiency
-        d__result__hidden_time__link_bandwidth = _g20*d__result__allreduce_time__link_bandwidth
-        d__result__hidden_time__overlap_fraction = _g19*result__allreduce_time
-        d__result__hidden_time__gradient_precision_value = _g20*d__result__allreduce_time__gradient_precision_value
-        d__result__hidden_time__window_resolution = _g21*d__result__compute_time__window_resolution
-        d__result__hidden_time__workload_parameters_per_token = _g21*d__result__compute_time__workload_parameters_per_token
-        d__result__exposed_time__workload_parameters = _g26*d__result__allreduce_time__workload_parameters
-        d__result__exposed_time__tp_size = -_g24*d__result__compute_time__tp_size + _g26*d__result__allreduce_time__tp_size
-        d__result__exposed_time__pp_size = -_g24*d__result__compute_time__pp_size + _g26*d__result__allreduce_time__pp_size
-        d__result__exposed_time__dp_size = -_g24*d__result__compute_time__dp_size
-        d__result__exposed_time__batch_tokens = -_g24*d__result__compute_time__batch_tokens
-        d__result__exposed_time__flops_per_param_token = -_g24*d__result__compute_time__flops_per_param_token
-        d__result__exposed_time__accelerator_peak = -_g24*d__result__compute_time__accelerator_peak
-        d__result__exposed_time__local_efficiency = -_g24*d__result__compute_time__local_efficiency
-        d__result__exposed_time__link_bandwidth = _g26*d__result__allreduce_time__link_bandwidth
-        d__result__exposed_time__overlap_fraction = -_g25*result__allreduce_time
-        d__result__exposed_time__gradient_precision_value = _g26*d__result__allreduce_time__gradient_precision_value
-        d__result__exposed_time__window_resolution = -_g24*d__result__compute_time__window_resolution
-        d__result__exposed_time__workload_parameters_per_token = -_g24*d__result__compute_time__workload_parameters_per_token
+        _g40 = _g37 * _g39
+        _g41 = _g40 * result__compute_time / full_allreduce_time**2
+        _g42 = _g40 / full_allreduce_time
+        _g57 = 2 * result__efficiency
+        d__result__compute_time__tp_size = -_g13 * d__n_devices__tp_size
+        d__result__compute_time__pp_size = -_g13 * d__n_devices__pp_size
+        d__result__compute_time__dp_size = -_g13 * d__n_devices__dp_size
+        d__result__compute_time__batch_tokens = _g15 * d__result__step_flops__batch_tokens
+        d__result__compute_time__flops_per_param_token = _g15 * d__result__step_flops__flops_per_param_token
+        d__result__compute_time__accelerator_peak = -_g16 / (accelerator_peak**2 * local_efficiency)
+        d__result__compute_time__local_efficiency = -_g16 / (accelerator_peak * local_efficiency**2)
+        d__result__compute_time__window_resolution = -_g12 * _g17 + maximum(1, _g17 + 1 / 2)
+        d__result__compute_time__workload_parameters_per_token = (
+            _g15 * d__result__step_flops__workload_parameters_per_token
+        )
+        d__result__hidden_time__workload_parameters = _g20 * d__result__allreduce_time__workload_parameters
+        d__result__hidden_time__tp_size = (
+            _g20 * d__result__allreduce_time__tp_size + _g21 * d__result__compute_time__tp_size
+        )
+        d__result__hidden_time__pp_size = (
+            _g20 * d__result__allreduce_time__pp_size + _g21 * d__result__compute_time__pp_size
+        )
+        d__result__hidden_time__dp_size = _g21 * d__result__compute_time__dp_size
+        d__result__hidden_time__batch_tokens = _g21 * d__result__compute_time__batch_tokens
+        d__result__hidden_time__flops_per_param_token = _g21 * d__result__compute_time__flops_per_param_token
+        d__result__hidden_time__accelerator_peak = _g21 * d__result__compute_time__accelerator_peak
+        d__result__hidden_time__local_efficiency = _g21 * d__result__compute_time__local_efficiency
+        d__result__hidden_time__link_bandwidth = _g20 * d__result__allreduce_time__link_bandwidth
+        d__result__hidden_time__overlap_fraction = _g19 * result__allreduce_time
+        d__result__hidden_time__gradient_precision_value = _g20 * d__result__allreduce_time__gradient_precision_value
+        d__result__hidden_time__window_resolution = _g21 * d__result__compute_time__window_resolution
+        d__result__hidden_time__workload_parameters_per_token = (
+            _g21 * d__result__compute_time__workload_parameters_per_token
+        )
+        d__result__exposed_time__workload_parameters = _g26 * d__result__allreduce_time__workload_parameters
+        d__result__exposed_time__tp_size = (
+            -_g24 * d__result__compute_time__tp_size + _g26 * d__result__allreduce_time__tp_size
+        )
+        d__result__exposed_time__pp_size = (
+            -_g24 * d__result__compute_time__pp_size + _g26 * d__result__allreduce_time__pp_size
+        )
+        d__result__exposed_time__dp_size = -_g24 * d__result__compute_time__dp_size
+        d__result__exposed_time__batch_tokens = -_g24 * d__result__compute_time__batch_tokens
+        d__result__exposed_time__flops_per_param_token = -_g24 * d__result__compute_time__flops_per_param_token
+        d__result__exposed_time__accelerator_peak = -_g24 * d__result__compute_time__accelerator_peak
+        d__result__exposed_time__local_efficiency = -_g24 * d__result__compute_time__local_efficiency
+        d__result__exposed_time__link_bandwidth = _g26 * d__result__allreduce_time__link_bandwidth
+        d__result__exposed_time__overlap_fraction = -_g25 * result__allreduce_time
+        d__result__exposed_time__gradient_precision_value = _g26 * d__result__allreduce_time__gradient_precision_value
+        d__result__exposed_time__window_resolution = -_g24 * d__result__compute_time__window_resolution
+        d__result__exposed_time__workload_parameters_per_token = (
+            -_g24 * d__result__compute_time__workload_parameters_per_token
+        )
         d__result__step_time__workload_parameters = d__result__exposed_time__workload_parameters
-        d__result__step_time__tp_size = d__result__exposed_time__tp_size + d__result__compute_time__tp_size/_g27
-        d__result__step_time__pp_size = _g29*d__result__bubble__pp_size + d__result__exposed_time__pp_size + d__result__compute_time__pp_size/_g27
-        d__result__step_time__dp_size = d__result__exposed_time__dp_size + d__result__compute_time__dp_size/_g27
-        d__result__step_time__microbatches = _g29*d__result__bubble__microbatches
-        d__result__step_time__batch_tokens = d__result__exposed_time__batch_tokens + d__result__compute_time__batch_tokens/_g27
-        d__result__step_time__flops_per_param_token = d__result__exposed_time__flops_per_param_token + d__result__compute_time__flops_per_param_token/_g27
-        d__result__step_time__accelerator_peak = d__result__exposed_time__accelerator_peak + d__result__compute_time__accelerator_peak/_g27
-        d__result__step_time__local_efficiency = d__result__exposed_time__local_efficiency + d__result__compute_time__local_efficiency/_g27
+        d__result__step_time__tp_size = d__result__exposed_time__tp_size + d__result__compute_time__tp_size / _g27
+        d__result__step_time__pp_size = (
+            _g29 * d__result__bubble__pp_size
+            + d__result__exposed_time__pp_size
+            + d__result__compute_time__pp_size / _g27
+        )
+        d__result__step_time__dp_size = d__result__exposed_time__dp_size + d__result__compute_time__dp_size / _g27
+        d__result__step_time__microbatches = _g29 * d__result__bubble__microbatches
+        d__result__step_time__batch_tokens = (
+            d__result__exposed_time__batch_tokens + d__result__compute_time__batch_tokens / _g27
+        )
+        d__result__step_time__flops_per_param_token = (
+            d__result__exposed_time__flops_per_param_token + d__result__compute_time__flops_per_param_token / _g27
+        )
+        d__result__step_time__accelerator_peak = (
+            d__result__exposed_time__accelerator_peak + d__result__compute_time__accelerator_peak / _g27
+        )
+        d__result__step_time__local_efficiency = (
+            d__result__exposed_time__local_efficiency + d__result__compute_time__local_efficiency / _g27
+        )
         d__result__step_time__link_bandwidth = d__result__exposed_time__link_bandwidth
         d__result__step_time__overlap_fraction = d__result__exposed_time__overlap_fraction
         d__result__step_time__gradient_precision_value = d__result__exposed_time__gradient_precision_value
-        d__result__step_time__window_resolution = d__result__exposed_time__window_resolution + d__result__compute_time__window_resolution/_g27
-        d__result__step_time__workload_parameters_per_token = d__result__exposed_time__workload_parameters_per_token + d__result__compute_time__workload_parameters_per_token/_g27
-        d__result__efficiency__workload_parameters = -_g30*d__result__step_time__workload_parameters
-        _g43 = d__result__efficiency__workload_parameters*local_efficiency
-        d__result__efficiency__tp_size = -_g30*d__result__step_time__tp_size + d__result__compute_time__tp_size/result__step_time
-        _g44 = d__result__efficiency__tp_size*local_efficiency
-        d__result__efficiency__pp_size = -_g30*d__result__step_time__pp_size + d__result__compute_time__pp_size/result__step_time
-        _g45 = d__result__efficiency__pp_size*local_efficiency
-        d__result__efficiency__dp_size = -_g30*d__result__step_time__dp_size + d__result__compute_time__dp_size/result__step_time
-        _g46 = d__result__efficiency__dp_size*local_efficiency
-        d__result__efficiency__microbatches = -_g30*d__result__step_time__microbatches
-        _g47 = d__result__efficiency__microbatches*local_efficiency
-        d__result__efficiency__batch_tokens = -_g30*d__result__step_time__batch_tokens + d__result__compute_time__batch_tokens/result__step_time
-        _g48 = d__result__efficiency__batch_tokens*local_efficiency
-        d__result__efficiency__flops_per_param_token = -_g30*d__result__step_time__flops_per_param_token + d__result__compute_time__flops_per_param_token/result__step_time
-        _g49 = d__result__efficiency__flops_per_param_token*local_efficiency
-        d__result__efficiency__accelerator_peak = -_g30*d__result__step_time__accelerator_peak + d__result__compute_time__accelerator_peak/result__step_time
-        _g50 = d__result__efficiency__accelerator_peak*local_efficiency
-        d__result__efficiency__local_efficiency = -_g30*d__result__step_time__local_efficiency + d__result__compute_time__local_efficiency/result__step_time
-        _g51 = d__result__efficiency__local_efficiency*local_efficiency
-        d__result__efficiency__link_bandwidth = -_g30*d__result__step_time__link_bandwidth
-        _g52 = d__result__efficiency__link_bandwidth*local_efficiency
-        d__result__efficiency__overlap_fraction = -_g30*d__result__step_time__overlap_fraction
-        _g53 = d__result__efficiency__overlap_fraction*local_efficiency
-        d__result__efficiency__gradient_precision_value = -_g30*d__result__step_time__gradient_precision_value
-        _g54 = d__result__efficiency__gradient_precision_value*local_efficiency
-        d__result__efficiency__window_resolution = -_g30*d__result__step_time__window_resolution + d__result__compute_time__window_resolution/result__step_time
-        _g55 = d__result__efficiency__window_resolution*local_efficiency
-        d__result__efficiency__workload_parameters_per_token = -_g30*d__result__step_time__workload_parameters_per_token + d__result__compute_time__workload_parameters_per_token/result__step_time
-        _g56 = d__result__efficiency__workload_parameters_per_token*local_efficiency
-        d__result__efficiency_no_overlap__workload_parameters = -_g34*d__result__allreduce_time__workload_parameters
-        d__result__efficiency_no_overlap__tp_size = -_g34*d__result__allreduce_time__tp_size + _g35*d__result__compute_time__tp_size
-        d__result__efficiency_no_overlap__pp_size = -_g34*d__result__allreduce_time__pp_size + _g35*d__result__compute_time__pp_size - _g36*d__result__bubble__pp_size
-        d__result__efficiency_no_overlap__dp_size = _g35*d__result__compute_time__dp_size
-        d__result__efficiency_no_overlap__microbatches = -_g36*d__result__bubble__microbatches
-        d__result__efficiency_no_overlap__batch_tokens = _g35*d__result__compute_time__batch_tokens
-        d__result__efficiency_no_overlap__flops_per_param_token = _g35*d__result__compute_time__flops_per_param_token
-        d__result__efficiency_no_overlap__accelerator_peak = _g35*d__result__compute_time__accelerator_peak
-        d__result__efficiency_no_overlap__local_efficiency = _g35*d__result__compute_time__local_efficiency
-        d__result__efficiency_no_overlap__link_bandwidth = -_g34*d__result__allreduce_time__link_bandwidth
-        d__result__efficiency_no_overlap__gradient_precision_value = -_g34*d__result__allreduce_time__gradient_precision_value
-        d__result__efficiency_no_overlap__window_resolution = _g35*d__result__compute_time__window_resolution
-        d__result__efficiency_no_overlap__workload_parameters_per_token = _g35*d__result__compute_time__workload_parameters_per_token
-        d__result__overlap_share__workload_parameters = -_g41*d__full_allreduce_time__workload_parameters
-        d__result__overlap_share__tp_size = _g37*_g39*d__result__compute_time__tp_size/full_allreduce_time - _g41*d__full_allreduce_time__tp_size
-        d__result__overlap_share__pp_size = _g37*_g39*d__result__compute_time__pp_size/full_allreduce_time - _g41*d__full_allreduce_time__pp_size
-        d__result__overlap_share__dp_size = _g42*d__result__compute_time__dp_size
-        d__result__overlap_share__batch_tokens = _g42*d__result__compute_time__batch_tokens
-        d__result__overlap_share__flops_per_param_token = _g42*d__result__compute_time__flops_per_param_token
-        d__result__overlap_share__accelerator_peak = _g42*d__result__compute_time__accelerator_peak
-        d__result__overlap_share__local_efficiency = _g42*d__result__compute_time__local_efficiency
-        d__result__overlap_share__link_bandwidth = -_g41*d__full_allreduce_time__link_bandwidth
-        d__result__overlap_share__overlap_fraction = _g37*step(_g38) + choose(2 > dp_size, 1, 0)
-        d__result__overlap_share__gradient_precision_value = -_g41*d__full_allreduce_time__gradient_precision_value
-        d__result__overlap_share__window_resolution = _g42*d__result__compute_time__window_resolution
-        d__result__overlap_share__workload_parameters_per_token = _g42*d__result__compute_time__workload_parameters_per_token
+        d__result__step_time__window_resolution = (
+            d__result__exposed_time__window_resolution + d__result__compute_time__window_resolution / _g27
+        )
+        d__result__step_time__workload_parameters_per_token = (
+            d__result__exposed_time__workload_parameters_per_token
+            + d__result__compute_time__workload_parameters_per_token / _g27
+        )
+        d__result__efficiency__workload_parameters = -_g30 * d__result__step_time__workload_parameters
+        _g43 = d__result__efficiency__workload_parameters * local_efficiency
+        d__result__efficiency__tp_size = (
+            -_g30 * d__result__step_time__tp_size + d__result__compute_time__tp_size / result__step_time
+        )
+        _g44 = d__result__efficiency__tp_size * local_efficiency
+        d__result__efficiency__pp_size = (
+            -_g30 * d__result__step_time__pp_size + d__result__compute_time__pp_size / result__step_time
+        )
+        _g45 = d__result__efficiency__pp_size * local_efficiency
+        d__result__efficiency__dp_size = (
+            -_g30 * d__result__step_time__dp_size + d__result__compute_time__dp_size / result__step_time
+        )
+        _g46 = d__result__efficiency__dp_size * local_efficiency
+        d__result__efficiency__microbatches = -_g30 * d__result__step_time__microbatches
+        _g47 = d__result__efficiency__microbatches * local_efficiency
+        d__result__efficiency__batch_tokens = (
+            -_g30 * d__result__step_time__batch_tokens + d__result__compute_time__batch_tokens / result__step_time
+        )
+        _g48 = d__result__efficiency__batch_tokens * local_efficiency
+        d__result__efficiency__flops_per_param_token = (
+            -_g30 * d__result__step_time__flops_per_param_token
+            + d__result__compute_time__flops_per_param_token / result__step_time
+        )
+        _g49 = d__result__efficiency__flops_per_param_token * local_efficiency
+        d__result__efficiency__accelerator_peak = (
+            -_g30 * d__result__step_time__accelerator_peak
+            + d__result__compute_time__accelerator_peak / result__step_time
+        )
+        _g50 = d__result__efficiency__accelerator_peak * local_efficiency
+        d__result__efficiency__local_efficiency = (
+            -_g30 * d__result__step_time__local_efficiency
+            + d__result__compute_time__local_efficiency / result__step_time
+        )
+        _g51 = d__result__efficiency__local_efficiency * local_efficiency
+        d__result__efficiency__link_bandwidth = -_g30 * d__result__step_time__link_bandwidth
+        _g52 = d__result__efficiency__link_bandwidth * local_efficiency
+        d__result__efficiency__overlap_fraction = -_g30 * d__result__step_time__overlap_fraction
+        _g53 = d__result__efficiency__overlap_fraction * local_efficiency
+        d__result__efficiency__gradient_precision_value = -_g30 * d__result__step_time__gradient_precision_value
+        _g54 = d__result__efficiency__gradient_precision_value * local_efficiency
+        d__result__efficiency__window_resolution = (
+            -_g30 * d__result__step_time__window_resolution
+            + d__result__compute_time__window_resolution / result__step_time
+        )
+        _g55 = d__result__efficiency__window_resolution * local_efficiency
+        d__result__efficiency__workload_parameters_per_token = (
+            -_g30 * d__result__step_time__workload_parameters_per_token
+            + d__result__compute_time__workload_parameters_per_token / result__step_time
+        )
+        _g56 = d__result__efficiency__workload_parameters_per_token * local_efficiency
+        d__result__efficiency_no_overlap__workload_parameters = -_g34 * d__result__allreduce_time__workload_parameters
+        d__result__efficiency_no_overlap__tp_size = (
+            -_g34 * d__result__allreduce_time__tp_size + _g35 * d__result__compute_time__tp_size
+        )
+        d__result__efficiency_no_overlap__pp_size = (
+            -_g34 * d__result__allreduce_time__pp_size
+            + _g35 * d__result__compute_time__pp_size
+            - _g36 * d__result__bubble__pp_size
+        )
+        d__result__efficiency_no_overlap__dp_size = _g35 * d__result__compute_time__dp_size
+        d__result__efficiency_no_overlap__microbatches = -_g36 * d__result__bubble__microbatches
+        d__result__efficiency_no_overlap__batch_tokens = _g35 * d__result__compute_time__batch_tokens
+        d__result__efficiency_no_overlap__flops_per_param_token = _g35 * d__result__compute_time__flops_per_param_token
+        d__result__efficiency_no_overlap__accelerator_peak = _g35 * d__result__compute_time__accelerator_peak
+        d__result__efficiency_no_overlap__local_efficiency = _g35 * d__result__compute_time__local_efficiency
+        d__result__efficiency_no_overlap__link_bandwidth = -_g34 * d__result__allreduce_time__link_bandwidth
+        d__result__efficiency_no_overlap__gradient_precision_value = (
+            -_g34 * d__result__allreduce_time__gradient_precision_value
+        )
+        d__result__efficiency_no_overlap__window_resolution = _g35 * d__result__compute_time__window_resolution
+        d__result__efficiency_no_overlap__workload_parameters_per_token = (
+            _g35 * d__result__compute_time__workload_parameters_per_token
+        )
+        d__result__overlap_share__workload_parameters = -_g41 * d__full_allreduce_time__workload_parameters
+        d__result__overlap_share__tp_size = (
+            _g37 * _g39 * d__result__compute_time__tp_size / full_allreduce_time
+            - _g41 * d__full_allreduce_time__tp_size
+        )
+        d__result__overlap_share__pp_size = (
+            _g37 * _g39 * d__result__compute_time__pp_size / full_allreduce_time
+            - _g41 * d__full_allreduce_time__pp_size
+        )
+        d__result__overlap_share__dp_size = _g42 * d__result__compute_time__dp_size
+        d__result__overlap_share__batch_tokens = _g42 * d__result__compute_time__batch_tokens
+        d__result__overlap_share__flops_per_param_token = _g42 * d__result__compute_time__flops_per_param_token
+        d__result__overlap_share__accelerator_peak = _g42 * d__result__compute_time__accelerator_peak
+        d__result__overlap_share__local_efficiency = _g42 * d__result__compute_time__local_efficiency
+        d__result__overlap_share__link_bandwidth = -_g41 * d__full_allreduce_time__link_bandwidth
+        d__result__overlap_share__overlap_fraction = _g37 * step(_g38) + choose(2 > dp_size, 1, 0)
+        d__result__overlap_share__gradient_precision_value = -_g41 * d__full_allreduce_time__gradient_precision_value
+        d__result__overlap_share__window_resolution = _g42 * d__result__compute_time__window_resolution
+        d__result__overlap_share__workload_parameters_per_token = (
+            _g42 * d__result__compute_time__workload_parameters_per_token
+        )
         d__result__fleet_mfu__workload_parameters = _g43
         d__result__fleet_mfu__tp_size = _g44
         d__result__fleet_mfu__pp_size = _g45
@@ -441,33 +599,197 @@ def gradient(
         d__result__fleet_mfu__gradient_precision_value = _g54
         d__result__fleet_mfu__window_resolution = _g55
         d__result__fleet_mfu__workload_parameters_per_token = _g56
-        d__result__double_counted_mfu__workload_parameters = _g43*_g57
-        d__result__double_counted_mfu__tp_size = _g44*_g57
-        d__result__double_counted_mfu__pp_size = _g45*_g57
-        d__result__double_counted_mfu__dp_size = _g46*_g57
-        d__result__double_counted_mfu__microbatches = _g47*_g57
-        d__result__double_counted_mfu__batch_tokens = _g48*_g57
-        d__result__double_counted_mfu__flops_per_param_token = _g49*_g57
-        d__result__double_counted_mfu__accelerator_peak = _g50*_g57
-        d__result__double_counted_mfu__local_efficiency = _g51*_g57 + result__efficiency**2
-        d__result__double_counted_mfu__link_bandwidth = _g52*_g57
-        d__result__double_counted_mfu__overlap_fraction = _g53*_g57
-        d__result__double_counted_mfu__gradient_precision_value = _g54*_g57
-        d__result__double_counted_mfu__window_resolution = _g55*_g57
-        d__result__double_counted_mfu__workload_parameters_per_token = _g56*_g57
-        derivatives.update({
-            'result.compute_time': {'tp_size': d__result__compute_time__tp_size, 'pp_size': d__result__compute_time__pp_size, 'dp_size': d__result__compute_time__dp_size, 'batch_tokens': d__result__compute_time__batch_tokens, 'flops_per_param_token': d__result__compute_time__flops_per_param_token, 'accelerator_peak': d__result__compute_time__accelerator_peak, 'local_efficiency': d__result__compute_time__local_efficiency, 'window_resolution': d__result__compute_time__window_resolution, 'workload_parameters_per_token': d__result__compute_time__workload_parameters_per_token},
-            'result.hidden_time': {'workload_parameters': d__result__hidden_time__workload_parameters, 'tp_size': d__result__hidden_time__tp_size, 'pp_size': d__result__hidden_time__pp_size, 'dp_size': d__result__hidden_time__dp_size, 'batch_tokens': d__result__hidden_time__batch_tokens, 'flops_per_param_token': d__result__hidden_time__flops_per_param_token, 'accelerator_peak': d__result__hidden_time__accelerator_peak, 'local_efficiency': d__result__hidden_time__local_efficiency, 'link_bandwidth': d__result__hidden_time__link_bandwidth, 'overlap_fraction': d__result__hidden_time__overlap_fraction, 'gradient_precision_value': d__result__hidden_time__gradient_precision_value, 'window_resolution': d__result__hidden_time__window_resolution, 'workload_parameters_per_token': d__result__hidden_time__workload_parameters_per_token},
-            'result.exposed_time': {'workload_parameters': d__result__exposed_time__workload_parameters, 'tp_size': d__result__exposed_time__tp_size, 'pp_size': d__result__exposed_time__pp_size, 'dp_size': d__result__exposed_time__dp_size, 'batch_tokens': d__result__exposed_time__batch_tokens, 'flops_per_param_token': d__result__exposed_time__flops_per_param_token, 'accelerator_peak': d__result__exposed_time__accelerator_peak, 'local_efficiency': d__result__exposed_time__local_efficiency, 'link_bandwidth': d__result__exposed_time__link_bandwidth, 'overlap_fraction': d__result__exposed_time__overlap_fraction, 'gradient_precision_value': d__result__exposed_time__gradient_precision_value, 'window_resolution': d__result__exposed_time__window_resolution, 'workload_parameters_per_token': d__result__exposed_time__workload_parameters_per_token},
-            'result.step_time': {'workload_parameters': d__result__step_time__workload_parameters, 'tp_size': d__result__step_time__tp_size, 'pp_size': d__result__step_time__pp_size, 'dp_size': d__result__step_time__dp_size, 'microbatches': d__result__step_time__microbatches, 'batch_tokens': d__result__step_time__batch_tokens, 'flops_per_param_token': d__result__step_time__flops_per_param_token, 'accelerator_peak': d__result__step_time__accelerator_peak, 'local_efficiency': d__result__step_time__local_efficiency, 'link_bandwidth': d__result__step_time__link_bandwidth, 'overlap_fraction': d__result__step_time__overlap_fraction, 'gradient_precision_value': d__result__step_time__gradient_precision_value, 'window_resolution': d__result__step_time__window_resolution, 'workload_parameters_per_token': d__result__step_time__workload_parameters_per_token},
-            'result.efficiency': {'workload_parameters': d__result__efficiency__workload_parameters, 'tp_size': d__result__efficiency__tp_size, 'pp_size': d__result__efficiency__pp_size, 'dp_size': d__result__efficiency__dp_size, 'microbatches': d__result__efficiency__microbatches, 'batch_tokens': d__result__efficiency__batch_tokens, 'flops_per_param_token': d__result__efficiency__flops_per_param_token, 'accelerator_peak': d__result__efficiency__accelerator_peak, 'local_efficiency': d__result__efficiency__local_efficiency, 'link_bandwidth': d__result__efficiency__link_bandwidth, 'overlap_fraction': d__result__efficiency__overlap_fraction, 'gradient_precision_value': d__result__efficiency__gradient_precision_value, 'window_resolution': d__result__efficiency__window_resolution, 'workload_parameters_per_token': d__result__efficiency__workload_parameters_per_token},
-            'result.efficiency_no_overlap': {'workload_parameters': d__result__efficiency_no_overlap__workload_parameters, 'tp_size': d__result__efficiency_no_overlap__tp_size, 'pp_size': d__result__efficiency_no_overlap__pp_size, 'dp_size': d__result__efficiency_no_overlap__dp_size, 'microbatches': d__result__efficiency_no_overlap__microbatches, 'batch_tokens': d__result__efficiency_no_overlap__batch_tokens, 'flops_per_param_token': d__result__efficiency_no_overlap__flops_per_param_token, 'accelerator_peak': d__result__efficiency_no_overlap__accelerator_peak, 'local_efficiency': d__result__efficiency_no_overlap__local_efficiency, 'link_bandwidth': d__result__efficiency_no_overlap__link_bandwidth, 'gradient_precision_value': d__result__efficiency_no_overlap__gradient_precision_value, 'window_resolution': d__result__efficiency_no_overlap__window_resolution, 'workload_parameters_per_token': d__result__efficiency_no_overlap__workload_parameters_per_token},
-            'result.overlap_share': {'workload_parameters': d__result__overlap_share__workload_parameters, 'tp_size': d__result__overlap_share__tp_size, 'pp_size': d__result__overlap_share__pp_size, 'dp_size': d__result__overlap_share__dp_size, 'batch_tokens': d__result__overlap_share__batch_tokens, 'flops_per_param_token': d__result__overlap_share__flops_per_param_token, 'accelerator_peak': d__result__overlap_share__accelerator_peak, 'local_efficiency': d__result__overlap_share__local_efficiency, 'link_bandwidth': d__result__overlap_share__link_bandwidth, 'overlap_fraction': d__result__overlap_share__overlap_fraction, 'gradient_precision_value': d__result__overlap_share__gradient_precision_value, 'window_resolution': d__result__overlap_share__window_resolution, 'workload_parameters_per_token': d__result__overlap_share__workload_parameters_per_token},
-            'result.fleet_mfu': {'workload_parameters': d__result__fleet_mfu__workload_parameters, 'tp_size': d__result__fleet_mfu__tp_size, 'pp_size': d__result__fleet_mfu__pp_size, 'dp_size': d__result__fleet_mfu__dp_size, 'microbatches': d__result__fleet_mfu__microbatches, 'batch_tokens': d__result__fleet_mfu__batch_tokens, 'flops_per_param_token': d__result__fleet_mfu__flops_per_param_token, 'accelerator_peak': d__result__fleet_mfu__accelerator_peak, 'local_efficiency': d__result__fleet_mfu__local_efficiency, 'link_bandwidth': d__result__fleet_mfu__link_bandwidth, 'overlap_fraction': d__result__fleet_mfu__overlap_fraction, 'gradient_precision_value': d__result__fleet_mfu__gradient_precision_value, 'window_resolution': d__result__fleet_mfu__window_resolution, 'workload_parameters_per_token': d__result__fleet_mfu__workload_parameters_per_token},
-            'result.double_counted_mfu': {'workload_parameters': d__result__double_counted_mfu__workload_parameters, 'tp_size': d__result__double_counted_mfu__tp_size, 'pp_size': d__result__double_counted_mfu__pp_size, 'dp_size': d__result__double_counted_mfu__dp_size, 'microbatches': d__result__double_counted_mfu__microbatches, 'batch_tokens': d__result__double_counted_mfu__batch_tokens, 'flops_per_param_token': d__result__double_counted_mfu__flops_per_param_token, 'accelerator_peak': d__result__double_counted_mfu__accelerator_peak, 'local_efficiency': d__result__double_counted_mfu__local_efficiency, 'link_bandwidth': d__result__double_counted_mfu__link_bandwidth, 'overlap_fraction': d__result__double_counted_mfu__overlap_fraction, 'gradient_precision_value': d__result__double_counted_mfu__gradient_precision_value, 'window_resolution': d__result__double_counted_mfu__window_resolution, 'workload_parameters_per_token': d__result__double_counted_mfu__workload_parameters_per_token},
-        })
-    if follows_window_resolution and window_resolution is not None:  # computed from its default: moves with the inputs it reads
-        chain_default(derivatives, "window_resolution", {'workload_parameters_per_token': batch_tokens*flops_per_param_token/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size), 'tp_size': -batch_tokens*flops_per_param_token*workload_parameters_per_token/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size**2), 'pp_size': -batch_tokens*flops_per_param_token*workload_parameters_per_token/(accelerator_peak*dp_size*local_efficiency*pp_size**2*tp_size), 'dp_size': -batch_tokens*flops_per_param_token*workload_parameters_per_token/(accelerator_peak*dp_size**2*local_efficiency*pp_size*tp_size), 'batch_tokens': flops_per_param_token*workload_parameters_per_token/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size), 'flops_per_param_token': batch_tokens*workload_parameters_per_token/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size), 'accelerator_peak': -batch_tokens*flops_per_param_token*workload_parameters_per_token/(accelerator_peak**2*dp_size*local_efficiency*pp_size*tp_size), 'local_efficiency': -batch_tokens*flops_per_param_token*workload_parameters_per_token/(accelerator_peak*dp_size*local_efficiency**2*pp_size*tp_size)})
+        d__result__double_counted_mfu__workload_parameters = _g43 * _g57
+        d__result__double_counted_mfu__tp_size = _g44 * _g57
+        d__result__double_counted_mfu__pp_size = _g45 * _g57
+        d__result__double_counted_mfu__dp_size = _g46 * _g57
+        d__result__double_counted_mfu__microbatches = _g47 * _g57
+        d__result__double_counted_mfu__batch_tokens = _g48 * _g57
+        d__result__double_counted_mfu__flops_per_param_token = _g49 * _g57
+        d__result__double_counted_mfu__accelerator_peak = _g50 * _g57
+        d__result__double_counted_mfu__local_efficiency = _g51 * _g57 + result__efficiency**2
+        d__result__double_counted_mfu__link_bandwidth = _g52 * _g57
+        d__result__double_counted_mfu__overlap_fraction = _g53 * _g57
+        d__result__double_counted_mfu__gradient_precision_value = _g54 * _g57
+        d__result__double_counted_mfu__window_resolution = _g55 * _g57
+        d__result__double_counted_mfu__workload_parameters_per_token = _g56 * _g57
+        derivatives.update(
+            {
+                "result.compute_time": {
+                    "tp_size": d__result__compute_time__tp_size,
+                    "pp_size": d__result__compute_time__pp_size,
+                    "dp_size": d__result__compute_time__dp_size,
+                    "batch_tokens": d__result__compute_time__batch_tokens,
+                    "flops_per_param_token": d__result__compute_time__flops_per_param_token,
+                    "accelerator_peak": d__result__compute_time__accelerator_peak,
+                    "local_efficiency": d__result__compute_time__local_efficiency,
+                    "window_resolution": d__result__compute_time__window_resolution,
+                    "workload_parameters_per_token": d__result__compute_time__workload_parameters_per_token,
+                },
+                "result.hidden_time": {
+                    "workload_parameters": d__result__hidden_time__workload_parameters,
+                    "tp_size": d__result__hidden_time__tp_size,
+                    "pp_size": d__result__hidden_time__pp_size,
+                    "dp_size": d__result__hidden_time__dp_size,
+                    "batch_tokens": d__result__hidden_time__batch_tokens,
+                    "flops_per_param_token": d__result__hidden_time__flops_per_param_token,
+                    "accelerator_peak": d__result__hidden_time__accelerator_peak,
+                    "local_efficiency": d__result__hidden_time__local_efficiency,
+                    "link_bandwidth": d__result__hidden_time__link_bandwidth,
+                    "overlap_fraction": d__result__hidden_time__overlap_fraction,
+                    "gradient_precision_value": d__result__hidden_time__gradient_precision_value,
+                    "window_resolution": d__result__hidden_time__window_resolution,
+                    "workload_parameters_per_token": d__result__hidden_time__workload_parameters_per_token,
+                },
+                "result.exposed_time": {
+                    "workload_parameters": d__result__exposed_time__workload_parameters,
+                    "tp_size": d__result__exposed_time__tp_size,
+                    "pp_size": d__result__exposed_time__pp_size,
+                    "dp_size": d__result__exposed_time__dp_size,
+                    "batch_tokens": d__result__exposed_time__batch_tokens,
+                    "flops_per_param_token": d__result__exposed_time__flops_per_param_token,
+                    "accelerator_peak": d__result__exposed_time__accelerator_peak,
+                    "local_efficiency": d__result__exposed_time__local_efficiency,
+                    "link_bandwidth": d__result__exposed_time__link_bandwidth,
+                    "overlap_fraction": d__result__exposed_time__overlap_fraction,
+                    "gradient_precision_value": d__result__exposed_time__gradient_precision_value,
+                    "window_resolution": d__result__exposed_time__window_resolution,
+                    "workload_parameters_per_token": d__result__exposed_time__workload_parameters_per_token,
+                },
+                "result.step_time": {
+                    "workload_parameters": d__result__step_time__workload_parameters,
+                    "tp_size": d__result__step_time__tp_size,
+                    "pp_size": d__result__step_time__pp_size,
+                    "dp_size": d__result__step_time__dp_size,
+                    "microbatches": d__result__step_time__microbatches,
+                    "batch_tokens": d__result__step_time__batch_tokens,
+                    "flops_per_param_token": d__result__step_time__flops_per_param_token,
+                    "accelerator_peak": d__result__step_time__accelerator_peak,
+                    "local_efficiency": d__result__step_time__local_efficiency,
+                    "link_bandwidth": d__result__step_time__link_bandwidth,
+                    "overlap_fraction": d__result__step_time__overlap_fraction,
+                    "gradient_precision_value": d__result__step_time__gradient_precision_value,
+                    "window_resolution": d__result__step_time__window_resolution,
+                    "workload_parameters_per_token": d__result__step_time__workload_parameters_per_token,
+                },
+                "result.efficiency": {
+                    "workload_parameters": d__result__efficiency__workload_parameters,
+                    "tp_size": d__result__efficiency__tp_size,
+                    "pp_size": d__result__efficiency__pp_size,
+                    "dp_size": d__result__efficiency__dp_size,
+                    "microbatches": d__result__efficiency__microbatches,
+                    "batch_tokens": d__result__efficiency__batch_tokens,
+                    "flops_per_param_token": d__result__efficiency__flops_per_param_token,
+                    "accelerator_peak": d__result__efficiency__accelerator_peak,
+                    "local_efficiency": d__result__efficiency__local_efficiency,
+                    "link_bandwidth": d__result__efficiency__link_bandwidth,
+                    "overlap_fraction": d__result__efficiency__overlap_fraction,
+                    "gradient_precision_value": d__result__efficiency__gradient_precision_value,
+                    "window_resolution": d__result__efficiency__window_resolution,
+                    "workload_parameters_per_token": d__result__efficiency__workload_parameters_per_token,
+                },
+                "result.efficiency_no_overlap": {
+                    "workload_parameters": d__result__efficiency_no_overlap__workload_parameters,
+                    "tp_size": d__result__efficiency_no_overlap__tp_size,
+                    "pp_size": d__result__efficiency_no_overlap__pp_size,
+                    "dp_size": d__result__efficiency_no_overlap__dp_size,
+                    "microbatches": d__result__efficiency_no_overlap__microbatches,
+                    "batch_tokens": d__result__efficiency_no_overlap__batch_tokens,
+                    "flops_per_param_token": d__result__efficiency_no_overlap__flops_per_param_token,
+                    "accelerator_peak": d__result__efficiency_no_overlap__accelerator_peak,
+                    "local_efficiency": d__result__efficiency_no_overlap__local_efficiency,
+                    "link_bandwidth": d__result__efficiency_no_overlap__link_bandwidth,
+                    "gradient_precision_value": d__result__efficiency_no_overlap__gradient_precision_value,
+                    "window_resolution": d__result__efficiency_no_overlap__window_resolution,
+                    "workload_parameters_per_token": d__result__efficiency_no_overlap__workload_parameters_per_token,
+                },
+                "result.overlap_share": {
+                    "workload_parameters": d__result__overlap_share__workload_parameters,
+                    "tp_size": d__result__overlap_share__tp_size,
+                    "pp_size": d__result__overlap_share__pp_size,
+                    "dp_size": d__result__overlap_share__dp_size,
+                    "batch_tokens": d__result__overlap_share__batch_tokens,
+                    "flops_per_param_token": d__result__overlap_share__flops_per_param_token,
+                    "accelerator_peak": d__result__overlap_share__accelerator_peak,
+                    "local_efficiency": d__result__overlap_share__local_efficiency,
+                    "link_bandwidth": d__result__overlap_share__link_bandwidth,
+                    "overlap_fraction": d__result__overlap_share__overlap_fraction,
+                    "gradient_precision_value": d__result__overlap_share__gradient_precision_value,
+                    "window_resolution": d__result__overlap_share__window_resolution,
+                    "workload_parameters_per_token": d__result__overlap_share__workload_parameters_per_token,
+                },
+                "result.fleet_mfu": {
+                    "workload_parameters": d__result__fleet_mfu__workload_parameters,
+                    "tp_size": d__result__fleet_mfu__tp_size,
+                    "pp_size": d__result__fleet_mfu__pp_size,
+                    "dp_size": d__result__fleet_mfu__dp_size,
+                    "microbatches": d__result__fleet_mfu__microbatches,
+                    "batch_tokens": d__result__fleet_mfu__batch_tokens,
+                    "flops_per_param_token": d__result__fleet_mfu__flops_per_param_token,
+                    "accelerator_peak": d__result__fleet_mfu__accelerator_peak,
+                    "local_efficiency": d__result__fleet_mfu__local_efficiency,
+                    "link_bandwidth": d__result__fleet_mfu__link_bandwidth,
+                    "overlap_fraction": d__result__fleet_mfu__overlap_fraction,
+                    "gradient_precision_value": d__result__fleet_mfu__gradient_precision_value,
+                    "window_resolution": d__result__fleet_mfu__window_resolution,
+                    "workload_parameters_per_token": d__result__fleet_mfu__workload_parameters_per_token,
+                },
+                "result.double_counted_mfu": {
+                    "workload_parameters": d__result__double_counted_mfu__workload_parameters,
+                    "tp_size": d__result__double_counted_mfu__tp_size,
+                    "pp_size": d__result__double_counted_mfu__pp_size,
+                    "dp_size": d__result__double_counted_mfu__dp_size,
+                    "microbatches": d__result__double_counted_mfu__microbatches,
+                    "batch_tokens": d__result__double_counted_mfu__batch_tokens,
+                    "flops_per_param_token": d__result__double_counted_mfu__flops_per_param_token,
+                    "accelerator_peak": d__result__double_counted_mfu__accelerator_peak,
+                    "local_efficiency": d__result__double_counted_mfu__local_efficiency,
+                    "link_bandwidth": d__result__double_counted_mfu__link_bandwidth,
+                    "overlap_fraction": d__result__double_counted_mfu__overlap_fraction,
+                    "gradient_precision_value": d__result__double_counted_mfu__gradient_precision_value,
+                    "window_resolution": d__result__double_counted_mfu__window_resolution,
+                    "workload_parameters_per_token": d__result__double_counted_mfu__workload_parameters_per_token,
+                },
+            }
+        )
+    if (
+        follows_window_resolution and window_resolution is not None
+    ):  # computed from its default: moves with the inputs it reads
+        chain_default(
+            derivatives,
+            "window_resolution",
+            {
+                "workload_parameters_per_token": batch_tokens
+                * flops_per_param_token
+                / (accelerator_peak * dp_size * local_efficiency * pp_size * tp_size),
+                "tp_size": -batch_tokens
+                * flops_per_param_token
+                * workload_parameters_per_token
+                / (accelerator_peak * dp_size * local_efficiency * pp_size * tp_size**2),
+                "pp_size": -batch_tokens
+                * flops_per_param_token
+                * workload_parameters_per_token
+                / (accelerator_peak * dp_size * local_efficiency * pp_size**2 * tp_size),
+                "dp_size": -batch_tokens
+                * flops_per_param_token
+                * workload_parameters_per_token
+                / (accelerator_peak * dp_size**2 * local_efficiency * pp_size * tp_size),
+                "batch_tokens": flops_per_param_token
+                * workload_parameters_per_token
+                / (accelerator_peak * dp_size * local_efficiency * pp_size * tp_size),
+                "flops_per_param_token": batch_tokens
+                * workload_parameters_per_token
+                / (accelerator_peak * dp_size * local_efficiency * pp_size * tp_size),
+                "accelerator_peak": -batch_tokens
+                * flops_per_param_token
+                * workload_parameters_per_token
+                / (accelerator_peak**2 * dp_size * local_efficiency * pp_size * tp_size),
+                "local_efficiency": -batch_tokens
+                * flops_per_param_token
+                * workload_parameters_per_token
+                / (accelerator_peak * dp_size * local_efficiency**2 * pp_size * tp_size),
+            },
+        )
     return derivatives
 
 
@@ -491,51 +813,94 @@ class ParallelLayoutScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('tp_size', integer=True, minimum=0, strict=True, default=1, doc='Tensor-parallel width.'),
-        InputSpec('pp_size', integer=True, minimum=0, strict=True, default=1, doc='Pipeline stages.'),
-        InputSpec('dp_size', integer=True, minimum=0, strict=True, doc='Data-parallel replicas.'),
-        InputSpec('microbatches', integer=True, minimum=0, strict=True, default=1, doc='Micro-batches per step.'),
-        InputSpec('batch_tokens', minimum=0, strict=True, doc='Tokens per optimizer step.'),
-        InputSpec('flops_per_param_token', minimum=0, strict=True, doc='Training FLOPs per parameter per token (6).'),
-        InputSpec('local_efficiency', minimum=0, strict=True, doc='Share of the peak rate attained, in (0, 1].', maximum=1),
-        InputSpec('link_bandwidth', unit='GB/s', minimum=0, strict=True, doc="Each device's data-parallel link bandwidth."),
-        InputSpec('overlap_fraction', minimum=0, doc='Largest share of the AllReduce overlap may hide behind compute, in [0, 1].', maximum=1),
-        InputSpec('window_resolution', unit='s', minimum=0, strict=True, default=None, default_rule='[flop]*batch_tokens*flops_per_param_token*workload_parameters_per_token/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size)', doc='Window the compute time is rounded to; by default the compute time itself (no rounding).'),
-        InputSpec('device_memory', unit='GB', minimum=0, strict=True, default=None, doc='Memory of one device, for `min_devices_for_state`; optional.'),
+        InputSpec("tp_size", integer=True, minimum=0, strict=True, default=1, doc="Tensor-parallel width."),
+        InputSpec("pp_size", integer=True, minimum=0, strict=True, default=1, doc="Pipeline stages."),
+        InputSpec("dp_size", integer=True, minimum=0, strict=True, doc="Data-parallel replicas."),
+        InputSpec("microbatches", integer=True, minimum=0, strict=True, default=1, doc="Micro-batches per step."),
+        InputSpec("batch_tokens", minimum=0, strict=True, doc="Tokens per optimizer step."),
+        InputSpec("flops_per_param_token", minimum=0, strict=True, doc="Training FLOPs per parameter per token (6)."),
+        InputSpec(
+            "local_efficiency", minimum=0, strict=True, doc="Share of the peak rate attained, in (0, 1].", maximum=1
+        ),
+        InputSpec(
+            "link_bandwidth", unit="GB/s", minimum=0, strict=True, doc="Each device's data-parallel link bandwidth."
+        ),
+        InputSpec(
+            "overlap_fraction",
+            minimum=0,
+            doc="Largest share of the AllReduce overlap may hide behind compute, in [0, 1].",
+            maximum=1,
+        ),
+        InputSpec(
+            "window_resolution",
+            unit="s",
+            minimum=0,
+            strict=True,
+            default=None,
+            default_rule="[flop]*batch_tokens*flops_per_param_token*workload_parameters_per_token/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size)",
+            doc="Window the compute time is rounded to; by default the compute time itself (no rounding).",
+        ),
+        InputSpec(
+            "device_memory",
+            unit="GB",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Memory of one device, for `min_devices_for_state`; optional.",
+        ),
     )
     _choices = (
-        ChoiceSpec('gradient_precision', {'fp32': 4, 'tf32': 4, 'bf16': 2, 'fp16': 2, 'fp8': 1, 'int8': 1, 'int4': 0.5}, 'gradient_precision_value', unit='byte', default='fp16', case_insensitive=True, doc='Storage precision of the gradients AllReduced.'),
+        ChoiceSpec(
+            "gradient_precision",
+            {"fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5},
+            "gradient_precision_value",
+            unit="byte",
+            default="fp16",
+            case_insensitive=True,
+            doc="Storage precision of the gradients AllReduced.",
+        ),
     )
     _nodes = (
-        NodeSpec('accelerator', precision='precision', fields={'peak': 'accelerator_peak'}, optional=False, doc='The accelerator: its rate at `precision` is read.'),
+        NodeSpec(
+            "accelerator",
+            precision="precision",
+            fields={"peak": "accelerator_peak"},
+            optional=False,
+            doc="The accelerator: its rate at `precision` is read.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('Workload',), {'parameters': 'workload_parameters', 'parameters_per_token': 'workload_parameters_per_token'}, required=('parameters',), units={'workload_parameters': 'param', 'workload_parameters_per_token': 'param'}, doc='The model: its parameter count P (state, gradient bytes) and the parameters that work on a token, P_tok (FLOPs).'),
+        WorkloadSpec(
+            "workload",
+            ("Workload",),
+            {"parameters": "workload_parameters", "parameters_per_token": "workload_parameters_per_token"},
+            required=("parameters",),
+            units={"workload_parameters": "param", "workload_parameters_per_token": "param"},
+            doc="The model: its parameter count P (state, gradient bytes) and the parameters that work on a token, P_tok (FLOPs).",
+        ),
     )
-    _precisions = (
-        PrecisionSpec('precision', default='fp8', doc="Key of the node's rates pricing the FLOPs."),
-    )
+    _precisions = (PrecisionSpec("precision", default="fp8", doc="Key of the node's rates pricing the FLOPs."),)
     _input_order = (
-        'workload',
-        'tp_size',
-        'pp_size',
-        'dp_size',
-        'microbatches',
-        'batch_tokens',
-        'flops_per_param_token',
-        'accelerator',
-        'precision',
-        'local_efficiency',
-        'link_bandwidth',
-        'overlap_fraction',
-        'gradient_precision',
-        'window_resolution',
-        'device_memory',
+        "workload",
+        "tp_size",
+        "pp_size",
+        "dp_size",
+        "microbatches",
+        "batch_tokens",
+        "flops_per_param_token",
+        "accelerator",
+        "precision",
+        "local_efficiency",
+        "link_bandwidth",
+        "overlap_fraction",
+        "gradient_precision",
+        "window_resolution",
+        "device_memory",
     )
     _outputs = (
-        'n_devices',
-        'result',
-        'full_allreduce_time',
+        "n_devices",
+        "result",
+        "full_allreduce_time",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -551,11 +916,11 @@ class ParallelLayoutScenario(ScenarioBase):
         batch_tokens: Any = REQUIRED,
         flops_per_param_token: Any = REQUIRED,
         accelerator: Any = REQUIRED,
-        precision: Any = 'fp8',
+        precision: Any = "fp8",
         local_efficiency: Any = REQUIRED,
         link_bandwidth: Any = REQUIRED,
         overlap_fraction: Any = REQUIRED,
-        gradient_precision: Any = 'fp16',
+        gradient_precision: Any = "fp16",
         window_resolution: Any = None,
         device_memory: Any = None,
         name: str | None = None,
@@ -584,6 +949,70 @@ class ParallelLayoutScenario(ScenarioBase):
             **unknown,
         )
 
-    n_devices = Output('n_devices')
-    result = GroupOutput('result', (Output('n_devices'), Output('step_flops', 'flop', requires=('workload.parameters_per_token',)), Output('compute_time', 's', requires=('window_resolution', 'workload.parameters_per_token'), alternatives={'window_resolution': ('workload.parameters_per_token',)}), Output('gradient_bytes', 'GB'), Output('dp_shard', 'GB'), Output('ring_bytes', 'GB'), Output('allreduce_time', 's'), Output('hidden_time', 's', requires=('window_resolution', 'workload.parameters_per_token'), alternatives={'window_resolution': ('workload.parameters_per_token',)}), Output('exposed_time', 's', requires=('window_resolution', 'workload.parameters_per_token'), alternatives={'window_resolution': ('workload.parameters_per_token',)}), Output('bubble'), Output('step_time', 's', requires=('window_resolution', 'workload.parameters_per_token'), alternatives={'window_resolution': ('workload.parameters_per_token',)}), Output('efficiency', requires=('window_resolution', 'workload.parameters_per_token'), alternatives={'window_resolution': ('workload.parameters_per_token',)}), Output('efficiency_no_overlap', requires=('window_resolution', 'workload.parameters_per_token'), alternatives={'window_resolution': ('workload.parameters_per_token',)}), Output('overlap_share', requires=('window_resolution', 'workload.parameters_per_token'), alternatives={'window_resolution': ('workload.parameters_per_token',)}), Output('state_total', 'GB'), Output('state_per_device', 'GB'), Output('zero1_state_per_device', 'GB'), Output('fleet_mfu', requires=('window_resolution', 'workload.parameters_per_token'), alternatives={'window_resolution': ('workload.parameters_per_token',)}), Output('double_counted_mfu', requires=('window_resolution', 'workload.parameters_per_token'), alternatives={'window_resolution': ('workload.parameters_per_token',)}), Output('min_devices_for_state', requires=('device_memory',), if_missing='none'),))
-    full_allreduce_time = Output('full_allreduce_time', 's')
+    n_devices = Output("n_devices")
+    result = GroupOutput(
+        "result",
+        (
+            Output("n_devices"),
+            Output("step_flops", "flop", requires=("workload.parameters_per_token",)),
+            Output(
+                "compute_time",
+                "s",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
+            Output("gradient_bytes", "GB"),
+            Output("dp_shard", "GB"),
+            Output("ring_bytes", "GB"),
+            Output("allreduce_time", "s"),
+            Output(
+                "hidden_time",
+                "s",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
+            Output(
+                "exposed_time",
+                "s",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
+            Output("bubble"),
+            Output(
+                "step_time",
+                "s",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
+            Output(
+                "efficiency",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
+            Output(
+                "efficiency_no_overlap",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
+            Output(
+                "overlap_share",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
+            Output("state_total", "GB"),
+            Output("state_per_device", "GB"),
+            Output("zero1_state_per_device", "GB"),
+            Output(
+                "fleet_mfu",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
+            Output(
+                "double_counted_mfu",
+                requires=("window_resolution", "workload.parameters_per_token"),
+                alternatives={"window_resolution": ("workload.parameters_per_token",)},
+            ),
+            Output("min_devices_for_state", requires=("device_memory",), if_missing="none"),
+        ),
+    )
+    full_allreduce_time = Output("full_allreduce_time", "s")

@@ -41,22 +41,22 @@ def evaluate(
         halving_multiple [1] = 2**(1/exponent)
         reduction_multiple [1] = (1/(1 - loss_reduction))**(1/exponent)
     """
-    halving_multiple = 2**(1/exponent)
+    halving_multiple = 2 ** (1 / exponent)
     if loss_reduction is not None:
-        reduction_multiple = (1/(1 - loss_reduction))**(1/exponent)
+        reduction_multiple = (1 / (1 - loss_reduction)) ** (1 / exponent)
     else:
         reduction_multiple = None
     if resource_multiple is not None:
-        multiple_factor = resource_multiple**(-exponent)
+        multiple_factor = resource_multiple ** (-exponent)
         multiple_reduction = 1 - multiple_factor
     else:
         multiple_factor = None
         multiple_reduction = None
     return {
-        'multiple_factor': multiple_factor,
-        'multiple_reduction': multiple_reduction,
-        'halving_multiple': halving_multiple,
-        'reduction_multiple': reduction_multiple,
+        "multiple_factor": multiple_factor,
+        "multiple_reduction": multiple_reduction,
+        "halving_multiple": halving_multiple,
+        "reduction_multiple": reduction_multiple,
     }
 
 
@@ -74,27 +74,40 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    d__halving_multiple__exponent = -2**(1/exponent)*log(2)/exponent**2
+    d__halving_multiple__exponent = -(2 ** (1 / exponent)) * log(2) / exponent**2
     derivatives = {
-        'halving_multiple': {'exponent': d__halving_multiple__exponent},
+        "halving_multiple": {"exponent": d__halving_multiple__exponent},
     }
     if loss_reduction is not None:
-        _g0 = (1/(1 - loss_reduction))**(1/exponent)
-        d__reduction_multiple__exponent = -_g0*log(1/(1 - loss_reduction))/exponent**2
-        d__reduction_multiple__loss_reduction = _g0/(exponent*(1 - loss_reduction))
-        derivatives.update({
-            'reduction_multiple': {'exponent': d__reduction_multiple__exponent, 'loss_reduction': d__reduction_multiple__loss_reduction},
-        })
+        _g0 = (1 / (1 - loss_reduction)) ** (1 / exponent)
+        d__reduction_multiple__exponent = -_g0 * log(1 / (1 - loss_reduction)) / exponent**2
+        d__reduction_multiple__loss_reduction = _g0 / (exponent * (1 - loss_reduction))
+        derivatives.update(
+            {
+                "reduction_multiple": {
+                    "exponent": d__reduction_multiple__exponent,
+                    "loss_reduction": d__reduction_multiple__loss_reduction,
+                },
+            }
+        )
     if resource_multiple is not None:
-        _g1 = resource_multiple**(-exponent)
-        d__multiple_factor__exponent = -_g1*log(resource_multiple)
-        d__multiple_factor__resource_multiple = -_g1*exponent/resource_multiple
+        _g1 = resource_multiple ** (-exponent)
+        d__multiple_factor__exponent = -_g1 * log(resource_multiple)
+        d__multiple_factor__resource_multiple = -_g1 * exponent / resource_multiple
         d__multiple_reduction__exponent = -d__multiple_factor__exponent
         d__multiple_reduction__resource_multiple = -d__multiple_factor__resource_multiple
-        derivatives.update({
-            'multiple_factor': {'exponent': d__multiple_factor__exponent, 'resource_multiple': d__multiple_factor__resource_multiple},
-            'multiple_reduction': {'exponent': d__multiple_reduction__exponent, 'resource_multiple': d__multiple_reduction__resource_multiple},
-        })
+        derivatives.update(
+            {
+                "multiple_factor": {
+                    "exponent": d__multiple_factor__exponent,
+                    "resource_multiple": d__multiple_factor__resource_multiple,
+                },
+                "multiple_reduction": {
+                    "exponent": d__multiple_reduction__exponent,
+                    "resource_multiple": d__multiple_reduction__resource_multiple,
+                },
+            }
+        )
     return derivatives
 
 
@@ -113,20 +126,34 @@ class PowerLawScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('exponent', minimum=0, strict=True, doc='Power-law exponent α of the term A·R^−α.'),
-        InputSpec('loss_reduction', minimum=0, strict=True, default=None, doc='Fraction by which to reduce the term; optional, needed by `reduction_multiple`.', maximum=1, strict_maximum=True),
-        InputSpec('resource_multiple', minimum=0, strict=True, default=None, doc='Multiple of the resource; optional, needed by `multiple_factor` and `multiple_reduction`.'),
+        InputSpec("exponent", minimum=0, strict=True, doc="Power-law exponent α of the term A·R^−α."),
+        InputSpec(
+            "loss_reduction",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Fraction by which to reduce the term; optional, needed by `reduction_multiple`.",
+            maximum=1,
+            strict_maximum=True,
+        ),
+        InputSpec(
+            "resource_multiple",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Multiple of the resource; optional, needed by `multiple_factor` and `multiple_reduction`.",
+        ),
     )
     _input_order = (
-        'exponent',
-        'loss_reduction',
-        'resource_multiple',
+        "exponent",
+        "loss_reduction",
+        "resource_multiple",
     )
     _outputs = (
-        'multiple_factor',
-        'multiple_reduction',
-        'halving_multiple',
-        'reduction_multiple',
+        "multiple_factor",
+        "multiple_reduction",
+        "halving_multiple",
+        "reduction_multiple",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -151,7 +178,7 @@ class PowerLawScenario(ScenarioBase):
             **unknown,
         )
 
-    multiple_factor = Output('multiple_factor', requires=('resource_multiple',))
-    multiple_reduction = Output('multiple_reduction', requires=('resource_multiple',))
-    halving_multiple = Output('halving_multiple')
-    reduction_multiple = Output('reduction_multiple', requires=('loss_reduction',))
+    multiple_factor = Output("multiple_factor", requires=("resource_multiple",))
+    multiple_reduction = Output("multiple_reduction", requires=("resource_multiple",))
+    halving_multiple = Output("halving_multiple")
+    reduction_multiple = Output("reduction_multiple", requires=("loss_reduction",))

@@ -47,28 +47,36 @@ def evaluate(
         energy [GWh] = accelerator_hours*device_power
         peak_fraction [1] = achieved_rate/accelerator_peak_flops
     """
-    if accelerator_hours is None and workload_training_accelerators_ref is not None and workload_training_days_ref is not None:
-        accelerator_hours = 24*workload_training_accelerators_ref*workload_training_days_ref
+    if (
+        accelerator_hours is None
+        and workload_training_accelerators_ref is not None
+        and workload_training_days_ref is not None
+    ):
+        accelerator_hours = 24 * workload_training_accelerators_ref * workload_training_days_ref
     if workload_training_compute is not None:
         training_operations = workload_training_compute
     else:
         training_operations = None
     if accelerator_hours is not None and device_power is not None:
-        energy = accelerator_hours*device_power/1000000000
+        energy = (
+            accelerator_hours * device_power / 1000000000
+        )  # 3600: h -> s (accelerator_hours); 1e3: W -> g·m²/s³ (device_power); 1/3600000000000000: g·m²/s² -> GWh
     else:
         energy = None
     if accelerator_hours is not None and workload_training_compute is not None:
-        _raw_achieved_rate = training_operations/accelerator_hours
-        achieved_rate = _raw_achieved_rate/3600000000000000
-        peak_fraction = _raw_achieved_rate/(3600*accelerator_peak_flops)
+        _raw_achieved_rate = training_operations / accelerator_hours
+        achieved_rate = (
+            _raw_achieved_rate / 3600000000000000
+        )  # 3600: h -> s (accelerator_hours); 1e-12: flop/s -> TFLOP/s
+        peak_fraction = _raw_achieved_rate / (3600 * accelerator_peak_flops)  # 1e12: TFLOP/s -> flop/s (achieved_rate)
     else:
         achieved_rate = None
         peak_fraction = None
     return {
-        'training_operations': training_operations,
-        'achieved_rate': achieved_rate,
-        'energy': energy,
-        'peak_fraction': peak_fraction,
+        "training_operations": training_operations,
+        "achieved_rate": achieved_rate,
+        "energy": energy,
+        "peak_fraction": peak_fraction,
     }
 
 
@@ -90,38 +98,66 @@ def gradient(
     active branch.
     """
     follows_accelerator_hours = accelerator_hours is None
-    if accelerator_hours is None and workload_training_accelerators_ref is not None and workload_training_days_ref is not None:
-        accelerator_hours = 24*workload_training_accelerators_ref*workload_training_days_ref
-    derivatives = {
-
-    }
+    if (
+        accelerator_hours is None
+        and workload_training_accelerators_ref is not None
+        and workload_training_days_ref is not None
+    ):
+        accelerator_hours = 24 * workload_training_accelerators_ref * workload_training_days_ref
+    derivatives = {}
     if workload_training_compute is not None:
         training_operations = workload_training_compute
         d__training_operations__workload_training_compute = 1
-        derivatives.update({
-            'training_operations': {'workload_training_compute': d__training_operations__workload_training_compute},
-        })
+        derivatives.update(
+            {
+                "training_operations": {"workload_training_compute": d__training_operations__workload_training_compute},
+            }
+        )
     if accelerator_hours is not None and device_power is not None:
-        d__energy__accelerator_hours = device_power/1000000000
-        d__energy__device_power = accelerator_hours/1000000000
-        derivatives.update({
-            'energy': {'accelerator_hours': d__energy__accelerator_hours, 'device_power': d__energy__device_power},
-        })
+        d__energy__accelerator_hours = device_power / 1000000000
+        d__energy__device_power = accelerator_hours / 1000000000
+        derivatives.update(
+            {
+                "energy": {"accelerator_hours": d__energy__accelerator_hours, "device_power": d__energy__device_power},
+            }
+        )
     if accelerator_hours is not None and workload_training_compute is not None:
-        _raw_achieved_rate = training_operations/accelerator_hours
-        achieved_rate = _raw_achieved_rate/3600000000000000
-        _g0 = 1000000000000/accelerator_peak_flops
-        d__achieved_rate__accelerator_hours = -training_operations/(3600000000000000*accelerator_hours**2)
-        d__achieved_rate__workload_training_compute = d__training_operations__workload_training_compute/(3600000000000000*accelerator_hours)
-        d__peak_fraction__accelerator_peak_flops = -1000000000000*achieved_rate/accelerator_peak_flops**2
-        d__peak_fraction__accelerator_hours = _g0*d__achieved_rate__accelerator_hours
-        d__peak_fraction__workload_training_compute = _g0*d__achieved_rate__workload_training_compute
-        derivatives.update({
-            'achieved_rate': {'accelerator_hours': d__achieved_rate__accelerator_hours, 'workload_training_compute': d__achieved_rate__workload_training_compute},
-            'peak_fraction': {'accelerator_peak_flops': d__peak_fraction__accelerator_peak_flops, 'accelerator_hours': d__peak_fraction__accelerator_hours, 'workload_training_compute': d__peak_fraction__workload_training_compute},
-        })
-    if follows_accelerator_hours and accelerator_hours is not None:  # computed from its default: moves with the inputs it reads
-        chain_default(derivatives, "accelerator_hours", {'workload_training_accelerators_ref': 24*workload_training_days_ref, 'workload_training_days_ref': 24*workload_training_accelerators_ref})
+        _raw_achieved_rate = training_operations / accelerator_hours
+        achieved_rate = (
+            _raw_achieved_rate / 3600000000000000
+        )  # 3600: h -> s (accelerator_hours); 1e-12: flop/s -> TFLOP/s
+        _g0 = 1000000000000 / accelerator_peak_flops
+        d__achieved_rate__accelerator_hours = -training_operations / (3600000000000000 * accelerator_hours**2)
+        d__achieved_rate__workload_training_compute = d__training_operations__workload_training_compute / (
+            3600000000000000 * accelerator_hours
+        )
+        d__peak_fraction__accelerator_peak_flops = -1000000000000 * achieved_rate / accelerator_peak_flops**2
+        d__peak_fraction__accelerator_hours = _g0 * d__achieved_rate__accelerator_hours
+        d__peak_fraction__workload_training_compute = _g0 * d__achieved_rate__workload_training_compute
+        derivatives.update(
+            {
+                "achieved_rate": {
+                    "accelerator_hours": d__achieved_rate__accelerator_hours,
+                    "workload_training_compute": d__achieved_rate__workload_training_compute,
+                },
+                "peak_fraction": {
+                    "accelerator_peak_flops": d__peak_fraction__accelerator_peak_flops,
+                    "accelerator_hours": d__peak_fraction__accelerator_hours,
+                    "workload_training_compute": d__peak_fraction__workload_training_compute,
+                },
+            }
+        )
+    if (
+        follows_accelerator_hours and accelerator_hours is not None
+    ):  # computed from its default: moves with the inputs it reads
+        chain_default(
+            derivatives,
+            "accelerator_hours",
+            {
+                "workload_training_accelerators_ref": 24 * workload_training_days_ref,
+                "workload_training_days_ref": 24 * workload_training_accelerators_ref,
+            },
+        )
     return derivatives
 
 
@@ -140,26 +176,62 @@ class PublishedRunScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('accelerator_hours', unit='h', minimum=0, strict=True, default=None, default_rule='workload_training_accelerators_ref*workload_training_days_ref', doc='Accelerator-time of the run; else the published accelerators times days.'),
-        InputSpec('device_power', unit='W', minimum=0, strict=True, default=None, doc='Power of one accelerator; optional, needed by `energy`.'),
+        InputSpec(
+            "accelerator_hours",
+            unit="h",
+            minimum=0,
+            strict=True,
+            default=None,
+            default_rule="workload_training_accelerators_ref*workload_training_days_ref",
+            doc="Accelerator-time of the run; else the published accelerators times days.",
+        ),
+        InputSpec(
+            "device_power",
+            unit="W",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Power of one accelerator; optional, needed by `energy`.",
+        ),
     )
     _nodes = (
-        NodeSpec('accelerator', precision='', fields={'peak_flops': 'accelerator_peak_flops'}, optional=False, doc='The accelerator of the run: its headline peak rate is read.'),
+        NodeSpec(
+            "accelerator",
+            precision="",
+            fields={"peak_flops": "accelerator_peak_flops"},
+            optional=False,
+            doc="The accelerator of the run: its headline peak rate is read.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'training_accelerators_ref': 'workload_training_accelerators_ref', 'training_days_ref': 'workload_training_days_ref', 'training_compute': 'workload_training_compute'}, required=('parameters', 'layers'), units={'workload_training_accelerators_ref': 'count', 'workload_training_days_ref': 'day', 'workload_training_compute': 'flop'}, doc='The model: its published training compute (or P and D) and reference fleet and days.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {
+                "training_accelerators_ref": "workload_training_accelerators_ref",
+                "training_days_ref": "workload_training_days_ref",
+                "training_compute": "workload_training_compute",
+            },
+            required=("parameters", "layers"),
+            units={
+                "workload_training_accelerators_ref": "count",
+                "workload_training_days_ref": "day",
+                "workload_training_compute": "flop",
+            },
+            doc="The model: its published training compute (or P and D) and reference fleet and days.",
+        ),
     )
     _input_order = (
-        'workload',
-        'accelerator',
-        'accelerator_hours',
-        'device_power',
+        "workload",
+        "accelerator",
+        "accelerator_hours",
+        "device_power",
     )
     _outputs = (
-        'training_operations',
-        'achieved_rate',
-        'energy',
-        'peak_fraction',
+        "training_operations",
+        "achieved_rate",
+        "energy",
+        "peak_fraction",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -186,7 +258,21 @@ class PublishedRunScenario(ScenarioBase):
             **unknown,
         )
 
-    training_operations = Output('training_operations', 'flop', requires=('workload.training_compute',))
-    achieved_rate = Output('achieved_rate', 'TFLOP/s', requires=('accelerator_hours', 'workload.training_compute'), alternatives={'accelerator_hours': ('workload.training_accelerators_ref', 'workload.training_days_ref')})
-    energy = Output('energy', 'GWh', requires=('accelerator_hours', 'device_power'), alternatives={'accelerator_hours': ('workload.training_accelerators_ref', 'workload.training_days_ref')})
-    peak_fraction = Output('peak_fraction', requires=('accelerator_hours', 'workload.training_compute'), alternatives={'accelerator_hours': ('workload.training_accelerators_ref', 'workload.training_days_ref')})
+    training_operations = Output("training_operations", "flop", requires=("workload.training_compute",))
+    achieved_rate = Output(
+        "achieved_rate",
+        "TFLOP/s",
+        requires=("accelerator_hours", "workload.training_compute"),
+        alternatives={"accelerator_hours": ("workload.training_accelerators_ref", "workload.training_days_ref")},
+    )
+    energy = Output(
+        "energy",
+        "GWh",
+        requires=("accelerator_hours", "device_power"),
+        alternatives={"accelerator_hours": ("workload.training_accelerators_ref", "workload.training_days_ref")},
+    )
+    peak_fraction = Output(
+        "peak_fraction",
+        requires=("accelerator_hours", "workload.training_compute"),
+        alternatives={"accelerator_hours": ("workload.training_accelerators_ref", "workload.training_days_ref")},
+    )

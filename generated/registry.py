@@ -22,8 +22,8 @@ def _V100ToB200():
     from generated.accelerator_comparison import AcceleratorComparison
 
     return AcceleratorComparison(
-        name='V100 to B200: peak, power and peak per watt',
-        description='A B200 (2250 TFLOP/s dense 16-bit, 1000 W) against a V100 (125 TFLOP/s, 300 W).',
+        name="V100 to B200: peak, power and peak per watt",
+        description="A B200 (2250 TFLOP/s dense 16-bit, 1000 W) against a V100 (125 TFLOP/s, 300 W).",
         baseline=Hardware.Cloud.V100,
         candidate=Hardware.Cloud.B200,
     )
@@ -35,8 +35,8 @@ def _V100ToH100():
     from generated.accelerator_comparison import AcceleratorComparison
 
     return AcceleratorComparison(
-        name='V100 to H100: a 10,000 device-hour job',
-        description='An H100 (989 TFLOP/s dense 16-bit, 700 W) against a V100 (125 TFLOP/s, 300 W), for a job of 10,000 V100-hours.',
+        name="V100 to H100: a 10,000 device-hour job",
+        description="An H100 (989 TFLOP/s dense 16-bit, 700 W) against a V100 (125 TFLOP/s, 300 W), for a job of 10,000 V100-hours.",
         baseline=Hardware.Cloud.V100,
         candidate=Hardware.Cloud.H100,
         baseline_device_hours=10000,
@@ -49,8 +49,8 @@ def _Gpt2XlBatch32Activations():
     from generated.activation_memory import ActivationMemoryScenario
 
     return ActivationMemoryScenario(
-        name='GPT-2 XL activations at micro-batch 32, full 1,024-token window',
-        description='GPT-2 (1.5B) at 32 sequences of its full 1,024-token context, 16-bit activations, 10 MB of normalization per layer.',
+        name="GPT-2 XL activations at micro-batch 32, full 1,024-token window",
+        description="GPT-2 (1.5B) at 32 sequences of its full 1,024-token context, 16-bit activations, 10 MB of normalization per layer.",
         workload=Models.Language.GPT2,
         micro_batch=32,
         seq_len=Models.Language.GPT2.context_length,
@@ -63,8 +63,8 @@ def _Gpt2XlBatch32ActivationsFp32():
     from generated.catalog import Constants
 
     return Scenarios.Gpt2XlBatch32Activations.variant(
-        name='GPT-2 XL activations at micro-batch 32, FP32',
-        description='The batch-32 GPT-2 XL activations stored in FP32.',
+        name="GPT-2 XL activations at micro-batch 32, FP32",
+        description="The batch-32 GPT-2 XL activations stored in FP32.",
         precision_bytes=Constants.ByteWidths.FP32,
     )
 
@@ -73,8 +73,8 @@ def _Gpt2XlBatch32SegmentCheckpointed():
     """Gpt2XlBatch32SegmentCheckpointed: GPT-2 XL activations at micro-batch 32, 8 checkpointed segments."""
 
     return Scenarios.Gpt2XlBatch32Activations.variant(
-        name='GPT-2 XL activations at micro-batch 32, 8 checkpointed segments',
-        description='The batch-32 GPT-2 XL activations with its 48 layers checkpointed in 8 segments.',
+        name="GPT-2 XL activations at micro-batch 32, 8 checkpointed segments",
+        description="The batch-32 GPT-2 XL activations with its 48 layers checkpointed in 8 segments.",
         checkpoint_segments=8,
     )
 
@@ -83,8 +83,8 @@ def _Gpt2XlMicroBatch16Activations():
     """Gpt2XlMicroBatch16Activations: GPT-2 XL activations at micro-batch 16."""
 
     return Scenarios.Gpt2XlBatch32Activations.variant(
-        name='GPT-2 XL activations at micro-batch 16',
-        description='The GPT-2 XL activations at half the micro-batch (16 sequences).',
+        name="GPT-2 XL activations at micro-batch 16",
+        description="The GPT-2 XL activations at half the micro-batch (16 sequences).",
         micro_batch=16,
     )
 
@@ -95,8 +95,8 @@ def _Gpt3ActivationsMicrobatch4():
     from generated.activation_memory import ActivationMemoryScenario
 
     return ActivationMemoryScenario(
-        name='GPT-3 activations at micro-batch 4',
-        description='GPT-3 (175B) at 4 sequences of its 2,048-token context, 16-bit activations.',
+        name="GPT-3 activations at micro-batch 4",
+        description="GPT-3 (175B) at 4 sequences of its 2,048-token context, 16-bit activations.",
         workload=Models.Language.GPT3,
         micro_batch=4,
     )
@@ -106,8 +106,8 @@ def _Gpt3ActivationsMicrobatch1():
     """Gpt3ActivationsMicrobatch1: GPT-3 activations at micro-batch 1."""
 
     return Scenarios.Gpt3ActivationsMicrobatch4.variant(
-        name='GPT-3 activations at micro-batch 1',
-        description='GPT-3 (175B) at one sequence of its 2,048-token context.',
+        name="GPT-3 activations at micro-batch 1",
+        description="GPT-3 (175B) at one sequence of its 2,048-token context.",
         micro_batch=1,
     )
 
@@ -118,8 +118,8 @@ def _Llama3_8BBatch4Activations():
     from generated.activation_memory import ActivationMemoryScenario
 
     return ActivationMemoryScenario(
-        name='Llama-3.1-8B activations at micro-batch 4, 2,048 tokens',
-        description='Llama-3.1-8B at 4 sequences of 2,048 tokens, 16-bit activations.',
+        name="Llama-3.1-8B activations at micro-batch 4, 2,048 tokens",
+        description="Llama-3.1-8B at 4 sequences of 2,048 tokens, 16-bit activations.",
         workload=Models.Language.Llama3_8B,
         micro_batch=4,
         seq_len=2048,
@@ -133,7 +133,7 @@ def _Llama2_70B_PpoAlignment():
     from symbolic.runtime.units import Q_
 
     return AlignmentMemoryScenario(
-        name='PPO and DPO alignment of a 70B policy',
+        name="PPO and DPO alignment of a 70B policy",
         description="Llama-2-70B aligned with 13B reward and value models (Llama-2-13B size), tensor parallelism 8, pipeline parallelism 4, rollouts of 256 sequences of 1,024 tokens, on devices of 80 GB (the H100's capacity figure, read in decimal GB as the reference does).",
         policy=Models.Language.Llama2_70B,
         critic=Models.Language.Llama2_13B,
@@ -142,7 +142,7 @@ def _Llama2_70B_PpoAlignment():
         dp_size=8,
         rollout_sequences=256,
         rollout_tokens=1024,
-        device_memory=Q_(Hardware.Cloud.H100.memory_capacity.to('GiB').magnitude, 'GB'),
+        device_memory=Q_(Hardware.Cloud.H100.memory_capacity.to("GiB").magnitude, "GB"),
     )
 
 
@@ -153,9 +153,9 @@ def _DdpBucketRingNdr():
     from symbolic.runtime.units import Q_
 
     return AllReduceScheduleScenario(
-        name='A 25 MB DDP gradient bucket over NDR InfiniBand, 64 and 1024 ranks',
+        name="A 25 MB DDP gradient bucket over NDR InfiniBand, 64 and 1024 ranks",
         description="PyTorch DDP's default 25 MB bucket: the ring's 2(N − 1) startups of 1.5 µs cost more than its bytes at 1024 ranks, yet the tree's log-depth rounds each send the whole bucket.",
-        message=Q_('25 MB'),
+        message=Q_("25 MB"),
         group_sizes=[64, Systems.Clusters.Training_1K.total_accelerators],
         alpha=Systems.SwitchFabric.AlphaNdr,
         bandwidth=Systems.Fabrics.InfiniBand_NDR.bandwidth,
@@ -168,8 +168,8 @@ def _GradientBufferAllReduceNdr():
     from generated.all_reduce_schedule import AllReduceScheduleScenario
 
     return AllReduceScheduleScenario(
-        name='A 1 GB gradient buffer over NDR InfiniBand at 8, 64 and 1024 ranks',
-        description='A 1 GB AllReduce: the ring stays near 2M/β = 40 ms at any group size, the tree grows with log₂ N and the parameter server linearly with N.',
+        name="A 1 GB gradient buffer over NDR InfiniBand at 8, 64 and 1024 ranks",
+        description="A 1 GB AllReduce: the ring stays near 2M/β = 40 ms at any group size, the tree grows with log₂ N and the parameter server linearly with N.",
         message=Constants.CollectiveCommunicationProfile.GradientBuffer,
         group_sizes=[8, 64, Systems.Clusters.Training_1K.total_accelerators],
         run_steps=Constants.CollectiveCommunicationProfile.TrainingRunSteps,
@@ -184,8 +184,8 @@ def _Llama2_70BGradientRing64Ndr():
     from generated.all_reduce_schedule import AllReduceScheduleScenario
 
     return AllReduceScheduleScenario(
-        name='Llama 2 70B fp16 gradients, ring AllReduce over 64 NDR ranks, half of it saved',
-        description='140 GB of fp16 gradients per step over 64 ranks: 5.5 s of ring per step; saving half of it over 100 000 steps returns about 4900 device-hours.',
+        name="Llama 2 70B fp16 gradients, ring AllReduce over 64 NDR ranks, half of it saved",
+        description="140 GB of fp16 gradients per step over 64 ranks: 5.5 s of ring per step; saving half of it over 100 000 steps returns about 4900 device-hours.",
         message=Models.Language.Llama2_70B.size_in_bytes(Constants.ByteWidths.FP16),
         group_sizes=[64],
         run_steps=Constants.CollectiveCommunicationProfile.TrainingRunSteps,
@@ -201,12 +201,12 @@ def _RingVsTreeSmallBuffer():
     from symbolic.runtime.units import Q_
 
     return AllReduceScheduleScenario(
-        name='Ring against tree for a 1 MB buffer over 64 ranks',
+        name="Ring against tree for a 1 MB buffer over 64 ranks",
         description="A 1 MB AllReduce over 64 ranks at 10 GB/s and 10 µs per message: the tree's 12 startups beat the ring's 126.",
-        message=Q_('1 MB'),
+        message=Q_("1 MB"),
         group_sizes=[64],
-        alpha=Q_('10 µs'),
-        bandwidth=Q_('10 GB/s'),
+        alpha=Q_("10 µs"),
+        bandwidth=Q_("10 GB/s"),
     )
 
 
@@ -217,11 +217,19 @@ def _AlphaBetaNdrRoce():
     from symbolic.runtime.units import Q_
 
     return AlphaBetaScenario(
-        name='A 4 kB control message and a 350 MB shard over InfiniBand NDR and RoCE',
-        description='The control message is all startup (1.6 µs on NDR, 5.3 µs on RoCE); the shard is all bandwidth (7 ms at 400 Gb/s, 28 ms at 100 Gb/s).',
-        alphas={'NDR': Systems.SwitchFabric.AlphaNdr, 'RoCE 100G': Systems.SwitchFabric.AlphaRoce, 'RoCE 400G': Systems.SwitchFabric.AlphaRoce},
-        bandwidths={'NDR': Systems.Fabrics.InfiniBand_NDR.bandwidth, 'RoCE 100G': Systems.Fabrics.Ethernet_100G.bandwidth, 'RoCE 400G': Systems.Fabrics.RoCE_400G.bandwidth},
-        messages={'control': Q_('4000 B'), 'shard': Q_('350 MB')},
+        name="A 4 kB control message and a 350 MB shard over InfiniBand NDR and RoCE",
+        description="The control message is all startup (1.6 µs on NDR, 5.3 µs on RoCE); the shard is all bandwidth (7 ms at 400 Gb/s, 28 ms at 100 Gb/s).",
+        alphas={
+            "NDR": Systems.SwitchFabric.AlphaNdr,
+            "RoCE 100G": Systems.SwitchFabric.AlphaRoce,
+            "RoCE 400G": Systems.SwitchFabric.AlphaRoce,
+        },
+        bandwidths={
+            "NDR": Systems.Fabrics.InfiniBand_NDR.bandwidth,
+            "RoCE 100G": Systems.Fabrics.Ethernet_100G.bandwidth,
+            "RoCE 400G": Systems.Fabrics.RoCE_400G.bandwidth,
+        },
+        messages={"control": Q_("4000 B"), "shard": Q_("350 MB")},
     )
 
 
@@ -232,11 +240,11 @@ def _AlphaBetaHdrNdrSmallMessage():
     from symbolic.runtime.units import Q_
 
     return AlphaBetaScenario(
-        name='A 10 kB message over InfiniBand HDR and NDR at the same startup',
-        description='At 10 kB the doubled bandwidth of NDR saves only 0.2 µs of 1.9: the message is below both critical sizes.',
-        alphas={'HDR': Systems.SwitchFabric.AlphaNdr, 'NDR': Systems.SwitchFabric.AlphaNdr},
-        bandwidths={'HDR': Systems.Fabrics.InfiniBand_HDR.bandwidth, 'NDR': Systems.Fabrics.InfiniBand_NDR.bandwidth},
-        messages={'small': Q_('10 kB')},
+        name="A 10 kB message over InfiniBand HDR and NDR at the same startup",
+        description="At 10 kB the doubled bandwidth of NDR saves only 0.2 µs of 1.9: the message is below both critical sizes.",
+        alphas={"HDR": Systems.SwitchFabric.AlphaNdr, "NDR": Systems.SwitchFabric.AlphaNdr},
+        bandwidths={"HDR": Systems.Fabrics.InfiniBand_HDR.bandwidth, "NDR": Systems.Fabrics.InfiniBand_NDR.bandwidth},
+        messages={"small": Q_("10 kB")},
     )
 
 
@@ -246,10 +254,26 @@ def _CriticalSizeByInterconnect():
     from generated.alpha_beta import AlphaBetaScenario
 
     return AlphaBetaScenario(
-        name='The critical message size α·β of NVLink, PCIe Gen5, RoCE, HDR and NDR',
+        name="The critical message size α·β of NVLink, PCIe Gen5, RoCE, HDR and NDR",
         description="Mid-range effective startups: NVLink's 450 GB/s puts its critical size at 675 kB, InfiniBand's at 75-88 kB.",
-        alphas={'NVLink': (Systems.SwitchFabric.EffectiveAlphaNvlinkLow + Systems.SwitchFabric.EffectiveAlphaNvlinkHigh) / 2, 'PCIe Gen5': (Systems.SwitchFabric.EffectiveAlphaPcieGen5Low + Systems.SwitchFabric.EffectiveAlphaPcieGen5High) / 2, 'RoCE': (Systems.SwitchFabric.EffectiveAlphaRoceLow + Systems.SwitchFabric.EffectiveAlphaRoceHigh) / 2, 'HDR': (Systems.SwitchFabric.EffectiveAlphaHdrLow + Systems.SwitchFabric.EffectiveAlphaHdrHigh) / 2, 'NDR': Systems.SwitchFabric.AlphaNdr},
-        bandwidths={'NVLink': Hardware.Cloud.H100.nvlink.bandwidth_per_direction, 'PCIe Gen5': Hardware.Cloud.H100.interconnect.bandwidth, 'RoCE': Systems.Fabrics.Ethernet_100G.bandwidth, 'HDR': Systems.Fabrics.InfiniBand_HDR.bandwidth, 'NDR': Systems.Fabrics.InfiniBand_NDR.bandwidth},
+        alphas={
+            "NVLink": (Systems.SwitchFabric.EffectiveAlphaNvlinkLow + Systems.SwitchFabric.EffectiveAlphaNvlinkHigh)
+            / 2,
+            "PCIe Gen5": (
+                Systems.SwitchFabric.EffectiveAlphaPcieGen5Low + Systems.SwitchFabric.EffectiveAlphaPcieGen5High
+            )
+            / 2,
+            "RoCE": (Systems.SwitchFabric.EffectiveAlphaRoceLow + Systems.SwitchFabric.EffectiveAlphaRoceHigh) / 2,
+            "HDR": (Systems.SwitchFabric.EffectiveAlphaHdrLow + Systems.SwitchFabric.EffectiveAlphaHdrHigh) / 2,
+            "NDR": Systems.SwitchFabric.AlphaNdr,
+        },
+        bandwidths={
+            "NVLink": Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
+            "PCIe Gen5": Hardware.Cloud.H100.interconnect.bandwidth,
+            "RoCE": Systems.Fabrics.Ethernet_100G.bandwidth,
+            "HDR": Systems.Fabrics.InfiniBand_HDR.bandwidth,
+            "NDR": Systems.Fabrics.InfiniBand_NDR.bandwidth,
+        },
         messages={},
     )
 
@@ -260,7 +284,7 @@ def _AttentionScores4096TokensFp32():
     from generated.attention_tiling import AttentionTilingScenario
 
     return AttentionTilingScenario(
-        name='One attention head at 4,096 tokens in FP32, in 128 x 128 tiles',
+        name="One attention head at 4,096 tokens in FP32, in 128 x 128 tiles",
         description="One head of width 64 (GPT-2 XL's 1600 / 25) at 4,096 tokens in FP32, tiled 128 x 128; 16 heads for the all-heads score total.",
         seq_len=4096,
         head_dim=64,
@@ -293,7 +317,7 @@ def _Gpt2XlRunOnOneDgxH100():
 
     return Scenarios.Gpt2XlRunOnOneH100.variant(
         name="GPT-2 XL's training run on one DGX H100",
-        description='The same run on the eight H100s of one DGX H100.',
+        description="The same run on the eight H100s of one DGX H100.",
         n_devices=Systems.Nodes.DGX_H100.accelerators_per_node,
     )
 
@@ -304,7 +328,7 @@ def _Gpt2XlRunOnOneH100Fp32():
     return Scenarios.Gpt2XlRunOnOneH100.variant(
         name="GPT-2 XL's training run on one H100 at its FP32 rate",
         description="The one-H100 run priced at the H100's FP32 rate (67 TFLOP/s) instead of its dense 16-bit peak.",
-        peak_precision='fp32',
+        peak_precision="fp32",
     )
 
 
@@ -314,7 +338,7 @@ def _Gpt2XlRunOnOneH100Tf32():
     return Scenarios.Gpt2XlRunOnOneH100.variant(
         name="GPT-2 XL's training run on one H100 at its TF32 rate",
         description="The one-H100 run priced at the H100's TF32 rate (494.5 TFLOP/s).",
-        peak_precision='tf32',
+        peak_precision="tf32",
     )
 
 
@@ -338,7 +362,7 @@ def _Gpt3TrainingTime1KA100HigherUtilization():
 
     return Scenarios.Gpt3TrainingTime1KA100.variant(
         name="GPT-3's training run on 1,024 A100s at 60 percent utilization",
-        description='The same run with the utilization raised from 45 to 60 percent.',
+        description="The same run with the utilization raised from 45 to 60 percent.",
         efficiency=0.6,
     )
 
@@ -349,11 +373,11 @@ def _ResNet50CompileBreakeven():
     from symbolic.runtime.units import Q_
 
     return CompileBreakevenScenario(
-        name='ResNet-50 training: eager against torch.compile',
-        description='ResNet-50 at 1450 images/s eager and 2150 images/s compiled, a 30 s compile; an experiment of 10,000 images that changes the code 10 times.',
-        eager_rate=Q_('1450 / s'),
-        compiled_rate=Q_('2150 / s'),
-        compile_time=Q_('30 s'),
+        name="ResNet-50 training: eager against torch.compile",
+        description="ResNet-50 at 1450 images/s eager and 2150 images/s compiled, a 30 s compile; an experiment of 10,000 images that changes the code 10 times.",
+        eager_rate=Q_("1450 / s"),
+        compiled_rate=Q_("2150 / s"),
+        compile_time=Q_("30 s"),
         experiment_items=10000,
         recompiles=10,
     )
@@ -399,7 +423,7 @@ def _Gpt2XlContextMemoryOnH100():
 
     return ContextMemoryCrossingScenario(
         name="GPT-2 XL's weights, KV cache and attention scores on an H100, FP16",
-        description='GPT-2 XL at 2 bytes per value on one 80 GiB H100: where the growing memories cross.',
+        description="GPT-2 XL at 2 bytes per value on one 80 GiB H100: where the growing memories cross.",
         workload=Models.Language.GPT2,
         hardware=Hardware.Cloud.H100,
         bytes_per_value=Constants.ByteWidths.FP16,
@@ -412,8 +436,8 @@ def _Gpt3DataParallelIntensity():
     from generated.data_parallel_intensity import DataParallelIntensityScenario
 
     return DataParallelIntensityScenario(
-        name='GPT-3 data parallelism on A100s over 200 Gb/s InfiniBand, four sequences per worker',
-        description='Each A100 computes 4 × 2048 tokens of GPT-3 per step and AllReduces its 350 GB of FP16 gradients over an HDR InfiniBand link.',
+        name="GPT-3 data parallelism on A100s over 200 Gb/s InfiniBand, four sequences per worker",
+        description="Each A100 computes 4 × 2048 tokens of GPT-3 per step and AllReduces its 350 GB of FP16 gradients over an HDR InfiniBand link.",
         workload=Models.Language.GPT3,
         sequences_per_worker=4,
         link_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
@@ -427,10 +451,10 @@ def _Gpt2DataParallelOneNode():
     from generated.data_parallel_scale_out import DataParallelScaleOutScenario
 
     return DataParallelScaleOutScenario(
-        name='GPT-2 XL data parallel on one DGX H100',
+        name="GPT-2 XL data parallel on one DGX H100",
         description="GPT-2 XL's FP16 gradients AllReduced over NVLink among eight H100s, each running a 1.8 s step of 16 examples; a 25 h single-GPU run, nodes at eight GPU-hours' price.",
         workload=Models.Language.GPT2,
-        precision='fp16',
+        precision="fp16",
         step_time=Constants.DataParallelScalingProfile.SingleGpuStepTime,
         training_time=Constants.DataParallelScalingProfile.SingleGpuTrainingTime,
         per_device_batch=Constants.DataParallelScalingProfile.PerGpuBatch,
@@ -445,8 +469,8 @@ def _Gpt2DataParallelFourNodes10GbE():
     from generated.catalog import Systems
 
     return Scenarios.Gpt2DataParallelOneNode.variant(
-        name='GPT-2 XL data parallel on four DGX H100s over 10 Gb/s Ethernet',
-        description='The same job on four nodes joined by 10 Gb/s Ethernet per GPU: the ring over all 32 GPUs dominates the update.',
+        name="GPT-2 XL data parallel on four DGX H100s over 10 Gb/s Ethernet",
+        description="The same job on four nodes joined by 10 Gb/s Ethernet per GPU: the ring over all 32 GPUs dominates the update.",
         nodes=4,
         inter_bandwidth=Systems.Fabrics.Ethernet_10G.bandwidth,
     )
@@ -456,8 +480,8 @@ def _Gpt2GradientAccumulationOneNode():
     """Gpt2GradientAccumulationOneNode: GPT-2 XL data parallel on one DGX H100, four accumulated steps per update."""
 
     return Scenarios.Gpt2DataParallelOneNode.variant(
-        name='GPT-2 XL data parallel on one DGX H100, four accumulated steps per update',
-        description='One node accumulating four local steps per AllReduce: a four times larger global batch and a quarter of the communication per step.',
+        name="GPT-2 XL data parallel on one DGX H100, four accumulated steps per update",
+        description="One node accumulating four local steps per AllReduce: a four times larger global batch and a quarter of the communication per step.",
         accumulation_steps=4,
     )
 
@@ -468,8 +492,8 @@ def _Llama3_70B_DecodeH100():
     from generated.decode import DecodeScenario
 
     return DecodeScenario(
-        name='Llama-3.1-70B decode on one H100, FP16 weights, batch 1',
-        description='One generated token of Llama-3.1-70B (70.6B parameters at 2 bytes) on one H100.',
+        name="Llama-3.1-70B decode on one H100, FP16 weights, batch 1",
+        description="One generated token of Llama-3.1-70B (70.6B parameters at 2 bytes) on one H100.",
         workload=Models.Language.Llama3_70B,
         hardware=Hardware.Cloud.H100,
     )
@@ -480,8 +504,8 @@ def _Llama2_70B_DecodeH100():
     from generated.catalog import Models
 
     return Scenarios.Llama3_70B_DecodeH100.variant(
-        name='Llama-2-70B decode on one H100, FP16 weights, batch 1',
-        description='One generated token of Llama-2-70B (70B parameters at 2 bytes) on one H100.',
+        name="Llama-2-70B decode on one H100, FP16 weights, batch 1",
+        description="One generated token of Llama-2-70B (70B parameters at 2 bytes) on one H100.",
         workload=Models.Language.Llama2_70B,
     )
 
@@ -492,7 +516,7 @@ def _Llama3_70B_DecodeH100Batch64():
     from generated.decode import DecodeScenario
 
     return DecodeScenario(
-        name='Llama-3.1-70B decode on one H100, FP16 weights, batch 64',
+        name="Llama-3.1-70B decode on one H100, FP16 weights, batch 64",
         description="64 requests share each read of Llama-3.1-70B's FP16 weights on one H100.",
         workload=Models.Language.Llama3_70B,
         hardware=Hardware.Cloud.H100,
@@ -506,12 +530,12 @@ def _Llama3_70B_Int8DecodeH100():
     from generated.decode import DecodeScenario
 
     return DecodeScenario(
-        name='Llama-3.1-70B decode on one H100, INT8 weights, FP8 rate',
-        description='Llama-3.1-70B with 1-byte weights on one H100, FLOPs priced at its FP8 rate.',
+        name="Llama-3.1-70B decode on one H100, INT8 weights, FP8 rate",
+        description="Llama-3.1-70B with 1-byte weights on one H100, FLOPs priced at its FP8 rate.",
         workload=Models.Language.Llama3_70B,
         hardware=Hardware.Cloud.H100,
-        precision='int8',
-        peak_precision='fp8',
+        precision="int8",
+        peak_precision="fp8",
     )
 
 
@@ -533,7 +557,7 @@ def _Llama2_70B_DecodeTwoH100():
     """Llama2_70B_DecodeTwoH100: Llama-2-70B decode across two H100s, FP16 weights."""
 
     return Scenarios.Llama2_70B_DecodeH100.variant(
-        name='Llama-2-70B decode across two H100s, FP16 weights',
+        name="Llama-2-70B decode across two H100s, FP16 weights",
         description="Llama-2-70B's FP16 weights split across two H100s by tensor parallelism, batch 1.",
         tp_size=2,
     )
@@ -544,8 +568,8 @@ def _Gpt2XlDecodeH100():
     from generated.catalog import Models
 
     return Scenarios.Llama2_70B_DecodeH100.variant(
-        name='GPT-2 XL decode on one H100, FP16 weights, batch 1',
-        description='One generated token of GPT-2 XL (1.5B parameters at 2 bytes) on one H100.',
+        name="GPT-2 XL decode on one H100, FP16 weights, batch 1",
+        description="One generated token of GPT-2 XL (1.5B parameters at 2 bytes) on one H100.",
         workload=Models.Language.GPT2,
     )
 
@@ -556,11 +580,11 @@ def _Gpt2XlFp16DecodeOnH100():
     from generated.decode import DecodeScenario
 
     return DecodeScenario(
-        name='GPT-2 XL FP16 decode on an H100',
+        name="GPT-2 XL FP16 decode on an H100",
         description="GPT-2 XL's 3 GB of FP16 weights streamed once per generated token on one H100.",
         workload=Models.Language.GPT2,
         hardware=Hardware.Cloud.H100,
-        precision='fp16',
+        precision="fp16",
     )
 
 
@@ -570,9 +594,14 @@ def _MnistDenseNetwork():
     from generated.dense_network import DenseNetworkScenario
 
     return DenseNetworkScenario(
-        name='MNIST digit classifier, 784-128-64-10, batch 32, FP32, Adam',
+        name="MNIST digit classifier, 784-128-64-10, batch 32, FP32, Adam",
         description="A 784-128-64-10 MLP on MNIST at batch 32 with FP32 values and Adam's two FP32 moments.",
-        layer_widths=[Datasets.MNIST.image_width * Datasets.MNIST.image_height * Datasets.MNIST.image_channels, 128, 64, Datasets.MNIST.num_classes],
+        layer_widths=[
+            Datasets.MNIST.image_width * Datasets.MNIST.image_height * Datasets.MNIST.image_channels,
+            128,
+            64,
+            Datasets.MNIST.num_classes,
+        ],
         batch_size=32,
         bytes_per_value=Constants.ByteWidths.FP32,
         optimizer_bytes_per_parameter=Constants.ByteWidths.ADAM_MOMENTS,
@@ -585,9 +614,14 @@ def _MnistDenseNetworkWiderHidden():
     from generated.catalog import Datasets
 
     return Scenarios.MnistDenseNetwork.variant(
-        name='MNIST digit classifier with both hidden widths doubled, 784-256-128-10',
-        description='The MNIST classifier with both hidden layers twice as wide.',
-        layer_widths=[Datasets.MNIST.image_width * Datasets.MNIST.image_height * Datasets.MNIST.image_channels, 256, 128, Datasets.MNIST.num_classes],
+        name="MNIST digit classifier with both hidden widths doubled, 784-256-128-10",
+        description="The MNIST classifier with both hidden layers twice as wide.",
+        layer_widths=[
+            Datasets.MNIST.image_width * Datasets.MNIST.image_height * Datasets.MNIST.image_channels,
+            256,
+            128,
+            Datasets.MNIST.num_classes,
+        ],
     )
 
 
@@ -596,9 +630,14 @@ def _MnistDenseNetworkDoubledInputSide():
     from generated.catalog import Datasets
 
     return Scenarios.MnistDenseNetwork.variant(
-        name='MNIST digit classifier on 56 x 56 inputs (the image side doubled)',
-        description='The MNIST classifier on images upsampled to twice the side, 3136 input features.',
-        layer_widths=[2 * Datasets.MNIST.image_width * (2 * Datasets.MNIST.image_height) * Datasets.MNIST.image_channels, 128, 64, Datasets.MNIST.num_classes],
+        name="MNIST digit classifier on 56 x 56 inputs (the image side doubled)",
+        description="The MNIST classifier on images upsampled to twice the side, 3136 input features.",
+        layer_widths=[
+            2 * Datasets.MNIST.image_width * (2 * Datasets.MNIST.image_height) * Datasets.MNIST.image_channels,
+            128,
+            64,
+            Datasets.MNIST.num_classes,
+        ],
     )
 
 
@@ -606,8 +645,8 @@ def _MnistDenseNetworkLargeBatch():
     """MnistDenseNetworkLargeBatch: MNIST digit classifier at batch 1,024."""
 
     return Scenarios.MnistDenseNetwork.variant(
-        name='MNIST digit classifier at batch 1,024',
-        description='The MNIST classifier at batch 1024: more work per weight byte, fewer steps per epoch.',
+        name="MNIST digit classifier at batch 1,024",
+        description="The MNIST classifier at batch 1024: more work per weight byte, fewer steps per epoch.",
         batch_size=1024,
     )
 
@@ -618,12 +657,12 @@ def _MnistEpochCpuVersusH100():
     from generated.epoch_overhead import EpochOverheadScenario
 
     return EpochOverheadScenario(
-        name='One MNIST training epoch on a desktop CPU and on an H100, FP32',
-        description='The 784-128-64-10 MNIST classifier at batch 32 for one epoch (1875 steps) on the reference desktop CPU and on an H100; one FLOP costs half an FP32 multiply-accumulate of energy.',
+        name="One MNIST training epoch on a desktop CPU and on an H100, FP32",
+        description="The 784-128-64-10 MNIST classifier at batch 32 for one epoch (1875 steps) on the reference desktop CPU and on an H100; one FLOP costs half an FP32 multiply-accumulate of energy.",
         network=Scenarios.MnistDenseNetwork,
         host=Hardware.Cloud.ReferenceCPU,
         accelerator=Hardware.Cloud.H100,
-        precision='fp32',
+        precision="fp32",
         dispatch=Constants.RuntimeOverheads.PythonDispatch,
         launch=Constants.RuntimeOverheads.KernelLaunch,
         dram_energy_per_byte=Constants.Energy.DramPerByte,
@@ -639,11 +678,14 @@ def _Gpt3GradientSync():
 
     return GradientSyncScenario(
         name="GPT-3's fp16 gradients synchronised over InfiniBand HDR and 100 GbE",
-        description='700 GB per step across the ring: 28 s over HDR and 56 s over 100 GbE against 1.2 s of compute.',
+        description="700 GB per step across the ring: 28 s over HDR and 56 s over 100 GbE against 1.2 s of compute.",
         workload=Models.Language.GPT3,
-        precision='fp16',
-        links={'InfiniBand': Systems.Fabrics.InfiniBand_HDR.bandwidth, 'Ethernet': Systems.Fabrics.Ethernet_100G.bandwidth},
-        compute_time=Q_('1.2 s'),
+        precision="fp16",
+        links={
+            "InfiniBand": Systems.Fabrics.InfiniBand_HDR.bandwidth,
+            "Ethernet": Systems.Fabrics.Ethernet_100G.bandwidth,
+        },
+        compute_time=Q_("1.2 s"),
         energy_per_bit=Systems.NetworkEnergy.InfiniBandEnergyPerBit,
         steps=1000000,
         compute_speedup=1.0,
@@ -655,7 +697,7 @@ def _Gpt3GradientSyncFasterAccelerator():
 
     return Scenarios.Gpt3GradientSync.variant(
         name="GPT-3's gradient sync on an accelerator twice as fast",
-        description='Halving the compute (0.6 s) barely moves the step: the AllReduce is 98 % of it.',
+        description="Halving the compute (0.6 s) barely moves the step: the AllReduce is 98 % of it.",
         compute_speedup=2.0,
     )
 
@@ -666,8 +708,8 @@ def _HierarchicalAllReduce8x8DgxH100():
     from generated.hierarchical_all_reduce import HierarchicalAllReduceScenario
 
     return HierarchicalAllReduceScenario(
-        name='A 1 GB AllReduce over 8 DGX H100 nodes: hierarchical against a flat ring',
-        description='NVLink inside the node, one NDR port per GPU across nodes: 8.3 ms hierarchical against 40 ms for one flat ring over the 64 GPUs.',
+        name="A 1 GB AllReduce over 8 DGX H100 nodes: hierarchical against a flat ring",
+        description="NVLink inside the node, one NDR port per GPU across nodes: 8.3 ms hierarchical against 40 ms for one flat ring over the 64 GPUs.",
         message=Constants.CollectiveCommunicationProfile.GradientBuffer,
         n_nodes=8,
         gpus_per_node=Systems.Nodes.DGX_H100.accelerators_per_node,
@@ -682,9 +724,9 @@ def _HierarchicalAllReduceBucket100MB():
     from symbolic.runtime.units import Q_
 
     return Scenarios.HierarchicalAllReduce8x8DgxH100.variant(
-        name='A 100 MB gradient bucket over 8 DGX H100 nodes, hierarchical against flat',
-        description='A tenth of the message: the startup terms weigh more, the hierarchical scheme still wins 4.9×.',
-        message=Q_('100 MB'),
+        name="A 100 MB gradient bucket over 8 DGX H100 nodes, hierarchical against flat",
+        description="A tenth of the message: the startup terms weigh more, the hierarchical scheme still wins 4.9×.",
+        message=Q_("100 MB"),
     )
 
 
@@ -694,7 +736,7 @@ def _HierarchicalAllReduceReferenceCluster():
 
     return Scenarios.HierarchicalAllReduce8x8DgxH100.variant(
         name="GPT-3's fp16 gradients over the 128-node reference cluster, hierarchical against flat",
-        description='350 GB over 128 DGX H100 nodes (1024 GPUs): 3.1 s hierarchical against 14 s flat.',
+        description="350 GB over 128 DGX H100 nodes (1024 GPUs): 3.1 s hierarchical against 14 s flat.",
         message=Models.Language.GPT3.size_in_bytes(Constants.ByteWidths.FP16),
         n_nodes=Systems.Clusters.Training_1K.count,
         gpus_per_node=Systems.Clusters.Training_1K.node.accelerators_per_node,
@@ -708,12 +750,12 @@ def _SmallKernelDispatch():
     from symbolic.runtime.units import Q_
 
     return HostDispatchScenario(
-        name='One small eager operation: a short element-wise kernel',
-        description='A 1 µs element-wise kernel issued eagerly: host work is 15x the device work.',
+        name="One small eager operation: a short element-wise kernel",
+        description="A 1 µs element-wise kernel issued eagerly: host work is 15x the device work.",
         ops_per_block=1,
         dispatch=Constants.RuntimeOverheads.PythonDispatch,
         launch=Constants.RuntimeOverheads.KernelLaunch,
-        device_time=Q_('1 µs'),
+        device_time=Q_("1 µs"),
     )
 
 
@@ -722,9 +764,9 @@ def _LargeKernelDispatch():
     from symbolic.runtime.units import Q_
 
     return Scenarios.SmallKernelDispatch.variant(
-        name='One large eager operation: a long matrix multiply',
-        description='A 100 µs matrix multiply issued eagerly: host work is a small fraction.',
-        device_time=Q_('100 µs'),
+        name="One large eager operation: a long matrix multiply",
+        description="A 100 µs matrix multiply issued eagerly: host work is a small fraction.",
+        device_time=Q_("100 µs"),
     )
 
 
@@ -734,9 +776,9 @@ def _SmallMlpDispatch():
 
     return Scenarios.SmallKernelDispatch.variant(
         name="A small MLP's eager step: six operations, 2.6 us of device work",
-        description='Six eager operations around 2.6 µs of device work: dominated by the host.',
+        description="Six eager operations around 2.6 µs of device work: dominated by the host.",
         ops_per_block=6,
-        device_time=Q_('2.6 µs'),
+        device_time=Q_("2.6 µs"),
     )
 
 
@@ -745,10 +787,10 @@ def _Gpt3BlockDispatch():
     from symbolic.runtime.units import Q_
 
     return Scenarios.SmallKernelDispatch.variant(
-        name='One GPT-3-scale transformer block over a large batch, eager',
-        description='A transformer block with 100 ms of device work: host overhead is negligible.',
+        name="One GPT-3-scale transformer block over a large batch, eager",
+        description="A transformer block with 100 ms of device work: host overhead is negligible.",
         ops_per_block=12,
-        device_time=Q_('100 ms'),
+        device_time=Q_("100 ms"),
     )
 
 
@@ -759,13 +801,13 @@ def _Gpt2XlEagerDecodeDispatch():
     from symbolic.runtime.units import Q_
 
     return HostDispatchScenario(
-        name='Eager host work to issue one GPT-2 XL decode step on an H100',
+        name="Eager host work to issue one GPT-2 XL decode step on an H100",
         description="48 blocks of 12 eager operations against the memory-bound decode step of GPT-2 XL (1.5e9 FP16 parameters read once at the H100's 3.35 TB/s).",
         ops_per_block=12,
         blocks=48,
         dispatch=Constants.RuntimeOverheads.PythonDispatch,
         launch=Constants.RuntimeOverheads.KernelLaunch,
-        device_time=Q_('1.5e9 param') * Constants.ByteWidths.FP16 / Hardware.Cloud.H100.memory_bandwidth,
+        device_time=Q_("1.5e9 param") * Constants.ByteWidths.FP16 / Hardware.Cloud.H100.memory_bandwidth,
     )
 
 
@@ -775,13 +817,13 @@ def _IronLawMemoryBoundExample():
     from symbolic.runtime.units import Q_
 
     return IronLawScenario(
-        name='A memory-bound task on one accelerator',
-        description='2 GB at 100 GB/s against 1 GFLOP at 100 GFLOP/s with 5 ms of overhead; memory twice as fast.',
-        data_volume=Q_('2 GB'),
-        bandwidth=Q_('100 GB/s'),
-        operations=Q_('1 GFLOP'),
-        effective_rate=Q_('100 GFLOP/s'),
-        overhead=Q_('5 ms'),
+        name="A memory-bound task on one accelerator",
+        description="2 GB at 100 GB/s against 1 GFLOP at 100 GFLOP/s with 5 ms of overhead; memory twice as fast.",
+        data_volume=Q_("2 GB"),
+        bandwidth=Q_("100 GB/s"),
+        operations=Q_("1 GFLOP"),
+        effective_rate=Q_("100 GFLOP/s"),
+        overhead=Q_("5 ms"),
         memory_speedup=2.0,
     )
 
@@ -792,11 +834,11 @@ def _IronLawComputeHeavyExample():
     from symbolic.runtime.units import Q_
 
     return IronLawScenario(
-        name='A compute-heavy task with a faster arithmetic rate',
-        description='A stated 2 s memory term, 8 s compute term and 1 s overhead; arithmetic twice as fast.',
-        memory_time_stated=Q_('2 s'),
-        compute_time_stated=Q_('8 s'),
-        overhead=Q_('1 s'),
+        name="A compute-heavy task with a faster arithmetic rate",
+        description="A stated 2 s memory term, 8 s compute term and 1 s overhead; arithmetic twice as fast.",
+        memory_time_stated=Q_("2 s"),
+        compute_time_stated=Q_("8 s"),
+        overhead=Q_("1 s"),
         compute_speedup=2.0,
     )
 
@@ -807,7 +849,7 @@ def _ElementwisePairFusion():
     from generated.kernel_fusion import KernelFusionScenario
 
     return KernelFusionScenario(
-        name='Two element-wise operations, unfused and fused',
+        name="Two element-wise operations, unfused and fused",
         description="Two element-wise operations (say a bias add and a GELU) at the catalog's Python dispatch and kernel launch costs.",
         chain_length=2,
         dispatch=Constants.RuntimeOverheads.PythonDispatch,
@@ -819,10 +861,11 @@ def _Gpt2XlChatDecodeBatchesH100():
     """Gpt2XlChatDecodeBatchesH100: GPT-2 XL chat decode on an H100 at batches 1 to 128, full 1024-token caches."""
     from generated.catalog import Constants, Hardware, Models
     from generated.kv_decode_batch import KvDecodeBatchScenario
+    from symbolic.runtime.units import Q_
 
     return KvDecodeBatchScenario(
-        name='GPT-2 XL chat decode on an H100 at batches 1 to 128, full 1024-token caches',
-        description='GPT-2 XL at FP16 weights and cache on one H100, each sequence holding its full 1024-token window, at batches 1, 8, 32, 64 and 128; 512-token prompts prefilled at 40 % of the FP16 peak.',
+        name="GPT-2 XL chat decode on an H100 at batches 1 to 128, full 1024-token caches",
+        description="GPT-2 XL at FP16 weights and cache on one H100, each sequence holding its full 1024-token window, at batches 1, 8, 32, 64 and 128; 512-token prompts prefilled at 40 % of the FP16 peak.",
         workload=Models.Language.GPT2,
         hardware=Hardware.Cloud.H100,
         weight_bytes_per_param=Constants.ByteWidths.FP16,
@@ -831,7 +874,8 @@ def _Gpt2XlChatDecodeBatchesH100():
         batch_sizes=[1, 8, 32, 64, 128],
         prompt_tokens=512,
         prefill_efficiency=0.4,
-        peak_precision='fp16_dense',
+        peak_precision="fp16_dense",
+        tpot_budgets=[Q_("5 ms"), Q_("20 ms"), Q_("50 ms")],
     )
 
 
@@ -842,7 +886,7 @@ def _Gpt2XlKvFullWindow():
 
     return KvFootprintScenario(
         name="GPT-2 XL's KV cache over its full 1024-token window, FP16",
-        description='GPT-2 XL (48 layers, 25 heads of 64) caching its full 1024-token window at 2 bytes per value.',
+        description="GPT-2 XL (48 layers, 25 heads of 64) caching its full 1024-token window at 2 bytes per value.",
         workload=Models.Language.GPT2,
         tokens=Models.Language.GPT2.context_length,
         bytes_per_value=Constants.ByteWidths.FP16,
@@ -855,7 +899,7 @@ def _Llama2_7BKvAt2048Tokens():
 
     return Scenarios.Gpt2XlKvFullWindow.variant(
         name="Llama-2-7B's KV cache at 2048 tokens, FP16",
-        description='Llama-2-7B (32 layers, 32 heads of 128) caching 2048 tokens at 2 bytes per value.',
+        description="Llama-2-7B (32 layers, 32 heads of 128) caching 2048 tokens at 2 bytes per value.",
         workload=Models.Language.Llama2_7B,
         tokens=2048,
     )
@@ -866,8 +910,8 @@ def _TransformerLayerRank4Update():
     from generated.low_rank_update import LowRankUpdateScenario
 
     return LowRankUpdateScenario(
-        name='Rank-4 update of a 768 x 768 projection',
-        description='A rank-4 LoRA update of one 768 x 768 attention projection (BERT-Base or GPT-2 Small width).',
+        name="Rank-4 update of a 768 x 768 projection",
+        description="A rank-4 LoRA update of one 768 x 768 attention projection (BERT-Base or GPT-2 Small width).",
         in_dim=768,
         out_dim=768,
         rank=4,
@@ -880,8 +924,8 @@ def _Rank128Factorization4096():
     from generated.low_rank_update import LowRankUpdateScenario
 
     return LowRankUpdateScenario(
-        name='Rank-128 factorization of a 4096 x 4096 FP32 matrix',
-        description='A 4096 x 4096 FP32 matrix replaced by two rank-128 factors.',
+        name="Rank-128 factorization of a 4096 x 4096 FP32 matrix",
+        description="A 4096 x 4096 FP32 matrix replaced by two rank-128 factors.",
         in_dim=4096,
         out_dim=4096,
         rank=128,
@@ -911,8 +955,8 @@ def _MnistTwoLayerTrainingStepOnH100():
     from generated.mlp_training_step import MlpTrainingStepScenario
 
     return MlpTrainingStepScenario(
-        name='One eager training step of a 784-128-10 MNIST MLP at batch 32 on an H100, FP32',
-        description='A 784-128-10 MLP on 28x28 MNIST digits, batch 32, FP32 values and INT64 labels, Adam (7 values moved per parameter), issued eagerly on an H100.',
+        name="One eager training step of a 784-128-10 MNIST MLP at batch 32 on an H100, FP32",
+        description="A 784-128-10 MLP on 28x28 MNIST digits, batch 32, FP32 values and INT64 labels, Adam (7 values moved per parameter), issued eagerly on an H100.",
         batch_size=32,
         input_width=Datasets.MNIST.image_width * Datasets.MNIST.image_height * Datasets.MNIST.image_channels,
         hidden_width=128,
@@ -922,7 +966,7 @@ def _MnistTwoLayerTrainingStepOnH100():
         loss_flops_per_logit=3,
         optimizer_values_moved=7,
         hardware=Hardware.Cloud.H100,
-        precision='fp32',
+        precision="fp32",
         forward_ops=4,
         backward_ops=5,
         dispatch=Constants.RuntimeOverheads.PythonDispatch,
@@ -951,20 +995,20 @@ def _Gpt3DataParallel1K():
     from symbolic.runtime.units import Q_
 
     return ParallelLayoutScenario(
-        name='GPT-3 on 1024 H100s, data parallelism only',
-        description='GPT-3 replicated on all 1024 H100s of the reference training cluster, 2M tokens per step at FP8 and half of peak, gradients AllReduced over NDR InfiniBand with 75 % overlap.',
+        name="GPT-3 on 1024 H100s, data parallelism only",
+        description="GPT-3 replicated on all 1024 H100s of the reference training cluster, 2M tokens per step at FP8 and half of peak, gradients AllReduced over NDR InfiniBand with 75 % overlap.",
         workload=Models.Language.GPT3,
         dp_size=Systems.Clusters.Training_1K.total_accelerators,
         batch_tokens=2000000.0,
         flops_per_param_token=Constants.Chinchilla.ComputeConstant,
         accelerator=Hardware.Cloud.H100,
-        precision='fp8',
+        precision="fp8",
         local_efficiency=0.5,
         link_bandwidth=Systems.Fabrics.InfiniBand_NDR.bandwidth,
         overlap_fraction=0.75,
-        gradient_precision='fp16',
-        window_resolution=Q_('0.1 s'),
-        device_memory=Q_(Hardware.Cloud.H100.memory_capacity.to('GiB').magnitude, 'GB'),
+        gradient_precision="fp16",
+        window_resolution=Q_("0.1 s"),
+        device_memory=Q_(Hardware.Cloud.H100.memory_capacity.to("GiB").magnitude, "GB"),
     )
 
 
@@ -973,8 +1017,8 @@ def _Gpt3TensorDataParallel1K():
     from generated.catalog import Systems
 
     return Scenarios.Gpt3DataParallel1K.variant(
-        name='GPT-3 on 1024 H100s, tensor parallel within each DGX, data parallel across 128',
-        description='GPT-3 split 8 ways by tensor parallelism inside each DGX H100 and replicated over 128 nodes.',
+        name="GPT-3 on 1024 H100s, tensor parallel within each DGX, data parallel across 128",
+        description="GPT-3 split 8 ways by tensor parallelism inside each DGX H100 and replicated over 128 nodes.",
         tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
         dp_size=Systems.Clusters.Training_1K.total_accelerators // Systems.Nodes.DGX_H100.accelerators_per_node,
     )
@@ -985,8 +1029,8 @@ def _Gpt3ThreeDParallel1K():
     from generated.catalog import Systems
 
     return Scenarios.Gpt3DataParallel1K.variant(
-        name='GPT-3 on 1024 H100s, 8-way tensor × 4-stage pipeline × 32 replicas',
-        description='GPT-3 in 3D parallelism: 8-way tensor parallel, 4 pipeline stages fed 32 micro-batches, 32 data-parallel replicas.',
+        name="GPT-3 on 1024 H100s, 8-way tensor × 4-stage pipeline × 32 replicas",
+        description="GPT-3 in 3D parallelism: 8-way tensor parallel, 4 pipeline stages fed 32 micro-batches, 32 data-parallel replicas.",
         tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
         pp_size=4,
         dp_size=Systems.Clusters.Training_1K.total_accelerators // (4 * Systems.Nodes.DGX_H100.accelerators_per_node),
@@ -998,8 +1042,8 @@ def _Gpt3ThreeDParallel16K():
     """Gpt3ThreeDParallel16K: GPT-3 on 16384 H100s, 8-way tensor × 16-stage pipeline × 128 replicas."""
 
     return Scenarios.Gpt3ThreeDParallel1K.variant(
-        name='GPT-3 on 16384 H100s, 8-way tensor × 16-stage pipeline × 128 replicas',
-        description='The same 2M-token step spread over 16384 H100s: 16 pipeline stages of 32 micro-batches, 128 replicas; the bubble and the AllReduce now weigh on a 0.1 s compute.',
+        name="GPT-3 on 16384 H100s, 8-way tensor × 16-stage pipeline × 128 replicas",
+        description="The same 2M-token step spread over 16384 H100s: 16 pipeline stages of 32 micro-batches, 128 replicas; the bubble and the AllReduce now weigh on a 0.1 s compute.",
         pp_size=16,
         dp_size=128,
     )
@@ -1010,8 +1054,8 @@ def _GPipeFourStageWalkthrough():
     from generated.pipeline_schedule import PipelineScheduleScenario
 
     return PipelineScheduleScenario(
-        name='GPipe walkthrough: four stages, four micro-batches',
-        description='The textbook GPipe schedule: 4 stages and 4 micro-batches idle 3 of every 7 slots.',
+        name="GPipe walkthrough: four stages, four micro-batches",
+        description="The textbook GPipe schedule: 4 stages and 4 micro-batches idle 3 of every 7 slots.",
         stages=4,
         microbatches=4,
     )
@@ -1022,8 +1066,8 @@ def _Pipeline8Stage32Micro():
     from generated.pipeline_schedule import PipelineScheduleScenario
 
     return PipelineScheduleScenario(
-        name='Eight pipeline stages, 32 micro-batches',
-        description='An 8-stage pipeline fed 32 micro-batches per step: a bubble of 7/39.',
+        name="Eight pipeline stages, 32 micro-batches",
+        description="An 8-stage pipeline fed 32 micro-batches per step: a bubble of 7/39.",
         stages=8,
         microbatches=32,
     )
@@ -1059,7 +1103,7 @@ def _Gpt3PublishedRun():
     from generated.published_run import PublishedRunScenario
 
     return PublishedRunScenario(
-        name='GPT-3 175B as trained',
+        name="GPT-3 175B as trained",
         description="GPT-3's published 3.14e23 FLOPs on 10,000 V100s over 14.8 days.",
         workload=Models.Language.GPT3,
         accelerator=Hardware.Cloud.V100,
@@ -1072,8 +1116,8 @@ def _CompactEncoderResidualAdapters():
     from generated.residual_adapter import ResidualAdapterScenario
 
     return ResidualAdapterScenario(
-        name='Bottleneck-16 adapters in a 12-layer 768-wide encoder, FP16',
-        description='One 768 -> 16 -> 768 residual adapter in each of 12 layers, stored in FP16.',
+        name="Bottleneck-16 adapters in a 12-layer 768-wide encoder, FP16",
+        description="One 768 -> 16 -> 768 residual adapter in each of 12 layers, stored in FP16.",
         width=768,
         bottleneck=16,
         sites=12,
@@ -1087,10 +1131,12 @@ def _Gpt2XlDecodeH100Roofline():
     from generated.roofline_point import RooflinePointScenario
 
     return RooflinePointScenario(
-        name='GPT-2 XL decode on the H100 roofline',
+        name="GPT-2 XL decode on the H100 roofline",
         description="GPT-2 XL's forward FLOPs per token over its FP16 weight bytes (1 flop/byte) on an H100.",
         hardware=Hardware.Cloud.H100,
-        intensity=(Models.Language.GPT2.inference_flops / Models.Language.GPT2.size_in_bytes(Constants.ByteWidths.FP16)).to('flop/byte'),
+        intensity=(
+            Models.Language.GPT2.inference_flops / Models.Language.GPT2.size_in_bytes(Constants.ByteWidths.FP16)
+        ).to("flop/byte"),
     )
 
 
@@ -1101,8 +1147,9 @@ def _Gpt2XlLayerNormH100Roofline():
 
     return Scenarios.Gpt2XlDecodeH100Roofline.variant(
         name="GPT-2 XL's unfused LayerNorm in prefill on the H100 roofline",
-        description='An unfused LayerNorm of a GPT-2 XL prefill over 8,192 tokens: 2T/(T + 1) ≈ 2 flop/byte, deep in the memory-bound region.',
-        intensity=Q_(2 * (Models.Language.GPT2.context_length * 8), 'flop') / Q_(Models.Language.GPT2.context_length * 8 + 1, 'byte'),
+        description="An unfused LayerNorm of a GPT-2 XL prefill over 8,192 tokens: 2T/(T + 1) ≈ 2 flop/byte, deep in the memory-bound region.",
+        intensity=Q_(2 * (Models.Language.GPT2.context_length * 8), "flop")
+        / Q_(Models.Language.GPT2.context_length * 8 + 1, "byte"),
     )
 
 
@@ -1113,8 +1160,10 @@ def _ResNet50ClassifierHeadH100Roofline():
 
     return Scenarios.Gpt2XlDecodeH100Roofline.variant(
         name="ResNet-50's classifier head at batch 32 on the H100 roofline",
-        description='The 2,048 → 1,000 dense layer of ResNet-50 at batch 32 in FP16: about 30.5 flop/byte, still memory-bound on an H100.',
-        intensity=(Q_(2 * 32 * 2048 * 1000, 'flop') / ((2048 * 1000 + 32 * 2048 + 32 * 1000) * Constants.ByteWidths.FP16)).to('flop/byte'),
+        description="The 2,048 → 1,000 dense layer of ResNet-50 at batch 32 in FP16: about 30.5 flop/byte, still memory-bound on an H100.",
+        intensity=(
+            Q_(2 * 32 * 2048 * 1000, "flop") / ((2048 * 1000 + 32 * 2048 + 32 * 1000) * Constants.ByteWidths.FP16)
+        ).to("flop/byte"),
     )
 
 
@@ -1125,10 +1174,10 @@ def _KernelAt200FlopPerByteA100():
     from symbolic.runtime.units import Q_
 
     return RooflinePointScenario(
-        name='A kernel at 200 flop/byte on the A100 roofline',
+        name="A kernel at 200 flop/byte on the A100 roofline",
         description="200 flop/byte is past the A100's ridge (153 flop/byte): compute-bound.",
         hardware=Hardware.Cloud.A100,
-        intensity=Q_('200 flop/byte'),
+        intensity=Q_("200 flop/byte"),
     )
 
 
@@ -1137,8 +1186,8 @@ def _KernelAt200FlopPerByteH100():
     from generated.catalog import Hardware
 
     return Scenarios.KernelAt200FlopPerByteA100.variant(
-        name='A kernel at 200 flop/byte on the H100 roofline',
-        description='The same kernel on an H100, whose ridge (295 flop/byte) it does not reach: memory-bound.',
+        name="A kernel at 200 flop/byte on the H100 roofline",
+        description="The same kernel on an H100, whose ridge (295 flop/byte) it does not reach: memory-bound.",
         hardware=Hardware.Cloud.H100,
     )
 
@@ -1150,11 +1199,11 @@ def _LayerNormMeasuredH100():
     from symbolic.runtime.units import Q_
 
     return RooflinePointScenario(
-        name='A measured LayerNorm kernel on the H100 roofline',
-        description='A LayerNorm measured at 5 TFLOP/s while moving 2.8 TB/s on an H100.',
+        name="A measured LayerNorm kernel on the H100 roofline",
+        description="A LayerNorm measured at 5 TFLOP/s while moving 2.8 TB/s on an H100.",
         hardware=Hardware.Cloud.H100,
-        achieved_rate=Q_('5 TFLOP/s'),
-        achieved_bandwidth=Q_('2.8 TB/s'),
+        achieved_rate=Q_("5 TFLOP/s"),
+        achieved_bandwidth=Q_("2.8 TB/s"),
     )
 
 
@@ -1163,8 +1212,8 @@ def _CoordinationOverheadExample():
     from generated.scaling_overhead import ScalingOverheadScenario
 
     return ScalingOverheadScenario(
-        name='A planned 3x speedup with 40 percent overhead',
-        description='Three times the devices promise 3x; coordination takes 40 percent of the gain.',
+        name="A planned 3x speedup with 40 percent overhead",
+        description="Three times the devices promise 3x; coordination takes 40 percent of the gain.",
         planned_speedup=3.0,
         overhead_fraction=0.4,
     )
@@ -1176,8 +1225,8 @@ def _Llama3_70B_ServingH100():
     from generated.serving import ServingScenario
 
     return ServingScenario(
-        name='Llama-3.1-70B served on one H100 at 2,048 tokens',
-        description='One request of 2,048 tokens of Llama-3.1-70B at FP16 on one H100: it does not fit.',
+        name="Llama-3.1-70B served on one H100 at 2,048 tokens",
+        description="One request of 2,048 tokens of Llama-3.1-70B at FP16 on one H100: it does not fit.",
         workload=Models.Language.Llama3_70B,
         hardware=Hardware.Cloud.H100,
         seq_len=2048,
@@ -1191,20 +1240,20 @@ def _Llama3_8BInt4ChatServiceH100():
     from symbolic.runtime.units import Q_
 
     return SingleAcceleratorLlmServiceScenario(
-        name='Llama-3-8B chat at INT4 on one H100',
-        description='Llama-3-8B with INT4 weights and FP16 cache on an H100: 1,000-token prompts, 256-token answers, 72 GiB of cache reserve, 10,000 prompt tokens/s of prefill, 3 dollars per hour.',
+        name="Llama-3-8B chat at INT4 on one H100",
+        description="Llama-3-8B with INT4 weights and FP16 cache on an H100: 1,000-token prompts, 256-token answers, 72 GiB of cache reserve, 10,000 prompt tokens/s of prefill, 3 dollars per hour.",
         workload=Models.Language.Llama3_8B,
         hardware=Hardware.Cloud.H100,
-        precision='int4',
+        precision="int4",
         kv_bytes_per_value=Constants.ByteWidths.FP16,
         prompt_tokens=1000,
         decode_tokens=256,
         prefill_efficiency=0.4,
-        kv_reserve=Q_('72 GiB'),
-        prefill_rate=Q_('10000 / s'),
-        price=Q_('3.0 USD/h'),
-        ttft_target=Q_('200 ms'),
-        tpot_target=Q_('20 ms'),
+        kv_reserve=Q_("72 GiB"),
+        prefill_rate=Q_("10000 / s"),
+        price=Q_("3.0 USD/h"),
+        ttft_target=Q_("200 ms"),
+        tpot_target=Q_("20 ms"),
     )
 
 
@@ -1213,8 +1262,8 @@ def _PeakPlannedTrainingBudget():
     from generated.sustained_throughput import SustainedThroughputScenario
 
     return SustainedThroughputScenario(
-        name='Training budget planned from peak throughput',
-        description='1000 device-hours planned at peak, run at 40 percent of peak.',
+        name="Training budget planned from peak throughput",
+        description="1000 device-hours planned at peak, run at 40 percent of peak.",
         planned_device_hours=1000.0,
         sustained_fraction=0.4,
     )
@@ -1233,7 +1282,7 @@ def _Gpt3TensorParallelStepDgxH100():
         tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
         microbatch=4,
         link_bandwidth=Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
-        compute_time=Q_('200 ms'),
+        compute_time=Q_("200 ms"),
     )
 
 
@@ -1250,7 +1299,7 @@ def _Llama2_70BNodeTensorParallelStep():
         tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
         microbatch=1,
         link_bandwidth=Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
-        compute_time=Q_('180 ms'),
+        compute_time=Q_("180 ms"),
         seq_len=2204,
         collectives_per_layer=4,
     )
@@ -1262,15 +1311,18 @@ def _Gpt3TensorParallelLayerTp8():
     from generated.tensor_parallel_layer import TensorParallelLayerScenario
 
     return TensorParallelLayerScenario(
-        name='One GPT-3 layer split 8 ways on H100s: compute against NVLink and InfiniBand',
+        name="One GPT-3 layer split 8 ways on H100s: compute against NVLink and InfiniBand",
         description="A GPT-3 layer's forward pass on its 2048-token context across a DGX H100's eight GPUs at half their FP16 peak, its two AllReduces over NVLink or over InfiniBand NDR.",
         workload=Models.Language.GPT3,
         tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
         tokens=Models.Language.GPT3.context_length,
         accelerator=Hardware.Cloud.H100,
-        precision='fp16_dense',
+        precision="fp16_dense",
         local_efficiency=0.5,
-        links={'NVLink': Hardware.Cloud.H100.nvlink.bandwidth_per_direction, 'InfiniBand NDR': Systems.Fabrics.InfiniBand_NDR.bandwidth},
+        links={
+            "NVLink": Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
+            "InfiniBand NDR": Systems.Fabrics.InfiniBand_NDR.bandwidth,
+        },
     )
 
 
@@ -1280,14 +1332,18 @@ def _Gpt3PretrainingFrontier8K():
     from generated.training_run import TrainingRunScenario
 
     return TrainingRunScenario(
-        name='175B pretraining on 8,192 H100s',
+        name="175B pretraining on 8,192 H100s",
         description="GPT-3's 6PD FLOPs at FP8 on the 8,192 H100s of the Frontier cluster, at 45 percent local and 56 percent scaling efficiency, with checkpoint, failure and maintenance overheads.",
         workload=Models.Language.GPT3,
         fleet=Systems.Clusters.Frontier_8K,
-        precision='fp8',
+        precision="fp8",
         local_efficiency=Constants.TrainingScaleProfiles.LocalComputeEfficiency,
         scaling_efficiency=Constants.TrainingScaleProfiles.Eff8192Gpu,
-        overheads={'checkpoint': Constants.TrainingRunOverheads.Checkpoint, 'failures': Constants.TrainingRunOverheads.FailureRecovery, 'maintenance': Constants.TrainingRunOverheads.Maintenance},
+        overheads={
+            "checkpoint": Constants.TrainingRunOverheads.Checkpoint,
+            "failures": Constants.TrainingRunOverheads.FailureRecovery,
+            "maintenance": Constants.TrainingRunOverheads.Maintenance,
+        },
     )
 
 
@@ -1297,8 +1353,8 @@ def _Gpt3TrainingStateTp8():
     from generated.training_state import TrainingStateScenario
 
     return TrainingStateScenario(
-        name='175B training state under 8-way tensor parallelism',
-        description='GPT-3 (175B) with mixed-precision Adam, tensor parallelism across the 8 GPUs of a DGX H100 node, 128-way data parallelism, and 200 GB of saved activations.',
+        name="175B training state under 8-way tensor parallelism",
+        description="GPT-3 (175B) with mixed-precision Adam, tensor parallelism across the 8 GPUs of a DGX H100 node, 128-way data parallelism, and 200 GB of saved activations.",
         workload=Models.Language.GPT3,
         tp_size=Systems.Nodes.DGX_H100.accelerators_per_node,
         dp_size=128,
@@ -1312,7 +1368,7 @@ def _Gpt2Fp32AdamOnH100():
     from generated.training_state_fit import TrainingStateFitScenario
 
     return TrainingStateFitScenario(
-        name='GPT-2 XL with FP32 Adam on an H100',
+        name="GPT-2 XL with FP32 Adam on an H100",
         description="GPT-2 XL (1.5B) trained in FP32 with Adam's two FP32 moments, against one H100's 80 GiB.",
         workload=Models.Language.GPT2,
         hardware=Hardware.Cloud.H100,
@@ -1325,8 +1381,8 @@ def _Gpt2Fp32AdamBatch32OnH100():
     """Gpt2Fp32AdamBatch32OnH100: GPT-2 XL with FP32 Adam and FP32 activations at batch 32 on an H100."""
 
     return Scenarios.Gpt2Fp32AdamOnH100.variant(
-        name='GPT-2 XL with FP32 Adam and FP32 activations at batch 32 on an H100',
-        description='The FP32 GPT-2 XL state beside the FP32 activations of 32 full-window sequences, no recomputation.',
+        name="GPT-2 XL with FP32 Adam and FP32 activations at batch 32 on an H100",
+        description="The FP32 GPT-2 XL state beside the FP32 activations of 32 full-window sequences, no recomputation.",
         batch_size=Scenarios.Gpt2XlBatch32Block.batch_size,
         activations=Scenarios.Gpt2XlBatch32ActivationsFp32.activations["none"],
     )
@@ -1337,8 +1393,8 @@ def _Gpt2MixedPrecisionAdamOnH100():
     from generated.catalog import Constants
 
     return Scenarios.Gpt2Fp32AdamOnH100.variant(
-        name='GPT-2 XL with mixed-precision Adam at batch 32 on an H100',
-        description='16-bit weights and gradients, an FP32 master copy and Adam moments, beside the 16-bit activations of 32 full-window sequences without recomputation.',
+        name="GPT-2 XL with mixed-precision Adam at batch 32 on an H100",
+        description="16-bit weights and gradients, an FP32 master copy and Adam moments, beside the 16-bit activations of 32 full-window sequences without recomputation.",
         bytes_per_value=Constants.ByteWidths.FP16,
         master_bytes_per_parameter=Constants.ByteWidths.FP32,
         batch_size=Scenarios.Gpt2XlBatch32Block.batch_size,
@@ -1350,8 +1406,8 @@ def _Gpt2MixedPrecisionFlashAttentionOnH100():
     """Gpt2MixedPrecisionFlashAttentionOnH100: GPT-2 XL mixed-precision at batch 32 with FlashAttention on an H100."""
 
     return Scenarios.Gpt2MixedPrecisionAdamOnH100.variant(
-        name='GPT-2 XL mixed-precision at batch 32 with FlashAttention on an H100',
-        description='The mixed-precision state beside the activations without the attention scores (FlashAttention recomputes them): the selective-recomputation count.',
+        name="GPT-2 XL mixed-precision at batch 32 with FlashAttention on an H100",
+        description="The mixed-precision state beside the activations without the attention scores (FlashAttention recomputes them): the selective-recomputation count.",
         activations=Scenarios.Gpt2XlBatch32Activations.per_token_activations,
     )
 
@@ -1360,7 +1416,7 @@ def _Gpt2MixedPrecisionTwoMicroBatchesOnH100():
     """Gpt2MixedPrecisionTwoMicroBatchesOnH100: GPT-2 XL mixed-precision with two micro-batches of 16 on an H100."""
 
     return Scenarios.Gpt2MixedPrecisionFlashAttentionOnH100.variant(
-        name='GPT-2 XL mixed-precision with two micro-batches of 16 on an H100',
+        name="GPT-2 XL mixed-precision with two micro-batches of 16 on an H100",
         description="The batch of 32 as two micro-batches of 16: only one micro-batch's activations are live.",
         batch_size=Scenarios.Gpt2XlMicroBatch16Activations.micro_batch,
         activations=Scenarios.Gpt2XlMicroBatch16Activations.per_token_activations,
@@ -1371,8 +1427,8 @@ def _Gpt2MixedPrecisionSegmentCheckpointedOnH100():
     """Gpt2MixedPrecisionSegmentCheckpointedOnH100: GPT-2 XL mixed-precision at batch 32 with 8 checkpointed segments on an H100."""
 
     return Scenarios.Gpt2MixedPrecisionFlashAttentionOnH100.variant(
-        name='GPT-2 XL mixed-precision at batch 32 with 8 checkpointed segments on an H100',
-        description='The batch-32 activations with the 48 layers checkpointed in 8 segments.',
+        name="GPT-2 XL mixed-precision at batch 32 with 8 checkpointed segments on an H100",
+        description="The batch-32 activations with the 48 layers checkpointed in 8 segments.",
         activations=Scenarios.Gpt2XlBatch32SegmentCheckpointed.checkpointed_activations,
     )
 
@@ -1382,7 +1438,7 @@ def _Llama2_7BMixedPrecisionAdam():
     from generated.catalog import Models
 
     return Scenarios.Gpt2MixedPrecisionAdamOnH100.variant(
-        name='Llama-2-7B with mixed-precision Adam on an H100',
+        name="Llama-2-7B with mixed-precision Adam on an H100",
         description="Llama-2-7B's full mixed-precision Adam state against one H100: 16 bytes per parameter, 112 GB.",
         workload=Models.Language.Llama2_7B,
         batch_size=None,
@@ -1395,8 +1451,8 @@ def _Llama3_8BFullFineTuneOnH100():
     from generated.catalog import Models
 
     return Scenarios.Llama2_7BMixedPrecisionAdam.variant(
-        name='Llama-3.1-8B full fine-tuning with mixed-precision Adam on an H100',
-        description='Every parameter of Llama-3.1-8B trained, beside the activations of 4 sequences of 2,048 tokens.',
+        name="Llama-3.1-8B full fine-tuning with mixed-precision Adam on an H100",
+        description="Every parameter of Llama-3.1-8B trained, beside the activations of 4 sequences of 2,048 tokens.",
         workload=Models.Language.Llama3_8B,
         batch_size=Scenarios.Llama3_8BBatch4Activations.micro_batch,
         activations=Scenarios.Llama3_8BBatch4Activations.per_token_activations,
@@ -1408,9 +1464,18 @@ def _Llama3_8BLoraOnH100():
     from generated.catalog import Models
 
     return Scenarios.Llama3_8BFullFineTuneOnH100.variant(
-        name='Llama-3.1-8B with rank-16 LoRA on the query and value projections on an H100',
+        name="Llama-3.1-8B with rank-16 LoRA on the query and value projections on an H100",
         description="Rank-16 adapters on each layer's query (d × d) and value (d × kv width) projections beside the frozen 16-bit base.",
-        adapter_parameters=Models.Language.Llama3_8B.layers * (16 * (Models.Language.Llama3_8B.hidden_dim + Models.Language.Llama3_8B.hidden_dim) + 16 * (Models.Language.Llama3_8B.hidden_dim + Models.Language.Llama3_8B.kv_heads * (Models.Language.Llama3_8B.hidden_dim // Models.Language.Llama3_8B.heads))),
+        adapter_parameters=Models.Language.Llama3_8B.layers
+        * (
+            16 * (Models.Language.Llama3_8B.hidden_dim + Models.Language.Llama3_8B.hidden_dim)
+            + 16
+            * (
+                Models.Language.Llama3_8B.hidden_dim
+                + Models.Language.Llama3_8B.kv_heads
+                * (Models.Language.Llama3_8B.hidden_dim // Models.Language.Llama3_8B.heads)
+            )
+        ),
     )
 
 
@@ -1422,9 +1487,15 @@ def _Rank16AdaptersOnHypothetical8B():
     from symbolic.runtime.units import Q_
 
     return TrainingStateFitScenario(
-        name='Rank-16 adapters on a hypothetical 8B transformer',
-        description='Rank-16 adapters on two d × d matrices per layer of a user-built 8B-parameter, 32-layer, 4096-wide transformer, mixed-precision Adam, no device.',
-        workload=TransformerWorkload(name='Hypothetical 8B-parameter transformer', architecture='Transformer', parameters=Q_('8e9 param'), layers=32, hidden_dim=4096),
+        name="Rank-16 adapters on a hypothetical 8B transformer",
+        description="Rank-16 adapters on two d × d matrices per layer of a user-built 8B-parameter, 32-layer, 4096-wide transformer, mixed-precision Adam, no device.",
+        workload=TransformerWorkload(
+            name="Hypothetical 8B-parameter transformer",
+            architecture="Transformer",
+            parameters=Q_("8e9 param"),
+            layers=32,
+            hidden_dim=4096,
+        ),
         bytes_per_value=Constants.ByteWidths.FP16,
         optimizer_bytes_per_parameter=Constants.ByteWidths.ADAM_MOMENTS,
         master_bytes_per_parameter=Constants.ByteWidths.FP32,
@@ -1439,8 +1510,8 @@ def _Rank32AdaptersOnHypothetical8B():
     """Rank32AdaptersOnHypothetical8B: Rank-32 adapters on a hypothetical 8B transformer."""
 
     return Scenarios.Rank16AdaptersOnHypothetical8B.variant(
-        name='Rank-32 adapters on a hypothetical 8B transformer',
-        description='The same adapters at twice the rank.',
+        name="Rank-32 adapters on a hypothetical 8B transformer",
+        description="The same adapters at twice the rank.",
         adapter_rank=2 * Scenarios.Rank16AdaptersOnHypothetical8B.adapter_rank,
     )
 
@@ -1451,8 +1522,8 @@ def _ResNet50Fp32SgdMomentum():
     from generated.training_state_fit import TrainingStateFitScenario
 
     return TrainingStateFitScenario(
-        name='ResNet-50 with FP32 SGD with momentum',
-        description='ResNet-50 in FP32 with one FP32 momentum value per parameter, no device.',
+        name="ResNet-50 with FP32 SGD with momentum",
+        description="ResNet-50 in FP32 with one FP32 momentum value per parameter, no device.",
         workload=Models.Vision.ResNet50,
         bytes_per_value=Constants.ByteWidths.FP32,
         optimizer_bytes_per_parameter=Constants.ByteWidths.FP32,
@@ -1465,12 +1536,12 @@ def _ResNet50Fp32AdamBatch64():
     from symbolic.runtime.units import Q_
 
     return Scenarios.ResNet50Fp32SgdMomentum.variant(
-        name='ResNet-50 with FP32 Adam at batch 64 on an H100',
-        description='ResNet-50 in FP32 with Adam, beside 8 GB of activations for 64 images, on an H100.',
+        name="ResNet-50 with FP32 Adam at batch 64 on an H100",
+        description="ResNet-50 in FP32 with Adam, beside 8 GB of activations for 64 images, on an H100.",
         optimizer_bytes_per_parameter=Constants.ByteWidths.ADAM_MOMENTS,
         hardware=Hardware.Cloud.H100,
         batch_size=64,
-        activations=Q_('8 GB'),
+        activations=Q_("8 GB"),
     )
 
 
@@ -1479,9 +1550,9 @@ def _ResNet50Fp32AdamBatch64HighActivations():
     from symbolic.runtime.units import Q_
 
     return Scenarios.ResNet50Fp32AdamBatch64.variant(
-        name='ResNet-50 with FP32 Adam at batch 64, 12 GB of activations, on an H100',
-        description='The batch-64 ResNet-50 with a heavier activation estimate (12 GB).',
-        activations=Q_('12 GB'),
+        name="ResNet-50 with FP32 Adam at batch 64, 12 GB of activations, on an H100",
+        description="The batch-64 ResNet-50 with a heavier activation estimate (12 GB).",
+        activations=Q_("12 GB"),
     )
 
 
@@ -1489,7 +1560,7 @@ def _ResNet50Fp32AdamBatch512():
     """ResNet50Fp32AdamBatch512: ResNet-50 with FP32 Adam at batch 512 on an H100."""
 
     return Scenarios.ResNet50Fp32AdamBatch64.variant(
-        name='ResNet-50 with FP32 Adam at batch 512 on an H100',
+        name="ResNet-50 with FP32 Adam at batch 512 on an H100",
         description="The batch-64 ResNet-50's activations scaled linearly to 512 images.",
         batch_size=512,
         activations=Scenarios.ResNet50Fp32AdamBatch64.activations_per_sequence * 512,
@@ -1504,9 +1575,14 @@ def _BufferTransfer10GB():
 
     return TransferScenario(
         name="A 10 GB buffer over an H100's memory, NVLink, InfiniBand NDR and PCIe",
-        description='The same 10 GB at each tier: 3 ms from HBM, 22 ms over NVLink, 156 ms over PCIe, 200 ms over NDR.',
-        payload=Q_('10 GB'),
-        links={'HBM': Hardware.Cloud.H100.memory.bandwidth, 'NVLink': Hardware.Cloud.H100.nvlink.bandwidth_per_direction, 'InfiniBand': Systems.Fabrics.InfiniBand_NDR.bandwidth, 'PCIe': Hardware.Cloud.H100.interconnect.bandwidth},
+        description="The same 10 GB at each tier: 3 ms from HBM, 22 ms over NVLink, 156 ms over PCIe, 200 ms over NDR.",
+        payload=Q_("10 GB"),
+        links={
+            "HBM": Hardware.Cloud.H100.memory.bandwidth,
+            "NVLink": Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
+            "InfiniBand": Systems.Fabrics.InfiniBand_NDR.bandwidth,
+            "PCIe": Hardware.Cloud.H100.interconnect.bandwidth,
+        },
     )
 
 
@@ -1517,9 +1593,13 @@ def _Fp32MillionElementTensorAcrossH100Links():
 
     return TransferScenario(
         name="A million-element fp32 tensor (4 MB) over an H100's HBM, NVLink and PCIe",
-        description='4 MB: about a microsecond from HBM, 9 µs over NVLink, 62.5 µs over PCIe.',
+        description="4 MB: about a microsecond from HBM, 9 µs over NVLink, 62.5 µs over PCIe.",
         payload=1000000 * Constants.ByteWidths.FP32,
-        links={'HBM': Hardware.Cloud.H100.memory.bandwidth, 'NVLink': Hardware.Cloud.H100.nvlink.bandwidth_per_direction, 'PCIe': Hardware.Cloud.H100.interconnect.bandwidth},
+        links={
+            "HBM": Hardware.Cloud.H100.memory.bandwidth,
+            "NVLink": Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
+            "PCIe": Hardware.Cloud.H100.interconnect.bandwidth,
+        },
     )
 
 
@@ -1530,10 +1610,13 @@ def _TensorParallelExchange1GB():
     from symbolic.runtime.units import Q_
 
     return TransferScenario(
-        name='A 1 GB tensor-parallel exchange over NVLink and over InfiniBand NDR',
-        description='Why tensor parallelism stays inside the node: 2.2 ms over NVLink, 20 ms over NDR.',
-        payload=Q_('1 GB'),
-        links={'NVLink': Hardware.Cloud.H100.nvlink.bandwidth_per_direction, 'InfiniBand NDR': Systems.Fabrics.InfiniBand_NDR.bandwidth},
+        name="A 1 GB tensor-parallel exchange over NVLink and over InfiniBand NDR",
+        description="Why tensor parallelism stays inside the node: 2.2 ms over NVLink, 20 ms over NDR.",
+        payload=Q_("1 GB"),
+        links={
+            "NVLink": Hardware.Cloud.H100.nvlink.bandwidth_per_direction,
+            "InfiniBand NDR": Systems.Fabrics.InfiniBand_NDR.bandwidth,
+        },
     )
 
 
@@ -1545,9 +1628,17 @@ def _Gpt3WeightsColdStart():
 
     return TransferScenario(
         name="Loading GPT-3's fp16 weights (350 GB) from six storage tiers",
-        description='A cold start: 350 s from a 1 GB/s object store, 0.68 s over eight PCIe links.',
+        description="A cold start: 350 s from a 1 GB/s object store, 0.68 s over eight PCIe links.",
         payload=Models.Language.GPT3.size_in_bytes(Constants.ByteWidths.FP16),
-        links={'object store': Q_('1 GB/s'), 'file system share': Systems.Storage.PfsPerNodeShare.bandwidth, 'one Gen5 NVMe': Hardware.Tech.Storage.NvmeGen5.bandwidth, 'eight Gen4 NVMe': Systems.Nodes.DGX_H100.accelerators_per_node * Hardware.Tech.Storage.NvmeGen4.bandwidth, 'eight PCIe links': Systems.Nodes.DGX_H100.accelerators_per_node * Hardware.Cloud.H100.interconnect.bandwidth, 'host DRAM': Hardware.Tech.Storage.HostDram.bandwidth},
+        links={
+            "object store": Q_("1 GB/s"),
+            "file system share": Systems.Storage.PfsPerNodeShare.bandwidth,
+            "one Gen5 NVMe": Hardware.Tech.Storage.NvmeGen5.bandwidth,
+            "eight Gen4 NVMe": Systems.Nodes.DGX_H100.accelerators_per_node * Hardware.Tech.Storage.NvmeGen4.bandwidth,
+            "eight PCIe links": Systems.Nodes.DGX_H100.accelerators_per_node
+            * Hardware.Cloud.H100.interconnect.bandwidth,
+            "host DRAM": Hardware.Tech.Storage.HostDram.bandwidth,
+        },
     )
 
 
@@ -1559,10 +1650,10 @@ def _Gpt3RolloutFanout100():
 
     return TransferScenario(
         name="GPT-3's fp16 weights to 100 replicas from a file system and an object store",
-        description='100 copies of 350 GB (35 TB): 35 s at 1 TB/s, 350 s at 100 GB/s.',
+        description="100 copies of 350 GB (35 TB): 35 s at 1 TB/s, 350 s at 100 GB/s.",
         payload=Models.Language.GPT3.size_in_bytes(Constants.ByteWidths.FP16),
         copies=100,
-        links={'file system': Systems.Storage.PfsOneTbPerSecond.bandwidth, 'object store': Q_('100 GB/s')},
+        links={"file system": Systems.Storage.PfsOneTbPerSecond.bandwidth, "object store": Q_("100 GB/s")},
     )
 
 
@@ -1572,10 +1663,10 @@ def _ModelSwapPcieGen4():
     from generated.transfer import TransferScenario
 
     return TransferScenario(
-        name='Swapping a 10 GB model over PCIe Gen4 x16',
-        description='A model swap on an A100 host link: 312.5 ms.',
+        name="Swapping a 10 GB model over PCIe Gen4 x16",
+        description="A model swap on an A100 host link: 312.5 ms.",
         payload=Constants.ModelLoading.PcieSwapReferenceModelSize,
-        links={'PCIe Gen4 x16': Hardware.Cloud.A100.interconnect.bandwidth},
+        links={"PCIe Gen4 x16": Hardware.Cloud.A100.interconnect.bandwidth},
     )
 
 
@@ -1586,10 +1677,10 @@ def _FederatedAdapterUploadMobileUplink():
     from symbolic.runtime.units import Q_
 
     return TransferScenario(
-        name='A 50 MiB federated LoRA update over a 1 and a 10 Mbit/s mobile uplink',
-        description='Seven minutes at 1 Mbit/s, 42 s at 10 Mbit/s.',
+        name="A 50 MiB federated LoRA update over a 1 and a 10 Mbit/s mobile uplink",
+        description="Seven minutes at 1 Mbit/s, 42 s at 10 Mbit/s.",
         payload=Constants.EdgeAdaptationTierProfile.FederatedLoraUpdate,
-        links={'low': Q_('1 Mbit/s'), 'high': Q_('10 Mbit/s')},
+        links={"low": Q_("1 Mbit/s"), "high": Q_("10 Mbit/s")},
     )
 
 
@@ -1600,13 +1691,13 @@ def _PetabyteCrossRegionMove():
     from symbolic.runtime.units import Q_
 
     return TransferScenario(
-        name='A petabyte across regions at 100 and 10 Gb/s, and its egress bill',
-        description='1 PB takes 22 hours at 100 Gb/s and 9 days at 10 Gb/s; at 0.02 dollar/GB the egress (20 000 dollar) buys 5000 accelerator-hours.',
-        payload=Q_('1 PB'),
-        links={'100 Gb/s': Systems.Fabrics.Ethernet_100G.bandwidth, '10 Gb/s': Systems.Fabrics.Ethernet_10G.bandwidth},
-        egress_rate=Q_('0.02 USD/GB'),
+        name="A petabyte across regions at 100 and 10 Gb/s, and its egress bill",
+        description="1 PB takes 22 hours at 100 Gb/s and 9 days at 10 Gb/s; at 0.02 dollar/GB the egress (20 000 dollar) buys 5000 accelerator-hours.",
+        payload=Q_("1 PB"),
+        links={"100 Gb/s": Systems.Fabrics.Ethernet_100G.bandwidth, "10 Gb/s": Systems.Fabrics.Ethernet_10G.bandwidth},
+        egress_rate=Q_("0.02 USD/GB"),
         compute_price=Constants.Pricing.TpuV4PerHour,
-        job_time=Q_('20 h'),
+        job_time=Q_("20 h"),
     )
 
 
@@ -1617,7 +1708,7 @@ def _Gpt2XlBlockFullWindow():
 
     return TransformerBlockScenario(
         name="GPT-2 XL's decoder blocks over its full 1024-token window",
-        description='GPT-2 XL (1.5B; d = 1600, 48 layers) at its trained 1024-token context, one sequence.',
+        description="GPT-2 XL (1.5B; d = 1600, 48 layers) at its trained 1024-token context, one sequence.",
         workload=Models.Language.GPT2,
         context_tokens=Models.Language.GPT2.context_length,
     )
@@ -1628,7 +1719,7 @@ def _Gpt2XlBatch32Block():
 
     return Scenarios.Gpt2XlBlockFullWindow.variant(
         name="GPT-2 XL's decoder blocks, 32 full-window sequences per training step",
-        description='The same blocks trained on 32 sequences of 1024 tokens per step.',
+        description="The same blocks trained on 32 sequences of 1024 tokens per step.",
         batch_size=32,
     )
 
@@ -1639,7 +1730,7 @@ def _PhoneFullUpdateWorkingSet():
     from generated.update_working_set import UpdateWorkingSetScenario
 
     return UpdateWorkingSetScenario(
-        name='Full fine-tune of a 10M-parameter FP32 model with Adam on a flagship phone',
+        name="Full fine-tune of a 10M-parameter FP32 model with Adam on a flagship phone",
         description="A 10M-parameter FP32 model updated in full with Adam (two moments), saved activations 5x the weights (8x at the high end), at the iPhone 15 Pro's DRAM bandwidth.",
         parameters=10000000.0,
         bytes_per_param=Constants.ByteWidths.FP32,
@@ -1656,12 +1747,12 @@ def _Gpt3Zero3On64():
     from generated.zero_sharding import ZeroShardingScenario
 
     return ZeroShardingScenario(
-        name='GPT-3 under ZeRO-3 on 64 devices',
-        description='GPT-3 (175B) sharded over 64 data-parallel devices, with the activations of one 2,048-token sequence under full recomputation, on 400 Gb/s InfiniBand NDR links.',
+        name="GPT-3 under ZeRO-3 on 64 devices",
+        description="GPT-3 (175B) sharded over 64 data-parallel devices, with the activations of one 2,048-token sequence under full recomputation, on 400 Gb/s InfiniBand NDR links.",
         workload=Models.Language.GPT3,
         n_devices=64,
         activations=Scenarios.Gpt3ActivationsMicrobatch1,
-        activation_strategy='full',
+        activation_strategy="full",
         link_bandwidth=Systems.Fabrics.InfiniBand_NDR.bandwidth,
     )
 
@@ -1672,7 +1763,7 @@ def _Llama2_7B_ZeroStages64():
     from generated.zero_sharding import ZeroShardingScenario
 
     return ZeroShardingScenario(
-        name='Llama-2-7B at each ZeRO stage on 64 devices',
+        name="Llama-2-7B at each ZeRO stage on 64 devices",
         description="Llama-2-7B's training state per device at DDP and ZeRO stages 1-3 over 64 devices, no activations.",
         workload=Models.Language.Llama2_7B,
         n_devices=64,
@@ -1682,126 +1773,126 @@ def _Llama2_7B_ZeroStages64():
 Scenarios = Namespace(
     "Scenarios",
     {
-        'V100ToB200': _V100ToB200,
-        'V100ToH100': _V100ToH100,
-        'Gpt2XlBatch32Activations': _Gpt2XlBatch32Activations,
-        'Gpt2XlBatch32ActivationsFp32': _Gpt2XlBatch32ActivationsFp32,
-        'Gpt2XlBatch32SegmentCheckpointed': _Gpt2XlBatch32SegmentCheckpointed,
-        'Gpt2XlMicroBatch16Activations': _Gpt2XlMicroBatch16Activations,
-        'Gpt3ActivationsMicrobatch4': _Gpt3ActivationsMicrobatch4,
-        'Gpt3ActivationsMicrobatch1': _Gpt3ActivationsMicrobatch1,
-        'Llama3_8BBatch4Activations': _Llama3_8BBatch4Activations,
-        'Llama2_70B_PpoAlignment': _Llama2_70B_PpoAlignment,
-        'DdpBucketRingNdr': _DdpBucketRingNdr,
-        'GradientBufferAllReduceNdr': _GradientBufferAllReduceNdr,
-        'Llama2_70BGradientRing64Ndr': _Llama2_70BGradientRing64Ndr,
-        'RingVsTreeSmallBuffer': _RingVsTreeSmallBuffer,
-        'AlphaBetaNdrRoce': _AlphaBetaNdrRoce,
-        'AlphaBetaHdrNdrSmallMessage': _AlphaBetaHdrNdrSmallMessage,
-        'CriticalSizeByInterconnect': _CriticalSizeByInterconnect,
-        'AttentionScores4096TokensFp32': _AttentionScores4096TokensFp32,
-        'Gpt2XlRunOnOneH100': _Gpt2XlRunOnOneH100,
-        'Gpt2XlRunOnOneDgxH100': _Gpt2XlRunOnOneDgxH100,
-        'Gpt2XlRunOnOneH100Fp32': _Gpt2XlRunOnOneH100Fp32,
-        'Gpt2XlRunOnOneH100Tf32': _Gpt2XlRunOnOneH100Tf32,
-        'Gpt3TrainingTime1KA100': _Gpt3TrainingTime1KA100,
-        'Gpt3TrainingTime1KA100HigherUtilization': _Gpt3TrainingTime1KA100HigherUtilization,
-        'ResNet50CompileBreakeven': _ResNet50CompileBreakeven,
-        'BertWindowToFourK': _BertWindowToFourK,
-        'BertWindowToOneK': _BertWindowToOneK,
-        'BertWindowToTwoK': _BertWindowToTwoK,
-        'Gpt2XlContextMemoryOnH100': _Gpt2XlContextMemoryOnH100,
-        'Gpt3DataParallelIntensity': _Gpt3DataParallelIntensity,
-        'Gpt2DataParallelOneNode': _Gpt2DataParallelOneNode,
-        'Gpt2DataParallelFourNodes10GbE': _Gpt2DataParallelFourNodes10GbE,
-        'Gpt2GradientAccumulationOneNode': _Gpt2GradientAccumulationOneNode,
-        'Llama3_70B_DecodeH100': _Llama3_70B_DecodeH100,
-        'Llama2_70B_DecodeH100': _Llama2_70B_DecodeH100,
-        'Llama3_70B_DecodeH100Batch64': _Llama3_70B_DecodeH100Batch64,
-        'Llama3_70B_Int8DecodeH100': _Llama3_70B_Int8DecodeH100,
-        'Llama2_70BDecodeFloorTp8': _Llama2_70BDecodeFloorTp8,
-        'Llama2_70B_DecodeTwoH100': _Llama2_70B_DecodeTwoH100,
-        'Gpt2XlDecodeH100': _Gpt2XlDecodeH100,
-        'Gpt2XlFp16DecodeOnH100': _Gpt2XlFp16DecodeOnH100,
-        'MnistDenseNetwork': _MnistDenseNetwork,
-        'MnistDenseNetworkWiderHidden': _MnistDenseNetworkWiderHidden,
-        'MnistDenseNetworkDoubledInputSide': _MnistDenseNetworkDoubledInputSide,
-        'MnistDenseNetworkLargeBatch': _MnistDenseNetworkLargeBatch,
-        'MnistEpochCpuVersusH100': _MnistEpochCpuVersusH100,
-        'Gpt3GradientSync': _Gpt3GradientSync,
-        'Gpt3GradientSyncFasterAccelerator': _Gpt3GradientSyncFasterAccelerator,
-        'HierarchicalAllReduce8x8DgxH100': _HierarchicalAllReduce8x8DgxH100,
-        'HierarchicalAllReduceBucket100MB': _HierarchicalAllReduceBucket100MB,
-        'HierarchicalAllReduceReferenceCluster': _HierarchicalAllReduceReferenceCluster,
-        'SmallKernelDispatch': _SmallKernelDispatch,
-        'LargeKernelDispatch': _LargeKernelDispatch,
-        'SmallMlpDispatch': _SmallMlpDispatch,
-        'Gpt3BlockDispatch': _Gpt3BlockDispatch,
-        'Gpt2XlEagerDecodeDispatch': _Gpt2XlEagerDecodeDispatch,
-        'IronLawMemoryBoundExample': _IronLawMemoryBoundExample,
-        'IronLawComputeHeavyExample': _IronLawComputeHeavyExample,
-        'ElementwisePairFusion': _ElementwisePairFusion,
-        'Gpt2XlChatDecodeBatchesH100': _Gpt2XlChatDecodeBatchesH100,
-        'Gpt2XlKvFullWindow': _Gpt2XlKvFullWindow,
-        'Llama2_7BKvAt2048Tokens': _Llama2_7BKvAt2048Tokens,
-        'TransformerLayerRank4Update': _TransformerLayerRank4Update,
-        'Rank128Factorization4096': _Rank128Factorization4096,
-        'TwelveHeadScoresAt100kTokens': _TwelveHeadScoresAt100kTokens,
-        'MnistTwoLayerTrainingStepOnH100': _MnistTwoLayerTrainingStepOnH100,
-        'Gpt2SmallSixTokenQkvProjection': _Gpt2SmallSixTokenQkvProjection,
-        'Gpt3DataParallel1K': _Gpt3DataParallel1K,
-        'Gpt3TensorDataParallel1K': _Gpt3TensorDataParallel1K,
-        'Gpt3ThreeDParallel1K': _Gpt3ThreeDParallel1K,
-        'Gpt3ThreeDParallel16K': _Gpt3ThreeDParallel16K,
-        'GPipeFourStageWalkthrough': _GPipeFourStageWalkthrough,
-        'Pipeline8Stage32Micro': _Pipeline8Stage32Micro,
-        'KaplanTenPercentLowerLoss': _KaplanTenPercentLowerLoss,
-        'KaplanComputeDoubling': _KaplanComputeDoubling,
-        'Gpt3PublishedRun': _Gpt3PublishedRun,
-        'CompactEncoderResidualAdapters': _CompactEncoderResidualAdapters,
-        'Gpt2XlDecodeH100Roofline': _Gpt2XlDecodeH100Roofline,
-        'Gpt2XlLayerNormH100Roofline': _Gpt2XlLayerNormH100Roofline,
-        'ResNet50ClassifierHeadH100Roofline': _ResNet50ClassifierHeadH100Roofline,
-        'KernelAt200FlopPerByteA100': _KernelAt200FlopPerByteA100,
-        'KernelAt200FlopPerByteH100': _KernelAt200FlopPerByteH100,
-        'LayerNormMeasuredH100': _LayerNormMeasuredH100,
-        'CoordinationOverheadExample': _CoordinationOverheadExample,
-        'Llama3_70B_ServingH100': _Llama3_70B_ServingH100,
-        'Llama3_8BInt4ChatServiceH100': _Llama3_8BInt4ChatServiceH100,
-        'PeakPlannedTrainingBudget': _PeakPlannedTrainingBudget,
-        'Gpt3TensorParallelStepDgxH100': _Gpt3TensorParallelStepDgxH100,
-        'Llama2_70BNodeTensorParallelStep': _Llama2_70BNodeTensorParallelStep,
-        'Gpt3TensorParallelLayerTp8': _Gpt3TensorParallelLayerTp8,
-        'Gpt3PretrainingFrontier8K': _Gpt3PretrainingFrontier8K,
-        'Gpt3TrainingStateTp8': _Gpt3TrainingStateTp8,
-        'Gpt2Fp32AdamOnH100': _Gpt2Fp32AdamOnH100,
-        'Gpt2Fp32AdamBatch32OnH100': _Gpt2Fp32AdamBatch32OnH100,
-        'Gpt2MixedPrecisionAdamOnH100': _Gpt2MixedPrecisionAdamOnH100,
-        'Gpt2MixedPrecisionFlashAttentionOnH100': _Gpt2MixedPrecisionFlashAttentionOnH100,
-        'Gpt2MixedPrecisionTwoMicroBatchesOnH100': _Gpt2MixedPrecisionTwoMicroBatchesOnH100,
-        'Gpt2MixedPrecisionSegmentCheckpointedOnH100': _Gpt2MixedPrecisionSegmentCheckpointedOnH100,
-        'Llama2_7BMixedPrecisionAdam': _Llama2_7BMixedPrecisionAdam,
-        'Llama3_8BFullFineTuneOnH100': _Llama3_8BFullFineTuneOnH100,
-        'Llama3_8BLoraOnH100': _Llama3_8BLoraOnH100,
-        'Rank16AdaptersOnHypothetical8B': _Rank16AdaptersOnHypothetical8B,
-        'Rank32AdaptersOnHypothetical8B': _Rank32AdaptersOnHypothetical8B,
-        'ResNet50Fp32SgdMomentum': _ResNet50Fp32SgdMomentum,
-        'ResNet50Fp32AdamBatch64': _ResNet50Fp32AdamBatch64,
-        'ResNet50Fp32AdamBatch64HighActivations': _ResNet50Fp32AdamBatch64HighActivations,
-        'ResNet50Fp32AdamBatch512': _ResNet50Fp32AdamBatch512,
-        'BufferTransfer10GB': _BufferTransfer10GB,
-        'Fp32MillionElementTensorAcrossH100Links': _Fp32MillionElementTensorAcrossH100Links,
-        'TensorParallelExchange1GB': _TensorParallelExchange1GB,
-        'Gpt3WeightsColdStart': _Gpt3WeightsColdStart,
-        'Gpt3RolloutFanout100': _Gpt3RolloutFanout100,
-        'ModelSwapPcieGen4': _ModelSwapPcieGen4,
-        'FederatedAdapterUploadMobileUplink': _FederatedAdapterUploadMobileUplink,
-        'PetabyteCrossRegionMove': _PetabyteCrossRegionMove,
-        'Gpt2XlBlockFullWindow': _Gpt2XlBlockFullWindow,
-        'Gpt2XlBatch32Block': _Gpt2XlBatch32Block,
-        'PhoneFullUpdateWorkingSet': _PhoneFullUpdateWorkingSet,
-        'Gpt3Zero3On64': _Gpt3Zero3On64,
-        'Llama2_7B_ZeroStages64': _Llama2_7B_ZeroStages64,
+        "V100ToB200": _V100ToB200,
+        "V100ToH100": _V100ToH100,
+        "Gpt2XlBatch32Activations": _Gpt2XlBatch32Activations,
+        "Gpt2XlBatch32ActivationsFp32": _Gpt2XlBatch32ActivationsFp32,
+        "Gpt2XlBatch32SegmentCheckpointed": _Gpt2XlBatch32SegmentCheckpointed,
+        "Gpt2XlMicroBatch16Activations": _Gpt2XlMicroBatch16Activations,
+        "Gpt3ActivationsMicrobatch4": _Gpt3ActivationsMicrobatch4,
+        "Gpt3ActivationsMicrobatch1": _Gpt3ActivationsMicrobatch1,
+        "Llama3_8BBatch4Activations": _Llama3_8BBatch4Activations,
+        "Llama2_70B_PpoAlignment": _Llama2_70B_PpoAlignment,
+        "DdpBucketRingNdr": _DdpBucketRingNdr,
+        "GradientBufferAllReduceNdr": _GradientBufferAllReduceNdr,
+        "Llama2_70BGradientRing64Ndr": _Llama2_70BGradientRing64Ndr,
+        "RingVsTreeSmallBuffer": _RingVsTreeSmallBuffer,
+        "AlphaBetaNdrRoce": _AlphaBetaNdrRoce,
+        "AlphaBetaHdrNdrSmallMessage": _AlphaBetaHdrNdrSmallMessage,
+        "CriticalSizeByInterconnect": _CriticalSizeByInterconnect,
+        "AttentionScores4096TokensFp32": _AttentionScores4096TokensFp32,
+        "Gpt2XlRunOnOneH100": _Gpt2XlRunOnOneH100,
+        "Gpt2XlRunOnOneDgxH100": _Gpt2XlRunOnOneDgxH100,
+        "Gpt2XlRunOnOneH100Fp32": _Gpt2XlRunOnOneH100Fp32,
+        "Gpt2XlRunOnOneH100Tf32": _Gpt2XlRunOnOneH100Tf32,
+        "Gpt3TrainingTime1KA100": _Gpt3TrainingTime1KA100,
+        "Gpt3TrainingTime1KA100HigherUtilization": _Gpt3TrainingTime1KA100HigherUtilization,
+        "ResNet50CompileBreakeven": _ResNet50CompileBreakeven,
+        "BertWindowToFourK": _BertWindowToFourK,
+        "BertWindowToOneK": _BertWindowToOneK,
+        "BertWindowToTwoK": _BertWindowToTwoK,
+        "Gpt2XlContextMemoryOnH100": _Gpt2XlContextMemoryOnH100,
+        "Gpt3DataParallelIntensity": _Gpt3DataParallelIntensity,
+        "Gpt2DataParallelOneNode": _Gpt2DataParallelOneNode,
+        "Gpt2DataParallelFourNodes10GbE": _Gpt2DataParallelFourNodes10GbE,
+        "Gpt2GradientAccumulationOneNode": _Gpt2GradientAccumulationOneNode,
+        "Llama3_70B_DecodeH100": _Llama3_70B_DecodeH100,
+        "Llama2_70B_DecodeH100": _Llama2_70B_DecodeH100,
+        "Llama3_70B_DecodeH100Batch64": _Llama3_70B_DecodeH100Batch64,
+        "Llama3_70B_Int8DecodeH100": _Llama3_70B_Int8DecodeH100,
+        "Llama2_70BDecodeFloorTp8": _Llama2_70BDecodeFloorTp8,
+        "Llama2_70B_DecodeTwoH100": _Llama2_70B_DecodeTwoH100,
+        "Gpt2XlDecodeH100": _Gpt2XlDecodeH100,
+        "Gpt2XlFp16DecodeOnH100": _Gpt2XlFp16DecodeOnH100,
+        "MnistDenseNetwork": _MnistDenseNetwork,
+        "MnistDenseNetworkWiderHidden": _MnistDenseNetworkWiderHidden,
+        "MnistDenseNetworkDoubledInputSide": _MnistDenseNetworkDoubledInputSide,
+        "MnistDenseNetworkLargeBatch": _MnistDenseNetworkLargeBatch,
+        "MnistEpochCpuVersusH100": _MnistEpochCpuVersusH100,
+        "Gpt3GradientSync": _Gpt3GradientSync,
+        "Gpt3GradientSyncFasterAccelerator": _Gpt3GradientSyncFasterAccelerator,
+        "HierarchicalAllReduce8x8DgxH100": _HierarchicalAllReduce8x8DgxH100,
+        "HierarchicalAllReduceBucket100MB": _HierarchicalAllReduceBucket100MB,
+        "HierarchicalAllReduceReferenceCluster": _HierarchicalAllReduceReferenceCluster,
+        "SmallKernelDispatch": _SmallKernelDispatch,
+        "LargeKernelDispatch": _LargeKernelDispatch,
+        "SmallMlpDispatch": _SmallMlpDispatch,
+        "Gpt3BlockDispatch": _Gpt3BlockDispatch,
+        "Gpt2XlEagerDecodeDispatch": _Gpt2XlEagerDecodeDispatch,
+        "IronLawMemoryBoundExample": _IronLawMemoryBoundExample,
+        "IronLawComputeHeavyExample": _IronLawComputeHeavyExample,
+        "ElementwisePairFusion": _ElementwisePairFusion,
+        "Gpt2XlChatDecodeBatchesH100": _Gpt2XlChatDecodeBatchesH100,
+        "Gpt2XlKvFullWindow": _Gpt2XlKvFullWindow,
+        "Llama2_7BKvAt2048Tokens": _Llama2_7BKvAt2048Tokens,
+        "TransformerLayerRank4Update": _TransformerLayerRank4Update,
+        "Rank128Factorization4096": _Rank128Factorization4096,
+        "TwelveHeadScoresAt100kTokens": _TwelveHeadScoresAt100kTokens,
+        "MnistTwoLayerTrainingStepOnH100": _MnistTwoLayerTrainingStepOnH100,
+        "Gpt2SmallSixTokenQkvProjection": _Gpt2SmallSixTokenQkvProjection,
+        "Gpt3DataParallel1K": _Gpt3DataParallel1K,
+        "Gpt3TensorDataParallel1K": _Gpt3TensorDataParallel1K,
+        "Gpt3ThreeDParallel1K": _Gpt3ThreeDParallel1K,
+        "Gpt3ThreeDParallel16K": _Gpt3ThreeDParallel16K,
+        "GPipeFourStageWalkthrough": _GPipeFourStageWalkthrough,
+        "Pipeline8Stage32Micro": _Pipeline8Stage32Micro,
+        "KaplanTenPercentLowerLoss": _KaplanTenPercentLowerLoss,
+        "KaplanComputeDoubling": _KaplanComputeDoubling,
+        "Gpt3PublishedRun": _Gpt3PublishedRun,
+        "CompactEncoderResidualAdapters": _CompactEncoderResidualAdapters,
+        "Gpt2XlDecodeH100Roofline": _Gpt2XlDecodeH100Roofline,
+        "Gpt2XlLayerNormH100Roofline": _Gpt2XlLayerNormH100Roofline,
+        "ResNet50ClassifierHeadH100Roofline": _ResNet50ClassifierHeadH100Roofline,
+        "KernelAt200FlopPerByteA100": _KernelAt200FlopPerByteA100,
+        "KernelAt200FlopPerByteH100": _KernelAt200FlopPerByteH100,
+        "LayerNormMeasuredH100": _LayerNormMeasuredH100,
+        "CoordinationOverheadExample": _CoordinationOverheadExample,
+        "Llama3_70B_ServingH100": _Llama3_70B_ServingH100,
+        "Llama3_8BInt4ChatServiceH100": _Llama3_8BInt4ChatServiceH100,
+        "PeakPlannedTrainingBudget": _PeakPlannedTrainingBudget,
+        "Gpt3TensorParallelStepDgxH100": _Gpt3TensorParallelStepDgxH100,
+        "Llama2_70BNodeTensorParallelStep": _Llama2_70BNodeTensorParallelStep,
+        "Gpt3TensorParallelLayerTp8": _Gpt3TensorParallelLayerTp8,
+        "Gpt3PretrainingFrontier8K": _Gpt3PretrainingFrontier8K,
+        "Gpt3TrainingStateTp8": _Gpt3TrainingStateTp8,
+        "Gpt2Fp32AdamOnH100": _Gpt2Fp32AdamOnH100,
+        "Gpt2Fp32AdamBatch32OnH100": _Gpt2Fp32AdamBatch32OnH100,
+        "Gpt2MixedPrecisionAdamOnH100": _Gpt2MixedPrecisionAdamOnH100,
+        "Gpt2MixedPrecisionFlashAttentionOnH100": _Gpt2MixedPrecisionFlashAttentionOnH100,
+        "Gpt2MixedPrecisionTwoMicroBatchesOnH100": _Gpt2MixedPrecisionTwoMicroBatchesOnH100,
+        "Gpt2MixedPrecisionSegmentCheckpointedOnH100": _Gpt2MixedPrecisionSegmentCheckpointedOnH100,
+        "Llama2_7BMixedPrecisionAdam": _Llama2_7BMixedPrecisionAdam,
+        "Llama3_8BFullFineTuneOnH100": _Llama3_8BFullFineTuneOnH100,
+        "Llama3_8BLoraOnH100": _Llama3_8BLoraOnH100,
+        "Rank16AdaptersOnHypothetical8B": _Rank16AdaptersOnHypothetical8B,
+        "Rank32AdaptersOnHypothetical8B": _Rank32AdaptersOnHypothetical8B,
+        "ResNet50Fp32SgdMomentum": _ResNet50Fp32SgdMomentum,
+        "ResNet50Fp32AdamBatch64": _ResNet50Fp32AdamBatch64,
+        "ResNet50Fp32AdamBatch64HighActivations": _ResNet50Fp32AdamBatch64HighActivations,
+        "ResNet50Fp32AdamBatch512": _ResNet50Fp32AdamBatch512,
+        "BufferTransfer10GB": _BufferTransfer10GB,
+        "Fp32MillionElementTensorAcrossH100Links": _Fp32MillionElementTensorAcrossH100Links,
+        "TensorParallelExchange1GB": _TensorParallelExchange1GB,
+        "Gpt3WeightsColdStart": _Gpt3WeightsColdStart,
+        "Gpt3RolloutFanout100": _Gpt3RolloutFanout100,
+        "ModelSwapPcieGen4": _ModelSwapPcieGen4,
+        "FederatedAdapterUploadMobileUplink": _FederatedAdapterUploadMobileUplink,
+        "PetabyteCrossRegionMove": _PetabyteCrossRegionMove,
+        "Gpt2XlBlockFullWindow": _Gpt2XlBlockFullWindow,
+        "Gpt2XlBatch32Block": _Gpt2XlBatch32Block,
+        "PhoneFullUpdateWorkingSet": _PhoneFullUpdateWorkingSet,
+        "Gpt3Zero3On64": _Gpt3Zero3On64,
+        "Llama2_7B_ZeroStages64": _Llama2_7B_ZeroStages64,
     },
     lazy=True,
 )

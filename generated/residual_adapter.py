@@ -42,15 +42,15 @@ def evaluate(
         adapter_bytes [KB] = bytes_per_param*params_per_adapter
         total_bytes [MB] = bytes_per_param*params_total
     """
-    params_per_adapter = 2*bottleneck*width + bottleneck + width
-    params_total = params_per_adapter*sites
-    adapter_bytes = bytes_per_param*params_per_adapter/1000
-    total_bytes = bytes_per_param*params_total/1000000
+    params_per_adapter = 2 * bottleneck * width + bottleneck + width
+    params_total = params_per_adapter * sites
+    adapter_bytes = bytes_per_param * params_per_adapter / 1000  # 1e-3: B -> KB
+    total_bytes = bytes_per_param * params_total / 1000000  # 1e-6: B -> MB
     return {
-        'params_per_adapter': params_per_adapter,
-        'params_total': params_total,
-        'adapter_bytes': adapter_bytes,
-        'total_bytes': total_bytes,
+        "params_per_adapter": params_per_adapter,
+        "params_total": params_total,
+        "adapter_bytes": adapter_bytes,
+        "total_bytes": total_bytes,
     }
 
 
@@ -69,27 +69,40 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    params_per_adapter = 2*bottleneck*width + bottleneck + width
-    params_total = params_per_adapter*sites
-    _g0 = bytes_per_param/1000
-    _g1 = bytes_per_param/1000000
-    d__params_per_adapter__width = 2*bottleneck + 1
-    d__params_per_adapter__bottleneck = 2*width + 1
-    d__params_total__width = d__params_per_adapter__width*sites
-    d__params_total__bottleneck = d__params_per_adapter__bottleneck*sites
+    params_per_adapter = 2 * bottleneck * width + bottleneck + width
+    params_total = params_per_adapter * sites
+    _g0 = bytes_per_param / 1000
+    _g1 = bytes_per_param / 1000000
+    d__params_per_adapter__width = 2 * bottleneck + 1
+    d__params_per_adapter__bottleneck = 2 * width + 1
+    d__params_total__width = d__params_per_adapter__width * sites
+    d__params_total__bottleneck = d__params_per_adapter__bottleneck * sites
     d__params_total__sites = params_per_adapter
-    d__adapter_bytes__width = _g0*d__params_per_adapter__width
-    d__adapter_bytes__bottleneck = _g0*d__params_per_adapter__bottleneck
-    d__adapter_bytes__bytes_per_param = params_per_adapter/1000
-    d__total_bytes__width = _g1*d__params_total__width
-    d__total_bytes__bottleneck = _g1*d__params_total__bottleneck
-    d__total_bytes__sites = _g1*d__params_total__sites
-    d__total_bytes__bytes_per_param = params_total/1000000
+    d__adapter_bytes__width = _g0 * d__params_per_adapter__width
+    d__adapter_bytes__bottleneck = _g0 * d__params_per_adapter__bottleneck
+    d__adapter_bytes__bytes_per_param = params_per_adapter / 1000
+    d__total_bytes__width = _g1 * d__params_total__width
+    d__total_bytes__bottleneck = _g1 * d__params_total__bottleneck
+    d__total_bytes__sites = _g1 * d__params_total__sites
+    d__total_bytes__bytes_per_param = params_total / 1000000
     return {
-        'params_per_adapter': {'width': d__params_per_adapter__width, 'bottleneck': d__params_per_adapter__bottleneck},
-        'params_total': {'width': d__params_total__width, 'bottleneck': d__params_total__bottleneck, 'sites': d__params_total__sites},
-        'adapter_bytes': {'width': d__adapter_bytes__width, 'bottleneck': d__adapter_bytes__bottleneck, 'bytes_per_param': d__adapter_bytes__bytes_per_param},
-        'total_bytes': {'width': d__total_bytes__width, 'bottleneck': d__total_bytes__bottleneck, 'sites': d__total_bytes__sites, 'bytes_per_param': d__total_bytes__bytes_per_param},
+        "params_per_adapter": {"width": d__params_per_adapter__width, "bottleneck": d__params_per_adapter__bottleneck},
+        "params_total": {
+            "width": d__params_total__width,
+            "bottleneck": d__params_total__bottleneck,
+            "sites": d__params_total__sites,
+        },
+        "adapter_bytes": {
+            "width": d__adapter_bytes__width,
+            "bottleneck": d__adapter_bytes__bottleneck,
+            "bytes_per_param": d__adapter_bytes__bytes_per_param,
+        },
+        "total_bytes": {
+            "width": d__total_bytes__width,
+            "bottleneck": d__total_bytes__bottleneck,
+            "sites": d__total_bytes__sites,
+            "bytes_per_param": d__total_bytes__bytes_per_param,
+        },
     }
 
 
@@ -106,22 +119,22 @@ class ResidualAdapterScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('width', integer=True, minimum=0, strict=True, doc='Width of the residual stream.'),
-        InputSpec('bottleneck', integer=True, minimum=0, strict=True, doc="Width of the adapter's bottleneck."),
-        InputSpec('sites', integer=True, minimum=0, doc='Adapters inserted (e.g. one per layer).'),
-        InputSpec('bytes_per_param', unit='byte', minimum=0, strict=True, doc='Width of one adapter parameter.'),
+        InputSpec("width", integer=True, minimum=0, strict=True, doc="Width of the residual stream."),
+        InputSpec("bottleneck", integer=True, minimum=0, strict=True, doc="Width of the adapter's bottleneck."),
+        InputSpec("sites", integer=True, minimum=0, doc="Adapters inserted (e.g. one per layer)."),
+        InputSpec("bytes_per_param", unit="byte", minimum=0, strict=True, doc="Width of one adapter parameter."),
     )
     _input_order = (
-        'width',
-        'bottleneck',
-        'sites',
-        'bytes_per_param',
+        "width",
+        "bottleneck",
+        "sites",
+        "bytes_per_param",
     )
     _outputs = (
-        'params_per_adapter',
-        'params_total',
-        'adapter_bytes',
-        'total_bytes',
+        "params_per_adapter",
+        "params_total",
+        "adapter_bytes",
+        "total_bytes",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -148,7 +161,7 @@ class ResidualAdapterScenario(ScenarioBase):
             **unknown,
         )
 
-    params_per_adapter = Output('params_per_adapter')
-    params_total = Output('params_total')
-    adapter_bytes = Output('adapter_bytes', 'KB')
-    total_bytes = Output('total_bytes', 'MB')
+    params_per_adapter = Output("params_per_adapter")
+    params_total = Output("params_total")
+    adapter_bytes = Output("adapter_bytes", "KB")
+    total_bytes = Output("total_bytes", "MB")

@@ -49,32 +49,36 @@ def evaluate(
         peak_fraction [1] = attainable/peak
     """
     if intensity is None and achieved_bandwidth is not None and achieved_rate is not None:
-        intensity = achieved_rate/achieved_bandwidth
-    peak = hardware_peak/1000000000000
-    ridge = hardware_peak/hardware_bandwidth
+        intensity = achieved_rate / achieved_bandwidth
+    peak = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
+    ridge = hardware_peak / hardware_bandwidth  # 1e12: TFLOP/s -> flop/s (peak)
     if achieved_bandwidth is not None:
-        bandwidth_utilization = 1000000000000*achieved_bandwidth/hardware_bandwidth
+        bandwidth_utilization = (
+            1000000000000 * achieved_bandwidth / hardware_bandwidth
+        )  # 1e12: TB/s -> B/s (achieved_bandwidth)
     else:
         bandwidth_utilization = None
     if intensity is not None:
         point_intensity = intensity
-        _raw_memory_roof = hardware_bandwidth*point_intensity
-        memory_roof = _raw_memory_roof/1000000000000
-        attainable = minimum(_raw_memory_roof, hardware_peak)/1000000000000
-        peak_fraction = attainable/peak
+        _raw_memory_roof = hardware_bandwidth * point_intensity
+        memory_roof = _raw_memory_roof / 1000000000000  # 1e-12: flop/s -> TFLOP/s
+        attainable = (
+            minimum(_raw_memory_roof, hardware_peak) / 1000000000000
+        )  # 1e12: TFLOP/s -> flop/s (memory_roof); 1e12: TFLOP/s -> flop/s (peak); 1e-12: flop/s -> TFLOP/s
+        peak_fraction = attainable / peak
     else:
         point_intensity = None
         memory_roof = None
         attainable = None
         peak_fraction = None
     return {
-        'point_intensity': point_intensity,
-        'bandwidth_utilization': bandwidth_utilization,
-        'peak': peak,
-        'ridge': ridge,
-        'memory_roof': memory_roof,
-        'attainable': attainable,
-        'peak_fraction': peak_fraction,
+        "point_intensity": point_intensity,
+        "bandwidth_utilization": bandwidth_utilization,
+        "peak": peak,
+        "ridge": ridge,
+        "memory_roof": memory_roof,
+        "attainable": attainable,
+        "peak_fraction": peak_fraction,
     }
 
 
@@ -96,45 +100,71 @@ def gradient(
     """
     follows_intensity = intensity is None
     if intensity is None and achieved_bandwidth is not None and achieved_rate is not None:
-        intensity = achieved_rate/achieved_bandwidth
-    peak = hardware_peak/1000000000000
-    d__peak__hardware_peak = 1/1000000000000
-    d__ridge__hardware_peak = 1000000000000*d__peak__hardware_peak/hardware_bandwidth
-    d__ridge__hardware_bandwidth = -1000000000000*peak/hardware_bandwidth**2
+        intensity = achieved_rate / achieved_bandwidth
+    peak = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
+    d__peak__hardware_peak = 1 / 1000000000000
+    d__ridge__hardware_peak = 1000000000000 * d__peak__hardware_peak / hardware_bandwidth
+    d__ridge__hardware_bandwidth = -1000000000000 * peak / hardware_bandwidth**2
     derivatives = {
-        'peak': {'hardware_peak': d__peak__hardware_peak},
-        'ridge': {'hardware_peak': d__ridge__hardware_peak, 'hardware_bandwidth': d__ridge__hardware_bandwidth},
+        "peak": {"hardware_peak": d__peak__hardware_peak},
+        "ridge": {"hardware_peak": d__ridge__hardware_peak, "hardware_bandwidth": d__ridge__hardware_bandwidth},
     }
     if achieved_bandwidth is not None:
-        d__bandwidth_utilization__hardware_bandwidth = -1000000000000*achieved_bandwidth/hardware_bandwidth**2
-        d__bandwidth_utilization__achieved_bandwidth = 1000000000000/hardware_bandwidth
-        derivatives.update({
-            'bandwidth_utilization': {'hardware_bandwidth': d__bandwidth_utilization__hardware_bandwidth, 'achieved_bandwidth': d__bandwidth_utilization__achieved_bandwidth},
-        })
+        d__bandwidth_utilization__hardware_bandwidth = -1000000000000 * achieved_bandwidth / hardware_bandwidth**2
+        d__bandwidth_utilization__achieved_bandwidth = 1000000000000 / hardware_bandwidth
+        derivatives.update(
+            {
+                "bandwidth_utilization": {
+                    "hardware_bandwidth": d__bandwidth_utilization__hardware_bandwidth,
+                    "achieved_bandwidth": d__bandwidth_utilization__achieved_bandwidth,
+                },
+            }
+        )
     if intensity is not None:
         point_intensity = intensity
-        _raw_memory_roof = hardware_bandwidth*point_intensity
-        memory_roof = _raw_memory_roof/1000000000000
-        attainable = minimum(_raw_memory_roof, hardware_peak)/1000000000000
-        _g0 = 1000000000000*memory_roof - 1000000000000*peak
+        _raw_memory_roof = hardware_bandwidth * point_intensity
+        memory_roof = _raw_memory_roof / 1000000000000  # 1e-12: flop/s -> TFLOP/s
+        attainable = (
+            minimum(_raw_memory_roof, hardware_peak) / 1000000000000
+        )  # 1e12: TFLOP/s -> flop/s (memory_roof); 1e12: TFLOP/s -> flop/s (peak); 1e-12: flop/s -> TFLOP/s
+        _g0 = 1000000000000 * memory_roof - 1000000000000 * peak
         _g1 = step(-_g0)
         d__point_intensity__intensity = 1
-        d__memory_roof__hardware_bandwidth = point_intensity/1000000000000
-        d__memory_roof__intensity = d__point_intensity__intensity*hardware_bandwidth/1000000000000
-        d__attainable__hardware_peak = d__peak__hardware_peak*step(_g0)
-        d__attainable__hardware_bandwidth = _g1*d__memory_roof__hardware_bandwidth
-        d__attainable__intensity = _g1*d__memory_roof__intensity
-        d__peak_fraction__hardware_peak = d__attainable__hardware_peak/peak - d__peak__hardware_peak*attainable/peak**2
-        d__peak_fraction__hardware_bandwidth = d__attainable__hardware_bandwidth/peak
-        d__peak_fraction__intensity = d__attainable__intensity/peak
-        derivatives.update({
-            'point_intensity': {'intensity': d__point_intensity__intensity},
-            'memory_roof': {'hardware_bandwidth': d__memory_roof__hardware_bandwidth, 'intensity': d__memory_roof__intensity},
-            'attainable': {'hardware_peak': d__attainable__hardware_peak, 'hardware_bandwidth': d__attainable__hardware_bandwidth, 'intensity': d__attainable__intensity},
-            'peak_fraction': {'hardware_peak': d__peak_fraction__hardware_peak, 'hardware_bandwidth': d__peak_fraction__hardware_bandwidth, 'intensity': d__peak_fraction__intensity},
-        })
+        d__memory_roof__hardware_bandwidth = point_intensity / 1000000000000
+        d__memory_roof__intensity = d__point_intensity__intensity * hardware_bandwidth / 1000000000000
+        d__attainable__hardware_peak = d__peak__hardware_peak * step(_g0)
+        d__attainable__hardware_bandwidth = _g1 * d__memory_roof__hardware_bandwidth
+        d__attainable__intensity = _g1 * d__memory_roof__intensity
+        d__peak_fraction__hardware_peak = (
+            d__attainable__hardware_peak / peak - d__peak__hardware_peak * attainable / peak**2
+        )
+        d__peak_fraction__hardware_bandwidth = d__attainable__hardware_bandwidth / peak
+        d__peak_fraction__intensity = d__attainable__intensity / peak
+        derivatives.update(
+            {
+                "point_intensity": {"intensity": d__point_intensity__intensity},
+                "memory_roof": {
+                    "hardware_bandwidth": d__memory_roof__hardware_bandwidth,
+                    "intensity": d__memory_roof__intensity,
+                },
+                "attainable": {
+                    "hardware_peak": d__attainable__hardware_peak,
+                    "hardware_bandwidth": d__attainable__hardware_bandwidth,
+                    "intensity": d__attainable__intensity,
+                },
+                "peak_fraction": {
+                    "hardware_peak": d__peak_fraction__hardware_peak,
+                    "hardware_bandwidth": d__peak_fraction__hardware_bandwidth,
+                    "intensity": d__peak_fraction__intensity,
+                },
+            }
+        )
     if follows_intensity and intensity is not None:  # computed from its default: moves with the inputs it reads
-        chain_default(derivatives, "intensity", {'achieved_rate': 1/achieved_bandwidth, 'achieved_bandwidth': -achieved_rate/achieved_bandwidth**2})
+        chain_default(
+            derivatives,
+            "intensity",
+            {"achieved_rate": 1 / achieved_bandwidth, "achieved_bandwidth": -achieved_rate / achieved_bandwidth**2},
+        )
     return derivatives
 
 
@@ -154,31 +184,59 @@ class RooflinePointScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('achieved_rate', unit='TFLOP/s', minimum=0, default=None, doc='Measured rate of the kernel; optional, with `achieved_bandwidth` it places the point.'),
-        InputSpec('achieved_bandwidth', unit='TB/s', minimum=0, strict=True, default=None, doc='Measured memory bandwidth of the kernel; optional, needed by `bandwidth_utilization`.'),
-        InputSpec('intensity', unit='flop/byte', minimum=0, default=None, default_rule='achieved_rate/achieved_bandwidth', doc='FLOPs per byte of memory traffic; else `achieved_rate` / `achieved_bandwidth`.'),
+        InputSpec(
+            "achieved_rate",
+            unit="TFLOP/s",
+            minimum=0,
+            default=None,
+            doc="Measured rate of the kernel; optional, with `achieved_bandwidth` it places the point.",
+        ),
+        InputSpec(
+            "achieved_bandwidth",
+            unit="TB/s",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Measured memory bandwidth of the kernel; optional, needed by `bandwidth_utilization`.",
+        ),
+        InputSpec(
+            "intensity",
+            unit="flop/byte",
+            minimum=0,
+            default=None,
+            default_rule="achieved_rate/achieved_bandwidth",
+            doc="FLOPs per byte of memory traffic; else `achieved_rate` / `achieved_bandwidth`.",
+        ),
     )
     _nodes = (
-        NodeSpec('hardware', precision='precision', fields={'peak': 'hardware_peak', 'bandwidth': 'hardware_bandwidth'}, optional=False, doc='The node: its peak rate and memory bandwidth.'),
+        NodeSpec(
+            "hardware",
+            precision="precision",
+            fields={"peak": "hardware_peak", "bandwidth": "hardware_bandwidth"},
+            optional=False,
+            doc="The node: its peak rate and memory bandwidth.",
+        ),
     )
     _precisions = (
-        PrecisionSpec('precision', default='peak', doc="Key of the node's rates; `peak` (default, or None) is its headline peak."),
+        PrecisionSpec(
+            "precision", default="peak", doc="Key of the node's rates; `peak` (default, or None) is its headline peak."
+        ),
     )
     _input_order = (
-        'hardware',
-        'precision',
-        'achieved_rate',
-        'achieved_bandwidth',
-        'intensity',
+        "hardware",
+        "precision",
+        "achieved_rate",
+        "achieved_bandwidth",
+        "intensity",
     )
     _outputs = (
-        'point_intensity',
-        'bandwidth_utilization',
-        'peak',
-        'ridge',
-        'memory_roof',
-        'attainable',
-        'peak_fraction',
+        "point_intensity",
+        "bandwidth_utilization",
+        "peak",
+        "ridge",
+        "memory_roof",
+        "attainable",
+        "peak_fraction",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -187,7 +245,7 @@ class RooflinePointScenario(ScenarioBase):
         self,
         *,
         hardware: Any = REQUIRED,
-        precision: Any = 'peak',
+        precision: Any = "peak",
         achieved_rate: Any = None,
         achieved_bandwidth: Any = None,
         intensity: Any = None,
@@ -207,10 +265,27 @@ class RooflinePointScenario(ScenarioBase):
             **unknown,
         )
 
-    point_intensity = Output('point_intensity', 'flop/byte', requires=('intensity',), alternatives={'intensity': ('achieved_bandwidth', 'achieved_rate')})
-    bandwidth_utilization = Output('bandwidth_utilization', requires=('achieved_bandwidth',))
-    peak = Output('peak', 'TFLOP/s')
-    ridge = Output('ridge', 'flop/byte')
-    memory_roof = Output('memory_roof', 'TFLOP/s', requires=('intensity',), alternatives={'intensity': ('achieved_bandwidth', 'achieved_rate')})
-    attainable = Output('attainable', 'TFLOP/s', requires=('intensity',), alternatives={'intensity': ('achieved_bandwidth', 'achieved_rate')})
-    peak_fraction = Output('peak_fraction', requires=('intensity',), alternatives={'intensity': ('achieved_bandwidth', 'achieved_rate')})
+    point_intensity = Output(
+        "point_intensity",
+        "flop/byte",
+        requires=("intensity",),
+        alternatives={"intensity": ("achieved_bandwidth", "achieved_rate")},
+    )
+    bandwidth_utilization = Output("bandwidth_utilization", requires=("achieved_bandwidth",))
+    peak = Output("peak", "TFLOP/s")
+    ridge = Output("ridge", "flop/byte")
+    memory_roof = Output(
+        "memory_roof",
+        "TFLOP/s",
+        requires=("intensity",),
+        alternatives={"intensity": ("achieved_bandwidth", "achieved_rate")},
+    )
+    attainable = Output(
+        "attainable",
+        "TFLOP/s",
+        requires=("intensity",),
+        alternatives={"intensity": ("achieved_bandwidth", "achieved_rate")},
+    )
+    peak_fraction = Output(
+        "peak_fraction", requires=("intensity",), alternatives={"intensity": ("achieved_bandwidth", "achieved_rate")}
+    )

@@ -35,9 +35,9 @@ def evaluate(
 
         realized_speedup [1] = planned_speedup*(1 - overhead_fraction)
     """
-    realized_speedup = planned_speedup*(1 - overhead_fraction)
+    realized_speedup = planned_speedup * (1 - overhead_fraction)
     return {
-        'realized_speedup': realized_speedup,
+        "realized_speedup": realized_speedup,
     }
 
 
@@ -57,7 +57,10 @@ def gradient(
     d__realized_speedup__planned_speedup = 1 - overhead_fraction
     d__realized_speedup__overhead_fraction = -planned_speedup
     return {
-        'realized_speedup': {'planned_speedup': d__realized_speedup__planned_speedup, 'overhead_fraction': d__realized_speedup__overhead_fraction},
+        "realized_speedup": {
+            "planned_speedup": d__realized_speedup__planned_speedup,
+            "overhead_fraction": d__realized_speedup__overhead_fraction,
+        },
     }
 
 
@@ -74,16 +77,16 @@ class ScalingOverheadScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('planned_speedup', minimum=0, strict=True, doc='Speedup the plan promises (e.g. from more devices).'),
-        InputSpec('overhead_fraction', minimum=0, doc='Share of the planned speedup lost to coordination overhead.', maximum=1),
+        InputSpec("planned_speedup", minimum=0, strict=True, doc="Speedup the plan promises (e.g. from more devices)."),
+        InputSpec(
+            "overhead_fraction", minimum=0, doc="Share of the planned speedup lost to coordination overhead.", maximum=1
+        ),
     )
     _input_order = (
-        'planned_speedup',
-        'overhead_fraction',
+        "planned_speedup",
+        "overhead_fraction",
     )
-    _outputs = (
-        'realized_speedup',
-    )
+    _outputs = ("realized_speedup",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -105,4 +108,4 @@ class ScalingOverheadScenario(ScenarioBase):
             **unknown,
         )
 
-    realized_speedup = Output('realized_speedup')
+    realized_speedup = Output("realized_speedup")

@@ -70,24 +70,34 @@ def evaluate(
     """
     result__prompt_cache_hit_ratio = 0
     result__prefill_chunks = 1
-    result__model_weights_size = precision_value*workload_parameters/1000000000
+    result__model_weights_size = precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
     if workload_forward_flops_per_token is not None:
-        result__linear_flops = batch_size*seq_len*workload_forward_flops_per_token/1000000000000
+        result__linear_flops = (
+            batch_size * seq_len * workload_forward_flops_per_token / 1000000000000
+        )  # 1e-12: flop -> TFLOP
     else:
         result__linear_flops = None
     if workload_head_dim is not None:
-        result__attention_flops = batch_size*seq_len**2*workload_head_dim*workload_heads*workload_layers/250000000000
+        result__attention_flops = (
+            batch_size * seq_len**2 * workload_head_dim * workload_heads * workload_layers / 250000000000
+        )  # 1e-12: flop -> TFLOP
     else:
         result__attention_flops = None
     if workload_kv_values_per_token is not None:
-        _raw_result__model_weights_size = precision_value*workload_parameters
-        _raw_result__kv_cache_size = batch_size*precision_value*seq_len*workload_kv_values_per_token
-        result__kv_cache_size = _raw_result__kv_cache_size/1000000000
+        _raw_result__model_weights_size = precision_value * workload_parameters
+        _raw_result__kv_cache_size = batch_size * precision_value * seq_len * workload_kv_values_per_token
+        result__kv_cache_size = _raw_result__kv_cache_size / 1000000000  # 1e-9: B -> GB
         _raw_result__total_memory_required = _raw_result__kv_cache_size + _raw_result__model_weights_size
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
-        result__itl = 1000*_raw_result__total_memory_required/hardware_bandwidth + workload_layers/100
-        result__memory_utilization = _raw_result__total_memory_required/hardware_capacity
-        result__feasible = 1 - choose(_raw_result__total_memory_required > hardware_capacity, 1, 0)
+        result__itl = (
+            1000 * _raw_result__total_memory_required / hardware_bandwidth + workload_layers / 100
+        )  # 1e-3: ms -> s; 1e9: GB -> B (total_memory_required); 1e3: s -> ms
+        result__memory_utilization = (
+            _raw_result__total_memory_required / hardware_capacity
+        )  # 1e9: GB -> B (total_memory_required)
+        result__feasible = 1 - choose(
+            _raw_result__total_memory_required > hardware_capacity, 1, 0
+        )  # 1e9: GB -> B (total_memory_required)
     else:
         result__kv_cache_size = None
         result__total_memory_required = None
@@ -95,24 +105,26 @@ def evaluate(
         result__memory_utilization = None
         result__feasible = None
     if workload_forward_flops_per_token is not None and workload_head_dim is not None:
-        _raw_result__linear_flops = batch_size*seq_len*workload_forward_flops_per_token
-        _raw_result__attention_flops = batch_size*seq_len**2*workload_head_dim*workload_heads*workload_layers
-        result__ttft = 1000*(hardware_dispatch_tax + 2*(4*_raw_result__attention_flops + _raw_result__linear_flops)/hardware_peak)
+        _raw_result__linear_flops = batch_size * seq_len * workload_forward_flops_per_token
+        _raw_result__attention_flops = batch_size * seq_len**2 * workload_head_dim * workload_heads * workload_layers
+        result__ttft = 1000 * (
+            hardware_dispatch_tax + 2 * (4 * _raw_result__attention_flops + _raw_result__linear_flops) / hardware_peak
+        )  # 1e12: TFLOP -> flop (attention_flops); 1e12: TFLOP -> flop (linear_flops); 1e3: s -> ms
     else:
         result__ttft = None
     return {
-        'result': {
-            'linear_flops': result__linear_flops,
-            'attention_flops': result__attention_flops,
-            'prompt_cache_hit_ratio': result__prompt_cache_hit_ratio,
-            'prefill_chunks': result__prefill_chunks,
-            'ttft': result__ttft,
-            'kv_cache_size': result__kv_cache_size,
-            'model_weights_size': result__model_weights_size,
-            'total_memory_required': result__total_memory_required,
-            'itl': result__itl,
-            'memory_utilization': result__memory_utilization,
-            'feasible': result__feasible,
+        "result": {
+            "linear_flops": result__linear_flops,
+            "attention_flops": result__attention_flops,
+            "prompt_cache_hit_ratio": result__prompt_cache_hit_ratio,
+            "prefill_chunks": result__prefill_chunks,
+            "ttft": result__ttft,
+            "kv_cache_size": result__kv_cache_size,
+            "model_weights_size": result__model_weights_size,
+            "total_memory_required": result__total_memory_required,
+            "itl": result__itl,
+            "memory_utilization": result__memory_utilization,
+            "feasible": result__feasible,
         },
     }
 
@@ -141,83 +153,159 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__model_weights_size = precision_value*workload_parameters/1000000000
-    d__result__model_weights_size__workload_parameters = precision_value/1000000000
-    d__result__model_weights_size__precision_value = workload_parameters/1000000000
+    result__model_weights_size = precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
+    d__result__model_weights_size__workload_parameters = precision_value / 1000000000
+    d__result__model_weights_size__precision_value = workload_parameters / 1000000000
     derivatives = {
-        'result.model_weights_size': {'workload_parameters': d__result__model_weights_size__workload_parameters, 'precision_value': d__result__model_weights_size__precision_value},
+        "result.model_weights_size": {
+            "workload_parameters": d__result__model_weights_size__workload_parameters,
+            "precision_value": d__result__model_weights_size__precision_value,
+        },
     }
     if workload_forward_flops_per_token is not None:
-        result__linear_flops = batch_size*seq_len*workload_forward_flops_per_token/1000000000000
-        _g0 = workload_forward_flops_per_token/1000000000000
-        d__result__linear_flops__seq_len = _g0*batch_size
-        d__result__linear_flops__batch_size = _g0*seq_len
-        d__result__linear_flops__workload_forward_flops_per_token = batch_size*seq_len/1000000000000
-        derivatives.update({
-            'result.linear_flops': {'seq_len': d__result__linear_flops__seq_len, 'batch_size': d__result__linear_flops__batch_size, 'workload_forward_flops_per_token': d__result__linear_flops__workload_forward_flops_per_token},
-        })
+        result__linear_flops = (
+            batch_size * seq_len * workload_forward_flops_per_token / 1000000000000
+        )  # 1e-12: flop -> TFLOP
+        _g0 = workload_forward_flops_per_token / 1000000000000
+        d__result__linear_flops__seq_len = _g0 * batch_size
+        d__result__linear_flops__batch_size = _g0 * seq_len
+        d__result__linear_flops__workload_forward_flops_per_token = batch_size * seq_len / 1000000000000
+        derivatives.update(
+            {
+                "result.linear_flops": {
+                    "seq_len": d__result__linear_flops__seq_len,
+                    "batch_size": d__result__linear_flops__batch_size,
+                    "workload_forward_flops_per_token": d__result__linear_flops__workload_forward_flops_per_token,
+                },
+            }
+        )
     if workload_head_dim is not None:
-        result__attention_flops = batch_size*seq_len**2*workload_head_dim*workload_heads*workload_layers/250000000000
-        _g1 = batch_size*workload_head_dim*workload_heads
-        _g2 = seq_len**2/250000000000
-        _g3 = _g2*workload_head_dim*workload_layers
-        d__result__attention_flops__workload_layers = _g1*_g2
-        d__result__attention_flops__workload_heads = _g3*batch_size
-        d__result__attention_flops__seq_len = _g1*seq_len*workload_layers/125000000000
-        d__result__attention_flops__batch_size = _g3*workload_heads
-        d__result__attention_flops__workload_head_dim = _g2*batch_size*workload_heads*workload_layers
-        derivatives.update({
-            'result.attention_flops': {'workload_layers': d__result__attention_flops__workload_layers, 'workload_heads': d__result__attention_flops__workload_heads, 'seq_len': d__result__attention_flops__seq_len, 'batch_size': d__result__attention_flops__batch_size, 'workload_head_dim': d__result__attention_flops__workload_head_dim},
-        })
+        result__attention_flops = (
+            batch_size * seq_len**2 * workload_head_dim * workload_heads * workload_layers / 250000000000
+        )  # 1e-12: flop -> TFLOP
+        _g1 = batch_size * workload_head_dim * workload_heads
+        _g2 = seq_len**2 / 250000000000
+        _g3 = _g2 * workload_head_dim * workload_layers
+        d__result__attention_flops__workload_layers = _g1 * _g2
+        d__result__attention_flops__workload_heads = _g3 * batch_size
+        d__result__attention_flops__seq_len = _g1 * seq_len * workload_layers / 125000000000
+        d__result__attention_flops__batch_size = _g3 * workload_heads
+        d__result__attention_flops__workload_head_dim = _g2 * batch_size * workload_heads * workload_layers
+        derivatives.update(
+            {
+                "result.attention_flops": {
+                    "workload_layers": d__result__attention_flops__workload_layers,
+                    "workload_heads": d__result__attention_flops__workload_heads,
+                    "seq_len": d__result__attention_flops__seq_len,
+                    "batch_size": d__result__attention_flops__batch_size,
+                    "workload_head_dim": d__result__attention_flops__workload_head_dim,
+                },
+            }
+        )
     if workload_kv_values_per_token is not None:
-        _raw_result__kv_cache_size = batch_size*precision_value*seq_len*workload_kv_values_per_token
-        result__kv_cache_size = _raw_result__kv_cache_size/1000000000
+        _raw_result__kv_cache_size = batch_size * precision_value * seq_len * workload_kv_values_per_token
+        result__kv_cache_size = _raw_result__kv_cache_size / 1000000000  # 1e-9: B -> GB
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
-        _g4 = precision_value*workload_kv_values_per_token/1000000000
-        _g5 = batch_size*seq_len/1000000000
-        _g6 = 1000000000000/hardware_bandwidth
-        _g7 = 1000000000/hardware_capacity
-        d__result__kv_cache_size__seq_len = _g4*batch_size
-        d__result__kv_cache_size__batch_size = _g4*seq_len
-        d__result__kv_cache_size__precision_value = _g5*workload_kv_values_per_token
-        d__result__kv_cache_size__workload_kv_values_per_token = _g5*precision_value
+        _g4 = precision_value * workload_kv_values_per_token / 1000000000
+        _g5 = batch_size * seq_len / 1000000000
+        _g6 = 1000000000000 / hardware_bandwidth
+        _g7 = 1000000000 / hardware_capacity
+        d__result__kv_cache_size__seq_len = _g4 * batch_size
+        d__result__kv_cache_size__batch_size = _g4 * seq_len
+        d__result__kv_cache_size__precision_value = _g5 * workload_kv_values_per_token
+        d__result__kv_cache_size__workload_kv_values_per_token = _g5 * precision_value
         d__result__total_memory_required__workload_parameters = d__result__model_weights_size__workload_parameters
         d__result__total_memory_required__seq_len = d__result__kv_cache_size__seq_len
         d__result__total_memory_required__batch_size = d__result__kv_cache_size__batch_size
-        d__result__total_memory_required__precision_value = d__result__kv_cache_size__precision_value + d__result__model_weights_size__precision_value
-        d__result__total_memory_required__workload_kv_values_per_token = d__result__kv_cache_size__workload_kv_values_per_token
-        d__result__itl__workload_parameters = _g6*d__result__total_memory_required__workload_parameters
-        d__result__itl__workload_layers = 1/100
-        d__result__itl__hardware_bandwidth = -1000000000000*result__total_memory_required/hardware_bandwidth**2
-        d__result__itl__seq_len = _g6*d__result__total_memory_required__seq_len
-        d__result__itl__batch_size = _g6*d__result__total_memory_required__batch_size
-        d__result__itl__precision_value = _g6*d__result__total_memory_required__precision_value
-        d__result__itl__workload_kv_values_per_token = _g6*d__result__total_memory_required__workload_kv_values_per_token
-        d__result__memory_utilization__workload_parameters = _g7*d__result__total_memory_required__workload_parameters
-        d__result__memory_utilization__hardware_capacity = -1000000000*result__total_memory_required/hardware_capacity**2
-        d__result__memory_utilization__seq_len = _g7*d__result__total_memory_required__seq_len
-        d__result__memory_utilization__batch_size = _g7*d__result__total_memory_required__batch_size
-        d__result__memory_utilization__precision_value = _g7*d__result__total_memory_required__precision_value
-        d__result__memory_utilization__workload_kv_values_per_token = _g7*d__result__total_memory_required__workload_kv_values_per_token
-        derivatives.update({
-            'result.kv_cache_size': {'seq_len': d__result__kv_cache_size__seq_len, 'batch_size': d__result__kv_cache_size__batch_size, 'precision_value': d__result__kv_cache_size__precision_value, 'workload_kv_values_per_token': d__result__kv_cache_size__workload_kv_values_per_token},
-            'result.total_memory_required': {'workload_parameters': d__result__total_memory_required__workload_parameters, 'seq_len': d__result__total_memory_required__seq_len, 'batch_size': d__result__total_memory_required__batch_size, 'precision_value': d__result__total_memory_required__precision_value, 'workload_kv_values_per_token': d__result__total_memory_required__workload_kv_values_per_token},
-            'result.itl': {'workload_parameters': d__result__itl__workload_parameters, 'workload_layers': d__result__itl__workload_layers, 'hardware_bandwidth': d__result__itl__hardware_bandwidth, 'seq_len': d__result__itl__seq_len, 'batch_size': d__result__itl__batch_size, 'precision_value': d__result__itl__precision_value, 'workload_kv_values_per_token': d__result__itl__workload_kv_values_per_token},
-            'result.memory_utilization': {'workload_parameters': d__result__memory_utilization__workload_parameters, 'hardware_capacity': d__result__memory_utilization__hardware_capacity, 'seq_len': d__result__memory_utilization__seq_len, 'batch_size': d__result__memory_utilization__batch_size, 'precision_value': d__result__memory_utilization__precision_value, 'workload_kv_values_per_token': d__result__memory_utilization__workload_kv_values_per_token},
-        })
+        d__result__total_memory_required__precision_value = (
+            d__result__kv_cache_size__precision_value + d__result__model_weights_size__precision_value
+        )
+        d__result__total_memory_required__workload_kv_values_per_token = (
+            d__result__kv_cache_size__workload_kv_values_per_token
+        )
+        d__result__itl__workload_parameters = _g6 * d__result__total_memory_required__workload_parameters
+        d__result__itl__workload_layers = 1 / 100
+        d__result__itl__hardware_bandwidth = -1000000000000 * result__total_memory_required / hardware_bandwidth**2
+        d__result__itl__seq_len = _g6 * d__result__total_memory_required__seq_len
+        d__result__itl__batch_size = _g6 * d__result__total_memory_required__batch_size
+        d__result__itl__precision_value = _g6 * d__result__total_memory_required__precision_value
+        d__result__itl__workload_kv_values_per_token = (
+            _g6 * d__result__total_memory_required__workload_kv_values_per_token
+        )
+        d__result__memory_utilization__workload_parameters = _g7 * d__result__total_memory_required__workload_parameters
+        d__result__memory_utilization__hardware_capacity = (
+            -1000000000 * result__total_memory_required / hardware_capacity**2
+        )
+        d__result__memory_utilization__seq_len = _g7 * d__result__total_memory_required__seq_len
+        d__result__memory_utilization__batch_size = _g7 * d__result__total_memory_required__batch_size
+        d__result__memory_utilization__precision_value = _g7 * d__result__total_memory_required__precision_value
+        d__result__memory_utilization__workload_kv_values_per_token = (
+            _g7 * d__result__total_memory_required__workload_kv_values_per_token
+        )
+        derivatives.update(
+            {
+                "result.kv_cache_size": {
+                    "seq_len": d__result__kv_cache_size__seq_len,
+                    "batch_size": d__result__kv_cache_size__batch_size,
+                    "precision_value": d__result__kv_cache_size__precision_value,
+                    "workload_kv_values_per_token": d__result__kv_cache_size__workload_kv_values_per_token,
+                },
+                "result.total_memory_required": {
+                    "workload_parameters": d__result__total_memory_required__workload_parameters,
+                    "seq_len": d__result__total_memory_required__seq_len,
+                    "batch_size": d__result__total_memory_required__batch_size,
+                    "precision_value": d__result__total_memory_required__precision_value,
+                    "workload_kv_values_per_token": d__result__total_memory_required__workload_kv_values_per_token,
+                },
+                "result.itl": {
+                    "workload_parameters": d__result__itl__workload_parameters,
+                    "workload_layers": d__result__itl__workload_layers,
+                    "hardware_bandwidth": d__result__itl__hardware_bandwidth,
+                    "seq_len": d__result__itl__seq_len,
+                    "batch_size": d__result__itl__batch_size,
+                    "precision_value": d__result__itl__precision_value,
+                    "workload_kv_values_per_token": d__result__itl__workload_kv_values_per_token,
+                },
+                "result.memory_utilization": {
+                    "workload_parameters": d__result__memory_utilization__workload_parameters,
+                    "hardware_capacity": d__result__memory_utilization__hardware_capacity,
+                    "seq_len": d__result__memory_utilization__seq_len,
+                    "batch_size": d__result__memory_utilization__batch_size,
+                    "precision_value": d__result__memory_utilization__precision_value,
+                    "workload_kv_values_per_token": d__result__memory_utilization__workload_kv_values_per_token,
+                },
+            }
+        )
     if workload_forward_flops_per_token is not None and workload_head_dim is not None:
-        _g8 = 2000000000000000/hardware_peak
-        d__result__ttft__workload_layers = _g8*d__result__attention_flops__workload_layers
-        d__result__ttft__workload_heads = _g8*d__result__attention_flops__workload_heads
-        d__result__ttft__hardware_peak = -2000000000000000*(result__attention_flops + result__linear_flops)/hardware_peak**2
+        _g8 = 2000000000000000 / hardware_peak
+        d__result__ttft__workload_layers = _g8 * d__result__attention_flops__workload_layers
+        d__result__ttft__workload_heads = _g8 * d__result__attention_flops__workload_heads
+        d__result__ttft__hardware_peak = (
+            -2000000000000000 * (result__attention_flops + result__linear_flops) / hardware_peak**2
+        )
         d__result__ttft__hardware_dispatch_tax = 1000
-        d__result__ttft__seq_len = _g8*d__result__attention_flops__seq_len + _g8*d__result__linear_flops__seq_len
-        d__result__ttft__batch_size = _g8*d__result__attention_flops__batch_size + _g8*d__result__linear_flops__batch_size
-        d__result__ttft__workload_forward_flops_per_token = _g8*d__result__linear_flops__workload_forward_flops_per_token
-        d__result__ttft__workload_head_dim = _g8*d__result__attention_flops__workload_head_dim
-        derivatives.update({
-            'result.ttft': {'workload_layers': d__result__ttft__workload_layers, 'workload_heads': d__result__ttft__workload_heads, 'hardware_peak': d__result__ttft__hardware_peak, 'hardware_dispatch_tax': d__result__ttft__hardware_dispatch_tax, 'seq_len': d__result__ttft__seq_len, 'batch_size': d__result__ttft__batch_size, 'workload_forward_flops_per_token': d__result__ttft__workload_forward_flops_per_token, 'workload_head_dim': d__result__ttft__workload_head_dim},
-        })
+        d__result__ttft__seq_len = _g8 * d__result__attention_flops__seq_len + _g8 * d__result__linear_flops__seq_len
+        d__result__ttft__batch_size = (
+            _g8 * d__result__attention_flops__batch_size + _g8 * d__result__linear_flops__batch_size
+        )
+        d__result__ttft__workload_forward_flops_per_token = (
+            _g8 * d__result__linear_flops__workload_forward_flops_per_token
+        )
+        d__result__ttft__workload_head_dim = _g8 * d__result__attention_flops__workload_head_dim
+        derivatives.update(
+            {
+                "result.ttft": {
+                    "workload_layers": d__result__ttft__workload_layers,
+                    "workload_heads": d__result__ttft__workload_heads,
+                    "hardware_peak": d__result__ttft__hardware_peak,
+                    "hardware_dispatch_tax": d__result__ttft__hardware_dispatch_tax,
+                    "seq_len": d__result__ttft__seq_len,
+                    "batch_size": d__result__ttft__batch_size,
+                    "workload_forward_flops_per_token": d__result__ttft__workload_forward_flops_per_token,
+                    "workload_head_dim": d__result__ttft__workload_head_dim,
+                },
+            }
+        )
     return derivatives
 
 
@@ -239,32 +327,63 @@ class ServingScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('seq_len', integer=True, minimum=0, strict=True, doc='Tokens of context per request.'),
-        InputSpec('batch_size', integer=True, minimum=0, strict=True, default=1, doc='Requests served together.'),
+        InputSpec("seq_len", integer=True, minimum=0, strict=True, doc="Tokens of context per request."),
+        InputSpec("batch_size", integer=True, minimum=0, strict=True, default=1, doc="Requests served together."),
     )
     _choices = (
-        ChoiceSpec('precision', {'fp32': 4, 'tf32': 4, 'bf16': 2, 'fp16': 2, 'fp8': 1, 'int8': 1, 'int4': 0.5}, 'precision_value', unit='byte', default='fp16', case_insensitive=True, doc='Storage precision of the weights and the KV cache.'),
+        ChoiceSpec(
+            "precision",
+            {"fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5},
+            "precision_value",
+            unit="byte",
+            default="fp16",
+            case_insensitive=True,
+            doc="Storage precision of the weights and the KV cache.",
+        ),
     )
     _nodes = (
-        NodeSpec('hardware', precision='prefill_precision', fields={'peak': 'hardware_peak', 'bandwidth': 'hardware_bandwidth', 'capacity': 'hardware_capacity', 'dispatch_tax': 'hardware_dispatch_tax'}, optional=False, doc='The accelerator: peak rate, bandwidth, memory and dispatch cost.'),
+        NodeSpec(
+            "hardware",
+            precision="prefill_precision",
+            fields={
+                "peak": "hardware_peak",
+                "bandwidth": "hardware_bandwidth",
+                "capacity": "hardware_capacity",
+                "dispatch_tax": "hardware_dispatch_tax",
+            },
+            optional=False,
+            doc="The accelerator: peak rate, bandwidth, memory and dispatch cost.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'parameters': 'workload_parameters', 'forward_flops_per_token': 'workload_forward_flops_per_token', 'layers': 'workload_layers', 'heads': 'workload_heads', 'head_dim': 'workload_head_dim', 'kv_values_per_token': 'workload_kv_values_per_token'}, required=('parameters', 'layers', 'hidden_dim', 'heads'), units={'workload_parameters': 'param', 'workload_forward_flops_per_token': 'flop'}, doc='The model: parameters, layers, attention geometry and KV heads.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {
+                "parameters": "workload_parameters",
+                "forward_flops_per_token": "workload_forward_flops_per_token",
+                "layers": "workload_layers",
+                "heads": "workload_heads",
+                "head_dim": "workload_head_dim",
+                "kv_values_per_token": "workload_kv_values_per_token",
+            },
+            required=("parameters", "layers", "hidden_dim", "heads"),
+            units={"workload_parameters": "param", "workload_forward_flops_per_token": "flop"},
+            doc="The model: parameters, layers, attention geometry and KV heads.",
+        ),
     )
     _precisions = (
-        PrecisionSpec('prefill_precision', default='fp16', doc="Key of the node's rates pricing the prefill."),
+        PrecisionSpec("prefill_precision", default="fp16", doc="Key of the node's rates pricing the prefill."),
     )
     _input_order = (
-        'workload',
-        'hardware',
-        'seq_len',
-        'batch_size',
-        'precision',
-        'prefill_precision',
+        "workload",
+        "hardware",
+        "seq_len",
+        "batch_size",
+        "precision",
+        "prefill_precision",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -275,8 +394,8 @@ class ServingScenario(ScenarioBase):
         hardware: Any = REQUIRED,
         seq_len: Any = REQUIRED,
         batch_size: Any = 1,
-        precision: Any = 'fp16',
-        prefill_precision: Any = 'fp16',
+        precision: Any = "fp16",
+        prefill_precision: Any = "fp16",
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -294,4 +413,19 @@ class ServingScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('linear_flops', 'TFLOP', requires=('workload.forward_flops_per_token',)), Output('attention_flops', 'TFLOP', requires=('workload.head_dim',)), Output('prompt_cache_hit_ratio'), Output('prefill_chunks'), Output('ttft', 'ms', requires=('workload.forward_flops_per_token', 'workload.head_dim')), Output('kv_cache_size', 'GB', requires=('workload.kv_values_per_token',)), Output('model_weights_size', 'GB'), Output('total_memory_required', 'GB', requires=('workload.kv_values_per_token',)), Output('itl', 'ms', requires=('workload.kv_values_per_token',)), Output('memory_utilization', requires=('workload.kv_values_per_token',)), Output('feasible', requires=('workload.kv_values_per_token',), labels=(False, True)),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("linear_flops", "TFLOP", requires=("workload.forward_flops_per_token",)),
+            Output("attention_flops", "TFLOP", requires=("workload.head_dim",)),
+            Output("prompt_cache_hit_ratio"),
+            Output("prefill_chunks"),
+            Output("ttft", "ms", requires=("workload.forward_flops_per_token", "workload.head_dim")),
+            Output("kv_cache_size", "GB", requires=("workload.kv_values_per_token",)),
+            Output("model_weights_size", "GB"),
+            Output("total_memory_required", "GB", requires=("workload.kv_values_per_token",)),
+            Output("itl", "ms", requires=("workload.kv_values_per_token",)),
+            Output("memory_utilization", requires=("workload.kv_values_per_token",)),
+            Output("feasible", requires=("workload.kv_values_per_token",), labels=(False, True)),
+        ),
+    )

@@ -12,7 +12,15 @@ from typing import Any
 from symbolic.runtime.mathops import floor_div, minimum, step
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
-from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, NodeSpec, PrecisionSpec, Requirement, WorkloadSpec
+from symbolic.runtime.validation import (
+    REQUIRED,
+    ChoiceSpec,
+    InputSpec,
+    NodeSpec,
+    PrecisionSpec,
+    Requirement,
+    WorkloadSpec,
+)
 
 __all__ = ["SingleAcceleratorLlmServiceScenario", "evaluate", "gradient"]
 
@@ -92,35 +100,43 @@ def evaluate(
         cost_per_million_tokens [USD] = 1000000*[h]*price/tokens_per_hour
         remaining_memory [GB] = hardware_capacity - weights
     """
-    _t0 = 1000000000*kv_reserve
+    _t0 = 1000000000 * kv_reserve
     total_tokens = decode_tokens + prompt_tokens
-    _raw_weights = precision_value*workload_parameters
-    weights = _raw_weights/1000000000
-    bandwidth = hardware_bandwidth/1000000000000
-    kv_per_token = kv_bytes_per_value*workload_kv_values_per_token
-    kv_per_request = kv_per_token*total_tokens
-    weight_floor = _raw_weights/hardware_bandwidth
-    dispatch_cost = workload_layers/100
-    tpot = workload_layers/100000 + (_raw_weights + kv_per_request)/hardware_bandwidth
-    decode_time = decode_tokens*tpot
-    kv_capacity_tokens = floor_div(2*_t0 + kv_per_token, 2*kv_per_token)
-    resident_requests = floor_div(_t0, kv_per_request)
-    prefill_request_rate = prefill_rate/prompt_tokens
-    remaining_memory = hardware_capacity/1000000000 - weights
+    _raw_weights = precision_value * workload_parameters
+    weights = _raw_weights / 1000000000  # 1e-9: B -> GB
+    bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
+    kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
+    kv_per_request = kv_per_token * total_tokens
+    weight_floor = _raw_weights / hardware_bandwidth  # 1e12: TB/s -> B/s (bandwidth); 1e9: GB -> B (weights)
+    dispatch_cost = workload_layers / 100  # 1e-3: ms -> s; 1e3: s -> ms
+    tpot = (
+        workload_layers / 100000 + (_raw_weights + kv_per_request) / hardware_bandwidth
+    )  # 1e12: TB/s -> B/s (bandwidth); 1e-3: ms -> s (dispatch_cost); 1e9: GB -> B (weights)
+    decode_time = decode_tokens * tpot
+    kv_capacity_tokens = floor_div(2 * _t0 + kv_per_token, 2 * kv_per_token)  # 1e9: GB -> B (kv_reserve)
+    resident_requests = floor_div(_t0, kv_per_request)  # 1e9: GB -> B (kv_reserve)
+    prefill_request_rate = prefill_rate / prompt_tokens
+    remaining_memory = hardware_capacity / 1000000000 - weights  # 1e9: GB -> B (weights); 1e-9: B -> GB
     if workload_forward_flops_per_token is not None and workload_head_dim is not None:
-        _t1 = 4*workload_head_dim*workload_heads*workload_layers
-        _t2 = 1/(hardware_peak*prefill_efficiency)
-        _raw_prefill_flops = prompt_tokens*(_t1*prompt_tokens + workload_forward_flops_per_token)
-        prefill_flops = _raw_prefill_flops/1000000000000
-        ttft = 1000*_raw_prefill_flops*_t2 + 1000*hardware_dispatch_tax
-        _raw_request_flops = total_tokens*(_t1*total_tokens + workload_forward_flops_per_token)
-        request_flops = _raw_request_flops/1000000000000
-        request_time = _raw_request_flops*_t2 + decode_time + hardware_dispatch_tax
-        residency_request_rate = resident_requests/request_time
+        _t1 = 4 * workload_head_dim * workload_heads * workload_layers
+        _t2 = 1 / (hardware_peak * prefill_efficiency)
+        _raw_prefill_flops = prompt_tokens * (_t1 * prompt_tokens + workload_forward_flops_per_token)
+        prefill_flops = _raw_prefill_flops / 1000000000000  # 1e-12: flop -> TFLOP
+        ttft = (
+            1000 * _raw_prefill_flops * _t2 + 1000 * hardware_dispatch_tax
+        )  # 1e12: TFLOP -> flop (prefill_flops); 1e3: s -> ms
+        _raw_request_flops = total_tokens * (_t1 * total_tokens + workload_forward_flops_per_token)
+        request_flops = _raw_request_flops / 1000000000000  # 1e-12: flop -> TFLOP
+        request_time = (
+            _raw_request_flops * _t2 + decode_time + hardware_dispatch_tax
+        )  # 1e12: TFLOP -> flop (request_flops)
+        residency_request_rate = resident_requests / request_time
         request_rate = minimum(prefill_request_rate, residency_request_rate)
-        _raw_tokens_per_hour = request_rate*total_tokens
-        tokens_per_hour = 3600*_raw_tokens_per_hour
-        cost_per_million_tokens = 2500*price/(9*_raw_tokens_per_hour)
+        _raw_tokens_per_hour = request_rate * total_tokens
+        tokens_per_hour = 3600 * _raw_tokens_per_hour  # 3600: h -> s
+        cost_per_million_tokens = (
+            2500 * price / (9 * _raw_tokens_per_hour)
+        )  # 3600: h -> s; 1/3600: USD/h -> dollar/s (price)
     else:
         prefill_flops = None
         ttft = None
@@ -131,27 +147,27 @@ def evaluate(
         tokens_per_hour = None
         cost_per_million_tokens = None
     return {
-        'total_tokens': total_tokens,
-        'prefill_flops': prefill_flops,
-        'ttft': ttft,
-        'weights': weights,
-        'bandwidth': bandwidth,
-        'kv_per_token': kv_per_token,
-        'kv_per_request': kv_per_request,
-        'weight_floor': weight_floor,
-        'dispatch_cost': dispatch_cost,
-        'tpot': tpot,
-        'decode_time': decode_time,
-        'kv_capacity_tokens': kv_capacity_tokens,
-        'resident_requests': resident_requests,
-        'request_flops': request_flops,
-        'request_time': request_time,
-        'prefill_request_rate': prefill_request_rate,
-        'residency_request_rate': residency_request_rate,
-        'request_rate': request_rate,
-        'tokens_per_hour': tokens_per_hour,
-        'cost_per_million_tokens': cost_per_million_tokens,
-        'remaining_memory': remaining_memory,
+        "total_tokens": total_tokens,
+        "prefill_flops": prefill_flops,
+        "ttft": ttft,
+        "weights": weights,
+        "bandwidth": bandwidth,
+        "kv_per_token": kv_per_token,
+        "kv_per_request": kv_per_request,
+        "weight_floor": weight_floor,
+        "dispatch_cost": dispatch_cost,
+        "tpot": tpot,
+        "decode_time": decode_time,
+        "kv_capacity_tokens": kv_capacity_tokens,
+        "resident_requests": resident_requests,
+        "request_flops": request_flops,
+        "request_time": request_time,
+        "prefill_request_rate": prefill_request_rate,
+        "residency_request_rate": residency_request_rate,
+        "request_rate": request_rate,
+        "tokens_per_hour": tokens_per_hour,
+        "cost_per_million_tokens": cost_per_million_tokens,
+        "remaining_memory": remaining_memory,
     }
 
 
@@ -186,226 +202,413 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _t0 = 1000000000*kv_reserve
+    _t0 = 1000000000 * kv_reserve
     total_tokens = decode_tokens + prompt_tokens
-    _raw_weights = precision_value*workload_parameters
-    weights = _raw_weights/1000000000
-    bandwidth = hardware_bandwidth/1000000000000
-    kv_per_token = kv_bytes_per_value*workload_kv_values_per_token
-    kv_per_request = kv_per_token*total_tokens
-    tpot = workload_layers/100000 + (_raw_weights + kv_per_request)/hardware_bandwidth
-    decode_time = decode_tokens*tpot
-    resident_requests = floor_div(_t0, kv_per_request)
-    prefill_request_rate = prefill_rate/prompt_tokens
-    _g0 = 1/(1000*bandwidth)
-    _g4 = 1/(1000000000000*bandwidth)
-    _g5 = 1000000000*kv_reserve
-    _g6 = _g5/kv_per_token**2
-    _g7 = _g5/kv_per_request**2
+    _raw_weights = precision_value * workload_parameters
+    weights = _raw_weights / 1000000000  # 1e-9: B -> GB
+    bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
+    kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
+    kv_per_request = kv_per_token * total_tokens
+    tpot = (
+        workload_layers / 100000 + (_raw_weights + kv_per_request) / hardware_bandwidth
+    )  # 1e12: TB/s -> B/s (bandwidth); 1e-3: ms -> s (dispatch_cost); 1e9: GB -> B (weights)
+    decode_time = decode_tokens * tpot
+    resident_requests = floor_div(_t0, kv_per_request)  # 1e9: GB -> B (kv_reserve)
+    prefill_request_rate = prefill_rate / prompt_tokens
+    _g0 = 1 / (1000 * bandwidth)
+    _g4 = 1 / (1000000000000 * bandwidth)
+    _g5 = 1000000000 * kv_reserve
+    _g6 = _g5 / kv_per_token**2
+    _g7 = _g5 / kv_per_request**2
     d__total_tokens__prompt_tokens = 1
     d__total_tokens__decode_tokens = 1
-    d__weights__workload_parameters = precision_value/1000000000
-    _g1 = _g0*d__weights__workload_parameters
-    d__weights__precision_value = workload_parameters/1000000000
-    _g3 = _g0*d__weights__precision_value
-    d__bandwidth__hardware_bandwidth = 1/1000000000000
-    _g2 = d__bandwidth__hardware_bandwidth/bandwidth**2
+    d__weights__workload_parameters = precision_value / 1000000000
+    _g1 = _g0 * d__weights__workload_parameters
+    d__weights__precision_value = workload_parameters / 1000000000
+    _g3 = _g0 * d__weights__precision_value
+    d__bandwidth__hardware_bandwidth = 1 / 1000000000000
+    _g2 = d__bandwidth__hardware_bandwidth / bandwidth**2
     d__kv_per_token__workload_kv_values_per_token = kv_bytes_per_value
     d__kv_per_token__kv_bytes_per_value = workload_kv_values_per_token
-    d__kv_per_request__workload_kv_values_per_token = d__kv_per_token__workload_kv_values_per_token*total_tokens
-    d__kv_per_request__kv_bytes_per_value = d__kv_per_token__kv_bytes_per_value*total_tokens
-    d__kv_per_request__prompt_tokens = d__total_tokens__prompt_tokens*kv_per_token
-    d__kv_per_request__decode_tokens = d__total_tokens__decode_tokens*kv_per_token
+    d__kv_per_request__workload_kv_values_per_token = d__kv_per_token__workload_kv_values_per_token * total_tokens
+    d__kv_per_request__kv_bytes_per_value = d__kv_per_token__kv_bytes_per_value * total_tokens
+    d__kv_per_request__prompt_tokens = d__total_tokens__prompt_tokens * kv_per_token
+    d__kv_per_request__decode_tokens = d__total_tokens__decode_tokens * kv_per_token
     d__weight_floor__workload_parameters = _g1
-    d__weight_floor__hardware_bandwidth = -_g2*weights/1000
+    d__weight_floor__hardware_bandwidth = -_g2 * weights / 1000
     d__weight_floor__precision_value = _g3
-    d__dispatch_cost__workload_layers = 1/100
+    d__dispatch_cost__workload_layers = 1 / 100
     d__tpot__workload_parameters = _g1
-    d__tpot__workload_layers = d__dispatch_cost__workload_layers/1000
-    d__tpot__workload_kv_values_per_token = _g4*d__kv_per_request__workload_kv_values_per_token
-    d__tpot__hardware_bandwidth = -_g2*(kv_per_request + 1000000000*weights)/1000000000000
+    d__tpot__workload_layers = d__dispatch_cost__workload_layers / 1000
+    d__tpot__workload_kv_values_per_token = _g4 * d__kv_per_request__workload_kv_values_per_token
+    d__tpot__hardware_bandwidth = -_g2 * (kv_per_request + 1000000000 * weights) / 1000000000000
     d__tpot__precision_value = _g3
-    d__tpot__kv_bytes_per_value = _g4*d__kv_per_request__kv_bytes_per_value
-    d__tpot__prompt_tokens = _g4*d__kv_per_request__prompt_tokens
-    d__tpot__decode_tokens = _g4*d__kv_per_request__decode_tokens
-    d__decode_time__workload_parameters = d__tpot__workload_parameters*decode_tokens
-    d__decode_time__workload_layers = d__tpot__workload_layers*decode_tokens
-    d__decode_time__workload_kv_values_per_token = d__tpot__workload_kv_values_per_token*decode_tokens
-    d__decode_time__hardware_bandwidth = d__tpot__hardware_bandwidth*decode_tokens
-    d__decode_time__precision_value = d__tpot__precision_value*decode_tokens
-    d__decode_time__kv_bytes_per_value = d__tpot__kv_bytes_per_value*decode_tokens
-    d__decode_time__prompt_tokens = d__tpot__prompt_tokens*decode_tokens
-    d__decode_time__decode_tokens = d__tpot__decode_tokens*decode_tokens + tpot
-    d__kv_capacity_tokens__workload_kv_values_per_token = -_g6*d__kv_per_token__workload_kv_values_per_token
-    d__kv_capacity_tokens__kv_bytes_per_value = -_g6*d__kv_per_token__kv_bytes_per_value
-    d__kv_capacity_tokens__kv_reserve = 1000000000/kv_per_token
-    d__resident_requests__workload_kv_values_per_token = -_g7*d__kv_per_request__workload_kv_values_per_token
-    d__resident_requests__kv_bytes_per_value = -_g7*d__kv_per_request__kv_bytes_per_value
-    d__resident_requests__prompt_tokens = -_g7*d__kv_per_request__prompt_tokens
-    d__resident_requests__decode_tokens = -_g7*d__kv_per_request__decode_tokens
-    d__resident_requests__kv_reserve = 1000000000/kv_per_request
-    d__prefill_request_rate__prompt_tokens = -prefill_rate/prompt_tokens**2
-    d__prefill_request_rate__prefill_rate = 1/prompt_tokens
+    d__tpot__kv_bytes_per_value = _g4 * d__kv_per_request__kv_bytes_per_value
+    d__tpot__prompt_tokens = _g4 * d__kv_per_request__prompt_tokens
+    d__tpot__decode_tokens = _g4 * d__kv_per_request__decode_tokens
+    d__decode_time__workload_parameters = d__tpot__workload_parameters * decode_tokens
+    d__decode_time__workload_layers = d__tpot__workload_layers * decode_tokens
+    d__decode_time__workload_kv_values_per_token = d__tpot__workload_kv_values_per_token * decode_tokens
+    d__decode_time__hardware_bandwidth = d__tpot__hardware_bandwidth * decode_tokens
+    d__decode_time__precision_value = d__tpot__precision_value * decode_tokens
+    d__decode_time__kv_bytes_per_value = d__tpot__kv_bytes_per_value * decode_tokens
+    d__decode_time__prompt_tokens = d__tpot__prompt_tokens * decode_tokens
+    d__decode_time__decode_tokens = d__tpot__decode_tokens * decode_tokens + tpot
+    d__kv_capacity_tokens__workload_kv_values_per_token = -_g6 * d__kv_per_token__workload_kv_values_per_token
+    d__kv_capacity_tokens__kv_bytes_per_value = -_g6 * d__kv_per_token__kv_bytes_per_value
+    d__kv_capacity_tokens__kv_reserve = 1000000000 / kv_per_token
+    d__resident_requests__workload_kv_values_per_token = -_g7 * d__kv_per_request__workload_kv_values_per_token
+    d__resident_requests__kv_bytes_per_value = -_g7 * d__kv_per_request__kv_bytes_per_value
+    d__resident_requests__prompt_tokens = -_g7 * d__kv_per_request__prompt_tokens
+    d__resident_requests__decode_tokens = -_g7 * d__kv_per_request__decode_tokens
+    d__resident_requests__kv_reserve = 1000000000 / kv_per_request
+    d__prefill_request_rate__prompt_tokens = -prefill_rate / prompt_tokens**2
+    d__prefill_request_rate__prefill_rate = 1 / prompt_tokens
     d__remaining_memory__workload_parameters = -d__weights__workload_parameters
-    d__remaining_memory__hardware_capacity = 1/1000000000
+    d__remaining_memory__hardware_capacity = 1 / 1000000000
     d__remaining_memory__precision_value = -d__weights__precision_value
     derivatives = {
-        'total_tokens': {'prompt_tokens': d__total_tokens__prompt_tokens, 'decode_tokens': d__total_tokens__decode_tokens},
-        'weights': {'workload_parameters': d__weights__workload_parameters, 'precision_value': d__weights__precision_value},
-        'bandwidth': {'hardware_bandwidth': d__bandwidth__hardware_bandwidth},
-        'kv_per_token': {'workload_kv_values_per_token': d__kv_per_token__workload_kv_values_per_token, 'kv_bytes_per_value': d__kv_per_token__kv_bytes_per_value},
-        'kv_per_request': {'workload_kv_values_per_token': d__kv_per_request__workload_kv_values_per_token, 'kv_bytes_per_value': d__kv_per_request__kv_bytes_per_value, 'prompt_tokens': d__kv_per_request__prompt_tokens, 'decode_tokens': d__kv_per_request__decode_tokens},
-        'weight_floor': {'workload_parameters': d__weight_floor__workload_parameters, 'hardware_bandwidth': d__weight_floor__hardware_bandwidth, 'precision_value': d__weight_floor__precision_value},
-        'dispatch_cost': {'workload_layers': d__dispatch_cost__workload_layers},
-        'tpot': {'workload_parameters': d__tpot__workload_parameters, 'workload_layers': d__tpot__workload_layers, 'workload_kv_values_per_token': d__tpot__workload_kv_values_per_token, 'hardware_bandwidth': d__tpot__hardware_bandwidth, 'precision_value': d__tpot__precision_value, 'kv_bytes_per_value': d__tpot__kv_bytes_per_value, 'prompt_tokens': d__tpot__prompt_tokens, 'decode_tokens': d__tpot__decode_tokens},
-        'decode_time': {'workload_parameters': d__decode_time__workload_parameters, 'workload_layers': d__decode_time__workload_layers, 'workload_kv_values_per_token': d__decode_time__workload_kv_values_per_token, 'hardware_bandwidth': d__decode_time__hardware_bandwidth, 'precision_value': d__decode_time__precision_value, 'kv_bytes_per_value': d__decode_time__kv_bytes_per_value, 'prompt_tokens': d__decode_time__prompt_tokens, 'decode_tokens': d__decode_time__decode_tokens},
-        'kv_capacity_tokens': {'workload_kv_values_per_token': d__kv_capacity_tokens__workload_kv_values_per_token, 'kv_bytes_per_value': d__kv_capacity_tokens__kv_bytes_per_value, 'kv_reserve': d__kv_capacity_tokens__kv_reserve},
-        'resident_requests': {'workload_kv_values_per_token': d__resident_requests__workload_kv_values_per_token, 'kv_bytes_per_value': d__resident_requests__kv_bytes_per_value, 'prompt_tokens': d__resident_requests__prompt_tokens, 'decode_tokens': d__resident_requests__decode_tokens, 'kv_reserve': d__resident_requests__kv_reserve},
-        'prefill_request_rate': {'prompt_tokens': d__prefill_request_rate__prompt_tokens, 'prefill_rate': d__prefill_request_rate__prefill_rate},
-        'remaining_memory': {'workload_parameters': d__remaining_memory__workload_parameters, 'hardware_capacity': d__remaining_memory__hardware_capacity, 'precision_value': d__remaining_memory__precision_value},
+        "total_tokens": {
+            "prompt_tokens": d__total_tokens__prompt_tokens,
+            "decode_tokens": d__total_tokens__decode_tokens,
+        },
+        "weights": {
+            "workload_parameters": d__weights__workload_parameters,
+            "precision_value": d__weights__precision_value,
+        },
+        "bandwidth": {"hardware_bandwidth": d__bandwidth__hardware_bandwidth},
+        "kv_per_token": {
+            "workload_kv_values_per_token": d__kv_per_token__workload_kv_values_per_token,
+            "kv_bytes_per_value": d__kv_per_token__kv_bytes_per_value,
+        },
+        "kv_per_request": {
+            "workload_kv_values_per_token": d__kv_per_request__workload_kv_values_per_token,
+            "kv_bytes_per_value": d__kv_per_request__kv_bytes_per_value,
+            "prompt_tokens": d__kv_per_request__prompt_tokens,
+            "decode_tokens": d__kv_per_request__decode_tokens,
+        },
+        "weight_floor": {
+            "workload_parameters": d__weight_floor__workload_parameters,
+            "hardware_bandwidth": d__weight_floor__hardware_bandwidth,
+            "precision_value": d__weight_floor__precision_value,
+        },
+        "dispatch_cost": {"workload_layers": d__dispatch_cost__workload_layers},
+        "tpot": {
+            "workload_parameters": d__tpot__workload_parameters,
+            "workload_layers": d__tpot__workload_layers,
+            "workload_kv_values_per_token": d__tpot__workload_kv_values_per_token,
+            "hardware_bandwidth": d__tpot__hardware_bandwidth,
+            "precision_value": d__tpot__precision_value,
+            "kv_bytes_per_value": d__tpot__kv_bytes_per_value,
+            "prompt_tokens": d__tpot__prompt_tokens,
+            "decode_tokens": d__tpot__decode_tokens,
+        },
+        "decode_time": {
+            "workload_parameters": d__decode_time__workload_parameters,
+            "workload_layers": d__decode_time__workload_layers,
+            "workload_kv_values_per_token": d__decode_time__workload_kv_values_per_token,
+            "hardware_bandwidth": d__decode_time__hardware_bandwidth,
+            "precision_value": d__decode_time__precision_value,
+            "kv_bytes_per_value": d__decode_time__kv_bytes_per_value,
+            "prompt_tokens": d__decode_time__prompt_tokens,
+            "decode_tokens": d__decode_time__decode_tokens,
+        },
+        "kv_capacity_tokens": {
+            "workload_kv_values_per_token": d__kv_capacity_tokens__workload_kv_values_per_token,
+            "kv_bytes_per_value": d__kv_capacity_tokens__kv_bytes_per_value,
+            "kv_reserve": d__kv_capacity_tokens__kv_reserve,
+        },
+        "resident_requests": {
+            "workload_kv_values_per_token": d__resident_requests__workload_kv_values_per_token,
+            "kv_bytes_per_value": d__resident_requests__kv_bytes_per_value,
+            "prompt_tokens": d__resident_requests__prompt_tokens,
+            "decode_tokens": d__resident_requests__decode_tokens,
+            "kv_reserve": d__resident_requests__kv_reserve,
+        },
+        "prefill_request_rate": {
+            "prompt_tokens": d__prefill_request_rate__prompt_tokens,
+            "prefill_rate": d__prefill_request_rate__prefill_rate,
+        },
+        "remaining_memory": {
+            "workload_parameters": d__remaining_memory__workload_parameters,
+            "hardware_capacity": d__remaining_memory__hardware_capacity,
+            "precision_value": d__remaining_memory__precision_value,
+        },
     }
     if workload_forward_flops_per_token is not None and workload_head_dim is not None:
-        _t1 = 4*workload_head_dim*workload_heads*workload_layers
-        _t2 = 1/(hardware_peak*prefill_efficiency)
-        _raw_prefill_flops = prompt_tokens*(_t1*prompt_tokens + workload_forward_flops_per_token)
-        prefill_flops = _raw_prefill_flops/1000000000000
-        _raw_request_flops = total_tokens*(_t1*total_tokens + workload_forward_flops_per_token)
-        request_flops = _raw_request_flops/1000000000000
-        request_time = _raw_request_flops*_t2 + decode_time + hardware_dispatch_tax
-        residency_request_rate = resident_requests/request_time
+        _t1 = 4 * workload_head_dim * workload_heads * workload_layers
+        _t2 = 1 / (hardware_peak * prefill_efficiency)
+        _raw_prefill_flops = prompt_tokens * (_t1 * prompt_tokens + workload_forward_flops_per_token)
+        prefill_flops = _raw_prefill_flops / 1000000000000  # 1e-12: flop -> TFLOP
+        _raw_request_flops = total_tokens * (_t1 * total_tokens + workload_forward_flops_per_token)
+        request_flops = _raw_request_flops / 1000000000000  # 1e-12: flop -> TFLOP
+        request_time = (
+            _raw_request_flops * _t2 + decode_time + hardware_dispatch_tax
+        )  # 1e12: TFLOP -> flop (request_flops)
+        residency_request_rate = resident_requests / request_time
         request_rate = minimum(prefill_request_rate, residency_request_rate)
-        _raw_tokens_per_hour = request_rate*total_tokens
-        tokens_per_hour = 3600*_raw_tokens_per_hour
+        _raw_tokens_per_hour = request_rate * total_tokens
+        tokens_per_hour = 3600 * _raw_tokens_per_hour  # 3600: h -> s
         _g8 = prompt_tokens**2
-        _g9 = workload_head_dim/250000000000
-        _g10 = _g8*_g9
-        _g11 = workload_forward_flops_per_token/1000000000000
-        _g12 = workload_heads*workload_layers
-        _g13 = _g12*workload_head_dim/125000000000
-        _g14 = _g12/250000000000
-        _g15 = 1000000000000000/prefill_efficiency
-        _g16 = _g15/hardware_peak
-        _g17 = hardware_peak**(-2)
-        _g18 = 1/(hardware_peak*prefill_efficiency**2)
+        _g9 = workload_head_dim / 250000000000
+        _g10 = _g8 * _g9
+        _g11 = workload_forward_flops_per_token / 1000000000000
+        _g12 = workload_heads * workload_layers
+        _g13 = _g12 * workload_head_dim / 125000000000
+        _g14 = _g12 / 250000000000
+        _g15 = 1000000000000000 / prefill_efficiency
+        _g16 = _g15 / hardware_peak
+        _g17 = hardware_peak ** (-2)
+        _g18 = 1 / (hardware_peak * prefill_efficiency**2)
         _g19 = total_tokens**2
-        _g20 = _g19*_g9
-        _g21 = _g11 + _g13*total_tokens
-        _g22 = 1000000000000/prefill_efficiency
-        _g23 = _g22/hardware_peak
-        _g24 = resident_requests/request_time**2
+        _g20 = _g19 * _g9
+        _g21 = _g11 + _g13 * total_tokens
+        _g22 = 1000000000000 / prefill_efficiency
+        _g23 = _g22 / hardware_peak
+        _g24 = resident_requests / request_time**2
         _g25 = prefill_request_rate - residency_request_rate
         _g26 = step(_g25)
         _g27 = step(-_g25)
-        _g28 = 3600*total_tokens
-        _g29 = 3600*request_rate
-        _g30 = 1000000*price/tokens_per_hour**2
-        d__prefill_flops__workload_layers = _g10*workload_heads
-        d__prefill_flops__workload_heads = _g10*workload_layers
-        d__prefill_flops__prompt_tokens = _g11 + _g13*prompt_tokens
-        d__prefill_flops__workload_forward_flops_per_token = prompt_tokens/1000000000000
-        d__prefill_flops__workload_head_dim = _g14*_g8
-        d__ttft__workload_layers = _g16*d__prefill_flops__workload_layers
-        d__ttft__workload_heads = _g16*d__prefill_flops__workload_heads
-        d__ttft__hardware_peak = -_g15*_g17*prefill_flops
+        _g28 = 3600 * total_tokens
+        _g29 = 3600 * request_rate
+        _g30 = 1000000 * price / tokens_per_hour**2
+        d__prefill_flops__workload_layers = _g10 * workload_heads
+        d__prefill_flops__workload_heads = _g10 * workload_layers
+        d__prefill_flops__prompt_tokens = _g11 + _g13 * prompt_tokens
+        d__prefill_flops__workload_forward_flops_per_token = prompt_tokens / 1000000000000
+        d__prefill_flops__workload_head_dim = _g14 * _g8
+        d__ttft__workload_layers = _g16 * d__prefill_flops__workload_layers
+        d__ttft__workload_heads = _g16 * d__prefill_flops__workload_heads
+        d__ttft__hardware_peak = -_g15 * _g17 * prefill_flops
         d__ttft__hardware_dispatch_tax = 1000
-        d__ttft__prompt_tokens = _g16*d__prefill_flops__prompt_tokens
-        d__ttft__prefill_efficiency = -1000000000000000*_g18*prefill_flops
-        d__ttft__workload_forward_flops_per_token = _g16*d__prefill_flops__workload_forward_flops_per_token
-        d__ttft__workload_head_dim = _g16*d__prefill_flops__workload_head_dim
-        d__request_flops__workload_layers = _g20*workload_heads
-        d__request_flops__workload_heads = _g20*workload_layers
-        d__request_flops__prompt_tokens = _g21*d__total_tokens__prompt_tokens
-        d__request_flops__decode_tokens = _g21*d__total_tokens__decode_tokens
-        d__request_flops__workload_forward_flops_per_token = total_tokens/1000000000000
-        d__request_flops__workload_head_dim = _g14*_g19
+        d__ttft__prompt_tokens = _g16 * d__prefill_flops__prompt_tokens
+        d__ttft__prefill_efficiency = -1000000000000000 * _g18 * prefill_flops
+        d__ttft__workload_forward_flops_per_token = _g16 * d__prefill_flops__workload_forward_flops_per_token
+        d__ttft__workload_head_dim = _g16 * d__prefill_flops__workload_head_dim
+        d__request_flops__workload_layers = _g20 * workload_heads
+        d__request_flops__workload_heads = _g20 * workload_layers
+        d__request_flops__prompt_tokens = _g21 * d__total_tokens__prompt_tokens
+        d__request_flops__decode_tokens = _g21 * d__total_tokens__decode_tokens
+        d__request_flops__workload_forward_flops_per_token = total_tokens / 1000000000000
+        d__request_flops__workload_head_dim = _g14 * _g19
         d__request_time__workload_parameters = d__decode_time__workload_parameters
-        d__request_time__workload_layers = _g23*d__request_flops__workload_layers + d__decode_time__workload_layers
-        d__request_time__workload_heads = _g23*d__request_flops__workload_heads
+        d__request_time__workload_layers = _g23 * d__request_flops__workload_layers + d__decode_time__workload_layers
+        d__request_time__workload_heads = _g23 * d__request_flops__workload_heads
         d__request_time__workload_kv_values_per_token = d__decode_time__workload_kv_values_per_token
-        d__request_time__hardware_peak = -_g17*_g22*request_flops
+        d__request_time__hardware_peak = -_g17 * _g22 * request_flops
         d__request_time__hardware_bandwidth = d__decode_time__hardware_bandwidth
         d__request_time__hardware_dispatch_tax = 1
         d__request_time__precision_value = d__decode_time__precision_value
         d__request_time__kv_bytes_per_value = d__decode_time__kv_bytes_per_value
-        d__request_time__prompt_tokens = _g23*d__request_flops__prompt_tokens + d__decode_time__prompt_tokens
-        d__request_time__decode_tokens = _g23*d__request_flops__decode_tokens + d__decode_time__decode_tokens
-        d__request_time__prefill_efficiency = -1000000000000*_g18*request_flops
-        d__request_time__workload_forward_flops_per_token = _g23*d__request_flops__workload_forward_flops_per_token
-        d__request_time__workload_head_dim = _g23*d__request_flops__workload_head_dim
-        d__residency_request_rate__workload_parameters = -_g24*d__request_time__workload_parameters
-        d__residency_request_rate__workload_layers = -_g24*d__request_time__workload_layers
-        d__residency_request_rate__workload_heads = -_g24*d__request_time__workload_heads
-        d__residency_request_rate__workload_kv_values_per_token = -_g24*d__request_time__workload_kv_values_per_token + d__resident_requests__workload_kv_values_per_token/request_time
-        d__residency_request_rate__hardware_peak = -_g24*d__request_time__hardware_peak
-        d__residency_request_rate__hardware_bandwidth = -_g24*d__request_time__hardware_bandwidth
-        d__residency_request_rate__hardware_dispatch_tax = -_g24*d__request_time__hardware_dispatch_tax
-        d__residency_request_rate__precision_value = -_g24*d__request_time__precision_value
-        d__residency_request_rate__kv_bytes_per_value = -_g24*d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value/request_time
-        d__residency_request_rate__prompt_tokens = -_g24*d__request_time__prompt_tokens + d__resident_requests__prompt_tokens/request_time
-        d__residency_request_rate__decode_tokens = -_g24*d__request_time__decode_tokens + d__resident_requests__decode_tokens/request_time
-        d__residency_request_rate__prefill_efficiency = -_g24*d__request_time__prefill_efficiency
-        d__residency_request_rate__kv_reserve = d__resident_requests__kv_reserve/request_time
-        d__residency_request_rate__workload_forward_flops_per_token = -_g24*d__request_time__workload_forward_flops_per_token
-        d__residency_request_rate__workload_head_dim = -_g24*d__request_time__workload_head_dim
-        d__request_rate__workload_parameters = _g26*d__residency_request_rate__workload_parameters
-        d__request_rate__workload_layers = _g26*d__residency_request_rate__workload_layers
-        d__request_rate__workload_heads = _g26*d__residency_request_rate__workload_heads
-        d__request_rate__workload_kv_values_per_token = _g26*d__residency_request_rate__workload_kv_values_per_token
-        d__request_rate__hardware_peak = _g26*d__residency_request_rate__hardware_peak
-        d__request_rate__hardware_bandwidth = _g26*d__residency_request_rate__hardware_bandwidth
-        d__request_rate__hardware_dispatch_tax = _g26*d__residency_request_rate__hardware_dispatch_tax
-        d__request_rate__precision_value = _g26*d__residency_request_rate__precision_value
-        d__request_rate__kv_bytes_per_value = _g26*d__residency_request_rate__kv_bytes_per_value
-        d__request_rate__prompt_tokens = _g26*d__residency_request_rate__prompt_tokens + _g27*d__prefill_request_rate__prompt_tokens
-        d__request_rate__decode_tokens = _g26*d__residency_request_rate__decode_tokens
-        d__request_rate__prefill_efficiency = _g26*d__residency_request_rate__prefill_efficiency
-        d__request_rate__kv_reserve = _g26*d__residency_request_rate__kv_reserve
-        d__request_rate__prefill_rate = _g27*d__prefill_request_rate__prefill_rate
-        d__request_rate__workload_forward_flops_per_token = _g26*d__residency_request_rate__workload_forward_flops_per_token
-        d__request_rate__workload_head_dim = _g26*d__residency_request_rate__workload_head_dim
-        d__tokens_per_hour__workload_parameters = _g28*d__request_rate__workload_parameters
-        d__tokens_per_hour__workload_layers = _g28*d__request_rate__workload_layers
-        d__tokens_per_hour__workload_heads = _g28*d__request_rate__workload_heads
-        d__tokens_per_hour__workload_kv_values_per_token = _g28*d__request_rate__workload_kv_values_per_token
-        d__tokens_per_hour__hardware_peak = _g28*d__request_rate__hardware_peak
-        d__tokens_per_hour__hardware_bandwidth = _g28*d__request_rate__hardware_bandwidth
-        d__tokens_per_hour__hardware_dispatch_tax = _g28*d__request_rate__hardware_dispatch_tax
-        d__tokens_per_hour__precision_value = _g28*d__request_rate__precision_value
-        d__tokens_per_hour__kv_bytes_per_value = _g28*d__request_rate__kv_bytes_per_value
-        d__tokens_per_hour__prompt_tokens = _g28*d__request_rate__prompt_tokens + _g29*d__total_tokens__prompt_tokens
-        d__tokens_per_hour__decode_tokens = _g28*d__request_rate__decode_tokens + _g29*d__total_tokens__decode_tokens
-        d__tokens_per_hour__prefill_efficiency = _g28*d__request_rate__prefill_efficiency
-        d__tokens_per_hour__kv_reserve = _g28*d__request_rate__kv_reserve
-        d__tokens_per_hour__prefill_rate = _g28*d__request_rate__prefill_rate
-        d__tokens_per_hour__workload_forward_flops_per_token = _g28*d__request_rate__workload_forward_flops_per_token
-        d__tokens_per_hour__workload_head_dim = _g28*d__request_rate__workload_head_dim
-        d__cost_per_million_tokens__workload_parameters = -_g30*d__tokens_per_hour__workload_parameters
-        d__cost_per_million_tokens__workload_layers = -_g30*d__tokens_per_hour__workload_layers
-        d__cost_per_million_tokens__workload_heads = -_g30*d__tokens_per_hour__workload_heads
-        d__cost_per_million_tokens__workload_kv_values_per_token = -_g30*d__tokens_per_hour__workload_kv_values_per_token
-        d__cost_per_million_tokens__hardware_peak = -_g30*d__tokens_per_hour__hardware_peak
-        d__cost_per_million_tokens__hardware_bandwidth = -_g30*d__tokens_per_hour__hardware_bandwidth
-        d__cost_per_million_tokens__hardware_dispatch_tax = -_g30*d__tokens_per_hour__hardware_dispatch_tax
-        d__cost_per_million_tokens__precision_value = -_g30*d__tokens_per_hour__precision_value
-        d__cost_per_million_tokens__kv_bytes_per_value = -_g30*d__tokens_per_hour__kv_bytes_per_value
-        d__cost_per_million_tokens__prompt_tokens = -_g30*d__tokens_per_hour__prompt_tokens
-        d__cost_per_million_tokens__decode_tokens = -_g30*d__tokens_per_hour__decode_tokens
-        d__cost_per_million_tokens__prefill_efficiency = -_g30*d__tokens_per_hour__prefill_efficiency
-        d__cost_per_million_tokens__kv_reserve = -_g30*d__tokens_per_hour__kv_reserve
-        d__cost_per_million_tokens__prefill_rate = -_g30*d__tokens_per_hour__prefill_rate
-        d__cost_per_million_tokens__price = 1000000/tokens_per_hour
-        d__cost_per_million_tokens__workload_forward_flops_per_token = -_g30*d__tokens_per_hour__workload_forward_flops_per_token
-        d__cost_per_million_tokens__workload_head_dim = -_g30*d__tokens_per_hour__workload_head_dim
-        derivatives.update({
-            'prefill_flops': {'workload_layers': d__prefill_flops__workload_layers, 'workload_heads': d__prefill_flops__workload_heads, 'prompt_tokens': d__prefill_flops__prompt_tokens, 'workload_forward_flops_per_token': d__prefill_flops__workload_forward_flops_per_token, 'workload_head_dim': d__prefill_flops__workload_head_dim},
-            'ttft': {'workload_layers': d__ttft__workload_layers, 'workload_heads': d__ttft__workload_heads, 'hardware_peak': d__ttft__hardware_peak, 'hardware_dispatch_tax': d__ttft__hardware_dispatch_tax, 'prompt_tokens': d__ttft__prompt_tokens, 'prefill_efficiency': d__ttft__prefill_efficiency, 'workload_forward_flops_per_token': d__ttft__workload_forward_flops_per_token, 'workload_head_dim': d__ttft__workload_head_dim},
-            'request_flops': {'workload_layers': d__request_flops__workload_layers, 'workload_heads': d__request_flops__workload_heads, 'prompt_tokens': d__request_flops__prompt_tokens, 'decode_tokens': d__request_flops__decode_tokens, 'workload_forward_flops_per_token': d__request_flops__workload_forward_flops_per_token, 'workload_head_dim': d__request_flops__workload_head_dim},
-            'request_time': {'workload_parameters': d__request_time__workload_parameters, 'workload_layers': d__request_time__workload_layers, 'workload_heads': d__request_time__workload_heads, 'workload_kv_values_per_token': d__request_time__workload_kv_values_per_token, 'hardware_peak': d__request_time__hardware_peak, 'hardware_bandwidth': d__request_time__hardware_bandwidth, 'hardware_dispatch_tax': d__request_time__hardware_dispatch_tax, 'precision_value': d__request_time__precision_value, 'kv_bytes_per_value': d__request_time__kv_bytes_per_value, 'prompt_tokens': d__request_time__prompt_tokens, 'decode_tokens': d__request_time__decode_tokens, 'prefill_efficiency': d__request_time__prefill_efficiency, 'workload_forward_flops_per_token': d__request_time__workload_forward_flops_per_token, 'workload_head_dim': d__request_time__workload_head_dim},
-            'residency_request_rate': {'workload_parameters': d__residency_request_rate__workload_parameters, 'workload_layers': d__residency_request_rate__workload_layers, 'workload_heads': d__residency_request_rate__workload_heads, 'workload_kv_values_per_token': d__residency_request_rate__workload_kv_values_per_token, 'hardware_peak': d__residency_request_rate__hardware_peak, 'hardware_bandwidth': d__residency_request_rate__hardware_bandwidth, 'hardware_dispatch_tax': d__residency_request_rate__hardware_dispatch_tax, 'precision_value': d__residency_request_rate__precision_value, 'kv_bytes_per_value': d__residency_request_rate__kv_bytes_per_value, 'prompt_tokens': d__residency_request_rate__prompt_tokens, 'decode_tokens': d__residency_request_rate__decode_tokens, 'prefill_efficiency': d__residency_request_rate__prefill_efficiency, 'kv_reserve': d__residency_request_rate__kv_reserve, 'workload_forward_flops_per_token': d__residency_request_rate__workload_forward_flops_per_token, 'workload_head_dim': d__residency_request_rate__workload_head_dim},
-            'request_rate': {'workload_parameters': d__request_rate__workload_parameters, 'workload_layers': d__request_rate__workload_layers, 'workload_heads': d__request_rate__workload_heads, 'workload_kv_values_per_token': d__request_rate__workload_kv_values_per_token, 'hardware_peak': d__request_rate__hardware_peak, 'hardware_bandwidth': d__request_rate__hardware_bandwidth, 'hardware_dispatch_tax': d__request_rate__hardware_dispatch_tax, 'precision_value': d__request_rate__precision_value, 'kv_bytes_per_value': d__request_rate__kv_bytes_per_value, 'prompt_tokens': d__request_rate__prompt_tokens, 'decode_tokens': d__request_rate__decode_tokens, 'prefill_efficiency': d__request_rate__prefill_efficiency, 'kv_reserve': d__request_rate__kv_reserve, 'prefill_rate': d__request_rate__prefill_rate, 'workload_forward_flops_per_token': d__request_rate__workload_forward_flops_per_token, 'workload_head_dim': d__request_rate__workload_head_dim},
-            'tokens_per_hour': {'workload_parameters': d__tokens_per_hour__workload_parameters, 'workload_layers': d__tokens_per_hour__workload_layers, 'workload_heads': d__tokens_per_hour__workload_heads, 'workload_kv_values_per_token': d__tokens_per_hour__workload_kv_values_per_token, 'hardware_peak': d__tokens_per_hour__hardware_peak, 'hardware_bandwidth': d__tokens_per_hour__hardware_bandwidth, 'hardware_dispatch_tax': d__tokens_per_hour__hardware_dispatch_tax, 'precision_value': d__tokens_per_hour__precision_value, 'kv_bytes_per_value': d__tokens_per_hour__kv_bytes_per_value, 'prompt_tokens': d__tokens_per_hour__prompt_tokens, 'decode_tokens': d__tokens_per_hour__decode_tokens, 'prefill_efficiency': d__tokens_per_hour__prefill_efficiency, 'kv_reserve': d__tokens_per_hour__kv_reserve, 'prefill_rate': d__tokens_per_hour__prefill_rate, 'workload_forward_flops_per_token': d__tokens_per_hour__workload_forward_flops_per_token, 'workload_head_dim': d__tokens_per_hour__workload_head_dim},
-            'cost_per_million_tokens': {'workload_parameters': d__cost_per_million_tokens__workload_parameters, 'workload_layers': d__cost_per_million_tokens__workload_layers, 'workload_heads': d__cost_per_million_tokens__workload_heads, 'workload_kv_values_per_token': d__cost_per_million_tokens__workload_kv_values_per_token, 'hardware_peak': d__cost_per_million_tokens__hardware_peak, 'hardware_bandwidth': d__cost_per_million_tokens__hardware_bandwidth, 'hardware_dispatch_tax': d__cost_per_million_tokens__hardware_dispatch_tax, 'precision_value': d__cost_per_million_tokens__precision_value, 'kv_bytes_per_value': d__cost_per_million_tokens__kv_bytes_per_value, 'prompt_tokens': d__cost_per_million_tokens__prompt_tokens, 'decode_tokens': d__cost_per_million_tokens__decode_tokens, 'prefill_efficiency': d__cost_per_million_tokens__prefill_efficiency, 'kv_reserve': d__cost_per_million_tokens__kv_reserve, 'prefill_rate': d__cost_per_million_tokens__prefill_rate, 'price': d__cost_per_million_tokens__price, 'workload_forward_flops_per_token': d__cost_per_million_tokens__workload_forward_flops_per_token, 'workload_head_dim': d__cost_per_million_tokens__workload_head_dim},
-        })
+        d__request_time__prompt_tokens = _g23 * d__request_flops__prompt_tokens + d__decode_time__prompt_tokens
+        d__request_time__decode_tokens = _g23 * d__request_flops__decode_tokens + d__decode_time__decode_tokens
+        d__request_time__prefill_efficiency = -1000000000000 * _g18 * request_flops
+        d__request_time__workload_forward_flops_per_token = _g23 * d__request_flops__workload_forward_flops_per_token
+        d__request_time__workload_head_dim = _g23 * d__request_flops__workload_head_dim
+        d__residency_request_rate__workload_parameters = -_g24 * d__request_time__workload_parameters
+        d__residency_request_rate__workload_layers = -_g24 * d__request_time__workload_layers
+        d__residency_request_rate__workload_heads = -_g24 * d__request_time__workload_heads
+        d__residency_request_rate__workload_kv_values_per_token = (
+            -_g24 * d__request_time__workload_kv_values_per_token
+            + d__resident_requests__workload_kv_values_per_token / request_time
+        )
+        d__residency_request_rate__hardware_peak = -_g24 * d__request_time__hardware_peak
+        d__residency_request_rate__hardware_bandwidth = -_g24 * d__request_time__hardware_bandwidth
+        d__residency_request_rate__hardware_dispatch_tax = -_g24 * d__request_time__hardware_dispatch_tax
+        d__residency_request_rate__precision_value = -_g24 * d__request_time__precision_value
+        d__residency_request_rate__kv_bytes_per_value = (
+            -_g24 * d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value / request_time
+        )
+        d__residency_request_rate__prompt_tokens = (
+            -_g24 * d__request_time__prompt_tokens + d__resident_requests__prompt_tokens / request_time
+        )
+        d__residency_request_rate__decode_tokens = (
+            -_g24 * d__request_time__decode_tokens + d__resident_requests__decode_tokens / request_time
+        )
+        d__residency_request_rate__prefill_efficiency = -_g24 * d__request_time__prefill_efficiency
+        d__residency_request_rate__kv_reserve = d__resident_requests__kv_reserve / request_time
+        d__residency_request_rate__workload_forward_flops_per_token = (
+            -_g24 * d__request_time__workload_forward_flops_per_token
+        )
+        d__residency_request_rate__workload_head_dim = -_g24 * d__request_time__workload_head_dim
+        d__request_rate__workload_parameters = _g26 * d__residency_request_rate__workload_parameters
+        d__request_rate__workload_layers = _g26 * d__residency_request_rate__workload_layers
+        d__request_rate__workload_heads = _g26 * d__residency_request_rate__workload_heads
+        d__request_rate__workload_kv_values_per_token = _g26 * d__residency_request_rate__workload_kv_values_per_token
+        d__request_rate__hardware_peak = _g26 * d__residency_request_rate__hardware_peak
+        d__request_rate__hardware_bandwidth = _g26 * d__residency_request_rate__hardware_bandwidth
+        d__request_rate__hardware_dispatch_tax = _g26 * d__residency_request_rate__hardware_dispatch_tax
+        d__request_rate__precision_value = _g26 * d__residency_request_rate__precision_value
+        d__request_rate__kv_bytes_per_value = _g26 * d__residency_request_rate__kv_bytes_per_value
+        d__request_rate__prompt_tokens = (
+            _g26 * d__residency_request_rate__prompt_tokens + _g27 * d__prefill_request_rate__prompt_tokens
+        )
+        d__request_rate__decode_tokens = _g26 * d__residency_request_rate__decode_tokens
+        d__request_rate__prefill_efficiency = _g26 * d__residency_request_rate__prefill_efficiency
+        d__request_rate__kv_reserve = _g26 * d__residency_request_rate__kv_reserve
+        d__request_rate__prefill_rate = _g27 * d__prefill_request_rate__prefill_rate
+        d__request_rate__workload_forward_flops_per_token = (
+            _g26 * d__residency_request_rate__workload_forward_flops_per_token
+        )
+        d__request_rate__workload_head_dim = _g26 * d__residency_request_rate__workload_head_dim
+        d__tokens_per_hour__workload_parameters = _g28 * d__request_rate__workload_parameters
+        d__tokens_per_hour__workload_layers = _g28 * d__request_rate__workload_layers
+        d__tokens_per_hour__workload_heads = _g28 * d__request_rate__workload_heads
+        d__tokens_per_hour__workload_kv_values_per_token = _g28 * d__request_rate__workload_kv_values_per_token
+        d__tokens_per_hour__hardware_peak = _g28 * d__request_rate__hardware_peak
+        d__tokens_per_hour__hardware_bandwidth = _g28 * d__request_rate__hardware_bandwidth
+        d__tokens_per_hour__hardware_dispatch_tax = _g28 * d__request_rate__hardware_dispatch_tax
+        d__tokens_per_hour__precision_value = _g28 * d__request_rate__precision_value
+        d__tokens_per_hour__kv_bytes_per_value = _g28 * d__request_rate__kv_bytes_per_value
+        d__tokens_per_hour__prompt_tokens = (
+            _g28 * d__request_rate__prompt_tokens + _g29 * d__total_tokens__prompt_tokens
+        )
+        d__tokens_per_hour__decode_tokens = (
+            _g28 * d__request_rate__decode_tokens + _g29 * d__total_tokens__decode_tokens
+        )
+        d__tokens_per_hour__prefill_efficiency = _g28 * d__request_rate__prefill_efficiency
+        d__tokens_per_hour__kv_reserve = _g28 * d__request_rate__kv_reserve
+        d__tokens_per_hour__prefill_rate = _g28 * d__request_rate__prefill_rate
+        d__tokens_per_hour__workload_forward_flops_per_token = _g28 * d__request_rate__workload_forward_flops_per_token
+        d__tokens_per_hour__workload_head_dim = _g28 * d__request_rate__workload_head_dim
+        d__cost_per_million_tokens__workload_parameters = -_g30 * d__tokens_per_hour__workload_parameters
+        d__cost_per_million_tokens__workload_layers = -_g30 * d__tokens_per_hour__workload_layers
+        d__cost_per_million_tokens__workload_heads = -_g30 * d__tokens_per_hour__workload_heads
+        d__cost_per_million_tokens__workload_kv_values_per_token = (
+            -_g30 * d__tokens_per_hour__workload_kv_values_per_token
+        )
+        d__cost_per_million_tokens__hardware_peak = -_g30 * d__tokens_per_hour__hardware_peak
+        d__cost_per_million_tokens__hardware_bandwidth = -_g30 * d__tokens_per_hour__hardware_bandwidth
+        d__cost_per_million_tokens__hardware_dispatch_tax = -_g30 * d__tokens_per_hour__hardware_dispatch_tax
+        d__cost_per_million_tokens__precision_value = -_g30 * d__tokens_per_hour__precision_value
+        d__cost_per_million_tokens__kv_bytes_per_value = -_g30 * d__tokens_per_hour__kv_bytes_per_value
+        d__cost_per_million_tokens__prompt_tokens = -_g30 * d__tokens_per_hour__prompt_tokens
+        d__cost_per_million_tokens__decode_tokens = -_g30 * d__tokens_per_hour__decode_tokens
+        d__cost_per_million_tokens__prefill_efficiency = -_g30 * d__tokens_per_hour__prefill_efficiency
+        d__cost_per_million_tokens__kv_reserve = -_g30 * d__tokens_per_hour__kv_reserve
+        d__cost_per_million_tokens__prefill_rate = -_g30 * d__tokens_per_hour__prefill_rate
+        d__cost_per_million_tokens__price = 1000000 / tokens_per_hour
+        d__cost_per_million_tokens__workload_forward_flops_per_token = (
+            -_g30 * d__tokens_per_hour__workload_forward_flops_per_token
+        )
+        d__cost_per_million_tokens__workload_head_dim = -_g30 * d__tokens_per_hour__workload_head_dim
+        derivatives.update(
+            {
+                "prefill_flops": {
+                    "workload_layers": d__prefill_flops__workload_layers,
+                    "workload_heads": d__prefill_flops__workload_heads,
+                    "prompt_tokens": d__prefill_flops__prompt_tokens,
+                    "workload_forward_flops_per_token": d__prefill_flops__workload_forward_flops_per_token,
+                    "workload_head_dim": d__prefill_flops__workload_head_dim,
+                },
+                "ttft": {
+                    "workload_layers": d__ttft__workload_layers,
+                    "workload_heads": d__ttft__workload_heads,
+                    "hardware_peak": d__ttft__hardware_peak,
+                    "hardware_dispatch_tax": d__ttft__hardware_dispatch_tax,
+                    "prompt_tokens": d__ttft__prompt_tokens,
+                    "prefill_efficiency": d__ttft__prefill_efficiency,
+                    "workload_forward_flops_per_token": d__ttft__workload_forward_flops_per_token,
+                    "workload_head_dim": d__ttft__workload_head_dim,
+                },
+                "request_flops": {
+                    "workload_layers": d__request_flops__workload_layers,
+                    "workload_heads": d__request_flops__workload_heads,
+                    "prompt_tokens": d__request_flops__prompt_tokens,
+                    "decode_tokens": d__request_flops__decode_tokens,
+                    "workload_forward_flops_per_token": d__request_flops__workload_forward_flops_per_token,
+                    "workload_head_dim": d__request_flops__workload_head_dim,
+                },
+                "request_time": {
+                    "workload_parameters": d__request_time__workload_parameters,
+                    "workload_layers": d__request_time__workload_layers,
+                    "workload_heads": d__request_time__workload_heads,
+                    "workload_kv_values_per_token": d__request_time__workload_kv_values_per_token,
+                    "hardware_peak": d__request_time__hardware_peak,
+                    "hardware_bandwidth": d__request_time__hardware_bandwidth,
+                    "hardware_dispatch_tax": d__request_time__hardware_dispatch_tax,
+                    "precision_value": d__request_time__precision_value,
+                    "kv_bytes_per_value": d__request_time__kv_bytes_per_value,
+                    "prompt_tokens": d__request_time__prompt_tokens,
+                    "decode_tokens": d__request_time__decode_tokens,
+                    "prefill_efficiency": d__request_time__prefill_efficiency,
+                    "workload_forward_flops_per_token": d__request_time__workload_forward_flops_per_token,
+                    "workload_head_dim": d__request_time__workload_head_dim,
+                },
+                "residency_request_rate": {
+                    "workload_parameters": d__residency_request_rate__workload_parameters,
+                    "workload_layers": d__residency_request_rate__workload_layers,
+                    "workload_heads": d__residency_request_rate__workload_heads,
+                    "workload_kv_values_per_token": d__residency_request_rate__workload_kv_values_per_token,
+                    "hardware_peak": d__residency_request_rate__hardware_peak,
+                    "hardware_bandwidth": d__residency_request_rate__hardware_bandwidth,
+                    "hardware_dispatch_tax": d__residency_request_rate__hardware_dispatch_tax,
+                    "precision_value": d__residency_request_rate__precision_value,
+                    "kv_bytes_per_value": d__residency_request_rate__kv_bytes_per_value,
+                    "prompt_tokens": d__residency_request_rate__prompt_tokens,
+                    "decode_tokens": d__residency_request_rate__decode_tokens,
+                    "prefill_efficiency": d__residency_request_rate__prefill_efficiency,
+                    "kv_reserve": d__residency_request_rate__kv_reserve,
+                    "workload_forward_flops_per_token": d__residency_request_rate__workload_forward_flops_per_token,
+                    "workload_head_dim": d__residency_request_rate__workload_head_dim,
+                },
+                "request_rate": {
+                    "workload_parameters": d__request_rate__workload_parameters,
+                    "workload_layers": d__request_rate__workload_layers,
+                    "workload_heads": d__request_rate__workload_heads,
+                    "workload_kv_values_per_token": d__request_rate__workload_kv_values_per_token,
+                    "hardware_peak": d__request_rate__hardware_peak,
+                    "hardware_bandwidth": d__request_rate__hardware_bandwidth,
+                    "hardware_dispatch_tax": d__request_rate__hardware_dispatch_tax,
+                    "precision_value": d__request_rate__precision_value,
+                    "kv_bytes_per_value": d__request_rate__kv_bytes_per_value,
+                    "prompt_tokens": d__request_rate__prompt_tokens,
+                    "decode_tokens": d__request_rate__decode_tokens,
+                    "prefill_efficiency": d__request_rate__prefill_efficiency,
+                    "kv_reserve": d__request_rate__kv_reserve,
+                    "prefill_rate": d__request_rate__prefill_rate,
+                    "workload_forward_flops_per_token": d__request_rate__workload_forward_flops_per_token,
+                    "workload_head_dim": d__request_rate__workload_head_dim,
+                },
+                "tokens_per_hour": {
+                    "workload_parameters": d__tokens_per_hour__workload_parameters,
+                    "workload_layers": d__tokens_per_hour__workload_layers,
+                    "workload_heads": d__tokens_per_hour__workload_heads,
+                    "workload_kv_values_per_token": d__tokens_per_hour__workload_kv_values_per_token,
+                    "hardware_peak": d__tokens_per_hour__hardware_peak,
+                    "hardware_bandwidth": d__tokens_per_hour__hardware_bandwidth,
+                    "hardware_dispatch_tax": d__tokens_per_hour__hardware_dispatch_tax,
+                    "precision_value": d__tokens_per_hour__precision_value,
+                    "kv_bytes_per_value": d__tokens_per_hour__kv_bytes_per_value,
+                    "prompt_tokens": d__tokens_per_hour__prompt_tokens,
+                    "decode_tokens": d__tokens_per_hour__decode_tokens,
+                    "prefill_efficiency": d__tokens_per_hour__prefill_efficiency,
+                    "kv_reserve": d__tokens_per_hour__kv_reserve,
+                    "prefill_rate": d__tokens_per_hour__prefill_rate,
+                    "workload_forward_flops_per_token": d__tokens_per_hour__workload_forward_flops_per_token,
+                    "workload_head_dim": d__tokens_per_hour__workload_head_dim,
+                },
+                "cost_per_million_tokens": {
+                    "workload_parameters": d__cost_per_million_tokens__workload_parameters,
+                    "workload_layers": d__cost_per_million_tokens__workload_layers,
+                    "workload_heads": d__cost_per_million_tokens__workload_heads,
+                    "workload_kv_values_per_token": d__cost_per_million_tokens__workload_kv_values_per_token,
+                    "hardware_peak": d__cost_per_million_tokens__hardware_peak,
+                    "hardware_bandwidth": d__cost_per_million_tokens__hardware_bandwidth,
+                    "hardware_dispatch_tax": d__cost_per_million_tokens__hardware_dispatch_tax,
+                    "precision_value": d__cost_per_million_tokens__precision_value,
+                    "kv_bytes_per_value": d__cost_per_million_tokens__kv_bytes_per_value,
+                    "prompt_tokens": d__cost_per_million_tokens__prompt_tokens,
+                    "decode_tokens": d__cost_per_million_tokens__decode_tokens,
+                    "prefill_efficiency": d__cost_per_million_tokens__prefill_efficiency,
+                    "kv_reserve": d__cost_per_million_tokens__kv_reserve,
+                    "prefill_rate": d__cost_per_million_tokens__prefill_rate,
+                    "price": d__cost_per_million_tokens__price,
+                    "workload_forward_flops_per_token": d__cost_per_million_tokens__workload_forward_flops_per_token,
+                    "workload_head_dim": d__cost_per_million_tokens__workload_head_dim,
+                },
+            }
+        )
     return derivatives
 
 
@@ -428,68 +631,126 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('kv_bytes_per_value', unit='byte', minimum=0, strict=True, doc='Storage width of one cached value.'),
-        InputSpec('prompt_tokens', integer=True, minimum=0, strict=True, doc='Tokens of one prompt.'),
-        InputSpec('decode_tokens', integer=True, minimum=0, doc='Tokens generated per request.'),
-        InputSpec('prefill_efficiency', minimum=0, strict=True, doc='Share of the peak the prefill attains.', maximum=1),
-        InputSpec('kv_reserve', unit='GB', minimum=0, strict=True, doc='Memory set aside for KV caches.'),
-        InputSpec('prefill_rate', unit='1/s', minimum=0, strict=True, doc='Prompt tokens the service prefills per second.'),
-        InputSpec('price', unit='USD/h', minimum=0, strict=True, doc='Price of one accelerator-hour.'),
-        InputSpec('ttft_target', unit='ms', minimum=0, strict=True, default=None, doc='Time-to-first-token target; kept, not read.'),
-        InputSpec('tpot_target', unit='ms', minimum=0, strict=True, default=None, doc='Time-per-output-token target; kept, not read.'),
+        InputSpec("kv_bytes_per_value", unit="byte", minimum=0, strict=True, doc="Storage width of one cached value."),
+        InputSpec("prompt_tokens", integer=True, minimum=0, strict=True, doc="Tokens of one prompt."),
+        InputSpec("decode_tokens", integer=True, minimum=0, doc="Tokens generated per request."),
+        InputSpec(
+            "prefill_efficiency", minimum=0, strict=True, doc="Share of the peak the prefill attains.", maximum=1
+        ),
+        InputSpec("kv_reserve", unit="GB", minimum=0, strict=True, doc="Memory set aside for KV caches."),
+        InputSpec(
+            "prefill_rate", unit="1/s", minimum=0, strict=True, doc="Prompt tokens the service prefills per second."
+        ),
+        InputSpec("price", unit="USD/h", minimum=0, strict=True, doc="Price of one accelerator-hour."),
+        InputSpec(
+            "ttft_target",
+            unit="ms",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Time-to-first-token target; kept, not read.",
+        ),
+        InputSpec(
+            "tpot_target",
+            unit="ms",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Time-per-output-token target; kept, not read.",
+        ),
     )
     _choices = (
-        ChoiceSpec('precision', {'fp32': 4, 'tf32': 4, 'bf16': 2, 'fp16': 2, 'fp8': 1, 'int8': 1, 'int4': 0.5}, 'precision_value', unit='byte', default=REQUIRED, case_insensitive=True, doc='Weight storage precision.'),
+        ChoiceSpec(
+            "precision",
+            {"fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5},
+            "precision_value",
+            unit="byte",
+            default=REQUIRED,
+            case_insensitive=True,
+            doc="Weight storage precision.",
+        ),
     )
     _nodes = (
-        NodeSpec('hardware', precision='prefill_precision', fields={'peak': 'hardware_peak', 'bandwidth': 'hardware_bandwidth', 'capacity': 'hardware_capacity', 'dispatch_tax': 'hardware_dispatch_tax'}, optional=False, doc='The accelerator: peak rate, bandwidth, memory and dispatch cost.'),
+        NodeSpec(
+            "hardware",
+            precision="prefill_precision",
+            fields={
+                "peak": "hardware_peak",
+                "bandwidth": "hardware_bandwidth",
+                "capacity": "hardware_capacity",
+                "dispatch_tax": "hardware_dispatch_tax",
+            },
+            optional=False,
+            doc="The accelerator: peak rate, bandwidth, memory and dispatch cost.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'parameters': 'workload_parameters', 'forward_flops_per_token': 'workload_forward_flops_per_token', 'layers': 'workload_layers', 'heads': 'workload_heads', 'head_dim': 'workload_head_dim', 'kv_values_per_token': 'workload_kv_values_per_token'}, required=('parameters', 'layers', 'hidden_dim', 'heads'), units={'workload_parameters': 'param', 'workload_forward_flops_per_token': 'flop'}, doc='The model: parameters, layers, attention geometry and KV heads.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {
+                "parameters": "workload_parameters",
+                "forward_flops_per_token": "workload_forward_flops_per_token",
+                "layers": "workload_layers",
+                "heads": "workload_heads",
+                "head_dim": "workload_head_dim",
+                "kv_values_per_token": "workload_kv_values_per_token",
+            },
+            required=("parameters", "layers", "hidden_dim", "heads"),
+            units={"workload_parameters": "param", "workload_forward_flops_per_token": "flop"},
+            doc="The model: parameters, layers, attention geometry and KV heads.",
+        ),
     )
     _precisions = (
-        PrecisionSpec('prefill_precision', default='peak', doc="Key of the node's rates pricing the prefill."),
+        PrecisionSpec("prefill_precision", default="peak", doc="Key of the node's rates pricing the prefill."),
     )
     _requirements = (
-        Requirement(('workload_kv_values_per_token', 'kv_bytes_per_value', 'prompt_tokens', 'decode_tokens', 'kv_reserve'), lambda workload_kv_values_per_token, kv_bytes_per_value, prompt_tokens, decode_tokens, kv_reserve: (1000000000*kv_reserve >= kv_bytes_per_value*workload_kv_values_per_token*(decode_tokens + prompt_tokens)), "kv_reserve must hold at least one request's KV cache"),
+        Requirement(
+            ("workload_kv_values_per_token", "kv_bytes_per_value", "prompt_tokens", "decode_tokens", "kv_reserve"),
+            lambda workload_kv_values_per_token, kv_bytes_per_value, prompt_tokens, decode_tokens, kv_reserve: (
+                1000000000 * kv_reserve
+                >= kv_bytes_per_value * workload_kv_values_per_token * (decode_tokens + prompt_tokens)
+            ),
+            "kv_reserve must hold at least one request's KV cache",
+        ),
     )
     _input_order = (
-        'workload',
-        'hardware',
-        'precision',
-        'kv_bytes_per_value',
-        'prompt_tokens',
-        'decode_tokens',
-        'prefill_efficiency',
-        'kv_reserve',
-        'prefill_rate',
-        'price',
-        'ttft_target',
-        'tpot_target',
-        'prefill_precision',
+        "workload",
+        "hardware",
+        "precision",
+        "kv_bytes_per_value",
+        "prompt_tokens",
+        "decode_tokens",
+        "prefill_efficiency",
+        "kv_reserve",
+        "prefill_rate",
+        "price",
+        "ttft_target",
+        "tpot_target",
+        "prefill_precision",
     )
     _outputs = (
-        'total_tokens',
-        'prefill_flops',
-        'ttft',
-        'weights',
-        'bandwidth',
-        'kv_per_token',
-        'kv_per_request',
-        'weight_floor',
-        'dispatch_cost',
-        'tpot',
-        'decode_time',
-        'kv_capacity_tokens',
-        'resident_requests',
-        'request_flops',
-        'request_time',
-        'prefill_request_rate',
-        'residency_request_rate',
-        'request_rate',
-        'tokens_per_hour',
-        'cost_per_million_tokens',
-        'remaining_memory',
+        "total_tokens",
+        "prefill_flops",
+        "ttft",
+        "weights",
+        "bandwidth",
+        "kv_per_token",
+        "kv_per_request",
+        "weight_floor",
+        "dispatch_cost",
+        "tpot",
+        "decode_time",
+        "kv_capacity_tokens",
+        "resident_requests",
+        "request_flops",
+        "request_time",
+        "prefill_request_rate",
+        "residency_request_rate",
+        "request_rate",
+        "tokens_per_hour",
+        "cost_per_million_tokens",
+        "remaining_memory",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -509,7 +770,7 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         price: Any = REQUIRED,
         ttft_target: Any = None,
         tpot_target: Any = None,
-        prefill_precision: Any = 'peak',
+        prefill_precision: Any = "peak",
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -534,24 +795,28 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
             **unknown,
         )
 
-    total_tokens = Output('total_tokens')
-    prefill_flops = Output('prefill_flops', 'TFLOP', requires=('workload.forward_flops_per_token', 'workload.head_dim'))
-    ttft = Output('ttft', 'ms', requires=('workload.forward_flops_per_token', 'workload.head_dim'))
-    weights = Output('weights', 'GB')
-    bandwidth = Output('bandwidth', 'TB/s')
-    kv_per_token = Output('kv_per_token', 'byte')
-    kv_per_request = Output('kv_per_request', 'byte')
-    weight_floor = Output('weight_floor', 's')
-    dispatch_cost = Output('dispatch_cost', 'ms')
-    tpot = Output('tpot', 's')
-    decode_time = Output('decode_time', 's')
-    kv_capacity_tokens = Output('kv_capacity_tokens')
-    resident_requests = Output('resident_requests')
-    request_flops = Output('request_flops', 'TFLOP', requires=('workload.forward_flops_per_token', 'workload.head_dim'))
-    request_time = Output('request_time', 's', requires=('workload.forward_flops_per_token', 'workload.head_dim'))
-    prefill_request_rate = Output('prefill_request_rate', '1/s')
-    residency_request_rate = Output('residency_request_rate', '1/s', requires=('workload.forward_flops_per_token', 'workload.head_dim'))
-    request_rate = Output('request_rate', '1/s', requires=('workload.forward_flops_per_token', 'workload.head_dim'))
-    tokens_per_hour = Output('tokens_per_hour', requires=('workload.forward_flops_per_token', 'workload.head_dim'))
-    cost_per_million_tokens = Output('cost_per_million_tokens', 'USD', requires=('workload.forward_flops_per_token', 'workload.head_dim'))
-    remaining_memory = Output('remaining_memory', 'GB')
+    total_tokens = Output("total_tokens")
+    prefill_flops = Output("prefill_flops", "TFLOP", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    ttft = Output("ttft", "ms", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    weights = Output("weights", "GB")
+    bandwidth = Output("bandwidth", "TB/s")
+    kv_per_token = Output("kv_per_token", "byte")
+    kv_per_request = Output("kv_per_request", "byte")
+    weight_floor = Output("weight_floor", "s")
+    dispatch_cost = Output("dispatch_cost", "ms")
+    tpot = Output("tpot", "s")
+    decode_time = Output("decode_time", "s")
+    kv_capacity_tokens = Output("kv_capacity_tokens")
+    resident_requests = Output("resident_requests")
+    request_flops = Output("request_flops", "TFLOP", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    request_time = Output("request_time", "s", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    prefill_request_rate = Output("prefill_request_rate", "1/s")
+    residency_request_rate = Output(
+        "residency_request_rate", "1/s", requires=("workload.forward_flops_per_token", "workload.head_dim")
+    )
+    request_rate = Output("request_rate", "1/s", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    tokens_per_hour = Output("tokens_per_hour", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    cost_per_million_tokens = Output(
+        "cost_per_million_tokens", "USD", requires=("workload.forward_flops_per_token", "workload.head_dim")
+    )
+    remaining_memory = Output("remaining_memory", "GB")

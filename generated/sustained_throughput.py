@@ -36,11 +36,11 @@ def evaluate(
         required_device_hours [h] = planned_device_hours/sustained_fraction
         stretch [1] = 1/sustained_fraction
     """
-    required_device_hours = planned_device_hours/sustained_fraction
-    stretch = 1/sustained_fraction
+    required_device_hours = planned_device_hours / sustained_fraction
+    stretch = 1 / sustained_fraction
     return {
-        'required_device_hours': required_device_hours,
-        'stretch': stretch,
+        "required_device_hours": required_device_hours,
+        "stretch": stretch,
     }
 
 
@@ -57,13 +57,16 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _g0 = sustained_fraction**(-2)
-    d__required_device_hours__planned_device_hours = 1/sustained_fraction
-    d__required_device_hours__sustained_fraction = -_g0*planned_device_hours
+    _g0 = sustained_fraction ** (-2)
+    d__required_device_hours__planned_device_hours = 1 / sustained_fraction
+    d__required_device_hours__sustained_fraction = -_g0 * planned_device_hours
     d__stretch__sustained_fraction = -_g0
     return {
-        'required_device_hours': {'planned_device_hours': d__required_device_hours__planned_device_hours, 'sustained_fraction': d__required_device_hours__sustained_fraction},
-        'stretch': {'sustained_fraction': d__stretch__sustained_fraction},
+        "required_device_hours": {
+            "planned_device_hours": d__required_device_hours__planned_device_hours,
+            "sustained_fraction": d__required_device_hours__sustained_fraction,
+        },
+        "stretch": {"sustained_fraction": d__stretch__sustained_fraction},
     }
 
 
@@ -80,16 +83,18 @@ class SustainedThroughputScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('planned_device_hours', unit='h', minimum=0, doc='Device-hours planned at peak throughput.'),
-        InputSpec('sustained_fraction', minimum=0, strict=True, doc='Fraction of peak throughput the run sustains.', maximum=1),
+        InputSpec("planned_device_hours", unit="h", minimum=0, doc="Device-hours planned at peak throughput."),
+        InputSpec(
+            "sustained_fraction", minimum=0, strict=True, doc="Fraction of peak throughput the run sustains.", maximum=1
+        ),
     )
     _input_order = (
-        'planned_device_hours',
-        'sustained_fraction',
+        "planned_device_hours",
+        "sustained_fraction",
     )
     _outputs = (
-        'required_device_hours',
-        'stretch',
+        "required_device_hours",
+        "stretch",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -112,5 +117,5 @@ class SustainedThroughputScenario(ScenarioBase):
             **unknown,
         )
 
-    required_device_hours = Output('required_device_hours', 'h')
-    stretch = Output('stretch')
+    required_device_hours = Output("required_device_hours", "h")
+    stretch = Output("stretch")

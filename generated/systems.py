@@ -15,145 +15,183 @@ from typing import Any, ClassVar
 from symbolic.runtime.records import CatalogRecord, Check, FieldSpec
 from symbolic.runtime.units import quantity
 
-__all__ = ["IOInterconnect", "MemorySystem", "Node", "NetworkFabric", "Fleet", "StorageTier", ]
+__all__ = [
+    "IOInterconnect",
+    "MemorySystem",
+    "Node",
+    "NetworkFabric",
+    "Fleet",
+    "StorageTier",
+]
 
 # Storage width in bytes of each precision name (symbolic/catalog/constants.toml, StorageWidths)
-WIDTHS = {'fp32': 4, 'tf32': 4, 'bf16': 2, 'fp16': 2, 'fp8': 1, 'int8': 1, 'int4': 0.5}
+WIDTHS = {"fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5}
 
 
 class IOInterconnect(CatalogRecord):
     """A link: its bandwidth, counted per direction or as the total of both directions."""
 
     __slots__ = ()
-    _namespace = 'Hardware'
+    _namespace = "Hardware"
     _widths = WIDTHS
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('bandwidth', unit='byte/s', minimum=0, strict=True, required=True, doc='Bandwidth as published (per direction, or both directions summed).'),
-        FieldSpec('direction', kind='choice', required=True, doc='How `bandwidth` is counted: `per_direction` (stands for 1) or `bidirectional_total` (both directions summed; stands for 2).', choices={'per_direction': 1, 'bidirectional_total': 2}),
-        FieldSpec('latency', unit='ns', minimum=0, strict=True, doc='One-way latency of the link.'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec(
+            "bandwidth",
+            unit="byte/s",
+            minimum=0,
+            strict=True,
+            required=True,
+            doc="Bandwidth as published (per direction, or both directions summed).",
+        ),
+        FieldSpec(
+            "direction",
+            kind="choice",
+            required=True,
+            doc="How `bandwidth` is counted: `per_direction` (stands for 1) or `bidirectional_total` (both directions summed; stands for 2).",
+            choices={"per_direction": 1, "bidirectional_total": 2},
+        ),
+        FieldSpec("latency", unit="ns", minimum=0, strict=True, doc="One-way latency of the link."),
     )
-    _fallbacks = {
-    }
-    _checks: ClassVar[tuple[Check, ...]] = (
-    )
+    _fallbacks = {}
+    _checks: ClassVar[tuple[Check, ...]] = ()
 
     def _calc_bandwidth_per_direction(self) -> Any:
-        return self.resolved("bandwidth")/self.resolved("direction")
+        return self.resolved("bandwidth") / self.resolved("direction")
 
     @property
     def bandwidth_per_direction(self) -> Any:
         """Bandwidth one way: a bidirectional total halved."""
         value = self._calc_bandwidth_per_direction()
-        return quantity(value, 'byte/s')
+        return quantity(value, "byte/s")
 
 
 class MemorySystem(CatalogRecord):
     """A node's memory: capacity and bandwidth."""
 
     __slots__ = ()
-    _namespace = 'Hardware'
+    _namespace = "Hardware"
     _widths = WIDTHS
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('capacity', unit='byte', minimum=0, strict=True, doc='Device memory, as published (mostly GiB).'),
-        FieldSpec('bandwidth', unit='byte/s', minimum=0, strict=True, required=True, doc='Memory bandwidth.'),
+        FieldSpec("capacity", unit="byte", minimum=0, strict=True, doc="Device memory, as published (mostly GiB)."),
+        FieldSpec("bandwidth", unit="byte/s", minimum=0, strict=True, required=True, doc="Memory bandwidth."),
     )
-    _fallbacks = {
-    }
-    _checks: ClassVar[tuple[Check, ...]] = (
-    )
+    _fallbacks = {}
+    _checks: ClassVar[tuple[Check, ...]] = ()
 
     def _calc_labeled_capacity(self) -> Any:
-        return 1953125*self.resolved("capacity")/2097152
+        return 1953125 * self.resolved("capacity") / 2097152
 
     @property
     def labeled_capacity(self) -> Any:
         """The capacity's number of GiB read as decimal GB (an "80 GB" part holds 80 GiB): the share some reference formulas divide by, 7.4 % below the capacity."""
         value = self._calc_labeled_capacity()
-        return quantity(value, 'byte')
+        return quantity(value, "byte")
 
 
 class Node(CatalogRecord):
     """A server: accelerators of one kind and the links between them."""
 
     __slots__ = ()
-    _namespace = 'Systems'
+    _namespace = "Systems"
     _widths = WIDTHS
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('accelerator', kind='record', required=True, doc='The accelerator (a `Hardware` node).', record='HardwareNode'),
-        FieldSpec('accelerators_per_node', kind='int', minimum=0, strict=True, required=True, doc='Accelerators in one node.'),
-        FieldSpec('intra_node_bw', unit='byte/s', minimum=0, strict=True, required=True, doc='Accelerator-to-accelerator bandwidth inside the node, one way.'),
-        FieldSpec('nics_per_node', kind='int', minimum=0, strict=True, doc='Network interfaces (1 when unset).'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec(
+            "accelerator",
+            kind="record",
+            required=True,
+            doc="The accelerator (a `Hardware` node).",
+            record="HardwareNode",
+        ),
+        FieldSpec(
+            "accelerators_per_node", kind="int", minimum=0, strict=True, required=True, doc="Accelerators in one node."
+        ),
+        FieldSpec(
+            "intra_node_bw",
+            unit="byte/s",
+            minimum=0,
+            strict=True,
+            required=True,
+            doc="Accelerator-to-accelerator bandwidth inside the node, one way.",
+        ),
+        FieldSpec("nics_per_node", kind="int", minimum=0, strict=True, doc="Network interfaces (1 when unset)."),
     )
     _fallbacks = {
-        'nics_per_node': lambda r: 1,
+        "nics_per_node": lambda r: 1,
     }
-    _checks: ClassVar[tuple[Check, ...]] = (
-    )
+    _checks: ClassVar[tuple[Check, ...]] = ()
 
     def _calc_intra_node_aggregate_bw(self) -> Any:
-        return self.resolved("accelerators_per_node")*self.resolved("intra_node_bw")
+        return self.resolved("accelerators_per_node") * self.resolved("intra_node_bw")
 
     @property
     def intra_node_aggregate_bw(self) -> Any:
         """Every accelerator's one-way link bandwidth, summed."""
         value = self._calc_intra_node_aggregate_bw()
-        return quantity(value, 'byte/s')
+        return quantity(value, "byte/s")
 
 
 class NetworkFabric(CatalogRecord):
     """The network between nodes."""
 
     __slots__ = ()
-    _namespace = 'Systems'
+    _namespace = "Systems"
     _widths = WIDTHS
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('topology', kind='str', doc='Topology (`fat-tree` in every catalog entry).'),
-        FieldSpec('bandwidth', unit='byte/s', minimum=0, strict=True, required=True, doc='Bandwidth per port.'),
-        FieldSpec('latency', unit='µs', minimum=0, strict=True, doc='Per-message latency.'),
-        FieldSpec('oversubscription_ratio', minimum=0, strict=True, doc='Edge to core bandwidth ratio (1 when unset: non-blocking).'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("topology", kind="str", doc="Topology (`fat-tree` in every catalog entry)."),
+        FieldSpec("bandwidth", unit="byte/s", minimum=0, strict=True, required=True, doc="Bandwidth per port."),
+        FieldSpec("latency", unit="µs", minimum=0, strict=True, doc="Per-message latency."),
+        FieldSpec(
+            "oversubscription_ratio",
+            minimum=0,
+            strict=True,
+            doc="Edge to core bandwidth ratio (1 when unset: non-blocking).",
+        ),
     )
     _fallbacks = {
-        'oversubscription_ratio': lambda r: 1,
+        "oversubscription_ratio": lambda r: 1,
     }
-    _checks: ClassVar[tuple[Check, ...]] = (
-    )
+    _checks: ClassVar[tuple[Check, ...]] = ()
 
     def _calc_bisection_share(self) -> Any:
-        return self.resolved("bandwidth")/self.resolved("oversubscription_ratio")
+        return self.resolved("bandwidth") / self.resolved("oversubscription_ratio")
 
     @property
     def bisection_share(self) -> Any:
         """Bandwidth per port left at the core when every port sends at once."""
         value = self._calc_bisection_share()
-        return quantity(value, 'byte/s')
+        return quantity(value, "byte/s")
 
 
 class Fleet(CatalogRecord):
     """A cluster: nodes of one kind on one fabric."""
 
     __slots__ = ()
-    _namespace = 'Systems'
+    _namespace = "Systems"
     _widths = WIDTHS
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('node', kind='record', required=True, doc='The node (a `Systems.Nodes` entry).', record='Node'),
-        FieldSpec('count', kind='int', minimum=0, strict=True, required=True, doc='Nodes.'),
-        FieldSpec('fabric', kind='record', required=True, doc='The fabric (a `Systems.Fabrics` entry).', record='NetworkFabric'),
-        FieldSpec('region', kind='str', doc='Region.'),
-        FieldSpec('datacenter', kind='str', doc='Data center.'),
-        FieldSpec('mtbf_hours', unit='hour', minimum=0, strict=True, doc='Mean time between failures of the fleet.'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("node", kind="record", required=True, doc="The node (a `Systems.Nodes` entry).", record="Node"),
+        FieldSpec("count", kind="int", minimum=0, strict=True, required=True, doc="Nodes."),
+        FieldSpec(
+            "fabric",
+            kind="record",
+            required=True,
+            doc="The fabric (a `Systems.Fabrics` entry).",
+            record="NetworkFabric",
+        ),
+        FieldSpec("region", kind="str", doc="Region."),
+        FieldSpec("datacenter", kind="str", doc="Data center."),
+        FieldSpec("mtbf_hours", unit="hour", minimum=0, strict=True, doc="Mean time between failures of the fleet."),
     )
-    _fallbacks = {
-    }
-    _links = {'accelerators_per_node': ('node', 'accelerators_per_node')}
-    _checks: ClassVar[tuple[Check, ...]] = (
-    )
+    _fallbacks = {}
+    _links = {"accelerators_per_node": ("node", "accelerators_per_node")}
+    _checks: ClassVar[tuple[Check, ...]] = ()
 
     def _calc_total_accelerators(self) -> Any:
-        return self.resolved("accelerators_per_node")*self.resolved("count")
+        return self.resolved("accelerators_per_node") * self.resolved("count")
 
     @property
     def total_accelerators(self) -> Any:
@@ -166,13 +204,11 @@ class StorageTier(CatalogRecord):
     """A storage or host-memory tier feeding the accelerators."""
 
     __slots__ = ()
-    _namespace = 'Systems'
+    _namespace = "Systems"
     _widths = WIDTHS
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('bandwidth', unit='byte/s', minimum=0, strict=True, required=True, doc='Sustained read bandwidth.'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("bandwidth", unit="byte/s", minimum=0, strict=True, required=True, doc="Sustained read bandwidth."),
     )
-    _fallbacks = {
-    }
-    _checks: ClassVar[tuple[Check, ...]] = (
-    )
+    _fallbacks = {}
+    _checks: ClassVar[tuple[Check, ...]] = ()

@@ -61,17 +61,19 @@ def evaluate(
     """
     if seq_len is None and workload_context_length is not None:
         seq_len = workload_context_length
-    result__ring_factor = (2*tp_size - 2)/tp_size
-    result__collectives_per_step = collectives_per_layer*workload_layers
+    result__ring_factor = (2 * tp_size - 2) / tp_size
+    result__collectives_per_step = collectives_per_layer * workload_layers
     result__compute_time = compute_time
     if seq_len is not None:
-        result__payload = 2*microbatch*seq_len*workload_hidden_dim
-        result__traffic_per_device = result__payload*result__ring_factor
-        result__per_collective_time = result__traffic_per_device/(1000000*link_bandwidth)
-        result__communication_time = result__collectives_per_step*result__per_collective_time
+        result__payload = 2 * microbatch * seq_len * workload_hidden_dim
+        result__traffic_per_device = result__payload * result__ring_factor
+        result__per_collective_time = result__traffic_per_device / (
+            1000000 * link_bandwidth
+        )  # 1e9: GB/s -> B/s (link_bandwidth); 1e3: s -> ms
+        result__communication_time = result__collectives_per_step * result__per_collective_time
         result__step_time = result__communication_time + compute_time
-        result__compute_fraction = compute_time/result__step_time
-        result__communication_fraction = result__communication_time/result__step_time
+        result__compute_fraction = compute_time / result__step_time
+        result__communication_fraction = result__communication_time / result__step_time
     else:
         result__payload = None
         result__traffic_per_device = None
@@ -81,17 +83,17 @@ def evaluate(
         result__compute_fraction = None
         result__communication_fraction = None
     return {
-        'result': {
-            'payload': result__payload,
-            'ring_factor': result__ring_factor,
-            'traffic_per_device': result__traffic_per_device,
-            'collectives_per_step': result__collectives_per_step,
-            'per_collective_time': result__per_collective_time,
-            'communication_time': result__communication_time,
-            'step_time': result__step_time,
-            'compute_fraction': result__compute_fraction,
-            'communication_fraction': result__communication_fraction,
-            'compute_time': result__compute_time,
+        "result": {
+            "payload": result__payload,
+            "ring_factor": result__ring_factor,
+            "traffic_per_device": result__traffic_per_device,
+            "collectives_per_step": result__collectives_per_step,
+            "per_collective_time": result__per_collective_time,
+            "communication_time": result__communication_time,
+            "step_time": result__step_time,
+            "compute_fraction": result__compute_fraction,
+            "communication_fraction": result__communication_fraction,
+            "compute_time": result__compute_time,
         },
     }
 
@@ -119,47 +121,64 @@ def gradient(
     follows_seq_len = seq_len is None
     if seq_len is None and workload_context_length is not None:
         seq_len = workload_context_length
-    result__ring_factor = (2*tp_size - 2)/tp_size
-    result__collectives_per_step = collectives_per_layer*workload_layers
-    d__result__ring_factor__tp_size = 2/tp_size - (2*tp_size - 2)/tp_size**2
+    result__ring_factor = (2 * tp_size - 2) / tp_size
+    result__collectives_per_step = collectives_per_layer * workload_layers
+    d__result__ring_factor__tp_size = 2 / tp_size - (2 * tp_size - 2) / tp_size**2
     d__result__collectives_per_step__workload_layers = collectives_per_layer
     d__result__collectives_per_step__collectives_per_layer = workload_layers
     d__result__compute_time__compute_time = 1
     derivatives = {
-        'result.ring_factor': {'tp_size': d__result__ring_factor__tp_size},
-        'result.collectives_per_step': {'workload_layers': d__result__collectives_per_step__workload_layers, 'collectives_per_layer': d__result__collectives_per_step__collectives_per_layer},
-        'result.compute_time': {'compute_time': d__result__compute_time__compute_time},
+        "result.ring_factor": {"tp_size": d__result__ring_factor__tp_size},
+        "result.collectives_per_step": {
+            "workload_layers": d__result__collectives_per_step__workload_layers,
+            "collectives_per_layer": d__result__collectives_per_step__collectives_per_layer,
+        },
+        "result.compute_time": {"compute_time": d__result__compute_time__compute_time},
     }
     if seq_len is not None:
-        result__payload = 2*microbatch*seq_len*workload_hidden_dim
-        result__traffic_per_device = result__payload*result__ring_factor
-        result__per_collective_time = result__traffic_per_device/(1000000*link_bandwidth)
-        result__communication_time = result__collectives_per_step*result__per_collective_time
+        result__payload = 2 * microbatch * seq_len * workload_hidden_dim
+        result__traffic_per_device = result__payload * result__ring_factor
+        result__per_collective_time = result__traffic_per_device / (
+            1000000 * link_bandwidth
+        )  # 1e9: GB/s -> B/s (link_bandwidth); 1e3: s -> ms
+        result__communication_time = result__collectives_per_step * result__per_collective_time
         result__step_time = result__communication_time + compute_time
-        _g0 = 2*seq_len
-        _g1 = 1/(1000000*link_bandwidth)
-        _g2 = result__step_time**(-2)
-        _g3 = _g2*compute_time
-        _g4 = _g2*result__communication_time
-        d__result__payload__workload_hidden_dim = _g0*microbatch
-        d__result__payload__microbatch = _g0*workload_hidden_dim
-        d__result__payload__seq_len = 2*microbatch*workload_hidden_dim
-        d__result__traffic_per_device__workload_hidden_dim = d__result__payload__workload_hidden_dim*result__ring_factor
-        d__result__traffic_per_device__tp_size = d__result__ring_factor__tp_size*result__payload
-        d__result__traffic_per_device__microbatch = d__result__payload__microbatch*result__ring_factor
-        d__result__traffic_per_device__seq_len = d__result__payload__seq_len*result__ring_factor
-        d__result__per_collective_time__workload_hidden_dim = _g1*d__result__traffic_per_device__workload_hidden_dim
-        d__result__per_collective_time__tp_size = _g1*d__result__traffic_per_device__tp_size
-        d__result__per_collective_time__microbatch = _g1*d__result__traffic_per_device__microbatch
-        d__result__per_collective_time__link_bandwidth = -result__traffic_per_device/(1000000*link_bandwidth**2)
-        d__result__per_collective_time__seq_len = _g1*d__result__traffic_per_device__seq_len
-        d__result__communication_time__workload_layers = d__result__collectives_per_step__workload_layers*result__per_collective_time
-        d__result__communication_time__workload_hidden_dim = d__result__per_collective_time__workload_hidden_dim*result__collectives_per_step
-        d__result__communication_time__tp_size = d__result__per_collective_time__tp_size*result__collectives_per_step
-        d__result__communication_time__microbatch = d__result__per_collective_time__microbatch*result__collectives_per_step
-        d__result__communication_time__link_bandwidth = d__result__per_collective_time__link_bandwidth*result__collectives_per_step
-        d__result__communication_time__collectives_per_layer = d__result__collectives_per_step__collectives_per_layer*result__per_collective_time
-        d__result__communication_time__seq_len = d__result__per_collective_time__seq_len*result__collectives_per_step
+        _g0 = 2 * seq_len
+        _g1 = 1 / (1000000 * link_bandwidth)
+        _g2 = result__step_time ** (-2)
+        _g3 = _g2 * compute_time
+        _g4 = _g2 * result__communication_time
+        d__result__payload__workload_hidden_dim = _g0 * microbatch
+        d__result__payload__microbatch = _g0 * workload_hidden_dim
+        d__result__payload__seq_len = 2 * microbatch * workload_hidden_dim
+        d__result__traffic_per_device__workload_hidden_dim = (
+            d__result__payload__workload_hidden_dim * result__ring_factor
+        )
+        d__result__traffic_per_device__tp_size = d__result__ring_factor__tp_size * result__payload
+        d__result__traffic_per_device__microbatch = d__result__payload__microbatch * result__ring_factor
+        d__result__traffic_per_device__seq_len = d__result__payload__seq_len * result__ring_factor
+        d__result__per_collective_time__workload_hidden_dim = _g1 * d__result__traffic_per_device__workload_hidden_dim
+        d__result__per_collective_time__tp_size = _g1 * d__result__traffic_per_device__tp_size
+        d__result__per_collective_time__microbatch = _g1 * d__result__traffic_per_device__microbatch
+        d__result__per_collective_time__link_bandwidth = -result__traffic_per_device / (1000000 * link_bandwidth**2)
+        d__result__per_collective_time__seq_len = _g1 * d__result__traffic_per_device__seq_len
+        d__result__communication_time__workload_layers = (
+            d__result__collectives_per_step__workload_layers * result__per_collective_time
+        )
+        d__result__communication_time__workload_hidden_dim = (
+            d__result__per_collective_time__workload_hidden_dim * result__collectives_per_step
+        )
+        d__result__communication_time__tp_size = d__result__per_collective_time__tp_size * result__collectives_per_step
+        d__result__communication_time__microbatch = (
+            d__result__per_collective_time__microbatch * result__collectives_per_step
+        )
+        d__result__communication_time__link_bandwidth = (
+            d__result__per_collective_time__link_bandwidth * result__collectives_per_step
+        )
+        d__result__communication_time__collectives_per_layer = (
+            d__result__collectives_per_step__collectives_per_layer * result__per_collective_time
+        )
+        d__result__communication_time__seq_len = d__result__per_collective_time__seq_len * result__collectives_per_step
         d__result__step_time__workload_layers = d__result__communication_time__workload_layers
         d__result__step_time__workload_hidden_dim = d__result__communication_time__workload_hidden_dim
         d__result__step_time__tp_size = d__result__communication_time__tp_size
@@ -168,33 +187,103 @@ def gradient(
         d__result__step_time__compute_time = 1
         d__result__step_time__collectives_per_layer = d__result__communication_time__collectives_per_layer
         d__result__step_time__seq_len = d__result__communication_time__seq_len
-        d__result__compute_fraction__workload_layers = -_g3*d__result__step_time__workload_layers
-        d__result__compute_fraction__workload_hidden_dim = -_g3*d__result__step_time__workload_hidden_dim
-        d__result__compute_fraction__tp_size = -_g3*d__result__step_time__tp_size
-        d__result__compute_fraction__microbatch = -_g3*d__result__step_time__microbatch
-        d__result__compute_fraction__link_bandwidth = -_g3*d__result__step_time__link_bandwidth
-        d__result__compute_fraction__compute_time = -_g3*d__result__step_time__compute_time + 1/result__step_time
-        d__result__compute_fraction__collectives_per_layer = -_g3*d__result__step_time__collectives_per_layer
-        d__result__compute_fraction__seq_len = -_g3*d__result__step_time__seq_len
-        d__result__communication_fraction__workload_layers = -_g4*d__result__step_time__workload_layers + d__result__communication_time__workload_layers/result__step_time
-        d__result__communication_fraction__workload_hidden_dim = -_g4*d__result__step_time__workload_hidden_dim + d__result__communication_time__workload_hidden_dim/result__step_time
-        d__result__communication_fraction__tp_size = -_g4*d__result__step_time__tp_size + d__result__communication_time__tp_size/result__step_time
-        d__result__communication_fraction__microbatch = -_g4*d__result__step_time__microbatch + d__result__communication_time__microbatch/result__step_time
-        d__result__communication_fraction__link_bandwidth = -_g4*d__result__step_time__link_bandwidth + d__result__communication_time__link_bandwidth/result__step_time
-        d__result__communication_fraction__compute_time = -_g4*d__result__step_time__compute_time
-        d__result__communication_fraction__collectives_per_layer = -_g4*d__result__step_time__collectives_per_layer + d__result__communication_time__collectives_per_layer/result__step_time
-        d__result__communication_fraction__seq_len = -_g4*d__result__step_time__seq_len + d__result__communication_time__seq_len/result__step_time
-        derivatives.update({
-            'result.payload': {'workload_hidden_dim': d__result__payload__workload_hidden_dim, 'microbatch': d__result__payload__microbatch, 'seq_len': d__result__payload__seq_len},
-            'result.traffic_per_device': {'workload_hidden_dim': d__result__traffic_per_device__workload_hidden_dim, 'tp_size': d__result__traffic_per_device__tp_size, 'microbatch': d__result__traffic_per_device__microbatch, 'seq_len': d__result__traffic_per_device__seq_len},
-            'result.per_collective_time': {'workload_hidden_dim': d__result__per_collective_time__workload_hidden_dim, 'tp_size': d__result__per_collective_time__tp_size, 'microbatch': d__result__per_collective_time__microbatch, 'link_bandwidth': d__result__per_collective_time__link_bandwidth, 'seq_len': d__result__per_collective_time__seq_len},
-            'result.communication_time': {'workload_layers': d__result__communication_time__workload_layers, 'workload_hidden_dim': d__result__communication_time__workload_hidden_dim, 'tp_size': d__result__communication_time__tp_size, 'microbatch': d__result__communication_time__microbatch, 'link_bandwidth': d__result__communication_time__link_bandwidth, 'collectives_per_layer': d__result__communication_time__collectives_per_layer, 'seq_len': d__result__communication_time__seq_len},
-            'result.step_time': {'workload_layers': d__result__step_time__workload_layers, 'workload_hidden_dim': d__result__step_time__workload_hidden_dim, 'tp_size': d__result__step_time__tp_size, 'microbatch': d__result__step_time__microbatch, 'link_bandwidth': d__result__step_time__link_bandwidth, 'compute_time': d__result__step_time__compute_time, 'collectives_per_layer': d__result__step_time__collectives_per_layer, 'seq_len': d__result__step_time__seq_len},
-            'result.compute_fraction': {'workload_layers': d__result__compute_fraction__workload_layers, 'workload_hidden_dim': d__result__compute_fraction__workload_hidden_dim, 'tp_size': d__result__compute_fraction__tp_size, 'microbatch': d__result__compute_fraction__microbatch, 'link_bandwidth': d__result__compute_fraction__link_bandwidth, 'compute_time': d__result__compute_fraction__compute_time, 'collectives_per_layer': d__result__compute_fraction__collectives_per_layer, 'seq_len': d__result__compute_fraction__seq_len},
-            'result.communication_fraction': {'workload_layers': d__result__communication_fraction__workload_layers, 'workload_hidden_dim': d__result__communication_fraction__workload_hidden_dim, 'tp_size': d__result__communication_fraction__tp_size, 'microbatch': d__result__communication_fraction__microbatch, 'link_bandwidth': d__result__communication_fraction__link_bandwidth, 'compute_time': d__result__communication_fraction__compute_time, 'collectives_per_layer': d__result__communication_fraction__collectives_per_layer, 'seq_len': d__result__communication_fraction__seq_len},
-        })
+        d__result__compute_fraction__workload_layers = -_g3 * d__result__step_time__workload_layers
+        d__result__compute_fraction__workload_hidden_dim = -_g3 * d__result__step_time__workload_hidden_dim
+        d__result__compute_fraction__tp_size = -_g3 * d__result__step_time__tp_size
+        d__result__compute_fraction__microbatch = -_g3 * d__result__step_time__microbatch
+        d__result__compute_fraction__link_bandwidth = -_g3 * d__result__step_time__link_bandwidth
+        d__result__compute_fraction__compute_time = -_g3 * d__result__step_time__compute_time + 1 / result__step_time
+        d__result__compute_fraction__collectives_per_layer = -_g3 * d__result__step_time__collectives_per_layer
+        d__result__compute_fraction__seq_len = -_g3 * d__result__step_time__seq_len
+        d__result__communication_fraction__workload_layers = (
+            -_g4 * d__result__step_time__workload_layers
+            + d__result__communication_time__workload_layers / result__step_time
+        )
+        d__result__communication_fraction__workload_hidden_dim = (
+            -_g4 * d__result__step_time__workload_hidden_dim
+            + d__result__communication_time__workload_hidden_dim / result__step_time
+        )
+        d__result__communication_fraction__tp_size = (
+            -_g4 * d__result__step_time__tp_size + d__result__communication_time__tp_size / result__step_time
+        )
+        d__result__communication_fraction__microbatch = (
+            -_g4 * d__result__step_time__microbatch + d__result__communication_time__microbatch / result__step_time
+        )
+        d__result__communication_fraction__link_bandwidth = (
+            -_g4 * d__result__step_time__link_bandwidth
+            + d__result__communication_time__link_bandwidth / result__step_time
+        )
+        d__result__communication_fraction__compute_time = -_g4 * d__result__step_time__compute_time
+        d__result__communication_fraction__collectives_per_layer = (
+            -_g4 * d__result__step_time__collectives_per_layer
+            + d__result__communication_time__collectives_per_layer / result__step_time
+        )
+        d__result__communication_fraction__seq_len = (
+            -_g4 * d__result__step_time__seq_len + d__result__communication_time__seq_len / result__step_time
+        )
+        derivatives.update(
+            {
+                "result.payload": {
+                    "workload_hidden_dim": d__result__payload__workload_hidden_dim,
+                    "microbatch": d__result__payload__microbatch,
+                    "seq_len": d__result__payload__seq_len,
+                },
+                "result.traffic_per_device": {
+                    "workload_hidden_dim": d__result__traffic_per_device__workload_hidden_dim,
+                    "tp_size": d__result__traffic_per_device__tp_size,
+                    "microbatch": d__result__traffic_per_device__microbatch,
+                    "seq_len": d__result__traffic_per_device__seq_len,
+                },
+                "result.per_collective_time": {
+                    "workload_hidden_dim": d__result__per_collective_time__workload_hidden_dim,
+                    "tp_size": d__result__per_collective_time__tp_size,
+                    "microbatch": d__result__per_collective_time__microbatch,
+                    "link_bandwidth": d__result__per_collective_time__link_bandwidth,
+                    "seq_len": d__result__per_collective_time__seq_len,
+                },
+                "result.communication_time": {
+                    "workload_layers": d__result__communication_time__workload_layers,
+                    "workload_hidden_dim": d__result__communication_time__workload_hidden_dim,
+                    "tp_size": d__result__communication_time__tp_size,
+                    "microbatch": d__result__communication_time__microbatch,
+                    "link_bandwidth": d__result__communication_time__link_bandwidth,
+                    "collectives_per_layer": d__result__communication_time__collectives_per_layer,
+                    "seq_len": d__result__communication_time__seq_len,
+                },
+                "result.step_time": {
+                    "workload_layers": d__result__step_time__workload_layers,
+                    "workload_hidden_dim": d__result__step_time__workload_hidden_dim,
+                    "tp_size": d__result__step_time__tp_size,
+                    "microbatch": d__result__step_time__microbatch,
+                    "link_bandwidth": d__result__step_time__link_bandwidth,
+                    "compute_time": d__result__step_time__compute_time,
+                    "collectives_per_layer": d__result__step_time__collectives_per_layer,
+                    "seq_len": d__result__step_time__seq_len,
+                },
+                "result.compute_fraction": {
+                    "workload_layers": d__result__compute_fraction__workload_layers,
+                    "workload_hidden_dim": d__result__compute_fraction__workload_hidden_dim,
+                    "tp_size": d__result__compute_fraction__tp_size,
+                    "microbatch": d__result__compute_fraction__microbatch,
+                    "link_bandwidth": d__result__compute_fraction__link_bandwidth,
+                    "compute_time": d__result__compute_fraction__compute_time,
+                    "collectives_per_layer": d__result__compute_fraction__collectives_per_layer,
+                    "seq_len": d__result__compute_fraction__seq_len,
+                },
+                "result.communication_fraction": {
+                    "workload_layers": d__result__communication_fraction__workload_layers,
+                    "workload_hidden_dim": d__result__communication_fraction__workload_hidden_dim,
+                    "tp_size": d__result__communication_fraction__tp_size,
+                    "microbatch": d__result__communication_fraction__microbatch,
+                    "link_bandwidth": d__result__communication_fraction__link_bandwidth,
+                    "compute_time": d__result__communication_fraction__compute_time,
+                    "collectives_per_layer": d__result__communication_fraction__collectives_per_layer,
+                    "seq_len": d__result__communication_fraction__seq_len,
+                },
+            }
+        )
     if follows_seq_len and seq_len is not None:  # computed from its default: moves with the inputs it reads
-        chain_default(derivatives, "seq_len", {'workload_context_length': 1})
+        chain_default(derivatives, "seq_len", {"workload_context_length": 1})
     return derivatives
 
 
@@ -218,28 +307,57 @@ class TensorParallelScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('tp_size', integer=True, minimum=0, strict=True, doc='Tensor-parallel width: devices sharing each layer.'),
-        InputSpec('microbatch', integer=True, minimum=0, strict=True, doc='Sequences per micro-batch.'),
-        InputSpec('link_bandwidth', unit='GB/s', minimum=0, strict=True, doc='Per-direction bandwidth between the t devices.'),
-        InputSpec('compute_time', unit='ms', minimum=0, strict=True, doc='Compute time of the step, stated (not derived).'),
-        InputSpec('seq_len', integer=True, minimum=0, strict=True, default=None, default_rule='workload_context_length', doc="Tokens per sequence; the workload's context length when not given."),
-        InputSpec('collectives_per_layer', integer=True, minimum=0, default=2, doc='AllReduces per layer per step (2: one per pass; Megatron-LM: 4).'),
+        InputSpec(
+            "tp_size", integer=True, minimum=0, strict=True, doc="Tensor-parallel width: devices sharing each layer."
+        ),
+        InputSpec("microbatch", integer=True, minimum=0, strict=True, doc="Sequences per micro-batch."),
+        InputSpec(
+            "link_bandwidth", unit="GB/s", minimum=0, strict=True, doc="Per-direction bandwidth between the t devices."
+        ),
+        InputSpec(
+            "compute_time", unit="ms", minimum=0, strict=True, doc="Compute time of the step, stated (not derived)."
+        ),
+        InputSpec(
+            "seq_len",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=None,
+            default_rule="workload_context_length",
+            doc="Tokens per sequence; the workload's context length when not given.",
+        ),
+        InputSpec(
+            "collectives_per_layer",
+            integer=True,
+            minimum=0,
+            default=2,
+            doc="AllReduces per layer per step (2: one per pass; Megatron-LM: 4).",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'layers': 'workload_layers', 'hidden_dim': 'workload_hidden_dim', 'context_length': 'workload_context_length'}, required=('parameters', 'layers', 'hidden_dim'), units={}, doc='The model: its layers L, width h and (when `seq_len` is not given) context length.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {
+                "layers": "workload_layers",
+                "hidden_dim": "workload_hidden_dim",
+                "context_length": "workload_context_length",
+            },
+            required=("parameters", "layers", "hidden_dim"),
+            units={},
+            doc="The model: its layers L, width h and (when `seq_len` is not given) context length.",
+        ),
     )
     _input_order = (
-        'workload',
-        'tp_size',
-        'microbatch',
-        'link_bandwidth',
-        'compute_time',
-        'seq_len',
-        'collectives_per_layer',
+        "workload",
+        "tp_size",
+        "microbatch",
+        "link_bandwidth",
+        "compute_time",
+        "seq_len",
+        "collectives_per_layer",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -271,4 +389,35 @@ class TensorParallelScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('compute_time', 'ms'), Output('payload', 'byte', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)}), Output('ring_factor'), Output('traffic_per_device', 'byte', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)}), Output('collectives_per_step'), Output('per_collective_time', 'ms', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)}), Output('communication_time', 'ms', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)}), Output('step_time', 'ms', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)}), Output('compute_fraction', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)}), Output('communication_fraction', requires=('seq_len',), alternatives={'seq_len': ('workload.context_length',)}),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("compute_time", "ms"),
+            Output("payload", "byte", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)}),
+            Output("ring_factor"),
+            Output(
+                "traffic_per_device",
+                "byte",
+                requires=("seq_len",),
+                alternatives={"seq_len": ("workload.context_length",)},
+            ),
+            Output("collectives_per_step"),
+            Output(
+                "per_collective_time",
+                "ms",
+                requires=("seq_len",),
+                alternatives={"seq_len": ("workload.context_length",)},
+            ),
+            Output(
+                "communication_time",
+                "ms",
+                requires=("seq_len",),
+                alternatives={"seq_len": ("workload.context_length",)},
+            ),
+            Output("step_time", "ms", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)}),
+            Output("compute_fraction", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)}),
+            Output(
+                "communication_fraction", requires=("seq_len",), alternatives={"seq_len": ("workload.context_length",)}
+            ),
+        ),
+    )

@@ -53,25 +53,29 @@ def evaluate(
         result.transfer_times [ms] = layer_bytes/links[j]
         result.breakeven_bandwidth [GB/s] = layer_bytes/compute_time
     """
-    result__layer_bytes = 4*collectives_per_layer*tokens*workload_hidden_dim*(tp_size - 1)/tp_size
-    result__transfer_times = [result__layer_bytes/(1000000*links[link]) for link in range(0, len(links))]
+    result__layer_bytes = 4 * collectives_per_layer * tokens * workload_hidden_dim * (tp_size - 1) / tp_size
+    result__transfer_times = [
+        result__layer_bytes / (1000000 * links[link]) for link in range(0, len(links))
+    ]  # 1e9: GB/s -> B/s (links[j]); 1e3: s -> ms
     if workload_forward_flops_per_token is not None:
-        result__layer_flops = tokens*workload_forward_flops_per_token/workload_layers
-        _t0 = result__layer_flops/(accelerator_peak*local_efficiency*tp_size)
+        result__layer_flops = tokens * workload_forward_flops_per_token / workload_layers
+        _t0 = result__layer_flops / (accelerator_peak * local_efficiency * tp_size)
         _raw_result__compute_time = _t0
-        result__compute_time = 1000*_t0
-        result__breakeven_bandwidth = result__layer_bytes/(1000000000*_raw_result__compute_time)
+        result__compute_time = 1000 * _t0  # 1e3: s -> ms
+        result__breakeven_bandwidth = result__layer_bytes / (
+            1000000000 * _raw_result__compute_time
+        )  # 1e-3: ms -> s (compute_time); 1e-9: B/s -> GB/s
     else:
         result__layer_flops = None
         result__compute_time = None
         result__breakeven_bandwidth = None
     return {
-        'result': {
-            'layer_flops': result__layer_flops,
-            'compute_time': result__compute_time,
-            'layer_bytes': result__layer_bytes,
-            'transfer_times': result__transfer_times,
-            'breakeven_bandwidth': result__breakeven_bandwidth,
+        "result": {
+            "layer_flops": result__layer_flops,
+            "compute_time": result__compute_time,
+            "layer_bytes": result__layer_bytes,
+            "transfer_times": result__transfer_times,
+            "breakeven_bandwidth": result__breakeven_bandwidth,
         },
     }
 
@@ -96,48 +100,85 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__layer_bytes = 4*collectives_per_layer*tokens*workload_hidden_dim*(tp_size - 1)/tp_size
+    result__layer_bytes = 4 * collectives_per_layer * tokens * workload_hidden_dim * (tp_size - 1) / tp_size
     _g0 = tp_size - 1
-    _g1 = 4*collectives_per_layer*tokens/tp_size
-    _g2 = 4*_g0*workload_hidden_dim/tp_size
-    d__result__layer_bytes__workload_hidden_dim = _g0*_g1
-    d__result__layer_bytes__tp_size = -4*_g0*collectives_per_layer*tokens*workload_hidden_dim/tp_size**2 + _g1*workload_hidden_dim
-    d__result__layer_bytes__tokens = _g2*collectives_per_layer
-    d__result__layer_bytes__collectives_per_layer = _g2*tokens
+    _g1 = 4 * collectives_per_layer * tokens / tp_size
+    _g2 = 4 * _g0 * workload_hidden_dim / tp_size
+    d__result__layer_bytes__workload_hidden_dim = _g0 * _g1
+    d__result__layer_bytes__tp_size = (
+        -4 * _g0 * collectives_per_layer * tokens * workload_hidden_dim / tp_size**2 + _g1 * workload_hidden_dim
+    )
+    d__result__layer_bytes__tokens = _g2 * collectives_per_layer
+    d__result__layer_bytes__collectives_per_layer = _g2 * tokens
     derivatives = {
-        'result.layer_bytes': {'workload_hidden_dim': d__result__layer_bytes__workload_hidden_dim, 'tp_size': d__result__layer_bytes__tp_size, 'tokens': d__result__layer_bytes__tokens, 'collectives_per_layer': d__result__layer_bytes__collectives_per_layer},
+        "result.layer_bytes": {
+            "workload_hidden_dim": d__result__layer_bytes__workload_hidden_dim,
+            "tp_size": d__result__layer_bytes__tp_size,
+            "tokens": d__result__layer_bytes__tokens,
+            "collectives_per_layer": d__result__layer_bytes__collectives_per_layer,
+        },
     }
     if workload_forward_flops_per_token is not None:
-        result__layer_flops = tokens*workload_forward_flops_per_token/workload_layers
-        _t0 = result__layer_flops/(accelerator_peak*local_efficiency*tp_size)
-        result__compute_time = 1000*_t0
-        _g3 = 1000/(accelerator_peak*local_efficiency)
-        _g4 = _g3/tp_size
-        _g5 = 1000*result__layer_flops/tp_size
-        _g6 = result__layer_bytes/(1000000*result__compute_time**2)
-        _g7 = 1/(1000000*result__compute_time)
-        d__result__layer_flops__workload_layers = -tokens*workload_forward_flops_per_token/workload_layers**2
-        d__result__layer_flops__tokens = workload_forward_flops_per_token/workload_layers
-        d__result__layer_flops__workload_forward_flops_per_token = tokens/workload_layers
-        d__result__compute_time__workload_layers = _g4*d__result__layer_flops__workload_layers
-        d__result__compute_time__tp_size = -_g3*result__layer_flops/tp_size**2
-        d__result__compute_time__tokens = _g4*d__result__layer_flops__tokens
-        d__result__compute_time__accelerator_peak = -_g5/(accelerator_peak**2*local_efficiency)
-        d__result__compute_time__local_efficiency = -_g5/(accelerator_peak*local_efficiency**2)
-        d__result__compute_time__workload_forward_flops_per_token = _g4*d__result__layer_flops__workload_forward_flops_per_token
-        d__result__breakeven_bandwidth__workload_layers = -_g6*d__result__compute_time__workload_layers
-        d__result__breakeven_bandwidth__workload_hidden_dim = _g7*d__result__layer_bytes__workload_hidden_dim
-        d__result__breakeven_bandwidth__tp_size = -_g6*d__result__compute_time__tp_size + d__result__layer_bytes__tp_size/(1000000*result__compute_time)
-        d__result__breakeven_bandwidth__tokens = -_g6*d__result__compute_time__tokens + d__result__layer_bytes__tokens/(1000000*result__compute_time)
-        d__result__breakeven_bandwidth__accelerator_peak = -_g6*d__result__compute_time__accelerator_peak
-        d__result__breakeven_bandwidth__local_efficiency = -_g6*d__result__compute_time__local_efficiency
-        d__result__breakeven_bandwidth__collectives_per_layer = _g7*d__result__layer_bytes__collectives_per_layer
-        d__result__breakeven_bandwidth__workload_forward_flops_per_token = -_g6*d__result__compute_time__workload_forward_flops_per_token
-        derivatives.update({
-            'result.layer_flops': {'workload_layers': d__result__layer_flops__workload_layers, 'tokens': d__result__layer_flops__tokens, 'workload_forward_flops_per_token': d__result__layer_flops__workload_forward_flops_per_token},
-            'result.compute_time': {'workload_layers': d__result__compute_time__workload_layers, 'tp_size': d__result__compute_time__tp_size, 'tokens': d__result__compute_time__tokens, 'accelerator_peak': d__result__compute_time__accelerator_peak, 'local_efficiency': d__result__compute_time__local_efficiency, 'workload_forward_flops_per_token': d__result__compute_time__workload_forward_flops_per_token},
-            'result.breakeven_bandwidth': {'workload_layers': d__result__breakeven_bandwidth__workload_layers, 'workload_hidden_dim': d__result__breakeven_bandwidth__workload_hidden_dim, 'tp_size': d__result__breakeven_bandwidth__tp_size, 'tokens': d__result__breakeven_bandwidth__tokens, 'accelerator_peak': d__result__breakeven_bandwidth__accelerator_peak, 'local_efficiency': d__result__breakeven_bandwidth__local_efficiency, 'collectives_per_layer': d__result__breakeven_bandwidth__collectives_per_layer, 'workload_forward_flops_per_token': d__result__breakeven_bandwidth__workload_forward_flops_per_token},
-        })
+        result__layer_flops = tokens * workload_forward_flops_per_token / workload_layers
+        _t0 = result__layer_flops / (accelerator_peak * local_efficiency * tp_size)
+        result__compute_time = 1000 * _t0  # 1e3: s -> ms
+        _g3 = 1000 / (accelerator_peak * local_efficiency)
+        _g4 = _g3 / tp_size
+        _g5 = 1000 * result__layer_flops / tp_size
+        _g6 = result__layer_bytes / (1000000 * result__compute_time**2)
+        _g7 = 1 / (1000000 * result__compute_time)
+        d__result__layer_flops__workload_layers = -tokens * workload_forward_flops_per_token / workload_layers**2
+        d__result__layer_flops__tokens = workload_forward_flops_per_token / workload_layers
+        d__result__layer_flops__workload_forward_flops_per_token = tokens / workload_layers
+        d__result__compute_time__workload_layers = _g4 * d__result__layer_flops__workload_layers
+        d__result__compute_time__tp_size = -_g3 * result__layer_flops / tp_size**2
+        d__result__compute_time__tokens = _g4 * d__result__layer_flops__tokens
+        d__result__compute_time__accelerator_peak = -_g5 / (accelerator_peak**2 * local_efficiency)
+        d__result__compute_time__local_efficiency = -_g5 / (accelerator_peak * local_efficiency**2)
+        d__result__compute_time__workload_forward_flops_per_token = (
+            _g4 * d__result__layer_flops__workload_forward_flops_per_token
+        )
+        d__result__breakeven_bandwidth__workload_layers = -_g6 * d__result__compute_time__workload_layers
+        d__result__breakeven_bandwidth__workload_hidden_dim = _g7 * d__result__layer_bytes__workload_hidden_dim
+        d__result__breakeven_bandwidth__tp_size = (
+            -_g6 * d__result__compute_time__tp_size + d__result__layer_bytes__tp_size / (1000000 * result__compute_time)
+        )
+        d__result__breakeven_bandwidth__tokens = (
+            -_g6 * d__result__compute_time__tokens + d__result__layer_bytes__tokens / (1000000 * result__compute_time)
+        )
+        d__result__breakeven_bandwidth__accelerator_peak = -_g6 * d__result__compute_time__accelerator_peak
+        d__result__breakeven_bandwidth__local_efficiency = -_g6 * d__result__compute_time__local_efficiency
+        d__result__breakeven_bandwidth__collectives_per_layer = _g7 * d__result__layer_bytes__collectives_per_layer
+        d__result__breakeven_bandwidth__workload_forward_flops_per_token = (
+            -_g6 * d__result__compute_time__workload_forward_flops_per_token
+        )
+        derivatives.update(
+            {
+                "result.layer_flops": {
+                    "workload_layers": d__result__layer_flops__workload_layers,
+                    "tokens": d__result__layer_flops__tokens,
+                    "workload_forward_flops_per_token": d__result__layer_flops__workload_forward_flops_per_token,
+                },
+                "result.compute_time": {
+                    "workload_layers": d__result__compute_time__workload_layers,
+                    "tp_size": d__result__compute_time__tp_size,
+                    "tokens": d__result__compute_time__tokens,
+                    "accelerator_peak": d__result__compute_time__accelerator_peak,
+                    "local_efficiency": d__result__compute_time__local_efficiency,
+                    "workload_forward_flops_per_token": d__result__compute_time__workload_forward_flops_per_token,
+                },
+                "result.breakeven_bandwidth": {
+                    "workload_layers": d__result__breakeven_bandwidth__workload_layers,
+                    "workload_hidden_dim": d__result__breakeven_bandwidth__workload_hidden_dim,
+                    "tp_size": d__result__breakeven_bandwidth__tp_size,
+                    "tokens": d__result__breakeven_bandwidth__tokens,
+                    "accelerator_peak": d__result__breakeven_bandwidth__accelerator_peak,
+                    "local_efficiency": d__result__breakeven_bandwidth__local_efficiency,
+                    "collectives_per_layer": d__result__breakeven_bandwidth__collectives_per_layer,
+                    "workload_forward_flops_per_token": d__result__breakeven_bandwidth__workload_forward_flops_per_token,
+                },
+            }
+        )
     return derivatives
 
 
@@ -159,34 +200,65 @@ class TensorParallelLayerScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('tp_size', integer=True, minimum=0, strict=True, doc='Tensor-parallel width: devices sharing the layer.'),
-        InputSpec('tokens', integer=True, minimum=0, strict=True, doc='Tokens through the layer.'),
-        InputSpec('local_efficiency', minimum=0, strict=True, doc='Share of the peak rate attained, in (0, 1].', maximum=1),
-        ListSpec('links', unit='GB/s', minimum=0, strict=True, min_length=1, keyed=True, doc='Candidate links for the exchange, by name: per-direction bandwidth.'),
-        InputSpec('collectives_per_layer', integer=True, minimum=0, default=2, doc="AllReduces per layer (2: Megatron-LM's forward pass)."),
+        InputSpec(
+            "tp_size", integer=True, minimum=0, strict=True, doc="Tensor-parallel width: devices sharing the layer."
+        ),
+        InputSpec("tokens", integer=True, minimum=0, strict=True, doc="Tokens through the layer."),
+        InputSpec(
+            "local_efficiency", minimum=0, strict=True, doc="Share of the peak rate attained, in (0, 1].", maximum=1
+        ),
+        ListSpec(
+            "links",
+            unit="GB/s",
+            minimum=0,
+            strict=True,
+            min_length=1,
+            keyed=True,
+            doc="Candidate links for the exchange, by name: per-direction bandwidth.",
+        ),
+        InputSpec(
+            "collectives_per_layer",
+            integer=True,
+            minimum=0,
+            default=2,
+            doc="AllReduces per layer (2: Megatron-LM's forward pass).",
+        ),
     )
     _nodes = (
-        NodeSpec('accelerator', precision='precision', fields={'peak': 'accelerator_peak'}, optional=False, doc='The accelerator: its rate at `precision` is read.'),
+        NodeSpec(
+            "accelerator",
+            precision="precision",
+            fields={"peak": "accelerator_peak"},
+            optional=False,
+            doc="The accelerator: its rate at `precision` is read.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'forward_flops_per_token': 'workload_forward_flops_per_token', 'layers': 'workload_layers', 'hidden_dim': 'workload_hidden_dim'}, required=('parameters', 'layers', 'hidden_dim'), units={'workload_forward_flops_per_token': 'flop'}, doc='The model: forward FLOPs per token, layers L and width h are read.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {
+                "forward_flops_per_token": "workload_forward_flops_per_token",
+                "layers": "workload_layers",
+                "hidden_dim": "workload_hidden_dim",
+            },
+            required=("parameters", "layers", "hidden_dim"),
+            units={"workload_forward_flops_per_token": "flop"},
+            doc="The model: forward FLOPs per token, layers L and width h are read.",
+        ),
     )
-    _precisions = (
-        PrecisionSpec('precision', default='fp16_dense', doc="Key of the node's rates pricing the FLOPs."),
-    )
+    _precisions = (PrecisionSpec("precision", default="fp16_dense", doc="Key of the node's rates pricing the FLOPs."),)
     _input_order = (
-        'workload',
-        'tp_size',
-        'tokens',
-        'accelerator',
-        'precision',
-        'local_efficiency',
-        'links',
-        'collectives_per_layer',
+        "workload",
+        "tp_size",
+        "tokens",
+        "accelerator",
+        "precision",
+        "local_efficiency",
+        "links",
+        "collectives_per_layer",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -197,7 +269,7 @@ class TensorParallelLayerScenario(ScenarioBase):
         tp_size: Any = REQUIRED,
         tokens: Any = REQUIRED,
         accelerator: Any = REQUIRED,
-        precision: Any = 'fp16_dense',
+        precision: Any = "fp16_dense",
         local_efficiency: Any = REQUIRED,
         links: Any = REQUIRED,
         collectives_per_layer: Any = 2,
@@ -220,4 +292,13 @@ class TensorParallelLayerScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('layer_flops', 'flop', requires=('workload.forward_flops_per_token',)), Output('compute_time', 'ms', requires=('workload.forward_flops_per_token',)), Output('layer_bytes', 'byte'), ListOutput('transfer_times', 'ms', keys='links'), Output('breakeven_bandwidth', 'GB/s', requires=('workload.forward_flops_per_token',)),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("layer_flops", "flop", requires=("workload.forward_flops_per_token",)),
+            Output("compute_time", "ms", requires=("workload.forward_flops_per_token",)),
+            Output("layer_bytes", "byte"),
+            ListOutput("transfer_times", "ms", keys="links"),
+            Output("breakeven_bandwidth", "GB/s", requires=("workload.forward_flops_per_token",)),
+        ),
+    )

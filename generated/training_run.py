@@ -53,13 +53,16 @@ def evaluate(
         result.delivered_fraction [1] = peak_time/total_time
     """
     if workload_training_flops_per_token is not None:
-        result__total_flops = workload_training_flops_per_token*workload_training_tokens
-        result__peak_time = result__total_flops/(3600*fleet_accelerators*fleet_peak)
-        result__compute_time = result__peak_time/local_efficiency
-        result__scaled_time = result__compute_time/scaling_efficiency
-        result__stage_times = [result__scaled_time*product(overheads[stage] + 1 for stage in range(0, stage + 1)) for stage in range(0, len(overheads))]
-        result__total_time = result__scaled_time*product(overheads[stage] + 1 for stage in range(0, len(overheads)))
-        result__delivered_fraction = result__peak_time/result__total_time
+        result__total_flops = workload_training_flops_per_token * workload_training_tokens
+        result__peak_time = result__total_flops / (3600 * fleet_accelerators * fleet_peak)  # 1/3600: s -> h
+        result__compute_time = result__peak_time / local_efficiency
+        result__scaled_time = result__compute_time / scaling_efficiency
+        result__stage_times = [
+            result__scaled_time * product(overheads[stage] + 1 for stage in range(0, stage + 1))
+            for stage in range(0, len(overheads))
+        ]
+        result__total_time = result__scaled_time * product(overheads[stage] + 1 for stage in range(0, len(overheads)))
+        result__delivered_fraction = result__peak_time / result__total_time
     else:
         result__total_flops = None
         result__peak_time = None
@@ -69,14 +72,14 @@ def evaluate(
         result__total_time = None
         result__delivered_fraction = None
     return {
-        'result': {
-            'total_flops': result__total_flops,
-            'peak_time': result__peak_time,
-            'compute_time': result__compute_time,
-            'scaled_time': result__scaled_time,
-            'stage_times': result__stage_times,
-            'total_time': result__total_time,
-            'delivered_fraction': result__delivered_fraction,
+        "result": {
+            "total_flops": result__total_flops,
+            "peak_time": result__peak_time,
+            "compute_time": result__compute_time,
+            "scaled_time": result__scaled_time,
+            "stage_times": result__stage_times,
+            "total_time": result__total_time,
+            "delivered_fraction": result__delivered_fraction,
         },
     }
 
@@ -99,56 +102,114 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    derivatives = {
-
-    }
+    derivatives = {}
     if workload_training_flops_per_token is not None:
-        result__total_flops = workload_training_flops_per_token*workload_training_tokens
-        result__peak_time = result__total_flops/(3600*fleet_accelerators*fleet_peak)
-        result__compute_time = result__peak_time/local_efficiency
-        result__scaled_time = result__compute_time/scaling_efficiency
-        result__total_time = result__scaled_time*product(overheads[stage] + 1 for stage in range(0, len(overheads)))
-        _g0 = 1/(3600*fleet_accelerators)
-        _g1 = _g0/fleet_peak
+        result__total_flops = workload_training_flops_per_token * workload_training_tokens
+        result__peak_time = result__total_flops / (3600 * fleet_accelerators * fleet_peak)  # 1/3600: s -> h
+        result__compute_time = result__peak_time / local_efficiency
+        result__scaled_time = result__compute_time / scaling_efficiency
+        result__total_time = result__scaled_time * product(overheads[stage] + 1 for stage in range(0, len(overheads)))
+        _g0 = 1 / (3600 * fleet_accelerators)
+        _g1 = _g0 / fleet_peak
         _g2 = product(overheads[stage] + 1 for stage in range(0, len(overheads)))
-        _g3 = result__peak_time/result__total_time**2
+        _g3 = result__peak_time / result__total_time**2
         d__result__total_flops__workload_training_tokens = workload_training_flops_per_token
         d__result__total_flops__workload_training_flops_per_token = workload_training_tokens
-        d__result__peak_time__workload_training_tokens = _g1*d__result__total_flops__workload_training_tokens
-        d__result__peak_time__fleet_peak = -_g0*result__total_flops/fleet_peak**2
-        d__result__peak_time__fleet_accelerators = -result__total_flops/(3600*fleet_accelerators**2*fleet_peak)
-        d__result__peak_time__workload_training_flops_per_token = _g1*d__result__total_flops__workload_training_flops_per_token
-        d__result__compute_time__workload_training_tokens = d__result__peak_time__workload_training_tokens/local_efficiency
-        d__result__compute_time__fleet_peak = d__result__peak_time__fleet_peak/local_efficiency
-        d__result__compute_time__fleet_accelerators = d__result__peak_time__fleet_accelerators/local_efficiency
-        d__result__compute_time__local_efficiency = -result__peak_time/local_efficiency**2
-        d__result__compute_time__workload_training_flops_per_token = d__result__peak_time__workload_training_flops_per_token/local_efficiency
-        d__result__scaled_time__workload_training_tokens = d__result__compute_time__workload_training_tokens/scaling_efficiency
-        d__result__scaled_time__fleet_peak = d__result__compute_time__fleet_peak/scaling_efficiency
-        d__result__scaled_time__fleet_accelerators = d__result__compute_time__fleet_accelerators/scaling_efficiency
-        d__result__scaled_time__local_efficiency = d__result__compute_time__local_efficiency/scaling_efficiency
-        d__result__scaled_time__scaling_efficiency = -result__compute_time/scaling_efficiency**2
-        d__result__scaled_time__workload_training_flops_per_token = d__result__compute_time__workload_training_flops_per_token/scaling_efficiency
-        d__result__total_time__workload_training_tokens = _g2*d__result__scaled_time__workload_training_tokens
-        d__result__total_time__fleet_peak = _g2*d__result__scaled_time__fleet_peak
-        d__result__total_time__fleet_accelerators = _g2*d__result__scaled_time__fleet_accelerators
-        d__result__total_time__local_efficiency = _g2*d__result__scaled_time__local_efficiency
-        d__result__total_time__scaling_efficiency = _g2*d__result__scaled_time__scaling_efficiency
-        d__result__total_time__workload_training_flops_per_token = _g2*d__result__scaled_time__workload_training_flops_per_token
-        d__result__delivered_fraction__workload_training_tokens = -_g3*d__result__total_time__workload_training_tokens + d__result__peak_time__workload_training_tokens/result__total_time
-        d__result__delivered_fraction__fleet_peak = -_g3*d__result__total_time__fleet_peak + d__result__peak_time__fleet_peak/result__total_time
-        d__result__delivered_fraction__fleet_accelerators = -_g3*d__result__total_time__fleet_accelerators + d__result__peak_time__fleet_accelerators/result__total_time
-        d__result__delivered_fraction__local_efficiency = -_g3*d__result__total_time__local_efficiency
-        d__result__delivered_fraction__scaling_efficiency = -_g3*d__result__total_time__scaling_efficiency
-        d__result__delivered_fraction__workload_training_flops_per_token = -_g3*d__result__total_time__workload_training_flops_per_token + d__result__peak_time__workload_training_flops_per_token/result__total_time
-        derivatives.update({
-            'result.total_flops': {'workload_training_tokens': d__result__total_flops__workload_training_tokens, 'workload_training_flops_per_token': d__result__total_flops__workload_training_flops_per_token},
-            'result.peak_time': {'workload_training_tokens': d__result__peak_time__workload_training_tokens, 'fleet_peak': d__result__peak_time__fleet_peak, 'fleet_accelerators': d__result__peak_time__fleet_accelerators, 'workload_training_flops_per_token': d__result__peak_time__workload_training_flops_per_token},
-            'result.compute_time': {'workload_training_tokens': d__result__compute_time__workload_training_tokens, 'fleet_peak': d__result__compute_time__fleet_peak, 'fleet_accelerators': d__result__compute_time__fleet_accelerators, 'local_efficiency': d__result__compute_time__local_efficiency, 'workload_training_flops_per_token': d__result__compute_time__workload_training_flops_per_token},
-            'result.scaled_time': {'workload_training_tokens': d__result__scaled_time__workload_training_tokens, 'fleet_peak': d__result__scaled_time__fleet_peak, 'fleet_accelerators': d__result__scaled_time__fleet_accelerators, 'local_efficiency': d__result__scaled_time__local_efficiency, 'scaling_efficiency': d__result__scaled_time__scaling_efficiency, 'workload_training_flops_per_token': d__result__scaled_time__workload_training_flops_per_token},
-            'result.total_time': {'workload_training_tokens': d__result__total_time__workload_training_tokens, 'fleet_peak': d__result__total_time__fleet_peak, 'fleet_accelerators': d__result__total_time__fleet_accelerators, 'local_efficiency': d__result__total_time__local_efficiency, 'scaling_efficiency': d__result__total_time__scaling_efficiency, 'workload_training_flops_per_token': d__result__total_time__workload_training_flops_per_token},
-            'result.delivered_fraction': {'workload_training_tokens': d__result__delivered_fraction__workload_training_tokens, 'fleet_peak': d__result__delivered_fraction__fleet_peak, 'fleet_accelerators': d__result__delivered_fraction__fleet_accelerators, 'local_efficiency': d__result__delivered_fraction__local_efficiency, 'scaling_efficiency': d__result__delivered_fraction__scaling_efficiency, 'workload_training_flops_per_token': d__result__delivered_fraction__workload_training_flops_per_token},
-        })
+        d__result__peak_time__workload_training_tokens = _g1 * d__result__total_flops__workload_training_tokens
+        d__result__peak_time__fleet_peak = -_g0 * result__total_flops / fleet_peak**2
+        d__result__peak_time__fleet_accelerators = -result__total_flops / (3600 * fleet_accelerators**2 * fleet_peak)
+        d__result__peak_time__workload_training_flops_per_token = (
+            _g1 * d__result__total_flops__workload_training_flops_per_token
+        )
+        d__result__compute_time__workload_training_tokens = (
+            d__result__peak_time__workload_training_tokens / local_efficiency
+        )
+        d__result__compute_time__fleet_peak = d__result__peak_time__fleet_peak / local_efficiency
+        d__result__compute_time__fleet_accelerators = d__result__peak_time__fleet_accelerators / local_efficiency
+        d__result__compute_time__local_efficiency = -result__peak_time / local_efficiency**2
+        d__result__compute_time__workload_training_flops_per_token = (
+            d__result__peak_time__workload_training_flops_per_token / local_efficiency
+        )
+        d__result__scaled_time__workload_training_tokens = (
+            d__result__compute_time__workload_training_tokens / scaling_efficiency
+        )
+        d__result__scaled_time__fleet_peak = d__result__compute_time__fleet_peak / scaling_efficiency
+        d__result__scaled_time__fleet_accelerators = d__result__compute_time__fleet_accelerators / scaling_efficiency
+        d__result__scaled_time__local_efficiency = d__result__compute_time__local_efficiency / scaling_efficiency
+        d__result__scaled_time__scaling_efficiency = -result__compute_time / scaling_efficiency**2
+        d__result__scaled_time__workload_training_flops_per_token = (
+            d__result__compute_time__workload_training_flops_per_token / scaling_efficiency
+        )
+        d__result__total_time__workload_training_tokens = _g2 * d__result__scaled_time__workload_training_tokens
+        d__result__total_time__fleet_peak = _g2 * d__result__scaled_time__fleet_peak
+        d__result__total_time__fleet_accelerators = _g2 * d__result__scaled_time__fleet_accelerators
+        d__result__total_time__local_efficiency = _g2 * d__result__scaled_time__local_efficiency
+        d__result__total_time__scaling_efficiency = _g2 * d__result__scaled_time__scaling_efficiency
+        d__result__total_time__workload_training_flops_per_token = (
+            _g2 * d__result__scaled_time__workload_training_flops_per_token
+        )
+        d__result__delivered_fraction__workload_training_tokens = (
+            -_g3 * d__result__total_time__workload_training_tokens
+            + d__result__peak_time__workload_training_tokens / result__total_time
+        )
+        d__result__delivered_fraction__fleet_peak = (
+            -_g3 * d__result__total_time__fleet_peak + d__result__peak_time__fleet_peak / result__total_time
+        )
+        d__result__delivered_fraction__fleet_accelerators = (
+            -_g3 * d__result__total_time__fleet_accelerators
+            + d__result__peak_time__fleet_accelerators / result__total_time
+        )
+        d__result__delivered_fraction__local_efficiency = -_g3 * d__result__total_time__local_efficiency
+        d__result__delivered_fraction__scaling_efficiency = -_g3 * d__result__total_time__scaling_efficiency
+        d__result__delivered_fraction__workload_training_flops_per_token = (
+            -_g3 * d__result__total_time__workload_training_flops_per_token
+            + d__result__peak_time__workload_training_flops_per_token / result__total_time
+        )
+        derivatives.update(
+            {
+                "result.total_flops": {
+                    "workload_training_tokens": d__result__total_flops__workload_training_tokens,
+                    "workload_training_flops_per_token": d__result__total_flops__workload_training_flops_per_token,
+                },
+                "result.peak_time": {
+                    "workload_training_tokens": d__result__peak_time__workload_training_tokens,
+                    "fleet_peak": d__result__peak_time__fleet_peak,
+                    "fleet_accelerators": d__result__peak_time__fleet_accelerators,
+                    "workload_training_flops_per_token": d__result__peak_time__workload_training_flops_per_token,
+                },
+                "result.compute_time": {
+                    "workload_training_tokens": d__result__compute_time__workload_training_tokens,
+                    "fleet_peak": d__result__compute_time__fleet_peak,
+                    "fleet_accelerators": d__result__compute_time__fleet_accelerators,
+                    "local_efficiency": d__result__compute_time__local_efficiency,
+                    "workload_training_flops_per_token": d__result__compute_time__workload_training_flops_per_token,
+                },
+                "result.scaled_time": {
+                    "workload_training_tokens": d__result__scaled_time__workload_training_tokens,
+                    "fleet_peak": d__result__scaled_time__fleet_peak,
+                    "fleet_accelerators": d__result__scaled_time__fleet_accelerators,
+                    "local_efficiency": d__result__scaled_time__local_efficiency,
+                    "scaling_efficiency": d__result__scaled_time__scaling_efficiency,
+                    "workload_training_flops_per_token": d__result__scaled_time__workload_training_flops_per_token,
+                },
+                "result.total_time": {
+                    "workload_training_tokens": d__result__total_time__workload_training_tokens,
+                    "fleet_peak": d__result__total_time__fleet_peak,
+                    "fleet_accelerators": d__result__total_time__fleet_accelerators,
+                    "local_efficiency": d__result__total_time__local_efficiency,
+                    "scaling_efficiency": d__result__total_time__scaling_efficiency,
+                    "workload_training_flops_per_token": d__result__total_time__workload_training_flops_per_token,
+                },
+                "result.delivered_fraction": {
+                    "workload_training_tokens": d__result__delivered_fraction__workload_training_tokens,
+                    "fleet_peak": d__result__delivered_fraction__fleet_peak,
+                    "fleet_accelerators": d__result__delivered_fraction__fleet_accelerators,
+                    "local_efficiency": d__result__delivered_fraction__local_efficiency,
+                    "scaling_efficiency": d__result__delivered_fraction__scaling_efficiency,
+                    "workload_training_flops_per_token": d__result__delivered_fraction__workload_training_flops_per_token,
+                },
+            }
+        )
     return derivatives
 
 
@@ -168,30 +229,57 @@ class TrainingRunScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('local_efficiency', minimum=0, strict=True, doc='Utilization of one device.', maximum=1),
-        InputSpec('scaling_efficiency', minimum=0, strict=True, doc="Share of the local rate left at the fleet's scale.", maximum=1),
-        ListSpec('overheads', minimum=0, min_length=0, keyed=True, doc='Overheads by name, in order; each adds its share of the subtotal before it.'),
+        InputSpec("local_efficiency", minimum=0, strict=True, doc="Utilization of one device.", maximum=1),
+        InputSpec(
+            "scaling_efficiency",
+            minimum=0,
+            strict=True,
+            doc="Share of the local rate left at the fleet's scale.",
+            maximum=1,
+        ),
+        ListSpec(
+            "overheads",
+            minimum=0,
+            min_length=0,
+            keyed=True,
+            doc="Overheads by name, in order; each adds its share of the subtotal before it.",
+        ),
     )
     _nodes = (
-        NodeSpec('fleet', precision='precision', fields={'peak': 'fleet_peak', 'accelerators': 'fleet_accelerators'}, optional=False, doc="The fleet (or one node): its accelerator's peak rate and how many there are.", fleet=True),
+        NodeSpec(
+            "fleet",
+            precision="precision",
+            fields={"peak": "fleet_peak", "accelerators": "fleet_accelerators"},
+            optional=False,
+            doc="The fleet (or one node): its accelerator's peak rate and how many there are.",
+            fleet=True,
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'training_flops_per_token': 'workload_training_flops_per_token', 'training_tokens': 'workload_training_tokens'}, required=('parameters', 'layers', 'training_tokens'), units={'workload_training_flops_per_token': 'flop', 'workload_training_tokens': 'count'}, doc='The model: its parameter count P and training tokens D are read.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {
+                "training_flops_per_token": "workload_training_flops_per_token",
+                "training_tokens": "workload_training_tokens",
+            },
+            required=("parameters", "layers", "training_tokens"),
+            units={"workload_training_flops_per_token": "flop", "workload_training_tokens": "count"},
+            doc="The model: its parameter count P and training tokens D are read.",
+        ),
     )
     _precisions = (
-        PrecisionSpec('precision', default='fp8', doc="Key of the accelerator's rates the run is priced at."),
+        PrecisionSpec("precision", default="fp8", doc="Key of the accelerator's rates the run is priced at."),
     )
     _input_order = (
-        'workload',
-        'fleet',
-        'precision',
-        'local_efficiency',
-        'scaling_efficiency',
-        'overheads',
+        "workload",
+        "fleet",
+        "precision",
+        "local_efficiency",
+        "scaling_efficiency",
+        "overheads",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -200,7 +288,7 @@ class TrainingRunScenario(ScenarioBase):
         *,
         workload: Any = REQUIRED,
         fleet: Any = REQUIRED,
-        precision: Any = 'fp8',
+        precision: Any = "fp8",
         local_efficiency: Any = REQUIRED,
         scaling_efficiency: Any = REQUIRED,
         overheads: Any = REQUIRED,
@@ -221,4 +309,15 @@ class TrainingRunScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('total_flops', 'flop', requires=('workload.training_flops_per_token',)), Output('peak_time', 'h', requires=('workload.training_flops_per_token',)), Output('compute_time', 'h', requires=('workload.training_flops_per_token',)), Output('scaled_time', 'h', requires=('workload.training_flops_per_token',)), ListOutput('stage_times', 'h', requires=('workload.training_flops_per_token',), keys='overheads'), Output('total_time', 'h', requires=('workload.training_flops_per_token',)), Output('delivered_fraction', requires=('workload.training_flops_per_token',)),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("total_flops", "flop", requires=("workload.training_flops_per_token",)),
+            Output("peak_time", "h", requires=("workload.training_flops_per_token",)),
+            Output("compute_time", "h", requires=("workload.training_flops_per_token",)),
+            Output("scaled_time", "h", requires=("workload.training_flops_per_token",)),
+            ListOutput("stage_times", "h", requires=("workload.training_flops_per_token",), keys="overheads"),
+            Output("total_time", "h", requires=("workload.training_flops_per_token",)),
+            Output("delivered_fraction", requires=("workload.training_flops_per_token",)),
+        ),
+    )

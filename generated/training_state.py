@@ -55,44 +55,44 @@ def evaluate(
         result.zero_weights_and_moments_per_device [GB] = tp_weights_per_device + zero_moments_per_device
         result.activations [GB] = activations
     """
-    result__weights = workload_parameters/500000000
+    result__weights = workload_parameters / 500000000  # 1e-9: B -> GB
     result__gradients = result__weights
-    result__master_weights = workload_parameters/250000000
+    result__master_weights = workload_parameters / 250000000  # 1e-9: B -> GB
     result__adam_moment = result__master_weights
-    result__optimizer_moments = 2*result__adam_moment
-    _t0 = result__optimizer_moments/tp_size
+    result__optimizer_moments = 2 * result__adam_moment
+    _t0 = result__optimizer_moments / tp_size
     result__persistent_state = result__gradients + result__master_weights + result__optimizer_moments + result__weights
     _t1 = activations + result__persistent_state
-    result__tp_weights_per_device = result__weights/tp_size
-    result__tp_gradients_per_device = result__gradients/tp_size
-    result__tp_master_per_device = result__master_weights/tp_size
+    result__tp_weights_per_device = result__weights / tp_size
+    result__tp_gradients_per_device = result__gradients / tp_size
+    result__tp_master_per_device = result__master_weights / tp_size
     result__tp_moments_per_device = _t0
-    result__tp_activations_per_device = activations/tp_size
-    result__tp_total_per_device = _t1/tp_size
-    result__tp_offloaded_per_device = (_t1 - result__master_weights - result__optimizer_moments)/tp_size
-    result__zero_moments_per_device = _t0/dp_size
-    result__zero_moments_per_tp_group = result__optimizer_moments/dp_size
+    result__tp_activations_per_device = activations / tp_size
+    result__tp_total_per_device = _t1 / tp_size
+    result__tp_offloaded_per_device = (_t1 - result__master_weights - result__optimizer_moments) / tp_size
+    result__zero_moments_per_device = _t0 / dp_size
+    result__zero_moments_per_tp_group = result__optimizer_moments / dp_size
     result__zero_weights_and_moments_per_device = result__tp_weights_per_device + result__zero_moments_per_device
     result__activations = activations
     return {
-        'result': {
-            'weights': result__weights,
-            'gradients': result__gradients,
-            'master_weights': result__master_weights,
-            'adam_moment': result__adam_moment,
-            'optimizer_moments': result__optimizer_moments,
-            'persistent_state': result__persistent_state,
-            'tp_weights_per_device': result__tp_weights_per_device,
-            'tp_gradients_per_device': result__tp_gradients_per_device,
-            'tp_master_per_device': result__tp_master_per_device,
-            'tp_moments_per_device': result__tp_moments_per_device,
-            'tp_activations_per_device': result__tp_activations_per_device,
-            'tp_total_per_device': result__tp_total_per_device,
-            'tp_offloaded_per_device': result__tp_offloaded_per_device,
-            'zero_moments_per_device': result__zero_moments_per_device,
-            'zero_moments_per_tp_group': result__zero_moments_per_tp_group,
-            'zero_weights_and_moments_per_device': result__zero_weights_and_moments_per_device,
-            'activations': result__activations,
+        "result": {
+            "weights": result__weights,
+            "gradients": result__gradients,
+            "master_weights": result__master_weights,
+            "adam_moment": result__adam_moment,
+            "optimizer_moments": result__optimizer_moments,
+            "persistent_state": result__persistent_state,
+            "tp_weights_per_device": result__tp_weights_per_device,
+            "tp_gradients_per_device": result__tp_gradients_per_device,
+            "tp_master_per_device": result__tp_master_per_device,
+            "tp_moments_per_device": result__tp_moments_per_device,
+            "tp_activations_per_device": result__tp_activations_per_device,
+            "tp_total_per_device": result__tp_total_per_device,
+            "tp_offloaded_per_device": result__tp_offloaded_per_device,
+            "zero_moments_per_device": result__zero_moments_per_device,
+            "zero_moments_per_tp_group": result__zero_moments_per_tp_group,
+            "zero_weights_and_moments_per_device": result__zero_weights_and_moments_per_device,
+            "activations": result__activations,
         },
     }
 
@@ -112,67 +112,114 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__weights = workload_parameters/500000000
+    result__weights = workload_parameters / 500000000  # 1e-9: B -> GB
     result__gradients = result__weights
-    result__master_weights = workload_parameters/250000000
+    result__master_weights = workload_parameters / 250000000  # 1e-9: B -> GB
     result__adam_moment = result__master_weights
-    result__optimizer_moments = 2*result__adam_moment
+    result__optimizer_moments = 2 * result__adam_moment
     result__persistent_state = result__gradients + result__master_weights + result__optimizer_moments + result__weights
-    _g0 = tp_size**(-2)
-    _g3 = _g0*result__optimizer_moments
+    _g0 = tp_size ** (-2)
+    _g3 = _g0 * result__optimizer_moments
     _g4 = activations + result__persistent_state
-    _g5 = result__optimizer_moments/dp_size**2
-    d__result__weights__workload_parameters = 1/500000000
+    _g5 = result__optimizer_moments / dp_size**2
+    d__result__weights__workload_parameters = 1 / 500000000
     d__result__gradients__workload_parameters = d__result__weights__workload_parameters
-    d__result__master_weights__workload_parameters = 1/250000000
-    _g1 = d__result__master_weights__workload_parameters/tp_size
+    d__result__master_weights__workload_parameters = 1 / 250000000
+    _g1 = d__result__master_weights__workload_parameters / tp_size
     d__result__adam_moment__workload_parameters = d__result__master_weights__workload_parameters
-    d__result__optimizer_moments__workload_parameters = 2*d__result__adam_moment__workload_parameters
-    _g2 = d__result__optimizer_moments__workload_parameters/tp_size
-    d__result__persistent_state__workload_parameters = d__result__gradients__workload_parameters + d__result__master_weights__workload_parameters + d__result__optimizer_moments__workload_parameters + d__result__weights__workload_parameters
-    d__result__tp_weights_per_device__workload_parameters = d__result__weights__workload_parameters/tp_size
-    d__result__tp_weights_per_device__tp_size = -_g0*result__weights
-    d__result__tp_gradients_per_device__workload_parameters = d__result__gradients__workload_parameters/tp_size
-    d__result__tp_gradients_per_device__tp_size = -_g0*result__gradients
+    d__result__optimizer_moments__workload_parameters = 2 * d__result__adam_moment__workload_parameters
+    _g2 = d__result__optimizer_moments__workload_parameters / tp_size
+    d__result__persistent_state__workload_parameters = (
+        d__result__gradients__workload_parameters
+        + d__result__master_weights__workload_parameters
+        + d__result__optimizer_moments__workload_parameters
+        + d__result__weights__workload_parameters
+    )
+    d__result__tp_weights_per_device__workload_parameters = d__result__weights__workload_parameters / tp_size
+    d__result__tp_weights_per_device__tp_size = -_g0 * result__weights
+    d__result__tp_gradients_per_device__workload_parameters = d__result__gradients__workload_parameters / tp_size
+    d__result__tp_gradients_per_device__tp_size = -_g0 * result__gradients
     d__result__tp_master_per_device__workload_parameters = _g1
-    d__result__tp_master_per_device__tp_size = -_g0*result__master_weights
+    d__result__tp_master_per_device__tp_size = -_g0 * result__master_weights
     d__result__tp_moments_per_device__workload_parameters = _g2
     d__result__tp_moments_per_device__tp_size = -_g3
-    d__result__tp_activations_per_device__tp_size = -_g0*activations
-    d__result__tp_activations_per_device__activations = 1/tp_size
-    d__result__tp_total_per_device__workload_parameters = d__result__persistent_state__workload_parameters/tp_size
-    d__result__tp_total_per_device__tp_size = -_g0*_g4
-    d__result__tp_total_per_device__activations = 1/tp_size
-    d__result__tp_offloaded_per_device__workload_parameters = -_g1 - _g2 + d__result__persistent_state__workload_parameters/tp_size
-    d__result__tp_offloaded_per_device__tp_size = -_g0*(_g4 - result__master_weights - result__optimizer_moments)
-    d__result__tp_offloaded_per_device__activations = 1/tp_size
-    d__result__zero_moments_per_device__workload_parameters = _g2/dp_size
-    d__result__zero_moments_per_device__tp_size = -_g3/dp_size
-    d__result__zero_moments_per_device__dp_size = -_g5/tp_size
-    d__result__zero_moments_per_tp_group__workload_parameters = d__result__optimizer_moments__workload_parameters/dp_size
+    d__result__tp_activations_per_device__tp_size = -_g0 * activations
+    d__result__tp_activations_per_device__activations = 1 / tp_size
+    d__result__tp_total_per_device__workload_parameters = d__result__persistent_state__workload_parameters / tp_size
+    d__result__tp_total_per_device__tp_size = -_g0 * _g4
+    d__result__tp_total_per_device__activations = 1 / tp_size
+    d__result__tp_offloaded_per_device__workload_parameters = (
+        -_g1 - _g2 + d__result__persistent_state__workload_parameters / tp_size
+    )
+    d__result__tp_offloaded_per_device__tp_size = -_g0 * (_g4 - result__master_weights - result__optimizer_moments)
+    d__result__tp_offloaded_per_device__activations = 1 / tp_size
+    d__result__zero_moments_per_device__workload_parameters = _g2 / dp_size
+    d__result__zero_moments_per_device__tp_size = -_g3 / dp_size
+    d__result__zero_moments_per_device__dp_size = -_g5 / tp_size
+    d__result__zero_moments_per_tp_group__workload_parameters = (
+        d__result__optimizer_moments__workload_parameters / dp_size
+    )
     d__result__zero_moments_per_tp_group__dp_size = -_g5
-    d__result__zero_weights_and_moments_per_device__workload_parameters = d__result__tp_weights_per_device__workload_parameters + d__result__zero_moments_per_device__workload_parameters
-    d__result__zero_weights_and_moments_per_device__tp_size = d__result__tp_weights_per_device__tp_size + d__result__zero_moments_per_device__tp_size
+    d__result__zero_weights_and_moments_per_device__workload_parameters = (
+        d__result__tp_weights_per_device__workload_parameters + d__result__zero_moments_per_device__workload_parameters
+    )
+    d__result__zero_weights_and_moments_per_device__tp_size = (
+        d__result__tp_weights_per_device__tp_size + d__result__zero_moments_per_device__tp_size
+    )
     d__result__zero_weights_and_moments_per_device__dp_size = d__result__zero_moments_per_device__dp_size
     d__result__activations__activations = 1
     return {
-        'result.weights': {'workload_parameters': d__result__weights__workload_parameters},
-        'result.gradients': {'workload_parameters': d__result__gradients__workload_parameters},
-        'result.master_weights': {'workload_parameters': d__result__master_weights__workload_parameters},
-        'result.adam_moment': {'workload_parameters': d__result__adam_moment__workload_parameters},
-        'result.optimizer_moments': {'workload_parameters': d__result__optimizer_moments__workload_parameters},
-        'result.persistent_state': {'workload_parameters': d__result__persistent_state__workload_parameters},
-        'result.tp_weights_per_device': {'workload_parameters': d__result__tp_weights_per_device__workload_parameters, 'tp_size': d__result__tp_weights_per_device__tp_size},
-        'result.tp_gradients_per_device': {'workload_parameters': d__result__tp_gradients_per_device__workload_parameters, 'tp_size': d__result__tp_gradients_per_device__tp_size},
-        'result.tp_master_per_device': {'workload_parameters': d__result__tp_master_per_device__workload_parameters, 'tp_size': d__result__tp_master_per_device__tp_size},
-        'result.tp_moments_per_device': {'workload_parameters': d__result__tp_moments_per_device__workload_parameters, 'tp_size': d__result__tp_moments_per_device__tp_size},
-        'result.tp_activations_per_device': {'tp_size': d__result__tp_activations_per_device__tp_size, 'activations': d__result__tp_activations_per_device__activations},
-        'result.tp_total_per_device': {'workload_parameters': d__result__tp_total_per_device__workload_parameters, 'tp_size': d__result__tp_total_per_device__tp_size, 'activations': d__result__tp_total_per_device__activations},
-        'result.tp_offloaded_per_device': {'workload_parameters': d__result__tp_offloaded_per_device__workload_parameters, 'tp_size': d__result__tp_offloaded_per_device__tp_size, 'activations': d__result__tp_offloaded_per_device__activations},
-        'result.zero_moments_per_device': {'workload_parameters': d__result__zero_moments_per_device__workload_parameters, 'tp_size': d__result__zero_moments_per_device__tp_size, 'dp_size': d__result__zero_moments_per_device__dp_size},
-        'result.zero_moments_per_tp_group': {'workload_parameters': d__result__zero_moments_per_tp_group__workload_parameters, 'dp_size': d__result__zero_moments_per_tp_group__dp_size},
-        'result.zero_weights_and_moments_per_device': {'workload_parameters': d__result__zero_weights_and_moments_per_device__workload_parameters, 'tp_size': d__result__zero_weights_and_moments_per_device__tp_size, 'dp_size': d__result__zero_weights_and_moments_per_device__dp_size},
-        'result.activations': {'activations': d__result__activations__activations},
+        "result.weights": {"workload_parameters": d__result__weights__workload_parameters},
+        "result.gradients": {"workload_parameters": d__result__gradients__workload_parameters},
+        "result.master_weights": {"workload_parameters": d__result__master_weights__workload_parameters},
+        "result.adam_moment": {"workload_parameters": d__result__adam_moment__workload_parameters},
+        "result.optimizer_moments": {"workload_parameters": d__result__optimizer_moments__workload_parameters},
+        "result.persistent_state": {"workload_parameters": d__result__persistent_state__workload_parameters},
+        "result.tp_weights_per_device": {
+            "workload_parameters": d__result__tp_weights_per_device__workload_parameters,
+            "tp_size": d__result__tp_weights_per_device__tp_size,
+        },
+        "result.tp_gradients_per_device": {
+            "workload_parameters": d__result__tp_gradients_per_device__workload_parameters,
+            "tp_size": d__result__tp_gradients_per_device__tp_size,
+        },
+        "result.tp_master_per_device": {
+            "workload_parameters": d__result__tp_master_per_device__workload_parameters,
+            "tp_size": d__result__tp_master_per_device__tp_size,
+        },
+        "result.tp_moments_per_device": {
+            "workload_parameters": d__result__tp_moments_per_device__workload_parameters,
+            "tp_size": d__result__tp_moments_per_device__tp_size,
+        },
+        "result.tp_activations_per_device": {
+            "tp_size": d__result__tp_activations_per_device__tp_size,
+            "activations": d__result__tp_activations_per_device__activations,
+        },
+        "result.tp_total_per_device": {
+            "workload_parameters": d__result__tp_total_per_device__workload_parameters,
+            "tp_size": d__result__tp_total_per_device__tp_size,
+            "activations": d__result__tp_total_per_device__activations,
+        },
+        "result.tp_offloaded_per_device": {
+            "workload_parameters": d__result__tp_offloaded_per_device__workload_parameters,
+            "tp_size": d__result__tp_offloaded_per_device__tp_size,
+            "activations": d__result__tp_offloaded_per_device__activations,
+        },
+        "result.zero_moments_per_device": {
+            "workload_parameters": d__result__zero_moments_per_device__workload_parameters,
+            "tp_size": d__result__zero_moments_per_device__tp_size,
+            "dp_size": d__result__zero_moments_per_device__dp_size,
+        },
+        "result.zero_moments_per_tp_group": {
+            "workload_parameters": d__result__zero_moments_per_tp_group__workload_parameters,
+            "dp_size": d__result__zero_moments_per_tp_group__dp_size,
+        },
+        "result.zero_weights_and_moments_per_device": {
+            "workload_parameters": d__result__zero_weights_and_moments_per_device__workload_parameters,
+            "tp_size": d__result__zero_weights_and_moments_per_device__tp_size,
+            "dp_size": d__result__zero_weights_and_moments_per_device__dp_size,
+        },
+        "result.activations": {"activations": d__result__activations__activations},
     }
 
 
@@ -191,22 +238,31 @@ class TrainingStateScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('tp_size', integer=True, minimum=0, strict=True, doc='Tensor-parallel degree: devices splitting each layer.'),
-        InputSpec('dp_size', integer=True, minimum=0, strict=True, doc='Data-parallel degree: replicas ZeRO shards over.'),
-        InputSpec('activations', unit='GB', minimum=0, doc='Saved activations of the whole model (a stated total).'),
+        InputSpec(
+            "tp_size", integer=True, minimum=0, strict=True, doc="Tensor-parallel degree: devices splitting each layer."
+        ),
+        InputSpec(
+            "dp_size", integer=True, minimum=0, strict=True, doc="Data-parallel degree: replicas ZeRO shards over."
+        ),
+        InputSpec("activations", unit="GB", minimum=0, doc="Saved activations of the whole model (a stated total)."),
     )
     _workloads = (
-        WorkloadSpec('workload', ('Workload',), {'parameters': 'workload_parameters'}, required=('parameters',), units={'workload_parameters': 'param'}, doc='The model trained (any workload with a parameter count).'),
+        WorkloadSpec(
+            "workload",
+            ("Workload",),
+            {"parameters": "workload_parameters"},
+            required=("parameters",),
+            units={"workload_parameters": "param"},
+            doc="The model trained (any workload with a parameter count).",
+        ),
     )
     _input_order = (
-        'workload',
-        'tp_size',
-        'dp_size',
-        'activations',
+        "workload",
+        "tp_size",
+        "dp_size",
+        "activations",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -232,4 +288,25 @@ class TrainingStateScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('activations', 'GB'), Output('weights', 'GB'), Output('gradients', 'GB'), Output('master_weights', 'GB'), Output('adam_moment', 'GB'), Output('optimizer_moments', 'GB'), Output('persistent_state', 'GB'), Output('tp_weights_per_device', 'GB'), Output('tp_gradients_per_device', 'GB'), Output('tp_master_per_device', 'GB'), Output('tp_moments_per_device', 'GB'), Output('tp_activations_per_device', 'GB'), Output('tp_total_per_device', 'GB'), Output('tp_offloaded_per_device', 'GB'), Output('zero_moments_per_device', 'GB'), Output('zero_moments_per_tp_group', 'GB'), Output('zero_weights_and_moments_per_device', 'GB'),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("activations", "GB"),
+            Output("weights", "GB"),
+            Output("gradients", "GB"),
+            Output("master_weights", "GB"),
+            Output("adam_moment", "GB"),
+            Output("optimizer_moments", "GB"),
+            Output("persistent_state", "GB"),
+            Output("tp_weights_per_device", "GB"),
+            Output("tp_gradients_per_device", "GB"),
+            Output("tp_master_per_device", "GB"),
+            Output("tp_moments_per_device", "GB"),
+            Output("tp_activations_per_device", "GB"),
+            Output("tp_total_per_device", "GB"),
+            Output("tp_offloaded_per_device", "GB"),
+            Output("zero_moments_per_device", "GB"),
+            Output("zero_moments_per_tp_group", "GB"),
+            Output("zero_weights_and_moments_per_device", "GB"),
+        ),
+    )

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.mathops import chain_default, choose, drop_absent, floor_div, scalar, select
-from symbolic.runtime.methods import ArgumentSpec, Method
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, Requirement, WorkloadSpec
@@ -57,8 +56,8 @@ def evaluate(
         adapter_in_dim: [1] Input width of each adapted matrix (with `adapter_rank`). Optional.
         adapter_out_dim: [1] Output width of each adapted matrix (with `adapter_rank`). Optional.
         adapter_parameters: [1] Trained adapter parameters; stated, or L·k·r·(d_in + d_out) from `adapter_rank`; none: every parameter is trained.
-        scaled_batch: [1] Sequences to scale the stated activations to. Optional.
-        checkpoint_bandwidth: [GB/s] Bandwidth the checkpoint is written at. Optional.
+        scaled_batch: [1] Batch `activations_at` scales the stated activations to; optional. Optional.
+        checkpoint_bandwidth: [GB/s] Write bandwidth for `checkpoint_write_time`; optional. Optional.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -101,42 +100,55 @@ def evaluate(
         update_time [ms] = update_traffic/hardware_bandwidth
         checkpoint_write_time [s] = checkpoint/checkpoint_bandwidth
     """
-    if adapter_parameters is None and adapted_matrices is not None and adapter_in_dim is not None and adapter_out_dim is not None and adapter_rank is not None and workload_layers is not None:
-        adapter_parameters = adapted_matrices*adapter_rank*workload_layers*(adapter_in_dim + adapter_out_dim)
-    weights = bytes_per_value*workload_parameters
+    if (
+        adapter_parameters is None
+        and adapted_matrices is not None
+        and adapter_in_dim is not None
+        and adapter_out_dim is not None
+        and adapter_rank is not None
+        and workload_layers is not None
+    ):
+        adapter_parameters = adapted_matrices * adapter_rank * workload_layers * (adapter_in_dim + adapter_out_dim)
+    weights = bytes_per_value * workload_parameters
     gradients = weights
-    optimizer_state = optimizer_bytes_per_parameter*workload_parameters
-    master_weights = master_bytes_per_parameter*workload_parameters
+    optimizer_state = optimizer_bytes_per_parameter * workload_parameters
+    master_weights = master_bytes_per_parameter * workload_parameters
     _t0 = master_weights + optimizer_state
-    optimizer_values_per_parameter = optimizer_bytes_per_parameter/bytes_per_value
-    bytes_per_trained_parameter = 2*bytes_per_value + master_bytes_per_parameter + optimizer_bytes_per_parameter
-    full_state = _t0 + 2*weights
-    total = (adapter_parameters*bytes_per_trained_parameter + weights if (adapter_parameters is not None) else full_state)
+    optimizer_values_per_parameter = optimizer_bytes_per_parameter / bytes_per_value
+    bytes_per_trained_parameter = 2 * bytes_per_value + master_bytes_per_parameter + optimizer_bytes_per_parameter
+    full_state = _t0 + 2 * weights
+    total = (
+        adapter_parameters * bytes_per_trained_parameter + weights if (adapter_parameters is not None) else full_state
+    )
     adapter_saved = full_state - total
-    adapter_reduction = full_state/total
-    adapter_kept_share = total/full_state
-    frozen_share = weights/total
-    adapter_reduction_ceiling = bytes_per_trained_parameter/bytes_per_value
-    copies = total/weights
-    fits = (1 - choose(total > hardware_capacity, 1, 0) if (hardware_capacity is not None) else 0)
+    adapter_reduction = full_state / total
+    adapter_kept_share = total / full_state
+    frozen_share = weights / total
+    adapter_reduction_ceiling = bytes_per_trained_parameter / bytes_per_value
+    copies = total / weights
+    fits = 1 - choose(total > hardware_capacity, 1, 0) if (hardware_capacity is not None) else 0
     checkpoint = _t0 + weights
-    updated_copy = ((master_bytes_per_parameter if _c0 else bytes_per_value) if scalar(_c0 := (master_bytes_per_parameter > 0)) else select((_c0,), (master_bytes_per_parameter,), bytes_per_value))
-    update_bytes_per_parameter = bytes_per_value + 2*optimizer_bytes_per_parameter + 2*updated_copy
-    update_traffic = update_bytes_per_parameter*workload_parameters/1000000000
+    updated_copy = (
+        (master_bytes_per_parameter if _c0 else bytes_per_value)
+        if scalar(_c0 := (master_bytes_per_parameter > 0))
+        else select((_c0,), (master_bytes_per_parameter,), bytes_per_value)
+    )
+    update_bytes_per_parameter = bytes_per_value + 2 * optimizer_bytes_per_parameter + 2 * updated_copy
+    update_traffic = update_bytes_per_parameter * workload_parameters / 1000000000  # 1e-9: B -> GB
     if activations is not None:
         training_total = activations + total
-        training_copies = training_total/weights
+        training_copies = training_total / weights
     else:
         training_total = None
         training_copies = None
     if adapter_parameters is not None:
         adapter_count = adapter_parameters
-        adapter_state = adapter_parameters*bytes_per_trained_parameter
-        adapter_weights = adapter_parameters*bytes_per_value
+        adapter_state = adapter_parameters * bytes_per_trained_parameter
+        adapter_weights = adapter_parameters * bytes_per_value
         adapter_gradients = adapter_weights
-        adapter_master = adapter_parameters*master_bytes_per_parameter
-        adapter_optimizer_state = adapter_parameters*optimizer_bytes_per_parameter
-        adapter_fraction = adapter_parameters/workload_parameters
+        adapter_master = adapter_parameters * master_bytes_per_parameter
+        adapter_optimizer_state = adapter_parameters * optimizer_bytes_per_parameter
+        adapter_fraction = adapter_parameters / workload_parameters
     else:
         adapter_count = None
         adapter_state = None
@@ -146,76 +158,78 @@ def evaluate(
         adapter_optimizer_state = None
         adapter_fraction = None
     if checkpoint_bandwidth is not None:
-        checkpoint_write_time = checkpoint/(1000000000*checkpoint_bandwidth)
+        checkpoint_write_time = checkpoint / (
+            1000000000 * checkpoint_bandwidth
+        )  # 1e9: GB/s -> B/s (checkpoint_bandwidth)
     else:
         checkpoint_write_time = None
     if hardware_bandwidth is not None:
-        _raw_update_traffic = update_bytes_per_parameter*workload_parameters
-        update_time = 1000*_raw_update_traffic/hardware_bandwidth
+        _raw_update_traffic = update_bytes_per_parameter * workload_parameters
+        update_time = 1000 * _raw_update_traffic / hardware_bandwidth  # 1e9: GB -> B (update_traffic); 1e3: s -> ms
     else:
         update_time = None
     if hardware_capacity is not None:
-        capacity_share = total/hardware_capacity
+        capacity_share = total / hardware_capacity
         headroom = hardware_capacity - total
     else:
         capacity_share = None
         headroom = None
     if activations is not None and batch_size is not None:
-        activations_per_sequence = activations/batch_size
+        activations_per_sequence = activations / batch_size
     else:
         activations_per_sequence = None
     if activations is not None and hardware_capacity is not None:
-        training_capacity_multiple = training_total/hardware_capacity
+        training_capacity_multiple = training_total / hardware_capacity
     else:
         training_capacity_multiple = None
     if activations is not None and batch_size is not None and hardware_capacity is not None:
-        resident_batch_limit = headroom/activations_per_sequence
-        max_resident_batch = floor_div(batch_size*headroom, activations)
+        resident_batch_limit = headroom / activations_per_sequence
+        max_resident_batch = floor_div(batch_size * headroom, activations)
     else:
         resident_batch_limit = None
         max_resident_batch = None
     if activations is not None and batch_size is not None and scaled_batch is not None:
-        activations_at = activations_per_sequence*scaled_batch
+        activations_at = activations_per_sequence * scaled_batch
     else:
         activations_at = None
     return {
-        'adapter_count': adapter_count,
-        'weights': weights,
-        'gradients': gradients,
-        'optimizer_state': optimizer_state,
-        'master_weights': master_weights,
-        'optimizer_values_per_parameter': optimizer_values_per_parameter,
-        'bytes_per_trained_parameter': bytes_per_trained_parameter,
-        'adapter_state': adapter_state,
-        'adapter_weights': adapter_weights,
-        'adapter_gradients': adapter_gradients,
-        'adapter_master': adapter_master,
-        'adapter_optimizer_state': adapter_optimizer_state,
-        'adapter_fraction': adapter_fraction,
-        'full_state': full_state,
-        'total': total,
-        'adapter_saved': adapter_saved,
-        'adapter_reduction': adapter_reduction,
-        'adapter_kept_share': adapter_kept_share,
-        'frozen_share': frozen_share,
-        'adapter_reduction_ceiling': adapter_reduction_ceiling,
-        'copies': copies,
-        'fits': fits,
-        'capacity_share': capacity_share,
-        'training_total': training_total,
-        'training_copies': training_copies,
-        'training_capacity_multiple': training_capacity_multiple,
-        'activations_per_sequence': activations_per_sequence,
-        'activations_at': activations_at,
-        'headroom': headroom,
-        'resident_batch_limit': resident_batch_limit,
-        'max_resident_batch': max_resident_batch,
-        'checkpoint': checkpoint,
-        'updated_copy': updated_copy,
-        'update_bytes_per_parameter': update_bytes_per_parameter,
-        'update_traffic': update_traffic,
-        'update_time': update_time,
-        'checkpoint_write_time': checkpoint_write_time,
+        "adapter_count": adapter_count,
+        "weights": weights,
+        "gradients": gradients,
+        "optimizer_state": optimizer_state,
+        "master_weights": master_weights,
+        "optimizer_values_per_parameter": optimizer_values_per_parameter,
+        "bytes_per_trained_parameter": bytes_per_trained_parameter,
+        "adapter_state": adapter_state,
+        "adapter_weights": adapter_weights,
+        "adapter_gradients": adapter_gradients,
+        "adapter_master": adapter_master,
+        "adapter_optimizer_state": adapter_optimizer_state,
+        "adapter_fraction": adapter_fraction,
+        "full_state": full_state,
+        "total": total,
+        "adapter_saved": adapter_saved,
+        "adapter_reduction": adapter_reduction,
+        "adapter_kept_share": adapter_kept_share,
+        "frozen_share": frozen_share,
+        "adapter_reduction_ceiling": adapter_reduction_ceiling,
+        "copies": copies,
+        "fits": fits,
+        "capacity_share": capacity_share,
+        "training_total": training_total,
+        "training_copies": training_copies,
+        "training_capacity_multiple": training_capacity_multiple,
+        "activations_per_sequence": activations_per_sequence,
+        "activations_at": activations_at,
+        "headroom": headroom,
+        "resident_batch_limit": resident_batch_limit,
+        "max_resident_batch": max_resident_batch,
+        "checkpoint": checkpoint,
+        "updated_copy": updated_copy,
+        "update_bytes_per_parameter": update_bytes_per_parameter,
+        "update_traffic": update_traffic,
+        "update_time": update_time,
+        "checkpoint_write_time": checkpoint_write_time,
     }
 
 
@@ -247,27 +261,40 @@ def gradient(
     active branch.
     """
     follows_adapter_parameters = adapter_parameters is None
-    if adapter_parameters is None and adapted_matrices is not None and adapter_in_dim is not None and adapter_out_dim is not None and adapter_rank is not None and workload_layers is not None:
-        adapter_parameters = adapted_matrices*adapter_rank*workload_layers*(adapter_in_dim + adapter_out_dim)
-    weights = bytes_per_value*workload_parameters
-    optimizer_state = optimizer_bytes_per_parameter*workload_parameters
-    master_weights = master_bytes_per_parameter*workload_parameters
+    if (
+        adapter_parameters is None
+        and adapted_matrices is not None
+        and adapter_in_dim is not None
+        and adapter_out_dim is not None
+        and adapter_rank is not None
+        and workload_layers is not None
+    ):
+        adapter_parameters = adapted_matrices * adapter_rank * workload_layers * (adapter_in_dim + adapter_out_dim)
+    weights = bytes_per_value * workload_parameters
+    optimizer_state = optimizer_bytes_per_parameter * workload_parameters
+    master_weights = master_bytes_per_parameter * workload_parameters
     _t0 = master_weights + optimizer_state
-    bytes_per_trained_parameter = 2*bytes_per_value + master_bytes_per_parameter + optimizer_bytes_per_parameter
-    full_state = _t0 + 2*weights
-    total = (adapter_parameters*bytes_per_trained_parameter + weights if (adapter_parameters is not None) else full_state)
+    bytes_per_trained_parameter = 2 * bytes_per_value + master_bytes_per_parameter + optimizer_bytes_per_parameter
+    full_state = _t0 + 2 * weights
+    total = (
+        adapter_parameters * bytes_per_trained_parameter + weights if (adapter_parameters is not None) else full_state
+    )
     checkpoint = _t0 + weights
-    updated_copy = ((master_bytes_per_parameter if _c0 else bytes_per_value) if scalar(_c0 := (master_bytes_per_parameter > 0)) else select((_c0,), (master_bytes_per_parameter,), bytes_per_value))
-    update_bytes_per_parameter = bytes_per_value + 2*optimizer_bytes_per_parameter + 2*updated_copy
-    update_traffic = update_bytes_per_parameter*workload_parameters/1000000000
-    _g0 = bytes_per_value**(-2)
-    _g2 = total**(-2)
-    _g3 = _g2*full_state
-    _g4 = total/full_state**2
-    _g5 = _g2*weights
-    _g6 = total/weights**2
-    _g7 = (master_bytes_per_parameter > 0)
-    _g8 = workload_parameters/1000000000
+    updated_copy = (
+        (master_bytes_per_parameter if _c0 else bytes_per_value)
+        if scalar(_c0 := (master_bytes_per_parameter > 0))
+        else select((_c0,), (master_bytes_per_parameter,), bytes_per_value)
+    )
+    update_bytes_per_parameter = bytes_per_value + 2 * optimizer_bytes_per_parameter + 2 * updated_copy
+    update_traffic = update_bytes_per_parameter * workload_parameters / 1000000000  # 1e-9: B -> GB
+    _g0 = bytes_per_value ** (-2)
+    _g2 = total ** (-2)
+    _g3 = _g2 * full_state
+    _g4 = total / full_state**2
+    _g5 = _g2 * weights
+    _g6 = total / weights**2
+    _g7 = master_bytes_per_parameter > 0
+    _g8 = workload_parameters / 1000000000
     d__weights__workload_parameters = bytes_per_value
     d__weights__bytes_per_value = workload_parameters
     d__gradients__workload_parameters = d__weights__workload_parameters
@@ -277,105 +304,249 @@ def gradient(
     d__master_weights__workload_parameters = master_bytes_per_parameter
     _g1 = d__master_weights__workload_parameters + d__optimizer_state__workload_parameters
     d__master_weights__master_bytes_per_parameter = workload_parameters
-    d__optimizer_values_per_parameter__bytes_per_value = -_g0*optimizer_bytes_per_parameter
-    d__optimizer_values_per_parameter__optimizer_bytes_per_parameter = 1/bytes_per_value
+    d__optimizer_values_per_parameter__bytes_per_value = -_g0 * optimizer_bytes_per_parameter
+    d__optimizer_values_per_parameter__optimizer_bytes_per_parameter = 1 / bytes_per_value
     d__bytes_per_trained_parameter__bytes_per_value = 2
     d__bytes_per_trained_parameter__optimizer_bytes_per_parameter = 1
     d__bytes_per_trained_parameter__master_bytes_per_parameter = 1
-    d__full_state__workload_parameters = _g1 + 2*d__weights__workload_parameters
-    d__full_state__bytes_per_value = 2*d__weights__bytes_per_value
+    d__full_state__workload_parameters = _g1 + 2 * d__weights__workload_parameters
+    d__full_state__bytes_per_value = 2 * d__weights__bytes_per_value
     d__full_state__optimizer_bytes_per_parameter = d__optimizer_state__optimizer_bytes_per_parameter
     d__full_state__master_bytes_per_parameter = d__master_weights__master_bytes_per_parameter
-    d__total__workload_parameters = d__full_state__workload_parameters*(0 if (adapter_parameters is not None) else 1) + d__weights__workload_parameters*(1 if (adapter_parameters is not None) else 0)
-    d__total__bytes_per_value = d__bytes_per_trained_parameter__bytes_per_value*(adapter_parameters if (adapter_parameters is not None) else 0) + d__full_state__bytes_per_value*(0 if (adapter_parameters is not None) else 1) + d__weights__bytes_per_value*(1 if (adapter_parameters is not None) else 0)
-    d__total__optimizer_bytes_per_parameter = d__bytes_per_trained_parameter__optimizer_bytes_per_parameter*(adapter_parameters if (adapter_parameters is not None) else 0) + d__full_state__optimizer_bytes_per_parameter*(0 if (adapter_parameters is not None) else 1)
-    d__total__master_bytes_per_parameter = d__bytes_per_trained_parameter__master_bytes_per_parameter*(adapter_parameters if (adapter_parameters is not None) else 0) + d__full_state__master_bytes_per_parameter*(0 if (adapter_parameters is not None) else 1)
-    d__total__adapter_parameters = (bytes_per_trained_parameter if (adapter_parameters is not None) else 0)
+    d__total__workload_parameters = d__full_state__workload_parameters * (
+        0 if (adapter_parameters is not None) else 1
+    ) + d__weights__workload_parameters * (1 if (adapter_parameters is not None) else 0)
+    d__total__bytes_per_value = (
+        d__bytes_per_trained_parameter__bytes_per_value
+        * (adapter_parameters if (adapter_parameters is not None) else 0)
+        + d__full_state__bytes_per_value * (0 if (adapter_parameters is not None) else 1)
+        + d__weights__bytes_per_value * (1 if (adapter_parameters is not None) else 0)
+    )
+    d__total__optimizer_bytes_per_parameter = d__bytes_per_trained_parameter__optimizer_bytes_per_parameter * (
+        adapter_parameters if (adapter_parameters is not None) else 0
+    ) + d__full_state__optimizer_bytes_per_parameter * (0 if (adapter_parameters is not None) else 1)
+    d__total__master_bytes_per_parameter = d__bytes_per_trained_parameter__master_bytes_per_parameter * (
+        adapter_parameters if (adapter_parameters is not None) else 0
+    ) + d__full_state__master_bytes_per_parameter * (0 if (adapter_parameters is not None) else 1)
+    d__total__adapter_parameters = bytes_per_trained_parameter if (adapter_parameters is not None) else 0
     d__adapter_saved__workload_parameters = d__full_state__workload_parameters - d__total__workload_parameters
     d__adapter_saved__bytes_per_value = d__full_state__bytes_per_value - d__total__bytes_per_value
-    d__adapter_saved__optimizer_bytes_per_parameter = d__full_state__optimizer_bytes_per_parameter - d__total__optimizer_bytes_per_parameter
-    d__adapter_saved__master_bytes_per_parameter = d__full_state__master_bytes_per_parameter - d__total__master_bytes_per_parameter
+    d__adapter_saved__optimizer_bytes_per_parameter = (
+        d__full_state__optimizer_bytes_per_parameter - d__total__optimizer_bytes_per_parameter
+    )
+    d__adapter_saved__master_bytes_per_parameter = (
+        d__full_state__master_bytes_per_parameter - d__total__master_bytes_per_parameter
+    )
     d__adapter_saved__adapter_parameters = -d__total__adapter_parameters
-    d__adapter_reduction__workload_parameters = -_g3*d__total__workload_parameters + d__full_state__workload_parameters/total
-    d__adapter_reduction__bytes_per_value = -_g3*d__total__bytes_per_value + d__full_state__bytes_per_value/total
-    d__adapter_reduction__optimizer_bytes_per_parameter = -_g3*d__total__optimizer_bytes_per_parameter + d__full_state__optimizer_bytes_per_parameter/total
-    d__adapter_reduction__master_bytes_per_parameter = -_g3*d__total__master_bytes_per_parameter + d__full_state__master_bytes_per_parameter/total
-    d__adapter_reduction__adapter_parameters = -_g3*d__total__adapter_parameters
-    d__adapter_kept_share__workload_parameters = -_g4*d__full_state__workload_parameters + d__total__workload_parameters/full_state
-    d__adapter_kept_share__bytes_per_value = -_g4*d__full_state__bytes_per_value + d__total__bytes_per_value/full_state
-    d__adapter_kept_share__optimizer_bytes_per_parameter = -_g4*d__full_state__optimizer_bytes_per_parameter + d__total__optimizer_bytes_per_parameter/full_state
-    d__adapter_kept_share__master_bytes_per_parameter = -_g4*d__full_state__master_bytes_per_parameter + d__total__master_bytes_per_parameter/full_state
-    d__adapter_kept_share__adapter_parameters = d__total__adapter_parameters/full_state
-    d__frozen_share__workload_parameters = -_g5*d__total__workload_parameters + d__weights__workload_parameters/total
-    d__frozen_share__bytes_per_value = -_g5*d__total__bytes_per_value + d__weights__bytes_per_value/total
-    d__frozen_share__optimizer_bytes_per_parameter = -_g5*d__total__optimizer_bytes_per_parameter
-    d__frozen_share__master_bytes_per_parameter = -_g5*d__total__master_bytes_per_parameter
-    d__frozen_share__adapter_parameters = -_g5*d__total__adapter_parameters
-    d__adapter_reduction_ceiling__bytes_per_value = -_g0*bytes_per_trained_parameter + d__bytes_per_trained_parameter__bytes_per_value/bytes_per_value
-    d__adapter_reduction_ceiling__optimizer_bytes_per_parameter = d__bytes_per_trained_parameter__optimizer_bytes_per_parameter/bytes_per_value
-    d__adapter_reduction_ceiling__master_bytes_per_parameter = d__bytes_per_trained_parameter__master_bytes_per_parameter/bytes_per_value
-    d__copies__workload_parameters = -_g6*d__weights__workload_parameters + d__total__workload_parameters/weights
-    d__copies__bytes_per_value = -_g6*d__weights__bytes_per_value + d__total__bytes_per_value/weights
-    d__copies__optimizer_bytes_per_parameter = d__total__optimizer_bytes_per_parameter/weights
-    d__copies__master_bytes_per_parameter = d__total__master_bytes_per_parameter/weights
-    d__copies__adapter_parameters = d__total__adapter_parameters/weights
+    d__adapter_reduction__workload_parameters = (
+        -_g3 * d__total__workload_parameters + d__full_state__workload_parameters / total
+    )
+    d__adapter_reduction__bytes_per_value = -_g3 * d__total__bytes_per_value + d__full_state__bytes_per_value / total
+    d__adapter_reduction__optimizer_bytes_per_parameter = (
+        -_g3 * d__total__optimizer_bytes_per_parameter + d__full_state__optimizer_bytes_per_parameter / total
+    )
+    d__adapter_reduction__master_bytes_per_parameter = (
+        -_g3 * d__total__master_bytes_per_parameter + d__full_state__master_bytes_per_parameter / total
+    )
+    d__adapter_reduction__adapter_parameters = -_g3 * d__total__adapter_parameters
+    d__adapter_kept_share__workload_parameters = (
+        -_g4 * d__full_state__workload_parameters + d__total__workload_parameters / full_state
+    )
+    d__adapter_kept_share__bytes_per_value = (
+        -_g4 * d__full_state__bytes_per_value + d__total__bytes_per_value / full_state
+    )
+    d__adapter_kept_share__optimizer_bytes_per_parameter = (
+        -_g4 * d__full_state__optimizer_bytes_per_parameter + d__total__optimizer_bytes_per_parameter / full_state
+    )
+    d__adapter_kept_share__master_bytes_per_parameter = (
+        -_g4 * d__full_state__master_bytes_per_parameter + d__total__master_bytes_per_parameter / full_state
+    )
+    d__adapter_kept_share__adapter_parameters = d__total__adapter_parameters / full_state
+    d__frozen_share__workload_parameters = (
+        -_g5 * d__total__workload_parameters + d__weights__workload_parameters / total
+    )
+    d__frozen_share__bytes_per_value = -_g5 * d__total__bytes_per_value + d__weights__bytes_per_value / total
+    d__frozen_share__optimizer_bytes_per_parameter = -_g5 * d__total__optimizer_bytes_per_parameter
+    d__frozen_share__master_bytes_per_parameter = -_g5 * d__total__master_bytes_per_parameter
+    d__frozen_share__adapter_parameters = -_g5 * d__total__adapter_parameters
+    d__adapter_reduction_ceiling__bytes_per_value = (
+        -_g0 * bytes_per_trained_parameter + d__bytes_per_trained_parameter__bytes_per_value / bytes_per_value
+    )
+    d__adapter_reduction_ceiling__optimizer_bytes_per_parameter = (
+        d__bytes_per_trained_parameter__optimizer_bytes_per_parameter / bytes_per_value
+    )
+    d__adapter_reduction_ceiling__master_bytes_per_parameter = (
+        d__bytes_per_trained_parameter__master_bytes_per_parameter / bytes_per_value
+    )
+    d__copies__workload_parameters = -_g6 * d__weights__workload_parameters + d__total__workload_parameters / weights
+    d__copies__bytes_per_value = -_g6 * d__weights__bytes_per_value + d__total__bytes_per_value / weights
+    d__copies__optimizer_bytes_per_parameter = d__total__optimizer_bytes_per_parameter / weights
+    d__copies__master_bytes_per_parameter = d__total__master_bytes_per_parameter / weights
+    d__copies__adapter_parameters = d__total__adapter_parameters / weights
     d__checkpoint__workload_parameters = _g1 + d__weights__workload_parameters
     d__checkpoint__bytes_per_value = d__weights__bytes_per_value
     d__checkpoint__optimizer_bytes_per_parameter = d__optimizer_state__optimizer_bytes_per_parameter
     d__checkpoint__master_bytes_per_parameter = d__master_weights__master_bytes_per_parameter
-    d__updated_copy__bytes_per_value = ((0 if _c1 else 1) if scalar(_c1 := _g7) else select((_c1,), (0,), 1))
-    d__updated_copy__master_bytes_per_parameter = ((1 if _c2 else 0) if scalar(_c2 := _g7) else select((_c2,), (1,), 0))
-    d__update_bytes_per_parameter__bytes_per_value = 2*d__updated_copy__bytes_per_value + 1
+    d__updated_copy__bytes_per_value = (0 if _c1 else 1) if scalar(_c1 := _g7) else select((_c1,), (0,), 1)
+    d__updated_copy__master_bytes_per_parameter = (1 if _c2 else 0) if scalar(_c2 := _g7) else select((_c2,), (1,), 0)
+    d__update_bytes_per_parameter__bytes_per_value = 2 * d__updated_copy__bytes_per_value + 1
     d__update_bytes_per_parameter__optimizer_bytes_per_parameter = 2
-    d__update_bytes_per_parameter__master_bytes_per_parameter = 2*d__updated_copy__master_bytes_per_parameter
-    d__update_traffic__workload_parameters = update_bytes_per_parameter/1000000000
-    d__update_traffic__bytes_per_value = _g8*d__update_bytes_per_parameter__bytes_per_value
-    d__update_traffic__optimizer_bytes_per_parameter = _g8*d__update_bytes_per_parameter__optimizer_bytes_per_parameter
-    d__update_traffic__master_bytes_per_parameter = _g8*d__update_bytes_per_parameter__master_bytes_per_parameter
+    d__update_bytes_per_parameter__master_bytes_per_parameter = 2 * d__updated_copy__master_bytes_per_parameter
+    d__update_traffic__workload_parameters = update_bytes_per_parameter / 1000000000
+    d__update_traffic__bytes_per_value = _g8 * d__update_bytes_per_parameter__bytes_per_value
+    d__update_traffic__optimizer_bytes_per_parameter = (
+        _g8 * d__update_bytes_per_parameter__optimizer_bytes_per_parameter
+    )
+    d__update_traffic__master_bytes_per_parameter = _g8 * d__update_bytes_per_parameter__master_bytes_per_parameter
     derivatives = {
-        'weights': {'workload_parameters': d__weights__workload_parameters, 'bytes_per_value': d__weights__bytes_per_value},
-        'gradients': {'workload_parameters': d__gradients__workload_parameters, 'bytes_per_value': d__gradients__bytes_per_value},
-        'optimizer_state': {'workload_parameters': d__optimizer_state__workload_parameters, 'optimizer_bytes_per_parameter': d__optimizer_state__optimizer_bytes_per_parameter},
-        'master_weights': {'workload_parameters': d__master_weights__workload_parameters, 'master_bytes_per_parameter': d__master_weights__master_bytes_per_parameter},
-        'optimizer_values_per_parameter': {'bytes_per_value': d__optimizer_values_per_parameter__bytes_per_value, 'optimizer_bytes_per_parameter': d__optimizer_values_per_parameter__optimizer_bytes_per_parameter},
-        'bytes_per_trained_parameter': {'bytes_per_value': d__bytes_per_trained_parameter__bytes_per_value, 'optimizer_bytes_per_parameter': d__bytes_per_trained_parameter__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__bytes_per_trained_parameter__master_bytes_per_parameter},
-        'full_state': {'workload_parameters': d__full_state__workload_parameters, 'bytes_per_value': d__full_state__bytes_per_value, 'optimizer_bytes_per_parameter': d__full_state__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__full_state__master_bytes_per_parameter},
-        'total': {'workload_parameters': d__total__workload_parameters, 'bytes_per_value': d__total__bytes_per_value, 'optimizer_bytes_per_parameter': d__total__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__total__master_bytes_per_parameter, 'adapter_parameters': d__total__adapter_parameters},
-        'adapter_saved': {'workload_parameters': d__adapter_saved__workload_parameters, 'bytes_per_value': d__adapter_saved__bytes_per_value, 'optimizer_bytes_per_parameter': d__adapter_saved__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__adapter_saved__master_bytes_per_parameter, 'adapter_parameters': d__adapter_saved__adapter_parameters},
-        'adapter_reduction': {'workload_parameters': d__adapter_reduction__workload_parameters, 'bytes_per_value': d__adapter_reduction__bytes_per_value, 'optimizer_bytes_per_parameter': d__adapter_reduction__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__adapter_reduction__master_bytes_per_parameter, 'adapter_parameters': d__adapter_reduction__adapter_parameters},
-        'adapter_kept_share': {'workload_parameters': d__adapter_kept_share__workload_parameters, 'bytes_per_value': d__adapter_kept_share__bytes_per_value, 'optimizer_bytes_per_parameter': d__adapter_kept_share__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__adapter_kept_share__master_bytes_per_parameter, 'adapter_parameters': d__adapter_kept_share__adapter_parameters},
-        'frozen_share': {'workload_parameters': d__frozen_share__workload_parameters, 'bytes_per_value': d__frozen_share__bytes_per_value, 'optimizer_bytes_per_parameter': d__frozen_share__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__frozen_share__master_bytes_per_parameter, 'adapter_parameters': d__frozen_share__adapter_parameters},
-        'adapter_reduction_ceiling': {'bytes_per_value': d__adapter_reduction_ceiling__bytes_per_value, 'optimizer_bytes_per_parameter': d__adapter_reduction_ceiling__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__adapter_reduction_ceiling__master_bytes_per_parameter},
-        'copies': {'workload_parameters': d__copies__workload_parameters, 'bytes_per_value': d__copies__bytes_per_value, 'optimizer_bytes_per_parameter': d__copies__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__copies__master_bytes_per_parameter, 'adapter_parameters': d__copies__adapter_parameters},
-        'checkpoint': {'workload_parameters': d__checkpoint__workload_parameters, 'bytes_per_value': d__checkpoint__bytes_per_value, 'optimizer_bytes_per_parameter': d__checkpoint__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__checkpoint__master_bytes_per_parameter},
-        'updated_copy': {'bytes_per_value': d__updated_copy__bytes_per_value, 'master_bytes_per_parameter': d__updated_copy__master_bytes_per_parameter},
-        'update_bytes_per_parameter': {'bytes_per_value': d__update_bytes_per_parameter__bytes_per_value, 'optimizer_bytes_per_parameter': d__update_bytes_per_parameter__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__update_bytes_per_parameter__master_bytes_per_parameter},
-        'update_traffic': {'workload_parameters': d__update_traffic__workload_parameters, 'bytes_per_value': d__update_traffic__bytes_per_value, 'optimizer_bytes_per_parameter': d__update_traffic__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__update_traffic__master_bytes_per_parameter},
+        "weights": {
+            "workload_parameters": d__weights__workload_parameters,
+            "bytes_per_value": d__weights__bytes_per_value,
+        },
+        "gradients": {
+            "workload_parameters": d__gradients__workload_parameters,
+            "bytes_per_value": d__gradients__bytes_per_value,
+        },
+        "optimizer_state": {
+            "workload_parameters": d__optimizer_state__workload_parameters,
+            "optimizer_bytes_per_parameter": d__optimizer_state__optimizer_bytes_per_parameter,
+        },
+        "master_weights": {
+            "workload_parameters": d__master_weights__workload_parameters,
+            "master_bytes_per_parameter": d__master_weights__master_bytes_per_parameter,
+        },
+        "optimizer_values_per_parameter": {
+            "bytes_per_value": d__optimizer_values_per_parameter__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__optimizer_values_per_parameter__optimizer_bytes_per_parameter,
+        },
+        "bytes_per_trained_parameter": {
+            "bytes_per_value": d__bytes_per_trained_parameter__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__bytes_per_trained_parameter__optimizer_bytes_per_parameter,
+            "master_bytes_per_parameter": d__bytes_per_trained_parameter__master_bytes_per_parameter,
+        },
+        "full_state": {
+            "workload_parameters": d__full_state__workload_parameters,
+            "bytes_per_value": d__full_state__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__full_state__optimizer_bytes_per_parameter,
+            "master_bytes_per_parameter": d__full_state__master_bytes_per_parameter,
+        },
+        "total": {
+            "workload_parameters": d__total__workload_parameters,
+            "bytes_per_value": d__total__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__total__optimizer_bytes_per_parameter,
+            "master_bytes_per_parameter": d__total__master_bytes_per_parameter,
+            "adapter_parameters": d__total__adapter_parameters,
+        },
+        "adapter_saved": {
+            "workload_parameters": d__adapter_saved__workload_parameters,
+            "bytes_per_value": d__adapter_saved__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__adapter_saved__optimizer_bytes_per_parameter,
+            "master_bytes_per_parameter": d__adapter_saved__master_bytes_per_parameter,
+            "adapter_parameters": d__adapter_saved__adapter_parameters,
+        },
+        "adapter_reduction": {
+            "workload_parameters": d__adapter_reduction__workload_parameters,
+            "bytes_per_value": d__adapter_reduction__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__adapter_reduction__optimizer_bytes_per_parameter,
+            "master_bytes_per_parameter": d__adapter_reduction__master_bytes_per_parameter,
+            "adapter_parameters": d__adapter_reduction__adapter_parameters,
+        },
+        "adapter_kept_share": {
+            "workload_parameters": d__adapter_kept_share__workload_parameters,
+            "bytes_per_value": d__adapter_kept_share__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__adapter_kept_share__optimizer_bytes_per_parameter,
+            "master_bytes_per_parameter": d__adapter_kept_share__master_bytes_per_parameter,
+            "adapter_parameters": d__adapter_kept_share__adapter_parameters,
+        },
+        "frozen_share": {
+            "workload_parameters": d__frozen_share__workload_parameters,
+            "bytes_per_value": d__frozen_share__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__frozen_share__optimizer_bytes_per_parameter,
+            "master_bytes_per_parameter": d__frozen_share__master_bytes_per_parameter,
+            "adapter_parameters": d__frozen_share__adapter_parameters,
+        },
+        "adapter_reduction_ceiling": {
+            "bytes_per_value": d__adapter_reduction_ceiling__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__adapter_reduction_ceiling__optimizer_bytes_per_parameter,
+            "master_bytes_per_parameter": d__adapter_reduction_ceiling__master_bytes_per_parameter,
+        },
+        "copies": {
+            "workload_parameters": d__copies__workload_parameters,
+            "bytes_per_value": d__copies__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__copies__optimizer_bytes_per_parameter,
+            "master_bytes_per_parameter": d__copies__master_bytes_per_parameter,
+            "adapter_parameters": d__copies__adapter_parameters,
+        },
+        "checkpoint": {
+            "workload_parameters": d__checkpoint__workload_parameters,
+            "bytes_per_value": d__checkpoint__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__checkpoint__optimizer_bytes_per_parameter,
+            "master_bytes_per_parameter": d__checkpoint__master_bytes_per_parameter,
+        },
+        "updated_copy": {
+            "bytes_per_value": d__updated_copy__bytes_per_value,
+            "master_bytes_per_parameter": d__updated_copy__master_bytes_per_parameter,
+        },
+        "update_bytes_per_parameter": {
+            "bytes_per_value": d__update_bytes_per_parameter__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__update_bytes_per_parameter__optimizer_bytes_per_parameter,
+            "master_bytes_per_parameter": d__update_bytes_per_parameter__master_bytes_per_parameter,
+        },
+        "update_traffic": {
+            "workload_parameters": d__update_traffic__workload_parameters,
+            "bytes_per_value": d__update_traffic__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__update_traffic__optimizer_bytes_per_parameter,
+            "master_bytes_per_parameter": d__update_traffic__master_bytes_per_parameter,
+        },
     }
     if activations is not None:
         training_total = activations + total
-        _g9 = training_total/weights**2
+        _g9 = training_total / weights**2
         d__training_total__workload_parameters = d__total__workload_parameters
         d__training_total__bytes_per_value = d__total__bytes_per_value
         d__training_total__optimizer_bytes_per_parameter = d__total__optimizer_bytes_per_parameter
         d__training_total__master_bytes_per_parameter = d__total__master_bytes_per_parameter
         d__training_total__adapter_parameters = d__total__adapter_parameters
         d__training_total__activations = 1
-        d__training_copies__workload_parameters = -_g9*d__weights__workload_parameters + d__training_total__workload_parameters/weights
-        d__training_copies__bytes_per_value = -_g9*d__weights__bytes_per_value + d__training_total__bytes_per_value/weights
-        d__training_copies__optimizer_bytes_per_parameter = d__training_total__optimizer_bytes_per_parameter/weights
-        d__training_copies__master_bytes_per_parameter = d__training_total__master_bytes_per_parameter/weights
-        d__training_copies__adapter_parameters = d__training_total__adapter_parameters/weights
-        d__training_copies__activations = d__training_total__activations/weights
-        derivatives.update({
-            'training_total': {'workload_parameters': d__training_total__workload_parameters, 'bytes_per_value': d__training_total__bytes_per_value, 'optimizer_bytes_per_parameter': d__training_total__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__training_total__master_bytes_per_parameter, 'adapter_parameters': d__training_total__adapter_parameters, 'activations': d__training_total__activations},
-            'training_copies': {'workload_parameters': d__training_copies__workload_parameters, 'bytes_per_value': d__training_copies__bytes_per_value, 'optimizer_bytes_per_parameter': d__training_copies__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__training_copies__master_bytes_per_parameter, 'adapter_parameters': d__training_copies__adapter_parameters, 'activations': d__training_copies__activations},
-        })
+        d__training_copies__workload_parameters = (
+            -_g9 * d__weights__workload_parameters + d__training_total__workload_parameters / weights
+        )
+        d__training_copies__bytes_per_value = (
+            -_g9 * d__weights__bytes_per_value + d__training_total__bytes_per_value / weights
+        )
+        d__training_copies__optimizer_bytes_per_parameter = d__training_total__optimizer_bytes_per_parameter / weights
+        d__training_copies__master_bytes_per_parameter = d__training_total__master_bytes_per_parameter / weights
+        d__training_copies__adapter_parameters = d__training_total__adapter_parameters / weights
+        d__training_copies__activations = d__training_total__activations / weights
+        derivatives.update(
+            {
+                "training_total": {
+                    "workload_parameters": d__training_total__workload_parameters,
+                    "bytes_per_value": d__training_total__bytes_per_value,
+                    "optimizer_bytes_per_parameter": d__training_total__optimizer_bytes_per_parameter,
+                    "master_bytes_per_parameter": d__training_total__master_bytes_per_parameter,
+                    "adapter_parameters": d__training_total__adapter_parameters,
+                    "activations": d__training_total__activations,
+                },
+                "training_copies": {
+                    "workload_parameters": d__training_copies__workload_parameters,
+                    "bytes_per_value": d__training_copies__bytes_per_value,
+                    "optimizer_bytes_per_parameter": d__training_copies__optimizer_bytes_per_parameter,
+                    "master_bytes_per_parameter": d__training_copies__master_bytes_per_parameter,
+                    "adapter_parameters": d__training_copies__adapter_parameters,
+                    "activations": d__training_copies__activations,
+                },
+            }
+        )
     if adapter_parameters is not None:
         d__adapter_count__adapter_parameters = 1
-        d__adapter_state__bytes_per_value = d__bytes_per_trained_parameter__bytes_per_value*adapter_parameters
-        d__adapter_state__optimizer_bytes_per_parameter = d__bytes_per_trained_parameter__optimizer_bytes_per_parameter*adapter_parameters
-        d__adapter_state__master_bytes_per_parameter = d__bytes_per_trained_parameter__master_bytes_per_parameter*adapter_parameters
+        d__adapter_state__bytes_per_value = d__bytes_per_trained_parameter__bytes_per_value * adapter_parameters
+        d__adapter_state__optimizer_bytes_per_parameter = (
+            d__bytes_per_trained_parameter__optimizer_bytes_per_parameter * adapter_parameters
+        )
+        d__adapter_state__master_bytes_per_parameter = (
+            d__bytes_per_trained_parameter__master_bytes_per_parameter * adapter_parameters
+        )
         d__adapter_state__adapter_parameters = bytes_per_trained_parameter
         d__adapter_weights__bytes_per_value = adapter_parameters
         d__adapter_weights__adapter_parameters = bytes_per_value
@@ -385,106 +556,221 @@ def gradient(
         d__adapter_master__adapter_parameters = master_bytes_per_parameter
         d__adapter_optimizer_state__optimizer_bytes_per_parameter = adapter_parameters
         d__adapter_optimizer_state__adapter_parameters = optimizer_bytes_per_parameter
-        d__adapter_fraction__workload_parameters = -adapter_parameters/workload_parameters**2
-        d__adapter_fraction__adapter_parameters = 1/workload_parameters
-        derivatives.update({
-            'adapter_count': {'adapter_parameters': d__adapter_count__adapter_parameters},
-            'adapter_state': {'bytes_per_value': d__adapter_state__bytes_per_value, 'optimizer_bytes_per_parameter': d__adapter_state__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__adapter_state__master_bytes_per_parameter, 'adapter_parameters': d__adapter_state__adapter_parameters},
-            'adapter_weights': {'bytes_per_value': d__adapter_weights__bytes_per_value, 'adapter_parameters': d__adapter_weights__adapter_parameters},
-            'adapter_gradients': {'bytes_per_value': d__adapter_gradients__bytes_per_value, 'adapter_parameters': d__adapter_gradients__adapter_parameters},
-            'adapter_master': {'master_bytes_per_parameter': d__adapter_master__master_bytes_per_parameter, 'adapter_parameters': d__adapter_master__adapter_parameters},
-            'adapter_optimizer_state': {'optimizer_bytes_per_parameter': d__adapter_optimizer_state__optimizer_bytes_per_parameter, 'adapter_parameters': d__adapter_optimizer_state__adapter_parameters},
-            'adapter_fraction': {'workload_parameters': d__adapter_fraction__workload_parameters, 'adapter_parameters': d__adapter_fraction__adapter_parameters},
-        })
+        d__adapter_fraction__workload_parameters = -adapter_parameters / workload_parameters**2
+        d__adapter_fraction__adapter_parameters = 1 / workload_parameters
+        derivatives.update(
+            {
+                "adapter_count": {"adapter_parameters": d__adapter_count__adapter_parameters},
+                "adapter_state": {
+                    "bytes_per_value": d__adapter_state__bytes_per_value,
+                    "optimizer_bytes_per_parameter": d__adapter_state__optimizer_bytes_per_parameter,
+                    "master_bytes_per_parameter": d__adapter_state__master_bytes_per_parameter,
+                    "adapter_parameters": d__adapter_state__adapter_parameters,
+                },
+                "adapter_weights": {
+                    "bytes_per_value": d__adapter_weights__bytes_per_value,
+                    "adapter_parameters": d__adapter_weights__adapter_parameters,
+                },
+                "adapter_gradients": {
+                    "bytes_per_value": d__adapter_gradients__bytes_per_value,
+                    "adapter_parameters": d__adapter_gradients__adapter_parameters,
+                },
+                "adapter_master": {
+                    "master_bytes_per_parameter": d__adapter_master__master_bytes_per_parameter,
+                    "adapter_parameters": d__adapter_master__adapter_parameters,
+                },
+                "adapter_optimizer_state": {
+                    "optimizer_bytes_per_parameter": d__adapter_optimizer_state__optimizer_bytes_per_parameter,
+                    "adapter_parameters": d__adapter_optimizer_state__adapter_parameters,
+                },
+                "adapter_fraction": {
+                    "workload_parameters": d__adapter_fraction__workload_parameters,
+                    "adapter_parameters": d__adapter_fraction__adapter_parameters,
+                },
+            }
+        )
     if checkpoint_bandwidth is not None:
-        _g10 = 1/(1000000000*checkpoint_bandwidth)
-        d__checkpoint_write_time__workload_parameters = _g10*d__checkpoint__workload_parameters
-        d__checkpoint_write_time__bytes_per_value = _g10*d__checkpoint__bytes_per_value
-        d__checkpoint_write_time__optimizer_bytes_per_parameter = _g10*d__checkpoint__optimizer_bytes_per_parameter
-        d__checkpoint_write_time__master_bytes_per_parameter = _g10*d__checkpoint__master_bytes_per_parameter
-        d__checkpoint_write_time__checkpoint_bandwidth = -checkpoint/(1000000000*checkpoint_bandwidth**2)
-        derivatives.update({
-            'checkpoint_write_time': {'workload_parameters': d__checkpoint_write_time__workload_parameters, 'bytes_per_value': d__checkpoint_write_time__bytes_per_value, 'optimizer_bytes_per_parameter': d__checkpoint_write_time__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__checkpoint_write_time__master_bytes_per_parameter, 'checkpoint_bandwidth': d__checkpoint_write_time__checkpoint_bandwidth},
-        })
+        _g10 = 1 / (1000000000 * checkpoint_bandwidth)
+        d__checkpoint_write_time__workload_parameters = _g10 * d__checkpoint__workload_parameters
+        d__checkpoint_write_time__bytes_per_value = _g10 * d__checkpoint__bytes_per_value
+        d__checkpoint_write_time__optimizer_bytes_per_parameter = _g10 * d__checkpoint__optimizer_bytes_per_parameter
+        d__checkpoint_write_time__master_bytes_per_parameter = _g10 * d__checkpoint__master_bytes_per_parameter
+        d__checkpoint_write_time__checkpoint_bandwidth = -checkpoint / (1000000000 * checkpoint_bandwidth**2)
+        derivatives.update(
+            {
+                "checkpoint_write_time": {
+                    "workload_parameters": d__checkpoint_write_time__workload_parameters,
+                    "bytes_per_value": d__checkpoint_write_time__bytes_per_value,
+                    "optimizer_bytes_per_parameter": d__checkpoint_write_time__optimizer_bytes_per_parameter,
+                    "master_bytes_per_parameter": d__checkpoint_write_time__master_bytes_per_parameter,
+                    "checkpoint_bandwidth": d__checkpoint_write_time__checkpoint_bandwidth,
+                },
+            }
+        )
     if hardware_bandwidth is not None:
-        _g11 = 1000000000000/hardware_bandwidth
-        d__update_time__workload_parameters = _g11*d__update_traffic__workload_parameters
-        d__update_time__bytes_per_value = _g11*d__update_traffic__bytes_per_value
-        d__update_time__optimizer_bytes_per_parameter = _g11*d__update_traffic__optimizer_bytes_per_parameter
-        d__update_time__master_bytes_per_parameter = _g11*d__update_traffic__master_bytes_per_parameter
-        d__update_time__hardware_bandwidth = -1000000000000*update_traffic/hardware_bandwidth**2
-        derivatives.update({
-            'update_time': {'workload_parameters': d__update_time__workload_parameters, 'bytes_per_value': d__update_time__bytes_per_value, 'optimizer_bytes_per_parameter': d__update_time__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__update_time__master_bytes_per_parameter, 'hardware_bandwidth': d__update_time__hardware_bandwidth},
-        })
+        _g11 = 1000000000000 / hardware_bandwidth
+        d__update_time__workload_parameters = _g11 * d__update_traffic__workload_parameters
+        d__update_time__bytes_per_value = _g11 * d__update_traffic__bytes_per_value
+        d__update_time__optimizer_bytes_per_parameter = _g11 * d__update_traffic__optimizer_bytes_per_parameter
+        d__update_time__master_bytes_per_parameter = _g11 * d__update_traffic__master_bytes_per_parameter
+        d__update_time__hardware_bandwidth = -1000000000000 * update_traffic / hardware_bandwidth**2
+        derivatives.update(
+            {
+                "update_time": {
+                    "workload_parameters": d__update_time__workload_parameters,
+                    "bytes_per_value": d__update_time__bytes_per_value,
+                    "optimizer_bytes_per_parameter": d__update_time__optimizer_bytes_per_parameter,
+                    "master_bytes_per_parameter": d__update_time__master_bytes_per_parameter,
+                    "hardware_bandwidth": d__update_time__hardware_bandwidth,
+                },
+            }
+        )
     if hardware_capacity is not None:
         headroom = hardware_capacity - total
-        d__capacity_share__workload_parameters = d__total__workload_parameters/hardware_capacity
-        d__capacity_share__bytes_per_value = d__total__bytes_per_value/hardware_capacity
-        d__capacity_share__optimizer_bytes_per_parameter = d__total__optimizer_bytes_per_parameter/hardware_capacity
-        d__capacity_share__master_bytes_per_parameter = d__total__master_bytes_per_parameter/hardware_capacity
-        d__capacity_share__adapter_parameters = d__total__adapter_parameters/hardware_capacity
-        d__capacity_share__hardware_capacity = -total/hardware_capacity**2
+        d__capacity_share__workload_parameters = d__total__workload_parameters / hardware_capacity
+        d__capacity_share__bytes_per_value = d__total__bytes_per_value / hardware_capacity
+        d__capacity_share__optimizer_bytes_per_parameter = d__total__optimizer_bytes_per_parameter / hardware_capacity
+        d__capacity_share__master_bytes_per_parameter = d__total__master_bytes_per_parameter / hardware_capacity
+        d__capacity_share__adapter_parameters = d__total__adapter_parameters / hardware_capacity
+        d__capacity_share__hardware_capacity = -total / hardware_capacity**2
         d__headroom__workload_parameters = -d__total__workload_parameters
         d__headroom__bytes_per_value = -d__total__bytes_per_value
         d__headroom__optimizer_bytes_per_parameter = -d__total__optimizer_bytes_per_parameter
         d__headroom__master_bytes_per_parameter = -d__total__master_bytes_per_parameter
         d__headroom__adapter_parameters = -d__total__adapter_parameters
         d__headroom__hardware_capacity = 1
-        derivatives.update({
-            'capacity_share': {'workload_parameters': d__capacity_share__workload_parameters, 'bytes_per_value': d__capacity_share__bytes_per_value, 'optimizer_bytes_per_parameter': d__capacity_share__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__capacity_share__master_bytes_per_parameter, 'adapter_parameters': d__capacity_share__adapter_parameters, 'hardware_capacity': d__capacity_share__hardware_capacity},
-            'headroom': {'workload_parameters': d__headroom__workload_parameters, 'bytes_per_value': d__headroom__bytes_per_value, 'optimizer_bytes_per_parameter': d__headroom__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__headroom__master_bytes_per_parameter, 'adapter_parameters': d__headroom__adapter_parameters, 'hardware_capacity': d__headroom__hardware_capacity},
-        })
+        derivatives.update(
+            {
+                "capacity_share": {
+                    "workload_parameters": d__capacity_share__workload_parameters,
+                    "bytes_per_value": d__capacity_share__bytes_per_value,
+                    "optimizer_bytes_per_parameter": d__capacity_share__optimizer_bytes_per_parameter,
+                    "master_bytes_per_parameter": d__capacity_share__master_bytes_per_parameter,
+                    "adapter_parameters": d__capacity_share__adapter_parameters,
+                    "hardware_capacity": d__capacity_share__hardware_capacity,
+                },
+                "headroom": {
+                    "workload_parameters": d__headroom__workload_parameters,
+                    "bytes_per_value": d__headroom__bytes_per_value,
+                    "optimizer_bytes_per_parameter": d__headroom__optimizer_bytes_per_parameter,
+                    "master_bytes_per_parameter": d__headroom__master_bytes_per_parameter,
+                    "adapter_parameters": d__headroom__adapter_parameters,
+                    "hardware_capacity": d__headroom__hardware_capacity,
+                },
+            }
+        )
     if activations is not None and batch_size is not None:
-        activations_per_sequence = activations/batch_size
-        d__activations_per_sequence__activations = 1/batch_size
-        d__activations_per_sequence__batch_size = -activations/batch_size**2
-        derivatives.update({
-            'activations_per_sequence': {'activations': d__activations_per_sequence__activations, 'batch_size': d__activations_per_sequence__batch_size},
-        })
+        activations_per_sequence = activations / batch_size
+        d__activations_per_sequence__activations = 1 / batch_size
+        d__activations_per_sequence__batch_size = -activations / batch_size**2
+        derivatives.update(
+            {
+                "activations_per_sequence": {
+                    "activations": d__activations_per_sequence__activations,
+                    "batch_size": d__activations_per_sequence__batch_size,
+                },
+            }
+        )
     if activations is not None and hardware_capacity is not None:
-        d__training_capacity_multiple__workload_parameters = d__training_total__workload_parameters/hardware_capacity
-        d__training_capacity_multiple__bytes_per_value = d__training_total__bytes_per_value/hardware_capacity
-        d__training_capacity_multiple__optimizer_bytes_per_parameter = d__training_total__optimizer_bytes_per_parameter/hardware_capacity
-        d__training_capacity_multiple__master_bytes_per_parameter = d__training_total__master_bytes_per_parameter/hardware_capacity
-        d__training_capacity_multiple__adapter_parameters = d__training_total__adapter_parameters/hardware_capacity
-        d__training_capacity_multiple__activations = d__training_total__activations/hardware_capacity
-        d__training_capacity_multiple__hardware_capacity = -training_total/hardware_capacity**2
-        derivatives.update({
-            'training_capacity_multiple': {'workload_parameters': d__training_capacity_multiple__workload_parameters, 'bytes_per_value': d__training_capacity_multiple__bytes_per_value, 'optimizer_bytes_per_parameter': d__training_capacity_multiple__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__training_capacity_multiple__master_bytes_per_parameter, 'adapter_parameters': d__training_capacity_multiple__adapter_parameters, 'activations': d__training_capacity_multiple__activations, 'hardware_capacity': d__training_capacity_multiple__hardware_capacity},
-        })
+        d__training_capacity_multiple__workload_parameters = d__training_total__workload_parameters / hardware_capacity
+        d__training_capacity_multiple__bytes_per_value = d__training_total__bytes_per_value / hardware_capacity
+        d__training_capacity_multiple__optimizer_bytes_per_parameter = (
+            d__training_total__optimizer_bytes_per_parameter / hardware_capacity
+        )
+        d__training_capacity_multiple__master_bytes_per_parameter = (
+            d__training_total__master_bytes_per_parameter / hardware_capacity
+        )
+        d__training_capacity_multiple__adapter_parameters = d__training_total__adapter_parameters / hardware_capacity
+        d__training_capacity_multiple__activations = d__training_total__activations / hardware_capacity
+        d__training_capacity_multiple__hardware_capacity = -training_total / hardware_capacity**2
+        derivatives.update(
+            {
+                "training_capacity_multiple": {
+                    "workload_parameters": d__training_capacity_multiple__workload_parameters,
+                    "bytes_per_value": d__training_capacity_multiple__bytes_per_value,
+                    "optimizer_bytes_per_parameter": d__training_capacity_multiple__optimizer_bytes_per_parameter,
+                    "master_bytes_per_parameter": d__training_capacity_multiple__master_bytes_per_parameter,
+                    "adapter_parameters": d__training_capacity_multiple__adapter_parameters,
+                    "activations": d__training_capacity_multiple__activations,
+                    "hardware_capacity": d__training_capacity_multiple__hardware_capacity,
+                },
+            }
+        )
     if activations is not None and batch_size is not None and hardware_capacity is not None:
-        _g12 = headroom/activations_per_sequence**2
-        _g13 = batch_size/activations
-        d__resident_batch_limit__workload_parameters = d__headroom__workload_parameters/activations_per_sequence
-        d__resident_batch_limit__bytes_per_value = d__headroom__bytes_per_value/activations_per_sequence
-        d__resident_batch_limit__optimizer_bytes_per_parameter = d__headroom__optimizer_bytes_per_parameter/activations_per_sequence
-        d__resident_batch_limit__master_bytes_per_parameter = d__headroom__master_bytes_per_parameter/activations_per_sequence
-        d__resident_batch_limit__adapter_parameters = d__headroom__adapter_parameters/activations_per_sequence
-        d__resident_batch_limit__activations = -_g12*d__activations_per_sequence__activations
-        d__resident_batch_limit__batch_size = -_g12*d__activations_per_sequence__batch_size
-        d__resident_batch_limit__hardware_capacity = d__headroom__hardware_capacity/activations_per_sequence
-        d__max_resident_batch__workload_parameters = _g13*d__headroom__workload_parameters
-        d__max_resident_batch__bytes_per_value = _g13*d__headroom__bytes_per_value
-        d__max_resident_batch__optimizer_bytes_per_parameter = _g13*d__headroom__optimizer_bytes_per_parameter
-        d__max_resident_batch__master_bytes_per_parameter = _g13*d__headroom__master_bytes_per_parameter
-        d__max_resident_batch__adapter_parameters = _g13*d__headroom__adapter_parameters
-        d__max_resident_batch__activations = -batch_size*headroom/activations**2
-        d__max_resident_batch__batch_size = headroom/activations
-        d__max_resident_batch__hardware_capacity = _g13*d__headroom__hardware_capacity
-        derivatives.update({
-            'resident_batch_limit': {'workload_parameters': d__resident_batch_limit__workload_parameters, 'bytes_per_value': d__resident_batch_limit__bytes_per_value, 'optimizer_bytes_per_parameter': d__resident_batch_limit__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__resident_batch_limit__master_bytes_per_parameter, 'adapter_parameters': d__resident_batch_limit__adapter_parameters, 'activations': d__resident_batch_limit__activations, 'batch_size': d__resident_batch_limit__batch_size, 'hardware_capacity': d__resident_batch_limit__hardware_capacity},
-            'max_resident_batch': {'workload_parameters': d__max_resident_batch__workload_parameters, 'bytes_per_value': d__max_resident_batch__bytes_per_value, 'optimizer_bytes_per_parameter': d__max_resident_batch__optimizer_bytes_per_parameter, 'master_bytes_per_parameter': d__max_resident_batch__master_bytes_per_parameter, 'adapter_parameters': d__max_resident_batch__adapter_parameters, 'activations': d__max_resident_batch__activations, 'batch_size': d__max_resident_batch__batch_size, 'hardware_capacity': d__max_resident_batch__hardware_capacity},
-        })
+        _g12 = headroom / activations_per_sequence**2
+        _g13 = batch_size / activations
+        d__resident_batch_limit__workload_parameters = d__headroom__workload_parameters / activations_per_sequence
+        d__resident_batch_limit__bytes_per_value = d__headroom__bytes_per_value / activations_per_sequence
+        d__resident_batch_limit__optimizer_bytes_per_parameter = (
+            d__headroom__optimizer_bytes_per_parameter / activations_per_sequence
+        )
+        d__resident_batch_limit__master_bytes_per_parameter = (
+            d__headroom__master_bytes_per_parameter / activations_per_sequence
+        )
+        d__resident_batch_limit__adapter_parameters = d__headroom__adapter_parameters / activations_per_sequence
+        d__resident_batch_limit__activations = -_g12 * d__activations_per_sequence__activations
+        d__resident_batch_limit__batch_size = -_g12 * d__activations_per_sequence__batch_size
+        d__resident_batch_limit__hardware_capacity = d__headroom__hardware_capacity / activations_per_sequence
+        d__max_resident_batch__workload_parameters = _g13 * d__headroom__workload_parameters
+        d__max_resident_batch__bytes_per_value = _g13 * d__headroom__bytes_per_value
+        d__max_resident_batch__optimizer_bytes_per_parameter = _g13 * d__headroom__optimizer_bytes_per_parameter
+        d__max_resident_batch__master_bytes_per_parameter = _g13 * d__headroom__master_bytes_per_parameter
+        d__max_resident_batch__adapter_parameters = _g13 * d__headroom__adapter_parameters
+        d__max_resident_batch__activations = -batch_size * headroom / activations**2
+        d__max_resident_batch__batch_size = headroom / activations
+        d__max_resident_batch__hardware_capacity = _g13 * d__headroom__hardware_capacity
+        derivatives.update(
+            {
+                "resident_batch_limit": {
+                    "workload_parameters": d__resident_batch_limit__workload_parameters,
+                    "bytes_per_value": d__resident_batch_limit__bytes_per_value,
+                    "optimizer_bytes_per_parameter": d__resident_batch_limit__optimizer_bytes_per_parameter,
+                    "master_bytes_per_parameter": d__resident_batch_limit__master_bytes_per_parameter,
+                    "adapter_parameters": d__resident_batch_limit__adapter_parameters,
+                    "activations": d__resident_batch_limit__activations,
+                    "batch_size": d__resident_batch_limit__batch_size,
+                    "hardware_capacity": d__resident_batch_limit__hardware_capacity,
+                },
+                "max_resident_batch": {
+                    "workload_parameters": d__max_resident_batch__workload_parameters,
+                    "bytes_per_value": d__max_resident_batch__bytes_per_value,
+                    "optimizer_bytes_per_parameter": d__max_resident_batch__optimizer_bytes_per_parameter,
+                    "master_bytes_per_parameter": d__max_resident_batch__master_bytes_per_parameter,
+                    "adapter_parameters": d__max_resident_batch__adapter_parameters,
+                    "activations": d__max_resident_batch__activations,
+                    "batch_size": d__max_resident_batch__batch_size,
+                    "hardware_capacity": d__max_resident_batch__hardware_capacity,
+                },
+            }
+        )
     if activations is not None and batch_size is not None and scaled_batch is not None:
-        d__activations_at__activations = d__activations_per_sequence__activations*scaled_batch
-        d__activations_at__batch_size = d__activations_per_sequence__batch_size*scaled_batch
+        d__activations_at__activations = d__activations_per_sequence__activations * scaled_batch
+        d__activations_at__batch_size = d__activations_per_sequence__batch_size * scaled_batch
         d__activations_at__scaled_batch = activations_per_sequence
-        derivatives.update({
-            'activations_at': {'activations': d__activations_at__activations, 'batch_size': d__activations_at__batch_size, 'scaled_batch': d__activations_at__scaled_batch},
-        })
-    if follows_adapter_parameters and adapter_parameters is not None:  # computed from its default: moves with the inputs it reads
-        chain_default(derivatives, "adapter_parameters", {'workload_layers': adapted_matrices*adapter_rank*(adapter_in_dim + adapter_out_dim), 'adapter_rank': adapted_matrices*workload_layers*(adapter_in_dim + adapter_out_dim), 'adapted_matrices': adapter_rank*workload_layers*(adapter_in_dim + adapter_out_dim), 'adapter_in_dim': adapted_matrices*adapter_rank*workload_layers, 'adapter_out_dim': adapted_matrices*adapter_rank*workload_layers})
-    drop_absent(derivatives, { "adapter_parameters": adapter_parameters, "hardware_capacity": hardware_capacity })
+        derivatives.update(
+            {
+                "activations_at": {
+                    "activations": d__activations_at__activations,
+                    "batch_size": d__activations_at__batch_size,
+                    "scaled_batch": d__activations_at__scaled_batch,
+                },
+            }
+        )
+    if (
+        follows_adapter_parameters and adapter_parameters is not None
+    ):  # computed from its default: moves with the inputs it reads
+        chain_default(
+            derivatives,
+            "adapter_parameters",
+            {
+                "workload_layers": adapted_matrices * adapter_rank * (adapter_in_dim + adapter_out_dim),
+                "adapter_rank": adapted_matrices * workload_layers * (adapter_in_dim + adapter_out_dim),
+                "adapted_matrices": adapter_rank * workload_layers * (adapter_in_dim + adapter_out_dim),
+                "adapter_in_dim": adapted_matrices * adapter_rank * workload_layers,
+                "adapter_out_dim": adapted_matrices * adapter_rank * workload_layers,
+            },
+        )
+    drop_absent(derivatives, {"adapter_parameters": adapter_parameters, "hardware_capacity": hardware_capacity})
     return derivatives
 
 
@@ -506,80 +792,182 @@ class TrainingStateFitScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('bytes_per_value', unit='byte', minimum=0, strict=True, doc='Width of each weight and gradient.'),
-        InputSpec('optimizer_bytes_per_parameter', unit='byte', minimum=0, doc="Optimizer state per trained parameter (8 byte for Adam's two FP32 moments)."),
-        InputSpec('batch_size', integer=True, minimum=0, strict=True, default=None, doc='Sequences of the stated activations; optional.'),
-        InputSpec('activations', unit='byte', minimum=0, strict=True, default=None, doc='Saved activations at `batch_size` sequences; optional.'),
-        InputSpec('master_bytes_per_parameter', unit='byte', minimum=0, default=0, doc='FP32 master copy per parameter (4 byte); 0, the default: no master copy.'),
-        InputSpec('adapter_rank', integer=True, minimum=0, strict=True, default=None, doc='Rank of low-rank adapters; optional, with the three inputs below.'),
-        InputSpec('adapted_matrices', integer=True, minimum=0, strict=True, default=None, doc='Matrices adapted per layer (with `adapter_rank`).'),
-        InputSpec('adapter_in_dim', integer=True, minimum=0, strict=True, default=None, doc='Input width of each adapted matrix (with `adapter_rank`).'),
-        InputSpec('adapter_out_dim', integer=True, minimum=0, strict=True, default=None, doc='Output width of each adapted matrix (with `adapter_rank`).'),
-        InputSpec('adapter_parameters', integer=True, minimum=0, default=None, default_rule='adapted_matrices*adapter_rank*workload_layers*(adapter_in_dim + adapter_out_dim)', doc='Trained adapter parameters; stated, or L·k·r·(d_in + d_out) from `adapter_rank`; none: every parameter is trained.'),
+        InputSpec("bytes_per_value", unit="byte", minimum=0, strict=True, doc="Width of each weight and gradient."),
+        InputSpec(
+            "optimizer_bytes_per_parameter",
+            unit="byte",
+            minimum=0,
+            doc="Optimizer state per trained parameter (8 byte for Adam's two FP32 moments).",
+        ),
+        InputSpec(
+            "batch_size",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Sequences of the stated activations; optional.",
+        ),
+        InputSpec(
+            "activations",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Saved activations at `batch_size` sequences; optional.",
+        ),
+        InputSpec(
+            "master_bytes_per_parameter",
+            unit="byte",
+            minimum=0,
+            default=0,
+            doc="FP32 master copy per parameter (4 byte); 0, the default: no master copy.",
+        ),
+        InputSpec(
+            "adapter_rank",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Rank of low-rank adapters; optional, with the three inputs below.",
+        ),
+        InputSpec(
+            "adapted_matrices",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Matrices adapted per layer (with `adapter_rank`).",
+        ),
+        InputSpec(
+            "adapter_in_dim",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Input width of each adapted matrix (with `adapter_rank`).",
+        ),
+        InputSpec(
+            "adapter_out_dim",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Output width of each adapted matrix (with `adapter_rank`).",
+        ),
+        InputSpec(
+            "adapter_parameters",
+            integer=True,
+            minimum=0,
+            default=None,
+            default_rule="adapted_matrices*adapter_rank*workload_layers*(adapter_in_dim + adapter_out_dim)",
+            doc="Trained adapter parameters; stated, or L·k·r·(d_in + d_out) from `adapter_rank`; none: every parameter is trained.",
+        ),
+        InputSpec(
+            "scaled_batch",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Batch `activations_at` scales the stated activations to; optional.",
+        ),
+        InputSpec(
+            "checkpoint_bandwidth",
+            unit="GB/s",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Write bandwidth for `checkpoint_write_time`; optional.",
+        ),
     )
     _nodes = (
-        NodeSpec('hardware', precision='', fields={'bandwidth': 'hardware_bandwidth', 'capacity': 'hardware_capacity'}, optional=True, doc='Optional device: its memory capacity and bandwidth.'),
+        NodeSpec(
+            "hardware",
+            precision="",
+            fields={"bandwidth": "hardware_bandwidth", "capacity": "hardware_capacity"},
+            optional=True,
+            doc="Optional device: its memory capacity and bandwidth.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('Workload', 'TransformerWorkload', 'SparseTransformerWorkload', 'CNNWorkload', 'SSMWorkload', 'DiffusionWorkload', 'EmbodiedWorkload'), {'parameters': 'workload_parameters', 'layers': 'workload_layers'}, required=('parameters',), units={'workload_parameters': 'param'}, doc='The model trained (any workload with a parameter count; `layers` for adapter ranks).'),
+        WorkloadSpec(
+            "workload",
+            (
+                "Workload",
+                "TransformerWorkload",
+                "SparseTransformerWorkload",
+                "CNNWorkload",
+                "SSMWorkload",
+                "DiffusionWorkload",
+                "EmbodiedWorkload",
+            ),
+            {"parameters": "workload_parameters", "layers": "workload_layers"},
+            required=("parameters",),
+            units={"workload_parameters": "param"},
+            doc="The model trained (any workload with a parameter count; `layers` for adapter ranks).",
+        ),
     )
     _requirements = (
-        Requirement(('workload_layers', 'adapted_matrices', 'adapter_in_dim', 'adapter_out_dim'), lambda workload_layers, adapted_matrices, adapter_in_dim, adapter_out_dim: True, "adapted_matrices, adapter_in_dim, adapter_out_dim and the workload's layers must be given with adapter_rank", when='adapter_rank'),
+        Requirement(
+            ("workload_layers", "adapted_matrices", "adapter_in_dim", "adapter_out_dim"),
+            lambda workload_layers, adapted_matrices, adapter_in_dim, adapter_out_dim: True,
+            "adapted_matrices, adapter_in_dim, adapter_out_dim and the workload's layers must be given with adapter_rank",
+            when="adapter_rank",
+        ),
     )
     _input_order = (
-        'workload',
-        'hardware',
-        'bytes_per_value',
-        'optimizer_bytes_per_parameter',
-        'batch_size',
-        'activations',
-        'master_bytes_per_parameter',
-        'adapter_rank',
-        'adapted_matrices',
-        'adapter_in_dim',
-        'adapter_out_dim',
-        'adapter_parameters',
+        "workload",
+        "hardware",
+        "bytes_per_value",
+        "optimizer_bytes_per_parameter",
+        "batch_size",
+        "activations",
+        "master_bytes_per_parameter",
+        "adapter_rank",
+        "adapted_matrices",
+        "adapter_in_dim",
+        "adapter_out_dim",
+        "adapter_parameters",
+        "scaled_batch",
+        "checkpoint_bandwidth",
     )
     _outputs = (
-        'adapter_count',
-        'weights',
-        'gradients',
-        'optimizer_state',
-        'master_weights',
-        'optimizer_values_per_parameter',
-        'bytes_per_trained_parameter',
-        'adapter_state',
-        'adapter_weights',
-        'adapter_gradients',
-        'adapter_master',
-        'adapter_optimizer_state',
-        'adapter_fraction',
-        'full_state',
-        'total',
-        'adapter_saved',
-        'adapter_reduction',
-        'adapter_kept_share',
-        'frozen_share',
-        'adapter_reduction_ceiling',
-        'copies',
-        'fits',
-        'capacity_share',
-        'training_total',
-        'training_copies',
-        'training_capacity_multiple',
-        'activations_per_sequence',
-        'headroom',
-        'resident_batch_limit',
-        'max_resident_batch',
-        'checkpoint',
-        'updated_copy',
-        'update_bytes_per_parameter',
-        'update_traffic',
-        'update_time',
-    )
-    _methods = (
-        'activations_at',
-        'checkpoint_write_time',
+        "adapter_count",
+        "weights",
+        "gradients",
+        "optimizer_state",
+        "master_weights",
+        "optimizer_values_per_parameter",
+        "bytes_per_trained_parameter",
+        "adapter_state",
+        "adapter_weights",
+        "adapter_gradients",
+        "adapter_master",
+        "adapter_optimizer_state",
+        "adapter_fraction",
+        "full_state",
+        "total",
+        "adapter_saved",
+        "adapter_reduction",
+        "adapter_kept_share",
+        "frozen_share",
+        "adapter_reduction_ceiling",
+        "copies",
+        "fits",
+        "capacity_share",
+        "training_total",
+        "training_copies",
+        "training_capacity_multiple",
+        "activations_per_sequence",
+        "activations_at",
+        "headroom",
+        "resident_batch_limit",
+        "max_resident_batch",
+        "checkpoint",
+        "updated_copy",
+        "update_bytes_per_parameter",
+        "update_traffic",
+        "update_time",
+        "checkpoint_write_time",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -599,6 +987,8 @@ class TrainingStateFitScenario(ScenarioBase):
         adapter_in_dim: Any = None,
         adapter_out_dim: Any = None,
         adapter_parameters: Any = None,
+        scaled_batch: Any = None,
+        checkpoint_bandwidth: Any = None,
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -619,43 +1009,135 @@ class TrainingStateFitScenario(ScenarioBase):
             adapter_in_dim=adapter_in_dim,
             adapter_out_dim=adapter_out_dim,
             adapter_parameters=adapter_parameters,
+            scaled_batch=scaled_batch,
+            checkpoint_bandwidth=checkpoint_bandwidth,
             **unknown,
         )
 
-    adapter_count = Output('adapter_count', requires=('adapter_parameters',), alternatives={'adapter_parameters': ('adapted_matrices', 'adapter_in_dim', 'adapter_out_dim', 'adapter_rank', 'workload.layers')}, if_missing='none')
-    weights = Output('weights', 'byte')
-    gradients = Output('gradients', 'byte')
-    optimizer_state = Output('optimizer_state', 'byte')
-    master_weights = Output('master_weights', 'byte')
-    optimizer_values_per_parameter = Output('optimizer_values_per_parameter')
-    bytes_per_trained_parameter = Output('bytes_per_trained_parameter', 'byte')
-    adapter_state = Output('adapter_state', 'byte', requires=('adapter_parameters',), alternatives={'adapter_parameters': ('adapted_matrices', 'adapter_in_dim', 'adapter_out_dim', 'adapter_rank', 'workload.layers')})
-    adapter_weights = Output('adapter_weights', 'byte', requires=('adapter_parameters',), alternatives={'adapter_parameters': ('adapted_matrices', 'adapter_in_dim', 'adapter_out_dim', 'adapter_rank', 'workload.layers')})
-    adapter_gradients = Output('adapter_gradients', 'byte', requires=('adapter_parameters',), alternatives={'adapter_parameters': ('adapted_matrices', 'adapter_in_dim', 'adapter_out_dim', 'adapter_rank', 'workload.layers')})
-    adapter_master = Output('adapter_master', 'byte', requires=('adapter_parameters',), alternatives={'adapter_parameters': ('adapted_matrices', 'adapter_in_dim', 'adapter_out_dim', 'adapter_rank', 'workload.layers')})
-    adapter_optimizer_state = Output('adapter_optimizer_state', 'byte', requires=('adapter_parameters',), alternatives={'adapter_parameters': ('adapted_matrices', 'adapter_in_dim', 'adapter_out_dim', 'adapter_rank', 'workload.layers')})
-    adapter_fraction = Output('adapter_fraction', requires=('adapter_parameters',), alternatives={'adapter_parameters': ('adapted_matrices', 'adapter_in_dim', 'adapter_out_dim', 'adapter_rank', 'workload.layers')})
-    full_state = Output('full_state', 'byte')
-    total = Output('total', 'byte')
-    adapter_saved = Output('adapter_saved', 'byte')
-    adapter_reduction = Output('adapter_reduction')
-    adapter_kept_share = Output('adapter_kept_share')
-    frozen_share = Output('frozen_share')
-    adapter_reduction_ceiling = Output('adapter_reduction_ceiling')
-    copies = Output('copies')
-    fits = Output('fits', labels=(False, True))
-    capacity_share = Output('capacity_share', requires=('hardware',))
-    training_total = Output('training_total', 'byte', requires=('activations',))
-    training_copies = Output('training_copies', requires=('activations',))
-    training_capacity_multiple = Output('training_capacity_multiple', requires=('activations', 'hardware'))
-    activations_per_sequence = Output('activations_per_sequence', 'byte', requires=('activations', 'batch_size'))
-    activations_at = Method('activations_at', 'byte', requires=('activations', 'batch_size'), arguments=(ArgumentSpec(InputSpec('batch_size', integer=True, minimum=0, doc='Sequences to scale the stated activations to.'), 'scaled_batch', example=512),), doc='The activations scaled linearly to `batch_size` sequences.')
-    headroom = Output('headroom', 'byte', requires=('hardware',))
-    resident_batch_limit = Output('resident_batch_limit', requires=('activations', 'batch_size', 'hardware'))
-    max_resident_batch = Output('max_resident_batch', requires=('activations', 'batch_size', 'hardware'))
-    checkpoint = Output('checkpoint', 'byte')
-    updated_copy = Output('updated_copy', 'byte')
-    update_bytes_per_parameter = Output('update_bytes_per_parameter', 'byte')
-    update_traffic = Output('update_traffic', 'GB')
-    update_time = Output('update_time', 'ms', requires=('hardware',))
-    checkpoint_write_time = Method('checkpoint_write_time', 's', arguments=(ArgumentSpec(InputSpec('bandwidth', unit='GB/s', minimum=0, strict=True, doc='Bandwidth the checkpoint is written at.'), 'checkpoint_bandwidth', example=2),), doc='Writing the checkpoint at `bandwidth`.')
+    adapter_count = Output(
+        "adapter_count",
+        requires=("adapter_parameters",),
+        alternatives={
+            "adapter_parameters": (
+                "adapted_matrices",
+                "adapter_in_dim",
+                "adapter_out_dim",
+                "adapter_rank",
+                "workload.layers",
+            )
+        },
+        if_missing="none",
+    )
+    weights = Output("weights", "byte")
+    gradients = Output("gradients", "byte")
+    optimizer_state = Output("optimizer_state", "byte")
+    master_weights = Output("master_weights", "byte")
+    optimizer_values_per_parameter = Output("optimizer_values_per_parameter")
+    bytes_per_trained_parameter = Output("bytes_per_trained_parameter", "byte")
+    adapter_state = Output(
+        "adapter_state",
+        "byte",
+        requires=("adapter_parameters",),
+        alternatives={
+            "adapter_parameters": (
+                "adapted_matrices",
+                "adapter_in_dim",
+                "adapter_out_dim",
+                "adapter_rank",
+                "workload.layers",
+            )
+        },
+    )
+    adapter_weights = Output(
+        "adapter_weights",
+        "byte",
+        requires=("adapter_parameters",),
+        alternatives={
+            "adapter_parameters": (
+                "adapted_matrices",
+                "adapter_in_dim",
+                "adapter_out_dim",
+                "adapter_rank",
+                "workload.layers",
+            )
+        },
+    )
+    adapter_gradients = Output(
+        "adapter_gradients",
+        "byte",
+        requires=("adapter_parameters",),
+        alternatives={
+            "adapter_parameters": (
+                "adapted_matrices",
+                "adapter_in_dim",
+                "adapter_out_dim",
+                "adapter_rank",
+                "workload.layers",
+            )
+        },
+    )
+    adapter_master = Output(
+        "adapter_master",
+        "byte",
+        requires=("adapter_parameters",),
+        alternatives={
+            "adapter_parameters": (
+                "adapted_matrices",
+                "adapter_in_dim",
+                "adapter_out_dim",
+                "adapter_rank",
+                "workload.layers",
+            )
+        },
+    )
+    adapter_optimizer_state = Output(
+        "adapter_optimizer_state",
+        "byte",
+        requires=("adapter_parameters",),
+        alternatives={
+            "adapter_parameters": (
+                "adapted_matrices",
+                "adapter_in_dim",
+                "adapter_out_dim",
+                "adapter_rank",
+                "workload.layers",
+            )
+        },
+    )
+    adapter_fraction = Output(
+        "adapter_fraction",
+        requires=("adapter_parameters",),
+        alternatives={
+            "adapter_parameters": (
+                "adapted_matrices",
+                "adapter_in_dim",
+                "adapter_out_dim",
+                "adapter_rank",
+                "workload.layers",
+            )
+        },
+    )
+    full_state = Output("full_state", "byte")
+    total = Output("total", "byte")
+    adapter_saved = Output("adapter_saved", "byte")
+    adapter_reduction = Output("adapter_reduction")
+    adapter_kept_share = Output("adapter_kept_share")
+    frozen_share = Output("frozen_share")
+    adapter_reduction_ceiling = Output("adapter_reduction_ceiling")
+    copies = Output("copies")
+    fits = Output("fits", labels=(False, True))
+    capacity_share = Output("capacity_share", requires=("hardware",))
+    training_total = Output("training_total", "byte", requires=("activations",))
+    training_copies = Output("training_copies", requires=("activations",))
+    training_capacity_multiple = Output("training_capacity_multiple", requires=("activations", "hardware"))
+    activations_per_sequence = Output("activations_per_sequence", "byte", requires=("activations", "batch_size"))
+    activations_at = Output("activations_at", "byte", requires=("activations", "batch_size", "scaled_batch"))
+    headroom = Output("headroom", "byte", requires=("hardware",))
+    resident_batch_limit = Output("resident_batch_limit", requires=("activations", "batch_size", "hardware"))
+    max_resident_batch = Output("max_resident_batch", requires=("activations", "batch_size", "hardware"))
+    checkpoint = Output("checkpoint", "byte")
+    updated_copy = Output("updated_copy", "byte")
+    update_bytes_per_parameter = Output("update_bytes_per_parameter", "byte")
+    update_traffic = Output("update_traffic", "GB")
+    update_time = Output("update_time", "ms", requires=("hardware",))
+    checkpoint_write_time = Output("checkpoint_write_time", "s", requires=("checkpoint_bandwidth",))

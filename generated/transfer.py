@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.methods import ArgumentSpec, Method
 from symbolic.runtime.outputs import GroupOutput, ListOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec
@@ -25,7 +24,6 @@ def evaluate(
     egress_rate: Any = None,
     compute_price: Any = None,
     job_time: Any = None,
-    link: Any = None,
 ) -> dict[str, Any]:
     """Every output of TransferScenario from plain numbers in the declared units.
 
@@ -39,45 +37,40 @@ def evaluate(
         egress_rate: [dollar/GB] Price per byte leaving. Optional.
         compute_price: [dollar/h] Hourly price of compute. Optional.
         job_time: [h] Duration of the job the transfer feeds (kept for reference; no output reads it). Optional.
-        link: [1] The name of one link, a key of `links`. Optional.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
 
         total_bytes [GB] = copies*payload
-        transfer_time [s] = total_bytes/links[link]
         result.times [ms] = total_bytes/links[k]
         egress_cost [dollar] = egress_rate*total_bytes
         egress_compute_hours [h] = egress_cost/compute_price
         result.payload [GB] = total_bytes
         result.bandwidths [GB/s] = links
     """
-    total_bytes = copies*payload
-    result__times = [1000*total_bytes/links[link] for link in range(0, len(links))]
+    total_bytes = copies * payload
+    result__times = [
+        1000 * total_bytes / links[link] for link in range(0, len(links))
+    ]  # 1e9: GB/s -> B/s (links[k]); 1e9: GB -> B (total_bytes); 1e3: s -> ms
     result__payload = total_bytes
     result__bandwidths = list(links)
     if egress_rate is not None:
-        egress_cost = egress_rate*total_bytes
+        egress_cost = egress_rate * total_bytes
     else:
         egress_cost = None
-    if link is not None:
-        transfer_time = total_bytes/links[link]
-    else:
-        transfer_time = None
     if compute_price is not None and egress_rate is not None:
-        egress_compute_hours = egress_cost/compute_price
+        egress_compute_hours = egress_cost / compute_price
     else:
         egress_compute_hours = None
     return {
-        'total_bytes': total_bytes,
-        'transfer_time': transfer_time,
-        'result': {
-            'times': result__times,
-            'payload': result__payload,
-            'bandwidths': result__bandwidths,
+        "total_bytes": total_bytes,
+        "result": {
+            "times": result__times,
+            "payload": result__payload,
+            "bandwidths": result__bandwidths,
         },
-        'egress_cost': egress_cost,
-        'egress_compute_hours': egress_compute_hours,
+        "egress_cost": egress_cost,
+        "egress_compute_hours": egress_compute_hours,
     }
 
 
@@ -89,7 +82,6 @@ def gradient(
     egress_rate: Any = None,
     compute_price: Any = None,
     job_time: Any = None,
-    link: Any = None,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of TransferScenario, from the same declaration.
 
@@ -99,37 +91,44 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    total_bytes = copies*payload
+    total_bytes = copies * payload
     d__total_bytes__payload = copies
     d__total_bytes__copies = payload
     d__result__payload__payload = d__total_bytes__payload
     d__result__payload__copies = d__total_bytes__copies
     derivatives = {
-        'total_bytes': {'payload': d__total_bytes__payload, 'copies': d__total_bytes__copies},
-        'result.payload': {'payload': d__result__payload__payload, 'copies': d__result__payload__copies},
+        "total_bytes": {"payload": d__total_bytes__payload, "copies": d__total_bytes__copies},
+        "result.payload": {"payload": d__result__payload__payload, "copies": d__result__payload__copies},
     }
     if egress_rate is not None:
-        egress_cost = egress_rate*total_bytes
-        d__egress_cost__payload = d__total_bytes__payload*egress_rate
-        d__egress_cost__copies = d__total_bytes__copies*egress_rate
+        egress_cost = egress_rate * total_bytes
+        d__egress_cost__payload = d__total_bytes__payload * egress_rate
+        d__egress_cost__copies = d__total_bytes__copies * egress_rate
         d__egress_cost__egress_rate = total_bytes
-        derivatives.update({
-            'egress_cost': {'payload': d__egress_cost__payload, 'copies': d__egress_cost__copies, 'egress_rate': d__egress_cost__egress_rate},
-        })
-    if link is not None:
-        d__transfer_time__payload = d__total_bytes__payload/links[link]
-        d__transfer_time__copies = d__total_bytes__copies/links[link]
-        derivatives.update({
-            'transfer_time': {'payload': d__transfer_time__payload, 'copies': d__transfer_time__copies},
-        })
+        derivatives.update(
+            {
+                "egress_cost": {
+                    "payload": d__egress_cost__payload,
+                    "copies": d__egress_cost__copies,
+                    "egress_rate": d__egress_cost__egress_rate,
+                },
+            }
+        )
     if compute_price is not None and egress_rate is not None:
-        d__egress_compute_hours__payload = d__egress_cost__payload/compute_price
-        d__egress_compute_hours__copies = d__egress_cost__copies/compute_price
-        d__egress_compute_hours__compute_price = -egress_cost/compute_price**2
-        d__egress_compute_hours__egress_rate = d__egress_cost__egress_rate/compute_price
-        derivatives.update({
-            'egress_compute_hours': {'payload': d__egress_compute_hours__payload, 'copies': d__egress_compute_hours__copies, 'compute_price': d__egress_compute_hours__compute_price, 'egress_rate': d__egress_compute_hours__egress_rate},
-        })
+        d__egress_compute_hours__payload = d__egress_cost__payload / compute_price
+        d__egress_compute_hours__copies = d__egress_cost__copies / compute_price
+        d__egress_compute_hours__compute_price = -egress_cost / compute_price**2
+        d__egress_compute_hours__egress_rate = d__egress_cost__egress_rate / compute_price
+        derivatives.update(
+            {
+                "egress_compute_hours": {
+                    "payload": d__egress_compute_hours__payload,
+                    "copies": d__egress_compute_hours__copies,
+                    "compute_price": d__egress_compute_hours__compute_price,
+                    "egress_rate": d__egress_compute_hours__egress_rate,
+                },
+            }
+        )
     return derivatives
 
 
@@ -148,29 +147,42 @@ class TransferScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('payload', unit='GB', minimum=0, doc='Bytes of one copy.'),
-        ListSpec('links', unit='GB/s', minimum=0, strict=True, min_length=0, keyed=True, doc='Bandwidth of each named link, one direction.'),
-        InputSpec('copies', integer=True, minimum=0, strict=True, default=1, doc='Copies sent (fan-out).'),
-        InputSpec('egress_rate', unit='dollar/GB', minimum=0, default=None, doc='Price per byte leaving.'),
-        InputSpec('compute_price', unit='dollar/h', minimum=0, strict=True, default=None, doc='Hourly price of compute.'),
-        InputSpec('job_time', unit='h', minimum=0, default=None, doc='Duration of the job the transfer feeds (kept for reference; no output reads it).'),
+        InputSpec("payload", unit="GB", minimum=0, doc="Bytes of one copy."),
+        ListSpec(
+            "links",
+            unit="GB/s",
+            minimum=0,
+            strict=True,
+            min_length=0,
+            keyed=True,
+            doc="Bandwidth of each named link, one direction.",
+        ),
+        InputSpec("copies", integer=True, minimum=0, strict=True, default=1, doc="Copies sent (fan-out)."),
+        InputSpec("egress_rate", unit="dollar/GB", minimum=0, default=None, doc="Price per byte leaving."),
+        InputSpec(
+            "compute_price", unit="dollar/h", minimum=0, strict=True, default=None, doc="Hourly price of compute."
+        ),
+        InputSpec(
+            "job_time",
+            unit="h",
+            minimum=0,
+            default=None,
+            doc="Duration of the job the transfer feeds (kept for reference; no output reads it).",
+        ),
     )
     _input_order = (
-        'payload',
-        'links',
-        'copies',
-        'egress_rate',
-        'compute_price',
-        'job_time',
+        "payload",
+        "links",
+        "copies",
+        "egress_rate",
+        "compute_price",
+        "job_time",
     )
     _outputs = (
-        'total_bytes',
-        'result',
-        'egress_cost',
-        'egress_compute_hours',
-    )
-    _methods = (
-        'transfer_time',
+        "total_bytes",
+        "result",
+        "egress_cost",
+        "egress_compute_hours",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -201,8 +213,14 @@ class TransferScenario(ScenarioBase):
             **unknown,
         )
 
-    total_bytes = Output('total_bytes', 'GB')
-    transfer_time = Method('transfer_time', 's', arguments=(ArgumentSpec(InputSpec('link', integer=True, minimum=0, doc='The name of one link, a key of `links`.'), 'link', key_of='links'),), doc='Time to move every copy over the one link named, alone on it.')
-    result = GroupOutput('result', (Output('payload', 'GB'), ListOutput('bandwidths', 'GB/s', keys='links'), ListOutput('times', 'ms', keys='links'),))
-    egress_cost = Output('egress_cost', 'dollar', requires=('egress_rate',))
-    egress_compute_hours = Output('egress_compute_hours', 'h', requires=('compute_price', 'egress_rate'))
+    total_bytes = Output("total_bytes", "GB")
+    result = GroupOutput(
+        "result",
+        (
+            Output("payload", "GB"),
+            ListOutput("bandwidths", "GB/s", keys="links"),
+            ListOutput("times", "ms", keys="links"),
+        ),
+    )
+    egress_cost = Output("egress_cost", "dollar", requires=("egress_rate",))
+    egress_compute_hours = Output("egress_compute_hours", "h", requires=("compute_price", "egress_rate"))

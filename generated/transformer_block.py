@@ -84,92 +84,102 @@ def evaluate(
         attention_step_flops [TFLOP] = 2*[flop]*attention_macs*batch_size*training_to_forward*workload_layers
     """
     _t0 = workload_hidden_dim**2
-    _t1 = 2*ffn_multiple
+    _t1 = 2 * ffn_multiple
     width = workload_hidden_dim
-    attention_weights_per_block = _t0*attention_projections
-    mlp_weights_per_block = _t0*_t1
+    attention_weights_per_block = _t0 * attention_projections
+    mlp_weights_per_block = _t0 * _t1
     weights_per_block = attention_weights_per_block + mlp_weights_per_block
     block_coefficient = _t1 + attention_projections
-    mlp_share = mlp_weights_per_block/weights_per_block
-    block_weights = weights_per_block*workload_layers
-    attention_weights = attention_weights_per_block*workload_layers
-    mlp_weights = mlp_weights_per_block*workload_layers
-    flops_per_token = 2*block_weights
-    dense_macs = context_tokens*weights_per_block
-    attention_macs = 2*context_tokens**2*workload_hidden_dim
+    mlp_share = mlp_weights_per_block / weights_per_block
+    block_weights = weights_per_block * workload_layers
+    attention_weights = attention_weights_per_block * workload_layers
+    mlp_weights = mlp_weights_per_block * workload_layers
+    flops_per_token = 2 * block_weights
+    dense_macs = context_tokens * weights_per_block
+    attention_macs = 2 * context_tokens**2 * workload_hidden_dim
     block_macs = attention_macs + dense_macs
-    attention_share = attention_macs/block_macs
-    dense_to_attention = dense_macs/attention_macs
-    attention_to_dense = attention_macs/dense_macs
-    crossover = weights_per_block/(2*workload_hidden_dim)
-    crossover_multiple = crossover/workload_hidden_dim
-    prompt_dense_flops = context_tokens*flops_per_token
-    prompt_attention_flops = 2*attention_macs*workload_layers
+    attention_share = attention_macs / block_macs
+    dense_to_attention = dense_macs / attention_macs
+    attention_to_dense = attention_macs / dense_macs
+    crossover = weights_per_block / (2 * workload_hidden_dim)
+    crossover_multiple = crossover / workload_hidden_dim
+    prompt_dense_flops = context_tokens * flops_per_token
+    prompt_attention_flops = 2 * attention_macs * workload_layers
     prompt_flops = prompt_attention_flops + prompt_dense_flops
-    layer_forward_flops = batch_size*block_macs/500000000
+    layer_forward_flops = batch_size * block_macs / 500000000  # 1e-9: flop -> GFLOP
     if hardware_peak_flops is not None:
-        attention_time_at_peak = prompt_attention_flops/(60*hardware_peak_flops)
+        attention_time_at_peak = prompt_attention_flops / (60 * hardware_peak_flops)  # 1/60: s -> minute
     else:
         attention_time_at_peak = None
     if workload_training_flops_per_token is not None:
-        six_p_step_flops = batch_size*context_tokens*workload_training_flops_per_token/1000000000000
+        six_p_step_flops = (
+            batch_size * context_tokens * workload_training_flops_per_token / 1000000000000
+        )  # 1e-12: flop -> TFLOP
     else:
         six_p_step_flops = None
     if workload_vocab_size is not None:
-        token_table = workload_hidden_dim*workload_vocab_size
+        token_table = workload_hidden_dim * workload_vocab_size
         block_rule_parameters = block_weights + token_table
-        output_layer_flops = 2*token_table
+        output_layer_flops = 2 * token_table
     else:
         token_table = None
         block_rule_parameters = None
         output_layer_flops = None
     if workload_context_length is not None and workload_vocab_size is not None:
         _t2 = workload_hidden_dim**2
-        exact_parameters = workload_context_length*workload_hidden_dim + workload_hidden_dim*workload_vocab_size + 2*workload_hidden_dim + workload_layers*(2*_t2*ffn_multiple + 4*_t2 + ffn_multiple*workload_hidden_dim + 9*workload_hidden_dim)
+        exact_parameters = (
+            workload_context_length * workload_hidden_dim
+            + workload_hidden_dim * workload_vocab_size
+            + 2 * workload_hidden_dim
+            + workload_layers
+            * (2 * _t2 * ffn_multiple + 4 * _t2 + ffn_multiple * workload_hidden_dim + 9 * workload_hidden_dim)
+        )
     else:
         exact_parameters = None
     if workload_forward_flops_per_token is not None and workload_training_flops_per_token is not None:
-        _raw_layer_forward_flops = batch_size*block_macs
-        training_to_forward = workload_training_flops_per_token/workload_forward_flops_per_token
-        _t3 = training_to_forward*workload_layers/500000000000
-        training_step_flops = _raw_layer_forward_flops*_t3
-        attention_step_flops = _t3*attention_macs*batch_size
+        _raw_layer_forward_flops = batch_size * block_macs
+        training_to_forward = workload_training_flops_per_token / workload_forward_flops_per_token
+        _t3 = training_to_forward * workload_layers / 500000000000
+        training_step_flops = (
+            _raw_layer_forward_flops * _t3
+        )  # 1e9: GFLOP -> flop (layer_forward_flops); 1e-12: flop -> TFLOP
+        attention_step_flops = _t3 * attention_macs * batch_size  # 1e-12: flop -> TFLOP
     else:
         training_to_forward = None
         training_step_flops = None
         attention_step_flops = None
     return {
-        'width': width,
-        'attention_weights_per_block': attention_weights_per_block,
-        'mlp_weights_per_block': mlp_weights_per_block,
-        'weights_per_block': weights_per_block,
-        'block_coefficient': block_coefficient,
-        'mlp_share': mlp_share,
-        'block_weights': block_weights,
-        'attention_weights': attention_weights,
-        'mlp_weights': mlp_weights,
-        'token_table': token_table,
-        'block_rule_parameters': block_rule_parameters,
-        'exact_parameters': exact_parameters,
-        'flops_per_token': flops_per_token,
-        'output_layer_flops': output_layer_flops,
-        'dense_macs': dense_macs,
-        'attention_macs': attention_macs,
-        'block_macs': block_macs,
-        'attention_share': attention_share,
-        'dense_to_attention': dense_to_attention,
-        'attention_to_dense': attention_to_dense,
-        'crossover': crossover,
-        'crossover_multiple': crossover_multiple,
-        'prompt_dense_flops': prompt_dense_flops,
-        'prompt_attention_flops': prompt_attention_flops,
-        'prompt_flops': prompt_flops,
-        'attention_time_at_peak': attention_time_at_peak,
-        'training_to_forward': training_to_forward,
-        'layer_forward_flops': layer_forward_flops,
-        'training_step_flops': training_step_flops,
-        'six_p_step_flops': six_p_step_flops,
-        'attention_step_flops': attention_step_flops,
+        "width": width,
+        "attention_weights_per_block": attention_weights_per_block,
+        "mlp_weights_per_block": mlp_weights_per_block,
+        "weights_per_block": weights_per_block,
+        "block_coefficient": block_coefficient,
+        "mlp_share": mlp_share,
+        "block_weights": block_weights,
+        "attention_weights": attention_weights,
+        "mlp_weights": mlp_weights,
+        "token_table": token_table,
+        "block_rule_parameters": block_rule_parameters,
+        "exact_parameters": exact_parameters,
+        "flops_per_token": flops_per_token,
+        "output_layer_flops": output_layer_flops,
+        "dense_macs": dense_macs,
+        "attention_macs": attention_macs,
+        "block_macs": block_macs,
+        "attention_share": attention_share,
+        "dense_to_attention": dense_to_attention,
+        "attention_to_dense": attention_to_dense,
+        "crossover": crossover,
+        "crossover_multiple": crossover_multiple,
+        "prompt_dense_flops": prompt_dense_flops,
+        "prompt_attention_flops": prompt_attention_flops,
+        "prompt_flops": prompt_flops,
+        "attention_time_at_peak": attention_time_at_peak,
+        "training_to_forward": training_to_forward,
+        "layer_forward_flops": layer_forward_flops,
+        "training_step_flops": training_step_flops,
+        "six_p_step_flops": six_p_step_flops,
+        "attention_step_flops": attention_step_flops,
     }
 
 
@@ -196,200 +206,385 @@ def gradient(
     active branch.
     """
     _t0 = workload_hidden_dim**2
-    _t1 = 2*ffn_multiple
-    attention_weights_per_block = _t0*attention_projections
-    mlp_weights_per_block = _t0*_t1
+    _t1 = 2 * ffn_multiple
+    attention_weights_per_block = _t0 * attention_projections
+    mlp_weights_per_block = _t0 * _t1
     weights_per_block = attention_weights_per_block + mlp_weights_per_block
-    block_weights = weights_per_block*workload_layers
-    flops_per_token = 2*block_weights
-    dense_macs = context_tokens*weights_per_block
-    attention_macs = 2*context_tokens**2*workload_hidden_dim
+    block_weights = weights_per_block * workload_layers
+    flops_per_token = 2 * block_weights
+    dense_macs = context_tokens * weights_per_block
+    attention_macs = 2 * context_tokens**2 * workload_hidden_dim
     block_macs = attention_macs + dense_macs
-    crossover = weights_per_block/(2*workload_hidden_dim)
-    prompt_attention_flops = 2*attention_macs*workload_layers
-    layer_forward_flops = batch_size*block_macs/500000000
+    crossover = weights_per_block / (2 * workload_hidden_dim)
+    prompt_attention_flops = 2 * attention_macs * workload_layers
+    layer_forward_flops = batch_size * block_macs / 500000000  # 1e-9: flop -> GFLOP
     _g0 = workload_hidden_dim**2
-    _g1 = 4*workload_hidden_dim
-    _g2 = mlp_weights_per_block/weights_per_block**2
-    _g3 = attention_macs/block_macs**2
-    _g4 = dense_macs/attention_macs**2
-    _g5 = attention_macs/dense_macs**2
-    _g6 = 1/(2*workload_hidden_dim)
-    _g7 = 2*workload_layers
-    _g8 = batch_size/500000000
+    _g1 = 4 * workload_hidden_dim
+    _g2 = mlp_weights_per_block / weights_per_block**2
+    _g3 = attention_macs / block_macs**2
+    _g4 = dense_macs / attention_macs**2
+    _g5 = attention_macs / dense_macs**2
+    _g6 = 1 / (2 * workload_hidden_dim)
+    _g7 = 2 * workload_layers
+    _g8 = batch_size / 500000000
     d__width__workload_hidden_dim = 1
-    d__attention_weights_per_block__workload_hidden_dim = 2*attention_projections*workload_hidden_dim
+    d__attention_weights_per_block__workload_hidden_dim = 2 * attention_projections * workload_hidden_dim
     d__attention_weights_per_block__attention_projections = _g0
-    d__mlp_weights_per_block__workload_hidden_dim = _g1*ffn_multiple
-    d__mlp_weights_per_block__ffn_multiple = 2*_g0
-    d__weights_per_block__workload_hidden_dim = d__attention_weights_per_block__workload_hidden_dim + d__mlp_weights_per_block__workload_hidden_dim
+    d__mlp_weights_per_block__workload_hidden_dim = _g1 * ffn_multiple
+    d__mlp_weights_per_block__ffn_multiple = 2 * _g0
+    d__weights_per_block__workload_hidden_dim = (
+        d__attention_weights_per_block__workload_hidden_dim + d__mlp_weights_per_block__workload_hidden_dim
+    )
     d__weights_per_block__ffn_multiple = d__mlp_weights_per_block__ffn_multiple
     d__weights_per_block__attention_projections = d__attention_weights_per_block__attention_projections
     d__block_coefficient__ffn_multiple = 2
     d__block_coefficient__attention_projections = 1
-    d__mlp_share__workload_hidden_dim = -_g2*d__weights_per_block__workload_hidden_dim + d__mlp_weights_per_block__workload_hidden_dim/weights_per_block
-    d__mlp_share__ffn_multiple = -_g2*d__weights_per_block__ffn_multiple + d__mlp_weights_per_block__ffn_multiple/weights_per_block
-    d__mlp_share__attention_projections = -_g2*d__weights_per_block__attention_projections
+    d__mlp_share__workload_hidden_dim = (
+        -_g2 * d__weights_per_block__workload_hidden_dim
+        + d__mlp_weights_per_block__workload_hidden_dim / weights_per_block
+    )
+    d__mlp_share__ffn_multiple = (
+        -_g2 * d__weights_per_block__ffn_multiple + d__mlp_weights_per_block__ffn_multiple / weights_per_block
+    )
+    d__mlp_share__attention_projections = -_g2 * d__weights_per_block__attention_projections
     d__block_weights__workload_layers = weights_per_block
-    d__block_weights__workload_hidden_dim = d__weights_per_block__workload_hidden_dim*workload_layers
-    d__block_weights__ffn_multiple = d__weights_per_block__ffn_multiple*workload_layers
-    d__block_weights__attention_projections = d__weights_per_block__attention_projections*workload_layers
+    d__block_weights__workload_hidden_dim = d__weights_per_block__workload_hidden_dim * workload_layers
+    d__block_weights__ffn_multiple = d__weights_per_block__ffn_multiple * workload_layers
+    d__block_weights__attention_projections = d__weights_per_block__attention_projections * workload_layers
     d__attention_weights__workload_layers = attention_weights_per_block
-    d__attention_weights__workload_hidden_dim = d__attention_weights_per_block__workload_hidden_dim*workload_layers
-    d__attention_weights__attention_projections = d__attention_weights_per_block__attention_projections*workload_layers
+    d__attention_weights__workload_hidden_dim = d__attention_weights_per_block__workload_hidden_dim * workload_layers
+    d__attention_weights__attention_projections = (
+        d__attention_weights_per_block__attention_projections * workload_layers
+    )
     d__mlp_weights__workload_layers = mlp_weights_per_block
-    d__mlp_weights__workload_hidden_dim = d__mlp_weights_per_block__workload_hidden_dim*workload_layers
-    d__mlp_weights__ffn_multiple = d__mlp_weights_per_block__ffn_multiple*workload_layers
-    d__flops_per_token__workload_layers = 2*d__block_weights__workload_layers
-    d__flops_per_token__workload_hidden_dim = 2*d__block_weights__workload_hidden_dim
-    d__flops_per_token__ffn_multiple = 2*d__block_weights__ffn_multiple
-    d__flops_per_token__attention_projections = 2*d__block_weights__attention_projections
-    d__dense_macs__workload_hidden_dim = d__weights_per_block__workload_hidden_dim*context_tokens
+    d__mlp_weights__workload_hidden_dim = d__mlp_weights_per_block__workload_hidden_dim * workload_layers
+    d__mlp_weights__ffn_multiple = d__mlp_weights_per_block__ffn_multiple * workload_layers
+    d__flops_per_token__workload_layers = 2 * d__block_weights__workload_layers
+    d__flops_per_token__workload_hidden_dim = 2 * d__block_weights__workload_hidden_dim
+    d__flops_per_token__ffn_multiple = 2 * d__block_weights__ffn_multiple
+    d__flops_per_token__attention_projections = 2 * d__block_weights__attention_projections
+    d__dense_macs__workload_hidden_dim = d__weights_per_block__workload_hidden_dim * context_tokens
     d__dense_macs__context_tokens = weights_per_block
-    d__dense_macs__ffn_multiple = d__weights_per_block__ffn_multiple*context_tokens
-    d__dense_macs__attention_projections = d__weights_per_block__attention_projections*context_tokens
-    d__attention_macs__workload_hidden_dim = 2*context_tokens**2
-    d__attention_macs__context_tokens = _g1*context_tokens
+    d__dense_macs__ffn_multiple = d__weights_per_block__ffn_multiple * context_tokens
+    d__dense_macs__attention_projections = d__weights_per_block__attention_projections * context_tokens
+    d__attention_macs__workload_hidden_dim = 2 * context_tokens**2
+    d__attention_macs__context_tokens = _g1 * context_tokens
     d__block_macs__workload_hidden_dim = d__attention_macs__workload_hidden_dim + d__dense_macs__workload_hidden_dim
     d__block_macs__context_tokens = d__attention_macs__context_tokens + d__dense_macs__context_tokens
     d__block_macs__ffn_multiple = d__dense_macs__ffn_multiple
     d__block_macs__attention_projections = d__dense_macs__attention_projections
-    d__attention_share__workload_hidden_dim = -_g3*d__block_macs__workload_hidden_dim + d__attention_macs__workload_hidden_dim/block_macs
-    d__attention_share__context_tokens = -_g3*d__block_macs__context_tokens + d__attention_macs__context_tokens/block_macs
-    d__attention_share__ffn_multiple = -_g3*d__block_macs__ffn_multiple
-    d__attention_share__attention_projections = -_g3*d__block_macs__attention_projections
-    d__dense_to_attention__workload_hidden_dim = -_g4*d__attention_macs__workload_hidden_dim + d__dense_macs__workload_hidden_dim/attention_macs
-    d__dense_to_attention__context_tokens = -_g4*d__attention_macs__context_tokens + d__dense_macs__context_tokens/attention_macs
-    d__dense_to_attention__ffn_multiple = d__dense_macs__ffn_multiple/attention_macs
-    d__dense_to_attention__attention_projections = d__dense_macs__attention_projections/attention_macs
-    d__attention_to_dense__workload_hidden_dim = -_g5*d__dense_macs__workload_hidden_dim + d__attention_macs__workload_hidden_dim/dense_macs
-    d__attention_to_dense__context_tokens = -_g5*d__dense_macs__context_tokens + d__attention_macs__context_tokens/dense_macs
-    d__attention_to_dense__ffn_multiple = -_g5*d__dense_macs__ffn_multiple
-    d__attention_to_dense__attention_projections = -_g5*d__dense_macs__attention_projections
-    d__crossover__workload_hidden_dim = _g6*d__weights_per_block__workload_hidden_dim - weights_per_block/(2*_g0)
-    d__crossover__ffn_multiple = _g6*d__weights_per_block__ffn_multiple
-    d__crossover__attention_projections = _g6*d__weights_per_block__attention_projections
-    d__crossover_multiple__workload_hidden_dim = d__crossover__workload_hidden_dim/workload_hidden_dim - crossover/_g0
-    d__crossover_multiple__ffn_multiple = d__crossover__ffn_multiple/workload_hidden_dim
-    d__crossover_multiple__attention_projections = d__crossover__attention_projections/workload_hidden_dim
-    d__prompt_dense_flops__workload_layers = d__flops_per_token__workload_layers*context_tokens
-    d__prompt_dense_flops__workload_hidden_dim = d__flops_per_token__workload_hidden_dim*context_tokens
+    d__attention_share__workload_hidden_dim = (
+        -_g3 * d__block_macs__workload_hidden_dim + d__attention_macs__workload_hidden_dim / block_macs
+    )
+    d__attention_share__context_tokens = (
+        -_g3 * d__block_macs__context_tokens + d__attention_macs__context_tokens / block_macs
+    )
+    d__attention_share__ffn_multiple = -_g3 * d__block_macs__ffn_multiple
+    d__attention_share__attention_projections = -_g3 * d__block_macs__attention_projections
+    d__dense_to_attention__workload_hidden_dim = (
+        -_g4 * d__attention_macs__workload_hidden_dim + d__dense_macs__workload_hidden_dim / attention_macs
+    )
+    d__dense_to_attention__context_tokens = (
+        -_g4 * d__attention_macs__context_tokens + d__dense_macs__context_tokens / attention_macs
+    )
+    d__dense_to_attention__ffn_multiple = d__dense_macs__ffn_multiple / attention_macs
+    d__dense_to_attention__attention_projections = d__dense_macs__attention_projections / attention_macs
+    d__attention_to_dense__workload_hidden_dim = (
+        -_g5 * d__dense_macs__workload_hidden_dim + d__attention_macs__workload_hidden_dim / dense_macs
+    )
+    d__attention_to_dense__context_tokens = (
+        -_g5 * d__dense_macs__context_tokens + d__attention_macs__context_tokens / dense_macs
+    )
+    d__attention_to_dense__ffn_multiple = -_g5 * d__dense_macs__ffn_multiple
+    d__attention_to_dense__attention_projections = -_g5 * d__dense_macs__attention_projections
+    d__crossover__workload_hidden_dim = _g6 * d__weights_per_block__workload_hidden_dim - weights_per_block / (2 * _g0)
+    d__crossover__ffn_multiple = _g6 * d__weights_per_block__ffn_multiple
+    d__crossover__attention_projections = _g6 * d__weights_per_block__attention_projections
+    d__crossover_multiple__workload_hidden_dim = (
+        d__crossover__workload_hidden_dim / workload_hidden_dim - crossover / _g0
+    )
+    d__crossover_multiple__ffn_multiple = d__crossover__ffn_multiple / workload_hidden_dim
+    d__crossover_multiple__attention_projections = d__crossover__attention_projections / workload_hidden_dim
+    d__prompt_dense_flops__workload_layers = d__flops_per_token__workload_layers * context_tokens
+    d__prompt_dense_flops__workload_hidden_dim = d__flops_per_token__workload_hidden_dim * context_tokens
     d__prompt_dense_flops__context_tokens = flops_per_token
-    d__prompt_dense_flops__ffn_multiple = d__flops_per_token__ffn_multiple*context_tokens
-    d__prompt_dense_flops__attention_projections = d__flops_per_token__attention_projections*context_tokens
-    d__prompt_attention_flops__workload_layers = 2*attention_macs
-    d__prompt_attention_flops__workload_hidden_dim = _g7*d__attention_macs__workload_hidden_dim
-    d__prompt_attention_flops__context_tokens = _g7*d__attention_macs__context_tokens
-    d__prompt_flops__workload_layers = d__prompt_attention_flops__workload_layers + d__prompt_dense_flops__workload_layers
-    d__prompt_flops__workload_hidden_dim = d__prompt_attention_flops__workload_hidden_dim + d__prompt_dense_flops__workload_hidden_dim
+    d__prompt_dense_flops__ffn_multiple = d__flops_per_token__ffn_multiple * context_tokens
+    d__prompt_dense_flops__attention_projections = d__flops_per_token__attention_projections * context_tokens
+    d__prompt_attention_flops__workload_layers = 2 * attention_macs
+    d__prompt_attention_flops__workload_hidden_dim = _g7 * d__attention_macs__workload_hidden_dim
+    d__prompt_attention_flops__context_tokens = _g7 * d__attention_macs__context_tokens
+    d__prompt_flops__workload_layers = (
+        d__prompt_attention_flops__workload_layers + d__prompt_dense_flops__workload_layers
+    )
+    d__prompt_flops__workload_hidden_dim = (
+        d__prompt_attention_flops__workload_hidden_dim + d__prompt_dense_flops__workload_hidden_dim
+    )
     d__prompt_flops__context_tokens = d__prompt_attention_flops__context_tokens + d__prompt_dense_flops__context_tokens
     d__prompt_flops__ffn_multiple = d__prompt_dense_flops__ffn_multiple
     d__prompt_flops__attention_projections = d__prompt_dense_flops__attention_projections
-    d__layer_forward_flops__workload_hidden_dim = _g8*d__block_macs__workload_hidden_dim
-    d__layer_forward_flops__context_tokens = _g8*d__block_macs__context_tokens
-    d__layer_forward_flops__ffn_multiple = _g8*d__block_macs__ffn_multiple
-    d__layer_forward_flops__attention_projections = _g8*d__block_macs__attention_projections
-    d__layer_forward_flops__batch_size = block_macs/500000000
+    d__layer_forward_flops__workload_hidden_dim = _g8 * d__block_macs__workload_hidden_dim
+    d__layer_forward_flops__context_tokens = _g8 * d__block_macs__context_tokens
+    d__layer_forward_flops__ffn_multiple = _g8 * d__block_macs__ffn_multiple
+    d__layer_forward_flops__attention_projections = _g8 * d__block_macs__attention_projections
+    d__layer_forward_flops__batch_size = block_macs / 500000000
     derivatives = {
-        'width': {'workload_hidden_dim': d__width__workload_hidden_dim},
-        'attention_weights_per_block': {'workload_hidden_dim': d__attention_weights_per_block__workload_hidden_dim, 'attention_projections': d__attention_weights_per_block__attention_projections},
-        'mlp_weights_per_block': {'workload_hidden_dim': d__mlp_weights_per_block__workload_hidden_dim, 'ffn_multiple': d__mlp_weights_per_block__ffn_multiple},
-        'weights_per_block': {'workload_hidden_dim': d__weights_per_block__workload_hidden_dim, 'ffn_multiple': d__weights_per_block__ffn_multiple, 'attention_projections': d__weights_per_block__attention_projections},
-        'block_coefficient': {'ffn_multiple': d__block_coefficient__ffn_multiple, 'attention_projections': d__block_coefficient__attention_projections},
-        'mlp_share': {'workload_hidden_dim': d__mlp_share__workload_hidden_dim, 'ffn_multiple': d__mlp_share__ffn_multiple, 'attention_projections': d__mlp_share__attention_projections},
-        'block_weights': {'workload_layers': d__block_weights__workload_layers, 'workload_hidden_dim': d__block_weights__workload_hidden_dim, 'ffn_multiple': d__block_weights__ffn_multiple, 'attention_projections': d__block_weights__attention_projections},
-        'attention_weights': {'workload_layers': d__attention_weights__workload_layers, 'workload_hidden_dim': d__attention_weights__workload_hidden_dim, 'attention_projections': d__attention_weights__attention_projections},
-        'mlp_weights': {'workload_layers': d__mlp_weights__workload_layers, 'workload_hidden_dim': d__mlp_weights__workload_hidden_dim, 'ffn_multiple': d__mlp_weights__ffn_multiple},
-        'flops_per_token': {'workload_layers': d__flops_per_token__workload_layers, 'workload_hidden_dim': d__flops_per_token__workload_hidden_dim, 'ffn_multiple': d__flops_per_token__ffn_multiple, 'attention_projections': d__flops_per_token__attention_projections},
-        'dense_macs': {'workload_hidden_dim': d__dense_macs__workload_hidden_dim, 'context_tokens': d__dense_macs__context_tokens, 'ffn_multiple': d__dense_macs__ffn_multiple, 'attention_projections': d__dense_macs__attention_projections},
-        'attention_macs': {'workload_hidden_dim': d__attention_macs__workload_hidden_dim, 'context_tokens': d__attention_macs__context_tokens},
-        'block_macs': {'workload_hidden_dim': d__block_macs__workload_hidden_dim, 'context_tokens': d__block_macs__context_tokens, 'ffn_multiple': d__block_macs__ffn_multiple, 'attention_projections': d__block_macs__attention_projections},
-        'attention_share': {'workload_hidden_dim': d__attention_share__workload_hidden_dim, 'context_tokens': d__attention_share__context_tokens, 'ffn_multiple': d__attention_share__ffn_multiple, 'attention_projections': d__attention_share__attention_projections},
-        'dense_to_attention': {'workload_hidden_dim': d__dense_to_attention__workload_hidden_dim, 'context_tokens': d__dense_to_attention__context_tokens, 'ffn_multiple': d__dense_to_attention__ffn_multiple, 'attention_projections': d__dense_to_attention__attention_projections},
-        'attention_to_dense': {'workload_hidden_dim': d__attention_to_dense__workload_hidden_dim, 'context_tokens': d__attention_to_dense__context_tokens, 'ffn_multiple': d__attention_to_dense__ffn_multiple, 'attention_projections': d__attention_to_dense__attention_projections},
-        'crossover': {'workload_hidden_dim': d__crossover__workload_hidden_dim, 'ffn_multiple': d__crossover__ffn_multiple, 'attention_projections': d__crossover__attention_projections},
-        'crossover_multiple': {'workload_hidden_dim': d__crossover_multiple__workload_hidden_dim, 'ffn_multiple': d__crossover_multiple__ffn_multiple, 'attention_projections': d__crossover_multiple__attention_projections},
-        'prompt_dense_flops': {'workload_layers': d__prompt_dense_flops__workload_layers, 'workload_hidden_dim': d__prompt_dense_flops__workload_hidden_dim, 'context_tokens': d__prompt_dense_flops__context_tokens, 'ffn_multiple': d__prompt_dense_flops__ffn_multiple, 'attention_projections': d__prompt_dense_flops__attention_projections},
-        'prompt_attention_flops': {'workload_layers': d__prompt_attention_flops__workload_layers, 'workload_hidden_dim': d__prompt_attention_flops__workload_hidden_dim, 'context_tokens': d__prompt_attention_flops__context_tokens},
-        'prompt_flops': {'workload_layers': d__prompt_flops__workload_layers, 'workload_hidden_dim': d__prompt_flops__workload_hidden_dim, 'context_tokens': d__prompt_flops__context_tokens, 'ffn_multiple': d__prompt_flops__ffn_multiple, 'attention_projections': d__prompt_flops__attention_projections},
-        'layer_forward_flops': {'workload_hidden_dim': d__layer_forward_flops__workload_hidden_dim, 'context_tokens': d__layer_forward_flops__context_tokens, 'ffn_multiple': d__layer_forward_flops__ffn_multiple, 'attention_projections': d__layer_forward_flops__attention_projections, 'batch_size': d__layer_forward_flops__batch_size},
+        "width": {"workload_hidden_dim": d__width__workload_hidden_dim},
+        "attention_weights_per_block": {
+            "workload_hidden_dim": d__attention_weights_per_block__workload_hidden_dim,
+            "attention_projections": d__attention_weights_per_block__attention_projections,
+        },
+        "mlp_weights_per_block": {
+            "workload_hidden_dim": d__mlp_weights_per_block__workload_hidden_dim,
+            "ffn_multiple": d__mlp_weights_per_block__ffn_multiple,
+        },
+        "weights_per_block": {
+            "workload_hidden_dim": d__weights_per_block__workload_hidden_dim,
+            "ffn_multiple": d__weights_per_block__ffn_multiple,
+            "attention_projections": d__weights_per_block__attention_projections,
+        },
+        "block_coefficient": {
+            "ffn_multiple": d__block_coefficient__ffn_multiple,
+            "attention_projections": d__block_coefficient__attention_projections,
+        },
+        "mlp_share": {
+            "workload_hidden_dim": d__mlp_share__workload_hidden_dim,
+            "ffn_multiple": d__mlp_share__ffn_multiple,
+            "attention_projections": d__mlp_share__attention_projections,
+        },
+        "block_weights": {
+            "workload_layers": d__block_weights__workload_layers,
+            "workload_hidden_dim": d__block_weights__workload_hidden_dim,
+            "ffn_multiple": d__block_weights__ffn_multiple,
+            "attention_projections": d__block_weights__attention_projections,
+        },
+        "attention_weights": {
+            "workload_layers": d__attention_weights__workload_layers,
+            "workload_hidden_dim": d__attention_weights__workload_hidden_dim,
+            "attention_projections": d__attention_weights__attention_projections,
+        },
+        "mlp_weights": {
+            "workload_layers": d__mlp_weights__workload_layers,
+            "workload_hidden_dim": d__mlp_weights__workload_hidden_dim,
+            "ffn_multiple": d__mlp_weights__ffn_multiple,
+        },
+        "flops_per_token": {
+            "workload_layers": d__flops_per_token__workload_layers,
+            "workload_hidden_dim": d__flops_per_token__workload_hidden_dim,
+            "ffn_multiple": d__flops_per_token__ffn_multiple,
+            "attention_projections": d__flops_per_token__attention_projections,
+        },
+        "dense_macs": {
+            "workload_hidden_dim": d__dense_macs__workload_hidden_dim,
+            "context_tokens": d__dense_macs__context_tokens,
+            "ffn_multiple": d__dense_macs__ffn_multiple,
+            "attention_projections": d__dense_macs__attention_projections,
+        },
+        "attention_macs": {
+            "workload_hidden_dim": d__attention_macs__workload_hidden_dim,
+            "context_tokens": d__attention_macs__context_tokens,
+        },
+        "block_macs": {
+            "workload_hidden_dim": d__block_macs__workload_hidden_dim,
+            "context_tokens": d__block_macs__context_tokens,
+            "ffn_multiple": d__block_macs__ffn_multiple,
+            "attention_projections": d__block_macs__attention_projections,
+        },
+        "attention_share": {
+            "workload_hidden_dim": d__attention_share__workload_hidden_dim,
+            "context_tokens": d__attention_share__context_tokens,
+            "ffn_multiple": d__attention_share__ffn_multiple,
+            "attention_projections": d__attention_share__attention_projections,
+        },
+        "dense_to_attention": {
+            "workload_hidden_dim": d__dense_to_attention__workload_hidden_dim,
+            "context_tokens": d__dense_to_attention__context_tokens,
+            "ffn_multiple": d__dense_to_attention__ffn_multiple,
+            "attention_projections": d__dense_to_attention__attention_projections,
+        },
+        "attention_to_dense": {
+            "workload_hidden_dim": d__attention_to_dense__workload_hidden_dim,
+            "context_tokens": d__attention_to_dense__context_tokens,
+            "ffn_multiple": d__attention_to_dense__ffn_multiple,
+            "attention_projections": d__attention_to_dense__attention_projections,
+        },
+        "crossover": {
+            "workload_hidden_dim": d__crossover__workload_hidden_dim,
+            "ffn_multiple": d__crossover__ffn_multiple,
+            "attention_projections": d__crossover__attention_projections,
+        },
+        "crossover_multiple": {
+            "workload_hidden_dim": d__crossover_multiple__workload_hidden_dim,
+            "ffn_multiple": d__crossover_multiple__ffn_multiple,
+            "attention_projections": d__crossover_multiple__attention_projections,
+        },
+        "prompt_dense_flops": {
+            "workload_layers": d__prompt_dense_flops__workload_layers,
+            "workload_hidden_dim": d__prompt_dense_flops__workload_hidden_dim,
+            "context_tokens": d__prompt_dense_flops__context_tokens,
+            "ffn_multiple": d__prompt_dense_flops__ffn_multiple,
+            "attention_projections": d__prompt_dense_flops__attention_projections,
+        },
+        "prompt_attention_flops": {
+            "workload_layers": d__prompt_attention_flops__workload_layers,
+            "workload_hidden_dim": d__prompt_attention_flops__workload_hidden_dim,
+            "context_tokens": d__prompt_attention_flops__context_tokens,
+        },
+        "prompt_flops": {
+            "workload_layers": d__prompt_flops__workload_layers,
+            "workload_hidden_dim": d__prompt_flops__workload_hidden_dim,
+            "context_tokens": d__prompt_flops__context_tokens,
+            "ffn_multiple": d__prompt_flops__ffn_multiple,
+            "attention_projections": d__prompt_flops__attention_projections,
+        },
+        "layer_forward_flops": {
+            "workload_hidden_dim": d__layer_forward_flops__workload_hidden_dim,
+            "context_tokens": d__layer_forward_flops__context_tokens,
+            "ffn_multiple": d__layer_forward_flops__ffn_multiple,
+            "attention_projections": d__layer_forward_flops__attention_projections,
+            "batch_size": d__layer_forward_flops__batch_size,
+        },
     }
     if hardware_peak_flops is not None:
-        _g9 = 1/(60*hardware_peak_flops)
-        d__attention_time_at_peak__workload_layers = _g9*d__prompt_attention_flops__workload_layers
-        d__attention_time_at_peak__workload_hidden_dim = _g9*d__prompt_attention_flops__workload_hidden_dim
-        d__attention_time_at_peak__context_tokens = _g9*d__prompt_attention_flops__context_tokens
-        d__attention_time_at_peak__hardware_peak_flops = -prompt_attention_flops/(60*hardware_peak_flops**2)
-        derivatives.update({
-            'attention_time_at_peak': {'workload_layers': d__attention_time_at_peak__workload_layers, 'workload_hidden_dim': d__attention_time_at_peak__workload_hidden_dim, 'context_tokens': d__attention_time_at_peak__context_tokens, 'hardware_peak_flops': d__attention_time_at_peak__hardware_peak_flops},
-        })
+        _g9 = 1 / (60 * hardware_peak_flops)
+        d__attention_time_at_peak__workload_layers = _g9 * d__prompt_attention_flops__workload_layers
+        d__attention_time_at_peak__workload_hidden_dim = _g9 * d__prompt_attention_flops__workload_hidden_dim
+        d__attention_time_at_peak__context_tokens = _g9 * d__prompt_attention_flops__context_tokens
+        d__attention_time_at_peak__hardware_peak_flops = -prompt_attention_flops / (60 * hardware_peak_flops**2)
+        derivatives.update(
+            {
+                "attention_time_at_peak": {
+                    "workload_layers": d__attention_time_at_peak__workload_layers,
+                    "workload_hidden_dim": d__attention_time_at_peak__workload_hidden_dim,
+                    "context_tokens": d__attention_time_at_peak__context_tokens,
+                    "hardware_peak_flops": d__attention_time_at_peak__hardware_peak_flops,
+                },
+            }
+        )
     if workload_training_flops_per_token is not None:
-        _g10 = workload_training_flops_per_token/1000000000000
-        d__six_p_step_flops__context_tokens = _g10*batch_size
-        d__six_p_step_flops__batch_size = _g10*context_tokens
-        d__six_p_step_flops__workload_training_flops_per_token = batch_size*context_tokens/1000000000000
-        derivatives.update({
-            'six_p_step_flops': {'context_tokens': d__six_p_step_flops__context_tokens, 'batch_size': d__six_p_step_flops__batch_size, 'workload_training_flops_per_token': d__six_p_step_flops__workload_training_flops_per_token},
-        })
+        _g10 = workload_training_flops_per_token / 1000000000000
+        d__six_p_step_flops__context_tokens = _g10 * batch_size
+        d__six_p_step_flops__batch_size = _g10 * context_tokens
+        d__six_p_step_flops__workload_training_flops_per_token = batch_size * context_tokens / 1000000000000
+        derivatives.update(
+            {
+                "six_p_step_flops": {
+                    "context_tokens": d__six_p_step_flops__context_tokens,
+                    "batch_size": d__six_p_step_flops__batch_size,
+                    "workload_training_flops_per_token": d__six_p_step_flops__workload_training_flops_per_token,
+                },
+            }
+        )
     if workload_vocab_size is not None:
         d__token_table__workload_hidden_dim = workload_vocab_size
         d__token_table__workload_vocab_size = workload_hidden_dim
         d__block_rule_parameters__workload_layers = d__block_weights__workload_layers
-        d__block_rule_parameters__workload_hidden_dim = d__block_weights__workload_hidden_dim + d__token_table__workload_hidden_dim
+        d__block_rule_parameters__workload_hidden_dim = (
+            d__block_weights__workload_hidden_dim + d__token_table__workload_hidden_dim
+        )
         d__block_rule_parameters__ffn_multiple = d__block_weights__ffn_multiple
         d__block_rule_parameters__attention_projections = d__block_weights__attention_projections
         d__block_rule_parameters__workload_vocab_size = d__token_table__workload_vocab_size
-        d__output_layer_flops__workload_hidden_dim = 2*d__token_table__workload_hidden_dim
-        d__output_layer_flops__workload_vocab_size = 2*d__token_table__workload_vocab_size
-        derivatives.update({
-            'token_table': {'workload_hidden_dim': d__token_table__workload_hidden_dim, 'workload_vocab_size': d__token_table__workload_vocab_size},
-            'block_rule_parameters': {'workload_layers': d__block_rule_parameters__workload_layers, 'workload_hidden_dim': d__block_rule_parameters__workload_hidden_dim, 'ffn_multiple': d__block_rule_parameters__ffn_multiple, 'attention_projections': d__block_rule_parameters__attention_projections, 'workload_vocab_size': d__block_rule_parameters__workload_vocab_size},
-            'output_layer_flops': {'workload_hidden_dim': d__output_layer_flops__workload_hidden_dim, 'workload_vocab_size': d__output_layer_flops__workload_vocab_size},
-        })
+        d__output_layer_flops__workload_hidden_dim = 2 * d__token_table__workload_hidden_dim
+        d__output_layer_flops__workload_vocab_size = 2 * d__token_table__workload_vocab_size
+        derivatives.update(
+            {
+                "token_table": {
+                    "workload_hidden_dim": d__token_table__workload_hidden_dim,
+                    "workload_vocab_size": d__token_table__workload_vocab_size,
+                },
+                "block_rule_parameters": {
+                    "workload_layers": d__block_rule_parameters__workload_layers,
+                    "workload_hidden_dim": d__block_rule_parameters__workload_hidden_dim,
+                    "ffn_multiple": d__block_rule_parameters__ffn_multiple,
+                    "attention_projections": d__block_rule_parameters__attention_projections,
+                    "workload_vocab_size": d__block_rule_parameters__workload_vocab_size,
+                },
+                "output_layer_flops": {
+                    "workload_hidden_dim": d__output_layer_flops__workload_hidden_dim,
+                    "workload_vocab_size": d__output_layer_flops__workload_vocab_size,
+                },
+            }
+        )
     if workload_context_length is not None and workload_vocab_size is not None:
-        _g11 = ffn_multiple*workload_hidden_dim
+        _g11 = ffn_multiple * workload_hidden_dim
         _g12 = workload_hidden_dim**2
-        _g13 = 2*_g12
-        d__exact_parameters__workload_layers = _g11 + 4*_g12 + _g13*ffn_multiple + 9*workload_hidden_dim
-        d__exact_parameters__workload_hidden_dim = workload_context_length + workload_layers*(4*_g11 + ffn_multiple + 8*workload_hidden_dim + 9) + workload_vocab_size + 2
-        d__exact_parameters__ffn_multiple = workload_layers*(_g13 + workload_hidden_dim)
+        _g13 = 2 * _g12
+        d__exact_parameters__workload_layers = _g11 + 4 * _g12 + _g13 * ffn_multiple + 9 * workload_hidden_dim
+        d__exact_parameters__workload_hidden_dim = (
+            workload_context_length
+            + workload_layers * (4 * _g11 + ffn_multiple + 8 * workload_hidden_dim + 9)
+            + workload_vocab_size
+            + 2
+        )
+        d__exact_parameters__ffn_multiple = workload_layers * (_g13 + workload_hidden_dim)
         d__exact_parameters__workload_context_length = workload_hidden_dim
         d__exact_parameters__workload_vocab_size = workload_hidden_dim
-        derivatives.update({
-            'exact_parameters': {'workload_layers': d__exact_parameters__workload_layers, 'workload_hidden_dim': d__exact_parameters__workload_hidden_dim, 'ffn_multiple': d__exact_parameters__ffn_multiple, 'workload_context_length': d__exact_parameters__workload_context_length, 'workload_vocab_size': d__exact_parameters__workload_vocab_size},
-        })
+        derivatives.update(
+            {
+                "exact_parameters": {
+                    "workload_layers": d__exact_parameters__workload_layers,
+                    "workload_hidden_dim": d__exact_parameters__workload_hidden_dim,
+                    "ffn_multiple": d__exact_parameters__ffn_multiple,
+                    "workload_context_length": d__exact_parameters__workload_context_length,
+                    "workload_vocab_size": d__exact_parameters__workload_vocab_size,
+                },
+            }
+        )
     if workload_forward_flops_per_token is not None and workload_training_flops_per_token is not None:
-        training_to_forward = workload_training_flops_per_token/workload_forward_flops_per_token
-        _g14 = training_to_forward/1000
-        _g15 = _g14*workload_layers
-        _g17 = layer_forward_flops/1000
-        _g19 = attention_macs*training_to_forward/500000000000
-        _g20 = batch_size/500000000000
-        _g21 = _g20*training_to_forward*workload_layers
-        _g22 = _g20*attention_macs
-        d__training_to_forward__workload_forward_flops_per_token = -workload_training_flops_per_token/workload_forward_flops_per_token**2
-        _g16 = d__training_to_forward__workload_forward_flops_per_token*workload_layers
-        d__training_to_forward__workload_training_flops_per_token = 1/workload_forward_flops_per_token
-        _g18 = d__training_to_forward__workload_training_flops_per_token*workload_layers
-        d__training_step_flops__workload_layers = _g14*layer_forward_flops
-        d__training_step_flops__workload_hidden_dim = _g15*d__layer_forward_flops__workload_hidden_dim
-        d__training_step_flops__context_tokens = _g15*d__layer_forward_flops__context_tokens
-        d__training_step_flops__ffn_multiple = _g15*d__layer_forward_flops__ffn_multiple
-        d__training_step_flops__attention_projections = _g15*d__layer_forward_flops__attention_projections
-        d__training_step_flops__batch_size = _g15*d__layer_forward_flops__batch_size
-        d__training_step_flops__workload_forward_flops_per_token = _g16*_g17
-        d__training_step_flops__workload_training_flops_per_token = _g17*_g18
-        d__attention_step_flops__workload_layers = _g19*batch_size
-        d__attention_step_flops__workload_hidden_dim = _g21*d__attention_macs__workload_hidden_dim
-        d__attention_step_flops__context_tokens = _g21*d__attention_macs__context_tokens
-        d__attention_step_flops__batch_size = _g19*workload_layers
-        d__attention_step_flops__workload_forward_flops_per_token = _g16*_g22
-        d__attention_step_flops__workload_training_flops_per_token = _g18*_g22
-        derivatives.update({
-            'training_to_forward': {'workload_forward_flops_per_token': d__training_to_forward__workload_forward_flops_per_token, 'workload_training_flops_per_token': d__training_to_forward__workload_training_flops_per_token},
-            'training_step_flops': {'workload_layers': d__training_step_flops__workload_layers, 'workload_hidden_dim': d__training_step_flops__workload_hidden_dim, 'context_tokens': d__training_step_flops__context_tokens, 'ffn_multiple': d__training_step_flops__ffn_multiple, 'attention_projections': d__training_step_flops__attention_projections, 'batch_size': d__training_step_flops__batch_size, 'workload_forward_flops_per_token': d__training_step_flops__workload_forward_flops_per_token, 'workload_training_flops_per_token': d__training_step_flops__workload_training_flops_per_token},
-            'attention_step_flops': {'workload_layers': d__attention_step_flops__workload_layers, 'workload_hidden_dim': d__attention_step_flops__workload_hidden_dim, 'context_tokens': d__attention_step_flops__context_tokens, 'batch_size': d__attention_step_flops__batch_size, 'workload_forward_flops_per_token': d__attention_step_flops__workload_forward_flops_per_token, 'workload_training_flops_per_token': d__attention_step_flops__workload_training_flops_per_token},
-        })
+        training_to_forward = workload_training_flops_per_token / workload_forward_flops_per_token
+        _g14 = training_to_forward / 1000
+        _g15 = _g14 * workload_layers
+        _g17 = layer_forward_flops / 1000
+        _g19 = attention_macs * training_to_forward / 500000000000
+        _g20 = batch_size / 500000000000
+        _g21 = _g20 * training_to_forward * workload_layers
+        _g22 = _g20 * attention_macs
+        d__training_to_forward__workload_forward_flops_per_token = (
+            -workload_training_flops_per_token / workload_forward_flops_per_token**2
+        )
+        _g16 = d__training_to_forward__workload_forward_flops_per_token * workload_layers
+        d__training_to_forward__workload_training_flops_per_token = 1 / workload_forward_flops_per_token
+        _g18 = d__training_to_forward__workload_training_flops_per_token * workload_layers
+        d__training_step_flops__workload_layers = _g14 * layer_forward_flops
+        d__training_step_flops__workload_hidden_dim = _g15 * d__layer_forward_flops__workload_hidden_dim
+        d__training_step_flops__context_tokens = _g15 * d__layer_forward_flops__context_tokens
+        d__training_step_flops__ffn_multiple = _g15 * d__layer_forward_flops__ffn_multiple
+        d__training_step_flops__attention_projections = _g15 * d__layer_forward_flops__attention_projections
+        d__training_step_flops__batch_size = _g15 * d__layer_forward_flops__batch_size
+        d__training_step_flops__workload_forward_flops_per_token = _g16 * _g17
+        d__training_step_flops__workload_training_flops_per_token = _g17 * _g18
+        d__attention_step_flops__workload_layers = _g19 * batch_size
+        d__attention_step_flops__workload_hidden_dim = _g21 * d__attention_macs__workload_hidden_dim
+        d__attention_step_flops__context_tokens = _g21 * d__attention_macs__context_tokens
+        d__attention_step_flops__batch_size = _g19 * workload_layers
+        d__attention_step_flops__workload_forward_flops_per_token = _g16 * _g22
+        d__attention_step_flops__workload_training_flops_per_token = _g18 * _g22
+        derivatives.update(
+            {
+                "training_to_forward": {
+                    "workload_forward_flops_per_token": d__training_to_forward__workload_forward_flops_per_token,
+                    "workload_training_flops_per_token": d__training_to_forward__workload_training_flops_per_token,
+                },
+                "training_step_flops": {
+                    "workload_layers": d__training_step_flops__workload_layers,
+                    "workload_hidden_dim": d__training_step_flops__workload_hidden_dim,
+                    "context_tokens": d__training_step_flops__context_tokens,
+                    "ffn_multiple": d__training_step_flops__ffn_multiple,
+                    "attention_projections": d__training_step_flops__attention_projections,
+                    "batch_size": d__training_step_flops__batch_size,
+                    "workload_forward_flops_per_token": d__training_step_flops__workload_forward_flops_per_token,
+                    "workload_training_flops_per_token": d__training_step_flops__workload_training_flops_per_token,
+                },
+                "attention_step_flops": {
+                    "workload_layers": d__attention_step_flops__workload_layers,
+                    "workload_hidden_dim": d__attention_step_flops__workload_hidden_dim,
+                    "context_tokens": d__attention_step_flops__context_tokens,
+                    "batch_size": d__attention_step_flops__batch_size,
+                    "workload_forward_flops_per_token": d__attention_step_flops__workload_forward_flops_per_token,
+                    "workload_training_flops_per_token": d__attention_step_flops__workload_training_flops_per_token,
+                },
+            }
+        )
     return derivatives
 
 
@@ -410,57 +605,86 @@ class TransformerBlockScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('context_tokens', integer=True, minimum=0, strict=True, doc='Tokens in the context (one sequence).'),
-        InputSpec('ffn_multiple', integer=True, minimum=0, strict=True, default=4, doc='MLP width over the model width.'),
-        InputSpec('attention_projections', integer=True, minimum=0, strict=True, default=4, doc='Square d x d attention projections (Q, K, V, O: 4).'),
-        InputSpec('batch_size', integer=True, minimum=0, strict=True, default=1, doc='Sequences per training step.'),
+        InputSpec("context_tokens", integer=True, minimum=0, strict=True, doc="Tokens in the context (one sequence)."),
+        InputSpec(
+            "ffn_multiple", integer=True, minimum=0, strict=True, default=4, doc="MLP width over the model width."
+        ),
+        InputSpec(
+            "attention_projections",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=4,
+            doc="Square d x d attention projections (Q, K, V, O: 4).",
+        ),
+        InputSpec("batch_size", integer=True, minimum=0, strict=True, default=1, doc="Sequences per training step."),
     )
     _nodes = (
-        NodeSpec('hardware', precision='', fields={'peak_flops': 'hardware_peak_flops'}, optional=True, doc='Optional device; its headline peak rate prices the attention FLOPs.'),
+        NodeSpec(
+            "hardware",
+            precision="",
+            fields={"peak_flops": "hardware_peak_flops"},
+            optional=True,
+            doc="Optional device; its headline peak rate prices the attention FLOPs.",
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('TransformerWorkload',), {'forward_flops_per_token': 'workload_forward_flops_per_token', 'training_flops_per_token': 'workload_training_flops_per_token', 'layers': 'workload_layers', 'hidden_dim': 'workload_hidden_dim', 'context_length': 'workload_context_length', 'vocab_size': 'workload_vocab_size'}, required=('parameters', 'layers', 'hidden_dim'), units={'workload_forward_flops_per_token': 'flop', 'workload_training_flops_per_token': 'flop'}, doc='The model: width d, layers L, parameters P; vocabulary V and context C where known.'),
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {
+                "forward_flops_per_token": "workload_forward_flops_per_token",
+                "training_flops_per_token": "workload_training_flops_per_token",
+                "layers": "workload_layers",
+                "hidden_dim": "workload_hidden_dim",
+                "context_length": "workload_context_length",
+                "vocab_size": "workload_vocab_size",
+            },
+            required=("parameters", "layers", "hidden_dim"),
+            units={"workload_forward_flops_per_token": "flop", "workload_training_flops_per_token": "flop"},
+            doc="The model: width d, layers L, parameters P; vocabulary V and context C where known.",
+        ),
     )
     _input_order = (
-        'workload',
-        'context_tokens',
-        'ffn_multiple',
-        'attention_projections',
-        'hardware',
-        'batch_size',
+        "workload",
+        "context_tokens",
+        "ffn_multiple",
+        "attention_projections",
+        "hardware",
+        "batch_size",
     )
     _outputs = (
-        'width',
-        'attention_weights_per_block',
-        'mlp_weights_per_block',
-        'weights_per_block',
-        'block_coefficient',
-        'mlp_share',
-        'block_weights',
-        'attention_weights',
-        'mlp_weights',
-        'token_table',
-        'block_rule_parameters',
-        'exact_parameters',
-        'flops_per_token',
-        'output_layer_flops',
-        'dense_macs',
-        'attention_macs',
-        'block_macs',
-        'attention_share',
-        'dense_to_attention',
-        'attention_to_dense',
-        'crossover',
-        'crossover_multiple',
-        'prompt_dense_flops',
-        'prompt_attention_flops',
-        'prompt_flops',
-        'attention_time_at_peak',
-        'training_to_forward',
-        'layer_forward_flops',
-        'training_step_flops',
-        'six_p_step_flops',
-        'attention_step_flops',
+        "width",
+        "attention_weights_per_block",
+        "mlp_weights_per_block",
+        "weights_per_block",
+        "block_coefficient",
+        "mlp_share",
+        "block_weights",
+        "attention_weights",
+        "mlp_weights",
+        "token_table",
+        "block_rule_parameters",
+        "exact_parameters",
+        "flops_per_token",
+        "output_layer_flops",
+        "dense_macs",
+        "attention_macs",
+        "block_macs",
+        "attention_share",
+        "dense_to_attention",
+        "attention_to_dense",
+        "crossover",
+        "crossover_multiple",
+        "prompt_dense_flops",
+        "prompt_attention_flops",
+        "prompt_flops",
+        "attention_time_at_peak",
+        "training_to_forward",
+        "layer_forward_flops",
+        "training_step_flops",
+        "six_p_step_flops",
+        "attention_step_flops",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -491,34 +715,44 @@ class TransformerBlockScenario(ScenarioBase):
             **unknown,
         )
 
-    width = Output('width')
-    attention_weights_per_block = Output('attention_weights_per_block')
-    mlp_weights_per_block = Output('mlp_weights_per_block')
-    weights_per_block = Output('weights_per_block')
-    block_coefficient = Output('block_coefficient')
-    mlp_share = Output('mlp_share')
-    block_weights = Output('block_weights')
-    attention_weights = Output('attention_weights')
-    mlp_weights = Output('mlp_weights')
-    token_table = Output('token_table', requires=('workload.vocab_size',))
-    block_rule_parameters = Output('block_rule_parameters', requires=('workload.vocab_size',))
-    exact_parameters = Output('exact_parameters', requires=('workload.context_length', 'workload.vocab_size'))
-    flops_per_token = Output('flops_per_token', 'flop')
-    output_layer_flops = Output('output_layer_flops', 'flop', requires=('workload.vocab_size',))
-    dense_macs = Output('dense_macs')
-    attention_macs = Output('attention_macs')
-    block_macs = Output('block_macs')
-    attention_share = Output('attention_share')
-    dense_to_attention = Output('dense_to_attention')
-    attention_to_dense = Output('attention_to_dense')
-    crossover = Output('crossover')
-    crossover_multiple = Output('crossover_multiple')
-    prompt_dense_flops = Output('prompt_dense_flops', 'flop')
-    prompt_attention_flops = Output('prompt_attention_flops', 'flop')
-    prompt_flops = Output('prompt_flops', 'flop')
-    attention_time_at_peak = Output('attention_time_at_peak', 'minute', requires=('hardware',))
-    training_to_forward = Output('training_to_forward', requires=('workload.forward_flops_per_token', 'workload.training_flops_per_token'))
-    layer_forward_flops = Output('layer_forward_flops', 'GFLOP')
-    training_step_flops = Output('training_step_flops', 'TFLOP', requires=('workload.forward_flops_per_token', 'workload.training_flops_per_token'))
-    six_p_step_flops = Output('six_p_step_flops', 'TFLOP', requires=('workload.training_flops_per_token',))
-    attention_step_flops = Output('attention_step_flops', 'TFLOP', requires=('workload.forward_flops_per_token', 'workload.training_flops_per_token'))
+    width = Output("width")
+    attention_weights_per_block = Output("attention_weights_per_block")
+    mlp_weights_per_block = Output("mlp_weights_per_block")
+    weights_per_block = Output("weights_per_block")
+    block_coefficient = Output("block_coefficient")
+    mlp_share = Output("mlp_share")
+    block_weights = Output("block_weights")
+    attention_weights = Output("attention_weights")
+    mlp_weights = Output("mlp_weights")
+    token_table = Output("token_table", requires=("workload.vocab_size",))
+    block_rule_parameters = Output("block_rule_parameters", requires=("workload.vocab_size",))
+    exact_parameters = Output("exact_parameters", requires=("workload.context_length", "workload.vocab_size"))
+    flops_per_token = Output("flops_per_token", "flop")
+    output_layer_flops = Output("output_layer_flops", "flop", requires=("workload.vocab_size",))
+    dense_macs = Output("dense_macs")
+    attention_macs = Output("attention_macs")
+    block_macs = Output("block_macs")
+    attention_share = Output("attention_share")
+    dense_to_attention = Output("dense_to_attention")
+    attention_to_dense = Output("attention_to_dense")
+    crossover = Output("crossover")
+    crossover_multiple = Output("crossover_multiple")
+    prompt_dense_flops = Output("prompt_dense_flops", "flop")
+    prompt_attention_flops = Output("prompt_attention_flops", "flop")
+    prompt_flops = Output("prompt_flops", "flop")
+    attention_time_at_peak = Output("attention_time_at_peak", "minute", requires=("hardware",))
+    training_to_forward = Output(
+        "training_to_forward", requires=("workload.forward_flops_per_token", "workload.training_flops_per_token")
+    )
+    layer_forward_flops = Output("layer_forward_flops", "GFLOP")
+    training_step_flops = Output(
+        "training_step_flops",
+        "TFLOP",
+        requires=("workload.forward_flops_per_token", "workload.training_flops_per_token"),
+    )
+    six_p_step_flops = Output("six_p_step_flops", "TFLOP", requires=("workload.training_flops_per_token",))
+    attention_step_flops = Output(
+        "attention_step_flops",
+        "TFLOP",
+        requires=("workload.forward_flops_per_token", "workload.training_flops_per_token"),
+    )

@@ -59,46 +59,46 @@ def evaluate(
         weight_read_share [1] = weight_reads/step_traffic
         step_floor [ms] = step_traffic/bandwidth
     """
-    _raw_weights = bytes_per_param*parameters
-    weights = _raw_weights/1000000
+    _raw_weights = bytes_per_param * parameters
+    weights = _raw_weights / 1000000  # 1e-6: B -> MB
     gradients = weights
-    optimizer_state = optimizer_moments*weights
-    activations = activation_factor*weights
+    optimizer_state = optimizer_moments * weights
+    activations = activation_factor * weights
     _t0 = activations + weights
     persistent = gradients + optimizer_state + weights
     total = activations + persistent
-    amplification = total/weights
-    floor = persistent/weights
+    amplification = total / weights
+    floor = persistent / weights
     ceiling = activation_factor_high + floor
     forward_traffic = _t0
     backward_traffic = _t0 + gradients
-    optimizer_traffic = gradients + 2*optimizer_state + 2*weights
+    optimizer_traffic = gradients + 2 * optimizer_state + 2 * weights
     step_traffic = backward_traffic + forward_traffic + optimizer_traffic
-    weight_reads = 3*_raw_weights/1000000
-    traffic_ratio = step_traffic/weights
-    weight_read_share = weight_reads/step_traffic
+    weight_reads = 3 * _raw_weights / 1000000
+    traffic_ratio = step_traffic / weights
+    weight_read_share = weight_reads / step_traffic
     if bandwidth is not None:
-        step_floor = step_traffic/bandwidth
+        step_floor = step_traffic / bandwidth
     else:
         step_floor = None
     return {
-        'weights': weights,
-        'gradients': gradients,
-        'optimizer_state': optimizer_state,
-        'activations': activations,
-        'persistent': persistent,
-        'total': total,
-        'amplification': amplification,
-        'floor': floor,
-        'ceiling': ceiling,
-        'forward_traffic': forward_traffic,
-        'backward_traffic': backward_traffic,
-        'optimizer_traffic': optimizer_traffic,
-        'step_traffic': step_traffic,
-        'weight_reads': weight_reads,
-        'traffic_ratio': traffic_ratio,
-        'weight_read_share': weight_read_share,
-        'step_floor': step_floor,
+        "weights": weights,
+        "gradients": gradients,
+        "optimizer_state": optimizer_state,
+        "activations": activations,
+        "persistent": persistent,
+        "total": total,
+        "amplification": amplification,
+        "floor": floor,
+        "ceiling": ceiling,
+        "forward_traffic": forward_traffic,
+        "backward_traffic": backward_traffic,
+        "optimizer_traffic": optimizer_traffic,
+        "step_traffic": step_traffic,
+        "weight_reads": weight_reads,
+        "traffic_ratio": traffic_ratio,
+        "weight_read_share": weight_read_share,
+        "step_floor": step_floor,
     }
 
 
@@ -119,50 +119,52 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _raw_weights = bytes_per_param*parameters
-    weights = _raw_weights/1000000
+    _raw_weights = bytes_per_param * parameters
+    weights = _raw_weights / 1000000  # 1e-6: B -> MB
     gradients = weights
-    optimizer_state = optimizer_moments*weights
-    activations = activation_factor*weights
+    optimizer_state = optimizer_moments * weights
+    activations = activation_factor * weights
     _t0 = activations + weights
     persistent = gradients + optimizer_state + weights
     total = activations + persistent
     forward_traffic = _t0
     backward_traffic = _t0 + gradients
-    optimizer_traffic = gradients + 2*optimizer_state + 2*weights
+    optimizer_traffic = gradients + 2 * optimizer_state + 2 * weights
     step_traffic = backward_traffic + forward_traffic + optimizer_traffic
-    weight_reads = 3*_raw_weights/1000000
-    _g0 = weights**(-2)
-    _g1 = _g0*total
-    _g2 = _g0*persistent
-    _g5 = _g0*step_traffic
-    _g6 = weight_reads/step_traffic**2
-    d__weights__parameters = bytes_per_param/1000000
-    d__weights__bytes_per_param = parameters/1000000
+    weight_reads = 3 * _raw_weights / 1000000
+    _g0 = weights ** (-2)
+    _g1 = _g0 * total
+    _g2 = _g0 * persistent
+    _g5 = _g0 * step_traffic
+    _g6 = weight_reads / step_traffic**2
+    d__weights__parameters = bytes_per_param / 1000000
+    d__weights__bytes_per_param = parameters / 1000000
     d__gradients__parameters = d__weights__parameters
     d__gradients__bytes_per_param = d__weights__bytes_per_param
-    d__optimizer_state__parameters = d__weights__parameters*optimizer_moments
-    d__optimizer_state__bytes_per_param = d__weights__bytes_per_param*optimizer_moments
+    d__optimizer_state__parameters = d__weights__parameters * optimizer_moments
+    d__optimizer_state__bytes_per_param = d__weights__bytes_per_param * optimizer_moments
     d__optimizer_state__optimizer_moments = weights
-    d__activations__parameters = d__weights__parameters*activation_factor
+    d__activations__parameters = d__weights__parameters * activation_factor
     _g3 = d__activations__parameters + d__weights__parameters
-    d__activations__bytes_per_param = d__weights__bytes_per_param*activation_factor
+    d__activations__bytes_per_param = d__weights__bytes_per_param * activation_factor
     _g4 = d__activations__bytes_per_param + d__weights__bytes_per_param
     d__activations__activation_factor = weights
     d__persistent__parameters = d__gradients__parameters + d__optimizer_state__parameters + d__weights__parameters
-    d__persistent__bytes_per_param = d__gradients__bytes_per_param + d__optimizer_state__bytes_per_param + d__weights__bytes_per_param
+    d__persistent__bytes_per_param = (
+        d__gradients__bytes_per_param + d__optimizer_state__bytes_per_param + d__weights__bytes_per_param
+    )
     d__persistent__optimizer_moments = d__optimizer_state__optimizer_moments
     d__total__parameters = d__activations__parameters + d__persistent__parameters
     d__total__bytes_per_param = d__activations__bytes_per_param + d__persistent__bytes_per_param
     d__total__optimizer_moments = d__persistent__optimizer_moments
     d__total__activation_factor = d__activations__activation_factor
-    d__amplification__parameters = -_g1*d__weights__parameters + d__total__parameters/weights
-    d__amplification__bytes_per_param = -_g1*d__weights__bytes_per_param + d__total__bytes_per_param/weights
-    d__amplification__optimizer_moments = d__total__optimizer_moments/weights
-    d__amplification__activation_factor = d__total__activation_factor/weights
-    d__floor__parameters = -_g2*d__weights__parameters + d__persistent__parameters/weights
-    d__floor__bytes_per_param = -_g2*d__weights__bytes_per_param + d__persistent__bytes_per_param/weights
-    d__floor__optimizer_moments = d__persistent__optimizer_moments/weights
+    d__amplification__parameters = -_g1 * d__weights__parameters + d__total__parameters / weights
+    d__amplification__bytes_per_param = -_g1 * d__weights__bytes_per_param + d__total__bytes_per_param / weights
+    d__amplification__optimizer_moments = d__total__optimizer_moments / weights
+    d__amplification__activation_factor = d__total__activation_factor / weights
+    d__floor__parameters = -_g2 * d__weights__parameters + d__persistent__parameters / weights
+    d__floor__bytes_per_param = -_g2 * d__weights__bytes_per_param + d__persistent__bytes_per_param / weights
+    d__floor__optimizer_moments = d__persistent__optimizer_moments / weights
     d__ceiling__parameters = d__floor__parameters
     d__ceiling__bytes_per_param = d__floor__bytes_per_param
     d__ceiling__optimizer_moments = d__floor__optimizer_moments
@@ -173,50 +175,131 @@ def gradient(
     d__backward_traffic__parameters = _g3 + d__gradients__parameters
     d__backward_traffic__bytes_per_param = _g4 + d__gradients__bytes_per_param
     d__backward_traffic__activation_factor = d__activations__activation_factor
-    d__optimizer_traffic__parameters = d__gradients__parameters + 2*d__optimizer_state__parameters + 2*d__weights__parameters
-    d__optimizer_traffic__bytes_per_param = d__gradients__bytes_per_param + 2*d__optimizer_state__bytes_per_param + 2*d__weights__bytes_per_param
-    d__optimizer_traffic__optimizer_moments = 2*d__optimizer_state__optimizer_moments
-    d__step_traffic__parameters = d__backward_traffic__parameters + d__forward_traffic__parameters + d__optimizer_traffic__parameters
-    d__step_traffic__bytes_per_param = d__backward_traffic__bytes_per_param + d__forward_traffic__bytes_per_param + d__optimizer_traffic__bytes_per_param
+    d__optimizer_traffic__parameters = (
+        d__gradients__parameters + 2 * d__optimizer_state__parameters + 2 * d__weights__parameters
+    )
+    d__optimizer_traffic__bytes_per_param = (
+        d__gradients__bytes_per_param + 2 * d__optimizer_state__bytes_per_param + 2 * d__weights__bytes_per_param
+    )
+    d__optimizer_traffic__optimizer_moments = 2 * d__optimizer_state__optimizer_moments
+    d__step_traffic__parameters = (
+        d__backward_traffic__parameters + d__forward_traffic__parameters + d__optimizer_traffic__parameters
+    )
+    d__step_traffic__bytes_per_param = (
+        d__backward_traffic__bytes_per_param
+        + d__forward_traffic__bytes_per_param
+        + d__optimizer_traffic__bytes_per_param
+    )
     d__step_traffic__optimizer_moments = d__optimizer_traffic__optimizer_moments
     d__step_traffic__activation_factor = d__backward_traffic__activation_factor + d__forward_traffic__activation_factor
-    d__weight_reads__parameters = 3*d__weights__parameters
-    d__weight_reads__bytes_per_param = 3*d__weights__bytes_per_param
-    d__traffic_ratio__parameters = -_g5*d__weights__parameters + d__step_traffic__parameters/weights
-    d__traffic_ratio__bytes_per_param = -_g5*d__weights__bytes_per_param + d__step_traffic__bytes_per_param/weights
-    d__traffic_ratio__optimizer_moments = d__step_traffic__optimizer_moments/weights
-    d__traffic_ratio__activation_factor = d__step_traffic__activation_factor/weights
-    d__weight_read_share__parameters = -_g6*d__step_traffic__parameters + d__weight_reads__parameters/step_traffic
-    d__weight_read_share__bytes_per_param = -_g6*d__step_traffic__bytes_per_param + d__weight_reads__bytes_per_param/step_traffic
-    d__weight_read_share__optimizer_moments = -_g6*d__step_traffic__optimizer_moments
-    d__weight_read_share__activation_factor = -_g6*d__step_traffic__activation_factor
+    d__weight_reads__parameters = 3 * d__weights__parameters
+    d__weight_reads__bytes_per_param = 3 * d__weights__bytes_per_param
+    d__traffic_ratio__parameters = -_g5 * d__weights__parameters + d__step_traffic__parameters / weights
+    d__traffic_ratio__bytes_per_param = -_g5 * d__weights__bytes_per_param + d__step_traffic__bytes_per_param / weights
+    d__traffic_ratio__optimizer_moments = d__step_traffic__optimizer_moments / weights
+    d__traffic_ratio__activation_factor = d__step_traffic__activation_factor / weights
+    d__weight_read_share__parameters = -_g6 * d__step_traffic__parameters + d__weight_reads__parameters / step_traffic
+    d__weight_read_share__bytes_per_param = (
+        -_g6 * d__step_traffic__bytes_per_param + d__weight_reads__bytes_per_param / step_traffic
+    )
+    d__weight_read_share__optimizer_moments = -_g6 * d__step_traffic__optimizer_moments
+    d__weight_read_share__activation_factor = -_g6 * d__step_traffic__activation_factor
     derivatives = {
-        'weights': {'parameters': d__weights__parameters, 'bytes_per_param': d__weights__bytes_per_param},
-        'gradients': {'parameters': d__gradients__parameters, 'bytes_per_param': d__gradients__bytes_per_param},
-        'optimizer_state': {'parameters': d__optimizer_state__parameters, 'bytes_per_param': d__optimizer_state__bytes_per_param, 'optimizer_moments': d__optimizer_state__optimizer_moments},
-        'activations': {'parameters': d__activations__parameters, 'bytes_per_param': d__activations__bytes_per_param, 'activation_factor': d__activations__activation_factor},
-        'persistent': {'parameters': d__persistent__parameters, 'bytes_per_param': d__persistent__bytes_per_param, 'optimizer_moments': d__persistent__optimizer_moments},
-        'total': {'parameters': d__total__parameters, 'bytes_per_param': d__total__bytes_per_param, 'optimizer_moments': d__total__optimizer_moments, 'activation_factor': d__total__activation_factor},
-        'amplification': {'parameters': d__amplification__parameters, 'bytes_per_param': d__amplification__bytes_per_param, 'optimizer_moments': d__amplification__optimizer_moments, 'activation_factor': d__amplification__activation_factor},
-        'floor': {'parameters': d__floor__parameters, 'bytes_per_param': d__floor__bytes_per_param, 'optimizer_moments': d__floor__optimizer_moments},
-        'ceiling': {'parameters': d__ceiling__parameters, 'bytes_per_param': d__ceiling__bytes_per_param, 'optimizer_moments': d__ceiling__optimizer_moments, 'activation_factor_high': d__ceiling__activation_factor_high},
-        'forward_traffic': {'parameters': d__forward_traffic__parameters, 'bytes_per_param': d__forward_traffic__bytes_per_param, 'activation_factor': d__forward_traffic__activation_factor},
-        'backward_traffic': {'parameters': d__backward_traffic__parameters, 'bytes_per_param': d__backward_traffic__bytes_per_param, 'activation_factor': d__backward_traffic__activation_factor},
-        'optimizer_traffic': {'parameters': d__optimizer_traffic__parameters, 'bytes_per_param': d__optimizer_traffic__bytes_per_param, 'optimizer_moments': d__optimizer_traffic__optimizer_moments},
-        'step_traffic': {'parameters': d__step_traffic__parameters, 'bytes_per_param': d__step_traffic__bytes_per_param, 'optimizer_moments': d__step_traffic__optimizer_moments, 'activation_factor': d__step_traffic__activation_factor},
-        'weight_reads': {'parameters': d__weight_reads__parameters, 'bytes_per_param': d__weight_reads__bytes_per_param},
-        'traffic_ratio': {'parameters': d__traffic_ratio__parameters, 'bytes_per_param': d__traffic_ratio__bytes_per_param, 'optimizer_moments': d__traffic_ratio__optimizer_moments, 'activation_factor': d__traffic_ratio__activation_factor},
-        'weight_read_share': {'parameters': d__weight_read_share__parameters, 'bytes_per_param': d__weight_read_share__bytes_per_param, 'optimizer_moments': d__weight_read_share__optimizer_moments, 'activation_factor': d__weight_read_share__activation_factor},
+        "weights": {"parameters": d__weights__parameters, "bytes_per_param": d__weights__bytes_per_param},
+        "gradients": {"parameters": d__gradients__parameters, "bytes_per_param": d__gradients__bytes_per_param},
+        "optimizer_state": {
+            "parameters": d__optimizer_state__parameters,
+            "bytes_per_param": d__optimizer_state__bytes_per_param,
+            "optimizer_moments": d__optimizer_state__optimizer_moments,
+        },
+        "activations": {
+            "parameters": d__activations__parameters,
+            "bytes_per_param": d__activations__bytes_per_param,
+            "activation_factor": d__activations__activation_factor,
+        },
+        "persistent": {
+            "parameters": d__persistent__parameters,
+            "bytes_per_param": d__persistent__bytes_per_param,
+            "optimizer_moments": d__persistent__optimizer_moments,
+        },
+        "total": {
+            "parameters": d__total__parameters,
+            "bytes_per_param": d__total__bytes_per_param,
+            "optimizer_moments": d__total__optimizer_moments,
+            "activation_factor": d__total__activation_factor,
+        },
+        "amplification": {
+            "parameters": d__amplification__parameters,
+            "bytes_per_param": d__amplification__bytes_per_param,
+            "optimizer_moments": d__amplification__optimizer_moments,
+            "activation_factor": d__amplification__activation_factor,
+        },
+        "floor": {
+            "parameters": d__floor__parameters,
+            "bytes_per_param": d__floor__bytes_per_param,
+            "optimizer_moments": d__floor__optimizer_moments,
+        },
+        "ceiling": {
+            "parameters": d__ceiling__parameters,
+            "bytes_per_param": d__ceiling__bytes_per_param,
+            "optimizer_moments": d__ceiling__optimizer_moments,
+            "activation_factor_high": d__ceiling__activation_factor_high,
+        },
+        "forward_traffic": {
+            "parameters": d__forward_traffic__parameters,
+            "bytes_per_param": d__forward_traffic__bytes_per_param,
+            "activation_factor": d__forward_traffic__activation_factor,
+        },
+        "backward_traffic": {
+            "parameters": d__backward_traffic__parameters,
+            "bytes_per_param": d__backward_traffic__bytes_per_param,
+            "activation_factor": d__backward_traffic__activation_factor,
+        },
+        "optimizer_traffic": {
+            "parameters": d__optimizer_traffic__parameters,
+            "bytes_per_param": d__optimizer_traffic__bytes_per_param,
+            "optimizer_moments": d__optimizer_traffic__optimizer_moments,
+        },
+        "step_traffic": {
+            "parameters": d__step_traffic__parameters,
+            "bytes_per_param": d__step_traffic__bytes_per_param,
+            "optimizer_moments": d__step_traffic__optimizer_moments,
+            "activation_factor": d__step_traffic__activation_factor,
+        },
+        "weight_reads": {
+            "parameters": d__weight_reads__parameters,
+            "bytes_per_param": d__weight_reads__bytes_per_param,
+        },
+        "traffic_ratio": {
+            "parameters": d__traffic_ratio__parameters,
+            "bytes_per_param": d__traffic_ratio__bytes_per_param,
+            "optimizer_moments": d__traffic_ratio__optimizer_moments,
+            "activation_factor": d__traffic_ratio__activation_factor,
+        },
+        "weight_read_share": {
+            "parameters": d__weight_read_share__parameters,
+            "bytes_per_param": d__weight_read_share__bytes_per_param,
+            "optimizer_moments": d__weight_read_share__optimizer_moments,
+            "activation_factor": d__weight_read_share__activation_factor,
+        },
     }
     if bandwidth is not None:
-        d__step_floor__parameters = d__step_traffic__parameters/bandwidth
-        d__step_floor__bytes_per_param = d__step_traffic__bytes_per_param/bandwidth
-        d__step_floor__optimizer_moments = d__step_traffic__optimizer_moments/bandwidth
-        d__step_floor__activation_factor = d__step_traffic__activation_factor/bandwidth
-        d__step_floor__bandwidth = -step_traffic/bandwidth**2
-        derivatives.update({
-            'step_floor': {'parameters': d__step_floor__parameters, 'bytes_per_param': d__step_floor__bytes_per_param, 'optimizer_moments': d__step_floor__optimizer_moments, 'activation_factor': d__step_floor__activation_factor, 'bandwidth': d__step_floor__bandwidth},
-        })
+        d__step_floor__parameters = d__step_traffic__parameters / bandwidth
+        d__step_floor__bytes_per_param = d__step_traffic__bytes_per_param / bandwidth
+        d__step_floor__optimizer_moments = d__step_traffic__optimizer_moments / bandwidth
+        d__step_floor__activation_factor = d__step_traffic__activation_factor / bandwidth
+        d__step_floor__bandwidth = -step_traffic / bandwidth**2
+        derivatives.update(
+            {
+                "step_floor": {
+                    "parameters": d__step_floor__parameters,
+                    "bytes_per_param": d__step_floor__bytes_per_param,
+                    "optimizer_moments": d__step_floor__optimizer_moments,
+                    "activation_factor": d__step_floor__activation_factor,
+                    "bandwidth": d__step_floor__bandwidth,
+                },
+            }
+        )
     return derivatives
 
 
@@ -237,42 +320,59 @@ class UpdateWorkingSetScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('parameters', minimum=0, strict=True, doc='Trainable scalars (a count; 1e7 may be written as a float).'),
-        InputSpec('bytes_per_param', unit='byte', minimum=0, strict=True, doc='Storage width of each weight (and gradient).'),
-        InputSpec('optimizer_moments', integer=True, minimum=0, doc='Weight-sized arrays the optimizer keeps (Adam: 2).'),
-        InputSpec('activation_factor', minimum=0, doc='Saved activation bytes per weight byte.'),
-        InputSpec('activation_factor_high', minimum=0, doc='Upper end of the quoted activation-factor range.'),
-        InputSpec('bandwidth', unit='GB/s', minimum=0, strict=True, default=None, doc='DRAM bandwidth; optional, needed only by `step_floor`.'),
+        InputSpec(
+            "parameters", minimum=0, strict=True, doc="Trainable scalars (a count; 1e7 may be written as a float)."
+        ),
+        InputSpec(
+            "bytes_per_param", unit="byte", minimum=0, strict=True, doc="Storage width of each weight (and gradient)."
+        ),
+        InputSpec(
+            "optimizer_moments", integer=True, minimum=0, doc="Weight-sized arrays the optimizer keeps (Adam: 2)."
+        ),
+        InputSpec("activation_factor", minimum=0, doc="Saved activation bytes per weight byte."),
+        InputSpec("activation_factor_high", minimum=0, doc="Upper end of the quoted activation-factor range."),
+        InputSpec(
+            "bandwidth",
+            unit="GB/s",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="DRAM bandwidth; optional, needed only by `step_floor`.",
+        ),
     )
     _requirements = (
-        Requirement(('activation_factor', 'activation_factor_high'), lambda activation_factor, activation_factor_high: (activation_factor_high >= activation_factor), 'activation_factor_high must be at least activation_factor'),
+        Requirement(
+            ("activation_factor", "activation_factor_high"),
+            lambda activation_factor, activation_factor_high: activation_factor_high >= activation_factor,
+            "activation_factor_high must be at least activation_factor",
+        ),
     )
     _input_order = (
-        'parameters',
-        'bytes_per_param',
-        'optimizer_moments',
-        'activation_factor',
-        'activation_factor_high',
-        'bandwidth',
+        "parameters",
+        "bytes_per_param",
+        "optimizer_moments",
+        "activation_factor",
+        "activation_factor_high",
+        "bandwidth",
     )
     _outputs = (
-        'weights',
-        'gradients',
-        'optimizer_state',
-        'activations',
-        'persistent',
-        'total',
-        'amplification',
-        'floor',
-        'ceiling',
-        'forward_traffic',
-        'backward_traffic',
-        'optimizer_traffic',
-        'step_traffic',
-        'weight_reads',
-        'traffic_ratio',
-        'weight_read_share',
-        'step_floor',
+        "weights",
+        "gradients",
+        "optimizer_state",
+        "activations",
+        "persistent",
+        "total",
+        "amplification",
+        "floor",
+        "ceiling",
+        "forward_traffic",
+        "backward_traffic",
+        "optimizer_traffic",
+        "step_traffic",
+        "weight_reads",
+        "traffic_ratio",
+        "weight_read_share",
+        "step_floor",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -303,20 +403,20 @@ class UpdateWorkingSetScenario(ScenarioBase):
             **unknown,
         )
 
-    weights = Output('weights', 'MB')
-    gradients = Output('gradients', 'MB')
-    optimizer_state = Output('optimizer_state', 'MB')
-    activations = Output('activations', 'MB')
-    persistent = Output('persistent', 'MB')
-    total = Output('total', 'MB')
-    amplification = Output('amplification')
-    floor = Output('floor')
-    ceiling = Output('ceiling')
-    forward_traffic = Output('forward_traffic', 'MB')
-    backward_traffic = Output('backward_traffic', 'MB')
-    optimizer_traffic = Output('optimizer_traffic', 'MB')
-    step_traffic = Output('step_traffic', 'MB')
-    weight_reads = Output('weight_reads', 'MB')
-    traffic_ratio = Output('traffic_ratio')
-    weight_read_share = Output('weight_read_share')
-    step_floor = Output('step_floor', 'ms', requires=('bandwidth',))
+    weights = Output("weights", "MB")
+    gradients = Output("gradients", "MB")
+    optimizer_state = Output("optimizer_state", "MB")
+    activations = Output("activations", "MB")
+    persistent = Output("persistent", "MB")
+    total = Output("total", "MB")
+    amplification = Output("amplification")
+    floor = Output("floor")
+    ceiling = Output("ceiling")
+    forward_traffic = Output("forward_traffic", "MB")
+    backward_traffic = Output("backward_traffic", "MB")
+    optimizer_traffic = Output("optimizer_traffic", "MB")
+    step_traffic = Output("step_traffic", "MB")
+    weight_reads = Output("weight_reads", "MB")
+    traffic_ratio = Output("traffic_ratio")
+    weight_read_share = Output("weight_read_share")
+    step_floor = Output("step_floor", "ms", requires=("bandwidth",))

@@ -16,48 +16,81 @@ from symbolic.runtime.mathops import floor_div
 from symbolic.runtime.records import CatalogRecord, Check, FieldSpec
 from symbolic.runtime.units import quantity
 
-__all__ = ["Workload", "TransformerWorkload", "SparseTransformerWorkload", "CNNWorkload", "SSMWorkload", "DiffusionWorkload", "EmbodiedWorkload", ]
+__all__ = [
+    "Workload",
+    "TransformerWorkload",
+    "SparseTransformerWorkload",
+    "CNNWorkload",
+    "SSMWorkload",
+    "DiffusionWorkload",
+    "EmbodiedWorkload",
+]
 
 # Storage width in bytes of each precision name (symbolic/catalog/constants.toml, StorageWidths)
-WIDTHS = {'fp32': 4, 'tf32': 4, 'bf16': 2, 'fp16': 2, 'fp8': 1, 'int8': 1, 'int4': 0.5}
+WIDTHS = {"fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5}
 
 
 class Workload(CatalogRecord):
     """A model as the scenarios see it: its size, stated compute and descriptive facts."""
 
     __slots__ = ()
-    _namespace = 'Models'
+    _namespace = "Models"
     _widths = WIDTHS
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('architecture', kind='str', doc='Free-text family label.'),
-        FieldSpec('parameters', unit='param', minimum=0, strict=True, doc='Total parameter count P (mixture of experts: every expert).'),
-        FieldSpec('model_size', unit='byte', minimum=0, strict=True, doc='Weight footprint stated directly, where the parameter count is unknown.'),
-        FieldSpec('inference_flops', unit='flop', minimum=0, strict=True, doc='Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.'),
-        FieldSpec('inference_energy', unit='J', minimum=0, strict=True, doc='Stated energy of one inference.'),
-        FieldSpec('data_rate', unit='byte/s', minimum=0, strict=True, doc='Input data rate.'),
-        FieldSpec('training_dataset_size', unit='byte', minimum=0, strict=True, doc='Size of the training data set.'),
-        FieldSpec('embedding_entries', unit='count', minimum=0, strict=True, doc='Rows of the embedding tables.'),
-        FieldSpec('parameter_range_min', unit='param', minimum=0, strict=True, doc='Smallest parameter count of the family.'),
-        FieldSpec('parameter_range_max', unit='param', minimum=0, strict=True, doc='Largest parameter count of the family.'),
-        FieldSpec('release_year', kind='int', minimum=0, strict=True, doc='Year of publication.'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("architecture", kind="str", doc="Free-text family label."),
+        FieldSpec(
+            "parameters",
+            unit="param",
+            minimum=0,
+            strict=True,
+            doc="Total parameter count P (mixture of experts: every expert).",
+        ),
+        FieldSpec(
+            "model_size",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Weight footprint stated directly, where the parameter count is unknown.",
+        ),
+        FieldSpec(
+            "inference_flops",
+            unit="flop",
+            minimum=0,
+            strict=True,
+            doc="Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.",
+        ),
+        FieldSpec("inference_energy", unit="J", minimum=0, strict=True, doc="Stated energy of one inference."),
+        FieldSpec("data_rate", unit="byte/s", minimum=0, strict=True, doc="Input data rate."),
+        FieldSpec("training_dataset_size", unit="byte", minimum=0, strict=True, doc="Size of the training data set."),
+        FieldSpec("embedding_entries", unit="count", minimum=0, strict=True, doc="Rows of the embedding tables."),
+        FieldSpec(
+            "parameter_range_min", unit="param", minimum=0, strict=True, doc="Smallest parameter count of the family."
+        ),
+        FieldSpec(
+            "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
+        ),
+        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
     )
-    _fallbacks = {
-    }
+    _fallbacks = {}
     _checks: ClassVar[tuple[Check, ...]] = (
-        Check(('parameter_range_max', 'parameter_range_min'), lambda parameter_range_max, parameter_range_min: (parameter_range_min <= parameter_range_max), 'parameter_range_min must not exceed parameter_range_max'),
+        Check(
+            ("parameter_range_max", "parameter_range_min"),
+            lambda parameter_range_max, parameter_range_min: parameter_range_min <= parameter_range_max,
+            "parameter_range_min must not exceed parameter_range_max",
+        ),
     )
 
     def _calc_size_in_bytes(self, precision) -> Any:
-        if self.has('parameters'):
-            return self.resolved("parameters")*precision
+        if self.has("parameters"):
+            return self.resolved("parameters") * precision
         return self.resolved("model_size")
 
-    def size_in_bytes(self, precision: Any = 'fp16') -> Any:
+    def size_in_bytes(self, precision: Any = "fp16") -> Any:
         """Weight bytes at a storage width: P·w. Without a parameter count, the stated `model_size`, whatever the width (the width cannot be applied to an unknown count)."""
-        precision = self.width(precision, 'precision')
+        precision = self.width(precision, "precision")
         value = self._calc_size_in_bytes(precision)
-        return quantity(value, 'byte')
+        return quantity(value, "byte")
 
     def _calc_parameters_per_token(self) -> Any:
         return self.resolved("parameters")
@@ -66,25 +99,25 @@ class Workload(CatalogRecord):
     def parameters_per_token(self) -> Any:
         """Parameters that work on each token: every parameter of a dense model."""
         value = self._calc_parameters_per_token()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_forward_flops_per_token(self) -> Any:
-        return 2*self.resolved("parameters_per_token")
+        return 2 * self.resolved("parameters_per_token")
 
     @property
     def forward_flops_per_token(self) -> Any:
         """Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020)."""
         value = self._calc_forward_flops_per_token()
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
     def _calc_training_flops_per_token(self) -> Any:
-        return 6*self.resolved("parameters_per_token")
+        return 6 * self.resolved("parameters_per_token")
 
     @property
     def training_flops_per_token(self) -> Any:
         """Training FLOPs per token, 6·P_tok: forward 2, backward 4 per parameter that works on the token (Kaplan et al. 2020)."""
         value = self._calc_training_flops_per_token()
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
 
 class TransformerWorkload(Workload):
@@ -92,56 +125,190 @@ class TransformerWorkload(Workload):
 
     __slots__ = ()
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('architecture', kind='str', doc='Free-text family label.'),
-        FieldSpec('parameters', unit='param', minimum=0, strict=True, required=True, doc='Total parameter count P (mixture of experts: every expert).'),
-        FieldSpec('model_size', unit='byte', minimum=0, strict=True, doc='Weight footprint stated directly, where the parameter count is unknown.'),
-        FieldSpec('inference_flops', unit='flop', minimum=0, strict=True, doc='Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.'),
-        FieldSpec('inference_energy', unit='J', minimum=0, strict=True, doc='Stated energy of one inference.'),
-        FieldSpec('data_rate', unit='byte/s', minimum=0, strict=True, doc='Input data rate.'),
-        FieldSpec('training_dataset_size', unit='byte', minimum=0, strict=True, doc='Size of the training data set.'),
-        FieldSpec('embedding_entries', unit='count', minimum=0, strict=True, doc='Rows of the embedding tables.'),
-        FieldSpec('parameter_range_min', unit='param', minimum=0, strict=True, doc='Smallest parameter count of the family.'),
-        FieldSpec('parameter_range_max', unit='param', minimum=0, strict=True, doc='Largest parameter count of the family.'),
-        FieldSpec('release_year', kind='int', minimum=0, strict=True, doc='Year of publication.'),
-        FieldSpec('layers', kind='int', minimum=0, strict=True, required=True, doc='Transformer blocks L.'),
-        FieldSpec('hidden_dim', kind='int', minimum=0, strict=True, doc='Model width d.'),
-        FieldSpec('heads', kind='int', minimum=0, strict=True, doc='Query attention heads a.'),
-        FieldSpec('kv_heads', kind='int', minimum=0, strict=True, doc='Key/value heads (grouped- or multi-query attention); unset means `heads`. A divisor of `heads`: each key/value head serves a whole group of query heads.'),
-        FieldSpec('head_dim', kind='int', minimum=0, strict=True, doc='Width of one head; unset means d/a, and then `hidden_dim` must be a multiple of `heads` (PaLM sets 256).'),
-        FieldSpec('kv_lora_rank', kind='int', minimum=0, strict=True, doc='Multi-head latent attention: width of the cached latent (DeepSeek-V3: 512); set together with `qk_rope_head_dim`, or neither (then the cache keeps keys and values).'),
-        FieldSpec('qk_rope_head_dim', kind='int', minimum=0, strict=True, doc='Multi-head latent attention: width of the decoupled rotary key (DeepSeek-V3: 64); set together with `kv_lora_rank`.'),
-        FieldSpec('context_length', kind='int', minimum=0, strict=True, doc='Trained context window, tokens.'),
-        FieldSpec('vocab_size', kind='int', minimum=0, strict=True, doc='Tokenizer vocabulary.'),
-        FieldSpec('training_ops', unit='flop', minimum=0, strict=True, doc='Total compute of the published training run.'),
-        FieldSpec('training_tokens', unit='count', minimum=0, strict=True, doc='Tokens of the published training run.'),
-        FieldSpec('training_accelerators_ref', unit='count', minimum=0, strict=True, doc='Accelerators of the published run.'),
-        FieldSpec('training_days_ref', unit='day', minimum=0, strict=True, doc='Wall-clock days of the published run.'),
-        FieldSpec('training_gpu_days', unit='day', minimum=0, strict=True, doc='Accelerator-days of the published run (accelerators × days; a time here, not a bare number).'),
-        FieldSpec('training_energy_mwh', unit='MWh', minimum=0, strict=True, doc='Energy of the published run.'),
-        FieldSpec('training_hardware_label', kind='str', doc='Accelerator of the published run, as published.'),
-        FieldSpec('training_co2e', unit='t', minimum=0, strict=True, doc='Emissions of the published run, CO₂-equivalent mass.'),
-        FieldSpec('ffn_dim', kind='int', minimum=0, strict=True, doc='Inner width of the MLP (of each expert in a mixture of experts).'),
-        FieldSpec('mlp', kind='choice', doc='The MLP: `plain` (up and down projections, 2 matrices of d·f: GPT-2, OPT) or `gated` (gate, up and down, 3: SwiGLU in Llama and Mixtral).', choices={'plain': 2, 'gated': 3}),
-        FieldSpec('norm', kind='choice', doc='The normalisation, two per block and one final: `layernorm` (a scale and a bias per width, 2) or `rmsnorm` (a scale, 1).', choices={'layernorm': 2, 'rmsnorm': 1}),
-        FieldSpec('biases', kind='choice', doc='Biases of the attention and MLP projections: `all` (GPT-2, OPT) or `none` (Llama).', choices={'none': 0, 'all': 1}),
-        FieldSpec('position_embeddings', kind='int', minimum=0, doc='Rows of a learned position table (GPT-2: 1024; 0 with rotary positions).'),
-        FieldSpec('lm_head', kind='choice', doc='The output projection: `tied` to the token embeddings (no weights of its own) or `separate` (V·d more).', choices={'tied': 0, 'separate': 1}),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("architecture", kind="str", doc="Free-text family label."),
+        FieldSpec(
+            "parameters",
+            unit="param",
+            minimum=0,
+            strict=True,
+            required=True,
+            doc="Total parameter count P (mixture of experts: every expert).",
+        ),
+        FieldSpec(
+            "model_size",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Weight footprint stated directly, where the parameter count is unknown.",
+        ),
+        FieldSpec(
+            "inference_flops",
+            unit="flop",
+            minimum=0,
+            strict=True,
+            doc="Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.",
+        ),
+        FieldSpec("inference_energy", unit="J", minimum=0, strict=True, doc="Stated energy of one inference."),
+        FieldSpec("data_rate", unit="byte/s", minimum=0, strict=True, doc="Input data rate."),
+        FieldSpec("training_dataset_size", unit="byte", minimum=0, strict=True, doc="Size of the training data set."),
+        FieldSpec("embedding_entries", unit="count", minimum=0, strict=True, doc="Rows of the embedding tables."),
+        FieldSpec(
+            "parameter_range_min", unit="param", minimum=0, strict=True, doc="Smallest parameter count of the family."
+        ),
+        FieldSpec(
+            "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
+        ),
+        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec("layers", kind="int", minimum=0, strict=True, required=True, doc="Transformer blocks L."),
+        FieldSpec("hidden_dim", kind="int", minimum=0, strict=True, doc="Model width d."),
+        FieldSpec("heads", kind="int", minimum=0, strict=True, doc="Query attention heads a."),
+        FieldSpec(
+            "kv_heads",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Key/value heads (grouped- or multi-query attention); unset means `heads`. A divisor of `heads`: each key/value head serves a whole group of query heads.",
+        ),
+        FieldSpec(
+            "head_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Width of one head; unset means d/a, and then `hidden_dim` must be a multiple of `heads` (PaLM sets 256).",
+        ),
+        FieldSpec(
+            "kv_lora_rank",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Multi-head latent attention: width of the cached latent (DeepSeek-V3: 512); set together with `qk_rope_head_dim`, or neither (then the cache keeps keys and values).",
+        ),
+        FieldSpec(
+            "qk_rope_head_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Multi-head latent attention: width of the decoupled rotary key (DeepSeek-V3: 64); set together with `kv_lora_rank`.",
+        ),
+        FieldSpec("context_length", kind="int", minimum=0, strict=True, doc="Trained context window, tokens."),
+        FieldSpec("vocab_size", kind="int", minimum=0, strict=True, doc="Tokenizer vocabulary."),
+        FieldSpec(
+            "training_ops", unit="flop", minimum=0, strict=True, doc="Total compute of the published training run."
+        ),
+        FieldSpec("training_tokens", unit="count", minimum=0, strict=True, doc="Tokens of the published training run."),
+        FieldSpec(
+            "training_accelerators_ref", unit="count", minimum=0, strict=True, doc="Accelerators of the published run."
+        ),
+        FieldSpec("training_days_ref", unit="day", minimum=0, strict=True, doc="Wall-clock days of the published run."),
+        FieldSpec(
+            "training_gpu_days",
+            unit="day",
+            minimum=0,
+            strict=True,
+            doc="Accelerator-days of the published run (accelerators × days; a time here, not a bare number).",
+        ),
+        FieldSpec("training_energy_mwh", unit="MWh", minimum=0, strict=True, doc="Energy of the published run."),
+        FieldSpec("training_hardware_label", kind="str", doc="Accelerator of the published run, as published."),
+        FieldSpec(
+            "training_co2e",
+            unit="t",
+            minimum=0,
+            strict=True,
+            doc="Emissions of the published run, CO₂-equivalent mass.",
+        ),
+        FieldSpec(
+            "ffn_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Inner width of the MLP (of each expert in a mixture of experts).",
+        ),
+        FieldSpec(
+            "mlp",
+            kind="choice",
+            doc="The MLP: `plain` (up and down projections, 2 matrices of d·f: GPT-2, OPT) or `gated` (gate, up and down, 3: SwiGLU in Llama and Mixtral).",
+            choices={"plain": 2, "gated": 3},
+        ),
+        FieldSpec(
+            "norm",
+            kind="choice",
+            doc="The normalisation, two per block and one final: `layernorm` (a scale and a bias per width, 2) or `rmsnorm` (a scale, 1).",
+            choices={"layernorm": 2, "rmsnorm": 1},
+        ),
+        FieldSpec(
+            "biases",
+            kind="choice",
+            doc="Biases of the attention and MLP projections: `all` (GPT-2, OPT) or `none` (Llama).",
+            choices={"none": 0, "all": 1},
+        ),
+        FieldSpec(
+            "position_embeddings",
+            kind="int",
+            minimum=0,
+            doc="Rows of a learned position table (GPT-2: 1024; 0 with rotary positions).",
+        ),
+        FieldSpec(
+            "lm_head",
+            kind="choice",
+            doc="The output projection: `tied` to the token embeddings (no weights of its own) or `separate` (V·d more).",
+            choices={"tied": 0, "separate": 1},
+        ),
     )
     _fallbacks = {
-        'kv_heads': lambda r: r.resolved("heads"),
-        'head_dim': lambda r: floor_div(r.resolved("hidden_dim"), r.resolved("heads")),
+        "kv_heads": lambda r: r.resolved("heads"),
+        "head_dim": lambda r: floor_div(r.resolved("hidden_dim"), r.resolved("heads")),
     }
     _checks: ClassVar[tuple[Check, ...]] = (
-        Check(('parameter_range_max', 'parameter_range_min'), lambda parameter_range_max, parameter_range_min: (parameter_range_min <= parameter_range_max), 'parameter_range_min must not exceed parameter_range_max'),
-        Check(('heads', 'kv_heads'), lambda heads, kv_heads: (kv_heads <= heads), 'kv_heads must not exceed heads'),
-        Check(('heads', 'kv_heads'), lambda heads, kv_heads: (kv_heads*floor_div(heads, kv_heads) >= heads), 'heads must be a multiple of kv_heads (each key/value head serves a whole group of query heads)'),
-        Check(('heads', 'hidden_dim'), lambda heads, hidden_dim: (heads*floor_div(hidden_dim, heads) >= hidden_dim), 'hidden_dim must be a multiple of heads when head_dim is unset (unset means a head width of hidden_dim/heads); set head_dim for another width', unless='head_dim'),
-        Check(('ffn_dim', 'mlp', 'norm', 'biases', 'position_embeddings', 'lm_head'), None, 'the architecture fields describe one layout together: set ffn_dim, mlp, norm, biases, position_embeddings and lm_head, or none of them', rule='together'),
-        Check(('kv_lora_rank', 'ffn_dim'), None, 'the architecture count covers standard attention, not multi-head latent attention: leave ffn_dim unset with kv_lora_rank (the stated parameters are read)', rule='apart'),
-        Check(('kv_lora_rank', 'qk_rope_head_dim'), None, 'kv_lora_rank and qk_rope_head_dim describe multi-head latent attention together: set both (the cache holds L·(r + ρ) values per token) or neither (keys and values)', rule='together'),
-        Check(('training_accelerators_ref', 'training_days_ref', 'training_gpu_days'), lambda training_accelerators_ref, training_days_ref, training_gpu_days: (86400*training_gpu_days <= 87264*training_accelerators_ref*training_days_ref), 'training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref'),
-        Check(('training_accelerators_ref', 'training_days_ref', 'training_gpu_days'), lambda training_accelerators_ref, training_days_ref, training_gpu_days: (86400*training_gpu_days >= 85536*training_accelerators_ref*training_days_ref), 'training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref'),
+        Check(
+            ("parameter_range_max", "parameter_range_min"),
+            lambda parameter_range_max, parameter_range_min: parameter_range_min <= parameter_range_max,
+            "parameter_range_min must not exceed parameter_range_max",
+        ),
+        Check(("heads", "kv_heads"), lambda heads, kv_heads: kv_heads <= heads, "kv_heads must not exceed heads"),
+        Check(
+            ("heads", "kv_heads"),
+            lambda heads, kv_heads: kv_heads * floor_div(heads, kv_heads) >= heads,
+            "heads must be a multiple of kv_heads (each key/value head serves a whole group of query heads)",
+        ),
+        Check(
+            ("heads", "hidden_dim"),
+            lambda heads, hidden_dim: heads * floor_div(hidden_dim, heads) >= hidden_dim,
+            "hidden_dim must be a multiple of heads when head_dim is unset (unset means a head width of hidden_dim/heads); set head_dim for another width",
+            unless="head_dim",
+        ),
+        Check(
+            ("ffn_dim", "mlp", "norm", "biases", "position_embeddings", "lm_head"),
+            None,
+            "the architecture fields describe one layout together: set ffn_dim, mlp, norm, biases, position_embeddings and lm_head, or none of them",
+            rule="together",
+        ),
+        Check(
+            ("kv_lora_rank", "ffn_dim"),
+            None,
+            "the architecture count covers standard attention, not multi-head latent attention: leave ffn_dim unset with kv_lora_rank (the stated parameters are read)",
+            rule="apart",
+        ),
+        Check(
+            ("kv_lora_rank", "qk_rope_head_dim"),
+            None,
+            "kv_lora_rank and qk_rope_head_dim describe multi-head latent attention together: set both (the cache holds L·(r + ρ) values per token) or neither (keys and values)",
+            rule="together",
+        ),
+        Check(
+            ("training_accelerators_ref", "training_days_ref", "training_gpu_days"),
+            lambda training_accelerators_ref, training_days_ref, training_gpu_days: (
+                86400 * training_gpu_days <= 87264 * training_accelerators_ref * training_days_ref
+            ),
+            "training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref",
+        ),
+        Check(
+            ("training_accelerators_ref", "training_days_ref", "training_gpu_days"),
+            lambda training_accelerators_ref, training_days_ref, training_gpu_days: (
+                86400 * training_gpu_days >= 85536 * training_accelerators_ref * training_days_ref
+            ),
+            "training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref",
+        ),
     )
 
     def _calc_head_width(self) -> Any:
@@ -154,7 +321,7 @@ class TransformerWorkload(Workload):
         return value
 
     def _calc_kv_width(self) -> Any:
-        return self.resolved("head_dim")*self.resolved("kv_heads")
+        return self.resolved("head_dim") * self.resolved("kv_heads")
 
     @property
     def kv_width(self) -> Any:
@@ -172,9 +339,9 @@ class TransformerWorkload(Workload):
         return value
 
     def _calc_kv_values_per_token(self) -> Any:
-        if self.has('kv_lora_rank', 'layers', 'qk_rope_head_dim'):
-            return self.resolved("layers")*(self.resolved("kv_lora_rank") + self.resolved("qk_rope_head_dim"))
-        return 2*self.resolved("head_dim")*self.resolved("kv_heads")*self.resolved("layers")
+        if self.has("kv_lora_rank", "layers", "qk_rope_head_dim"):
+            return self.resolved("layers") * (self.resolved("kv_lora_rank") + self.resolved("qk_rope_head_dim"))
+        return 2 * self.resolved("head_dim") * self.resolved("kv_heads") * self.resolved("layers")
 
     @property
     def kv_values_per_token(self) -> Any:
@@ -183,60 +350,67 @@ class TransformerWorkload(Workload):
         return value
 
     def _calc_kv_cache_bytes_per_token(self, precision) -> Any:
-        return self.resolved("kv_values_per_token")*precision
+        return self.resolved("kv_values_per_token") * precision
 
-    def kv_cache_bytes_per_token(self, precision: Any = 'fp16') -> Any:
+    def kv_cache_bytes_per_token(self, precision: Any = "fp16") -> Any:
         """KV-cache bytes of one token of one sequence at a storage width."""
-        precision = self.width(precision, 'precision')
+        precision = self.width(precision, "precision")
         value = self._calc_kv_cache_bytes_per_token(precision)
-        return quantity(value, 'byte')
+        return quantity(value, "byte")
 
     def _calc_get_kv_cache_size(self, seq_len, batch_size, precision) -> Any:
-        return batch_size*self.resolved("kv_values_per_token")*precision*seq_len
+        return batch_size * self.resolved("kv_values_per_token") * precision * seq_len
 
-    def get_kv_cache_size(self, seq_len: Any, batch_size: Any, precision: Any = 'fp16') -> Any:
+    def get_kv_cache_size(self, seq_len: Any, batch_size: Any, precision: Any = "fp16") -> Any:
         """KV-cache bytes of `batch_size` sequences of `seq_len` tokens."""
-        seq_len = self.argument('seq_len', seq_len, integer=True, minimum=0, strict=False)
-        batch_size = self.argument('batch_size', batch_size, integer=True, minimum=0, strict=True)
-        precision = self.width(precision, 'precision')
+        seq_len = self.argument("seq_len", seq_len, integer=True, minimum=0, strict=False)
+        batch_size = self.argument("batch_size", batch_size, integer=True, minimum=0, strict=True)
+        precision = self.width(precision, "precision")
         value = self._calc_get_kv_cache_size(seq_len, batch_size, precision)
-        return quantity(value, 'byte')
+        return quantity(value, "byte")
 
     def _calc_attention_flops_per_token(self, seq_len) -> Any:
-        return 4*self.resolved("head_dim")*self.resolved("heads")*self.resolved("layers")*seq_len
+        return 4 * self.resolved("head_dim") * self.resolved("heads") * self.resolved("layers") * seq_len
 
     def attention_flops_per_token(self, seq_len: Any) -> Any:
         """Attention FLOPs of one token over `seq_len` context tokens, 4·L·a·d_h·S: per query head and layer, 2 multiply-adds per head width per context token (Q·Kᵀ and the weighted sum of V)."""
-        seq_len = self.argument('seq_len', seq_len, integer=True, minimum=0, strict=False)
+        seq_len = self.argument("seq_len", seq_len, integer=True, minimum=0, strict=False)
         value = self._calc_attention_flops_per_token(seq_len)
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
     def _calc_embedding_parameters(self) -> Any:
-        return self.resolved("hidden_dim")*self.resolved("vocab_size")
+        return self.resolved("hidden_dim") * self.resolved("vocab_size")
 
     @property
     def embedding_parameters(self) -> Any:
         """Token-embedding parameters V·d."""
         value = self._calc_embedding_parameters()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_attention_parameters_per_layer(self) -> Any:
-        return self.resolved("biases")*(self.resolved("head_dim")*(self.resolved("heads") + 2*self.resolved("kv_heads")) + self.resolved("hidden_dim")) + self.resolved("head_dim")*self.resolved("hidden_dim")*(2*self.resolved("heads") + 2*self.resolved("kv_heads"))
+        return self.resolved("biases") * (
+            self.resolved("head_dim") * (self.resolved("heads") + 2 * self.resolved("kv_heads"))
+            + self.resolved("hidden_dim")
+        ) + self.resolved("head_dim") * self.resolved("hidden_dim") * (
+            2 * self.resolved("heads") + 2 * self.resolved("kv_heads")
+        )
 
     @property
     def attention_parameters_per_layer(self) -> Any:
         """Attention weights of one block: the query and output projections (d·a·d_h each) and the key and value projections (d·a_kv·d_h each), with their biases where the model has them."""
         value = self._calc_attention_parameters_per_layer()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_mlp_parameters(self) -> Any:
-        return self.resolved("biases")*(self.resolved("ffn_dim")*(self.resolved("mlp") - 1) + self.resolved("hidden_dim")) + self.resolved("ffn_dim")*self.resolved("hidden_dim")*self.resolved("mlp")
+        return self.resolved("biases") * (
+            self.resolved("ffn_dim") * (self.resolved("mlp") - 1) + self.resolved("hidden_dim")
+        ) + self.resolved("ffn_dim") * self.resolved("hidden_dim") * self.resolved("mlp")
 
     @property
     def mlp_parameters(self) -> Any:
         """Weights of one MLP: n_mlp matrices of d·f, with their biases ((n_mlp − 1)·f + d) where the model has them."""
         value = self._calc_mlp_parameters()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_mlp_parameters_per_layer(self) -> Any:
         return self.resolved("mlp_parameters")
@@ -245,7 +419,7 @@ class TransformerWorkload(Workload):
     def mlp_parameters_per_layer(self) -> Any:
         """MLP weights of one block: one MLP."""
         value = self._calc_mlp_parameters_per_layer()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_active_mlp_parameters_per_layer(self) -> Any:
         return self.resolved("mlp_parameters_per_layer")
@@ -254,63 +428,74 @@ class TransformerWorkload(Workload):
     def active_mlp_parameters_per_layer(self) -> Any:
         """MLP weights of one block that work on each token: all of them."""
         value = self._calc_active_mlp_parameters_per_layer()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_non_mlp_parameters(self) -> Any:
-        return self.resolved("hidden_dim")*self.resolved("norm") + self.resolved("hidden_dim")*self.resolved("position_embeddings") + self.resolved("hidden_dim")*self.resolved("vocab_size")*(self.resolved("lm_head") + 1) + self.resolved("layers")*(self.resolved("attention_parameters_per_layer") + 2*self.resolved("hidden_dim")*self.resolved("norm"))
+        return (
+            self.resolved("hidden_dim") * self.resolved("norm")
+            + self.resolved("hidden_dim") * self.resolved("position_embeddings")
+            + self.resolved("hidden_dim") * self.resolved("vocab_size") * (self.resolved("lm_head") + 1)
+            + self.resolved("layers")
+            * (
+                self.resolved("attention_parameters_per_layer")
+                + 2 * self.resolved("hidden_dim") * self.resolved("norm")
+            )
+        )
 
     @property
     def non_mlp_parameters(self) -> Any:
         """Parameters outside the MLPs: token embeddings (and the output projection unless tied), learned positions, every block's attention and two norms, and the final norm."""
         value = self._calc_non_mlp_parameters()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_architecture_parameters(self) -> Any:
-        return self.resolved("layers")*self.resolved("mlp_parameters_per_layer") + self.resolved("non_mlp_parameters")
+        return self.resolved("layers") * self.resolved("mlp_parameters_per_layer") + self.resolved("non_mlp_parameters")
 
     @property
     def architecture_parameters(self) -> Any:
         """Parameters counted from the architecture (where the record gives the layout): those outside the MLPs and every block's MLP. The scenarios read the stated `parameters`."""
         value = self._calc_architecture_parameters()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_architecture_active_parameters(self) -> Any:
-        return self.resolved("active_mlp_parameters_per_layer")*self.resolved("layers") + self.resolved("non_mlp_parameters")
+        return self.resolved("active_mlp_parameters_per_layer") * self.resolved("layers") + self.resolved(
+            "non_mlp_parameters"
+        )
 
     @property
     def architecture_active_parameters(self) -> Any:
         """Parameters counted from the architecture that work on each token (every one for a dense model)."""
         value = self._calc_architecture_active_parameters()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_block_parameters_estimate(self) -> Any:
-        return 12*self.resolved("hidden_dim")**2*self.resolved("layers")
+        return 12 * self.resolved("hidden_dim") ** 2 * self.resolved("layers")
 
     @property
     def block_parameters_estimate(self) -> Any:
         """Non-embedding parameters of classic blocks, 12·L·d² (4d² attention plus 8d² MLP; Kaplan et al. 2020)."""
         value = self._calc_block_parameters_estimate()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_training_compute_estimate(self) -> Any:
-        return self.resolved("training_flops_per_token")*self.resolved("training_tokens")
+        return self.resolved("training_flops_per_token") * self.resolved("training_tokens")
 
     @property
     def training_compute_estimate(self) -> Any:
         """Training FLOPs of the published run by the 6PD rule."""
         value = self._calc_training_compute_estimate()
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
     def _calc_training_compute(self) -> Any:
-        if self.has('training_ops'):
+        if self.has("training_ops"):
             return self.resolved("training_ops")
-        return self.resolved("training_flops_per_token")*self.resolved("training_tokens")
+        return self.resolved("training_flops_per_token") * self.resolved("training_tokens")
 
     @property
     def training_compute(self) -> Any:
         """Training FLOPs of the published run: `training_ops` as published, else the 6PD estimate."""
         value = self._calc_training_compute()
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
 
 class SparseTransformerWorkload(TransformerWorkload):
@@ -318,61 +503,210 @@ class SparseTransformerWorkload(TransformerWorkload):
 
     __slots__ = ()
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('architecture', kind='str', doc='Free-text family label.'),
-        FieldSpec('parameters', unit='param', minimum=0, strict=True, required=True, doc='Total parameter count P (mixture of experts: every expert).'),
-        FieldSpec('model_size', unit='byte', minimum=0, strict=True, doc='Weight footprint stated directly, where the parameter count is unknown.'),
-        FieldSpec('inference_flops', unit='flop', minimum=0, strict=True, doc='Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.'),
-        FieldSpec('inference_energy', unit='J', minimum=0, strict=True, doc='Stated energy of one inference.'),
-        FieldSpec('data_rate', unit='byte/s', minimum=0, strict=True, doc='Input data rate.'),
-        FieldSpec('training_dataset_size', unit='byte', minimum=0, strict=True, doc='Size of the training data set.'),
-        FieldSpec('embedding_entries', unit='count', minimum=0, strict=True, doc='Rows of the embedding tables.'),
-        FieldSpec('parameter_range_min', unit='param', minimum=0, strict=True, doc='Smallest parameter count of the family.'),
-        FieldSpec('parameter_range_max', unit='param', minimum=0, strict=True, doc='Largest parameter count of the family.'),
-        FieldSpec('release_year', kind='int', minimum=0, strict=True, doc='Year of publication.'),
-        FieldSpec('layers', kind='int', minimum=0, strict=True, required=True, doc='Transformer blocks L.'),
-        FieldSpec('hidden_dim', kind='int', minimum=0, strict=True, doc='Model width d.'),
-        FieldSpec('heads', kind='int', minimum=0, strict=True, doc='Query attention heads a.'),
-        FieldSpec('kv_heads', kind='int', minimum=0, strict=True, doc='Key/value heads (grouped- or multi-query attention); unset means `heads`. A divisor of `heads`: each key/value head serves a whole group of query heads.'),
-        FieldSpec('head_dim', kind='int', minimum=0, strict=True, doc='Width of one head; unset means d/a, and then `hidden_dim` must be a multiple of `heads` (PaLM sets 256).'),
-        FieldSpec('kv_lora_rank', kind='int', minimum=0, strict=True, doc='Multi-head latent attention: width of the cached latent (DeepSeek-V3: 512); set together with `qk_rope_head_dim`, or neither (then the cache keeps keys and values).'),
-        FieldSpec('qk_rope_head_dim', kind='int', minimum=0, strict=True, doc='Multi-head latent attention: width of the decoupled rotary key (DeepSeek-V3: 64); set together with `kv_lora_rank`.'),
-        FieldSpec('context_length', kind='int', minimum=0, strict=True, doc='Trained context window, tokens.'),
-        FieldSpec('vocab_size', kind='int', minimum=0, strict=True, doc='Tokenizer vocabulary.'),
-        FieldSpec('training_ops', unit='flop', minimum=0, strict=True, doc='Total compute of the published training run.'),
-        FieldSpec('training_tokens', unit='count', minimum=0, strict=True, doc='Tokens of the published training run.'),
-        FieldSpec('training_accelerators_ref', unit='count', minimum=0, strict=True, doc='Accelerators of the published run.'),
-        FieldSpec('training_days_ref', unit='day', minimum=0, strict=True, doc='Wall-clock days of the published run.'),
-        FieldSpec('training_gpu_days', unit='day', minimum=0, strict=True, doc='Accelerator-days of the published run (accelerators × days; a time here, not a bare number).'),
-        FieldSpec('training_energy_mwh', unit='MWh', minimum=0, strict=True, doc='Energy of the published run.'),
-        FieldSpec('training_hardware_label', kind='str', doc='Accelerator of the published run, as published.'),
-        FieldSpec('training_co2e', unit='t', minimum=0, strict=True, doc='Emissions of the published run, CO₂-equivalent mass.'),
-        FieldSpec('ffn_dim', kind='int', minimum=0, strict=True, doc='Inner width of the MLP (of each expert in a mixture of experts).'),
-        FieldSpec('mlp', kind='choice', doc='The MLP: `plain` (up and down projections, 2 matrices of d·f: GPT-2, OPT) or `gated` (gate, up and down, 3: SwiGLU in Llama and Mixtral).', choices={'plain': 2, 'gated': 3}),
-        FieldSpec('norm', kind='choice', doc='The normalisation, two per block and one final: `layernorm` (a scale and a bias per width, 2) or `rmsnorm` (a scale, 1).', choices={'layernorm': 2, 'rmsnorm': 1}),
-        FieldSpec('biases', kind='choice', doc='Biases of the attention and MLP projections: `all` (GPT-2, OPT) or `none` (Llama).', choices={'none': 0, 'all': 1}),
-        FieldSpec('position_embeddings', kind='int', minimum=0, doc='Rows of a learned position table (GPT-2: 1024; 0 with rotary positions).'),
-        FieldSpec('lm_head', kind='choice', doc='The output projection: `tied` to the token embeddings (no weights of its own) or `separate` (V·d more).', choices={'tied': 0, 'separate': 1}),
-        FieldSpec('active_parameters', unit='param', minimum=0, strict=True, required=True, doc='Parameters used per token (required: without it a mixture of experts would be priced at every expert).'),
-        FieldSpec('experts', kind='int', minimum=0, strict=True, doc='Experts per layer.'),
-        FieldSpec('active_experts_per_token', kind='int', minimum=0, strict=True, doc='Experts routed per token.'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("architecture", kind="str", doc="Free-text family label."),
+        FieldSpec(
+            "parameters",
+            unit="param",
+            minimum=0,
+            strict=True,
+            required=True,
+            doc="Total parameter count P (mixture of experts: every expert).",
+        ),
+        FieldSpec(
+            "model_size",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Weight footprint stated directly, where the parameter count is unknown.",
+        ),
+        FieldSpec(
+            "inference_flops",
+            unit="flop",
+            minimum=0,
+            strict=True,
+            doc="Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.",
+        ),
+        FieldSpec("inference_energy", unit="J", minimum=0, strict=True, doc="Stated energy of one inference."),
+        FieldSpec("data_rate", unit="byte/s", minimum=0, strict=True, doc="Input data rate."),
+        FieldSpec("training_dataset_size", unit="byte", minimum=0, strict=True, doc="Size of the training data set."),
+        FieldSpec("embedding_entries", unit="count", minimum=0, strict=True, doc="Rows of the embedding tables."),
+        FieldSpec(
+            "parameter_range_min", unit="param", minimum=0, strict=True, doc="Smallest parameter count of the family."
+        ),
+        FieldSpec(
+            "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
+        ),
+        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec("layers", kind="int", minimum=0, strict=True, required=True, doc="Transformer blocks L."),
+        FieldSpec("hidden_dim", kind="int", minimum=0, strict=True, doc="Model width d."),
+        FieldSpec("heads", kind="int", minimum=0, strict=True, doc="Query attention heads a."),
+        FieldSpec(
+            "kv_heads",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Key/value heads (grouped- or multi-query attention); unset means `heads`. A divisor of `heads`: each key/value head serves a whole group of query heads.",
+        ),
+        FieldSpec(
+            "head_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Width of one head; unset means d/a, and then `hidden_dim` must be a multiple of `heads` (PaLM sets 256).",
+        ),
+        FieldSpec(
+            "kv_lora_rank",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Multi-head latent attention: width of the cached latent (DeepSeek-V3: 512); set together with `qk_rope_head_dim`, or neither (then the cache keeps keys and values).",
+        ),
+        FieldSpec(
+            "qk_rope_head_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Multi-head latent attention: width of the decoupled rotary key (DeepSeek-V3: 64); set together with `kv_lora_rank`.",
+        ),
+        FieldSpec("context_length", kind="int", minimum=0, strict=True, doc="Trained context window, tokens."),
+        FieldSpec("vocab_size", kind="int", minimum=0, strict=True, doc="Tokenizer vocabulary."),
+        FieldSpec(
+            "training_ops", unit="flop", minimum=0, strict=True, doc="Total compute of the published training run."
+        ),
+        FieldSpec("training_tokens", unit="count", minimum=0, strict=True, doc="Tokens of the published training run."),
+        FieldSpec(
+            "training_accelerators_ref", unit="count", minimum=0, strict=True, doc="Accelerators of the published run."
+        ),
+        FieldSpec("training_days_ref", unit="day", minimum=0, strict=True, doc="Wall-clock days of the published run."),
+        FieldSpec(
+            "training_gpu_days",
+            unit="day",
+            minimum=0,
+            strict=True,
+            doc="Accelerator-days of the published run (accelerators × days; a time here, not a bare number).",
+        ),
+        FieldSpec("training_energy_mwh", unit="MWh", minimum=0, strict=True, doc="Energy of the published run."),
+        FieldSpec("training_hardware_label", kind="str", doc="Accelerator of the published run, as published."),
+        FieldSpec(
+            "training_co2e",
+            unit="t",
+            minimum=0,
+            strict=True,
+            doc="Emissions of the published run, CO₂-equivalent mass.",
+        ),
+        FieldSpec(
+            "ffn_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Inner width of the MLP (of each expert in a mixture of experts).",
+        ),
+        FieldSpec(
+            "mlp",
+            kind="choice",
+            doc="The MLP: `plain` (up and down projections, 2 matrices of d·f: GPT-2, OPT) or `gated` (gate, up and down, 3: SwiGLU in Llama and Mixtral).",
+            choices={"plain": 2, "gated": 3},
+        ),
+        FieldSpec(
+            "norm",
+            kind="choice",
+            doc="The normalisation, two per block and one final: `layernorm` (a scale and a bias per width, 2) or `rmsnorm` (a scale, 1).",
+            choices={"layernorm": 2, "rmsnorm": 1},
+        ),
+        FieldSpec(
+            "biases",
+            kind="choice",
+            doc="Biases of the attention and MLP projections: `all` (GPT-2, OPT) or `none` (Llama).",
+            choices={"none": 0, "all": 1},
+        ),
+        FieldSpec(
+            "position_embeddings",
+            kind="int",
+            minimum=0,
+            doc="Rows of a learned position table (GPT-2: 1024; 0 with rotary positions).",
+        ),
+        FieldSpec(
+            "lm_head",
+            kind="choice",
+            doc="The output projection: `tied` to the token embeddings (no weights of its own) or `separate` (V·d more).",
+            choices={"tied": 0, "separate": 1},
+        ),
+        FieldSpec(
+            "active_parameters",
+            unit="param",
+            minimum=0,
+            strict=True,
+            required=True,
+            doc="Parameters used per token (required: without it a mixture of experts would be priced at every expert).",
+        ),
+        FieldSpec("experts", kind="int", minimum=0, strict=True, doc="Experts per layer."),
+        FieldSpec("active_experts_per_token", kind="int", minimum=0, strict=True, doc="Experts routed per token."),
     )
     _fallbacks = {
-        'kv_heads': lambda r: r.resolved("heads"),
-        'head_dim': lambda r: floor_div(r.resolved("hidden_dim"), r.resolved("heads")),
+        "kv_heads": lambda r: r.resolved("heads"),
+        "head_dim": lambda r: floor_div(r.resolved("hidden_dim"), r.resolved("heads")),
     }
     _checks: ClassVar[tuple[Check, ...]] = (
-        Check(('parameter_range_max', 'parameter_range_min'), lambda parameter_range_max, parameter_range_min: (parameter_range_min <= parameter_range_max), 'parameter_range_min must not exceed parameter_range_max'),
-        Check(('heads', 'kv_heads'), lambda heads, kv_heads: (kv_heads <= heads), 'kv_heads must not exceed heads'),
-        Check(('heads', 'kv_heads'), lambda heads, kv_heads: (kv_heads*floor_div(heads, kv_heads) >= heads), 'heads must be a multiple of kv_heads (each key/value head serves a whole group of query heads)'),
-        Check(('heads', 'hidden_dim'), lambda heads, hidden_dim: (heads*floor_div(hidden_dim, heads) >= hidden_dim), 'hidden_dim must be a multiple of heads when head_dim is unset (unset means a head width of hidden_dim/heads); set head_dim for another width', unless='head_dim'),
-        Check(('ffn_dim', 'mlp', 'norm', 'biases', 'position_embeddings', 'lm_head'), None, 'the architecture fields describe one layout together: set ffn_dim, mlp, norm, biases, position_embeddings and lm_head, or none of them', rule='together'),
-        Check(('kv_lora_rank', 'ffn_dim'), None, 'the architecture count covers standard attention, not multi-head latent attention: leave ffn_dim unset with kv_lora_rank (the stated parameters are read)', rule='apart'),
-        Check(('kv_lora_rank', 'qk_rope_head_dim'), None, 'kv_lora_rank and qk_rope_head_dim describe multi-head latent attention together: set both (the cache holds L·(r + ρ) values per token) or neither (keys and values)', rule='together'),
-        Check(('training_accelerators_ref', 'training_days_ref', 'training_gpu_days'), lambda training_accelerators_ref, training_days_ref, training_gpu_days: (86400*training_gpu_days <= 87264*training_accelerators_ref*training_days_ref), 'training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref'),
-        Check(('training_accelerators_ref', 'training_days_ref', 'training_gpu_days'), lambda training_accelerators_ref, training_days_ref, training_gpu_days: (86400*training_gpu_days >= 85536*training_accelerators_ref*training_days_ref), 'training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref'),
-        Check(('active_parameters', 'parameters'), lambda active_parameters, parameters: (active_parameters <= parameters), 'active_parameters must not exceed parameters'),
-        Check(('active_experts_per_token', 'experts'), lambda active_experts_per_token, experts: (active_experts_per_token <= experts), 'active_experts_per_token must not exceed experts'),
+        Check(
+            ("parameter_range_max", "parameter_range_min"),
+            lambda parameter_range_max, parameter_range_min: parameter_range_min <= parameter_range_max,
+            "parameter_range_min must not exceed parameter_range_max",
+        ),
+        Check(("heads", "kv_heads"), lambda heads, kv_heads: kv_heads <= heads, "kv_heads must not exceed heads"),
+        Check(
+            ("heads", "kv_heads"),
+            lambda heads, kv_heads: kv_heads * floor_div(heads, kv_heads) >= heads,
+            "heads must be a multiple of kv_heads (each key/value head serves a whole group of query heads)",
+        ),
+        Check(
+            ("heads", "hidden_dim"),
+            lambda heads, hidden_dim: heads * floor_div(hidden_dim, heads) >= hidden_dim,
+            "hidden_dim must be a multiple of heads when head_dim is unset (unset means a head width of hidden_dim/heads); set head_dim for another width",
+            unless="head_dim",
+        ),
+        Check(
+            ("ffn_dim", "mlp", "norm", "biases", "position_embeddings", "lm_head"),
+            None,
+            "the architecture fields describe one layout together: set ffn_dim, mlp, norm, biases, position_embeddings and lm_head, or none of them",
+            rule="together",
+        ),
+        Check(
+            ("kv_lora_rank", "ffn_dim"),
+            None,
+            "the architecture count covers standard attention, not multi-head latent attention: leave ffn_dim unset with kv_lora_rank (the stated parameters are read)",
+            rule="apart",
+        ),
+        Check(
+            ("kv_lora_rank", "qk_rope_head_dim"),
+            None,
+            "kv_lora_rank and qk_rope_head_dim describe multi-head latent attention together: set both (the cache holds L·(r + ρ) values per token) or neither (keys and values)",
+            rule="together",
+        ),
+        Check(
+            ("training_accelerators_ref", "training_days_ref", "training_gpu_days"),
+            lambda training_accelerators_ref, training_days_ref, training_gpu_days: (
+                86400 * training_gpu_days <= 87264 * training_accelerators_ref * training_days_ref
+            ),
+            "training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref",
+        ),
+        Check(
+            ("training_accelerators_ref", "training_days_ref", "training_gpu_days"),
+            lambda training_accelerators_ref, training_days_ref, training_gpu_days: (
+                86400 * training_gpu_days >= 85536 * training_accelerators_ref * training_days_ref
+            ),
+            "training_gpu_days must be within 1 % of training_accelerators_ref × training_days_ref",
+        ),
+        Check(
+            ("active_parameters", "parameters"),
+            lambda active_parameters, parameters: active_parameters <= parameters,
+            "active_parameters must not exceed parameters",
+        ),
+        Check(
+            ("active_experts_per_token", "experts"),
+            lambda active_experts_per_token, experts: active_experts_per_token <= experts,
+            "active_experts_per_token must not exceed experts",
+        ),
     )
 
     def _calc_parameters_per_token(self) -> Any:
@@ -382,37 +716,39 @@ class SparseTransformerWorkload(TransformerWorkload):
     def parameters_per_token(self) -> Any:
         """Parameters that work on each token: the active ones (only the routed experts work on a token); the weights stay at every parameter."""
         value = self._calc_parameters_per_token()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_mlp_parameters_per_layer(self) -> Any:
-        return self.resolved("experts")*self.resolved("mlp_parameters") + self.resolved("router_parameters")
+        return self.resolved("experts") * self.resolved("mlp_parameters") + self.resolved("router_parameters")
 
     @property
     def mlp_parameters_per_layer(self) -> Any:
         """MLP weights of one block: E experts and the router."""
         value = self._calc_mlp_parameters_per_layer()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_active_mlp_parameters_per_layer(self) -> Any:
-        return self.resolved("active_experts_per_token")*self.resolved("mlp_parameters") + self.resolved("router_parameters")
+        return self.resolved("active_experts_per_token") * self.resolved("mlp_parameters") + self.resolved(
+            "router_parameters"
+        )
 
     @property
     def active_mlp_parameters_per_layer(self) -> Any:
         """MLP weights of one block that work on each token: the k routed experts and the router."""
         value = self._calc_active_mlp_parameters_per_layer()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_router_parameters(self) -> Any:
-        return self.resolved("experts")*self.resolved("hidden_dim")
+        return self.resolved("experts") * self.resolved("hidden_dim")
 
     @property
     def router_parameters(self) -> Any:
         """Router weights of one block, d·E: every token is scored against every expert."""
         value = self._calc_router_parameters()
-        return quantity(value, 'param')
+        return quantity(value, "param")
 
     def _calc_active_fraction(self) -> Any:
-        return self.resolved("active_parameters")/self.resolved("parameters")
+        return self.resolved("active_parameters") / self.resolved("parameters")
 
     @property
     def active_fraction(self) -> Any:
@@ -426,35 +762,55 @@ class CNNWorkload(Workload):
 
     __slots__ = ()
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('architecture', kind='str', doc='Free-text family label.'),
-        FieldSpec('parameters', unit='param', minimum=0, strict=True, required=True, doc='Parameter count P.'),
-        FieldSpec('model_size', unit='byte', minimum=0, strict=True, doc='Weight footprint stated directly, where the parameter count is unknown.'),
-        FieldSpec('inference_flops', unit='flop', minimum=0, strict=True, required=True, doc='Stated FLOPs of one forward pass of one input.'),
-        FieldSpec('inference_energy', unit='J', minimum=0, strict=True, doc='Stated energy of one inference.'),
-        FieldSpec('data_rate', unit='byte/s', minimum=0, strict=True, doc='Input data rate.'),
-        FieldSpec('training_dataset_size', unit='byte', minimum=0, strict=True, doc='Size of the training data set.'),
-        FieldSpec('embedding_entries', unit='count', minimum=0, strict=True, doc='Rows of the embedding tables.'),
-        FieldSpec('parameter_range_min', unit='param', minimum=0, strict=True, doc='Smallest parameter count of the family.'),
-        FieldSpec('parameter_range_max', unit='param', minimum=0, strict=True, doc='Largest parameter count of the family.'),
-        FieldSpec('release_year', kind='int', minimum=0, strict=True, doc='Year of publication.'),
-        FieldSpec('layers', kind='int', minimum=0, strict=True, doc='Layers with weights.'),
-        FieldSpec('width_multiplier', minimum=0, strict=True, doc='Channel-width multiplier of a scalable family.'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("architecture", kind="str", doc="Free-text family label."),
+        FieldSpec("parameters", unit="param", minimum=0, strict=True, required=True, doc="Parameter count P."),
+        FieldSpec(
+            "model_size",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Weight footprint stated directly, where the parameter count is unknown.",
+        ),
+        FieldSpec(
+            "inference_flops",
+            unit="flop",
+            minimum=0,
+            strict=True,
+            required=True,
+            doc="Stated FLOPs of one forward pass of one input.",
+        ),
+        FieldSpec("inference_energy", unit="J", minimum=0, strict=True, doc="Stated energy of one inference."),
+        FieldSpec("data_rate", unit="byte/s", minimum=0, strict=True, doc="Input data rate."),
+        FieldSpec("training_dataset_size", unit="byte", minimum=0, strict=True, doc="Size of the training data set."),
+        FieldSpec("embedding_entries", unit="count", minimum=0, strict=True, doc="Rows of the embedding tables."),
+        FieldSpec(
+            "parameter_range_min", unit="param", minimum=0, strict=True, doc="Smallest parameter count of the family."
+        ),
+        FieldSpec(
+            "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
+        ),
+        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec("layers", kind="int", minimum=0, strict=True, doc="Layers with weights."),
+        FieldSpec("width_multiplier", minimum=0, strict=True, doc="Channel-width multiplier of a scalable family."),
     )
-    _fallbacks = {
-    }
+    _fallbacks = {}
     _checks: ClassVar[tuple[Check, ...]] = (
-        Check(('parameter_range_max', 'parameter_range_min'), lambda parameter_range_max, parameter_range_min: (parameter_range_min <= parameter_range_max), 'parameter_range_min must not exceed parameter_range_max'),
+        Check(
+            ("parameter_range_max", "parameter_range_min"),
+            lambda parameter_range_max, parameter_range_min: parameter_range_min <= parameter_range_max,
+            "parameter_range_min must not exceed parameter_range_max",
+        ),
     )
 
     def _calc_flops_per_parameter(self) -> Any:
-        return self.resolved("inference_flops")/self.resolved("parameters")
+        return self.resolved("inference_flops") / self.resolved("parameters")
 
     @property
     def flops_per_parameter(self) -> Any:
         """Forward FLOPs per parameter: weight reuse across the image."""
         value = self._calc_flops_per_parameter()
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
 
 class SSMWorkload(Workload):
@@ -462,30 +818,49 @@ class SSMWorkload(Workload):
 
     __slots__ = ()
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('architecture', kind='str', doc='Free-text family label.'),
-        FieldSpec('parameters', unit='param', minimum=0, strict=True, required=True, doc='Parameter count P.'),
-        FieldSpec('model_size', unit='byte', minimum=0, strict=True, doc='Weight footprint stated directly, where the parameter count is unknown.'),
-        FieldSpec('inference_flops', unit='flop', minimum=0, strict=True, doc='Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.'),
-        FieldSpec('inference_energy', unit='J', minimum=0, strict=True, doc='Stated energy of one inference.'),
-        FieldSpec('data_rate', unit='byte/s', minimum=0, strict=True, doc='Input data rate.'),
-        FieldSpec('training_dataset_size', unit='byte', minimum=0, strict=True, doc='Size of the training data set.'),
-        FieldSpec('embedding_entries', unit='count', minimum=0, strict=True, doc='Rows of the embedding tables.'),
-        FieldSpec('parameter_range_min', unit='param', minimum=0, strict=True, doc='Smallest parameter count of the family.'),
-        FieldSpec('parameter_range_max', unit='param', minimum=0, strict=True, doc='Largest parameter count of the family.'),
-        FieldSpec('release_year', kind='int', minimum=0, strict=True, doc='Year of publication.'),
-        FieldSpec('layers', kind='int', minimum=0, strict=True, required=True, doc='Blocks L.'),
-        FieldSpec('hidden_dim', kind='int', minimum=0, strict=True, required=True, doc='Model width d.'),
-        FieldSpec('state_size', kind='int', minimum=0, strict=True, doc='Recurrent state dimension.'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("architecture", kind="str", doc="Free-text family label."),
+        FieldSpec("parameters", unit="param", minimum=0, strict=True, required=True, doc="Parameter count P."),
+        FieldSpec(
+            "model_size",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Weight footprint stated directly, where the parameter count is unknown.",
+        ),
+        FieldSpec(
+            "inference_flops",
+            unit="flop",
+            minimum=0,
+            strict=True,
+            doc="Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.",
+        ),
+        FieldSpec("inference_energy", unit="J", minimum=0, strict=True, doc="Stated energy of one inference."),
+        FieldSpec("data_rate", unit="byte/s", minimum=0, strict=True, doc="Input data rate."),
+        FieldSpec("training_dataset_size", unit="byte", minimum=0, strict=True, doc="Size of the training data set."),
+        FieldSpec("embedding_entries", unit="count", minimum=0, strict=True, doc="Rows of the embedding tables."),
+        FieldSpec(
+            "parameter_range_min", unit="param", minimum=0, strict=True, doc="Smallest parameter count of the family."
+        ),
+        FieldSpec(
+            "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
+        ),
+        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec("layers", kind="int", minimum=0, strict=True, required=True, doc="Blocks L."),
+        FieldSpec("hidden_dim", kind="int", minimum=0, strict=True, required=True, doc="Model width d."),
+        FieldSpec("state_size", kind="int", minimum=0, strict=True, doc="Recurrent state dimension."),
     )
-    _fallbacks = {
-    }
+    _fallbacks = {}
     _checks: ClassVar[tuple[Check, ...]] = (
-        Check(('parameter_range_max', 'parameter_range_min'), lambda parameter_range_max, parameter_range_min: (parameter_range_min <= parameter_range_max), 'parameter_range_min must not exceed parameter_range_max'),
+        Check(
+            ("parameter_range_max", "parameter_range_min"),
+            lambda parameter_range_max, parameter_range_min: parameter_range_min <= parameter_range_max,
+            "parameter_range_min must not exceed parameter_range_max",
+        ),
     )
 
     def _calc_state_values_per_sequence(self) -> Any:
-        return self.resolved("hidden_dim")*self.resolved("layers")*self.resolved("state_size")
+        return self.resolved("hidden_dim") * self.resolved("layers") * self.resolved("state_size")
 
     @property
     def state_values_per_sequence(self) -> Any:
@@ -499,35 +874,54 @@ class DiffusionWorkload(Workload):
 
     __slots__ = ()
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('architecture', kind='str', doc='Free-text family label.'),
-        FieldSpec('parameters', unit='param', minimum=0, strict=True, required=True, doc='Parameter count P.'),
-        FieldSpec('model_size', unit='byte', minimum=0, strict=True, doc='Weight footprint stated directly, where the parameter count is unknown.'),
-        FieldSpec('inference_flops', unit='flop', minimum=0, strict=True, doc='Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.'),
-        FieldSpec('inference_energy', unit='J', minimum=0, strict=True, doc='Stated energy of one inference.'),
-        FieldSpec('data_rate', unit='byte/s', minimum=0, strict=True, doc='Input data rate.'),
-        FieldSpec('training_dataset_size', unit='byte', minimum=0, strict=True, doc='Size of the training data set.'),
-        FieldSpec('embedding_entries', unit='count', minimum=0, strict=True, doc='Rows of the embedding tables.'),
-        FieldSpec('parameter_range_min', unit='param', minimum=0, strict=True, doc='Smallest parameter count of the family.'),
-        FieldSpec('parameter_range_max', unit='param', minimum=0, strict=True, doc='Largest parameter count of the family.'),
-        FieldSpec('release_year', kind='int', minimum=0, strict=True, doc='Year of publication.'),
-        FieldSpec('denoising_steps', kind='int', minimum=0, strict=True, doc='Denoising steps per image.'),
-        FieldSpec('resolution', kind='int', minimum=0, strict=True, doc='Pixels per side.'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("architecture", kind="str", doc="Free-text family label."),
+        FieldSpec("parameters", unit="param", minimum=0, strict=True, required=True, doc="Parameter count P."),
+        FieldSpec(
+            "model_size",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Weight footprint stated directly, where the parameter count is unknown.",
+        ),
+        FieldSpec(
+            "inference_flops",
+            unit="flop",
+            minimum=0,
+            strict=True,
+            doc="Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.",
+        ),
+        FieldSpec("inference_energy", unit="J", minimum=0, strict=True, doc="Stated energy of one inference."),
+        FieldSpec("data_rate", unit="byte/s", minimum=0, strict=True, doc="Input data rate."),
+        FieldSpec("training_dataset_size", unit="byte", minimum=0, strict=True, doc="Size of the training data set."),
+        FieldSpec("embedding_entries", unit="count", minimum=0, strict=True, doc="Rows of the embedding tables."),
+        FieldSpec(
+            "parameter_range_min", unit="param", minimum=0, strict=True, doc="Smallest parameter count of the family."
+        ),
+        FieldSpec(
+            "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
+        ),
+        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec("denoising_steps", kind="int", minimum=0, strict=True, doc="Denoising steps per image."),
+        FieldSpec("resolution", kind="int", minimum=0, strict=True, doc="Pixels per side."),
     )
-    _fallbacks = {
-    }
+    _fallbacks = {}
     _checks: ClassVar[tuple[Check, ...]] = (
-        Check(('parameter_range_max', 'parameter_range_min'), lambda parameter_range_max, parameter_range_min: (parameter_range_min <= parameter_range_max), 'parameter_range_min must not exceed parameter_range_max'),
+        Check(
+            ("parameter_range_max", "parameter_range_min"),
+            lambda parameter_range_max, parameter_range_min: parameter_range_min <= parameter_range_max,
+            "parameter_range_min must not exceed parameter_range_max",
+        ),
     )
 
     def _calc_flops_per_image(self) -> Any:
-        return self.resolved("denoising_steps")*self.resolved("inference_flops")
+        return self.resolved("denoising_steps") * self.resolved("inference_flops")
 
     @property
     def flops_per_image(self) -> Any:
         """Forward FLOPs of one image: the per-step FLOPs times the steps."""
         value = self._calc_flops_per_image()
-        return quantity(value, 'flop')
+        return quantity(value, "flop")
 
 
 class EmbodiedWorkload(Workload):
@@ -535,33 +929,53 @@ class EmbodiedWorkload(Workload):
 
     __slots__ = ()
     _fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec('name', kind='str', required=True, doc='Display name.'),
-        FieldSpec('architecture', kind='str', doc='Free-text family label.'),
-        FieldSpec('parameters', unit='param', minimum=0, strict=True, required=True, doc='Parameter count P.'),
-        FieldSpec('model_size', unit='byte', minimum=0, strict=True, doc='Weight footprint stated directly, where the parameter count is unknown.'),
-        FieldSpec('inference_flops', unit='flop', minimum=0, strict=True, doc='Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.'),
-        FieldSpec('inference_energy', unit='J', minimum=0, strict=True, doc='Stated energy of one inference.'),
-        FieldSpec('data_rate', unit='byte/s', minimum=0, strict=True, doc='Input data rate.'),
-        FieldSpec('training_dataset_size', unit='byte', minimum=0, strict=True, doc='Size of the training data set.'),
-        FieldSpec('embedding_entries', unit='count', minimum=0, strict=True, doc='Rows of the embedding tables.'),
-        FieldSpec('parameter_range_min', unit='param', minimum=0, strict=True, doc='Smallest parameter count of the family.'),
-        FieldSpec('parameter_range_max', unit='param', minimum=0, strict=True, doc='Largest parameter count of the family.'),
-        FieldSpec('release_year', kind='int', minimum=0, strict=True, doc='Year of publication.'),
-        FieldSpec('layers', kind='int', minimum=0, strict=True, doc='Blocks L.'),
-        FieldSpec('hidden_dim', kind='int', minimum=0, strict=True, doc='Model width d.'),
-        FieldSpec('action_chunk_horizon', kind='int', minimum=0, strict=True, doc='Actions per predicted chunk.'),
-        FieldSpec('action_dim', kind='int', minimum=0, strict=True, doc='Width of one action.'),
-        FieldSpec('observation_horizon', kind='int', minimum=0, strict=True, doc='Observed frames (1 when unset).'),
+        FieldSpec("name", kind="str", required=True, doc="Display name."),
+        FieldSpec("architecture", kind="str", doc="Free-text family label."),
+        FieldSpec("parameters", unit="param", minimum=0, strict=True, required=True, doc="Parameter count P."),
+        FieldSpec(
+            "model_size",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            doc="Weight footprint stated directly, where the parameter count is unknown.",
+        ),
+        FieldSpec(
+            "inference_flops",
+            unit="flop",
+            minimum=0,
+            strict=True,
+            doc="Stated FLOPs of one unit of forward work: per generated token for decoder language models, per sequence for encoders, per input for vision, per denoising step for diffusion.",
+        ),
+        FieldSpec("inference_energy", unit="J", minimum=0, strict=True, doc="Stated energy of one inference."),
+        FieldSpec("data_rate", unit="byte/s", minimum=0, strict=True, doc="Input data rate."),
+        FieldSpec("training_dataset_size", unit="byte", minimum=0, strict=True, doc="Size of the training data set."),
+        FieldSpec("embedding_entries", unit="count", minimum=0, strict=True, doc="Rows of the embedding tables."),
+        FieldSpec(
+            "parameter_range_min", unit="param", minimum=0, strict=True, doc="Smallest parameter count of the family."
+        ),
+        FieldSpec(
+            "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
+        ),
+        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec("layers", kind="int", minimum=0, strict=True, doc="Blocks L."),
+        FieldSpec("hidden_dim", kind="int", minimum=0, strict=True, doc="Model width d."),
+        FieldSpec("action_chunk_horizon", kind="int", minimum=0, strict=True, doc="Actions per predicted chunk."),
+        FieldSpec("action_dim", kind="int", minimum=0, strict=True, doc="Width of one action."),
+        FieldSpec("observation_horizon", kind="int", minimum=0, strict=True, doc="Observed frames (1 when unset)."),
     )
     _fallbacks = {
-        'observation_horizon': lambda r: 1,
+        "observation_horizon": lambda r: 1,
     }
     _checks: ClassVar[tuple[Check, ...]] = (
-        Check(('parameter_range_max', 'parameter_range_min'), lambda parameter_range_max, parameter_range_min: (parameter_range_min <= parameter_range_max), 'parameter_range_min must not exceed parameter_range_max'),
+        Check(
+            ("parameter_range_max", "parameter_range_min"),
+            lambda parameter_range_max, parameter_range_min: parameter_range_min <= parameter_range_max,
+            "parameter_range_min must not exceed parameter_range_max",
+        ),
     )
 
     def _calc_action_values_per_chunk(self) -> Any:
-        return self.resolved("action_chunk_horizon")*self.resolved("action_dim")
+        return self.resolved("action_chunk_horizon") * self.resolved("action_dim")
 
     @property
     def action_values_per_chunk(self) -> Any:

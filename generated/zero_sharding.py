@@ -63,51 +63,96 @@ def evaluate(
         result.traffic_multiple[ZeRO-3] [1] = gather_traffic/(2*weights)
         result.gather_time [s] = gather_traffic/link_bandwidth
     """
-    _t2 = (activation_strategy_value == 1)
-    _t3 = (activation_strategy_value == 2)
-    result__weights = workload_parameters/500000000
+    _t2 = activation_strategy_value == 1
+    _t3 = activation_strategy_value == 2
+    result__weights = workload_parameters / 500000000  # 1e-9: B -> GB
     result__gradients = result__weights
-    result__optimizer_state = 3*workload_parameters/250000000
+    result__optimizer_state = 3 * workload_parameters / 250000000  # 1e-9: B -> GB
     _t0 = result__gradients + result__optimizer_state
     _t1 = _t0 + result__weights
     result__stage_state_DDP = _t1
-    result__stage_state_ZeRO_1 = result__gradients + result__weights + result__optimizer_state/n_devices
-    result__stage_state_ZeRO_2 = _t0/n_devices + result__weights
-    _raw_result__stage_state_ZeRO_3 = workload_parameters/n_devices
-    _t4 = 16*_raw_result__stage_state_ZeRO_3
-    result__stage_state_ZeRO_3 = _t1/n_devices
-    result__activations = (((activations_activations_none if _c0 else activations_activations_selective if _c1 else activations_activations_full) if scalar(_c0 := _t2, _c1 := _t3) else select((_c0, _c1), (activations_activations_none, activations_activations_selective), activations_activations_full)) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else 0)/1000000000
-    result__zero3_total_per_device = (_t4 + ((activations_activations_none if _c2 else activations_activations_selective if _c3 else activations_activations_full) if scalar(_c2 := _t2, _c3 := _t3) else select((_c2, _c3), (activations_activations_none, activations_activations_selective), activations_activations_full)) if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else _t4)/1000000000
-    result__gather_traffic = 3*workload_parameters/500000000
+    result__stage_state_ZeRO_1 = result__gradients + result__weights + result__optimizer_state / n_devices
+    result__stage_state_ZeRO_2 = _t0 / n_devices + result__weights
+    _raw_result__stage_state_ZeRO_3 = workload_parameters / n_devices
+    _t4 = 16 * _raw_result__stage_state_ZeRO_3
+    result__stage_state_ZeRO_3 = _t1 / n_devices
+    result__activations = (
+        (
+            (
+                activations_activations_none
+                if _c0
+                else activations_activations_selective
+                if _c1
+                else activations_activations_full
+            )
+            if scalar(_c0 := _t2, _c1 := _t3)
+            else select(
+                (_c0, _c1),
+                (activations_activations_none, activations_activations_selective),
+                activations_activations_full,
+            )
+        )
+        if (
+            activations_activations_full is not None
+            and activations_activations_none is not None
+            and activations_activations_selective is not None
+        )
+        else 0
+    ) / 1000000000  # 1e-9: B -> GB
+    result__zero3_total_per_device = (
+        _t4
+        + (
+            (
+                activations_activations_none
+                if _c2
+                else activations_activations_selective
+                if _c3
+                else activations_activations_full
+            )
+            if scalar(_c2 := _t2, _c3 := _t3)
+            else select(
+                (_c2, _c3),
+                (activations_activations_none, activations_activations_selective),
+                activations_activations_full,
+            )
+        )
+        if (
+            activations_activations_full is not None
+            and activations_activations_none is not None
+            and activations_activations_selective is not None
+        )
+        else _t4
+    ) / 1000000000  # 1e9: GB -> B (stage_state[ZeRO-3]); 1e-9: B -> GB
+    result__gather_traffic = 3 * workload_parameters / 500000000
     result__traffic_multiple_DDP = 1
     result__traffic_multiple_ZeRO_1 = result__traffic_multiple_DDP
     result__traffic_multiple_ZeRO_2 = result__traffic_multiple_DDP
-    result__traffic_multiple_ZeRO_3 = result__gather_traffic/(2*result__weights)
+    result__traffic_multiple_ZeRO_3 = result__gather_traffic / (2 * result__weights)
     if link_bandwidth is not None:
-        result__gather_time = result__gather_traffic/link_bandwidth
+        result__gather_time = result__gather_traffic / link_bandwidth
     else:
         result__gather_time = None
     return {
-        'result': {
-            'weights': result__weights,
-            'gradients': result__gradients,
-            'optimizer_state': result__optimizer_state,
-            'stage_state': {
-                'DDP': result__stage_state_DDP,
-                'ZeRO-1': result__stage_state_ZeRO_1,
-                'ZeRO-2': result__stage_state_ZeRO_2,
-                'ZeRO-3': result__stage_state_ZeRO_3,
+        "result": {
+            "weights": result__weights,
+            "gradients": result__gradients,
+            "optimizer_state": result__optimizer_state,
+            "stage_state": {
+                "DDP": result__stage_state_DDP,
+                "ZeRO-1": result__stage_state_ZeRO_1,
+                "ZeRO-2": result__stage_state_ZeRO_2,
+                "ZeRO-3": result__stage_state_ZeRO_3,
             },
-            'activations': result__activations,
-            'zero3_total_per_device': result__zero3_total_per_device,
-            'gather_traffic': result__gather_traffic,
-            'traffic_multiple': {
-                'DDP': result__traffic_multiple_DDP,
-                'ZeRO-1': result__traffic_multiple_ZeRO_1,
-                'ZeRO-2': result__traffic_multiple_ZeRO_2,
-                'ZeRO-3': result__traffic_multiple_ZeRO_3,
+            "activations": result__activations,
+            "zero3_total_per_device": result__zero3_total_per_device,
+            "gather_traffic": result__gather_traffic,
+            "traffic_multiple": {
+                "DDP": result__traffic_multiple_DDP,
+                "ZeRO-1": result__traffic_multiple_ZeRO_1,
+                "ZeRO-2": result__traffic_multiple_ZeRO_2,
+                "ZeRO-3": result__traffic_multiple_ZeRO_3,
             },
-            'gather_time': result__gather_time,
+            "gather_time": result__gather_time,
         },
     }
 
@@ -131,60 +176,143 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__weights = workload_parameters/500000000
+    result__weights = workload_parameters / 500000000  # 1e-9: B -> GB
     result__gradients = result__weights
-    result__optimizer_state = 3*workload_parameters/250000000
-    result__gather_traffic = 3*workload_parameters/500000000
-    _g2 = n_devices**(-2)
+    result__optimizer_state = 3 * workload_parameters / 250000000  # 1e-9: B -> GB
+    result__gather_traffic = 3 * workload_parameters / 500000000
+    _g2 = n_devices ** (-2)
     _g4 = result__gradients + result__optimizer_state
-    _g5 = (activation_strategy_value == 1)
-    _g6 = (activation_strategy_value == 2)
-    _g7 = ((0 if _c4 else 1) if scalar(_c4 := (_g5 | _g6)) else select((_c4,), (0,), 1))
-    _g8 = ((1 if _c5 else 0) if scalar(_c5 := _g5) else select((_c5,), (1,), 0))
-    _g9 = ((0 if _c6 else 1 if _c7 else 0) if scalar(_c6 := _g5, _c7 := _g6) else select((_c6, _c7), (0, 1), 0))
-    d__result__weights__workload_parameters = 1/500000000
+    _g5 = activation_strategy_value == 1
+    _g6 = activation_strategy_value == 2
+    _g7 = (0 if _c4 else 1) if scalar(_c4 := (_g5 | _g6)) else select((_c4,), (0,), 1)
+    _g8 = (1 if _c5 else 0) if scalar(_c5 := _g5) else select((_c5,), (1,), 0)
+    _g9 = (0 if _c6 else 1 if _c7 else 0) if scalar(_c6 := _g5, _c7 := _g6) else select((_c6, _c7), (0, 1), 0)
+    d__result__weights__workload_parameters = 1 / 500000000
     d__result__gradients__workload_parameters = d__result__weights__workload_parameters
     _g0 = d__result__gradients__workload_parameters + d__result__weights__workload_parameters
-    d__result__optimizer_state__workload_parameters = 3/250000000
-    _g1 = d__result__optimizer_state__workload_parameters/n_devices
-    _g3 = _g1 + d__result__gradients__workload_parameters/n_devices
+    d__result__optimizer_state__workload_parameters = 3 / 250000000
+    _g1 = d__result__optimizer_state__workload_parameters / n_devices
+    _g3 = _g1 + d__result__gradients__workload_parameters / n_devices
     d__result__stage_state_DDP__workload_parameters = _g0 + d__result__optimizer_state__workload_parameters
     d__result__stage_state_ZeRO_1__workload_parameters = _g0 + _g1
-    d__result__stage_state_ZeRO_1__n_devices = -_g2*result__optimizer_state
+    d__result__stage_state_ZeRO_1__n_devices = -_g2 * result__optimizer_state
     d__result__stage_state_ZeRO_2__workload_parameters = _g3 + d__result__weights__workload_parameters
-    d__result__stage_state_ZeRO_2__n_devices = -_g2*_g4
-    d__result__stage_state_ZeRO_3__workload_parameters = _g3 + d__result__weights__workload_parameters/n_devices
-    d__result__stage_state_ZeRO_3__n_devices = -_g2*(_g4 + result__weights)
-    d__result__activations__activations_activations_full = (_g7 if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else 0)/1000000000
-    d__result__activations__activations_activations_none = (_g8 if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else 0)/1000000000
-    d__result__activations__activations_activations_selective = (_g9 if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else 0)/1000000000
+    d__result__stage_state_ZeRO_2__n_devices = -_g2 * _g4
+    d__result__stage_state_ZeRO_3__workload_parameters = _g3 + d__result__weights__workload_parameters / n_devices
+    d__result__stage_state_ZeRO_3__n_devices = -_g2 * (_g4 + result__weights)
+    d__result__activations__activations_activations_full = (
+        _g7
+        if (
+            activations_activations_full is not None
+            and activations_activations_none is not None
+            and activations_activations_selective is not None
+        )
+        else 0
+    ) / 1000000000
+    d__result__activations__activations_activations_none = (
+        _g8
+        if (
+            activations_activations_full is not None
+            and activations_activations_none is not None
+            and activations_activations_selective is not None
+        )
+        else 0
+    ) / 1000000000
+    d__result__activations__activations_activations_selective = (
+        _g9
+        if (
+            activations_activations_full is not None
+            and activations_activations_none is not None
+            and activations_activations_selective is not None
+        )
+        else 0
+    ) / 1000000000
     d__result__zero3_total_per_device__workload_parameters = d__result__stage_state_ZeRO_3__workload_parameters
     d__result__zero3_total_per_device__n_devices = d__result__stage_state_ZeRO_3__n_devices
-    d__result__zero3_total_per_device__activations_activations_full = (_g7 if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else 0)/1000000000
-    d__result__zero3_total_per_device__activations_activations_none = (_g8 if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else 0)/1000000000
-    d__result__zero3_total_per_device__activations_activations_selective = (_g9 if (activations_activations_full is not None and activations_activations_none is not None and activations_activations_selective is not None) else 0)/1000000000
-    d__result__gather_traffic__workload_parameters = 3*d__result__weights__workload_parameters
-    d__result__traffic_multiple_ZeRO_3__workload_parameters = d__result__gather_traffic__workload_parameters/(2*result__weights) - d__result__weights__workload_parameters*result__gather_traffic/(2*result__weights**2)
+    d__result__zero3_total_per_device__activations_activations_full = (
+        _g7
+        if (
+            activations_activations_full is not None
+            and activations_activations_none is not None
+            and activations_activations_selective is not None
+        )
+        else 0
+    ) / 1000000000
+    d__result__zero3_total_per_device__activations_activations_none = (
+        _g8
+        if (
+            activations_activations_full is not None
+            and activations_activations_none is not None
+            and activations_activations_selective is not None
+        )
+        else 0
+    ) / 1000000000
+    d__result__zero3_total_per_device__activations_activations_selective = (
+        _g9
+        if (
+            activations_activations_full is not None
+            and activations_activations_none is not None
+            and activations_activations_selective is not None
+        )
+        else 0
+    ) / 1000000000
+    d__result__gather_traffic__workload_parameters = 3 * d__result__weights__workload_parameters
+    d__result__traffic_multiple_ZeRO_3__workload_parameters = d__result__gather_traffic__workload_parameters / (
+        2 * result__weights
+    ) - d__result__weights__workload_parameters * result__gather_traffic / (2 * result__weights**2)
     derivatives = {
-        'result.weights': {'workload_parameters': d__result__weights__workload_parameters},
-        'result.gradients': {'workload_parameters': d__result__gradients__workload_parameters},
-        'result.optimizer_state': {'workload_parameters': d__result__optimizer_state__workload_parameters},
-        'result.stage_state[DDP]': {'workload_parameters': d__result__stage_state_DDP__workload_parameters},
-        'result.stage_state[ZeRO-1]': {'workload_parameters': d__result__stage_state_ZeRO_1__workload_parameters, 'n_devices': d__result__stage_state_ZeRO_1__n_devices},
-        'result.stage_state[ZeRO-2]': {'workload_parameters': d__result__stage_state_ZeRO_2__workload_parameters, 'n_devices': d__result__stage_state_ZeRO_2__n_devices},
-        'result.stage_state[ZeRO-3]': {'workload_parameters': d__result__stage_state_ZeRO_3__workload_parameters, 'n_devices': d__result__stage_state_ZeRO_3__n_devices},
-        'result.activations': {'activations_activations_full': d__result__activations__activations_activations_full, 'activations_activations_none': d__result__activations__activations_activations_none, 'activations_activations_selective': d__result__activations__activations_activations_selective},
-        'result.zero3_total_per_device': {'workload_parameters': d__result__zero3_total_per_device__workload_parameters, 'n_devices': d__result__zero3_total_per_device__n_devices, 'activations_activations_full': d__result__zero3_total_per_device__activations_activations_full, 'activations_activations_none': d__result__zero3_total_per_device__activations_activations_none, 'activations_activations_selective': d__result__zero3_total_per_device__activations_activations_selective},
-        'result.gather_traffic': {'workload_parameters': d__result__gather_traffic__workload_parameters},
-        'result.traffic_multiple[ZeRO-3]': {'workload_parameters': d__result__traffic_multiple_ZeRO_3__workload_parameters},
+        "result.weights": {"workload_parameters": d__result__weights__workload_parameters},
+        "result.gradients": {"workload_parameters": d__result__gradients__workload_parameters},
+        "result.optimizer_state": {"workload_parameters": d__result__optimizer_state__workload_parameters},
+        "result.stage_state[DDP]": {"workload_parameters": d__result__stage_state_DDP__workload_parameters},
+        "result.stage_state[ZeRO-1]": {
+            "workload_parameters": d__result__stage_state_ZeRO_1__workload_parameters,
+            "n_devices": d__result__stage_state_ZeRO_1__n_devices,
+        },
+        "result.stage_state[ZeRO-2]": {
+            "workload_parameters": d__result__stage_state_ZeRO_2__workload_parameters,
+            "n_devices": d__result__stage_state_ZeRO_2__n_devices,
+        },
+        "result.stage_state[ZeRO-3]": {
+            "workload_parameters": d__result__stage_state_ZeRO_3__workload_parameters,
+            "n_devices": d__result__stage_state_ZeRO_3__n_devices,
+        },
+        "result.activations": {
+            "activations_activations_full": d__result__activations__activations_activations_full,
+            "activations_activations_none": d__result__activations__activations_activations_none,
+            "activations_activations_selective": d__result__activations__activations_activations_selective,
+        },
+        "result.zero3_total_per_device": {
+            "workload_parameters": d__result__zero3_total_per_device__workload_parameters,
+            "n_devices": d__result__zero3_total_per_device__n_devices,
+            "activations_activations_full": d__result__zero3_total_per_device__activations_activations_full,
+            "activations_activations_none": d__result__zero3_total_per_device__activations_activations_none,
+            "activations_activations_selective": d__result__zero3_total_per_device__activations_activations_selective,
+        },
+        "result.gather_traffic": {"workload_parameters": d__result__gather_traffic__workload_parameters},
+        "result.traffic_multiple[ZeRO-3]": {
+            "workload_parameters": d__result__traffic_multiple_ZeRO_3__workload_parameters
+        },
     }
     if link_bandwidth is not None:
-        d__result__gather_time__workload_parameters = d__result__gather_traffic__workload_parameters/link_bandwidth
-        d__result__gather_time__link_bandwidth = -result__gather_traffic/link_bandwidth**2
-        derivatives.update({
-            'result.gather_time': {'workload_parameters': d__result__gather_time__workload_parameters, 'link_bandwidth': d__result__gather_time__link_bandwidth},
-        })
-    drop_absent(derivatives, { "activations_activations_full": activations_activations_full, "activations_activations_none": activations_activations_none, "activations_activations_selective": activations_activations_selective })
+        d__result__gather_time__workload_parameters = d__result__gather_traffic__workload_parameters / link_bandwidth
+        d__result__gather_time__link_bandwidth = -result__gather_traffic / link_bandwidth**2
+        derivatives.update(
+            {
+                "result.gather_time": {
+                    "workload_parameters": d__result__gather_time__workload_parameters,
+                    "link_bandwidth": d__result__gather_time__link_bandwidth,
+                },
+            }
+        )
+    drop_absent(
+        derivatives,
+        {
+            "activations_activations_full": activations_activations_full,
+            "activations_activations_none": activations_activations_none,
+            "activations_activations_selective": activations_activations_selective,
+        },
+    )
     return derivatives
 
 
@@ -206,28 +334,61 @@ class ZeroShardingScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec('n_devices', integer=True, minimum=0, strict=True, doc='Data-parallel devices the state is sharded over.'),
-        InputSpec('link_bandwidth', unit='GB/s', minimum=0, strict=True, default=None, doc='Per-device link bandwidth for the gather time; optional.'),
+        InputSpec(
+            "n_devices", integer=True, minimum=0, strict=True, doc="Data-parallel devices the state is sharded over."
+        ),
+        InputSpec(
+            "link_bandwidth",
+            unit="GB/s",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Per-device link bandwidth for the gather time; optional.",
+        ),
     )
     _choices = (
-        ChoiceSpec('activation_strategy', {'none': 1, 'selective': 2, 'full': 3}, 'activation_strategy_value', unit='', default='full', case_insensitive=False, doc='Recomputation strategy whose activations are read from `activations`: none, selective or full (numbered 1, 2, 3 in the equations).'),
+        ChoiceSpec(
+            "activation_strategy",
+            {"none": 1, "selective": 2, "full": 3},
+            "activation_strategy_value",
+            unit="",
+            default="full",
+            case_insensitive=False,
+            doc="Recomputation strategy whose activations are read from `activations`: none, selective or full (numbered 1, 2, 3 in the equations).",
+        ),
     )
     _scenarios = (
-        ScenarioSpec('activations', ActivationMemoryScenario, {'workload_context_length': 'activations_workload_context_length'}, doc='Saved activations per device (an ActivationMemoryScenario); none when left out.', outputs={'activations[none]': 'activations_activations_none', 'activations[selective]': 'activations_activations_selective', 'activations[full]': 'activations_activations_full'}, optional=True),
+        ScenarioSpec(
+            "activations",
+            ActivationMemoryScenario,
+            {"workload_context_length": "activations_workload_context_length"},
+            doc="Saved activations per device (an ActivationMemoryScenario); none when left out.",
+            outputs={
+                "activations[none]": "activations_activations_none",
+                "activations[selective]": "activations_activations_selective",
+                "activations[full]": "activations_activations_full",
+            },
+            optional=True,
+        ),
     )
     _workloads = (
-        WorkloadSpec('workload', ('Workload',), {'parameters': 'workload_parameters'}, required=('parameters',), units={'workload_parameters': 'param'}, doc='The model trained (any workload with a parameter count).'),
+        WorkloadSpec(
+            "workload",
+            ("Workload",),
+            {"parameters": "workload_parameters"},
+            required=("parameters",),
+            units={"workload_parameters": "param"},
+            doc="The model trained (any workload with a parameter count).",
+        ),
     )
     _input_order = (
-        'workload',
-        'n_devices',
-        'activations',
-        'activation_strategy',
-        'link_bandwidth',
+        "workload",
+        "n_devices",
+        "activations",
+        "activation_strategy",
+        "link_bandwidth",
     )
-    _outputs = (
-        'result',
-    )
+    _outputs = ("result",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -237,7 +398,7 @@ class ZeroShardingScenario(ScenarioBase):
         workload: Any = REQUIRED,
         n_devices: Any = REQUIRED,
         activations: Any = None,
-        activation_strategy: Any = 'full',
+        activation_strategy: Any = "full",
         link_bandwidth: Any = None,
         name: str | None = None,
         description: str | None = None,
@@ -255,4 +416,17 @@ class ZeroShardingScenario(ScenarioBase):
             **unknown,
         )
 
-    result = GroupOutput('result', (Output('weights', 'GB'), Output('gradients', 'GB'), Output('optimizer_state', 'GB'), TableOutput('stage_state', 'GB'), Output('activations', 'GB'), Output('zero3_total_per_device', 'GB'), Output('gather_traffic', 'GB'), TableOutput('traffic_multiple'), Output('gather_time', 's', requires=('link_bandwidth',), if_missing='none'),))
+    result = GroupOutput(
+        "result",
+        (
+            Output("weights", "GB"),
+            Output("gradients", "GB"),
+            Output("optimizer_state", "GB"),
+            TableOutput("stage_state", "GB"),
+            Output("activations", "GB"),
+            Output("zero3_total_per_device", "GB"),
+            Output("gather_traffic", "GB"),
+            TableOutput("traffic_multiple"),
+            Output("gather_time", "s", requires=("link_bandwidth",), if_missing="none"),
+        ),
+    )

@@ -30,7 +30,7 @@ from typing import Any
 
 from symbolic.catalog import NodeRecord, hardware_records
 from symbolic.scenarios.discover import ScenarioModule
-from symbolic.codegen.environment import TEMPLATES
+from symbolic.codegen.locations import TEMPLATES
 from symbolic.codegen.pdf_figure import pdf_text
 from symbolic.runtime.errors import DeclarationError
 from symbolic.analysis.exact import evaluate, exact, instance_values, needed

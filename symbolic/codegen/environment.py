@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from pathlib import Path
 
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
 
 from symbolic.codegen.breaking import fit
 from symbolic.codegen.calls import register
 
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "templates"
-TEMPLATE_CACHE = ROOT / ".cache" / "generate" / "templates"
+from symbolic.codegen.locations import TEMPLATES, cache_root
+
+__all__ = ["TEMPLATES", "environment"]  # TEMPLATES: where they are found, by symbolic.codegen.locations' rule
 
 
 @lru_cache(maxsize=None)
@@ -25,10 +24,11 @@ def environment() -> Environment:
     """The one template environment of the process: each template is compiled once (compiling
     costs more than rendering), and its bytecode is kept on disk for the next process, keyed by
     the template's text (a changed template is compiled again)."""
+    compiled = cache_root() / "generate" / "templates"
     try:
-        TEMPLATE_CACHE.mkdir(parents=True, exist_ok=True)
-        bytecode: FileSystemBytecodeCache | None = FileSystemBytecodeCache(str(TEMPLATE_CACHE))
-    except OSError:  # a read-only checkout: compile in memory only
+        compiled.mkdir(parents=True, exist_ok=True)
+        bytecode: FileSystemBytecodeCache | None = FileSystemBytecodeCache(str(compiled))
+    except OSError:  # no writable cache folder: compile in memory only
         bytecode = None
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined, keep_trailing_newline=True,
                       trim_blocks=True, lstrip_blocks=True, autoescape=False, bytecode_cache=bytecode)

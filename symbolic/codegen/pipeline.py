@@ -2,11 +2,11 @@
 
 Each scenario's files and record are cached in ``.cache/generate/scenarios/<name>.json``
 under its key (``symbolic.codegen.keys``: its module, the scenario modules it imports,
-the catalog data they name, the shared generator code). On a miss only that scenario's
+the catalog records they read, the generator code and templates on its render's path). On a miss only that scenario's
 module (and what it imports) is loaded and rendered; several misses render in parallel
 worker processes. The index pages, the registry and the hardware pages are then
 rendered from the records of every scenario (``render.render_site``), themselves cached
-under a digest of those records and the catalog; charts are cached by what they plot.
+under a digest of those records, the catalog and every generator file (the CLI reference reads the CLI); charts are cached by what they plot.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from symbolic.codegen.keys import CATALOG, ROOT, scenario_keys, shared_digest
+from symbolic.codegen.keys import ROOT, scenario_keys, shared_digest
 from symbolic.codegen.record import ScenarioRecord
 
 SITE_INPUTS = ("benchmarks/results.json",)
@@ -82,7 +82,7 @@ def render_cached(cache: Path, workers: int | None = None) -> dict[str, str]:
     started = time.time()
     charts.CHART_CACHE = cache / "charts"  # inherited by forked workers
     shared = shared_digest()
-    keys = scenario_keys(shared)
+    keys = scenario_keys()
     records: dict[str, ScenarioRecord] = {}
     for name, key in keys.items():
         entry = _read(cache / "scenarios" / f"{name}.json")
@@ -109,7 +109,7 @@ def _site_cached(cache: Path, shared: str, records: list[ScenarioRecord]) -> dic
     hasher = hashlib.sha256(shared.encode())
     for record in records:
         hasher.update(json.dumps({**record.to_json(), "files": sorted(record.files)}, sort_keys=True).encode())
-    for path in [*sorted(CATALOG.glob("*.toml")), *(ROOT / p for p in SITE_INPUTS)]:
+    for path in [*sorted((ROOT / "symbolic" / "catalog").glob("*.toml")), *(ROOT / p for p in SITE_INPUTS)]:
         hasher.update(path.name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b""))
     key = hasher.hexdigest()
     entry = _read(cache / "site" / "pages.json")

@@ -13,7 +13,7 @@ import sympy
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.pycode import PythonCodePrinter
 
-from symbolic.analysis.dimensions import scale_of_unit
+from symbolic.analysis.dimensions import registry, scale_of_unit
 from symbolic.model.functions import CeilLog2, Exceeds, Given, Len, MaxOver, loop_name
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
@@ -301,6 +301,7 @@ class Statement:
     # What the code computes, for other printers (symbolic.codegen.jsprint): ("expr", e), ("call", contained call),
     # ("echo", list), ("list", body, (index, start, stop), (column, first, last) or ()), ("text", sep, e).
     form: tuple = field(default=(), compare=False)
+    note: str = field(default="", compare=False)  # where its folded unit factors come from (``_Folder.note``)
 
 
 def python_code(printer: EvaluatorPrinter, form: tuple) -> str:
@@ -333,11 +334,14 @@ class _Folder:
 
     def __init__(self, model: ScenarioModel, arguments: list[InputDecl]) -> None:
         self.scale: dict[sympy.Basic, sympy.Expr] = {s: scale_of_unit(u) for s, u in UNIT_SYMBOLS.items()}
+        self.units: dict[sympy.Basic, str] = dict(UNIT_SYMBOLS)
         self.constants = set(UNIT_SYMBOLS)
         for decl in arguments:
             self.scale[decl.symbol] = scale_of_unit(decl.spec.unit)
+            self.units[decl.symbol] = decl.spec.unit
         for quantity in model.quantities:
             self.scale[quantity.symbol] = scale_of_unit(quantity.unit)
+            self.units[quantity.symbol] = quantity.unit
         self.raw: dict[sympy.Basic, sympy.Expr] = {}  # step -> c * the symbol holding its raw value
         self.raw_values: dict[sympy.Basic, tuple[sympy.Basic, sympy.Expr]] = {}  # raw symbol -> (step, G)
         self.computed: set[sympy.Basic] = set()  # raw values a statement computes already
@@ -360,6 +364,25 @@ class _Folder:
         folded = self.base(expr, raw) / scale_of_unit(unit)
         # Pull common factors out of sums so that equal scales cancel: H/(H + T), not µH/(µH + µT).
         return folded if folded == expr else sympy.factor_terms(folded)
+
+    def note(self, expr: sympy.Expr, unit: str) -> str:
+        """Where the unit factors folded into ``expr``'s statement come from, for a reader checking
+        the line by eye ("" when folding changes nothing): each value it reads in a unit of another
+        scale, converted to base units, then the result converted to ``unit`` (``1e-12: flop/s ->
+        TFLOP/s``). The printed constant is their product, after any cancel."""
+        if self(expr, unit) == expr:
+            return ""
+        reads = {symbol: symbol for symbol in expr.free_symbols} | {entry.base: entry for entry in expr.atoms(sympy.Indexed)}
+        parts = []
+        for symbol, shown in sorted(reads.items(), key=lambda item: str(item[1])):
+            scale = self.scale.get(symbol, 1)
+            if scale != 1 and symbol in self.units:
+                what = f"[{self.units[symbol]}]" if symbol in self.constants else f" ({shown})"
+                parts.append(f"{_factor(scale)}: {self.units[symbol]} -> {base_unit(self.units[symbol])}"
+                             + ("" if symbol in self.constants else what))
+        if scale_of_unit(unit) != 1:
+            parts.append(f"{_factor(1 / scale_of_unit(unit))}: {base_unit(unit)} -> {unit}")
+        return "; ".join(parts)
 
     def fold_step(self, step: sympy.Basic, expr: sympy.Expr, unit: str, name: str) -> sympy.Expr:
         """A scalar step's expression for the value statements (``read``), registering how its
@@ -431,6 +454,20 @@ class _Folder:
                     and (abs(factor.p) == 1 or sympy.fraction(value)[1] == 1)):
                 steps[step] = self.raw[step]
         return [(raw, value) for raw, (_, value) in self.raw_values.items() if raw in wanted]
+
+
+def _factor(value: sympy.Rational) -> str:
+    """A unit factor as a reader writes it: ``1e-12`` for a power of ten, else ``1/3600`` or ``1024``."""
+    value = sympy.Rational(value)
+    for exponent in range(-30, 31):
+        if value == sympy.Rational(10) ** exponent:
+            return f"1e{exponent}" if abs(exponent) > 2 else str(sympy.Rational(10) ** exponent)
+    return str(value)
+
+
+def base_unit(unit: str) -> str:
+    """The base units of ``unit``'s dimension, as the registry writes them (``TFLOP/s`` -> ``flop/s``)."""
+    return f"{registry().Quantity(1, unit or 'dimensionless').to_base_units().units:~P}" or "1"
 
 
 def exact_scaling(factor: sympy.Rational) -> bool:

@@ -33,6 +33,7 @@ Unit factors round once where they can (``_Folder`` in symbolic.codegen.pyprint)
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -400,7 +401,9 @@ def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinte
 
     order.update({raw: order.get(fold.raw_values[raw][0], -1) - 0.5 for raw, _ in raws})  # just before its step
     pending.sort(key=lambda item: order.get(item[0], -1))  # temporaries first, then declaration order
-    return _ordered(pending, names)
+    notes = {names[q.symbol]: fold.note(q.expr, q.unit) for q in [*scalars, *(q for q in lists if q.limits)]
+             if q.symbol in names}
+    return tuple(dataclasses.replace(st, note=notes.get(st.target, "")) for st in _ordered(pending, names))
 
 
 def result_tree(needed: list[Quantity], names: dict[sympy.Basic, str]) -> dict:

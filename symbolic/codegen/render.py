@@ -24,6 +24,7 @@ from symbolic.codegen.charts import placements, sweep_chart
 from symbolic.codegen.environment import environment, header
 from symbolic.scenarios.discover import ScenarioModule, check_unique_names, discover
 from symbolic.codegen.record import ScenarioRecord
+from symbolic.codegen.formatting import formatted
 from symbolic.codegen.latex import equations
 from symbolic.codegen.module_calls import descriptor, input_spec, spec_call, type_text
 from symbolic.codegen.jsprint import js_module
@@ -333,6 +334,7 @@ def render_scenario(module: ScenarioModule) -> ScenarioRecord:
         printed = sweep_chart(module, header(module.source, "charts.mplstyle"), kind="pdf")
         assert printed is not None
         files[f"generated/latex/charts/{name}.pdf"] = printed[1]  # the same chart for the handbook
+    files = formatted(files)
     instances = [{**_instance_context(i), "hardware": hardware_used(i), "module": module.name} for i in module.instances]
     sections = [{key: str(section[key]) for key in ("path", "kind", "unit", "doc", "type")}
                 for section in context["sections"]]
@@ -393,7 +395,7 @@ def render_site(records: list[ScenarioRecord]) -> dict[str, str]:
     files.update(reference_files(env, header))  # the CLI reference and the benchmark results
     files["generated/js/mathops.mjs"] = env.get_template("mathops.mjs.j2").render(
         header=header("symbolic/codegen/jsprint.py (the helpers its output calls)", "mathops.mjs.j2"))
-    return files
+    return formatted(files)
 
 
 def render_all(modules: list[ScenarioModule] | None = None) -> dict[str, str]:

@@ -8,7 +8,8 @@ stale, hand-edited, missing or orphaned file, when the tree differs; ``--diff`` 
 prints a unified diff. This is the top layer with ``symbolic.cli``: it is the one that
 renders the command line's own reference page (``cli_page.py``).
 
-Rendering takes seconds per scenario (sympy, charts), so it is cached in ``.cache/generate/``
+Rendering takes seconds per scenario (sympy, charts), so it is cached in the checkout's
+``.cache/generate/`` (``symbolic.codegen.locations``)
 at two levels. The whole tree under a digest of everything the generator reads (every file
 under ``symbolic/`` and ``templates/``, the benchmark results, library versions): an
 unchanged tree is served without importing sympy. On a miss, each scenario is served from
@@ -27,9 +28,11 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from symbolic.codegen.locations import CHECKOUT, PACKAGE, cache_root
+
+ROOT = PACKAGE.parent
 GENERATED = ROOT / "generated"
-CACHE = ROOT / ".cache" / "generate"
+CACHE = cache_root() / "generate"
 INPUTS = ("symbolic/**/*.py", "symbolic/**/*.txt", "symbolic/**/*.toml", "templates/**/*", "benchmarks/results.json")
 
 
@@ -52,7 +55,7 @@ def digest() -> str:
                     and "__pycache__" not in path.parts})
     for path in paths:
         hasher.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    for package in ("sympy", "jinja2", "matplotlib", "pint"):
+    for package in ("sympy", "jinja2", "matplotlib", "pint", "ruff"):
         hasher.update(f"{package}={metadata.version(package)}".encode())
     hasher.update(sys.version.encode())
     return hasher.hexdigest()
@@ -122,6 +125,11 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--diff", action="store_true", help="like --check, and print a unified diff")
     parser.add_argument("--no-cache", action="store_true", help="render from scratch, ignoring .cache/generate")
     args = parser.parse_args(argv)
+    if CHECKOUT is None:  # installed: writing would replace the installed generated/ package
+        print(f"python -m symbolic.generate works on a source checkout (pyproject.toml, templates/ and generated/ "
+              f"beside symbolic/); {PACKAGE} is an installed copy. Clone the repository to regenerate.",
+              file=sys.stderr)
+        return 2
 
     expected = rendered(use_cache=not args.no_cache)
     actual = on_disk()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -181,6 +182,7 @@ def test_entries_are_built_from_other_entries_not_copied_numbers():
     """Six entries take their activations from ActivationMemoryScenario entries' outputs, one from another
     entry's per-sequence activations, batch sizes from entries' inputs; the hypothetical model is user-built."""
     registry = Path(__file__).resolve().parents[3].joinpath("generated", "registry.py").read_text(encoding="utf-8")
+    registry = ast.unparse(ast.parse(registry))  # as code, whatever its layout (the generated files are formatted)
     for source in ('Scenarios.Gpt2XlBatch32ActivationsFp32.activations["none"]',
                    'Scenarios.Gpt2XlBatch32Activations.activations["none"]',
                    "Scenarios.Gpt2XlBatch32Activations.per_token_activations",
@@ -191,7 +193,7 @@ def test_entries_are_built_from_other_entries_not_copied_numbers():
                    "Scenarios.Gpt2XlBatch32Block.batch_size", "2 * Scenarios.Rank16AdaptersOnHypothetical8B.adapter_rank",
                    "TransformerWorkload(name='Hypothetical 8B-parameter transformer', architecture='Transformer', "
                    "parameters=Q_('8e9 param'), layers=32, hidden_dim=4096)"):
-        assert source in registry, source
+        assert ast.unparse(ast.parse(source)) in registry, source
     assert Scenarios.Gpt2Fp32AdamBatch32OnH100.activations == Scenarios.Gpt2XlBatch32ActivationsFp32.activations["none"]
     assert Scenarios.Llama3_8BLoraOnH100.activations == Scenarios.Llama3_8BBatch4Activations.per_token_activations
     workload = Scenarios.Rank16AdaptersOnHypothetical8B.workload
