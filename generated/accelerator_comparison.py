@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.methods import ArgumentSpec, Method
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, PrecisionSpec
@@ -23,6 +24,7 @@ def evaluate(
     candidate_peak: Any,
     candidate_tdp: Any = None,
     baseline_device_hours: Any = None,
+    hours: Any = None,
 ) -> dict[str, Any]:
     """Every output of AcceleratorComparison from plain numbers in the declared units.
 
@@ -35,6 +37,7 @@ def evaluate(
         candidate_peak: [flop/s] Peak rate of `candidate` at the selected precision.
         candidate_tdp: [W] Thermal design power of `candidate` (optional: not every node states one). Optional.
         baseline_device_hours: [h] Device-hours of a job on the baseline; optional, needed by `candidate_device_hours`. Optional.
+        hours: [h] Device-hours of a job on the baseline. Optional.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -43,12 +46,17 @@ def evaluate(
         tdp_ratio [1] = candidate_tdp/baseline_tdp
         efficiency_ratio [1] = peak_ratio/tdp_ratio
         candidate_device_hours [h] = baseline_device_hours/peak_ratio
+        equivalent_hours [h] = hours/peak_ratio
     """
     peak_ratio = candidate_peak / baseline_peak
     if baseline_device_hours is not None:
         candidate_device_hours = baseline_device_hours / peak_ratio
     else:
         candidate_device_hours = None
+    if hours is not None:
+        equivalent_hours = hours / peak_ratio
+    else:
+        equivalent_hours = None
     if baseline_tdp is not None and candidate_tdp is not None:
         tdp_ratio = candidate_tdp / baseline_tdp
         efficiency_ratio = peak_ratio / tdp_ratio
@@ -60,6 +68,7 @@ def evaluate(
         "tdp_ratio": tdp_ratio,
         "efficiency_ratio": efficiency_ratio,
         "candidate_device_hours": candidate_device_hours,
+        "equivalent_hours": equivalent_hours,
     }
 
 
@@ -70,6 +79,7 @@ def gradient(
     candidate_peak: Any,
     candidate_tdp: Any = None,
     baseline_device_hours: Any = None,
+    hours: Any = None,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of AcceleratorComparison, from the same declaration.
 
@@ -99,15 +109,29 @@ def gradient(
                 },
             }
         )
+    if hours is not None:
+        _g1 = hours / peak_ratio**2
+        d__equivalent_hours__baseline_peak = -_g1 * d__peak_ratio__baseline_peak
+        d__equivalent_hours__candidate_peak = -_g1 * d__peak_ratio__candidate_peak
+        d__equivalent_hours__hours = 1 / peak_ratio
+        derivatives.update(
+            {
+                "equivalent_hours": {
+                    "baseline_peak": d__equivalent_hours__baseline_peak,
+                    "candidate_peak": d__equivalent_hours__candidate_peak,
+                    "hours": d__equivalent_hours__hours,
+                },
+            }
+        )
     if baseline_tdp is not None and candidate_tdp is not None:
         tdp_ratio = candidate_tdp / baseline_tdp
-        _g1 = peak_ratio / tdp_ratio**2
+        _g2 = peak_ratio / tdp_ratio**2
         d__tdp_ratio__baseline_tdp = -candidate_tdp / baseline_tdp**2
         d__tdp_ratio__candidate_tdp = 1 / baseline_tdp
         d__efficiency_ratio__baseline_peak = d__peak_ratio__baseline_peak / tdp_ratio
         d__efficiency_ratio__candidate_peak = d__peak_ratio__candidate_peak / tdp_ratio
-        d__efficiency_ratio__baseline_tdp = -_g1 * d__tdp_ratio__baseline_tdp
-        d__efficiency_ratio__candidate_tdp = -_g1 * d__tdp_ratio__candidate_tdp
+        d__efficiency_ratio__baseline_tdp = -_g2 * d__tdp_ratio__baseline_tdp
+        d__efficiency_ratio__candidate_tdp = -_g2 * d__tdp_ratio__candidate_tdp
         derivatives.update(
             {
                 "tdp_ratio": {"baseline_tdp": d__tdp_ratio__baseline_tdp, "candidate_tdp": d__tdp_ratio__candidate_tdp},
@@ -181,6 +205,7 @@ class AcceleratorComparison(ScenarioBase):
         "efficiency_ratio",
         "candidate_device_hours",
     )
+    _methods = ("equivalent_hours",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -210,3 +235,15 @@ class AcceleratorComparison(ScenarioBase):
     tdp_ratio = Output("tdp_ratio", requires=("baseline.tdp", "candidate.tdp"))
     efficiency_ratio = Output("efficiency_ratio", requires=("baseline.tdp", "candidate.tdp"))
     candidate_device_hours = Output("candidate_device_hours", "h", requires=("baseline_device_hours",))
+    equivalent_hours = Method(
+        "equivalent_hours",
+        "h",
+        arguments=(
+            ArgumentSpec(
+                InputSpec("baseline_hours", unit="h", minimum=0, doc="Device-hours of a job on the baseline."),
+                "hours",
+                example=10000,
+            ),
+        ),
+        doc="Device-hours on the candidate of a job of `baseline_hours` on the baseline.",
+    )

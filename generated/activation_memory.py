@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.mathops import chain_default, floor_div
+from symbolic.runtime.methods import ArgumentSpec, Method
 from symbolic.runtime.outputs import Output, TableOutput
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, WorkloadSpec
@@ -47,7 +48,7 @@ def evaluate(
         normalization_per_layer: [MB] Extra normalization bytes per layer, added to the line items.
         ffn_multiple: [1] MLP width over model width.
         checkpoint_segments: [1] Segments for segment checkpointing; optional. Optional.
-        checkpoints: [1] Evenly spaced checkpoints for `checkpoint_memory_units`; optional. Optional.
+        checkpoints: [1] Evenly spaced checkpoints of `checkpoint_memory_units`. Optional.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -611,14 +612,6 @@ class ActivationMemoryScenario(ScenarioBase):
             default=None,
             doc="Segments for segment checkpointing; optional.",
         ),
-        InputSpec(
-            "checkpoints",
-            integer=True,
-            minimum=0,
-            strict=True,
-            default=None,
-            doc="Evenly spaced checkpoints for `checkpoint_memory_units`; optional.",
-        ),
     )
     _workloads = (
         WorkloadSpec(
@@ -643,7 +636,6 @@ class ActivationMemoryScenario(ScenarioBase):
         "normalization_per_layer",
         "ffn_multiple",
         "checkpoint_segments",
-        "checkpoints",
     )
     _outputs = (
         "sequence",
@@ -667,8 +659,8 @@ class ActivationMemoryScenario(ScenarioBase):
         "forward_equivalents",
         "recompute_overhead",
         "recompute_forward_equivalents",
-        "checkpoint_memory_units",
     )
+    _methods = ("checkpoint_memory_units",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -682,7 +674,6 @@ class ActivationMemoryScenario(ScenarioBase):
         normalization_per_layer: Any = 0,
         ffn_multiple: Any = 4,
         checkpoint_segments: Any = None,
-        checkpoints: Any = None,
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -698,7 +689,6 @@ class ActivationMemoryScenario(ScenarioBase):
             normalization_per_layer=normalization_per_layer,
             ffn_multiple=ffn_multiple,
             checkpoint_segments=checkpoint_segments,
-            checkpoints=checkpoints,
             **unknown,
         )
 
@@ -766,4 +756,20 @@ class ActivationMemoryScenario(ScenarioBase):
     forward_equivalents = Output("forward_equivalents")
     recompute_overhead = Output("recompute_overhead")
     recompute_forward_equivalents = Output("recompute_forward_equivalents")
-    checkpoint_memory_units = Output("checkpoint_memory_units", requires=("checkpoints",))
+    checkpoint_memory_units = Method(
+        "checkpoint_memory_units",
+        arguments=(
+            ArgumentSpec(
+                InputSpec(
+                    "checkpoints",
+                    integer=True,
+                    minimum=0,
+                    strict=True,
+                    doc="Evenly spaced checkpoints of `checkpoint_memory_units`.",
+                ),
+                "checkpoints",
+                example=7,
+            ),
+        ),
+        doc="Activation memory of `checkpoints` evenly spaced checkpoints, in layers.",
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.mathops import ceil_log2, log
+from symbolic.runtime.methods import ArgumentSpec, Method
 from symbolic.runtime.outputs import GroupOutput, ListOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec, Requirement
@@ -25,6 +26,7 @@ def evaluate(
     bandwidth: Any,
     run_steps: Any = 1,
     time_saved_fraction: Any = 0.0,
+    n: Any = None,
 ) -> dict[str, Any]:
     """Every output of AllReduceScheduleScenario from plain numbers in the declared units.
 
@@ -38,6 +40,7 @@ def evaluate(
         bandwidth: [GB/s] Link bandwidth per rank, one direction.
         run_steps: [1] Training steps, each one AllReduce.
         time_saved_fraction: [1] Share of the ring time an optimisation saves, in [0, 1].
+        n: [1] A group size (ranks ≥ 2), in `group_sizes` or not. Optional.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -56,8 +59,8 @@ def evaluate(
         result.star_ring_limit [1] = group_sizes[i]/2
         result.crossover_estimate [byte] = alpha*bandwidth*log(2)*group_sizes[i]/log(group_sizes[i])
         result.crossover_exact [byte] = alpha*bandwidth*(ring_rounds[i] - tree_rounds[i])/(-ring_factor[i] + tree_rounds[i])
-        result.saved_time [s] = time_saved_fraction*ring_time[i]
-        result.saved_device_hours [h] = run_steps*group_sizes[i]*saved_time[i]
+        saved_time [s] = time_saved_fraction*(alpha*(2*n - 2) + message*(2*n - 2)/(bandwidth*n))
+        saved_device_hours [h] = n*run_steps*saved_time
         result.message [MB] = message
         result.alpha [µs] = alpha
         result.bandwidth [GB/s] = bandwidth
@@ -98,13 +101,18 @@ def evaluate(
         / (-result__ring_factor[group] + result__tree_rounds[group])
         for group in range(0, len(group_sizes))
     ]  # 1e-6: µs -> s (alpha); 1e9: GB/s -> B/s (bandwidth)
-    result__saved_time = [time_saved_fraction * result__ring_time[group] for group in range(0, len(group_sizes))]
-    result__saved_device_hours = [
-        run_steps * group_sizes[group] * result__saved_time[group] / 3600 for group in range(0, len(group_sizes))
-    ]  # 1/3600: s -> h
     result__message = message
     result__alpha = alpha
     result__bandwidth = bandwidth
+    if n is not None:
+        _raw_saved_time = time_saved_fraction * (alpha + 1000 * message / (bandwidth * n)) * (n - 1)
+        saved_time = (
+            _raw_saved_time / 500000
+        )  # 1e-6: µs -> s (alpha); 1e9: GB/s -> B/s (bandwidth); 1e6: MB -> B (message)
+        saved_device_hours = _raw_saved_time * n * run_steps / 1800000000  # 1/3600: s -> h
+    else:
+        saved_time = None
+        saved_device_hours = None
     return {
         "result": {
             "chunk": result__chunk,
@@ -121,12 +129,12 @@ def evaluate(
             "star_ring_limit": result__star_ring_limit,
             "crossover_estimate": result__crossover_estimate,
             "crossover_exact": result__crossover_exact,
-            "saved_time": result__saved_time,
-            "saved_device_hours": result__saved_device_hours,
             "message": result__message,
             "alpha": result__alpha,
             "bandwidth": result__bandwidth,
         },
+        "saved_time": saved_time,
+        "saved_device_hours": saved_device_hours,
     }
 
 
@@ -138,6 +146,7 @@ def gradient(
     bandwidth: Any,
     run_steps: Any = 1,
     time_saved_fraction: Any = 0.0,
+    n: Any = None,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of AllReduceScheduleScenario, from the same declaration.
 
@@ -150,11 +159,55 @@ def gradient(
     d__result__message__message = 1
     d__result__alpha__alpha = 1
     d__result__bandwidth__bandwidth = 1
-    return {
+    derivatives = {
         "result.message": {"message": d__result__message__message},
         "result.alpha": {"alpha": d__result__alpha__alpha},
         "result.bandwidth": {"bandwidth": d__result__bandwidth__bandwidth},
     }
+    if n is not None:
+        _raw_saved_time = time_saved_fraction * (alpha + 1000 * message / (bandwidth * n)) * (n - 1)
+        saved_time = (
+            _raw_saved_time / 500000
+        )  # 1e-6: µs -> s (alpha); 1e9: GB/s -> B/s (bandwidth); 1e6: MB -> B (message)
+        _g0 = 1 / (bandwidth * n)
+        _g1 = n - 1
+        _g2 = _g1 * time_saved_fraction / 500
+        _g3 = _g1 / 500000
+        _g4 = _g2 * message
+        _g5 = 1000 * _g0 * message + alpha
+        _g6 = n * run_steps / 3600
+        _g7 = saved_time / 3600
+        d__saved_time__message = _g0 * _g2
+        d__saved_time__alpha = _g3 * time_saved_fraction
+        d__saved_time__bandwidth = -_g4 / (bandwidth**2 * n)
+        d__saved_time__time_saved_fraction = _g3 * _g5
+        d__saved_time__n = -_g4 / (bandwidth * n**2) + _g5 * time_saved_fraction / 500000
+        d__saved_device_hours__message = _g6 * d__saved_time__message
+        d__saved_device_hours__alpha = _g6 * d__saved_time__alpha
+        d__saved_device_hours__bandwidth = _g6 * d__saved_time__bandwidth
+        d__saved_device_hours__run_steps = _g7 * n
+        d__saved_device_hours__time_saved_fraction = _g6 * d__saved_time__time_saved_fraction
+        d__saved_device_hours__n = _g6 * d__saved_time__n + _g7 * run_steps
+        derivatives.update(
+            {
+                "saved_time": {
+                    "message": d__saved_time__message,
+                    "alpha": d__saved_time__alpha,
+                    "bandwidth": d__saved_time__bandwidth,
+                    "time_saved_fraction": d__saved_time__time_saved_fraction,
+                    "n": d__saved_time__n,
+                },
+                "saved_device_hours": {
+                    "message": d__saved_device_hours__message,
+                    "alpha": d__saved_device_hours__alpha,
+                    "bandwidth": d__saved_device_hours__bandwidth,
+                    "run_steps": d__saved_device_hours__run_steps,
+                    "time_saved_fraction": d__saved_device_hours__time_saved_fraction,
+                    "n": d__saved_device_hours__n,
+                },
+            }
+        )
+    return derivatives
 
 
 class AllReduceScheduleScenario(ScenarioBase):
@@ -208,6 +261,10 @@ class AllReduceScheduleScenario(ScenarioBase):
         "time_saved_fraction",
     )
     _outputs = ("result",)
+    _methods = (
+        "saved_time",
+        "saved_device_hours",
+    )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -257,7 +314,29 @@ class AllReduceScheduleScenario(ScenarioBase):
             ListOutput("star_ring_limit", keys="group_sizes"),
             ListOutput("crossover_estimate", "byte", keys="group_sizes"),
             ListOutput("crossover_exact", "byte", keys="group_sizes"),
-            ListOutput("saved_time", "s", keys="group_sizes"),
-            ListOutput("saved_device_hours", "h", keys="group_sizes"),
         ),
+    )
+    saved_time = Method(
+        "saved_time",
+        "s",
+        arguments=(
+            ArgumentSpec(
+                InputSpec("n", integer=True, minimum=2, doc="A group size (ranks ≥ 2), in `group_sizes` or not."),
+                "n",
+                example=64,
+            ),
+        ),
+        doc="Ring time saved per step at `time_saved_fraction`, for a group of n ranks.",
+    )
+    saved_device_hours = Method(
+        "saved_device_hours",
+        "h",
+        arguments=(
+            ArgumentSpec(
+                InputSpec("n", integer=True, minimum=2, doc="A group size (ranks ≥ 2), in `group_sizes` or not."),
+                "n",
+                example=64,
+            ),
+        ),
+        doc="Device time saved over the run at n ranks: the time saved per step, on every device, for every step.",
     )

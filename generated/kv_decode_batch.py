@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.mathops import floor_div, maximum, step
-from symbolic.runtime.outputs import ListOutput, Output
+from symbolic.runtime.methods import ArgumentSpec, Method
+from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec, NodeSpec, PrecisionSpec, WorkloadSpec
 
@@ -31,7 +32,8 @@ def evaluate(
     batch_sizes: Any,
     prompt_tokens: Any,
     prefill_efficiency: Any,
-    tpot_budgets: Any,
+    b: Any = None,
+    tpot: Any = None,
 ) -> dict[str, Any]:
     """Every output of KvDecodeBatchScenario from plain numbers in the declared units.
 
@@ -48,10 +50,11 @@ def evaluate(
         weight_bytes_per_param: [byte] Storage width of one weight.
         kv_bytes_per_value: [byte] Storage width of one cached value.
         context_tokens: [1] Tokens cached per sequence.
-        batch_sizes: [1] Batches to evaluate, one result each.
+        batch_sizes: [1] Batch sizes of interest, kept for callers (no output reads them).
         prompt_tokens: [1] Tokens of one prompt (prefill).
         prefill_efficiency: [1] Achieved share of the peak in prefill.
-        tpot_budgets: [s] Time-per-token budgets, one result each.
+        b: [1] Sequences decoding together. Optional.
+        tpot: [ms] A time-per-token budget. Optional.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -60,12 +63,12 @@ def evaluate(
         kv_per_token [byte] = kv_bytes_per_value*workload_kv_values_per_token
         kv_per_sequence [MB] = context_tokens*kv_per_token
         bandwidth [TB/s] = hardware_bandwidth
-        step_bytes [byte] = kv_per_sequence*batch_sizes[k] + weights
-        step_time [s] = step_bytes[k]/bandwidth
-        token_rate [1/s] = batch_sizes[k]/step_time[k]
-        cache_share [1] = kv_per_sequence*batch_sizes[k]/step_bytes[k]
+        step_bytes [GB] = b*kv_per_sequence + weights
+        step_time [ms] = step_bytes/bandwidth
+        token_rate [1/s] = b/step_time
+        cache_share [1] = b*kv_per_sequence/step_bytes
         rate_ceiling [1/s] = bandwidth/kv_per_sequence
-        max_batch_within [1] = Max(0, floor((bandwidth*tpot_budgets[k] - weights)/kv_per_sequence))
+        max_batch_within [1] = Max(0, floor((bandwidth*tpot - weights)/kv_per_sequence))
         max_batch_in_memory [1] = Max(0, floor((hardware_capacity - weights)/kv_per_sequence))
         peak_rate [TFLOP/s] = hardware_peak
         ridge [flop/byte] = peak_rate/bandwidth
@@ -89,37 +92,41 @@ def evaluate(
         kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
         _raw_kv_per_sequence = context_tokens * kv_per_token
         kv_per_sequence = _raw_kv_per_sequence / 1000000  # 1e-6: B -> MB
-        step_bytes = [
-            _raw_kv_per_sequence * batch_sizes[position] + _raw_weights for position in range(0, len(batch_sizes))
-        ]  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
-        step_time = [
-            step_bytes[position] / hardware_bandwidth for position in range(0, len(batch_sizes))
-        ]  # 1e12: TB/s -> B/s (bandwidth)
-        token_rate = [batch_sizes[position] / step_time[position] for position in range(0, len(batch_sizes))]
-        cache_share = [
-            _raw_kv_per_sequence * batch_sizes[position] / step_bytes[position]
-            for position in range(0, len(batch_sizes))
-        ]  # 1e6: MB -> B (kv_per_sequence)
         rate_ceiling = (
             hardware_bandwidth / _raw_kv_per_sequence
         )  # 1e12: TB/s -> B/s (bandwidth); 1e6: MB -> B (kv_per_sequence)
-        max_batch_within = [
-            maximum(0, floor_div(-_raw_weights + hardware_bandwidth * tpot_budgets[position], _raw_kv_per_sequence))
-            for position in range(0, len(tpot_budgets))
-        ]  # 1e12: TB/s -> B/s (bandwidth); 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
         max_batch_in_memory = maximum(
             0, floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence)
         )  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
     else:
         kv_per_token = None
         kv_per_sequence = None
+        rate_ceiling = None
+        max_batch_in_memory = None
+    if b is not None and workload_kv_values_per_token is not None:
+        _raw_weights = weight_bytes_per_param * workload_parameters
+        _raw_kv_per_sequence = context_tokens * kv_per_token
+        _t0 = _raw_kv_per_sequence * b
+        _t1 = _raw_weights + _t0
+        _raw_step_bytes = _t1
+        step_bytes = _t1 / 1000000000  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights); 1e-9: B -> GB
+        _raw_step_time = _raw_step_bytes / hardware_bandwidth
+        step_time = step_bytes / bandwidth
+        token_rate = b / _raw_step_time  # 1e-3: ms -> s (step_time)
+        cache_share = _t0 / _raw_step_bytes  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (step_bytes)
+    else:
         step_bytes = None
         step_time = None
         token_rate = None
         cache_share = None
-        rate_ceiling = None
+    if tpot is not None and workload_kv_values_per_token is not None:
+        _raw_weights = weight_bytes_per_param * workload_parameters
+        _raw_kv_per_sequence = context_tokens * kv_per_token
+        max_batch_within = maximum(
+            0, floor_div(-1000 * _raw_weights + hardware_bandwidth * tpot, 1000 * _raw_kv_per_sequence)
+        )  # 1e12: TB/s -> B/s (bandwidth); 1e6: MB -> B (kv_per_sequence); 1e-3: ms -> s (tpot); 1e9: GB -> B (weights)
+    else:
         max_batch_within = None
-        max_batch_in_memory = None
     return {
         "weights": weights,
         "kv_per_token": kv_per_token,
@@ -153,7 +160,8 @@ def gradient(
     batch_sizes: Any,
     prompt_tokens: Any,
     prefill_efficiency: Any,
-    tpot_budgets: Any,
+    b: Any = None,
+    tpot: Any = None,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of KvDecodeBatchScenario, from the same declaration.
 
@@ -208,6 +216,7 @@ def gradient(
             }
         )
     if workload_kv_values_per_token is not None:
+        _raw_weights = weight_bytes_per_param * workload_parameters
         kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
         _raw_kv_per_sequence = context_tokens * kv_per_token
         kv_per_sequence = _raw_kv_per_sequence / 1000000  # 1e-6: B -> MB
@@ -264,6 +273,112 @@ def gradient(
                 },
             }
         )
+    if b is not None and workload_kv_values_per_token is not None:
+        _raw_weights = weight_bytes_per_param * workload_parameters
+        _raw_kv_per_sequence = context_tokens * kv_per_token
+        _t0 = _raw_kv_per_sequence * b
+        _t1 = _raw_weights + _t0
+        step_bytes = _t1 / 1000000000  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights); 1e-9: B -> GB
+        step_time = step_bytes / bandwidth
+        _g13 = b / 1000
+        _g14 = _g13 * d__kv_per_sequence__kv_bytes_per_value
+        _g15 = _g13 * d__kv_per_sequence__context_tokens
+        _g16 = kv_per_sequence / 1000
+        _g17 = _g13 * d__kv_per_sequence__workload_kv_values_per_token
+        _g18 = 1000 * b / step_time**2
+        _g19 = _g16 * b / step_bytes**2
+        d__step_bytes__workload_parameters = d__weights__workload_parameters
+        d__step_bytes__weight_bytes_per_param = d__weights__weight_bytes_per_param
+        d__step_bytes__kv_bytes_per_value = _g14
+        d__step_bytes__context_tokens = _g15
+        d__step_bytes__b = _g16
+        d__step_bytes__workload_kv_values_per_token = _g17
+        d__step_time__workload_parameters = d__step_bytes__workload_parameters / bandwidth
+        d__step_time__hardware_bandwidth = -d__bandwidth__hardware_bandwidth * step_bytes / bandwidth**2
+        d__step_time__weight_bytes_per_param = d__step_bytes__weight_bytes_per_param / bandwidth
+        d__step_time__kv_bytes_per_value = d__step_bytes__kv_bytes_per_value / bandwidth
+        d__step_time__context_tokens = d__step_bytes__context_tokens / bandwidth
+        d__step_time__b = d__step_bytes__b / bandwidth
+        d__step_time__workload_kv_values_per_token = d__step_bytes__workload_kv_values_per_token / bandwidth
+        d__token_rate__workload_parameters = -_g18 * d__step_time__workload_parameters
+        d__token_rate__hardware_bandwidth = -_g18 * d__step_time__hardware_bandwidth
+        d__token_rate__weight_bytes_per_param = -_g18 * d__step_time__weight_bytes_per_param
+        d__token_rate__kv_bytes_per_value = -_g18 * d__step_time__kv_bytes_per_value
+        d__token_rate__context_tokens = -_g18 * d__step_time__context_tokens
+        d__token_rate__b = -_g18 * d__step_time__b + 1000 / step_time
+        d__token_rate__workload_kv_values_per_token = -_g18 * d__step_time__workload_kv_values_per_token
+        d__cache_share__workload_parameters = -_g19 * d__step_bytes__workload_parameters
+        d__cache_share__weight_bytes_per_param = -_g19 * d__step_bytes__weight_bytes_per_param
+        d__cache_share__kv_bytes_per_value = _g14 / step_bytes - _g19 * d__step_bytes__kv_bytes_per_value
+        d__cache_share__context_tokens = _g15 / step_bytes - _g19 * d__step_bytes__context_tokens
+        d__cache_share__b = -_g19 * d__step_bytes__b + kv_per_sequence / (1000 * step_bytes)
+        d__cache_share__workload_kv_values_per_token = (
+            _g17 / step_bytes - _g19 * d__step_bytes__workload_kv_values_per_token
+        )
+        derivatives.update(
+            {
+                "step_bytes": {
+                    "workload_parameters": d__step_bytes__workload_parameters,
+                    "weight_bytes_per_param": d__step_bytes__weight_bytes_per_param,
+                    "kv_bytes_per_value": d__step_bytes__kv_bytes_per_value,
+                    "context_tokens": d__step_bytes__context_tokens,
+                    "b": d__step_bytes__b,
+                    "workload_kv_values_per_token": d__step_bytes__workload_kv_values_per_token,
+                },
+                "step_time": {
+                    "workload_parameters": d__step_time__workload_parameters,
+                    "hardware_bandwidth": d__step_time__hardware_bandwidth,
+                    "weight_bytes_per_param": d__step_time__weight_bytes_per_param,
+                    "kv_bytes_per_value": d__step_time__kv_bytes_per_value,
+                    "context_tokens": d__step_time__context_tokens,
+                    "b": d__step_time__b,
+                    "workload_kv_values_per_token": d__step_time__workload_kv_values_per_token,
+                },
+                "token_rate": {
+                    "workload_parameters": d__token_rate__workload_parameters,
+                    "hardware_bandwidth": d__token_rate__hardware_bandwidth,
+                    "weight_bytes_per_param": d__token_rate__weight_bytes_per_param,
+                    "kv_bytes_per_value": d__token_rate__kv_bytes_per_value,
+                    "context_tokens": d__token_rate__context_tokens,
+                    "b": d__token_rate__b,
+                    "workload_kv_values_per_token": d__token_rate__workload_kv_values_per_token,
+                },
+                "cache_share": {
+                    "workload_parameters": d__cache_share__workload_parameters,
+                    "weight_bytes_per_param": d__cache_share__weight_bytes_per_param,
+                    "kv_bytes_per_value": d__cache_share__kv_bytes_per_value,
+                    "context_tokens": d__cache_share__context_tokens,
+                    "b": d__cache_share__b,
+                    "workload_kv_values_per_token": d__cache_share__workload_kv_values_per_token,
+                },
+            }
+        )
+    if tpot is not None and workload_kv_values_per_token is not None:
+        _g20 = bandwidth * tpot - weights
+        _g21 = 1000 / kv_per_sequence
+        _g22 = step(_g20 * _g21)
+        _g23 = _g21 * _g22
+        _g24 = 1000 * _g20 * _g22 / kv_per_sequence**2
+        d__max_batch_within__workload_parameters = -_g23 * d__weights__workload_parameters
+        d__max_batch_within__hardware_bandwidth = _g23 * d__bandwidth__hardware_bandwidth * tpot
+        d__max_batch_within__weight_bytes_per_param = -_g23 * d__weights__weight_bytes_per_param
+        d__max_batch_within__kv_bytes_per_value = -_g24 * d__kv_per_sequence__kv_bytes_per_value
+        d__max_batch_within__context_tokens = -_g24 * d__kv_per_sequence__context_tokens
+        d__max_batch_within__tpot = _g23 * bandwidth
+        d__max_batch_within__workload_kv_values_per_token = -_g24 * d__kv_per_sequence__workload_kv_values_per_token
+        derivatives.update(
+            {
+                "max_batch_within": {
+                    "workload_parameters": d__max_batch_within__workload_parameters,
+                    "hardware_bandwidth": d__max_batch_within__hardware_bandwidth,
+                    "weight_bytes_per_param": d__max_batch_within__weight_bytes_per_param,
+                    "kv_bytes_per_value": d__max_batch_within__kv_bytes_per_value,
+                    "context_tokens": d__max_batch_within__context_tokens,
+                    "tpot": d__max_batch_within__tpot,
+                    "workload_kv_values_per_token": d__max_batch_within__workload_kv_values_per_token,
+                },
+            }
+        )
     return derivatives
 
 
@@ -294,19 +409,11 @@ class KvDecodeBatchScenario(ScenarioBase):
             minimum=0,
             strict=True,
             min_length=1,
-            doc="Batches to evaluate, one result each.",
+            doc="Batch sizes of interest, kept for callers (no output reads them).",
         ),
         InputSpec("prompt_tokens", integer=True, minimum=0, strict=True, doc="Tokens of one prompt (prefill)."),
         InputSpec(
             "prefill_efficiency", minimum=0, strict=True, doc="Achieved share of the peak in prefill.", maximum=1
-        ),
-        ListSpec(
-            "tpot_budgets",
-            unit="s",
-            minimum=0,
-            strict=True,
-            min_length=1,
-            doc="Time-per-token budgets, one result each.",
         ),
     )
     _nodes = (
@@ -347,24 +454,25 @@ class KvDecodeBatchScenario(ScenarioBase):
         "prompt_tokens",
         "prefill_efficiency",
         "peak_precision",
-        "tpot_budgets",
     )
     _outputs = (
         "weights",
         "kv_per_token",
         "kv_per_sequence",
         "bandwidth",
-        "step_bytes",
-        "step_time",
-        "token_rate",
-        "cache_share",
         "rate_ceiling",
-        "max_batch_within",
         "max_batch_in_memory",
         "peak_rate",
         "ridge",
         "prefill_ops",
         "prefill_time",
+    )
+    _methods = (
+        "step_bytes",
+        "step_time",
+        "token_rate",
+        "cache_share",
+        "max_batch_within",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -381,7 +489,6 @@ class KvDecodeBatchScenario(ScenarioBase):
         prompt_tokens: Any = REQUIRED,
         prefill_efficiency: Any = REQUIRED,
         peak_precision: Any = "fp16_dense",
-        tpot_budgets: Any = REQUIRED,
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -399,7 +506,6 @@ class KvDecodeBatchScenario(ScenarioBase):
             prompt_tokens=prompt_tokens,
             prefill_efficiency=prefill_efficiency,
             peak_precision=peak_precision,
-            tpot_budgets=tpot_budgets,
             **unknown,
         )
 
@@ -407,12 +513,52 @@ class KvDecodeBatchScenario(ScenarioBase):
     kv_per_token = Output("kv_per_token", "byte", requires=("workload.kv_values_per_token",))
     kv_per_sequence = Output("kv_per_sequence", "MB", requires=("workload.kv_values_per_token",))
     bandwidth = Output("bandwidth", "TB/s")
-    step_bytes = ListOutput("step_bytes", "byte", requires=("workload.kv_values_per_token",))
-    step_time = ListOutput("step_time", "s", requires=("workload.kv_values_per_token",))
-    token_rate = ListOutput("token_rate", "1/s", requires=("workload.kv_values_per_token",))
-    cache_share = ListOutput("cache_share", requires=("workload.kv_values_per_token",))
+    step_bytes = Method(
+        "step_bytes",
+        "GB",
+        requires=("workload.kv_values_per_token",),
+        arguments=(
+            ArgumentSpec(InputSpec("b", integer=True, minimum=0, doc="Sequences decoding together."), "b", example=8),
+        ),
+        doc="Bytes one decode step of b sequences reads: the weights once, every sequence's cache.",
+    )
+    step_time = Method(
+        "step_time",
+        "ms",
+        requires=("workload.kv_values_per_token",),
+        arguments=(
+            ArgumentSpec(InputSpec("b", integer=True, minimum=0, doc="Sequences decoding together."), "b", example=8),
+        ),
+        doc="Time of one decode step of b sequences: memory-bound, all its bytes at the bandwidth.",
+    )
+    token_rate = Method(
+        "token_rate",
+        "1/s",
+        requires=("workload.kv_values_per_token",),
+        arguments=(
+            ArgumentSpec(InputSpec("b", integer=True, minimum=0, doc="Sequences decoding together."), "b", example=8),
+        ),
+        doc="Tokens generated per second by b sequences.",
+    )
+    cache_share = Method(
+        "cache_share",
+        requires=("workload.kv_values_per_token",),
+        arguments=(
+            ArgumentSpec(InputSpec("b", integer=True, minimum=0, doc="Sequences decoding together."), "b", example=8),
+        ),
+        doc="Share of a step's bytes that are cache reads.",
+    )
     rate_ceiling = Output("rate_ceiling", "1/s", requires=("workload.kv_values_per_token",))
-    max_batch_within = ListOutput("max_batch_within", requires=("workload.kv_values_per_token",))
+    max_batch_within = Method(
+        "max_batch_within",
+        requires=("workload.kv_values_per_token",),
+        arguments=(
+            ArgumentSpec(
+                InputSpec("tpot", unit="ms", minimum=0, strict=True, doc="A time-per-token budget."), "tpot", example=20
+            ),
+        ),
+        doc="Largest batch whose decode step fits the time-per-token budget (0 if none).",
+    )
     max_batch_in_memory = Output("max_batch_in_memory", requires=("workload.kv_values_per_token",))
     peak_rate = Output("peak_rate", "TFLOP/s")
     ridge = Output("ridge", "flop/byte")

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.methods import ArgumentSpec, Method
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
-from symbolic.runtime.validation import REQUIRED, InputSpec, Requirement
+from symbolic.runtime.validation import REQUIRED, InputSpec
 
 __all__ = ["PipelineScheduleScenario", "evaluate", "gradient"]
 
@@ -20,7 +21,7 @@ def evaluate(
     *,
     stages: Any,
     microbatches: Any,
-    bubble_target: Any = 0.1,
+    target: Any = None,
 ) -> dict[str, Any]:
     """Every output of PipelineScheduleScenario from plain numbers in the declared units.
 
@@ -30,7 +31,7 @@ def evaluate(
     Args:
         stages: [1] Pipeline stages p (devices in one pipeline).
         microbatches: [1] Micro-batches per step m.
-        bubble_target: [1] Target bubble in (0, 1] for `microbatches_for_bubble`.
+        target: [1] The bubble wanted, a share of the step in (0, 1]. Optional.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -41,7 +42,7 @@ def evaluate(
         idle_slots [1] = 2*fill_slots
         bubble [1] = fill_slots/phase_slots
         bubble_ratio [1] = fill_slots/microbatches
-        microbatches_for_bubble [1] = fill_slots*(1 - bubble_target)/bubble_target
+        microbatches_for_bubble [1] = fill_slots*(1 - target)/target
     """
     _t0 = stages - 1
     fill_slots = _t0
@@ -50,7 +51,10 @@ def evaluate(
     idle_slots = 2 * fill_slots
     bubble = fill_slots / phase_slots
     bubble_ratio = fill_slots / microbatches
-    microbatches_for_bubble = fill_slots * (1 - bubble_target) / bubble_target
+    if target is not None:
+        microbatches_for_bubble = fill_slots * (1 - target) / target
+    else:
+        microbatches_for_bubble = None
     return {
         "fill_slots": fill_slots,
         "phase_slots": phase_slots,
@@ -66,7 +70,7 @@ def gradient(
     *,
     stages: Any,
     microbatches: Any,
-    bubble_target: Any = 0.1,
+    target: Any = None,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of PipelineScheduleScenario, from the same declaration.
 
@@ -80,7 +84,6 @@ def gradient(
     fill_slots = _t0
     phase_slots = _t0 + microbatches
     _g0 = fill_slots / phase_slots**2
-    _g1 = 1 - bubble_target
     d__fill_slots__stages = 1
     d__phase_slots__stages = 1
     d__phase_slots__microbatches = 1
@@ -91,20 +94,27 @@ def gradient(
     d__bubble__microbatches = -_g0 * d__phase_slots__microbatches
     d__bubble_ratio__stages = d__fill_slots__stages / microbatches
     d__bubble_ratio__microbatches = -fill_slots / microbatches**2
-    d__microbatches_for_bubble__stages = _g1 * d__fill_slots__stages / bubble_target
-    d__microbatches_for_bubble__bubble_target = -_g1 * fill_slots / bubble_target**2 - fill_slots / bubble_target
-    return {
+    derivatives = {
         "fill_slots": {"stages": d__fill_slots__stages},
         "phase_slots": {"stages": d__phase_slots__stages, "microbatches": d__phase_slots__microbatches},
         "slots": {"stages": d__slots__stages, "microbatches": d__slots__microbatches},
         "idle_slots": {"stages": d__idle_slots__stages},
         "bubble": {"stages": d__bubble__stages, "microbatches": d__bubble__microbatches},
         "bubble_ratio": {"stages": d__bubble_ratio__stages, "microbatches": d__bubble_ratio__microbatches},
-        "microbatches_for_bubble": {
-            "stages": d__microbatches_for_bubble__stages,
-            "bubble_target": d__microbatches_for_bubble__bubble_target,
-        },
     }
+    if target is not None:
+        _g1 = 1 - target
+        d__microbatches_for_bubble__stages = _g1 * d__fill_slots__stages / target
+        d__microbatches_for_bubble__target = -_g1 * fill_slots / target**2 - fill_slots / target
+        derivatives.update(
+            {
+                "microbatches_for_bubble": {
+                    "stages": d__microbatches_for_bubble__stages,
+                    "target": d__microbatches_for_bubble__target,
+                },
+            }
+        )
+    return derivatives
 
 
 class PipelineScheduleScenario(ScenarioBase):
@@ -125,25 +135,10 @@ class PipelineScheduleScenario(ScenarioBase):
     _specs = (
         InputSpec("stages", integer=True, minimum=0, strict=True, doc="Pipeline stages p (devices in one pipeline)."),
         InputSpec("microbatches", integer=True, minimum=0, strict=True, doc="Micro-batches per step m."),
-        InputSpec(
-            "bubble_target",
-            minimum=0,
-            strict=True,
-            default=0.1,
-            doc="Target bubble in (0, 1] for `microbatches_for_bubble`.",
-        ),
-    )
-    _requirements = (
-        Requirement(
-            ("bubble_target",),
-            lambda bubble_target: bubble_target <= 1,
-            "bubble_target must be at most 1 (a share of the step)",
-        ),
     )
     _input_order = (
         "stages",
         "microbatches",
-        "bubble_target",
     )
     _outputs = (
         "fill_slots",
@@ -152,8 +147,8 @@ class PipelineScheduleScenario(ScenarioBase):
         "idle_slots",
         "bubble",
         "bubble_ratio",
-        "microbatches_for_bubble",
     )
+    _methods = ("microbatches_for_bubble",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -162,7 +157,6 @@ class PipelineScheduleScenario(ScenarioBase):
         *,
         stages: Any = REQUIRED,
         microbatches: Any = REQUIRED,
-        bubble_target: Any = 0.1,
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -173,7 +167,6 @@ class PipelineScheduleScenario(ScenarioBase):
             description=description,
             stages=stages,
             microbatches=microbatches,
-            bubble_target=bubble_target,
             **unknown,
         )
 
@@ -183,4 +176,16 @@ class PipelineScheduleScenario(ScenarioBase):
     idle_slots = Output("idle_slots")
     bubble = Output("bubble")
     bubble_ratio = Output("bubble_ratio")
-    microbatches_for_bubble = Output("microbatches_for_bubble")
+    microbatches_for_bubble = Method(
+        "microbatches_for_bubble",
+        arguments=(
+            ArgumentSpec(
+                InputSpec(
+                    "target", minimum=0, strict=True, doc="The bubble wanted, a share of the step in (0, 1].", maximum=1
+                ),
+                "target",
+                example=0.1,
+            ),
+        ),
+        doc="Micro-batches at which the bubble equals `target` (a real number; round up for a count).",
+    )

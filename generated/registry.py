@@ -861,7 +861,6 @@ def _Gpt2XlChatDecodeBatchesH100():
     """Gpt2XlChatDecodeBatchesH100: GPT-2 XL chat decode on an H100 at batches 1 to 128, full 1024-token caches."""
     from generated.catalog import Constants, Hardware, Models
     from generated.kv_decode_batch import KvDecodeBatchScenario
-    from symbolic.runtime.units import Q_
 
     return KvDecodeBatchScenario(
         name="GPT-2 XL chat decode on an H100 at batches 1 to 128, full 1024-token caches",
@@ -875,7 +874,6 @@ def _Gpt2XlChatDecodeBatchesH100():
         prompt_tokens=512,
         prefill_efficiency=0.4,
         peak_precision="fp16_dense",
-        tpot_budgets=[Q_("5 ms"), Q_("20 ms"), Q_("50 ms")],
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.mathops import chain_default, choose, drop_absent, floor_div, scalar, select
+from symbolic.runtime.methods import ArgumentSpec, Method
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, Requirement, WorkloadSpec
@@ -56,8 +57,8 @@ def evaluate(
         adapter_in_dim: [1] Input width of each adapted matrix (with `adapter_rank`). Optional.
         adapter_out_dim: [1] Output width of each adapted matrix (with `adapter_rank`). Optional.
         adapter_parameters: [1] Trained adapter parameters; stated, or L·k·r·(d_in + d_out) from `adapter_rank`; none: every parameter is trained.
-        scaled_batch: [1] Batch `activations_at` scales the stated activations to; optional. Optional.
-        checkpoint_bandwidth: [GB/s] Write bandwidth for `checkpoint_write_time`; optional. Optional.
+        scaled_batch: [1] Sequences to scale the stated activations to. Optional.
+        checkpoint_bandwidth: [GB/s] Bandwidth the checkpoint is written at. Optional.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -862,22 +863,6 @@ class TrainingStateFitScenario(ScenarioBase):
             default_rule="adapted_matrices*adapter_rank*workload_layers*(adapter_in_dim + adapter_out_dim)",
             doc="Trained adapter parameters; stated, or L·k·r·(d_in + d_out) from `adapter_rank`; none: every parameter is trained.",
         ),
-        InputSpec(
-            "scaled_batch",
-            integer=True,
-            minimum=0,
-            strict=True,
-            default=None,
-            doc="Batch `activations_at` scales the stated activations to; optional.",
-        ),
-        InputSpec(
-            "checkpoint_bandwidth",
-            unit="GB/s",
-            minimum=0,
-            strict=True,
-            default=None,
-            doc="Write bandwidth for `checkpoint_write_time`; optional.",
-        ),
     )
     _nodes = (
         NodeSpec(
@@ -927,8 +912,6 @@ class TrainingStateFitScenario(ScenarioBase):
         "adapter_in_dim",
         "adapter_out_dim",
         "adapter_parameters",
-        "scaled_batch",
-        "checkpoint_bandwidth",
     )
     _outputs = (
         "adapter_count",
@@ -958,7 +941,6 @@ class TrainingStateFitScenario(ScenarioBase):
         "training_copies",
         "training_capacity_multiple",
         "activations_per_sequence",
-        "activations_at",
         "headroom",
         "resident_batch_limit",
         "max_resident_batch",
@@ -967,6 +949,9 @@ class TrainingStateFitScenario(ScenarioBase):
         "update_bytes_per_parameter",
         "update_traffic",
         "update_time",
+    )
+    _methods = (
+        "activations_at",
         "checkpoint_write_time",
     )
     _evaluate = staticmethod(evaluate)
@@ -987,8 +972,6 @@ class TrainingStateFitScenario(ScenarioBase):
         adapter_in_dim: Any = None,
         adapter_out_dim: Any = None,
         adapter_parameters: Any = None,
-        scaled_batch: Any = None,
-        checkpoint_bandwidth: Any = None,
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -1009,8 +992,6 @@ class TrainingStateFitScenario(ScenarioBase):
             adapter_in_dim=adapter_in_dim,
             adapter_out_dim=adapter_out_dim,
             adapter_parameters=adapter_parameters,
-            scaled_batch=scaled_batch,
-            checkpoint_bandwidth=checkpoint_bandwidth,
             **unknown,
         )
 
@@ -1131,7 +1112,19 @@ class TrainingStateFitScenario(ScenarioBase):
     training_copies = Output("training_copies", requires=("activations",))
     training_capacity_multiple = Output("training_capacity_multiple", requires=("activations", "hardware"))
     activations_per_sequence = Output("activations_per_sequence", "byte", requires=("activations", "batch_size"))
-    activations_at = Output("activations_at", "byte", requires=("activations", "batch_size", "scaled_batch"))
+    activations_at = Method(
+        "activations_at",
+        "byte",
+        requires=("activations", "batch_size"),
+        arguments=(
+            ArgumentSpec(
+                InputSpec("batch_size", integer=True, minimum=0, doc="Sequences to scale the stated activations to."),
+                "scaled_batch",
+                example=512,
+            ),
+        ),
+        doc="The activations scaled linearly to `batch_size` sequences.",
+    )
     headroom = Output("headroom", "byte", requires=("hardware",))
     resident_batch_limit = Output("resident_batch_limit", requires=("activations", "batch_size", "hardware"))
     max_resident_batch = Output("max_resident_batch", requires=("activations", "batch_size", "hardware"))
@@ -1140,4 +1133,17 @@ class TrainingStateFitScenario(ScenarioBase):
     update_bytes_per_parameter = Output("update_bytes_per_parameter", "byte")
     update_traffic = Output("update_traffic", "GB")
     update_time = Output("update_time", "ms", requires=("hardware",))
-    checkpoint_write_time = Output("checkpoint_write_time", "s", requires=("checkpoint_bandwidth",))
+    checkpoint_write_time = Method(
+        "checkpoint_write_time",
+        "s",
+        arguments=(
+            ArgumentSpec(
+                InputSpec(
+                    "bandwidth", unit="GB/s", minimum=0, strict=True, doc="Bandwidth the checkpoint is written at."
+                ),
+                "checkpoint_bandwidth",
+                example=2,
+            ),
+        ),
+        doc="Writing the checkpoint at `bandwidth`.",
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.methods import ArgumentSpec, Method
 from symbolic.runtime.outputs import GroupOutput, ListOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec
@@ -24,6 +25,7 @@ def evaluate(
     egress_rate: Any = None,
     compute_price: Any = None,
     job_time: Any = None,
+    link: Any = None,
 ) -> dict[str, Any]:
     """Every output of TransferScenario from plain numbers in the declared units.
 
@@ -37,11 +39,13 @@ def evaluate(
         egress_rate: [dollar/GB] Price per byte leaving. Optional.
         compute_price: [dollar/h] Hourly price of compute. Optional.
         job_time: [h] Duration of the job the transfer feeds (kept for reference; no output reads it). Optional.
+        link: [1] The name of one link, a key of `links`. Optional.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
 
         total_bytes [GB] = copies*payload
+        transfer_time [s] = total_bytes/links[link]
         result.times [ms] = total_bytes/links[k]
         egress_cost [dollar] = egress_rate*total_bytes
         egress_compute_hours [h] = egress_cost/compute_price
@@ -58,12 +62,17 @@ def evaluate(
         egress_cost = egress_rate * total_bytes
     else:
         egress_cost = None
+    if link is not None:
+        transfer_time = total_bytes / links[link]
+    else:
+        transfer_time = None
     if compute_price is not None and egress_rate is not None:
         egress_compute_hours = egress_cost / compute_price
     else:
         egress_compute_hours = None
     return {
         "total_bytes": total_bytes,
+        "transfer_time": transfer_time,
         "result": {
             "times": result__times,
             "payload": result__payload,
@@ -82,6 +91,7 @@ def gradient(
     egress_rate: Any = None,
     compute_price: Any = None,
     job_time: Any = None,
+    link: Any = None,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of TransferScenario, from the same declaration.
 
@@ -112,6 +122,14 @@ def gradient(
                     "copies": d__egress_cost__copies,
                     "egress_rate": d__egress_cost__egress_rate,
                 },
+            }
+        )
+    if link is not None:
+        d__transfer_time__payload = d__total_bytes__payload / links[link]
+        d__transfer_time__copies = d__total_bytes__copies / links[link]
+        derivatives.update(
+            {
+                "transfer_time": {"payload": d__transfer_time__payload, "copies": d__transfer_time__copies},
             }
         )
     if compute_price is not None and egress_rate is not None:
@@ -184,6 +202,7 @@ class TransferScenario(ScenarioBase):
         "egress_cost",
         "egress_compute_hours",
     )
+    _methods = ("transfer_time",)
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -214,6 +233,18 @@ class TransferScenario(ScenarioBase):
         )
 
     total_bytes = Output("total_bytes", "GB")
+    transfer_time = Method(
+        "transfer_time",
+        "s",
+        arguments=(
+            ArgumentSpec(
+                InputSpec("link", integer=True, minimum=0, doc="The name of one link, a key of `links`."),
+                "link",
+                key_of="links",
+            ),
+        ),
+        doc="Time to move every copy over the one link named, alone on it.",
+    )
     result = GroupOutput(
         "result",
         (
