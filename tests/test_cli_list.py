@@ -15,10 +15,7 @@ import sympy
 
 import generated
 from symbolic.cli import main
-try:  # the layers move puts derive under symbolic.analysis; this file lands beside it in one train
-    from symbolic.analysis.derive import model_of
-except ImportError:
-    from symbolic.derive import model_of
+from symbolic.analysis.derive import model_of
 from symbolic.model import ListInput, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.inputs import describe
