@@ -25,6 +25,9 @@ def evaluate(
     dispatch: Any,
     launch: Any,
     device_time: Any,
+    backward_nodes: Any = 0,
+    per_node: Any = 0,
+    fixed: Any = 0,
 ) -> dict[str, Any]:
     """Every output of HostDispatchScenario from plain numbers in the declared units.
 
@@ -38,6 +41,9 @@ def evaluate(
         dispatch: [µs] Python dispatch cost per operation.
         launch: [µs] Kernel launch cost per launch.
         device_time: [µs] Accelerator work of the step.
+        backward_nodes: [1] Autograd graph nodes a `backward()` call runs in the step (0: no autograd).
+        per_node: [µs] Host cost of the autograd engine per graph node (measured: `mlsysym calibrate`).
+        fixed: [µs] Fixed host cost per step beyond the per-operation costs, e.g. one `backward()` call's.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -47,7 +53,8 @@ def evaluate(
         per_op_cost [µs] = dispatch + launch
         dispatch_time [µs] = dispatch*operations
         launch_time [µs] = launch*launches
-        host_time [µs] = dispatch_time + launch_time
+        backward_time [µs] = backward_nodes*per_node + fixed
+        host_time [µs] = backward_time + dispatch_time + launch_time
         overhead_ratio [1] = host_time/device_time
         launch_ratio [1] = launch_time/device_time
         host_share [1] = host_time/(device_time + host_time)
@@ -60,7 +67,8 @@ def evaluate(
     per_op_cost = dispatch + launch
     dispatch_time = dispatch * operations
     launch_time = launch * launches
-    host_time = dispatch_time + launch_time
+    backward_time = backward_nodes * per_node + fixed
+    host_time = backward_time + dispatch_time + launch_time
     _t0 = device_time + host_time
     overhead_ratio = host_time / device_time
     launch_ratio = launch_time / device_time
@@ -72,6 +80,7 @@ def evaluate(
         "per_op_cost": per_op_cost,
         "dispatch_time": dispatch_time,
         "launch_time": launch_time,
+        "backward_time": backward_time,
         "host_time": host_time,
         "overhead_ratio": overhead_ratio,
         "launch_ratio": launch_ratio,
@@ -88,6 +97,9 @@ def gradient(
     dispatch: Any,
     launch: Any,
     device_time: Any,
+    backward_nodes: Any = 0,
+    per_node: Any = 0,
+    fixed: Any = 0,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of HostDispatchScenario, from the same declaration.
 
@@ -104,11 +116,12 @@ def gradient(
     launches = blocks * launches_per_block
     dispatch_time = dispatch * operations
     launch_time = launch * launches
-    host_time = dispatch_time + launch_time
+    backward_time = backward_nodes * per_node + fixed
+    host_time = backward_time + dispatch_time + launch_time
     _g5 = device_time ** (-2)
-    _g6 = device_time + host_time
-    _g7 = host_time / _g6**2
-    _g8 = -_g7 + 1 / _g6
+    _g9 = device_time + host_time
+    _g10 = host_time / _g9**2
+    _g11 = -_g10 + 1 / _g9
     d__operations__ops_per_block = blocks
     d__operations__blocks = ops_per_block
     d__launches__blocks = launches_per_block
@@ -121,6 +134,9 @@ def gradient(
     d__launch_time__blocks = d__launches__blocks * launch
     d__launch_time__launches_per_block = d__launches__launches_per_block * launch
     d__launch_time__launch = launches
+    d__backward_time__backward_nodes = per_node
+    d__backward_time__per_node = backward_nodes
+    d__backward_time__fixed = 1
     d__host_time__ops_per_block = d__dispatch_time__ops_per_block
     _g0 = d__host_time__ops_per_block / device_time
     d__host_time__blocks = d__dispatch_time__blocks + d__launch_time__blocks
@@ -131,28 +147,43 @@ def gradient(
     _g3 = d__host_time__dispatch / device_time
     d__host_time__launch = d__launch_time__launch
     _g4 = d__host_time__launch / device_time
+    d__host_time__backward_nodes = d__backward_time__backward_nodes
+    _g6 = d__host_time__backward_nodes / device_time
+    d__host_time__per_node = d__backward_time__per_node
+    _g7 = d__host_time__per_node / device_time
+    d__host_time__fixed = d__backward_time__fixed
+    _g8 = d__host_time__fixed / device_time
     d__overhead_ratio__ops_per_block = _g0
     d__overhead_ratio__blocks = _g1
     d__overhead_ratio__launches_per_block = _g2
     d__overhead_ratio__dispatch = _g3
     d__overhead_ratio__launch = _g4
     d__overhead_ratio__device_time = -_g5 * host_time
+    d__overhead_ratio__backward_nodes = _g6
+    d__overhead_ratio__per_node = _g7
+    d__overhead_ratio__fixed = _g8
     d__launch_ratio__blocks = d__launch_time__blocks / device_time
     d__launch_ratio__launches_per_block = d__launch_time__launches_per_block / device_time
     d__launch_ratio__launch = d__launch_time__launch / device_time
     d__launch_ratio__device_time = -_g5 * launch_time
-    d__host_share__ops_per_block = _g8 * d__host_time__ops_per_block
-    d__host_share__blocks = _g8 * d__host_time__blocks
-    d__host_share__launches_per_block = _g8 * d__host_time__launches_per_block
-    d__host_share__dispatch = _g8 * d__host_time__dispatch
-    d__host_share__launch = _g8 * d__host_time__launch
-    d__host_share__device_time = -_g7
+    d__host_share__ops_per_block = _g11 * d__host_time__ops_per_block
+    d__host_share__blocks = _g11 * d__host_time__blocks
+    d__host_share__launches_per_block = _g11 * d__host_time__launches_per_block
+    d__host_share__dispatch = _g11 * d__host_time__dispatch
+    d__host_share__launch = _g11 * d__host_time__launch
+    d__host_share__device_time = -_g10
+    d__host_share__backward_nodes = _g11 * d__host_time__backward_nodes
+    d__host_share__per_node = _g11 * d__host_time__per_node
+    d__host_share__fixed = _g11 * d__host_time__fixed
     d__speedup_limit__ops_per_block = _g0
     d__speedup_limit__blocks = _g1
     d__speedup_limit__launches_per_block = _g2
     d__speedup_limit__dispatch = _g3
     d__speedup_limit__launch = _g4
-    d__speedup_limit__device_time = -_g5 * _g6 + 1 / device_time
+    d__speedup_limit__device_time = -_g5 * _g9 + 1 / device_time
+    d__speedup_limit__backward_nodes = _g6
+    d__speedup_limit__per_node = _g7
+    d__speedup_limit__fixed = _g8
     derivatives = {
         "operations": {"ops_per_block": d__operations__ops_per_block, "blocks": d__operations__blocks},
         "launches": {"blocks": d__launches__blocks, "launches_per_block": d__launches__launches_per_block},
@@ -167,12 +198,20 @@ def gradient(
             "launches_per_block": d__launch_time__launches_per_block,
             "launch": d__launch_time__launch,
         },
+        "backward_time": {
+            "backward_nodes": d__backward_time__backward_nodes,
+            "per_node": d__backward_time__per_node,
+            "fixed": d__backward_time__fixed,
+        },
         "host_time": {
             "ops_per_block": d__host_time__ops_per_block,
             "blocks": d__host_time__blocks,
             "launches_per_block": d__host_time__launches_per_block,
             "dispatch": d__host_time__dispatch,
             "launch": d__host_time__launch,
+            "backward_nodes": d__host_time__backward_nodes,
+            "per_node": d__host_time__per_node,
+            "fixed": d__host_time__fixed,
         },
         "overhead_ratio": {
             "ops_per_block": d__overhead_ratio__ops_per_block,
@@ -181,6 +220,9 @@ def gradient(
             "dispatch": d__overhead_ratio__dispatch,
             "launch": d__overhead_ratio__launch,
             "device_time": d__overhead_ratio__device_time,
+            "backward_nodes": d__overhead_ratio__backward_nodes,
+            "per_node": d__overhead_ratio__per_node,
+            "fixed": d__overhead_ratio__fixed,
         },
         "launch_ratio": {
             "blocks": d__launch_ratio__blocks,
@@ -195,6 +237,9 @@ def gradient(
             "dispatch": d__host_share__dispatch,
             "launch": d__host_share__launch,
             "device_time": d__host_share__device_time,
+            "backward_nodes": d__host_share__backward_nodes,
+            "per_node": d__host_share__per_node,
+            "fixed": d__host_share__fixed,
         },
         "speedup_limit": {
             "ops_per_block": d__speedup_limit__ops_per_block,
@@ -203,6 +248,9 @@ def gradient(
             "dispatch": d__speedup_limit__dispatch,
             "launch": d__speedup_limit__launch,
             "device_time": d__speedup_limit__device_time,
+            "backward_nodes": d__speedup_limit__backward_nodes,
+            "per_node": d__speedup_limit__per_node,
+            "fixed": d__speedup_limit__fixed,
         },
     }
     if (
@@ -216,8 +264,11 @@ class HostDispatchScenario(ScenarioBase):
     """The host's work to issue one eager step against `device_time` of accelerator work.
 
     Every Python-level operation pays `dispatch` (the framework's Python-side cost) and
-    every kernel launch pays `launch`. The model is additive: host and device work do
-    not overlap, so `speedup_limit` is the most that removing all host work could give.
+    every kernel launch pays `launch`. An autograd `backward()` call adds `fixed` once and
+    `per_node` for each of its `backward_nodes` graph nodes (its engine's own host work,
+    beside the kernels it launches); on a CPU, with no kernels to launch, `launch` is 0 and
+    these are the whole host term. The model is additive: host and device work do not
+    overlap, so `speedup_limit` is the most that removing all host work could give.
 
     Inputs are keywords: Quantities in any compatible unit, or bare numbers read in the
     declared unit. Outputs are attributes: Quantities in their display unit, plain
@@ -248,6 +299,27 @@ class HostDispatchScenario(ScenarioBase):
         InputSpec("dispatch", unit="µs", minimum=0, doc="Python dispatch cost per operation."),
         InputSpec("launch", unit="µs", minimum=0, doc="Kernel launch cost per launch."),
         InputSpec("device_time", unit="µs", minimum=0, strict=True, doc="Accelerator work of the step."),
+        InputSpec(
+            "backward_nodes",
+            integer=True,
+            minimum=0,
+            default=0,
+            doc="Autograd graph nodes a `backward()` call runs in the step (0: no autograd).",
+        ),
+        InputSpec(
+            "per_node",
+            unit="µs",
+            minimum=0,
+            default=0,
+            doc="Host cost of the autograd engine per graph node (measured: `mlsysym calibrate`).",
+        ),
+        InputSpec(
+            "fixed",
+            unit="µs",
+            minimum=0,
+            default=0,
+            doc="Fixed host cost per step beyond the per-operation costs, e.g. one `backward()` call's.",
+        ),
     )
     _input_order = (
         "ops_per_block",
@@ -256,6 +328,9 @@ class HostDispatchScenario(ScenarioBase):
         "dispatch",
         "launch",
         "device_time",
+        "backward_nodes",
+        "per_node",
+        "fixed",
     )
     _outputs = (
         "operations",
@@ -263,6 +338,7 @@ class HostDispatchScenario(ScenarioBase):
         "per_op_cost",
         "dispatch_time",
         "launch_time",
+        "backward_time",
         "host_time",
         "overhead_ratio",
         "launch_ratio",
@@ -281,6 +357,9 @@ class HostDispatchScenario(ScenarioBase):
         dispatch: Any = REQUIRED,
         launch: Any = REQUIRED,
         device_time: Any = REQUIRED,
+        backward_nodes: Any = 0,
+        per_node: Any = 0,
+        fixed: Any = 0,
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -295,6 +374,9 @@ class HostDispatchScenario(ScenarioBase):
             dispatch=dispatch,
             launch=launch,
             device_time=device_time,
+            backward_nodes=backward_nodes,
+            per_node=per_node,
+            fixed=fixed,
             **unknown,
         )
 
@@ -303,6 +385,7 @@ class HostDispatchScenario(ScenarioBase):
     per_op_cost = Output("per_op_cost", "µs")
     dispatch_time = Output("dispatch_time", "µs")
     launch_time = Output("launch_time", "µs")
+    backward_time = Output("backward_time", "µs")
     host_time = Output("host_time", "µs")
     overhead_ratio = Output("overhead_ratio")
     launch_ratio = Output("launch_ratio")

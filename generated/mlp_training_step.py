@@ -12,6 +12,7 @@ from typing import Any
 from generated.host_dispatch import HostDispatchScenario
 from generated.host_dispatch import evaluate as host_dispatch_evaluate
 from generated.host_dispatch import gradient as host_dispatch_gradient
+from symbolic.runtime.mathops import chain_default, drop_absent, maximum, scalar, select, step
 from symbolic.runtime.outputs import Output, SubScenario, TableOutput
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, PrecisionSpec
@@ -31,10 +32,17 @@ def evaluate(
     optimizer_values_moved: Any,
     hardware_peak: Any,
     hardware_bandwidth: Any,
-    forward_ops: Any,
-    backward_ops: Any,
+    forward_ops: Any = 4,
+    backward_ops: Any = 5,
     dispatch: Any,
     launch: Any,
+    autograd_nodes: Any = None,
+    backward_fixed: Any = 0,
+    backward_per_node: Any = 0,
+    cache_capacity: Any = None,
+    cache_bandwidth: Any = None,
+    fresh_bytes: Any = 0,
+    allocation_cost: Any = 0,
 ) -> dict[str, Any]:
     """Every output of MlpTrainingStepScenario from plain numbers in the declared units.
 
@@ -52,10 +60,17 @@ def evaluate(
         optimizer_values_moved: [1] Values read and written per parameter by one optimizer step (Adam: 7).
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
-        forward_ops: [1] Forward operators issued from Python.
-        backward_ops: [1] Kernels launched by `backward()`.
+        forward_ops: [1] Forward operators issued from Python (default: the four above; eager PyTorch issues more).
+        backward_ops: [1] Kernels launched by `backward()` (default: the five above).
         dispatch: [µs] Python dispatch cost per operation.
-        launch: [µs] Kernel launch cost per kernel.
+        launch: [µs] Kernel launch cost per kernel (0 on a CPU).
+        autograd_nodes: [1] Graph nodes `backward()` runs; one per backward kernel unless given.
+        backward_fixed: [µs] Fixed host cost of one `backward()` call (0: not priced, as in the reference).
+        backward_per_node: [µs] Host cost of the autograd engine per graph node (0: not priced).
+        cache_capacity: [byte] Bytes an operator may touch and still run at `cache_bandwidth`; optional. Optional.
+        cache_bandwidth: [GB/s] Bandwidth of that cache level; optional, with `cache_capacity`. Optional.
+        fresh_bytes: [byte] Result bytes the step writes into freshly mapped memory (results past the allocator's mmap threshold, 32 MiB for glibc); 0 by default.
+        allocation_cost: [µs/MB] Cost of faulting in and zeroing fresh memory per MB (measured: `mlsysym calibrate`).
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -97,51 +112,77 @@ def evaluate(
         host.dispatch [µs] = dispatch
         host.launch [µs] = launch
         host.device_time [µs] = compute_time + memory_time
+        host.backward_nodes [1] = autograd_nodes
+        host.per_node [µs] = backward_per_node
+        host.fixed [µs] = backward_fixed
         host.operations [1] = host.blocks*host.ops_per_block
         host.launches [1] = host.blocks*host.launches_per_block
         host.per_op_cost [µs] = host.dispatch + host.launch
         host.dispatch_time [µs] = host.dispatch*host.operations
         host.launch_time [µs] = host.launch*host.launches
-        host.host_time [µs] = host.dispatch_time + host.launch_time
+        host.backward_time [µs] = host.backward_nodes*host.per_node + host.fixed
+        host.host_time [µs] = host.backward_time + host.dispatch_time + host.launch_time
         host.overhead_ratio [1] = host.host_time/host.device_time
         host.launch_ratio [1] = host.launch_time/host.device_time
         host.host_share [1] = host.host_time/(host.device_time + host.host_time)
         host.speedup_limit [1] = (host.device_time + host.host_time)/host.device_time
+        op_time[matmul1] [µs] = Max(op_bytes[matmul1]/hardware_bandwidth, op_flops[matmul1]/peak_rate)
+        op_time[relu] [µs] = Max(op_bytes[relu]/hardware_bandwidth, op_flops[relu]/peak_rate)
+        op_time[matmul2] [µs] = Max(op_bytes[matmul2]/hardware_bandwidth, op_flops[matmul2]/peak_rate)
+        op_time[loss] [µs] = Max(op_bytes[loss]/hardware_bandwidth, op_flops[loss]/peak_rate)
+        op_time[grad_w2] [µs] = Max(op_bytes[grad_w2]/hardware_bandwidth, op_flops[grad_w2]/peak_rate)
+        op_time[grad_h] [µs] = Max(op_bytes[grad_h]/hardware_bandwidth, op_flops[grad_h]/peak_rate)
+        op_time[grad_w1] [µs] = Max(op_bytes[grad_w1]/hardware_bandwidth, op_flops[grad_w1]/peak_rate)
+        op_time[relu_backward] [µs] = Max(op_bytes[relu_backward]/hardware_bandwidth, op_flops[relu_backward]/peak_rate)
+        op_time[loss_backward] [µs] = Max(op_bytes[loss_backward]/hardware_bandwidth, op_flops[loss_backward]/peak_rate)
+        roofline_time [µs] = Piecewise((Max(op_bytes[grad_h]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[grad_h]), (1/hardware_bandwidth, True)), op_flops[grad_h]/peak_rate) + Max(op_bytes[grad_w1]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[grad_w1]), (1/hardware_bandwidth, True)), op_flops[grad_w1]/peak_rate) + Max(op_bytes[grad_w2]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[grad_w2]), (1/hardware_bandwidth, True)), op_flops[grad_w2]/peak_rate) + Max(op_bytes[loss]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[loss]), (1/hardware_bandwidth, True)), op_flops[loss]/peak_rate) + Max(op_bytes[loss_backward]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[loss_backward]), (1/hardware_bandwidth, True)), op_flops[loss_backward]/peak_rate) + Max(op_bytes[matmul1]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[matmul1]), (1/hardware_bandwidth, True)), op_flops[matmul1]/peak_rate) + Max(op_bytes[matmul2]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[matmul2]), (1/hardware_bandwidth, True)), op_flops[matmul2]/peak_rate) + Max(op_bytes[relu]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[relu]), (1/hardware_bandwidth, True)), op_flops[relu]/peak_rate) + Max(op_bytes[relu_backward]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[relu_backward]), (1/hardware_bandwidth, True)), op_flops[relu_backward]/peak_rate), Given(cache_bandwidth, cache_capacity)), (op_time[grad_h] + op_time[grad_w1] + op_time[grad_w2] + op_time[loss] + op_time[loss_backward] + op_time[matmul1] + op_time[matmul2] + op_time[relu] + op_time[relu_backward], True))
+        allocation_time [µs] = allocation_cost*fresh_bytes
+        step_time [µs] = allocation_time + host.host_time + roofline_time
     """
+    if autograd_nodes is None:
+        autograd_nodes = backward_ops
     _t0 = batch_size * hidden_width
-    _t1 = 2 * _t0
-    _t2 = batch_size * output_width
-    _t3 = 2 * _t2
-    _t4 = hidden_width * input_width
-    _t5 = hidden_width * output_width
-    _t6 = _t3 * bytes_per_value
-    op_flops_matmul1 = _t1 * input_width
+    _t1 = _t0 * bytes_per_value
+    _t8 = 2 * _t0
+    _t9 = batch_size * output_width
+    _t10 = 2 * _t9
+    _t11 = hidden_width * input_width
+    _t12 = hidden_width * output_width
+    _t13 = _t10 * bytes_per_value
+    op_flops_matmul1 = _t8 * input_width
+    _t2 = op_flops_matmul1 / hardware_peak
     op_flops_relu = _t0
-    op_flops_matmul2 = _t1 * output_width
-    _t7 = op_flops_matmul1 + op_flops_matmul2
-    op_flops_loss = _t2 * loss_flops_per_logit
+    _t3 = op_flops_relu / hardware_peak
+    op_flops_matmul2 = _t8 * output_width
+    _t4 = op_flops_matmul2 / hardware_peak
+    _t14 = op_flops_matmul1 + op_flops_matmul2
+    op_flops_loss = _t9 * loss_flops_per_logit
+    _t5 = op_flops_loss / hardware_peak
     op_flops_grad_w2 = op_flops_matmul2
     op_flops_grad_h = op_flops_matmul2
     op_flops_grad_w1 = op_flops_matmul1
     op_flops_relu_backward = op_flops_relu
-    op_flops_loss_backward = _t3
-    op_bytes_matmul1 = bytes_per_value * (_t0 + _t4 + batch_size * input_width)
-    op_bytes_relu = _t1 * bytes_per_value
-    op_bytes_matmul2 = bytes_per_value * (_t0 + _t2 + _t5)
-    op_bytes_loss = _t6
+    op_flops_loss_backward = _t10
+    _t7 = op_flops_loss_backward / hardware_peak
+    op_bytes_matmul1 = bytes_per_value * (_t0 + _t11 + batch_size * input_width)
+    op_bytes_relu = 2 * _t1
+    op_bytes_matmul2 = bytes_per_value * (_t0 + _t12 + _t9)
+    op_bytes_loss = _t13
     op_bytes_grad_w2 = op_bytes_matmul2
     op_bytes_grad_h = op_bytes_matmul2
     op_bytes_grad_w1 = op_bytes_matmul1
-    op_bytes_relu_backward = 3 * _t0 * bytes_per_value
-    op_bytes_loss_backward = _t6 + batch_size * label_bytes
-    forward_flops = _t7 + op_flops_loss + op_flops_relu
+    _raw_op_bytes_relu_backward = _t1
+    _t6 = 3 * _raw_op_bytes_relu_backward
+    op_bytes_relu_backward = _t6
+    op_bytes_loss_backward = _t13 + batch_size * label_bytes
+    forward_flops = _t14 + op_flops_loss + op_flops_relu
     backward_flops = op_flops_loss_backward + op_flops_matmul1 + 2 * op_flops_matmul2 + op_flops_relu
     forward_bytes = op_bytes_loss + op_bytes_matmul1 + op_bytes_matmul2 + op_bytes_relu
     backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + 2 * op_bytes_matmul2 + op_bytes_relu_backward
     total_flops = backward_flops + forward_flops
     total_bytes = backward_bytes + forward_bytes
-    dense_training_ratio = (2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _t7
-    parameters = _t4 + _t5 + hidden_width + output_width
+    dense_training_ratio = (2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _t14
+    parameters = _t11 + _t12 + hidden_width + output_width
     optimizer_step_bytes = bytes_per_value * optimizer_values_moved * parameters
     intensity = total_flops / total_bytes
     peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
@@ -153,6 +194,9 @@ def evaluate(
     host__dispatch = dispatch
     host__launch = launch
     host__device_time = compute_time + memory_time
+    host__backward_nodes = autograd_nodes
+    host__per_node = backward_per_node
+    host__fixed = backward_fixed
     _host = host_dispatch_evaluate(
         ops_per_block=host__ops_per_block,
         blocks=host__blocks,
@@ -160,7 +204,95 @@ def evaluate(
         dispatch=host__dispatch,
         launch=host__launch,
         device_time=host__device_time,
+        backward_nodes=host__backward_nodes,
+        per_node=host__per_node,
+        fixed=host__fixed,
     )
+    _raw_op_time_matmul1 = maximum(_t2, op_bytes_matmul1 / hardware_bandwidth)
+    op_time_matmul1 = 1000000 * _raw_op_time_matmul1  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
+    _raw_op_time_relu = maximum(_t3, op_bytes_relu / hardware_bandwidth)
+    op_time_relu = 1000000 * _raw_op_time_relu  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
+    _raw_op_time_matmul2 = maximum(_t4, op_bytes_matmul2 / hardware_bandwidth)
+    op_time_matmul2 = 1000000 * _raw_op_time_matmul2  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
+    _raw_op_time_loss = maximum(_t5, op_bytes_loss / hardware_bandwidth)
+    op_time_loss = 1000000 * _raw_op_time_loss  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
+    op_time_grad_w2 = op_time_matmul2
+    op_time_grad_h = op_time_matmul2
+    op_time_grad_w1 = op_time_matmul1
+    _raw_op_time_relu_backward = maximum(_t3, _t6 / hardware_bandwidth)
+    op_time_relu_backward = 1000000 * _raw_op_time_relu_backward  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
+    _raw_op_time_loss_backward = maximum(_t7, op_bytes_loss_backward / hardware_bandwidth)
+    op_time_loss_backward = 1000000 * _raw_op_time_loss_backward  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
+    roofline_time = (
+        1000000
+        * (
+            2
+            * maximum(
+                _t2,
+                op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c0 else 1 / hardware_bandwidth)
+                    if scalar(_c0 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c0,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                ),
+            )
+            + maximum(
+                _t3,
+                _t6
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c1 else 1 / hardware_bandwidth)
+                    if scalar(_c1 := (_t6 <= cache_capacity))
+                    else select((_c1,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                ),
+            )
+            + maximum(
+                _t3,
+                op_bytes_relu
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c2 else 1 / hardware_bandwidth)
+                    if scalar(_c2 := (cache_capacity >= op_bytes_relu))
+                    else select((_c2,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                ),
+            )
+            + 3
+            * maximum(
+                _t4,
+                op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c3 else 1 / hardware_bandwidth)
+                    if scalar(_c3 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c3,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                ),
+            )
+            + maximum(
+                _t5,
+                op_bytes_loss
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c4 else 1 / hardware_bandwidth)
+                    if scalar(_c4 := (cache_capacity >= op_bytes_loss))
+                    else select((_c4,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                ),
+            )
+            + maximum(
+                _t7,
+                op_bytes_loss_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c5 else 1 / hardware_bandwidth)
+                    if scalar(_c5 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c5,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                ),
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else _raw_op_time_loss
+            + _raw_op_time_loss_backward
+            + 2 * _raw_op_time_matmul1
+            + 3 * _raw_op_time_matmul2
+            + _raw_op_time_relu
+            + _raw_op_time_relu_backward
+        )
+    )  # 1e9: GB/s -> B/s (cache_bandwidth); 1e-6: µs -> s (op_time[loss]); 1e-6: µs -> s (op_time[loss_backward]); 1e-6: µs -> s (op_time[matmul1]); 1e-6: µs -> s (op_time[matmul2]); 1e-6: µs -> s (op_time[relu]); 1e-6: µs -> s (op_time[relu_backward]); 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
+    allocation_time = allocation_cost * fresh_bytes / 1000000  # 1e-12: µs/MB -> s/B (allocation_cost); 1e6: s -> µs
+    step_time = allocation_time + _host["host_time"] + roofline_time
     return {
         "op_flops": {
             "matmul1": op_flops_matmul1,
@@ -204,17 +336,35 @@ def evaluate(
             "dispatch": host__dispatch,
             "launch": host__launch,
             "device_time": host__device_time,
+            "backward_nodes": host__backward_nodes,
+            "per_node": host__per_node,
+            "fixed": host__fixed,
             "operations": _host["operations"],
             "launches": _host["launches"],
             "per_op_cost": _host["per_op_cost"],
             "dispatch_time": _host["dispatch_time"],
             "launch_time": _host["launch_time"],
+            "backward_time": _host["backward_time"],
             "host_time": _host["host_time"],
             "overhead_ratio": _host["overhead_ratio"],
             "launch_ratio": _host["launch_ratio"],
             "host_share": _host["host_share"],
             "speedup_limit": _host["speedup_limit"],
         },
+        "op_time": {
+            "matmul1": op_time_matmul1,
+            "relu": op_time_relu,
+            "matmul2": op_time_matmul2,
+            "loss": op_time_loss,
+            "grad_w2": op_time_grad_w2,
+            "grad_h": op_time_grad_h,
+            "grad_w1": op_time_grad_w1,
+            "relu_backward": op_time_relu_backward,
+            "loss_backward": op_time_loss_backward,
+        },
+        "roofline_time": roofline_time,
+        "allocation_time": allocation_time,
+        "step_time": step_time,
     }
 
 
@@ -230,10 +380,17 @@ def gradient(
     optimizer_values_moved: Any,
     hardware_peak: Any,
     hardware_bandwidth: Any,
-    forward_ops: Any,
-    backward_ops: Any,
+    forward_ops: Any = 4,
+    backward_ops: Any = 5,
     dispatch: Any,
     launch: Any,
+    autograd_nodes: Any = None,
+    backward_fixed: Any = 0,
+    backward_per_node: Any = 0,
+    cache_capacity: Any = None,
+    cache_bandwidth: Any = None,
+    fresh_bytes: Any = 0,
+    allocation_cost: Any = 0,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of MlpTrainingStepScenario, from the same declaration.
 
@@ -243,32 +400,38 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
+    follows_autograd_nodes = autograd_nodes is None
+    if autograd_nodes is None:
+        autograd_nodes = backward_ops
     _t0 = batch_size * hidden_width
-    _t1 = 2 * _t0
-    _t2 = batch_size * output_width
-    _t3 = 2 * _t2
-    _t4 = hidden_width * input_width
-    _t5 = hidden_width * output_width
-    _t6 = _t3 * bytes_per_value
-    op_flops_matmul1 = _t1 * input_width
+    _t1 = _t0 * bytes_per_value
+    _t8 = 2 * _t0
+    _t9 = batch_size * output_width
+    _t10 = 2 * _t9
+    _t11 = hidden_width * input_width
+    _t12 = hidden_width * output_width
+    _t13 = _t10 * bytes_per_value
+    op_flops_matmul1 = _t8 * input_width
     op_flops_relu = _t0
-    op_flops_matmul2 = _t1 * output_width
-    _t7 = op_flops_matmul1 + op_flops_matmul2
-    op_flops_loss = _t2 * loss_flops_per_logit
-    op_flops_loss_backward = _t3
-    op_bytes_matmul1 = bytes_per_value * (_t0 + _t4 + batch_size * input_width)
-    op_bytes_relu = _t1 * bytes_per_value
-    op_bytes_matmul2 = bytes_per_value * (_t0 + _t2 + _t5)
-    op_bytes_loss = _t6
-    op_bytes_relu_backward = 3 * _t0 * bytes_per_value
-    op_bytes_loss_backward = _t6 + batch_size * label_bytes
-    forward_flops = _t7 + op_flops_loss + op_flops_relu
+    op_flops_matmul2 = _t8 * output_width
+    _t14 = op_flops_matmul1 + op_flops_matmul2
+    op_flops_loss = _t9 * loss_flops_per_logit
+    op_flops_loss_backward = _t10
+    op_bytes_matmul1 = bytes_per_value * (_t0 + _t11 + batch_size * input_width)
+    op_bytes_relu = 2 * _t1
+    op_bytes_matmul2 = bytes_per_value * (_t0 + _t12 + _t9)
+    op_bytes_loss = _t13
+    _raw_op_bytes_relu_backward = _t1
+    _t6 = 3 * _raw_op_bytes_relu_backward
+    op_bytes_relu_backward = _t6
+    op_bytes_loss_backward = _t13 + batch_size * label_bytes
+    forward_flops = _t14 + op_flops_loss + op_flops_relu
     backward_flops = op_flops_loss_backward + op_flops_matmul1 + 2 * op_flops_matmul2 + op_flops_relu
     forward_bytes = op_bytes_loss + op_bytes_matmul1 + op_bytes_matmul2 + op_bytes_relu
     backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + 2 * op_bytes_matmul2 + op_bytes_relu_backward
     total_flops = backward_flops + forward_flops
     total_bytes = backward_bytes + forward_bytes
-    parameters = _t4 + _t5 + hidden_width + output_width
+    parameters = _t11 + _t12 + hidden_width + output_width
     peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     compute_time = 1000000 * total_flops / hardware_peak  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
     memory_time = 1000000 * total_bytes / hardware_bandwidth  # 1e6: s -> µs
@@ -278,6 +441,9 @@ def gradient(
     host__dispatch = dispatch
     host__launch = launch
     host__device_time = compute_time + memory_time
+    host__backward_nodes = autograd_nodes
+    host__per_node = backward_per_node
+    host__fixed = backward_fixed
     _host_d = host_dispatch_gradient(
         ops_per_block=host__ops_per_block,
         blocks=host__blocks,
@@ -285,6 +451,9 @@ def gradient(
         dispatch=host__dispatch,
         launch=host__launch,
         device_time=host__device_time,
+        backward_nodes=host__backward_nodes,
+        per_node=host__per_node,
+        fixed=host__fixed,
     )
     _g0 = hidden_width * input_width
     _g1 = 2 * batch_size
@@ -304,18 +473,65 @@ def gradient(
     _g17 = bytes_per_value * optimizer_values_moved
     _g18 = total_flops / total_bytes**2
     _g19 = 1 / (1000000 * peak_rate)
-    _g20 = 1000000 / hardware_bandwidth
-    _g21 = _host_d["launches"]["launches_per_block"]
-    _g22 = _host_d["launch_time"]["launches_per_block"]
-    _g23 = _host_d["host_time"]["launches_per_block"]
-    _g24 = _host_d["overhead_ratio"]["device_time"]
-    _g25 = _host_d["overhead_ratio"]["launches_per_block"]
-    _g26 = _host_d["launch_ratio"]["device_time"]
-    _g27 = _host_d["launch_ratio"]["launches_per_block"]
-    _g28 = _host_d["host_share"]["device_time"]
-    _g29 = _host_d["host_share"]["launches_per_block"]
-    _g30 = _host_d["speedup_limit"]["device_time"]
-    _g31 = _host_d["speedup_limit"]["launches_per_block"]
+    _g20 = peak_rate ** (-2)
+    _g22 = 1000000 / hardware_bandwidth
+    _g23 = hardware_bandwidth ** (-2)
+    _g24 = 1000000 * _g23
+    _g25 = _host_d["launches"]["launches_per_block"]
+    _g26 = _host_d["launch_time"]["launches_per_block"]
+    _g27 = _host_d["host_time"]["launches_per_block"]
+    _g28 = _host_d["overhead_ratio"]["device_time"]
+    _g29 = _host_d["overhead_ratio"]["launches_per_block"]
+    _g30 = _host_d["launch_ratio"]["device_time"]
+    _g31 = _host_d["launch_ratio"]["launches_per_block"]
+    _g32 = _host_d["host_share"]["device_time"]
+    _g33 = _host_d["host_share"]["launches_per_block"]
+    _g34 = _host_d["speedup_limit"]["device_time"]
+    _g35 = _host_d["speedup_limit"]["launches_per_block"]
+    _g36 = 1 / (1000000000000 * peak_rate)
+    _g37 = _g36 * op_flops_matmul1
+    _g38 = _g37 - op_bytes_matmul1 / hardware_bandwidth
+    _g39 = step(-_g38)
+    _g40 = _g22 * _g39
+    _g41 = step(_g38)
+    _g42 = _g19 * _g41
+    _g43 = _g36 * op_flops_relu
+    _g44 = _g43 - op_bytes_relu / hardware_bandwidth
+    _g45 = step(-_g44)
+    _g46 = _g22 * _g45
+    _g47 = step(_g44)
+    _g48 = _g19 * _g47
+    _g50 = _g36 * op_flops_matmul2
+    _g51 = _g50 - op_bytes_matmul2 / hardware_bandwidth
+    _g52 = step(-_g51)
+    _g53 = _g22 * _g52
+    _g54 = step(_g51)
+    _g55 = _g19 * _g54
+    _g56 = _g36 * op_flops_loss
+    _g57 = _g56 - op_bytes_loss / hardware_bandwidth
+    _g58 = step(-_g57)
+    _g59 = _g22 * _g58
+    _g60 = step(_g57)
+    _g61 = _g19 * _g60
+    _g62 = _g43 - op_bytes_relu_backward / hardware_bandwidth
+    _g63 = step(-_g62)
+    _g64 = _g22 * _g63
+    _g65 = step(_g62)
+    _g66 = _g19 * _g65
+    _g67 = _g36 * op_flops_loss_backward
+    _g68 = _g67 - op_bytes_loss_backward / hardware_bandwidth
+    _g69 = step(-_g68)
+    _g70 = _g22 * _g69
+    _g71 = step(_g68)
+    _g72 = _g19 * _g71
+    _g73 = -_g56
+    _g74 = -_g67
+    _g75 = -_g37
+    _g76 = -_g50
+    _g77 = -_g43
+    _g78 = _g20 / 1000000000000
+    _g79 = _g78 * op_flops_relu
+    _g80 = -_g23
     d__op_flops_matmul1__batch_size = 2 * _g0
     d__op_flops_matmul1__input_width = _g2
     d__op_flops_matmul1__hidden_width = _g1 * input_width
@@ -456,19 +672,21 @@ def gradient(
     d__intensity__label_bytes = -_g18 * d__total_bytes__label_bytes
     d__intensity__loss_flops_per_logit = d__total_flops__loss_flops_per_logit / total_bytes
     d__peak_rate__hardware_peak = 1 / 1000000000000
+    _g21 = _g20 * d__peak_rate__hardware_peak / 1000000
+    _g49 = _g21 * op_flops_relu
     d__compute_time__batch_size = _g19 * d__total_flops__batch_size
     d__compute_time__input_width = _g19 * d__total_flops__input_width
     d__compute_time__hidden_width = _g19 * d__total_flops__hidden_width
     d__compute_time__output_width = _g19 * d__total_flops__output_width
     d__compute_time__loss_flops_per_logit = _g19 * d__total_flops__loss_flops_per_logit
-    d__compute_time__hardware_peak = -d__peak_rate__hardware_peak * total_flops / (1000000 * peak_rate**2)
-    d__memory_time__batch_size = _g20 * d__total_bytes__batch_size
-    d__memory_time__input_width = _g20 * d__total_bytes__input_width
-    d__memory_time__hidden_width = _g20 * d__total_bytes__hidden_width
-    d__memory_time__output_width = _g20 * d__total_bytes__output_width
-    d__memory_time__bytes_per_value = _g20 * d__total_bytes__bytes_per_value
-    d__memory_time__label_bytes = _g20 * d__total_bytes__label_bytes
-    d__memory_time__hardware_bandwidth = -1000000 * total_bytes / hardware_bandwidth**2
+    d__compute_time__hardware_peak = -_g21 * total_flops
+    d__memory_time__batch_size = _g22 * d__total_bytes__batch_size
+    d__memory_time__input_width = _g22 * d__total_bytes__input_width
+    d__memory_time__hidden_width = _g22 * d__total_bytes__hidden_width
+    d__memory_time__output_width = _g22 * d__total_bytes__output_width
+    d__memory_time__bytes_per_value = _g22 * d__total_bytes__bytes_per_value
+    d__memory_time__label_bytes = _g22 * d__total_bytes__label_bytes
+    d__memory_time__hardware_bandwidth = -_g24 * total_bytes
     d__host__ops_per_block__forward_ops = 1
     d__host__launches_per_block__forward_ops = 1
     d__host__launches_per_block__backward_ops = 1
@@ -483,86 +701,1242 @@ def gradient(
     d__host__device_time__loss_flops_per_logit = d__compute_time__loss_flops_per_logit
     d__host__device_time__hardware_peak = d__compute_time__hardware_peak
     d__host__device_time__hardware_bandwidth = d__memory_time__hardware_bandwidth
+    d__host__backward_nodes__autograd_nodes = 1
+    d__host__per_node__backward_per_node = 1
+    d__host__fixed__backward_fixed = 1
     d__host__operations__forward_ops = d__host__ops_per_block__forward_ops * _host_d["operations"]["ops_per_block"]
-    d__host__launches__forward_ops = _g21 * d__host__launches_per_block__forward_ops
-    d__host__launches__backward_ops = _g21 * d__host__launches_per_block__backward_ops
+    d__host__launches__forward_ops = _g25 * d__host__launches_per_block__forward_ops
+    d__host__launches__backward_ops = _g25 * d__host__launches_per_block__backward_ops
     d__host__per_op_cost__dispatch = d__host__dispatch__dispatch * _host_d["per_op_cost"]["dispatch"]
     d__host__per_op_cost__launch = d__host__launch__launch * _host_d["per_op_cost"]["launch"]
     d__host__dispatch_time__forward_ops = (
         d__host__ops_per_block__forward_ops * _host_d["dispatch_time"]["ops_per_block"]
     )
     d__host__dispatch_time__dispatch = d__host__dispatch__dispatch * _host_d["dispatch_time"]["dispatch"]
-    d__host__launch_time__forward_ops = _g22 * d__host__launches_per_block__forward_ops
-    d__host__launch_time__backward_ops = _g22 * d__host__launches_per_block__backward_ops
+    d__host__launch_time__forward_ops = _g26 * d__host__launches_per_block__forward_ops
+    d__host__launch_time__backward_ops = _g26 * d__host__launches_per_block__backward_ops
     d__host__launch_time__launch = d__host__launch__launch * _host_d["launch_time"]["launch"]
+    d__host__backward_time__autograd_nodes = (
+        d__host__backward_nodes__autograd_nodes * _host_d["backward_time"]["backward_nodes"]
+    )
+    d__host__backward_time__backward_fixed = d__host__fixed__backward_fixed * _host_d["backward_time"]["fixed"]
+    d__host__backward_time__backward_per_node = (
+        d__host__per_node__backward_per_node * _host_d["backward_time"]["per_node"]
+    )
     d__host__host_time__forward_ops = (
-        _g23 * d__host__launches_per_block__forward_ops
+        _g27 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["host_time"]["ops_per_block"]
     )
-    d__host__host_time__backward_ops = _g23 * d__host__launches_per_block__backward_ops
+    d__host__host_time__backward_ops = _g27 * d__host__launches_per_block__backward_ops
     d__host__host_time__dispatch = d__host__dispatch__dispatch * _host_d["host_time"]["dispatch"]
     d__host__host_time__launch = d__host__launch__launch * _host_d["host_time"]["launch"]
-    d__host__overhead_ratio__batch_size = _g24 * d__host__device_time__batch_size
-    d__host__overhead_ratio__input_width = _g24 * d__host__device_time__input_width
-    d__host__overhead_ratio__hidden_width = _g24 * d__host__device_time__hidden_width
-    d__host__overhead_ratio__output_width = _g24 * d__host__device_time__output_width
-    d__host__overhead_ratio__bytes_per_value = _g24 * d__host__device_time__bytes_per_value
-    d__host__overhead_ratio__label_bytes = _g24 * d__host__device_time__label_bytes
-    d__host__overhead_ratio__loss_flops_per_logit = _g24 * d__host__device_time__loss_flops_per_logit
-    d__host__overhead_ratio__hardware_peak = _g24 * d__host__device_time__hardware_peak
-    d__host__overhead_ratio__hardware_bandwidth = _g24 * d__host__device_time__hardware_bandwidth
+    d__host__host_time__autograd_nodes = (
+        d__host__backward_nodes__autograd_nodes * _host_d["host_time"]["backward_nodes"]
+    )
+    d__host__host_time__backward_fixed = d__host__fixed__backward_fixed * _host_d["host_time"]["fixed"]
+    d__host__host_time__backward_per_node = d__host__per_node__backward_per_node * _host_d["host_time"]["per_node"]
+    d__host__overhead_ratio__batch_size = _g28 * d__host__device_time__batch_size
+    d__host__overhead_ratio__input_width = _g28 * d__host__device_time__input_width
+    d__host__overhead_ratio__hidden_width = _g28 * d__host__device_time__hidden_width
+    d__host__overhead_ratio__output_width = _g28 * d__host__device_time__output_width
+    d__host__overhead_ratio__bytes_per_value = _g28 * d__host__device_time__bytes_per_value
+    d__host__overhead_ratio__label_bytes = _g28 * d__host__device_time__label_bytes
+    d__host__overhead_ratio__loss_flops_per_logit = _g28 * d__host__device_time__loss_flops_per_logit
+    d__host__overhead_ratio__hardware_peak = _g28 * d__host__device_time__hardware_peak
+    d__host__overhead_ratio__hardware_bandwidth = _g28 * d__host__device_time__hardware_bandwidth
     d__host__overhead_ratio__forward_ops = (
-        _g25 * d__host__launches_per_block__forward_ops
+        _g29 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["overhead_ratio"]["ops_per_block"]
     )
-    d__host__overhead_ratio__backward_ops = _g25 * d__host__launches_per_block__backward_ops
+    d__host__overhead_ratio__backward_ops = _g29 * d__host__launches_per_block__backward_ops
     d__host__overhead_ratio__dispatch = d__host__dispatch__dispatch * _host_d["overhead_ratio"]["dispatch"]
     d__host__overhead_ratio__launch = d__host__launch__launch * _host_d["overhead_ratio"]["launch"]
-    d__host__launch_ratio__batch_size = _g26 * d__host__device_time__batch_size
-    d__host__launch_ratio__input_width = _g26 * d__host__device_time__input_width
-    d__host__launch_ratio__hidden_width = _g26 * d__host__device_time__hidden_width
-    d__host__launch_ratio__output_width = _g26 * d__host__device_time__output_width
-    d__host__launch_ratio__bytes_per_value = _g26 * d__host__device_time__bytes_per_value
-    d__host__launch_ratio__label_bytes = _g26 * d__host__device_time__label_bytes
-    d__host__launch_ratio__loss_flops_per_logit = _g26 * d__host__device_time__loss_flops_per_logit
-    d__host__launch_ratio__hardware_peak = _g26 * d__host__device_time__hardware_peak
-    d__host__launch_ratio__hardware_bandwidth = _g26 * d__host__device_time__hardware_bandwidth
-    d__host__launch_ratio__forward_ops = _g27 * d__host__launches_per_block__forward_ops
-    d__host__launch_ratio__backward_ops = _g27 * d__host__launches_per_block__backward_ops
+    d__host__overhead_ratio__autograd_nodes = (
+        d__host__backward_nodes__autograd_nodes * _host_d["overhead_ratio"]["backward_nodes"]
+    )
+    d__host__overhead_ratio__backward_fixed = d__host__fixed__backward_fixed * _host_d["overhead_ratio"]["fixed"]
+    d__host__overhead_ratio__backward_per_node = (
+        d__host__per_node__backward_per_node * _host_d["overhead_ratio"]["per_node"]
+    )
+    d__host__launch_ratio__batch_size = _g30 * d__host__device_time__batch_size
+    d__host__launch_ratio__input_width = _g30 * d__host__device_time__input_width
+    d__host__launch_ratio__hidden_width = _g30 * d__host__device_time__hidden_width
+    d__host__launch_ratio__output_width = _g30 * d__host__device_time__output_width
+    d__host__launch_ratio__bytes_per_value = _g30 * d__host__device_time__bytes_per_value
+    d__host__launch_ratio__label_bytes = _g30 * d__host__device_time__label_bytes
+    d__host__launch_ratio__loss_flops_per_logit = _g30 * d__host__device_time__loss_flops_per_logit
+    d__host__launch_ratio__hardware_peak = _g30 * d__host__device_time__hardware_peak
+    d__host__launch_ratio__hardware_bandwidth = _g30 * d__host__device_time__hardware_bandwidth
+    d__host__launch_ratio__forward_ops = _g31 * d__host__launches_per_block__forward_ops
+    d__host__launch_ratio__backward_ops = _g31 * d__host__launches_per_block__backward_ops
     d__host__launch_ratio__launch = d__host__launch__launch * _host_d["launch_ratio"]["launch"]
-    d__host__host_share__batch_size = _g28 * d__host__device_time__batch_size
-    d__host__host_share__input_width = _g28 * d__host__device_time__input_width
-    d__host__host_share__hidden_width = _g28 * d__host__device_time__hidden_width
-    d__host__host_share__output_width = _g28 * d__host__device_time__output_width
-    d__host__host_share__bytes_per_value = _g28 * d__host__device_time__bytes_per_value
-    d__host__host_share__label_bytes = _g28 * d__host__device_time__label_bytes
-    d__host__host_share__loss_flops_per_logit = _g28 * d__host__device_time__loss_flops_per_logit
-    d__host__host_share__hardware_peak = _g28 * d__host__device_time__hardware_peak
-    d__host__host_share__hardware_bandwidth = _g28 * d__host__device_time__hardware_bandwidth
+    d__host__host_share__batch_size = _g32 * d__host__device_time__batch_size
+    d__host__host_share__input_width = _g32 * d__host__device_time__input_width
+    d__host__host_share__hidden_width = _g32 * d__host__device_time__hidden_width
+    d__host__host_share__output_width = _g32 * d__host__device_time__output_width
+    d__host__host_share__bytes_per_value = _g32 * d__host__device_time__bytes_per_value
+    d__host__host_share__label_bytes = _g32 * d__host__device_time__label_bytes
+    d__host__host_share__loss_flops_per_logit = _g32 * d__host__device_time__loss_flops_per_logit
+    d__host__host_share__hardware_peak = _g32 * d__host__device_time__hardware_peak
+    d__host__host_share__hardware_bandwidth = _g32 * d__host__device_time__hardware_bandwidth
     d__host__host_share__forward_ops = (
-        _g29 * d__host__launches_per_block__forward_ops
+        _g33 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["host_share"]["ops_per_block"]
     )
-    d__host__host_share__backward_ops = _g29 * d__host__launches_per_block__backward_ops
+    d__host__host_share__backward_ops = _g33 * d__host__launches_per_block__backward_ops
     d__host__host_share__dispatch = d__host__dispatch__dispatch * _host_d["host_share"]["dispatch"]
     d__host__host_share__launch = d__host__launch__launch * _host_d["host_share"]["launch"]
-    d__host__speedup_limit__batch_size = _g30 * d__host__device_time__batch_size
-    d__host__speedup_limit__input_width = _g30 * d__host__device_time__input_width
-    d__host__speedup_limit__hidden_width = _g30 * d__host__device_time__hidden_width
-    d__host__speedup_limit__output_width = _g30 * d__host__device_time__output_width
-    d__host__speedup_limit__bytes_per_value = _g30 * d__host__device_time__bytes_per_value
-    d__host__speedup_limit__label_bytes = _g30 * d__host__device_time__label_bytes
-    d__host__speedup_limit__loss_flops_per_logit = _g30 * d__host__device_time__loss_flops_per_logit
-    d__host__speedup_limit__hardware_peak = _g30 * d__host__device_time__hardware_peak
-    d__host__speedup_limit__hardware_bandwidth = _g30 * d__host__device_time__hardware_bandwidth
+    d__host__host_share__autograd_nodes = (
+        d__host__backward_nodes__autograd_nodes * _host_d["host_share"]["backward_nodes"]
+    )
+    d__host__host_share__backward_fixed = d__host__fixed__backward_fixed * _host_d["host_share"]["fixed"]
+    d__host__host_share__backward_per_node = d__host__per_node__backward_per_node * _host_d["host_share"]["per_node"]
+    d__host__speedup_limit__batch_size = _g34 * d__host__device_time__batch_size
+    d__host__speedup_limit__input_width = _g34 * d__host__device_time__input_width
+    d__host__speedup_limit__hidden_width = _g34 * d__host__device_time__hidden_width
+    d__host__speedup_limit__output_width = _g34 * d__host__device_time__output_width
+    d__host__speedup_limit__bytes_per_value = _g34 * d__host__device_time__bytes_per_value
+    d__host__speedup_limit__label_bytes = _g34 * d__host__device_time__label_bytes
+    d__host__speedup_limit__loss_flops_per_logit = _g34 * d__host__device_time__loss_flops_per_logit
+    d__host__speedup_limit__hardware_peak = _g34 * d__host__device_time__hardware_peak
+    d__host__speedup_limit__hardware_bandwidth = _g34 * d__host__device_time__hardware_bandwidth
     d__host__speedup_limit__forward_ops = (
-        _g31 * d__host__launches_per_block__forward_ops
+        _g35 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["speedup_limit"]["ops_per_block"]
     )
-    d__host__speedup_limit__backward_ops = _g31 * d__host__launches_per_block__backward_ops
+    d__host__speedup_limit__backward_ops = _g35 * d__host__launches_per_block__backward_ops
     d__host__speedup_limit__dispatch = d__host__dispatch__dispatch * _host_d["speedup_limit"]["dispatch"]
     d__host__speedup_limit__launch = d__host__launch__launch * _host_d["speedup_limit"]["launch"]
-    return {
+    d__host__speedup_limit__autograd_nodes = (
+        d__host__backward_nodes__autograd_nodes * _host_d["speedup_limit"]["backward_nodes"]
+    )
+    d__host__speedup_limit__backward_fixed = d__host__fixed__backward_fixed * _host_d["speedup_limit"]["fixed"]
+    d__host__speedup_limit__backward_per_node = (
+        d__host__per_node__backward_per_node * _host_d["speedup_limit"]["per_node"]
+    )
+    d__op_time_matmul1__batch_size = _g40 * d__op_bytes_matmul1__batch_size + _g42 * d__op_flops_matmul1__batch_size
+    d__op_time_matmul1__input_width = _g40 * d__op_bytes_matmul1__input_width + _g42 * d__op_flops_matmul1__input_width
+    d__op_time_matmul1__hidden_width = (
+        _g40 * d__op_bytes_matmul1__hidden_width + _g42 * d__op_flops_matmul1__hidden_width
+    )
+    d__op_time_matmul1__bytes_per_value = _g40 * d__op_bytes_matmul1__bytes_per_value
+    d__op_time_matmul1__hardware_peak = -_g21 * _g41 * op_flops_matmul1
+    d__op_time_matmul1__hardware_bandwidth = -_g24 * _g39 * op_bytes_matmul1
+    d__op_time_relu__batch_size = _g46 * d__op_bytes_relu__batch_size + _g48 * d__op_flops_relu__batch_size
+    d__op_time_relu__hidden_width = _g46 * d__op_bytes_relu__hidden_width + _g48 * d__op_flops_relu__hidden_width
+    d__op_time_relu__bytes_per_value = _g46 * d__op_bytes_relu__bytes_per_value
+    d__op_time_relu__hardware_peak = -_g47 * _g49
+    d__op_time_relu__hardware_bandwidth = -_g24 * _g45 * op_bytes_relu
+    d__op_time_matmul2__batch_size = _g53 * d__op_bytes_matmul2__batch_size + _g55 * d__op_flops_matmul2__batch_size
+    d__op_time_matmul2__hidden_width = (
+        _g53 * d__op_bytes_matmul2__hidden_width + _g55 * d__op_flops_matmul2__hidden_width
+    )
+    d__op_time_matmul2__output_width = (
+        _g53 * d__op_bytes_matmul2__output_width + _g55 * d__op_flops_matmul2__output_width
+    )
+    d__op_time_matmul2__bytes_per_value = _g53 * d__op_bytes_matmul2__bytes_per_value
+    d__op_time_matmul2__hardware_peak = -_g21 * _g54 * op_flops_matmul2
+    d__op_time_matmul2__hardware_bandwidth = -_g24 * _g52 * op_bytes_matmul2
+    d__op_time_loss__batch_size = _g59 * d__op_bytes_loss__batch_size + _g61 * d__op_flops_loss__batch_size
+    d__op_time_loss__output_width = _g59 * d__op_bytes_loss__output_width + _g61 * d__op_flops_loss__output_width
+    d__op_time_loss__bytes_per_value = _g59 * d__op_bytes_loss__bytes_per_value
+    d__op_time_loss__loss_flops_per_logit = _g61 * d__op_flops_loss__loss_flops_per_logit
+    d__op_time_loss__hardware_peak = -_g21 * _g60 * op_flops_loss
+    d__op_time_loss__hardware_bandwidth = -_g24 * _g58 * op_bytes_loss
+    d__op_time_grad_w2__batch_size = d__op_time_matmul2__batch_size
+    d__op_time_grad_w2__hidden_width = d__op_time_matmul2__hidden_width
+    d__op_time_grad_w2__output_width = d__op_time_matmul2__output_width
+    d__op_time_grad_w2__bytes_per_value = d__op_time_matmul2__bytes_per_value
+    d__op_time_grad_w2__hardware_peak = d__op_time_matmul2__hardware_peak
+    d__op_time_grad_w2__hardware_bandwidth = d__op_time_matmul2__hardware_bandwidth
+    d__op_time_grad_h__batch_size = d__op_time_matmul2__batch_size
+    d__op_time_grad_h__hidden_width = d__op_time_matmul2__hidden_width
+    d__op_time_grad_h__output_width = d__op_time_matmul2__output_width
+    d__op_time_grad_h__bytes_per_value = d__op_time_matmul2__bytes_per_value
+    d__op_time_grad_h__hardware_peak = d__op_time_matmul2__hardware_peak
+    d__op_time_grad_h__hardware_bandwidth = d__op_time_matmul2__hardware_bandwidth
+    d__op_time_grad_w1__batch_size = d__op_time_matmul1__batch_size
+    d__op_time_grad_w1__input_width = d__op_time_matmul1__input_width
+    d__op_time_grad_w1__hidden_width = d__op_time_matmul1__hidden_width
+    d__op_time_grad_w1__bytes_per_value = d__op_time_matmul1__bytes_per_value
+    d__op_time_grad_w1__hardware_peak = d__op_time_matmul1__hardware_peak
+    d__op_time_grad_w1__hardware_bandwidth = d__op_time_matmul1__hardware_bandwidth
+    d__op_time_relu_backward__batch_size = (
+        _g64 * d__op_bytes_relu_backward__batch_size + _g66 * d__op_flops_relu__batch_size
+    )
+    d__op_time_relu_backward__hidden_width = (
+        _g64 * d__op_bytes_relu_backward__hidden_width + _g66 * d__op_flops_relu__hidden_width
+    )
+    d__op_time_relu_backward__bytes_per_value = _g64 * d__op_bytes_relu_backward__bytes_per_value
+    d__op_time_relu_backward__hardware_peak = -_g49 * _g65
+    d__op_time_relu_backward__hardware_bandwidth = -_g24 * _g63 * op_bytes_relu_backward
+    d__op_time_loss_backward__batch_size = (
+        _g70 * d__op_bytes_loss_backward__batch_size + _g72 * d__op_flops_loss_backward__batch_size
+    )
+    d__op_time_loss_backward__output_width = (
+        _g70 * d__op_bytes_loss_backward__output_width + _g72 * d__op_flops_loss_backward__output_width
+    )
+    d__op_time_loss_backward__bytes_per_value = _g70 * d__op_bytes_loss_backward__bytes_per_value
+    d__op_time_loss_backward__label_bytes = _g70 * d__op_bytes_loss_backward__label_bytes
+    d__op_time_loss_backward__hardware_peak = -_g21 * _g71 * op_flops_loss_backward
+    d__op_time_loss_backward__hardware_bandwidth = -_g24 * _g69 * op_bytes_loss_backward
+    d__roofline_time__batch_size = (
+        1000000
+        * d__op_bytes_loss__batch_size
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c6 else 1 / hardware_bandwidth)
+                if scalar(_c6 := (cache_capacity >= op_bytes_loss))
+                else select((_c6,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g73
+                + op_bytes_loss
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c7 else 1 / hardware_bandwidth)
+                    if scalar(_c7 := (cache_capacity >= op_bytes_loss))
+                    else select((_c7,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_loss_backward__batch_size
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c8 else 1 / hardware_bandwidth)
+                if scalar(_c8 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c8,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g74
+                + op_bytes_loss_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c9 else 1 / hardware_bandwidth)
+                    if scalar(_c9 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c9,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_matmul1__batch_size
+        * (
+            2
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c10 else 1 / hardware_bandwidth)
+                if scalar(_c10 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c10,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g75
+                + op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c11 else 1 / hardware_bandwidth)
+                    if scalar(_c11 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c11,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_matmul2__batch_size
+        * (
+            3
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c12 else 1 / hardware_bandwidth)
+                if scalar(_c12 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c12,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g76
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c13 else 1 / hardware_bandwidth)
+                    if scalar(_c13 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c13,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_relu__batch_size
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c14 else 1 / hardware_bandwidth)
+                if scalar(_c14 := (cache_capacity >= op_bytes_relu))
+                else select((_c14,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g77
+                + op_bytes_relu
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c15 else 1 / hardware_bandwidth)
+                    if scalar(_c15 := (cache_capacity >= op_bytes_relu))
+                    else select((_c15,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_relu_backward__batch_size
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c16 else 1 / hardware_bandwidth)
+                if scalar(_c16 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c16,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g77
+                + op_bytes_relu_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c17 else 1 / hardware_bandwidth)
+                    if scalar(_c17 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c17,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_flops_loss__batch_size
+        * (
+            _g36
+            * step(
+                -_g73
+                - op_bytes_loss
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c18 else 1 / hardware_bandwidth)
+                    if scalar(_c18 := (cache_capacity >= op_bytes_loss))
+                    else select((_c18,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_flops_loss_backward__batch_size
+        * (
+            _g36
+            * step(
+                -_g74
+                - op_bytes_loss_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c19 else 1 / hardware_bandwidth)
+                    if scalar(_c19 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c19,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_flops_matmul1__batch_size
+        * (
+            step(
+                -_g75
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c20 else 1 / hardware_bandwidth)
+                    if scalar(_c20 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c20,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / (500000000000 * peak_rate)
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_flops_matmul2__batch_size
+        * (
+            3
+            * step(
+                -_g76
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c21 else 1 / hardware_bandwidth)
+                    if scalar(_c21 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c21,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / (1000000000000 * peak_rate)
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_flops_relu__batch_size
+        * (
+            _g36
+            * step(
+                -_g77
+                - op_bytes_relu
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c22 else 1 / hardware_bandwidth)
+                    if scalar(_c22 := (cache_capacity >= op_bytes_relu))
+                    else select((_c22,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + _g36
+            * step(
+                -_g77
+                - op_bytes_relu_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c23 else 1 / hardware_bandwidth)
+                    if scalar(_c23 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c23,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_time_loss__batch_size
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_loss_backward__batch_size
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_matmul1__batch_size
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 500000)
+        + 1000000
+        * d__op_time_matmul2__batch_size
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 3 / 1000000)
+        + 1000000
+        * d__op_time_relu__batch_size
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_relu_backward__batch_size
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+    )
+    d__roofline_time__input_width = (
+        1000000
+        * d__op_bytes_matmul1__input_width
+        * (
+            2
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c24 else 1 / hardware_bandwidth)
+                if scalar(_c24 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c24,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g75
+                + op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c25 else 1 / hardware_bandwidth)
+                    if scalar(_c25 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c25,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_flops_matmul1__input_width
+        * (
+            step(
+                -_g75
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c26 else 1 / hardware_bandwidth)
+                    if scalar(_c26 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c26,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / (500000000000 * peak_rate)
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_time_matmul1__input_width
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 500000)
+    )
+    d__roofline_time__hidden_width = (
+        1000000
+        * d__op_bytes_matmul1__hidden_width
+        * (
+            2
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c27 else 1 / hardware_bandwidth)
+                if scalar(_c27 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c27,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g75
+                + op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c28 else 1 / hardware_bandwidth)
+                    if scalar(_c28 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c28,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_matmul2__hidden_width
+        * (
+            3
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c29 else 1 / hardware_bandwidth)
+                if scalar(_c29 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c29,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g76
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c30 else 1 / hardware_bandwidth)
+                    if scalar(_c30 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c30,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_relu__hidden_width
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c31 else 1 / hardware_bandwidth)
+                if scalar(_c31 := (cache_capacity >= op_bytes_relu))
+                else select((_c31,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g77
+                + op_bytes_relu
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c32 else 1 / hardware_bandwidth)
+                    if scalar(_c32 := (cache_capacity >= op_bytes_relu))
+                    else select((_c32,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_relu_backward__hidden_width
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c33 else 1 / hardware_bandwidth)
+                if scalar(_c33 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c33,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g77
+                + op_bytes_relu_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c34 else 1 / hardware_bandwidth)
+                    if scalar(_c34 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c34,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_flops_matmul1__hidden_width
+        * (
+            step(
+                -_g75
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c35 else 1 / hardware_bandwidth)
+                    if scalar(_c35 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c35,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / (500000000000 * peak_rate)
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_flops_matmul2__hidden_width
+        * (
+            3
+            * step(
+                -_g76
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c36 else 1 / hardware_bandwidth)
+                    if scalar(_c36 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c36,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / (1000000000000 * peak_rate)
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_flops_relu__hidden_width
+        * (
+            _g36
+            * step(
+                -_g77
+                - op_bytes_relu
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c37 else 1 / hardware_bandwidth)
+                    if scalar(_c37 := (cache_capacity >= op_bytes_relu))
+                    else select((_c37,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + _g36
+            * step(
+                -_g77
+                - op_bytes_relu_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c38 else 1 / hardware_bandwidth)
+                    if scalar(_c38 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c38,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_time_matmul1__hidden_width
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 500000)
+        + 1000000
+        * d__op_time_matmul2__hidden_width
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 3 / 1000000)
+        + 1000000
+        * d__op_time_relu__hidden_width
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_relu_backward__hidden_width
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+    )
+    d__roofline_time__output_width = (
+        1000000
+        * d__op_bytes_loss__output_width
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c39 else 1 / hardware_bandwidth)
+                if scalar(_c39 := (cache_capacity >= op_bytes_loss))
+                else select((_c39,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g73
+                + op_bytes_loss
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c40 else 1 / hardware_bandwidth)
+                    if scalar(_c40 := (cache_capacity >= op_bytes_loss))
+                    else select((_c40,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_loss_backward__output_width
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c41 else 1 / hardware_bandwidth)
+                if scalar(_c41 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c41,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g74
+                + op_bytes_loss_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c42 else 1 / hardware_bandwidth)
+                    if scalar(_c42 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c42,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_matmul2__output_width
+        * (
+            3
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c43 else 1 / hardware_bandwidth)
+                if scalar(_c43 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c43,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g76
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c44 else 1 / hardware_bandwidth)
+                    if scalar(_c44 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c44,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_flops_loss__output_width
+        * (
+            _g36
+            * step(
+                -_g73
+                - op_bytes_loss
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c45 else 1 / hardware_bandwidth)
+                    if scalar(_c45 := (cache_capacity >= op_bytes_loss))
+                    else select((_c45,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_flops_loss_backward__output_width
+        * (
+            _g36
+            * step(
+                -_g74
+                - op_bytes_loss_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c46 else 1 / hardware_bandwidth)
+                    if scalar(_c46 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c46,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_flops_matmul2__output_width
+        * (
+            3
+            * step(
+                -_g76
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c47 else 1 / hardware_bandwidth)
+                    if scalar(_c47 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c47,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / (1000000000000 * peak_rate)
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_time_loss__output_width
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_loss_backward__output_width
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_matmul2__output_width
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 3 / 1000000)
+    )
+    d__roofline_time__bytes_per_value = (
+        1000000
+        * d__op_bytes_loss__bytes_per_value
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c48 else 1 / hardware_bandwidth)
+                if scalar(_c48 := (cache_capacity >= op_bytes_loss))
+                else select((_c48,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g73
+                + op_bytes_loss
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c49 else 1 / hardware_bandwidth)
+                    if scalar(_c49 := (cache_capacity >= op_bytes_loss))
+                    else select((_c49,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_loss_backward__bytes_per_value
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c50 else 1 / hardware_bandwidth)
+                if scalar(_c50 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c50,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g74
+                + op_bytes_loss_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c51 else 1 / hardware_bandwidth)
+                    if scalar(_c51 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c51,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_matmul1__bytes_per_value
+        * (
+            2
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c52 else 1 / hardware_bandwidth)
+                if scalar(_c52 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c52,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g75
+                + op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c53 else 1 / hardware_bandwidth)
+                    if scalar(_c53 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c53,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_matmul2__bytes_per_value
+        * (
+            3
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c54 else 1 / hardware_bandwidth)
+                if scalar(_c54 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c54,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g76
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c55 else 1 / hardware_bandwidth)
+                    if scalar(_c55 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c55,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_relu__bytes_per_value
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c56 else 1 / hardware_bandwidth)
+                if scalar(_c56 := (cache_capacity >= op_bytes_relu))
+                else select((_c56,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g77
+                + op_bytes_relu
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c57 else 1 / hardware_bandwidth)
+                    if scalar(_c57 := (cache_capacity >= op_bytes_relu))
+                    else select((_c57,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_relu_backward__bytes_per_value
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c58 else 1 / hardware_bandwidth)
+                if scalar(_c58 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c58,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g77
+                + op_bytes_relu_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c59 else 1 / hardware_bandwidth)
+                    if scalar(_c59 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c59,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_time_loss__bytes_per_value
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_loss_backward__bytes_per_value
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_matmul1__bytes_per_value
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 500000)
+        + 1000000
+        * d__op_time_matmul2__bytes_per_value
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 3 / 1000000)
+        + 1000000
+        * d__op_time_relu__bytes_per_value
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_relu_backward__bytes_per_value
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+    )
+    d__roofline_time__label_bytes = 1000000 * d__op_bytes_loss_backward__label_bytes * (
+        (
+            (1 / (1000000000 * cache_bandwidth) if _c60 else 1 / hardware_bandwidth)
+            if scalar(_c60 := (cache_capacity >= op_bytes_loss_backward))
+            else select((_c60,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+        )
+        * step(
+            _g74
+            + op_bytes_loss_backward
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c61 else 1 / hardware_bandwidth)
+                if scalar(_c61 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c61,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        if (cache_bandwidth is not None and cache_capacity is not None)
+        else 0
+    ) + 1000000 * d__op_time_loss_backward__label_bytes * (
+        0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000
+    )
+    d__roofline_time__loss_flops_per_logit = 1000000 * d__op_flops_loss__loss_flops_per_logit * (
+        _g36
+        * step(
+            -_g73
+            - op_bytes_loss
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c62 else 1 / hardware_bandwidth)
+                if scalar(_c62 := (cache_capacity >= op_bytes_loss))
+                else select((_c62,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        if (cache_bandwidth is not None and cache_capacity is not None)
+        else 0
+    ) + 1000000 * d__op_time_loss__loss_flops_per_logit * (
+        0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000
+    )
+    d__roofline_time__hardware_peak = (
+        1000000
+        * d__op_time_loss__hardware_peak
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_loss_backward__hardware_peak
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_matmul1__hardware_peak
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 500000)
+        + 1000000
+        * d__op_time_matmul2__hardware_peak
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 3 / 1000000)
+        + 1000000
+        * d__op_time_relu__hardware_peak
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_relu_backward__hardware_peak
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__peak_rate__hardware_peak
+        * (
+            -_g20
+            * op_flops_matmul1
+            * step(
+                -_g75
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c63 else 1 / hardware_bandwidth)
+                    if scalar(_c63 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c63,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / 500000000000
+            - 3
+            * _g20
+            * op_flops_matmul2
+            * step(
+                -_g76
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c64 else 1 / hardware_bandwidth)
+                    if scalar(_c64 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c64,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / 1000000000000
+            - _g78
+            * op_flops_loss
+            * step(
+                -_g73
+                - op_bytes_loss
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c65 else 1 / hardware_bandwidth)
+                    if scalar(_c65 := (cache_capacity >= op_bytes_loss))
+                    else select((_c65,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            - _g78
+            * op_flops_loss_backward
+            * step(
+                -_g74
+                - op_bytes_loss_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c66 else 1 / hardware_bandwidth)
+                    if scalar(_c66 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c66,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            - _g79
+            * step(
+                -_g77
+                - op_bytes_relu
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c67 else 1 / hardware_bandwidth)
+                    if scalar(_c67 := (cache_capacity >= op_bytes_relu))
+                    else select((_c67,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            - _g79
+            * step(
+                -_g77
+                - op_bytes_relu_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c68 else 1 / hardware_bandwidth)
+                    if scalar(_c68 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c68,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+    )
+    d__roofline_time__hardware_bandwidth = (
+        1000000
+        * d__op_time_loss__hardware_bandwidth
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_loss_backward__hardware_bandwidth
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_matmul1__hardware_bandwidth
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 500000)
+        + 1000000
+        * d__op_time_matmul2__hardware_bandwidth
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 3 / 1000000)
+        + 1000000
+        * d__op_time_relu__hardware_bandwidth
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_relu_backward__hardware_bandwidth
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * (
+            op_bytes_loss
+            * (
+                (0 if _c69 else _g80)
+                if scalar(_c69 := (cache_capacity >= op_bytes_loss))
+                else select((_c69,), (0,), _g80)
+            )
+            * step(
+                _g73
+                + op_bytes_loss
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c70 else 1 / hardware_bandwidth)
+                    if scalar(_c70 := (cache_capacity >= op_bytes_loss))
+                    else select((_c70,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + op_bytes_loss_backward
+            * (
+                (0 if _c71 else _g80)
+                if scalar(_c71 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c71,), (0,), _g80)
+            )
+            * step(
+                _g74
+                + op_bytes_loss_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c72 else 1 / hardware_bandwidth)
+                    if scalar(_c72 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c72,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + 2
+            * op_bytes_matmul1
+            * (
+                (0 if _c73 else _g80)
+                if scalar(_c73 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c73,), (0,), _g80)
+            )
+            * step(
+                _g75
+                + op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c74 else 1 / hardware_bandwidth)
+                    if scalar(_c74 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c74,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + 3
+            * op_bytes_matmul2
+            * (
+                (0 if _c75 else _g80)
+                if scalar(_c75 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c75,), (0,), _g80)
+            )
+            * step(
+                _g76
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c76 else 1 / hardware_bandwidth)
+                    if scalar(_c76 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c76,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + op_bytes_relu
+            * (
+                (0 if _c77 else _g80)
+                if scalar(_c77 := (cache_capacity >= op_bytes_relu))
+                else select((_c77,), (0,), _g80)
+            )
+            * step(
+                _g77
+                + op_bytes_relu
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c78 else 1 / hardware_bandwidth)
+                    if scalar(_c78 := (cache_capacity >= op_bytes_relu))
+                    else select((_c78,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + op_bytes_relu_backward
+            * (
+                (0 if _c79 else _g80)
+                if scalar(_c79 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c79,), (0,), _g80)
+            )
+            * step(
+                _g77
+                + op_bytes_relu_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c80 else 1 / hardware_bandwidth)
+                    if scalar(_c80 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c80,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+    )
+    d__roofline_time__cache_bandwidth = 1000000 * (
+        op_bytes_loss
+        * (
+            (-1 / (1000000000 * cache_bandwidth**2) if _c81 else 0)
+            if scalar(_c81 := (cache_capacity >= op_bytes_loss))
+            else select((_c81,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+        )
+        * step(
+            _g73
+            + op_bytes_loss
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c82 else 1 / hardware_bandwidth)
+                if scalar(_c82 := (cache_capacity >= op_bytes_loss))
+                else select((_c82,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        + op_bytes_loss_backward
+        * (
+            (-1 / (1000000000 * cache_bandwidth**2) if _c83 else 0)
+            if scalar(_c83 := (cache_capacity >= op_bytes_loss_backward))
+            else select((_c83,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+        )
+        * step(
+            _g74
+            + op_bytes_loss_backward
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c84 else 1 / hardware_bandwidth)
+                if scalar(_c84 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c84,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        + 2
+        * op_bytes_matmul1
+        * (
+            (-1 / (1000000000 * cache_bandwidth**2) if _c85 else 0)
+            if scalar(_c85 := (cache_capacity >= op_bytes_matmul1))
+            else select((_c85,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+        )
+        * step(
+            _g75
+            + op_bytes_matmul1
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c86 else 1 / hardware_bandwidth)
+                if scalar(_c86 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c86,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        + 3
+        * op_bytes_matmul2
+        * (
+            (-1 / (1000000000 * cache_bandwidth**2) if _c87 else 0)
+            if scalar(_c87 := (cache_capacity >= op_bytes_matmul2))
+            else select((_c87,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+        )
+        * step(
+            _g76
+            + op_bytes_matmul2
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c88 else 1 / hardware_bandwidth)
+                if scalar(_c88 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c88,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        + op_bytes_relu
+        * (
+            (-1 / (1000000000 * cache_bandwidth**2) if _c89 else 0)
+            if scalar(_c89 := (cache_capacity >= op_bytes_relu))
+            else select((_c89,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+        )
+        * step(
+            _g77
+            + op_bytes_relu
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c90 else 1 / hardware_bandwidth)
+                if scalar(_c90 := (cache_capacity >= op_bytes_relu))
+                else select((_c90,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        + op_bytes_relu_backward
+        * (
+            (-1 / (1000000000 * cache_bandwidth**2) if _c91 else 0)
+            if scalar(_c91 := (cache_capacity >= op_bytes_relu_backward))
+            else select((_c91,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+        )
+        * step(
+            _g77
+            + op_bytes_relu_backward
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c92 else 1 / hardware_bandwidth)
+                if scalar(_c92 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c92,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        if (cache_bandwidth is not None and cache_capacity is not None)
+        else 0
+    )
+    d__allocation_time__fresh_bytes = allocation_cost / 1000000
+    d__allocation_time__allocation_cost = fresh_bytes / 1000000
+    d__step_time__batch_size = d__roofline_time__batch_size
+    d__step_time__input_width = d__roofline_time__input_width
+    d__step_time__hidden_width = d__roofline_time__hidden_width
+    d__step_time__output_width = d__roofline_time__output_width
+    d__step_time__bytes_per_value = d__roofline_time__bytes_per_value
+    d__step_time__label_bytes = d__roofline_time__label_bytes
+    d__step_time__loss_flops_per_logit = d__roofline_time__loss_flops_per_logit
+    d__step_time__hardware_peak = d__roofline_time__hardware_peak
+    d__step_time__hardware_bandwidth = d__roofline_time__hardware_bandwidth
+    d__step_time__forward_ops = d__host__host_time__forward_ops
+    d__step_time__backward_ops = d__host__host_time__backward_ops
+    d__step_time__dispatch = d__host__host_time__dispatch
+    d__step_time__launch = d__host__host_time__launch
+    d__step_time__autograd_nodes = d__host__host_time__autograd_nodes
+    d__step_time__backward_fixed = d__host__host_time__backward_fixed
+    d__step_time__backward_per_node = d__host__host_time__backward_per_node
+    d__step_time__fresh_bytes = d__allocation_time__fresh_bytes
+    d__step_time__allocation_cost = d__allocation_time__allocation_cost
+    d__step_time__cache_bandwidth = d__roofline_time__cache_bandwidth
+    derivatives = {
         "op_flops[matmul1]": {
             "batch_size": d__op_flops_matmul1__batch_size,
             "input_width": d__op_flops_matmul1__input_width,
@@ -759,6 +2133,9 @@ def gradient(
             "hardware_peak": d__host__device_time__hardware_peak,
             "hardware_bandwidth": d__host__device_time__hardware_bandwidth,
         },
+        "host.backward_nodes": {"autograd_nodes": d__host__backward_nodes__autograd_nodes},
+        "host.per_node": {"backward_per_node": d__host__per_node__backward_per_node},
+        "host.fixed": {"backward_fixed": d__host__fixed__backward_fixed},
         "host.operations": {"forward_ops": d__host__operations__forward_ops},
         "host.launches": {
             "forward_ops": d__host__launches__forward_ops,
@@ -774,11 +2151,19 @@ def gradient(
             "backward_ops": d__host__launch_time__backward_ops,
             "launch": d__host__launch_time__launch,
         },
+        "host.backward_time": {
+            "autograd_nodes": d__host__backward_time__autograd_nodes,
+            "backward_fixed": d__host__backward_time__backward_fixed,
+            "backward_per_node": d__host__backward_time__backward_per_node,
+        },
         "host.host_time": {
             "forward_ops": d__host__host_time__forward_ops,
             "backward_ops": d__host__host_time__backward_ops,
             "dispatch": d__host__host_time__dispatch,
             "launch": d__host__host_time__launch,
+            "autograd_nodes": d__host__host_time__autograd_nodes,
+            "backward_fixed": d__host__host_time__backward_fixed,
+            "backward_per_node": d__host__host_time__backward_per_node,
         },
         "host.overhead_ratio": {
             "batch_size": d__host__overhead_ratio__batch_size,
@@ -794,6 +2179,9 @@ def gradient(
             "backward_ops": d__host__overhead_ratio__backward_ops,
             "dispatch": d__host__overhead_ratio__dispatch,
             "launch": d__host__overhead_ratio__launch,
+            "autograd_nodes": d__host__overhead_ratio__autograd_nodes,
+            "backward_fixed": d__host__overhead_ratio__backward_fixed,
+            "backward_per_node": d__host__overhead_ratio__backward_per_node,
         },
         "host.launch_ratio": {
             "batch_size": d__host__launch_ratio__batch_size,
@@ -823,6 +2211,9 @@ def gradient(
             "backward_ops": d__host__host_share__backward_ops,
             "dispatch": d__host__host_share__dispatch,
             "launch": d__host__host_share__launch,
+            "autograd_nodes": d__host__host_share__autograd_nodes,
+            "backward_fixed": d__host__host_share__backward_fixed,
+            "backward_per_node": d__host__host_share__backward_per_node,
         },
         "host.speedup_limit": {
             "batch_size": d__host__speedup_limit__batch_size,
@@ -838,8 +2229,124 @@ def gradient(
             "backward_ops": d__host__speedup_limit__backward_ops,
             "dispatch": d__host__speedup_limit__dispatch,
             "launch": d__host__speedup_limit__launch,
+            "autograd_nodes": d__host__speedup_limit__autograd_nodes,
+            "backward_fixed": d__host__speedup_limit__backward_fixed,
+            "backward_per_node": d__host__speedup_limit__backward_per_node,
+        },
+        "op_time[matmul1]": {
+            "batch_size": d__op_time_matmul1__batch_size,
+            "input_width": d__op_time_matmul1__input_width,
+            "hidden_width": d__op_time_matmul1__hidden_width,
+            "bytes_per_value": d__op_time_matmul1__bytes_per_value,
+            "hardware_peak": d__op_time_matmul1__hardware_peak,
+            "hardware_bandwidth": d__op_time_matmul1__hardware_bandwidth,
+        },
+        "op_time[relu]": {
+            "batch_size": d__op_time_relu__batch_size,
+            "hidden_width": d__op_time_relu__hidden_width,
+            "bytes_per_value": d__op_time_relu__bytes_per_value,
+            "hardware_peak": d__op_time_relu__hardware_peak,
+            "hardware_bandwidth": d__op_time_relu__hardware_bandwidth,
+        },
+        "op_time[matmul2]": {
+            "batch_size": d__op_time_matmul2__batch_size,
+            "hidden_width": d__op_time_matmul2__hidden_width,
+            "output_width": d__op_time_matmul2__output_width,
+            "bytes_per_value": d__op_time_matmul2__bytes_per_value,
+            "hardware_peak": d__op_time_matmul2__hardware_peak,
+            "hardware_bandwidth": d__op_time_matmul2__hardware_bandwidth,
+        },
+        "op_time[loss]": {
+            "batch_size": d__op_time_loss__batch_size,
+            "output_width": d__op_time_loss__output_width,
+            "bytes_per_value": d__op_time_loss__bytes_per_value,
+            "loss_flops_per_logit": d__op_time_loss__loss_flops_per_logit,
+            "hardware_peak": d__op_time_loss__hardware_peak,
+            "hardware_bandwidth": d__op_time_loss__hardware_bandwidth,
+        },
+        "op_time[grad_w2]": {
+            "batch_size": d__op_time_grad_w2__batch_size,
+            "hidden_width": d__op_time_grad_w2__hidden_width,
+            "output_width": d__op_time_grad_w2__output_width,
+            "bytes_per_value": d__op_time_grad_w2__bytes_per_value,
+            "hardware_peak": d__op_time_grad_w2__hardware_peak,
+            "hardware_bandwidth": d__op_time_grad_w2__hardware_bandwidth,
+        },
+        "op_time[grad_h]": {
+            "batch_size": d__op_time_grad_h__batch_size,
+            "hidden_width": d__op_time_grad_h__hidden_width,
+            "output_width": d__op_time_grad_h__output_width,
+            "bytes_per_value": d__op_time_grad_h__bytes_per_value,
+            "hardware_peak": d__op_time_grad_h__hardware_peak,
+            "hardware_bandwidth": d__op_time_grad_h__hardware_bandwidth,
+        },
+        "op_time[grad_w1]": {
+            "batch_size": d__op_time_grad_w1__batch_size,
+            "input_width": d__op_time_grad_w1__input_width,
+            "hidden_width": d__op_time_grad_w1__hidden_width,
+            "bytes_per_value": d__op_time_grad_w1__bytes_per_value,
+            "hardware_peak": d__op_time_grad_w1__hardware_peak,
+            "hardware_bandwidth": d__op_time_grad_w1__hardware_bandwidth,
+        },
+        "op_time[relu_backward]": {
+            "batch_size": d__op_time_relu_backward__batch_size,
+            "hidden_width": d__op_time_relu_backward__hidden_width,
+            "bytes_per_value": d__op_time_relu_backward__bytes_per_value,
+            "hardware_peak": d__op_time_relu_backward__hardware_peak,
+            "hardware_bandwidth": d__op_time_relu_backward__hardware_bandwidth,
+        },
+        "op_time[loss_backward]": {
+            "batch_size": d__op_time_loss_backward__batch_size,
+            "output_width": d__op_time_loss_backward__output_width,
+            "bytes_per_value": d__op_time_loss_backward__bytes_per_value,
+            "label_bytes": d__op_time_loss_backward__label_bytes,
+            "hardware_peak": d__op_time_loss_backward__hardware_peak,
+            "hardware_bandwidth": d__op_time_loss_backward__hardware_bandwidth,
+        },
+        "roofline_time": {
+            "batch_size": d__roofline_time__batch_size,
+            "input_width": d__roofline_time__input_width,
+            "hidden_width": d__roofline_time__hidden_width,
+            "output_width": d__roofline_time__output_width,
+            "bytes_per_value": d__roofline_time__bytes_per_value,
+            "label_bytes": d__roofline_time__label_bytes,
+            "loss_flops_per_logit": d__roofline_time__loss_flops_per_logit,
+            "hardware_peak": d__roofline_time__hardware_peak,
+            "hardware_bandwidth": d__roofline_time__hardware_bandwidth,
+            "cache_bandwidth": d__roofline_time__cache_bandwidth,
+        },
+        "allocation_time": {
+            "fresh_bytes": d__allocation_time__fresh_bytes,
+            "allocation_cost": d__allocation_time__allocation_cost,
+        },
+        "step_time": {
+            "batch_size": d__step_time__batch_size,
+            "input_width": d__step_time__input_width,
+            "hidden_width": d__step_time__hidden_width,
+            "output_width": d__step_time__output_width,
+            "bytes_per_value": d__step_time__bytes_per_value,
+            "label_bytes": d__step_time__label_bytes,
+            "loss_flops_per_logit": d__step_time__loss_flops_per_logit,
+            "hardware_peak": d__step_time__hardware_peak,
+            "hardware_bandwidth": d__step_time__hardware_bandwidth,
+            "forward_ops": d__step_time__forward_ops,
+            "backward_ops": d__step_time__backward_ops,
+            "dispatch": d__step_time__dispatch,
+            "launch": d__step_time__launch,
+            "autograd_nodes": d__step_time__autograd_nodes,
+            "backward_fixed": d__step_time__backward_fixed,
+            "backward_per_node": d__step_time__backward_per_node,
+            "fresh_bytes": d__step_time__fresh_bytes,
+            "allocation_cost": d__step_time__allocation_cost,
+            "cache_bandwidth": d__step_time__cache_bandwidth,
         },
     }
+    if (
+        follows_autograd_nodes and autograd_nodes is not None
+    ):  # computed from its default: moves with the inputs it reads
+        chain_default(derivatives, "autograd_nodes", {"backward_ops": 1})
+    drop_absent(derivatives, {"cache_bandwidth": cache_bandwidth, "cache_capacity": cache_capacity})
+    return derivatives
 
 
 class MlpTrainingStepScenario(ScenarioBase):
@@ -853,6 +2360,16 @@ class MlpTrainingStepScenario(ScenarioBase):
     is `bytes_per_value` wide. Times are ideal lower bounds on `hardware`; the host issues
     one Python entry per forward operator plus one for `backward()`, and launches one
     kernel per operator.
+
+    What an eager framework really issues is declared, not assumed: `forward_ops` and
+    `backward_ops` default to the four forward and five backward operators above (the
+    reference's counts), while eager PyTorch issues more (`mlsysym validate --here` counts
+    them); `backward()` runs `autograd_nodes` graph nodes at `backward_per_node` each plus
+    `backward_fixed` (zero by default: the reference prices no autograd engine). On a CPU
+    `launch` is zero. `step_time` adds to the host term each operator's roofline time, the
+    larger of its FLOPs at the peak and its bytes at the bandwidth of the level it fits in
+    (`cache_bandwidth` when its bytes fit in `cache_capacity`, else DRAM), and the cost of
+    results written into freshly mapped memory (`fresh_bytes` at `allocation_cost`).
 
     Inputs are keywords: Quantities in any compatible unit, or bare numbers read in the
     declared unit. Outputs are attributes: Quantities in their display unit, plain
@@ -879,10 +2396,74 @@ class MlpTrainingStepScenario(ScenarioBase):
             minimum=0,
             doc="Values read and written per parameter by one optimizer step (Adam: 7).",
         ),
-        InputSpec("forward_ops", integer=True, minimum=0, doc="Forward operators issued from Python."),
-        InputSpec("backward_ops", integer=True, minimum=0, doc="Kernels launched by `backward()`."),
+        InputSpec(
+            "forward_ops",
+            integer=True,
+            minimum=0,
+            default=4,
+            doc="Forward operators issued from Python (default: the four above; eager PyTorch issues more).",
+        ),
+        InputSpec(
+            "backward_ops",
+            integer=True,
+            minimum=0,
+            default=5,
+            doc="Kernels launched by `backward()` (default: the five above).",
+        ),
         InputSpec("dispatch", unit="µs", minimum=0, doc="Python dispatch cost per operation."),
-        InputSpec("launch", unit="µs", minimum=0, doc="Kernel launch cost per kernel."),
+        InputSpec("launch", unit="µs", minimum=0, doc="Kernel launch cost per kernel (0 on a CPU)."),
+        InputSpec(
+            "autograd_nodes",
+            integer=True,
+            minimum=0,
+            default=None,
+            default_rule="backward_ops",
+            doc="Graph nodes `backward()` runs; one per backward kernel unless given.",
+        ),
+        InputSpec(
+            "backward_fixed",
+            unit="µs",
+            minimum=0,
+            default=0,
+            doc="Fixed host cost of one `backward()` call (0: not priced, as in the reference).",
+        ),
+        InputSpec(
+            "backward_per_node",
+            unit="µs",
+            minimum=0,
+            default=0,
+            doc="Host cost of the autograd engine per graph node (0: not priced).",
+        ),
+        InputSpec(
+            "cache_capacity",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Bytes an operator may touch and still run at `cache_bandwidth`; optional.",
+        ),
+        InputSpec(
+            "cache_bandwidth",
+            unit="GB/s",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Bandwidth of that cache level; optional, with `cache_capacity`.",
+        ),
+        InputSpec(
+            "fresh_bytes",
+            unit="byte",
+            minimum=0,
+            default=0,
+            doc="Result bytes the step writes into freshly mapped memory (results past the allocator's mmap threshold, 32 MiB for glibc); 0 by default.",
+        ),
+        InputSpec(
+            "allocation_cost",
+            unit="µs/MB",
+            minimum=0,
+            default=0,
+            doc="Cost of faulting in and zeroing fresh memory per MB (measured: `mlsysym calibrate`).",
+        ),
     )
     _nodes = (
         NodeSpec(
@@ -913,6 +2494,13 @@ class MlpTrainingStepScenario(ScenarioBase):
         "backward_ops",
         "dispatch",
         "launch",
+        "autograd_nodes",
+        "backward_fixed",
+        "backward_per_node",
+        "cache_capacity",
+        "cache_bandwidth",
+        "fresh_bytes",
+        "allocation_cost",
     )
     _outputs = (
         "op_flops",
@@ -931,6 +2519,10 @@ class MlpTrainingStepScenario(ScenarioBase):
         "compute_time",
         "memory_time",
         "host",
+        "op_time",
+        "roofline_time",
+        "allocation_time",
+        "step_time",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -948,10 +2540,17 @@ class MlpTrainingStepScenario(ScenarioBase):
         optimizer_values_moved: Any = REQUIRED,
         hardware: Any = REQUIRED,
         precision: Any = "fp32",
-        forward_ops: Any = REQUIRED,
-        backward_ops: Any = REQUIRED,
+        forward_ops: Any = 4,
+        backward_ops: Any = 5,
         dispatch: Any = REQUIRED,
         launch: Any = REQUIRED,
+        autograd_nodes: Any = None,
+        backward_fixed: Any = 0,
+        backward_per_node: Any = 0,
+        cache_capacity: Any = None,
+        cache_bandwidth: Any = None,
+        fresh_bytes: Any = 0,
+        allocation_cost: Any = 0,
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -974,6 +2573,13 @@ class MlpTrainingStepScenario(ScenarioBase):
             backward_ops=backward_ops,
             dispatch=dispatch,
             launch=launch,
+            autograd_nodes=autograd_nodes,
+            backward_fixed=backward_fixed,
+            backward_per_node=backward_per_node,
+            cache_capacity=cache_capacity,
+            cache_bandwidth=cache_bandwidth,
+            fresh_bytes=fresh_bytes,
+            allocation_cost=allocation_cost,
             **unknown,
         )
 
@@ -995,3 +2601,7 @@ class MlpTrainingStepScenario(ScenarioBase):
     host = SubScenario(
         "host", HostDispatchScenario, "Host work of: {name}", "Python entries and kernel launches of the step."
     )
+    op_time = TableOutput("op_time", "µs")
+    roofline_time = Output("roofline_time", "µs")
+    allocation_time = Output("allocation_time", "µs")
+    step_time = Output("step_time", "µs")

@@ -23,6 +23,9 @@ export const argumentDefaults = {
   "dispatch": "required",
   "launch": "required",
   "device_time": "required",
+  "backward_nodes": 0,
+  "per_node": 0,
+  "fixed": 0,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
@@ -31,7 +34,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["dispatch", "launch", "device_time"], []);
+  const $int = $.python_ints(args, floats, ["dispatch", "launch", "device_time", "per_node", "fixed"], []);
   let {
     ops_per_block,
     blocks = 1,
@@ -39,8 +42,11 @@ export function evaluate(args, floats = []) {
     dispatch,
     launch,
     device_time,
+    backward_nodes = 0,
+    per_node = 0,
+    fixed = 0,
   } = args;
-  $.exact_integers({ ops_per_block, blocks, launches_per_block });
+  $.exact_integers({ ops_per_block, blocks, launches_per_block, backward_nodes });
   if (launches_per_block == null) {
     launches_per_block = ops_per_block;
   }
@@ -49,8 +55,9 @@ export function evaluate(args, floats = []) {
   const per_op_cost = $.iadd_if($int.dispatch && $int.launch, dispatch, launch);
   const dispatch_time = $.imul_if($int.dispatch, dispatch, operations);
   const launch_time = $.imul_if($int.launch, launch, launches);
-  const host_time = $.iadd_if($int.dispatch && $int.launch, dispatch_time, launch_time);
-  const _t0 = $.iadd_if($int.device_time && $int.dispatch && $int.launch, device_time, host_time);
+  const backward_time = $.iadd_if($int.fixed && $int.per_node, $.imul_if($int.per_node, backward_nodes, per_node), fixed);
+  const host_time = $.iadd_if($int.dispatch && $int.fixed && $int.launch && $int.per_node, backward_time, dispatch_time, launch_time);
+  const _t0 = $.iadd_if($int.device_time && $int.dispatch && $int.fixed && $int.launch && $int.per_node, device_time, host_time);
   const overhead_ratio = host_time/device_time;
   const launch_ratio = launch_time/device_time;
   const host_share = host_time/_t0;
@@ -61,6 +68,7 @@ export function evaluate(args, floats = []) {
     "per_op_cost": per_op_cost,
     "dispatch_time": dispatch_time,
     "launch_time": launch_time,
+    "backward_time": backward_time,
     "host_time": host_time,
     "overhead_ratio": overhead_ratio,
     "launch_ratio": launch_ratio,

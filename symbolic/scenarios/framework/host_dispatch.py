@@ -8,8 +8,11 @@ class HostDispatchScenario(Scenario):
     """The host's work to issue one eager step against `device_time` of accelerator work.
 
     Every Python-level operation pays `dispatch` (the framework's Python-side cost) and
-    every kernel launch pays `launch`. The model is additive: host and device work do
-    not overlap, so `speedup_limit` is the most that removing all host work could give.
+    every kernel launch pays `launch`. An autograd `backward()` call adds `fixed` once and
+    `per_node` for each of its `backward_nodes` graph nodes (its engine's own host work,
+    beside the kernels it launches); on a CPU, with no kernels to launch, `launch` is 0 and
+    these are the whole host term. The model is additive: host and device work do not
+    overlap, so `speedup_limit` is the most that removing all host work could give.
     """
 
     assumptions = (
@@ -50,13 +53,21 @@ class HostDispatchScenario(Scenario):
     dispatch = Input("µs", nonnegative=True, symbol="d", doc="Python dispatch cost per operation.")
     launch = Input("µs", nonnegative=True, symbol=r"\ell", doc="Kernel launch cost per launch.")
     device_time = Input("µs", positive=True, symbol="T", doc="Accelerator work of the step.")
+    backward_nodes = Input(integer=True, nonnegative=True, default=0, symbol="N",
+                           doc="Autograd graph nodes a `backward()` call runs in the step (0: no autograd).")
+    per_node = Input("µs", nonnegative=True, default=0, symbol="c_n",
+                     doc="Host cost of the autograd engine per graph node (measured: `mlsysym calibrate`).")
+    fixed = Input("µs", nonnegative=True, default=0, symbol="c_0",
+                  doc="Fixed host cost per step beyond the per-operation costs, e.g. one `backward()` call's.")
 
     operations = Output(blocks * ops_per_block, doc="Python-level operations issued in the step.")
     launches = Output(blocks * launches_per_block, doc="Kernels launched in the step.")
     per_op_cost = Output(dispatch + launch, "µs", doc="Host cost of one operation that launches one kernel.")
     dispatch_time = Output(operations * dispatch, "µs", doc="Host time spent in Python dispatch.")
     launch_time = Output(launches * launch, "µs", doc="Host time spent launching kernels.")
-    host_time = Output(dispatch_time + launch_time, "µs", doc="Total host time to issue the step.")
+    backward_time = Output(fixed + backward_nodes * per_node, "µs",
+                           doc="Host time of the autograd engine's own work, beside dispatch and launches.")
+    host_time = Output(dispatch_time + launch_time + backward_time, "µs", doc="Total host time to issue the step.")
     overhead_ratio = Output(host_time / device_time, doc="Host time per unit of device time.")
     launch_ratio = Output(launch_time / device_time, doc="Launch time per unit of device time.")
     host_share = Output(host_time / (host_time + device_time),

@@ -2,12 +2,19 @@
 
 from symbolic.catalog import Constants, Datasets, Hardware
 from symbolic.model import (
-    Input, Instance, Node, Output, Precision, Question, Scenario, Series, Sub, Sweep, Table, flop, powers_of_two,
+    Input, Instance, Max, Node, Output, Piecewise, Precision, Question, Scenario, Series, Sub, Sweep, Table, flop, key,
+    powers_of_two,
 )
 from symbolic.scenarios.framework.host_dispatch import HostDispatchScenario
 
 FORWARD = ("matmul1", "relu", "matmul2", "loss")
 BACKWARD = ("grad_w2", "grad_h", "grad_w1", "relu_backward", "loss_backward")
+
+
+def _cached_roofline(flops, traffic, peak, dram, cache, capacity):
+    """Σ over the operators of max(FLOPs / peak, bytes / bandwidth of the level the bytes fit in)."""
+    return sum(Max(flops[op] / peak, traffic[op] / Piecewise((cache, traffic[op] <= capacity), (dram, True)))
+               for op in FORWARD + BACKWARD)
 
 
 class MlpTrainingStepScenario(Scenario):
@@ -21,13 +28,24 @@ class MlpTrainingStepScenario(Scenario):
     is `bytes_per_value` wide. Times are ideal lower bounds on `hardware`; the host issues
     one Python entry per forward operator plus one for `backward()`, and launches one
     kernel per operator.
+
+    What an eager framework really issues is declared, not assumed: `forward_ops` and
+    `backward_ops` default to the four forward and five backward operators above (the
+    reference's counts), while eager PyTorch issues more (`mlsysym validate --here` counts
+    them); `backward()` runs `autograd_nodes` graph nodes at `backward_per_node` each plus
+    `backward_fixed` (zero by default: the reference prices no autograd engine). On a CPU
+    `launch` is zero. `step_time` adds to the host term each operator's roofline time, the
+    larger of its FLOPs at the peak and its bytes at the bandwidth of the level it fits in
+    (`cache_bandwidth` when its bytes fit in `cache_capacity`, else DRAM), and the cost of
+    results written into freshly mapped memory (`fresh_bytes` at `allocation_cost`).
     """
 
     assumptions = (
         "A dense two-layer network, separate eager operators, and the operation-count "
         "conventions above: a dense multiply costs two FLOPs per multiply-accumulate."
     )
-    excludes = "Cross-operator fusion, cache reuse, optimizer FLOPs, and measured utilization."
+    excludes = ("Cross-operator fusion, cache reuse between operators, optimizer FLOPs, and the efficiency of small "
+                "matrix multiplies below the peak.")
     references = (
         "Williams, Waterman and Patterson, Roofline: an insightful visual performance model "
         "for multicore architectures, CACM 52(4), 2009 (compute and memory time floors).",
@@ -67,10 +85,27 @@ class MlpTrainingStepScenario(Scenario):
                                    doc="Values read and written per parameter by one optimizer step (Adam: 7).")
     hardware = Node(doc="The accelerator: its peak rate at `precision` and its memory bandwidth.")
     precision = Precision(hardware, default="fp32", doc="Key into the node's `precision_flops` (exact, case-sensitive).")
-    forward_ops = Input(integer=True, nonnegative=True, symbol="f", doc="Forward operators issued from Python.")
-    backward_ops = Input(integer=True, nonnegative=True, symbol="g", doc="Kernels launched by `backward()`.")
+    forward_ops = Input(integer=True, nonnegative=True, default=len(FORWARD), symbol="f",
+                        doc="Forward operators issued from Python (default: the four above; eager PyTorch issues more).")
+    backward_ops = Input(integer=True, nonnegative=True, default=len(BACKWARD), symbol="g",
+                         doc="Kernels launched by `backward()` (default: the five above).")
     dispatch = Input("µs", nonnegative=True, symbol="d", doc="Python dispatch cost per operation.")
-    launch = Input("µs", nonnegative=True, symbol=r"\ell", doc="Kernel launch cost per kernel.")
+    launch = Input("µs", nonnegative=True, symbol=r"\ell", doc="Kernel launch cost per kernel (0 on a CPU).")
+    autograd_nodes = Input(integer=True, nonnegative=True, default=backward_ops, symbol="N",
+                           doc="Graph nodes `backward()` runs; one per backward kernel unless given.")
+    backward_fixed = Input("µs", nonnegative=True, default=0, symbol="c_0",
+                           doc="Fixed host cost of one `backward()` call (0: not priced, as in the reference).")
+    backward_per_node = Input("µs", nonnegative=True, default=0, symbol="c_n",
+                              doc="Host cost of the autograd engine per graph node (0: not priced).")
+    cache_capacity = Input("byte", positive=True, default=None, symbol="C",
+                           doc="Bytes an operator may touch and still run at `cache_bandwidth`; optional.")
+    cache_bandwidth = Input("GB/s", positive=True, default=None, symbol=r"\beta_C",
+                            doc="Bandwidth of that cache level; optional, with `cache_capacity`.")
+    fresh_bytes = Input("byte", nonnegative=True, default=0, symbol="A",
+                        doc="Result bytes the step writes into freshly mapped memory (results past the "
+                            "allocator's mmap threshold, 32 MiB for glibc); 0 by default.")
+    allocation_cost = Input("µs/MB", nonnegative=True, default=0, symbol=r"\alpha",
+                            doc="Cost of faulting in and zeroing fresh memory per MB (measured: `mlsysym calibrate`).")
 
     b, i, h, o = batch_size, input_width, hidden_width, output_width
     v, y, c = bytes_per_value, label_bytes, loss_flops_per_logit
@@ -137,13 +172,28 @@ class MlpTrainingStepScenario(Scenario):
         description="Python entries and kernel launches of the step.",
         doc="The host's dispatch and launch work against the step's ideal device time "
         "(compute plus memory floors): one Python entry per forward operator plus one for "
-        "`backward()`, one kernel per operator.",
+        "`backward()`, one kernel per operator, and `backward()`'s fixed and per-node cost.",
         ops_per_block=forward_ops + 1,
         launches_per_block=forward_ops + backward_ops,
         dispatch=dispatch,
         launch=launch,
         device_time=compute_time + memory_time,
+        backward_nodes=autograd_nodes,
+        per_node=backward_per_node,
+        fixed=backward_fixed,
     )
+    k = key("k")
+    op_time = Table(Max(op_flops[k] / peak_rate, op_bytes[k] / hardware.bandwidth), "µs", over=k,
+                    doc="Each operator's roofline time with DRAM as its only memory level.")
+    roofline_time = Output(
+        _cached_roofline(op_flops, op_bytes, peak_rate, hardware.bandwidth, cache_bandwidth, cache_capacity),
+        "µs", otherwise=op_time.sum(), symbol="T_r",
+        doc="Device time of the step operator by operator, each at its roofline; an operator that fits in the "
+            "cache level reads it at the cache's bandwidth (without `cache_capacity`, DRAM for all).")
+    allocation_time = Output(fresh_bytes * allocation_cost, "µs", doc="Time spent faulting in fresh result memory.")
+    step_time = Output(host.host_time + roofline_time + allocation_time, "µs", symbol="T_s",
+                       doc="Predicted wall time of one step: host work, then each operator at its roofline, then "
+                           "fresh-memory faults, with no overlap (what `mlsysym validate --here` measures).")
 
 
 _mnist = Datasets.MNIST

@@ -120,7 +120,7 @@ def test_evaluator_matches_hand_formulas_and_exact_sympy(node_precision, b, i, h
         assert got[name] == pytest.approx(expected, rel=1e-12, abs=0), name
 
     exact = exact_outputs(Declared.model, {**scenario._args})
-    flat = table_paths(got, {"op_flops", "op_bytes"})
+    flat = table_paths(got, {"op_flops", "op_bytes", "op_time"})
     assert set(flat) == set(exact)
     for name, value in exact.items():
         if value.is_Integer and isinstance(flat[name], int):
@@ -158,3 +158,39 @@ def test_user_built_node():
     s = Scenarios.MnistTwoLayerTrainingStepOnH100.variant(hardware=node)
     assert s.compute_time.magnitude == pytest.approx(Scenarios.MnistTwoLayerTrainingStepOnH100.compute_time.magnitude)
     assert node.memory_capacity is None
+
+
+def test_measured_host_terms_cache_level_and_allocation_by_hand():
+    """A tiny 4-2-2 step on a 1 GFLOP/s, 1 GB/s node with a 40-byte cache level at 4 GB/s (so 1 flop
+    and 1 DRAM byte cost 1 ns, 1 cache byte 0.25 ns), eager counts and backward() costs as measured.
+
+    Operator FLOPs (b=1, i=4, h=2, o=2): 16, 2, 8, 0, 8, 8, 16, 2, 4; bytes (v=4, no labels): 56, 16,
+    32, 16, 32, 32, 56, 24, 16. Only the 56-byte matrix multiplies miss the cache, so memory times are
+    56, 4, 8, 4, 8, 8, 56, 6, 4 ns and the roofline maxima 56 + 4 + 8 + 4 + 8 + 8 + 56 + 6 + 4 = 154 ns;
+    with DRAM alone each operator is its byte count, 56 + 16 + 32 + 16 + 32 + 32 + 56 + 24 + 16 = 280 ns.
+    Host: 10 Python entries (9 forward + backward()) at 1 µs, no launches, backward() 15 µs + 24 x 6 µs:
+    169 µs. Fresh memory: 2 MB at 0.5 µs/MB = 1 µs. Step: 169 + 0.154 + 1 = 170.154 µs.
+    """
+    from symbolic.runtime.hardware import HardwareNode
+
+    node = HardwareNode(name="Test CPU", precision_flops={"fp32": 1e9}, memory_bandwidth=1e9)
+    step = MlpTrainingStepScenario(
+        batch_size=1, input_width=4, hidden_width=2, output_width=2, bytes_per_value=4, label_bytes=0,
+        loss_flops_per_logit=0, optimizer_values_moved=0, hardware=node, forward_ops=9, backward_ops=5,
+        dispatch=1, launch=0, autograd_nodes=24, backward_fixed=15, backward_per_node=6,
+        cache_capacity=40, cache_bandwidth=4, fresh_bytes=2e6, allocation_cost=0.5,
+    )
+    assert step.roofline_time.to("ns").magnitude == pytest.approx(154)
+    assert sum(t.to("ns").magnitude for t in step.op_time.values()) == pytest.approx(280)
+    assert step.host.host_time.to("µs").magnitude == pytest.approx(169)
+    assert step.host.backward_time.to("µs").magnitude == pytest.approx(159)
+    assert step.allocation_time.to("µs").magnitude == pytest.approx(1)
+    assert step.step_time.to("µs").magnitude == pytest.approx(170.154)
+    without_cache = step.variant(cache_capacity=None, cache_bandwidth=None)
+    assert without_cache.roofline_time.to("ns").magnitude == pytest.approx(280)
+    # the defaults are the reference's: 4 forward, 5 backward operators, no autograd engine cost
+    plain = MlpTrainingStepScenario(
+        batch_size=1, input_width=4, hidden_width=2, output_width=2, bytes_per_value=4, label_bytes=0,
+        loss_flops_per_logit=0, optimizer_values_moved=0, hardware=node, dispatch=1, launch=0)
+    assert plain.host.host_time.to("µs").magnitude == pytest.approx(5)  # (4 + 1) entries at 1 µs
+    assert plain.host.backward_time.magnitude == 0
