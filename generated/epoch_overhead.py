@@ -31,6 +31,8 @@ def evaluate(
     accelerator_bandwidth: Any,
     dispatch: Any,
     launch: Any,
+    ops_per_layer: Any = 4,
+    step_overhead: Any = 0,
     dram_energy_per_byte: Any,
     flop_energy: Any,
 ) -> dict[str, Any]:
@@ -51,6 +53,8 @@ def evaluate(
         accelerator_bandwidth: [byte/s] Memory bandwidth of `accelerator`.
         dispatch: [µs] Python dispatch cost per operation (both machines).
         launch: [µs] Kernel launch cost per operation (accelerator).
+        ops_per_layer: [1] Launched operations per layer and step (default 4, the reference's count: forward, backward, ReLU mask, update); eager frameworks issue more (`mlsysym validate --here`).
+        step_overhead: [µs] Fixed host cost per step beyond its operations (a `backward()` call, the loop); 0 by default.
         dram_energy_per_byte: [pJ/byte] Energy of moving one byte from DRAM.
         flop_energy: [pJ/flop] Energy of one FLOP.
 
@@ -59,7 +63,7 @@ def evaluate(
 
         result.steps [1] = batched.result.steps_per_epoch
         result.step_flops [flop] = batched.result.training_step_flops
-        result.ops_per_step [1] = 4*batched.result.layers
+        result.ops_per_step [1] = batched.result.layers*ops_per_layer
         result.peak[host] [flop/s] = host_peak
         result.peak[accelerator] [flop/s] = accelerator_peak
         result.bandwidth[host] [byte/s] = host_bandwidth
@@ -76,8 +80,8 @@ def evaluate(
         result.work_time[accelerator] [ms] = step_flops*steps/rate[accelerator]
         result.per_op_cost[host] [µs] = dispatch
         result.per_op_cost[accelerator] [µs] = dispatch + launch
-        result.overhead_time[host] [ms] = ops_per_step*per_op_cost[host]*steps
-        result.overhead_time[accelerator] [ms] = ops_per_step*per_op_cost[accelerator]*steps
+        result.overhead_time[host] [ms] = steps*(ops_per_step*per_op_cost[host] + step_overhead)
+        result.overhead_time[accelerator] [ms] = steps*(ops_per_step*per_op_cost[accelerator] + step_overhead)
         result.total_time[host] [ms] = overhead_time[host] + work_time[host]
         result.total_time[accelerator] [ms] = overhead_time[accelerator] + work_time[accelerator]
         result.work_speedup [1] = work_time[host]/work_time[accelerator]
@@ -131,10 +135,10 @@ def evaluate(
     )
     single__result__intensity = single__result__forward_flops / single__result__traffic_bytes
     result__steps = batched__result__steps_per_epoch
+    _t6 = result__steps / 1000
     result__step_flops = batched__result__training_step_flops
     _t5 = 1000 * result__step_flops * result__steps
-    result__ops_per_step = 4 * batched__result__layers
-    _t6 = result__ops_per_step * result__steps / 1000
+    result__ops_per_step = batched__result__layers * ops_per_layer
     result__peak_host = host_peak
     result__peak_accelerator = accelerator_peak
     result__bandwidth_host = host_bandwidth
@@ -155,10 +159,12 @@ def evaluate(
     result__work_time_accelerator = _t5 / result__rate_accelerator  # 1e3: s -> ms
     result__per_op_cost_host = dispatch
     result__per_op_cost_accelerator = dispatch + launch
-    result__overhead_time_host = _t6 * result__per_op_cost_host  # 1e-6: µs -> s (per_op_cost[host]); 1e3: s -> ms
-    result__overhead_time_accelerator = (
-        _t6 * result__per_op_cost_accelerator
-    )  # 1e-6: µs -> s (per_op_cost[accelerator]); 1e3: s -> ms
+    result__overhead_time_host = _t6 * (
+        result__ops_per_step * result__per_op_cost_host + step_overhead
+    )  # 1e-6: µs -> s (per_op_cost[host]); 1e-6: µs -> s (step_overhead); 1e3: s -> ms
+    result__overhead_time_accelerator = _t6 * (
+        result__ops_per_step * result__per_op_cost_accelerator + step_overhead
+    )  # 1e-6: µs -> s (per_op_cost[accelerator]); 1e-6: µs -> s (step_overhead); 1e3: s -> ms
     result__total_time_host = result__overhead_time_host + result__work_time_host
     result__total_time_accelerator = result__overhead_time_accelerator + result__work_time_accelerator
     result__work_speedup = result__work_time_host / result__work_time_accelerator
@@ -231,6 +237,8 @@ def gradient(
     accelerator_bandwidth: Any,
     dispatch: Any,
     launch: Any,
+    ops_per_layer: Any = 4,
+    step_overhead: Any = 0,
     dram_energy_per_byte: Any,
     flop_energy: Any,
 ) -> dict[str, dict[str, Any]]:
@@ -287,10 +295,10 @@ def gradient(
     )
     single__result__intensity = single__result__forward_flops / single__result__traffic_bytes
     result__steps = batched__result__steps_per_epoch
+    _t6 = result__steps / 1000
     result__step_flops = batched__result__training_step_flops
     _t5 = 1000 * result__step_flops * result__steps
-    result__ops_per_step = 4 * batched__result__layers
-    _t6 = result__ops_per_step * result__steps / 1000
+    result__ops_per_step = batched__result__layers * ops_per_layer
     result__peak_host = host_peak
     result__peak_accelerator = accelerator_peak
     result__bandwidth_host = host_bandwidth
@@ -307,9 +315,9 @@ def gradient(
     result__work_time_accelerator = _t5 / result__rate_accelerator  # 1e3: s -> ms
     result__per_op_cost_host = dispatch
     result__per_op_cost_accelerator = dispatch + launch
-    result__overhead_time_accelerator = (
-        _t6 * result__per_op_cost_accelerator
-    )  # 1e-6: µs -> s (per_op_cost[accelerator]); 1e3: s -> ms
+    result__overhead_time_accelerator = _t6 * (
+        result__ops_per_step * result__per_op_cost_accelerator + step_overhead
+    )  # 1e-6: µs -> s (per_op_cost[accelerator]); 1e-6: µs -> s (step_overhead); 1e3: s -> ms
     result__total_time_accelerator = result__overhead_time_accelerator + result__work_time_accelerator
     _g1 = batched__result__forward_flops / batched__result__traffic_bytes**2
     _g2 = -result__peak_host
@@ -333,15 +341,17 @@ def gradient(
     _g21 = 1000 / result__rate_accelerator
     _g22 = _g21 * result__step_flops
     _g23 = _g19 / result__rate_accelerator**2
-    _g24 = result__ops_per_step / 1000
-    _g25 = _g24 * result__per_op_cost_host
-    _g26 = _g24 * result__steps
-    _g27 = _g24 * result__per_op_cost_accelerator
-    _g28 = result__work_time_host / result__work_time_accelerator**2
-    _g29 = result__overhead_time_accelerator / result__total_time_accelerator**2
-    _g30 = dram_energy_per_byte / flop_energy
-    _g31 = _g30 / batched__result__intensity**2
-    _g32 = dram_energy_per_byte / flop_energy**2
+    _g24 = step_overhead / 1000
+    _g25 = result__ops_per_step / 1000
+    _g26 = _g24 + _g25 * result__per_op_cost_host
+    _g27 = result__steps / 1000
+    _g28 = _g27 * result__ops_per_step
+    _g30 = _g24 + _g25 * result__per_op_cost_accelerator
+    _g31 = result__work_time_host / result__work_time_accelerator**2
+    _g32 = result__overhead_time_accelerator / result__total_time_accelerator**2
+    _g33 = dram_energy_per_byte / flop_energy
+    _g34 = _g33 / batched__result__intensity**2
+    _g35 = dram_energy_per_byte / flop_energy**2
     d__batched__batch_size__network_batch_size = 1
     _g0 = 2 * d__batched__batch_size__network_batch_size
     d__batched__bytes_per_value__network_bytes_per_value = 1
@@ -407,6 +417,8 @@ def gradient(
     )
     d__result__step_flops__network_batch_size = d__batched__result__training_step_flops__network_batch_size
     _g17 = d__result__step_flops__network_batch_size * result__steps
+    d__result__ops_per_step__ops_per_layer = batched__result__layers
+    _g29 = _g27 * d__result__ops_per_step__ops_per_layer
     d__result__peak_host__host_peak = 1
     d__result__peak_accelerator__accelerator_peak = 1
     d__result__bandwidth_host__host_bandwidth = 1
@@ -501,17 +513,21 @@ def gradient(
     d__result__per_op_cost_host__dispatch = 1
     d__result__per_op_cost_accelerator__dispatch = 1
     d__result__per_op_cost_accelerator__launch = 1
-    d__result__overhead_time_host__network_batch_size = _g25 * d__result__steps__network_batch_size
+    d__result__overhead_time_host__network_batch_size = _g26 * d__result__steps__network_batch_size
     d__result__overhead_time_host__network_dataset_training_examples = (
-        _g25 * d__result__steps__network_dataset_training_examples
+        _g26 * d__result__steps__network_dataset_training_examples
     )
-    d__result__overhead_time_host__dispatch = _g26 * d__result__per_op_cost_host__dispatch
-    d__result__overhead_time_accelerator__network_batch_size = _g27 * d__result__steps__network_batch_size
+    d__result__overhead_time_host__dispatch = _g28 * d__result__per_op_cost_host__dispatch
+    d__result__overhead_time_host__ops_per_layer = _g29 * result__per_op_cost_host
+    d__result__overhead_time_host__step_overhead = _g27
+    d__result__overhead_time_accelerator__network_batch_size = _g30 * d__result__steps__network_batch_size
     d__result__overhead_time_accelerator__network_dataset_training_examples = (
-        _g27 * d__result__steps__network_dataset_training_examples
+        _g30 * d__result__steps__network_dataset_training_examples
     )
-    d__result__overhead_time_accelerator__dispatch = _g26 * d__result__per_op_cost_accelerator__dispatch
-    d__result__overhead_time_accelerator__launch = _g26 * d__result__per_op_cost_accelerator__launch
+    d__result__overhead_time_accelerator__dispatch = _g28 * d__result__per_op_cost_accelerator__dispatch
+    d__result__overhead_time_accelerator__launch = _g28 * d__result__per_op_cost_accelerator__launch
+    d__result__overhead_time_accelerator__ops_per_layer = _g29 * result__per_op_cost_accelerator
+    d__result__overhead_time_accelerator__step_overhead = _g27
     d__result__total_time_host__network_batch_size = (
         d__result__overhead_time_host__network_batch_size + d__result__work_time_host__network_batch_size
     )
@@ -523,6 +539,8 @@ def gradient(
     d__result__total_time_host__host_peak = d__result__work_time_host__host_peak
     d__result__total_time_host__host_bandwidth = d__result__work_time_host__host_bandwidth
     d__result__total_time_host__dispatch = d__result__overhead_time_host__dispatch
+    d__result__total_time_host__ops_per_layer = d__result__overhead_time_host__ops_per_layer
+    d__result__total_time_host__step_overhead = d__result__overhead_time_host__step_overhead
     d__result__total_time_accelerator__network_batch_size = (
         d__result__overhead_time_accelerator__network_batch_size + d__result__work_time_accelerator__network_batch_size
     )
@@ -537,68 +555,79 @@ def gradient(
     d__result__total_time_accelerator__accelerator_bandwidth = d__result__work_time_accelerator__accelerator_bandwidth
     d__result__total_time_accelerator__dispatch = d__result__overhead_time_accelerator__dispatch
     d__result__total_time_accelerator__launch = d__result__overhead_time_accelerator__launch
+    d__result__total_time_accelerator__ops_per_layer = d__result__overhead_time_accelerator__ops_per_layer
+    d__result__total_time_accelerator__step_overhead = d__result__overhead_time_accelerator__step_overhead
     d__result__work_speedup__network_batch_size = (
-        -_g28 * d__result__work_time_accelerator__network_batch_size
+        -_g31 * d__result__work_time_accelerator__network_batch_size
         + d__result__work_time_host__network_batch_size / result__work_time_accelerator
     )
     d__result__work_speedup__network_bytes_per_value = (
-        -_g28 * d__result__work_time_accelerator__network_bytes_per_value
+        -_g31 * d__result__work_time_accelerator__network_bytes_per_value
         + d__result__work_time_host__network_bytes_per_value / result__work_time_accelerator
     )
     d__result__work_speedup__network_dataset_training_examples = (
-        -_g28 * d__result__work_time_accelerator__network_dataset_training_examples
+        -_g31 * d__result__work_time_accelerator__network_dataset_training_examples
         + d__result__work_time_host__network_dataset_training_examples / result__work_time_accelerator
     )
     d__result__work_speedup__host_peak = d__result__work_time_host__host_peak / result__work_time_accelerator
     d__result__work_speedup__host_bandwidth = d__result__work_time_host__host_bandwidth / result__work_time_accelerator
-    d__result__work_speedup__accelerator_peak = -_g28 * d__result__work_time_accelerator__accelerator_peak
-    d__result__work_speedup__accelerator_bandwidth = -_g28 * d__result__work_time_accelerator__accelerator_bandwidth
+    d__result__work_speedup__accelerator_peak = -_g31 * d__result__work_time_accelerator__accelerator_peak
+    d__result__work_speedup__accelerator_bandwidth = -_g31 * d__result__work_time_accelerator__accelerator_bandwidth
     d__result__overhead_share_accelerator__network_batch_size = (
-        -_g29 * d__result__total_time_accelerator__network_batch_size
+        -_g32 * d__result__total_time_accelerator__network_batch_size
         + d__result__overhead_time_accelerator__network_batch_size / result__total_time_accelerator
     )
     d__result__overhead_share_accelerator__network_bytes_per_value = (
-        -_g29 * d__result__total_time_accelerator__network_bytes_per_value
+        -_g32 * d__result__total_time_accelerator__network_bytes_per_value
     )
     d__result__overhead_share_accelerator__network_dataset_training_examples = (
-        -_g29 * d__result__total_time_accelerator__network_dataset_training_examples
+        -_g32 * d__result__total_time_accelerator__network_dataset_training_examples
         + d__result__overhead_time_accelerator__network_dataset_training_examples / result__total_time_accelerator
     )
     d__result__overhead_share_accelerator__accelerator_peak = (
-        -_g29 * d__result__total_time_accelerator__accelerator_peak
+        -_g32 * d__result__total_time_accelerator__accelerator_peak
     )
     d__result__overhead_share_accelerator__accelerator_bandwidth = (
-        -_g29 * d__result__total_time_accelerator__accelerator_bandwidth
+        -_g32 * d__result__total_time_accelerator__accelerator_bandwidth
     )
     d__result__overhead_share_accelerator__dispatch = (
-        -_g29 * d__result__total_time_accelerator__dispatch
+        -_g32 * d__result__total_time_accelerator__dispatch
         + d__result__overhead_time_accelerator__dispatch / result__total_time_accelerator
     )
     d__result__overhead_share_accelerator__launch = (
-        -_g29 * d__result__total_time_accelerator__launch
+        -_g32 * d__result__total_time_accelerator__launch
         + d__result__overhead_time_accelerator__launch / result__total_time_accelerator
     )
+    d__result__overhead_share_accelerator__ops_per_layer = (
+        -_g32 * d__result__total_time_accelerator__ops_per_layer
+        + d__result__overhead_time_accelerator__ops_per_layer / result__total_time_accelerator
+    )
+    d__result__overhead_share_accelerator__step_overhead = (
+        -_g32 * d__result__total_time_accelerator__step_overhead
+        + d__result__overhead_time_accelerator__step_overhead / result__total_time_accelerator
+    )
     d__result__movement_to_arithmetic_energy__network_batch_size = (
-        -_g31 * d__batched__result__intensity__network_batch_size
+        -_g34 * d__batched__result__intensity__network_batch_size
     )
     d__result__movement_to_arithmetic_energy__network_bytes_per_value = (
-        -_g31 * d__batched__result__intensity__network_bytes_per_value
+        -_g34 * d__batched__result__intensity__network_bytes_per_value
     )
     d__result__movement_to_arithmetic_energy__dram_energy_per_byte = 1 / (batched__result__intensity * flop_energy)
-    d__result__movement_to_arithmetic_energy__flop_energy = -_g32 / batched__result__intensity
+    d__result__movement_to_arithmetic_energy__flop_energy = -_g35 / batched__result__intensity
     d__result__movement_to_arithmetic_energy_batch1__network_bytes_per_value = (
-        -_g30 * d__single__result__intensity__network_bytes_per_value / single__result__intensity**2
+        -_g33 * d__single__result__intensity__network_bytes_per_value / single__result__intensity**2
     )
     d__result__movement_to_arithmetic_energy_batch1__dram_energy_per_byte = 1 / (
         flop_energy * single__result__intensity
     )
-    d__result__movement_to_arithmetic_energy_batch1__flop_energy = -_g32 / single__result__intensity
+    d__result__movement_to_arithmetic_energy_batch1__flop_energy = -_g35 / single__result__intensity
     return {
         "result.steps": {
             "network_batch_size": d__result__steps__network_batch_size,
             "network_dataset_training_examples": d__result__steps__network_dataset_training_examples,
         },
         "result.step_flops": {"network_batch_size": d__result__step_flops__network_batch_size},
+        "result.ops_per_step": {"ops_per_layer": d__result__ops_per_step__ops_per_layer},
         "result.peak[host]": {"host_peak": d__result__peak_host__host_peak},
         "result.peak[accelerator]": {"accelerator_peak": d__result__peak_accelerator__accelerator_peak},
         "result.bandwidth[host]": {"host_bandwidth": d__result__bandwidth_host__host_bandwidth},
@@ -670,12 +699,16 @@ def gradient(
             "network_batch_size": d__result__overhead_time_host__network_batch_size,
             "network_dataset_training_examples": d__result__overhead_time_host__network_dataset_training_examples,
             "dispatch": d__result__overhead_time_host__dispatch,
+            "ops_per_layer": d__result__overhead_time_host__ops_per_layer,
+            "step_overhead": d__result__overhead_time_host__step_overhead,
         },
         "result.overhead_time[accelerator]": {
             "network_batch_size": d__result__overhead_time_accelerator__network_batch_size,
             "network_dataset_training_examples": d__result__overhead_time_accelerator__network_dataset_training_examples,
             "dispatch": d__result__overhead_time_accelerator__dispatch,
             "launch": d__result__overhead_time_accelerator__launch,
+            "ops_per_layer": d__result__overhead_time_accelerator__ops_per_layer,
+            "step_overhead": d__result__overhead_time_accelerator__step_overhead,
         },
         "result.total_time[host]": {
             "network_batch_size": d__result__total_time_host__network_batch_size,
@@ -684,6 +717,8 @@ def gradient(
             "host_peak": d__result__total_time_host__host_peak,
             "host_bandwidth": d__result__total_time_host__host_bandwidth,
             "dispatch": d__result__total_time_host__dispatch,
+            "ops_per_layer": d__result__total_time_host__ops_per_layer,
+            "step_overhead": d__result__total_time_host__step_overhead,
         },
         "result.total_time[accelerator]": {
             "network_batch_size": d__result__total_time_accelerator__network_batch_size,
@@ -693,6 +728,8 @@ def gradient(
             "accelerator_bandwidth": d__result__total_time_accelerator__accelerator_bandwidth,
             "dispatch": d__result__total_time_accelerator__dispatch,
             "launch": d__result__total_time_accelerator__launch,
+            "ops_per_layer": d__result__total_time_accelerator__ops_per_layer,
+            "step_overhead": d__result__total_time_accelerator__step_overhead,
         },
         "result.work_speedup": {
             "network_batch_size": d__result__work_speedup__network_batch_size,
@@ -711,6 +748,8 @@ def gradient(
             "accelerator_bandwidth": d__result__overhead_share_accelerator__accelerator_bandwidth,
             "dispatch": d__result__overhead_share_accelerator__dispatch,
             "launch": d__result__overhead_share_accelerator__launch,
+            "ops_per_layer": d__result__overhead_share_accelerator__ops_per_layer,
+            "step_overhead": d__result__overhead_share_accelerator__step_overhead,
         },
         "result.movement_to_arithmetic_energy": {
             "network_batch_size": d__result__movement_to_arithmetic_energy__network_batch_size,
@@ -745,6 +784,21 @@ class EpochOverheadScenario(ScenarioBase):
     _specs = (
         InputSpec("dispatch", unit="µs", minimum=0, doc="Python dispatch cost per operation (both machines)."),
         InputSpec("launch", unit="µs", minimum=0, doc="Kernel launch cost per operation (accelerator)."),
+        InputSpec(
+            "ops_per_layer",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=4,
+            doc="Launched operations per layer and step (default 4, the reference's count: forward, backward, ReLU mask, update); eager frameworks issue more (`mlsysym validate --here`).",
+        ),
+        InputSpec(
+            "step_overhead",
+            unit="µs",
+            minimum=0,
+            default=0,
+            doc="Fixed host cost per step beyond its operations (a `backward()` call, the loop); 0 by default.",
+        ),
         InputSpec(
             "dram_energy_per_byte", unit="pJ/byte", minimum=0, strict=True, doc="Energy of moving one byte from DRAM."
         ),
@@ -797,6 +851,8 @@ class EpochOverheadScenario(ScenarioBase):
         "precision",
         "dispatch",
         "launch",
+        "ops_per_layer",
+        "step_overhead",
         "dram_energy_per_byte",
         "flop_energy",
     )
@@ -813,6 +869,8 @@ class EpochOverheadScenario(ScenarioBase):
         precision: Any = "fp32",
         dispatch: Any = REQUIRED,
         launch: Any = REQUIRED,
+        ops_per_layer: Any = 4,
+        step_overhead: Any = 0,
         dram_energy_per_byte: Any = REQUIRED,
         flop_energy: Any = REQUIRED,
         name: str | None = None,
@@ -829,6 +887,8 @@ class EpochOverheadScenario(ScenarioBase):
             precision=precision,
             dispatch=dispatch,
             launch=launch,
+            ops_per_layer=ops_per_layer,
+            step_overhead=step_overhead,
             dram_energy_per_byte=dram_energy_per_byte,
             flop_energy=flop_energy,
             **unknown,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.mathops import chain_default, minimum, step
+from symbolic.runtime.mathops import chain_default, drop_absent, minimum, scalar, select, step
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, PrecisionSpec
@@ -24,6 +24,9 @@ def evaluate(
     achieved_rate: Any = None,
     achieved_bandwidth: Any = None,
     intensity: Any = None,
+    working_set: Any = None,
+    cache_capacity: Any = None,
+    cache_bandwidth: Any = None,
 ) -> dict[str, Any]:
     """Every output of RooflinePointScenario from plain numbers in the declared units.
 
@@ -36,6 +39,9 @@ def evaluate(
         achieved_rate: [TFLOP/s] Measured rate of the kernel; optional, with `achieved_bandwidth` it places the point. Optional.
         achieved_bandwidth: [TB/s] Measured memory bandwidth of the kernel; optional, needed by `bandwidth_utilization`. Optional.
         intensity: [flop/byte] FLOPs per byte of memory traffic; else `achieved_rate` / `achieved_bandwidth`.
+        working_set: [byte] Bytes the kernel touches; optional, with a cache level it picks the memory roof. Optional.
+        cache_capacity: [byte] Capacity of a cache level; optional, with `working_set` and `cache_bandwidth`. Optional.
+        cache_bandwidth: [TB/s] Bandwidth of that cache level (measured: `mlsysym calibrate`); optional. Optional.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -46,12 +52,23 @@ def evaluate(
         ridge [flop/byte] = peak/hardware_bandwidth
         memory_roof [TFLOP/s] = hardware_bandwidth*point_intensity
         attainable [TFLOP/s] = Min(memory_roof, peak)
+        level_bandwidth [TB/s] = Piecewise((Piecewise((cache_bandwidth, cache_capacity >= working_set), (hardware_bandwidth, True)), Given(cache_bandwidth, cache_capacity, working_set)), (hardware_bandwidth, True))
+        level_attainable [TFLOP/s] = Min(peak, point_intensity*Piecewise((cache_bandwidth, cache_capacity >= working_set), (hardware_bandwidth, True)))
         peak_fraction [1] = attainable/peak
     """
     if intensity is None and achieved_bandwidth is not None and achieved_rate is not None:
         intensity = achieved_rate / achieved_bandwidth
     peak = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     ridge = hardware_peak / hardware_bandwidth  # 1e12: TFLOP/s -> flop/s (peak)
+    level_bandwidth = (
+        (
+            (1000000000000 * cache_bandwidth if _c0 else hardware_bandwidth)
+            if scalar(_c0 := (cache_capacity >= working_set))
+            else select((_c0,), (lambda: 1000000000000 * cache_bandwidth,), hardware_bandwidth)
+        )
+        if (cache_bandwidth is not None and cache_capacity is not None and working_set is not None)
+        else hardware_bandwidth
+    ) / 1000000000000  # 1e12: TB/s -> B/s (cache_bandwidth); 1e-12: B/s -> TB/s
     if achieved_bandwidth is not None:
         bandwidth_utilization = (
             1000000000000 * achieved_bandwidth / hardware_bandwidth
@@ -71,6 +88,21 @@ def evaluate(
         memory_roof = None
         attainable = None
         peak_fraction = None
+    if cache_bandwidth is not None and cache_capacity is not None and intensity is not None and working_set is not None:
+        level_attainable = (
+            minimum(
+                hardware_peak,
+                point_intensity
+                * (
+                    (1000000000000 * cache_bandwidth if _c1 else hardware_bandwidth)
+                    if scalar(_c1 := (cache_capacity >= working_set))
+                    else select((_c1,), (lambda: 1000000000000 * cache_bandwidth,), hardware_bandwidth)
+                ),
+            )
+            / 1000000000000
+        )  # 1e12: TB/s -> B/s (cache_bandwidth); 1e12: TFLOP/s -> flop/s (peak); 1e-12: flop/s -> TFLOP/s
+    else:
+        level_attainable = None
     return {
         "point_intensity": point_intensity,
         "bandwidth_utilization": bandwidth_utilization,
@@ -78,6 +110,8 @@ def evaluate(
         "ridge": ridge,
         "memory_roof": memory_roof,
         "attainable": attainable,
+        "level_bandwidth": level_bandwidth,
+        "level_attainable": level_attainable,
         "peak_fraction": peak_fraction,
     }
 
@@ -89,6 +123,9 @@ def gradient(
     achieved_rate: Any = None,
     achieved_bandwidth: Any = None,
     intensity: Any = None,
+    working_set: Any = None,
+    cache_capacity: Any = None,
+    cache_bandwidth: Any = None,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of RooflinePointScenario, from the same declaration.
 
@@ -105,9 +142,27 @@ def gradient(
     d__peak__hardware_peak = 1 / 1000000000000
     d__ridge__hardware_peak = 1000000000000 * d__peak__hardware_peak / hardware_bandwidth
     d__ridge__hardware_bandwidth = -1000000000000 * peak / hardware_bandwidth**2
+    d__level_bandwidth__hardware_bandwidth = (
+        ((0 if _c2 else 1) if scalar(_c2 := (cache_capacity >= working_set)) else select((_c2,), (0,), 1))
+        if (cache_bandwidth is not None and cache_capacity is not None and working_set is not None)
+        else 1
+    ) / 1000000000000
+    d__level_bandwidth__cache_bandwidth = (
+        (
+            (1000000000000 if _c3 else 0)
+            if scalar(_c3 := (cache_capacity >= working_set))
+            else select((_c3,), (1000000000000,), 0)
+        )
+        if (cache_bandwidth is not None and cache_capacity is not None and working_set is not None)
+        else 0
+    ) / 1000000000000
     derivatives = {
         "peak": {"hardware_peak": d__peak__hardware_peak},
         "ridge": {"hardware_peak": d__ridge__hardware_peak, "hardware_bandwidth": d__ridge__hardware_bandwidth},
+        "level_bandwidth": {
+            "hardware_bandwidth": d__level_bandwidth__hardware_bandwidth,
+            "cache_bandwidth": d__level_bandwidth__cache_bandwidth,
+        },
     }
     if achieved_bandwidth is not None:
         d__bandwidth_utilization__hardware_bandwidth = -1000000000000 * achieved_bandwidth / hardware_bandwidth**2
@@ -159,12 +214,43 @@ def gradient(
                 },
             }
         )
+    if cache_bandwidth is not None and cache_capacity is not None and intensity is not None and working_set is not None:
+        _g2 = cache_capacity >= working_set
+        _g3 = (
+            (1000000000000 * cache_bandwidth if _c4 else hardware_bandwidth)
+            if scalar(_c4 := _g2)
+            else select((_c4,), (lambda: 1000000000000 * cache_bandwidth,), hardware_bandwidth)
+        )
+        _g4 = -_g3 * point_intensity + 1000000000000 * peak
+        _g5 = step(_g4) / 1000000000000
+        _g6 = _g5 * point_intensity
+        d__level_attainable__hardware_peak = d__peak__hardware_peak * step(-_g4)
+        d__level_attainable__hardware_bandwidth = _g6 * (
+            (0 if _c5 else 1) if scalar(_c5 := _g2) else select((_c5,), (0,), 1)
+        )
+        d__level_attainable__cache_bandwidth = _g6 * (
+            (1000000000000 if _c6 else 0) if scalar(_c6 := _g2) else select((_c6,), (1000000000000,), 0)
+        )
+        d__level_attainable__intensity = _g3 * _g5 * d__point_intensity__intensity
+        derivatives.update(
+            {
+                "level_attainable": {
+                    "hardware_peak": d__level_attainable__hardware_peak,
+                    "hardware_bandwidth": d__level_attainable__hardware_bandwidth,
+                    "cache_bandwidth": d__level_attainable__cache_bandwidth,
+                    "intensity": d__level_attainable__intensity,
+                },
+            }
+        )
     if follows_intensity and intensity is not None:  # computed from its default: moves with the inputs it reads
         chain_default(
             derivatives,
             "intensity",
             {"achieved_rate": 1 / achieved_bandwidth, "achieved_bandwidth": -achieved_rate / achieved_bandwidth**2},
         )
+    drop_absent(
+        derivatives, {"cache_bandwidth": cache_bandwidth, "cache_capacity": cache_capacity, "working_set": working_set}
+    )
     return derivatives
 
 
@@ -207,6 +293,30 @@ class RooflinePointScenario(ScenarioBase):
             default_rule="achieved_rate/achieved_bandwidth",
             doc="FLOPs per byte of memory traffic; else `achieved_rate` / `achieved_bandwidth`.",
         ),
+        InputSpec(
+            "working_set",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Bytes the kernel touches; optional, with a cache level it picks the memory roof.",
+        ),
+        InputSpec(
+            "cache_capacity",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Capacity of a cache level; optional, with `working_set` and `cache_bandwidth`.",
+        ),
+        InputSpec(
+            "cache_bandwidth",
+            unit="TB/s",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Bandwidth of that cache level (measured: `mlsysym calibrate`); optional.",
+        ),
     )
     _nodes = (
         NodeSpec(
@@ -228,6 +338,9 @@ class RooflinePointScenario(ScenarioBase):
         "achieved_rate",
         "achieved_bandwidth",
         "intensity",
+        "working_set",
+        "cache_capacity",
+        "cache_bandwidth",
     )
     _outputs = (
         "point_intensity",
@@ -236,6 +349,8 @@ class RooflinePointScenario(ScenarioBase):
         "ridge",
         "memory_roof",
         "attainable",
+        "level_bandwidth",
+        "level_attainable",
         "peak_fraction",
     )
     _evaluate = staticmethod(evaluate)
@@ -249,6 +364,9 @@ class RooflinePointScenario(ScenarioBase):
         achieved_rate: Any = None,
         achieved_bandwidth: Any = None,
         intensity: Any = None,
+        working_set: Any = None,
+        cache_capacity: Any = None,
+        cache_bandwidth: Any = None,
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -262,6 +380,9 @@ class RooflinePointScenario(ScenarioBase):
             achieved_rate=achieved_rate,
             achieved_bandwidth=achieved_bandwidth,
             intensity=intensity,
+            working_set=working_set,
+            cache_capacity=cache_capacity,
+            cache_bandwidth=cache_bandwidth,
             **unknown,
         )
 
@@ -285,6 +406,14 @@ class RooflinePointScenario(ScenarioBase):
         "TFLOP/s",
         requires=("intensity",),
         alternatives={"intensity": ("achieved_bandwidth", "achieved_rate")},
+    )
+    level_bandwidth = Output("level_bandwidth", "TB/s")
+    level_attainable = Output(
+        "level_attainable",
+        "TFLOP/s",
+        requires=("cache_bandwidth", "cache_capacity", "intensity", "working_set"),
+        alternatives={"intensity": ("achieved_bandwidth", "achieved_rate")},
+        if_missing="none",
     )
     peak_fraction = Output(
         "peak_fraction", requires=("intensity",), alternatives={"intensity": ("achieved_bandwidth", "achieved_rate")}

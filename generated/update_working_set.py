@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.mathops import chain_default
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, Requirement
@@ -24,6 +25,12 @@ def evaluate(
     activation_factor: Any,
     activation_factor_high: Any,
     bandwidth: Any = None,
+    optimizer_values_moved: Any = None,
+    optimizer_ops: Any = 1,
+    parameter_tensors: Any = 1,
+    dispatch: Any = 0,
+    temporaries: Any = 0,
+    allocation_cost: Any = 0,
 ) -> dict[str, Any]:
     """Every output of UpdateWorkingSetScenario from plain numbers in the declared units.
 
@@ -37,6 +44,12 @@ def evaluate(
         activation_factor: [1] Saved activation bytes per weight byte.
         activation_factor_high: [1] Upper end of the quoted activation-factor range.
         bandwidth: [GB/s] DRAM bandwidth; optional, needed only by `step_floor`. Optional.
+        optimizer_values_moved: [1] Values per parameter the optimizer step reads and writes (default: the fused floor, each tensor crossing DRAM once).
+        optimizer_ops: [1] Operations issued per parameter tensor by one optimizer step (fused: 1).
+        parameter_tensors: [1] Parameter tensors the optimizer steps over.
+        dispatch: [µs] Host cost per issued operation.
+        temporaries: [1] Parameter-sized results per step written into fresh memory (fused: none).
+        allocation_cost: [µs/MB] Cost of faulting in and zeroing fresh memory per MB (measured: `mlsysym calibrate`).
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -58,7 +71,11 @@ def evaluate(
         traffic_ratio [1] = step_traffic/weights
         weight_read_share [1] = weight_reads/step_traffic
         step_floor [ms] = step_traffic/bandwidth
+        implementation_traffic [MB] = optimizer_values_moved*weights
+        optimizer_time [ms] = allocation_cost*temporaries*weights + dispatch*optimizer_ops*parameter_tensors + implementation_traffic/bandwidth
     """
+    if optimizer_values_moved is None:
+        optimizer_values_moved = 2 * optimizer_moments + 3
     _raw_weights = bytes_per_param * parameters
     weights = _raw_weights / 1000000  # 1e-6: B -> MB
     gradients = weights
@@ -77,10 +94,18 @@ def evaluate(
     weight_reads = 3 * _raw_weights / 1000000
     traffic_ratio = step_traffic / weights
     weight_read_share = weight_reads / step_traffic
+    implementation_traffic = optimizer_values_moved * weights
     if bandwidth is not None:
+        _raw_implementation_traffic = _raw_weights * optimizer_values_moved
         step_floor = step_traffic / bandwidth
+        optimizer_time = (
+            _raw_implementation_traffic / (1000000 * bandwidth)
+            + _raw_weights * allocation_cost * temporaries / 1000000000
+            + dispatch * optimizer_ops * parameter_tensors / 1000
+        )  # 1e-12: µs/MB -> s/B (allocation_cost); 1e9: GB/s -> B/s (bandwidth); 1e-6: µs -> s (dispatch); 1e6: MB -> B (implementation_traffic); 1e6: MB -> B (weights); 1e3: s -> ms
     else:
         step_floor = None
+        optimizer_time = None
     return {
         "weights": weights,
         "gradients": gradients,
@@ -99,6 +124,8 @@ def evaluate(
         "traffic_ratio": traffic_ratio,
         "weight_read_share": weight_read_share,
         "step_floor": step_floor,
+        "implementation_traffic": implementation_traffic,
+        "optimizer_time": optimizer_time,
     }
 
 
@@ -110,6 +137,12 @@ def gradient(
     activation_factor: Any,
     activation_factor_high: Any,
     bandwidth: Any = None,
+    optimizer_values_moved: Any = None,
+    optimizer_ops: Any = 1,
+    parameter_tensors: Any = 1,
+    dispatch: Any = 0,
+    temporaries: Any = 0,
+    allocation_cost: Any = 0,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of UpdateWorkingSetScenario, from the same declaration.
 
@@ -119,6 +152,9 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
+    follows_optimizer_values_moved = optimizer_values_moved is None
+    if optimizer_values_moved is None:
+        optimizer_values_moved = 2 * optimizer_moments + 3
     _raw_weights = bytes_per_param * parameters
     weights = _raw_weights / 1000000  # 1e-6: B -> MB
     gradients = weights
@@ -132,6 +168,7 @@ def gradient(
     optimizer_traffic = gradients + 2 * optimizer_state + 2 * weights
     step_traffic = backward_traffic + forward_traffic + optimizer_traffic
     weight_reads = 3 * _raw_weights / 1000000
+    implementation_traffic = optimizer_values_moved * weights
     _g0 = weights ** (-2)
     _g1 = _g0 * total
     _g2 = _g0 * persistent
@@ -204,6 +241,9 @@ def gradient(
     )
     d__weight_read_share__optimizer_moments = -_g6 * d__step_traffic__optimizer_moments
     d__weight_read_share__activation_factor = -_g6 * d__step_traffic__activation_factor
+    d__implementation_traffic__parameters = d__weights__parameters * optimizer_values_moved
+    d__implementation_traffic__bytes_per_param = d__weights__bytes_per_param * optimizer_values_moved
+    d__implementation_traffic__optimizer_values_moved = weights
     derivatives = {
         "weights": {"parameters": d__weights__parameters, "bytes_per_param": d__weights__bytes_per_param},
         "gradients": {"parameters": d__gradients__parameters, "bytes_per_param": d__gradients__bytes_per_param},
@@ -282,13 +322,33 @@ def gradient(
             "optimizer_moments": d__weight_read_share__optimizer_moments,
             "activation_factor": d__weight_read_share__activation_factor,
         },
+        "implementation_traffic": {
+            "parameters": d__implementation_traffic__parameters,
+            "bytes_per_param": d__implementation_traffic__bytes_per_param,
+            "optimizer_values_moved": d__implementation_traffic__optimizer_values_moved,
+        },
     }
     if bandwidth is not None:
+        _g7 = bandwidth ** (-2)
+        _g8 = allocation_cost * temporaries / 1000
+        _g9 = dispatch / 1000
+        _g10 = weights / 1000
         d__step_floor__parameters = d__step_traffic__parameters / bandwidth
         d__step_floor__bytes_per_param = d__step_traffic__bytes_per_param / bandwidth
         d__step_floor__optimizer_moments = d__step_traffic__optimizer_moments / bandwidth
         d__step_floor__activation_factor = d__step_traffic__activation_factor / bandwidth
-        d__step_floor__bandwidth = -step_traffic / bandwidth**2
+        d__step_floor__bandwidth = -_g7 * step_traffic
+        d__optimizer_time__parameters = _g8 * d__weights__parameters + d__implementation_traffic__parameters / bandwidth
+        d__optimizer_time__bytes_per_param = (
+            _g8 * d__weights__bytes_per_param + d__implementation_traffic__bytes_per_param / bandwidth
+        )
+        d__optimizer_time__optimizer_values_moved = d__implementation_traffic__optimizer_values_moved / bandwidth
+        d__optimizer_time__optimizer_ops = _g9 * parameter_tensors
+        d__optimizer_time__parameter_tensors = _g9 * optimizer_ops
+        d__optimizer_time__dispatch = optimizer_ops * parameter_tensors / 1000
+        d__optimizer_time__temporaries = _g10 * allocation_cost
+        d__optimizer_time__allocation_cost = _g10 * temporaries
+        d__optimizer_time__bandwidth = -_g7 * implementation_traffic
         derivatives.update(
             {
                 "step_floor": {
@@ -298,8 +358,23 @@ def gradient(
                     "activation_factor": d__step_floor__activation_factor,
                     "bandwidth": d__step_floor__bandwidth,
                 },
+                "optimizer_time": {
+                    "parameters": d__optimizer_time__parameters,
+                    "bytes_per_param": d__optimizer_time__bytes_per_param,
+                    "optimizer_values_moved": d__optimizer_time__optimizer_values_moved,
+                    "optimizer_ops": d__optimizer_time__optimizer_ops,
+                    "parameter_tensors": d__optimizer_time__parameter_tensors,
+                    "dispatch": d__optimizer_time__dispatch,
+                    "temporaries": d__optimizer_time__temporaries,
+                    "allocation_cost": d__optimizer_time__allocation_cost,
+                    "bandwidth": d__optimizer_time__bandwidth,
+                },
             }
         )
+    if (
+        follows_optimizer_values_moved and optimizer_values_moved is not None
+    ):  # computed from its default: moves with the inputs it reads
+        chain_default(derivatives, "optimizer_values_moved", {"optimizer_moments": 2})
     return derivatives
 
 
@@ -312,6 +387,12 @@ class UpdateWorkingSetScenario(ScenarioBase):
     per tensor use with no cache reuse: the forward pass reads the weights and writes the
     saved activations; the backward pass reads activations and weights and writes the
     gradients; the optimizer reads weights, gradients and state and writes weights and state.
+
+    How the optimizer is implemented is declared: `optimizer_values_moved` values per parameter
+    cross DRAM (the fused floor above unless given: a for-loop implementation rereads and
+    rewrites its temporaries), `optimizer_ops` operations are issued per parameter tensor at
+    `dispatch` each (fused: one), and `temporaries` parameter-sized results are written into
+    fresh memory at `allocation_cost` per MB. `optimizer_time` prices one optimizer step so.
 
     Inputs are keywords: Quantities in any compatible unit, or bare numbers read in the
     declared unit. Outputs are attributes: Quantities in their display unit, plain
@@ -339,6 +420,44 @@ class UpdateWorkingSetScenario(ScenarioBase):
             default=None,
             doc="DRAM bandwidth; optional, needed only by `step_floor`.",
         ),
+        InputSpec(
+            "optimizer_values_moved",
+            minimum=0,
+            strict=True,
+            default=None,
+            default_rule="2*optimizer_moments + 3",
+            doc="Values per parameter the optimizer step reads and writes (default: the fused floor, each tensor crossing DRAM once).",
+        ),
+        InputSpec(
+            "optimizer_ops",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=1,
+            doc="Operations issued per parameter tensor by one optimizer step (fused: 1).",
+        ),
+        InputSpec(
+            "parameter_tensors",
+            integer=True,
+            minimum=0,
+            strict=True,
+            default=1,
+            doc="Parameter tensors the optimizer steps over.",
+        ),
+        InputSpec("dispatch", unit="µs", minimum=0, default=0, doc="Host cost per issued operation."),
+        InputSpec(
+            "temporaries",
+            minimum=0,
+            default=0,
+            doc="Parameter-sized results per step written into fresh memory (fused: none).",
+        ),
+        InputSpec(
+            "allocation_cost",
+            unit="µs/MB",
+            minimum=0,
+            default=0,
+            doc="Cost of faulting in and zeroing fresh memory per MB (measured: `mlsysym calibrate`).",
+        ),
     )
     _requirements = (
         Requirement(
@@ -354,6 +473,12 @@ class UpdateWorkingSetScenario(ScenarioBase):
         "activation_factor",
         "activation_factor_high",
         "bandwidth",
+        "optimizer_values_moved",
+        "optimizer_ops",
+        "parameter_tensors",
+        "dispatch",
+        "temporaries",
+        "allocation_cost",
     )
     _outputs = (
         "weights",
@@ -373,6 +498,8 @@ class UpdateWorkingSetScenario(ScenarioBase):
         "traffic_ratio",
         "weight_read_share",
         "step_floor",
+        "implementation_traffic",
+        "optimizer_time",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -386,6 +513,12 @@ class UpdateWorkingSetScenario(ScenarioBase):
         activation_factor: Any = REQUIRED,
         activation_factor_high: Any = REQUIRED,
         bandwidth: Any = None,
+        optimizer_values_moved: Any = None,
+        optimizer_ops: Any = 1,
+        parameter_tensors: Any = 1,
+        dispatch: Any = 0,
+        temporaries: Any = 0,
+        allocation_cost: Any = 0,
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -400,6 +533,12 @@ class UpdateWorkingSetScenario(ScenarioBase):
             activation_factor=activation_factor,
             activation_factor_high=activation_factor_high,
             bandwidth=bandwidth,
+            optimizer_values_moved=optimizer_values_moved,
+            optimizer_ops=optimizer_ops,
+            parameter_tensors=parameter_tensors,
+            dispatch=dispatch,
+            temporaries=temporaries,
+            allocation_cost=allocation_cost,
             **unknown,
         )
 
@@ -420,3 +559,5 @@ class UpdateWorkingSetScenario(ScenarioBase):
     traffic_ratio = Output("traffic_ratio")
     weight_read_share = Output("weight_read_share")
     step_floor = Output("step_floor", "ms", requires=("bandwidth",))
+    implementation_traffic = Output("implementation_traffic", "MB")
+    optimizer_time = Output("optimizer_time", "ms", requires=("bandwidth",))

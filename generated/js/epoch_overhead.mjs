@@ -28,6 +28,8 @@ export const argumentDefaults = {
   "accelerator_bandwidth": "required",
   "dispatch": "required",
   "launch": "required",
+  "ops_per_layer": 4,
+  "step_overhead": 0,
   "dram_energy_per_byte": "required",
   "flop_energy": "required",
 };
@@ -39,7 +41,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["network_bytes_per_value", "network_optimizer_bytes_per_parameter", "host_peak", "host_bandwidth", "accelerator_peak", "accelerator_bandwidth", "dispatch", "launch", "dram_energy_per_byte", "flop_energy"], []);
+  const $int = $.python_ints(args, floats, ["network_bytes_per_value", "network_optimizer_bytes_per_parameter", "host_peak", "host_bandwidth", "accelerator_peak", "accelerator_bandwidth", "dispatch", "launch", "step_overhead", "dram_energy_per_byte", "flop_energy"], []);
   let {
     network_layer_widths,
     network_batch_size = 1,
@@ -52,10 +54,12 @@ export function evaluate(args, floats = []) {
     accelerator_bandwidth,
     dispatch,
     launch,
+    ops_per_layer = 4,
+    step_overhead = 0,
     dram_energy_per_byte,
     flop_energy,
   } = args;
-  $.exact_integers({ network_layer_widths, network_batch_size, network_dataset_training_examples });
+  $.exact_integers({ network_layer_widths, network_batch_size, network_dataset_training_examples, ops_per_layer });
   const _t7 = dram_energy_per_byte/flop_energy;
   const batched__batch_size = network_batch_size;
   const _t2 = $.imul(2, batched__batch_size);
@@ -88,10 +92,10 @@ export function evaluate(args, floats = []) {
   const single__result__traffic_bytes = $.iadd_if($int.network_bytes_per_value, $.imul_if($int.network_bytes_per_value, batched__bytes_per_value, single__result__traffic_values), batched__result__parameter_bytes);
   const single__result__intensity = single__result__forward_flops/single__result__traffic_bytes;
   const result__steps = batched__result__steps_per_epoch;
+  const _t6 = result__steps/1000;
   const result__step_flops = batched__result__training_step_flops;
   const _t5 = $.imul(1000, result__step_flops, result__steps);
-  const result__ops_per_step = $.imul(4, batched__result__layers);
-  const _t6 = result__ops_per_step*result__steps/1000;
+  const result__ops_per_step = $.imul(batched__result__layers, ops_per_layer);
   const result__peak_host = host_peak;
   const result__peak_accelerator = accelerator_peak;
   const result__bandwidth_host = host_bandwidth;
@@ -108,8 +112,8 @@ export function evaluate(args, floats = []) {
   const result__work_time_accelerator = _t5/result__rate_accelerator;
   const result__per_op_cost_host = dispatch;
   const result__per_op_cost_accelerator = $.iadd_if($int.dispatch && $int.launch, dispatch, launch);
-  const result__overhead_time_host = _t6*result__per_op_cost_host;
-  const result__overhead_time_accelerator = _t6*result__per_op_cost_accelerator;
+  const result__overhead_time_host = _t6*($.iadd_if($int.dispatch && $int.step_overhead, $.imul_if($int.dispatch, result__ops_per_step, result__per_op_cost_host), step_overhead));
+  const result__overhead_time_accelerator = _t6*($.iadd_if($int.dispatch && $int.launch && $int.step_overhead, $.imul_if($int.dispatch && $int.launch, result__ops_per_step, result__per_op_cost_accelerator), step_overhead));
   const result__total_time_host = result__overhead_time_host + result__work_time_host;
   const result__total_time_accelerator = result__overhead_time_accelerator + result__work_time_accelerator;
   const result__work_speedup = result__work_time_host/result__work_time_accelerator;

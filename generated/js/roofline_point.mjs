@@ -22,6 +22,9 @@ export const argumentDefaults = {
   "achieved_rate": null,
   "achieved_bandwidth": null,
   "intensity": null,
+  "working_set": null,
+  "cache_capacity": null,
+  "cache_bandwidth": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
@@ -30,13 +33,16 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["hardware_peak", "hardware_bandwidth", "achieved_rate", "achieved_bandwidth", "intensity"], []);
+  const $int = $.python_ints(args, floats, ["hardware_peak", "hardware_bandwidth", "achieved_rate", "achieved_bandwidth", "intensity", "working_set", "cache_capacity", "cache_bandwidth"], []);
   let {
     hardware_peak,
     hardware_bandwidth,
     achieved_rate = null,
     achieved_bandwidth = null,
     intensity = null,
+    working_set = null,
+    cache_capacity = null,
+    cache_bandwidth = null,
   } = args;
   if (intensity == null && achieved_bandwidth != null && achieved_rate != null) {
     intensity = achieved_rate/achieved_bandwidth;
@@ -44,6 +50,7 @@ export function evaluate(args, floats = []) {
   }
   const peak = hardware_peak/1000000000000;
   const ridge = hardware_peak/hardware_bandwidth;
+  const level_bandwidth = (((cache_bandwidth != null && cache_capacity != null && working_set != null)) ? ((((cache_capacity >= working_set)) ? ($.imul_if($int.cache_bandwidth, 1000000000000, cache_bandwidth)) : (hardware_bandwidth))) : (hardware_bandwidth))/1000000000000;
   let bandwidth_utilization;
   if (achieved_bandwidth != null) {
     bandwidth_utilization = 1000000000000*achieved_bandwidth/hardware_bandwidth;
@@ -63,6 +70,12 @@ export function evaluate(args, floats = []) {
     attainable = null;
     peak_fraction = null;
   }
+  let level_attainable;
+  if (cache_bandwidth != null && cache_capacity != null && intensity != null && working_set != null) {
+    level_attainable = Math.min(hardware_peak, $.imul_if($int.cache_bandwidth && $int.cache_capacity && $int.hardware_bandwidth && $int.intensity && $int.working_set, point_intensity, (((cache_capacity >= working_set)) ? ($.imul_if($int.cache_bandwidth, 1000000000000, cache_bandwidth)) : (hardware_bandwidth))))/1000000000000;
+  } else {
+    level_attainable = null;
+  }
   return {
     "point_intensity": point_intensity,
     "bandwidth_utilization": bandwidth_utilization,
@@ -70,6 +83,8 @@ export function evaluate(args, floats = []) {
     "ridge": ridge,
     "memory_roof": memory_roof,
     "attainable": attainable,
+    "level_bandwidth": level_bandwidth,
+    "level_attainable": level_attainable,
     "peak_fraction": peak_fraction,
   };
 }

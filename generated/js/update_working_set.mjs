@@ -23,6 +23,12 @@ export const argumentDefaults = {
   "activation_factor": "required",
   "activation_factor_high": "required",
   "bandwidth": null,
+  "optimizer_values_moved": null,
+  "optimizer_ops": 1,
+  "parameter_tensors": 1,
+  "dispatch": 0,
+  "temporaries": 0,
+  "allocation_cost": 0,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
@@ -32,7 +38,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["parameters", "bytes_per_param", "activation_factor", "activation_factor_high", "bandwidth"], []);
+  const $int = $.python_ints(args, floats, ["parameters", "bytes_per_param", "activation_factor", "activation_factor_high", "bandwidth", "optimizer_values_moved", "dispatch", "temporaries", "allocation_cost"], []);
   let {
     parameters,
     bytes_per_param,
@@ -40,8 +46,18 @@ export function evaluate(args, floats = []) {
     activation_factor,
     activation_factor_high,
     bandwidth = null,
+    optimizer_values_moved = null,
+    optimizer_ops = 1,
+    parameter_tensors = 1,
+    dispatch = 0,
+    temporaries = 0,
+    allocation_cost = 0,
   } = args;
-  $.exact_integers({ optimizer_moments });
+  $.exact_integers({ optimizer_moments, optimizer_ops, parameter_tensors });
+  if (optimizer_values_moved == null) {
+    optimizer_values_moved = $.iadd($.imul(2, optimizer_moments), 3);
+    $int.optimizer_values_moved = true;
+  }
   const _raw_weights = bytes_per_param*parameters;
   const weights = _raw_weights/1000000;
   const gradients = weights;
@@ -60,11 +76,15 @@ export function evaluate(args, floats = []) {
   const weight_reads = 3*_raw_weights/1000000;
   const traffic_ratio = step_traffic/weights;
   const weight_read_share = weight_reads/step_traffic;
-  let step_floor;
+  const implementation_traffic = optimizer_values_moved*weights;
+  let step_floor, optimizer_time;
   if (bandwidth != null) {
+    const _raw_implementation_traffic = _raw_weights*optimizer_values_moved;
     step_floor = step_traffic/bandwidth;
+    optimizer_time = _raw_implementation_traffic/(1000000*bandwidth) + _raw_weights*allocation_cost*temporaries/1000000000 + dispatch*optimizer_ops*parameter_tensors/1000;
   } else {
     step_floor = null;
+    optimizer_time = null;
   }
   return {
     "weights": weights,
@@ -84,5 +104,7 @@ export function evaluate(args, floats = []) {
     "traffic_ratio": traffic_ratio,
     "weight_read_share": weight_read_share,
     "step_floor": step_floor,
+    "implementation_traffic": implementation_traffic,
+    "optimizer_time": optimizer_time,
   };
 }

@@ -58,6 +58,12 @@ True
     precision = Precision(host, accelerator, default="fp32", doc="One precision key, listed by both nodes.")
     dispatch = Input("µs", nonnegative=True, symbol="d", doc="Python dispatch cost per operation (both machines).")
     launch = Input("µs", nonnegative=True, symbol=r"\ell", doc="Kernel launch cost per operation (accelerator).")
+    ops_per_layer = Input(integer=True, positive=True, default=4, symbol="n_L",
+                          doc="Launched operations per layer and step (default 4, the reference's count: forward, "
+                              "backward, ReLU mask, update); eager frameworks issue more (`mlsysym validate --here`).")
+    step_overhead = Input("µs", nonnegative=True, default=0, symbol="c_0",
+                          doc="Fixed host cost per step beyond its operations (a `backward()` call, the loop); 0 "
+                              "by default.")
     dram_energy_per_byte = Input("pJ/byte", positive=True, symbol="e_D", doc="Energy of moving one byte from DRAM.")
     flop_energy = Input("pJ/flop", positive=True, symbol="e_F", doc="Energy of one FLOP.")
     epoch_has_a_batch = Require(network.dataset_training_examples >= network.batch_size,
@@ -69,7 +75,7 @@ True
     result = Group(doc="Per-machine dicts keyed host and accelerator, and the comparisons between them.")
     steps = Output(batched.steps_per_epoch, group=result, doc="Training steps per epoch.")
     step_flops = Output(batched.training_step_flops, "flop", group=result, doc="Training FLOPs of one step.")
-    ops_per_step = Output(4 * batched.layers, group=result,
+    ops_per_step = Output(ops_per_layer * batched.layers, group=result,
                           doc="Launched operations per step: every layer's forward and backward kernels, the ReLU "
                               "masks between layers, the loss and the update.")
     k = key("k")  # a machine: host or accelerator
@@ -89,8 +95,8 @@ True
                       doc="Time of the epoch's training FLOPs at the roofline rate.")
     per_op_cost = Table({"host": dispatch, "accelerator": dispatch + launch}, "µs", group=result,
                         doc="Fixed cost of one launched operation.")
-    overhead_time = Table(steps * ops_per_step * per_op_cost[k], "ms", over=k, group=result,
-                          doc="Fixed per-operation cost of the epoch.")
+    overhead_time = Table(steps * (ops_per_step * per_op_cost[k] + step_overhead), "ms", over=k, group=result,
+                          doc="Fixed per-operation and per-step cost of the epoch.")
     total_time = Table(work_time[k] + overhead_time[k], "ms", over=k, group=result,
                        doc="Work plus overhead (no overlap).")
     work_speedup = Output(work_time["host"] / work_time["accelerator"], group=result, doc="Host over accelerator work time.")

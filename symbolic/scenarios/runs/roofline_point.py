@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Hardware, Models
 from symbolic.model import (
-    Input, Instance, Min, Node, Output, Precision, Q, Question, Scenario, Series, Sweep, literal, powers_of_two,
+    Input, Instance, Min, Node, Output, Piecewise, Precision, Q, Question, Scenario, Series, Sweep, literal, powers_of_two,
 )
 
 
@@ -16,8 +16,9 @@ class RooflinePointScenario(Scenario):
     and its achieved bandwidth over the node's says how close it runs to the memory roof.
     """
 
-    assumptions = "One level of memory at its peak bandwidth; the kernel overlaps its memory traffic and arithmetic."
-    excludes = "Caches, launch overhead and the latency of small kernels."
+    assumptions = ("One level of memory at its peak bandwidth, or the cache level the working set fits in; the "
+                   "kernel overlaps its memory traffic and arithmetic.")
+    excludes = "Launch overhead, the latency of small kernels, and caches other than the one given."
     references = ("Williams, Waterman and Patterson, Roofline: an insightful visual performance model for "
                   "multicore architectures, CACM 52(4), 2009.",)
     differs = {
@@ -56,6 +57,12 @@ class RooflinePointScenario(Scenario):
                                    "`bandwidth_utilization`.")
     intensity = Input("flop/byte", nonnegative=True, default=achieved_rate / achieved_bandwidth, symbol="I",
                       doc="FLOPs per byte of memory traffic; else `achieved_rate` / `achieved_bandwidth`.")
+    working_set = Input("byte", positive=True, default=None, symbol="S",
+                        doc="Bytes the kernel touches; optional, with a cache level it picks the memory roof.")
+    cache_capacity = Input("byte", positive=True, default=None, symbol="C",
+                           doc="Capacity of a cache level; optional, with `working_set` and `cache_bandwidth`.")
+    cache_bandwidth = Input("TB/s", positive=True, default=None, symbol=r"\beta_C",
+                            doc="Bandwidth of that cache level (measured: `mlsysym calibrate`); optional.")
 
     point_intensity = Output(intensity, "flop/byte", doc="The intensity the point sits at.")
     bandwidth_utilization = Output(achieved_bandwidth / hardware.bandwidth,
@@ -65,6 +72,15 @@ class RooflinePointScenario(Scenario):
     memory_roof = Output(hardware.bandwidth * point_intensity, "TFLOP/s",
                          doc="The memory roof at this intensity: bandwidth times intensity.")
     attainable = Output(Min(peak, memory_roof), "TFLOP/s", doc="The smaller of the peak and the memory roof.")
+    level_bandwidth = Output(Piecewise((cache_bandwidth, working_set <= cache_capacity), (hardware.bandwidth, True)),
+                             "TB/s", otherwise=hardware.bandwidth,
+                             doc="Bandwidth of the memory level the working set fits in: the cache level's when "
+                                 "it fits, else (and without a cache level) the node's memory.")
+    level_attainable = Output(
+        Min(peak, Piecewise((cache_bandwidth, working_set <= cache_capacity), (hardware.bandwidth, True))
+            * point_intensity), "TFLOP/s", if_missing="none",
+        doc="The attainable rate with the memory roof of the level the working set fits in; None without a "
+            "cache level.")
     peak_fraction = Output(attainable / peak, doc="Attainable rate over the peak.")
 
 

@@ -13,6 +13,12 @@ class UpdateWorkingSetScenario(Scenario):
     per tensor use with no cache reuse: the forward pass reads the weights and writes the
     saved activations; the backward pass reads activations and weights and writes the
     gradients; the optimizer reads weights, gradients and state and writes weights and state.
+
+    How the optimizer is implemented is declared: `optimizer_values_moved` values per parameter
+    cross DRAM (the fused floor above unless given: a for-loop implementation rereads and
+    rewrites its temporaries), `optimizer_ops` operations are issued per parameter tensor at
+    `dispatch` each (fused: one), and `temporaries` parameter-sized results are written into
+    fresh memory at `allocation_cost` per MB. `optimizer_time` prices one optimizer step so.
     """
 
     assumptions = ("Gradients use the weight width; optimizer moments are weight-sized arrays; "
@@ -53,6 +59,18 @@ class UpdateWorkingSetScenario(Scenario):
                                    doc="Upper end of the quoted activation-factor range.")
     bandwidth = Input("GB/s", positive=True, default=None, symbol=r"\beta",
                       doc="DRAM bandwidth; optional, needed only by `step_floor`.")
+    optimizer_values_moved = Input(positive=True, default=3 + 2 * optimizer_moments, symbol="q",
+                                   doc="Values per parameter the optimizer step reads and writes (default: "
+                                       "the fused floor, each tensor crossing DRAM once).")
+    optimizer_ops = Input(integer=True, positive=True, default=1, symbol="n_o",
+                          doc="Operations issued per parameter tensor by one optimizer step (fused: 1).")
+    parameter_tensors = Input(integer=True, positive=True, default=1, symbol="n_t",
+                              doc="Parameter tensors the optimizer steps over.")
+    dispatch = Input("µs", nonnegative=True, default=0, symbol="d", doc="Host cost per issued operation.")
+    temporaries = Input(nonnegative=True, default=0, symbol="n_f",
+                        doc="Parameter-sized results per step written into fresh memory (fused: none).")
+    allocation_cost = Input("µs/MB", nonnegative=True, default=0, symbol=r"\alpha",
+                            doc="Cost of faulting in and zeroing fresh memory per MB (measured: `mlsysym calibrate`).")
     high_bounds_nominal = Require(activation_factor_high >= activation_factor,
                                   "activation_factor_high must be at least activation_factor")
 
@@ -80,6 +98,12 @@ class UpdateWorkingSetScenario(Scenario):
     weight_read_share = Output(weight_reads / step_traffic, doc="Fraction of the step traffic that reads weights.")
     step_floor = Output(step_traffic / bandwidth, "ms",
                         doc="Traffic-only time floor of one step at `bandwidth` (no compute, no overlap).")
+    implementation_traffic = Output(optimizer_values_moved * weights, "MB",
+                                    doc="DRAM bytes of one optimizer step as the implementation moves them.")
+    optimizer_time = Output(implementation_traffic / bandwidth + optimizer_ops * parameter_tensors * dispatch
+                            + temporaries * weights * allocation_cost, "ms",
+                            doc="One optimizer step: its traffic at `bandwidth`, its host work and its fresh-memory "
+                                "faults, with no overlap.")
 
 
 PhoneFullUpdateWorkingSet = Instance(

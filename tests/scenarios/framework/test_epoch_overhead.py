@@ -144,3 +144,15 @@ def test_network_needs_a_dataset_of_at_least_one_batch():
         ENTRY.variant(network=small)
     with pytest.raises(ScenarioInputError, match="network"):
         ENTRY.variant(network=ENTRY.network.result)
+
+
+def test_measured_operation_counts_and_step_overhead_by_hand():
+    """The MNIST epoch (1875 steps of the 3-layer network): 10 operations per layer instead of the
+    reference's 4 make 30 per step; a fixed 100 µs per step adds 1875 x 100 µs = 187.5 ms to each
+    machine's overhead, and 18 more operations per step add 1875 x 18 x d on the host."""
+    base = Scenarios.MnistEpochCpuVersusH100
+    measured = base.variant(ops_per_layer=10, step_overhead=100)
+    assert base.result.ops_per_step == 12 and measured.result.ops_per_step == 30
+    dispatch = base.dispatch.to("ms").magnitude
+    added = measured.result.overhead_time["host"] - base.result.overhead_time["host"]
+    assert added.to("ms").magnitude == pytest.approx(187.5 + 1875 * 18 * dispatch)

@@ -95,3 +95,22 @@ def test_evaluator_equals_exact_sympy(intensity, rate, bw, node):
     s = RooflinePointScenario(hardware=getattr(Hardware.Cloud, node), intensity=intensity, achieved_rate=rate,
                               achieved_bandwidth=bw)
     assert_matches_exact(flatten(s.evaluate()), exact_outputs(Declared.model, s._args), rel=1e-9)
+
+
+def test_cache_level_by_hand():
+    """An add (1 flop per 24 bytes) on a 100 GFLOP/s node with 20 GB/s of DRAM and a 500 kB cache level
+    at 48 GB/s: a 300 kB working set runs at 48 / 24 = 2 GFLOP/s, a 1 MB one at 20 / 24 = 0.8333 GFLOP/s;
+    without a cache level the attainable rate is the DRAM one and level_attainable is None."""
+    from generated import HardwareNode
+
+    node = HardwareNode(name="Test CPU", precision_flops={"fp32": 1e11}, memory_bandwidth=2e10, peak_flops=1e11)
+    fits = RooflinePointScenario(hardware=node, intensity=Q_(1, "flop") / Q_(24, "byte"), working_set=3e5,
+                                 cache_capacity=5e5, cache_bandwidth=Q_(48, "GB/s"))
+    assert fits.level_attainable.to("GFLOP/s").magnitude == pytest.approx(2)
+    assert fits.level_bandwidth.to("GB/s").magnitude == pytest.approx(48)
+    spills = fits.variant(working_set=1e6)
+    assert spills.level_attainable.to("GFLOP/s").magnitude == pytest.approx(20 / 24)
+    plain = fits.variant(working_set=None)
+    assert plain.level_attainable is None
+    assert plain.level_bandwidth.to("GB/s").magnitude == pytest.approx(20)
+    assert plain.attainable.to("GFLOP/s").magnitude == pytest.approx(20 / 24)

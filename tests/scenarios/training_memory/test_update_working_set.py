@@ -50,3 +50,18 @@ def test_evaluator_equals_exact_sympy(n, v, m, a, extra, bw):
     assert_matches_exact(flatten(s.evaluate()), exact_outputs(Declared.model, s._args))
     assert s.amplification == pytest.approx(2 + m + a, rel=1e-12)
     assert s.traffic_ratio == pytest.approx(6 + 2 * m + 2 * a, rel=1e-12)
+
+
+def test_optimizer_implementation_by_hand():
+    """1e7 FP32 parameters (40 MB of weights) stepped by a for-loop Adam that moves 18 values per
+    parameter in 7 operations at 5 µs, 2 of them fresh parameter-sized results faulted in at
+    0.5 µs/MB, at 20 GB/s: 18 x 40 MB = 720 MB, 720 MB / 20 GB/s = 36 ms, 7 x 5 µs = 0.035 ms,
+    2 x 40 MB x 0.5 µs/MB = 0.04 ms; 36.075 ms in all. The defaults are the fused floor: 7 values,
+    the 280 MB the optimizer traffic already counts, one operation and no fresh memory."""
+    base = Scenarios.PhoneFullUpdateWorkingSet.variant(bandwidth=Q_(20, "GB/s"))
+    loop = base.variant(optimizer_values_moved=18, optimizer_ops=7, dispatch=5, temporaries=2, allocation_cost=0.5)
+    assert loop.implementation_traffic.to("MB").magnitude == pytest.approx(720)
+    assert loop.optimizer_time.to("ms").magnitude == pytest.approx(36.075)
+    assert base.implementation_traffic.to("MB").magnitude == pytest.approx(280)
+    assert base.optimizer_traffic.to("MB").magnitude == pytest.approx(280)
+    assert base.optimizer_time.to("ms").magnitude == pytest.approx(14)  # 280 MB at 20 GB/s
