@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install generate check lint test demo bench clean docs pdf
+.PHONY: install generate check lint test demo bench clean docs pdf validate-here
 
 install: $(STAMP)  ## create .venv and install the project with its dev extras
 
@@ -43,6 +43,11 @@ pdf: generate  ## build the PDF handbook into build/pdf/handbook.pdf from genera
 bench: install  ## benchmarks (not part of make test)
 	$(PY) benchmarks/run.py
 	$(PY) -m symbolic.generate  # the docs page shows benchmarks/results.json
+
+validate-here: install  ## measure this machine, run the scenarios' workloads on it, refresh the "This machine" page
+	$(VENV)/bin/mlsysym calibrate --force --out benchmarks/this_machine_node.toml || [ $$? -eq 2 ]  # 2: refused, written anyway
+	$(VENV)/bin/mlsysym validate --here --node benchmarks/this_machine_node.toml --out benchmarks/this_machine.json
+	$(PY) -m symbolic.generate  # the page shows benchmarks/this_machine.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

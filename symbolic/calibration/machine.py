@@ -139,12 +139,15 @@ def facts() -> dict[str, Any]:
 
     library = blas()
     memory = memory_bytes()
+    found = caches()
     return {
         "cpu_model": cpu_model(),
         "architecture": platform.machine(),
         "cores": usable_cores(),
         "memory": f"{memory / 1024 ** 3:.1f} GiB" if memory else "unknown",
-        "caches": [cache_text(cache) for cache in caches()],
+        "caches": [cache_text(cache) for cache in found],
+        "data_cache_levels": [f"l{cache['level']}" for cache in data_caches(found)],
+        "data_cache_bytes": [cache["bytes"] for cache in data_caches(found)],
         "os": f"{platform.system()} {platform.release()}",
         "python": platform.python_version(),
         "numpy": np.__version__,

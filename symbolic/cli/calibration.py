@@ -83,3 +83,62 @@ def text_report(result: Any, written: str | None) -> str:
     if written:
         lines.append(f"wrote {written} (use it as --set hardware=@{written})")
     return "\n".join(lines)
+
+
+# -- validate --here ----------------------------------------------------------------------------
+def add_validate_parser(command: Any) -> None:
+    sub = command("validate", cmd_validate,
+                  "predicted against measured: --here runs the scenarios' workloads on this machine")
+    sub.add_argument("--here", action="store_true", required=True,
+                     help="run the workloads here (MLP step, Adam, roofline kernels, fusion chains, an epoch) "
+                          "between calibration blocks and set each against its prediction")
+    sub.add_argument("--suite", metavar="A,B", help="suites to run (default all: mlp,adam,roofline,fusion,epoch)")
+    sub.add_argument("--node", metavar="FILE", help="the node file to predict with (default: a quick calibration "
+                                                    "first, written nowhere)")
+    sub.add_argument("--out", metavar="FILE", help="also write the rows and summary as JSON here")
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    import json
+
+    from symbolic.calibration import here
+    from symbolic.runtime.node_file import node_file_from_mapping, read_node_file
+
+    suites = here.parse_suites(args.suite)
+    if args.node:
+        node_file = read_node_file(args.node)
+    else:  # a quick calibration, refused or not (its verdict is kept with the result)
+        import tomllib
+
+        from symbolic.calibration import calibrate as calibration
+        from symbolic.calibration.machine import usable_cores
+
+        result = calibration.calibrate(calibration.QUICK, calibration.parse_threads("1", usable_cores()))
+        node_file = node_file_from_mapping(tomllib.loads(calibration.node_file(result)), "quick calibration")
+    quiet = args.json or not sys.stderr.isatty()
+    data = here.run(node_file, suites, progress=None if quiet else lambda text: print(f"\r{text:<60}", end="",
+                                                                                       file=sys.stderr))
+    if not quiet:
+        print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    data["node"] = {"name": node_file.node.name, "host": node_file.host,
+                    "measured": {name: figure._asdict() for name, figure in node_file.measured.items()}}
+    if args.out:
+        from symbolic.cli.output import json_text
+
+        Path(args.out).write_text(json_text(data) + "\n", encoding="utf-8")
+    emit(args, json.loads(json.dumps(data, default=str)) if args.json else data, validate_text(data))
+    return 0
+
+
+def validate_text(data: dict[str, Any]) -> str:
+    rows = [(item["name"], f"{item['measured']['value']:.4g} {item['measured']['unit']}",
+             f"{item['predicted']['value']:.4g} {item['predicted']['unit']}", f"{item['error']:+.1%}",
+             f"{item['repeat']:+.1%}", item.get("regime", "")) for item in data["rows"]]
+    lines = [table(rows, ("point", "measured", "predicted", "error", "repeat", "regime")), ""]
+    stats = [(kind, s["points"], f"{s['median_abs_error']:.1%}", f"{s['mean_abs_error']:.1%}",
+              f"{s['max_abs_error']:.1%}", f"{s['within_2x']}/{s['points']}", f"{s['within_20pct']}/{s['points']}",
+              f"{s['noise']:.1%}") for kind, s in data["summary"].items()]
+    lines.append(table(stats, ("kind", "points", "median |err|", "mean |err|", "max |err|", "within 2x",
+                               "within 20%", "noise")))
+    lines.append(f"node: {data['node']['name']}")
+    return "\n".join(lines)

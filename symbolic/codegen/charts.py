@@ -456,3 +456,37 @@ def _rooflines(workloads: tuple[Placement, ...], nodes: tuple[str, ...], header:
     by_path = {record.path: record for record in hardware_records()}
     charts += [(path, node_roofline(by_path[path], workloads, list(header))) for path in nodes]
     return tuple(charts)
+
+
+def machine_chart(rows: Sequence[dict[str, Any]], header: list[str]) -> str:
+    """The MLP step on this machine: measured (markers) and predicted (lines) time against batch size,
+    one colour per hidden width, with the roofline limit (the step's operators at their rooflines,
+    no host work) dotted; one panel per framework."""
+    return _cached(("machine", tuple(header), repr(list(rows))), lambda: _draw_machine(rows, header))
+
+
+def _draw_machine(rows: Sequence[dict[str, Any]], header: list[str]) -> str:
+    kinds = sorted({row["kind"] for row in rows if row["kind"].startswith("mlp-")})
+    with _style():
+        figure = _figure()
+        figure.set_size_inches(6.4 * max(1, len(kinds)), 4.8)
+        panels = figure.subplots(1, max(1, len(kinds)), squeeze=False)[0]
+        for axes, kind in zip(panels, kinds, strict=False):
+            points = [row for row in rows if row["kind"] == kind]
+            for n, hidden in enumerate(sorted({row["hidden"] for row in points})):
+                line = sorted((row for row in points if row["hidden"] == hidden), key=lambda row: row["batch"])
+                batch = [row["batch"] for row in line]
+                color = f"C{n}"
+                axes.plot(batch, [row["measured"]["value"] for row in line], "o", color=color,
+                          label=f"h={hidden}: measured")
+                axes.plot(batch, [row["predicted"]["value"] for row in line], "-", color=color,
+                          label=f"h={hidden}: predicted")
+                axes.plot(batch, [row["roofline_us"] for row in line], ":", color=color,
+                          label=f"h={hidden}: roofline limit")
+            axes.set_xscale("log", base=2)
+            axes.set_yscale("log")
+            axes.set_xlabel("batch size")
+            axes.set_ylabel("time per step [µs]")
+            axes.set_title(f"{kind.removeprefix('mlp-')}: 784-h-10 MLP step, one thread")
+            axes.legend(fontsize="x-small", ncol=2)
+        return _svg(figure, header)

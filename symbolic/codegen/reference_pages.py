@@ -28,6 +28,9 @@ def benchmark_results() -> dict[str, Any] | None:
 def reference_files(env: Environment, header: Callable[[str, str], list[str]]) -> dict[str, str]:
     files = {"generated/docs/search.md": env.get_template("search.md.j2").render(
         header=header("symbolic/runtime/search.py", "search.md.j2"))}
+    from symbolic.codegen.machine_page import machine_files
+
+    files.update(machine_files(env, header))
     results = benchmark_results()
     if results is not None:
         files["generated/docs/benchmarks.md"] = env.get_template("benchmarks.md.j2").render(
