@@ -145,7 +145,8 @@ def test_solve_sensitivity_scaling_compare_explain():
                          "total=8GiB").stdout)
     assert fit["values"] == [pytest.approx(2**33 / 36)]
     ranked = json.loads(run("--json", "sensitivity", "MnistEpochCpuVersusH100", "result.total_time[accelerator]").stdout)
-    assert [r["input"] for r in ranked[:3]] == ["network_dataset_training_examples", "network_batch_size", "dispatch"]
+    assert [r["input"] for r in ranked[:4]] == ["network_dataset_training_examples", "network_batch_size",
+                                                "ops_per_layer", "dispatch"]
     scaling = run("scaling", "UpdateWorkingSetScenario", "total")
     assert scaling.returncode == 0 and "parameters" in scaling.stdout and "linear" in scaling.stdout
     compared = run("compare", "MnistDenseNetwork", "MnistDenseNetworkLargeBatch")
@@ -525,9 +526,12 @@ def test_sensitivity_explain_and_scaling_take_set(capsys):
     assert status == 0 and "  result       host.host_time = 50 µs" in out.splitlines(), out
     status, out, err = cli(capsys, "--json", "scaling", entry, "host.host_time", "--set", "launch=0")
     assert status == 0, err
-    assert json.loads(out)["per_input"] == {"forward_ops": "1", "dispatch": "1"}
+    # host time is linear in each host input: the dispatch term's, and backward()'s own (its nodes, both costs)
+    assert json.loads(out)["per_input"] == {"forward_ops": "1", "dispatch": "1", "autograd_nodes": "1",
+                                            "backward_fixed": "1", "backward_per_node": "1"}
     status, out, err = cli(capsys, "--json", "scaling", entry, "host.host_time")
-    assert json.loads(out)["per_input"] == {"forward_ops": "1", "backward_ops": "1", "dispatch": "1", "launch": "1"}
+    assert json.loads(out)["per_input"] == {"forward_ops": "1", "backward_ops": "1", "dispatch": "1", "launch": "1",
+                                            "autograd_nodes": "1", "backward_fixed": "1", "backward_per_node": "1"}
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -99,8 +99,11 @@ def test_epoch_overhead_dominates_the_accelerator():
     assert rows["dispatch"].elasticity == pytest.approx(225 / 338.1839471885267)
     share_overhead = 337.5 / 338.1839471885267
     assert -1 < rows["network_batch_size"].elasticity < -share_overhead
+    # operations per layer (4) scale the whole overhead: ∂/∂n_L = N·L·(d + ℓ) = 1875·3·15 µs = 84.375 ms,
+    # ε = 84.375·4 / 338.18 = 337.5 / 338.18, just above dispatch's share
+    assert rows["ops_per_layer"].elasticity == pytest.approx(share_overhead)
     ranked = [r.input for r in sensitivity(EPOCH, "result.total_time[accelerator]")]
-    assert ranked[:3] == ["network_dataset_training_examples", "network_batch_size", "dispatch"]
+    assert ranked[:4] == ["network_dataset_training_examples", "network_batch_size", "ops_per_layer", "dispatch"]
 
 
 @settings(max_examples=40, deadline=None)

@@ -47,7 +47,7 @@ def sensitivity(scenario: ScenarioBase, output: str) -> list[Sensitivity]:
         >>> from generated import Scenarios
         >>> rows = sensitivity(Scenarios.SmallKernelDispatch, "overhead_ratio")
         >>> [(r.input, round(r.elasticity, 3)) for r in rows]
-        [('blocks', 1.0), ('device_time', -1.0), ('ops_per_block', 1.0), ('dispatch', 0.667), ('launch', 0.333)]
+        [('blocks', 1.0), ('device_time', -1.0), ('ops_per_block', 1.0), ('dispatch', 0.667), ('launch', 0.333), ('backward_nodes', 0.0), ('fixed', 0.0), ('per_node', 0.0)]
     """
     expect_instance("sensitivity", scenario)
     cls = type(scenario)
