@@ -811,6 +811,26 @@ def _Gpt2XlEagerDecodeDispatch():
     )
 
 
+def _EagerTorchMlpStepHostOnThisCpu():
+    """EagerTorchMlpStepHostOnThisCpu: Host work of eager PyTorch's 784-128-10 MLP step at batch 32 on this machine's CPU."""
+    from generated.catalog import Constants
+    from generated.host_dispatch import HostDispatchScenario
+    from symbolic.runtime.units import Q_
+
+    return HostDispatchScenario(
+        name="Host work of eager PyTorch's 784-128-10 MLP step at batch 32 on this machine's CPU",
+        description="The operation counts PyTorch really issues and backward()'s costs as measured on the project's 2-vCPU EPYC, against the step's FLOPs at one thread's measured matmul rate.",
+        ops_per_block=10,
+        launches_per_block=0,
+        dispatch=Constants.MeasuredCpu.EagerTorchOp,
+        launch=Q_("0 µs"),
+        backward_nodes=11,
+        per_node=Constants.MeasuredCpu.BackwardPerNode,
+        fixed=Constants.MeasuredCpu.BackwardFixed,
+        device_time=Q_("13100608 flop") / Constants.MeasuredCpu.MatmulFp32,
+    )
+
+
 def _IronLawMemoryBoundExample():
     """IronLawMemoryBoundExample: A memory-bound task on one accelerator."""
     from generated.iron_law import IronLawScenario
@@ -1739,6 +1759,34 @@ def _PhoneFullUpdateWorkingSet():
     )
 
 
+def _AdamForLoopOnThisCpu():
+    """AdamForLoopOnThisCpu: PyTorch's for-loop Adam over 10M FP32 parameters on this machine's CPU."""
+    from generated.catalog import Constants
+
+    return Scenarios.PhoneFullUpdateWorkingSet.variant(
+        name="PyTorch's for-loop Adam over 10M FP32 parameters on this machine's CPU",
+        description="torch.optim.Adam(foreach=False) as traced and measured on the project's 2-vCPU EPYC: the traffic, operations and fresh temporaries of the implementation, not the fused floor.",
+        bandwidth=Constants.MeasuredCpu.StreamTriad,
+        optimizer_values_moved=19,
+        optimizer_ops=11,
+        dispatch=Constants.MeasuredCpu.EagerTorchOp,
+        temporaries=2,
+        allocation_cost=Constants.MeasuredCpu.FreshAllocation,
+    )
+
+
+def _AdamFusedOnThisCpu():
+    """AdamFusedOnThisCpu: PyTorch's fused Adam over 10M FP32 parameters on this machine's CPU."""
+
+    return Scenarios.AdamForLoopOnThisCpu.variant(
+        name="PyTorch's fused Adam over 10M FP32 parameters on this machine's CPU",
+        description="torch.optim.Adam(fused=True) on the project's 2-vCPU EPYC: one fused kernel near the 7-value floor, no fresh temporaries.",
+        optimizer_values_moved=8,
+        optimizer_ops=4,
+        temporaries=0,
+    )
+
+
 def _Gpt3Zero3On64():
     """Gpt3Zero3On64: GPT-3 under ZeRO-3 on 64 devices."""
     from generated.catalog import Models, Systems
@@ -1827,6 +1875,7 @@ Scenarios = Namespace(
         "SmallMlpDispatch": _SmallMlpDispatch,
         "Gpt3BlockDispatch": _Gpt3BlockDispatch,
         "Gpt2XlEagerDecodeDispatch": _Gpt2XlEagerDecodeDispatch,
+        "EagerTorchMlpStepHostOnThisCpu": _EagerTorchMlpStepHostOnThisCpu,
         "IronLawMemoryBoundExample": _IronLawMemoryBoundExample,
         "IronLawComputeHeavyExample": _IronLawComputeHeavyExample,
         "ElementwisePairFusion": _ElementwisePairFusion,
@@ -1889,6 +1938,8 @@ Scenarios = Namespace(
         "Gpt2XlBlockFullWindow": _Gpt2XlBlockFullWindow,
         "Gpt2XlBatch32Block": _Gpt2XlBatch32Block,
         "PhoneFullUpdateWorkingSet": _PhoneFullUpdateWorkingSet,
+        "AdamForLoopOnThisCpu": _AdamForLoopOnThisCpu,
+        "AdamFusedOnThisCpu": _AdamFusedOnThisCpu,
         "Gpt3Zero3On64": _Gpt3Zero3On64,
         "Llama2_7B_ZeroStages64": _Llama2_7B_ZeroStages64,
     },

@@ -127,3 +127,22 @@ Gpt2XlEagerDecodeDispatch = Instance(
     launch=_overheads.KernelLaunch,
     device_time=GPT2_XL_PARAMETERS * Constants.ByteWidths.FP16 / Hardware.Cloud.H100.memory_bandwidth,
 )
+
+# Eager PyTorch's MLP step on this machine's CPU, as `mlsysym validate --here` traces it (PyTorch 2.13):
+# 9 aten operations forward, backward() over 11 autograd graph nodes, no kernel launches; the device
+# time is the step's 13,100,608 FLOPs (the 784-128-10 step at batch 32) at one thread's matmul rate.
+_cpu = Constants.MeasuredCpu
+EagerTorchMlpStepHostOnThisCpu = Instance(
+    HostDispatchScenario,
+    name="Host work of eager PyTorch's 784-128-10 MLP step at batch 32 on this machine's CPU",
+    description="The operation counts PyTorch really issues and backward()'s costs as measured on the "
+                "project's 2-vCPU EPYC, against the step's FLOPs at one thread's measured matmul rate.",
+    ops_per_block=9 + 1,
+    launches_per_block=0,
+    dispatch=_cpu.EagerTorchOp,
+    launch=Q("0 µs"),
+    backward_nodes=11,
+    per_node=_cpu.BackwardPerNode,
+    fixed=_cpu.BackwardFixed,
+    device_time=Q("13100608 flop") / _cpu.MatmulFp32,
+)

@@ -118,3 +118,28 @@ PhoneFullUpdateWorkingSet = Instance(
     activation_factor_high=8.0,
     bandwidth=Hardware.Mobile.iPhone15Pro.memory_bandwidth,
 )
+
+# PyTorch's Adam on this machine (one thread, 1e7 FP32 parameters in one tensor), as `mlsysym validate
+# --here` traces it from the aten operations of one step (PyTorch 2.13): the for-loop implementation
+# issues 11 operations moving 19 values per parameter, two of them fresh parameter-sized results; the
+# fused one 4 operations moving 8 values, none fresh.
+_cpu = Constants.MeasuredCpu
+AdamForLoopOnThisCpu = PhoneFullUpdateWorkingSet.variant(
+    name="PyTorch's for-loop Adam over 10M FP32 parameters on this machine's CPU",
+    description="torch.optim.Adam(foreach=False) as traced and measured on the project's 2-vCPU EPYC: "
+                "the traffic, operations and fresh temporaries of the implementation, not the fused floor.",
+    bandwidth=_cpu.StreamTriad,
+    optimizer_values_moved=19,
+    optimizer_ops=11,
+    dispatch=_cpu.EagerTorchOp,
+    temporaries=2,
+    allocation_cost=_cpu.FreshAllocation,
+)
+AdamFusedOnThisCpu = AdamForLoopOnThisCpu.variant(
+    name="PyTorch's fused Adam over 10M FP32 parameters on this machine's CPU",
+    description="torch.optim.Adam(fused=True) on the project's 2-vCPU EPYC: one fused kernel near the "
+                "7-value floor, no fresh temporaries.",
+    optimizer_values_moved=8,
+    optimizer_ops=4,
+    temporaries=0,
+)

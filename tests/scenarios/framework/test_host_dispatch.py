@@ -69,3 +69,16 @@ def test_evaluator_equals_exact_sympy(n, k, lam, d, ell, T):
             assert got[name] == int(value), name
         else:
             assert math.isclose(got[name], float(value), rel_tol=1e-12, abs_tol=1e-300), name
+
+
+def test_this_machines_eager_torch_step_by_hand():
+    """10 Python-level entries (9 aten operations and backward()) at the measured eager-op cost, no
+    launches, backward() at its measured fixed cost plus 11 graph nodes at the per-node cost."""
+    from generated import Constants, Scenarios
+
+    cpu = Constants.MeasuredCpu
+    host = Scenarios.EagerTorchMlpStepHostOnThisCpu
+    expected = 10 * cpu.EagerTorchOp + cpu.BackwardFixed + 11 * cpu.BackwardPerNode
+    assert host.host_time.to("µs").magnitude == pytest.approx(expected.to("µs").magnitude)
+    assert host.launch_time.magnitude == 0
+    assert host.device_time.to("µs").magnitude == pytest.approx(13100608 / cpu.MatmulFp32.to("flop/µs").magnitude)

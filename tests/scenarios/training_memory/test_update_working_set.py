@@ -65,3 +65,18 @@ def test_optimizer_implementation_by_hand():
     assert base.implementation_traffic.to("MB").magnitude == pytest.approx(280)
     assert base.optimizer_traffic.to("MB").magnitude == pytest.approx(280)
     assert base.optimizer_time.to("ms").magnitude == pytest.approx(14)  # 280 MB at 20 GB/s
+
+
+def test_this_machines_adam_entries_by_hand():
+    """The for-loop Adam on this machine: 19 values x 40 MB = 760 MB at the measured triad bandwidth,
+    11 operations at the measured eager-op cost, 2 fresh 40 MB temporaries at the measured fresh-memory
+    cost; the fused one moves 8 values in 4 operations, no temporaries (counts traced by validate --here)."""
+    from generated import Constants
+
+    cpu = Constants.MeasuredCpu
+    triad, op, fresh = (cpu.StreamTriad.to("GB/s").magnitude, cpu.EagerTorchOp.to("ms").magnitude,
+                        cpu.FreshAllocation.to("ms/MB").magnitude)
+    loop, fused = Scenarios.AdamForLoopOnThisCpu, Scenarios.AdamFusedOnThisCpu
+    assert loop.implementation_traffic.to("MB").magnitude == pytest.approx(760)
+    assert loop.optimizer_time.to("ms").magnitude == pytest.approx(760 / triad + 11 * op + 2 * 40 * fresh)
+    assert fused.optimizer_time.to("ms").magnitude == pytest.approx(320 / triad + 4 * op)
