@@ -127,7 +127,7 @@ def gradient(
     d__result__collectives_per_step__workload_layers = collectives_per_layer
     d__result__collectives_per_step__collectives_per_layer = workload_layers
     d__result__compute_time__compute_time = 1
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "result.ring_factor": {"tp_size": d__result__ring_factor__tp_size},
         "result.collectives_per_step": {
             "workload_layers": d__result__collectives_per_step__workload_layers,
