@@ -337,7 +337,7 @@ class TensorParallelScenario(ScenarioBase):
     _workloads = (
         WorkloadSpec(
             "workload",
-            ("TransformerWorkload",),
+            ("TransformerWorkload", "SSMWorkload", "EmbodiedWorkload"),
             {
                 "layers": "workload_layers",
                 "hidden_dim": "workload_hidden_dim",
@@ -345,7 +345,7 @@ class TensorParallelScenario(ScenarioBase):
             },
             required=("parameters", "layers", "hidden_dim"),
             units={},
-            doc="The model: its layers L, width h and (when `seq_len` is not given) context length.",
+            doc="The model, any record with layers L and width h (a transformer, a state-space model, an embodied policy); its context length when `seq_len` is not given.",
         ),
     )
     _input_order = (

@@ -236,7 +236,7 @@ class TensorParallelLayerScenario(ScenarioBase):
     _workloads = (
         WorkloadSpec(
             "workload",
-            ("TransformerWorkload",),
+            ("TransformerWorkload", "SSMWorkload", "EmbodiedWorkload"),
             {
                 "forward_flops_per_token": "workload_forward_flops_per_token",
                 "layers": "workload_layers",
@@ -244,7 +244,7 @@ class TensorParallelLayerScenario(ScenarioBase):
             },
             required=("parameters", "layers", "hidden_dim"),
             units={"workload_forward_flops_per_token": "flop"},
-            doc="The model: forward FLOPs per token, layers L and width h are read.",
+            doc="The model, any record with layers L and width h (a transformer, a state-space model, an embodied policy): its forward FLOPs per token, L and h are read.",
         ),
     )
     _precisions = (

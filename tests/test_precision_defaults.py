@@ -99,3 +99,18 @@ def test_single_accelerator_prefill_at_the_weights_precision():
     assert fp32.variant(prefill_precision="peak").ttft.to("ms").magnitude == pytest.approx(132.901923, rel=1e-9)
     assert fp32.variant(precision="fp16").prefill_peak == Q_(312, "TFLOP/s")  # follows the weights: fp16_dense
     assert isinstance(fp32, SingleAcceleratorLlmServiceScenario) and ServingScenario is type(Scenarios.Llama3_70B_ServingH100)
+
+
+def test_tensor_parallel_takes_any_record_with_layers_and_width():
+    from generated import Models
+    from symbolic.runtime.errors import MissingInputError
+
+    step = Scenarios.Gpt3TensorParallelStepDgxH100
+    mamba = step.variant(workload=Models.StateSpace.Mamba_2_8B, seq_len=2048)  # refused before: not a transformer
+    assert mamba.result.payload == Q_(4 * 2048 * 2560 * 2, "byte")  # b·s·h·2 B = 41,943,040 B
+    assert step.variant(workload=Models.Embodied.OpenVLA_7B, seq_len=256).result.payload == Q_(4 * 256 * 4096 * 2, "B")
+    with pytest.raises(MissingInputError, match="DiffusionPolicy_PushT.*whose layers is not set"):
+        step.variant(workload=Models.Embodied.DiffusionPolicy_PushT, seq_len=16)
+    layer = Scenarios.Gpt3TensorParallelLayerTp8.variant(workload=Models.StateSpace.Mamba_130M)
+    # F_tok/L·T = 2·1.3e8/24·2048 = 2.2186667e10 flop
+    assert layer.result.layer_flops.to("flop").magnitude == pytest.approx(2 * 1.3e8 / 24 * 2048, rel=1e-12)

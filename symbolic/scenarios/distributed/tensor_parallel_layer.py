@@ -1,7 +1,6 @@
 """One transformer layer's forward compute under tensor parallelism against its activation exchange per link."""
 
 from symbolic.catalog import Hardware, Models, Systems
-from symbolic.catalog.workloads import TransformerWorkload
 from symbolic.model import (
     Group, Input, Instance, Len, ListInput, Node, Output, PerItem, Precision, Question, Scenario, Series, Sweep,
     WorkloadInput, index, powers_of_two, unit_constant,
@@ -64,8 +63,9 @@ class TensorParallelLayerScenario(Scenario):
                 "rises towards twice the activations; InfiniBand overtakes compute near t = 4.75, NVLink near 35.")
     questions = (Question(solve_for="tp_size", where="result.breakeven_bandwidth", equals="400 Gbps"),)
 
-    workload = WorkloadInput(TransformerWorkload, requires=("hidden_dim",),
-                             doc="The model: forward FLOPs per token, layers L and width h are read.")
+    workload = WorkloadInput(requires=("layers", "hidden_dim"),
+                             doc="The model, any record with layers L and width h (a transformer, a state-space "
+                                 "model, an embodied policy): its forward FLOPs per token, L and h are read.")
     tp_size = Input(integer=True, positive=True, symbol="t", doc="Tensor-parallel width: devices sharing the layer.")
     tokens = Input(integer=True, positive=True, symbol="T", doc="Tokens through the layer.")
     accelerator = Node(doc="The accelerator: its rate at `precision` is read.")
