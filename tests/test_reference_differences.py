@@ -48,3 +48,11 @@ def test_outputs_the_reference_always_returns_none_are_named_left_out():
         page = (Path(__file__).parents[1] / "generated" / "docs" / "scenarios" / f"{scenario}.md").read_text()
         for name in MODELS[scenario].left_out:
             assert f"`{name}` (left out)" in page
+
+
+def test_switch_fabric_entries_of_the_networking_spec():
+    from generated import Systems
+
+    fabric = Systems.SwitchFabric  # networking spec §1.3: HopLatency 0.6 µs, NdrSwitchPorts 64.0, optics 20 W
+    assert fabric.HopLatency == Q_(0.6, "µs") and fabric.OpticsPluggable400G == Q_(20, "W")
+    assert fabric.NdrSwitchPorts == Q_(64.0, "") and int(fabric.NdrSwitchPorts.magnitude) == 64
