@@ -114,3 +114,44 @@ def test_tensor_parallel_takes_any_record_with_layers_and_width():
     layer = Scenarios.Gpt3TensorParallelLayerTp8.variant(workload=Models.StateSpace.Mamba_130M)
     # F_tok/L·T = 2·1.3e8/24·2048 = 2.2186667e10 flop
     assert layer.result.layer_flops.to("flop").magnitude == pytest.approx(2 * 1.3e8 / 24 * 2048, rel=1e-12)
+
+
+# The reference's default precision keys, which its registry entries leave out: a construction in the
+# reference's spelling (no key) now reads the same rate as the entry's stated key on the entry's node.
+REFERENCE_DEFAULTS = {"KvDecodeBatchScenario": "fp16_dense", "TensorParallelLayerScenario": "fp16_dense",
+                      "ParallelLayoutScenario": "fp8", "TrainingRunScenario": "fp8"}
+FAMILIES = ("framework", "training_memory", "distributed", "inference", "runs")
+
+
+def _families() -> dict[str, str]:
+    from symbolic.scenarios.discover import scenario_files
+
+    return {module: family for family, module in scenario_files()}
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_rebuild_the_registry_entries_of_each_group_on_every_node(family):
+    """Every registry entry of the group's classes that take a node: rebuilt in the reference's spelling
+    (the precision key it leaves to the default left out) it gives the entry's numbers, and rebuilt on
+    each of the 52 nodes with default precisions it builds and evaluates (the FP32 classes excepted, on
+    the nodes stating no FP32 rate)."""
+    families = _families()
+    entries = [(key, getattr(Scenarios, key)) for key in Scenarios]
+    entries = [(key, e) for key, e in entries
+               if type(e)._nodes and families[type(e).__module__.rpartition(".")[2]] == family]
+    for key, entry in entries:
+        cls = type(entry)
+        precisions = {p.name for p in cls._precisions}
+        keep = {k: v for k, v in entry._given.items() if k not in precisions or v != REFERENCE_DEFAULTS.get(cls.__name__)}
+        assert cls(**keep).evaluate() == entry.evaluate(), key
+        loose = {k: v for k, v in entry._given.items() if k not in precisions}
+        for path, node in NODES:
+            try:
+                built = cls(**{**loose, **{spec.name: node for spec in cls._nodes}})
+            except ScenarioInputError as error:
+                assert cls.__name__ in FP32_CLASSES and "fp32" not in node.precision_names, (key, path, error)
+                continue
+            try:
+                built.evaluate()
+            except ScenarioInputError as error:  # a tiny node's numbers beyond double range: named, not a crash
+                assert "double precision" in str(error), (key, path, error)
