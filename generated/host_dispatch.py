@@ -184,7 +184,7 @@ def gradient(
     d__speedup_limit__backward_nodes = _g6
     d__speedup_limit__per_node = _g7
     d__speedup_limit__fixed = _g8
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "operations": {"ops_per_block": d__operations__ops_per_block, "blocks": d__operations__blocks},
         "launches": {"blocks": d__launches__blocks, "launches_per_block": d__launches__launches_per_block},
         "per_op_cost": {"dispatch": d__per_op_cost__dispatch, "launch": d__per_op_cost__launch},

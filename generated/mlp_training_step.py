@@ -1936,7 +1936,7 @@ def gradient(
     d__step_time__fresh_bytes = d__allocation_time__fresh_bytes
     d__step_time__allocation_cost = d__allocation_time__allocation_cost
     d__step_time__cache_bandwidth = d__roofline_time__cache_bandwidth
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "op_flops[matmul1]": {
             "batch_size": d__op_flops_matmul1__batch_size,
             "input_width": d__op_flops_matmul1__input_width,

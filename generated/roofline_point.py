@@ -156,7 +156,7 @@ def gradient(
         if (cache_bandwidth is not None and cache_capacity is not None and working_set is not None)
         else 0
     ) / 1000000000000
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "peak": {"hardware_peak": d__peak__hardware_peak},
         "ridge": {"hardware_peak": d__ridge__hardware_peak, "hardware_bandwidth": d__ridge__hardware_bandwidth},
         "level_bandwidth": {

@@ -60,7 +60,8 @@ def evaluate(
         result.attention_flops [TFLOP] = 4*[flop]*batch_size*seq_len**2*workload_head_dim*workload_heads*workload_layers
         result.prompt_cache_hit_ratio [1] = 0
         result.prefill_chunks [1] = 1
-        result.ttft [ms] = hardware_dispatch_tax + 2*(attention_flops + linear_flops)/hardware_peak
+        result.prefill_peak [TFLOP/s] = hardware_peak
+        result.ttft [ms] = hardware_dispatch_tax + 2*(attention_flops + linear_flops)/prefill_peak
         result.kv_cache_size [GB] = batch_size*precision_value*seq_len*workload_kv_values_per_token
         result.model_weights_size [GB] = precision_value*workload_parameters
         result.total_memory_required [GB] = kv_cache_size + model_weights_size
@@ -70,6 +71,7 @@ def evaluate(
     """
     result__prompt_cache_hit_ratio = 0
     result__prefill_chunks = 1
+    result__prefill_peak = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     result__model_weights_size = precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
     if workload_forward_flops_per_token is not None:
         result__linear_flops = (
@@ -107,9 +109,13 @@ def evaluate(
     if workload_forward_flops_per_token is not None and workload_head_dim is not None:
         _raw_result__linear_flops = batch_size * seq_len * workload_forward_flops_per_token
         _raw_result__attention_flops = batch_size * seq_len**2 * workload_head_dim * workload_heads * workload_layers
-        result__ttft = 1000 * (
-            hardware_dispatch_tax + 2 * (4 * _raw_result__attention_flops + _raw_result__linear_flops) / hardware_peak
-        )  # 1e12: TFLOP -> flop (attention_flops); 1e12: TFLOP -> flop (linear_flops); 1e3: s -> ms
+        result__ttft = (
+            1000
+            * (
+                hardware_dispatch_tax
+                + 2 * (4 * _raw_result__attention_flops + _raw_result__linear_flops) / hardware_peak
+            )
+        )  # 1e12: TFLOP -> flop (attention_flops); 1e12: TFLOP -> flop (linear_flops); 1e12: TFLOP/s -> flop/s (prefill_peak); 1e3: s -> ms
     else:
         result__ttft = None
     return {
@@ -118,6 +124,7 @@ def evaluate(
             "attention_flops": result__attention_flops,
             "prompt_cache_hit_ratio": result__prompt_cache_hit_ratio,
             "prefill_chunks": result__prefill_chunks,
+            "prefill_peak": result__prefill_peak,
             "ttft": result__ttft,
             "kv_cache_size": result__kv_cache_size,
             "model_weights_size": result__model_weights_size,
@@ -153,10 +160,13 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
+    result__prefill_peak = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     result__model_weights_size = precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
+    d__result__prefill_peak__hardware_peak = 1 / 1000000000000
     d__result__model_weights_size__workload_parameters = precision_value / 1000000000
     d__result__model_weights_size__precision_value = workload_parameters / 1000000000
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
+        "result.prefill_peak": {"hardware_peak": d__result__prefill_peak__hardware_peak},
         "result.model_weights_size": {
             "workload_parameters": d__result__model_weights_size__workload_parameters,
             "precision_value": d__result__model_weights_size__precision_value,
@@ -277,11 +287,14 @@ def gradient(
             }
         )
     if workload_forward_flops_per_token is not None and workload_head_dim is not None:
-        _g8 = 2000000000000000 / hardware_peak
+        _g8 = 2000 / result__prefill_peak
         d__result__ttft__workload_layers = _g8 * d__result__attention_flops__workload_layers
         d__result__ttft__workload_heads = _g8 * d__result__attention_flops__workload_heads
         d__result__ttft__hardware_peak = (
-            -2000000000000000 * (result__attention_flops + result__linear_flops) / hardware_peak**2
+            -2000
+            * d__result__prefill_peak__hardware_peak
+            * (result__attention_flops + result__linear_flops)
+            / result__prefill_peak**2
         )
         d__result__ttft__hardware_dispatch_tax = 1000
         d__result__ttft__seq_len = _g8 * d__result__attention_flops__seq_len + _g8 * d__result__linear_flops__seq_len
@@ -373,7 +386,11 @@ class ServingScenario(ScenarioBase):
         ),
     )
     _precisions = (
-        PrecisionSpec("prefill_precision", default="fp16", doc="Key of the node's rates pricing the prefill."),
+        PrecisionSpec(
+            "prefill_precision",
+            default="fp16|bf16|peak",
+            doc="Key of the node's rates pricing the prefill (default: its dense 16-bit rate, else its headline peak; `result.prefill_peak` is the rate read).",
+        ),
     )
     _input_order = (
         "workload",
@@ -395,7 +412,7 @@ class ServingScenario(ScenarioBase):
         seq_len: Any = REQUIRED,
         batch_size: Any = 1,
         precision: Any = "fp16",
-        prefill_precision: Any = "fp16",
+        prefill_precision: Any = "fp16|bf16|peak",
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -420,6 +437,7 @@ class ServingScenario(ScenarioBase):
             Output("attention_flops", "TFLOP", requires=("workload.head_dim",)),
             Output("prompt_cache_hit_ratio"),
             Output("prefill_chunks"),
+            Output("prefill_peak", "TFLOP/s"),
             Output("ttft", "ms", requires=("workload.forward_flops_per_token", "workload.head_dim")),
             Output("kv_cache_size", "GB", requires=("workload.kv_values_per_token",)),
             Output("model_weights_size", "GB"),

@@ -80,7 +80,8 @@ def evaluate(
 
         total_tokens [1] = decode_tokens + prompt_tokens
         prefill_flops [TFLOP] = prompt_tokens*(4*[flop]*prompt_tokens*workload_head_dim*workload_heads*workload_layers + workload_forward_flops_per_token)
-        ttft [ms] = hardware_dispatch_tax + prefill_flops/(hardware_peak*prefill_efficiency)
+        prefill_peak [TFLOP/s] = hardware_peak
+        ttft [ms] = hardware_dispatch_tax + prefill_flops/(prefill_efficiency*prefill_peak)
         weights [GB] = precision_value*workload_parameters
         bandwidth [TB/s] = hardware_bandwidth
         kv_per_token [byte] = kv_bytes_per_value*workload_kv_values_per_token
@@ -92,7 +93,7 @@ def evaluate(
         kv_capacity_tokens [1] = floor(1/2 + kv_reserve/kv_per_token)
         resident_requests [1] = floor(kv_reserve/kv_per_request)
         request_flops [TFLOP] = total_tokens*(4*[flop]*total_tokens*workload_head_dim*workload_heads*workload_layers + workload_forward_flops_per_token)
-        request_time [s] = decode_time + hardware_dispatch_tax + request_flops/(hardware_peak*prefill_efficiency)
+        request_time [s] = decode_time + hardware_dispatch_tax + request_flops/(prefill_efficiency*prefill_peak)
         prefill_request_rate [1/s] = prefill_rate/prompt_tokens
         residency_request_rate [1/s] = resident_requests/request_time
         request_rate [1/s] = Min(prefill_request_rate, residency_request_rate)
@@ -102,6 +103,7 @@ def evaluate(
     """
     _t0 = 1000000000 * kv_reserve
     total_tokens = decode_tokens + prompt_tokens
+    prefill_peak = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     _raw_weights = precision_value * workload_parameters
     weights = _raw_weights / 1000000000  # 1e-9: B -> GB
     bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
@@ -119,17 +121,15 @@ def evaluate(
     remaining_memory = hardware_capacity / 1000000000 - weights  # 1e9: GB -> B (weights); 1e-9: B -> GB
     if workload_forward_flops_per_token is not None and workload_head_dim is not None:
         _t1 = 4 * workload_head_dim * workload_heads * workload_layers
-        _t2 = 1 / (hardware_peak * prefill_efficiency)
         _raw_prefill_flops = prompt_tokens * (_t1 * prompt_tokens + workload_forward_flops_per_token)
         prefill_flops = _raw_prefill_flops / 1000000000000  # 1e-12: flop -> TFLOP
         ttft = (
-            1000 * _raw_prefill_flops * _t2 + 1000 * hardware_dispatch_tax
-        )  # 1e12: TFLOP -> flop (prefill_flops); 1e3: s -> ms
-        _raw_request_flops = total_tokens * (_t1 * total_tokens + workload_forward_flops_per_token)
-        request_flops = _raw_request_flops / 1000000000000  # 1e-12: flop -> TFLOP
-        request_time = (
-            _raw_request_flops * _t2 + decode_time + hardware_dispatch_tax
-        )  # 1e12: TFLOP -> flop (request_flops)
+            1000 * _raw_prefill_flops / (hardware_peak * prefill_efficiency) + 1000 * hardware_dispatch_tax
+        )  # 1e12: TFLOP -> flop (prefill_flops); 1e12: TFLOP/s -> flop/s (prefill_peak); 1e3: s -> ms
+        request_flops = (
+            total_tokens * (_t1 * total_tokens + workload_forward_flops_per_token) / 1000000000000
+        )  # 1e-12: flop -> TFLOP
+        request_time = decode_time + hardware_dispatch_tax + request_flops / (prefill_efficiency * prefill_peak)
         residency_request_rate = resident_requests / request_time
         request_rate = minimum(prefill_request_rate, residency_request_rate)
         _raw_tokens_per_hour = request_rate * total_tokens
@@ -149,6 +149,7 @@ def evaluate(
     return {
         "total_tokens": total_tokens,
         "prefill_flops": prefill_flops,
+        "prefill_peak": prefill_peak,
         "ttft": ttft,
         "weights": weights,
         "bandwidth": bandwidth,
@@ -204,6 +205,7 @@ def gradient(
     """
     _t0 = 1000000000 * kv_reserve
     total_tokens = decode_tokens + prompt_tokens
+    prefill_peak = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     _raw_weights = precision_value * workload_parameters
     weights = _raw_weights / 1000000000  # 1e-9: B -> GB
     bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
@@ -222,6 +224,7 @@ def gradient(
     _g7 = _g5 / kv_per_request**2
     d__total_tokens__prompt_tokens = 1
     d__total_tokens__decode_tokens = 1
+    d__prefill_peak__hardware_peak = 1 / 1000000000000
     d__weights__workload_parameters = precision_value / 1000000000
     _g1 = _g0 * d__weights__workload_parameters
     d__weights__precision_value = workload_parameters / 1000000000
@@ -267,11 +270,12 @@ def gradient(
     d__remaining_memory__workload_parameters = -d__weights__workload_parameters
     d__remaining_memory__hardware_capacity = 1 / 1000000000
     d__remaining_memory__precision_value = -d__weights__precision_value
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "total_tokens": {
             "prompt_tokens": d__total_tokens__prompt_tokens,
             "decode_tokens": d__total_tokens__decode_tokens,
         },
+        "prefill_peak": {"hardware_peak": d__prefill_peak__hardware_peak},
         "weights": {
             "workload_parameters": d__weights__workload_parameters,
             "precision_value": d__weights__precision_value,
@@ -337,14 +341,12 @@ def gradient(
     }
     if workload_forward_flops_per_token is not None and workload_head_dim is not None:
         _t1 = 4 * workload_head_dim * workload_heads * workload_layers
-        _t2 = 1 / (hardware_peak * prefill_efficiency)
         _raw_prefill_flops = prompt_tokens * (_t1 * prompt_tokens + workload_forward_flops_per_token)
         prefill_flops = _raw_prefill_flops / 1000000000000  # 1e-12: flop -> TFLOP
-        _raw_request_flops = total_tokens * (_t1 * total_tokens + workload_forward_flops_per_token)
-        request_flops = _raw_request_flops / 1000000000000  # 1e-12: flop -> TFLOP
-        request_time = (
-            _raw_request_flops * _t2 + decode_time + hardware_dispatch_tax
-        )  # 1e12: TFLOP -> flop (request_flops)
+        request_flops = (
+            total_tokens * (_t1 * total_tokens + workload_forward_flops_per_token) / 1000000000000
+        )  # 1e-12: flop -> TFLOP
+        request_time = decode_time + hardware_dispatch_tax + request_flops / (prefill_efficiency * prefill_peak)
         residency_request_rate = resident_requests / request_time
         request_rate = minimum(prefill_request_rate, residency_request_rate)
         _raw_tokens_per_hour = request_rate * total_tokens
@@ -356,22 +358,21 @@ def gradient(
         _g12 = workload_heads * workload_layers
         _g13 = _g12 * workload_head_dim / 125000000000
         _g14 = _g12 / 250000000000
-        _g15 = 1000000000000000 / prefill_efficiency
-        _g16 = _g15 / hardware_peak
-        _g17 = hardware_peak ** (-2)
-        _g18 = 1 / (hardware_peak * prefill_efficiency**2)
-        _g19 = total_tokens**2
-        _g20 = _g19 * _g9
-        _g21 = _g11 + _g13 * total_tokens
-        _g22 = 1000000000000 / prefill_efficiency
-        _g23 = _g22 / hardware_peak
-        _g24 = resident_requests / request_time**2
-        _g25 = prefill_request_rate - residency_request_rate
-        _g26 = step(_g25)
-        _g27 = step(-_g25)
-        _g28 = 3600 * total_tokens
-        _g29 = 3600 * request_rate
-        _g30 = 1000000 * price / tokens_per_hour**2
+        _g15 = 1 / (prefill_efficiency * prefill_peak)
+        _g16 = 1000 * _g15
+        _g17 = 1000 * prefill_flops
+        _g18 = d__prefill_peak__hardware_peak / (prefill_efficiency * prefill_peak**2)
+        _g19 = 1 / (prefill_efficiency**2 * prefill_peak)
+        _g20 = total_tokens**2
+        _g21 = _g20 * _g9
+        _g22 = _g11 + _g13 * total_tokens
+        _g23 = resident_requests / request_time**2
+        _g24 = prefill_request_rate - residency_request_rate
+        _g25 = step(_g24)
+        _g26 = step(-_g24)
+        _g27 = 3600 * total_tokens
+        _g28 = 3600 * request_rate
+        _g29 = 1000000 * price / tokens_per_hour**2
         d__prefill_flops__workload_layers = _g10 * workload_heads
         d__prefill_flops__workload_heads = _g10 * workload_layers
         d__prefill_flops__prompt_tokens = _g11 + _g13 * prompt_tokens
@@ -379,119 +380,119 @@ def gradient(
         d__prefill_flops__workload_head_dim = _g14 * _g8
         d__ttft__workload_layers = _g16 * d__prefill_flops__workload_layers
         d__ttft__workload_heads = _g16 * d__prefill_flops__workload_heads
-        d__ttft__hardware_peak = -_g15 * _g17 * prefill_flops
+        d__ttft__hardware_peak = -_g17 * _g18
         d__ttft__hardware_dispatch_tax = 1000
         d__ttft__prompt_tokens = _g16 * d__prefill_flops__prompt_tokens
-        d__ttft__prefill_efficiency = -1000000000000000 * _g18 * prefill_flops
+        d__ttft__prefill_efficiency = -_g17 * _g19
         d__ttft__workload_forward_flops_per_token = _g16 * d__prefill_flops__workload_forward_flops_per_token
         d__ttft__workload_head_dim = _g16 * d__prefill_flops__workload_head_dim
-        d__request_flops__workload_layers = _g20 * workload_heads
-        d__request_flops__workload_heads = _g20 * workload_layers
-        d__request_flops__prompt_tokens = _g21 * d__total_tokens__prompt_tokens
-        d__request_flops__decode_tokens = _g21 * d__total_tokens__decode_tokens
+        d__request_flops__workload_layers = _g21 * workload_heads
+        d__request_flops__workload_heads = _g21 * workload_layers
+        d__request_flops__prompt_tokens = _g22 * d__total_tokens__prompt_tokens
+        d__request_flops__decode_tokens = _g22 * d__total_tokens__decode_tokens
         d__request_flops__workload_forward_flops_per_token = total_tokens / 1000000000000
-        d__request_flops__workload_head_dim = _g14 * _g19
+        d__request_flops__workload_head_dim = _g14 * _g20
         d__request_time__workload_parameters = d__decode_time__workload_parameters
-        d__request_time__workload_layers = _g23 * d__request_flops__workload_layers + d__decode_time__workload_layers
-        d__request_time__workload_heads = _g23 * d__request_flops__workload_heads
+        d__request_time__workload_layers = _g15 * d__request_flops__workload_layers + d__decode_time__workload_layers
+        d__request_time__workload_heads = _g15 * d__request_flops__workload_heads
         d__request_time__workload_kv_values_per_token = d__decode_time__workload_kv_values_per_token
-        d__request_time__hardware_peak = -_g17 * _g22 * request_flops
+        d__request_time__hardware_peak = -_g18 * request_flops
         d__request_time__hardware_bandwidth = d__decode_time__hardware_bandwidth
         d__request_time__hardware_dispatch_tax = 1
         d__request_time__precision_value = d__decode_time__precision_value
         d__request_time__kv_bytes_per_value = d__decode_time__kv_bytes_per_value
-        d__request_time__prompt_tokens = _g23 * d__request_flops__prompt_tokens + d__decode_time__prompt_tokens
-        d__request_time__decode_tokens = _g23 * d__request_flops__decode_tokens + d__decode_time__decode_tokens
-        d__request_time__prefill_efficiency = -1000000000000 * _g18 * request_flops
-        d__request_time__workload_forward_flops_per_token = _g23 * d__request_flops__workload_forward_flops_per_token
-        d__request_time__workload_head_dim = _g23 * d__request_flops__workload_head_dim
-        d__residency_request_rate__workload_parameters = -_g24 * d__request_time__workload_parameters
-        d__residency_request_rate__workload_layers = -_g24 * d__request_time__workload_layers
-        d__residency_request_rate__workload_heads = -_g24 * d__request_time__workload_heads
+        d__request_time__prompt_tokens = _g15 * d__request_flops__prompt_tokens + d__decode_time__prompt_tokens
+        d__request_time__decode_tokens = _g15 * d__request_flops__decode_tokens + d__decode_time__decode_tokens
+        d__request_time__prefill_efficiency = -_g19 * request_flops
+        d__request_time__workload_forward_flops_per_token = _g15 * d__request_flops__workload_forward_flops_per_token
+        d__request_time__workload_head_dim = _g15 * d__request_flops__workload_head_dim
+        d__residency_request_rate__workload_parameters = -_g23 * d__request_time__workload_parameters
+        d__residency_request_rate__workload_layers = -_g23 * d__request_time__workload_layers
+        d__residency_request_rate__workload_heads = -_g23 * d__request_time__workload_heads
         d__residency_request_rate__workload_kv_values_per_token = (
-            -_g24 * d__request_time__workload_kv_values_per_token
+            -_g23 * d__request_time__workload_kv_values_per_token
             + d__resident_requests__workload_kv_values_per_token / request_time
         )
-        d__residency_request_rate__hardware_peak = -_g24 * d__request_time__hardware_peak
-        d__residency_request_rate__hardware_bandwidth = -_g24 * d__request_time__hardware_bandwidth
-        d__residency_request_rate__hardware_dispatch_tax = -_g24 * d__request_time__hardware_dispatch_tax
-        d__residency_request_rate__precision_value = -_g24 * d__request_time__precision_value
+        d__residency_request_rate__hardware_peak = -_g23 * d__request_time__hardware_peak
+        d__residency_request_rate__hardware_bandwidth = -_g23 * d__request_time__hardware_bandwidth
+        d__residency_request_rate__hardware_dispatch_tax = -_g23 * d__request_time__hardware_dispatch_tax
+        d__residency_request_rate__precision_value = -_g23 * d__request_time__precision_value
         d__residency_request_rate__kv_bytes_per_value = (
-            -_g24 * d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value / request_time
+            -_g23 * d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value / request_time
         )
         d__residency_request_rate__prompt_tokens = (
-            -_g24 * d__request_time__prompt_tokens + d__resident_requests__prompt_tokens / request_time
+            -_g23 * d__request_time__prompt_tokens + d__resident_requests__prompt_tokens / request_time
         )
         d__residency_request_rate__decode_tokens = (
-            -_g24 * d__request_time__decode_tokens + d__resident_requests__decode_tokens / request_time
+            -_g23 * d__request_time__decode_tokens + d__resident_requests__decode_tokens / request_time
         )
-        d__residency_request_rate__prefill_efficiency = -_g24 * d__request_time__prefill_efficiency
+        d__residency_request_rate__prefill_efficiency = -_g23 * d__request_time__prefill_efficiency
         d__residency_request_rate__kv_reserve = d__resident_requests__kv_reserve / request_time
         d__residency_request_rate__workload_forward_flops_per_token = (
-            -_g24 * d__request_time__workload_forward_flops_per_token
+            -_g23 * d__request_time__workload_forward_flops_per_token
         )
-        d__residency_request_rate__workload_head_dim = -_g24 * d__request_time__workload_head_dim
-        d__request_rate__workload_parameters = _g26 * d__residency_request_rate__workload_parameters
-        d__request_rate__workload_layers = _g26 * d__residency_request_rate__workload_layers
-        d__request_rate__workload_heads = _g26 * d__residency_request_rate__workload_heads
-        d__request_rate__workload_kv_values_per_token = _g26 * d__residency_request_rate__workload_kv_values_per_token
-        d__request_rate__hardware_peak = _g26 * d__residency_request_rate__hardware_peak
-        d__request_rate__hardware_bandwidth = _g26 * d__residency_request_rate__hardware_bandwidth
-        d__request_rate__hardware_dispatch_tax = _g26 * d__residency_request_rate__hardware_dispatch_tax
-        d__request_rate__precision_value = _g26 * d__residency_request_rate__precision_value
-        d__request_rate__kv_bytes_per_value = _g26 * d__residency_request_rate__kv_bytes_per_value
+        d__residency_request_rate__workload_head_dim = -_g23 * d__request_time__workload_head_dim
+        d__request_rate__workload_parameters = _g25 * d__residency_request_rate__workload_parameters
+        d__request_rate__workload_layers = _g25 * d__residency_request_rate__workload_layers
+        d__request_rate__workload_heads = _g25 * d__residency_request_rate__workload_heads
+        d__request_rate__workload_kv_values_per_token = _g25 * d__residency_request_rate__workload_kv_values_per_token
+        d__request_rate__hardware_peak = _g25 * d__residency_request_rate__hardware_peak
+        d__request_rate__hardware_bandwidth = _g25 * d__residency_request_rate__hardware_bandwidth
+        d__request_rate__hardware_dispatch_tax = _g25 * d__residency_request_rate__hardware_dispatch_tax
+        d__request_rate__precision_value = _g25 * d__residency_request_rate__precision_value
+        d__request_rate__kv_bytes_per_value = _g25 * d__residency_request_rate__kv_bytes_per_value
         d__request_rate__prompt_tokens = (
-            _g26 * d__residency_request_rate__prompt_tokens + _g27 * d__prefill_request_rate__prompt_tokens
+            _g25 * d__residency_request_rate__prompt_tokens + _g26 * d__prefill_request_rate__prompt_tokens
         )
-        d__request_rate__decode_tokens = _g26 * d__residency_request_rate__decode_tokens
-        d__request_rate__prefill_efficiency = _g26 * d__residency_request_rate__prefill_efficiency
-        d__request_rate__kv_reserve = _g26 * d__residency_request_rate__kv_reserve
-        d__request_rate__prefill_rate = _g27 * d__prefill_request_rate__prefill_rate
+        d__request_rate__decode_tokens = _g25 * d__residency_request_rate__decode_tokens
+        d__request_rate__prefill_efficiency = _g25 * d__residency_request_rate__prefill_efficiency
+        d__request_rate__kv_reserve = _g25 * d__residency_request_rate__kv_reserve
+        d__request_rate__prefill_rate = _g26 * d__prefill_request_rate__prefill_rate
         d__request_rate__workload_forward_flops_per_token = (
-            _g26 * d__residency_request_rate__workload_forward_flops_per_token
+            _g25 * d__residency_request_rate__workload_forward_flops_per_token
         )
-        d__request_rate__workload_head_dim = _g26 * d__residency_request_rate__workload_head_dim
-        d__tokens_per_hour__workload_parameters = _g28 * d__request_rate__workload_parameters
-        d__tokens_per_hour__workload_layers = _g28 * d__request_rate__workload_layers
-        d__tokens_per_hour__workload_heads = _g28 * d__request_rate__workload_heads
-        d__tokens_per_hour__workload_kv_values_per_token = _g28 * d__request_rate__workload_kv_values_per_token
-        d__tokens_per_hour__hardware_peak = _g28 * d__request_rate__hardware_peak
-        d__tokens_per_hour__hardware_bandwidth = _g28 * d__request_rate__hardware_bandwidth
-        d__tokens_per_hour__hardware_dispatch_tax = _g28 * d__request_rate__hardware_dispatch_tax
-        d__tokens_per_hour__precision_value = _g28 * d__request_rate__precision_value
-        d__tokens_per_hour__kv_bytes_per_value = _g28 * d__request_rate__kv_bytes_per_value
+        d__request_rate__workload_head_dim = _g25 * d__residency_request_rate__workload_head_dim
+        d__tokens_per_hour__workload_parameters = _g27 * d__request_rate__workload_parameters
+        d__tokens_per_hour__workload_layers = _g27 * d__request_rate__workload_layers
+        d__tokens_per_hour__workload_heads = _g27 * d__request_rate__workload_heads
+        d__tokens_per_hour__workload_kv_values_per_token = _g27 * d__request_rate__workload_kv_values_per_token
+        d__tokens_per_hour__hardware_peak = _g27 * d__request_rate__hardware_peak
+        d__tokens_per_hour__hardware_bandwidth = _g27 * d__request_rate__hardware_bandwidth
+        d__tokens_per_hour__hardware_dispatch_tax = _g27 * d__request_rate__hardware_dispatch_tax
+        d__tokens_per_hour__precision_value = _g27 * d__request_rate__precision_value
+        d__tokens_per_hour__kv_bytes_per_value = _g27 * d__request_rate__kv_bytes_per_value
         d__tokens_per_hour__prompt_tokens = (
-            _g28 * d__request_rate__prompt_tokens + _g29 * d__total_tokens__prompt_tokens
+            _g27 * d__request_rate__prompt_tokens + _g28 * d__total_tokens__prompt_tokens
         )
         d__tokens_per_hour__decode_tokens = (
-            _g28 * d__request_rate__decode_tokens + _g29 * d__total_tokens__decode_tokens
+            _g27 * d__request_rate__decode_tokens + _g28 * d__total_tokens__decode_tokens
         )
-        d__tokens_per_hour__prefill_efficiency = _g28 * d__request_rate__prefill_efficiency
-        d__tokens_per_hour__kv_reserve = _g28 * d__request_rate__kv_reserve
-        d__tokens_per_hour__prefill_rate = _g28 * d__request_rate__prefill_rate
-        d__tokens_per_hour__workload_forward_flops_per_token = _g28 * d__request_rate__workload_forward_flops_per_token
-        d__tokens_per_hour__workload_head_dim = _g28 * d__request_rate__workload_head_dim
-        d__cost_per_million_tokens__workload_parameters = -_g30 * d__tokens_per_hour__workload_parameters
-        d__cost_per_million_tokens__workload_layers = -_g30 * d__tokens_per_hour__workload_layers
-        d__cost_per_million_tokens__workload_heads = -_g30 * d__tokens_per_hour__workload_heads
+        d__tokens_per_hour__prefill_efficiency = _g27 * d__request_rate__prefill_efficiency
+        d__tokens_per_hour__kv_reserve = _g27 * d__request_rate__kv_reserve
+        d__tokens_per_hour__prefill_rate = _g27 * d__request_rate__prefill_rate
+        d__tokens_per_hour__workload_forward_flops_per_token = _g27 * d__request_rate__workload_forward_flops_per_token
+        d__tokens_per_hour__workload_head_dim = _g27 * d__request_rate__workload_head_dim
+        d__cost_per_million_tokens__workload_parameters = -_g29 * d__tokens_per_hour__workload_parameters
+        d__cost_per_million_tokens__workload_layers = -_g29 * d__tokens_per_hour__workload_layers
+        d__cost_per_million_tokens__workload_heads = -_g29 * d__tokens_per_hour__workload_heads
         d__cost_per_million_tokens__workload_kv_values_per_token = (
-            -_g30 * d__tokens_per_hour__workload_kv_values_per_token
+            -_g29 * d__tokens_per_hour__workload_kv_values_per_token
         )
-        d__cost_per_million_tokens__hardware_peak = -_g30 * d__tokens_per_hour__hardware_peak
-        d__cost_per_million_tokens__hardware_bandwidth = -_g30 * d__tokens_per_hour__hardware_bandwidth
-        d__cost_per_million_tokens__hardware_dispatch_tax = -_g30 * d__tokens_per_hour__hardware_dispatch_tax
-        d__cost_per_million_tokens__precision_value = -_g30 * d__tokens_per_hour__precision_value
-        d__cost_per_million_tokens__kv_bytes_per_value = -_g30 * d__tokens_per_hour__kv_bytes_per_value
-        d__cost_per_million_tokens__prompt_tokens = -_g30 * d__tokens_per_hour__prompt_tokens
-        d__cost_per_million_tokens__decode_tokens = -_g30 * d__tokens_per_hour__decode_tokens
-        d__cost_per_million_tokens__prefill_efficiency = -_g30 * d__tokens_per_hour__prefill_efficiency
-        d__cost_per_million_tokens__kv_reserve = -_g30 * d__tokens_per_hour__kv_reserve
-        d__cost_per_million_tokens__prefill_rate = -_g30 * d__tokens_per_hour__prefill_rate
+        d__cost_per_million_tokens__hardware_peak = -_g29 * d__tokens_per_hour__hardware_peak
+        d__cost_per_million_tokens__hardware_bandwidth = -_g29 * d__tokens_per_hour__hardware_bandwidth
+        d__cost_per_million_tokens__hardware_dispatch_tax = -_g29 * d__tokens_per_hour__hardware_dispatch_tax
+        d__cost_per_million_tokens__precision_value = -_g29 * d__tokens_per_hour__precision_value
+        d__cost_per_million_tokens__kv_bytes_per_value = -_g29 * d__tokens_per_hour__kv_bytes_per_value
+        d__cost_per_million_tokens__prompt_tokens = -_g29 * d__tokens_per_hour__prompt_tokens
+        d__cost_per_million_tokens__decode_tokens = -_g29 * d__tokens_per_hour__decode_tokens
+        d__cost_per_million_tokens__prefill_efficiency = -_g29 * d__tokens_per_hour__prefill_efficiency
+        d__cost_per_million_tokens__kv_reserve = -_g29 * d__tokens_per_hour__kv_reserve
+        d__cost_per_million_tokens__prefill_rate = -_g29 * d__tokens_per_hour__prefill_rate
         d__cost_per_million_tokens__price = 1000000 / tokens_per_hour
         d__cost_per_million_tokens__workload_forward_flops_per_token = (
-            -_g30 * d__tokens_per_hour__workload_forward_flops_per_token
+            -_g29 * d__tokens_per_hour__workload_forward_flops_per_token
         )
-        d__cost_per_million_tokens__workload_head_dim = -_g30 * d__tokens_per_hour__workload_head_dim
+        d__cost_per_million_tokens__workload_head_dim = -_g29 * d__tokens_per_hour__workload_head_dim
         derivatives.update(
             {
                 "prefill_flops": {
@@ -702,7 +703,11 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         ),
     )
     _precisions = (
-        PrecisionSpec("prefill_precision", default="peak", doc="Key of the node's rates pricing the prefill."),
+        PrecisionSpec(
+            "prefill_precision",
+            default="{precision}|peak",
+            doc="Key of the node's rates pricing the prefill (default: its rate at the weights' precision, else its headline peak; `prefill_peak` is the rate read).",
+        ),
     )
     _requirements = (
         Requirement(
@@ -732,6 +737,7 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
     _outputs = (
         "total_tokens",
         "prefill_flops",
+        "prefill_peak",
         "ttft",
         "weights",
         "bandwidth",
@@ -770,7 +776,7 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         price: Any = REQUIRED,
         ttft_target: Any = None,
         tpot_target: Any = None,
-        prefill_precision: Any = "peak",
+        prefill_precision: Any = "{precision}|peak",
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -797,6 +803,7 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
 
     total_tokens = Output("total_tokens")
     prefill_flops = Output("prefill_flops", "TFLOP", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    prefill_peak = Output("prefill_peak", "TFLOP/s")
     ttft = Output("ttft", "ms", requires=("workload.forward_flops_per_token", "workload.head_dim"))
     weights = Output("weights", "GB")
     bandwidth = Output("bandwidth", "TB/s")

@@ -244,7 +244,7 @@ def gradient(
     d__implementation_traffic__parameters = d__weights__parameters * optimizer_values_moved
     d__implementation_traffic__bytes_per_param = d__weights__bytes_per_param * optimizer_values_moved
     d__implementation_traffic__optimizer_values_moved = weights
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "weights": {"parameters": d__weights__parameters, "bytes_per_param": d__weights__bytes_per_param},
         "gradients": {"parameters": d__gradients__parameters, "bytes_per_param": d__gradients__bytes_per_param},
         "optimizer_state": {

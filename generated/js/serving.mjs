@@ -57,6 +57,7 @@ export function evaluate(args, floats = []) {
   $.exact_integers({ workload_layers, workload_heads, workload_head_dim, seq_len, batch_size });
   const result__prompt_cache_hit_ratio = 0;
   const result__prefill_chunks = 1;
+  const result__prefill_peak = hardware_peak/1000000000000;
   const result__model_weights_size = precision_value*workload_parameters/1000000000;
   let result__linear_flops;
   if (workload_forward_flops_per_token != null) {
@@ -101,6 +102,7 @@ export function evaluate(args, floats = []) {
       "attention_flops": result__attention_flops,
       "prompt_cache_hit_ratio": result__prompt_cache_hit_ratio,
       "prefill_chunks": result__prefill_chunks,
+      "prefill_peak": result__prefill_peak,
       "ttft": result__ttft,
       "kv_cache_size": result__kv_cache_size,
       "model_weights_size": result__model_weights_size,

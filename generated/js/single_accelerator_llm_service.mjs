@@ -72,6 +72,7 @@ export function evaluate(args, floats = []) {
   $.exact_integers({ workload_layers, workload_heads, workload_head_dim, prompt_tokens, decode_tokens });
   const _t0 = $.imul_if($int.kv_reserve, 1000000000, kv_reserve);
   const total_tokens = $.iadd(decode_tokens, prompt_tokens);
+  const prefill_peak = hardware_peak/1000000000000;
   const _raw_weights = precision_value*workload_parameters;
   const weights = _raw_weights/1000000000;
   const bandwidth = hardware_bandwidth/1000000000000;
@@ -88,13 +89,11 @@ export function evaluate(args, floats = []) {
   let prefill_flops, ttft, request_flops, request_time, residency_request_rate, request_rate, tokens_per_hour, cost_per_million_tokens;
   if (workload_forward_flops_per_token != null && workload_head_dim != null) {
     const _t1 = $.imul(4, workload_head_dim, workload_heads, workload_layers);
-    const _t2 = 1/(hardware_peak*prefill_efficiency);
     const _raw_prefill_flops = prompt_tokens*($.iadd_if($int.workload_forward_flops_per_token, $.imul(_t1, prompt_tokens), workload_forward_flops_per_token));
     prefill_flops = _raw_prefill_flops/1000000000000;
-    ttft = 1000*_raw_prefill_flops*_t2 + $.imul_if($int.hardware_dispatch_tax, 1000, hardware_dispatch_tax);
-    const _raw_request_flops = total_tokens*($.iadd_if($int.workload_forward_flops_per_token, $.imul(_t1, total_tokens), workload_forward_flops_per_token));
-    request_flops = _raw_request_flops/1000000000000;
-    request_time = _raw_request_flops*_t2 + decode_time + hardware_dispatch_tax;
+    ttft = 1000*_raw_prefill_flops/(hardware_peak*prefill_efficiency) + $.imul_if($int.hardware_dispatch_tax, 1000, hardware_dispatch_tax);
+    request_flops = total_tokens*($.iadd_if($int.workload_forward_flops_per_token, $.imul(_t1, total_tokens), workload_forward_flops_per_token))/1000000000000;
+    request_time = decode_time + hardware_dispatch_tax + request_flops/(prefill_efficiency*prefill_peak);
     residency_request_rate = resident_requests/request_time;
     request_rate = Math.min(prefill_request_rate, residency_request_rate);
     const _raw_tokens_per_hour = request_rate*total_tokens;
@@ -113,6 +112,7 @@ export function evaluate(args, floats = []) {
   return {
     "total_tokens": total_tokens,
     "prefill_flops": prefill_flops,
+    "prefill_peak": prefill_peak,
     "ttft": ttft,
     "weights": weights,
     "bandwidth": bandwidth,
