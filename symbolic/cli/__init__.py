@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from symbolic.cli.calibration import add_calibrate_parser, add_validate_parser
+from symbolic.cli.calibration import add_calibrate_parser
 from symbolic.cli.commands import (
     cmd_compare,
     cmd_eval,
@@ -56,7 +56,6 @@ EPILOG = """examples:
   mlsysym solve Llama3_70B_DecodeH100 --set workload=Llama3_8B --for batch_size --where result.compute_time=result.memory_time
   mlsysym compare MnistDenseNetwork MnistDenseNetworkLargeBatch
   mlsysym calibrate --quick --out node.toml
-  mlsysym validate --here --suite mlp --node node.toml
   mlsysym eval MlpTrainingStepScenario --from MnistTwoLayerTrainingStepOnH100 --set hardware=@node.toml
 """
 
@@ -146,7 +145,6 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("a", help="a registry name")
     sub.add_argument("b", help="a registry name of the same class")
     add_calibrate_parser(command)
-    add_validate_parser(command)
     return parser
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,10 @@ def add_calibrate_parser(command: Any) -> None:
                      help="refuse when other processes keep the load average above X per core (default 0.75)")
     sub.add_argument("--max-spread", type=float, default=None, metavar="X",
                      help="refuse when a headline figure's blocks spread more than X (default 0.25)")
+    if importlib.util.find_spec("symbolic.cli.validate") is None:
+        # `mlsysym validate` of measured runs (issue 26) is its own module; until it is there, the command
+        # is this one, which runs only --here. Once it is, its parser takes --here and calls cmd_validate.
+        add_validate_parser(command)
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
