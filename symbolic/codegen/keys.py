@@ -40,7 +40,7 @@ LIBRARIES = ("sympy", "jinja2", "matplotlib", "pint", "numpy", "ruff")
 RENDER_ROOTS = ("symbolic.codegen.pipeline", "symbolic.codegen.render", "symbolic.scenarios.discover")
 # Modules the renderer imports only for the pages about every scenario (the CLI reference, the
 # benchmark tables): covered by the site pages' own key, not by any scenario's
-SITE_ONLY = ("symbolic.codegen.reference_pages", "symbolic.codegen.machine_page")
+SITE_ONLY = ("symbolic.codegen.reference_pages",)
 # Catalog data the generator reads for every scenario: records.py writes each precision's byte
 # width into the record types a workload or system input is built from
 GENERATOR_READS = ("Constants.StorageWidths",)
