@@ -1765,7 +1765,7 @@ def _AdamForLoopOnThisCpu():
 
     return Scenarios.PhoneFullUpdateWorkingSet.variant(
         name="PyTorch's for-loop Adam over 10M FP32 parameters on this machine's CPU",
-        description="torch.optim.Adam(foreach=False) as traced and measured on the project's 2-vCPU EPYC: the traffic, operations and fresh temporaries of the implementation, not the fused floor.",
+        description="PyTorch's Adam with foreach=False, as traced and measured on the project's 2-vCPU EPYC: the traffic, operations and fresh temporaries of the implementation, not the fused floor.",
         bandwidth=Constants.MeasuredCpu.StreamTriad,
         optimizer_values_moved=19,
         optimizer_ops=11,
@@ -1780,7 +1780,7 @@ def _AdamFusedOnThisCpu():
 
     return Scenarios.AdamForLoopOnThisCpu.variant(
         name="PyTorch's fused Adam over 10M FP32 parameters on this machine's CPU",
-        description="torch.optim.Adam(fused=True) on the project's 2-vCPU EPYC: one fused kernel near the 7-value floor, no fresh temporaries.",
+        description="PyTorch's Adam with fused=True on the project's 2-vCPU EPYC: one fused kernel near the 7-value floor, no fresh temporaries.",
         optimizer_values_moved=8,
         optimizer_ops=4,
         temporaries=0,

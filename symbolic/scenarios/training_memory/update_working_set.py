@@ -126,7 +126,7 @@ PhoneFullUpdateWorkingSet = Instance(
 _cpu = Constants.MeasuredCpu
 AdamForLoopOnThisCpu = PhoneFullUpdateWorkingSet.variant(
     name="PyTorch's for-loop Adam over 10M FP32 parameters on this machine's CPU",
-    description="torch.optim.Adam(foreach=False) as traced and measured on the project's 2-vCPU EPYC: "
+    description="PyTorch's Adam with foreach=False, as traced and measured on the project's 2-vCPU EPYC: "
                 "the traffic, operations and fresh temporaries of the implementation, not the fused floor.",
     bandwidth=_cpu.StreamTriad,
     optimizer_values_moved=19,
@@ -137,7 +137,7 @@ AdamForLoopOnThisCpu = PhoneFullUpdateWorkingSet.variant(
 )
 AdamFusedOnThisCpu = AdamForLoopOnThisCpu.variant(
     name="PyTorch's fused Adam over 10M FP32 parameters on this machine's CPU",
-    description="torch.optim.Adam(fused=True) on the project's 2-vCPU EPYC: one fused kernel near the "
+    description="PyTorch's Adam with fused=True on the project's 2-vCPU EPYC: one fused kernel near the "
                 "7-value floor, no fresh temporaries.",
     optimizer_values_moved=8,
     optimizer_ops=4,
