@@ -23,8 +23,9 @@ def evaluate(
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
     workload_heads: Any,
-    workload_head_dim: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_query_key_width: Any = None,
+    workload_value_width: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
     hardware_capacity: Any,
@@ -39,12 +40,13 @@ def evaluate(
     nothing (the class does). Integer counts stay exact Python ints when the inputs are.
 
     Args:
-        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
+        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert); unset, the count from the architecture (`architecture_parameters`).
         workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
         workload_heads: [1] `heads` of `workload`: Query attention heads a.
-        workload_head_dim: [1] `head_dim` of `workload`: Width of one head; unset means d/a, and then `hidden_dim` must be a multiple of `heads` (PaLM sets 256). Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
+        workload_query_key_width: [1] `query_key_width` of `workload`: Width of one head's query (and key): d_h, or with multi-head latent attention the part without and the part with rotary positions, d_n + ρ. Optional.
+        workload_value_width: [1] `value_width` of `workload`: Width of one head's value: d_h, or `v_head_dim` with multi-head latent attention. Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
         hardware_capacity: [byte] Memory capacity of `hardware`.
@@ -57,7 +59,7 @@ def evaluate(
         Every output in its display unit, as ``name [unit] = definition``:
 
         result.linear_flops [TFLOP] = batch_size*seq_len*workload_forward_flops_per_token
-        result.attention_flops [TFLOP] = 4*[flop]*batch_size*seq_len**2*workload_head_dim*workload_heads*workload_layers
+        result.attention_flops [TFLOP] = 2*[flop]*batch_size*seq_len**2*workload_heads*workload_layers*(workload_query_key_width + workload_value_width)
         result.prompt_cache_hit_ratio [1] = 0
         result.prefill_chunks [1] = 1
         result.ttft [ms] = hardware_dispatch_tax + 2*(attention_flops + linear_flops)/hardware_peak
@@ -77,12 +79,6 @@ def evaluate(
         )  # 1e-12: flop -> TFLOP
     else:
         result__linear_flops = None
-    if workload_head_dim is not None:
-        result__attention_flops = (
-            batch_size * seq_len**2 * workload_head_dim * workload_heads * workload_layers / 250000000000
-        )  # 1e-12: flop -> TFLOP
-    else:
-        result__attention_flops = None
     if workload_kv_values_per_token is not None:
         _raw_result__model_weights_size = precision_value * workload_parameters
         _raw_result__kv_cache_size = batch_size * precision_value * seq_len * workload_kv_values_per_token
@@ -104,11 +100,32 @@ def evaluate(
         result__itl = None
         result__memory_utilization = None
         result__feasible = None
-    if workload_forward_flops_per_token is not None and workload_head_dim is not None:
+    if workload_query_key_width is not None and workload_value_width is not None:
+        result__attention_flops = (
+            batch_size
+            * seq_len**2
+            * workload_heads
+            * workload_layers
+            * (workload_query_key_width + workload_value_width)
+            / 500000000000
+        )  # 1e-12: flop -> TFLOP
+    else:
+        result__attention_flops = None
+    if (
+        workload_forward_flops_per_token is not None
+        and workload_query_key_width is not None
+        and workload_value_width is not None
+    ):
         _raw_result__linear_flops = batch_size * seq_len * workload_forward_flops_per_token
-        _raw_result__attention_flops = batch_size * seq_len**2 * workload_head_dim * workload_heads * workload_layers
+        _raw_result__attention_flops = (
+            batch_size
+            * seq_len**2
+            * workload_heads
+            * workload_layers
+            * (workload_query_key_width + workload_value_width)
+        )
         result__ttft = 1000 * (
-            hardware_dispatch_tax + 2 * (4 * _raw_result__attention_flops + _raw_result__linear_flops) / hardware_peak
+            hardware_dispatch_tax + 2 * (2 * _raw_result__attention_flops + _raw_result__linear_flops) / hardware_peak
         )  # 1e12: TFLOP -> flop (attention_flops); 1e12: TFLOP -> flop (linear_flops); 1e3: s -> ms
     else:
         result__ttft = None
@@ -135,8 +152,9 @@ def gradient(
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
     workload_heads: Any,
-    workload_head_dim: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_query_key_width: Any = None,
+    workload_value_width: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
     hardware_capacity: Any,
@@ -179,41 +197,18 @@ def gradient(
                 },
             }
         )
-    if workload_head_dim is not None:
-        result__attention_flops = (
-            batch_size * seq_len**2 * workload_head_dim * workload_heads * workload_layers / 250000000000
-        )  # 1e-12: flop -> TFLOP
-        _g1 = batch_size * workload_head_dim * workload_heads
-        _g2 = seq_len**2 / 250000000000
-        _g3 = _g2 * workload_head_dim * workload_layers
-        d__result__attention_flops__workload_layers = _g1 * _g2
-        d__result__attention_flops__workload_heads = _g3 * batch_size
-        d__result__attention_flops__seq_len = _g1 * seq_len * workload_layers / 125000000000
-        d__result__attention_flops__batch_size = _g3 * workload_heads
-        d__result__attention_flops__workload_head_dim = _g2 * batch_size * workload_heads * workload_layers
-        derivatives.update(
-            {
-                "result.attention_flops": {
-                    "workload_layers": d__result__attention_flops__workload_layers,
-                    "workload_heads": d__result__attention_flops__workload_heads,
-                    "seq_len": d__result__attention_flops__seq_len,
-                    "batch_size": d__result__attention_flops__batch_size,
-                    "workload_head_dim": d__result__attention_flops__workload_head_dim,
-                },
-            }
-        )
     if workload_kv_values_per_token is not None:
         _raw_result__kv_cache_size = batch_size * precision_value * seq_len * workload_kv_values_per_token
         result__kv_cache_size = _raw_result__kv_cache_size / 1000000000  # 1e-9: B -> GB
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
-        _g4 = precision_value * workload_kv_values_per_token / 1000000000
-        _g5 = batch_size * seq_len / 1000000000
-        _g6 = 1000000000000 / hardware_bandwidth
-        _g7 = 1000000000 / hardware_capacity
-        d__result__kv_cache_size__seq_len = _g4 * batch_size
-        d__result__kv_cache_size__batch_size = _g4 * seq_len
-        d__result__kv_cache_size__precision_value = _g5 * workload_kv_values_per_token
-        d__result__kv_cache_size__workload_kv_values_per_token = _g5 * precision_value
+        _g1 = precision_value * workload_kv_values_per_token / 1000000000
+        _g2 = batch_size * seq_len / 1000000000
+        _g3 = 1000000000000 / hardware_bandwidth
+        _g4 = 1000000000 / hardware_capacity
+        d__result__kv_cache_size__seq_len = _g1 * batch_size
+        d__result__kv_cache_size__batch_size = _g1 * seq_len
+        d__result__kv_cache_size__precision_value = _g2 * workload_kv_values_per_token
+        d__result__kv_cache_size__workload_kv_values_per_token = _g2 * precision_value
         d__result__total_memory_required__workload_parameters = d__result__model_weights_size__workload_parameters
         d__result__total_memory_required__seq_len = d__result__kv_cache_size__seq_len
         d__result__total_memory_required__batch_size = d__result__kv_cache_size__batch_size
@@ -223,24 +218,24 @@ def gradient(
         d__result__total_memory_required__workload_kv_values_per_token = (
             d__result__kv_cache_size__workload_kv_values_per_token
         )
-        d__result__itl__workload_parameters = _g6 * d__result__total_memory_required__workload_parameters
+        d__result__itl__workload_parameters = _g3 * d__result__total_memory_required__workload_parameters
         d__result__itl__workload_layers = 1 / 100
         d__result__itl__hardware_bandwidth = -1000000000000 * result__total_memory_required / hardware_bandwidth**2
-        d__result__itl__seq_len = _g6 * d__result__total_memory_required__seq_len
-        d__result__itl__batch_size = _g6 * d__result__total_memory_required__batch_size
-        d__result__itl__precision_value = _g6 * d__result__total_memory_required__precision_value
+        d__result__itl__seq_len = _g3 * d__result__total_memory_required__seq_len
+        d__result__itl__batch_size = _g3 * d__result__total_memory_required__batch_size
+        d__result__itl__precision_value = _g3 * d__result__total_memory_required__precision_value
         d__result__itl__workload_kv_values_per_token = (
-            _g6 * d__result__total_memory_required__workload_kv_values_per_token
+            _g3 * d__result__total_memory_required__workload_kv_values_per_token
         )
-        d__result__memory_utilization__workload_parameters = _g7 * d__result__total_memory_required__workload_parameters
+        d__result__memory_utilization__workload_parameters = _g4 * d__result__total_memory_required__workload_parameters
         d__result__memory_utilization__hardware_capacity = (
             -1000000000 * result__total_memory_required / hardware_capacity**2
         )
-        d__result__memory_utilization__seq_len = _g7 * d__result__total_memory_required__seq_len
-        d__result__memory_utilization__batch_size = _g7 * d__result__total_memory_required__batch_size
-        d__result__memory_utilization__precision_value = _g7 * d__result__total_memory_required__precision_value
+        d__result__memory_utilization__seq_len = _g4 * d__result__total_memory_required__seq_len
+        d__result__memory_utilization__batch_size = _g4 * d__result__total_memory_required__batch_size
+        d__result__memory_utilization__precision_value = _g4 * d__result__total_memory_required__precision_value
         d__result__memory_utilization__workload_kv_values_per_token = (
-            _g7 * d__result__total_memory_required__workload_kv_values_per_token
+            _g4 * d__result__total_memory_required__workload_kv_values_per_token
         )
         derivatives.update(
             {
@@ -276,22 +271,59 @@ def gradient(
                 },
             }
         )
-    if workload_forward_flops_per_token is not None and workload_head_dim is not None:
-        _g8 = 2000000000000000 / hardware_peak
-        d__result__ttft__workload_layers = _g8 * d__result__attention_flops__workload_layers
-        d__result__ttft__workload_heads = _g8 * d__result__attention_flops__workload_heads
+    if workload_query_key_width is not None and workload_value_width is not None:
+        result__attention_flops = (
+            batch_size
+            * seq_len**2
+            * workload_heads
+            * workload_layers
+            * (workload_query_key_width + workload_value_width)
+            / 500000000000
+        )  # 1e-12: flop -> TFLOP
+        _g5 = workload_query_key_width + workload_value_width
+        _g6 = _g5 * batch_size * workload_heads
+        _g7 = seq_len**2 / 500000000000
+        _g8 = _g5 * _g7 * workload_layers
+        _g9 = _g7 * batch_size * workload_heads * workload_layers
+        d__result__attention_flops__workload_layers = _g6 * _g7
+        d__result__attention_flops__workload_heads = _g8 * batch_size
+        d__result__attention_flops__seq_len = _g6 * seq_len * workload_layers / 250000000000
+        d__result__attention_flops__batch_size = _g8 * workload_heads
+        d__result__attention_flops__workload_query_key_width = _g9
+        d__result__attention_flops__workload_value_width = _g9
+        derivatives.update(
+            {
+                "result.attention_flops": {
+                    "workload_layers": d__result__attention_flops__workload_layers,
+                    "workload_heads": d__result__attention_flops__workload_heads,
+                    "seq_len": d__result__attention_flops__seq_len,
+                    "batch_size": d__result__attention_flops__batch_size,
+                    "workload_query_key_width": d__result__attention_flops__workload_query_key_width,
+                    "workload_value_width": d__result__attention_flops__workload_value_width,
+                },
+            }
+        )
+    if (
+        workload_forward_flops_per_token is not None
+        and workload_query_key_width is not None
+        and workload_value_width is not None
+    ):
+        _g10 = 2000000000000000 / hardware_peak
+        d__result__ttft__workload_layers = _g10 * d__result__attention_flops__workload_layers
+        d__result__ttft__workload_heads = _g10 * d__result__attention_flops__workload_heads
         d__result__ttft__hardware_peak = (
             -2000000000000000 * (result__attention_flops + result__linear_flops) / hardware_peak**2
         )
         d__result__ttft__hardware_dispatch_tax = 1000
-        d__result__ttft__seq_len = _g8 * d__result__attention_flops__seq_len + _g8 * d__result__linear_flops__seq_len
+        d__result__ttft__seq_len = _g10 * d__result__attention_flops__seq_len + _g10 * d__result__linear_flops__seq_len
         d__result__ttft__batch_size = (
-            _g8 * d__result__attention_flops__batch_size + _g8 * d__result__linear_flops__batch_size
+            _g10 * d__result__attention_flops__batch_size + _g10 * d__result__linear_flops__batch_size
         )
         d__result__ttft__workload_forward_flops_per_token = (
-            _g8 * d__result__linear_flops__workload_forward_flops_per_token
+            _g10 * d__result__linear_flops__workload_forward_flops_per_token
         )
-        d__result__ttft__workload_head_dim = _g8 * d__result__attention_flops__workload_head_dim
+        d__result__ttft__workload_query_key_width = _g10 * d__result__attention_flops__workload_query_key_width
+        d__result__ttft__workload_value_width = _g10 * d__result__attention_flops__workload_value_width
         derivatives.update(
             {
                 "result.ttft": {
@@ -302,7 +334,8 @@ def gradient(
                     "seq_len": d__result__ttft__seq_len,
                     "batch_size": d__result__ttft__batch_size,
                     "workload_forward_flops_per_token": d__result__ttft__workload_forward_flops_per_token,
-                    "workload_head_dim": d__result__ttft__workload_head_dim,
+                    "workload_query_key_width": d__result__ttft__workload_query_key_width,
+                    "workload_value_width": d__result__ttft__workload_value_width,
                 },
             }
         )
@@ -364,8 +397,9 @@ class ServingScenario(ScenarioBase):
                 "forward_flops_per_token": "workload_forward_flops_per_token",
                 "layers": "workload_layers",
                 "heads": "workload_heads",
-                "head_dim": "workload_head_dim",
                 "kv_values_per_token": "workload_kv_values_per_token",
+                "query_key_width": "workload_query_key_width",
+                "value_width": "workload_value_width",
             },
             required=("parameters", "layers", "hidden_dim", "heads"),
             units={"workload_parameters": "param", "workload_forward_flops_per_token": "flop"},
@@ -417,10 +451,14 @@ class ServingScenario(ScenarioBase):
         "result",
         (
             Output("linear_flops", "TFLOP", requires=("workload.forward_flops_per_token",)),
-            Output("attention_flops", "TFLOP", requires=("workload.head_dim",)),
+            Output("attention_flops", "TFLOP", requires=("workload.query_key_width", "workload.value_width")),
             Output("prompt_cache_hit_ratio"),
             Output("prefill_chunks"),
-            Output("ttft", "ms", requires=("workload.forward_flops_per_token", "workload.head_dim")),
+            Output(
+                "ttft",
+                "ms",
+                requires=("workload.forward_flops_per_token", "workload.query_key_width", "workload.value_width"),
+            ),
             Output("kv_cache_size", "GB", requires=("workload.kv_values_per_token",)),
             Output("model_weights_size", "GB"),
             Output("total_memory_required", "GB", requires=("workload.kv_values_per_token",)),

@@ -31,8 +31,9 @@ def evaluate(
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
     workload_heads: Any,
-    workload_head_dim: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_query_key_width: Any = None,
+    workload_value_width: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
     hardware_capacity: Any,
@@ -54,12 +55,13 @@ def evaluate(
     nothing (the class does). Integer counts stay exact Python ints when the inputs are.
 
     Args:
-        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
+        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert); unset, the count from the architecture (`architecture_parameters`).
         workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
         workload_heads: [1] `heads` of `workload`: Query attention heads a.
-        workload_head_dim: [1] `head_dim` of `workload`: Width of one head; unset means d/a, and then `hidden_dim` must be a multiple of `heads` (PaLM sets 256). Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
+        workload_query_key_width: [1] `query_key_width` of `workload`: Width of one head's query (and key): d_h, or with multi-head latent attention the part without and the part with rotary positions, d_n + ρ. Optional.
+        workload_value_width: [1] `value_width` of `workload`: Width of one head's value: d_h, or `v_head_dim` with multi-head latent attention. Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
         hardware_capacity: [byte] Memory capacity of `hardware`.
@@ -79,7 +81,7 @@ def evaluate(
         Every output in its display unit, as ``name [unit] = definition``:
 
         total_tokens [1] = decode_tokens + prompt_tokens
-        prefill_flops [TFLOP] = prompt_tokens*(4*[flop]*prompt_tokens*workload_head_dim*workload_heads*workload_layers + workload_forward_flops_per_token)
+        prefill_flops [TFLOP] = prompt_tokens*(2*[flop]*prompt_tokens*workload_heads*workload_layers*(workload_query_key_width + workload_value_width) + workload_forward_flops_per_token)
         ttft [ms] = hardware_dispatch_tax + prefill_flops/(hardware_peak*prefill_efficiency)
         weights [GB] = precision_value*workload_parameters
         bandwidth [TB/s] = hardware_bandwidth
@@ -91,7 +93,7 @@ def evaluate(
         decode_time [s] = decode_tokens*tpot
         kv_capacity_tokens [1] = floor(1/2 + kv_reserve/kv_per_token)
         resident_requests [1] = floor(kv_reserve/kv_per_request)
-        request_flops [TFLOP] = total_tokens*(4*[flop]*total_tokens*workload_head_dim*workload_heads*workload_layers + workload_forward_flops_per_token)
+        request_flops [TFLOP] = total_tokens*(2*[flop]*total_tokens*workload_heads*workload_layers*(workload_query_key_width + workload_value_width) + workload_forward_flops_per_token)
         request_time [s] = decode_time + hardware_dispatch_tax + request_flops/(hardware_peak*prefill_efficiency)
         prefill_request_rate [1/s] = prefill_rate/prompt_tokens
         residency_request_rate [1/s] = resident_requests/request_time
@@ -117,8 +119,12 @@ def evaluate(
     resident_requests = floor_div(_t0, kv_per_request)  # 1e9: GB -> B (kv_reserve)
     prefill_request_rate = prefill_rate / prompt_tokens
     remaining_memory = hardware_capacity / 1000000000 - weights  # 1e9: GB -> B (weights); 1e-9: B -> GB
-    if workload_forward_flops_per_token is not None and workload_head_dim is not None:
-        _t1 = 4 * workload_head_dim * workload_heads * workload_layers
+    if (
+        workload_forward_flops_per_token is not None
+        and workload_query_key_width is not None
+        and workload_value_width is not None
+    ):
+        _t1 = 2 * workload_heads * workload_layers * (workload_query_key_width + workload_value_width)
         _t2 = 1 / (hardware_peak * prefill_efficiency)
         _raw_prefill_flops = prompt_tokens * (_t1 * prompt_tokens + workload_forward_flops_per_token)
         prefill_flops = _raw_prefill_flops / 1000000000000  # 1e-12: flop -> TFLOP
@@ -177,8 +183,9 @@ def gradient(
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
     workload_heads: Any,
-    workload_head_dim: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_query_key_width: Any = None,
+    workload_value_width: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
     hardware_capacity: Any,
@@ -335,8 +342,12 @@ def gradient(
             "precision_value": d__remaining_memory__precision_value,
         },
     }
-    if workload_forward_flops_per_token is not None and workload_head_dim is not None:
-        _t1 = 4 * workload_head_dim * workload_heads * workload_layers
+    if (
+        workload_forward_flops_per_token is not None
+        and workload_query_key_width is not None
+        and workload_value_width is not None
+    ):
+        _t1 = 2 * workload_heads * workload_layers * (workload_query_key_width + workload_value_width)
         _t2 = 1 / (hardware_peak * prefill_efficiency)
         _raw_prefill_flops = prompt_tokens * (_t1 * prompt_tokens + workload_forward_flops_per_token)
         prefill_flops = _raw_prefill_flops / 1000000000000  # 1e-12: flop -> TFLOP
@@ -350,148 +361,159 @@ def gradient(
         _raw_tokens_per_hour = request_rate * total_tokens
         tokens_per_hour = 3600 * _raw_tokens_per_hour  # 3600: h -> s
         _g8 = prompt_tokens**2
-        _g9 = workload_head_dim / 250000000000
-        _g10 = _g8 * _g9
-        _g11 = workload_forward_flops_per_token / 1000000000000
-        _g12 = workload_heads * workload_layers
-        _g13 = _g12 * workload_head_dim / 125000000000
-        _g14 = _g12 / 250000000000
-        _g15 = 1000000000000000 / prefill_efficiency
-        _g16 = _g15 / hardware_peak
-        _g17 = hardware_peak ** (-2)
-        _g18 = 1 / (hardware_peak * prefill_efficiency**2)
-        _g19 = total_tokens**2
-        _g20 = _g19 * _g9
-        _g21 = _g11 + _g13 * total_tokens
-        _g22 = 1000000000000 / prefill_efficiency
-        _g23 = _g22 / hardware_peak
-        _g24 = resident_requests / request_time**2
-        _g25 = prefill_request_rate - residency_request_rate
-        _g26 = step(_g25)
-        _g27 = step(-_g25)
-        _g28 = 3600 * total_tokens
-        _g29 = 3600 * request_rate
-        _g30 = 1000000 * price / tokens_per_hour**2
-        d__prefill_flops__workload_layers = _g10 * workload_heads
-        d__prefill_flops__workload_heads = _g10 * workload_layers
-        d__prefill_flops__prompt_tokens = _g11 + _g13 * prompt_tokens
+        _g9 = workload_query_key_width + workload_value_width
+        _g10 = _g9 / 500000000000
+        _g11 = _g10 * _g8
+        _g12 = workload_forward_flops_per_token / 1000000000000
+        _g13 = workload_heads * workload_layers
+        _g14 = _g13 * _g9 / 250000000000
+        _g15 = _g13 / 500000000000
+        _g16 = _g15 * _g8
+        _g17 = 1000000000000000 / prefill_efficiency
+        _g18 = _g17 / hardware_peak
+        _g19 = hardware_peak ** (-2)
+        _g20 = 1 / (hardware_peak * prefill_efficiency**2)
+        _g21 = total_tokens**2
+        _g22 = _g10 * _g21
+        _g23 = _g12 + _g14 * total_tokens
+        _g24 = _g15 * _g21
+        _g25 = 1000000000000 / prefill_efficiency
+        _g26 = _g25 / hardware_peak
+        _g27 = resident_requests / request_time**2
+        _g28 = prefill_request_rate - residency_request_rate
+        _g29 = step(_g28)
+        _g30 = step(-_g28)
+        _g31 = 3600 * total_tokens
+        _g32 = 3600 * request_rate
+        _g33 = 1000000 * price / tokens_per_hour**2
+        d__prefill_flops__workload_layers = _g11 * workload_heads
+        d__prefill_flops__workload_heads = _g11 * workload_layers
+        d__prefill_flops__prompt_tokens = _g12 + _g14 * prompt_tokens
         d__prefill_flops__workload_forward_flops_per_token = prompt_tokens / 1000000000000
-        d__prefill_flops__workload_head_dim = _g14 * _g8
-        d__ttft__workload_layers = _g16 * d__prefill_flops__workload_layers
-        d__ttft__workload_heads = _g16 * d__prefill_flops__workload_heads
-        d__ttft__hardware_peak = -_g15 * _g17 * prefill_flops
+        d__prefill_flops__workload_query_key_width = _g16
+        d__prefill_flops__workload_value_width = _g16
+        d__ttft__workload_layers = _g18 * d__prefill_flops__workload_layers
+        d__ttft__workload_heads = _g18 * d__prefill_flops__workload_heads
+        d__ttft__hardware_peak = -_g17 * _g19 * prefill_flops
         d__ttft__hardware_dispatch_tax = 1000
-        d__ttft__prompt_tokens = _g16 * d__prefill_flops__prompt_tokens
-        d__ttft__prefill_efficiency = -1000000000000000 * _g18 * prefill_flops
-        d__ttft__workload_forward_flops_per_token = _g16 * d__prefill_flops__workload_forward_flops_per_token
-        d__ttft__workload_head_dim = _g16 * d__prefill_flops__workload_head_dim
-        d__request_flops__workload_layers = _g20 * workload_heads
-        d__request_flops__workload_heads = _g20 * workload_layers
-        d__request_flops__prompt_tokens = _g21 * d__total_tokens__prompt_tokens
-        d__request_flops__decode_tokens = _g21 * d__total_tokens__decode_tokens
+        d__ttft__prompt_tokens = _g18 * d__prefill_flops__prompt_tokens
+        d__ttft__prefill_efficiency = -1000000000000000 * _g20 * prefill_flops
+        d__ttft__workload_forward_flops_per_token = _g18 * d__prefill_flops__workload_forward_flops_per_token
+        d__ttft__workload_query_key_width = _g18 * d__prefill_flops__workload_query_key_width
+        d__ttft__workload_value_width = _g18 * d__prefill_flops__workload_value_width
+        d__request_flops__workload_layers = _g22 * workload_heads
+        d__request_flops__workload_heads = _g22 * workload_layers
+        d__request_flops__prompt_tokens = _g23 * d__total_tokens__prompt_tokens
+        d__request_flops__decode_tokens = _g23 * d__total_tokens__decode_tokens
         d__request_flops__workload_forward_flops_per_token = total_tokens / 1000000000000
-        d__request_flops__workload_head_dim = _g14 * _g19
+        d__request_flops__workload_query_key_width = _g24
+        d__request_flops__workload_value_width = _g24
         d__request_time__workload_parameters = d__decode_time__workload_parameters
-        d__request_time__workload_layers = _g23 * d__request_flops__workload_layers + d__decode_time__workload_layers
-        d__request_time__workload_heads = _g23 * d__request_flops__workload_heads
+        d__request_time__workload_layers = _g26 * d__request_flops__workload_layers + d__decode_time__workload_layers
+        d__request_time__workload_heads = _g26 * d__request_flops__workload_heads
         d__request_time__workload_kv_values_per_token = d__decode_time__workload_kv_values_per_token
-        d__request_time__hardware_peak = -_g17 * _g22 * request_flops
+        d__request_time__hardware_peak = -_g19 * _g25 * request_flops
         d__request_time__hardware_bandwidth = d__decode_time__hardware_bandwidth
         d__request_time__hardware_dispatch_tax = 1
         d__request_time__precision_value = d__decode_time__precision_value
         d__request_time__kv_bytes_per_value = d__decode_time__kv_bytes_per_value
-        d__request_time__prompt_tokens = _g23 * d__request_flops__prompt_tokens + d__decode_time__prompt_tokens
-        d__request_time__decode_tokens = _g23 * d__request_flops__decode_tokens + d__decode_time__decode_tokens
-        d__request_time__prefill_efficiency = -1000000000000 * _g18 * request_flops
-        d__request_time__workload_forward_flops_per_token = _g23 * d__request_flops__workload_forward_flops_per_token
-        d__request_time__workload_head_dim = _g23 * d__request_flops__workload_head_dim
-        d__residency_request_rate__workload_parameters = -_g24 * d__request_time__workload_parameters
-        d__residency_request_rate__workload_layers = -_g24 * d__request_time__workload_layers
-        d__residency_request_rate__workload_heads = -_g24 * d__request_time__workload_heads
+        d__request_time__prompt_tokens = _g26 * d__request_flops__prompt_tokens + d__decode_time__prompt_tokens
+        d__request_time__decode_tokens = _g26 * d__request_flops__decode_tokens + d__decode_time__decode_tokens
+        d__request_time__prefill_efficiency = -1000000000000 * _g20 * request_flops
+        d__request_time__workload_forward_flops_per_token = _g26 * d__request_flops__workload_forward_flops_per_token
+        d__request_time__workload_query_key_width = _g26 * d__request_flops__workload_query_key_width
+        d__request_time__workload_value_width = _g26 * d__request_flops__workload_value_width
+        d__residency_request_rate__workload_parameters = -_g27 * d__request_time__workload_parameters
+        d__residency_request_rate__workload_layers = -_g27 * d__request_time__workload_layers
+        d__residency_request_rate__workload_heads = -_g27 * d__request_time__workload_heads
         d__residency_request_rate__workload_kv_values_per_token = (
-            -_g24 * d__request_time__workload_kv_values_per_token
+            -_g27 * d__request_time__workload_kv_values_per_token
             + d__resident_requests__workload_kv_values_per_token / request_time
         )
-        d__residency_request_rate__hardware_peak = -_g24 * d__request_time__hardware_peak
-        d__residency_request_rate__hardware_bandwidth = -_g24 * d__request_time__hardware_bandwidth
-        d__residency_request_rate__hardware_dispatch_tax = -_g24 * d__request_time__hardware_dispatch_tax
-        d__residency_request_rate__precision_value = -_g24 * d__request_time__precision_value
+        d__residency_request_rate__hardware_peak = -_g27 * d__request_time__hardware_peak
+        d__residency_request_rate__hardware_bandwidth = -_g27 * d__request_time__hardware_bandwidth
+        d__residency_request_rate__hardware_dispatch_tax = -_g27 * d__request_time__hardware_dispatch_tax
+        d__residency_request_rate__precision_value = -_g27 * d__request_time__precision_value
         d__residency_request_rate__kv_bytes_per_value = (
-            -_g24 * d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value / request_time
+            -_g27 * d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value / request_time
         )
         d__residency_request_rate__prompt_tokens = (
-            -_g24 * d__request_time__prompt_tokens + d__resident_requests__prompt_tokens / request_time
+            -_g27 * d__request_time__prompt_tokens + d__resident_requests__prompt_tokens / request_time
         )
         d__residency_request_rate__decode_tokens = (
-            -_g24 * d__request_time__decode_tokens + d__resident_requests__decode_tokens / request_time
+            -_g27 * d__request_time__decode_tokens + d__resident_requests__decode_tokens / request_time
         )
-        d__residency_request_rate__prefill_efficiency = -_g24 * d__request_time__prefill_efficiency
+        d__residency_request_rate__prefill_efficiency = -_g27 * d__request_time__prefill_efficiency
         d__residency_request_rate__kv_reserve = d__resident_requests__kv_reserve / request_time
         d__residency_request_rate__workload_forward_flops_per_token = (
-            -_g24 * d__request_time__workload_forward_flops_per_token
+            -_g27 * d__request_time__workload_forward_flops_per_token
         )
-        d__residency_request_rate__workload_head_dim = -_g24 * d__request_time__workload_head_dim
-        d__request_rate__workload_parameters = _g26 * d__residency_request_rate__workload_parameters
-        d__request_rate__workload_layers = _g26 * d__residency_request_rate__workload_layers
-        d__request_rate__workload_heads = _g26 * d__residency_request_rate__workload_heads
-        d__request_rate__workload_kv_values_per_token = _g26 * d__residency_request_rate__workload_kv_values_per_token
-        d__request_rate__hardware_peak = _g26 * d__residency_request_rate__hardware_peak
-        d__request_rate__hardware_bandwidth = _g26 * d__residency_request_rate__hardware_bandwidth
-        d__request_rate__hardware_dispatch_tax = _g26 * d__residency_request_rate__hardware_dispatch_tax
-        d__request_rate__precision_value = _g26 * d__residency_request_rate__precision_value
-        d__request_rate__kv_bytes_per_value = _g26 * d__residency_request_rate__kv_bytes_per_value
+        d__residency_request_rate__workload_query_key_width = -_g27 * d__request_time__workload_query_key_width
+        d__residency_request_rate__workload_value_width = -_g27 * d__request_time__workload_value_width
+        d__request_rate__workload_parameters = _g29 * d__residency_request_rate__workload_parameters
+        d__request_rate__workload_layers = _g29 * d__residency_request_rate__workload_layers
+        d__request_rate__workload_heads = _g29 * d__residency_request_rate__workload_heads
+        d__request_rate__workload_kv_values_per_token = _g29 * d__residency_request_rate__workload_kv_values_per_token
+        d__request_rate__hardware_peak = _g29 * d__residency_request_rate__hardware_peak
+        d__request_rate__hardware_bandwidth = _g29 * d__residency_request_rate__hardware_bandwidth
+        d__request_rate__hardware_dispatch_tax = _g29 * d__residency_request_rate__hardware_dispatch_tax
+        d__request_rate__precision_value = _g29 * d__residency_request_rate__precision_value
+        d__request_rate__kv_bytes_per_value = _g29 * d__residency_request_rate__kv_bytes_per_value
         d__request_rate__prompt_tokens = (
-            _g26 * d__residency_request_rate__prompt_tokens + _g27 * d__prefill_request_rate__prompt_tokens
+            _g29 * d__residency_request_rate__prompt_tokens + _g30 * d__prefill_request_rate__prompt_tokens
         )
-        d__request_rate__decode_tokens = _g26 * d__residency_request_rate__decode_tokens
-        d__request_rate__prefill_efficiency = _g26 * d__residency_request_rate__prefill_efficiency
-        d__request_rate__kv_reserve = _g26 * d__residency_request_rate__kv_reserve
-        d__request_rate__prefill_rate = _g27 * d__prefill_request_rate__prefill_rate
+        d__request_rate__decode_tokens = _g29 * d__residency_request_rate__decode_tokens
+        d__request_rate__prefill_efficiency = _g29 * d__residency_request_rate__prefill_efficiency
+        d__request_rate__kv_reserve = _g29 * d__residency_request_rate__kv_reserve
+        d__request_rate__prefill_rate = _g30 * d__prefill_request_rate__prefill_rate
         d__request_rate__workload_forward_flops_per_token = (
-            _g26 * d__residency_request_rate__workload_forward_flops_per_token
+            _g29 * d__residency_request_rate__workload_forward_flops_per_token
         )
-        d__request_rate__workload_head_dim = _g26 * d__residency_request_rate__workload_head_dim
-        d__tokens_per_hour__workload_parameters = _g28 * d__request_rate__workload_parameters
-        d__tokens_per_hour__workload_layers = _g28 * d__request_rate__workload_layers
-        d__tokens_per_hour__workload_heads = _g28 * d__request_rate__workload_heads
-        d__tokens_per_hour__workload_kv_values_per_token = _g28 * d__request_rate__workload_kv_values_per_token
-        d__tokens_per_hour__hardware_peak = _g28 * d__request_rate__hardware_peak
-        d__tokens_per_hour__hardware_bandwidth = _g28 * d__request_rate__hardware_bandwidth
-        d__tokens_per_hour__hardware_dispatch_tax = _g28 * d__request_rate__hardware_dispatch_tax
-        d__tokens_per_hour__precision_value = _g28 * d__request_rate__precision_value
-        d__tokens_per_hour__kv_bytes_per_value = _g28 * d__request_rate__kv_bytes_per_value
+        d__request_rate__workload_query_key_width = _g29 * d__residency_request_rate__workload_query_key_width
+        d__request_rate__workload_value_width = _g29 * d__residency_request_rate__workload_value_width
+        d__tokens_per_hour__workload_parameters = _g31 * d__request_rate__workload_parameters
+        d__tokens_per_hour__workload_layers = _g31 * d__request_rate__workload_layers
+        d__tokens_per_hour__workload_heads = _g31 * d__request_rate__workload_heads
+        d__tokens_per_hour__workload_kv_values_per_token = _g31 * d__request_rate__workload_kv_values_per_token
+        d__tokens_per_hour__hardware_peak = _g31 * d__request_rate__hardware_peak
+        d__tokens_per_hour__hardware_bandwidth = _g31 * d__request_rate__hardware_bandwidth
+        d__tokens_per_hour__hardware_dispatch_tax = _g31 * d__request_rate__hardware_dispatch_tax
+        d__tokens_per_hour__precision_value = _g31 * d__request_rate__precision_value
+        d__tokens_per_hour__kv_bytes_per_value = _g31 * d__request_rate__kv_bytes_per_value
         d__tokens_per_hour__prompt_tokens = (
-            _g28 * d__request_rate__prompt_tokens + _g29 * d__total_tokens__prompt_tokens
+            _g31 * d__request_rate__prompt_tokens + _g32 * d__total_tokens__prompt_tokens
         )
         d__tokens_per_hour__decode_tokens = (
-            _g28 * d__request_rate__decode_tokens + _g29 * d__total_tokens__decode_tokens
+            _g31 * d__request_rate__decode_tokens + _g32 * d__total_tokens__decode_tokens
         )
-        d__tokens_per_hour__prefill_efficiency = _g28 * d__request_rate__prefill_efficiency
-        d__tokens_per_hour__kv_reserve = _g28 * d__request_rate__kv_reserve
-        d__tokens_per_hour__prefill_rate = _g28 * d__request_rate__prefill_rate
-        d__tokens_per_hour__workload_forward_flops_per_token = _g28 * d__request_rate__workload_forward_flops_per_token
-        d__tokens_per_hour__workload_head_dim = _g28 * d__request_rate__workload_head_dim
-        d__cost_per_million_tokens__workload_parameters = -_g30 * d__tokens_per_hour__workload_parameters
-        d__cost_per_million_tokens__workload_layers = -_g30 * d__tokens_per_hour__workload_layers
-        d__cost_per_million_tokens__workload_heads = -_g30 * d__tokens_per_hour__workload_heads
+        d__tokens_per_hour__prefill_efficiency = _g31 * d__request_rate__prefill_efficiency
+        d__tokens_per_hour__kv_reserve = _g31 * d__request_rate__kv_reserve
+        d__tokens_per_hour__prefill_rate = _g31 * d__request_rate__prefill_rate
+        d__tokens_per_hour__workload_forward_flops_per_token = _g31 * d__request_rate__workload_forward_flops_per_token
+        d__tokens_per_hour__workload_query_key_width = _g31 * d__request_rate__workload_query_key_width
+        d__tokens_per_hour__workload_value_width = _g31 * d__request_rate__workload_value_width
+        d__cost_per_million_tokens__workload_parameters = -_g33 * d__tokens_per_hour__workload_parameters
+        d__cost_per_million_tokens__workload_layers = -_g33 * d__tokens_per_hour__workload_layers
+        d__cost_per_million_tokens__workload_heads = -_g33 * d__tokens_per_hour__workload_heads
         d__cost_per_million_tokens__workload_kv_values_per_token = (
-            -_g30 * d__tokens_per_hour__workload_kv_values_per_token
+            -_g33 * d__tokens_per_hour__workload_kv_values_per_token
         )
-        d__cost_per_million_tokens__hardware_peak = -_g30 * d__tokens_per_hour__hardware_peak
-        d__cost_per_million_tokens__hardware_bandwidth = -_g30 * d__tokens_per_hour__hardware_bandwidth
-        d__cost_per_million_tokens__hardware_dispatch_tax = -_g30 * d__tokens_per_hour__hardware_dispatch_tax
-        d__cost_per_million_tokens__precision_value = -_g30 * d__tokens_per_hour__precision_value
-        d__cost_per_million_tokens__kv_bytes_per_value = -_g30 * d__tokens_per_hour__kv_bytes_per_value
-        d__cost_per_million_tokens__prompt_tokens = -_g30 * d__tokens_per_hour__prompt_tokens
-        d__cost_per_million_tokens__decode_tokens = -_g30 * d__tokens_per_hour__decode_tokens
-        d__cost_per_million_tokens__prefill_efficiency = -_g30 * d__tokens_per_hour__prefill_efficiency
-        d__cost_per_million_tokens__kv_reserve = -_g30 * d__tokens_per_hour__kv_reserve
-        d__cost_per_million_tokens__prefill_rate = -_g30 * d__tokens_per_hour__prefill_rate
+        d__cost_per_million_tokens__hardware_peak = -_g33 * d__tokens_per_hour__hardware_peak
+        d__cost_per_million_tokens__hardware_bandwidth = -_g33 * d__tokens_per_hour__hardware_bandwidth
+        d__cost_per_million_tokens__hardware_dispatch_tax = -_g33 * d__tokens_per_hour__hardware_dispatch_tax
+        d__cost_per_million_tokens__precision_value = -_g33 * d__tokens_per_hour__precision_value
+        d__cost_per_million_tokens__kv_bytes_per_value = -_g33 * d__tokens_per_hour__kv_bytes_per_value
+        d__cost_per_million_tokens__prompt_tokens = -_g33 * d__tokens_per_hour__prompt_tokens
+        d__cost_per_million_tokens__decode_tokens = -_g33 * d__tokens_per_hour__decode_tokens
+        d__cost_per_million_tokens__prefill_efficiency = -_g33 * d__tokens_per_hour__prefill_efficiency
+        d__cost_per_million_tokens__kv_reserve = -_g33 * d__tokens_per_hour__kv_reserve
+        d__cost_per_million_tokens__prefill_rate = -_g33 * d__tokens_per_hour__prefill_rate
         d__cost_per_million_tokens__price = 1000000 / tokens_per_hour
         d__cost_per_million_tokens__workload_forward_flops_per_token = (
-            -_g30 * d__tokens_per_hour__workload_forward_flops_per_token
+            -_g33 * d__tokens_per_hour__workload_forward_flops_per_token
         )
-        d__cost_per_million_tokens__workload_head_dim = -_g30 * d__tokens_per_hour__workload_head_dim
+        d__cost_per_million_tokens__workload_query_key_width = -_g33 * d__tokens_per_hour__workload_query_key_width
+        d__cost_per_million_tokens__workload_value_width = -_g33 * d__tokens_per_hour__workload_value_width
         derivatives.update(
             {
                 "prefill_flops": {
@@ -499,7 +521,8 @@ def gradient(
                     "workload_heads": d__prefill_flops__workload_heads,
                     "prompt_tokens": d__prefill_flops__prompt_tokens,
                     "workload_forward_flops_per_token": d__prefill_flops__workload_forward_flops_per_token,
-                    "workload_head_dim": d__prefill_flops__workload_head_dim,
+                    "workload_query_key_width": d__prefill_flops__workload_query_key_width,
+                    "workload_value_width": d__prefill_flops__workload_value_width,
                 },
                 "ttft": {
                     "workload_layers": d__ttft__workload_layers,
@@ -509,7 +532,8 @@ def gradient(
                     "prompt_tokens": d__ttft__prompt_tokens,
                     "prefill_efficiency": d__ttft__prefill_efficiency,
                     "workload_forward_flops_per_token": d__ttft__workload_forward_flops_per_token,
-                    "workload_head_dim": d__ttft__workload_head_dim,
+                    "workload_query_key_width": d__ttft__workload_query_key_width,
+                    "workload_value_width": d__ttft__workload_value_width,
                 },
                 "request_flops": {
                     "workload_layers": d__request_flops__workload_layers,
@@ -517,7 +541,8 @@ def gradient(
                     "prompt_tokens": d__request_flops__prompt_tokens,
                     "decode_tokens": d__request_flops__decode_tokens,
                     "workload_forward_flops_per_token": d__request_flops__workload_forward_flops_per_token,
-                    "workload_head_dim": d__request_flops__workload_head_dim,
+                    "workload_query_key_width": d__request_flops__workload_query_key_width,
+                    "workload_value_width": d__request_flops__workload_value_width,
                 },
                 "request_time": {
                     "workload_parameters": d__request_time__workload_parameters,
@@ -533,7 +558,8 @@ def gradient(
                     "decode_tokens": d__request_time__decode_tokens,
                     "prefill_efficiency": d__request_time__prefill_efficiency,
                     "workload_forward_flops_per_token": d__request_time__workload_forward_flops_per_token,
-                    "workload_head_dim": d__request_time__workload_head_dim,
+                    "workload_query_key_width": d__request_time__workload_query_key_width,
+                    "workload_value_width": d__request_time__workload_value_width,
                 },
                 "residency_request_rate": {
                     "workload_parameters": d__residency_request_rate__workload_parameters,
@@ -550,7 +576,8 @@ def gradient(
                     "prefill_efficiency": d__residency_request_rate__prefill_efficiency,
                     "kv_reserve": d__residency_request_rate__kv_reserve,
                     "workload_forward_flops_per_token": d__residency_request_rate__workload_forward_flops_per_token,
-                    "workload_head_dim": d__residency_request_rate__workload_head_dim,
+                    "workload_query_key_width": d__residency_request_rate__workload_query_key_width,
+                    "workload_value_width": d__residency_request_rate__workload_value_width,
                 },
                 "request_rate": {
                     "workload_parameters": d__request_rate__workload_parameters,
@@ -568,7 +595,8 @@ def gradient(
                     "kv_reserve": d__request_rate__kv_reserve,
                     "prefill_rate": d__request_rate__prefill_rate,
                     "workload_forward_flops_per_token": d__request_rate__workload_forward_flops_per_token,
-                    "workload_head_dim": d__request_rate__workload_head_dim,
+                    "workload_query_key_width": d__request_rate__workload_query_key_width,
+                    "workload_value_width": d__request_rate__workload_value_width,
                 },
                 "tokens_per_hour": {
                     "workload_parameters": d__tokens_per_hour__workload_parameters,
@@ -586,7 +614,8 @@ def gradient(
                     "kv_reserve": d__tokens_per_hour__kv_reserve,
                     "prefill_rate": d__tokens_per_hour__prefill_rate,
                     "workload_forward_flops_per_token": d__tokens_per_hour__workload_forward_flops_per_token,
-                    "workload_head_dim": d__tokens_per_hour__workload_head_dim,
+                    "workload_query_key_width": d__tokens_per_hour__workload_query_key_width,
+                    "workload_value_width": d__tokens_per_hour__workload_value_width,
                 },
                 "cost_per_million_tokens": {
                     "workload_parameters": d__cost_per_million_tokens__workload_parameters,
@@ -605,7 +634,8 @@ def gradient(
                     "prefill_rate": d__cost_per_million_tokens__prefill_rate,
                     "price": d__cost_per_million_tokens__price,
                     "workload_forward_flops_per_token": d__cost_per_million_tokens__workload_forward_flops_per_token,
-                    "workload_head_dim": d__cost_per_million_tokens__workload_head_dim,
+                    "workload_query_key_width": d__cost_per_million_tokens__workload_query_key_width,
+                    "workload_value_width": d__cost_per_million_tokens__workload_value_width,
                 },
             }
         )
@@ -693,8 +723,9 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
                 "forward_flops_per_token": "workload_forward_flops_per_token",
                 "layers": "workload_layers",
                 "heads": "workload_heads",
-                "head_dim": "workload_head_dim",
                 "kv_values_per_token": "workload_kv_values_per_token",
+                "query_key_width": "workload_query_key_width",
+                "value_width": "workload_value_width",
             },
             required=("parameters", "layers", "hidden_dim", "heads"),
             units={"workload_parameters": "param", "workload_forward_flops_per_token": "flop"},
@@ -796,8 +827,14 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         )
 
     total_tokens = Output("total_tokens")
-    prefill_flops = Output("prefill_flops", "TFLOP", requires=("workload.forward_flops_per_token", "workload.head_dim"))
-    ttft = Output("ttft", "ms", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    prefill_flops = Output(
+        "prefill_flops",
+        "TFLOP",
+        requires=("workload.forward_flops_per_token", "workload.query_key_width", "workload.value_width"),
+    )
+    ttft = Output(
+        "ttft", "ms", requires=("workload.forward_flops_per_token", "workload.query_key_width", "workload.value_width")
+    )
     weights = Output("weights", "GB")
     bandwidth = Output("bandwidth", "TB/s")
     kv_per_token = Output("kv_per_token", "byte")
@@ -808,15 +845,34 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
     decode_time = Output("decode_time", "s")
     kv_capacity_tokens = Output("kv_capacity_tokens")
     resident_requests = Output("resident_requests")
-    request_flops = Output("request_flops", "TFLOP", requires=("workload.forward_flops_per_token", "workload.head_dim"))
-    request_time = Output("request_time", "s", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    request_flops = Output(
+        "request_flops",
+        "TFLOP",
+        requires=("workload.forward_flops_per_token", "workload.query_key_width", "workload.value_width"),
+    )
+    request_time = Output(
+        "request_time",
+        "s",
+        requires=("workload.forward_flops_per_token", "workload.query_key_width", "workload.value_width"),
+    )
     prefill_request_rate = Output("prefill_request_rate", "1/s")
     residency_request_rate = Output(
-        "residency_request_rate", "1/s", requires=("workload.forward_flops_per_token", "workload.head_dim")
+        "residency_request_rate",
+        "1/s",
+        requires=("workload.forward_flops_per_token", "workload.query_key_width", "workload.value_width"),
     )
-    request_rate = Output("request_rate", "1/s", requires=("workload.forward_flops_per_token", "workload.head_dim"))
-    tokens_per_hour = Output("tokens_per_hour", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    request_rate = Output(
+        "request_rate",
+        "1/s",
+        requires=("workload.forward_flops_per_token", "workload.query_key_width", "workload.value_width"),
+    )
+    tokens_per_hour = Output(
+        "tokens_per_hour",
+        requires=("workload.forward_flops_per_token", "workload.query_key_width", "workload.value_width"),
+    )
     cost_per_million_tokens = Output(
-        "cost_per_million_tokens", "USD", requires=("workload.forward_flops_per_token", "workload.head_dim")
+        "cost_per_million_tokens",
+        "USD",
+        requires=("workload.forward_flops_per_token", "workload.query_key_width", "workload.value_width"),
     )
     remaining_memory = Output("remaining_memory", "GB")

@@ -21,8 +21,9 @@ export const argumentDefaults = {
   "workload_forward_flops_per_token": null,
   "workload_layers": "required",
   "workload_heads": "required",
-  "workload_head_dim": null,
   "workload_kv_values_per_token": null,
+  "workload_query_key_width": null,
+  "workload_value_width": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
   "hardware_capacity": "required",
@@ -38,14 +39,15 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "workload_query_key_width", "workload_value_width", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,
     workload_layers,
     workload_heads,
-    workload_head_dim = null,
     workload_kv_values_per_token = null,
+    workload_query_key_width = null,
+    workload_value_width = null,
     hardware_peak,
     hardware_bandwidth,
     hardware_capacity,
@@ -54,7 +56,7 @@ export function evaluate(args, floats = []) {
     batch_size = 1,
     precision_value,
   } = args;
-  $.exact_integers({ workload_layers, workload_heads, workload_head_dim, seq_len, batch_size });
+  $.exact_integers({ workload_layers, workload_heads, seq_len, batch_size });
   const result__prompt_cache_hit_ratio = 0;
   const result__prefill_chunks = 1;
   const result__model_weights_size = precision_value*workload_parameters/1000000000;
@@ -63,12 +65,6 @@ export function evaluate(args, floats = []) {
     result__linear_flops = batch_size*seq_len*workload_forward_flops_per_token/1000000000000;
   } else {
     result__linear_flops = null;
-  }
-  let result__attention_flops;
-  if (workload_head_dim != null) {
-    result__attention_flops = batch_size*$.ipow(seq_len, 2)*workload_head_dim*workload_heads*workload_layers/250000000000;
-  } else {
-    result__attention_flops = null;
   }
   let result__kv_cache_size, result__total_memory_required, result__itl, result__memory_utilization, result__feasible;
   if (workload_kv_values_per_token != null) {
@@ -87,11 +83,17 @@ export function evaluate(args, floats = []) {
     result__memory_utilization = null;
     result__feasible = null;
   }
+  let result__attention_flops;
+  if (workload_query_key_width != null && workload_value_width != null) {
+    result__attention_flops = batch_size*$.ipow(seq_len, 2)*workload_heads*workload_layers*($.iadd_if($int.workload_query_key_width && $int.workload_value_width, workload_query_key_width, workload_value_width))/500000000000;
+  } else {
+    result__attention_flops = null;
+  }
   let result__ttft;
-  if (workload_forward_flops_per_token != null && workload_head_dim != null) {
+  if (workload_forward_flops_per_token != null && workload_query_key_width != null && workload_value_width != null) {
     const _raw_result__linear_flops = batch_size*seq_len*workload_forward_flops_per_token;
-    const _raw_result__attention_flops = batch_size*$.ipow(seq_len, 2)*workload_head_dim*workload_heads*workload_layers;
-    result__ttft = 1000*(hardware_dispatch_tax + 2*(4*_raw_result__attention_flops + _raw_result__linear_flops)/hardware_peak);
+    const _raw_result__attention_flops = batch_size*$.ipow(seq_len, 2)*workload_heads*workload_layers*($.iadd_if($int.workload_query_key_width && $int.workload_value_width, workload_query_key_width, workload_value_width));
+    result__ttft = 1000*(hardware_dispatch_tax + 2*(2*_raw_result__attention_flops + _raw_result__linear_flops)/hardware_peak);
   } else {
     result__ttft = null;
   }

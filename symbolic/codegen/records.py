@@ -165,7 +165,8 @@ def type_code(record: type[Record]) -> TypeCode:
     checks = []
     for check in record.checks:
         if isinstance(check, Together):
-            checks.append(f"Check({tuple(map(str, check.fields))!r}, None, {check.message!r}, rule={check.rule!r})")
+            split = f", split={check.split}" if check.rule == "implies" else ""
+            checks.append(f"Check({tuple(map(str, check.fields))!r}, None, {check.message!r}, rule={check.rule!r}{split})")
             continue
         _check_dimension(record, f"check {check.message!r}", check.condition, None)
         names = sorted((s for s in check.condition.free_symbols), key=str)
