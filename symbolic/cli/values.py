@@ -121,6 +121,10 @@ def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
     kind = kinds[name]
     if text.lower() in ("none", "null", ""):
         return name, None
+    if text.startswith("@"):  # a file, read by the loader of this kind of input (symbolic.cli.files)
+        from symbolic.cli.files import from_file
+
+        return name, from_file(kind, text, f"--set {name}")
     if kind in ("number", "integer"):
         return name, number(text, f"--set {name}")
     if kind == "list" and input_specs(cls)[name].keyed:
