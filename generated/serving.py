@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.mathops import choose
+from symbolic.runtime.mathops import choose, minimum, step
 from symbolic.runtime.outputs import GroupOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, NodeSpec, PrecisionSpec, WorkloadSpec
@@ -23,6 +23,8 @@ def evaluate(
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
     workload_heads: Any,
+    workload_sliding_window: Any = None,
+    workload_sliding_layers: Any = None,
     workload_kv_values_per_token: Any = None,
     workload_query_key_width: Any = None,
     workload_value_width: Any = None,
@@ -44,6 +46,8 @@ def evaluate(
         workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
         workload_heads: [1] `heads` of `workload`: Query attention heads a.
+        workload_sliding_window: [1] `sliding_window` of `workload`: Tokens a sliding-window layer attends to and caches (Mistral-7B v0.1: 4096); set together with `sliding_layers`. Optional.
+        workload_sliding_layers: [1] `sliding_layers` of `workload`: Blocks whose attention is limited to `sliding_window` (Gemma-2: every other one); the others attend to the whole context. Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
         workload_query_key_width: [1] `query_key_width` of `workload`: Width of one head's query (and key): d_h, or with multi-head latent attention the part without and the part with rotary positions, d_n + ρ. Optional.
         workload_value_width: [1] `value_width` of `workload`: Width of one head's value: d_h, or `v_head_dim` with multi-head latent attention. Optional.
@@ -63,7 +67,7 @@ def evaluate(
         result.prompt_cache_hit_ratio [1] = 0
         result.prefill_chunks [1] = 1
         result.ttft [ms] = hardware_dispatch_tax + 2*(attention_flops + linear_flops)/hardware_peak
-        result.kv_cache_size [GB] = batch_size*precision_value*seq_len*workload_kv_values_per_token
+        result.kv_cache_size [GB] = Piecewise((batch_size*precision_value*workload_kv_values_per_token*(seq_len*(workload_layers - workload_sliding_layers) + workload_sliding_layers*Min(seq_len, workload_sliding_window))/workload_layers, Given(workload_kv_values_per_token, workload_sliding_layers, workload_sliding_window)), (batch_size*precision_value*seq_len*workload_kv_values_per_token, True))
         result.model_weights_size [GB] = precision_value*workload_parameters
         result.total_memory_required [GB] = kv_cache_size + model_weights_size
         result.itl [ms] = [ms]*workload_layers/100 + total_memory_required/hardware_bandwidth
@@ -81,7 +85,22 @@ def evaluate(
         result__linear_flops = None
     if workload_kv_values_per_token is not None:
         _raw_result__model_weights_size = precision_value * workload_parameters
-        _raw_result__kv_cache_size = batch_size * precision_value * seq_len * workload_kv_values_per_token
+        _raw_result__kv_cache_size = (
+            batch_size
+            * precision_value
+            * workload_kv_values_per_token
+            * (
+                seq_len * (workload_layers - workload_sliding_layers)
+                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
+            )
+            / workload_layers
+            if (
+                workload_kv_values_per_token is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else batch_size * precision_value * seq_len * workload_kv_values_per_token
+        )
         result__kv_cache_size = _raw_result__kv_cache_size / 1000000000  # 1e-9: B -> GB
         _raw_result__total_memory_required = _raw_result__kv_cache_size + _raw_result__model_weights_size
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
@@ -152,6 +171,8 @@ def gradient(
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
     workload_heads: Any,
+    workload_sliding_window: Any = None,
+    workload_sliding_layers: Any = None,
     workload_kv_values_per_token: Any = None,
     workload_query_key_width: Any = None,
     workload_value_width: Any = None,
@@ -198,18 +219,108 @@ def gradient(
             }
         )
     if workload_kv_values_per_token is not None:
-        _raw_result__kv_cache_size = batch_size * precision_value * seq_len * workload_kv_values_per_token
+        _raw_result__kv_cache_size = (
+            batch_size
+            * precision_value
+            * workload_kv_values_per_token
+            * (
+                seq_len * (workload_layers - workload_sliding_layers)
+                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
+            )
+            / workload_layers
+            if (
+                workload_kv_values_per_token is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else batch_size * precision_value * seq_len * workload_kv_values_per_token
+        )
         result__kv_cache_size = _raw_result__kv_cache_size / 1000000000  # 1e-9: B -> GB
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
-        _g1 = precision_value * workload_kv_values_per_token / 1000000000
-        _g2 = batch_size * seq_len / 1000000000
-        _g3 = 1000000000000 / hardware_bandwidth
-        _g4 = 1000000000 / hardware_capacity
-        d__result__kv_cache_size__seq_len = _g1 * batch_size
-        d__result__kv_cache_size__batch_size = _g1 * seq_len
-        d__result__kv_cache_size__precision_value = _g2 * workload_kv_values_per_token
-        d__result__kv_cache_size__workload_kv_values_per_token = _g2 * precision_value
+        _g1 = batch_size * seq_len
+        _g2 = 1000000000000 / hardware_bandwidth
+        _g3 = 1000000000 / hardware_capacity
+        d__result__kv_cache_size__workload_layers = (
+            batch_size * precision_value * seq_len * workload_kv_values_per_token / workload_layers
+            - batch_size
+            * precision_value
+            * workload_kv_values_per_token
+            * (
+                seq_len * (workload_layers - workload_sliding_layers)
+                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
+            )
+            / workload_layers**2
+            if (
+                workload_kv_values_per_token is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else 0
+        ) / 1000000000
+        d__result__kv_cache_size__seq_len = (
+            batch_size
+            * precision_value
+            * workload_kv_values_per_token
+            * (
+                workload_layers
+                + workload_sliding_layers * step(-seq_len + workload_sliding_window)
+                - workload_sliding_layers
+            )
+            / workload_layers
+            if (
+                workload_kv_values_per_token is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else batch_size * precision_value * workload_kv_values_per_token
+        ) / 1000000000
+        d__result__kv_cache_size__batch_size = (
+            precision_value
+            * workload_kv_values_per_token
+            * (
+                seq_len * (workload_layers - workload_sliding_layers)
+                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
+            )
+            / workload_layers
+            if (
+                workload_kv_values_per_token is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else precision_value * seq_len * workload_kv_values_per_token
+        ) / 1000000000
+        d__result__kv_cache_size__precision_value = (
+            batch_size
+            * workload_kv_values_per_token
+            * (
+                seq_len * (workload_layers - workload_sliding_layers)
+                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
+            )
+            / workload_layers
+            if (
+                workload_kv_values_per_token is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else _g1 * workload_kv_values_per_token
+        ) / 1000000000
+        d__result__kv_cache_size__workload_kv_values_per_token = (
+            batch_size
+            * precision_value
+            * (
+                seq_len * (workload_layers - workload_sliding_layers)
+                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
+            )
+            / workload_layers
+            if (
+                workload_kv_values_per_token is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else _g1 * precision_value
+        ) / 1000000000
         d__result__total_memory_required__workload_parameters = d__result__model_weights_size__workload_parameters
+        d__result__total_memory_required__workload_layers = d__result__kv_cache_size__workload_layers
         d__result__total_memory_required__seq_len = d__result__kv_cache_size__seq_len
         d__result__total_memory_required__batch_size = d__result__kv_cache_size__batch_size
         d__result__total_memory_required__precision_value = (
@@ -218,28 +329,30 @@ def gradient(
         d__result__total_memory_required__workload_kv_values_per_token = (
             d__result__kv_cache_size__workload_kv_values_per_token
         )
-        d__result__itl__workload_parameters = _g3 * d__result__total_memory_required__workload_parameters
-        d__result__itl__workload_layers = 1 / 100
+        d__result__itl__workload_parameters = _g2 * d__result__total_memory_required__workload_parameters
+        d__result__itl__workload_layers = _g2 * d__result__total_memory_required__workload_layers + 1 / 100
         d__result__itl__hardware_bandwidth = -1000000000000 * result__total_memory_required / hardware_bandwidth**2
-        d__result__itl__seq_len = _g3 * d__result__total_memory_required__seq_len
-        d__result__itl__batch_size = _g3 * d__result__total_memory_required__batch_size
-        d__result__itl__precision_value = _g3 * d__result__total_memory_required__precision_value
+        d__result__itl__seq_len = _g2 * d__result__total_memory_required__seq_len
+        d__result__itl__batch_size = _g2 * d__result__total_memory_required__batch_size
+        d__result__itl__precision_value = _g2 * d__result__total_memory_required__precision_value
         d__result__itl__workload_kv_values_per_token = (
-            _g3 * d__result__total_memory_required__workload_kv_values_per_token
+            _g2 * d__result__total_memory_required__workload_kv_values_per_token
         )
-        d__result__memory_utilization__workload_parameters = _g4 * d__result__total_memory_required__workload_parameters
+        d__result__memory_utilization__workload_parameters = _g3 * d__result__total_memory_required__workload_parameters
+        d__result__memory_utilization__workload_layers = _g3 * d__result__total_memory_required__workload_layers
         d__result__memory_utilization__hardware_capacity = (
             -1000000000 * result__total_memory_required / hardware_capacity**2
         )
-        d__result__memory_utilization__seq_len = _g4 * d__result__total_memory_required__seq_len
-        d__result__memory_utilization__batch_size = _g4 * d__result__total_memory_required__batch_size
-        d__result__memory_utilization__precision_value = _g4 * d__result__total_memory_required__precision_value
+        d__result__memory_utilization__seq_len = _g3 * d__result__total_memory_required__seq_len
+        d__result__memory_utilization__batch_size = _g3 * d__result__total_memory_required__batch_size
+        d__result__memory_utilization__precision_value = _g3 * d__result__total_memory_required__precision_value
         d__result__memory_utilization__workload_kv_values_per_token = (
-            _g4 * d__result__total_memory_required__workload_kv_values_per_token
+            _g3 * d__result__total_memory_required__workload_kv_values_per_token
         )
         derivatives.update(
             {
                 "result.kv_cache_size": {
+                    "workload_layers": d__result__kv_cache_size__workload_layers,
                     "seq_len": d__result__kv_cache_size__seq_len,
                     "batch_size": d__result__kv_cache_size__batch_size,
                     "precision_value": d__result__kv_cache_size__precision_value,
@@ -247,6 +360,7 @@ def gradient(
                 },
                 "result.total_memory_required": {
                     "workload_parameters": d__result__total_memory_required__workload_parameters,
+                    "workload_layers": d__result__total_memory_required__workload_layers,
                     "seq_len": d__result__total_memory_required__seq_len,
                     "batch_size": d__result__total_memory_required__batch_size,
                     "precision_value": d__result__total_memory_required__precision_value,
@@ -263,6 +377,7 @@ def gradient(
                 },
                 "result.memory_utilization": {
                     "workload_parameters": d__result__memory_utilization__workload_parameters,
+                    "workload_layers": d__result__memory_utilization__workload_layers,
                     "hardware_capacity": d__result__memory_utilization__hardware_capacity,
                     "seq_len": d__result__memory_utilization__seq_len,
                     "batch_size": d__result__memory_utilization__batch_size,
@@ -280,17 +395,17 @@ def gradient(
             * (workload_query_key_width + workload_value_width)
             / 500000000000
         )  # 1e-12: flop -> TFLOP
-        _g5 = workload_query_key_width + workload_value_width
-        _g6 = _g5 * batch_size * workload_heads
-        _g7 = seq_len**2 / 500000000000
-        _g8 = _g5 * _g7 * workload_layers
-        _g9 = _g7 * batch_size * workload_heads * workload_layers
-        d__result__attention_flops__workload_layers = _g6 * _g7
-        d__result__attention_flops__workload_heads = _g8 * batch_size
-        d__result__attention_flops__seq_len = _g6 * seq_len * workload_layers / 250000000000
-        d__result__attention_flops__batch_size = _g8 * workload_heads
-        d__result__attention_flops__workload_query_key_width = _g9
-        d__result__attention_flops__workload_value_width = _g9
+        _g4 = workload_query_key_width + workload_value_width
+        _g5 = _g4 * batch_size * workload_heads
+        _g6 = seq_len**2 / 500000000000
+        _g7 = _g4 * _g6 * workload_layers
+        _g8 = _g6 * batch_size * workload_heads * workload_layers
+        d__result__attention_flops__workload_layers = _g5 * _g6
+        d__result__attention_flops__workload_heads = _g7 * batch_size
+        d__result__attention_flops__seq_len = _g5 * seq_len * workload_layers / 250000000000
+        d__result__attention_flops__batch_size = _g7 * workload_heads
+        d__result__attention_flops__workload_query_key_width = _g8
+        d__result__attention_flops__workload_value_width = _g8
         derivatives.update(
             {
                 "result.attention_flops": {
@@ -308,22 +423,22 @@ def gradient(
         and workload_query_key_width is not None
         and workload_value_width is not None
     ):
-        _g10 = 2000000000000000 / hardware_peak
-        d__result__ttft__workload_layers = _g10 * d__result__attention_flops__workload_layers
-        d__result__ttft__workload_heads = _g10 * d__result__attention_flops__workload_heads
+        _g9 = 2000000000000000 / hardware_peak
+        d__result__ttft__workload_layers = _g9 * d__result__attention_flops__workload_layers
+        d__result__ttft__workload_heads = _g9 * d__result__attention_flops__workload_heads
         d__result__ttft__hardware_peak = (
             -2000000000000000 * (result__attention_flops + result__linear_flops) / hardware_peak**2
         )
         d__result__ttft__hardware_dispatch_tax = 1000
-        d__result__ttft__seq_len = _g10 * d__result__attention_flops__seq_len + _g10 * d__result__linear_flops__seq_len
+        d__result__ttft__seq_len = _g9 * d__result__attention_flops__seq_len + _g9 * d__result__linear_flops__seq_len
         d__result__ttft__batch_size = (
-            _g10 * d__result__attention_flops__batch_size + _g10 * d__result__linear_flops__batch_size
+            _g9 * d__result__attention_flops__batch_size + _g9 * d__result__linear_flops__batch_size
         )
         d__result__ttft__workload_forward_flops_per_token = (
-            _g10 * d__result__linear_flops__workload_forward_flops_per_token
+            _g9 * d__result__linear_flops__workload_forward_flops_per_token
         )
-        d__result__ttft__workload_query_key_width = _g10 * d__result__attention_flops__workload_query_key_width
-        d__result__ttft__workload_value_width = _g10 * d__result__attention_flops__workload_value_width
+        d__result__ttft__workload_query_key_width = _g9 * d__result__attention_flops__workload_query_key_width
+        d__result__ttft__workload_value_width = _g9 * d__result__attention_flops__workload_value_width
         derivatives.update(
             {
                 "result.ttft": {
@@ -397,6 +512,8 @@ class ServingScenario(ScenarioBase):
                 "forward_flops_per_token": "workload_forward_flops_per_token",
                 "layers": "workload_layers",
                 "heads": "workload_heads",
+                "sliding_window": "workload_sliding_window",
+                "sliding_layers": "workload_sliding_layers",
                 "kv_values_per_token": "workload_kv_values_per_token",
                 "query_key_width": "workload_query_key_width",
                 "value_width": "workload_value_width",

@@ -519,12 +519,27 @@ class TransformerWorkload(Workload):
         return quantity(value, "flop")
 
     def _calc_forward_flops_at_context(self, seq_len) -> Any:
+        if self.has(
+            "forward_flops_per_token",
+            "heads",
+            "layers",
+            "query_key_width",
+            "sliding_layers",
+            "sliding_window",
+            "value_width",
+        ):
+            return self.resolved("forward_flops_per_token") + 2 * self.resolved("heads") * (
+                self.resolved("query_key_width") + self.resolved("value_width")
+            ) * (
+                seq_len * (self.resolved("layers") - self.resolved("sliding_layers"))
+                + self.resolved("sliding_layers") * minimum(seq_len, self.resolved("sliding_window"))
+            )
         return self.resolved("forward_flops_per_token") + 2 * self.resolved("heads") * self.resolved(
             "layers"
         ) * seq_len * (self.resolved("query_key_width") + self.resolved("value_width"))
 
     def forward_flops_at_context(self, seq_len: Any) -> Any:
-        """Forward FLOPs of one token after `seq_len` context tokens: through the weights (2·P_tok) plus attention (F_att)."""
+        """Forward FLOPs of one token after `seq_len` context tokens: through the weights (2·P_tok) plus attention over the positions each block attends to (F_att; a sliding-window block at most its window)."""
         seq_len = self.argument("seq_len", seq_len, integer=True, minimum=0, strict=False)
         value = self._calc_forward_flops_at_context(seq_len)
         return quantity(value, "flop")

@@ -209,12 +209,24 @@ def test_sliding_window_layers_cache_at_most_their_window():
     assert load("qwen2.5-7b").sliding_window is None
 
 
+def test_serving_caps_a_sliding_window_cache():
+    # Mistral-7B v0.1 at 8192 tokens, FP16: 32 blocks · 4096 positions · 4,096 bytes = 0.536870912 GB, half the
+    # uncapped 8192 · 131,072 bytes; a model without a window keeps every position
+    mistral = Scenarios.Llama3_70B_ServingH100.variant(workload=load("mistral-7b-v0.1"), seq_len=8192, batch_size=1)
+    assert mistral.result.kv_cache_size.to("byte").magnitude == 536_870_912
+    llama = Scenarios.Llama3_70B_ServingH100.variant(workload=load("llama-3-8b"), seq_len=8192, batch_size=1)
+    assert llama.result.kv_cache_size.to("byte").magnitude == 8192 * 131_072
+
+
 def test_forward_flops_at_a_context_include_attention():
     # Llama-3-8B at 4096 context: 2·8,030,261,248 + 2·32·32·(128 + 128)·4096 = 16,060,522,496 + 2,147,483,648
     assert load("llama-3-8b").forward_flops_at_context(4096).magnitude == 16_060_522_496 + 2_147_483_648
     # DeepSeek-V3 (latent attention, query/key 128 + 64, value 128) at 1000: 2·37,552,282,624 + 2·61·128·320·1000
     deepseek = load("deepseek-v3")
     assert deepseek.forward_flops_at_context(1000).magnitude == 2 * 37_552_282_624 + 2 * 61 * 128 * 320 * 1000
+    # Mistral-7B v0.1 at 8192: attention over 4096 positions in each of its 32 sliding blocks:
+    # 2·7,241,732,096 + 2·32·(128 + 128)·(32·4096) = 14,483,464,192 + 2,147,483,648
+    assert load("mistral-7b-v0.1").forward_flops_at_context(8192).magnitude == 14_483_464_192 + 2_147_483_648
     # a mixture of experts is priced at its active parameters, its weights at all of them
     assert deepseek.size_in_bytes("fp8").magnitude == HAND["deepseek-v3"]
 
@@ -302,3 +314,90 @@ def test_the_docstring_example_runs():
                                                                                          mlsysym.workload_from_config}):
         runner.run(test)
     assert runner.tries > 0 and runner.failures == 0
+
+
+def test_a_search_varies_config_files_on_the_command_line():
+    done = _cli("--json", "search", "Llama3_70B_DecodeH100", "--vary",
+                f"workload=@{DATA / 'llama-3-8b.json'},@{DATA / 'mistral-7b-v0.1.json'},Llama3_70B",
+                "--minimize", "result.memory_time", "--top", "1")
+    assert done.returncode == 0, done.stderr
+    assert "mistral-7b-v0.1" in done.stdout  # the fewest weight bytes of the three
+
+
+def test_a_kind_gets_one_file_loader():
+    from symbolic.cli import files
+
+    with pytest.raises(ValueError, match="a loader of workload files is registered already"):
+        files.register_loader("workload", lambda path: path, "something else")
+    files.register_loader("workload", files.LOADERS["workload"][0], "a Hugging Face config.json")  # the same: kept
+
+
+def test_falcon_new_decoder_architecture():
+    # Falcon-40B's layout: 8 KV heads of 64, two LayerNorms a block, tied embeddings:
+    # 65024·8192 + 60·(2·8192² + 2·8192·512 + 2·8192·32768 + 2·2·8192) + 2·8192
+    #      = 532,676,608 + 60·(134,217,728 + 8,388,608 + 536,870,912 + 32,768) + 16,384
+    falcon = mlsysym.workload_from_config({
+        "model_type": "falcon", "new_decoder_architecture": True, "num_kv_heads": 8, "hidden_size": 8192,
+        "num_attention_heads": 128, "num_hidden_layers": 60, "vocab_size": 65024, "parallel_attn": True,
+        "bias": False, "multi_query": True})
+    assert falcon.parameters.magnitude == 532_676_608 + 60 * 679_510_016 + 16_384 == 41_303_293_952
+    assert falcon.kv_cache_bytes_per_token("bf16").magnitude == 2 * 60 * 8 * 64 * 2
+
+
+def test_which_blocks_slide():
+    # Qwen2 with use_sliding_window: the blocks from max_window_layers on slide (28 − 20 = 8)
+    qwen = json.loads((DATA / "qwen2.5-7b.json").read_text())
+    record = mlsysym.workload_from_config({**qwen, "use_sliding_window": True, "max_window_layers": 20})
+    assert (record.sliding_window, record.sliding_layers) == (131072, 8)
+    # a config listing its blocks' kinds says which slide
+    gemma = json.loads((DATA / "gemma-2-9b.json").read_text())
+    kinds = ["sliding_attention", "full_attention", "full_attention"] * 14
+    assert mlsysym.workload_from_config({**gemma, "layer_types": kinds}).sliding_layers == 14
+    with pytest.raises(ScenarioInputError, match="expected a list of 42 block types"):
+        mlsysym.workload_from_config({**gemma, "layer_types": kinds[:3]})
+
+
+LAYOUT = {"name": "probe", "layers": 4, "hidden_dim": 256, "heads": 4, "ffn_dim": 512, "mlp": "gated",
+          "norm": "rmsnorm", "biases": "none", "position_embeddings": 0, "lm_head": "separate", "vocab_size": 1000}
+INCOHERENT = [
+    ({"sliding_window": 128}, "set both .*got sliding_window=128, sliding_layers=unset"),
+    ({"sliding_window": 128, "sliding_layers": 5}, "sliding_layers must not exceed layers"),
+    ({"qk_nope_head_dim": 64}, "qk_nope_head_dim and v_head_dim describe multi-head latent attention"),
+    ({"q_lora_rank": 64, "kv_lora_rank": 64, "qk_rope_head_dim": 16},
+     "needs the widths of a head"),  # latent attention with a layout, but no head widths
+    ({"parameters": None, "ffn_dim": None, "mlp": None, "norm": None, "biases": None, "position_embeddings": None,
+      "lm_head": None}, "required field 'parameters' was not given, nor the fields it is counted from"),
+]
+SPARSE_INCOHERENT = [
+    ({"dense_layers": 4}, "dense_layers must be fewer than layers"),
+    ({"shared_expert_ffn_dim": 64}, "shared_expert_ffn_dim is the width of the shared experts: set shared_experts"),
+    ({"experts": None, "active_experts_per_token": None, "expert_ffn_dim": 64}, "set experts too"),
+]
+
+
+@pytest.mark.parametrize(("change", "match"), INCOHERENT, ids=[m[:24] for _, m in INCOHERENT])
+def test_an_incoherent_layout_is_refused(change, match):
+    fields = {k: v for k, v in {**LAYOUT, **change}.items() if v is not None}
+    with pytest.raises(ScenarioInputError, match=match):
+        mlsysym.TransformerWorkload(**fields)
+
+
+@pytest.mark.parametrize(("change", "match"), SPARSE_INCOHERENT, ids=[m[:24] for _, m in SPARSE_INCOHERENT])
+def test_an_incoherent_expert_layout_is_refused(change, match):
+    fields = {k: v for k, v in {**LAYOUT, "experts": 8, "active_experts_per_token": 2, **change}.items()
+              if v is not None}
+    with pytest.raises(ScenarioInputError, match=match):
+        mlsysym.SparseTransformerWorkload(**fields)
+
+
+def test_the_catalog_refuses_an_incoherent_layout_too():
+    from symbolic.catalog import CatalogError
+    from symbolic.catalog.load import validate
+    from symbolic.catalog.workloads import TransformerWorkload
+
+    table = {"type": "TransformerWorkload", **LAYOUT, "parameters": "1e6 param", "qk_nope_head_dim": 64}
+    with pytest.raises(CatalogError, match="entry Language.Probe: qk_nope_head_dim and v_head_dim describe"):
+        validate(TransformerWorkload, table, "workloads.toml: entry Language.Probe")
+    # a small layout counted by hand: 2·1000·256 + 4·(4·256² + 3·256·512 + 2·256) + 256
+    record = mlsysym.TransformerWorkload(**LAYOUT)
+    assert record.parameters.magnitude == 512_000 + 4 * (262_144 + 393_216 + 512) + 256 == 3_135_744

@@ -21,6 +21,8 @@ export const argumentDefaults = {
   "workload_forward_flops_per_token": null,
   "workload_layers": "required",
   "workload_heads": "required",
+  "workload_sliding_window": null,
+  "workload_sliding_layers": null,
   "workload_kv_values_per_token": null,
   "workload_query_key_width": null,
   "workload_value_width": null,
@@ -45,6 +47,8 @@ export function evaluate(args, floats = []) {
     workload_forward_flops_per_token = null,
     workload_layers,
     workload_heads,
+    workload_sliding_window = null,
+    workload_sliding_layers = null,
     workload_kv_values_per_token = null,
     workload_query_key_width = null,
     workload_value_width = null,
@@ -56,7 +60,7 @@ export function evaluate(args, floats = []) {
     batch_size = 1,
     precision_value,
   } = args;
-  $.exact_integers({ workload_layers, workload_heads, seq_len, batch_size });
+  $.exact_integers({ workload_layers, workload_heads, workload_sliding_window, workload_sliding_layers, seq_len, batch_size });
   const result__prompt_cache_hit_ratio = 0;
   const result__prefill_chunks = 1;
   const result__model_weights_size = precision_value*workload_parameters/1000000000;
@@ -69,7 +73,7 @@ export function evaluate(args, floats = []) {
   let result__kv_cache_size, result__total_memory_required, result__itl, result__memory_utilization, result__feasible;
   if (workload_kv_values_per_token != null) {
     const _raw_result__model_weights_size = precision_value*workload_parameters;
-    const _raw_result__kv_cache_size = batch_size*precision_value*seq_len*workload_kv_values_per_token;
+    const _raw_result__kv_cache_size = (((workload_kv_values_per_token != null && workload_sliding_layers != null && workload_sliding_window != null)) ? (batch_size*precision_value*workload_kv_values_per_token*($.iadd($.imul(seq_len, $.iadd(workload_layers, $.imul(-1, workload_sliding_layers))), $.imul(workload_sliding_layers, Math.min(seq_len, workload_sliding_window))))/workload_layers) : ($.imul_if($int.precision_value && $int.workload_kv_values_per_token, batch_size, precision_value, seq_len, workload_kv_values_per_token)));
     result__kv_cache_size = _raw_result__kv_cache_size/1000000000;
     const _raw_result__total_memory_required = _raw_result__kv_cache_size + _raw_result__model_weights_size;
     result__total_memory_required = result__kv_cache_size + result__model_weights_size;

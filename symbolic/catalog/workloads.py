@@ -150,8 +150,8 @@ class TransformerWorkload(Workload):
                                        doc="KV-cache bytes of one token of one sequence at a storage width.")
     get_kv_cache_size = Derived(kv_values_per_token * seq_len * batch_size * Workload.precision, "byte",
                                 doc="KV-cache bytes of `batch_size` sequences of `seq_len` tokens.")
-    # the cache of a sequence of S tokens, summed over the blocks: S positions in a block of full attention, at
-    # most the window in a sliding-window one
+    # the positions a sequence of S tokens keeps in the cache (and its last token attends to), summed over the
+    # blocks: S in a block of full attention, at most the window in a sliding-window one
     _cached_positions = (layers - sliding_layers) * seq_len + sliding_layers * sympy.Min(seq_len, sliding_window)
     windowed_kv_cache_size = Derived(
         kv_values_per_token / layers * _cached_positions * batch_size * Workload.precision, "byte",
@@ -171,9 +171,11 @@ class TransformerWorkload(Workload):
             "with equal widths): per query head and layer, a multiply-add per query width per context token "
             "(Q·Kᵀ) and per value width (the weighted sum of V).")
     forward_flops_at_context = Derived(
-        Workload.forward_flops_per_token + _attention_flops, "flop", symbol="F_{tok}(S)",
+        Workload.forward_flops_per_token + 2 * heads * (query_key_width + value_width) * _cached_positions * flop,
+        "flop", symbol="F_{tok}(S)", otherwise=Workload.forward_flops_per_token + _attention_flops,
         doc="Forward FLOPs of one token after `seq_len` context tokens: through the weights (2·P_tok) plus "
-            "attention (F_att).")
+            "attention over the positions each block attends to (F_att; a sliding-window block at most its "
+            "window).")
     embedding_parameters = Derived(vocab_size * hidden_dim, "param", doc="Token-embedding parameters V·d.")
     latent_query_parameters = Derived(
         hidden_dim * q_lora_rank + norm * q_lora_rank + q_lora_rank * heads * (qk_nope_head_dim + qk_rope_head_dim),

@@ -83,8 +83,10 @@ class ServingScenario(Scenario):
     prefill_chunks = Output(1, group=result, doc="Chunks the prefill is split into (one here).")
     ttft = Output((linear_flops + attention_flops) / (hardware.peak * PREFILL_EFFICIENCY) + hardware.dispatch_tax,
                   "ms", group=result, doc="Time to first token: the prefill at half the peak, plus one dispatch.")
-    kv_cache_size = Output(workload.get_kv_cache_size(seq_len, batch_size, precision), "GB", group=result,
-                           doc="KV cache of the batch at the full context.")
+    kv_cache_size = Output(workload.windowed_kv_cache_size(seq_len, batch_size, precision), "GB", group=result,
+                           otherwise=workload.get_kv_cache_size(seq_len, batch_size, precision),
+                           doc="KV cache of the batch at the full context; a model with sliding-window blocks keeps "
+                               "at most its window in each of them.")
     model_weights_size = Output(workload.size_in_bytes(precision), "GB", group=result, doc="Bytes of the weights at "
                                                                                            "the serving precision.")
     total_memory_required = Output(model_weights_size + kv_cache_size, "GB", group=result,
