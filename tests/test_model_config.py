@@ -300,9 +300,10 @@ def test_the_cli_reads_a_config_file_given_with_an_at():
     # 2 bytes · 70,553,706,496 parameters
     assert json.loads(done.stdout)["outputs"]["result.weight_bytes"]["value"] == 2 * HAND["llama-3.1-70b"]
     missing = _cli("eval", "DecodeScenario", "--from", "Llama3_70B_DecodeH100", "--set", "workload=@no/such.json")
-    assert missing.returncode == 2 and "--set workload: no file 'no/such.json'" in missing.stderr
-    node = _cli("eval", "DecodeScenario", "--from", "Llama3_70B_DecodeH100", "--set", f"hardware=@{DATA / 'gpt2.json'}")
-    assert node.returncode == 2 and "a node input is not read from files" in node.stderr
+    assert missing.returncode == 2 and "--set workload: no/such.json: cannot read the config" in missing.stderr
+    # a kind without a loader says which kinds are read from files
+    dataset = _cli("eval", "MnistDenseNetwork", "--set", f"dataset=@{DATA / 'gpt2.json'}")
+    assert dataset.returncode == 2 and "a dataset input is not read from files (files are read for: node" in dataset.stderr
 
 
 def test_the_docstring_example_runs():

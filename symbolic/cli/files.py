@@ -25,9 +25,17 @@ def _workload(path: Path) -> Any:
     return workload_from_config(path, {name: getattr(workloads, name) for name in workloads.__all__})
 
 
+def _node(path: Path) -> Any:
+    """A node file written by ``mlsysym calibrate`` as a hardware node (``symbolic.runtime.node_file``)."""
+    from symbolic.runtime.node_file import hardware_from_file
+
+    return hardware_from_file(path)
+
+
 # input kind -> (loader, what the file holds, for messages)
 LOADERS: dict[str, tuple[Callable[[Path], Any], str]] = {
     "workload": (_workload, "a Hugging Face config.json"),
+    "node": (_node, "a node file written by `mlsysym calibrate`"),
 }
 
 
@@ -50,8 +58,6 @@ def from_file(kind: str, text: str, what: str) -> Any:
         raise UsageError(f"{what}: {text!r} names a file, but a {kind} input is not read from files "
                          f"(files are read for: {readable})")
     loader, holds = LOADERS[kind]
-    if not path.is_file():
-        raise UsageError(f"{what}: no file {str(path)!r} (expected {holds})")
     try:
         return loader(path)
     except MlsysymError as error:
