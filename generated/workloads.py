@@ -931,6 +931,12 @@ class SparseTransformerWorkload(TransformerWorkload):
             choices={"none": 0, "gated": 1},
         ),
         FieldSpec(
+            "router_bias",
+            kind="choice",
+            doc="A bias per routed expert on the router's scores (DeepSeek-V3's correction bias: `per_expert`); unset means `none`.",
+            choices={"none": 0, "per_expert": 1},
+        ),
+        FieldSpec(
             "dense_layers",
             kind="int",
             minimum=0,
@@ -956,6 +962,7 @@ class SparseTransformerWorkload(TransformerWorkload):
         "shared_experts": lambda r: 0,
         "shared_expert_ffn_dim": lambda r: r.resolved("expert_ffn_dim"),
         "shared_expert_gate": lambda r: 0,
+        "router_bias": lambda r: 0,
         "dense_layers": lambda r: 0,
         "active_parameters": lambda r: r.resolved("architecture_active_parameters"),
     }
@@ -1136,11 +1143,13 @@ class SparseTransformerWorkload(TransformerWorkload):
         return quantity(value, "param")
 
     def _calc_router_parameters(self) -> Any:
-        return self.resolved("hidden_dim") * (self.resolved("experts") + self.resolved("shared_expert_gate"))
+        return self.resolved("experts") * self.resolved("router_bias") + self.resolved("hidden_dim") * (
+            self.resolved("experts") + self.resolved("shared_expert_gate")
+        )
 
     @property
     def router_parameters(self) -> Any:
-        """Router weights of one mixture block, d·(E + g_s): every token is scored against every expert (and the shared experts' gate)."""
+        """Router weights of one mixture block, d·(E + g_s) + b_r·E: every token is scored against every expert (and the shared experts' gate), with a bias per expert where the model has one."""
         value = self._calc_router_parameters()
         return quantity(value, "param")
 

@@ -98,10 +98,10 @@ HAND = {
     "deepseek-v2-lite": 419_430_400 + 81_007_104 + 26 * 584_847_872 + 2_048,
     # DeepSeek-V3, latent attention per block: 7168·1536 + 1536 + 1536·128·192 + 7168·576 + 512
     #      + 512·128·256 + 128·128·7168 = 187,107,328; dense MLP 3·7168·18432 = 396,361,728; an expert
-    #      3·7168·2048 = 44,040,192; router 256·7168 = 1,835,008.
+    #      3·7168·2048 = 44,040,192; router 256·7168 + 256 (a correction bias per expert) = 1,835,264.
     # 2·129280·7168 + 3·(187,107,328 + 396,361,728 + 14,336)
-    #      + 58·(187,107,328 + 257·44,040,192 + 1,835,008 + 14,336) + 7168
-    "deepseek-v3": 1_853_358_080 + 3 * 583_483_392 + 58 * 11_507_286_016 + 7_168,
+    #      + 58·(187,107,328 + 257·44,040,192 + 1,835,264 + 14,336) + 7168
+    "deepseek-v3": 1_853_358_080 + 3 * 583_483_392 + 58 * 11_507_286_272 + 7_168,
 }
 
 ACTIVE = {
@@ -116,8 +116,8 @@ ACTIVE = {
     # DeepSeek-V2-Lite: 419,430,400 + 81,007,104 + 26·(13,763,072 + 8·8,650,752 + 131,072 + 4,096) + 2,048 (its
     # card's "2.4B" leaves out an embedding table: 2,661,150,208 − 209,715,200 = 2.45e9)
     "deepseek-v2-lite": 419_430_400 + 81_007_104 + 26 * 83_104_256 + 2_048,
-    # DeepSeek-V3: 1,853,358,080 + 1,750,450,176 + 58·(187,107,328 + 9·44,040,192 + 1,835,008 + 14,336) + 7,168
-    "deepseek-v3": 1_853_358_080 + 1_750_450_176 + 58 * 585_318_400 + 7_168,
+    # DeepSeek-V3: 1,853,358,080 + 1,750,450,176 + 58·(187,107,328 + 9·44,040,192 + 1,835,264 + 14,336) + 7,168
+    "deepseek-v3": 1_853_358_080 + 1_750_450_176 + 58 * 585_318_656 + 7_168,
 }
 
 
@@ -168,7 +168,7 @@ def test_published_active_counts():
     assert round(load("mixtral-8x7b").parameters_per_token.magnitude / 1e8) == 129
     assert round(load("qwen1.5-moe-a2.7b").parameters_per_token.magnitude / 1e8) == 27
     assert round(load("deepseek-v2").parameters_per_token.magnitude / 1e9) == 21
-    # truncated, not rounded, in the cards: Qwen3-30B-A3B "3.3B" (3,353,032,704), DeepSeek-V3 "37B" (37.55e9:
+    # truncated, not rounded, in the cards: Qwen3-30B-A3B "3.3B" (3,353,032,704), DeepSeek-V3 "37B" (37.552e9:
     # both embedding tables counted as active, as Mixtral's 12.9e9 counts them)
     assert int(load("qwen3-30b-a3b").parameters_per_token.magnitude / 1e8) == 33
     assert int(load("deepseek-v3").parameters_per_token.magnitude / 1e9) == 37
@@ -221,9 +221,10 @@ def test_serving_caps_a_sliding_window_cache():
 def test_forward_flops_at_a_context_include_attention():
     # Llama-3-8B at 4096 context: 2·8,030,261,248 + 2·32·32·(128 + 128)·4096 = 16,060,522,496 + 2,147,483,648
     assert load("llama-3-8b").forward_flops_at_context(4096).magnitude == 16_060_522_496 + 2_147_483_648
-    # DeepSeek-V3 (latent attention, query/key 128 + 64, value 128) at 1000: 2·37,552,282,624 + 2·61·128·320·1000
+    # DeepSeek-V3 (latent attention, query/key 128 + 64, value 128) at 1000: 2·37,552,297,472 + 2·61·128·320·1000
     deepseek = load("deepseek-v3")
-    assert deepseek.forward_flops_at_context(1000).magnitude == 2 * 37_552_282_624 + 2 * 61 * 128 * 320 * 1000
+    assert deepseek.forward_flops_at_context(1000).magnitude == 2 * ACTIVE["deepseek-v3"] + 2 * 61 * 128 * 320 * 1000
+    assert ACTIVE["deepseek-v3"] == 37_552_297_472
     # Mistral-7B v0.1 at 8192: attention over 4096 positions in each of its 32 sliding blocks:
     # 2·7,241,732,096 + 2·32·(128 + 128)·(32·4096) = 14,483,464,192 + 2,147,483,648
     assert load("mistral-7b-v0.1").forward_flops_at_context(8192).magnitude == 14_483_464_192 + 2_147_483_648
@@ -255,6 +256,8 @@ REFUSED = [
       "vocab_size": 50257}, ScenarioInputError, "n_embd=768, hidden_size=1024 contradict each other"),
     ({**json.loads((DATA / "opt-125m.json").read_text()), "word_embed_proj_dim": 512}, ScenarioInputError,
      "word_embed_proj_dim' got 512"),
+    ({**json.loads((DATA / "gpt2.json").read_text()), "add_cross_attention": True}, ScenarioInputError,
+     "cross-attention blocks have no field"),
 ]
 
 

@@ -283,14 +283,18 @@ class SparseTransformerWorkload(TransformerWorkload):
     shared_expert_gate = Field(choices={"none": 0, "gated": 1}, fallback=0, symbol="g_s",
                                doc="A gate of d weights scaling the shared experts' output (Qwen2-MoE: `gated`); "
                                    "unset means `none`.")
+    router_bias = Field(choices={"none": 0, "per_expert": 1}, fallback=0, symbol="b_r",
+                        doc="A bias per routed expert on the router's scores (DeepSeek-V3's correction bias: "
+                            "`per_expert`); unset means `none`.")
     dense_layers = Field(integer=True, nonnegative=True, fallback=0, symbol="L_d",
                          doc="Blocks with a dense MLP of `ffn_dim` instead of experts (DeepSeek-V3: its first 3); "
                              "unset means none.")
 
-    router_parameters = Derived((experts + shared_expert_gate) * TransformerWorkload.hidden_dim, "param",
-                                symbol="R_l",
-                                doc="Router weights of one mixture block, d·(E + g_s): every token is scored "
-                                    "against every expert (and the shared experts' gate).")
+    router_parameters = Derived((experts + shared_expert_gate) * TransformerWorkload.hidden_dim + router_bias * experts,
+                                "param", symbol="R_l",
+                                doc="Router weights of one mixture block, d·(E + g_s) + b_r·E: every token is scored "
+                                    "against every expert (and the shared experts' gate), with a bias per expert "
+                                    "where the model has one.")
     expert_parameters = Derived(
         TransformerWorkload.mlp * TransformerWorkload.hidden_dim * expert_ffn_dim
         + TransformerWorkload.biases * ((TransformerWorkload.mlp - 1) * expert_ffn_dim + TransformerWorkload.hidden_dim),

@@ -196,11 +196,16 @@ def _deepseek(c: _Config) -> dict[str, Any]:
     shared = c.count("n_shared_experts", default=0, minimum=0)
     if shared:
         fields["shared_experts"] = shared
+    method = c.raw("topk_method", default="greedy")
+    if method == "noaux_tc":  # V3's routing adds a learned correction bias per expert to the scores
+        fields["router_bias"] = "per_expert"
     first, every = c.count("first_k_dense_replace", default=0, minimum=0), c.count("moe_layer_freq", default=1)
     return _sparse_layers(c, fields, lambda layer: layer >= first and layer % every == 0)
 
 
 def _gpt2(c: _Config) -> dict[str, Any]:
+    if c.flag("add_cross_attention", False):
+        c.refuse("add_cross_attention", True, "an encoder-decoder's cross-attention blocks have no field")
     width = c.count("n_embd", "hidden_size")
     positions = c.count("n_positions", "max_position_embeddings")
     return {"layers": c.count("n_layer", "num_hidden_layers"), "hidden_dim": width,
@@ -224,6 +229,8 @@ def _opt(c: _Config) -> dict[str, Any]:
     if projected != width:
         c.refuse("word_embed_proj_dim", projected, f"embeddings projected to hidden_size {width} (OPT-350m) add "
                                                    "project_in/out matrices the record has no field for")
+    if not c.flag("layer_norm_elementwise_affine", True):
+        c.refuse("layer_norm_elementwise_affine", False, "LayerNorms without weights have no field")
     if not c.flag("do_layer_norm_before", True):
         c.refuse("do_layer_norm_before", False, "post-norm OPT (350m) has no final norm")
     context = c.count("max_position_embeddings")
@@ -263,11 +270,11 @@ _QWEN_WINDOW = ("use_sliding_window", "sliding_window", "max_window_layers", "la
 _MOE = ("num_experts", "num_experts_per_tok", "moe_intermediate_size", "decoder_sparse_step", "mlp_only_layers")
 FAMILIES: dict[str, tuple[Callable[[_Config], dict[str, Any]], tuple[str, ...]]] = {
     "gpt2": (_gpt2, ("n_layer", "n_embd", "n_head", "n_inner", "n_positions", "n_ctx", "vocab_size",
-                     "tie_word_embeddings")),
+                     "tie_word_embeddings", "add_cross_attention")),
     "gpt_neox": (_gpt_neox, (*_LLAMA_KEYS, "attention_bias")),
     "opt": (_opt, ("num_hidden_layers", "hidden_size", "num_attention_heads", "ffn_dim", "vocab_size",
                    "max_position_embeddings", "word_embed_proj_dim", "do_layer_norm_before", "enable_bias",
-                   "tie_word_embeddings")),
+                   "layer_norm_elementwise_affine", "tie_word_embeddings")),
     "falcon": (_falcon, ("num_hidden_layers", "hidden_size", "num_attention_heads", "num_kv_heads", "head_dim",
                          "new_decoder_architecture", "multi_query", "parallel_attn", "num_ln_in_parallel_attn",
                          "ffn_hidden_size", "bias", "vocab_size", "tie_word_embeddings", "max_position_embeddings")),
@@ -286,7 +293,7 @@ FAMILIES: dict[str, tuple[Callable[[_Config], dict[str, Any]], tuple[str, ...]]]
     "deepseek_v2": (_deepseek, (*_LLAMA_KEYS, "attention_bias", "mlp_bias", "q_lora_rank", "kv_lora_rank",
                                 "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "n_routed_experts",
                                 "num_experts_per_tok", "n_shared_experts", "moe_intermediate_size",
-                                "first_k_dense_replace", "moe_layer_freq")),
+                                "first_k_dense_replace", "moe_layer_freq", "topk_method")),
 }
 FAMILIES["deepseek_v3"] = FAMILIES["deepseek_v2"]
 # older names of the same layouts
