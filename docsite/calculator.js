@@ -200,17 +200,30 @@ function resolveNode(name, input, text, given, args) {
     for (const [argument] of Object.values(data.inputs[name].options)[0].fields) args[argument] = null;
     return;
   }
-  const precision = given[input.precision] ?? null;
+  const stated = given[input.precision] ?? null;
+  const precision = stated === null ? null : stated.replace(/\{(\w+)\}/g, (_, name) => String(given[name] ?? ""));
+  const rate = precision === null ? undefined : rateOf(option.peaks, precision);
   for (const [argument, value, error] of option.fields) {
     if (error) throw new InputError(error);
     if (value !== "peak") {
       args[argument] = value;
-    } else if (precision !== null && Object.prototype.hasOwnProperty.call(option.peaks, precision)) {
-      args[argument] = option.peaks[precision];
+    } else if (rate !== undefined) {
+      args[argument] = rate;
     } else {
       throw new InputError(option.unlisted.replace(`'PRECISION_NOT_LISTED'`, pyString(String(precision))));
     }
   }
+}
+
+/** The rate a precision reads, as HardwareNode.precision_key does ("{input}" in it already replaced
+ * by that input's key): "a|b|peak" is the first of these names the node answers to, in any case. */
+function rateOf(peaks, precision) {
+  for (const name of precision.split("|").map((n) => n.trim())) {
+    for (const key of [name, name.toLowerCase()]) {
+      if (Object.prototype.hasOwnProperty.call(peaks, key)) return peaks[key];
+    }
+  }
+  return undefined;
 }
 
 function checkRequirements(args, floats) {
@@ -285,6 +298,8 @@ function options(select, entries, empty) {
 function precisionChoices(name) {
   const nodes = data.inputs[name].nodes.map((node) => data.inputs[node].options[fields[node].value]).filter(Boolean);
   const names = [...new Set(nodes.flatMap((node) => node.precisions))];
+  const fallback = data.inputs[name].default;  // a default chain ("fp16|bf16|peak") works on every node
+  if (fallback.includes("|") && !names.includes(fallback)) names.unshift(fallback);
   return names.map((p) => [p, p]);
 }
 

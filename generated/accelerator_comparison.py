@@ -92,7 +92,7 @@ def gradient(
     peak_ratio = candidate_peak / baseline_peak
     d__peak_ratio__baseline_peak = -candidate_peak / baseline_peak**2
     d__peak_ratio__candidate_peak = 1 / baseline_peak
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "peak_ratio": {"baseline_peak": d__peak_ratio__baseline_peak, "candidate_peak": d__peak_ratio__candidate_peak},
     }
     if baseline_device_hours is not None:

@@ -209,7 +209,7 @@ def gradient(
         seq_len = workload_context_length
     per_token_bytes_coefficient = 17 * precision_bytes
     d__per_token_bytes_coefficient__precision_bytes = 17
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "per_token_bytes_coefficient": {"precision_bytes": d__per_token_bytes_coefficient__precision_bytes},
     }
     if checkpoint_segments is not None:

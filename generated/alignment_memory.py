@@ -162,7 +162,7 @@ def gradient(
     )
     d__result__reference_per_device__tp_size = -_g4 * d__result__model_parallel_devices__tp_size
     d__result__reference_per_device__pp_size = -_g4 * d__result__model_parallel_devices__pp_size
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "result.policy_state": {"policy_parameters": d__result__policy_state__policy_parameters},
         "result.reference_weights": {"policy_parameters": d__result__reference_weights__policy_parameters},
         "result.reward_weights": {"critic_parameters": d__result__reward_weights__critic_parameters},

@@ -159,7 +159,7 @@ def gradient(
     d__result__message__message = 1
     d__result__alpha__alpha = 1
     d__result__bandwidth__bandwidth = 1
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "result.message": {"message": d__result__message__message},
         "result.alpha": {"alpha": d__result__alpha__alpha},
         "result.bandwidth": {"bandwidth": d__result__bandwidth__bandwidth},

@@ -3114,6 +3114,13 @@ Systems = Namespace(
                 "EffectiveAlphaRoceLow": lambda: Q_(
                     "5 µs"
                 ),  # Effective α of a Roce collective step, lower end of the range.
+                "HopLatency": lambda: Q_(
+                    "0.6 µs"
+                ),  # Latency of one switch hop (networking spec §1.3, RailVsLeafSpineHops).
+                "NdrSwitchPorts": lambda: Q_(
+                    "64.0"
+                ),  # Ports of one NDR InfiniBand switch, the radix of a fat tree built from it (registry entries pass int(...) = 64).
+                "OpticsPluggable400G": lambda: Q_("20 W"),  # Power of one 400G pluggable optical transceiver.
             },
             lazy=True,
         ),

@@ -142,7 +142,7 @@ def gradient(
     d__delivered_rate__hardware_peak = d__peak_rate__hardware_peak * efficiency * n_devices
     d__delivered_rate__n_devices = efficiency * peak_rate
     d__delivered_rate__efficiency = n_devices * peak_rate
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "peak_rate": {"hardware_peak": d__peak_rate__hardware_peak},
         "delivered_rate": {
             "hardware_peak": d__delivered_rate__hardware_peak,

@@ -112,7 +112,7 @@ def gradient(
     d__breakeven_items__compile_time = 1000 / saving_per_item
     d__speedup__eager_rate = -_g0 * compiled_rate
     d__speedup__compiled_rate = 1 / eager_rate
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "eager_item_time": {"eager_rate": d__eager_item_time__eager_rate},
         "compiled_item_time": {"compiled_rate": d__compiled_item_time__compiled_rate},
         "saving_per_item": {

@@ -96,7 +96,7 @@ def gradient(
     d__score_crossing__workload_heads = -_g2 * d__score_bytes_per_pair__workload_heads
     d__score_crossing__hardware_capacity = _g1 / _g0
     d__score_crossing__bytes_per_value = -_g2 * d__score_bytes_per_pair__bytes_per_value
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "weights": {
             "workload_parameters": d__weights__workload_parameters,
             "bytes_per_value": d__weights__bytes_per_value,

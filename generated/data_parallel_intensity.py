@@ -95,7 +95,7 @@ def gradient(
     d__result__bytes_per_step__workload_parameters = 4
     d__result__balance__link_bandwidth = 1000000000 / accelerator_peak_flops
     d__result__balance__accelerator_peak_flops = -1000000000 * link_bandwidth / accelerator_peak_flops**2
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "result.local_tokens": {
             "workload_context_length": d__result__local_tokens__workload_context_length,
             "sequences_per_worker": d__result__local_tokens__sequences_per_worker,

@@ -321,7 +321,7 @@ def gradient(
     d__result__training_time__intra_bandwidth = -_g32 * d__result__speedup__intra_bandwidth
     d__result__training_time__inter_bandwidth = -_g32 * d__result__speedup__inter_bandwidth
     d__result__training_time__accumulation_steps = -_g32 * d__result__speedup__accumulation_steps
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "result.n_devices": {
             "devices_per_node": d__result__n_devices__devices_per_node,
             "nodes": d__result__n_devices__nodes,

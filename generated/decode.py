@@ -124,7 +124,7 @@ def gradient(
     d__result__memory_time__hardware_bandwidth = -1000 * result__weight_bytes / hardware_bandwidth**2
     d__result__memory_time__precision_value = _g0 * d__result__weight_bytes__precision_value
     d__result__memory_time__tp_size = _g0 * d__result__weight_bytes__tp_size
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "result.weight_bytes": {
             "workload_parameters": d__result__weight_bytes__workload_parameters,
             "precision_value": d__result__weight_bytes__precision_value,

@@ -314,7 +314,7 @@ def gradient(
         d__result__training_memory__optimizer_bytes_per_parameter / result__inference_memory
     )
     d__result__batch_size__batch_size = 1
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "result.matmul_flops": {"batch_size": d__result__matmul_flops__batch_size},
         "result.elementwise_flops": {"batch_size": d__result__elementwise_flops__batch_size},
         "result.forward_flops": {"batch_size": d__result__forward_flops__batch_size},

@@ -153,7 +153,7 @@ def gradient(
     d__speedup_limit__dispatch = _g3
     d__speedup_limit__launch = _g4
     d__speedup_limit__device_time = -_g5 * _g6 + 1 / device_time
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "operations": {"ops_per_block": d__operations__ops_per_block, "blocks": d__operations__blocks},
         "launches": {"blocks": d__launches__blocks, "launches_per_block": d__launches__launches_per_block},
         "per_op_cost": {"dispatch": d__per_op_cost__dispatch, "launch": d__per_op_cost__launch},

@@ -153,7 +153,7 @@ def gradient(
     if compute_time_stated is None and effective_rate is not None and operations is not None:
         compute_time_stated = 1000 * operations / effective_rate
     d__result__overhead__overhead = 1
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "result.overhead": {"overhead": d__result__overhead__overhead},
     }
     if bandwidth is not None:

@@ -180,7 +180,7 @@ def gradient(
     d__peak_rate__hardware_peak = 1 / 1000000000000
     d__ridge__hardware_peak = d__peak_rate__hardware_peak / bandwidth
     d__ridge__hardware_bandwidth = -d__bandwidth__hardware_bandwidth * peak_rate / bandwidth**2
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "weights": {
             "workload_parameters": d__weights__workload_parameters,
             "weight_bytes_per_param": d__weights__weight_bytes_per_param,
@@ -441,7 +441,9 @@ class KvDecodeBatchScenario(ScenarioBase):
     )
     _precisions = (
         PrecisionSpec(
-            "peak_precision", default="fp16_dense", doc="Key of the node's `precision_flops` pricing prefill."
+            "peak_precision",
+            default="fp16|bf16|peak",
+            doc="Key of the node's `precision_flops` pricing prefill (default: its dense 16-bit rate, else its headline peak).",
         ),
     )
     _input_order = (
@@ -488,7 +490,7 @@ class KvDecodeBatchScenario(ScenarioBase):
         batch_sizes: Any = REQUIRED,
         prompt_tokens: Any = REQUIRED,
         prefill_efficiency: Any = REQUIRED,
-        peak_precision: Any = "fp16_dense",
+        peak_precision: Any = "fp16|bf16|peak",
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,

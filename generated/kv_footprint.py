@@ -97,7 +97,7 @@ def gradient(
     """
     d__weights__workload_parameters = bytes_per_value / 1000000000
     d__weights__bytes_per_value = workload_parameters / 1000000000
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "weights": {
             "workload_parameters": d__weights__workload_parameters,
             "bytes_per_value": d__weights__bytes_per_value,

@@ -95,7 +95,7 @@ def gradient(
     d__compression__in_dim = -_g1 * d__update_params__in_dim + d__full_params__in_dim / update_params
     d__compression__out_dim = -_g1 * d__update_params__out_dim + d__full_params__out_dim / update_params
     d__compression__rank = -_g1 * d__update_params__rank
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "full_params": {"in_dim": d__full_params__in_dim, "out_dim": d__full_params__out_dim},
         "update_params": {
             "in_dim": d__update_params__in_dim,

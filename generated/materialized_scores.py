@@ -91,7 +91,7 @@ def gradient(
     d__total_bytes__heads = d__layer_bytes__heads * layers
     d__total_bytes__layers = layer_bytes
     d__total_bytes__bytes_per_score = d__layer_bytes__bytes_per_score * layers
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "scores_per_layer": {"seq_len": d__scores_per_layer__seq_len, "heads": d__scores_per_layer__heads},
         "layer_bytes": {
             "seq_len": d__layer_bytes__seq_len,

@@ -281,7 +281,7 @@ def gradient(
     d__result__n_devices__tp_size = d__n_devices__tp_size
     d__result__n_devices__pp_size = d__n_devices__pp_size
     d__result__n_devices__dp_size = d__n_devices__dp_size
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "n_devices": {
             "tp_size": d__n_devices__tp_size,
             "pp_size": d__n_devices__pp_size,
@@ -879,7 +879,13 @@ class ParallelLayoutScenario(ScenarioBase):
             doc="The model: its parameter count P (state, gradient bytes) and the parameters that work on a token, P_tok (FLOPs).",
         ),
     )
-    _precisions = (PrecisionSpec("precision", default="fp8", doc="Key of the node's rates pricing the FLOPs."),)
+    _precisions = (
+        PrecisionSpec(
+            "precision",
+            default="fp8|peak",
+            doc="Key of the node's rates pricing the FLOPs (default: its fp8 rate, else its headline peak).",
+        ),
+    )
     _input_order = (
         "workload",
         "tp_size",
@@ -916,7 +922,7 @@ class ParallelLayoutScenario(ScenarioBase):
         batch_tokens: Any = REQUIRED,
         flops_per_param_token: Any = REQUIRED,
         accelerator: Any = REQUIRED,
-        precision: Any = "fp8",
+        precision: Any = "fp8|peak",
         local_efficiency: Any = REQUIRED,
         link_bandwidth: Any = REQUIRED,
         overlap_fraction: Any = REQUIRED,

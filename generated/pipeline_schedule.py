@@ -94,7 +94,7 @@ def gradient(
     d__bubble__microbatches = -_g0 * d__phase_slots__microbatches
     d__bubble_ratio__stages = d__fill_slots__stages / microbatches
     d__bubble_ratio__microbatches = -fill_slots / microbatches**2
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "fill_slots": {"stages": d__fill_slots__stages},
         "phase_slots": {"stages": d__phase_slots__stages, "microbatches": d__phase_slots__microbatches},
         "slots": {"stages": d__slots__stages, "microbatches": d__slots__microbatches},

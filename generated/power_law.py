@@ -75,7 +75,7 @@ def gradient(
     active branch.
     """
     d__halving_multiple__exponent = -(2 ** (1 / exponent)) * log(2) / exponent**2
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "halving_multiple": {"exponent": d__halving_multiple__exponent},
     }
     if loss_reduction is not None:

@@ -104,7 +104,7 @@ def gradient(
         and workload_training_days_ref is not None
     ):
         accelerator_hours = 24 * workload_training_accelerators_ref * workload_training_days_ref
-    derivatives = {}
+    derivatives: dict[str, dict[str, Any]] = {}
     if workload_training_compute is not None:
         training_operations = workload_training_compute
         d__training_operations__workload_training_compute = 1

@@ -105,7 +105,7 @@ def gradient(
     d__peak__hardware_peak = 1 / 1000000000000
     d__ridge__hardware_peak = 1000000000000 * d__peak__hardware_peak / hardware_bandwidth
     d__ridge__hardware_bandwidth = -1000000000000 * peak / hardware_bandwidth**2
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "peak": {"hardware_peak": d__peak__hardware_peak},
         "ridge": {"hardware_peak": d__ridge__hardware_peak, "hardware_bandwidth": d__ridge__hardware_bandwidth},
     }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.mathops import choose, minimum, step
+from symbolic.runtime.mathops import choose
 from symbolic.runtime.outputs import GroupOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, NodeSpec, PrecisionSpec, WorkloadSpec
@@ -22,12 +22,8 @@ def evaluate(
     workload_parameters: Any,
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
-    workload_heads: Any,
-    workload_sliding_window: Any = None,
-    workload_sliding_layers: Any = None,
     workload_kv_values_per_token: Any = None,
-    workload_query_key_width: Any = None,
-    workload_value_width: Any = None,
+    workload_attention_flops_per_position: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
     hardware_capacity: Any,
@@ -45,12 +41,8 @@ def evaluate(
         workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert); unset, the count from the architecture (`architecture_parameters`).
         workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
-        workload_heads: [1] `heads` of `workload`: Query attention heads a.
-        workload_sliding_window: [1] `sliding_window` of `workload`: Tokens a sliding-window layer attends to and caches (Mistral-7B v0.1: 4096); set together with `sliding_layers`. Optional.
-        workload_sliding_layers: [1] `sliding_layers` of `workload`: Blocks whose attention is limited to `sliding_window` (Gemma-2: every other one); the others attend to the whole context. Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
-        workload_query_key_width: [1] `query_key_width` of `workload`: Width of one head's query (and key): d_h, or with multi-head latent attention the part without and the part with rotary positions, d_n + ρ. Optional.
-        workload_value_width: [1] `value_width` of `workload`: Width of one head's value: d_h, or `v_head_dim` with multi-head latent attention. Optional.
+        workload_attention_flops_per_position: [flop] `attention_flops_per_position` of `workload`: Attention FLOPs of one token over one context position in one block, 2·a·(d_qk + d_vh): per query head a multiply-add per query width (Q·Kᵀ) and per value width (the weighted sum of V). Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
         hardware_capacity: [byte] Memory capacity of `hardware`.
@@ -63,11 +55,12 @@ def evaluate(
         Every output in its display unit, as ``name [unit] = definition``:
 
         result.linear_flops [TFLOP] = batch_size*seq_len*workload_forward_flops_per_token
-        result.attention_flops [TFLOP] = 2*[flop]*batch_size*seq_len**2*workload_heads*workload_layers*(workload_query_key_width + workload_value_width)
+        result.attention_flops [TFLOP] = batch_size*seq_len**2*workload_attention_flops_per_position*workload_layers
         result.prompt_cache_hit_ratio [1] = 0
         result.prefill_chunks [1] = 1
-        result.ttft [ms] = hardware_dispatch_tax + 2*(attention_flops + linear_flops)/hardware_peak
-        result.kv_cache_size [GB] = Piecewise((batch_size*precision_value*workload_kv_values_per_token*(seq_len*(workload_layers - workload_sliding_layers) + workload_sliding_layers*Min(seq_len, workload_sliding_window))/workload_layers, Given(workload_kv_values_per_token, workload_sliding_layers, workload_sliding_window)), (batch_size*precision_value*seq_len*workload_kv_values_per_token, True))
+        result.prefill_peak [TFLOP/s] = hardware_peak
+        result.ttft [ms] = hardware_dispatch_tax + 2*(attention_flops + linear_flops)/prefill_peak
+        result.kv_cache_size [GB] = batch_size*precision_value*seq_len*workload_kv_values_per_token
         result.model_weights_size [GB] = precision_value*workload_parameters
         result.total_memory_required [GB] = kv_cache_size + model_weights_size
         result.itl [ms] = [ms]*workload_layers/100 + total_memory_required/hardware_bandwidth
@@ -76,7 +69,14 @@ def evaluate(
     """
     result__prompt_cache_hit_ratio = 0
     result__prefill_chunks = 1
+    result__prefill_peak = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     result__model_weights_size = precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
+    if workload_attention_flops_per_position is not None:
+        result__attention_flops = (
+            batch_size * seq_len**2 * workload_attention_flops_per_position * workload_layers / 1000000000000
+        )  # 1e-12: flop -> TFLOP
+    else:
+        result__attention_flops = None
     if workload_forward_flops_per_token is not None:
         result__linear_flops = (
             batch_size * seq_len * workload_forward_flops_per_token / 1000000000000
@@ -85,22 +85,7 @@ def evaluate(
         result__linear_flops = None
     if workload_kv_values_per_token is not None:
         _raw_result__model_weights_size = precision_value * workload_parameters
-        _raw_result__kv_cache_size = (
-            batch_size
-            * precision_value
-            * workload_kv_values_per_token
-            * (
-                seq_len * (workload_layers - workload_sliding_layers)
-                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
-            )
-            / workload_layers
-            if (
-                workload_kv_values_per_token is not None
-                and workload_sliding_layers is not None
-                and workload_sliding_window is not None
-            )
-            else batch_size * precision_value * seq_len * workload_kv_values_per_token
-        )
+        _raw_result__kv_cache_size = batch_size * precision_value * seq_len * workload_kv_values_per_token
         result__kv_cache_size = _raw_result__kv_cache_size / 1000000000  # 1e-9: B -> GB
         _raw_result__total_memory_required = _raw_result__kv_cache_size + _raw_result__model_weights_size
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
@@ -119,33 +104,13 @@ def evaluate(
         result__itl = None
         result__memory_utilization = None
         result__feasible = None
-    if workload_query_key_width is not None and workload_value_width is not None:
-        result__attention_flops = (
-            batch_size
-            * seq_len**2
-            * workload_heads
-            * workload_layers
-            * (workload_query_key_width + workload_value_width)
-            / 500000000000
-        )  # 1e-12: flop -> TFLOP
-    else:
-        result__attention_flops = None
-    if (
-        workload_forward_flops_per_token is not None
-        and workload_query_key_width is not None
-        and workload_value_width is not None
-    ):
+    if workload_attention_flops_per_position is not None and workload_forward_flops_per_token is not None:
+        _raw_result__attention_flops = batch_size * seq_len**2 * workload_attention_flops_per_position * workload_layers
         _raw_result__linear_flops = batch_size * seq_len * workload_forward_flops_per_token
-        _raw_result__attention_flops = (
-            batch_size
-            * seq_len**2
-            * workload_heads
-            * workload_layers
-            * (workload_query_key_width + workload_value_width)
-        )
-        result__ttft = 1000 * (
-            hardware_dispatch_tax + 2 * (2 * _raw_result__attention_flops + _raw_result__linear_flops) / hardware_peak
-        )  # 1e12: TFLOP -> flop (attention_flops); 1e12: TFLOP -> flop (linear_flops); 1e3: s -> ms
+        result__ttft = (
+            1000
+            * (hardware_dispatch_tax + 2 * (_raw_result__attention_flops + _raw_result__linear_flops) / hardware_peak)
+        )  # 1e12: TFLOP -> flop (attention_flops); 1e12: TFLOP -> flop (linear_flops); 1e12: TFLOP/s -> flop/s (prefill_peak); 1e3: s -> ms
     else:
         result__ttft = None
     return {
@@ -154,6 +119,7 @@ def evaluate(
             "attention_flops": result__attention_flops,
             "prompt_cache_hit_ratio": result__prompt_cache_hit_ratio,
             "prefill_chunks": result__prefill_chunks,
+            "prefill_peak": result__prefill_peak,
             "ttft": result__ttft,
             "kv_cache_size": result__kv_cache_size,
             "model_weights_size": result__model_weights_size,
@@ -170,12 +136,8 @@ def gradient(
     workload_parameters: Any,
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
-    workload_heads: Any,
-    workload_sliding_window: Any = None,
-    workload_sliding_layers: Any = None,
     workload_kv_values_per_token: Any = None,
-    workload_query_key_width: Any = None,
-    workload_value_width: Any = None,
+    workload_attention_flops_per_position: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
     hardware_capacity: Any,
@@ -192,22 +154,46 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
+    result__prefill_peak = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     result__model_weights_size = precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
+    d__result__prefill_peak__hardware_peak = 1 / 1000000000000
     d__result__model_weights_size__workload_parameters = precision_value / 1000000000
     d__result__model_weights_size__precision_value = workload_parameters / 1000000000
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
+        "result.prefill_peak": {"hardware_peak": d__result__prefill_peak__hardware_peak},
         "result.model_weights_size": {
             "workload_parameters": d__result__model_weights_size__workload_parameters,
             "precision_value": d__result__model_weights_size__precision_value,
         },
     }
+    if workload_attention_flops_per_position is not None:
+        result__attention_flops = (
+            batch_size * seq_len**2 * workload_attention_flops_per_position * workload_layers / 1000000000000
+        )  # 1e-12: flop -> TFLOP
+        _g0 = batch_size * workload_attention_flops_per_position
+        _g1 = seq_len**2 / 1000000000000
+        _g2 = _g1 * workload_layers
+        d__result__attention_flops__workload_layers = _g0 * _g1
+        d__result__attention_flops__seq_len = _g0 * seq_len * workload_layers / 500000000000
+        d__result__attention_flops__batch_size = _g2 * workload_attention_flops_per_position
+        d__result__attention_flops__workload_attention_flops_per_position = _g2 * batch_size
+        derivatives.update(
+            {
+                "result.attention_flops": {
+                    "workload_layers": d__result__attention_flops__workload_layers,
+                    "seq_len": d__result__attention_flops__seq_len,
+                    "batch_size": d__result__attention_flops__batch_size,
+                    "workload_attention_flops_per_position": d__result__attention_flops__workload_attention_flops_per_position,
+                },
+            }
+        )
     if workload_forward_flops_per_token is not None:
         result__linear_flops = (
             batch_size * seq_len * workload_forward_flops_per_token / 1000000000000
         )  # 1e-12: flop -> TFLOP
-        _g0 = workload_forward_flops_per_token / 1000000000000
-        d__result__linear_flops__seq_len = _g0 * batch_size
-        d__result__linear_flops__batch_size = _g0 * seq_len
+        _g3 = workload_forward_flops_per_token / 1000000000000
+        d__result__linear_flops__seq_len = _g3 * batch_size
+        d__result__linear_flops__batch_size = _g3 * seq_len
         d__result__linear_flops__workload_forward_flops_per_token = batch_size * seq_len / 1000000000000
         derivatives.update(
             {
@@ -219,108 +205,18 @@ def gradient(
             }
         )
     if workload_kv_values_per_token is not None:
-        _raw_result__kv_cache_size = (
-            batch_size
-            * precision_value
-            * workload_kv_values_per_token
-            * (
-                seq_len * (workload_layers - workload_sliding_layers)
-                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
-            )
-            / workload_layers
-            if (
-                workload_kv_values_per_token is not None
-                and workload_sliding_layers is not None
-                and workload_sliding_window is not None
-            )
-            else batch_size * precision_value * seq_len * workload_kv_values_per_token
-        )
+        _raw_result__kv_cache_size = batch_size * precision_value * seq_len * workload_kv_values_per_token
         result__kv_cache_size = _raw_result__kv_cache_size / 1000000000  # 1e-9: B -> GB
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
-        _g1 = batch_size * seq_len
-        _g2 = 1000000000000 / hardware_bandwidth
-        _g3 = 1000000000 / hardware_capacity
-        d__result__kv_cache_size__workload_layers = (
-            batch_size * precision_value * seq_len * workload_kv_values_per_token / workload_layers
-            - batch_size
-            * precision_value
-            * workload_kv_values_per_token
-            * (
-                seq_len * (workload_layers - workload_sliding_layers)
-                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
-            )
-            / workload_layers**2
-            if (
-                workload_kv_values_per_token is not None
-                and workload_sliding_layers is not None
-                and workload_sliding_window is not None
-            )
-            else 0
-        ) / 1000000000
-        d__result__kv_cache_size__seq_len = (
-            batch_size
-            * precision_value
-            * workload_kv_values_per_token
-            * (
-                workload_layers
-                + workload_sliding_layers * step(-seq_len + workload_sliding_window)
-                - workload_sliding_layers
-            )
-            / workload_layers
-            if (
-                workload_kv_values_per_token is not None
-                and workload_sliding_layers is not None
-                and workload_sliding_window is not None
-            )
-            else batch_size * precision_value * workload_kv_values_per_token
-        ) / 1000000000
-        d__result__kv_cache_size__batch_size = (
-            precision_value
-            * workload_kv_values_per_token
-            * (
-                seq_len * (workload_layers - workload_sliding_layers)
-                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
-            )
-            / workload_layers
-            if (
-                workload_kv_values_per_token is not None
-                and workload_sliding_layers is not None
-                and workload_sliding_window is not None
-            )
-            else precision_value * seq_len * workload_kv_values_per_token
-        ) / 1000000000
-        d__result__kv_cache_size__precision_value = (
-            batch_size
-            * workload_kv_values_per_token
-            * (
-                seq_len * (workload_layers - workload_sliding_layers)
-                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
-            )
-            / workload_layers
-            if (
-                workload_kv_values_per_token is not None
-                and workload_sliding_layers is not None
-                and workload_sliding_window is not None
-            )
-            else _g1 * workload_kv_values_per_token
-        ) / 1000000000
-        d__result__kv_cache_size__workload_kv_values_per_token = (
-            batch_size
-            * precision_value
-            * (
-                seq_len * (workload_layers - workload_sliding_layers)
-                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
-            )
-            / workload_layers
-            if (
-                workload_kv_values_per_token is not None
-                and workload_sliding_layers is not None
-                and workload_sliding_window is not None
-            )
-            else _g1 * precision_value
-        ) / 1000000000
+        _g4 = precision_value * workload_kv_values_per_token / 1000000000
+        _g5 = batch_size * seq_len / 1000000000
+        _g6 = 1000000000000 / hardware_bandwidth
+        _g7 = 1000000000 / hardware_capacity
+        d__result__kv_cache_size__seq_len = _g4 * batch_size
+        d__result__kv_cache_size__batch_size = _g4 * seq_len
+        d__result__kv_cache_size__precision_value = _g5 * workload_kv_values_per_token
+        d__result__kv_cache_size__workload_kv_values_per_token = _g5 * precision_value
         d__result__total_memory_required__workload_parameters = d__result__model_weights_size__workload_parameters
-        d__result__total_memory_required__workload_layers = d__result__kv_cache_size__workload_layers
         d__result__total_memory_required__seq_len = d__result__kv_cache_size__seq_len
         d__result__total_memory_required__batch_size = d__result__kv_cache_size__batch_size
         d__result__total_memory_required__precision_value = (
@@ -329,30 +225,28 @@ def gradient(
         d__result__total_memory_required__workload_kv_values_per_token = (
             d__result__kv_cache_size__workload_kv_values_per_token
         )
-        d__result__itl__workload_parameters = _g2 * d__result__total_memory_required__workload_parameters
-        d__result__itl__workload_layers = _g2 * d__result__total_memory_required__workload_layers + 1 / 100
+        d__result__itl__workload_parameters = _g6 * d__result__total_memory_required__workload_parameters
+        d__result__itl__workload_layers = 1 / 100
         d__result__itl__hardware_bandwidth = -1000000000000 * result__total_memory_required / hardware_bandwidth**2
-        d__result__itl__seq_len = _g2 * d__result__total_memory_required__seq_len
-        d__result__itl__batch_size = _g2 * d__result__total_memory_required__batch_size
-        d__result__itl__precision_value = _g2 * d__result__total_memory_required__precision_value
+        d__result__itl__seq_len = _g6 * d__result__total_memory_required__seq_len
+        d__result__itl__batch_size = _g6 * d__result__total_memory_required__batch_size
+        d__result__itl__precision_value = _g6 * d__result__total_memory_required__precision_value
         d__result__itl__workload_kv_values_per_token = (
-            _g2 * d__result__total_memory_required__workload_kv_values_per_token
+            _g6 * d__result__total_memory_required__workload_kv_values_per_token
         )
-        d__result__memory_utilization__workload_parameters = _g3 * d__result__total_memory_required__workload_parameters
-        d__result__memory_utilization__workload_layers = _g3 * d__result__total_memory_required__workload_layers
+        d__result__memory_utilization__workload_parameters = _g7 * d__result__total_memory_required__workload_parameters
         d__result__memory_utilization__hardware_capacity = (
             -1000000000 * result__total_memory_required / hardware_capacity**2
         )
-        d__result__memory_utilization__seq_len = _g3 * d__result__total_memory_required__seq_len
-        d__result__memory_utilization__batch_size = _g3 * d__result__total_memory_required__batch_size
-        d__result__memory_utilization__precision_value = _g3 * d__result__total_memory_required__precision_value
+        d__result__memory_utilization__seq_len = _g7 * d__result__total_memory_required__seq_len
+        d__result__memory_utilization__batch_size = _g7 * d__result__total_memory_required__batch_size
+        d__result__memory_utilization__precision_value = _g7 * d__result__total_memory_required__precision_value
         d__result__memory_utilization__workload_kv_values_per_token = (
-            _g3 * d__result__total_memory_required__workload_kv_values_per_token
+            _g7 * d__result__total_memory_required__workload_kv_values_per_token
         )
         derivatives.update(
             {
                 "result.kv_cache_size": {
-                    "workload_layers": d__result__kv_cache_size__workload_layers,
                     "seq_len": d__result__kv_cache_size__seq_len,
                     "batch_size": d__result__kv_cache_size__batch_size,
                     "precision_value": d__result__kv_cache_size__precision_value,
@@ -360,7 +254,6 @@ def gradient(
                 },
                 "result.total_memory_required": {
                     "workload_parameters": d__result__total_memory_required__workload_parameters,
-                    "workload_layers": d__result__total_memory_required__workload_layers,
                     "seq_len": d__result__total_memory_required__seq_len,
                     "batch_size": d__result__total_memory_required__batch_size,
                     "precision_value": d__result__total_memory_required__precision_value,
@@ -377,7 +270,6 @@ def gradient(
                 },
                 "result.memory_utilization": {
                     "workload_parameters": d__result__memory_utilization__workload_parameters,
-                    "workload_layers": d__result__memory_utilization__workload_layers,
                     "hardware_capacity": d__result__memory_utilization__hardware_capacity,
                     "seq_len": d__result__memory_utilization__seq_len,
                     "batch_size": d__result__memory_utilization__batch_size,
@@ -386,71 +278,36 @@ def gradient(
                 },
             }
         )
-    if workload_query_key_width is not None and workload_value_width is not None:
-        result__attention_flops = (
-            batch_size
-            * seq_len**2
-            * workload_heads
-            * workload_layers
-            * (workload_query_key_width + workload_value_width)
-            / 500000000000
-        )  # 1e-12: flop -> TFLOP
-        _g4 = workload_query_key_width + workload_value_width
-        _g5 = _g4 * batch_size * workload_heads
-        _g6 = seq_len**2 / 500000000000
-        _g7 = _g4 * _g6 * workload_layers
-        _g8 = _g6 * batch_size * workload_heads * workload_layers
-        d__result__attention_flops__workload_layers = _g5 * _g6
-        d__result__attention_flops__workload_heads = _g7 * batch_size
-        d__result__attention_flops__seq_len = _g5 * seq_len * workload_layers / 250000000000
-        d__result__attention_flops__batch_size = _g7 * workload_heads
-        d__result__attention_flops__workload_query_key_width = _g8
-        d__result__attention_flops__workload_value_width = _g8
-        derivatives.update(
-            {
-                "result.attention_flops": {
-                    "workload_layers": d__result__attention_flops__workload_layers,
-                    "workload_heads": d__result__attention_flops__workload_heads,
-                    "seq_len": d__result__attention_flops__seq_len,
-                    "batch_size": d__result__attention_flops__batch_size,
-                    "workload_query_key_width": d__result__attention_flops__workload_query_key_width,
-                    "workload_value_width": d__result__attention_flops__workload_value_width,
-                },
-            }
-        )
-    if (
-        workload_forward_flops_per_token is not None
-        and workload_query_key_width is not None
-        and workload_value_width is not None
-    ):
-        _g9 = 2000000000000000 / hardware_peak
-        d__result__ttft__workload_layers = _g9 * d__result__attention_flops__workload_layers
-        d__result__ttft__workload_heads = _g9 * d__result__attention_flops__workload_heads
+    if workload_attention_flops_per_position is not None and workload_forward_flops_per_token is not None:
+        _g8 = 2000 / result__prefill_peak
+        d__result__ttft__workload_layers = _g8 * d__result__attention_flops__workload_layers
         d__result__ttft__hardware_peak = (
-            -2000000000000000 * (result__attention_flops + result__linear_flops) / hardware_peak**2
+            -2000
+            * d__result__prefill_peak__hardware_peak
+            * (result__attention_flops + result__linear_flops)
+            / result__prefill_peak**2
         )
         d__result__ttft__hardware_dispatch_tax = 1000
-        d__result__ttft__seq_len = _g9 * d__result__attention_flops__seq_len + _g9 * d__result__linear_flops__seq_len
+        d__result__ttft__seq_len = _g8 * d__result__attention_flops__seq_len + _g8 * d__result__linear_flops__seq_len
         d__result__ttft__batch_size = (
-            _g9 * d__result__attention_flops__batch_size + _g9 * d__result__linear_flops__batch_size
+            _g8 * d__result__attention_flops__batch_size + _g8 * d__result__linear_flops__batch_size
+        )
+        d__result__ttft__workload_attention_flops_per_position = (
+            _g8 * d__result__attention_flops__workload_attention_flops_per_position
         )
         d__result__ttft__workload_forward_flops_per_token = (
-            _g9 * d__result__linear_flops__workload_forward_flops_per_token
+            _g8 * d__result__linear_flops__workload_forward_flops_per_token
         )
-        d__result__ttft__workload_query_key_width = _g9 * d__result__attention_flops__workload_query_key_width
-        d__result__ttft__workload_value_width = _g9 * d__result__attention_flops__workload_value_width
         derivatives.update(
             {
                 "result.ttft": {
                     "workload_layers": d__result__ttft__workload_layers,
-                    "workload_heads": d__result__ttft__workload_heads,
                     "hardware_peak": d__result__ttft__hardware_peak,
                     "hardware_dispatch_tax": d__result__ttft__hardware_dispatch_tax,
                     "seq_len": d__result__ttft__seq_len,
                     "batch_size": d__result__ttft__batch_size,
+                    "workload_attention_flops_per_position": d__result__ttft__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__result__ttft__workload_forward_flops_per_token,
-                    "workload_query_key_width": d__result__ttft__workload_query_key_width,
-                    "workload_value_width": d__result__ttft__workload_value_width,
                 },
             }
         )
@@ -511,20 +368,24 @@ class ServingScenario(ScenarioBase):
                 "parameters": "workload_parameters",
                 "forward_flops_per_token": "workload_forward_flops_per_token",
                 "layers": "workload_layers",
-                "heads": "workload_heads",
-                "sliding_window": "workload_sliding_window",
-                "sliding_layers": "workload_sliding_layers",
                 "kv_values_per_token": "workload_kv_values_per_token",
-                "query_key_width": "workload_query_key_width",
-                "value_width": "workload_value_width",
+                "attention_flops_per_position": "workload_attention_flops_per_position",
             },
             required=("parameters", "layers", "hidden_dim", "heads"),
-            units={"workload_parameters": "param", "workload_forward_flops_per_token": "flop"},
+            units={
+                "workload_parameters": "param",
+                "workload_forward_flops_per_token": "flop",
+                "workload_attention_flops_per_position": "flop",
+            },
             doc="The model: parameters, layers, attention geometry and KV heads.",
         ),
     )
     _precisions = (
-        PrecisionSpec("prefill_precision", default="fp16", doc="Key of the node's rates pricing the prefill."),
+        PrecisionSpec(
+            "prefill_precision",
+            default="fp16|bf16|peak",
+            doc="Key of the node's rates pricing the prefill (default: its dense 16-bit rate, else its headline peak; `result.prefill_peak` is the rate read).",
+        ),
     )
     _input_order = (
         "workload",
@@ -546,7 +407,7 @@ class ServingScenario(ScenarioBase):
         seq_len: Any = REQUIRED,
         batch_size: Any = 1,
         precision: Any = "fp16",
-        prefill_precision: Any = "fp16",
+        prefill_precision: Any = "fp16|bf16|peak",
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -568,13 +429,12 @@ class ServingScenario(ScenarioBase):
         "result",
         (
             Output("linear_flops", "TFLOP", requires=("workload.forward_flops_per_token",)),
-            Output("attention_flops", "TFLOP", requires=("workload.query_key_width", "workload.value_width")),
+            Output("attention_flops", "TFLOP", requires=("workload.attention_flops_per_position",)),
             Output("prompt_cache_hit_ratio"),
             Output("prefill_chunks"),
+            Output("prefill_peak", "TFLOP/s"),
             Output(
-                "ttft",
-                "ms",
-                requires=("workload.forward_flops_per_token", "workload.query_key_width", "workload.value_width"),
+                "ttft", "ms", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token")
             ),
             Output("kv_cache_size", "GB", requires=("workload.kv_values_per_token",)),
             Output("model_weights_size", "GB"),

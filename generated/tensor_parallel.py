@@ -127,7 +127,7 @@ def gradient(
     d__result__collectives_per_step__workload_layers = collectives_per_layer
     d__result__collectives_per_step__collectives_per_layer = workload_layers
     d__result__compute_time__compute_time = 1
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "result.ring_factor": {"tp_size": d__result__ring_factor__tp_size},
         "result.collectives_per_step": {
             "workload_layers": d__result__collectives_per_step__workload_layers,
@@ -337,7 +337,7 @@ class TensorParallelScenario(ScenarioBase):
     _workloads = (
         WorkloadSpec(
             "workload",
-            ("TransformerWorkload",),
+            ("TransformerWorkload", "SSMWorkload", "EmbodiedWorkload"),
             {
                 "layers": "workload_layers",
                 "hidden_dim": "workload_hidden_dim",
@@ -345,7 +345,7 @@ class TensorParallelScenario(ScenarioBase):
             },
             required=("parameters", "layers", "hidden_dim"),
             units={},
-            doc="The model: its layers L, width h and (when `seq_len` is not given) context length.",
+            doc="The model, any record with layers L and width h (a transformer, a state-space model, an embodied policy); its context length when `seq_len` is not given.",
         ),
     )
     _input_order = (

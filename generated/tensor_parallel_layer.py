@@ -110,7 +110,7 @@ def gradient(
     )
     d__result__layer_bytes__tokens = _g2 * collectives_per_layer
     d__result__layer_bytes__collectives_per_layer = _g2 * tokens
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "result.layer_bytes": {
             "workload_hidden_dim": d__result__layer_bytes__workload_hidden_dim,
             "tp_size": d__result__layer_bytes__tp_size,
@@ -236,7 +236,7 @@ class TensorParallelLayerScenario(ScenarioBase):
     _workloads = (
         WorkloadSpec(
             "workload",
-            ("TransformerWorkload",),
+            ("TransformerWorkload", "SSMWorkload", "EmbodiedWorkload"),
             {
                 "forward_flops_per_token": "workload_forward_flops_per_token",
                 "layers": "workload_layers",
@@ -244,10 +244,16 @@ class TensorParallelLayerScenario(ScenarioBase):
             },
             required=("parameters", "layers", "hidden_dim"),
             units={"workload_forward_flops_per_token": "flop"},
-            doc="The model: forward FLOPs per token, layers L and width h are read.",
+            doc="The model, any record with layers L and width h (a transformer, a state-space model, an embodied policy): its forward FLOPs per token, L and h are read.",
         ),
     )
-    _precisions = (PrecisionSpec("precision", default="fp16_dense", doc="Key of the node's rates pricing the FLOPs."),)
+    _precisions = (
+        PrecisionSpec(
+            "precision",
+            default="fp16|bf16|peak",
+            doc="Key of the node's rates pricing the FLOPs (default: its dense 16-bit rate, else its headline peak).",
+        ),
+    )
     _input_order = (
         "workload",
         "tp_size",
@@ -269,7 +275,7 @@ class TensorParallelLayerScenario(ScenarioBase):
         tp_size: Any = REQUIRED,
         tokens: Any = REQUIRED,
         accelerator: Any = REQUIRED,
-        precision: Any = "fp16_dense",
+        precision: Any = "fp16|bf16|peak",
         local_efficiency: Any = REQUIRED,
         links: Any = REQUIRED,
         collectives_per_layer: Any = 2,

@@ -102,7 +102,7 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    derivatives = {}
+    derivatives: dict[str, dict[str, Any]] = {}
     if workload_training_flops_per_token is not None:
         result__total_flops = workload_training_flops_per_token * workload_training_tokens
         result__peak_time = result__total_flops / (3600 * fleet_accelerators * fleet_peak)  # 1/3600: s -> h
@@ -269,7 +269,11 @@ class TrainingRunScenario(ScenarioBase):
         ),
     )
     _precisions = (
-        PrecisionSpec("precision", default="fp8", doc="Key of the accelerator's rates the run is priced at."),
+        PrecisionSpec(
+            "precision",
+            default="fp8|peak",
+            doc="Key of the accelerator's rates the run is priced at (default: its fp8 rate, else its headline peak).",
+        ),
     )
     _input_order = (
         "workload",
@@ -288,7 +292,7 @@ class TrainingRunScenario(ScenarioBase):
         *,
         workload: Any = REQUIRED,
         fleet: Any = REQUIRED,
-        precision: Any = "fp8",
+        precision: Any = "fp8|peak",
         local_efficiency: Any = REQUIRED,
         scaling_efficiency: Any = REQUIRED,
         overheads: Any = REQUIRED,

@@ -399,7 +399,7 @@ def gradient(
         _g8 * d__update_bytes_per_parameter__optimizer_bytes_per_parameter
     )
     d__update_traffic__master_bytes_per_parameter = _g8 * d__update_bytes_per_parameter__master_bytes_per_parameter
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "weights": {
             "workload_parameters": d__weights__workload_parameters,
             "bytes_per_value": d__weights__bytes_per_value,

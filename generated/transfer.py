@@ -106,7 +106,7 @@ def gradient(
     d__total_bytes__copies = payload
     d__result__payload__payload = d__total_bytes__payload
     d__result__payload__copies = d__total_bytes__copies
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "total_bytes": {"payload": d__total_bytes__payload, "copies": d__total_bytes__copies},
         "result.payload": {"payload": d__result__payload__payload, "copies": d__result__payload__copies},
     }

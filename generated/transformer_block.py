@@ -327,7 +327,7 @@ def gradient(
     d__layer_forward_flops__ffn_multiple = _g8 * d__block_macs__ffn_multiple
     d__layer_forward_flops__attention_projections = _g8 * d__block_macs__attention_projections
     d__layer_forward_flops__batch_size = block_macs / 500000000
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "width": {"workload_hidden_dim": d__width__workload_hidden_dim},
         "attention_weights_per_block": {
             "workload_hidden_dim": d__attention_weights_per_block__workload_hidden_dim,

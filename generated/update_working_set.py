@@ -204,7 +204,7 @@ def gradient(
     )
     d__weight_read_share__optimizer_moments = -_g6 * d__step_traffic__optimizer_moments
     d__weight_read_share__activation_factor = -_g6 * d__step_traffic__activation_factor
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "weights": {"parameters": d__weights__parameters, "bytes_per_param": d__weights__bytes_per_param},
         "gradients": {"parameters": d__gradients__parameters, "bytes_per_param": d__gradients__bytes_per_param},
         "optimizer_state": {

@@ -459,22 +459,30 @@ class TransformerWorkload(Workload):
         value = self._calc_get_kv_cache_size(seq_len, batch_size, precision)
         return quantity(value, "byte")
 
+    def _calc_kv_values_per_position(self) -> Any:
+        return self.resolved("kv_values_per_token") / self.resolved("layers")
+
+    @property
+    def kv_values_per_position(self) -> Any:
+        """Values one block caches per token position: N_kv/L."""
+        value = self._calc_kv_values_per_position()
+        return value
+
     def _calc_windowed_kv_cache_size(self, seq_len, batch_size, precision) -> Any:
-        if self.has("kv_values_per_token", "layers", "sliding_layers", "sliding_window"):
+        if self.has("kv_values_per_position", "layers", "sliding_layers", "sliding_window"):
             return (
                 batch_size
-                * self.resolved("kv_values_per_token")
+                * self.resolved("kv_values_per_position")
                 * precision
                 * (
                     seq_len * (self.resolved("layers") - self.resolved("sliding_layers"))
                     + self.resolved("sliding_layers") * minimum(seq_len, self.resolved("sliding_window"))
                 )
-                / self.resolved("layers")
             )
         return batch_size * self.resolved("kv_values_per_token") * precision * seq_len
 
     def windowed_kv_cache_size(self, seq_len: Any, batch_size: Any, precision: Any = "fp16") -> Any:
-        """KV-cache bytes of `batch_size` sequences of `seq_len` tokens with sliding-window blocks capped at their window: N_kv/L values per position per block, (L − L_w)·S + L_w·min(S, W) positions (`get_kv_cache_size` without a window)."""
+        """KV-cache bytes of `batch_size` sequences of `seq_len` tokens with sliding-window blocks capped at their window: ν_kv values per position per block, (L − L_w)·S + L_w·min(S, W) positions (`get_kv_cache_size` without a window)."""
         seq_len = self.argument("seq_len", seq_len, integer=True, minimum=0, strict=False)
         batch_size = self.argument("batch_size", batch_size, integer=True, minimum=0, strict=True)
         precision = self.width(precision, "precision")
@@ -503,43 +511,38 @@ class TransformerWorkload(Workload):
         value = self._calc_value_width()
         return value
 
+    def _calc_attention_flops_per_position(self) -> Any:
+        return 2 * self.resolved("heads") * (self.resolved("query_key_width") + self.resolved("value_width"))
+
+    @property
+    def attention_flops_per_position(self) -> Any:
+        """Attention FLOPs of one token over one context position in one block, 2·a·(d_qk + d_vh): per query head a multiply-add per query width (Q·Kᵀ) and per value width (the weighted sum of V)."""
+        value = self._calc_attention_flops_per_position()
+        return quantity(value, "flop")
+
     def _calc_attention_flops_per_token(self, seq_len) -> Any:
-        return (
-            2
-            * self.resolved("heads")
-            * self.resolved("layers")
-            * seq_len
-            * (self.resolved("query_key_width") + self.resolved("value_width"))
-        )
+        return self.resolved("attention_flops_per_position") * self.resolved("layers") * seq_len
 
     def attention_flops_per_token(self, seq_len: Any) -> Any:
-        """Attention FLOPs of one token over `seq_len` context tokens, 2·L·a·(d_qk + d_vh)·S (4·L·a·d_h·S with equal widths): per query head and layer, a multiply-add per query width per context token (Q·Kᵀ) and per value width (the weighted sum of V)."""
+        """Attention FLOPs of one token over `seq_len` context tokens, L·φ_att·S (4·L·a·d_h·S with equal widths)."""
         seq_len = self.argument("seq_len", seq_len, integer=True, minimum=0, strict=False)
         value = self._calc_attention_flops_per_token(seq_len)
         return quantity(value, "flop")
 
     def _calc_forward_flops_at_context(self, seq_len) -> Any:
         if self.has(
-            "forward_flops_per_token",
-            "heads",
-            "layers",
-            "query_key_width",
-            "sliding_layers",
-            "sliding_window",
-            "value_width",
+            "attention_flops_per_position", "forward_flops_per_token", "layers", "sliding_layers", "sliding_window"
         ):
-            return self.resolved("forward_flops_per_token") + 2 * self.resolved("heads") * (
-                self.resolved("query_key_width") + self.resolved("value_width")
-            ) * (
+            return self.resolved("attention_flops_per_position") * (
                 seq_len * (self.resolved("layers") - self.resolved("sliding_layers"))
                 + self.resolved("sliding_layers") * minimum(seq_len, self.resolved("sliding_window"))
-            )
-        return self.resolved("forward_flops_per_token") + 2 * self.resolved("heads") * self.resolved(
-            "layers"
-        ) * seq_len * (self.resolved("query_key_width") + self.resolved("value_width"))
+            ) + self.resolved("forward_flops_per_token")
+        return self.resolved("attention_flops_per_position") * self.resolved("layers") * seq_len + self.resolved(
+            "forward_flops_per_token"
+        )
 
     def forward_flops_at_context(self, seq_len: Any) -> Any:
-        """Forward FLOPs of one token after `seq_len` context tokens: through the weights (2·P_tok) plus attention over the positions each block attends to (F_att; a sliding-window block at most its window)."""
+        """Forward FLOPs of one token after `seq_len` context tokens: through the weights (2·P_tok) plus attention over the positions each block attends to (a sliding-window block at most its window)."""
         seq_len = self.argument("seq_len", seq_len, integer=True, minimum=0, strict=False)
         value = self._calc_forward_flops_at_context(seq_len)
         return quantity(value, "flop")

@@ -260,7 +260,7 @@ def gradient(
     d__result__traffic_multiple_ZeRO_3__workload_parameters = d__result__gather_traffic__workload_parameters / (
         2 * result__weights
     ) - d__result__weights__workload_parameters * result__gather_traffic / (2 * result__weights**2)
-    derivatives = {
+    derivatives: dict[str, dict[str, Any]] = {
         "result.weights": {"workload_parameters": d__result__weights__workload_parameters},
         "result.gradients": {"workload_parameters": d__result__gradients__workload_parameters},
         "result.optimizer_state": {"workload_parameters": d__result__optimizer_state__workload_parameters},

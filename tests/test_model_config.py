@@ -209,15 +209,6 @@ def test_sliding_window_layers_cache_at_most_their_window():
     assert load("qwen2.5-7b").sliding_window is None
 
 
-def test_serving_caps_a_sliding_window_cache():
-    # Mistral-7B v0.1 at 8192 tokens, FP16: 32 blocks · 4096 positions · 4,096 bytes = 0.536870912 GB, half the
-    # uncapped 8192 · 131,072 bytes; a model without a window keeps every position
-    mistral = Scenarios.Llama3_70B_ServingH100.variant(workload=load("mistral-7b-v0.1"), seq_len=8192, batch_size=1)
-    assert mistral.result.kv_cache_size.to("byte").magnitude == 536_870_912
-    llama = Scenarios.Llama3_70B_ServingH100.variant(workload=load("llama-3-8b"), seq_len=8192, batch_size=1)
-    assert llama.result.kv_cache_size.to("byte").magnitude == 8192 * 131_072
-
-
 def test_forward_flops_at_a_context_include_attention():
     # Llama-3-8B at 4096 context: 2·8,030,261,248 + 2·32·32·(128 + 128)·4096 = 16,060,522,496 + 2,147,483,648
     assert load("llama-3-8b").forward_flops_at_context(4096).magnitude == 16_060_522_496 + 2_147_483_648

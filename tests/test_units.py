@@ -95,3 +95,44 @@ def test_scales_of_a_unit_and_its_inverse_cancel_exactly():
 
     for unit in ("h", "min", "day", "µs", "ms", "GiB", "MB", "TFLOP"):
         assert scale_of_unit(f"dollar/{unit}") * scale_of_unit(unit) == scale_of_unit("dollar"), unit
+
+
+# The registry against what it must read: every quantity the catalog stores, the unit spellings of the
+# reference specs (/work/shared/reference/*.md: "30 Hz", "35.0 pJ/bit", "1287 MWh", "552 t", ...), and
+# pint's default definitions of the units both registries name (same size, to the last digit).
+SPEC_SPELLINGS = ("30 Hz", "0 Hz", "35.0 pJ/bit", "1287 MWh", "552 t", "4.0 dollar/h", "400 Gbps", "1.5 µs",
+                  "14.8 d", "3.35 TB/s", "0.1 mJ", "120 kW", "13.5 TiB", "100 Bparam", "10 Tparam", "0.02 USD/GB",
+                  "160.0 pJ/B", "2.3 pJ/flop", "16.0 B/param", "1 /s", "25 h", "50 MiB", "192 KiB")
+PINT_SHARED = ("Hz", "kHz", "MHz", "GHz", "second", "ms", "µs", "ns", "minute", "hour", "day", "J", "mJ", "W", "kW",
+               "Wh", "kWh", "MWh", "gram", "kg", "t", "percent")
+
+
+def _catalog_quantities():
+    import re
+    from pathlib import Path
+
+    for path in sorted(Path(__file__).parents[1].glob("symbolic/catalog/*.toml")):
+        for text in re.findall(r'"(-?[0-9][0-9.e+-]* [^"]+)"', path.read_text()):
+            yield path.name, text
+
+
+def test_every_catalog_quantity_and_spec_spelling_reads():
+    read = [(where, text) for where, text in _catalog_quantities()]
+    assert len(read) > 500
+    for where, text in [*read, *(("spec", text) for text in SPEC_SPELLINGS)]:
+        assert Q_(text).magnitude == Q_(text).magnitude, (where, text)  # parses (and is not NaN)
+
+
+def test_hertz_is_a_rate_per_second():
+    assert Q_(30, "Hz").to("1/s").magnitude == 30
+    assert Q_("1.98 GHz").to("1/s").magnitude == pytest.approx(1.98e9, rel=1e-15)
+    assert (Q_(30, "Hz") * Q_(2, "s")).to("").magnitude == 60  # 30 frames a second for 2 s: 60 frames
+
+
+@pytest.mark.parametrize("name", PINT_SHARED)
+def test_units_shared_with_pint_have_pints_size(name):
+    theirs = pint.UnitRegistry().Quantity(1, name)
+    si = {"[time]": "second", "[mass]": "kilogram", "[mass] * [length] ** 2 / [time] ** 2": "joule",
+          "[mass] * [length] ** 2 / [time] ** 3": "watt", "1 / [time]": "1 / second", "dimensionless": ""}
+    unit = si[str(theirs.dimensionality)]
+    assert Q_(1, name).to(unit).magnitude == pytest.approx(theirs.to(unit).magnitude, rel=1e-15)

@@ -20,12 +20,8 @@ export const argumentDefaults = {
   "workload_parameters": "required",
   "workload_forward_flops_per_token": null,
   "workload_layers": "required",
-  "workload_heads": "required",
-  "workload_sliding_window": null,
-  "workload_sliding_layers": null,
   "workload_kv_values_per_token": null,
-  "workload_query_key_width": null,
-  "workload_value_width": null,
+  "workload_attention_flops_per_position": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
   "hardware_capacity": "required",
@@ -41,17 +37,13 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "workload_query_key_width", "workload_value_width", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "workload_attention_flops_per_position", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,
     workload_layers,
-    workload_heads,
-    workload_sliding_window = null,
-    workload_sliding_layers = null,
     workload_kv_values_per_token = null,
-    workload_query_key_width = null,
-    workload_value_width = null,
+    workload_attention_flops_per_position = null,
     hardware_peak,
     hardware_bandwidth,
     hardware_capacity,
@@ -60,10 +52,17 @@ export function evaluate(args, floats = []) {
     batch_size = 1,
     precision_value,
   } = args;
-  $.exact_integers({ workload_layers, workload_heads, workload_sliding_window, workload_sliding_layers, seq_len, batch_size });
+  $.exact_integers({ workload_layers, seq_len, batch_size });
   const result__prompt_cache_hit_ratio = 0;
   const result__prefill_chunks = 1;
+  const result__prefill_peak = hardware_peak/1000000000000;
   const result__model_weights_size = precision_value*workload_parameters/1000000000;
+  let result__attention_flops;
+  if (workload_attention_flops_per_position != null) {
+    result__attention_flops = batch_size*$.ipow(seq_len, 2)*workload_attention_flops_per_position*workload_layers/1000000000000;
+  } else {
+    result__attention_flops = null;
+  }
   let result__linear_flops;
   if (workload_forward_flops_per_token != null) {
     result__linear_flops = batch_size*seq_len*workload_forward_flops_per_token/1000000000000;
@@ -73,7 +72,7 @@ export function evaluate(args, floats = []) {
   let result__kv_cache_size, result__total_memory_required, result__itl, result__memory_utilization, result__feasible;
   if (workload_kv_values_per_token != null) {
     const _raw_result__model_weights_size = precision_value*workload_parameters;
-    const _raw_result__kv_cache_size = (((workload_kv_values_per_token != null && workload_sliding_layers != null && workload_sliding_window != null)) ? (batch_size*precision_value*workload_kv_values_per_token*($.iadd($.imul(seq_len, $.iadd(workload_layers, $.imul(-1, workload_sliding_layers))), $.imul(workload_sliding_layers, Math.min(seq_len, workload_sliding_window))))/workload_layers) : ($.imul_if($int.precision_value && $int.workload_kv_values_per_token, batch_size, precision_value, seq_len, workload_kv_values_per_token)));
+    const _raw_result__kv_cache_size = batch_size*precision_value*seq_len*workload_kv_values_per_token;
     result__kv_cache_size = _raw_result__kv_cache_size/1000000000;
     const _raw_result__total_memory_required = _raw_result__kv_cache_size + _raw_result__model_weights_size;
     result__total_memory_required = result__kv_cache_size + result__model_weights_size;
@@ -87,17 +86,11 @@ export function evaluate(args, floats = []) {
     result__memory_utilization = null;
     result__feasible = null;
   }
-  let result__attention_flops;
-  if (workload_query_key_width != null && workload_value_width != null) {
-    result__attention_flops = batch_size*$.ipow(seq_len, 2)*workload_heads*workload_layers*($.iadd_if($int.workload_query_key_width && $int.workload_value_width, workload_query_key_width, workload_value_width))/500000000000;
-  } else {
-    result__attention_flops = null;
-  }
   let result__ttft;
-  if (workload_forward_flops_per_token != null && workload_query_key_width != null && workload_value_width != null) {
+  if (workload_attention_flops_per_position != null && workload_forward_flops_per_token != null) {
+    const _raw_result__attention_flops = batch_size*$.ipow(seq_len, 2)*workload_attention_flops_per_position*workload_layers;
     const _raw_result__linear_flops = batch_size*seq_len*workload_forward_flops_per_token;
-    const _raw_result__attention_flops = batch_size*$.ipow(seq_len, 2)*workload_heads*workload_layers*($.iadd_if($int.workload_query_key_width && $int.workload_value_width, workload_query_key_width, workload_value_width));
-    result__ttft = 1000*(hardware_dispatch_tax + 2*(2*_raw_result__attention_flops + _raw_result__linear_flops)/hardware_peak);
+    result__ttft = 1000*(hardware_dispatch_tax + 2*(_raw_result__attention_flops + _raw_result__linear_flops)/hardware_peak);
   } else {
     result__ttft = null;
   }
@@ -107,6 +100,7 @@ export function evaluate(args, floats = []) {
       "attention_flops": result__attention_flops,
       "prompt_cache_hit_ratio": result__prompt_cache_hit_ratio,
       "prefill_chunks": result__prefill_chunks,
+      "prefill_peak": result__prefill_peak,
       "ttft": result__ttft,
       "kv_cache_size": result__kv_cache_size,
       "model_weights_size": result__model_weights_size,

@@ -40,7 +40,7 @@ from symbolic.model.arguments import argument_spec
 from symbolic.model.dependencies import closure, reads
 from symbolic.catalog.refs import value_of
 from symbolic.runtime.errors import DeclarationError
-from symbolic.runtime.hardware import resolve_in
+from symbolic.runtime.hardware import precision_in, resolve_in
 from symbolic.runtime.validation import REQUIRED
 from symbolic.runtime.errors import MissingInputError
 
@@ -80,7 +80,9 @@ def input_values(model: ScenarioModel, given: dict[str, Any]) -> dict[str, Value
     instance's precision; a scenario input resolves to the inputs of the instance it names.
     """
     structured = {item.name: item for item in model.structured}
-    precision_of = {node: given.get(p.name, p.default) for p in model.precisions for node in p.nodes}
+    choices = {item.name: item.choice.default for item in model.structured if isinstance(item, ChoiceDecl)}
+    keys = {**choices, **given}  # a default "{precision}|peak" reads the choice given (or defaulted)
+    precision_of = {node: precision_in(given.get(p.name, p.default), keys) for p in model.precisions for node in p.nodes}
     base: dict[sympy.Basic, Any] = {}
     values: dict[str, Value] = {}
     arguments = {decl.name for decl in model.evaluator_inputs()}

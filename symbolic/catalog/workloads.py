@@ -153,29 +153,32 @@ class TransformerWorkload(Workload):
     # the positions a sequence of S tokens keeps in the cache (and its last token attends to), summed over the
     # blocks: S in a block of full attention, at most the window in a sliding-window one
     _cached_positions = (layers - sliding_layers) * seq_len + sliding_layers * sympy.Min(seq_len, sliding_window)
+    kv_values_per_position = Derived(kv_values_per_token / layers, symbol=r"\nu_{kv}",
+                                     doc="Values one block caches per token position: N_kv/L.")
     windowed_kv_cache_size = Derived(
-        kv_values_per_token / layers * _cached_positions * batch_size * Workload.precision, "byte",
+        kv_values_per_position * _cached_positions * batch_size * Workload.precision, "byte", symbol="K_{win}",
         otherwise=kv_values_per_token * seq_len * batch_size * Workload.precision,
         doc="KV-cache bytes of `batch_size` sequences of `seq_len` tokens with sliding-window blocks capped at "
-            "their window: N_kv/L values per position per block, (L − L_w)·S + L_w·min(S, W) positions "
+            "their window: ν_kv values per position per block, (L − L_w)·S + L_w·min(S, W) positions "
             "(`get_kv_cache_size` without a window).")
     query_key_width = Derived(qk_nope_head_dim + qk_rope_head_dim, otherwise=head_dim, symbol="d_{qk}",
                               doc="Width of one head's query (and key): d_h, or with multi-head latent attention the "
                                   "part without and the part with rotary positions, d_n + ρ.")
     value_width = Derived(v_head_dim, otherwise=head_dim, symbol="d_{vh}",
                           doc="Width of one head's value: d_h, or `v_head_dim` with multi-head latent attention.")
-    _attention_flops = 2 * layers * heads * (query_key_width + value_width) * seq_len * flop
+    attention_flops_per_position = Derived(
+        2 * heads * (query_key_width + value_width) * flop, "flop", symbol=r"\phi_{att}",
+        doc="Attention FLOPs of one token over one context position in one block, 2·a·(d_qk + d_vh): per query "
+            "head a multiply-add per query width (Q·Kᵀ) and per value width (the weighted sum of V).")
     attention_flops_per_token = Derived(
-        _attention_flops, "flop", symbol="F_{att}",
-        doc="Attention FLOPs of one token over `seq_len` context tokens, 2·L·a·(d_qk + d_vh)·S (4·L·a·d_h·S "
-            "with equal widths): per query head and layer, a multiply-add per query width per context token "
-            "(Q·Kᵀ) and per value width (the weighted sum of V).")
+        layers * attention_flops_per_position * seq_len, "flop", symbol="F_{att}",
+        doc="Attention FLOPs of one token over `seq_len` context tokens, L·φ_att·S (4·L·a·d_h·S with equal "
+            "widths).")
     forward_flops_at_context = Derived(
-        Workload.forward_flops_per_token + 2 * heads * (query_key_width + value_width) * _cached_positions * flop,
-        "flop", symbol="F_{tok}(S)", otherwise=Workload.forward_flops_per_token + _attention_flops,
+        Workload.forward_flops_per_token + attention_flops_per_position * _cached_positions, "flop",
+        symbol="F_{ctx}", otherwise=Workload.forward_flops_per_token + layers * attention_flops_per_position * seq_len,
         doc="Forward FLOPs of one token after `seq_len` context tokens: through the weights (2·P_tok) plus "
-            "attention over the positions each block attends to (F_att; a sliding-window block at most its "
-            "window).")
+            "attention over the positions each block attends to (a sliding-window block at most its window).")
     embedding_parameters = Derived(vocab_size * hidden_dim, "param", doc="Token-embedding parameters V·d.")
     latent_query_parameters = Derived(
         hidden_dim * q_lora_rank + norm * q_lora_rank + q_lora_rank * heads * (qk_nope_head_dim + qk_rope_head_dim),

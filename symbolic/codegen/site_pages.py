@@ -31,6 +31,7 @@ from symbolic.model.instances import EntryRef
 from symbolic.model import UNIT_SYMBOLS, GroupDecl, InputDecl, ListDecl, ListQuantity, Quantity, ScenarioInputDecl, ScenarioModel
 from symbolic.model.dependencies import closure, reads
 from symbolic.catalog.refs import source_of, value_of
+from symbolic.runtime.hardware import CHAIN, PEAK, PRECISION_ALIASES
 from symbolic.runtime.units import UNITS_FILE, registry
 
 Header = Callable[[str, str], list[str]]
@@ -264,7 +265,8 @@ def site_files(env: Environment, scenarios: list[ScenarioRecord], header: Header
     for record in hardware_records():
         tiers.setdefault(record.tier, []).append(_node_row(record, used.get(record.path, []), where))
     files["generated/docs/hardware.md"] = env.get_template("hardware.md.j2").render(
-        header=header("symbolic/catalog/hardware.toml", "hardware.md.j2"), tiers=tiers, workloads=workloads,
+        header=header("symbolic/catalog/hardware.toml, symbolic/runtime/hardware.py", "hardware.md.j2"), tiers=tiers,
+        workloads=workloads, aliases=PRECISION_ALIASES, peak=PEAK, chain=CHAIN,
         charted={record.path for record in hardware_records()})
     files["generated/docs/models.md"] = models_page(env, header("symbolic/catalog/workloads.py, workloads.toml",
                                                                 "models.md.j2"))
@@ -296,6 +298,7 @@ def _node_row(record: NodeRecord, users: list[str], where: dict[str, str]) -> di
                         _rate(peak, "FLOP/s"), f"{peak / bandwidth:.4g}") for key, peak in ceilings(record)],
         "users": [(key, f"scenarios/{where[key]}.md#{slug(key)}") for key in users],
         "facts": _node_facts(record),
+        "aliases": getattr(getattr(Hardware.value.built, record.tier), record.key).precision_aliases,
     }
 
 

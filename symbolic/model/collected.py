@@ -233,6 +233,7 @@ class ScenarioModel:
     chart: Sweep | None = None  # the page's chart
     roofline: dict[str, str] = field(default_factory=dict)  # label suffix -> intensity output
     differs: dict[str, str] = field(default_factory=dict)  # input or output -> how and why it differs from the reference library
+    left_out: dict[str, str] = field(default_factory=dict)  # a reference attribute not declared here -> why
     inputs: list[InputDecl] = field(default_factory=list)
     structured: list[StructuredDecl] = field(default_factory=list)
     precisions: list[PrecisionDecl] = field(default_factory=list)

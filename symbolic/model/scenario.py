@@ -53,6 +53,10 @@ class _ScenarioMeta(type):
         unknown = sorted(set(model.differs) - set(model.names) - {q.name for q in model.quantities})
         if unknown:
             raise DeclarationError(f"{name}: differs names {', '.join(unknown)}, which it does not declare")
+        model.left_out = dict(namespace.get("left_out", {}))  # reference attributes not declared, and why
+        declared = sorted(key for key in model.left_out if key.split(".")[-1] in model.names)
+        if declared:
+            raise DeclarationError(f"{name}: left_out names {', '.join(declared)}, which it declares")
         model.freeze()
         cls.model = model  # type: ignore[attr-defined]
         return cls

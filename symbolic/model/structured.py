@@ -91,7 +91,12 @@ def _resolved(model: ScenarioModel, owner: str, what: str, spec: Input, latex: s
 
 
 class Precision(Declaration):
-    """The precision key read from the ``precision_flops`` of the given nodes."""
+    """The precision key read from the ``precision_flops`` of the given nodes.
+
+    A default that must work on every node is a chain, ``"fp16|bf16|peak"`` (the first name the
+    node answers to); ``"{precision}|peak"`` reads the key given for the Choice ``precision``
+    declared above (the weights' precision), else the headline peak.
+    """
 
     def __init__(self, *nodes: NodeRef, default: Any = REQUIRED, doc: str = "") -> None:
         if not nodes:
@@ -101,6 +106,11 @@ class Precision(Declaration):
         self.doc = doc
 
     def bind(self, name: str, into: ScenarioModel) -> str:
+        choices = {item.name for item in into.structured if isinstance(item, ChoiceDecl)}
+        named = set(re.findall(r"\{(\w+)\}", self.default)) if isinstance(self.default, str) else set()
+        if named - choices:
+            raise DeclarationError(f"Precision {name}: default {self.default!r} names {sorted(named - choices)}, "
+                                   f"which is not a Choice declared above it")
         into.precisions.append(PrecisionDecl(name, self.default, self.doc, tuple(n.name for n in self.nodes)))
         into.claim(name)
         into.input_order.append(name)

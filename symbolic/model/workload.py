@@ -45,10 +45,12 @@ def _record_types(types: tuple[Any, ...]) -> tuple[type[Record], ...]:
 
 
 class WorkloadInput(Declaration):
-    """A workload input accepting records of ``types`` (default: any workload)."""
+    """A workload input accepting records of ``types``; without types, any record whose type declares
+    every field ``requires`` names (``WorkloadInput(requires=("layers", "hidden_dim"))`` takes a
+    transformer, a state-space model or an embodied policy), else any workload."""
 
     def __init__(self, *types: Any, requires: tuple[str, ...] = (), doc: str = "") -> None:
-        self.types = _record_types(types)
+        self.types = _record_types(types) if types or not requires else _declaring(tuple(requires))
         self.requires = tuple(requires)
         self.doc = doc
 
@@ -56,6 +58,15 @@ class WorkloadInput(Declaration):
         ref = WorkloadRef(name, into, self.types, self.requires)
         into.add_structured(WorkloadDecl(name, self.doc, dict(ref.symbols), types=tuple(t.__name__ for t in self.types)))
         return ref
+
+
+def _declaring(fields: tuple[str, ...]) -> tuple[type[Record], ...]:
+    """The most general workload types declaring every field of ``fields`` (their subtypes come with them)."""
+    found = [kind for kind in WORKLOAD_TYPES if all(isinstance(kind.declared.get(f), Field) for f in fields)]
+    general = tuple(kind for kind in found if not any(kind is not other and issubclass(kind, other) for other in found))
+    if not general:
+        raise DeclarationError(f"WorkloadInput: no workload type declares every field of {list(fields)}")
+    return general
 
 
 class WorkloadRef:

@@ -2,14 +2,16 @@
 
 A node keeps each rate both as published (``"67.0 TFLOPs/s"``, for people) and as a
 float in base units (flop/s, byte/s, byte) for the evaluators, so resolving a node to
-numbers needs no pint. Precisions: a node's own keys (``fp16_dense``), the common names
-``fp32``, ``tf32``, ``bf16``, ``fp16``, ``fp8``, ``int8`` (each the node's own key, else its
-``<name>_dense`` rate; a sparse rate is never taken for a dense one) and ``peak`` (the
-headline rate every catalog node states), so a node without a precision table is usable.
+numbers needs no pint. Precisions: a node's own keys (``fp16_dense``), the names of
+``PRECISION_ALIASES`` (``bf16`` reads ``fp16_dense`` where that is the node's key; a sparse rate
+is never taken for a dense one), ``peak`` (the headline rate every catalog node states), and
+fallback chains ``"fp16|bf16|peak"``: the first name the node answers to, so a default can
+work on every node and still say which rate it read.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from symbolic.runtime.errors import InputTypeError, MissingInputError, MlsysymError, ScenarioInputError
@@ -24,7 +26,30 @@ _CAPACITY = InputSpec("memory_capacity", unit="byte", minimum=0, strict=True)
 _PEAK = InputSpec("peak_flops", unit="flop/s", minimum=0, strict=True)
 _TDP = InputSpec("tdp", unit="W", minimum=0, strict=True)
 _EXAMPLES = InputSpec("training_examples", integer=True, minimum=0)
-COMMON_PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8")
+# Each precision name a node answers to, and the keys of the catalog (hardware.toml) it reads where the
+# node has no key of that very name, in order. Grounded in what the keys mean: `<name>_dense` is
+# the dense rate of <name>; `fp16_dense` (A100, H100, H100 PCIe, B200: NVIDIA tensor cores) is the
+# dense 16-bit rate FP16 and BF16 share, and `fp16_sparse` its 2:4-sparse double, so `bf16` and
+# `bf16_sparse` read them. A bare `fp16` key is not read for `bf16` (the P100 has no BF16 units),
+# nor a bare `bf16` for `fp16` (TPU matrix units take BF16, not FP16); a sparse rate is read only
+# by a sparse name, never for a dense one.
+PRECISION_ALIASES: dict[str, tuple[str, ...]] = {
+    "fp32": ("fp32_dense",),
+    "tf32": ("tf32_dense",),
+    "tf32_sparse": (),
+    "bf16": ("bf16_dense", "fp16_dense"),
+    "bf16_sparse": ("fp16_sparse",),
+    "fp16": ("fp16_dense",),
+    "fp16_sparse": (),
+    "fp8": ("fp8_dense",),
+    "fp8_sparse": (),
+    "int8": ("int8_dense",),
+    "int8_sparse": (),
+    "fp4": ("fp4_dense",),
+    "int4": ("int4_dense",),
+}
+PEAK = "peak"  # the headline rate (``peak_flops``)
+CHAIN = "|"  # "fp16|bf16|peak": the first of these names the node answers to
 # Scalar facts beyond the roofline: field -> (unit, strictly positive, integer)
 EXTRA_FIELDS = {
     "tdp": ("W", True, False), "tdp_min": ("W", True, False), "tdp_max": ("W", True, False),
@@ -36,6 +61,15 @@ DEFAULT_DISPATCH_TAX = "0.01 ms"  # the reference's HardwareNode default
 # What a node resolves to for the evaluators, and each number's unit (base units).
 NODE_FIELDS = {"peak": "flop/s", "peak_flops": "flop/s", "bandwidth": "byte/s", "capacity": "byte", "tdp": "W",
                "accelerators": "", "dispatch_tax": "s"}
+
+
+def precision_in(value: Any, given: Any) -> Any:
+    """A precision value with each ``{input}`` in it replaced by the key given for that input:
+    a default ``"{precision}|peak"`` reads the rate of the weights' precision where the node
+    lists one, else the headline peak (``given`` maps input names to what was given)."""
+    if not isinstance(value, str) or "{" not in value:
+        return value
+    return re.sub(r"\{(\w+)\}", lambda match: str(given.get(match.group(1)) or ""), value)
 
 
 def is_fleet(value: Any) -> bool:
@@ -173,9 +207,9 @@ class HardwareNode:
 
     # -- numbers for the evaluators (base units, no pint) --------------------------------
     def peak_flops_per_second(self, precision: str, *, scenario: str = "", input_name: str = "precision") -> float:
-        """The peak rate at ``precision`` in flop/s; a clear error lists the node's keys."""
+        """The peak rate at ``precision`` in flop/s; a clear error lists the names the node answers to."""
         key = self.precision_key(precision)
-        if key == "peak" and self._peak is not None:
+        if key == PEAK and self._peak is not None:
             return self._peak
         if key in self._rates:
             return self._rates[key]
@@ -185,15 +219,28 @@ class HardwareNode:
             f"{where} is {precision!r}, which {self.name} does not list; precisions it lists: {listed}") from None
 
     def precision_key(self, precision: Any) -> Any:
-        """The key a precision name reads: the node's own key, else the dense rate of a common name."""
+        """The key a precision name reads: the node's own key (any case), else the key
+        ``PRECISION_ALIASES`` names for it; ``peak`` for the headline rate; for a chain
+        ``"a|b|peak"`` the key of its first name the node answers to (else the name itself)."""
         if not isinstance(precision, str) or precision in self._rates:
             return precision
+        if CHAIN in precision:
+            keys = [self.precision_key(name.strip()) for name in precision.split(CHAIN)]
+            return next((key for key in keys if self._answers(key)), precision)
         name = precision.lower()
-        if name in self._rates:
+        if name in self._rates or name == PEAK:
             return name
-        if name in COMMON_PRECISIONS and f"{name}_dense" in self._rates:
-            return f"{name}_dense"
-        return name
+        return next((key for key in PRECISION_ALIASES.get(name, ()) if key in self._rates), name)
+
+    def _answers(self, key: str) -> bool:
+        return key in self._rates or (key == PEAK and self._peak is not None)
+
+    @property
+    def precision_aliases(self) -> dict[str, str]:
+        """Each name of ``PRECISION_ALIASES`` this node answers to without a key of that name,
+        and the key it reads (``{"bf16": "fp16_dense", ...}`` on an H100)."""
+        return {name: key for name in PRECISION_ALIASES if name not in self._rates
+                for key in [self.precision_key(name)] if key in self._rates}
 
     def resolve(self, what: str, precision: str | None = None, *, scenario: str = "",
                 input_name: str = "precision") -> float | int | None:
@@ -207,7 +254,7 @@ class HardwareNode:
             tdp = self._extra.get("tdp")
             return None if tdp is None else float(Q_(tdp).to("W").magnitude if isinstance(tdp, str)
                                                    else coerce_number(self.name, _TDP, tdp))
-        if what == "peak":
+        if what == PEAK:
             return self.peak_flops_per_second(precision, scenario=scenario, input_name=input_name)  # type: ignore[arg-type]
         if what == "bandwidth":
             return self._bandwidth
@@ -235,10 +282,9 @@ class HardwareNode:
 
     @property
     def precision_names(self) -> tuple[str, ...]:
-        """Every precision name this node answers to: its own keys in published order, the common
-        names that read a dense rate, and ``peak`` (the headline rate)."""
-        aliases = tuple(p for p in COMMON_PRECISIONS if p not in self._rates and f"{p}_dense" in self._rates)
-        return tuple(self._rates) + aliases + (("peak",) if self._peak is not None else ())
+        """Every precision name this node answers to: its own keys in published order, the alias
+        names that read one of them (``precision_aliases``), and ``peak`` (the headline rate)."""
+        return tuple(self._rates) + tuple(self.precision_aliases) + ((PEAK,) if self._peak is not None else ())
 
     @property
     def peak_flops(self) -> Any:

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError, a_or_an
 from symbolic.runtime.inputs import describe
-from symbolic.runtime.hardware import DatasetProfile, HardwareNode, is_fleet, resolve_in
+from symbolic.runtime.hardware import DatasetProfile, HardwareNode, is_fleet, precision_in, resolve_in
 from symbolic.runtime.outputs import GroupOutput, ListOutput, Output, Result, SubScenario, TableOutput, _check_finite
 from symbolic.runtime.units import quantity
 from symbolic.runtime.validation import (
@@ -118,8 +118,8 @@ class ScenarioBase:
                                  + (" or a fleet such as Systems.Clusters.Frontier_8K" if node_spec.fleet else ""))
             given[node_spec.name] = node
             for what, argument in node_spec.fields.items():
-                args[argument] = resolve_in(node, what, given.get(node_spec.precision), scenario=title,
-                                            input_name=node_spec.precision)
+                args[argument] = resolve_in(node, what, precision_in(given.get(node_spec.precision), given),
+                                            scenario=title, input_name=node_spec.precision)
         for dataset_spec in cls._datasets:
             dataset = inputs.get(dataset_spec.name)
             if dataset is not None:

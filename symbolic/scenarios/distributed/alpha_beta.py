@@ -25,7 +25,9 @@ class AlphaBetaScenario(Scenario):
     differs = {
         "bandwidths": "every bandwidth must be greater than 0, checked when the instance is built (the reference "
                       "raises only when it evaluates the path); a bare number is read in Gbps. `result.bandwidths` "
-                      "lists the paths of `alphas`, in their order (the reference copies the whole input dict).",
+                      "lists the paths of `alphas`, in their order (the reference copies the whole input dict), each a Quantity "
+                      "in Gbps: the same magnitude as the reference's echo once converted, where the reference "
+                      "keeps each value in the unit it was given (450.0 GB/s for NVLink).",
         "messages": "a bare number is read in bytes (the reference reads it as bits: 8000 → 1000 byte).",
     }
     examples = """\

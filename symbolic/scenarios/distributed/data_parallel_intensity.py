@@ -34,6 +34,11 @@ class DataParallelIntensityScenario(Scenario):
         "per token).",
     )
     differs = {
+        "result.intensity": "a Quantity in byte/flop (bytes sent per FLOP); the reference returns the plain float "
+                            "of the same magnitude. Bytes and FLOPs are dimensions of their own here, so the unit "
+                            "is kept.",
+        "result.balance": "a Quantity in byte/flop (link bytes per peak FLOP); the reference returns the plain float "
+                          "of the same magnitude.",
         "result.flops_per_step": "6·P_tok·D with the record's training FLOPs per token: a mixture of experts at its "
                                  "active parameters, while its gradients stay at every parameter; the reference "
                                  "writes 6·P·D with every expert (Mixtral-8x7B: 3.6× too many FLOPs).",

@@ -30,6 +30,8 @@ class DataParallelScaleOutScenario(Scenario):
         "(data-parallel scaling and the global batch).",
     )
     differs = {
+        "result.cost": "a Quantity in dollars (None without `node_hour_rate`); the reference returns the plain "
+                       "float of the same magnitude.",
         "workload": "must state its parameter count: a workload with only a stated size (DLRM, 100 GB) is refused "
                     "by name; the reference uses the stated size at any precision.",
         "inter_bandwidth": "with more than one node and no `inter_bandwidth`, building the instance fails naming it "

@@ -41,6 +41,10 @@ class ParallelLayoutScenario(Scenario):
         "Huang et al., GPipe: efficient training of giant neural networks using pipeline parallelism, NeurIPS 2019.",
     )
     differs = {
+        "precision": "the default `fp8|peak` reads the node's fp8 rate, else its headline peak (an A100 at its "
+                     "312 TFLOP/s 16-bit headline), so every catalog node can be laid out; the reference's `fp8` "
+                     "raises KeyError on a node without that key. A key the user gives is refused when the node "
+                     "does not list it.",
         "result.step_flops": "φ·P_tok·D with the record's parameters per token: a mixture of experts at its active "
                              "parameters (its state and gradients stay at every parameter); the reference writes "
                              "φ·P·D with every expert (Mixtral-8x7B: 3.6× too many FLOPs).",
@@ -91,7 +95,9 @@ class ParallelLayoutScenario(Scenario):
     batch_tokens = Input(positive=True, symbol="D", doc="Tokens per optimizer step.")
     flops_per_param_token = Input(positive=True, symbol=r"\varphi", doc="Training FLOPs per parameter per token (6).")
     accelerator = Node(doc="The accelerator: its rate at `precision` is read.")
-    precision = Precision(accelerator, default="fp8", doc="Key of the node's rates pricing the FLOPs.")
+    precision = Precision(accelerator, default="fp8|peak",
+                          doc="Key of the node's rates pricing the FLOPs (default: its fp8 rate, else its headline "
+                              "peak).")
     local_efficiency = Input(positive=True, at_most=1, symbol=r"\eta", doc="Share of the peak rate attained, in (0, 1].")
     link_bandwidth = Input("GB/s", positive=True, symbol=r"\beta", doc="Each device's data-parallel link bandwidth.")
     overlap_fraction = Input(nonnegative=True, at_most=1, symbol=r"\omega",

@@ -1,7 +1,6 @@
 """The activation AllReduces of one tensor-parallel training step, against its stated compute time."""
 
 from symbolic.catalog import Hardware, Models, Systems
-from symbolic.catalog.workloads import TransformerWorkload
 from symbolic.model import (
     Group, Input, Instance, Output, Q, Question, Scenario, Series, Sweep, WorkloadInput, powers_of_two, unit_constant,
 )
@@ -58,8 +57,9 @@ class TensorParallelScenario(Scenario):
                 "compute.")
     questions = (Question(solve_for="link_bandwidth", where="result.communication_fraction", equals="0.1"),)
 
-    workload = WorkloadInput(TransformerWorkload, requires=("hidden_dim",),
-                             doc="The model: its layers L, width h and (when `seq_len` is not given) context length.")
+    workload = WorkloadInput(requires=("layers", "hidden_dim"),
+                             doc="The model, any record with layers L and width h (a transformer, a state-space "
+                                 "model, an embodied policy); its context length when `seq_len` is not given.")
     tp_size = Input(integer=True, positive=True, symbol="t", doc="Tensor-parallel width: devices sharing each layer.")
     microbatch = Input(integer=True, positive=True, symbol="b", doc="Sequences per micro-batch.")
     link_bandwidth = Input("GB/s", positive=True, symbol=r"\beta", doc="Per-direction bandwidth between the t devices.")

@@ -1,7 +1,6 @@
 """One transformer layer's forward compute under tensor parallelism against its activation exchange per link."""
 
 from symbolic.catalog import Hardware, Models, Systems
-from symbolic.catalog.workloads import TransformerWorkload
 from symbolic.model import (
     Group, Input, Instance, Len, ListInput, Node, Output, PerItem, Precision, Question, Scenario, Series, Sweep,
     WorkloadInput, index, powers_of_two, unit_constant,
@@ -33,6 +32,10 @@ class TensorParallelLayerScenario(Scenario):
         "Patarasuk and Yuan, Bandwidth optimal all-reduce algorithms for clusters of workstations, JPDC 69(2), 2009.",
     )
     differs = {
+        "precision": "the default `fp16|bf16|peak` reads the node's dense 16-bit rate (`fp16_dense` on an H100, "
+                     "`bf16` on a TPU), else its headline peak, so every catalog node works; the reference's "
+                     "`fp16_dense` raises KeyError on the 48 nodes without that key. A key the user gives is "
+                     "refused when the node does not list it.",
         "result.layer_flops": "F_tok/L·T with the record's forward FLOPs per token, 2·P_tok: a mixture of experts "
                               "at its active parameters; the reference writes 2·(P/L)·T with every expert "
                               "(Mixtral-8x7B: 3.6× too many).",
@@ -60,12 +63,15 @@ class TensorParallelLayerScenario(Scenario):
                 "rises towards twice the activations; InfiniBand overtakes compute near t = 4.75, NVLink near 35.")
     questions = (Question(solve_for="tp_size", where="result.breakeven_bandwidth", equals="400 Gbps"),)
 
-    workload = WorkloadInput(TransformerWorkload, requires=("hidden_dim",),
-                             doc="The model: forward FLOPs per token, layers L and width h are read.")
+    workload = WorkloadInput(requires=("layers", "hidden_dim"),
+                             doc="The model, any record with layers L and width h (a transformer, a state-space "
+                                 "model, an embodied policy): its forward FLOPs per token, L and h are read.")
     tp_size = Input(integer=True, positive=True, symbol="t", doc="Tensor-parallel width: devices sharing the layer.")
     tokens = Input(integer=True, positive=True, symbol="T", doc="Tokens through the layer.")
     accelerator = Node(doc="The accelerator: its rate at `precision` is read.")
-    precision = Precision(accelerator, default="fp16_dense", doc="Key of the node's rates pricing the FLOPs.")
+    precision = Precision(accelerator, default="fp16|bf16|peak",
+                          doc="Key of the node's rates pricing the FLOPs (default: its dense 16-bit rate, else its "
+                              "headline peak).")
     local_efficiency = Input(positive=True, at_most=1, symbol=r"\eta", doc="Share of the peak rate attained, in (0, 1].")
     links = ListInput("GB/s", keyed=True, positive=True, symbol=r"\beta",
                       doc="Candidate links for the exchange, by name: per-direction bandwidth.")

@@ -50,6 +50,10 @@ class KvDecodeBatchScenario(Scenario):
         caption="GPT-2 XL on an H100: the ceiling on the decode token rate falls as each sequence's cache grows.")
     questions = (Question(solve_for='context_tokens', where='rate_ceiling', equals='5000'),)
     differs = {
+        "peak_precision": "the default `fp16|bf16|peak` reads the node's dense 16-bit rate (`fp16_dense` on an "
+                          "H100, the same 989 TFLOP/s), else its headline peak, so every catalog node works; the "
+                          "reference's `fp16_dense` raises KeyError on the 48 nodes without that key. A key the "
+                          "user gives is refused when the node does not list it.",
         "max_batch_within": "never negative: when the weights alone exceed the time budget the largest "
                             "batch is 0 (the reference returns a negative count, e.g. −222 for Llama-3-70B "
                             "at FP16 on an H100 within 20 ms).",
@@ -73,7 +77,9 @@ class KvDecodeBatchScenario(Scenario):
                             doc="Batch sizes of interest, kept for callers (no output reads them).")
     prompt_tokens = Input(integer=True, positive=True, symbol="n_p", doc="Tokens of one prompt (prefill).")
     prefill_efficiency = Input(positive=True, at_most=1, symbol=r"\eta", doc="Achieved share of the peak in prefill.")
-    peak_precision = Precision(hardware, default="fp16_dense", doc="Key of the node's `precision_flops` pricing prefill.")
+    peak_precision = Precision(hardware, default="fp16|bf16|peak",
+                               doc="Key of the node's `precision_flops` pricing prefill (default: its dense 16-bit "
+                                   "rate, else its headline peak).")
     b = Argument(integer=True, nonnegative=True, example=8, symbol="B", doc="Sequences decoding together.")
     tpot = Argument("ms", positive=True, example=20, symbol=r"\tau", doc="A time-per-token budget.")
 

@@ -33,9 +33,12 @@ class ServingScenario(Scenario):
     differs = {
         "workload": "a transformer with `heads` and `hidden_dim`: the reference falls back to 32 heads and a width "
                     "of 4096 when they are unset, which describes another model.",
-        "prefill_precision": "a key the node does not list is refused naming the listed ones; the reference silently "
-                             "falls back to the headline peak (for the H100, `fp16` reads its dense 16-bit rate, "
-                             "989 TFLOP/s, the same number).",
+        "prefill_precision": "by default `fp16|bf16|peak`: the node's dense 16-bit rate where it lists one (an "
+                             "H100's `fp16_dense`, a TPU's `bf16`), else its headline peak, and `result.prefill_peak` "
+                             "is the rate read; the reference reads a key `fp16` only, else the headline, which is "
+                             "the same number on every catalog node but the Untether speedAI240 (its 2 PFLOP/s "
+                             "headline is FP8; its BF16 rate, 1 PFLOP/s, prices a 16-bit prefill here). A key the "
+                             "user gives that the node does not list is refused naming the listed ones.",
         "result.linear_flops": "a mixture of experts is priced at its active parameters (F_tok = 2·P_a per token, the record's `forward_flops_per_token`); the reference writes 2·P with every expert, so Mixtral-8x7B's "
                                "2,048-token prefill is 2·4.67e10·2048 = 191.3 TFLOP there and 2·1.29e10·2048 = "
                                "52.8 TFLOP here.",
@@ -43,8 +46,12 @@ class ServingScenario(Scenario):
                                   "the reference writes ⌊d/a⌋ here whatever `head_dim` says (the same number for "
                                   "every catalog model but PaLM-540B: 256 against ⌊18432/48⌋ = 384).",
         "result.feasible": "the reference's `constraint_trace` sentence is not reproduced: `feasible` and the sizes "
-                           "carry what it says; `prefill_chunk_time` and `decode_stall_bound` (always None from "
-                           "this scenario) are left out.",
+                           "carry what it says.",
+    }
+    left_out = {
+        "result.prefill_chunk_time": "always None in the reference's ServingScenario (no chunked prefill).",
+        "result.decode_stall_bound": "always None in the reference's ServingScenario (no disaggregated decode).",
+        "result.constraint_trace": "a sentence restating `feasible` and the sizes; those outputs carry it.",
     }
     examples = """\
 >>> from generated import Scenarios
@@ -70,7 +77,9 @@ class ServingScenario(Scenario):
     batch_size = Input(integer=True, positive=True, default=1, symbol="B", doc="Requests served together.")
     precision = Choice(storage_widths(), "byte", default="fp16", case_insensitive=True, symbol="b",
                        doc="Storage precision of the weights and the KV cache.")
-    prefill_precision = Precision(hardware, default="fp16", doc="Key of the node's rates pricing the prefill.")
+    prefill_precision = Precision(hardware, default="fp16|bf16|peak",
+                                  doc="Key of the node's rates pricing the prefill (default: its dense 16-bit rate, "
+                                      "else its headline peak; `result.prefill_peak` is the rate read).")
 
     result = Group(doc="The serving model's answer, as the reference's ServingResult.")
     linear_flops = Output(workload.forward_flops_per_token * seq_len * batch_size, "TFLOP",
@@ -81,12 +90,12 @@ class ServingScenario(Scenario):
                                                "prompt, so quadratic in the prompt's length.")
     prompt_cache_hit_ratio = Output(0, group=result, doc="Share of the prompt served from a prompt cache (none here).")
     prefill_chunks = Output(1, group=result, doc="Chunks the prefill is split into (one here).")
-    ttft = Output((linear_flops + attention_flops) / (hardware.peak * PREFILL_EFFICIENCY) + hardware.dispatch_tax,
+    prefill_peak = Output(hardware.peak, "TFLOP/s", group=result,
+                          doc="The node's rate the prefill is priced at, read at `prefill_precision`.")
+    ttft = Output((linear_flops + attention_flops) / (prefill_peak * PREFILL_EFFICIENCY) + hardware.dispatch_tax,
                   "ms", group=result, doc="Time to first token: the prefill at half the peak, plus one dispatch.")
-    kv_cache_size = Output(workload.windowed_kv_cache_size(seq_len, batch_size, precision), "GB", group=result,
-                           otherwise=workload.get_kv_cache_size(seq_len, batch_size, precision),
-                           doc="KV cache of the batch at the full context; a model with sliding-window blocks keeps "
-                               "at most its window in each of them.")
+    kv_cache_size = Output(workload.get_kv_cache_size(seq_len, batch_size, precision), "GB", group=result,
+                           doc="KV cache of the batch at the full context.")
     model_weights_size = Output(workload.size_in_bytes(precision), "GB", group=result, doc="Bytes of the weights at "
                                                                                            "the serving precision.")
     total_memory_required = Output(model_weights_size + kv_cache_size, "GB", group=result,

@@ -44,9 +44,12 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
                              "m there (the same 469 for the registry entry).",
         "kv_reserve": "must hold at least one whole request's cache: the reference then serves no request and "
                       "divides by zero in `cost_per_million_tokens`.",
-        "prefill_precision": "the prefill is priced at this key of the node's rates (default: its headline peak); "
-                             "the reference looks the weight precision up among the node's keys and falls back to "
-                             "the headline peak when absent (as for int4 on an H100).",
+        "prefill_precision": "by default `{precision}|peak`: the node's rate at the weights' precision where it "
+                             "lists one, else its headline peak (int4 on an H100), as the reference looks it up; "
+                             "`prefill_peak` is the rate read. The names resolve through the node's aliases, so "
+                             "`bf16` weights on an H100 read its dense 16-bit rate where the reference, finding no "
+                             "`bf16` key, takes the headline (the same 989 TFLOP/s). A key the user gives that the "
+                             "node does not list is refused.",
         "ttft_target": "`ttft_target` and `tpot_target` are kept on the instance and read by nothing, as in the "
                        "reference.",
     }
@@ -81,7 +84,9 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
     price = Input("USD/h", positive=True, symbol="c", doc="Price of one accelerator-hour.")
     ttft_target = Input("ms", positive=True, default=None, doc="Time-to-first-token target; kept, not read.")
     tpot_target = Input("ms", positive=True, default=None, doc="Time-per-output-token target; kept, not read.")
-    prefill_precision = Precision(hardware, default="peak", doc="Key of the node's rates pricing the prefill.")
+    prefill_precision = Precision(hardware, default="{precision}|peak",
+                                  doc="Key of the node's rates pricing the prefill (default: its rate at the "
+                                      "weights' precision, else its headline peak; `prefill_peak` is the rate read).")
     holds_a_request = Require(kv_reserve >= (prompt_tokens + decode_tokens)
                               * workload.kv_cache_bytes_per_token(kv_bytes_per_value),
                               "kv_reserve must hold at least one request's KV cache")
@@ -91,7 +96,9 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
                            * prompt_tokens, "TFLOP",
                            doc="FLOPs of the prompt's prefill: through the weights and attention over the prompt, "
                                "for every prompt token (so quadratic in the prompt's length).")
-    ttft = Output(prefill_flops / (hardware.peak * prefill_efficiency) + hardware.dispatch_tax, "ms",
+    prefill_peak = Output(hardware.peak, "TFLOP/s", symbol="R",
+                          doc="The node's rate the prefill is priced at, read at `prefill_precision`.")
+    ttft = Output(prefill_flops / (prefill_peak * prefill_efficiency) + hardware.dispatch_tax, "ms",
                   doc="Time to first token: the prompt's prefill plus one dispatch.")
     weights = Output(workload.size_in_bytes(precision), "GB", symbol="W", doc="Bytes of the weights at the serving "
                                                                               "precision, resident on the one "
@@ -113,7 +120,7 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
                            * total_tokens, "TFLOP",
                            doc="FLOPs of a prefill of all the request's tokens, as if the whole request were one "
                                "prompt: the compute its time is priced at.")
-    request_time = Output(request_flops / (hardware.peak * prefill_efficiency) + hardware.dispatch_tax + decode_time,
+    request_time = Output(request_flops / (prefill_peak * prefill_efficiency) + hardware.dispatch_tax + decode_time,
                           "s",
                           doc="Time a request spends in the system: a prefill of all its N tokens (as the reference "
                               "prices it) plus its decode.")

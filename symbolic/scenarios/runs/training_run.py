@@ -29,9 +29,14 @@ class TrainingRunScenario(Scenario):
         "Narayanan et al., Efficient large-scale language model training on GPU clusters using Megatron-LM, SC 2021.",
     )
     differs = {
-        "precision": "a key the fleet's accelerator does not list is refused naming the listed ones; the reference "
-                     "silently uses the headline peak (so its default fp8 on an A100 fleet prices the run at "
-                     "fp16 there; here that fleet needs an explicit precision).",
+        "result.total_flops": "6·P_tok·D with the record's training FLOPs per token: a mixture of experts at its "
+                              "active parameters (DeepSeek-V3: 6·3.7e10·1.48e13 = 3.29e24 flop), where the reference "
+                              "writes 6·P with every expert (6·6.71e11·1.48e13 = 5.96e25, 18× more).",
+        "precision": "the default `fp8|peak` reads the accelerator's fp8 rate, else its headline peak, as the "
+                     "reference does silently (an A100 fleet is priced at its 312 TFLOP/s 16-bit headline; the "
+                     "hardware page lists the names each node answers to). A key the user gives that the "
+                     "accelerator does not list is refused naming the listed ones, where the reference falls back "
+                     "to the peak.",
         "scaling_efficiency": "within (0, 1] like `local_efficiency`; the reference checks neither bound of it (0 "
                               "divides by zero, 1.5 makes the run faster than compute).",
         "overheads": "each at least 0: the reference accepts negative overheads (−1 makes the run take no time).",
@@ -58,7 +63,9 @@ class TrainingRunScenario(Scenario):
     workload = WorkloadInput(TransformerWorkload, requires=("parameters", "training_tokens"),
                              doc="The model: its parameter count P and training tokens D are read.")
     fleet = Node(fleet=True, doc="The fleet (or one node): its accelerator's peak rate and how many there are.")
-    precision = Precision(fleet, default="fp8", doc="Key of the accelerator's rates the run is priced at.")
+    precision = Precision(fleet, default="fp8|peak",
+                          doc="Key of the accelerator's rates the run is priced at (default: its fp8 rate, else its "
+                              "headline peak).")
     local_efficiency = Input(positive=True, at_most=1, symbol=r"\eta_l", doc="Utilization of one device.")
     scaling_efficiency = Input(positive=True, at_most=1, symbol=r"\eta_s",
                                doc="Share of the local rate left at the fleet's scale.")

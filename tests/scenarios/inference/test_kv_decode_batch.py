@@ -71,7 +71,9 @@ def test_reference_construction_needs_no_budgets():
     s = KvDecodeBatchScenario(workload=Models.Language.GPT2, hardware=Hardware.Cloud.H100,
                               weight_bytes_per_param=Q_(2, "byte"), kv_bytes_per_value=Q_(2, "byte"),
                               context_tokens=1024, batch_sizes=[1, 8], prompt_tokens=512, prefill_efficiency=0.4)
-    assert s == Scenarios.Gpt2XlChatDecodeBatchesH100.variant(batch_sizes=[1, 8])
+    entry = Scenarios.Gpt2XlChatDecodeBatchesH100.variant(batch_sizes=[1, 8])  # states peak_precision fp16_dense
+    assert s.peak_precision == "fp16|bf16|peak" and s.evaluate() == entry.evaluate()  # fp16 reads fp16_dense
+    assert s.variant(peak_precision="fp16_dense") == entry
     assert s.batch_sizes == [1, 8] and s.max_batch_within(5) == 43
 
 
