@@ -35,7 +35,7 @@ def evaluate(
     nothing (the class does). Integer counts stay exact Python ints when the inputs are.
 
     Args:
-        policy_parameters: [param] `parameters` of `policy`: Total parameter count P (mixture of experts: every expert).
+        policy_parameters: [param] `parameters` of `policy`: Total parameter count P (mixture of experts: every expert); unset, the count from the architecture (`architecture_parameters`).
         policy_kv_values_per_token: [1] `kv_values_per_token` of `policy`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
         critic_parameters: [param] `parameters` of `critic`: Total parameter count P (mixture of experts: every expert).
         tp_size: [1] Tensor-parallel degree.

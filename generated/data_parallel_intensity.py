@@ -31,7 +31,7 @@ def evaluate(
     nothing (the class does). Integer counts stay exact Python ints when the inputs are.
 
     Args:
-        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
+        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert); unset, the count from the architecture (`architecture_parameters`).
         workload_training_flops_per_token: [flop] `training_flops_per_token` of `workload`: Training FLOPs per token, 6·P_tok: forward 2, backward 4 per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_context_length: [1] `context_length` of `workload`: Trained context window, tokens.
         sequences_per_worker: [1] Sequences of C tokens each worker computes per step.

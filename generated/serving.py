@@ -22,9 +22,8 @@ def evaluate(
     workload_parameters: Any,
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
-    workload_heads: Any,
-    workload_head_dim: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_attention_flops_per_position: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
     hardware_capacity: Any,
@@ -39,12 +38,11 @@ def evaluate(
     nothing (the class does). Integer counts stay exact Python ints when the inputs are.
 
     Args:
-        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
+        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert); unset, the count from the architecture (`architecture_parameters`).
         workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
-        workload_heads: [1] `heads` of `workload`: Query attention heads a.
-        workload_head_dim: [1] `head_dim` of `workload`: Width of one head; unset means d/a, and then `hidden_dim` must be a multiple of `heads` (PaLM sets 256). Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
+        workload_attention_flops_per_position: [flop] `attention_flops_per_position` of `workload`: Attention FLOPs of one token over one context position in one block, 2·a·(d_qk + d_vh): per query head a multiply-add per query width (Q·Kᵀ) and per value width (the weighted sum of V). Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
         hardware_capacity: [byte] Memory capacity of `hardware`.
@@ -57,7 +55,7 @@ def evaluate(
         Every output in its display unit, as ``name [unit] = definition``:
 
         result.linear_flops [TFLOP] = batch_size*seq_len*workload_forward_flops_per_token
-        result.attention_flops [TFLOP] = 4*[flop]*batch_size*seq_len**2*workload_head_dim*workload_heads*workload_layers
+        result.attention_flops [TFLOP] = batch_size*seq_len**2*workload_attention_flops_per_position*workload_layers
         result.prompt_cache_hit_ratio [1] = 0
         result.prefill_chunks [1] = 1
         result.prefill_peak [TFLOP/s] = hardware_peak
@@ -73,18 +71,18 @@ def evaluate(
     result__prefill_chunks = 1
     result__prefill_peak = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     result__model_weights_size = precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
+    if workload_attention_flops_per_position is not None:
+        result__attention_flops = (
+            batch_size * seq_len**2 * workload_attention_flops_per_position * workload_layers / 1000000000000
+        )  # 1e-12: flop -> TFLOP
+    else:
+        result__attention_flops = None
     if workload_forward_flops_per_token is not None:
         result__linear_flops = (
             batch_size * seq_len * workload_forward_flops_per_token / 1000000000000
         )  # 1e-12: flop -> TFLOP
     else:
         result__linear_flops = None
-    if workload_head_dim is not None:
-        result__attention_flops = (
-            batch_size * seq_len**2 * workload_head_dim * workload_heads * workload_layers / 250000000000
-        )  # 1e-12: flop -> TFLOP
-    else:
-        result__attention_flops = None
     if workload_kv_values_per_token is not None:
         _raw_result__model_weights_size = precision_value * workload_parameters
         _raw_result__kv_cache_size = batch_size * precision_value * seq_len * workload_kv_values_per_token
@@ -106,15 +104,12 @@ def evaluate(
         result__itl = None
         result__memory_utilization = None
         result__feasible = None
-    if workload_forward_flops_per_token is not None and workload_head_dim is not None:
+    if workload_attention_flops_per_position is not None and workload_forward_flops_per_token is not None:
+        _raw_result__attention_flops = batch_size * seq_len**2 * workload_attention_flops_per_position * workload_layers
         _raw_result__linear_flops = batch_size * seq_len * workload_forward_flops_per_token
-        _raw_result__attention_flops = batch_size * seq_len**2 * workload_head_dim * workload_heads * workload_layers
         result__ttft = (
             1000
-            * (
-                hardware_dispatch_tax
-                + 2 * (4 * _raw_result__attention_flops + _raw_result__linear_flops) / hardware_peak
-            )
+            * (hardware_dispatch_tax + 2 * (_raw_result__attention_flops + _raw_result__linear_flops) / hardware_peak)
         )  # 1e12: TFLOP -> flop (attention_flops); 1e12: TFLOP -> flop (linear_flops); 1e12: TFLOP/s -> flop/s (prefill_peak); 1e3: s -> ms
     else:
         result__ttft = None
@@ -141,9 +136,8 @@ def gradient(
     workload_parameters: Any,
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
-    workload_heads: Any,
-    workload_head_dim: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_attention_flops_per_position: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
     hardware_capacity: Any,
@@ -172,13 +166,34 @@ def gradient(
             "precision_value": d__result__model_weights_size__precision_value,
         },
     }
+    if workload_attention_flops_per_position is not None:
+        result__attention_flops = (
+            batch_size * seq_len**2 * workload_attention_flops_per_position * workload_layers / 1000000000000
+        )  # 1e-12: flop -> TFLOP
+        _g0 = batch_size * workload_attention_flops_per_position
+        _g1 = seq_len**2 / 1000000000000
+        _g2 = _g1 * workload_layers
+        d__result__attention_flops__workload_layers = _g0 * _g1
+        d__result__attention_flops__seq_len = _g0 * seq_len * workload_layers / 500000000000
+        d__result__attention_flops__batch_size = _g2 * workload_attention_flops_per_position
+        d__result__attention_flops__workload_attention_flops_per_position = _g2 * batch_size
+        derivatives.update(
+            {
+                "result.attention_flops": {
+                    "workload_layers": d__result__attention_flops__workload_layers,
+                    "seq_len": d__result__attention_flops__seq_len,
+                    "batch_size": d__result__attention_flops__batch_size,
+                    "workload_attention_flops_per_position": d__result__attention_flops__workload_attention_flops_per_position,
+                },
+            }
+        )
     if workload_forward_flops_per_token is not None:
         result__linear_flops = (
             batch_size * seq_len * workload_forward_flops_per_token / 1000000000000
         )  # 1e-12: flop -> TFLOP
-        _g0 = workload_forward_flops_per_token / 1000000000000
-        d__result__linear_flops__seq_len = _g0 * batch_size
-        d__result__linear_flops__batch_size = _g0 * seq_len
+        _g3 = workload_forward_flops_per_token / 1000000000000
+        d__result__linear_flops__seq_len = _g3 * batch_size
+        d__result__linear_flops__batch_size = _g3 * seq_len
         d__result__linear_flops__workload_forward_flops_per_token = batch_size * seq_len / 1000000000000
         derivatives.update(
             {
@@ -186,29 +201,6 @@ def gradient(
                     "seq_len": d__result__linear_flops__seq_len,
                     "batch_size": d__result__linear_flops__batch_size,
                     "workload_forward_flops_per_token": d__result__linear_flops__workload_forward_flops_per_token,
-                },
-            }
-        )
-    if workload_head_dim is not None:
-        result__attention_flops = (
-            batch_size * seq_len**2 * workload_head_dim * workload_heads * workload_layers / 250000000000
-        )  # 1e-12: flop -> TFLOP
-        _g1 = batch_size * workload_head_dim * workload_heads
-        _g2 = seq_len**2 / 250000000000
-        _g3 = _g2 * workload_head_dim * workload_layers
-        d__result__attention_flops__workload_layers = _g1 * _g2
-        d__result__attention_flops__workload_heads = _g3 * batch_size
-        d__result__attention_flops__seq_len = _g1 * seq_len * workload_layers / 125000000000
-        d__result__attention_flops__batch_size = _g3 * workload_heads
-        d__result__attention_flops__workload_head_dim = _g2 * batch_size * workload_heads * workload_layers
-        derivatives.update(
-            {
-                "result.attention_flops": {
-                    "workload_layers": d__result__attention_flops__workload_layers,
-                    "workload_heads": d__result__attention_flops__workload_heads,
-                    "seq_len": d__result__attention_flops__seq_len,
-                    "batch_size": d__result__attention_flops__batch_size,
-                    "workload_head_dim": d__result__attention_flops__workload_head_dim,
                 },
             }
         )
@@ -286,10 +278,9 @@ def gradient(
                 },
             }
         )
-    if workload_forward_flops_per_token is not None and workload_head_dim is not None:
+    if workload_attention_flops_per_position is not None and workload_forward_flops_per_token is not None:
         _g8 = 2000 / result__prefill_peak
         d__result__ttft__workload_layers = _g8 * d__result__attention_flops__workload_layers
-        d__result__ttft__workload_heads = _g8 * d__result__attention_flops__workload_heads
         d__result__ttft__hardware_peak = (
             -2000
             * d__result__prefill_peak__hardware_peak
@@ -301,21 +292,22 @@ def gradient(
         d__result__ttft__batch_size = (
             _g8 * d__result__attention_flops__batch_size + _g8 * d__result__linear_flops__batch_size
         )
+        d__result__ttft__workload_attention_flops_per_position = (
+            _g8 * d__result__attention_flops__workload_attention_flops_per_position
+        )
         d__result__ttft__workload_forward_flops_per_token = (
             _g8 * d__result__linear_flops__workload_forward_flops_per_token
         )
-        d__result__ttft__workload_head_dim = _g8 * d__result__attention_flops__workload_head_dim
         derivatives.update(
             {
                 "result.ttft": {
                     "workload_layers": d__result__ttft__workload_layers,
-                    "workload_heads": d__result__ttft__workload_heads,
                     "hardware_peak": d__result__ttft__hardware_peak,
                     "hardware_dispatch_tax": d__result__ttft__hardware_dispatch_tax,
                     "seq_len": d__result__ttft__seq_len,
                     "batch_size": d__result__ttft__batch_size,
+                    "workload_attention_flops_per_position": d__result__ttft__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__result__ttft__workload_forward_flops_per_token,
-                    "workload_head_dim": d__result__ttft__workload_head_dim,
                 },
             }
         )
@@ -376,12 +368,15 @@ class ServingScenario(ScenarioBase):
                 "parameters": "workload_parameters",
                 "forward_flops_per_token": "workload_forward_flops_per_token",
                 "layers": "workload_layers",
-                "heads": "workload_heads",
-                "head_dim": "workload_head_dim",
                 "kv_values_per_token": "workload_kv_values_per_token",
+                "attention_flops_per_position": "workload_attention_flops_per_position",
             },
             required=("parameters", "layers", "hidden_dim", "heads"),
-            units={"workload_parameters": "param", "workload_forward_flops_per_token": "flop"},
+            units={
+                "workload_parameters": "param",
+                "workload_forward_flops_per_token": "flop",
+                "workload_attention_flops_per_position": "flop",
+            },
             doc="The model: parameters, layers, attention geometry and KV heads.",
         ),
     )
@@ -434,11 +429,13 @@ class ServingScenario(ScenarioBase):
         "result",
         (
             Output("linear_flops", "TFLOP", requires=("workload.forward_flops_per_token",)),
-            Output("attention_flops", "TFLOP", requires=("workload.head_dim",)),
+            Output("attention_flops", "TFLOP", requires=("workload.attention_flops_per_position",)),
             Output("prompt_cache_hit_ratio"),
             Output("prefill_chunks"),
             Output("prefill_peak", "TFLOP/s"),
-            Output("ttft", "ms", requires=("workload.forward_flops_per_token", "workload.head_dim")),
+            Output(
+                "ttft", "ms", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token")
+            ),
             Output("kv_cache_size", "GB", requires=("workload.kv_values_per_token",)),
             Output("model_weights_size", "GB"),
             Output("total_memory_required", "GB", requires=("workload.kv_values_per_token",)),

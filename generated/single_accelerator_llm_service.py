@@ -30,9 +30,8 @@ def evaluate(
     workload_parameters: Any,
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
-    workload_heads: Any,
-    workload_head_dim: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_attention_flops_per_position: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
     hardware_capacity: Any,
@@ -54,12 +53,11 @@ def evaluate(
     nothing (the class does). Integer counts stay exact Python ints when the inputs are.
 
     Args:
-        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
+        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert); unset, the count from the architecture (`architecture_parameters`).
         workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
-        workload_heads: [1] `heads` of `workload`: Query attention heads a.
-        workload_head_dim: [1] `head_dim` of `workload`: Width of one head; unset means d/a, and then `hidden_dim` must be a multiple of `heads` (PaLM sets 256). Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
+        workload_attention_flops_per_position: [flop] `attention_flops_per_position` of `workload`: Attention FLOPs of one token over one context position in one block, 2·a·(d_qk + d_vh): per query head a multiply-add per query width (Q·Kᵀ) and per value width (the weighted sum of V). Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
         hardware_capacity: [byte] Memory capacity of `hardware`.
@@ -79,7 +77,7 @@ def evaluate(
         Every output in its display unit, as ``name [unit] = definition``:
 
         total_tokens [1] = decode_tokens + prompt_tokens
-        prefill_flops [TFLOP] = prompt_tokens*(4*[flop]*prompt_tokens*workload_head_dim*workload_heads*workload_layers + workload_forward_flops_per_token)
+        prefill_flops [TFLOP] = prompt_tokens*(prompt_tokens*workload_attention_flops_per_position*workload_layers + workload_forward_flops_per_token)
         prefill_peak [TFLOP/s] = hardware_peak
         ttft [ms] = hardware_dispatch_tax + prefill_flops/(prefill_efficiency*prefill_peak)
         weights [GB] = precision_value*workload_parameters
@@ -92,7 +90,7 @@ def evaluate(
         decode_time [s] = decode_tokens*tpot
         kv_capacity_tokens [1] = floor(1/2 + kv_reserve/kv_per_token)
         resident_requests [1] = floor(kv_reserve/kv_per_request)
-        request_flops [TFLOP] = total_tokens*(4*[flop]*total_tokens*workload_head_dim*workload_heads*workload_layers + workload_forward_flops_per_token)
+        request_flops [TFLOP] = total_tokens*(total_tokens*workload_attention_flops_per_position*workload_layers + workload_forward_flops_per_token)
         request_time [s] = decode_time + hardware_dispatch_tax + request_flops/(prefill_efficiency*prefill_peak)
         prefill_request_rate [1/s] = prefill_rate/prompt_tokens
         residency_request_rate [1/s] = resident_requests/request_time
@@ -119,8 +117,8 @@ def evaluate(
     resident_requests = floor_div(_t0, kv_per_request)  # 1e9: GB -> B (kv_reserve)
     prefill_request_rate = prefill_rate / prompt_tokens
     remaining_memory = hardware_capacity / 1000000000 - weights  # 1e9: GB -> B (weights); 1e-9: B -> GB
-    if workload_forward_flops_per_token is not None and workload_head_dim is not None:
-        _t1 = 4 * workload_head_dim * workload_heads * workload_layers
+    if workload_attention_flops_per_position is not None and workload_forward_flops_per_token is not None:
+        _t1 = workload_attention_flops_per_position * workload_layers
         _raw_prefill_flops = prompt_tokens * (_t1 * prompt_tokens + workload_forward_flops_per_token)
         prefill_flops = _raw_prefill_flops / 1000000000000  # 1e-12: flop -> TFLOP
         ttft = (
@@ -177,9 +175,8 @@ def gradient(
     workload_parameters: Any,
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
-    workload_heads: Any,
-    workload_head_dim: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_attention_flops_per_position: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
     hardware_capacity: Any,
@@ -339,8 +336,8 @@ def gradient(
             "precision_value": d__remaining_memory__precision_value,
         },
     }
-    if workload_forward_flops_per_token is not None and workload_head_dim is not None:
-        _t1 = 4 * workload_head_dim * workload_heads * workload_layers
+    if workload_attention_flops_per_position is not None and workload_forward_flops_per_token is not None:
+        _t1 = workload_attention_flops_per_position * workload_layers
         _raw_prefill_flops = prompt_tokens * (_t1 * prompt_tokens + workload_forward_flops_per_token)
         prefill_flops = _raw_prefill_flops / 1000000000000  # 1e-12: flop -> TFLOP
         request_flops = (
@@ -351,179 +348,172 @@ def gradient(
         request_rate = minimum(prefill_request_rate, residency_request_rate)
         _raw_tokens_per_hour = request_rate * total_tokens
         tokens_per_hour = 3600 * _raw_tokens_per_hour  # 3600: h -> s
-        _g8 = prompt_tokens**2
-        _g9 = workload_head_dim / 250000000000
-        _g10 = _g8 * _g9
-        _g11 = workload_forward_flops_per_token / 1000000000000
-        _g12 = workload_heads * workload_layers
-        _g13 = _g12 * workload_head_dim / 125000000000
-        _g14 = _g12 / 250000000000
-        _g15 = 1 / (prefill_efficiency * prefill_peak)
-        _g16 = 1000 * _g15
-        _g17 = 1000 * prefill_flops
-        _g18 = d__prefill_peak__hardware_peak / (prefill_efficiency * prefill_peak**2)
-        _g19 = 1 / (prefill_efficiency**2 * prefill_peak)
-        _g20 = total_tokens**2
-        _g21 = _g20 * _g9
-        _g22 = _g11 + _g13 * total_tokens
-        _g23 = resident_requests / request_time**2
-        _g24 = prefill_request_rate - residency_request_rate
-        _g25 = step(_g24)
-        _g26 = step(-_g24)
-        _g27 = 3600 * total_tokens
-        _g28 = 3600 * request_rate
-        _g29 = 1000000 * price / tokens_per_hour**2
-        d__prefill_flops__workload_layers = _g10 * workload_heads
-        d__prefill_flops__workload_heads = _g10 * workload_layers
-        d__prefill_flops__prompt_tokens = _g11 + _g13 * prompt_tokens
+        _g8 = prompt_tokens**2 / 1000000000000
+        _g9 = workload_forward_flops_per_token / 1000000000000
+        _g10 = workload_attention_flops_per_position * workload_layers / 500000000000
+        _g11 = 1 / (prefill_efficiency * prefill_peak)
+        _g12 = 1000 * _g11
+        _g13 = 1000 * prefill_flops
+        _g14 = d__prefill_peak__hardware_peak / (prefill_efficiency * prefill_peak**2)
+        _g15 = 1 / (prefill_efficiency**2 * prefill_peak)
+        _g16 = total_tokens**2 / 1000000000000
+        _g17 = _g10 * total_tokens + _g9
+        _g18 = resident_requests / request_time**2
+        _g19 = prefill_request_rate - residency_request_rate
+        _g20 = step(_g19)
+        _g21 = step(-_g19)
+        _g22 = 3600 * total_tokens
+        _g23 = 3600 * request_rate
+        _g24 = 1000000 * price / tokens_per_hour**2
+        d__prefill_flops__workload_layers = _g8 * workload_attention_flops_per_position
+        d__prefill_flops__prompt_tokens = _g10 * prompt_tokens + _g9
+        d__prefill_flops__workload_attention_flops_per_position = _g8 * workload_layers
         d__prefill_flops__workload_forward_flops_per_token = prompt_tokens / 1000000000000
-        d__prefill_flops__workload_head_dim = _g14 * _g8
-        d__ttft__workload_layers = _g16 * d__prefill_flops__workload_layers
-        d__ttft__workload_heads = _g16 * d__prefill_flops__workload_heads
-        d__ttft__hardware_peak = -_g17 * _g18
+        d__ttft__workload_layers = _g12 * d__prefill_flops__workload_layers
+        d__ttft__hardware_peak = -_g13 * _g14
         d__ttft__hardware_dispatch_tax = 1000
-        d__ttft__prompt_tokens = _g16 * d__prefill_flops__prompt_tokens
-        d__ttft__prefill_efficiency = -_g17 * _g19
-        d__ttft__workload_forward_flops_per_token = _g16 * d__prefill_flops__workload_forward_flops_per_token
-        d__ttft__workload_head_dim = _g16 * d__prefill_flops__workload_head_dim
-        d__request_flops__workload_layers = _g21 * workload_heads
-        d__request_flops__workload_heads = _g21 * workload_layers
-        d__request_flops__prompt_tokens = _g22 * d__total_tokens__prompt_tokens
-        d__request_flops__decode_tokens = _g22 * d__total_tokens__decode_tokens
+        d__ttft__prompt_tokens = _g12 * d__prefill_flops__prompt_tokens
+        d__ttft__prefill_efficiency = -_g13 * _g15
+        d__ttft__workload_attention_flops_per_position = _g12 * d__prefill_flops__workload_attention_flops_per_position
+        d__ttft__workload_forward_flops_per_token = _g12 * d__prefill_flops__workload_forward_flops_per_token
+        d__request_flops__workload_layers = _g16 * workload_attention_flops_per_position
+        d__request_flops__prompt_tokens = _g17 * d__total_tokens__prompt_tokens
+        d__request_flops__decode_tokens = _g17 * d__total_tokens__decode_tokens
+        d__request_flops__workload_attention_flops_per_position = _g16 * workload_layers
         d__request_flops__workload_forward_flops_per_token = total_tokens / 1000000000000
-        d__request_flops__workload_head_dim = _g14 * _g20
         d__request_time__workload_parameters = d__decode_time__workload_parameters
-        d__request_time__workload_layers = _g15 * d__request_flops__workload_layers + d__decode_time__workload_layers
-        d__request_time__workload_heads = _g15 * d__request_flops__workload_heads
+        d__request_time__workload_layers = _g11 * d__request_flops__workload_layers + d__decode_time__workload_layers
         d__request_time__workload_kv_values_per_token = d__decode_time__workload_kv_values_per_token
-        d__request_time__hardware_peak = -_g18 * request_flops
+        d__request_time__hardware_peak = -_g14 * request_flops
         d__request_time__hardware_bandwidth = d__decode_time__hardware_bandwidth
         d__request_time__hardware_dispatch_tax = 1
         d__request_time__precision_value = d__decode_time__precision_value
         d__request_time__kv_bytes_per_value = d__decode_time__kv_bytes_per_value
-        d__request_time__prompt_tokens = _g15 * d__request_flops__prompt_tokens + d__decode_time__prompt_tokens
-        d__request_time__decode_tokens = _g15 * d__request_flops__decode_tokens + d__decode_time__decode_tokens
-        d__request_time__prefill_efficiency = -_g19 * request_flops
-        d__request_time__workload_forward_flops_per_token = _g15 * d__request_flops__workload_forward_flops_per_token
-        d__request_time__workload_head_dim = _g15 * d__request_flops__workload_head_dim
-        d__residency_request_rate__workload_parameters = -_g23 * d__request_time__workload_parameters
-        d__residency_request_rate__workload_layers = -_g23 * d__request_time__workload_layers
-        d__residency_request_rate__workload_heads = -_g23 * d__request_time__workload_heads
+        d__request_time__prompt_tokens = _g11 * d__request_flops__prompt_tokens + d__decode_time__prompt_tokens
+        d__request_time__decode_tokens = _g11 * d__request_flops__decode_tokens + d__decode_time__decode_tokens
+        d__request_time__prefill_efficiency = -_g15 * request_flops
+        d__request_time__workload_attention_flops_per_position = (
+            _g11 * d__request_flops__workload_attention_flops_per_position
+        )
+        d__request_time__workload_forward_flops_per_token = _g11 * d__request_flops__workload_forward_flops_per_token
+        d__residency_request_rate__workload_parameters = -_g18 * d__request_time__workload_parameters
+        d__residency_request_rate__workload_layers = -_g18 * d__request_time__workload_layers
         d__residency_request_rate__workload_kv_values_per_token = (
-            -_g23 * d__request_time__workload_kv_values_per_token
+            -_g18 * d__request_time__workload_kv_values_per_token
             + d__resident_requests__workload_kv_values_per_token / request_time
         )
-        d__residency_request_rate__hardware_peak = -_g23 * d__request_time__hardware_peak
-        d__residency_request_rate__hardware_bandwidth = -_g23 * d__request_time__hardware_bandwidth
-        d__residency_request_rate__hardware_dispatch_tax = -_g23 * d__request_time__hardware_dispatch_tax
-        d__residency_request_rate__precision_value = -_g23 * d__request_time__precision_value
+        d__residency_request_rate__hardware_peak = -_g18 * d__request_time__hardware_peak
+        d__residency_request_rate__hardware_bandwidth = -_g18 * d__request_time__hardware_bandwidth
+        d__residency_request_rate__hardware_dispatch_tax = -_g18 * d__request_time__hardware_dispatch_tax
+        d__residency_request_rate__precision_value = -_g18 * d__request_time__precision_value
         d__residency_request_rate__kv_bytes_per_value = (
-            -_g23 * d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value / request_time
+            -_g18 * d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value / request_time
         )
         d__residency_request_rate__prompt_tokens = (
-            -_g23 * d__request_time__prompt_tokens + d__resident_requests__prompt_tokens / request_time
+            -_g18 * d__request_time__prompt_tokens + d__resident_requests__prompt_tokens / request_time
         )
         d__residency_request_rate__decode_tokens = (
-            -_g23 * d__request_time__decode_tokens + d__resident_requests__decode_tokens / request_time
+            -_g18 * d__request_time__decode_tokens + d__resident_requests__decode_tokens / request_time
         )
-        d__residency_request_rate__prefill_efficiency = -_g23 * d__request_time__prefill_efficiency
+        d__residency_request_rate__prefill_efficiency = -_g18 * d__request_time__prefill_efficiency
         d__residency_request_rate__kv_reserve = d__resident_requests__kv_reserve / request_time
+        d__residency_request_rate__workload_attention_flops_per_position = (
+            -_g18 * d__request_time__workload_attention_flops_per_position
+        )
         d__residency_request_rate__workload_forward_flops_per_token = (
-            -_g23 * d__request_time__workload_forward_flops_per_token
+            -_g18 * d__request_time__workload_forward_flops_per_token
         )
-        d__residency_request_rate__workload_head_dim = -_g23 * d__request_time__workload_head_dim
-        d__request_rate__workload_parameters = _g25 * d__residency_request_rate__workload_parameters
-        d__request_rate__workload_layers = _g25 * d__residency_request_rate__workload_layers
-        d__request_rate__workload_heads = _g25 * d__residency_request_rate__workload_heads
-        d__request_rate__workload_kv_values_per_token = _g25 * d__residency_request_rate__workload_kv_values_per_token
-        d__request_rate__hardware_peak = _g25 * d__residency_request_rate__hardware_peak
-        d__request_rate__hardware_bandwidth = _g25 * d__residency_request_rate__hardware_bandwidth
-        d__request_rate__hardware_dispatch_tax = _g25 * d__residency_request_rate__hardware_dispatch_tax
-        d__request_rate__precision_value = _g25 * d__residency_request_rate__precision_value
-        d__request_rate__kv_bytes_per_value = _g25 * d__residency_request_rate__kv_bytes_per_value
+        d__request_rate__workload_parameters = _g20 * d__residency_request_rate__workload_parameters
+        d__request_rate__workload_layers = _g20 * d__residency_request_rate__workload_layers
+        d__request_rate__workload_kv_values_per_token = _g20 * d__residency_request_rate__workload_kv_values_per_token
+        d__request_rate__hardware_peak = _g20 * d__residency_request_rate__hardware_peak
+        d__request_rate__hardware_bandwidth = _g20 * d__residency_request_rate__hardware_bandwidth
+        d__request_rate__hardware_dispatch_tax = _g20 * d__residency_request_rate__hardware_dispatch_tax
+        d__request_rate__precision_value = _g20 * d__residency_request_rate__precision_value
+        d__request_rate__kv_bytes_per_value = _g20 * d__residency_request_rate__kv_bytes_per_value
         d__request_rate__prompt_tokens = (
-            _g25 * d__residency_request_rate__prompt_tokens + _g26 * d__prefill_request_rate__prompt_tokens
+            _g20 * d__residency_request_rate__prompt_tokens + _g21 * d__prefill_request_rate__prompt_tokens
         )
-        d__request_rate__decode_tokens = _g25 * d__residency_request_rate__decode_tokens
-        d__request_rate__prefill_efficiency = _g25 * d__residency_request_rate__prefill_efficiency
-        d__request_rate__kv_reserve = _g25 * d__residency_request_rate__kv_reserve
-        d__request_rate__prefill_rate = _g26 * d__prefill_request_rate__prefill_rate
+        d__request_rate__decode_tokens = _g20 * d__residency_request_rate__decode_tokens
+        d__request_rate__prefill_efficiency = _g20 * d__residency_request_rate__prefill_efficiency
+        d__request_rate__kv_reserve = _g20 * d__residency_request_rate__kv_reserve
+        d__request_rate__prefill_rate = _g21 * d__prefill_request_rate__prefill_rate
+        d__request_rate__workload_attention_flops_per_position = (
+            _g20 * d__residency_request_rate__workload_attention_flops_per_position
+        )
         d__request_rate__workload_forward_flops_per_token = (
-            _g25 * d__residency_request_rate__workload_forward_flops_per_token
+            _g20 * d__residency_request_rate__workload_forward_flops_per_token
         )
-        d__request_rate__workload_head_dim = _g25 * d__residency_request_rate__workload_head_dim
-        d__tokens_per_hour__workload_parameters = _g27 * d__request_rate__workload_parameters
-        d__tokens_per_hour__workload_layers = _g27 * d__request_rate__workload_layers
-        d__tokens_per_hour__workload_heads = _g27 * d__request_rate__workload_heads
-        d__tokens_per_hour__workload_kv_values_per_token = _g27 * d__request_rate__workload_kv_values_per_token
-        d__tokens_per_hour__hardware_peak = _g27 * d__request_rate__hardware_peak
-        d__tokens_per_hour__hardware_bandwidth = _g27 * d__request_rate__hardware_bandwidth
-        d__tokens_per_hour__hardware_dispatch_tax = _g27 * d__request_rate__hardware_dispatch_tax
-        d__tokens_per_hour__precision_value = _g27 * d__request_rate__precision_value
-        d__tokens_per_hour__kv_bytes_per_value = _g27 * d__request_rate__kv_bytes_per_value
+        d__tokens_per_hour__workload_parameters = _g22 * d__request_rate__workload_parameters
+        d__tokens_per_hour__workload_layers = _g22 * d__request_rate__workload_layers
+        d__tokens_per_hour__workload_kv_values_per_token = _g22 * d__request_rate__workload_kv_values_per_token
+        d__tokens_per_hour__hardware_peak = _g22 * d__request_rate__hardware_peak
+        d__tokens_per_hour__hardware_bandwidth = _g22 * d__request_rate__hardware_bandwidth
+        d__tokens_per_hour__hardware_dispatch_tax = _g22 * d__request_rate__hardware_dispatch_tax
+        d__tokens_per_hour__precision_value = _g22 * d__request_rate__precision_value
+        d__tokens_per_hour__kv_bytes_per_value = _g22 * d__request_rate__kv_bytes_per_value
         d__tokens_per_hour__prompt_tokens = (
-            _g27 * d__request_rate__prompt_tokens + _g28 * d__total_tokens__prompt_tokens
+            _g22 * d__request_rate__prompt_tokens + _g23 * d__total_tokens__prompt_tokens
         )
         d__tokens_per_hour__decode_tokens = (
-            _g27 * d__request_rate__decode_tokens + _g28 * d__total_tokens__decode_tokens
+            _g22 * d__request_rate__decode_tokens + _g23 * d__total_tokens__decode_tokens
         )
-        d__tokens_per_hour__prefill_efficiency = _g27 * d__request_rate__prefill_efficiency
-        d__tokens_per_hour__kv_reserve = _g27 * d__request_rate__kv_reserve
-        d__tokens_per_hour__prefill_rate = _g27 * d__request_rate__prefill_rate
-        d__tokens_per_hour__workload_forward_flops_per_token = _g27 * d__request_rate__workload_forward_flops_per_token
-        d__tokens_per_hour__workload_head_dim = _g27 * d__request_rate__workload_head_dim
-        d__cost_per_million_tokens__workload_parameters = -_g29 * d__tokens_per_hour__workload_parameters
-        d__cost_per_million_tokens__workload_layers = -_g29 * d__tokens_per_hour__workload_layers
-        d__cost_per_million_tokens__workload_heads = -_g29 * d__tokens_per_hour__workload_heads
+        d__tokens_per_hour__prefill_efficiency = _g22 * d__request_rate__prefill_efficiency
+        d__tokens_per_hour__kv_reserve = _g22 * d__request_rate__kv_reserve
+        d__tokens_per_hour__prefill_rate = _g22 * d__request_rate__prefill_rate
+        d__tokens_per_hour__workload_attention_flops_per_position = (
+            _g22 * d__request_rate__workload_attention_flops_per_position
+        )
+        d__tokens_per_hour__workload_forward_flops_per_token = _g22 * d__request_rate__workload_forward_flops_per_token
+        d__cost_per_million_tokens__workload_parameters = -_g24 * d__tokens_per_hour__workload_parameters
+        d__cost_per_million_tokens__workload_layers = -_g24 * d__tokens_per_hour__workload_layers
         d__cost_per_million_tokens__workload_kv_values_per_token = (
-            -_g29 * d__tokens_per_hour__workload_kv_values_per_token
+            -_g24 * d__tokens_per_hour__workload_kv_values_per_token
         )
-        d__cost_per_million_tokens__hardware_peak = -_g29 * d__tokens_per_hour__hardware_peak
-        d__cost_per_million_tokens__hardware_bandwidth = -_g29 * d__tokens_per_hour__hardware_bandwidth
-        d__cost_per_million_tokens__hardware_dispatch_tax = -_g29 * d__tokens_per_hour__hardware_dispatch_tax
-        d__cost_per_million_tokens__precision_value = -_g29 * d__tokens_per_hour__precision_value
-        d__cost_per_million_tokens__kv_bytes_per_value = -_g29 * d__tokens_per_hour__kv_bytes_per_value
-        d__cost_per_million_tokens__prompt_tokens = -_g29 * d__tokens_per_hour__prompt_tokens
-        d__cost_per_million_tokens__decode_tokens = -_g29 * d__tokens_per_hour__decode_tokens
-        d__cost_per_million_tokens__prefill_efficiency = -_g29 * d__tokens_per_hour__prefill_efficiency
-        d__cost_per_million_tokens__kv_reserve = -_g29 * d__tokens_per_hour__kv_reserve
-        d__cost_per_million_tokens__prefill_rate = -_g29 * d__tokens_per_hour__prefill_rate
+        d__cost_per_million_tokens__hardware_peak = -_g24 * d__tokens_per_hour__hardware_peak
+        d__cost_per_million_tokens__hardware_bandwidth = -_g24 * d__tokens_per_hour__hardware_bandwidth
+        d__cost_per_million_tokens__hardware_dispatch_tax = -_g24 * d__tokens_per_hour__hardware_dispatch_tax
+        d__cost_per_million_tokens__precision_value = -_g24 * d__tokens_per_hour__precision_value
+        d__cost_per_million_tokens__kv_bytes_per_value = -_g24 * d__tokens_per_hour__kv_bytes_per_value
+        d__cost_per_million_tokens__prompt_tokens = -_g24 * d__tokens_per_hour__prompt_tokens
+        d__cost_per_million_tokens__decode_tokens = -_g24 * d__tokens_per_hour__decode_tokens
+        d__cost_per_million_tokens__prefill_efficiency = -_g24 * d__tokens_per_hour__prefill_efficiency
+        d__cost_per_million_tokens__kv_reserve = -_g24 * d__tokens_per_hour__kv_reserve
+        d__cost_per_million_tokens__prefill_rate = -_g24 * d__tokens_per_hour__prefill_rate
         d__cost_per_million_tokens__price = 1000000 / tokens_per_hour
-        d__cost_per_million_tokens__workload_forward_flops_per_token = (
-            -_g29 * d__tokens_per_hour__workload_forward_flops_per_token
+        d__cost_per_million_tokens__workload_attention_flops_per_position = (
+            -_g24 * d__tokens_per_hour__workload_attention_flops_per_position
         )
-        d__cost_per_million_tokens__workload_head_dim = -_g29 * d__tokens_per_hour__workload_head_dim
+        d__cost_per_million_tokens__workload_forward_flops_per_token = (
+            -_g24 * d__tokens_per_hour__workload_forward_flops_per_token
+        )
         derivatives.update(
             {
                 "prefill_flops": {
                     "workload_layers": d__prefill_flops__workload_layers,
-                    "workload_heads": d__prefill_flops__workload_heads,
                     "prompt_tokens": d__prefill_flops__prompt_tokens,
+                    "workload_attention_flops_per_position": d__prefill_flops__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__prefill_flops__workload_forward_flops_per_token,
-                    "workload_head_dim": d__prefill_flops__workload_head_dim,
                 },
                 "ttft": {
                     "workload_layers": d__ttft__workload_layers,
-                    "workload_heads": d__ttft__workload_heads,
                     "hardware_peak": d__ttft__hardware_peak,
                     "hardware_dispatch_tax": d__ttft__hardware_dispatch_tax,
                     "prompt_tokens": d__ttft__prompt_tokens,
                     "prefill_efficiency": d__ttft__prefill_efficiency,
+                    "workload_attention_flops_per_position": d__ttft__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__ttft__workload_forward_flops_per_token,
-                    "workload_head_dim": d__ttft__workload_head_dim,
                 },
                 "request_flops": {
                     "workload_layers": d__request_flops__workload_layers,
-                    "workload_heads": d__request_flops__workload_heads,
                     "prompt_tokens": d__request_flops__prompt_tokens,
                     "decode_tokens": d__request_flops__decode_tokens,
+                    "workload_attention_flops_per_position": d__request_flops__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__request_flops__workload_forward_flops_per_token,
-                    "workload_head_dim": d__request_flops__workload_head_dim,
                 },
                 "request_time": {
                     "workload_parameters": d__request_time__workload_parameters,
                     "workload_layers": d__request_time__workload_layers,
-                    "workload_heads": d__request_time__workload_heads,
                     "workload_kv_values_per_token": d__request_time__workload_kv_values_per_token,
                     "hardware_peak": d__request_time__hardware_peak,
                     "hardware_bandwidth": d__request_time__hardware_bandwidth,
@@ -533,13 +523,12 @@ def gradient(
                     "prompt_tokens": d__request_time__prompt_tokens,
                     "decode_tokens": d__request_time__decode_tokens,
                     "prefill_efficiency": d__request_time__prefill_efficiency,
+                    "workload_attention_flops_per_position": d__request_time__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__request_time__workload_forward_flops_per_token,
-                    "workload_head_dim": d__request_time__workload_head_dim,
                 },
                 "residency_request_rate": {
                     "workload_parameters": d__residency_request_rate__workload_parameters,
                     "workload_layers": d__residency_request_rate__workload_layers,
-                    "workload_heads": d__residency_request_rate__workload_heads,
                     "workload_kv_values_per_token": d__residency_request_rate__workload_kv_values_per_token,
                     "hardware_peak": d__residency_request_rate__hardware_peak,
                     "hardware_bandwidth": d__residency_request_rate__hardware_bandwidth,
@@ -550,13 +539,12 @@ def gradient(
                     "decode_tokens": d__residency_request_rate__decode_tokens,
                     "prefill_efficiency": d__residency_request_rate__prefill_efficiency,
                     "kv_reserve": d__residency_request_rate__kv_reserve,
+                    "workload_attention_flops_per_position": d__residency_request_rate__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__residency_request_rate__workload_forward_flops_per_token,
-                    "workload_head_dim": d__residency_request_rate__workload_head_dim,
                 },
                 "request_rate": {
                     "workload_parameters": d__request_rate__workload_parameters,
                     "workload_layers": d__request_rate__workload_layers,
-                    "workload_heads": d__request_rate__workload_heads,
                     "workload_kv_values_per_token": d__request_rate__workload_kv_values_per_token,
                     "hardware_peak": d__request_rate__hardware_peak,
                     "hardware_bandwidth": d__request_rate__hardware_bandwidth,
@@ -568,13 +556,12 @@ def gradient(
                     "prefill_efficiency": d__request_rate__prefill_efficiency,
                     "kv_reserve": d__request_rate__kv_reserve,
                     "prefill_rate": d__request_rate__prefill_rate,
+                    "workload_attention_flops_per_position": d__request_rate__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__request_rate__workload_forward_flops_per_token,
-                    "workload_head_dim": d__request_rate__workload_head_dim,
                 },
                 "tokens_per_hour": {
                     "workload_parameters": d__tokens_per_hour__workload_parameters,
                     "workload_layers": d__tokens_per_hour__workload_layers,
-                    "workload_heads": d__tokens_per_hour__workload_heads,
                     "workload_kv_values_per_token": d__tokens_per_hour__workload_kv_values_per_token,
                     "hardware_peak": d__tokens_per_hour__hardware_peak,
                     "hardware_bandwidth": d__tokens_per_hour__hardware_bandwidth,
@@ -586,13 +573,12 @@ def gradient(
                     "prefill_efficiency": d__tokens_per_hour__prefill_efficiency,
                     "kv_reserve": d__tokens_per_hour__kv_reserve,
                     "prefill_rate": d__tokens_per_hour__prefill_rate,
+                    "workload_attention_flops_per_position": d__tokens_per_hour__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__tokens_per_hour__workload_forward_flops_per_token,
-                    "workload_head_dim": d__tokens_per_hour__workload_head_dim,
                 },
                 "cost_per_million_tokens": {
                     "workload_parameters": d__cost_per_million_tokens__workload_parameters,
                     "workload_layers": d__cost_per_million_tokens__workload_layers,
-                    "workload_heads": d__cost_per_million_tokens__workload_heads,
                     "workload_kv_values_per_token": d__cost_per_million_tokens__workload_kv_values_per_token,
                     "hardware_peak": d__cost_per_million_tokens__hardware_peak,
                     "hardware_bandwidth": d__cost_per_million_tokens__hardware_bandwidth,
@@ -605,8 +591,8 @@ def gradient(
                     "kv_reserve": d__cost_per_million_tokens__kv_reserve,
                     "prefill_rate": d__cost_per_million_tokens__prefill_rate,
                     "price": d__cost_per_million_tokens__price,
+                    "workload_attention_flops_per_position": d__cost_per_million_tokens__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__cost_per_million_tokens__workload_forward_flops_per_token,
-                    "workload_head_dim": d__cost_per_million_tokens__workload_head_dim,
                 },
             }
         )
@@ -693,12 +679,15 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
                 "parameters": "workload_parameters",
                 "forward_flops_per_token": "workload_forward_flops_per_token",
                 "layers": "workload_layers",
-                "heads": "workload_heads",
-                "head_dim": "workload_head_dim",
                 "kv_values_per_token": "workload_kv_values_per_token",
+                "attention_flops_per_position": "workload_attention_flops_per_position",
             },
             required=("parameters", "layers", "hidden_dim", "heads"),
-            units={"workload_parameters": "param", "workload_forward_flops_per_token": "flop"},
+            units={
+                "workload_parameters": "param",
+                "workload_forward_flops_per_token": "flop",
+                "workload_attention_flops_per_position": "flop",
+            },
             doc="The model: parameters, layers, attention geometry and KV heads.",
         ),
     )
@@ -802,9 +791,11 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         )
 
     total_tokens = Output("total_tokens")
-    prefill_flops = Output("prefill_flops", "TFLOP", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    prefill_flops = Output(
+        "prefill_flops", "TFLOP", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token")
+    )
     prefill_peak = Output("prefill_peak", "TFLOP/s")
-    ttft = Output("ttft", "ms", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    ttft = Output("ttft", "ms", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token"))
     weights = Output("weights", "GB")
     bandwidth = Output("bandwidth", "TB/s")
     kv_per_token = Output("kv_per_token", "byte")
@@ -815,15 +806,27 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
     decode_time = Output("decode_time", "s")
     kv_capacity_tokens = Output("kv_capacity_tokens")
     resident_requests = Output("resident_requests")
-    request_flops = Output("request_flops", "TFLOP", requires=("workload.forward_flops_per_token", "workload.head_dim"))
-    request_time = Output("request_time", "s", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    request_flops = Output(
+        "request_flops", "TFLOP", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token")
+    )
+    request_time = Output(
+        "request_time", "s", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token")
+    )
     prefill_request_rate = Output("prefill_request_rate", "1/s")
     residency_request_rate = Output(
-        "residency_request_rate", "1/s", requires=("workload.forward_flops_per_token", "workload.head_dim")
+        "residency_request_rate",
+        "1/s",
+        requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token"),
     )
-    request_rate = Output("request_rate", "1/s", requires=("workload.forward_flops_per_token", "workload.head_dim"))
-    tokens_per_hour = Output("tokens_per_hour", requires=("workload.forward_flops_per_token", "workload.head_dim"))
+    request_rate = Output(
+        "request_rate", "1/s", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token")
+    )
+    tokens_per_hour = Output(
+        "tokens_per_hour", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token")
+    )
     cost_per_million_tokens = Output(
-        "cost_per_million_tokens", "USD", requires=("workload.forward_flops_per_token", "workload.head_dim")
+        "cost_per_million_tokens",
+        "USD",
+        requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token"),
     )
     remaining_memory = Output("remaining_memory", "GB")

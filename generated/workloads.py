@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from symbolic.runtime.mathops import floor_div
+from symbolic.runtime.mathops import floor_div, minimum
 from symbolic.runtime.records import CatalogRecord, Check, FieldSpec
 from symbolic.runtime.units import quantity
 
@@ -133,7 +133,7 @@ class TransformerWorkload(Workload):
             minimum=0,
             strict=True,
             required=True,
-            doc="Total parameter count P (mixture of experts: every expert).",
+            doc="Total parameter count P (mixture of experts: every expert); unset, the count from the architecture (`architecture_parameters`).",
         ),
         FieldSpec(
             "model_size",
@@ -254,10 +254,67 @@ class TransformerWorkload(Workload):
             doc="The output projection: `tied` to the token embeddings (no weights of its own) or `separate` (V·d more).",
             choices={"tied": 0, "separate": 1},
         ),
+        FieldSpec(
+            "qkv_biases",
+            kind="choice",
+            doc="Biases of the query, key and value projections alone: `qkv` (Qwen2) or `none`; unset follows `biases`.",
+            choices={"none": 0, "qkv": 1},
+        ),
+        FieldSpec(
+            "norms_per_layer",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Norms of width d in one block; unset means 2 (before attention and before the MLP; Gemma-2 has 4, Falcon-7B's parallel block 1).",
+        ),
+        FieldSpec(
+            "head_norms",
+            kind="choice",
+            doc="Norms of one head's width on the queries and keys: `qk` (Qwen3, 2 of d_h) or `none` (unset).",
+            choices={"none": 0, "qk": 2},
+        ),
+        FieldSpec(
+            "q_lora_rank",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Multi-head latent attention: width of the compressed query (DeepSeek-V3: 1536); unset means the queries are projected directly.",
+        ),
+        FieldSpec(
+            "qk_nope_head_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Multi-head latent attention: width of a head's query and key without rotary positions (DeepSeek-V3: 128).",
+        ),
+        FieldSpec(
+            "v_head_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Multi-head latent attention: width of a head's value (DeepSeek-V3: 128).",
+        ),
+        FieldSpec(
+            "sliding_window",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Tokens a sliding-window layer attends to and caches (Mistral-7B v0.1: 4096); set together with `sliding_layers`.",
+        ),
+        FieldSpec(
+            "sliding_layers",
+            kind="int",
+            minimum=0,
+            doc="Blocks whose attention is limited to `sliding_window` (Gemma-2: every other one); the others attend to the whole context.",
+        ),
     )
     _fallbacks = {
+        "parameters": lambda r: r.resolved("architecture_parameters"),
         "kv_heads": lambda r: r.resolved("heads"),
         "head_dim": lambda r: floor_div(r.resolved("hidden_dim"), r.resolved("heads")),
+        "qkv_biases": lambda r: r.resolved("biases"),
+        "norms_per_layer": lambda r: 2,
+        "head_norms": lambda r: 0,
     }
     _checks: ClassVar[tuple[Check, ...]] = (
         Check(
@@ -284,10 +341,43 @@ class TransformerWorkload(Workload):
             rule="together",
         ),
         Check(
-            ("kv_lora_rank", "ffn_dim"),
+            ("kv_lora_rank", "ffn_dim", "qk_nope_head_dim", "v_head_dim"),
             None,
-            "the architecture count covers standard attention, not multi-head latent attention: leave ffn_dim unset with kv_lora_rank (the stated parameters are read)",
-            rule="apart",
+            "an architecture count of multi-head latent attention needs the widths of a head: set qk_nope_head_dim and v_head_dim with kv_lora_rank and the layout (ffn_dim, ...)",
+            rule="implies",
+            split=2,
+        ),
+        Check(
+            ("qk_nope_head_dim", "kv_lora_rank", "v_head_dim"),
+            None,
+            "qk_nope_head_dim and v_head_dim describe multi-head latent attention: set them with kv_lora_rank and qk_rope_head_dim",
+            rule="implies",
+            split=1,
+        ),
+        Check(
+            ("v_head_dim", "kv_lora_rank", "qk_nope_head_dim"),
+            None,
+            "qk_nope_head_dim and v_head_dim describe multi-head latent attention: set them with kv_lora_rank and qk_rope_head_dim",
+            rule="implies",
+            split=1,
+        ),
+        Check(
+            ("q_lora_rank", "kv_lora_rank"),
+            None,
+            "q_lora_rank compresses the queries of multi-head latent attention: set it with kv_lora_rank",
+            rule="implies",
+            split=1,
+        ),
+        Check(
+            ("sliding_window", "sliding_layers"),
+            None,
+            "sliding_window and sliding_layers describe the sliding-window blocks together: set both (the window and how many blocks use it) or neither",
+            rule="together",
+        ),
+        Check(
+            ("layers", "sliding_layers"),
+            lambda layers, sliding_layers: sliding_layers <= layers,
+            "sliding_layers must not exceed layers",
         ),
         Check(
             ("kv_lora_rank", "qk_rope_head_dim"),
@@ -369,13 +459,92 @@ class TransformerWorkload(Workload):
         value = self._calc_get_kv_cache_size(seq_len, batch_size, precision)
         return quantity(value, "byte")
 
+    def _calc_kv_values_per_position(self) -> Any:
+        return self.resolved("kv_values_per_token") / self.resolved("layers")
+
+    @property
+    def kv_values_per_position(self) -> Any:
+        """Values one block caches per token position: N_kv/L."""
+        value = self._calc_kv_values_per_position()
+        return value
+
+    def _calc_windowed_kv_cache_size(self, seq_len, batch_size, precision) -> Any:
+        if self.has("kv_values_per_position", "layers", "sliding_layers", "sliding_window"):
+            return (
+                batch_size
+                * self.resolved("kv_values_per_position")
+                * precision
+                * (
+                    seq_len * (self.resolved("layers") - self.resolved("sliding_layers"))
+                    + self.resolved("sliding_layers") * minimum(seq_len, self.resolved("sliding_window"))
+                )
+            )
+        return batch_size * self.resolved("kv_values_per_token") * precision * seq_len
+
+    def windowed_kv_cache_size(self, seq_len: Any, batch_size: Any, precision: Any = "fp16") -> Any:
+        """KV-cache bytes of `batch_size` sequences of `seq_len` tokens with sliding-window blocks capped at their window: ν_kv values per position per block, (L − L_w)·S + L_w·min(S, W) positions (`get_kv_cache_size` without a window)."""
+        seq_len = self.argument("seq_len", seq_len, integer=True, minimum=0, strict=False)
+        batch_size = self.argument("batch_size", batch_size, integer=True, minimum=0, strict=True)
+        precision = self.width(precision, "precision")
+        value = self._calc_windowed_kv_cache_size(seq_len, batch_size, precision)
+        return quantity(value, "byte")
+
+    def _calc_query_key_width(self) -> Any:
+        if self.has("qk_nope_head_dim", "qk_rope_head_dim"):
+            return self.resolved("qk_nope_head_dim") + self.resolved("qk_rope_head_dim")
+        return self.resolved("head_dim")
+
+    @property
+    def query_key_width(self) -> Any:
+        """Width of one head's query (and key): d_h, or with multi-head latent attention the part without and the part with rotary positions, d_n + ρ."""
+        value = self._calc_query_key_width()
+        return value
+
+    def _calc_value_width(self) -> Any:
+        if self.has("v_head_dim"):
+            return self.resolved("v_head_dim")
+        return self.resolved("head_dim")
+
+    @property
+    def value_width(self) -> Any:
+        """Width of one head's value: d_h, or `v_head_dim` with multi-head latent attention."""
+        value = self._calc_value_width()
+        return value
+
+    def _calc_attention_flops_per_position(self) -> Any:
+        return 2 * self.resolved("heads") * (self.resolved("query_key_width") + self.resolved("value_width"))
+
+    @property
+    def attention_flops_per_position(self) -> Any:
+        """Attention FLOPs of one token over one context position in one block, 2·a·(d_qk + d_vh): per query head a multiply-add per query width (Q·Kᵀ) and per value width (the weighted sum of V)."""
+        value = self._calc_attention_flops_per_position()
+        return quantity(value, "flop")
+
     def _calc_attention_flops_per_token(self, seq_len) -> Any:
-        return 4 * self.resolved("head_dim") * self.resolved("heads") * self.resolved("layers") * seq_len
+        return self.resolved("attention_flops_per_position") * self.resolved("layers") * seq_len
 
     def attention_flops_per_token(self, seq_len: Any) -> Any:
-        """Attention FLOPs of one token over `seq_len` context tokens, 4·L·a·d_h·S: per query head and layer, 2 multiply-adds per head width per context token (Q·Kᵀ and the weighted sum of V)."""
+        """Attention FLOPs of one token over `seq_len` context tokens, L·φ_att·S (4·L·a·d_h·S with equal widths)."""
         seq_len = self.argument("seq_len", seq_len, integer=True, minimum=0, strict=False)
         value = self._calc_attention_flops_per_token(seq_len)
+        return quantity(value, "flop")
+
+    def _calc_forward_flops_at_context(self, seq_len) -> Any:
+        if self.has(
+            "attention_flops_per_position", "forward_flops_per_token", "layers", "sliding_layers", "sliding_window"
+        ):
+            return self.resolved("attention_flops_per_position") * (
+                seq_len * (self.resolved("layers") - self.resolved("sliding_layers"))
+                + self.resolved("sliding_layers") * minimum(seq_len, self.resolved("sliding_window"))
+            ) + self.resolved("forward_flops_per_token")
+        return self.resolved("attention_flops_per_position") * self.resolved("layers") * seq_len + self.resolved(
+            "forward_flops_per_token"
+        )
+
+    def forward_flops_at_context(self, seq_len: Any) -> Any:
+        """Forward FLOPs of one token after `seq_len` context tokens: through the weights (2·P_tok) plus attention over the positions each block attends to (a sliding-window block at most its window)."""
+        seq_len = self.argument("seq_len", seq_len, integer=True, minimum=0, strict=False)
+        value = self._calc_forward_flops_at_context(seq_len)
         return quantity(value, "flop")
 
     def _calc_embedding_parameters(self) -> Any:
@@ -387,17 +556,60 @@ class TransformerWorkload(Workload):
         value = self._calc_embedding_parameters()
         return quantity(value, "param")
 
+    def _calc_latent_query_parameters(self) -> Any:
+        if self.has("heads", "hidden_dim", "norm", "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim"):
+            return (
+                self.resolved("heads")
+                * self.resolved("q_lora_rank")
+                * (self.resolved("qk_nope_head_dim") + self.resolved("qk_rope_head_dim"))
+                + self.resolved("hidden_dim") * self.resolved("q_lora_rank")
+                + self.resolved("norm") * self.resolved("q_lora_rank")
+            )
+        return (
+            self.resolved("heads")
+            * self.resolved("hidden_dim")
+            * (self.resolved("qk_nope_head_dim") + self.resolved("qk_rope_head_dim"))
+        )
+
+    @property
+    def latent_query_parameters(self) -> Any:
+        """Multi-head latent attention, the queries of one block: down to r_q, its norm, up to every head's d_n + ρ (d·r_q + n_norm·r_q + r_q·a·(d_n + ρ)); without `q_lora_rank`, d·a·(d_n + ρ) directly."""
+        value = self._calc_latent_query_parameters()
+        return quantity(value, "param")
+
     def _calc_attention_parameters_per_layer(self) -> Any:
-        return self.resolved("biases") * (
-            self.resolved("head_dim") * (self.resolved("heads") + 2 * self.resolved("kv_heads"))
-            + self.resolved("hidden_dim")
-        ) + self.resolved("head_dim") * self.resolved("hidden_dim") * (
-            2 * self.resolved("heads") + 2 * self.resolved("kv_heads")
+        if self.has(
+            "heads",
+            "hidden_dim",
+            "kv_lora_rank",
+            "latent_query_parameters",
+            "norm",
+            "qk_nope_head_dim",
+            "qk_rope_head_dim",
+            "v_head_dim",
+        ):
+            return (
+                self.resolved("heads") * self.resolved("hidden_dim") * self.resolved("v_head_dim")
+                + self.resolved("heads")
+                * self.resolved("kv_lora_rank")
+                * (self.resolved("qk_nope_head_dim") + self.resolved("v_head_dim"))
+                + self.resolved("hidden_dim") * (self.resolved("kv_lora_rank") + self.resolved("qk_rope_head_dim"))
+                + self.resolved("kv_lora_rank") * self.resolved("norm")
+                + self.resolved("latent_query_parameters")
+            )
+        return (
+            self.resolved("biases") * self.resolved("hidden_dim")
+            + self.resolved("head_dim")
+            * self.resolved("hidden_dim")
+            * (2 * self.resolved("heads") + 2 * self.resolved("kv_heads"))
+            + self.resolved("head_dim")
+            * self.resolved("qkv_biases")
+            * (self.resolved("heads") + 2 * self.resolved("kv_heads"))
         )
 
     @property
     def attention_parameters_per_layer(self) -> Any:
-        """Attention weights of one block: the query and output projections (d·a·d_h each) and the key and value projections (d·a_kv·d_h each), with their biases where the model has them."""
+        """Attention weights of one block: the query and output projections (d·a·d_h each) and the key and value projections (d·a_kv·d_h each), with their biases where the model has them; with multi-head latent attention the queries Q_l, the latent and rotary key (d·(r + ρ)) with the latent's norm, their expansion to every head's key and value (r·a·(d_n + d_v)) and the output (a·d_v·d)."""
         value = self._calc_attention_parameters_per_layer()
         return quantity(value, "param")
 
@@ -430,21 +642,29 @@ class TransformerWorkload(Workload):
         value = self._calc_active_mlp_parameters_per_layer()
         return quantity(value, "param")
 
+    def _calc_norm_parameters_per_layer(self) -> Any:
+        return self.resolved("head_dim") * self.resolved("head_norms") * self.resolved("norm") + self.resolved(
+            "hidden_dim"
+        ) * self.resolved("norm") * self.resolved("norms_per_layer")
+
+    @property
+    def norm_parameters_per_layer(self) -> Any:
+        """Norm weights of one block: N_l norms of the width, and the query and key norms of one head's width where the model has them."""
+        value = self._calc_norm_parameters_per_layer()
+        return quantity(value, "param")
+
     def _calc_non_mlp_parameters(self) -> Any:
         return (
             self.resolved("hidden_dim") * self.resolved("norm")
             + self.resolved("hidden_dim") * self.resolved("position_embeddings")
             + self.resolved("hidden_dim") * self.resolved("vocab_size") * (self.resolved("lm_head") + 1)
             + self.resolved("layers")
-            * (
-                self.resolved("attention_parameters_per_layer")
-                + 2 * self.resolved("hidden_dim") * self.resolved("norm")
-            )
+            * (self.resolved("attention_parameters_per_layer") + self.resolved("norm_parameters_per_layer"))
         )
 
     @property
     def non_mlp_parameters(self) -> Any:
-        """Parameters outside the MLPs: token embeddings (and the output projection unless tied), learned positions, every block's attention and two norms, and the final norm."""
+        """Parameters outside the MLPs: token embeddings (and the output projection unless tied), learned positions, every block's attention and norms, and the final norm."""
         value = self._calc_non_mlp_parameters()
         return quantity(value, "param")
 
@@ -453,7 +673,7 @@ class TransformerWorkload(Workload):
 
     @property
     def architecture_parameters(self) -> Any:
-        """Parameters counted from the architecture (where the record gives the layout): those outside the MLPs and every block's MLP. The scenarios read the stated `parameters`."""
+        """Parameters counted from the architecture (where the record gives the layout): those outside the MLPs and every block's MLP. A scenario reads the stated `parameters` where the record gives them, this count otherwise (a record built from a config.json)."""
         value = self._calc_architecture_parameters()
         return quantity(value, "param")
 
@@ -511,7 +731,7 @@ class SparseTransformerWorkload(TransformerWorkload):
             minimum=0,
             strict=True,
             required=True,
-            doc="Total parameter count P (mixture of experts: every expert).",
+            doc="Total parameter count P (mixture of experts: every expert); unset, the count from the architecture (`architecture_parameters`).",
         ),
         FieldSpec(
             "model_size",
@@ -633,19 +853,121 @@ class SparseTransformerWorkload(TransformerWorkload):
             choices={"tied": 0, "separate": 1},
         ),
         FieldSpec(
+            "qkv_biases",
+            kind="choice",
+            doc="Biases of the query, key and value projections alone: `qkv` (Qwen2) or `none`; unset follows `biases`.",
+            choices={"none": 0, "qkv": 1},
+        ),
+        FieldSpec(
+            "norms_per_layer",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Norms of width d in one block; unset means 2 (before attention and before the MLP; Gemma-2 has 4, Falcon-7B's parallel block 1).",
+        ),
+        FieldSpec(
+            "head_norms",
+            kind="choice",
+            doc="Norms of one head's width on the queries and keys: `qk` (Qwen3, 2 of d_h) or `none` (unset).",
+            choices={"none": 0, "qk": 2},
+        ),
+        FieldSpec(
+            "q_lora_rank",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Multi-head latent attention: width of the compressed query (DeepSeek-V3: 1536); unset means the queries are projected directly.",
+        ),
+        FieldSpec(
+            "qk_nope_head_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Multi-head latent attention: width of a head's query and key without rotary positions (DeepSeek-V3: 128).",
+        ),
+        FieldSpec(
+            "v_head_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Multi-head latent attention: width of a head's value (DeepSeek-V3: 128).",
+        ),
+        FieldSpec(
+            "sliding_window",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Tokens a sliding-window layer attends to and caches (Mistral-7B v0.1: 4096); set together with `sliding_layers`.",
+        ),
+        FieldSpec(
+            "sliding_layers",
+            kind="int",
+            minimum=0,
+            doc="Blocks whose attention is limited to `sliding_window` (Gemma-2: every other one); the others attend to the whole context.",
+        ),
+        FieldSpec("experts", kind="int", minimum=0, strict=True, doc="Routed experts per layer."),
+        FieldSpec("active_experts_per_token", kind="int", minimum=0, strict=True, doc="Experts routed per token."),
+        FieldSpec(
+            "expert_ffn_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Inner width of one routed expert; unset means `ffn_dim` (DeepSeek-V3: 2048, beside an `ffn_dim` of 18432 in its dense blocks).",
+        ),
+        FieldSpec(
+            "shared_experts",
+            kind="int",
+            minimum=0,
+            doc="Experts every token goes through beside the routed ones (DeepSeek: 1 or 2, Qwen2-MoE: 1); unset means none.",
+        ),
+        FieldSpec(
+            "shared_expert_ffn_dim",
+            kind="int",
+            minimum=0,
+            strict=True,
+            doc="Inner width of one shared expert; unset means `expert_ffn_dim` (Qwen2-MoE: 5632).",
+        ),
+        FieldSpec(
+            "shared_expert_gate",
+            kind="choice",
+            doc="A gate of d weights scaling the shared experts' output (Qwen2-MoE: `gated`); unset means `none`.",
+            choices={"none": 0, "gated": 1},
+        ),
+        FieldSpec(
+            "router_bias",
+            kind="choice",
+            doc="A bias per routed expert on the router's scores (DeepSeek-V3's correction bias: `per_expert`); unset means `none`.",
+            choices={"none": 0, "per_expert": 1},
+        ),
+        FieldSpec(
+            "dense_layers",
+            kind="int",
+            minimum=0,
+            doc="Blocks with a dense MLP of `ffn_dim` instead of experts (DeepSeek-V3: its first 3); unset means none.",
+        ),
+        FieldSpec(
             "active_parameters",
             unit="param",
             minimum=0,
             strict=True,
             required=True,
-            doc="Parameters used per token (required: without it a mixture of experts would be priced at every expert).",
+            doc="Parameters used per token (required, or counted from the architecture: without it a mixture of experts would be priced at every expert).",
         ),
-        FieldSpec("experts", kind="int", minimum=0, strict=True, doc="Experts per layer."),
-        FieldSpec("active_experts_per_token", kind="int", minimum=0, strict=True, doc="Experts routed per token."),
     )
     _fallbacks = {
+        "parameters": lambda r: r.resolved("architecture_parameters"),
         "kv_heads": lambda r: r.resolved("heads"),
         "head_dim": lambda r: floor_div(r.resolved("hidden_dim"), r.resolved("heads")),
+        "qkv_biases": lambda r: r.resolved("biases"),
+        "norms_per_layer": lambda r: 2,
+        "head_norms": lambda r: 0,
+        "expert_ffn_dim": lambda r: r.resolved("ffn_dim"),
+        "shared_experts": lambda r: 0,
+        "shared_expert_ffn_dim": lambda r: r.resolved("expert_ffn_dim"),
+        "shared_expert_gate": lambda r: 0,
+        "router_bias": lambda r: 0,
+        "dense_layers": lambda r: 0,
+        "active_parameters": lambda r: r.resolved("architecture_active_parameters"),
     }
     _checks: ClassVar[tuple[Check, ...]] = (
         Check(
@@ -672,10 +994,43 @@ class SparseTransformerWorkload(TransformerWorkload):
             rule="together",
         ),
         Check(
-            ("kv_lora_rank", "ffn_dim"),
+            ("kv_lora_rank", "ffn_dim", "qk_nope_head_dim", "v_head_dim"),
             None,
-            "the architecture count covers standard attention, not multi-head latent attention: leave ffn_dim unset with kv_lora_rank (the stated parameters are read)",
-            rule="apart",
+            "an architecture count of multi-head latent attention needs the widths of a head: set qk_nope_head_dim and v_head_dim with kv_lora_rank and the layout (ffn_dim, ...)",
+            rule="implies",
+            split=2,
+        ),
+        Check(
+            ("qk_nope_head_dim", "kv_lora_rank", "v_head_dim"),
+            None,
+            "qk_nope_head_dim and v_head_dim describe multi-head latent attention: set them with kv_lora_rank and qk_rope_head_dim",
+            rule="implies",
+            split=1,
+        ),
+        Check(
+            ("v_head_dim", "kv_lora_rank", "qk_nope_head_dim"),
+            None,
+            "qk_nope_head_dim and v_head_dim describe multi-head latent attention: set them with kv_lora_rank and qk_rope_head_dim",
+            rule="implies",
+            split=1,
+        ),
+        Check(
+            ("q_lora_rank", "kv_lora_rank"),
+            None,
+            "q_lora_rank compresses the queries of multi-head latent attention: set it with kv_lora_rank",
+            rule="implies",
+            split=1,
+        ),
+        Check(
+            ("sliding_window", "sliding_layers"),
+            None,
+            "sliding_window and sliding_layers describe the sliding-window blocks together: set both (the window and how many blocks use it) or neither",
+            rule="together",
+        ),
+        Check(
+            ("layers", "sliding_layers"),
+            lambda layers, sliding_layers: sliding_layers <= layers,
+            "sliding_layers must not exceed layers",
         ),
         Check(
             ("kv_lora_rank", "qk_rope_head_dim"),
@@ -707,6 +1062,25 @@ class SparseTransformerWorkload(TransformerWorkload):
             lambda active_experts_per_token, experts: active_experts_per_token <= experts,
             "active_experts_per_token must not exceed experts",
         ),
+        Check(
+            ("dense_layers", "layers"),
+            lambda dense_layers, layers: dense_layers <= layers - 1,
+            "dense_layers must be fewer than layers (a mixture of experts has at least one mixture block)",
+        ),
+        Check(
+            ("shared_expert_ffn_dim", "shared_experts"),
+            None,
+            "shared_expert_ffn_dim is the width of the shared experts: set shared_experts too",
+            rule="implies",
+            split=1,
+        ),
+        Check(
+            ("expert_ffn_dim", "experts"),
+            None,
+            "expert_ffn_dim is the width of a routed expert: set experts too",
+            rule="implies",
+            split=1,
+        ),
     )
 
     def _calc_parameters_per_token(self) -> Any:
@@ -719,32 +1093,89 @@ class SparseTransformerWorkload(TransformerWorkload):
         return quantity(value, "param")
 
     def _calc_mlp_parameters_per_layer(self) -> Any:
-        return self.resolved("experts") * self.resolved("mlp_parameters") + self.resolved("router_parameters")
+        return (
+            self.resolved("expert_parameters") * self.resolved("experts")
+            + self.resolved("router_parameters")
+            + self.resolved("shared_expert_parameters") * self.resolved("shared_experts")
+        )
 
     @property
     def mlp_parameters_per_layer(self) -> Any:
-        """MLP weights of one block: E experts and the router."""
+        """MLP weights of one mixture block: E routed experts, E_s shared ones and the router."""
         value = self._calc_mlp_parameters_per_layer()
         return quantity(value, "param")
 
     def _calc_active_mlp_parameters_per_layer(self) -> Any:
-        return self.resolved("active_experts_per_token") * self.resolved("mlp_parameters") + self.resolved(
-            "router_parameters"
+        return (
+            self.resolved("active_experts_per_token") * self.resolved("expert_parameters")
+            + self.resolved("router_parameters")
+            + self.resolved("shared_expert_parameters") * self.resolved("shared_experts")
         )
 
     @property
     def active_mlp_parameters_per_layer(self) -> Any:
-        """MLP weights of one block that work on each token: the k routed experts and the router."""
+        """MLP weights of one mixture block that work on each token: the k routed experts, the shared ones and the router."""
         value = self._calc_active_mlp_parameters_per_layer()
         return quantity(value, "param")
 
+    def _calc_architecture_parameters(self) -> Any:
+        return (
+            self.resolved("dense_layers") * self.resolved("mlp_parameters")
+            + self.resolved("mlp_parameters_per_layer") * (-self.resolved("dense_layers") + self.resolved("layers"))
+            + self.resolved("non_mlp_parameters")
+        )
+
+    @property
+    def architecture_parameters(self) -> Any:
+        """Parameters counted from the architecture: those outside the MLPs, the L_d dense blocks' MLPs and the L − L_d mixture blocks' experts and routers. A scenario reads the stated `parameters` where the record gives them, this count otherwise (a record built from a config.json)."""
+        value = self._calc_architecture_parameters()
+        return quantity(value, "param")
+
+    def _calc_architecture_active_parameters(self) -> Any:
+        return (
+            self.resolved("active_mlp_parameters_per_layer")
+            * (-self.resolved("dense_layers") + self.resolved("layers"))
+            + self.resolved("dense_layers") * self.resolved("mlp_parameters")
+            + self.resolved("non_mlp_parameters")
+        )
+
+    @property
+    def architecture_active_parameters(self) -> Any:
+        """Parameters counted from the architecture that work on each token: the k routed experts and the shared ones of each mixture block, everything else."""
+        value = self._calc_architecture_active_parameters()
+        return quantity(value, "param")
+
     def _calc_router_parameters(self) -> Any:
-        return self.resolved("experts") * self.resolved("hidden_dim")
+        return self.resolved("experts") * self.resolved("router_bias") + self.resolved("hidden_dim") * (
+            self.resolved("experts") + self.resolved("shared_expert_gate")
+        )
 
     @property
     def router_parameters(self) -> Any:
-        """Router weights of one block, d·E: every token is scored against every expert."""
+        """Router weights of one mixture block, d·(E + g_s) + b_r·E: every token is scored against every expert (and the shared experts' gate), with a bias per expert where the model has one."""
         value = self._calc_router_parameters()
+        return quantity(value, "param")
+
+    def _calc_expert_parameters(self) -> Any:
+        return self.resolved("biases") * (
+            self.resolved("expert_ffn_dim") * (self.resolved("mlp") - 1) + self.resolved("hidden_dim")
+        ) + self.resolved("expert_ffn_dim") * self.resolved("hidden_dim") * self.resolved("mlp")
+
+    @property
+    def expert_parameters(self) -> Any:
+        """Weights of one routed expert: an MLP of width f_e."""
+        value = self._calc_expert_parameters()
+        return quantity(value, "param")
+
+    def _calc_shared_expert_parameters(self) -> Any:
+        return self.resolved("biases") * (
+            self.resolved("hidden_dim") + self.resolved("shared_expert_ffn_dim") * (self.resolved("mlp") - 1)
+        ) + self.resolved("hidden_dim") * self.resolved("mlp") * self.resolved("shared_expert_ffn_dim")
+
+    @property
+    def shared_expert_parameters(self) -> Any:
+        """Weights of one shared expert: an MLP of width f_s."""
+        value = self._calc_shared_expert_parameters()
         return quantity(value, "param")
 
     def _calc_active_fraction(self) -> Any:

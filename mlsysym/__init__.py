@@ -43,7 +43,23 @@ _RUNTIME = {"Change": "symbolic.runtime.analysis", "Sensitivity": "symbolic.runt
 
 __all__ = [*_generated_names, "SCENARIO_CLASSES", "Change", "MissingExtraError", "Sensitivity", "SweepResult",
            "closed_form", "compare", "derivative", "hardware_from_file", "read_node_file", "scaling", "sensitivity",
-           "solve", "sweep"]
+           "solve", "sweep", "workload_from_config"]
+
+
+def workload_from_config(source: Any, **overrides: Any) -> Any:
+    """A workload record from a Hugging Face ``config.json`` (a path, or the parsed mapping): its layout,
+    whose declared counts every scenario reads (``symbolic.runtime.model_config`` lists the families and
+    the keys each reads). ``overrides`` set fields the config does not hold (``name=``, ``context_length=``).
+
+    >>> llama = workload_from_config({"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096,
+    ...     "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256})
+    >>> llama.parameters.magnitude, llama.kv_cache_bytes_per_token("bf16").magnitude
+    (8030261248, 131072)
+    """
+    from generated import workloads
+    from symbolic.runtime.model_config import workload_from_config as from_config
+
+    return from_config(source, {name: getattr(workloads, name) for name in workloads.__all__}, **overrides)
 
 
 def __getattr__(name: str) -> Any:

@@ -33,7 +33,7 @@ REFUSED = [
     ({"kv_heads": 5}, "heads must be a multiple of kv_heads .*got heads=32, kv_heads=5"),
     ({"kv_heads": 64}, "kv_heads must not exceed heads"),
     ({"ffn_dim": 11008}, "set ffn_dim, mlp, norm, biases, position_embeddings and lm_head, or none"),
-    ({**LLAMA_LAYOUT, "kv_lora_rank": 512, "qk_rope_head_dim": 64}, "not multi-head latent attention"),
+    ({**LLAMA_LAYOUT, "kv_lora_rank": 512, "qk_rope_head_dim": 64}, "needs the widths of a head: set qk_nope_head_dim and v_head_dim"),
     ({"mlp": "swiglu"}, "field 'mlp' got 'swiglu'; expected one of 'plain', 'gated'"),
 ]
 
@@ -49,7 +49,7 @@ CATALOG_REFUSED = [
     ({"heads": 8192}, "hidden_dim must be a multiple of heads when head_dim is unset"),
     ({"kv_heads": 5}, "heads must be a multiple of kv_heads"),
     ({"ffn_dim": 11008}, "the architecture fields describe one layout together.*got ffn_dim=set, mlp=unset"),
-    ({**LLAMA_LAYOUT, "kv_lora_rank": 512, "qk_rope_head_dim": 64}, "not multi-head latent attention"),
+    ({**LLAMA_LAYOUT, "kv_lora_rank": 512, "qk_rope_head_dim": 64}, "needs the widths of a head: set qk_nope_head_dim and v_head_dim"),
 ]
 
 

@@ -20,9 +20,8 @@ export const argumentDefaults = {
   "workload_parameters": "required",
   "workload_forward_flops_per_token": null,
   "workload_layers": "required",
-  "workload_heads": "required",
-  "workload_head_dim": null,
   "workload_kv_values_per_token": null,
+  "workload_attention_flops_per_position": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
   "hardware_capacity": "required",
@@ -46,14 +45,13 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value", "kv_bytes_per_value", "prefill_efficiency", "kv_reserve", "prefill_rate", "price", "ttft_target", "tpot_target"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "workload_attention_flops_per_position", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value", "kv_bytes_per_value", "prefill_efficiency", "kv_reserve", "prefill_rate", "price", "ttft_target", "tpot_target"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,
     workload_layers,
-    workload_heads,
-    workload_head_dim = null,
     workload_kv_values_per_token = null,
+    workload_attention_flops_per_position = null,
     hardware_peak,
     hardware_bandwidth,
     hardware_capacity,
@@ -69,7 +67,7 @@ export function evaluate(args, floats = []) {
     ttft_target = null,
     tpot_target = null,
   } = args;
-  $.exact_integers({ workload_layers, workload_heads, workload_head_dim, prompt_tokens, decode_tokens });
+  $.exact_integers({ workload_layers, prompt_tokens, decode_tokens });
   const _t0 = $.imul_if($int.kv_reserve, 1000000000, kv_reserve);
   const total_tokens = $.iadd(decode_tokens, prompt_tokens);
   const prefill_peak = hardware_peak/1000000000000;
@@ -87,12 +85,12 @@ export function evaluate(args, floats = []) {
   const prefill_request_rate = prefill_rate/prompt_tokens;
   const remaining_memory = hardware_capacity/1000000000 - weights;
   let prefill_flops, ttft, request_flops, request_time, residency_request_rate, request_rate, tokens_per_hour, cost_per_million_tokens;
-  if (workload_forward_flops_per_token != null && workload_head_dim != null) {
-    const _t1 = $.imul(4, workload_head_dim, workload_heads, workload_layers);
-    const _raw_prefill_flops = prompt_tokens*($.iadd_if($int.workload_forward_flops_per_token, $.imul(_t1, prompt_tokens), workload_forward_flops_per_token));
+  if (workload_attention_flops_per_position != null && workload_forward_flops_per_token != null) {
+    const _t1 = $.imul_if($int.workload_attention_flops_per_position, workload_attention_flops_per_position, workload_layers);
+    const _raw_prefill_flops = prompt_tokens*($.iadd_if($int.workload_attention_flops_per_position && $int.workload_forward_flops_per_token, $.imul_if($int.workload_attention_flops_per_position, _t1, prompt_tokens), workload_forward_flops_per_token));
     prefill_flops = _raw_prefill_flops/1000000000000;
     ttft = 1000*_raw_prefill_flops/(hardware_peak*prefill_efficiency) + $.imul_if($int.hardware_dispatch_tax, 1000, hardware_dispatch_tax);
-    request_flops = total_tokens*($.iadd_if($int.workload_forward_flops_per_token, $.imul(_t1, total_tokens), workload_forward_flops_per_token))/1000000000000;
+    request_flops = total_tokens*($.iadd_if($int.workload_attention_flops_per_position && $int.workload_forward_flops_per_token, $.imul_if($int.workload_attention_flops_per_position, _t1, total_tokens), workload_forward_flops_per_token))/1000000000000;
     request_time = decode_time + hardware_dispatch_tax + request_flops/(prefill_efficiency*prefill_peak);
     residency_request_rate = resident_requests/request_time;
     request_rate = Math.min(prefill_request_rate, residency_request_rate);

@@ -164,6 +164,21 @@ class Apart(Together):
         return all(is_set[str(f)] for f in self.fields)
 
 
+class Implies(Together):
+    """Fields a record must set once it sets others: ``Implies((kv_lora_rank, ffn_dim), (v_head_dim,), ...)``
+    (an architecture count of multi-head latent attention needs the value width of a head)."""
+
+    rule = "implies"
+
+    def __init__(self, when: tuple[sympy.Symbol, ...], then: tuple[sympy.Symbol, ...], *, message: str) -> None:
+        super().__init__(*when, *then, message=message)
+        self.split = len(when)
+
+    def broken(self, is_set: dict[str, bool]) -> bool:
+        given = [is_set[str(f)] for f in self.fields]
+        return all(given[:self.split]) and not all(given[self.split:])
+
+
 class _RecordMeta(type):
     """Binds each declaration to a sympy symbol as the class body runs, like a scenario."""
 

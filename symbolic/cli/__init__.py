@@ -46,6 +46,7 @@ EPILOG = """examples:
   mlsysym show MnistTwoLayerTrainingStepOnH100 compute_time memory_time host
   mlsysym eval MlpTrainingStepScenario --from MnistTwoLayerTrainingStepOnH100 --set batch_size=64 --set hardware=B200
   mlsysym eval DecodeScenario --from Llama3_70B_DecodeH100 --set workload=Llama3_8B
+  mlsysym eval DecodeScenario --from Llama3_70B_DecodeH100 --set workload=@path/to/config.json
   mlsysym sweep MnistTwoLayerTrainingStepOnH100 --vary batch_size=1..4096:log2 --outputs compute_time,memory_time --out sweep.csv
   mlsysym search Llama2_70B_DecodeH100 --vary hardware=Cloud.* --vary tp_size=1..8:log2 \\
       --where 'result.weight_bytes <= hardware.memory_capacity' --minimize 'hardware.unit_cost * tp_size'
@@ -107,7 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
         """``--set``, read for every command that takes it by the same code as for ``eval``."""
         sub.add_argument("--set", action="append", metavar="NAME=VALUE",
                          help=("an input held at this value (the others grow): " if held else "an input: ")
-                         + "64, 1e7, 10us, '3.35 TB/s', 784,128,10, H100, MNIST, fp16_dense, none")
+                         + "64, 1e7, 10us, '3.35 TB/s', 784,128,10, H100, MNIST, fp16_dense, none, or @FILE "
+                           "read by the input's kind (workload=@config.json: a Hugging Face config)")
 
     on_entry = "a registry name, or a scenario class with its inputs given by --set"
     sub = command("eval", cmd_eval, "evaluate a scenario class with inputs set on the command line")

@@ -155,6 +155,10 @@ def _entries(root: Any, title: str, item: str, what: str) -> list[Any]:
     from symbolic.runtime.search import every
 
     item = item.removeprefix(f"{title}.")
+    if item.startswith("@"):  # a file, read as --set reads it (symbolic.cli.files)
+        from symbolic.cli.files import from_file
+
+        return [from_file({"Models": "workload", "Hardware": "node"}[title], item, f"--vary {what}")]
     if item == "*":
         return [entry for _, tier in root.items() for entry in every(tier)]
     if item.endswith(".*"):

@@ -17,6 +17,7 @@ from symbolic.catalog.systems import LINK_TYPES, SYSTEM_TYPES
 from symbolic.catalog.workloads import WORKLOAD_TYPES
 from symbolic.model import UNIT_SYMBOLS
 from symbolic.runtime.errors import MissingInputError
+from symbolic.runtime.model_config import FAMILIES, SPARSE
 from symbolic.runtime.parameter_counts import parameter_counts
 
 WIDTH = "fp16"  # the storage width the tables use for weight and KV sizes
@@ -111,7 +112,13 @@ def models_page(env: Any, header: list[str]) -> str:
     models = Models.value.built
     tiers = [(tier, model_rows(tier, getattr(models, tier))) for tier in models]
     return env.get_template("models.md.j2").render(header=header, types=[type_section(t) for t in WORKLOAD_TYPES],
-                                                   tiers=tiers, width=WIDTH)
+                                                   tiers=tiers, width=WIDTH, config_families=config_families())
+
+
+def config_families() -> list[dict[str, str]]:
+    """The families ``workload_from_config`` reads, with their record type and the keys read."""
+    return [{"name": name, "record": "SparseTransformerWorkload" if name in SPARSE else "TransformerWorkload",
+             "read": ", ".join(f"`{key}`" for key in keys)} for name, (_, keys) in sorted(FAMILIES.items())]
 
 
 def systems_page(env: Any, header: list[str]) -> str:

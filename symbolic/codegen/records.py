@@ -14,7 +14,7 @@ from typing import Any
 
 import sympy
 
-from symbolic.catalog.schema import Derived, Field, Param, Record, Together
+from symbolic.catalog.schema import Derived, Field, Implies, Param, Record, Together
 from symbolic.codegen.environment import environment
 from symbolic.codegen.pyprint import HELPERS, EvaluatorPrinter
 from symbolic.model import UNIT_SYMBOLS
@@ -165,7 +165,8 @@ def type_code(record: type[Record]) -> TypeCode:
     checks = []
     for check in record.checks:
         if isinstance(check, Together):
-            checks.append(f"Check({tuple(map(str, check.fields))!r}, None, {check.message!r}, rule={check.rule!r})")
+            split = f", split={check.split}" if isinstance(check, Implies) else ""
+            checks.append(f"Check({tuple(map(str, check.fields))!r}, None, {check.message!r}, rule={check.rule!r}{split})")
             continue
         _check_dimension(record, f"check {check.message!r}", check.condition, None)
         names = sorted((s for s in check.condition.free_symbols), key=str)

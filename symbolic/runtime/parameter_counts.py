@@ -32,6 +32,12 @@ def parameter_counts(record: Any) -> str:
     if stated is None:
         return ""
     active = _counted(record, "active_parameters")
+    if "parameters" not in getattr(record, "_values", {"parameters": stated}):  # a layout, no stated count
+        text = f"{_count(stated)} parameters counted from the architecture"
+        if active:
+            return text + (f", {_count(active)} active per token (the counts the scenarios read: all for the "
+                           "weights, the active ones for the FLOPs; no count is stated)")
+        return text + " (the count every scenario reads; no count is stated)"
     text = f"{_count(stated)} parameters stated"
     text += (f", {_count(active)} active per token (the counts the scenarios read: all for the weights, the "
              "active ones for the FLOPs)") if active else " (the count every scenario reads)"

@@ -39,13 +39,14 @@ class FieldSpec(NamedTuple):
 class Check(NamedTuple):
     """A condition between fields, checked where they are all set (waived when ``unless`` is set);
     or a ``rule`` on which are set (``holds`` is then None): "together" (all or none), "apart"
-    (not all)."""
+    (not all), "implies" (the first ``split`` names all set: the rest must be set too)."""
 
     names: tuple[str, ...]
     holds: Callable[..., bool] | None
     message: str
     unless: str = ""
     rule: str = ""
+    split: int = 0
 
 
 class CatalogRecord:
@@ -77,7 +78,7 @@ class CatalogRecord:
         for spec in cls._fields:
             raw = fields.get(spec.name)
             if raw is None:
-                if spec.required:
+                if spec.required and spec.name not in cls._fallbacks:
                     raise MissingInputError(f"{title}: required field '{spec.name}' was not given "
                                             f"({_domain(spec)})")
                 continue
@@ -91,6 +92,13 @@ class CatalogRecord:
         object.__setattr__(self, "_values", values)
         object.__setattr__(self, "_published", shown)
         self._check(title)
+        for spec in cls._fields:  # a required field left unset must follow from the others (its fallback)
+            if spec.required and spec.name not in values:
+                try:
+                    cls._fallbacks[spec.name](self)
+                except MissingInputError as error:
+                    raise MissingInputError(f"{title}: required field '{spec.name}' was not given, nor the fields it "
+                                            f"is counted from ({error})") from None
 
     @classmethod
     def from_catalog(cls, path: str, values: dict[str, Any], published: dict[str, Any]) -> Any:
@@ -106,7 +114,8 @@ class CatalogRecord:
             found = [self._values.get(name) for name in check.names]
             if check.rule:
                 given = [value is not None for value in found]
-                if (check.rule == "together" and len(set(given)) == 2) or (check.rule == "apart" and all(given)):
+                implied = check.rule == "implies" and all(given[:check.split]) and not all(given[check.split:])
+                if (check.rule == "together" and len(set(given)) == 2) or (check.rule == "apart" and all(given)) or implied:
                     shown = ", ".join(f"{n}={'unset' if v is None else repr(v)}" for n, v in zip(check.names, found, strict=True))
                     raise ScenarioInputError(f"{title}: {check.message}; got {shown}")
                 continue
@@ -126,6 +135,8 @@ class CatalogRecord:
         value = self._published.get(name, spec.default)
         if value is None and name in cls._fallbacks:  # what the formulas read: ``head_dim`` unset is ⌊d/a⌋
             value = self._fallback(name)
+            if spec.choices and value is not None:  # a choice's fallback reads as its case, not its number
+                value = next((key for key, number in spec.choices.items() if number == value), value)
         if value is None or not spec.unit:
             return value
         if isinstance(value, str):
