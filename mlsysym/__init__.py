@@ -31,16 +31,19 @@ if TYPE_CHECKING:
     from generated import SCENARIO_CLASSES  # noqa: F401
     from symbolic.runtime.analysis import Change, Sensitivity, compare, sensitivity  # noqa: F401
     from symbolic.runtime.errors import MissingExtraError  # noqa: F401
+    from symbolic.runtime.node_file import hardware_from_file, read_node_file  # noqa: F401
     from symbolic.runtime.sweep import SweepResult, sweep  # noqa: F401
 
 # The runtime's analysis helpers, imported on first use like the generated names.
 _RUNTIME = {"Change": "symbolic.runtime.analysis", "Sensitivity": "symbolic.runtime.analysis",
             "compare": "symbolic.runtime.analysis", "sensitivity": "symbolic.runtime.analysis",
             "MissingExtraError": "symbolic.runtime.errors", "SweepResult": "symbolic.runtime.sweep",
-            "sweep": "symbolic.runtime.sweep"}
+            "sweep": "symbolic.runtime.sweep", "hardware_from_file": "symbolic.runtime.node_file",
+            "read_node_file": "symbolic.runtime.node_file"}
 
 __all__ = [*_generated_names, "SCENARIO_CLASSES", "Change", "MissingExtraError", "Sensitivity", "SweepResult",
-           "closed_form", "compare", "derivative", "scaling", "sensitivity", "solve", "sweep"]
+           "closed_form", "compare", "derivative", "hardware_from_file", "read_node_file", "scaling", "sensitivity",
+           "solve", "sweep"]
 
 
 def __getattr__(name: str) -> Any:

@@ -8,7 +8,8 @@ design-space search, ``output.py`` and ``describe.py`` print tables (or ``--json
 Evaluation commands (list, show, eval, sweep, sensitivity, compare) use only the generated
 runtime and never import sympy; derivation commands (explain, solve, scaling) load the
 symbolic declarations (``symbolic.analysis``, ``symbolic.codegen.explain``), imported
-inside those commands so the others start without sympy. ``demo.py`` is ``make demo``.
+inside those commands so the others start without sympy. ``calibration.py`` is ``mlsysym calibrate`` (the measuring itself is ``symbolic.calibration``).
+``demo.py`` is ``make demo``.
 Exit status: 0 success, 2 bad usage or input, 1 internal error.
 """
 
@@ -19,6 +20,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from symbolic.cli.calibration import add_calibrate_parser
 from symbolic.cli.commands import (
     cmd_compare,
     cmd_eval,
@@ -53,6 +55,8 @@ EPILOG = """examples:
   mlsysym scaling UpdateWorkingSetScenario total
   mlsysym solve Llama3_70B_DecodeH100 --set workload=Llama3_8B --for batch_size --where result.compute_time=result.memory_time
   mlsysym compare MnistDenseNetwork MnistDenseNetworkLargeBatch
+  mlsysym calibrate --quick --out node.toml
+  mlsysym eval MlpTrainingStepScenario --from MnistTwoLayerTrainingStepOnH100 --set hardware=@node.toml
 """
 
 
@@ -143,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("b", nargs="?", help="a registry name of the same class (default: a itself, with --set)")
     sub.add_argument("--set", action="append", metavar="NAME=VALUE",
                      help="an input of b changed: compare a against b (or a) with these values")
+    add_calibrate_parser(command)
     return parser
 
 

@@ -133,6 +133,10 @@ def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
     fleets = {n.name for n in cls._nodes if n.fleet}
     if kind == "node" and name in fleets and text.startswith("Systems."):  # a fleet, where the node input takes one
         return name, catalog_entry("Systems", text, f"fleet (--set {name})")
+    if kind == "node" and text.startswith("@"):  # a node file written by `mlsysym calibrate`
+        from symbolic.runtime.node_file import hardware_from_file
+
+        return name, hardware_from_file(text[1:])
     if kind in catalogs:
         root, label = catalogs[kind]
         return name, catalog_entry(root, text, f"{label} (--set {name})")

@@ -1,0 +1,221 @@
+"""The small workloads a calibration times: each probe runs one block and returns its figures.
+
+numpy always; PyTorch figures only when it is installed (the optional extra). A probe's
+``method`` says exactly what was timed and how a figure follows from it, and is written into
+the node file beside the number.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import resource
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from symbolic.calibration.timing import Clock, fit_line, per_call
+
+MB = 1e6
+STREAM_ELEMENTS = 1 << 22      # 32 MiB per float64 array: four times this machine's L3 and past most LLCs
+TRIAD_CHUNK = 1 << 14          # a 128 KiB temporary, resident in L2, so triad moves STREAM's 24 bytes/element
+FRESH_ELEMENTS = 1 << 23       # 64 MiB: past glibc's largest mmap threshold (32 MiB), so every result faults
+BACKWARD_CHAIN = (1, 8, 32)    # autograd graph sizes the backward() fit runs over
+
+
+class Figure(NamedTuple):
+    unit: str
+    method: str
+
+
+class Probe(NamedTuple):
+    """A workload: the figures one block yields, with their units and methods, and the block itself."""
+
+    name: str
+    figures: dict[str, Figure]
+    block: Callable[[Clock, float], dict[str, float]]
+    threads: int = 1
+
+
+@contextlib.contextmanager
+def blas_threads(count: int) -> Iterator[bool]:
+    """BLAS limited to ``count`` threads while the block runs (threadpoolctl); yields whether it
+    could be set (without threadpoolctl the BLAS keeps its default and the probe says so)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        yield False
+        return
+    with threadpool_limits(limits=count, user_api="blas"):
+        yield True
+
+
+def matmul(dtype: str, n: int, threads: int) -> Probe:
+    """Peak matrix-multiply rate: ``a @ b`` of two n x n matrices into a preallocated result."""
+    rng = np.random.default_rng(0)
+    a, b = (rng.standard_normal((n, n)).astype(dtype) for _ in range(2))
+    out = np.empty((n, n), dtype=dtype)
+    name = f"matmul_{'fp32' if dtype == 'float32' else 'fp64'}_t{threads}"
+
+    def block(clock: Clock, min_time: float) -> dict[str, float]:
+        seconds = per_call(lambda: np.matmul(a, b, out=out), clock, min_time)
+        return {name: 2 * n ** 3 / seconds / 1e9}
+
+    method = (f"numpy.matmul of two {n}x{n} {dtype} matrices into a preallocated result, BLAS at {threads} "
+              f"thread(s); 2n^3 flop per call over the seconds per call")
+    return Probe(name, {name: Figure("GFLOP/s", method)}, block, threads)
+
+
+def stream(threads: int, pool: ThreadPoolExecutor | None = None) -> Probe:
+    """STREAM copy and triad over 32 MiB float64 arrays, split across ``threads`` Python threads
+    (numpy releases the GIL inside a ufunc loop, so the threads run at once)."""
+    n = STREAM_ELEMENTS
+    a, b, c = np.ones(n), np.full(n, 2.0), np.full(n, 0.5)
+    tmp = [np.empty(TRIAD_CHUNK) for _ in range(threads)]
+    bounds = [(n * k // threads, n * (k + 1) // threads) for k in range(threads)]
+
+    def copy(k: int) -> None:
+        low, high = bounds[k]
+        np.copyto(b[low:high], a[low:high])
+
+    def triad(k: int) -> None:  # a = b + 3 c, chunk by chunk through an L2-resident temporary
+        low, high = bounds[k]
+        scratch = tmp[k]
+        for start in range(low, high, TRIAD_CHUNK):
+            stop = min(start + TRIAD_CHUNK, high)
+            part = scratch[: stop - start]
+            np.multiply(c[start:stop], 3.0, out=part)
+            np.add(b[start:stop], part, out=a[start:stop])
+
+    def run(kernel: Callable[[int], None]) -> Callable[[], object]:
+        if threads == 1 or pool is None:
+            return lambda: kernel(0)
+        return lambda: list(pool.map(kernel, range(threads)))
+
+    def block(clock: Clock, min_time: float) -> dict[str, float]:
+        copy_s = per_call(run(copy), clock, min_time)
+        triad_s = per_call(run(triad), clock, min_time)
+        return {f"stream_copy_t{threads}": 16 * n / copy_s / 1e9, f"stream_triad_t{threads}": 24 * n / triad_s / 1e9}
+
+    where = f"{n} float64 elements (32 MiB) per array, {threads} thread(s) on contiguous slices"
+    figures = {f"stream_copy_t{threads}": Figure("GB/s", f"STREAM copy b = a over {where}; 16 byte/element "
+                                                         "(read + write, write-allocate not counted)"),
+               f"stream_triad_t{threads}": Figure("GB/s", f"STREAM triad a = b + 3c over {where}, in "
+                                                          f"{TRIAD_CHUNK}-element chunks through an L2-resident "
+                                                          "temporary; 24 byte/element")}
+    return Probe(f"stream_t{threads}", figures, block, threads)
+
+
+def cache_point(label: str, total_bytes: int) -> Probe:
+    """Bandwidth of ``z = x + y`` over three arrays of ``total_bytes`` together: L1-, L2-, L3- or
+    DRAM-resident as the size says (the roofline's cache levels)."""
+    n = max(64, total_bytes // 24)
+    x, y, z = np.ones(n), np.ones(n), np.empty(n)
+    name = f"add_{label}"
+
+    def block(clock: Clock, min_time: float) -> dict[str, float]:
+        seconds = per_call(lambda: np.add(x, y, out=z), clock, min_time)
+        return {name: 24 * n / seconds / 1e9}
+
+    method = (f"numpy.add of two {n}-element float64 arrays into a third ({24 * n} bytes in all, repeated so it "
+              "stays where it fits); 24 byte/element over the seconds per call")
+    return Probe(name, {name: Figure("GB/s", method)}, block)
+
+
+def numpy_op() -> Probe:
+    """The host cost of one tiny numpy operation, with and without a fresh result array."""
+    a, b, out = np.ones(8, dtype="float32"), np.ones(8, dtype="float32"), np.empty(8, dtype="float32")
+
+    def block(clock: Clock, min_time: float) -> dict[str, float]:
+        return {"numpy_op": per_call(lambda: np.add(a, b, out=out), clock, min_time) * 1e6,
+                "numpy_op_alloc": per_call(lambda: np.add(a, b), clock, min_time) * 1e6}
+
+    return Probe("numpy_op", {
+        "numpy_op": Figure("µs", "numpy.add of two 8-element float32 arrays into a preallocated one: one call's "
+                                 "host cost, the work itself being nil"),
+        "numpy_op_alloc": Figure("µs", "numpy.add of two 8-element float32 arrays returning a new array: the "
+                                       "dispatch cost of an eager op that allocates its result"),
+    }, block)
+
+
+def minor_faults() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
+def allocation() -> Probe:
+    """What a fresh large result costs over writing into an existing buffer: page faults and zeroing."""
+    n = FRESH_ELEMENTS
+    x, y, z = np.ones(n), np.ones(n), np.empty(n)
+    size_mb = 8 * n / MB
+
+    def block(clock: Clock, min_time: float) -> dict[str, float]:
+        fresh = per_call(lambda: np.add(x, y), clock, min_time)
+        reused = per_call(lambda: np.add(x, y, out=z), clock, min_time)
+        before = minor_faults()
+        for _ in range(3):
+            np.add(x, y)
+        faults = (minor_faults() - before) / 3
+        return {"fresh_allocation": max(fresh - reused, 0.0) / size_mb * 1e6, "page_faults_per_mb": faults / size_mb,
+                "fresh_add_64mb": fresh * 1e3, "reused_add_64mb": reused * 1e3}
+
+    where = f"numpy.add of two {n}-element float64 arrays ({size_mb:.0f} MB result)"
+    return Probe("allocation", {
+        "fresh_allocation": Figure("µs/MB", f"{where}: seconds into a fresh result minus seconds into an existing "
+                                            "one, per MB of result"),
+        "page_faults_per_mb": Figure("", f"{where} into a fresh result: minor page faults (getrusage) per MB "
+                                         "(0.5 when numpy's large arrays sit on 2 MiB transparent huge pages)"),
+        "fresh_add_64mb": Figure("ms", f"{where} into a fresh result"),
+        "reused_add_64mb": Figure("ms", f"{where} into an existing result"),
+    }, block)
+
+
+def torch_available() -> bool:
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def torch_host() -> Probe:
+    """Eager PyTorch's host costs: a tiny op, an autograd-recorded one, and ``backward()`` fitted as
+    a fixed cost plus a cost per graph node over chains of 1, 8 and 32 adds."""
+    import torch
+
+    torch.set_num_threads(1)
+    a, b = torch.ones(8), torch.ones(8)
+    leaf = torch.ones(8, requires_grad=True)
+
+    def chain(nodes: int) -> Any:
+        value = leaf
+        for _ in range(nodes):
+            value = value + b
+        return value.sum()
+
+    def chain_backward(nodes: int) -> None:
+        chain(nodes).backward()
+
+    def block(clock: Clock, min_time: float) -> dict[str, float]:
+        op = per_call(lambda: torch.add(a, b), clock, min_time)
+        recorded = per_call(lambda: torch.add(leaf, b), clock, min_time)
+        backward = []
+        for nodes in BACKWARD_CHAIN:
+            built = per_call(functools.partial(chain, nodes), clock, min_time)
+            both = per_call(functools.partial(chain_backward, nodes), clock, min_time)
+            backward.append(max(both - built, 0.0))
+        # graph nodes of a chain of k adds: k AddBackward, one SumBackward, one AccumulateGrad
+        fixed, per_node = fit_line([k + 2 for k in BACKWARD_CHAIN], backward)
+        return {"torch_op": op * 1e6, "torch_autograd_op": recorded * 1e6,
+                "backward_fixed": max(fixed, 0.0) * 1e6, "backward_per_node": max(per_node, 0.0) * 1e6}
+
+    chains = ", ".join(str(k) for k in BACKWARD_CHAIN)
+    return Probe("torch_host", {
+        "torch_op": Figure("µs", "torch.add of two 8-element tensors, one thread: an eager op's host cost"),
+        "torch_autograd_op": Figure("µs", "torch.add with an input that requires grad: the op plus its autograd "
+                                          "node's recording"),
+        "backward_fixed": Figure("µs", f"backward() over chains of {chains} adds (time with backward minus time "
+                                       "to build), least-squares intercept over graph nodes"),
+        "backward_per_node": Figure("µs", "the same fit's slope: backward() cost per autograd graph node"),
+    }, block)
