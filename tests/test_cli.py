@@ -583,3 +583,25 @@ def test_a_single_valued_option_given_twice_is_a_usage_error(argv, flag, capsys)
         main(argv)
     assert caught.value.code == 2
     assert f"{flag} is given twice; give it once" in capsys.readouterr().err
+
+
+def test_sweep_and_compare_take_set_as_eval_does():
+    # sweep on an entry with --set on top gives what eval gives for the same settings
+    swept = json.loads(run("--json", "sweep", "MnistTwoLayerTrainingStepOnH100", "--set", "hardware=B200",
+                           "--vary", "batch_size=64", "--outputs", "compute_time").stdout)
+    shown = json.loads(run("--json", "eval", "MnistTwoLayerTrainingStepOnH100", "--set", "hardware=B200",
+                           "--set", "batch_size=64").stdout)["outputs"]
+    assert swept["columns"]["compute_time"]["values"] == [pytest.approx(shown["compute_time"]["value"])]
+    # the B200 changes the value: --set was not ignored
+    default = json.loads(run("--json", "sweep", "MnistTwoLayerTrainingStepOnH100", "--vary", "batch_size=64",
+                             "--outputs", "compute_time").stdout)
+    assert default["columns"]["compute_time"]["values"] != swept["columns"]["compute_time"]["values"]
+    both = run("sweep", "MnistTwoLayerTrainingStepOnH100", "--set", "batch_size=3", "--vary", "batch_size=1,2")
+    assert both.returncode == 2 and "batch_size is given to both --vary and --set" in both.stderr
+    # compare an entry against itself with one input changed: MnistDenseNetwork has batch 32; at 1024
+    # rows the first layer's forward matmul is 2·1024·784·128 = 205520896 flop
+    compared = run("compare", "MnistDenseNetwork", "--set", "batch_size=1024")
+    assert compared.returncode == 0 and "MnistDenseNetwork with batch_size=1024" in compared.stdout
+    assert "205520896" in compared.stdout
+    alone = run("compare", "MnistDenseNetwork")
+    assert alone.returncode == 2 and "--set" in alone.stderr

@@ -121,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("output", help="an output path, e.g. compute_time, host.overhead_ratio, result.rate[host]")
     settings(sub)
     sub = command("sweep", cmd_sweep, "evaluate a grid of input values through the vectorised evaluator")
-    sub.add_argument("name", help="a registry name (the inputs not varied)")
+    sub.add_argument("name", help=on_entry + " (the inputs not varied)")
+    settings(sub)
     sub.add_argument("--vary", action="append", required=True, metavar="NAME=RANGE",
                      help="a..b (step 1), a..b:step=S, a..b:log2, a..b:lin=N, a..b:log=N, or v1,v2,...; "
                           "values may carry units: dispatch=1us..10us:lin=4, dispatch=1us,5us")
@@ -143,9 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
                                       "--set holding inputs at values")
     sub.add_argument("output", help="an output path")
     settings(sub, held=True)
-    sub = command("compare", cmd_compare, "what changed between two named scenarios of one class, and why")
+    sub = command("compare", cmd_compare, "what changed between two scenarios of one class, and why")
     sub.add_argument("a", help="a registry name")
-    sub.add_argument("b", help="a registry name of the same class")
+    sub.add_argument("b", nargs="?", help="a registry name of the same class (default: a itself, with --set)")
+    sub.add_argument("--set", action="append", metavar="NAME=VALUE",
+                     help="an input of b changed: compare a against b (or a) with these values")
     add_calibrate_parser(command)
     return parser
 

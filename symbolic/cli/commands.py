@@ -118,8 +118,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from symbolic.runtime.analysis import flat_outputs
     from symbolic.runtime.sweep import sweep
 
-    base = instance(args.name)
-    varied = once_each((parse_vary(type(base), v) for v in args.vary), "--vary")
+    varied = once_each((parse_vary(scenario_class(args.name), v) for v in args.vary), "--vary")
+    both = [name for name in varied if any(s.partition("=")[0].strip() == name for s in args.set or [])]
+    if both:  # the varied values would silently replace the --set one
+        raise UsageError(f"{both[0]} is given to both --vary and --set; give it in one")
+    base = built(args.name, args.set or [])
     available = list(flat_outputs(base))
     wanted = [o.strip() for o in args.outputs.split(",")] if args.outputs else available
     for path in wanted:
@@ -210,11 +213,15 @@ def _called(name: str, settings: list[str] | None) -> str:
 def cmd_compare(args: argparse.Namespace) -> int:
     from symbolic.runtime.analysis import compare
 
-    a, b = instance(args.a), instance(args.b)
+    if args.b is None and not args.set:
+        raise UsageError("compare needs a second scenario: a registry name, or --set changing inputs of the first")
+    a = instance(args.a)
+    b = built(args.b or args.a, args.set or [])
+    b_label = _called(args.b or args.a, args.set)
     changed, changes = compare(a, b)
     data = {"inputs": {k: {"a": v[0], "b": v[1]} for k, v in changed.items()},
             "outputs": [c.__dict__ for c in changes]}
-    inputs = table([(k, shown(v[0]), shown(v[1])) for k, v in changed.items()], ("input", args.a, args.b))
+    inputs = table([(k, shown(v[0]), shown(v[1])) for k, v in changed.items()], ("input", args.a, b_label))
     rows = []
     for c in changes:
         top = ", ".join(f"{name} {share:+.3f}" for name, share in c.attribution[:3])
@@ -222,7 +229,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                   "beyond double range" if isinstance(c.before, (int, float)) and isinstance(c.after, (int, float))
                   else "changed")
         rows.append((c.output, shown(c.before, c.unit), shown(c.after, c.unit), change, top))
-    outputs = table(rows, ("output", args.a, args.b, "change", "first-order Δln by input"))
+    outputs = table(rows, ("output", args.a, b_label, "change", "first-order Δln by input"))
     emit(args, data, f"inputs that differ:\n{inputs}\n\noutputs that changed:\n{outputs}")
     return 0
 
