@@ -41,3 +41,26 @@ def _walk(descriptor: Output, value: Any, prefix: str) -> Iterator[tuple[str, An
         yield path, value, unit, "text"
     else:
         yield path, value, unit, "number"
+
+
+def guarded_paths(cls: type[ScenarioBase]) -> dict[str, tuple[str, ...]]:
+    """Every output leaf (a table as ``name[]``: all its entries) that exists only under a ``Fits``
+    of ``cls`` -> those ``Fits``; a contained scenario's leaves are guarded where it is."""
+    found: dict[str, tuple[str, ...]] = {}
+    for name in cls._outputs:
+        _guarded(getattr(cls, name), "", (), found, True)
+    return found
+
+
+def _guarded(descriptor: Output, prefix: str, outer: tuple[str, ...], found: dict[str, tuple[str, ...]],
+             own: bool) -> None:
+    path = prefix + descriptor.name
+    guard = tuple(dict.fromkeys(outer + (descriptor.guard if own else ())))
+    if isinstance(descriptor, GroupOutput):
+        for field in descriptor.fields:
+            _guarded(field, path + ".", guard, found, own)
+    elif isinstance(descriptor, SubScenario):  # its own Fits name its own outputs: not followed here
+        for name in descriptor.scenario._outputs:
+            _guarded(getattr(descriptor.scenario, name), path + ".", guard, found, False)
+    elif guard:
+        found[path + "[]" if isinstance(descriptor, TableOutput) else path] = guard

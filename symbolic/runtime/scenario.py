@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError, a_or_an
+from symbolic.runtime.feasibility import Bound, FitsSpec, check_bounds
 from symbolic.runtime.inputs import describe
 from symbolic.runtime.hardware import DatasetProfile, HardwareNode, is_fleet, precision_in, resolve_in
 from symbolic.runtime.outputs import GroupOutput, ListOutput, Output, Result, SubScenario, TableOutput, _check_finite
@@ -46,6 +47,8 @@ class ScenarioBase:
     _precisions: ClassVar[tuple[PrecisionSpec, ...]] = ()
     _choices: ClassVar[tuple[ChoiceSpec, ...]] = ()
     _requirements: ClassVar[tuple[Requirement, ...]] = ()
+    _fits: ClassVar[tuple[FitsSpec, ...]] = ()  # what must fit where (symbolic.runtime.feasibility)
+    _bounds: ClassVar[tuple[Bound, ...]] = ()  # declared output ranges
     _input_order: ClassVar[tuple[str, ...]] = ()
     _outputs: ClassVar[tuple[str, ...]] = ()
     _methods: ClassVar[tuple[str, ...]] = ()  # parameterised outputs, methods of an argument (runtime.methods)
@@ -195,6 +198,8 @@ class ScenarioBase:
                     f"{type(self).__name__}: these inputs under- or overflow double precision ({error}); "
                     f"inputs: {self._given}") from None
             _check_finite(self, result, "")
+            if type(self)._bounds:
+                check_bounds(self, result)
             object.__setattr__(self, "_result", result)
         return result
 
