@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.feasibility import Bound
 from symbolic.runtime.mathops import choose
 from symbolic.runtime.outputs import GroupOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
@@ -386,6 +387,9 @@ class ServingScenario(ScenarioBase):
             default="fp16|bf16|peak",
             doc="Key of the node's rates pricing the prefill (default: its dense 16-bit rate, else its headline peak; `result.prefill_peak` is the rate read).",
         ),
+    )
+    _bounds = (
+        Bound("result.memory_utilization", 0.0, None, ("workload", "hardware", "seq_len", "batch_size", "precision")),
     )
     _input_order = (
         "workload",

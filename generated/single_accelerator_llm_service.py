@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.feasibility import FitsSpec
 from symbolic.runtime.mathops import choose, floor_div, minimum, step
 from symbolic.runtime.outputs import Output
-from symbolic.runtime.feasibility import FitsSpec
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import (
     REQUIRED,

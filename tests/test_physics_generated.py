@@ -75,7 +75,8 @@ def _corners(spec, value) -> list[float]:
 
 
 def _bounds(cls) -> dict[str, tuple[float, float]]:
-    return {bound.path: (bound.low, bound.high) for bound in cls._bounds}
+    return {bound.path: (-math.inf if bound.low is None else bound.low, math.inf if bound.high is None else bound.high)
+            for bound in cls._bounds}
 
 
 def _is_share(path: str, unit: str) -> bool:

@@ -252,7 +252,7 @@ class ScenarioModel:
     precisions: list[PrecisionDecl] = field(default_factory=list)
     requirements: list[RequirementDecl] = field(default_factory=list)
     feasibility: list[FitsDecl] = field(default_factory=list)  # Fits declarations (symbolic.model.feasibility)
-    bounds: dict[str, tuple[float, float]] = field(default_factory=dict)  # output path -> declared (low, high)
+    bounds: dict[str, tuple[float | None, float | None]] = field(default_factory=dict)  # output path -> (low, high), None: unbounded
     outputs: list[OutputDecl] = field(default_factory=list)
     quantities: list[Quantity] = field(default_factory=list)
     names: set[str] = field(default_factory=set)

@@ -6,7 +6,8 @@ on the card it is carved from) declares it once:
     fits = Fits(weights + kv_reserve <= hardware.capacity, "weights and KV reserve must fit in device memory",
                 unit="GB", guards=[remaining_memory, request_rate])
 
-The declaration adds three outputs: ``fits`` (True or False), ``fits_need`` and ``fits_have``
+``otherwise=0`` gives ``fits`` a value where a side needs an optional input left out (a device not
+given: it does not fit), as ``Output(..., otherwise=)`` does. The declaration adds three outputs: ``fits`` (True or False), ``fits_need`` and ``fits_have``
 (both sides, in ``unit``). ``guards`` names the outputs that only a setup that runs has; every
 output that reads one of them, directly or through others, is guarded too (the generator walks
 the dependency graph, ``symbolic.codegen.python``). Reading a guarded output of an instance that
@@ -22,13 +23,14 @@ output, its value and the inputs it reads (``symbolic.runtime.feasibility``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
 import sympy
 
 from symbolic.model.collected import FitsDecl, ScalarDecl, ScalarQuantity, ScenarioModel, _latex_name
-from symbolic.model.declarations import Declaration
+from symbolic.model.declarations import Declaration, _given_or_else
 from symbolic.model.functions import Exceeds
 from symbolic.runtime.errors import DeclarationError
 
@@ -39,7 +41,7 @@ class Fits(Declaration):
     """``need <= have`` must hold for the ``guards`` outputs (and what reads them) to exist."""
 
     def __init__(self, condition: Any, message: str, *, unit: str, guards: Iterable[sympy.Basic] = (),
-                 doc: str = "") -> None:
+                 otherwise: Any = None, doc: str = "") -> None:
         if isinstance(condition, (sympy.LessThan, sympy.StrictLessThan)):
             need, have = condition.lhs, condition.rhs
         elif isinstance(condition, (sympy.GreaterThan, sympy.StrictGreaterThan)):
@@ -53,6 +55,7 @@ class Fits(Declaration):
         self.message = message
         self.unit = unit
         self.guards = tuple(guards)
+        self.otherwise = None if otherwise is None else sympy.sympify(otherwise)
         self.doc = doc or message
 
     def bind(self, name: str, into: ScenarioModel) -> sympy.Symbol:
@@ -70,14 +73,18 @@ class Fits(Declaration):
             sides[side] = symbol
         symbol = sympy.Symbol(name, integer=True, nonnegative=True)
         into.add_output(ScalarDecl(name, f"Whether it fits: {self.message}.", "", labels=(False, True)))
-        into.add_quantity(ScalarQuantity(name, symbol, 1 - Exceeds(sides["need"], sides["have"]), "",
+        value = 1 - Exceeds(sides["need"], sides["have"])
+        if self.otherwise is not None:  # the value without the optional inputs a side reads (a device left out)
+            value = _given_or_else(name, into, 1 - Exceeds(self.need, self.have), self.otherwise)
+        into.add_quantity(ScalarQuantity(name, symbol, value, "",
                                          f"Whether it fits: {self.message}.", _latex_name(name)))
         into.feasibility.append(FitsDecl(name, sides["need"], sides["have"], self.message, self.unit, self.guards))
         return symbol
 
 
-def check_bounds(model: ScenarioModel, bounds: Any) -> dict[str, tuple[float, float]]:
-    """The class attribute ``bounds``: output path -> (low, high), each path declared, low < high."""
+def check_bounds(model: ScenarioModel, bounds: Any) -> dict[str, tuple[float | None, float | None]]:
+    """The class attribute ``bounds``: output path -> (low, high), each path declared, low < high;
+    an infinite side (``-math.inf``, ``math.inf``) is None, no bound."""
     if not isinstance(bounds, dict):
         raise DeclarationError(f"{model.name}: bounds must be a dict of output -> (low, high), got {bounds!r}")
     paths = {q.name for q in model.quantities if not q.hidden}
@@ -89,5 +96,5 @@ def check_bounds(model: ScenarioModel, bounds: Any) -> dict[str, tuple[float, fl
                 and pair[0] < pair[1]):
             raise DeclarationError(f"{model.name}: bounds[{path!r}] must be (low, high) numbers with low < high, "
                                    f"got {pair!r}")
-        checked[path] = (float(pair[0]), float(pair[1]))
+        checked[path] = tuple(None if math.isinf(side) else float(side) for side in pair)
     return checked

@@ -31,8 +31,8 @@ class Bound(NamedTuple):
     """A declared range of the output at ``path`` (``group.field``, ``table[key]``)."""
 
     path: str
-    low: float
-    high: float
+    low: float | None  # None: no bound on that side
+    high: float | None
     inputs: tuple[str, ...] = ()  # the inputs the output reads, as users name them
 
 
@@ -77,20 +77,34 @@ def refuse_infeasible(scenario: ScenarioBase, guard: tuple[str, ...], output: st
     for fits in type(scenario)._fits:
         if fits.name in guard and result.get(fits.name) is not None and not result[fits.name]:
             need, have = result[f"{fits.name}_need"], result[f"{fits.name}_have"]
+            if need is None or have is None:  # a side needs an input not given: the output says which
+                continue
             raise InfeasibleError(
                 f"{type(scenario).__name__}: '{output}' does not exist for a setup that does not fit: {fits.message}, "
                 f"but it needs {_amount(need, fits.unit)} and has {_amount(have, fits.unit)} "
                 f"({_shown_inputs(scenario, fits.inputs)}); '{fits.name}' is False")
 
 
+def shown_range(bound: Bound) -> str:
+    low = "-inf" if bound.low is None else f"{bound.low:g}"
+    high = "inf" if bound.high is None else f"{bound.high:g}"
+    return f"[{low}, {high}]"
+
+
+def within(bound: Bound, value: Any) -> Any:
+    """Whether ``value`` (a number or an array) lies in the declared range."""
+    low = value >= bound.low if bound.low is not None else value == value  # noqa: PLR0124 (False for NaN)
+    return low & (value <= bound.high) if bound.high is not None else low
+
+
 def check_bounds(scenario: ScenarioBase, result: dict[str, Any]) -> None:
     """Refuse an evaluation with an output outside its declared range (NaN-free: finite already)."""
     for bound in type(scenario)._bounds:
         value = value_at(result, bound.path)
-        if value is not None and not bound.low <= value <= bound.high:
+        if value is not None and not within(bound, value):
             raise ScenarioInputError(
                 f"{type(scenario).__name__}: output '{bound.path}' is {value:.6g}, outside its declared range "
-                f"[{bound.low:g}, {bound.high:g}]; check the inputs it reads: {_shown_inputs(scenario, bound.inputs)}")
+                f"{shown_range(bound)}; check the inputs it reads: {_shown_inputs(scenario, bound.inputs)}")
 
 
 def mask_infeasible(cls: type[ScenarioBase], result: dict[str, Any], outputs: dict[str, Any],

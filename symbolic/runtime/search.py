@@ -30,7 +30,7 @@ from typing import Any
 
 from symbolic.runtime.errors import ScenarioInputError
 from symbolic.runtime.expressions import Compiled, ExpressionError, compile_expression
-from symbolic.runtime.feasibility import value_at
+from symbolic.runtime.feasibility import shown_range, value_at, within
 from symbolic.runtime.paths import leaves
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.search_space import EACH_PRECISION, Space, attribute_units, every, powers_of_two
@@ -172,8 +172,8 @@ def evaluate_chunk(plan: Plan, chunk: int) -> Partial:
         for bound in cls._bounds:
             value = value_at(result, bound.path)
             if value is not None:
-                valid = refuse((numpy.asarray(value) >= bound.low) & (numpy.asarray(value) <= bound.high),
-                               f"'{bound.path}' outside its declared range [{bound.low:g}, {bound.high:g}]")
+                valid = refuse(within(bound, numpy.asarray(value)),
+                               f"'{bound.path}' outside its declared range {shown_range(bound)}")
         for path, value in outputs.items():
             if type(value) is not int and not math.isfinite(numpy.add.reduce(value, axis=None)):
                 # rare: find the points beyond double range

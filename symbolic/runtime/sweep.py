@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.errors import ScenarioInputError
-from symbolic.runtime.feasibility import mask_infeasible, value_at
+from symbolic.runtime.feasibility import mask_infeasible, shown_range, value_at, within
 from symbolic.runtime.paths import guarded_paths, leaves
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.units import is_quantity, label
@@ -134,12 +134,12 @@ def _refuse_out_of_bounds(cls: type[ScenarioBase], result: dict[str, Any], shape
         if value is None:
             continue
         values = numpy.broadcast_to(numpy.asarray(value, dtype=numpy.float64), shape)
-        outside = ~((values >= bound.low) & (values <= bound.high))
+        outside = ~within(bound, values)
         if numpy.any(outside):
             at = numpy.unravel_index(int(numpy.argmax(outside)), shape) if shape else ()
             point = ", ".join(f"{name}={numpy.broadcast_to(array, shape)[at].item():g}" for name, array in arrays.items())
             raise ScenarioInputError(f"{cls.__name__}: output '{bound.path}' is {values[at].item():.6g} at {point}, "
-                                     f"outside its declared range [{bound.low:g}, {bound.high:g}]; check the inputs it "
+                                     f"outside its declared range {shown_range(bound)}; check the inputs it "
                                      f"reads: {', '.join(bound.inputs)}")
 
 

@@ -30,6 +30,7 @@ class ServingScenario(Scenario):
         "Pope et al., Efficiently scaling transformer inference, MLSys 2023.",
         "Kwon et al., Efficient memory management for LLM serving with PagedAttention, SOSP 2023.",
     )
+    bounds = {"result.memory_utilization": (0, float("inf"))}  # above 1: by how much it does not fit (`feasible`)
     differs = {
         "workload": "a transformer with `heads` and `hidden_dim`: the reference falls back to 32 heads and a width "
                     "of 4096 when they are unset, which describes another model.",

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from generated import (
     Hardware,
+    InfeasibleError,
     MissingInputError,
     Models,
     Q_,
@@ -129,6 +130,11 @@ def test_entries_by_hand_and_as_listed(entry):
     if max_batch is None:
         with pytest.raises(MissingInputError, match="activations|batch_size|hardware"):
             _ = s.max_resident_batch
+    elif not fits:  # the reference lists a negative batch for a state larger than the device: refused here
+        assert hand["max_resident_batch"] == max_batch < 0
+        for output in ("headroom", "resident_batch_limit", "max_resident_batch"):
+            with pytest.raises(InfeasibleError, match="training state must fit in the device's memory"):
+                getattr(s, output)
     else:
         assert s.max_resident_batch == hand["max_resident_batch"] == max_batch
         assert isinstance(s.max_resident_batch, int)
@@ -160,7 +166,12 @@ def test_other_listed_values():
     assert lora_entry.frozen_share == pytest.approx(0.9932555164862188, rel=1e-12)
     assert lora_entry.capacity_share == pytest.approx(0.18823253810405732, rel=1e-12)
     assert lora_entry.resident_batch_limit == pytest.approx(7.640164347255931, rel=1e-12)
-    assert Scenarios.Llama3_8BFullFineTuneOnH100.resident_batch_limit == pytest.approx(-4.665449927834904, rel=1e-12)
+    # the full fine-tune does not fit: 8.03e9 parameters × (2 + 2 + 4 + 8) bytes = 128.48 GB on 80 GiB = 85.899 GB;
+    # the reference's resident batch of -4.665 sequences is refused, naming both sizes
+    full = Scenarios.Llama3_8BFullFineTuneOnH100
+    assert full.fits is False and full.fits_need.to("GB").magnitude == pytest.approx(8.03e9 * 16 / 1e9, rel=1e-12)
+    with pytest.raises(InfeasibleError, match=r"needs 128\.48 GB and has 85\.8993 GB"):
+        _ = full.resident_batch_limit
 
 
 def test_adapter_outputs_by_hand():
@@ -245,8 +256,12 @@ def test_differences_from_the_reference():
     for output in ("adapter_state", "adapter_weights", "adapter_master", "adapter_fraction"):
         with pytest.raises(MissingInputError, match="adapter_parameters"):
             getattr(base, output)
-    for output in ("training_total", "training_copies", "resident_batch_limit", "max_resident_batch"):
+    for output in ("training_total", "training_copies"):
         with pytest.raises(MissingInputError, match="activations"):
+            getattr(base, output)
+    # 7e9 × 16 bytes = 112 GB does not fit on the H100 at all: the batch that fits beside it does not exist
+    for output in ("resident_batch_limit", "max_resident_batch"):
+        with pytest.raises(InfeasibleError, match=r"needs 112 GB and has 85\.8993 GB"):
             getattr(base, output)
 
 
