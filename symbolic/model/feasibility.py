@@ -88,7 +88,7 @@ def check_bounds(model: ScenarioModel, bounds: Any) -> dict[str, tuple[float | N
     if not isinstance(bounds, dict):
         raise DeclarationError(f"{model.name}: bounds must be a dict of output -> (low, high), got {bounds!r}")
     paths = {q.name for q in model.quantities if not q.hidden}
-    checked = {}
+    checked: dict[str, tuple[float | None, float | None]] = {}
     for path, pair in bounds.items():
         if path not in paths:
             raise DeclarationError(f"{model.name}: bounds names {path!r}, which is not one of its outputs")
@@ -96,5 +96,6 @@ def check_bounds(model: ScenarioModel, bounds: Any) -> dict[str, tuple[float | N
                 and pair[0] < pair[1]):
             raise DeclarationError(f"{model.name}: bounds[{path!r}] must be (low, high) numbers with low < high, "
                                    f"got {pair!r}")
-        checked[path] = tuple(None if math.isinf(side) else float(side) for side in pair)
+        low, high = (None if math.isinf(side) else float(side) for side in pair)
+        checked[path] = (low, high)
     return checked

@@ -3,8 +3,7 @@
 from symbolic.catalog import Constants, Hardware, Models, custom
 from symbolic.catalog.workloads import WORKLOAD_TYPES
 from symbolic.model import (
-    Fits,
-    Argument, Exceeds, Ge, Input, Instance, Node, Output, Piecewise, Q, Question, Require, Scenario, Series, Sweep, WorkloadInput,
+    Argument, Fits, Ge, Input, Instance, Node, Output, Piecewise, Q, Question, Require, Scenario, Series, Sweep, WorkloadInput,
     floor, powers_of_two,
 )
 from symbolic.scenarios.inference.transformer_block import Gpt2XlBatch32Block
