@@ -132,14 +132,16 @@ def _guarded(path: str, guards: dict[str, tuple[str, ...]]) -> bool:
 
 
 def _agrees(name: str, varied: str, point: float, scalar, swept, position: int, guards) -> None:
-    result = scalar.evaluate()
-    fits = all(result.get(f.name) in (None, 1, True) for f in type(scalar)._fits)
-    for path, value, _, kind in leaves(type(scalar), result):
+    raw = scalar._evaluated()  # the evaluator's numbers, guarded outputs included
+    shown = {path: value for path, value, _, _ in leaves(type(scalar), scalar.evaluate())}
+    fits = all(raw.get(f.name) in (None, 1, True) for f in type(scalar)._fits)
+    for path, value, _, kind in leaves(type(scalar), raw):
         if kind != "number" or value is None or path not in swept:
             continue
         got = swept[path][position]
         if _guarded(path, guards) and not fits:
             assert numpy.isnan(got), f"{name}.{path} at {varied}={point:g}: a setup that does not fit gave {got}"
+            assert shown[path] is None, f"{name}.{path}: evaluate() gave a number for a setup that does not fit"
             with pytest.raises(InfeasibleError):
                 _read(scalar, path)
             continue
@@ -163,3 +165,63 @@ def _plain(scenario, path: str):
     for part in path.replace("]", "").replace("[", ".").split("."):
         value = value[part]
     return value
+
+
+# -- the mechanism, on the issue's examples, by hand ---------------------------------------------
+def test_a_sweep_masks_and_a_search_skips_what_does_not_fit():
+    """Llama-3-8B INT4 on an H100 (80 GiB = 85.899 GB): weights 4.015 GB plus the reserve must fit."""
+    from symbolic.runtime.search import search
+
+    base = Scenarios.Llama3_8BInt4ChatServiceH100
+    swept = sweep(base, {"kv_reserve": numpy.array([40.0, 81.0, 82.0, 1000.0])})  # GB; 81.884 GB is left
+    assert swept["fits"].tolist() == [1.0, 1.0, 0.0, 0.0]
+    assert swept["weights"].tolist() == [4.015] * 4  # what the model is stays defined
+    tpot = swept["tpot"]
+    # 40 GB hold ⌊40e9 / 164,626,432⌋ = 242 requests: (4.015e9 + 242 · 164,626,432) B / 3.35 TB/s + 0.32 ms
+    assert tpot[0] == pytest.approx((4.015e9 + 242 * 164_626_432) / 3.35e12 + 0.32e-3, rel=1e-12)
+    assert numpy.isnan(tpot[2:]).all() and numpy.isnan(swept["request_rate"][2:]).all()
+    found = search(base, {"kv_reserve": [40.0, 81.0, 82.0, 1000.0]}, minimize="cost_per_million_tokens")
+    assert found.evaluated == 2 and found.invalid == 2
+    assert found.skipped == {"does not fit: the weights and the KV reserve must fit in the accelerator's memory": 2}
+
+
+def test_an_instance_that_does_not_fit_shows_and_evaluates_it():
+    from symbolic.runtime.display import DOES_NOT_FIT, output_rows
+
+    big = Scenarios.Llama3_8BInt4ChatServiceH100.variant(workload=generated.Models.Language.Llama3_70B,
+                                                         precision="fp16")
+    values = big.evaluate()
+    assert values["fits"] == 0 and values["tpot"] is None and values["request_rate"] is None
+    assert values["weights"] == pytest.approx(141.2, rel=1e-12)
+    rows = {path: lines for _, path, lines, _ in output_rows(big)}
+    assert rows["request_rate"] == [DOES_NOT_FIT] and rows["fits"] == ["False"]
+    assert "request_rate" not in big.outputs() and big.outputs()["fits"] is False
+
+
+def test_a_declared_range_refuses_a_measurement_beyond_the_roof():
+    """An achieved bandwidth of 1e17 TB/s on an H100 (3.35 TB/s) is a utilisation of 3e16: refused, naming it."""
+    s = Scenarios.KernelAt200FlopPerByteH100
+    assert s.variant(achieved_bandwidth=3.0).bandwidth_utilization == pytest.approx(3.0 / 3.35, rel=1e-12)
+    with pytest.raises(ScenarioInputError, match=r"'bandwidth_utilization' is 2\.98507e\+16, outside its declared "
+                                                 r"range \[0, 1\].*achieved_bandwidth=1e\+17 TB/s"):
+        _ = s.variant(achieved_bandwidth=1e17).bandwidth_utilization
+    with pytest.raises(ScenarioInputError, match="bandwidth_utilization.*outside its declared range"):
+        sweep(s.variant(achieved_bandwidth=3.0), {"achieved_bandwidth": numpy.array([1.0, 4.0])})
+
+
+def test_fits_and_bounds_declarations_are_checked():
+    from symbolic.model import Fits, Input, Output, Scenario
+    from symbolic.runtime.errors import DeclarationError
+
+    with pytest.raises(DeclarationError, match="guards .*not an output declared above"):
+        class _Guarded(Scenario):
+            a = Input("byte", positive=True)
+            b = Input("byte", positive=True)
+            fits = Fits(a <= b, "a must fit in b", unit="byte", guards=(a,))
+    with pytest.raises(DeclarationError, match="expected a comparison"):
+        Fits(1, "x", unit="byte")
+    with pytest.raises(DeclarationError, match="bounds names 'c'"):
+        class _Bounded(Scenario):
+            bounds = {"c": (0, 1)}
+            a = Input("byte", positive=True)
+            d = Output(a, "byte")

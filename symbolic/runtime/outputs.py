@@ -10,7 +10,7 @@ import math
 import numbers
 from typing import TYPE_CHECKING, Any
 
-from symbolic.runtime.errors import MissingInputError, ScenarioInputError
+from symbolic.runtime.errors import InfeasibleError, MissingInputError, ScenarioInputError
 from symbolic.runtime.feasibility import refuse_infeasible
 from symbolic.runtime.units import quantity
 from symbolic.runtime.validation import FLOAT_MAX
@@ -202,12 +202,12 @@ class Result:
         return descriptor.read(value, self._scenario)
 
     def fields(self) -> dict[str, Any]:
-        """Every field by name (missing optional ones skipped)."""
+        """Every field by name (missing optional ones, and those of a setup that does not fit, skipped)."""
         result = {}
         for name in self._fields:
             try:
                 result[name] = getattr(self, name)
-            except MissingInputError:
+            except (MissingInputError, InfeasibleError):
                 continue
         return result
 

@@ -64,3 +64,27 @@ def _guarded(descriptor: Output, prefix: str, outer: tuple[str, ...], found: dic
             _guarded(getattr(descriptor.scenario, name), path + ".", guard, found, False)
     elif guard:
         found[path + "[]" if isinstance(descriptor, TableOutput) else path] = guard
+
+
+def infeasible_paths(scenario: ScenarioBase) -> set[str]:
+    """The guarded output leaves (a table as ``name[]``) of an instance whose ``Fits`` fail."""
+    from symbolic.runtime.feasibility import infeasible
+
+    failing = {fits.name for fits in infeasible(scenario)}
+    if not failing:
+        return set()
+    return {path for path, names in guarded_paths(type(scenario)).items() if failing & set(names)}
+
+
+def mask_leaves(values: dict[str, Any], paths: set[str]) -> None:
+    """Set the leaves at ``paths`` (``a.b``, a whole table as ``a.t[]``) to None, in place."""
+    for path in paths:
+        parts = path.replace("[]", "").split(".")
+        node = values
+        for part in parts[:-1]:
+            node = node[part]
+        if path.endswith("[]"):
+            table = node[parts[-1]]
+            node[parts[-1]] = None if table is None else dict.fromkeys(table)
+        else:
+            node[parts[-1]] = None

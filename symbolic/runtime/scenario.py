@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError, a_or_an
+from symbolic.runtime.errors import InfeasibleError, InputTypeError, MissingInputError, ScenarioInputError, a_or_an
 from symbolic.runtime.feasibility import Bound, FitsSpec, check_bounds
 from symbolic.runtime.inputs import describe
 from symbolic.runtime.hardware import DatasetProfile, HardwareNode, is_fleet, precision_in, resolve_in
@@ -170,12 +170,13 @@ class ScenarioBase:
         return {name: getattr(self, name) for name in self.input_names()}
 
     def outputs(self) -> dict[str, Any]:
-        """Every output by name, as the attributes return them (missing optional ones skipped)."""
+        """Every output by name, as the attributes return them (missing optional ones, and those of
+        a setup that does not fit, skipped)."""
         result = {}
         for name in self._outputs:
             try:
                 result[name] = getattr(self, name)
-            except MissingInputError:
+            except (MissingInputError, InfeasibleError):
                 continue
         return result
 
@@ -183,9 +184,15 @@ class ScenarioBase:
         """The evaluator's plain numbers in display units (tables and sub-scenarios as dicts).
 
         A fresh copy each call: changing it changes nothing in the instance (which may be a
-        registry entry shared by the whole process).
+        registry entry shared by the whole process). Where a ``Fits`` fails, the outputs it
+        guards are None: they exist only for a setup that runs (reading one raises InfeasibleError).
         """
-        return _copy_tree(self._evaluated())
+        result = _copy_tree(self._evaluated())
+        if type(self)._fits:
+            from symbolic.runtime.paths import infeasible_paths, mask_leaves
+
+            mask_leaves(result, infeasible_paths(self))
+        return result
 
     def _evaluated(self) -> dict[str, Any]:
         """The cached evaluation (never handed out: see ``evaluate``)."""
