@@ -101,7 +101,8 @@ def _scenario(item: ScenarioInputDecl, model: ScenarioModel, used: set[str]) -> 
     reads = {inner: str(symbol) for inner, symbol in item.resolved.items() if str(symbol) in used}
     arguments = {inner: outer for inner, outer in reads.items() if not inner.startswith("output:")}
     outputs = {inner.removeprefix("output:"): outer for inner, outer in reads.items() if inner.startswith("output:")}
-    extra = {**({"outputs": outputs} if outputs else {}), **({"optional": True} if item.optional else {})}
+    extra = {**({"outputs": outputs} if outputs else {}), **({"optional": True} if item.optional else {}),
+             **({"same": item.same} if item.same else {})}
     spec = Call.of("ScenarioSpec", item.name, Code(item.scenario.name), arguments, doc=item.doc, **extra)
     read = f"; reads {', '.join(f'`{path}`' for path in outputs)}" if outputs else ""
     return StructuredInput("_scenarios", spec, frozenset({"ScenarioSpec"}), item.scenario.name,

@@ -88,6 +88,7 @@ class DatasetDecl(StructuredDecl):
 class ScenarioInputDecl(StructuredDecl):
     kind: ClassVar[str] = "scenario"
     scenario: ScenarioModel | None = None  # the input's class; its inputs (and outputs read) are numbers here
+    same: tuple[str, ...] = ()  # its inputs that must equal ours of the same name (``ScenarioInput(same=)``)
 
 
 @dataclass(frozen=True)

@@ -179,11 +179,18 @@ class ScenarioInput(Declaration):
     display unit), so the contained scenario reports its own missing inputs. With
     ``optional=True`` it may be left out (None): every number it resolves to is then absent
     (outputs need it, or take their ``otherwise=`` value).
+
+    ``same=("workload",)`` names inputs the contained instance shares with this scenario: it must
+    describe the same model (GPT-3's activations added to Llama-2-7B's state would be another
+    model's). Given both and differing, the instance is refused naming both values; a ``variant``
+    that changes only ours rebinds the contained instance to it (``activations.variant(workload=...)``).
     """
 
-    def __init__(self, scenario: type[Scenario], *, optional: bool = False, doc: str = "") -> None:
+    def __init__(self, scenario: type[Scenario], *, optional: bool = False, same: tuple[str, ...] = (),
+                 doc: str = "") -> None:
         self.scenario = scenario
         self.optional = optional
+        self.same = tuple(same)
         self.doc = doc
 
     def bind(self, name: str, into: ScenarioModel) -> ScenarioInputRef:
@@ -208,7 +215,15 @@ class ScenarioInput(Declaration):
             latex = rf"\mathrm{{{name}}}.{decl.latex}"
             into.add_input(InputDecl(outer, symbol, spec, latex, structured=name, resolves=decl.name))
             symbols[decl.name] = symbol
-        into.add_structured(ScenarioInputDecl(name, self.doc, dict(symbols), optional=self.optional, scenario=inner))
+        for shared in self.same:
+            if shared not in inner.input_order:
+                raise DeclarationError(f"{into.name}: ScenarioInput {name} same={shared!r}: {inner.name} has no input "
+                                       f"{shared!r}")
+            if shared not in into.input_order:
+                raise DeclarationError(f"{into.name}: ScenarioInput {name} same={shared!r}: declare the input "
+                                       f"{shared!r} above it")
+        into.add_structured(ScenarioInputDecl(name, self.doc, dict(symbols), optional=self.optional, scenario=inner,
+                                              same=self.same))
         return ScenarioInputRef(name, symbols, into, inner, self.optional)
 
 

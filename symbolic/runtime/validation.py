@@ -192,6 +192,7 @@ class ScenarioSpec(NamedTuple):
     doc: str = ""
     outputs: dict[str, str] = {}  # inner output path -> our argument (read from the instance)  # noqa: RUF012
     optional: bool = False  # may be left out: then every argument it gives is None
+    same: tuple[str, ...] = ()  # its inputs that must equal ours of the same name
 
 
 class PrecisionSpec(NamedTuple):
@@ -369,6 +370,10 @@ def list_argument(scenario: str, spec: ListSpec, value: Any, given: dict[str, An
     if missing:
         raise ScenarioInputError(f"{scenario}: input '{spec.name}' has no entry for {missing[0]!r}; it must have an "
                                  f"entry for every key of '{spec.aligned_to}' ({', '.join(map(repr, order))})")
+    extra = [key for key in value if key not in order]
+    if extra:  # kept and never read: no output would show it
+        raise ScenarioInputError(f"{scenario}: input '{spec.name}' has an entry for {extra[0]!r}, which no output "
+                                 f"reads: its keys must be those of '{spec.aligned_to}' ({', '.join(map(repr, order))})")
     return [value[key] for key in order]
 
 

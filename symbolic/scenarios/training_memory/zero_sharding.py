@@ -30,6 +30,9 @@ class ZeroShardingScenario(Scenario):
         "(stages 1-3: 4P + 12P/n, 2P + 14P/n and 16P/n bytes; 1.5x the data-parallel traffic at stage 3).",
     )
     differs = {
+        "activations": "must describe the same model as `workload` (its `workload` equal to ours): the reference "
+                       "adds GPT-3's activations to Llama-2-7B's state (6.58 GB) if given them; a `variant` that "
+                       "changes the workload rebinds the activations to it.",
         "n_devices": "at least 1: the reference divides by zero at 0.",
         "workload": "must have a parameter count: the reference fails with TypeError on one without (DLRM), and "
                     "divides by zero in ZeRO-3's traffic multiple at 0 parameters.",
@@ -59,7 +62,7 @@ class ZeroShardingScenario(Scenario):
 
     workload = WorkloadInput(requires=("parameters",), doc="The model trained (any workload with a parameter count).")
     n_devices = Input(integer=True, positive=True, symbol="n", doc="Data-parallel devices the state is sharded over.")
-    activations = ScenarioInput(ActivationMemoryScenario, optional=True,
+    activations = ScenarioInput(ActivationMemoryScenario, optional=True, same=("workload",),
                                 doc="Saved activations per device (an ActivationMemoryScenario); none when left out.")
     activation_strategy = Choice({"none": 1, "selective": 2, "full": 3}, default="full", symbol=r"\sigma",
                                  doc="Recomputation strategy whose activations are read from `activations`: none, "
