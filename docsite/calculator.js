@@ -139,6 +139,11 @@ function argumentsOf(values) {
           throw new InputError(`${title}: input '${name}' has no entry for ${pyString(absent[0])}; it must have an `
             + `entry for every key of '${input.aligned_to}' (${order.map(pyString).join(", ")})`);
         }
+        const extra = [...entries.keys()].filter((key) => !order.includes(key));
+        if (extra.length) {  // kept and never read, as the class refuses it
+          throw new InputError(`${title}: input '${name}' has an entry for ${pyString(extra[0])}, which no output `
+            + `reads: its keys must be those of '${input.aligned_to}' (${order.map(pyString).join(", ")})`);
+        }
       }
       args[name] = order.map((key) => entries.get(key).value);
     } else if (input.kind === "choice") {
@@ -174,9 +179,14 @@ function argumentsOf(values) {
         if (input.kind === "workload") throw new InputError(`${where} got None; expected a ${input.types.join(" or ")} such as a Models entry`);
         for (const argument of input.arguments) args[argument] = null;
       } else {
-        if (option.error) throw new InputError(input.kind === "scenario" ? `${title}: ${option.error}` : option.error);
-        Object.assign(args, option.args);
-        option.floats.forEach((f) => floats.add(f));
+        // a contained instance sharing our workload (ScenarioInput(same=)) is bound to the one chosen here, as
+        // variant() and --set rebind it
+        const shared = (input.same ?? []).map((other) => (values[other] ?? "").trim()).join("|");
+        const chosen = input.same?.length && option.bound && shared !== option.own ? option.bound[shared] : option;
+        if (chosen === undefined) throw new InputError(`${title}: input '${name}' cannot be rebound to ${shared}`);
+        if (chosen.error) throw new InputError(input.kind === "scenario" ? `${title}: ${chosen.error}` : chosen.error);
+        Object.assign(args, chosen.args);
+        chosen.floats.forEach((f) => floats.add(f));
       }
     }
   }
@@ -241,6 +251,24 @@ function checkRequirements(args, floats) {
   }
 }
 
+function checkNeeds(values) {
+  // an optional input no output reads without another (the class's _needs): refused as the class refuses it
+  const blank = (name) => !(values[name] ?? "").trim();
+  for (const [name, needed] of Object.entries(data.needs)) {
+    const absent = needed.filter(blank);
+    if (!blank(name) && absent.length) {
+      const listed = absent.map((n) => `'${n}'`).join(" and ");
+      throw new InputError(`${title}: input '${name}' must be given with ${listed}, and no output reads it without `
+        + `${absent.length > 1 ? "them" : "it"}; give ${listed} too, or leave '${name}' out`);
+    }
+  }
+}
+
+function failing(result) {
+  // the Fits of these inputs that do not hold: name -> message (their guarded outputs do not exist)
+  return Object.fromEntries(data.fits.filter((fits) => result[fits.name] === 0).map((f) => [f.name, f.message]));
+}
+
 function checkFinite(tree, path) {
   for (const [key, value] of Object.entries(tree)) {
     if (value !== null && typeof value === "object") checkFinite(value, `${path}${key}.`);
@@ -256,6 +284,7 @@ export function run(values) {
   try {
     const {args, floats, given} = argumentsOf(values);
     checkRequirements(args, floats);
+    checkNeeds(values);
     const result = evaluator.evaluate(args, floats);
     checkFinite(result, "");
     return {args, given, result};
@@ -371,10 +400,15 @@ function keysOf(name, given) {
   return value instanceof Map ? [...value.keys()] : (value ?? []).map(String);
 }
 
-function show(outputs, result, given, prefix) {
+function show(outputs, result, given, prefix, unfit) {
   for (const output of outputs) {
     if (!(output.name in result)) continue;  // a contained scenario's input its parent does not evaluate
     const path = prefix + output.name;
+    const refused = (output.guard ?? []).filter((name) => name in unfit);
+    if (refused.length && output.kind !== "group") {  // an output of a setup that runs: this one does not fit
+      row(path, null, output.unit, output.labels, `does not fit: ${unfit[refused[0]]}`);
+      continue;
+    }
     const value = result[output.name];
     const note = `not available: needs ${output.requires.map((r) => `'${r}'`).join(" and ") || "an optional input"}`;
     if (output.kind === "method") {  // shown at the arguments typed, as it is called: transfer_time(NVLink)
@@ -382,7 +416,7 @@ function show(outputs, result, given, prefix) {
       const blank = output.arguments.filter((a, i) => !typed[i]).map((a) => `'${data.inputs[a].keyword}'`);
       row(`${path}(${typed.join(", ")})`, value, output.unit, output.labels,
         blank.length ? `give its argument ${blank.join(" and ")}` : note);
-    } else if (output.kind === "group") show(output.fields, value, given, `${path}.`);
+    } else if (output.kind === "group") show(output.fields, value, given, `${path}.`, unfit);
     else if (output.kind === "table") {
       for (const [key, item] of Object.entries(value)) row(`${path}[${key}]`, item, output.unit, output.labels, note);
     } else if (output.kind === "list" && value !== null) {
@@ -438,7 +472,7 @@ function update() {
   table.replaceChildren();
   message.textContent = outcome.error ?? "";
   section.classList.toggle("calc-invalid", Boolean(outcome.error));
-  if (!outcome.error) show(data.outputs, outcome.result, outcome.given, "");
+  if (!outcome.error) show(data.outputs, outcome.result, outcome.given, "", failing(outcome.result));
   const {python, cli} = copies(values);
   section.querySelector(".calc-python").textContent = python;
   section.querySelector(".calc-cli").textContent = cli;

@@ -11,6 +11,8 @@ generated JavaScript modules (``generated/js``), inlined in the page and importe
 
 from __future__ import annotations
 
+import itertools
+
 import json
 import re
 import shutil
@@ -103,23 +105,43 @@ def _workload_options(title: str, spec: Any, custom: list[Any]) -> dict[str, Any
     return options
 
 
-def _scenario_options(spec: Any) -> dict[str, Any]:
-    from symbolic.runtime.scenario import _output_number
-
+def _scenario_options(spec: Any, shared: dict[str, list[tuple[str, Any]]] | None = None) -> dict[str, Any]:
+    """Each registry entry of the input's class, as the evaluator arguments it gives; with ``same=``
+    inputs (``shared``: their form options), also those of the entry rebound to each option (``bound``)."""
     options = {}
     for key in Scenarios:
         inner = getattr(Scenarios, key)
         if type(inner) is not spec.scenario:
             continue
-        args = {outer: inner._args[name] for name, outer in spec.arguments.items()}
-        error = ""
-        for path, outer in spec.outputs.items():
-            try:
-                args[outer] = _output_number(inner, path)
-            except MlsysymError as problem:
-                error = f"input '{spec.name}' cannot give its '{path}': {problem}"
-        options[f"Scenarios.{key}"] = {"label": inner.name, "args": args, "floats": _floats(args), "error": error}
+        options[f"Scenarios.{key}"] = {"label": inner.name, **_given_by(spec, inner)}
+        if spec.same and shared:
+            own = "|".join(_form_text(inner._given[name]) or "" for name in spec.same)
+            bound = {}
+            for combination in itertools.product(*(shared[name] for name in spec.same)):
+                text = "|".join(path for path, _ in combination)
+                try:
+                    rebound = inner.variant(**{name: value for name, (_, value) in zip(spec.same, combination,
+                                                                                        strict=True)})
+                except MlsysymError as problem:
+                    bound[text] = {"args": {}, "floats": [], "error": f"input '{spec.name}' rebound: {problem}"}
+                    continue
+                bound[text] = _given_by(spec, rebound)
+            options[f"Scenarios.{key}"].update(own=own, bound=bound)
     return options
+
+
+def _given_by(spec: Any, inner: Any) -> dict[str, Any]:
+    """The evaluator arguments a contained instance gives (an error naming the output it cannot give)."""
+    from symbolic.runtime.scenario import _output_number
+
+    args = {outer: inner._args[name] for name, outer in spec.arguments.items()}
+    error = ""
+    for path, outer in spec.outputs.items():
+        try:
+            args[outer] = _output_number(inner, path)
+        except MlsysymError as problem:
+            error = f"input '{spec.name}' cannot give its '{path}': {problem}"
+    return {"args": args, "floats": _floats(args), "error": error}
 
 
 def _spec(spec: Any) -> dict[str, Any]:
@@ -151,7 +173,7 @@ def _form_text(value: Any) -> str | None:
 def _outputs(cls: type[ScenarioBase]) -> list[dict[str, Any]]:
     def describe(output: Any) -> dict[str, Any]:
         data: dict[str, Any] = {"name": output.name, "unit": output.unit, "requires": list(output.requires),
-                                "labels": [str(label) for label in output.labels]}
+                                "labels": [str(label) for label in output.labels], "guard": list(output.guard)}
         if isinstance(output, GroupOutput):
             data.update(kind="group", fields=[describe(field) for field in output.fields])
         elif isinstance(output, SubScenario):  # its evaluated inputs are shown too, as the evaluator returns them
@@ -198,11 +220,14 @@ def page_data(cls: type[ScenarioBase]) -> dict[str, Any]:
         inputs[workload.name] = {"kind": "workload", "doc": workload.doc, "types": list(workload.types),
                                  "fields": workload.fields,
                                  "options": _workload_options(title, workload, list({id(r): r for r in custom}.values()))}
+    records = {workload.name: [(path, record) for path, record in _catalog(Models, "Models")
+                               if {kind.__name__ for kind in type(record).__mro__} & set(workload.types)]
+               for workload in cls._workloads}
     for scenario in cls._scenarios:
         inputs[scenario.name] = {"kind": "scenario", "doc": scenario.doc, "optional": scenario.optional,
-                                 "class": scenario.scenario.__name__,
+                                 "class": scenario.scenario.__name__, "same": list(scenario.same),
                                  "arguments": sorted({*scenario.arguments.values(), *scenario.outputs.values()}),
-                                 "options": _scenario_options(scenario)}
+                                 "options": _scenario_options(scenario, records)}
     arguments = _arguments(cls)
     instances = {}
     for key in Scenarios:
@@ -215,7 +240,11 @@ def page_data(cls: type[ScenarioBase]) -> dict[str, Any]:
     order = [*cls._input_order, *arguments]
     return {"scenario": title, "module": cls.__module__.rsplit(".", 1)[-1], "order": order,
             "inputs": {name: inputs[name] for name in order}, "instances": instances,
-            "outputs": _outputs(cls) + _methods(cls)}
+            "outputs": _outputs(cls) + _methods(cls),
+            # what must fit where (their guarded outputs show "does not fit"), and optional inputs no output
+            # reads without others: the class's _fits and _needs, so the calculator refuses what it refuses
+            "fits": [{"name": f.name, "message": f.message, "unit": f.unit} for f in cls._fits],
+            "needs": {name: list(needed) for name, needed in cls._needs.items()}}
 
 
 def _arguments(cls: type[ScenarioBase]) -> dict[str, dict[str, Any]]:
@@ -239,7 +268,8 @@ def _example(instance: ScenarioBase, argument: dict[str, Any]) -> str:
 
 def _methods(cls: type[ScenarioBase]) -> list[dict[str, Any]]:
     return [{"name": name, "unit": method.unit, "requires": list(method.requires), "kind": "method",
-             "labels": [str(label) for label in method.labels], "arguments": [a.argument for a in method.arguments]}
+             "labels": [str(label) for label in method.labels], "arguments": [a.argument for a in method.arguments],
+             "guard": list(method.guard)}
             for name in cls._methods for method in (cls.__dict__[name],)]
 
 

@@ -40,7 +40,7 @@ def evaluate(
         critic_parameters: [param] `parameters` of `critic`: Total parameter count P (mixture of experts: every expert).
         tp_size: [1] Tensor-parallel degree.
         pp_size: [1] Pipeline-parallel degree.
-        dp_size: [1] Data-parallel degree (recorded; no output depends on it).
+        dp_size: [1] Data-parallel degree: model copies, each on `model_parallel_devices` devices.
         rollout_sequences: [1] Sequences generated per rollout batch.
         rollout_tokens: [1] Tokens per rollout sequence.
         device_memory: [GB] Memory of one device; optional, needed only by `min_devices_for_ppo`. Optional.
@@ -56,6 +56,7 @@ def evaluate(
         result.dpo_total [byte] = policy_state + reference_weights
         result.dpo_reduction [1] = (-dpo_total + ppo_total)/ppo_total
         result.model_parallel_devices [1] = pp_size*tp_size
+        result.total_devices [1] = dp_size*model_parallel_devices
         result.policy_per_device [byte] = policy_state/model_parallel_devices
         result.reference_per_device [byte] = reference_weights/model_parallel_devices
         result.kv_cache [byte] = 2*[byte]*policy_kv_values_per_token*rollout_sequences*rollout_tokens
@@ -71,6 +72,7 @@ def evaluate(
     result__dpo_total = _t0
     result__dpo_reduction = (-result__dpo_total + result__ppo_total) / result__ppo_total
     result__model_parallel_devices = pp_size * tp_size
+    result__total_devices = dp_size * result__model_parallel_devices
     result__policy_per_device = result__policy_state / result__model_parallel_devices
     result__reference_per_device = result__reference_weights / result__model_parallel_devices
     if device_memory is not None:
@@ -95,6 +97,7 @@ def evaluate(
             "dpo_total": result__dpo_total,
             "dpo_reduction": result__dpo_reduction,
             "model_parallel_devices": result__model_parallel_devices,
+            "total_devices": result__total_devices,
             "policy_per_device": result__policy_per_device,
             "reference_per_device": result__reference_per_device,
             "kv_cache": result__kv_cache,
@@ -152,6 +155,9 @@ def gradient(
     d__result__dpo_reduction__critic_parameters = _g1 * d__result__ppo_total__critic_parameters
     d__result__model_parallel_devices__tp_size = pp_size
     d__result__model_parallel_devices__pp_size = tp_size
+    d__result__total_devices__tp_size = d__result__model_parallel_devices__tp_size * dp_size
+    d__result__total_devices__pp_size = d__result__model_parallel_devices__pp_size * dp_size
+    d__result__total_devices__dp_size = result__model_parallel_devices
     d__result__policy_per_device__policy_parameters = (
         d__result__policy_state__policy_parameters / result__model_parallel_devices
     )
@@ -179,6 +185,11 @@ def gradient(
         "result.model_parallel_devices": {
             "tp_size": d__result__model_parallel_devices__tp_size,
             "pp_size": d__result__model_parallel_devices__pp_size,
+        },
+        "result.total_devices": {
+            "tp_size": d__result__total_devices__tp_size,
+            "pp_size": d__result__total_devices__pp_size,
+            "dp_size": d__result__total_devices__dp_size,
         },
         "result.policy_per_device": {
             "policy_parameters": d__result__policy_per_device__policy_parameters,
@@ -264,7 +275,7 @@ class AlignmentMemoryScenario(ScenarioBase):
             minimum=0,
             strict=True,
             default=1,
-            doc="Data-parallel degree (recorded; no output depends on it).",
+            doc="Data-parallel degree: model copies, each on `model_parallel_devices` devices.",
         ),
         InputSpec(
             "rollout_sequences", integer=True, minimum=0, strict=True, doc="Sequences generated per rollout batch."
@@ -352,6 +363,7 @@ class AlignmentMemoryScenario(ScenarioBase):
             Output("dpo_total", "byte"),
             Output("dpo_reduction"),
             Output("model_parallel_devices"),
+            Output("total_devices"),
             Output("policy_per_device", "byte"),
             Output("reference_per_device", "byte"),
             Output("kv_cache", "byte", requires=("policy.kv_values_per_token",)),

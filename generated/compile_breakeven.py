@@ -221,6 +221,7 @@ class CompileBreakevenScenario(ScenarioBase):
             "compiled_rate must exceed eager_rate, or no number of items repays the compile",
         ),
     )
+    _needs = {"recompiles": ("experiment_items",)}  # optional input -> the inputs without which no output reads it
     _input_order = (
         "eager_rate",
         "compiled_rate",

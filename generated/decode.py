@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.feasibility import FitsSpec
 from symbolic.runtime.mathops import choose, minimum, step
 from symbolic.runtime.outputs import GroupOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
@@ -23,6 +24,7 @@ def evaluate(
     workload_forward_flops_per_token: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
+    hardware_capacity: Any,
     precision_value: Any,
     batch_size: Any = 1,
     tp_size: Any = 1,
@@ -37,6 +39,7 @@ def evaluate(
         workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
+        hardware_capacity: [byte] Memory capacity of `hardware`.
         precision_value: [byte] Weight storage precision.
         batch_size: [1] Requests sharing each weight read.
         tp_size: [1] Tensor-parallel width: each device holds and reads 1/t of the weights.
@@ -54,9 +57,17 @@ def evaluate(
         result.attainable_flops [flop/s] = Min(hardware_peak, hardware_bandwidth*intensity)
         result.peak_fraction [1] = attainable_flops/hardware_peak
         result.bottleneck [1] = Exceeds(memory_time, compute_time)
+        fits_need [GB] = weight_bytes
+        fits_have [GB] = hardware_capacity
+        fits [1] = 1 - Exceeds(fits_need, fits_have)
     """
     result__weight_bytes = precision_value * workload_parameters / tp_size
     result__memory_time = 1000 * result__weight_bytes / hardware_bandwidth  # 1e3: s -> ms
+    fits_need = result__weight_bytes / 1000000000  # 1e-9: B -> GB
+    fits_have = hardware_capacity / 1000000000  # 1e-9: B -> GB
+    fits = 1 - choose(
+        result__weight_bytes > hardware_capacity, 1, 0
+    )  # 1e9: GB -> B (fits_have); 1e9: GB -> B (fits_need)
     if workload_forward_flops_per_token is not None:
         _raw_result__memory_time = result__weight_bytes / hardware_bandwidth
         result__flops_per_step = batch_size * workload_forward_flops_per_token / tp_size
@@ -93,6 +104,9 @@ def evaluate(
             "peak_fraction": result__peak_fraction,
             "bottleneck": result__bottleneck,
         },
+        "fits_need": fits_need,
+        "fits_have": fits_have,
+        "fits": fits,
     }
 
 
@@ -102,6 +116,7 @@ def gradient(
     workload_forward_flops_per_token: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
+    hardware_capacity: Any,
     precision_value: Any,
     batch_size: Any = 1,
     tp_size: Any = 1,
@@ -124,6 +139,10 @@ def gradient(
     d__result__memory_time__hardware_bandwidth = -1000 * result__weight_bytes / hardware_bandwidth**2
     d__result__memory_time__precision_value = _g0 * d__result__weight_bytes__precision_value
     d__result__memory_time__tp_size = _g0 * d__result__weight_bytes__tp_size
+    d__fits_need__workload_parameters = d__result__weight_bytes__workload_parameters / 1000000000
+    d__fits_need__precision_value = d__result__weight_bytes__precision_value / 1000000000
+    d__fits_need__tp_size = d__result__weight_bytes__tp_size / 1000000000
+    d__fits_have__hardware_capacity = 1 / 1000000000
     derivatives: dict[str, dict[str, Any]] = {
         "result.weight_bytes": {
             "workload_parameters": d__result__weight_bytes__workload_parameters,
@@ -136,6 +155,12 @@ def gradient(
             "precision_value": d__result__memory_time__precision_value,
             "tp_size": d__result__memory_time__tp_size,
         },
+        "fits_need": {
+            "workload_parameters": d__fits_need__workload_parameters,
+            "precision_value": d__fits_need__precision_value,
+            "tp_size": d__fits_need__tp_size,
+        },
+        "fits_have": {"hardware_capacity": d__fits_have__hardware_capacity},
     }
     if workload_forward_flops_per_token is not None:
         result__flops_per_step = batch_size * workload_forward_flops_per_token / tp_size
@@ -282,7 +307,9 @@ class DecodeScenario(ScenarioBase):
     weight of a dense model, the active ones of a mixture of experts. With `tp_size`-way tensor
     parallelism each device holds and reads 1/t of the weights and does 1/t of the work.
     The step is bound by the slower of the two: the weights at the memory bandwidth or the
-    FLOPs at the peak rate (`peak_precision`'s, or the node's headline peak).
+    FLOPs at the peak rate (`peak_precision`'s, or the node's headline peak). A device's share
+    of the weights must fit in its memory (`fits`); where it does not, the step does not run
+    and its times are refused.
 
     Inputs are keywords: Quantities in any compatible unit, or bare numbers read in the
     declared unit. Outputs are attributes: Quantities in their display unit, plain
@@ -318,7 +345,7 @@ class DecodeScenario(ScenarioBase):
         NodeSpec(
             "hardware",
             precision="peak_precision",
-            fields={"peak": "hardware_peak", "bandwidth": "hardware_bandwidth"},
+            fields={"peak": "hardware_peak", "bandwidth": "hardware_bandwidth", "capacity": "hardware_capacity"},
             optional=False,
             doc="The accelerator: memory bandwidth and the peak rate.",
         ),
@@ -340,6 +367,14 @@ class DecodeScenario(ScenarioBase):
             doc="Key of the node's rates pricing the FLOPs; `peak` (default) is its headline peak.",
         ),
     )
+    _fits = (
+        FitsSpec(
+            "fits",
+            "each device's share of the weights must fit in its memory",
+            "GB",
+            ("workload", "hardware", "precision", "tp_size"),
+        ),
+    )
     _input_order = (
         "workload",
         "hardware",
@@ -348,7 +383,12 @@ class DecodeScenario(ScenarioBase):
         "peak_precision",
         "tp_size",
     )
-    _outputs = ("result",)
+    _outputs = (
+        "result",
+        "fits_need",
+        "fits_have",
+        "fits",
+    )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -383,13 +423,21 @@ class DecodeScenario(ScenarioBase):
         (
             Output("weight_bytes", "byte"),
             Output("flops_per_step", "flop", requires=("workload.forward_flops_per_token",)),
-            Output("compute_time", "ms", requires=("workload.forward_flops_per_token",)),
-            Output("memory_time", "ms"),
-            Output("memory_share", requires=("workload.forward_flops_per_token",)),
-            Output("bound_ratio", requires=("workload.forward_flops_per_token",)),
+            Output("compute_time", "ms", requires=("workload.forward_flops_per_token",), guard=("fits",)),
+            Output("memory_time", "ms", guard=("fits",)),
+            Output("memory_share", requires=("workload.forward_flops_per_token",), guard=("fits",)),
+            Output("bound_ratio", requires=("workload.forward_flops_per_token",), guard=("fits",)),
             Output("intensity", "flop/byte", requires=("workload.forward_flops_per_token",)),
             Output("attainable_flops", "flop/s", requires=("workload.forward_flops_per_token",)),
             Output("peak_fraction", requires=("workload.forward_flops_per_token",)),
-            Output("bottleneck", requires=("workload.forward_flops_per_token",), labels=("Compute", "Memory")),
+            Output(
+                "bottleneck",
+                requires=("workload.forward_flops_per_token",),
+                labels=("Compute", "Memory"),
+                guard=("fits",),
+            ),
         ),
     )
+    fits_need = Output("fits_need", "GB")
+    fits_have = Output("fits_have", "GB")
+    fits = Output("fits", labels=(False, True))

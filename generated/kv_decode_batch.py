@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.mathops import floor_div, maximum, step
+from symbolic.runtime.feasibility import FitsSpec
+from symbolic.runtime.mathops import choose, floor_div, maximum, step
 from symbolic.runtime.methods import ArgumentSpec, Method
-from symbolic.runtime.outputs import Output
+from symbolic.runtime.outputs import ListOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, ListSpec, NodeSpec, PrecisionSpec, WorkloadSpec
 
@@ -50,7 +51,7 @@ def evaluate(
         weight_bytes_per_param: [byte] Storage width of one weight.
         kv_bytes_per_value: [byte] Storage width of one cached value.
         context_tokens: [1] Tokens cached per sequence.
-        batch_sizes: [1] Batch sizes of interest, kept for callers (no output reads them).
+        batch_sizes: [1] Batch sizes of interest: `batch_token_rates` gives the token rate at each.
         prompt_tokens: [1] Tokens of one prompt (prefill).
         prefill_efficiency: [1] Achieved share of the peak in prefill.
         b: [1] Sequences decoding together. Optional.
@@ -74,11 +75,19 @@ def evaluate(
         ridge [flop/byte] = peak_rate/bandwidth
         prefill_ops [flop] = prompt_tokens*workload_forward_flops_per_token
         prefill_time [ms] = prefill_ops/(peak_rate*prefill_efficiency)
+        batch_token_rates [1/s] = bandwidth*batch_sizes[i]/(kv_per_sequence*batch_sizes[i] + weights)
+        fits_need [GB] = weights
+        fits_have [GB] = hardware_capacity
+        fits [1] = 1 - Exceeds(fits_need, fits_have)
     """
-    weights = weight_bytes_per_param * workload_parameters / 1000000000  # 1e-9: B -> GB
+    _raw_weights = weight_bytes_per_param * workload_parameters
+    weights = _raw_weights / 1000000000  # 1e-9: B -> GB
     bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
     peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     ridge = peak_rate / bandwidth
+    fits_need = weights
+    fits_have = hardware_capacity / 1000000000  # 1e-9: B -> GB
+    fits = 1 - choose(_raw_weights > hardware_capacity, 1, 0)  # 1e9: GB -> B (fits_have); 1e9: GB -> B (fits_need)
     if workload_forward_flops_per_token is not None:
         prefill_ops = prompt_tokens * workload_forward_flops_per_token
         prefill_time = (
@@ -88,7 +97,6 @@ def evaluate(
         prefill_ops = None
         prefill_time = None
     if workload_kv_values_per_token is not None:
-        _raw_weights = weight_bytes_per_param * workload_parameters
         kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
         _raw_kv_per_sequence = context_tokens * kv_per_token
         kv_per_sequence = _raw_kv_per_sequence / 1000000  # 1e-6: B -> MB
@@ -98,13 +106,17 @@ def evaluate(
         max_batch_in_memory = maximum(
             0, floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence)
         )  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
+        batch_token_rates = [
+            hardware_bandwidth * batch_sizes[position] / (_raw_kv_per_sequence * batch_sizes[position] + _raw_weights)
+            for position in range(0, len(batch_sizes))
+        ]  # 1e12: TB/s -> B/s (bandwidth); 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
     else:
         kv_per_token = None
         kv_per_sequence = None
         rate_ceiling = None
         max_batch_in_memory = None
+        batch_token_rates = None
     if b is not None and workload_kv_values_per_token is not None:
-        _raw_weights = weight_bytes_per_param * workload_parameters
         _raw_kv_per_sequence = context_tokens * kv_per_token
         _t0 = _raw_kv_per_sequence * b
         _t1 = _raw_weights + _t0
@@ -120,7 +132,6 @@ def evaluate(
         token_rate = None
         cache_share = None
     if tpot is not None and workload_kv_values_per_token is not None:
-        _raw_weights = weight_bytes_per_param * workload_parameters
         _raw_kv_per_sequence = context_tokens * kv_per_token
         max_batch_within = maximum(
             0, floor_div(-1000 * _raw_weights + hardware_bandwidth * tpot, 1000 * _raw_kv_per_sequence)
@@ -143,6 +154,10 @@ def evaluate(
         "ridge": ridge,
         "prefill_ops": prefill_ops,
         "prefill_time": prefill_time,
+        "batch_token_rates": batch_token_rates,
+        "fits_need": fits_need,
+        "fits_have": fits_have,
+        "fits": fits,
     }
 
 
@@ -171,7 +186,8 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    weights = weight_bytes_per_param * workload_parameters / 1000000000  # 1e-9: B -> GB
+    _raw_weights = weight_bytes_per_param * workload_parameters
+    weights = _raw_weights / 1000000000  # 1e-9: B -> GB
     bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
     peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     d__weights__workload_parameters = weight_bytes_per_param / 1000000000
@@ -180,6 +196,9 @@ def gradient(
     d__peak_rate__hardware_peak = 1 / 1000000000000
     d__ridge__hardware_peak = d__peak_rate__hardware_peak / bandwidth
     d__ridge__hardware_bandwidth = -d__bandwidth__hardware_bandwidth * peak_rate / bandwidth**2
+    d__fits_need__workload_parameters = d__weights__workload_parameters
+    d__fits_need__weight_bytes_per_param = d__weights__weight_bytes_per_param
+    d__fits_have__hardware_capacity = 1 / 1000000000
     derivatives: dict[str, dict[str, Any]] = {
         "weights": {
             "workload_parameters": d__weights__workload_parameters,
@@ -188,6 +207,11 @@ def gradient(
         "bandwidth": {"hardware_bandwidth": d__bandwidth__hardware_bandwidth},
         "peak_rate": {"hardware_peak": d__peak_rate__hardware_peak},
         "ridge": {"hardware_peak": d__ridge__hardware_peak, "hardware_bandwidth": d__ridge__hardware_bandwidth},
+        "fits_need": {
+            "workload_parameters": d__fits_need__workload_parameters,
+            "weight_bytes_per_param": d__fits_need__weight_bytes_per_param,
+        },
+        "fits_have": {"hardware_capacity": d__fits_have__hardware_capacity},
     }
     if workload_forward_flops_per_token is not None:
         prefill_ops = prompt_tokens * workload_forward_flops_per_token
@@ -216,7 +240,6 @@ def gradient(
             }
         )
     if workload_kv_values_per_token is not None:
-        _raw_weights = weight_bytes_per_param * workload_parameters
         kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
         _raw_kv_per_sequence = context_tokens * kv_per_token
         kv_per_sequence = _raw_kv_per_sequence / 1000000  # 1e-6: B -> MB
@@ -274,7 +297,6 @@ def gradient(
             }
         )
     if b is not None and workload_kv_values_per_token is not None:
-        _raw_weights = weight_bytes_per_param * workload_parameters
         _raw_kv_per_sequence = context_tokens * kv_per_token
         _t0 = _raw_kv_per_sequence * b
         _t1 = _raw_weights + _t0
@@ -409,7 +431,7 @@ class KvDecodeBatchScenario(ScenarioBase):
             minimum=0,
             strict=True,
             min_length=1,
-            doc="Batch sizes of interest, kept for callers (no output reads them).",
+            doc="Batch sizes of interest: `batch_token_rates` gives the token rate at each.",
         ),
         InputSpec("prompt_tokens", integer=True, minimum=0, strict=True, doc="Tokens of one prompt (prefill)."),
         InputSpec(
@@ -446,6 +468,14 @@ class KvDecodeBatchScenario(ScenarioBase):
             doc="Key of the node's `precision_flops` pricing prefill (default: its dense 16-bit rate, else its headline peak).",
         ),
     )
+    _fits = (
+        FitsSpec(
+            "fits",
+            "the weights must fit in the accelerator's memory",
+            "GB",
+            ("workload", "hardware", "weight_bytes_per_param"),
+        ),
+    )
     _input_order = (
         "workload",
         "hardware",
@@ -468,6 +498,10 @@ class KvDecodeBatchScenario(ScenarioBase):
         "ridge",
         "prefill_ops",
         "prefill_time",
+        "batch_token_rates",
+        "fits_need",
+        "fits_have",
+        "fits",
     )
     _methods = (
         "step_bytes",
@@ -532,6 +566,7 @@ class KvDecodeBatchScenario(ScenarioBase):
             ArgumentSpec(InputSpec("b", integer=True, minimum=0, doc="Sequences decoding together."), "b", example=8),
         ),
         doc="Time of one decode step of b sequences: memory-bound, all its bytes at the bandwidth.",
+        guard=("fits",),
     )
     token_rate = Method(
         "token_rate",
@@ -541,6 +576,7 @@ class KvDecodeBatchScenario(ScenarioBase):
             ArgumentSpec(InputSpec("b", integer=True, minimum=0, doc="Sequences decoding together."), "b", example=8),
         ),
         doc="Tokens generated per second by b sequences.",
+        guard=("fits",),
     )
     cache_share = Method(
         "cache_share",
@@ -565,4 +601,10 @@ class KvDecodeBatchScenario(ScenarioBase):
     peak_rate = Output("peak_rate", "TFLOP/s")
     ridge = Output("ridge", "flop/byte")
     prefill_ops = Output("prefill_ops", "flop", requires=("workload.forward_flops_per_token",))
-    prefill_time = Output("prefill_time", "ms", requires=("workload.forward_flops_per_token",))
+    prefill_time = Output("prefill_time", "ms", requires=("workload.forward_flops_per_token",), guard=("fits",))
+    batch_token_rates = ListOutput(
+        "batch_token_rates", "1/s", requires=("workload.kv_values_per_token",), keys="batch_sizes", guard=("fits",)
+    )
+    fits_need = Output("fits_need", "GB")
+    fits_have = Output("fits_have", "GB")
+    fits = Output("fits", labels=(False, True))

@@ -228,6 +228,10 @@ class KvFootprintScenario(ScenarioBase):
             doc="The model: layers and KV geometry (heads, KV heads, head width, or latent widths).",
         ),
     )
+    _needs = {
+        "hardware": ("kv_share",),
+        "kv_share": ("hardware",),
+    }  # optional input -> the inputs without which no output reads it
     _input_order = (
         "workload",
         "tokens",

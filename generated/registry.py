@@ -1251,6 +1251,17 @@ def _Llama3_70B_ServingH100():
     )
 
 
+def _Llama3_8B_ServingH100():
+    """Llama3_8B_ServingH100: Llama-3.1-8B served on one H100 at 2,048 tokens."""
+    from generated.catalog import Models
+
+    return Scenarios.Llama3_70B_ServingH100.variant(
+        name="Llama-3.1-8B served on one H100 at 2,048 tokens",
+        description="One request of 2,048 tokens of Llama-3.1-8B at FP16 on one H100: 16.1 GB of weights and 0.27 GB of cache fit its 80 GiB.",
+        workload=Models.Language.Llama3_8B,
+    )
+
+
 def _Llama3_8BInt4ChatServiceH100():
     """Llama3_8BInt4ChatServiceH100: Llama-3-8B chat at INT4 on one H100."""
     from generated.catalog import Constants, Hardware, Models
@@ -1905,6 +1916,7 @@ Scenarios = Namespace(
         "LayerNormMeasuredH100": _LayerNormMeasuredH100,
         "CoordinationOverheadExample": _CoordinationOverheadExample,
         "Llama3_70B_ServingH100": _Llama3_70B_ServingH100,
+        "Llama3_8B_ServingH100": _Llama3_8B_ServingH100,
         "Llama3_8BInt4ChatServiceH100": _Llama3_8BInt4ChatServiceH100,
         "PeakPlannedTrainingBudget": _PeakPlannedTrainingBudget,
         "Gpt3TensorParallelStepDgxH100": _Gpt3TensorParallelStepDgxH100,

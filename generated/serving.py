@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.feasibility import Bound
+from symbolic.runtime.feasibility import Bound, FitsSpec
 from symbolic.runtime.mathops import choose
 from symbolic.runtime.outputs import GroupOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
@@ -67,11 +67,15 @@ def evaluate(
         result.itl [ms] = [ms]*workload_layers/100 + total_memory_required/hardware_bandwidth
         result.memory_utilization [1] = total_memory_required/hardware_capacity
         result.feasible [1] = 1 - Exceeds(total_memory_required, hardware_capacity)
+        fits_need [GB] = total_memory_required
+        fits_have [GB] = hardware_capacity
+        fits [1] = 1 - Exceeds(fits_need, fits_have)
     """
     result__prompt_cache_hit_ratio = 0
     result__prefill_chunks = 1
     result__prefill_peak = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     result__model_weights_size = precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
+    fits_have = hardware_capacity / 1000000000  # 1e-9: B -> GB
     if workload_attention_flops_per_position is not None:
         result__attention_flops = (
             batch_size * seq_len**2 * workload_attention_flops_per_position * workload_layers / 1000000000000
@@ -89,6 +93,7 @@ def evaluate(
         _raw_result__kv_cache_size = batch_size * precision_value * seq_len * workload_kv_values_per_token
         result__kv_cache_size = _raw_result__kv_cache_size / 1000000000  # 1e-9: B -> GB
         _raw_result__total_memory_required = _raw_result__kv_cache_size + _raw_result__model_weights_size
+        _t0 = 1 - choose(_raw_result__total_memory_required > hardware_capacity, 1, 0)
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
         result__itl = (
             1000 * _raw_result__total_memory_required / hardware_bandwidth + workload_layers / 100
@@ -96,15 +101,17 @@ def evaluate(
         result__memory_utilization = (
             _raw_result__total_memory_required / hardware_capacity
         )  # 1e9: GB -> B (total_memory_required)
-        result__feasible = 1 - choose(
-            _raw_result__total_memory_required > hardware_capacity, 1, 0
-        )  # 1e9: GB -> B (total_memory_required)
+        result__feasible = _t0  # 1e9: GB -> B (total_memory_required)
+        fits_need = result__total_memory_required
+        fits = _t0  # 1e9: GB -> B (fits_have); 1e9: GB -> B (fits_need)
     else:
         result__kv_cache_size = None
         result__total_memory_required = None
         result__itl = None
         result__memory_utilization = None
         result__feasible = None
+        fits_need = None
+        fits = None
     if workload_attention_flops_per_position is not None and workload_forward_flops_per_token is not None:
         _raw_result__attention_flops = batch_size * seq_len**2 * workload_attention_flops_per_position * workload_layers
         _raw_result__linear_flops = batch_size * seq_len * workload_forward_flops_per_token
@@ -129,6 +136,9 @@ def evaluate(
             "memory_utilization": result__memory_utilization,
             "feasible": result__feasible,
         },
+        "fits_need": fits_need,
+        "fits_have": fits_have,
+        "fits": fits,
     }
 
 
@@ -160,12 +170,14 @@ def gradient(
     d__result__prefill_peak__hardware_peak = 1 / 1000000000000
     d__result__model_weights_size__workload_parameters = precision_value / 1000000000
     d__result__model_weights_size__precision_value = workload_parameters / 1000000000
+    d__fits_have__hardware_capacity = 1 / 1000000000
     derivatives: dict[str, dict[str, Any]] = {
         "result.prefill_peak": {"hardware_peak": d__result__prefill_peak__hardware_peak},
         "result.model_weights_size": {
             "workload_parameters": d__result__model_weights_size__workload_parameters,
             "precision_value": d__result__model_weights_size__precision_value,
         },
+        "fits_have": {"hardware_capacity": d__fits_have__hardware_capacity},
     }
     if workload_attention_flops_per_position is not None:
         result__attention_flops = (
@@ -245,6 +257,11 @@ def gradient(
         d__result__memory_utilization__workload_kv_values_per_token = (
             _g7 * d__result__total_memory_required__workload_kv_values_per_token
         )
+        d__fits_need__workload_parameters = d__result__total_memory_required__workload_parameters
+        d__fits_need__seq_len = d__result__total_memory_required__seq_len
+        d__fits_need__batch_size = d__result__total_memory_required__batch_size
+        d__fits_need__precision_value = d__result__total_memory_required__precision_value
+        d__fits_need__workload_kv_values_per_token = d__result__total_memory_required__workload_kv_values_per_token
         derivatives.update(
             {
                 "result.kv_cache_size": {
@@ -276,6 +293,13 @@ def gradient(
                     "batch_size": d__result__memory_utilization__batch_size,
                     "precision_value": d__result__memory_utilization__precision_value,
                     "workload_kv_values_per_token": d__result__memory_utilization__workload_kv_values_per_token,
+                },
+                "fits_need": {
+                    "workload_parameters": d__fits_need__workload_parameters,
+                    "seq_len": d__fits_need__seq_len,
+                    "batch_size": d__fits_need__batch_size,
+                    "precision_value": d__fits_need__precision_value,
+                    "workload_kv_values_per_token": d__fits_need__workload_kv_values_per_token,
                 },
             }
         )
@@ -388,6 +412,14 @@ class ServingScenario(ScenarioBase):
             doc="Key of the node's rates pricing the prefill (default: its dense 16-bit rate, else its headline peak; `result.prefill_peak` is the rate read).",
         ),
     )
+    _fits = (
+        FitsSpec(
+            "fits",
+            "the weights and the KV cache must fit in the device's memory",
+            "GB",
+            ("workload", "hardware", "seq_len", "batch_size", "precision"),
+        ),
+    )
     _bounds = (
         Bound("result.memory_utilization", 0.0, None, ("workload", "hardware", "seq_len", "batch_size", "precision")),
     )
@@ -399,7 +431,12 @@ class ServingScenario(ScenarioBase):
         "precision",
         "prefill_precision",
     )
-    _outputs = ("result",)
+    _outputs = (
+        "result",
+        "fits_need",
+        "fits_have",
+        "fits",
+    )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
 
@@ -438,13 +475,19 @@ class ServingScenario(ScenarioBase):
             Output("prefill_chunks"),
             Output("prefill_peak", "TFLOP/s"),
             Output(
-                "ttft", "ms", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token")
+                "ttft",
+                "ms",
+                requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token"),
+                guard=("fits",),
             ),
             Output("kv_cache_size", "GB", requires=("workload.kv_values_per_token",)),
             Output("model_weights_size", "GB"),
             Output("total_memory_required", "GB", requires=("workload.kv_values_per_token",)),
-            Output("itl", "ms", requires=("workload.kv_values_per_token",)),
+            Output("itl", "ms", requires=("workload.kv_values_per_token",), guard=("fits",)),
             Output("memory_utilization", requires=("workload.kv_values_per_token",)),
             Output("feasible", requires=("workload.kv_values_per_token",), labels=(False, True)),
         ),
     )
+    fits_need = Output("fits_need", "GB", requires=("workload.kv_values_per_token",))
+    fits_have = Output("fits_have", "GB")
+    fits = Output("fits", requires=("workload.kv_values_per_token",), labels=(False, True))

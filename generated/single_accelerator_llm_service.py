@@ -71,8 +71,8 @@ def evaluate(
         kv_reserve: [GB] Memory set aside for KV caches.
         prefill_rate: [1/s] Prompt tokens the service prefills per second.
         price: [USD/h] Price of one accelerator-hour.
-        ttft_target: [ms] Time-to-first-token target; kept, not read. Optional.
-        tpot_target: [ms] Time-per-output-token target; kept, not read. Optional.
+        ttft_target: [ms] Time-to-first-token target; optional. Optional.
+        tpot_target: [ms] Time-per-output-token target; optional. Optional.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -99,6 +99,8 @@ def evaluate(
         tokens_per_hour [1] = [h]*request_rate*total_tokens
         cost_per_million_tokens [USD] = 1000000*[h]*price/tokens_per_hour
         remaining_memory [GB] = hardware_capacity - weights
+        meets_ttft_target [1] = 1 - Exceeds(ttft, ttft_target)
+        meets_tpot_target [1] = 1 - Exceeds(tpot, tpot_target)
         fits_need [GB] = kv_reserve + weights
         fits_have [GB] = hardware_capacity
         fits [1] = 1 - Exceeds(fits_need, fits_have)
@@ -127,6 +129,10 @@ def evaluate(
     fits = 1 - choose(
         1000000000 * fits_need > hardware_capacity, 1, 0
     )  # 1e9: GB -> B (fits_have); 1e9: GB -> B (fits_need)
+    if tpot_target is not None:
+        meets_tpot_target = 1 - choose(tpot > tpot_target / 1000, 1, 0)  # 1e-3: ms -> s (tpot_target)
+    else:
+        meets_tpot_target = None
     if workload_attention_flops_per_position is not None and workload_forward_flops_per_token is not None:
         _t2 = workload_attention_flops_per_position * workload_layers
         _raw_prefill_flops = prompt_tokens * (_t2 * prompt_tokens + workload_forward_flops_per_token)
@@ -154,6 +160,20 @@ def evaluate(
         request_rate = None
         tokens_per_hour = None
         cost_per_million_tokens = None
+    if (
+        ttft_target is not None
+        and workload_attention_flops_per_position is not None
+        and workload_forward_flops_per_token is not None
+    ):
+        _raw_prefill_flops = prompt_tokens * (
+            prompt_tokens * workload_attention_flops_per_position * workload_layers + workload_forward_flops_per_token
+        )
+        _raw_ttft = _raw_prefill_flops / (hardware_peak * prefill_efficiency) + hardware_dispatch_tax
+        meets_ttft_target = 1 - choose(
+            _raw_ttft > ttft_target / 1000, 1, 0
+        )  # 1e-3: ms -> s (ttft); 1e-3: ms -> s (ttft_target)
+    else:
+        meets_ttft_target = None
     return {
         "total_tokens": total_tokens,
         "prefill_flops": prefill_flops,
@@ -177,6 +197,8 @@ def evaluate(
         "tokens_per_hour": tokens_per_hour,
         "cost_per_million_tokens": cost_per_million_tokens,
         "remaining_memory": remaining_memory,
+        "meets_ttft_target": meets_ttft_target,
+        "meets_tpot_target": meets_tpot_target,
         "fits_need": fits_need,
         "fits_have": fits_have,
         "fits": fits,
@@ -668,12 +690,7 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         ),
         InputSpec("price", unit="USD/h", minimum=0, strict=True, doc="Price of one accelerator-hour."),
         InputSpec(
-            "ttft_target",
-            unit="ms",
-            minimum=0,
-            strict=True,
-            default=None,
-            doc="Time-to-first-token target; kept, not read.",
+            "ttft_target", unit="ms", minimum=0, strict=True, default=None, doc="Time-to-first-token target; optional."
         ),
         InputSpec(
             "tpot_target",
@@ -681,7 +698,7 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
             minimum=0,
             strict=True,
             default=None,
-            doc="Time-per-output-token target; kept, not read.",
+            doc="Time-per-output-token target; optional.",
         ),
     )
     _choices = (
@@ -792,6 +809,8 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         "tokens_per_hour",
         "cost_per_million_tokens",
         "remaining_memory",
+        "meets_ttft_target",
+        "meets_tpot_target",
         "fits_need",
         "fits_have",
         "fits",
@@ -894,6 +913,16 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         guard=("fits",),
     )
     remaining_memory = Output("remaining_memory", "GB", guard=("fits",))
+    meets_ttft_target = Output(
+        "meets_ttft_target",
+        requires=("ttft_target", "workload.attention_flops_per_position", "workload.forward_flops_per_token"),
+        if_missing="none",
+        labels=(False, True),
+        guard=("fits",),
+    )
+    meets_tpot_target = Output(
+        "meets_tpot_target", requires=("tpot_target",), if_missing="none", labels=(False, True), guard=("fits",)
+    )
     fits_need = Output("fits_need", "GB")
     fits_have = Output("fits_have", "GB")
     fits = Output("fits", labels=(False, True))

@@ -936,6 +936,7 @@ class TrainingStateFitScenario(ScenarioBase):
             ),
         ),
     )
+    _needs = {"batch_size": ("activations",)}  # optional input -> the inputs without which no output reads it
     _bounds = (
         Bound(
             "capacity_share",

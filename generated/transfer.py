@@ -38,7 +38,7 @@ def evaluate(
         copies: [1] Copies sent (fan-out).
         egress_rate: [dollar/GB] Price per byte leaving. Optional.
         compute_price: [dollar/h] Hourly price of compute. Optional.
-        job_time: [h] Duration of the job the transfer feeds (kept for reference; no output reads it). Optional.
+        job_time: [h] Duration of the job the transfer feeds; optional, read by `result.job_multiple`. Optional.
         link: [1] The name of one link, a key of `links`. Optional.
 
     Returns:
@@ -47,6 +47,7 @@ def evaluate(
         total_bytes [GB] = copies*payload
         transfer_time [s] = total_bytes/links[link]
         result.times [ms] = total_bytes/links[k]
+        result.job_multiple [1] = total_bytes/(job_time*links[k])
         egress_cost [dollar] = egress_rate*total_bytes
         egress_compute_hours [h] = egress_cost/compute_price
         result.payload [GB] = total_bytes
@@ -62,6 +63,12 @@ def evaluate(
         egress_cost = egress_rate * total_bytes
     else:
         egress_cost = None
+    if job_time is not None:
+        result__job_multiple = [
+            total_bytes / (3600 * job_time * links[link]) for link in range(0, len(links))
+        ]  # 3600: h -> s (job_time); 1e9: GB/s -> B/s (links[k]); 1e9: GB -> B (total_bytes)
+    else:
+        result__job_multiple = None
     if link is not None:
         transfer_time = total_bytes / links[link]
     else:
@@ -75,6 +82,7 @@ def evaluate(
         "transfer_time": transfer_time,
         "result": {
             "times": result__times,
+            "job_multiple": result__job_multiple,
             "payload": result__payload,
             "bandwidths": result__bandwidths,
         },
@@ -185,9 +193,10 @@ class TransferScenario(ScenarioBase):
             unit="h",
             minimum=0,
             default=None,
-            doc="Duration of the job the transfer feeds (kept for reference; no output reads it).",
+            doc="Duration of the job the transfer feeds; optional, read by `result.job_multiple`.",
         ),
     )
+    _needs = {"compute_price": ("egress_rate",)}  # optional input -> the inputs without which no output reads it
     _input_order = (
         "payload",
         "links",
@@ -251,6 +260,7 @@ class TransferScenario(ScenarioBase):
             Output("payload", "GB"),
             ListOutput("bandwidths", "GB/s", keys="links"),
             ListOutput("times", "ms", keys="links"),
+            ListOutput("job_multiple", requires=("job_time",), keys="links"),
         ),
     )
     egress_cost = Output("egress_cost", "dollar", requires=("egress_rate",))

@@ -369,6 +369,7 @@ class ZeroShardingScenario(ScenarioBase):
                 "activations[full]": "activations_activations_full",
             },
             optional=True,
+            same=("workload",),
         ),
     )
     _workloads = (

@@ -41,7 +41,7 @@ def cls():
 
 def build(cls, **changes):
     inputs = {"message": Q_(1, "MB"), "alphas": {"NVLink": Q_(1.5, "µs"), "IB": 5},
-              "bandwidths": {"IB": Q_(400, "Gbps"), "NVLink": 450, "unused": 1}, "sizes": [2, 3, 1024, 3]}
+              "bandwidths": {"IB": Q_(400, "Gbps"), "NVLink": 450}, "sizes": [2, 3, 1024, 3]}
     return cls(**{**inputs, **changes})
 
 
@@ -53,7 +53,7 @@ def test_results_are_dicts_in_the_key_order_of_the_input(cls):
     assert times["NVLink"].to("s").magnitude == pytest.approx(1.5e-6 + 1e6 / 450e9, rel=1e-12)
     assert times["IB"].to("s").magnitude == pytest.approx(5e-6 + 1e6 / 5e10, rel=1e-12)
     assert s.result.alphas == {"NVLink": Q_(1.5, "µs"), "IB": Q_(5, "µs")}
-    assert s.bandwidths["unused"] == Q_(1, "GB/s") and s.alphas["IB"] == Q_(5, "µs")
+    assert s.bandwidths["NVLink"] == Q_(450, "GB/s") and s.alphas["IB"] == Q_(5, "µs")
     assert s.sizes == [2, 3, 1024]  # repeats collapse, first occurrence kept
     assert s.depth == {2: 1, 3: 2, 1024: 10}
     assert s.variant(message=0).result.times["IB"].to("µs").magnitude == pytest.approx(5)
@@ -72,6 +72,9 @@ def test_empty_keyed_inputs_give_empty_dicts(cls):
     ({"bandwidths": {"IB": 0, "NVLink": 1}}, ScenarioInputError, r"entry \['IB'\] got 0"),
     ({"bandwidths": {"IB": Q_(1, "s"), "NVLink": 1}}, ScenarioInputError, "IB"),
     ({"sizes": [1]}, ScenarioInputError, "expected an integer ≥ 2"),
+    # a key the aligned input lacks would be kept and read by nothing: refused (issue 24)
+    ({"bandwidths": {"IB": 1, "NVLink": 1, "unused": 1}}, ScenarioInputError,
+     "'bandwidths' has an entry for 'unused', which no output reads"),
 ])
 def test_bad_entries_name_the_input_and_key(cls, changes, error, match):
     with pytest.raises(error, match=match):

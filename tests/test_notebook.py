@@ -95,8 +95,10 @@ def test_values_as_a_person_reads_them():
     ring = markdown_rows(Scenarios.DdpBucketRingNdr)  # a per-item output under its list input's entries
     assert ring["result.ring_rounds"] == (f"64: {2 * 63}\n1024: {2 * 1023}", "")
     assert ring["group_sizes"] == ("[64, 1024]", "")
-    decode = html_rows(Scenarios.Llama3_70B_DecodeH100)
+    decode = html_rows(Scenarios.Llama2_70B_DecodeTwoH100)
     assert decode["result.bottleneck"][0] == "Memory"  # a choice's label, not its index
+    unfit = html_rows(Scenarios.Llama3_70B_DecodeH100)  # 141.2 GB on one 80 GiB H100: the step does not exist
+    assert unfit["result.bottleneck"][0] == "– (does not fit)" and unfit["fits"][0] == "False"
 
 
 def test_names_are_escaped():
@@ -180,7 +182,7 @@ def test_explain_shows_a_choice_with_its_label_as_show_does():
     fits = Scenarios.Gpt2Fp32AdamOnH100.explain("fits")
     assert fits.steps["result"] == f"fits = 1 ({Scenarios.Gpt2Fp32AdamOnH100.fits})"
     assert fits.latex["result"].endswith(r"\text{ (True)}")
-    decode = Scenarios.Llama2_70B_DecodeH100
+    decode = Scenarios.Llama2_70B_DecodeTwoH100
     bottleneck = decode.explain("result.bottleneck")
     assert bottleneck.steps["result"].endswith(f"({decode.result.bottleneck})")
     assert decode.result.bottleneck in ("Memory", "Compute")

@@ -225,3 +225,49 @@ def test_fits_and_bounds_declarations_are_checked():
             bounds = {"c": (0, 1)}
             a = Input("byte", positive=True)
             d = Output(a, "byte")
+
+
+# -- every input reaches an output (issue 24, defect 5) ---------------------------------------------
+def _modules():
+    from symbolic.scenarios.discover import discover
+
+    return list(discover())
+
+
+MODULES = _modules()
+
+
+@pytest.mark.parametrize("module", MODULES, ids=[m.model.name for m in MODULES])
+def test_every_input_reaches_an_output(module):
+    from symbolic.codegen.python import evaluator_of
+    from symbolic.codegen.usage import usage
+
+    reached = usage(module.model, evaluator_of(module.model))  # raises on an input that reaches none
+    assert set(reached.reaches) == set(module.model.input_order)
+    assert all(reached.reaches.values())
+    cls = getattr(generated, module.model.name)
+    assert cls._needs == reached.needs
+
+
+def test_an_idle_input_is_a_generation_error_and_an_input_without_its_partner_is_refused():
+    from symbolic.codegen.python import build_evaluator
+    from symbolic.codegen.usage import usage
+    from symbolic.model import Input, Output, Scenario
+    from symbolic.runtime.errors import DeclarationError
+
+    class _Kept(Scenario):
+        a = Input("byte", positive=True)
+        target = Input("ms", positive=True, default=None, doc="kept, read by nothing")
+        twice = Output(2 * a, "byte")
+
+    with pytest.raises(DeclarationError, match="input 'target' reaches no output"):
+        usage(_Kept.model, build_evaluator(_Kept.model))
+    # KvFootprint's kv_share is read only with a device: alone it is refused, naming both; with one it is read
+    entry = Scenarios.Gpt2XlKvFullWindow
+    with pytest.raises(ScenarioInputError, match="input 'kv_share' must be given with 'hardware'"):
+        entry.variant(kv_share=0.5)
+    with pytest.raises(ScenarioInputError, match="cannot sweep 'kv_share' without 'hardware'"):
+        sweep(entry, {"kv_share": numpy.array([0.25, 0.5])})
+    # half of an H100 counted as 80 GB (labeled): 40e9 B over 1024 tokens × 307,200 B = 127.16 requests
+    assert entry.variant(kv_share=0.5, hardware=generated.Hardware.Cloud.H100).requests == pytest.approx(
+        40e9 / (1024 * 307_200), rel=1e-12)

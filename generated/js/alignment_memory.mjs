@@ -56,6 +56,7 @@ export function evaluate(args, floats = []) {
   const result__dpo_total = _t0;
   const result__dpo_reduction = ($.iadd_if($int.critic_parameters && $int.policy_parameters, $.imul_if($int.policy_parameters, -1, result__dpo_total), result__ppo_total))/result__ppo_total;
   const result__model_parallel_devices = $.imul(pp_size, tp_size);
+  const result__total_devices = $.imul(dp_size, result__model_parallel_devices);
   const result__policy_per_device = result__policy_state/result__model_parallel_devices;
   const result__reference_per_device = result__reference_weights/result__model_parallel_devices;
   let result__min_devices_for_ppo;
@@ -82,6 +83,7 @@ export function evaluate(args, floats = []) {
       "dpo_total": result__dpo_total,
       "dpo_reduction": result__dpo_reduction,
       "model_parallel_devices": result__model_parallel_devices,
+      "total_devices": result__total_devices,
       "policy_per_device": result__policy_per_device,
       "reference_per_device": result__reference_per_device,
       "kv_cache": result__kv_cache,

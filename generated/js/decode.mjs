@@ -21,6 +21,7 @@ export const argumentDefaults = {
   "workload_forward_flops_per_token": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
+  "hardware_capacity": "required",
   "precision_value": "required",
   "batch_size": 1,
   "tp_size": 1,
@@ -32,12 +33,13 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "hardware_peak", "hardware_bandwidth", "precision_value"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "precision_value"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,
     hardware_peak,
     hardware_bandwidth,
+    hardware_capacity,
     precision_value,
     batch_size = 1,
     tp_size = 1,
@@ -45,6 +47,9 @@ export function evaluate(args, floats = []) {
   $.exact_integers({ batch_size, tp_size });
   const result__weight_bytes = precision_value*workload_parameters/tp_size;
   const result__memory_time = 1000*result__weight_bytes/hardware_bandwidth;
+  const fits_need = result__weight_bytes/1000000000;
+  const fits_have = hardware_capacity/1000000000;
+  const fits = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (result__weight_bytes > hardware_capacity ? 1 : 0)));
   let result__flops_per_step, result__compute_time, result__memory_share, result__bound_ratio, result__intensity, result__attainable_flops, result__peak_fraction, result__bottleneck;
   if (workload_forward_flops_per_token != null) {
     const _raw_result__memory_time = result__weight_bytes/hardware_bandwidth;
@@ -81,5 +86,8 @@ export function evaluate(args, floats = []) {
       "peak_fraction": result__peak_fraction,
       "bottleneck": result__bottleneck,
     },
+    "fits_need": fits_need,
+    "fits_have": fits_have,
+    "fits": fits,
   };
 }

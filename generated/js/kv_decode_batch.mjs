@@ -57,10 +57,14 @@ export function evaluate(args, floats = []) {
     tpot = null,
   } = args;
   $.exact_integers({ context_tokens, batch_sizes, prompt_tokens, b });
-  const weights = weight_bytes_per_param*workload_parameters/1000000000;
+  const _raw_weights = weight_bytes_per_param*workload_parameters;
+  const weights = _raw_weights/1000000000;
   const bandwidth = hardware_bandwidth/1000000000000;
   const peak_rate = hardware_peak/1000000000000;
   const ridge = peak_rate/bandwidth;
+  const fits_need = weights;
+  const fits_have = hardware_capacity/1000000000;
+  const fits = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_weights > hardware_capacity ? 1 : 0)));
   let prefill_ops, prefill_time;
   if (workload_forward_flops_per_token != null) {
     prefill_ops = $.imul_if($int.workload_forward_flops_per_token, prompt_tokens, workload_forward_flops_per_token);
@@ -69,23 +73,23 @@ export function evaluate(args, floats = []) {
     prefill_ops = null;
     prefill_time = null;
   }
-  let kv_per_token, kv_per_sequence, rate_ceiling, max_batch_in_memory;
+  let kv_per_token, kv_per_sequence, rate_ceiling, max_batch_in_memory, batch_token_rates;
   if (workload_kv_values_per_token != null) {
-    const _raw_weights = weight_bytes_per_param*workload_parameters;
     kv_per_token = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_bytes_per_value, workload_kv_values_per_token);
     const _raw_kv_per_sequence = context_tokens*kv_per_token;
     kv_per_sequence = _raw_kv_per_sequence/1000000;
     rate_ceiling = hardware_bandwidth/_raw_kv_per_sequence;
     max_batch_in_memory = Math.max(0, $.floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence));
+    batch_token_rates = $.range(0, batch_sizes.length).map((position) => hardware_bandwidth*batch_sizes[position]/(_raw_kv_per_sequence*batch_sizes[position] + _raw_weights));
   } else {
     kv_per_token = null;
     kv_per_sequence = null;
     rate_ceiling = null;
     max_batch_in_memory = null;
+    batch_token_rates = null;
   }
   let step_bytes, step_time, token_rate, cache_share;
   if (b != null && workload_kv_values_per_token != null) {
-    const _raw_weights = weight_bytes_per_param*workload_parameters;
     const _raw_kv_per_sequence = context_tokens*kv_per_token;
     const _t0 = _raw_kv_per_sequence*b;
     const _t1 = _raw_weights + _t0;
@@ -103,7 +107,6 @@ export function evaluate(args, floats = []) {
   }
   let max_batch_within;
   if (tpot != null && workload_kv_values_per_token != null) {
-    const _raw_weights = weight_bytes_per_param*workload_parameters;
     const _raw_kv_per_sequence = context_tokens*kv_per_token;
     max_batch_within = Math.max(0, $.floor_div(-1000*_raw_weights + $.imul_if($int.hardware_bandwidth && $int.tpot, hardware_bandwidth, tpot), 1000*_raw_kv_per_sequence));
   } else {
@@ -125,5 +128,9 @@ export function evaluate(args, floats = []) {
     "ridge": ridge,
     "prefill_ops": prefill_ops,
     "prefill_time": prefill_time,
+    "batch_token_rates": batch_token_rates,
+    "fits_need": fits_need,
+    "fits_have": fits_have,
+    "fits": fits,
   };
 }

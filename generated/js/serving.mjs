@@ -57,6 +57,7 @@ export function evaluate(args, floats = []) {
   const result__prefill_chunks = 1;
   const result__prefill_peak = hardware_peak/1000000000000;
   const result__model_weights_size = precision_value*workload_parameters/1000000000;
+  const fits_have = hardware_capacity/1000000000;
   let result__attention_flops;
   if (workload_attention_flops_per_position != null) {
     result__attention_flops = batch_size*$.ipow(seq_len, 2)*workload_attention_flops_per_position*workload_layers/1000000000000;
@@ -69,22 +70,27 @@ export function evaluate(args, floats = []) {
   } else {
     result__linear_flops = null;
   }
-  let result__kv_cache_size, result__total_memory_required, result__itl, result__memory_utilization, result__feasible;
+  let result__kv_cache_size, result__total_memory_required, result__itl, result__memory_utilization, result__feasible, fits_need, fits;
   if (workload_kv_values_per_token != null) {
     const _raw_result__model_weights_size = precision_value*workload_parameters;
     const _raw_result__kv_cache_size = batch_size*precision_value*seq_len*workload_kv_values_per_token;
     result__kv_cache_size = _raw_result__kv_cache_size/1000000000;
     const _raw_result__total_memory_required = _raw_result__kv_cache_size + _raw_result__model_weights_size;
+    const _t0 = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_result__total_memory_required > hardware_capacity ? 1 : 0)));
     result__total_memory_required = result__kv_cache_size + result__model_weights_size;
     result__itl = 1000*_raw_result__total_memory_required/hardware_bandwidth + workload_layers/100;
     result__memory_utilization = _raw_result__total_memory_required/hardware_capacity;
-    result__feasible = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_result__total_memory_required > hardware_capacity ? 1 : 0)));
+    result__feasible = _t0;
+    fits_need = result__total_memory_required;
+    fits = _t0;
   } else {
     result__kv_cache_size = null;
     result__total_memory_required = null;
     result__itl = null;
     result__memory_utilization = null;
     result__feasible = null;
+    fits_need = null;
+    fits = null;
   }
   let result__ttft;
   if (workload_attention_flops_per_position != null && workload_forward_flops_per_token != null) {
@@ -109,5 +115,8 @@ export function evaluate(args, floats = []) {
       "memory_utilization": result__memory_utilization,
       "feasible": result__feasible,
     },
+    "fits_need": fits_need,
+    "fits_have": fits_have,
+    "fits": fits,
   };
 }

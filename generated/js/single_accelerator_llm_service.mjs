@@ -88,6 +88,12 @@ export function evaluate(args, floats = []) {
   const fits_need = kv_reserve + weights;
   const fits_have = _t1;
   const fits = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (1000000000*fits_need > hardware_capacity ? 1 : 0)));
+  let meets_tpot_target;
+  if (tpot_target != null) {
+    meets_tpot_target = $.iadd_if($int.tpot_target, 1, $.imul_if($int.tpot_target, -1, (tpot > tpot_target/1000 ? 1 : 0)));
+  } else {
+    meets_tpot_target = null;
+  }
   let prefill_flops, ttft, request_flops, request_time, residency_request_rate, request_rate, tokens_per_hour, cost_per_million_tokens;
   if (workload_attention_flops_per_position != null && workload_forward_flops_per_token != null) {
     const _t2 = $.imul_if($int.workload_attention_flops_per_position, workload_attention_flops_per_position, workload_layers);
@@ -110,6 +116,14 @@ export function evaluate(args, floats = []) {
     request_rate = null;
     tokens_per_hour = null;
     cost_per_million_tokens = null;
+  }
+  let meets_ttft_target;
+  if (ttft_target != null && workload_attention_flops_per_position != null && workload_forward_flops_per_token != null) {
+    const _raw_prefill_flops = prompt_tokens*($.iadd_if($int.workload_attention_flops_per_position && $int.workload_forward_flops_per_token, $.imul_if($int.workload_attention_flops_per_position, prompt_tokens, workload_attention_flops_per_position, workload_layers), workload_forward_flops_per_token));
+    const _raw_ttft = _raw_prefill_flops/(hardware_peak*prefill_efficiency) + hardware_dispatch_tax;
+    meets_ttft_target = $.iadd_if($int.ttft_target, 1, $.imul_if($int.ttft_target, -1, (_raw_ttft > ttft_target/1000 ? 1 : 0)));
+  } else {
+    meets_ttft_target = null;
   }
   return {
     "total_tokens": total_tokens,
@@ -134,6 +148,8 @@ export function evaluate(args, floats = []) {
     "tokens_per_hour": tokens_per_hour,
     "cost_per_million_tokens": cost_per_million_tokens,
     "remaining_memory": remaining_memory,
+    "meets_ttft_target": meets_ttft_target,
+    "meets_tpot_target": meets_tpot_target,
     "fits_need": fits_need,
     "fits_have": fits_have,
     "fits": fits,

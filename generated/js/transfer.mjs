@@ -53,6 +53,12 @@ export function evaluate(args, floats = []) {
   } else {
     egress_cost = null;
   }
+  let result__job_multiple;
+  if (job_time != null) {
+    result__job_multiple = $.range(0, links.length).map((link) => total_bytes/(3600*job_time*links[link]));
+  } else {
+    result__job_multiple = null;
+  }
   let transfer_time;
   if (link != null) {
     transfer_time = total_bytes/links[link];
@@ -70,6 +76,7 @@ export function evaluate(args, floats = []) {
     "transfer_time": transfer_time,
     "result": {
       "times": result__times,
+      "job_multiple": result__job_multiple,
       "payload": result__payload,
       "bandwidths": result__bandwidths,
     },

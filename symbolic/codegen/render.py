@@ -35,6 +35,7 @@ from symbolic.codegen.derivations import derivations_markdown
 from symbolic.codegen.reference_pages import reference_files
 from symbolic.codegen.site_pages import Legends, hardware_used, scenario_docs, site_files
 from symbolic.codegen.structured_inputs import structured_input
+from symbolic.codegen.usage import usage
 from symbolic.analysis.dimensions import check_model
 from symbolic.analysis.domains import check_defined
 from symbolic.analysis.restated import check_docs
@@ -126,6 +127,7 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
         validation_imports.add("Requirement")
 
     feasibility = _feasibility_specs(model)
+    reached = usage(model, evaluator)  # refuses an input that reaches no output
     equations_by_name = equations(model)
     runtime_imports: set[str] = set()  # the output descriptors the module uses
     descriptors = [(o.name, descriptor(o, o.name, evaluator, owners, runtime_imports)) for o in model.outputs]
@@ -145,6 +147,7 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
         "precisions": precisions,
         "requirements": requirements,
         "fits": feasibility["fits"],
+        "needs": reached.needs,
         "bounds": feasibility["bounds"],
         "descriptors": descriptors,
         "methods": methods,

@@ -97,7 +97,7 @@ class ListInput(Input):
     the math sees the numbers in the dict's order, and ``PerItem(..., keys=links)`` outputs
     come back as dicts under the same names. ``aligned_to=other``: a keyed input whose keys
     must include every key of the keyed input ``other``; the math sees its numbers in
-    ``other``'s order (extra keys are kept on the instance, unused). ``unique=True``: repeated
+    ``other``'s order (a key ``other`` lacks is refused: no output would read it). ``unique=True``: repeated
     entries collapse to the first (group sizes to compare).
     """
 

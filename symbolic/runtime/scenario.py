@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from symbolic.runtime.errors import InfeasibleError, InputTypeError, MissingInputError, ScenarioInputError, a_or_an
+from symbolic.runtime.errors import (InfeasibleError, InputTypeError, MissingInputError, MlsysymError,
+                                     ScenarioInputError, a_or_an)
 from symbolic.runtime.feasibility import Bound, FitsSpec, check_bounds
 from symbolic.runtime.inputs import describe
 from symbolic.runtime.hardware import DatasetProfile, HardwareNode, is_fleet, precision_in, resolve_in
@@ -49,6 +50,7 @@ class ScenarioBase:
     _requirements: ClassVar[tuple[Requirement, ...]] = ()
     _fits: ClassVar[tuple[FitsSpec, ...]] = ()  # what must fit where (symbolic.runtime.feasibility)
     _bounds: ClassVar[tuple[Bound, ...]] = ()  # declared output ranges
+    _needs: ClassVar[dict[str, tuple[str, ...]]] = {}  # optional input -> inputs without which no output reads it
     _input_order: ClassVar[tuple[str, ...]] = ()
     _outputs: ClassVar[tuple[str, ...]] = ()
     _methods: ClassVar[tuple[str, ...]] = ()  # parameterised outputs, methods of an argument (runtime.methods)
@@ -63,6 +65,13 @@ class ScenarioBase:
         given, args = cls._resolve(inputs)
         for requirement in cls._requirements:
             _check(title, requirement, args)
+        for optional, needed in cls._needs.items():  # an input no output would read is refused, not kept
+            absent = [other for other in needed if given.get(other) is None]
+            if given.get(optional) is not None and absent:
+                raise ScenarioInputError(
+                    f"{title}: input '{optional}' must be given with {' and '.join(map(repr, absent))}, and no output "
+                    f"reads it without {'them' if len(absent) > 1 else 'it'}; give "
+                    f"{' and '.join(map(repr, absent))} too, or leave '{optional}' out")
         if name is not None and not isinstance(name, str):
             raise InputTypeError(f"{title}: 'name' must be a string, got {name!r}")
         if description is not None and not isinstance(description, str):
@@ -144,6 +153,12 @@ class ScenarioBase:
             inner = given[scenario_spec.name] = _instance(
                 title, scenario_spec.name, inputs.get(scenario_spec.name), scenario_spec.scenario,
                 a_or_an(scenario_spec.scenario.__name__))
+            for shared in scenario_spec.same:  # the contained instance describes the same model as ours
+                if inner._given[shared] != given[shared]:
+                    raise ScenarioInputError(
+                        f"{title}: input '{scenario_spec.name}' has {shared}={_named(inner._given[shared])}, but "
+                        f"this {title} has {shared}={_named(given[shared])}; they must be the same (give "
+                        f"{scenario_spec.name}={scenario_spec.name}.variant({shared}=...))")
             for inner_name, outer_name in scenario_spec.arguments.items():
                 args[outer_name] = inner._args[inner_name]
             for path, outer_name in scenario_spec.outputs.items():
@@ -160,10 +175,13 @@ class ScenarioBase:
         return cls._input_order
 
     def variant(self, **changes: Any) -> ScenarioBase:
-        """A validated copy with ``changes`` applied (name and description kept unless given)."""
+        """A validated copy with ``changes`` applied (name and description kept unless given).
+
+        A contained instance that must share an input with this one (``ScenarioInput(same=)``) and
+        is not among the changes follows a change of that input: it is rebound to the new value."""
         unknown_names(type(self).__name__, (k for k in changes if k not in ("name", "description")), self.input_names())
         merged = {"name": self.name, "description": self.description, **self._given, **changes}
-        return type(self)(**merged)
+        return type(self)(**bind_shared(type(self), merged, changes))
 
     def inputs(self) -> dict[str, Any]:
         """Every input by name: Quantities in their declared unit, numbers, nodes, keys."""
@@ -321,6 +339,29 @@ def _copy_tree(tree: Any) -> Any:
     if kind is list:
         return [_copy_tree(value) for value in tree]
     return tree
+
+
+def bind_shared(cls: type[ScenarioBase], merged: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """``merged`` with every contained instance that shares a changed input (``same=``), and is not
+    changed itself, rebound to the new value: what ``variant``, the CLI's ``--set`` and the calculator do."""
+    for spec in cls._scenarios:
+        inner = merged.get(spec.name)
+        if spec.name in changes or not isinstance(inner, ScenarioBase):
+            continue
+        moved = {shared: merged[shared] for shared in spec.same if shared in changes and shared in merged}
+        if moved and any(inner._given.get(k) != v for k, v in moved.items()):
+            label = ", ".join(f"{key}={getattr(value, 'name', value)}" for key, value in moved.items())
+            try:
+                merged = {**merged, spec.name: inner.variant(name=f"{inner.name}, with {label}", **moved)}
+            except MlsysymError:  # the new value does not suit it: the constructor names what is wrong
+                continue
+    return merged
+
+
+def _named(value: Any) -> str:
+    """An input value in a message: a record or node by its name."""
+    name = getattr(value, "name", None)
+    return repr(name) if isinstance(name, str) and not isinstance(value, str) else repr(value)
 
 
 def _missing(cls: type[ScenarioBase], inputs: dict[str, Any]) -> None:

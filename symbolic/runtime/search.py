@@ -31,7 +31,7 @@ from typing import Any
 from symbolic.runtime.errors import ScenarioInputError
 from symbolic.runtime.expressions import Compiled, ExpressionError, compile_expression
 from symbolic.runtime.feasibility import shown_range, value_at, within
-from symbolic.runtime.paths import leaves
+from symbolic.runtime.paths import guarded_paths, leaves
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.search_space import EACH_PRECISION, Space, attribute_units, every, powers_of_two
 
@@ -76,6 +76,10 @@ class _Prepared:
         names = [n for c in self.constraints + [o for _, o in self.objectives] for n in c.names]
         self.space = Space(base, plan.vary, names)
         self.outputs = set(_output_units(base))
+        # the Fits whose guarded outputs the constraints and objectives read: their failing points are skipped
+        guards = guarded_paths(type(base))
+        self.fits_read = {fits for n in names if n in self.outputs
+                          for fits in guards.get(n) or guards.get(n.split("[", 1)[0] + "[]") or ()}
         sizes = self.sizes = [n for _, n in self.space.axes]
         split = next(s for s in range(len(sizes)) if math.prod(sizes[s + 1:]) <= plan.chunk_points)
         self.split, self.inner = split, math.prod(sizes[split + 1:])
@@ -166,8 +170,8 @@ def evaluate_chunk(plan: Plan, chunk: int) -> Partial:
             values = [args[name] for name in requirement.names]
             valid = refuse(False if any(v is None for v in values) else numpy.asarray(requirement.check(*values)),
                            requirement.message)
-        for fits in cls._fits:  # a setup that cannot run is no candidate
-            if result.get(fits.name) is not None:
+        for fits in cls._fits:  # where a setup does not fit, the outputs it guards do not exist
+            if fits.name in prep.fits_read and result.get(fits.name) is not None:
                 valid = refuse(numpy.asarray(result[fits.name]) != 0, f"does not fit: {fits.message}")
         for bound in cls._bounds:
             value = value_at(result, bound.path)

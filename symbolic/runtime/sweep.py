@@ -87,6 +87,10 @@ def sweep(base: ScenarioBase, varied: dict[str, Any]) -> SweepResult:
         if name not in specs:
             numeric = ", ".join(specs)
             raise ScenarioInputError(f"{title}: cannot sweep '{name}'; numeric inputs: {numeric}")
+        absent = [other for other in cls._needs.get(name, ()) if base._given.get(other) is None]
+        if absent:  # as variant() refuses it: no output would read the swept values
+            raise ScenarioInputError(f"{title}: cannot sweep '{name}' without {' and '.join(map(repr, absent))}: no "
+                                     "output reads it without them")
         arrays[name] = args[name] = coerce_array(title, specs[name], values)
     try:
         shape = numpy.broadcast_shapes(*(a.shape for a in arrays.values()))

@@ -30,7 +30,8 @@ class TransferScenario(Scenario):
                  "(ZeroDivisionError) and returns negative times for a negative one.",
         "egress_rate": "a price per byte (dollar/GB; a bare number is read in dollar/GB): the reference multiplies "
                        "a bare rate by the payload in bits, so 0.01 on 8 GB gives 6.4e8 dollar.",
-        "job_time": "kept on the instance for reference; as in the reference library no output reads it.",
+        "job_time": "read by `result.job_multiple`, each link's time over the job's; the reference keeps it on the "
+                    "instance and no output reads it.",
     }
     examples = """\
 >>> from generated import Scenarios
@@ -62,7 +63,7 @@ class TransferScenario(Scenario):
     egress_rate = Input("dollar/GB", nonnegative=True, default=None, symbol="e", doc="Price per byte leaving.")
     compute_price = Input("dollar/h", positive=True, default=None, symbol="p", doc="Hourly price of compute.")
     job_time = Input("h", nonnegative=True, default=None, symbol="t_j",
-                     doc="Duration of the job the transfer feeds (kept for reference; no output reads it).")
+                     doc="Duration of the job the transfer feeds; optional, read by `result.job_multiple`.")
 
     link = Argument(key_of=links, symbol="k", doc="The name of one link, a key of `links`.")
 
@@ -72,6 +73,8 @@ class TransferScenario(Scenario):
                    doc="The bytes moved, the links and the time over each.")
     times = PerItem(total_bytes / links[k], (k, 0, Len(links) - 1), "ms", keys=links, group=result,
                     doc="Time to move all the copies over each link alone.")
+    job_multiple = PerItem(total_bytes / links[k] / job_time, (k, 0, Len(links) - 1), keys=links, group=result,
+                           doc="Time over each link as a multiple of the job's: above 1 the move outlasts the job.")
     egress_cost = Output(total_bytes * egress_rate, "dollar", doc="Egress charge for every byte moved, at the "
                                                                   "provider's rate.")
     egress_compute_hours = Output(egress_cost / compute_price, "h", doc="Compute hours the egress charge buys.")

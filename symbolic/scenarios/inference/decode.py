@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Hardware, Models, Systems, storage_widths
 from symbolic.model import (
-    Choice, Exceeds, Group, Input, Instance, Min, Node, Output, Precision, Question, Scenario, Series, Sweep,
+    Choice, Exceeds, Fits, Group, Input, Instance, Min, Node, Output, Precision, Question, Scenario, Series, Sweep,
     WorkloadInput, powers_of_two,
 )
 
@@ -14,7 +14,9 @@ class DecodeScenario(Scenario):
     weight of a dense model, the active ones of a mixture of experts. With `tp_size`-way tensor
     parallelism each device holds and reads 1/t of the weights and does 1/t of the work.
     The step is bound by the slower of the two: the weights at the memory bandwidth or the
-    FLOPs at the peak rate (`peak_precision`'s, or the node's headline peak).
+    FLOPs at the peak rate (`peak_precision`'s, or the node's headline peak). A device's share
+    of the weights must fit in its memory (`fits`); where it does not, the step does not run
+    and its times are refused.
     """
 
     assumptions = ("Weights stream once per step (every expert's); each weight that works on a token does one "
@@ -25,6 +27,9 @@ class DecodeScenario(Scenario):
         "Williams, Waterman and Patterson, Roofline, CACM 52(4), 2009.",
     )
     differs = {
+        "fits": "a device's share of the weights beyond its memory does not run: `fits` is False and the step "
+                "times (and what reads them) are refused, where the reference prices Llama-3.1-70B's 141.2 GB of "
+                "FP16 weights on one 80 GiB H100 at 42.15 ms a token; split across two (70.6 GB each) it runs.",
         "result.flops_per_step": "a mixture of experts is priced at its active parameters (F_tok = 2·P_a per token, the record's `forward_flops_per_token`); the reference writes 2·P with every expert, so Mixtral-8x7B's "
                                  "decode step at batch 1 is 2·4.67e10 = 9.34e10 flop there and 2·1.29e10 = 2.58e10 "
                                  "here (DeepSeek-V3 18× fewer: 3.7e10 of 6.71e11 parameters work on a token).",
@@ -34,23 +39,25 @@ class DecodeScenario(Scenario):
     }
     examples = """\
 >>> from generated import Scenarios
->>> s = Scenarios.Llama3_70B_DecodeH100
+>>> s = Scenarios.Llama2_70B_DecodeTwoH100
 >>> s.result.bottleneck
 'Memory'
 >>> round(s.result.bound_ratio, 6)
 295.223881
+>>> Scenarios.Llama3_70B_DecodeH100.fits    # 141.2 GB of FP16 weights on one 80 GiB H100
+False
 """
 
     main_outputs = ("result.compute_time", "result.memory_time", "result.bound_ratio")
     chart = Sweep(
-        instance="Llama3_70B_DecodeH100",
+        instance="Llama2_70B_DecodeTwoH100",
         input="batch_size",
         values=powers_of_two(10),
         series=(Series("result.memory_time", "memory: weights at bandwidth"), Series("result.compute_time", "compute: 2P·B at peak")),
         xlabel="batch size",
         ylabel="time per decode step [ms]",
-        caption="Llama-3.1-70B decode on an H100 at FP16: the weight stream is fixed, the FLOPs grow with the batch; "
-        "they cross near batch 295.")
+        caption="Llama-2-70B decode at FP16 across two H100s (70 GB of weights each): the weight stream is fixed, "
+        "the FLOPs grow with the batch; they cross near batch 295.")
     questions = (Question(solve_for='batch_size', where='result.compute_time', equals='result.memory_time'),)
 
     workload = WorkloadInput(requires=("parameters",),
@@ -87,6 +94,8 @@ class DecodeScenario(Scenario):
     bottleneck = Output(Exceeds(memory_time, compute_time), labels=("Compute", "Memory"),
                         group=result, doc="`Memory` when the weight stream takes longer than the FLOPs, "
                         "else `Compute` (a tie included).")
+    fits = Fits(weight_bytes <= hardware.capacity, "each device's share of the weights must fit in its memory",
+                unit="GB", guards=(compute_time, memory_time))
 
 
 _llama3_70b, _llama2_70b, _gpt2 = Models.Language.Llama3_70B, Models.Language.Llama2_70B, Models.Language.GPT2

@@ -2,9 +2,11 @@
 
 from symbolic.catalog import Constants, Hardware, Models
 from symbolic.model import (
-    Argument, Input, Instance, ListInput, Max, Node, Output, Precision, Question, Scenario, Series, Sweep,
-    WorkloadInput, floor, powers_of_two,
+    Argument, Fits, Input, Instance, Len, ListInput, Max, Node, Output, PerItem, Precision, Question, Scenario, Series,
+    Sweep, WorkloadInput, floor, index, powers_of_two,
 )
+
+i = index("i", "position")  # a position in `batch_sizes`
 
 
 class KvDecodeBatchScenario(Scenario):
@@ -59,8 +61,10 @@ class KvDecodeBatchScenario(Scenario):
                             "at FP16 on an H100 within 20 ms).",
         "max_batch_in_memory": "never negative: 0 when the weights alone do not fit (the reference returns "
                                "−165 for Llama-3-70B at FP16 on an H100).",
-        "batch_sizes": "kept for callers, as in the reference, where no output reads it either: the per-batch "
-                       "values are the methods of a batch size, `step_time(b)` for any b ≥ 0.",
+        "batch_sizes": "read by `batch_token_rates`, the token rate at each; the reference keeps it and no output "
+                       "reads it. The per-batch values are also methods of a batch size, `step_time(b)` for any b ≥ 0.",
+        "fits": "weights beyond the device's memory do not run: `fits` is False and the step and prefill times "
+                "are refused (the reference prices Llama-3-70B at FP16, 141.2 GB, on one 80 GiB H100).",
         "prefill_ops": "the record's forward FLOPs per token, 2·P_tok at the parameters that work on a token; "
                        "the reference reads the stated `inference_flops`, which is the same number for every "
                        "catalog decoder (GPT-2: 2·1.5e9 = 3e9) but per sequence for an encoder (BERT-Base: 2.2e10 "
@@ -74,7 +78,7 @@ class KvDecodeBatchScenario(Scenario):
     kv_bytes_per_value = Input("byte", positive=True, symbol="e", doc="Storage width of one cached value.")
     context_tokens = Input(integer=True, positive=True, symbol="S", doc="Tokens cached per sequence.")
     batch_sizes = ListInput(integer=True, positive=True, symbol=r"\mathcal{B}",
-                            doc="Batch sizes of interest, kept for callers (no output reads them).")
+                            doc="Batch sizes of interest: `batch_token_rates` gives the token rate at each.")
     prompt_tokens = Input(integer=True, positive=True, symbol="n_p", doc="Tokens of one prompt (prefill).")
     prefill_efficiency = Input(positive=True, at_most=1, symbol=r"\eta", doc="Achieved share of the peak in prefill.")
     peak_precision = Precision(hardware, default="fp16|bf16|peak",
@@ -108,6 +112,11 @@ class KvDecodeBatchScenario(Scenario):
                              "token of the prompt.")
     prefill_time = Output(prefill_ops / (peak_rate * prefill_efficiency), "ms",
                           doc="Time of one prompt at `prefill_efficiency` of the peak rate.")
+    batch_token_rates = PerItem(batch_sizes[i] * bandwidth / (weights + batch_sizes[i] * kv_per_sequence),
+                                (i, 0, Len(batch_sizes) - 1), "1/s", keys=batch_sizes,
+                                doc="The token rate at each batch size of interest, as `token_rate(b)` gives it.")
+    fits = Fits(weights <= hardware.capacity, "the weights must fit in the accelerator's memory", unit="GB",
+                guards=(step_time, prefill_time, batch_token_rates))
 
 
 Gpt2XlChatDecodeBatchesH100 = Instance(

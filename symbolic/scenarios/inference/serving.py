@@ -3,7 +3,7 @@
 from symbolic.catalog import Hardware, Models, storage_widths
 from symbolic.catalog.workloads import TransformerWorkload
 from symbolic.model import (
-    Choice, Exceeds, Group, Input, Instance, Node, Output, Precision, Question, Rational, Scenario, Series, Sweep,
+    Choice, Exceeds, Fits, Group, Input, Instance, Node, Output, Precision, Question, Rational, Scenario, Series, Sweep,
     WorkloadInput, powers_of_two, unit_constant,
 )
 
@@ -46,6 +46,9 @@ class ServingScenario(Scenario):
         "result.attention_flops": "the head width is the record's `head_dim` (d_h), which the KV cache also reads; "
                                   "the reference writes ⌊d/a⌋ here whatever `head_dim` says (the same number for "
                                   "every catalog model but PaLM-540B: 256 against ⌊18432/48⌋ = 384).",
+        "fits": "weights and cache beyond the device's memory do not run: `fits` (and `result.feasible`) is False "
+                "and `result.ttft` and `result.itl` are refused, where the reference prices Llama-3.1-70B at FP16 on "
+                "one H100 (141.9 GB on 85.9 GB) at 607.0 ms and 43.15 ms.",
         "result.feasible": "the reference's `constraint_trace` sentence is not reproduced: `feasible` and the sizes "
                            "carry what it says.",
     }
@@ -56,17 +59,19 @@ class ServingScenario(Scenario):
     }
     examples = """\
 >>> from generated import Scenarios
->>> r = Scenarios.Llama3_70B_ServingH100.result
+>>> r = Scenarios.Llama3_8B_ServingH100.result
 >>> r.feasible, round(r.ttft.magnitude, 3), round(r.itl.magnitude, 3)
-(False, 607.033, 43.15)
+(True, 70.97, 5.194)
+>>> Scenarios.Llama3_70B_ServingH100.fits    # 141.2 GB of weights and 0.67 GB of cache on 85.9 GB
+False
 """
 
     main_outputs = ("result.ttft", "result.itl", "result.memory_utilization")
     chart = Sweep(
-        instance="Llama3_70B_ServingH100", input="seq_len", values=powers_of_two(17),
+        instance="Llama3_8B_ServingH100", input="seq_len", values=powers_of_two(17),
         series=(Series("result.ttft", "time to first token"), Series("result.itl", "inter-token latency")),
         xlabel="context [tokens]", ylabel="time [ms]",
-        caption="Llama-3.1-70B on an H100: the time to first token grows with the prompt (quadratically once "
+        caption="Llama-3.1-8B on an H100: the time to first token grows with the prompt (quadratically once "
                 "attention dominates), the inter-token latency with the cache.")
     questions = (Question(solve_for="seq_len", where="result.ttft", equals="1 s"),
                  Question(solve_for="batch_size", where="result.memory_utilization", equals="1"))
@@ -108,6 +113,8 @@ class ServingScenario(Scenario):
                                 doc="Weights and cache over the device's memory (its true capacity).")
     feasible = Output(1 - Exceeds(total_memory_required, hardware.capacity), labels=(False, True), group=result,
                       doc="True when weights and cache fit the device's memory.")
+    fits = Fits(total_memory_required <= hardware.capacity, "the weights and the KV cache must fit in the device's "
+                "memory", unit="GB", guards=(ttft, itl))
 
 
 Llama3_70B_ServingH100 = Instance(
@@ -117,4 +124,10 @@ Llama3_70B_ServingH100 = Instance(
     workload=Models.Language.Llama3_70B,
     hardware=Hardware.Cloud.H100,
     seq_len=2048,
+)
+Llama3_8B_ServingH100 = Llama3_70B_ServingH100.variant(
+    name="Llama-3.1-8B served on one H100 at 2,048 tokens",
+    description="One request of 2,048 tokens of Llama-3.1-8B at FP16 on one H100: 16.1 GB of weights and 0.27 GB "
+                "of cache fit its 80 GiB.",
+    workload=Models.Language.Llama3_8B,
 )

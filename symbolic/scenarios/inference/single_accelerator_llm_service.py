@@ -3,7 +3,7 @@
 from symbolic.catalog import Constants, Hardware, Models, storage_widths
 from symbolic.catalog.workloads import TransformerWorkload
 from symbolic.model import (
-    Choice, Fits, Input, Instance, Min, Node, Output, Precision, Q, Question, Rational, Require, Scenario, Series, Sweep,
+    Choice, Exceeds, Fits, Input, Instance, Min, Node, Output, Precision, Q, Question, Rational, Require, Scenario, Series, Sweep,
     WorkloadInput, floor, powers_of_two, unit_constant,
 )
 
@@ -58,8 +58,8 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
         "fits": "weights plus KV reserve beyond the accelerator's memory is an infeasible setup: `fits` is False and "
                 "the outputs of a running service are refused; the reference prices it (Llama-3-70B at FP16 on an "
                 "80 GiB H100: 10 requests/s and −55 GB left).",
-        "ttft_target": "`ttft_target` and `tpot_target` are kept on the instance and read by nothing, as in the "
-                       "reference.",
+        "ttft_target": "read by `meets_ttft_target` (and `tpot_target` by `meets_tpot_target`): the reference keeps "
+                       "both targets on the instance and reads them nowhere.",
     }
     examples = """\
 >>> from generated import Scenarios
@@ -90,8 +90,8 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
     kv_reserve = Input("GB", positive=True, symbol="K", doc="Memory set aside for KV caches.")
     prefill_rate = Input("1/s", positive=True, symbol=r"\lambda_p", doc="Prompt tokens the service prefills per second.")
     price = Input("USD/h", positive=True, symbol="c", doc="Price of one accelerator-hour.")
-    ttft_target = Input("ms", positive=True, default=None, doc="Time-to-first-token target; kept, not read.")
-    tpot_target = Input("ms", positive=True, default=None, doc="Time-per-output-token target; kept, not read.")
+    ttft_target = Input("ms", positive=True, default=None, doc="Time-to-first-token target; optional.")
+    tpot_target = Input("ms", positive=True, default=None, doc="Time-per-output-token target; optional.")
     prefill_precision = Precision(hardware, default="{precision}|peak",
                                   doc="Key of the node's rates pricing the prefill (default: its rate at the "
                                       "weights' precision, else its headline peak; `prefill_peak` is the rate read).")
@@ -142,6 +142,10 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
     cost_per_million_tokens = Output(price * unit_constant("h") / (tokens_per_hour / 10**6), "USD",
                                      doc="An accelerator-hour's price over the millions of tokens it serves.")
     remaining_memory = Output(hardware.capacity - weights, "GB", doc="Device memory left beside the weights.")
+    meets_ttft_target = Output(1 - Exceeds(ttft, ttft_target), labels=(False, True), if_missing="none",
+                               doc="Whether the time to first token is within its target (None without one).")
+    meets_tpot_target = Output(1 - Exceeds(tpot, tpot_target), labels=(False, True), if_missing="none",
+                               doc="Whether the time per output token is within its target (None without one).")
     fits = Fits(weights + kv_reserve <= hardware.capacity, "the weights and the KV reserve must fit in the "
                 "accelerator's memory", unit="GB",
                 guards=(ttft, tpot, kv_capacity_tokens, resident_requests, remaining_memory))

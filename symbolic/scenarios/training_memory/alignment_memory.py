@@ -61,7 +61,7 @@ class AlignmentMemoryScenario(Scenario):
     tp_size = Input(integer=True, positive=True, symbol="t", doc="Tensor-parallel degree.")
     pp_size = Input(integer=True, positive=True, symbol="q", doc="Pipeline-parallel degree.")
     dp_size = Input(integer=True, positive=True, default=1, symbol="d",
-                    doc="Data-parallel degree (recorded; no output depends on it).")
+                    doc="Data-parallel degree: model copies, each on `model_parallel_devices` devices.")
     rollout_sequences = Input(integer=True, positive=True, symbol="B", doc="Sequences generated per rollout batch.")
     rollout_tokens = Input(integer=True, nonnegative=True, symbol="T", doc="Tokens per rollout sequence.")
     device_memory = Input("GB", positive=True, default=None, symbol="D",
@@ -81,6 +81,8 @@ class AlignmentMemoryScenario(Scenario):
     dpo_total = Output(policy_state + reference_weights, "byte", group=result, doc="DPO's two models.")
     dpo_reduction = Output((ppo_total - dpo_total) / ppo_total, group=result, doc="Share of PPO's model state DPO saves.")
     model_parallel_devices = Output(tp_size * pp_size, symbol="n", group=result, doc="Devices one model copy is split over.")
+    total_devices = Output(model_parallel_devices * dp_size, group=result,
+                           doc="Devices of the whole job: every data-parallel copy of the model on its own devices.")
     policy_per_device = Output(policy_state / model_parallel_devices, "byte", group=result, doc="Policy state per device.")
     reference_per_device = Output(reference_weights / model_parallel_devices, "byte", group=result, doc="Reference copy per device.")
     kv_cache = Output(policy.get_kv_cache_size(seq_len=rollout_tokens, batch_size=rollout_sequences,

@@ -59,13 +59,17 @@ def test_critical_sizes_by_interconnect():
 
 
 def test_bandwidths_are_read_in_the_order_of_the_paths():
-    """bandwidths may list the paths in another order, and more of them: each path reads its own."""
-    s = Scenarios.AlphaBetaHdrNdrSmallMessage.variant(
-        bandwidths={"spare": Q_(1, "Gbps"), "NDR": Q_(400, "Gbps"), "HDR": Q_(200, "Gbps")})
+    """bandwidths may list the paths in another order: each path reads its own; a path alphas lacks is
+    refused, as no output would read it (issue 24: it was kept and shown nowhere)."""
+    s = Scenarios.AlphaBetaHdrNdrSmallMessage.variant(bandwidths={"NDR": Q_(400, "Gbps"), "HDR": Q_(200, "Gbps")})
     assert seconds(s.result.times)["HDR"]["small"] == pytest.approx(1.9e-6, rel=1e-12)
     assert {p: b.to("Gbps").magnitude for p, b in s.result.bandwidths.items()} == {"HDR": 200, "NDR": 400}
     with pytest.raises(ScenarioInputError, match="bandwidths"):
         Scenarios.AlphaBetaHdrNdrSmallMessage.variant(bandwidths={"HDR": Q_(200, "Gbps")})
+    with pytest.raises(ScenarioInputError, match=r"input 'bandwidths' has an entry for 'spare', which no output reads: "
+                                                 r"its keys must be those of 'alphas' \('HDR', 'NDR'\)"):
+        Scenarios.AlphaBetaHdrNdrSmallMessage.variant(
+            bandwidths={"spare": Q_(1, "Gbps"), "NDR": Q_(400, "Gbps"), "HDR": Q_(200, "Gbps")})
 
 
 def test_zero_alpha_and_zero_message():

@@ -35,8 +35,11 @@ def test_requests_in_a_share_of_the_labeled_device_memory():
     assert s.kv_budget.to("GB").magnitude == pytest.approx(40.0, rel=1e-15)
     assert s.tokens_in_budget == pytest.approx(40e9 / 307200, rel=1e-12)
     assert s.requests == pytest.approx(40e9 / (307200 * 1024), rel=1e-12)
-    with pytest.raises(MissingInputError, match="kv_share"):
-        _ = s.variant(kv_share=None).requests
+    # a device without a share, or a share without a device, is read by no output: refused (issue 24)
+    with pytest.raises(ScenarioInputError, match="input 'hardware' must be given with 'kv_share'"):
+        s.variant(kv_share=None)
+    with pytest.raises(ScenarioInputError, match="input 'kv_share' must be given with 'hardware'"):
+        s.variant(hardware=None)
 
 
 def test_grouped_query_latent_attention_and_width_factor():

@@ -40,7 +40,10 @@ def test_rates_in_other_units_and_the_optional_experiment():
     with pytest.raises(MissingInputError, match="'experiment_slowdown' needs input 'recompiles'"):
         _ = no_recompiles.experiment_slowdown
     with pytest.raises(MissingInputError, match="'experiment_eager' needs input 'experiment_items'"):
-        _ = base.variant(experiment_items=None).experiment_eager
+        _ = base.variant(experiment_items=None, recompiles=None).experiment_eager
+    # recompiles without an experiment is read by no output: refused, naming both (issue 24)
+    with pytest.raises(ScenarioInputError, match="'recompiles' must be given with 'experiment_items'"):
+        base.variant(experiment_items=None)
     assert base.variant(recompiles=0).experiment_slowdown == pytest.approx(1450 / 2150, rel=1e-12)
 
 
@@ -59,5 +62,5 @@ def test_a_compile_that_never_pays_is_refused():
        x=st.none() | st.integers(1, 10**9), k=st.none() | st.integers(0, 100))
 def test_evaluator_equals_exact_sympy(e, gain, t_c, x, k):
     s = CompileBreakevenScenario(eager_rate=e, compiled_rate=e * (1 + gain), compile_time=t_c,
-                                 experiment_items=x, recompiles=k)
+                                 experiment_items=x, recompiles=None if x is None else k)
     assert_matches_exact(flatten(s.evaluate()), exact_outputs(Declared.model, s._args), rel=1e-9)
