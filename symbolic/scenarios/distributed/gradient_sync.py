@@ -81,22 +81,21 @@ class GradientSyncScenario(Scenario):
                             doc="Factor by which a faster accelerator shrinks the compute.")
 
     result = Group(doc="Bytes, times per link and energy of the step.")
-    sync_bytes = Output(LARGE_N_RING_FACTOR * workload.stored_values * precision, "byte", group=result, symbol="B",
-                        doc="Bytes each worker sends in the ring AllReduce: about twice its gradients.")
-    step_compute_time = Output(compute_time / compute_speedup, "s", group=result, field="compute_time", symbol="t",
-                               doc="Compute time of one step once compute runs `compute_speedup` times faster.")
-    per_link = {"keys": links, "group": result}
-    transfer_times = PerItem(sync_bytes / links[k], (k, 0, Len(links) - 1), "s", **per_link,
-                             doc="AllReduce time of the step's gradient bytes over each link.")
-    step_times = PerItem(step_compute_time + transfer_times[k], (k, 0, Len(links) - 1), "s", **per_link,
-                         doc="Step time over each link: the compute, then the AllReduce (no overlap).")
-    compute_fractions = PerItem(step_compute_time / step_times[k], (k, 0, Len(links) - 1), **per_link,
-                                doc="Share of the step spent computing.")
-    energy_per_step = Output(sync_bytes * energy_per_bit, "J", group=result, doc="Energy of the bits the AllReduce "
-                                                                                 "sends, at the link's energy per "
-                                                                                 "bit.")
-    energy_total = Output(energy_per_step * steps, "J", group=result, doc="Energy over `steps` steps.")
-
+    with result:
+        sync_bytes = Output(LARGE_N_RING_FACTOR * workload.stored_values * precision, "byte", symbol="B",
+                            doc="Bytes each worker sends in the ring AllReduce: about twice its gradients.")
+        step_compute_time = Output(compute_time / compute_speedup, "s", field="compute_time", symbol="t",
+                                   doc="Compute time of one step once compute runs `compute_speedup` times faster.")
+        over_links = (k, 0, Len(links) - 1)
+        transfer_times = PerItem(sync_bytes / links[k], over_links, "s", keys=links,
+                                 doc="AllReduce time of the step's gradient bytes over each link.")
+        step_times = PerItem(step_compute_time + transfer_times[k], over_links, "s", keys=links,
+                             doc="Step time over each link: the compute, then the AllReduce (no overlap).")
+        compute_fractions = PerItem(step_compute_time / step_times[k], over_links, keys=links,
+                                    doc="Share of the step spent computing.")
+        energy_per_step = Output(sync_bytes * energy_per_bit, "J",
+                                 doc="Energy of the bits the AllReduce sends, at the link's energy per bit.")
+        energy_total = Output(energy_per_step * steps, "J", doc="Energy over `steps` steps.")
 
 Gpt3GradientSync = Instance(
     GradientSyncScenario,
