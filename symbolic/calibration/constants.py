@@ -10,6 +10,7 @@ import sys
 import textwrap
 import tomllib
 from pathlib import Path
+from typing import Any
 
 # constants.toml entry -> node-file figure
 FIGURES = {
@@ -28,7 +29,7 @@ def _entry(name: str) -> re.Pattern[str]:
     return re.compile(rf'(^\[MeasuredCpu\.{name}\]\nvalue = ")([^"]*)(")', re.M)
 
 
-def rewrite(text: str, node: dict) -> tuple[str, list[str]]:
+def rewrite(text: str, node: dict[str, Any]) -> tuple[str, list[str]]:
     """``text`` of constants.toml with the MeasuredCpu values of ``node`` (a parsed node file); the entries kept."""
     measured, host = node.get("measured", {}), node.get("host", {})
     kept = []
@@ -39,7 +40,8 @@ def rewrite(text: str, node: dict) -> tuple[str, list[str]]:
         if figure not in measured:
             kept.append(name)
             continue
-        text = pattern.sub(lambda m, v=measured[figure]["value"]: m.group(1) + v + m.group(3), text, count=1)
+        value = str(measured[figure]["value"])
+        text = pattern.sub(lambda m: m.group(1) + value + m.group(3), text, count=1)  # noqa: B023 - used at once
     before = ", ".join(f"{x:g}" for x in host.get("load_average_before", [])[:1])
     after = ", ".join(f"{x:g}" for x in host.get("load_average_after", [])[:1])
     about = (f"This machine ({host.get('cpu_model', 'unknown CPU')}, {host.get('cores', '?')} cores), one thread, as "
