@@ -1,11 +1,9 @@
 """Data parallelism inside one node and across nodes: the gradient AllReduce against the local step."""
 
-import sympy
-
 from symbolic.catalog import Constants, Hardware, Models, Systems, storage_widths
 from symbolic.catalog.workloads import STATED_SIZE_WIDTH
 from symbolic.model import (
-    Choice, Exceeds, Group, Input, Instance, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput,
+    Choice, Eq, Exceeds, Group, Input, Instance, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput,
     powers_of_two, unit_constant,
 )
 
@@ -68,7 +66,7 @@ class DataParallelScaleOutScenario(Scenario):
     workload = WorkloadInput("Workload", requires=("stored_values",), doc="The model: its parameter count P (gradients P·w), or its stated 16-bit size.")
     precision = Choice(storage_widths(), "byte", default="fp16", case_insensitive=True, symbol="w",
                        doc="Storage precision of the gradients.")
-    stated_size_is_16_bit = Require(sympy.Eq(precision, 2 * unit_constant("byte")), STATED_SIZE_WIDTH, unless=workload.parameters)
+    stated_size_is_16_bit = Require(Eq(precision, 2 * unit_constant("byte")), STATED_SIZE_WIDTH, unless=workload.parameters)
     step_time = Input("s", positive=True, symbol="t_s", doc="One local step on one device.")
     training_time = Input("h", nonnegative=True, symbol="T_1", doc="The whole run on one device.")
     per_device_batch = Input(integer=True, positive=True, symbol="b", doc="Examples per device per local step.")

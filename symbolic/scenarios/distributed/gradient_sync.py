@@ -1,11 +1,9 @@
 """One data-parallel step: compute, then a ring AllReduce of the gradients over each link."""
 
-import sympy
-
 from symbolic.catalog import Models, Systems, storage_widths
 from symbolic.catalog.workloads import STATED_SIZE_WIDTH
 from symbolic.model import (
-    Choice, Group, Input, Instance, Len, ListInput, Output, PerItem, Q, Question, Require, Scenario, Series, Sweep,
+    Choice, Eq, Group, Input, Instance, Len, ListInput, Output, PerItem, Q, Question, Require, Scenario, Series, Sweep,
     WorkloadInput, decades, index, unit_constant,
 )
 
@@ -70,7 +68,7 @@ class GradientSyncScenario(Scenario):
                                  "gradient buffer.")
     precision = Choice(storage_widths(), "byte", default="fp16", case_insensitive=True, symbol="b",
                        doc="Gradient storage precision.")
-    stated_size_is_16_bit = Require(sympy.Eq(precision, 2 * unit_constant("byte")), STATED_SIZE_WIDTH, unless=workload.parameters)
+    stated_size_is_16_bit = Require(Eq(precision, 2 * unit_constant("byte")), STATED_SIZE_WIDTH, unless=workload.parameters)
     links = ListInput("Gbps", keyed=True, positive=True, min_length=0, symbol=r"\beta",
                       doc="Bandwidth of each named link, one direction, per worker.")
     compute_time = Input("s", nonnegative=True, symbol="t_c", doc="Compute time of one step before the speedup.")
