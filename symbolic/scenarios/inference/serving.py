@@ -30,6 +30,7 @@ class ServingScenario(Scenario):
         "Pope et al., Efficiently scaling transformer inference, MLSys 2023.",
         "Kwon et al., Efficient memory management for LLM serving with PagedAttention, SOSP 2023.",
     )
+    bounds = {"result.memory_utilization": (0, float("inf"))}  # above 1: by how much it does not fit (`feasible`)
     differs = {
         "result.kv_cache_size": "a sliding-window block keeps at most its window (Mistral-7B v0.1 at 16,384 tokens: "
                                 "0.537 GB, not 2.15 GB); the reference caches every token in every block.",
