@@ -320,8 +320,11 @@ class ScenarioModel:
         for decl in self.inputs:
             if isinstance(decl.spec.default, sympy.Basic):
                 used |= _symbols(decl.spec.default)
+        waivers = set()  # a record's field that waives or enables a requirement is read by that check
         for requirement in self.requirements:
             used |= _symbols(requirement.condition)
+            waivers |= {requirement.unless, requirement.when} - {""}
+        used |= {decl.symbol for decl in self.inputs if decl.name in waivers}
         return [decl for decl in self.inputs if not decl.structured or decl.symbol in used]
 
     def bindable_inputs(self) -> list[InputDecl]:
