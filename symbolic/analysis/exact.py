@@ -248,7 +248,9 @@ def evaluate(model: ScenarioModel, inputs: dict[str, Value], only: set[str] | No
             items = [number_at(quantity.expr.xreplace(at), evaluation) for at in entries(quantity, evaluation)]
             first = number_at(quantity.limits[1], evaluation)
             lists[quantity.symbol] = (items, int(first))
-            evaluation.shown[quantity.name] = [None if v is None else v / scale_of_unit(quantity.unit) for v in items]
+            # an entry reading an absent optional input: the whole list is absent, as the evaluator's
+            evaluation.shown[quantity.name] = (None if any(v is None for v in items)
+                                               else [v / scale_of_unit(quantity.unit) for v in items])
             continue
         value = number_at(quantity.expr, evaluation)
         env[quantity.symbol] = value

@@ -16,6 +16,7 @@ import sympy
 from symbolic.analysis.dimensions import scale_of_unit
 from symbolic.analysis.exact import Evaluation, Value, entries, evaluate, exact, instance_values, number_at
 from symbolic.codegen.latex import DocsLatexPrinter, latex_names
+from symbolic.codegen.python import guarded_outputs
 from symbolic.model import UNIT_SYMBOLS, ListQuantity, Quantity, ScenarioModel, TextQuantity
 from symbolic.model.functions import Len, MaxOver
 from symbolic.model.instances import Instance
@@ -168,9 +169,16 @@ def worked_example(model: ScenarioModel, instance: Instance) -> WorkedExample:
             numbers[symbol] = _input_number(value, units.get(symbol, ""))
     printer = NumbersLatexPrinter(numbers, evaluation, units)
     symbol_printer = DocsLatexPrinter(names)
+    failing = {f.name for f in model.feasibility if evaluation.shown.get(f.name) == 0}
+    refused = {path for path, under in guarded_outputs(model).items() if failing & set(under)} if failing else set()
     steps: list[Step] = []
     for quantity in model.quantities:
         if quantity.hidden:
+            continue
+        if quantity.name in refused:  # an output of a setup that runs: this entry's does not fit
+            definition = symbol_printer.doprint(quantity.expr)
+            steps.append(Step(quantity.name, quantity.latex, definition, "", r"\text{(does not fit)}", True,
+                              quantity.unit))
             continue
         steps.extend(_steps(quantity, evaluation, printer, symbol_printer))
     return WorkedExample(instance.key, tuple(steps))
@@ -188,6 +196,10 @@ def _steps(quantity: Quantity, evaluation: Evaluation, printer: NumbersLatexPrin
     if isinstance(quantity, TextQuantity) or quantity.echo:
         result, is_exact = value_latex(value, quantity.unit)
         return [Step(quantity.name, quantity.latex, "", "", result, is_exact, quantity.unit)]
+    if isinstance(quantity, ListQuantity) and value is None:  # it reads an optional input the entry leaves out
+        result, _ = value_latex(None, quantity.unit)
+        return [Step(quantity.name, quantity.latex, symbol_printer.doprint(quantity.expr), "", result, True,
+                     quantity.unit)]
     if isinstance(quantity, ListQuantity):
         steps = []
         for at, item in zip(entries(quantity, evaluation), value, strict=True):
