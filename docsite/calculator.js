@@ -266,7 +266,8 @@ function checkNeeds(values) {
 
 function failing(result) {
   // the Fits of these inputs that do not hold: name -> message (their guarded outputs do not exist)
-  return Object.fromEntries(data.fits.filter((fits) => result[fits.name] === 0).map((f) => [f.name, f.message]));
+  return Object.fromEntries(data.fits.filter((fits) => result[fits.name] != null && Number(result[fits.name]) === 0)
+    .map((f) => [f.name, f.message]));
 }
 
 function checkFinite(tree, path) {
