@@ -324,3 +324,27 @@ def test_screenshot_of_a_calculator(site):
     browser.screenshot(shot)
     assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 30_000
     print(f"\ncalculator screenshot: {shot}; timings: {TIMINGS}")
+
+
+def test_what_does_not_fit_an_input_no_output_reads_and_a_shared_workload(site):
+    """Issue 24: the page shows "does not fit" where the class refuses an output, refuses an optional input
+    given without the one that makes it matter with Python's message, and rebinds a contained instance of
+    another model to the workload chosen, as variant() and --set do."""
+    base, browser = site
+    _open(browser, base, "DecodeScenario", "?from=Llama3_70B_DecodeH100")  # 141.2 GB on one 80 GiB H100
+    cells = browser.evaluate("Object.fromEntries([...document.querySelectorAll('td.calc-value')]"
+                             ".map((c) => [c.dataset.path, c.textContent]))")
+    assert cells["result.compute_time"].startswith("does not fit: each device's share of the weights")
+    assert cells["fits"] == "False" and cells["result.weight_bytes"] != ""
+    entry = Scenarios.Gpt2XlKvFullWindow
+    with pytest.raises(MlsysymError) as raised:
+        entry.variant(kv_share=0.5)
+    _open(browser, base, "KvFootprintScenario", "?from=Gpt2XlKvFullWindow&kv_share=0.5")
+    assert browser.evaluate("document.querySelector('.calc-error').textContent") == str(raised.value)
+    _open(browser, base, "ZeroShardingScenario", "?from=Gpt3Zero3On64&workload=Models.Language.Llama3_8B")
+    error, total = browser.evaluate(
+        "[document.querySelector('.calc-error').textContent, document.querySelector("
+        "'td.calc-value[data-path=\"result.zero3_total_per_device\"]').dataset.value]")
+    expected = Scenarios.Gpt3Zero3On64.variant(workload=generated.Models.Language.Llama3_8B)
+    assert error == ""
+    assert float(total) == pytest.approx(expected.result.zero3_total_per_device.to("GB").magnitude, rel=1e-12)
