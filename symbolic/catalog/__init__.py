@@ -143,14 +143,37 @@ def dataset_records() -> dict[str, dict[str, Any]]:
     return _read("datasets.toml")
 
 
+EFFICIENCY_PREFIX = "Efficiency"  # efficiency.toml's sections: Efficiency<node key>, e.g. EfficiencyA100
+
+
 @lru_cache(maxsize=None)
 def constant_records() -> tuple[ConstantRecord, ...]:
-    """Every constant, by section and name, in file order."""
-    return tuple(
-        ConstantRecord(section, key, entry["value"], entry["doc"])
-        for section, entries in _read("constants.toml").items()
-        for key, entry in entries.items()
-    )
+    """Every constant, by section and name, in file order: ``constants.toml``, then the per-device
+    efficiency figures of ``efficiency.toml`` (each with its ``source``)."""
+    records = [ConstantRecord(section, key, entry["value"], entry["doc"])
+               for section, entries in _read("constants.toml").items() for key, entry in entries.items()]
+    for section, entries_ in _read("efficiency.toml").items():
+        where = f"symbolic/catalog/efficiency.toml: section {section}"
+        if not section.startswith(EFFICIENCY_PREFIX) or section == EFFICIENCY_PREFIX:
+            raise CatalogError(f"{where}: expected a name Efficiency<node key> (EfficiencyA100)")
+        for key, entry in entries_.items():
+            missing = {"value", "doc", "source"} - set(entry)
+            if missing or set(entry) - {"value", "doc", "source"}:
+                raise CatalogError(f"{where}, entry {key}: expected the fields value, doc and source, got "
+                                   f"{sorted(entry)}")
+            try:
+                Q_(entry["value"])
+            except Exception as error:
+                raise CatalogError(f"{where}, entry {key}, field 'value': got {entry['value']!r}; expected a "
+                                   f"quantity ({error})") from None
+            records.append(ConstantRecord(section, key, entry["value"], f"{entry['doc']} Source: {entry['source']}."))
+    return tuple(records)
+
+
+def efficiency_sources() -> dict[str, dict[str, str]]:
+    """``{section: {figure: source}}`` of ``efficiency.toml``, for the validation page."""
+    return {section: {key: entry["source"] for key, entry in entries_.items()}
+            for section, entries_ in _read("efficiency.toml").items()}
 
 
 @lru_cache(maxsize=None)

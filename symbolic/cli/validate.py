@@ -1,0 +1,129 @@
+"""``mlsysym validate``: every measured run predicted from the declared equations, against its measurement.
+
+The project's own runs (``symbolic/catalog/measurements.toml``) and those of each ``--file`` are
+validated as one set (``symbolic.catalog.measurements``), each built as an instance of the scenario
+its kind names, from the same inputs as its registry entry, and every measured quantity set against
+the prediction: ``error`` = predicted/measured - 1. ``--here`` instead runs the scenarios' workloads
+on this machine (``symbolic.cli.calibration``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from symbolic.cli.output import emit, table
+
+# the summaries the README and the validation page quote: kind and quantity
+QUANTITY_LABELS = {"iteration_time": "iteration time", "params_optimizer_per_gpu": "params & optimizer per GPU",
+                   "activations_per_gpu": "activations per GPU", "ttft": "time to first token"}
+
+
+def add_parser(command: Any) -> None:
+    from symbolic.cli.calibration import add_here_arguments
+
+    sub = command("validate", cmd_validate,
+                  "predicted against measured: every published run (symbolic/catalog/measurements.toml, and "
+                  "--file RUNS.toml) predicted from the equations; --here runs the scenarios' workloads on this "
+                  "machine")
+    sub.add_argument("--file", action="append", default=[], metavar="RUNS.toml",
+                     help="also predict the runs of this file ([[run]] tables in the form of measurements.toml); "
+                          "repeatable")
+    sub.add_argument("--only", action="store_true", help="predict only the --file runs, not the project's own")
+    add_here_arguments(sub, required=False)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    if args.here:
+        from symbolic.cli import calibration
+
+        return calibration.cmd_validate(args)
+    if args.only and not args.file:
+        from symbolic.cli.values import UsageError
+
+        raise UsageError("--only needs at least one --file RUNS.toml")
+    data = validate(args.file, own=not args.only)
+    emit(args, data, text(data))
+    return 0
+
+
+def runs_of(files: list[str], own: bool = True) -> list[Any]:
+    """The runs to predict: the project's own (unless ``own`` is false), then each file's, names unique."""
+    from symbolic.catalog.measurements import MeasurementError, load_runs
+
+    runs = list(load_runs()) if own else []
+    for file in files:
+        for run in load_runs(Path(file)):
+            clash = next((other for other in runs if other.name == run.name), None)
+            if clash is not None:
+                raise MeasurementError(f"{run.file}: run {run.name!r}, field 'name': already names a run of "
+                                       f"{clash.file}; names must be unique")
+            runs.append(run)
+    return runs
+
+
+def predicted(run: Any) -> Any:
+    """The run's scenario instance, built from the same inputs as its registry entry."""
+    import generated
+    from symbolic.catalog.measurements import scenario_inputs
+    from symbolic.catalog.refs import value_of
+
+    scenario = getattr(generated, run.scenario)
+    return scenario(name=run.name, **{key: value_of(value) for key, value in scenario_inputs(run).items()})
+
+
+def validate(files: list[str], own: bool = True) -> dict[str, Any]:
+    """``{"rows": [...], "summary": {...}}`` as ``--json`` prints it."""
+    from symbolic.catalog.measurements import UNITS
+
+    rows = []
+    for run in runs_of(files, own):
+        instance = predicted(run)
+        for quantity, measured in run.measured.items():
+            unit = UNITS[quantity]
+            value = getattr(instance, quantity).to(unit).magnitude
+            truth = measured.to(unit).magnitude
+            rows.append({"name": run.name, "kind": run.kind, "quantity": quantity,
+                         "measured": {"value": float(truth), "unit": unit},
+                         "predicted": {"value": float(value), "unit": unit},
+                         "error": float(value / truth - 1), "source": run.source, "file": run.file})
+    return {"rows": rows, "summary": summary(rows)}
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per kind, and per quantity within it: the runs, mean and max absolute error."""
+    out: dict[str, Any] = {}
+    for kind in sorted({row["kind"] for row in rows}, key=["training", "prefill"].index):
+        mine = [row for row in rows if row["kind"] == kind]
+        out[kind] = dict(_stats(mine), quantities={
+            quantity: _stats([row for row in mine if row["quantity"] == quantity])
+            for quantity in dict.fromkeys(row["quantity"] for row in mine)})
+    return out
+
+
+def _stats(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    errors = [abs(row["error"]) for row in rows]
+    return {"rows": len(rows), "mean_abs_error": sum(errors) / len(errors), "max_abs_error": max(errors)}
+
+
+def summary_line(data: dict[str, Any]) -> str:
+    """One line per kind and quantity: what the README quotes."""
+    parts = []
+    for kind, stats in data["summary"].items():
+        for quantity, s in stats["quantities"].items():
+            parts.append(f"{kind} {QUANTITY_LABELS.get(quantity, quantity)}: mean {s['mean_abs_error']:.1%}, "
+                         f"max {s['max_abs_error']:.1%} ({s['rows']} runs)")
+    return "; ".join(parts)
+
+
+def text(data: dict[str, Any]) -> str:
+    rows = [(row["name"], QUANTITY_LABELS.get(row["quantity"], row["quantity"]),
+             f"{row['measured']['value']:.5g} {row['measured']['unit']}",
+             f"{row['predicted']['value']:.5g} {row['predicted']['unit']}", f"{row['error']:+.1%}")
+            for row in data["rows"]]
+    stats = [(kind, QUANTITY_LABELS.get(quantity, quantity), s["rows"], f"{s['mean_abs_error']:.1%}",
+              f"{s['max_abs_error']:.1%}")
+             for kind, kind_stats in data["summary"].items() for quantity, s in kind_stats["quantities"].items()]
+    return "\n".join([table(rows, ("run", "quantity", "measured", "predicted", "error")), "",
+                      table(stats, ("kind", "quantity", "runs", "mean |err|", "max |err|"))])
