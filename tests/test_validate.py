@@ -5,7 +5,6 @@ file, the run and the field (exit 2), and ``--here`` still reaching the calibrat
 from __future__ import annotations
 
 import json
-import textwrap
 
 import pytest
 

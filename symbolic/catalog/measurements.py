@@ -138,7 +138,7 @@ def _run(file: str, number: int, table: dict[str, Any]) -> Run:
     expected_gpus = layout["tp"] * layout.get("pp", 1) * layout.get("dp", 1)
     if gpus != expected_gpus:
         raise fail("gpus", gpus, f"tp x pp x dp = {expected_gpus}" if kind == "training" else f"tp = {expected_gpus}")
-    _consistent(model, layout, kind, lambda field, got, what: fail(field, got, what))
+    _consistent(model, layout, kind, fail)
     measured = _measured(table["measured"], kind, lambda field, got, what: fail(f"measured.{field}", got, what))
     return Run(file, name, table["source"].strip(), kind, hardware, gpus, fabric.removeprefix("Systems.Fabrics."),
                workload, model, layout, measured)
@@ -288,7 +288,7 @@ def _workload_fields(path: Any) -> dict[str, Any] | None:
     values = entry.values
     if any(field not in values for field in ("layers", "hidden_dim", "heads", "vocab_size")):
         return None
-    fields = {field: values[field] for field in ("layers", "hidden_dim", "heads", "kv_heads", "ffn_dim", "vocab_size")
+    fields: dict[str, Any] = {field: values[field] for field in ("layers", "hidden_dim", "heads", "kv_heads", "ffn_dim", "vocab_size")
               if field in values}
     fields["gated_mlp"] = values.get("mlp") == "gated"
     return fields
