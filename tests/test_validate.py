@@ -163,3 +163,12 @@ def test_here_reaches_the_calibration_suites(monkeypatch):
     monkeypatch.setattr(calibration, "cmd_validate", lambda args: seen.append(args.suite) or 0)
     args = build_parser().parse_args(["validate", "--here", "--suite", "mlp"])
     assert args.handler(args) == 0 and seen == ["mlp"]
+
+
+def test_the_readme_shows_the_summary_line(shipped):
+    from pathlib import Path
+
+    from symbolic.cli.validate import summary_line
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert f"Errors on the shipped set: {summary_line(shipped)}." in readme

@@ -112,8 +112,8 @@ def summary_line(data: dict[str, Any]) -> str:
     parts = []
     for kind, stats in data["summary"].items():
         for quantity, s in stats["quantities"].items():
-            parts.append(f"{kind} {QUANTITY_LABELS.get(quantity, quantity)}: mean {s['mean_abs_error']:.1%}, "
-                         f"max {s['max_abs_error']:.1%} ({s['rows']} runs)")
+            parts.append(f"{kind} {QUANTITY_LABELS.get(quantity, quantity)}: mean {100 * s['mean_abs_error']:.1f} %, "
+                         f"max {100 * s['max_abs_error']:.1f} % ({s['rows']} runs)")
     return "; ".join(parts)
 
 

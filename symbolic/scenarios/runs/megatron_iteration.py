@@ -47,7 +47,7 @@ class MegatronIterationScenario(Scenario):
 >>> from generated import Scenarios
 >>> s = Scenarios.Megatron175BFullRecompute
 >>> s.microbatches, s.layers_per_stage, s.collectives_per_layer
-(64, 12, 6)
+(64.0, 12.0, 6)
 >>> round(s.params_optimizer_per_gpu.to("GiB").magnitude, 4)
 45.5625
 """
