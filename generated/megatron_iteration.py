@@ -23,14 +23,14 @@ def evaluate(
     hardware_bandwidth: Any,
     hardware_capacity: Any,
     precision_value: Any,
+    vocab_size: Any,
+    seq_len: Any,
     layers: Any,
     hidden_dim: Any,
     heads: Any,
     kv_heads: Any = None,
     ffn_dim: Any = None,
     gated_mlp: Any = 0,
-    vocab_size: Any,
-    seq_len: Any,
     tp: Any,
     pp: Any,
     dp: Any = 1,
@@ -62,14 +62,14 @@ def evaluate(
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
         hardware_capacity: [byte] Memory capacity of `hardware`.
         precision_value: [byte] Storage precision of weights and activations (FP16 mixed precision: 2 bytes).
+        vocab_size: [1] Vocabulary of the output layer.
+        seq_len: [1] Tokens per sequence.
         layers: [1] Transformer layers.
         hidden_dim: [1] Model width.
         heads: [1] Attention heads.
         kv_heads: [1] Key/value heads (grouped-query attention; the heads by default).
         ffn_dim: [1] MLP inner width.
         gated_mlp: [1] 1 for a gated MLP (SwiGLU: three FFN matrices), else 0.
-        vocab_size: [1] Vocabulary of the output layer.
-        seq_len: [1] Tokens per sequence.
         tp: [1] Tensor-parallel size: GPUs sharing each layer.
         pp: [1] Pipeline stages.
         dp: [1] Data-parallel replicas.
@@ -98,24 +98,24 @@ def evaluate(
         layers_per_stage [1] = layers/pp
         layer_weights [1] = ffn_dim*hidden_dim*(gated_mlp + 2) + 2*hidden_dim**2 + 2*hidden_dim**2*kv_heads/heads
         gemm_rows [1] = micro_batch*seq_len
-        matmul_rate [TFLOP/s] = gemm_rows*hardware_peak*matmul_efficiency/(gemm_half_rows + gemm_rows)
-        attention_core_flops [GFLOP] = 4*[flop]*hidden_dim*micro_batch*seq_len**2/tp
-        layer_forward_flops [GFLOP] = 2*[flop]*gemm_rows*layer_weights/tp + attention_core_flops
-        recompute_flops [GFLOP] = attention_core_flops*(Exceeds(recompute_value, 1) - Exceeds(recompute_value, 2)) + layer_forward_flops*Exceeds(recompute_value, 2)
-        layer_training_flops [GFLOP] = 3*layer_forward_flops + recompute_flops
-        layer_compute_time [ms] = layer_training_flops/matmul_rate
-        score_activations [MB] = 5*[byte]*heads*micro_batch*seq_len**2/tp
+        matmul_rate [flop/s] = gemm_rows*hardware_peak*matmul_efficiency/(gemm_half_rows + gemm_rows)
+        attention_core_flops [flop] = 4*[flop]*hidden_dim*micro_batch*seq_len**2/tp
+        layer_forward_flops [flop] = 2*[flop]*gemm_rows*layer_weights/tp + attention_core_flops
+        recompute_flops [flop] = attention_core_flops*(Exceeds(recompute_value, 1) - Exceeds(recompute_value, 2)) + layer_forward_flops*Exceeds(recompute_value, 2)
+        layer_training_flops [flop] = 3*layer_forward_flops + recompute_flops
+        layer_compute_time [s] = layer_training_flops/matmul_rate
+        score_activations [byte] = 5*[byte]*heads*micro_batch*seq_len**2/tp
         layer_activations [MB] = [byte]*hidden_dim*micro_batch*seq_len*(34*sequence_parallel/tp + (1 - sequence_parallel)*(10 + 24/tp)) + score_activations
         layer_traffic_time [ms] = activation_traffic*layer_activations/(hardware_bandwidth*memory_efficiency)
-        collective_payload [MB] = hidden_dim*micro_batch*precision_value*seq_len
-        ring_bytes [MB] = collective_payload*(2*tp - 2)/tp
+        collective_payload [byte] = hidden_dim*micro_batch*precision_value*seq_len
+        ring_bytes [byte] = collective_payload*(2*tp - 2)/tp
         collectives_per_layer [1] = sequence_parallel + 2*Exceeds(recompute_value, 2) + 4
-        layer_tp_time [ms] = collectives_per_layer*ring_bytes/(nvlink_bandwidth*nvlink_efficiency)
-        layer_launch_time [ms] = kernel_launch*kernels_per_layer*(Exceeds(recompute_value, 2) + 3)
-        layer_time [ms] = layer_compute_time + layer_launch_time + layer_tp_time + layer_traffic_time
-        head_time [ms] = 6*[flop]*gemm_rows*hidden_dim*vocab_size/(matmul_rate*tp)
-        p2p_time [ms] = 2*collective_payload*interleave*Exceeds(pp, 1)/(fabric_bandwidth*fabric_efficiency*tp)
-        stage_time [ms] = head_time + layer_time*layers_per_stage + p2p_time
+        layer_tp_time [s] = collectives_per_layer*ring_bytes/(nvlink_bandwidth*nvlink_efficiency)
+        layer_launch_time [s] = kernel_launch*kernels_per_layer*(Exceeds(recompute_value, 2) + 3)
+        layer_time [s] = layer_compute_time + layer_launch_time + layer_tp_time + layer_traffic_time
+        head_time [s] = 6*[flop]*gemm_rows*hidden_dim*vocab_size/(matmul_rate*tp)
+        p2p_time [s] = 2*collective_payload*interleave*Exceeds(pp, 1)/(fabric_bandwidth*fabric_efficiency*tp)
+        stage_time [s] = head_time + layer_time*layers_per_stage + p2p_time
         bubble [1] = pipeline.bubble_ratio/interleave
         pipeline_time [s] = microbatches*stage_time*(bubble + 1)
         params_per_gpu [1] = layer_weights*layers_per_stage/tp
@@ -124,7 +124,7 @@ def evaluate(
         iteration_time [s] = dp_time + optimizer_time + pipeline_time
         model_flops [PFLOP] = [flop]*global_batch*(6*hidden_dim*seq_len*vocab_size + 3*layers*(4*hidden_dim*seq_len**2 + 2*layer_weights*seq_len))
         params_optimizer_per_gpu [GiB] = params_per_gpu*state_bytes
-        stored_per_layer [MB] = 2*[byte]*hidden_dim*micro_batch*seq_len*(-sequence_parallel + sequence_parallel/tp + 1)*Exceeds(recompute_value, 2) + layer_activations*(1 - Exceeds(recompute_value, 2)) - score_activations*(Exceeds(recompute_value, 1) - Exceeds(recompute_value, 2))
+        stored_per_layer [byte] = 2*[byte]*hidden_dim*micro_batch*seq_len*(-sequence_parallel + sequence_parallel/tp + 1)*Exceeds(recompute_value, 2) + layer_activations*(1 - Exceeds(recompute_value, 2)) - score_activations*(Exceeds(recompute_value, 1) - Exceeds(recompute_value, 2))
         in_flight [1] = (1 + (pp - 1)*Exceeds(interleave, 1)/(interleave*pp))*Min(microbatches, pp)
         activations_per_gpu [GiB] = in_flight*layers_per_stage*stored_per_layer
         memory_per_gpu [GiB] = activations_per_gpu + params_optimizer_per_gpu
@@ -135,84 +135,71 @@ def evaluate(
     if ffn_dim is None:
         ffn_dim = 4 * hidden_dim
     _t0 = micro_batch * seq_len**2 / tp
-    _t4 = choose(recompute_value > 2, 1, 0)
-    _t5 = -_t4 + choose(recompute_value > 1, 1, 0)
-    _t7 = 2 * hidden_dim
-    _t8 = sequence_parallel / tp
-    _t9 = micro_batch * seq_len
-    _t10 = _t9 * (17 * _t8 + (1 - sequence_parallel) * (5 + 12 / tp))
-    _t11 = 1 - _t4
-    _t12 = _t8 - sequence_parallel + 1
-    _t13 = 2 * _t4
-    _t14 = _t9 * hidden_dim
-    _t15 = 2 * hidden_dim**2
-    _t16 = hidden_dim / 500000
-    _t17 = 1 / (hardware_bandwidth * memory_efficiency)
-    _t19 = hidden_dim * vocab_size
-    _t20 = 1 / (fabric_bandwidth * fabric_efficiency)
+    _t1 = _t0 * heads
+    _t3 = sequence_parallel / tp
+    _t4 = micro_batch * seq_len
+    _t5 = 2 * hidden_dim
+    _t7 = 1 / (hardware_bandwidth * memory_efficiency)
+    _t9 = choose(recompute_value > 2, 1, 0)
+    _t10 = 2 * hidden_dim**2
+    _t12 = -_t9 + choose(recompute_value > 1, 1, 0)
+    _t13 = _t4 * hidden_dim
+    _t15 = 2 * _t9
+    _t18 = hidden_dim * vocab_size
+    _t19 = 1 / (500000000 * fabric_bandwidth * fabric_efficiency)
     microbatches = global_batch / (dp * micro_batch)
     layers_per_stage = layers / pp
-    layer_weights = _t15 + _t15 * kv_heads / heads + ffn_dim * hidden_dim * (gated_mlp + 2)
-    _t2 = layer_weights / tp
-    gemm_rows = _t9
-    _t3 = _t2 * gemm_rows
-    _raw_matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
-    matmul_rate = _raw_matmul_rate / 1000000000000  # 1e-12: flop/s -> TFLOP/s
-    _raw_attention_core_flops = _t0 * hidden_dim
-    _t1 = 2 * _raw_attention_core_flops
-    attention_core_flops = _raw_attention_core_flops / 250000000  # 1e-9: flop -> GFLOP
-    _raw_layer_forward_flops = _t1 + _t3
-    layer_forward_flops = (
-        _t3 / 500000000 + attention_core_flops
-    )  # 1e9: GFLOP -> flop (attention_core_flops); 1e-9: flop -> GFLOP
-    _raw_recompute_flops = _raw_layer_forward_flops * _t4 + _t1 * _t5
-    recompute_flops = _t4 * layer_forward_flops + _t5 * attention_core_flops
-    layer_training_flops = (3 * _raw_layer_forward_flops + _raw_recompute_flops) / 500000000
+    layer_weights = _t10 + _t10 * kv_heads / heads + ffn_dim * hidden_dim * (gated_mlp + 2)
+    _t11 = layer_weights / tp
+    gemm_rows = _t4
+    matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
+    attention_core_flops = 4 * _t0 * hidden_dim
+    layer_forward_flops = 2 * _t11 * gemm_rows + attention_core_flops
+    recompute_flops = _t12 * attention_core_flops + _t9 * layer_forward_flops
+    layer_training_flops = 3 * layer_forward_flops + recompute_flops
     layer_compute_time = layer_training_flops / matmul_rate
-    _raw_score_activations = _t0 * heads
-    _t6 = 5 * _raw_score_activations
-    score_activations = _raw_score_activations / 200000  # 1e-6: B -> MB
-    _raw_layer_activations = _t10 * _t7 + _t6
-    layer_activations = _t10 * _t16 + score_activations  # 1e6: MB -> B (score_activations); 1e-6: B -> MB
-    layer_traffic_time = (
-        1000 * _raw_layer_activations * _t17 * activation_traffic
-    )  # 1e6: MB -> B (layer_activations); 1e3: s -> ms
-    collective_payload = _t14 * precision_value / 1000000  # 1e-6: B -> MB
-    _t18 = collective_payload / tp
-    ring_bytes = _t18 * (2 * tp - 2)
-    collectives_per_layer = _t13 + sequence_parallel + 4
-    layer_tp_time = collectives_per_layer * ring_bytes / (nvlink_bandwidth * nvlink_efficiency)
-    layer_launch_time = (
-        kernel_launch * kernels_per_layer * (_t4 + 3) / 1000
-    )  # 1e-6: µs -> s (kernel_launch); 1e3: s -> ms
-    layer_time = layer_compute_time + layer_launch_time + layer_tp_time + layer_traffic_time
-    head_time = 6000 * _t19 * gemm_rows / (_raw_matmul_rate * tp)  # 1e12: TFLOP/s -> flop/s (matmul_rate); 1e3: s -> ms
-    p2p_time = 2 * _t18 * _t20 * interleave * choose(pp > 1, 1, 0)
+    _raw_score_activations = _t1
+    _t2 = 5 * _raw_score_activations
+    _t6 = _t2 + _t4 * _t5 * (17 * _t3 + (1 - sequence_parallel) * (5 + 12 / tp))
+    score_activations = 5 * _t1
+    _raw_layer_activations = _t6
+    _t8 = _raw_layer_activations * _t7 * activation_traffic
+    layer_activations = _t6 / 1000000  # 1e-6: B -> MB
+    _raw_layer_traffic_time = _t8
+    layer_traffic_time = 1000 * _t8  # 1e6: MB -> B (layer_activations); 1e3: s -> ms
+    collective_payload = _t13 * precision_value
+    _t14 = collective_payload / tp
+    ring_bytes = _t14 * (2 * tp - 2)
+    collectives_per_layer = _t15 + sequence_parallel + 4
+    _raw_layer_tp_time = collectives_per_layer * ring_bytes / (nvlink_bandwidth * nvlink_efficiency)
+    _t16 = _raw_layer_tp_time / 1000000000
+    layer_tp_time = _t16  # 1e9: GB/s -> B/s (nvlink_bandwidth)
+    _raw_layer_launch_time = kernel_launch * kernels_per_layer * (_t9 + 3)
+    _t17 = _raw_layer_launch_time / 1000000
+    layer_launch_time = _t17  # 1e-6: µs -> s (kernel_launch)
+    layer_time = _raw_layer_traffic_time + _t16 + _t17 + layer_compute_time  # 1e-3: ms -> s (layer_traffic_time)
+    head_time = 6 * _t18 * gemm_rows / (matmul_rate * tp)
+    p2p_time = _t14 * _t19 * interleave * choose(pp > 1, 1, 0)  # 1e9: GB/s -> B/s (fabric_bandwidth)
     stage_time = head_time + layer_time * layers_per_stage + p2p_time
     pipeline__stages = pp
     pipeline__microbatches = microbatches
     pipeline__fill_slots = pipeline__stages - 1
     pipeline__bubble_ratio = pipeline__fill_slots / pipeline__microbatches
     bubble = pipeline__bubble_ratio / interleave
-    pipeline_time = microbatches * stage_time * (bubble + 1) / 1000  # 1e-3: ms -> s (stage_time)
-    params_per_gpu = _t2 * layers_per_stage
-    dp_time = (
-        _t20 * params_per_gpu * precision_value * (dp - 1) / (500000000 * dp)
-    )  # 1e9: GB/s -> B/s (fabric_bandwidth)
-    optimizer_time = _t17 * optimizer_traffic * params_per_gpu
+    pipeline_time = microbatches * stage_time * (bubble + 1)
+    params_per_gpu = _t11 * layers_per_stage
+    dp_time = _t19 * params_per_gpu * precision_value * (dp - 1) / dp  # 1e9: GB/s -> B/s (fabric_bandwidth)
+    optimizer_time = _t7 * optimizer_traffic * params_per_gpu
     iteration_time = dp_time + optimizer_time + pipeline_time
     model_flops = (
-        3 * global_batch * seq_len * (_t19 + layers * (_t7 * seq_len + layer_weights)) / 500000000000000
+        3 * global_batch * seq_len * (_t18 + layers * (_t5 * seq_len + layer_weights)) / 500000000000000
     )  # 1e-15: flop -> PFLOP
     params_optimizer_per_gpu = params_per_gpu * state_bytes / 1073741824  # 1/1073741824: B -> GiB
-    _raw_stored_per_layer = _raw_layer_activations * _t11 + _t12 * _t13 * _t14 - _t5 * _t6
     stored_per_layer = (
-        _t11 * layer_activations + _t12 * _t16 * _t4 * _t9 - _t5 * score_activations
-    )  # 1e6: MB -> B (layer_activations); 1e6: MB -> B (score_activations); 1e-6: B -> MB
+        _raw_layer_activations * (1 - _t9) - _t12 * _t2 + _t13 * _t15 * (_t3 - sequence_parallel + 1)
+    )  # 1e6: MB -> B (layer_activations)
     in_flight = (1 + (pp - 1) * choose(interleave > 1, 1, 0) / (interleave * pp)) * minimum(microbatches, pp)
-    activations_per_gpu = (
-        _raw_stored_per_layer * in_flight * layers_per_stage / 1073741824
-    )  # 1e6: MB -> B (stored_per_layer); 1/1073741824: B -> GiB
+    activations_per_gpu = in_flight * layers_per_stage * stored_per_layer / 1073741824  # 1/1073741824: B -> GiB
     memory_per_gpu = activations_per_gpu + params_optimizer_per_gpu
     memory_share = 1073741824 * memory_per_gpu / hardware_capacity  # 1073741824: GiB -> B (memory_per_gpu)
     return {
@@ -260,14 +247,14 @@ def gradient(
     hardware_bandwidth: Any,
     hardware_capacity: Any,
     precision_value: Any,
+    vocab_size: Any,
+    seq_len: Any,
     layers: Any,
     hidden_dim: Any,
     heads: Any,
     kv_heads: Any = None,
     ffn_dim: Any = None,
     gated_mlp: Any = 0,
-    vocab_size: Any,
-    seq_len: Any,
     tp: Any,
     pp: Any,
     dp: Any = 1,
@@ -304,70 +291,60 @@ def gradient(
     if ffn_dim is None:
         ffn_dim = 4 * hidden_dim
     _t0 = micro_batch * seq_len**2 / tp
-    _t4 = choose(recompute_value > 2, 1, 0)
-    _t5 = -_t4 + choose(recompute_value > 1, 1, 0)
-    _t7 = 2 * hidden_dim
-    _t8 = sequence_parallel / tp
-    _t9 = micro_batch * seq_len
-    _t10 = _t9 * (17 * _t8 + (1 - sequence_parallel) * (5 + 12 / tp))
-    _t11 = 1 - _t4
-    _t12 = _t8 - sequence_parallel + 1
-    _t13 = 2 * _t4
-    _t14 = _t9 * hidden_dim
-    _t15 = 2 * hidden_dim**2
-    _t16 = hidden_dim / 500000
-    _t17 = 1 / (hardware_bandwidth * memory_efficiency)
-    _t19 = hidden_dim * vocab_size
-    _t20 = 1 / (fabric_bandwidth * fabric_efficiency)
+    _t1 = _t0 * heads
+    _t3 = sequence_parallel / tp
+    _t4 = micro_batch * seq_len
+    _t5 = 2 * hidden_dim
+    _t7 = 1 / (hardware_bandwidth * memory_efficiency)
+    _t9 = choose(recompute_value > 2, 1, 0)
+    _t10 = 2 * hidden_dim**2
+    _t12 = -_t9 + choose(recompute_value > 1, 1, 0)
+    _t13 = _t4 * hidden_dim
+    _t15 = 2 * _t9
+    _t18 = hidden_dim * vocab_size
+    _t19 = 1 / (500000000 * fabric_bandwidth * fabric_efficiency)
     microbatches = global_batch / (dp * micro_batch)
     layers_per_stage = layers / pp
-    layer_weights = _t15 + _t15 * kv_heads / heads + ffn_dim * hidden_dim * (gated_mlp + 2)
-    _t2 = layer_weights / tp
-    gemm_rows = _t9
-    _t3 = _t2 * gemm_rows
-    _raw_matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
-    matmul_rate = _raw_matmul_rate / 1000000000000  # 1e-12: flop/s -> TFLOP/s
-    _raw_attention_core_flops = _t0 * hidden_dim
-    _t1 = 2 * _raw_attention_core_flops
-    _raw_layer_forward_flops = _t1 + _t3
-    _raw_recompute_flops = _raw_layer_forward_flops * _t4 + _t1 * _t5
-    layer_training_flops = (3 * _raw_layer_forward_flops + _raw_recompute_flops) / 500000000
+    layer_weights = _t10 + _t10 * kv_heads / heads + ffn_dim * hidden_dim * (gated_mlp + 2)
+    _t11 = layer_weights / tp
+    gemm_rows = _t4
+    matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
+    attention_core_flops = 4 * _t0 * hidden_dim
+    layer_forward_flops = 2 * _t11 * gemm_rows + attention_core_flops
+    recompute_flops = _t12 * attention_core_flops + _t9 * layer_forward_flops
+    layer_training_flops = 3 * layer_forward_flops + recompute_flops
     layer_compute_time = layer_training_flops / matmul_rate
-    _raw_score_activations = _t0 * heads
-    _t6 = 5 * _raw_score_activations
-    score_activations = _raw_score_activations / 200000  # 1e-6: B -> MB
-    _raw_layer_activations = _t10 * _t7 + _t6
-    layer_activations = _t10 * _t16 + score_activations  # 1e6: MB -> B (score_activations); 1e-6: B -> MB
-    layer_traffic_time = (
-        1000 * _raw_layer_activations * _t17 * activation_traffic
-    )  # 1e6: MB -> B (layer_activations); 1e3: s -> ms
-    collective_payload = _t14 * precision_value / 1000000  # 1e-6: B -> MB
-    _t18 = collective_payload / tp
-    ring_bytes = _t18 * (2 * tp - 2)
-    collectives_per_layer = _t13 + sequence_parallel + 4
-    layer_tp_time = collectives_per_layer * ring_bytes / (nvlink_bandwidth * nvlink_efficiency)
-    layer_launch_time = (
-        kernel_launch * kernels_per_layer * (_t4 + 3) / 1000
-    )  # 1e-6: µs -> s (kernel_launch); 1e3: s -> ms
-    layer_time = layer_compute_time + layer_launch_time + layer_tp_time + layer_traffic_time
-    head_time = 6000 * _t19 * gemm_rows / (_raw_matmul_rate * tp)  # 1e12: TFLOP/s -> flop/s (matmul_rate); 1e3: s -> ms
-    p2p_time = 2 * _t18 * _t20 * interleave * choose(pp > 1, 1, 0)
+    _raw_score_activations = _t1
+    _t2 = 5 * _raw_score_activations
+    _t6 = _t2 + _t4 * _t5 * (17 * _t3 + (1 - sequence_parallel) * (5 + 12 / tp))
+    _raw_layer_activations = _t6
+    _t8 = _raw_layer_activations * _t7 * activation_traffic
+    layer_activations = _t6 / 1000000  # 1e-6: B -> MB
+    _raw_layer_traffic_time = _t8
+    collective_payload = _t13 * precision_value
+    _t14 = collective_payload / tp
+    ring_bytes = _t14 * (2 * tp - 2)
+    collectives_per_layer = _t15 + sequence_parallel + 4
+    _raw_layer_tp_time = collectives_per_layer * ring_bytes / (nvlink_bandwidth * nvlink_efficiency)
+    _t16 = _raw_layer_tp_time / 1000000000
+    _raw_layer_launch_time = kernel_launch * kernels_per_layer * (_t9 + 3)
+    _t17 = _raw_layer_launch_time / 1000000
+    layer_time = _raw_layer_traffic_time + _t16 + _t17 + layer_compute_time  # 1e-3: ms -> s (layer_traffic_time)
+    head_time = 6 * _t18 * gemm_rows / (matmul_rate * tp)
+    p2p_time = _t14 * _t19 * interleave * choose(pp > 1, 1, 0)  # 1e9: GB/s -> B/s (fabric_bandwidth)
     stage_time = head_time + layer_time * layers_per_stage + p2p_time
     pipeline__stages = pp
     pipeline__microbatches = microbatches
     pipeline__fill_slots = pipeline__stages - 1
     pipeline__bubble_ratio = pipeline__fill_slots / pipeline__microbatches
     bubble = pipeline__bubble_ratio / interleave
-    params_per_gpu = _t2 * layers_per_stage
+    params_per_gpu = _t11 * layers_per_stage
     params_optimizer_per_gpu = params_per_gpu * state_bytes / 1073741824  # 1/1073741824: B -> GiB
-    _raw_stored_per_layer = _raw_layer_activations * _t11 + _t12 * _t13 * _t14 - _t5 * _t6
     stored_per_layer = (
-        _t11 * layer_activations + _t12 * _t16 * _t4 * _t9 - _t5 * score_activations
-    )  # 1e6: MB -> B (layer_activations); 1e6: MB -> B (score_activations); 1e-6: B -> MB
+        _raw_layer_activations * (1 - _t9) - _t12 * _t2 + _t13 * _t15 * (_t3 - sequence_parallel + 1)
+    )  # 1e6: MB -> B (layer_activations)
     in_flight = (1 + (pp - 1) * choose(interleave > 1, 1, 0) / (interleave * pp)) * minimum(microbatches, pp)
-    activations_per_gpu = (
-        _raw_stored_per_layer * in_flight * layers_per_stage / 1073741824
-    )  # 1e6: MB -> B (stored_per_layer); 1/1073741824: B -> GiB
+    activations_per_gpu = in_flight * layers_per_stage * stored_per_layer / 1073741824  # 1/1073741824: B -> GiB
     memory_per_gpu = activations_per_gpu + params_optimizer_per_gpu
     _g0 = dp ** (-2)
     _g1 = pp ** (-2)
@@ -375,106 +352,98 @@ def gradient(
     _g3 = gated_mlp + 2
     _g4 = 2 * hidden_dim**2
     _g5 = gemm_half_rows + gemm_rows
-    _g6 = gemm_rows * hardware_peak / 1000000000000
+    _g6 = gemm_rows * hardware_peak
     _g7 = _g6 * matmul_efficiency / _g5**2
-    _g8 = -_g7 + hardware_peak * matmul_efficiency / (1000000000000 * _g5)
-    _g9 = seq_len**2
-    _g10 = _g9 / tp
-    _g11 = _g10 / 250000000
-    _g12 = micro_batch * seq_len
-    _g13 = _g12 / tp
-    _g14 = hidden_dim * micro_batch
-    _g15 = tp ** (-2)
-    _g16 = _g15 * _g9
-    _g17 = gemm_rows / 500000000
-    _g18 = _g17 / tp
-    _g19 = layer_weights / tp
-    _g20 = _g19 / 500000000
-    _g21 = _g15 * layer_weights
-    _g22 = choose(recompute_value > 2, 1, 0)
-    _g23 = -_g22 + choose(recompute_value > 1, 1, 0)
-    _g24 = matmul_rate ** (-2)
-    _g25 = _g24 * layer_training_flops
-    _g26 = _g10 / 200000
-    _g27 = sequence_parallel / tp
-    _g28 = 1 - sequence_parallel
-    _g29 = 17 * _g27 / 500000 + _g28 * (5 + 12 / tp) / 500000
-    _g30 = _g29 * hidden_dim
-    _g31 = _g15 * sequence_parallel
-    _g32 = _g12 / 500000
-    _g33 = _g32 * hidden_dim
-    _g34 = 1 / (hardware_bandwidth**2 * memory_efficiency)
-    _g35 = 1000000000 * layer_activations
-    _g36 = _g35 * activation_traffic
-    _g37 = 1 / (hardware_bandwidth * memory_efficiency)
-    _g38 = 1000000000 * _g37 * activation_traffic
-    _g39 = 1 / (hardware_bandwidth * memory_efficiency**2)
-    _g40 = _g12 / 1000000
-    _g41 = precision_value / 1000000
-    _g42 = hidden_dim * seq_len
-    _g43 = 2 * tp - 2
-    _g44 = _g43 / tp
-    _g45 = 2 / tp
-    _g46 = _g45 * collective_payload
-    _g47 = _g15 * collective_payload
-    _g48 = 1 / (nvlink_bandwidth * nvlink_efficiency)
-    _g49 = _g48 * collectives_per_layer
-    _g50 = collectives_per_layer * ring_bytes
-    _g51 = _g22 / 1000 + 3 / 1000
-    _g52 = hidden_dim * vocab_size
-    _g53 = 3 * _g52 * gemm_rows / 500000000
-    _g54 = _g24 * _g53 / tp
-    _g55 = 3 / (500000000 * tp * matmul_rate)
-    _g56 = _g55 * gemm_rows
-    _g57 = _g52 * _g55
-    _g58 = choose(pp > 1, 1, 0)
-    _g59 = 1 / (fabric_bandwidth * fabric_efficiency)
-    _g60 = _g58 * _g59
-    _g61 = _g60 * interleave
-    _g62 = _g45 * _g61
-    _g63 = 1 / (fabric_bandwidth**2 * fabric_efficiency)
-    _g64 = _g46 * _g58 * interleave
-    _g65 = 1 / (fabric_bandwidth * fabric_efficiency**2)
-    _g66 = pipeline__fill_slots / pipeline__microbatches**2
-    _g67 = interleave ** (-2)
-    _g68 = bubble + 1
-    _g69 = microbatches / 1000
-    _g70 = _g68 * _g69
-    _g71 = _g69 * stage_time
-    _g72 = _g68 * stage_time / 1000
-    _g73 = layers_per_stage / tp
-    _g74 = dp - 1
-    _g75 = _g59 * params_per_gpu / (500000000 * dp)
-    _g76 = _g59 * _g74 * precision_value / 500000000
-    _g77 = _g76 / dp
-    _g78 = _g74 * params_per_gpu * precision_value / (500000000 * dp)
-    _g79 = optimizer_traffic * params_per_gpu
-    _g80 = _g37 * optimizer_traffic
-    _g81 = 2 * seq_len
-    _g82 = _g81 * hidden_dim + layer_weights
-    _g83 = 3 * global_batch / 500000000000000
-    _g84 = _g83 * seq_len
-    _g85 = _g84 * layers
-    _g86 = 3 * _g52 / 500000000000000 + 3 * _g82 * layers / 500000000000000
-    _g87 = state_bytes / 1073741824
-    _g88 = 1 - _g22
-    _g89 = _g22 * (_g27 - sequence_parallel + 1)
-    _g90 = -_g23
-    _g91 = _g89 / 500000
-    _g92 = _g22 * _g33
-    _g93 = microbatches - pp
-    _g94 = pp - 1
-    _g95 = choose(interleave > 1, 1, 0)
-    _g96 = _g95 / interleave
-    _g97 = _g96 / pp
-    _g98 = _g94 * _g97 + 1
-    _g99 = minimum(microbatches, pp)
-    _g100 = _g98 * step(-_g93)
-    _g101 = 15625 * in_flight / 16777216
-    _g102 = _g101 * stored_per_layer
-    _g103 = _g101 * layers_per_stage
-    _g104 = 15625 * layers_per_stage * stored_per_layer / 16777216
-    _g105 = 1073741824 / hardware_capacity
+    _g8 = -_g7 + hardware_peak * matmul_efficiency / _g5
+    _g9 = hidden_dim * micro_batch
+    _g10 = _g9 * seq_len
+    _g11 = seq_len**2
+    _g12 = _g11 / tp
+    _g13 = tp ** (-2)
+    _g14 = _g11 * _g13 * micro_batch
+    _g15 = 2 / tp
+    _g16 = _g15 * layer_weights
+    _g17 = _g15 * gemm_rows
+    _g18 = _g13 * layer_weights
+    _g19 = choose(recompute_value > 2, 1, 0)
+    _g20 = -_g19 + choose(recompute_value > 1, 1, 0)
+    _g21 = matmul_rate ** (-2)
+    _g22 = _g21 * layer_training_flops
+    _g23 = 5 * _g11 / tp
+    _g24 = sequence_parallel / tp
+    _g25 = 1 - sequence_parallel
+    _g26 = 17 * _g24 / 500000 + _g25 * (5 + 12 / tp) / 500000
+    _g27 = _g26 * seq_len
+    _g28 = _g13 * sequence_parallel
+    _g29 = _g10 / 500000
+    _g30 = 1 / (hardware_bandwidth**2 * memory_efficiency)
+    _g31 = 1000000000 * layer_activations
+    _g32 = _g31 * activation_traffic
+    _g33 = 1 / (hardware_bandwidth * memory_efficiency)
+    _g34 = 1000000000 * _g33 * activation_traffic
+    _g35 = 1 / (hardware_bandwidth * memory_efficiency**2)
+    _g36 = precision_value * seq_len
+    _g37 = 2 * tp - 2
+    _g38 = _g37 / tp
+    _g39 = _g13 * collective_payload
+    _g40 = 1 / (1000000000 * nvlink_bandwidth * nvlink_efficiency)
+    _g41 = _g40 * collectives_per_layer
+    _g42 = collectives_per_layer * ring_bytes / 1000000000
+    _g43 = _g19 / 1000000 + 3 / 1000000
+    _g44 = hidden_dim * vocab_size
+    _g45 = 6 * _g44 * gemm_rows
+    _g46 = _g21 * _g45 / tp
+    _g47 = 6 / (matmul_rate * tp)
+    _g48 = _g47 * gemm_rows
+    _g49 = _g44 * _g47
+    _g50 = choose(pp > 1, 1, 0)
+    _g51 = 1 / (500000000 * fabric_efficiency)
+    _g52 = _g51 / fabric_bandwidth
+    _g53 = _g50 * _g52
+    _g54 = _g53 / tp
+    _g55 = _g54 * interleave
+    _g56 = _g51 / fabric_bandwidth**2
+    _g57 = _g50 * collective_payload * interleave / tp
+    _g58 = 1 / (500000000 * fabric_bandwidth * fabric_efficiency**2)
+    _g59 = pipeline__fill_slots / pipeline__microbatches**2
+    _g60 = interleave ** (-2)
+    _g61 = bubble + 1
+    _g62 = _g61 * microbatches
+    _g63 = microbatches * stage_time
+    _g64 = _g61 * stage_time
+    _g65 = layer_weights / tp
+    _g66 = layers_per_stage / tp
+    _g67 = dp - 1
+    _g68 = _g52 * params_per_gpu / dp
+    _g69 = _g52 * _g67 * precision_value
+    _g70 = _g69 / dp
+    _g71 = _g67 * params_per_gpu * precision_value / dp
+    _g72 = optimizer_traffic * params_per_gpu
+    _g73 = _g33 * optimizer_traffic
+    _g74 = 3 * global_batch * seq_len / 500000000000000
+    _g75 = 2 * seq_len
+    _g76 = _g75 * hidden_dim
+    _g77 = _g76 + layer_weights
+    _g78 = 3 * _g44 / 500000000000000 + 3 * _g77 * layers / 500000000000000
+    _g79 = _g74 * layers
+    _g80 = state_bytes / 1073741824
+    _g81 = 1000000 - 1000000 * _g19
+    _g82 = -_g20
+    _g83 = _g19 * (_g24 - sequence_parallel + 1)
+    _g84 = 2 * _g10 * _g19
+    _g85 = microbatches - pp
+    _g86 = pp - 1
+    _g87 = choose(interleave > 1, 1, 0)
+    _g88 = _g87 / interleave
+    _g89 = _g88 / pp
+    _g90 = _g86 * _g89 + 1
+    _g91 = minimum(microbatches, pp)
+    _g92 = _g90 * step(-_g85)
+    _g93 = in_flight / 1073741824
+    _g94 = _g93 * layers_per_stage
+    _g95 = _g93 * stored_per_layer
+    _g96 = layers_per_stage * stored_per_layer / 1073741824
+    _g97 = 1073741824 / hardware_capacity
     d__microbatches__dp = -_g0 * global_batch / micro_batch
     d__microbatches__global_batch = 1 / (dp * micro_batch)
     d__microbatches__micro_batch = -global_batch / (dp * micro_batch**2)
@@ -487,138 +456,144 @@ def gradient(
     d__layer_weights__gated_mlp = ffn_dim * hidden_dim
     d__gemm_rows__seq_len = micro_batch
     d__gemm_rows__micro_batch = seq_len
-    d__matmul_rate__hardware_peak = gemm_rows * matmul_efficiency / (1000000000000 * _g5)
+    d__matmul_rate__hardware_peak = gemm_rows * matmul_efficiency / _g5
     d__matmul_rate__seq_len = _g8 * d__gemm_rows__seq_len
     d__matmul_rate__micro_batch = _g8 * d__gemm_rows__micro_batch
     d__matmul_rate__matmul_efficiency = _g6 / _g5
     d__matmul_rate__gemm_half_rows = -_g7
-    d__attention_core_flops__hidden_dim = _g11 * micro_batch
-    d__attention_core_flops__seq_len = _g13 * hidden_dim / 125000000
-    d__attention_core_flops__tp = -_g14 * _g16 / 250000000
-    d__attention_core_flops__micro_batch = _g11 * hidden_dim
-    d__layer_forward_flops__hidden_dim = _g18 * d__layer_weights__hidden_dim + d__attention_core_flops__hidden_dim
-    d__layer_forward_flops__heads = _g18 * d__layer_weights__heads
-    d__layer_forward_flops__kv_heads = _g18 * d__layer_weights__kv_heads
-    d__layer_forward_flops__ffn_dim = _g18 * d__layer_weights__ffn_dim
-    d__layer_forward_flops__gated_mlp = _g18 * d__layer_weights__gated_mlp
-    d__layer_forward_flops__seq_len = _g20 * d__gemm_rows__seq_len + d__attention_core_flops__seq_len
-    d__layer_forward_flops__tp = -_g17 * _g21 + d__attention_core_flops__tp
-    d__layer_forward_flops__micro_batch = _g20 * d__gemm_rows__micro_batch + d__attention_core_flops__micro_batch
+    d__attention_core_flops__seq_len = 8 * _g10 / tp
+    d__attention_core_flops__hidden_dim = 4 * _g12 * micro_batch
+    d__attention_core_flops__tp = -_g14 * _g2
+    d__attention_core_flops__micro_batch = _g12 * _g2
+    d__layer_forward_flops__seq_len = _g16 * d__gemm_rows__seq_len + d__attention_core_flops__seq_len
+    d__layer_forward_flops__hidden_dim = _g17 * d__layer_weights__hidden_dim + d__attention_core_flops__hidden_dim
+    d__layer_forward_flops__heads = _g17 * d__layer_weights__heads
+    d__layer_forward_flops__kv_heads = _g17 * d__layer_weights__kv_heads
+    d__layer_forward_flops__ffn_dim = _g17 * d__layer_weights__ffn_dim
+    d__layer_forward_flops__gated_mlp = _g17 * d__layer_weights__gated_mlp
+    d__layer_forward_flops__tp = -2 * _g18 * gemm_rows + d__attention_core_flops__tp
+    d__layer_forward_flops__micro_batch = _g16 * d__gemm_rows__micro_batch + d__attention_core_flops__micro_batch
+    d__recompute_flops__seq_len = _g19 * d__layer_forward_flops__seq_len + _g20 * d__attention_core_flops__seq_len
     d__recompute_flops__hidden_dim = (
-        _g22 * d__layer_forward_flops__hidden_dim + _g23 * d__attention_core_flops__hidden_dim
+        _g19 * d__layer_forward_flops__hidden_dim + _g20 * d__attention_core_flops__hidden_dim
     )
-    d__recompute_flops__heads = _g22 * d__layer_forward_flops__heads
-    d__recompute_flops__kv_heads = _g22 * d__layer_forward_flops__kv_heads
-    d__recompute_flops__ffn_dim = _g22 * d__layer_forward_flops__ffn_dim
-    d__recompute_flops__gated_mlp = _g22 * d__layer_forward_flops__gated_mlp
-    d__recompute_flops__seq_len = _g22 * d__layer_forward_flops__seq_len + _g23 * d__attention_core_flops__seq_len
-    d__recompute_flops__tp = _g22 * d__layer_forward_flops__tp + _g23 * d__attention_core_flops__tp
+    d__recompute_flops__heads = _g19 * d__layer_forward_flops__heads
+    d__recompute_flops__kv_heads = _g19 * d__layer_forward_flops__kv_heads
+    d__recompute_flops__ffn_dim = _g19 * d__layer_forward_flops__ffn_dim
+    d__recompute_flops__gated_mlp = _g19 * d__layer_forward_flops__gated_mlp
+    d__recompute_flops__tp = _g19 * d__layer_forward_flops__tp + _g20 * d__attention_core_flops__tp
     d__recompute_flops__micro_batch = (
-        _g22 * d__layer_forward_flops__micro_batch + _g23 * d__attention_core_flops__micro_batch
+        _g19 * d__layer_forward_flops__micro_batch + _g20 * d__attention_core_flops__micro_batch
     )
+    d__layer_training_flops__seq_len = 3 * d__layer_forward_flops__seq_len + d__recompute_flops__seq_len
     d__layer_training_flops__hidden_dim = 3 * d__layer_forward_flops__hidden_dim + d__recompute_flops__hidden_dim
     d__layer_training_flops__heads = 3 * d__layer_forward_flops__heads + d__recompute_flops__heads
     d__layer_training_flops__kv_heads = 3 * d__layer_forward_flops__kv_heads + d__recompute_flops__kv_heads
     d__layer_training_flops__ffn_dim = 3 * d__layer_forward_flops__ffn_dim + d__recompute_flops__ffn_dim
     d__layer_training_flops__gated_mlp = 3 * d__layer_forward_flops__gated_mlp + d__recompute_flops__gated_mlp
-    d__layer_training_flops__seq_len = 3 * d__layer_forward_flops__seq_len + d__recompute_flops__seq_len
     d__layer_training_flops__tp = 3 * d__layer_forward_flops__tp + d__recompute_flops__tp
     d__layer_training_flops__micro_batch = 3 * d__layer_forward_flops__micro_batch + d__recompute_flops__micro_batch
-    d__layer_compute_time__hardware_peak = -_g25 * d__matmul_rate__hardware_peak
+    d__layer_compute_time__hardware_peak = -_g22 * d__matmul_rate__hardware_peak
+    d__layer_compute_time__seq_len = -_g22 * d__matmul_rate__seq_len + d__layer_training_flops__seq_len / matmul_rate
     d__layer_compute_time__hidden_dim = d__layer_training_flops__hidden_dim / matmul_rate
     d__layer_compute_time__heads = d__layer_training_flops__heads / matmul_rate
     d__layer_compute_time__kv_heads = d__layer_training_flops__kv_heads / matmul_rate
     d__layer_compute_time__ffn_dim = d__layer_training_flops__ffn_dim / matmul_rate
     d__layer_compute_time__gated_mlp = d__layer_training_flops__gated_mlp / matmul_rate
-    d__layer_compute_time__seq_len = -_g25 * d__matmul_rate__seq_len + d__layer_training_flops__seq_len / matmul_rate
     d__layer_compute_time__tp = d__layer_training_flops__tp / matmul_rate
     d__layer_compute_time__micro_batch = (
-        -_g25 * d__matmul_rate__micro_batch + d__layer_training_flops__micro_batch / matmul_rate
+        -_g22 * d__matmul_rate__micro_batch + d__layer_training_flops__micro_batch / matmul_rate
     )
-    d__layer_compute_time__matmul_efficiency = -_g25 * d__matmul_rate__matmul_efficiency
-    d__layer_compute_time__gemm_half_rows = -_g25 * d__matmul_rate__gemm_half_rows
-    d__score_activations__heads = _g26 * micro_batch
-    d__score_activations__seq_len = _g13 * heads / 100000
-    d__score_activations__tp = -_g16 * heads * micro_batch / 200000
-    d__score_activations__micro_batch = _g26 * heads
-    d__layer_activations__hidden_dim = _g12 * _g29
-    d__layer_activations__heads = d__score_activations__heads
-    d__layer_activations__seq_len = _g30 * micro_batch + d__score_activations__seq_len
-    d__layer_activations__tp = _g33 * (-12 * _g15 * _g28 - 17 * _g31) + d__score_activations__tp
-    d__layer_activations__micro_batch = _g30 * seq_len + d__score_activations__micro_batch
-    d__layer_activations__sequence_parallel = _g33 * (-5 + 5 / tp)
-    d__layer_traffic_time__hardware_bandwidth = -_g34 * _g36
-    d__layer_traffic_time__hidden_dim = _g38 * d__layer_activations__hidden_dim
-    d__layer_traffic_time__heads = _g38 * d__layer_activations__heads
-    d__layer_traffic_time__seq_len = _g38 * d__layer_activations__seq_len
-    d__layer_traffic_time__tp = _g38 * d__layer_activations__tp
-    d__layer_traffic_time__micro_batch = _g38 * d__layer_activations__micro_batch
-    d__layer_traffic_time__sequence_parallel = _g38 * d__layer_activations__sequence_parallel
-    d__layer_traffic_time__memory_efficiency = -_g36 * _g39
-    d__layer_traffic_time__activation_traffic = _g35 * _g37
-    d__collective_payload__precision_value = _g40 * hidden_dim
-    d__collective_payload__hidden_dim = _g40 * precision_value
-    d__collective_payload__seq_len = _g14 * _g41
-    d__collective_payload__micro_batch = _g41 * _g42
-    d__ring_bytes__precision_value = _g44 * d__collective_payload__precision_value
-    d__ring_bytes__hidden_dim = _g44 * d__collective_payload__hidden_dim
-    d__ring_bytes__seq_len = _g44 * d__collective_payload__seq_len
-    d__ring_bytes__tp = -_g43 * _g47 + _g46
-    d__ring_bytes__micro_batch = _g44 * d__collective_payload__micro_batch
+    d__layer_compute_time__matmul_efficiency = -_g22 * d__matmul_rate__matmul_efficiency
+    d__layer_compute_time__gemm_half_rows = -_g22 * d__matmul_rate__gemm_half_rows
+    d__score_activations__seq_len = 10 * heads * micro_batch * seq_len / tp
+    d__score_activations__heads = _g23 * micro_batch
+    d__score_activations__tp = -5 * _g14 * heads
+    d__score_activations__micro_batch = _g23 * heads
+    d__layer_activations__seq_len = _g26 * _g9 + d__score_activations__seq_len / 1000000
+    d__layer_activations__hidden_dim = _g27 * micro_batch
+    d__layer_activations__heads = d__score_activations__heads / 1000000
+    d__layer_activations__tp = _g29 * (-12 * _g13 * _g25 - 17 * _g28) + d__score_activations__tp / 1000000
+    d__layer_activations__micro_batch = _g27 * hidden_dim + d__score_activations__micro_batch / 1000000
+    d__layer_activations__sequence_parallel = _g29 * (-5 + 5 / tp)
+    d__layer_traffic_time__hardware_bandwidth = -_g30 * _g32
+    d__layer_traffic_time__seq_len = _g34 * d__layer_activations__seq_len
+    d__layer_traffic_time__hidden_dim = _g34 * d__layer_activations__hidden_dim
+    d__layer_traffic_time__heads = _g34 * d__layer_activations__heads
+    d__layer_traffic_time__tp = _g34 * d__layer_activations__tp
+    d__layer_traffic_time__micro_batch = _g34 * d__layer_activations__micro_batch
+    d__layer_traffic_time__sequence_parallel = _g34 * d__layer_activations__sequence_parallel
+    d__layer_traffic_time__memory_efficiency = -_g32 * _g35
+    d__layer_traffic_time__activation_traffic = _g31 * _g33
+    d__collective_payload__precision_value = _g10
+    d__collective_payload__seq_len = _g9 * precision_value
+    d__collective_payload__hidden_dim = _g36 * micro_batch
+    d__collective_payload__micro_batch = _g36 * hidden_dim
+    d__ring_bytes__precision_value = _g38 * d__collective_payload__precision_value
+    d__ring_bytes__seq_len = _g38 * d__collective_payload__seq_len
+    d__ring_bytes__hidden_dim = _g38 * d__collective_payload__hidden_dim
+    d__ring_bytes__tp = _g15 * collective_payload - _g37 * _g39
+    d__ring_bytes__micro_batch = _g38 * d__collective_payload__micro_batch
     d__collectives_per_layer__sequence_parallel = 1
-    d__layer_tp_time__precision_value = _g49 * d__ring_bytes__precision_value
-    d__layer_tp_time__hidden_dim = _g49 * d__ring_bytes__hidden_dim
-    d__layer_tp_time__seq_len = _g49 * d__ring_bytes__seq_len
-    d__layer_tp_time__tp = _g49 * d__ring_bytes__tp
-    d__layer_tp_time__micro_batch = _g49 * d__ring_bytes__micro_batch
-    d__layer_tp_time__sequence_parallel = _g48 * d__collectives_per_layer__sequence_parallel * ring_bytes
-    d__layer_tp_time__nvlink_bandwidth = -_g50 / (nvlink_bandwidth**2 * nvlink_efficiency)
-    d__layer_tp_time__nvlink_efficiency = -_g50 / (nvlink_bandwidth * nvlink_efficiency**2)
-    d__layer_launch_time__kernels_per_layer = _g51 * kernel_launch
-    d__layer_launch_time__kernel_launch = _g51 * kernels_per_layer
+    d__layer_tp_time__precision_value = _g41 * d__ring_bytes__precision_value
+    d__layer_tp_time__seq_len = _g41 * d__ring_bytes__seq_len
+    d__layer_tp_time__hidden_dim = _g41 * d__ring_bytes__hidden_dim
+    d__layer_tp_time__tp = _g41 * d__ring_bytes__tp
+    d__layer_tp_time__micro_batch = _g41 * d__ring_bytes__micro_batch
+    d__layer_tp_time__sequence_parallel = _g40 * d__collectives_per_layer__sequence_parallel * ring_bytes
+    d__layer_tp_time__nvlink_bandwidth = -_g42 / (nvlink_bandwidth**2 * nvlink_efficiency)
+    d__layer_tp_time__nvlink_efficiency = -_g42 / (nvlink_bandwidth * nvlink_efficiency**2)
+    d__layer_launch_time__kernels_per_layer = _g43 * kernel_launch
+    d__layer_launch_time__kernel_launch = _g43 * kernels_per_layer
     d__layer_time__hardware_peak = d__layer_compute_time__hardware_peak
-    d__layer_time__hardware_bandwidth = d__layer_traffic_time__hardware_bandwidth
+    d__layer_time__hardware_bandwidth = d__layer_traffic_time__hardware_bandwidth / 1000
     d__layer_time__precision_value = d__layer_tp_time__precision_value
-    d__layer_time__hidden_dim = (
-        d__layer_compute_time__hidden_dim + d__layer_tp_time__hidden_dim + d__layer_traffic_time__hidden_dim
+    d__layer_time__seq_len = (
+        d__layer_compute_time__seq_len + d__layer_tp_time__seq_len + d__layer_traffic_time__seq_len / 1000
     )
-    d__layer_time__heads = d__layer_compute_time__heads + d__layer_traffic_time__heads
+    d__layer_time__hidden_dim = (
+        d__layer_compute_time__hidden_dim + d__layer_tp_time__hidden_dim + d__layer_traffic_time__hidden_dim / 1000
+    )
+    d__layer_time__heads = d__layer_compute_time__heads + d__layer_traffic_time__heads / 1000
     d__layer_time__kv_heads = d__layer_compute_time__kv_heads
     d__layer_time__ffn_dim = d__layer_compute_time__ffn_dim
     d__layer_time__gated_mlp = d__layer_compute_time__gated_mlp
-    d__layer_time__seq_len = d__layer_compute_time__seq_len + d__layer_tp_time__seq_len + d__layer_traffic_time__seq_len
-    d__layer_time__tp = d__layer_compute_time__tp + d__layer_tp_time__tp + d__layer_traffic_time__tp
+    d__layer_time__tp = d__layer_compute_time__tp + d__layer_tp_time__tp + d__layer_traffic_time__tp / 1000
     d__layer_time__micro_batch = (
-        d__layer_compute_time__micro_batch + d__layer_tp_time__micro_batch + d__layer_traffic_time__micro_batch
+        d__layer_compute_time__micro_batch + d__layer_tp_time__micro_batch + d__layer_traffic_time__micro_batch / 1000
     )
-    d__layer_time__sequence_parallel = d__layer_tp_time__sequence_parallel + d__layer_traffic_time__sequence_parallel
+    d__layer_time__sequence_parallel = (
+        d__layer_tp_time__sequence_parallel + d__layer_traffic_time__sequence_parallel / 1000
+    )
     d__layer_time__nvlink_bandwidth = d__layer_tp_time__nvlink_bandwidth
     d__layer_time__matmul_efficiency = d__layer_compute_time__matmul_efficiency
     d__layer_time__gemm_half_rows = d__layer_compute_time__gemm_half_rows
-    d__layer_time__memory_efficiency = d__layer_traffic_time__memory_efficiency
+    d__layer_time__memory_efficiency = d__layer_traffic_time__memory_efficiency / 1000
     d__layer_time__nvlink_efficiency = d__layer_tp_time__nvlink_efficiency
     d__layer_time__kernels_per_layer = d__layer_launch_time__kernels_per_layer
     d__layer_time__kernel_launch = d__layer_launch_time__kernel_launch
-    d__layer_time__activation_traffic = d__layer_traffic_time__activation_traffic
-    d__head_time__hardware_peak = -_g54 * d__matmul_rate__hardware_peak
-    d__head_time__hidden_dim = _g56 * vocab_size
-    d__head_time__vocab_size = _g56 * hidden_dim
-    d__head_time__seq_len = -_g54 * d__matmul_rate__seq_len + _g57 * d__gemm_rows__seq_len
-    d__head_time__tp = -_g15 * _g53 / matmul_rate
-    d__head_time__micro_batch = -_g54 * d__matmul_rate__micro_batch + _g57 * d__gemm_rows__micro_batch
-    d__head_time__matmul_efficiency = -_g54 * d__matmul_rate__matmul_efficiency
-    d__head_time__gemm_half_rows = -_g54 * d__matmul_rate__gemm_half_rows
-    d__p2p_time__precision_value = _g62 * d__collective_payload__precision_value
-    d__p2p_time__hidden_dim = _g62 * d__collective_payload__hidden_dim
-    d__p2p_time__seq_len = _g62 * d__collective_payload__seq_len
-    d__p2p_time__tp = -2 * _g47 * _g61
-    d__p2p_time__micro_batch = _g62 * d__collective_payload__micro_batch
-    d__p2p_time__interleave = _g46 * _g60
-    d__p2p_time__fabric_bandwidth = -_g63 * _g64
-    d__p2p_time__fabric_efficiency = -_g64 * _g65
+    d__layer_time__activation_traffic = d__layer_traffic_time__activation_traffic / 1000
+    d__head_time__hardware_peak = -_g46 * d__matmul_rate__hardware_peak
+    d__head_time__vocab_size = _g48 * hidden_dim
+    d__head_time__seq_len = -_g46 * d__matmul_rate__seq_len + _g49 * d__gemm_rows__seq_len
+    d__head_time__hidden_dim = _g48 * vocab_size
+    d__head_time__tp = -_g13 * _g45 / matmul_rate
+    d__head_time__micro_batch = -_g46 * d__matmul_rate__micro_batch + _g49 * d__gemm_rows__micro_batch
+    d__head_time__matmul_efficiency = -_g46 * d__matmul_rate__matmul_efficiency
+    d__head_time__gemm_half_rows = -_g46 * d__matmul_rate__gemm_half_rows
+    d__p2p_time__precision_value = _g55 * d__collective_payload__precision_value
+    d__p2p_time__seq_len = _g55 * d__collective_payload__seq_len
+    d__p2p_time__hidden_dim = _g55 * d__collective_payload__hidden_dim
+    d__p2p_time__tp = -_g39 * _g53 * interleave
+    d__p2p_time__micro_batch = _g55 * d__collective_payload__micro_batch
+    d__p2p_time__interleave = _g54 * collective_payload
+    d__p2p_time__fabric_bandwidth = -_g56 * _g57
+    d__p2p_time__fabric_efficiency = -_g57 * _g58
     d__stage_time__hardware_peak = d__head_time__hardware_peak + d__layer_time__hardware_peak * layers_per_stage
     d__stage_time__hardware_bandwidth = d__layer_time__hardware_bandwidth * layers_per_stage
     d__stage_time__precision_value = d__layer_time__precision_value * layers_per_stage + d__p2p_time__precision_value
+    d__stage_time__vocab_size = d__head_time__vocab_size
+    d__stage_time__seq_len = d__head_time__seq_len + d__layer_time__seq_len * layers_per_stage + d__p2p_time__seq_len
     d__stage_time__layers = d__layers_per_stage__layers * layer_time
     d__stage_time__hidden_dim = (
         d__head_time__hidden_dim + d__layer_time__hidden_dim * layers_per_stage + d__p2p_time__hidden_dim
@@ -627,8 +602,6 @@ def gradient(
     d__stage_time__kv_heads = d__layer_time__kv_heads * layers_per_stage
     d__stage_time__ffn_dim = d__layer_time__ffn_dim * layers_per_stage
     d__stage_time__gated_mlp = d__layer_time__gated_mlp * layers_per_stage
-    d__stage_time__vocab_size = d__head_time__vocab_size
-    d__stage_time__seq_len = d__head_time__seq_len + d__layer_time__seq_len * layers_per_stage + d__p2p_time__seq_len
     d__stage_time__tp = d__head_time__tp + d__layer_time__tp * layers_per_stage + d__p2p_time__tp
     d__stage_time__pp = d__layers_per_stage__pp * layer_time
     d__stage_time__micro_batch = (
@@ -654,78 +627,80 @@ def gradient(
     d__pipeline__microbatches__micro_batch = d__microbatches__micro_batch
     d__pipeline__fill_slots__pp = d__pipeline__stages__pp
     d__pipeline__bubble_ratio__pp = d__pipeline__fill_slots__pp / pipeline__microbatches
-    d__pipeline__bubble_ratio__dp = -_g66 * d__pipeline__microbatches__dp
-    d__pipeline__bubble_ratio__global_batch = -_g66 * d__pipeline__microbatches__global_batch
-    d__pipeline__bubble_ratio__micro_batch = -_g66 * d__pipeline__microbatches__micro_batch
+    d__pipeline__bubble_ratio__dp = -_g59 * d__pipeline__microbatches__dp
+    d__pipeline__bubble_ratio__global_batch = -_g59 * d__pipeline__microbatches__global_batch
+    d__pipeline__bubble_ratio__micro_batch = -_g59 * d__pipeline__microbatches__micro_batch
     d__bubble__pp = d__pipeline__bubble_ratio__pp / interleave
     d__bubble__dp = d__pipeline__bubble_ratio__dp / interleave
     d__bubble__global_batch = d__pipeline__bubble_ratio__global_batch / interleave
     d__bubble__micro_batch = d__pipeline__bubble_ratio__micro_batch / interleave
-    d__bubble__interleave = -_g67 * pipeline__bubble_ratio
-    d__pipeline_time__hardware_peak = _g70 * d__stage_time__hardware_peak
-    d__pipeline_time__hardware_bandwidth = _g70 * d__stage_time__hardware_bandwidth
-    d__pipeline_time__precision_value = _g70 * d__stage_time__precision_value
-    d__pipeline_time__layers = _g70 * d__stage_time__layers
-    d__pipeline_time__hidden_dim = _g70 * d__stage_time__hidden_dim
-    d__pipeline_time__heads = _g70 * d__stage_time__heads
-    d__pipeline_time__kv_heads = _g70 * d__stage_time__kv_heads
-    d__pipeline_time__ffn_dim = _g70 * d__stage_time__ffn_dim
-    d__pipeline_time__gated_mlp = _g70 * d__stage_time__gated_mlp
-    d__pipeline_time__vocab_size = _g70 * d__stage_time__vocab_size
-    d__pipeline_time__seq_len = _g70 * d__stage_time__seq_len
-    d__pipeline_time__tp = _g70 * d__stage_time__tp
-    d__pipeline_time__pp = _g70 * d__stage_time__pp + _g71 * d__bubble__pp
-    d__pipeline_time__dp = _g71 * d__bubble__dp + _g72 * d__microbatches__dp
-    d__pipeline_time__global_batch = _g71 * d__bubble__global_batch + _g72 * d__microbatches__global_batch
+    d__bubble__interleave = -_g60 * pipeline__bubble_ratio
+    d__pipeline_time__hardware_peak = _g62 * d__stage_time__hardware_peak
+    d__pipeline_time__hardware_bandwidth = _g62 * d__stage_time__hardware_bandwidth
+    d__pipeline_time__precision_value = _g62 * d__stage_time__precision_value
+    d__pipeline_time__vocab_size = _g62 * d__stage_time__vocab_size
+    d__pipeline_time__seq_len = _g62 * d__stage_time__seq_len
+    d__pipeline_time__layers = _g62 * d__stage_time__layers
+    d__pipeline_time__hidden_dim = _g62 * d__stage_time__hidden_dim
+    d__pipeline_time__heads = _g62 * d__stage_time__heads
+    d__pipeline_time__kv_heads = _g62 * d__stage_time__kv_heads
+    d__pipeline_time__ffn_dim = _g62 * d__stage_time__ffn_dim
+    d__pipeline_time__gated_mlp = _g62 * d__stage_time__gated_mlp
+    d__pipeline_time__tp = _g62 * d__stage_time__tp
+    d__pipeline_time__pp = _g62 * d__stage_time__pp + _g63 * d__bubble__pp
+    d__pipeline_time__dp = _g63 * d__bubble__dp + _g64 * d__microbatches__dp
+    d__pipeline_time__global_batch = _g63 * d__bubble__global_batch + _g64 * d__microbatches__global_batch
     d__pipeline_time__micro_batch = (
-        _g70 * d__stage_time__micro_batch + _g71 * d__bubble__micro_batch + _g72 * d__microbatches__micro_batch
+        _g62 * d__stage_time__micro_batch + _g63 * d__bubble__micro_batch + _g64 * d__microbatches__micro_batch
     )
-    d__pipeline_time__interleave = _g70 * d__stage_time__interleave + _g71 * d__bubble__interleave
-    d__pipeline_time__sequence_parallel = _g70 * d__stage_time__sequence_parallel
-    d__pipeline_time__nvlink_bandwidth = _g70 * d__stage_time__nvlink_bandwidth
-    d__pipeline_time__fabric_bandwidth = _g70 * d__stage_time__fabric_bandwidth
-    d__pipeline_time__matmul_efficiency = _g70 * d__stage_time__matmul_efficiency
-    d__pipeline_time__gemm_half_rows = _g70 * d__stage_time__gemm_half_rows
-    d__pipeline_time__memory_efficiency = _g70 * d__stage_time__memory_efficiency
-    d__pipeline_time__nvlink_efficiency = _g70 * d__stage_time__nvlink_efficiency
-    d__pipeline_time__fabric_efficiency = _g70 * d__stage_time__fabric_efficiency
-    d__pipeline_time__kernels_per_layer = _g70 * d__stage_time__kernels_per_layer
-    d__pipeline_time__kernel_launch = _g70 * d__stage_time__kernel_launch
-    d__pipeline_time__activation_traffic = _g70 * d__stage_time__activation_traffic
-    d__params_per_gpu__layers = _g19 * d__layers_per_stage__layers
-    d__params_per_gpu__hidden_dim = _g73 * d__layer_weights__hidden_dim
-    d__params_per_gpu__heads = _g73 * d__layer_weights__heads
-    d__params_per_gpu__kv_heads = _g73 * d__layer_weights__kv_heads
-    d__params_per_gpu__ffn_dim = _g73 * d__layer_weights__ffn_dim
-    d__params_per_gpu__gated_mlp = _g73 * d__layer_weights__gated_mlp
-    d__params_per_gpu__tp = -_g21 * layers_per_stage
-    d__params_per_gpu__pp = _g19 * d__layers_per_stage__pp
-    d__dp_time__precision_value = _g74 * _g75
-    d__dp_time__layers = _g77 * d__params_per_gpu__layers
-    d__dp_time__hidden_dim = _g77 * d__params_per_gpu__hidden_dim
-    d__dp_time__heads = _g77 * d__params_per_gpu__heads
-    d__dp_time__kv_heads = _g77 * d__params_per_gpu__kv_heads
-    d__dp_time__ffn_dim = _g77 * d__params_per_gpu__ffn_dim
-    d__dp_time__gated_mlp = _g77 * d__params_per_gpu__gated_mlp
-    d__dp_time__tp = _g77 * d__params_per_gpu__tp
-    d__dp_time__pp = _g77 * d__params_per_gpu__pp
-    d__dp_time__dp = -_g0 * _g76 * params_per_gpu + _g75 * precision_value
-    d__dp_time__fabric_bandwidth = -_g63 * _g78
-    d__dp_time__fabric_efficiency = -_g65 * _g78
-    d__optimizer_time__hardware_bandwidth = -_g34 * _g79
-    d__optimizer_time__layers = _g80 * d__params_per_gpu__layers
-    d__optimizer_time__hidden_dim = _g80 * d__params_per_gpu__hidden_dim
-    d__optimizer_time__heads = _g80 * d__params_per_gpu__heads
-    d__optimizer_time__kv_heads = _g80 * d__params_per_gpu__kv_heads
-    d__optimizer_time__ffn_dim = _g80 * d__params_per_gpu__ffn_dim
-    d__optimizer_time__gated_mlp = _g80 * d__params_per_gpu__gated_mlp
-    d__optimizer_time__tp = _g80 * d__params_per_gpu__tp
-    d__optimizer_time__pp = _g80 * d__params_per_gpu__pp
-    d__optimizer_time__memory_efficiency = -_g39 * _g79
-    d__optimizer_time__optimizer_traffic = _g37 * params_per_gpu
+    d__pipeline_time__interleave = _g62 * d__stage_time__interleave + _g63 * d__bubble__interleave
+    d__pipeline_time__sequence_parallel = _g62 * d__stage_time__sequence_parallel
+    d__pipeline_time__nvlink_bandwidth = _g62 * d__stage_time__nvlink_bandwidth
+    d__pipeline_time__fabric_bandwidth = _g62 * d__stage_time__fabric_bandwidth
+    d__pipeline_time__matmul_efficiency = _g62 * d__stage_time__matmul_efficiency
+    d__pipeline_time__gemm_half_rows = _g62 * d__stage_time__gemm_half_rows
+    d__pipeline_time__memory_efficiency = _g62 * d__stage_time__memory_efficiency
+    d__pipeline_time__nvlink_efficiency = _g62 * d__stage_time__nvlink_efficiency
+    d__pipeline_time__fabric_efficiency = _g62 * d__stage_time__fabric_efficiency
+    d__pipeline_time__kernels_per_layer = _g62 * d__stage_time__kernels_per_layer
+    d__pipeline_time__kernel_launch = _g62 * d__stage_time__kernel_launch
+    d__pipeline_time__activation_traffic = _g62 * d__stage_time__activation_traffic
+    d__params_per_gpu__layers = _g65 * d__layers_per_stage__layers
+    d__params_per_gpu__hidden_dim = _g66 * d__layer_weights__hidden_dim
+    d__params_per_gpu__heads = _g66 * d__layer_weights__heads
+    d__params_per_gpu__kv_heads = _g66 * d__layer_weights__kv_heads
+    d__params_per_gpu__ffn_dim = _g66 * d__layer_weights__ffn_dim
+    d__params_per_gpu__gated_mlp = _g66 * d__layer_weights__gated_mlp
+    d__params_per_gpu__tp = -_g18 * layers_per_stage
+    d__params_per_gpu__pp = _g65 * d__layers_per_stage__pp
+    d__dp_time__precision_value = _g67 * _g68
+    d__dp_time__layers = _g70 * d__params_per_gpu__layers
+    d__dp_time__hidden_dim = _g70 * d__params_per_gpu__hidden_dim
+    d__dp_time__heads = _g70 * d__params_per_gpu__heads
+    d__dp_time__kv_heads = _g70 * d__params_per_gpu__kv_heads
+    d__dp_time__ffn_dim = _g70 * d__params_per_gpu__ffn_dim
+    d__dp_time__gated_mlp = _g70 * d__params_per_gpu__gated_mlp
+    d__dp_time__tp = _g70 * d__params_per_gpu__tp
+    d__dp_time__pp = _g70 * d__params_per_gpu__pp
+    d__dp_time__dp = -_g0 * _g69 * params_per_gpu + _g68 * precision_value
+    d__dp_time__fabric_bandwidth = -_g56 * _g71
+    d__dp_time__fabric_efficiency = -_g58 * _g71
+    d__optimizer_time__hardware_bandwidth = -_g30 * _g72
+    d__optimizer_time__layers = _g73 * d__params_per_gpu__layers
+    d__optimizer_time__hidden_dim = _g73 * d__params_per_gpu__hidden_dim
+    d__optimizer_time__heads = _g73 * d__params_per_gpu__heads
+    d__optimizer_time__kv_heads = _g73 * d__params_per_gpu__kv_heads
+    d__optimizer_time__ffn_dim = _g73 * d__params_per_gpu__ffn_dim
+    d__optimizer_time__gated_mlp = _g73 * d__params_per_gpu__gated_mlp
+    d__optimizer_time__tp = _g73 * d__params_per_gpu__tp
+    d__optimizer_time__pp = _g73 * d__params_per_gpu__pp
+    d__optimizer_time__memory_efficiency = -_g35 * _g72
+    d__optimizer_time__optimizer_traffic = _g33 * params_per_gpu
     d__iteration_time__hardware_peak = d__pipeline_time__hardware_peak
     d__iteration_time__hardware_bandwidth = d__optimizer_time__hardware_bandwidth + d__pipeline_time__hardware_bandwidth
     d__iteration_time__precision_value = d__dp_time__precision_value + d__pipeline_time__precision_value
+    d__iteration_time__vocab_size = d__pipeline_time__vocab_size
+    d__iteration_time__seq_len = d__pipeline_time__seq_len
     d__iteration_time__layers = d__dp_time__layers + d__optimizer_time__layers + d__pipeline_time__layers
     d__iteration_time__hidden_dim = (
         d__dp_time__hidden_dim + d__optimizer_time__hidden_dim + d__pipeline_time__hidden_dim
@@ -734,8 +709,6 @@ def gradient(
     d__iteration_time__kv_heads = d__dp_time__kv_heads + d__optimizer_time__kv_heads + d__pipeline_time__kv_heads
     d__iteration_time__ffn_dim = d__dp_time__ffn_dim + d__optimizer_time__ffn_dim + d__pipeline_time__ffn_dim
     d__iteration_time__gated_mlp = d__dp_time__gated_mlp + d__optimizer_time__gated_mlp + d__pipeline_time__gated_mlp
-    d__iteration_time__vocab_size = d__pipeline_time__vocab_size
-    d__iteration_time__seq_len = d__pipeline_time__seq_len
     d__iteration_time__tp = d__dp_time__tp + d__optimizer_time__tp + d__pipeline_time__tp
     d__iteration_time__pp = d__dp_time__pp + d__optimizer_time__pp + d__pipeline_time__pp
     d__iteration_time__dp = d__dp_time__dp + d__pipeline_time__dp
@@ -754,57 +727,57 @@ def gradient(
     d__iteration_time__kernel_launch = d__pipeline_time__kernel_launch
     d__iteration_time__activation_traffic = d__pipeline_time__activation_traffic
     d__iteration_time__optimizer_traffic = d__optimizer_time__optimizer_traffic
-    d__model_flops__layers = _g82 * _g84
-    d__model_flops__hidden_dim = _g84 * (_g81 * layers + vocab_size) + _g85 * d__layer_weights__hidden_dim
-    d__model_flops__heads = _g85 * d__layer_weights__heads
-    d__model_flops__kv_heads = _g85 * d__layer_weights__kv_heads
-    d__model_flops__ffn_dim = _g85 * d__layer_weights__ffn_dim
-    d__model_flops__gated_mlp = _g85 * d__layer_weights__gated_mlp
-    d__model_flops__vocab_size = _g42 * _g83
-    d__model_flops__seq_len = 3 * _g42 * global_batch * layers / 250000000000000 + _g86 * global_batch
-    d__model_flops__global_batch = _g86 * seq_len
-    d__params_optimizer_per_gpu__layers = _g87 * d__params_per_gpu__layers
-    d__params_optimizer_per_gpu__hidden_dim = _g87 * d__params_per_gpu__hidden_dim
-    d__params_optimizer_per_gpu__heads = _g87 * d__params_per_gpu__heads
-    d__params_optimizer_per_gpu__kv_heads = _g87 * d__params_per_gpu__kv_heads
-    d__params_optimizer_per_gpu__ffn_dim = _g87 * d__params_per_gpu__ffn_dim
-    d__params_optimizer_per_gpu__gated_mlp = _g87 * d__params_per_gpu__gated_mlp
-    d__params_optimizer_per_gpu__tp = _g87 * d__params_per_gpu__tp
-    d__params_optimizer_per_gpu__pp = _g87 * d__params_per_gpu__pp
+    d__model_flops__vocab_size = _g74 * hidden_dim
+    d__model_flops__seq_len = _g78 * global_batch + 3 * global_batch * hidden_dim * layers * seq_len / 250000000000000
+    d__model_flops__layers = _g74 * _g77
+    d__model_flops__hidden_dim = _g74 * (_g75 * layers + vocab_size) + _g79 * d__layer_weights__hidden_dim
+    d__model_flops__heads = _g79 * d__layer_weights__heads
+    d__model_flops__kv_heads = _g79 * d__layer_weights__kv_heads
+    d__model_flops__ffn_dim = _g79 * d__layer_weights__ffn_dim
+    d__model_flops__gated_mlp = _g79 * d__layer_weights__gated_mlp
+    d__model_flops__global_batch = _g78 * seq_len
+    d__params_optimizer_per_gpu__layers = _g80 * d__params_per_gpu__layers
+    d__params_optimizer_per_gpu__hidden_dim = _g80 * d__params_per_gpu__hidden_dim
+    d__params_optimizer_per_gpu__heads = _g80 * d__params_per_gpu__heads
+    d__params_optimizer_per_gpu__kv_heads = _g80 * d__params_per_gpu__kv_heads
+    d__params_optimizer_per_gpu__ffn_dim = _g80 * d__params_per_gpu__ffn_dim
+    d__params_optimizer_per_gpu__gated_mlp = _g80 * d__params_per_gpu__gated_mlp
+    d__params_optimizer_per_gpu__tp = _g80 * d__params_per_gpu__tp
+    d__params_optimizer_per_gpu__pp = _g80 * d__params_per_gpu__pp
     d__params_optimizer_per_gpu__state_bytes = params_per_gpu / 1073741824
-    d__stored_per_layer__hidden_dim = _g32 * _g89 + _g88 * d__layer_activations__hidden_dim
-    d__stored_per_layer__heads = _g88 * d__layer_activations__heads + _g90 * d__score_activations__heads
     d__stored_per_layer__seq_len = (
-        _g14 * _g91 + _g88 * d__layer_activations__seq_len + _g90 * d__score_activations__seq_len
+        _g81 * d__layer_activations__seq_len + _g82 * d__score_activations__seq_len + 2 * _g83 * _g9
     )
-    d__stored_per_layer__tp = -_g31 * _g92 + _g88 * d__layer_activations__tp + _g90 * d__score_activations__tp
+    d__stored_per_layer__hidden_dim = _g75 * _g83 * micro_batch + _g81 * d__layer_activations__hidden_dim
+    d__stored_per_layer__heads = _g81 * d__layer_activations__heads + _g82 * d__score_activations__heads
+    d__stored_per_layer__tp = -_g28 * _g84 + _g81 * d__layer_activations__tp + _g82 * d__score_activations__tp
     d__stored_per_layer__micro_batch = (
-        _g42 * _g91 + _g88 * d__layer_activations__micro_batch + _g90 * d__score_activations__micro_batch
+        _g76 * _g83 + _g81 * d__layer_activations__micro_batch + _g82 * d__score_activations__micro_batch
     )
-    d__stored_per_layer__sequence_parallel = _g88 * d__layer_activations__sequence_parallel + _g92 * (-1 + 1 / tp)
-    d__in_flight__pp = _g98 * step(_g93) + _g99 * (-_g1 * _g94 * _g96 + _g97)
-    d__in_flight__dp = _g100 * d__microbatches__dp
-    d__in_flight__global_batch = _g100 * d__microbatches__global_batch
-    d__in_flight__micro_batch = _g100 * d__microbatches__micro_batch
-    d__in_flight__interleave = -_g67 * _g94 * _g95 * _g99 / pp
-    d__activations_per_gpu__layers = _g102 * d__layers_per_stage__layers
-    d__activations_per_gpu__hidden_dim = _g103 * d__stored_per_layer__hidden_dim
-    d__activations_per_gpu__heads = _g103 * d__stored_per_layer__heads
-    d__activations_per_gpu__seq_len = _g103 * d__stored_per_layer__seq_len
-    d__activations_per_gpu__tp = _g103 * d__stored_per_layer__tp
-    d__activations_per_gpu__pp = _g102 * d__layers_per_stage__pp + _g104 * d__in_flight__pp
-    d__activations_per_gpu__dp = _g104 * d__in_flight__dp
-    d__activations_per_gpu__global_batch = _g104 * d__in_flight__global_batch
-    d__activations_per_gpu__micro_batch = _g103 * d__stored_per_layer__micro_batch + _g104 * d__in_flight__micro_batch
-    d__activations_per_gpu__interleave = _g104 * d__in_flight__interleave
-    d__activations_per_gpu__sequence_parallel = _g103 * d__stored_per_layer__sequence_parallel
+    d__stored_per_layer__sequence_parallel = _g81 * d__layer_activations__sequence_parallel + _g84 * (-1 + 1 / tp)
+    d__in_flight__pp = _g90 * step(_g85) + _g91 * (-_g1 * _g86 * _g88 + _g89)
+    d__in_flight__dp = _g92 * d__microbatches__dp
+    d__in_flight__global_batch = _g92 * d__microbatches__global_batch
+    d__in_flight__micro_batch = _g92 * d__microbatches__micro_batch
+    d__in_flight__interleave = -_g60 * _g86 * _g87 * _g91 / pp
+    d__activations_per_gpu__seq_len = _g94 * d__stored_per_layer__seq_len
+    d__activations_per_gpu__layers = _g95 * d__layers_per_stage__layers
+    d__activations_per_gpu__hidden_dim = _g94 * d__stored_per_layer__hidden_dim
+    d__activations_per_gpu__heads = _g94 * d__stored_per_layer__heads
+    d__activations_per_gpu__tp = _g94 * d__stored_per_layer__tp
+    d__activations_per_gpu__pp = _g95 * d__layers_per_stage__pp + _g96 * d__in_flight__pp
+    d__activations_per_gpu__dp = _g96 * d__in_flight__dp
+    d__activations_per_gpu__global_batch = _g96 * d__in_flight__global_batch
+    d__activations_per_gpu__micro_batch = _g94 * d__stored_per_layer__micro_batch + _g96 * d__in_flight__micro_batch
+    d__activations_per_gpu__interleave = _g96 * d__in_flight__interleave
+    d__activations_per_gpu__sequence_parallel = _g94 * d__stored_per_layer__sequence_parallel
+    d__memory_per_gpu__seq_len = d__activations_per_gpu__seq_len
     d__memory_per_gpu__layers = d__activations_per_gpu__layers + d__params_optimizer_per_gpu__layers
     d__memory_per_gpu__hidden_dim = d__activations_per_gpu__hidden_dim + d__params_optimizer_per_gpu__hidden_dim
     d__memory_per_gpu__heads = d__activations_per_gpu__heads + d__params_optimizer_per_gpu__heads
     d__memory_per_gpu__kv_heads = d__params_optimizer_per_gpu__kv_heads
     d__memory_per_gpu__ffn_dim = d__params_optimizer_per_gpu__ffn_dim
     d__memory_per_gpu__gated_mlp = d__params_optimizer_per_gpu__gated_mlp
-    d__memory_per_gpu__seq_len = d__activations_per_gpu__seq_len
     d__memory_per_gpu__tp = d__activations_per_gpu__tp + d__params_optimizer_per_gpu__tp
     d__memory_per_gpu__pp = d__activations_per_gpu__pp + d__params_optimizer_per_gpu__pp
     d__memory_per_gpu__dp = d__activations_per_gpu__dp
@@ -814,21 +787,21 @@ def gradient(
     d__memory_per_gpu__sequence_parallel = d__activations_per_gpu__sequence_parallel
     d__memory_per_gpu__state_bytes = d__params_optimizer_per_gpu__state_bytes
     d__memory_share__hardware_capacity = -1073741824 * memory_per_gpu / hardware_capacity**2
-    d__memory_share__layers = _g105 * d__memory_per_gpu__layers
-    d__memory_share__hidden_dim = _g105 * d__memory_per_gpu__hidden_dim
-    d__memory_share__heads = _g105 * d__memory_per_gpu__heads
-    d__memory_share__kv_heads = _g105 * d__memory_per_gpu__kv_heads
-    d__memory_share__ffn_dim = _g105 * d__memory_per_gpu__ffn_dim
-    d__memory_share__gated_mlp = _g105 * d__memory_per_gpu__gated_mlp
-    d__memory_share__seq_len = _g105 * d__memory_per_gpu__seq_len
-    d__memory_share__tp = _g105 * d__memory_per_gpu__tp
-    d__memory_share__pp = _g105 * d__memory_per_gpu__pp
-    d__memory_share__dp = _g105 * d__memory_per_gpu__dp
-    d__memory_share__global_batch = _g105 * d__memory_per_gpu__global_batch
-    d__memory_share__micro_batch = _g105 * d__memory_per_gpu__micro_batch
-    d__memory_share__interleave = _g105 * d__memory_per_gpu__interleave
-    d__memory_share__sequence_parallel = _g105 * d__memory_per_gpu__sequence_parallel
-    d__memory_share__state_bytes = _g105 * d__memory_per_gpu__state_bytes
+    d__memory_share__seq_len = _g97 * d__memory_per_gpu__seq_len
+    d__memory_share__layers = _g97 * d__memory_per_gpu__layers
+    d__memory_share__hidden_dim = _g97 * d__memory_per_gpu__hidden_dim
+    d__memory_share__heads = _g97 * d__memory_per_gpu__heads
+    d__memory_share__kv_heads = _g97 * d__memory_per_gpu__kv_heads
+    d__memory_share__ffn_dim = _g97 * d__memory_per_gpu__ffn_dim
+    d__memory_share__gated_mlp = _g97 * d__memory_per_gpu__gated_mlp
+    d__memory_share__tp = _g97 * d__memory_per_gpu__tp
+    d__memory_share__pp = _g97 * d__memory_per_gpu__pp
+    d__memory_share__dp = _g97 * d__memory_per_gpu__dp
+    d__memory_share__global_batch = _g97 * d__memory_per_gpu__global_batch
+    d__memory_share__micro_batch = _g97 * d__memory_per_gpu__micro_batch
+    d__memory_share__interleave = _g97 * d__memory_per_gpu__interleave
+    d__memory_share__sequence_parallel = _g97 * d__memory_per_gpu__sequence_parallel
+    d__memory_share__state_bytes = _g97 * d__memory_per_gpu__state_bytes
     derivatives: dict[str, dict[str, Any]] = {
         "microbatches": {
             "dp": d__microbatches__dp,
@@ -852,73 +825,73 @@ def gradient(
             "gemm_half_rows": d__matmul_rate__gemm_half_rows,
         },
         "attention_core_flops": {
-            "hidden_dim": d__attention_core_flops__hidden_dim,
             "seq_len": d__attention_core_flops__seq_len,
+            "hidden_dim": d__attention_core_flops__hidden_dim,
             "tp": d__attention_core_flops__tp,
             "micro_batch": d__attention_core_flops__micro_batch,
         },
         "layer_forward_flops": {
+            "seq_len": d__layer_forward_flops__seq_len,
             "hidden_dim": d__layer_forward_flops__hidden_dim,
             "heads": d__layer_forward_flops__heads,
             "kv_heads": d__layer_forward_flops__kv_heads,
             "ffn_dim": d__layer_forward_flops__ffn_dim,
             "gated_mlp": d__layer_forward_flops__gated_mlp,
-            "seq_len": d__layer_forward_flops__seq_len,
             "tp": d__layer_forward_flops__tp,
             "micro_batch": d__layer_forward_flops__micro_batch,
         },
         "recompute_flops": {
+            "seq_len": d__recompute_flops__seq_len,
             "hidden_dim": d__recompute_flops__hidden_dim,
             "heads": d__recompute_flops__heads,
             "kv_heads": d__recompute_flops__kv_heads,
             "ffn_dim": d__recompute_flops__ffn_dim,
             "gated_mlp": d__recompute_flops__gated_mlp,
-            "seq_len": d__recompute_flops__seq_len,
             "tp": d__recompute_flops__tp,
             "micro_batch": d__recompute_flops__micro_batch,
         },
         "layer_training_flops": {
+            "seq_len": d__layer_training_flops__seq_len,
             "hidden_dim": d__layer_training_flops__hidden_dim,
             "heads": d__layer_training_flops__heads,
             "kv_heads": d__layer_training_flops__kv_heads,
             "ffn_dim": d__layer_training_flops__ffn_dim,
             "gated_mlp": d__layer_training_flops__gated_mlp,
-            "seq_len": d__layer_training_flops__seq_len,
             "tp": d__layer_training_flops__tp,
             "micro_batch": d__layer_training_flops__micro_batch,
         },
         "layer_compute_time": {
             "hardware_peak": d__layer_compute_time__hardware_peak,
+            "seq_len": d__layer_compute_time__seq_len,
             "hidden_dim": d__layer_compute_time__hidden_dim,
             "heads": d__layer_compute_time__heads,
             "kv_heads": d__layer_compute_time__kv_heads,
             "ffn_dim": d__layer_compute_time__ffn_dim,
             "gated_mlp": d__layer_compute_time__gated_mlp,
-            "seq_len": d__layer_compute_time__seq_len,
             "tp": d__layer_compute_time__tp,
             "micro_batch": d__layer_compute_time__micro_batch,
             "matmul_efficiency": d__layer_compute_time__matmul_efficiency,
             "gemm_half_rows": d__layer_compute_time__gemm_half_rows,
         },
         "score_activations": {
-            "heads": d__score_activations__heads,
             "seq_len": d__score_activations__seq_len,
+            "heads": d__score_activations__heads,
             "tp": d__score_activations__tp,
             "micro_batch": d__score_activations__micro_batch,
         },
         "layer_activations": {
+            "seq_len": d__layer_activations__seq_len,
             "hidden_dim": d__layer_activations__hidden_dim,
             "heads": d__layer_activations__heads,
-            "seq_len": d__layer_activations__seq_len,
             "tp": d__layer_activations__tp,
             "micro_batch": d__layer_activations__micro_batch,
             "sequence_parallel": d__layer_activations__sequence_parallel,
         },
         "layer_traffic_time": {
             "hardware_bandwidth": d__layer_traffic_time__hardware_bandwidth,
+            "seq_len": d__layer_traffic_time__seq_len,
             "hidden_dim": d__layer_traffic_time__hidden_dim,
             "heads": d__layer_traffic_time__heads,
-            "seq_len": d__layer_traffic_time__seq_len,
             "tp": d__layer_traffic_time__tp,
             "micro_batch": d__layer_traffic_time__micro_batch,
             "sequence_parallel": d__layer_traffic_time__sequence_parallel,
@@ -927,22 +900,22 @@ def gradient(
         },
         "collective_payload": {
             "precision_value": d__collective_payload__precision_value,
-            "hidden_dim": d__collective_payload__hidden_dim,
             "seq_len": d__collective_payload__seq_len,
+            "hidden_dim": d__collective_payload__hidden_dim,
             "micro_batch": d__collective_payload__micro_batch,
         },
         "ring_bytes": {
             "precision_value": d__ring_bytes__precision_value,
-            "hidden_dim": d__ring_bytes__hidden_dim,
             "seq_len": d__ring_bytes__seq_len,
+            "hidden_dim": d__ring_bytes__hidden_dim,
             "tp": d__ring_bytes__tp,
             "micro_batch": d__ring_bytes__micro_batch,
         },
         "collectives_per_layer": {"sequence_parallel": d__collectives_per_layer__sequence_parallel},
         "layer_tp_time": {
             "precision_value": d__layer_tp_time__precision_value,
-            "hidden_dim": d__layer_tp_time__hidden_dim,
             "seq_len": d__layer_tp_time__seq_len,
+            "hidden_dim": d__layer_tp_time__hidden_dim,
             "tp": d__layer_tp_time__tp,
             "micro_batch": d__layer_tp_time__micro_batch,
             "sequence_parallel": d__layer_tp_time__sequence_parallel,
@@ -957,12 +930,12 @@ def gradient(
             "hardware_peak": d__layer_time__hardware_peak,
             "hardware_bandwidth": d__layer_time__hardware_bandwidth,
             "precision_value": d__layer_time__precision_value,
+            "seq_len": d__layer_time__seq_len,
             "hidden_dim": d__layer_time__hidden_dim,
             "heads": d__layer_time__heads,
             "kv_heads": d__layer_time__kv_heads,
             "ffn_dim": d__layer_time__ffn_dim,
             "gated_mlp": d__layer_time__gated_mlp,
-            "seq_len": d__layer_time__seq_len,
             "tp": d__layer_time__tp,
             "micro_batch": d__layer_time__micro_batch,
             "sequence_parallel": d__layer_time__sequence_parallel,
@@ -977,9 +950,9 @@ def gradient(
         },
         "head_time": {
             "hardware_peak": d__head_time__hardware_peak,
-            "hidden_dim": d__head_time__hidden_dim,
             "vocab_size": d__head_time__vocab_size,
             "seq_len": d__head_time__seq_len,
+            "hidden_dim": d__head_time__hidden_dim,
             "tp": d__head_time__tp,
             "micro_batch": d__head_time__micro_batch,
             "matmul_efficiency": d__head_time__matmul_efficiency,
@@ -987,8 +960,8 @@ def gradient(
         },
         "p2p_time": {
             "precision_value": d__p2p_time__precision_value,
-            "hidden_dim": d__p2p_time__hidden_dim,
             "seq_len": d__p2p_time__seq_len,
+            "hidden_dim": d__p2p_time__hidden_dim,
             "tp": d__p2p_time__tp,
             "micro_batch": d__p2p_time__micro_batch,
             "interleave": d__p2p_time__interleave,
@@ -999,14 +972,14 @@ def gradient(
             "hardware_peak": d__stage_time__hardware_peak,
             "hardware_bandwidth": d__stage_time__hardware_bandwidth,
             "precision_value": d__stage_time__precision_value,
+            "vocab_size": d__stage_time__vocab_size,
+            "seq_len": d__stage_time__seq_len,
             "layers": d__stage_time__layers,
             "hidden_dim": d__stage_time__hidden_dim,
             "heads": d__stage_time__heads,
             "kv_heads": d__stage_time__kv_heads,
             "ffn_dim": d__stage_time__ffn_dim,
             "gated_mlp": d__stage_time__gated_mlp,
-            "vocab_size": d__stage_time__vocab_size,
-            "seq_len": d__stage_time__seq_len,
             "tp": d__stage_time__tp,
             "pp": d__stage_time__pp,
             "micro_batch": d__stage_time__micro_batch,
@@ -1034,14 +1007,14 @@ def gradient(
             "hardware_peak": d__pipeline_time__hardware_peak,
             "hardware_bandwidth": d__pipeline_time__hardware_bandwidth,
             "precision_value": d__pipeline_time__precision_value,
+            "vocab_size": d__pipeline_time__vocab_size,
+            "seq_len": d__pipeline_time__seq_len,
             "layers": d__pipeline_time__layers,
             "hidden_dim": d__pipeline_time__hidden_dim,
             "heads": d__pipeline_time__heads,
             "kv_heads": d__pipeline_time__kv_heads,
             "ffn_dim": d__pipeline_time__ffn_dim,
             "gated_mlp": d__pipeline_time__gated_mlp,
-            "vocab_size": d__pipeline_time__vocab_size,
-            "seq_len": d__pipeline_time__seq_len,
             "tp": d__pipeline_time__tp,
             "pp": d__pipeline_time__pp,
             "dp": d__pipeline_time__dp,
@@ -1101,14 +1074,14 @@ def gradient(
             "hardware_peak": d__iteration_time__hardware_peak,
             "hardware_bandwidth": d__iteration_time__hardware_bandwidth,
             "precision_value": d__iteration_time__precision_value,
+            "vocab_size": d__iteration_time__vocab_size,
+            "seq_len": d__iteration_time__seq_len,
             "layers": d__iteration_time__layers,
             "hidden_dim": d__iteration_time__hidden_dim,
             "heads": d__iteration_time__heads,
             "kv_heads": d__iteration_time__kv_heads,
             "ffn_dim": d__iteration_time__ffn_dim,
             "gated_mlp": d__iteration_time__gated_mlp,
-            "vocab_size": d__iteration_time__vocab_size,
-            "seq_len": d__iteration_time__seq_len,
             "tp": d__iteration_time__tp,
             "pp": d__iteration_time__pp,
             "dp": d__iteration_time__dp,
@@ -1129,14 +1102,14 @@ def gradient(
             "optimizer_traffic": d__iteration_time__optimizer_traffic,
         },
         "model_flops": {
+            "vocab_size": d__model_flops__vocab_size,
+            "seq_len": d__model_flops__seq_len,
             "layers": d__model_flops__layers,
             "hidden_dim": d__model_flops__hidden_dim,
             "heads": d__model_flops__heads,
             "kv_heads": d__model_flops__kv_heads,
             "ffn_dim": d__model_flops__ffn_dim,
             "gated_mlp": d__model_flops__gated_mlp,
-            "vocab_size": d__model_flops__vocab_size,
-            "seq_len": d__model_flops__seq_len,
             "global_batch": d__model_flops__global_batch,
         },
         "params_optimizer_per_gpu": {
@@ -1151,9 +1124,9 @@ def gradient(
             "state_bytes": d__params_optimizer_per_gpu__state_bytes,
         },
         "stored_per_layer": {
+            "seq_len": d__stored_per_layer__seq_len,
             "hidden_dim": d__stored_per_layer__hidden_dim,
             "heads": d__stored_per_layer__heads,
-            "seq_len": d__stored_per_layer__seq_len,
             "tp": d__stored_per_layer__tp,
             "micro_batch": d__stored_per_layer__micro_batch,
             "sequence_parallel": d__stored_per_layer__sequence_parallel,
@@ -1166,10 +1139,10 @@ def gradient(
             "interleave": d__in_flight__interleave,
         },
         "activations_per_gpu": {
+            "seq_len": d__activations_per_gpu__seq_len,
             "layers": d__activations_per_gpu__layers,
             "hidden_dim": d__activations_per_gpu__hidden_dim,
             "heads": d__activations_per_gpu__heads,
-            "seq_len": d__activations_per_gpu__seq_len,
             "tp": d__activations_per_gpu__tp,
             "pp": d__activations_per_gpu__pp,
             "dp": d__activations_per_gpu__dp,
@@ -1179,13 +1152,13 @@ def gradient(
             "sequence_parallel": d__activations_per_gpu__sequence_parallel,
         },
         "memory_per_gpu": {
+            "seq_len": d__memory_per_gpu__seq_len,
             "layers": d__memory_per_gpu__layers,
             "hidden_dim": d__memory_per_gpu__hidden_dim,
             "heads": d__memory_per_gpu__heads,
             "kv_heads": d__memory_per_gpu__kv_heads,
             "ffn_dim": d__memory_per_gpu__ffn_dim,
             "gated_mlp": d__memory_per_gpu__gated_mlp,
-            "seq_len": d__memory_per_gpu__seq_len,
             "tp": d__memory_per_gpu__tp,
             "pp": d__memory_per_gpu__pp,
             "dp": d__memory_per_gpu__dp,
@@ -1197,13 +1170,13 @@ def gradient(
         },
         "memory_share": {
             "hardware_capacity": d__memory_share__hardware_capacity,
+            "seq_len": d__memory_share__seq_len,
             "layers": d__memory_share__layers,
             "hidden_dim": d__memory_share__hidden_dim,
             "heads": d__memory_share__heads,
             "kv_heads": d__memory_share__kv_heads,
             "ffn_dim": d__memory_share__ffn_dim,
             "gated_mlp": d__memory_share__gated_mlp,
-            "seq_len": d__memory_share__seq_len,
             "tp": d__memory_share__tp,
             "pp": d__memory_share__pp,
             "dp": d__memory_share__dp,
@@ -1245,6 +1218,8 @@ class MegatronIterationScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
+        InputSpec("vocab_size", integer=True, minimum=0, strict=True, doc="Vocabulary of the output layer."),
+        InputSpec("seq_len", integer=True, minimum=0, strict=True, doc="Tokens per sequence."),
         InputSpec("layers", integer=True, minimum=0, strict=True, doc="Transformer layers."),
         InputSpec("hidden_dim", integer=True, minimum=0, strict=True, doc="Model width."),
         InputSpec("heads", integer=True, minimum=0, strict=True, doc="Attention heads."),
@@ -1274,8 +1249,6 @@ class MegatronIterationScenario(ScenarioBase):
             doc="1 for a gated MLP (SwiGLU: three FFN matrices), else 0.",
             maximum=1,
         ),
-        InputSpec("vocab_size", integer=True, minimum=0, strict=True, doc="Vocabulary of the output layer."),
-        InputSpec("seq_len", integer=True, minimum=0, strict=True, doc="Tokens per sequence."),
         InputSpec("tp", integer=True, minimum=0, strict=True, doc="Tensor-parallel size: GPUs sharing each layer."),
         InputSpec("pp", integer=True, minimum=0, strict=True, doc="Pipeline stages."),
         InputSpec("dp", integer=True, minimum=0, strict=True, default=1, doc="Data-parallel replicas."),
@@ -1318,7 +1291,12 @@ class MegatronIterationScenario(ScenarioBase):
             doc="Share of the peak rate a large GEMM attains on the device.",
             maximum=1,
         ),
-        InputSpec("gemm_half_rows", minimum=0, doc="GEMM rows at which the attained rate is half the large-GEMM rate."),
+        InputSpec(
+            "gemm_half_rows",
+            integer=True,
+            minimum=0,
+            doc="GEMM rows at which the attained rate is half the large-GEMM rate.",
+        ),
         InputSpec(
             "memory_efficiency",
             minimum=0,
@@ -1427,14 +1405,14 @@ class MegatronIterationScenario(ScenarioBase):
         "hardware",
         "precision",
         "peak_precision",
+        "vocab_size",
+        "seq_len",
         "layers",
         "hidden_dim",
         "heads",
         "kv_heads",
         "ffn_dim",
         "gated_mlp",
-        "vocab_size",
-        "seq_len",
         "tp",
         "pp",
         "dp",
@@ -1502,14 +1480,14 @@ class MegatronIterationScenario(ScenarioBase):
         hardware: Any = REQUIRED,
         precision: Any = "fp16",
         peak_precision: Any = "{precision}|peak",
+        vocab_size: Any = REQUIRED,
+        seq_len: Any = REQUIRED,
         layers: Any = REQUIRED,
         hidden_dim: Any = REQUIRED,
         heads: Any = REQUIRED,
         kv_heads: Any = None,
         ffn_dim: Any = None,
         gated_mlp: Any = 0,
-        vocab_size: Any = REQUIRED,
-        seq_len: Any = REQUIRED,
         tp: Any = REQUIRED,
         pp: Any = REQUIRED,
         dp: Any = 1,
@@ -1541,14 +1519,14 @@ class MegatronIterationScenario(ScenarioBase):
             hardware=hardware,
             precision=precision,
             peak_precision=peak_precision,
+            vocab_size=vocab_size,
+            seq_len=seq_len,
             layers=layers,
             hidden_dim=hidden_dim,
             heads=heads,
             kv_heads=kv_heads,
             ffn_dim=ffn_dim,
             gated_mlp=gated_mlp,
-            vocab_size=vocab_size,
-            seq_len=seq_len,
             tp=tp,
             pp=pp,
             dp=dp,
@@ -1576,24 +1554,24 @@ class MegatronIterationScenario(ScenarioBase):
     layers_per_stage = Output("layers_per_stage")
     layer_weights = Output("layer_weights")
     gemm_rows = Output("gemm_rows")
-    matmul_rate = Output("matmul_rate", "TFLOP/s")
-    attention_core_flops = Output("attention_core_flops", "GFLOP")
-    layer_forward_flops = Output("layer_forward_flops", "GFLOP")
-    recompute_flops = Output("recompute_flops", "GFLOP")
-    layer_training_flops = Output("layer_training_flops", "GFLOP")
-    layer_compute_time = Output("layer_compute_time", "ms")
-    score_activations = Output("score_activations", "MB")
+    matmul_rate = Output("matmul_rate", "flop/s")
+    attention_core_flops = Output("attention_core_flops", "flop")
+    layer_forward_flops = Output("layer_forward_flops", "flop")
+    recompute_flops = Output("recompute_flops", "flop")
+    layer_training_flops = Output("layer_training_flops", "flop")
+    layer_compute_time = Output("layer_compute_time", "s")
+    score_activations = Output("score_activations", "byte")
     layer_activations = Output("layer_activations", "MB")
     layer_traffic_time = Output("layer_traffic_time", "ms")
-    collective_payload = Output("collective_payload", "MB")
-    ring_bytes = Output("ring_bytes", "MB")
+    collective_payload = Output("collective_payload", "byte")
+    ring_bytes = Output("ring_bytes", "byte")
     collectives_per_layer = Output("collectives_per_layer")
-    layer_tp_time = Output("layer_tp_time", "ms")
-    layer_launch_time = Output("layer_launch_time", "ms")
-    layer_time = Output("layer_time", "ms")
-    head_time = Output("head_time", "ms")
-    p2p_time = Output("p2p_time", "ms")
-    stage_time = Output("stage_time", "ms")
+    layer_tp_time = Output("layer_tp_time", "s")
+    layer_launch_time = Output("layer_launch_time", "s")
+    layer_time = Output("layer_time", "s")
+    head_time = Output("head_time", "s")
+    p2p_time = Output("p2p_time", "s")
+    stage_time = Output("stage_time", "s")
     bubble = Output("bubble")
     pipeline_time = Output("pipeline_time", "s")
     params_per_gpu = Output("params_per_gpu")
@@ -1602,7 +1580,7 @@ class MegatronIterationScenario(ScenarioBase):
     iteration_time = Output("iteration_time", "s")
     model_flops = Output("model_flops", "PFLOP")
     params_optimizer_per_gpu = Output("params_optimizer_per_gpu", "GiB")
-    stored_per_layer = Output("stored_per_layer", "MB")
+    stored_per_layer = Output("stored_per_layer", "byte")
     in_flight = Output("in_flight")
     activations_per_gpu = Output("activations_per_gpu", "GiB")
     memory_per_gpu = Output("memory_per_gpu", "GiB")

@@ -72,59 +72,45 @@ def evaluate(
 
         layer_weights [1] = ffn_dim*hidden_dim*(gated_mlp + 2) + 2*hidden_dim**2 + 2*hidden_dim**2*kv_heads/heads
         gemm_rows [1] = batch*input_tokens
-        matmul_rate [TFLOP/s] = gemm_rows*hardware_peak*matmul_efficiency/(gemm_half_rows + gemm_rows)
-        layer_flops [GFLOP] = [flop]*(4*batch*hidden_dim*input_tokens**2 + 2*gemm_rows*layer_weights)/tp
-        layer_compute_time [ms] = layer_flops/matmul_rate
-        layer_bytes [MB] = precision_value*(2*gemm_rows*hidden_dim*kv_heads/heads + layer_weights)/tp
-        layer_traffic_time [ms] = layer_bytes/(hardware_bandwidth*memory_efficiency)
-        ring_bytes [MB] = gemm_rows*hidden_dim*precision_value*(2*tp - 2)/tp
-        layer_tp_time [ms] = 2*ring_bytes/(nvlink_bandwidth*nvlink_efficiency)
-        layer_time [ms] = kernel_launch*kernels_per_layer + layer_tp_time + Max(layer_compute_time, layer_traffic_time)
+        matmul_rate [flop/s] = gemm_rows*hardware_peak*matmul_efficiency/(gemm_half_rows + gemm_rows)
+        layer_flops [flop] = [flop]*(4*batch*hidden_dim*input_tokens**2 + 2*gemm_rows*layer_weights)/tp
+        layer_compute_time [s] = layer_flops/matmul_rate
+        layer_bytes [byte] = precision_value*(2*gemm_rows*hidden_dim*kv_heads/heads + layer_weights)/tp
+        layer_traffic_time [s] = layer_bytes/(hardware_bandwidth*memory_efficiency)
+        ring_bytes [byte] = gemm_rows*hidden_dim*precision_value*(2*tp - 2)/tp
+        layer_tp_time [s] = 2*ring_bytes/(nvlink_bandwidth*nvlink_efficiency)
+        layer_time [s] = kernel_launch*kernels_per_layer + layer_tp_time + Max(layer_compute_time, layer_traffic_time)
         compute_bound_layers [1] = Exceeds(layer_compute_time, layer_traffic_time)
-        head_time [ms] = Max(2*[flop]*batch*hidden_dim*vocab_size/(matmul_rate*tp), hidden_dim*precision_value*vocab_size/(hardware_bandwidth*memory_efficiency*tp))
-        ttft [ms] = head_time + layer_time*layers
+        head_time [s] = Max(2*[flop]*batch*hidden_dim*vocab_size/(matmul_rate*tp), hidden_dim*precision_value*vocab_size/(hardware_bandwidth*memory_efficiency*tp))
+        ttft [s] = head_time + layer_time*layers
     """
     if kv_heads is None:
         kv_heads = heads
     if ffn_dim is None:
         ffn_dim = 4 * hidden_dim
-    _t0 = 2 * hidden_dim
-    _t1 = _t0 * batch
-    _t2 = kv_heads / heads
-    _t3 = precision_value / tp
-    _t4 = 1 / (hardware_bandwidth * memory_efficiency)
-    _t6 = _t3 * hidden_dim
-    _t7 = 1 / (nvlink_bandwidth * nvlink_efficiency)
-    _t8 = 2 * hidden_dim**2
-    layer_weights = _t2 * _t8 + _t8 + ffn_dim * hidden_dim * (gated_mlp + 2)
+    _t0 = 2 * hidden_dim**2
+    _t1 = kv_heads / heads
+    _t2 = 2 * hidden_dim
+    _t3 = 2 / tp
+    _t4 = precision_value / tp
+    _t5 = 1 / (hardware_bandwidth * memory_efficiency)
+    _t6 = _t4 * hidden_dim
+    layer_weights = _t0 * _t1 + _t0 + ffn_dim * hidden_dim * (gated_mlp + 2)
     gemm_rows = batch * input_tokens
-    _raw_matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
-    matmul_rate = _raw_matmul_rate / 1000000000000  # 1e-12: flop/s -> TFLOP/s
-    _raw_layer_flops = (_t1 * input_tokens**2 + gemm_rows * layer_weights) / tp
-    layer_flops = _raw_layer_flops / 500000000  # 1e-9: flop -> GFLOP
-    _raw_layer_compute_time = _raw_layer_flops / _raw_matmul_rate
-    _t9 = 2 * _raw_layer_compute_time
+    matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
+    layer_flops = _t3 * (_t2 * batch * input_tokens**2 + gemm_rows * layer_weights)
     layer_compute_time = layer_flops / matmul_rate
-    _raw_layer_bytes = _t3 * (_t0 * _t2 * gemm_rows + layer_weights)
-    _t5 = _raw_layer_bytes * _t4
-    layer_bytes = _raw_layer_bytes / 1000000  # 1e-6: B -> MB
-    _raw_layer_traffic_time = _t5
-    layer_traffic_time = 1000 * _t5  # 1e6: MB -> B (layer_bytes); 1e3: s -> ms
-    _raw_ring_bytes = _t6 * gemm_rows * (tp - 1)
-    ring_bytes = _raw_ring_bytes / 500000  # 1e-6: B -> MB
-    _raw_layer_tp_time = _raw_ring_bytes * _t7
-    layer_tp_time = 2 * _t7 * ring_bytes
+    layer_bytes = _t4 * (_t1 * _t2 * gemm_rows + layer_weights)
+    layer_traffic_time = _t5 * layer_bytes
+    ring_bytes = _t6 * gemm_rows * (2 * tp - 2)
+    layer_tp_time = ring_bytes / (
+        500000000 * nvlink_bandwidth * nvlink_efficiency
+    )  # 1e9: GB/s -> B/s (nvlink_bandwidth)
     layer_time = (
-        _raw_layer_tp_time / 250000
-        + kernel_launch * kernels_per_layer / 1000
-        + 1000 * maximum(_raw_layer_traffic_time, _t9)
-    )  # 1e-6: µs -> s (kernel_launch); 1e-3: ms -> s (layer_compute_time); 1e-3: ms -> s (layer_tp_time); 1e-3: ms -> s (layer_traffic_time); 1e3: s -> ms
-    compute_bound_layers = choose(
-        _t9 > _raw_layer_traffic_time, 1, 0
-    )  # 1e-3: ms -> s (layer_compute_time); 1e-3: ms -> s (layer_traffic_time)
-    head_time = 1000 * maximum(
-        _t4 * _t6 * vocab_size, _t1 * vocab_size / (_raw_matmul_rate * tp)
-    )  # 1e12: TFLOP/s -> flop/s (matmul_rate); 1e3: s -> ms
+        kernel_launch * kernels_per_layer / 1000000 + layer_tp_time + maximum(layer_compute_time, layer_traffic_time)
+    )  # 1e-6: µs -> s (kernel_launch)
+    compute_bound_layers = choose(layer_compute_time > layer_traffic_time, 1, 0)
+    head_time = maximum(_t5 * _t6 * vocab_size, _t3 * batch * hidden_dim * vocab_size / matmul_rate)
     ttft = head_time + layer_time * layers
     return {
         "layer_weights": layer_weights,
@@ -180,94 +166,77 @@ def gradient(
     follows_ffn_dim = ffn_dim is None
     if ffn_dim is None:
         ffn_dim = 4 * hidden_dim
-    _t0 = 2 * hidden_dim
-    _t1 = _t0 * batch
-    _t2 = kv_heads / heads
-    _t3 = precision_value / tp
-    _t4 = 1 / (hardware_bandwidth * memory_efficiency)
-    _t6 = _t3 * hidden_dim
-    _t7 = 1 / (nvlink_bandwidth * nvlink_efficiency)
-    _t8 = 2 * hidden_dim**2
-    layer_weights = _t2 * _t8 + _t8 + ffn_dim * hidden_dim * (gated_mlp + 2)
+    _t0 = 2 * hidden_dim**2
+    _t1 = kv_heads / heads
+    _t2 = 2 * hidden_dim
+    _t3 = 2 / tp
+    _t4 = precision_value / tp
+    _t5 = 1 / (hardware_bandwidth * memory_efficiency)
+    _t6 = _t4 * hidden_dim
+    layer_weights = _t0 * _t1 + _t0 + ffn_dim * hidden_dim * (gated_mlp + 2)
     gemm_rows = batch * input_tokens
-    _raw_matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
-    matmul_rate = _raw_matmul_rate / 1000000000000  # 1e-12: flop/s -> TFLOP/s
-    _raw_layer_flops = (_t1 * input_tokens**2 + gemm_rows * layer_weights) / tp
-    layer_flops = _raw_layer_flops / 500000000  # 1e-9: flop -> GFLOP
-    _raw_layer_compute_time = _raw_layer_flops / _raw_matmul_rate
-    _t9 = 2 * _raw_layer_compute_time
+    matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
+    layer_flops = _t3 * (_t2 * batch * input_tokens**2 + gemm_rows * layer_weights)
     layer_compute_time = layer_flops / matmul_rate
-    _raw_layer_bytes = _t3 * (_t0 * _t2 * gemm_rows + layer_weights)
-    _t5 = _raw_layer_bytes * _t4
-    layer_bytes = _raw_layer_bytes / 1000000  # 1e-6: B -> MB
-    _raw_layer_traffic_time = _t5
-    layer_traffic_time = 1000 * _t5  # 1e6: MB -> B (layer_bytes); 1e3: s -> ms
-    _raw_ring_bytes = _t6 * gemm_rows * (tp - 1)
-    ring_bytes = _raw_ring_bytes / 500000  # 1e-6: B -> MB
-    _raw_layer_tp_time = _raw_ring_bytes * _t7
+    layer_bytes = _t4 * (_t1 * _t2 * gemm_rows + layer_weights)
+    layer_traffic_time = _t5 * layer_bytes
+    ring_bytes = _t6 * gemm_rows * (2 * tp - 2)
+    layer_tp_time = ring_bytes / (
+        500000000 * nvlink_bandwidth * nvlink_efficiency
+    )  # 1e9: GB/s -> B/s (nvlink_bandwidth)
     layer_time = (
-        _raw_layer_tp_time / 250000
-        + kernel_launch * kernels_per_layer / 1000
-        + 1000 * maximum(_raw_layer_traffic_time, _t9)
-    )  # 1e-6: µs -> s (kernel_launch); 1e-3: ms -> s (layer_compute_time); 1e-3: ms -> s (layer_tp_time); 1e-3: ms -> s (layer_traffic_time); 1e3: s -> ms
+        kernel_launch * kernels_per_layer / 1000000 + layer_tp_time + maximum(layer_compute_time, layer_traffic_time)
+    )  # 1e-6: µs -> s (kernel_launch)
     _g0 = 4 * hidden_dim
     _g1 = gated_mlp + 2
     _g2 = kv_heads / heads
     _g3 = 2 * hidden_dim**2
     _g4 = kv_heads / heads**2
     _g5 = gemm_half_rows + gemm_rows
-    _g6 = gemm_rows * hardware_peak / 1000000000000
+    _g6 = gemm_rows * hardware_peak
     _g7 = _g6 * matmul_efficiency / _g5**2
-    _g8 = -_g7 + hardware_peak * matmul_efficiency / (1000000000000 * _g5)
-    _g9 = 1 / (500000000 * tp)
+    _g8 = -_g7 + hardware_peak * matmul_efficiency / _g5
+    _g9 = 2 / tp
     _g10 = _g9 * gemm_rows
     _g11 = input_tokens**2
     _g12 = _g11 * batch
-    _g13 = 1 / (250000000 * tp)
-    _g14 = 2 * hidden_dim
-    _g15 = tp ** (-2)
-    _g16 = _g15 / 500000000
-    _g17 = _g9 * layer_weights
-    _g18 = hidden_dim / tp
-    _g19 = _g18 * batch
-    _g20 = matmul_rate ** (-2)
-    _g21 = _g20 * layer_flops
-    _g22 = _g2 * gemm_rows
-    _g23 = _g14 * _g22 + layer_weights
-    _g24 = 1 / (1000000 * tp)
-    _g25 = _g24 * precision_value
-    _g26 = precision_value / tp
-    _g27 = _g18 / 500000
-    _g28 = _g27 * precision_value
-    _g29 = _g28 * gemm_rows
-    _g30 = _g15 * precision_value
-    _g31 = _g2 * _g28
-    _g32 = hardware_bandwidth ** (-2)
-    _g33 = 1000000000 / memory_efficiency
-    _g34 = _g33 / hardware_bandwidth
-    _g35 = 1 / (hardware_bandwidth * memory_efficiency**2)
-    _g36 = tp - 1
-    _g37 = _g36 * gemm_rows
-    _g38 = _g37 / 500000
-    _g39 = _g30 * hidden_dim
-    _g40 = _g28 * _g36
-    _g41 = 2 / nvlink_efficiency
-    _g42 = _g41 / nvlink_bandwidth
-    _g43 = layer_compute_time / 1000 - layer_traffic_time / 1000
-    _g44 = step(_g43)
-    _g45 = step(-_g43)
-    _g46 = vocab_size / matmul_rate
-    _g47 = vocab_size / (hardware_bandwidth * memory_efficiency)
-    _g48 = _g18 * precision_value
-    _g49 = _g19 * _g46 / 500000000000 - _g47 * _g48
-    _g50 = step(_g49)
-    _g51 = _g50 * _g9 * batch
-    _g52 = _g51 * hidden_dim
-    _g53 = _g20 * _g52 * vocab_size
-    _g54 = 1000 * step(-_g49)
-    _g55 = _g48 * _g54
-    _g56 = _g55 / memory_efficiency
-    _g57 = _g47 * _g54
+    _g13 = 2 * hidden_dim
+    _g14 = tp ** (-2)
+    _g15 = 2 * _g14
+    _g16 = _g9 * layer_weights
+    _g17 = hidden_dim / tp
+    _g18 = matmul_rate ** (-2)
+    _g19 = _g18 * layer_flops
+    _g20 = _g13 * gemm_rows
+    _g21 = _g2 * _g20 + layer_weights
+    _g22 = precision_value / tp
+    _g23 = _g2 * _g22
+    _g24 = _g20 * _g22
+    _g25 = _g14 * precision_value
+    _g26 = _g13 * _g23
+    _g27 = 1 / (hardware_bandwidth**2 * memory_efficiency)
+    _g28 = 1 / (hardware_bandwidth * memory_efficiency)
+    _g29 = 1 / (hardware_bandwidth * memory_efficiency**2)
+    _g30 = 2 * tp - 2
+    _g31 = _g30 * gemm_rows
+    _g32 = _g25 * hidden_dim
+    _g33 = _g22 * hidden_dim
+    _g34 = _g30 * _g33
+    _g35 = 1 / (500000000 * nvlink_efficiency)
+    _g36 = _g35 / nvlink_bandwidth
+    _g37 = layer_compute_time - layer_traffic_time
+    _g38 = step(_g37)
+    _g39 = step(-_g37)
+    _g40 = _g9 * batch * vocab_size / matmul_rate
+    _g41 = _g28 * vocab_size
+    _g42 = -_g33 * _g41 + _g40 * hidden_dim
+    _g43 = step(_g42)
+    _g44 = _g43 * batch * hidden_dim * vocab_size
+    _g45 = _g18 * _g44 * _g9
+    _g46 = step(-_g42)
+    _g47 = _g33 * _g46
+    _g48 = _g47 * vocab_size
+    _g49 = _g41 * _g46
     d__layer_weights__hidden_dim = _g0 * _g2 + _g0 + _g1 * ffn_dim
     d__layer_weights__heads = -_g3 * _g4
     d__layer_weights__kv_heads = _g3 / heads
@@ -275,103 +244,103 @@ def gradient(
     d__layer_weights__gated_mlp = ffn_dim * hidden_dim
     d__gemm_rows__batch = input_tokens
     d__gemm_rows__input_tokens = batch
-    d__matmul_rate__hardware_peak = gemm_rows * matmul_efficiency / (1000000000000 * _g5)
+    d__matmul_rate__hardware_peak = gemm_rows * matmul_efficiency / _g5
     d__matmul_rate__batch = _g8 * d__gemm_rows__batch
     d__matmul_rate__input_tokens = _g8 * d__gemm_rows__input_tokens
     d__matmul_rate__matmul_efficiency = _g6 / _g5
     d__matmul_rate__gemm_half_rows = -_g7
-    d__layer_flops__hidden_dim = _g10 * d__layer_weights__hidden_dim + _g12 * _g13
+    d__layer_flops__hidden_dim = _g10 * d__layer_weights__hidden_dim + 4 * _g12 / tp
     d__layer_flops__heads = _g10 * d__layer_weights__heads
     d__layer_flops__kv_heads = _g10 * d__layer_weights__kv_heads
     d__layer_flops__ffn_dim = _g10 * d__layer_weights__ffn_dim
     d__layer_flops__gated_mlp = _g10 * d__layer_weights__gated_mlp
-    d__layer_flops__tp = -_g16 * (_g12 * _g14 + gemm_rows * layer_weights)
-    d__layer_flops__batch = _g11 * _g13 * hidden_dim + _g17 * d__gemm_rows__batch
-    d__layer_flops__input_tokens = _g17 * d__gemm_rows__input_tokens + _g19 * input_tokens / 125000000
-    d__layer_compute_time__hardware_peak = -_g21 * d__matmul_rate__hardware_peak
+    d__layer_flops__tp = -_g15 * (_g12 * _g13 + gemm_rows * layer_weights)
+    d__layer_flops__batch = _g0 * _g11 / tp + _g16 * d__gemm_rows__batch
+    d__layer_flops__input_tokens = _g16 * d__gemm_rows__input_tokens + 8 * _g17 * batch * input_tokens
+    d__layer_compute_time__hardware_peak = -_g19 * d__matmul_rate__hardware_peak
     d__layer_compute_time__hidden_dim = d__layer_flops__hidden_dim / matmul_rate
     d__layer_compute_time__heads = d__layer_flops__heads / matmul_rate
     d__layer_compute_time__kv_heads = d__layer_flops__kv_heads / matmul_rate
     d__layer_compute_time__ffn_dim = d__layer_flops__ffn_dim / matmul_rate
     d__layer_compute_time__gated_mlp = d__layer_flops__gated_mlp / matmul_rate
     d__layer_compute_time__tp = d__layer_flops__tp / matmul_rate
-    d__layer_compute_time__batch = -_g21 * d__matmul_rate__batch + d__layer_flops__batch / matmul_rate
+    d__layer_compute_time__batch = -_g19 * d__matmul_rate__batch + d__layer_flops__batch / matmul_rate
     d__layer_compute_time__input_tokens = (
-        -_g21 * d__matmul_rate__input_tokens + d__layer_flops__input_tokens / matmul_rate
+        -_g19 * d__matmul_rate__input_tokens + d__layer_flops__input_tokens / matmul_rate
     )
-    d__layer_compute_time__matmul_efficiency = -_g21 * d__matmul_rate__matmul_efficiency
-    d__layer_compute_time__gemm_half_rows = -_g21 * d__matmul_rate__gemm_half_rows
-    d__layer_bytes__precision_value = _g23 * _g24
-    d__layer_bytes__hidden_dim = _g22 * _g26 / 500000 + _g25 * d__layer_weights__hidden_dim
-    d__layer_bytes__heads = _g25 * d__layer_weights__heads - _g29 * _g4
-    d__layer_bytes__kv_heads = _g25 * d__layer_weights__kv_heads + _g29 / heads
-    d__layer_bytes__ffn_dim = _g25 * d__layer_weights__ffn_dim
-    d__layer_bytes__gated_mlp = _g25 * d__layer_weights__gated_mlp
-    d__layer_bytes__tp = -_g23 * _g30 / 1000000
-    d__layer_bytes__batch = _g31 * d__gemm_rows__batch
-    d__layer_bytes__input_tokens = _g31 * d__gemm_rows__input_tokens
-    d__layer_traffic_time__hardware_bandwidth = -_g32 * _g33 * layer_bytes
-    d__layer_traffic_time__precision_value = _g34 * d__layer_bytes__precision_value
-    d__layer_traffic_time__hidden_dim = _g34 * d__layer_bytes__hidden_dim
-    d__layer_traffic_time__heads = _g34 * d__layer_bytes__heads
-    d__layer_traffic_time__kv_heads = _g34 * d__layer_bytes__kv_heads
-    d__layer_traffic_time__ffn_dim = _g34 * d__layer_bytes__ffn_dim
-    d__layer_traffic_time__gated_mlp = _g34 * d__layer_bytes__gated_mlp
-    d__layer_traffic_time__tp = _g34 * d__layer_bytes__tp
-    d__layer_traffic_time__batch = _g34 * d__layer_bytes__batch
-    d__layer_traffic_time__input_tokens = _g34 * d__layer_bytes__input_tokens
-    d__layer_traffic_time__memory_efficiency = -1000000000 * _g35 * layer_bytes
-    d__ring_bytes__precision_value = _g27 * _g37
-    d__ring_bytes__hidden_dim = _g26 * _g38
-    d__ring_bytes__tp = _g29 - _g38 * _g39
-    d__ring_bytes__batch = _g40 * d__gemm_rows__batch
-    d__ring_bytes__input_tokens = _g40 * d__gemm_rows__input_tokens
-    d__layer_tp_time__precision_value = _g42 * d__ring_bytes__precision_value
-    d__layer_tp_time__hidden_dim = _g42 * d__ring_bytes__hidden_dim
-    d__layer_tp_time__tp = _g42 * d__ring_bytes__tp
-    d__layer_tp_time__batch = _g42 * d__ring_bytes__batch
-    d__layer_tp_time__input_tokens = _g42 * d__ring_bytes__input_tokens
-    d__layer_tp_time__nvlink_bandwidth = -_g41 * ring_bytes / nvlink_bandwidth**2
-    d__layer_tp_time__nvlink_efficiency = -2 * ring_bytes / (nvlink_bandwidth * nvlink_efficiency**2)
-    d__layer_time__hardware_peak = _g44 * d__layer_compute_time__hardware_peak
-    d__layer_time__hardware_bandwidth = _g45 * d__layer_traffic_time__hardware_bandwidth
-    d__layer_time__precision_value = _g45 * d__layer_traffic_time__precision_value + d__layer_tp_time__precision_value
+    d__layer_compute_time__matmul_efficiency = -_g19 * d__matmul_rate__matmul_efficiency
+    d__layer_compute_time__gemm_half_rows = -_g19 * d__matmul_rate__gemm_half_rows
+    d__layer_bytes__precision_value = _g21 / tp
+    d__layer_bytes__hidden_dim = _g22 * d__layer_weights__hidden_dim + 2 * _g23 * gemm_rows
+    d__layer_bytes__heads = _g22 * d__layer_weights__heads - _g24 * _g4
+    d__layer_bytes__kv_heads = _g22 * d__layer_weights__kv_heads + _g24 / heads
+    d__layer_bytes__ffn_dim = _g22 * d__layer_weights__ffn_dim
+    d__layer_bytes__gated_mlp = _g22 * d__layer_weights__gated_mlp
+    d__layer_bytes__tp = -_g21 * _g25
+    d__layer_bytes__batch = _g26 * d__gemm_rows__batch
+    d__layer_bytes__input_tokens = _g26 * d__gemm_rows__input_tokens
+    d__layer_traffic_time__hardware_bandwidth = -_g27 * layer_bytes
+    d__layer_traffic_time__precision_value = _g28 * d__layer_bytes__precision_value
+    d__layer_traffic_time__hidden_dim = _g28 * d__layer_bytes__hidden_dim
+    d__layer_traffic_time__heads = _g28 * d__layer_bytes__heads
+    d__layer_traffic_time__kv_heads = _g28 * d__layer_bytes__kv_heads
+    d__layer_traffic_time__ffn_dim = _g28 * d__layer_bytes__ffn_dim
+    d__layer_traffic_time__gated_mlp = _g28 * d__layer_bytes__gated_mlp
+    d__layer_traffic_time__tp = _g28 * d__layer_bytes__tp
+    d__layer_traffic_time__batch = _g28 * d__layer_bytes__batch
+    d__layer_traffic_time__input_tokens = _g28 * d__layer_bytes__input_tokens
+    d__layer_traffic_time__memory_efficiency = -_g29 * layer_bytes
+    d__ring_bytes__precision_value = _g17 * _g31
+    d__ring_bytes__hidden_dim = _g22 * _g31
+    d__ring_bytes__tp = _g24 - _g31 * _g32
+    d__ring_bytes__batch = _g34 * d__gemm_rows__batch
+    d__ring_bytes__input_tokens = _g34 * d__gemm_rows__input_tokens
+    d__layer_tp_time__precision_value = _g36 * d__ring_bytes__precision_value
+    d__layer_tp_time__hidden_dim = _g36 * d__ring_bytes__hidden_dim
+    d__layer_tp_time__tp = _g36 * d__ring_bytes__tp
+    d__layer_tp_time__batch = _g36 * d__ring_bytes__batch
+    d__layer_tp_time__input_tokens = _g36 * d__ring_bytes__input_tokens
+    d__layer_tp_time__nvlink_bandwidth = -_g35 * ring_bytes / nvlink_bandwidth**2
+    d__layer_tp_time__nvlink_efficiency = -ring_bytes / (500000000 * nvlink_bandwidth * nvlink_efficiency**2)
+    d__layer_time__hardware_peak = _g38 * d__layer_compute_time__hardware_peak
+    d__layer_time__hardware_bandwidth = _g39 * d__layer_traffic_time__hardware_bandwidth
+    d__layer_time__precision_value = _g39 * d__layer_traffic_time__precision_value + d__layer_tp_time__precision_value
     d__layer_time__hidden_dim = (
-        _g44 * d__layer_compute_time__hidden_dim
-        + _g45 * d__layer_traffic_time__hidden_dim
+        _g38 * d__layer_compute_time__hidden_dim
+        + _g39 * d__layer_traffic_time__hidden_dim
         + d__layer_tp_time__hidden_dim
     )
-    d__layer_time__heads = _g44 * d__layer_compute_time__heads + _g45 * d__layer_traffic_time__heads
-    d__layer_time__kv_heads = _g44 * d__layer_compute_time__kv_heads + _g45 * d__layer_traffic_time__kv_heads
-    d__layer_time__ffn_dim = _g44 * d__layer_compute_time__ffn_dim + _g45 * d__layer_traffic_time__ffn_dim
-    d__layer_time__gated_mlp = _g44 * d__layer_compute_time__gated_mlp + _g45 * d__layer_traffic_time__gated_mlp
-    d__layer_time__tp = _g44 * d__layer_compute_time__tp + _g45 * d__layer_traffic_time__tp + d__layer_tp_time__tp
+    d__layer_time__heads = _g38 * d__layer_compute_time__heads + _g39 * d__layer_traffic_time__heads
+    d__layer_time__kv_heads = _g38 * d__layer_compute_time__kv_heads + _g39 * d__layer_traffic_time__kv_heads
+    d__layer_time__ffn_dim = _g38 * d__layer_compute_time__ffn_dim + _g39 * d__layer_traffic_time__ffn_dim
+    d__layer_time__gated_mlp = _g38 * d__layer_compute_time__gated_mlp + _g39 * d__layer_traffic_time__gated_mlp
+    d__layer_time__tp = _g38 * d__layer_compute_time__tp + _g39 * d__layer_traffic_time__tp + d__layer_tp_time__tp
     d__layer_time__batch = (
-        _g44 * d__layer_compute_time__batch + _g45 * d__layer_traffic_time__batch + d__layer_tp_time__batch
+        _g38 * d__layer_compute_time__batch + _g39 * d__layer_traffic_time__batch + d__layer_tp_time__batch
     )
     d__layer_time__input_tokens = (
-        _g44 * d__layer_compute_time__input_tokens
-        + _g45 * d__layer_traffic_time__input_tokens
+        _g38 * d__layer_compute_time__input_tokens
+        + _g39 * d__layer_traffic_time__input_tokens
         + d__layer_tp_time__input_tokens
     )
     d__layer_time__nvlink_bandwidth = d__layer_tp_time__nvlink_bandwidth
-    d__layer_time__matmul_efficiency = _g44 * d__layer_compute_time__matmul_efficiency
-    d__layer_time__gemm_half_rows = _g44 * d__layer_compute_time__gemm_half_rows
-    d__layer_time__memory_efficiency = _g45 * d__layer_traffic_time__memory_efficiency
+    d__layer_time__matmul_efficiency = _g38 * d__layer_compute_time__matmul_efficiency
+    d__layer_time__gemm_half_rows = _g38 * d__layer_compute_time__gemm_half_rows
+    d__layer_time__memory_efficiency = _g39 * d__layer_traffic_time__memory_efficiency
     d__layer_time__nvlink_efficiency = d__layer_tp_time__nvlink_efficiency
-    d__layer_time__kernels_per_layer = kernel_launch / 1000
-    d__layer_time__kernel_launch = kernels_per_layer / 1000
-    d__head_time__hardware_peak = -_g53 * d__matmul_rate__hardware_peak
-    d__head_time__hardware_bandwidth = -_g32 * _g56 * vocab_size
-    d__head_time__precision_value = _g18 * _g57
-    d__head_time__hidden_dim = _g26 * _g57 + _g46 * _g51
-    d__head_time__vocab_size = _g52 / matmul_rate + _g56 / hardware_bandwidth
-    d__head_time__tp = -_g16 * _g46 * _g50 * batch * hidden_dim - _g39 * _g57
-    d__head_time__batch = _g50 * hidden_dim * vocab_size / (500000000 * tp * matmul_rate) - _g53 * d__matmul_rate__batch
-    d__head_time__input_tokens = -_g53 * d__matmul_rate__input_tokens
-    d__head_time__matmul_efficiency = -_g53 * d__matmul_rate__matmul_efficiency
-    d__head_time__gemm_half_rows = -_g53 * d__matmul_rate__gemm_half_rows
-    d__head_time__memory_efficiency = -_g35 * _g55 * vocab_size
+    d__layer_time__kernels_per_layer = kernel_launch / 1000000
+    d__layer_time__kernel_launch = kernels_per_layer / 1000000
+    d__head_time__hardware_peak = -_g45 * d__matmul_rate__hardware_peak
+    d__head_time__hardware_bandwidth = -_g27 * _g48
+    d__head_time__precision_value = _g17 * _g49
+    d__head_time__hidden_dim = _g22 * _g49 + _g40 * _g43
+    d__head_time__vocab_size = _g28 * _g47 + _g43 * _g9 * batch * hidden_dim / matmul_rate
+    d__head_time__tp = -_g15 * _g44 / matmul_rate - _g32 * _g49
+    d__head_time__batch = 2 * _g43 * hidden_dim * vocab_size / (matmul_rate * tp) - _g45 * d__matmul_rate__batch
+    d__head_time__input_tokens = -_g45 * d__matmul_rate__input_tokens
+    d__head_time__matmul_efficiency = -_g45 * d__matmul_rate__matmul_efficiency
+    d__head_time__gemm_half_rows = -_g45 * d__matmul_rate__gemm_half_rows
+    d__head_time__memory_efficiency = -_g29 * _g48
     d__ttft__hardware_peak = d__head_time__hardware_peak + d__layer_time__hardware_peak * layers
     d__ttft__hardware_bandwidth = d__head_time__hardware_bandwidth + d__layer_time__hardware_bandwidth * layers
     d__ttft__precision_value = d__head_time__precision_value + d__layer_time__precision_value * layers
@@ -598,7 +567,12 @@ class PrefillPassScenario(ScenarioBase):
             doc="Share of the peak rate a large GEMM attains on the device.",
             maximum=1,
         ),
-        InputSpec("gemm_half_rows", minimum=0, doc="GEMM rows at which the attained rate is half the large-GEMM rate."),
+        InputSpec(
+            "gemm_half_rows",
+            integer=True,
+            minimum=0,
+            doc="GEMM rows at which the attained rate is half the large-GEMM rate.",
+        ),
         InputSpec(
             "memory_efficiency",
             minimum=0,
@@ -739,14 +713,14 @@ class PrefillPassScenario(ScenarioBase):
 
     layer_weights = Output("layer_weights")
     gemm_rows = Output("gemm_rows")
-    matmul_rate = Output("matmul_rate", "TFLOP/s")
-    layer_flops = Output("layer_flops", "GFLOP")
-    layer_compute_time = Output("layer_compute_time", "ms")
-    layer_bytes = Output("layer_bytes", "MB")
-    layer_traffic_time = Output("layer_traffic_time", "ms")
-    ring_bytes = Output("ring_bytes", "MB")
-    layer_tp_time = Output("layer_tp_time", "ms")
-    layer_time = Output("layer_time", "ms")
+    matmul_rate = Output("matmul_rate", "flop/s")
+    layer_flops = Output("layer_flops", "flop")
+    layer_compute_time = Output("layer_compute_time", "s")
+    layer_bytes = Output("layer_bytes", "byte")
+    layer_traffic_time = Output("layer_traffic_time", "s")
+    ring_bytes = Output("ring_bytes", "byte")
+    layer_tp_time = Output("layer_tp_time", "s")
+    layer_time = Output("layer_time", "s")
     compute_bound_layers = Output("compute_bound_layers")
-    head_time = Output("head_time", "ms")
-    ttft = Output("ttft", "ms")
+    head_time = Output("head_time", "s")
+    ttft = Output("ttft", "s")

@@ -21,14 +21,14 @@ export const argumentDefaults = {
   "hardware_bandwidth": "required",
   "hardware_capacity": "required",
   "precision_value": "required",
+  "vocab_size": "required",
+  "seq_len": "required",
   "layers": "required",
   "hidden_dim": "required",
   "heads": "required",
   "kv_heads": null,
   "ffn_dim": null,
   "gated_mlp": 0,
-  "vocab_size": "required",
-  "seq_len": "required",
   "tp": "required",
   "pp": "required",
   "dp": 1,
@@ -61,20 +61,20 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["hardware_peak", "hardware_bandwidth", "hardware_capacity", "precision_value", "recompute_value", "nvlink_bandwidth", "fabric_bandwidth", "matmul_efficiency", "gemm_half_rows", "memory_efficiency", "nvlink_efficiency", "fabric_efficiency", "kernels_per_layer", "kernel_launch", "activation_traffic", "state_bytes", "optimizer_traffic"], []);
+  const $int = $.python_ints(args, floats, ["hardware_peak", "hardware_bandwidth", "hardware_capacity", "precision_value", "recompute_value", "nvlink_bandwidth", "fabric_bandwidth", "matmul_efficiency", "memory_efficiency", "nvlink_efficiency", "fabric_efficiency", "kernels_per_layer", "kernel_launch", "activation_traffic", "state_bytes", "optimizer_traffic"], []);
   let {
     hardware_peak,
     hardware_bandwidth,
     hardware_capacity,
     precision_value,
+    vocab_size,
+    seq_len,
     layers,
     hidden_dim,
     heads,
     kv_heads = null,
     ffn_dim = null,
     gated_mlp = 0,
-    vocab_size,
-    seq_len,
     tp,
     pp,
     dp = 1,
@@ -96,7 +96,7 @@ export function evaluate(args, floats = []) {
     state_bytes = 18,
     optimizer_traffic = 30,
   } = args;
-  $.exact_integers({ layers, hidden_dim, heads, kv_heads, ffn_dim, gated_mlp, vocab_size, seq_len, tp, pp, dp, global_batch, micro_batch, interleave, sequence_parallel });
+  $.exact_integers({ vocab_size, seq_len, layers, hidden_dim, heads, kv_heads, ffn_dim, gated_mlp, tp, pp, dp, global_batch, micro_batch, interleave, sequence_parallel, gemm_half_rows });
   if (kv_heads == null) {
     kv_heads = heads;
   }
@@ -104,70 +104,67 @@ export function evaluate(args, floats = []) {
     ffn_dim = $.imul(4, hidden_dim);
   }
   const _t0 = micro_batch*$.ipow(seq_len, 2)/tp;
-  const _t4 = (recompute_value > 2 ? 1 : 0);
-  const _t5 = $.iadd_if($int.recompute_value, $.imul(-1, _t4), (recompute_value > 1 ? 1 : 0));
-  const _t7 = $.imul(2, hidden_dim);
-  const _t8 = sequence_parallel/tp;
-  const _t9 = $.imul(micro_batch, seq_len);
-  const _t10 = _t9*(17*_t8 + ($.iadd(1, $.imul(-1, sequence_parallel)))*(5 + 12/tp));
-  const _t11 = $.iadd(1, $.imul(-1, _t4));
-  const _t12 = _t8 + $.imul(-1, sequence_parallel) + 1;
-  const _t13 = $.imul(2, _t4);
-  const _t14 = $.imul(_t9, hidden_dim);
-  const _t15 = $.imul(2, $.ipow(hidden_dim, 2));
-  const _t16 = hidden_dim/500000;
-  const _t17 = 1/(hardware_bandwidth*memory_efficiency);
-  const _t19 = $.imul(hidden_dim, vocab_size);
-  const _t20 = 1/(fabric_bandwidth*fabric_efficiency);
+  const _t1 = _t0*heads;
+  const _t3 = sequence_parallel/tp;
+  const _t4 = $.imul(micro_batch, seq_len);
+  const _t5 = $.imul(2, hidden_dim);
+  const _t7 = 1/(hardware_bandwidth*memory_efficiency);
+  const _t9 = (recompute_value > 2 ? 1 : 0);
+  const _t10 = $.imul(2, $.ipow(hidden_dim, 2));
+  const _t12 = $.iadd_if($int.recompute_value, $.imul(-1, _t9), (recompute_value > 1 ? 1 : 0));
+  const _t13 = $.imul(_t4, hidden_dim);
+  const _t15 = $.imul(2, _t9);
+  const _t18 = $.imul(hidden_dim, vocab_size);
+  const _t19 = 1/(500000000*fabric_bandwidth*fabric_efficiency);
   const microbatches = global_batch/(dp*micro_batch);
   const layers_per_stage = layers/pp;
-  const layer_weights = _t15 + _t15*kv_heads/heads + $.imul(ffn_dim, hidden_dim, $.iadd(gated_mlp, 2));
-  const _t2 = layer_weights/tp;
-  const gemm_rows = _t9;
-  const _t3 = _t2*gemm_rows;
-  const _raw_matmul_rate = gemm_rows*hardware_peak*matmul_efficiency/($.iadd_if($int.gemm_half_rows, gemm_half_rows, gemm_rows));
-  const matmul_rate = _raw_matmul_rate/1000000000000;
-  const _raw_attention_core_flops = _t0*hidden_dim;
-  const _t1 = 2*_raw_attention_core_flops;
-  const attention_core_flops = _raw_attention_core_flops/250000000;
-  const _raw_layer_forward_flops = _t1 + _t3;
-  const layer_forward_flops = _t3/500000000 + attention_core_flops;
-  const _raw_recompute_flops = _raw_layer_forward_flops*_t4 + _t1*_t5;
-  const recompute_flops = _t4*layer_forward_flops + _t5*attention_core_flops;
-  const layer_training_flops = (3*_raw_layer_forward_flops + _raw_recompute_flops)/500000000;
+  const layer_weights = _t10 + _t10*kv_heads/heads + $.imul(ffn_dim, hidden_dim, $.iadd(gated_mlp, 2));
+  const _t11 = layer_weights/tp;
+  const gemm_rows = _t4;
+  const matmul_rate = gemm_rows*hardware_peak*matmul_efficiency/($.iadd(gemm_half_rows, gemm_rows));
+  const attention_core_flops = 4*_t0*hidden_dim;
+  const layer_forward_flops = 2*_t11*gemm_rows + attention_core_flops;
+  const recompute_flops = _t12*attention_core_flops + _t9*layer_forward_flops;
+  const layer_training_flops = 3*layer_forward_flops + recompute_flops;
   const layer_compute_time = layer_training_flops/matmul_rate;
-  const _raw_score_activations = _t0*heads;
-  const _t6 = 5*_raw_score_activations;
-  const score_activations = _raw_score_activations/200000;
-  const _raw_layer_activations = _t10*_t7 + _t6;
-  const layer_activations = _t10*_t16 + score_activations;
-  const layer_traffic_time = 1000*_raw_layer_activations*_t17*activation_traffic;
-  const collective_payload = _t14*precision_value/1000000;
-  const _t18 = collective_payload/tp;
-  const ring_bytes = _t18*($.iadd($.imul(2, tp), -2));
-  const collectives_per_layer = $.iadd(_t13, sequence_parallel, 4);
-  const layer_tp_time = collectives_per_layer*ring_bytes/(nvlink_bandwidth*nvlink_efficiency);
-  const layer_launch_time = kernel_launch*kernels_per_layer*($.iadd(_t4, 3))/1000;
-  const layer_time = layer_compute_time + layer_launch_time + layer_tp_time + layer_traffic_time;
-  const head_time = 6000*_t19*gemm_rows/(_raw_matmul_rate*tp);
-  const p2p_time = 2*_t18*_t20*interleave*(pp > 1 ? 1 : 0);
+  const _raw_score_activations = _t1;
+  const _t2 = 5*_raw_score_activations;
+  const _t6 = _t2 + _t4*_t5*(17*_t3 + ($.iadd(1, $.imul(-1, sequence_parallel)))*(5 + 12/tp));
+  const score_activations = 5*_t1;
+  const _raw_layer_activations = _t6;
+  const _t8 = _raw_layer_activations*_t7*activation_traffic;
+  const layer_activations = _t6/1000000;
+  const _raw_layer_traffic_time = _t8;
+  const layer_traffic_time = 1000*_t8;
+  const collective_payload = $.imul_if($int.precision_value, _t13, precision_value);
+  const _t14 = collective_payload/tp;
+  const ring_bytes = _t14*($.iadd($.imul(2, tp), -2));
+  const collectives_per_layer = $.iadd(_t15, sequence_parallel, 4);
+  const _raw_layer_tp_time = collectives_per_layer*ring_bytes/(nvlink_bandwidth*nvlink_efficiency);
+  const _t16 = _raw_layer_tp_time/1000000000;
+  const layer_tp_time = _t16;
+  const _raw_layer_launch_time = kernel_launch*kernels_per_layer*($.iadd(_t9, 3));
+  const _t17 = _raw_layer_launch_time/1000000;
+  const layer_launch_time = _t17;
+  const layer_time = _raw_layer_traffic_time + _t16 + _t17 + layer_compute_time;
+  const head_time = 6*_t18*gemm_rows/(matmul_rate*tp);
+  const p2p_time = _t14*_t19*interleave*(pp > 1 ? 1 : 0);
   const stage_time = head_time + layer_time*layers_per_stage + p2p_time;
   const pipeline__stages = pp;
   const pipeline__microbatches = microbatches;
   const pipeline__fill_slots = $.iadd(pipeline__stages, -1);
   const pipeline__bubble_ratio = pipeline__fill_slots/pipeline__microbatches;
   const bubble = pipeline__bubble_ratio/interleave;
-  const pipeline_time = microbatches*stage_time*(bubble + 1)/1000;
-  const params_per_gpu = _t2*layers_per_stage;
-  const dp_time = _t20*params_per_gpu*precision_value*($.iadd(dp, -1))/(500000000*dp);
-  const optimizer_time = _t17*optimizer_traffic*params_per_gpu;
+  const pipeline_time = microbatches*stage_time*(bubble + 1);
+  const params_per_gpu = _t11*layers_per_stage;
+  const dp_time = _t19*params_per_gpu*precision_value*($.iadd(dp, -1))/dp;
+  const optimizer_time = _t7*optimizer_traffic*params_per_gpu;
   const iteration_time = dp_time + optimizer_time + pipeline_time;
-  const model_flops = 3*global_batch*seq_len*(_t19 + layers*($.imul(_t7, seq_len) + layer_weights))/500000000000000;
+  const model_flops = 3*global_batch*seq_len*(_t18 + layers*($.imul(_t5, seq_len) + layer_weights))/500000000000000;
   const params_optimizer_per_gpu = params_per_gpu*state_bytes/1073741824;
-  const _raw_stored_per_layer = _raw_layer_activations*_t11 + _t12*_t13*_t14 - _t5*_t6;
-  const stored_per_layer = _t11*layer_activations + _t12*_t16*_t4*_t9 - _t5*score_activations;
+  const stored_per_layer = _raw_layer_activations*($.iadd(1, $.imul(-1, _t9))) - _t12*_t2 + _t13*_t15*(_t3 + $.imul(-1, sequence_parallel) + 1);
   const in_flight = (1 + ($.iadd(pp, -1))*(interleave > 1 ? 1 : 0)/(interleave*pp))*Math.min(microbatches, pp);
-  const activations_per_gpu = _raw_stored_per_layer*in_flight*layers_per_stage/1073741824;
+  const activations_per_gpu = in_flight*layers_per_stage*stored_per_layer/1073741824;
   const memory_per_gpu = activations_per_gpu + params_optimizer_per_gpu;
   const memory_share = 1073741824*memory_per_gpu/hardware_capacity;
   return {

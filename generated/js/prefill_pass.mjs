@@ -45,7 +45,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["hardware_peak", "hardware_bandwidth", "precision_value", "nvlink_bandwidth", "matmul_efficiency", "gemm_half_rows", "memory_efficiency", "nvlink_efficiency", "kernels_per_layer", "kernel_launch"], []);
+  const $int = $.python_ints(args, floats, ["hardware_peak", "hardware_bandwidth", "precision_value", "nvlink_bandwidth", "matmul_efficiency", "memory_efficiency", "nvlink_efficiency", "kernels_per_layer", "kernel_launch"], []);
   let {
     hardware_peak,
     hardware_bandwidth,
@@ -68,42 +68,32 @@ export function evaluate(args, floats = []) {
     kernels_per_layer,
     kernel_launch,
   } = args;
-  $.exact_integers({ layers, hidden_dim, heads, kv_heads, ffn_dim, gated_mlp, vocab_size, tp, batch, input_tokens });
+  $.exact_integers({ layers, hidden_dim, heads, kv_heads, ffn_dim, gated_mlp, vocab_size, tp, batch, input_tokens, gemm_half_rows });
   if (kv_heads == null) {
     kv_heads = heads;
   }
   if (ffn_dim == null) {
     ffn_dim = $.imul(4, hidden_dim);
   }
-  const _t0 = $.imul(2, hidden_dim);
-  const _t1 = $.imul(_t0, batch);
-  const _t2 = kv_heads/heads;
-  const _t3 = precision_value/tp;
-  const _t4 = 1/(hardware_bandwidth*memory_efficiency);
-  const _t6 = _t3*hidden_dim;
-  const _t7 = 1/(nvlink_bandwidth*nvlink_efficiency);
-  const _t8 = $.imul(2, $.ipow(hidden_dim, 2));
-  const layer_weights = _t2*_t8 + _t8 + $.imul(ffn_dim, hidden_dim, $.iadd(gated_mlp, 2));
+  const _t0 = $.imul(2, $.ipow(hidden_dim, 2));
+  const _t1 = kv_heads/heads;
+  const _t2 = $.imul(2, hidden_dim);
+  const _t3 = 2/tp;
+  const _t4 = precision_value/tp;
+  const _t5 = 1/(hardware_bandwidth*memory_efficiency);
+  const _t6 = _t4*hidden_dim;
+  const layer_weights = _t0*_t1 + _t0 + $.imul(ffn_dim, hidden_dim, $.iadd(gated_mlp, 2));
   const gemm_rows = $.imul(batch, input_tokens);
-  const _raw_matmul_rate = gemm_rows*hardware_peak*matmul_efficiency/($.iadd_if($int.gemm_half_rows, gemm_half_rows, gemm_rows));
-  const matmul_rate = _raw_matmul_rate/1000000000000;
-  const _raw_layer_flops = ($.imul(_t1, $.ipow(input_tokens, 2)) + gemm_rows*layer_weights)/tp;
-  const layer_flops = _raw_layer_flops/500000000;
-  const _raw_layer_compute_time = _raw_layer_flops/_raw_matmul_rate;
-  const _t9 = 2*_raw_layer_compute_time;
+  const matmul_rate = gemm_rows*hardware_peak*matmul_efficiency/($.iadd(gemm_half_rows, gemm_rows));
+  const layer_flops = _t3*($.imul(_t2, batch, $.ipow(input_tokens, 2)) + gemm_rows*layer_weights);
   const layer_compute_time = layer_flops/matmul_rate;
-  const _raw_layer_bytes = _t3*(_t0*_t2*gemm_rows + layer_weights);
-  const _t5 = _raw_layer_bytes*_t4;
-  const layer_bytes = _raw_layer_bytes/1000000;
-  const _raw_layer_traffic_time = _t5;
-  const layer_traffic_time = 1000*_t5;
-  const _raw_ring_bytes = _t6*gemm_rows*($.iadd(tp, -1));
-  const ring_bytes = _raw_ring_bytes/500000;
-  const _raw_layer_tp_time = _raw_ring_bytes*_t7;
-  const layer_tp_time = 2*_t7*ring_bytes;
-  const layer_time = _raw_layer_tp_time/250000 + kernel_launch*kernels_per_layer/1000 + 1000*Math.max(_raw_layer_traffic_time, _t9);
-  const compute_bound_layers = (_t9 > _raw_layer_traffic_time ? 1 : 0);
-  const head_time = 1000*Math.max(_t4*_t6*vocab_size, _t1*vocab_size/(_raw_matmul_rate*tp));
+  const layer_bytes = _t4*(_t1*_t2*gemm_rows + layer_weights);
+  const layer_traffic_time = _t5*layer_bytes;
+  const ring_bytes = _t6*gemm_rows*($.iadd($.imul(2, tp), -2));
+  const layer_tp_time = ring_bytes/(500000000*nvlink_bandwidth*nvlink_efficiency);
+  const layer_time = kernel_launch*kernels_per_layer/1000000 + layer_tp_time + Math.max(layer_compute_time, layer_traffic_time);
+  const compute_bound_layers = (layer_compute_time > layer_traffic_time ? 1 : 0);
+  const head_time = Math.max(_t5*_t6*vocab_size, _t3*batch*hidden_dim*vocab_size/matmul_rate);
   const ttft = head_time + layer_time*layers;
   return {
     "layer_weights": layer_weights,

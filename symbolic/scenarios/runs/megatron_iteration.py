@@ -66,6 +66,8 @@ class MegatronIterationScenario(Scenario):
                        doc="Storage precision of weights and activations (FP16 mixed precision: 2 bytes).")
     peak_precision = Precision(hardware, default="{precision}|peak",
                                doc="Key of the node's rates the GEMMs run at (default: the storage precision's).")
+    vocab_size = Input(integer=True, positive=True, symbol="V", doc="Vocabulary of the output layer.")
+    seq_len = Input(integer=True, positive=True, symbol="s", doc="Tokens per sequence.")
     layers = Input(integer=True, positive=True, symbol="L", doc="Transformer layers.")
     hidden_dim = Input(integer=True, positive=True, symbol="h", doc="Model width.")
     heads = Input(integer=True, positive=True, symbol="a", doc="Attention heads.")
@@ -74,8 +76,6 @@ class MegatronIterationScenario(Scenario):
     ffn_dim = Input(integer=True, positive=True, default=4 * hidden_dim, symbol="f", doc="MLP inner width.")
     gated_mlp = Input(integer=True, nonnegative=True, at_most=1, default=0, symbol="g",
                       doc="1 for a gated MLP (SwiGLU: three FFN matrices), else 0.")
-    vocab_size = Input(integer=True, positive=True, symbol="V", doc="Vocabulary of the output layer.")
-    seq_len = Input(integer=True, positive=True, symbol="s", doc="Tokens per sequence.")
     tp = Input(integer=True, positive=True, symbol="t", doc="Tensor-parallel size: GPUs sharing each layer.")
     pp = Input(integer=True, positive=True, symbol="p", doc="Pipeline stages.")
     dp = Input(integer=True, positive=True, default=1, symbol="d", doc="Data-parallel replicas.")
@@ -94,7 +94,7 @@ class MegatronIterationScenario(Scenario):
                              doc="Inter-node bandwidth per GPU (one NIC each), for pipeline and data parallelism.")
     matmul_efficiency = Input(positive=True, at_most=1, symbol=r"\eta_{mm}",
                               doc="Share of the peak rate a large GEMM attains on the device.")
-    gemm_half_rows = Input(nonnegative=True, symbol="M_{1/2}",
+    gemm_half_rows = Input(integer=True, nonnegative=True, symbol="M_{1/2}",
                            doc="GEMM rows at which the attained rate is half the large-GEMM rate.")
     memory_efficiency = Input(positive=True, at_most=1, symbol=r"\eta_{mem}",
                               doc="Share of the memory bandwidth a streaming kernel attains.")
@@ -132,18 +132,18 @@ class MegatronIterationScenario(Scenario):
                            doc="Weights of one layer: the query and output projections, the narrower key and value "
                                "projections, and the MLP's matrices (biases and norms left out).")
     gemm_rows = Output(b * s, symbol="M", doc="Rows of every GEMM of a micro-batch: its tokens.")
-    matmul_rate = Output(hardware.peak * matmul_efficiency * gemm_rows / (gemm_rows + gemm_half_rows), "TFLOP/s",
+    matmul_rate = Output(hardware.peak * matmul_efficiency * gemm_rows / (gemm_rows + gemm_half_rows), "flop/s",
                          symbol="R", doc="Rate the GEMMs of one micro-batch attain on one GPU.")
-    attention_core_flops = Output(4 * b * s**2 * h * flop / t, "GFLOP", symbol="F_a",
+    attention_core_flops = Output(4 * b * s**2 * h * flop / t, "flop", symbol="F_a",
                                   doc="Forward FLOPs of one layer's attention scores and weighted values, per GPU.")
-    layer_forward_flops = Output(2 * gemm_rows * layer_weights * flop / t + attention_core_flops, "GFLOP",
+    layer_forward_flops = Output(2 * gemm_rows * layer_weights * flop / t + attention_core_flops, "flop",
                                  symbol="F", doc="Forward FLOPs of one layer and micro-batch on one GPU.")
-    recompute_flops = Output(full * layer_forward_flops + selective * attention_core_flops, "GFLOP", symbol="F_r",
+    recompute_flops = Output(full * layer_forward_flops + selective * attention_core_flops, "flop", symbol="F_r",
                              doc="Forward work the recomputation mode runs again in the backward pass.")
-    layer_training_flops = Output(3 * layer_forward_flops + recompute_flops, "GFLOP", symbol="F_t",
+    layer_training_flops = Output(3 * layer_forward_flops + recompute_flops, "flop", symbol="F_t",
                                   doc="Forward, backward (twice the forward) and recomputed FLOPs of one layer.")
-    layer_compute_time = Output(layer_training_flops / matmul_rate, "ms", doc="The layer's FLOPs at the GEMM rate.")
-    score_activations = Output(5 * a * s**2 * b * byte / t, "MB", symbol="A_s",
+    layer_compute_time = Output(layer_training_flops / matmul_rate, "s", doc="The layer's FLOPs at the GEMM rate.")
+    score_activations = Output(5 * a * s**2 * b * byte / t, "byte", symbol="A_s",
                                doc="Stored attention scores, softmax and dropout mask of one layer per GPU.")
     layer_activations = Output(s * b * h * (34 * sigma / t + (10 + 24 / t) * (1 - sigma)) * byte + score_activations,
                                "MB", symbol="A",
@@ -151,26 +151,26 @@ class MegatronIterationScenario(Scenario):
                                    "GPU (Korthikanti et al.; sequence parallelism also splits the norms and dropout).")
     layer_traffic_time = Output(activation_traffic * layer_activations / (hardware.bandwidth * memory_efficiency),
                                 "ms", doc="Memory time of the layer's element-wise kernels.")
-    collective_payload = Output(b * s * h * precision, "MB", symbol="X",
+    collective_payload = Output(b * s * h * precision, "byte", symbol="X",
                                 doc="Activations one tensor-parallel collective combines: the layer's output.")
-    ring_bytes = Output(2 * (t - 1) / t * collective_payload, "MB",
+    ring_bytes = Output(2 * (t - 1) / t * collective_payload, "byte",
                         doc="Bytes each GPU sends per all-reduce (or reduce-scatter and all-gather pair) in a ring.")
     collectives_per_layer = Output(4 + 2 * full + sigma, symbol="n_c",
                                    doc="All-reduces (or their pairs) of a layer per micro-batch: two forward, two "
                                        "backward, two more to recompute, and the backward all-gather of sequence "
                                        "parallelism.")
-    layer_tp_time = Output(collectives_per_layer * ring_bytes / (nvlink_bandwidth * nvlink_efficiency), "ms",
+    layer_tp_time = Output(collectives_per_layer * ring_bytes / (nvlink_bandwidth * nvlink_efficiency), "s",
                            doc="Tensor-parallel communication of one layer and micro-batch over NVLink.")
-    layer_launch_time = Output(kernels_per_layer * kernel_launch * (3 + full), "ms",
+    layer_launch_time = Output(kernels_per_layer * kernel_launch * (3 + full), "s",
                                doc="Kernel launches of one layer: forward, two backward passes and a recomputed one.")
-    layer_time = Output(layer_compute_time + layer_traffic_time + layer_tp_time + layer_launch_time, "ms",
+    layer_time = Output(layer_compute_time + layer_traffic_time + layer_tp_time + layer_launch_time, "s",
                         doc="One layer and micro-batch on one GPU.")
-    head_time = Output(6 * gemm_rows * h * V * flop / t / matmul_rate, "ms",
+    head_time = Output(6 * gemm_rows * h * V * flop / t / matmul_rate, "s",
                        doc="The output layer on the last stage, forward and backward, per micro-batch.")
-    p2p_time = Output(Exceeds(p, 1) * 2 * v * collective_payload / t / (fabric_bandwidth * fabric_efficiency), "ms",
+    p2p_time = Output(Exceeds(p, 1) * 2 * v * collective_payload / t / (fabric_bandwidth * fabric_efficiency), "s",
                       doc="Boundary activations and their gradients a stage exchanges per micro-batch (split over "
                           "the t GPUs), once per model chunk.")
-    stage_time = Output(layers_per_stage * layer_time + head_time + p2p_time, "ms",
+    stage_time = Output(layers_per_stage * layer_time + head_time + p2p_time, "s",
                         doc="One micro-batch through the slowest (last) stage.")
     pipeline = Sub(PipelineScheduleScenario, public=False, stages=pp, microbatches=microbatches)
     bubble = Output(pipeline.bubble_ratio / v, symbol="b_p",
@@ -189,7 +189,7 @@ class MegatronIterationScenario(Scenario):
     params_optimizer_per_gpu = Output(params_per_gpu * state_bytes, "GiB",
                                       doc="Weights, gradients and Adam state one GPU holds.")
     stored_per_layer = Output((1 - full) * layer_activations - selective * score_activations
-                              + full * 2 * s * b * h * (sigma / t + 1 - sigma) * byte, "MB",
+                              + full * 2 * s * b * h * (sigma / t + 1 - sigma) * byte, "byte",
                               doc="Activation bytes a layer keeps per micro-batch for its backward pass under the "
                                   "recomputation mode (full keeps only its input).")
     in_flight = Output(Min(p, microbatches) * (1 + Exceeds(v, 1) * (p - 1) / (p * v)), symbol="m_f",

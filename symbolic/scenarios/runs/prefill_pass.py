@@ -66,7 +66,7 @@ class PrefillPassScenario(Scenario):
                              doc="NVLink bandwidth per direction between the t GPUs.")
     matmul_efficiency = Input(positive=True, at_most=1, symbol=r"\eta_{mm}",
                               doc="Share of the peak rate a large GEMM attains on the device.")
-    gemm_half_rows = Input(nonnegative=True, symbol="M_{1/2}",
+    gemm_half_rows = Input(integer=True, nonnegative=True, symbol="M_{1/2}",
                            doc="GEMM rows at which the attained rate is half the large-GEMM rate.")
     memory_efficiency = Input(positive=True, at_most=1, symbol=r"\eta_{mem}",
                               doc="Share of the memory bandwidth a streaming kernel attains.")
@@ -81,27 +81,27 @@ class PrefillPassScenario(Scenario):
                            doc="Weights of one layer: the query and output projections, the narrower key and value "
                                "projections, and the MLP's matrices (biases and norms left out).")
     gemm_rows = Output(batch * n, symbol="M", doc="Rows of every GEMM of the pass: its tokens.")
-    matmul_rate = Output(hardware.peak * matmul_efficiency * gemm_rows / (gemm_rows + gemm_half_rows), "TFLOP/s",
+    matmul_rate = Output(hardware.peak * matmul_efficiency * gemm_rows / (gemm_rows + gemm_half_rows), "flop/s",
                          symbol="R", doc="Rate the pass's GEMMs attain on one GPU.")
-    layer_flops = Output((2 * gemm_rows * layer_weights + 4 * batch * n**2 * h) * flop / t, "GFLOP", symbol="F",
+    layer_flops = Output((2 * gemm_rows * layer_weights + 4 * batch * n**2 * h) * flop / t, "flop", symbol="F",
                          doc="FLOPs of one layer on one GPU: its GEMMs and the attention core.")
-    layer_compute_time = Output(layer_flops / matmul_rate, "ms", doc="The layer's FLOPs at the GEMM rate.")
-    layer_bytes = Output((layer_weights + 2 * gemm_rows * kv_heads * h / a) * precision / t, "MB", symbol="Q",
+    layer_compute_time = Output(layer_flops / matmul_rate, "s", doc="The layer's FLOPs at the GEMM rate.")
+    layer_bytes = Output((layer_weights + 2 * gemm_rows * kv_heads * h / a) * precision / t, "byte", symbol="Q",
                          doc="Bytes one layer moves on one GPU: its weights, and the keys and values it caches.")
-    layer_traffic_time = Output(layer_bytes / (hardware.bandwidth * memory_efficiency), "ms",
+    layer_traffic_time = Output(layer_bytes / (hardware.bandwidth * memory_efficiency), "s",
                                 doc="The layer's bytes at the attained memory bandwidth.")
-    ring_bytes = Output(2 * (t - 1) / t * gemm_rows * h * precision, "MB",
+    ring_bytes = Output(2 * (t - 1) / t * gemm_rows * h * precision, "byte",
                         doc="Bytes each GPU sends per all-reduce of the layer's output in a ring.")
-    layer_tp_time = Output(2 * ring_bytes / (nvlink_bandwidth * nvlink_efficiency), "ms",
+    layer_tp_time = Output(2 * ring_bytes / (nvlink_bandwidth * nvlink_efficiency), "s",
                            doc="The layer's two all-reduces (attention and MLP) over NVLink.")
     layer_time = Output(Max(layer_compute_time, layer_traffic_time) + layer_tp_time
-                        + kernels_per_layer * kernel_launch, "ms", doc="One layer of the pass on one GPU.")
+                        + kernels_per_layer * kernel_launch, "s", doc="One layer of the pass on one GPU.")
     compute_bound_layers = Output(Exceeds(layer_compute_time, layer_traffic_time),
                                   doc="1 when a layer is bound by its FLOPs, 0 when by its memory traffic.")
     head_time = Output(Max(2 * batch * h * V * flop / t / matmul_rate,
-                           h * V * precision / t / (hardware.bandwidth * memory_efficiency)), "ms",
+                           h * V * precision / t / (hardware.bandwidth * memory_efficiency)), "s",
                        doc="The output layer's logits at the last position of each prompt.")
-    ttft = Output(L * layer_time + head_time, "ms", doc="Time to the first token: every layer, then the logits.")
+    ttft = Output(L * layer_time + head_time, "s", doc="Time to the first token: every layer, then the logits.")
 
 
 for _run in load_runs():
