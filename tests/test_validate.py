@@ -172,3 +172,62 @@ def test_the_readme_shows_the_summary_line(shipped):
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert f"Errors on the shipped set: {summary_line(shipped)}." in readme
+
+
+def test_the_committed_run_is_fresh(shipped):
+    """benchmarks/validation.json (the page's numbers, ``make validate``) equals a fresh prediction: a change
+    to the equations, the runs or the efficiency figures must rerun ``make validate``."""
+    from pathlib import Path
+
+    committed = json.loads((Path(__file__).resolve().parents[1] / "benchmarks" / "validation.json").read_text("utf-8"))
+    assert [(r["name"], r["quantity"]) for r in committed["rows"]] == [(r["name"], r["quantity"]) for r in shipped["rows"]]
+    for old, new in zip(committed["rows"], shipped["rows"], strict=True):
+        assert old["measured"] == new["measured"]
+        assert old["predicted"]["value"] == pytest.approx(new["predicted"]["value"], rel=1e-12), new["name"]
+    from symbolic.cli.fits import fit_report
+    from symbolic.cli.validate import best_layout
+
+    fits = fit_report()
+    assert [(f["figure"], f["value"]) for f in committed["fits"]] == [(f["figure"], f["value"]) for f in fits]
+    for old, new in zip(committed["fits"], fits, strict=True):
+        assert old["fitted"] == pytest.approx(new["fitted"], rel=1e-9)
+        assert old["loo_mean_abs_error"] == pytest.approx(new["loo_mean_abs_error"], rel=1e-9)
+    found = best_layout()
+    assert committed["search"]["rows"][0]["inputs"] == found["rows"][0]["inputs"]
+    assert committed["search"]["command"] == found["command"]
+
+
+def test_fitted_figures_are_their_fits():
+    """Each fitted figure of efficiency.toml is the value its declared runs give (to the digits it states),
+    and its runs are runs of measurements.toml; every other figure names its source."""
+    from symbolic.catalog import efficiency_sources
+    from symbolic.cli.fits import fit_report
+
+    names = {run.name for run in load_runs()}
+    for fit in fit_report():
+        assert set(fit["fitted_on"]) <= names
+        assert fit["value"] == pytest.approx(fit["fitted"], rel=0.005), fit["figure"]
+    for figures in efficiency_sources().values():
+        for entry in figures.values():
+            assert entry["source"].split(":")[0] in {"microbenchmark", "datasheet", "count", "fitted on"}
+            assert (entry["source"].startswith("fitted on")) == bool(entry["fitted_on"])
+
+
+def test_the_search_finds_the_fastest_fitting_layout():
+    """530B at a global batch of 2,240 on 2,240-4,096 A100s: t 8 x p 35 x d 14, selective recomputation with
+    sequence parallelism, within memory; and no valid layout of the space is faster within memory."""
+    from symbolic.cli.validate import best_layout
+
+    found = best_layout()
+    best = found["rows"][0]
+    assert (best["inputs"]["tp"], best["inputs"]["pp"], best["inputs"]["dp"]) == (8, 35, 14)
+    assert best["inputs"]["recompute"] == "selective" and best["memory_share"] <= 1
+    assert found["points"] == 4 * 8 * 512 * 4 * 4 * 3 * 2 and found["seconds"] < 30
+    from generated import Scenarios
+
+    s = Scenarios.Megatron530BSeqSelective.variant(global_batch=2240, dp=14, **{k: v for k, v in best["inputs"].items()
+                                                                              if k != "dp"})
+    assert s.iteration_time.to("s").magnitude == pytest.approx(best["iteration_time"], rel=1e-12)
+    assert s.memory_share <= 1 and 2240 <= 8 * 35 * 14 <= 4096
+    slower = s.variant(micro_batch=2)  # the runner-up: a longer bubble over fewer, larger micro-batches
+    assert slower.iteration_time > s.iteration_time

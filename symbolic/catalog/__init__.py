@@ -158,9 +158,13 @@ def constant_records() -> tuple[ConstantRecord, ...]:
             raise CatalogError(f"{where}: expected a name Efficiency<node key> (EfficiencyA100)")
         for key, entry in entries_.items():
             missing = {"value", "doc", "source"} - set(entry)
-            if missing or set(entry) - {"value", "doc", "source"}:
-                raise CatalogError(f"{where}, entry {key}: expected the fields value, doc and source, got "
-                                   f"{sorted(entry)}")
+            if missing or set(entry) - {"value", "doc", "source", "fitted_on"}:
+                raise CatalogError(f"{where}, entry {key}: expected the fields value, doc and source (and "
+                                   f"fitted_on for a fitted figure), got {sorted(entry)}")
+            fitted = entry.get("fitted_on", [])
+            if not isinstance(fitted, list) or not all(isinstance(name, str) for name in fitted):
+                raise CatalogError(f"{where}, entry {key}, field 'fitted_on': got {fitted!r}; expected a list of "
+                                   "run names of measurements.toml")
             try:
                 Q_(entry["value"])
             except Exception as error:
@@ -170,9 +174,11 @@ def constant_records() -> tuple[ConstantRecord, ...]:
     return tuple(records)
 
 
-def efficiency_sources() -> dict[str, dict[str, str]]:
-    """``{section: {figure: source}}`` of ``efficiency.toml``, for the validation page."""
-    return {section: {key: entry["source"] for key, entry in entries_.items()}
+def efficiency_sources() -> dict[str, dict[str, dict[str, Any]]]:
+    """``{section: {figure: {value, doc, source, fitted_on}}}`` of ``efficiency.toml``, for the validation
+    page and the fits (``fitted_on`` is empty for a figure that is not fitted)."""
+    return {section: {key: {"value": entry["value"], "doc": entry["doc"], "source": entry["source"],
+                            "fitted_on": list(entry.get("fitted_on", []))} for key, entry in entries_.items()}
             for section, entries_ in _read("efficiency.toml").items()}
 
 

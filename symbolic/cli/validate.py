@@ -31,6 +31,10 @@ def add_parser(command: Any) -> None:
                      help="also predict the runs of this file ([[run]] tables in the form of measurements.toml); "
                           "repeatable")
     sub.add_argument("--only", action="store_true", help="predict only the --file runs, not the project's own")
+    sub.add_argument("--fit", action="store_true",
+                     help="also refit the fitted efficiency figures on their declared runs, with leave-one-out errors")
+    sub.add_argument("--search", action="store_true",
+                     help="also search the fastest layout of the 530B model on 2,240 to 4,096 A100s that fits memory")
     add_here_arguments(sub, required=False)
 
 
@@ -44,8 +48,76 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
         raise UsageError("--only needs at least one --file RUNS.toml")
     data = validate(args.file, own=not args.only)
-    emit(args, data, text(data))
+    lines = [text(data)]
+    if args.fit:
+        from symbolic.cli.fits import fit_report
+
+        data["fits"] = fit_report()
+        lines.append(fits_text(data["fits"]))
+    if args.search:
+        data["search"] = best_layout()
+        lines.append(search_text(data["search"]))
+    if args.out:
+        from symbolic.cli.output import json_text
+
+        Path(args.out).write_text(json_text(data) + "\n", encoding="utf-8")
+    emit(args, data, "\n\n".join(lines))
     return 0
+
+
+# The best-layout search of the issue: the 530B model (Korthikanti et al.'s configuration, selective
+# recomputation with sequence parallelism as the base) at a global batch of 2,240 sequences on 2,240 to
+# 4,096 A100s, every layout of t, p, d, micro-batch, interleaving, recomputation and sequence parallelism.
+SEARCH_BASE = "Megatron530BSeqSelective"
+SEARCH_SET: dict[str, Any] = {"global_batch": 2240}
+SEARCH_VARY: dict[str, list[Any]] = {"tp": [1, 2, 4, 8], "pp": [1, 3, 5, 7, 15, 21, 35, 105], "dp": list(range(1, 513)),
+               "micro_batch": [1, 2, 4, 8], "interleave": [1, 3, 5, 7], "recompute": ["none", "selective", "full"],
+               "sequence_parallel": [0, 1]}
+SEARCH_WHERE = ["memory_share <= 1", "tp * pp * dp >= 2240", "tp * pp * dp <= 4096"]
+
+
+def search_command() -> str:
+    """The same search as ``mlsysym search`` runs it."""
+    def values(items: list[Any]) -> str:
+        if len(items) > 8 and items == list(range(items[0], items[-1] + 1)):
+            return f"{items[0]}..{items[-1]}"
+        return ",".join(str(item) for item in items)
+
+    parts = [f"mlsysym search {SEARCH_BASE}", *(f"--set {k}={v}" for k, v in SEARCH_SET.items()),
+             *(f"--vary {k}={values(v)}" for k, v in SEARCH_VARY.items()), *(f"--where '{w}'" for w in SEARCH_WHERE),
+             "--minimize iteration_time"]
+    return " ".join(parts)
+
+
+def best_layout() -> dict[str, Any]:
+    """The fastest iteration of the search, its memory share, and what the search took."""
+    from generated import Scenarios
+
+    from symbolic.runtime.search import search
+
+    base = getattr(Scenarios, SEARCH_BASE).variant(**SEARCH_SET)
+    result = search(base, SEARCH_VARY, SEARCH_WHERE, minimize="iteration_time", top=5)
+    rows = [{"inputs": {k: (v if isinstance(v, (int, float, str)) else str(v)) for k, v in row.inputs.items()},
+             "iteration_time": float(row.objectives["iteration_time"][0]),
+             "memory_share": float(row.outputs["memory_share"][0]) if "memory_share" in row.outputs else None}
+            for row in result.rows]
+    return {"command": search_command(), "points": result.size, "evaluated": result.evaluated,
+            "feasible": result.feasible, "seconds": result.seconds, "rows": rows}
+
+
+def fits_text(fits: list[dict[str, Any]]) -> str:
+    rows = [(f"{fit['section']}.{fit['figure']}", f"{fit['value']:g}", f"{fit['fitted']:.4g}", run["name"],
+             f"{run['error']:+.1%}", f"{run['fitted_without']:.4g}", f"{run['loo_error']:+.1%}")
+            for fit in fits for run in fit["rows"]]
+    return table(rows, ("figure", "catalog", "refit", "run", "error", "fit without it", "its error then"))
+
+
+def search_text(found: dict[str, Any]) -> str:
+    best = found["rows"][0] if found["rows"] else None
+    answer = (", ".join(f"{k} {v}" for k, v in best["inputs"].items()) + f": {best['iteration_time']:.4g} s per "
+              f"iteration" if best else "no layout fits")
+    return (f"{found['command']}\n{found['points']:,} points, {found['feasible']:,} feasible, "
+            f"{found['seconds']:.2f} s; best: {answer}")
 
 
 def runs_of(files: list[str], own: bool = True) -> list[Any]:
