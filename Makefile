@@ -47,6 +47,7 @@ bench: install  ## benchmarks (not part of make test)
 validate-here: install  ## measure this machine, run the scenarios' workloads on it, refresh the "This machine" page
 	$(VENV)/bin/mlsysym calibrate --force --out benchmarks/this_machine_node.toml || [ $$? -eq 2 ]  # 2: refused, written anyway
 	$(VENV)/bin/mlsysym validate --here --node benchmarks/this_machine_node.toml --out benchmarks/this_machine.json
+	$(PY) -m symbolic.calibration.constants benchmarks/this_machine_node.toml  # the registry's MeasuredCpu figures
 	$(PY) -m symbolic.generate  # the page shows benchmarks/this_machine.json
 
 clean:

@@ -51,6 +51,7 @@ _SOURCES = {
     "HardwareNode": "symbolic.runtime.hardware",
     "HierarchicalAllReduceScenario": "generated.hierarchical_all_reduce",
     "HostDispatchScenario": "generated.host_dispatch",
+    "InfeasibleError": "symbolic.runtime.errors",
     "InputTypeError": "symbolic.runtime.errors",
     "IOInterconnect": "generated.systems",
     "IronLawScenario": "generated.iron_law",
@@ -209,7 +210,13 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
         Workload,
     )
     from generated.zero_sharding import ZeroShardingScenario
-    from symbolic.runtime.errors import InputTypeError, MissingInputError, MlsysymError, ScenarioInputError
+    from symbolic.runtime.errors import (
+        InfeasibleError,
+        InputTypeError,
+        MissingInputError,
+        MlsysymError,
+        ScenarioInputError,
+    )
     from symbolic.runtime.hardware import DatasetProfile, HardwareNode
     from symbolic.runtime.scenario import ScenarioBase
     from symbolic.runtime.units import Q_
@@ -244,6 +251,7 @@ __all__ = [
     "HardwareNode",
     "HierarchicalAllReduceScenario",
     "HostDispatchScenario",
+    "InfeasibleError",
     "InputTypeError",
     "IOInterconnect",
     "IronLawScenario",

@@ -19,7 +19,8 @@ __all__ = ["DataParallelScaleOutScenario", "evaluate", "gradient"]
 
 def evaluate(
     *,
-    workload_parameters: Any,
+    workload_parameters: Any = None,
+    workload_stored_values: Any,
     precision_value: Any,
     step_time: Any,
     training_time: Any,
@@ -37,7 +38,8 @@ def evaluate(
     nothing (the class does). Integer counts stay exact Python ints when the inputs are.
 
     Args:
-        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
+        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert). Optional.
+        workload_stored_values: [param] `stored_values` of `workload`: Values the weights store: the parameter count P; without it, the stated `model_size` over the 2 bytes of the 16-bit storage it is stated at.
         precision_value: [byte] Storage precision of the gradients.
         step_time: [s] One local step on one device.
         training_time: [h] The whole run on one device.
@@ -53,7 +55,7 @@ def evaluate(
         Every output in its display unit, as ``name [unit] = definition``:
 
         result.n_devices [1] = devices_per_node*nodes
-        result.gradient_bytes [byte] = precision_value*workload_parameters
+        result.gradient_bytes [byte] = precision_value*workload_stored_values
         result.intra_bytes [byte] = 2*gradient_bytes*(devices_per_node - 1)/devices_per_node
         result.inter_bytes [byte] = 2*gradient_bytes*(devices_per_node*nodes - 1)*Exceeds(nodes, 1)/(devices_per_node*nodes)
         result.intra_time [ms] = intra_bytes/intra_bandwidth
@@ -75,7 +77,7 @@ def evaluate(
     _t0 = devices_per_node * nodes
     _t2 = 1 / (devices_per_node * nodes)
     result__n_devices = _t0
-    result__gradient_bytes = precision_value * workload_parameters
+    result__gradient_bytes = precision_value * workload_stored_values
     _t1 = 2 * result__gradient_bytes
     result__intra_bytes = _t1 * (devices_per_node - 1) / devices_per_node
     result__inter_bytes = _t1 * _t2 * (_t0 - 1) * choose(nodes > 1, 1, 0)
@@ -125,7 +127,8 @@ def evaluate(
 
 def gradient(
     *,
-    workload_parameters: Any,
+    workload_parameters: Any = None,
+    workload_stored_values: Any,
     precision_value: Any,
     step_time: Any,
     training_time: Any,
@@ -150,7 +153,7 @@ def gradient(
         inter_bandwidth = intra_bandwidth
     _t0 = devices_per_node * nodes
     _t2 = 1 / (devices_per_node * nodes)
-    result__gradient_bytes = precision_value * workload_parameters
+    result__gradient_bytes = precision_value * workload_stored_values
     _t1 = 2 * result__gradient_bytes
     result__intra_bytes = _t1 * (devices_per_node - 1) / devices_per_node
     result__inter_bytes = _t1 * _t2 * (_t0 - 1) * choose(nodes > 1, 1, 0)
@@ -191,26 +194,26 @@ def gradient(
     _g32 = training_time / result__speedup**2
     d__result__n_devices__devices_per_node = nodes
     d__result__n_devices__nodes = devices_per_node
-    d__result__gradient_bytes__workload_parameters = precision_value
-    d__result__gradient_bytes__precision_value = workload_parameters
-    d__result__intra_bytes__workload_parameters = _g2 * d__result__gradient_bytes__workload_parameters
+    d__result__gradient_bytes__workload_stored_values = precision_value
+    d__result__gradient_bytes__precision_value = workload_stored_values
+    d__result__intra_bytes__workload_stored_values = _g2 * d__result__gradient_bytes__workload_stored_values
     d__result__intra_bytes__precision_value = _g2 * d__result__gradient_bytes__precision_value
     d__result__intra_bytes__devices_per_node = -_g0 * _g4 * _g5 + _g3
-    d__result__inter_bytes__workload_parameters = _g10 * d__result__gradient_bytes__workload_parameters
+    d__result__inter_bytes__workload_stored_values = _g10 * d__result__gradient_bytes__workload_stored_values
     d__result__inter_bytes__precision_value = _g10 * d__result__gradient_bytes__precision_value
     d__result__inter_bytes__devices_per_node = _g11 - _g12 * _g5 * _g7 * _g8
     d__result__inter_bytes__nodes = -_g11 * _g13 * _g7 + _g5 * _g9
-    d__result__intra_time__workload_parameters = _g14 * d__result__intra_bytes__workload_parameters
+    d__result__intra_time__workload_stored_values = _g14 * d__result__intra_bytes__workload_stored_values
     d__result__intra_time__precision_value = _g14 * d__result__intra_bytes__precision_value
     d__result__intra_time__devices_per_node = _g14 * d__result__intra_bytes__devices_per_node
     d__result__intra_time__intra_bandwidth = -result__intra_bytes / (1000000 * intra_bandwidth**2)
-    d__result__inter_time__workload_parameters = _g15 * d__result__inter_bytes__workload_parameters
+    d__result__inter_time__workload_stored_values = _g15 * d__result__inter_bytes__workload_stored_values
     d__result__inter_time__precision_value = _g15 * d__result__inter_bytes__precision_value
     d__result__inter_time__devices_per_node = _g15 * d__result__inter_bytes__devices_per_node
     d__result__inter_time__nodes = _g15 * d__result__inter_bytes__nodes
     d__result__inter_time__inter_bandwidth = -result__inter_bytes / (1000000 * inter_bandwidth**2)
-    d__result__communication_time__workload_parameters = (
-        d__result__inter_time__workload_parameters + d__result__intra_time__workload_parameters
+    d__result__communication_time__workload_stored_values = (
+        d__result__inter_time__workload_stored_values + d__result__intra_time__workload_stored_values
     )
     d__result__communication_time__precision_value = (
         d__result__inter_time__precision_value + d__result__intra_time__precision_value
@@ -225,8 +228,8 @@ def gradient(
     _g21 = d__result__compute_time__step_time / result__update_time
     d__result__compute_time__accumulation_steps = 1000 * step_time
     _g27 = d__result__compute_time__accumulation_steps / result__update_time
-    d__result__update_time__workload_parameters = d__result__communication_time__workload_parameters
-    _g19 = _g18 * d__result__update_time__workload_parameters
+    d__result__update_time__workload_stored_values = d__result__communication_time__workload_stored_values
+    _g19 = _g18 * d__result__update_time__workload_stored_values
     d__result__update_time__precision_value = d__result__communication_time__precision_value
     _g20 = _g18 * d__result__update_time__precision_value
     d__result__update_time__step_time = d__result__compute_time__step_time
@@ -241,8 +244,8 @@ def gradient(
     _g26 = _g18 * d__result__update_time__inter_bandwidth
     d__result__update_time__accumulation_steps = d__result__compute_time__accumulation_steps
     _g28 = _g18 * d__result__update_time__accumulation_steps
-    d__result__communication_overhead__workload_parameters = (
-        d__result__communication_time__workload_parameters / result__compute_time
+    d__result__communication_overhead__workload_stored_values = (
+        d__result__communication_time__workload_stored_values / result__compute_time
     )
     d__result__communication_overhead__precision_value = (
         d__result__communication_time__precision_value / result__compute_time
@@ -259,7 +262,7 @@ def gradient(
         d__result__communication_time__inter_bandwidth / result__compute_time
     )
     d__result__communication_overhead__accumulation_steps = -_g16 * d__result__compute_time__accumulation_steps
-    d__result__compute_share__workload_parameters = -_g19
+    d__result__compute_share__workload_stored_values = -_g19
     d__result__compute_share__precision_value = -_g20
     d__result__compute_share__step_time = _g21 - _g22
     d__result__compute_share__devices_per_node = -_g23
@@ -267,9 +270,9 @@ def gradient(
     d__result__compute_share__intra_bandwidth = -_g25
     d__result__compute_share__inter_bandwidth = -_g26
     d__result__compute_share__accumulation_steps = _g27 - _g28
-    d__result__communication_share__workload_parameters = (
-        -_g29 * d__result__update_time__workload_parameters
-        + d__result__communication_time__workload_parameters / result__update_time
+    d__result__communication_share__workload_stored_values = (
+        -_g29 * d__result__update_time__workload_stored_values
+        + d__result__communication_time__workload_stored_values / result__update_time
     )
     d__result__communication_share__precision_value = (
         -_g29 * d__result__update_time__precision_value
@@ -292,7 +295,7 @@ def gradient(
         + d__result__communication_time__inter_bandwidth / result__update_time
     )
     d__result__communication_share__accumulation_steps = -_g29 * d__result__update_time__accumulation_steps
-    d__result__speedup__workload_parameters = -_g19 * _g6
+    d__result__speedup__workload_stored_values = -_g19 * _g6
     d__result__speedup__precision_value = -_g20 * _g6
     d__result__speedup__step_time = _g21 * _g6 - _g22 * _g6
     d__result__speedup__devices_per_node = -_g23 * _g6 + result__compute_time * nodes / result__update_time
@@ -300,7 +303,7 @@ def gradient(
     d__result__speedup__intra_bandwidth = -_g25 * _g6
     d__result__speedup__inter_bandwidth = -_g26 * _g6
     d__result__speedup__accumulation_steps = _g27 * _g6 - _g28 * _g6
-    d__result__efficiency__workload_parameters = _g30 * d__result__speedup__workload_parameters
+    d__result__efficiency__workload_stored_values = _g30 * d__result__speedup__workload_stored_values
     d__result__efficiency__precision_value = _g30 * d__result__speedup__precision_value
     d__result__efficiency__step_time = _g30 * d__result__speedup__step_time
     d__result__efficiency__devices_per_node = -_g12 * result__speedup + _g30 * d__result__speedup__devices_per_node
@@ -312,7 +315,7 @@ def gradient(
     d__result__global_batch__devices_per_node = _g31 * nodes
     d__result__global_batch__nodes = _g31 * devices_per_node
     d__result__global_batch__accumulation_steps = _g6 * per_device_batch
-    d__result__training_time__workload_parameters = -_g32 * d__result__speedup__workload_parameters
+    d__result__training_time__workload_stored_values = -_g32 * d__result__speedup__workload_stored_values
     d__result__training_time__precision_value = -_g32 * d__result__speedup__precision_value
     d__result__training_time__step_time = -_g32 * d__result__speedup__step_time
     d__result__training_time__training_time = 1 / result__speedup
@@ -327,35 +330,35 @@ def gradient(
             "nodes": d__result__n_devices__nodes,
         },
         "result.gradient_bytes": {
-            "workload_parameters": d__result__gradient_bytes__workload_parameters,
+            "workload_stored_values": d__result__gradient_bytes__workload_stored_values,
             "precision_value": d__result__gradient_bytes__precision_value,
         },
         "result.intra_bytes": {
-            "workload_parameters": d__result__intra_bytes__workload_parameters,
+            "workload_stored_values": d__result__intra_bytes__workload_stored_values,
             "precision_value": d__result__intra_bytes__precision_value,
             "devices_per_node": d__result__intra_bytes__devices_per_node,
         },
         "result.inter_bytes": {
-            "workload_parameters": d__result__inter_bytes__workload_parameters,
+            "workload_stored_values": d__result__inter_bytes__workload_stored_values,
             "precision_value": d__result__inter_bytes__precision_value,
             "devices_per_node": d__result__inter_bytes__devices_per_node,
             "nodes": d__result__inter_bytes__nodes,
         },
         "result.intra_time": {
-            "workload_parameters": d__result__intra_time__workload_parameters,
+            "workload_stored_values": d__result__intra_time__workload_stored_values,
             "precision_value": d__result__intra_time__precision_value,
             "devices_per_node": d__result__intra_time__devices_per_node,
             "intra_bandwidth": d__result__intra_time__intra_bandwidth,
         },
         "result.inter_time": {
-            "workload_parameters": d__result__inter_time__workload_parameters,
+            "workload_stored_values": d__result__inter_time__workload_stored_values,
             "precision_value": d__result__inter_time__precision_value,
             "devices_per_node": d__result__inter_time__devices_per_node,
             "nodes": d__result__inter_time__nodes,
             "inter_bandwidth": d__result__inter_time__inter_bandwidth,
         },
         "result.communication_time": {
-            "workload_parameters": d__result__communication_time__workload_parameters,
+            "workload_stored_values": d__result__communication_time__workload_stored_values,
             "precision_value": d__result__communication_time__precision_value,
             "devices_per_node": d__result__communication_time__devices_per_node,
             "nodes": d__result__communication_time__nodes,
@@ -367,7 +370,7 @@ def gradient(
             "accumulation_steps": d__result__compute_time__accumulation_steps,
         },
         "result.update_time": {
-            "workload_parameters": d__result__update_time__workload_parameters,
+            "workload_stored_values": d__result__update_time__workload_stored_values,
             "precision_value": d__result__update_time__precision_value,
             "step_time": d__result__update_time__step_time,
             "devices_per_node": d__result__update_time__devices_per_node,
@@ -377,7 +380,7 @@ def gradient(
             "accumulation_steps": d__result__update_time__accumulation_steps,
         },
         "result.communication_overhead": {
-            "workload_parameters": d__result__communication_overhead__workload_parameters,
+            "workload_stored_values": d__result__communication_overhead__workload_stored_values,
             "precision_value": d__result__communication_overhead__precision_value,
             "step_time": d__result__communication_overhead__step_time,
             "devices_per_node": d__result__communication_overhead__devices_per_node,
@@ -387,7 +390,7 @@ def gradient(
             "accumulation_steps": d__result__communication_overhead__accumulation_steps,
         },
         "result.compute_share": {
-            "workload_parameters": d__result__compute_share__workload_parameters,
+            "workload_stored_values": d__result__compute_share__workload_stored_values,
             "precision_value": d__result__compute_share__precision_value,
             "step_time": d__result__compute_share__step_time,
             "devices_per_node": d__result__compute_share__devices_per_node,
@@ -397,7 +400,7 @@ def gradient(
             "accumulation_steps": d__result__compute_share__accumulation_steps,
         },
         "result.communication_share": {
-            "workload_parameters": d__result__communication_share__workload_parameters,
+            "workload_stored_values": d__result__communication_share__workload_stored_values,
             "precision_value": d__result__communication_share__precision_value,
             "step_time": d__result__communication_share__step_time,
             "devices_per_node": d__result__communication_share__devices_per_node,
@@ -407,7 +410,7 @@ def gradient(
             "accumulation_steps": d__result__communication_share__accumulation_steps,
         },
         "result.speedup": {
-            "workload_parameters": d__result__speedup__workload_parameters,
+            "workload_stored_values": d__result__speedup__workload_stored_values,
             "precision_value": d__result__speedup__precision_value,
             "step_time": d__result__speedup__step_time,
             "devices_per_node": d__result__speedup__devices_per_node,
@@ -417,7 +420,7 @@ def gradient(
             "accumulation_steps": d__result__speedup__accumulation_steps,
         },
         "result.efficiency": {
-            "workload_parameters": d__result__efficiency__workload_parameters,
+            "workload_stored_values": d__result__efficiency__workload_stored_values,
             "precision_value": d__result__efficiency__precision_value,
             "step_time": d__result__efficiency__step_time,
             "devices_per_node": d__result__efficiency__devices_per_node,
@@ -433,7 +436,7 @@ def gradient(
             "accumulation_steps": d__result__global_batch__accumulation_steps,
         },
         "result.training_time": {
-            "workload_parameters": d__result__training_time__workload_parameters,
+            "workload_stored_values": d__result__training_time__workload_stored_values,
             "precision_value": d__result__training_time__precision_value,
             "step_time": d__result__training_time__step_time,
             "training_time": d__result__training_time__training_time,
@@ -446,7 +449,7 @@ def gradient(
     }
     if node_hour_rate is not None:
         _g33 = node_hour_rate * nodes
-        d__result__cost__workload_parameters = _g33 * d__result__training_time__workload_parameters
+        d__result__cost__workload_stored_values = _g33 * d__result__training_time__workload_stored_values
         d__result__cost__precision_value = _g33 * d__result__training_time__precision_value
         d__result__cost__step_time = _g33 * d__result__training_time__step_time
         d__result__cost__training_time = _g33 * d__result__training_time__training_time
@@ -459,7 +462,7 @@ def gradient(
         derivatives.update(
             {
                 "result.cost": {
-                    "workload_parameters": d__result__cost__workload_parameters,
+                    "workload_stored_values": d__result__cost__workload_stored_values,
                     "precision_value": d__result__cost__precision_value,
                     "step_time": d__result__cost__step_time,
                     "training_time": d__result__cost__training_time,
@@ -542,13 +545,19 @@ class DataParallelScaleOutScenario(ScenarioBase):
         WorkloadSpec(
             "workload",
             ("Workload",),
-            {"parameters": "workload_parameters"},
-            required=("parameters",),
-            units={"workload_parameters": "param"},
-            doc="The model: its parameter count P (gradients P·w).",
+            {"parameters": "workload_parameters", "stored_values": "workload_stored_values"},
+            required=("stored_values",),
+            units={"workload_parameters": "param", "workload_stored_values": "param"},
+            doc="The model: its parameter count P (gradients P·w), or its stated 16-bit size.",
         ),
     )
     _requirements = (
+        Requirement(
+            ("precision_value",),
+            lambda precision_value: precision_value == 2,
+            "a workload known only by its stated model_size is that size at a 16-bit precision: precision must be fp16 or bf16 (give the workload's parameters for another width)",
+            unless="workload_parameters",
+        ),
         Requirement(
             ("nodes",),
             lambda nodes: nodes <= 1,

@@ -11,14 +11,15 @@ from typing import Any
 
 from symbolic.runtime.outputs import GroupOutput, ListOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
-from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, ListSpec, WorkloadSpec
+from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, ListSpec, Requirement, WorkloadSpec
 
 __all__ = ["GradientSyncScenario", "evaluate", "gradient"]
 
 
 def evaluate(
     *,
-    workload_parameters: Any,
+    workload_parameters: Any = None,
+    workload_stored_values: Any,
     precision_value: Any,
     links: Any,
     compute_time: Any,
@@ -32,7 +33,8 @@ def evaluate(
     nothing (the class does). Integer counts stay exact Python ints when the inputs are.
 
     Args:
-        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert).
+        workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert). Optional.
+        workload_stored_values: [param] `stored_values` of `workload`: Values the weights store: the parameter count P; without it, the stated `model_size` over the 2 bytes of the 16-bit storage it is stated at.
         precision_value: [byte] Gradient storage precision.
         links: [Gbps] Bandwidth of each named link, one direction, per worker.
         compute_time: [s] Compute time of one step before the speedup.
@@ -43,7 +45,7 @@ def evaluate(
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
 
-        result.sync_bytes [byte] = 2*precision_value*workload_parameters
+        result.sync_bytes [byte] = 2*precision_value*workload_stored_values
         result.compute_time [s] = compute_time/compute_speedup
         result.transfer_times [s] = sync_bytes/links[k]
         result.step_times [s] = step_compute_time + transfer_times[k]
@@ -51,7 +53,7 @@ def evaluate(
         result.energy_per_step [J] = energy_per_bit*sync_bytes
         result.energy_total [J] = energy_per_step*steps
     """
-    result__sync_bytes = 2 * precision_value * workload_parameters
+    result__sync_bytes = 2 * precision_value * workload_stored_values
     result__compute_time = compute_time / compute_speedup
     result__transfer_times = [
         result__sync_bytes / (125000000 * links[link]) for link in range(0, len(links))
@@ -77,7 +79,8 @@ def evaluate(
 
 def gradient(
     *,
-    workload_parameters: Any,
+    workload_parameters: Any = None,
+    workload_stored_values: Any,
     precision_value: Any,
     links: Any,
     compute_time: Any,
@@ -93,25 +96,25 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    result__sync_bytes = 2 * precision_value * workload_parameters
+    result__sync_bytes = 2 * precision_value * workload_stored_values
     result__energy_per_step = (
         energy_per_bit * result__sync_bytes / 125000000000
     )  # 1/125000000: pJ/bit -> g·m²/B/s² (energy_per_bit); 1e-3: g·m²/s² -> J
     _g0 = energy_per_bit / 125000000000
-    d__result__sync_bytes__workload_parameters = 2 * precision_value
-    d__result__sync_bytes__precision_value = 2 * workload_parameters
+    d__result__sync_bytes__workload_stored_values = 2 * precision_value
+    d__result__sync_bytes__precision_value = 2 * workload_stored_values
     d__result__compute_time__compute_time = 1 / compute_speedup
     d__result__compute_time__compute_speedup = -compute_time / compute_speedup**2
-    d__result__energy_per_step__workload_parameters = _g0 * d__result__sync_bytes__workload_parameters
+    d__result__energy_per_step__workload_stored_values = _g0 * d__result__sync_bytes__workload_stored_values
     d__result__energy_per_step__precision_value = _g0 * d__result__sync_bytes__precision_value
     d__result__energy_per_step__energy_per_bit = result__sync_bytes / 125000000000
-    d__result__energy_total__workload_parameters = d__result__energy_per_step__workload_parameters * steps
+    d__result__energy_total__workload_stored_values = d__result__energy_per_step__workload_stored_values * steps
     d__result__energy_total__precision_value = d__result__energy_per_step__precision_value * steps
     d__result__energy_total__energy_per_bit = d__result__energy_per_step__energy_per_bit * steps
     d__result__energy_total__steps = result__energy_per_step
     return {
         "result.sync_bytes": {
-            "workload_parameters": d__result__sync_bytes__workload_parameters,
+            "workload_stored_values": d__result__sync_bytes__workload_stored_values,
             "precision_value": d__result__sync_bytes__precision_value,
         },
         "result.compute_time": {
@@ -119,12 +122,12 @@ def gradient(
             "compute_speedup": d__result__compute_time__compute_speedup,
         },
         "result.energy_per_step": {
-            "workload_parameters": d__result__energy_per_step__workload_parameters,
+            "workload_stored_values": d__result__energy_per_step__workload_stored_values,
             "precision_value": d__result__energy_per_step__precision_value,
             "energy_per_bit": d__result__energy_per_step__energy_per_bit,
         },
         "result.energy_total": {
-            "workload_parameters": d__result__energy_total__workload_parameters,
+            "workload_stored_values": d__result__energy_total__workload_stored_values,
             "precision_value": d__result__energy_total__precision_value,
             "energy_per_bit": d__result__energy_total__energy_per_bit,
             "steps": d__result__energy_total__steps,
@@ -183,10 +186,18 @@ class GradientSyncScenario(ScenarioBase):
         WorkloadSpec(
             "workload",
             ("Workload",),
-            {"parameters": "workload_parameters"},
-            required=("parameters",),
-            units={"workload_parameters": "param"},
-            doc="The model; its weights at `precision` (P·b) are the gradient buffer.",
+            {"parameters": "workload_parameters", "stored_values": "workload_stored_values"},
+            required=("stored_values",),
+            units={"workload_parameters": "param", "workload_stored_values": "param"},
+            doc="The model; its weights at `precision` (P·b, or its stated 16-bit size) are the gradient buffer.",
+        ),
+    )
+    _requirements = (
+        Requirement(
+            ("precision_value",),
+            lambda precision_value: precision_value == 2,
+            "a workload known only by its stated model_size is that size at a 16-bit precision: precision must be fp16 or bf16 (give the workload's parameters for another width)",
+            unless="workload_parameters",
         ),
     )
     _input_order = (

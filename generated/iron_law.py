@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.feasibility import Bound
 from symbolic.runtime.mathops import chain_default, maximum, step
 from symbolic.runtime.outputs import GroupOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
@@ -373,6 +374,14 @@ class IronLawScenario(ScenarioBase):
         ),
         InputSpec(
             "compute_speedup", minimum=0, strict=True, default=1, doc="Factor the upgrade speeds the compute term by."
+        ),
+    )
+    _bounds = (
+        Bound(
+            "result.sequential_reduction",
+            None,
+            1.0,
+            ("overhead", "memory_time_stated", "compute_time_stated", "memory_speedup", "compute_speedup"),
         ),
     )
     _input_order = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.feasibility import Bound
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec
@@ -162,6 +163,7 @@ class LowRankUpdateScenario(ScenarioBase):
             doc="Width of one parameter; optional, needed only by the byte sizes.",
         ),
     )
+    _bounds = (Bound("reduction", None, 1.0, ("in_dim", "out_dim", "rank")),)
     _input_order = (
         "in_dim",
         "out_dim",

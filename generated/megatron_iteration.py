@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.feasibility import FitsSpec
 from symbolic.runtime.mathops import chain_default, choose, floor_div, minimum, step
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
@@ -128,7 +129,9 @@ def evaluate(
         in_flight [1] = (1 + (pp - 1)*Exceeds(interleave, 1)/(interleave*pp))*Min(microbatches, pp)
         activations_per_gpu [GiB] = in_flight*layers_per_stage*stored_per_layer
         memory_per_gpu [GiB] = activations_per_gpu + params_optimizer_per_gpu
-        memory_share [1] = memory_per_gpu/hardware_capacity
+        fits_need [GiB] = memory_per_gpu
+        fits_have [GiB] = hardware_capacity
+        fits [1] = 1 - Exceeds(fits_need, fits_have)
     """
     if kv_heads is None:
         kv_heads = heads
@@ -201,7 +204,11 @@ def evaluate(
     in_flight = (1 + (pp - 1) * choose(interleave > 1, 1, 0) / (interleave * pp)) * minimum(microbatches, pp)
     activations_per_gpu = in_flight * layers_per_stage * stored_per_layer / 1073741824  # 1/1073741824: B -> GiB
     memory_per_gpu = activations_per_gpu + params_optimizer_per_gpu
-    memory_share = 1073741824 * memory_per_gpu / hardware_capacity  # 1073741824: GiB -> B (memory_per_gpu)
+    fits_need = memory_per_gpu
+    fits_have = hardware_capacity / 1073741824  # 1/1073741824: B -> GiB
+    fits = 1 - choose(
+        1073741824 * fits_need > 1073741824 * fits_have, 1, 0
+    )  # 1073741824: GiB -> B (fits_have); 1073741824: GiB -> B (fits_need)
     return {
         "microbatches": microbatches,
         "layers_per_stage": layers_per_stage,
@@ -237,7 +244,9 @@ def evaluate(
         "in_flight": in_flight,
         "activations_per_gpu": activations_per_gpu,
         "memory_per_gpu": memory_per_gpu,
-        "memory_share": memory_share,
+        "fits_need": fits_need,
+        "fits_have": fits_have,
+        "fits": fits,
     }
 
 
@@ -339,13 +348,10 @@ def gradient(
     pipeline__bubble_ratio = pipeline__fill_slots / pipeline__microbatches
     bubble = pipeline__bubble_ratio / interleave
     params_per_gpu = _t11 * layers_per_stage
-    params_optimizer_per_gpu = params_per_gpu * state_bytes / 1073741824  # 1/1073741824: B -> GiB
     stored_per_layer = (
         _raw_layer_activations * (1 - _t9) - _t12 * _t2 + _t13 * _t15 * (_t3 - sequence_parallel + 1)
     )  # 1e6: MB -> B (layer_activations)
     in_flight = (1 + (pp - 1) * choose(interleave > 1, 1, 0) / (interleave * pp)) * minimum(microbatches, pp)
-    activations_per_gpu = in_flight * layers_per_stage * stored_per_layer / 1073741824  # 1/1073741824: B -> GiB
-    memory_per_gpu = activations_per_gpu + params_optimizer_per_gpu
     _g0 = dp ** (-2)
     _g1 = pp ** (-2)
     _g2 = 4 * hidden_dim
@@ -443,7 +449,6 @@ def gradient(
     _g94 = _g93 * layers_per_stage
     _g95 = _g93 * stored_per_layer
     _g96 = layers_per_stage * stored_per_layer / 1073741824
-    _g97 = 1073741824 / hardware_capacity
     d__microbatches__dp = -_g0 * global_batch / micro_batch
     d__microbatches__global_batch = 1 / (dp * micro_batch)
     d__microbatches__micro_batch = -global_batch / (dp * micro_batch**2)
@@ -786,22 +791,22 @@ def gradient(
     d__memory_per_gpu__interleave = d__activations_per_gpu__interleave
     d__memory_per_gpu__sequence_parallel = d__activations_per_gpu__sequence_parallel
     d__memory_per_gpu__state_bytes = d__params_optimizer_per_gpu__state_bytes
-    d__memory_share__hardware_capacity = -1073741824 * memory_per_gpu / hardware_capacity**2
-    d__memory_share__seq_len = _g97 * d__memory_per_gpu__seq_len
-    d__memory_share__layers = _g97 * d__memory_per_gpu__layers
-    d__memory_share__hidden_dim = _g97 * d__memory_per_gpu__hidden_dim
-    d__memory_share__heads = _g97 * d__memory_per_gpu__heads
-    d__memory_share__kv_heads = _g97 * d__memory_per_gpu__kv_heads
-    d__memory_share__ffn_dim = _g97 * d__memory_per_gpu__ffn_dim
-    d__memory_share__gated_mlp = _g97 * d__memory_per_gpu__gated_mlp
-    d__memory_share__tp = _g97 * d__memory_per_gpu__tp
-    d__memory_share__pp = _g97 * d__memory_per_gpu__pp
-    d__memory_share__dp = _g97 * d__memory_per_gpu__dp
-    d__memory_share__global_batch = _g97 * d__memory_per_gpu__global_batch
-    d__memory_share__micro_batch = _g97 * d__memory_per_gpu__micro_batch
-    d__memory_share__interleave = _g97 * d__memory_per_gpu__interleave
-    d__memory_share__sequence_parallel = _g97 * d__memory_per_gpu__sequence_parallel
-    d__memory_share__state_bytes = _g97 * d__memory_per_gpu__state_bytes
+    d__fits_need__seq_len = d__memory_per_gpu__seq_len
+    d__fits_need__layers = d__memory_per_gpu__layers
+    d__fits_need__hidden_dim = d__memory_per_gpu__hidden_dim
+    d__fits_need__heads = d__memory_per_gpu__heads
+    d__fits_need__kv_heads = d__memory_per_gpu__kv_heads
+    d__fits_need__ffn_dim = d__memory_per_gpu__ffn_dim
+    d__fits_need__gated_mlp = d__memory_per_gpu__gated_mlp
+    d__fits_need__tp = d__memory_per_gpu__tp
+    d__fits_need__pp = d__memory_per_gpu__pp
+    d__fits_need__dp = d__memory_per_gpu__dp
+    d__fits_need__global_batch = d__memory_per_gpu__global_batch
+    d__fits_need__micro_batch = d__memory_per_gpu__micro_batch
+    d__fits_need__interleave = d__memory_per_gpu__interleave
+    d__fits_need__sequence_parallel = d__memory_per_gpu__sequence_parallel
+    d__fits_need__state_bytes = d__memory_per_gpu__state_bytes
+    d__fits_have__hardware_capacity = 1 / 1073741824
     derivatives: dict[str, dict[str, Any]] = {
         "microbatches": {
             "dp": d__microbatches__dp,
@@ -1168,24 +1173,24 @@ def gradient(
             "sequence_parallel": d__memory_per_gpu__sequence_parallel,
             "state_bytes": d__memory_per_gpu__state_bytes,
         },
-        "memory_share": {
-            "hardware_capacity": d__memory_share__hardware_capacity,
-            "seq_len": d__memory_share__seq_len,
-            "layers": d__memory_share__layers,
-            "hidden_dim": d__memory_share__hidden_dim,
-            "heads": d__memory_share__heads,
-            "kv_heads": d__memory_share__kv_heads,
-            "ffn_dim": d__memory_share__ffn_dim,
-            "gated_mlp": d__memory_share__gated_mlp,
-            "tp": d__memory_share__tp,
-            "pp": d__memory_share__pp,
-            "dp": d__memory_share__dp,
-            "global_batch": d__memory_share__global_batch,
-            "micro_batch": d__memory_share__micro_batch,
-            "interleave": d__memory_share__interleave,
-            "sequence_parallel": d__memory_share__sequence_parallel,
-            "state_bytes": d__memory_share__state_bytes,
+        "fits_need": {
+            "seq_len": d__fits_need__seq_len,
+            "layers": d__fits_need__layers,
+            "hidden_dim": d__fits_need__hidden_dim,
+            "heads": d__fits_need__heads,
+            "kv_heads": d__fits_need__kv_heads,
+            "ffn_dim": d__fits_need__ffn_dim,
+            "gated_mlp": d__fits_need__gated_mlp,
+            "tp": d__fits_need__tp,
+            "pp": d__fits_need__pp,
+            "dp": d__fits_need__dp,
+            "global_batch": d__fits_need__global_batch,
+            "micro_batch": d__fits_need__micro_batch,
+            "interleave": d__fits_need__interleave,
+            "sequence_parallel": d__fits_need__sequence_parallel,
+            "state_bytes": d__fits_need__state_bytes,
         },
+        "fits_have": {"hardware_capacity": d__fits_have__hardware_capacity},
     }
     if follows_ffn_dim and ffn_dim is not None:  # computed from its default: moves with the inputs it reads
         chain_default(derivatives, "ffn_dim", {"hidden_dim": 4})
@@ -1401,6 +1406,32 @@ class MegatronIterationScenario(ScenarioBase):
             "interleave must be 1 without pipeline stages (pp = 1)",
         ),
     )
+    _fits = (
+        FitsSpec(
+            "fits",
+            "the weights, gradients, Adam state and activations of a GPU must fit in its memory",
+            "GiB",
+            (
+                "hardware",
+                "seq_len",
+                "layers",
+                "hidden_dim",
+                "heads",
+                "kv_heads",
+                "ffn_dim",
+                "gated_mlp",
+                "tp",
+                "pp",
+                "dp",
+                "global_batch",
+                "micro_batch",
+                "interleave",
+                "recompute",
+                "sequence_parallel",
+                "state_bytes",
+            ),
+        ),
+    )
     _input_order = (
         "hardware",
         "precision",
@@ -1469,7 +1500,9 @@ class MegatronIterationScenario(ScenarioBase):
         "in_flight",
         "activations_per_gpu",
         "memory_per_gpu",
-        "memory_share",
+        "fits_need",
+        "fits_have",
+        "fits",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -1577,11 +1610,13 @@ class MegatronIterationScenario(ScenarioBase):
     params_per_gpu = Output("params_per_gpu")
     dp_time = Output("dp_time", "s")
     optimizer_time = Output("optimizer_time", "s")
-    iteration_time = Output("iteration_time", "s")
+    iteration_time = Output("iteration_time", "s", guard=("fits",))
     model_flops = Output("model_flops", "PFLOP")
     params_optimizer_per_gpu = Output("params_optimizer_per_gpu", "GiB")
     stored_per_layer = Output("stored_per_layer", "byte")
     in_flight = Output("in_flight")
     activations_per_gpu = Output("activations_per_gpu", "GiB")
     memory_per_gpu = Output("memory_per_gpu", "GiB")
-    memory_share = Output("memory_share")
+    fits_need = Output("fits_need", "GiB")
+    fits_have = Output("fits_have", "GiB")
+    fits = Output("fits", labels=(False, True))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.feasibility import Bound
 from symbolic.runtime.mathops import log
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
@@ -144,6 +145,7 @@ class PowerLawScenario(ScenarioBase):
             doc="Multiple of the resource; optional, needed by `multiple_factor` and `multiple_reduction`.",
         ),
     )
+    _bounds = (Bound("multiple_reduction", None, 1.0, ("exponent", "resource_multiple")),)
     _input_order = (
         "exponent",
         "loss_reduction",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.feasibility import FitsSpec
 from symbolic.runtime.mathops import chain_default, choose, maximum, step
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
@@ -21,6 +22,7 @@ def evaluate(
     *,
     hardware_peak: Any,
     hardware_bandwidth: Any,
+    hardware_capacity: Any,
     precision_value: Any,
     layers: Any,
     hidden_dim: Any,
@@ -48,6 +50,7 @@ def evaluate(
     Args:
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
+        hardware_capacity: [byte] Memory capacity of `hardware`.
         precision_value: [byte] Storage precision of the weights and activations.
         layers: [1] Transformer layers.
         hidden_dim: [1] Model width.
@@ -83,6 +86,10 @@ def evaluate(
         compute_bound_layers [1] = Exceeds(layer_compute_time, layer_traffic_time)
         head_time [s] = Max(2*[flop]*batch*hidden_dim*vocab_size/(matmul_rate*tp), hidden_dim*precision_value*vocab_size/(hardware_bandwidth*memory_efficiency*tp))
         ttft [s] = head_time + layer_time*layers
+        memory_per_gpu [GiB] = precision_value*(2*hidden_dim*vocab_size + layers*(2*gemm_rows*hidden_dim*kv_heads/heads + layer_weights))/tp
+        fits_need [GiB] = memory_per_gpu
+        fits_have [GiB] = hardware_capacity
+        fits [1] = 1 - Exceeds(fits_need, fits_have)
     """
     if kv_heads is None:
         kv_heads = heads
@@ -92,17 +99,18 @@ def evaluate(
     _t1 = kv_heads / heads
     _t2 = 2 * hidden_dim
     _t3 = 2 / tp
-    _t4 = precision_value / tp
-    _t5 = 1 / (hardware_bandwidth * memory_efficiency)
-    _t6 = _t4 * hidden_dim
+    _t5 = precision_value / tp
+    _t6 = 1 / (hardware_bandwidth * memory_efficiency)
+    _t7 = _t5 * hidden_dim
     layer_weights = _t0 * _t1 + _t0 + ffn_dim * hidden_dim * (gated_mlp + 2)
     gemm_rows = batch * input_tokens
+    _t4 = _t1 * _t2 * gemm_rows + layer_weights
     matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
     layer_flops = _t3 * (_t2 * batch * input_tokens**2 + gemm_rows * layer_weights)
     layer_compute_time = layer_flops / matmul_rate
-    layer_bytes = _t4 * (_t1 * _t2 * gemm_rows + layer_weights)
-    layer_traffic_time = _t5 * layer_bytes
-    ring_bytes = _t6 * gemm_rows * (2 * tp - 2)
+    layer_bytes = _t4 * _t5
+    layer_traffic_time = _t6 * layer_bytes
+    ring_bytes = _t7 * gemm_rows * (2 * tp - 2)
     layer_tp_time = ring_bytes / (
         500000000 * nvlink_bandwidth * nvlink_efficiency
     )  # 1e9: GB/s -> B/s (nvlink_bandwidth)
@@ -110,8 +118,14 @@ def evaluate(
         kernel_launch * kernels_per_layer / 1000000 + layer_tp_time + maximum(layer_compute_time, layer_traffic_time)
     )  # 1e-6: µs -> s (kernel_launch)
     compute_bound_layers = choose(layer_compute_time > layer_traffic_time, 1, 0)
-    head_time = maximum(_t5 * _t6 * vocab_size, _t3 * batch * hidden_dim * vocab_size / matmul_rate)
+    head_time = maximum(_t6 * _t7 * vocab_size, _t3 * batch * hidden_dim * vocab_size / matmul_rate)
     ttft = head_time + layer_time * layers
+    memory_per_gpu = _t5 * (_t2 * vocab_size + _t4 * layers) / 1073741824  # 1/1073741824: B -> GiB
+    fits_need = memory_per_gpu
+    fits_have = hardware_capacity / 1073741824  # 1/1073741824: B -> GiB
+    fits = 1 - choose(
+        1073741824 * fits_need > 1073741824 * fits_have, 1, 0
+    )  # 1073741824: GiB -> B (fits_have); 1073741824: GiB -> B (fits_need)
     return {
         "layer_weights": layer_weights,
         "gemm_rows": gemm_rows,
@@ -126,6 +140,10 @@ def evaluate(
         "compute_bound_layers": compute_bound_layers,
         "head_time": head_time,
         "ttft": ttft,
+        "memory_per_gpu": memory_per_gpu,
+        "fits_need": fits_need,
+        "fits_have": fits_have,
+        "fits": fits,
     }
 
 
@@ -133,6 +151,7 @@ def gradient(
     *,
     hardware_peak: Any,
     hardware_bandwidth: Any,
+    hardware_capacity: Any,
     precision_value: Any,
     layers: Any,
     hidden_dim: Any,
@@ -170,17 +189,18 @@ def gradient(
     _t1 = kv_heads / heads
     _t2 = 2 * hidden_dim
     _t3 = 2 / tp
-    _t4 = precision_value / tp
-    _t5 = 1 / (hardware_bandwidth * memory_efficiency)
-    _t6 = _t4 * hidden_dim
+    _t5 = precision_value / tp
+    _t6 = 1 / (hardware_bandwidth * memory_efficiency)
+    _t7 = _t5 * hidden_dim
     layer_weights = _t0 * _t1 + _t0 + ffn_dim * hidden_dim * (gated_mlp + 2)
     gemm_rows = batch * input_tokens
+    _t4 = _t1 * _t2 * gemm_rows + layer_weights
     matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
     layer_flops = _t3 * (_t2 * batch * input_tokens**2 + gemm_rows * layer_weights)
     layer_compute_time = layer_flops / matmul_rate
-    layer_bytes = _t4 * (_t1 * _t2 * gemm_rows + layer_weights)
-    layer_traffic_time = _t5 * layer_bytes
-    ring_bytes = _t6 * gemm_rows * (2 * tp - 2)
+    layer_bytes = _t4 * _t5
+    layer_traffic_time = _t6 * layer_bytes
+    ring_bytes = _t7 * gemm_rows * (2 * tp - 2)
     layer_tp_time = ring_bytes / (
         500000000 * nvlink_bandwidth * nvlink_efficiency
     )  # 1e9: GB/s -> B/s (nvlink_bandwidth)
@@ -200,50 +220,66 @@ def gradient(
     _g10 = _g9 * gemm_rows
     _g11 = input_tokens**2
     _g12 = _g11 * batch
-    _g13 = 2 * hidden_dim
-    _g14 = tp ** (-2)
-    _g15 = 2 * _g14
-    _g16 = _g9 * layer_weights
-    _g17 = hidden_dim / tp
-    _g18 = matmul_rate ** (-2)
-    _g19 = _g18 * layer_flops
-    _g20 = _g13 * gemm_rows
-    _g21 = _g2 * _g20 + layer_weights
+    _g13 = tp ** (-2)
+    _g14 = 2 * hidden_dim
+    _g15 = _g9 * layer_weights
+    _g16 = hidden_dim / tp
+    _g17 = matmul_rate ** (-2)
+    _g18 = _g17 * layer_flops
+    _g19 = _g14 * gemm_rows
+    _g20 = _g19 * _g2 + layer_weights
+    _g21 = _g20 / tp
     _g22 = precision_value / tp
-    _g23 = _g2 * _g22
-    _g24 = _g20 * _g22
-    _g25 = _g14 * precision_value
-    _g26 = _g13 * _g23
-    _g27 = 1 / (hardware_bandwidth**2 * memory_efficiency)
-    _g28 = 1 / (hardware_bandwidth * memory_efficiency)
-    _g29 = 1 / (hardware_bandwidth * memory_efficiency**2)
-    _g30 = 2 * tp - 2
-    _g31 = _g30 * gemm_rows
-    _g32 = _g25 * hidden_dim
-    _g33 = _g22 * hidden_dim
-    _g34 = _g30 * _g33
-    _g35 = 1 / (500000000 * nvlink_efficiency)
-    _g36 = _g35 / nvlink_bandwidth
-    _g37 = layer_compute_time - layer_traffic_time
-    _g38 = step(_g37)
-    _g39 = step(-_g37)
-    _g40 = _g9 * batch * vocab_size / matmul_rate
-    _g41 = _g28 * vocab_size
-    _g42 = -_g33 * _g41 + _g40 * hidden_dim
-    _g43 = step(_g42)
-    _g44 = _g43 * batch * hidden_dim * vocab_size
-    _g45 = _g18 * _g44 * _g9
-    _g46 = step(-_g42)
-    _g47 = _g33 * _g46
-    _g48 = _g47 * vocab_size
-    _g49 = _g41 * _g46
+    _g24 = 2 * _g2
+    _g26 = _g19 * _g22
+    _g30 = _g13 * precision_value
+    _g32 = _g14 * _g22
+    _g34 = 1 / (hardware_bandwidth**2 * memory_efficiency)
+    _g35 = 1 / (hardware_bandwidth * memory_efficiency)
+    _g36 = 1 / (hardware_bandwidth * memory_efficiency**2)
+    _g37 = 2 * tp - 2
+    _g38 = _g37 * gemm_rows
+    _g39 = _g30 * hidden_dim
+    _g40 = _g22 * hidden_dim
+    _g41 = _g37 * _g40
+    _g42 = 1 / (500000000 * nvlink_efficiency)
+    _g43 = _g42 / nvlink_bandwidth
+    _g44 = layer_compute_time - layer_traffic_time
+    _g45 = step(_g44)
+    _g46 = step(-_g44)
+    _g47 = 2 * vocab_size
+    _g48 = _g47 * hidden_dim
+    _g49 = batch / matmul_rate
+    _g50 = _g49 / tp
+    _g51 = _g35 * vocab_size
+    _g52 = -_g40 * _g51 + _g48 * _g50
+    _g53 = step(_g52)
+    _g54 = _g17 * _g48 * _g53 * batch / tp
+    _g55 = step(-_g52)
+    _g56 = _g40 * _g55
+    _g57 = _g56 * vocab_size
+    _g58 = _g51 * _g55
+    _g59 = _g49 * _g53
+    _g60 = _g20 * layers / 1073741824 + _g48 / 1073741824
+    _g61 = layers / 1073741824
+    _g62 = gemm_rows * layers
+    _g63 = _g40 / 536870912
+    _g64 = _g62 * _g63
+    _g65 = _g63 * layers
     d__layer_weights__hidden_dim = _g0 * _g2 + _g0 + _g1 * ffn_dim
+    _g23 = _g22 * d__layer_weights__hidden_dim
     d__layer_weights__heads = -_g3 * _g4
+    _g25 = _g22 * d__layer_weights__heads
     d__layer_weights__kv_heads = _g3 / heads
+    _g27 = _g22 * d__layer_weights__kv_heads
     d__layer_weights__ffn_dim = _g1 * hidden_dim
+    _g28 = _g22 * d__layer_weights__ffn_dim
     d__layer_weights__gated_mlp = ffn_dim * hidden_dim
+    _g29 = _g22 * d__layer_weights__gated_mlp
     d__gemm_rows__batch = input_tokens
+    _g31 = _g2 * d__gemm_rows__batch
     d__gemm_rows__input_tokens = batch
+    _g33 = _g2 * d__gemm_rows__input_tokens
     d__matmul_rate__hardware_peak = gemm_rows * matmul_efficiency / _g5
     d__matmul_rate__batch = _g8 * d__gemm_rows__batch
     d__matmul_rate__input_tokens = _g8 * d__gemm_rows__input_tokens
@@ -254,93 +290,93 @@ def gradient(
     d__layer_flops__kv_heads = _g10 * d__layer_weights__kv_heads
     d__layer_flops__ffn_dim = _g10 * d__layer_weights__ffn_dim
     d__layer_flops__gated_mlp = _g10 * d__layer_weights__gated_mlp
-    d__layer_flops__tp = -_g15 * (_g12 * _g13 + gemm_rows * layer_weights)
-    d__layer_flops__batch = _g0 * _g11 / tp + _g16 * d__gemm_rows__batch
-    d__layer_flops__input_tokens = _g16 * d__gemm_rows__input_tokens + 8 * _g17 * batch * input_tokens
-    d__layer_compute_time__hardware_peak = -_g19 * d__matmul_rate__hardware_peak
+    d__layer_flops__tp = -2 * _g13 * (_g12 * _g14 + gemm_rows * layer_weights)
+    d__layer_flops__batch = _g0 * _g11 / tp + _g15 * d__gemm_rows__batch
+    d__layer_flops__input_tokens = _g15 * d__gemm_rows__input_tokens + 8 * _g16 * batch * input_tokens
+    d__layer_compute_time__hardware_peak = -_g18 * d__matmul_rate__hardware_peak
     d__layer_compute_time__hidden_dim = d__layer_flops__hidden_dim / matmul_rate
     d__layer_compute_time__heads = d__layer_flops__heads / matmul_rate
     d__layer_compute_time__kv_heads = d__layer_flops__kv_heads / matmul_rate
     d__layer_compute_time__ffn_dim = d__layer_flops__ffn_dim / matmul_rate
     d__layer_compute_time__gated_mlp = d__layer_flops__gated_mlp / matmul_rate
     d__layer_compute_time__tp = d__layer_flops__tp / matmul_rate
-    d__layer_compute_time__batch = -_g19 * d__matmul_rate__batch + d__layer_flops__batch / matmul_rate
+    d__layer_compute_time__batch = -_g18 * d__matmul_rate__batch + d__layer_flops__batch / matmul_rate
     d__layer_compute_time__input_tokens = (
-        -_g19 * d__matmul_rate__input_tokens + d__layer_flops__input_tokens / matmul_rate
+        -_g18 * d__matmul_rate__input_tokens + d__layer_flops__input_tokens / matmul_rate
     )
-    d__layer_compute_time__matmul_efficiency = -_g19 * d__matmul_rate__matmul_efficiency
-    d__layer_compute_time__gemm_half_rows = -_g19 * d__matmul_rate__gemm_half_rows
-    d__layer_bytes__precision_value = _g21 / tp
-    d__layer_bytes__hidden_dim = _g22 * d__layer_weights__hidden_dim + 2 * _g23 * gemm_rows
-    d__layer_bytes__heads = _g22 * d__layer_weights__heads - _g24 * _g4
-    d__layer_bytes__kv_heads = _g22 * d__layer_weights__kv_heads + _g24 / heads
-    d__layer_bytes__ffn_dim = _g22 * d__layer_weights__ffn_dim
-    d__layer_bytes__gated_mlp = _g22 * d__layer_weights__gated_mlp
-    d__layer_bytes__tp = -_g21 * _g25
-    d__layer_bytes__batch = _g26 * d__gemm_rows__batch
-    d__layer_bytes__input_tokens = _g26 * d__gemm_rows__input_tokens
-    d__layer_traffic_time__hardware_bandwidth = -_g27 * layer_bytes
-    d__layer_traffic_time__precision_value = _g28 * d__layer_bytes__precision_value
-    d__layer_traffic_time__hidden_dim = _g28 * d__layer_bytes__hidden_dim
-    d__layer_traffic_time__heads = _g28 * d__layer_bytes__heads
-    d__layer_traffic_time__kv_heads = _g28 * d__layer_bytes__kv_heads
-    d__layer_traffic_time__ffn_dim = _g28 * d__layer_bytes__ffn_dim
-    d__layer_traffic_time__gated_mlp = _g28 * d__layer_bytes__gated_mlp
-    d__layer_traffic_time__tp = _g28 * d__layer_bytes__tp
-    d__layer_traffic_time__batch = _g28 * d__layer_bytes__batch
-    d__layer_traffic_time__input_tokens = _g28 * d__layer_bytes__input_tokens
-    d__layer_traffic_time__memory_efficiency = -_g29 * layer_bytes
-    d__ring_bytes__precision_value = _g17 * _g31
-    d__ring_bytes__hidden_dim = _g22 * _g31
-    d__ring_bytes__tp = _g24 - _g31 * _g32
-    d__ring_bytes__batch = _g34 * d__gemm_rows__batch
-    d__ring_bytes__input_tokens = _g34 * d__gemm_rows__input_tokens
-    d__layer_tp_time__precision_value = _g36 * d__ring_bytes__precision_value
-    d__layer_tp_time__hidden_dim = _g36 * d__ring_bytes__hidden_dim
-    d__layer_tp_time__tp = _g36 * d__ring_bytes__tp
-    d__layer_tp_time__batch = _g36 * d__ring_bytes__batch
-    d__layer_tp_time__input_tokens = _g36 * d__ring_bytes__input_tokens
-    d__layer_tp_time__nvlink_bandwidth = -_g35 * ring_bytes / nvlink_bandwidth**2
+    d__layer_compute_time__matmul_efficiency = -_g18 * d__matmul_rate__matmul_efficiency
+    d__layer_compute_time__gemm_half_rows = -_g18 * d__matmul_rate__gemm_half_rows
+    d__layer_bytes__precision_value = _g21
+    d__layer_bytes__hidden_dim = _g22 * _g24 * gemm_rows + _g23
+    d__layer_bytes__heads = _g25 - _g26 * _g4
+    d__layer_bytes__kv_heads = _g26 / heads + _g27
+    d__layer_bytes__ffn_dim = _g28
+    d__layer_bytes__gated_mlp = _g29
+    d__layer_bytes__tp = -_g20 * _g30
+    d__layer_bytes__batch = _g31 * _g32
+    d__layer_bytes__input_tokens = _g32 * _g33
+    d__layer_traffic_time__hardware_bandwidth = -_g34 * layer_bytes
+    d__layer_traffic_time__precision_value = _g35 * d__layer_bytes__precision_value
+    d__layer_traffic_time__hidden_dim = _g35 * d__layer_bytes__hidden_dim
+    d__layer_traffic_time__heads = _g35 * d__layer_bytes__heads
+    d__layer_traffic_time__kv_heads = _g35 * d__layer_bytes__kv_heads
+    d__layer_traffic_time__ffn_dim = _g35 * d__layer_bytes__ffn_dim
+    d__layer_traffic_time__gated_mlp = _g35 * d__layer_bytes__gated_mlp
+    d__layer_traffic_time__tp = _g35 * d__layer_bytes__tp
+    d__layer_traffic_time__batch = _g35 * d__layer_bytes__batch
+    d__layer_traffic_time__input_tokens = _g35 * d__layer_bytes__input_tokens
+    d__layer_traffic_time__memory_efficiency = -_g36 * layer_bytes
+    d__ring_bytes__precision_value = _g16 * _g38
+    d__ring_bytes__hidden_dim = _g22 * _g38
+    d__ring_bytes__tp = _g26 - _g38 * _g39
+    d__ring_bytes__batch = _g41 * d__gemm_rows__batch
+    d__ring_bytes__input_tokens = _g41 * d__gemm_rows__input_tokens
+    d__layer_tp_time__precision_value = _g43 * d__ring_bytes__precision_value
+    d__layer_tp_time__hidden_dim = _g43 * d__ring_bytes__hidden_dim
+    d__layer_tp_time__tp = _g43 * d__ring_bytes__tp
+    d__layer_tp_time__batch = _g43 * d__ring_bytes__batch
+    d__layer_tp_time__input_tokens = _g43 * d__ring_bytes__input_tokens
+    d__layer_tp_time__nvlink_bandwidth = -_g42 * ring_bytes / nvlink_bandwidth**2
     d__layer_tp_time__nvlink_efficiency = -ring_bytes / (500000000 * nvlink_bandwidth * nvlink_efficiency**2)
-    d__layer_time__hardware_peak = _g38 * d__layer_compute_time__hardware_peak
-    d__layer_time__hardware_bandwidth = _g39 * d__layer_traffic_time__hardware_bandwidth
-    d__layer_time__precision_value = _g39 * d__layer_traffic_time__precision_value + d__layer_tp_time__precision_value
+    d__layer_time__hardware_peak = _g45 * d__layer_compute_time__hardware_peak
+    d__layer_time__hardware_bandwidth = _g46 * d__layer_traffic_time__hardware_bandwidth
+    d__layer_time__precision_value = _g46 * d__layer_traffic_time__precision_value + d__layer_tp_time__precision_value
     d__layer_time__hidden_dim = (
-        _g38 * d__layer_compute_time__hidden_dim
-        + _g39 * d__layer_traffic_time__hidden_dim
+        _g45 * d__layer_compute_time__hidden_dim
+        + _g46 * d__layer_traffic_time__hidden_dim
         + d__layer_tp_time__hidden_dim
     )
-    d__layer_time__heads = _g38 * d__layer_compute_time__heads + _g39 * d__layer_traffic_time__heads
-    d__layer_time__kv_heads = _g38 * d__layer_compute_time__kv_heads + _g39 * d__layer_traffic_time__kv_heads
-    d__layer_time__ffn_dim = _g38 * d__layer_compute_time__ffn_dim + _g39 * d__layer_traffic_time__ffn_dim
-    d__layer_time__gated_mlp = _g38 * d__layer_compute_time__gated_mlp + _g39 * d__layer_traffic_time__gated_mlp
-    d__layer_time__tp = _g38 * d__layer_compute_time__tp + _g39 * d__layer_traffic_time__tp + d__layer_tp_time__tp
+    d__layer_time__heads = _g45 * d__layer_compute_time__heads + _g46 * d__layer_traffic_time__heads
+    d__layer_time__kv_heads = _g45 * d__layer_compute_time__kv_heads + _g46 * d__layer_traffic_time__kv_heads
+    d__layer_time__ffn_dim = _g45 * d__layer_compute_time__ffn_dim + _g46 * d__layer_traffic_time__ffn_dim
+    d__layer_time__gated_mlp = _g45 * d__layer_compute_time__gated_mlp + _g46 * d__layer_traffic_time__gated_mlp
+    d__layer_time__tp = _g45 * d__layer_compute_time__tp + _g46 * d__layer_traffic_time__tp + d__layer_tp_time__tp
     d__layer_time__batch = (
-        _g38 * d__layer_compute_time__batch + _g39 * d__layer_traffic_time__batch + d__layer_tp_time__batch
+        _g45 * d__layer_compute_time__batch + _g46 * d__layer_traffic_time__batch + d__layer_tp_time__batch
     )
     d__layer_time__input_tokens = (
-        _g38 * d__layer_compute_time__input_tokens
-        + _g39 * d__layer_traffic_time__input_tokens
+        _g45 * d__layer_compute_time__input_tokens
+        + _g46 * d__layer_traffic_time__input_tokens
         + d__layer_tp_time__input_tokens
     )
     d__layer_time__nvlink_bandwidth = d__layer_tp_time__nvlink_bandwidth
-    d__layer_time__matmul_efficiency = _g38 * d__layer_compute_time__matmul_efficiency
-    d__layer_time__gemm_half_rows = _g38 * d__layer_compute_time__gemm_half_rows
-    d__layer_time__memory_efficiency = _g39 * d__layer_traffic_time__memory_efficiency
+    d__layer_time__matmul_efficiency = _g45 * d__layer_compute_time__matmul_efficiency
+    d__layer_time__gemm_half_rows = _g45 * d__layer_compute_time__gemm_half_rows
+    d__layer_time__memory_efficiency = _g46 * d__layer_traffic_time__memory_efficiency
     d__layer_time__nvlink_efficiency = d__layer_tp_time__nvlink_efficiency
     d__layer_time__kernels_per_layer = kernel_launch / 1000000
     d__layer_time__kernel_launch = kernels_per_layer / 1000000
-    d__head_time__hardware_peak = -_g45 * d__matmul_rate__hardware_peak
-    d__head_time__hardware_bandwidth = -_g27 * _g48
-    d__head_time__precision_value = _g17 * _g49
-    d__head_time__hidden_dim = _g22 * _g49 + _g40 * _g43
-    d__head_time__vocab_size = _g28 * _g47 + _g43 * _g9 * batch * hidden_dim / matmul_rate
-    d__head_time__tp = -_g15 * _g44 / matmul_rate - _g32 * _g49
-    d__head_time__batch = 2 * _g43 * hidden_dim * vocab_size / (matmul_rate * tp) - _g45 * d__matmul_rate__batch
-    d__head_time__input_tokens = -_g45 * d__matmul_rate__input_tokens
-    d__head_time__matmul_efficiency = -_g45 * d__matmul_rate__matmul_efficiency
-    d__head_time__gemm_half_rows = -_g45 * d__matmul_rate__gemm_half_rows
-    d__head_time__memory_efficiency = -_g29 * _g48
+    d__head_time__hardware_peak = -_g54 * d__matmul_rate__hardware_peak
+    d__head_time__hardware_bandwidth = -_g34 * _g57
+    d__head_time__precision_value = _g16 * _g58
+    d__head_time__hidden_dim = _g22 * _g58 + _g47 * _g50 * _g53
+    d__head_time__vocab_size = _g35 * _g56 + _g59 * _g9 * hidden_dim
+    d__head_time__tp = -_g13 * _g48 * _g59 - _g39 * _g58
+    d__head_time__batch = 2 * _g53 * hidden_dim * vocab_size / (matmul_rate * tp) - _g54 * d__matmul_rate__batch
+    d__head_time__input_tokens = -_g54 * d__matmul_rate__input_tokens
+    d__head_time__matmul_efficiency = -_g54 * d__matmul_rate__matmul_efficiency
+    d__head_time__gemm_half_rows = -_g54 * d__matmul_rate__gemm_half_rows
+    d__head_time__memory_efficiency = -_g36 * _g57
     d__ttft__hardware_peak = d__head_time__hardware_peak + d__layer_time__hardware_peak * layers
     d__ttft__hardware_bandwidth = d__head_time__hardware_bandwidth + d__layer_time__hardware_bandwidth * layers
     d__ttft__precision_value = d__head_time__precision_value + d__layer_time__precision_value * layers
@@ -361,6 +397,29 @@ def gradient(
     d__ttft__nvlink_efficiency = d__layer_time__nvlink_efficiency * layers
     d__ttft__kernels_per_layer = d__layer_time__kernels_per_layer * layers
     d__ttft__kernel_launch = d__layer_time__kernel_launch * layers
+    d__memory_per_gpu__precision_value = _g60 / tp
+    d__memory_per_gpu__layers = _g21 * precision_value / 1073741824
+    d__memory_per_gpu__hidden_dim = _g22 * (_g24 * _g62 + _g47) / 1073741824 + _g23 * _g61
+    d__memory_per_gpu__heads = _g25 * _g61 - _g4 * _g64
+    d__memory_per_gpu__kv_heads = _g27 * _g61 + _g64 / heads
+    d__memory_per_gpu__ffn_dim = _g28 * _g61
+    d__memory_per_gpu__gated_mlp = _g29 * _g61
+    d__memory_per_gpu__vocab_size = _g63
+    d__memory_per_gpu__tp = -_g30 * _g60
+    d__memory_per_gpu__batch = _g31 * _g65
+    d__memory_per_gpu__input_tokens = _g33 * _g65
+    d__fits_need__precision_value = d__memory_per_gpu__precision_value
+    d__fits_need__layers = d__memory_per_gpu__layers
+    d__fits_need__hidden_dim = d__memory_per_gpu__hidden_dim
+    d__fits_need__heads = d__memory_per_gpu__heads
+    d__fits_need__kv_heads = d__memory_per_gpu__kv_heads
+    d__fits_need__ffn_dim = d__memory_per_gpu__ffn_dim
+    d__fits_need__gated_mlp = d__memory_per_gpu__gated_mlp
+    d__fits_need__vocab_size = d__memory_per_gpu__vocab_size
+    d__fits_need__tp = d__memory_per_gpu__tp
+    d__fits_need__batch = d__memory_per_gpu__batch
+    d__fits_need__input_tokens = d__memory_per_gpu__input_tokens
+    d__fits_have__hardware_capacity = 1 / 1073741824
     derivatives: dict[str, dict[str, Any]] = {
         "layer_weights": {
             "hidden_dim": d__layer_weights__hidden_dim,
@@ -495,6 +554,33 @@ def gradient(
             "kernels_per_layer": d__ttft__kernels_per_layer,
             "kernel_launch": d__ttft__kernel_launch,
         },
+        "memory_per_gpu": {
+            "precision_value": d__memory_per_gpu__precision_value,
+            "layers": d__memory_per_gpu__layers,
+            "hidden_dim": d__memory_per_gpu__hidden_dim,
+            "heads": d__memory_per_gpu__heads,
+            "kv_heads": d__memory_per_gpu__kv_heads,
+            "ffn_dim": d__memory_per_gpu__ffn_dim,
+            "gated_mlp": d__memory_per_gpu__gated_mlp,
+            "vocab_size": d__memory_per_gpu__vocab_size,
+            "tp": d__memory_per_gpu__tp,
+            "batch": d__memory_per_gpu__batch,
+            "input_tokens": d__memory_per_gpu__input_tokens,
+        },
+        "fits_need": {
+            "precision_value": d__fits_need__precision_value,
+            "layers": d__fits_need__layers,
+            "hidden_dim": d__fits_need__hidden_dim,
+            "heads": d__fits_need__heads,
+            "kv_heads": d__fits_need__kv_heads,
+            "ffn_dim": d__fits_need__ffn_dim,
+            "gated_mlp": d__fits_need__gated_mlp,
+            "vocab_size": d__fits_need__vocab_size,
+            "tp": d__fits_need__tp,
+            "batch": d__fits_need__batch,
+            "input_tokens": d__fits_need__input_tokens,
+        },
+        "fits_have": {"hardware_capacity": d__fits_have__hardware_capacity},
     }
     if follows_ffn_dim and ffn_dim is not None:  # computed from its default: moves with the inputs it reads
         chain_default(derivatives, "ffn_dim", {"hidden_dim": 4})
@@ -605,7 +691,7 @@ class PrefillPassScenario(ScenarioBase):
         NodeSpec(
             "hardware",
             precision="peak_precision",
-            fields={"peak": "hardware_peak", "bandwidth": "hardware_bandwidth"},
+            fields={"peak": "hardware_peak", "bandwidth": "hardware_bandwidth", "capacity": "hardware_capacity"},
             optional=False,
             doc="The GPU: its peak matrix rate and memory bandwidth are read.",
         ),
@@ -615,6 +701,27 @@ class PrefillPassScenario(ScenarioBase):
             "peak_precision",
             default="{precision}|peak",
             doc="Key of the node's rates the GEMMs run at (default: the storage precision's).",
+        ),
+    )
+    _fits = (
+        FitsSpec(
+            "fits",
+            "the weights and the prompt's keys and values must fit in the GPUs' memory",
+            "GiB",
+            (
+                "hardware",
+                "precision",
+                "layers",
+                "hidden_dim",
+                "heads",
+                "kv_heads",
+                "ffn_dim",
+                "gated_mlp",
+                "vocab_size",
+                "tp",
+                "batch",
+                "input_tokens",
+            ),
         ),
     )
     _input_order = (
@@ -653,6 +760,10 @@ class PrefillPassScenario(ScenarioBase):
         "compute_bound_layers",
         "head_time",
         "ttft",
+        "memory_per_gpu",
+        "fits_need",
+        "fits_have",
+        "fits",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -723,4 +834,8 @@ class PrefillPassScenario(ScenarioBase):
     layer_time = Output("layer_time", "s")
     compute_bound_layers = Output("compute_bound_layers")
     head_time = Output("head_time", "s")
-    ttft = Output("ttft", "s")
+    ttft = Output("ttft", "s", guard=("fits",))
+    memory_per_gpu = Output("memory_per_gpu", "GiB")
+    fits_need = Output("fits_need", "GiB")
+    fits_have = Output("fits_have", "GiB")
+    fits = Output("fits", labels=(False, True))

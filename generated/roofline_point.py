@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.feasibility import Bound
 from symbolic.runtime.mathops import chain_default, drop_absent, minimum, scalar, select, step
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
@@ -332,6 +333,7 @@ class RooflinePointScenario(ScenarioBase):
             "precision", default="peak", doc="Key of the node's rates; `peak` (default, or None) is its headline peak."
         ),
     )
+    _bounds = (Bound("bandwidth_utilization", 0.0, 1.0, ("hardware", "achieved_bandwidth")),)
     _input_order = (
         "hardware",
         "precision",

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.mathops import choose
+from symbolic.runtime.feasibility import Bound
+from symbolic.runtime.mathops import choose, minimum, step
 from symbolic.runtime.outputs import GroupOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, NodeSpec, PrecisionSpec, WorkloadSpec
@@ -22,7 +23,10 @@ def evaluate(
     workload_parameters: Any,
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
+    workload_sliding_window: Any = None,
+    workload_sliding_layers: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_kv_values_per_position: Any = None,
     workload_attention_flops_per_position: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
@@ -41,7 +45,10 @@ def evaluate(
         workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert); unset, the count from the architecture (`architecture_parameters`).
         workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
+        workload_sliding_window: [1] `sliding_window` of `workload`: Tokens a sliding-window layer attends to and caches (Mistral-7B v0.1: 4096); set together with `sliding_layers`. Optional.
+        workload_sliding_layers: [1] `sliding_layers` of `workload`: Blocks whose attention is limited to `sliding_window` (Gemma-2: every other one); the others attend to the whole context. Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
+        workload_kv_values_per_position: [1] `kv_values_per_position` of `workload`: Values one block caches per token position: N_kv/L. Optional.
         workload_attention_flops_per_position: [flop] `attention_flops_per_position` of `workload`: Attention FLOPs of one token over one context position in one block, 2·a·(d_qk + d_vh): per query head a multiply-add per query width (Q·Kᵀ) and per value width (the weighted sum of V). Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
@@ -60,7 +67,7 @@ def evaluate(
         result.prefill_chunks [1] = 1
         result.prefill_peak [TFLOP/s] = hardware_peak
         result.ttft [ms] = hardware_dispatch_tax + 2*(attention_flops + linear_flops)/prefill_peak
-        result.kv_cache_size [GB] = batch_size*precision_value*seq_len*workload_kv_values_per_token
+        result.kv_cache_size [GB] = Piecewise((batch_size*precision_value*workload_kv_values_per_position*(seq_len*(workload_layers - workload_sliding_layers) + workload_sliding_layers*Min(seq_len, workload_sliding_window)), Given(workload_kv_values_per_position, workload_sliding_layers, workload_sliding_window)), (batch_size*precision_value*seq_len*workload_kv_values_per_token, True))
         result.model_weights_size [GB] = precision_value*workload_parameters
         result.total_memory_required [GB] = kv_cache_size + model_weights_size
         result.itl [ms] = [ms]*workload_layers/100 + total_memory_required/hardware_bandwidth
@@ -85,7 +92,21 @@ def evaluate(
         result__linear_flops = None
     if workload_kv_values_per_token is not None:
         _raw_result__model_weights_size = precision_value * workload_parameters
-        _raw_result__kv_cache_size = batch_size * precision_value * seq_len * workload_kv_values_per_token
+        _t0 = batch_size * precision_value
+        _raw_result__kv_cache_size = (
+            _t0
+            * workload_kv_values_per_position
+            * (
+                seq_len * (workload_layers - workload_sliding_layers)
+                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else _t0 * seq_len * workload_kv_values_per_token
+        )
         result__kv_cache_size = _raw_result__kv_cache_size / 1000000000  # 1e-9: B -> GB
         _raw_result__total_memory_required = _raw_result__kv_cache_size + _raw_result__model_weights_size
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
@@ -136,7 +157,10 @@ def gradient(
     workload_parameters: Any,
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
+    workload_sliding_window: Any = None,
+    workload_sliding_layers: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_kv_values_per_position: Any = None,
     workload_attention_flops_per_position: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
@@ -205,18 +229,92 @@ def gradient(
             }
         )
     if workload_kv_values_per_token is not None:
-        _raw_result__kv_cache_size = batch_size * precision_value * seq_len * workload_kv_values_per_token
+        _t0 = batch_size * precision_value
+        _raw_result__kv_cache_size = (
+            _t0
+            * workload_kv_values_per_position
+            * (
+                seq_len * (workload_layers - workload_sliding_layers)
+                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else _t0 * seq_len * workload_kv_values_per_token
+        )
         result__kv_cache_size = _raw_result__kv_cache_size / 1000000000  # 1e-9: B -> GB
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
-        _g4 = precision_value * workload_kv_values_per_token / 1000000000
-        _g5 = batch_size * seq_len / 1000000000
-        _g6 = 1000000000000 / hardware_bandwidth
-        _g7 = 1000000000 / hardware_capacity
-        d__result__kv_cache_size__seq_len = _g4 * batch_size
-        d__result__kv_cache_size__batch_size = _g4 * seq_len
-        d__result__kv_cache_size__precision_value = _g5 * workload_kv_values_per_token
-        d__result__kv_cache_size__workload_kv_values_per_token = _g5 * precision_value
+        _g4 = batch_size * seq_len
+        _g5 = _g4 * precision_value
+        _g6 = precision_value * workload_kv_values_per_token
+        _g7 = 1000000000000 / hardware_bandwidth
+        _g8 = 1000000000 / hardware_capacity
+        d__result__kv_cache_size__workload_layers = (
+            _g5 * workload_kv_values_per_position
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else 0
+        ) / 1000000000
+        d__result__kv_cache_size__seq_len = (
+            batch_size
+            * precision_value
+            * workload_kv_values_per_position
+            * (
+                workload_layers
+                + workload_sliding_layers * step(-seq_len + workload_sliding_window)
+                - workload_sliding_layers
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else _g6 * batch_size
+        ) / 1000000000
+        d__result__kv_cache_size__batch_size = (
+            precision_value
+            * workload_kv_values_per_position
+            * (
+                seq_len * (workload_layers - workload_sliding_layers)
+                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else _g6 * seq_len
+        ) / 1000000000
+        d__result__kv_cache_size__precision_value = (
+            batch_size
+            * workload_kv_values_per_position
+            * (
+                seq_len * (workload_layers - workload_sliding_layers)
+                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else _g4 * workload_kv_values_per_token
+        ) / 1000000000
+        d__result__kv_cache_size__workload_kv_values_per_token = (
+            0
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else _g5
+        ) / 1000000000
         d__result__total_memory_required__workload_parameters = d__result__model_weights_size__workload_parameters
+        d__result__total_memory_required__workload_layers = d__result__kv_cache_size__workload_layers
         d__result__total_memory_required__seq_len = d__result__kv_cache_size__seq_len
         d__result__total_memory_required__batch_size = d__result__kv_cache_size__batch_size
         d__result__total_memory_required__precision_value = (
@@ -225,28 +323,30 @@ def gradient(
         d__result__total_memory_required__workload_kv_values_per_token = (
             d__result__kv_cache_size__workload_kv_values_per_token
         )
-        d__result__itl__workload_parameters = _g6 * d__result__total_memory_required__workload_parameters
-        d__result__itl__workload_layers = 1 / 100
+        d__result__itl__workload_parameters = _g7 * d__result__total_memory_required__workload_parameters
+        d__result__itl__workload_layers = _g7 * d__result__total_memory_required__workload_layers + 1 / 100
         d__result__itl__hardware_bandwidth = -1000000000000 * result__total_memory_required / hardware_bandwidth**2
-        d__result__itl__seq_len = _g6 * d__result__total_memory_required__seq_len
-        d__result__itl__batch_size = _g6 * d__result__total_memory_required__batch_size
-        d__result__itl__precision_value = _g6 * d__result__total_memory_required__precision_value
+        d__result__itl__seq_len = _g7 * d__result__total_memory_required__seq_len
+        d__result__itl__batch_size = _g7 * d__result__total_memory_required__batch_size
+        d__result__itl__precision_value = _g7 * d__result__total_memory_required__precision_value
         d__result__itl__workload_kv_values_per_token = (
-            _g6 * d__result__total_memory_required__workload_kv_values_per_token
+            _g7 * d__result__total_memory_required__workload_kv_values_per_token
         )
-        d__result__memory_utilization__workload_parameters = _g7 * d__result__total_memory_required__workload_parameters
+        d__result__memory_utilization__workload_parameters = _g8 * d__result__total_memory_required__workload_parameters
+        d__result__memory_utilization__workload_layers = _g8 * d__result__total_memory_required__workload_layers
         d__result__memory_utilization__hardware_capacity = (
             -1000000000 * result__total_memory_required / hardware_capacity**2
         )
-        d__result__memory_utilization__seq_len = _g7 * d__result__total_memory_required__seq_len
-        d__result__memory_utilization__batch_size = _g7 * d__result__total_memory_required__batch_size
-        d__result__memory_utilization__precision_value = _g7 * d__result__total_memory_required__precision_value
+        d__result__memory_utilization__seq_len = _g8 * d__result__total_memory_required__seq_len
+        d__result__memory_utilization__batch_size = _g8 * d__result__total_memory_required__batch_size
+        d__result__memory_utilization__precision_value = _g8 * d__result__total_memory_required__precision_value
         d__result__memory_utilization__workload_kv_values_per_token = (
-            _g7 * d__result__total_memory_required__workload_kv_values_per_token
+            _g8 * d__result__total_memory_required__workload_kv_values_per_token
         )
         derivatives.update(
             {
                 "result.kv_cache_size": {
+                    "workload_layers": d__result__kv_cache_size__workload_layers,
                     "seq_len": d__result__kv_cache_size__seq_len,
                     "batch_size": d__result__kv_cache_size__batch_size,
                     "precision_value": d__result__kv_cache_size__precision_value,
@@ -254,6 +354,7 @@ def gradient(
                 },
                 "result.total_memory_required": {
                     "workload_parameters": d__result__total_memory_required__workload_parameters,
+                    "workload_layers": d__result__total_memory_required__workload_layers,
                     "seq_len": d__result__total_memory_required__seq_len,
                     "batch_size": d__result__total_memory_required__batch_size,
                     "precision_value": d__result__total_memory_required__precision_value,
@@ -270,6 +371,7 @@ def gradient(
                 },
                 "result.memory_utilization": {
                     "workload_parameters": d__result__memory_utilization__workload_parameters,
+                    "workload_layers": d__result__memory_utilization__workload_layers,
                     "hardware_capacity": d__result__memory_utilization__hardware_capacity,
                     "seq_len": d__result__memory_utilization__seq_len,
                     "batch_size": d__result__memory_utilization__batch_size,
@@ -279,8 +381,8 @@ def gradient(
             }
         )
     if workload_attention_flops_per_position is not None and workload_forward_flops_per_token is not None:
-        _g8 = 2000 / result__prefill_peak
-        d__result__ttft__workload_layers = _g8 * d__result__attention_flops__workload_layers
+        _g9 = 2000 / result__prefill_peak
+        d__result__ttft__workload_layers = _g9 * d__result__attention_flops__workload_layers
         d__result__ttft__hardware_peak = (
             -2000
             * d__result__prefill_peak__hardware_peak
@@ -288,15 +390,15 @@ def gradient(
             / result__prefill_peak**2
         )
         d__result__ttft__hardware_dispatch_tax = 1000
-        d__result__ttft__seq_len = _g8 * d__result__attention_flops__seq_len + _g8 * d__result__linear_flops__seq_len
+        d__result__ttft__seq_len = _g9 * d__result__attention_flops__seq_len + _g9 * d__result__linear_flops__seq_len
         d__result__ttft__batch_size = (
-            _g8 * d__result__attention_flops__batch_size + _g8 * d__result__linear_flops__batch_size
+            _g9 * d__result__attention_flops__batch_size + _g9 * d__result__linear_flops__batch_size
         )
         d__result__ttft__workload_attention_flops_per_position = (
-            _g8 * d__result__attention_flops__workload_attention_flops_per_position
+            _g9 * d__result__attention_flops__workload_attention_flops_per_position
         )
         d__result__ttft__workload_forward_flops_per_token = (
-            _g8 * d__result__linear_flops__workload_forward_flops_per_token
+            _g9 * d__result__linear_flops__workload_forward_flops_per_token
         )
         derivatives.update(
             {
@@ -368,7 +470,10 @@ class ServingScenario(ScenarioBase):
                 "parameters": "workload_parameters",
                 "forward_flops_per_token": "workload_forward_flops_per_token",
                 "layers": "workload_layers",
+                "sliding_window": "workload_sliding_window",
+                "sliding_layers": "workload_sliding_layers",
                 "kv_values_per_token": "workload_kv_values_per_token",
+                "kv_values_per_position": "workload_kv_values_per_position",
                 "attention_flops_per_position": "workload_attention_flops_per_position",
             },
             required=("parameters", "layers", "hidden_dim", "heads"),
@@ -386,6 +491,9 @@ class ServingScenario(ScenarioBase):
             default="fp16|bf16|peak",
             doc="Key of the node's rates pricing the prefill (default: its dense 16-bit rate, else its headline peak; `result.prefill_peak` is the rate read).",
         ),
+    )
+    _bounds = (
+        Bound("result.memory_utilization", 0.0, None, ("workload", "hardware", "seq_len", "batch_size", "precision")),
     )
     _input_order = (
         "workload",

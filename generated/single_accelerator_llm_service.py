@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.mathops import floor_div, minimum, step
+from symbolic.runtime.feasibility import FitsSpec
+from symbolic.runtime.mathops import choose, floor_div, minimum, step
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import (
@@ -86,10 +87,10 @@ def evaluate(
         kv_per_request [byte] = kv_per_token*total_tokens
         weight_floor [s] = weights/bandwidth
         dispatch_cost [ms] = [ms]*workload_layers/100
-        tpot [s] = dispatch_cost + (kv_per_request + weights)/bandwidth
+        resident_requests [1] = floor(kv_reserve/kv_per_request)
+        tpot [s] = dispatch_cost + (kv_per_request*resident_requests + weights)/bandwidth
         decode_time [s] = decode_tokens*tpot
         kv_capacity_tokens [1] = floor(1/2 + kv_reserve/kv_per_token)
-        resident_requests [1] = floor(kv_reserve/kv_per_request)
         request_flops [TFLOP] = total_tokens*(total_tokens*workload_attention_flops_per_position*workload_layers + workload_forward_flops_per_token)
         request_time [s] = decode_time + hardware_dispatch_tax + request_flops/(prefill_efficiency*prefill_peak)
         prefill_request_rate [1/s] = prefill_rate/prompt_tokens
@@ -98,8 +99,12 @@ def evaluate(
         tokens_per_hour [1] = [h]*request_rate*total_tokens
         cost_per_million_tokens [USD] = 1000000*[h]*price/tokens_per_hour
         remaining_memory [GB] = hardware_capacity - weights
+        fits_need [GB] = kv_reserve + weights
+        fits_have [GB] = hardware_capacity
+        fits [1] = 1 - Exceeds(fits_need, fits_have)
     """
     _t0 = 1000000000 * kv_reserve
+    _t1 = hardware_capacity / 1000000000
     total_tokens = decode_tokens + prompt_tokens
     prefill_peak = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     _raw_weights = precision_value * workload_parameters
@@ -109,23 +114,28 @@ def evaluate(
     kv_per_request = kv_per_token * total_tokens
     weight_floor = _raw_weights / hardware_bandwidth  # 1e12: TB/s -> B/s (bandwidth); 1e9: GB -> B (weights)
     dispatch_cost = workload_layers / 100  # 1e-3: ms -> s; 1e3: s -> ms
+    resident_requests = floor_div(_t0, kv_per_request)  # 1e9: GB -> B (kv_reserve)
     tpot = (
-        workload_layers / 100000 + (_raw_weights + kv_per_request) / hardware_bandwidth
+        workload_layers / 100000 + (_raw_weights + kv_per_request * resident_requests) / hardware_bandwidth
     )  # 1e12: TB/s -> B/s (bandwidth); 1e-3: ms -> s (dispatch_cost); 1e9: GB -> B (weights)
     decode_time = decode_tokens * tpot
     kv_capacity_tokens = floor_div(2 * _t0 + kv_per_token, 2 * kv_per_token)  # 1e9: GB -> B (kv_reserve)
-    resident_requests = floor_div(_t0, kv_per_request)  # 1e9: GB -> B (kv_reserve)
     prefill_request_rate = prefill_rate / prompt_tokens
-    remaining_memory = hardware_capacity / 1000000000 - weights  # 1e9: GB -> B (weights); 1e-9: B -> GB
+    remaining_memory = _t1 - weights  # 1e9: GB -> B (weights); 1e-9: B -> GB
+    fits_need = kv_reserve + weights
+    fits_have = _t1  # 1e-9: B -> GB
+    fits = 1 - choose(
+        1000000000 * fits_need > hardware_capacity, 1, 0
+    )  # 1e9: GB -> B (fits_have); 1e9: GB -> B (fits_need)
     if workload_attention_flops_per_position is not None and workload_forward_flops_per_token is not None:
-        _t1 = workload_attention_flops_per_position * workload_layers
-        _raw_prefill_flops = prompt_tokens * (_t1 * prompt_tokens + workload_forward_flops_per_token)
+        _t2 = workload_attention_flops_per_position * workload_layers
+        _raw_prefill_flops = prompt_tokens * (_t2 * prompt_tokens + workload_forward_flops_per_token)
         prefill_flops = _raw_prefill_flops / 1000000000000  # 1e-12: flop -> TFLOP
         ttft = (
             1000 * _raw_prefill_flops / (hardware_peak * prefill_efficiency) + 1000 * hardware_dispatch_tax
         )  # 1e12: TFLOP -> flop (prefill_flops); 1e12: TFLOP/s -> flop/s (prefill_peak); 1e3: s -> ms
         request_flops = (
-            total_tokens * (_t1 * total_tokens + workload_forward_flops_per_token) / 1000000000000
+            total_tokens * (_t2 * total_tokens + workload_forward_flops_per_token) / 1000000000000
         )  # 1e-12: flop -> TFLOP
         request_time = decode_time + hardware_dispatch_tax + request_flops / (prefill_efficiency * prefill_peak)
         residency_request_rate = resident_requests / request_time
@@ -155,10 +165,10 @@ def evaluate(
         "kv_per_request": kv_per_request,
         "weight_floor": weight_floor,
         "dispatch_cost": dispatch_cost,
+        "resident_requests": resident_requests,
         "tpot": tpot,
         "decode_time": decode_time,
         "kv_capacity_tokens": kv_capacity_tokens,
-        "resident_requests": resident_requests,
         "request_flops": request_flops,
         "request_time": request_time,
         "prefill_request_rate": prefill_request_rate,
@@ -167,6 +177,9 @@ def evaluate(
         "tokens_per_hour": tokens_per_hour,
         "cost_per_million_tokens": cost_per_million_tokens,
         "remaining_memory": remaining_memory,
+        "fits_need": fits_need,
+        "fits_have": fits_have,
+        "fits": fits,
     }
 
 
@@ -208,17 +221,19 @@ def gradient(
     bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
     kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
     kv_per_request = kv_per_token * total_tokens
+    resident_requests = floor_div(_t0, kv_per_request)  # 1e9: GB -> B (kv_reserve)
     tpot = (
-        workload_layers / 100000 + (_raw_weights + kv_per_request) / hardware_bandwidth
+        workload_layers / 100000 + (_raw_weights + kv_per_request * resident_requests) / hardware_bandwidth
     )  # 1e12: TB/s -> B/s (bandwidth); 1e-3: ms -> s (dispatch_cost); 1e9: GB -> B (weights)
     decode_time = decode_tokens * tpot
-    resident_requests = floor_div(_t0, kv_per_request)  # 1e9: GB -> B (kv_reserve)
     prefill_request_rate = prefill_rate / prompt_tokens
     _g0 = 1 / (1000 * bandwidth)
-    _g4 = 1 / (1000000000000 * bandwidth)
-    _g5 = 1000000000 * kv_reserve
-    _g6 = _g5 / kv_per_token**2
-    _g7 = _g5 / kv_per_request**2
+    _g4 = 1000000000 * kv_reserve
+    _g5 = _g4 / kv_per_request**2
+    _g6 = 1 / (1000000000000 * bandwidth)
+    _g7 = _g6 * resident_requests
+    _g8 = _g6 * kv_per_request
+    _g9 = _g4 / kv_per_token**2
     d__total_tokens__prompt_tokens = 1
     d__total_tokens__decode_tokens = 1
     d__prefill_peak__hardware_peak = 1 / 1000000000000
@@ -238,14 +253,24 @@ def gradient(
     d__weight_floor__hardware_bandwidth = -_g2 * weights / 1000
     d__weight_floor__precision_value = _g3
     d__dispatch_cost__workload_layers = 1 / 100
+    d__resident_requests__workload_kv_values_per_token = -_g5 * d__kv_per_request__workload_kv_values_per_token
+    d__resident_requests__kv_bytes_per_value = -_g5 * d__kv_per_request__kv_bytes_per_value
+    d__resident_requests__prompt_tokens = -_g5 * d__kv_per_request__prompt_tokens
+    d__resident_requests__decode_tokens = -_g5 * d__kv_per_request__decode_tokens
+    d__resident_requests__kv_reserve = 1000000000 / kv_per_request
     d__tpot__workload_parameters = _g1
     d__tpot__workload_layers = d__dispatch_cost__workload_layers / 1000
-    d__tpot__workload_kv_values_per_token = _g4 * d__kv_per_request__workload_kv_values_per_token
-    d__tpot__hardware_bandwidth = -_g2 * (kv_per_request + 1000000000 * weights) / 1000000000000
+    d__tpot__workload_kv_values_per_token = (
+        _g7 * d__kv_per_request__workload_kv_values_per_token + _g8 * d__resident_requests__workload_kv_values_per_token
+    )
+    d__tpot__hardware_bandwidth = -_g2 * (kv_per_request * resident_requests + 1000000000 * weights) / 1000000000000
     d__tpot__precision_value = _g3
-    d__tpot__kv_bytes_per_value = _g4 * d__kv_per_request__kv_bytes_per_value
-    d__tpot__prompt_tokens = _g4 * d__kv_per_request__prompt_tokens
-    d__tpot__decode_tokens = _g4 * d__kv_per_request__decode_tokens
+    d__tpot__kv_bytes_per_value = (
+        _g7 * d__kv_per_request__kv_bytes_per_value + _g8 * d__resident_requests__kv_bytes_per_value
+    )
+    d__tpot__prompt_tokens = _g7 * d__kv_per_request__prompt_tokens + _g8 * d__resident_requests__prompt_tokens
+    d__tpot__decode_tokens = _g7 * d__kv_per_request__decode_tokens + _g8 * d__resident_requests__decode_tokens
+    d__tpot__kv_reserve = _g8 * d__resident_requests__kv_reserve
     d__decode_time__workload_parameters = d__tpot__workload_parameters * decode_tokens
     d__decode_time__workload_layers = d__tpot__workload_layers * decode_tokens
     d__decode_time__workload_kv_values_per_token = d__tpot__workload_kv_values_per_token * decode_tokens
@@ -254,19 +279,19 @@ def gradient(
     d__decode_time__kv_bytes_per_value = d__tpot__kv_bytes_per_value * decode_tokens
     d__decode_time__prompt_tokens = d__tpot__prompt_tokens * decode_tokens
     d__decode_time__decode_tokens = d__tpot__decode_tokens * decode_tokens + tpot
-    d__kv_capacity_tokens__workload_kv_values_per_token = -_g6 * d__kv_per_token__workload_kv_values_per_token
-    d__kv_capacity_tokens__kv_bytes_per_value = -_g6 * d__kv_per_token__kv_bytes_per_value
+    d__decode_time__kv_reserve = d__tpot__kv_reserve * decode_tokens
+    d__kv_capacity_tokens__workload_kv_values_per_token = -_g9 * d__kv_per_token__workload_kv_values_per_token
+    d__kv_capacity_tokens__kv_bytes_per_value = -_g9 * d__kv_per_token__kv_bytes_per_value
     d__kv_capacity_tokens__kv_reserve = 1000000000 / kv_per_token
-    d__resident_requests__workload_kv_values_per_token = -_g7 * d__kv_per_request__workload_kv_values_per_token
-    d__resident_requests__kv_bytes_per_value = -_g7 * d__kv_per_request__kv_bytes_per_value
-    d__resident_requests__prompt_tokens = -_g7 * d__kv_per_request__prompt_tokens
-    d__resident_requests__decode_tokens = -_g7 * d__kv_per_request__decode_tokens
-    d__resident_requests__kv_reserve = 1000000000 / kv_per_request
     d__prefill_request_rate__prompt_tokens = -prefill_rate / prompt_tokens**2
     d__prefill_request_rate__prefill_rate = 1 / prompt_tokens
     d__remaining_memory__workload_parameters = -d__weights__workload_parameters
     d__remaining_memory__hardware_capacity = 1 / 1000000000
     d__remaining_memory__precision_value = -d__weights__precision_value
+    d__fits_need__workload_parameters = d__weights__workload_parameters
+    d__fits_need__precision_value = d__weights__precision_value
+    d__fits_need__kv_reserve = 1
+    d__fits_have__hardware_capacity = 1 / 1000000000
     derivatives: dict[str, dict[str, Any]] = {
         "total_tokens": {
             "prompt_tokens": d__total_tokens__prompt_tokens,
@@ -294,6 +319,13 @@ def gradient(
             "precision_value": d__weight_floor__precision_value,
         },
         "dispatch_cost": {"workload_layers": d__dispatch_cost__workload_layers},
+        "resident_requests": {
+            "workload_kv_values_per_token": d__resident_requests__workload_kv_values_per_token,
+            "kv_bytes_per_value": d__resident_requests__kv_bytes_per_value,
+            "prompt_tokens": d__resident_requests__prompt_tokens,
+            "decode_tokens": d__resident_requests__decode_tokens,
+            "kv_reserve": d__resident_requests__kv_reserve,
+        },
         "tpot": {
             "workload_parameters": d__tpot__workload_parameters,
             "workload_layers": d__tpot__workload_layers,
@@ -303,6 +335,7 @@ def gradient(
             "kv_bytes_per_value": d__tpot__kv_bytes_per_value,
             "prompt_tokens": d__tpot__prompt_tokens,
             "decode_tokens": d__tpot__decode_tokens,
+            "kv_reserve": d__tpot__kv_reserve,
         },
         "decode_time": {
             "workload_parameters": d__decode_time__workload_parameters,
@@ -313,18 +346,12 @@ def gradient(
             "kv_bytes_per_value": d__decode_time__kv_bytes_per_value,
             "prompt_tokens": d__decode_time__prompt_tokens,
             "decode_tokens": d__decode_time__decode_tokens,
+            "kv_reserve": d__decode_time__kv_reserve,
         },
         "kv_capacity_tokens": {
             "workload_kv_values_per_token": d__kv_capacity_tokens__workload_kv_values_per_token,
             "kv_bytes_per_value": d__kv_capacity_tokens__kv_bytes_per_value,
             "kv_reserve": d__kv_capacity_tokens__kv_reserve,
-        },
-        "resident_requests": {
-            "workload_kv_values_per_token": d__resident_requests__workload_kv_values_per_token,
-            "kv_bytes_per_value": d__resident_requests__kv_bytes_per_value,
-            "prompt_tokens": d__resident_requests__prompt_tokens,
-            "decode_tokens": d__resident_requests__decode_tokens,
-            "kv_reserve": d__resident_requests__kv_reserve,
         },
         "prefill_request_rate": {
             "prompt_tokens": d__prefill_request_rate__prompt_tokens,
@@ -335,157 +362,166 @@ def gradient(
             "hardware_capacity": d__remaining_memory__hardware_capacity,
             "precision_value": d__remaining_memory__precision_value,
         },
+        "fits_need": {
+            "workload_parameters": d__fits_need__workload_parameters,
+            "precision_value": d__fits_need__precision_value,
+            "kv_reserve": d__fits_need__kv_reserve,
+        },
+        "fits_have": {"hardware_capacity": d__fits_have__hardware_capacity},
     }
     if workload_attention_flops_per_position is not None and workload_forward_flops_per_token is not None:
-        _t1 = workload_attention_flops_per_position * workload_layers
-        _raw_prefill_flops = prompt_tokens * (_t1 * prompt_tokens + workload_forward_flops_per_token)
+        _t2 = workload_attention_flops_per_position * workload_layers
+        _raw_prefill_flops = prompt_tokens * (_t2 * prompt_tokens + workload_forward_flops_per_token)
         prefill_flops = _raw_prefill_flops / 1000000000000  # 1e-12: flop -> TFLOP
         request_flops = (
-            total_tokens * (_t1 * total_tokens + workload_forward_flops_per_token) / 1000000000000
+            total_tokens * (_t2 * total_tokens + workload_forward_flops_per_token) / 1000000000000
         )  # 1e-12: flop -> TFLOP
         request_time = decode_time + hardware_dispatch_tax + request_flops / (prefill_efficiency * prefill_peak)
         residency_request_rate = resident_requests / request_time
         request_rate = minimum(prefill_request_rate, residency_request_rate)
         _raw_tokens_per_hour = request_rate * total_tokens
         tokens_per_hour = 3600 * _raw_tokens_per_hour  # 3600: h -> s
-        _g8 = prompt_tokens**2 / 1000000000000
-        _g9 = workload_forward_flops_per_token / 1000000000000
-        _g10 = workload_attention_flops_per_position * workload_layers / 500000000000
-        _g11 = 1 / (prefill_efficiency * prefill_peak)
-        _g12 = 1000 * _g11
-        _g13 = 1000 * prefill_flops
-        _g14 = d__prefill_peak__hardware_peak / (prefill_efficiency * prefill_peak**2)
-        _g15 = 1 / (prefill_efficiency**2 * prefill_peak)
-        _g16 = total_tokens**2 / 1000000000000
-        _g17 = _g10 * total_tokens + _g9
-        _g18 = resident_requests / request_time**2
-        _g19 = prefill_request_rate - residency_request_rate
-        _g20 = step(_g19)
-        _g21 = step(-_g19)
-        _g22 = 3600 * total_tokens
-        _g23 = 3600 * request_rate
-        _g24 = 1000000 * price / tokens_per_hour**2
-        d__prefill_flops__workload_layers = _g8 * workload_attention_flops_per_position
-        d__prefill_flops__prompt_tokens = _g10 * prompt_tokens + _g9
-        d__prefill_flops__workload_attention_flops_per_position = _g8 * workload_layers
+        _g10 = prompt_tokens**2 / 1000000000000
+        _g11 = workload_forward_flops_per_token / 1000000000000
+        _g12 = workload_attention_flops_per_position * workload_layers / 500000000000
+        _g13 = 1 / (prefill_efficiency * prefill_peak)
+        _g14 = 1000 * _g13
+        _g15 = 1000 * prefill_flops
+        _g16 = d__prefill_peak__hardware_peak / (prefill_efficiency * prefill_peak**2)
+        _g17 = 1 / (prefill_efficiency**2 * prefill_peak)
+        _g18 = total_tokens**2 / 1000000000000
+        _g19 = _g11 + _g12 * total_tokens
+        _g20 = resident_requests / request_time**2
+        _g21 = prefill_request_rate - residency_request_rate
+        _g22 = step(_g21)
+        _g23 = step(-_g21)
+        _g24 = 3600 * total_tokens
+        _g25 = 3600 * request_rate
+        _g26 = 1000000 * price / tokens_per_hour**2
+        d__prefill_flops__workload_layers = _g10 * workload_attention_flops_per_position
+        d__prefill_flops__prompt_tokens = _g11 + _g12 * prompt_tokens
+        d__prefill_flops__workload_attention_flops_per_position = _g10 * workload_layers
         d__prefill_flops__workload_forward_flops_per_token = prompt_tokens / 1000000000000
-        d__ttft__workload_layers = _g12 * d__prefill_flops__workload_layers
-        d__ttft__hardware_peak = -_g13 * _g14
+        d__ttft__workload_layers = _g14 * d__prefill_flops__workload_layers
+        d__ttft__hardware_peak = -_g15 * _g16
         d__ttft__hardware_dispatch_tax = 1000
-        d__ttft__prompt_tokens = _g12 * d__prefill_flops__prompt_tokens
-        d__ttft__prefill_efficiency = -_g13 * _g15
-        d__ttft__workload_attention_flops_per_position = _g12 * d__prefill_flops__workload_attention_flops_per_position
-        d__ttft__workload_forward_flops_per_token = _g12 * d__prefill_flops__workload_forward_flops_per_token
-        d__request_flops__workload_layers = _g16 * workload_attention_flops_per_position
-        d__request_flops__prompt_tokens = _g17 * d__total_tokens__prompt_tokens
-        d__request_flops__decode_tokens = _g17 * d__total_tokens__decode_tokens
-        d__request_flops__workload_attention_flops_per_position = _g16 * workload_layers
+        d__ttft__prompt_tokens = _g14 * d__prefill_flops__prompt_tokens
+        d__ttft__prefill_efficiency = -_g15 * _g17
+        d__ttft__workload_attention_flops_per_position = _g14 * d__prefill_flops__workload_attention_flops_per_position
+        d__ttft__workload_forward_flops_per_token = _g14 * d__prefill_flops__workload_forward_flops_per_token
+        d__request_flops__workload_layers = _g18 * workload_attention_flops_per_position
+        d__request_flops__prompt_tokens = _g19 * d__total_tokens__prompt_tokens
+        d__request_flops__decode_tokens = _g19 * d__total_tokens__decode_tokens
+        d__request_flops__workload_attention_flops_per_position = _g18 * workload_layers
         d__request_flops__workload_forward_flops_per_token = total_tokens / 1000000000000
         d__request_time__workload_parameters = d__decode_time__workload_parameters
-        d__request_time__workload_layers = _g11 * d__request_flops__workload_layers + d__decode_time__workload_layers
+        d__request_time__workload_layers = _g13 * d__request_flops__workload_layers + d__decode_time__workload_layers
         d__request_time__workload_kv_values_per_token = d__decode_time__workload_kv_values_per_token
-        d__request_time__hardware_peak = -_g14 * request_flops
+        d__request_time__hardware_peak = -_g16 * request_flops
         d__request_time__hardware_bandwidth = d__decode_time__hardware_bandwidth
         d__request_time__hardware_dispatch_tax = 1
         d__request_time__precision_value = d__decode_time__precision_value
         d__request_time__kv_bytes_per_value = d__decode_time__kv_bytes_per_value
-        d__request_time__prompt_tokens = _g11 * d__request_flops__prompt_tokens + d__decode_time__prompt_tokens
-        d__request_time__decode_tokens = _g11 * d__request_flops__decode_tokens + d__decode_time__decode_tokens
-        d__request_time__prefill_efficiency = -_g15 * request_flops
+        d__request_time__prompt_tokens = _g13 * d__request_flops__prompt_tokens + d__decode_time__prompt_tokens
+        d__request_time__decode_tokens = _g13 * d__request_flops__decode_tokens + d__decode_time__decode_tokens
+        d__request_time__prefill_efficiency = -_g17 * request_flops
+        d__request_time__kv_reserve = d__decode_time__kv_reserve
         d__request_time__workload_attention_flops_per_position = (
-            _g11 * d__request_flops__workload_attention_flops_per_position
+            _g13 * d__request_flops__workload_attention_flops_per_position
         )
-        d__request_time__workload_forward_flops_per_token = _g11 * d__request_flops__workload_forward_flops_per_token
-        d__residency_request_rate__workload_parameters = -_g18 * d__request_time__workload_parameters
-        d__residency_request_rate__workload_layers = -_g18 * d__request_time__workload_layers
+        d__request_time__workload_forward_flops_per_token = _g13 * d__request_flops__workload_forward_flops_per_token
+        d__residency_request_rate__workload_parameters = -_g20 * d__request_time__workload_parameters
+        d__residency_request_rate__workload_layers = -_g20 * d__request_time__workload_layers
         d__residency_request_rate__workload_kv_values_per_token = (
-            -_g18 * d__request_time__workload_kv_values_per_token
+            -_g20 * d__request_time__workload_kv_values_per_token
             + d__resident_requests__workload_kv_values_per_token / request_time
         )
-        d__residency_request_rate__hardware_peak = -_g18 * d__request_time__hardware_peak
-        d__residency_request_rate__hardware_bandwidth = -_g18 * d__request_time__hardware_bandwidth
-        d__residency_request_rate__hardware_dispatch_tax = -_g18 * d__request_time__hardware_dispatch_tax
-        d__residency_request_rate__precision_value = -_g18 * d__request_time__precision_value
+        d__residency_request_rate__hardware_peak = -_g20 * d__request_time__hardware_peak
+        d__residency_request_rate__hardware_bandwidth = -_g20 * d__request_time__hardware_bandwidth
+        d__residency_request_rate__hardware_dispatch_tax = -_g20 * d__request_time__hardware_dispatch_tax
+        d__residency_request_rate__precision_value = -_g20 * d__request_time__precision_value
         d__residency_request_rate__kv_bytes_per_value = (
-            -_g18 * d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value / request_time
+            -_g20 * d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value / request_time
         )
         d__residency_request_rate__prompt_tokens = (
-            -_g18 * d__request_time__prompt_tokens + d__resident_requests__prompt_tokens / request_time
+            -_g20 * d__request_time__prompt_tokens + d__resident_requests__prompt_tokens / request_time
         )
         d__residency_request_rate__decode_tokens = (
-            -_g18 * d__request_time__decode_tokens + d__resident_requests__decode_tokens / request_time
+            -_g20 * d__request_time__decode_tokens + d__resident_requests__decode_tokens / request_time
         )
-        d__residency_request_rate__prefill_efficiency = -_g18 * d__request_time__prefill_efficiency
-        d__residency_request_rate__kv_reserve = d__resident_requests__kv_reserve / request_time
+        d__residency_request_rate__prefill_efficiency = -_g20 * d__request_time__prefill_efficiency
+        d__residency_request_rate__kv_reserve = (
+            -_g20 * d__request_time__kv_reserve + d__resident_requests__kv_reserve / request_time
+        )
         d__residency_request_rate__workload_attention_flops_per_position = (
-            -_g18 * d__request_time__workload_attention_flops_per_position
+            -_g20 * d__request_time__workload_attention_flops_per_position
         )
         d__residency_request_rate__workload_forward_flops_per_token = (
-            -_g18 * d__request_time__workload_forward_flops_per_token
+            -_g20 * d__request_time__workload_forward_flops_per_token
         )
-        d__request_rate__workload_parameters = _g20 * d__residency_request_rate__workload_parameters
-        d__request_rate__workload_layers = _g20 * d__residency_request_rate__workload_layers
-        d__request_rate__workload_kv_values_per_token = _g20 * d__residency_request_rate__workload_kv_values_per_token
-        d__request_rate__hardware_peak = _g20 * d__residency_request_rate__hardware_peak
-        d__request_rate__hardware_bandwidth = _g20 * d__residency_request_rate__hardware_bandwidth
-        d__request_rate__hardware_dispatch_tax = _g20 * d__residency_request_rate__hardware_dispatch_tax
-        d__request_rate__precision_value = _g20 * d__residency_request_rate__precision_value
-        d__request_rate__kv_bytes_per_value = _g20 * d__residency_request_rate__kv_bytes_per_value
+        d__request_rate__workload_parameters = _g22 * d__residency_request_rate__workload_parameters
+        d__request_rate__workload_layers = _g22 * d__residency_request_rate__workload_layers
+        d__request_rate__workload_kv_values_per_token = _g22 * d__residency_request_rate__workload_kv_values_per_token
+        d__request_rate__hardware_peak = _g22 * d__residency_request_rate__hardware_peak
+        d__request_rate__hardware_bandwidth = _g22 * d__residency_request_rate__hardware_bandwidth
+        d__request_rate__hardware_dispatch_tax = _g22 * d__residency_request_rate__hardware_dispatch_tax
+        d__request_rate__precision_value = _g22 * d__residency_request_rate__precision_value
+        d__request_rate__kv_bytes_per_value = _g22 * d__residency_request_rate__kv_bytes_per_value
         d__request_rate__prompt_tokens = (
-            _g20 * d__residency_request_rate__prompt_tokens + _g21 * d__prefill_request_rate__prompt_tokens
+            _g22 * d__residency_request_rate__prompt_tokens + _g23 * d__prefill_request_rate__prompt_tokens
         )
-        d__request_rate__decode_tokens = _g20 * d__residency_request_rate__decode_tokens
-        d__request_rate__prefill_efficiency = _g20 * d__residency_request_rate__prefill_efficiency
-        d__request_rate__kv_reserve = _g20 * d__residency_request_rate__kv_reserve
-        d__request_rate__prefill_rate = _g21 * d__prefill_request_rate__prefill_rate
+        d__request_rate__decode_tokens = _g22 * d__residency_request_rate__decode_tokens
+        d__request_rate__prefill_efficiency = _g22 * d__residency_request_rate__prefill_efficiency
+        d__request_rate__kv_reserve = _g22 * d__residency_request_rate__kv_reserve
+        d__request_rate__prefill_rate = _g23 * d__prefill_request_rate__prefill_rate
         d__request_rate__workload_attention_flops_per_position = (
-            _g20 * d__residency_request_rate__workload_attention_flops_per_position
+            _g22 * d__residency_request_rate__workload_attention_flops_per_position
         )
         d__request_rate__workload_forward_flops_per_token = (
-            _g20 * d__residency_request_rate__workload_forward_flops_per_token
+            _g22 * d__residency_request_rate__workload_forward_flops_per_token
         )
-        d__tokens_per_hour__workload_parameters = _g22 * d__request_rate__workload_parameters
-        d__tokens_per_hour__workload_layers = _g22 * d__request_rate__workload_layers
-        d__tokens_per_hour__workload_kv_values_per_token = _g22 * d__request_rate__workload_kv_values_per_token
-        d__tokens_per_hour__hardware_peak = _g22 * d__request_rate__hardware_peak
-        d__tokens_per_hour__hardware_bandwidth = _g22 * d__request_rate__hardware_bandwidth
-        d__tokens_per_hour__hardware_dispatch_tax = _g22 * d__request_rate__hardware_dispatch_tax
-        d__tokens_per_hour__precision_value = _g22 * d__request_rate__precision_value
-        d__tokens_per_hour__kv_bytes_per_value = _g22 * d__request_rate__kv_bytes_per_value
+        d__tokens_per_hour__workload_parameters = _g24 * d__request_rate__workload_parameters
+        d__tokens_per_hour__workload_layers = _g24 * d__request_rate__workload_layers
+        d__tokens_per_hour__workload_kv_values_per_token = _g24 * d__request_rate__workload_kv_values_per_token
+        d__tokens_per_hour__hardware_peak = _g24 * d__request_rate__hardware_peak
+        d__tokens_per_hour__hardware_bandwidth = _g24 * d__request_rate__hardware_bandwidth
+        d__tokens_per_hour__hardware_dispatch_tax = _g24 * d__request_rate__hardware_dispatch_tax
+        d__tokens_per_hour__precision_value = _g24 * d__request_rate__precision_value
+        d__tokens_per_hour__kv_bytes_per_value = _g24 * d__request_rate__kv_bytes_per_value
         d__tokens_per_hour__prompt_tokens = (
-            _g22 * d__request_rate__prompt_tokens + _g23 * d__total_tokens__prompt_tokens
+            _g24 * d__request_rate__prompt_tokens + _g25 * d__total_tokens__prompt_tokens
         )
         d__tokens_per_hour__decode_tokens = (
-            _g22 * d__request_rate__decode_tokens + _g23 * d__total_tokens__decode_tokens
+            _g24 * d__request_rate__decode_tokens + _g25 * d__total_tokens__decode_tokens
         )
-        d__tokens_per_hour__prefill_efficiency = _g22 * d__request_rate__prefill_efficiency
-        d__tokens_per_hour__kv_reserve = _g22 * d__request_rate__kv_reserve
-        d__tokens_per_hour__prefill_rate = _g22 * d__request_rate__prefill_rate
+        d__tokens_per_hour__prefill_efficiency = _g24 * d__request_rate__prefill_efficiency
+        d__tokens_per_hour__kv_reserve = _g24 * d__request_rate__kv_reserve
+        d__tokens_per_hour__prefill_rate = _g24 * d__request_rate__prefill_rate
         d__tokens_per_hour__workload_attention_flops_per_position = (
-            _g22 * d__request_rate__workload_attention_flops_per_position
+            _g24 * d__request_rate__workload_attention_flops_per_position
         )
-        d__tokens_per_hour__workload_forward_flops_per_token = _g22 * d__request_rate__workload_forward_flops_per_token
-        d__cost_per_million_tokens__workload_parameters = -_g24 * d__tokens_per_hour__workload_parameters
-        d__cost_per_million_tokens__workload_layers = -_g24 * d__tokens_per_hour__workload_layers
+        d__tokens_per_hour__workload_forward_flops_per_token = _g24 * d__request_rate__workload_forward_flops_per_token
+        d__cost_per_million_tokens__workload_parameters = -_g26 * d__tokens_per_hour__workload_parameters
+        d__cost_per_million_tokens__workload_layers = -_g26 * d__tokens_per_hour__workload_layers
         d__cost_per_million_tokens__workload_kv_values_per_token = (
-            -_g24 * d__tokens_per_hour__workload_kv_values_per_token
+            -_g26 * d__tokens_per_hour__workload_kv_values_per_token
         )
-        d__cost_per_million_tokens__hardware_peak = -_g24 * d__tokens_per_hour__hardware_peak
-        d__cost_per_million_tokens__hardware_bandwidth = -_g24 * d__tokens_per_hour__hardware_bandwidth
-        d__cost_per_million_tokens__hardware_dispatch_tax = -_g24 * d__tokens_per_hour__hardware_dispatch_tax
-        d__cost_per_million_tokens__precision_value = -_g24 * d__tokens_per_hour__precision_value
-        d__cost_per_million_tokens__kv_bytes_per_value = -_g24 * d__tokens_per_hour__kv_bytes_per_value
-        d__cost_per_million_tokens__prompt_tokens = -_g24 * d__tokens_per_hour__prompt_tokens
-        d__cost_per_million_tokens__decode_tokens = -_g24 * d__tokens_per_hour__decode_tokens
-        d__cost_per_million_tokens__prefill_efficiency = -_g24 * d__tokens_per_hour__prefill_efficiency
-        d__cost_per_million_tokens__kv_reserve = -_g24 * d__tokens_per_hour__kv_reserve
-        d__cost_per_million_tokens__prefill_rate = -_g24 * d__tokens_per_hour__prefill_rate
+        d__cost_per_million_tokens__hardware_peak = -_g26 * d__tokens_per_hour__hardware_peak
+        d__cost_per_million_tokens__hardware_bandwidth = -_g26 * d__tokens_per_hour__hardware_bandwidth
+        d__cost_per_million_tokens__hardware_dispatch_tax = -_g26 * d__tokens_per_hour__hardware_dispatch_tax
+        d__cost_per_million_tokens__precision_value = -_g26 * d__tokens_per_hour__precision_value
+        d__cost_per_million_tokens__kv_bytes_per_value = -_g26 * d__tokens_per_hour__kv_bytes_per_value
+        d__cost_per_million_tokens__prompt_tokens = -_g26 * d__tokens_per_hour__prompt_tokens
+        d__cost_per_million_tokens__decode_tokens = -_g26 * d__tokens_per_hour__decode_tokens
+        d__cost_per_million_tokens__prefill_efficiency = -_g26 * d__tokens_per_hour__prefill_efficiency
+        d__cost_per_million_tokens__kv_reserve = -_g26 * d__tokens_per_hour__kv_reserve
+        d__cost_per_million_tokens__prefill_rate = -_g26 * d__tokens_per_hour__prefill_rate
         d__cost_per_million_tokens__price = 1000000 / tokens_per_hour
         d__cost_per_million_tokens__workload_attention_flops_per_position = (
-            -_g24 * d__tokens_per_hour__workload_attention_flops_per_position
+            -_g26 * d__tokens_per_hour__workload_attention_flops_per_position
         )
         d__cost_per_million_tokens__workload_forward_flops_per_token = (
-            -_g24 * d__tokens_per_hour__workload_forward_flops_per_token
+            -_g26 * d__tokens_per_hour__workload_forward_flops_per_token
         )
         derivatives.update(
             {
@@ -523,6 +559,7 @@ def gradient(
                     "prompt_tokens": d__request_time__prompt_tokens,
                     "decode_tokens": d__request_time__decode_tokens,
                     "prefill_efficiency": d__request_time__prefill_efficiency,
+                    "kv_reserve": d__request_time__kv_reserve,
                     "workload_attention_flops_per_position": d__request_time__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__request_time__workload_forward_flops_per_token,
                 },
@@ -605,8 +642,9 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
     A request is a prompt of `prompt_tokens` and an answer of `decode_tokens`. Its prefill is
     priced like the serving model's (the model's forward FLOPs per token, 2·P_tok at the
     parameters that work on a token, plus attention over the prompt, at
-    `prefill_efficiency` of the peak, plus one dispatch); each generated token streams the
-    weights and the request's KV cache once, plus 0.01 ms per layer. The cache reserve holds
+    `prefill_efficiency` of the peak, plus one dispatch); each decode step serves every request
+    resident in the cache reserve, streaming the weights once and each request's KV cache, plus
+    0.01 ms per layer. The weights and the reserve must fit in the accelerator's memory (`fits`). The cache reserve holds
     a number of whole requests; by Little's law they sustain a request rate, and so does the
     prefill rate; the smaller is the service's rate, and the accelerator's hourly price over
     the tokens it serves in an hour is the price of a million tokens.
@@ -708,6 +746,14 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
             "kv_reserve must hold at least one request's KV cache",
         ),
     )
+    _fits = (
+        FitsSpec(
+            "fits",
+            "the weights and the KV reserve must fit in the accelerator's memory",
+            "GB",
+            ("workload", "hardware", "precision", "kv_reserve"),
+        ),
+    )
     _input_order = (
         "workload",
         "hardware",
@@ -734,10 +780,10 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         "kv_per_request",
         "weight_floor",
         "dispatch_cost",
+        "resident_requests",
         "tpot",
         "decode_time",
         "kv_capacity_tokens",
-        "resident_requests",
         "request_flops",
         "request_time",
         "prefill_request_rate",
@@ -746,6 +792,9 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         "tokens_per_hour",
         "cost_per_million_tokens",
         "remaining_memory",
+        "fits_need",
+        "fits_have",
+        "fits",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -795,38 +844,56 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
         "prefill_flops", "TFLOP", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token")
     )
     prefill_peak = Output("prefill_peak", "TFLOP/s")
-    ttft = Output("ttft", "ms", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token"))
+    ttft = Output(
+        "ttft",
+        "ms",
+        requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token"),
+        guard=("fits",),
+    )
     weights = Output("weights", "GB")
     bandwidth = Output("bandwidth", "TB/s")
     kv_per_token = Output("kv_per_token", "byte")
     kv_per_request = Output("kv_per_request", "byte")
     weight_floor = Output("weight_floor", "s")
     dispatch_cost = Output("dispatch_cost", "ms")
-    tpot = Output("tpot", "s")
-    decode_time = Output("decode_time", "s")
-    kv_capacity_tokens = Output("kv_capacity_tokens")
-    resident_requests = Output("resident_requests")
+    resident_requests = Output("resident_requests", guard=("fits",))
+    tpot = Output("tpot", "s", guard=("fits",))
+    decode_time = Output("decode_time", "s", guard=("fits",))
+    kv_capacity_tokens = Output("kv_capacity_tokens", guard=("fits",))
     request_flops = Output(
         "request_flops", "TFLOP", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token")
     )
     request_time = Output(
-        "request_time", "s", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token")
+        "request_time",
+        "s",
+        requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token"),
+        guard=("fits",),
     )
     prefill_request_rate = Output("prefill_request_rate", "1/s")
     residency_request_rate = Output(
         "residency_request_rate",
         "1/s",
         requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token"),
+        guard=("fits",),
     )
     request_rate = Output(
-        "request_rate", "1/s", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token")
+        "request_rate",
+        "1/s",
+        requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token"),
+        guard=("fits",),
     )
     tokens_per_hour = Output(
-        "tokens_per_hour", requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token")
+        "tokens_per_hour",
+        requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token"),
+        guard=("fits",),
     )
     cost_per_million_tokens = Output(
         "cost_per_million_tokens",
         "USD",
         requires=("workload.attention_flops_per_position", "workload.forward_flops_per_token"),
+        guard=("fits",),
     )
-    remaining_memory = Output("remaining_memory", "GB")
+    remaining_memory = Output("remaining_memory", "GB", guard=("fits",))
+    fits_need = Output("fits_need", "GB")
+    fits_have = Output("fits_have", "GB")
+    fits = Output("fits", labels=(False, True))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.feasibility import Bound, FitsSpec
 from symbolic.runtime.mathops import chain_default, choose, drop_absent, floor_div, scalar, select
 from symbolic.runtime.methods import ArgumentSpec, Method
 from symbolic.runtime.outputs import Output
@@ -84,7 +85,6 @@ def evaluate(
         frozen_share [1] = weights/total
         adapter_reduction_ceiling [1] = bytes_per_trained_parameter/bytes_per_value
         copies [1] = total/weights
-        fits [1] = Piecewise((1 - Exceeds(total, hardware_capacity), Given(hardware_capacity)), (0, True))
         capacity_share [1] = total/hardware_capacity
         training_total [byte] = activations + total
         training_copies [1] = training_total/weights
@@ -94,6 +94,9 @@ def evaluate(
         headroom [byte] = hardware_capacity - total
         resident_batch_limit [1] = headroom/activations_per_sequence
         max_resident_batch [1] = floor(batch_size*headroom/activations)
+        fits_need [GB] = total
+        fits_have [GB] = hardware_capacity
+        fits [1] = Piecewise((1 - Exceeds(total, hardware_capacity), Given(hardware_capacity)), (0, True))
         checkpoint [byte] = master_weights + optimizer_state + weights
         updated_copy [byte] = Piecewise((master_bytes_per_parameter, master_bytes_per_parameter > 0), (bytes_per_value, True))
         update_bytes_per_parameter [byte] = bytes_per_value + 2*optimizer_bytes_per_parameter + 2*updated_copy
@@ -127,6 +130,7 @@ def evaluate(
     frozen_share = weights / total
     adapter_reduction_ceiling = bytes_per_trained_parameter / bytes_per_value
     copies = total / weights
+    fits_need = total / 1000000000  # 1e-9: B -> GB
     fits = 1 - choose(total > hardware_capacity, 1, 0) if (hardware_capacity is not None) else 0
     checkpoint = _t0 + weights
     updated_copy = (
@@ -172,9 +176,11 @@ def evaluate(
     if hardware_capacity is not None:
         capacity_share = total / hardware_capacity
         headroom = hardware_capacity - total
+        fits_have = hardware_capacity / 1000000000  # 1e-9: B -> GB
     else:
         capacity_share = None
         headroom = None
+        fits_have = None
     if activations is not None and batch_size is not None:
         activations_per_sequence = activations / batch_size
     else:
@@ -215,7 +221,6 @@ def evaluate(
         "frozen_share": frozen_share,
         "adapter_reduction_ceiling": adapter_reduction_ceiling,
         "copies": copies,
-        "fits": fits,
         "capacity_share": capacity_share,
         "training_total": training_total,
         "training_copies": training_copies,
@@ -225,6 +230,9 @@ def evaluate(
         "headroom": headroom,
         "resident_batch_limit": resident_batch_limit,
         "max_resident_batch": max_resident_batch,
+        "fits_need": fits_need,
+        "fits_have": fits_have,
+        "fits": fits,
         "checkpoint": checkpoint,
         "updated_copy": updated_copy,
         "update_bytes_per_parameter": update_bytes_per_parameter,
@@ -384,6 +392,11 @@ def gradient(
     d__copies__optimizer_bytes_per_parameter = d__total__optimizer_bytes_per_parameter / weights
     d__copies__master_bytes_per_parameter = d__total__master_bytes_per_parameter / weights
     d__copies__adapter_parameters = d__total__adapter_parameters / weights
+    d__fits_need__workload_parameters = d__total__workload_parameters / 1000000000
+    d__fits_need__bytes_per_value = d__total__bytes_per_value / 1000000000
+    d__fits_need__optimizer_bytes_per_parameter = d__total__optimizer_bytes_per_parameter / 1000000000
+    d__fits_need__master_bytes_per_parameter = d__total__master_bytes_per_parameter / 1000000000
+    d__fits_need__adapter_parameters = d__total__adapter_parameters / 1000000000
     d__checkpoint__workload_parameters = _g1 + d__weights__workload_parameters
     d__checkpoint__bytes_per_value = d__weights__bytes_per_value
     d__checkpoint__optimizer_bytes_per_parameter = d__optimizer_state__optimizer_bytes_per_parameter
@@ -477,6 +490,13 @@ def gradient(
             "optimizer_bytes_per_parameter": d__copies__optimizer_bytes_per_parameter,
             "master_bytes_per_parameter": d__copies__master_bytes_per_parameter,
             "adapter_parameters": d__copies__adapter_parameters,
+        },
+        "fits_need": {
+            "workload_parameters": d__fits_need__workload_parameters,
+            "bytes_per_value": d__fits_need__bytes_per_value,
+            "optimizer_bytes_per_parameter": d__fits_need__optimizer_bytes_per_parameter,
+            "master_bytes_per_parameter": d__fits_need__master_bytes_per_parameter,
+            "adapter_parameters": d__fits_need__adapter_parameters,
         },
         "checkpoint": {
             "workload_parameters": d__checkpoint__workload_parameters,
@@ -640,6 +660,7 @@ def gradient(
         d__headroom__master_bytes_per_parameter = -d__total__master_bytes_per_parameter
         d__headroom__adapter_parameters = -d__total__adapter_parameters
         d__headroom__hardware_capacity = 1
+        d__fits_have__hardware_capacity = 1 / 1000000000
         derivatives.update(
             {
                 "capacity_share": {
@@ -658,6 +679,7 @@ def gradient(
                     "adapter_parameters": d__headroom__adapter_parameters,
                     "hardware_capacity": d__headroom__hardware_capacity,
                 },
+                "fits_have": {"hardware_capacity": d__fits_have__hardware_capacity},
             }
         )
     if activations is not None and batch_size is not None:
@@ -899,6 +921,36 @@ class TrainingStateFitScenario(ScenarioBase):
             when="adapter_rank",
         ),
     )
+    _fits = (
+        FitsSpec(
+            "fits",
+            "the training state must fit in the device's memory",
+            "GB",
+            (
+                "workload",
+                "hardware",
+                "bytes_per_value",
+                "optimizer_bytes_per_parameter",
+                "master_bytes_per_parameter",
+                "adapter_parameters",
+            ),
+        ),
+    )
+    _bounds = (
+        Bound(
+            "capacity_share",
+            0.0,
+            None,
+            (
+                "workload",
+                "hardware",
+                "bytes_per_value",
+                "optimizer_bytes_per_parameter",
+                "master_bytes_per_parameter",
+                "adapter_parameters",
+            ),
+        ),
+    )
     _input_order = (
         "workload",
         "hardware",
@@ -935,7 +987,6 @@ class TrainingStateFitScenario(ScenarioBase):
         "frozen_share",
         "adapter_reduction_ceiling",
         "copies",
-        "fits",
         "capacity_share",
         "training_total",
         "training_copies",
@@ -944,6 +995,9 @@ class TrainingStateFitScenario(ScenarioBase):
         "headroom",
         "resident_batch_limit",
         "max_resident_batch",
+        "fits_need",
+        "fits_have",
+        "fits",
         "checkpoint",
         "updated_copy",
         "update_bytes_per_parameter",
@@ -1106,7 +1160,6 @@ class TrainingStateFitScenario(ScenarioBase):
     frozen_share = Output("frozen_share")
     adapter_reduction_ceiling = Output("adapter_reduction_ceiling")
     copies = Output("copies")
-    fits = Output("fits", labels=(False, True))
     capacity_share = Output("capacity_share", requires=("hardware",))
     training_total = Output("training_total", "byte", requires=("activations",))
     training_copies = Output("training_copies", requires=("activations",))
@@ -1125,9 +1178,16 @@ class TrainingStateFitScenario(ScenarioBase):
         ),
         doc="The activations scaled linearly to `batch_size` sequences.",
     )
-    headroom = Output("headroom", "byte", requires=("hardware",))
-    resident_batch_limit = Output("resident_batch_limit", requires=("activations", "batch_size", "hardware"))
-    max_resident_batch = Output("max_resident_batch", requires=("activations", "batch_size", "hardware"))
+    headroom = Output("headroom", "byte", requires=("hardware",), guard=("fits",))
+    resident_batch_limit = Output(
+        "resident_batch_limit", requires=("activations", "batch_size", "hardware"), guard=("fits",)
+    )
+    max_resident_batch = Output(
+        "max_resident_batch", requires=("activations", "batch_size", "hardware"), guard=("fits",)
+    )
+    fits_need = Output("fits_need", "GB")
+    fits_have = Output("fits_have", "GB", requires=("hardware",))
+    fits = Output("fits", labels=(False, True))
     checkpoint = Output("checkpoint", "byte")
     updated_copy = Output("updated_copy", "byte")
     update_bytes_per_parameter = Output("update_bytes_per_parameter", "byte")

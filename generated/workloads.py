@@ -51,7 +51,7 @@ class Workload(CatalogRecord):
             unit="byte",
             minimum=0,
             strict=True,
-            doc="Weight footprint stated directly, where the parameter count is unknown.",
+            doc="Weight footprint stated directly at 16-bit storage, where the parameter count is unknown.",
         ),
         FieldSpec(
             "inference_flops",
@@ -81,13 +81,24 @@ class Workload(CatalogRecord):
         ),
     )
 
+    def _calc_stored_values(self) -> Any:
+        if self.has("parameters"):
+            return self.resolved("parameters")
+        return self.resolved("model_size") / 2
+
+    @property
+    def stored_values(self) -> Any:
+        """Values the weights store: the parameter count P; without it, the stated `model_size` over the 2 bytes of the 16-bit storage it is stated at."""
+        value = self._calc_stored_values()
+        return quantity(value, "param")
+
     def _calc_size_in_bytes(self, precision) -> Any:
         if self.has("parameters"):
             return self.resolved("parameters") * precision
         return self.resolved("model_size")
 
     def size_in_bytes(self, precision: Any = "fp16") -> Any:
-        """Weight bytes at a storage width: P·w. Without a parameter count, the stated `model_size`, whatever the width (the width cannot be applied to an unknown count)."""
+        """Weight bytes at a storage width: P·w. Without a parameter count, the stated `model_size`, exact at 16-bit widths (the width cannot be applied to an unknown count: a scenario reads `stored_values` and refuses other widths)."""
         precision = self.width(precision, "precision")
         value = self._calc_size_in_bytes(precision)
         return quantity(value, "byte")
@@ -140,7 +151,7 @@ class TransformerWorkload(Workload):
             unit="byte",
             minimum=0,
             strict=True,
-            doc="Weight footprint stated directly, where the parameter count is unknown.",
+            doc="Weight footprint stated directly at 16-bit storage, where the parameter count is unknown.",
         ),
         FieldSpec(
             "inference_flops",
@@ -738,7 +749,7 @@ class SparseTransformerWorkload(TransformerWorkload):
             unit="byte",
             minimum=0,
             strict=True,
-            doc="Weight footprint stated directly, where the parameter count is unknown.",
+            doc="Weight footprint stated directly at 16-bit storage, where the parameter count is unknown.",
         ),
         FieldSpec(
             "inference_flops",
@@ -1201,7 +1212,7 @@ class CNNWorkload(Workload):
             unit="byte",
             minimum=0,
             strict=True,
-            doc="Weight footprint stated directly, where the parameter count is unknown.",
+            doc="Weight footprint stated directly at 16-bit storage, where the parameter count is unknown.",
         ),
         FieldSpec(
             "inference_flops",
@@ -1257,7 +1268,7 @@ class SSMWorkload(Workload):
             unit="byte",
             minimum=0,
             strict=True,
-            doc="Weight footprint stated directly, where the parameter count is unknown.",
+            doc="Weight footprint stated directly at 16-bit storage, where the parameter count is unknown.",
         ),
         FieldSpec(
             "inference_flops",
@@ -1313,7 +1324,7 @@ class DiffusionWorkload(Workload):
             unit="byte",
             minimum=0,
             strict=True,
-            doc="Weight footprint stated directly, where the parameter count is unknown.",
+            doc="Weight footprint stated directly at 16-bit storage, where the parameter count is unknown.",
         ),
         FieldSpec(
             "inference_flops",
@@ -1368,7 +1379,7 @@ class EmbodiedWorkload(Workload):
             unit="byte",
             minimum=0,
             strict=True,
-            doc="Weight footprint stated directly, where the parameter count is unknown.",
+            doc="Weight footprint stated directly at 16-bit storage, where the parameter count is unknown.",
         ),
         FieldSpec(
             "inference_flops",

@@ -37,6 +37,51 @@ def test_group_members_are_declared_on_the_output_in_declaration_order():
     assert {str(s) for s in outside.expr.free_symbols} == {"time", "double"}
 
 
+def test_a_with_block_declares_the_same_group_as_group_keywords():
+    class Keywords(Scenario):
+        """Members by keyword."""
+
+        size = Input("byte", positive=True)
+        rate = Input("byte/s", positive=True)
+        result = Group(size, doc="The results.")
+        time = Output(size / rate, "ms", group=result, doc="Transfer time.")
+        per = Table({"a": size, "b": 2 * size}, "byte", group=result, doc="Two sizes.")
+        outside = Output(2 * time, "ms", doc="Not in the group.")
+
+    class Block(Scenario):
+        """Members by a with block."""
+
+        size = Input("byte", positive=True)
+        rate = Input("byte/s", positive=True)
+        result = Group(size, doc="The results.")
+        with result:
+            time = Output(size / rate, "ms", doc="Transfer time.")
+            per = Table({"a": size, "b": 2 * size}, "byte", doc="Two sizes.")
+        outside = Output(2 * time, "ms", doc="Not in the group.")
+
+    def shape(model):
+        return ([(o.name, [m.name for m in getattr(o, "members", ())]) for o in model.outputs],
+                [(q.name, q.group, str(q.expr)) for q in model.quantities])
+
+    assert shape(Block.model) == shape(Keywords.model)
+    assert {q.name: q.group for q in Block.model.quantities}["outside"] == ""
+
+
+def test_with_blocks_do_not_nest_and_close_on_errors():
+    with pytest.raises(DeclarationError, match="groups do not nest"):
+        class Nested(Scenario):
+            """Two groups, one inside the other."""
+
+            size = Input(positive=True)
+            first = Group(doc="a")
+            second = Group(doc="b")
+            with first:
+                with second:
+                    twice = Output(2 * size)
+    # the failed class body left no group open: a new output outside any block joins none
+    assert Output(sympy.Integer(1)).group is None
+
+
 def test_a_group_lists_only_inputs_and_needs_members():
     with pytest.raises(DeclarationError, match="group=result on their own declaration"):
         class ListsAnOutput(Scenario):
@@ -186,3 +231,17 @@ def test_registry_and_class_names_are_unique_across_modules():
     with pytest.raises(DuplicateNameError, match="registry entry 'Tiny'"):
         check_unique_names([("a.py", "Tiny", []), ("b.py", "Other", ["Tiny"])])
     check_unique_names([("a.py", "Tiny", ["One"]), ("b.py", "Other", ["Two"])])
+
+
+def test_the_authors_guide_example_declares():
+    """symbolic/scenarios/README.md's worked scenario is code: it declares as shown (with its group block)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "symbolic" / "scenarios" / "README.md").read_text()
+    code = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "class KernelRooflineScenario" in b)
+    namespace = {"__name__": "symbolic.scenarios.runs.readme_example"}
+    exec(compile(code, "symbolic/scenarios/README.md", "exec"), namespace)
+    paths = [q.name for q in namespace["KernelRooflineScenario"].model.quantities]
+    assert paths[:3] == ["intensity", "result.peak[cpu]", "result.peak[gpu]"]
+    assert "result.speedup" in paths and "result.work" in paths

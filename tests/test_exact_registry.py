@@ -20,7 +20,7 @@ def test_registry_entry_matches_exact_evaluation(key):
     scenario = getattr(Scenarios, key)
     model = MODELS[type(scenario).__name__]
     tables = {quantity.table for quantity in model.quantities if quantity.table}
-    got = table_paths(flatten(scenario.evaluate()), tables)
+    got = table_paths(flatten(scenario._evaluated()), tables)  # every number, those of a setup that does not fit too
     exact = exact_outputs(model, scenario._args)
     shown = {q.name for q in model.quantities if not q.hidden and q.kind != "text"}
     assert shown <= set(got), f"outputs missing from the evaluator: {sorted(shown - set(got))}"

@@ -6,8 +6,9 @@ instance is varied in up to two numeric inputs (its value, a second value, and f
 input 2^52 + 1, which float64 holds exactly and whose products pass 2^53) crossed with its
 choices' options. Each valid point (one the class accepts) is evaluated by the class; the sweep
 of the same points must agree with it to rounding (relative 1e-12; exactly for ints up to 2^53),
-the search of the same grid must evaluate exactly those points and rank them by the values the
-class gives, and the JavaScript evaluator (one Node process for every class) must give the same
+the search of the same grid must evaluate exactly those points (less the ones that do not fit, a
+``Fits`` of the class failing: skipped with that reason) and rank them by the values the class
+gives; where a setup does not fit, the sweep holds NaN in every output it guards, and the JavaScript evaluator (one Node process for every class) must give the same
 numbers, or refuse by a RangeError an int that Python holds exactly past 2^53.
 """
 
@@ -23,7 +24,7 @@ from javascript_support import floats_of, has_big_integer, mismatches, python_re
 
 import generated
 from generated import MlsysymError, Scenarios
-from symbolic.runtime.paths import leaves
+from symbolic.runtime.paths import guarded_paths, leaves
 from symbolic.runtime.search import search
 from symbolic.runtime.sweep import sweep
 from symbolic.runtime.validation import ListSpec
@@ -70,6 +71,12 @@ def numbers(cls: type, result: dict) -> dict[str, Any]:
     return {path: value for path, value, _, kind in leaves(cls, result) if kind == "number" and value is not None}
 
 
+def runs(instance: Any) -> bool:
+    """Whether every ``Fits`` of the instance holds (an absent one holds)."""
+    result = instance.evaluate()
+    return all(result.get(fits.name) in (None, 1) for fits in type(instance)._fits)
+
+
 def agrees(exact: Any, approximate: Any) -> bool:
     if isinstance(exact, int) and abs(exact) <= 2**53:
         return float(approximate) == exact
@@ -102,6 +109,7 @@ def test_scalar_sweep_and_search_agree(name):
     numeric, choices = axes(base)
     if not numeric:
         pytest.skip(f"{name} has no numeric input to vary")
+    guards = guarded_paths(cls)
     # sweep: the valid points of each choice combination, as aligned 1-d arrays
     for combo in itertools.product(*choices.values()):
         fixed = dict(zip(choices, combo, strict=True))
@@ -110,7 +118,11 @@ def test_scalar_sweep_and_search_agree(name):
             continue
         swept = sweep(base.variant(**fixed), {n: np.array([float(p[n]) for p, _ in group]) for n in numeric})
         for position, (point, instance) in enumerate(group):
+            fits = runs(instance)
             for path, value in numbers(cls, instance.evaluate()).items():
+                if not fits and (path in guards or path.split("[", 1)[0] + "[]" in guards):
+                    assert np.isnan(swept[path][position]), (name, point, path)
+                    continue
                 assert path in swept and agrees(value, swept[path][position]), (name, point, path, value,
                                                                                  swept.get(path))
     # search: the whole grid; it evaluates exactly the points the class accepts, ranked by the class's values
@@ -119,8 +131,12 @@ def test_scalar_sweep_and_search_agree(name):
     if objective is None:
         return
     found = search(base, {**choices, **numeric}, minimize=objective, top=len(points))
-    assert found.size == len(points) and found.evaluated == len(valid), (name, found.evaluated, len(valid),
-                                                                         found.skipped)
+    running = [instance for _, instance in valid if runs(instance)]
+    assert found.size == len(points) and found.evaluated == len(running), (name, found.evaluated, len(running),
+                                                                           found.skipped)
+    if len(running) < len(valid):
+        assert sum(count for reason, count in found.skipped.items() if reason.startswith("does not fit")) == \
+            len(valid) - len(running), (name, found.skipped)
     by_point = {tuple(sorted((k, p[k]) for k in p)): i for p, i in valid}
     for row in found.rows:
         key = tuple(sorted((k, row.scenario._given[k]) for k in (*choices, *numeric)))

@@ -91,7 +91,8 @@ def test_serving_defaults_to_the_16_bit_rate_and_says_which():
 def test_single_accelerator_prefill_at_the_weights_precision():
     base = Scenarios.Llama3_8BInt4ChatServiceH100
     assert base.prefill_peak == Q_(989, "TFLOP/s")  # the H100 lists no int4 rate: its headline, as the reference
-    fp32 = base.variant(hardware=Hardware.Cloud.A100, precision="fp32")
+    # 32.12 GB of FP32 weights and 40 GB of reserve fit the A100's 80 GiB (the entry's 72 GiB reserve would not)
+    fp32 = base.variant(hardware=Hardware.Cloud.A100, precision="fp32", kv_reserve=Q_(40, "GB"))
     # prefill: (2·8.03e9 + 4·32·32·128·1000)·1000 = 1.6584288e13 flop at 19.5 TFLOP/s·0.4 = 7.8e12 flop/s:
     # 2.126191 s, plus the A100's 0.015 ms dispatch = 2126.2058 ms (at the 312 TFLOP/s headline: 132.90 ms, 16× less)
     assert fp32.prefill_peak == Q_(19.5, "TFLOP/s")
@@ -153,5 +154,6 @@ def test_rebuild_the_registry_entries_of_each_group_on_every_node(family):
                 continue
             try:
                 built.evaluate()
-            except ScenarioInputError as error:  # a tiny node's numbers beyond double range: named, not a crash
-                assert "double precision" in str(error), (key, path, error)
+            except ScenarioInputError as error:  # a tiny node's numbers beyond double range: named, not a crash;
+                # a measurement taken on one node beyond another's roof (2.8 TB/s on an A100): refused, named
+                assert "double precision" in str(error) or "outside its declared range" in str(error), (key, path, error)

@@ -221,13 +221,13 @@ def test_the_search_finds_the_fastest_fitting_layout():
     found = best_layout()
     best = found["rows"][0]
     assert (best["inputs"]["tp"], best["inputs"]["pp"], best["inputs"]["dp"]) == (8, 35, 14)
-    assert best["inputs"]["recompute"] == "selective" and best["memory_share"] <= 1
+    assert best["inputs"]["recompute"] == "selective" and best["memory_per_gpu"] <= best["device_memory"] == 80
     assert found["points"] == 4 * 8 * 512 * 4 * 4 * 3 * 2 and found["seconds"] < 30
     from generated import Scenarios
 
     s = Scenarios.Megatron530BSeqSelective.variant(global_batch=2240, dp=14, **{k: v for k, v in best["inputs"].items()
                                                                               if k != "dp"})
     assert s.iteration_time.to("s").magnitude == pytest.approx(best["iteration_time"], rel=1e-12)
-    assert s.memory_share <= 1 and 2240 <= 8 * 35 * 14 <= 4096
+    assert s.fits and s.memory_per_gpu <= s.fits_have and 2240 <= 8 * 35 * 14 <= 4096
     slower = s.variant(micro_batch=2)  # the runner-up: a longer bubble over fewer, larger micro-batches
     assert slower.iteration_time > s.iteration_time

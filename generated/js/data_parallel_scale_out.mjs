@@ -17,7 +17,8 @@ import * as $ from "./mathops.mjs";
 export const name = "DataParallelScaleOutScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
-  "workload_parameters": "required",
+  "workload_parameters": null,
+  "workload_stored_values": "required",
   "precision_value": "required",
   "step_time": "required",
   "training_time": "required",
@@ -32,14 +33,16 @@ export const argumentDefaults = {
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
+  {names: ["precision_value"], check: (precision_value) => (precision_value === 2), message: "a workload known only by its stated model_size is that size at a 16-bit precision: precision must be fp16 or bf16 (give the workload\u0027s parameters for another width)", unless: "workload_parameters", when: ""},
   {names: ["nodes"], check: (nodes) => (nodes <= 1), message: "inter_bandwidth must be given with more than one node", unless: "inter_bandwidth", when: ""},
 ];
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "precision_value", "step_time", "training_time", "intra_bandwidth", "inter_bandwidth", "node_hour_rate"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_stored_values", "precision_value", "step_time", "training_time", "intra_bandwidth", "inter_bandwidth", "node_hour_rate"], []);
   let {
-    workload_parameters,
+    workload_parameters = null,
+    workload_stored_values,
     precision_value,
     step_time,
     training_time,
@@ -59,8 +62,8 @@ export function evaluate(args, floats = []) {
   const _t0 = $.imul(devices_per_node, nodes);
   const _t2 = 1/(devices_per_node*nodes);
   const result__n_devices = _t0;
-  const result__gradient_bytes = $.imul_if($int.precision_value && $int.workload_parameters, precision_value, workload_parameters);
-  const _t1 = $.imul_if($int.precision_value && $int.workload_parameters, 2, result__gradient_bytes);
+  const result__gradient_bytes = $.imul_if($int.precision_value && $int.workload_stored_values, precision_value, workload_stored_values);
+  const _t1 = $.imul_if($int.precision_value && $int.workload_stored_values, 2, result__gradient_bytes);
   const result__intra_bytes = _t1*($.iadd(devices_per_node, -1))/devices_per_node;
   const result__inter_bytes = _t1*_t2*($.iadd(_t0, -1))*(nodes > 1 ? 1 : 0);
   const result__intra_time = result__intra_bytes/(1000000*intra_bandwidth);

@@ -17,7 +17,8 @@ import * as $ from "./mathops.mjs";
 export const name = "GradientSyncScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
-  "workload_parameters": "required",
+  "workload_parameters": null,
+  "workload_stored_values": "required",
   "precision_value": "required",
   "links": "required",
   "compute_time": "required",
@@ -28,13 +29,15 @@ export const argumentDefaults = {
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
+  {names: ["precision_value"], check: (precision_value) => (precision_value === 2), message: "a workload known only by its stated model_size is that size at a 16-bit precision: precision must be fp16 or bf16 (give the workload\u0027s parameters for another width)", unless: "workload_parameters", when: ""},
 ];
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "precision_value", "links", "compute_time", "energy_per_bit", "compute_speedup"], ["compute_speedup"]);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_stored_values", "precision_value", "links", "compute_time", "energy_per_bit", "compute_speedup"], ["compute_speedup"]);
   let {
-    workload_parameters,
+    workload_parameters = null,
+    workload_stored_values,
     precision_value,
     links,
     compute_time,
@@ -43,7 +46,7 @@ export function evaluate(args, floats = []) {
     compute_speedup = 1.0,
   } = args;
   $.exact_integers({ steps });
-  const result__sync_bytes = $.imul_if($int.precision_value && $int.workload_parameters, 2, precision_value, workload_parameters);
+  const result__sync_bytes = $.imul_if($int.precision_value && $int.workload_stored_values, 2, precision_value, workload_stored_values);
   const result__compute_time = compute_time/compute_speedup;
   const result__transfer_times = $.range(0, links.length).map((link) => result__sync_bytes/(125000000*links[link]));
   const result__step_times = $.range(0, links.length).map((link) => result__compute_time + result__transfer_times[link]);

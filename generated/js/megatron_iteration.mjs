@@ -166,7 +166,9 @@ export function evaluate(args, floats = []) {
   const in_flight = (1 + ($.iadd(pp, -1))*(interleave > 1 ? 1 : 0)/(interleave*pp))*Math.min(microbatches, pp);
   const activations_per_gpu = in_flight*layers_per_stage*stored_per_layer/1073741824;
   const memory_per_gpu = activations_per_gpu + params_optimizer_per_gpu;
-  const memory_share = 1073741824*memory_per_gpu/hardware_capacity;
+  const fits_need = memory_per_gpu;
+  const fits_have = hardware_capacity/1073741824;
+  const fits = $.iadd(1, $.imul(-1, (1073741824*fits_need > 1073741824*fits_have ? 1 : 0)));
   return {
     "microbatches": microbatches,
     "layers_per_stage": layers_per_stage,
@@ -202,6 +204,8 @@ export function evaluate(args, floats = []) {
     "in_flight": in_flight,
     "activations_per_gpu": activations_per_gpu,
     "memory_per_gpu": memory_per_gpu,
-    "memory_share": memory_share,
+    "fits_need": fits_need,
+    "fits_have": fits_have,
+    "fits": fits,
   };
 }

@@ -19,6 +19,7 @@ export const name = "PrefillPassScenario";
 export const argumentDefaults = {
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
+  "hardware_capacity": "required",
   "precision_value": "required",
   "layers": "required",
   "hidden_dim": "required",
@@ -45,10 +46,11 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["hardware_peak", "hardware_bandwidth", "precision_value", "nvlink_bandwidth", "matmul_efficiency", "memory_efficiency", "nvlink_efficiency", "kernels_per_layer", "kernel_launch"], []);
+  const $int = $.python_ints(args, floats, ["hardware_peak", "hardware_bandwidth", "hardware_capacity", "precision_value", "nvlink_bandwidth", "matmul_efficiency", "memory_efficiency", "nvlink_efficiency", "kernels_per_layer", "kernel_launch"], []);
   let {
     hardware_peak,
     hardware_bandwidth,
+    hardware_capacity,
     precision_value,
     layers,
     hidden_dim,
@@ -79,22 +81,27 @@ export function evaluate(args, floats = []) {
   const _t1 = kv_heads/heads;
   const _t2 = $.imul(2, hidden_dim);
   const _t3 = 2/tp;
-  const _t4 = precision_value/tp;
-  const _t5 = 1/(hardware_bandwidth*memory_efficiency);
-  const _t6 = _t4*hidden_dim;
+  const _t5 = precision_value/tp;
+  const _t6 = 1/(hardware_bandwidth*memory_efficiency);
+  const _t7 = _t5*hidden_dim;
   const layer_weights = _t0*_t1 + _t0 + $.imul(ffn_dim, hidden_dim, $.iadd(gated_mlp, 2));
   const gemm_rows = $.imul(batch, input_tokens);
+  const _t4 = _t1*_t2*gemm_rows + layer_weights;
   const matmul_rate = gemm_rows*hardware_peak*matmul_efficiency/($.iadd(gemm_half_rows, gemm_rows));
   const layer_flops = _t3*($.imul(_t2, batch, $.ipow(input_tokens, 2)) + gemm_rows*layer_weights);
   const layer_compute_time = layer_flops/matmul_rate;
-  const layer_bytes = _t4*(_t1*_t2*gemm_rows + layer_weights);
-  const layer_traffic_time = _t5*layer_bytes;
-  const ring_bytes = _t6*gemm_rows*($.iadd($.imul(2, tp), -2));
+  const layer_bytes = _t4*_t5;
+  const layer_traffic_time = _t6*layer_bytes;
+  const ring_bytes = _t7*gemm_rows*($.iadd($.imul(2, tp), -2));
   const layer_tp_time = ring_bytes/(500000000*nvlink_bandwidth*nvlink_efficiency);
   const layer_time = kernel_launch*kernels_per_layer/1000000 + layer_tp_time + Math.max(layer_compute_time, layer_traffic_time);
   const compute_bound_layers = (layer_compute_time > layer_traffic_time ? 1 : 0);
-  const head_time = Math.max(_t5*_t6*vocab_size, _t3*batch*hidden_dim*vocab_size/matmul_rate);
+  const head_time = Math.max(_t6*_t7*vocab_size, _t3*batch*hidden_dim*vocab_size/matmul_rate);
   const ttft = head_time + layer_time*layers;
+  const memory_per_gpu = _t5*($.imul(_t2, vocab_size) + _t4*layers)/1073741824;
+  const fits_need = memory_per_gpu;
+  const fits_have = hardware_capacity/1073741824;
+  const fits = $.iadd(1, $.imul(-1, (1073741824*fits_need > 1073741824*fits_have ? 1 : 0)));
   return {
     "layer_weights": layer_weights,
     "gemm_rows": gemm_rows,
@@ -109,5 +116,9 @@ export function evaluate(args, floats = []) {
     "compute_bound_layers": compute_bound_layers,
     "head_time": head_time,
     "ttft": ttft,
+    "memory_per_gpu": memory_per_gpu,
+    "fits_need": fits_need,
+    "fits_have": fits_have,
+    "fits": fits,
   };
 }

@@ -20,7 +20,10 @@ export const argumentDefaults = {
   "workload_parameters": "required",
   "workload_forward_flops_per_token": null,
   "workload_layers": "required",
+  "workload_sliding_window": null,
+  "workload_sliding_layers": null,
   "workload_kv_values_per_token": null,
+  "workload_kv_values_per_position": null,
   "workload_attention_flops_per_position": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
@@ -37,12 +40,15 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "workload_attention_flops_per_position", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "workload_kv_values_per_position", "workload_attention_flops_per_position", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,
     workload_layers,
+    workload_sliding_window = null,
+    workload_sliding_layers = null,
     workload_kv_values_per_token = null,
+    workload_kv_values_per_position = null,
     workload_attention_flops_per_position = null,
     hardware_peak,
     hardware_bandwidth,
@@ -52,7 +58,7 @@ export function evaluate(args, floats = []) {
     batch_size = 1,
     precision_value,
   } = args;
-  $.exact_integers({ workload_layers, seq_len, batch_size });
+  $.exact_integers({ workload_layers, workload_sliding_window, workload_sliding_layers, seq_len, batch_size });
   const result__prompt_cache_hit_ratio = 0;
   const result__prefill_chunks = 1;
   const result__prefill_peak = hardware_peak/1000000000000;
@@ -72,7 +78,8 @@ export function evaluate(args, floats = []) {
   let result__kv_cache_size, result__total_memory_required, result__itl, result__memory_utilization, result__feasible;
   if (workload_kv_values_per_token != null) {
     const _raw_result__model_weights_size = precision_value*workload_parameters;
-    const _raw_result__kv_cache_size = batch_size*precision_value*seq_len*workload_kv_values_per_token;
+    const _t0 = $.imul_if($int.precision_value, batch_size, precision_value);
+    const _raw_result__kv_cache_size = (((workload_kv_values_per_position != null && workload_sliding_layers != null && workload_sliding_window != null)) ? ($.imul_if($int.precision_value && $int.workload_kv_values_per_position, _t0, workload_kv_values_per_position, $.iadd($.imul(seq_len, $.iadd(workload_layers, $.imul(-1, workload_sliding_layers))), $.imul(workload_sliding_layers, Math.min(seq_len, workload_sliding_window))))) : ($.imul_if($int.precision_value && $int.workload_kv_values_per_token, _t0, seq_len, workload_kv_values_per_token)));
     result__kv_cache_size = _raw_result__kv_cache_size/1000000000;
     const _raw_result__total_memory_required = _raw_result__kv_cache_size + _raw_result__model_weights_size;
     result__total_memory_required = result__kv_cache_size + result__model_weights_size;

@@ -69,6 +69,7 @@ export function evaluate(args, floats = []) {
   } = args;
   $.exact_integers({ workload_layers, prompt_tokens, decode_tokens });
   const _t0 = $.imul_if($int.kv_reserve, 1000000000, kv_reserve);
+  const _t1 = hardware_capacity/1000000000;
   const total_tokens = $.iadd(decode_tokens, prompt_tokens);
   const prefill_peak = hardware_peak/1000000000000;
   const _raw_weights = precision_value*workload_parameters;
@@ -78,19 +79,22 @@ export function evaluate(args, floats = []) {
   const kv_per_request = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_per_token, total_tokens);
   const weight_floor = _raw_weights/hardware_bandwidth;
   const dispatch_cost = workload_layers/100;
-  const tpot = workload_layers/100000 + (_raw_weights + kv_per_request)/hardware_bandwidth;
+  const resident_requests = $.floor_div(_t0, kv_per_request, $int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token);
+  const tpot = workload_layers/100000 + (_raw_weights + $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_per_request, resident_requests))/hardware_bandwidth;
   const decode_time = decode_tokens*tpot;
   const kv_capacity_tokens = $.floor_div($.iadd_if($int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token, $.imul_if($int.kv_reserve, 2, _t0), kv_per_token), $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, 2, kv_per_token), $int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token);
-  const resident_requests = $.floor_div(_t0, kv_per_request, $int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token);
   const prefill_request_rate = prefill_rate/prompt_tokens;
-  const remaining_memory = hardware_capacity/1000000000 - weights;
+  const remaining_memory = _t1 - weights;
+  const fits_need = kv_reserve + weights;
+  const fits_have = _t1;
+  const fits = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (1000000000*fits_need > hardware_capacity ? 1 : 0)));
   let prefill_flops, ttft, request_flops, request_time, residency_request_rate, request_rate, tokens_per_hour, cost_per_million_tokens;
   if (workload_attention_flops_per_position != null && workload_forward_flops_per_token != null) {
-    const _t1 = $.imul_if($int.workload_attention_flops_per_position, workload_attention_flops_per_position, workload_layers);
-    const _raw_prefill_flops = prompt_tokens*($.iadd_if($int.workload_attention_flops_per_position && $int.workload_forward_flops_per_token, $.imul_if($int.workload_attention_flops_per_position, _t1, prompt_tokens), workload_forward_flops_per_token));
+    const _t2 = $.imul_if($int.workload_attention_flops_per_position, workload_attention_flops_per_position, workload_layers);
+    const _raw_prefill_flops = prompt_tokens*($.iadd_if($int.workload_attention_flops_per_position && $int.workload_forward_flops_per_token, $.imul_if($int.workload_attention_flops_per_position, _t2, prompt_tokens), workload_forward_flops_per_token));
     prefill_flops = _raw_prefill_flops/1000000000000;
     ttft = 1000*_raw_prefill_flops/(hardware_peak*prefill_efficiency) + $.imul_if($int.hardware_dispatch_tax, 1000, hardware_dispatch_tax);
-    request_flops = total_tokens*($.iadd_if($int.workload_attention_flops_per_position && $int.workload_forward_flops_per_token, $.imul_if($int.workload_attention_flops_per_position, _t1, total_tokens), workload_forward_flops_per_token))/1000000000000;
+    request_flops = total_tokens*($.iadd_if($int.workload_attention_flops_per_position && $int.workload_forward_flops_per_token, $.imul_if($int.workload_attention_flops_per_position, _t2, total_tokens), workload_forward_flops_per_token))/1000000000000;
     request_time = decode_time + hardware_dispatch_tax + request_flops/(prefill_efficiency*prefill_peak);
     residency_request_rate = resident_requests/request_time;
     request_rate = Math.min(prefill_request_rate, residency_request_rate);
@@ -118,10 +122,10 @@ export function evaluate(args, floats = []) {
     "kv_per_request": kv_per_request,
     "weight_floor": weight_floor,
     "dispatch_cost": dispatch_cost,
+    "resident_requests": resident_requests,
     "tpot": tpot,
     "decode_time": decode_time,
     "kv_capacity_tokens": kv_capacity_tokens,
-    "resident_requests": resident_requests,
     "request_flops": request_flops,
     "request_time": request_time,
     "prefill_request_rate": prefill_request_rate,
@@ -130,5 +134,8 @@ export function evaluate(args, floats = []) {
     "tokens_per_hour": tokens_per_hour,
     "cost_per_million_tokens": cost_per_million_tokens,
     "remaining_memory": remaining_memory,
+    "fits_need": fits_need,
+    "fits_have": fits_have,
+    "fits": fits,
   };
 }

@@ -80,6 +80,7 @@ export function evaluate(args, floats = []) {
   const frozen_share = weights/total;
   const adapter_reduction_ceiling = bytes_per_trained_parameter/bytes_per_value;
   const copies = total/weights;
+  const fits_need = total/1000000000;
   const fits = (((hardware_capacity != null)) ? ($.iadd_if($int.bytes_per_value && $int.hardware_capacity && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, 1, $.imul_if($int.bytes_per_value && $int.hardware_capacity && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, -1, (total > hardware_capacity ? 1 : 0)))) : (0));
   const checkpoint = $.iadd_if($int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, _t0, weights);
   const updated_copy = (((master_bytes_per_parameter > 0)) ? (master_bytes_per_parameter) : (bytes_per_value));
@@ -124,13 +125,15 @@ export function evaluate(args, floats = []) {
   } else {
     update_time = null;
   }
-  let capacity_share, headroom;
+  let capacity_share, headroom, fits_have;
   if (hardware_capacity != null) {
     capacity_share = total/hardware_capacity;
     headroom = $.iadd_if($int.bytes_per_value && $int.hardware_capacity && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, hardware_capacity, $.imul_if($int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, -1, total));
+    fits_have = hardware_capacity/1000000000;
   } else {
     capacity_share = null;
     headroom = null;
+    fits_have = null;
   }
   let activations_per_sequence;
   if (activations != null && batch_size != null) {
@@ -180,7 +183,6 @@ export function evaluate(args, floats = []) {
     "frozen_share": frozen_share,
     "adapter_reduction_ceiling": adapter_reduction_ceiling,
     "copies": copies,
-    "fits": fits,
     "capacity_share": capacity_share,
     "training_total": training_total,
     "training_copies": training_copies,
@@ -190,6 +192,9 @@ export function evaluate(args, floats = []) {
     "headroom": headroom,
     "resident_batch_limit": resident_batch_limit,
     "max_resident_batch": max_resident_batch,
+    "fits_need": fits_need,
+    "fits_have": fits_have,
+    "fits": fits,
     "checkpoint": checkpoint,
     "updated_copy": updated_copy,
     "update_bytes_per_parameter": update_bytes_per_parameter,

@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import sympy
 
-from symbolic.catalog.schema import Check, Derived, Field, Implies, Param, Record, Together, flop
+from symbolic.catalog.schema import Check, Derived, Field, Implies, Param, Record, Together, flop, unit_constant
 
 # The storage width every size method takes: a precision name ("fp16") or a data quantity.
+# A model known only by its stated `model_size` (DLRM) has that size at the 16-bit widths the reference
+# states it for; at another width its size is unknown, so a scenario that reads the size refuses it.
+STATED_SIZE_WIDTH = ("a workload known only by its stated model_size is that size at a 16-bit precision: precision "
+                     "must be fp16 or bf16 (give the workload's parameters for another width)")
 _WIDTH_DOC = "Bytes per stored value: a precision name (fp32, tf32, bf16, fp16, fp8, int8, int4) or a data quantity."
 
 
@@ -26,7 +30,8 @@ class Workload(Record):
     parameters = Field("param", positive=True, symbol="P",
                        doc="Total parameter count P (mixture of experts: every expert).")
     model_size = Field("byte", positive=True, symbol="M",
-                       doc="Weight footprint stated directly, where the parameter count is unknown.")
+                       doc="Weight footprint stated directly at 16-bit storage, where the parameter count is "
+                           "unknown.")
     inference_flops = Field("flop", positive=True, symbol="F_{inf}",
                             doc="Stated FLOPs of one unit of forward work: per generated token for decoder "
                                 "language models, per sequence for encoders, per input for vision, per "
@@ -41,9 +46,15 @@ class Workload(Record):
 
     precision = Param("byte", positive=True, default="fp16", symbol="w", doc=_WIDTH_DOC)
 
+    # A model known only by its stated size (DLRM) is that size at 16-bit storage: its stored values are the
+    # size over 2 bytes, so it has a size at fp16/bf16 and no other (see STATED_SIZE_WIDTH).
+    stored_values = Derived(parameters, "param", otherwise=model_size / (2 * unit_constant("byte")), symbol="P_s",
+                            doc="Values the weights store: the parameter count P; without it, the stated "
+                                "`model_size` over the 2 bytes of the 16-bit storage it is stated at.")
     size_in_bytes = Derived(parameters * precision, "byte", otherwise=model_size, symbol="W",
                             doc="Weight bytes at a storage width: P·w. Without a parameter count, the stated "
-                                "`model_size`, whatever the width (the width cannot be applied to an unknown count).")
+                                "`model_size`, exact at 16-bit widths (the width cannot be applied to an unknown "
+                                "count: a scenario reads `stored_values` and refuses other widths).")
     # Compute reads the parameters that work on a token, memory all of them: a scenario prices FLOPs
     # with these (never with its own 2·P), so a mixture of experts is priced at its active parameters.
     parameters_per_token = Derived(parameters, "param", symbol="P_{tok}",

@@ -73,7 +73,7 @@ SEARCH_SET: dict[str, Any] = {"global_batch": 2240}
 SEARCH_VARY: dict[str, list[Any]] = {"tp": [1, 2, 4, 8], "pp": [1, 3, 5, 7, 15, 21, 35, 105], "dp": list(range(1, 513)),
                "micro_batch": [1, 2, 4, 8], "interleave": [1, 3, 5, 7], "recompute": ["none", "selective", "full"],
                "sequence_parallel": [0, 1]}
-SEARCH_WHERE = ["memory_share <= 1", "tp * pp * dp >= 2240", "tp * pp * dp <= 4096"]
+SEARCH_WHERE = ["tp * pp * dp >= 2240", "tp * pp * dp <= 4096"]  # memory: the scenario's Fits skips the rest
 
 
 def search_command() -> str:
@@ -97,12 +97,15 @@ def best_layout() -> dict[str, Any]:
 
     base = getattr(Scenarios, SEARCH_BASE).variant(**SEARCH_SET)
     result = search(base, SEARCH_VARY, SEARCH_WHERE, minimize="iteration_time", top=5)
-    rows = [{"inputs": {k: (v if isinstance(v, (int, float, str)) else str(v)) for k, v in row.inputs.items()},
-             "iteration_time": float(row.objectives["iteration_time"][0]),
-             "memory_share": float(row.outputs["memory_share"][0]) if "memory_share" in row.outputs else None}
-            for row in result.rows]
+    rows = []
+    for row in result.rows:
+        inputs = {k: (v if isinstance(v, (int, float, str)) else str(v)) for k, v in row.inputs.items()}
+        layout = base.variant(**inputs)
+        rows.append({"inputs": inputs, "iteration_time": float(row.objectives["iteration_time"][0]),
+                     "memory_per_gpu": float(layout.memory_per_gpu.to("GiB").magnitude),
+                     "device_memory": float(layout.fits_have.to("GiB").magnitude)})
     return {"command": search_command(), "points": result.size, "evaluated": result.evaluated,
-            "feasible": result.feasible, "seconds": result.seconds, "rows": rows}
+            "feasible": result.feasible, "skipped": dict(result.skipped), "seconds": result.seconds, "rows": rows}
 
 
 def fits_text(fits: list[dict[str, Any]]) -> str:

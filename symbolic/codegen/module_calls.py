@@ -97,20 +97,24 @@ def _group(output: GroupDecl, path: str, evaluator: Evaluator, owners: dict[str,
 def _sub(output: SubDecl, path: str, evaluator: Evaluator, owners: dict[str, str], imports: set[str]) -> Call:
     imports.add("SubScenario")
     assert output.scenario is not None and output.sub is not None
-    return Call.of("SubScenario", output.name, Code(output.scenario.name), output.sub.title, output.sub.description)
+    guard = _guard(evaluator, [p for p in evaluator.guarded if p.startswith(f"{path}.")])
+    return Call.of("SubScenario", output.name, Code(output.scenario.name), output.sub.title, output.sub.description,
+                   **guard)
 
 
 @descriptor.register
 def _table(output: TableDecl, path: str, evaluator: Evaluator, owners: dict[str, str], imports: set[str]) -> Call:
     # it needs what any of its entries needs
     requires = tuple(dict.fromkeys(r for key in output.keys for r in evaluator.optional.get(f"{path}[{key}]", ())))
-    return _value_output("TableOutput", output, requires, evaluator, owners, imports)
+    return _value_output("TableOutput", output, requires, evaluator, owners, imports,
+                         **_guard(evaluator, [f"{path}[{key}]" for key in output.keys]))
 
 
 @descriptor.register
 def _scalar(output: ScalarDecl, path: str, evaluator: Evaluator, owners: dict[str, str], imports: set[str]) -> Call:
     extra = {"labels": output.labels} if output.labels else {}
-    return _value_output("Output", output, evaluator.optional.get(path, ()), evaluator, owners, imports, **extra)
+    return _value_output("Output", output, evaluator.optional.get(path, ()), evaluator, owners, imports, **extra,
+                         **_guard(evaluator, [path]))
 
 
 @descriptor.register
@@ -121,7 +125,8 @@ def _text(output: TextDecl, path: str, evaluator: Evaluator, owners: dict[str, s
 @descriptor.register
 def _list(output: ListDecl, path: str, evaluator: Evaluator, owners: dict[str, str], imports: set[str]) -> Call:
     extra = {key: value for key, value in (("keys", output.keyed_by), ("columns", output.columns_by)) if value}
-    return _value_output("ListOutput", output, evaluator.optional.get(path, ()), evaluator, owners, imports, **extra)
+    return _value_output("ListOutput", output, evaluator.optional.get(path, ()), evaluator, owners, imports, **extra,
+                         **_guard(evaluator, [path]))
 
 
 @descriptor.register
@@ -144,10 +149,17 @@ def _method(output: MethodDecl, path: str, evaluator: Evaluator, owners: dict[st
         else:
             requires.append(needed)
     extra = {"labels": output.labels} if output.labels else {}
+    extra |= _guard(evaluator, [path])
     call = _value_output("Method", output, tuple(dict.fromkeys(requires)), evaluator, owners, imports, arguments=Items(tuple(arguments)),
                          doc=output.doc, **extra)
     imports.discard("Method")  # imported from symbolic.runtime.methods (with ArgumentSpec), not from outputs
     return call
+
+
+def _guard(evaluator: Evaluator, paths: list[str]) -> dict[str, tuple[str, ...]]:
+    """``guard=`` for a descriptor: the ``Fits`` outputs any of ``paths`` exists under (none: no keyword)."""
+    found = sorted({name for path in paths for name in evaluator.guarded.get(path, ())})
+    return {"guard": tuple(found)} if found else {}
 
 
 def _value_output(kind: str, output: OutputDecl, requires: tuple[str, ...], evaluator: Evaluator,

@@ -124,6 +124,8 @@ class Evaluator:
     # output path -> the arguments its derivative is non-zero in (for containers that chain it)
     partials: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
     calls: tuple[tuple[str, str], ...] = ()  # (module, function) of contained scenarios it calls
+    # output path -> the Fits outputs it exists under (``Fits(..., guards=)`` and what reads those)
+    guarded: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
 
 
 _BUILT: dict[int, tuple[ScenarioModel, Evaluator]] = {}
@@ -239,11 +241,35 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     every = [*(st for block in blocks for st in block.statements), *(st for part in kept for st in part)]
     calls = sorted({(str(st.form[1].args[0]), str(st.form[1].args[1])) for st in every if st.form[:1] == ("call",)})
     tree = result_tree(needed, names)
+    under_fits = guarded_outputs(model)
     return Evaluator(tuple(argument_list), tuple(defaults), tuple(blocks), nested_literal(tree, 1),
                      tuple(sorted(helpers)), tuple(requirements), optional_outputs, shown_alternatives,
                      tuple(reversed(kept[0])), parts[0][2], guarded, tuple(reversed(chains)),
                      tuple(names[symbol] for symbol in tested), names, offsets, tree,
-                     {path: tuple(entries) for path, entries in shared.entries.items()}, tuple(calls))
+                     {path: tuple(entries) for path, entries in shared.entries.items()}, tuple(calls), under_fits)
+
+
+def guarded_outputs(model: ScenarioModel) -> dict[str, tuple[str, ...]]:
+    """Each quantity's path -> the ``Fits`` it exists under: the outputs a ``Fits`` guards and
+    every quantity reading one of them, directly or through others (declaration order is a
+    topological order). A side of a ``Fits`` may not read what some ``Fits`` guards."""
+    roots: dict[sympy.Basic, set[str]] = {}
+    for fits in model.feasibility:
+        for guard in fits.guards:
+            roots.setdefault(guard, set()).add(fits.name)
+    under: dict[sympy.Basic, frozenset[str]] = {}
+    for quantity in model.quantities:
+        found = set(roots.get(quantity.symbol, ()))
+        for symbol in reads(quantity):
+            if symbol != quantity.symbol:
+                found |= under.get(symbol, frozenset())
+        under[quantity.symbol] = frozenset(found)
+    for fits in model.feasibility:
+        for side in (fits.need, fits.have):
+            if under.get(side):
+                raise DeclarationError(f"{model.name}: Fits {fits.name} reads {side}, which exists only under "
+                                       f"{', '.join(sorted(under[side]))}")
+    return {q.name: tuple(sorted(under[q.symbol])) for q in model.quantities if under[q.symbol] and not q.hidden}
 
 
 def _check_unique(model: ScenarioModel, names: Iterable[str]) -> None:

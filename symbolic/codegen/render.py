@@ -54,6 +54,7 @@ from symbolic.model import (
     WorkloadDecl,
 )
 from symbolic.model.arguments import argument_spec
+from symbolic.model.dependencies import closure
 from symbolic.catalog.refs import source_of, value_of
 from symbolic.scenarios import FAMILIES
 from symbolic.runtime.validation import REQUIRED, ListSpec, Spec
@@ -124,6 +125,7 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
         requirements.append(Call.of("Requirement", requirement.names, check, requirement.message, **extra))
         validation_imports.add("Requirement")
 
+    feasibility = _feasibility_specs(model)
     equations_by_name = equations(model)
     runtime_imports: set[str] = set()  # the output descriptors the module uses
     descriptors = [(o.name, descriptor(o, o.name, evaluator, owners, runtime_imports)) for o in model.outputs]
@@ -142,6 +144,8 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
         "structured": structured,
         "precisions": precisions,
         "requirements": requirements,
+        "fits": feasibility["fits"],
+        "bounds": feasibility["bounds"],
         "descriptors": descriptors,
         "methods": methods,
         "arguments": [{"name": decl.name, "keyword": decl.argument, "latex": decl.latex, "unit": decl.spec.unit,
@@ -164,6 +168,24 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
     context["derivations"] = derivations_markdown(model, list(module.instances), Legends(model).for_symbols,
                                                    compiled_functions(context))
     return context
+
+
+def _feasibility_specs(model: ScenarioModel) -> dict[str, list[Call]]:
+    """``FitsSpec(...)`` per ``Fits`` and ``Bound(...)`` per declared output range, each naming the
+    inputs (as users name them) its values read, through the dependency graph."""
+    by_symbol = {q.symbol: q for q in model.quantities}
+
+    def inputs_of(symbols: list[sympy.Basic]) -> tuple[str, ...]:
+        found = closure(symbols, by_symbol)
+        names = [decl.structured or decl.name for decl in model.inputs if decl.symbol in found and not decl.argument]
+        order = {name: position for position, name in enumerate(model.input_order)}
+        return tuple(sorted(set(names), key=lambda name: order.get(name, len(order))))
+
+    fits = [Call.of("FitsSpec", f.name, f.message, f.unit, inputs_of([f.need, f.have])) for f in model.feasibility]
+    by_path = {q.name: q for q in model.quantities}
+    bounds = [Call.of("Bound", path, low, high, inputs_of([by_path[path].symbol]))
+              for path, (low, high) in model.bounds.items()]
+    return {"fits": fits, "bounds": bounds}
 
 
 def compiled_functions(context: dict[str, Any]) -> dict[str, Any]:
@@ -344,7 +366,8 @@ def render_scenario(module: ScenarioModule) -> ScenarioRecord:
 
 
 RUNTIME_NAMES = {
-    "symbolic.runtime.errors": ("InputTypeError", "MissingInputError", "MlsysymError", "ScenarioInputError"),
+    "symbolic.runtime.errors": ("InfeasibleError", "InputTypeError", "MissingInputError", "MlsysymError",
+                                "ScenarioInputError"),
     "symbolic.runtime.hardware": ("DatasetProfile", "HardwareNode"),
     "symbolic.runtime.scenario": ("ScenarioBase",),
     "symbolic.runtime.units": ("Q_",),

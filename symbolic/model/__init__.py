@@ -21,7 +21,8 @@ only use names declared above it, so the definitions form a DAG by construction.
 How it works
 ------------
 ``declarations.py`` (inputs, outputs, tables, groups, text), ``structured.py`` (nodes,
-precisions, datasets, choices, scenario inputs, requirements, contained scenarios) and
+precisions, datasets, choices, scenario inputs, requirements, contained scenarios), ``feasibility.py``
+(``Fits``: what must fit where, and the outputs that exist only when it does) and
 ``workload.py`` (a workload input, reading a catalog record type's fields) bind each
 declaration into the class's ``ScenarioModel`` (``collected.py``, immutable once the class
 is built by ``scenario.py``'s metaclass); ``dependencies.py`` answers what a quantity reads.
@@ -36,6 +37,7 @@ from symbolic.model.collected import (
     UNIT_SYMBOLS,
     ChoiceDecl,
     DatasetDecl,
+    FitsDecl,
     GroupDecl,
     InputDecl,
     ListDecl,
@@ -75,6 +77,7 @@ from symbolic.model.declarations import (
     key,
 )
 from symbolic.model.arguments import Argument
+from symbolic.model.feasibility import Fits
 from symbolic.model.presentation import Question, Series, Sweep, decades, powers_of_two
 from symbolic.model.scenario import Scenario
 from symbolic.model.workload import WorkloadInput, WorkloadRef
@@ -102,7 +105,7 @@ from symbolic.model.functions import CeilLog2, Exceeds, Len, MaxOver, index
 from symbolic.model.instances import Instance
 
 __all__ = [  # what scenario files use
-    "Argument", "CeilLog2", "Choice", "Dataset", "Echo", "Eq", "Exceeds", "Ge", "Group", "Input", "Instance", "Len", "ListInput",
+    "Argument", "CeilLog2", "Choice", "Dataset", "Echo", "Eq", "Exceeds", "Fits", "Ge", "Group", "Input", "Instance", "Len", "ListInput",
     "Max", "MaxOver", "Min", "Node", "Output", "PerItem", "Piecewise", "Precision", "Product", "Q", "Question",
     "Rational", "Require", "Scenario", "ScenarioInput", "Series", "Sub", "Sum", "Sweep", "Table", "Text",
     "WorkloadInput", "ceiling", "decades", "flop", "floor", "index", "key", "literal", "log", "powers_of_two", "sqrt",
@@ -110,7 +113,7 @@ __all__ = [  # what scenario files use
 ]
 
 __all__ += [  # what the analysis and the generator read
-    "UNIT_SYMBOLS", "MethodDecl", "ChoiceDecl", "DatasetDecl", "Declaration", "GroupDecl", "GroupRef", "InputDecl", "ListDecl",
+    "UNIT_SYMBOLS", "MethodDecl", "ChoiceDecl", "DatasetDecl", "Declaration", "FitsDecl", "GroupDecl", "GroupRef", "InputDecl", "ListDecl",
     "ListQuantity", "NodeDecl", "NodeRef", "OutputDecl", "PrecisionDecl", "Quantity", "RequirementDecl", "ScalarDecl",
     "ScalarQuantity", "ScenarioInputDecl", "ScenarioInputRef", "ScenarioModel", "StructuredDecl", "SubDecl", "SubRef",
     "TableDecl", "TableRef", "TextDecl", "TextQuantity", "WorkloadDecl", "WorkloadRef", "_symbols",

@@ -108,6 +108,19 @@ class RequirementDecl:
 
 
 @dataclass(frozen=True)
+class FitsDecl:
+    """``Fits(need <= have, ...)``: the outputs ``name`` (a truth value), ``name_need`` and
+    ``name_have``; ``guards`` are the outputs (symbols) that exist only when it holds."""
+
+    name: str
+    need: sympy.Basic  # the symbol of the output ``<name>_need``
+    have: sympy.Basic
+    message: str
+    unit: str
+    guards: tuple[sympy.Basic, ...] = ()
+
+
+@dataclass(frozen=True)
 class OutputDecl:
     """A public attribute of the class. One subclass per kind (scalar, list, text, table, group,
     contained scenario); the generator dispatches on the type, ``kind`` is only a label."""
@@ -238,6 +251,8 @@ class ScenarioModel:
     structured: list[StructuredDecl] = field(default_factory=list)
     precisions: list[PrecisionDecl] = field(default_factory=list)
     requirements: list[RequirementDecl] = field(default_factory=list)
+    feasibility: list[FitsDecl] = field(default_factory=list)  # Fits declarations (symbolic.model.feasibility)
+    bounds: dict[str, tuple[float | None, float | None]] = field(default_factory=dict)  # output path -> (low, high), None: unbounded
     outputs: list[OutputDecl] = field(default_factory=list)
     quantities: list[Quantity] = field(default_factory=list)
     names: set[str] = field(default_factory=set)
@@ -257,7 +272,7 @@ class ScenarioModel:
 
     def freeze(self) -> None:
         """End of collection: the declaration lists become tuples and no attribute may change."""
-        for name in ("inputs", "structured", "precisions", "requirements", "outputs", "quantities", "input_order"):
+        for name in ("inputs", "structured", "precisions", "requirements", "feasibility", "outputs", "quantities", "input_order"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         object.__setattr__(self, "names", frozenset(self.names))
         object.__setattr__(self, "_frozen", True)
@@ -304,8 +319,11 @@ class ScenarioModel:
         for decl in self.inputs:
             if isinstance(decl.spec.default, sympy.Basic):
                 used |= _symbols(decl.spec.default)
+        waivers = set()  # a record's field that waives or enables a requirement is read by that check
         for requirement in self.requirements:
             used |= _symbols(requirement.condition)
+            waivers |= {requirement.unless, requirement.when} - {""}
+        used |= {decl.symbol for decl in self.inputs if decl.name in waivers}
         return [decl for decl in self.inputs if not decl.structured or decl.symbol in used]
 
     def bindable_inputs(self) -> list[InputDecl]:

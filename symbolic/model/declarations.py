@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
@@ -391,12 +392,32 @@ class Group(Declaration):
 
 
 class GroupRef:
-    """What a class body sees for a group: pass it as ``group=`` to the outputs that belong to it."""
+    """What a class body sees for a group: pass it as ``group=`` to the outputs that belong to it, or declare
+    them inside ``with result:`` (each output there joins the group unless it names another)."""
 
     def __init__(self, name: str, fields: list[OutputDecl], echoes: list[tuple[str, InputDecl | Quantity]]) -> None:
         self.name = name
         self.fields = fields
         self.echoes = echoes
+
+    def __enter__(self) -> GroupRef:
+        if _OPEN.groups:
+            raise DeclarationError(f"with {self.name}: inside with {_OPEN.groups[-1].name}: groups do not nest")
+        _OPEN.groups.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _OPEN.groups.pop()
+
+
+class _OpenGroups(threading.local):
+    """The group of the ``with`` block being declared, per thread (two modules may load side by side)."""
+
+    def __init__(self) -> None:
+        self.groups: list[GroupRef] = []
+
+
+_OPEN = _OpenGroups()
 
 
 def close_groups(model: ScenarioModel) -> None:
@@ -439,7 +460,10 @@ def _given_or_else(name: str, into: ScenarioModel, expr: sympy.Basic, otherwise:
 
 
 def _group_ref(group: Any) -> GroupRef | None:
-    if group is not None and not isinstance(group, GroupRef):
+    """``group=`` as given, else the group of the enclosing ``with`` block, else none."""
+    if group is None:
+        return _OPEN.groups[-1] if _OPEN.groups else None
+    if not isinstance(group, GroupRef):
         raise DeclarationError(f"group= takes a Group declared above (result = Group(doc=...)), not {group!r}")
     return group
 

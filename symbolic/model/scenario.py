@@ -8,6 +8,7 @@ from typing import Any
 from symbolic.model.arguments import close_methods
 from symbolic.model.collected import ScenarioModel
 from symbolic.model.declarations import Declaration, close_groups
+from symbolic.model.feasibility import check_bounds
 from symbolic.model.presentation import Question, Sweep
 from symbolic.runtime.errors import DeclarationError
 
@@ -53,6 +54,7 @@ class _ScenarioMeta(type):
         unknown = sorted(set(model.differs) - set(model.names) - {q.name for q in model.quantities})
         if unknown:
             raise DeclarationError(f"{name}: differs names {', '.join(unknown)}, which it does not declare")
+        model.bounds = check_bounds(model, namespace.get("bounds", {}))
         model.left_out = dict(namespace.get("left_out", {}))  # reference attributes not declared, and why
         declared = sorted(key for key in model.left_out if key.split(".")[-1] in model.names)
         if declared:

@@ -29,6 +29,7 @@ from symbolic.catalog.schema import Derived, Field, Param, Record
 from symbolic.catalog.workloads import WORKLOAD_TYPES, Workload
 from symbolic.model.collected import InputDecl, ScenarioModel, WorkloadDecl, _assumptions
 from symbolic.model.declarations import Declaration, Input
+from symbolic.model.functions import Given
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
 
@@ -86,6 +87,7 @@ class WorkloadRef:
         if unknown:
             raise DeclarationError(f"{model.name}: WorkloadInput {name} requires unknown fields {unknown}")
         self.symbols: dict[str, sympy.Symbol] = {}
+        self.optional: set[sympy.Symbol] = set()  # fields the record may leave unset (not in ``requires``)
         for key, item in self.items.items():
             if isinstance(item, Derived) and _params(types, key):
                 continue
@@ -93,6 +95,8 @@ class WorkloadRef:
                 key in t.fields() and t.fields()[key].required for t in types))
             symbol = self._resolved(model, key, item, required)
             self.symbols[key] = symbol
+            if not required:
+                self.optional.add(symbol)
 
     def _resolved(self, model: ScenarioModel, key: str, item: Field | Derived, required: bool) -> sympy.Symbol:
         if isinstance(item, Field):
@@ -142,7 +146,13 @@ class WorkloadRef:
             item = record.declared.get(name)
             if item is not None and item.symbol is not None:
                 replace[item.symbol] = symbol
-        return derived.expr.xreplace(replace)
+        expr = derived.expr.xreplace(replace)
+        unset = sorted(expr.free_symbols & self.optional, key=lambda symbol: symbol.name)
+        if derived.otherwise is None or not unset:
+            return expr
+        # The record's own fallback comes with the expression where a field it reads may be unset (the KV cache
+        # of a model without sliding-window blocks), so the scenario answers as the record's method does.
+        return sympy.Piecewise((expr, Given(*unset)), (derived.otherwise.xreplace(replace), True))
 
 
 def _sign(types: tuple[type[Record], ...], key: str) -> tuple[bool, bool]:

@@ -13,11 +13,12 @@ import html
 from typing import Any
 
 from symbolic.runtime.errors import MissingInputError
-from symbolic.runtime.paths import leaves
+from symbolic.runtime.paths import infeasible_paths, leaves
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.units import label
 
 ABSENT = "– (needs an input not given)"  # an optional output whose input the instance leaves out
+DOES_NOT_FIT = "– (does not fit)"  # an output of a setup that runs, on one whose Fits fails (see `fits`)
 
 
 # -- numbers as text (shared with the command line) -------------------------------------------
@@ -101,6 +102,7 @@ def output_rows(scenario: ScenarioBase) -> list[tuple[str, str, list[str], str]]
     """``(group, path, value lines, unit)`` of every output leaf; ``group`` is the group or
     contained scenario a dotted path belongs to ("" for a top-level output)."""
     rows = []
+    refused = infeasible_paths(scenario)
     for path, number, unit, kind in leaves(type(scenario), scenario.evaluate()):
         value = number
         if kind == "list":
@@ -109,7 +111,8 @@ def output_rows(scenario: ScenarioBase) -> list[tuple[str, str, list[str], str]]
             text = _attribute(scenario, path)
             value = text if isinstance(text, (str, bool)) else number  # a choice's label (``Memory``, True), not its index
         group = path.split(".")[0] if "." in path.split("[")[0] else ""
-        rows.append((group, path, _lines(value) if value is not None else [ABSENT], unit if value is not None else ""))
+        absent = DOES_NOT_FIT if path in refused or path.split("[", 1)[0] + "[]" in refused else ABSENT
+        rows.append((group, path, _lines(value) if value is not None else [absent], unit if value is not None else ""))
     return rows
 
 

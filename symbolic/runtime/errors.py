@@ -22,6 +22,11 @@ class MissingInputError(ScenarioInputError):
     """A required input was not given, or an optional one that an output needs."""
 
 
+class InfeasibleError(ScenarioInputError):
+    """The inputs describe a setup that cannot run (state larger than the memory it must fit in),
+    and an output that only a running setup has was read; the message names need, have and inputs."""
+
+
 class DeclarationError(MlsysymError):
     """A scenario declaration is malformed (found when the generator runs)."""
 

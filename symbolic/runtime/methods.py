@@ -91,7 +91,7 @@ class Method(Output):
         value = values[self.name]
         if not array:
             _check_finite(scenario, {self.name: value}, "")
-        return self.wrap(value, scenario)
+        return self.read(value, scenario)
 
 
 class BoundMethod:

@@ -10,7 +10,8 @@ import math
 import numbers
 from typing import TYPE_CHECKING, Any
 
-from symbolic.runtime.errors import MissingInputError, ScenarioInputError
+from symbolic.runtime.errors import InfeasibleError, MissingInputError, ScenarioInputError
+from symbolic.runtime.feasibility import refuse_infeasible
 from symbolic.runtime.units import quantity
 from symbolic.runtime.validation import FLOAT_MAX
 
@@ -59,18 +60,26 @@ class Output:
     """
 
     def __init__(self, name: str, unit: str = "", *, requires: tuple[str, ...] = (), if_missing: str = "error",
-                 alternatives: dict[str, tuple[str, ...]] | None = None, labels: tuple[Any, ...] = ()) -> None:
+                 alternatives: dict[str, tuple[str, ...]] | None = None, labels: tuple[Any, ...] = (),
+                 guard: tuple[str, ...] = ()) -> None:
         self.name = name
         self.unit = unit
         self.requires = requires
         self.if_missing = if_missing
         self.alternatives = alternatives or {}  # a required input computed from these when they are given
         self.labels = labels  # text for the values 0, 1, ... of a choice
+        self.guard = guard  # the Fits outputs it exists under (symbolic.runtime.feasibility)
 
     def __get__(self, scenario: ScenarioBase | None, owner: type) -> Any:
         if scenario is None:
             return self
-        return self.wrap((scenario._result or scenario._evaluated())[self.name], scenario)
+        return self.read((scenario._result or scenario._evaluated())[self.name], scenario)
+
+    def read(self, value: Any, scenario: ScenarioBase) -> Any:
+        """``wrap``, after refusing an output that exists only for a setup that fits, when it does not."""
+        if self.guard:
+            refuse_infeasible(scenario, self.guard, self.name)
+        return self.wrap(value, scenario)
 
     def wrap(self, value: Any, scenario: ScenarioBase) -> Any:
         if value is None:
@@ -190,15 +199,15 @@ class Result:
         if name not in fields:
             raise AttributeError(f"{self._title} has no field {name!r} (fields: {', '.join(fields)})")
         descriptor, value = fields[name]
-        return descriptor.wrap(value, self._scenario)
+        return descriptor.read(value, self._scenario)
 
     def fields(self) -> dict[str, Any]:
-        """Every field by name (missing optional ones skipped)."""
+        """Every field by name (missing optional ones, and those of a setup that does not fit, skipped)."""
         result = {}
         for name in self._fields:
             try:
                 result[name] = getattr(self, name)
-            except MissingInputError:
+            except (MissingInputError, InfeasibleError):
                 continue
         return result
 
@@ -223,8 +232,9 @@ class Result:
 class SubScenario(Output):
     """A contained scenario, built from the values the parent's evaluator bound to its inputs."""
 
-    def __init__(self, name: str, scenario: type[ScenarioBase], title: str, description: str) -> None:
-        super().__init__(name)
+    def __init__(self, name: str, scenario: type[ScenarioBase], title: str, description: str,
+                 guard: tuple[str, ...] = ()) -> None:
+        super().__init__(name, guard=guard)
         self.scenario = scenario
         self.title = title
         self.description = description

@@ -41,3 +41,50 @@ def _walk(descriptor: Output, value: Any, prefix: str) -> Iterator[tuple[str, An
         yield path, value, unit, "text"
     else:
         yield path, value, unit, "number"
+
+
+def guarded_paths(cls: type[ScenarioBase]) -> dict[str, tuple[str, ...]]:
+    """Every output leaf (a table as ``name[]``: all its entries) that exists only under a ``Fits``
+    of ``cls`` -> those ``Fits``; a contained scenario's leaves are guarded where it is."""
+    found: dict[str, tuple[str, ...]] = {}
+    for name in cls._outputs:
+        _guarded(getattr(cls, name), "", (), found, True)
+    return found
+
+
+def _guarded(descriptor: Output, prefix: str, outer: tuple[str, ...], found: dict[str, tuple[str, ...]],
+             own: bool) -> None:
+    path = prefix + descriptor.name
+    guard = tuple(dict.fromkeys(outer + (descriptor.guard if own else ())))
+    if isinstance(descriptor, GroupOutput):
+        for field in descriptor.fields:
+            _guarded(field, path + ".", guard, found, own)
+    elif isinstance(descriptor, SubScenario):  # its own Fits name its own outputs: not followed here
+        for name in descriptor.scenario._outputs:
+            _guarded(getattr(descriptor.scenario, name), path + ".", guard, found, False)
+    elif guard:
+        found[path + "[]" if isinstance(descriptor, TableOutput) else path] = guard
+
+
+def infeasible_paths(scenario: ScenarioBase) -> set[str]:
+    """The guarded output leaves (a table as ``name[]``) of an instance whose ``Fits`` fail."""
+    from symbolic.runtime.feasibility import infeasible
+
+    failing = {fits.name for fits in infeasible(scenario)}
+    if not failing:
+        return set()
+    return {path for path, names in guarded_paths(type(scenario)).items() if failing & set(names)}
+
+
+def mask_leaves(values: dict[str, Any], paths: set[str]) -> None:
+    """Set the leaves at ``paths`` (``a.b``, a whole table as ``a.t[]``) to None, in place."""
+    for path in paths:
+        parts = path.replace("[]", "").split(".")
+        node = values
+        for part in parts[:-1]:
+            node = node[part]
+        if path.endswith("[]"):
+            table = node[parts[-1]]
+            node[parts[-1]] = None if table is None else dict.fromkeys(table)
+        else:
+            node[parts[-1]] = None

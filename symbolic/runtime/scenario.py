@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError, a_or_an
+from symbolic.runtime.errors import InfeasibleError, InputTypeError, MissingInputError, ScenarioInputError, a_or_an
+from symbolic.runtime.feasibility import Bound, FitsSpec, check_bounds
 from symbolic.runtime.inputs import describe
 from symbolic.runtime.hardware import DatasetProfile, HardwareNode, is_fleet, precision_in, resolve_in
 from symbolic.runtime.outputs import GroupOutput, ListOutput, Output, Result, SubScenario, TableOutput, _check_finite
@@ -46,6 +47,8 @@ class ScenarioBase:
     _precisions: ClassVar[tuple[PrecisionSpec, ...]] = ()
     _choices: ClassVar[tuple[ChoiceSpec, ...]] = ()
     _requirements: ClassVar[tuple[Requirement, ...]] = ()
+    _fits: ClassVar[tuple[FitsSpec, ...]] = ()  # what must fit where (symbolic.runtime.feasibility)
+    _bounds: ClassVar[tuple[Bound, ...]] = ()  # declared output ranges
     _input_order: ClassVar[tuple[str, ...]] = ()
     _outputs: ClassVar[tuple[str, ...]] = ()
     _methods: ClassVar[tuple[str, ...]] = ()  # parameterised outputs, methods of an argument (runtime.methods)
@@ -167,12 +170,13 @@ class ScenarioBase:
         return {name: getattr(self, name) for name in self.input_names()}
 
     def outputs(self) -> dict[str, Any]:
-        """Every output by name, as the attributes return them (missing optional ones skipped)."""
+        """Every output by name, as the attributes return them (missing optional ones, and those of
+        a setup that does not fit, skipped)."""
         result = {}
         for name in self._outputs:
             try:
                 result[name] = getattr(self, name)
-            except MissingInputError:
+            except (MissingInputError, InfeasibleError):
                 continue
         return result
 
@@ -180,9 +184,15 @@ class ScenarioBase:
         """The evaluator's plain numbers in display units (tables and sub-scenarios as dicts).
 
         A fresh copy each call: changing it changes nothing in the instance (which may be a
-        registry entry shared by the whole process).
+        registry entry shared by the whole process). Where a ``Fits`` fails, the outputs it
+        guards are None: they exist only for a setup that runs (reading one raises InfeasibleError).
         """
-        return _copy_tree(self._evaluated())
+        result = _copy_tree(self._evaluated())
+        if type(self)._fits:
+            from symbolic.runtime.paths import infeasible_paths, mask_leaves
+
+            mask_leaves(result, infeasible_paths(self))
+        return result
 
     def _evaluated(self) -> dict[str, Any]:
         """The cached evaluation (never handed out: see ``evaluate``)."""
@@ -195,6 +205,8 @@ class ScenarioBase:
                     f"{type(self).__name__}: these inputs under- or overflow double precision ({error}); "
                     f"inputs: {self._given}") from None
             _check_finite(self, result, "")
+            if type(self)._bounds:
+                check_bounds(self, result)
             object.__setattr__(self, "_result", result)
         return result
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from symbolic.runtime.errors import ScenarioInputError
 from symbolic.runtime.expressions import Compiled, ExpressionError, compile_expression
+from symbolic.runtime.feasibility import shown_range, value_at, within
 from symbolic.runtime.paths import leaves
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.search_space import EACH_PRECISION, Space, attribute_units, every, powers_of_two
@@ -165,6 +166,14 @@ def evaluate_chunk(plan: Plan, chunk: int) -> Partial:
             values = [args[name] for name in requirement.names]
             valid = refuse(False if any(v is None for v in values) else numpy.asarray(requirement.check(*values)),
                            requirement.message)
+        for fits in cls._fits:  # a setup that cannot run is no candidate
+            if result.get(fits.name) is not None:
+                valid = refuse(numpy.asarray(result[fits.name]) != 0, f"does not fit: {fits.message}")
+        for bound in cls._bounds:
+            value = value_at(result, bound.path)
+            if value is not None:
+                valid = refuse(within(bound, numpy.asarray(value)),
+                               f"'{bound.path}' outside its declared range {shown_range(bound)}")
         for path, value in outputs.items():
             if type(value) is not int and not math.isfinite(numpy.add.reduce(value, axis=None)):
                 # rare: find the points beyond double range

@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.errors import ScenarioInputError
-from symbolic.runtime.paths import leaves
+from symbolic.runtime.feasibility import mask_infeasible, shown_range, value_at, within
+from symbolic.runtime.paths import guarded_paths, leaves
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.units import is_quantity, label
 from symbolic.runtime.validation import FLOAT_MAX, FLOAT_TINY, InputSpec, ListSpec, coerce_number, conversion_factor
@@ -25,6 +26,9 @@ from symbolic.runtime.units import Q_
 
 class SweepResult(dict[str, Any]):
     """``{output path: read-only float64 array}``, every array of the sweep's common shape.
+
+    An output that exists only for a setup that fits (``Fits``) is NaN where it does not; the
+    ``fits`` output (1.0 or 0.0) says where.
 
     Paths are named as everywhere else (``op_flops[matmul1]``, ``host.host_time``,
     ``result.total_time[accelerator]``). ``units[path]`` is each output's display unit,
@@ -111,8 +115,32 @@ def sweep(base: ScenarioBase, varied: dict[str, Any]) -> SweepResult:
         if kind == "number" and value is not None:
             outputs[path] = _read_only(numpy.broadcast_to(numpy.asarray(value, dtype=numpy.float64), shape))
             units[path] = unit
+    if cls._fits:  # outputs of a setup that runs are NaN where it does not fit
+        mask_infeasible(cls, result, outputs, guarded_paths(cls))
+        outputs = {path: _read_only(numpy.broadcast_to(value, shape)) for path, value in outputs.items()}
+    if cls._bounds:
+        _refuse_out_of_bounds(cls, result, shape, arrays)
     inputs = {name: _read_only(numpy.broadcast_to(array, shape)) for name, array in arrays.items()}
     return SweepResult(outputs, units, inputs, {name: label(specs[name].unit) for name in arrays})
+
+
+def _refuse_out_of_bounds(cls: type[ScenarioBase], result: dict[str, Any], shape: tuple[int, ...],
+                          arrays: dict[str, Any]) -> None:
+    """A declared output range fails at some swept point: refused naming the first, as variant() would."""
+    import numpy
+
+    for bound in cls._bounds:
+        value = value_at(result, bound.path)
+        if value is None:
+            continue
+        values = numpy.broadcast_to(numpy.asarray(value, dtype=numpy.float64), shape)
+        outside = ~within(bound, values)
+        if numpy.any(outside):
+            at = numpy.unravel_index(int(numpy.argmax(outside)), shape) if shape else ()
+            point = ", ".join(f"{name}={numpy.broadcast_to(array, shape)[at].item():g}" for name, array in arrays.items())
+            raise ScenarioInputError(f"{cls.__name__}: output '{bound.path}' is {values[at].item():.6g} at {point}, "
+                                     f"outside its declared range {shown_range(bound)}; check the inputs it "
+                                     f"reads: {', '.join(bound.inputs)}")
 
 
 def expect_instance(what: str, value: Any) -> None:

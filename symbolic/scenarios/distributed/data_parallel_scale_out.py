@@ -1,9 +1,10 @@
 """Data parallelism inside one node and across nodes: the gradient AllReduce against the local step."""
 
 from symbolic.catalog import Constants, Hardware, Models, Systems, storage_widths
+from symbolic.catalog.workloads import STATED_SIZE_WIDTH
 from symbolic.model import (
-    Choice, Exceeds, Group, Input, Instance, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput,
-    powers_of_two,
+    Choice, Eq, Exceeds, Group, Input, Instance, Output, Question, Require, Scenario, Series, Sweep, WorkloadInput,
+    powers_of_two, unit_constant,
 )
 
 _profile = Constants.DataParallelScalingProfile
@@ -32,8 +33,9 @@ class DataParallelScaleOutScenario(Scenario):
     differs = {
         "result.cost": "a Quantity in dollars (None without `node_hour_rate`); the reference returns the plain "
                        "float of the same magnitude.",
-        "workload": "must state its parameter count: a workload with only a stated size (DLRM, 100 GB) is refused "
-                    "by name; the reference uses the stated size at any precision.",
+        "workload": "a workload with only a stated size (DLRM, 100 GB) is taken at a 16-bit precision, where that "
+                    "size is its gradient buffer, and refused by name at any other (its parameter count is unknown); "
+                    "the reference uses the stated size at any precision.",
         "inter_bandwidth": "with more than one node and no `inter_bandwidth`, building the instance fails naming it "
                            "(the reference fails later, with a TypeError).",
     }
@@ -61,9 +63,10 @@ class DataParallelScaleOutScenario(Scenario):
                 "swamps the 1.8 s step, and the speedup stays near 9 however many nodes join.")
     questions = (Question(solve_for="inter_bandwidth", where="result.efficiency", equals="0.9"),)
 
-    workload = WorkloadInput(requires=("parameters",), doc="The model: its parameter count P (gradients P·w).")
+    workload = WorkloadInput("Workload", requires=("stored_values",), doc="The model: its parameter count P (gradients P·w), or its stated 16-bit size.")
     precision = Choice(storage_widths(), "byte", default="fp16", case_insensitive=True, symbol="w",
                        doc="Storage precision of the gradients.")
+    stated_size_is_16_bit = Require(Eq(precision, 2 * unit_constant("byte")), STATED_SIZE_WIDTH, unless=workload.parameters)
     step_time = Input("s", positive=True, symbol="t_s", doc="One local step on one device.")
     training_time = Input("h", nonnegative=True, symbol="T_1", doc="The whole run on one device.")
     per_device_batch = Input(integer=True, positive=True, symbol="b", doc="Examples per device per local step.")
@@ -85,7 +88,7 @@ class DataParallelScaleOutScenario(Scenario):
 
     result = Group(doc="One update's communication and compute, the speedup, and the run's time and cost.")
     n_devices = Output(N, group=result, doc="Devices of the whole run: every device of every node.")
-    gradient_bytes = Output(workload.size_in_bytes(precision), "byte", group=result, doc="Gradient bytes, G.")
+    gradient_bytes = Output(workload.stored_values * precision, "byte", group=result, doc="Gradient bytes, G.")
     intra_bytes = Output(gradient_bytes * 2 * (g - 1) / g, "byte", group=result,
                          doc="Bytes each device sends in the in-node ring AllReduce of the gradients (just under "
                              "twice their size).")

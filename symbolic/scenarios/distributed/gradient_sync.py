@@ -1,9 +1,10 @@
 """One data-parallel step: compute, then a ring AllReduce of the gradients over each link."""
 
 from symbolic.catalog import Models, Systems, storage_widths
+from symbolic.catalog.workloads import STATED_SIZE_WIDTH
 from symbolic.model import (
-    Choice, Group, Input, Instance, Len, ListInput, Output, PerItem, Q, Question, Scenario, Series, Sweep,
-    WorkloadInput, decades, index,
+    Choice, Eq, Group, Input, Instance, Len, ListInput, Output, PerItem, Q, Question, Require, Scenario, Series, Sweep,
+    WorkloadInput, decades, index, unit_constant,
 )
 
 # A ring AllReduce sends 2(N − 1)/N of the buffer per rank, 2 at large N (Literature.Communication.RingAllreduceFactor).
@@ -32,8 +33,9 @@ class GradientSyncScenario(Scenario):
     differs = {
         "energy_per_bit": "0 by default (no energy counted), where the reference takes None and returns 0 J; "
                           "a bare number is read in pJ/bit (the reference rejects it).",
-        "workload": "must have a parameter count: a workload known only by its stored `model_size` (DLRM) is "
-                    "refused, where the reference AllReduces that size at any precision.",
+        "workload": "a workload known only by its stored `model_size` (DLRM) is AllReduced at that size at a 16-bit "
+                    "precision and refused by name at any other (its parameter count is unknown), where the reference "
+                    "AllReduces that size at any precision.",
         "compute_speedup": "must be greater than 0 (the reference divides by it: ZeroDivisionError at 0).",
         "links": "every bandwidth must be greater than 0 (the reference divides by a zero bandwidth).",
     }
@@ -62,10 +64,11 @@ class GradientSyncScenario(Scenario):
     questions = (Question(solve_for="compute_time", where="result.compute_fractions[InfiniBand]", equals="0.5"),
                  Question(solve_for="steps", where="result.energy_total", equals="1 GJ"))
 
-    workload = WorkloadInput(requires=("parameters",),
-                             doc="The model; its weights at `precision` (P·b) are the gradient buffer.")
+    workload = WorkloadInput("Workload", requires=("stored_values",), doc="The model; its weights at `precision` (P·b, or its stated 16-bit size) are the "
+                                 "gradient buffer.")
     precision = Choice(storage_widths(), "byte", default="fp16", case_insensitive=True, symbol="b",
                        doc="Gradient storage precision.")
+    stated_size_is_16_bit = Require(Eq(precision, 2 * unit_constant("byte")), STATED_SIZE_WIDTH, unless=workload.parameters)
     links = ListInput("Gbps", keyed=True, positive=True, min_length=0, symbol=r"\beta",
                       doc="Bandwidth of each named link, one direction, per worker.")
     compute_time = Input("s", nonnegative=True, symbol="t_c", doc="Compute time of one step before the speedup.")
@@ -76,22 +79,21 @@ class GradientSyncScenario(Scenario):
                             doc="Factor by which a faster accelerator shrinks the compute.")
 
     result = Group(doc="Bytes, times per link and energy of the step.")
-    sync_bytes = Output(LARGE_N_RING_FACTOR * workload.size_in_bytes(precision), "byte", group=result, symbol="B",
-                        doc="Bytes each worker sends in the ring AllReduce: about twice its gradients.")
-    step_compute_time = Output(compute_time / compute_speedup, "s", group=result, field="compute_time", symbol="t",
-                               doc="Compute time of one step once compute runs `compute_speedup` times faster.")
-    per_link = {"keys": links, "group": result}
-    transfer_times = PerItem(sync_bytes / links[k], (k, 0, Len(links) - 1), "s", **per_link,
-                             doc="AllReduce time of the step's gradient bytes over each link.")
-    step_times = PerItem(step_compute_time + transfer_times[k], (k, 0, Len(links) - 1), "s", **per_link,
-                         doc="Step time over each link: the compute, then the AllReduce (no overlap).")
-    compute_fractions = PerItem(step_compute_time / step_times[k], (k, 0, Len(links) - 1), **per_link,
-                                doc="Share of the step spent computing.")
-    energy_per_step = Output(sync_bytes * energy_per_bit, "J", group=result, doc="Energy of the bits the AllReduce "
-                                                                                 "sends, at the link's energy per "
-                                                                                 "bit.")
-    energy_total = Output(energy_per_step * steps, "J", group=result, doc="Energy over `steps` steps.")
-
+    with result:
+        sync_bytes = Output(LARGE_N_RING_FACTOR * workload.stored_values * precision, "byte", symbol="B",
+                            doc="Bytes each worker sends in the ring AllReduce: about twice its gradients.")
+        step_compute_time = Output(compute_time / compute_speedup, "s", field="compute_time", symbol="t",
+                                   doc="Compute time of one step once compute runs `compute_speedup` times faster.")
+        over_links = (k, 0, Len(links) - 1)
+        transfer_times = PerItem(sync_bytes / links[k], over_links, "s", keys=links,
+                                 doc="AllReduce time of the step's gradient bytes over each link.")
+        step_times = PerItem(step_compute_time + transfer_times[k], over_links, "s", keys=links,
+                             doc="Step time over each link: the compute, then the AllReduce (no overlap).")
+        compute_fractions = PerItem(step_compute_time / step_times[k], over_links, keys=links,
+                                    doc="Share of the step spent computing.")
+        energy_per_step = Output(sync_bytes * energy_per_bit, "J",
+                                 doc="Energy of the bits the AllReduce sends, at the link's energy per bit.")
+        energy_total = Output(energy_per_step * steps, "J", doc="Energy over `steps` steps.")
 
 Gpt3GradientSync = Instance(
     GradientSyncScenario,

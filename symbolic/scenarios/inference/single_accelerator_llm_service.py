@@ -3,7 +3,7 @@
 from symbolic.catalog import Constants, Hardware, Models, storage_widths
 from symbolic.catalog.workloads import TransformerWorkload
 from symbolic.model import (
-    Choice, Input, Instance, Min, Node, Output, Precision, Q, Question, Rational, Require, Scenario, Series, Sweep,
+    Choice, Fits, Input, Instance, Min, Node, Output, Precision, Q, Question, Rational, Require, Scenario, Series, Sweep,
     WorkloadInput, floor, powers_of_two, unit_constant,
 )
 
@@ -16,16 +16,18 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
     A request is a prompt of `prompt_tokens` and an answer of `decode_tokens`. Its prefill is
     priced like the serving model's (the model's forward FLOPs per token, 2·P_tok at the
     parameters that work on a token, plus attention over the prompt, at
-    `prefill_efficiency` of the peak, plus one dispatch); each generated token streams the
-    weights and the request's KV cache once, plus 0.01 ms per layer. The cache reserve holds
+    `prefill_efficiency` of the peak, plus one dispatch); each decode step serves every request
+    resident in the cache reserve, streaming the weights once and each request's KV cache, plus
+    0.01 ms per layer. The weights and the reserve must fit in the accelerator's memory (`fits`). The cache reserve holds
     a number of whole requests; by Little's law they sustain a request rate, and so does the
     prefill rate; the smaller is the service's rate, and the accelerator's hourly price over
     the tokens it serves in an hour is the price of a million tokens.
     """
 
-    assumptions = ("One request per decode step (batch 1 latency); requests resident in the cache reserve overlap "
+    assumptions = ("Every request resident in the cache reserve decodes in each step (the reserve full), so a "
+                   "step streams the weights once and every resident request's cache; resident requests overlap "
                    "perfectly; prefill of the whole request prices its time in the system, as in the reference.")
-    excludes = "Batching gains in decode, queueing delay, paged-cache fragmentation and activations."
+    excludes = "Compute limits of the batched step, queueing delay, paged-cache fragmentation and activations."
     references = (
         "Little, A proof for the queuing formula L = λW, Operations Research 9(3), 1961.",
         "Kwon et al., Efficient memory management for LLM serving with PagedAttention, SOSP 2023.",
@@ -50,6 +52,12 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
                              "`bf16` weights on an H100 read its dense 16-bit rate where the reference, finding no "
                              "`bf16` key, takes the headline (the same 989 TFLOP/s). A key the user gives that the "
                              "node does not list is refused.",
+        "tpot": "a decode step reads the cache of every resident request (⌊K / kv_per_request⌋ of them), not one: "
+                "the reference streams one request's cache, 1.5676 ms for the registry entry, where its 469 "
+                "resident requests' 77.2 GB take (4.015 + 469·0.16463) GB / 3.35 TB/s + 0.32 ms = 24.566 ms.",
+        "fits": "weights plus KV reserve beyond the accelerator's memory is an infeasible setup: `fits` is False and "
+                "the outputs of a running service are refused; the reference prices it (Llama-3-70B at FP16 on an "
+                "80 GiB H100: 10 requests/s and −55 GB left).",
         "ttft_target": "`ttft_target` and `tpot_target` are kept on the instance and read by nothing, as in the "
                        "reference.",
     }
@@ -109,13 +117,14 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
     weight_floor = Output(weights / bandwidth, "s", doc="Streaming the weights once.")
     dispatch_cost = Output(workload.layers * LAYER_TAX_MS * unit_constant("ms"), "ms",
                            doc="Framework cost of one decode step, 0.01 ms per layer.")
-    tpot = Output((weights + kv_per_request) / bandwidth + dispatch_cost, "s",
-                  doc="Time per output token: weights and the request's cache streamed once, plus the framework cost.")
+    resident_requests = Output(floor(kv_reserve / kv_per_request),
+                               doc="Whole requests whose cache fits the reserve, ⌊K / kv_per_request⌋.")
+    tpot = Output((weights + resident_requests * kv_per_request) / bandwidth + dispatch_cost, "s",
+                  doc="Time per output token: one decode step of every resident request, streaming the weights "
+                      "once and each request's cache, plus the framework cost.")
     decode_time = Output(decode_tokens * tpot, "s", doc="Time to generate the answer.")
     kv_capacity_tokens = Output(floor(kv_reserve / kv_per_token + Rational(1, 2)),
                                 doc="Tokens of cache the reserve holds (rounded).")
-    resident_requests = Output(floor(kv_reserve / kv_per_request),
-                               doc="Whole requests whose cache fits the reserve, ⌊K / kv_per_request⌋.")
     request_flops = Output((workload.forward_flops_per_token + workload.attention_flops_per_token(total_tokens))
                            * total_tokens, "TFLOP",
                            doc="FLOPs of a prefill of all the request's tokens, as if the whole request were one "
@@ -133,6 +142,9 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
     cost_per_million_tokens = Output(price * unit_constant("h") / (tokens_per_hour / 10**6), "USD",
                                      doc="An accelerator-hour's price over the millions of tokens it serves.")
     remaining_memory = Output(hardware.capacity - weights, "GB", doc="Device memory left beside the weights.")
+    fits = Fits(weights + kv_reserve <= hardware.capacity, "the weights and the KV reserve must fit in the "
+                "accelerator's memory", unit="GB",
+                guards=(ttft, tpot, kv_capacity_tokens, resident_requests, remaining_memory))
 
 
 Llama3_8BInt4ChatServiceH100 = Instance(

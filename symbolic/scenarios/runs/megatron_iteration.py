@@ -3,8 +3,8 @@
 from symbolic.catalog import storage_widths
 from symbolic.catalog.measurements import description, load_runs, scenario_inputs
 from symbolic.model import (
-    Choice, Exceeds, Input, Instance, Min, Node, Output, Precision, Question, Require, Scenario, Series, Sub, Sweep,
-    flop, floor, unit_constant,
+    Choice, Exceeds, Fits, Input, Instance, Min, Node, Output, Precision, Question, Require, Scenario, Series, Sub,
+    Sweep, flop, floor, unit_constant,
 )
 from symbolic.scenarios.distributed.pipeline_schedule import PipelineScheduleScenario
 
@@ -199,8 +199,8 @@ class MegatronIterationScenario(Scenario):
                                  doc="Activations the first stage's GPUs each hold at the peak.")
     memory_per_gpu = Output(params_optimizer_per_gpu + activations_per_gpu, "GiB",
                             doc="Weights, gradients, Adam state and activations of one GPU.")
-    memory_share = Output(memory_per_gpu / hardware.capacity, doc="Memory per GPU over the device's memory.")
-
+    fits = Fits(memory_per_gpu <= hardware.capacity, "the weights, gradients, Adam state and activations of a GPU "
+                "must fit in its memory", unit="GiB", guards=(iteration_time,))
 
 for _run in load_runs():
     if _run.kind == "training":

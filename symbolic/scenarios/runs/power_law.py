@@ -19,6 +19,7 @@ class PowerLawScenario(Scenario):
         "Kaplan et al., Scaling laws for neural language models, arXiv:2001.08361, 2020 (L ∝ C^-0.050).",
         "Hoffmann et al., Training compute-optimal large language models, NeurIPS 2022.",
     )
+    bounds = {"multiple_reduction": (float("-inf"), 1)}  # a multiple below 1 grows the term: a negative reduction
     differs = {
         "exponent": "must be greater than 0 for every output; the reference checks it only for the halving and "
                     "reduction multiples and accepts 0 or a negative exponent in `multiple_factor`.",

@@ -3,7 +3,7 @@
 from symbolic.catalog import storage_widths
 from symbolic.catalog.measurements import description, load_runs, scenario_inputs
 from symbolic.model import (
-    Choice, Exceeds, Input, Instance, Max, Node, Output, Precision, Question, Scenario, Series, Sweep, flop,
+    Choice, Exceeds, Fits, Input, Instance, Max, Node, Output, Precision, Question, Scenario, Series, Sweep, flop,
     powers_of_two,
 )
 
@@ -102,6 +102,11 @@ class PrefillPassScenario(Scenario):
                            h * V * precision / t / (hardware.bandwidth * memory_efficiency)), "s",
                        doc="The output layer's logits at the last position of each prompt.")
     ttft = Output(L * layer_time + head_time, "s", doc="Time to the first token: every layer, then the logits.")
+    memory_per_gpu = Output((L * (layer_weights + 2 * gemm_rows * kv_heads * h / a) + 2 * h * V) * precision / t, "GiB",
+                            doc="Weights, the prompt's keys and values, and the embedding and output layers one GPU "
+                                "holds.")
+    fits = Fits(memory_per_gpu <= hardware.capacity, "the weights and the prompt's keys and values must fit in "
+                "the GPUs' memory", unit="GiB", guards=(ttft,))
 
 
 for _run in load_runs():

@@ -21,7 +21,10 @@ class RooflinePointScenario(Scenario):
     excludes = "Launch overhead, the latency of small kernels, and caches other than the one given."
     references = ("Williams, Waterman and Patterson, Roofline: an insightful visual performance model for "
                   "multicore architectures, CACM 52(4), 2009.",)
+    bounds = {"bandwidth_utilization": (0, 1)}  # a kernel cannot move more than the node's memory bandwidth
     differs = {
+        "bandwidth_utilization": "at most 1: an achieved bandwidth above the node's is refused naming "
+                                 "`achieved_bandwidth` (the reference reports a utilisation of 3e29 for one).",
         "peak": "in TFLOP/s for every node; the reference returns the rate as stored (TFLOPs/s, TOPS, PFLOPs/s).",
         "attainable": "in TFLOP/s like `peak` (the reference gives flop/s); the same rate.",
         "precision": "`None` or left out reads the node's headline peak as in the reference; a key the node does "

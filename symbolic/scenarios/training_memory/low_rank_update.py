@@ -18,6 +18,7 @@ class LowRankUpdateScenario(Scenario):
         "Hu et al., LoRA: low-rank adaptation of large language models, ICLR 2022 "
         "(W + BA with B in R^{d x r}, A in R^{r x k}: r(d + k) trainable parameters).",
     )
+    bounds = {"reduction": (float("-inf"), 1)}  # an update larger than the dense parameters saves a negative share
     differs = {
         "rank": "at least 1, checked when the instance is built (the reference raises ValueError only when "
                 "`update_params`, `reduction` or `compression` is read).",

@@ -3,7 +3,7 @@
 from symbolic.catalog import Constants, Hardware, Models, custom
 from symbolic.catalog.workloads import WORKLOAD_TYPES
 from symbolic.model import (
-    Argument, Exceeds, Ge, Input, Instance, Node, Output, Piecewise, Q, Question, Require, Scenario, Series, Sweep, WorkloadInput,
+    Argument, Fits, Ge, Input, Instance, Node, Output, Piecewise, Q, Question, Require, Scenario, Series, Sweep, WorkloadInput,
     floor, powers_of_two,
 )
 from symbolic.scenarios.inference.transformer_block import Gpt2XlBatch32Block
@@ -36,6 +36,7 @@ class TrainingStateFitScenario(Scenario):
         "Hu et al., LoRA: low-rank adaptation of large language models, ICLR 2022 (r(d_in + d_out) parameters "
         "per adapted matrix; the frozen base keeps no gradients or optimizer state).",
     )
+    bounds = {"capacity_share": (0, float("inf"))}  # above 1: the devices the state needs
     differs = {
         "bytes_per_value": "a bare number is bytes; the reference reads it as bits (2 gives 0.25 byte per value).",
         "optimizer_bytes_per_parameter": "a bare number is bytes, as `bytes_per_value`.",
@@ -55,6 +56,10 @@ class TrainingStateFitScenario(Scenario):
         "adapter_parameters": "stated, or else computed from `adapter_rank` (L·k·r·(d_in + d_out)); a stated count "
                               "wins, as in the reference. Without either, the adapter outputs name it as missing "
                               "(the reference raises TypeError).",
+        "headroom": "exists only when the total fits (`fits`): a state larger than the device is refused "
+                    "(InfeasibleError naming both sizes), and so are `resident_batch_limit` and "
+                    "`max_resident_batch`, where the reference reports a negative memory and batch (−4.67 "
+                    "sequences for Llama-3-8B's full fine-tune on an H100).",
         "workload": "must have a parameter count: the reference fails with AttributeError on one without (DLRM).",
     }
     examples = """\
@@ -153,8 +158,6 @@ class TrainingStateFitScenario(Scenario):
     adapter_reduction_ceiling = Output(bytes_per_trained_parameter / bytes_per_value,
                                        doc="The most adapters can save: trained bytes over weight bytes per parameter.")
     copies = Output(total / weights, doc="The total in copies of the weights.")
-    fits = Output(1 - Exceeds(total, C), labels=(False, True), otherwise=0,
-                  doc="Whether the total fits the device's memory (False without a device).")
     capacity_share = Output(total / C, doc="Share of the device's memory the total takes.")
     training_total = Output(total + activations, "byte", doc="The total plus the stated activations.")
     training_copies = Output(training_total / weights, doc="The training total in copies of the weights.")
@@ -163,11 +166,12 @@ class TrainingStateFitScenario(Scenario):
                                       doc="Stated activations of one sequence.")
     activations_at = Output(activations_per_sequence * scaled_batch, "byte",
                             doc="The activations scaled linearly to `batch_size` sequences.")
-    headroom = Output(C - total, "byte", doc="Device memory left beside the total (negative when it does not fit).")
+    headroom = Output(C - total, "byte", doc="Device memory left beside the total.")
     resident_batch_limit = Output(headroom / activations_per_sequence,
-                                  doc="Sequences whose activations fit beside the total (negative when the state "
-                                      "alone does not fit).")
-    max_resident_batch = Output(floor(headroom * batch_size / activations), doc="Whole sequences that fit (the floor: -4.67 is -5).")
+                                  doc="Sequences whose activations fit beside the total.")
+    max_resident_batch = Output(floor(headroom * batch_size / activations), doc="Whole sequences that fit.")
+    fits = Fits(total <= C, "the training state must fit in the device's memory", unit="GB", guards=(headroom,),
+                otherwise=0)
     checkpoint = Output(weights + master_weights + optimizer_state, "byte",
                         doc="A checkpoint: weights, master copy and optimizer state of every parameter.")
     # the update rewrites the master copy, or the weights where there is none (the reference's `m or v`)

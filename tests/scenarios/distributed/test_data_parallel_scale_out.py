@@ -77,8 +77,8 @@ def test_no_price_no_cost_and_one_device_per_node():
     assert s.variant(node_hour_rate=None).result.cost is None
     single = s.variant(devices_per_node=1).result
     assert single.intra_time.magnitude == 0 and single.speedup == 1
-    with pytest.raises(MissingInputError, match="parameters"):  # differs: DLRM states only a size
-        s.variant(workload=Models.Recommendation.DLRM)
+    with pytest.raises(MissingInputError, match="precision must be fp16 or bf16"):  # differs: a 16-bit size only
+        s.variant(workload=Models.Recommendation.DLRM, precision="fp32")
 
 
 def test_question_inter_node_bandwidth_for_ninety_percent_efficiency():
