@@ -124,6 +124,7 @@ def evaluate(
         optimizer_time [s] = optimizer_traffic*params_per_gpu/(hardware_bandwidth*memory_efficiency)
         iteration_time [s] = dp_time + optimizer_time + pipeline_time
         model_flops [PFLOP] = [flop]*global_batch*(6*hidden_dim*seq_len*vocab_size + 3*layers*(4*hidden_dim*seq_len**2 + 2*layer_weights*seq_len))
+        iteration_flops [PFLOP] = [flop]*global_batch*(6*hidden_dim*seq_len*vocab_size + layers*(hidden_dim*seq_len**2*(4*Exceeds(recompute_value, 1) - 4*Exceeds(recompute_value, 2)) + (4*hidden_dim*seq_len**2 + 2*layer_weights*seq_len)*(Exceeds(recompute_value, 2) + 3)))
         params_optimizer_per_gpu [GiB] = params_per_gpu*state_bytes
         stored_per_layer [byte] = 2*[byte]*hidden_dim*micro_batch*seq_len*(-sequence_parallel + sequence_parallel/tp + 1)*Exceeds(recompute_value, 2) + layer_activations*(1 - Exceeds(recompute_value, 2)) - score_activations*(Exceeds(recompute_value, 1) - Exceeds(recompute_value, 2))
         in_flight [1] = (1 + (pp - 1)*Exceeds(interleave, 1)/(interleave*pp))*Min(microbatches, pp)
@@ -144,21 +145,25 @@ def evaluate(
     _t5 = 2 * hidden_dim
     _t7 = 1 / (hardware_bandwidth * memory_efficiency)
     _t9 = choose(recompute_value > 2, 1, 0)
-    _t10 = 2 * hidden_dim**2
-    _t12 = -_t9 + choose(recompute_value > 1, 1, 0)
-    _t13 = _t4 * hidden_dim
-    _t15 = 2 * _t9
-    _t18 = hidden_dim * vocab_size
-    _t19 = 1 / (500000000 * fabric_bandwidth * fabric_efficiency)
+    _t10 = _t9 + 3
+    _t11 = 2 * hidden_dim**2
+    _t13 = -_t9 + choose(recompute_value > 1, 1, 0)
+    _t14 = _t4 * hidden_dim
+    _t16 = 2 * _t9
+    _t19 = hidden_dim * vocab_size
+    _t20 = 1 / (500000000 * fabric_bandwidth * fabric_efficiency)
+    _t21 = _t5 * seq_len
+    _t23 = global_batch * seq_len
     microbatches = global_batch / (dp * micro_batch)
     layers_per_stage = layers / pp
-    layer_weights = _t10 + _t10 * kv_heads / heads + ffn_dim * hidden_dim * (gated_mlp + 2)
-    _t11 = layer_weights / tp
+    layer_weights = _t11 + _t11 * kv_heads / heads + ffn_dim * hidden_dim * (gated_mlp + 2)
+    _t12 = layer_weights / tp
+    _t22 = _t21 + layer_weights
     gemm_rows = _t4
     matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
     attention_core_flops = 4 * _t0 * hidden_dim
-    layer_forward_flops = 2 * _t11 * gemm_rows + attention_core_flops
-    recompute_flops = _t12 * attention_core_flops + _t9 * layer_forward_flops
+    layer_forward_flops = 2 * _t12 * gemm_rows + attention_core_flops
+    recompute_flops = _t13 * attention_core_flops + _t9 * layer_forward_flops
     layer_training_flops = 3 * layer_forward_flops + recompute_flops
     layer_compute_time = layer_training_flops / matmul_rate
     _raw_score_activations = _t1
@@ -170,19 +175,19 @@ def evaluate(
     layer_activations = _t6 / 1000000  # 1e-6: B -> MB
     _raw_layer_traffic_time = _t8
     layer_traffic_time = 1000 * _t8  # 1e6: MB -> B (layer_activations); 1e3: s -> ms
-    collective_payload = _t13 * precision_value
-    _t14 = collective_payload / tp
-    ring_bytes = _t14 * (2 * tp - 2)
-    collectives_per_layer = _t15 + sequence_parallel + 4
+    collective_payload = _t14 * precision_value
+    _t15 = collective_payload / tp
+    ring_bytes = _t15 * (2 * tp - 2)
+    collectives_per_layer = _t16 + sequence_parallel + 4
     _raw_layer_tp_time = collectives_per_layer * ring_bytes / (nvlink_bandwidth * nvlink_efficiency)
-    _t16 = _raw_layer_tp_time / 1000000000
-    layer_tp_time = _t16  # 1e9: GB/s -> B/s (nvlink_bandwidth)
-    _raw_layer_launch_time = kernel_launch * kernels_per_layer * (_t9 + 3)
-    _t17 = _raw_layer_launch_time / 1000000
-    layer_launch_time = _t17  # 1e-6: µs -> s (kernel_launch)
-    layer_time = _raw_layer_traffic_time + _t16 + _t17 + layer_compute_time  # 1e-3: ms -> s (layer_traffic_time)
-    head_time = 6 * _t18 * gemm_rows / (matmul_rate * tp)
-    p2p_time = _t14 * _t19 * interleave * choose(pp > 1, 1, 0)  # 1e9: GB/s -> B/s (fabric_bandwidth)
+    _t17 = _raw_layer_tp_time / 1000000000
+    layer_tp_time = _t17  # 1e9: GB/s -> B/s (nvlink_bandwidth)
+    _raw_layer_launch_time = _t10 * kernel_launch * kernels_per_layer
+    _t18 = _raw_layer_launch_time / 1000000
+    layer_launch_time = _t18  # 1e-6: µs -> s (kernel_launch)
+    layer_time = _raw_layer_traffic_time + _t17 + _t18 + layer_compute_time  # 1e-3: ms -> s (layer_traffic_time)
+    head_time = 6 * _t19 * gemm_rows / (matmul_rate * tp)
+    p2p_time = _t15 * _t20 * interleave * choose(pp > 1, 1, 0)  # 1e9: GB/s -> B/s (fabric_bandwidth)
     stage_time = head_time + layer_time * layers_per_stage + p2p_time
     pipeline__stages = pp
     pipeline__microbatches = microbatches
@@ -190,16 +195,15 @@ def evaluate(
     pipeline__bubble_ratio = pipeline__fill_slots / pipeline__microbatches
     bubble = pipeline__bubble_ratio / interleave
     pipeline_time = microbatches * stage_time * (bubble + 1)
-    params_per_gpu = _t11 * layers_per_stage
-    dp_time = _t19 * params_per_gpu * precision_value * (dp - 1) / dp  # 1e9: GB/s -> B/s (fabric_bandwidth)
+    params_per_gpu = _t12 * layers_per_stage
+    dp_time = _t20 * params_per_gpu * precision_value * (dp - 1) / dp  # 1e9: GB/s -> B/s (fabric_bandwidth)
     optimizer_time = _t7 * optimizer_traffic * params_per_gpu
     iteration_time = dp_time + optimizer_time + pipeline_time
-    model_flops = (
-        3 * global_batch * seq_len * (_t18 + layers * (_t5 * seq_len + layer_weights)) / 500000000000000
-    )  # 1e-15: flop -> PFLOP
+    model_flops = 3 * _t23 * (_t19 + _t22 * layers) / 500000000000000  # 1e-15: flop -> PFLOP
+    iteration_flops = _t23 * (3 * _t19 + layers * (_t10 * _t22 + _t13 * _t21)) / 500000000000000  # 1e-15: flop -> PFLOP
     params_optimizer_per_gpu = params_per_gpu * state_bytes / 1073741824  # 1/1073741824: B -> GiB
     stored_per_layer = (
-        _raw_layer_activations * (1 - _t9) - _t12 * _t2 + _t13 * _t15 * (_t3 - sequence_parallel + 1)
+        _raw_layer_activations * (1 - _t9) - _t13 * _t2 + _t14 * _t16 * (_t3 - sequence_parallel + 1)
     )  # 1e6: MB -> B (layer_activations)
     in_flight = (1 + (pp - 1) * choose(interleave > 1, 1, 0) / (interleave * pp)) * minimum(microbatches, pp)
     activations_per_gpu = in_flight * layers_per_stage * stored_per_layer / 1073741824  # 1/1073741824: B -> GiB
@@ -239,6 +243,7 @@ def evaluate(
         "optimizer_time": optimizer_time,
         "iteration_time": iteration_time,
         "model_flops": model_flops,
+        "iteration_flops": iteration_flops,
         "params_optimizer_per_gpu": params_optimizer_per_gpu,
         "stored_per_layer": stored_per_layer,
         "in_flight": in_flight,
@@ -306,21 +311,22 @@ def gradient(
     _t5 = 2 * hidden_dim
     _t7 = 1 / (hardware_bandwidth * memory_efficiency)
     _t9 = choose(recompute_value > 2, 1, 0)
-    _t10 = 2 * hidden_dim**2
-    _t12 = -_t9 + choose(recompute_value > 1, 1, 0)
-    _t13 = _t4 * hidden_dim
-    _t15 = 2 * _t9
-    _t18 = hidden_dim * vocab_size
-    _t19 = 1 / (500000000 * fabric_bandwidth * fabric_efficiency)
+    _t10 = _t9 + 3
+    _t11 = 2 * hidden_dim**2
+    _t13 = -_t9 + choose(recompute_value > 1, 1, 0)
+    _t14 = _t4 * hidden_dim
+    _t16 = 2 * _t9
+    _t19 = hidden_dim * vocab_size
+    _t20 = 1 / (500000000 * fabric_bandwidth * fabric_efficiency)
     microbatches = global_batch / (dp * micro_batch)
     layers_per_stage = layers / pp
-    layer_weights = _t10 + _t10 * kv_heads / heads + ffn_dim * hidden_dim * (gated_mlp + 2)
-    _t11 = layer_weights / tp
+    layer_weights = _t11 + _t11 * kv_heads / heads + ffn_dim * hidden_dim * (gated_mlp + 2)
+    _t12 = layer_weights / tp
     gemm_rows = _t4
     matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
     attention_core_flops = 4 * _t0 * hidden_dim
-    layer_forward_flops = 2 * _t11 * gemm_rows + attention_core_flops
-    recompute_flops = _t12 * attention_core_flops + _t9 * layer_forward_flops
+    layer_forward_flops = 2 * _t12 * gemm_rows + attention_core_flops
+    recompute_flops = _t13 * attention_core_flops + _t9 * layer_forward_flops
     layer_training_flops = 3 * layer_forward_flops + recompute_flops
     layer_compute_time = layer_training_flops / matmul_rate
     _raw_score_activations = _t1
@@ -330,26 +336,26 @@ def gradient(
     _t8 = _raw_layer_activations * _t7 * activation_traffic
     layer_activations = _t6 / 1000000  # 1e-6: B -> MB
     _raw_layer_traffic_time = _t8
-    collective_payload = _t13 * precision_value
-    _t14 = collective_payload / tp
-    ring_bytes = _t14 * (2 * tp - 2)
-    collectives_per_layer = _t15 + sequence_parallel + 4
+    collective_payload = _t14 * precision_value
+    _t15 = collective_payload / tp
+    ring_bytes = _t15 * (2 * tp - 2)
+    collectives_per_layer = _t16 + sequence_parallel + 4
     _raw_layer_tp_time = collectives_per_layer * ring_bytes / (nvlink_bandwidth * nvlink_efficiency)
-    _t16 = _raw_layer_tp_time / 1000000000
-    _raw_layer_launch_time = kernel_launch * kernels_per_layer * (_t9 + 3)
-    _t17 = _raw_layer_launch_time / 1000000
-    layer_time = _raw_layer_traffic_time + _t16 + _t17 + layer_compute_time  # 1e-3: ms -> s (layer_traffic_time)
-    head_time = 6 * _t18 * gemm_rows / (matmul_rate * tp)
-    p2p_time = _t14 * _t19 * interleave * choose(pp > 1, 1, 0)  # 1e9: GB/s -> B/s (fabric_bandwidth)
+    _t17 = _raw_layer_tp_time / 1000000000
+    _raw_layer_launch_time = _t10 * kernel_launch * kernels_per_layer
+    _t18 = _raw_layer_launch_time / 1000000
+    layer_time = _raw_layer_traffic_time + _t17 + _t18 + layer_compute_time  # 1e-3: ms -> s (layer_traffic_time)
+    head_time = 6 * _t19 * gemm_rows / (matmul_rate * tp)
+    p2p_time = _t15 * _t20 * interleave * choose(pp > 1, 1, 0)  # 1e9: GB/s -> B/s (fabric_bandwidth)
     stage_time = head_time + layer_time * layers_per_stage + p2p_time
     pipeline__stages = pp
     pipeline__microbatches = microbatches
     pipeline__fill_slots = pipeline__stages - 1
     pipeline__bubble_ratio = pipeline__fill_slots / pipeline__microbatches
     bubble = pipeline__bubble_ratio / interleave
-    params_per_gpu = _t11 * layers_per_stage
+    params_per_gpu = _t12 * layers_per_stage
     stored_per_layer = (
-        _raw_layer_activations * (1 - _t9) - _t12 * _t2 + _t13 * _t15 * (_t3 - sequence_parallel + 1)
+        _raw_layer_activations * (1 - _t9) - _t13 * _t2 + _t14 * _t16 * (_t3 - sequence_parallel + 1)
     )  # 1e6: MB -> B (layer_activations)
     in_flight = (1 + (pp - 1) * choose(interleave > 1, 1, 0) / (interleave * pp)) * minimum(microbatches, pp)
     _g0 = dp ** (-2)
@@ -395,60 +401,69 @@ def gradient(
     _g40 = 1 / (1000000000 * nvlink_bandwidth * nvlink_efficiency)
     _g41 = _g40 * collectives_per_layer
     _g42 = collectives_per_layer * ring_bytes / 1000000000
-    _g43 = _g19 / 1000000 + 3 / 1000000
-    _g44 = hidden_dim * vocab_size
-    _g45 = 6 * _g44 * gemm_rows
-    _g46 = _g21 * _g45 / tp
-    _g47 = 6 / (matmul_rate * tp)
-    _g48 = _g47 * gemm_rows
-    _g49 = _g44 * _g47
-    _g50 = choose(pp > 1, 1, 0)
-    _g51 = 1 / (500000000 * fabric_efficiency)
-    _g52 = _g51 / fabric_bandwidth
-    _g53 = _g50 * _g52
-    _g54 = _g53 / tp
-    _g55 = _g54 * interleave
-    _g56 = _g51 / fabric_bandwidth**2
-    _g57 = _g50 * collective_payload * interleave / tp
-    _g58 = 1 / (500000000 * fabric_bandwidth * fabric_efficiency**2)
-    _g59 = pipeline__fill_slots / pipeline__microbatches**2
-    _g60 = interleave ** (-2)
-    _g61 = bubble + 1
-    _g62 = _g61 * microbatches
-    _g63 = microbatches * stage_time
-    _g64 = _g61 * stage_time
-    _g65 = layer_weights / tp
-    _g66 = layers_per_stage / tp
-    _g67 = dp - 1
-    _g68 = _g52 * params_per_gpu / dp
-    _g69 = _g52 * _g67 * precision_value
-    _g70 = _g69 / dp
-    _g71 = _g67 * params_per_gpu * precision_value / dp
-    _g72 = optimizer_traffic * params_per_gpu
-    _g73 = _g33 * optimizer_traffic
-    _g74 = 3 * global_batch * seq_len / 500000000000000
-    _g75 = 2 * seq_len
-    _g76 = _g75 * hidden_dim
-    _g77 = _g76 + layer_weights
-    _g78 = 3 * _g44 / 500000000000000 + 3 * _g77 * layers / 500000000000000
-    _g79 = _g74 * layers
-    _g80 = state_bytes / 1073741824
-    _g81 = 1000000 - 1000000 * _g19
-    _g82 = -_g20
-    _g83 = _g19 * (_g24 - sequence_parallel + 1)
-    _g84 = 2 * _g10 * _g19
-    _g85 = microbatches - pp
-    _g86 = pp - 1
-    _g87 = choose(interleave > 1, 1, 0)
-    _g88 = _g87 / interleave
-    _g89 = _g88 / pp
-    _g90 = _g86 * _g89 + 1
-    _g91 = minimum(microbatches, pp)
-    _g92 = _g90 * step(-_g85)
-    _g93 = in_flight / 1073741824
-    _g94 = _g93 * layers_per_stage
-    _g95 = _g93 * stored_per_layer
-    _g96 = layers_per_stage * stored_per_layer / 1073741824
+    _g43 = _g19 + 3
+    _g44 = _g43 / 1000000
+    _g45 = hidden_dim * vocab_size
+    _g46 = 6 * _g45 * gemm_rows
+    _g47 = _g21 * _g46 / tp
+    _g48 = 6 / (matmul_rate * tp)
+    _g49 = _g48 * gemm_rows
+    _g50 = _g45 * _g48
+    _g51 = choose(pp > 1, 1, 0)
+    _g52 = 1 / (500000000 * fabric_efficiency)
+    _g53 = _g52 / fabric_bandwidth
+    _g54 = _g51 * _g53
+    _g55 = _g54 / tp
+    _g56 = _g55 * interleave
+    _g57 = _g52 / fabric_bandwidth**2
+    _g58 = _g51 * collective_payload * interleave / tp
+    _g59 = 1 / (500000000 * fabric_bandwidth * fabric_efficiency**2)
+    _g60 = pipeline__fill_slots / pipeline__microbatches**2
+    _g61 = interleave ** (-2)
+    _g62 = bubble + 1
+    _g63 = _g62 * microbatches
+    _g64 = microbatches * stage_time
+    _g65 = _g62 * stage_time
+    _g66 = layer_weights / tp
+    _g67 = layers_per_stage / tp
+    _g68 = dp - 1
+    _g69 = _g53 * params_per_gpu / dp
+    _g70 = _g53 * _g68 * precision_value
+    _g71 = _g70 / dp
+    _g72 = _g68 * params_per_gpu * precision_value / dp
+    _g73 = optimizer_traffic * params_per_gpu
+    _g74 = _g33 * optimizer_traffic
+    _g75 = global_batch * seq_len
+    _g76 = 3 * _g75 / 500000000000000
+    _g77 = _g76 * hidden_dim
+    _g78 = 2 * seq_len
+    _g79 = _g78 * hidden_dim
+    _g80 = _g79 + layer_weights
+    _g81 = 3 * _g45 / 500000000000000 + 3 * _g80 * layers / 500000000000000
+    _g82 = _g76 * layers
+    _g83 = 2 * hidden_dim
+    _g84 = _g75 / 500000000000000
+    _g85 = _g84 * layers
+    _g86 = _g20 * _g79 + _g43 * _g80
+    _g87 = 3 * _g45 / 500000000000000 + _g86 * layers / 500000000000000
+    _g88 = _g43 * _g85
+    _g89 = state_bytes / 1073741824
+    _g90 = 1000000 - 1000000 * _g19
+    _g91 = -_g20
+    _g92 = _g19 * (_g24 - sequence_parallel + 1)
+    _g93 = 2 * _g10 * _g19
+    _g94 = microbatches - pp
+    _g95 = pp - 1
+    _g96 = choose(interleave > 1, 1, 0)
+    _g97 = _g96 / interleave
+    _g98 = _g97 / pp
+    _g99 = _g95 * _g98 + 1
+    _g100 = minimum(microbatches, pp)
+    _g101 = _g99 * step(-_g94)
+    _g102 = in_flight / 1073741824
+    _g103 = _g102 * layers_per_stage
+    _g104 = _g102 * stored_per_layer
+    _g105 = layers_per_stage * stored_per_layer / 1073741824
     d__microbatches__dp = -_g0 * global_batch / micro_batch
     d__microbatches__global_batch = 1 / (dp * micro_batch)
     d__microbatches__micro_batch = -global_batch / (dp * micro_batch**2)
@@ -548,8 +563,8 @@ def gradient(
     d__layer_tp_time__sequence_parallel = _g40 * d__collectives_per_layer__sequence_parallel * ring_bytes
     d__layer_tp_time__nvlink_bandwidth = -_g42 / (nvlink_bandwidth**2 * nvlink_efficiency)
     d__layer_tp_time__nvlink_efficiency = -_g42 / (nvlink_bandwidth * nvlink_efficiency**2)
-    d__layer_launch_time__kernels_per_layer = _g43 * kernel_launch
-    d__layer_launch_time__kernel_launch = _g43 * kernels_per_layer
+    d__layer_launch_time__kernels_per_layer = _g44 * kernel_launch
+    d__layer_launch_time__kernel_launch = _g44 * kernels_per_layer
     d__layer_time__hardware_peak = d__layer_compute_time__hardware_peak
     d__layer_time__hardware_bandwidth = d__layer_traffic_time__hardware_bandwidth / 1000
     d__layer_time__precision_value = d__layer_tp_time__precision_value
@@ -578,22 +593,22 @@ def gradient(
     d__layer_time__kernels_per_layer = d__layer_launch_time__kernels_per_layer
     d__layer_time__kernel_launch = d__layer_launch_time__kernel_launch
     d__layer_time__activation_traffic = d__layer_traffic_time__activation_traffic / 1000
-    d__head_time__hardware_peak = -_g46 * d__matmul_rate__hardware_peak
-    d__head_time__vocab_size = _g48 * hidden_dim
-    d__head_time__seq_len = -_g46 * d__matmul_rate__seq_len + _g49 * d__gemm_rows__seq_len
-    d__head_time__hidden_dim = _g48 * vocab_size
-    d__head_time__tp = -_g13 * _g45 / matmul_rate
-    d__head_time__micro_batch = -_g46 * d__matmul_rate__micro_batch + _g49 * d__gemm_rows__micro_batch
-    d__head_time__matmul_efficiency = -_g46 * d__matmul_rate__matmul_efficiency
-    d__head_time__gemm_half_rows = -_g46 * d__matmul_rate__gemm_half_rows
-    d__p2p_time__precision_value = _g55 * d__collective_payload__precision_value
-    d__p2p_time__seq_len = _g55 * d__collective_payload__seq_len
-    d__p2p_time__hidden_dim = _g55 * d__collective_payload__hidden_dim
-    d__p2p_time__tp = -_g39 * _g53 * interleave
-    d__p2p_time__micro_batch = _g55 * d__collective_payload__micro_batch
-    d__p2p_time__interleave = _g54 * collective_payload
-    d__p2p_time__fabric_bandwidth = -_g56 * _g57
-    d__p2p_time__fabric_efficiency = -_g57 * _g58
+    d__head_time__hardware_peak = -_g47 * d__matmul_rate__hardware_peak
+    d__head_time__vocab_size = _g49 * hidden_dim
+    d__head_time__seq_len = -_g47 * d__matmul_rate__seq_len + _g50 * d__gemm_rows__seq_len
+    d__head_time__hidden_dim = _g49 * vocab_size
+    d__head_time__tp = -_g13 * _g46 / matmul_rate
+    d__head_time__micro_batch = -_g47 * d__matmul_rate__micro_batch + _g50 * d__gemm_rows__micro_batch
+    d__head_time__matmul_efficiency = -_g47 * d__matmul_rate__matmul_efficiency
+    d__head_time__gemm_half_rows = -_g47 * d__matmul_rate__gemm_half_rows
+    d__p2p_time__precision_value = _g56 * d__collective_payload__precision_value
+    d__p2p_time__seq_len = _g56 * d__collective_payload__seq_len
+    d__p2p_time__hidden_dim = _g56 * d__collective_payload__hidden_dim
+    d__p2p_time__tp = -_g39 * _g54 * interleave
+    d__p2p_time__micro_batch = _g56 * d__collective_payload__micro_batch
+    d__p2p_time__interleave = _g55 * collective_payload
+    d__p2p_time__fabric_bandwidth = -_g57 * _g58
+    d__p2p_time__fabric_efficiency = -_g58 * _g59
     d__stage_time__hardware_peak = d__head_time__hardware_peak + d__layer_time__hardware_peak * layers_per_stage
     d__stage_time__hardware_bandwidth = d__layer_time__hardware_bandwidth * layers_per_stage
     d__stage_time__precision_value = d__layer_time__precision_value * layers_per_stage + d__p2p_time__precision_value
@@ -632,74 +647,74 @@ def gradient(
     d__pipeline__microbatches__micro_batch = d__microbatches__micro_batch
     d__pipeline__fill_slots__pp = d__pipeline__stages__pp
     d__pipeline__bubble_ratio__pp = d__pipeline__fill_slots__pp / pipeline__microbatches
-    d__pipeline__bubble_ratio__dp = -_g59 * d__pipeline__microbatches__dp
-    d__pipeline__bubble_ratio__global_batch = -_g59 * d__pipeline__microbatches__global_batch
-    d__pipeline__bubble_ratio__micro_batch = -_g59 * d__pipeline__microbatches__micro_batch
+    d__pipeline__bubble_ratio__dp = -_g60 * d__pipeline__microbatches__dp
+    d__pipeline__bubble_ratio__global_batch = -_g60 * d__pipeline__microbatches__global_batch
+    d__pipeline__bubble_ratio__micro_batch = -_g60 * d__pipeline__microbatches__micro_batch
     d__bubble__pp = d__pipeline__bubble_ratio__pp / interleave
     d__bubble__dp = d__pipeline__bubble_ratio__dp / interleave
     d__bubble__global_batch = d__pipeline__bubble_ratio__global_batch / interleave
     d__bubble__micro_batch = d__pipeline__bubble_ratio__micro_batch / interleave
-    d__bubble__interleave = -_g60 * pipeline__bubble_ratio
-    d__pipeline_time__hardware_peak = _g62 * d__stage_time__hardware_peak
-    d__pipeline_time__hardware_bandwidth = _g62 * d__stage_time__hardware_bandwidth
-    d__pipeline_time__precision_value = _g62 * d__stage_time__precision_value
-    d__pipeline_time__vocab_size = _g62 * d__stage_time__vocab_size
-    d__pipeline_time__seq_len = _g62 * d__stage_time__seq_len
-    d__pipeline_time__layers = _g62 * d__stage_time__layers
-    d__pipeline_time__hidden_dim = _g62 * d__stage_time__hidden_dim
-    d__pipeline_time__heads = _g62 * d__stage_time__heads
-    d__pipeline_time__kv_heads = _g62 * d__stage_time__kv_heads
-    d__pipeline_time__ffn_dim = _g62 * d__stage_time__ffn_dim
-    d__pipeline_time__gated_mlp = _g62 * d__stage_time__gated_mlp
-    d__pipeline_time__tp = _g62 * d__stage_time__tp
-    d__pipeline_time__pp = _g62 * d__stage_time__pp + _g63 * d__bubble__pp
-    d__pipeline_time__dp = _g63 * d__bubble__dp + _g64 * d__microbatches__dp
-    d__pipeline_time__global_batch = _g63 * d__bubble__global_batch + _g64 * d__microbatches__global_batch
+    d__bubble__interleave = -_g61 * pipeline__bubble_ratio
+    d__pipeline_time__hardware_peak = _g63 * d__stage_time__hardware_peak
+    d__pipeline_time__hardware_bandwidth = _g63 * d__stage_time__hardware_bandwidth
+    d__pipeline_time__precision_value = _g63 * d__stage_time__precision_value
+    d__pipeline_time__vocab_size = _g63 * d__stage_time__vocab_size
+    d__pipeline_time__seq_len = _g63 * d__stage_time__seq_len
+    d__pipeline_time__layers = _g63 * d__stage_time__layers
+    d__pipeline_time__hidden_dim = _g63 * d__stage_time__hidden_dim
+    d__pipeline_time__heads = _g63 * d__stage_time__heads
+    d__pipeline_time__kv_heads = _g63 * d__stage_time__kv_heads
+    d__pipeline_time__ffn_dim = _g63 * d__stage_time__ffn_dim
+    d__pipeline_time__gated_mlp = _g63 * d__stage_time__gated_mlp
+    d__pipeline_time__tp = _g63 * d__stage_time__tp
+    d__pipeline_time__pp = _g63 * d__stage_time__pp + _g64 * d__bubble__pp
+    d__pipeline_time__dp = _g64 * d__bubble__dp + _g65 * d__microbatches__dp
+    d__pipeline_time__global_batch = _g64 * d__bubble__global_batch + _g65 * d__microbatches__global_batch
     d__pipeline_time__micro_batch = (
-        _g62 * d__stage_time__micro_batch + _g63 * d__bubble__micro_batch + _g64 * d__microbatches__micro_batch
+        _g63 * d__stage_time__micro_batch + _g64 * d__bubble__micro_batch + _g65 * d__microbatches__micro_batch
     )
-    d__pipeline_time__interleave = _g62 * d__stage_time__interleave + _g63 * d__bubble__interleave
-    d__pipeline_time__sequence_parallel = _g62 * d__stage_time__sequence_parallel
-    d__pipeline_time__nvlink_bandwidth = _g62 * d__stage_time__nvlink_bandwidth
-    d__pipeline_time__fabric_bandwidth = _g62 * d__stage_time__fabric_bandwidth
-    d__pipeline_time__matmul_efficiency = _g62 * d__stage_time__matmul_efficiency
-    d__pipeline_time__gemm_half_rows = _g62 * d__stage_time__gemm_half_rows
-    d__pipeline_time__memory_efficiency = _g62 * d__stage_time__memory_efficiency
-    d__pipeline_time__nvlink_efficiency = _g62 * d__stage_time__nvlink_efficiency
-    d__pipeline_time__fabric_efficiency = _g62 * d__stage_time__fabric_efficiency
-    d__pipeline_time__kernels_per_layer = _g62 * d__stage_time__kernels_per_layer
-    d__pipeline_time__kernel_launch = _g62 * d__stage_time__kernel_launch
-    d__pipeline_time__activation_traffic = _g62 * d__stage_time__activation_traffic
-    d__params_per_gpu__layers = _g65 * d__layers_per_stage__layers
-    d__params_per_gpu__hidden_dim = _g66 * d__layer_weights__hidden_dim
-    d__params_per_gpu__heads = _g66 * d__layer_weights__heads
-    d__params_per_gpu__kv_heads = _g66 * d__layer_weights__kv_heads
-    d__params_per_gpu__ffn_dim = _g66 * d__layer_weights__ffn_dim
-    d__params_per_gpu__gated_mlp = _g66 * d__layer_weights__gated_mlp
+    d__pipeline_time__interleave = _g63 * d__stage_time__interleave + _g64 * d__bubble__interleave
+    d__pipeline_time__sequence_parallel = _g63 * d__stage_time__sequence_parallel
+    d__pipeline_time__nvlink_bandwidth = _g63 * d__stage_time__nvlink_bandwidth
+    d__pipeline_time__fabric_bandwidth = _g63 * d__stage_time__fabric_bandwidth
+    d__pipeline_time__matmul_efficiency = _g63 * d__stage_time__matmul_efficiency
+    d__pipeline_time__gemm_half_rows = _g63 * d__stage_time__gemm_half_rows
+    d__pipeline_time__memory_efficiency = _g63 * d__stage_time__memory_efficiency
+    d__pipeline_time__nvlink_efficiency = _g63 * d__stage_time__nvlink_efficiency
+    d__pipeline_time__fabric_efficiency = _g63 * d__stage_time__fabric_efficiency
+    d__pipeline_time__kernels_per_layer = _g63 * d__stage_time__kernels_per_layer
+    d__pipeline_time__kernel_launch = _g63 * d__stage_time__kernel_launch
+    d__pipeline_time__activation_traffic = _g63 * d__stage_time__activation_traffic
+    d__params_per_gpu__layers = _g66 * d__layers_per_stage__layers
+    d__params_per_gpu__hidden_dim = _g67 * d__layer_weights__hidden_dim
+    d__params_per_gpu__heads = _g67 * d__layer_weights__heads
+    d__params_per_gpu__kv_heads = _g67 * d__layer_weights__kv_heads
+    d__params_per_gpu__ffn_dim = _g67 * d__layer_weights__ffn_dim
+    d__params_per_gpu__gated_mlp = _g67 * d__layer_weights__gated_mlp
     d__params_per_gpu__tp = -_g18 * layers_per_stage
-    d__params_per_gpu__pp = _g65 * d__layers_per_stage__pp
-    d__dp_time__precision_value = _g67 * _g68
-    d__dp_time__layers = _g70 * d__params_per_gpu__layers
-    d__dp_time__hidden_dim = _g70 * d__params_per_gpu__hidden_dim
-    d__dp_time__heads = _g70 * d__params_per_gpu__heads
-    d__dp_time__kv_heads = _g70 * d__params_per_gpu__kv_heads
-    d__dp_time__ffn_dim = _g70 * d__params_per_gpu__ffn_dim
-    d__dp_time__gated_mlp = _g70 * d__params_per_gpu__gated_mlp
-    d__dp_time__tp = _g70 * d__params_per_gpu__tp
-    d__dp_time__pp = _g70 * d__params_per_gpu__pp
-    d__dp_time__dp = -_g0 * _g69 * params_per_gpu + _g68 * precision_value
-    d__dp_time__fabric_bandwidth = -_g56 * _g71
-    d__dp_time__fabric_efficiency = -_g58 * _g71
-    d__optimizer_time__hardware_bandwidth = -_g30 * _g72
-    d__optimizer_time__layers = _g73 * d__params_per_gpu__layers
-    d__optimizer_time__hidden_dim = _g73 * d__params_per_gpu__hidden_dim
-    d__optimizer_time__heads = _g73 * d__params_per_gpu__heads
-    d__optimizer_time__kv_heads = _g73 * d__params_per_gpu__kv_heads
-    d__optimizer_time__ffn_dim = _g73 * d__params_per_gpu__ffn_dim
-    d__optimizer_time__gated_mlp = _g73 * d__params_per_gpu__gated_mlp
-    d__optimizer_time__tp = _g73 * d__params_per_gpu__tp
-    d__optimizer_time__pp = _g73 * d__params_per_gpu__pp
-    d__optimizer_time__memory_efficiency = -_g35 * _g72
+    d__params_per_gpu__pp = _g66 * d__layers_per_stage__pp
+    d__dp_time__precision_value = _g68 * _g69
+    d__dp_time__layers = _g71 * d__params_per_gpu__layers
+    d__dp_time__hidden_dim = _g71 * d__params_per_gpu__hidden_dim
+    d__dp_time__heads = _g71 * d__params_per_gpu__heads
+    d__dp_time__kv_heads = _g71 * d__params_per_gpu__kv_heads
+    d__dp_time__ffn_dim = _g71 * d__params_per_gpu__ffn_dim
+    d__dp_time__gated_mlp = _g71 * d__params_per_gpu__gated_mlp
+    d__dp_time__tp = _g71 * d__params_per_gpu__tp
+    d__dp_time__pp = _g71 * d__params_per_gpu__pp
+    d__dp_time__dp = -_g0 * _g70 * params_per_gpu + _g69 * precision_value
+    d__dp_time__fabric_bandwidth = -_g57 * _g72
+    d__dp_time__fabric_efficiency = -_g59 * _g72
+    d__optimizer_time__hardware_bandwidth = -_g30 * _g73
+    d__optimizer_time__layers = _g74 * d__params_per_gpu__layers
+    d__optimizer_time__hidden_dim = _g74 * d__params_per_gpu__hidden_dim
+    d__optimizer_time__heads = _g74 * d__params_per_gpu__heads
+    d__optimizer_time__kv_heads = _g74 * d__params_per_gpu__kv_heads
+    d__optimizer_time__ffn_dim = _g74 * d__params_per_gpu__ffn_dim
+    d__optimizer_time__gated_mlp = _g74 * d__params_per_gpu__gated_mlp
+    d__optimizer_time__tp = _g74 * d__params_per_gpu__tp
+    d__optimizer_time__pp = _g74 * d__params_per_gpu__pp
+    d__optimizer_time__memory_efficiency = -_g35 * _g73
     d__optimizer_time__optimizer_traffic = _g33 * params_per_gpu
     d__iteration_time__hardware_peak = d__pipeline_time__hardware_peak
     d__iteration_time__hardware_bandwidth = d__optimizer_time__hardware_bandwidth + d__pipeline_time__hardware_bandwidth
@@ -732,50 +747,61 @@ def gradient(
     d__iteration_time__kernel_launch = d__pipeline_time__kernel_launch
     d__iteration_time__activation_traffic = d__pipeline_time__activation_traffic
     d__iteration_time__optimizer_traffic = d__optimizer_time__optimizer_traffic
-    d__model_flops__vocab_size = _g74 * hidden_dim
-    d__model_flops__seq_len = _g78 * global_batch + 3 * global_batch * hidden_dim * layers * seq_len / 250000000000000
-    d__model_flops__layers = _g74 * _g77
-    d__model_flops__hidden_dim = _g74 * (_g75 * layers + vocab_size) + _g79 * d__layer_weights__hidden_dim
-    d__model_flops__heads = _g79 * d__layer_weights__heads
-    d__model_flops__kv_heads = _g79 * d__layer_weights__kv_heads
-    d__model_flops__ffn_dim = _g79 * d__layer_weights__ffn_dim
-    d__model_flops__gated_mlp = _g79 * d__layer_weights__gated_mlp
-    d__model_flops__global_batch = _g78 * seq_len
-    d__params_optimizer_per_gpu__layers = _g80 * d__params_per_gpu__layers
-    d__params_optimizer_per_gpu__hidden_dim = _g80 * d__params_per_gpu__hidden_dim
-    d__params_optimizer_per_gpu__heads = _g80 * d__params_per_gpu__heads
-    d__params_optimizer_per_gpu__kv_heads = _g80 * d__params_per_gpu__kv_heads
-    d__params_optimizer_per_gpu__ffn_dim = _g80 * d__params_per_gpu__ffn_dim
-    d__params_optimizer_per_gpu__gated_mlp = _g80 * d__params_per_gpu__gated_mlp
-    d__params_optimizer_per_gpu__tp = _g80 * d__params_per_gpu__tp
-    d__params_optimizer_per_gpu__pp = _g80 * d__params_per_gpu__pp
+    d__model_flops__vocab_size = _g77
+    d__model_flops__seq_len = 3 * _g75 * hidden_dim * layers / 250000000000000 + _g81 * global_batch
+    d__model_flops__layers = _g76 * _g80
+    d__model_flops__hidden_dim = _g76 * (_g78 * layers + vocab_size) + _g82 * d__layer_weights__hidden_dim
+    d__model_flops__heads = _g82 * d__layer_weights__heads
+    d__model_flops__kv_heads = _g82 * d__layer_weights__kv_heads
+    d__model_flops__ffn_dim = _g82 * d__layer_weights__ffn_dim
+    d__model_flops__gated_mlp = _g82 * d__layer_weights__gated_mlp
+    d__model_flops__global_batch = _g81 * seq_len
+    d__iteration_flops__vocab_size = _g77
+    d__iteration_flops__seq_len = _g85 * (_g20 * _g83 + _g43 * _g83) + _g87 * global_batch
+    d__iteration_flops__layers = _g84 * _g86
+    d__iteration_flops__hidden_dim = (
+        _g84 * (layers * (_g20 * _g78 + _g43 * _g78) + 3 * vocab_size) + _g88 * d__layer_weights__hidden_dim
+    )
+    d__iteration_flops__heads = _g88 * d__layer_weights__heads
+    d__iteration_flops__kv_heads = _g88 * d__layer_weights__kv_heads
+    d__iteration_flops__ffn_dim = _g88 * d__layer_weights__ffn_dim
+    d__iteration_flops__gated_mlp = _g88 * d__layer_weights__gated_mlp
+    d__iteration_flops__global_batch = _g87 * seq_len
+    d__params_optimizer_per_gpu__layers = _g89 * d__params_per_gpu__layers
+    d__params_optimizer_per_gpu__hidden_dim = _g89 * d__params_per_gpu__hidden_dim
+    d__params_optimizer_per_gpu__heads = _g89 * d__params_per_gpu__heads
+    d__params_optimizer_per_gpu__kv_heads = _g89 * d__params_per_gpu__kv_heads
+    d__params_optimizer_per_gpu__ffn_dim = _g89 * d__params_per_gpu__ffn_dim
+    d__params_optimizer_per_gpu__gated_mlp = _g89 * d__params_per_gpu__gated_mlp
+    d__params_optimizer_per_gpu__tp = _g89 * d__params_per_gpu__tp
+    d__params_optimizer_per_gpu__pp = _g89 * d__params_per_gpu__pp
     d__params_optimizer_per_gpu__state_bytes = params_per_gpu / 1073741824
     d__stored_per_layer__seq_len = (
-        _g81 * d__layer_activations__seq_len + _g82 * d__score_activations__seq_len + 2 * _g83 * _g9
+        2 * _g9 * _g92 + _g90 * d__layer_activations__seq_len + _g91 * d__score_activations__seq_len
     )
-    d__stored_per_layer__hidden_dim = _g75 * _g83 * micro_batch + _g81 * d__layer_activations__hidden_dim
-    d__stored_per_layer__heads = _g81 * d__layer_activations__heads + _g82 * d__score_activations__heads
-    d__stored_per_layer__tp = -_g28 * _g84 + _g81 * d__layer_activations__tp + _g82 * d__score_activations__tp
+    d__stored_per_layer__hidden_dim = _g78 * _g92 * micro_batch + _g90 * d__layer_activations__hidden_dim
+    d__stored_per_layer__heads = _g90 * d__layer_activations__heads + _g91 * d__score_activations__heads
+    d__stored_per_layer__tp = -_g28 * _g93 + _g90 * d__layer_activations__tp + _g91 * d__score_activations__tp
     d__stored_per_layer__micro_batch = (
-        _g76 * _g83 + _g81 * d__layer_activations__micro_batch + _g82 * d__score_activations__micro_batch
+        _g79 * _g92 + _g90 * d__layer_activations__micro_batch + _g91 * d__score_activations__micro_batch
     )
-    d__stored_per_layer__sequence_parallel = _g81 * d__layer_activations__sequence_parallel + _g84 * (-1 + 1 / tp)
-    d__in_flight__pp = _g90 * step(_g85) + _g91 * (-_g1 * _g86 * _g88 + _g89)
-    d__in_flight__dp = _g92 * d__microbatches__dp
-    d__in_flight__global_batch = _g92 * d__microbatches__global_batch
-    d__in_flight__micro_batch = _g92 * d__microbatches__micro_batch
-    d__in_flight__interleave = -_g60 * _g86 * _g87 * _g91 / pp
-    d__activations_per_gpu__seq_len = _g94 * d__stored_per_layer__seq_len
-    d__activations_per_gpu__layers = _g95 * d__layers_per_stage__layers
-    d__activations_per_gpu__hidden_dim = _g94 * d__stored_per_layer__hidden_dim
-    d__activations_per_gpu__heads = _g94 * d__stored_per_layer__heads
-    d__activations_per_gpu__tp = _g94 * d__stored_per_layer__tp
-    d__activations_per_gpu__pp = _g95 * d__layers_per_stage__pp + _g96 * d__in_flight__pp
-    d__activations_per_gpu__dp = _g96 * d__in_flight__dp
-    d__activations_per_gpu__global_batch = _g96 * d__in_flight__global_batch
-    d__activations_per_gpu__micro_batch = _g94 * d__stored_per_layer__micro_batch + _g96 * d__in_flight__micro_batch
-    d__activations_per_gpu__interleave = _g96 * d__in_flight__interleave
-    d__activations_per_gpu__sequence_parallel = _g94 * d__stored_per_layer__sequence_parallel
+    d__stored_per_layer__sequence_parallel = _g90 * d__layer_activations__sequence_parallel + _g93 * (-1 + 1 / tp)
+    d__in_flight__pp = _g100 * (-_g1 * _g95 * _g97 + _g98) + _g99 * step(_g94)
+    d__in_flight__dp = _g101 * d__microbatches__dp
+    d__in_flight__global_batch = _g101 * d__microbatches__global_batch
+    d__in_flight__micro_batch = _g101 * d__microbatches__micro_batch
+    d__in_flight__interleave = -_g100 * _g61 * _g95 * _g96 / pp
+    d__activations_per_gpu__seq_len = _g103 * d__stored_per_layer__seq_len
+    d__activations_per_gpu__layers = _g104 * d__layers_per_stage__layers
+    d__activations_per_gpu__hidden_dim = _g103 * d__stored_per_layer__hidden_dim
+    d__activations_per_gpu__heads = _g103 * d__stored_per_layer__heads
+    d__activations_per_gpu__tp = _g103 * d__stored_per_layer__tp
+    d__activations_per_gpu__pp = _g104 * d__layers_per_stage__pp + _g105 * d__in_flight__pp
+    d__activations_per_gpu__dp = _g105 * d__in_flight__dp
+    d__activations_per_gpu__global_batch = _g105 * d__in_flight__global_batch
+    d__activations_per_gpu__micro_batch = _g103 * d__stored_per_layer__micro_batch + _g105 * d__in_flight__micro_batch
+    d__activations_per_gpu__interleave = _g105 * d__in_flight__interleave
+    d__activations_per_gpu__sequence_parallel = _g103 * d__stored_per_layer__sequence_parallel
     d__memory_per_gpu__seq_len = d__activations_per_gpu__seq_len
     d__memory_per_gpu__layers = d__activations_per_gpu__layers + d__params_optimizer_per_gpu__layers
     d__memory_per_gpu__hidden_dim = d__activations_per_gpu__hidden_dim + d__params_optimizer_per_gpu__hidden_dim
@@ -1116,6 +1142,17 @@ def gradient(
             "ffn_dim": d__model_flops__ffn_dim,
             "gated_mlp": d__model_flops__gated_mlp,
             "global_batch": d__model_flops__global_batch,
+        },
+        "iteration_flops": {
+            "vocab_size": d__iteration_flops__vocab_size,
+            "seq_len": d__iteration_flops__seq_len,
+            "layers": d__iteration_flops__layers,
+            "hidden_dim": d__iteration_flops__hidden_dim,
+            "heads": d__iteration_flops__heads,
+            "kv_heads": d__iteration_flops__kv_heads,
+            "ffn_dim": d__iteration_flops__ffn_dim,
+            "gated_mlp": d__iteration_flops__gated_mlp,
+            "global_batch": d__iteration_flops__global_batch,
         },
         "params_optimizer_per_gpu": {
             "layers": d__params_optimizer_per_gpu__layers,
@@ -1495,6 +1532,7 @@ class MegatronIterationScenario(ScenarioBase):
         "optimizer_time",
         "iteration_time",
         "model_flops",
+        "iteration_flops",
         "params_optimizer_per_gpu",
         "stored_per_layer",
         "in_flight",
@@ -1612,6 +1650,7 @@ class MegatronIterationScenario(ScenarioBase):
     optimizer_time = Output("optimizer_time", "s")
     iteration_time = Output("iteration_time", "s", guard=("fits",))
     model_flops = Output("model_flops", "PFLOP")
+    iteration_flops = Output("iteration_flops", "PFLOP")
     params_optimizer_per_gpu = Output("params_optimizer_per_gpu", "GiB")
     stored_per_layer = Output("stored_per_layer", "byte")
     in_flight = Output("in_flight")

@@ -1435,6 +1435,45 @@ def _Megatron1TNoRecompute():
     )
 
 
+def _Megatron1TNarayanan3072():
+    """Megatron1TNarayanan3072: Megatron1TNarayanan3072 (Narayanan et al. 2021 (SC), Table 1: 1T on 3072 A100s, 163 TFLOP/s per GPU (52 % of peak))."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.megatron_iteration import MegatronIterationScenario
+
+    return MegatronIterationScenario(
+        name="Megatron1TNarayanan3072 (Narayanan et al. 2021 (SC), Table 1: 1T on 3072 A100s, 163 TFLOP/s per GPU (52 % of peak))",
+        description="128 layers, hidden 25600, 160 heads: t 8 x p 64 x d 6 on 3072 GPUs, global batch 3072, micro-batch 1, 1 model chunk(s) per GPU, recomputation full, sequence parallelism off. Measured flops_per_gpu 163.0 Tflop/s (Narayanan et al. 2021 (SC), Table 1: 1T on 3072 A100s, 163 TFLOP/s per GPU (52 % of peak)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=128,
+        hidden_dim=25600,
+        heads=160,
+        kv_heads=160,
+        ffn_dim=102400,
+        vocab_size=51200,
+        gated_mlp=0,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        seq_len=2048,
+        tp=8,
+        pp=64,
+        dp=6,
+        global_batch=3072,
+        micro_batch=1,
+        interleave=1,
+        recompute="full",
+        sequence_parallel=0,
+        fabric_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+        fabric_efficiency=Constants.EfficiencyA100.Fabric,
+        activation_traffic=Constants.EfficiencyA100.ActivationTraffic,
+    )
+
+
 def _MnistTwoLayerTrainingStepOnH100():
     """MnistTwoLayerTrainingStepOnH100: One eager training step of a 784-128-10 MNIST MLP at batch 32 on an H100, FP32."""
     from generated.catalog import Constants, Datasets, Hardware
@@ -2485,6 +2524,7 @@ Scenarios = Namespace(
         "Megatron1TFullRecompute": _Megatron1TFullRecompute,
         "Megatron1TSeqSelective": _Megatron1TSeqSelective,
         "Megatron1TNoRecompute": _Megatron1TNoRecompute,
+        "Megatron1TNarayanan3072": _Megatron1TNarayanan3072,
         "MnistTwoLayerTrainingStepOnH100": _MnistTwoLayerTrainingStepOnH100,
         "Gpt2SmallSixTokenQkvProjection": _Gpt2SmallSixTokenQkvProjection,
         "Gpt3DataParallel1K": _Gpt3DataParallel1K,

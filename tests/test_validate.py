@@ -19,6 +19,7 @@ THRESHOLDS = {  # (kind, quantity): (mean |error|, max |error|)
     ("training", "params_optimizer_per_gpu"): (0.001, 0.001),
     ("training", "activations_per_gpu"): (0.001, 0.001),
     ("prefill", "ttft"): (0.050, 0.080),
+    ("training", "flops_per_gpu"): (0.035, 0.035),  # Narayanan et al.'s 1T on 3072 GPUs: in no fit
 }
 
 
@@ -29,8 +30,8 @@ def shipped() -> dict:
 
 def test_the_shipped_set(shipped):
     runs = load_runs()
-    assert len(runs) == 16
-    assert len(shipped["rows"]) == 8 + 2 * 8 + 4  # iteration times, two memory figures per run, TTFTs
+    assert len(runs) == 17
+    assert len(shipped["rows"]) == 8 + 2 * 8 + 4 + 1  # iteration times, two memory figures per run, TTFTs, a rate
     for (kind, quantity), (mean, worst) in THRESHOLDS.items():
         stats = shipped["summary"][kind]["quantities"][quantity]
         assert stats["mean_abs_error"] <= mean, (kind, quantity, stats)
@@ -115,7 +116,7 @@ def test_a_users_run_file_is_predicted(tmp_path, capsys):
                                                      micro_batch=2, precision="bf16")
     assert rows[0]["predicted"]["value"] == pytest.approx(mine.iteration_time.to("s").magnitude, rel=1e-12)
     assert rows[0]["error"] == pytest.approx(rows[0]["predicted"]["value"] / 3.1 - 1, rel=1e-12)
-    assert main(["validate", "--file", str(path)]) == 0  # with the project's own: 22 rows and a summary
+    assert main(["validate", "--file", str(path)]) == 0  # with the project's own: 31 rows and a summary
     out = capsys.readouterr().out
     assert "MyGpt13B" in out and "Megatron1TFullRecompute" in out and "mean |err|" in out
 

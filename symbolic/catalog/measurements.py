@@ -35,10 +35,12 @@ LAYOUT_FIELDS = {
 }
 # measured quantity -> the unit its value must convert to, by kind
 MEASURED = {
-    "training": {"iteration_time": "s", "params_optimizer_per_gpu": "byte", "activations_per_gpu": "byte"},
+    "training": {"iteration_time": "s", "params_optimizer_per_gpu": "byte", "activations_per_gpu": "byte",
+                 "flops_per_gpu": "flop/s"},
     "prefill": {"ttft": "s"},
 }
-UNITS = {"iteration_time": "s", "params_optimizer_per_gpu": "GiB", "activations_per_gpu": "GiB", "ttft": "ms"}
+UNITS = {"iteration_time": "s", "params_optimizer_per_gpu": "GiB", "activations_per_gpu": "GiB", "ttft": "ms",
+         "flops_per_gpu": "TFLOP/s"}
 RUN_FIELDS = ("name", "source", "kind", "hardware", "gpus", "fabric", "model", "layout", "measured")
 
 

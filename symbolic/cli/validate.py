@@ -17,7 +17,8 @@ from symbolic.cli.output import emit, table
 
 # the summaries the README and the validation page quote: kind and quantity
 QUANTITY_LABELS = {"iteration_time": "iteration time", "params_optimizer_per_gpu": "params & optimizer per GPU",
-                   "activations_per_gpu": "activations per GPU", "ttft": "time to first token"}
+                   "activations_per_gpu": "activations per GPU", "ttft": "time to first token",
+                   "flops_per_gpu": "FLOP/s per GPU"}
 
 
 def add_parser(command: Any) -> None:
@@ -148,6 +149,15 @@ def predicted(run: Any) -> Any:
     return scenario(name=run.name, **{key: value_of(value) for key, value in scenario_inputs(run).items()})
 
 
+def predicted_quantity(instance: Any, run: Any, quantity: str) -> Any:
+    """The prediction of one measured quantity: the output of that name, or for ``flops_per_gpu`` (the
+    rate each GPU sustained, recomputation counted, as Narayanan et al. report it) the iteration's FLOPs
+    over its time and the GPUs."""
+    if quantity == "flops_per_gpu":
+        return instance.iteration_flops / instance.iteration_time / run.gpus
+    return getattr(instance, quantity)
+
+
 def validate(files: list[str], own: bool = True) -> dict[str, Any]:
     """``{"rows": [...], "summary": {...}}`` as ``--json`` prints it."""
     from symbolic.catalog.measurements import UNITS
@@ -157,7 +167,7 @@ def validate(files: list[str], own: bool = True) -> dict[str, Any]:
         instance = predicted(run)
         for quantity, measured in run.measured.items():
             unit = UNITS[quantity]
-            value = getattr(instance, quantity).to(unit).magnitude
+            value = predicted_quantity(instance, run, quantity).to(unit).magnitude
             truth = measured.to(unit).magnitude
             rows.append({"name": run.name, "kind": run.kind, "quantity": quantity,
                          "measured": {"value": float(truth), "unit": unit},
@@ -188,7 +198,7 @@ def summary_line(data: dict[str, Any]) -> str:
     for kind, stats in data["summary"].items():
         for quantity, s in stats["quantities"].items():
             parts.append(f"{kind} {QUANTITY_LABELS.get(quantity, quantity)}: mean {100 * s['mean_abs_error']:.1f} %, "
-                         f"max {100 * s['max_abs_error']:.1f} % ({s['rows']} runs)")
+                         f"max {100 * s['max_abs_error']:.1f} % ({s['rows']} run{'s' if s['rows'] != 1 else ''})")
     return "; ".join(parts)
 
 

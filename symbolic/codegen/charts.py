@@ -496,7 +496,7 @@ def _draw_machine(rows: Sequence[dict[str, Any]], header: list[str]) -> str:
 
 VALIDATION_MARKERS = {"iteration_time": ("o", "iteration time [s]"), "params_optimizer_per_gpu":
                       ("s", "params & optimizer per GPU [GiB]"), "activations_per_gpu": ("^", "activations per GPU [GiB]"),
-                      "ttft": ("D", "time to first token [ms]")}
+                      "ttft": ("D", "time to first token [ms]"), "flops_per_gpu": ("*", "FLOP/s per GPU [TFLOP/s]")}
 
 
 def validation_chart(rows: Sequence[dict[str, Any]], header: list[str], pdf: bool = False) -> str:

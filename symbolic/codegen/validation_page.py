@@ -21,11 +21,12 @@ ROOT = Path(__file__).resolve().parents[2]
 RUN = ROOT / "benchmarks" / "validation.json"
 SCENARIO_PAGES = {"training": "MegatronIterationScenario", "prefill": "PrefillPassScenario"}
 LABELS = {"iteration_time": "iteration time", "params_optimizer_per_gpu": "params & optimizer per GPU",
-          "activations_per_gpu": "activations per GPU", "ttft": "time to first token"}
+          "activations_per_gpu": "activations per GPU", "ttft": "time to first token", "flops_per_gpu": "FLOP/s per GPU"}
 # The targets on the development set, and the best published analytical tool's errors there
 TARGETS = {"iteration_time": "mean ≤ 3.5 %, max ≤ 8 % (best published analytical tool: 3.65 % / 8.87 %)",
            "params_optimizer_per_gpu": "mean ≤ 3 % (published tool: 8.5 %)",
-           "activations_per_gpu": "mean ≤ 3 % (published tool: 2.1 %)", "ttft": "mean ≤ 10 %"}
+           "activations_per_gpu": "mean ≤ 3 % (published tool: 2.1 %)", "ttft": "mean ≤ 10 %",
+           "flops_per_gpu": "a run no fit has seen"}
 
 
 def validation_run(path: Path = RUN) -> dict[str, Any] | None:

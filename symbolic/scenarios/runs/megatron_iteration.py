@@ -186,6 +186,9 @@ class MegatronIterationScenario(Scenario):
                             doc="One training iteration.")
     model_flops = Output(global_batch * (3 * L * (2 * s * layer_weights + 4 * s**2 * h) + 6 * s * h * V) * flop,
                          "PFLOP", doc="FLOPs of the iteration without recomputation (the model FLOPs).")
+    iteration_flops = Output(global_batch * (L * ((3 + full) * (2 * s * layer_weights + 4 * s**2 * h)
+                                                  + selective * 4 * s**2 * h) + 6 * s * h * V) * flop, "PFLOP",
+                             doc="FLOPs the GPUs run per iteration, recomputation included (Narayanan et al.'s count).")
     params_optimizer_per_gpu = Output(params_per_gpu * state_bytes, "GiB",
                                       doc="Weights, gradients and Adam state one GPU holds.")
     stored_per_layer = Output((1 - full) * layer_activations - selective * score_activations
