@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install generate check lint test demo bench clean docs pdf validate-here
+.PHONY: install generate check lint test demo bench clean docs pdf validate-here validate
 
 install: $(STAMP)  ## create .venv and install the project with its dev extras
 
@@ -52,3 +52,7 @@ validate-here: install  ## measure this machine, run the scenarios' workloads on
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
+
+validate: install  ## predict the published runs, refit the fitted figures, search the 530B layout; regenerate the page
+	$(VENV)/bin/mlsysym validate --fit --search --out benchmarks/validation.json
+	$(PY) -m symbolic.generate

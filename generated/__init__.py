@@ -60,6 +60,7 @@ _SOURCES = {
     "KvFootprintScenario": "generated.kv_footprint",
     "LowRankUpdateScenario": "generated.low_rank_update",
     "MaterializedScoresScenario": "generated.materialized_scores",
+    "MegatronIterationScenario": "generated.megatron_iteration",
     "MemorySystem": "generated.systems",
     "MissingInputError": "symbolic.runtime.errors",
     "MlpTrainingStepScenario": "generated.mlp_training_step",
@@ -71,6 +72,7 @@ _SOURCES = {
     "ParallelLayoutScenario": "generated.parallel_layout",
     "PipelineScheduleScenario": "generated.pipeline_schedule",
     "PowerLawScenario": "generated.power_law",
+    "PrefillPassScenario": "generated.prefill_pass",
     "PublishedRunScenario": "generated.published_run",
     "Q_": "symbolic.runtime.units",
     "ResidualAdapterScenario": "generated.residual_adapter",
@@ -123,11 +125,13 @@ _SCENARIO_CLASSES = (
     "KvFootprintScenario",
     "LowRankUpdateScenario",
     "MaterializedScoresScenario",
+    "MegatronIterationScenario",
     "MlpTrainingStepScenario",
     "PackedQkvProjectionScenario",
     "ParallelLayoutScenario",
     "PipelineScheduleScenario",
     "PowerLawScenario",
+    "PrefillPassScenario",
     "PublishedRunScenario",
     "ResidualAdapterScenario",
     "RooflinePointScenario",
@@ -172,11 +176,13 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from generated.kv_footprint import KvFootprintScenario
     from generated.low_rank_update import LowRankUpdateScenario
     from generated.materialized_scores import MaterializedScoresScenario
+    from generated.megatron_iteration import MegatronIterationScenario
     from generated.mlp_training_step import MlpTrainingStepScenario
     from generated.packed_qkv_projection import PackedQkvProjectionScenario
     from generated.parallel_layout import ParallelLayoutScenario
     from generated.pipeline_schedule import PipelineScheduleScenario
     from generated.power_law import PowerLawScenario
+    from generated.prefill_pass import PrefillPassScenario
     from generated.published_run import PublishedRunScenario
     from generated.registry import Scenarios
     from generated.residual_adapter import ResidualAdapterScenario
@@ -254,6 +260,7 @@ __all__ = [
     "KvFootprintScenario",
     "LowRankUpdateScenario",
     "MaterializedScoresScenario",
+    "MegatronIterationScenario",
     "MemorySystem",
     "MissingInputError",
     "MlpTrainingStepScenario",
@@ -265,6 +272,7 @@ __all__ = [
     "ParallelLayoutScenario",
     "PipelineScheduleScenario",
     "PowerLawScenario",
+    "PrefillPassScenario",
     "PublishedRunScenario",
     "Q_",
     "ResidualAdapterScenario",

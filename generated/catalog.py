@@ -1301,6 +1301,36 @@ Constants = Namespace(
             },
             lazy=True,
         ),
+        "EfficiencyA100": Namespace(
+            "Constants.EfficiencyA100",
+            {
+                "Matmul": lambda: Q_(
+                    "0.80"
+                ),  # Share of the FP16 tensor-core peak (312 TFLOP/s) a large GEMM attains on an A100: cuBLAS reaches about 250 TFLOP/s on FP16 GEMMs of 8192 x 8192 x 8192. Source: microbenchmark: cuBLAS FP16 GEMM (NVIDIA, A100 Tensor Core GPU architecture whitepaper and cuBLAS performance notes).
+                "GemmHalfRows": lambda: Q_(
+                    "161"
+                ),  # GEMM rows (tokens) at which the attained matrix rate is half the large-GEMM rate: a GEMM of few rows fills few of the 108 SMs. Source: fitted on: the four TensorRT-LLM time-to-first-token runs (leave-one-out on the validation page).
+                "Memory": lambda: Q_(
+                    "0.85"
+                ),  # Share of the 2039 GB/s HBM2e bandwidth a streaming kernel attains on an A100 80 GB (about 1.73 TB/s, STREAM-like copy). Source: microbenchmark: BabelStream / STREAM copy on A100 SXM4 80 GB.
+                "NvLink": lambda: Q_(
+                    "0.70"
+                ),  # Share of NVLink 3's 300 GB/s per direction that an NCCL ring all-reduce attains across a DGX A100's eight GPUs (bus bandwidth about 210 GB/s). Source: microbenchmark: nccl-tests all_reduce_perf bus bandwidth on DGX A100.
+                "Fabric": lambda: Q_(
+                    "0.85"
+                ),  # Share of one HDR InfiniBand NIC's 200 Gb/s (25 GB/s) per GPU that NCCL attains between DGX A100 nodes. Source: microbenchmark: nccl-tests inter-node bus bandwidth on Selene-class DGX A100 clusters.
+                "KernelsPerLayer": lambda: Q_(
+                    "12"
+                ),  # Kernels one transformer layer launches per pass (four GEMMs of the attention block, two of the MLP, the attention core, two norms, bias-dropout-adds). Source: count: Megatron-LM's transformer layer (Shoeybi et al. 2019; Korthikanti et al. 2023).
+                "KernelLaunch": lambda: Q_(
+                    "5 µs"
+                ),  # Launch cost of one CUDA kernel on an A100 (the same as the RuntimeOverheads.KernelLaunch constant). Source: microbenchmark: empty-kernel launch latency, CUDA 11 on A100.
+                "ActivationTraffic": lambda: Q_(
+                    "8.9"
+                ),  # HBM bytes the element-wise kernels (norms, softmax, dropout, GeLU, bias-adds) of one training micro-batch move per layer, as a multiple of the layer's stored activation bytes. Source: fitted on: the four full-recomputation iteration times of Korthikanti et al. Table 5 (leave-one-out on the validation page).
+            },
+            lazy=True,
+        ),
     },
 )
 

@@ -967,6 +967,513 @@ def _TwelveHeadScoresAt100kTokens():
     )
 
 
+def _Megatron22BFullRecompute():
+    """Megatron22BFullRecompute: Megatron22BFullRecompute (Korthikanti et al. 2023, Table 5 (full))."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.megatron_iteration import MegatronIterationScenario
+
+    return MegatronIterationScenario(
+        name="Megatron22BFullRecompute (Korthikanti et al. 2023, Table 5 (full))",
+        description="48 layers, hidden 6144, 64 heads: t 8 x p 1 x d 1 on 8 GPUs, global batch 4, micro-batch 4, 1 model chunk(s) per GPU, recomputation full, sequence parallelism off. Measured iteration_time 1.42 s (Korthikanti et al. 2023, Table 5 (full)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=48,
+        hidden_dim=6144,
+        heads=64,
+        kv_heads=64,
+        ffn_dim=24576,
+        vocab_size=51200,
+        gated_mlp=0,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        seq_len=2048,
+        tp=8,
+        pp=1,
+        dp=1,
+        global_batch=4,
+        micro_batch=4,
+        interleave=1,
+        recompute="full",
+        sequence_parallel=0,
+        fabric_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+        fabric_efficiency=Constants.EfficiencyA100.Fabric,
+        activation_traffic=Constants.EfficiencyA100.ActivationTraffic,
+    )
+
+
+def _Megatron22BSeqSelective():
+    """Megatron22BSeqSelective: Megatron22BSeqSelective (Korthikanti et al. 2023, Table 5 (seq+sel) and Figure 1 (seq+sel))."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.megatron_iteration import MegatronIterationScenario
+
+    return MegatronIterationScenario(
+        name="Megatron22BSeqSelective (Korthikanti et al. 2023, Table 5 (seq+sel) and Figure 1 (seq+sel))",
+        description="48 layers, hidden 6144, 64 heads: t 8 x p 1 x d 1 on 8 GPUs, global batch 4, micro-batch 4, 1 model chunk(s) per GPU, recomputation selective, sequence parallelism on. Measured iteration_time 1.1 s, params_optimizer_per_gpu 45.5625 GiB, activations_per_gpu 9.5625 GiB (Korthikanti et al. 2023, Table 5 (seq+sel) and Figure 1 (seq+sel)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=48,
+        hidden_dim=6144,
+        heads=64,
+        kv_heads=64,
+        ffn_dim=24576,
+        vocab_size=51200,
+        gated_mlp=0,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        seq_len=2048,
+        tp=8,
+        pp=1,
+        dp=1,
+        global_batch=4,
+        micro_batch=4,
+        interleave=1,
+        recompute="selective",
+        sequence_parallel=1,
+        fabric_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+        fabric_efficiency=Constants.EfficiencyA100.Fabric,
+        activation_traffic=Constants.EfficiencyA100.ActivationTraffic,
+    )
+
+
+def _Megatron22BNoRecompute():
+    """Megatron22BNoRecompute: Megatron22BNoRecompute (Korthikanti et al. 2023, Figure 1 (no recomputation))."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.megatron_iteration import MegatronIterationScenario
+
+    return MegatronIterationScenario(
+        name="Megatron22BNoRecompute (Korthikanti et al. 2023, Figure 1 (no recomputation))",
+        description="48 layers, hidden 6144, 64 heads: t 8 x p 1 x d 1 on 8 GPUs, global batch 4, micro-batch 4, 1 model chunk(s) per GPU, recomputation none, sequence parallelism off. Measured params_optimizer_per_gpu 45.5625 GiB, activations_per_gpu 59.25 GiB (Korthikanti et al. 2023, Figure 1 (no recomputation)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=48,
+        hidden_dim=6144,
+        heads=64,
+        kv_heads=64,
+        ffn_dim=24576,
+        vocab_size=51200,
+        gated_mlp=0,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        seq_len=2048,
+        tp=8,
+        pp=1,
+        dp=1,
+        global_batch=4,
+        micro_batch=4,
+        interleave=1,
+        recompute="none",
+        sequence_parallel=0,
+        fabric_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+        fabric_efficiency=Constants.EfficiencyA100.Fabric,
+        activation_traffic=Constants.EfficiencyA100.ActivationTraffic,
+    )
+
+
+def _Megatron175BFullRecompute():
+    """Megatron175BFullRecompute: Megatron175BFullRecompute (Korthikanti et al. 2023, Table 5 (full))."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.megatron_iteration import MegatronIterationScenario
+
+    return MegatronIterationScenario(
+        name="Megatron175BFullRecompute (Korthikanti et al. 2023, Table 5 (full))",
+        description="96 layers, hidden 12288, 96 heads: t 8 x p 8 x d 1 on 64 GPUs, global batch 64, micro-batch 1, 3 model chunk(s) per GPU, recomputation full, sequence parallelism off. Measured iteration_time 18.13 s (Korthikanti et al. 2023, Table 5 (full)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=96,
+        hidden_dim=12288,
+        heads=96,
+        kv_heads=96,
+        ffn_dim=49152,
+        vocab_size=51200,
+        gated_mlp=0,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        seq_len=2048,
+        tp=8,
+        pp=8,
+        dp=1,
+        global_batch=64,
+        micro_batch=1,
+        interleave=3,
+        recompute="full",
+        sequence_parallel=0,
+        fabric_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+        fabric_efficiency=Constants.EfficiencyA100.Fabric,
+        activation_traffic=Constants.EfficiencyA100.ActivationTraffic,
+    )
+
+
+def _Megatron175BSeqSelective():
+    """Megatron175BSeqSelective: Megatron175BSeqSelective (Korthikanti et al. 2023, Table 5 (seq+sel) and Figure 1 (seq+sel))."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.megatron_iteration import MegatronIterationScenario
+
+    return MegatronIterationScenario(
+        name="Megatron175BSeqSelective (Korthikanti et al. 2023, Table 5 (seq+sel) and Figure 1 (seq+sel))",
+        description="96 layers, hidden 12288, 96 heads: t 8 x p 8 x d 1 on 64 GPUs, global batch 64, micro-batch 1, 3 model chunk(s) per GPU, recomputation selective, sequence parallelism on. Measured iteration_time 13.75 s, params_optimizer_per_gpu 45.5625 GiB, activations_per_gpu 12.3515625 GiB (Korthikanti et al. 2023, Table 5 (seq+sel) and Figure 1 (seq+sel)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=96,
+        hidden_dim=12288,
+        heads=96,
+        kv_heads=96,
+        ffn_dim=49152,
+        vocab_size=51200,
+        gated_mlp=0,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        seq_len=2048,
+        tp=8,
+        pp=8,
+        dp=1,
+        global_batch=64,
+        micro_batch=1,
+        interleave=3,
+        recompute="selective",
+        sequence_parallel=1,
+        fabric_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+        fabric_efficiency=Constants.EfficiencyA100.Fabric,
+        activation_traffic=Constants.EfficiencyA100.ActivationTraffic,
+    )
+
+
+def _Megatron175BNoRecompute():
+    """Megatron175BNoRecompute: Megatron175BNoRecompute (Korthikanti et al. 2023, Figure 1 (no recomputation))."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.megatron_iteration import MegatronIterationScenario
+
+    return MegatronIterationScenario(
+        name="Megatron175BNoRecompute (Korthikanti et al. 2023, Figure 1 (no recomputation))",
+        description="96 layers, hidden 12288, 96 heads: t 8 x p 8 x d 1 on 64 GPUs, global batch 64, micro-batch 1, 3 model chunk(s) per GPU, recomputation none, sequence parallelism off. Measured params_optimizer_per_gpu 45.5625 GiB, activations_per_gpu 66.84375 GiB (Korthikanti et al. 2023, Figure 1 (no recomputation)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=96,
+        hidden_dim=12288,
+        heads=96,
+        kv_heads=96,
+        ffn_dim=49152,
+        vocab_size=51200,
+        gated_mlp=0,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        seq_len=2048,
+        tp=8,
+        pp=8,
+        dp=1,
+        global_batch=64,
+        micro_batch=1,
+        interleave=3,
+        recompute="none",
+        sequence_parallel=0,
+        fabric_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+        fabric_efficiency=Constants.EfficiencyA100.Fabric,
+        activation_traffic=Constants.EfficiencyA100.ActivationTraffic,
+    )
+
+
+def _Megatron530BFullRecompute():
+    """Megatron530BFullRecompute: Megatron530BFullRecompute (Korthikanti et al. 2023, Table 5 (full))."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.megatron_iteration import MegatronIterationScenario
+
+    return MegatronIterationScenario(
+        name="Megatron530BFullRecompute (Korthikanti et al. 2023, Table 5 (full))",
+        description="105 layers, hidden 20480, 128 heads: t 8 x p 35 x d 1 on 280 GPUs, global batch 280, micro-batch 1, 3 model chunk(s) per GPU, recomputation full, sequence parallelism off. Measured iteration_time 49.05 s (Korthikanti et al. 2023, Table 5 (full)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=105,
+        hidden_dim=20480,
+        heads=128,
+        kv_heads=128,
+        ffn_dim=81920,
+        vocab_size=51200,
+        gated_mlp=0,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        seq_len=2048,
+        tp=8,
+        pp=35,
+        dp=1,
+        global_batch=280,
+        micro_batch=1,
+        interleave=3,
+        recompute="full",
+        sequence_parallel=0,
+        fabric_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+        fabric_efficiency=Constants.EfficiencyA100.Fabric,
+        activation_traffic=Constants.EfficiencyA100.ActivationTraffic,
+    )
+
+
+def _Megatron530BSeqSelective():
+    """Megatron530BSeqSelective: Megatron530BSeqSelective (Korthikanti et al. 2023, Table 5 (seq+sel) and Figure 1 (seq+sel))."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.megatron_iteration import MegatronIterationScenario
+
+    return MegatronIterationScenario(
+        name="Megatron530BSeqSelective (Korthikanti et al. 2023, Table 5 (seq+sel) and Figure 1 (seq+sel))",
+        description="105 layers, hidden 20480, 128 heads: t 8 x p 35 x d 1 on 280 GPUs, global batch 280, micro-batch 1, 3 model chunk(s) per GPU, recomputation selective, sequence parallelism on. Measured iteration_time 37.83 s, params_optimizer_per_gpu 31.640625 GiB, activations_per_gpu 23.076171875 GiB (Korthikanti et al. 2023, Table 5 (seq+sel) and Figure 1 (seq+sel)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=105,
+        hidden_dim=20480,
+        heads=128,
+        kv_heads=128,
+        ffn_dim=81920,
+        vocab_size=51200,
+        gated_mlp=0,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        seq_len=2048,
+        tp=8,
+        pp=35,
+        dp=1,
+        global_batch=280,
+        micro_batch=1,
+        interleave=3,
+        recompute="selective",
+        sequence_parallel=1,
+        fabric_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+        fabric_efficiency=Constants.EfficiencyA100.Fabric,
+        activation_traffic=Constants.EfficiencyA100.ActivationTraffic,
+    )
+
+
+def _Megatron530BNoRecompute():
+    """Megatron530BNoRecompute: Megatron530BNoRecompute (Korthikanti et al. 2023, Figure 1 (no recomputation))."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.megatron_iteration import MegatronIterationScenario
+
+    return MegatronIterationScenario(
+        name="Megatron530BNoRecompute (Korthikanti et al. 2023, Figure 1 (no recomputation))",
+        description="105 layers, hidden 20480, 128 heads: t 8 x p 35 x d 1 on 280 GPUs, global batch 280, micro-batch 1, 3 model chunk(s) per GPU, recomputation none, sequence parallelism off. Measured params_optimizer_per_gpu 31.640625 GiB, activations_per_gpu 114.0234375 GiB (Korthikanti et al. 2023, Figure 1 (no recomputation)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=105,
+        hidden_dim=20480,
+        heads=128,
+        kv_heads=128,
+        ffn_dim=81920,
+        vocab_size=51200,
+        gated_mlp=0,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        seq_len=2048,
+        tp=8,
+        pp=35,
+        dp=1,
+        global_batch=280,
+        micro_batch=1,
+        interleave=3,
+        recompute="none",
+        sequence_parallel=0,
+        fabric_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+        fabric_efficiency=Constants.EfficiencyA100.Fabric,
+        activation_traffic=Constants.EfficiencyA100.ActivationTraffic,
+    )
+
+
+def _Megatron1TFullRecompute():
+    """Megatron1TFullRecompute: Megatron1TFullRecompute (Korthikanti et al. 2023, Table 5 (full))."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.megatron_iteration import MegatronIterationScenario
+
+    return MegatronIterationScenario(
+        name="Megatron1TFullRecompute (Korthikanti et al. 2023, Table 5 (full))",
+        description="128 layers, hidden 25600, 160 heads: t 8 x p 64 x d 1 on 512 GPUs, global batch 512, micro-batch 1, 1 model chunk(s) per GPU, recomputation full, sequence parallelism off. Measured iteration_time 94.42 s (Korthikanti et al. 2023, Table 5 (full)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=128,
+        hidden_dim=25600,
+        heads=160,
+        kv_heads=160,
+        ffn_dim=102400,
+        vocab_size=51200,
+        gated_mlp=0,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        seq_len=2048,
+        tp=8,
+        pp=64,
+        dp=1,
+        global_batch=512,
+        micro_batch=1,
+        interleave=1,
+        recompute="full",
+        sequence_parallel=0,
+        fabric_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+        fabric_efficiency=Constants.EfficiencyA100.Fabric,
+        activation_traffic=Constants.EfficiencyA100.ActivationTraffic,
+    )
+
+
+def _Megatron1TSeqSelective():
+    """Megatron1TSeqSelective: Megatron1TSeqSelective (Korthikanti et al. 2023, Table 5 (seq+sel) and Figure 1 (seq+sel))."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.megatron_iteration import MegatronIterationScenario
+
+    return MegatronIterationScenario(
+        name="Megatron1TSeqSelective (Korthikanti et al. 2023, Table 5 (seq+sel) and Figure 1 (seq+sel))",
+        description="128 layers, hidden 25600, 160 heads: t 8 x p 64 x d 1 on 512 GPUs, global batch 512, micro-batch 1, 1 model chunk(s) per GPU, recomputation selective, sequence parallelism on. Measured iteration_time 71.49 s, params_optimizer_per_gpu 32.958984375 GiB, activations_per_gpu 26.5625 GiB (Korthikanti et al. 2023, Table 5 (seq+sel) and Figure 1 (seq+sel)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=128,
+        hidden_dim=25600,
+        heads=160,
+        kv_heads=160,
+        ffn_dim=102400,
+        vocab_size=51200,
+        gated_mlp=0,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        seq_len=2048,
+        tp=8,
+        pp=64,
+        dp=1,
+        global_batch=512,
+        micro_batch=1,
+        interleave=1,
+        recompute="selective",
+        sequence_parallel=1,
+        fabric_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+        fabric_efficiency=Constants.EfficiencyA100.Fabric,
+        activation_traffic=Constants.EfficiencyA100.ActivationTraffic,
+    )
+
+
+def _Megatron1TNoRecompute():
+    """Megatron1TNoRecompute: Megatron1TNoRecompute (Korthikanti et al. 2023, Figure 1 (no recomputation))."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.megatron_iteration import MegatronIterationScenario
+
+    return MegatronIterationScenario(
+        name="Megatron1TNoRecompute (Korthikanti et al. 2023, Figure 1 (no recomputation))",
+        description="128 layers, hidden 25600, 160 heads: t 8 x p 64 x d 1 on 512 GPUs, global batch 512, micro-batch 1, 1 model chunk(s) per GPU, recomputation none, sequence parallelism off. Measured params_optimizer_per_gpu 32.958984375 GiB, activations_per_gpu 131.25 GiB (Korthikanti et al. 2023, Figure 1 (no recomputation)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=128,
+        hidden_dim=25600,
+        heads=160,
+        kv_heads=160,
+        ffn_dim=102400,
+        vocab_size=51200,
+        gated_mlp=0,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        seq_len=2048,
+        tp=8,
+        pp=64,
+        dp=1,
+        global_batch=512,
+        micro_batch=1,
+        interleave=1,
+        recompute="none",
+        sequence_parallel=0,
+        fabric_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+        fabric_efficiency=Constants.EfficiencyA100.Fabric,
+        activation_traffic=Constants.EfficiencyA100.ActivationTraffic,
+    )
+
+
+def _Megatron1TNarayanan3072():
+    """Megatron1TNarayanan3072: Megatron1TNarayanan3072 (Narayanan et al. 2021 (SC), Table 1: 1T on 3072 A100s, 163 TFLOP/s per GPU (52 % of peak))."""
+    from generated.catalog import Constants, Hardware, Systems
+    from generated.megatron_iteration import MegatronIterationScenario
+
+    return MegatronIterationScenario(
+        name="Megatron1TNarayanan3072 (Narayanan et al. 2021 (SC), Table 1: 1T on 3072 A100s, 163 TFLOP/s per GPU (52 % of peak))",
+        description="128 layers, hidden 25600, 160 heads: t 8 x p 64 x d 6 on 3072 GPUs, global batch 3072, micro-batch 1, 1 model chunk(s) per GPU, recomputation full, sequence parallelism off. Measured flops_per_gpu 163.0 Tflop/s (Narayanan et al. 2021 (SC), Table 1: 1T on 3072 A100s, 163 TFLOP/s per GPU (52 % of peak)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=128,
+        hidden_dim=25600,
+        heads=160,
+        kv_heads=160,
+        ffn_dim=102400,
+        vocab_size=51200,
+        gated_mlp=0,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        seq_len=2048,
+        tp=8,
+        pp=64,
+        dp=6,
+        global_batch=3072,
+        micro_batch=1,
+        interleave=1,
+        recompute="full",
+        sequence_parallel=0,
+        fabric_bandwidth=Systems.Fabrics.InfiniBand_HDR.bandwidth,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+        fabric_efficiency=Constants.EfficiencyA100.Fabric,
+        activation_traffic=Constants.EfficiencyA100.ActivationTraffic,
+    )
+
+
 def _MnistTwoLayerTrainingStepOnH100():
     """MnistTwoLayerTrainingStepOnH100: One eager training step of a 784-128-10 MNIST MLP at batch 32 on an H100, FP32."""
     from generated.catalog import Constants, Datasets, Hardware
@@ -1112,6 +1619,126 @@ def _KaplanComputeDoubling():
         description="What twice the compute does to the loss term at Kaplan et al.'s compute exponent 0.05.",
         loss_reduction=None,
         resource_multiple=2.0,
+    )
+
+
+def _Llama7BPrefill128():
+    """Llama7BPrefill128: Llama7BPrefill128 (NVIDIA TensorRT-LLM v0.5 performance notes, low latency (batch 1, 1 output token))."""
+    from generated.catalog import Constants, Hardware, Models
+    from generated.prefill_pass import PrefillPassScenario
+
+    return PrefillPassScenario(
+        name="Llama7BPrefill128 (NVIDIA TensorRT-LLM v0.5 performance notes, low latency (batch 1, 1 output token))",
+        description="Llama2_7B: 128 input tokens, batch 1, TP 1. Measured ttft 16 ms (NVIDIA TensorRT-LLM v0.5 performance notes, low latency (batch 1, 1 output token)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=Models.Language.Llama2_7B.layers,
+        hidden_dim=Models.Language.Llama2_7B.hidden_dim,
+        heads=Models.Language.Llama2_7B.heads,
+        kv_heads=32,
+        ffn_dim=Models.Language.Llama2_7B.ffn_dim,
+        vocab_size=Models.Language.Llama2_7B.vocab_size,
+        gated_mlp=1,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        tp=1,
+        batch=1,
+        input_tokens=128,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+    )
+
+
+def _Llama7BPrefill2048():
+    """Llama7BPrefill2048: Llama7BPrefill2048 (NVIDIA TensorRT-LLM v0.5 performance notes, low latency (batch 1, 1 output token))."""
+    from generated.catalog import Constants, Hardware, Models
+    from generated.prefill_pass import PrefillPassScenario
+
+    return PrefillPassScenario(
+        name="Llama7BPrefill2048 (NVIDIA TensorRT-LLM v0.5 performance notes, low latency (batch 1, 1 output token))",
+        description="Llama2_7B: 2048 input tokens, batch 1, TP 1. Measured ttft 133 ms (NVIDIA TensorRT-LLM v0.5 performance notes, low latency (batch 1, 1 output token)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=Models.Language.Llama2_7B.layers,
+        hidden_dim=Models.Language.Llama2_7B.hidden_dim,
+        heads=Models.Language.Llama2_7B.heads,
+        kv_heads=32,
+        ffn_dim=Models.Language.Llama2_7B.ffn_dim,
+        vocab_size=Models.Language.Llama2_7B.vocab_size,
+        gated_mlp=1,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        tp=1,
+        batch=1,
+        input_tokens=2048,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+    )
+
+
+def _Llama70BPrefill128Tp4():
+    """Llama70BPrefill128Tp4: Llama70BPrefill128Tp4 (NVIDIA TensorRT-LLM v0.5 performance notes, low latency (batch 1, 1 output token))."""
+    from generated.catalog import Constants, Hardware, Models
+    from generated.prefill_pass import PrefillPassScenario
+
+    return PrefillPassScenario(
+        name="Llama70BPrefill128Tp4 (NVIDIA TensorRT-LLM v0.5 performance notes, low latency (batch 1, 1 output token))",
+        description="Llama2_70B: 128 input tokens, batch 1, TP 4. Measured ttft 47 ms (NVIDIA TensorRT-LLM v0.5 performance notes, low latency (batch 1, 1 output token)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=Models.Language.Llama2_70B.layers,
+        hidden_dim=Models.Language.Llama2_70B.hidden_dim,
+        heads=Models.Language.Llama2_70B.heads,
+        kv_heads=Models.Language.Llama2_70B.kv_heads,
+        ffn_dim=Models.Language.Llama2_70B.ffn_dim,
+        vocab_size=Models.Language.Llama2_70B.vocab_size,
+        gated_mlp=1,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        tp=4,
+        batch=1,
+        input_tokens=128,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
+    )
+
+
+def _Llama70BPrefill2048Tp4():
+    """Llama70BPrefill2048Tp4: Llama70BPrefill2048Tp4 (NVIDIA TensorRT-LLM v0.5 performance notes, low latency (batch 1, 1 output token))."""
+    from generated.catalog import Constants, Hardware, Models
+    from generated.prefill_pass import PrefillPassScenario
+
+    return PrefillPassScenario(
+        name="Llama70BPrefill2048Tp4 (NVIDIA TensorRT-LLM v0.5 performance notes, low latency (batch 1, 1 output token))",
+        description="Llama2_70B: 2048 input tokens, batch 1, TP 4. Measured ttft 377 ms (NVIDIA TensorRT-LLM v0.5 performance notes, low latency (batch 1, 1 output token)).",
+        hardware=Hardware.Cloud.A100,
+        precision="fp16",
+        layers=Models.Language.Llama2_70B.layers,
+        hidden_dim=Models.Language.Llama2_70B.hidden_dim,
+        heads=Models.Language.Llama2_70B.heads,
+        kv_heads=Models.Language.Llama2_70B.kv_heads,
+        ffn_dim=Models.Language.Llama2_70B.ffn_dim,
+        vocab_size=Models.Language.Llama2_70B.vocab_size,
+        gated_mlp=1,
+        nvlink_bandwidth=Hardware.Cloud.A100.nvlink.bandwidth_per_direction,
+        tp=4,
+        batch=1,
+        input_tokens=2048,
+        matmul_efficiency=Constants.EfficiencyA100.Matmul,
+        gemm_half_rows=Constants.EfficiencyA100.GemmHalfRows,
+        memory_efficiency=Constants.EfficiencyA100.Memory,
+        nvlink_efficiency=Constants.EfficiencyA100.NvLink,
+        kernels_per_layer=Constants.EfficiencyA100.KernelsPerLayer,
+        kernel_launch=Constants.EfficiencyA100.KernelLaunch,
     )
 
 
@@ -1896,6 +2523,19 @@ Scenarios = Namespace(
         "TransformerLayerRank4Update": _TransformerLayerRank4Update,
         "Rank128Factorization4096": _Rank128Factorization4096,
         "TwelveHeadScoresAt100kTokens": _TwelveHeadScoresAt100kTokens,
+        "Megatron22BFullRecompute": _Megatron22BFullRecompute,
+        "Megatron22BSeqSelective": _Megatron22BSeqSelective,
+        "Megatron22BNoRecompute": _Megatron22BNoRecompute,
+        "Megatron175BFullRecompute": _Megatron175BFullRecompute,
+        "Megatron175BSeqSelective": _Megatron175BSeqSelective,
+        "Megatron175BNoRecompute": _Megatron175BNoRecompute,
+        "Megatron530BFullRecompute": _Megatron530BFullRecompute,
+        "Megatron530BSeqSelective": _Megatron530BSeqSelective,
+        "Megatron530BNoRecompute": _Megatron530BNoRecompute,
+        "Megatron1TFullRecompute": _Megatron1TFullRecompute,
+        "Megatron1TSeqSelective": _Megatron1TSeqSelective,
+        "Megatron1TNoRecompute": _Megatron1TNoRecompute,
+        "Megatron1TNarayanan3072": _Megatron1TNarayanan3072,
         "MnistTwoLayerTrainingStepOnH100": _MnistTwoLayerTrainingStepOnH100,
         "Gpt2SmallSixTokenQkvProjection": _Gpt2SmallSixTokenQkvProjection,
         "Gpt3DataParallel1K": _Gpt3DataParallel1K,
@@ -1906,6 +2546,10 @@ Scenarios = Namespace(
         "Pipeline8Stage32Micro": _Pipeline8Stage32Micro,
         "KaplanTenPercentLowerLoss": _KaplanTenPercentLowerLoss,
         "KaplanComputeDoubling": _KaplanComputeDoubling,
+        "Llama7BPrefill128": _Llama7BPrefill128,
+        "Llama7BPrefill2048": _Llama7BPrefill2048,
+        "Llama70BPrefill128Tp4": _Llama70BPrefill128Tp4,
+        "Llama70BPrefill2048Tp4": _Llama70BPrefill2048Tp4,
         "Gpt3PublishedRun": _Gpt3PublishedRun,
         "CompactEncoderResidualAdapters": _CompactEncoderResidualAdapters,
         "Gpt2XlDecodeH100Roofline": _Gpt2XlDecodeH100Roofline,

@@ -271,3 +271,13 @@ def test_built_pages_show_the_charts(site):
     assert 'src="../charts/MlpTrainingStepScenario.svg"' in html
     assert (site / "charts" / "MlpTrainingStepScenario.svg").is_file()
     assert (site / "charts" / "roofline" / "Cloud.H100.svg").is_file()
+
+
+def test_the_predicted_vs_measured_page_is_on_the_site(site):
+    """The page, its chart and a working link from each run to its registry instance's worked example."""
+    html = (site / "validation.html").read_text(encoding="utf-8")
+    assert 'src="charts/validation.svg"' in html and (site / "charts" / "validation.svg").is_file()
+    links = set(re.findall(r'href="(scenarios/(?:MegatronIteration|PrefillPass)Scenario\.html)#(\w+)"', html))
+    assert len(links) == 17
+    for page, anchor in links:
+        assert f'id="{anchor}"' in (site / page).read_text(encoding="utf-8"), (page, anchor)

@@ -143,14 +143,43 @@ def dataset_records() -> dict[str, dict[str, Any]]:
     return _read("datasets.toml")
 
 
+EFFICIENCY_PREFIX = "Efficiency"  # efficiency.toml's sections: Efficiency<node key>, e.g. EfficiencyA100
+
+
 @lru_cache(maxsize=None)
 def constant_records() -> tuple[ConstantRecord, ...]:
-    """Every constant, by section and name, in file order."""
-    return tuple(
-        ConstantRecord(section, key, entry["value"], entry["doc"])
-        for section, entries in _read("constants.toml").items()
-        for key, entry in entries.items()
-    )
+    """Every constant, by section and name, in file order: ``constants.toml``, then the per-device
+    efficiency figures of ``efficiency.toml`` (each with its ``source``)."""
+    records = [ConstantRecord(section, key, entry["value"], entry["doc"])
+               for section, entries in _read("constants.toml").items() for key, entry in entries.items()]
+    for section, entries_ in _read("efficiency.toml").items():
+        where = f"symbolic/catalog/efficiency.toml: section {section}"
+        if not section.startswith(EFFICIENCY_PREFIX) or section == EFFICIENCY_PREFIX:
+            raise CatalogError(f"{where}: expected a name Efficiency<node key> (EfficiencyA100)")
+        for key, entry in entries_.items():
+            missing = {"value", "doc", "source"} - set(entry)
+            if missing or set(entry) - {"value", "doc", "source", "fitted_on"}:
+                raise CatalogError(f"{where}, entry {key}: expected the fields value, doc and source (and "
+                                   f"fitted_on for a fitted figure), got {sorted(entry)}")
+            fitted = entry.get("fitted_on", [])
+            if not isinstance(fitted, list) or not all(isinstance(name, str) for name in fitted):
+                raise CatalogError(f"{where}, entry {key}, field 'fitted_on': got {fitted!r}; expected a list of "
+                                   "run names of measurements.toml")
+            try:
+                Q_(entry["value"])
+            except Exception as error:
+                raise CatalogError(f"{where}, entry {key}, field 'value': got {entry['value']!r}; expected a "
+                                   f"quantity ({error})") from None
+            records.append(ConstantRecord(section, key, entry["value"], f"{entry['doc']} Source: {entry['source']}."))
+    return tuple(records)
+
+
+def efficiency_sources() -> dict[str, dict[str, dict[str, Any]]]:
+    """``{section: {figure: {value, doc, source, fitted_on}}}`` of ``efficiency.toml``, for the validation
+    page and the fits (``fitted_on`` is empty for a figure that is not fitted)."""
+    return {section: {key: {"value": entry["value"], "doc": entry["doc"], "source": entry["source"],
+                            "fitted_on": list(entry.get("fitted_on", []))} for key, entry in entries_.items()}
+            for section, entries_ in _read("efficiency.toml").items()}
 
 
 @lru_cache(maxsize=None)

@@ -8,7 +8,8 @@ design-space search, ``output.py`` and ``describe.py`` print tables (or ``--json
 Evaluation commands (list, show, eval, sweep, sensitivity, compare) use only the generated
 runtime and never import sympy; derivation commands (explain, solve, scaling) load the
 symbolic declarations (``symbolic.analysis``, ``symbolic.codegen.explain``), imported
-inside those commands so the others start without sympy. ``calibration.py`` is ``mlsysym calibrate`` (the measuring itself is ``symbolic.calibration``).
+inside those commands so the others start without sympy. ``calibration.py`` is ``mlsysym calibrate`` (the measuring itself is ``symbolic.calibration``) and
+``validate --here``; ``validate.py`` is ``mlsysym validate``, the measured runs against their predictions.
 ``demo.py`` is ``make demo``.
 Exit status: 0 success, 2 bad usage or input, 1 internal error.
 """
@@ -34,6 +35,7 @@ from symbolic.cli.commands import (
 )
 from symbolic.cli.output import outputs_of, shown, table
 from symbolic.cli.search import add_parser as add_search_parser
+from symbolic.cli.validate import add_parser as add_validate_parser
 from symbolic.cli.values import UsageError, build, parse_setting, parse_vary
 
 __all__ = ["UsageError", "build", "build_parser", "main", "outputs_of", "parse_setting", "parse_vary", "shown",
@@ -150,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--set", action="append", metavar="NAME=VALUE",
                      help="an input of b changed: compare a against b (or a) with these values")
     add_calibrate_parser(command)
+    add_validate_parser(command)
     return parser
 
 

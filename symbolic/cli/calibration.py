@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,10 +25,6 @@ def add_calibrate_parser(command: Any) -> None:
                      help="refuse when other processes keep the load average above X per core (default 0.75)")
     sub.add_argument("--max-spread", type=float, default=None, metavar="X",
                      help="refuse when a headline figure's blocks spread more than X (default 0.25)")
-    if importlib.util.find_spec("symbolic.cli.validate") is None:
-        # `mlsysym validate` of measured runs (issue 26) is its own module; until it is there, the command
-        # is this one, which runs only --here. Once it is, its parser takes --here and calls cmd_validate.
-        add_validate_parser(command)
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
@@ -90,15 +85,9 @@ def text_report(result: Any, written: str | None) -> str:
     return "\n".join(lines)
 
 
-# -- validate --here ----------------------------------------------------------------------------
-def add_validate_parser(command: Any) -> None:
-    sub = command("validate", cmd_validate,
-                  "predicted against measured: --here runs the scenarios' workloads on this machine")
-    add_here_arguments(sub, required=True)
-
-
+# -- validate --here (``mlsysym validate``'s parser, symbolic/cli/validate.py, takes these) --------
 def add_here_arguments(sub: Any, required: bool) -> None:
-    """``--here`` and its options, on this module's ``validate`` or on issue 26's."""
+    """``--here`` and its options, on ``mlsysym validate`` (symbolic/cli/validate.py)."""
     sub.add_argument("--here", action="store_true", required=required,
                      help="run the workloads here (MLP step, Adam, roofline kernels, fusion chains, an epoch) "
                           "between calibration blocks and set each against its prediction")
@@ -152,38 +141,3 @@ def validate_text(data: dict[str, Any]) -> str:
                                "within 20%", "noise")))
     lines.append(f"node: {data['node']['name']}")
     return "\n".join(lines)
-
-
-# -- joining issue 26's `mlsysym validate` --------------------------------------------------------
-_JOINED: list[bool] = []
-
-
-def join_measured_runs_command() -> None:
-    """When ``symbolic.cli.validate`` (issue 26: predicted against published runs) is there, its
-    ``validate`` parser gains ``--here`` and its options, and ``--here`` runs ``cmd_validate``.
-
-    ``symbolic.cli`` imports this module before that one's ``add_parser``, so the name it binds is the
-    joined one. A bridge until that module calls ``add_here_arguments`` and ``cmd_validate`` itself."""
-    try:
-        from symbolic.cli import validate as runs  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return
-    if _JOINED:
-        return
-    _JOINED.append(True)
-    own_add_parser = runs.add_parser
-
-    def add_parser(command: Any) -> None:
-        def joined(name: str, handler: Any, help_text: str) -> Any:
-            sub = command(name, handler, help_text)
-            if name == "validate":
-                add_here_arguments(sub, required=False)
-                sub.set_defaults(handler=lambda args: cmd_validate(args) if args.here else handler(args))
-            return sub
-
-        own_add_parser(joined)
-
-    runs.add_parser = add_parser
-
-
-join_measured_runs_command()

@@ -492,3 +492,45 @@ def _draw_machine(rows: Sequence[dict[str, Any]], header: list[str]) -> str:
             axes.set_title(f"{kind.removeprefix('mlp-')}: 784-h-10 MLP step, one thread")
             axes.legend(fontsize="x-small", loc="upper left")
         return _svg(figure, header)
+
+
+VALIDATION_MARKERS = {"iteration_time": ("o", "iteration time [s]"), "params_optimizer_per_gpu":
+                      ("s", "params & optimizer per GPU [GiB]"), "activations_per_gpu": ("^", "activations per GPU [GiB]"),
+                      "ttft": ("D", "time to first token [ms]"), "flops_per_gpu": ("*", "FLOP/s per GPU [TFLOP/s]")}
+
+
+def validation_chart(rows: Sequence[dict[str, Any]], header: list[str], pdf: bool = False) -> str:
+    """Predicted against measured, both axes logarithmic, each quantity in its own unit and marker, with
+    the line of equality and the ±10 % band."""
+    import inspect
+
+    drawing = inspect.getsource(_draw_validation)
+    points = tuple((row["quantity"], row["measured"]["value"], row["predicted"]["value"]) for row in rows)
+    return _cached(("validation", drawing, tuple(header), points, pdf), lambda: _draw_validation(points, header, pdf),
+                   ".pdf" if pdf else ".svg")
+
+
+def _draw_validation(points: tuple[tuple[str, float, float], ...], header: list[str], pdf: bool) -> str:
+    with _style():
+        figure = _figure()
+        axes = figure.subplots()
+        values = [v for _, m, p in points for v in (m, p)]
+        low, high = min(values) / 1.5, max(values) * 1.5
+        line = [low, high]
+        axes.fill_between(line, [x * 0.9 for x in line], [x * 1.1 for x in line], color="0.85", label="±10 %")
+        axes.plot(line, line, "-", color="0.4", linewidth=0.8, label="predicted = measured")
+        for n, (quantity, (marker, label)) in enumerate(VALIDATION_MARKERS.items()):
+            mine = [(m, p) for q, m, p in points if q == quantity]
+            if mine:
+                axes.plot([m for m, _ in mine], [p for _, p in mine], marker, color=f"C{n}", label=label,
+                          markerfacecolor="none" if quantity == "activations_per_gpu" else f"C{n}")
+        axes.set_xscale("log")
+        axes.set_yscale("log")
+        axes.set_xlim(low, high)
+        axes.set_ylim(low, high)
+        axes.set_xlabel("measured (in the unit of its quantity)")
+        axes.set_ylabel("predicted")
+        axes.set_title("Published runs on A100: predicted against measured")
+        axes.legend(fontsize="small", loc="upper left")
+        figure.subplots_adjust(left=0.11, right=0.97, bottom=0.12, top=0.92)
+        return pdf_text(figure, header) if pdf else _svg(figure, header, tight=False)

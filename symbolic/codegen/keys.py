@@ -46,12 +46,15 @@ SITE_ONLY = ("symbolic.codegen.reference_pages",)
 GENERATOR_READS = ("Constants.StorageWidths",)
 # Each namespace's TOML files (Systems spans two: the systems and the network constants)
 CATALOG_FILES = {"Hardware": ("hardware.toml",), "Models": ("workloads.toml",), "Datasets": ("datasets.toml",),
-                 "Constants": ("constants.toml",), "Systems": ("systems.toml", "network.toml")}
+                 "Constants": ("constants.toml", "efficiency.toml"), "Systems": ("systems.toml", "network.toml"),
+                 "Measurements": ("measurements.toml",)}
 ALIASES = {"Hardware.Tech.Storage": "Systems.TechStorage"}  # the storage tiers live in systems.toml
 # catalog functions a scenario module may call, and the data they read
 CATALOG_FUNCTIONS = {"storage_widths": "Constants.StorageWidths", "hardware_records": "Hardware",
                      "workload_entries": "Models", "systems_entries": "Systems", "network_records": "Systems",
-                     "constant_records": "Constants", "dataset_records": "Datasets"}
+                     "constant_records": "Constants", "dataset_records": "Datasets",
+                     "load_runs": "Measurements",  # the runs, and the hardware, fabrics and models they name
+                     "scenario_inputs": "Constants"}  # a run's device's efficiency figures (efficiency.toml)
 _WHOLE_PATH = re.compile(r"^(?:" + "|".join(CATALOG_FILES) + r")(?:\.\w+)+$")
 _DATA_FILE = re.compile(r"^[\w./-]+\.(?:j2|mplstyle|txt)$")
 _TEMPLATE_REFERENCE = re.compile(r"{%-?\s*(?:include|import|from|extends)\s+[\"']([^\"']+)[\"']")

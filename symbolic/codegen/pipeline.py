@@ -23,7 +23,7 @@ from typing import Any
 from symbolic.codegen.keys import ROOT, scenario_keys, shared_digest
 from symbolic.codegen.record import ScenarioRecord
 
-SITE_INPUTS = ("benchmarks/results.json", "benchmarks/this_machine.json")
+SITE_INPUTS = ("benchmarks/results.json", "benchmarks/this_machine.json", "benchmarks/validation.json")
 
 
 def _read(path: Path) -> Any:

@@ -31,6 +31,9 @@ def reference_files(env: Environment, header: Callable[[str, str], list[str]]) -
     from symbolic.codegen.machine_page import machine_files
 
     files.update(machine_files(env, header))
+    from symbolic.codegen.validation_page import validation_files
+
+    files.update(validation_files(env, header))
     results = benchmark_results()
     if results is not None:
         files["generated/docs/benchmarks.md"] = env.get_template("benchmarks.md.j2").render(

@@ -386,6 +386,13 @@ def _public_names(records: list[ScenarioRecord]) -> dict[str, str]:
     return dict(sorted(names.items(), key=lambda item: item[0].lower()))
 
 
+def validation_run_committed() -> bool:
+    """Whether ``benchmarks/validation.json`` is there: the handbook then ends with its section."""
+    from symbolic.codegen.validation_page import RUN
+
+    return RUN.exists()
+
+
 def render_site(records: list[ScenarioRecord]) -> dict[str, str]:
     """The files about every scenario (registry, package, indexes, catalog, hardware), from the records."""
     env = environment()
@@ -416,7 +423,8 @@ def render_site(records: list[ScenarioRecord]) -> dict[str, str]:
         families=[(title, group) for family, title in FAMILIES.items()
                   if (group := [record for record in records if record.family == family])])
     files["generated/latex/handbook.tex"] = env.get_template("handbook.tex.j2").render(
-        header=header("symbolic/scenarios/*/*.py", "handbook.tex.j2"), records=records)
+        header=header("symbolic/scenarios/*/*.py", "handbook.tex.j2"), records=records,
+        validation=validation_run_committed())
     files.update(site_files(env, records, header))  # hardware, outputs, units pages; rooflines
     files.update(reference_files(env, header))  # the CLI reference and the benchmark results
     files["generated/js/mathops.mjs"] = env.get_template("mathops.mjs.j2").render(

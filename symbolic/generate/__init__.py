@@ -34,7 +34,7 @@ ROOT = PACKAGE.parent
 GENERATED = ROOT / "generated"
 CACHE = cache_root() / "generate"
 INPUTS = ("symbolic/**/*.py", "symbolic/**/*.txt", "symbolic/**/*.toml", "templates/**/*", "benchmarks/results.json",
-          "benchmarks/this_machine.json")
+          "benchmarks/this_machine.json", "benchmarks/validation.json")
 
 
 def on_disk(root: Path | None = None) -> dict[str, bytes]:

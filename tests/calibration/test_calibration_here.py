@@ -155,37 +155,3 @@ def test_the_adam_tracer_counts_values_moved() -> None:
     assert counts.ops == {"forward": 13} and counts.values == 31 and counts.fresh == 0
     fresh = workloads.adam_counts(64, inplace=False)
     assert fresh.fresh == 13  # every operation returns a new array
-
-
-def test_here_joins_the_measured_runs_validate_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With issue 26's ``symbolic.cli.validate`` present, its parser gains --here and --here runs ours."""
-    import argparse
-    import types
-
-    from symbolic.cli import calibration
-
-    runs = types.ModuleType("symbolic.cli.validate")
-    seen = []
-
-    def add_parser(command):
-        sub = command("validate", lambda args: seen.append("runs") or 0, "published runs")
-        sub.add_argument("--file", action="append")
-
-    runs.add_parser = add_parser
-    monkeypatch.setitem(__import__("sys").modules, "symbolic.cli.validate", runs)
-    monkeypatch.setattr(calibration, "_JOINED", [])
-    calibration.join_measured_runs_command()
-    parser = argparse.ArgumentParser()
-    commands = parser.add_subparsers(dest="command")
-
-    def command(name, handler, help_text):
-        sub = commands.add_parser(name, help=help_text)
-        sub.set_defaults(handler=handler)
-        return sub
-
-    runs.add_parser(command)
-    args = parser.parse_args(["validate", "--file", "x.toml"])
-    assert args.here is False and args.handler(args) == 0 and seen == ["runs"]
-    monkeypatch.setattr(calibration, "cmd_validate", lambda args: seen.append("here") or 0)
-    args = parser.parse_args(["validate", "--here", "--suite", "mlp"])
-    assert args.suite == "mlp" and args.handler(args) == 0 and seen == ["runs", "here"]

@@ -1,0 +1,214 @@
+"""``mlsysym validate``: every measured run predicted from the declared equations, against its measurement.
+
+The project's own runs (``symbolic/catalog/measurements.toml``) and those of each ``--file`` are
+validated as one set (``symbolic.catalog.measurements``), each built as an instance of the scenario
+its kind names, from the same inputs as its registry entry, and every measured quantity set against
+the prediction: ``error`` = predicted/measured - 1. ``--here`` instead runs the scenarios' workloads
+on this machine (``symbolic.cli.calibration``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from symbolic.cli.output import emit, table
+
+# the summaries the README and the validation page quote: kind and quantity
+QUANTITY_LABELS = {"iteration_time": "iteration time", "params_optimizer_per_gpu": "params & optimizer per GPU",
+                   "activations_per_gpu": "activations per GPU", "ttft": "time to first token",
+                   "flops_per_gpu": "FLOP/s per GPU"}
+
+
+def add_parser(command: Any) -> None:
+    from symbolic.cli.calibration import add_here_arguments
+
+    sub = command("validate", cmd_validate,
+                  "predicted against measured: every published run (symbolic/catalog/measurements.toml, and "
+                  "--file RUNS.toml) predicted from the equations; --here runs the scenarios' workloads on this "
+                  "machine")
+    sub.add_argument("--file", action="append", default=[], metavar="RUNS.toml",
+                     help="also predict the runs of this file ([[run]] tables in the form of measurements.toml); "
+                          "repeatable")
+    sub.add_argument("--only", action="store_true", help="predict only the --file runs, not the project's own")
+    sub.add_argument("--fit", action="store_true",
+                     help="also refit the fitted efficiency figures on their declared runs, with leave-one-out errors")
+    sub.add_argument("--search", action="store_true",
+                     help="also search the fastest layout of the 530B model on 2,240 to 4,096 A100s that fits memory")
+    add_here_arguments(sub, required=False)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    if args.here:
+        from symbolic.cli import calibration
+
+        return calibration.cmd_validate(args)
+    if args.only and not args.file:
+        from symbolic.cli.values import UsageError
+
+        raise UsageError("--only needs at least one --file RUNS.toml")
+    data = validate(args.file, own=not args.only)
+    lines = [text(data)]
+    if args.fit:
+        from symbolic.cli.fits import fit_report
+
+        data["fits"] = fit_report()
+        lines.append(fits_text(data["fits"]))
+    if args.search:
+        data["search"] = best_layout()
+        lines.append(search_text(data["search"]))
+    if args.out:
+        from symbolic.cli.output import json_text
+
+        Path(args.out).write_text(json_text(data) + "\n", encoding="utf-8")
+    emit(args, data, "\n\n".join(lines))
+    return 0
+
+
+# The best-layout search of the issue: the 530B model (Korthikanti et al.'s configuration, selective
+# recomputation with sequence parallelism as the base) at a global batch of 2,240 sequences on 2,240 to
+# 4,096 A100s, every layout of t, p, d, micro-batch, interleaving, recomputation and sequence parallelism.
+SEARCH_BASE = "Megatron530BSeqSelective"
+SEARCH_SET: dict[str, Any] = {"global_batch": 2240}
+SEARCH_VARY: dict[str, list[Any]] = {"tp": [1, 2, 4, 8], "pp": [1, 3, 5, 7, 15, 21, 35, 105], "dp": list(range(1, 513)),
+               "micro_batch": [1, 2, 4, 8], "interleave": [1, 3, 5, 7], "recompute": ["none", "selective", "full"],
+               "sequence_parallel": [0, 1]}
+SEARCH_WHERE = ["tp * pp * dp >= 2240", "tp * pp * dp <= 4096"]  # memory: the scenario's Fits skips the rest
+
+
+def search_command() -> str:
+    """The same search as ``mlsysym search`` runs it."""
+    def values(items: list[Any]) -> str:
+        if len(items) > 8 and items == list(range(items[0], items[-1] + 1)):
+            return f"{items[0]}..{items[-1]}"
+        return ",".join(str(item) for item in items)
+
+    parts = [f"mlsysym search {SEARCH_BASE}", *(f"--set {k}={v}" for k, v in SEARCH_SET.items()),
+             *(f"--vary {k}={values(v)}" for k, v in SEARCH_VARY.items()), *(f"--where '{w}'" for w in SEARCH_WHERE),
+             "--minimize iteration_time"]
+    return " ".join(parts)
+
+
+def best_layout() -> dict[str, Any]:
+    """The fastest iteration of the search, its memory share, and what the search took."""
+    from generated import Scenarios
+
+    from symbolic.runtime.search import search
+
+    base = getattr(Scenarios, SEARCH_BASE).variant(**SEARCH_SET)
+    result = search(base, SEARCH_VARY, SEARCH_WHERE, minimize="iteration_time", top=5)
+    rows = []
+    for row in result.rows:
+        inputs = {k: (v if isinstance(v, (int, float, str)) else str(v)) for k, v in row.inputs.items()}
+        layout = base.variant(**inputs)
+        rows.append({"inputs": inputs, "iteration_time": float(row.objectives["iteration_time"][0]),
+                     "memory_per_gpu": float(layout.memory_per_gpu.to("GiB").magnitude),
+                     "device_memory": float(layout.fits_have.to("GiB").magnitude)})
+    return {"command": search_command(), "points": result.size, "evaluated": result.evaluated,
+            "feasible": result.feasible, "skipped": dict(result.skipped), "seconds": result.seconds, "rows": rows}
+
+
+def fits_text(fits: list[dict[str, Any]]) -> str:
+    rows = [(f"{fit['section']}.{fit['figure']}", f"{fit['value']:g}", f"{fit['fitted']:.4g}", run["name"],
+             f"{run['error']:+.1%}", f"{run['fitted_without']:.4g}", f"{run['loo_error']:+.1%}")
+            for fit in fits for run in fit["rows"]]
+    return table(rows, ("figure", "catalog", "refit", "run", "error", "fit without it", "its error then"))
+
+
+def search_text(found: dict[str, Any]) -> str:
+    best = found["rows"][0] if found["rows"] else None
+    answer = (", ".join(f"{k} {v}" for k, v in best["inputs"].items()) + f": {best['iteration_time']:.4g} s per "
+              f"iteration" if best else "no layout fits")
+    return (f"{found['command']}\n{found['points']:,} points, {found['feasible']:,} feasible, "
+            f"{found['seconds']:.2f} s; best: {answer}")
+
+
+def runs_of(files: list[str], own: bool = True) -> list[Any]:
+    """The runs to predict: the project's own (unless ``own`` is false), then each file's, names unique."""
+    from symbolic.catalog.measurements import MeasurementError, load_runs
+
+    runs = list(load_runs()) if own else []
+    for file in files:
+        for run in load_runs(Path(file)):
+            clash = next((other for other in runs if other.name == run.name), None)
+            if clash is not None:
+                raise MeasurementError(f"{run.file}: run {run.name!r}, field 'name': already names a run of "
+                                       f"{clash.file}; names must be unique")
+            runs.append(run)
+    return runs
+
+
+def predicted(run: Any) -> Any:
+    """The run's scenario instance, built from the same inputs as its registry entry."""
+    import generated
+    from symbolic.catalog.measurements import scenario_inputs
+    from symbolic.catalog.refs import value_of
+
+    scenario = getattr(generated, run.scenario)
+    return scenario(name=run.name, **{key: value_of(value) for key, value in scenario_inputs(run).items()})
+
+
+def predicted_quantity(instance: Any, run: Any, quantity: str) -> Any:
+    """The prediction of one measured quantity: the output of that name, or for ``flops_per_gpu`` (the
+    rate each GPU sustained, recomputation counted, as Narayanan et al. report it) the iteration's FLOPs
+    over its time and the GPUs."""
+    if quantity == "flops_per_gpu":
+        return instance.iteration_flops / instance.iteration_time / run.gpus
+    return getattr(instance, quantity)
+
+
+def validate(files: list[str], own: bool = True) -> dict[str, Any]:
+    """``{"rows": [...], "summary": {...}}`` as ``--json`` prints it."""
+    from symbolic.catalog.measurements import UNITS
+
+    rows = []
+    for run in runs_of(files, own):
+        instance = predicted(run)
+        for quantity, measured in run.measured.items():
+            unit = UNITS[quantity]
+            value = predicted_quantity(instance, run, quantity).to(unit).magnitude
+            truth = measured.to(unit).magnitude
+            rows.append({"name": run.name, "kind": run.kind, "quantity": quantity,
+                         "measured": {"value": float(truth), "unit": unit},
+                         "predicted": {"value": float(value), "unit": unit},
+                         "error": float(value / truth - 1), "source": run.source, "file": run.file})
+    return {"rows": rows, "summary": summary(rows)}
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per kind, and per quantity within it: the runs, mean and max absolute error."""
+    out: dict[str, Any] = {}
+    for kind in sorted({row["kind"] for row in rows}, key=["training", "prefill"].index):
+        mine = [row for row in rows if row["kind"] == kind]
+        out[kind] = dict(_stats(mine), quantities={
+            quantity: _stats([row for row in mine if row["quantity"] == quantity])
+            for quantity in dict.fromkeys(row["quantity"] for row in mine)})
+    return out
+
+
+def _stats(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    errors = [abs(row["error"]) for row in rows]
+    return {"rows": len(rows), "mean_abs_error": sum(errors) / len(errors), "max_abs_error": max(errors)}
+
+
+def summary_line(data: dict[str, Any]) -> str:
+    """One line per kind and quantity: what the README quotes."""
+    parts = []
+    for kind, stats in data["summary"].items():
+        for quantity, s in stats["quantities"].items():
+            parts.append(f"{kind} {QUANTITY_LABELS.get(quantity, quantity)}: mean {100 * s['mean_abs_error']:.1f} %, "
+                         f"max {100 * s['max_abs_error']:.1f} % ({s['rows']} run{'s' if s['rows'] != 1 else ''})")
+    return "; ".join(parts)
+
+
+def text(data: dict[str, Any]) -> str:
+    rows = [(row["name"], QUANTITY_LABELS.get(row["quantity"], row["quantity"]),
+             f"{row['measured']['value']:.5g} {row['measured']['unit']}",
+             f"{row['predicted']['value']:.5g} {row['predicted']['unit']}", f"{row['error']:+.1%}")
+            for row in data["rows"]]
+    stats = [(kind, QUANTITY_LABELS.get(quantity, quantity), s["rows"], f"{s['mean_abs_error']:.1%}",
+              f"{s['max_abs_error']:.1%}")
+             for kind, kind_stats in data["summary"].items() for quantity, s in kind_stats["quantities"].items()]
+    return "\n".join([table(rows, ("run", "quantity", "measured", "predicted", "error")), "",
+                      table(stats, ("kind", "quantity", "runs", "mean |err|", "max |err|"))])
