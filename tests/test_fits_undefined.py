@@ -87,3 +87,14 @@ def test_a_strict_fits_holds_only_above_and_proves_the_division():
 
     with pytest.raises(UndefinedOutputError, match="divides by"):
         check_defined(Unguarded.model)
+
+
+def test_the_command_line_says_does_not_fit_for_an_output_that_cannot_exist(tmp_path):
+    import subprocess
+    import sys
+
+    shown = subprocess.run([sys.executable, "-m", "symbolic.cli", "eval", "ResNet50CompileBreakeven", "--set",
+                            "compiled_rate=1000/s"], capture_output=True, text=True, check=True).stdout
+    row = next(line for line in shown.splitlines() if line.startswith("breakeven_items"))
+    assert "does not fit" in row and "needs an input" not in row
+    assert next(line for line in shown.splitlines() if line.startswith("compile_pays_off ")).split()[-1] == "False"
