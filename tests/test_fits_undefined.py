@@ -98,3 +98,12 @@ def test_the_command_line_says_does_not_fit_for_an_output_that_cannot_exist(tmp_
     row = next(line for line in shown.splitlines() if line.startswith("breakeven_items"))
     assert "does not fit" in row and "needs an input" not in row
     assert next(line for line in shown.splitlines() if line.startswith("compile_pays_off ")).split()[-1] == "False"
+
+
+def test_sensitivity_where_an_output_cannot_exist():
+    equal = COMPILE.variant(compiled_rate=Q_(1450, "1/s"))  # every derivative of breakeven_items divides by 0
+    rows = {row.input: row for row in mlsysym.sensitivity(equal, "speedup")}
+    assert rows["compiled_rate"].elasticity == pytest.approx(1.0, rel=1e-12)  # speedup = c / e
+    assert rows["eager_rate"].elasticity == pytest.approx(-1.0, rel=1e-12)
+    with pytest.raises(InfeasibleError, match="compiled path faster than eager"):
+        mlsysym.sensitivity(equal, "breakeven_items")

@@ -45,14 +45,34 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def where_fits(cls: type[ScenarioBase], args: dict[str, Any]) -> dict[str, Any] | None:
-    """The evaluation with the outputs of failing ``Fits`` removed, or None when no ``Fits`` fails."""
+def _failing(cls: type[ScenarioBase], args: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
+    """The evaluation in doubles (floating-point errors ignored) and the guarded paths of its failing ``Fits``."""
     import numpy
 
     with numpy.errstate(all="ignore"):
         result = cls._evaluate(**{name: _doubles(value) for name, value in args.items()})
     failing = {fits.name for fits in cls._fits if result.get(fits.name) is not None and not result[fits.name]}
-    if not failing:
+    return result, {path for path, names in guarded_paths(cls).items() if failing & set(names)}
+
+
+def where_fits(cls: type[ScenarioBase], args: dict[str, Any]) -> dict[str, Any] | None:
+    """The evaluation with the outputs of failing ``Fits`` removed, or None when no ``Fits`` fails."""
+    result, dropped = _failing(cls, args)
+    if not dropped:
         return None
-    mask_leaves(result, {path for path, names in guarded_paths(cls).items() if failing & set(names)})
+    mask_leaves(result, dropped)
     return _plain(result)
+
+
+def gradient_where_fits(cls: type[ScenarioBase], args: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+    """The derivatives of the outputs that exist where a ``Fits`` fails, or None when none fails."""
+    import numpy
+
+    _, dropped = _failing(cls, args)
+    if not dropped:
+        return None
+    with numpy.errstate(all="ignore"):
+        gradient = cls._gradient(**{name: _doubles(value) for name, value in args.items()})
+    kept = {output: row for output, row in gradient.items()
+            if output not in dropped and output.split("[", 1)[0] + "[]" not in dropped}
+    return _plain(kept)
