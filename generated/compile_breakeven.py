@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.feasibility import Bound, FitsSpec
+from symbolic.runtime.mathops import choose
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
-from symbolic.runtime.validation import REQUIRED, InputSpec, Requirement
+from symbolic.runtime.validation import REQUIRED, InputSpec
 
 __all__ = ["CompileBreakevenScenario", "evaluate", "gradient"]
 
@@ -43,6 +45,9 @@ def evaluate(
         compiled_item_time [ms] = 1/compiled_rate
         saving_per_item [ms] = -compiled_item_time + eager_item_time
         breakeven_items [1] = compile_time/saving_per_item
+        compile_pays_off_need [1/s] = eager_rate
+        compile_pays_off_have [1/s] = compiled_rate
+        compile_pays_off [1] = Exceeds(compile_pays_off_have, compile_pays_off_need)
         speedup [1] = compiled_rate/eager_rate
         experiment_eager [s] = experiment_items/eager_rate
         experiment_compiled_running [s] = experiment_items/compiled_rate
@@ -56,6 +61,9 @@ def evaluate(
     _raw_saving_per_item = -_raw_compiled_item_time + _raw_eager_item_time
     saving_per_item = -compiled_item_time + eager_item_time
     breakeven_items = compile_time / _raw_saving_per_item  # 1e-3: ms -> s (saving_per_item)
+    compile_pays_off_need = eager_rate
+    compile_pays_off_have = compiled_rate
+    compile_pays_off = choose(compile_pays_off_have > compile_pays_off_need, 1, 0)
     speedup = compiled_rate / eager_rate
     if experiment_items is not None:
         experiment_eager = experiment_items / eager_rate
@@ -74,6 +82,9 @@ def evaluate(
         "compiled_item_time": compiled_item_time,
         "saving_per_item": saving_per_item,
         "breakeven_items": breakeven_items,
+        "compile_pays_off_need": compile_pays_off_need,
+        "compile_pays_off_have": compile_pays_off_have,
+        "compile_pays_off": compile_pays_off,
         "speedup": speedup,
         "experiment_eager": experiment_eager,
         "experiment_compiled_running": experiment_compiled_running,
@@ -110,6 +121,8 @@ def gradient(
     d__breakeven_items__eager_rate = -_g1 * d__saving_per_item__eager_rate
     d__breakeven_items__compiled_rate = -_g1 * d__saving_per_item__compiled_rate
     d__breakeven_items__compile_time = 1000 / saving_per_item
+    d__compile_pays_off_need__eager_rate = 1
+    d__compile_pays_off_have__compiled_rate = 1
     d__speedup__eager_rate = -_g0 * compiled_rate
     d__speedup__compiled_rate = 1 / eager_rate
     derivatives: dict[str, dict[str, Any]] = {
@@ -124,6 +137,8 @@ def gradient(
             "compiled_rate": d__breakeven_items__compiled_rate,
             "compile_time": d__breakeven_items__compile_time,
         },
+        "compile_pays_off_need": {"eager_rate": d__compile_pays_off_need__eager_rate},
+        "compile_pays_off_have": {"compiled_rate": d__compile_pays_off_have__compiled_rate},
         "speedup": {"eager_rate": d__speedup__eager_rate, "compiled_rate": d__speedup__compiled_rate},
     }
     if experiment_items is not None:
@@ -214,14 +229,15 @@ class CompileBreakevenScenario(ScenarioBase):
             doc="Compiles the experiment pays (code changes); optional, needed by `experiment_compiled_total` and `experiment_slowdown`.",
         ),
     )
-    _requirements = (
-        Requirement(
+    _fits = (
+        FitsSpec(
+            "compile_pays_off",
+            "a compile is repaid only by a compiled path faster than eager (compiled_rate above eager_rate)",
+            "1/s",
             ("eager_rate", "compiled_rate"),
-            lambda eager_rate, compiled_rate: compiled_rate > eager_rate,
-            "compiled_rate must exceed eager_rate, or no number of items repays the compile",
         ),
     )
-    _needs = {"recompiles": ("experiment_items",)}  # optional input -> the inputs without which no output reads it
+    _bounds = (Bound("saving_per_item", None, None, ("eager_rate", "compiled_rate")),)
     _input_order = (
         "eager_rate",
         "compiled_rate",
@@ -234,6 +250,9 @@ class CompileBreakevenScenario(ScenarioBase):
         "compiled_item_time",
         "saving_per_item",
         "breakeven_items",
+        "compile_pays_off_need",
+        "compile_pays_off_have",
+        "compile_pays_off",
         "speedup",
         "experiment_eager",
         "experiment_compiled_running",
@@ -270,7 +289,10 @@ class CompileBreakevenScenario(ScenarioBase):
     eager_item_time = Output("eager_item_time", "ms")
     compiled_item_time = Output("compiled_item_time", "ms")
     saving_per_item = Output("saving_per_item", "ms")
-    breakeven_items = Output("breakeven_items")
+    breakeven_items = Output("breakeven_items", guard=("compile_pays_off",))
+    compile_pays_off_need = Output("compile_pays_off_need", "1/s")
+    compile_pays_off_have = Output("compile_pays_off_have", "1/s")
+    compile_pays_off = Output("compile_pays_off", labels=(False, True))
     speedup = Output("speedup")
     experiment_eager = Output("experiment_eager", "s", requires=("experiment_items",))
     experiment_compiled_running = Output("experiment_compiled_running", "s", requires=("experiment_items",))

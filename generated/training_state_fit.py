@@ -51,7 +51,7 @@ def evaluate(
         bytes_per_value: [byte] Width of each weight and gradient.
         optimizer_bytes_per_parameter: [byte] Optimizer state per trained parameter (8 byte for Adam's two FP32 moments).
         batch_size: [1] Sequences of the stated activations; optional. Optional.
-        activations: [byte] Saved activations at `batch_size` sequences; optional. Optional.
+        activations: [byte] Saved activations at `batch_size` sequences; optional (0: the state alone). Optional.
         master_bytes_per_parameter: [byte] FP32 master copy per parameter (4 byte); 0, the default: no master copy.
         adapter_rank: [1] Rank of low-rank adapters; optional, with the three inputs below. Optional.
         adapted_matrices: [1] Matrices adapted per layer (with `adapter_rank`). Optional.
@@ -97,6 +97,9 @@ def evaluate(
         fits_need [GB] = total
         fits_have [GB] = hardware_capacity
         fits [1] = Piecewise((1 - Exceeds(total, hardware_capacity), Given(hardware_capacity)), (0, True))
+        activations_bound_batch_need [GB] = 0
+        activations_bound_batch_have [GB] = activations
+        activations_bound_batch [1] = Exceeds(activations_bound_batch_have, activations_bound_batch_need)
         checkpoint [byte] = master_weights + optimizer_state + weights
         updated_copy [byte] = Piecewise((master_bytes_per_parameter, master_bytes_per_parameter > 0), (bytes_per_value, True))
         update_bytes_per_parameter [byte] = bytes_per_value + 2*optimizer_bytes_per_parameter + 2*updated_copy
@@ -132,6 +135,7 @@ def evaluate(
     copies = total / weights
     fits_need = total / 1000000000  # 1e-9: B -> GB
     fits = 1 - choose(total > hardware_capacity, 1, 0) if (hardware_capacity is not None) else 0
+    activations_bound_batch_need = 0
     checkpoint = _t0 + weights
     updated_copy = (
         (master_bytes_per_parameter if _c0 else bytes_per_value)
@@ -143,9 +147,15 @@ def evaluate(
     if activations is not None:
         training_total = activations + total
         training_copies = training_total / weights
+        activations_bound_batch_have = activations / 1000000000  # 1e-9: B -> GB
+        activations_bound_batch = choose(
+            activations > 1000000000 * activations_bound_batch_need, 1, 0
+        )  # 1e9: GB -> B (activations_bound_batch_have); 1e9: GB -> B (activations_bound_batch_need)
     else:
         training_total = None
         training_copies = None
+        activations_bound_batch_have = None
+        activations_bound_batch = None
     if adapter_parameters is not None:
         adapter_count = adapter_parameters
         adapter_state = adapter_parameters * bytes_per_trained_parameter
@@ -233,6 +243,9 @@ def evaluate(
         "fits_need": fits_need,
         "fits_have": fits_have,
         "fits": fits,
+        "activations_bound_batch_need": activations_bound_batch_need,
+        "activations_bound_batch_have": activations_bound_batch_have,
+        "activations_bound_batch": activations_bound_batch,
         "checkpoint": checkpoint,
         "updated_copy": updated_copy,
         "update_bytes_per_parameter": update_bytes_per_parameter,
@@ -539,6 +552,7 @@ def gradient(
         d__training_copies__master_bytes_per_parameter = d__training_total__master_bytes_per_parameter / weights
         d__training_copies__adapter_parameters = d__training_total__adapter_parameters / weights
         d__training_copies__activations = d__training_total__activations / weights
+        d__activations_bound_batch_have__activations = 1 / 1000000000
         derivatives.update(
             {
                 "training_total": {
@@ -557,6 +571,7 @@ def gradient(
                     "adapter_parameters": d__training_copies__adapter_parameters,
                     "activations": d__training_copies__activations,
                 },
+                "activations_bound_batch_have": {"activations": d__activations_bound_batch_have__activations},
             }
         )
     if adapter_parameters is not None:
@@ -834,9 +849,8 @@ class TrainingStateFitScenario(ScenarioBase):
             "activations",
             unit="byte",
             minimum=0,
-            strict=True,
             default=None,
-            doc="Saved activations at `batch_size` sequences; optional.",
+            doc="Saved activations at `batch_size` sequences; optional (0: the state alone).",
         ),
         InputSpec(
             "master_bytes_per_parameter",
@@ -935,6 +949,12 @@ class TrainingStateFitScenario(ScenarioBase):
                 "adapter_parameters",
             ),
         ),
+        FitsSpec(
+            "activations_bound_batch",
+            "a resident batch is bounded only by activations above 0 (with none, any batch fits beside the state)",
+            "GB",
+            ("activations",),
+        ),
     )
     _needs = {"batch_size": ("activations",)}  # optional input -> the inputs without which no output reads it
     _bounds = (
@@ -999,6 +1019,9 @@ class TrainingStateFitScenario(ScenarioBase):
         "fits_need",
         "fits_have",
         "fits",
+        "activations_bound_batch_need",
+        "activations_bound_batch_have",
+        "activations_bound_batch",
         "checkpoint",
         "updated_copy",
         "update_bytes_per_parameter",
@@ -1181,14 +1204,21 @@ class TrainingStateFitScenario(ScenarioBase):
     )
     headroom = Output("headroom", "byte", requires=("hardware",), guard=("fits",))
     resident_batch_limit = Output(
-        "resident_batch_limit", requires=("activations", "batch_size", "hardware"), guard=("fits",)
+        "resident_batch_limit",
+        requires=("activations", "batch_size", "hardware"),
+        guard=("activations_bound_batch", "fits"),
     )
     max_resident_batch = Output(
-        "max_resident_batch", requires=("activations", "batch_size", "hardware"), guard=("fits",)
+        "max_resident_batch",
+        requires=("activations", "batch_size", "hardware"),
+        guard=("activations_bound_batch", "fits"),
     )
     fits_need = Output("fits_need", "GB")
     fits_have = Output("fits_have", "GB", requires=("hardware",))
     fits = Output("fits", labels=(False, True))
+    activations_bound_batch_need = Output("activations_bound_batch_need", "GB")
+    activations_bound_batch_have = Output("activations_bound_batch_have", "GB", requires=("activations",))
+    activations_bound_batch = Output("activations_bound_batch", requires=("activations",), labels=(False, True))
     checkpoint = Output("checkpoint", "byte")
     updated_copy = Output("updated_copy", "byte")
     update_bytes_per_parameter = Output("update_bytes_per_parameter", "byte")

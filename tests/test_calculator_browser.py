@@ -267,7 +267,7 @@ def test_page_state_lives_in_the_url_and_is_only_data(site):
     ("MlpTrainingStepScenario", "?from=MnistTwoLayerTrainingStepOnH100&precision=fp99", {"precision": "fp99"}),
     ("MlpTrainingStepScenario", "?from=MnistTwoLayerTrainingStepOnH100&hardware=Hardware.Mobile.iPhone15Pro",
      {"hardware": generated.Hardware.Mobile.iPhone15Pro}),
-    ("CompileBreakevenScenario", "", {"compiled_rate": 1e-3}),
+    ("AllReduceScheduleScenario", "", {"time_saved_fraction": 2}),
 ])
 def test_catalog_and_requirement_errors_are_pythons(site, page, query, change):
     """A precision the node does not list (from the URL, or kept when the node changes) and a

@@ -7,6 +7,7 @@ import pytest
 import sympy
 
 from generated import Q_
+from symbolic.runtime.errors import ScenarioInputError
 from symbolic.runtime.units import registry
 
 
@@ -136,3 +137,23 @@ def test_units_shared_with_pint_have_pints_size(name):
           "[mass] * [length] ** 2 / [time] ** 3": "watt", "1 / [time]": "1 / second", "dimensionless": ""}
     unit = si[str(theirs.dimensionality)]
     assert Q_(1, name).to(unit).magnitude == pytest.approx(theirs.to(unit).magnitude, rel=1e-15)
+
+
+@pytest.mark.parametrize(("text", "value", "unit"), [
+    ("1000/s", 1000, "1/s"), ("1000 /s", 1000, "1/s"), ("1000 1/s", 1000, "1/s"), ("2.5e3 1/h", 2500.0, "1/h"),
+    ("3.35 TB/s", 3.35, "TB/s"),
+])
+def test_a_rate_reads_as_its_unit_is_written(text, value, unit):
+    """Inputs declared per second (CompileBreakeven's rates) are written as the unit is: `1000/s`, `1000 1/s`."""
+    from symbolic.runtime.units import parse_quantity
+
+    read = parse_quantity(text)
+    assert read.magnitude == value and read.units == Q_(1, unit).units
+
+
+@pytest.mark.parametrize("text", ["2 1s", "3 //s", "4,8", "32 64", "1000/"])
+def test_what_is_not_one_number_and_a_unit_is_refused(text):
+    from symbolic.runtime.units import parse_quantity
+
+    with pytest.raises(ScenarioInputError, match="cannot read"):
+        parse_quantity(text, "rate")

@@ -26,7 +26,6 @@ export const argumentDefaults = {
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
 export const requirements = [
-  {names: ["eager_rate", "compiled_rate"], check: (eager_rate, compiled_rate) => (compiled_rate > eager_rate), message: "compiled_rate must exceed eager_rate, or no number of items repays the compile", unless: "", when: ""},
 ];
 
 export function evaluate(args, floats = []) {
@@ -47,6 +46,9 @@ export function evaluate(args, floats = []) {
   const _raw_saving_per_item = -_raw_compiled_item_time + _raw_eager_item_time;
   const saving_per_item = -compiled_item_time + eager_item_time;
   const breakeven_items = compile_time/_raw_saving_per_item;
+  const compile_pays_off_need = eager_rate;
+  const compile_pays_off_have = compiled_rate;
+  const compile_pays_off = (compile_pays_off_have > compile_pays_off_need ? 1 : 0);
   const speedup = compiled_rate/eager_rate;
   let experiment_eager, experiment_compiled_running;
   if (experiment_items != null) {
@@ -69,6 +71,9 @@ export function evaluate(args, floats = []) {
     "compiled_item_time": compiled_item_time,
     "saving_per_item": saving_per_item,
     "breakeven_items": breakeven_items,
+    "compile_pays_off_need": compile_pays_off_need,
+    "compile_pays_off_have": compile_pays_off_have,
+    "compile_pays_off": compile_pays_off,
     "speedup": speedup,
     "experiment_eager": experiment_eager,
     "experiment_compiled_running": experiment_compiled_running,

@@ -82,17 +82,22 @@ export function evaluate(args, floats = []) {
   const copies = total/weights;
   const fits_need = total/1000000000;
   const fits = (((hardware_capacity != null)) ? ($.iadd_if($int.bytes_per_value && $int.hardware_capacity && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, 1, $.imul_if($int.bytes_per_value && $int.hardware_capacity && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, -1, (total > hardware_capacity ? 1 : 0)))) : (0));
+  const activations_bound_batch_need = 0;
   const checkpoint = $.iadd_if($int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, _t0, weights);
   const updated_copy = (((master_bytes_per_parameter > 0)) ? (master_bytes_per_parameter) : (bytes_per_value));
   const update_bytes_per_parameter = $.iadd_if($int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter, bytes_per_value, $.imul_if($int.optimizer_bytes_per_parameter, 2, optimizer_bytes_per_parameter), $.imul_if($int.bytes_per_value && $int.master_bytes_per_parameter, 2, updated_copy));
   const update_traffic = update_bytes_per_parameter*workload_parameters/1000000000;
-  let training_total, training_copies;
+  let training_total, training_copies, activations_bound_batch_have, activations_bound_batch;
   if (activations != null) {
     training_total = $.iadd_if($int.activations && $int.bytes_per_value && $int.master_bytes_per_parameter && $int.optimizer_bytes_per_parameter && $int.workload_parameters, activations, total);
     training_copies = training_total/weights;
+    activations_bound_batch_have = activations/1000000000;
+    activations_bound_batch = (activations > $.imul(1000000000, activations_bound_batch_need) ? 1 : 0);
   } else {
     training_total = null;
     training_copies = null;
+    activations_bound_batch_have = null;
+    activations_bound_batch = null;
   }
   let adapter_count, adapter_state, adapter_weights, adapter_gradients, adapter_master, adapter_optimizer_state, adapter_fraction;
   if (adapter_parameters != null) {
@@ -195,6 +200,9 @@ export function evaluate(args, floats = []) {
     "fits_need": fits_need,
     "fits_have": fits_have,
     "fits": fits,
+    "activations_bound_batch_need": activations_bound_batch_need,
+    "activations_bound_batch_have": activations_bound_batch_have,
+    "activations_bound_batch": activations_bound_batch,
     "checkpoint": checkpoint,
     "updated_copy": updated_copy,
     "update_bytes_per_parameter": update_bytes_per_parameter,

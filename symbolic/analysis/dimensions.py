@@ -185,7 +185,7 @@ def check_model(model: ScenarioModel) -> None:
         except DeclarationError as error:
             raise type(error)(f"{where}: {error}") from None
         declared = dimension_of_unit(quantity.unit)
-        if found != declared:
+        if found != declared and quantity.expr != 0:  # an exact zero is a zero of any dimension (a bound of 0 B)
             raise UnitMismatchError(
                 f"{where}: the expression {quantity.expr} has dimension {describe(found)}, "
                 f"but the declared unit {quantity.unit or 'dimensionless'!r} has dimension {describe(declared)}"

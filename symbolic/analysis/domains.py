@@ -15,6 +15,7 @@ import itertools
 
 import sympy
 
+from symbolic.model.feasibility import guarded_outputs
 from symbolic.model.functions import CeilLog2, Len, MaxOver
 from symbolic.model import ListInput, ScalarQuantity, ScenarioModel
 from symbolic.analysis.closed import closed_form
@@ -131,17 +132,31 @@ def unproven_divisions(model: ScenarioModel, closed: dict[str, sympy.Basic]) -> 
     """For each output, the denominators of its closed form not proven positive (usually none)."""
     replace = _entries_and_lengths(model)
     upper = _below_maxima(model)
+    under = guarded_outputs(model)
     found: dict[str, list[sympy.Basic]] = {}
     for quantity in model.quantities:
         if quantity.hidden or not isinstance(quantity, ScalarQuantity) or quantity.name not in closed:
             continue
         form = closed[quantity.name]
         denominators = [p.base for p in form.atoms(sympy.Pow) if p.exp.is_negative]
+        known = {**replace, **_holding(model, under.get(quantity.name, ()), closed)}
         doubtful = [d for d in denominators
-                    if not _proven_positive(d, replace, upper) and not _positive_by_cases(model, d, replace, upper)]
+                    if not _proven_positive(d, known, upper) and not _positive_by_cases(model, d, known, upper)]
         if doubtful:
             found[quantity.name] = doubtful
     return found
+
+
+def _holding(model: ScenarioModel, names: tuple[str, ...], closed: dict[str, sympy.Basic]) -> dict[sympy.Basic, sympy.Basic]:
+    """What an output guarded by ``Fits`` may assume (it exists only where they hold): ``need <= have`` with
+    ``have`` an input makes it ``need`` plus something nonnegative (positive for ``need < have``)."""
+    assumed: dict[sympy.Basic, sympy.Basic] = {}
+    for fits in model.feasibility:
+        have = closed.get(f"{fits.name}_have")
+        if fits.name in names and have is not None and have.is_Symbol:
+            excess = sympy.Dummy(f"{fits.name}_excess", nonnegative=True, positive=fits.strict or None)
+            assumed[have] = closed[f"{fits.name}_need"] + excess
+    return assumed
 
 
 def _proven_positive(denominator: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic],

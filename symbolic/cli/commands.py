@@ -10,7 +10,8 @@ import time
 from typing import Any
 
 from symbolic.cli.output import emit, json_text, outputs_of, shown, table
-from symbolic.runtime.display import keyed
+from symbolic.runtime.display import DOES_NOT_FIT, keyed
+from symbolic.runtime.paths import infeasible_paths
 from symbolic.runtime.units import label
 from symbolic.cli.values import (UsageError, _nearest, built, check_grid, instance, once_each, parse_setting, parse_vary,
                                  scenario_class)
@@ -85,7 +86,9 @@ def _report(args: argparse.Namespace, scenario: Any, wanted: list[str] | None = 
     data = {"name": scenario.name, "class": type(scenario).__name__, "inputs": scenario.inputs(),
             "outputs": {path: {"value": value, "unit": unit} for path, (value, unit) in outputs.items()},
             "parameter_counts": notes}
-    rows = [(path, shown(keyed(scenario, path, value), unit)) for path, (value, unit) in outputs.items()]
+    refused = infeasible_paths(scenario)  # outputs a setup that does not fit (or pay off) lacks: say so, not "absent"
+    rows = [(path, DOES_NOT_FIT if value is None and (path in refused or path.split("[", 1)[0] + "[]" in refused)
+             else shown(keyed(scenario, path, value), unit)) for path, (value, unit) in outputs.items()]
     footer = "".join(f"\n{name}: {note}" for name, note in notes.items())
     emit(args, data, f"{type(scenario).__name__}: {scenario.name}\n" + table(rows, ("output", "value")) + footer)
     return 0

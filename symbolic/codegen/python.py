@@ -56,6 +56,7 @@ from symbolic.model.functions import Given, MaxOver, given_inputs
 from symbolic.model import ListQuantity, Quantity, ScalarQuantity, ScenarioModel, TextQuantity, _symbols
 from symbolic.model.arguments import argument_spec
 from symbolic.model.dependencies import closure, reads
+from symbolic.model.feasibility import guarded_outputs
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.validation import REQUIRED
 
@@ -247,29 +248,6 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
                      tuple(reversed(kept[0])), parts[0][2], guarded, tuple(reversed(chains)),
                      tuple(names[symbol] for symbol in tested), names, offsets, tree,
                      {path: tuple(entries) for path, entries in shared.entries.items()}, tuple(calls), under_fits)
-
-
-def guarded_outputs(model: ScenarioModel) -> dict[str, tuple[str, ...]]:
-    """Each quantity's path -> the ``Fits`` it exists under: the outputs a ``Fits`` guards and
-    every quantity reading one of them, directly or through others (declaration order is a
-    topological order). A side of a ``Fits`` may not read what some ``Fits`` guards."""
-    roots: dict[sympy.Basic, set[str]] = {}
-    for fits in model.feasibility:
-        for guard in fits.guards:
-            roots.setdefault(guard, set()).add(fits.name)
-    under: dict[sympy.Basic, frozenset[str]] = {}
-    for quantity in model.quantities:
-        found = set(roots.get(quantity.symbol, ()))
-        for symbol in reads(quantity):
-            if symbol != quantity.symbol:
-                found |= under.get(symbol, frozenset())
-        under[quantity.symbol] = frozenset(found)
-    for fits in model.feasibility:
-        for side in (fits.need, fits.have):
-            if under.get(side):
-                raise DeclarationError(f"{model.name}: Fits {fits.name} reads {side}, which exists only under "
-                                       f"{', '.join(sorted(under[side]))}")
-    return {q.name: tuple(sorted(under[q.symbol])) for q in model.quantities if under[q.symbol] and not q.hidden}
 
 
 def _check_unique(model: ScenarioModel, names: Iterable[str]) -> None:

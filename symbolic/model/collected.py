@@ -119,6 +119,7 @@ class FitsDecl:
     message: str
     unit: str
     guards: tuple[sympy.Basic, ...] = ()
+    strict: bool = False  # need < have (a rate that must exceed another), not need <= have
 
 
 @dataclass(frozen=True)

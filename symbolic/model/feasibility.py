@@ -30,15 +30,17 @@ from typing import Any
 import sympy
 
 from symbolic.model.collected import FitsDecl, ScalarDecl, ScalarQuantity, ScenarioModel, _latex_name
+from symbolic.model.dependencies import reads
 from symbolic.model.declarations import Declaration, _given_or_else
 from symbolic.model.functions import Exceeds
 from symbolic.runtime.errors import DeclarationError
 
-__all__ = ["Fits", "check_bounds"]
+__all__ = ["Fits", "check_bounds", "guarded_outputs"]
 
 
 class Fits(Declaration):
-    """``need <= have`` must hold for the ``guards`` outputs (and what reads them) to exist."""
+    """``need <= have`` must hold for the ``guards`` outputs (and what reads them) to exist; a strict
+    comparison (``eager_rate < compiled_rate``) holds only when ``have`` exceeds ``need``."""
 
     def __init__(self, condition: Any, message: str, *, unit: str, guards: Iterable[sympy.Basic] = (),
                  otherwise: Any = None, doc: str = "") -> None:
@@ -52,6 +54,7 @@ class Fits(Declaration):
             raise DeclarationError("Fits: give a message saying what must fit where")
         self.need = sympy.sympify(need)
         self.have = sympy.sympify(have)
+        self.strict = isinstance(condition, (sympy.StrictLessThan, sympy.StrictGreaterThan))
         self.message = message
         self.unit = unit
         self.guards = tuple(guards)
@@ -73,12 +76,16 @@ class Fits(Declaration):
             sides[side] = symbol
         symbol = sympy.Symbol(name, integer=True, nonnegative=True)
         into.add_output(ScalarDecl(name, f"Whether it fits: {self.message}.", "", labels=(False, True)))
-        value = 1 - Exceeds(sides["need"], sides["have"])
+        def holds(need: sympy.Basic, have: sympy.Basic) -> sympy.Basic:
+            return Exceeds(have, need) if self.strict else 1 - Exceeds(need, have)
+
+        value = holds(sides["need"], sides["have"])
         if self.otherwise is not None:  # the value without the optional inputs a side reads (a device left out)
-            value = _given_or_else(name, into, 1 - Exceeds(self.need, self.have), self.otherwise)
+            value = _given_or_else(name, into, holds(self.need, self.have), self.otherwise)
         into.add_quantity(ScalarQuantity(name, symbol, value, "",
                                          f"Whether it fits: {self.message}.", _latex_name(name)))
-        into.feasibility.append(FitsDecl(name, sides["need"], sides["have"], self.message, self.unit, self.guards))
+        into.feasibility.append(FitsDecl(name, sides["need"], sides["have"], self.message, self.unit, self.guards,
+                                         strict=self.strict))
         return symbol
 
 
@@ -99,3 +106,26 @@ def check_bounds(model: ScenarioModel, bounds: Any) -> dict[str, tuple[float | N
         low, high = (None if math.isinf(side) else float(side) for side in pair)
         checked[path] = (low, high)
     return checked
+
+
+def guarded_outputs(model: ScenarioModel) -> dict[str, tuple[str, ...]]:
+    """Each quantity's path -> the ``Fits`` it exists under: the outputs a ``Fits`` guards and
+    every quantity reading one of them, directly or through others (declaration order is a
+    topological order). A side of a ``Fits`` may not read what some ``Fits`` guards."""
+    roots: dict[sympy.Basic, set[str]] = {}
+    for fits in model.feasibility:
+        for guard in fits.guards:
+            roots.setdefault(guard, set()).add(fits.name)
+    under: dict[sympy.Basic, frozenset[str]] = {}
+    for quantity in model.quantities:
+        found = set(roots.get(quantity.symbol, ()))
+        for symbol in reads(quantity):
+            if symbol != quantity.symbol:
+                found |= under.get(symbol, frozenset())
+        under[quantity.symbol] = frozenset(found)
+    for fits in model.feasibility:
+        for side in (fits.need, fits.have):
+            if under.get(side):
+                raise DeclarationError(f"{model.name}: Fits {fits.name} reads {side}, which exists only under "
+                                       f"{', '.join(sorted(under[side]))}")
+    return {q.name: tuple(sorted(under[q.symbol])) for q in model.quantities if under[q.symbol] and not q.hidden}

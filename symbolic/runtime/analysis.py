@@ -15,7 +15,8 @@ from typing import Any
 from symbolic.runtime.display import keyed
 from symbolic.runtime.errors import ScenarioInputError
 from symbolic.runtime.hardware import NODE_FIELDS
-from symbolic.runtime.paths import leaves
+from symbolic.runtime.feasibility import refuse_infeasible
+from symbolic.runtime.paths import guarded_paths, leaves
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.sweep import expect_instance
 from symbolic.runtime.units import label
@@ -54,6 +55,10 @@ def sensitivity(scenario: ScenarioBase, output: str) -> list[Sensitivity]:
     flat = flat_outputs(scenario)
     every = flat_outputs(scenario, everything=True)
     if output not in flat and output in every and every[output][0] is None:
+        guards = guarded_paths(cls)
+        guard = guards.get(output) or guards.get(output.split("[", 1)[0] + "[]")
+        if guard:  # an output of a setup that does not fit (or pay off): say why it does not exist
+            refuse_infeasible(scenario, guard, output)
         raise ScenarioInputError(f"{cls.__name__}: output {output!r} is unavailable at this instance (it needs an "
                                  "optional input that was not given), so nothing moves it; give that input first")
     if output not in flat:
@@ -83,6 +88,11 @@ def _gradient(scenario: ScenarioBase) -> dict[str, dict[str, Any]]:
     try:
         return type(scenario)._gradient(**scenario._args)
     except (ZeroDivisionError, OverflowError) as error:
+        from symbolic.runtime.undefined import gradient_where_fits  # undefined only where a Fits fails?
+
+        found = gradient_where_fits(type(scenario), scenario._args) if type(scenario)._fits else None
+        if found is not None:
+            return found
         raise ScenarioInputError(f"{type(scenario).__name__}: the derivatives are undefined at this instance "
                                  f"({error}): an input sits where an output is not differentiable") from None
 

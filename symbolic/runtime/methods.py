@@ -86,8 +86,13 @@ class Method(Output):
         try:
             values = type(scenario)._evaluate(**scenario._args, **extra)
         except (ZeroDivisionError, OverflowError) as error:
-            raise ScenarioInputError(f"{title}: these inputs and arguments under- or overflow double precision "
-                                     f"({error}); arguments: {given}") from None
+            from symbolic.runtime.undefined import where_fits  # only outputs a failing Fits guards undefined?
+
+            found = where_fits(type(scenario), {**scenario._args, **extra}) if type(scenario)._fits else None
+            if found is None or found.get(self.name) is None and not self.guard:
+                raise ScenarioInputError(f"{title}: these inputs and arguments under- or overflow double "
+                                         f"precision ({error}); arguments: {given}") from None
+            values = found
         value = values[self.name]
         if not array:
             _check_finite(scenario, {self.name: value}, "")

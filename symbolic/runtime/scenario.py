@@ -219,9 +219,14 @@ class ScenarioBase:
             try:
                 result = type(self)._evaluate(**self._args)
             except (ZeroDivisionError, OverflowError) as error:  # valid inputs beyond double precision
-                raise ScenarioInputError(
-                    f"{type(self).__name__}: these inputs under- or overflow double precision ({error}); "
-                    f"inputs: {self._given}") from None
+                from symbolic.runtime.undefined import where_fits  # the rare path: numpy only here
+
+                # unless only outputs a failing Fits guards are undefined (a break-even that never comes)
+                result = where_fits(type(self), self._args) if type(self)._fits else None
+                if result is None:
+                    raise ScenarioInputError(
+                        f"{type(self).__name__}: these inputs under- or overflow double precision ({error}); "
+                        f"inputs: {self._given}") from None
             _check_finite(self, result, "")
             if type(self)._bounds:
                 check_bounds(self, result)

@@ -109,11 +109,18 @@ def sweep(base: ScenarioBase, varied: dict[str, Any]) -> SweepResult:
             point = ", ".join(f"{name}={numpy.broadcast_to(value, shape)[at].item():g}"
                               for name, value in zip(requirement.names, values, strict=True))
             raise ScenarioInputError(f"{title}: {requirement.message}; fails for some swept values, first at {point}")
+    undefined = None
     with numpy.errstate(over="raise", invalid="raise", divide="raise"):
         try:
             result = cls._evaluate(**args)
         except (FloatingPointError, ZeroDivisionError, OverflowError) as error:
-            raise ScenarioInputError(f"{title}: the swept values overflow double precision ({error})") from None
+            if not cls._fits:
+                raise ScenarioInputError(f"{title}: the swept values overflow double precision ({error})") from None
+            undefined = error  # perhaps only where a Fits fails, in outputs that do not exist there
+    if undefined is not None:
+        with numpy.errstate(all="ignore"):
+            result = cls._evaluate(**{name: numpy.asarray(value, dtype=numpy.float64) if name in arrays else value
+                                      for name, value in args.items()})
     outputs, units = {}, {}
     for path, value, unit, kind in leaves(cls, result):
         if kind == "number" and value is not None:
@@ -122,6 +129,12 @@ def sweep(base: ScenarioBase, varied: dict[str, Any]) -> SweepResult:
     if cls._fits:  # outputs of a setup that runs are NaN where it does not fit
         mask_infeasible(cls, result, outputs, guarded_paths(cls))
         outputs = {path: _read_only(numpy.broadcast_to(value, shape)) for path, value in outputs.items()}
+    if undefined is not None:  # what is left, outside the masked points, must be numbers
+        guards = guarded_paths(cls)
+        for path, value in outputs.items():
+            names = guards.get(path) or (guards.get(path.split("[", 1)[0] + "[]") if "[" in path else None)
+            if not numpy.all(numpy.isfinite(value) | (numpy.isnan(value) & bool(names))):
+                raise ScenarioInputError(f"{title}: the swept values overflow double precision ({undefined})")
     if cls._bounds:
         _refuse_out_of_bounds(cls, result, shape, arrays)
     inputs = {name: _read_only(numpy.broadcast_to(array, shape)) for name, array in arrays.items()}

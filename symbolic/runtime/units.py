@@ -147,7 +147,7 @@ def label(spelling: str) -> str:
 # "/", "*" or spaces, each with an optional small integer power; pint parses only that part.
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
 _UNIT_NAME = r"[^\W\d]+(?:\s*(?:\*\*|\^)\s*-?\d)?"
-_UNIT = re.compile(rf"{_UNIT_NAME}(?:\s*[/*·]?\s*{_UNIT_NAME})*")
+_UNIT = re.compile(rf"(?:(?:1\s*)?/\s*)?{_UNIT_NAME}(?:\s*[/*·]?\s*{_UNIT_NAME})*")  # a rate may be "/s" or "1/s"
 _INTEGER = re.compile(r"[+-]?\d+")
 
 
@@ -172,6 +172,8 @@ def parse_quantity(text: str, what: str = "value") -> Any:
         raise ScenarioInputError(f"{what}: {text!r} is below the range of double precision (it would be read as 0)")
     if not unit_text:
         return value
+    if unit_text.startswith("/"):  # "1000/s": per second
+        unit_text = "1" + unit_text
     try:
         return Q_(value, unit_text)
     except Exception as error:  # pint's undefined-unit and parse errors are many types

@@ -43,9 +43,10 @@ class TrainingStateFitScenario(Scenario):
         "master_bytes_per_parameter": "a bare number is bytes, as `bytes_per_value`; 0 (the default) stands for "
                                       "the reference's None: no master copy, the update rewrites the weights (as the "
                                       "reference's `m or v` does for 0 too).",
-        "activations": "a bare number is bytes, and above 0 when given (leave it out for none): the resident batch "
-                       "divides by the activations per sequence (the reference divides by zero at 0). Without it "
-                       "the training outputs name it as missing (the reference raises TypeError).",
+        "activations": "a bare number is bytes; 0 is the state alone, where every output but the resident batch "
+                       "(which no activations bound: `activations_bound_batch` is False) is there (the reference "
+                       "divides by zero at 0). Without it the training outputs name it as missing (the reference "
+                       "raises TypeError).",
         "batch_size": "at least 1 (the reference divides by zero at 0); without it the batch outputs name it as "
                       "missing (the reference raises TypeError).",
         "hardware": "without a node, `fits` is False (nothing to fit on, as in the reference) and the outputs that "
@@ -95,8 +96,8 @@ class TrainingStateFitScenario(Scenario):
                                               "moments).")
     batch_size = Input(integer=True, positive=True, default=None, symbol="B",
                        doc="Sequences of the stated activations; optional.")
-    activations = Input("byte", positive=True, default=None, symbol="A",
-                        doc="Saved activations at `batch_size` sequences; optional.")
+    activations = Input("byte", nonnegative=True, default=None, symbol="A",
+                        doc="Saved activations at `batch_size` sequences; optional (0: the state alone).")
     master_bytes_per_parameter = Input("byte", nonnegative=True, default=0, symbol="m",
                                        doc="FP32 master copy per parameter (4 byte); 0, the default: no master copy.")
     adapter_rank = Input(integer=True, positive=True, default=None, symbol="r",
@@ -172,6 +173,9 @@ class TrainingStateFitScenario(Scenario):
     max_resident_batch = Output(floor(headroom * batch_size / activations), doc="Whole sequences that fit.")
     fits = Fits(total <= C, "the training state must fit in the device's memory", unit="GB", guards=(headroom,),
                 otherwise=0)
+    activations_bound_batch = Fits(0 < activations, "a resident batch is bounded only by activations above 0 (with "
+                                   "none, any batch fits beside the state)", unit="GB",
+                                   guards=(resident_batch_limit, max_resident_batch))
     checkpoint = Output(weights + master_weights + optimizer_state, "byte",
                         doc="A checkpoint: weights, master copy and optimizer state of every parameter.")
     # the update rewrites the master copy, or the weights where there is none (the reference's `m or v`)

@@ -279,7 +279,7 @@ def test_adapter_inputs():
     assert rank16.variant(adapter_rank=None, adapted_matrices=None).adapter_count is None
 
 
-@pytest.mark.parametrize("name, value", [("batch_size", 0), ("activations", 0), ("bytes_per_value", 0),
+@pytest.mark.parametrize("name, value", [("batch_size", 0), ("activations", -1), ("bytes_per_value", 0),
                                          ("optimizer_bytes_per_parameter", -1), ("master_bytes_per_parameter", -4),
                                          ("adapter_parameters", -1)])
 def test_bad_inputs_are_rejected(name, value):
