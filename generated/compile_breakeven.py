@@ -237,6 +237,7 @@ class CompileBreakevenScenario(ScenarioBase):
             ("eager_rate", "compiled_rate"),
         ),
     )
+    _needs = {"recompiles": ("experiment_items",)}  # optional input -> the inputs without which no output reads it
     _bounds = (Bound("saving_per_item", None, None, ("eager_rate", "compiled_rate")),)
     _input_order = (
         "eager_rate",
