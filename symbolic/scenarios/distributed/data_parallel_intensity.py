@@ -79,22 +79,23 @@ class DataParallelIntensityScenario(Scenario):
     C, R = workload.context_length, accelerator.peak_flops
 
     result = Group(doc="Bytes sent and FLOPs computed by one worker per step, and their ratios.")
-    local_tokens = Output(sequences_per_worker * C, group=result, doc="Tokens of the worker's step: its sequences, "
-                                                                      "each at full context.")
-    bytes_per_step = Output(LARGE_RING_FACTOR * workload.size_in_bytes(GRADIENT_WIDTH * unit_constant("byte")), "byte",
-                            group=result, doc="Bytes the worker sends per step: a ring AllReduce of its 16-bit "
-                                              "gradients sends about twice their size.")
-    flops_per_step = Output(workload.training_flops_per_token * local_tokens, "flop", group=result,
-                            doc="FLOPs of the worker's step: the model's training FLOPs per token over the step's "
-                                "tokens.")
-    intensity = Output(bytes_per_step / flops_per_step, "byte/flop", group=result,
-                       doc="Communication intensity: bytes sent per FLOP computed, to set against the link's balance.")
-    balance = Output(link_bandwidth / R, "byte/flop", group=result,
-                     doc="The link's bytes per peak FLOP: a step whose intensity exceeds it spends longer exchanging "
-                         "than computing at peak.")
-    compute_time_at_peak = Output(flops_per_step / R, "s", group=result, doc="The step's FLOPs at the accelerator's "
-                                                                             "peak rate (a lower bound on its "
-                                                                             "compute time).")
+    with result:
+        local_tokens = Output(sequences_per_worker * C, doc="Tokens of the worker's step: its sequences, "
+                                                                          "each at full context.")
+        bytes_per_step = Output(LARGE_RING_FACTOR * workload.size_in_bytes(GRADIENT_WIDTH * unit_constant("byte")), "byte",
+                                doc="Bytes the worker sends per step: a ring AllReduce of its 16-bit "
+                                                  "gradients sends about twice their size.")
+        flops_per_step = Output(workload.training_flops_per_token * local_tokens, "flop",
+                                doc="FLOPs of the worker's step: the model's training FLOPs per token over the step's "
+                                    "tokens.")
+        intensity = Output(bytes_per_step / flops_per_step, "byte/flop",
+                           doc="Communication intensity: bytes sent per FLOP computed, to set against the link's balance.")
+        balance = Output(link_bandwidth / R, "byte/flop",
+                         doc="The link's bytes per peak FLOP: a step whose intensity exceeds it spends longer exchanging "
+                             "than computing at peak.")
+        compute_time_at_peak = Output(flops_per_step / R, "s", doc="The step's FLOPs at the accelerator's "
+                                                                                 "peak rate (a lower bound on its "
+                                                                                 "compute time).")
 
 
 Gpt3DataParallelIntensity = Instance(

@@ -87,35 +87,36 @@ class DataParallelScaleOutScenario(Scenario):
     N = g * K
 
     result = Group(doc="One update's communication and compute, the speedup, and the run's time and cost.")
-    n_devices = Output(N, group=result, doc="Devices of the whole run: every device of every node.")
-    gradient_bytes = Output(workload.stored_values * precision, "byte", group=result, doc="Gradient bytes, G.")
-    intra_bytes = Output(gradient_bytes * 2 * (g - 1) / g, "byte", group=result,
-                         doc="Bytes each device sends in the in-node ring AllReduce of the gradients (just under "
-                             "twice their size).")
-    inter_bytes = Output(Exceeds(K, 1) * gradient_bytes * 2 * (N - 1) / N, "byte", group=result,
-                         doc="Bytes each device sends in the ring AllReduce over all devices (0 at one node, where "
-                             "the in-node ring is the whole AllReduce).")
-    intra_time = Output(intra_bytes / intra_bandwidth, "ms", group=result, doc="The in-node ring.")
-    inter_time = Output(inter_bytes / inter_bandwidth, "ms", group=result, doc="The ring across nodes.")
-    communication_time = Output(intra_time + inter_time, "ms", group=result, doc="Both rings, one after the other.")
-    compute_time = Output(accumulation_steps * step_time, "ms", group=result, doc="Compute time of one update: its "
-                                                                                  "accumulated local steps, one "
-                                                                                  "after another.")
-    update_time = Output(compute_time + communication_time, "ms", group=result, doc="Compute, then communication.")
-    communication_overhead = Output(communication_time / compute_time, group=result,
-                                    doc="Communication over compute time.")
-    compute_share = Output(compute_time / update_time, group=result, doc="Share of the update spent computing.")
-    communication_share = Output(communication_time / update_time, group=result,
-                                 doc="Share of the update spent communicating.")
-    speedup = Output(N * compute_time / update_time, group=result,
-                     doc="Throughput over one device: N devices, each computing a share of the time.")
-    efficiency = Output(speedup / N, group=result, doc="Speedup per device (the compute share).")
-    global_batch = Output(per_device_batch * N * accumulation_steps, group=result,
-                          doc="Examples per update: every device's micro-batch, over every accumulation step.")
-    scaled_training_time = Output(training_time / speedup, "h", group=result, field="training_time",
-                                  doc="The run at this speedup, T_1/speedup.")
-    cost = Output(scaled_training_time * K * node_hour_rate, "dollar", group=result, if_missing="none",
-                  doc="Node-hours of the run at `node_hour_rate`; None without it.")
+    with result:
+        n_devices = Output(N, doc="Devices of the whole run: every device of every node.")
+        gradient_bytes = Output(workload.stored_values * precision, "byte", doc="Gradient bytes, G.")
+        intra_bytes = Output(gradient_bytes * 2 * (g - 1) / g, "byte",
+                             doc="Bytes each device sends in the in-node ring AllReduce of the gradients (just under "
+                                 "twice their size).")
+        inter_bytes = Output(Exceeds(K, 1) * gradient_bytes * 2 * (N - 1) / N, "byte",
+                             doc="Bytes each device sends in the ring AllReduce over all devices (0 at one node, where "
+                                 "the in-node ring is the whole AllReduce).")
+        intra_time = Output(intra_bytes / intra_bandwidth, "ms", doc="The in-node ring.")
+        inter_time = Output(inter_bytes / inter_bandwidth, "ms", doc="The ring across nodes.")
+        communication_time = Output(intra_time + inter_time, "ms", doc="Both rings, one after the other.")
+        compute_time = Output(accumulation_steps * step_time, "ms", doc="Compute time of one update: its "
+                                                                                      "accumulated local steps, one "
+                                                                                      "after another.")
+        update_time = Output(compute_time + communication_time, "ms", doc="Compute, then communication.")
+        communication_overhead = Output(communication_time / compute_time,
+                                        doc="Communication over compute time.")
+        compute_share = Output(compute_time / update_time, doc="Share of the update spent computing.")
+        communication_share = Output(communication_time / update_time,
+                                     doc="Share of the update spent communicating.")
+        speedup = Output(N * compute_time / update_time,
+                         doc="Throughput over one device: N devices, each computing a share of the time.")
+        efficiency = Output(speedup / N, doc="Speedup per device (the compute share).")
+        global_batch = Output(per_device_batch * N * accumulation_steps,
+                              doc="Examples per update: every device's micro-batch, over every accumulation step.")
+        scaled_training_time = Output(training_time / speedup, "h", field="training_time",
+                                      doc="The run at this speedup, T_1/speedup.")
+        cost = Output(scaled_training_time * K * node_hour_rate, "dollar", if_missing="none",
+                      doc="Node-hours of the run at `node_hour_rate`; None without it.")
 
 
 _dgx_h100 = Systems.Nodes.DGX_H100

@@ -70,32 +70,34 @@ class HierarchicalAllReduceScenario(Scenario):
     result = Group(doc="The three phases, the flat ring and the speedups.")
 
     n_devices = Output(K * g, symbol="N", doc="Devices in the AllReduce: every GPU of every node.")
-    intra_bytes = Output(M * (g - 1) / g, "GB", group=result,
-                         doc="Bytes each device sends in the in-node ReduceScatter: all of the message but its own "
-                             "shard.")
-    reduce_scatter_time = Output(intra_bytes / intra_bandwidth, "s", group=result, doc="In-node ReduceScatter time.")
-    shard = Output(M / g, "GB", group=result, doc="The shard each device reduces across nodes: the message split "
-                                                  "over the node's GPUs.")
-    inter_byte_time = Output(2 * (K - 1) / K * shard / inter_bandwidth, "s", group=result,
-                             doc="Bandwidth term of the inter-node ring: the shard's ring bytes at the inter-node "
-                                 "bandwidth.")
-    inter_startup_time = Output(2 * (K - 1) * inter_alpha, "s", group=result,
-                                doc="Startup term of the inter-node ring: one inter-node latency per ring round.")
-    inter_time = Output(inter_byte_time + inter_startup_time, "s", group=result,
-                        doc="Inter-node ring AllReduce of the shard.")
-    all_gather_time = Output(reduce_scatter_time, "s", group=result,
-                             doc="In-node AllGather time (the ReduceScatter mirrored).")
-    total_time = Output(reduce_scatter_time + inter_time + all_gather_time, "s", group=result,
-                        doc="The three phases in sequence.")
+    with result:
+        intra_bytes = Output(M * (g - 1) / g, "GB",
+                             doc="Bytes each device sends in the in-node ReduceScatter: all of the message but its own "
+                                 "shard.")
+        reduce_scatter_time = Output(intra_bytes / intra_bandwidth, "s", doc="In-node ReduceScatter time.")
+        shard = Output(M / g, "GB", doc="The shard each device reduces across nodes: the message split "
+                                                      "over the node's GPUs.")
+        inter_byte_time = Output(2 * (K - 1) / K * shard / inter_bandwidth, "s",
+                                 doc="Bandwidth term of the inter-node ring: the shard's ring bytes at the inter-node "
+                                     "bandwidth.")
+        inter_startup_time = Output(2 * (K - 1) * inter_alpha, "s",
+                                    doc="Startup term of the inter-node ring: one inter-node latency per ring round.")
+        inter_time = Output(inter_byte_time + inter_startup_time, "s",
+                            doc="Inter-node ring AllReduce of the shard.")
+        all_gather_time = Output(reduce_scatter_time, "s",
+                                 doc="In-node AllGather time (the ReduceScatter mirrored).")
+        total_time = Output(reduce_scatter_time + inter_time + all_gather_time, "s",
+                            doc="The three phases in sequence.")
     N = n_devices
-    flat_ring_time = Output(2 * (N - 1) / N * M / inter_bandwidth + 2 * (N - 1) * inter_alpha, "s", group=result,
-                            doc="One ring AllReduce over all N devices on the inter-node link.")
-    flat_bound_time = Output(2 * M / inter_bandwidth, "s", group=result,
-                             doc="What a flat ring over all devices approaches at large N: twice the message at the "
-                                 "inter-node bandwidth (no startup term), the bound the hierarchy beats.")
-    speedup_vs_flat_ring = Output(flat_ring_time / total_time, group=result,
-                                  doc="Flat ring time over hierarchical time.")
-    speedup_vs_flat_bound = Output(flat_bound_time / total_time, group=result, doc="Flat bound over hierarchical time.")
+    with result:
+        flat_ring_time = Output(2 * (N - 1) / N * M / inter_bandwidth + 2 * (N - 1) * inter_alpha, "s",
+                                doc="One ring AllReduce over all N devices on the inter-node link.")
+        flat_bound_time = Output(2 * M / inter_bandwidth, "s",
+                                 doc="What a flat ring over all devices approaches at large N: twice the message at the "
+                                     "inter-node bandwidth (no startup term), the bound the hierarchy beats.")
+        speedup_vs_flat_ring = Output(flat_ring_time / total_time,
+                                      doc="Flat ring time over hierarchical time.")
+        speedup_vs_flat_bound = Output(flat_bound_time / total_time, doc="Flat bound over hierarchical time.")
 
 
 _dgx = Systems.Nodes.DGX_H100

@@ -119,61 +119,63 @@ class ParallelLayoutScenario(Scenario):
     pipeline = Sub(PipelineScheduleScenario, public=False, stages=pp_size, microbatches=microbatches)
 
     result = Group(Echo(n_devices), doc="The step's time, efficiency and state per device.")
-    step_flops = Output(flops_per_param_token * P_tok * batch_tokens * flop, "flop", group=result,
-                        doc="FLOPs of the step: the FLOPs-per-parameter-per-token rule over the parameters that work "
-                            "on a token and the step's tokens.")
-    compute_time = Output(window_resolution * Max(1, floor(step_flops / (n_devices * R * local_efficiency)
-                                                             / window_resolution + Rational(1, 2))),
-                          "s", group=result, symbol=r"\tau",
-                          doc="The step's FLOPs at the fleet's attained rate, rounded to the nearest multiple of the "
-                              "timing window (at least one window), as the reference measures it.")
-    gradient_bytes = Output(workload.size_in_bytes(gradient_precision), "GB", group=result,
-                            doc="Gradient bytes of the model at the gradient precision, G.")
-    dp_shard = Output(gradient_bytes / (t * p), "GB", group=result, doc="Gradient bytes one device holds: its "
-                                                                        "tensor- and pipeline-parallel share of the "
-                                                                        "model's gradients.")
-    ring_bytes = Output(2 * (d - 1) / d * dp_shard, "GB", group=result,
-                        doc="Bytes an exact ring AllReduce sends per device over the data-parallel group.")
+    with result:
+        step_flops = Output(flops_per_param_token * P_tok * batch_tokens * flop, "flop",
+                            doc="FLOPs of the step: the FLOPs-per-parameter-per-token rule over the parameters that work "
+                                "on a token and the step's tokens.")
+        compute_time = Output(window_resolution * Max(1, floor(step_flops / (n_devices * R * local_efficiency)
+                                                                 / window_resolution + Rational(1, 2))),
+                              "s", symbol=r"\tau",
+                              doc="The step's FLOPs at the fleet's attained rate, rounded to the nearest multiple of the "
+                                  "timing window (at least one window), as the reference measures it.")
+        gradient_bytes = Output(workload.size_in_bytes(gradient_precision), "GB",
+                                doc="Gradient bytes of the model at the gradient precision, G.")
+        dp_shard = Output(gradient_bytes / (t * p), "GB", doc="Gradient bytes one device holds: its "
+                                                                            "tensor- and pipeline-parallel share of the "
+                                                                            "model's gradients.")
+        ring_bytes = Output(2 * (d - 1) / d * dp_shard, "GB",
+                            doc="Bytes an exact ring AllReduce sends per device over the data-parallel group.")
     full_allreduce_time = Output(LARGE_RING_FACTOR * dp_shard / link_bandwidth, "s", symbol="c_1",
                                  doc="One AllReduce of a device's gradient shard at the large-group ring factor "
                                      "(twice the shard), at the link bandwidth.")
-    allreduce_time = Output(Exceeds(d, 1) * full_allreduce_time, "s", group=result, symbol="c",
-                            doc="The step's AllReduce: c₁ with at least two replicas, 0 with one.")
-    hidden_time = Output(Min(overlap_fraction * allreduce_time, compute_time), "s", group=result,
-                         doc="AllReduce time hidden behind compute: its overlappable share, but never more than the "
-                             "compute it hides behind.")
-    exposed_time = Output(Max((1 - overlap_fraction) * allreduce_time, allreduce_time - compute_time), "s",
-                          group=result, doc="AllReduce time left exposed: what overlap cannot hide, added to the step.")
-    bubble = Output(pipeline.bubble, group=result, doc="Idle share of the pipeline: the fill and drain slots over "
-                                                       "all slots of the step.")
-    step_time = Output(compute_time / (1 - bubble) + exposed_time, "s", group=result,
-                       doc="Compute stretched by the bubble, plus the exposed AllReduce.")
-    efficiency = Output(compute_time / step_time, group=result, doc="Compute time over step time.")
-    efficiency_no_overlap = Output(compute_time / (compute_time / (1 - bubble) + allreduce_time), group=result,
-                                   doc="The efficiency with nothing hidden.")
-    overlap_share = Output(Exceeds(d, 1) * Min(overlap_fraction, compute_time / full_allreduce_time)
-                           + Exceeds(2, d) * overlap_fraction, group=result,
-                           doc="Share of the AllReduce hidden behind compute; with one replica, the overlap fraction "
-                               "itself (its limit).")
-    state_total = Output((WEIGHT_AND_GRADIENT_BYTES + OPTIMIZER_STATE_BYTES) * P * unit_constant("byte"), "GB",
-                         group=result, doc="Mixed-precision Adam state of the model: 16 bytes per parameter (16-bit "
-                                           "weights and gradients, an FP32 master copy and two moments).")
-    state_per_device = Output(state_total / (t * p), "GB", group=result, doc="Training state per device without "
-                                                                             "ZeRO: the tensor- and "
-                                                                             "pipeline-parallel share of the whole "
-                                                                             "state.")
-    zero1_state_per_device = Output((WEIGHT_AND_GRADIENT_BYTES * P / (t * p)
-                                     + OPTIMIZER_STATE_BYTES * P / (t * p * d)) * unit_constant("byte"), "GB",
-                                    group=result, doc="Training state per device with ZeRO stage 1: weights and "
-                                                      "gradients sharded by tensor and pipeline rank, the optimizer "
-                                                      "state also over the data-parallel replicas.")
-    fleet_mfu = Output(local_efficiency * efficiency, group=result, doc="Model FLOPs utilisation of the fleet: the "
-                                                                        "scaling efficiency on top of each device's "
-                                                                        "own.")
-    double_counted_mfu = Output(local_efficiency * efficiency * efficiency, group=result,
-                                doc="The local efficiency counted twice, a mistake to recognise (the reference's).")
-    min_devices_for_state = Output(ceiling(state_total / device_memory), group=result, if_missing="none",
-                                   doc="The fewest devices whose memory holds the state; None without `device_memory`.")
+    with result:
+        allreduce_time = Output(Exceeds(d, 1) * full_allreduce_time, "s", symbol="c",
+                                doc="The step's AllReduce: c₁ with at least two replicas, 0 with one.")
+        hidden_time = Output(Min(overlap_fraction * allreduce_time, compute_time), "s",
+                             doc="AllReduce time hidden behind compute: its overlappable share, but never more than the "
+                                 "compute it hides behind.")
+        exposed_time = Output(Max((1 - overlap_fraction) * allreduce_time, allreduce_time - compute_time), "s",
+                              doc="AllReduce time left exposed: what overlap cannot hide, added to the step.")
+        bubble = Output(pipeline.bubble, doc="Idle share of the pipeline: the fill and drain slots over "
+                                                           "all slots of the step.")
+        step_time = Output(compute_time / (1 - bubble) + exposed_time, "s",
+                           doc="Compute stretched by the bubble, plus the exposed AllReduce.")
+        efficiency = Output(compute_time / step_time, doc="Compute time over step time.")
+        efficiency_no_overlap = Output(compute_time / (compute_time / (1 - bubble) + allreduce_time),
+                                       doc="The efficiency with nothing hidden.")
+        overlap_share = Output(Exceeds(d, 1) * Min(overlap_fraction, compute_time / full_allreduce_time)
+                               + Exceeds(2, d) * overlap_fraction,
+                               doc="Share of the AllReduce hidden behind compute; with one replica, the overlap fraction "
+                                   "itself (its limit).")
+        state_total = Output((WEIGHT_AND_GRADIENT_BYTES + OPTIMIZER_STATE_BYTES) * P * unit_constant("byte"), "GB",
+                             doc="Mixed-precision Adam state of the model: 16 bytes per parameter (16-bit "
+                                               "weights and gradients, an FP32 master copy and two moments).")
+        state_per_device = Output(state_total / (t * p), "GB", doc="Training state per device without "
+                                                                                 "ZeRO: the tensor- and "
+                                                                                 "pipeline-parallel share of the whole "
+                                                                                 "state.")
+        zero1_state_per_device = Output((WEIGHT_AND_GRADIENT_BYTES * P / (t * p)
+                                         + OPTIMIZER_STATE_BYTES * P / (t * p * d)) * unit_constant("byte"), "GB",
+                                        doc="Training state per device with ZeRO stage 1: weights and "
+                                                          "gradients sharded by tensor and pipeline rank, the optimizer "
+                                                          "state also over the data-parallel replicas.")
+        fleet_mfu = Output(local_efficiency * efficiency, doc="Model FLOPs utilisation of the fleet: the "
+                                                                            "scaling efficiency on top of each device's "
+                                                                            "own.")
+        double_counted_mfu = Output(local_efficiency * efficiency * efficiency,
+                                    doc="The local efficiency counted twice, a mistake to recognise (the reference's).")
+        min_devices_for_state = Output(ceiling(state_total / device_memory), if_missing="none",
+                                       doc="The fewest devices whose memory holds the state; None without `device_memory`.")
 
 
 Gpt3DataParallel1K = Instance(

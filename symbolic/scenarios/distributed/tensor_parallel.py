@@ -72,23 +72,24 @@ class TensorParallelScenario(Scenario):
     L, h = workload.layers, workload.hidden_dim
 
     result = Group(compute_time, doc="The step's activation AllReduces and how they share the step with compute.")
-    payload = Output(microbatch * seq_len * h * ACTIVATION_WIDTH * unit_constant("byte"), "byte", group=result,
-                     doc="Activations of one AllReduce: the layer's output for every token of the micro-batch, in "
-                         "16-bit values.")
-    ring_factor = Output(2 * (tp_size - 1) / tp_size, group=result,
-                         doc="Bytes a ring AllReduce sends per device, as a multiple of the payload (0 on one device).")
-    traffic_per_device = Output(ring_factor * payload, "byte", group=result, doc="Bytes each device sends per AllReduce.")
-    collectives_per_step = Output(collectives_per_layer * L, group=result, doc="AllReduces of the step: each "
-                                                                               "layer's, for every layer.")
-    per_collective_time = Output(traffic_per_device / link_bandwidth, "ms", group=result,
-                                 doc="Time of one AllReduce at the link's bandwidth.")
-    communication_time = Output(collectives_per_step * per_collective_time, "ms", group=result,
-                                doc="The step's AllReduces, one after another.")
-    step_time = Output(compute_time + communication_time, "ms", group=result,
-                       doc="Compute, then communication (no overlap).")
-    compute_fraction = Output(compute_time / step_time, group=result, doc="Share of the step spent computing.")
-    communication_fraction = Output(communication_time / step_time, group=result,
-                                    doc="Share of the step spent in AllReduces.")
+    with result:
+        payload = Output(microbatch * seq_len * h * ACTIVATION_WIDTH * unit_constant("byte"), "byte",
+                         doc="Activations of one AllReduce: the layer's output for every token of the micro-batch, in "
+                             "16-bit values.")
+        ring_factor = Output(2 * (tp_size - 1) / tp_size,
+                             doc="Bytes a ring AllReduce sends per device, as a multiple of the payload (0 on one device).")
+        traffic_per_device = Output(ring_factor * payload, "byte", doc="Bytes each device sends per AllReduce.")
+        collectives_per_step = Output(collectives_per_layer * L, doc="AllReduces of the step: each "
+                                                                                   "layer's, for every layer.")
+        per_collective_time = Output(traffic_per_device / link_bandwidth, "ms",
+                                     doc="Time of one AllReduce at the link's bandwidth.")
+        communication_time = Output(collectives_per_step * per_collective_time, "ms",
+                                    doc="The step's AllReduces, one after another.")
+        step_time = Output(compute_time + communication_time, "ms",
+                           doc="Compute, then communication (no overlap).")
+        compute_fraction = Output(compute_time / step_time, doc="Share of the step spent computing.")
+        communication_fraction = Output(communication_time / step_time,
+                                        doc="Share of the step spent in AllReduces.")
 
 
 _dgx_h100 = Systems.Nodes.DGX_H100

@@ -81,20 +81,21 @@ class TensorParallelLayerScenario(Scenario):
     F, L, h, R = workload.forward_flops_per_token, workload.layers, workload.hidden_dim, accelerator.peak
 
     result = Group(doc="The layer's forward compute and its exchange on each link.")
-    layer_flops = Output(F / L * tokens, "flop", group=result,
-                         doc="Forward FLOPs of one layer: its share of the model's forward FLOPs per token, for "
-                             "every token.")
-    compute_time = Output(layer_flops / tp_size / (R * local_efficiency), "ms", group=result,
-                          doc="Each device's share of the layer's FLOPs at the attained rate.")
-    layer_bytes = Output(collectives_per_layer * tokens * h * ACTIVATION_WIDTH * unit_constant("byte")
-                         * 2 * (tp_size - 1) / tp_size, "byte", group=result,
-                         doc="Bytes each device sends: the layer's AllReduces of its 16-bit activations, each at the "
-                             "ring factor.")
-    transfer_times = PerItem(layer_bytes / links[j], (j, 0, Len(links) - 1), "ms", keys=links, group=result,
-                             doc="The layer's exchange on each link.")
-    breakeven_bandwidth = Output(layer_bytes / compute_time, "GB/s", group=result,
-                                 doc="The link bandwidth at which the exchange takes as long as the compute; "
-                                     "slower links make the layer communication-bound.")
+    with result:
+        layer_flops = Output(F / L * tokens, "flop",
+                             doc="Forward FLOPs of one layer: its share of the model's forward FLOPs per token, for "
+                                 "every token.")
+        compute_time = Output(layer_flops / tp_size / (R * local_efficiency), "ms",
+                              doc="Each device's share of the layer's FLOPs at the attained rate.")
+        layer_bytes = Output(collectives_per_layer * tokens * h * ACTIVATION_WIDTH * unit_constant("byte")
+                             * 2 * (tp_size - 1) / tp_size, "byte",
+                             doc="Bytes each device sends: the layer's AllReduces of its 16-bit activations, each at the "
+                                 "ring factor.")
+        transfer_times = PerItem(layer_bytes / links[j], (j, 0, Len(links) - 1), "ms", keys=links,
+                                 doc="The layer's exchange on each link.")
+        breakeven_bandwidth = Output(layer_bytes / compute_time, "GB/s",
+                                     doc="The link bandwidth at which the exchange takes as long as the compute; "
+                                         "slower links make the layer communication-bound.")
 
 
 _dgx_h100 = Systems.Nodes.DGX_H100

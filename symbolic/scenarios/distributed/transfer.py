@@ -71,10 +71,11 @@ class TransferScenario(Scenario):
     transfer_time = Output(total_bytes / links[link], "s", doc="Time to move every copy over the one link named, alone on it.")
     result = Group(Echo(total_bytes, field="payload"), Echo(links, field="bandwidths"),
                    doc="The bytes moved, the links and the time over each.")
-    times = PerItem(total_bytes / links[k], (k, 0, Len(links) - 1), "ms", keys=links, group=result,
-                    doc="Time to move all the copies over each link alone.")
-    job_multiple = PerItem(total_bytes / links[k] / job_time, (k, 0, Len(links) - 1), keys=links, group=result,
-                           doc="Time over each link as a multiple of the job's: above 1 the move outlasts the job.")
+    with result:
+        times = PerItem(total_bytes / links[k], (k, 0, Len(links) - 1), "ms", keys=links,
+                        doc="Time to move all the copies over each link alone.")
+        job_multiple = PerItem(total_bytes / links[k] / job_time, (k, 0, Len(links) - 1), keys=links,
+                               doc="Time over each link as a multiple of the job's: above 1 the move outlasts the job.")
     egress_cost = Output(total_bytes * egress_rate, "dollar", doc="Egress charge for every byte moved, at the "
                                                                   "provider's rate.")
     egress_compute_hours = Output(egress_cost / compute_price, "h", doc="Compute hours the egress charge buys.")

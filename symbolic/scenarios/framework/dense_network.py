@@ -66,58 +66,59 @@ class DenseNetworkScenario(Scenario):
     result = Group(layer_widths, batch_size, doc="Every derived quantity of the network at its batch.")
     layers = Output(Len(w) - 1, symbol="L", group=result, doc="Dense layers L (one fewer than the widths).")
     L = layers
-    weights_per_layer = PerItem(w[l - 1] * w[l], (l, 1, L), group=result, doc="Weights of each layer.")
-    biases_per_layer = PerItem(w[l], (l, 1, L), group=result, doc="Biases of each layer.")
-    params_per_layer = PerItem(weights_per_layer[l] + biases_per_layer[l], (l, 1, L),
-                               group=result, doc="Parameters of each layer.")
-    weights = Output(Sum(weights_per_layer[l], (l, 1, L)), symbol="M", group=result, doc="Weights M: multiply-accumulates per example.")
-    biases = Output(Sum(biases_per_layer[l], (l, 1, L)), group=result, doc="Biases.")
-    parameters = Output(weights + biases, symbol="P", group=result, doc="Trainable parameters P.")
-    macs_per_example = Output(weights, group=result, doc="Multiply-accumulates per example of the forward pass.")
-    flops_per_example = Output(2 * macs_per_example * flop, "flop", group=result, doc="Matrix-multiply FLOPs per example.")
-    first_layer_share = Output(weights_per_layer[1] / weights, group=result, doc="Share of the weights in the first layer.")
-    matmul_flops_per_layer = PerItem(2 * b * weights_per_layer[l] * flop, (l, 1, L), "flop",
-                                     group=result, doc="Forward matrix-multiply FLOPs of each layer.")
-    elementwise_flops_per_layer = PerItem(2 * b * w[l] * flop, (l, 1, L), "flop",
-                                          group=result, doc="Forward bias-add and activation FLOPs of each layer.")
-    matmul_flops = Output(Sum(matmul_flops_per_layer[l], (l, 1, L)), "flop", group=result, doc="Forward matrix-multiply FLOPs.")
-    elementwise_flops = Output(Sum(elementwise_flops_per_layer[l], (l, 1, L)), "flop",
-                               group=result, doc="Forward elementwise FLOPs.")
-    forward_flops = Output(matmul_flops + elementwise_flops, "flop", group=result, doc="Forward FLOPs per batch.")
-    forward_flops_per_example = Output(forward_flops / b, "flop", group=result, doc="Forward FLOPs per example.")
-    matmul_share = Output(matmul_flops / forward_flops, group=result, doc="Share of the forward FLOPs in matrix multiplies.")
-    elementwise_share = Output(elementwise_flops / forward_flops, group=result, doc="Share of the forward FLOPs in elementwise work.")
-    parameter_bytes = Output(parameters * v, "byte", group=result, doc="Bytes of the parameters.")
-    traffic_values = Output(b * (w[0] + 2 * Sum(w[l], (l, 1, L - 1)) + w[L]),
-                            group=result, doc="Activation values moved by the forward pass: input read, output written, "
-                            "each hidden activation written and read back.")
-    traffic_bytes = Output(parameter_bytes + traffic_values * v, "byte",
-                           group=result, doc="Forward DRAM traffic: the weights once plus the activation traffic.")
-    intensity = Output(forward_flops / traffic_bytes, "flop/byte", group=result, doc="Forward FLOPs per byte of traffic.")
-    weight_gradient_flops = Output(matmul_flops, "flop", group=result, doc="FLOPs of the weight gradients (one per forward multiply).")
-    input_gradient_flops = Output(Sum(matmul_flops_per_layer[l], (l, 2, L)), "flop",
-                                  group=result, doc="FLOPs of the input gradients, for every layer but the first.")
-    training_step_flops = Output(matmul_flops + weight_gradient_flops + input_gradient_flops, "flop",
-                                 group=result, doc="Matrix-multiply FLOPs of one training step (elementwise work excluded).")
-    training_flops_ratio = Output(training_step_flops / matmul_flops, group=result, doc="Training over forward matrix-multiply FLOPs.")
-    activation_values_per_layer = PerItem(b * w[l], (l, 0, L), group=result, doc="Activation values of the input and each layer.")
-    activation_values_per_example = Output(Sum(w[l], (l, 0, L)), group=result, doc="Activation values per example.")
-    saved_activation_values = Output(b * activation_values_per_example,
-                                     group=result, doc="Activation values saved for the backward pass.")
-    saved_activation_bytes = Output(saved_activation_values * v, "byte", group=result, doc="Bytes of the saved activations.")
-    inference_activation_values = Output(b * MaxOver(w[l - 1] + w[l], (l, 1, L)),
-                                         group=result, doc="Live activation values in inference: the largest adjacent pair.")
-    inference_activation_bytes = Output(inference_activation_values * v, "byte",
-                                        group=result, doc="Bytes of the live inference activations.")
-    gradient_bytes = Output(parameters * v, "byte", group=result, doc="Bytes of the gradients.")
-    optimizer_bytes = Output(parameters * q, "byte", group=result, doc="Bytes of the optimizer state.")
-    training_memory = Output(parameter_bytes + saved_activation_bytes + gradient_bytes + optimizer_bytes, "byte",
-                             group=result, doc="Training memory: weights, saved activations, gradients and optimizer state.")
-    inference_memory = Output(parameter_bytes + inference_activation_bytes, "byte",
-                              group=result, doc="Inference memory: weights and the live activations.")
-    training_memory_ratio = Output(training_memory / inference_memory, group=result, doc="Training over inference memory.")
-    steps_per_epoch = Output(floor(dataset.training_examples / b), if_missing="none",
-                             group=result, doc="Full batches per epoch; None without a dataset count.")
+    with result:
+        weights_per_layer = PerItem(w[l - 1] * w[l], (l, 1, L), doc="Weights of each layer.")
+        biases_per_layer = PerItem(w[l], (l, 1, L), doc="Biases of each layer.")
+        params_per_layer = PerItem(weights_per_layer[l] + biases_per_layer[l], (l, 1, L),
+                                   doc="Parameters of each layer.")
+        weights = Output(Sum(weights_per_layer[l], (l, 1, L)), symbol="M", doc="Weights M: multiply-accumulates per example.")
+        biases = Output(Sum(biases_per_layer[l], (l, 1, L)), doc="Biases.")
+        parameters = Output(weights + biases, symbol="P", doc="Trainable parameters P.")
+        macs_per_example = Output(weights, doc="Multiply-accumulates per example of the forward pass.")
+        flops_per_example = Output(2 * macs_per_example * flop, "flop", doc="Matrix-multiply FLOPs per example.")
+        first_layer_share = Output(weights_per_layer[1] / weights, doc="Share of the weights in the first layer.")
+        matmul_flops_per_layer = PerItem(2 * b * weights_per_layer[l] * flop, (l, 1, L), "flop",
+                                         doc="Forward matrix-multiply FLOPs of each layer.")
+        elementwise_flops_per_layer = PerItem(2 * b * w[l] * flop, (l, 1, L), "flop",
+                                              doc="Forward bias-add and activation FLOPs of each layer.")
+        matmul_flops = Output(Sum(matmul_flops_per_layer[l], (l, 1, L)), "flop", doc="Forward matrix-multiply FLOPs.")
+        elementwise_flops = Output(Sum(elementwise_flops_per_layer[l], (l, 1, L)), "flop",
+                                   doc="Forward elementwise FLOPs.")
+        forward_flops = Output(matmul_flops + elementwise_flops, "flop", doc="Forward FLOPs per batch.")
+        forward_flops_per_example = Output(forward_flops / b, "flop", doc="Forward FLOPs per example.")
+        matmul_share = Output(matmul_flops / forward_flops, doc="Share of the forward FLOPs in matrix multiplies.")
+        elementwise_share = Output(elementwise_flops / forward_flops, doc="Share of the forward FLOPs in elementwise work.")
+        parameter_bytes = Output(parameters * v, "byte", doc="Bytes of the parameters.")
+        traffic_values = Output(b * (w[0] + 2 * Sum(w[l], (l, 1, L - 1)) + w[L]),
+                                doc="Activation values moved by the forward pass: input read, output written, "
+                                "each hidden activation written and read back.")
+        traffic_bytes = Output(parameter_bytes + traffic_values * v, "byte",
+                               doc="Forward DRAM traffic: the weights once plus the activation traffic.")
+        intensity = Output(forward_flops / traffic_bytes, "flop/byte", doc="Forward FLOPs per byte of traffic.")
+        weight_gradient_flops = Output(matmul_flops, "flop", doc="FLOPs of the weight gradients (one per forward multiply).")
+        input_gradient_flops = Output(Sum(matmul_flops_per_layer[l], (l, 2, L)), "flop",
+                                      doc="FLOPs of the input gradients, for every layer but the first.")
+        training_step_flops = Output(matmul_flops + weight_gradient_flops + input_gradient_flops, "flop",
+                                     doc="Matrix-multiply FLOPs of one training step (elementwise work excluded).")
+        training_flops_ratio = Output(training_step_flops / matmul_flops, doc="Training over forward matrix-multiply FLOPs.")
+        activation_values_per_layer = PerItem(b * w[l], (l, 0, L), doc="Activation values of the input and each layer.")
+        activation_values_per_example = Output(Sum(w[l], (l, 0, L)), doc="Activation values per example.")
+        saved_activation_values = Output(b * activation_values_per_example,
+                                         doc="Activation values saved for the backward pass.")
+        saved_activation_bytes = Output(saved_activation_values * v, "byte", doc="Bytes of the saved activations.")
+        inference_activation_values = Output(b * MaxOver(w[l - 1] + w[l], (l, 1, L)),
+                                             doc="Live activation values in inference: the largest adjacent pair.")
+        inference_activation_bytes = Output(inference_activation_values * v, "byte",
+                                            doc="Bytes of the live inference activations.")
+        gradient_bytes = Output(parameters * v, "byte", doc="Bytes of the gradients.")
+        optimizer_bytes = Output(parameters * q, "byte", doc="Bytes of the optimizer state.")
+        training_memory = Output(parameter_bytes + saved_activation_bytes + gradient_bytes + optimizer_bytes, "byte",
+                                 doc="Training memory: weights, saved activations, gradients and optimizer state.")
+        inference_memory = Output(parameter_bytes + inference_activation_bytes, "byte",
+                                  doc="Inference memory: weights and the live activations.")
+        training_memory_ratio = Output(training_memory / inference_memory, doc="Training over inference memory.")
+        steps_per_epoch = Output(floor(dataset.training_examples / b), if_missing="none",
+                                 doc="Full batches per epoch; None without a dataset count.")
 
 
 _mnist = Datasets.MNIST

@@ -73,39 +73,40 @@ True
     single = Sub(DenseNetworkScenario, public=False, **network.inputs(batch_size=1))
 
     result = Group(doc="Per-machine dicts keyed host and accelerator, and the comparisons between them.")
-    steps = Output(batched.steps_per_epoch, group=result, doc="Training steps per epoch.")
-    step_flops = Output(batched.training_step_flops, "flop", group=result, doc="Training FLOPs of one step.")
-    ops_per_step = Output(ops_per_layer * batched.layers, group=result,
-                          doc="Launched operations per step: every layer's forward and backward kernels, the ReLU "
-                              "masks between layers, the loss and the update.")
-    k = key("k")  # a machine: host or accelerator
-    peak = Table({"host": host.peak, "accelerator": accelerator.peak}, "flop/s", group=result,
-                 doc="Peak rate at `precision`.")
-    bandwidth = Table({"host": host.bandwidth, "accelerator": accelerator.bandwidth}, "byte/s", group=result,
-                      doc="Memory bandwidth.")
-    ridge = Table(peak[k] / bandwidth[k], "flop/byte", over=k, group=result,
-                  doc="Intensity at which the machine turns from memory- to compute-bound.")
-    rate_batch1 = Table(Min(peak[k], bandwidth[k] * single.intensity), "flop/s", over=k, group=result,
-                        doc="Roofline rate at the batch-1 intensity.")
-    rate = Table(Min(peak[k], bandwidth[k] * batched.intensity), "flop/s", over=k, group=result,
-                 doc="Roofline rate at the batch's intensity.")
-    batching_speedup = Table(rate[k] / rate_batch1[k], over=k, group=result,
-                             doc="How much faster the machine runs work at the batch than at batch 1.")
-    work_time = Table(steps * step_flops / rate[k], "ms", over=k, group=result,
-                      doc="Time of the epoch's training FLOPs at the roofline rate.")
-    per_op_cost = Table({"host": dispatch, "accelerator": dispatch + launch}, "µs", group=result,
-                        doc="Fixed cost of one launched operation.")
-    overhead_time = Table(steps * (ops_per_step * per_op_cost[k] + step_overhead), "ms", over=k, group=result,
-                          doc="Fixed per-operation and per-step cost of the epoch.")
-    total_time = Table(work_time[k] + overhead_time[k], "ms", over=k, group=result,
-                       doc="Work plus overhead (no overlap).")
-    work_speedup = Output(work_time["host"] / work_time["accelerator"], group=result, doc="Host over accelerator work time.")
-    overhead_share_accelerator = Output(overhead_time["accelerator"] / total_time["accelerator"],
-                                        group=result, doc="Share of the accelerator's epoch spent on fixed overhead.")
-    movement_to_arithmetic_energy = Output(dram_energy_per_byte / batched.intensity / flop_energy,
-                                           group=result, doc="DRAM energy per FLOP over arithmetic energy per FLOP, at the batch.")
-    movement_to_arithmetic_energy_batch1 = Output(dram_energy_per_byte / single.intensity / flop_energy,
-                                                  group=result, doc="The same at batch 1.")
+    with result:
+        steps = Output(batched.steps_per_epoch, doc="Training steps per epoch.")
+        step_flops = Output(batched.training_step_flops, "flop", doc="Training FLOPs of one step.")
+        ops_per_step = Output(ops_per_layer * batched.layers,
+                              doc="Launched operations per step: every layer's forward and backward kernels, the ReLU "
+                                  "masks between layers, the loss and the update.")
+        k = key("k")  # a machine: host or accelerator
+        peak = Table({"host": host.peak, "accelerator": accelerator.peak}, "flop/s",
+                     doc="Peak rate at `precision`.")
+        bandwidth = Table({"host": host.bandwidth, "accelerator": accelerator.bandwidth}, "byte/s",
+                          doc="Memory bandwidth.")
+        ridge = Table(peak[k] / bandwidth[k], "flop/byte", over=k,
+                      doc="Intensity at which the machine turns from memory- to compute-bound.")
+        rate_batch1 = Table(Min(peak[k], bandwidth[k] * single.intensity), "flop/s", over=k,
+                            doc="Roofline rate at the batch-1 intensity.")
+        rate = Table(Min(peak[k], bandwidth[k] * batched.intensity), "flop/s", over=k,
+                     doc="Roofline rate at the batch's intensity.")
+        batching_speedup = Table(rate[k] / rate_batch1[k], over=k,
+                                 doc="How much faster the machine runs work at the batch than at batch 1.")
+        work_time = Table(steps * step_flops / rate[k], "ms", over=k,
+                          doc="Time of the epoch's training FLOPs at the roofline rate.")
+        per_op_cost = Table({"host": dispatch, "accelerator": dispatch + launch}, "µs",
+                            doc="Fixed cost of one launched operation.")
+        overhead_time = Table(steps * (ops_per_step * per_op_cost[k] + step_overhead), "ms", over=k,
+                              doc="Fixed per-operation and per-step cost of the epoch.")
+        total_time = Table(work_time[k] + overhead_time[k], "ms", over=k,
+                           doc="Work plus overhead (no overlap).")
+        work_speedup = Output(work_time["host"] / work_time["accelerator"], doc="Host over accelerator work time.")
+        overhead_share_accelerator = Output(overhead_time["accelerator"] / total_time["accelerator"],
+                                            doc="Share of the accelerator's epoch spent on fixed overhead.")
+        movement_to_arithmetic_energy = Output(dram_energy_per_byte / batched.intensity / flop_energy,
+                                               doc="DRAM energy per FLOP over arithmetic energy per FLOP, at the batch.")
+        movement_to_arithmetic_energy_batch1 = Output(dram_energy_per_byte / single.intensity / flop_energy,
+                                                      doc="The same at batch 1.")
 
 
 _energy = Constants.Energy

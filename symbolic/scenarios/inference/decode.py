@@ -73,27 +73,28 @@ False
                     doc="Tensor-parallel width: each device holds and reads 1/t of the weights.")
 
     result = Group(doc="The decode bound of one step on one device.")
-    weight_bytes = Output(workload.size_in_bytes(precision) / tp_size, "byte",
-                          group=result, doc="Weight bytes one device streams per step: its tensor-parallel share of "
-                                            "the model.")
-    flops_per_step = Output(workload.forward_flops_per_token * batch_size / tp_size, "flop",
-                            group=result, doc="FLOPs one device does per step: its share of the model's forward FLOPs "
-                                              "per token, for every sequence of the batch.")
-    compute_time = Output(flops_per_step / hardware.peak, "ms", group=result, doc="The FLOPs at the peak rate.")
-    memory_time = Output(weight_bytes / hardware.bandwidth, "ms", group=result, doc="The weights at the bandwidth.")
-    memory_share = Output(memory_time / (memory_time + compute_time),
-                          group=result, doc="Memory time over the sum of both times.")
-    bound_ratio = Output(memory_time / compute_time, group=result, doc="Memory over compute time (> 1: memory-bound).")
-    intensity = Output(flops_per_step / weight_bytes, "flop/byte",
-                       group=result, doc="FLOPs per weight byte: set by the batch, the precision and the share of "
-                                         "parameters that work on a token (the tensor-parallel width cancels), so "
-                                         "batching is what moves decode off the bandwidth roof.")
-    attainable_flops = Output(Min(hardware.peak, hardware.bandwidth * intensity), "flop/s",
-                              group=result, doc="The roofline rate at this intensity.")
-    peak_fraction = Output(attainable_flops / hardware.peak, group=result, doc="The roofline rate over the peak.")
-    bottleneck = Output(Exceeds(memory_time, compute_time), labels=("Compute", "Memory"),
-                        group=result, doc="`Memory` when the weight stream takes longer than the FLOPs, "
-                        "else `Compute` (a tie included).")
+    with result:
+        weight_bytes = Output(workload.size_in_bytes(precision) / tp_size, "byte",
+                              doc="Weight bytes one device streams per step: its tensor-parallel share of "
+                                                "the model.")
+        flops_per_step = Output(workload.forward_flops_per_token * batch_size / tp_size, "flop",
+                                doc="FLOPs one device does per step: its share of the model's forward FLOPs "
+                                                  "per token, for every sequence of the batch.")
+        compute_time = Output(flops_per_step / hardware.peak, "ms", doc="The FLOPs at the peak rate.")
+        memory_time = Output(weight_bytes / hardware.bandwidth, "ms", doc="The weights at the bandwidth.")
+        memory_share = Output(memory_time / (memory_time + compute_time),
+                              doc="Memory time over the sum of both times.")
+        bound_ratio = Output(memory_time / compute_time, doc="Memory over compute time (> 1: memory-bound).")
+        intensity = Output(flops_per_step / weight_bytes, "flop/byte",
+                           doc="FLOPs per weight byte: set by the batch, the precision and the share of "
+                                             "parameters that work on a token (the tensor-parallel width cancels), so "
+                                             "batching is what moves decode off the bandwidth roof.")
+        attainable_flops = Output(Min(hardware.peak, hardware.bandwidth * intensity), "flop/s",
+                                  doc="The roofline rate at this intensity.")
+        peak_fraction = Output(attainable_flops / hardware.peak, doc="The roofline rate over the peak.")
+        bottleneck = Output(Exceeds(memory_time, compute_time), labels=("Compute", "Memory"),
+                            doc="`Memory` when the weight stream takes longer than the FLOPs, "
+                            "else `Compute` (a tie included).")
     fits = Fits(weight_bytes <= hardware.capacity, "each device's share of the weights must fit in its memory",
                 unit="GB", guards=(compute_time, memory_time))
 

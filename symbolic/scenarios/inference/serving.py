@@ -90,32 +90,33 @@ False
                                       "else its headline peak; `result.prefill_peak` is the rate read).")
 
     result = Group(doc="The serving model's answer, as the reference's ServingResult.")
-    linear_flops = Output(workload.forward_flops_per_token * seq_len * batch_size, "TFLOP",
-                          group=result, doc="Prefill FLOPs through the weights: the model's forward FLOPs per token "
-                                            "for every prompt token of the batch.")
-    attention_flops = Output(workload.attention_flops_per_token(seq_len) * seq_len * batch_size, "TFLOP",
-                             group=result, doc="Prefill FLOPs of attention: every prompt token attends over its "
-                                               "prompt, so quadratic in the prompt's length.")
-    prompt_cache_hit_ratio = Output(0, group=result, doc="Share of the prompt served from a prompt cache (none here).")
-    prefill_chunks = Output(1, group=result, doc="Chunks the prefill is split into (one here).")
-    prefill_peak = Output(hardware.peak, "TFLOP/s", group=result,
-                          doc="The node's rate the prefill is priced at, read at `prefill_precision`.")
-    ttft = Output((linear_flops + attention_flops) / (prefill_peak * PREFILL_EFFICIENCY) + hardware.dispatch_tax,
-                  "ms", group=result, doc="Time to first token: the prefill at half the peak, plus one dispatch.")
-    kv_cache_size = Output(workload.windowed_kv_cache_size(seq_len, batch_size, precision), "GB", group=result,
-                           doc="KV cache of the batch at the full context; a sliding-window block keeps at most its "
-                               "window.")
-    model_weights_size = Output(workload.size_in_bytes(precision), "GB", group=result, doc="Bytes of the weights at "
-                                                                                           "the serving precision.")
-    total_memory_required = Output(model_weights_size + kv_cache_size, "GB", group=result,
-                                   doc="Weights plus cache.")
-    itl = Output(total_memory_required / hardware.bandwidth
-                 + workload.layers * LAYER_TAX_MS * unit_constant("ms"), "ms", group=result,
-                 doc="Inter-token latency: weights and cache streamed once, plus 0.01 ms per layer of framework work.")
-    memory_utilization = Output(total_memory_required / hardware.capacity, group=result,
-                                doc="Weights and cache over the device's memory (its true capacity).")
-    feasible = Output(1 - Exceeds(total_memory_required, hardware.capacity), labels=(False, True), group=result,
-                      doc="True when weights and cache fit the device's memory.")
+    with result:
+        linear_flops = Output(workload.forward_flops_per_token * seq_len * batch_size, "TFLOP",
+                              doc="Prefill FLOPs through the weights: the model's forward FLOPs per token "
+                                                "for every prompt token of the batch.")
+        attention_flops = Output(workload.attention_flops_per_token(seq_len) * seq_len * batch_size, "TFLOP",
+                                 doc="Prefill FLOPs of attention: every prompt token attends over its "
+                                                   "prompt, so quadratic in the prompt's length.")
+        prompt_cache_hit_ratio = Output(0, doc="Share of the prompt served from a prompt cache (none here).")
+        prefill_chunks = Output(1, doc="Chunks the prefill is split into (one here).")
+        prefill_peak = Output(hardware.peak, "TFLOP/s",
+                              doc="The node's rate the prefill is priced at, read at `prefill_precision`.")
+        ttft = Output((linear_flops + attention_flops) / (prefill_peak * PREFILL_EFFICIENCY) + hardware.dispatch_tax,
+                      "ms", doc="Time to first token: the prefill at half the peak, plus one dispatch.")
+        kv_cache_size = Output(workload.windowed_kv_cache_size(seq_len, batch_size, precision), "GB",
+                               doc="KV cache of the batch at the full context; a sliding-window block keeps at most its "
+                                   "window.")
+        model_weights_size = Output(workload.size_in_bytes(precision), "GB", doc="Bytes of the weights at "
+                                                                                               "the serving precision.")
+        total_memory_required = Output(model_weights_size + kv_cache_size, "GB",
+                                       doc="Weights plus cache.")
+        itl = Output(total_memory_required / hardware.bandwidth
+                     + workload.layers * LAYER_TAX_MS * unit_constant("ms"), "ms",
+                     doc="Inter-token latency: weights and cache streamed once, plus 0.01 ms per layer of framework work.")
+        memory_utilization = Output(total_memory_required / hardware.capacity,
+                                    doc="Weights and cache over the device's memory (its true capacity).")
+        feasible = Output(1 - Exceeds(total_memory_required, hardware.capacity), labels=(False, True),
+                          doc="True when weights and cache fit the device's memory.")
     fits = Fits(total_memory_required <= hardware.capacity, "the weights and the KV cache must fit in the device's "
                 "memory", unit="GB", guards=(ttft, itl))
 

@@ -73,19 +73,20 @@ class IronLawScenario(Scenario):
     upgraded_bandwidth = Output(bandwidth * memory_speedup, "GB/s", doc="Bandwidth after the memory upgrade.")
     result = Group(Echo(memory_time), Echo(compute_time), overhead,
                    doc="The iron law's terms before and after the upgrade, as the reference's IronLawResult.")
-    sequential_time = Output(memory_time + compute_time + overhead, "ms", doc="The terms one after another.", group=result)
-    overlapped_time = Output(Max(memory_time, compute_time) + overhead, "ms",
-                             doc="Memory and compute overlapped: the larger term plus the overhead.", group=result)
-    upgraded_memory_time = Output(memory_time / memory_speedup, "ms", doc="The memory term after the upgrade.", group=result)
-    upgraded_compute_time = Output(compute_time / compute_speedup, "ms", doc="The compute term after the upgrade.", group=result)
-    upgraded_sequential_time = Output(upgraded_memory_time + upgraded_compute_time + overhead, "ms",
-                                      doc="Sequential time after the upgrade.", group=result)
-    upgraded_overlapped_time = Output(Max(upgraded_memory_time, upgraded_compute_time) + overhead, "ms",
-                                      doc="Overlapped time after the upgrade.", group=result)
-    naive_upgraded_time = Output(sequential_time / (memory_speedup * compute_speedup), "ms",
-                                 doc="The naive estimate: the whole sequential time divided by both speedups.", group=result)
-    sequential_reduction = Output(1 - upgraded_sequential_time / sequential_time,
-                                  doc="Share of the sequential time the upgrade removes.", group=result)
+    with result:
+        sequential_time = Output(memory_time + compute_time + overhead, "ms", doc="The terms one after another.")
+        overlapped_time = Output(Max(memory_time, compute_time) + overhead, "ms",
+                                 doc="Memory and compute overlapped: the larger term plus the overhead.")
+        upgraded_memory_time = Output(memory_time / memory_speedup, "ms", doc="The memory term after the upgrade.")
+        upgraded_compute_time = Output(compute_time / compute_speedup, "ms", doc="The compute term after the upgrade.")
+        upgraded_sequential_time = Output(upgraded_memory_time + upgraded_compute_time + overhead, "ms",
+                                          doc="Sequential time after the upgrade.")
+        upgraded_overlapped_time = Output(Max(upgraded_memory_time, upgraded_compute_time) + overhead, "ms",
+                                          doc="Overlapped time after the upgrade.")
+        naive_upgraded_time = Output(sequential_time / (memory_speedup * compute_speedup), "ms",
+                                     doc="The naive estimate: the whole sequential time divided by both speedups.")
+        sequential_reduction = Output(1 - upgraded_sequential_time / sequential_time,
+                                      doc="Share of the sequential time the upgrade removes.")
 
 
 IronLawMemoryBoundExample = Instance(

@@ -73,18 +73,19 @@ class TrainingRunScenario(Scenario):
                           doc="Overheads by name, in order; each adds its share of the subtotal before it.")
 
     result = Group(doc="The run's times, as the reference's TrainingRunResult.")
-    total_flops = Output(workload.training_flops_per_token * workload.training_tokens, "flop", symbol="F",
-                         group=result, doc="The run's training FLOPs, over all its training tokens.")
-    peak_time = Output(total_flops / (fleet.accelerators * fleet.peak), "h", group=result,
-                       doc="Every accelerator at its peak.")
-    compute_time = Output(peak_time / local_efficiency, "h", group=result, doc="At the local efficiency.")
-    scaled_time = Output(compute_time / scaling_efficiency, "h", symbol="t_0", group=result,
-                         doc="At the scaling efficiency too.")
-    stage_times = PerItem(scaled_time * Product(1 + overheads[i], (i, 0, j)), (j, 0, Len(overheads) - 1), "h",
-                          keys=overheads, group=result, doc="The subtotal after each overhead, in order.")
-    total_time = Output(scaled_time * Product(1 + overheads[i], (i, 0, Len(overheads) - 1)), "h", group=result,
-                        doc="Wall-clock time: the subtotal after the last overhead.")
-    delivered_fraction = Output(peak_time / total_time, group=result, doc="Time at peak over wall-clock time.")
+    with result:
+        total_flops = Output(workload.training_flops_per_token * workload.training_tokens, "flop", symbol="F",
+                             doc="The run's training FLOPs, over all its training tokens.")
+        peak_time = Output(total_flops / (fleet.accelerators * fleet.peak), "h",
+                           doc="Every accelerator at its peak.")
+        compute_time = Output(peak_time / local_efficiency, "h", doc="At the local efficiency.")
+        scaled_time = Output(compute_time / scaling_efficiency, "h", symbol="t_0",
+                             doc="At the scaling efficiency too.")
+        stage_times = PerItem(scaled_time * Product(1 + overheads[i], (i, 0, j)), (j, 0, Len(overheads) - 1), "h",
+                              keys=overheads, doc="The subtotal after each overhead, in order.")
+        total_time = Output(scaled_time * Product(1 + overheads[i], (i, 0, Len(overheads) - 1)), "h",
+                            doc="Wall-clock time: the subtotal after the last overhead.")
+        delivered_fraction = Output(peak_time / total_time, doc="Time at peak over wall-clock time.")
 
 
 _overheads = Constants.TrainingRunOverheads

@@ -69,28 +69,29 @@ class AlignmentMemoryScenario(Scenario):
 
     result = Group(doc="Model state of PPO and DPO, its split over the model-parallel devices, the KV cache.")
 
-    policy_state = Output(policy.parameters * 16 * byte, "byte", symbol=r"\pi",
-                          group=result, doc="Policy under mixed-precision Adam, 16 bytes per parameter.")
-    reference_weights = Output(policy.parameters * 2 * byte, "byte", symbol=r"\rho",
-                               group=result, doc="Frozen reference copy of the policy, 16-bit weights.")
-    reward_weights = Output(critic.parameters * 2 * byte, "byte", symbol="r", group=result, doc="Frozen reward model, 16-bit weights.")
-    value_state = Output(critic.parameters * 16 * byte, "byte", symbol="v",
-                         group=result, doc="Value model under mixed-precision Adam, 16 bytes per parameter.")
-    ppo_total = Output(policy_state + reference_weights + reward_weights + value_state, "byte",
-                       group=result, doc="PPO's four models.")
-    dpo_total = Output(policy_state + reference_weights, "byte", group=result, doc="DPO's two models.")
-    dpo_reduction = Output((ppo_total - dpo_total) / ppo_total, group=result, doc="Share of PPO's model state DPO saves.")
-    model_parallel_devices = Output(tp_size * pp_size, symbol="n", group=result, doc="Devices one model copy is split over.")
-    total_devices = Output(model_parallel_devices * dp_size, group=result,
-                           doc="Devices of the whole job: every data-parallel copy of the model on its own devices.")
-    policy_per_device = Output(policy_state / model_parallel_devices, "byte", group=result, doc="Policy state per device.")
-    reference_per_device = Output(reference_weights / model_parallel_devices, "byte", group=result, doc="Reference copy per device.")
-    kv_cache = Output(policy.get_kv_cache_size(seq_len=rollout_tokens, batch_size=rollout_sequences,
-                                               precision=2 * byte), "byte",
-                      group=result, doc="16-bit KV cache of the rollout batch on the policy.")
-    kv_per_device = Output(kv_cache / model_parallel_devices, "byte", group=result, doc="KV cache per device.")
-    min_devices_for_ppo = Output(ceiling(ppo_total / device_memory), if_missing="none",
-                                 group=result, doc="Fewest devices whose memory holds PPO's model state (None without `device_memory`).")
+    with result:
+        policy_state = Output(policy.parameters * 16 * byte, "byte", symbol=r"\pi",
+                              doc="Policy under mixed-precision Adam, 16 bytes per parameter.")
+        reference_weights = Output(policy.parameters * 2 * byte, "byte", symbol=r"\rho",
+                                   doc="Frozen reference copy of the policy, 16-bit weights.")
+        reward_weights = Output(critic.parameters * 2 * byte, "byte", symbol="r", doc="Frozen reward model, 16-bit weights.")
+        value_state = Output(critic.parameters * 16 * byte, "byte", symbol="v",
+                             doc="Value model under mixed-precision Adam, 16 bytes per parameter.")
+        ppo_total = Output(policy_state + reference_weights + reward_weights + value_state, "byte",
+                           doc="PPO's four models.")
+        dpo_total = Output(policy_state + reference_weights, "byte", doc="DPO's two models.")
+        dpo_reduction = Output((ppo_total - dpo_total) / ppo_total, doc="Share of PPO's model state DPO saves.")
+        model_parallel_devices = Output(tp_size * pp_size, symbol="n", doc="Devices one model copy is split over.")
+        total_devices = Output(model_parallel_devices * dp_size,
+                               doc="Devices of the whole job: every data-parallel copy of the model on its own devices.")
+        policy_per_device = Output(policy_state / model_parallel_devices, "byte", doc="Policy state per device.")
+        reference_per_device = Output(reference_weights / model_parallel_devices, "byte", doc="Reference copy per device.")
+        kv_cache = Output(policy.get_kv_cache_size(seq_len=rollout_tokens, batch_size=rollout_sequences,
+                                                   precision=2 * byte), "byte",
+                          doc="16-bit KV cache of the rollout batch on the policy.")
+        kv_per_device = Output(kv_cache / model_parallel_devices, "byte", doc="KV cache per device.")
+        min_devices_for_ppo = Output(ceiling(ppo_total / device_memory), if_missing="none",
+                                     doc="Fewest devices whose memory holds PPO's model state (None without `device_memory`).")
 
 
 

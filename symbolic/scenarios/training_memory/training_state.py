@@ -62,30 +62,31 @@ class TrainingStateScenario(Scenario):
 
     result = Group(activations, doc="The state, its tensor-parallel shares and its ZeRO shards, in GB.")
 
-    weights = Output(workload.size_in_bytes(2 * byte), "GB", symbol="W", group=result, doc="16-bit weights, 2 bytes per parameter.")
-    gradients = Output(weights, "GB", group=result, doc="16-bit gradients, the size of the weights.")
-    master_weights = Output(workload.parameters * 4 * byte, "GB", symbol="M", group=result, doc="FP32 master copy of the weights.")
-    adam_moment = Output(master_weights, "GB", group=result, doc="One FP32 Adam moment.")
-    optimizer_moments = Output(2 * adam_moment, "GB", group=result, doc="Both Adam moments.")
-    persistent_state = Output(weights + gradients + master_weights + optimizer_moments, "GB", symbol="S",
-                              group=result, doc="Weights, gradients, master copy and moments: 16 bytes per parameter.")
-    tp_weights_per_device = Output(weights / tp_size, "GB", group=result, doc="Weights per tensor-parallel device.")
-    tp_gradients_per_device = Output(gradients / tp_size, "GB", group=result, doc="Gradients per tensor-parallel device.")
-    tp_master_per_device = Output(master_weights / tp_size, "GB", group=result, doc="Master copy per tensor-parallel device.")
-    tp_moments_per_device = Output(optimizer_moments / tp_size, "GB", group=result, doc="Moments per tensor-parallel device.")
-    tp_activations_per_device = Output(activations / tp_size, "GB", group=result, doc="Activations per tensor-parallel device.")
-    tp_total_per_device = Output((persistent_state + activations) / tp_size, "GB",
-                                 group=result, doc="State and activations per tensor-parallel device.")
-    tp_offloaded_per_device = Output((persistent_state + activations - master_weights - optimizer_moments) / tp_size,
-                                     "GB", group=result, doc="Per device with the master copy and the moments moved to the host.")
-    zero_moments_per_device = Output(optimizer_moments / (tp_size * dp_size), "GB",
-                                     group=result, doc="Optimizer moments per device, sharded by ZeRO over every "
-                                                       "tensor- and data-parallel device.")
-    zero_moments_per_tp_group = Output(optimizer_moments / dp_size, "GB",
-                                       group=result, doc="Moments held by one tensor-parallel group under ZeRO.")
-    zero_weights_and_moments_per_device = Output(tp_weights_per_device + zero_moments_per_device, "GB",
-                                                 group=result, doc="Weights and ZeRO-sharded moments per device "
-                                                     "(gradients and master copy not included).")
+    with result:
+        weights = Output(workload.size_in_bytes(2 * byte), "GB", symbol="W", doc="16-bit weights, 2 bytes per parameter.")
+        gradients = Output(weights, "GB", doc="16-bit gradients, the size of the weights.")
+        master_weights = Output(workload.parameters * 4 * byte, "GB", symbol="M", doc="FP32 master copy of the weights.")
+        adam_moment = Output(master_weights, "GB", doc="One FP32 Adam moment.")
+        optimizer_moments = Output(2 * adam_moment, "GB", doc="Both Adam moments.")
+        persistent_state = Output(weights + gradients + master_weights + optimizer_moments, "GB", symbol="S",
+                                  doc="Weights, gradients, master copy and moments: 16 bytes per parameter.")
+        tp_weights_per_device = Output(weights / tp_size, "GB", doc="Weights per tensor-parallel device.")
+        tp_gradients_per_device = Output(gradients / tp_size, "GB", doc="Gradients per tensor-parallel device.")
+        tp_master_per_device = Output(master_weights / tp_size, "GB", doc="Master copy per tensor-parallel device.")
+        tp_moments_per_device = Output(optimizer_moments / tp_size, "GB", doc="Moments per tensor-parallel device.")
+        tp_activations_per_device = Output(activations / tp_size, "GB", doc="Activations per tensor-parallel device.")
+        tp_total_per_device = Output((persistent_state + activations) / tp_size, "GB",
+                                     doc="State and activations per tensor-parallel device.")
+        tp_offloaded_per_device = Output((persistent_state + activations - master_weights - optimizer_moments) / tp_size,
+                                         "GB", doc="Per device with the master copy and the moments moved to the host.")
+        zero_moments_per_device = Output(optimizer_moments / (tp_size * dp_size), "GB",
+                                         doc="Optimizer moments per device, sharded by ZeRO over every "
+                                                           "tensor- and data-parallel device.")
+        zero_moments_per_tp_group = Output(optimizer_moments / dp_size, "GB",
+                                           doc="Moments held by one tensor-parallel group under ZeRO.")
+        zero_weights_and_moments_per_device = Output(tp_weights_per_device + zero_moments_per_device, "GB",
+                                                     doc="Weights and ZeRO-sharded moments per device "
+                                                         "(gradients and master copy not included).")
 
 
 

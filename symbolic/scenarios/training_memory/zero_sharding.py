@@ -75,29 +75,30 @@ class ZeroShardingScenario(Scenario):
                       (activations.output("activations[full]"), True))
 
     result = Group(doc="State per stage, traffic multiples, activations and ZeRO-3's gather traffic.")
-    weights = Output(workload.size_in_bytes(2 * byte), "GB", symbol="W", group=result,
-                     doc="16-bit weights, 2 bytes per parameter.")
-    gradients = Output(weights, "GB", symbol="G", group=result, doc="16-bit gradients, the size of the weights.")
-    optimizer_state = Output(workload.parameters * 12 * byte, "GB", symbol="O", group=result,
-                             doc="FP32 master copy and two Adam moments, 12 bytes per parameter.")
-    stage_state = Table({
-        "DDP": weights + gradients + optimizer_state,
-        "ZeRO-1": weights + gradients + optimizer_state / n_devices,
-        "ZeRO-2": weights + (gradients + optimizer_state) / n_devices,
-        "ZeRO-3": (weights + gradients + optimizer_state) / n_devices,
-    }, "GB", group=result, doc="Training state per device at each stage.")
-    activation_bytes = Output(saved, "GB", symbol="X", otherwise=0, group=result, field="activations",
-                              doc="Saved activations at the strategy; 0 without an activation scenario.")
-    zero3_total_per_device = Output(stage_state["ZeRO-3"] + saved, "GB", otherwise=stage_state["ZeRO-3"],
-                                    group=result, doc="ZeRO-3 state plus the saved activations.")
-    gather_traffic = Output(3 * weights, "GB", group=result,
-                            doc="ZeRO-3 bytes per device per step: two weight gathers and a gradient reduce-scatter.")
-    traffic_multiple = Table({"DDP": 1, "ZeRO-1": 1, "ZeRO-2": 1, "ZeRO-3": gather_traffic / (2 * weights)},
-                             group=result, doc="Traffic per device relative to DDP's ring AllReduce: the same for "
-                                               "stages 1 and 2, half as much again for ZeRO-3, which also gathers "
-                                               "the weights.")
-    gather_time = Output(gather_traffic / link_bandwidth, "s", if_missing="none", group=result,
-                         doc="Gather traffic over the link bandwidth (None without `link_bandwidth`).")
+    with result:
+        weights = Output(workload.size_in_bytes(2 * byte), "GB", symbol="W",
+                         doc="16-bit weights, 2 bytes per parameter.")
+        gradients = Output(weights, "GB", symbol="G", doc="16-bit gradients, the size of the weights.")
+        optimizer_state = Output(workload.parameters * 12 * byte, "GB", symbol="O",
+                                 doc="FP32 master copy and two Adam moments, 12 bytes per parameter.")
+        stage_state = Table({
+            "DDP": weights + gradients + optimizer_state,
+            "ZeRO-1": weights + gradients + optimizer_state / n_devices,
+            "ZeRO-2": weights + (gradients + optimizer_state) / n_devices,
+            "ZeRO-3": (weights + gradients + optimizer_state) / n_devices,
+        }, "GB", doc="Training state per device at each stage.")
+        activation_bytes = Output(saved, "GB", symbol="X", otherwise=0, field="activations",
+                                  doc="Saved activations at the strategy; 0 without an activation scenario.")
+        zero3_total_per_device = Output(stage_state["ZeRO-3"] + saved, "GB", otherwise=stage_state["ZeRO-3"],
+                                        doc="ZeRO-3 state plus the saved activations.")
+        gather_traffic = Output(3 * weights, "GB",
+                                doc="ZeRO-3 bytes per device per step: two weight gathers and a gradient reduce-scatter.")
+        traffic_multiple = Table({"DDP": 1, "ZeRO-1": 1, "ZeRO-2": 1, "ZeRO-3": gather_traffic / (2 * weights)},
+                                 doc="Traffic per device relative to DDP's ring AllReduce: the same for "
+                                                   "stages 1 and 2, half as much again for ZeRO-3, which also gathers "
+                                                   "the weights.")
+        gather_time = Output(gather_traffic / link_bandwidth, "s", if_missing="none",
+                             doc="Gather traffic over the link bandwidth (None without `link_bandwidth`).")
 
 
 Gpt3Zero3On64 = Instance(
