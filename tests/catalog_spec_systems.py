@@ -1,5 +1,5 @@
 """catalog.md §B and §C (the reference catalog spec), transcribed: every node's extra fields and
-links, and every systems entry. tests/test_systems_catalog.py parses the cells with the project's units."""
+links, and every systems entry. tests/catalog/test_systems_catalog.py parses the cells with the project's units."""
 
 # ruff: noqa: E501
 

@@ -1,6 +1,6 @@
 """catalog.md §A (the reference catalog spec), transcribed table by table: the expected values of
 every workload entry and its derived KV and weight sizes. Cells are as the spec writes them
-("—" is None); tests/test_workloads.py parses them with the project's units."""
+("—" is None); tests/catalog/test_workloads.py parses them with the project's units."""
 
 # ruff: noqa: E501
 

@@ -28,7 +28,7 @@ Unit factors round once where they can (``_Folder`` in symbolic.codegen.pyprint)
 * Gradients (symbolic.codegen.gradient) differentiate the display folds: unchanged, exact.
 
 ``make bench`` reports every registry float output's error in ulp against exact sympy
-(benchmarks/rounding.py); tests/test_rounding.py holds its bounds.
+(benchmarks/rounding.py); tests/codegen/test_rounding.py holds its bounds.
 """
 
 from __future__ import annotations

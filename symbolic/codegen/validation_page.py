@@ -5,7 +5,7 @@ measured run of ``symbolic/catalog/measurements.toml`` against its prediction, t
 efficiency figures with their leave-one-out errors, and the best-layout search with its time. This module
 turns it into ``generated/docs/validation.md`` and its chart, and ``generated/latex/validation.tex`` for the
 handbook; the efficiency figures and their sources are read from ``efficiency.toml``. Nothing here
-predicts: ``tests/test_validate.py`` holds the committed run equal to a fresh one.
+predicts: ``tests/cli/test_validate.py`` holds the committed run equal to a fresh one.
 """
 
 from __future__ import annotations

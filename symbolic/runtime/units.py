@@ -114,7 +114,7 @@ def quantity(value: Any, spelling: str) -> Any:
 
     pint's constructor re-checks the magnitude and the unit on every call; the outputs
     of a generated evaluator are already plain numbers in a known unit, so the Quantity
-    is assembled directly (tests/test_units.py checks it behaves as pint's own).
+    is assembled directly (tests/runtime/test_units.py checks it behaves as pint's own).
     """
     layout = _prototype(spelling)
     if layout is None or type(value) not in (int, float):

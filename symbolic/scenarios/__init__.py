@@ -7,7 +7,7 @@ by a sorted scan (see ``symbolic/scenarios/README.md``), imports it and collects
 ``Scenario`` class and its registry ``Instance``s. The families are a closed set: a
 scenario's category is its folder, and a folder not listed here is an error. A scenario
 module imports only ``symbolic.model`` (the whole declaration language, sympy functions
-included), ``symbolic.catalog`` and the scenarios it contains (``tests/test_layers.py``).
+included), ``symbolic.catalog`` and the scenarios it contains (``tests/package/test_layers.py``).
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ def test_precision_sets_the_gradient_width():
 
 def test_a_workload_without_parameters_is_refused_off_16_bit():
     """DLRM stores only model_size (100 GB, at 16 bits): another gradient width cannot be applied to it (declared
-    difference); at fp16 it is AllReduced at that size (tests/test_stated_size.py)."""
+    difference); at fp16 it is AllReduced at that size (tests/physics/test_stated_size.py)."""
     with pytest.raises(ScenarioInputError, match="precision must be fp16 or bf16"):
         Scenarios.Gpt3GradientSync.variant(workload=Models.Recommendation.DLRM, precision="fp32")
 

@@ -49,7 +49,7 @@ def test_rates_in_other_units_and_the_optional_experiment():
 
 def test_a_compile_that_never_pays_has_no_breakeven():
     """The reference returns −96666.67 for 1450 against 1000 per second and divides by zero when equal; here
-    every other output is there and `breakeven_items` says why it is not (tests/test_fits_undefined.py)."""
+    every other output is there and `breakeven_items` says why it is not (tests/physics/test_fits_undefined.py)."""
     base = Scenarios.ResNet50CompileBreakeven
     for slower in (1000, 1450):
         s = base.variant(compiled_rate=slower)

@@ -9,7 +9,7 @@ import pytest
 
 import generated
 
-PAGES = sorted((Path(__file__).resolve().parents[1] / "generated" / "docs").rglob("*.md"))
+PAGES = sorted((Path(__file__).resolve().parents[2] / "generated" / "docs").rglob("*.md"))
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
@@ -39,6 +39,6 @@ def test_runtime_api_docstring():
 
 
 def test_readme_examples():
-    readme = Path(__file__).resolve().parents[1] / "README.md"
+    readme = Path(__file__).resolve().parents[2] / "README.md"
     result = doctest.testfile(str(readme), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0

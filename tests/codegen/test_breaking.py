@@ -10,7 +10,7 @@ import pytest
 
 from symbolic.codegen.breaking import BUDGET, fit, parse, source, width
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # The ZeRO stage table nests a cases inside a cases, each with its conditions; stacked as far
 # as it goes, the estimate puts it past the budget (it fits the handbook's line: the PDF test
 # finds no overfull equation).

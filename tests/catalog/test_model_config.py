@@ -22,7 +22,7 @@ from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioI
 from symbolic.runtime.model_config import FAMILIES, config_fields
 from symbolic.runtime.search import search
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def load(name: str, **overrides):

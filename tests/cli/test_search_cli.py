@@ -14,7 +14,7 @@ from symbolic.cli import main
 from symbolic.cli.search import parse_axis
 from symbolic.runtime.search import EACH_PRECISION, every, search
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DECODE = ["search", "Llama2_70B_DecodeH100", "--vary", "hardware=Cloud.*", "--vary", "tp_size=1..8:log2",
           "--where", "result.weight_bytes <= hardware.memory_capacity", "--minimize", "hardware.unit_cost * tp_size",
           "--top", "3"]

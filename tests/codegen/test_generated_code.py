@@ -10,7 +10,7 @@ from pathlib import Path
 
 from symbolic.codegen import formatting
 
-GENERATED = Path(__file__).resolve().parents[1] / "generated"
+GENERATED = Path(__file__).resolve().parents[2] / "generated"
 
 
 def _line(module: str, start: str) -> str:

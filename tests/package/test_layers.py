@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SYMBOLIC = ROOT / "symbolic"
 
 def _allowed_in_a_scenario(module: str) -> bool:
@@ -47,3 +47,13 @@ def test_scenario_files_import_only_the_model_the_catalog_and_other_scenarios():
     strays = {f"{path.relative_to(ROOT)}: {module}" for path in files for module in _imported_modules(path)
               if not _allowed_in_a_scenario(module)}
     assert not strays, f"import these names from symbolic.model instead: {sorted(strays)}"
+
+
+def test_every_test_file_sits_in_the_folder_of_what_it_tests():
+    """tests/<layer>/ (runtime, model, catalog, analysis, codegen, cli, calibration, scenarios), physics (the
+    generated per-scenario checks), docs (the slow tier: site, browser, PDF) and package: none loose at the top."""
+    tests = Path(__file__).resolve().parents[1]
+    assert sorted(p.name for p in tests.glob("test_*.py")) == []
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and any(p.rglob("test_*.py"))}
+    assert folders == {"analysis", "calibration", "catalog", "cli", "codegen", "docs", "model", "package", "physics",
+                       "runtime", "scenarios"}

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results.json"
+RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results.json"
 
 
 def _strings(value):

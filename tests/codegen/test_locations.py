@@ -6,7 +6,7 @@ from pathlib import Path
 
 from symbolic.codegen import locations
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_checkout_uses_its_own_templates_and_cache():

@@ -24,7 +24,7 @@ from symbolic.runtime.errors import (
     UnsupportedNodeError,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

@@ -171,7 +171,7 @@ def test_the_readme_shows_the_summary_line(shipped):
 
     from symbolic.cli.validate import summary_line
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     assert f"Errors on the shipped set: {summary_line(shipped)}." in readme
 
 
@@ -180,7 +180,7 @@ def test_the_committed_run_is_fresh(shipped):
     to the equations, the runs or the efficiency figures must rerun ``make validate``."""
     from pathlib import Path
 
-    committed = json.loads((Path(__file__).resolve().parents[1] / "benchmarks" / "validation.json").read_text("utf-8"))
+    committed = json.loads((Path(__file__).resolve().parents[2] / "benchmarks" / "validation.json").read_text("utf-8"))
     assert [(r["name"], r["quantity"]) for r in committed["rows"]] == [(r["name"], r["quantity"]) for r in shipped["rows"]]
     for old, new in zip(committed["rows"], shipped["rows"], strict=True):
         assert old["measured"] == new["measured"]

@@ -238,7 +238,7 @@ def test_the_authors_guide_example_declares():
     import re
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "symbolic" / "scenarios" / "README.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "symbolic" / "scenarios" / "README.md").read_text()
     code = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "class KernelRooflineScenario" in b)
     namespace = {"__name__": "symbolic.scenarios.runs.readme_example"}
     exec(compile(code, "symbolic/scenarios/README.md", "exec"), namespace)

@@ -15,7 +15,7 @@ import pytest
 from generated import Datasets, Hardware, HardwareNode, Q_, ScenarioBase, Scenarios
 from symbolic.runtime.sweep import sweep
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 INSTANCES = [getattr(Scenarios, key) for key in Scenarios]
 
 

@@ -1,7 +1,7 @@
 """The docs site: its generated pages, worked examples, charts and cross-links, and the built HTML.
 
 The built-site tests share one `mkdocs build` (about 10 s on 2 cores); the rest read the
-generated Markdown, whose freshness tests/test_generator.py checks.
+generated Markdown, whose freshness tests/codegen/test_generator.py checks.
 """
 
 from __future__ import annotations

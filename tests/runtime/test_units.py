@@ -112,7 +112,7 @@ def _catalog_quantities():
     import re
     from pathlib import Path
 
-    for path in sorted(Path(__file__).parents[1].glob("symbolic/catalog/*.toml")):
+    for path in sorted(Path(__file__).parents[2].glob("symbolic/catalog/*.toml")):
         for text in re.findall(r'"(-?[0-9][0-9.e+-]* [^"]+)"', path.read_text()):
             yield path.name, text
 

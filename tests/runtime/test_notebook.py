@@ -18,7 +18,7 @@ from generated import Scenarios, TransformerWorkload
 from symbolic.runtime.analysis import flat_outputs
 from symbolic.runtime.units import label
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class _Rows(HTMLParser):

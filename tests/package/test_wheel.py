@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 # what the build reads (the rest of the checkout is tests, benchmarks and the docs site)
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "symbolic", "generated", "mlsysym", "templates")

@@ -18,7 +18,7 @@ import generated
 from generated import MlsysymError, Q_, Scenarios
 from symbolic.cli import UsageError, build, main, parse_setting
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_process(*args: str) -> subprocess.CompletedProcess:

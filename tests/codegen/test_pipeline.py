@@ -14,7 +14,7 @@ import pytest
 from symbolic.codegen import keys, pipeline
 from symbolic.codegen.record import ScenarioRecord
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

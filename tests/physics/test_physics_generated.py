@@ -15,7 +15,7 @@ sweep, and every output is checked:
 * the ``fits`` output is False exactly where a guarded output is NaN.
 
 MoE/dense-twin equivalence of compute for every scenario taking a transformer workload is the
-generic check of ``tests/test_physics_sparse.py``; every input reaching an output is checked at
+generic check of ``tests/physics/test_physics_sparse.py``; every input reaching an output is checked at
 generation (``symbolic/codegen/usage.py``) and below on the declarations.
 """
 
