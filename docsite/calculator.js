@@ -241,7 +241,7 @@ function checkRequirements(args, floats) {
   for (const requirement of evaluator.requirements) {
     if (requirement.unless && args[requirement.unless] != null) continue;
     if (requirement.when && args[requirement.when] == null) continue;  // checked only beside that input
-    const absent = requirement.names.filter((n) => args[n] == null);
+    const absent = requirement.names.filter((n) => args[n] == null && !(requirement.tested || []).includes(n));
     if (absent.length) throw new InputError(`${title}: ${requirement.message} (${absent.join(", ")} not given)`);
     if (!requirement.check(...requirement.names.map((n) => args[n]))) {
       const got = requirement.names.map((n) => `${n}=${repr(n)}`).join(", ");

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.mathops import ceiling_division
+from symbolic.runtime.mathops import ceiling_division, maximum, minimum, step
 from symbolic.runtime.outputs import GroupOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, WorkloadSpec
@@ -20,7 +20,11 @@ __all__ = ["AlignmentMemoryScenario", "evaluate", "gradient"]
 def evaluate(
     *,
     policy_parameters: Any,
+    policy_layers: Any,
+    policy_sliding_window: Any = None,
+    policy_sliding_layers: Any = None,
     policy_kv_values_per_token: Any = None,
+    policy_kv_values_per_position: Any = None,
     critic_parameters: Any,
     tp_size: Any,
     pp_size: Any,
@@ -36,7 +40,11 @@ def evaluate(
 
     Args:
         policy_parameters: [param] `parameters` of `policy`: Total parameter count P (mixture of experts: every expert); unset, the count from the architecture (`architecture_parameters`).
+        policy_layers: [1] `layers` of `policy`: Transformer blocks L.
+        policy_sliding_window: [1] `sliding_window` of `policy`: Tokens a sliding-window layer attends to and caches (Mistral-7B v0.1: 4096); set together with `sliding_layers`. Optional.
+        policy_sliding_layers: [1] `sliding_layers` of `policy`: Blocks whose attention is limited to `sliding_window` (Gemma-2: every other one); the others attend to the whole context. Optional.
         policy_kv_values_per_token: [1] `kv_values_per_token` of `policy`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
+        policy_kv_values_per_position: [1] `kv_values_per_position` of `policy`: Values one block caches per token position: N_kv/L. Optional.
         critic_parameters: [param] `parameters` of `critic`: Total parameter count P (mixture of experts: every expert).
         tp_size: [1] Tensor-parallel degree.
         pp_size: [1] Pipeline-parallel degree.
@@ -59,7 +67,7 @@ def evaluate(
         result.total_devices [1] = dp_size*model_parallel_devices
         result.policy_per_device [byte] = policy_state/model_parallel_devices
         result.reference_per_device [byte] = reference_weights/model_parallel_devices
-        result.kv_cache [byte] = 2*[byte]*policy_kv_values_per_token*rollout_sequences*rollout_tokens
+        result.kv_cache [byte] = rollout_sequences*Piecewise((2*[byte]*policy_kv_values_per_position*(policy_layers*Min(policy_sliding_window, rollout_tokens) + (policy_layers - policy_sliding_layers)*Max(0, -policy_sliding_window + rollout_tokens)), Given(policy_kv_values_per_position, policy_sliding_layers, policy_sliding_window)), (2*[byte]*policy_kv_values_per_token*rollout_tokens, True))
         result.kv_per_device [byte] = kv_cache/model_parallel_devices
         result.min_devices_for_ppo [1] = ceiling(ppo_total/device_memory)
     """
@@ -82,7 +90,20 @@ def evaluate(
     else:
         result__min_devices_for_ppo = None
     if policy_kv_values_per_token is not None:
-        result__kv_cache = 2 * policy_kv_values_per_token * rollout_sequences * rollout_tokens
+        result__kv_cache = rollout_sequences * (
+            2
+            * policy_kv_values_per_position
+            * (
+                policy_layers * minimum(policy_sliding_window, rollout_tokens)
+                + (policy_layers - policy_sliding_layers) * maximum(0, -policy_sliding_window + rollout_tokens)
+            )
+            if (
+                policy_kv_values_per_position is not None
+                and policy_sliding_layers is not None
+                and policy_sliding_window is not None
+            )
+            else 2 * policy_kv_values_per_token * rollout_tokens
+        )
         result__kv_per_device = result__kv_cache / result__model_parallel_devices
     else:
         result__kv_cache = None
@@ -110,7 +131,11 @@ def evaluate(
 def gradient(
     *,
     policy_parameters: Any,
+    policy_layers: Any,
+    policy_sliding_window: Any = None,
+    policy_sliding_layers: Any = None,
     policy_kv_values_per_token: Any = None,
+    policy_kv_values_per_position: Any = None,
     critic_parameters: Any,
     tp_size: Any,
     pp_size: Any,
@@ -217,14 +242,74 @@ def gradient(
             }
         )
     if policy_kv_values_per_token is not None:
-        result__kv_cache = 2 * policy_kv_values_per_token * rollout_sequences * rollout_tokens
-        _g6 = 2 * policy_kv_values_per_token
-        _g7 = result__kv_cache / result__model_parallel_devices**2
-        d__result__kv_cache__rollout_sequences = _g6 * rollout_tokens
-        d__result__kv_cache__rollout_tokens = _g6 * rollout_sequences
-        d__result__kv_cache__policy_kv_values_per_token = 2 * rollout_sequences * rollout_tokens
-        d__result__kv_per_device__tp_size = -_g7 * d__result__model_parallel_devices__tp_size
-        d__result__kv_per_device__pp_size = -_g7 * d__result__model_parallel_devices__pp_size
+        result__kv_cache = rollout_sequences * (
+            2
+            * policy_kv_values_per_position
+            * (
+                policy_layers * minimum(policy_sliding_window, rollout_tokens)
+                + (policy_layers - policy_sliding_layers) * maximum(0, -policy_sliding_window + rollout_tokens)
+            )
+            if (
+                policy_kv_values_per_position is not None
+                and policy_sliding_layers is not None
+                and policy_sliding_window is not None
+            )
+            else 2 * policy_kv_values_per_token * rollout_tokens
+        )
+        _g6 = -rollout_tokens
+        _g7 = 2 * policy_kv_values_per_token
+        _g8 = result__kv_cache / result__model_parallel_devices**2
+        d__result__kv_cache__policy_layers = rollout_sequences * (
+            2
+            * policy_kv_values_per_position
+            * (maximum(0, -_g6 - policy_sliding_window) + minimum(policy_sliding_window, rollout_tokens))
+            if (
+                policy_kv_values_per_position is not None
+                and policy_sliding_layers is not None
+                and policy_sliding_window is not None
+            )
+            else 0
+        )
+        d__result__kv_cache__rollout_sequences = (
+            2
+            * policy_kv_values_per_position
+            * (
+                policy_layers * minimum(policy_sliding_window, rollout_tokens)
+                + (policy_layers - policy_sliding_layers) * maximum(0, -_g6 - policy_sliding_window)
+            )
+            if (
+                policy_kv_values_per_position is not None
+                and policy_sliding_layers is not None
+                and policy_sliding_window is not None
+            )
+            else _g7 * rollout_tokens
+        )
+        d__result__kv_cache__rollout_tokens = rollout_sequences * (
+            2
+            * policy_kv_values_per_position
+            * (
+                policy_layers * step(_g6 + policy_sliding_window)
+                + (policy_layers - policy_sliding_layers) * step(-_g6 - policy_sliding_window)
+            )
+            if (
+                policy_kv_values_per_position is not None
+                and policy_sliding_layers is not None
+                and policy_sliding_window is not None
+            )
+            else _g7
+        )
+        d__result__kv_cache__policy_kv_values_per_token = rollout_sequences * (
+            0
+            if (
+                policy_kv_values_per_position is not None
+                and policy_sliding_layers is not None
+                and policy_sliding_window is not None
+            )
+            else 2 * rollout_tokens
+        )
+        d__result__kv_per_device__policy_layers = d__result__kv_cache__policy_layers / result__model_parallel_devices
+        d__result__kv_per_device__tp_size = -_g8 * d__result__model_parallel_devices__tp_size
+        d__result__kv_per_device__pp_size = -_g8 * d__result__model_parallel_devices__pp_size
         d__result__kv_per_device__rollout_sequences = (
             d__result__kv_cache__rollout_sequences / result__model_parallel_devices
         )
@@ -235,11 +320,13 @@ def gradient(
         derivatives.update(
             {
                 "result.kv_cache": {
+                    "policy_layers": d__result__kv_cache__policy_layers,
                     "rollout_sequences": d__result__kv_cache__rollout_sequences,
                     "rollout_tokens": d__result__kv_cache__rollout_tokens,
                     "policy_kv_values_per_token": d__result__kv_cache__policy_kv_values_per_token,
                 },
                 "result.kv_per_device": {
+                    "policy_layers": d__result__kv_per_device__policy_layers,
                     "tp_size": d__result__kv_per_device__tp_size,
                     "pp_size": d__result__kv_per_device__pp_size,
                     "rollout_sequences": d__result__kv_per_device__rollout_sequences,
@@ -294,7 +381,14 @@ class AlignmentMemoryScenario(ScenarioBase):
         WorkloadSpec(
             "policy",
             ("TransformerWorkload", "SparseTransformerWorkload"),
-            {"parameters": "policy_parameters", "kv_values_per_token": "policy_kv_values_per_token"},
+            {
+                "parameters": "policy_parameters",
+                "layers": "policy_layers",
+                "sliding_window": "policy_sliding_window",
+                "sliding_layers": "policy_sliding_layers",
+                "kv_values_per_token": "policy_kv_values_per_token",
+                "kv_values_per_position": "policy_kv_values_per_position",
+            },
             required=("parameters", "layers", "hidden_dim", "heads"),
             units={"policy_parameters": "param"},
             doc="The policy trained (a transformer; its KV cache is held during rollouts).",

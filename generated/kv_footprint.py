@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.mathops import maximum, minimum, step
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, WorkloadSpec
@@ -19,7 +20,11 @@ __all__ = ["KvFootprintScenario", "evaluate", "gradient"]
 def evaluate(
     *,
     workload_parameters: Any,
+    workload_layers: Any,
+    workload_sliding_window: Any = None,
+    workload_sliding_layers: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_kv_values_per_position: Any = None,
     tokens: Any,
     bytes_per_value: Any,
     hardware_capacity: Any = None,
@@ -33,7 +38,11 @@ def evaluate(
 
     Args:
         workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert); unset, the count from the architecture (`architecture_parameters`).
+        workload_layers: [1] `layers` of `workload`: Transformer blocks L.
+        workload_sliding_window: [1] `sliding_window` of `workload`: Tokens a sliding-window layer attends to and caches (Mistral-7B v0.1: 4096); set together with `sliding_layers`. Optional.
+        workload_sliding_layers: [1] `sliding_layers` of `workload`: Blocks whose attention is limited to `sliding_window` (Gemma-2: every other one); the others attend to the whole context. Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
+        workload_kv_values_per_position: [1] `kv_values_per_position` of `workload`: Values one block caches per token position: N_kv/L. Optional.
         tokens: [1] Tokens kept in the cache (one request).
         bytes_per_value: [byte] Storage width of one cached value.
         hardware_capacity: [byte] Memory capacity of `hardware`. Optional.
@@ -44,7 +53,7 @@ def evaluate(
         Every output in its display unit, as ``name [unit] = definition``:
 
         per_token [byte] = bytes_per_value*kv_width_factor*workload_kv_values_per_token
-        total [GB] = per_token*tokens
+        total [GB] = kv_width_factor*Piecewise((bytes_per_value*workload_kv_values_per_position*(workload_layers*Min(tokens, workload_sliding_window) + (workload_layers - workload_sliding_layers)*Max(0, tokens - workload_sliding_window)), Given(workload_kv_values_per_position, workload_sliding_layers, workload_sliding_window)), (bytes_per_value*tokens*workload_kv_values_per_token, True))
         weights [GB] = bytes_per_value*workload_parameters
         kv_budget [GB] = 1953125*hardware_capacity*kv_share/2097152
         tokens_in_budget [1] = kv_budget/per_token
@@ -52,8 +61,26 @@ def evaluate(
     """
     weights = bytes_per_value * workload_parameters / 1000000000  # 1e-9: B -> GB
     if workload_kv_values_per_token is not None:
-        per_token = bytes_per_value * kv_width_factor * workload_kv_values_per_token
-        total = per_token * tokens / 1000000000  # 1e-9: B -> GB
+        _t0 = bytes_per_value * workload_kv_values_per_token
+        per_token = _t0 * kv_width_factor
+        total = (
+            kv_width_factor
+            * (
+                bytes_per_value
+                * workload_kv_values_per_position
+                * (
+                    workload_layers * minimum(tokens, workload_sliding_window)
+                    + (workload_layers - workload_sliding_layers) * maximum(0, tokens - workload_sliding_window)
+                )
+                if (
+                    workload_kv_values_per_position is not None
+                    and workload_sliding_layers is not None
+                    and workload_sliding_window is not None
+                )
+                else _t0 * tokens
+            )
+            / 1000000000
+        )  # 1e-9: B -> GB
     else:
         per_token = None
         total = None
@@ -80,7 +107,11 @@ def evaluate(
 def gradient(
     *,
     workload_parameters: Any,
+    workload_layers: Any,
+    workload_sliding_window: Any = None,
+    workload_sliding_layers: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_kv_values_per_position: Any = None,
     tokens: Any,
     bytes_per_value: Any,
     hardware_capacity: Any = None,
@@ -104,16 +135,92 @@ def gradient(
         },
     }
     if workload_kv_values_per_token is not None:
-        per_token = bytes_per_value * kv_width_factor * workload_kv_values_per_token
-        total = per_token * tokens / 1000000000  # 1e-9: B -> GB
-        _g0 = tokens / 1000000000
+        _t0 = bytes_per_value * workload_kv_values_per_token
+        per_token = _t0 * kv_width_factor
+        total = (
+            kv_width_factor
+            * (
+                bytes_per_value
+                * workload_kv_values_per_position
+                * (
+                    workload_layers * minimum(tokens, workload_sliding_window)
+                    + (workload_layers - workload_sliding_layers) * maximum(0, tokens - workload_sliding_window)
+                )
+                if (
+                    workload_kv_values_per_position is not None
+                    and workload_sliding_layers is not None
+                    and workload_sliding_window is not None
+                )
+                else _t0 * tokens
+            )
+            / 1000000000
+        )  # 1e-9: B -> GB
+        _g0 = bytes_per_value * workload_kv_values_per_token
+        _g1 = kv_width_factor / 1000000000
         d__per_token__bytes_per_value = kv_width_factor * workload_kv_values_per_token
-        d__per_token__kv_width_factor = bytes_per_value * workload_kv_values_per_token
+        d__per_token__kv_width_factor = _g0
         d__per_token__workload_kv_values_per_token = bytes_per_value * kv_width_factor
-        d__total__tokens = per_token / 1000000000
-        d__total__bytes_per_value = _g0 * d__per_token__bytes_per_value
-        d__total__kv_width_factor = _g0 * d__per_token__kv_width_factor
-        d__total__workload_kv_values_per_token = _g0 * d__per_token__workload_kv_values_per_token
+        d__total__workload_layers = _g1 * (
+            bytes_per_value
+            * workload_kv_values_per_position
+            * (maximum(0, tokens - workload_sliding_window) + minimum(tokens, workload_sliding_window))
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else 0
+        )
+        d__total__tokens = _g1 * (
+            bytes_per_value
+            * workload_kv_values_per_position
+            * (
+                workload_layers * step(-tokens + workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * step(tokens - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else _g0
+        )
+        d__total__bytes_per_value = _g1 * (
+            workload_kv_values_per_position
+            * (
+                workload_layers * minimum(tokens, workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * maximum(0, tokens - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else tokens * workload_kv_values_per_token
+        )
+        d__total__kv_width_factor = (
+            bytes_per_value
+            * workload_kv_values_per_position
+            * (
+                workload_layers * minimum(tokens, workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * maximum(0, tokens - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else _g0 * tokens
+        ) / 1000000000
+        d__total__workload_kv_values_per_token = _g1 * (
+            0
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else bytes_per_value * tokens
+        )
         derivatives.update(
             {
                 "per_token": {
@@ -122,6 +229,7 @@ def gradient(
                     "workload_kv_values_per_token": d__per_token__workload_kv_values_per_token,
                 },
                 "total": {
+                    "workload_layers": d__total__workload_layers,
                     "tokens": d__total__tokens,
                     "bytes_per_value": d__total__bytes_per_value,
                     "kv_width_factor": d__total__kv_width_factor,
@@ -139,20 +247,21 @@ def gradient(
             }
         )
     if hardware_capacity is not None and kv_share is not None and workload_kv_values_per_token is not None:
-        _g1 = 1000000000 * kv_budget / per_token**2
-        _g2 = 1000000000 / per_token
-        _g3 = kv_budget / total**2
-        d__tokens_in_budget__bytes_per_value = -_g1 * d__per_token__bytes_per_value
-        d__tokens_in_budget__kv_width_factor = -_g1 * d__per_token__kv_width_factor
-        d__tokens_in_budget__hardware_capacity = _g2 * d__kv_budget__hardware_capacity
-        d__tokens_in_budget__kv_share = _g2 * d__kv_budget__kv_share
-        d__tokens_in_budget__workload_kv_values_per_token = -_g1 * d__per_token__workload_kv_values_per_token
-        d__requests__tokens = -_g3 * d__total__tokens
-        d__requests__bytes_per_value = -_g3 * d__total__bytes_per_value
-        d__requests__kv_width_factor = -_g3 * d__total__kv_width_factor
+        _g2 = 1000000000 * kv_budget / per_token**2
+        _g3 = 1000000000 / per_token
+        _g4 = kv_budget / total**2
+        d__tokens_in_budget__bytes_per_value = -_g2 * d__per_token__bytes_per_value
+        d__tokens_in_budget__kv_width_factor = -_g2 * d__per_token__kv_width_factor
+        d__tokens_in_budget__hardware_capacity = _g3 * d__kv_budget__hardware_capacity
+        d__tokens_in_budget__kv_share = _g3 * d__kv_budget__kv_share
+        d__tokens_in_budget__workload_kv_values_per_token = -_g2 * d__per_token__workload_kv_values_per_token
+        d__requests__workload_layers = -_g4 * d__total__workload_layers
+        d__requests__tokens = -_g4 * d__total__tokens
+        d__requests__bytes_per_value = -_g4 * d__total__bytes_per_value
+        d__requests__kv_width_factor = -_g4 * d__total__kv_width_factor
         d__requests__hardware_capacity = d__kv_budget__hardware_capacity / total
         d__requests__kv_share = d__kv_budget__kv_share / total
-        d__requests__workload_kv_values_per_token = -_g3 * d__total__workload_kv_values_per_token
+        d__requests__workload_kv_values_per_token = -_g4 * d__total__workload_kv_values_per_token
         derivatives.update(
             {
                 "tokens_in_budget": {
@@ -163,6 +272,7 @@ def gradient(
                     "workload_kv_values_per_token": d__tokens_in_budget__workload_kv_values_per_token,
                 },
                 "requests": {
+                    "workload_layers": d__requests__workload_layers,
                     "tokens": d__requests__tokens,
                     "bytes_per_value": d__requests__bytes_per_value,
                     "kv_width_factor": d__requests__kv_width_factor,
@@ -222,7 +332,14 @@ class KvFootprintScenario(ScenarioBase):
         WorkloadSpec(
             "workload",
             ("TransformerWorkload",),
-            {"parameters": "workload_parameters", "kv_values_per_token": "workload_kv_values_per_token"},
+            {
+                "parameters": "workload_parameters",
+                "layers": "workload_layers",
+                "sliding_window": "workload_sliding_window",
+                "sliding_layers": "workload_sliding_layers",
+                "kv_values_per_token": "workload_kv_values_per_token",
+                "kv_values_per_position": "workload_kv_values_per_position",
+            },
             required=("parameters", "layers", "hidden_dim", "heads"),
             units={"workload_parameters": "param"},
             doc="The model: layers and KV geometry (heads, KV heads, head width, or latent widths).",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.feasibility import Bound, FitsSpec
-from symbolic.runtime.mathops import choose, minimum, step
+from symbolic.runtime.mathops import choose, maximum, minimum, step
 from symbolic.runtime.outputs import GroupOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, NodeSpec, PrecisionSpec, WorkloadSpec
@@ -67,7 +67,7 @@ def evaluate(
         result.prefill_chunks [1] = 1
         result.prefill_peak [TFLOP/s] = hardware_peak
         result.ttft [ms] = hardware_dispatch_tax + 2*(attention_flops + linear_flops)/prefill_peak
-        result.kv_cache_size [GB] = Piecewise((batch_size*precision_value*workload_kv_values_per_position*(seq_len*(workload_layers - workload_sliding_layers) + workload_sliding_layers*Min(seq_len, workload_sliding_window)), Given(workload_kv_values_per_position, workload_sliding_layers, workload_sliding_window)), (batch_size*precision_value*seq_len*workload_kv_values_per_token, True))
+        result.kv_cache_size [GB] = batch_size*Piecewise((precision_value*workload_kv_values_per_position*(workload_layers*Min(seq_len, workload_sliding_window) + (workload_layers - workload_sliding_layers)*Max(0, seq_len - workload_sliding_window)), Given(workload_kv_values_per_position, workload_sliding_layers, workload_sliding_window)), (precision_value*seq_len*workload_kv_values_per_token, True))
         result.model_weights_size [GB] = precision_value*workload_parameters
         result.total_memory_required [GB] = kv_cache_size + model_weights_size
         result.itl [ms] = [ms]*workload_layers/100 + total_memory_required/hardware_bandwidth
@@ -96,24 +96,23 @@ def evaluate(
         result__linear_flops = None
     if workload_kv_values_per_token is not None:
         _raw_result__model_weights_size = precision_value * workload_parameters
-        _t0 = batch_size * precision_value
-        _raw_result__kv_cache_size = (
-            _t0
+        _raw_result__kv_cache_size = batch_size * (
+            precision_value
             * workload_kv_values_per_position
             * (
-                seq_len * (workload_layers - workload_sliding_layers)
-                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
+                workload_layers * minimum(seq_len, workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * maximum(0, seq_len - workload_sliding_window)
             )
             if (
                 workload_kv_values_per_position is not None
                 and workload_sliding_layers is not None
                 and workload_sliding_window is not None
             )
-            else _t0 * seq_len * workload_kv_values_per_token
+            else precision_value * seq_len * workload_kv_values_per_token
         )
         result__kv_cache_size = _raw_result__kv_cache_size / 1000000000  # 1e-9: B -> GB
         _raw_result__total_memory_required = _raw_result__kv_cache_size + _raw_result__model_weights_size
-        _t1 = 1 - choose(_raw_result__total_memory_required > hardware_capacity, 1, 0)
+        _t0 = 1 - choose(_raw_result__total_memory_required > hardware_capacity, 1, 0)
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
         result__itl = (
             1000 * _raw_result__total_memory_required / hardware_bandwidth + workload_layers / 100
@@ -121,9 +120,9 @@ def evaluate(
         result__memory_utilization = (
             _raw_result__total_memory_required / hardware_capacity
         )  # 1e9: GB -> B (total_memory_required)
-        result__feasible = _t1  # 1e9: GB -> B (total_memory_required)
+        result__feasible = _t0  # 1e9: GB -> B (total_memory_required)
         fits_need = result__total_memory_required
-        fits = _t1  # 1e9: GB -> B (fits_have); 1e9: GB -> B (fits_need)
+        fits = _t0  # 1e9: GB -> B (fits_have); 1e9: GB -> B (fits_need)
     else:
         result__kv_cache_size = None
         result__total_memory_required = None
@@ -241,90 +240,87 @@ def gradient(
             }
         )
     if workload_kv_values_per_token is not None:
-        _t0 = batch_size * precision_value
-        _raw_result__kv_cache_size = (
-            _t0
+        _raw_result__kv_cache_size = batch_size * (
+            precision_value
             * workload_kv_values_per_position
             * (
-                seq_len * (workload_layers - workload_sliding_layers)
-                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
+                workload_layers * minimum(seq_len, workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * maximum(0, seq_len - workload_sliding_window)
             )
             if (
                 workload_kv_values_per_position is not None
                 and workload_sliding_layers is not None
                 and workload_sliding_window is not None
             )
-            else _t0 * seq_len * workload_kv_values_per_token
+            else precision_value * seq_len * workload_kv_values_per_token
         )
         result__kv_cache_size = _raw_result__kv_cache_size / 1000000000  # 1e-9: B -> GB
         result__total_memory_required = result__kv_cache_size + result__model_weights_size
-        _g4 = batch_size * seq_len
-        _g5 = _g4 * precision_value
-        _g6 = precision_value * workload_kv_values_per_token
-        _g7 = 1000000000000 / hardware_bandwidth
-        _g8 = 1000000000 / hardware_capacity
-        d__result__kv_cache_size__workload_layers = (
-            _g5 * workload_kv_values_per_position
+        _g4 = batch_size / 1000000000
+        _g5 = precision_value * workload_kv_values_per_token
+        _g6 = 1000000000000 / hardware_bandwidth
+        _g7 = 1000000000 / hardware_capacity
+        d__result__kv_cache_size__workload_layers = _g4 * (
+            precision_value
+            * workload_kv_values_per_position
+            * (maximum(0, seq_len - workload_sliding_window) + minimum(seq_len, workload_sliding_window))
             if (
                 workload_kv_values_per_position is not None
                 and workload_sliding_layers is not None
                 and workload_sliding_window is not None
             )
             else 0
-        ) / 1000000000
-        d__result__kv_cache_size__seq_len = (
-            batch_size
-            * precision_value
-            * workload_kv_values_per_position
-            * (
-                workload_layers
-                + workload_sliding_layers * step(-seq_len + workload_sliding_window)
-                - workload_sliding_layers
-            )
-            if (
-                workload_kv_values_per_position is not None
-                and workload_sliding_layers is not None
-                and workload_sliding_window is not None
-            )
-            else _g6 * batch_size
-        ) / 1000000000
-        d__result__kv_cache_size__batch_size = (
+        )
+        d__result__kv_cache_size__seq_len = _g4 * (
             precision_value
             * workload_kv_values_per_position
             * (
-                seq_len * (workload_layers - workload_sliding_layers)
-                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
+                workload_layers * step(-seq_len + workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * step(seq_len - workload_sliding_window)
             )
-            if (
-                workload_kv_values_per_position is not None
-                and workload_sliding_layers is not None
-                and workload_sliding_window is not None
-            )
-            else _g6 * seq_len
-        ) / 1000000000
-        d__result__kv_cache_size__precision_value = (
-            batch_size
-            * workload_kv_values_per_position
-            * (
-                seq_len * (workload_layers - workload_sliding_layers)
-                + workload_sliding_layers * minimum(seq_len, workload_sliding_window)
-            )
-            if (
-                workload_kv_values_per_position is not None
-                and workload_sliding_layers is not None
-                and workload_sliding_window is not None
-            )
-            else _g4 * workload_kv_values_per_token
-        ) / 1000000000
-        d__result__kv_cache_size__workload_kv_values_per_token = (
-            0
             if (
                 workload_kv_values_per_position is not None
                 and workload_sliding_layers is not None
                 and workload_sliding_window is not None
             )
             else _g5
+        )
+        d__result__kv_cache_size__batch_size = (
+            precision_value
+            * workload_kv_values_per_position
+            * (
+                workload_layers * minimum(seq_len, workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * maximum(0, seq_len - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else _g5 * seq_len
         ) / 1000000000
+        d__result__kv_cache_size__precision_value = _g4 * (
+            workload_kv_values_per_position
+            * (
+                workload_layers * minimum(seq_len, workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * maximum(0, seq_len - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else seq_len * workload_kv_values_per_token
+        )
+        d__result__kv_cache_size__workload_kv_values_per_token = _g4 * (
+            0
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else precision_value * seq_len
+        )
         d__result__total_memory_required__workload_parameters = d__result__model_weights_size__workload_parameters
         d__result__total_memory_required__workload_layers = d__result__kv_cache_size__workload_layers
         d__result__total_memory_required__seq_len = d__result__kv_cache_size__seq_len
@@ -335,25 +331,25 @@ def gradient(
         d__result__total_memory_required__workload_kv_values_per_token = (
             d__result__kv_cache_size__workload_kv_values_per_token
         )
-        d__result__itl__workload_parameters = _g7 * d__result__total_memory_required__workload_parameters
-        d__result__itl__workload_layers = _g7 * d__result__total_memory_required__workload_layers + 1 / 100
+        d__result__itl__workload_parameters = _g6 * d__result__total_memory_required__workload_parameters
+        d__result__itl__workload_layers = _g6 * d__result__total_memory_required__workload_layers + 1 / 100
         d__result__itl__hardware_bandwidth = -1000000000000 * result__total_memory_required / hardware_bandwidth**2
-        d__result__itl__seq_len = _g7 * d__result__total_memory_required__seq_len
-        d__result__itl__batch_size = _g7 * d__result__total_memory_required__batch_size
-        d__result__itl__precision_value = _g7 * d__result__total_memory_required__precision_value
+        d__result__itl__seq_len = _g6 * d__result__total_memory_required__seq_len
+        d__result__itl__batch_size = _g6 * d__result__total_memory_required__batch_size
+        d__result__itl__precision_value = _g6 * d__result__total_memory_required__precision_value
         d__result__itl__workload_kv_values_per_token = (
-            _g7 * d__result__total_memory_required__workload_kv_values_per_token
+            _g6 * d__result__total_memory_required__workload_kv_values_per_token
         )
-        d__result__memory_utilization__workload_parameters = _g8 * d__result__total_memory_required__workload_parameters
-        d__result__memory_utilization__workload_layers = _g8 * d__result__total_memory_required__workload_layers
+        d__result__memory_utilization__workload_parameters = _g7 * d__result__total_memory_required__workload_parameters
+        d__result__memory_utilization__workload_layers = _g7 * d__result__total_memory_required__workload_layers
         d__result__memory_utilization__hardware_capacity = (
             -1000000000 * result__total_memory_required / hardware_capacity**2
         )
-        d__result__memory_utilization__seq_len = _g8 * d__result__total_memory_required__seq_len
-        d__result__memory_utilization__batch_size = _g8 * d__result__total_memory_required__batch_size
-        d__result__memory_utilization__precision_value = _g8 * d__result__total_memory_required__precision_value
+        d__result__memory_utilization__seq_len = _g7 * d__result__total_memory_required__seq_len
+        d__result__memory_utilization__batch_size = _g7 * d__result__total_memory_required__batch_size
+        d__result__memory_utilization__precision_value = _g7 * d__result__total_memory_required__precision_value
         d__result__memory_utilization__workload_kv_values_per_token = (
-            _g8 * d__result__total_memory_required__workload_kv_values_per_token
+            _g7 * d__result__total_memory_required__workload_kv_values_per_token
         )
         d__fits_need__workload_parameters = d__result__total_memory_required__workload_parameters
         d__fits_need__workload_layers = d__result__total_memory_required__workload_layers
@@ -407,8 +403,8 @@ def gradient(
             }
         )
     if workload_attention_flops_per_position is not None and workload_forward_flops_per_token is not None:
-        _g9 = 2000 / result__prefill_peak
-        d__result__ttft__workload_layers = _g9 * d__result__attention_flops__workload_layers
+        _g8 = 2000 / result__prefill_peak
+        d__result__ttft__workload_layers = _g8 * d__result__attention_flops__workload_layers
         d__result__ttft__hardware_peak = (
             -2000
             * d__result__prefill_peak__hardware_peak
@@ -416,15 +412,15 @@ def gradient(
             / result__prefill_peak**2
         )
         d__result__ttft__hardware_dispatch_tax = 1000
-        d__result__ttft__seq_len = _g9 * d__result__attention_flops__seq_len + _g9 * d__result__linear_flops__seq_len
+        d__result__ttft__seq_len = _g8 * d__result__attention_flops__seq_len + _g8 * d__result__linear_flops__seq_len
         d__result__ttft__batch_size = (
-            _g9 * d__result__attention_flops__batch_size + _g9 * d__result__linear_flops__batch_size
+            _g8 * d__result__attention_flops__batch_size + _g8 * d__result__linear_flops__batch_size
         )
         d__result__ttft__workload_attention_flops_per_position = (
-            _g9 * d__result__attention_flops__workload_attention_flops_per_position
+            _g8 * d__result__attention_flops__workload_attention_flops_per_position
         )
         d__result__ttft__workload_forward_flops_per_token = (
-            _g9 * d__result__linear_flops__workload_forward_flops_per_token
+            _g8 * d__result__linear_flops__workload_forward_flops_per_token
         )
         derivatives.update(
             {

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from symbolic.runtime.mathops import floor_div, minimum
+from symbolic.runtime.mathops import floor_div, maximum, minimum
 from symbolic.runtime.records import CatalogRecord, Check, FieldSpec
 from symbolic.runtime.units import quantity
 
@@ -479,25 +479,24 @@ class TransformerWorkload(Workload):
         value = self._calc_kv_values_per_position()
         return value
 
-    def _calc_windowed_kv_cache_size(self, seq_len, batch_size, precision) -> Any:
+    def _calc_kv_cache_bytes(self, seq_len, precision) -> Any:
         if self.has("kv_values_per_position", "layers", "sliding_layers", "sliding_window"):
             return (
-                batch_size
-                * self.resolved("kv_values_per_position")
+                self.resolved("kv_values_per_position")
                 * precision
                 * (
-                    seq_len * (self.resolved("layers") - self.resolved("sliding_layers"))
-                    + self.resolved("sliding_layers") * minimum(seq_len, self.resolved("sliding_window"))
+                    self.resolved("layers") * minimum(seq_len, self.resolved("sliding_window"))
+                    + (self.resolved("layers") - self.resolved("sliding_layers"))
+                    * maximum(0, seq_len - self.resolved("sliding_window"))
                 )
             )
-        return batch_size * self.resolved("kv_values_per_token") * precision * seq_len
+        return self.resolved("kv_values_per_token") * precision * seq_len
 
-    def windowed_kv_cache_size(self, seq_len: Any, batch_size: Any, precision: Any = "fp16") -> Any:
-        """KV-cache bytes of `batch_size` sequences of `seq_len` tokens with sliding-window blocks capped at their window: ν_kv values per position per block, (L − L_w)·S + L_w·min(S, W) positions (`get_kv_cache_size` without a window)."""
+    def kv_cache_bytes(self, seq_len: Any, precision: Any = "fp16") -> Any:
+        """KV-cache bytes of one sequence of `seq_len` tokens at a storage width: every token in a block of full attention, at most the window in a sliding-window block (every token in every block without a window). Every scenario that sizes a cache at a context length reads this."""
         seq_len = self.argument("seq_len", seq_len, integer=True, minimum=0, strict=False)
-        batch_size = self.argument("batch_size", batch_size, integer=True, minimum=0, strict=True)
         precision = self.width(precision, "precision")
-        value = self._calc_windowed_kv_cache_size(seq_len, batch_size, precision)
+        value = self._calc_kv_cache_bytes(seq_len, precision)
         return quantity(value, "byte")
 
     def _calc_query_key_width(self) -> Any:
@@ -545,8 +544,9 @@ class TransformerWorkload(Workload):
             "attention_flops_per_position", "forward_flops_per_token", "layers", "sliding_layers", "sliding_window"
         ):
             return self.resolved("attention_flops_per_position") * (
-                seq_len * (self.resolved("layers") - self.resolved("sliding_layers"))
-                + self.resolved("sliding_layers") * minimum(seq_len, self.resolved("sliding_window"))
+                self.resolved("layers") * minimum(seq_len, self.resolved("sliding_window"))
+                + (self.resolved("layers") - self.resolved("sliding_layers"))
+                * maximum(0, seq_len - self.resolved("sliding_window"))
             ) + self.resolved("forward_flops_per_token")
         return self.resolved("attention_flops_per_position") * self.resolved("layers") * seq_len + self.resolved(
             "forward_flops_per_token"

@@ -18,7 +18,11 @@ export const name = "AlignmentMemoryScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
   "policy_parameters": "required",
+  "policy_layers": "required",
+  "policy_sliding_window": null,
+  "policy_sliding_layers": null,
   "policy_kv_values_per_token": null,
+  "policy_kv_values_per_position": null,
   "critic_parameters": "required",
   "tp_size": "required",
   "pp_size": "required",
@@ -28,16 +32,21 @@ export const argumentDefaults = {
   "device_memory": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is;
+// `tested` names (where listed) may be null: the check reads them only in a branch that tests them.
 export const requirements = [
 ];
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["policy_parameters", "policy_kv_values_per_token", "critic_parameters", "device_memory"], []);
+  const $int = $.python_ints(args, floats, ["policy_parameters", "policy_kv_values_per_token", "policy_kv_values_per_position", "critic_parameters", "device_memory"], []);
   let {
     policy_parameters,
+    policy_layers,
+    policy_sliding_window = null,
+    policy_sliding_layers = null,
     policy_kv_values_per_token = null,
+    policy_kv_values_per_position = null,
     critic_parameters,
     tp_size,
     pp_size,
@@ -46,7 +55,7 @@ export function evaluate(args, floats = []) {
     rollout_tokens,
     device_memory = null,
   } = args;
-  $.exact_integers({ tp_size, pp_size, dp_size, rollout_sequences, rollout_tokens });
+  $.exact_integers({ policy_layers, policy_sliding_window, policy_sliding_layers, tp_size, pp_size, dp_size, rollout_sequences, rollout_tokens });
   const result__policy_state = $.imul_if($int.policy_parameters, 16, policy_parameters);
   const result__reference_weights = $.imul_if($int.policy_parameters, 2, policy_parameters);
   const _t0 = $.iadd_if($int.policy_parameters, result__policy_state, result__reference_weights);
@@ -67,7 +76,7 @@ export function evaluate(args, floats = []) {
   }
   let result__kv_cache, result__kv_per_device;
   if (policy_kv_values_per_token != null) {
-    result__kv_cache = $.imul_if($int.policy_kv_values_per_token, 2, policy_kv_values_per_token, rollout_sequences, rollout_tokens);
+    result__kv_cache = $.imul_if($int.policy_kv_values_per_position && $int.policy_kv_values_per_token, rollout_sequences, (((policy_kv_values_per_position != null && policy_sliding_layers != null && policy_sliding_window != null)) ? ($.imul_if($int.policy_kv_values_per_position, 2, policy_kv_values_per_position, $.iadd($.imul(policy_layers, Math.min(policy_sliding_window, rollout_tokens)), $.imul($.iadd(policy_layers, $.imul(-1, policy_sliding_layers)), Math.max(0, $.iadd($.imul(-1, policy_sliding_window), rollout_tokens)))))) : ($.imul_if($int.policy_kv_values_per_token, 2, policy_kv_values_per_token, rollout_tokens))));
     result__kv_per_device = result__kv_cache/result__model_parallel_devices;
   } else {
     result__kv_cache = null;

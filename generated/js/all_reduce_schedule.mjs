@@ -26,7 +26,8 @@ export const argumentDefaults = {
   "n": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is;
+// `tested` names (where listed) may be null: the check reads them only in a branch that tests them.
 export const requirements = [
   {names: ["time_saved_fraction"], check: (time_saved_fraction) => (time_saved_fraction <= 1), message: "time_saved_fraction must be at most 1", unless: "", when: ""},
 ];

@@ -31,7 +31,8 @@ export const argumentDefaults = {
   "node_hour_rate": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is;
+// `tested` names (where listed) may be null: the check reads them only in a branch that tests them.
 export const requirements = [
   {names: ["precision_value"], check: (precision_value) => (precision_value === 2), message: "a workload known only by its stated model_size is that size at a 16-bit precision: precision must be fp16 or bf16 (give the workload\u0027s parameters for another width)", unless: "workload_parameters", when: ""},
   {names: ["nodes"], check: (nodes) => (nodes <= 1), message: "inter_bandwidth must be given with more than one node", unless: "inter_bandwidth", when: ""},

@@ -34,7 +34,8 @@ export const argumentDefaults = {
   "flop_energy": "required",
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is;
+// `tested` names (where listed) may be null: the check reads them only in a branch that tests them.
 export const requirements = [
   {names: ["network_batch_size", "network_dataset_training_examples"], check: (network_batch_size, network_dataset_training_examples) => (network_dataset_training_examples >= network_batch_size), message: "the network\u0027s dataset must have at least batch_size training examples", unless: "", when: ""},
 ];

@@ -25,7 +25,8 @@ export const argumentDefaults = {
   "inter_alpha": "required",
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is;
+// `tested` names (where listed) may be null: the check reads them only in a branch that tests them.
 export const requirements = [
   {names: ["n_nodes", "gpus_per_node"], check: (n_nodes, gpus_per_node) => ($.imul(gpus_per_node, n_nodes) >= 2), message: "n_nodes \u00d7 gpus_per_node must be at least 2: an AllReduce needs at least two devices", unless: "", when: ""},
 ];

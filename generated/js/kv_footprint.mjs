@@ -18,7 +18,11 @@ export const name = "KvFootprintScenario";
 // Argument names in order, each with its default: "required", null (optional) or a number.
 export const argumentDefaults = {
   "workload_parameters": "required",
+  "workload_layers": "required",
+  "workload_sliding_window": null,
+  "workload_sliding_layers": null,
   "workload_kv_values_per_token": null,
+  "workload_kv_values_per_position": null,
   "tokens": "required",
   "bytes_per_value": "required",
   "hardware_capacity": null,
@@ -26,28 +30,34 @@ export const argumentDefaults = {
   "kv_width_factor": 1.0,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is;
+// `tested` names (where listed) may be null: the check reads them only in a branch that tests them.
 export const requirements = [
 ];
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_kv_values_per_token", "bytes_per_value", "hardware_capacity", "kv_share", "kv_width_factor"], ["kv_width_factor"]);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_kv_values_per_token", "workload_kv_values_per_position", "bytes_per_value", "hardware_capacity", "kv_share", "kv_width_factor"], ["kv_width_factor"]);
   let {
     workload_parameters,
+    workload_layers,
+    workload_sliding_window = null,
+    workload_sliding_layers = null,
     workload_kv_values_per_token = null,
+    workload_kv_values_per_position = null,
     tokens,
     bytes_per_value,
     hardware_capacity = null,
     kv_share = null,
     kv_width_factor = 1.0,
   } = args;
-  $.exact_integers({ tokens });
+  $.exact_integers({ workload_layers, workload_sliding_window, workload_sliding_layers, tokens });
   const weights = bytes_per_value*workload_parameters/1000000000;
   let per_token, total;
   if (workload_kv_values_per_token != null) {
-    per_token = $.imul_if($int.bytes_per_value && $int.kv_width_factor && $int.workload_kv_values_per_token, bytes_per_value, kv_width_factor, workload_kv_values_per_token);
-    total = per_token*tokens/1000000000;
+    const _t0 = $.imul_if($int.bytes_per_value && $int.workload_kv_values_per_token, bytes_per_value, workload_kv_values_per_token);
+    per_token = $.imul_if($int.bytes_per_value && $int.kv_width_factor && $int.workload_kv_values_per_token, _t0, kv_width_factor);
+    total = kv_width_factor*(((workload_kv_values_per_position != null && workload_sliding_layers != null && workload_sliding_window != null)) ? ($.imul_if($int.bytes_per_value && $int.workload_kv_values_per_position, bytes_per_value, workload_kv_values_per_position, $.iadd($.imul(workload_layers, Math.min(tokens, workload_sliding_window)), $.imul($.iadd(workload_layers, $.imul(-1, workload_sliding_layers)), Math.max(0, $.iadd(tokens, $.imul(-1, workload_sliding_window))))))) : ($.imul_if($int.bytes_per_value && $int.workload_kv_values_per_token, _t0, tokens)))/1000000000;
   } else {
     per_token = null;
     total = null;

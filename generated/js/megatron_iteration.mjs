@@ -51,7 +51,8 @@ export const argumentDefaults = {
   "optimizer_traffic": 30,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is;
+// `tested` names (where listed) may be null: the check reads them only in a branch that tests them.
 export const requirements = [
   {names: ["dp", "global_batch", "micro_batch"], check: (dp, global_batch, micro_batch) => ($.imul(dp, micro_batch, $.floor_div(global_batch, $.imul(dp, micro_batch), true)) >= global_batch), message: "global_batch must be a multiple of micro_batch x dp (whole micro-batches)", unless: "", when: ""},
   {names: ["layers", "pp", "interleave"], check: (layers, pp, interleave) => ($.imul(interleave, pp, $.floor_div(layers, $.imul(interleave, pp), true)) >= layers), message: "layers must be a multiple of pp x interleave (whole layers per model chunk)", unless: "", when: ""},

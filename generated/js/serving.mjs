@@ -34,7 +34,8 @@ export const argumentDefaults = {
   "precision_value": "required",
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is;
+// `tested` names (where listed) may be null: the check reads them only in a branch that tests them.
 export const requirements = [
 ];
 
@@ -79,17 +80,16 @@ export function evaluate(args, floats = []) {
   let result__kv_cache_size, result__total_memory_required, result__itl, result__memory_utilization, result__feasible, fits_need, fits;
   if (workload_kv_values_per_token != null) {
     const _raw_result__model_weights_size = precision_value*workload_parameters;
-    const _t0 = $.imul_if($int.precision_value, batch_size, precision_value);
-    const _raw_result__kv_cache_size = (((workload_kv_values_per_position != null && workload_sliding_layers != null && workload_sliding_window != null)) ? ($.imul_if($int.precision_value && $int.workload_kv_values_per_position, _t0, workload_kv_values_per_position, $.iadd($.imul(seq_len, $.iadd(workload_layers, $.imul(-1, workload_sliding_layers))), $.imul(workload_sliding_layers, Math.min(seq_len, workload_sliding_window))))) : ($.imul_if($int.precision_value && $int.workload_kv_values_per_token, _t0, seq_len, workload_kv_values_per_token)));
+    const _raw_result__kv_cache_size = batch_size*(((workload_kv_values_per_position != null && workload_sliding_layers != null && workload_sliding_window != null)) ? ($.imul_if($int.precision_value && $int.workload_kv_values_per_position, precision_value, workload_kv_values_per_position, $.iadd($.imul(workload_layers, Math.min(seq_len, workload_sliding_window)), $.imul($.iadd(workload_layers, $.imul(-1, workload_sliding_layers)), Math.max(0, $.iadd(seq_len, $.imul(-1, workload_sliding_window))))))) : ($.imul_if($int.precision_value && $int.workload_kv_values_per_token, precision_value, seq_len, workload_kv_values_per_token)));
     result__kv_cache_size = _raw_result__kv_cache_size/1000000000;
     const _raw_result__total_memory_required = _raw_result__kv_cache_size + _raw_result__model_weights_size;
-    const _t1 = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_result__total_memory_required > hardware_capacity ? 1 : 0)));
+    const _t0 = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_result__total_memory_required > hardware_capacity ? 1 : 0)));
     result__total_memory_required = result__kv_cache_size + result__model_weights_size;
     result__itl = 1000*_raw_result__total_memory_required/hardware_bandwidth + workload_layers/100;
     result__memory_utilization = _raw_result__total_memory_required/hardware_capacity;
-    result__feasible = _t1;
+    result__feasible = _t0;
     fits_need = result__total_memory_required;
-    fits = _t1;
+    fits = _t0;
   } else {
     result__kv_cache_size = null;
     result__total_memory_required = null;

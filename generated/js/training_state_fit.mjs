@@ -35,7 +35,8 @@ export const argumentDefaults = {
   "checkpoint_bandwidth": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
-// waived when the optional argument `unless` is given, checked only when the optional argument `when` is.
+// waived when the optional argument `unless` is given, checked only when the optional argument `when` is;
+// `tested` names (where listed) may be null: the check reads them only in a branch that tests them.
 export const requirements = [
   {names: ["workload_layers", "adapted_matrices", "adapter_in_dim", "adapter_out_dim"], check: (workload_layers, adapted_matrices, adapter_in_dim, adapter_out_dim) => true, message: "adapted_matrices, adapter_in_dim, adapter_out_dim and the workload\u0027s layers must be given with adapter_rank", unless: "", when: "adapter_rank"},
 ];

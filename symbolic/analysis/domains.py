@@ -67,6 +67,25 @@ def _below_maxima(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]:
     return replace
 
 
+def _record_checks(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]:
+    """Replacements from the checks of the workload records an input accepts (``sliding_layers <= layers``):
+    the field bounded above is its bound minus something nonnegative (positive for ``<``). Tried as another
+    set of upper bounds, so a field keeps its own domain wherever its check is not needed."""
+    replace: dict[sympy.Basic, sympy.Basic] = {}
+    for item in model.structured:
+        for condition in getattr(item, "checks", ()):
+            if isinstance(condition, (sympy.LessThan, sympy.StrictLessThan)):
+                low, high = condition.lhs, condition.rhs
+            elif isinstance(condition, (sympy.GreaterThan, sympy.StrictGreaterThan)):
+                low, high = condition.rhs, condition.lhs
+            else:
+                continue
+            if low.is_Symbol and low not in replace and low not in high.free_symbols:
+                strict = isinstance(condition, (sympy.StrictLessThan, sympy.StrictGreaterThan))
+                replace[low] = high - sympy.Dummy(f"{low}_gap", nonnegative=True, positive=strict or None)
+    return replace
+
+
 def _reduced(expr: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic]) -> sympy.Basic:
     """``expr`` with list entries, lengths, sums and maxima replaced by symbols carrying
     what is known of their sign."""
@@ -107,7 +126,7 @@ def _reduced(expr: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic]) -> symp
 
 
 def _positive_by_cases(model: ScenarioModel, denominator: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic],
-                       upper: dict[sympy.Basic, sympy.Basic]) -> bool:
+                       upper: tuple[dict[sympy.Basic, sympy.Basic], ...]) -> bool:
     """Prove ``denominator`` positive case by case: each positive integer input that a
     requirement names is either 1 or 2 + k (k ≥ 0); cases a requirement rules out (``K·g ≥ 2``
     with K = g = 1) are skipped, and the denominator must be positive in every other case."""
@@ -131,7 +150,10 @@ def _positive_by_cases(model: ScenarioModel, denominator: sympy.Basic, replace: 
 def unproven_divisions(model: ScenarioModel, closed: dict[str, sympy.Basic]) -> dict[str, list[sympy.Basic]]:
     """For each output, the denominators of its closed form not proven positive (usually none)."""
     replace = _entries_and_lengths(model)
-    upper = _below_maxima(model)
+    maxima = _below_maxima(model)
+    checks = {low: bound.xreplace(replace) for low, bound in _record_checks(model).items()}  # bound in the lower forms
+    upper = tuple(bounds for bounds in (maxima, checks, {**maxima, **checks} if maxima and checks else {})
+                  if bounds) or ({},)
     under = guarded_outputs(model)
     found: dict[str, list[sympy.Basic]] = {}
     for quantity in model.quantities:
@@ -160,10 +182,10 @@ def _holding(model: ScenarioModel, names: tuple[str, ...], closed: dict[str, sym
 
 
 def _proven_positive(denominator: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic],
-                     upper: dict[sympy.Basic, sympy.Basic]) -> bool:
-    """Positive under the lower bounds, or under the upper bounds; each also over a common
-    denominator (1/e - 1/c with c = e + x is x / (e (e + x)))."""
-    for bounds in (replace, {**replace, **upper}):
+                     upper: tuple[dict[sympy.Basic, sympy.Basic], ...]) -> bool:
+    """Positive under the lower bounds, or under one set of upper bounds (the inputs' maxima, the workload
+    records' checks, or both); each also over a common denominator (1/e - 1/c with c = e + x is x / (e (e + x)))."""
+    for bounds in (replace, *({**replace, **extra} for extra in upper)):
         reduced = _reduced(denominator, bounds)
         if reduced.is_positive or sympy.factor(sympy.together(reduced)).is_positive:
             return True

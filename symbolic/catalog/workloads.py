@@ -162,16 +162,17 @@ class TransformerWorkload(Workload):
     get_kv_cache_size = Derived(kv_values_per_token * seq_len * batch_size * Workload.precision, "byte",
                                 doc="KV-cache bytes of `batch_size` sequences of `seq_len` tokens.")
     # the positions a sequence of S tokens keeps in the cache (and its last token attends to), summed over the
-    # blocks: S in a block of full attention, at most the window in a sliding-window one
-    _cached_positions = (layers - sliding_layers) * seq_len + sliding_layers * sympy.Min(seq_len, sliding_window)
+    # blocks: every block up to the window, and a block of full attention the rest of the sequence too
+    _cached_positions = (layers * sympy.Min(seq_len, sliding_window)
+                         + (layers - sliding_layers) * sympy.Max(seq_len - sliding_window, 0))
     kv_values_per_position = Derived(kv_values_per_token / layers, symbol=r"\nu_{kv}",
                                      doc="Values one block caches per token position: N_kv/L.")
-    windowed_kv_cache_size = Derived(
-        kv_values_per_position * _cached_positions * batch_size * Workload.precision, "byte", symbol="K_{win}",
-        otherwise=kv_values_per_token * seq_len * batch_size * Workload.precision,
-        doc="KV-cache bytes of `batch_size` sequences of `seq_len` tokens with sliding-window blocks capped at "
-            "their window: ν_kv values per position per block, (L − L_w)·S + L_w·min(S, W) positions "
-            "(`get_kv_cache_size` without a window).")
+    kv_cache_bytes = Derived(
+        kv_values_per_position * _cached_positions * Workload.precision, "byte", symbol="K_S",
+        otherwise=kv_values_per_token * seq_len * Workload.precision,
+        doc="KV-cache bytes of one sequence of `seq_len` tokens at a storage width: every token in a block of "
+            "full attention, at most the window in a sliding-window block (every token in every block without a "
+            "window). Every scenario that sizes a cache at a context length reads this.")
     query_key_width = Derived(qk_nope_head_dim + qk_rope_head_dim, otherwise=head_dim, symbol="d_{qk}",
                               doc="Width of one head's query (and key): d_h, or with multi-head latent attention the "
                                   "part without and the part with rotary positions, d_n + ρ.")

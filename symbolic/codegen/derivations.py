@@ -58,7 +58,8 @@ def derivations_markdown(model: ScenarioModel, instances: list[Instance],
             y = _lookup(values, output)
             if not y:
                 continue
-            elasticities = [(name, d * args[name] / y) for name, d in gradient.get(output, {}).items()]
+            elasticities = [(name, d * args[name] / y) for name, d in gradient.get(output, {}).items()
+                            if args.get(name) is not None]  # an unset optional input (no window) has no slope
             ranked = sorted(((round(abs(e), 12), name, e) for name, e in elasticities if abs(e) > 1e-12),
                             key=lambda r: (-r[0], r[1]))
             top = ", ".join(f"`{name}` {e:+.3g}" for _, name, e in ranked[:4])

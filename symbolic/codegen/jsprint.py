@@ -358,7 +358,8 @@ def js_module(model: ScenarioModel, evaluator: Evaluator) -> dict[str, Any]:
         lines = [(st.target, printer.statement(st, symbols.get(st.target))) for st in block.statements]
         blocks.append((block.guard, lines, block.outputs))
     checks = JsEvaluatorPrinter(evaluator.names, evaluator.offsets, integral)  # outside evaluate(): no flags
-    requirements = [(r.names, checks.doprint(r.condition), r.message, r.unless, r.when) for r in evaluator.requirements]
+    requirements = [(r.names, checks.doprint(r.condition), r.message, r.unless, r.when, r.tested)
+                    for r in evaluator.requirements]
     clash = sorted(set(evaluator.names.values()) & RESERVED)
     if clash:
         raise DeclarationError(f"{model.name}: {clash} are reserved words in JavaScript; rename these values")

@@ -88,6 +88,7 @@ class Requirement:
     unless: str = ""
     when: str = ""
     condition: Any = field(default=None, compare=False)  # the folded sympy condition the code prints
+    tested: tuple[str, ...] = ()  # names read only in a branch on Given: None there takes the other branch
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,8 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     # Prune, merge repeated steps, fold hidden lists into their sums, prune what that freed.
     needed = _needed(_inline_hidden_lists(_deduplicated(_needed(quantities))))
     # inputs a requirement names are always there, unless it is checked only when another input is given
-    required = set().union(set(), *(_symbols(r.condition) for r in model.requirements if not r.when))
+    required = set().union(set(), *(_direct_needs(r.condition.lhs) | _direct_needs(r.condition.rhs)
+                                    for r in model.requirements if not r.when))
     optional = {decl.symbol: decl.name for decl in arguments if decl.spec.default is None and decl.symbol not in required}
     alternatives: dict[str, tuple[str, ...]] = {}
     by_name = {decl.name: decl for decl in arguments}
@@ -206,8 +208,10 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
         condition = requirement.condition
         folded = type(condition)(fold.base(condition.lhs), fold.base(condition.rhs))
         involved = tuple(d.name for d in arguments if d.symbol in _symbols(condition))
+        needs = _direct_needs(condition.lhs) | _direct_needs(condition.rhs)  # a Given branch's inputs may be None
+        may_be_none = tuple(d.name for d in arguments if d.symbol in _symbols(condition) and d.symbol not in needs)
         requirements.append(Requirement(involved, printer.doprint(folded), requirement.message, requirement.unless,
-                                        requirement.when, folded))
+                                        requirement.when, folded, may_be_none))
 
     optional_outputs = {q.name: guards[q.symbol] for q in needed if guards[q.symbol]}
     main = [q for q in needed if not guards[q.symbol]]
@@ -331,24 +335,31 @@ def _optional_dependencies(needed: list[Quantity], by_symbol: dict[sympy.Basic, 
     return {symbol: tuple(sorted(optional[s] for s in found)) for symbol, found in needs.items()}
 
 
+def _given_pieces(expr: sympy.Basic) -> list[sympy.Piecewise]:
+    """The ``Piecewise`` nodes of ``expr`` branching on ``Given`` (``Output(..., otherwise=)``, or a record's
+    quantity whose fields may be unset, which a scenario may scale: ``workload.kv_cache_bytes(S, e) * B``)."""
+    return [node for node in expr.atoms(sympy.Piecewise) if any(isinstance(c, Given) for _, c in node.args)]
+
+
 def _given_branches(expr: sympy.Basic) -> set[sympy.Basic]:
-    """What the branches of ``Output(..., otherwise=)`` read that run only when their inputs are given."""
-    if not isinstance(expr, sympy.Piecewise):
-        return set()
-    return set().union(*(_symbols(branch) for branch, condition in expr.args if isinstance(condition, Given)))
+    """What the branches on ``Given`` read that run only when their inputs are given."""
+    return set().union(*(_symbols(branch) for node in _given_pieces(expr)
+                         for branch, condition in node.args if isinstance(condition, Given)))
 
 
 def _direct_needs(expr: sympy.Basic) -> set[sympy.Basic]:
     """What ``expr`` reads, less the inputs a ``Given`` branch tests (absent, the fallback is taken)."""
-    if not isinstance(expr, sympy.Piecewise) or not any(isinstance(c, Given) for _, c in expr.args):
+    if not _given_pieces(expr):
         return _symbols(expr)
-    found: set[sympy.Basic] = set()
-    for branch, condition in expr.args:
-        reads = _symbols(branch)
-        if isinstance(condition, Given):
-            reads -= set(condition.inputs())
-        found |= reads
-    return found
+    if isinstance(expr, sympy.Piecewise) and any(isinstance(c, Given) for _, c in expr.args):
+        found: set[sympy.Basic] = set()
+        for branch, condition in expr.args:
+            reads = _direct_needs(branch)
+            if isinstance(condition, Given):
+                reads -= set(condition.inputs())
+            found |= reads
+        return found
+    return set().union(*(_direct_needs(arg) for arg in expr.args))
 
 
 def _statements(members: list[Quantity], fold: _Folder, printer: EvaluatorPrinter,

@@ -121,8 +121,9 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
     requirements = []
     for requirement in evaluator.requirements:
         check = Code(f"lambda {', '.join(requirement.names)}: {requirement.code}")
-        extra = {"unless": requirement.unless} if requirement.unless else {}
+        extra: dict[str, Any] = {"unless": requirement.unless} if requirement.unless else {}
         extra |= {"when": requirement.when} if requirement.when else {}
+        extra |= {"tested": requirement.tested} if requirement.tested else {}
         requirements.append(Call.of("Requirement", requirement.names, check, requirement.message, **extra))
         validation_imports.add("Requirement")
 

@@ -70,6 +70,9 @@ class NodeDecl(StructuredDecl):
 class WorkloadDecl(StructuredDecl):
     kind: ClassVar[str] = "workload"
     types: tuple[str, ...] = ()  # the accepted record types
+    # the record types' own checks that every accepted record satisfies (``sliding_layers <= layers``), in this
+    # scenario's symbols: what the analysis may assume of the numbers the workload resolves to
+    checks: tuple[sympy.Basic, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from typing import Any
 
 import sympy
 
-from symbolic.catalog.schema import Derived, Field, Param, Record
+from symbolic.catalog.schema import Check, Derived, Field, Param, Record
 from symbolic.catalog.workloads import WORKLOAD_TYPES, Workload
 from symbolic.model.collected import InputDecl, ScenarioModel, WorkloadDecl, _assumptions
 from symbolic.model.declarations import Declaration, Input
@@ -57,7 +57,8 @@ class WorkloadInput(Declaration):
 
     def bind(self, name: str, into: ScenarioModel) -> WorkloadRef:
         ref = WorkloadRef(name, into, self.types, self.requires)
-        into.add_structured(WorkloadDecl(name, self.doc, dict(ref.symbols), types=tuple(t.__name__ for t in self.types)))
+        into.add_structured(WorkloadDecl(name, self.doc, dict(ref.symbols), types=tuple(t.__name__ for t in self.types),
+                                         checks=ref._declared_checks()))
         return ref
 
 
@@ -113,6 +114,15 @@ class WorkloadRef:
         latex = rf"{{{shown}}}_{{\mathrm{{{self._name.replace('_', chr(92) + '_')}}}}}"
         model.add_input(InputDecl(symbol.name, symbol, spec, latex, structured=self._name, resolves=key))
         return symbol
+
+    def _declared_checks(self) -> tuple[sympy.Basic, ...]:
+        """The record types' checks every accepted record satisfies (a type's checks hold for its subtypes), in
+        this input's symbols; one waived by a field (``unless=``) or reading a field not resolved here is left out."""
+        replace = {item.symbol: self.symbols[name] for name, item in self.items.items()
+                   if isinstance(item, Field) and item.symbol is not None and name in self.symbols}
+        return tuple(check.condition.xreplace(replace) for check in self.types[0].checks
+                     if isinstance(check, Check) and check.unless is None and all(check in kind.checks for kind in self.types)
+                     and check.condition.free_symbols <= set(replace))
 
     def __getattr__(self, key: str) -> Any:
         if key.startswith("_"):

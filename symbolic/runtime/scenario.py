@@ -429,7 +429,7 @@ def _check(title: str, requirement: Requirement, args: dict[str, Any]) -> None:
     if not requirement.applies(args):
         return
     values = [args[name] for name in requirement.names]
-    missing = [name for name, value in zip(requirement.names, values, strict=True) if value is None]
+    missing = requirement.absent(args)
     if missing:
         raise MissingInputError(f"{title}: {requirement.message} ({', '.join(missing)} not given)")
     if not requirement.check(*values):

@@ -168,7 +168,7 @@ def evaluate_chunk(plan: Plan, chunk: int) -> Partial:
             if not requirement.applies(args):
                 continue
             values = [args[name] for name in requirement.names]
-            valid = refuse(False if any(v is None for v in values) else numpy.asarray(requirement.check(*values)),
+            valid = refuse(False if requirement.absent(args) else numpy.asarray(requirement.check(*values)),
                            requirement.message)
         for fits in cls._fits:  # where a setup does not fit, the outputs it guards do not exist
             if fits.name in prep.fits_read and result.get(fits.name) is not None:

@@ -101,7 +101,7 @@ def sweep(base: ScenarioBase, varied: dict[str, Any]) -> SweepResult:
         if not requirement.applies(args):
             continue
         values = [args[n] for n in requirement.names]
-        if any(v is None for v in values):
+        if requirement.absent(args):
             raise ScenarioInputError(f"{title}: {requirement.message} (fails for some swept values)")
         holds = numpy.broadcast_to(requirement.check(*values), shape)
         if not numpy.all(holds):  # name the first swept point that fails, as variant() would

@@ -204,7 +204,8 @@ class PrecisionSpec(NamedTuple):
 
 
 class Requirement(NamedTuple):
-    """A condition between arguments: ``check(*values)`` must hold, none may be None; waived
+    """A condition between arguments: ``check(*values)`` must hold, none may be None but the
+    ``tested`` ones (read only in a branch that tests them: a record's unset window); waived
     when the optional argument ``unless`` is given, checked only when the optional argument
     ``when`` is given."""
 
@@ -213,6 +214,11 @@ class Requirement(NamedTuple):
     message: str
     unless: str = ""
     when: str = ""
+    tested: tuple[str, ...] = ()
+
+    def absent(self, args: dict[str, Any]) -> list[str]:
+        """The names the check needs that ``args`` leaves None."""
+        return [name for name in self.names if args[name] is None and name not in self.tested]
 
     def applies(self, args: dict[str, Any]) -> bool:
         """Whether the condition is checked for these arguments (not waived, not out of scope)."""

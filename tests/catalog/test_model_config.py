@@ -194,17 +194,21 @@ def test_sliding_window_layers_cache_at_most_their_window():
     # 2·8·128·2 bytes a position a block = 4,096; 32 blocks · 4096 positions · 4,096 = 536,870,912
     mistral = load("mistral-7b-v0.1")
     assert (mistral.sliding_window, mistral.sliding_layers) == (4096, 32)
-    assert mistral.windowed_kv_cache_size(8192, 1, "bf16").magnitude == 32 * 4096 * 4096 == 536_870_912
-    assert mistral.windowed_kv_cache_size(1000, 1, "bf16").magnitude == 32 * 1000 * 4096  # inside the window
+    assert mistral.kv_cache_bytes(8192, "bf16").magnitude == 32 * 4096 * 4096 == 536_870_912
+    assert mistral.kv_cache_bytes(1000, "bf16").magnitude == 32 * 1000 * 4096  # inside the window
+    # at the window and one token past it: 32·4096·4,096 both times (every block slides, none keeps more)
+    assert mistral.kv_cache_bytes(4096, "bf16").magnitude == mistral.kv_cache_bytes(4097, "bf16").magnitude == 536_870_912
     # Gemma-2-9B: 21 of 42 blocks slide at 4096; a position a block 2·8·256·2 = 8,192 bytes;
-    # at 8192 tokens 21·8192 + 21·4096 = 258,048 positions, 2,113,929,216 bytes, for 2 sequences twice that
+    # at 8192 tokens 21·8192 + 21·4096 = 258,048 positions, 2,113,929,216 bytes
     gemma = load("gemma-2-9b")
     assert gemma.sliding_layers == 21
-    assert gemma.windowed_kv_cache_size(8192, 2, "bf16").magnitude == 2 * 8192 * 258_048 == 4_227_858_432
+    # one token past the window only the 21 global blocks grow: 42·4096 + 21·1 = 172,053 positions · 8,192
+    assert gemma.kv_cache_bytes(4097, "bf16").magnitude == 172_053 * 8192 == 1_409_458_176
+    assert gemma.kv_cache_bytes(8192, "bf16").magnitude == 8192 * 258_048 == 2_113_929_216
     # without a window it is the plain cache: Llama-3-8B, 131,072 bytes a token
     llama = load("llama-3-8b")
-    assert llama.windowed_kv_cache_size(8192, 1, "bf16") == llama.get_kv_cache_size(8192, 1, "bf16")
-    assert llama.windowed_kv_cache_size(8192, 1, "bf16").magnitude == 8192 * 131_072
+    assert llama.kv_cache_bytes(8192, "bf16") == llama.get_kv_cache_size(8192, 1, "bf16")
+    assert llama.kv_cache_bytes(8192, "bf16").magnitude == 8192 * 131_072
     # Qwen2.5 states a window it does not use (use_sliding_window false): no sliding blocks
     assert load("qwen2.5-7b").sliding_window is None
 

@@ -13,7 +13,8 @@ class ContextMemoryCrossingScenario(Scenario):
     (its true capacity, 80 GiB = 85.9 GB), and the scores the cache.
     """
 
-    assumptions = "Full unfused attention scores of one layer, every head stored; one sequence."
+    assumptions = ("Full unfused attention scores of one layer, every head stored; one sequence; every block caches "
+                   "every token (the crossings solve linear growth, so a sliding-window block is not capped here).")
     excludes = "Activations other than the scores, tiling (FlashAttention stores no score matrix) and batching."
     references = (
         "Pope et al., Efficiently scaling transformer inference, MLSys 2023 (KV-cache size per token).",

@@ -23,6 +23,13 @@ class KvFootprintScenario(Scenario):
         "Ainslie et al., GQA: training generalized multi-query transformer models, EMNLP 2023 (fewer KV heads).",
         "DeepSeek-AI, DeepSeek-V3 technical report, 2024 (multi-head latent attention).",
     )
+    differs = {
+        "total": "a sliding-window block keeps at most its window (the record's `kv_cache_bytes`): Mistral-7B v0.1 "
+                 "from its config keeping 16,384 tokens at FP16 holds 131,072 byte · 4,096 = 0.537 GB, not 2.147 GB, "
+                 "so half of an H100's 80 GB holds 74.5 such requests, not 18.6; the reference multiplies the bytes "
+                 "of a token by the tokens. `per_token` and `tokens_in_budget` stay the rate of one token in every "
+                 "block. Models without a window (every catalog entry) are unchanged.",
+    }
     examples = """\
 >>> from generated import Scenarios
 >>> s = Scenarios.Gpt2XlKvFullWindow
@@ -55,7 +62,8 @@ class KvFootprintScenario(Scenario):
 
     per_token = Output(workload.kv_cache_bytes_per_token(bytes_per_value) * kv_width_factor, "byte",
                        doc="Cache bytes of one token.")
-    total = Output(per_token * tokens, "GB", doc="Cache bytes of one request's kept tokens.")
+    total = Output(workload.kv_cache_bytes(tokens, bytes_per_value) * kv_width_factor, "GB",
+                   doc="Cache bytes of one request's kept tokens; a sliding-window block keeps at most its window.")
     weights = Output(workload.size_in_bytes(bytes_per_value), "GB", doc="Bytes of the weights at the width of the "
                                                                         "cache's values, to compare the two.")
     kv_budget = Output(hardware.capacity * Rational(10**9, 2**30) * kv_share, "GB",

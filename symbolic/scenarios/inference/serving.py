@@ -103,7 +103,7 @@ False
                               doc="The node's rate the prefill is priced at, read at `prefill_precision`.")
         ttft = Output((linear_flops + attention_flops) / (prefill_peak * PREFILL_EFFICIENCY) + hardware.dispatch_tax,
                       "ms", doc="Time to first token: the prefill at half the peak, plus one dispatch.")
-        kv_cache_size = Output(workload.windowed_kv_cache_size(seq_len, batch_size, precision), "GB",
+        kv_cache_size = Output(workload.kv_cache_bytes(seq_len, precision) * batch_size, "GB",
                                doc="KV cache of the batch at the full context; a sliding-window block keeps at most its "
                                    "window.")
         model_weights_size = Output(workload.size_in_bytes(precision), "GB", doc="Bytes of the weights at "

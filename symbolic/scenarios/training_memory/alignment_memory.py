@@ -28,6 +28,11 @@ class AlignmentMemoryScenario(Scenario):
         "Rafailov et al., Direct preference optimization, NeurIPS 2023 (policy and reference only).",
     )
     differs = {
+        "result.kv_cache": "a sliding-window block of the policy keeps at most its window (the record's "
+                           "`kv_cache_bytes`): 256 rollouts of 16,384 tokens on Mistral-7B v0.1 from its config hold "
+                           "256 · 131,072 byte · 4,096 = 137.4 GB, not 549.8 GB; the reference's `get_kv_cache_size` "
+                           "caches every token in every block. Policies without a window (every catalog entry) are "
+                           "unchanged.",
         "device_memory": "a bare number is GB; the reference reads it as bits (80 gives 149,400,000,000 devices "
                          "instead of 19).",
         "min_devices_for_ppo": "the exact ceiling of ppo_total / device_memory; the reference takes the ceiling of a "
@@ -86,9 +91,9 @@ class AlignmentMemoryScenario(Scenario):
                                doc="Devices of the whole job: every data-parallel copy of the model on its own devices.")
         policy_per_device = Output(policy_state / model_parallel_devices, "byte", doc="Policy state per device.")
         reference_per_device = Output(reference_weights / model_parallel_devices, "byte", doc="Reference copy per device.")
-        kv_cache = Output(policy.get_kv_cache_size(seq_len=rollout_tokens, batch_size=rollout_sequences,
-                                                   precision=2 * byte), "byte",
-                          doc="16-bit KV cache of the rollout batch on the policy.")
+        kv_cache = Output(policy.kv_cache_bytes(rollout_tokens, 2 * byte) * rollout_sequences, "byte",
+                          doc="16-bit KV cache of the rollout batch on the policy; a sliding-window block keeps at "
+                              "most its window.")
         kv_per_device = Output(kv_cache / model_parallel_devices, "byte", doc="KV cache per device.")
         min_devices_for_ppo = Output(ceiling(ppo_total / device_memory), if_missing="none",
                                      doc="Fewest devices whose memory holds PPO's model state (None without `device_memory`).")
