@@ -384,7 +384,7 @@ def _breakable(nodes: list[Node]) -> bool:
 
 def _widest_part_exists(nodes: list[Node]) -> bool:
     return any((n.kind == "command" and n.text.strip()[1:] in (*_TWO_ARGUMENTS, "sqrt"))
-               or n.kind in ("leftright", "group") for n in nodes)
+               or n.kind in ("leftright", "group") or (n.kind == "env" and "cases" in n.text) for n in nodes)
 
 
 def _break_cases(node: Node, budget: float = BUDGET - 12.0) -> None:

@@ -245,6 +245,30 @@ def test_requirements_and_list_lengths_prove_divisions_defined():
     assert unproven_divisions(Steps.model, closed) == {}
 
 
+def test_division_proof_reads_the_workload_records_checks(monkeypatch):
+    """A cache per sequence, ν·(L·min(S, W) + (L − L_w)·max(S − W, 0))·e, is positive only because the record
+    declares sliding_layers ≤ layers (a Check on TransformerWorkload): the proof reads it, and without it refuses."""
+    import symbolic.analysis.domains as domains
+    from symbolic.catalog.workloads import TransformerWorkload
+    from symbolic.model import WorkloadInput
+
+    class Cache(Scenario):
+        """Sequences a memory holds."""
+
+        workload = WorkloadInput(TransformerWorkload, requires=("heads",))
+        tokens = Input(integer=True, positive=True)
+        width = Input("byte", positive=True)
+        memory = Input("GB", positive=True)
+        sequences = Output(memory / workload.kv_cache_bytes(tokens, width))
+
+    decl = next(item for item in Cache.model.structured if item.name == "workload")
+    assert any(str(c) == "workload_sliding_layers <= workload_layers" for c in decl.checks)
+    closed = {"sequences": Cache.model.quantities[0].expr}
+    assert domains.unproven_divisions(Cache.model, closed) == {}
+    monkeypatch.setattr(domains, "_record_checks", lambda model: {})
+    assert list(domains.unproven_divisions(Cache.model, closed)) == ["sequences"]
+
+
 def test_render_cache_misses_on_any_input_change(tmp_path, monkeypatch):
     """The cache key covers every file the generator reads: an edit, a new file or a
     removed one all change it, so a stale cache can never be served."""
