@@ -280,9 +280,9 @@ class ScenarioBase:
     def explain(self, output: str) -> Any:
         """``output`` as definition -> closed form -> numbers -> result, as ``mlsysym explain``
         prints it; in Jupyter the equations render as LaTeX. Needs the ``generator`` extra (sympy)."""
-        from symbolic.codegen.explain import explain
+        from symbolic.runtime.extensions import extension  # the generator provides it (an entry point)
 
-        return explain(self, output)
+        return extension("explain", "explain")(self, output)
 
     # -- value semantics: equality, hashing, pickling, copying -----------------------------
     def __eq__(self, other: object) -> bool:
