@@ -45,7 +45,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
         return calibration.cmd_validate(args)
     if args.only and not args.file:
-        from symbolic.cli.values import UsageError
+        from symbolic.cli.usage import UsageError
 
         raise UsageError("--only needs at least one --file RUNS.toml")
     data = validate(args.file, own=not args.only)

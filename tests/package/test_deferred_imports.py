@@ -20,8 +20,6 @@ LEFT = {
     ("symbolic.runtime.scenario", "symbolic.runtime.paths"),  # output paths of the infeasible outputs
     ("symbolic.runtime.scenario", "symbolic.runtime.undefined"),  # re-evaluation where a Fits fails
     ("symbolic.runtime.search", "symbolic.runtime.search_dask"),  # the dask extra, optional
-    ("symbolic.cli.search", "symbolic.cli.files"),
-    ("symbolic.cli.values", "symbolic.cli.files"),
     ("symbolic.cli.validate", "symbolic.cli.calibration"),
     ("symbolic.cli.validate", "symbolic.cli"),
 }
