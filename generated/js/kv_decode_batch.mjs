@@ -65,6 +65,7 @@ export function evaluate(args, floats = []) {
   const fits_need = weights;
   const fits_have = hardware_capacity/1000000000;
   const fits = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_weights > hardware_capacity ? 1 : 0)));
+  const batch_fits_have = fits_have;
   let prefill_ops, prefill_time;
   if (workload_forward_flops_per_token != null) {
     prefill_ops = $.imul_if($int.workload_forward_flops_per_token, prompt_tokens, workload_forward_flops_per_token);
@@ -88,7 +89,7 @@ export function evaluate(args, floats = []) {
     max_batch_in_memory = null;
     batch_token_rates = null;
   }
-  let step_bytes, step_time, token_rate, cache_share;
+  let step_bytes, step_time, token_rate, cache_share, batch_fits_need, batch_fits;
   if (b != null && workload_kv_values_per_token != null) {
     const _raw_kv_per_sequence = context_tokens*kv_per_token;
     const _t0 = _raw_kv_per_sequence*b;
@@ -99,11 +100,15 @@ export function evaluate(args, floats = []) {
     step_time = step_bytes/bandwidth;
     token_rate = b/_raw_step_time;
     cache_share = _t0/_raw_step_bytes;
+    batch_fits_need = step_bytes;
+    batch_fits = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_step_bytes > hardware_capacity ? 1 : 0)));
   } else {
     step_bytes = null;
     step_time = null;
     token_rate = null;
     cache_share = null;
+    batch_fits_need = null;
+    batch_fits = null;
   }
   let max_batch_within;
   if (tpot != null && workload_kv_values_per_token != null) {
@@ -132,5 +137,8 @@ export function evaluate(args, floats = []) {
     "fits_need": fits_need,
     "fits_have": fits_have,
     "fits": fits,
+    "batch_fits_need": batch_fits_need,
+    "batch_fits_have": batch_fits_have,
+    "batch_fits": batch_fits,
   };
 }
