@@ -142,6 +142,8 @@ def field_spec_source(field: Field) -> str:
         parts.append(f"minimum={field.minimum!r}")
     if field.positive:
         parts.append("strict=True")
+    if field.maximum is not None:
+        parts.append(f"maximum={field.maximum!r}")
     if field.required:
         parts.append("required=True")
     parts.append(f"doc={field.doc!r}")
