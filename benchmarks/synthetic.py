@@ -64,7 +64,12 @@ def add_copies(root: Path, count: int, tests: Path | None = None) -> list[str]:
             name = next(part for part in found if part)
             renames[name] = name.replace("Scenario", f"{suffix}Scenario") if name.endswith("Scenario") else name + suffix
         target = source.with_name(f"{source.stem}_copy{copy}.py")
-        target.write_text(_renamed(text, renames), encoding="utf-8")
+        # entries made in a loop (one per measured run) are keyed by a computed name: suffix it too
+        text = _renamed(text, renames)
+        if "globals()[" in text:  # and so is a chart's instance named in a string
+            text = re.sub(r"globals\(\)\[([^\]]+)\]", rf'globals()[\1 + "{suffix}"]', text)
+            text = re.sub(r'(instance=")(\w+)(?<!{suffix})"', rf'\1\2{suffix}"', text)
+        target.write_text(text, encoding="utf-8")
         names.append(target.stem)
         if tests is not None:
             family = source.parent.name

@@ -3140,53 +3140,57 @@ Systems = Namespace(
             {
                 "AlphaNdr": lambda: Q_(
                     "1.5 µs"
-                ),  # α of an InfiniBand NDR message (note: the InfiniBand_NDR fabric stores 5.0 µs).
-                "AlphaRoce": lambda: Q_("5.0 µs"),  # α of a RoCE message.
+                ),  # α of an InfiniBand NDR message (note: the InfiniBand_NDR fabric stores 5.0 µs; catalog spec §C.4).
+                "AlphaRoce": lambda: Q_("5.0 µs"),  # α of a RoCE message (catalog spec §C.4).
                 "EffectiveAlphaHdrHigh": lambda: Q_(
                     "5 µs"
-                ),  # Effective α of a Hdr collective step, upper end of the range.
+                ),  # Effective α of a Hdr collective step, upper end of the range (catalog spec §C.4).
                 "EffectiveAlphaHdrLow": lambda: Q_(
                     "2 µs"
-                ),  # Effective α of a Hdr collective step, lower end of the range.
+                ),  # Effective α of a Hdr collective step, lower end of the range (catalog spec §C.4).
                 "EffectiveAlphaNdrHigh": lambda: Q_(
                     "3 µs"
-                ),  # Effective α of a Ndr collective step, upper end of the range.
+                ),  # Effective α of a Ndr collective step, upper end of the range (catalog spec §C.4).
                 "EffectiveAlphaNdrLow": lambda: Q_(
                     "1 µs"
-                ),  # Effective α of a Ndr collective step, lower end of the range.
+                ),  # Effective α of a Ndr collective step, lower end of the range (catalog spec §C.4).
                 "EffectiveAlphaNvlinkHigh": lambda: Q_(
                     "2 µs"
-                ),  # Effective α of a Nvlink collective step, upper end of the range.
+                ),  # Effective α of a Nvlink collective step, upper end of the range (catalog spec §C.4).
                 "EffectiveAlphaNvlinkLow": lambda: Q_(
                     "1 µs"
-                ),  # Effective α of a Nvlink collective step, lower end of the range.
+                ),  # Effective α of a Nvlink collective step, lower end of the range (catalog spec §C.4).
                 "EffectiveAlphaPcieGen5High": lambda: Q_(
                     "5 µs"
-                ),  # Effective α of a PcieGen5 collective step, upper end of the range.
+                ),  # Effective α of a PcieGen5 collective step, upper end of the range (catalog spec §C.4).
                 "EffectiveAlphaPcieGen5Low": lambda: Q_(
                     "2 µs"
-                ),  # Effective α of a PcieGen5 collective step, lower end of the range.
+                ),  # Effective α of a PcieGen5 collective step, lower end of the range (catalog spec §C.4).
                 "EffectiveAlphaRoceHigh": lambda: Q_(
                     "10 µs"
-                ),  # Effective α of a Roce collective step, upper end of the range.
+                ),  # Effective α of a Roce collective step, upper end of the range (catalog spec §C.4).
                 "EffectiveAlphaRoceLow": lambda: Q_(
                     "5 µs"
-                ),  # Effective α of a Roce collective step, lower end of the range.
+                ),  # Effective α of a Roce collective step, lower end of the range (catalog spec §C.4).
                 "HopLatency": lambda: Q_(
                     "0.6 µs"
                 ),  # Latency of one switch hop (networking spec §1.3, RailVsLeafSpineHops).
                 "NdrSwitchPorts": lambda: Q_(
                     "64.0"
-                ),  # Ports of one NDR InfiniBand switch, the radix of a fat tree built from it (registry entries pass int(...) = 64).
-                "OpticsPluggable400G": lambda: Q_("20 W"),  # Power of one 400G pluggable optical transceiver.
+                ),  # Ports of one NDR InfiniBand switch, the radix of a fat tree built from it (registry entries pass int(...) = 64; networking spec §1.3, FatTreeNdrSwitch).
+                "OpticsPluggable400G": lambda: Q_(
+                    "20 W"
+                ),  # Power of one 400G pluggable optical transceiver (networking spec §1.3, SpineOpticsTraining10K).
             },
             lazy=True,
         ),
         "NetworkEnergy": Namespace(
             "Systems.NetworkEnergy",
             {
-                "InfiniBandEnergyPerBit": lambda: Q_("35.0 pJ/bit"),  # Energy per bit moved over InfiniBand.
-                "NvlinkEnergyPerBit": lambda: Q_("7.5 pJ/bit"),  # Energy per bit moved over NVLink.
+                "InfiniBandEnergyPerBit": lambda: Q_(
+                    "35.0 pJ/bit"
+                ),  # Energy per bit moved over InfiniBand (catalog spec §C.4).
+                "NvlinkEnergyPerBit": lambda: Q_("7.5 pJ/bit"),  # Energy per bit moved over NVLink (catalog spec §C.4).
             },
             lazy=True,
         ),

@@ -87,6 +87,9 @@ def evaluate(
         fits_need [GB] = weights
         fits_have [GB] = hardware_capacity
         fits [1] = 1 - Exceeds(fits_need, fits_have)
+        batch_fits_need [GB] = step_bytes
+        batch_fits_have [GB] = hardware_capacity
+        batch_fits [1] = 1 - Exceeds(batch_fits_need, batch_fits_have)
     """
     _raw_weights = weight_bytes_per_param * workload_parameters
     weights = _raw_weights / 1000000000  # 1e-9: B -> GB
@@ -96,6 +99,7 @@ def evaluate(
     fits_need = weights
     fits_have = hardware_capacity / 1000000000  # 1e-9: B -> GB
     fits = 1 - choose(_raw_weights > hardware_capacity, 1, 0)  # 1e9: GB -> B (fits_have); 1e9: GB -> B (fits_need)
+    batch_fits_have = fits_have
     if workload_forward_flops_per_token is not None:
         prefill_ops = prompt_tokens * workload_forward_flops_per_token
         prefill_time = (
@@ -161,11 +165,17 @@ def evaluate(
         step_time = step_bytes / bandwidth
         token_rate = b / _raw_step_time  # 1e-3: ms -> s (step_time)
         cache_share = _t1 / _raw_step_bytes  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (step_bytes)
+        batch_fits_need = step_bytes
+        batch_fits = 1 - choose(
+            _raw_step_bytes > hardware_capacity, 1, 0
+        )  # 1e9: GB -> B (batch_fits_need); 1e9: GB -> B (fits_have)
     else:
         step_bytes = None
         step_time = None
         token_rate = None
         cache_share = None
+        batch_fits_need = None
+        batch_fits = None
     if tpot is not None and workload_kv_values_per_token is not None:
         _raw_kv_per_sequence = (
             kv_bytes_per_value
@@ -206,6 +216,9 @@ def evaluate(
         "fits_need": fits_need,
         "fits_have": fits_have,
         "fits": fits,
+        "batch_fits_need": batch_fits_need,
+        "batch_fits_have": batch_fits_have,
+        "batch_fits": batch_fits,
     }
 
 
@@ -251,6 +264,7 @@ def gradient(
     d__fits_need__workload_parameters = d__weights__workload_parameters
     d__fits_need__weight_bytes_per_param = d__weights__weight_bytes_per_param
     d__fits_have__hardware_capacity = 1 / 1000000000
+    d__batch_fits_have__hardware_capacity = d__fits_have__hardware_capacity
     derivatives: dict[str, dict[str, Any]] = {
         "weights": {
             "workload_parameters": d__weights__workload_parameters,
@@ -264,6 +278,7 @@ def gradient(
             "weight_bytes_per_param": d__fits_need__weight_bytes_per_param,
         },
         "fits_have": {"hardware_capacity": d__fits_have__hardware_capacity},
+        "batch_fits_have": {"hardware_capacity": d__batch_fits_have__hardware_capacity},
     }
     if workload_forward_flops_per_token is not None:
         prefill_ops = prompt_tokens * workload_forward_flops_per_token
@@ -468,6 +483,13 @@ def gradient(
         d__cache_share__workload_kv_values_per_token = (
             _g17 / step_bytes - _g19 * d__step_bytes__workload_kv_values_per_token
         )
+        d__batch_fits_need__workload_parameters = d__step_bytes__workload_parameters
+        d__batch_fits_need__workload_layers = d__step_bytes__workload_layers
+        d__batch_fits_need__weight_bytes_per_param = d__step_bytes__weight_bytes_per_param
+        d__batch_fits_need__kv_bytes_per_value = d__step_bytes__kv_bytes_per_value
+        d__batch_fits_need__context_tokens = d__step_bytes__context_tokens
+        d__batch_fits_need__b = d__step_bytes__b
+        d__batch_fits_need__workload_kv_values_per_token = d__step_bytes__workload_kv_values_per_token
         derivatives.update(
             {
                 "step_bytes": {
@@ -508,6 +530,15 @@ def gradient(
                     "b": d__cache_share__b,
                     "workload_kv_values_per_token": d__cache_share__workload_kv_values_per_token,
                 },
+                "batch_fits_need": {
+                    "workload_parameters": d__batch_fits_need__workload_parameters,
+                    "workload_layers": d__batch_fits_need__workload_layers,
+                    "weight_bytes_per_param": d__batch_fits_need__weight_bytes_per_param,
+                    "kv_bytes_per_value": d__batch_fits_need__kv_bytes_per_value,
+                    "context_tokens": d__batch_fits_need__context_tokens,
+                    "b": d__batch_fits_need__b,
+                    "workload_kv_values_per_token": d__batch_fits_need__workload_kv_values_per_token,
+                },
             }
         )
     if tpot is not None and workload_kv_values_per_token is not None:
@@ -547,7 +578,9 @@ class KvDecodeBatchScenario(ScenarioBase):
     A decode step of B sequences reads the weights W once and B caches of m bytes each, at
     the memory bandwidth β; so the step time grows with the batch, the token rate B/t
     saturates at β/m, and the cache's share of the traffic grows. The largest batch within
-    a time-per-token budget, or within the device's memory (its true capacity), follows.
+    a time-per-token budget, or within the device's memory (its true capacity), follows; a
+    step of b sequences whose weights and caches exceed that memory does not run
+    (`batch_fits(b)`), and its time, rate and cache share are refused.
     The prompt is priced by the workload's forward FLOPs per token through the weights (2·P_tok,
     at the parameters that work on a token) at
     `prefill_efficiency` of the `peak_precision` rate.
@@ -616,6 +649,12 @@ class KvDecodeBatchScenario(ScenarioBase):
             "GB",
             ("workload", "hardware", "weight_bytes_per_param"),
         ),
+        FitsSpec(
+            "batch_fits",
+            "the weights and the b sequences' caches must fit in the accelerator's memory",
+            "GB",
+            ("workload", "hardware", "weight_bytes_per_param", "kv_bytes_per_value", "context_tokens"),
+        ),
     )
     _input_order = (
         "workload",
@@ -643,6 +682,7 @@ class KvDecodeBatchScenario(ScenarioBase):
         "fits_need",
         "fits_have",
         "fits",
+        "batch_fits_have",
     )
     _methods = (
         "step_bytes",
@@ -650,6 +690,8 @@ class KvDecodeBatchScenario(ScenarioBase):
         "token_rate",
         "cache_share",
         "max_batch_within",
+        "batch_fits_need",
+        "batch_fits",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -707,7 +749,7 @@ class KvDecodeBatchScenario(ScenarioBase):
             ArgumentSpec(InputSpec("b", integer=True, minimum=0, doc="Sequences decoding together."), "b", example=8),
         ),
         doc="Time of one decode step of b sequences: memory-bound, all its bytes at the bandwidth.",
-        guard=("fits",),
+        guard=("batch_fits", "fits"),
     )
     token_rate = Method(
         "token_rate",
@@ -717,7 +759,7 @@ class KvDecodeBatchScenario(ScenarioBase):
             ArgumentSpec(InputSpec("b", integer=True, minimum=0, doc="Sequences decoding together."), "b", example=8),
         ),
         doc="Tokens generated per second by b sequences.",
-        guard=("fits",),
+        guard=("batch_fits", "fits"),
     )
     cache_share = Method(
         "cache_share",
@@ -726,6 +768,7 @@ class KvDecodeBatchScenario(ScenarioBase):
             ArgumentSpec(InputSpec("b", integer=True, minimum=0, doc="Sequences decoding together."), "b", example=8),
         ),
         doc="Share of a step's bytes that are cache reads.",
+        guard=("batch_fits",),
     )
     rate_ceiling = Output("rate_ceiling", "1/s", requires=("workload.kv_values_per_token",))
     max_batch_within = Method(
@@ -749,3 +792,22 @@ class KvDecodeBatchScenario(ScenarioBase):
     fits_need = Output("fits_need", "GB")
     fits_have = Output("fits_have", "GB")
     fits = Output("fits", labels=(False, True))
+    batch_fits_need = Method(
+        "batch_fits_need",
+        "GB",
+        requires=("workload.kv_values_per_token",),
+        arguments=(
+            ArgumentSpec(InputSpec("b", integer=True, minimum=0, doc="Sequences decoding together."), "b", example=8),
+        ),
+        doc="What must fit: the weights and the b sequences' caches must fit in the accelerator's memory.",
+    )
+    batch_fits_have = Output("batch_fits_have", "GB")
+    batch_fits = Method(
+        "batch_fits",
+        requires=("workload.kv_values_per_token",),
+        arguments=(
+            ArgumentSpec(InputSpec("b", integer=True, minimum=0, doc="Sequences decoding together."), "b", example=8),
+        ),
+        doc="Whether it fits: the weights and the b sequences' caches must fit in the accelerator's memory.",
+        labels=(False, True),
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symbolic.runtime.feasibility import FitsSpec
 from symbolic.runtime.mathops import ceiling_division, chain_default, choose, floor_div, maximum, minimum, step
 from symbolic.runtime.outputs import GroupOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
@@ -28,6 +29,7 @@ def evaluate(
     batch_tokens: Any,
     flops_per_param_token: Any,
     accelerator_peak: Any,
+    accelerator_capacity: Any,
     local_efficiency: Any,
     link_bandwidth: Any,
     overlap_fraction: Any,
@@ -50,12 +52,13 @@ def evaluate(
         batch_tokens: [1] Tokens per optimizer step.
         flops_per_param_token: [1] Training FLOPs per parameter per token (6).
         accelerator_peak: [flop/s] Peak rate of `accelerator` at the selected precision.
+        accelerator_capacity: [byte] Memory capacity of `accelerator`.
         local_efficiency: [1] Share of the peak rate attained, in (0, 1].
         link_bandwidth: [GB/s] Each device's data-parallel link bandwidth.
         overlap_fraction: [1] Largest share of the AllReduce overlap may hide behind compute, in [0, 1].
         gradient_precision_value: [byte] Storage precision of the gradients AllReduced.
         window_resolution: [s] Window the compute time is rounded to; by default the compute time itself (no rounding).
-        device_memory: [GB] Memory of one device, for `min_devices_for_state`; optional. Optional.
+        device_memory: [GB] Memory of one device, which the state must fit (`fits_zero1`, `fits`) and `min_devices_for_state` divides; by default the accelerator's capacity.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -81,6 +84,12 @@ def evaluate(
         result.fleet_mfu [1] = efficiency*local_efficiency
         result.double_counted_mfu [1] = efficiency**2*local_efficiency
         result.min_devices_for_state [1] = ceiling(state_total/device_memory)
+        fits_zero1_need [GB] = zero1_state_per_device
+        fits_zero1_have [GB] = device_memory
+        fits_zero1 [1] = 1 - Exceeds(fits_zero1_need, fits_zero1_have)
+        fits_need [GB] = state_per_device
+        fits_have [GB] = device_memory
+        fits [1] = 1 - Exceeds(fits_need, fits_have)
         result.n_devices [1] = n_devices
     """
     if window_resolution is None and workload_parameters_per_token is not None:
@@ -90,28 +99,41 @@ def evaluate(
             * workload_parameters_per_token
             / (accelerator_peak * dp_size * local_efficiency * pp_size * tp_size)
         )
-    _t1 = 1 / (pp_size * tp_size)
+    if device_memory is None:
+        device_memory = accelerator_capacity / 1000000000
+    _t0 = 1 / (pp_size * tp_size)
+    _t1 = _t0 * workload_parameters
     n_devices = dp_size * pp_size * tp_size
     pipeline__stages = pp_size
-    _t0 = pipeline__stages - 1
+    _t2 = pipeline__stages - 1
     pipeline__microbatches = microbatches
-    pipeline__fill_slots = _t0
-    pipeline__phase_slots = _t0 + pipeline__microbatches
+    pipeline__fill_slots = _t2
+    pipeline__phase_slots = _t2 + pipeline__microbatches
     pipeline__bubble = pipeline__fill_slots / pipeline__phase_slots
     result__gradient_bytes = gradient_precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
-    result__dp_shard = _t1 * result__gradient_bytes
+    result__dp_shard = _t0 * result__gradient_bytes
     result__ring_bytes = result__dp_shard * (2 * dp_size - 2) / dp_size
     full_allreduce_time = 2 * result__dp_shard / link_bandwidth
     result__allreduce_time = full_allreduce_time * choose(dp_size > 1, 1, 0)
     result__bubble = pipeline__bubble
     result__state_total = workload_parameters / 62500000  # 1e-9: B -> GB
-    result__state_per_device = _t1 * result__state_total
-    result__zero1_state_per_device = _t1 * workload_parameters * (1 + 3 / dp_size) / 250000000  # 1e-9: B -> GB
+    _raw_result__state_per_device = _t1
+    result__state_per_device = _t0 * result__state_total
+    _raw_result__zero1_state_per_device = _t1 * (1 + 3 / dp_size)
+    result__zero1_state_per_device = _raw_result__zero1_state_per_device / 250000000  # 1e-9: B -> GB
+    result__min_devices_for_state = ceiling_division(result__state_total, device_memory)
+    fits_zero1_need = result__zero1_state_per_device
+    fits_zero1_have = device_memory
+    _t3 = 1000000000 * fits_zero1_have
+    fits_zero1 = 1 - choose(
+        4 * _raw_result__zero1_state_per_device > _t3, 1, 0
+    )  # 1e9: GB -> B (fits_zero1_have); 1e9: GB -> B (fits_zero1_need)
+    fits_need = result__state_per_device
+    fits_have = fits_zero1_have
+    fits = 1 - choose(
+        16 * _raw_result__state_per_device > _t3, 1, 0
+    )  # 1e9: GB -> B (fits_need); 1e9: GB -> B (fits_zero1_have)
     result__n_devices = n_devices
-    if device_memory is not None:
-        result__min_devices_for_state = ceiling_division(result__state_total, device_memory)
-    else:
-        result__min_devices_for_state = None
     if workload_parameters_per_token is not None:
         result__step_flops = batch_tokens * flops_per_param_token * workload_parameters_per_token
     else:
@@ -124,14 +146,14 @@ def evaluate(
                 2 * accelerator_peak * local_efficiency * n_devices * window_resolution,
             ),
         )
-        _t2 = result__compute_time / (1 - result__bubble)
+        _t4 = result__compute_time / (1 - result__bubble)
         result__hidden_time = minimum(result__compute_time, result__allreduce_time * overlap_fraction)
         result__exposed_time = maximum(
             result__allreduce_time - result__compute_time, result__allreduce_time * (1 - overlap_fraction)
         )
-        result__step_time = _t2 + result__exposed_time
+        result__step_time = _t4 + result__exposed_time
         result__efficiency = result__compute_time / result__step_time
-        result__efficiency_no_overlap = result__compute_time / (_t2 + result__allreduce_time)
+        result__efficiency_no_overlap = result__compute_time / (_t4 + result__allreduce_time)
         result__overlap_share = overlap_fraction * choose(2 > dp_size, 1, 0) + choose(dp_size > 1, 1, 0) * minimum(
             overlap_fraction, result__compute_time / full_allreduce_time
         )
@@ -172,6 +194,12 @@ def evaluate(
             "n_devices": result__n_devices,
         },
         "full_allreduce_time": full_allreduce_time,
+        "fits_zero1_need": fits_zero1_need,
+        "fits_zero1_have": fits_zero1_have,
+        "fits_zero1": fits_zero1,
+        "fits_need": fits_need,
+        "fits_have": fits_have,
+        "fits": fits,
     }
 
 
@@ -186,6 +214,7 @@ def gradient(
     batch_tokens: Any,
     flops_per_param_token: Any,
     accelerator_peak: Any,
+    accelerator_capacity: Any,
     local_efficiency: Any,
     link_bandwidth: Any,
     overlap_fraction: Any,
@@ -209,16 +238,19 @@ def gradient(
             * workload_parameters_per_token
             / (accelerator_peak * dp_size * local_efficiency * pp_size * tp_size)
         )
-    _t1 = 1 / (pp_size * tp_size)
+    follows_device_memory = device_memory is None
+    if device_memory is None:
+        device_memory = accelerator_capacity / 1000000000
+    _t0 = 1 / (pp_size * tp_size)
     n_devices = dp_size * pp_size * tp_size
     pipeline__stages = pp_size
-    _t0 = pipeline__stages - 1
+    _t2 = pipeline__stages - 1
     pipeline__microbatches = microbatches
-    pipeline__fill_slots = _t0
-    pipeline__phase_slots = _t0 + pipeline__microbatches
+    pipeline__fill_slots = _t2
+    pipeline__phase_slots = _t2 + pipeline__microbatches
     pipeline__bubble = pipeline__fill_slots / pipeline__phase_slots
     result__gradient_bytes = gradient_precision_value * workload_parameters / 1000000000  # 1e-9: B -> GB
-    result__dp_shard = _t1 * result__gradient_bytes
+    result__dp_shard = _t0 * result__gradient_bytes
     full_allreduce_time = 2 * result__dp_shard / link_bandwidth
     result__allreduce_time = full_allreduce_time * choose(dp_size > 1, 1, 0)
     result__bubble = pipeline__bubble
@@ -278,6 +310,17 @@ def gradient(
     d__result__zero1_state_per_device__tp_size = -_g11 * _g2
     d__result__zero1_state_per_device__pp_size = -_g11 * _g3
     d__result__zero1_state_per_device__dp_size = -3 * _g1 * _g7 * workload_parameters / 250000000
+    d__result__min_devices_for_state__workload_parameters = d__result__state_total__workload_parameters / device_memory
+    d__result__min_devices_for_state__device_memory = -result__state_total / device_memory**2
+    d__fits_zero1_need__workload_parameters = d__result__zero1_state_per_device__workload_parameters
+    d__fits_zero1_need__tp_size = d__result__zero1_state_per_device__tp_size
+    d__fits_zero1_need__pp_size = d__result__zero1_state_per_device__pp_size
+    d__fits_zero1_need__dp_size = d__result__zero1_state_per_device__dp_size
+    d__fits_zero1_have__device_memory = 1
+    d__fits_need__workload_parameters = d__result__state_per_device__workload_parameters
+    d__fits_need__tp_size = d__result__state_per_device__tp_size
+    d__fits_need__pp_size = d__result__state_per_device__pp_size
+    d__fits_have__device_memory = d__fits_zero1_have__device_memory
     d__result__n_devices__tp_size = d__n_devices__tp_size
     d__result__n_devices__pp_size = d__n_devices__pp_size
     d__result__n_devices__dp_size = d__n_devices__dp_size
@@ -331,25 +374,29 @@ def gradient(
             "pp_size": d__result__zero1_state_per_device__pp_size,
             "dp_size": d__result__zero1_state_per_device__dp_size,
         },
+        "result.min_devices_for_state": {
+            "workload_parameters": d__result__min_devices_for_state__workload_parameters,
+            "device_memory": d__result__min_devices_for_state__device_memory,
+        },
+        "fits_zero1_need": {
+            "workload_parameters": d__fits_zero1_need__workload_parameters,
+            "tp_size": d__fits_zero1_need__tp_size,
+            "pp_size": d__fits_zero1_need__pp_size,
+            "dp_size": d__fits_zero1_need__dp_size,
+        },
+        "fits_zero1_have": {"device_memory": d__fits_zero1_have__device_memory},
+        "fits_need": {
+            "workload_parameters": d__fits_need__workload_parameters,
+            "tp_size": d__fits_need__tp_size,
+            "pp_size": d__fits_need__pp_size,
+        },
+        "fits_have": {"device_memory": d__fits_have__device_memory},
         "result.n_devices": {
             "tp_size": d__result__n_devices__tp_size,
             "pp_size": d__result__n_devices__pp_size,
             "dp_size": d__result__n_devices__dp_size,
         },
     }
-    if device_memory is not None:
-        d__result__min_devices_for_state__workload_parameters = (
-            d__result__state_total__workload_parameters / device_memory
-        )
-        d__result__min_devices_for_state__device_memory = -result__state_total / device_memory**2
-        derivatives.update(
-            {
-                "result.min_devices_for_state": {
-                    "workload_parameters": d__result__min_devices_for_state__workload_parameters,
-                    "device_memory": d__result__min_devices_for_state__device_memory,
-                },
-            }
-        )
     if workload_parameters_per_token is not None:
         result__step_flops = batch_tokens * flops_per_param_token * workload_parameters_per_token
         d__result__step_flops__batch_tokens = flops_per_param_token * workload_parameters_per_token
@@ -372,11 +419,11 @@ def gradient(
                 2 * accelerator_peak * local_efficiency * n_devices * window_resolution,
             ),
         )
-        _t2 = result__compute_time / (1 - result__bubble)
+        _t4 = result__compute_time / (1 - result__bubble)
         result__exposed_time = maximum(
             result__allreduce_time - result__compute_time, result__allreduce_time * (1 - overlap_fraction)
         )
-        result__step_time = _t2 + result__exposed_time
+        result__step_time = _t4 + result__exposed_time
         result__efficiency = result__compute_time / result__step_time
         _g12 = step(-1 / 2 + result__step_flops / (accelerator_peak * local_efficiency * n_devices * window_resolution))
         _g13 = _g12 * result__step_flops / (accelerator_peak * local_efficiency * n_devices**2)
@@ -752,6 +799,8 @@ def gradient(
                 },
             }
         )
+    if follows_device_memory and device_memory is not None:  # computed from its default: moves with the inputs it reads
+        chain_default(derivatives, "device_memory", {"accelerator_capacity": 1 / 1000000000})
     if (
         follows_window_resolution and window_resolution is not None
     ):  # computed from its default: moves with the inputs it reads
@@ -804,7 +853,9 @@ class ParallelLayoutScenario(ScenarioBase):
     gradients over its link, at the large-group ring factor 2; overlap hides up to a
     fraction ω of that AllReduce behind compute, and the rest is exposed. Mixed-precision
     Adam state is 16 bytes per parameter, split t·p ways, or with ZeRO stage 1 its 12
-    optimizer bytes split d ways more.
+    optimizer bytes split d ways more. A layout runs only if at least its ZeRO-1 state fits in
+    a device's memory C (`fits_zero1`); its times and efficiencies exist only then. `fits`
+    says whether the state fits without ZeRO.
 
     Inputs are keywords: Quantities in any compatible unit, or bare numbers read in the
     declared unit. Outputs are attributes: Quantities in their display unit, plain
@@ -846,7 +897,8 @@ class ParallelLayoutScenario(ScenarioBase):
             minimum=0,
             strict=True,
             default=None,
-            doc="Memory of one device, for `min_devices_for_state`; optional.",
+            default_rule="accelerator_capacity",
+            doc="Memory of one device, which the state must fit (`fits_zero1`, `fits`) and `min_devices_for_state` divides; by default the accelerator's capacity.",
         ),
     )
     _choices = (
@@ -864,7 +916,7 @@ class ParallelLayoutScenario(ScenarioBase):
         NodeSpec(
             "accelerator",
             precision="precision",
-            fields={"peak": "accelerator_peak"},
+            fields={"peak": "accelerator_peak", "capacity": "accelerator_capacity"},
             optional=False,
             doc="The accelerator: its rate at `precision` is read.",
         ),
@@ -884,6 +936,20 @@ class ParallelLayoutScenario(ScenarioBase):
             "precision",
             default="fp8|peak",
             doc="Key of the node's rates pricing the FLOPs (default: its fp8 rate, else its headline peak).",
+        ),
+    )
+    _fits = (
+        FitsSpec(
+            "fits_zero1",
+            "each device's training state with ZeRO stage 1 must fit in its memory",
+            "GB",
+            ("workload", "tp_size", "pp_size", "dp_size", "device_memory"),
+        ),
+        FitsSpec(
+            "fits",
+            "each device's training state without ZeRO must fit in its memory",
+            "GB",
+            ("workload", "tp_size", "pp_size", "device_memory"),
         ),
     )
     _input_order = (
@@ -907,6 +973,12 @@ class ParallelLayoutScenario(ScenarioBase):
         "n_devices",
         "result",
         "full_allreduce_time",
+        "fits_zero1_need",
+        "fits_zero1_have",
+        "fits_zero1",
+        "fits_need",
+        "fits_have",
+        "fits",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -966,22 +1038,25 @@ class ParallelLayoutScenario(ScenarioBase):
                 "s",
                 requires=("window_resolution", "workload.parameters_per_token"),
                 alternatives={"window_resolution": ("workload.parameters_per_token",)},
+                guard=("fits_zero1",),
             ),
             Output("gradient_bytes", "GB"),
             Output("dp_shard", "GB"),
             Output("ring_bytes", "GB"),
-            Output("allreduce_time", "s"),
+            Output("allreduce_time", "s", guard=("fits_zero1",)),
             Output(
                 "hidden_time",
                 "s",
                 requires=("window_resolution", "workload.parameters_per_token"),
                 alternatives={"window_resolution": ("workload.parameters_per_token",)},
+                guard=("fits_zero1",),
             ),
             Output(
                 "exposed_time",
                 "s",
                 requires=("window_resolution", "workload.parameters_per_token"),
                 alternatives={"window_resolution": ("workload.parameters_per_token",)},
+                guard=("fits_zero1",),
             ),
             Output("bubble"),
             Output(
@@ -989,21 +1064,25 @@ class ParallelLayoutScenario(ScenarioBase):
                 "s",
                 requires=("window_resolution", "workload.parameters_per_token"),
                 alternatives={"window_resolution": ("workload.parameters_per_token",)},
+                guard=("fits_zero1",),
             ),
             Output(
                 "efficiency",
                 requires=("window_resolution", "workload.parameters_per_token"),
                 alternatives={"window_resolution": ("workload.parameters_per_token",)},
+                guard=("fits_zero1",),
             ),
             Output(
                 "efficiency_no_overlap",
                 requires=("window_resolution", "workload.parameters_per_token"),
                 alternatives={"window_resolution": ("workload.parameters_per_token",)},
+                guard=("fits_zero1",),
             ),
             Output(
                 "overlap_share",
                 requires=("window_resolution", "workload.parameters_per_token"),
                 alternatives={"window_resolution": ("workload.parameters_per_token",)},
+                guard=("fits_zero1",),
             ),
             Output("state_total", "GB"),
             Output("state_per_device", "GB"),
@@ -1012,13 +1091,21 @@ class ParallelLayoutScenario(ScenarioBase):
                 "fleet_mfu",
                 requires=("window_resolution", "workload.parameters_per_token"),
                 alternatives={"window_resolution": ("workload.parameters_per_token",)},
+                guard=("fits_zero1",),
             ),
             Output(
                 "double_counted_mfu",
                 requires=("window_resolution", "workload.parameters_per_token"),
                 alternatives={"window_resolution": ("workload.parameters_per_token",)},
+                guard=("fits_zero1",),
             ),
-            Output("min_devices_for_state", requires=("device_memory",), if_missing="none"),
+            Output("min_devices_for_state"),
         ),
     )
-    full_allreduce_time = Output("full_allreduce_time", "s")
+    full_allreduce_time = Output("full_allreduce_time", "s", guard=("fits_zero1",))
+    fits_zero1_need = Output("fits_zero1_need", "GB")
+    fits_zero1_have = Output("fits_zero1_have", "GB")
+    fits_zero1 = Output("fits_zero1", labels=(False, True))
+    fits_need = Output("fits_need", "GB")
+    fits_have = Output("fits_have", "GB")
+    fits = Output("fits", labels=(False, True))

@@ -70,7 +70,13 @@ class Workload(CatalogRecord):
         FieldSpec(
             "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
         ),
-        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec(
+            "release_year",
+            kind="int",
+            minimum=1950,
+            maximum=2100,
+            doc="Year of publication (descriptive: no formula reads it).",
+        ),
     )
     _fallbacks = {}
     _checks: ClassVar[tuple[Check, ...]] = (
@@ -170,7 +176,13 @@ class TransformerWorkload(Workload):
         FieldSpec(
             "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
         ),
-        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec(
+            "release_year",
+            kind="int",
+            minimum=1950,
+            maximum=2100,
+            doc="Year of publication (descriptive: no formula reads it).",
+        ),
         FieldSpec("layers", kind="int", minimum=0, strict=True, required=True, doc="Transformer blocks L."),
         FieldSpec("hidden_dim", kind="int", minimum=0, strict=True, doc="Model width d."),
         FieldSpec("heads", kind="int", minimum=0, strict=True, doc="Query attention heads a."),
@@ -768,7 +780,13 @@ class SparseTransformerWorkload(TransformerWorkload):
         FieldSpec(
             "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
         ),
-        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec(
+            "release_year",
+            kind="int",
+            minimum=1950,
+            maximum=2100,
+            doc="Year of publication (descriptive: no formula reads it).",
+        ),
         FieldSpec("layers", kind="int", minimum=0, strict=True, required=True, doc="Transformer blocks L."),
         FieldSpec("hidden_dim", kind="int", minimum=0, strict=True, doc="Model width d."),
         FieldSpec("heads", kind="int", minimum=0, strict=True, doc="Query attention heads a."),
@@ -1232,7 +1250,13 @@ class CNNWorkload(Workload):
         FieldSpec(
             "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
         ),
-        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec(
+            "release_year",
+            kind="int",
+            minimum=1950,
+            maximum=2100,
+            doc="Year of publication (descriptive: no formula reads it).",
+        ),
         FieldSpec("layers", kind="int", minimum=0, strict=True, doc="Layers with weights."),
         FieldSpec("width_multiplier", minimum=0, strict=True, doc="Channel-width multiplier of a scalable family."),
     )
@@ -1287,7 +1311,13 @@ class SSMWorkload(Workload):
         FieldSpec(
             "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
         ),
-        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec(
+            "release_year",
+            kind="int",
+            minimum=1950,
+            maximum=2100,
+            doc="Year of publication (descriptive: no formula reads it).",
+        ),
         FieldSpec("layers", kind="int", minimum=0, strict=True, required=True, doc="Blocks L."),
         FieldSpec("hidden_dim", kind="int", minimum=0, strict=True, required=True, doc="Model width d."),
         FieldSpec("state_size", kind="int", minimum=0, strict=True, doc="Recurrent state dimension."),
@@ -1343,7 +1373,13 @@ class DiffusionWorkload(Workload):
         FieldSpec(
             "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
         ),
-        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec(
+            "release_year",
+            kind="int",
+            minimum=1950,
+            maximum=2100,
+            doc="Year of publication (descriptive: no formula reads it).",
+        ),
         FieldSpec("denoising_steps", kind="int", minimum=0, strict=True, doc="Denoising steps per image."),
         FieldSpec("resolution", kind="int", minimum=0, strict=True, doc="Pixels per side."),
     )
@@ -1398,7 +1434,13 @@ class EmbodiedWorkload(Workload):
         FieldSpec(
             "parameter_range_max", unit="param", minimum=0, strict=True, doc="Largest parameter count of the family."
         ),
-        FieldSpec("release_year", kind="int", minimum=0, strict=True, doc="Year of publication."),
+        FieldSpec(
+            "release_year",
+            kind="int",
+            minimum=1950,
+            maximum=2100,
+            doc="Year of publication (descriptive: no formula reads it).",
+        ),
         FieldSpec("layers", kind="int", minimum=0, strict=True, doc="Blocks L."),
         FieldSpec("hidden_dim", kind="int", minimum=0, strict=True, doc="Model width d."),
         FieldSpec("action_chunk_horizon", kind="int", minimum=0, strict=True, doc="Actions per predicted chunk."),

@@ -74,6 +74,7 @@ export function evaluate(args, floats = []) {
   const fits_need = weights;
   const fits_have = hardware_capacity/1000000000;
   const fits = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_weights > hardware_capacity ? 1 : 0)));
+  const batch_fits_have = fits_have;
   let prefill_ops, prefill_time;
   if (workload_forward_flops_per_token != null) {
     prefill_ops = $.imul_if($int.workload_forward_flops_per_token, prompt_tokens, workload_forward_flops_per_token);
@@ -98,7 +99,7 @@ export function evaluate(args, floats = []) {
     max_batch_in_memory = null;
     batch_token_rates = null;
   }
-  let step_bytes, step_time, token_rate, cache_share;
+  let step_bytes, step_time, token_rate, cache_share, batch_fits_need, batch_fits;
   if (b != null && workload_kv_values_per_token != null) {
     const _raw_kv_per_sequence = (((workload_kv_values_per_position != null && workload_sliding_layers != null && workload_sliding_window != null)) ? ($.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_position, kv_bytes_per_value, workload_kv_values_per_position, $.iadd($.imul(workload_layers, Math.min(context_tokens, workload_sliding_window)), $.imul($.iadd(workload_layers, $.imul(-1, workload_sliding_layers)), Math.max(0, $.iadd(context_tokens, $.imul(-1, workload_sliding_window))))))) : ($.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, context_tokens, kv_bytes_per_value, workload_kv_values_per_token)));
     const _t1 = _raw_kv_per_sequence*b;
@@ -109,11 +110,15 @@ export function evaluate(args, floats = []) {
     step_time = step_bytes/bandwidth;
     token_rate = b/_raw_step_time;
     cache_share = _t1/_raw_step_bytes;
+    batch_fits_need = step_bytes;
+    batch_fits = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_step_bytes > hardware_capacity ? 1 : 0)));
   } else {
     step_bytes = null;
     step_time = null;
     token_rate = null;
     cache_share = null;
+    batch_fits_need = null;
+    batch_fits = null;
   }
   let max_batch_within;
   if (tpot != null && workload_kv_values_per_token != null) {
@@ -142,5 +147,8 @@ export function evaluate(args, floats = []) {
     "fits_need": fits_need,
     "fits_have": fits_have,
     "fits": fits,
+    "batch_fits_need": batch_fits_need,
+    "batch_fits_have": batch_fits_have,
+    "batch_fits": batch_fits,
   };
 }

@@ -26,6 +26,7 @@ export const argumentDefaults = {
   "batch_tokens": "required",
   "flops_per_param_token": "required",
   "accelerator_peak": "required",
+  "accelerator_capacity": "required",
   "local_efficiency": "required",
   "link_bandwidth": "required",
   "overlap_fraction": "required",
@@ -41,7 +42,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_parameters_per_token", "batch_tokens", "flops_per_param_token", "accelerator_peak", "local_efficiency", "link_bandwidth", "overlap_fraction", "gradient_precision_value", "window_resolution", "device_memory"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_parameters_per_token", "batch_tokens", "flops_per_param_token", "accelerator_peak", "accelerator_capacity", "local_efficiency", "link_bandwidth", "overlap_fraction", "gradient_precision_value", "window_resolution", "device_memory"], []);
   let {
     workload_parameters,
     workload_parameters_per_token = null,
@@ -52,6 +53,7 @@ export function evaluate(args, floats = []) {
     batch_tokens,
     flops_per_param_token,
     accelerator_peak,
+    accelerator_capacity,
     local_efficiency,
     link_bandwidth,
     overlap_fraction,
@@ -64,30 +66,39 @@ export function evaluate(args, floats = []) {
     window_resolution = batch_tokens*flops_per_param_token*workload_parameters_per_token/(accelerator_peak*dp_size*local_efficiency*pp_size*tp_size);
     $int.window_resolution = false;
   }
-  const _t1 = 1/(pp_size*tp_size);
+  if (device_memory == null) {
+    device_memory = accelerator_capacity/1000000000;
+    $int.device_memory = false;
+  }
+  const _t0 = 1/(pp_size*tp_size);
+  const _t1 = _t0*workload_parameters;
   const n_devices = $.imul(dp_size, pp_size, tp_size);
   const pipeline__stages = pp_size;
-  const _t0 = $.iadd(pipeline__stages, -1);
+  const _t2 = $.iadd(pipeline__stages, -1);
   const pipeline__microbatches = microbatches;
-  const pipeline__fill_slots = _t0;
-  const pipeline__phase_slots = $.iadd(_t0, pipeline__microbatches);
+  const pipeline__fill_slots = _t2;
+  const pipeline__phase_slots = $.iadd(_t2, pipeline__microbatches);
   const pipeline__bubble = pipeline__fill_slots/pipeline__phase_slots;
   const result__gradient_bytes = gradient_precision_value*workload_parameters/1000000000;
-  const result__dp_shard = _t1*result__gradient_bytes;
+  const result__dp_shard = _t0*result__gradient_bytes;
   const result__ring_bytes = result__dp_shard*($.iadd($.imul(2, dp_size), -2))/dp_size;
   const full_allreduce_time = 2*result__dp_shard/link_bandwidth;
   const result__allreduce_time = full_allreduce_time*(dp_size > 1 ? 1 : 0);
   const result__bubble = pipeline__bubble;
   const result__state_total = workload_parameters/62500000;
-  const result__state_per_device = _t1*result__state_total;
-  const result__zero1_state_per_device = _t1*workload_parameters*(1 + 3/dp_size)/250000000;
+  const _raw_result__state_per_device = _t1;
+  const result__state_per_device = _t0*result__state_total;
+  const _raw_result__zero1_state_per_device = _t1*(1 + 3/dp_size);
+  const result__zero1_state_per_device = _raw_result__zero1_state_per_device/250000000;
+  const result__min_devices_for_state = $.ceiling_division(result__state_total, device_memory);
+  const fits_zero1_need = result__zero1_state_per_device;
+  const fits_zero1_have = device_memory;
+  const _t3 = $.imul_if($int.device_memory, 1000000000, fits_zero1_have);
+  const fits_zero1 = $.iadd_if($int.device_memory, 1, $.imul_if($int.device_memory, -1, (4*_raw_result__zero1_state_per_device > _t3 ? 1 : 0)));
+  const fits_need = result__state_per_device;
+  const fits_have = fits_zero1_have;
+  const fits = $.iadd_if($int.device_memory, 1, $.imul_if($int.device_memory, -1, (16*_raw_result__state_per_device > _t3 ? 1 : 0)));
   const result__n_devices = n_devices;
-  let result__min_devices_for_state;
-  if (device_memory != null) {
-    result__min_devices_for_state = $.ceiling_division(result__state_total, device_memory);
-  } else {
-    result__min_devices_for_state = null;
-  }
   let result__step_flops;
   if (workload_parameters_per_token != null) {
     result__step_flops = $.imul_if($int.batch_tokens && $int.flops_per_param_token && $int.workload_parameters_per_token, batch_tokens, flops_per_param_token, workload_parameters_per_token);
@@ -97,12 +108,12 @@ export function evaluate(args, floats = []) {
   let result__compute_time, result__hidden_time, result__exposed_time, result__step_time, result__efficiency, result__efficiency_no_overlap, result__overlap_share, result__fleet_mfu, result__double_counted_mfu;
   if (window_resolution != null && workload_parameters_per_token != null) {
     result__compute_time = $.imul_if($int.accelerator_peak && $int.batch_tokens && $int.flops_per_param_token && $int.local_efficiency && $int.window_resolution && $int.workload_parameters_per_token, window_resolution, Math.max(1, $.floor_div($.iadd_if($int.accelerator_peak && $int.batch_tokens && $int.flops_per_param_token && $int.local_efficiency && $int.window_resolution && $int.workload_parameters_per_token, $.imul_if($int.accelerator_peak && $int.local_efficiency && $int.window_resolution, accelerator_peak, local_efficiency, n_devices, window_resolution), $.imul_if($int.batch_tokens && $int.flops_per_param_token && $int.workload_parameters_per_token, 2, result__step_flops)), $.imul_if($int.accelerator_peak && $int.local_efficiency && $int.window_resolution, 2, accelerator_peak, local_efficiency, n_devices, window_resolution), $int.accelerator_peak && $int.batch_tokens && $int.flops_per_param_token && $int.local_efficiency && $int.window_resolution && $int.workload_parameters_per_token)));
-    const _t2 = result__compute_time/(1 - result__bubble);
+    const _t4 = result__compute_time/(1 - result__bubble);
     result__hidden_time = Math.min(result__compute_time, result__allreduce_time*overlap_fraction);
     result__exposed_time = Math.max(result__allreduce_time + $.imul_if($int.accelerator_peak && $int.batch_tokens && $int.flops_per_param_token && $int.local_efficiency && $int.window_resolution && $int.workload_parameters_per_token, -1, result__compute_time), result__allreduce_time*($.iadd_if($int.overlap_fraction, 1, $.imul_if($int.overlap_fraction, -1, overlap_fraction))));
-    result__step_time = _t2 + result__exposed_time;
+    result__step_time = _t4 + result__exposed_time;
     result__efficiency = result__compute_time/result__step_time;
-    result__efficiency_no_overlap = result__compute_time/(_t2 + result__allreduce_time);
+    result__efficiency_no_overlap = result__compute_time/(_t4 + result__allreduce_time);
     result__overlap_share = $.imul_if($int.overlap_fraction, overlap_fraction, (2 > dp_size ? 1 : 0)) + (dp_size > 1 ? 1 : 0)*Math.min(overlap_fraction, result__compute_time/full_allreduce_time);
     result__fleet_mfu = result__efficiency*local_efficiency;
     result__double_counted_mfu = Math.pow(result__efficiency, 2)*local_efficiency;
@@ -142,5 +153,11 @@ export function evaluate(args, floats = []) {
       "n_devices": result__n_devices,
     },
     "full_allreduce_time": full_allreduce_time,
+    "fits_zero1_need": fits_zero1_need,
+    "fits_zero1_have": fits_zero1_have,
+    "fits_zero1": fits_zero1,
+    "fits_need": fits_need,
+    "fits_have": fits_have,
+    "fits": fits,
   };
 }

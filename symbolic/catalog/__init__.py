@@ -10,14 +10,18 @@ pre-converted to base units, so the runtime reads them without pint). Registry d
 use the ``Hardware``, ``Models``, ``Systems``, ``Datasets`` and ``Constants`` references
 below, ``Ref`` values (``refs.py``) that carry both the value and the source text that
 rebuilds it at runtime. This layer sits on ``symbolic.runtime`` only; ``symbolic.model``
-builds on it (a workload input reads a record type's fields). One upward import is left:
-the runtime record classes of ``Models`` and ``Systems`` are compiled from the generator's
-own text of ``generated/workloads.py`` and ``systems.py`` (``symbolic.codegen.records``).
+builds on it (a workload input reads a record type's fields). The records of ``Models`` and
+``Systems`` are instances of the runtime record classes in ``generated/workloads.py`` and
+``systems.py`` (the layer below), read from ``sys.modules`` when first built: while it
+generates, the generator puts there the text those files are about to hold
+(``symbolic.codegen.records.install_fresh``), so a record type changed in ``workloads.py``
+is what its registry values are built with, and the catalog never calls the generator.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import import_module
 from functools import lru_cache
 from typing import Any
 
@@ -35,7 +39,7 @@ from symbolic.catalog.load import (
 )
 from symbolic.catalog.refs import Lazy, Ref
 from symbolic.catalog.schema import Record
-from symbolic.catalog.systems import SYSTEM_TIERS, SYSTEM_TYPES, IOInterconnect
+from symbolic.catalog.systems import LINK_TYPES, SYSTEM_TIERS, SYSTEM_TYPES, IOInterconnect
 from symbolic.catalog.workloads import TIERS as MODEL_TIERS
 from symbolic.catalog.workloads import WORKLOAD_TYPES
 from symbolic.runtime.hardware import DatasetProfile, HardwareNode
@@ -225,9 +229,32 @@ class _Built:
         return getattr(self.built, name)
 
 
-def _models() -> Namespace:
-    from symbolic.codegen.records import runtime_types
+# Each generated record module and the record types it defines (its classes by these names).
+RECORD_MODULES: dict[str, tuple[type[Record], ...]] = {"workloads": WORKLOAD_TYPES, "systems": LINK_TYPES + SYSTEM_TYPES}
 
+
+def record_types() -> dict[str, str]:
+    """Each record type's name and the generated module that defines it (``generated.workloads``, ...)."""
+    return {t.__name__: f"generated.{module}" for module, types in RECORD_MODULES.items() for t in types}
+
+
+def runtime_types(module: str) -> dict[str, Any]:
+    """The runtime record classes of ``generated/<module>.py``, by type name: the module as imported, or as
+    the generator installed it while generating."""
+    loaded = import_module(f"generated.{module}")
+    missing = [t.__name__ for t in RECORD_MODULES[module] if not hasattr(loaded, t.__name__)]
+    if missing:
+        raise CatalogError(f"generated/{module}.py defines no {', '.join(missing)}: it is older than the record "
+                           "types in symbolic/catalog/; run `make generate`")
+    return {t.__name__: getattr(loaded, t.__name__) for t in RECORD_MODULES[module]}
+
+
+def built_already() -> list[str]:
+    """The namespaces whose records exist already (built with the record classes of that moment)."""
+    return [name for name, ref in (("Hardware", Hardware), ("Models", Models), ("Systems", Systems))
+            if ref.value._value is not None] + (["Systems entries"] if _BUILT else [])
+
+def _models() -> Namespace:
     types = runtime_types("workloads")
     tiers: dict[str, dict[str, Any]] = {}
     for entry in workload_entries():
@@ -251,8 +278,6 @@ def link_arguments(record: NodeRecord, link: str) -> tuple[str, dict[str, Any], 
 
 def node_from_record(record: NodeRecord) -> HardwareNode:
     """The runtime node for a record (the same constructor ``generated/catalog.py`` calls)."""
-    from symbolic.codegen.records import runtime_types
-
     link_type = runtime_types("systems")["IOInterconnect"]
     links = {link: link_type.from_catalog(*link_arguments(record, link)) for link in record.links}
     return HardwareNode.from_catalog(
@@ -300,8 +325,6 @@ _BUILT: dict[str, Any] = {}
 
 def _built_entry(entry: Entry) -> Any:
     """The runtime record of a systems entry (built once), its references resolved to runtime records."""
-    from symbolic.codegen.records import runtime_types
-
     if entry.path in _BUILT:
         return _BUILT[entry.path]
 
@@ -368,14 +391,10 @@ class _Custom:
     call ``TransformerWorkload(name='Mine', ...)``, not as copied numbers."""
 
     def __getattr__(self, name: str) -> Ref:
-        from symbolic.codegen.records import record_types
-
         if name.startswith("_") or name not in record_types():
             raise AttributeError(f"custom.{name}: not a record type ({', '.join(sorted(record_types()))})")
 
         def build() -> Any:
-            from symbolic.codegen.records import runtime_types
-
             return runtime_types(record_types()[name].removeprefix("generated."))[name]
 
         return Ref(name, Lazy(build))

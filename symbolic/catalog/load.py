@@ -112,7 +112,8 @@ def field_value(field: Field, raw: Any, where: str, resolve: Any = None) -> Any:
         raise CatalogError(f"{where}: got {raw!r}; expected {field.domain}, finite")
     if field.kind == "int" and not (isinstance(number, int) or float(number).is_integer()):
         raise CatalogError(f"{where}: got {raw!r}; expected {field.domain}")
-    if (field.positive and number <= 0) or (field.nonnegative and number < 0):
+    outside = field.bounds is not None and not field.bounds[0] <= number <= field.bounds[1]
+    if (field.positive and number <= 0) or (field.nonnegative and number < 0) or outside:
         raise CatalogError(f"{where}: got {raw!r}; expected {field.domain}")
     return value
 

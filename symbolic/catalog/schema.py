@@ -44,8 +44,14 @@ class Field:
 
     def __init__(self, unit: str = "", *, integer: bool = False, text: bool = False, positive: bool = False,
                  nonnegative: bool = False, required: bool = False, fallback: Any = None, symbol: str = "",
-                 choices: dict[str, int] | None = None, record: str = "", doc: str = "") -> None:
+                 choices: dict[str, int] | None = None, record: str = "", doc: str = "",
+                 bounds: tuple[float, float] | None = None) -> None:
         self.unit = unit
+        # ``bounds``: an inclusive range of a number, in the field's unit (a year of publication: 1950..2100)
+        if bounds is not None and (len(bounds) != 2 or not bounds[0] < bounds[1] or positive or nonnegative):
+            raise DeclarationError(f"Field: bounds must be (low, high) with low < high, instead of positive or "
+                                   f"nonnegative; got {bounds!r}")
+        self.bounds = bounds
         # ``choices``: a text field naming one of a few cases, each standing for a number in expressions
         # (a link's direction: per_direction 1, bidirectional_total 2). ``record``: another record type.
         self.choices = choices
@@ -63,7 +69,7 @@ class Field:
     def bind(self, name: str) -> sympy.Symbol:
         self.name = name
         assumptions: dict[str, bool] = {"integer": True} if self.kind == "int" else {"real": True}
-        if self.positive:
+        if self.positive or (self.bounds is not None and self.bounds[0] > 0):
             assumptions["positive"] = True
         elif self.nonnegative:
             assumptions["nonnegative"] = True
@@ -72,7 +78,13 @@ class Field:
 
     @property
     def minimum(self) -> float | None:
+        if self.bounds is not None:
+            return self.bounds[0]
         return 0 if (self.positive or self.nonnegative) else None
+
+    @property
+    def maximum(self) -> float | None:
+        return None if self.bounds is None else self.bounds[1]
 
     @property
     def domain(self) -> str:
@@ -84,6 +96,8 @@ class Field:
         if self.kind == "record":
             return a_or_an(str(self.record))
         kind = "an integer" if self.kind == "int" else "a number"
+        if self.bounds is not None:
+            return f"{kind} ≥ {self.bounds[0]} and ≤ {self.bounds[1]}{' ' + self.unit if self.unit else ''}"
         bound = " ≥ 1" if self.positive and self.kind == "int" else (" > 0" if self.positive else
                                                                      (" ≥ 0" if self.nonnegative else ""))
         return f"{kind}{bound}{' ' + self.unit if self.unit else ''}"

@@ -42,7 +42,7 @@ class Workload(Record):
     embedding_entries = Field("count", positive=True, doc="Rows of the embedding tables.")
     parameter_range_min = Field("param", positive=True, doc="Smallest parameter count of the family.")
     parameter_range_max = Field("param", positive=True, doc="Largest parameter count of the family.")
-    release_year = Field(integer=True, positive=True, doc="Year of publication.")
+    release_year = Field(integer=True, bounds=(1950, 2100), doc="Year of publication (descriptive: no formula reads it).")
 
     precision = Param("byte", positive=True, default="fp16", symbol="w", doc=_WIDTH_DOC)
 

@@ -36,7 +36,8 @@ from symbolic.cli.commands import (
 from symbolic.cli.output import outputs_of, shown, table
 from symbolic.cli.search import add_parser as add_search_parser
 from symbolic.cli.validate import add_parser as add_validate_parser
-from symbolic.cli.values import UsageError, build, parse_setting, parse_vary
+from symbolic.cli.usage import UsageError
+from symbolic.cli.values import build, parse_setting, parse_vary
 
 __all__ = ["UsageError", "build", "build_parser", "main", "outputs_of", "parse_setting", "parse_vary", "shown",
            "table"]

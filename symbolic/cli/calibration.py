@@ -30,7 +30,7 @@ def add_calibrate_parser(command: Any) -> None:
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from symbolic.calibration import calibrate as calibration
     from symbolic.calibration.machine import usable_cores
-    from symbolic.cli.values import UsageError
+    from symbolic.cli.usage import UsageError
 
     limits = calibration.Limits()
     for flag, value in (("--max-load", args.max_load), ("--max-spread", args.max_spread)):

@@ -13,7 +13,8 @@ from symbolic.cli.output import emit, json_text, outputs_of, shown, table
 from symbolic.runtime.display import DOES_NOT_FIT, keyed
 from symbolic.runtime.paths import infeasible_paths
 from symbolic.runtime.units import label
-from symbolic.cli.values import (UsageError, _nearest, built, check_grid, instance, once_each, parse_setting, parse_vary,
+from symbolic.cli.usage import UsageError
+from symbolic.cli.values import (_nearest, built, check_grid, instance, once_each, parse_setting, parse_vary,
                                  scenario_class)
 
 def cmd_list(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from symbolic.cli.values import UsageError
+from symbolic.cli.usage import UsageError
 from symbolic.runtime.errors import MlsysymError
 
 

@@ -15,7 +15,9 @@ import time
 from typing import Any
 
 from symbolic.cli.output import json_text, shown, table
-from symbolic.cli.values import (UsageError, _nearest, build, catalog_entry, instance, once_each, parse_setting, parse_vary,
+from symbolic.cli.files import from_file
+from symbolic.cli.usage import UsageError
+from symbolic.cli.values import (_nearest, build, catalog_entry, instance, once_each, parse_setting, parse_vary,
                                  scenario_class)
 
 
@@ -156,8 +158,6 @@ def _entries(root: Any, title: str, item: str, what: str) -> list[Any]:
 
     item = item.removeprefix(f"{title}.")
     if item.startswith("@"):  # a file, read as --set reads it (symbolic.cli.files)
-        from symbolic.cli.files import from_file
-
         return [from_file({"Models": "workload", "Hardware": "node"}[title], item, f"--vary {what}")]
     if item == "*":
         return [entry for _, tier in root.items() for entry in every(tier)]

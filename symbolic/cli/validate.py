@@ -13,7 +13,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from symbolic.cli import calibration
 from symbolic.cli.output import emit, table
+from symbolic.cli.usage import UsageError
 
 # the summaries the README and the validation page quote: kind and quantity
 QUANTITY_LABELS = {"iteration_time": "iteration time", "params_optimizer_per_gpu": "params & optimizer per GPU",
@@ -22,8 +24,6 @@ QUANTITY_LABELS = {"iteration_time": "iteration time", "params_optimizer_per_gpu
 
 
 def add_parser(command: Any) -> None:
-    from symbolic.cli.calibration import add_here_arguments
-
     sub = command("validate", cmd_validate,
                   "predicted against measured: every published run (symbolic/catalog/measurements.toml, and "
                   "--file RUNS.toml) predicted from the equations; --here runs the scenarios' workloads on this "
@@ -36,17 +36,13 @@ def add_parser(command: Any) -> None:
                      help="also refit the fitted efficiency figures on their declared runs, with leave-one-out errors")
     sub.add_argument("--search", action="store_true",
                      help="also search the fastest layout of the 530B model on 2,240 to 4,096 A100s that fits memory")
-    add_here_arguments(sub, required=False)
+    calibration.add_here_arguments(sub, required=False)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
     if args.here:
-        from symbolic.cli import calibration
-
         return calibration.cmd_validate(args)
     if args.only and not args.file:
-        from symbolic.cli.values import UsageError
-
         raise UsageError("--only needs at least one --file RUNS.toml")
     data = validate(args.file, own=not args.only)
     lines = [text(data)]

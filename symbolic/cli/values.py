@@ -9,12 +9,11 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from symbolic.cli.files import from_file
+from symbolic.cli.usage import UsageError
+
 if TYPE_CHECKING:
     from symbolic.runtime.scenario import ScenarioBase
-
-class UsageError(Exception):
-    """Bad usage or input on the command line (exit status 2)."""
-
 
 def _nearest(name: str, known: Sequence[str], what: str, listing: str = "mlsysym list") -> UsageError:
     close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.5)
@@ -122,8 +121,6 @@ def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
     if text.lower() in ("none", "null", ""):
         return name, None
     if text.startswith("@"):  # a file, read by the loader of this kind of input (symbolic.cli.files)
-        from symbolic.cli.files import from_file
-
         return name, from_file(kind, text, f"--set {name}")
     if kind in ("number", "integer"):
         return name, number(text, f"--set {name}")

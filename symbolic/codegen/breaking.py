@@ -350,6 +350,8 @@ def _starts_factor(node: Node, factor: list[Node]) -> bool:
     previous = last.text.strip() if last.kind == "atom" else ""
     if token in (".", ",") or previous in (".", ","):
         return False
+    if token in _SPACES or previous in _SPACES:
+        return False  # a thin space binds: digit groups (2\,048) and a number to its unit (4\,\mathrm{GB})
     if previous[1:] in _LIMITS | {"log", "exp", "ln", "sin", "cos"}:
         return False  # a function and its argument
     if node.kind == "atom" and last.kind == "atom" and not token.startswith("\\"):

@@ -11,7 +11,7 @@ from typing import Any
 
 import sympy
 
-from symbolic.catalog import Hardware, Models, Systems
+from symbolic.catalog import Hardware, Models, Systems, network_records
 from symbolic.catalog.schema import Derived, Param, Record
 from symbolic.catalog.systems import LINK_TYPES, SYSTEM_TYPES
 from symbolic.catalog.workloads import WORKLOAD_TYPES
@@ -21,6 +21,9 @@ from symbolic.runtime.model_config import FAMILIES, SPARSE
 from symbolic.runtime.parameter_counts import parameter_counts
 
 WIDTH = "fp16"  # the storage width the tables use for weight and KV sizes
+# Fields the entry table has a column for; every other set field is listed under it
+MODEL_COLUMNS = ("name", "parameters", "layers", "hidden_dim", "heads", "kv_heads", "context_length",
+                 "inference_flops")
 
 
 def _latex_names(record: type[Record]) -> dict[sympy.Basic, str]:
@@ -99,6 +102,7 @@ def model_rows(tier: str, entries: Any) -> list[dict[str, Any]]:
             "weights": _try(lambda r=record: r.size_in_bytes(WIDTH).to("GB")),
             "kv": _try(lambda r=record: r.kv_cache_bytes_per_token(WIDTH)),
             "derived": "; ".join(f"`{n}` {_try(lambda r=record, n=n: getattr(r, n))}" for n in own),
+            "stored": "; ".join(f"`{n}` {shown(v)}" for n, v in record.fields().items() if n not in MODEL_COLUMNS),
         })
     return rows
 
@@ -133,8 +137,9 @@ def systems_page(env: Any, header: list[str]) -> str:
                  "fabric": c.fabric.registry_path} for k, c in systems.Clusters.items()]
     storage = [(f"Systems.Storage.{k}", s) for k, s in systems.Storage.items()]
     storage += [(f"Hardware.Tech.Storage.{k}", s) for k, s in Hardware.value.built.Tech.Storage.items()]
-    values = [(f"Systems.{section}.{key}", shown(value)) for section in ("SwitchFabric", "NetworkEnergy")
-              for key, value in getattr(systems, section).items()]
+    docs = {(r.section, r.key): r.doc for r in network_records()}
+    values = [(f"Systems.{section}.{key}", shown(value), docs[section, key])
+              for section in ("SwitchFabric", "NetworkEnergy") for key, value in getattr(systems, section).items()]
     return env.get_template("systems.md.j2").render(
         header=header, types=[type_section(t) for t in LINK_TYPES + SYSTEM_TYPES], nodes=nodes, fabrics=fabrics,
         clusters=clusters, storage=[(p, s.name, shown(s.bandwidth)) for p, s in storage], values=values)

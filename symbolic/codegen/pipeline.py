@@ -79,6 +79,9 @@ def render_cached(cache: Path, workers: int | None = None) -> dict[str, str]:
     from symbolic.codegen import charts
 
     scenario_files()  # refuses strays, unknown families and clashing module names before anything else
+    from symbolic.codegen.render import install_fresh_records
+
+    install_fresh_records()  # before any catalog record is built: forked workers inherit the fresh types
     started = time.time()
     charts.CHART_CACHE = cache / "charts"  # inherited by forked workers
     shared = shared_digest()

@@ -8,8 +8,10 @@ or as the method's arguments.
 
 from __future__ import annotations
 
+import sys
+import types
 from dataclasses import dataclass
-from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import sympy
@@ -22,6 +24,7 @@ from symbolic.analysis.dimensions import dimension_of_unit, describe, infer, sca
 from symbolic.runtime.errors import DeclarationError
 from symbolic.catalog.systems import LINK_TYPES, SYSTEM_TYPES
 from symbolic.catalog.workloads import WORKLOAD_TYPES
+from symbolic import catalog
 from symbolic.catalog import storage_widths
 
 
@@ -139,6 +142,8 @@ def field_spec_source(field: Field) -> str:
         parts.append(f"minimum={field.minimum!r}")
     if field.positive:
         parts.append("strict=True")
+    if field.maximum is not None:
+        parts.append(f"maximum={field.maximum!r}")
     if field.required:
         parts.append("required=True")
     parts.append(f"doc={field.doc!r}")
@@ -221,19 +226,22 @@ def record_module(name: str, header: list[str]) -> str:
     return template.render(helpers=helpers, **context)
 
 
-def record_types() -> dict[str, str]:
-    """Each record type's name and the generated module that defines it (``generated.workloads``, ...)."""
-    return {t.__name__: f"generated.{name}" for name, (_, _, types, _) in _modules().items() for t in types}
-
-
 def record_source(name: str) -> str:
     return _modules()[name][1]
 
 
-@lru_cache(maxsize=None)
-def runtime_types(name: str) -> dict[str, Any]:
-    """The runtime record classes of ``generated/<name>.py``, compiled from the very text that file
-    holds (the generator builds registry values with them before the file exists)."""
-    namespace: dict[str, Any] = {"__name__": f"generated.{name}"}
-    exec(compile(record_module(name, []), f"<generated/{name}.py>", "exec"), namespace)  # noqa: S102
-    return {t.__name__: namespace[t.__name__] for t in _modules()[name][2]}
+def install(name: str, text: str) -> None:
+    """Put ``text``, what ``generated/<name>.py`` is about to hold, into ``sys.modules`` as ``generated.<name>``
+    (and onto the ``generated`` package), before any catalog record is built: registry values are then built
+    with the record types as ``symbolic/catalog/`` declares them now (``symbolic.catalog.runtime_types`` reads
+    them from there), not as the file on disk last held them."""
+    import generated
+
+    if built := catalog.built_already():
+        raise DeclarationError(f"generated/{name}.py is stale, and catalog records ({', '.join(built)}) were built "
+                               "with its old record types: run `make generate` in a fresh process")
+    module = types.ModuleType(f"generated.{name}")
+    module.__file__ = str(Path(generated.__file__).with_name(f"{name}.py"))
+    exec(compile(text, f"<generated/{name}.py>", "exec"), module.__dict__)  # noqa: S102
+    sys.modules[module.__name__] = module
+    setattr(generated, name, module)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from fractions import Fraction
 from typing import Any
 
@@ -30,7 +31,8 @@ from symbolic.codegen.module_calls import descriptor, input_spec, spec_call, typ
 from symbolic.codegen.jsprint import js_module
 from symbolic.codegen.python import code_name, evaluator_of
 from symbolic.codegen.pyprint import HELPERS
-from symbolic.codegen.records import RECORD_MODULES, record_module, record_source, record_types
+from symbolic.catalog import record_types
+from symbolic.codegen.records import RECORD_MODULES, install, record_module, record_source
 from symbolic.codegen.derivations import derivations_markdown
 from symbolic.codegen.reference_pages import reference_files
 from symbolic.codegen.site_pages import Legends, hardware_used, scenario_docs, site_files
@@ -433,8 +435,23 @@ def render_site(records: list[ScenarioRecord]) -> dict[str, str]:
     return formatted(files)
 
 
+def install_fresh_records() -> None:
+    """Before the scenarios are loaded: where ``generated/workloads.py`` or ``systems.py`` is stale (a record
+    type changed), the text it is about to hold becomes the module the catalog builds its records with."""
+    import generated
+
+    texts = formatted({f"generated/{name}.py": record_module(name, header(record_source(name), "records.py.j2"))
+                       for name in RECORD_MODULES})
+    for name in RECORD_MODULES:
+        on_disk = Path(generated.__file__).with_name(f"{name}.py")
+        if not on_disk.is_file() or on_disk.read_text(encoding="utf-8") != texts[f"generated/{name}.py"]:
+            install(name, texts[f"generated/{name}.py"])
+
+
 def render_all(modules: list[ScenarioModule] | None = None) -> dict[str, str]:
     """Every generated file, keyed by its path relative to the repository root (no cache)."""
+    if modules is None:
+        install_fresh_records()
     modules = discover() if modules is None else modules
     records = [render_scenario(module) for module in modules]
     files = render_site(records)

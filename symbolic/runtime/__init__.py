@@ -15,5 +15,6 @@ hierarchy, ``provided.py`` what the generated package hands down (``node.memory`
 design-space search)
 answer questions with the generated evaluators.
 Rule (import-linter, ``make lint``): nothing here imports sympy, jinja2 or any other layer
-of ``symbolic``; the exceptions not cut yet are listed in ``pyproject.toml``.
+of ``symbolic``, with no exception. What it offers but the generator implements
+(``instance.explain``) it finds by name at call time, as an entry point (``extensions.py``).
 """

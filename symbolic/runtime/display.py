@@ -10,12 +10,14 @@ it goes into. Nothing here imports IPython: Jupyter finds ``_repr_html_`` by nam
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from symbolic.runtime.errors import MissingInputError
 from symbolic.runtime.paths import infeasible_paths, leaves
-from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.units import label
+
+if TYPE_CHECKING:  # annotations only: the scenario base class is a Tabled, defined below
+    from symbolic.runtime.scenario import ScenarioBase
 
 ABSENT = "– (needs an input not given)"  # an optional output whose input the instance leaves out
 DOES_NOT_FIT = "– (does not fit)"  # an output of a setup that runs, on one whose Fits fails (see `fits`)
@@ -90,7 +92,7 @@ def _input_value(value: Any) -> Any:
     """Structured inputs by what names them: a node by its catalog path, an instance by its name."""
     if value is None:
         return "– (not given)"
-    if isinstance(value, ScenarioBase):
+    if isinstance(value, Tabled):  # a contained scenario
         return f"{value.name} ({type(value).__name__})"
     path = getattr(value, "path", None)
     if isinstance(path, str) and hasattr(value, "name"):
@@ -133,7 +135,7 @@ def _inline(value: Any) -> str:
 
 def _group_title(scenario: ScenarioBase, group: str) -> str:
     inner = _attribute(scenario, group)
-    if isinstance(inner, ScenarioBase):
+    if isinstance(inner, Tabled):
         return f"{group}: {inner.name} ({type(inner).__name__})"
     return group
 
@@ -199,3 +201,18 @@ def to_markdown(scenario: ScenarioBase) -> str:
         current = group
         out.append(f"| {_md(path)} | {'<br>'.join(_md(x) for x in lines)} | {_md(unit)} |")
     return "\n".join(out) + "\n"
+
+
+class Tabled:
+    """What a notebook shows as tables of its inputs and outputs: the base of ``ScenarioBase``.
+    Jupyter looks these methods up by name (no IPython import anywhere)."""
+
+    name: str
+
+    def _repr_html_(self) -> str:
+        """Inputs and outputs with their units, as an HTML table (every text escaped)."""
+        return to_html(self)  # type: ignore[arg-type]
+
+    def _repr_markdown_(self) -> str:
+        """Inputs and outputs with their units, as Markdown tables."""
+        return to_markdown(self)  # type: ignore[arg-type]

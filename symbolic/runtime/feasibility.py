@@ -3,7 +3,10 @@
 ``_fits``: one ``FitsSpec`` per ``Fits(need <= have, ...)`` of the declaration
 (``symbolic.model.feasibility``); the evaluator returns ``<name>`` (1 or 0), ``<name>_need`` and
 ``<name>_have``. An output descriptor with ``guard=("fits",)`` exists only where those hold:
-``refuse_infeasible`` raises ``InfeasibleError`` for it on an instance that does not fit.
+``refuse_infeasible`` raises ``InfeasibleError`` for it on an instance that does not fit. A ``Fits``
+whose condition reads a method's argument (``step_bytes(b) <= capacity``) is a method too: the
+instance has no value of it, and each call of a method it guards checks it at the call's arguments
+(``refuse_at_arguments``: an error for a number, NaN where it fails for an array).
 ``_bounds``: one ``Bound`` per declared output range; ``check_bounds`` refuses an evaluation
 outside one, naming the output, its value and the inputs it reads.
 """
@@ -71,9 +74,11 @@ def infeasible(scenario: ScenarioBase) -> list[FitsSpec]:
     return [fits for fits in type(scenario)._fits if result.get(fits.name) is not None and not result[fits.name]]
 
 
-def refuse_infeasible(scenario: ScenarioBase, guard: tuple[str, ...], output: str) -> None:
-    """Raise ``InfeasibleError`` when a ``Fits`` in ``guard`` fails for this instance."""
-    result = scenario._result or scenario._evaluated()
+def refuse_infeasible(scenario: ScenarioBase, guard: tuple[str, ...], output: str,
+                      result: dict[str, Any] | None = None) -> None:
+    """Raise ``InfeasibleError`` when a ``Fits`` in ``guard`` fails for this instance (or in ``result``, an
+    evaluation at a method's arguments, ``output`` then naming them)."""
+    result = result or scenario._result or scenario._evaluated()
     for fits in type(scenario)._fits:
         if fits.name in guard and result.get(fits.name) is not None and not result[fits.name]:
             need, have = result[f"{fits.name}_need"], result[f"{fits.name}_have"]
@@ -83,6 +88,27 @@ def refuse_infeasible(scenario: ScenarioBase, guard: tuple[str, ...], output: st
                 f"{type(scenario).__name__}: '{output}' does not exist for a setup that does not fit: {fits.message}, "
                 f"but it needs {_amount(need, fits.unit)} and has {_amount(have, fits.unit)} "
                 f"({_shown_inputs(scenario, fits.inputs)}); '{fits.name}' is False")
+
+
+def refuse_at_arguments(scenario: ScenarioBase, guard: tuple[str, ...], output: str, values: dict[str, Any],
+                        value: Any, array: bool) -> Any:
+    """A method's value at its arguments under the ``Fits`` in ``guard`` that only the arguments decide
+    (the instance has no value of them, ``values`` has): refused for a number where one fails, NaN
+    in the elements of an array where one fails."""
+    result = scenario._result or scenario._evaluated()
+    per_call = [fits.name for fits in type(scenario)._fits if fits.name in guard and result.get(fits.name) is None
+                and values.get(fits.name) is not None]
+    if not per_call:
+        return value
+    if not array:
+        refuse_infeasible(scenario, tuple(per_call), output, values)
+        return value
+    import numpy
+
+    ok = numpy.bool_(True)
+    for name in per_call:
+        ok = ok & (numpy.asarray(values[name]) != 0)
+    return value if numpy.all(ok) else numpy.where(ok, value, numpy.nan)
 
 
 def shown_range(bound: Bound) -> str:

@@ -14,6 +14,7 @@ import sys
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from symbolic.runtime.errors import InputTypeError, MissingInputError, ScenarioInputError
+from symbolic.runtime.feasibility import _short, refuse_at_arguments, refuse_infeasible
 from symbolic.runtime.outputs import Output, _check_finite
 from symbolic.runtime.validation import REQUIRED, InputSpec, coerce_number
 
@@ -94,8 +95,16 @@ class Method(Output):
                                          f"precision ({error}); arguments: {given}") from None
             values = found
         value = values[self.name]
+        if self.guard:  # first the instance's Fits, then those its arguments decide
+            refuse_infeasible(scenario, self.guard, self.name)
+            shown = ", ".join(f"{key}={_short(given[key])}" for key in keywords if key in given)
+            value = refuse_at_arguments(scenario, self.guard, f"{self.name}({shown})", values, value, array)
         if not array:
             _check_finite(scenario, {self.name: value}, "")
+        elif self.labels and value is not None:  # an array of choices: their labels, element by element
+            import numpy
+
+            return numpy.asarray(self.labels, dtype=object)[numpy.asarray(value, dtype=int)]
         return self.read(value, scenario)
 
 

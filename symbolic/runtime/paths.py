@@ -9,11 +9,13 @@ it works on an evaluation of plain numbers and on a sweep's arrays alike.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from symbolic.runtime.units import label
 from symbolic.runtime.outputs import GroupOutput, ListOutput, Output, SubScenario, TableOutput
-from symbolic.runtime.scenario import ScenarioBase
+
+if TYPE_CHECKING:  # annotations only: the scenario base class reads its paths from here
+    from symbolic.runtime.scenario import ScenarioBase
 
 
 def leaves(cls: type[ScenarioBase], values: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any, str, str]]:

@@ -31,9 +31,11 @@ class FieldSpec(NamedTuple):
     choices: dict[str, int] | None = None  # a choice's cases and the number each stands for
     record: str = ""  # a record field's type name
     default: Any = None  # the published value when unset (e.g. a node's dispatch tax)
+    maximum: float | None = None  # inclusive upper bound (a year of publication)
 
     def number_spec(self, name: str | None = None) -> InputSpec:
-        return InputSpec(name or self.name, self.unit, self.kind == "int", self.minimum, self.strict)
+        return InputSpec(name or self.name, self.unit, self.kind == "int", self.minimum, self.strict,
+                         maximum=self.maximum)
 
 
 class Check(NamedTuple):

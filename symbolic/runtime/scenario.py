@@ -18,6 +18,8 @@ from symbolic.runtime.feasibility import Bound, FitsSpec, check_bounds
 from symbolic.runtime.inputs import describe
 from symbolic.runtime.hardware import DatasetProfile, HardwareNode, is_fleet, precision_in, resolve_in
 from symbolic.runtime.outputs import GroupOutput, ListOutput, Output, Result, SubScenario, TableOutput, _check_finite
+from symbolic.runtime.display import Tabled
+from symbolic.runtime.paths import infeasible_paths, mask_leaves
 from symbolic.runtime.units import quantity
 from symbolic.runtime.validation import (
     REQUIRED,
@@ -37,7 +39,7 @@ from symbolic.runtime.validation import (
 )
 
 
-class ScenarioBase:
+class ScenarioBase(Tabled):
     """A named, validated, immutable set of inputs with derived outputs as attributes."""
 
     _specs: ClassVar[tuple[Spec, ...]] = ()
@@ -207,8 +209,6 @@ class ScenarioBase:
         """
         result = _copy_tree(self._evaluated())
         if type(self)._fits:
-            from symbolic.runtime.paths import infeasible_paths, mask_leaves
-
             mask_leaves(result, infeasible_paths(self))
         return result
 
@@ -264,25 +264,12 @@ class ScenarioBase:
         shown = ", ".join(f"{name}={_shown_input(value)}" for name, value in self.inputs().items())
         return f"{type(self).__name__}(name={self.name!r}, {shown})"
 
-    # -- notebooks: Jupyter looks these up by name (no IPython import anywhere) -------------
-    def _repr_html_(self) -> str:
-        """Inputs and outputs with their units, as an HTML table (every text escaped)."""
-        from symbolic.runtime.display import to_html
-
-        return to_html(self)
-
-    def _repr_markdown_(self) -> str:
-        """Inputs and outputs with their units, as Markdown tables."""
-        from symbolic.runtime.display import to_markdown
-
-        return to_markdown(self)
-
     def explain(self, output: str) -> Any:
         """``output`` as definition -> closed form -> numbers -> result, as ``mlsysym explain``
         prints it; in Jupyter the equations render as LaTeX. Needs the ``generator`` extra (sympy)."""
-        from symbolic.codegen.explain import explain
+        from symbolic.runtime.extensions import extension  # the generator provides it (an entry point)
 
-        return explain(self, output)
+        return extension("explain", "explain")(self, output)
 
     # -- value semantics: equality, hashing, pickling, copying -----------------------------
     def __eq__(self, other: object) -> bool:

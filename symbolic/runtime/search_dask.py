@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from symbolic.runtime.errors import MissingExtraError, MlsysymError
-from symbolic.runtime.search import Partial, Plan, evaluate_chunk, merge
+from symbolic.runtime.search_chunks import Partial, Plan, evaluate_chunk, merge
 
 RETRIES = 2  # further attempts of a failed task (a lost worker, an interrupted connection)
 TASKS_PER_WORKER = 4  # enough tasks to balance the load and show progress, few enough to keep overhead low

@@ -104,3 +104,31 @@ def test_no_table_cell_splits_its_math():
             if line.startswith("| ") and "$" in line:
                 for cell in re.split(r"(?<!\\)\|", line)[1:-1]:
                     assert len(re.findall(r"(?<!\\)\$", cell)) % 2 == 0, (path.name, cell[:80])
+
+
+_LINE_STARTS_WITH_A_SPACE = re.compile(r"\\\\\s*&\s*(?:\\quad\s*)?(?:\\times\s*|[+-]\s*)?\\[,;:!]")
+
+
+def test_a_thin_space_binds_digit_groups_and_units():
+    """``2\\,048`` is one number and ``4\\,\\mathrm{GB}`` one quantity: a product broken between
+    its factors never starts a line at a thin space (it once gave ``2 \\\\ & \\times \\,048``)."""
+    tex = "x = " + " ".join([r"2\,048 \cdot 1\,024\,\mathrm{GB}"] * 14)
+    broken = fit(tex)
+    assert broken != tex and not _LINE_STARTS_WITH_A_SPACE.search(broken)
+    assert broken.count(r"2\,048") == 14 and broken.count(r"1\,024\,\mathrm{GB}") == 14
+
+
+def test_no_generated_number_is_split_even_on_a_narrow_line():
+    """Every generated formula holding a digit group, broken for a line half as wide: no line
+    starts at a thin space, and every digit group survives whole."""
+    groups = re.compile(r"\d\\,\d{3}")
+    checked = 0
+    for path in sorted((ROOT / "generated" / "docs" / "scenarios").glob("*.md")):
+        for tex in _math(path):
+            if not groups.search(tex) or r"\begin{aligned}" in tex:
+                continue
+            broken = fit(tex, BUDGET / 2)
+            assert not _LINE_STARTS_WITH_A_SPACE.search(broken), (path.stem, tex)
+            assert len(groups.findall(broken)) == len(groups.findall(tex)), (path.stem, tex)
+            checked += 1
+    assert checked > 50

@@ -85,6 +85,8 @@ found["solve"] = mlsysym.solve(step, "batch_size", "compute_time", "memory_time"
 found["phone"] = mlsysym.solve(mlsysym.Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total", mlsysym.Q_(8, "GiB")).values
 found["scaling"] = {k: str(v) for k, v in mlsysym.scaling("UpdateWorkingSetScenario", "total").per_input.items()}
 found["explain"] = str(step.explain("compute_time"))
+from symbolic.codegen.records import record_module  # a template rendered installed: packaged, its cache in XDG
+found["records"] = "class TransformerWorkload(" in record_module("workloads", [])
 
 
 def captured(main, argv):
@@ -170,6 +172,7 @@ def test_python_examples_run_installed(installed):
     assert [float(f"{v:.3g}") for v in found["phone"]] == [2.39e8]
     assert found["scaling"]["parameters"] == "1"
     assert "compute_time" in found["explain"] and "µs" in found["explain"]
+    assert found["records"] is True  # the generator's templates are package data
 
 
 def test_cli_examples_run_installed_as_in_the_checkout(installed, tmp_path, monkeypatch, capsys):
@@ -197,7 +200,7 @@ def test_nothing_is_written_next_to_the_installed_code(installed):
     assert sorted(set(after) - set(before)) == []
     assert [path for path in before if before[path] != after[path]] == []
     # the caches went to $XDG_CACHE_HOME/mlsysym, not to ~/.cache
-    assert any((installed["work"] / "xdg" / "mlsysym").rglob("*.cache"))
+    assert any((installed["work"] / "xdg" / "mlsysym").rglob("*.cache"))  # the template's bytecode
     assert not (installed["work"] / "home" / ".cache" / "mlsysym").exists()
 
 

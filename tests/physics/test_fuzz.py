@@ -141,7 +141,8 @@ import numpy as np  # noqa: E402
 
 from symbolic.runtime.paths import guarded_paths  # noqa: E402
 
-from symbolic.cli.values import UsageError, parse_vary  # noqa: E402
+from symbolic.cli.usage import UsageError  # noqa: E402
+from symbolic.cli.values import parse_vary  # noqa: E402
 from symbolic.runtime.analysis import compare, flat_outputs, sensitivity  # noqa: E402
 from symbolic.runtime.sweep import sweep  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Hardware, Models, Systems, storage_widths
 from symbolic.model import (
-    Choice, Echo, Exceeds, Group, Input, Instance, Max, Min, Node, Output, Precision, Q, Question, Rational, Scenario,
+    Choice, Echo, Exceeds, Fits, Group, Input, Instance, Max, Min, Node, Output, Precision, Q, Question, Rational, Scenario,
     Series, Sub, Sweep, WorkloadInput, ceiling, floor, flop, powers_of_two, unit_constant,
 )
 from symbolic.scenarios.distributed.pipeline_schedule import PipelineScheduleScenario
@@ -26,7 +26,9 @@ class ParallelLayoutScenario(Scenario):
     gradients over its link, at the large-group ring factor 2; overlap hides up to a
     fraction ω of that AllReduce behind compute, and the rest is exposed. Mixed-precision
     Adam state is 16 bytes per parameter, split t·p ways, or with ZeRO stage 1 its 12
-    optimizer bytes split d ways more.
+    optimizer bytes split d ways more. A layout runs only if at least its ZeRO-1 state fits in
+    a device's memory C (`fits_zero1`); its times and efficiencies exist only then. `fits`
+    says whether the state fits without ZeRO.
     """
 
     assumptions = ("Even split of FLOPs, state and gradients; a ring AllReduce at the large-group factor 2 whenever "
@@ -55,6 +57,16 @@ class ParallelLayoutScenario(Scenario):
                          "reference's value belongs to the AllReduce it wrongly charges.",
         "window_resolution": "optional as in the reference, but left out it means no rounding by construction: it "
                              "defaults to the unrounded compute time, which rounds to itself.",
+        "fits_zero1": "a layout whose ZeRO-1 state exceeds a device's memory does not run: its times, efficiencies "
+                      "and MFU are refused (InfeasibleError; NaN in a sweep), where the reference prices them. Two "
+                      "registry entries no longer have them (C = 80 GB, the reference's label of the H100; its true "
+                      "80 GiB = 85.9 GB refuses them too): Gpt3DataParallel1K, ZeRO-1 state 4·175e9 + 12·175e9/1024 "
+                      "byte = 702.05 GB > 80 GB (step 14.0 s, efficiency 0.15 → does not fit); "
+                      "Gpt3TensorDataParallel1K, 4·175e9/8 + 12·175e9/1024 byte = 89.55 GB > 80 GB (step 2.5375 s, "
+                      "efficiency 0.8276 → does not fit). The 3D layouts fit with ZeRO-1 (23.93 GB and 5.60 GB) and "
+                      "keep their values.",
+        "device_memory": "defaults to the accelerator's capacity, so `min_devices_for_state` always has a value (the "
+                         "reference's is None without it) and the state is checked against the device it runs on.",
         "compute_time": "rounds to the nearest multiple of the window, at least one window, ties up. The reference "
                         "rounds a compute shorter than half a window to 0 s (then the efficiency is 0 or undefined) "
                         "and ties to even; a power-of-ten window it rounds to decimal places, the same value up to "
@@ -67,11 +79,12 @@ class ParallelLayoutScenario(Scenario):
 (1024, <Quantity(2.1, 'second')>, <Quantity(0.4375, 'second')>)
 >>> round(r.bubble, 6), round(r.efficiency, 6)
 (0.085714, 0.872727)
->>> Scenarios.Gpt3DataParallel1K.result.min_devices_for_state
-35
+>>> s = Scenarios.Gpt3DataParallel1K
+>>> s.result.min_devices_for_state, s.fits_zero1, s.fits_zero1_need
+(35, False, <Quantity(702.050781, 'gigabyte')>)
 """
 
-    main_outputs = ("result.step_time", "result.efficiency", "result.zero1_state_per_device")
+    main_outputs = ("result.step_time", "result.efficiency", "result.zero1_state_per_device", "fits_zero1")
     chart = Sweep(
         instance="Gpt3ThreeDParallel1K",
         input="microbatches",
@@ -111,8 +124,9 @@ class ParallelLayoutScenario(Scenario):
     window_resolution = Input("s", positive=True, default=unrounded, symbol="r",
                               doc="Window the compute time is rounded to; by default the compute time itself "
                                   "(no rounding).")
-    device_memory = Input("GB", positive=True, default=None, symbol="C",
-                          doc="Memory of one device, for `min_devices_for_state`; optional.")
+    device_memory = Input("GB", positive=True, default=accelerator.capacity, symbol="C",
+                          doc="Memory of one device, which the state must fit (`fits_zero1`, `fits`) and "
+                              "`min_devices_for_state` divides; by default the accelerator's capacity.")
 
     n_devices = Output(t * p * d, symbol="N", doc="Devices of the layout: one per combination of tensor, pipeline "
                                                   "and data-parallel rank.")
@@ -174,8 +188,13 @@ class ParallelLayoutScenario(Scenario):
                                                                             "own.")
         double_counted_mfu = Output(local_efficiency * efficiency * efficiency,
                                     doc="The local efficiency counted twice, a mistake to recognise (the reference's).")
-        min_devices_for_state = Output(ceiling(state_total / device_memory), if_missing="none",
-                                       doc="The fewest devices whose memory holds the state; None without `device_memory`.")
+        min_devices_for_state = Output(ceiling(state_total / device_memory),
+                                       doc="The fewest devices whose memory holds the state.")
+    fits_zero1 = Fits(zero1_state_per_device <= device_memory,
+                      "each device's training state with ZeRO stage 1 must fit in its memory", unit="GB",
+                      guards=(compute_time, full_allreduce_time))
+    fits = Fits(state_per_device <= device_memory,
+                "each device's training state without ZeRO must fit in its memory", unit="GB")
 
 
 Gpt3DataParallel1K = Instance(

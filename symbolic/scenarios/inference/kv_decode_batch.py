@@ -16,7 +16,9 @@ class KvDecodeBatchScenario(Scenario):
     A decode step of B sequences reads the weights W once and B caches of m bytes each, at
     the memory bandwidth β; so the step time grows with the batch, the token rate B/t
     saturates at β/m, and the cache's share of the traffic grows. The largest batch within
-    a time-per-token budget, or within the device's memory (its true capacity), follows.
+    a time-per-token budget, or within the device's memory (its true capacity), follows; a
+    step of b sequences whose weights and caches exceed that memory does not run
+    (`batch_fits(b)`), and its time, rate and cache share are refused.
     The prompt is priced by the workload's forward FLOPs per token through the weights (2·P_tok,
     at the parameters that work on a token) at
     `prefill_efficiency` of the `peak_precision` rate.
@@ -39,6 +41,8 @@ class KvDecodeBatchScenario(Scenario):
 [1010.7, 4858.1, 8204.3, 9268.3, 9910.9]
 >>> s.step_bytes(8)
 <Quantity(5.5165824, 'gigabyte')>
+>>> s.batch_fits(263), s.batch_fits(264)
+(True, False)
 """
 
     main_outputs = ("rate_ceiling", "max_batch_in_memory", "prefill_time")
@@ -70,6 +74,10 @@ class KvDecodeBatchScenario(Scenario):
                        "reads it. The per-batch values are also methods of a batch size, `step_time(b)` for any b ≥ 0.",
         "fits": "weights beyond the device's memory do not run: `fits` is False and the step and prefill times "
                 "are refused (the reference prices Llama-3-70B at FP16, 141.2 GB, on one 80 GiB H100).",
+        "batch_fits": "a batch whose weights and caches exceed the device's memory (b > `max_batch_in_memory`) "
+                      "does not run: `step_time(b)`, `token_rate(b)` and `cache_share(b)` are refused (NaN for "
+                      "those elements of an array b), where the reference prices any b (GPT-2 XL on an H100: b = "
+                      "264 needs 3 + 264·0.3145728 = 86.05 GB > 85.90 GB, the reference gives 25.69 ms).",
         "prefill_ops": "the record's forward FLOPs per token, 2·P_tok at the parameters that work on a token; "
                        "the reference reads the stated `inference_flops`, which is the same number for every "
                        "catalog decoder (GPT-2: 2·1.5e9 = 3e9) but per sequence for an encoder (BERT-Base: 2.2e10 "
@@ -124,6 +132,8 @@ class KvDecodeBatchScenario(Scenario):
                                 doc="The token rate at each batch size of interest, as `token_rate(b)` gives it.")
     fits = Fits(weights <= hardware.capacity, "the weights must fit in the accelerator's memory", unit="GB",
                 guards=(step_time, prefill_time, batch_token_rates))
+    batch_fits = Fits(step_bytes <= hardware.capacity, "the weights and the b sequences' caches must fit in the "
+                      "accelerator's memory", unit="GB", guards=(step_time, cache_share))
 
 
 Gpt2XlChatDecodeBatchesH100 = Instance(

@@ -85,6 +85,35 @@ def test_array_arguments_broadcast():
     assert rates.tolist() == pytest.approx([1010.6883155500461, 4858.080249104953, 9910.940583763277], rel=1e-12)
 
 
+def test_a_batch_whose_caches_do_not_fit_is_refused():
+    """max_batch_in_memory = ⌊(85,899,345,920 − 3e9)/314,572,800⌋ = ⌊263.53⌋ = 263: b = 263 needs
+    3e9 + 263·314,572,800 = 85,732,646,400 B ≤ 85,899,345,920 B and runs; b = 264 needs
+    86,047,219,200 B and does not (the reference prices it, 86.0472192e9/3.35e12 s = 25.69 ms)."""
+    import numpy as np
+
+    s = Scenarios.Gpt2XlChatDecodeBatchesH100
+    assert s.max_batch_in_memory == 263
+    assert s.batch_fits(263) is True and s.batch_fits(264) is False
+    assert s.batch_fits_need(263).to("B").magnitude == pytest.approx(85_732_646_400, rel=1e-15)
+    assert s.batch_fits_have.to("B").magnitude == CAP
+    assert s.step_time(263).to("ms").magnitude == pytest.approx(85_732_646_400 / BW * 1e3, rel=1e-12)  # 25.59 ms
+    assert s.step_bytes(264).to("B").magnitude == pytest.approx(86_047_219_200, rel=1e-15)  # what must fit: shown
+    for method in ("step_time", "token_rate", "cache_share"):
+        with pytest.raises(InfeasibleError, match=rf"'{method}\(b=264\)' does not exist.*caches must fit.*needs "
+                                                  r"86.0472 GB and has 85.8993 GB.*context_tokens=1024"):
+            getattr(s, method)(264)
+    times = s.step_time(np.array([1, 263, 264, 1000])).to("ms").magnitude
+    assert times[:2].tolist() == pytest.approx([(W + M) / BW * 1e3, 85_732_646_400 / BW * 1e3], rel=1e-12)
+    assert np.isnan(times[2]) and np.isnan(times[3])
+    assert s.batch_fits([263, 264]).tolist() == [True, False]
+    assert s.evaluate()["batch_fits"] is None  # a property of a call, not of the instance
+    # a longer context lowers the limit: 4096 tokens, m = 1,258,291,200 B: ⌊82,899,345,920/m⌋ = 65
+    long = s.variant(context_tokens=4096)
+    assert long.max_batch_in_memory == 65 and long.batch_fits(65) and not long.batch_fits(66)
+    with pytest.raises(InfeasibleError, match=r"token_rate\(b=66\).*context_tokens=4096"):
+        long.token_rate(66)
+
+
 def test_weights_that_do_not_fit_give_no_batch_not_a_negative_one():
     """Llama-3-70B at FP16 (141.2 GB) on an 80 GiB H100: the reference says −165 and −222; we say 0."""
     s = Scenarios.Gpt2XlChatDecodeBatchesH100.variant(workload=Models.Language.Llama3_70B)
@@ -124,10 +153,11 @@ def test_evaluator_equals_exact_sympy(s, n, eta, batches, batch, budget, model):
     with_arguments = {**scenario._args, "b": batch, "tpot": budget}
     values = evaluate(**with_arguments)  # the methods: the evaluator with their arguments
     assert scenario.max_batch_within(budget) == values["max_batch_within"]
-    if scenario.fits:  # weights beyond the H100's 80 GiB (Llama-3-70B, DeepSeek-V3 at 2 bytes) do not run
-        assert scenario.step_time(batch).magnitude == values["step_time"]
+    if scenario.fits and values["batch_fits"]:  # weights (Llama-3-70B, DeepSeek-V3 at 2 bytes) or weights and
+        assert scenario.step_time(batch).magnitude == values["step_time"]  # caches beyond 80 GiB do not run
     else:
-        with pytest.raises(InfeasibleError, match="the weights must fit"):
+        match = "the weights must fit" if not scenario.fits else r"step_time\(b=.*caches must fit"
+        with pytest.raises(InfeasibleError, match=match):
             scenario.step_time(batch)
     assert_matches_exact(flatten(values), exact_outputs(Declared.model, with_arguments))
 
