@@ -18,8 +18,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # (estimate 77.3); pdflatex sets it within the line too (no overfull display on that page).
 WIDEST_ALLOWED = {"ZeroShardingScenario": 90.0, "TrainingStateFitScenario": 80.0,
                   # a record's KV cache with and without a window is a cases inside the closed forms that read it
-                  # (deepest in the service's decode time, which reads it twice); its cells break, not its nesting
-                  "SingleAcceleratorLlmServiceScenario": 92.0, "KvDecodeBatchScenario": 70.0,
                   "ServingScenario": 70.0, "KvFootprintScenario": 70.0, "AlignmentMemoryScenario": 70.0}
 
 
