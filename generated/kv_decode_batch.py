@@ -82,6 +82,10 @@ def evaluate(
         batch_fits_need [GB] = step_bytes
         batch_fits_have [GB] = hardware_capacity
         batch_fits [1] = 1 - Exceeds(batch_fits_need, batch_fits_have)
+        largest_batch [1] = MaxOver(batch_sizes[i], (i, 0, Len(batch_sizes) - 1))
+        batches_fit_need [GB] = kv_per_sequence*largest_batch + weights
+        batches_fit_have [GB] = hardware_capacity
+        batches_fit [1] = 1 - Exceeds(batches_fit_need, batches_fit_have)
     """
     _raw_weights = weight_bytes_per_param * workload_parameters
     weights = _raw_weights / 1000000000  # 1e-9: B -> GB
@@ -92,6 +96,8 @@ def evaluate(
     fits_have = hardware_capacity / 1000000000  # 1e-9: B -> GB
     fits = 1 - choose(_raw_weights > hardware_capacity, 1, 0)  # 1e9: GB -> B (fits_have); 1e9: GB -> B (fits_need)
     batch_fits_have = fits_have
+    largest_batch = max(batch_sizes[position] for position in range(0, len(batch_sizes)))
+    batches_fit_have = fits_have
     if workload_forward_flops_per_token is not None:
         prefill_ops = prompt_tokens * workload_forward_flops_per_token
         prefill_time = (
@@ -103,6 +109,7 @@ def evaluate(
     if workload_kv_values_per_token is not None:
         kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
         _raw_kv_per_sequence = context_tokens * kv_per_token
+        _t0 = _raw_kv_per_sequence * largest_batch + _raw_weights
         kv_per_sequence = _raw_kv_per_sequence / 1000000  # 1e-6: B -> MB
         rate_ceiling = (
             hardware_bandwidth / _raw_kv_per_sequence
@@ -114,22 +121,29 @@ def evaluate(
             hardware_bandwidth * batch_sizes[position] / (_raw_kv_per_sequence * batch_sizes[position] + _raw_weights)
             for position in range(0, len(batch_sizes))
         ]  # 1e12: TB/s -> B/s (bandwidth); 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
+        _raw_batches_fit_need = _t0
+        batches_fit_need = _t0 / 1000000000  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights); 1e-9: B -> GB
+        batches_fit = 1 - choose(
+            _raw_batches_fit_need > hardware_capacity, 1, 0
+        )  # 1e9: GB -> B (batches_fit_need); 1e9: GB -> B (fits_have)
     else:
         kv_per_token = None
         kv_per_sequence = None
         rate_ceiling = None
         max_batch_in_memory = None
         batch_token_rates = None
+        batches_fit_need = None
+        batches_fit = None
     if b is not None and workload_kv_values_per_token is not None:
         _raw_kv_per_sequence = context_tokens * kv_per_token
-        _t0 = _raw_kv_per_sequence * b
-        _t1 = _raw_weights + _t0
-        _raw_step_bytes = _t1
-        step_bytes = _t1 / 1000000000  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights); 1e-9: B -> GB
+        _t1 = _raw_kv_per_sequence * b
+        _t2 = _raw_weights + _t1
+        _raw_step_bytes = _t2
+        step_bytes = _t2 / 1000000000  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights); 1e-9: B -> GB
         _raw_step_time = _raw_step_bytes / hardware_bandwidth
         step_time = step_bytes / bandwidth
         token_rate = b / _raw_step_time  # 1e-3: ms -> s (step_time)
-        cache_share = _t0 / _raw_step_bytes  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (step_bytes)
+        cache_share = _t1 / _raw_step_bytes  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (step_bytes)
         batch_fits_need = step_bytes
         batch_fits = 1 - choose(
             _raw_step_bytes > hardware_capacity, 1, 0
@@ -171,6 +185,10 @@ def evaluate(
         "batch_fits_need": batch_fits_need,
         "batch_fits_have": batch_fits_have,
         "batch_fits": batch_fits,
+        "largest_batch": largest_batch,
+        "batches_fit_need": batches_fit_need,
+        "batches_fit_have": batches_fit_have,
+        "batches_fit": batches_fit,
     }
 
 
@@ -203,6 +221,7 @@ def gradient(
     weights = _raw_weights / 1000000000  # 1e-9: B -> GB
     bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
     peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
+    largest_batch = max(batch_sizes[position] for position in range(0, len(batch_sizes)))
     d__weights__workload_parameters = weight_bytes_per_param / 1000000000
     d__weights__weight_bytes_per_param = workload_parameters / 1000000000
     d__bandwidth__hardware_bandwidth = 1 / 1000000000000
@@ -213,6 +232,7 @@ def gradient(
     d__fits_need__weight_bytes_per_param = d__weights__weight_bytes_per_param
     d__fits_have__hardware_capacity = 1 / 1000000000
     d__batch_fits_have__hardware_capacity = d__fits_have__hardware_capacity
+    d__batches_fit_have__hardware_capacity = d__fits_have__hardware_capacity
     derivatives: dict[str, dict[str, Any]] = {
         "weights": {
             "workload_parameters": d__weights__workload_parameters,
@@ -227,6 +247,7 @@ def gradient(
         },
         "fits_have": {"hardware_capacity": d__fits_have__hardware_capacity},
         "batch_fits_have": {"hardware_capacity": d__batch_fits_have__hardware_capacity},
+        "batches_fit_have": {"hardware_capacity": d__batches_fit_have__hardware_capacity},
     }
     if workload_forward_flops_per_token is not None:
         prefill_ops = prompt_tokens * workload_forward_flops_per_token
@@ -268,6 +289,7 @@ def gradient(
         _g10 = 1000 * _g9 / kv_per_sequence
         _g11 = _g7 * _g9 / 1000000
         _g12 = _g11 * _g3
+        _g13 = largest_batch / 1000
         d__kv_per_token__kv_bytes_per_value = workload_kv_values_per_token
         d__kv_per_token__workload_kv_values_per_token = kv_bytes_per_value
         d__kv_per_sequence__kv_bytes_per_value = _g2 * d__kv_per_token__kv_bytes_per_value
@@ -284,6 +306,11 @@ def gradient(
         d__max_batch_in_memory__kv_bytes_per_value = -_g11 * _g4
         d__max_batch_in_memory__context_tokens = -_g12 * d__kv_per_sequence__context_tokens
         d__max_batch_in_memory__workload_kv_values_per_token = -_g12 * d__kv_per_sequence__workload_kv_values_per_token
+        d__batches_fit_need__workload_parameters = d__weights__workload_parameters
+        d__batches_fit_need__weight_bytes_per_param = d__weights__weight_bytes_per_param
+        d__batches_fit_need__kv_bytes_per_value = _g13 * d__kv_per_sequence__kv_bytes_per_value
+        d__batches_fit_need__context_tokens = _g13 * d__kv_per_sequence__context_tokens
+        d__batches_fit_need__workload_kv_values_per_token = _g13 * d__kv_per_sequence__workload_kv_values_per_token
         derivatives.update(
             {
                 "kv_per_token": {
@@ -309,27 +336,34 @@ def gradient(
                     "context_tokens": d__max_batch_in_memory__context_tokens,
                     "workload_kv_values_per_token": d__max_batch_in_memory__workload_kv_values_per_token,
                 },
+                "batches_fit_need": {
+                    "workload_parameters": d__batches_fit_need__workload_parameters,
+                    "weight_bytes_per_param": d__batches_fit_need__weight_bytes_per_param,
+                    "kv_bytes_per_value": d__batches_fit_need__kv_bytes_per_value,
+                    "context_tokens": d__batches_fit_need__context_tokens,
+                    "workload_kv_values_per_token": d__batches_fit_need__workload_kv_values_per_token,
+                },
             }
         )
     if b is not None and workload_kv_values_per_token is not None:
         _raw_kv_per_sequence = context_tokens * kv_per_token
-        _t0 = _raw_kv_per_sequence * b
-        _t1 = _raw_weights + _t0
-        step_bytes = _t1 / 1000000000  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights); 1e-9: B -> GB
+        _t1 = _raw_kv_per_sequence * b
+        _t2 = _raw_weights + _t1
+        step_bytes = _t2 / 1000000000  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights); 1e-9: B -> GB
         step_time = step_bytes / bandwidth
-        _g13 = b / 1000
-        _g14 = _g13 * d__kv_per_sequence__kv_bytes_per_value
-        _g15 = _g13 * d__kv_per_sequence__context_tokens
-        _g16 = kv_per_sequence / 1000
-        _g17 = _g13 * d__kv_per_sequence__workload_kv_values_per_token
-        _g18 = 1000 * b / step_time**2
-        _g19 = _g16 * b / step_bytes**2
+        _g14 = b / 1000
+        _g15 = _g14 * d__kv_per_sequence__kv_bytes_per_value
+        _g16 = _g14 * d__kv_per_sequence__context_tokens
+        _g17 = kv_per_sequence / 1000
+        _g18 = _g14 * d__kv_per_sequence__workload_kv_values_per_token
+        _g19 = 1000 * b / step_time**2
+        _g20 = _g17 * b / step_bytes**2
         d__step_bytes__workload_parameters = d__weights__workload_parameters
         d__step_bytes__weight_bytes_per_param = d__weights__weight_bytes_per_param
-        d__step_bytes__kv_bytes_per_value = _g14
-        d__step_bytes__context_tokens = _g15
-        d__step_bytes__b = _g16
-        d__step_bytes__workload_kv_values_per_token = _g17
+        d__step_bytes__kv_bytes_per_value = _g15
+        d__step_bytes__context_tokens = _g16
+        d__step_bytes__b = _g17
+        d__step_bytes__workload_kv_values_per_token = _g18
         d__step_time__workload_parameters = d__step_bytes__workload_parameters / bandwidth
         d__step_time__hardware_bandwidth = -d__bandwidth__hardware_bandwidth * step_bytes / bandwidth**2
         d__step_time__weight_bytes_per_param = d__step_bytes__weight_bytes_per_param / bandwidth
@@ -337,20 +371,20 @@ def gradient(
         d__step_time__context_tokens = d__step_bytes__context_tokens / bandwidth
         d__step_time__b = d__step_bytes__b / bandwidth
         d__step_time__workload_kv_values_per_token = d__step_bytes__workload_kv_values_per_token / bandwidth
-        d__token_rate__workload_parameters = -_g18 * d__step_time__workload_parameters
-        d__token_rate__hardware_bandwidth = -_g18 * d__step_time__hardware_bandwidth
-        d__token_rate__weight_bytes_per_param = -_g18 * d__step_time__weight_bytes_per_param
-        d__token_rate__kv_bytes_per_value = -_g18 * d__step_time__kv_bytes_per_value
-        d__token_rate__context_tokens = -_g18 * d__step_time__context_tokens
-        d__token_rate__b = -_g18 * d__step_time__b + 1000 / step_time
-        d__token_rate__workload_kv_values_per_token = -_g18 * d__step_time__workload_kv_values_per_token
-        d__cache_share__workload_parameters = -_g19 * d__step_bytes__workload_parameters
-        d__cache_share__weight_bytes_per_param = -_g19 * d__step_bytes__weight_bytes_per_param
-        d__cache_share__kv_bytes_per_value = _g14 / step_bytes - _g19 * d__step_bytes__kv_bytes_per_value
-        d__cache_share__context_tokens = _g15 / step_bytes - _g19 * d__step_bytes__context_tokens
-        d__cache_share__b = -_g19 * d__step_bytes__b + kv_per_sequence / (1000 * step_bytes)
+        d__token_rate__workload_parameters = -_g19 * d__step_time__workload_parameters
+        d__token_rate__hardware_bandwidth = -_g19 * d__step_time__hardware_bandwidth
+        d__token_rate__weight_bytes_per_param = -_g19 * d__step_time__weight_bytes_per_param
+        d__token_rate__kv_bytes_per_value = -_g19 * d__step_time__kv_bytes_per_value
+        d__token_rate__context_tokens = -_g19 * d__step_time__context_tokens
+        d__token_rate__b = -_g19 * d__step_time__b + 1000 / step_time
+        d__token_rate__workload_kv_values_per_token = -_g19 * d__step_time__workload_kv_values_per_token
+        d__cache_share__workload_parameters = -_g20 * d__step_bytes__workload_parameters
+        d__cache_share__weight_bytes_per_param = -_g20 * d__step_bytes__weight_bytes_per_param
+        d__cache_share__kv_bytes_per_value = _g15 / step_bytes - _g20 * d__step_bytes__kv_bytes_per_value
+        d__cache_share__context_tokens = _g16 / step_bytes - _g20 * d__step_bytes__context_tokens
+        d__cache_share__b = -_g20 * d__step_bytes__b + kv_per_sequence / (1000 * step_bytes)
         d__cache_share__workload_kv_values_per_token = (
-            _g17 / step_bytes - _g19 * d__step_bytes__workload_kv_values_per_token
+            _g18 / step_bytes - _g20 * d__step_bytes__workload_kv_values_per_token
         )
         d__batch_fits_need__workload_parameters = d__step_bytes__workload_parameters
         d__batch_fits_need__weight_bytes_per_param = d__step_bytes__weight_bytes_per_param
@@ -405,18 +439,18 @@ def gradient(
             }
         )
     if tpot is not None and workload_kv_values_per_token is not None:
-        _g20 = bandwidth * tpot - weights
-        _g21 = 1000 / kv_per_sequence
-        _g22 = step(_g20 * _g21)
-        _g23 = _g21 * _g22
-        _g24 = 1000 * _g20 * _g22 / kv_per_sequence**2
-        d__max_batch_within__workload_parameters = -_g23 * d__weights__workload_parameters
-        d__max_batch_within__hardware_bandwidth = _g23 * d__bandwidth__hardware_bandwidth * tpot
-        d__max_batch_within__weight_bytes_per_param = -_g23 * d__weights__weight_bytes_per_param
-        d__max_batch_within__kv_bytes_per_value = -_g24 * d__kv_per_sequence__kv_bytes_per_value
-        d__max_batch_within__context_tokens = -_g24 * d__kv_per_sequence__context_tokens
-        d__max_batch_within__tpot = _g23 * bandwidth
-        d__max_batch_within__workload_kv_values_per_token = -_g24 * d__kv_per_sequence__workload_kv_values_per_token
+        _g21 = bandwidth * tpot - weights
+        _g22 = 1000 / kv_per_sequence
+        _g23 = step(_g21 * _g22)
+        _g24 = _g22 * _g23
+        _g25 = 1000 * _g21 * _g23 / kv_per_sequence**2
+        d__max_batch_within__workload_parameters = -_g24 * d__weights__workload_parameters
+        d__max_batch_within__hardware_bandwidth = _g24 * d__bandwidth__hardware_bandwidth * tpot
+        d__max_batch_within__weight_bytes_per_param = -_g24 * d__weights__weight_bytes_per_param
+        d__max_batch_within__kv_bytes_per_value = -_g25 * d__kv_per_sequence__kv_bytes_per_value
+        d__max_batch_within__context_tokens = -_g25 * d__kv_per_sequence__context_tokens
+        d__max_batch_within__tpot = _g24 * bandwidth
+        d__max_batch_within__workload_kv_values_per_token = -_g25 * d__kv_per_sequence__workload_kv_values_per_token
         derivatives.update(
             {
                 "max_batch_within": {
@@ -512,6 +546,12 @@ class KvDecodeBatchScenario(ScenarioBase):
             "GB",
             ("workload", "hardware", "weight_bytes_per_param", "kv_bytes_per_value", "context_tokens"),
         ),
+        FitsSpec(
+            "batches_fit",
+            "the weights and the caches of the largest batch size of interest must fit in the accelerator's memory",
+            "GB",
+            ("workload", "hardware", "weight_bytes_per_param", "kv_bytes_per_value", "context_tokens", "batch_sizes"),
+        ),
     )
     _input_order = (
         "workload",
@@ -540,6 +580,10 @@ class KvDecodeBatchScenario(ScenarioBase):
         "fits_have",
         "fits",
         "batch_fits_have",
+        "largest_batch",
+        "batches_fit_need",
+        "batches_fit_have",
+        "batches_fit",
     )
     _methods = (
         "step_bytes",
@@ -644,7 +688,11 @@ class KvDecodeBatchScenario(ScenarioBase):
     prefill_ops = Output("prefill_ops", "flop", requires=("workload.forward_flops_per_token",))
     prefill_time = Output("prefill_time", "ms", requires=("workload.forward_flops_per_token",), guard=("fits",))
     batch_token_rates = ListOutput(
-        "batch_token_rates", "1/s", requires=("workload.kv_values_per_token",), keys="batch_sizes", guard=("fits",)
+        "batch_token_rates",
+        "1/s",
+        requires=("workload.kv_values_per_token",),
+        keys="batch_sizes",
+        guard=("batches_fit", "fits"),
     )
     fits_need = Output("fits_need", "GB")
     fits_have = Output("fits_have", "GB")
@@ -668,3 +716,7 @@ class KvDecodeBatchScenario(ScenarioBase):
         doc="Whether it fits: the weights and the b sequences' caches must fit in the accelerator's memory.",
         labels=(False, True),
     )
+    largest_batch = Output("largest_batch")
+    batches_fit_need = Output("batches_fit_need", "GB", requires=("workload.kv_values_per_token",))
+    batches_fit_have = Output("batches_fit_have", "GB")
+    batches_fit = Output("batches_fit", requires=("workload.kv_values_per_token",), labels=(False, True))

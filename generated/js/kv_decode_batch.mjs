@@ -67,6 +67,8 @@ export function evaluate(args, floats = []) {
   const fits_have = hardware_capacity/1000000000;
   const fits = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_weights > hardware_capacity ? 1 : 0)));
   const batch_fits_have = fits_have;
+  const largest_batch = $.max(...$.range(0, batch_sizes.length).map((position) => batch_sizes[position]));
+  const batches_fit_have = fits_have;
   let prefill_ops, prefill_time;
   if (workload_forward_flops_per_token != null) {
     prefill_ops = $.imul_if($int.workload_forward_flops_per_token, prompt_tokens, workload_forward_flops_per_token);
@@ -75,32 +77,38 @@ export function evaluate(args, floats = []) {
     prefill_ops = null;
     prefill_time = null;
   }
-  let kv_per_token, kv_per_sequence, rate_ceiling, max_batch_in_memory, batch_token_rates;
+  let kv_per_token, kv_per_sequence, rate_ceiling, max_batch_in_memory, batch_token_rates, batches_fit_need, batches_fit;
   if (workload_kv_values_per_token != null) {
     kv_per_token = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_bytes_per_value, workload_kv_values_per_token);
     const _raw_kv_per_sequence = context_tokens*kv_per_token;
+    const _t0 = _raw_kv_per_sequence*largest_batch + _raw_weights;
     kv_per_sequence = _raw_kv_per_sequence/1000000;
     rate_ceiling = hardware_bandwidth/_raw_kv_per_sequence;
     max_batch_in_memory = Math.max(0, $.floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence));
     batch_token_rates = $.range(0, batch_sizes.length).map((position) => hardware_bandwidth*batch_sizes[position]/(_raw_kv_per_sequence*batch_sizes[position] + _raw_weights));
+    const _raw_batches_fit_need = _t0;
+    batches_fit_need = _t0/1000000000;
+    batches_fit = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_batches_fit_need > hardware_capacity ? 1 : 0)));
   } else {
     kv_per_token = null;
     kv_per_sequence = null;
     rate_ceiling = null;
     max_batch_in_memory = null;
     batch_token_rates = null;
+    batches_fit_need = null;
+    batches_fit = null;
   }
   let step_bytes, step_time, token_rate, cache_share, batch_fits_need, batch_fits;
   if (b != null && workload_kv_values_per_token != null) {
     const _raw_kv_per_sequence = context_tokens*kv_per_token;
-    const _t0 = _raw_kv_per_sequence*b;
-    const _t1 = _raw_weights + _t0;
-    const _raw_step_bytes = _t1;
-    step_bytes = _t1/1000000000;
+    const _t1 = _raw_kv_per_sequence*b;
+    const _t2 = _raw_weights + _t1;
+    const _raw_step_bytes = _t2;
+    step_bytes = _t2/1000000000;
     const _raw_step_time = _raw_step_bytes/hardware_bandwidth;
     step_time = step_bytes/bandwidth;
     token_rate = b/_raw_step_time;
-    cache_share = _t0/_raw_step_bytes;
+    cache_share = _t1/_raw_step_bytes;
     batch_fits_need = step_bytes;
     batch_fits = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_step_bytes > hardware_capacity ? 1 : 0)));
   } else {
@@ -141,5 +149,9 @@ export function evaluate(args, floats = []) {
     "batch_fits_need": batch_fits_need,
     "batch_fits_have": batch_fits_have,
     "batch_fits": batch_fits,
+    "largest_batch": largest_batch,
+    "batches_fit_need": batches_fit_need,
+    "batches_fit_have": batches_fit_have,
+    "batches_fit": batches_fit,
   };
 }

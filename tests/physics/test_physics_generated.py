@@ -131,15 +131,20 @@ def _guarded(path: str, guards: dict[str, tuple[str, ...]]) -> bool:
     return path in guards or ("[" in path and path.split("[", 1)[0] + "[]" in guards)
 
 
+def _guarding(path: str, guards: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The Fits an output path exists under (a table entry under its table's)."""
+    return guards.get(path, guards.get(path.split("[", 1)[0] + "[]", ())) if "[" in path else guards.get(path, ())
+
+
 def _agrees(name: str, varied: str, point: float, scalar, swept, position: int, guards) -> None:
     raw = scalar._evaluated()  # the evaluator's numbers, guarded outputs included
     shown = {path: value for path, value, _, _ in leaves(type(scalar), scalar.evaluate())}
-    fits = all(raw.get(f.name) in (None, 1, True) for f in type(scalar)._fits)
+    failing = {f.name for f in type(scalar)._fits if raw.get(f.name) not in (None, 1, True)}
     for path, value, _, kind in leaves(type(scalar), raw):
         if kind != "number" or value is None or path not in swept:
             continue
         got = swept[path][position]
-        if _guarded(path, guards) and not fits:
+        if failing & set(_guarding(path, guards)):  # a Fits this output exists under fails here
             assert numpy.isnan(got), f"{name}.{path} at {varied}={point:g}: a setup that does not fit gave {got}"
             assert shown[path] is None, f"{name}.{path}: evaluate() gave a number for a setup that does not fit"
             with pytest.raises(InfeasibleError):

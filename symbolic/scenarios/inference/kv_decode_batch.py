@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Hardware, Models
 from symbolic.model import (
-    Argument, Fits, Input, Instance, Len, ListInput, Max, Node, Output, PerItem, Precision, Question, Scenario, Series,
+    Argument, Fits, Input, Instance, Len, ListInput, Max, MaxOver, Node, Output, PerItem, Precision, Question, Scenario, Series,
     Sweep, WorkloadInput, floor, index, powers_of_two,
 )
 
@@ -73,6 +73,9 @@ class KvDecodeBatchScenario(Scenario):
                       "does not run: `step_time(b)`, `token_rate(b)` and `cache_share(b)` are refused (NaN for "
                       "those elements of an array b), where the reference prices any b (GPT-2 XL on an H100: b = "
                       "264 needs 3 + 264·0.3145728 = 86.05 GB > 85.90 GB, the reference gives 25.69 ms).",
+        "batches_fit": "a batch size of interest whose caches do not fit beside the weights gets no rate: "
+                       "`batch_token_rates` is refused when the largest of `batch_sizes` exceeds "
+                       "`max_batch_in_memory`, where the reference prices every entry.",
         "prefill_ops": "the record's forward FLOPs per token, 2·P_tok at the parameters that work on a token; "
                        "the reference reads the stated `inference_flops`, which is the same number for every "
                        "catalog decoder (GPT-2: 2·1.5e9 = 3e9) but per sequence for an encoder (BERT-Base: 2.2e10 "
@@ -127,6 +130,11 @@ class KvDecodeBatchScenario(Scenario):
                 guards=(step_time, prefill_time, batch_token_rates))
     batch_fits = Fits(step_bytes <= hardware.capacity, "the weights and the b sequences' caches must fit in the "
                       "accelerator's memory", unit="GB", guards=(step_time, cache_share))
+    largest_batch = Output(MaxOver(batch_sizes[i], (i, 0, Len(batch_sizes) - 1)), symbol=r"B_{\max}",
+                           doc="The largest batch size of interest.")
+    batches_fit = Fits(weights + largest_batch * kv_per_sequence <= hardware.capacity,
+                       "the weights and the caches of the largest batch size of interest must fit in the "
+                       "accelerator's memory", unit="GB", guards=(batch_token_rates,))
 
 
 Gpt2XlChatDecodeBatchesH100 = Instance(

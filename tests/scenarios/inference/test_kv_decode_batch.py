@@ -169,3 +169,24 @@ def test_the_page_says_where_the_reference_differs():
     section = page.split("## Differs from the reference library", 1)[1].split("\n## ", 1)[0]
     for name in ("max_batch_within", "max_batch_in_memory", "batch_sizes"):
         assert f"- `{name}`:" in section
+
+
+def test_a_batch_size_of_interest_beyond_memory_gets_no_rate():
+    """GPT-2 XL on an H100, 1024 tokens: a sequence's cache is 48·1600·2·2·1024 = 314,572,800 B beside 3e9 B of
+    weights, so 263 sequences fit (85,732,646,400 B ≤ 85,899,345,920 B) and 264 do not (86,047,219,200 B)."""
+    from generated import Scenarios
+    from symbolic.runtime.errors import InfeasibleError
+
+    base = Scenarios.Gpt2XlChatDecodeBatchesH100
+    fits = base.variant(batch_sizes=[1, 263])
+    assert fits.batches_fit and fits.largest_batch == 263
+    assert fits.batches_fit_need.to("byte").magnitude == pytest.approx(85_732_646_400)
+    # 263 / (85,732,646,400 B / 3.35e12 B/s) = 10,276.95 tokens/s
+    assert fits.batch_token_rates[263].to("1/s").magnitude == pytest.approx(263 * 3.35e12 / 85_732_646_400)
+    too_many = base.variant(batch_sizes=[1, 8, 264])
+    assert not too_many.batches_fit
+    assert too_many.batches_fit_need.to("byte").magnitude == pytest.approx(86_047_219_200)
+    with pytest.raises(InfeasibleError, match=r"'batch_token_rates' does not exist .* needs 86\.0472 GB and has "
+                                              r"85\.8993 GB"):
+        _ = too_many.batch_token_rates
+    assert too_many.token_rate(8).to("1/s").magnitude == pytest.approx(4858.080249104953)  # a batch that fits
