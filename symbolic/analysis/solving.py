@@ -229,8 +229,12 @@ def _refuse_infeasible(scenario: ScenarioBase, model: Any, unknown: str, paths: 
         kept: list[float] = []
         dropped: list[float] = []
         for value in solution.values:
-            at = scenario.variant(**{unknown: Q_(value, solution.unit) if solution.unit else value})
-            (kept if getattr(at, fits.name) is not False else dropped).append(value)
+            # a whole-number unknown between two integers (3299.92 tokens): it fits if a neighbour does
+            near = sorted({math.floor(value), math.ceil(value)} - {0}) if float(value).is_integer() is False \
+                and input_decl(model, unknown).spec.integer else [value]
+            holds = any(getattr(scenario.variant(**{unknown: Q_(v, solution.unit) if solution.unit else v}),
+                                fits.name) is not False for v in near)
+            (kept if holds else dropped).append(value)
         if dropped:
             solution.notes.append(f"{unknown} = {', '.join(f'{v:.6g}' for v in dropped)} dropped: there "
                                   f"'{fits.name}' is False ({fits.message})")
