@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from symbolic.runtime.errors import ScenarioInputError, require_extra
-from symbolic.runtime.units import parse_quantity
+from symbolic.runtime.errors import InfeasibleError, ScenarioInputError, require_extra
+from symbolic.runtime.feasibility import refuse_infeasible
+from symbolic.runtime.scenario import ScenarioBase
+from symbolic.runtime.units import Q_, parse_quantity
 
 require_extra("symbolic.analysis.solving (solve)")
 
@@ -30,6 +32,7 @@ from symbolic.analysis.derive import (  # noqa: E402
     substitute,
 )
 from symbolic.analysis.dimensions import dimension_of_unit, scale_of_unit  # noqa: E402
+from symbolic.model.feasibility import guarded_outputs  # noqa: E402
 from symbolic.model.functions import Given, MaxOver  # noqa: E402
 from symbolic.analysis.list_entries import entry_keys  # noqa: E402
 from symbolic.model import UNIT_SYMBOLS  # noqa: E402
@@ -83,7 +86,7 @@ def _branches(expr: sympy.Basic, unknown: sympy.Symbol) -> list[tuple[sympy.Basi
 
 def solve(subject: Any, unknown: str, output: str, target: str | Any,
           args: dict[str, Any] | None = None, symbolic: bool = True,
-          keys: dict[str, list[str]] | None = None) -> Solution:
+          keys: dict[str, list[str]] | None = None, scenario: Any = None) -> Solution:
     """Solve ``output = target`` for the input ``unknown``.
 
     ``subject`` is a scenario instance (its other inputs give numeric answers), a scenario
@@ -99,6 +102,10 @@ def solve(subject: Any, unknown: str, output: str, target: str | Any,
     ``output`` (or ``target``) may name one entry of a keyed list output, ``result.ring_time[64]``
     or ``result.times[NDR][shard]``: its position comes from the instance's keys (``keys``, the
     key names of each list input; taken from an instance subject), and it is solved numerically.
+
+    An instance (``subject``, or ``scenario`` beside a model and its ``args``) is held to the ``Fits``
+    guarding ``output`` or ``target``: one that fails whatever the unknown is refuses the question
+    (``InfeasibleError``); one that reads the unknown drops each solution where it fails.
 
         >>> from generated import Q_, Scenarios
         >>> fit = solve(Scenarios.PhoneFullUpdateWorkingSet, "parameters", "total", Q_(8, "GiB"))
@@ -183,6 +190,9 @@ def solve(subject: Any, unknown: str, output: str, target: str | Any,
                 solution.notes.append(f"a solution, {sympy.N(root / scale, 6)}, is beyond the range of double "
                                       "precision")
     solution.values = sorted(set(solution.values))
+    scenario = subject if isinstance(subject, ScenarioBase) else scenario
+    if isinstance(scenario, ScenarioBase):
+        _refuse_infeasible(scenario, model, unknown, [output] + ([target] if isinstance(target, str) else []), solution)
     if decl.spec.integer:
         for value in solution.values:
             if not float(value).is_integer():
@@ -203,6 +213,37 @@ def solve(subject: Any, unknown: str, output: str, target: str | Any,
     elif not solution.values and not any("beyond the range" in note for note in solution.notes):
         solution.notes.append(f"no real solution inside the domain of {unknown} at this instance")
     return solution
+
+
+def _refuse_infeasible(scenario: ScenarioBase, model: Any, unknown: str, paths: list[str], solution: Solution) -> None:
+    """The ``Fits`` guarding ``paths``: one failing at the instance and not reading ``unknown`` refuses the
+    question; one reading it keeps only the solutions where it holds (refused when none is left)."""
+    under = guarded_outputs(model)
+    names = {name for path in paths for name in under.get(path) or under.get(path.split("[", 1)[0] + "[]", ())}
+    for fits in type(scenario)._fits:
+        if fits.name not in names:
+            continue
+        if unknown not in fits.inputs:
+            refuse_infeasible(scenario, (fits.name,), paths[0])
+            continue
+        kept: list[float] = []
+        dropped: list[float] = []
+        for value in solution.values:
+            # a whole-number unknown between two integers (3299.92 tokens): it fits if a neighbour does
+            near = sorted({math.floor(value), math.ceil(value)} - {0}) if float(value).is_integer() is False \
+                and input_decl(model, unknown).spec.integer else [value]
+            holds = any(getattr(scenario.variant(**{unknown: Q_(v, solution.unit) if solution.unit else v}),
+                                fits.name) is not False for v in near)
+            (kept if holds else dropped).append(value)
+        if dropped:
+            solution.notes.append(f"{unknown} = {', '.join(f'{v:.6g}' for v in dropped)} dropped: there "
+                                  f"'{fits.name}' is False ({fits.message})")
+            if not kept:
+                raise InfeasibleError(f"{type(scenario).__name__}: no {unknown} gives {paths[0]} its target in a setup "
+                                      f"that fits: {fits.message}, which fails at every solution "
+                                      f"({', '.join(f'{v:.6g} {solution.unit}'.strip() for v in dropped)}); "
+                                      f"'{fits.name}' is False there")
+        solution.values = kept
 
 
 def names_an_output(text: str) -> bool:

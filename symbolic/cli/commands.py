@@ -261,7 +261,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                for name in (left, right) if name in names)
     # the value side is text read by solve itself, with the parser --set uses: one reading of "8GiB"
     solution = solving.solve(model, args.unknown, left, right, target._args, symbolic=not (sums or entries),
-                             keys=entry_keys(target._given))
+                             keys=entry_keys(target._given), scenario=target)
     if entries:
         solution.notes.append(f"{' and '.join(entries)}: one entry of a list, solved at this instance")
     if sums:

@@ -183,12 +183,34 @@ def test_the_zero1_limit_by_hand():
 
 
 def test_question_link_bandwidth_at_which_the_allreduce_equals_compute():
-    """2·G/(t·p)/β = τ ⇒ β = 2·3.5e11/2.1 = 333.3 GB/s per device for pure data parallelism."""
-    # the algebra of a layout that does not fit (702 GB per device): solve does not consult `fits_zero1`
-    solution = solve(Scenarios.Gpt3DataParallel1K, "link_bandwidth", "result.allreduce_time", "result.compute_time")
-    assert solution.values == [pytest.approx(2 * G / 2.1 / 1e9, rel=1e-12)]
+    """2·(G/(t·p))/β = τ: at 8 × 4 × 32 the shard is 2·175e9 B/32 = 10.9375 GB, so β = 2·10.9375/2.1 = 10.4167 GB/s."""
     solution = solve(Scenarios.Gpt3ThreeDParallel1K, "link_bandwidth", "result.allreduce_time", "result.compute_time")
-    assert solution.values == [pytest.approx(2 * G / 32 / 2.1 / 1e9, rel=1e-12)]
+    assert solution.values == [pytest.approx(21.875 / 2.1, rel=1e-12)]
+
+
+def test_solve_refuses_a_layout_that_does_not_fit():
+    """Pure data parallelism would need β = 2·350/2.1 = 333.3 GB/s, but its ZeRO-1 state, 702.05 GB, never fits
+    in 80 GB whatever the link bandwidth: the question is refused, not priced."""
+    with pytest.raises(InfeasibleError, match="needs 702.051 GB and has 80 GB"):
+        solve(Scenarios.Gpt3DataParallel1K, "link_bandwidth", "result.allreduce_time", "result.compute_time")
+    with pytest.raises(InfeasibleError, match="needs 702.051 GB and has 80 GB"):
+        solve(Scenarios.Gpt3DataParallel1K, "link_bandwidth", "result.allreduce_time", Q_(1, "s"))
+
+
+def test_solve_refuses_just_above_the_zero1_limit():
+    """At 8 × 2 × 3 the ZeRO-1 state is 43.75 + 131.25/3 = 87.5 GB > 80 GB: refused, whatever β."""
+    s = Scenarios.Gpt3TensorDataParallel1K.variant(pp_size=2, dp_size=3)
+    with pytest.raises(InfeasibleError, match="needs 87.5 GB and has 80 GB"):
+        solve(s, "link_bandwidth", "result.allreduce_time", "result.compute_time")
+
+
+def test_cli_solve_refuses_without_a_traceback(capsys):
+    from symbolic.cli import main
+
+    code = main(["solve", "Gpt3DataParallel1K", "--for", "link_bandwidth",
+                 "--where", "result.allreduce_time=result.compute_time"])
+    err = capsys.readouterr().err
+    assert code != 0 and "needs 702.051 GB and has 80 GB" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize(("changes", "error", "match"), [
