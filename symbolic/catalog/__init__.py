@@ -211,11 +211,15 @@ def entry_arguments(entry: Entry) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 class _Built:
-    """A catalog namespace built on first use (the workload types are compiled from the template)."""
+    """A catalog namespace built on first use (so the generator can install fresh record classes before it)."""
 
     def __init__(self, build: Any) -> None:
         self._build = build
         self._value: Any = None
+
+    @property
+    def is_built(self) -> bool:
+        return self._value is not None
 
     @property
     def built(self) -> Any:
@@ -252,7 +256,7 @@ def runtime_types(module: str) -> dict[str, Any]:
 def built_already() -> list[str]:
     """The namespaces whose records exist already (built with the record classes of that moment)."""
     return [name for name, ref in (("Hardware", Hardware), ("Models", Models), ("Systems", Systems))
-            if ref.value._value is not None] + (["Systems entries"] if _BUILT else [])
+            if ref.value.is_built] + (["Systems entries"] if _BUILT else [])
 
 def _models() -> Namespace:
     types = runtime_types("workloads")
