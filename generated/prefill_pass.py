@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.feasibility import FitsSpec
-from symbolic.runtime.mathops import choose, maximum, minimum, step
+from symbolic.runtime.mathops import choose, drop_absent, maximum, minimum, step
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, NodeSpec, PrecisionSpec, WorkloadSpec
@@ -84,7 +84,8 @@ def evaluate(
         layer_weights [1] = workload_active_mlp_parameters_per_layer + workload_attention_parameters_per_layer
         gemm_rows [1] = batch*input_tokens
         matmul_rate [flop/s] = gemm_rows*hardware_peak*matmul_efficiency/(gemm_half_rows + gemm_rows)
-        layer_flops [flop] = (2*[flop]*gemm_rows*layer_weights + batch*input_tokens*workload_attention_flops_per_position*Piecewise((workload_layers*Min(input_tokens, workload_sliding_window) + (workload_layers - workload_sliding_layers)*Max(0, input_tokens - workload_sliding_window), Given(workload_sliding_layers, workload_sliding_window)), (input_tokens*workload_layers, True))/workload_layers)/tp
+        attended [1] = Piecewise((workload_layers*Min(input_tokens, workload_sliding_window) + (workload_layers - workload_sliding_layers)*Max(0, input_tokens - workload_sliding_window), Given(workload_sliding_layers, workload_sliding_window)), (input_tokens*workload_layers, True))
+        layer_flops [flop] = (2*[flop]*gemm_rows*layer_weights + attended*batch*input_tokens*workload_attention_flops_per_position/workload_layers)/tp
         layer_compute_time [s] = layer_flops/matmul_rate
         layer_bytes [byte] = precision_value*(gemm_rows*workload_kv_values_per_position + layer_weights)/tp
         layer_traffic_time [s] = layer_bytes/(hardware_bandwidth*memory_efficiency)
@@ -103,6 +104,12 @@ def evaluate(
     _t1 = _t0 * precision_value
     gemm_rows = batch * input_tokens
     matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
+    attended = (
+        workload_layers * minimum(input_tokens, workload_sliding_window)
+        + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
+        if (workload_sliding_layers is not None and workload_sliding_window is not None)
+        else input_tokens * workload_layers
+    )
     ring_bytes = _t1 * gemm_rows * (2 * tp - 2)
     layer_tp_time = ring_bytes / (
         500000000 * nvlink_bandwidth * nvlink_efficiency
@@ -149,16 +156,7 @@ def evaluate(
         and workload_attention_parameters_per_layer is not None
     ):
         layer_flops = (
-            batch
-            * input_tokens
-            * workload_attention_flops_per_position
-            * (
-                workload_layers * minimum(input_tokens, workload_sliding_window)
-                + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
-                if (workload_sliding_layers is not None and workload_sliding_window is not None)
-                else input_tokens * workload_layers
-            )
-            / workload_layers
+            attended * batch * input_tokens * workload_attention_flops_per_position / workload_layers
             + 2 * gemm_rows * layer_weights
         ) / tp
         layer_compute_time = layer_flops / matmul_rate
@@ -196,6 +194,7 @@ def evaluate(
         "layer_weights": layer_weights,
         "gemm_rows": gemm_rows,
         "matmul_rate": matmul_rate,
+        "attended": attended,
         "layer_flops": layer_flops,
         "layer_compute_time": layer_compute_time,
         "layer_bytes": layer_bytes,
@@ -253,6 +252,12 @@ def gradient(
     _t1 = _t0 * precision_value
     gemm_rows = batch * input_tokens
     matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
+    attended = (
+        workload_layers * minimum(input_tokens, workload_sliding_window)
+        + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
+        if (workload_sliding_layers is not None and workload_sliding_window is not None)
+        else input_tokens * workload_layers
+    )
     ring_bytes = _t1 * gemm_rows * (2 * tp - 2)
     layer_tp_time = ring_bytes / (
         500000000 * nvlink_bandwidth * nvlink_efficiency
@@ -290,6 +295,28 @@ def gradient(
     d__matmul_rate__input_tokens = _g3 * d__gemm_rows__input_tokens
     d__matmul_rate__matmul_efficiency = _g1 / _g0
     d__matmul_rate__gemm_half_rows = -_g2
+    d__attended__workload_layers = (
+        maximum(0, input_tokens - workload_sliding_window) + minimum(input_tokens, workload_sliding_window)
+        if (workload_sliding_layers is not None and workload_sliding_window is not None)
+        else input_tokens
+    )
+    d__attended__input_tokens = (
+        workload_layers * step(-input_tokens + workload_sliding_window)
+        + (workload_layers - workload_sliding_layers) * step(input_tokens - workload_sliding_window)
+        if (workload_sliding_layers is not None and workload_sliding_window is not None)
+        else workload_layers
+    )
+    d__attended__workload_sliding_layers = (
+        -maximum(0, input_tokens - workload_sliding_window)
+        if (workload_sliding_layers is not None and workload_sliding_window is not None)
+        else 0
+    )
+    d__attended__workload_sliding_window = (
+        workload_layers * step(input_tokens - workload_sliding_window)
+        - (workload_layers - workload_sliding_layers) * step(input_tokens - workload_sliding_window)
+        if (workload_sliding_layers is not None and workload_sliding_window is not None)
+        else 0
+    )
     d__ring_bytes__precision_value = _g4 * _g6
     d__ring_bytes__workload_hidden_dim = _g7 / tp
     d__ring_bytes__tp = -_g7 * _g9 + 2 * _g8 * gemm_rows
@@ -324,6 +351,12 @@ def gradient(
             "input_tokens": d__matmul_rate__input_tokens,
             "matmul_efficiency": d__matmul_rate__matmul_efficiency,
             "gemm_half_rows": d__matmul_rate__gemm_half_rows,
+        },
+        "attended": {
+            "workload_layers": d__attended__workload_layers,
+            "input_tokens": d__attended__input_tokens,
+            "workload_sliding_layers": d__attended__workload_sliding_layers,
+            "workload_sliding_window": d__attended__workload_sliding_window,
         },
         "ring_bytes": {
             "precision_value": d__ring_bytes__precision_value,
@@ -447,6 +480,29 @@ def gradient(
             )
             else precision_value * workload_kv_values_per_token
         )
+        d__memory_per_gpu__workload_sliding_layers = _g28 * (
+            -precision_value * workload_kv_values_per_position * maximum(0, input_tokens - workload_sliding_window)
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else 0
+        )
+        d__memory_per_gpu__workload_sliding_window = _g28 * (
+            precision_value
+            * workload_kv_values_per_position
+            * (
+                workload_layers * step(input_tokens - workload_sliding_window)
+                - (workload_layers - workload_sliding_layers) * step(input_tokens - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else 0
+        )
         d__memory_per_gpu__workload_architecture_parameters = _g27 * precision_value
         d__memory_per_gpu__workload_kv_values_per_token = _g28 * (
             0
@@ -462,6 +518,8 @@ def gradient(
         d__fits_need__tp = d__memory_per_gpu__tp
         d__fits_need__batch = d__memory_per_gpu__batch
         d__fits_need__input_tokens = d__memory_per_gpu__input_tokens
+        d__fits_need__workload_sliding_layers = d__memory_per_gpu__workload_sliding_layers
+        d__fits_need__workload_sliding_window = d__memory_per_gpu__workload_sliding_window
         d__fits_need__workload_architecture_parameters = d__memory_per_gpu__workload_architecture_parameters
         d__fits_need__workload_kv_values_per_token = d__memory_per_gpu__workload_kv_values_per_token
         derivatives.update(
@@ -472,6 +530,8 @@ def gradient(
                     "tp": d__memory_per_gpu__tp,
                     "batch": d__memory_per_gpu__batch,
                     "input_tokens": d__memory_per_gpu__input_tokens,
+                    "workload_sliding_layers": d__memory_per_gpu__workload_sliding_layers,
+                    "workload_sliding_window": d__memory_per_gpu__workload_sliding_window,
                     "workload_architecture_parameters": d__memory_per_gpu__workload_architecture_parameters,
                     "workload_kv_values_per_token": d__memory_per_gpu__workload_kv_values_per_token,
                 },
@@ -481,6 +541,8 @@ def gradient(
                     "tp": d__fits_need__tp,
                     "batch": d__fits_need__batch,
                     "input_tokens": d__fits_need__input_tokens,
+                    "workload_sliding_layers": d__fits_need__workload_sliding_layers,
+                    "workload_sliding_window": d__fits_need__workload_sliding_window,
                     "workload_architecture_parameters": d__fits_need__workload_architecture_parameters,
                     "workload_kv_values_per_token": d__fits_need__workload_kv_values_per_token,
                 },
@@ -492,105 +554,32 @@ def gradient(
         and workload_attention_parameters_per_layer is not None
     ):
         layer_flops = (
-            batch
-            * input_tokens
-            * workload_attention_flops_per_position
-            * (
-                workload_layers * minimum(input_tokens, workload_sliding_window)
-                + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
-                if (workload_sliding_layers is not None and workload_sliding_window is not None)
-                else input_tokens * workload_layers
-            )
-            / workload_layers
+            attended * batch * input_tokens * workload_attention_flops_per_position / workload_layers
             + 2 * gemm_rows * layer_weights
         ) / tp
         layer_compute_time = layer_flops / matmul_rate
-        _g30 = batch * workload_attention_flops_per_position / workload_layers
-        _g31 = _g30 * input_tokens
-        _g32 = input_tokens * workload_layers
-        _g33 = 2 * layer_weights
-        _g34 = _g33 / tp
-        _g35 = 1 / (tp * workload_layers)
+        _g30 = batch * input_tokens * workload_attention_flops_per_position / tp
+        _g31 = _g30 / workload_layers
+        _g32 = 2 * layer_weights
+        _g33 = attended * input_tokens * workload_attention_flops_per_position / workload_layers
+        _g34 = _g32 / tp
+        _g35 = attended * batch / (tp * workload_layers)
         _g36 = 2 * gemm_rows / tp
         _g37 = layer_flops / matmul_rate**2
-        d__layer_flops__workload_layers = (
-            _g31
-            * (
-                maximum(0, input_tokens - workload_sliding_window) + minimum(input_tokens, workload_sliding_window)
-                if (workload_sliding_layers is not None and workload_sliding_window is not None)
-                else input_tokens
-            )
-            - batch
-            * input_tokens
-            * workload_attention_flops_per_position
-            * (
-                workload_layers * minimum(input_tokens, workload_sliding_window)
-                + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
-                if (workload_sliding_layers is not None and workload_sliding_window is not None)
-                else _g32
-            )
-            / workload_layers**2
-        ) / tp
-        d__layer_flops__tp = (
-            -(
-                _g30
-                * input_tokens
-                * (
-                    workload_layers * minimum(input_tokens, workload_sliding_window)
-                    + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
-                    if (workload_sliding_layers is not None and workload_sliding_window is not None)
-                    else _g32
-                )
-                + _g33 * gemm_rows
-            )
-            / tp**2
-        )
-        d__layer_flops__batch = (
-            _g34 * d__gemm_rows__batch
-            + _g35
-            * input_tokens
-            * workload_attention_flops_per_position
-            * (
-                workload_layers * minimum(input_tokens, workload_sliding_window)
-                + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
-                if (workload_sliding_layers is not None and workload_sliding_window is not None)
-                else _g32
-            )
-        )
+        d__layer_flops__workload_layers = -_g30 * attended / workload_layers**2 + _g31 * d__attended__workload_layers
+        d__layer_flops__tp = -(_g32 * gemm_rows + _g33 * batch) / tp**2
+        d__layer_flops__batch = _g33 / tp + _g34 * d__gemm_rows__batch
         d__layer_flops__input_tokens = (
-            _g34 * d__gemm_rows__input_tokens
-            + (
-                _g30
-                * (
-                    workload_layers * minimum(input_tokens, workload_sliding_window)
-                    + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
-                    if (workload_sliding_layers is not None and workload_sliding_window is not None)
-                    else _g32
-                )
-                + _g31
-                * (
-                    workload_layers * step(-input_tokens + workload_sliding_window)
-                    + (workload_layers - workload_sliding_layers) * step(input_tokens - workload_sliding_window)
-                    if (workload_sliding_layers is not None and workload_sliding_window is not None)
-                    else workload_layers
-                )
-            )
-            / tp
+            _g31 * d__attended__input_tokens
+            + _g34 * d__gemm_rows__input_tokens
+            + _g35 * workload_attention_flops_per_position
         )
+        d__layer_flops__workload_sliding_layers = _g31 * d__attended__workload_sliding_layers
+        d__layer_flops__workload_sliding_window = _g31 * d__attended__workload_sliding_window
         d__layer_flops__workload_active_mlp_parameters_per_layer = (
             _g36 * d__layer_weights__workload_active_mlp_parameters_per_layer
         )
-        d__layer_flops__workload_attention_flops_per_position = (
-            _g35
-            * batch
-            * input_tokens
-            * (
-                workload_layers * minimum(input_tokens, workload_sliding_window)
-                + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
-                if (workload_sliding_layers is not None and workload_sliding_window is not None)
-                else _g32
-            )
-        )
+        d__layer_flops__workload_attention_flops_per_position = _g35 * input_tokens
         d__layer_flops__workload_attention_parameters_per_layer = (
             _g36 * d__layer_weights__workload_attention_parameters_per_layer
         )
@@ -603,6 +592,8 @@ def gradient(
         )
         d__layer_compute_time__matmul_efficiency = -_g37 * d__matmul_rate__matmul_efficiency
         d__layer_compute_time__gemm_half_rows = -_g37 * d__matmul_rate__gemm_half_rows
+        d__layer_compute_time__workload_sliding_layers = d__layer_flops__workload_sliding_layers / matmul_rate
+        d__layer_compute_time__workload_sliding_window = d__layer_flops__workload_sliding_window / matmul_rate
         d__layer_compute_time__workload_active_mlp_parameters_per_layer = (
             d__layer_flops__workload_active_mlp_parameters_per_layer / matmul_rate
         )
@@ -619,6 +610,8 @@ def gradient(
                     "tp": d__layer_flops__tp,
                     "batch": d__layer_flops__batch,
                     "input_tokens": d__layer_flops__input_tokens,
+                    "workload_sliding_layers": d__layer_flops__workload_sliding_layers,
+                    "workload_sliding_window": d__layer_flops__workload_sliding_window,
                     "workload_active_mlp_parameters_per_layer": d__layer_flops__workload_active_mlp_parameters_per_layer,
                     "workload_attention_flops_per_position": d__layer_flops__workload_attention_flops_per_position,
                     "workload_attention_parameters_per_layer": d__layer_flops__workload_attention_parameters_per_layer,
@@ -631,6 +624,8 @@ def gradient(
                     "input_tokens": d__layer_compute_time__input_tokens,
                     "matmul_efficiency": d__layer_compute_time__matmul_efficiency,
                     "gemm_half_rows": d__layer_compute_time__gemm_half_rows,
+                    "workload_sliding_layers": d__layer_compute_time__workload_sliding_layers,
+                    "workload_sliding_window": d__layer_compute_time__workload_sliding_window,
                     "workload_active_mlp_parameters_per_layer": d__layer_compute_time__workload_active_mlp_parameters_per_layer,
                     "workload_attention_flops_per_position": d__layer_compute_time__workload_attention_flops_per_position,
                     "workload_attention_parameters_per_layer": d__layer_compute_time__workload_attention_parameters_per_layer,
@@ -733,6 +728,8 @@ def gradient(
         d__layer_time__nvlink_efficiency = d__layer_tp_time__nvlink_efficiency
         d__layer_time__kernels_per_layer = kernel_launch / 1000000
         d__layer_time__kernel_launch = kernels_per_layer / 1000000
+        d__layer_time__workload_sliding_layers = _g43 * d__layer_compute_time__workload_sliding_layers
+        d__layer_time__workload_sliding_window = _g43 * d__layer_compute_time__workload_sliding_window
         d__layer_time__workload_active_mlp_parameters_per_layer = (
             _g43 * d__layer_compute_time__workload_active_mlp_parameters_per_layer
             + _g44 * d__layer_traffic_time__workload_active_mlp_parameters_per_layer
@@ -769,6 +766,8 @@ def gradient(
         d__ttft__nvlink_efficiency = d__layer_time__nvlink_efficiency * workload_layers
         d__ttft__kernels_per_layer = d__layer_time__kernels_per_layer * workload_layers
         d__ttft__kernel_launch = d__layer_time__kernel_launch * workload_layers
+        d__ttft__workload_sliding_layers = d__layer_time__workload_sliding_layers * workload_layers
+        d__ttft__workload_sliding_window = d__layer_time__workload_sliding_window * workload_layers
         d__ttft__workload_active_mlp_parameters_per_layer = (
             d__layer_time__workload_active_mlp_parameters_per_layer * workload_layers
         )
@@ -797,6 +796,8 @@ def gradient(
                     "nvlink_efficiency": d__layer_time__nvlink_efficiency,
                     "kernels_per_layer": d__layer_time__kernels_per_layer,
                     "kernel_launch": d__layer_time__kernel_launch,
+                    "workload_sliding_layers": d__layer_time__workload_sliding_layers,
+                    "workload_sliding_window": d__layer_time__workload_sliding_window,
                     "workload_active_mlp_parameters_per_layer": d__layer_time__workload_active_mlp_parameters_per_layer,
                     "workload_attention_flops_per_position": d__layer_time__workload_attention_flops_per_position,
                     "workload_attention_parameters_per_layer": d__layer_time__workload_attention_parameters_per_layer,
@@ -819,6 +820,8 @@ def gradient(
                     "nvlink_efficiency": d__ttft__nvlink_efficiency,
                     "kernels_per_layer": d__ttft__kernels_per_layer,
                     "kernel_launch": d__ttft__kernel_launch,
+                    "workload_sliding_layers": d__ttft__workload_sliding_layers,
+                    "workload_sliding_window": d__ttft__workload_sliding_window,
                     "workload_active_mlp_parameters_per_layer": d__ttft__workload_active_mlp_parameters_per_layer,
                     "workload_attention_flops_per_position": d__ttft__workload_attention_flops_per_position,
                     "workload_attention_parameters_per_layer": d__ttft__workload_attention_parameters_per_layer,
@@ -826,6 +829,10 @@ def gradient(
                 },
             }
         )
+    drop_absent(
+        derivatives,
+        {"workload_sliding_layers": workload_sliding_layers, "workload_sliding_window": workload_sliding_window},
+    )
     return derivatives
 
 
@@ -968,6 +975,7 @@ class PrefillPassScenario(ScenarioBase):
         "layer_weights",
         "gemm_rows",
         "matmul_rate",
+        "attended",
         "layer_flops",
         "layer_compute_time",
         "layer_bytes",
@@ -1034,6 +1042,7 @@ class PrefillPassScenario(ScenarioBase):
     )
     gemm_rows = Output("gemm_rows")
     matmul_rate = Output("matmul_rate", "flop/s")
+    attended = Output("attended")
     layer_flops = Output(
         "layer_flops",
         "flop",

@@ -84,6 +84,7 @@ export function evaluate(args, floats = []) {
   const _t1 = _t0*precision_value;
   const gemm_rows = $.imul(batch, input_tokens);
   const matmul_rate = gemm_rows*hardware_peak*matmul_efficiency/($.iadd(gemm_half_rows, gemm_rows));
+  const attended = (((workload_sliding_layers != null && workload_sliding_window != null)) ? ($.iadd($.imul(workload_layers, Math.min(input_tokens, workload_sliding_window)), $.imul($.iadd(workload_layers, $.imul(-1, workload_sliding_layers)), Math.max(0, $.iadd(input_tokens, $.imul(-1, workload_sliding_window)))))) : ($.imul(input_tokens, workload_layers)));
   const ring_bytes = _t1*gemm_rows*($.iadd($.imul(2, tp), -2));
   const layer_tp_time = ring_bytes/(500000000*nvlink_bandwidth*nvlink_efficiency);
   const head_time = Math.max(2*_t0*batch*workload_vocab_size/matmul_rate, _t1*workload_vocab_size/(hardware_bandwidth*memory_efficiency));
@@ -106,7 +107,7 @@ export function evaluate(args, floats = []) {
   }
   let layer_flops, layer_compute_time;
   if (workload_active_mlp_parameters_per_layer != null && workload_attention_flops_per_position != null && workload_attention_parameters_per_layer != null) {
-    layer_flops = (batch*input_tokens*workload_attention_flops_per_position*(((workload_sliding_layers != null && workload_sliding_window != null)) ? ($.iadd($.imul(workload_layers, Math.min(input_tokens, workload_sliding_window)), $.imul($.iadd(workload_layers, $.imul(-1, workload_sliding_layers)), Math.max(0, $.iadd(input_tokens, $.imul(-1, workload_sliding_window)))))) : ($.imul(input_tokens, workload_layers)))/workload_layers + $.imul_if($int.workload_active_mlp_parameters_per_layer && $int.workload_attention_parameters_per_layer, 2, gemm_rows, layer_weights))/tp;
+    layer_flops = (attended*batch*input_tokens*workload_attention_flops_per_position/workload_layers + $.imul_if($int.workload_active_mlp_parameters_per_layer && $int.workload_attention_parameters_per_layer, 2, gemm_rows, layer_weights))/tp;
     layer_compute_time = layer_flops/matmul_rate;
   } else {
     layer_flops = null;
@@ -134,6 +135,7 @@ export function evaluate(args, floats = []) {
     "layer_weights": layer_weights,
     "gemm_rows": gemm_rows,
     "matmul_rate": matmul_rate,
+    "attended": attended,
     "layer_flops": layer_flops,
     "layer_compute_time": layer_compute_time,
     "layer_bytes": layer_bytes,

@@ -82,8 +82,11 @@ class PrefillPassScenario(Scenario):
     gemm_rows = Output(batch * n, symbol="M", doc="Rows of every GEMM of the pass: its tokens.")
     matmul_rate = Output(hardware.peak * matmul_efficiency * gemm_rows / (gemm_rows + gemm_half_rows), "flop/s",
                          symbol="R", doc="Rate the pass's GEMMs attain on one GPU.")
+    attended = Output(workload.cached_positions(n), symbol="S_L",
+                      doc="Positions a prompt's last token attends to, summed over the blocks (a sliding-window "
+                          "block: at most its window).")
     layer_flops = Output((2 * gemm_rows * layer_weights * flop
-                          + batch * n * workload.attention_flops_per_position * workload.cached_positions(n) / L) / t,
+                          + batch * n * workload.attention_flops_per_position * attended / L) / t,
                          "flop", symbol="F",
                          doc="FLOPs of one layer on one GPU: its GEMMs and the attention core, each token over the "
                              "positions a block attends to (the whole prompt, a sliding-window block at most its "
