@@ -18,6 +18,8 @@ from typing import Any
 
 from symbolic.catalog.load import CATALOG_DIR, CatalogError
 from symbolic.runtime.units import Q_
+from symbolic.catalog import Constants, EFFICIENCY_PREFIX, efficiency_sources, Hardware, hardware_records, Models, runtime_types, Systems, systems_entries, workload_entries
+from symbolic.runtime.model_config import workload_from_config
 
 RUNS_FILE = CATALOG_DIR / "measurements.toml"
 KINDS = ("training", "prefill")
@@ -285,32 +287,22 @@ def _measured(table: dict[str, Any], kind: str, fail: Any) -> dict[str, Any]:
 
 # -- the catalog the runs refer to -----------------------------------------------------------
 def _nodes() -> set[str]:
-    from symbolic.catalog import hardware_records
-
     return {record.path for record in hardware_records()}
 
 
 def _fabrics() -> set[str]:
-    from symbolic.catalog import systems_entries
-
     return {entry.key for entry in systems_entries() if entry.tier == "Fabrics"}
 
 
 def _efficiency_section(hardware: str) -> str:
-    from symbolic.catalog import EFFICIENCY_PREFIX
-
     return EFFICIENCY_PREFIX + hardware.rpartition(".")[2]
 
 
 def _efficiency_sections() -> set[str]:
-    from symbolic.catalog import efficiency_sources
-
     return set(efficiency_sources())
 
 
 def _workload_fields(path: Any) -> dict[str, Any] | None:
-    from symbolic.catalog import workload_entries
-
     if not isinstance(path, str) or not path.startswith("Models."):
         return None
     entry = next((e for e in workload_entries() if f"Models.{e.path}" == path), None)
@@ -334,7 +326,6 @@ TRAINING_EFFICIENCY = {"fabric_efficiency": "Fabric", "activation_traffic": "Act
 
 def scenario_inputs(run: Run) -> dict[str, Any]:
     """The inputs of the run's scenario: catalog values as ``Ref``s (written as source in the registry)."""
-    from symbolic.catalog import Constants, Hardware, Models, Systems
 
     tier, key = run.hardware.split(".")
     node = getattr(getattr(Hardware, tier), key)
@@ -366,9 +357,6 @@ def scenario_inputs(run: Run) -> dict[str, Any]:
 
 
 def _from_config(path: str | None) -> Any:
-    from symbolic.catalog import runtime_types
-    from symbolic.runtime.model_config import workload_from_config
-
     return workload_from_config(path, runtime_types("workloads"))
 
 
