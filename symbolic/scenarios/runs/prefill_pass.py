@@ -34,7 +34,7 @@ class PrefillPassScenario(Scenario):
 >>> from generated import Scenarios
 >>> s = Scenarios.Llama7BPrefill2048
 >>> s.layer_weights, s.gemm_rows
-(202375168.0, 2048)
+(202375168, 2048)
 """
 
     main_outputs = ("ttft", "layer_compute_time", "layer_traffic_time")
