@@ -20,6 +20,7 @@ from symbolic.calibration import probes, workloads
 from symbolic.calibration.timing import Clock, per_call
 from symbolic.runtime.errors import ScenarioInputError
 from symbolic.runtime.node_file import NodeFile
+import generated
 
 SUITES = ("mlp", "adam", "roofline", "fusion", "epoch")
 MNIST = (784, 10)  # input width, classes: the MNIST-shaped MLP of the scenario's registry entry
@@ -114,8 +115,6 @@ class Profile(NamedTuple):
 
 # -- predictions (from the generated scenarios) -----------------------------------------------------
 def _scenarios() -> Any:
-    import generated
-
     return generated.Scenarios
 
 
@@ -180,12 +179,10 @@ def fusion_prediction(profile: Profile, chain: int) -> tuple[float, dict[str, An
 
 
 def epoch_prediction(profile: Profile, batch: int, examples: int, ops_per_step: int) -> tuple[float, dict[str, Any]]:
-    from generated import DatasetProfile
-
     scenarios = _scenarios()
     network = scenarios.MnistDenseNetwork.variant(
         layer_widths=list(EPOCH_WIDTHS), batch_size=batch,
-        dataset=DatasetProfile("synthetic MNIST-shaped", training_examples=examples))
+        dataset=generated.DatasetProfile("synthetic MNIST-shaped", training_examples=examples))
     layers = len(EPOCH_WIDTHS) - 1
     epoch = scenarios.MnistEpochCpuVersusH100.variant(
         network=network, host=profile.node, dispatch=profile.numpy_op,
