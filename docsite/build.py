@@ -46,16 +46,22 @@ def build_site(site_dir: Path | None = None) -> Path:
     return site_dir
 
 
-def build_pdf(out_dir: Path | None = None) -> Path:
-    """Compile the handbook with pdflatex (TeX Live from Debian); returns the PDF's path."""
+def build_pdf(out_dir: Path | None = None, settle: bool = True) -> Path:
+    """Compile the handbook with pdflatex (TeX Live from Debian); returns the PDF's path.
+
+    The first pass only writes the table of contents and the references (``-draftmode``: no PDF);
+    later passes run until the pages stop moving. With ``settle=False`` (the tests) there is one
+    later pass: the log, the page count and every reference are final after it, only the table of
+    contents' page numbers may move once more."""
     out_dir = out_dir or ROOT / "build" / "pdf"
     if shutil.which("pdflatex") is None:
         raise BuildError("pdflatex not found; install TeX from Debian's packages: "
                          f"apt-get install {' '.join(debian_packages('tex'))}")
     out_dir.mkdir(parents=True, exist_ok=True)
     command = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-output-directory", str(out_dir), "handbook.tex"]
-    for attempt in range(4):  # later passes fill in the table of contents, until the pages stop moving
-        done = subprocess.run(command, cwd=LATEX, capture_output=True, text=True, check=False,
+    for attempt in range(4 if settle else 2):  # later passes fill in the table of contents, until the pages stop moving
+        done = subprocess.run(command[:1] + ["-draftmode"] * (attempt == 0) + command[1:], cwd=LATEX,
+                              capture_output=True, text=True, check=False,
                               env={**os.environ, "max_print_line": "100000"})  # a log line per message
         if done.returncode != 0:
             log = (out_dir / "handbook.log").read_text(encoding="utf-8", errors="replace") if (out_dir / "handbook.log").exists() else done.stdout

@@ -2,12 +2,17 @@
 
 ``pymdownx.arithmatex`` (generic mode) keeps each ``$...$`` and ``$$...$$`` of the
 generated Markdown intact as ``<span class="arithmatex">\\(...\\)</span>`` or
-``<div class="arithmatex">\\[...\\]</div>``; ``on_page_content`` sends a page's formulas
+``<div class="arithmatex">\\[...\\]</div>``; ``on_post_page`` sends a page's formulas
 to KaTeX (``docsite/katex-render.js``, run by Node.js) in one batch and puts the
 typeset HTML (with MathML for screen readers) in their place. A formula KaTeX cannot
 typeset fails the build, naming the page and the formula. The pages then need only
 KaTeX's stylesheet and fonts, which ``on_post_build`` copies into the site: nothing is
 loaded from the network when a page is viewed.
+
+The formulas of a closed ``<details>`` (the worked examples after a page's first, about half
+of the site's bytes when typeset) are checked by KaTeX at build all the same but stay TeX in
+the page: ``docsite/katex-later.js`` typesets them in the browser, with the same KaTeX (its
+script copied into the site too) and options (``docsite/katex-options.js``), when one is opened.
 
 KaTeX comes from the npm registry: ``on_config`` installs the pinned version into
 ``build/katex`` when it is not there (it is never committed).
@@ -34,6 +39,7 @@ ROOT = HERE.parent
 KATEX_PREFIX = ROOT / "build" / "katex"
 KATEX = KATEX_PREFIX / "node_modules" / "katex"
 MATH = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.DOTALL)
+CLOSED = re.compile(r"<details>.*?</details>", re.DOTALL)  # a collapsed block: its formulas are typeset when opened
 
 
 def installed_version() -> str:
@@ -59,8 +65,9 @@ def ensure_katex() -> None:
         raise PluginError(f"could not install katex@{KATEX_VERSION} with npm:\n{done.stdout}{done.stderr}")
 
 
-def typeset(formulas: list[tuple[str, bool]], where: str) -> list[str]:
-    """KaTeX HTML for each ``(tex, display)``; raises naming every formula that fails."""
+def typeset(formulas: list[tuple[str, bool, bool]], where: str) -> list[str | None]:
+    """KaTeX HTML for each ``(tex, display, keep)`` (None where not ``keep``: checked only); raises
+    naming every formula that fails."""
     if not formulas:
         return []
     done = subprocess.run(["node", str(HERE / "katex-render.js"), str(KATEX)], input=json.dumps(formulas),
@@ -68,10 +75,10 @@ def typeset(formulas: list[tuple[str, bool]], where: str) -> list[str]:
     if done.returncode != 0:
         raise PluginError(f"{where}: KaTeX failed: {done.stderr}")
     results = json.loads(done.stdout)
-    errors = [f"  {tex!r}: {r['error']}" for (tex, _), r in zip(formulas, results, strict=True) if "error" in r]
+    errors = [f"  {tex!r}: {r['error']}" for (tex, _, _), r in zip(formulas, results, strict=True) if "error" in r]
     if errors:
         raise PluginError(f"{where}: KaTeX could not typeset {len(errors)} formula(s):\n" + "\n".join(errors))
-    return [r["html"] for r in results]
+    return [r.get("html") for r in results]
 
 
 def on_config(config: Any) -> Any:
@@ -89,15 +96,36 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
 
 
 def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
-    content = _with_calculator(content, page.file.src_uri)
-    found = list(MATH.finditer(content))
+    return _with_calculator(content, page.file.src_uri)
+
+
+def on_post_page(content: str, page: Any, config: Any) -> str:
+    """Typeset the page's math in its final HTML: after the search plugin indexed its content, which so
+    holds each formula's TeX rather than KaTeX's markup (a third of the build's time went to parsing it)."""
+    closed = [match.span() for match in CLOSED.finditer(content)]
     formulas = []
-    for match in found:
+    for match in MATH.finditer(content):
         tex = html.unescape(match.group(2)).strip()
         display = tex.startswith(r"\[")
-        formulas.append((tex[2:-2].strip(), display))
+        later = any(start < match.start() < end for start, end in closed)
+        formulas.append((tex[2:-2].strip(), display, not later))
     rendered = iter(typeset(formulas, page.file.src_uri))
-    return MATH.sub(lambda _: next(rendered), content)
+    content = MATH.sub(lambda match: next(rendered) or match.group(0), content)
+    if any(not keep for _, _, keep in formulas):
+        root = "../" * page.url.count("/")  # the site's root from this page (use_directory_urls is off)
+        script = f'<script data-katex="{root}assets/katex/katex.min.js">{_later_script()}</script>\n'
+        position = content.rfind("</body>")
+        content = content[:position] + script + content[position:]
+    return content
+
+
+@lru_cache(maxsize=None)
+def _later_script() -> str:
+    """docsite/katex-options.js and katex-later.js, to inline in a page with formulas typeset when opened."""
+    text = "\n".join((HERE / name).read_text(encoding="utf-8") for name in ("katex-options.js", "katex-later.js"))
+    if "</script" in text.lower() or "<!--" in text:
+        raise PluginError("docsite/katex-*.js must not contain '</script' or '<!--' (they are inlined)")
+    return text
 
 
 def _with_calculator(content: str, source: str) -> str:
@@ -133,4 +161,5 @@ def on_post_build(config: Any) -> None:
     assets = site / "assets"
     shutil.copytree(KATEX / "dist" / "fonts", assets / "katex" / "fonts", dirs_exist_ok=True)
     shutil.copy2(KATEX / "dist" / "katex.min.css", assets / "katex" / "katex.min.css")
+    shutil.copy2(KATEX / "dist" / "katex.min.js", assets / "katex" / "katex.min.js")  # for docsite/katex-later.js
     shutil.copy2(HERE / "mlsysym.css", assets / "mlsysym.css")

@@ -1,17 +1,18 @@
-// Typesets a batch of TeX expressions with KaTeX: reads [[tex, displayMode], ...] as JSON on
-// stdin, writes [{html} | {error}, ...] as JSON on stdout. Run by docsite/hooks.py at build time.
+// Typesets a batch of TeX expressions with KaTeX: reads [[tex, displayMode, keep], ...] as JSON on
+// stdin, writes [{html} | {} | {error}, ...] as JSON on stdout (no html where keep is false: a formula
+// the page typesets when it is opened, checked here all the same). Run by docsite/hooks.py at build time.
 "use strict";
 const katex = require(process.argv[2]);
-// Strict, except that a Unicode character inside \text{} (e.g. "→") is typeset as it is.
-const strict = (code) => (code === "unknownSymbol" ? "ignore" : "error");
+const katexOptions = require("./katex-options.js");
 
 let input = "";
 process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk) => { input += chunk; });
 process.stdin.on("end", () => {
-  const results = JSON.parse(input).map(([tex, displayMode]) => {
+  const results = JSON.parse(input).map(([tex, displayMode, keep]) => {
     try {
-      return { html: katex.renderToString(tex, { displayMode, throwOnError: true, strict, output: "htmlAndMathml" }) };
+      const html = katex.renderToString(tex, katexOptions(displayMode));
+      return keep ? { html } : {};
     } catch (error) {
       return { error: String(error.message || error) };
     }

@@ -59,7 +59,8 @@ def chromium(*arguments: str) -> subprocess.CompletedProcess:
 
 
 class _Text(HTMLParser):
-    """The text a reader sees: no scripts, styles, or MathML annotations (KaTeX's hidden TeX copy)."""
+    """The text a reader sees: no scripts, styles, MathML annotations (KaTeX's hidden TeX copy), or
+    closed <details> (a worked example's formulas are typeset when it is opened: see test_calculator_browser)."""
 
     HIDDEN = {"script", "style", "annotation", "title", "head"}
 
@@ -70,13 +71,13 @@ class _Text(HTMLParser):
         self.katex = 0
 
     def handle_starttag(self, tag, attrs):
-        if tag in self.HIDDEN:
+        if tag in self.HIDDEN or (tag == "details" and "open" not in dict(attrs)):  # a closed one shows its summary only
             self.depth += 1
         if "katex-html" in (dict(attrs).get("class") or "").split():
             self.katex += 1
 
     def handle_endtag(self, tag):
-        if tag in self.HIDDEN and self.depth:
+        if (tag in self.HIDDEN or tag == "details") and self.depth:
             self.depth -= 1
 
     def handle_data(self, data):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shlex
 import threading
 import time
@@ -355,3 +356,21 @@ def test_what_does_not_fit_an_input_no_output_reads_and_a_shared_workload(site):
     expected = Scenarios.Gpt3Zero3On64.variant(workload=generated.Models.Language.Llama3_8B)
     assert error == ""
     assert float(total) == pytest.approx(expected.result.zero3_total_per_device.to("GB").magnitude, rel=1e-12)
+
+
+def test_a_closed_worked_example_is_typeset_when_opened(site):
+    """A closed worked example carries its formulas as TeX (docsite/hooks.py); opened, the site's copy of
+    KaTeX typesets every one of them (docsite/katex-later.js), served and opened from disk alike."""
+    base, browser = site
+    page = built_site() / "scenarios" / "DecodeScenario.html"
+    closed = re.search(r"<details>.*?</details>", page.read_text(encoding="utf-8"), re.DOTALL).group(0)
+    formulas = closed.count('class="arithmatex"')
+    assert formulas > 5
+    for url in (f"{base}/scenarios/DecodeScenario.html", page.as_uri()):
+        browser.navigate(url, "window.mlsysymCalculator")
+        browser.evaluate("document.querySelector('details:not([open])').open = true")
+        browser.first.wait("document.querySelector('details[data-typeset]')")
+        found = browser.evaluate(
+            "(() => { const d = document.querySelector('details[data-typeset]'); return [d.querySelectorAll('.arithmatex')"
+            ".length, d.querySelectorAll('.katex').length, d.querySelectorAll('.katex-html').length]; })()")
+        assert found == [0, formulas, formulas], (url, found)
