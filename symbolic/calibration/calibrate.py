@@ -205,7 +205,8 @@ def host_table(result: Calibration) -> dict[str, Any]:
 HEADER = """mlsysym node file, written by `mlsysym calibrate`.
 Load it as a hardware node: hardware_from_file("{path}") in Python, --set hardware=@{path} on the command line.
 [node] holds the rates at the node's thread count ([host] threads); [measured] every figure with
-its spread across blocks ((max - min) / median) and how it was measured."""
+its spread across blocks (twice the interquartile range over the median: the full range for three
+blocks, blind to one disturbed block of seven) and how it was measured."""
 
 
 def node_file(result: Calibration, path: str = "node.toml") -> str:

@@ -77,6 +77,22 @@ def test_blocks_that_disagree_are_refused() -> None:
     assert result.refusal is not None and "matmul_fp32_t1 spread 50%" in result.refusal
 
 
+def test_one_disturbed_block_of_seven_is_not_refused() -> None:
+    # six blocks of 20 ms and one of 40 ms: rates 50 x 6 and 25; inclusive quartiles both 50, so the
+    # spread is 0 % where (max - min) / median said 50 %; the median (50 GFLOP/s) ignores the block too
+    result = run([0.020, 0.020, 0.040, 0.020, 0.020, 0.020, 0.020])
+    assert result.refusal is None
+    assert result.figures["matmul_fp32_t1"].median == pytest.approx(50.0)
+    assert result.figures["matmul_fp32_t1"].spread == pytest.approx(0.0, abs=1e-12)
+
+
+def test_three_disturbed_blocks_of_seven_are_refused() -> None:
+    # 20 ms four times, 40 ms three times: rates sorted 25 25 25 50 50 50 50; quartiles 25 and 50,
+    # median 50: spread 2 x 25 / 50 = 100 %
+    result = run([0.020, 0.040, 0.020, 0.040, 0.020, 0.040, 0.020])
+    assert result.refusal is not None and "matmul_fp32_t1 spread 100%" in result.refusal
+
+
 def test_the_node_file_round_trips(tmp_path: Path) -> None:
     result = run([0.020, 0.021, 0.022])
     path = tmp_path / "node.toml"
