@@ -78,8 +78,9 @@ class Profile(NamedTuple):
 
     node: Any
     numpy_op: float          # µs per eager numpy op that allocates its result
+    numpy_call: float        # µs per numpy call into an existing result
     allocation: float        # µs per MB of fresh result memory
-    bandwidth: float         # GB/s, the node's (STREAM triad)
+    bandwidth: float         # GB/s, the node's (STREAM add)
     levels: list[tuple[str, int, float]]  # (level, capacity in bytes, GB/s), smallest first
     torch_op: float | None
     backward_fixed: float | None
@@ -96,7 +97,7 @@ class Profile(NamedTuple):
         def optional(name: str) -> float | None:
             return node_file.figure(name, "µs") if name in measured else None
 
-        return cls(node_file.node, node_file.figure("numpy_op_alloc", "µs"),
+        return cls(node_file.node, node_file.figure("numpy_op_alloc", "µs"), node_file.figure("numpy_op", "µs"),
                    node_file.figure("fresh_allocation", "µs/MB"),
                    node_file.node.memory_bandwidth.to("GB/s").magnitude, levels,
                    optional("torch_op"), optional("backward_fixed"), optional("backward_per_node"))
@@ -155,23 +156,30 @@ def adam_prediction(profile: Profile, size: int, dispatch: float, counts: worklo
         parameters=size, bytes_per_param=4, optimizer_moments=2, bandwidth=profile.bandwidth,
         optimizer_values_moved=max(counts.values, 1e-9), optimizer_ops=sum(counts.ops.values()),
         parameter_tensors=1, dispatch=dispatch, temporaries=fresh, allocation_cost=profile.allocation)
+    level = profile.level_for(step.persistent.to("byte").magnitude)
+    if level is not None:  # the weights, gradients and moments fit in a cache level: its bandwidth
+        step = step.variant(cache_capacity=level[1], cache_bandwidth=level[2])
     return step.optimizer_time.to("ms").magnitude, {
         "values_moved": counts.values, "ops": sum(counts.ops.values()), "fresh_results": fresh,
+        "level": level[0] if level else "dram", "bandwidth_gbs": step.optimizer_bandwidth.to("GB/s").magnitude,
         "fused_floor_ms": step.variant(optimizer_values_moved=7, optimizer_ops=1, temporaries=0).optimizer_time
         .to("ms").magnitude}
 
 
 def roofline_prediction(profile: Profile, flops: float, traffic: float, working_set: float
                         ) -> tuple[float, dict[str, Any]]:
+    """One call of a kernel from Python: its roofline time at the level its working set fits in
+    (the node's memory past the last level), plus one numpy call's cost."""
     level = profile.level_for(working_set)
-    cache = {} if level is None else {"working_set": working_set, "cache_capacity": level[1],
-                                      "cache_bandwidth": level[2] / 1000}  # TB/s
+    cache = {} if level is None else {"cache_capacity": level[1], "cache_bandwidth": level[2] / 1000}  # TB/s
     point = _scenarios().KernelAt200FlopPerByteH100.variant(hardware=profile.node, precision="fp32",
-                                                            intensity=flops / traffic, **cache)
+                                                            intensity=flops / traffic, working_set=traffic,
+                                                            dispatch=profile.numpy_call, **cache)
     rate = point.level_attainable if level is not None else point.attainable
     bound = "compute" if rate.to("TFLOP/s").magnitude >= point.peak.to("TFLOP/s").magnitude else "memory"
-    return rate.to("GFLOP/s").magnitude, {"level": level[0] if level else "dram", "regime": bound,
-                                          "intensity": flops / traffic}
+    return point.kernel_rate.to("GFLOP/s").magnitude, {"level": level[0] if level else "dram", "regime": bound,
+                                                       "intensity": flops / traffic,
+                                                       "call_us": profile.numpy_call}
 
 
 def fusion_prediction(profile: Profile, chain: int) -> tuple[float, dict[str, Any]]:

@@ -19,7 +19,7 @@ import numpy as np
 from symbolic.calibration.timing import Clock, fit_line, per_call
 
 MB = 1e6
-STREAM_ELEMENTS = 1 << 22      # 32 MiB per float64 array: four times this machine's L3 and past most LLCs
+STREAM_ELEMENTS = 1 << 22      # 32 MiB per float64 array at least; stream_elements() takes 4x the last level
 TRIAD_CHUNK = 1 << 14          # a 128 KiB temporary, resident in L2, so triad moves STREAM's 24 bytes/element
 FRESH_ELEMENTS = 1 << 23       # 64 MiB: past glibc's largest mmap threshold (32 MiB), so every result faults
 BACKWARD_CHAIN = (1, 8, 32)    # autograd graph sizes the backward() fit runs over
@@ -68,10 +68,20 @@ def matmul(dtype: str, n: int, threads: int) -> Probe:
     return Probe(name, {name: Figure("GFLOP/s", method)}, block, threads)
 
 
-def stream(threads: int, pool: ThreadPoolExecutor | None = None) -> Probe:
-    """STREAM copy and triad over 32 MiB float64 arrays, split across ``threads`` Python threads
-    (numpy releases the GIL inside a ufunc loop, so the threads run at once)."""
-    n = STREAM_ELEMENTS
+def stream_elements(last_level_bytes: int) -> int:
+    """float64 elements per STREAM array: four times the last-level cache (STREAM's rule), at least 32 MiB."""
+    return max(STREAM_ELEMENTS, 4 * last_level_bytes // 8)
+
+
+def stream(threads: int, pool: ThreadPoolExecutor | None = None, elements: int = STREAM_ELEMENTS) -> Probe:
+    """STREAM copy, add and triad over float64 arrays of ``elements``, split across ``threads``
+    Python threads (numpy releases the GIL inside a ufunc loop, so the threads run at once).
+
+    Add, ``a = b + c``, is one ufunc per thread over the whole slice, as every numpy kernel the
+    scenarios price moves memory: the node's bandwidth is this figure. Triad needs a temporary for
+    ``3c``; done chunk by chunk it moves STREAM's 24 bytes/element but pays a Python loop per chunk,
+    so it is reported, not used."""
+    n = elements
     a, b, c = np.ones(n), np.full(n, 2.0), np.full(n, 0.5)
     tmp = [np.empty(TRIAD_CHUNK) for _ in range(threads)]
     bounds = [(n * k // threads, n * (k + 1) // threads) for k in range(threads)]
@@ -79,6 +89,10 @@ def stream(threads: int, pool: ThreadPoolExecutor | None = None) -> Probe:
     def copy(k: int) -> None:
         low, high = bounds[k]
         np.copyto(b[low:high], a[low:high])
+
+    def add(k: int) -> None:
+        low, high = bounds[k]
+        np.add(b[low:high], c[low:high], out=a[low:high])
 
     def triad(k: int) -> None:  # a = b + 3 c, chunk by chunk through an L2-resident temporary
         low, high = bounds[k]
@@ -96,31 +110,42 @@ def stream(threads: int, pool: ThreadPoolExecutor | None = None) -> Probe:
 
     def block(clock: Clock, min_time: float) -> dict[str, float]:
         copy_s = per_call(run(copy), clock, min_time)
+        add_s = per_call(run(add), clock, min_time)
         triad_s = per_call(run(triad), clock, min_time)
-        return {f"stream_copy_t{threads}": 16 * n / copy_s / 1e9, f"stream_triad_t{threads}": 24 * n / triad_s / 1e9}
+        return {f"stream_copy_t{threads}": 16 * n / copy_s / 1e9, f"stream_add_t{threads}": 24 * n / add_s / 1e9,
+                f"stream_triad_t{threads}": 24 * n / triad_s / 1e9}
 
-    where = f"{n} float64 elements (32 MiB) per array, {threads} thread(s) on contiguous slices"
+    where = f"{n} float64 elements ({8 * n / 2 ** 20:.0f} MiB) per array, {threads} thread(s) on contiguous slices"
     figures = {f"stream_copy_t{threads}": Figure("GB/s", f"STREAM copy b = a over {where}; 16 byte/element "
                                                          "(read + write, write-allocate not counted)"),
+               f"stream_add_t{threads}": Figure("GB/s", f"STREAM add a = b + c over {where}, one numpy.add per "
+                                                        "thread; 24 byte/element. The node's memory bandwidth: one "
+                                                        "pass of one ufunc, as the kernels it prices move memory"),
                f"stream_triad_t{threads}": Figure("GB/s", f"STREAM triad a = b + 3c over {where}, in "
                                                           f"{TRIAD_CHUNK}-element chunks through an L2-resident "
-                                                          "temporary; 24 byte/element")}
+                                                          "temporary; 24 byte/element (not the node's bandwidth: "
+                                                          "the chunk loop costs Python time per chunk)")}
     return Probe(f"stream_t{threads}", figures, block, threads)
 
 
 def cache_point(label: str, total_bytes: int) -> Probe:
     """Bandwidth of ``z = x + y`` over three arrays of ``total_bytes`` together: L1-, L2-, L3- or
-    DRAM-resident as the size says (the roofline's cache levels)."""
+    DRAM-resident as the size says (the roofline's cache levels). The call's own cost (the same
+    add over 8 elements, timed in the same block) is taken off, so the figure is the level's and
+    a prediction adds the call cost back once per call: at L1 sizes it is most of the time."""
     n = max(64, total_bytes // 24)
     x, y, z = np.ones(n), np.ones(n), np.empty(n)
+    a, b, c = np.ones(8), np.ones(8), np.empty(8)
     name = f"add_{label}"
 
     def block(clock: Clock, min_time: float) -> dict[str, float]:
+        call = per_call(lambda: np.add(a, b, out=c), clock, min_time)
         seconds = per_call(lambda: np.add(x, y, out=z), clock, min_time)
-        return {name: 24 * n / seconds / 1e9}
+        return {name: 24 * n / max(seconds - call, 1e-3 * seconds) / 1e9}
 
     method = (f"numpy.add of two {n}-element float64 arrays into a third ({24 * n} bytes in all, repeated so it "
-              "stays where it fits); 24 byte/element over the seconds per call")
+              "stays where it fits); 24 byte/element over the seconds per call less the seconds of the same add "
+              "over 8 elements (the call's cost)")
     return Probe(name, {name: Figure("GB/s", method)}, block)
 
 

@@ -34,6 +34,12 @@ spread = 0.05
 blocks = 3
 method = "a tiny add"
 
+[measured.numpy_op]
+value = "1 µs"
+spread = 0.05
+blocks = 3
+method = "a tiny add into an existing result"
+
 [measured.fresh_allocation]
 value = "400 µs/MB"
 spread = 0.1
@@ -112,10 +118,21 @@ def test_fusion_predicts_one_dispatch_per_operation(run: dict) -> None:
 
 def test_a_roofline_point_reads_the_cache_level_it_fits_in(run: dict) -> None:
     l1 = next(row for row in run["rows"] if row["name"].startswith("roofline multiply l1"))
-    # 8,192-byte working set (a quarter of L1): 1 flop per 24 bytes at 40 GB/s = 1.667 GFLOP/s
-    assert l1["level"] == "l1" and l1["predicted"]["value"] == pytest.approx(40 / 24)
+    # a quarter of L1: 341 elements, 8,184 bytes, 341 flop. 8,184 B at 40 GB/s = 0.2046 µs (the
+    # 341 flop at 50 GFLOP/s take 0.0068 µs), plus the 1 µs call: 341 flop / 1.2046 µs = 0.28308 GFLOP/s
+    assert l1["level"] == "l1" and l1["predicted"]["value"] == pytest.approx(0.28308, rel=1e-4)
     dram = next(row for row in run["rows"] if row["name"].startswith("roofline multiply dram"))
-    assert dram["level"] == "dram" and dram["predicted"]["value"] == pytest.approx(10 / 24)
+    # 16 x 512 KiB = 8,388,608 bytes: 349,525 elements, 8,388,600 bytes at 10 GB/s = 838.86 µs, plus
+    # 1 µs: 349,525 flop / 839.86 µs = 0.41617 GFLOP/s
+    assert dram["level"] == "dram" and dram["predicted"]["value"] == pytest.approx(0.41617, rel=1e-4)
+
+
+def test_adam_reads_the_cache_level_its_state_fits_in(run: dict) -> None:
+    adam = next(row for row in run["rows"] if row["name"] == "adam numpy in-place N=6e+01")
+    # 64 parameters: weights, gradients and two moments, 4 x 64 x 4 B = 1,024 B, fit in the 32 KiB L1.
+    # 31 values x 64 x 4 B = 7,936 B at L1's 40 GB/s = 0.1984 µs, plus 13 calls at 2 µs: 26.1984 µs
+    assert adam["level"] == "l1" and adam["bandwidth_gbs"] == pytest.approx(40.0)
+    assert adam["predicted"]["value"] == pytest.approx(0.0261984)
 
 
 def test_the_summary_counts_points_and_errors(run: dict) -> None:

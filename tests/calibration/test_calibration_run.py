@@ -26,7 +26,7 @@ class Clock:
 
 def fake_probes(clock: Clock, matmul_seconds: list[float]) -> list[Probe]:
     """Probes whose calls take known fake times: a 1 GFLOP matmul taking matmul_seconds[block]
-    (one entry per block), a 24 MB triad in 2 ms, a tiny op in 1.5 µs."""
+    (one entry per block), a 24 MB add in 2 ms, a tiny op in 1.5 µs."""
     blocks = iter(matmul_seconds)
 
     def tick(seconds: float) -> None:
@@ -37,13 +37,13 @@ def fake_probes(clock: Clock, matmul_seconds: list[float]) -> list[Probe]:
         return {"matmul_fp32_t1": 1e9 / per_call(lambda: tick(seconds), clock_, min_time) / 1e9}
 
     def stream(clock_: Clock, min_time: float) -> dict[str, float]:
-        return {"stream_triad_t1": 24e6 / per_call(lambda: tick(2e-3), clock_, min_time) / 1e9}
+        return {"stream_add_t1": 24e6 / per_call(lambda: tick(2e-3), clock_, min_time) / 1e9}
 
     def op(clock_: Clock, min_time: float) -> dict[str, float]:
         return {"numpy_op_alloc": per_call(lambda: tick(1.5e-6), clock_, min_time) * 1e6}
 
     return [Probe("matmul", {"matmul_fp32_t1": Figure("GFLOP/s", "a fake 1 GFLOP matmul")}, matmul),
-            Probe("stream", {"stream_triad_t1": Figure("GB/s", "a fake 24 MB triad")}, stream),
+            Probe("stream", {"stream_add_t1": Figure("GB/s", "a fake 24 MB add")}, stream),
             Probe("op", {"numpy_op_alloc": Figure("µs", "a fake tiny op")}, op)]
 
 
@@ -61,7 +61,7 @@ def test_a_quiet_run_gives_medians_and_a_verdict() -> None:
     assert result.refusal is None
     assert result.figures["matmul_fp32_t1"].median == pytest.approx(1 / 0.021)
     assert result.figures["matmul_fp32_t1"].spread == pytest.approx((1 / 0.020 - 1 / 0.022) * 0.021)
-    assert result.figures["stream_triad_t1"].median == pytest.approx(12.0)  # 24 MB in 2 ms
+    assert result.figures["stream_add_t1"].median == pytest.approx(12.0)  # 24 MB in 2 ms
     assert result.figures["numpy_op_alloc"].median == pytest.approx(1.5)
 
 
@@ -109,7 +109,7 @@ def test_the_node_file_round_trips(tmp_path: Path) -> None:
     assert read.host["load_average_before"] == [0.2, 0.3, 0.3]
     assert read.measured["numpy_op_alloc"].value == "1.5 µs"
     assert read.measured["numpy_op_alloc"].method == "a fake tiny op"
-    assert read.figure("stream_triad_t1", "GB/s") == pytest.approx(12.0)
+    assert read.figure("stream_add_t1", "GB/s") == pytest.approx(12.0)
     with pytest.raises(ScenarioInputError, match="no measured figure 'torch_op'"):
         read.figure("torch_op", "µs")
 
