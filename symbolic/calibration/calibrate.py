@@ -92,7 +92,7 @@ def standard_probes(plan: Plan, threads: Sequence[int], facts: dict[str, Any],
     chosen = [probes.matmul("float32", plan.matmul_n, count) for count in threads]
     chosen.append(probes.matmul("float64", plan.matmul_n, threads[0]))
     sizes = cache_sizes(facts)
-    elements = probes.stream_elements(sizes[-1][1] // 8)  # the DRAM point is 8x the last level
+    elements = probes.stream_elements(sizes[-1][1])
     chosen += [probes.stream(count, pool, elements) for count in threads]
     chosen += [probes.cache_point(label, size) for label, size in sizes]
     chosen += [probes.numpy_op(), probes.allocation()]
@@ -102,14 +102,13 @@ def standard_probes(plan: Plan, threads: Sequence[int], facts: dict[str, Any],
 
 
 def cache_sizes(facts: dict[str, Any]) -> list[tuple[str, int]]:
-    """A working set at a quarter of each data cache and one at 8x the last level. A quarter stays
-    resident beside the code's other data and, in a level shared with other cores (this VM's L3 is
-    shared with cores that are not ours), beside theirs: half of the L3 ran at two thirds of a
-    quarter's bandwidth on this machine (55 against 81 GB/s)."""
+    """A working set inside each data cache (``probes.level_working_sets``) and one at 8x the last
+    level (at most ``probes.DRAM_MAX``: a VM's last level may be a whole socket's, 480 MiB)."""
     found = machine.data_caches(machine.caches())
-    sizes = [(f"l{cache['level']}", cache["bytes"] // 4) for cache in found]
+    measured = probes.level_working_sets([cache["bytes"] for cache in found])
+    sizes = [(f"l{cache['level']}", size) for cache, (size, _) in zip(found, measured, strict=True)]
     last = found[-1]["bytes"] if found else 8 << 20
-    return sizes + [("dram", 8 * last)]
+    return sizes + [("dram", min(8 * last, probes.DRAM_MAX))]
 
 
 def run_blocks(chosen: Sequence[probes.Probe], plan: Plan, clock: Clock,

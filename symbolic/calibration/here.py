@@ -259,9 +259,10 @@ def roofline_points(profile: Profile, grid: Grid) -> list[Point]:
     import numpy as np
 
     points = []
-    sizes = [(name, capacity // 4) for name, capacity, _ in profile.levels]
+    checked = probes.level_working_sets([capacity for _, capacity, _ in profile.levels])
+    sizes = [(name, point) for (name, _, _), (_, point) in zip(profile.levels, checked, strict=True)]
     last = profile.levels[-1][1] if profile.levels else 8 << 20
-    for label, working_set in [*sizes, ("dram", 16 * last)]:
+    for label, working_set in [*sizes, ("dram", min(16 * last, 2 * probes.DRAM_MAX))]:
         n = max(64, working_set // 24)
         x, y, z = np.ones(n), np.ones(n), np.empty(n)
         points.append(Point(f"roofline multiply {label} ({24 * n} B)", "roofline", "rate", "GFLOP/s",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import resource
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,7 +20,8 @@ import numpy as np
 from symbolic.calibration.timing import Clock, fit_line, per_call
 
 MB = 1e6
-STREAM_ELEMENTS = 1 << 22      # 32 MiB per float64 array at least; stream_elements() takes 4x the last level
+STREAM_ELEMENTS = 1 << 22      # 32 MiB per float64 array at least; stream_elements() sizes them past the last level
+DRAM_MAX = 1 << 30             # the most a DRAM working set takes (a VM may report a 480 MiB L3 shared with others)
 TRIAD_CHUNK = 1 << 14          # a 128 KiB temporary, resident in L2, so triad moves STREAM's 24 bytes/element
 FRESH_ELEMENTS = 1 << 23       # 64 MiB: past glibc's largest mmap threshold (32 MiB), so every result faults
 BACKWARD_CHAIN = (1, 8, 32)    # autograd graph sizes the backward() fit runs over
@@ -68,9 +70,30 @@ def matmul(dtype: str, n: int, threads: int) -> Probe:
     return Probe(name, {name: Figure("GFLOP/s", method)}, block, threads)
 
 
-def stream_elements(last_level_bytes: int) -> int:
-    """float64 elements per STREAM array: four times the last-level cache (STREAM's rule), at least 32 MiB."""
-    return max(STREAM_ELEMENTS, 4 * last_level_bytes // 8)
+def level_working_sets(capacities: list[int]) -> list[tuple[int, int]]:
+    """Per data-cache level (capacities smallest first): the working set its bandwidth is measured at
+    and, smaller, the one ``validate --here`` checks it at.
+
+    A level's bandwidth holds from just past the level below to somewhat short of its own capacity,
+    less where cores that are not ours share it (a VM's L3 may be reported as a whole socket's 480
+    MiB when under 64 MiB of it stays ours). So the figure is measured at the level's middle on a log
+    scale, the geometric mean of the level below's capacity and its own, and checked halfway (again
+    on a log scale) down towards the level below; L1, with nothing below, at a quarter and an eighth."""
+    sizes = []
+    for index, capacity in enumerate(capacities):
+        if index == 0:
+            sizes.append((capacity // 4, capacity // 8))
+            continue
+        below = capacities[index - 1]
+        measured = int(math.sqrt(below * capacity))
+        sizes.append((measured, int(math.sqrt(below * measured))))
+    return sizes
+
+
+def stream_elements(dram_bytes: int) -> int:
+    """float64 elements per STREAM array: three arrays together as large as the DRAM working set
+    of the cache points (8x the last level, at most ``DRAM_MAX``), each at least 32 MiB."""
+    return max(STREAM_ELEMENTS, dram_bytes // 24)
 
 
 def stream(threads: int, pool: ThreadPoolExecutor | None = None, elements: int = STREAM_ELEMENTS) -> Probe:

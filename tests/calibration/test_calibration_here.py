@@ -118,9 +118,12 @@ def test_fusion_predicts_one_dispatch_per_operation(run: dict) -> None:
 
 def test_a_roofline_point_reads_the_cache_level_it_fits_in(run: dict) -> None:
     l1 = next(row for row in run["rows"] if row["name"].startswith("roofline multiply l1"))
-    # a quarter of L1: 341 elements, 8,184 bytes, 341 flop. 8,184 B at 40 GB/s = 0.2046 µs (the
-    # 341 flop at 50 GFLOP/s take 0.0068 µs), plus the 1 µs call: 341 flop / 1.2046 µs = 0.28308 GFLOP/s
-    assert l1["level"] == "l1" and l1["predicted"]["value"] == pytest.approx(0.28308, rel=1e-4)
+    # an eighth of L1: 170 elements, 4,080 bytes, 170 flop. 4,080 B at 40 GB/s = 0.102 µs (the
+    # 170 flop at 50 GFLOP/s take 0.0034 µs), plus the 1 µs call: 170 flop / 1.102 µs = 0.15426 GFLOP/s
+    assert l1["level"] == "l1" and l1["predicted"]["value"] == pytest.approx(0.15426, rel=1e-4)
+    l2 = next(row for row in run["rows"] if row["name"].startswith("roofline multiply l2"))
+    # L2 measured at sqrt(32 KiB x 512 KiB) = 128 KiB, checked at sqrt(32 KiB x 128 KiB) = 64 KiB
+    assert l2["name"] == "roofline multiply l2 (65520 B)" and l2["level"] == "l2"
     dram = next(row for row in run["rows"] if row["name"].startswith("roofline multiply dram"))
     # 16 x 512 KiB = 8,388,608 bytes: 349,525 elements, 8,388,600 bytes at 10 GB/s = 838.86 µs, plus
     # 1 µs: 349,525 flop / 839.86 µs = 0.41617 GFLOP/s

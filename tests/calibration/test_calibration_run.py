@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from symbolic.calibration import calibrate as calibration
+from symbolic.calibration import probes
 from symbolic.calibration.probes import Figure, Probe
 from symbolic.calibration.timing import per_call
 from symbolic.runtime.errors import ScenarioInputError
@@ -154,6 +155,15 @@ def test_a_bad_node_file_names_its_field(tmp_path: Path, text: str, message: str
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ScenarioInputError, match=message):
         hardware_from_file(path)
+
+
+def test_cache_levels_are_measured_inside_and_checked_below_their_middle() -> None:
+    # L1 32 KiB: a quarter (8 KiB) and an eighth (4 KiB). L2 1 MiB: sqrt(32 KiB x 1 MiB) = 181.02 KiB,
+    # checked at sqrt(32 KiB x 181.02 KiB) = 76.11 KiB. L3 480 MiB (a VM's whole socket): sqrt(2 MiB x
+    # 480 MiB) = 30.98 MiB, checked at 7.87 MiB; a quarter would be 120 MiB, past the part that stays ours
+    assert probes.level_working_sets([32768, 1 << 20]) == [(8192, 4096), (185363, 77935)]
+    l3 = probes.level_working_sets([48 << 10, 2 << 20, 480 << 20])[2]
+    assert l3[0] / 2 ** 20 == pytest.approx(30.98, abs=0.01) and l3[1] / 2 ** 20 == pytest.approx(7.87, abs=0.01)
 
 
 def test_thread_counts_are_read_strictly() -> None:
