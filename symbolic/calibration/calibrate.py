@@ -91,13 +91,14 @@ def standard_probes(plan: Plan, threads: Sequence[int], facts: dict[str, Any],
     """numpy probes always; PyTorch's when it is installed."""
     chosen = [probes.matmul("float32", plan.matmul_n, count) for count in threads]
     chosen.append(probes.matmul("float64", plan.matmul_n, threads[0]))
+    chosen.append(probes.skinny_gemm(plan.matmul_n, threads[0]))
     sizes = cache_sizes(facts)
     elements = probes.stream_elements(sizes[-1][1])
     chosen += [probes.stream(count, pool, elements) for count in threads]
     chosen += [probes.cache_point(label, size) for label, size in sizes]
     chosen += [probes.numpy_op(), probes.allocation()]
     if probes.torch_available():
-        chosen.append(probes.torch_host())
+        chosen += [probes.torch_host(), probes.skinny_gemm(plan.matmul_n, threads[0], "torch")]
     return chosen
 
 

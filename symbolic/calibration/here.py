@@ -85,6 +85,8 @@ class Profile(NamedTuple):
     torch_op: float | None
     backward_fixed: float | None
     backward_per_node: float | None
+    gemm_half_rows: float = 0.0        # numpy's BLAS (0 when the node file has no such figure: the peak)
+    torch_gemm_half_rows: float = 0.0  # PyTorch's
 
     @classmethod
     def of(cls, node_file: NodeFile) -> Profile:
@@ -100,7 +102,9 @@ class Profile(NamedTuple):
         return cls(node_file.node, node_file.figure("numpy_op_alloc", "µs"), node_file.figure("numpy_op", "µs"),
                    node_file.figure("fresh_allocation", "µs/MB"),
                    node_file.node.memory_bandwidth.to("GB/s").magnitude, levels,
-                   optional("torch_op"), optional("backward_fixed"), optional("backward_per_node"))
+                   optional("torch_op"), optional("backward_fixed"), optional("backward_per_node"),
+                   *(node_file.figure(name, "") if name in measured else 0.0
+                     for name in ("gemm_half_rows", "torch_gemm_half_rows")))
 
     def level_for(self, working_set: float) -> tuple[str, int, float] | None:
         """The smallest cache level the working set fits in, or None (DRAM)."""
@@ -126,7 +130,9 @@ def mlp_prediction(profile: Profile, shape: workloads.MlpShape, framework: str, 
     b, i, h, o = shape
     inputs: dict[str, Any] = dict(batch_size=b, input_width=i, hidden_width=h, output_width=o, label_bytes=8,
                                   hardware=profile.node, launch=0, allocation_cost=profile.allocation,
-                                  fresh_bytes=fresh, **profile.last_level())
+                                  fresh_bytes=fresh, **profile.last_level(),
+                                  gemm_half_rows=profile.gemm_half_rows if framework == "numpy"
+                                  else profile.torch_gemm_half_rows)
     if framework == "numpy":  # every operation, forward or backward, is a Python call
         inputs.update(dispatch=profile.numpy_op, forward_ops=counts["forward"], backward_ops=counts["backward"],
                       autograd_nodes=counts["backward"], backward_per_node=profile.numpy_op, backward_fixed=0)
@@ -143,7 +149,7 @@ def mlp_prediction(profile: Profile, shape: workloads.MlpShape, framework: str, 
     compute = step.compute_time.to("µs").magnitude
     memory = step.memory_time.to("µs").magnitude
     regime = "host" if host >= roof else ("compute" if compute >= memory else "memory")
-    explained = {"host_us": host, "roofline_us": roof, "allocation_us": step.allocation_time.to("µs").magnitude,
+    explained = {"host_us": host, "roofline_us": roof, "gemm_half_rows": step.gemm_half_rows, "allocation_us": step.allocation_time.to("µs").magnitude,
                  "compute_us": compute, "memory_us": memory, "regime": regime,
                  "ops": step.forward_ops + step.backward_ops}
     return step.step_time.to("µs").magnitude, explained

@@ -11,6 +11,7 @@ import contextlib
 import functools
 import math
 import resource
+import statistics
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
@@ -25,6 +26,7 @@ DRAM_MAX = 1 << 30             # the most a DRAM working set takes (a VM may rep
 TRIAD_CHUNK = 1 << 14          # a 128 KiB temporary, resident in L2, so triad moves STREAM's 24 bytes/element
 FRESH_ELEMENTS = 1 << 23       # 64 MiB: past glibc's largest mmap threshold (32 MiB), so every result faults
 BACKWARD_CHAIN = (1, 8, 32)    # autograd graph sizes the backward() fit runs over
+GEMM_DIMS = (1, 4, 16, 64)     # the small dimension of the skinny multiplies gemm_half_rows is fitted on
 
 
 class Figure(NamedTuple):
@@ -88,6 +90,47 @@ def level_working_sets(capacities: list[int]) -> list[tuple[int, int]]:
         measured = int(math.sqrt(below * capacity))
         sizes.append((measured, int(math.sqrt(below * measured))))
     return sizes
+
+
+def skinny_gemm(n: int, threads: int, framework: str = "numpy") -> Probe:
+    """How a matrix multiply's rate falls with its smallest dimension d: ``gemm_half_rows``, the d at
+    which it attains half of the n x n x n rate, as ``MlpTrainingStepScenario`` reads it.
+
+    Each block times the n x n x n multiply and, for d in ``GEMM_DIMS``, the three shapes with one
+    dimension d and the others n (few rows, a short inner dimension as in a weight gradient at
+    batch d, few columns), each into a preallocated result. A shape at rate r gives d (R / r - 1),
+    where R is the square's rate (the value at which d / (d + M) of R is r); the figure is their
+    median, so one shape's own quirk (numpy sends a single row or column to a matrix-vector
+    product) does not set it. ``framework``: numpy's BLAS, or PyTorch's (a library of its own)."""
+    rng = np.random.default_rng(3)
+    name = "gemm_half_rows" if framework == "numpy" else "torch_gemm_half_rows"
+    calls: list[tuple[int, Callable[[], object], float]] = []
+    shapes = [(n, n, n)] + [shape for d in GEMM_DIMS for shape in ((d, n, n), (n, d, n), (n, n, d))]
+    for rows, inner, cols in shapes:
+        a = rng.standard_normal((rows, inner), dtype=np.float32)
+        b = rng.standard_normal((inner, cols), dtype=np.float32)
+        c = np.empty((rows, cols), dtype=np.float32)
+        if framework == "numpy":
+            call: Callable[[], object] = functools.partial(np.matmul, a, b, out=c)
+        else:
+            import torch
+
+            torch.set_num_threads(threads)
+            call = functools.partial(torch.matmul, torch.from_numpy(a), torch.from_numpy(b),
+                                     out=torch.from_numpy(c))
+        calls.append((min(rows, inner, cols), call, 2.0 * rows * inner * cols))
+
+    def block(clock: Clock, min_time: float) -> dict[str, float]:
+        rates = [(d, flops / per_call(call, clock, min_time)) for d, call, flops in calls]
+        square = rates[0][1]
+        return {name: statistics.median(d * max(square / rate - 1, 0.0) for d, rate in rates[1:])}
+
+    dims = ", ".join(str(d) for d in GEMM_DIMS)
+    library = "numpy.matmul (its BLAS)" if framework == "numpy" else "torch.matmul"
+    method = (f"{library} of float32 shapes with one dimension d in ({dims}) and the others {n}, at {threads} "
+              f"thread(s) into preallocated results, against the {n}x{n}x{n} rate R: the median over the shapes "
+              "of d (R / rate - 1), the smallest dimension at which a multiply attains half of R")
+    return Probe(name, {name: Figure("", method)}, block, threads)
 
 
 def stream_elements(dram_bytes: int) -> int:

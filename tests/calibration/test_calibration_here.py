@@ -40,6 +40,12 @@ spread = 0.05
 blocks = 3
 method = "a tiny add into an existing result"
 
+[measured.gemm_half_rows]
+value = "30"
+spread = 0.1
+blocks = 3
+method = "skinny multiplies"
+
 [measured.fresh_allocation]
 value = "400 µs/MB"
 spread = 0.1
@@ -108,6 +114,7 @@ def test_the_mlp_prediction_uses_the_traced_counts(run: dict) -> None:
     assert mlp["counts"] == {"forward": 14, "backward": 9}
     assert mlp["host_us"] == pytest.approx(48.0)
     assert mlp["assumed_counts_us"] < mlp["predicted"]["value"]  # (4 + 1) calls at 2 µs
+    assert mlp["gemm_half_rows"] == 30  # numpy's multiplies priced with the node file's figure
 
 
 def test_fusion_predicts_one_dispatch_per_operation(run: dict) -> None:

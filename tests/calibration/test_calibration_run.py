@@ -172,3 +172,19 @@ def test_thread_counts_are_read_strictly() -> None:
     assert calibration.parse_threads("2,1,2", 2) == (2, 1)
     with pytest.raises(ScenarioInputError, match="'0' is not a positive integer"):
         calibration.parse_threads("1,0", 2)
+
+
+def test_gemm_half_rows_is_the_median_of_d_times_the_rate_deficit() -> None:
+    # a clock that moves 1 ms per reading makes every timed call take the same time, so a shape's rate
+    # is its FLOPs: the 64^3 square 2 x 64^3, a shape with one dimension d 2 x d x 64^2, R / rate = 64 / d
+    # and d (R / rate - 1) = 64 - d: 63, 60, 48 and 0 for d = 1, 4, 16, 64, three shapes each; the median
+    # of the twelve is (48 + 60) / 2 = 54
+    class Tick:
+        now = 0.0
+
+        def __call__(self) -> float:
+            self.now += 1e-3
+            return self.now
+
+    probe = probes.skinny_gemm(64, 1)
+    assert probe.block(Tick(), 5e-4) == {"gemm_half_rows": pytest.approx(54.0)}
