@@ -96,7 +96,7 @@ def standard_probes(plan: Plan, threads: Sequence[int], facts: dict[str, Any],
     elements = probes.stream_elements(sizes[-1][1])
     chosen += [probes.stream(count, pool, elements) for count in threads]
     chosen += [probes.cache_point(label, size) for label, size in sizes]
-    chosen += [probes.numpy_op(), probes.allocation()]
+    chosen += [probes.numpy_op(), probes.numpy_calls(), probes.allocation()]
     if probes.torch_available():
         chosen += [probes.torch_host(), probes.skinny_gemm(plan.matmul_n, threads[0], "torch")]
     return chosen

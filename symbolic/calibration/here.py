@@ -87,6 +87,7 @@ class Profile(NamedTuple):
     backward_per_node: float | None
     gemm_half_rows: float = 0.0        # numpy's BLAS (0 when the node file has no such figure: the peak)
     torch_gemm_half_rows: float = 0.0  # PyTorch's
+    host_calls: tuple[tuple[str, float], ...] = ()  # µs per call of the numpy functions that are not one ufunc
 
     @classmethod
     def of(cls, node_file: NodeFile) -> Profile:
@@ -99,12 +100,22 @@ class Profile(NamedTuple):
         def optional(name: str) -> float | None:
             return node_file.figure(name, "µs") if name in measured else None
 
+        def optional_number(name: str) -> float:
+            return node_file.figure(name, "") if name in measured else 0.0
+
         return cls(node_file.node, node_file.figure("numpy_op_alloc", "µs"), node_file.figure("numpy_op", "µs"),
                    node_file.figure("fresh_allocation", "µs/MB"),
                    node_file.node.memory_bandwidth.to("GB/s").magnitude, levels,
                    optional("torch_op"), optional("backward_fixed"), optional("backward_per_node"),
-                   *(node_file.figure(name, "") if name in measured else 0.0
-                     for name in ("gemm_half_rows", "torch_gemm_half_rows")))
+                   optional_number("gemm_half_rows"), optional_number("torch_gemm_half_rows"),
+                   tuple((name.removeprefix("numpy_call_"), node_file.figure(name, "µs"))
+                         for name in measured if name.startswith("numpy_call_")))
+
+    def numpy_dispatch(self, calls: Sequence[str]) -> float:
+        """µs per call, on average, of the numpy functions ``calls`` names: each at its own measured
+        cost, a ufunc (or a function the node file does not list) at ``numpy_op``."""
+        costs = dict(self.host_calls)
+        return statistics.fmean(costs.get(name, self.numpy_op) for name in calls) if calls else self.numpy_op
 
     def level_for(self, working_set: float) -> tuple[str, int, float] | None:
         """The smallest cache level the working set fits in, or None (DRAM)."""
@@ -125,7 +136,8 @@ def _scenarios() -> Any:
 
 
 def mlp_prediction(profile: Profile, shape: workloads.MlpShape, framework: str, counts: dict[str, int],
-                   fresh: int, assumed: bool = False) -> tuple[float, dict[str, Any]]:
+                   fresh: int, assumed: bool = False, calls: dict[str, list[str]] | None = None,
+                   ) -> tuple[float, dict[str, Any]]:
     """The MLP step on this node: measured op counts (or, ``assumed``, the registry's) and host costs."""
     b, i, h, o = shape
     inputs: dict[str, Any] = dict(batch_size=b, input_width=i, hidden_width=h, output_width=o, label_bytes=8,
@@ -134,8 +146,10 @@ def mlp_prediction(profile: Profile, shape: workloads.MlpShape, framework: str, 
                                   gemm_half_rows=profile.gemm_half_rows if framework == "numpy"
                                   else profile.torch_gemm_half_rows)
     if framework == "numpy":  # every operation, forward or backward, is a Python call
-        inputs.update(dispatch=profile.numpy_op, forward_ops=counts["forward"], backward_ops=counts["backward"],
-                      autograd_nodes=counts["backward"], backward_per_node=profile.numpy_op, backward_fixed=0)
+        calls = calls or {}
+        inputs.update(dispatch=profile.numpy_dispatch(calls.get("forward", [])), forward_ops=counts["forward"],
+                      backward_ops=counts["backward"], autograd_nodes=counts["backward"],
+                      backward_per_node=profile.numpy_dispatch(calls.get("backward", [])), backward_fixed=0)
     else:
         inputs.update(dispatch=profile.torch_op, forward_ops=counts["forward"], backward_ops=counts["backward"],
                       autograd_nodes=counts["autograd_nodes"], backward_per_node=profile.backward_per_node,
@@ -222,16 +236,17 @@ def mlp_points(profile: Profile, grid: Grid) -> list[Point]:
                 shape = workloads.MlpShape(batch, MNIST[0], hidden, MNIST[1])
                 if framework == "numpy":
                     model: Any = workloads.NumpyMlp(shape)
-                    counts, fresh = workloads.numpy_mlp_counts(model)
+                    counts, fresh, calls = workloads.numpy_mlp_counts(model)
                 else:
                     model = workloads.TorchMlp(shape)
-                    counts, fresh = model.counts(), 0
+                    counts, fresh, calls = model.counts(), 0, {}
 
                 def predict(shape: workloads.MlpShape = shape, framework: str = framework,
-                            counts: dict[str, int] = counts, fresh: int = fresh) -> tuple[float, dict[str, Any]]:
-                    value, explained = mlp_prediction(profile, shape, framework, counts, fresh)
+                            counts: dict[str, int] = counts, fresh: int = fresh,
+                            calls: dict[str, list[str]] = calls) -> tuple[float, dict[str, Any]]:
+                    value, explained = mlp_prediction(profile, shape, framework, counts, fresh, calls=calls)
                     explained["assumed_counts_us"] = mlp_prediction(profile, shape, framework, counts, fresh,
-                                                                    assumed=True)[0]
+                                                                    assumed=True, calls=calls)[0]
                     explained.update(counts=counts, hidden=shape.hidden, batch=shape.batch)
                     return value, explained
 

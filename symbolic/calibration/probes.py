@@ -231,6 +231,29 @@ def numpy_op() -> Probe:
     }, block)
 
 
+def numpy_calls() -> Probe:
+    """The host cost of the numpy functions that are not a single ufunc loop, on tiny arrays of the
+    MLP step's kind: a reduction or ``take_along_axis`` goes through Python wrappers and costs several
+    ufunc calls (``numpy_op_alloc`` prices the ufuncs)."""
+    logits, index = np.ones((4, 10), dtype="float32"), np.zeros((4, 1), dtype=np.int64)
+    left, right = np.ones((4, 8), dtype="float32"), np.ones((8, 4), dtype="float32")
+    calls: dict[str, tuple[Callable[[], object], str]] = {
+        "matmul": (lambda: np.matmul(left, right), "numpy.matmul of a 4x8 and an 8x4 float32 matrix"),
+        "max": (lambda: np.max(logits, axis=1, keepdims=True), "numpy.max of a 4x10 float32 array over axis 1"),
+        "sum": (lambda: np.sum(logits, axis=1, keepdims=True), "numpy.sum of a 4x10 float32 array over axis 1"),
+        "mean": (lambda: np.mean(logits), "numpy.mean of a 4x10 float32 array"),
+        "take_along_axis": (lambda: np.take_along_axis(logits, index, axis=1),
+                            "numpy.take_along_axis of a 4x10 float32 array with 4x1 indices"),
+    }
+
+    def block(clock: Clock, min_time: float) -> dict[str, float]:
+        return {f"numpy_call_{name}": per_call(call, clock, min_time) * 1e6 for name, (call, _) in calls.items()}
+
+    return Probe("numpy_calls", {f"numpy_call_{name}": Figure("µs", f"{what}, returning a new array: one call's "
+                                                                      "host cost, the work itself being nil")
+                                 for name, (_, what) in calls.items()}, block)
+
+
 def minor_faults() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
