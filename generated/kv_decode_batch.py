@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.feasibility import FitsSpec
-from symbolic.runtime.mathops import choose, floor_div, maximum, step
+from symbolic.runtime.mathops import choose, floor_div, maximum, minimum, step
 from symbolic.runtime.methods import ArgumentSpec, Method
 from symbolic.runtime.outputs import ListOutput, Output
 from symbolic.runtime.scenario import ScenarioBase
@@ -23,7 +23,11 @@ def evaluate(
     *,
     workload_parameters: Any,
     workload_forward_flops_per_token: Any = None,
+    workload_layers: Any,
+    workload_sliding_window: Any = None,
+    workload_sliding_layers: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_kv_values_per_position: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
     hardware_capacity: Any,
@@ -44,7 +48,11 @@ def evaluate(
     Args:
         workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert); unset, the count from the architecture (`architecture_parameters`).
         workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
+        workload_layers: [1] `layers` of `workload`: Transformer blocks L.
+        workload_sliding_window: [1] `sliding_window` of `workload`: Tokens a sliding-window layer attends to and caches (Mistral-7B v0.1: 4096); set together with `sliding_layers`. Optional.
+        workload_sliding_layers: [1] `sliding_layers` of `workload`: Blocks whose attention is limited to `sliding_window` (Gemma-2: every other one); the others attend to the whole context. Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
+        workload_kv_values_per_position: [1] `kv_values_per_position` of `workload`: Values one block caches per token position: N_kv/L. Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
         hardware_capacity: [byte] Memory capacity of `hardware`.
@@ -62,7 +70,7 @@ def evaluate(
 
         weights [GB] = weight_bytes_per_param*workload_parameters
         kv_per_token [byte] = kv_bytes_per_value*workload_kv_values_per_token
-        kv_per_sequence [MB] = context_tokens*kv_per_token
+        kv_per_sequence [MB] = Piecewise((kv_bytes_per_value*workload_kv_values_per_position*(workload_layers*Min(context_tokens, workload_sliding_window) + (workload_layers - workload_sliding_layers)*Max(0, context_tokens - workload_sliding_window)), Given(workload_kv_values_per_position, workload_sliding_layers, workload_sliding_window)), (context_tokens*kv_bytes_per_value*workload_kv_values_per_token, True))
         bandwidth [TB/s] = hardware_bandwidth
         step_bytes [GB] = b*kv_per_sequence + weights
         step_time [ms] = step_bytes/bandwidth
@@ -107,9 +115,23 @@ def evaluate(
         prefill_ops = None
         prefill_time = None
     if workload_kv_values_per_token is not None:
-        kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
-        _raw_kv_per_sequence = context_tokens * kv_per_token
-        _t0 = _raw_kv_per_sequence * largest_batch + _raw_weights
+        _t0 = kv_bytes_per_value * workload_kv_values_per_token
+        kv_per_token = _t0
+        _raw_kv_per_sequence = (
+            kv_bytes_per_value
+            * workload_kv_values_per_position
+            * (
+                workload_layers * minimum(context_tokens, workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * maximum(0, context_tokens - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else _t0 * context_tokens
+        )
+        _t1 = _raw_kv_per_sequence * largest_batch + _raw_weights
         kv_per_sequence = _raw_kv_per_sequence / 1000000  # 1e-6: B -> MB
         rate_ceiling = (
             hardware_bandwidth / _raw_kv_per_sequence
@@ -121,8 +143,8 @@ def evaluate(
             hardware_bandwidth * batch_sizes[position] / (_raw_kv_per_sequence * batch_sizes[position] + _raw_weights)
             for position in range(0, len(batch_sizes))
         ]  # 1e12: TB/s -> B/s (bandwidth); 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights)
-        _raw_batches_fit_need = _t0
-        batches_fit_need = _t0 / 1000000000  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights); 1e-9: B -> GB
+        _raw_batches_fit_need = _t1
+        batches_fit_need = _t1 / 1000000000  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights); 1e-9: B -> GB
         batches_fit = 1 - choose(
             _raw_batches_fit_need > hardware_capacity, 1, 0
         )  # 1e9: GB -> B (batches_fit_need); 1e9: GB -> B (fits_have)
@@ -135,15 +157,28 @@ def evaluate(
         batches_fit_need = None
         batches_fit = None
     if b is not None and workload_kv_values_per_token is not None:
-        _raw_kv_per_sequence = context_tokens * kv_per_token
-        _t1 = _raw_kv_per_sequence * b
-        _t2 = _raw_weights + _t1
-        _raw_step_bytes = _t2
-        step_bytes = _t2 / 1000000000  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights); 1e-9: B -> GB
+        _raw_kv_per_sequence = (
+            kv_bytes_per_value
+            * workload_kv_values_per_position
+            * (
+                workload_layers * minimum(context_tokens, workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * maximum(0, context_tokens - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else context_tokens * kv_bytes_per_value * workload_kv_values_per_token
+        )
+        _t2 = _raw_kv_per_sequence * b
+        _t3 = _raw_weights + _t2
+        _raw_step_bytes = _t3
+        step_bytes = _t3 / 1000000000  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights); 1e-9: B -> GB
         _raw_step_time = _raw_step_bytes / hardware_bandwidth
         step_time = step_bytes / bandwidth
         token_rate = b / _raw_step_time  # 1e-3: ms -> s (step_time)
-        cache_share = _t1 / _raw_step_bytes  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (step_bytes)
+        cache_share = _t2 / _raw_step_bytes  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (step_bytes)
         batch_fits_need = step_bytes
         batch_fits = 1 - choose(
             _raw_step_bytes > hardware_capacity, 1, 0
@@ -156,7 +191,20 @@ def evaluate(
         batch_fits_need = None
         batch_fits = None
     if tpot is not None and workload_kv_values_per_token is not None:
-        _raw_kv_per_sequence = context_tokens * kv_per_token
+        _raw_kv_per_sequence = (
+            kv_bytes_per_value
+            * workload_kv_values_per_position
+            * (
+                workload_layers * minimum(context_tokens, workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * maximum(0, context_tokens - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else context_tokens * kv_bytes_per_value * workload_kv_values_per_token
+        )
         max_batch_within = maximum(
             0, floor_div(-1000 * _raw_weights + hardware_bandwidth * tpot, 1000 * _raw_kv_per_sequence)
         )  # 1e12: TB/s -> B/s (bandwidth); 1e6: MB -> B (kv_per_sequence); 1e-3: ms -> s (tpot); 1e9: GB -> B (weights)
@@ -196,7 +244,11 @@ def gradient(
     *,
     workload_parameters: Any,
     workload_forward_flops_per_token: Any = None,
+    workload_layers: Any,
+    workload_sliding_window: Any = None,
+    workload_sliding_layers: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_kv_values_per_position: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
     hardware_capacity: Any,
@@ -276,41 +328,100 @@ def gradient(
             }
         )
     if workload_kv_values_per_token is not None:
-        kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
-        _raw_kv_per_sequence = context_tokens * kv_per_token
+        _t0 = kv_bytes_per_value * workload_kv_values_per_token
+        _raw_kv_per_sequence = (
+            kv_bytes_per_value
+            * workload_kv_values_per_position
+            * (
+                workload_layers * minimum(context_tokens, workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * maximum(0, context_tokens - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else _t0 * context_tokens
+        )
         kv_per_sequence = _raw_kv_per_sequence / 1000000  # 1e-6: B -> MB
-        _g2 = context_tokens / 1000000
-        _g3 = kv_per_sequence ** (-2)
-        _g5 = 1000000 * bandwidth
-        _g6 = _g3 * _g5
-        _g7 = hardware_capacity - 1000000000 * weights
-        _g8 = 1 / (1000000 * kv_per_sequence)
-        _g9 = step(_g7 * _g8)
-        _g10 = 1000 * _g9 / kv_per_sequence
-        _g11 = _g7 * _g9 / 1000000
-        _g12 = _g11 * _g3
-        _g13 = largest_batch / 1000
+        _g2 = kv_per_sequence ** (-2)
+        _g4 = 1000000 * bandwidth
+        _g5 = _g2 * _g4
+        _g6 = hardware_capacity - 1000000000 * weights
+        _g7 = 1 / (1000000 * kv_per_sequence)
+        _g8 = step(_g6 * _g7)
+        _g9 = 1000 * _g8 / kv_per_sequence
+        _g10 = _g6 * _g8 / 1000000
+        _g11 = _g10 * _g2
+        _g12 = largest_batch / 1000
         d__kv_per_token__kv_bytes_per_value = workload_kv_values_per_token
         d__kv_per_token__workload_kv_values_per_token = kv_bytes_per_value
-        d__kv_per_sequence__kv_bytes_per_value = _g2 * d__kv_per_token__kv_bytes_per_value
-        _g4 = _g3 * d__kv_per_sequence__kv_bytes_per_value
-        d__kv_per_sequence__context_tokens = kv_per_token / 1000000
-        d__kv_per_sequence__workload_kv_values_per_token = _g2 * d__kv_per_token__workload_kv_values_per_token
+        d__kv_per_sequence__workload_layers = (
+            kv_bytes_per_value
+            * workload_kv_values_per_position
+            * (maximum(0, context_tokens - workload_sliding_window) + minimum(context_tokens, workload_sliding_window))
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else 0
+        ) / 1000000
+        _g3 = _g2 * d__kv_per_sequence__workload_layers
+        d__kv_per_sequence__kv_bytes_per_value = (
+            workload_kv_values_per_position
+            * (
+                workload_layers * minimum(context_tokens, workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * maximum(0, context_tokens - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else context_tokens * workload_kv_values_per_token
+        ) / 1000000
+        d__kv_per_sequence__context_tokens = (
+            kv_bytes_per_value
+            * workload_kv_values_per_position
+            * (
+                workload_layers * step(-context_tokens + workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * step(context_tokens - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else kv_bytes_per_value * workload_kv_values_per_token
+        ) / 1000000
+        d__kv_per_sequence__workload_kv_values_per_token = (
+            0
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else context_tokens * kv_bytes_per_value
+        ) / 1000000
+        d__rate_ceiling__workload_layers = -_g3 * _g4
         d__rate_ceiling__hardware_bandwidth = 1000000 * d__bandwidth__hardware_bandwidth / kv_per_sequence
-        d__rate_ceiling__kv_bytes_per_value = -_g4 * _g5
-        d__rate_ceiling__context_tokens = -_g6 * d__kv_per_sequence__context_tokens
-        d__rate_ceiling__workload_kv_values_per_token = -_g6 * d__kv_per_sequence__workload_kv_values_per_token
-        d__max_batch_in_memory__workload_parameters = -_g10 * d__weights__workload_parameters
-        d__max_batch_in_memory__hardware_capacity = _g8 * _g9
-        d__max_batch_in_memory__weight_bytes_per_param = -_g10 * d__weights__weight_bytes_per_param
-        d__max_batch_in_memory__kv_bytes_per_value = -_g11 * _g4
-        d__max_batch_in_memory__context_tokens = -_g12 * d__kv_per_sequence__context_tokens
-        d__max_batch_in_memory__workload_kv_values_per_token = -_g12 * d__kv_per_sequence__workload_kv_values_per_token
+        d__rate_ceiling__kv_bytes_per_value = -_g5 * d__kv_per_sequence__kv_bytes_per_value
+        d__rate_ceiling__context_tokens = -_g5 * d__kv_per_sequence__context_tokens
+        d__rate_ceiling__workload_kv_values_per_token = -_g5 * d__kv_per_sequence__workload_kv_values_per_token
+        d__max_batch_in_memory__workload_parameters = -_g9 * d__weights__workload_parameters
+        d__max_batch_in_memory__workload_layers = -_g10 * _g3
+        d__max_batch_in_memory__hardware_capacity = _g7 * _g8
+        d__max_batch_in_memory__weight_bytes_per_param = -_g9 * d__weights__weight_bytes_per_param
+        d__max_batch_in_memory__kv_bytes_per_value = -_g11 * d__kv_per_sequence__kv_bytes_per_value
+        d__max_batch_in_memory__context_tokens = -_g11 * d__kv_per_sequence__context_tokens
+        d__max_batch_in_memory__workload_kv_values_per_token = -_g11 * d__kv_per_sequence__workload_kv_values_per_token
         d__batches_fit_need__workload_parameters = d__weights__workload_parameters
+        d__batches_fit_need__workload_layers = _g12 * d__kv_per_sequence__workload_layers
         d__batches_fit_need__weight_bytes_per_param = d__weights__weight_bytes_per_param
-        d__batches_fit_need__kv_bytes_per_value = _g13 * d__kv_per_sequence__kv_bytes_per_value
-        d__batches_fit_need__context_tokens = _g13 * d__kv_per_sequence__context_tokens
-        d__batches_fit_need__workload_kv_values_per_token = _g13 * d__kv_per_sequence__workload_kv_values_per_token
+        d__batches_fit_need__kv_bytes_per_value = _g12 * d__kv_per_sequence__kv_bytes_per_value
+        d__batches_fit_need__context_tokens = _g12 * d__kv_per_sequence__context_tokens
+        d__batches_fit_need__workload_kv_values_per_token = _g12 * d__kv_per_sequence__workload_kv_values_per_token
         derivatives.update(
             {
                 "kv_per_token": {
@@ -318,11 +429,13 @@ def gradient(
                     "workload_kv_values_per_token": d__kv_per_token__workload_kv_values_per_token,
                 },
                 "kv_per_sequence": {
+                    "workload_layers": d__kv_per_sequence__workload_layers,
                     "kv_bytes_per_value": d__kv_per_sequence__kv_bytes_per_value,
                     "context_tokens": d__kv_per_sequence__context_tokens,
                     "workload_kv_values_per_token": d__kv_per_sequence__workload_kv_values_per_token,
                 },
                 "rate_ceiling": {
+                    "workload_layers": d__rate_ceiling__workload_layers,
                     "hardware_bandwidth": d__rate_ceiling__hardware_bandwidth,
                     "kv_bytes_per_value": d__rate_ceiling__kv_bytes_per_value,
                     "context_tokens": d__rate_ceiling__context_tokens,
@@ -330,6 +443,7 @@ def gradient(
                 },
                 "max_batch_in_memory": {
                     "workload_parameters": d__max_batch_in_memory__workload_parameters,
+                    "workload_layers": d__max_batch_in_memory__workload_layers,
                     "hardware_capacity": d__max_batch_in_memory__hardware_capacity,
                     "weight_bytes_per_param": d__max_batch_in_memory__weight_bytes_per_param,
                     "kv_bytes_per_value": d__max_batch_in_memory__kv_bytes_per_value,
@@ -338,6 +452,7 @@ def gradient(
                 },
                 "batches_fit_need": {
                     "workload_parameters": d__batches_fit_need__workload_parameters,
+                    "workload_layers": d__batches_fit_need__workload_layers,
                     "weight_bytes_per_param": d__batches_fit_need__weight_bytes_per_param,
                     "kv_bytes_per_value": d__batches_fit_need__kv_bytes_per_value,
                     "context_tokens": d__batches_fit_need__context_tokens,
@@ -346,25 +461,41 @@ def gradient(
             }
         )
     if b is not None and workload_kv_values_per_token is not None:
-        _raw_kv_per_sequence = context_tokens * kv_per_token
-        _t1 = _raw_kv_per_sequence * b
-        _t2 = _raw_weights + _t1
-        step_bytes = _t2 / 1000000000  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights); 1e-9: B -> GB
+        _raw_kv_per_sequence = (
+            kv_bytes_per_value
+            * workload_kv_values_per_position
+            * (
+                workload_layers * minimum(context_tokens, workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * maximum(0, context_tokens - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else context_tokens * kv_bytes_per_value * workload_kv_values_per_token
+        )
+        _t2 = _raw_kv_per_sequence * b
+        _t3 = _raw_weights + _t2
+        step_bytes = _t3 / 1000000000  # 1e6: MB -> B (kv_per_sequence); 1e9: GB -> B (weights); 1e-9: B -> GB
         step_time = step_bytes / bandwidth
-        _g14 = b / 1000
-        _g15 = _g14 * d__kv_per_sequence__kv_bytes_per_value
-        _g16 = _g14 * d__kv_per_sequence__context_tokens
+        _g13 = b / 1000
+        _g14 = _g13 * d__kv_per_sequence__workload_layers
+        _g15 = _g13 * d__kv_per_sequence__kv_bytes_per_value
+        _g16 = _g13 * d__kv_per_sequence__context_tokens
         _g17 = kv_per_sequence / 1000
-        _g18 = _g14 * d__kv_per_sequence__workload_kv_values_per_token
+        _g18 = _g13 * d__kv_per_sequence__workload_kv_values_per_token
         _g19 = 1000 * b / step_time**2
         _g20 = _g17 * b / step_bytes**2
         d__step_bytes__workload_parameters = d__weights__workload_parameters
+        d__step_bytes__workload_layers = _g14
         d__step_bytes__weight_bytes_per_param = d__weights__weight_bytes_per_param
         d__step_bytes__kv_bytes_per_value = _g15
         d__step_bytes__context_tokens = _g16
         d__step_bytes__b = _g17
         d__step_bytes__workload_kv_values_per_token = _g18
         d__step_time__workload_parameters = d__step_bytes__workload_parameters / bandwidth
+        d__step_time__workload_layers = d__step_bytes__workload_layers / bandwidth
         d__step_time__hardware_bandwidth = -d__bandwidth__hardware_bandwidth * step_bytes / bandwidth**2
         d__step_time__weight_bytes_per_param = d__step_bytes__weight_bytes_per_param / bandwidth
         d__step_time__kv_bytes_per_value = d__step_bytes__kv_bytes_per_value / bandwidth
@@ -372,6 +503,7 @@ def gradient(
         d__step_time__b = d__step_bytes__b / bandwidth
         d__step_time__workload_kv_values_per_token = d__step_bytes__workload_kv_values_per_token / bandwidth
         d__token_rate__workload_parameters = -_g19 * d__step_time__workload_parameters
+        d__token_rate__workload_layers = -_g19 * d__step_time__workload_layers
         d__token_rate__hardware_bandwidth = -_g19 * d__step_time__hardware_bandwidth
         d__token_rate__weight_bytes_per_param = -_g19 * d__step_time__weight_bytes_per_param
         d__token_rate__kv_bytes_per_value = -_g19 * d__step_time__kv_bytes_per_value
@@ -379,6 +511,7 @@ def gradient(
         d__token_rate__b = -_g19 * d__step_time__b + 1000 / step_time
         d__token_rate__workload_kv_values_per_token = -_g19 * d__step_time__workload_kv_values_per_token
         d__cache_share__workload_parameters = -_g20 * d__step_bytes__workload_parameters
+        d__cache_share__workload_layers = _g14 / step_bytes - _g20 * d__step_bytes__workload_layers
         d__cache_share__weight_bytes_per_param = -_g20 * d__step_bytes__weight_bytes_per_param
         d__cache_share__kv_bytes_per_value = _g15 / step_bytes - _g20 * d__step_bytes__kv_bytes_per_value
         d__cache_share__context_tokens = _g16 / step_bytes - _g20 * d__step_bytes__context_tokens
@@ -387,6 +520,7 @@ def gradient(
             _g18 / step_bytes - _g20 * d__step_bytes__workload_kv_values_per_token
         )
         d__batch_fits_need__workload_parameters = d__step_bytes__workload_parameters
+        d__batch_fits_need__workload_layers = d__step_bytes__workload_layers
         d__batch_fits_need__weight_bytes_per_param = d__step_bytes__weight_bytes_per_param
         d__batch_fits_need__kv_bytes_per_value = d__step_bytes__kv_bytes_per_value
         d__batch_fits_need__context_tokens = d__step_bytes__context_tokens
@@ -396,6 +530,7 @@ def gradient(
             {
                 "step_bytes": {
                     "workload_parameters": d__step_bytes__workload_parameters,
+                    "workload_layers": d__step_bytes__workload_layers,
                     "weight_bytes_per_param": d__step_bytes__weight_bytes_per_param,
                     "kv_bytes_per_value": d__step_bytes__kv_bytes_per_value,
                     "context_tokens": d__step_bytes__context_tokens,
@@ -404,6 +539,7 @@ def gradient(
                 },
                 "step_time": {
                     "workload_parameters": d__step_time__workload_parameters,
+                    "workload_layers": d__step_time__workload_layers,
                     "hardware_bandwidth": d__step_time__hardware_bandwidth,
                     "weight_bytes_per_param": d__step_time__weight_bytes_per_param,
                     "kv_bytes_per_value": d__step_time__kv_bytes_per_value,
@@ -413,6 +549,7 @@ def gradient(
                 },
                 "token_rate": {
                     "workload_parameters": d__token_rate__workload_parameters,
+                    "workload_layers": d__token_rate__workload_layers,
                     "hardware_bandwidth": d__token_rate__hardware_bandwidth,
                     "weight_bytes_per_param": d__token_rate__weight_bytes_per_param,
                     "kv_bytes_per_value": d__token_rate__kv_bytes_per_value,
@@ -422,6 +559,7 @@ def gradient(
                 },
                 "cache_share": {
                     "workload_parameters": d__cache_share__workload_parameters,
+                    "workload_layers": d__cache_share__workload_layers,
                     "weight_bytes_per_param": d__cache_share__weight_bytes_per_param,
                     "kv_bytes_per_value": d__cache_share__kv_bytes_per_value,
                     "context_tokens": d__cache_share__context_tokens,
@@ -430,6 +568,7 @@ def gradient(
                 },
                 "batch_fits_need": {
                     "workload_parameters": d__batch_fits_need__workload_parameters,
+                    "workload_layers": d__batch_fits_need__workload_layers,
                     "weight_bytes_per_param": d__batch_fits_need__weight_bytes_per_param,
                     "kv_bytes_per_value": d__batch_fits_need__kv_bytes_per_value,
                     "context_tokens": d__batch_fits_need__context_tokens,
@@ -445,6 +584,7 @@ def gradient(
         _g24 = _g22 * _g23
         _g25 = 1000 * _g21 * _g23 / kv_per_sequence**2
         d__max_batch_within__workload_parameters = -_g24 * d__weights__workload_parameters
+        d__max_batch_within__workload_layers = -_g25 * d__kv_per_sequence__workload_layers
         d__max_batch_within__hardware_bandwidth = _g24 * d__bandwidth__hardware_bandwidth * tpot
         d__max_batch_within__weight_bytes_per_param = -_g24 * d__weights__weight_bytes_per_param
         d__max_batch_within__kv_bytes_per_value = -_g25 * d__kv_per_sequence__kv_bytes_per_value
@@ -455,6 +595,7 @@ def gradient(
             {
                 "max_batch_within": {
                     "workload_parameters": d__max_batch_within__workload_parameters,
+                    "workload_layers": d__max_batch_within__workload_layers,
                     "hardware_bandwidth": d__max_batch_within__hardware_bandwidth,
                     "weight_bytes_per_param": d__max_batch_within__weight_bytes_per_param,
                     "kv_bytes_per_value": d__max_batch_within__kv_bytes_per_value,
@@ -519,7 +660,11 @@ class KvDecodeBatchScenario(ScenarioBase):
             {
                 "parameters": "workload_parameters",
                 "forward_flops_per_token": "workload_forward_flops_per_token",
+                "layers": "workload_layers",
+                "sliding_window": "workload_sliding_window",
+                "sliding_layers": "workload_sliding_layers",
                 "kv_values_per_token": "workload_kv_values_per_token",
+                "kv_values_per_position": "workload_kv_values_per_position",
             },
             required=("parameters", "layers", "hidden_dim", "heads"),
             units={"workload_parameters": "param", "workload_forward_flops_per_token": "flop"},

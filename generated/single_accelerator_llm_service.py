@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.feasibility import FitsSpec
-from symbolic.runtime.mathops import choose, floor_div, minimum, step
+from symbolic.runtime.mathops import choose, drop_absent, floor_div, maximum, minimum, step
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import (
@@ -31,7 +31,10 @@ def evaluate(
     workload_parameters: Any,
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
+    workload_sliding_window: Any = None,
+    workload_sliding_layers: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_kv_values_per_position: Any = None,
     workload_attention_flops_per_position: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
@@ -57,7 +60,10 @@ def evaluate(
         workload_parameters: [param] `parameters` of `workload`: Total parameter count P (mixture of experts: every expert); unset, the count from the architecture (`architecture_parameters`).
         workload_forward_flops_per_token: [flop] `forward_flops_per_token` of `workload`: Forward FLOPs per token through the weights, 2·P_tok: one multiply-add per parameter that works on the token (Kaplan et al. 2020). Optional.
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
+        workload_sliding_window: [1] `sliding_window` of `workload`: Tokens a sliding-window layer attends to and caches (Mistral-7B v0.1: 4096); set together with `sliding_layers`. Optional.
+        workload_sliding_layers: [1] `sliding_layers` of `workload`: Blocks whose attention is limited to `sliding_window` (Gemma-2: every other one); the others attend to the whole context. Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
+        workload_kv_values_per_position: [1] `kv_values_per_position` of `workload`: Values one block caches per token position: N_kv/L. Optional.
         workload_attention_flops_per_position: [flop] `attention_flops_per_position` of `workload`: Attention FLOPs of one token over one context position in one block, 2·a·(d_qk + d_vh): per query head a multiply-add per query width (Q·Kᵀ) and per value width (the weighted sum of V). Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
@@ -84,7 +90,7 @@ def evaluate(
         weights [GB] = precision_value*workload_parameters
         bandwidth [TB/s] = hardware_bandwidth
         kv_per_token [byte] = kv_bytes_per_value*workload_kv_values_per_token
-        kv_per_request [byte] = kv_per_token*total_tokens
+        kv_per_request [byte] = Piecewise((kv_bytes_per_value*workload_kv_values_per_position*(workload_layers*Min(total_tokens, workload_sliding_window) + (workload_layers - workload_sliding_layers)*Max(0, total_tokens - workload_sliding_window)), Given(workload_kv_values_per_position, workload_sliding_layers, workload_sliding_window)), (kv_bytes_per_value*total_tokens*workload_kv_values_per_token, True))
         weight_floor [s] = weights/bandwidth
         dispatch_cost [ms] = [ms]*workload_layers/100
         resident_requests [1] = floor(kv_reserve/kv_per_request)
@@ -105,27 +111,41 @@ def evaluate(
         fits_have [GB] = hardware_capacity
         fits [1] = 1 - Exceeds(fits_need, fits_have)
     """
-    _t0 = 1000000000 * kv_reserve
-    _t1 = hardware_capacity / 1000000000
+    _t0 = kv_bytes_per_value * workload_kv_values_per_token
+    _t1 = 1000000000 * kv_reserve
+    _t2 = hardware_capacity / 1000000000
     total_tokens = decode_tokens + prompt_tokens
     prefill_peak = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     _raw_weights = precision_value * workload_parameters
     weights = _raw_weights / 1000000000  # 1e-9: B -> GB
     bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
-    kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
-    kv_per_request = kv_per_token * total_tokens
+    kv_per_token = _t0
+    kv_per_request = (
+        kv_bytes_per_value
+        * workload_kv_values_per_position
+        * (
+            workload_layers * minimum(total_tokens, workload_sliding_window)
+            + (workload_layers - workload_sliding_layers) * maximum(0, total_tokens - workload_sliding_window)
+        )
+        if (
+            workload_kv_values_per_position is not None
+            and workload_sliding_layers is not None
+            and workload_sliding_window is not None
+        )
+        else _t0 * total_tokens
+    )
     weight_floor = _raw_weights / hardware_bandwidth  # 1e12: TB/s -> B/s (bandwidth); 1e9: GB -> B (weights)
     dispatch_cost = workload_layers / 100  # 1e-3: ms -> s; 1e3: s -> ms
-    resident_requests = floor_div(_t0, kv_per_request)  # 1e9: GB -> B (kv_reserve)
+    resident_requests = floor_div(_t1, kv_per_request)  # 1e9: GB -> B (kv_reserve)
     tpot = (
         workload_layers / 100000 + (_raw_weights + kv_per_request * resident_requests) / hardware_bandwidth
     )  # 1e12: TB/s -> B/s (bandwidth); 1e-3: ms -> s (dispatch_cost); 1e9: GB -> B (weights)
     decode_time = decode_tokens * tpot
-    kv_capacity_tokens = floor_div(2 * _t0 + kv_per_token, 2 * kv_per_token)  # 1e9: GB -> B (kv_reserve)
+    kv_capacity_tokens = floor_div(2 * _t1 + kv_per_token, 2 * kv_per_token)  # 1e9: GB -> B (kv_reserve)
     prefill_request_rate = prefill_rate / prompt_tokens
-    remaining_memory = _t1 - weights  # 1e9: GB -> B (weights); 1e-9: B -> GB
+    remaining_memory = _t2 - weights  # 1e9: GB -> B (weights); 1e-9: B -> GB
     fits_need = kv_reserve + weights
-    fits_have = _t1  # 1e-9: B -> GB
+    fits_have = _t2  # 1e-9: B -> GB
     fits = 1 - choose(
         1000000000 * fits_need > hardware_capacity, 1, 0
     )  # 1e9: GB -> B (fits_have); 1e9: GB -> B (fits_need)
@@ -134,14 +154,14 @@ def evaluate(
     else:
         meets_tpot_target = None
     if workload_attention_flops_per_position is not None and workload_forward_flops_per_token is not None:
-        _t2 = workload_attention_flops_per_position * workload_layers
-        _raw_prefill_flops = prompt_tokens * (_t2 * prompt_tokens + workload_forward_flops_per_token)
+        _t3 = workload_attention_flops_per_position * workload_layers
+        _raw_prefill_flops = prompt_tokens * (_t3 * prompt_tokens + workload_forward_flops_per_token)
         prefill_flops = _raw_prefill_flops / 1000000000000  # 1e-12: flop -> TFLOP
         ttft = (
             1000 * _raw_prefill_flops / (hardware_peak * prefill_efficiency) + 1000 * hardware_dispatch_tax
         )  # 1e12: TFLOP -> flop (prefill_flops); 1e12: TFLOP/s -> flop/s (prefill_peak); 1e3: s -> ms
         request_flops = (
-            total_tokens * (_t2 * total_tokens + workload_forward_flops_per_token) / 1000000000000
+            total_tokens * (_t3 * total_tokens + workload_forward_flops_per_token) / 1000000000000
         )  # 1e-12: flop -> TFLOP
         request_time = decode_time + hardware_dispatch_tax + request_flops / (prefill_efficiency * prefill_peak)
         residency_request_rate = resident_requests / request_time
@@ -210,7 +230,10 @@ def gradient(
     workload_parameters: Any,
     workload_forward_flops_per_token: Any = None,
     workload_layers: Any,
+    workload_sliding_window: Any = None,
+    workload_sliding_layers: Any = None,
     workload_kv_values_per_token: Any = None,
+    workload_kv_values_per_position: Any = None,
     workload_attention_flops_per_position: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
@@ -235,64 +258,190 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    _t0 = 1000000000 * kv_reserve
+    _t0 = kv_bytes_per_value * workload_kv_values_per_token
+    _t1 = 1000000000 * kv_reserve
     total_tokens = decode_tokens + prompt_tokens
     prefill_peak = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     _raw_weights = precision_value * workload_parameters
     weights = _raw_weights / 1000000000  # 1e-9: B -> GB
     bandwidth = hardware_bandwidth / 1000000000000  # 1e-12: B/s -> TB/s
-    kv_per_token = kv_bytes_per_value * workload_kv_values_per_token
-    kv_per_request = kv_per_token * total_tokens
-    resident_requests = floor_div(_t0, kv_per_request)  # 1e9: GB -> B (kv_reserve)
+    kv_per_token = _t0
+    kv_per_request = (
+        kv_bytes_per_value
+        * workload_kv_values_per_position
+        * (
+            workload_layers * minimum(total_tokens, workload_sliding_window)
+            + (workload_layers - workload_sliding_layers) * maximum(0, total_tokens - workload_sliding_window)
+        )
+        if (
+            workload_kv_values_per_position is not None
+            and workload_sliding_layers is not None
+            and workload_sliding_window is not None
+        )
+        else _t0 * total_tokens
+    )
+    resident_requests = floor_div(_t1, kv_per_request)  # 1e9: GB -> B (kv_reserve)
     tpot = (
         workload_layers / 100000 + (_raw_weights + kv_per_request * resident_requests) / hardware_bandwidth
     )  # 1e12: TB/s -> B/s (bandwidth); 1e-3: ms -> s (dispatch_cost); 1e9: GB -> B (weights)
     decode_time = decode_tokens * tpot
     prefill_request_rate = prefill_rate / prompt_tokens
-    _g0 = 1 / (1000 * bandwidth)
-    _g4 = 1000000000 * kv_reserve
-    _g5 = _g4 / kv_per_request**2
-    _g6 = 1 / (1000000000000 * bandwidth)
-    _g7 = _g6 * resident_requests
-    _g8 = _g6 * kv_per_request
-    _g9 = _g4 / kv_per_token**2
+    _g0 = kv_bytes_per_value * workload_kv_values_per_token
+    _g1 = 1 / (1000 * bandwidth)
+    _g5 = 1000000000 * kv_reserve
+    _g6 = _g5 / kv_per_request**2
+    _g7 = 1 / (1000000000000 * bandwidth)
+    _g8 = _g7 * resident_requests
+    _g9 = _g7 * kv_per_request
+    _g10 = _g5 / kv_per_token**2
     d__total_tokens__prompt_tokens = 1
     d__total_tokens__decode_tokens = 1
     d__prefill_peak__hardware_peak = 1 / 1000000000000
     d__weights__workload_parameters = precision_value / 1000000000
-    _g1 = _g0 * d__weights__workload_parameters
+    _g2 = _g1 * d__weights__workload_parameters
     d__weights__precision_value = workload_parameters / 1000000000
-    _g3 = _g0 * d__weights__precision_value
+    _g4 = _g1 * d__weights__precision_value
     d__bandwidth__hardware_bandwidth = 1 / 1000000000000
-    _g2 = d__bandwidth__hardware_bandwidth / bandwidth**2
+    _g3 = d__bandwidth__hardware_bandwidth / bandwidth**2
     d__kv_per_token__workload_kv_values_per_token = kv_bytes_per_value
     d__kv_per_token__kv_bytes_per_value = workload_kv_values_per_token
-    d__kv_per_request__workload_kv_values_per_token = d__kv_per_token__workload_kv_values_per_token * total_tokens
-    d__kv_per_request__kv_bytes_per_value = d__kv_per_token__kv_bytes_per_value * total_tokens
-    d__kv_per_request__prompt_tokens = d__total_tokens__prompt_tokens * kv_per_token
-    d__kv_per_request__decode_tokens = d__total_tokens__decode_tokens * kv_per_token
-    d__weight_floor__workload_parameters = _g1
-    d__weight_floor__hardware_bandwidth = -_g2 * weights / 1000
-    d__weight_floor__precision_value = _g3
+    d__kv_per_request__workload_layers = (
+        kv_bytes_per_value
+        * workload_kv_values_per_position
+        * (maximum(0, total_tokens - workload_sliding_window) + minimum(total_tokens, workload_sliding_window))
+        if (
+            workload_kv_values_per_position is not None
+            and workload_sliding_layers is not None
+            and workload_sliding_window is not None
+        )
+        else 0
+    )
+    d__kv_per_request__workload_kv_values_per_token = (
+        0
+        if (
+            workload_kv_values_per_position is not None
+            and workload_sliding_layers is not None
+            and workload_sliding_window is not None
+        )
+        else kv_bytes_per_value * total_tokens
+    )
+    d__kv_per_request__kv_bytes_per_value = (
+        workload_kv_values_per_position
+        * (
+            workload_layers * minimum(total_tokens, workload_sliding_window)
+            + (workload_layers - workload_sliding_layers) * maximum(0, total_tokens - workload_sliding_window)
+        )
+        if (
+            workload_kv_values_per_position is not None
+            and workload_sliding_layers is not None
+            and workload_sliding_window is not None
+        )
+        else total_tokens * workload_kv_values_per_token
+    )
+    d__kv_per_request__prompt_tokens = d__total_tokens__prompt_tokens * (
+        kv_bytes_per_value
+        * workload_kv_values_per_position
+        * (
+            workload_layers * step(-total_tokens + workload_sliding_window)
+            + (workload_layers - workload_sliding_layers) * step(total_tokens - workload_sliding_window)
+        )
+        if (
+            workload_kv_values_per_position is not None
+            and workload_sliding_layers is not None
+            and workload_sliding_window is not None
+        )
+        else _g0
+    )
+    d__kv_per_request__decode_tokens = d__total_tokens__decode_tokens * (
+        kv_bytes_per_value
+        * workload_kv_values_per_position
+        * (
+            workload_layers * step(-total_tokens + workload_sliding_window)
+            + (workload_layers - workload_sliding_layers) * step(total_tokens - workload_sliding_window)
+        )
+        if (
+            workload_kv_values_per_position is not None
+            and workload_sliding_layers is not None
+            and workload_sliding_window is not None
+        )
+        else _g0
+    )
+    d__kv_per_request__workload_kv_values_per_position = (
+        kv_bytes_per_value
+        * (
+            workload_layers * minimum(total_tokens, workload_sliding_window)
+            + (workload_layers - workload_sliding_layers) * maximum(0, total_tokens - workload_sliding_window)
+        )
+        if (
+            workload_kv_values_per_position is not None
+            and workload_sliding_layers is not None
+            and workload_sliding_window is not None
+        )
+        else 0
+    )
+    d__kv_per_request__workload_sliding_layers = (
+        -kv_bytes_per_value * workload_kv_values_per_position * maximum(0, total_tokens - workload_sliding_window)
+        if (
+            workload_kv_values_per_position is not None
+            and workload_sliding_layers is not None
+            and workload_sliding_window is not None
+        )
+        else 0
+    )
+    d__kv_per_request__workload_sliding_window = (
+        kv_bytes_per_value
+        * workload_kv_values_per_position
+        * (
+            workload_layers * step(total_tokens - workload_sliding_window)
+            - (workload_layers - workload_sliding_layers) * step(total_tokens - workload_sliding_window)
+        )
+        if (
+            workload_kv_values_per_position is not None
+            and workload_sliding_layers is not None
+            and workload_sliding_window is not None
+        )
+        else 0
+    )
+    d__weight_floor__workload_parameters = _g2
+    d__weight_floor__hardware_bandwidth = -_g3 * weights / 1000
+    d__weight_floor__precision_value = _g4
     d__dispatch_cost__workload_layers = 1 / 100
-    d__resident_requests__workload_kv_values_per_token = -_g5 * d__kv_per_request__workload_kv_values_per_token
-    d__resident_requests__kv_bytes_per_value = -_g5 * d__kv_per_request__kv_bytes_per_value
-    d__resident_requests__prompt_tokens = -_g5 * d__kv_per_request__prompt_tokens
-    d__resident_requests__decode_tokens = -_g5 * d__kv_per_request__decode_tokens
+    d__resident_requests__workload_layers = -_g6 * d__kv_per_request__workload_layers
+    d__resident_requests__workload_kv_values_per_token = -_g6 * d__kv_per_request__workload_kv_values_per_token
+    d__resident_requests__kv_bytes_per_value = -_g6 * d__kv_per_request__kv_bytes_per_value
+    d__resident_requests__prompt_tokens = -_g6 * d__kv_per_request__prompt_tokens
+    d__resident_requests__decode_tokens = -_g6 * d__kv_per_request__decode_tokens
     d__resident_requests__kv_reserve = 1000000000 / kv_per_request
-    d__tpot__workload_parameters = _g1
-    d__tpot__workload_layers = d__dispatch_cost__workload_layers / 1000
+    d__resident_requests__workload_kv_values_per_position = -_g6 * d__kv_per_request__workload_kv_values_per_position
+    d__resident_requests__workload_sliding_layers = -_g6 * d__kv_per_request__workload_sliding_layers
+    d__resident_requests__workload_sliding_window = -_g6 * d__kv_per_request__workload_sliding_window
+    d__tpot__workload_parameters = _g2
+    d__tpot__workload_layers = (
+        _g8 * d__kv_per_request__workload_layers
+        + _g9 * d__resident_requests__workload_layers
+        + d__dispatch_cost__workload_layers / 1000
+    )
     d__tpot__workload_kv_values_per_token = (
-        _g7 * d__kv_per_request__workload_kv_values_per_token + _g8 * d__resident_requests__workload_kv_values_per_token
+        _g8 * d__kv_per_request__workload_kv_values_per_token + _g9 * d__resident_requests__workload_kv_values_per_token
     )
-    d__tpot__hardware_bandwidth = -_g2 * (kv_per_request * resident_requests + 1000000000 * weights) / 1000000000000
-    d__tpot__precision_value = _g3
+    d__tpot__hardware_bandwidth = -_g3 * (kv_per_request * resident_requests + 1000000000 * weights) / 1000000000000
+    d__tpot__precision_value = _g4
     d__tpot__kv_bytes_per_value = (
-        _g7 * d__kv_per_request__kv_bytes_per_value + _g8 * d__resident_requests__kv_bytes_per_value
+        _g8 * d__kv_per_request__kv_bytes_per_value + _g9 * d__resident_requests__kv_bytes_per_value
     )
-    d__tpot__prompt_tokens = _g7 * d__kv_per_request__prompt_tokens + _g8 * d__resident_requests__prompt_tokens
-    d__tpot__decode_tokens = _g7 * d__kv_per_request__decode_tokens + _g8 * d__resident_requests__decode_tokens
-    d__tpot__kv_reserve = _g8 * d__resident_requests__kv_reserve
+    d__tpot__prompt_tokens = _g8 * d__kv_per_request__prompt_tokens + _g9 * d__resident_requests__prompt_tokens
+    d__tpot__decode_tokens = _g8 * d__kv_per_request__decode_tokens + _g9 * d__resident_requests__decode_tokens
+    d__tpot__kv_reserve = _g9 * d__resident_requests__kv_reserve
+    d__tpot__workload_kv_values_per_position = (
+        _g8 * d__kv_per_request__workload_kv_values_per_position
+        + _g9 * d__resident_requests__workload_kv_values_per_position
+    )
+    d__tpot__workload_sliding_layers = (
+        _g8 * d__kv_per_request__workload_sliding_layers + _g9 * d__resident_requests__workload_sliding_layers
+    )
+    d__tpot__workload_sliding_window = (
+        _g8 * d__kv_per_request__workload_sliding_window + _g9 * d__resident_requests__workload_sliding_window
+    )
     d__decode_time__workload_parameters = d__tpot__workload_parameters * decode_tokens
     d__decode_time__workload_layers = d__tpot__workload_layers * decode_tokens
     d__decode_time__workload_kv_values_per_token = d__tpot__workload_kv_values_per_token * decode_tokens
@@ -302,8 +451,11 @@ def gradient(
     d__decode_time__prompt_tokens = d__tpot__prompt_tokens * decode_tokens
     d__decode_time__decode_tokens = d__tpot__decode_tokens * decode_tokens + tpot
     d__decode_time__kv_reserve = d__tpot__kv_reserve * decode_tokens
-    d__kv_capacity_tokens__workload_kv_values_per_token = -_g9 * d__kv_per_token__workload_kv_values_per_token
-    d__kv_capacity_tokens__kv_bytes_per_value = -_g9 * d__kv_per_token__kv_bytes_per_value
+    d__decode_time__workload_kv_values_per_position = d__tpot__workload_kv_values_per_position * decode_tokens
+    d__decode_time__workload_sliding_layers = d__tpot__workload_sliding_layers * decode_tokens
+    d__decode_time__workload_sliding_window = d__tpot__workload_sliding_window * decode_tokens
+    d__kv_capacity_tokens__workload_kv_values_per_token = -_g10 * d__kv_per_token__workload_kv_values_per_token
+    d__kv_capacity_tokens__kv_bytes_per_value = -_g10 * d__kv_per_token__kv_bytes_per_value
     d__kv_capacity_tokens__kv_reserve = 1000000000 / kv_per_token
     d__prefill_request_rate__prompt_tokens = -prefill_rate / prompt_tokens**2
     d__prefill_request_rate__prefill_rate = 1 / prompt_tokens
@@ -330,10 +482,14 @@ def gradient(
             "kv_bytes_per_value": d__kv_per_token__kv_bytes_per_value,
         },
         "kv_per_request": {
+            "workload_layers": d__kv_per_request__workload_layers,
             "workload_kv_values_per_token": d__kv_per_request__workload_kv_values_per_token,
             "kv_bytes_per_value": d__kv_per_request__kv_bytes_per_value,
             "prompt_tokens": d__kv_per_request__prompt_tokens,
             "decode_tokens": d__kv_per_request__decode_tokens,
+            "workload_kv_values_per_position": d__kv_per_request__workload_kv_values_per_position,
+            "workload_sliding_layers": d__kv_per_request__workload_sliding_layers,
+            "workload_sliding_window": d__kv_per_request__workload_sliding_window,
         },
         "weight_floor": {
             "workload_parameters": d__weight_floor__workload_parameters,
@@ -342,11 +498,15 @@ def gradient(
         },
         "dispatch_cost": {"workload_layers": d__dispatch_cost__workload_layers},
         "resident_requests": {
+            "workload_layers": d__resident_requests__workload_layers,
             "workload_kv_values_per_token": d__resident_requests__workload_kv_values_per_token,
             "kv_bytes_per_value": d__resident_requests__kv_bytes_per_value,
             "prompt_tokens": d__resident_requests__prompt_tokens,
             "decode_tokens": d__resident_requests__decode_tokens,
             "kv_reserve": d__resident_requests__kv_reserve,
+            "workload_kv_values_per_position": d__resident_requests__workload_kv_values_per_position,
+            "workload_sliding_layers": d__resident_requests__workload_sliding_layers,
+            "workload_sliding_window": d__resident_requests__workload_sliding_window,
         },
         "tpot": {
             "workload_parameters": d__tpot__workload_parameters,
@@ -358,6 +518,9 @@ def gradient(
             "prompt_tokens": d__tpot__prompt_tokens,
             "decode_tokens": d__tpot__decode_tokens,
             "kv_reserve": d__tpot__kv_reserve,
+            "workload_kv_values_per_position": d__tpot__workload_kv_values_per_position,
+            "workload_sliding_layers": d__tpot__workload_sliding_layers,
+            "workload_sliding_window": d__tpot__workload_sliding_window,
         },
         "decode_time": {
             "workload_parameters": d__decode_time__workload_parameters,
@@ -369,6 +532,9 @@ def gradient(
             "prompt_tokens": d__decode_time__prompt_tokens,
             "decode_tokens": d__decode_time__decode_tokens,
             "kv_reserve": d__decode_time__kv_reserve,
+            "workload_kv_values_per_position": d__decode_time__workload_kv_values_per_position,
+            "workload_sliding_layers": d__decode_time__workload_sliding_layers,
+            "workload_sliding_window": d__decode_time__workload_sliding_window,
         },
         "kv_capacity_tokens": {
             "workload_kv_values_per_token": d__kv_capacity_tokens__workload_kv_values_per_token,
@@ -392,158 +558,188 @@ def gradient(
         "fits_have": {"hardware_capacity": d__fits_have__hardware_capacity},
     }
     if workload_attention_flops_per_position is not None and workload_forward_flops_per_token is not None:
-        _t2 = workload_attention_flops_per_position * workload_layers
-        _raw_prefill_flops = prompt_tokens * (_t2 * prompt_tokens + workload_forward_flops_per_token)
+        _t3 = workload_attention_flops_per_position * workload_layers
+        _raw_prefill_flops = prompt_tokens * (_t3 * prompt_tokens + workload_forward_flops_per_token)
         prefill_flops = _raw_prefill_flops / 1000000000000  # 1e-12: flop -> TFLOP
         request_flops = (
-            total_tokens * (_t2 * total_tokens + workload_forward_flops_per_token) / 1000000000000
+            total_tokens * (_t3 * total_tokens + workload_forward_flops_per_token) / 1000000000000
         )  # 1e-12: flop -> TFLOP
         request_time = decode_time + hardware_dispatch_tax + request_flops / (prefill_efficiency * prefill_peak)
         residency_request_rate = resident_requests / request_time
         request_rate = minimum(prefill_request_rate, residency_request_rate)
         _raw_tokens_per_hour = request_rate * total_tokens
         tokens_per_hour = 3600 * _raw_tokens_per_hour  # 3600: h -> s
-        _g10 = prompt_tokens**2 / 1000000000000
-        _g11 = workload_forward_flops_per_token / 1000000000000
-        _g12 = workload_attention_flops_per_position * workload_layers / 500000000000
-        _g13 = 1 / (prefill_efficiency * prefill_peak)
-        _g14 = 1000 * _g13
-        _g15 = 1000 * prefill_flops
-        _g16 = d__prefill_peak__hardware_peak / (prefill_efficiency * prefill_peak**2)
-        _g17 = 1 / (prefill_efficiency**2 * prefill_peak)
-        _g18 = total_tokens**2 / 1000000000000
-        _g19 = _g11 + _g12 * total_tokens
-        _g20 = resident_requests / request_time**2
-        _g21 = prefill_request_rate - residency_request_rate
-        _g22 = step(_g21)
-        _g23 = step(-_g21)
-        _g24 = 3600 * total_tokens
-        _g25 = 3600 * request_rate
-        _g26 = 1000000 * price / tokens_per_hour**2
-        d__prefill_flops__workload_layers = _g10 * workload_attention_flops_per_position
-        d__prefill_flops__prompt_tokens = _g11 + _g12 * prompt_tokens
-        d__prefill_flops__workload_attention_flops_per_position = _g10 * workload_layers
+        _g11 = prompt_tokens**2 / 1000000000000
+        _g12 = workload_forward_flops_per_token / 1000000000000
+        _g13 = workload_attention_flops_per_position * workload_layers / 500000000000
+        _g14 = 1 / (prefill_efficiency * prefill_peak)
+        _g15 = 1000 * _g14
+        _g16 = 1000 * prefill_flops
+        _g17 = d__prefill_peak__hardware_peak / (prefill_efficiency * prefill_peak**2)
+        _g18 = 1 / (prefill_efficiency**2 * prefill_peak)
+        _g19 = total_tokens**2 / 1000000000000
+        _g20 = _g12 + _g13 * total_tokens
+        _g21 = resident_requests / request_time**2
+        _g22 = prefill_request_rate - residency_request_rate
+        _g23 = step(_g22)
+        _g24 = step(-_g22)
+        _g25 = 3600 * total_tokens
+        _g26 = 3600 * request_rate
+        _g27 = 1000000 * price / tokens_per_hour**2
+        d__prefill_flops__workload_layers = _g11 * workload_attention_flops_per_position
+        d__prefill_flops__prompt_tokens = _g12 + _g13 * prompt_tokens
+        d__prefill_flops__workload_attention_flops_per_position = _g11 * workload_layers
         d__prefill_flops__workload_forward_flops_per_token = prompt_tokens / 1000000000000
-        d__ttft__workload_layers = _g14 * d__prefill_flops__workload_layers
-        d__ttft__hardware_peak = -_g15 * _g16
+        d__ttft__workload_layers = _g15 * d__prefill_flops__workload_layers
+        d__ttft__hardware_peak = -_g16 * _g17
         d__ttft__hardware_dispatch_tax = 1000
-        d__ttft__prompt_tokens = _g14 * d__prefill_flops__prompt_tokens
-        d__ttft__prefill_efficiency = -_g15 * _g17
-        d__ttft__workload_attention_flops_per_position = _g14 * d__prefill_flops__workload_attention_flops_per_position
-        d__ttft__workload_forward_flops_per_token = _g14 * d__prefill_flops__workload_forward_flops_per_token
-        d__request_flops__workload_layers = _g18 * workload_attention_flops_per_position
-        d__request_flops__prompt_tokens = _g19 * d__total_tokens__prompt_tokens
-        d__request_flops__decode_tokens = _g19 * d__total_tokens__decode_tokens
-        d__request_flops__workload_attention_flops_per_position = _g18 * workload_layers
+        d__ttft__prompt_tokens = _g15 * d__prefill_flops__prompt_tokens
+        d__ttft__prefill_efficiency = -_g16 * _g18
+        d__ttft__workload_attention_flops_per_position = _g15 * d__prefill_flops__workload_attention_flops_per_position
+        d__ttft__workload_forward_flops_per_token = _g15 * d__prefill_flops__workload_forward_flops_per_token
+        d__request_flops__workload_layers = _g19 * workload_attention_flops_per_position
+        d__request_flops__prompt_tokens = _g20 * d__total_tokens__prompt_tokens
+        d__request_flops__decode_tokens = _g20 * d__total_tokens__decode_tokens
+        d__request_flops__workload_attention_flops_per_position = _g19 * workload_layers
         d__request_flops__workload_forward_flops_per_token = total_tokens / 1000000000000
         d__request_time__workload_parameters = d__decode_time__workload_parameters
-        d__request_time__workload_layers = _g13 * d__request_flops__workload_layers + d__decode_time__workload_layers
+        d__request_time__workload_layers = _g14 * d__request_flops__workload_layers + d__decode_time__workload_layers
         d__request_time__workload_kv_values_per_token = d__decode_time__workload_kv_values_per_token
-        d__request_time__hardware_peak = -_g16 * request_flops
+        d__request_time__hardware_peak = -_g17 * request_flops
         d__request_time__hardware_bandwidth = d__decode_time__hardware_bandwidth
         d__request_time__hardware_dispatch_tax = 1
         d__request_time__precision_value = d__decode_time__precision_value
         d__request_time__kv_bytes_per_value = d__decode_time__kv_bytes_per_value
-        d__request_time__prompt_tokens = _g13 * d__request_flops__prompt_tokens + d__decode_time__prompt_tokens
-        d__request_time__decode_tokens = _g13 * d__request_flops__decode_tokens + d__decode_time__decode_tokens
-        d__request_time__prefill_efficiency = -_g17 * request_flops
+        d__request_time__prompt_tokens = _g14 * d__request_flops__prompt_tokens + d__decode_time__prompt_tokens
+        d__request_time__decode_tokens = _g14 * d__request_flops__decode_tokens + d__decode_time__decode_tokens
+        d__request_time__prefill_efficiency = -_g18 * request_flops
         d__request_time__kv_reserve = d__decode_time__kv_reserve
+        d__request_time__workload_kv_values_per_position = d__decode_time__workload_kv_values_per_position
+        d__request_time__workload_sliding_layers = d__decode_time__workload_sliding_layers
+        d__request_time__workload_sliding_window = d__decode_time__workload_sliding_window
         d__request_time__workload_attention_flops_per_position = (
-            _g13 * d__request_flops__workload_attention_flops_per_position
+            _g14 * d__request_flops__workload_attention_flops_per_position
         )
-        d__request_time__workload_forward_flops_per_token = _g13 * d__request_flops__workload_forward_flops_per_token
-        d__residency_request_rate__workload_parameters = -_g20 * d__request_time__workload_parameters
-        d__residency_request_rate__workload_layers = -_g20 * d__request_time__workload_layers
+        d__request_time__workload_forward_flops_per_token = _g14 * d__request_flops__workload_forward_flops_per_token
+        d__residency_request_rate__workload_parameters = -_g21 * d__request_time__workload_parameters
+        d__residency_request_rate__workload_layers = (
+            -_g21 * d__request_time__workload_layers + d__resident_requests__workload_layers / request_time
+        )
         d__residency_request_rate__workload_kv_values_per_token = (
-            -_g20 * d__request_time__workload_kv_values_per_token
+            -_g21 * d__request_time__workload_kv_values_per_token
             + d__resident_requests__workload_kv_values_per_token / request_time
         )
-        d__residency_request_rate__hardware_peak = -_g20 * d__request_time__hardware_peak
-        d__residency_request_rate__hardware_bandwidth = -_g20 * d__request_time__hardware_bandwidth
-        d__residency_request_rate__hardware_dispatch_tax = -_g20 * d__request_time__hardware_dispatch_tax
-        d__residency_request_rate__precision_value = -_g20 * d__request_time__precision_value
+        d__residency_request_rate__hardware_peak = -_g21 * d__request_time__hardware_peak
+        d__residency_request_rate__hardware_bandwidth = -_g21 * d__request_time__hardware_bandwidth
+        d__residency_request_rate__hardware_dispatch_tax = -_g21 * d__request_time__hardware_dispatch_tax
+        d__residency_request_rate__precision_value = -_g21 * d__request_time__precision_value
         d__residency_request_rate__kv_bytes_per_value = (
-            -_g20 * d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value / request_time
+            -_g21 * d__request_time__kv_bytes_per_value + d__resident_requests__kv_bytes_per_value / request_time
         )
         d__residency_request_rate__prompt_tokens = (
-            -_g20 * d__request_time__prompt_tokens + d__resident_requests__prompt_tokens / request_time
+            -_g21 * d__request_time__prompt_tokens + d__resident_requests__prompt_tokens / request_time
         )
         d__residency_request_rate__decode_tokens = (
-            -_g20 * d__request_time__decode_tokens + d__resident_requests__decode_tokens / request_time
+            -_g21 * d__request_time__decode_tokens + d__resident_requests__decode_tokens / request_time
         )
-        d__residency_request_rate__prefill_efficiency = -_g20 * d__request_time__prefill_efficiency
+        d__residency_request_rate__prefill_efficiency = -_g21 * d__request_time__prefill_efficiency
         d__residency_request_rate__kv_reserve = (
-            -_g20 * d__request_time__kv_reserve + d__resident_requests__kv_reserve / request_time
+            -_g21 * d__request_time__kv_reserve + d__resident_requests__kv_reserve / request_time
+        )
+        d__residency_request_rate__workload_kv_values_per_position = (
+            -_g21 * d__request_time__workload_kv_values_per_position
+            + d__resident_requests__workload_kv_values_per_position / request_time
+        )
+        d__residency_request_rate__workload_sliding_layers = (
+            -_g21 * d__request_time__workload_sliding_layers
+            + d__resident_requests__workload_sliding_layers / request_time
+        )
+        d__residency_request_rate__workload_sliding_window = (
+            -_g21 * d__request_time__workload_sliding_window
+            + d__resident_requests__workload_sliding_window / request_time
         )
         d__residency_request_rate__workload_attention_flops_per_position = (
-            -_g20 * d__request_time__workload_attention_flops_per_position
+            -_g21 * d__request_time__workload_attention_flops_per_position
         )
         d__residency_request_rate__workload_forward_flops_per_token = (
-            -_g20 * d__request_time__workload_forward_flops_per_token
+            -_g21 * d__request_time__workload_forward_flops_per_token
         )
-        d__request_rate__workload_parameters = _g22 * d__residency_request_rate__workload_parameters
-        d__request_rate__workload_layers = _g22 * d__residency_request_rate__workload_layers
-        d__request_rate__workload_kv_values_per_token = _g22 * d__residency_request_rate__workload_kv_values_per_token
-        d__request_rate__hardware_peak = _g22 * d__residency_request_rate__hardware_peak
-        d__request_rate__hardware_bandwidth = _g22 * d__residency_request_rate__hardware_bandwidth
-        d__request_rate__hardware_dispatch_tax = _g22 * d__residency_request_rate__hardware_dispatch_tax
-        d__request_rate__precision_value = _g22 * d__residency_request_rate__precision_value
-        d__request_rate__kv_bytes_per_value = _g22 * d__residency_request_rate__kv_bytes_per_value
+        d__request_rate__workload_parameters = _g23 * d__residency_request_rate__workload_parameters
+        d__request_rate__workload_layers = _g23 * d__residency_request_rate__workload_layers
+        d__request_rate__workload_kv_values_per_token = _g23 * d__residency_request_rate__workload_kv_values_per_token
+        d__request_rate__hardware_peak = _g23 * d__residency_request_rate__hardware_peak
+        d__request_rate__hardware_bandwidth = _g23 * d__residency_request_rate__hardware_bandwidth
+        d__request_rate__hardware_dispatch_tax = _g23 * d__residency_request_rate__hardware_dispatch_tax
+        d__request_rate__precision_value = _g23 * d__residency_request_rate__precision_value
+        d__request_rate__kv_bytes_per_value = _g23 * d__residency_request_rate__kv_bytes_per_value
         d__request_rate__prompt_tokens = (
-            _g22 * d__residency_request_rate__prompt_tokens + _g23 * d__prefill_request_rate__prompt_tokens
+            _g23 * d__residency_request_rate__prompt_tokens + _g24 * d__prefill_request_rate__prompt_tokens
         )
-        d__request_rate__decode_tokens = _g22 * d__residency_request_rate__decode_tokens
-        d__request_rate__prefill_efficiency = _g22 * d__residency_request_rate__prefill_efficiency
-        d__request_rate__kv_reserve = _g22 * d__residency_request_rate__kv_reserve
-        d__request_rate__prefill_rate = _g23 * d__prefill_request_rate__prefill_rate
+        d__request_rate__decode_tokens = _g23 * d__residency_request_rate__decode_tokens
+        d__request_rate__prefill_efficiency = _g23 * d__residency_request_rate__prefill_efficiency
+        d__request_rate__kv_reserve = _g23 * d__residency_request_rate__kv_reserve
+        d__request_rate__prefill_rate = _g24 * d__prefill_request_rate__prefill_rate
+        d__request_rate__workload_kv_values_per_position = (
+            _g23 * d__residency_request_rate__workload_kv_values_per_position
+        )
+        d__request_rate__workload_sliding_layers = _g23 * d__residency_request_rate__workload_sliding_layers
+        d__request_rate__workload_sliding_window = _g23 * d__residency_request_rate__workload_sliding_window
         d__request_rate__workload_attention_flops_per_position = (
-            _g22 * d__residency_request_rate__workload_attention_flops_per_position
+            _g23 * d__residency_request_rate__workload_attention_flops_per_position
         )
         d__request_rate__workload_forward_flops_per_token = (
-            _g22 * d__residency_request_rate__workload_forward_flops_per_token
+            _g23 * d__residency_request_rate__workload_forward_flops_per_token
         )
-        d__tokens_per_hour__workload_parameters = _g24 * d__request_rate__workload_parameters
-        d__tokens_per_hour__workload_layers = _g24 * d__request_rate__workload_layers
-        d__tokens_per_hour__workload_kv_values_per_token = _g24 * d__request_rate__workload_kv_values_per_token
-        d__tokens_per_hour__hardware_peak = _g24 * d__request_rate__hardware_peak
-        d__tokens_per_hour__hardware_bandwidth = _g24 * d__request_rate__hardware_bandwidth
-        d__tokens_per_hour__hardware_dispatch_tax = _g24 * d__request_rate__hardware_dispatch_tax
-        d__tokens_per_hour__precision_value = _g24 * d__request_rate__precision_value
-        d__tokens_per_hour__kv_bytes_per_value = _g24 * d__request_rate__kv_bytes_per_value
+        d__tokens_per_hour__workload_parameters = _g25 * d__request_rate__workload_parameters
+        d__tokens_per_hour__workload_layers = _g25 * d__request_rate__workload_layers
+        d__tokens_per_hour__workload_kv_values_per_token = _g25 * d__request_rate__workload_kv_values_per_token
+        d__tokens_per_hour__hardware_peak = _g25 * d__request_rate__hardware_peak
+        d__tokens_per_hour__hardware_bandwidth = _g25 * d__request_rate__hardware_bandwidth
+        d__tokens_per_hour__hardware_dispatch_tax = _g25 * d__request_rate__hardware_dispatch_tax
+        d__tokens_per_hour__precision_value = _g25 * d__request_rate__precision_value
+        d__tokens_per_hour__kv_bytes_per_value = _g25 * d__request_rate__kv_bytes_per_value
         d__tokens_per_hour__prompt_tokens = (
-            _g24 * d__request_rate__prompt_tokens + _g25 * d__total_tokens__prompt_tokens
+            _g25 * d__request_rate__prompt_tokens + _g26 * d__total_tokens__prompt_tokens
         )
         d__tokens_per_hour__decode_tokens = (
-            _g24 * d__request_rate__decode_tokens + _g25 * d__total_tokens__decode_tokens
+            _g25 * d__request_rate__decode_tokens + _g26 * d__total_tokens__decode_tokens
         )
-        d__tokens_per_hour__prefill_efficiency = _g24 * d__request_rate__prefill_efficiency
-        d__tokens_per_hour__kv_reserve = _g24 * d__request_rate__kv_reserve
-        d__tokens_per_hour__prefill_rate = _g24 * d__request_rate__prefill_rate
+        d__tokens_per_hour__prefill_efficiency = _g25 * d__request_rate__prefill_efficiency
+        d__tokens_per_hour__kv_reserve = _g25 * d__request_rate__kv_reserve
+        d__tokens_per_hour__prefill_rate = _g25 * d__request_rate__prefill_rate
+        d__tokens_per_hour__workload_kv_values_per_position = _g25 * d__request_rate__workload_kv_values_per_position
+        d__tokens_per_hour__workload_sliding_layers = _g25 * d__request_rate__workload_sliding_layers
+        d__tokens_per_hour__workload_sliding_window = _g25 * d__request_rate__workload_sliding_window
         d__tokens_per_hour__workload_attention_flops_per_position = (
-            _g24 * d__request_rate__workload_attention_flops_per_position
+            _g25 * d__request_rate__workload_attention_flops_per_position
         )
-        d__tokens_per_hour__workload_forward_flops_per_token = _g24 * d__request_rate__workload_forward_flops_per_token
-        d__cost_per_million_tokens__workload_parameters = -_g26 * d__tokens_per_hour__workload_parameters
-        d__cost_per_million_tokens__workload_layers = -_g26 * d__tokens_per_hour__workload_layers
+        d__tokens_per_hour__workload_forward_flops_per_token = _g25 * d__request_rate__workload_forward_flops_per_token
+        d__cost_per_million_tokens__workload_parameters = -_g27 * d__tokens_per_hour__workload_parameters
+        d__cost_per_million_tokens__workload_layers = -_g27 * d__tokens_per_hour__workload_layers
         d__cost_per_million_tokens__workload_kv_values_per_token = (
-            -_g26 * d__tokens_per_hour__workload_kv_values_per_token
+            -_g27 * d__tokens_per_hour__workload_kv_values_per_token
         )
-        d__cost_per_million_tokens__hardware_peak = -_g26 * d__tokens_per_hour__hardware_peak
-        d__cost_per_million_tokens__hardware_bandwidth = -_g26 * d__tokens_per_hour__hardware_bandwidth
-        d__cost_per_million_tokens__hardware_dispatch_tax = -_g26 * d__tokens_per_hour__hardware_dispatch_tax
-        d__cost_per_million_tokens__precision_value = -_g26 * d__tokens_per_hour__precision_value
-        d__cost_per_million_tokens__kv_bytes_per_value = -_g26 * d__tokens_per_hour__kv_bytes_per_value
-        d__cost_per_million_tokens__prompt_tokens = -_g26 * d__tokens_per_hour__prompt_tokens
-        d__cost_per_million_tokens__decode_tokens = -_g26 * d__tokens_per_hour__decode_tokens
-        d__cost_per_million_tokens__prefill_efficiency = -_g26 * d__tokens_per_hour__prefill_efficiency
-        d__cost_per_million_tokens__kv_reserve = -_g26 * d__tokens_per_hour__kv_reserve
-        d__cost_per_million_tokens__prefill_rate = -_g26 * d__tokens_per_hour__prefill_rate
+        d__cost_per_million_tokens__hardware_peak = -_g27 * d__tokens_per_hour__hardware_peak
+        d__cost_per_million_tokens__hardware_bandwidth = -_g27 * d__tokens_per_hour__hardware_bandwidth
+        d__cost_per_million_tokens__hardware_dispatch_tax = -_g27 * d__tokens_per_hour__hardware_dispatch_tax
+        d__cost_per_million_tokens__precision_value = -_g27 * d__tokens_per_hour__precision_value
+        d__cost_per_million_tokens__kv_bytes_per_value = -_g27 * d__tokens_per_hour__kv_bytes_per_value
+        d__cost_per_million_tokens__prompt_tokens = -_g27 * d__tokens_per_hour__prompt_tokens
+        d__cost_per_million_tokens__decode_tokens = -_g27 * d__tokens_per_hour__decode_tokens
+        d__cost_per_million_tokens__prefill_efficiency = -_g27 * d__tokens_per_hour__prefill_efficiency
+        d__cost_per_million_tokens__kv_reserve = -_g27 * d__tokens_per_hour__kv_reserve
+        d__cost_per_million_tokens__prefill_rate = -_g27 * d__tokens_per_hour__prefill_rate
         d__cost_per_million_tokens__price = 1000000 / tokens_per_hour
+        d__cost_per_million_tokens__workload_kv_values_per_position = (
+            -_g27 * d__tokens_per_hour__workload_kv_values_per_position
+        )
+        d__cost_per_million_tokens__workload_sliding_layers = -_g27 * d__tokens_per_hour__workload_sliding_layers
+        d__cost_per_million_tokens__workload_sliding_window = -_g27 * d__tokens_per_hour__workload_sliding_window
         d__cost_per_million_tokens__workload_attention_flops_per_position = (
-            -_g26 * d__tokens_per_hour__workload_attention_flops_per_position
+            -_g27 * d__tokens_per_hour__workload_attention_flops_per_position
         )
         d__cost_per_million_tokens__workload_forward_flops_per_token = (
-            -_g26 * d__tokens_per_hour__workload_forward_flops_per_token
+            -_g27 * d__tokens_per_hour__workload_forward_flops_per_token
         )
         derivatives.update(
             {
@@ -582,6 +778,9 @@ def gradient(
                     "decode_tokens": d__request_time__decode_tokens,
                     "prefill_efficiency": d__request_time__prefill_efficiency,
                     "kv_reserve": d__request_time__kv_reserve,
+                    "workload_kv_values_per_position": d__request_time__workload_kv_values_per_position,
+                    "workload_sliding_layers": d__request_time__workload_sliding_layers,
+                    "workload_sliding_window": d__request_time__workload_sliding_window,
                     "workload_attention_flops_per_position": d__request_time__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__request_time__workload_forward_flops_per_token,
                 },
@@ -598,6 +797,9 @@ def gradient(
                     "decode_tokens": d__residency_request_rate__decode_tokens,
                     "prefill_efficiency": d__residency_request_rate__prefill_efficiency,
                     "kv_reserve": d__residency_request_rate__kv_reserve,
+                    "workload_kv_values_per_position": d__residency_request_rate__workload_kv_values_per_position,
+                    "workload_sliding_layers": d__residency_request_rate__workload_sliding_layers,
+                    "workload_sliding_window": d__residency_request_rate__workload_sliding_window,
                     "workload_attention_flops_per_position": d__residency_request_rate__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__residency_request_rate__workload_forward_flops_per_token,
                 },
@@ -615,6 +817,9 @@ def gradient(
                     "prefill_efficiency": d__request_rate__prefill_efficiency,
                     "kv_reserve": d__request_rate__kv_reserve,
                     "prefill_rate": d__request_rate__prefill_rate,
+                    "workload_kv_values_per_position": d__request_rate__workload_kv_values_per_position,
+                    "workload_sliding_layers": d__request_rate__workload_sliding_layers,
+                    "workload_sliding_window": d__request_rate__workload_sliding_window,
                     "workload_attention_flops_per_position": d__request_rate__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__request_rate__workload_forward_flops_per_token,
                 },
@@ -632,6 +837,9 @@ def gradient(
                     "prefill_efficiency": d__tokens_per_hour__prefill_efficiency,
                     "kv_reserve": d__tokens_per_hour__kv_reserve,
                     "prefill_rate": d__tokens_per_hour__prefill_rate,
+                    "workload_kv_values_per_position": d__tokens_per_hour__workload_kv_values_per_position,
+                    "workload_sliding_layers": d__tokens_per_hour__workload_sliding_layers,
+                    "workload_sliding_window": d__tokens_per_hour__workload_sliding_window,
                     "workload_attention_flops_per_position": d__tokens_per_hour__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__tokens_per_hour__workload_forward_flops_per_token,
                 },
@@ -650,11 +858,22 @@ def gradient(
                     "kv_reserve": d__cost_per_million_tokens__kv_reserve,
                     "prefill_rate": d__cost_per_million_tokens__prefill_rate,
                     "price": d__cost_per_million_tokens__price,
+                    "workload_kv_values_per_position": d__cost_per_million_tokens__workload_kv_values_per_position,
+                    "workload_sliding_layers": d__cost_per_million_tokens__workload_sliding_layers,
+                    "workload_sliding_window": d__cost_per_million_tokens__workload_sliding_window,
                     "workload_attention_flops_per_position": d__cost_per_million_tokens__workload_attention_flops_per_position,
                     "workload_forward_flops_per_token": d__cost_per_million_tokens__workload_forward_flops_per_token,
                 },
             }
         )
+    drop_absent(
+        derivatives,
+        {
+            "workload_kv_values_per_position": workload_kv_values_per_position,
+            "workload_sliding_layers": workload_sliding_layers,
+            "workload_sliding_window": workload_sliding_window,
+        },
+    )
     return derivatives
 
 
@@ -734,7 +953,10 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
                 "parameters": "workload_parameters",
                 "forward_flops_per_token": "workload_forward_flops_per_token",
                 "layers": "workload_layers",
+                "sliding_window": "workload_sliding_window",
+                "sliding_layers": "workload_sliding_layers",
                 "kv_values_per_token": "workload_kv_values_per_token",
+                "kv_values_per_position": "workload_kv_values_per_position",
                 "attention_flops_per_position": "workload_attention_flops_per_position",
             },
             required=("parameters", "layers", "hidden_dim", "heads"),
@@ -755,12 +977,37 @@ class SingleAcceleratorLlmServiceScenario(ScenarioBase):
     )
     _requirements = (
         Requirement(
-            ("workload_kv_values_per_token", "kv_bytes_per_value", "prompt_tokens", "decode_tokens", "kv_reserve"),
-            lambda workload_kv_values_per_token, kv_bytes_per_value, prompt_tokens, decode_tokens, kv_reserve: (
+            (
+                "workload_layers",
+                "workload_sliding_window",
+                "workload_sliding_layers",
+                "workload_kv_values_per_token",
+                "workload_kv_values_per_position",
+                "kv_bytes_per_value",
+                "prompt_tokens",
+                "decode_tokens",
+                "kv_reserve",
+            ),
+            lambda workload_layers, workload_sliding_window, workload_sliding_layers, workload_kv_values_per_token, workload_kv_values_per_position, kv_bytes_per_value, prompt_tokens, decode_tokens, kv_reserve: (
                 1000000000 * kv_reserve
-                >= kv_bytes_per_value * workload_kv_values_per_token * (decode_tokens + prompt_tokens)
+                >= (
+                    kv_bytes_per_value
+                    * workload_kv_values_per_position
+                    * (
+                        workload_layers * minimum(workload_sliding_window, decode_tokens + prompt_tokens)
+                        + (workload_layers - workload_sliding_layers)
+                        * maximum(0, decode_tokens + prompt_tokens - workload_sliding_window)
+                    )
+                    if (
+                        workload_kv_values_per_position is not None
+                        and workload_sliding_layers is not None
+                        and workload_sliding_window is not None
+                    )
+                    else kv_bytes_per_value * workload_kv_values_per_token * (decode_tokens + prompt_tokens)
+                )
             ),
             "kv_reserve must hold at least one request's KV cache",
+            tested=("workload_sliding_window", "workload_sliding_layers", "workload_kv_values_per_position"),
         ),
     )
     _fits = (

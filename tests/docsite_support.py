@@ -34,6 +34,16 @@ def docsite_build() -> ModuleType:
 
 
 @lru_cache(maxsize=None)
+def calculator_module() -> ModuleType:
+    """``docsite/calculator.py`` as a module: the data of every scenario page's calculator."""
+    spec = importlib.util.spec_from_file_location("calculator_data", ROOT / "docsite" / "calculator.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@lru_cache(maxsize=None)
 def built_site() -> Path:
     """Build the site once per test run (into build/site, as `make docs` does)."""
     start = time.perf_counter()

@@ -19,7 +19,11 @@ export const name = "KvDecodeBatchScenario";
 export const argumentDefaults = {
   "workload_parameters": "required",
   "workload_forward_flops_per_token": null,
+  "workload_layers": "required",
+  "workload_sliding_window": null,
+  "workload_sliding_layers": null,
   "workload_kv_values_per_token": null,
+  "workload_kv_values_per_position": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
   "hardware_capacity": "required",
@@ -40,11 +44,15 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "weight_bytes_per_param", "kv_bytes_per_value", "prefill_efficiency", "tpot"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "workload_kv_values_per_position", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "weight_bytes_per_param", "kv_bytes_per_value", "prefill_efficiency", "tpot"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,
+    workload_layers,
+    workload_sliding_window = null,
+    workload_sliding_layers = null,
     workload_kv_values_per_token = null,
+    workload_kv_values_per_position = null,
     hardware_peak,
     hardware_bandwidth,
     hardware_capacity,
@@ -57,7 +65,7 @@ export function evaluate(args, floats = []) {
     b = null,
     tpot = null,
   } = args;
-  $.exact_integers({ context_tokens, batch_sizes, prompt_tokens, b });
+  $.exact_integers({ workload_layers, workload_sliding_window, workload_sliding_layers, context_tokens, batch_sizes, prompt_tokens, b });
   const _raw_weights = weight_bytes_per_param*workload_parameters;
   const weights = _raw_weights/1000000000;
   const bandwidth = hardware_bandwidth/1000000000000;
@@ -79,15 +87,16 @@ export function evaluate(args, floats = []) {
   }
   let kv_per_token, kv_per_sequence, rate_ceiling, max_batch_in_memory, batch_token_rates, batches_fit_need, batches_fit;
   if (workload_kv_values_per_token != null) {
-    kv_per_token = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_bytes_per_value, workload_kv_values_per_token);
-    const _raw_kv_per_sequence = context_tokens*kv_per_token;
-    const _t0 = _raw_kv_per_sequence*largest_batch + _raw_weights;
+    const _t0 = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_bytes_per_value, workload_kv_values_per_token);
+    kv_per_token = _t0;
+    const _raw_kv_per_sequence = (((workload_kv_values_per_position != null && workload_sliding_layers != null && workload_sliding_window != null)) ? ($.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_position, kv_bytes_per_value, workload_kv_values_per_position, $.iadd($.imul(workload_layers, Math.min(context_tokens, workload_sliding_window)), $.imul($.iadd(workload_layers, $.imul(-1, workload_sliding_layers)), Math.max(0, $.iadd(context_tokens, $.imul(-1, workload_sliding_window))))))) : ($.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, _t0, context_tokens)));
+    const _t1 = _raw_kv_per_sequence*largest_batch + _raw_weights;
     kv_per_sequence = _raw_kv_per_sequence/1000000;
     rate_ceiling = hardware_bandwidth/_raw_kv_per_sequence;
     max_batch_in_memory = Math.max(0, $.floor_div(-_raw_weights + hardware_capacity, _raw_kv_per_sequence));
     batch_token_rates = $.range(0, batch_sizes.length).map((position) => hardware_bandwidth*batch_sizes[position]/(_raw_kv_per_sequence*batch_sizes[position] + _raw_weights));
-    const _raw_batches_fit_need = _t0;
-    batches_fit_need = _t0/1000000000;
+    const _raw_batches_fit_need = _t1;
+    batches_fit_need = _t1/1000000000;
     batches_fit = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_batches_fit_need > hardware_capacity ? 1 : 0)));
   } else {
     kv_per_token = null;
@@ -100,15 +109,15 @@ export function evaluate(args, floats = []) {
   }
   let step_bytes, step_time, token_rate, cache_share, batch_fits_need, batch_fits;
   if (b != null && workload_kv_values_per_token != null) {
-    const _raw_kv_per_sequence = context_tokens*kv_per_token;
-    const _t1 = _raw_kv_per_sequence*b;
-    const _t2 = _raw_weights + _t1;
-    const _raw_step_bytes = _t2;
-    step_bytes = _t2/1000000000;
+    const _raw_kv_per_sequence = (((workload_kv_values_per_position != null && workload_sliding_layers != null && workload_sliding_window != null)) ? ($.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_position, kv_bytes_per_value, workload_kv_values_per_position, $.iadd($.imul(workload_layers, Math.min(context_tokens, workload_sliding_window)), $.imul($.iadd(workload_layers, $.imul(-1, workload_sliding_layers)), Math.max(0, $.iadd(context_tokens, $.imul(-1, workload_sliding_window))))))) : ($.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, context_tokens, kv_bytes_per_value, workload_kv_values_per_token)));
+    const _t2 = _raw_kv_per_sequence*b;
+    const _t3 = _raw_weights + _t2;
+    const _raw_step_bytes = _t3;
+    step_bytes = _t3/1000000000;
     const _raw_step_time = _raw_step_bytes/hardware_bandwidth;
     step_time = step_bytes/bandwidth;
     token_rate = b/_raw_step_time;
-    cache_share = _t1/_raw_step_bytes;
+    cache_share = _t2/_raw_step_bytes;
     batch_fits_need = step_bytes;
     batch_fits = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (_raw_step_bytes > hardware_capacity ? 1 : 0)));
   } else {
@@ -121,7 +130,7 @@ export function evaluate(args, floats = []) {
   }
   let max_batch_within;
   if (tpot != null && workload_kv_values_per_token != null) {
-    const _raw_kv_per_sequence = context_tokens*kv_per_token;
+    const _raw_kv_per_sequence = (((workload_kv_values_per_position != null && workload_sliding_layers != null && workload_sliding_window != null)) ? ($.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_position, kv_bytes_per_value, workload_kv_values_per_position, $.iadd($.imul(workload_layers, Math.min(context_tokens, workload_sliding_window)), $.imul($.iadd(workload_layers, $.imul(-1, workload_sliding_layers)), Math.max(0, $.iadd(context_tokens, $.imul(-1, workload_sliding_window))))))) : ($.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, context_tokens, kv_bytes_per_value, workload_kv_values_per_token)));
     max_batch_within = Math.max(0, $.floor_div(-1000*_raw_weights + $.imul_if($int.hardware_bandwidth && $int.tpot, hardware_bandwidth, tpot), 1000*_raw_kv_per_sequence));
   } else {
     max_batch_within = null;

@@ -20,7 +20,10 @@ export const argumentDefaults = {
   "workload_parameters": "required",
   "workload_forward_flops_per_token": null,
   "workload_layers": "required",
+  "workload_sliding_window": null,
+  "workload_sliding_layers": null,
   "workload_kv_values_per_token": null,
+  "workload_kv_values_per_position": null,
   "workload_attention_flops_per_position": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
@@ -41,17 +44,20 @@ export const argumentDefaults = {
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is;
 // `tested` names (where listed) may be null: the check reads them only in a branch that tests them.
 export const requirements = [
-  {names: ["workload_kv_values_per_token", "kv_bytes_per_value", "prompt_tokens", "decode_tokens", "kv_reserve"], check: (workload_kv_values_per_token, kv_bytes_per_value, prompt_tokens, decode_tokens, kv_reserve) => (1000000000*kv_reserve >= kv_bytes_per_value*workload_kv_values_per_token*($.iadd(decode_tokens, prompt_tokens))), message: "kv_reserve must hold at least one request\u0027s KV cache", unless: "", when: ""},
+  {names: ["workload_layers", "workload_sliding_window", "workload_sliding_layers", "workload_kv_values_per_token", "workload_kv_values_per_position", "kv_bytes_per_value", "prompt_tokens", "decode_tokens", "kv_reserve"], check: (workload_layers, workload_sliding_window, workload_sliding_layers, workload_kv_values_per_token, workload_kv_values_per_position, kv_bytes_per_value, prompt_tokens, decode_tokens, kv_reserve) => (1000000000*kv_reserve >= (((workload_kv_values_per_position != null && workload_sliding_layers != null && workload_sliding_window != null)) ? (kv_bytes_per_value*workload_kv_values_per_position*($.iadd($.imul(workload_layers, Math.min(workload_sliding_window, $.iadd(decode_tokens, prompt_tokens))), $.imul($.iadd(workload_layers, $.imul(-1, workload_sliding_layers)), Math.max(0, $.iadd(decode_tokens, prompt_tokens, $.imul(-1, workload_sliding_window))))))) : (kv_bytes_per_value*workload_kv_values_per_token*($.iadd(decode_tokens, prompt_tokens))))), message: "kv_reserve must hold at least one request\u0027s KV cache", unless: "", when: "", tested: ["workload_sliding_window", "workload_sliding_layers", "workload_kv_values_per_position"]},
 ];
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "workload_attention_flops_per_position", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value", "kv_bytes_per_value", "prefill_efficiency", "kv_reserve", "prefill_rate", "price", "ttft_target", "tpot_target"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "workload_kv_values_per_position", "workload_attention_flops_per_position", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value", "kv_bytes_per_value", "prefill_efficiency", "kv_reserve", "prefill_rate", "price", "ttft_target", "tpot_target"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,
     workload_layers,
+    workload_sliding_window = null,
+    workload_sliding_layers = null,
     workload_kv_values_per_token = null,
+    workload_kv_values_per_position = null,
     workload_attention_flops_per_position = null,
     hardware_peak,
     hardware_bandwidth,
@@ -68,26 +74,27 @@ export function evaluate(args, floats = []) {
     ttft_target = null,
     tpot_target = null,
   } = args;
-  $.exact_integers({ workload_layers, prompt_tokens, decode_tokens });
-  const _t0 = $.imul_if($int.kv_reserve, 1000000000, kv_reserve);
-  const _t1 = hardware_capacity/1000000000;
+  $.exact_integers({ workload_layers, workload_sliding_window, workload_sliding_layers, prompt_tokens, decode_tokens });
+  const _t0 = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_bytes_per_value, workload_kv_values_per_token);
+  const _t1 = $.imul_if($int.kv_reserve, 1000000000, kv_reserve);
+  const _t2 = hardware_capacity/1000000000;
   const total_tokens = $.iadd(decode_tokens, prompt_tokens);
   const prefill_peak = hardware_peak/1000000000000;
   const _raw_weights = precision_value*workload_parameters;
   const weights = _raw_weights/1000000000;
   const bandwidth = hardware_bandwidth/1000000000000;
-  const kv_per_token = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_bytes_per_value, workload_kv_values_per_token);
-  const kv_per_request = $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_per_token, total_tokens);
+  const kv_per_token = _t0;
+  const kv_per_request = (((workload_kv_values_per_position != null && workload_sliding_layers != null && workload_sliding_window != null)) ? ($.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_position, kv_bytes_per_value, workload_kv_values_per_position, $.iadd($.imul(workload_layers, Math.min(total_tokens, workload_sliding_window)), $.imul($.iadd(workload_layers, $.imul(-1, workload_sliding_layers)), Math.max(0, $.iadd(total_tokens, $.imul(-1, workload_sliding_window))))))) : ($.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, _t0, total_tokens)));
   const weight_floor = _raw_weights/hardware_bandwidth;
   const dispatch_cost = workload_layers/100;
-  const resident_requests = $.floor_div(_t0, kv_per_request, $int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token);
-  const tpot = workload_layers/100000 + (_raw_weights + $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, kv_per_request, resident_requests))/hardware_bandwidth;
+  const resident_requests = $.floor_div(_t1, kv_per_request, $int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_position && $int.workload_kv_values_per_token);
+  const tpot = workload_layers/100000 + (_raw_weights + $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_position && $int.workload_kv_values_per_token, kv_per_request, resident_requests))/hardware_bandwidth;
   const decode_time = decode_tokens*tpot;
-  const kv_capacity_tokens = $.floor_div($.iadd_if($int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token, $.imul_if($int.kv_reserve, 2, _t0), kv_per_token), $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, 2, kv_per_token), $int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token);
+  const kv_capacity_tokens = $.floor_div($.iadd_if($int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token, $.imul_if($int.kv_reserve, 2, _t1), kv_per_token), $.imul_if($int.kv_bytes_per_value && $int.workload_kv_values_per_token, 2, kv_per_token), $int.kv_bytes_per_value && $int.kv_reserve && $int.workload_kv_values_per_token);
   const prefill_request_rate = prefill_rate/prompt_tokens;
-  const remaining_memory = _t1 - weights;
+  const remaining_memory = _t2 - weights;
   const fits_need = kv_reserve + weights;
-  const fits_have = _t1;
+  const fits_have = _t2;
   const fits = $.iadd_if($int.hardware_capacity, 1, $.imul_if($int.hardware_capacity, -1, (1000000000*fits_need > hardware_capacity ? 1 : 0)));
   let meets_tpot_target;
   if (tpot_target != null) {
@@ -97,11 +104,11 @@ export function evaluate(args, floats = []) {
   }
   let prefill_flops, ttft, request_flops, request_time, residency_request_rate, request_rate, tokens_per_hour, cost_per_million_tokens;
   if (workload_attention_flops_per_position != null && workload_forward_flops_per_token != null) {
-    const _t2 = $.imul_if($int.workload_attention_flops_per_position, workload_attention_flops_per_position, workload_layers);
-    const _raw_prefill_flops = prompt_tokens*($.iadd_if($int.workload_attention_flops_per_position && $int.workload_forward_flops_per_token, $.imul_if($int.workload_attention_flops_per_position, _t2, prompt_tokens), workload_forward_flops_per_token));
+    const _t3 = $.imul_if($int.workload_attention_flops_per_position, workload_attention_flops_per_position, workload_layers);
+    const _raw_prefill_flops = prompt_tokens*($.iadd_if($int.workload_attention_flops_per_position && $int.workload_forward_flops_per_token, $.imul_if($int.workload_attention_flops_per_position, _t3, prompt_tokens), workload_forward_flops_per_token));
     prefill_flops = _raw_prefill_flops/1000000000000;
     ttft = 1000*_raw_prefill_flops/(hardware_peak*prefill_efficiency) + $.imul_if($int.hardware_dispatch_tax, 1000, hardware_dispatch_tax);
-    request_flops = total_tokens*($.iadd_if($int.workload_attention_flops_per_position && $int.workload_forward_flops_per_token, $.imul_if($int.workload_attention_flops_per_position, _t2, total_tokens), workload_forward_flops_per_token))/1000000000000;
+    request_flops = total_tokens*($.iadd_if($int.workload_attention_flops_per_position && $int.workload_forward_flops_per_token, $.imul_if($int.workload_attention_flops_per_position, _t3, total_tokens), workload_forward_flops_per_token))/1000000000000;
     request_time = decode_time + hardware_dispatch_tax + request_flops/(prefill_efficiency*prefill_peak);
     residency_request_rate = resident_requests/request_time;
     request_rate = Math.min(prefill_request_rate, residency_request_rate);

@@ -18,6 +18,7 @@ from symbolic.model import ListQuantity, Quantity, ScenarioModel, TextQuantity
 
 _RAW: dict[int, tuple[ScenarioModel, dict[sympy.Basic, sympy.Basic]]] = {}
 _SIMPLEST: dict[tuple[int, sympy.Basic], sympy.Basic] = {}
+_SHOWN: dict[int, tuple[ScenarioModel, dict[str, tuple[sympy.Basic, tuple[sympy.Basic, ...]]]]] = {}
 
 
 def simplest(expr: sympy.Expr) -> sympy.Expr:
@@ -69,6 +70,42 @@ def closed_form(model: ScenarioModel, quantity: Quantity, simplify: bool = True)
     if key not in _SIMPLEST:
         _SIMPLEST[key] = simplest(raw)
     return _SIMPLEST[key]
+
+
+def shown_closed_forms(model: ScenarioModel) -> dict[str, tuple[sympy.Basic, tuple[sympy.Basic, ...]]]:
+    """The closed forms the docs print, by path: each with the quantities it keeps by name.
+
+    A quantity whose own form branches (a ``Piecewise``: a window's cases, an optional input's
+    ``Given``) is kept by name in the forms of the quantities that read it; its cases are
+    printed once, under its own heading. Inlined, they repeat in every reader (twice in a
+    quotient) and run off the page. Everything else is inlined down to the inputs, as in
+    ``closed_forms``, which the evaluator, domains and derivations keep using.
+    """
+    cached = _SHOWN.get(id(model))
+    if cached is not None and cached[0] is model:
+        return cached[1]
+    inlined: dict[sympy.Basic, sympy.Basic] = {}
+    branching: set[sympy.Basic] = set()
+    lists = {q.symbol: q for q in model.quantities if isinstance(q, ListQuantity) and q.limits}
+    shown: dict[str, tuple[sympy.Basic, tuple[sympy.Basic, ...]]] = {}
+    for quantity in model.quantities:
+        form = substitute(quantity.expr, inlined, lists)
+        if isinstance(quantity, TextQuantity):
+            inlined[quantity.symbol] = form
+            shown[quantity.name] = (form, ())
+            continue
+        kept = tuple(sorted((s for s in branching if s in form.free_symbols), key=str))
+        if not kept:  # nothing kept: the shared closed form (simplified once per process)
+            shown[quantity.name] = (closed_form(model, quantity), ())
+        else:
+            shown[quantity.name] = (simplest(form) if isinstance(form, sympy.Expr) else form, kept)
+        if form.has(sympy.Piecewise) and not isinstance(quantity.symbol, sympy.IndexedBase):
+            branching.add(quantity.symbol)
+            inlined[quantity.symbol] = quantity.symbol
+        else:
+            inlined[quantity.symbol] = form
+    _SHOWN[id(model)] = (model, shown)
+    return shown
 
 
 def closed_forms(model: ScenarioModel) -> dict[str, sympy.Basic]:

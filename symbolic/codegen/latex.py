@@ -8,7 +8,7 @@ import sympy
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
-from symbolic.analysis.closed import closed_forms
+from symbolic.analysis.closed import shown_closed_forms
 from symbolic.model.functions import CeilLog2, Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, ListQuantity, ScenarioModel, TextQuantity
 from symbolic.runtime.errors import DeclarationError
@@ -67,7 +67,8 @@ class Equation:
     closed: str  # LaTeX of the closed form in the inputs, "" when equal to the definition
     text: str  # the definition as plain text (for docstrings)
     closed_text: str
-    range: str = ""  # for a list: LaTeX of the index range, e.g. "1 \le l \le L"
+    range: str = ""
+    kept: str = ""  # LaTeX of the branching quantities the closed form keeps by name ("m, K"), "" if none  # for a list: LaTeX of the index range, e.g. "1 \le l \le L"
 
 
 def latex_names(model: ScenarioModel) -> dict[sympy.Basic, str]:
@@ -90,11 +91,11 @@ def equations(model: ScenarioModel) -> dict[str, Equation]:
     """The definition and closed form of every quantity; the closed form is left empty
     when the definition already uses inputs only."""
     printer = DocsLatexPrinter(latex_names(model))
-    forms = closed_forms(model)
+    forms = shown_closed_forms(model)
     defined = {quantity.symbol for quantity in model.quantities}
     result = {}
     for quantity in model.quantities:
-        closed = forms[quantity.name]
+        closed, kept = forms[quantity.name]
         reads = quantity.expr.free_symbols | {i.base for i in quantity.expr.atoms(sympy.Indexed)}
         same = not (reads & defined)
         symbol, span = quantity.latex, ""
@@ -110,13 +111,17 @@ def equations(model: ScenarioModel) -> dict[str, Equation]:
             joined = rf"\text{{the entries of }} {printer.doprint(quantity.expr)} \text{{ joined by ``{quantity.separator.strip()}''}}"
             result[quantity.name] = Equation(quantity.name, symbol, joined, "", f"{quantity.separator!r}.join({quantity.expr})", "")
             continue
+        definition = printer.doprint(quantity.expr)
+        shown = "" if same else printer.doprint(closed)
+        same = same or shown == definition  # everything it reads is kept by name
         result[quantity.name] = Equation(
             name=quantity.name,
             symbol=symbol,
-            definition=printer.doprint(quantity.expr),
-            closed="" if same else printer.doprint(closed),
+            definition=definition,
+            closed="" if same else shown,
             text=sympy.sstr(quantity.expr),
             closed_text="" if same else sympy.sstr(closed),
             range=span,
+            kept="" if same else ", ".join(printer.doprint(k) for k in kept),
         )
     return result

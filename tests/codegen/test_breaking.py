@@ -14,13 +14,11 @@ ROOT = Path(__file__).resolve().parents[2]
 # The ZeRO stage table nests a cases inside a cases, each with its conditions; stacked as far
 # as it goes, the estimate puts it past the budget (it fits the handbook's line: the PDF test
 # finds no overfull equation).
-# TrainingStateFit's `fits` nests the total's adapter cases in an Iverson bracket inside the device's cases
-# (estimate 77.3); pdflatex sets it within the line too (no overfull display on that page).
-WIDEST_ALLOWED = {"ZeroShardingScenario": 90.0, "TrainingStateFitScenario": 80.0,
-                  # a record's KV cache with and without a window is a cases inside the closed forms that read it
-                  "ServingScenario": 70.0, "KvFootprintScenario": 70.0, "AlignmentMemoryScenario": 70.0,
-                  # one call's rate in the inputs: the cache level's cases inside the optional-input cases
-                  "RooflinePointScenario": 75.0}
+# A quantity whose own form is a record's KV cache with and without a window nests that cases in a product
+# (estimate 67; pdflatex sets it within the line); readers keep it by name. The service's solved prefill rate
+# (its derivation, site only) inlines the capped cache twice (estimate 81).
+WIDEST_ALLOWED = {"ZeroShardingScenario": 90.0, "ServingScenario": 68.0, "AlignmentMemoryScenario": 68.0,
+                  "SingleAcceleratorLlmServiceScenario": 82.0}
 
 
 @pytest.mark.parametrize("tex, expected", [

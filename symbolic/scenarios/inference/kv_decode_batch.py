@@ -56,6 +56,11 @@ class KvDecodeBatchScenario(Scenario):
         caption="GPT-2 XL on an H100: the ceiling on the decode token rate falls as each sequence's cache grows.")
     questions = (Question(solve_for='context_tokens', where='rate_ceiling', equals='5000'),)
     differs = {
+        "kv_per_sequence": "a sliding-window block keeps at most its window (the record's `kv_cache_bytes`): "
+                           "Mistral-7B v0.1 from its config at 16,384 tokens of FP16 cache holds 131,072 byte · "
+                           "4,096 = 536.9 MB a sequence, not 2,147.5 MB, so on an H100 `rate_ceiling` is 6,240/s, "
+                           "not 1,560/s, and `max_batch_in_memory` 133, not 33; the reference multiplies the bytes "
+                           "of a token by the context. Models without a window (every catalog entry) are unchanged.",
         "peak_precision": "the default `fp16|bf16|peak` reads the node's dense 16-bit rate (`fp16_dense` on an "
                           "H100, the same 989 TFLOP/s), else its headline peak, so every catalog node works; the "
                           "reference's `fp16_dense` raises KeyError on the 48 nodes without that key. A key the "
@@ -102,7 +107,9 @@ class KvDecodeBatchScenario(Scenario):
                                                                                            "streamed once per decode "
                                                                                            "step whatever the batch.")
     kv_per_token = Output(workload.kv_cache_bytes_per_token(kv_bytes_per_value), "byte", doc="Cache bytes of one token.")
-    kv_per_sequence = Output(kv_per_token * context_tokens, "MB", symbol="m", doc="Cache bytes of one sequence.")
+    kv_per_sequence = Output(workload.kv_cache_bytes(context_tokens, kv_bytes_per_value), "MB", symbol="m",
+                             doc="Cache bytes of one sequence of `context_tokens`; a sliding-window block keeps at "
+                                 "most its window.")
     bandwidth = Output(hardware.bandwidth, "TB/s", symbol=r"\beta", doc="The accelerator's memory bandwidth.")
     step_bytes = Output(weights + b * kv_per_sequence, "GB",
                         doc="Bytes one decode step of b sequences reads: the weights once, every sequence's cache.")

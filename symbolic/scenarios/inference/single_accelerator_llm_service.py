@@ -33,6 +33,12 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
         "Kwon et al., Efficient memory management for LLM serving with PagedAttention, SOSP 2023.",
     )
     differs = {
+        "kv_per_request": "a sliding-window block keeps at most its window (the record's `kv_cache_bytes`): a "
+                          "request of 8,192 tokens of Mistral-7B v0.1 from its config holds 131,072 byte · 4,096 = "
+                          "536.9 MB of FP16 cache, not 1,073.7 MB, so 72 GiB keeps 144 requests resident, not 72 "
+                          "(and `kv_reserve` need hold only the capped request); the reference multiplies the "
+                          "bytes of a token by the request's tokens. Models without a window (every catalog entry) "
+                          "are unchanged.",
         "prefill_flops": "a mixture of experts is priced at its active parameters (F_tok = 2·P_a per token, the record's `forward_flops_per_token`); the reference writes 2·P with every expert, so Mixtral-8x7B's "
                          "1,000-token prompt is 2·4.67e10·1000 = 93.4 TFLOP through the weights there and "
                          "2·1.29e10·1000 = 25.8 TFLOP here; attention reads the record's `head_dim` (⌊d/a⌋ there).",
@@ -95,8 +101,7 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
     prefill_precision = Precision(hardware, default="{precision}|peak",
                                   doc="Key of the node's rates pricing the prefill (default: its rate at the "
                                       "weights' precision, else its headline peak; `prefill_peak` is the rate read).")
-    holds_a_request = Require(kv_reserve >= (prompt_tokens + decode_tokens)
-                              * workload.kv_cache_bytes_per_token(kv_bytes_per_value),
+    holds_a_request = Require(kv_reserve >= workload.kv_cache_bytes(prompt_tokens + decode_tokens, kv_bytes_per_value),
                               "kv_reserve must hold at least one request's KV cache")
 
     total_tokens = Output(prompt_tokens + decode_tokens, symbol="N", doc="Tokens of one request, prompt and answer.")
@@ -113,7 +118,8 @@ class SingleAcceleratorLlmServiceScenario(Scenario):
                                                                               "accelerator.")
     bandwidth = Output(hardware.bandwidth, "TB/s", symbol=r"\beta", doc="The accelerator's memory bandwidth.")
     kv_per_token = Output(workload.kv_cache_bytes_per_token(kv_bytes_per_value), "byte", doc="Cache bytes of a token.")
-    kv_per_request = Output(kv_per_token * total_tokens, "byte", doc="Cache bytes of a whole request.")
+    kv_per_request = Output(workload.kv_cache_bytes(total_tokens, kv_bytes_per_value), "byte",
+                            doc="Cache bytes of a whole request; a sliding-window block keeps at most its window.")
     weight_floor = Output(weights / bandwidth, "s", doc="Streaming the weights once.")
     dispatch_cost = Output(workload.layers * LAYER_TAX_MS * unit_constant("ms"), "ms",
                            doc="Framework cost of one decode step, 0.01 ms per layer.")
