@@ -12,7 +12,7 @@ from typing import Any
 from generated.host_dispatch import HostDispatchScenario
 from generated.host_dispatch import evaluate as host_dispatch_evaluate
 from generated.host_dispatch import gradient as host_dispatch_gradient
-from symbolic.runtime.mathops import chain_default, drop_absent, maximum, scalar, select, step
+from symbolic.runtime.mathops import chain_default, drop_absent, maximum, minimum, scalar, select, step
 from symbolic.runtime.outputs import Output, SubScenario, TableOutput
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, PrecisionSpec
@@ -43,6 +43,7 @@ def evaluate(
     cache_bandwidth: Any = None,
     fresh_bytes: Any = 0,
     allocation_cost: Any = 0,
+    gemm_half_rows: Any = 0,
 ) -> dict[str, Any]:
     """Every output of MlpTrainingStepScenario from plain numbers in the declared units.
 
@@ -71,6 +72,7 @@ def evaluate(
         cache_bandwidth: [GB/s] Bandwidth of that cache level; optional, with `cache_capacity`. Optional.
         fresh_bytes: [byte] Result bytes the step writes into freshly mapped memory (results past the allocator's mmap threshold, 32 MiB for glibc); 0 by default.
         allocation_cost: [µs/MB] Cost of faulting in and zeroing fresh memory per MB (measured: `mlsysym calibrate`).
+        gemm_half_rows: [1] Smallest matrix-multiply dimension at which the attained rate is half the peak (measured: `mlsysym calibrate`); 0 by default, every multiply at the peak.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -93,6 +95,15 @@ def evaluate(
         op_bytes[grad_w1] [byte] = bytes_per_value*(batch_size*hidden_width + batch_size*input_width + hidden_width*input_width)
         op_bytes[relu_backward] [byte] = 3*batch_size*bytes_per_value*hidden_width
         op_bytes[loss_backward] [byte] = 2*batch_size*bytes_per_value*output_width + batch_size*label_bytes
+        op_efficiency[matmul1] [1] = Min(batch_size, hidden_width, input_width)/(gemm_half_rows + Min(batch_size, hidden_width, input_width))
+        op_efficiency[relu] [1] = 1
+        op_efficiency[matmul2] [1] = Min(batch_size, hidden_width, output_width)/(gemm_half_rows + Min(batch_size, hidden_width, output_width))
+        op_efficiency[loss] [1] = 1
+        op_efficiency[grad_w2] [1] = Min(batch_size, hidden_width, output_width)/(gemm_half_rows + Min(batch_size, hidden_width, output_width))
+        op_efficiency[grad_h] [1] = Min(batch_size, hidden_width, output_width)/(gemm_half_rows + Min(batch_size, hidden_width, output_width))
+        op_efficiency[grad_w1] [1] = Min(batch_size, hidden_width, input_width)/(gemm_half_rows + Min(batch_size, hidden_width, input_width))
+        op_efficiency[relu_backward] [1] = 1
+        op_efficiency[loss_backward] [1] = 1
         forward_flops [flop] = op_flops[loss] + op_flops[matmul1] + op_flops[matmul2] + op_flops[relu]
         backward_flops [flop] = op_flops[grad_h] + op_flops[grad_w1] + op_flops[grad_w2] + op_flops[loss_backward] + op_flops[relu_backward]
         forward_bytes [byte] = op_bytes[loss] + op_bytes[matmul1] + op_bytes[matmul2] + op_bytes[relu]
@@ -126,16 +137,16 @@ def evaluate(
         host.launch_ratio [1] = host.launch_time/host.device_time
         host.host_share [1] = host.host_time/(host.device_time + host.host_time)
         host.speedup_limit [1] = (host.device_time + host.host_time)/host.device_time
-        op_time[matmul1] [µs] = Max(op_bytes[matmul1]/hardware_bandwidth, op_flops[matmul1]/peak_rate)
-        op_time[relu] [µs] = Max(op_bytes[relu]/hardware_bandwidth, op_flops[relu]/peak_rate)
-        op_time[matmul2] [µs] = Max(op_bytes[matmul2]/hardware_bandwidth, op_flops[matmul2]/peak_rate)
-        op_time[loss] [µs] = Max(op_bytes[loss]/hardware_bandwidth, op_flops[loss]/peak_rate)
-        op_time[grad_w2] [µs] = Max(op_bytes[grad_w2]/hardware_bandwidth, op_flops[grad_w2]/peak_rate)
-        op_time[grad_h] [µs] = Max(op_bytes[grad_h]/hardware_bandwidth, op_flops[grad_h]/peak_rate)
-        op_time[grad_w1] [µs] = Max(op_bytes[grad_w1]/hardware_bandwidth, op_flops[grad_w1]/peak_rate)
-        op_time[relu_backward] [µs] = Max(op_bytes[relu_backward]/hardware_bandwidth, op_flops[relu_backward]/peak_rate)
-        op_time[loss_backward] [µs] = Max(op_bytes[loss_backward]/hardware_bandwidth, op_flops[loss_backward]/peak_rate)
-        roofline_time [µs] = Piecewise((Max(op_bytes[grad_h]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[grad_h]), (1/hardware_bandwidth, True)), op_flops[grad_h]/peak_rate) + Max(op_bytes[grad_w1]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[grad_w1]), (1/hardware_bandwidth, True)), op_flops[grad_w1]/peak_rate) + Max(op_bytes[grad_w2]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[grad_w2]), (1/hardware_bandwidth, True)), op_flops[grad_w2]/peak_rate) + Max(op_bytes[loss]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[loss]), (1/hardware_bandwidth, True)), op_flops[loss]/peak_rate) + Max(op_bytes[loss_backward]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[loss_backward]), (1/hardware_bandwidth, True)), op_flops[loss_backward]/peak_rate) + Max(op_bytes[matmul1]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[matmul1]), (1/hardware_bandwidth, True)), op_flops[matmul1]/peak_rate) + Max(op_bytes[matmul2]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[matmul2]), (1/hardware_bandwidth, True)), op_flops[matmul2]/peak_rate) + Max(op_bytes[relu]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[relu]), (1/hardware_bandwidth, True)), op_flops[relu]/peak_rate) + Max(op_bytes[relu_backward]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[relu_backward]), (1/hardware_bandwidth, True)), op_flops[relu_backward]/peak_rate), Given(cache_bandwidth, cache_capacity)), (op_time[grad_h] + op_time[grad_w1] + op_time[grad_w2] + op_time[loss] + op_time[loss_backward] + op_time[matmul1] + op_time[matmul2] + op_time[relu] + op_time[relu_backward], True))
+        op_time[matmul1] [µs] = Max(op_bytes[matmul1]/hardware_bandwidth, op_flops[matmul1]/(op_efficiency[matmul1]*peak_rate))
+        op_time[relu] [µs] = Max(op_bytes[relu]/hardware_bandwidth, op_flops[relu]/(op_efficiency[relu]*peak_rate))
+        op_time[matmul2] [µs] = Max(op_bytes[matmul2]/hardware_bandwidth, op_flops[matmul2]/(op_efficiency[matmul2]*peak_rate))
+        op_time[loss] [µs] = Max(op_bytes[loss]/hardware_bandwidth, op_flops[loss]/(op_efficiency[loss]*peak_rate))
+        op_time[grad_w2] [µs] = Max(op_bytes[grad_w2]/hardware_bandwidth, op_flops[grad_w2]/(op_efficiency[grad_w2]*peak_rate))
+        op_time[grad_h] [µs] = Max(op_bytes[grad_h]/hardware_bandwidth, op_flops[grad_h]/(op_efficiency[grad_h]*peak_rate))
+        op_time[grad_w1] [µs] = Max(op_bytes[grad_w1]/hardware_bandwidth, op_flops[grad_w1]/(op_efficiency[grad_w1]*peak_rate))
+        op_time[relu_backward] [µs] = Max(op_bytes[relu_backward]/hardware_bandwidth, op_flops[relu_backward]/(op_efficiency[relu_backward]*peak_rate))
+        op_time[loss_backward] [µs] = Max(op_bytes[loss_backward]/hardware_bandwidth, op_flops[loss_backward]/(op_efficiency[loss_backward]*peak_rate))
+        roofline_time [µs] = Piecewise((Max(op_bytes[grad_h]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[grad_h]), (1/hardware_bandwidth, True)), op_flops[grad_h]/(op_efficiency[grad_h]*peak_rate)) + Max(op_bytes[grad_w1]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[grad_w1]), (1/hardware_bandwidth, True)), op_flops[grad_w1]/(op_efficiency[grad_w1]*peak_rate)) + Max(op_bytes[grad_w2]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[grad_w2]), (1/hardware_bandwidth, True)), op_flops[grad_w2]/(op_efficiency[grad_w2]*peak_rate)) + Max(op_bytes[loss]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[loss]), (1/hardware_bandwidth, True)), op_flops[loss]/(op_efficiency[loss]*peak_rate)) + Max(op_bytes[loss_backward]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[loss_backward]), (1/hardware_bandwidth, True)), op_flops[loss_backward]/(op_efficiency[loss_backward]*peak_rate)) + Max(op_bytes[matmul1]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[matmul1]), (1/hardware_bandwidth, True)), op_flops[matmul1]/(op_efficiency[matmul1]*peak_rate)) + Max(op_bytes[matmul2]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[matmul2]), (1/hardware_bandwidth, True)), op_flops[matmul2]/(op_efficiency[matmul2]*peak_rate)) + Max(op_bytes[relu]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[relu]), (1/hardware_bandwidth, True)), op_flops[relu]/(op_efficiency[relu]*peak_rate)) + Max(op_bytes[relu_backward]*Piecewise((1/cache_bandwidth, cache_capacity >= op_bytes[relu_backward]), (1/hardware_bandwidth, True)), op_flops[relu_backward]/(op_efficiency[relu_backward]*peak_rate)), Given(cache_bandwidth, cache_capacity)), (op_time[grad_h] + op_time[grad_w1] + op_time[grad_w2] + op_time[loss] + op_time[loss_backward] + op_time[matmul1] + op_time[matmul2] + op_time[relu] + op_time[relu_backward], True))
         allocation_time [µs] = allocation_cost*fresh_bytes
         step_time [µs] = allocation_time + host.host_time + roofline_time
     """
@@ -143,53 +154,65 @@ def evaluate(
         autograd_nodes = backward_ops
     _t0 = batch_size * hidden_width
     _t1 = _t0 * bytes_per_value
-    _t8 = 2 * _t0
-    _t9 = batch_size * output_width
-    _t10 = 2 * _t9
-    _t11 = hidden_width * input_width
-    _t12 = hidden_width * output_width
-    _t13 = _t10 * bytes_per_value
-    op_flops_matmul1 = _t8 * input_width
-    _t2 = op_flops_matmul1 / hardware_peak
+    _t9 = 2 * _t0
+    _t10 = batch_size * output_width
+    _t11 = 2 * _t10
+    _t12 = hidden_width * input_width
+    _t13 = hidden_width * output_width
+    _t14 = _t11 * bytes_per_value
+    _t15 = minimum(batch_size, hidden_width, input_width)
+    _t16 = minimum(batch_size, hidden_width, output_width)
+    op_flops_matmul1 = _t9 * input_width
     op_flops_relu = _t0
-    _t3 = op_flops_relu / hardware_peak
-    op_flops_matmul2 = _t8 * output_width
-    _t4 = op_flops_matmul2 / hardware_peak
-    _t14 = op_flops_matmul1 + op_flops_matmul2
-    op_flops_loss = _t9 * loss_flops_per_logit
-    _t5 = op_flops_loss / hardware_peak
+    op_flops_matmul2 = _t9 * output_width
+    _t17 = op_flops_matmul1 + op_flops_matmul2
+    op_flops_loss = _t10 * loss_flops_per_logit
     op_flops_grad_w2 = op_flops_matmul2
     op_flops_grad_h = op_flops_matmul2
     op_flops_grad_w1 = op_flops_matmul1
     op_flops_relu_backward = op_flops_relu
-    op_flops_loss_backward = _t10
-    _t7 = op_flops_loss_backward / hardware_peak
-    op_bytes_matmul1 = bytes_per_value * (_t0 + _t11 + batch_size * input_width)
+    op_flops_loss_backward = _t11
+    op_bytes_matmul1 = bytes_per_value * (_t0 + _t12 + batch_size * input_width)
     op_bytes_relu = 2 * _t1
-    op_bytes_matmul2 = bytes_per_value * (_t0 + _t12 + _t9)
-    op_bytes_loss = _t13
+    op_bytes_matmul2 = bytes_per_value * (_t0 + _t10 + _t13)
+    op_bytes_loss = _t14
     op_bytes_grad_w2 = op_bytes_matmul2
     op_bytes_grad_h = op_bytes_matmul2
     op_bytes_grad_w1 = op_bytes_matmul1
     _raw_op_bytes_relu_backward = _t1
-    _t6 = 3 * _raw_op_bytes_relu_backward
-    op_bytes_relu_backward = _t6
-    op_bytes_loss_backward = _t13 + batch_size * label_bytes
-    forward_flops = _t14 + op_flops_loss + op_flops_relu
+    _t7 = 3 * _raw_op_bytes_relu_backward
+    op_bytes_relu_backward = _t7
+    op_bytes_loss_backward = _t14 + batch_size * label_bytes
+    op_efficiency_matmul1 = _t15 / (_t15 + gemm_half_rows)
+    _t2 = op_flops_matmul1 / (hardware_peak * op_efficiency_matmul1)
+    op_efficiency_relu = 1
+    _t3 = 1 / (hardware_peak * op_efficiency_relu)
+    _t4 = _t3 * op_flops_relu
+    _t6 = _t3 * op_flops_loss
+    _t8 = _t3 * op_flops_loss_backward
+    op_efficiency_matmul2 = _t16 / (_t16 + gemm_half_rows)
+    _t5 = op_flops_matmul2 / (hardware_peak * op_efficiency_matmul2)
+    op_efficiency_loss = op_efficiency_relu
+    op_efficiency_grad_w2 = op_efficiency_matmul2
+    op_efficiency_grad_h = op_efficiency_matmul2
+    op_efficiency_grad_w1 = op_efficiency_matmul1
+    op_efficiency_relu_backward = op_efficiency_relu
+    op_efficiency_loss_backward = op_efficiency_relu
+    forward_flops = _t17 + op_flops_loss + op_flops_relu
     backward_flops = op_flops_loss_backward + op_flops_matmul1 + 2 * op_flops_matmul2 + op_flops_relu
     forward_bytes = op_bytes_loss + op_bytes_matmul1 + op_bytes_matmul2 + op_bytes_relu
     backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + 2 * op_bytes_matmul2 + op_bytes_relu_backward
     total_flops = backward_flops + forward_flops
     total_bytes = backward_bytes + forward_bytes
-    dense_training_ratio = (2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _t14
-    parameters = _t11 + _t12 + hidden_width + output_width
+    dense_training_ratio = (2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _t17
+    parameters = _t12 + _t13 + hidden_width + output_width
     optimizer_step_bytes = bytes_per_value * optimizer_values_moved * parameters
     intensity = total_flops / total_bytes
     peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     compute_time = 1000000 * total_flops / hardware_peak  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
     memory_time = 1000000 * total_bytes / hardware_bandwidth  # 1e6: s -> µs
     host__ops_per_block = forward_ops + 1
-    host__blocks = 1
+    host__blocks = op_efficiency_relu
     host__launches_per_block = backward_ops + forward_ops
     host__dispatch = dispatch
     host__launch = launch
@@ -199,7 +222,7 @@ def evaluate(
     host__fixed = backward_fixed
     _host = host_dispatch_evaluate(
         ops_per_block=host__ops_per_block,
-        blocks=host__blocks,
+        blocks=op_efficiency_relu,
         launches_per_block=host__launches_per_block,
         dispatch=host__dispatch,
         launch=host__launch,
@@ -210,18 +233,18 @@ def evaluate(
     )
     _raw_op_time_matmul1 = maximum(_t2, op_bytes_matmul1 / hardware_bandwidth)
     op_time_matmul1 = 1000000 * _raw_op_time_matmul1  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
-    _raw_op_time_relu = maximum(_t3, op_bytes_relu / hardware_bandwidth)
+    _raw_op_time_relu = maximum(_t4, op_bytes_relu / hardware_bandwidth)
     op_time_relu = 1000000 * _raw_op_time_relu  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
-    _raw_op_time_matmul2 = maximum(_t4, op_bytes_matmul2 / hardware_bandwidth)
+    _raw_op_time_matmul2 = maximum(_t5, op_bytes_matmul2 / hardware_bandwidth)
     op_time_matmul2 = 1000000 * _raw_op_time_matmul2  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
-    _raw_op_time_loss = maximum(_t5, op_bytes_loss / hardware_bandwidth)
+    _raw_op_time_loss = maximum(_t6, op_bytes_loss / hardware_bandwidth)
     op_time_loss = 1000000 * _raw_op_time_loss  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
     op_time_grad_w2 = op_time_matmul2
     op_time_grad_h = op_time_matmul2
     op_time_grad_w1 = op_time_matmul1
-    _raw_op_time_relu_backward = maximum(_t3, _t6 / hardware_bandwidth)
+    _raw_op_time_relu_backward = maximum(_t4, _t7 / hardware_bandwidth)
     op_time_relu_backward = 1000000 * _raw_op_time_relu_backward  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
-    _raw_op_time_loss_backward = maximum(_t7, op_bytes_loss_backward / hardware_bandwidth)
+    _raw_op_time_loss_backward = maximum(_t8, op_bytes_loss_backward / hardware_bandwidth)
     op_time_loss_backward = 1000000 * _raw_op_time_loss_backward  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
     roofline_time = (
         1000000
@@ -237,16 +260,16 @@ def evaluate(
                 ),
             )
             + maximum(
-                _t3,
-                _t6
+                _t4,
+                _t7
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c1 else 1 / hardware_bandwidth)
-                    if scalar(_c1 := (_t6 <= cache_capacity))
+                    if scalar(_c1 := (_t7 <= cache_capacity))
                     else select((_c1,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 ),
             )
             + maximum(
-                _t3,
+                _t4,
                 op_bytes_relu
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c2 else 1 / hardware_bandwidth)
@@ -256,7 +279,7 @@ def evaluate(
             )
             + 3
             * maximum(
-                _t4,
+                _t5,
                 op_bytes_matmul2
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c3 else 1 / hardware_bandwidth)
@@ -265,7 +288,7 @@ def evaluate(
                 ),
             )
             + maximum(
-                _t5,
+                _t6,
                 op_bytes_loss
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c4 else 1 / hardware_bandwidth)
@@ -274,7 +297,7 @@ def evaluate(
                 ),
             )
             + maximum(
-                _t7,
+                _t8,
                 op_bytes_loss_backward
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c5 else 1 / hardware_bandwidth)
@@ -315,6 +338,17 @@ def evaluate(
             "grad_w1": op_bytes_grad_w1,
             "relu_backward": op_bytes_relu_backward,
             "loss_backward": op_bytes_loss_backward,
+        },
+        "op_efficiency": {
+            "matmul1": op_efficiency_matmul1,
+            "relu": op_efficiency_relu,
+            "matmul2": op_efficiency_matmul2,
+            "loss": op_efficiency_loss,
+            "grad_w2": op_efficiency_grad_w2,
+            "grad_h": op_efficiency_grad_h,
+            "grad_w1": op_efficiency_grad_w1,
+            "relu_backward": op_efficiency_relu_backward,
+            "loss_backward": op_efficiency_loss_backward,
         },
         "forward_flops": forward_flops,
         "backward_flops": backward_flops,
@@ -391,6 +425,7 @@ def gradient(
     cache_bandwidth: Any = None,
     fresh_bytes: Any = 0,
     allocation_cost: Any = 0,
+    gemm_half_rows: Any = 0,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of MlpTrainingStepScenario, from the same declaration.
 
@@ -405,38 +440,42 @@ def gradient(
         autograd_nodes = backward_ops
     _t0 = batch_size * hidden_width
     _t1 = _t0 * bytes_per_value
-    _t8 = 2 * _t0
-    _t9 = batch_size * output_width
-    _t10 = 2 * _t9
-    _t11 = hidden_width * input_width
-    _t12 = hidden_width * output_width
-    _t13 = _t10 * bytes_per_value
-    op_flops_matmul1 = _t8 * input_width
+    _t9 = 2 * _t0
+    _t10 = batch_size * output_width
+    _t11 = 2 * _t10
+    _t12 = hidden_width * input_width
+    _t13 = hidden_width * output_width
+    _t14 = _t11 * bytes_per_value
+    _t15 = minimum(batch_size, hidden_width, input_width)
+    _t16 = minimum(batch_size, hidden_width, output_width)
+    op_flops_matmul1 = _t9 * input_width
     op_flops_relu = _t0
-    op_flops_matmul2 = _t8 * output_width
-    _t14 = op_flops_matmul1 + op_flops_matmul2
-    op_flops_loss = _t9 * loss_flops_per_logit
-    op_flops_loss_backward = _t10
-    op_bytes_matmul1 = bytes_per_value * (_t0 + _t11 + batch_size * input_width)
+    op_flops_matmul2 = _t9 * output_width
+    _t17 = op_flops_matmul1 + op_flops_matmul2
+    op_flops_loss = _t10 * loss_flops_per_logit
+    op_flops_loss_backward = _t11
+    op_bytes_matmul1 = bytes_per_value * (_t0 + _t12 + batch_size * input_width)
     op_bytes_relu = 2 * _t1
-    op_bytes_matmul2 = bytes_per_value * (_t0 + _t12 + _t9)
-    op_bytes_loss = _t13
+    op_bytes_matmul2 = bytes_per_value * (_t0 + _t10 + _t13)
+    op_bytes_loss = _t14
     _raw_op_bytes_relu_backward = _t1
-    _t6 = 3 * _raw_op_bytes_relu_backward
-    op_bytes_relu_backward = _t6
-    op_bytes_loss_backward = _t13 + batch_size * label_bytes
-    forward_flops = _t14 + op_flops_loss + op_flops_relu
+    _t7 = 3 * _raw_op_bytes_relu_backward
+    op_bytes_relu_backward = _t7
+    op_bytes_loss_backward = _t14 + batch_size * label_bytes
+    op_efficiency_matmul1 = _t15 / (_t15 + gemm_half_rows)
+    op_efficiency_relu = 1
+    op_efficiency_matmul2 = _t16 / (_t16 + gemm_half_rows)
+    forward_flops = _t17 + op_flops_loss + op_flops_relu
     backward_flops = op_flops_loss_backward + op_flops_matmul1 + 2 * op_flops_matmul2 + op_flops_relu
     forward_bytes = op_bytes_loss + op_bytes_matmul1 + op_bytes_matmul2 + op_bytes_relu
     backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + 2 * op_bytes_matmul2 + op_bytes_relu_backward
     total_flops = backward_flops + forward_flops
     total_bytes = backward_bytes + forward_bytes
-    parameters = _t11 + _t12 + hidden_width + output_width
+    parameters = _t12 + _t13 + hidden_width + output_width
     peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     compute_time = 1000000 * total_flops / hardware_peak  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
     memory_time = 1000000 * total_bytes / hardware_bandwidth  # 1e6: s -> µs
     host__ops_per_block = forward_ops + 1
-    host__blocks = 1
     host__launches_per_block = backward_ops + forward_ops
     host__dispatch = dispatch
     host__launch = launch
@@ -446,7 +485,7 @@ def gradient(
     host__fixed = backward_fixed
     _host_d = host_dispatch_gradient(
         ops_per_block=host__ops_per_block,
-        blocks=host__blocks,
+        blocks=op_efficiency_relu,
         launches_per_block=host__launches_per_block,
         dispatch=host__dispatch,
         launch=host__launch,
@@ -466,79 +505,104 @@ def gradient(
     _g8 = bytes_per_value * hidden_width
     _g9 = _g1 * bytes_per_value
     _g10 = _g3 * bytes_per_value
-    _g13 = op_flops_matmul1 + op_flops_matmul2
-    _g14 = -(2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _g13**2
-    _g15 = _g14 + 2 / _g13
-    _g16 = _g14 + 3 / _g13
-    _g17 = bytes_per_value * optimizer_values_moved
-    _g18 = total_flops / total_bytes**2
-    _g19 = 1 / (1000000 * peak_rate)
-    _g20 = peak_rate ** (-2)
-    _g22 = 1000000 / hardware_bandwidth
-    _g23 = hardware_bandwidth ** (-2)
-    _g24 = 1000000 * _g23
-    _g25 = _host_d["launches"]["launches_per_block"]
-    _g26 = _host_d["launch_time"]["launches_per_block"]
-    _g27 = _host_d["host_time"]["launches_per_block"]
-    _g28 = _host_d["overhead_ratio"]["device_time"]
-    _g29 = _host_d["overhead_ratio"]["launches_per_block"]
-    _g30 = _host_d["launch_ratio"]["device_time"]
-    _g31 = _host_d["launch_ratio"]["launches_per_block"]
-    _g32 = _host_d["host_share"]["device_time"]
-    _g33 = _host_d["host_share"]["launches_per_block"]
-    _g34 = _host_d["speedup_limit"]["device_time"]
-    _g35 = _host_d["speedup_limit"]["launches_per_block"]
-    _g36 = 1 / (1000000000000 * peak_rate)
-    _g37 = _g36 * op_flops_matmul1
-    _g38 = _g37 - op_bytes_matmul1 / hardware_bandwidth
-    _g39 = step(-_g38)
-    _g40 = _g22 * _g39
-    _g41 = step(_g38)
-    _g42 = _g19 * _g41
-    _g43 = _g36 * op_flops_relu
-    _g44 = _g43 - op_bytes_relu / hardware_bandwidth
-    _g45 = step(-_g44)
-    _g46 = _g22 * _g45
-    _g47 = step(_g44)
-    _g48 = _g19 * _g47
-    _g50 = _g36 * op_flops_matmul2
-    _g51 = _g50 - op_bytes_matmul2 / hardware_bandwidth
-    _g52 = step(-_g51)
-    _g53 = _g22 * _g52
-    _g54 = step(_g51)
-    _g55 = _g19 * _g54
-    _g56 = _g36 * op_flops_loss
-    _g57 = _g56 - op_bytes_loss / hardware_bandwidth
-    _g58 = step(-_g57)
-    _g59 = _g22 * _g58
-    _g60 = step(_g57)
-    _g61 = _g19 * _g60
-    _g62 = _g43 - op_bytes_relu_backward / hardware_bandwidth
+    _g11 = minimum(batch_size, hidden_width, input_width)
+    _g12 = _g11 + gemm_half_rows
+    _g13 = step(-batch_size + minimum(hidden_width, input_width))
+    _g14 = _g11 / _g12**2
+    _g15 = -minimum(batch_size, hidden_width)
+    _g16 = step(-_g15 - input_width)
+    _g17 = step(-hidden_width + minimum(batch_size, input_width))
+    _g18 = minimum(batch_size, hidden_width, output_width)
+    _g19 = _g18 + gemm_half_rows
+    _g20 = step(-batch_size + minimum(hidden_width, output_width))
+    _g21 = _g18 / _g19**2
+    _g22 = step(-hidden_width + minimum(batch_size, output_width))
+    _g23 = step(-_g15 - output_width)
+    _g26 = op_flops_matmul1 + op_flops_matmul2
+    _g27 = -(2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _g26**2
+    _g28 = _g27 + 2 / _g26
+    _g29 = _g27 + 3 / _g26
+    _g30 = bytes_per_value * optimizer_values_moved
+    _g31 = total_flops / total_bytes**2
+    _g32 = 1 / (1000000 * peak_rate)
+    _g33 = peak_rate ** (-2)
+    _g35 = 1000000 / hardware_bandwidth
+    _g36 = hardware_bandwidth ** (-2)
+    _g37 = 1000000 * _g36
+    _g38 = _host_d["launches"]["launches_per_block"]
+    _g39 = _host_d["launch_time"]["launches_per_block"]
+    _g40 = _host_d["host_time"]["launches_per_block"]
+    _g41 = _host_d["overhead_ratio"]["device_time"]
+    _g42 = _host_d["overhead_ratio"]["launches_per_block"]
+    _g43 = _host_d["launch_ratio"]["device_time"]
+    _g44 = _host_d["launch_ratio"]["launches_per_block"]
+    _g45 = _host_d["host_share"]["device_time"]
+    _g46 = _host_d["host_share"]["launches_per_block"]
+    _g47 = _host_d["speedup_limit"]["device_time"]
+    _g48 = _host_d["speedup_limit"]["launches_per_block"]
+    _g49 = 1 / (1000000000000 * peak_rate)
+    _g50 = op_flops_matmul1 / op_efficiency_matmul1
+    _g51 = _g49 * _g50
+    _g52 = _g51 - op_bytes_matmul1 / hardware_bandwidth
+    _g53 = step(-_g52)
+    _g54 = _g35 * _g53
+    _g55 = step(_g52)
+    _g56 = _g32 * _g55
+    _g57 = _g56 / op_efficiency_matmul1
+    _g58 = op_flops_matmul1 / op_efficiency_matmul1**2
+    _g59 = _g56 * _g58
+    _g60 = _g49 / op_efficiency_relu
+    _g61 = _g60 * op_flops_relu
+    _g62 = _g61 - op_bytes_relu / hardware_bandwidth
     _g63 = step(-_g62)
-    _g64 = _g22 * _g63
+    _g64 = _g35 * _g63
     _g65 = step(_g62)
-    _g66 = _g19 * _g65
-    _g67 = _g36 * op_flops_loss_backward
-    _g68 = _g67 - op_bytes_loss_backward / hardware_bandwidth
-    _g69 = step(-_g68)
-    _g70 = _g22 * _g69
-    _g71 = step(_g68)
-    _g72 = _g19 * _g71
-    _g73 = -_g56
-    _g74 = -_g67
-    _g75 = -_g37
-    _g76 = -_g50
-    _g77 = -_g43
-    _g78 = _g20 / 1000000000000
-    _g79 = _g78 * op_flops_relu
-    _g80 = -_g23
+    _g66 = _g32 / op_efficiency_relu
+    _g67 = _g65 * _g66
+    _g70 = op_flops_matmul2 / op_efficiency_matmul2
+    _g71 = _g49 * _g70
+    _g72 = _g71 - op_bytes_matmul2 / hardware_bandwidth
+    _g73 = step(-_g72)
+    _g74 = _g35 * _g73
+    _g75 = step(_g72)
+    _g76 = _g32 * _g75
+    _g77 = _g76 / op_efficiency_matmul2
+    _g78 = op_flops_matmul2 / op_efficiency_matmul2**2
+    _g79 = _g76 * _g78
+    _g80 = _g60 * op_flops_loss
+    _g81 = _g80 - op_bytes_loss / hardware_bandwidth
+    _g82 = step(-_g81)
+    _g83 = _g35 * _g82
+    _g84 = step(_g81)
+    _g85 = _g66 * _g84
+    _g86 = op_flops_loss / op_efficiency_relu
+    _g87 = _g61 - op_bytes_relu_backward / hardware_bandwidth
+    _g88 = step(-_g87)
+    _g89 = _g35 * _g88
+    _g90 = step(_g87)
+    _g91 = _g66 * _g90
+    _g92 = _g60 * op_flops_loss_backward
+    _g93 = _g92 - op_bytes_loss_backward / hardware_bandwidth
+    _g94 = step(-_g93)
+    _g95 = _g35 * _g94
+    _g96 = step(_g93)
+    _g97 = _g66 * _g96
+    _g98 = -_g80
+    _g99 = -_g92
+    _g100 = -_g51
+    _g101 = -_g71
+    _g102 = -_g61
+    _g103 = _g33 / 1000000000000
+    _g104 = _g103 / op_efficiency_relu
+    _g105 = _g104 * op_flops_relu
+    _g106 = -_g36
     d__op_flops_matmul1__batch_size = 2 * _g0
     d__op_flops_matmul1__input_width = _g2
     d__op_flops_matmul1__hidden_width = _g1 * input_width
     d__op_flops_relu__batch_size = hidden_width
-    _g11 = d__op_flops_matmul1__batch_size + d__op_flops_relu__batch_size
+    _g24 = d__op_flops_matmul1__batch_size + d__op_flops_relu__batch_size
     d__op_flops_relu__hidden_width = batch_size
-    _g12 = d__op_flops_matmul1__hidden_width + d__op_flops_relu__hidden_width
+    _g25 = d__op_flops_matmul1__hidden_width + d__op_flops_relu__hidden_width
     d__op_flops_matmul2__batch_size = _g3 * hidden_width
     d__op_flops_matmul2__hidden_width = _g5
     d__op_flops_matmul2__output_width = _g2
@@ -591,14 +655,34 @@ def gradient(
     d__op_bytes_loss_backward__output_width = _g9
     d__op_bytes_loss_backward__bytes_per_value = _g5
     d__op_bytes_loss_backward__label_bytes = batch_size
-    d__forward_flops__batch_size = _g11 + d__op_flops_loss__batch_size + d__op_flops_matmul2__batch_size
+    d__op_efficiency_matmul1__batch_size = -_g13 * _g14 + _g13 / _g12
+    d__op_efficiency_matmul1__input_width = -_g14 * _g16 + _g16 / _g12
+    d__op_efficiency_matmul1__hidden_width = -_g14 * _g17 + _g17 / _g12
+    d__op_efficiency_matmul1__gemm_half_rows = -_g14
+    d__op_efficiency_matmul2__batch_size = -_g20 * _g21 + _g20 / _g19
+    d__op_efficiency_matmul2__hidden_width = -_g21 * _g22 + _g22 / _g19
+    d__op_efficiency_matmul2__output_width = -_g21 * _g23 + _g23 / _g19
+    d__op_efficiency_matmul2__gemm_half_rows = -_g21
+    d__op_efficiency_grad_w2__batch_size = d__op_efficiency_matmul2__batch_size
+    d__op_efficiency_grad_w2__hidden_width = d__op_efficiency_matmul2__hidden_width
+    d__op_efficiency_grad_w2__output_width = d__op_efficiency_matmul2__output_width
+    d__op_efficiency_grad_w2__gemm_half_rows = d__op_efficiency_matmul2__gemm_half_rows
+    d__op_efficiency_grad_h__batch_size = d__op_efficiency_matmul2__batch_size
+    d__op_efficiency_grad_h__hidden_width = d__op_efficiency_matmul2__hidden_width
+    d__op_efficiency_grad_h__output_width = d__op_efficiency_matmul2__output_width
+    d__op_efficiency_grad_h__gemm_half_rows = d__op_efficiency_matmul2__gemm_half_rows
+    d__op_efficiency_grad_w1__batch_size = d__op_efficiency_matmul1__batch_size
+    d__op_efficiency_grad_w1__input_width = d__op_efficiency_matmul1__input_width
+    d__op_efficiency_grad_w1__hidden_width = d__op_efficiency_matmul1__hidden_width
+    d__op_efficiency_grad_w1__gemm_half_rows = d__op_efficiency_matmul1__gemm_half_rows
+    d__forward_flops__batch_size = _g24 + d__op_flops_loss__batch_size + d__op_flops_matmul2__batch_size
     d__forward_flops__input_width = d__op_flops_matmul1__input_width
-    d__forward_flops__hidden_width = _g12 + d__op_flops_matmul2__hidden_width
+    d__forward_flops__hidden_width = _g25 + d__op_flops_matmul2__hidden_width
     d__forward_flops__output_width = d__op_flops_loss__output_width + d__op_flops_matmul2__output_width
     d__forward_flops__loss_flops_per_logit = d__op_flops_loss__loss_flops_per_logit
-    d__backward_flops__batch_size = _g11 + d__op_flops_loss_backward__batch_size + 2 * d__op_flops_matmul2__batch_size
+    d__backward_flops__batch_size = _g24 + d__op_flops_loss_backward__batch_size + 2 * d__op_flops_matmul2__batch_size
     d__backward_flops__input_width = d__op_flops_matmul1__input_width
-    d__backward_flops__hidden_width = _g12 + 2 * d__op_flops_matmul2__hidden_width
+    d__backward_flops__hidden_width = _g25 + 2 * d__op_flops_matmul2__hidden_width
     d__backward_flops__output_width = d__op_flops_loss_backward__output_width + 2 * d__op_flops_matmul2__output_width
     d__forward_bytes__batch_size = (
         d__op_bytes_loss__batch_size
@@ -649,44 +733,45 @@ def gradient(
     d__total_bytes__bytes_per_value = d__backward_bytes__bytes_per_value + d__forward_bytes__bytes_per_value
     d__total_bytes__label_bytes = d__backward_bytes__label_bytes
     d__dense_training_ratio__batch_size = (
-        _g15 * d__op_flops_matmul1__batch_size + _g16 * d__op_flops_matmul2__batch_size
+        _g28 * d__op_flops_matmul1__batch_size + _g29 * d__op_flops_matmul2__batch_size
     )
-    d__dense_training_ratio__input_width = _g15 * d__op_flops_matmul1__input_width
+    d__dense_training_ratio__input_width = _g28 * d__op_flops_matmul1__input_width
     d__dense_training_ratio__hidden_width = (
-        _g15 * d__op_flops_matmul1__hidden_width + _g16 * d__op_flops_matmul2__hidden_width
+        _g28 * d__op_flops_matmul1__hidden_width + _g29 * d__op_flops_matmul2__hidden_width
     )
-    d__dense_training_ratio__output_width = _g16 * d__op_flops_matmul2__output_width
+    d__dense_training_ratio__output_width = _g29 * d__op_flops_matmul2__output_width
     d__parameters__input_width = hidden_width
     d__parameters__hidden_width = input_width + output_width + 1
     d__parameters__output_width = hidden_width + 1
-    d__optimizer_step_bytes__input_width = _g17 * d__parameters__input_width
-    d__optimizer_step_bytes__hidden_width = _g17 * d__parameters__hidden_width
-    d__optimizer_step_bytes__output_width = _g17 * d__parameters__output_width
+    d__optimizer_step_bytes__input_width = _g30 * d__parameters__input_width
+    d__optimizer_step_bytes__hidden_width = _g30 * d__parameters__hidden_width
+    d__optimizer_step_bytes__output_width = _g30 * d__parameters__output_width
     d__optimizer_step_bytes__bytes_per_value = optimizer_values_moved * parameters
     d__optimizer_step_bytes__optimizer_values_moved = bytes_per_value * parameters
-    d__intensity__batch_size = -_g18 * d__total_bytes__batch_size + d__total_flops__batch_size / total_bytes
-    d__intensity__input_width = -_g18 * d__total_bytes__input_width + d__total_flops__input_width / total_bytes
-    d__intensity__hidden_width = -_g18 * d__total_bytes__hidden_width + d__total_flops__hidden_width / total_bytes
-    d__intensity__output_width = -_g18 * d__total_bytes__output_width + d__total_flops__output_width / total_bytes
-    d__intensity__bytes_per_value = -_g18 * d__total_bytes__bytes_per_value
-    d__intensity__label_bytes = -_g18 * d__total_bytes__label_bytes
+    d__intensity__batch_size = -_g31 * d__total_bytes__batch_size + d__total_flops__batch_size / total_bytes
+    d__intensity__input_width = -_g31 * d__total_bytes__input_width + d__total_flops__input_width / total_bytes
+    d__intensity__hidden_width = -_g31 * d__total_bytes__hidden_width + d__total_flops__hidden_width / total_bytes
+    d__intensity__output_width = -_g31 * d__total_bytes__output_width + d__total_flops__output_width / total_bytes
+    d__intensity__bytes_per_value = -_g31 * d__total_bytes__bytes_per_value
+    d__intensity__label_bytes = -_g31 * d__total_bytes__label_bytes
     d__intensity__loss_flops_per_logit = d__total_flops__loss_flops_per_logit / total_bytes
     d__peak_rate__hardware_peak = 1 / 1000000000000
-    _g21 = _g20 * d__peak_rate__hardware_peak / 1000000
-    _g49 = _g21 * op_flops_relu
-    d__compute_time__batch_size = _g19 * d__total_flops__batch_size
-    d__compute_time__input_width = _g19 * d__total_flops__input_width
-    d__compute_time__hidden_width = _g19 * d__total_flops__hidden_width
-    d__compute_time__output_width = _g19 * d__total_flops__output_width
-    d__compute_time__loss_flops_per_logit = _g19 * d__total_flops__loss_flops_per_logit
-    d__compute_time__hardware_peak = -_g21 * total_flops
-    d__memory_time__batch_size = _g22 * d__total_bytes__batch_size
-    d__memory_time__input_width = _g22 * d__total_bytes__input_width
-    d__memory_time__hidden_width = _g22 * d__total_bytes__hidden_width
-    d__memory_time__output_width = _g22 * d__total_bytes__output_width
-    d__memory_time__bytes_per_value = _g22 * d__total_bytes__bytes_per_value
-    d__memory_time__label_bytes = _g22 * d__total_bytes__label_bytes
-    d__memory_time__hardware_bandwidth = -_g24 * total_bytes
+    _g34 = _g33 * d__peak_rate__hardware_peak / 1000000
+    _g68 = _g34 / op_efficiency_relu
+    _g69 = _g68 * op_flops_relu
+    d__compute_time__batch_size = _g32 * d__total_flops__batch_size
+    d__compute_time__input_width = _g32 * d__total_flops__input_width
+    d__compute_time__hidden_width = _g32 * d__total_flops__hidden_width
+    d__compute_time__output_width = _g32 * d__total_flops__output_width
+    d__compute_time__loss_flops_per_logit = _g32 * d__total_flops__loss_flops_per_logit
+    d__compute_time__hardware_peak = -_g34 * total_flops
+    d__memory_time__batch_size = _g35 * d__total_bytes__batch_size
+    d__memory_time__input_width = _g35 * d__total_bytes__input_width
+    d__memory_time__hidden_width = _g35 * d__total_bytes__hidden_width
+    d__memory_time__output_width = _g35 * d__total_bytes__output_width
+    d__memory_time__bytes_per_value = _g35 * d__total_bytes__bytes_per_value
+    d__memory_time__label_bytes = _g35 * d__total_bytes__label_bytes
+    d__memory_time__hardware_bandwidth = -_g37 * total_bytes
     d__host__ops_per_block__forward_ops = 1
     d__host__launches_per_block__forward_ops = 1
     d__host__launches_per_block__backward_ops = 1
@@ -705,16 +790,16 @@ def gradient(
     d__host__per_node__backward_per_node = 1
     d__host__fixed__backward_fixed = 1
     d__host__operations__forward_ops = d__host__ops_per_block__forward_ops * _host_d["operations"]["ops_per_block"]
-    d__host__launches__forward_ops = _g25 * d__host__launches_per_block__forward_ops
-    d__host__launches__backward_ops = _g25 * d__host__launches_per_block__backward_ops
+    d__host__launches__forward_ops = _g38 * d__host__launches_per_block__forward_ops
+    d__host__launches__backward_ops = _g38 * d__host__launches_per_block__backward_ops
     d__host__per_op_cost__dispatch = d__host__dispatch__dispatch * _host_d["per_op_cost"]["dispatch"]
     d__host__per_op_cost__launch = d__host__launch__launch * _host_d["per_op_cost"]["launch"]
     d__host__dispatch_time__forward_ops = (
         d__host__ops_per_block__forward_ops * _host_d["dispatch_time"]["ops_per_block"]
     )
     d__host__dispatch_time__dispatch = d__host__dispatch__dispatch * _host_d["dispatch_time"]["dispatch"]
-    d__host__launch_time__forward_ops = _g26 * d__host__launches_per_block__forward_ops
-    d__host__launch_time__backward_ops = _g26 * d__host__launches_per_block__backward_ops
+    d__host__launch_time__forward_ops = _g39 * d__host__launches_per_block__forward_ops
+    d__host__launch_time__backward_ops = _g39 * d__host__launches_per_block__backward_ops
     d__host__launch_time__launch = d__host__launch__launch * _host_d["launch_time"]["launch"]
     d__host__backward_time__autograd_nodes = (
         d__host__backward_nodes__autograd_nodes * _host_d["backward_time"]["backward_nodes"]
@@ -724,10 +809,10 @@ def gradient(
         d__host__per_node__backward_per_node * _host_d["backward_time"]["per_node"]
     )
     d__host__host_time__forward_ops = (
-        _g27 * d__host__launches_per_block__forward_ops
+        _g40 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["host_time"]["ops_per_block"]
     )
-    d__host__host_time__backward_ops = _g27 * d__host__launches_per_block__backward_ops
+    d__host__host_time__backward_ops = _g40 * d__host__launches_per_block__backward_ops
     d__host__host_time__dispatch = d__host__dispatch__dispatch * _host_d["host_time"]["dispatch"]
     d__host__host_time__launch = d__host__launch__launch * _host_d["host_time"]["launch"]
     d__host__host_time__autograd_nodes = (
@@ -735,20 +820,20 @@ def gradient(
     )
     d__host__host_time__backward_fixed = d__host__fixed__backward_fixed * _host_d["host_time"]["fixed"]
     d__host__host_time__backward_per_node = d__host__per_node__backward_per_node * _host_d["host_time"]["per_node"]
-    d__host__overhead_ratio__batch_size = _g28 * d__host__device_time__batch_size
-    d__host__overhead_ratio__input_width = _g28 * d__host__device_time__input_width
-    d__host__overhead_ratio__hidden_width = _g28 * d__host__device_time__hidden_width
-    d__host__overhead_ratio__output_width = _g28 * d__host__device_time__output_width
-    d__host__overhead_ratio__bytes_per_value = _g28 * d__host__device_time__bytes_per_value
-    d__host__overhead_ratio__label_bytes = _g28 * d__host__device_time__label_bytes
-    d__host__overhead_ratio__loss_flops_per_logit = _g28 * d__host__device_time__loss_flops_per_logit
-    d__host__overhead_ratio__hardware_peak = _g28 * d__host__device_time__hardware_peak
-    d__host__overhead_ratio__hardware_bandwidth = _g28 * d__host__device_time__hardware_bandwidth
+    d__host__overhead_ratio__batch_size = _g41 * d__host__device_time__batch_size
+    d__host__overhead_ratio__input_width = _g41 * d__host__device_time__input_width
+    d__host__overhead_ratio__hidden_width = _g41 * d__host__device_time__hidden_width
+    d__host__overhead_ratio__output_width = _g41 * d__host__device_time__output_width
+    d__host__overhead_ratio__bytes_per_value = _g41 * d__host__device_time__bytes_per_value
+    d__host__overhead_ratio__label_bytes = _g41 * d__host__device_time__label_bytes
+    d__host__overhead_ratio__loss_flops_per_logit = _g41 * d__host__device_time__loss_flops_per_logit
+    d__host__overhead_ratio__hardware_peak = _g41 * d__host__device_time__hardware_peak
+    d__host__overhead_ratio__hardware_bandwidth = _g41 * d__host__device_time__hardware_bandwidth
     d__host__overhead_ratio__forward_ops = (
-        _g29 * d__host__launches_per_block__forward_ops
+        _g42 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["overhead_ratio"]["ops_per_block"]
     )
-    d__host__overhead_ratio__backward_ops = _g29 * d__host__launches_per_block__backward_ops
+    d__host__overhead_ratio__backward_ops = _g42 * d__host__launches_per_block__backward_ops
     d__host__overhead_ratio__dispatch = d__host__dispatch__dispatch * _host_d["overhead_ratio"]["dispatch"]
     d__host__overhead_ratio__launch = d__host__launch__launch * _host_d["overhead_ratio"]["launch"]
     d__host__overhead_ratio__autograd_nodes = (
@@ -758,32 +843,32 @@ def gradient(
     d__host__overhead_ratio__backward_per_node = (
         d__host__per_node__backward_per_node * _host_d["overhead_ratio"]["per_node"]
     )
-    d__host__launch_ratio__batch_size = _g30 * d__host__device_time__batch_size
-    d__host__launch_ratio__input_width = _g30 * d__host__device_time__input_width
-    d__host__launch_ratio__hidden_width = _g30 * d__host__device_time__hidden_width
-    d__host__launch_ratio__output_width = _g30 * d__host__device_time__output_width
-    d__host__launch_ratio__bytes_per_value = _g30 * d__host__device_time__bytes_per_value
-    d__host__launch_ratio__label_bytes = _g30 * d__host__device_time__label_bytes
-    d__host__launch_ratio__loss_flops_per_logit = _g30 * d__host__device_time__loss_flops_per_logit
-    d__host__launch_ratio__hardware_peak = _g30 * d__host__device_time__hardware_peak
-    d__host__launch_ratio__hardware_bandwidth = _g30 * d__host__device_time__hardware_bandwidth
-    d__host__launch_ratio__forward_ops = _g31 * d__host__launches_per_block__forward_ops
-    d__host__launch_ratio__backward_ops = _g31 * d__host__launches_per_block__backward_ops
+    d__host__launch_ratio__batch_size = _g43 * d__host__device_time__batch_size
+    d__host__launch_ratio__input_width = _g43 * d__host__device_time__input_width
+    d__host__launch_ratio__hidden_width = _g43 * d__host__device_time__hidden_width
+    d__host__launch_ratio__output_width = _g43 * d__host__device_time__output_width
+    d__host__launch_ratio__bytes_per_value = _g43 * d__host__device_time__bytes_per_value
+    d__host__launch_ratio__label_bytes = _g43 * d__host__device_time__label_bytes
+    d__host__launch_ratio__loss_flops_per_logit = _g43 * d__host__device_time__loss_flops_per_logit
+    d__host__launch_ratio__hardware_peak = _g43 * d__host__device_time__hardware_peak
+    d__host__launch_ratio__hardware_bandwidth = _g43 * d__host__device_time__hardware_bandwidth
+    d__host__launch_ratio__forward_ops = _g44 * d__host__launches_per_block__forward_ops
+    d__host__launch_ratio__backward_ops = _g44 * d__host__launches_per_block__backward_ops
     d__host__launch_ratio__launch = d__host__launch__launch * _host_d["launch_ratio"]["launch"]
-    d__host__host_share__batch_size = _g32 * d__host__device_time__batch_size
-    d__host__host_share__input_width = _g32 * d__host__device_time__input_width
-    d__host__host_share__hidden_width = _g32 * d__host__device_time__hidden_width
-    d__host__host_share__output_width = _g32 * d__host__device_time__output_width
-    d__host__host_share__bytes_per_value = _g32 * d__host__device_time__bytes_per_value
-    d__host__host_share__label_bytes = _g32 * d__host__device_time__label_bytes
-    d__host__host_share__loss_flops_per_logit = _g32 * d__host__device_time__loss_flops_per_logit
-    d__host__host_share__hardware_peak = _g32 * d__host__device_time__hardware_peak
-    d__host__host_share__hardware_bandwidth = _g32 * d__host__device_time__hardware_bandwidth
+    d__host__host_share__batch_size = _g45 * d__host__device_time__batch_size
+    d__host__host_share__input_width = _g45 * d__host__device_time__input_width
+    d__host__host_share__hidden_width = _g45 * d__host__device_time__hidden_width
+    d__host__host_share__output_width = _g45 * d__host__device_time__output_width
+    d__host__host_share__bytes_per_value = _g45 * d__host__device_time__bytes_per_value
+    d__host__host_share__label_bytes = _g45 * d__host__device_time__label_bytes
+    d__host__host_share__loss_flops_per_logit = _g45 * d__host__device_time__loss_flops_per_logit
+    d__host__host_share__hardware_peak = _g45 * d__host__device_time__hardware_peak
+    d__host__host_share__hardware_bandwidth = _g45 * d__host__device_time__hardware_bandwidth
     d__host__host_share__forward_ops = (
-        _g33 * d__host__launches_per_block__forward_ops
+        _g46 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["host_share"]["ops_per_block"]
     )
-    d__host__host_share__backward_ops = _g33 * d__host__launches_per_block__backward_ops
+    d__host__host_share__backward_ops = _g46 * d__host__launches_per_block__backward_ops
     d__host__host_share__dispatch = d__host__dispatch__dispatch * _host_d["host_share"]["dispatch"]
     d__host__host_share__launch = d__host__launch__launch * _host_d["host_share"]["launch"]
     d__host__host_share__autograd_nodes = (
@@ -791,20 +876,20 @@ def gradient(
     )
     d__host__host_share__backward_fixed = d__host__fixed__backward_fixed * _host_d["host_share"]["fixed"]
     d__host__host_share__backward_per_node = d__host__per_node__backward_per_node * _host_d["host_share"]["per_node"]
-    d__host__speedup_limit__batch_size = _g34 * d__host__device_time__batch_size
-    d__host__speedup_limit__input_width = _g34 * d__host__device_time__input_width
-    d__host__speedup_limit__hidden_width = _g34 * d__host__device_time__hidden_width
-    d__host__speedup_limit__output_width = _g34 * d__host__device_time__output_width
-    d__host__speedup_limit__bytes_per_value = _g34 * d__host__device_time__bytes_per_value
-    d__host__speedup_limit__label_bytes = _g34 * d__host__device_time__label_bytes
-    d__host__speedup_limit__loss_flops_per_logit = _g34 * d__host__device_time__loss_flops_per_logit
-    d__host__speedup_limit__hardware_peak = _g34 * d__host__device_time__hardware_peak
-    d__host__speedup_limit__hardware_bandwidth = _g34 * d__host__device_time__hardware_bandwidth
+    d__host__speedup_limit__batch_size = _g47 * d__host__device_time__batch_size
+    d__host__speedup_limit__input_width = _g47 * d__host__device_time__input_width
+    d__host__speedup_limit__hidden_width = _g47 * d__host__device_time__hidden_width
+    d__host__speedup_limit__output_width = _g47 * d__host__device_time__output_width
+    d__host__speedup_limit__bytes_per_value = _g47 * d__host__device_time__bytes_per_value
+    d__host__speedup_limit__label_bytes = _g47 * d__host__device_time__label_bytes
+    d__host__speedup_limit__loss_flops_per_logit = _g47 * d__host__device_time__loss_flops_per_logit
+    d__host__speedup_limit__hardware_peak = _g47 * d__host__device_time__hardware_peak
+    d__host__speedup_limit__hardware_bandwidth = _g47 * d__host__device_time__hardware_bandwidth
     d__host__speedup_limit__forward_ops = (
-        _g35 * d__host__launches_per_block__forward_ops
+        _g48 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["speedup_limit"]["ops_per_block"]
     )
-    d__host__speedup_limit__backward_ops = _g35 * d__host__launches_per_block__backward_ops
+    d__host__speedup_limit__backward_ops = _g48 * d__host__launches_per_block__backward_ops
     d__host__speedup_limit__dispatch = d__host__dispatch__dispatch * _host_d["speedup_limit"]["dispatch"]
     d__host__speedup_limit__launch = d__host__launch__launch * _host_d["speedup_limit"]["launch"]
     d__host__speedup_limit__autograd_nodes = (
@@ -814,72 +899,95 @@ def gradient(
     d__host__speedup_limit__backward_per_node = (
         d__host__per_node__backward_per_node * _host_d["speedup_limit"]["per_node"]
     )
-    d__op_time_matmul1__batch_size = _g40 * d__op_bytes_matmul1__batch_size + _g42 * d__op_flops_matmul1__batch_size
-    d__op_time_matmul1__input_width = _g40 * d__op_bytes_matmul1__input_width + _g42 * d__op_flops_matmul1__input_width
-    d__op_time_matmul1__hidden_width = (
-        _g40 * d__op_bytes_matmul1__hidden_width + _g42 * d__op_flops_matmul1__hidden_width
+    d__op_time_matmul1__batch_size = (
+        _g54 * d__op_bytes_matmul1__batch_size
+        + _g57 * d__op_flops_matmul1__batch_size
+        - _g59 * d__op_efficiency_matmul1__batch_size
     )
-    d__op_time_matmul1__bytes_per_value = _g40 * d__op_bytes_matmul1__bytes_per_value
-    d__op_time_matmul1__hardware_peak = -_g21 * _g41 * op_flops_matmul1
-    d__op_time_matmul1__hardware_bandwidth = -_g24 * _g39 * op_bytes_matmul1
-    d__op_time_relu__batch_size = _g46 * d__op_bytes_relu__batch_size + _g48 * d__op_flops_relu__batch_size
-    d__op_time_relu__hidden_width = _g46 * d__op_bytes_relu__hidden_width + _g48 * d__op_flops_relu__hidden_width
-    d__op_time_relu__bytes_per_value = _g46 * d__op_bytes_relu__bytes_per_value
-    d__op_time_relu__hardware_peak = -_g47 * _g49
-    d__op_time_relu__hardware_bandwidth = -_g24 * _g45 * op_bytes_relu
-    d__op_time_matmul2__batch_size = _g53 * d__op_bytes_matmul2__batch_size + _g55 * d__op_flops_matmul2__batch_size
+    d__op_time_matmul1__input_width = (
+        _g54 * d__op_bytes_matmul1__input_width
+        + _g57 * d__op_flops_matmul1__input_width
+        - _g59 * d__op_efficiency_matmul1__input_width
+    )
+    d__op_time_matmul1__hidden_width = (
+        _g54 * d__op_bytes_matmul1__hidden_width
+        + _g57 * d__op_flops_matmul1__hidden_width
+        - _g59 * d__op_efficiency_matmul1__hidden_width
+    )
+    d__op_time_matmul1__bytes_per_value = _g54 * d__op_bytes_matmul1__bytes_per_value
+    d__op_time_matmul1__hardware_peak = -_g34 * _g50 * _g55
+    d__op_time_matmul1__hardware_bandwidth = -_g37 * _g53 * op_bytes_matmul1
+    d__op_time_matmul1__gemm_half_rows = -_g59 * d__op_efficiency_matmul1__gemm_half_rows
+    d__op_time_relu__batch_size = _g64 * d__op_bytes_relu__batch_size + _g67 * d__op_flops_relu__batch_size
+    d__op_time_relu__hidden_width = _g64 * d__op_bytes_relu__hidden_width + _g67 * d__op_flops_relu__hidden_width
+    d__op_time_relu__bytes_per_value = _g64 * d__op_bytes_relu__bytes_per_value
+    d__op_time_relu__hardware_peak = -_g65 * _g69
+    d__op_time_relu__hardware_bandwidth = -_g37 * _g63 * op_bytes_relu
+    d__op_time_matmul2__batch_size = (
+        _g74 * d__op_bytes_matmul2__batch_size
+        + _g77 * d__op_flops_matmul2__batch_size
+        - _g79 * d__op_efficiency_matmul2__batch_size
+    )
     d__op_time_matmul2__hidden_width = (
-        _g53 * d__op_bytes_matmul2__hidden_width + _g55 * d__op_flops_matmul2__hidden_width
+        _g74 * d__op_bytes_matmul2__hidden_width
+        + _g77 * d__op_flops_matmul2__hidden_width
+        - _g79 * d__op_efficiency_matmul2__hidden_width
     )
     d__op_time_matmul2__output_width = (
-        _g53 * d__op_bytes_matmul2__output_width + _g55 * d__op_flops_matmul2__output_width
+        _g74 * d__op_bytes_matmul2__output_width
+        + _g77 * d__op_flops_matmul2__output_width
+        - _g79 * d__op_efficiency_matmul2__output_width
     )
-    d__op_time_matmul2__bytes_per_value = _g53 * d__op_bytes_matmul2__bytes_per_value
-    d__op_time_matmul2__hardware_peak = -_g21 * _g54 * op_flops_matmul2
-    d__op_time_matmul2__hardware_bandwidth = -_g24 * _g52 * op_bytes_matmul2
-    d__op_time_loss__batch_size = _g59 * d__op_bytes_loss__batch_size + _g61 * d__op_flops_loss__batch_size
-    d__op_time_loss__output_width = _g59 * d__op_bytes_loss__output_width + _g61 * d__op_flops_loss__output_width
-    d__op_time_loss__bytes_per_value = _g59 * d__op_bytes_loss__bytes_per_value
-    d__op_time_loss__loss_flops_per_logit = _g61 * d__op_flops_loss__loss_flops_per_logit
-    d__op_time_loss__hardware_peak = -_g21 * _g60 * op_flops_loss
-    d__op_time_loss__hardware_bandwidth = -_g24 * _g58 * op_bytes_loss
+    d__op_time_matmul2__bytes_per_value = _g74 * d__op_bytes_matmul2__bytes_per_value
+    d__op_time_matmul2__hardware_peak = -_g34 * _g70 * _g75
+    d__op_time_matmul2__hardware_bandwidth = -_g37 * _g73 * op_bytes_matmul2
+    d__op_time_matmul2__gemm_half_rows = -_g79 * d__op_efficiency_matmul2__gemm_half_rows
+    d__op_time_loss__batch_size = _g83 * d__op_bytes_loss__batch_size + _g85 * d__op_flops_loss__batch_size
+    d__op_time_loss__output_width = _g83 * d__op_bytes_loss__output_width + _g85 * d__op_flops_loss__output_width
+    d__op_time_loss__bytes_per_value = _g83 * d__op_bytes_loss__bytes_per_value
+    d__op_time_loss__loss_flops_per_logit = _g85 * d__op_flops_loss__loss_flops_per_logit
+    d__op_time_loss__hardware_peak = -_g34 * _g84 * _g86
+    d__op_time_loss__hardware_bandwidth = -_g37 * _g82 * op_bytes_loss
     d__op_time_grad_w2__batch_size = d__op_time_matmul2__batch_size
     d__op_time_grad_w2__hidden_width = d__op_time_matmul2__hidden_width
     d__op_time_grad_w2__output_width = d__op_time_matmul2__output_width
     d__op_time_grad_w2__bytes_per_value = d__op_time_matmul2__bytes_per_value
     d__op_time_grad_w2__hardware_peak = d__op_time_matmul2__hardware_peak
     d__op_time_grad_w2__hardware_bandwidth = d__op_time_matmul2__hardware_bandwidth
+    d__op_time_grad_w2__gemm_half_rows = d__op_time_matmul2__gemm_half_rows
     d__op_time_grad_h__batch_size = d__op_time_matmul2__batch_size
     d__op_time_grad_h__hidden_width = d__op_time_matmul2__hidden_width
     d__op_time_grad_h__output_width = d__op_time_matmul2__output_width
     d__op_time_grad_h__bytes_per_value = d__op_time_matmul2__bytes_per_value
     d__op_time_grad_h__hardware_peak = d__op_time_matmul2__hardware_peak
     d__op_time_grad_h__hardware_bandwidth = d__op_time_matmul2__hardware_bandwidth
+    d__op_time_grad_h__gemm_half_rows = d__op_time_matmul2__gemm_half_rows
     d__op_time_grad_w1__batch_size = d__op_time_matmul1__batch_size
     d__op_time_grad_w1__input_width = d__op_time_matmul1__input_width
     d__op_time_grad_w1__hidden_width = d__op_time_matmul1__hidden_width
     d__op_time_grad_w1__bytes_per_value = d__op_time_matmul1__bytes_per_value
     d__op_time_grad_w1__hardware_peak = d__op_time_matmul1__hardware_peak
     d__op_time_grad_w1__hardware_bandwidth = d__op_time_matmul1__hardware_bandwidth
+    d__op_time_grad_w1__gemm_half_rows = d__op_time_matmul1__gemm_half_rows
     d__op_time_relu_backward__batch_size = (
-        _g64 * d__op_bytes_relu_backward__batch_size + _g66 * d__op_flops_relu__batch_size
+        _g89 * d__op_bytes_relu_backward__batch_size + _g91 * d__op_flops_relu__batch_size
     )
     d__op_time_relu_backward__hidden_width = (
-        _g64 * d__op_bytes_relu_backward__hidden_width + _g66 * d__op_flops_relu__hidden_width
+        _g89 * d__op_bytes_relu_backward__hidden_width + _g91 * d__op_flops_relu__hidden_width
     )
-    d__op_time_relu_backward__bytes_per_value = _g64 * d__op_bytes_relu_backward__bytes_per_value
-    d__op_time_relu_backward__hardware_peak = -_g49 * _g65
-    d__op_time_relu_backward__hardware_bandwidth = -_g24 * _g63 * op_bytes_relu_backward
+    d__op_time_relu_backward__bytes_per_value = _g89 * d__op_bytes_relu_backward__bytes_per_value
+    d__op_time_relu_backward__hardware_peak = -_g69 * _g90
+    d__op_time_relu_backward__hardware_bandwidth = -_g37 * _g88 * op_bytes_relu_backward
     d__op_time_loss_backward__batch_size = (
-        _g70 * d__op_bytes_loss_backward__batch_size + _g72 * d__op_flops_loss_backward__batch_size
+        _g95 * d__op_bytes_loss_backward__batch_size + _g97 * d__op_flops_loss_backward__batch_size
     )
     d__op_time_loss_backward__output_width = (
-        _g70 * d__op_bytes_loss_backward__output_width + _g72 * d__op_flops_loss_backward__output_width
+        _g95 * d__op_bytes_loss_backward__output_width + _g97 * d__op_flops_loss_backward__output_width
     )
-    d__op_time_loss_backward__bytes_per_value = _g70 * d__op_bytes_loss_backward__bytes_per_value
-    d__op_time_loss_backward__label_bytes = _g70 * d__op_bytes_loss_backward__label_bytes
-    d__op_time_loss_backward__hardware_peak = -_g21 * _g71 * op_flops_loss_backward
-    d__op_time_loss_backward__hardware_bandwidth = -_g24 * _g69 * op_bytes_loss_backward
+    d__op_time_loss_backward__bytes_per_value = _g95 * d__op_bytes_loss_backward__bytes_per_value
+    d__op_time_loss_backward__label_bytes = _g95 * d__op_bytes_loss_backward__label_bytes
+    d__op_time_loss_backward__hardware_peak = -_g68 * _g96 * op_flops_loss_backward
+    d__op_time_loss_backward__hardware_bandwidth = -_g37 * _g94 * op_bytes_loss_backward
     d__roofline_time__batch_size = (
         1000000
         * d__op_bytes_loss__batch_size
@@ -890,7 +998,7 @@ def gradient(
                 else select((_c6,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g73
+                _g98
                 + op_bytes_loss
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c7 else 1 / hardware_bandwidth)
@@ -910,7 +1018,7 @@ def gradient(
                 else select((_c8,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g74
+                _g99
                 + op_bytes_loss_backward
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c9 else 1 / hardware_bandwidth)
@@ -931,7 +1039,7 @@ def gradient(
                 else select((_c10,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g75
+                _g100
                 + op_bytes_matmul1
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c11 else 1 / hardware_bandwidth)
@@ -952,7 +1060,7 @@ def gradient(
                 else select((_c12,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g76
+                _g101
                 + op_bytes_matmul2
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c13 else 1 / hardware_bandwidth)
@@ -972,7 +1080,7 @@ def gradient(
                 else select((_c14,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g77
+                _g102
                 + op_bytes_relu
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c15 else 1 / hardware_bandwidth)
@@ -992,7 +1100,7 @@ def gradient(
                 else select((_c16,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g77
+                _g102
                 + op_bytes_relu_backward
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c17 else 1 / hardware_bandwidth)
@@ -1004,16 +1112,51 @@ def gradient(
             else 0
         )
         + 1000000
-        * d__op_flops_loss__batch_size
+        * d__op_efficiency_matmul1__batch_size
         * (
-            _g36
+            -_g58
             * step(
-                -_g73
-                - op_bytes_loss
+                -_g100
+                - op_bytes_matmul1
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c18 else 1 / hardware_bandwidth)
-                    if scalar(_c18 := (cache_capacity >= op_bytes_loss))
+                    if scalar(_c18 := (cache_capacity >= op_bytes_matmul1))
                     else select((_c18,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / (500000000000 * peak_rate)
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_matmul2__batch_size
+        * (
+            -3
+            * _g78
+            * step(
+                -_g101
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c19 else 1 / hardware_bandwidth)
+                    if scalar(_c19 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c19,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / (1000000000000 * peak_rate)
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_flops_loss__batch_size
+        * (
+            _g60
+            * step(
+                -_g98
+                - op_bytes_loss
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c20 else 1 / hardware_bandwidth)
+                    if scalar(_c20 := (cache_capacity >= op_bytes_loss))
+                    else select((_c20,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1022,14 +1165,14 @@ def gradient(
         + 1000000
         * d__op_flops_loss_backward__batch_size
         * (
-            _g36
+            _g60
             * step(
-                -_g74
+                -_g99
                 - op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c19 else 1 / hardware_bandwidth)
-                    if scalar(_c19 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c19,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c21 else 1 / hardware_bandwidth)
+                    if scalar(_c21 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c21,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1039,15 +1182,15 @@ def gradient(
         * d__op_flops_matmul1__batch_size
         * (
             step(
-                -_g75
+                -_g100
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c20 else 1 / hardware_bandwidth)
-                    if scalar(_c20 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c20,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c22 else 1 / hardware_bandwidth)
+                    if scalar(_c22 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c22,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (500000000000 * peak_rate)
+            / (500000000000 * op_efficiency_matmul1 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
@@ -1056,39 +1199,39 @@ def gradient(
         * (
             3
             * step(
-                -_g76
+                -_g101
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c21 else 1 / hardware_bandwidth)
-                    if scalar(_c21 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c21,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c23 else 1 / hardware_bandwidth)
+                    if scalar(_c23 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c23,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (1000000000000 * peak_rate)
+            / (1000000000000 * op_efficiency_matmul2 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
         * d__op_flops_relu__batch_size
         * (
-            _g36
+            _g60
             * step(
-                -_g77
+                -_g102
                 - op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c22 else 1 / hardware_bandwidth)
-                    if scalar(_c22 := (cache_capacity >= op_bytes_relu))
-                    else select((_c22,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c24 else 1 / hardware_bandwidth)
+                    if scalar(_c24 := (cache_capacity >= op_bytes_relu))
+                    else select((_c24,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            + _g36
+            + _g60
             * step(
-                -_g77
+                -_g102
                 - op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c23 else 1 / hardware_bandwidth)
-                    if scalar(_c23 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c23,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c25 else 1 / hardware_bandwidth)
+                    if scalar(_c25 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c25,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1119,19 +1262,36 @@ def gradient(
         * (
             2
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c24 else 1 / hardware_bandwidth)
-                if scalar(_c24 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c24,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c26 else 1 / hardware_bandwidth)
+                if scalar(_c26 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c26,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g75
+                _g100
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c25 else 1 / hardware_bandwidth)
-                    if scalar(_c25 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c25,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c27 else 1 / hardware_bandwidth)
+                    if scalar(_c27 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c27,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_matmul1__input_width
+        * (
+            -_g58
+            * step(
+                -_g100
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c28 else 1 / hardware_bandwidth)
+                    if scalar(_c28 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c28,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / (500000000000 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
@@ -1139,15 +1299,15 @@ def gradient(
         * d__op_flops_matmul1__input_width
         * (
             step(
-                -_g75
+                -_g100
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c26 else 1 / hardware_bandwidth)
-                    if scalar(_c26 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c26,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c29 else 1 / hardware_bandwidth)
+                    if scalar(_c29 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c29,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (500000000000 * peak_rate)
+            / (500000000000 * op_efficiency_matmul1 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
@@ -1161,17 +1321,17 @@ def gradient(
         * (
             2
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c27 else 1 / hardware_bandwidth)
-                if scalar(_c27 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c27,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c30 else 1 / hardware_bandwidth)
+                if scalar(_c30 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c30,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g75
+                _g100
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c28 else 1 / hardware_bandwidth)
-                    if scalar(_c28 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c28,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c31 else 1 / hardware_bandwidth)
+                    if scalar(_c31 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c31,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1182,17 +1342,17 @@ def gradient(
         * (
             3
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c29 else 1 / hardware_bandwidth)
-                if scalar(_c29 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c29,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c32 else 1 / hardware_bandwidth)
+                if scalar(_c32 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c32,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g76
+                _g101
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c30 else 1 / hardware_bandwidth)
-                    if scalar(_c30 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c30,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c33 else 1 / hardware_bandwidth)
+                    if scalar(_c33 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c33,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1202,17 +1362,17 @@ def gradient(
         * d__op_bytes_relu__hidden_width
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c31 else 1 / hardware_bandwidth)
-                if scalar(_c31 := (cache_capacity >= op_bytes_relu))
-                else select((_c31,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c34 else 1 / hardware_bandwidth)
+                if scalar(_c34 := (cache_capacity >= op_bytes_relu))
+                else select((_c34,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g77
+                _g102
                 + op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c32 else 1 / hardware_bandwidth)
-                    if scalar(_c32 := (cache_capacity >= op_bytes_relu))
-                    else select((_c32,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c35 else 1 / hardware_bandwidth)
+                    if scalar(_c35 := (cache_capacity >= op_bytes_relu))
+                    else select((_c35,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1222,19 +1382,54 @@ def gradient(
         * d__op_bytes_relu_backward__hidden_width
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c33 else 1 / hardware_bandwidth)
-                if scalar(_c33 := (cache_capacity >= op_bytes_relu_backward))
-                else select((_c33,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c36 else 1 / hardware_bandwidth)
+                if scalar(_c36 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c36,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g77
+                _g102
                 + op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c34 else 1 / hardware_bandwidth)
-                    if scalar(_c34 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c34,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c37 else 1 / hardware_bandwidth)
+                    if scalar(_c37 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c37,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_matmul1__hidden_width
+        * (
+            -_g58
+            * step(
+                -_g100
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c38 else 1 / hardware_bandwidth)
+                    if scalar(_c38 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c38,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / (500000000000 * peak_rate)
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_matmul2__hidden_width
+        * (
+            -3
+            * _g78
+            * step(
+                -_g101
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c39 else 1 / hardware_bandwidth)
+                    if scalar(_c39 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c39,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / (1000000000000 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
@@ -1242,15 +1437,15 @@ def gradient(
         * d__op_flops_matmul1__hidden_width
         * (
             step(
-                -_g75
+                -_g100
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c35 else 1 / hardware_bandwidth)
-                    if scalar(_c35 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c35,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c40 else 1 / hardware_bandwidth)
+                    if scalar(_c40 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c40,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (500000000000 * peak_rate)
+            / (500000000000 * op_efficiency_matmul1 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
@@ -1259,39 +1454,39 @@ def gradient(
         * (
             3
             * step(
-                -_g76
+                -_g101
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c36 else 1 / hardware_bandwidth)
-                    if scalar(_c36 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c36,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c41 else 1 / hardware_bandwidth)
+                    if scalar(_c41 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c41,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (1000000000000 * peak_rate)
+            / (1000000000000 * op_efficiency_matmul2 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
         * d__op_flops_relu__hidden_width
         * (
-            _g36
+            _g60
             * step(
-                -_g77
+                -_g102
                 - op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c37 else 1 / hardware_bandwidth)
-                    if scalar(_c37 := (cache_capacity >= op_bytes_relu))
-                    else select((_c37,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c42 else 1 / hardware_bandwidth)
+                    if scalar(_c42 := (cache_capacity >= op_bytes_relu))
+                    else select((_c42,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            + _g36
+            + _g60
             * step(
-                -_g77
+                -_g102
                 - op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c38 else 1 / hardware_bandwidth)
-                    if scalar(_c38 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c38,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c43 else 1 / hardware_bandwidth)
+                    if scalar(_c43 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c43,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1315,70 +1510,13 @@ def gradient(
         * d__op_bytes_loss__output_width
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c39 else 1 / hardware_bandwidth)
-                if scalar(_c39 := (cache_capacity >= op_bytes_loss))
-                else select((_c39,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c44 else 1 / hardware_bandwidth)
+                if scalar(_c44 := (cache_capacity >= op_bytes_loss))
+                else select((_c44,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g73
+                _g98
                 + op_bytes_loss
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c40 else 1 / hardware_bandwidth)
-                    if scalar(_c40 := (cache_capacity >= op_bytes_loss))
-                    else select((_c40,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            if (cache_bandwidth is not None and cache_capacity is not None)
-            else 0
-        )
-        + 1000000
-        * d__op_bytes_loss_backward__output_width
-        * (
-            (
-                (1 / (1000000000 * cache_bandwidth) if _c41 else 1 / hardware_bandwidth)
-                if scalar(_c41 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c41,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-            )
-            * step(
-                _g74
-                + op_bytes_loss_backward
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c42 else 1 / hardware_bandwidth)
-                    if scalar(_c42 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c42,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            if (cache_bandwidth is not None and cache_capacity is not None)
-            else 0
-        )
-        + 1000000
-        * d__op_bytes_matmul2__output_width
-        * (
-            3
-            * (
-                (1 / (1000000000 * cache_bandwidth) if _c43 else 1 / hardware_bandwidth)
-                if scalar(_c43 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c43,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-            )
-            * step(
-                _g76
-                + op_bytes_matmul2
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c44 else 1 / hardware_bandwidth)
-                    if scalar(_c44 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c44,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            if (cache_bandwidth is not None and cache_capacity is not None)
-            else 0
-        )
-        + 1000000
-        * d__op_flops_loss__output_width
-        * (
-            _g36
-            * step(
-                -_g73
-                - op_bytes_loss
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c45 else 1 / hardware_bandwidth)
                     if scalar(_c45 := (cache_capacity >= op_bytes_loss))
@@ -1389,16 +1527,91 @@ def gradient(
             else 0
         )
         + 1000000
+        * d__op_bytes_loss_backward__output_width
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c46 else 1 / hardware_bandwidth)
+                if scalar(_c46 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c46,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g99
+                + op_bytes_loss_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c47 else 1 / hardware_bandwidth)
+                    if scalar(_c47 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c47,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_matmul2__output_width
+        * (
+            3
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c48 else 1 / hardware_bandwidth)
+                if scalar(_c48 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c48,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g101
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c49 else 1 / hardware_bandwidth)
+                    if scalar(_c49 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c49,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_matmul2__output_width
+        * (
+            -3
+            * _g78
+            * step(
+                -_g101
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c50 else 1 / hardware_bandwidth)
+                    if scalar(_c50 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c50,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / (1000000000000 * peak_rate)
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_flops_loss__output_width
+        * (
+            _g60
+            * step(
+                -_g98
+                - op_bytes_loss
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c51 else 1 / hardware_bandwidth)
+                    if scalar(_c51 := (cache_capacity >= op_bytes_loss))
+                    else select((_c51,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
         * d__op_flops_loss_backward__output_width
         * (
-            _g36
+            _g60
             * step(
-                -_g74
+                -_g99
                 - op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c46 else 1 / hardware_bandwidth)
-                    if scalar(_c46 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c46,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c52 else 1 / hardware_bandwidth)
+                    if scalar(_c52 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c52,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1409,15 +1622,15 @@ def gradient(
         * (
             3
             * step(
-                -_g76
+                -_g101
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c47 else 1 / hardware_bandwidth)
-                    if scalar(_c47 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c47,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c53 else 1 / hardware_bandwidth)
+                    if scalar(_c53 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c53,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (1000000000000 * peak_rate)
+            / (1000000000000 * op_efficiency_matmul2 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
@@ -1436,17 +1649,17 @@ def gradient(
         * d__op_bytes_loss__bytes_per_value
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c48 else 1 / hardware_bandwidth)
-                if scalar(_c48 := (cache_capacity >= op_bytes_loss))
-                else select((_c48,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c54 else 1 / hardware_bandwidth)
+                if scalar(_c54 := (cache_capacity >= op_bytes_loss))
+                else select((_c54,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g73
+                _g98
                 + op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c49 else 1 / hardware_bandwidth)
-                    if scalar(_c49 := (cache_capacity >= op_bytes_loss))
-                    else select((_c49,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c55 else 1 / hardware_bandwidth)
+                    if scalar(_c55 := (cache_capacity >= op_bytes_loss))
+                    else select((_c55,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1456,17 +1669,17 @@ def gradient(
         * d__op_bytes_loss_backward__bytes_per_value
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c50 else 1 / hardware_bandwidth)
-                if scalar(_c50 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c50,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c56 else 1 / hardware_bandwidth)
+                if scalar(_c56 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c56,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g74
+                _g99
                 + op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c51 else 1 / hardware_bandwidth)
-                    if scalar(_c51 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c51,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c57 else 1 / hardware_bandwidth)
+                    if scalar(_c57 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c57,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1477,17 +1690,17 @@ def gradient(
         * (
             2
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c52 else 1 / hardware_bandwidth)
-                if scalar(_c52 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c52,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c58 else 1 / hardware_bandwidth)
+                if scalar(_c58 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c58,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g75
+                _g100
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c53 else 1 / hardware_bandwidth)
-                    if scalar(_c53 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c53,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c59 else 1 / hardware_bandwidth)
+                    if scalar(_c59 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c59,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1498,17 +1711,17 @@ def gradient(
         * (
             3
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c54 else 1 / hardware_bandwidth)
-                if scalar(_c54 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c54,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c60 else 1 / hardware_bandwidth)
+                if scalar(_c60 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c60,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g76
+                _g101
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c55 else 1 / hardware_bandwidth)
-                    if scalar(_c55 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c55,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c61 else 1 / hardware_bandwidth)
+                    if scalar(_c61 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c61,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1518,17 +1731,17 @@ def gradient(
         * d__op_bytes_relu__bytes_per_value
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c56 else 1 / hardware_bandwidth)
-                if scalar(_c56 := (cache_capacity >= op_bytes_relu))
-                else select((_c56,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c62 else 1 / hardware_bandwidth)
+                if scalar(_c62 := (cache_capacity >= op_bytes_relu))
+                else select((_c62,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g77
+                _g102
                 + op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c57 else 1 / hardware_bandwidth)
-                    if scalar(_c57 := (cache_capacity >= op_bytes_relu))
-                    else select((_c57,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c63 else 1 / hardware_bandwidth)
+                    if scalar(_c63 := (cache_capacity >= op_bytes_relu))
+                    else select((_c63,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1538,17 +1751,17 @@ def gradient(
         * d__op_bytes_relu_backward__bytes_per_value
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c58 else 1 / hardware_bandwidth)
-                if scalar(_c58 := (cache_capacity >= op_bytes_relu_backward))
-                else select((_c58,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c64 else 1 / hardware_bandwidth)
+                if scalar(_c64 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c64,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g77
+                _g102
                 + op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c59 else 1 / hardware_bandwidth)
-                    if scalar(_c59 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c59,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c65 else 1 / hardware_bandwidth)
+                    if scalar(_c65 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c65,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1575,17 +1788,17 @@ def gradient(
     )
     d__roofline_time__label_bytes = 1000000 * d__op_bytes_loss_backward__label_bytes * (
         (
-            (1 / (1000000000 * cache_bandwidth) if _c60 else 1 / hardware_bandwidth)
-            if scalar(_c60 := (cache_capacity >= op_bytes_loss_backward))
-            else select((_c60,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            (1 / (1000000000 * cache_bandwidth) if _c66 else 1 / hardware_bandwidth)
+            if scalar(_c66 := (cache_capacity >= op_bytes_loss_backward))
+            else select((_c66,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
         )
         * step(
-            _g74
+            _g99
             + op_bytes_loss_backward
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c61 else 1 / hardware_bandwidth)
-                if scalar(_c61 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c61,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c67 else 1 / hardware_bandwidth)
+                if scalar(_c67 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c67,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1594,14 +1807,14 @@ def gradient(
         0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000
     )
     d__roofline_time__loss_flops_per_logit = 1000000 * d__op_flops_loss__loss_flops_per_logit * (
-        _g36
+        _g60
         * step(
-            -_g73
+            -_g98
             - op_bytes_loss
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c62 else 1 / hardware_bandwidth)
-                if scalar(_c62 := (cache_capacity >= op_bytes_loss))
-                else select((_c62,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c68 else 1 / hardware_bandwidth)
+                if scalar(_c68 := (cache_capacity >= op_bytes_loss))
+                else select((_c68,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1631,73 +1844,73 @@ def gradient(
         + 1000000
         * d__peak_rate__hardware_peak
         * (
-            -_g20
-            * op_flops_matmul1
+            -_g103
+            * _g86
             * step(
-                -_g75
+                -_g98
+                - op_bytes_loss
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c69 else 1 / hardware_bandwidth)
+                    if scalar(_c69 := (cache_capacity >= op_bytes_loss))
+                    else select((_c69,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            - _g104
+            * op_flops_loss_backward
+            * step(
+                -_g99
+                - op_bytes_loss_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c70 else 1 / hardware_bandwidth)
+                    if scalar(_c70 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c70,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            - _g105
+            * step(
+                -_g102
+                - op_bytes_relu
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c71 else 1 / hardware_bandwidth)
+                    if scalar(_c71 := (cache_capacity >= op_bytes_relu))
+                    else select((_c71,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            - _g105
+            * step(
+                -_g102
+                - op_bytes_relu_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c72 else 1 / hardware_bandwidth)
+                    if scalar(_c72 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c72,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            - _g33
+            * _g50
+            * step(
+                -_g100
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c63 else 1 / hardware_bandwidth)
-                    if scalar(_c63 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c63,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c73 else 1 / hardware_bandwidth)
+                    if scalar(_c73 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c73,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             / 500000000000
             - 3
-            * _g20
-            * op_flops_matmul2
+            * _g33
+            * _g70
             * step(
-                -_g76
+                -_g101
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c64 else 1 / hardware_bandwidth)
-                    if scalar(_c64 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c64,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c74 else 1 / hardware_bandwidth)
+                    if scalar(_c74 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c74,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             / 1000000000000
-            - _g78
-            * op_flops_loss
-            * step(
-                -_g73
-                - op_bytes_loss
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c65 else 1 / hardware_bandwidth)
-                    if scalar(_c65 := (cache_capacity >= op_bytes_loss))
-                    else select((_c65,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            - _g78
-            * op_flops_loss_backward
-            * step(
-                -_g74
-                - op_bytes_loss_backward
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c66 else 1 / hardware_bandwidth)
-                    if scalar(_c66 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c66,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            - _g79
-            * step(
-                -_g77
-                - op_bytes_relu
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c67 else 1 / hardware_bandwidth)
-                    if scalar(_c67 := (cache_capacity >= op_bytes_relu))
-                    else select((_c67,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            - _g79
-            * step(
-                -_g77
-                - op_bytes_relu_backward
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c68 else 1 / hardware_bandwidth)
-                    if scalar(_c68 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c68,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
@@ -1725,191 +1938,234 @@ def gradient(
         * (
             op_bytes_loss
             * (
-                (0 if _c69 else _g80)
-                if scalar(_c69 := (cache_capacity >= op_bytes_loss))
-                else select((_c69,), (0,), _g80)
+                (0 if _c75 else _g106)
+                if scalar(_c75 := (cache_capacity >= op_bytes_loss))
+                else select((_c75,), (0,), _g106)
             )
             * step(
-                _g73
+                _g98
                 + op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c70 else 1 / hardware_bandwidth)
-                    if scalar(_c70 := (cache_capacity >= op_bytes_loss))
-                    else select((_c70,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c76 else 1 / hardware_bandwidth)
+                    if scalar(_c76 := (cache_capacity >= op_bytes_loss))
+                    else select((_c76,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + op_bytes_loss_backward
             * (
-                (0 if _c71 else _g80)
-                if scalar(_c71 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c71,), (0,), _g80)
+                (0 if _c77 else _g106)
+                if scalar(_c77 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c77,), (0,), _g106)
             )
             * step(
-                _g74
+                _g99
                 + op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c72 else 1 / hardware_bandwidth)
-                    if scalar(_c72 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c72,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c78 else 1 / hardware_bandwidth)
+                    if scalar(_c78 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c78,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + 2
             * op_bytes_matmul1
             * (
-                (0 if _c73 else _g80)
-                if scalar(_c73 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c73,), (0,), _g80)
+                (0 if _c79 else _g106)
+                if scalar(_c79 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c79,), (0,), _g106)
             )
             * step(
-                _g75
+                _g100
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c74 else 1 / hardware_bandwidth)
-                    if scalar(_c74 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c74,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c80 else 1 / hardware_bandwidth)
+                    if scalar(_c80 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c80,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + 3
             * op_bytes_matmul2
             * (
-                (0 if _c75 else _g80)
-                if scalar(_c75 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c75,), (0,), _g80)
+                (0 if _c81 else _g106)
+                if scalar(_c81 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c81,), (0,), _g106)
             )
             * step(
-                _g76
+                _g101
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c76 else 1 / hardware_bandwidth)
-                    if scalar(_c76 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c76,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c82 else 1 / hardware_bandwidth)
+                    if scalar(_c82 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c82,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + op_bytes_relu
             * (
-                (0 if _c77 else _g80)
-                if scalar(_c77 := (cache_capacity >= op_bytes_relu))
-                else select((_c77,), (0,), _g80)
+                (0 if _c83 else _g106)
+                if scalar(_c83 := (cache_capacity >= op_bytes_relu))
+                else select((_c83,), (0,), _g106)
             )
             * step(
-                _g77
+                _g102
                 + op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c78 else 1 / hardware_bandwidth)
-                    if scalar(_c78 := (cache_capacity >= op_bytes_relu))
-                    else select((_c78,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c84 else 1 / hardware_bandwidth)
+                    if scalar(_c84 := (cache_capacity >= op_bytes_relu))
+                    else select((_c84,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + op_bytes_relu_backward
             * (
-                (0 if _c79 else _g80)
-                if scalar(_c79 := (cache_capacity >= op_bytes_relu_backward))
-                else select((_c79,), (0,), _g80)
+                (0 if _c85 else _g106)
+                if scalar(_c85 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c85,), (0,), _g106)
             )
             * step(
-                _g77
+                _g102
                 + op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c80 else 1 / hardware_bandwidth)
-                    if scalar(_c80 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c80,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c86 else 1 / hardware_bandwidth)
+                    if scalar(_c86 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c86,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
     )
+    d__roofline_time__gemm_half_rows = (
+        1000000
+        * d__op_efficiency_matmul1__gemm_half_rows
+        * (
+            -_g58
+            * step(
+                -_g100
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c87 else 1 / hardware_bandwidth)
+                    if scalar(_c87 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c87,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / (500000000000 * peak_rate)
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_matmul2__gemm_half_rows
+        * (
+            -3
+            * _g78
+            * step(
+                -_g101
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c88 else 1 / hardware_bandwidth)
+                    if scalar(_c88 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c88,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / (1000000000000 * peak_rate)
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_time_matmul1__gemm_half_rows
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 500000)
+        + 1000000
+        * d__op_time_matmul2__gemm_half_rows
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 3 / 1000000)
+    )
     d__roofline_time__cache_bandwidth = 1000000 * (
         op_bytes_loss
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c81 else 0)
-            if scalar(_c81 := (cache_capacity >= op_bytes_loss))
-            else select((_c81,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c89 else 0)
+            if scalar(_c89 := (cache_capacity >= op_bytes_loss))
+            else select((_c89,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g73
+            _g98
             + op_bytes_loss
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c82 else 1 / hardware_bandwidth)
-                if scalar(_c82 := (cache_capacity >= op_bytes_loss))
-                else select((_c82,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c90 else 1 / hardware_bandwidth)
+                if scalar(_c90 := (cache_capacity >= op_bytes_loss))
+                else select((_c90,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         + op_bytes_loss_backward
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c83 else 0)
-            if scalar(_c83 := (cache_capacity >= op_bytes_loss_backward))
-            else select((_c83,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c91 else 0)
+            if scalar(_c91 := (cache_capacity >= op_bytes_loss_backward))
+            else select((_c91,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g74
+            _g99
             + op_bytes_loss_backward
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c84 else 1 / hardware_bandwidth)
-                if scalar(_c84 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c84,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c92 else 1 / hardware_bandwidth)
+                if scalar(_c92 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c92,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         + 2
         * op_bytes_matmul1
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c85 else 0)
-            if scalar(_c85 := (cache_capacity >= op_bytes_matmul1))
-            else select((_c85,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c93 else 0)
+            if scalar(_c93 := (cache_capacity >= op_bytes_matmul1))
+            else select((_c93,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g75
+            _g100
             + op_bytes_matmul1
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c86 else 1 / hardware_bandwidth)
-                if scalar(_c86 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c86,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c94 else 1 / hardware_bandwidth)
+                if scalar(_c94 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c94,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         + 3
         * op_bytes_matmul2
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c87 else 0)
-            if scalar(_c87 := (cache_capacity >= op_bytes_matmul2))
-            else select((_c87,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c95 else 0)
+            if scalar(_c95 := (cache_capacity >= op_bytes_matmul2))
+            else select((_c95,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g76
+            _g101
             + op_bytes_matmul2
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c88 else 1 / hardware_bandwidth)
-                if scalar(_c88 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c88,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c96 else 1 / hardware_bandwidth)
+                if scalar(_c96 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c96,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         + op_bytes_relu
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c89 else 0)
-            if scalar(_c89 := (cache_capacity >= op_bytes_relu))
-            else select((_c89,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c97 else 0)
+            if scalar(_c97 := (cache_capacity >= op_bytes_relu))
+            else select((_c97,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g77
+            _g102
             + op_bytes_relu
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c90 else 1 / hardware_bandwidth)
-                if scalar(_c90 := (cache_capacity >= op_bytes_relu))
-                else select((_c90,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c98 else 1 / hardware_bandwidth)
+                if scalar(_c98 := (cache_capacity >= op_bytes_relu))
+                else select((_c98,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         + op_bytes_relu_backward
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c91 else 0)
-            if scalar(_c91 := (cache_capacity >= op_bytes_relu_backward))
-            else select((_c91,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c99 else 0)
+            if scalar(_c99 := (cache_capacity >= op_bytes_relu_backward))
+            else select((_c99,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g77
+            _g102
             + op_bytes_relu_backward
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c92 else 1 / hardware_bandwidth)
-                if scalar(_c92 := (cache_capacity >= op_bytes_relu_backward))
-                else select((_c92,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c100 else 1 / hardware_bandwidth)
+                if scalar(_c100 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c100,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1935,6 +2191,7 @@ def gradient(
     d__step_time__backward_per_node = d__host__host_time__backward_per_node
     d__step_time__fresh_bytes = d__allocation_time__fresh_bytes
     d__step_time__allocation_cost = d__allocation_time__allocation_cost
+    d__step_time__gemm_half_rows = d__roofline_time__gemm_half_rows
     d__step_time__cache_bandwidth = d__roofline_time__cache_bandwidth
     derivatives: dict[str, dict[str, Any]] = {
         "op_flops[matmul1]": {
@@ -2026,6 +2283,36 @@ def gradient(
             "output_width": d__op_bytes_loss_backward__output_width,
             "bytes_per_value": d__op_bytes_loss_backward__bytes_per_value,
             "label_bytes": d__op_bytes_loss_backward__label_bytes,
+        },
+        "op_efficiency[matmul1]": {
+            "batch_size": d__op_efficiency_matmul1__batch_size,
+            "input_width": d__op_efficiency_matmul1__input_width,
+            "hidden_width": d__op_efficiency_matmul1__hidden_width,
+            "gemm_half_rows": d__op_efficiency_matmul1__gemm_half_rows,
+        },
+        "op_efficiency[matmul2]": {
+            "batch_size": d__op_efficiency_matmul2__batch_size,
+            "hidden_width": d__op_efficiency_matmul2__hidden_width,
+            "output_width": d__op_efficiency_matmul2__output_width,
+            "gemm_half_rows": d__op_efficiency_matmul2__gemm_half_rows,
+        },
+        "op_efficiency[grad_w2]": {
+            "batch_size": d__op_efficiency_grad_w2__batch_size,
+            "hidden_width": d__op_efficiency_grad_w2__hidden_width,
+            "output_width": d__op_efficiency_grad_w2__output_width,
+            "gemm_half_rows": d__op_efficiency_grad_w2__gemm_half_rows,
+        },
+        "op_efficiency[grad_h]": {
+            "batch_size": d__op_efficiency_grad_h__batch_size,
+            "hidden_width": d__op_efficiency_grad_h__hidden_width,
+            "output_width": d__op_efficiency_grad_h__output_width,
+            "gemm_half_rows": d__op_efficiency_grad_h__gemm_half_rows,
+        },
+        "op_efficiency[grad_w1]": {
+            "batch_size": d__op_efficiency_grad_w1__batch_size,
+            "input_width": d__op_efficiency_grad_w1__input_width,
+            "hidden_width": d__op_efficiency_grad_w1__hidden_width,
+            "gemm_half_rows": d__op_efficiency_grad_w1__gemm_half_rows,
         },
         "forward_flops": {
             "batch_size": d__forward_flops__batch_size,
@@ -2240,6 +2527,7 @@ def gradient(
             "bytes_per_value": d__op_time_matmul1__bytes_per_value,
             "hardware_peak": d__op_time_matmul1__hardware_peak,
             "hardware_bandwidth": d__op_time_matmul1__hardware_bandwidth,
+            "gemm_half_rows": d__op_time_matmul1__gemm_half_rows,
         },
         "op_time[relu]": {
             "batch_size": d__op_time_relu__batch_size,
@@ -2255,6 +2543,7 @@ def gradient(
             "bytes_per_value": d__op_time_matmul2__bytes_per_value,
             "hardware_peak": d__op_time_matmul2__hardware_peak,
             "hardware_bandwidth": d__op_time_matmul2__hardware_bandwidth,
+            "gemm_half_rows": d__op_time_matmul2__gemm_half_rows,
         },
         "op_time[loss]": {
             "batch_size": d__op_time_loss__batch_size,
@@ -2271,6 +2560,7 @@ def gradient(
             "bytes_per_value": d__op_time_grad_w2__bytes_per_value,
             "hardware_peak": d__op_time_grad_w2__hardware_peak,
             "hardware_bandwidth": d__op_time_grad_w2__hardware_bandwidth,
+            "gemm_half_rows": d__op_time_grad_w2__gemm_half_rows,
         },
         "op_time[grad_h]": {
             "batch_size": d__op_time_grad_h__batch_size,
@@ -2279,6 +2569,7 @@ def gradient(
             "bytes_per_value": d__op_time_grad_h__bytes_per_value,
             "hardware_peak": d__op_time_grad_h__hardware_peak,
             "hardware_bandwidth": d__op_time_grad_h__hardware_bandwidth,
+            "gemm_half_rows": d__op_time_grad_h__gemm_half_rows,
         },
         "op_time[grad_w1]": {
             "batch_size": d__op_time_grad_w1__batch_size,
@@ -2287,6 +2578,7 @@ def gradient(
             "bytes_per_value": d__op_time_grad_w1__bytes_per_value,
             "hardware_peak": d__op_time_grad_w1__hardware_peak,
             "hardware_bandwidth": d__op_time_grad_w1__hardware_bandwidth,
+            "gemm_half_rows": d__op_time_grad_w1__gemm_half_rows,
         },
         "op_time[relu_backward]": {
             "batch_size": d__op_time_relu_backward__batch_size,
@@ -2313,6 +2605,7 @@ def gradient(
             "loss_flops_per_logit": d__roofline_time__loss_flops_per_logit,
             "hardware_peak": d__roofline_time__hardware_peak,
             "hardware_bandwidth": d__roofline_time__hardware_bandwidth,
+            "gemm_half_rows": d__roofline_time__gemm_half_rows,
             "cache_bandwidth": d__roofline_time__cache_bandwidth,
         },
         "allocation_time": {
@@ -2338,6 +2631,7 @@ def gradient(
             "backward_per_node": d__step_time__backward_per_node,
             "fresh_bytes": d__step_time__fresh_bytes,
             "allocation_cost": d__step_time__allocation_cost,
+            "gemm_half_rows": d__step_time__gemm_half_rows,
             "cache_bandwidth": d__step_time__cache_bandwidth,
         },
     }
@@ -2367,9 +2661,12 @@ class MlpTrainingStepScenario(ScenarioBase):
     them); `backward()` runs `autograd_nodes` graph nodes at `backward_per_node` each plus
     `backward_fixed` (zero by default: the reference prices no autograd engine). On a CPU
     `launch` is zero. `step_time` adds to the host term each operator's roofline time, the
-    larger of its FLOPs at the peak and its bytes at the bandwidth of the level it fits in
+    larger of its FLOPs at its attained rate and its bytes at the bandwidth of the level it fits in
     (`cache_bandwidth` when its bytes fit in `cache_capacity`, else DRAM), and the cost of
-    results written into freshly mapped memory (`fresh_bytes` at `allocation_cost`).
+    results written into freshly mapped memory (`fresh_bytes` at `allocation_cost`). A matrix
+    multiply with a small dimension (few rows, or a short inner dimension such as the batch of a
+    weight gradient at batch 1-16) starves the BLAS kernel: its share of the peak falls with its
+    smallest dimension, to half at `gemm_half_rows` (0 by default: every multiply at the peak).
 
     Inputs are keywords: Quantities in any compatible unit, or bare numbers read in the
     declared unit. Outputs are attributes: Quantities in their display unit, plain
@@ -2464,6 +2761,12 @@ class MlpTrainingStepScenario(ScenarioBase):
             default=0,
             doc="Cost of faulting in and zeroing fresh memory per MB (measured: `mlsysym calibrate`).",
         ),
+        InputSpec(
+            "gemm_half_rows",
+            minimum=0,
+            default=0,
+            doc="Smallest matrix-multiply dimension at which the attained rate is half the peak (measured: `mlsysym calibrate`); 0 by default, every multiply at the peak.",
+        ),
     )
     _nodes = (
         NodeSpec(
@@ -2501,10 +2804,12 @@ class MlpTrainingStepScenario(ScenarioBase):
         "cache_bandwidth",
         "fresh_bytes",
         "allocation_cost",
+        "gemm_half_rows",
     )
     _outputs = (
         "op_flops",
         "op_bytes",
+        "op_efficiency",
         "forward_flops",
         "backward_flops",
         "forward_bytes",
@@ -2551,6 +2856,7 @@ class MlpTrainingStepScenario(ScenarioBase):
         cache_bandwidth: Any = None,
         fresh_bytes: Any = 0,
         allocation_cost: Any = 0,
+        gemm_half_rows: Any = 0,
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -2580,11 +2886,13 @@ class MlpTrainingStepScenario(ScenarioBase):
             cache_bandwidth=cache_bandwidth,
             fresh_bytes=fresh_bytes,
             allocation_cost=allocation_cost,
+            gemm_half_rows=gemm_half_rows,
             **unknown,
         )
 
     op_flops = TableOutput("op_flops", "flop")
     op_bytes = TableOutput("op_bytes", "byte")
+    op_efficiency = TableOutput("op_efficiency")
     forward_flops = Output("forward_flops", "flop")
     backward_flops = Output("backward_flops", "flop")
     forward_bytes = Output("forward_bytes", "byte")

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.feasibility import FitsSpec
-from symbolic.runtime.mathops import chain_default, choose, maximum, step
+from symbolic.runtime.mathops import choose, drop_absent, maximum, minimum, step
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
-from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, NodeSpec, PrecisionSpec
+from symbolic.runtime.validation import REQUIRED, ChoiceSpec, InputSpec, NodeSpec, PrecisionSpec, WorkloadSpec
 
 __all__ = ["PrefillPassScenario", "evaluate", "gradient"]
 
@@ -24,13 +24,17 @@ def evaluate(
     hardware_bandwidth: Any,
     hardware_capacity: Any,
     precision_value: Any,
-    layers: Any,
-    hidden_dim: Any,
-    heads: Any,
-    kv_heads: Any = None,
-    ffn_dim: Any = None,
-    gated_mlp: Any = 0,
-    vocab_size: Any,
+    workload_layers: Any,
+    workload_hidden_dim: Any,
+    workload_vocab_size: Any,
+    workload_sliding_window: Any = None,
+    workload_sliding_layers: Any = None,
+    workload_kv_values_per_token: Any = None,
+    workload_kv_values_per_position: Any = None,
+    workload_attention_flops_per_position: Any = None,
+    workload_attention_parameters_per_layer: Any = None,
+    workload_active_mlp_parameters_per_layer: Any = None,
+    workload_architecture_parameters: Any = None,
     tp: Any = 1,
     batch: Any = 1,
     input_tokens: Any,
@@ -52,13 +56,17 @@ def evaluate(
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
         hardware_capacity: [byte] Memory capacity of `hardware`.
         precision_value: [byte] Storage precision of the weights and activations.
-        layers: [1] Transformer layers.
-        hidden_dim: [1] Model width.
-        heads: [1] Attention heads.
-        kv_heads: [1] Key/value heads (grouped-query attention; the heads by default).
-        ffn_dim: [1] MLP inner width.
-        gated_mlp: [1] 1 for a gated MLP (SwiGLU: three FFN matrices), else 0.
-        vocab_size: [1] Vocabulary of the output layer.
+        workload_layers: [1] `layers` of `workload`: Transformer blocks L.
+        workload_hidden_dim: [1] `hidden_dim` of `workload`: Model width d.
+        workload_vocab_size: [1] `vocab_size` of `workload`: Tokenizer vocabulary.
+        workload_sliding_window: [1] `sliding_window` of `workload`: Tokens a sliding-window layer attends to and caches (Mistral-7B v0.1: 4096); set together with `sliding_layers`. Optional.
+        workload_sliding_layers: [1] `sliding_layers` of `workload`: Blocks whose attention is limited to `sliding_window` (Gemma-2: every other one); the others attend to the whole context. Optional.
+        workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
+        workload_kv_values_per_position: [1] `kv_values_per_position` of `workload`: Values one block caches per token position: N_kv/L. Optional.
+        workload_attention_flops_per_position: [flop] `attention_flops_per_position` of `workload`: Attention FLOPs of one token over one context position in one block, 2·a·(d_qk + d_vh): per query head a multiply-add per query width (Q·Kᵀ) and per value width (the weighted sum of V). Optional.
+        workload_attention_parameters_per_layer: [param] `attention_parameters_per_layer` of `workload`: Attention weights of one block: the query and output projections (d·a·d_h each) and the key and value projections (d·a_kv·d_h each), with their biases where the model has them; with multi-head latent attention the queries Q_l, the latent and rotary key (d·(r + ρ)) with the latent's norm, their expansion to every head's key and value (r·a·(d_n + d_v)) and the output (a·d_v·d). Optional.
+        workload_active_mlp_parameters_per_layer: [param] `active_mlp_parameters_per_layer` of `workload`: MLP weights of one block that work on each token: all of them. Optional.
+        workload_architecture_parameters: [param] `architecture_parameters` of `workload`: Parameters counted from the architecture (where the record gives the layout): those outside the MLPs and every block's MLP. A scenario reads the stated `parameters` where the record gives them, this count otherwise (a record built from a config.json). Optional.
         tp: [1] Tensor-parallel GPUs.
         batch: [1] Prompts in the pass.
         input_tokens: [1] Tokens per prompt.
@@ -73,63 +81,120 @@ def evaluate(
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
 
-        layer_weights [1] = ffn_dim*hidden_dim*(gated_mlp + 2) + 2*hidden_dim**2 + 2*hidden_dim**2*kv_heads/heads
+        layer_weights [1] = workload_active_mlp_parameters_per_layer + workload_attention_parameters_per_layer
         gemm_rows [1] = batch*input_tokens
         matmul_rate [flop/s] = gemm_rows*hardware_peak*matmul_efficiency/(gemm_half_rows + gemm_rows)
-        layer_flops [flop] = [flop]*(4*batch*hidden_dim*input_tokens**2 + 2*gemm_rows*layer_weights)/tp
+        attended [1] = Piecewise((workload_layers*Min(input_tokens, workload_sliding_window) + (workload_layers - workload_sliding_layers)*Max(0, input_tokens - workload_sliding_window), Given(workload_sliding_layers, workload_sliding_window)), (input_tokens*workload_layers, True))
+        layer_flops [flop] = (2*[flop]*gemm_rows*layer_weights + attended*batch*input_tokens*workload_attention_flops_per_position/workload_layers)/tp
         layer_compute_time [s] = layer_flops/matmul_rate
-        layer_bytes [byte] = precision_value*(2*gemm_rows*hidden_dim*kv_heads/heads + layer_weights)/tp
+        layer_bytes [byte] = precision_value*(gemm_rows*workload_kv_values_per_position + layer_weights)/tp
         layer_traffic_time [s] = layer_bytes/(hardware_bandwidth*memory_efficiency)
-        ring_bytes [byte] = gemm_rows*hidden_dim*precision_value*(2*tp - 2)/tp
+        ring_bytes [byte] = gemm_rows*precision_value*workload_hidden_dim*(2*tp - 2)/tp
         layer_tp_time [s] = 2*ring_bytes/(nvlink_bandwidth*nvlink_efficiency)
         layer_time [s] = kernel_launch*kernels_per_layer + layer_tp_time + Max(layer_compute_time, layer_traffic_time)
         compute_bound_layers [1] = Exceeds(layer_compute_time, layer_traffic_time)
-        head_time [s] = Max(2*[flop]*batch*hidden_dim*vocab_size/(matmul_rate*tp), hidden_dim*precision_value*vocab_size/(hardware_bandwidth*memory_efficiency*tp))
-        ttft [s] = head_time + layer_time*layers
-        memory_per_gpu [GiB] = precision_value*(2*hidden_dim*vocab_size + layers*(2*gemm_rows*hidden_dim*kv_heads/heads + layer_weights))/tp
+        head_time [s] = Max(2*[flop]*batch*workload_hidden_dim*workload_vocab_size/(matmul_rate*tp), precision_value*workload_hidden_dim*workload_vocab_size/(hardware_bandwidth*memory_efficiency*tp))
+        ttft [s] = head_time + layer_time*workload_layers
+        memory_per_gpu [GiB] = (batch*Piecewise((precision_value*workload_kv_values_per_position*(workload_layers*Min(input_tokens, workload_sliding_window) + (workload_layers - workload_sliding_layers)*Max(0, input_tokens - workload_sliding_window)), Given(workload_kv_values_per_position, workload_sliding_layers, workload_sliding_window)), (input_tokens*precision_value*workload_kv_values_per_token, True)) + precision_value*workload_architecture_parameters)/tp
         fits_need [GiB] = memory_per_gpu
         fits_have [GiB] = hardware_capacity
         fits [1] = 1 - Exceeds(fits_need, fits_have)
     """
-    if kv_heads is None:
-        kv_heads = heads
-    if ffn_dim is None:
-        ffn_dim = 4 * hidden_dim
-    _t0 = 2 * hidden_dim**2
-    _t1 = kv_heads / heads
-    _t2 = 2 * hidden_dim
-    _t3 = 2 / tp
-    _t5 = precision_value / tp
-    _t6 = 1 / (hardware_bandwidth * memory_efficiency)
-    _t7 = _t5 * hidden_dim
-    layer_weights = _t0 * _t1 + _t0 + ffn_dim * hidden_dim * (gated_mlp + 2)
+    _t0 = workload_hidden_dim / tp
+    _t1 = _t0 * precision_value
     gemm_rows = batch * input_tokens
-    _t4 = _t1 * _t2 * gemm_rows + layer_weights
     matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
-    layer_flops = _t3 * (_t2 * batch * input_tokens**2 + gemm_rows * layer_weights)
-    layer_compute_time = layer_flops / matmul_rate
-    layer_bytes = _t4 * _t5
-    layer_traffic_time = _t6 * layer_bytes
-    ring_bytes = _t7 * gemm_rows * (2 * tp - 2)
+    attended = (
+        workload_layers * minimum(input_tokens, workload_sliding_window)
+        + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
+        if (workload_sliding_layers is not None and workload_sliding_window is not None)
+        else input_tokens * workload_layers
+    )
+    ring_bytes = _t1 * gemm_rows * (2 * tp - 2)
     layer_tp_time = ring_bytes / (
         500000000 * nvlink_bandwidth * nvlink_efficiency
     )  # 1e9: GB/s -> B/s (nvlink_bandwidth)
-    layer_time = (
-        kernel_launch * kernels_per_layer / 1000000 + layer_tp_time + maximum(layer_compute_time, layer_traffic_time)
-    )  # 1e-6: µs -> s (kernel_launch)
-    compute_bound_layers = choose(layer_compute_time > layer_traffic_time, 1, 0)
-    head_time = maximum(_t6 * _t7 * vocab_size, _t3 * batch * hidden_dim * vocab_size / matmul_rate)
-    ttft = head_time + layer_time * layers
-    memory_per_gpu = _t5 * (_t2 * vocab_size + _t4 * layers) / 1073741824  # 1/1073741824: B -> GiB
-    fits_need = memory_per_gpu
+    head_time = maximum(
+        2 * _t0 * batch * workload_vocab_size / matmul_rate,
+        _t1 * workload_vocab_size / (hardware_bandwidth * memory_efficiency),
+    )
     fits_have = hardware_capacity / 1073741824  # 1/1073741824: B -> GiB
-    fits = 1 - choose(
-        1073741824 * fits_need > 1073741824 * fits_have, 1, 0
-    )  # 1073741824: GiB -> B (fits_have); 1073741824: GiB -> B (fits_need)
+    if workload_active_mlp_parameters_per_layer is not None and workload_attention_parameters_per_layer is not None:
+        layer_weights = workload_active_mlp_parameters_per_layer + workload_attention_parameters_per_layer
+    else:
+        layer_weights = None
+    if workload_architecture_parameters is not None and workload_kv_values_per_token is not None:
+        memory_per_gpu = (
+            batch
+            * (
+                precision_value
+                * workload_kv_values_per_position
+                * (
+                    workload_layers * minimum(input_tokens, workload_sliding_window)
+                    + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
+                )
+                if (
+                    workload_kv_values_per_position is not None
+                    and workload_sliding_layers is not None
+                    and workload_sliding_window is not None
+                )
+                else input_tokens * precision_value * workload_kv_values_per_token
+            )
+            + precision_value * workload_architecture_parameters
+        ) / (1073741824 * tp)  # 1/1073741824: B -> GiB
+        fits_need = memory_per_gpu
+        fits = 1 - choose(
+            1073741824 * fits_need > 1073741824 * fits_have, 1, 0
+        )  # 1073741824: GiB -> B (fits_have); 1073741824: GiB -> B (fits_need)
+    else:
+        memory_per_gpu = None
+        fits_need = None
+        fits = None
+    if (
+        workload_active_mlp_parameters_per_layer is not None
+        and workload_attention_flops_per_position is not None
+        and workload_attention_parameters_per_layer is not None
+    ):
+        layer_flops = (
+            attended * batch * input_tokens * workload_attention_flops_per_position / workload_layers
+            + 2 * gemm_rows * layer_weights
+        ) / tp
+        layer_compute_time = layer_flops / matmul_rate
+    else:
+        layer_flops = None
+        layer_compute_time = None
+    if (
+        workload_active_mlp_parameters_per_layer is not None
+        and workload_attention_parameters_per_layer is not None
+        and workload_kv_values_per_position is not None
+    ):
+        layer_bytes = precision_value * (gemm_rows * workload_kv_values_per_position + layer_weights) / tp
+        layer_traffic_time = layer_bytes / (hardware_bandwidth * memory_efficiency)
+    else:
+        layer_bytes = None
+        layer_traffic_time = None
+    if (
+        workload_active_mlp_parameters_per_layer is not None
+        and workload_attention_flops_per_position is not None
+        and workload_attention_parameters_per_layer is not None
+        and workload_kv_values_per_position is not None
+    ):
+        layer_time = (
+            kernel_launch * kernels_per_layer / 1000000
+            + layer_tp_time
+            + maximum(layer_compute_time, layer_traffic_time)
+        )  # 1e-6: µs -> s (kernel_launch)
+        compute_bound_layers = choose(layer_compute_time > layer_traffic_time, 1, 0)
+        ttft = head_time + layer_time * workload_layers
+    else:
+        layer_time = None
+        compute_bound_layers = None
+        ttft = None
     return {
         "layer_weights": layer_weights,
         "gemm_rows": gemm_rows,
         "matmul_rate": matmul_rate,
+        "attended": attended,
         "layer_flops": layer_flops,
         "layer_compute_time": layer_compute_time,
         "layer_bytes": layer_bytes,
@@ -153,13 +218,17 @@ def gradient(
     hardware_bandwidth: Any,
     hardware_capacity: Any,
     precision_value: Any,
-    layers: Any,
-    hidden_dim: Any,
-    heads: Any,
-    kv_heads: Any = None,
-    ffn_dim: Any = None,
-    gated_mlp: Any = 0,
-    vocab_size: Any,
+    workload_layers: Any,
+    workload_hidden_dim: Any,
+    workload_vocab_size: Any,
+    workload_sliding_window: Any = None,
+    workload_sliding_layers: Any = None,
+    workload_kv_values_per_token: Any = None,
+    workload_kv_values_per_position: Any = None,
+    workload_attention_flops_per_position: Any = None,
+    workload_attention_parameters_per_layer: Any = None,
+    workload_active_mlp_parameters_per_layer: Any = None,
+    workload_architecture_parameters: Any = None,
     tp: Any = 1,
     batch: Any = 1,
     input_tokens: Any,
@@ -179,255 +248,102 @@ def gradient(
     as its argument (its trend, e.g. steps per epoch ~ examples / batch) and Min/Max as the
     active branch.
     """
-    follows_kv_heads = kv_heads is None
-    if kv_heads is None:
-        kv_heads = heads
-    follows_ffn_dim = ffn_dim is None
-    if ffn_dim is None:
-        ffn_dim = 4 * hidden_dim
-    _t0 = 2 * hidden_dim**2
-    _t1 = kv_heads / heads
-    _t2 = 2 * hidden_dim
-    _t3 = 2 / tp
-    _t5 = precision_value / tp
-    _t6 = 1 / (hardware_bandwidth * memory_efficiency)
-    _t7 = _t5 * hidden_dim
-    layer_weights = _t0 * _t1 + _t0 + ffn_dim * hidden_dim * (gated_mlp + 2)
+    _t0 = workload_hidden_dim / tp
+    _t1 = _t0 * precision_value
     gemm_rows = batch * input_tokens
-    _t4 = _t1 * _t2 * gemm_rows + layer_weights
     matmul_rate = gemm_rows * hardware_peak * matmul_efficiency / (gemm_half_rows + gemm_rows)
-    layer_flops = _t3 * (_t2 * batch * input_tokens**2 + gemm_rows * layer_weights)
-    layer_compute_time = layer_flops / matmul_rate
-    layer_bytes = _t4 * _t5
-    layer_traffic_time = _t6 * layer_bytes
-    ring_bytes = _t7 * gemm_rows * (2 * tp - 2)
+    attended = (
+        workload_layers * minimum(input_tokens, workload_sliding_window)
+        + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
+        if (workload_sliding_layers is not None and workload_sliding_window is not None)
+        else input_tokens * workload_layers
+    )
+    ring_bytes = _t1 * gemm_rows * (2 * tp - 2)
     layer_tp_time = ring_bytes / (
         500000000 * nvlink_bandwidth * nvlink_efficiency
     )  # 1e9: GB/s -> B/s (nvlink_bandwidth)
-    layer_time = (
-        kernel_launch * kernels_per_layer / 1000000 + layer_tp_time + maximum(layer_compute_time, layer_traffic_time)
-    )  # 1e-6: µs -> s (kernel_launch)
-    _g0 = 4 * hidden_dim
-    _g1 = gated_mlp + 2
-    _g2 = kv_heads / heads
-    _g3 = 2 * hidden_dim**2
-    _g4 = kv_heads / heads**2
-    _g5 = gemm_half_rows + gemm_rows
-    _g6 = gemm_rows * hardware_peak
-    _g7 = _g6 * matmul_efficiency / _g5**2
-    _g8 = -_g7 + hardware_peak * matmul_efficiency / _g5
-    _g9 = 2 / tp
-    _g10 = _g9 * gemm_rows
-    _g11 = input_tokens**2
-    _g12 = _g11 * batch
-    _g13 = tp ** (-2)
-    _g14 = 2 * hidden_dim
-    _g15 = _g9 * layer_weights
-    _g16 = hidden_dim / tp
-    _g17 = matmul_rate ** (-2)
-    _g18 = _g17 * layer_flops
-    _g19 = _g14 * gemm_rows
-    _g20 = _g19 * _g2 + layer_weights
-    _g21 = _g20 / tp
-    _g22 = precision_value / tp
-    _g24 = 2 * _g2
-    _g26 = _g19 * _g22
-    _g30 = _g13 * precision_value
-    _g32 = _g14 * _g22
-    _g34 = 1 / (hardware_bandwidth**2 * memory_efficiency)
-    _g35 = 1 / (hardware_bandwidth * memory_efficiency)
-    _g36 = 1 / (hardware_bandwidth * memory_efficiency**2)
-    _g37 = 2 * tp - 2
-    _g38 = _g37 * gemm_rows
-    _g39 = _g30 * hidden_dim
-    _g40 = _g22 * hidden_dim
-    _g41 = _g37 * _g40
-    _g42 = 1 / (500000000 * nvlink_efficiency)
-    _g43 = _g42 / nvlink_bandwidth
-    _g44 = layer_compute_time - layer_traffic_time
-    _g45 = step(_g44)
-    _g46 = step(-_g44)
-    _g47 = 2 * vocab_size
-    _g48 = _g47 * hidden_dim
-    _g49 = batch / matmul_rate
-    _g50 = _g49 / tp
-    _g51 = _g35 * vocab_size
-    _g52 = -_g40 * _g51 + _g48 * _g50
-    _g53 = step(_g52)
-    _g54 = _g17 * _g48 * _g53 * batch / tp
-    _g55 = step(-_g52)
-    _g56 = _g40 * _g55
-    _g57 = _g56 * vocab_size
-    _g58 = _g51 * _g55
-    _g59 = _g49 * _g53
-    _g60 = _g20 * layers / 1073741824 + _g48 / 1073741824
-    _g61 = layers / 1073741824
-    _g62 = gemm_rows * layers
-    _g63 = _g40 / 536870912
-    _g64 = _g62 * _g63
-    _g65 = _g63 * layers
-    d__layer_weights__hidden_dim = _g0 * _g2 + _g0 + _g1 * ffn_dim
-    _g23 = _g22 * d__layer_weights__hidden_dim
-    d__layer_weights__heads = -_g3 * _g4
-    _g25 = _g22 * d__layer_weights__heads
-    d__layer_weights__kv_heads = _g3 / heads
-    _g27 = _g22 * d__layer_weights__kv_heads
-    d__layer_weights__ffn_dim = _g1 * hidden_dim
-    _g28 = _g22 * d__layer_weights__ffn_dim
-    d__layer_weights__gated_mlp = ffn_dim * hidden_dim
-    _g29 = _g22 * d__layer_weights__gated_mlp
+    _g0 = gemm_half_rows + gemm_rows
+    _g1 = gemm_rows * hardware_peak
+    _g2 = _g1 * matmul_efficiency / _g0**2
+    _g3 = -_g2 + hardware_peak * matmul_efficiency / _g0
+    _g4 = workload_hidden_dim / tp
+    _g5 = 2 * tp - 2
+    _g6 = _g5 * gemm_rows
+    _g7 = _g6 * precision_value
+    _g8 = _g4 * precision_value
+    _g9 = workload_hidden_dim / tp**2
+    _g10 = _g5 * _g8
+    _g11 = 1 / (500000000 * nvlink_efficiency)
+    _g12 = _g11 / nvlink_bandwidth
+    _g13 = _g4 * workload_vocab_size
+    _g14 = 2 * batch / matmul_rate
+    _g15 = 1 / (hardware_bandwidth * memory_efficiency)
+    _g16 = _g15 * workload_vocab_size
+    _g17 = _g13 * _g14 - _g16 * _g8
+    _g18 = step(_g17)
+    _g19 = 2 * _g13 * _g18 * batch / matmul_rate**2
+    _g20 = step(-_g17)
+    _g21 = _g20 * _g8 * workload_vocab_size
+    _g22 = _g15 * _g20
+    _g23 = _g14 * _g18
+    _g24 = _g23 * workload_vocab_size
+    _g25 = _g16 * _g20 * precision_value
     d__gemm_rows__batch = input_tokens
-    _g31 = _g2 * d__gemm_rows__batch
     d__gemm_rows__input_tokens = batch
-    _g33 = _g2 * d__gemm_rows__input_tokens
-    d__matmul_rate__hardware_peak = gemm_rows * matmul_efficiency / _g5
-    d__matmul_rate__batch = _g8 * d__gemm_rows__batch
-    d__matmul_rate__input_tokens = _g8 * d__gemm_rows__input_tokens
-    d__matmul_rate__matmul_efficiency = _g6 / _g5
-    d__matmul_rate__gemm_half_rows = -_g7
-    d__layer_flops__hidden_dim = _g10 * d__layer_weights__hidden_dim + 4 * _g12 / tp
-    d__layer_flops__heads = _g10 * d__layer_weights__heads
-    d__layer_flops__kv_heads = _g10 * d__layer_weights__kv_heads
-    d__layer_flops__ffn_dim = _g10 * d__layer_weights__ffn_dim
-    d__layer_flops__gated_mlp = _g10 * d__layer_weights__gated_mlp
-    d__layer_flops__tp = -2 * _g13 * (_g12 * _g14 + gemm_rows * layer_weights)
-    d__layer_flops__batch = _g0 * _g11 / tp + _g15 * d__gemm_rows__batch
-    d__layer_flops__input_tokens = _g15 * d__gemm_rows__input_tokens + 8 * _g16 * batch * input_tokens
-    d__layer_compute_time__hardware_peak = -_g18 * d__matmul_rate__hardware_peak
-    d__layer_compute_time__hidden_dim = d__layer_flops__hidden_dim / matmul_rate
-    d__layer_compute_time__heads = d__layer_flops__heads / matmul_rate
-    d__layer_compute_time__kv_heads = d__layer_flops__kv_heads / matmul_rate
-    d__layer_compute_time__ffn_dim = d__layer_flops__ffn_dim / matmul_rate
-    d__layer_compute_time__gated_mlp = d__layer_flops__gated_mlp / matmul_rate
-    d__layer_compute_time__tp = d__layer_flops__tp / matmul_rate
-    d__layer_compute_time__batch = -_g18 * d__matmul_rate__batch + d__layer_flops__batch / matmul_rate
-    d__layer_compute_time__input_tokens = (
-        -_g18 * d__matmul_rate__input_tokens + d__layer_flops__input_tokens / matmul_rate
+    d__matmul_rate__hardware_peak = gemm_rows * matmul_efficiency / _g0
+    d__matmul_rate__batch = _g3 * d__gemm_rows__batch
+    d__matmul_rate__input_tokens = _g3 * d__gemm_rows__input_tokens
+    d__matmul_rate__matmul_efficiency = _g1 / _g0
+    d__matmul_rate__gemm_half_rows = -_g2
+    d__attended__workload_layers = (
+        maximum(0, input_tokens - workload_sliding_window) + minimum(input_tokens, workload_sliding_window)
+        if (workload_sliding_layers is not None and workload_sliding_window is not None)
+        else input_tokens
     )
-    d__layer_compute_time__matmul_efficiency = -_g18 * d__matmul_rate__matmul_efficiency
-    d__layer_compute_time__gemm_half_rows = -_g18 * d__matmul_rate__gemm_half_rows
-    d__layer_bytes__precision_value = _g21
-    d__layer_bytes__hidden_dim = _g22 * _g24 * gemm_rows + _g23
-    d__layer_bytes__heads = _g25 - _g26 * _g4
-    d__layer_bytes__kv_heads = _g26 / heads + _g27
-    d__layer_bytes__ffn_dim = _g28
-    d__layer_bytes__gated_mlp = _g29
-    d__layer_bytes__tp = -_g20 * _g30
-    d__layer_bytes__batch = _g31 * _g32
-    d__layer_bytes__input_tokens = _g32 * _g33
-    d__layer_traffic_time__hardware_bandwidth = -_g34 * layer_bytes
-    d__layer_traffic_time__precision_value = _g35 * d__layer_bytes__precision_value
-    d__layer_traffic_time__hidden_dim = _g35 * d__layer_bytes__hidden_dim
-    d__layer_traffic_time__heads = _g35 * d__layer_bytes__heads
-    d__layer_traffic_time__kv_heads = _g35 * d__layer_bytes__kv_heads
-    d__layer_traffic_time__ffn_dim = _g35 * d__layer_bytes__ffn_dim
-    d__layer_traffic_time__gated_mlp = _g35 * d__layer_bytes__gated_mlp
-    d__layer_traffic_time__tp = _g35 * d__layer_bytes__tp
-    d__layer_traffic_time__batch = _g35 * d__layer_bytes__batch
-    d__layer_traffic_time__input_tokens = _g35 * d__layer_bytes__input_tokens
-    d__layer_traffic_time__memory_efficiency = -_g36 * layer_bytes
-    d__ring_bytes__precision_value = _g16 * _g38
-    d__ring_bytes__hidden_dim = _g22 * _g38
-    d__ring_bytes__tp = _g26 - _g38 * _g39
-    d__ring_bytes__batch = _g41 * d__gemm_rows__batch
-    d__ring_bytes__input_tokens = _g41 * d__gemm_rows__input_tokens
-    d__layer_tp_time__precision_value = _g43 * d__ring_bytes__precision_value
-    d__layer_tp_time__hidden_dim = _g43 * d__ring_bytes__hidden_dim
-    d__layer_tp_time__tp = _g43 * d__ring_bytes__tp
-    d__layer_tp_time__batch = _g43 * d__ring_bytes__batch
-    d__layer_tp_time__input_tokens = _g43 * d__ring_bytes__input_tokens
-    d__layer_tp_time__nvlink_bandwidth = -_g42 * ring_bytes / nvlink_bandwidth**2
+    d__attended__input_tokens = (
+        workload_layers * step(-input_tokens + workload_sliding_window)
+        + (workload_layers - workload_sliding_layers) * step(input_tokens - workload_sliding_window)
+        if (workload_sliding_layers is not None and workload_sliding_window is not None)
+        else workload_layers
+    )
+    d__attended__workload_sliding_layers = (
+        -maximum(0, input_tokens - workload_sliding_window)
+        if (workload_sliding_layers is not None and workload_sliding_window is not None)
+        else 0
+    )
+    d__attended__workload_sliding_window = (
+        workload_layers * step(input_tokens - workload_sliding_window)
+        - (workload_layers - workload_sliding_layers) * step(input_tokens - workload_sliding_window)
+        if (workload_sliding_layers is not None and workload_sliding_window is not None)
+        else 0
+    )
+    d__ring_bytes__precision_value = _g4 * _g6
+    d__ring_bytes__workload_hidden_dim = _g7 / tp
+    d__ring_bytes__tp = -_g7 * _g9 + 2 * _g8 * gemm_rows
+    d__ring_bytes__batch = _g10 * d__gemm_rows__batch
+    d__ring_bytes__input_tokens = _g10 * d__gemm_rows__input_tokens
+    d__layer_tp_time__precision_value = _g12 * d__ring_bytes__precision_value
+    d__layer_tp_time__workload_hidden_dim = _g12 * d__ring_bytes__workload_hidden_dim
+    d__layer_tp_time__tp = _g12 * d__ring_bytes__tp
+    d__layer_tp_time__batch = _g12 * d__ring_bytes__batch
+    d__layer_tp_time__input_tokens = _g12 * d__ring_bytes__input_tokens
+    d__layer_tp_time__nvlink_bandwidth = -_g11 * ring_bytes / nvlink_bandwidth**2
     d__layer_tp_time__nvlink_efficiency = -ring_bytes / (500000000 * nvlink_bandwidth * nvlink_efficiency**2)
-    d__layer_time__hardware_peak = _g45 * d__layer_compute_time__hardware_peak
-    d__layer_time__hardware_bandwidth = _g46 * d__layer_traffic_time__hardware_bandwidth
-    d__layer_time__precision_value = _g46 * d__layer_traffic_time__precision_value + d__layer_tp_time__precision_value
-    d__layer_time__hidden_dim = (
-        _g45 * d__layer_compute_time__hidden_dim
-        + _g46 * d__layer_traffic_time__hidden_dim
-        + d__layer_tp_time__hidden_dim
+    d__head_time__hardware_peak = -_g19 * d__matmul_rate__hardware_peak
+    d__head_time__hardware_bandwidth = -_g21 / (hardware_bandwidth**2 * memory_efficiency)
+    d__head_time__precision_value = _g13 * _g22
+    d__head_time__workload_hidden_dim = _g24 / tp + _g25 / tp
+    d__head_time__workload_vocab_size = _g22 * _g8 + _g23 * _g4
+    d__head_time__tp = -_g24 * _g9 - _g25 * _g9
+    d__head_time__batch = (
+        2 * _g18 * workload_hidden_dim * workload_vocab_size / (matmul_rate * tp) - _g19 * d__matmul_rate__batch
     )
-    d__layer_time__heads = _g45 * d__layer_compute_time__heads + _g46 * d__layer_traffic_time__heads
-    d__layer_time__kv_heads = _g45 * d__layer_compute_time__kv_heads + _g46 * d__layer_traffic_time__kv_heads
-    d__layer_time__ffn_dim = _g45 * d__layer_compute_time__ffn_dim + _g46 * d__layer_traffic_time__ffn_dim
-    d__layer_time__gated_mlp = _g45 * d__layer_compute_time__gated_mlp + _g46 * d__layer_traffic_time__gated_mlp
-    d__layer_time__tp = _g45 * d__layer_compute_time__tp + _g46 * d__layer_traffic_time__tp + d__layer_tp_time__tp
-    d__layer_time__batch = (
-        _g45 * d__layer_compute_time__batch + _g46 * d__layer_traffic_time__batch + d__layer_tp_time__batch
-    )
-    d__layer_time__input_tokens = (
-        _g45 * d__layer_compute_time__input_tokens
-        + _g46 * d__layer_traffic_time__input_tokens
-        + d__layer_tp_time__input_tokens
-    )
-    d__layer_time__nvlink_bandwidth = d__layer_tp_time__nvlink_bandwidth
-    d__layer_time__matmul_efficiency = _g45 * d__layer_compute_time__matmul_efficiency
-    d__layer_time__gemm_half_rows = _g45 * d__layer_compute_time__gemm_half_rows
-    d__layer_time__memory_efficiency = _g46 * d__layer_traffic_time__memory_efficiency
-    d__layer_time__nvlink_efficiency = d__layer_tp_time__nvlink_efficiency
-    d__layer_time__kernels_per_layer = kernel_launch / 1000000
-    d__layer_time__kernel_launch = kernels_per_layer / 1000000
-    d__head_time__hardware_peak = -_g54 * d__matmul_rate__hardware_peak
-    d__head_time__hardware_bandwidth = -_g34 * _g57
-    d__head_time__precision_value = _g16 * _g58
-    d__head_time__hidden_dim = _g22 * _g58 + _g47 * _g50 * _g53
-    d__head_time__vocab_size = _g35 * _g56 + _g59 * _g9 * hidden_dim
-    d__head_time__tp = -_g13 * _g48 * _g59 - _g39 * _g58
-    d__head_time__batch = 2 * _g53 * hidden_dim * vocab_size / (matmul_rate * tp) - _g54 * d__matmul_rate__batch
-    d__head_time__input_tokens = -_g54 * d__matmul_rate__input_tokens
-    d__head_time__matmul_efficiency = -_g54 * d__matmul_rate__matmul_efficiency
-    d__head_time__gemm_half_rows = -_g54 * d__matmul_rate__gemm_half_rows
-    d__head_time__memory_efficiency = -_g36 * _g57
-    d__ttft__hardware_peak = d__head_time__hardware_peak + d__layer_time__hardware_peak * layers
-    d__ttft__hardware_bandwidth = d__head_time__hardware_bandwidth + d__layer_time__hardware_bandwidth * layers
-    d__ttft__precision_value = d__head_time__precision_value + d__layer_time__precision_value * layers
-    d__ttft__layers = layer_time
-    d__ttft__hidden_dim = d__head_time__hidden_dim + d__layer_time__hidden_dim * layers
-    d__ttft__heads = d__layer_time__heads * layers
-    d__ttft__kv_heads = d__layer_time__kv_heads * layers
-    d__ttft__ffn_dim = d__layer_time__ffn_dim * layers
-    d__ttft__gated_mlp = d__layer_time__gated_mlp * layers
-    d__ttft__vocab_size = d__head_time__vocab_size
-    d__ttft__tp = d__head_time__tp + d__layer_time__tp * layers
-    d__ttft__batch = d__head_time__batch + d__layer_time__batch * layers
-    d__ttft__input_tokens = d__head_time__input_tokens + d__layer_time__input_tokens * layers
-    d__ttft__nvlink_bandwidth = d__layer_time__nvlink_bandwidth * layers
-    d__ttft__matmul_efficiency = d__head_time__matmul_efficiency + d__layer_time__matmul_efficiency * layers
-    d__ttft__gemm_half_rows = d__head_time__gemm_half_rows + d__layer_time__gemm_half_rows * layers
-    d__ttft__memory_efficiency = d__head_time__memory_efficiency + d__layer_time__memory_efficiency * layers
-    d__ttft__nvlink_efficiency = d__layer_time__nvlink_efficiency * layers
-    d__ttft__kernels_per_layer = d__layer_time__kernels_per_layer * layers
-    d__ttft__kernel_launch = d__layer_time__kernel_launch * layers
-    d__memory_per_gpu__precision_value = _g60 / tp
-    d__memory_per_gpu__layers = _g21 * precision_value / 1073741824
-    d__memory_per_gpu__hidden_dim = _g22 * (_g24 * _g62 + _g47) / 1073741824 + _g23 * _g61
-    d__memory_per_gpu__heads = _g25 * _g61 - _g4 * _g64
-    d__memory_per_gpu__kv_heads = _g27 * _g61 + _g64 / heads
-    d__memory_per_gpu__ffn_dim = _g28 * _g61
-    d__memory_per_gpu__gated_mlp = _g29 * _g61
-    d__memory_per_gpu__vocab_size = _g63
-    d__memory_per_gpu__tp = -_g30 * _g60
-    d__memory_per_gpu__batch = _g31 * _g65
-    d__memory_per_gpu__input_tokens = _g33 * _g65
-    d__fits_need__precision_value = d__memory_per_gpu__precision_value
-    d__fits_need__layers = d__memory_per_gpu__layers
-    d__fits_need__hidden_dim = d__memory_per_gpu__hidden_dim
-    d__fits_need__heads = d__memory_per_gpu__heads
-    d__fits_need__kv_heads = d__memory_per_gpu__kv_heads
-    d__fits_need__ffn_dim = d__memory_per_gpu__ffn_dim
-    d__fits_need__gated_mlp = d__memory_per_gpu__gated_mlp
-    d__fits_need__vocab_size = d__memory_per_gpu__vocab_size
-    d__fits_need__tp = d__memory_per_gpu__tp
-    d__fits_need__batch = d__memory_per_gpu__batch
-    d__fits_need__input_tokens = d__memory_per_gpu__input_tokens
+    d__head_time__input_tokens = -_g19 * d__matmul_rate__input_tokens
+    d__head_time__matmul_efficiency = -_g19 * d__matmul_rate__matmul_efficiency
+    d__head_time__gemm_half_rows = -_g19 * d__matmul_rate__gemm_half_rows
+    d__head_time__memory_efficiency = -_g21 / (hardware_bandwidth * memory_efficiency**2)
     d__fits_have__hardware_capacity = 1 / 1073741824
     derivatives: dict[str, dict[str, Any]] = {
-        "layer_weights": {
-            "hidden_dim": d__layer_weights__hidden_dim,
-            "heads": d__layer_weights__heads,
-            "kv_heads": d__layer_weights__kv_heads,
-            "ffn_dim": d__layer_weights__ffn_dim,
-            "gated_mlp": d__layer_weights__gated_mlp,
-        },
         "gemm_rows": {"batch": d__gemm_rows__batch, "input_tokens": d__gemm_rows__input_tokens},
         "matmul_rate": {
             "hardware_peak": d__matmul_rate__hardware_peak,
@@ -436,95 +352,34 @@ def gradient(
             "matmul_efficiency": d__matmul_rate__matmul_efficiency,
             "gemm_half_rows": d__matmul_rate__gemm_half_rows,
         },
-        "layer_flops": {
-            "hidden_dim": d__layer_flops__hidden_dim,
-            "heads": d__layer_flops__heads,
-            "kv_heads": d__layer_flops__kv_heads,
-            "ffn_dim": d__layer_flops__ffn_dim,
-            "gated_mlp": d__layer_flops__gated_mlp,
-            "tp": d__layer_flops__tp,
-            "batch": d__layer_flops__batch,
-            "input_tokens": d__layer_flops__input_tokens,
-        },
-        "layer_compute_time": {
-            "hardware_peak": d__layer_compute_time__hardware_peak,
-            "hidden_dim": d__layer_compute_time__hidden_dim,
-            "heads": d__layer_compute_time__heads,
-            "kv_heads": d__layer_compute_time__kv_heads,
-            "ffn_dim": d__layer_compute_time__ffn_dim,
-            "gated_mlp": d__layer_compute_time__gated_mlp,
-            "tp": d__layer_compute_time__tp,
-            "batch": d__layer_compute_time__batch,
-            "input_tokens": d__layer_compute_time__input_tokens,
-            "matmul_efficiency": d__layer_compute_time__matmul_efficiency,
-            "gemm_half_rows": d__layer_compute_time__gemm_half_rows,
-        },
-        "layer_bytes": {
-            "precision_value": d__layer_bytes__precision_value,
-            "hidden_dim": d__layer_bytes__hidden_dim,
-            "heads": d__layer_bytes__heads,
-            "kv_heads": d__layer_bytes__kv_heads,
-            "ffn_dim": d__layer_bytes__ffn_dim,
-            "gated_mlp": d__layer_bytes__gated_mlp,
-            "tp": d__layer_bytes__tp,
-            "batch": d__layer_bytes__batch,
-            "input_tokens": d__layer_bytes__input_tokens,
-        },
-        "layer_traffic_time": {
-            "hardware_bandwidth": d__layer_traffic_time__hardware_bandwidth,
-            "precision_value": d__layer_traffic_time__precision_value,
-            "hidden_dim": d__layer_traffic_time__hidden_dim,
-            "heads": d__layer_traffic_time__heads,
-            "kv_heads": d__layer_traffic_time__kv_heads,
-            "ffn_dim": d__layer_traffic_time__ffn_dim,
-            "gated_mlp": d__layer_traffic_time__gated_mlp,
-            "tp": d__layer_traffic_time__tp,
-            "batch": d__layer_traffic_time__batch,
-            "input_tokens": d__layer_traffic_time__input_tokens,
-            "memory_efficiency": d__layer_traffic_time__memory_efficiency,
+        "attended": {
+            "workload_layers": d__attended__workload_layers,
+            "input_tokens": d__attended__input_tokens,
+            "workload_sliding_layers": d__attended__workload_sliding_layers,
+            "workload_sliding_window": d__attended__workload_sliding_window,
         },
         "ring_bytes": {
             "precision_value": d__ring_bytes__precision_value,
-            "hidden_dim": d__ring_bytes__hidden_dim,
+            "workload_hidden_dim": d__ring_bytes__workload_hidden_dim,
             "tp": d__ring_bytes__tp,
             "batch": d__ring_bytes__batch,
             "input_tokens": d__ring_bytes__input_tokens,
         },
         "layer_tp_time": {
             "precision_value": d__layer_tp_time__precision_value,
-            "hidden_dim": d__layer_tp_time__hidden_dim,
+            "workload_hidden_dim": d__layer_tp_time__workload_hidden_dim,
             "tp": d__layer_tp_time__tp,
             "batch": d__layer_tp_time__batch,
             "input_tokens": d__layer_tp_time__input_tokens,
             "nvlink_bandwidth": d__layer_tp_time__nvlink_bandwidth,
             "nvlink_efficiency": d__layer_tp_time__nvlink_efficiency,
         },
-        "layer_time": {
-            "hardware_peak": d__layer_time__hardware_peak,
-            "hardware_bandwidth": d__layer_time__hardware_bandwidth,
-            "precision_value": d__layer_time__precision_value,
-            "hidden_dim": d__layer_time__hidden_dim,
-            "heads": d__layer_time__heads,
-            "kv_heads": d__layer_time__kv_heads,
-            "ffn_dim": d__layer_time__ffn_dim,
-            "gated_mlp": d__layer_time__gated_mlp,
-            "tp": d__layer_time__tp,
-            "batch": d__layer_time__batch,
-            "input_tokens": d__layer_time__input_tokens,
-            "nvlink_bandwidth": d__layer_time__nvlink_bandwidth,
-            "matmul_efficiency": d__layer_time__matmul_efficiency,
-            "gemm_half_rows": d__layer_time__gemm_half_rows,
-            "memory_efficiency": d__layer_time__memory_efficiency,
-            "nvlink_efficiency": d__layer_time__nvlink_efficiency,
-            "kernels_per_layer": d__layer_time__kernels_per_layer,
-            "kernel_launch": d__layer_time__kernel_launch,
-        },
         "head_time": {
             "hardware_peak": d__head_time__hardware_peak,
             "hardware_bandwidth": d__head_time__hardware_bandwidth,
             "precision_value": d__head_time__precision_value,
-            "hidden_dim": d__head_time__hidden_dim,
-            "vocab_size": d__head_time__vocab_size,
+            "workload_hidden_dim": d__head_time__workload_hidden_dim,
+            "workload_vocab_size": d__head_time__workload_vocab_size,
             "tp": d__head_time__tp,
             "batch": d__head_time__batch,
             "input_tokens": d__head_time__input_tokens,
@@ -532,60 +387,452 @@ def gradient(
             "gemm_half_rows": d__head_time__gemm_half_rows,
             "memory_efficiency": d__head_time__memory_efficiency,
         },
-        "ttft": {
-            "hardware_peak": d__ttft__hardware_peak,
-            "hardware_bandwidth": d__ttft__hardware_bandwidth,
-            "precision_value": d__ttft__precision_value,
-            "layers": d__ttft__layers,
-            "hidden_dim": d__ttft__hidden_dim,
-            "heads": d__ttft__heads,
-            "kv_heads": d__ttft__kv_heads,
-            "ffn_dim": d__ttft__ffn_dim,
-            "gated_mlp": d__ttft__gated_mlp,
-            "vocab_size": d__ttft__vocab_size,
-            "tp": d__ttft__tp,
-            "batch": d__ttft__batch,
-            "input_tokens": d__ttft__input_tokens,
-            "nvlink_bandwidth": d__ttft__nvlink_bandwidth,
-            "matmul_efficiency": d__ttft__matmul_efficiency,
-            "gemm_half_rows": d__ttft__gemm_half_rows,
-            "memory_efficiency": d__ttft__memory_efficiency,
-            "nvlink_efficiency": d__ttft__nvlink_efficiency,
-            "kernels_per_layer": d__ttft__kernels_per_layer,
-            "kernel_launch": d__ttft__kernel_launch,
-        },
-        "memory_per_gpu": {
-            "precision_value": d__memory_per_gpu__precision_value,
-            "layers": d__memory_per_gpu__layers,
-            "hidden_dim": d__memory_per_gpu__hidden_dim,
-            "heads": d__memory_per_gpu__heads,
-            "kv_heads": d__memory_per_gpu__kv_heads,
-            "ffn_dim": d__memory_per_gpu__ffn_dim,
-            "gated_mlp": d__memory_per_gpu__gated_mlp,
-            "vocab_size": d__memory_per_gpu__vocab_size,
-            "tp": d__memory_per_gpu__tp,
-            "batch": d__memory_per_gpu__batch,
-            "input_tokens": d__memory_per_gpu__input_tokens,
-        },
-        "fits_need": {
-            "precision_value": d__fits_need__precision_value,
-            "layers": d__fits_need__layers,
-            "hidden_dim": d__fits_need__hidden_dim,
-            "heads": d__fits_need__heads,
-            "kv_heads": d__fits_need__kv_heads,
-            "ffn_dim": d__fits_need__ffn_dim,
-            "gated_mlp": d__fits_need__gated_mlp,
-            "vocab_size": d__fits_need__vocab_size,
-            "tp": d__fits_need__tp,
-            "batch": d__fits_need__batch,
-            "input_tokens": d__fits_need__input_tokens,
-        },
         "fits_have": {"hardware_capacity": d__fits_have__hardware_capacity},
     }
-    if follows_ffn_dim and ffn_dim is not None:  # computed from its default: moves with the inputs it reads
-        chain_default(derivatives, "ffn_dim", {"hidden_dim": 4})
-    if follows_kv_heads and kv_heads is not None:  # computed from its default: moves with the inputs it reads
-        chain_default(derivatives, "kv_heads", {"heads": 1})
+    if workload_active_mlp_parameters_per_layer is not None and workload_attention_parameters_per_layer is not None:
+        layer_weights = workload_active_mlp_parameters_per_layer + workload_attention_parameters_per_layer
+        d__layer_weights__workload_active_mlp_parameters_per_layer = 1
+        d__layer_weights__workload_attention_parameters_per_layer = 1
+        derivatives.update(
+            {
+                "layer_weights": {
+                    "workload_active_mlp_parameters_per_layer": d__layer_weights__workload_active_mlp_parameters_per_layer,
+                    "workload_attention_parameters_per_layer": d__layer_weights__workload_attention_parameters_per_layer,
+                },
+            }
+        )
+    if workload_architecture_parameters is not None and workload_kv_values_per_token is not None:
+        _g26 = input_tokens * workload_kv_values_per_token
+        _g27 = 1 / (1073741824 * tp)
+        _g28 = _g27 * batch
+        _g29 = _g26 * precision_value
+        d__memory_per_gpu__precision_value = _g27 * (
+            batch
+            * (
+                workload_kv_values_per_position
+                * (
+                    workload_layers * minimum(input_tokens, workload_sliding_window)
+                    + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
+                )
+                if (
+                    workload_kv_values_per_position is not None
+                    and workload_sliding_layers is not None
+                    and workload_sliding_window is not None
+                )
+                else _g26
+            )
+            + workload_architecture_parameters
+        )
+        d__memory_per_gpu__workload_layers = _g28 * (
+            precision_value
+            * workload_kv_values_per_position
+            * (maximum(0, input_tokens - workload_sliding_window) + minimum(input_tokens, workload_sliding_window))
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else 0
+        )
+        d__memory_per_gpu__tp = -(
+            batch
+            * (
+                precision_value
+                * workload_kv_values_per_position
+                * (
+                    workload_layers * minimum(input_tokens, workload_sliding_window)
+                    + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
+                )
+                if (
+                    workload_kv_values_per_position is not None
+                    and workload_sliding_layers is not None
+                    and workload_sliding_window is not None
+                )
+                else _g29
+            )
+            + precision_value * workload_architecture_parameters
+        ) / (1073741824 * tp**2)
+        d__memory_per_gpu__batch = _g27 * (
+            precision_value
+            * workload_kv_values_per_position
+            * (
+                workload_layers * minimum(input_tokens, workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * maximum(0, input_tokens - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else _g29
+        )
+        d__memory_per_gpu__input_tokens = _g28 * (
+            precision_value
+            * workload_kv_values_per_position
+            * (
+                workload_layers * step(-input_tokens + workload_sliding_window)
+                + (workload_layers - workload_sliding_layers) * step(input_tokens - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else precision_value * workload_kv_values_per_token
+        )
+        d__memory_per_gpu__workload_sliding_layers = _g28 * (
+            -precision_value * workload_kv_values_per_position * maximum(0, input_tokens - workload_sliding_window)
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else 0
+        )
+        d__memory_per_gpu__workload_sliding_window = _g28 * (
+            precision_value
+            * workload_kv_values_per_position
+            * (
+                workload_layers * step(input_tokens - workload_sliding_window)
+                - (workload_layers - workload_sliding_layers) * step(input_tokens - workload_sliding_window)
+            )
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else 0
+        )
+        d__memory_per_gpu__workload_architecture_parameters = _g27 * precision_value
+        d__memory_per_gpu__workload_kv_values_per_token = _g28 * (
+            0
+            if (
+                workload_kv_values_per_position is not None
+                and workload_sliding_layers is not None
+                and workload_sliding_window is not None
+            )
+            else input_tokens * precision_value
+        )
+        d__fits_need__precision_value = d__memory_per_gpu__precision_value
+        d__fits_need__workload_layers = d__memory_per_gpu__workload_layers
+        d__fits_need__tp = d__memory_per_gpu__tp
+        d__fits_need__batch = d__memory_per_gpu__batch
+        d__fits_need__input_tokens = d__memory_per_gpu__input_tokens
+        d__fits_need__workload_sliding_layers = d__memory_per_gpu__workload_sliding_layers
+        d__fits_need__workload_sliding_window = d__memory_per_gpu__workload_sliding_window
+        d__fits_need__workload_architecture_parameters = d__memory_per_gpu__workload_architecture_parameters
+        d__fits_need__workload_kv_values_per_token = d__memory_per_gpu__workload_kv_values_per_token
+        derivatives.update(
+            {
+                "memory_per_gpu": {
+                    "precision_value": d__memory_per_gpu__precision_value,
+                    "workload_layers": d__memory_per_gpu__workload_layers,
+                    "tp": d__memory_per_gpu__tp,
+                    "batch": d__memory_per_gpu__batch,
+                    "input_tokens": d__memory_per_gpu__input_tokens,
+                    "workload_sliding_layers": d__memory_per_gpu__workload_sliding_layers,
+                    "workload_sliding_window": d__memory_per_gpu__workload_sliding_window,
+                    "workload_architecture_parameters": d__memory_per_gpu__workload_architecture_parameters,
+                    "workload_kv_values_per_token": d__memory_per_gpu__workload_kv_values_per_token,
+                },
+                "fits_need": {
+                    "precision_value": d__fits_need__precision_value,
+                    "workload_layers": d__fits_need__workload_layers,
+                    "tp": d__fits_need__tp,
+                    "batch": d__fits_need__batch,
+                    "input_tokens": d__fits_need__input_tokens,
+                    "workload_sliding_layers": d__fits_need__workload_sliding_layers,
+                    "workload_sliding_window": d__fits_need__workload_sliding_window,
+                    "workload_architecture_parameters": d__fits_need__workload_architecture_parameters,
+                    "workload_kv_values_per_token": d__fits_need__workload_kv_values_per_token,
+                },
+            }
+        )
+    if (
+        workload_active_mlp_parameters_per_layer is not None
+        and workload_attention_flops_per_position is not None
+        and workload_attention_parameters_per_layer is not None
+    ):
+        layer_flops = (
+            attended * batch * input_tokens * workload_attention_flops_per_position / workload_layers
+            + 2 * gemm_rows * layer_weights
+        ) / tp
+        layer_compute_time = layer_flops / matmul_rate
+        _g30 = batch * input_tokens * workload_attention_flops_per_position / tp
+        _g31 = _g30 / workload_layers
+        _g32 = 2 * layer_weights
+        _g33 = attended * input_tokens * workload_attention_flops_per_position / workload_layers
+        _g34 = _g32 / tp
+        _g35 = attended * batch / (tp * workload_layers)
+        _g36 = 2 * gemm_rows / tp
+        _g37 = layer_flops / matmul_rate**2
+        d__layer_flops__workload_layers = -_g30 * attended / workload_layers**2 + _g31 * d__attended__workload_layers
+        d__layer_flops__tp = -(_g32 * gemm_rows + _g33 * batch) / tp**2
+        d__layer_flops__batch = _g33 / tp + _g34 * d__gemm_rows__batch
+        d__layer_flops__input_tokens = (
+            _g31 * d__attended__input_tokens
+            + _g34 * d__gemm_rows__input_tokens
+            + _g35 * workload_attention_flops_per_position
+        )
+        d__layer_flops__workload_sliding_layers = _g31 * d__attended__workload_sliding_layers
+        d__layer_flops__workload_sliding_window = _g31 * d__attended__workload_sliding_window
+        d__layer_flops__workload_active_mlp_parameters_per_layer = (
+            _g36 * d__layer_weights__workload_active_mlp_parameters_per_layer
+        )
+        d__layer_flops__workload_attention_flops_per_position = _g35 * input_tokens
+        d__layer_flops__workload_attention_parameters_per_layer = (
+            _g36 * d__layer_weights__workload_attention_parameters_per_layer
+        )
+        d__layer_compute_time__hardware_peak = -_g37 * d__matmul_rate__hardware_peak
+        d__layer_compute_time__workload_layers = d__layer_flops__workload_layers / matmul_rate
+        d__layer_compute_time__tp = d__layer_flops__tp / matmul_rate
+        d__layer_compute_time__batch = -_g37 * d__matmul_rate__batch + d__layer_flops__batch / matmul_rate
+        d__layer_compute_time__input_tokens = (
+            -_g37 * d__matmul_rate__input_tokens + d__layer_flops__input_tokens / matmul_rate
+        )
+        d__layer_compute_time__matmul_efficiency = -_g37 * d__matmul_rate__matmul_efficiency
+        d__layer_compute_time__gemm_half_rows = -_g37 * d__matmul_rate__gemm_half_rows
+        d__layer_compute_time__workload_sliding_layers = d__layer_flops__workload_sliding_layers / matmul_rate
+        d__layer_compute_time__workload_sliding_window = d__layer_flops__workload_sliding_window / matmul_rate
+        d__layer_compute_time__workload_active_mlp_parameters_per_layer = (
+            d__layer_flops__workload_active_mlp_parameters_per_layer / matmul_rate
+        )
+        d__layer_compute_time__workload_attention_flops_per_position = (
+            d__layer_flops__workload_attention_flops_per_position / matmul_rate
+        )
+        d__layer_compute_time__workload_attention_parameters_per_layer = (
+            d__layer_flops__workload_attention_parameters_per_layer / matmul_rate
+        )
+        derivatives.update(
+            {
+                "layer_flops": {
+                    "workload_layers": d__layer_flops__workload_layers,
+                    "tp": d__layer_flops__tp,
+                    "batch": d__layer_flops__batch,
+                    "input_tokens": d__layer_flops__input_tokens,
+                    "workload_sliding_layers": d__layer_flops__workload_sliding_layers,
+                    "workload_sliding_window": d__layer_flops__workload_sliding_window,
+                    "workload_active_mlp_parameters_per_layer": d__layer_flops__workload_active_mlp_parameters_per_layer,
+                    "workload_attention_flops_per_position": d__layer_flops__workload_attention_flops_per_position,
+                    "workload_attention_parameters_per_layer": d__layer_flops__workload_attention_parameters_per_layer,
+                },
+                "layer_compute_time": {
+                    "hardware_peak": d__layer_compute_time__hardware_peak,
+                    "workload_layers": d__layer_compute_time__workload_layers,
+                    "tp": d__layer_compute_time__tp,
+                    "batch": d__layer_compute_time__batch,
+                    "input_tokens": d__layer_compute_time__input_tokens,
+                    "matmul_efficiency": d__layer_compute_time__matmul_efficiency,
+                    "gemm_half_rows": d__layer_compute_time__gemm_half_rows,
+                    "workload_sliding_layers": d__layer_compute_time__workload_sliding_layers,
+                    "workload_sliding_window": d__layer_compute_time__workload_sliding_window,
+                    "workload_active_mlp_parameters_per_layer": d__layer_compute_time__workload_active_mlp_parameters_per_layer,
+                    "workload_attention_flops_per_position": d__layer_compute_time__workload_attention_flops_per_position,
+                    "workload_attention_parameters_per_layer": d__layer_compute_time__workload_attention_parameters_per_layer,
+                },
+            }
+        )
+    if (
+        workload_active_mlp_parameters_per_layer is not None
+        and workload_attention_parameters_per_layer is not None
+        and workload_kv_values_per_position is not None
+    ):
+        layer_bytes = precision_value * (gemm_rows * workload_kv_values_per_position + layer_weights) / tp
+        layer_traffic_time = layer_bytes / (hardware_bandwidth * memory_efficiency)
+        _g38 = gemm_rows * workload_kv_values_per_position + layer_weights
+        _g39 = precision_value / tp
+        _g40 = _g39 * workload_kv_values_per_position
+        _g41 = 1 / (hardware_bandwidth * memory_efficiency)
+        d__layer_bytes__precision_value = _g38 / tp
+        d__layer_bytes__tp = -_g38 * precision_value / tp**2
+        d__layer_bytes__batch = _g40 * d__gemm_rows__batch
+        d__layer_bytes__input_tokens = _g40 * d__gemm_rows__input_tokens
+        d__layer_bytes__workload_active_mlp_parameters_per_layer = (
+            _g39 * d__layer_weights__workload_active_mlp_parameters_per_layer
+        )
+        d__layer_bytes__workload_attention_parameters_per_layer = (
+            _g39 * d__layer_weights__workload_attention_parameters_per_layer
+        )
+        d__layer_bytes__workload_kv_values_per_position = _g39 * gemm_rows
+        d__layer_traffic_time__hardware_bandwidth = -layer_bytes / (hardware_bandwidth**2 * memory_efficiency)
+        d__layer_traffic_time__precision_value = _g41 * d__layer_bytes__precision_value
+        d__layer_traffic_time__tp = _g41 * d__layer_bytes__tp
+        d__layer_traffic_time__batch = _g41 * d__layer_bytes__batch
+        d__layer_traffic_time__input_tokens = _g41 * d__layer_bytes__input_tokens
+        d__layer_traffic_time__memory_efficiency = -layer_bytes / (hardware_bandwidth * memory_efficiency**2)
+        d__layer_traffic_time__workload_active_mlp_parameters_per_layer = (
+            _g41 * d__layer_bytes__workload_active_mlp_parameters_per_layer
+        )
+        d__layer_traffic_time__workload_attention_parameters_per_layer = (
+            _g41 * d__layer_bytes__workload_attention_parameters_per_layer
+        )
+        d__layer_traffic_time__workload_kv_values_per_position = _g41 * d__layer_bytes__workload_kv_values_per_position
+        derivatives.update(
+            {
+                "layer_bytes": {
+                    "precision_value": d__layer_bytes__precision_value,
+                    "tp": d__layer_bytes__tp,
+                    "batch": d__layer_bytes__batch,
+                    "input_tokens": d__layer_bytes__input_tokens,
+                    "workload_active_mlp_parameters_per_layer": d__layer_bytes__workload_active_mlp_parameters_per_layer,
+                    "workload_attention_parameters_per_layer": d__layer_bytes__workload_attention_parameters_per_layer,
+                    "workload_kv_values_per_position": d__layer_bytes__workload_kv_values_per_position,
+                },
+                "layer_traffic_time": {
+                    "hardware_bandwidth": d__layer_traffic_time__hardware_bandwidth,
+                    "precision_value": d__layer_traffic_time__precision_value,
+                    "tp": d__layer_traffic_time__tp,
+                    "batch": d__layer_traffic_time__batch,
+                    "input_tokens": d__layer_traffic_time__input_tokens,
+                    "memory_efficiency": d__layer_traffic_time__memory_efficiency,
+                    "workload_active_mlp_parameters_per_layer": d__layer_traffic_time__workload_active_mlp_parameters_per_layer,
+                    "workload_attention_parameters_per_layer": d__layer_traffic_time__workload_attention_parameters_per_layer,
+                    "workload_kv_values_per_position": d__layer_traffic_time__workload_kv_values_per_position,
+                },
+            }
+        )
+    if (
+        workload_active_mlp_parameters_per_layer is not None
+        and workload_attention_flops_per_position is not None
+        and workload_attention_parameters_per_layer is not None
+        and workload_kv_values_per_position is not None
+    ):
+        layer_time = (
+            kernel_launch * kernels_per_layer / 1000000
+            + layer_tp_time
+            + maximum(layer_compute_time, layer_traffic_time)
+        )  # 1e-6: µs -> s (kernel_launch)
+        _g42 = layer_compute_time - layer_traffic_time
+        _g43 = step(_g42)
+        _g44 = step(-_g42)
+        d__layer_time__hardware_peak = _g43 * d__layer_compute_time__hardware_peak
+        d__layer_time__hardware_bandwidth = _g44 * d__layer_traffic_time__hardware_bandwidth
+        d__layer_time__precision_value = (
+            _g44 * d__layer_traffic_time__precision_value + d__layer_tp_time__precision_value
+        )
+        d__layer_time__workload_layers = _g43 * d__layer_compute_time__workload_layers
+        d__layer_time__workload_hidden_dim = d__layer_tp_time__workload_hidden_dim
+        d__layer_time__tp = _g43 * d__layer_compute_time__tp + _g44 * d__layer_traffic_time__tp + d__layer_tp_time__tp
+        d__layer_time__batch = (
+            _g43 * d__layer_compute_time__batch + _g44 * d__layer_traffic_time__batch + d__layer_tp_time__batch
+        )
+        d__layer_time__input_tokens = (
+            _g43 * d__layer_compute_time__input_tokens
+            + _g44 * d__layer_traffic_time__input_tokens
+            + d__layer_tp_time__input_tokens
+        )
+        d__layer_time__nvlink_bandwidth = d__layer_tp_time__nvlink_bandwidth
+        d__layer_time__matmul_efficiency = _g43 * d__layer_compute_time__matmul_efficiency
+        d__layer_time__gemm_half_rows = _g43 * d__layer_compute_time__gemm_half_rows
+        d__layer_time__memory_efficiency = _g44 * d__layer_traffic_time__memory_efficiency
+        d__layer_time__nvlink_efficiency = d__layer_tp_time__nvlink_efficiency
+        d__layer_time__kernels_per_layer = kernel_launch / 1000000
+        d__layer_time__kernel_launch = kernels_per_layer / 1000000
+        d__layer_time__workload_sliding_layers = _g43 * d__layer_compute_time__workload_sliding_layers
+        d__layer_time__workload_sliding_window = _g43 * d__layer_compute_time__workload_sliding_window
+        d__layer_time__workload_active_mlp_parameters_per_layer = (
+            _g43 * d__layer_compute_time__workload_active_mlp_parameters_per_layer
+            + _g44 * d__layer_traffic_time__workload_active_mlp_parameters_per_layer
+        )
+        d__layer_time__workload_attention_flops_per_position = (
+            _g43 * d__layer_compute_time__workload_attention_flops_per_position
+        )
+        d__layer_time__workload_attention_parameters_per_layer = (
+            _g43 * d__layer_compute_time__workload_attention_parameters_per_layer
+            + _g44 * d__layer_traffic_time__workload_attention_parameters_per_layer
+        )
+        d__layer_time__workload_kv_values_per_position = _g44 * d__layer_traffic_time__workload_kv_values_per_position
+        d__ttft__hardware_peak = d__head_time__hardware_peak + d__layer_time__hardware_peak * workload_layers
+        d__ttft__hardware_bandwidth = (
+            d__head_time__hardware_bandwidth + d__layer_time__hardware_bandwidth * workload_layers
+        )
+        d__ttft__precision_value = d__head_time__precision_value + d__layer_time__precision_value * workload_layers
+        d__ttft__workload_layers = d__layer_time__workload_layers * workload_layers + layer_time
+        d__ttft__workload_hidden_dim = (
+            d__head_time__workload_hidden_dim + d__layer_time__workload_hidden_dim * workload_layers
+        )
+        d__ttft__workload_vocab_size = d__head_time__workload_vocab_size
+        d__ttft__tp = d__head_time__tp + d__layer_time__tp * workload_layers
+        d__ttft__batch = d__head_time__batch + d__layer_time__batch * workload_layers
+        d__ttft__input_tokens = d__head_time__input_tokens + d__layer_time__input_tokens * workload_layers
+        d__ttft__nvlink_bandwidth = d__layer_time__nvlink_bandwidth * workload_layers
+        d__ttft__matmul_efficiency = (
+            d__head_time__matmul_efficiency + d__layer_time__matmul_efficiency * workload_layers
+        )
+        d__ttft__gemm_half_rows = d__head_time__gemm_half_rows + d__layer_time__gemm_half_rows * workload_layers
+        d__ttft__memory_efficiency = (
+            d__head_time__memory_efficiency + d__layer_time__memory_efficiency * workload_layers
+        )
+        d__ttft__nvlink_efficiency = d__layer_time__nvlink_efficiency * workload_layers
+        d__ttft__kernels_per_layer = d__layer_time__kernels_per_layer * workload_layers
+        d__ttft__kernel_launch = d__layer_time__kernel_launch * workload_layers
+        d__ttft__workload_sliding_layers = d__layer_time__workload_sliding_layers * workload_layers
+        d__ttft__workload_sliding_window = d__layer_time__workload_sliding_window * workload_layers
+        d__ttft__workload_active_mlp_parameters_per_layer = (
+            d__layer_time__workload_active_mlp_parameters_per_layer * workload_layers
+        )
+        d__ttft__workload_attention_flops_per_position = (
+            d__layer_time__workload_attention_flops_per_position * workload_layers
+        )
+        d__ttft__workload_attention_parameters_per_layer = (
+            d__layer_time__workload_attention_parameters_per_layer * workload_layers
+        )
+        d__ttft__workload_kv_values_per_position = d__layer_time__workload_kv_values_per_position * workload_layers
+        derivatives.update(
+            {
+                "layer_time": {
+                    "hardware_peak": d__layer_time__hardware_peak,
+                    "hardware_bandwidth": d__layer_time__hardware_bandwidth,
+                    "precision_value": d__layer_time__precision_value,
+                    "workload_layers": d__layer_time__workload_layers,
+                    "workload_hidden_dim": d__layer_time__workload_hidden_dim,
+                    "tp": d__layer_time__tp,
+                    "batch": d__layer_time__batch,
+                    "input_tokens": d__layer_time__input_tokens,
+                    "nvlink_bandwidth": d__layer_time__nvlink_bandwidth,
+                    "matmul_efficiency": d__layer_time__matmul_efficiency,
+                    "gemm_half_rows": d__layer_time__gemm_half_rows,
+                    "memory_efficiency": d__layer_time__memory_efficiency,
+                    "nvlink_efficiency": d__layer_time__nvlink_efficiency,
+                    "kernels_per_layer": d__layer_time__kernels_per_layer,
+                    "kernel_launch": d__layer_time__kernel_launch,
+                    "workload_sliding_layers": d__layer_time__workload_sliding_layers,
+                    "workload_sliding_window": d__layer_time__workload_sliding_window,
+                    "workload_active_mlp_parameters_per_layer": d__layer_time__workload_active_mlp_parameters_per_layer,
+                    "workload_attention_flops_per_position": d__layer_time__workload_attention_flops_per_position,
+                    "workload_attention_parameters_per_layer": d__layer_time__workload_attention_parameters_per_layer,
+                    "workload_kv_values_per_position": d__layer_time__workload_kv_values_per_position,
+                },
+                "ttft": {
+                    "hardware_peak": d__ttft__hardware_peak,
+                    "hardware_bandwidth": d__ttft__hardware_bandwidth,
+                    "precision_value": d__ttft__precision_value,
+                    "workload_layers": d__ttft__workload_layers,
+                    "workload_hidden_dim": d__ttft__workload_hidden_dim,
+                    "workload_vocab_size": d__ttft__workload_vocab_size,
+                    "tp": d__ttft__tp,
+                    "batch": d__ttft__batch,
+                    "input_tokens": d__ttft__input_tokens,
+                    "nvlink_bandwidth": d__ttft__nvlink_bandwidth,
+                    "matmul_efficiency": d__ttft__matmul_efficiency,
+                    "gemm_half_rows": d__ttft__gemm_half_rows,
+                    "memory_efficiency": d__ttft__memory_efficiency,
+                    "nvlink_efficiency": d__ttft__nvlink_efficiency,
+                    "kernels_per_layer": d__ttft__kernels_per_layer,
+                    "kernel_launch": d__ttft__kernel_launch,
+                    "workload_sliding_layers": d__ttft__workload_sliding_layers,
+                    "workload_sliding_window": d__ttft__workload_sliding_window,
+                    "workload_active_mlp_parameters_per_layer": d__ttft__workload_active_mlp_parameters_per_layer,
+                    "workload_attention_flops_per_position": d__ttft__workload_attention_flops_per_position,
+                    "workload_attention_parameters_per_layer": d__ttft__workload_attention_parameters_per_layer,
+                    "workload_kv_values_per_position": d__ttft__workload_kv_values_per_position,
+                },
+            }
+        )
+    drop_absent(
+        derivatives,
+        {"workload_sliding_layers": workload_sliding_layers, "workload_sliding_window": workload_sliding_window},
+    )
     return derivatives
 
 
@@ -606,36 +853,6 @@ class PrefillPassScenario(ScenarioBase):
 
     __slots__ = ()
     _specs = (
-        InputSpec("layers", integer=True, minimum=0, strict=True, doc="Transformer layers."),
-        InputSpec("hidden_dim", integer=True, minimum=0, strict=True, doc="Model width."),
-        InputSpec("heads", integer=True, minimum=0, strict=True, doc="Attention heads."),
-        InputSpec(
-            "kv_heads",
-            integer=True,
-            minimum=0,
-            strict=True,
-            default=None,
-            default_rule="heads",
-            doc="Key/value heads (grouped-query attention; the heads by default).",
-        ),
-        InputSpec(
-            "ffn_dim",
-            integer=True,
-            minimum=0,
-            strict=True,
-            default=None,
-            default_rule="4*hidden_dim",
-            doc="MLP inner width.",
-        ),
-        InputSpec(
-            "gated_mlp",
-            integer=True,
-            minimum=0,
-            default=0,
-            doc="1 for a gated MLP (SwiGLU: three FFN matrices), else 0.",
-            maximum=1,
-        ),
-        InputSpec("vocab_size", integer=True, minimum=0, strict=True, doc="Vocabulary of the output layer."),
         InputSpec("tp", integer=True, minimum=0, strict=True, default=1, doc="Tensor-parallel GPUs."),
         InputSpec("batch", integer=True, minimum=0, strict=True, default=1, doc="Prompts in the pass."),
         InputSpec("input_tokens", integer=True, minimum=0, strict=True, doc="Tokens per prompt."),
@@ -696,6 +913,33 @@ class PrefillPassScenario(ScenarioBase):
             doc="The GPU: its peak matrix rate and memory bandwidth are read.",
         ),
     )
+    _workloads = (
+        WorkloadSpec(
+            "workload",
+            ("TransformerWorkload",),
+            {
+                "layers": "workload_layers",
+                "hidden_dim": "workload_hidden_dim",
+                "vocab_size": "workload_vocab_size",
+                "sliding_window": "workload_sliding_window",
+                "sliding_layers": "workload_sliding_layers",
+                "kv_values_per_token": "workload_kv_values_per_token",
+                "kv_values_per_position": "workload_kv_values_per_position",
+                "attention_flops_per_position": "workload_attention_flops_per_position",
+                "attention_parameters_per_layer": "workload_attention_parameters_per_layer",
+                "active_mlp_parameters_per_layer": "workload_active_mlp_parameters_per_layer",
+                "architecture_parameters": "workload_architecture_parameters",
+            },
+            required=("parameters", "layers", "hidden_dim", "heads", "vocab_size", "ffn_dim"),
+            units={
+                "workload_attention_flops_per_position": "flop",
+                "workload_attention_parameters_per_layer": "param",
+                "workload_active_mlp_parameters_per_layer": "param",
+                "workload_architecture_parameters": "param",
+            },
+            doc="The transformer, by its architecture (a catalog model with its layout, or `workload_from_config`): the weights of a block that work on a token, the attention widths, the cache of a token and the vocabulary are read.",
+        ),
+    )
     _precisions = (
         PrecisionSpec(
             "peak_precision",
@@ -708,33 +952,14 @@ class PrefillPassScenario(ScenarioBase):
             "fits",
             "the weights and the prompt's keys and values must fit in the GPUs' memory",
             "GiB",
-            (
-                "hardware",
-                "precision",
-                "layers",
-                "hidden_dim",
-                "heads",
-                "kv_heads",
-                "ffn_dim",
-                "gated_mlp",
-                "vocab_size",
-                "tp",
-                "batch",
-                "input_tokens",
-            ),
+            ("hardware", "precision", "workload", "tp", "batch", "input_tokens"),
         ),
     )
     _input_order = (
         "hardware",
         "precision",
         "peak_precision",
-        "layers",
-        "hidden_dim",
-        "heads",
-        "kv_heads",
-        "ffn_dim",
-        "gated_mlp",
-        "vocab_size",
+        "workload",
         "tp",
         "batch",
         "input_tokens",
@@ -750,6 +975,7 @@ class PrefillPassScenario(ScenarioBase):
         "layer_weights",
         "gemm_rows",
         "matmul_rate",
+        "attended",
         "layer_flops",
         "layer_compute_time",
         "layer_bytes",
@@ -774,13 +1000,7 @@ class PrefillPassScenario(ScenarioBase):
         hardware: Any = REQUIRED,
         precision: Any = "fp16",
         peak_precision: Any = "{precision}|peak",
-        layers: Any = REQUIRED,
-        hidden_dim: Any = REQUIRED,
-        heads: Any = REQUIRED,
-        kv_heads: Any = None,
-        ffn_dim: Any = None,
-        gated_mlp: Any = 0,
-        vocab_size: Any = REQUIRED,
+        workload: Any = REQUIRED,
         tp: Any = 1,
         batch: Any = 1,
         input_tokens: Any = REQUIRED,
@@ -802,13 +1022,7 @@ class PrefillPassScenario(ScenarioBase):
             hardware=hardware,
             precision=precision,
             peak_precision=peak_precision,
-            layers=layers,
-            hidden_dim=hidden_dim,
-            heads=heads,
-            kv_heads=kv_heads,
-            ffn_dim=ffn_dim,
-            gated_mlp=gated_mlp,
-            vocab_size=vocab_size,
+            workload=workload,
             tp=tp,
             batch=batch,
             input_tokens=input_tokens,
@@ -822,20 +1036,89 @@ class PrefillPassScenario(ScenarioBase):
             **unknown,
         )
 
-    layer_weights = Output("layer_weights")
+    layer_weights = Output(
+        "layer_weights",
+        requires=("workload.active_mlp_parameters_per_layer", "workload.attention_parameters_per_layer"),
+    )
     gemm_rows = Output("gemm_rows")
     matmul_rate = Output("matmul_rate", "flop/s")
-    layer_flops = Output("layer_flops", "flop")
-    layer_compute_time = Output("layer_compute_time", "s")
-    layer_bytes = Output("layer_bytes", "byte")
-    layer_traffic_time = Output("layer_traffic_time", "s")
+    attended = Output("attended")
+    layer_flops = Output(
+        "layer_flops",
+        "flop",
+        requires=(
+            "workload.active_mlp_parameters_per_layer",
+            "workload.attention_flops_per_position",
+            "workload.attention_parameters_per_layer",
+        ),
+    )
+    layer_compute_time = Output(
+        "layer_compute_time",
+        "s",
+        requires=(
+            "workload.active_mlp_parameters_per_layer",
+            "workload.attention_flops_per_position",
+            "workload.attention_parameters_per_layer",
+        ),
+    )
+    layer_bytes = Output(
+        "layer_bytes",
+        "byte",
+        requires=(
+            "workload.active_mlp_parameters_per_layer",
+            "workload.attention_parameters_per_layer",
+            "workload.kv_values_per_position",
+        ),
+    )
+    layer_traffic_time = Output(
+        "layer_traffic_time",
+        "s",
+        requires=(
+            "workload.active_mlp_parameters_per_layer",
+            "workload.attention_parameters_per_layer",
+            "workload.kv_values_per_position",
+        ),
+    )
     ring_bytes = Output("ring_bytes", "byte")
     layer_tp_time = Output("layer_tp_time", "s")
-    layer_time = Output("layer_time", "s")
-    compute_bound_layers = Output("compute_bound_layers")
+    layer_time = Output(
+        "layer_time",
+        "s",
+        requires=(
+            "workload.active_mlp_parameters_per_layer",
+            "workload.attention_flops_per_position",
+            "workload.attention_parameters_per_layer",
+            "workload.kv_values_per_position",
+        ),
+    )
+    compute_bound_layers = Output(
+        "compute_bound_layers",
+        requires=(
+            "workload.active_mlp_parameters_per_layer",
+            "workload.attention_flops_per_position",
+            "workload.attention_parameters_per_layer",
+            "workload.kv_values_per_position",
+        ),
+    )
     head_time = Output("head_time", "s")
-    ttft = Output("ttft", "s", guard=("fits",))
-    memory_per_gpu = Output("memory_per_gpu", "GiB")
-    fits_need = Output("fits_need", "GiB")
+    ttft = Output(
+        "ttft",
+        "s",
+        requires=(
+            "workload.active_mlp_parameters_per_layer",
+            "workload.attention_flops_per_position",
+            "workload.attention_parameters_per_layer",
+            "workload.kv_values_per_position",
+        ),
+        guard=("fits",),
+    )
+    memory_per_gpu = Output(
+        "memory_per_gpu", "GiB", requires=("workload.architecture_parameters", "workload.kv_values_per_token")
+    )
+    fits_need = Output(
+        "fits_need", "GiB", requires=("workload.architecture_parameters", "workload.kv_values_per_token")
+    )
     fits_have = Output("fits_have", "GiB")
-    fits = Output("fits", labels=(False, True))
+    fits = Output(
+        "fits", requires=("workload.architecture_parameters", "workload.kv_values_per_token"), labels=(False, True)
+    )

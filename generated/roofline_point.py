@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.runtime.feasibility import Bound
-from symbolic.runtime.mathops import chain_default, drop_absent, minimum, scalar, select, step
+from symbolic.runtime.mathops import chain_default, drop_absent, maximum, minimum, scalar, select, step
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, NodeSpec, PrecisionSpec
@@ -28,6 +28,7 @@ def evaluate(
     working_set: Any = None,
     cache_capacity: Any = None,
     cache_bandwidth: Any = None,
+    dispatch: Any = 0,
 ) -> dict[str, Any]:
     """Every output of RooflinePointScenario from plain numbers in the declared units.
 
@@ -43,6 +44,7 @@ def evaluate(
         working_set: [byte] Bytes the kernel touches; optional, with a cache level it picks the memory roof. Optional.
         cache_capacity: [byte] Capacity of a cache level; optional, with `working_set` and `cache_bandwidth`. Optional.
         cache_bandwidth: [TB/s] Bandwidth of that cache level (measured: `mlsysym calibrate`); optional. Optional.
+        dispatch: [µs] Host cost of issuing the kernel once (a Python call on a CPU); 0 by default, as the roofline prices none. Used by `kernel_time`.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -56,6 +58,10 @@ def evaluate(
         level_bandwidth [TB/s] = Piecewise((Piecewise((cache_bandwidth, cache_capacity >= working_set), (hardware_bandwidth, True)), Given(cache_bandwidth, cache_capacity, working_set)), (hardware_bandwidth, True))
         level_attainable [TFLOP/s] = Min(peak, point_intensity*Piecewise((cache_bandwidth, cache_capacity >= working_set), (hardware_bandwidth, True)))
         peak_fraction [1] = attainable/peak
+        kernel_flops [flop] = point_intensity*working_set
+        kernel_memory_time [µs] = Piecewise((working_set*Piecewise((1/cache_bandwidth, cache_capacity >= working_set), (1/hardware_bandwidth, True)), Given(cache_bandwidth, cache_capacity, working_set)), (working_set/hardware_bandwidth, True))
+        kernel_time [µs] = dispatch + Max(kernel_memory_time, kernel_flops/peak)
+        kernel_rate [GFLOP/s] = kernel_flops/kernel_time
     """
     if intensity is None and achieved_bandwidth is not None and achieved_rate is not None:
         intensity = achieved_rate / achieved_bandwidth
@@ -89,15 +95,48 @@ def evaluate(
         memory_roof = None
         attainable = None
         peak_fraction = None
+    if working_set is not None:
+        kernel_memory_time = 1000000 * (
+            working_set
+            * (
+                (1 / (1000000000000 * cache_bandwidth) if _c1 else 1 / hardware_bandwidth)
+                if scalar(_c1 := (cache_capacity >= working_set))
+                else select((_c1,), (lambda: 1 / (1000000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None and working_set is not None)
+            else working_set / hardware_bandwidth
+        )  # 1e12: TB/s -> B/s (cache_bandwidth); 1e6: s -> µs
+    else:
+        kernel_memory_time = None
+    if intensity is not None and working_set is not None:
+        _raw_kernel_memory_time = (
+            working_set
+            * (
+                (1 / (1000000000000 * cache_bandwidth) if _c2 else 1 / hardware_bandwidth)
+                if scalar(_c2 := (cache_capacity >= working_set))
+                else select((_c2,), (lambda: 1 / (1000000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None and working_set is not None)
+            else working_set / hardware_bandwidth
+        )
+        kernel_flops = point_intensity * working_set
+        kernel_time = dispatch + 1000000 * maximum(
+            _raw_kernel_memory_time, kernel_flops / hardware_peak
+        )  # 1e-6: µs -> s (dispatch); 1e-6: µs -> s (kernel_memory_time); 1e12: TFLOP/s -> flop/s (peak); 1e6: s -> µs
+        kernel_rate = kernel_flops / (1000 * kernel_time)  # 1e-6: µs -> s (kernel_time); 1e-9: flop/s -> GFLOP/s
+    else:
+        kernel_flops = None
+        kernel_time = None
+        kernel_rate = None
     if cache_bandwidth is not None and cache_capacity is not None and intensity is not None and working_set is not None:
         level_attainable = (
             minimum(
                 hardware_peak,
                 point_intensity
                 * (
-                    (1000000000000 * cache_bandwidth if _c1 else hardware_bandwidth)
-                    if scalar(_c1 := (cache_capacity >= working_set))
-                    else select((_c1,), (lambda: 1000000000000 * cache_bandwidth,), hardware_bandwidth)
+                    (1000000000000 * cache_bandwidth if _c3 else hardware_bandwidth)
+                    if scalar(_c3 := (cache_capacity >= working_set))
+                    else select((_c3,), (lambda: 1000000000000 * cache_bandwidth,), hardware_bandwidth)
                 ),
             )
             / 1000000000000
@@ -114,6 +153,10 @@ def evaluate(
         "level_bandwidth": level_bandwidth,
         "level_attainable": level_attainable,
         "peak_fraction": peak_fraction,
+        "kernel_flops": kernel_flops,
+        "kernel_memory_time": kernel_memory_time,
+        "kernel_time": kernel_time,
+        "kernel_rate": kernel_rate,
     }
 
 
@@ -127,6 +170,7 @@ def gradient(
     working_set: Any = None,
     cache_capacity: Any = None,
     cache_bandwidth: Any = None,
+    dispatch: Any = 0,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of RooflinePointScenario, from the same declaration.
 
@@ -144,15 +188,15 @@ def gradient(
     d__ridge__hardware_peak = 1000000000000 * d__peak__hardware_peak / hardware_bandwidth
     d__ridge__hardware_bandwidth = -1000000000000 * peak / hardware_bandwidth**2
     d__level_bandwidth__hardware_bandwidth = (
-        ((0 if _c2 else 1) if scalar(_c2 := (cache_capacity >= working_set)) else select((_c2,), (0,), 1))
+        ((0 if _c4 else 1) if scalar(_c4 := (cache_capacity >= working_set)) else select((_c4,), (0,), 1))
         if (cache_bandwidth is not None and cache_capacity is not None and working_set is not None)
         else 1
     ) / 1000000000000
     d__level_bandwidth__cache_bandwidth = (
         (
-            (1000000000000 if _c3 else 0)
-            if scalar(_c3 := (cache_capacity >= working_set))
-            else select((_c3,), (1000000000000,), 0)
+            (1000000000000 if _c5 else 0)
+            if scalar(_c5 := (cache_capacity >= working_set))
+            else select((_c5,), (1000000000000,), 0)
         )
         if (cache_bandwidth is not None and cache_capacity is not None and working_set is not None)
         else 0
@@ -215,24 +259,130 @@ def gradient(
                 },
             }
         )
+    if working_set is not None:
+        kernel_memory_time = 1000000 * (
+            working_set
+            * (
+                (1 / (1000000000000 * cache_bandwidth) if _c1 else 1 / hardware_bandwidth)
+                if scalar(_c1 := (cache_capacity >= working_set))
+                else select((_c1,), (lambda: 1 / (1000000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None and working_set is not None)
+            else working_set / hardware_bandwidth
+        )  # 1e12: TB/s -> B/s (cache_bandwidth); 1e6: s -> µs
+        _g2 = hardware_bandwidth ** (-2)
+        d__kernel_memory_time__hardware_bandwidth = 1000000 * (
+            working_set
+            * (
+                (0 if _c6 else -_g2)
+                if scalar(_c6 := (cache_capacity >= working_set))
+                else select((_c6,), (0,), lambda: -_g2)
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None and working_set is not None)
+            else -_g2 * working_set
+        )
+        d__kernel_memory_time__cache_bandwidth = 1000000 * (
+            working_set
+            * (
+                (-1 / (1000000000000 * cache_bandwidth**2) if _c7 else 0)
+                if scalar(_c7 := (cache_capacity >= working_set))
+                else select((_c7,), (lambda: -1 / (1000000000000 * cache_bandwidth**2),), 0)
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None and working_set is not None)
+            else 0
+        )
+        d__kernel_memory_time__working_set = 1000000 * (
+            (
+                (1 / (1000000000000 * cache_bandwidth) if _c8 else 1 / hardware_bandwidth)
+                if scalar(_c8 := (cache_capacity >= working_set))
+                else select((_c8,), (lambda: 1 / (1000000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None and working_set is not None)
+            else 1 / hardware_bandwidth
+        )
+        derivatives.update(
+            {
+                "kernel_memory_time": {
+                    "hardware_bandwidth": d__kernel_memory_time__hardware_bandwidth,
+                    "cache_bandwidth": d__kernel_memory_time__cache_bandwidth,
+                    "working_set": d__kernel_memory_time__working_set,
+                },
+            }
+        )
+    if intensity is not None and working_set is not None:
+        _raw_kernel_memory_time = (
+            working_set
+            * (
+                (1 / (1000000000000 * cache_bandwidth) if _c2 else 1 / hardware_bandwidth)
+                if scalar(_c2 := (cache_capacity >= working_set))
+                else select((_c2,), (lambda: 1 / (1000000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None and working_set is not None)
+            else working_set / hardware_bandwidth
+        )
+        kernel_flops = point_intensity * working_set
+        kernel_time = dispatch + 1000000 * maximum(
+            _raw_kernel_memory_time, kernel_flops / hardware_peak
+        )  # 1e-6: µs -> s (dispatch); 1e-6: µs -> s (kernel_memory_time); 1e12: TFLOP/s -> flop/s (peak); 1e6: s -> µs
+        _g3 = kernel_flops / (1000000000000 * peak) - kernel_memory_time / 1000000
+        _g4 = step(_g3) / 1000000
+        _g5 = step(-_g3)
+        _g6 = _g4 / peak
+        _g7 = kernel_flops / (1000 * kernel_time**2)
+        _g8 = 1 / (1000 * kernel_time)
+        d__kernel_flops__intensity = d__point_intensity__intensity * working_set
+        d__kernel_flops__working_set = point_intensity
+        d__kernel_time__hardware_peak = -_g4 * d__peak__hardware_peak * kernel_flops / peak**2
+        d__kernel_time__hardware_bandwidth = _g5 * d__kernel_memory_time__hardware_bandwidth
+        d__kernel_time__dispatch = 1
+        d__kernel_time__cache_bandwidth = _g5 * d__kernel_memory_time__cache_bandwidth
+        d__kernel_time__intensity = _g6 * d__kernel_flops__intensity
+        d__kernel_time__working_set = _g5 * d__kernel_memory_time__working_set + _g6 * d__kernel_flops__working_set
+        d__kernel_rate__hardware_peak = -_g7 * d__kernel_time__hardware_peak
+        d__kernel_rate__hardware_bandwidth = -_g7 * d__kernel_time__hardware_bandwidth
+        d__kernel_rate__dispatch = -_g7 * d__kernel_time__dispatch
+        d__kernel_rate__cache_bandwidth = -_g7 * d__kernel_time__cache_bandwidth
+        d__kernel_rate__intensity = -_g7 * d__kernel_time__intensity + _g8 * d__kernel_flops__intensity
+        d__kernel_rate__working_set = -_g7 * d__kernel_time__working_set + _g8 * d__kernel_flops__working_set
+        derivatives.update(
+            {
+                "kernel_flops": {"intensity": d__kernel_flops__intensity, "working_set": d__kernel_flops__working_set},
+                "kernel_time": {
+                    "hardware_peak": d__kernel_time__hardware_peak,
+                    "hardware_bandwidth": d__kernel_time__hardware_bandwidth,
+                    "dispatch": d__kernel_time__dispatch,
+                    "cache_bandwidth": d__kernel_time__cache_bandwidth,
+                    "intensity": d__kernel_time__intensity,
+                    "working_set": d__kernel_time__working_set,
+                },
+                "kernel_rate": {
+                    "hardware_peak": d__kernel_rate__hardware_peak,
+                    "hardware_bandwidth": d__kernel_rate__hardware_bandwidth,
+                    "dispatch": d__kernel_rate__dispatch,
+                    "cache_bandwidth": d__kernel_rate__cache_bandwidth,
+                    "intensity": d__kernel_rate__intensity,
+                    "working_set": d__kernel_rate__working_set,
+                },
+            }
+        )
     if cache_bandwidth is not None and cache_capacity is not None and intensity is not None and working_set is not None:
-        _g2 = cache_capacity >= working_set
-        _g3 = (
-            (1000000000000 * cache_bandwidth if _c4 else hardware_bandwidth)
-            if scalar(_c4 := _g2)
-            else select((_c4,), (lambda: 1000000000000 * cache_bandwidth,), hardware_bandwidth)
+        _g9 = cache_capacity >= working_set
+        _g10 = (
+            (1000000000000 * cache_bandwidth if _c9 else hardware_bandwidth)
+            if scalar(_c9 := _g9)
+            else select((_c9,), (lambda: 1000000000000 * cache_bandwidth,), hardware_bandwidth)
         )
-        _g4 = -_g3 * point_intensity + 1000000000000 * peak
-        _g5 = step(_g4) / 1000000000000
-        _g6 = _g5 * point_intensity
-        d__level_attainable__hardware_peak = d__peak__hardware_peak * step(-_g4)
-        d__level_attainable__hardware_bandwidth = _g6 * (
-            (0 if _c5 else 1) if scalar(_c5 := _g2) else select((_c5,), (0,), 1)
+        _g11 = -_g10 * point_intensity + 1000000000000 * peak
+        _g12 = step(_g11) / 1000000000000
+        _g13 = _g12 * point_intensity
+        d__level_attainable__hardware_peak = d__peak__hardware_peak * step(-_g11)
+        d__level_attainable__hardware_bandwidth = _g13 * (
+            (0 if _c10 else 1) if scalar(_c10 := _g9) else select((_c10,), (0,), 1)
         )
-        d__level_attainable__cache_bandwidth = _g6 * (
-            (1000000000000 if _c6 else 0) if scalar(_c6 := _g2) else select((_c6,), (1000000000000,), 0)
+        d__level_attainable__cache_bandwidth = _g13 * (
+            (1000000000000 if _c11 else 0) if scalar(_c11 := _g9) else select((_c11,), (1000000000000,), 0)
         )
-        d__level_attainable__intensity = _g3 * _g5 * d__point_intensity__intensity
+        d__level_attainable__intensity = _g10 * _g12 * d__point_intensity__intensity
         derivatives.update(
             {
                 "level_attainable": {
@@ -318,6 +468,13 @@ class RooflinePointScenario(ScenarioBase):
             default=None,
             doc="Bandwidth of that cache level (measured: `mlsysym calibrate`); optional.",
         ),
+        InputSpec(
+            "dispatch",
+            unit="µs",
+            minimum=0,
+            default=0,
+            doc="Host cost of issuing the kernel once (a Python call on a CPU); 0 by default, as the roofline prices none. Used by `kernel_time`.",
+        ),
     )
     _nodes = (
         NodeSpec(
@@ -343,6 +500,7 @@ class RooflinePointScenario(ScenarioBase):
         "working_set",
         "cache_capacity",
         "cache_bandwidth",
+        "dispatch",
     )
     _outputs = (
         "point_intensity",
@@ -354,6 +512,10 @@ class RooflinePointScenario(ScenarioBase):
         "level_bandwidth",
         "level_attainable",
         "peak_fraction",
+        "kernel_flops",
+        "kernel_memory_time",
+        "kernel_time",
+        "kernel_rate",
     )
     _evaluate = staticmethod(evaluate)
     _gradient = staticmethod(gradient)
@@ -369,6 +531,7 @@ class RooflinePointScenario(ScenarioBase):
         working_set: Any = None,
         cache_capacity: Any = None,
         cache_bandwidth: Any = None,
+        dispatch: Any = 0,
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -385,6 +548,7 @@ class RooflinePointScenario(ScenarioBase):
             working_set=working_set,
             cache_capacity=cache_capacity,
             cache_bandwidth=cache_bandwidth,
+            dispatch=dispatch,
             **unknown,
         )
 
@@ -419,4 +583,23 @@ class RooflinePointScenario(ScenarioBase):
     )
     peak_fraction = Output(
         "peak_fraction", requires=("intensity",), alternatives={"intensity": ("achieved_bandwidth", "achieved_rate")}
+    )
+    kernel_flops = Output(
+        "kernel_flops",
+        "flop",
+        requires=("intensity", "working_set"),
+        alternatives={"intensity": ("achieved_bandwidth", "achieved_rate")},
+    )
+    kernel_memory_time = Output("kernel_memory_time", "µs", requires=("working_set",))
+    kernel_time = Output(
+        "kernel_time",
+        "µs",
+        requires=("intensity", "working_set"),
+        alternatives={"intensity": ("achieved_bandwidth", "achieved_rate")},
+    )
+    kernel_rate = Output(
+        "kernel_rate",
+        "GFLOP/s",
+        requires=("intensity", "working_set"),
+        alternatives={"intensity": ("achieved_bandwidth", "achieved_rate")},
     )

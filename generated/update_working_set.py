@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symbolic.runtime.mathops import chain_default
+from symbolic.runtime.mathops import chain_default, scalar, select
 from symbolic.runtime.outputs import Output
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.validation import REQUIRED, InputSpec, Requirement
@@ -31,6 +31,8 @@ def evaluate(
     dispatch: Any = 0,
     temporaries: Any = 0,
     allocation_cost: Any = 0,
+    cache_capacity: Any = None,
+    cache_bandwidth: Any = None,
 ) -> dict[str, Any]:
     """Every output of UpdateWorkingSetScenario from plain numbers in the declared units.
 
@@ -50,6 +52,8 @@ def evaluate(
         dispatch: [µs] Host cost per issued operation.
         temporaries: [1] Parameter-sized results per step written into fresh memory (fused: none).
         allocation_cost: [µs/MB] Cost of faulting in and zeroing fresh memory per MB (measured: `mlsysym calibrate`).
+        cache_capacity: [byte] Capacity of a cache level the optimizer's state may fit in; optional. Optional.
+        cache_bandwidth: [GB/s] Bandwidth of that cache level (measured: `mlsysym calibrate`); optional, with `cache_capacity`. Optional.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -72,7 +76,8 @@ def evaluate(
         weight_read_share [1] = weight_reads/step_traffic
         step_floor [ms] = step_traffic/bandwidth
         implementation_traffic [MB] = optimizer_values_moved*weights
-        optimizer_time [ms] = allocation_cost*temporaries*weights + dispatch*optimizer_ops*parameter_tensors + implementation_traffic/bandwidth
+        optimizer_bandwidth [GB/s] = Piecewise((Piecewise((cache_bandwidth, cache_capacity >= persistent), (bandwidth, True)), Given(bandwidth, cache_bandwidth, cache_capacity)), (bandwidth, True))
+        optimizer_time [ms] = allocation_cost*temporaries*weights + dispatch*optimizer_ops*parameter_tensors + implementation_traffic/optimizer_bandwidth
     """
     if optimizer_values_moved is None:
         optimizer_values_moved = 2 * optimizer_moments + 3
@@ -96,15 +101,30 @@ def evaluate(
     weight_read_share = weight_reads / step_traffic
     implementation_traffic = optimizer_values_moved * weights
     if bandwidth is not None:
+        _raw_optimizer_state = _raw_weights * optimizer_moments
+        _raw_persistent = _raw_optimizer_state + 2 * _raw_weights
         _raw_implementation_traffic = _raw_weights * optimizer_values_moved
         step_floor = step_traffic / bandwidth
+        _raw_optimizer_bandwidth = (
+            (
+                (1000000000 * cache_bandwidth if _c0 else 1000000000 * bandwidth)
+                if scalar(_c0 := (_raw_persistent <= cache_capacity))
+                else select((_c0,), (lambda: 1000000000 * cache_bandwidth,), lambda: 1000000000 * bandwidth)
+            )
+            if (bandwidth is not None and cache_bandwidth is not None and cache_capacity is not None)
+            else 1000000000 * bandwidth
+        )
+        optimizer_bandwidth = (
+            _raw_optimizer_bandwidth / 1000000000
+        )  # 1e9: GB/s -> B/s (bandwidth); 1e9: GB/s -> B/s (cache_bandwidth); 1e6: MB -> B (persistent); 1e-9: B/s -> GB/s
         optimizer_time = (
-            _raw_implementation_traffic / (1000000 * bandwidth)
+            1000 * _raw_implementation_traffic / _raw_optimizer_bandwidth
             + _raw_weights * allocation_cost * temporaries / 1000000000
             + dispatch * optimizer_ops * parameter_tensors / 1000
-        )  # 1e-12: µs/MB -> s/B (allocation_cost); 1e9: GB/s -> B/s (bandwidth); 1e-6: µs -> s (dispatch); 1e6: MB -> B (implementation_traffic); 1e6: MB -> B (weights); 1e3: s -> ms
+        )  # 1e-12: µs/MB -> s/B (allocation_cost); 1e-6: µs -> s (dispatch); 1e6: MB -> B (implementation_traffic); 1e9: GB/s -> B/s (optimizer_bandwidth); 1e6: MB -> B (weights); 1e3: s -> ms
     else:
         step_floor = None
+        optimizer_bandwidth = None
         optimizer_time = None
     return {
         "weights": weights,
@@ -125,6 +145,7 @@ def evaluate(
         "weight_read_share": weight_read_share,
         "step_floor": step_floor,
         "implementation_traffic": implementation_traffic,
+        "optimizer_bandwidth": optimizer_bandwidth,
         "optimizer_time": optimizer_time,
     }
 
@@ -143,6 +164,8 @@ def gradient(
     dispatch: Any = 0,
     temporaries: Any = 0,
     allocation_cost: Any = 0,
+    cache_capacity: Any = None,
+    cache_bandwidth: Any = None,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of UpdateWorkingSetScenario, from the same declaration.
 
@@ -329,26 +352,54 @@ def gradient(
         },
     }
     if bandwidth is not None:
-        _g7 = bandwidth ** (-2)
-        _g8 = allocation_cost * temporaries / 1000
-        _g9 = dispatch / 1000
-        _g10 = weights / 1000
+        _raw_optimizer_state = _raw_weights * optimizer_moments
+        _raw_persistent = _raw_optimizer_state + 2 * _raw_weights
+        _raw_optimizer_bandwidth = (
+            (
+                (1000000000 * cache_bandwidth if _c0 else 1000000000 * bandwidth)
+                if scalar(_c0 := (_raw_persistent <= cache_capacity))
+                else select((_c0,), (lambda: 1000000000 * cache_bandwidth,), lambda: 1000000000 * bandwidth)
+            )
+            if (bandwidth is not None and cache_bandwidth is not None and cache_capacity is not None)
+            else 1000000000 * bandwidth
+        )
+        optimizer_bandwidth = (
+            _raw_optimizer_bandwidth / 1000000000
+        )  # 1e9: GB/s -> B/s (bandwidth); 1e9: GB/s -> B/s (cache_bandwidth); 1e6: MB -> B (persistent); 1e-9: B/s -> GB/s
+        _g7 = allocation_cost * temporaries / 1000
+        _g8 = dispatch / 1000
+        _g9 = weights / 1000
         d__step_floor__parameters = d__step_traffic__parameters / bandwidth
         d__step_floor__bytes_per_param = d__step_traffic__bytes_per_param / bandwidth
         d__step_floor__optimizer_moments = d__step_traffic__optimizer_moments / bandwidth
         d__step_floor__activation_factor = d__step_traffic__activation_factor / bandwidth
-        d__step_floor__bandwidth = -_g7 * step_traffic
-        d__optimizer_time__parameters = _g8 * d__weights__parameters + d__implementation_traffic__parameters / bandwidth
-        d__optimizer_time__bytes_per_param = (
-            _g8 * d__weights__bytes_per_param + d__implementation_traffic__bytes_per_param / bandwidth
+        d__step_floor__bandwidth = -step_traffic / bandwidth**2
+        d__optimizer_bandwidth__bandwidth = (
+            (
+                (0 if _c1 else 1000000000)
+                if scalar(_c1 := (cache_capacity >= 1000000 * persistent))
+                else select((_c1,), (0,), 1000000000)
+            )
+            if (bandwidth is not None and cache_bandwidth is not None and cache_capacity is not None)
+            else 1000000000
+        ) / 1000000000
+        d__optimizer_time__parameters = (
+            _g7 * d__weights__parameters + d__implementation_traffic__parameters / optimizer_bandwidth
         )
-        d__optimizer_time__optimizer_values_moved = d__implementation_traffic__optimizer_values_moved / bandwidth
-        d__optimizer_time__optimizer_ops = _g9 * parameter_tensors
-        d__optimizer_time__parameter_tensors = _g9 * optimizer_ops
+        d__optimizer_time__bytes_per_param = (
+            _g7 * d__weights__bytes_per_param + d__implementation_traffic__bytes_per_param / optimizer_bandwidth
+        )
+        d__optimizer_time__optimizer_values_moved = (
+            d__implementation_traffic__optimizer_values_moved / optimizer_bandwidth
+        )
+        d__optimizer_time__optimizer_ops = _g8 * parameter_tensors
+        d__optimizer_time__parameter_tensors = _g8 * optimizer_ops
         d__optimizer_time__dispatch = optimizer_ops * parameter_tensors / 1000
-        d__optimizer_time__temporaries = _g10 * allocation_cost
-        d__optimizer_time__allocation_cost = _g10 * temporaries
-        d__optimizer_time__bandwidth = -_g7 * implementation_traffic
+        d__optimizer_time__temporaries = _g9 * allocation_cost
+        d__optimizer_time__allocation_cost = _g9 * temporaries
+        d__optimizer_time__bandwidth = (
+            -d__optimizer_bandwidth__bandwidth * implementation_traffic / optimizer_bandwidth**2
+        )
         derivatives.update(
             {
                 "step_floor": {
@@ -358,6 +409,7 @@ def gradient(
                     "activation_factor": d__step_floor__activation_factor,
                     "bandwidth": d__step_floor__bandwidth,
                 },
+                "optimizer_bandwidth": {"bandwidth": d__optimizer_bandwidth__bandwidth},
                 "optimizer_time": {
                     "parameters": d__optimizer_time__parameters,
                     "bytes_per_param": d__optimizer_time__bytes_per_param,
@@ -392,7 +444,9 @@ class UpdateWorkingSetScenario(ScenarioBase):
     cross DRAM (the fused floor above unless given: a for-loop implementation rereads and
     rewrites its temporaries), `optimizer_ops` operations are issued per parameter tensor at
     `dispatch` each (fused: one), and `temporaries` parameter-sized results are written into
-    fresh memory at `allocation_cost` per MB. `optimizer_time` prices one optimizer step so.
+    fresh memory at `allocation_cost` per MB. `optimizer_time` prices one optimizer step so, its
+    traffic at `bandwidth`, or at `cache_bandwidth` when the persistent state (weights, gradients,
+    moments) fits in `cache_capacity`: at 1e5-1e6 parameters it lives in a CPU's L2 or L3.
 
     Inputs are keywords: Quantities in any compatible unit, or bare numbers read in the
     declared unit. Outputs are attributes: Quantities in their display unit, plain
@@ -458,6 +512,22 @@ class UpdateWorkingSetScenario(ScenarioBase):
             default=0,
             doc="Cost of faulting in and zeroing fresh memory per MB (measured: `mlsysym calibrate`).",
         ),
+        InputSpec(
+            "cache_capacity",
+            unit="byte",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Capacity of a cache level the optimizer's state may fit in; optional.",
+        ),
+        InputSpec(
+            "cache_bandwidth",
+            unit="GB/s",
+            minimum=0,
+            strict=True,
+            default=None,
+            doc="Bandwidth of that cache level (measured: `mlsysym calibrate`); optional, with `cache_capacity`.",
+        ),
     )
     _requirements = (
         Requirement(
@@ -466,6 +536,10 @@ class UpdateWorkingSetScenario(ScenarioBase):
             "activation_factor_high must be at least activation_factor",
         ),
     )
+    _needs = {
+        "cache_bandwidth": ("bandwidth",),
+        "cache_capacity": ("bandwidth",),
+    }  # optional input -> the inputs without which no output reads it
     _input_order = (
         "parameters",
         "bytes_per_param",
@@ -479,6 +553,8 @@ class UpdateWorkingSetScenario(ScenarioBase):
         "dispatch",
         "temporaries",
         "allocation_cost",
+        "cache_capacity",
+        "cache_bandwidth",
     )
     _outputs = (
         "weights",
@@ -499,6 +575,7 @@ class UpdateWorkingSetScenario(ScenarioBase):
         "weight_read_share",
         "step_floor",
         "implementation_traffic",
+        "optimizer_bandwidth",
         "optimizer_time",
     )
     _evaluate = staticmethod(evaluate)
@@ -519,6 +596,8 @@ class UpdateWorkingSetScenario(ScenarioBase):
         dispatch: Any = 0,
         temporaries: Any = 0,
         allocation_cost: Any = 0,
+        cache_capacity: Any = None,
+        cache_bandwidth: Any = None,
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -539,6 +618,8 @@ class UpdateWorkingSetScenario(ScenarioBase):
             dispatch=dispatch,
             temporaries=temporaries,
             allocation_cost=allocation_cost,
+            cache_capacity=cache_capacity,
+            cache_bandwidth=cache_bandwidth,
             **unknown,
         )
 
@@ -560,4 +641,5 @@ class UpdateWorkingSetScenario(ScenarioBase):
     weight_read_share = Output("weight_read_share")
     step_floor = Output("step_floor", "ms", requires=("bandwidth",))
     implementation_traffic = Output("implementation_traffic", "MB")
+    optimizer_bandwidth = Output("optimizer_bandwidth", "GB/s", requires=("bandwidth",))
     optimizer_time = Output("optimizer_time", "ms", requires=("bandwidth",))

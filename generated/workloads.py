@@ -482,6 +482,19 @@ class TransformerWorkload(Workload):
         value = self._calc_get_kv_cache_size(seq_len, batch_size, precision)
         return quantity(value, "byte")
 
+    def _calc_cached_positions(self, seq_len) -> Any:
+        if self.has("layers", "sliding_layers", "sliding_window"):
+            return self.resolved("layers") * minimum(seq_len, self.resolved("sliding_window")) + (
+                self.resolved("layers") - self.resolved("sliding_layers")
+            ) * maximum(0, seq_len - self.resolved("sliding_window"))
+        return self.resolved("layers") * seq_len
+
+    def cached_positions(self, seq_len: Any) -> Any:
+        """Context positions the last of `seq_len` tokens attends to, summed over the blocks: every token in a block of full attention, at most the window in a sliding-window block (L·S without a window)."""
+        seq_len = self.argument("seq_len", seq_len, integer=True, minimum=0, strict=False)
+        value = self._calc_cached_positions(seq_len)
+        return value
+
     def _calc_kv_values_per_position(self) -> Any:
         return self.resolved("kv_values_per_token") / self.resolved("layers")
 

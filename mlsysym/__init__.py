@@ -56,8 +56,8 @@ def workload_from_config(source: Any, **overrides: Any) -> Any:
     >>> llama.parameters.magnitude, llama.kv_cache_bytes_per_token("bf16").magnitude
     (8030261248, 131072)
     """
-    from generated import workloads
-    from symbolic.runtime.model_config import workload_from_config as from_config
+    from generated import workloads  # start-up: the record classes load on first use
+    from symbolic.runtime.model_config import workload_from_config as from_config  # with them
 
     return from_config(source, {name: getattr(workloads, name) for name in workloads.__all__}, **overrides)
 
@@ -79,6 +79,14 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
 
+def _analysis(name: str) -> Any:
+    """``symbolic.analysis.<name>``, imported on first use (start-up): ``import mlsysym`` loads no sympy, which
+    only the `generator` extra installs."""
+    from importlib import import_module
+
+    return import_module(f"symbolic.analysis.{name}")
+
+
 def solve(scenario: Any, unknown: str, output: str, target: Any) -> Any:
     """Solve ``output = target`` for the input ``unknown`` (see ``symbolic.analysis.solving.solve``).
 
@@ -88,9 +96,7 @@ def solve(scenario: Any, unknown: str, output: str, target: Any) -> Any:
         >>> round(fit.values[0])
         238609294
     """
-    from symbolic.analysis import solving
-
-    return solving.solve(scenario, unknown, output, target)
+    return _analysis("solving").solve(scenario, unknown, output, target)
 
 
 def scaling(scenario: Any, output: str) -> Any:
@@ -100,20 +106,14 @@ def scaling(scenario: Any, output: str) -> Any:
         >>> mlsysym.scaling(mlsysym.Scenarios.PhoneFullUpdateWorkingSet, "total").per_input["parameters"]
         1
     """
-    from symbolic.analysis import derive
-
-    return derive.scaling(scenario, output)
+    return _analysis("derive").scaling(scenario, output)
 
 
 def closed_form(scenario: Any, output: str) -> Any:
     """``output`` as a sympy expression of the inputs only (base units)."""
-    from symbolic.analysis import derive
-
-    return derive.closed_form(scenario, output)
+    return _analysis("derive").closed_form(scenario, output)
 
 
 def derivative(scenario: Any, output: str, with_respect_to: str) -> Any:
     """The exact partial derivative of ``output``'s closed form (base units)."""
-    from symbolic.analysis import derive
-
-    return derive.derivative(scenario, output, with_respect_to)
+    return _analysis("derive").derivative(scenario, output, with_respect_to)

@@ -21,13 +21,17 @@ export const argumentDefaults = {
   "hardware_bandwidth": "required",
   "hardware_capacity": "required",
   "precision_value": "required",
-  "layers": "required",
-  "hidden_dim": "required",
-  "heads": "required",
-  "kv_heads": null,
-  "ffn_dim": null,
-  "gated_mlp": 0,
-  "vocab_size": "required",
+  "workload_layers": "required",
+  "workload_hidden_dim": "required",
+  "workload_vocab_size": "required",
+  "workload_sliding_window": null,
+  "workload_sliding_layers": null,
+  "workload_kv_values_per_token": null,
+  "workload_kv_values_per_position": null,
+  "workload_attention_flops_per_position": null,
+  "workload_attention_parameters_per_layer": null,
+  "workload_active_mlp_parameters_per_layer": null,
+  "workload_architecture_parameters": null,
   "tp": 1,
   "batch": 1,
   "input_tokens": "required",
@@ -47,19 +51,23 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["hardware_peak", "hardware_bandwidth", "hardware_capacity", "precision_value", "nvlink_bandwidth", "matmul_efficiency", "memory_efficiency", "nvlink_efficiency", "kernels_per_layer", "kernel_launch"], []);
+  const $int = $.python_ints(args, floats, ["hardware_peak", "hardware_bandwidth", "hardware_capacity", "precision_value", "workload_kv_values_per_token", "workload_kv_values_per_position", "workload_attention_flops_per_position", "workload_attention_parameters_per_layer", "workload_active_mlp_parameters_per_layer", "workload_architecture_parameters", "nvlink_bandwidth", "matmul_efficiency", "memory_efficiency", "nvlink_efficiency", "kernels_per_layer", "kernel_launch"], []);
   let {
     hardware_peak,
     hardware_bandwidth,
     hardware_capacity,
     precision_value,
-    layers,
-    hidden_dim,
-    heads,
-    kv_heads = null,
-    ffn_dim = null,
-    gated_mlp = 0,
-    vocab_size,
+    workload_layers,
+    workload_hidden_dim,
+    workload_vocab_size,
+    workload_sliding_window = null,
+    workload_sliding_layers = null,
+    workload_kv_values_per_token = null,
+    workload_kv_values_per_position = null,
+    workload_attention_flops_per_position = null,
+    workload_attention_parameters_per_layer = null,
+    workload_active_mlp_parameters_per_layer = null,
+    workload_architecture_parameters = null,
     tp = 1,
     batch = 1,
     input_tokens,
@@ -71,42 +79,63 @@ export function evaluate(args, floats = []) {
     kernels_per_layer,
     kernel_launch,
   } = args;
-  $.exact_integers({ layers, hidden_dim, heads, kv_heads, ffn_dim, gated_mlp, vocab_size, tp, batch, input_tokens, gemm_half_rows });
-  if (kv_heads == null) {
-    kv_heads = heads;
-  }
-  if (ffn_dim == null) {
-    ffn_dim = $.imul(4, hidden_dim);
-  }
-  const _t0 = $.imul(2, $.ipow(hidden_dim, 2));
-  const _t1 = kv_heads/heads;
-  const _t2 = $.imul(2, hidden_dim);
-  const _t3 = 2/tp;
-  const _t5 = precision_value/tp;
-  const _t6 = 1/(hardware_bandwidth*memory_efficiency);
-  const _t7 = _t5*hidden_dim;
-  const layer_weights = _t0*_t1 + _t0 + $.imul(ffn_dim, hidden_dim, $.iadd(gated_mlp, 2));
+  $.exact_integers({ workload_layers, workload_hidden_dim, workload_vocab_size, workload_sliding_window, workload_sliding_layers, tp, batch, input_tokens, gemm_half_rows });
+  const _t0 = workload_hidden_dim/tp;
+  const _t1 = _t0*precision_value;
   const gemm_rows = $.imul(batch, input_tokens);
-  const _t4 = _t1*_t2*gemm_rows + layer_weights;
   const matmul_rate = gemm_rows*hardware_peak*matmul_efficiency/($.iadd(gemm_half_rows, gemm_rows));
-  const layer_flops = _t3*($.imul(_t2, batch, $.ipow(input_tokens, 2)) + gemm_rows*layer_weights);
-  const layer_compute_time = layer_flops/matmul_rate;
-  const layer_bytes = _t4*_t5;
-  const layer_traffic_time = _t6*layer_bytes;
-  const ring_bytes = _t7*gemm_rows*($.iadd($.imul(2, tp), -2));
+  const attended = (((workload_sliding_layers != null && workload_sliding_window != null)) ? ($.iadd($.imul(workload_layers, Math.min(input_tokens, workload_sliding_window)), $.imul($.iadd(workload_layers, $.imul(-1, workload_sliding_layers)), Math.max(0, $.iadd(input_tokens, $.imul(-1, workload_sliding_window)))))) : ($.imul(input_tokens, workload_layers)));
+  const ring_bytes = _t1*gemm_rows*($.iadd($.imul(2, tp), -2));
   const layer_tp_time = ring_bytes/(500000000*nvlink_bandwidth*nvlink_efficiency);
-  const layer_time = kernel_launch*kernels_per_layer/1000000 + layer_tp_time + Math.max(layer_compute_time, layer_traffic_time);
-  const compute_bound_layers = (layer_compute_time > layer_traffic_time ? 1 : 0);
-  const head_time = Math.max(_t6*_t7*vocab_size, _t3*batch*hidden_dim*vocab_size/matmul_rate);
-  const ttft = head_time + layer_time*layers;
-  const memory_per_gpu = _t5*($.imul(_t2, vocab_size) + _t4*layers)/1073741824;
-  const fits_need = memory_per_gpu;
+  const head_time = Math.max(2*_t0*batch*workload_vocab_size/matmul_rate, _t1*workload_vocab_size/(hardware_bandwidth*memory_efficiency));
   const fits_have = hardware_capacity/1073741824;
-  const fits = $.iadd(1, $.imul(-1, (1073741824*fits_need > 1073741824*fits_have ? 1 : 0)));
+  let layer_weights;
+  if (workload_active_mlp_parameters_per_layer != null && workload_attention_parameters_per_layer != null) {
+    layer_weights = $.iadd_if($int.workload_active_mlp_parameters_per_layer && $int.workload_attention_parameters_per_layer, workload_active_mlp_parameters_per_layer, workload_attention_parameters_per_layer);
+  } else {
+    layer_weights = null;
+  }
+  let memory_per_gpu, fits_need, fits;
+  if (workload_architecture_parameters != null && workload_kv_values_per_token != null) {
+    memory_per_gpu = ($.iadd_if($int.precision_value && $int.workload_architecture_parameters && $int.workload_kv_values_per_position && $int.workload_kv_values_per_token, $.imul_if($int.precision_value && $int.workload_kv_values_per_position && $int.workload_kv_values_per_token, batch, (((workload_kv_values_per_position != null && workload_sliding_layers != null && workload_sliding_window != null)) ? ($.imul_if($int.precision_value && $int.workload_kv_values_per_position, precision_value, workload_kv_values_per_position, $.iadd($.imul(workload_layers, Math.min(input_tokens, workload_sliding_window)), $.imul($.iadd(workload_layers, $.imul(-1, workload_sliding_layers)), Math.max(0, $.iadd(input_tokens, $.imul(-1, workload_sliding_window))))))) : ($.imul_if($int.precision_value && $int.workload_kv_values_per_token, input_tokens, precision_value, workload_kv_values_per_token)))), $.imul_if($int.precision_value && $int.workload_architecture_parameters, precision_value, workload_architecture_parameters)))/(1073741824*tp);
+    fits_need = memory_per_gpu;
+    fits = $.iadd(1, $.imul(-1, (1073741824*fits_need > 1073741824*fits_have ? 1 : 0)));
+  } else {
+    memory_per_gpu = null;
+    fits_need = null;
+    fits = null;
+  }
+  let layer_flops, layer_compute_time;
+  if (workload_active_mlp_parameters_per_layer != null && workload_attention_flops_per_position != null && workload_attention_parameters_per_layer != null) {
+    layer_flops = (attended*batch*input_tokens*workload_attention_flops_per_position/workload_layers + $.imul_if($int.workload_active_mlp_parameters_per_layer && $int.workload_attention_parameters_per_layer, 2, gemm_rows, layer_weights))/tp;
+    layer_compute_time = layer_flops/matmul_rate;
+  } else {
+    layer_flops = null;
+    layer_compute_time = null;
+  }
+  let layer_bytes, layer_traffic_time;
+  if (workload_active_mlp_parameters_per_layer != null && workload_attention_parameters_per_layer != null && workload_kv_values_per_position != null) {
+    layer_bytes = precision_value*($.iadd_if($int.workload_active_mlp_parameters_per_layer && $int.workload_attention_parameters_per_layer && $int.workload_kv_values_per_position, $.imul_if($int.workload_kv_values_per_position, gemm_rows, workload_kv_values_per_position), layer_weights))/tp;
+    layer_traffic_time = layer_bytes/(hardware_bandwidth*memory_efficiency);
+  } else {
+    layer_bytes = null;
+    layer_traffic_time = null;
+  }
+  let layer_time, compute_bound_layers, ttft;
+  if (workload_active_mlp_parameters_per_layer != null && workload_attention_flops_per_position != null && workload_attention_parameters_per_layer != null && workload_kv_values_per_position != null) {
+    layer_time = kernel_launch*kernels_per_layer/1000000 + layer_tp_time + Math.max(layer_compute_time, layer_traffic_time);
+    compute_bound_layers = (layer_compute_time > layer_traffic_time ? 1 : 0);
+    ttft = head_time + layer_time*workload_layers;
+  } else {
+    layer_time = null;
+    compute_bound_layers = null;
+    ttft = null;
+  }
   return {
     "layer_weights": layer_weights,
     "gemm_rows": gemm_rows,
     "matmul_rate": matmul_rate,
+    "attended": attended,
     "layer_flops": layer_flops,
     "layer_compute_time": layer_compute_time,
     "layer_bytes": layer_bytes,

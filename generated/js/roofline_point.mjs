@@ -25,6 +25,7 @@ export const argumentDefaults = {
   "working_set": null,
   "cache_capacity": null,
   "cache_bandwidth": null,
+  "dispatch": 0,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is;
@@ -34,7 +35,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["hardware_peak", "hardware_bandwidth", "achieved_rate", "achieved_bandwidth", "intensity", "working_set", "cache_capacity", "cache_bandwidth"], []);
+  const $int = $.python_ints(args, floats, ["hardware_peak", "hardware_bandwidth", "achieved_rate", "achieved_bandwidth", "intensity", "working_set", "cache_capacity", "cache_bandwidth", "dispatch"], []);
   let {
     hardware_peak,
     hardware_bandwidth,
@@ -44,6 +45,7 @@ export function evaluate(args, floats = []) {
     working_set = null,
     cache_capacity = null,
     cache_bandwidth = null,
+    dispatch = 0,
   } = args;
   if (intensity == null && achieved_bandwidth != null && achieved_rate != null) {
     intensity = achieved_rate/achieved_bandwidth;
@@ -71,6 +73,23 @@ export function evaluate(args, floats = []) {
     attainable = null;
     peak_fraction = null;
   }
+  let kernel_memory_time;
+  if (working_set != null) {
+    kernel_memory_time = 1000000*(((cache_bandwidth != null && cache_capacity != null && working_set != null)) ? (working_set*(((cache_capacity >= working_set)) ? (1/(1000000000000*cache_bandwidth)) : (1/hardware_bandwidth))) : (working_set/hardware_bandwidth));
+  } else {
+    kernel_memory_time = null;
+  }
+  let kernel_flops, kernel_time, kernel_rate;
+  if (intensity != null && working_set != null) {
+    const _raw_kernel_memory_time = (((cache_bandwidth != null && cache_capacity != null && working_set != null)) ? (working_set*(((cache_capacity >= working_set)) ? (1/(1000000000000*cache_bandwidth)) : (1/hardware_bandwidth))) : (working_set/hardware_bandwidth));
+    kernel_flops = $.imul_if($int.intensity && $int.working_set, point_intensity, working_set);
+    kernel_time = dispatch + 1000000*Math.max(_raw_kernel_memory_time, kernel_flops/hardware_peak);
+    kernel_rate = kernel_flops/(1000*kernel_time);
+  } else {
+    kernel_flops = null;
+    kernel_time = null;
+    kernel_rate = null;
+  }
   let level_attainable;
   if (cache_bandwidth != null && cache_capacity != null && intensity != null && working_set != null) {
     level_attainable = Math.min(hardware_peak, $.imul_if($int.cache_bandwidth && $int.cache_capacity && $int.hardware_bandwidth && $int.intensity && $int.working_set, point_intensity, (((cache_capacity >= working_set)) ? ($.imul_if($int.cache_bandwidth, 1000000000000, cache_bandwidth)) : (hardware_bandwidth))))/1000000000000;
@@ -87,5 +106,9 @@ export function evaluate(args, floats = []) {
     "level_bandwidth": level_bandwidth,
     "level_attainable": level_attainable,
     "peak_fraction": peak_fraction,
+    "kernel_flops": kernel_flops,
+    "kernel_memory_time": kernel_memory_time,
+    "kernel_time": kernel_time,
+    "kernel_rate": kernel_rate,
   };
 }

@@ -29,6 +29,8 @@ export const argumentDefaults = {
   "dispatch": 0,
   "temporaries": 0,
   "allocation_cost": 0,
+  "cache_capacity": null,
+  "cache_bandwidth": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is;
@@ -39,7 +41,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["parameters", "bytes_per_param", "activation_factor", "activation_factor_high", "bandwidth", "optimizer_values_moved", "dispatch", "temporaries", "allocation_cost"], []);
+  const $int = $.python_ints(args, floats, ["parameters", "bytes_per_param", "activation_factor", "activation_factor_high", "bandwidth", "optimizer_values_moved", "dispatch", "temporaries", "allocation_cost", "cache_capacity", "cache_bandwidth"], []);
   let {
     parameters,
     bytes_per_param,
@@ -53,6 +55,8 @@ export function evaluate(args, floats = []) {
     dispatch = 0,
     temporaries = 0,
     allocation_cost = 0,
+    cache_capacity = null,
+    cache_bandwidth = null,
   } = args;
   $.exact_integers({ optimizer_moments, optimizer_ops, parameter_tensors });
   if (optimizer_values_moved == null) {
@@ -78,13 +82,18 @@ export function evaluate(args, floats = []) {
   const traffic_ratio = step_traffic/weights;
   const weight_read_share = weight_reads/step_traffic;
   const implementation_traffic = optimizer_values_moved*weights;
-  let step_floor, optimizer_time;
+  let step_floor, optimizer_bandwidth, optimizer_time;
   if (bandwidth != null) {
+    const _raw_optimizer_state = _raw_weights*optimizer_moments;
+    const _raw_persistent = _raw_optimizer_state + 2*_raw_weights;
     const _raw_implementation_traffic = _raw_weights*optimizer_values_moved;
     step_floor = step_traffic/bandwidth;
-    optimizer_time = _raw_implementation_traffic/(1000000*bandwidth) + _raw_weights*allocation_cost*temporaries/1000000000 + dispatch*optimizer_ops*parameter_tensors/1000;
+    const _raw_optimizer_bandwidth = (((bandwidth != null && cache_bandwidth != null && cache_capacity != null)) ? ((((_raw_persistent <= cache_capacity)) ? ($.imul_if($int.cache_bandwidth, 1000000000, cache_bandwidth)) : ($.imul_if($int.bandwidth, 1000000000, bandwidth)))) : ($.imul_if($int.bandwidth, 1000000000, bandwidth)));
+    optimizer_bandwidth = _raw_optimizer_bandwidth/1000000000;
+    optimizer_time = 1000*_raw_implementation_traffic/_raw_optimizer_bandwidth + _raw_weights*allocation_cost*temporaries/1000000000 + dispatch*optimizer_ops*parameter_tensors/1000;
   } else {
     step_floor = null;
+    optimizer_bandwidth = null;
     optimizer_time = null;
   }
   return {
@@ -106,6 +115,7 @@ export function evaluate(args, floats = []) {
     "weight_read_share": weight_read_share,
     "step_floor": step_floor,
     "implementation_traffic": implementation_traffic,
+    "optimizer_bandwidth": optimizer_bandwidth,
     "optimizer_time": optimizer_time,
   };
 }

@@ -47,7 +47,7 @@ DEFAULT_LIMITS = Limits()
 
 def headline(threads: int) -> tuple[str, ...]:
     """The figures the node is built from: their spread decides the verdict."""
-    return (f"matmul_fp32_t{threads}", f"stream_triad_t{threads}", "numpy_op_alloc")
+    return (f"matmul_fp32_t{threads}", f"stream_add_t{threads}", "numpy_op_alloc")
 
 
 class Calibration(NamedTuple):
@@ -91,20 +91,25 @@ def standard_probes(plan: Plan, threads: Sequence[int], facts: dict[str, Any],
     """numpy probes always; PyTorch's when it is installed."""
     chosen = [probes.matmul("float32", plan.matmul_n, count) for count in threads]
     chosen.append(probes.matmul("float64", plan.matmul_n, threads[0]))
-    chosen += [probes.stream(count, pool) for count in threads]
-    chosen += [probes.cache_point(label, size) for label, size in cache_sizes(facts)]
-    chosen += [probes.numpy_op(), probes.allocation()]
+    chosen.append(probes.skinny_gemm(plan.matmul_n, threads[0]))
+    sizes = cache_sizes(facts)
+    elements = probes.stream_elements(sizes[-1][1])
+    chosen += [probes.stream(count, pool, elements) for count in threads]
+    chosen += [probes.cache_point(label, size) for label, size in sizes]
+    chosen += [probes.numpy_op(), probes.numpy_calls(), probes.allocation()]
     if probes.torch_available():
-        chosen.append(probes.torch_host())
+        chosen += [probes.torch_host(), probes.skinny_gemm(plan.matmul_n, threads[0], "torch")]
     return chosen
 
 
 def cache_sizes(facts: dict[str, Any]) -> list[tuple[str, int]]:
-    """A working set at half of each data cache (it stays resident) and one at 8x the last level."""
+    """A working set inside each data cache (``probes.level_working_sets``) and one at 8x the last
+    level (at most ``probes.DRAM_MAX``: a VM's last level may be a whole socket's, 480 MiB)."""
     found = machine.data_caches(machine.caches())
-    sizes = [(f"l{cache['level']}", cache["bytes"] // 2) for cache in found]
+    measured = probes.level_working_sets([cache["bytes"] for cache in found])
+    sizes = [(f"l{cache['level']}", size) for cache, (size, _) in zip(found, measured, strict=True)]
     last = found[-1]["bytes"] if found else 8 << 20
-    return sizes + [("dram", 8 * last)]
+    return sizes + [("dram", min(8 * last, probes.DRAM_MAX))]
 
 
 def run_blocks(chosen: Sequence[probes.Probe], plan: Plan, clock: Clock,
@@ -182,7 +187,7 @@ def node_fields(result: Calibration) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "name": f"{facts.get('cpu_model', 'unknown CPU')}, {facts.get('cores', '?')} cores, {threads} thread(s), "
                 f"measured {result.date[:10]}",
-        "memory_bandwidth": shown(figures[f"stream_triad_t{threads}"].median, "GB/s"),
+        "memory_bandwidth": shown(figures[f"stream_add_t{threads}"].median, "GB/s"),
         "peak_flops": peak,
         "precision_flops": rates,
     }
@@ -205,7 +210,8 @@ def host_table(result: Calibration) -> dict[str, Any]:
 HEADER = """mlsysym node file, written by `mlsysym calibrate`.
 Load it as a hardware node: hardware_from_file("{path}") in Python, --set hardware=@{path} on the command line.
 [node] holds the rates at the node's thread count ([host] threads); [measured] every figure with
-its spread across blocks ((max - min) / median) and how it was measured."""
+its spread across blocks (twice the interquartile range over the median: the full range for three
+blocks, blind to one disturbed block of seven) and how it was measured."""
 
 
 def node_file(result: Calibration, path: str = "node.toml") -> str:

@@ -20,6 +20,7 @@ from symbolic.calibration import probes, workloads
 from symbolic.calibration.timing import Clock, per_call
 from symbolic.runtime.errors import ScenarioInputError
 from symbolic.runtime.node_file import NodeFile
+import generated
 
 SUITES = ("mlp", "adam", "roofline", "fusion", "epoch")
 MNIST = (784, 10)  # input width, classes: the MNIST-shaped MLP of the scenario's registry entry
@@ -78,12 +79,16 @@ class Profile(NamedTuple):
 
     node: Any
     numpy_op: float          # µs per eager numpy op that allocates its result
+    numpy_call: float        # µs per numpy call into an existing result
     allocation: float        # µs per MB of fresh result memory
-    bandwidth: float         # GB/s, the node's (STREAM triad)
+    bandwidth: float         # GB/s, the node's (STREAM add)
     levels: list[tuple[str, int, float]]  # (level, capacity in bytes, GB/s), smallest first
     torch_op: float | None
     backward_fixed: float | None
     backward_per_node: float | None
+    gemm_half_rows: float = 0.0        # numpy's BLAS (0 when the node file has no such figure: the peak)
+    torch_gemm_half_rows: float = 0.0  # PyTorch's
+    host_calls: tuple[tuple[str, float], ...] = ()  # µs per call of the numpy functions that are not one ufunc
 
     @classmethod
     def of(cls, node_file: NodeFile) -> Profile:
@@ -96,10 +101,22 @@ class Profile(NamedTuple):
         def optional(name: str) -> float | None:
             return node_file.figure(name, "µs") if name in measured else None
 
-        return cls(node_file.node, node_file.figure("numpy_op_alloc", "µs"),
+        def optional_number(name: str) -> float:
+            return node_file.figure(name, "") if name in measured else 0.0
+
+        return cls(node_file.node, node_file.figure("numpy_op_alloc", "µs"), node_file.figure("numpy_op", "µs"),
                    node_file.figure("fresh_allocation", "µs/MB"),
                    node_file.node.memory_bandwidth.to("GB/s").magnitude, levels,
-                   optional("torch_op"), optional("backward_fixed"), optional("backward_per_node"))
+                   optional("torch_op"), optional("backward_fixed"), optional("backward_per_node"),
+                   optional_number("gemm_half_rows"), optional_number("torch_gemm_half_rows"),
+                   tuple((name.removeprefix("numpy_call_"), node_file.figure(name, "µs"))
+                         for name in measured if name.startswith("numpy_call_")))
+
+    def numpy_dispatch(self, calls: Sequence[str]) -> float:
+        """µs per call, on average, of the numpy functions ``calls`` names: each at its own measured
+        cost, a ufunc (or a function the node file does not list) at ``numpy_op``."""
+        costs = dict(self.host_calls)
+        return statistics.fmean(costs.get(name, self.numpy_op) for name in calls) if calls else self.numpy_op
 
     def level_for(self, working_set: float) -> tuple[str, int, float] | None:
         """The smallest cache level the working set fits in, or None (DRAM)."""
@@ -114,21 +131,24 @@ class Profile(NamedTuple):
 
 # -- predictions (from the generated scenarios) -----------------------------------------------------
 def _scenarios() -> Any:
-    import generated
-
     return generated.Scenarios
 
 
 def mlp_prediction(profile: Profile, shape: workloads.MlpShape, framework: str, counts: dict[str, int],
-                   fresh: int, assumed: bool = False) -> tuple[float, dict[str, Any]]:
+                   fresh: int, assumed: bool = False, calls: dict[str, list[str]] | None = None,
+                   ) -> tuple[float, dict[str, Any]]:
     """The MLP step on this node: measured op counts (or, ``assumed``, the registry's) and host costs."""
     b, i, h, o = shape
     inputs: dict[str, Any] = dict(batch_size=b, input_width=i, hidden_width=h, output_width=o, label_bytes=8,
                                   hardware=profile.node, launch=0, allocation_cost=profile.allocation,
-                                  fresh_bytes=fresh, **profile.last_level())
+                                  fresh_bytes=fresh, **profile.last_level(),
+                                  gemm_half_rows=profile.gemm_half_rows if framework == "numpy"
+                                  else profile.torch_gemm_half_rows)
     if framework == "numpy":  # every operation, forward or backward, is a Python call
-        inputs.update(dispatch=profile.numpy_op, forward_ops=counts["forward"], backward_ops=counts["backward"],
-                      autograd_nodes=counts["backward"], backward_per_node=profile.numpy_op, backward_fixed=0)
+        calls = calls or {}
+        inputs.update(dispatch=profile.numpy_dispatch(calls.get("forward", [])), forward_ops=counts["forward"],
+                      backward_ops=counts["backward"], autograd_nodes=counts["backward"],
+                      backward_per_node=profile.numpy_dispatch(calls.get("backward", [])), backward_fixed=0)
     else:
         inputs.update(dispatch=profile.torch_op, forward_ops=counts["forward"], backward_ops=counts["backward"],
                       autograd_nodes=counts["autograd_nodes"], backward_per_node=profile.backward_per_node,
@@ -142,7 +162,7 @@ def mlp_prediction(profile: Profile, shape: workloads.MlpShape, framework: str, 
     compute = step.compute_time.to("µs").magnitude
     memory = step.memory_time.to("µs").magnitude
     regime = "host" if host >= roof else ("compute" if compute >= memory else "memory")
-    explained = {"host_us": host, "roofline_us": roof, "allocation_us": step.allocation_time.to("µs").magnitude,
+    explained = {"host_us": host, "roofline_us": roof, "gemm_half_rows": step.gemm_half_rows, "allocation_us": step.allocation_time.to("µs").magnitude,
                  "compute_us": compute, "memory_us": memory, "regime": regime,
                  "ops": step.forward_ops + step.backward_ops}
     return step.step_time.to("µs").magnitude, explained
@@ -155,23 +175,30 @@ def adam_prediction(profile: Profile, size: int, dispatch: float, counts: worklo
         parameters=size, bytes_per_param=4, optimizer_moments=2, bandwidth=profile.bandwidth,
         optimizer_values_moved=max(counts.values, 1e-9), optimizer_ops=sum(counts.ops.values()),
         parameter_tensors=1, dispatch=dispatch, temporaries=fresh, allocation_cost=profile.allocation)
+    level = profile.level_for(step.persistent.to("byte").magnitude)
+    if level is not None:  # the weights, gradients and moments fit in a cache level: its bandwidth
+        step = step.variant(cache_capacity=level[1], cache_bandwidth=level[2])
     return step.optimizer_time.to("ms").magnitude, {
         "values_moved": counts.values, "ops": sum(counts.ops.values()), "fresh_results": fresh,
+        "level": level[0] if level else "dram", "bandwidth_gbs": step.optimizer_bandwidth.to("GB/s").magnitude,
         "fused_floor_ms": step.variant(optimizer_values_moved=7, optimizer_ops=1, temporaries=0).optimizer_time
         .to("ms").magnitude}
 
 
 def roofline_prediction(profile: Profile, flops: float, traffic: float, working_set: float
                         ) -> tuple[float, dict[str, Any]]:
+    """One call of a kernel from Python: its roofline time at the level its working set fits in
+    (the node's memory past the last level), plus one numpy call's cost."""
     level = profile.level_for(working_set)
-    cache = {} if level is None else {"working_set": working_set, "cache_capacity": level[1],
-                                      "cache_bandwidth": level[2] / 1000}  # TB/s
+    cache = {} if level is None else {"cache_capacity": level[1], "cache_bandwidth": level[2] / 1000}  # TB/s
     point = _scenarios().KernelAt200FlopPerByteH100.variant(hardware=profile.node, precision="fp32",
-                                                            intensity=flops / traffic, **cache)
+                                                            intensity=flops / traffic, working_set=traffic,
+                                                            dispatch=profile.numpy_call, **cache)
     rate = point.level_attainable if level is not None else point.attainable
     bound = "compute" if rate.to("TFLOP/s").magnitude >= point.peak.to("TFLOP/s").magnitude else "memory"
-    return rate.to("GFLOP/s").magnitude, {"level": level[0] if level else "dram", "regime": bound,
-                                          "intensity": flops / traffic}
+    return point.kernel_rate.to("GFLOP/s").magnitude, {"level": level[0] if level else "dram", "regime": bound,
+                                                       "intensity": flops / traffic,
+                                                       "call_us": profile.numpy_call}
 
 
 def fusion_prediction(profile: Profile, chain: int) -> tuple[float, dict[str, Any]]:
@@ -180,12 +207,10 @@ def fusion_prediction(profile: Profile, chain: int) -> tuple[float, dict[str, An
 
 
 def epoch_prediction(profile: Profile, batch: int, examples: int, ops_per_step: int) -> tuple[float, dict[str, Any]]:
-    from generated import DatasetProfile
-
     scenarios = _scenarios()
     network = scenarios.MnistDenseNetwork.variant(
         layer_widths=list(EPOCH_WIDTHS), batch_size=batch,
-        dataset=DatasetProfile("synthetic MNIST-shaped", training_examples=examples))
+        dataset=generated.DatasetProfile("synthetic MNIST-shaped", training_examples=examples))
     layers = len(EPOCH_WIDTHS) - 1
     epoch = scenarios.MnistEpochCpuVersusH100.variant(
         network=network, host=profile.node, dispatch=profile.numpy_op,
@@ -208,16 +233,17 @@ def mlp_points(profile: Profile, grid: Grid) -> list[Point]:
                 shape = workloads.MlpShape(batch, MNIST[0], hidden, MNIST[1])
                 if framework == "numpy":
                     model: Any = workloads.NumpyMlp(shape)
-                    counts, fresh = workloads.numpy_mlp_counts(model)
+                    counts, fresh, calls = workloads.numpy_mlp_counts(model)
                 else:
                     model = workloads.TorchMlp(shape)
-                    counts, fresh = model.counts(), 0
+                    counts, fresh, calls = model.counts(), 0, {}
 
                 def predict(shape: workloads.MlpShape = shape, framework: str = framework,
-                            counts: dict[str, int] = counts, fresh: int = fresh) -> tuple[float, dict[str, Any]]:
-                    value, explained = mlp_prediction(profile, shape, framework, counts, fresh)
+                            counts: dict[str, int] = counts, fresh: int = fresh,
+                            calls: dict[str, list[str]] = calls) -> tuple[float, dict[str, Any]]:
+                    value, explained = mlp_prediction(profile, shape, framework, counts, fresh, calls=calls)
                     explained["assumed_counts_us"] = mlp_prediction(profile, shape, framework, counts, fresh,
-                                                                    assumed=True)[0]
+                                                                    assumed=True, calls=calls)[0]
                     explained.update(counts=counts, hidden=shape.hidden, batch=shape.batch)
                     return value, explained
 
@@ -251,9 +277,10 @@ def roofline_points(profile: Profile, grid: Grid) -> list[Point]:
     import numpy as np
 
     points = []
-    sizes = [(name, capacity // 4) for name, capacity, _ in profile.levels]
+    checked = probes.level_working_sets([capacity for _, capacity, _ in profile.levels])
+    sizes = [(name, point) for (name, _, _), (_, point) in zip(profile.levels, checked, strict=True)]
     last = profile.levels[-1][1] if profile.levels else 8 << 20
-    for label, working_set in [*sizes, ("dram", 16 * last)]:
+    for label, working_set in [*sizes, ("dram", min(16 * last, 2 * probes.DRAM_MAX))]:
         n = max(64, working_set // 24)
         x, y, z = np.ones(n), np.ones(n), np.empty(n)
         points.append(Point(f"roofline multiply {label} ({24 * n} B)", "roofline", "rate", "GFLOP/s",

@@ -49,12 +49,14 @@ class Tracer:
         self.values = 0.0
         self.fresh = 0
         self.fresh_results: list[int] = []  # bytes of every result written into a new array
+        self.calls: dict[str, list[str]] = {}  # the numpy functions called, per phase, in order
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
         fn = getattr(np, name)
 
         def traced(*args: Any, **kwargs: Any) -> Any:
             self.ops[self.phase] = self.ops.get(self.phase, 0) + 1
+            self.calls.setdefault(self.phase, []).append(name)
             result = fn(*args, **kwargs)
             fresh = isinstance(result, np.ndarray) and kwargs.get("out") is None
             if fresh:
@@ -121,12 +123,13 @@ class NumpyMlp:
 
 
 
-def numpy_mlp_counts(model: NumpyMlp) -> tuple[dict[str, int], int]:
-    """Operations per phase of one traced step, and the result bytes glibc maps fresh (the results
-    past its largest mmap threshold; smaller ones reuse freed heap memory)."""
+def numpy_mlp_counts(model: NumpyMlp) -> tuple[dict[str, int], int, dict[str, list[str]]]:
+    """Operations per phase of one traced step, the result bytes glibc maps fresh (the results past
+    its largest mmap threshold; smaller ones reuse freed heap memory), and the functions called."""
     tracer = Tracer()
     model.step(tracer)
-    return tracer.counts().ops, sum(size for size in tracer.fresh_results if size >= BIG_RESULT)
+    return (tracer.counts().ops, sum(size for size in tracer.fresh_results if size >= BIG_RESULT),
+            dict(tracer.calls))
 
 
 def minor_faults_of(fn: Callable[[], object], calls: int = 2) -> float:

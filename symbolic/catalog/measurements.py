@@ -18,6 +18,8 @@ from typing import Any
 
 from symbolic.catalog.load import CATALOG_DIR, CatalogError
 from symbolic.runtime.units import Q_
+from symbolic.catalog import Constants, EFFICIENCY_PREFIX, efficiency_sources, Hardware, hardware_records, Models, runtime_types, Systems, systems_entries, workload_entries
+from symbolic.runtime.model_config import workload_from_config
 
 RUNS_FILE = CATALOG_DIR / "measurements.toml"
 KINDS = ("training", "prefill")
@@ -63,6 +65,7 @@ class Run:
     model: dict[str, int]  # every MODEL_FIELDS entry the kind needs, resolved (gated_mlp 0 or 1)
     layout: dict[str, Any]
     measured: dict[str, Any]  # quantity -> pint Quantity
+    config: str | None = None  # a prefill run's config.json (resolved path) when it names no catalog model
 
     @property
     def scenario(self) -> str:
@@ -86,7 +89,7 @@ def load_runs(path: str | Path = RUNS_FILE) -> tuple[Run, ...]:
         raise MeasurementError(f"{shown}: no runs; expected one or more [[run]] tables")
     runs: list[Run] = []
     for number, table in enumerate(tables, 1):
-        run = _run(shown, number, table)
+        run = _run(shown, number, table, path.parent)
         if any(run.name == other.name for other in runs):
             raise MeasurementError(f"{shown}: run {run.name!r}, field 'name': given twice; names must be unique")
         runs.append(run)
@@ -100,7 +103,7 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def _run(file: str, number: int, table: dict[str, Any]) -> Run:
+def _run(file: str, number: int, table: dict[str, Any], base: Path) -> Run:
     name = table.get("name")
     label = f"run {name!r}" if isinstance(name, str) else f"run #{number}"
 
@@ -135,7 +138,12 @@ def _run(file: str, number: int, table: dict[str, Any]) -> Run:
     for sub in ("model", "layout", "measured"):
         if not isinstance(table[sub], dict):
             raise fail(sub, table[sub], f"a table [run.{sub}]")
-    workload, model = _model(table["model"], kind, lambda field, got, what: fail(f"model.{field}", got, what))
+    config = None
+    if "config" in table["model"]:
+        config, model = _config_model(table["model"], kind, base, lambda field, got, what: fail(f"model.{field}", got, what))
+        workload = None
+    else:
+        workload, model = _model(table["model"], kind, lambda field, got, what: fail(f"model.{field}", got, what))
     layout = _layout(table["layout"], kind, lambda field, got, what: fail(f"layout.{field}", got, what))
     expected_gpus = layout["tp"] * layout.get("pp", 1) * layout.get("dp", 1)
     if gpus != expected_gpus:
@@ -143,7 +151,7 @@ def _run(file: str, number: int, table: dict[str, Any]) -> Run:
     _consistent(model, layout, kind, fail)
     measured = _measured(table["measured"], kind, lambda field, got, what: fail(f"measured.{field}", got, what))
     return Run(file, name, table["source"].strip(), kind, hardware, gpus, fabric.removeprefix("Systems.Fabrics."),
-               workload, model, layout, measured)
+               workload, model, layout, measured, config)
 
 
 def _count(value: Any, fail: Any, minimum: int = 1) -> int:
@@ -152,8 +160,27 @@ def _count(value: Any, fail: Any, minimum: int = 1) -> int:
     return value
 
 
+def _config_model(table: dict[str, Any], kind: str, base: Path, fail: Any) -> tuple[str, dict[str, int]]:
+    """A prefill run's model from a config.json: the path, and the fields the layout checks read."""
+    given = table["config"]
+    if kind != "prefill":
+        raise fail("config", given, "no config in a training run (give workload = 'Models.Language.<name>' or "
+                                    "layers, hidden_dim, heads, ...; config.json models are read by prefill runs)")
+    others = sorted(set(table) - {"config"})
+    if others:
+        raise fail(others[0], table[others[0]], "no other model field beside config (the config holds the architecture)")
+    if not isinstance(given, str) or not given.strip():
+        raise fail("config", given, "the path of a Hugging Face config.json, relative to the runs file")
+    path = base / given
+    try:
+        record = _from_config(str(path))
+    except (OSError, ValueError) as error:
+        raise fail("config", given, f"a config.json the architecture is read from ({error})") from None
+    return str(path), {field: int(getattr(record, field)) for field in ("layers", "heads", "kv_heads")}
+
+
 def _model(table: dict[str, Any], kind: str, fail: Any) -> tuple[str | None, dict[str, int]]:
-    allowed = ("workload", *MODEL_FIELDS)
+    allowed = ("workload", "config", *MODEL_FIELDS)
     for field in table:
         if field not in allowed:
             raise fail(field, table[field], f"one of {', '.join(allowed)}")
@@ -168,6 +195,10 @@ def _model(table: dict[str, Any], kind: str, fail: Any) -> tuple[str | None, dic
         given = dict(fields, **({"seq_len": table["seq_len"]} if "seq_len" in table else {}))
     else:
         given = dict(table)
+        if kind == "prefill":  # the scenario reads a record's architecture (GQA, MoE, head widths, windows)
+            field = next(iter(table), "workload")
+            raise fail(field, table.get(field), "a prefill run names its model: workload = 'Models.Language.<name>' "
+                                                 "or config = '<path of a config.json>' (no architecture fields)")
         for field in REQUIRED_MODEL:
             if field not in given:
                 raise fail(field, None, "a value (or give workload = 'Models.Language.<name>')")
@@ -221,7 +252,7 @@ def _consistent(model: dict[str, int], layout: dict[str, Any], kind: str, fail: 
     for field in ("heads", "kv_heads"):
         if model[field] % tp:
             raise fail("layout.tp", tp, f"a divisor of model.{field} = {model[field]} (heads split over the GPUs)")
-    if model["hidden_dim"] % model["heads"]:
+    if "hidden_dim" in model and model["hidden_dim"] % model["heads"]:
         raise fail("model.heads", model["heads"], f"a divisor of model.hidden_dim = {model['hidden_dim']}")
     if kind == "training":
         stages = layout["pp"] * layout["interleave"]
@@ -256,32 +287,22 @@ def _measured(table: dict[str, Any], kind: str, fail: Any) -> dict[str, Any]:
 
 # -- the catalog the runs refer to -----------------------------------------------------------
 def _nodes() -> set[str]:
-    from symbolic.catalog import hardware_records
-
     return {record.path for record in hardware_records()}
 
 
 def _fabrics() -> set[str]:
-    from symbolic.catalog import systems_entries
-
     return {entry.key for entry in systems_entries() if entry.tier == "Fabrics"}
 
 
 def _efficiency_section(hardware: str) -> str:
-    from symbolic.catalog import EFFICIENCY_PREFIX
-
     return EFFICIENCY_PREFIX + hardware.rpartition(".")[2]
 
 
 def _efficiency_sections() -> set[str]:
-    from symbolic.catalog import efficiency_sources
-
     return set(efficiency_sources())
 
 
 def _workload_fields(path: Any) -> dict[str, Any] | None:
-    from symbolic.catalog import workload_entries
-
     if not isinstance(path, str) or not path.startswith("Models."):
         return None
     entry = next((e for e in workload_entries() if f"Models.{e.path}" == path), None)
@@ -305,7 +326,6 @@ TRAINING_EFFICIENCY = {"fabric_efficiency": "Fabric", "activation_traffic": "Act
 
 def scenario_inputs(run: Run) -> dict[str, Any]:
     """The inputs of the run's scenario: catalog values as ``Ref``s (written as source in the registry)."""
-    from symbolic.catalog import Constants, Hardware, Models, Systems
 
     tier, key = run.hardware.split(".")
     node = getattr(getattr(Hardware, tier), key)
@@ -314,10 +334,13 @@ def scenario_inputs(run: Run) -> dict[str, Any]:
     workload = None
     if run.workload is not None:
         workload = getattr(getattr(Models, run.workload.split(".")[1]), run.workload.split(".")[2])
-    for field in ("layers", "hidden_dim", "heads", "kv_heads", "ffn_dim", "vocab_size"):
-        declared = workload is not None and field in (_workload_fields(run.workload) or {})
-        inputs[field] = getattr(workload, field) if declared else run.model[field]
-    inputs["gated_mlp"] = run.model["gated_mlp"]
+    if run.kind == "prefill":  # the record itself: its architecture's counts (a catalog entry or a config.json)
+        inputs["workload"] = workload if workload is not None else _from_config(run.config)
+    else:
+        for field in ("layers", "hidden_dim", "heads", "kv_heads", "ffn_dim", "vocab_size"):
+            declared = workload is not None and field in (_workload_fields(run.workload) or {})
+            inputs[field] = getattr(workload, field) if declared else run.model[field]
+        inputs["gated_mlp"] = run.model["gated_mlp"]
     inputs["nvlink_bandwidth"] = node.nvlink.bandwidth_per_direction
     names = dict(EFFICIENCY_INPUTS)
     if run.kind == "training":
@@ -333,9 +356,13 @@ def scenario_inputs(run: Run) -> dict[str, Any]:
     return inputs
 
 
+def _from_config(path: str | None) -> Any:
+    return workload_from_config(path, runtime_types("workloads"))
+
+
 def description(run: Run) -> str:
     """A registry instance's description: the run's configuration and what was measured, from where."""
-    model = (run.workload.rpartition(".")[2] if run.workload else
+    model = (run.workload.rpartition(".")[2] if run.workload else Path(run.config).name if run.config else
              f"{run.model['layers']} layers, hidden {run.model['hidden_dim']}, {run.model['heads']} heads")
     if run.kind == "training":
         layout = run.layout

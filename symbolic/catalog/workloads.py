@@ -165,6 +165,10 @@ class TransformerWorkload(Workload):
     # blocks: every block up to the window, and a block of full attention the rest of the sequence too
     _cached_positions = (layers * sympy.Min(seq_len, sliding_window)
                          + (layers - sliding_layers) * sympy.Max(seq_len - sliding_window, 0))
+    cached_positions = Derived(
+        _cached_positions, symbol="S_L", otherwise=layers * seq_len,
+        doc="Context positions the last of `seq_len` tokens attends to, summed over the blocks: every token in "
+            "a block of full attention, at most the window in a sliding-window block (L·S without a window).")
     kv_values_per_position = Derived(kv_values_per_token / layers, symbol=r"\nu_{kv}",
                                      doc="Values one block caches per token position: N_kv/L.")
     kv_cache_bytes = Derived(

@@ -38,6 +38,7 @@ from symbolic.cli.search import add_parser as add_search_parser
 from symbolic.cli.validate import add_parser as add_validate_parser
 from symbolic.cli.usage import UsageError
 from symbolic.cli.values import build, parse_setting, parse_vary
+from symbolic.runtime.errors import MlsysymError
 
 __all__ = ["UsageError", "build", "build_parser", "main", "outputs_of", "parse_setting", "parse_vary", "shown",
            "table"]
@@ -160,7 +161,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)  # exits with 2 on bad usage
-    from symbolic.runtime.errors import MlsysymError
 
     try:
         return args.handler(args)

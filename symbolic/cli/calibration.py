@@ -8,6 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from symbolic.cli.output import emit, table
+import json
+import tomllib
+from symbolic.cli.output import json_text
+from symbolic.cli.usage import UsageError
+from symbolic.runtime.node_file import node_file_from_mapping, read_node_file
 
 REFUSED = 2  # the exit status of a run too noisy to give a verdict (as for bad input: nothing was written)
 
@@ -28,9 +33,8 @@ def add_calibrate_parser(command: Any) -> None:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from symbolic.calibration import calibrate as calibration
-    from symbolic.calibration.machine import usable_cores
-    from symbolic.cli.usage import UsageError
+    from symbolic.calibration import calibrate as calibration  # start-up: the probes load numpy
+    from symbolic.calibration.machine import usable_cores  # start-up: the probes load numpy
 
     limits = calibration.Limits()
     for flag, value in (("--max-load", args.max_load), ("--max-spread", args.max_spread)):
@@ -59,7 +63,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def report(result: Any, written: str | None) -> dict[str, Any]:
-    from symbolic.calibration.calibrate import host_table, measured, node_fields
+    from symbolic.calibration.calibrate import host_table, measured, node_fields  # start-up: the probes load numpy
 
     return {"node": node_fields(result), "host": host_table(result),
             "measured": {name: figure._asdict() for name, figure in measured(result).items()},
@@ -67,7 +71,7 @@ def report(result: Any, written: str | None) -> dict[str, Any]:
 
 
 def text_report(result: Any, written: str | None) -> str:
-    from symbolic.calibration.calibrate import measured, node_fields
+    from symbolic.calibration.calibrate import measured, node_fields  # start-up: the probes load numpy
 
     facts = result.facts
     lines = [f"machine: {facts['cpu_model']}, {facts['cores']} cores, {facts['memory']}; "
@@ -98,19 +102,15 @@ def add_here_arguments(sub: Any, required: bool) -> None:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    import json
-
-    from symbolic.calibration import here
-    from symbolic.runtime.node_file import node_file_from_mapping, read_node_file
+    from symbolic.calibration import here  # start-up: the probes load numpy
 
     suites = here.parse_suites(args.suite)
     if args.node:
         node_file = read_node_file(args.node)
     else:  # a quick calibration, refused or not (its verdict is kept with the result)
-        import tomllib
 
-        from symbolic.calibration import calibrate as calibration
-        from symbolic.calibration.machine import usable_cores
+        from symbolic.calibration import calibrate as calibration  # start-up: the probes load numpy
+        from symbolic.calibration.machine import usable_cores  # start-up: the probes load numpy
 
         result = calibration.calibrate(calibration.QUICK, calibration.parse_threads("1", usable_cores()))
         node_file = node_file_from_mapping(tomllib.loads(calibration.node_file(result)), "quick calibration")
@@ -122,8 +122,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
     data["node"] = {"name": node_file.node.name, "host": node_file.host,
                     "measured": {name: figure._asdict() for name, figure in node_file.measured.items()}}
     if args.out:
-        from symbolic.cli.output import json_text
-
         Path(args.out).write_text(json_text(data) + "\n", encoding="utf-8")
     emit(args, json.loads(json.dumps(data, default=str)) if args.json else data, validate_text(data))
     return 0

@@ -16,10 +16,15 @@ from symbolic.runtime.units import label
 from symbolic.cli.usage import UsageError
 from symbolic.cli.values import (_nearest, built, check_grid, instance, once_each, parse_setting, parse_vary,
                                  scenario_class)
+import generated
+from symbolic.cli.describe import input_rows, output_rows
+from symbolic.runtime.analysis import compare, flat_outputs, sensitivity
+from symbolic.runtime.inputs import describe
+from symbolic.runtime.namespace import Namespace
+from symbolic.runtime.parameter_counts import workload_notes
+from symbolic.runtime.sweep import sweep
 
 def cmd_list(args: argparse.Namespace) -> int:
-    import generated
-
     if args.name in CATALOGS:
         return _catalog(args)
     if args.name:
@@ -38,8 +43,6 @@ CATALOGS = ("Hardware", "Models", "Datasets", "Systems", "Constants")
 
 def _catalog(args: argparse.Namespace) -> int:
     """``list Models`` (or another catalog): every entry's path, as ``--set`` and Python take it."""
-    import generated
-    from symbolic.runtime.namespace import Namespace
 
     def walk(namespace: Namespace, prefix: str) -> list[tuple[str, str]]:
         rows = []
@@ -57,21 +60,17 @@ def _catalog(args: argparse.Namespace) -> int:
 
 def _describe(args: argparse.Namespace) -> int:
     """``list X``: a class's inputs (what each expects, its default) and outputs (path, unit)."""
-    from generated import Scenarios
-
-    from symbolic.cli.describe import input_rows, output_rows
-    from symbolic.runtime.inputs import describe
-
     cls = scenario_class(args.name)
-    example = getattr(Scenarios, args.name) if args.name in Scenarios else next(
-        (getattr(Scenarios, key) for key in Scenarios if type(getattr(Scenarios, key)) is cls), None)
+    registry = generated.Scenarios
+    example = getattr(registry, args.name) if args.name in registry else next(
+        (getattr(registry, key) for key in registry if type(getattr(registry, key)) is cls), None)
     inputs, outputs = input_rows(cls), output_rows(cls, example)
     data = {"class": cls.__name__, "summary": (cls.__doc__ or "").split("\n")[0],
             "inputs": [{**info._asdict(), "unit": label(info.unit)} for info in describe(cls)],
             "outputs": [{"path": path, "unit": unit} for path, unit in outputs]}
     text = (f"{cls.__name__}: {data['summary']}\n\ninputs:\n"
             + table(inputs, ("input", "kind", "unit", "default", "domain", "doc"))
-            + "\n\noutputs" + (f" (table keys as in {args.name if args.name in Scenarios else 'a registry entry'})"
+            + "\n\noutputs" + (f" (table keys as in {args.name if args.name in registry else 'a registry entry'})"
                                 if example is not None else "") + ":\n" + table(outputs, ("output", "unit")))
     emit(args, data, text)
     return 0
@@ -81,7 +80,6 @@ def _report(args: argparse.Namespace, scenario: Any, wanted: list[str] | None = 
     outputs = outputs_of(scenario)
     if wanted:
         outputs = {path: outputs[path] for path in selected(wanted, list(outputs))}
-    from symbolic.runtime.parameter_counts import workload_notes
 
     notes = workload_notes(scenario)  # which parameter count the numbers use, and the architecture's
     data = {"name": scenario.name, "class": type(scenario).__name__, "inputs": scenario.inputs(),
@@ -118,9 +116,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     import numpy
-
-    from symbolic.runtime.analysis import flat_outputs
-    from symbolic.runtime.sweep import sweep
 
     varied = once_each((parse_vary(scenario_class(args.name), v) for v in args.vary), "--vary")
     both = [name for name in varied if any(s.partition("=")[0].strip() == name for s in args.set or [])]
@@ -197,8 +192,6 @@ def _write_sweep(path: str, data: dict[str, Any], units: dict[str, str], varied:
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
-    from symbolic.runtime.analysis import sensitivity
-
     scenario = built(args.name, args.set or [])
     rows = sensitivity(scenario, args.output)
     data = [r.__dict__ for r in rows]
@@ -215,8 +208,6 @@ def _called(name: str, settings: list[str] | None) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from symbolic.runtime.analysis import compare
-
     if args.b is None and not args.set:
         raise UsageError("compare needs a second scenario: a registry name, or --set changing inputs of the first")
     a = instance(args.a)
@@ -243,7 +234,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     import sympy
 
-    from symbolic.analysis.list_entries import entry_keys
+    from symbolic.analysis.list_entries import entry_keys  # start-up: sympy, the generator extra
 
     target = built(args.name, args.set or [])
     model = derive.model_of(type(target).__name__)
@@ -281,7 +272,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_scaling(args: argparse.Namespace) -> int:
-    from symbolic.analysis import derive
+    from symbolic.analysis import derive  # start-up: sympy, the generator extra
 
     if args.set:  # the inputs set are held at their values; growth is in the others
         subject: Any = built(args.scenario, args.set)

@@ -8,6 +8,7 @@ from symbolic.runtime.inputs import InputInfo, describe
 from symbolic.runtime.outputs import GroupOutput, Output, SubScenario, TableOutput
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.units import label
+from symbolic.runtime.analysis import flat_outputs
 
 
 def input_rows(cls: type[ScenarioBase]) -> list[tuple[str, str, str, str, str, str]]:
@@ -32,8 +33,6 @@ def _default_text(info: InputInfo) -> str:
 def output_rows(cls: type[ScenarioBase], example: Any = None) -> list[tuple[str, str]]:
     """``(path, unit)`` of every output; table keys come from ``example`` when there is one."""
     if example is not None:
-        from symbolic.runtime.analysis import flat_outputs
-
         return [(path, unit) for path, (_, unit) in flat_outputs(example, everything=True).items()]
     rows: list[tuple[str, str]] = []
 

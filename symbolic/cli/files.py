@@ -15,19 +15,19 @@ from typing import Any
 
 from symbolic.cli.usage import UsageError
 from symbolic.runtime.errors import MlsysymError
+from symbolic.runtime.model_config import workload_from_config
+from symbolic.runtime.node_file import hardware_from_file
 
 
 def _workload(path: Path) -> Any:
     """A Hugging Face config.json as a workload record (``symbolic.runtime.model_config``)."""
-    from generated import workloads
-    from symbolic.runtime.model_config import workload_from_config
+    from generated import workloads  # start-up: the record classes load only when a config is read
 
     return workload_from_config(path, {name: getattr(workloads, name) for name in workloads.__all__})
 
 
 def _node(path: Path) -> Any:
     """A node file written by ``mlsysym calibrate`` as a hardware node (``symbolic.runtime.node_file``)."""
-    from symbolic.runtime.node_file import hardware_from_file
 
     return hardware_from_file(path)
 

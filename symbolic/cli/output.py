@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from symbolic.runtime.display import shown
+from symbolic.runtime.analysis import flat_outputs
 
 __all__ = ["emit", "json_text", "jsonable", "outputs_of", "shown", "table"]
 
@@ -23,7 +24,6 @@ def table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
 
 def outputs_of(scenario: Any) -> dict[str, tuple[Any, str]]:
     """Every output as ``path: (value, unit)``: numbers, and lists and text too."""
-    from symbolic.runtime.analysis import flat_outputs
 
     return flat_outputs(scenario, everything=True)
 

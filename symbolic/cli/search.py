@@ -19,13 +19,12 @@ from symbolic.cli.files import from_file
 from symbolic.cli.usage import UsageError
 from symbolic.cli.values import (_nearest, build, catalog_entry, instance, once_each, parse_setting, parse_vary,
                                  scenario_class)
+from symbolic.runtime.hardware import HardwareNode
+from symbolic.runtime.search import CHUNK_POINTS, EACH_PRECISION, every, search
+import generated
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from generated import Scenarios
-
-    from symbolic.runtime.search import CHUNK_POINTS, search
-
     if not (args.minimize or args.maximize):
         raise UsageError("search needs an objective: --minimize OUTPUT or --maximize OUTPUT")
     if args.top < 1:
@@ -37,7 +36,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     both = [name for name in vary if any(s.partition("=")[0].strip() == name for s in args.set or [])]
     if both:  # the varied values would silently replace the --set one
         raise UsageError(f"{both[0]} is given to both --vary and --set; give it in one")
-    if args.scenario in Scenarios:
+    if args.scenario in generated.Scenarios:
         base: Any = build(cls, instance(args.scenario), args.set or [])
         fixed = None
     else:
@@ -82,7 +81,6 @@ def results_table(result: Any) -> str:
 
 def entry_name(value: Any) -> str:
     """A catalog entry as people name it (``Hardware.Cloud.H100``, ``Models.Language.GPT3``)."""
-    from symbolic.runtime.hardware import HardwareNode
 
     if isinstance(value, HardwareNode) and value.path:
         return f"Hardware.{value.path}"
@@ -123,7 +121,6 @@ class _ProgressBar:
 
 def parse_axis(cls: Any, text: str) -> tuple[str, Any]:
     """``name=SPEC`` as the values of one axis of the search."""
-    from symbolic.runtime.search import EACH_PRECISION
 
     if "=" not in text:
         raise UsageError(f"--vary expects name=values, got {text!r}")
@@ -136,13 +133,9 @@ def parse_axis(cls: Any, text: str) -> tuple[str, Any]:
     if not spec or any(not item for item in items):
         raise UsageError(f"--vary {name}: expected values separated by commas, got {spec!r}")
     if name in nodes:
-        from generated import Hardware
-
-        return name, [node for item in items for node in _entries(Hardware, "Hardware", item, "hardware node")]
+        return name, [node for item in items for node in _entries(generated.Hardware, "Hardware", item, "hardware node")]
     if name in workloads:
-        from generated import Models
-
-        return name, [w for item in items for w in _entries(Models, "Models", item, "workload")]
+        return name, [w for item in items for w in _entries(generated.Models, "Models", item, "workload")]
     if name in precisions and spec.lower() == "each":
         return name, EACH_PRECISION
     if name in keys:
@@ -154,7 +147,6 @@ def parse_axis(cls: Any, text: str) -> tuple[str, Any]:
 
 def _entries(root: Any, title: str, item: str, what: str) -> list[Any]:
     """``Tier.*`` (a tier's entries), ``*`` (every entry) or one entry."""
-    from symbolic.runtime.search import every
 
     item = item.removeprefix(f"{title}.")
     if item.startswith("@"):  # a file, read as --set reads it (symbolic.cli.files)

@@ -16,6 +16,11 @@ from typing import Any
 from symbolic.cli import calibration
 from symbolic.cli.output import emit, table
 from symbolic.cli.usage import UsageError
+import generated
+from symbolic.cli.fits import fit_report
+from symbolic.cli.runs import predicted, predicted_quantity, runs_of
+from symbolic.cli.output import json_text
+from symbolic.runtime.search import search
 
 # the summaries the README and the validation page quote: kind and quantity
 QUANTITY_LABELS = {"iteration_time": "iteration time", "params_optimizer_per_gpu": "params & optimizer per GPU",
@@ -47,16 +52,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
     data = validate(args.file, own=not args.only)
     lines = [text(data)]
     if args.fit:
-        from symbolic.cli.fits import fit_report
-
         data["fits"] = fit_report()
         lines.append(fits_text(data["fits"]))
     if args.search:
         data["search"] = best_layout()
         lines.append(search_text(data["search"]))
     if args.out:
-        from symbolic.cli.output import json_text
-
         Path(args.out).write_text(json_text(data) + "\n", encoding="utf-8")
     emit(args, data, "\n\n".join(lines))
     return 0
@@ -88,11 +89,7 @@ def search_command() -> str:
 
 def best_layout() -> dict[str, Any]:
     """The fastest iteration of the search, its memory share, and what the search took."""
-    from generated import Scenarios
-
-    from symbolic.runtime.search import search
-
-    base = getattr(Scenarios, SEARCH_BASE).variant(**SEARCH_SET)
+    base = getattr(generated.Scenarios, SEARCH_BASE).variant(**SEARCH_SET)
     result = search(base, SEARCH_VARY, SEARCH_WHERE, minimize="iteration_time", top=5)
     rows = []
     for row in result.rows:
@@ -120,43 +117,9 @@ def search_text(found: dict[str, Any]) -> str:
             f"{found['seconds']:.2f} s; best: {answer}")
 
 
-def runs_of(files: list[str], own: bool = True) -> list[Any]:
-    """The runs to predict: the project's own (unless ``own`` is false), then each file's, names unique."""
-    from symbolic.catalog.measurements import MeasurementError, load_runs
-
-    runs = list(load_runs()) if own else []
-    for file in files:
-        for run in load_runs(Path(file)):
-            clash = next((other for other in runs if other.name == run.name), None)
-            if clash is not None:
-                raise MeasurementError(f"{run.file}: run {run.name!r}, field 'name': already names a run of "
-                                       f"{clash.file}; names must be unique")
-            runs.append(run)
-    return runs
-
-
-def predicted(run: Any) -> Any:
-    """The run's scenario instance, built from the same inputs as its registry entry."""
-    import generated
-    from symbolic.catalog.measurements import scenario_inputs
-    from symbolic.catalog.refs import value_of
-
-    scenario = getattr(generated, run.scenario)
-    return scenario(name=run.name, **{key: value_of(value) for key, value in scenario_inputs(run).items()})
-
-
-def predicted_quantity(instance: Any, run: Any, quantity: str) -> Any:
-    """The prediction of one measured quantity: the output of that name, or for ``flops_per_gpu`` (the
-    rate each GPU sustained, recomputation counted, as Narayanan et al. report it) the iteration's FLOPs
-    over its time and the GPUs."""
-    if quantity == "flops_per_gpu":
-        return instance.iteration_flops / instance.iteration_time / run.gpus
-    return getattr(instance, quantity)
-
-
 def validate(files: list[str], own: bool = True) -> dict[str, Any]:
     """``{"rows": [...], "summary": {...}}`` as ``--json`` prints it."""
-    from symbolic.catalog.measurements import UNITS
+    from symbolic.catalog.measurements import UNITS  # start-up: the catalog's record types load sympy
 
     rows = []
     for run in runs_of(files, own):

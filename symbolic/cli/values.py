@@ -11,6 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from symbolic.cli.files import from_file
 from symbolic.cli.usage import UsageError
+import generated
+from symbolic.runtime.errors import a_or_an, MlsysymError, ScenarioInputError
+from symbolic.runtime.inputs import describe, input_specs
+from symbolic.runtime.units import parse_quantity
+from symbolic.runtime.validation import conversion_factor, ListSpec
 
 if TYPE_CHECKING:
     from symbolic.runtime.scenario import ScenarioBase
@@ -24,16 +29,13 @@ def _nearest(name: str, known: Sequence[str], what: str, listing: str = "mlsysym
 
 def instance(name: str) -> Any:
     """A registry entry by name."""
-    from generated import Scenarios
-
-    if name not in Scenarios:
-        raise _nearest(name, list(Scenarios), "scenario")
-    return getattr(Scenarios, name)
+    if name not in generated.Scenarios:
+        raise _nearest(name, list(generated.Scenarios), "scenario")
+    return getattr(generated.Scenarios, name)
 
 
 def scenario_class(name: str) -> type[ScenarioBase]:
     """A scenario class by name, or the class of a registry entry."""
-    import generated
 
     classes = {cls.__name__: cls for cls in generated.SCENARIO_CLASSES}
     if name in classes:
@@ -48,7 +50,6 @@ def catalog_entry(root: str, text: str, what: str) -> Any:
     its full path (``Models.Language.Llama3_70B``), the path without the root, or its key alone
     when no other tier has that key (``Llama3_70B``). Anything else is a UsageError with the
     nearest names."""
-    import generated
 
     catalog = getattr(generated, root)
     parts = text.strip().removeprefix(f"{root}.").split(".")
@@ -97,8 +98,6 @@ def number(text: str, what: str = "value") -> Any:
     """``32`` -> 32, ``1e7`` -> 1e7, ``10us`` / ``3.35 TB/s`` -> a Quantity, read by the one parser
     the Python API uses too (``symbolic.runtime.units.parse_quantity``); anything else is a
     UsageError naming ``what``."""
-    from symbolic.runtime.errors import ScenarioInputError
-    from symbolic.runtime.units import parse_quantity
 
     try:
         return parse_quantity(text, what)
@@ -112,7 +111,6 @@ def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
         raise UsageError(f"--set expects name=value, got {setting!r}")
     name, _, text = setting.partition("=")
     name, text = name.strip(), text.strip()
-    from symbolic.runtime.inputs import describe, input_specs
 
     kinds = {info.name: info.kind for info in describe(cls)}
     if name not in kinds:
@@ -157,14 +155,11 @@ def built(name: str, settings: Sequence[str], start: str | None = None) -> Any:
     """The instance a command works on: ``name`` a registry entry, or a class built from
     ``settings`` alone, or from the entry ``start`` (``--from``, of that class); ``--set``
     settings applied on top, each read as its input expects."""
-    import generated
 
     cls = scenario_class(name)
     start = start or (name if name in generated.Scenarios else None)
     base = instance(start) if start else None
     if base is not None and type(base) is not cls:
-        from symbolic.runtime.errors import a_or_an
-
         raise UsageError(f"--from {start} is {a_or_an(type(base).__name__)}, not {a_or_an(cls.__name__)}")
     return build(cls, base, settings)
 
@@ -191,8 +186,6 @@ def parse_vary(cls: type[ScenarioBase], text: str) -> tuple[str, Any]:
     unit (``dispatch=1us..10us:lin=4``, ``dispatch=1us,5us``)."""
     import numpy
 
-    from symbolic.runtime.validation import ListSpec, conversion_factor
-
     if "=" not in text:
         raise UsageError(f"--vary expects name=range, got {text!r}")
     name, _, spec_text = (part.strip() for part in text.partition("="))
@@ -207,8 +200,6 @@ def parse_vary(cls: type[ScenarioBase], text: str) -> tuple[str, Any]:
         if isinstance(value, int) and not -sys.float_info.max <= value <= sys.float_info.max:
             raise UsageError(f"{what}: {item.strip()!r} is beyond the range of double precision")
         if hasattr(value, "units"):
-            from symbolic.runtime.errors import MlsysymError
-
             try:
                 value = value.magnitude * conversion_factor(f"{what}: {item.strip()!r}", spec, value)
             except MlsysymError as error:

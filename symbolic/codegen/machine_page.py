@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment
+from symbolic.codegen.charts import machine_chart
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN = ROOT / "benchmarks" / "this_machine.json"
@@ -83,7 +84,6 @@ def machine_files(env: Environment, header: Callable[[str, str], list[str]]) -> 
     run = machine_run()
     if run is None:
         return {}
-    from symbolic.codegen.charts import machine_chart
 
     files = {"generated/docs/this_machine.md": env.get_template("this_machine.md.j2").render(
         header=header("benchmarks/this_machine.json (make validate-here)", "this_machine.md.j2"), run=run)}

@@ -22,6 +22,10 @@ from typing import Any
 
 from symbolic.codegen.keys import ROOT, scenario_keys, shared_digest
 from symbolic.codegen.record import ScenarioRecord
+from symbolic.codegen import charts
+from symbolic.codegen.keys import scenario_sources
+from symbolic.codegen.render import install_fresh_records, render_scenario, render_site
+from symbolic.scenarios.discover import load, scenario_files
 
 SITE_INPUTS = ("benchmarks/results.json", "benchmarks/this_machine.json", "benchmarks/validation.json")
 
@@ -43,8 +47,6 @@ def _write(path: Path, data: Any) -> None:
 
 def _render_one(name: str) -> dict[str, Any]:
     """Worker: load one scenario module and render it (records travel as JSON-ready dicts)."""
-    from symbolic.scenarios.discover import load
-    from symbolic.codegen.render import render_scenario
 
     return render_scenario(load(name)).to_json()
 
@@ -54,10 +56,6 @@ def render_records(names: list[str], workers: int | None = None) -> dict[str, Sc
     workers = min(len(names), os.cpu_count() or 1) if workers is None else workers
     if workers <= 1 or len(names) <= 1:
         return {name: ScenarioRecord.from_json(_render_one(name)) for name in names}
-    import sympy  # noqa: F401 - loaded once here, shared by the forked workers
-
-    from symbolic.codegen import render  # noqa: F401
-
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         # the slowest first, so that the two workers finish together (size of the module as the guess)
@@ -67,19 +65,13 @@ def render_records(names: list[str], workers: int | None = None) -> dict[str, Sc
 
 
 def _source_text(name: str) -> str:
-    from symbolic.codegen.keys import scenario_sources
-
     return scenario_sources()[name].read_text(encoding="utf-8")
 
 
 def render_cached(cache: Path, workers: int | None = None) -> dict[str, str]:
     """Every generated file, re-rendering only the scenarios whose key changed."""
-    from symbolic.scenarios.discover import scenario_files
-
-    from symbolic.codegen import charts
 
     scenario_files()  # refuses strays, unknown families and clashing module names before anything else
-    from symbolic.codegen.render import install_fresh_records
 
     install_fresh_records()  # before any catalog record is built: forked workers inherit the fresh types
     started = time.time()
@@ -118,7 +110,6 @@ def _site_cached(cache: Path, shared: str, records: list[ScenarioRecord]) -> dic
     entry = _read(cache / "site" / "pages.json")
     if entry is not None and entry.get("key") == key:
         return dict(entry["files"])
-    from symbolic.codegen.render import render_site
 
     files = render_site(records)
     _write(cache / "site" / "pages.json", {"key": key, "files": files})

@@ -26,6 +26,7 @@ from symbolic.catalog.systems import LINK_TYPES, SYSTEM_TYPES
 from symbolic.catalog.workloads import WORKLOAD_TYPES
 from symbolic import catalog
 from symbolic.catalog import storage_widths
+import generated
 
 
 @dataclass(frozen=True)
@@ -235,7 +236,6 @@ def install(name: str, text: str) -> None:
     (and onto the ``generated`` package), before any catalog record is built: registry values are then built
     with the record types as ``symbolic/catalog/`` declares them now (``symbolic.catalog.runtime_types`` reads
     them from there), not as the file on disk last held them."""
-    import generated
 
     if built := catalog.built_already():
         raise DeclarationError(f"generated/{name}.py is stale, and catalog records ({', '.join(built)}) were built "

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment
+from symbolic.codegen.machine_page import machine_files
+from symbolic.codegen.validation_page import validation_files
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results.json"
@@ -28,10 +30,8 @@ def benchmark_results() -> dict[str, Any] | None:
 def reference_files(env: Environment, header: Callable[[str, str], list[str]]) -> dict[str, str]:
     files = {"generated/docs/search.md": env.get_template("search.md.j2").render(
         header=header("symbolic/runtime/search.py", "search.md.j2"))}
-    from symbolic.codegen.machine_page import machine_files
 
     files.update(machine_files(env, header))
-    from symbolic.codegen.validation_page import validation_files
 
     files.update(validation_files(env, header))
     results = benchmark_results()

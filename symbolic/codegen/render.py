@@ -61,6 +61,8 @@ from symbolic.model.dependencies import closure
 from symbolic.catalog.refs import source_of, value_of
 from symbolic.scenarios import FAMILIES
 from symbolic.runtime.validation import REQUIRED, ListSpec, Spec
+from symbolic.codegen.validation_page import RUN
+import generated
 
 
 def _model_context(module: ScenarioModule) -> dict[str, Any]:
@@ -391,7 +393,6 @@ def _public_names(records: list[ScenarioRecord]) -> dict[str, str]:
 
 def validation_run_committed() -> bool:
     """Whether ``benchmarks/validation.json`` is there: the handbook then ends with its section."""
-    from symbolic.codegen.validation_page import RUN
 
     return RUN.exists()
 
@@ -438,7 +439,6 @@ def render_site(records: list[ScenarioRecord]) -> dict[str, str]:
 def install_fresh_records() -> None:
     """Before the scenarios are loaded: where ``generated/workloads.py`` or ``systems.py`` is stale (a record
     type changed), the text it is about to hold becomes the module the catalog builds its records with."""
-    import generated
 
     texts = formatted({f"generated/{name}.py": record_module(name, header(record_source(name), "records.py.j2"))
                        for name in RECORD_MODULES})

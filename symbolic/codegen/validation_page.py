@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment
+from symbolic.catalog import efficiency_sources
+from symbolic.codegen.charts import validation_chart
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN = ROOT / "benchmarks" / "validation.json"
@@ -33,7 +35,6 @@ def validation_run(path: Path = RUN) -> dict[str, Any] | None:
     """The committed run, with each row's page link and the efficiency figures (None without one)."""
     if not path.exists():
         return None
-    from symbolic.catalog import efficiency_sources
 
     data = json.loads(path.read_text(encoding="utf-8"))
     for row in data["rows"]:
@@ -52,7 +53,6 @@ def validation_files(env: Environment, header: Callable[[str, str], list[str]]) 
     run = validation_run()
     if run is None:
         return {}
-    from symbolic.codegen.charts import validation_chart
 
     source = "benchmarks/validation.json (make validate)"
     return {

@@ -64,20 +64,16 @@ def digest() -> str:
 
 def rendered(use_cache: bool = True) -> dict[str, str]:
     """Every generated file, from the cache when nothing the generator reads has changed."""
-    # The renderers are imported only to render: a cache hit is served without sympy or jinja2.
-    if not use_cache:
-        from symbolic.codegen.render import render_all
-        from symbolic.generate import cli_page
-
-        return render_all() | cli_page.cli_page()
-    key = digest()
-    cached = CACHE / f"{key}.json"
-    if cached.exists():
+    cached = CACHE / f"{digest()}.json" if use_cache else None
+    if cached is not None and cached.exists():
         return json.loads(cached.read_text(encoding="utf-8"))
-    from symbolic.codegen.pipeline import render_cached
+    # The renderers are imported only to render (start-up): a cache hit is served without sympy or jinja2.
+    from symbolic.codegen import pipeline, render
     from symbolic.generate import cli_page
 
-    files = render_cached(CACHE) | cli_page.cli_page()
+    if cached is None:
+        return render.render_all() | cli_page.cli_page()
+    files = pipeline.render_cached(CACHE) | cli_page.cli_page()
     CACHE.mkdir(parents=True, exist_ok=True)
     for stale in CACHE.glob("*.json"):  # one whole-tree entry: it serves the current sources only
         stale.unlink()

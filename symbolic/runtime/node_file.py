@@ -9,7 +9,7 @@ wherever a catalog node is. The file has three parts:
 - ``[host]``: what the machine is (CPU model, cores, caches, BLAS, threads, load average,
   date, verdict), facts read from the OS, kept as written;
 - ``[measured.<name>]``: every measured figure with ``value`` (a quantity as text),
-  ``spread`` (max - min over median across blocks), ``blocks`` and ``method`` (how it was
+  ``spread`` (twice the interquartile range over the median across blocks), ``blocks`` and ``method`` (how it was
   measured), so a reader can judge each number.
 
 Only ``[node]`` makes the node; the rest is the host profile (``read_node_file``).

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from symbolic.runtime.units import label
 from symbolic.runtime.outputs import GroupOutput, ListOutput, Output, SubScenario, TableOutput
+from symbolic.runtime.feasibility import infeasible
 
 if TYPE_CHECKING:  # annotations only: the scenario base class reads its paths from here
     from symbolic.runtime.scenario import ScenarioBase
@@ -70,7 +71,6 @@ def _guarded(descriptor: Output, prefix: str, outer: tuple[str, ...], found: dic
 
 def infeasible_paths(scenario: ScenarioBase) -> set[str]:
     """The guarded output leaves (a table as ``name[]``) of an instance whose ``Fits`` fail."""
-    from symbolic.runtime.feasibility import infeasible
 
     failing = {fits.name for fits in infeasible(scenario)}
     if not failing:

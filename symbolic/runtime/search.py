@@ -32,6 +32,7 @@ from symbolic.runtime.paths import leaves
 from symbolic.runtime.scenario import ScenarioBase
 from symbolic.runtime.search_chunks import CHUNK_POINTS, Partial, Plan, evaluate_chunk, merge
 from symbolic.runtime.search_space import EACH_PRECISION, every, powers_of_two
+from symbolic.runtime.hardware import HardwareNode
 
 __all__ = ["EACH_PRECISION", "Plan", "SearchResult", "SearchRow", "every", "powers_of_two", "search"]
 
@@ -107,7 +108,7 @@ def search(base: ScenarioBase | type[ScenarioBase], vary: dict[str, Any], where:
             if progress is not None:
                 progress(total.points, prep.space.valid_size)
     elif engine == "dask":
-        from symbolic.runtime.search_dask import run as run_dask
+        from symbolic.runtime.search_dask import run as run_dask  # dask is an optional extra
 
         total = run_dask(plan, scheduler, progress)
     else:
@@ -206,8 +207,6 @@ def _jsonable(value: Any) -> Any:
     if hasattr(value, "units") and hasattr(value, "magnitude"):
         return {"value": value.magnitude, "unit": f"{value.units:~P}"}
     if hasattr(value, "path") and hasattr(value, "name"):
-        from symbolic.runtime.hardware import HardwareNode
-
         if isinstance(value, HardwareNode) and value.path:
             return f"Hardware.{value.path}"
         return getattr(value, "registry_path", None) or value.path or value.name

@@ -107,7 +107,8 @@ def sweep(base: ScenarioBase, varied: dict[str, Any]) -> SweepResult:
         if not numpy.all(holds):  # name the first swept point that fails, as variant() would
             at = numpy.unravel_index(int(numpy.argmin(holds)), shape) if shape else ()
             point = ", ".join(f"{name}={numpy.broadcast_to(value, shape)[at].item():g}"
-                              for name, value in zip(requirement.names, values, strict=True))
+                              for name, value in zip(requirement.names, values, strict=True)
+                              if value is not None)  # an optional input left out has no value to show
             raise ScenarioInputError(f"{title}: {requirement.message}; fails for some swept values, first at {point}")
     undefined = None
     with numpy.errstate(over="raise", invalid="raise", divide="raise"):

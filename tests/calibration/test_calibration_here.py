@@ -34,6 +34,24 @@ spread = 0.05
 blocks = 3
 method = "a tiny add"
 
+[measured.numpy_op]
+value = "1 µs"
+spread = 0.05
+blocks = 3
+method = "a tiny add into an existing result"
+
+[measured.numpy_call_mean]
+value = "10 µs"
+spread = 0.1
+blocks = 3
+method = "numpy.mean of a tiny array"
+
+[measured.gemm_half_rows]
+value = "30"
+spread = 0.1
+blocks = 3
+method = "skinny multiplies"
+
 [measured.fresh_allocation]
 value = "400 µs/MB"
 spread = 0.1
@@ -98,10 +116,13 @@ def test_the_mlp_prediction_uses_the_traced_counts(run: dict) -> None:
     mlp = next(row for row in run["rows"] if row["kind"] == "mlp-numpy")
     # the hand-written step: forward matmul, bias add, maximum, matmul, bias add, max, subtract, exp,
     # sum, divide, take_along_axis, log, negative, mean (14); backward subtract, divide, matmul, sum,
-    # matmul, greater, multiply, matmul, sum (9). Host: (14 + 1) + 9 calls at 2 µs = 48 µs
+    # matmul, greater, multiply, matmul, sum (9). Every call at 2 µs but mean, which the node file
+    # prices at 10 µs: forward (13 x 2 + 10) / 14 = 2.5714 µs a call. Host: (14 + 1) x 2.5714 + 9 x 2
+    # = 56.571 µs
     assert mlp["counts"] == {"forward": 14, "backward": 9}
-    assert mlp["host_us"] == pytest.approx(48.0)
+    assert mlp["host_us"] == pytest.approx(56.571, rel=1e-4)
     assert mlp["assumed_counts_us"] < mlp["predicted"]["value"]  # (4 + 1) calls at 2 µs
+    assert mlp["gemm_half_rows"] == 30  # numpy's multiplies priced with the node file's figure
 
 
 def test_fusion_predicts_one_dispatch_per_operation(run: dict) -> None:
@@ -112,10 +133,24 @@ def test_fusion_predicts_one_dispatch_per_operation(run: dict) -> None:
 
 def test_a_roofline_point_reads_the_cache_level_it_fits_in(run: dict) -> None:
     l1 = next(row for row in run["rows"] if row["name"].startswith("roofline multiply l1"))
-    # 8,192-byte working set (a quarter of L1): 1 flop per 24 bytes at 40 GB/s = 1.667 GFLOP/s
-    assert l1["level"] == "l1" and l1["predicted"]["value"] == pytest.approx(40 / 24)
+    # an eighth of L1: 170 elements, 4,080 bytes, 170 flop. 4,080 B at 40 GB/s = 0.102 µs (the
+    # 170 flop at 50 GFLOP/s take 0.0034 µs), plus the 1 µs call: 170 flop / 1.102 µs = 0.15426 GFLOP/s
+    assert l1["level"] == "l1" and l1["predicted"]["value"] == pytest.approx(0.15426, rel=1e-4)
+    l2 = next(row for row in run["rows"] if row["name"].startswith("roofline multiply l2"))
+    # L2 measured at sqrt(32 KiB x 512 KiB) = 128 KiB, checked at sqrt(32 KiB x 128 KiB) = 64 KiB
+    assert l2["name"] == "roofline multiply l2 (65520 B)" and l2["level"] == "l2"
     dram = next(row for row in run["rows"] if row["name"].startswith("roofline multiply dram"))
-    assert dram["level"] == "dram" and dram["predicted"]["value"] == pytest.approx(10 / 24)
+    # 16 x 512 KiB = 8,388,608 bytes: 349,525 elements, 8,388,600 bytes at 10 GB/s = 838.86 µs, plus
+    # 1 µs: 349,525 flop / 839.86 µs = 0.41617 GFLOP/s
+    assert dram["level"] == "dram" and dram["predicted"]["value"] == pytest.approx(0.41617, rel=1e-4)
+
+
+def test_adam_reads_the_cache_level_its_state_fits_in(run: dict) -> None:
+    adam = next(row for row in run["rows"] if row["name"] == "adam numpy in-place N=6e+01")
+    # 64 parameters: weights, gradients and two moments, 4 x 64 x 4 B = 1,024 B, fit in the 32 KiB L1.
+    # 31 values x 64 x 4 B = 7,936 B at L1's 40 GB/s = 0.1984 µs, plus 13 calls at 2 µs: 26.1984 µs
+    assert adam["level"] == "l1" and adam["bandwidth_gbs"] == pytest.approx(40.0)
+    assert adam["predicted"]["value"] == pytest.approx(0.0261984)
 
 
 def test_the_summary_counts_points_and_errors(run: dict) -> None:

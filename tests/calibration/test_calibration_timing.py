@@ -52,6 +52,18 @@ def test_summarize_gives_the_median_and_the_spread_over_the_median() -> None:
     assert summarize([4.0, 4.0]).spread == 0.0
 
 
+def test_the_spread_of_seven_blocks_ignores_one_disturbed_block() -> None:
+    # six blocks near 0.5 µs and one at 1.0 µs (another process ran): sorted 0.48 0.49 0.50 0.50
+    # 0.51 0.52 1.00; inclusive quartiles at positions 1.5 and 4.5: 0.495 and 0.515; spread
+    # 2 x 0.02 / 0.50 = 8 %, where (max - min) / median would say (1.00 - 0.48) / 0.50 = 104 %
+    figure = summarize([0.50, 0.48, 1.00, 0.51, 0.49, 0.52, 0.50])
+    assert figure.median == 0.50
+    assert figure.spread == pytest.approx(0.08)
+    # three of seven disturbed: sorted 0.48 0.49 0.50 0.51 1.0 1.0 1.0; quartiles 0.495 and 1.0;
+    # median 0.51; spread 2 x 0.505 / 0.51 = 198 %
+    assert summarize([0.50, 1.0, 0.48, 1.0, 0.51, 1.0, 0.49]).spread == pytest.approx(2 * 0.505 / 0.51)
+
+
 def test_summarize_refuses_no_blocks_and_negative_times() -> None:
     with pytest.raises(MlsysymError, match="no blocks"):
         summarize([])

@@ -5,6 +5,7 @@ file, the run and the field (exit 2), and ``--here`` still reaching the calibrat
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -232,3 +233,29 @@ def test_the_search_finds_the_fastest_fitting_layout():
     assert s.fits and s.memory_per_gpu <= s.fits_have and 2240 <= 8 * 35 * 14 <= 4096
     slower = s.variant(micro_batch=2)  # the runner-up: a longer bubble over fewer, larger micro-batches
     assert slower.iteration_time > s.iteration_time
+
+
+def test_a_prefill_run_reads_its_model_from_a_config(tmp_path, capsys):
+    """`config = "<path>"` (relative to the runs file) in a prefill run: the architecture's counts price it."""
+    import shutil
+
+    from generated import Scenarios
+
+    shutil.copy(Path(__file__).resolve().parents[1] / "data" / "mixtral-8x7b.json", tmp_path / "mixtral.json")
+    prefill = USER_RUNS[USER_RUNS.index("[[run]]\nname = \"MyLlama8BPrefill\""):]
+    path = tmp_path / "mine.toml"
+    path.write_text(prefill.replace('workload = "Models.Language.Llama3_8B"', 'config = "mixtral.json"'), encoding="utf-8")
+    assert main(["validate", "--file", str(path), "--only", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)["rows"][0]
+    import mlsysym
+
+    want = Scenarios.Llama70BPrefill128Tp4.variant(workload=mlsysym.workload_from_config(tmp_path / "mixtral.json"),
+                                                    tp=2, input_tokens=512)
+    assert row["predicted"]["value"] == pytest.approx(want.ttft.to(row["predicted"]["unit"]).magnitude, rel=1e-12)
+    # an explicit architecture cannot say what a config or a catalog record says (experts, head widths, windows)
+    path.write_text(prefill.replace('workload = "Models.Language.Llama3_8B"', 'layers = 32'), encoding="utf-8")
+    assert main(["validate", "--file", str(path)]) == 2
+    assert "run 'MyLlama8BPrefill', field 'model.layers'" in capsys.readouterr().err
+    path.write_text(prefill.replace('workload = "Models.Language.Llama3_8B"', 'config = "nope.json"'), encoding="utf-8")
+    assert main(["validate", "--file", str(path)]) == 2
+    assert "field 'model.config'" in capsys.readouterr().err

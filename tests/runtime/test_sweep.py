@@ -51,6 +51,14 @@ def test_requirements_hold_for_every_swept_value():
         sweep(phone, {"activation_factor": np.array([1.0, 9.0])})
 
 
+def test_a_failing_requirement_that_reads_an_absent_optional_input_names_the_point():
+    # the chat service's KV reserve requirement reads the workload's sliding window, absent for Llama-3-8B:
+    # at 940 bytes per KV value one request's cache outgrows the reserve (found by tests/physics/test_fuzz.py)
+    chat = Scenarios.Llama3_8BInt4ChatServiceH100
+    with pytest.raises(ScenarioInputError, match="kv_reserve must hold.*first at .*kv_bytes_per_value=940"):
+        sweep(chat, {"kv_bytes_per_value": 940.0})
+
+
 # -- units, shapes and naming: the same conversion and checks as variant() ----------------
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402

@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Datasets, Hardware
 from symbolic.model import (
-    Input, Instance, Max, Node, Output, Piecewise, Precision, Question, Scenario, Series, Sub, Sweep, Table, flop, key,
+    Input, Instance, Max, Min, Node, Output, Piecewise, Precision, Question, Scenario, Series, Sub, Sweep, Table, flop, key,
     powers_of_two,
 )
 from symbolic.scenarios.framework.host_dispatch import HostDispatchScenario
@@ -11,10 +11,17 @@ FORWARD = ("matmul1", "relu", "matmul2", "loss")
 BACKWARD = ("grad_w2", "grad_h", "grad_w1", "relu_backward", "loss_backward")
 
 
-def _cached_roofline(flops, traffic, peak, dram, cache, capacity):
-    """Σ over the operators of max(FLOPs / peak, bytes / bandwidth of the level the bytes fit in)."""
-    return sum(Max(flops[op] / peak, traffic[op] / Piecewise((cache, traffic[op] <= capacity), (dram, True)))
+def _cached_roofline(flops, traffic, peak, efficiency, dram, cache, capacity):
+    """Σ over the operators of max(FLOPs at their attained rate, bytes / bandwidth of the level the bytes fit in)."""
+    return sum(Max(flops[op] / (peak * efficiency[op]),
+                   traffic[op] / Piecewise((cache, traffic[op] <= capacity), (dram, True)))
                for op in FORWARD + BACKWARD)
+
+
+def _gemm_efficiency(rows, inner, cols, half):
+    """Share of the peak a (rows, inner) x (inner, cols) multiply attains, from its smallest dimension."""
+    smallest = Min(rows, inner, cols)
+    return smallest / (smallest + half)
 
 
 class MlpTrainingStepScenario(Scenario):
@@ -35,17 +42,20 @@ class MlpTrainingStepScenario(Scenario):
     them); `backward()` runs `autograd_nodes` graph nodes at `backward_per_node` each plus
     `backward_fixed` (zero by default: the reference prices no autograd engine). On a CPU
     `launch` is zero. `step_time` adds to the host term each operator's roofline time, the
-    larger of its FLOPs at the peak and its bytes at the bandwidth of the level it fits in
+    larger of its FLOPs at its attained rate and its bytes at the bandwidth of the level it fits in
     (`cache_bandwidth` when its bytes fit in `cache_capacity`, else DRAM), and the cost of
-    results written into freshly mapped memory (`fresh_bytes` at `allocation_cost`).
+    results written into freshly mapped memory (`fresh_bytes` at `allocation_cost`). A matrix
+    multiply with a small dimension (few rows, or a short inner dimension such as the batch of a
+    weight gradient at batch 1-16) starves the BLAS kernel: its share of the peak falls with its
+    smallest dimension, to half at `gemm_half_rows` (0 by default: every multiply at the peak).
     """
 
     assumptions = (
         "A dense two-layer network, separate eager operators, and the operation-count "
         "conventions above: a dense multiply costs two FLOPs per multiply-accumulate."
     )
-    excludes = ("Cross-operator fusion, cache reuse between operators, optimizer FLOPs, and the efficiency of small "
-                "matrix multiplies below the peak.")
+    excludes = ("Cross-operator fusion, cache reuse between operators, optimizer FLOPs, and (unless `gemm_half_rows` "
+                "is given) the efficiency of small matrix multiplies below the peak.")
     references = (
         "Williams, Waterman and Patterson, Roofline: an insightful visual performance model "
         "for multicore architectures, CACM 52(4), 2009 (compute and memory time floors).",
@@ -106,6 +116,9 @@ class MlpTrainingStepScenario(Scenario):
                             "allocator's mmap threshold, 32 MiB for glibc); 0 by default.")
     allocation_cost = Input("µs/MB", nonnegative=True, default=0, symbol=r"\alpha",
                             doc="Cost of faulting in and zeroing fresh memory per MB (measured: `mlsysym calibrate`).")
+    gemm_half_rows = Input(nonnegative=True, default=0, symbol="M_{1/2}",
+                           doc="Smallest matrix-multiply dimension at which the attained rate is half the peak "
+                               "(measured: `mlsysym calibrate`); 0 by default, every multiply at the peak.")
 
     b, i, h, o = batch_size, input_width, hidden_width, output_width
     v, y, c = bytes_per_value, label_bytes, loss_flops_per_logit
@@ -141,6 +154,21 @@ class MlpTrainingStepScenario(Scenario):
         "byte",
         doc="Per-operator bytes read and written (input values plus output values), each "
         "operator separately; the loss derivative also reads one integer label per example.",
+    )
+    op_efficiency = Table(
+        {
+            "matmul1": _gemm_efficiency(b, i, h, gemm_half_rows),
+            "relu": 1,
+            "matmul2": _gemm_efficiency(b, h, o, gemm_half_rows),
+            "loss": 1,
+            "grad_w2": _gemm_efficiency(h, b, o, gemm_half_rows),
+            "grad_h": _gemm_efficiency(b, o, h, gemm_half_rows),
+            "grad_w1": _gemm_efficiency(i, b, h, gemm_half_rows),
+            "relu_backward": 1,
+            "loss_backward": 1,
+        },
+        doc="Share of the peak each operator's FLOPs run at, a matrix multiply's from its smallest dimension "
+            "(elementwise operators: all of it).",
     )
     forward_flops = Output(op_flops.sum(FORWARD), "flop", doc="FLOPs of the forward operators.")
     backward_flops = Output(op_flops.sum(BACKWARD), "flop", doc="FLOPs of the backward operators.")
@@ -183,10 +211,11 @@ class MlpTrainingStepScenario(Scenario):
         fixed=backward_fixed,
     )
     k = key("k")
-    op_time = Table(Max(op_flops[k] / peak_rate, op_bytes[k] / hardware.bandwidth), "µs", over=k,
-                    doc="Each operator's roofline time with DRAM as its only memory level.")
+    op_time = Table(Max(op_flops[k] / (peak_rate * op_efficiency[k]), op_bytes[k] / hardware.bandwidth), "µs",
+                    over=k, doc="Each operator's roofline time with DRAM as its only memory level.")
     roofline_time = Output(
-        _cached_roofline(op_flops, op_bytes, peak_rate, hardware.bandwidth, cache_bandwidth, cache_capacity),
+        _cached_roofline(op_flops, op_bytes, peak_rate, op_efficiency, hardware.bandwidth, cache_bandwidth,
+                         cache_capacity),
         "µs", otherwise=op_time.sum(), symbol="T_r",
         doc="Device time of the step operator by operator, each at its roofline; an operator that fits in the "
             "cache level reads it at the cache's bandwidth (without `cache_capacity`, DRAM for all).")

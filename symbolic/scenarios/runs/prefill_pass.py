@@ -1,10 +1,11 @@
 """A prefill pass on t tensor-parallel GPUs: the time to the first token, predicted for measured runs."""
 
 from symbolic.catalog import storage_widths
+from symbolic.catalog.workloads import TransformerWorkload
 from symbolic.catalog.measurements import description, load_runs, scenario_inputs
 from symbolic.model import (
     Choice, Exceeds, Fits, Input, Instance, Max, Node, Output, Precision, Question, Scenario, Series, Sweep, flop,
-    powers_of_two,
+    WorkloadInput, powers_of_two,
 )
 
 
@@ -21,7 +22,7 @@ class PrefillPassScenario(Scenario):
 
     assumptions = ("Compute and weight traffic of a layer overlap fully (the slower one counts); all-reduces and "
                    "launches do not overlap; ring all-reduces at the attained NVLink bandwidth; the attention core "
-                   "over the full square of the prompt.")
+                   "over the full square of the prompt (a sliding-window block: each token over at most its window).")
     excludes = ("Tokenization, scheduling and sampling, the embedding lookup, and element-wise kernels (a fused "
                 "attention kernel keeps the scores on chip).")
     references = (
@@ -33,7 +34,7 @@ class PrefillPassScenario(Scenario):
 >>> from generated import Scenarios
 >>> s = Scenarios.Llama7BPrefill2048
 >>> s.layer_weights, s.gemm_rows
-(202375168.0, 2048)
+(202375168, 2048)
 """
 
     main_outputs = ("ttft", "layer_compute_time", "layer_traffic_time")
@@ -50,15 +51,10 @@ class PrefillPassScenario(Scenario):
                        doc="Storage precision of the weights and activations.")
     peak_precision = Precision(hardware, default="{precision}|peak",
                                doc="Key of the node's rates the GEMMs run at (default: the storage precision's).")
-    layers = Input(integer=True, positive=True, symbol="L", doc="Transformer layers.")
-    hidden_dim = Input(integer=True, positive=True, symbol="h", doc="Model width.")
-    heads = Input(integer=True, positive=True, symbol="a", doc="Attention heads.")
-    kv_heads = Input(integer=True, positive=True, default=heads, symbol="a_{kv}",
-                     doc="Key/value heads (grouped-query attention; the heads by default).")
-    ffn_dim = Input(integer=True, positive=True, default=4 * hidden_dim, symbol="f", doc="MLP inner width.")
-    gated_mlp = Input(integer=True, nonnegative=True, at_most=1, default=0, symbol="g",
-                      doc="1 for a gated MLP (SwiGLU: three FFN matrices), else 0.")
-    vocab_size = Input(integer=True, positive=True, symbol="V", doc="Vocabulary of the output layer.")
+    workload = WorkloadInput(TransformerWorkload, requires=("hidden_dim", "heads", "vocab_size", "ffn_dim"),
+                             doc="The transformer, by its architecture (a catalog model with its layout, or "
+                                 "`workload_from_config`): the weights of a block that work on a token, the "
+                                 "attention widths, the cache of a token and the vocabulary are read.")
     tp = Input(integer=True, positive=True, default=1, symbol="t", doc="Tensor-parallel GPUs.")
     batch = Input(integer=True, positive=True, default=1, symbol="B", doc="Prompts in the pass.")
     input_tokens = Input(integer=True, positive=True, symbol="n", doc="Tokens per prompt.")
@@ -75,19 +71,30 @@ class PrefillPassScenario(Scenario):
     kernels_per_layer = Input(positive=True, symbol="k_L", doc="Kernels one layer launches per pass.")
     kernel_launch = Input("µs", nonnegative=True, symbol=r"\tau_k", doc="Launch cost of one kernel.")
 
-    L, h, a, f, g, V, t, n = layers, hidden_dim, heads, ffn_dim, gated_mlp, vocab_size, tp, input_tokens
+    L, h, V, t, n = workload.layers, workload.hidden_dim, workload.vocab_size, tp, input_tokens
 
-    layer_weights = Output(2 * h**2 + 2 * h * kv_heads * (h / a) + (2 + g) * h * f, symbol="W",
-                           doc="Weights of one layer: the query and output projections, the narrower key and value "
-                               "projections, and the MLP's matrices (biases and norms left out).")
+    layer_weights = Output(workload.attention_parameters_per_layer + workload.active_mlp_parameters_per_layer,
+                           symbol="W",
+                           doc="Weights of one block that work on a token: its attention projections (narrower "
+                               "keys and values with grouped-query attention) and the MLP weights a token goes "
+                               "through (a mixture of experts: the routed and shared experts it uses); norms left "
+                               "out.")
     gemm_rows = Output(batch * n, symbol="M", doc="Rows of every GEMM of the pass: its tokens.")
     matmul_rate = Output(hardware.peak * matmul_efficiency * gemm_rows / (gemm_rows + gemm_half_rows), "flop/s",
                          symbol="R", doc="Rate the pass's GEMMs attain on one GPU.")
-    layer_flops = Output((2 * gemm_rows * layer_weights + 4 * batch * n**2 * h) * flop / t, "flop", symbol="F",
-                         doc="FLOPs of one layer on one GPU: its GEMMs and the attention core.")
+    attended = Output(workload.cached_positions(n), symbol="S_L",
+                      doc="Positions a prompt's last token attends to, summed over the blocks (a sliding-window "
+                          "block: at most its window).")
+    layer_flops = Output((2 * gemm_rows * layer_weights * flop
+                          + batch * n * workload.attention_flops_per_position * attended / L) / t,
+                         "flop", symbol="F",
+                         doc="FLOPs of one layer on one GPU: its GEMMs and the attention core, each token over the "
+                             "positions a block attends to (the whole prompt, a sliding-window block at most its "
+                             "window), averaged over the blocks.")
     layer_compute_time = Output(layer_flops / matmul_rate, "s", doc="The layer's FLOPs at the GEMM rate.")
-    layer_bytes = Output((layer_weights + 2 * gemm_rows * kv_heads * h / a) * precision / t, "byte", symbol="Q",
-                         doc="Bytes one layer moves on one GPU: its weights, and the keys and values it caches.")
+    layer_bytes = Output((layer_weights + gemm_rows * workload.kv_values_per_position) * precision / t, "byte",
+                         symbol="Q", doc="Bytes one layer moves on one GPU: its weights, and the keys and values it "
+                                         "writes for every token.")
     layer_traffic_time = Output(layer_bytes / (hardware.bandwidth * memory_efficiency), "s",
                                 doc="The layer's bytes at the attained memory bandwidth.")
     ring_bytes = Output(2 * (t - 1) / t * gemm_rows * h * precision, "byte",
@@ -102,9 +109,10 @@ class PrefillPassScenario(Scenario):
                            h * V * precision / t / (hardware.bandwidth * memory_efficiency)), "s",
                        doc="The output layer's logits at the last position of each prompt.")
     ttft = Output(L * layer_time + head_time, "s", doc="Time to the first token: every layer, then the logits.")
-    memory_per_gpu = Output((L * (layer_weights + 2 * gemm_rows * kv_heads * h / a) + 2 * h * V) * precision / t, "GiB",
-                            doc="Weights, the prompt's keys and values, and the embedding and output layers one GPU "
-                                "holds.")
+    memory_per_gpu = Output((workload.architecture_parameters * precision
+                             + batch * workload.kv_cache_bytes(n, precision)) / t, "GiB",
+                            doc="What one GPU holds: its share of every weight (a mixture of experts: every expert; "
+                                "embeddings, norms and the output layer too) and of the prompts' keys and values.")
     fits = Fits(memory_per_gpu <= hardware.capacity, "the weights and the prompt's keys and values must fit in "
                 "the GPUs' memory", unit="GiB", guards=(ttft,))
 

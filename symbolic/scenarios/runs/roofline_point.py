@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Hardware, Models
 from symbolic.model import (
-    Input, Instance, Min, Node, Output, Piecewise, Precision, Q, Question, Scenario, Series, Sweep, literal, powers_of_two,
+    Input, Instance, Max, Min, Node, Output, Piecewise, Precision, Q, Question, Scenario, Series, Sweep, literal, powers_of_two,
 )
 
 
@@ -18,7 +18,8 @@ class RooflinePointScenario(Scenario):
 
     assumptions = ("One level of memory at its peak bandwidth, or the cache level the working set fits in; the "
                    "kernel overlaps its memory traffic and arithmetic.")
-    excludes = "Launch overhead, the latency of small kernels, and caches other than the one given."
+    excludes = ("Launch overhead and the host's cost of a call (unless `dispatch` is given), the latency of small "
+                "kernels, and caches other than the one given.")
     references = ("Williams, Waterman and Patterson, Roofline: an insightful visual performance model for "
                   "multicore architectures, CACM 52(4), 2009.",)
     bounds = {"bandwidth_utilization": (0, 1)}  # a kernel cannot move more than the node's memory bandwidth
@@ -66,6 +67,9 @@ class RooflinePointScenario(Scenario):
                            doc="Capacity of a cache level; optional, with `working_set` and `cache_bandwidth`.")
     cache_bandwidth = Input("TB/s", positive=True, default=None, symbol=r"\beta_C",
                             doc="Bandwidth of that cache level (measured: `mlsysym calibrate`); optional.")
+    dispatch = Input("µs", nonnegative=True, default=0, symbol="d",
+                     doc="Host cost of issuing the kernel once (a Python call on a CPU); 0 by default, as the "
+                         "roofline prices none. Used by `kernel_time`.")
 
     point_intensity = Output(intensity, "flop/byte", doc="The intensity the point sits at.")
     bandwidth_utilization = Output(achieved_bandwidth / hardware.bandwidth,
@@ -85,6 +89,20 @@ class RooflinePointScenario(Scenario):
         doc="The attainable rate with the memory roof of the level the working set fits in; None without a "
             "cache level.")
     peak_fraction = Output(attainable / peak, doc="Attainable rate over the peak.")
+    kernel_flops = Output(working_set * point_intensity, "flop",
+                          doc="FLOPs of one call over the working set, each of its bytes moved once; needs "
+                              "`working_set`.")
+    kernel_memory_time = Output(
+        working_set * Piecewise((1 / cache_bandwidth, working_set <= cache_capacity), (1 / hardware.bandwidth, True)),
+        "µs", otherwise=working_set / hardware.bandwidth, symbol="T_m",
+        doc="The working set's bytes at the bandwidth of the level they fit in (the node's memory without a cache "
+            "level); needs `working_set`.")
+    kernel_time = Output(Max(kernel_flops / peak, kernel_memory_time) + dispatch, "µs", symbol="T_k",
+                         doc="One call: the longer of its FLOPs at the peak and `kernel_memory_time`, plus "
+                             "`dispatch`; needs `working_set`.")
+    kernel_rate = Output(kernel_flops / kernel_time, "GFLOP/s",
+                         doc="FLOPs per second of one call, its host cost included (what a timed loop of calls "
+                             "measures); needs `working_set`.")
 
 
 _gpt2 = Models.Language.GPT2

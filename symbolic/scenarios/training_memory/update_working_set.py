@@ -1,7 +1,7 @@
 """The working set and DRAM traffic of a full on-device update with Adam."""
 
 from symbolic.catalog import Constants, Hardware
-from symbolic.model import Input, Instance, Output, Question, Require, Scenario, Series, Sweep, decades
+from symbolic.model import Input, Instance, Output, Piecewise, Question, Require, Scenario, Series, Sweep, decades
 
 
 class UpdateWorkingSetScenario(Scenario):
@@ -18,7 +18,9 @@ class UpdateWorkingSetScenario(Scenario):
     cross DRAM (the fused floor above unless given: a for-loop implementation rereads and
     rewrites its temporaries), `optimizer_ops` operations are issued per parameter tensor at
     `dispatch` each (fused: one), and `temporaries` parameter-sized results are written into
-    fresh memory at `allocation_cost` per MB. `optimizer_time` prices one optimizer step so.
+    fresh memory at `allocation_cost` per MB. `optimizer_time` prices one optimizer step so, its
+    traffic at `bandwidth`, or at `cache_bandwidth` when the persistent state (weights, gradients,
+    moments) fits in `cache_capacity`: at 1e5-1e6 parameters it lives in a CPU's L2 or L3.
     """
 
     assumptions = ("Gradients use the weight width; optimizer moments are weight-sized arrays; "
@@ -71,6 +73,11 @@ class UpdateWorkingSetScenario(Scenario):
                         doc="Parameter-sized results per step written into fresh memory (fused: none).")
     allocation_cost = Input("µs/MB", nonnegative=True, default=0, symbol=r"\alpha",
                             doc="Cost of faulting in and zeroing fresh memory per MB (measured: `mlsysym calibrate`).")
+    cache_capacity = Input("byte", positive=True, default=None, symbol="C",
+                           doc="Capacity of a cache level the optimizer's state may fit in; optional.")
+    cache_bandwidth = Input("GB/s", positive=True, default=None, symbol=r"\beta_C",
+                            doc="Bandwidth of that cache level (measured: `mlsysym calibrate`); optional, with "
+                                "`cache_capacity`.")
     high_bounds_nominal = Require(activation_factor_high >= activation_factor,
                                   "activation_factor_high must be at least activation_factor")
 
@@ -100,9 +107,13 @@ class UpdateWorkingSetScenario(Scenario):
                         doc="Traffic-only time floor of one step at `bandwidth` (no compute, no overlap).")
     implementation_traffic = Output(optimizer_values_moved * weights, "MB",
                                     doc="DRAM bytes of one optimizer step as the implementation moves them.")
-    optimizer_time = Output(implementation_traffic / bandwidth + optimizer_ops * parameter_tensors * dispatch
+    optimizer_bandwidth = Output(Piecewise((cache_bandwidth, persistent <= cache_capacity), (bandwidth, True)),
+                                 "GB/s", otherwise=bandwidth,
+                                 doc="Bandwidth the optimizer's traffic moves at: the cache level's when the "
+                                     "persistent state fits in it, else (and without a cache level) `bandwidth`.")
+    optimizer_time = Output(implementation_traffic / optimizer_bandwidth + optimizer_ops * parameter_tensors * dispatch
                             + temporaries * weights * allocation_cost, "ms",
-                            doc="One optimizer step: its traffic at `bandwidth`, its host work and its fresh-memory "
+                            doc="One optimizer step: its traffic at `optimizer_bandwidth`, its host work and its fresh-memory "
                                 "faults, with no overlap.")
 
 

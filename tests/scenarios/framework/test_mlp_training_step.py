@@ -120,7 +120,7 @@ def test_evaluator_matches_hand_formulas_and_exact_sympy(node_precision, b, i, h
         assert got[name] == pytest.approx(expected, rel=1e-12, abs=0), name
 
     exact = exact_outputs(Declared.model, {**scenario._args})
-    flat = table_paths(got, {"op_flops", "op_bytes", "op_time"})
+    flat = table_paths(got, {"op_flops", "op_bytes", "op_time", "op_efficiency"})
     assert set(flat) == set(exact)
     for name, value in exact.items():
         if value.is_Integer and isinstance(flat[name], int):
@@ -194,3 +194,21 @@ def test_measured_host_terms_cache_level_and_allocation_by_hand():
         loss_flops_per_logit=0, optimizer_values_moved=0, hardware=node, dispatch=1, launch=0)
     assert plain.host.host_time.to("µs").magnitude == pytest.approx(5)  # (4 + 1) entries at 1 µs
     assert plain.host.backward_time.magnitude == 0
+
+
+def test_a_small_matrix_dimension_lowers_the_attained_rate():
+    """The registry step (784-128-10 at batch 32) on this machine's CPU-like figures: 100 GFLOP/s, 20 GB/s,
+    no cache, gemm_half_rows 30. matmul1 (32 x 784 x 128) has smallest dimension 32: 32 / 62 of the peak;
+    its 6,422,528 flop take 6,422,528 / (100e9 x 32/62) = 124.4365 µs (its 518,144 bytes 25.91 µs). grad_w2
+    (128 x 32 x 10) has 10: a quarter, 81,920 flop in 3.2768 µs (its 22,784 bytes in 1.1392 µs). Default 0: the
+    peak, 64.22528 µs for matmul1."""
+    from generated import HardwareNode
+
+    node = HardwareNode("cpu", peak_flops=Q_(100, "GFLOP/s"), memory_bandwidth=Q_(20, "GB/s"))
+    base = Scenarios.MnistTwoLayerTrainingStepOnH100.variant(hardware=node, precision="peak", launch=0)
+    slow = base.variant(gemm_half_rows=30)
+    assert slow.op_efficiency["matmul1"] == pytest.approx(32 / 62)
+    assert slow.op_efficiency["grad_w2"] == pytest.approx(0.25) and slow.op_efficiency["relu"] == 1
+    assert slow.op_time["matmul1"].to("µs").magnitude == pytest.approx(124.4365, rel=1e-6)
+    assert slow.op_time["grad_w2"].to("µs").magnitude == pytest.approx(3.2768)
+    assert base.op_time["matmul1"].to("µs").magnitude == pytest.approx(64.22528)

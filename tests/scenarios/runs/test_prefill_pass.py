@@ -64,9 +64,65 @@ def test_the_weights_must_fit():
     one = Scenarios.Llama70BPrefill128Tp4.variant(tp=1)
     h, f, L, V = 8192, 28672, 80, 32000
     W = 2 * h * h + 2 * h * 1024 + 3 * h * f  # 8 KV heads of 128
-    need = (L * (W + 2 * 128 * 1024) + 2 * h * V) * 2  # layers, the prompt's K and V, embedding and output layer
+    # every weight (each layer's, its two RMSNorms, the final norm, embedding and output layer), the prompt's K and V
+    need = (L * (W + 2 * h) + h + 2 * h * V) * 2 + L * 128 * 2 * 1024 * 2
     assert one.fits_need.to("byte").magnitude == pytest.approx(need, rel=1e-12)
     assert not one.fits and need > 80 * 2**30
     with pytest.raises(InfeasibleError, match="must fit"):
         _ = one.ttft
     assert Scenarios.Llama70BPrefill128Tp4.fits
+
+
+DATA = __import__("pathlib").Path(__file__).resolve().parents[2] / "data"
+
+
+def _config(name):
+    import mlsysym
+
+    return mlsysym.workload_from_config(DATA / f"{name}.json")
+
+
+def test_a_mixture_of_experts_computes_at_its_active_weights_and_holds_all_of_them():
+    """Mixtral-8x7B from its config.json on four A100s, 2,048 tokens: 2 of 8 experts work on a token."""
+    s = Scenarios.Llama70BPrefill2048Tp4.variant(workload=_config("mixtral-8x7b"))
+    h, f, a, kv, dh, L, V, E, k, n, t = 4096, 14336, 32, 8, 128, 32, 32000, 8, 2, 2048, 4
+    attention = (2 * a + 2 * kv) * dh * h  # 41,943,040
+    active = attention + k * 3 * h * f + h * E  # + two experts + the router: 394,297,344
+    assert s.layer_weights == active == 394_297_344
+    rate = 312e12 * 0.8 * n / (n + M_HALF)
+    # GEMMs over the active weights, the attention core 2·a·(d_h + d_h) per token and position
+    flops = (2 * n * active + n * 2 * a * 2 * dh * n) / t
+    assert s.layer_compute_time.to("s").magnitude == pytest.approx(flops / rate, rel=1e-12)
+    # memory: every expert, the norms, embeddings and output layer (46,702,792,704 weights), and the cache
+    total = L * (attention + E * 3 * h * f + h * E + 2 * h) + h + 2 * V * h
+    assert total == 46_702_792_704
+    need = (total * 2 + n * L * 2 * kv * dh * 2) / t
+    assert s.memory_per_gpu.to("B").magnitude == pytest.approx(need, rel=1e-12)
+
+
+def test_a_sliding_window_caps_the_attention_core_and_the_cache():
+    """Mistral-7B v0.1 (window 4,096 in all 32 blocks), one prompt of 8,192 tokens: each token attends to at
+    most 4,096 positions (the full-square assumption, capped), and the cache keeps 4,096 of them."""
+    s = Scenarios.Llama7BPrefill2048.variant(workload=_config("mistral-7b-v0.1"), input_tokens=8192)
+    h, f, a, kv, dh, L, n = 4096, 14336, 32, 8, 128, 32, 8192
+    W = (2 * a + 2 * kv) * dh * h + 3 * h * f  # 218,103,808
+    assert s.layer_weights == W
+    assert s.layer_flops.to("flop").magnitude == 2 * n * W + n * (2 * a * 2 * dh) * 4096
+    weights = L * (W + 2 * h) + h + 2 * 32000 * h  # 7,241,732,096
+    assert s.memory_per_gpu.to("B").magnitude == weights * 2 + L * 2 * kv * dh * 2 * 4096
+
+
+def test_head_width_comes_from_the_record():
+    """Gemma-2-9B: 16 heads of 256 on a width of 3,584 (not 3,584/16 = 224)."""
+    s = Scenarios.Llama7BPrefill128.variant(workload=_config("gemma-2-9b"))
+    h, a, kv, dh, f = 3584, 16, 8, 256, 14336
+    assert s.layer_weights == (2 * a + 2 * kv) * dh * h + 3 * h * f  # 44,040,192 + 154,140,672
+
+
+def test_the_command_line_takes_a_config(capsys):
+    from symbolic.cli import main
+
+    assert main(["eval", "PrefillPassScenario", "--from", "Llama7BPrefill2048",
+                 "--set", f"workload=@{DATA / 'mixtral-8x7b.json'}", "--set", "tp=4", "--json"]) == 0
+    out = __import__("json").loads(capsys.readouterr().out)
+    assert out["outputs"]["layer_weights"]["value"] == 394_297_344

@@ -114,3 +114,19 @@ def test_cache_level_by_hand():
     assert plain.level_attainable is None
     assert plain.level_bandwidth.to("GB/s").magnitude == pytest.approx(20)
     assert plain.attainable.to("GFLOP/s").magnitude == pytest.approx(20 / 24)
+
+
+def test_one_call_of_a_kernel_adds_its_host_cost_to_the_level_it_fits_in():
+    """200 flop/byte over a 1 MB working set on an H100: 2e8 flop. Without a cache level its bytes take
+    1e6 / 3.35e12 = 0.29851 µs at HBM and its FLOPs 2e8 / 989e12 = 0.20222 µs, so the call is 0.29851 µs
+    plus a 5 µs dispatch = 5.29851 µs: 2e8 / 5.29851e-6 = 37,746 GFLOP/s. In a 2 MB cache at 10 TB/s the
+    bytes take 0.1 µs and the FLOPs bound it: 5.20222 µs."""
+    base = Scenarios.KernelAt200FlopPerByteH100
+    call = base.variant(working_set=Q_(1, "MB"), dispatch=5)
+    assert call.kernel_flops.to("flop").magnitude == pytest.approx(2e8)
+    assert call.kernel_time.to("µs").magnitude == pytest.approx(5.29851, rel=1e-5)
+    assert call.kernel_rate.to("GFLOP/s").magnitude == pytest.approx(37746, rel=1e-4)
+    cached = call.variant(cache_capacity=Q_(2, "MB"), cache_bandwidth=Q_(10, "TB/s"))
+    assert cached.kernel_time.to("µs").magnitude == pytest.approx(5.20222, rel=1e-5)
+    with pytest.raises(MissingInputError, match="working_set"):  # no working set: no call to price
+        _ = base.kernel_rate

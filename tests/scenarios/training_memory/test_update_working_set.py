@@ -80,3 +80,15 @@ def test_this_machines_adam_entries_by_hand():
     assert loop.implementation_traffic.to("MB").magnitude == pytest.approx(760)
     assert loop.optimizer_time.to("ms").magnitude == pytest.approx(760 / triad + 11 * op + 2 * 40 * fresh)
     assert fused.optimizer_time.to("ms").magnitude == pytest.approx(320 / triad + 4 * op)
+
+
+def test_the_optimizer_reads_the_cache_level_its_state_fits_in():
+    """1e7 FP32 parameters: weights, gradients and two moments are 4 x 40 MB = 160 MB. In a 200 MB level at
+    100 GB/s the fused step's 280 MB take 2.8 ms; a 100 MB level is too small, so 280 MB at 20 GB/s = 14 ms."""
+    base = Scenarios.PhoneFullUpdateWorkingSet.variant(bandwidth=Q_(20, "GB/s"))
+    fits = base.variant(cache_capacity=Q_(200, "MB"), cache_bandwidth=Q_(100, "GB/s"))
+    assert fits.optimizer_bandwidth.to("GB/s").magnitude == pytest.approx(100)
+    assert fits.optimizer_time.to("ms").magnitude == pytest.approx(2.8)
+    spills = base.variant(cache_capacity=Q_(100, "MB"), cache_bandwidth=Q_(100, "GB/s"))
+    assert spills.optimizer_time.to("ms").magnitude == pytest.approx(14)
+    assert base.optimizer_bandwidth.to("GB/s").magnitude == pytest.approx(20)
