@@ -44,6 +44,7 @@ def evaluate(
     fresh_bytes: Any = 0,
     allocation_cost: Any = 0,
     gemm_half_rows: Any = 0,
+    rank_one_efficiency: Any = None,
 ) -> dict[str, Any]:
     """Every output of MlpTrainingStepScenario from plain numbers in the declared units.
 
@@ -73,6 +74,7 @@ def evaluate(
         fresh_bytes: [byte] Result bytes the step writes into freshly mapped memory (results past the allocator's mmap threshold, 32 MiB for glibc); 0 by default.
         allocation_cost: [µs/MB] Cost of faulting in and zeroing fresh memory per MB (measured: `mlsysym calibrate`).
         gemm_half_rows: [1] Smallest matrix-multiply dimension at which the attained rate is half the peak (measured: `mlsysym calibrate`); 0 by default, every multiply at the peak.
+        rank_one_efficiency: [1] Share of the peak an outer product (inner dimension 1: a weight gradient at batch 1) attains; BLAS may run it far below the `gemm_half_rows` curve (measured: `mlsysym calibrate`). Default: that curve at 1.
 
     Returns:
         Every output in its display unit, as ``name [unit] = definition``:
@@ -95,13 +97,13 @@ def evaluate(
         op_bytes[grad_w1] [byte] = bytes_per_value*(batch_size*hidden_width + batch_size*input_width + hidden_width*input_width)
         op_bytes[relu_backward] [byte] = 3*batch_size*bytes_per_value*hidden_width
         op_bytes[loss_backward] [byte] = 2*batch_size*bytes_per_value*output_width + batch_size*label_bytes
-        op_efficiency[matmul1] [1] = Min(batch_size, hidden_width, input_width)/(gemm_half_rows + Min(batch_size, hidden_width, input_width))
+        op_efficiency[matmul1] [1] = Piecewise((rank_one_efficiency, Eq(input_width, 1)), (Min(batch_size, hidden_width, input_width)/(gemm_half_rows + Min(batch_size, hidden_width, input_width)), True))
         op_efficiency[relu] [1] = 1
-        op_efficiency[matmul2] [1] = Min(batch_size, hidden_width, output_width)/(gemm_half_rows + Min(batch_size, hidden_width, output_width))
+        op_efficiency[matmul2] [1] = Piecewise((rank_one_efficiency, Eq(hidden_width, 1)), (Min(batch_size, hidden_width, output_width)/(gemm_half_rows + Min(batch_size, hidden_width, output_width)), True))
         op_efficiency[loss] [1] = 1
-        op_efficiency[grad_w2] [1] = Min(batch_size, hidden_width, output_width)/(gemm_half_rows + Min(batch_size, hidden_width, output_width))
-        op_efficiency[grad_h] [1] = Min(batch_size, hidden_width, output_width)/(gemm_half_rows + Min(batch_size, hidden_width, output_width))
-        op_efficiency[grad_w1] [1] = Min(batch_size, hidden_width, input_width)/(gemm_half_rows + Min(batch_size, hidden_width, input_width))
+        op_efficiency[grad_w2] [1] = Piecewise((rank_one_efficiency, Eq(batch_size, 1)), (Min(batch_size, hidden_width, output_width)/(gemm_half_rows + Min(batch_size, hidden_width, output_width)), True))
+        op_efficiency[grad_h] [1] = Piecewise((rank_one_efficiency, Eq(output_width, 1)), (Min(batch_size, hidden_width, output_width)/(gemm_half_rows + Min(batch_size, hidden_width, output_width)), True))
+        op_efficiency[grad_w1] [1] = Piecewise((rank_one_efficiency, Eq(batch_size, 1)), (Min(batch_size, hidden_width, input_width)/(gemm_half_rows + Min(batch_size, hidden_width, input_width)), True))
         op_efficiency[relu_backward] [1] = 1
         op_efficiency[loss_backward] [1] = 1
         forward_flops [flop] = op_flops[loss] + op_flops[matmul1] + op_flops[matmul2] + op_flops[relu]
@@ -152,60 +154,88 @@ def evaluate(
     """
     if autograd_nodes is None:
         autograd_nodes = backward_ops
+    if rank_one_efficiency is None:
+        rank_one_efficiency = 1 / (gemm_half_rows + 1)
     _t0 = batch_size * hidden_width
     _t1 = _t0 * bytes_per_value
-    _t9 = 2 * _t0
-    _t10 = batch_size * output_width
-    _t11 = 2 * _t10
-    _t12 = hidden_width * input_width
-    _t13 = hidden_width * output_width
-    _t14 = _t11 * bytes_per_value
-    _t15 = minimum(batch_size, hidden_width, input_width)
-    _t16 = minimum(batch_size, hidden_width, output_width)
-    op_flops_matmul1 = _t9 * input_width
+    _t16 = 2 * _t0
+    _t17 = batch_size * output_width
+    _t18 = 2 * _t17
+    _t19 = hidden_width * input_width
+    _t20 = hidden_width * output_width
+    _t21 = _t18 * bytes_per_value
+    _t22 = minimum(batch_size, hidden_width, input_width)
+    _t23 = _t22 / (_t22 + gemm_half_rows)
+    _t24 = minimum(batch_size, hidden_width, output_width)
+    _t25 = _t24 / (_t24 + gemm_half_rows)
+    _t26 = batch_size == 1
+    op_flops_matmul1 = _t16 * input_width
+    _t3 = op_flops_matmul1 / hardware_peak
     op_flops_relu = _t0
-    op_flops_matmul2 = _t9 * output_width
-    _t17 = op_flops_matmul1 + op_flops_matmul2
-    op_flops_loss = _t10 * loss_flops_per_logit
+    op_flops_matmul2 = _t16 * output_width
+    _t8 = op_flops_matmul2 / hardware_peak
+    _t27 = op_flops_matmul1 + op_flops_matmul2
+    op_flops_loss = _t17 * loss_flops_per_logit
     op_flops_grad_w2 = op_flops_matmul2
     op_flops_grad_h = op_flops_matmul2
     op_flops_grad_w1 = op_flops_matmul1
     op_flops_relu_backward = op_flops_relu
-    op_flops_loss_backward = _t11
-    op_bytes_matmul1 = bytes_per_value * (_t0 + _t12 + batch_size * input_width)
+    op_flops_loss_backward = _t18
+    op_bytes_matmul1 = bytes_per_value * (_t0 + _t19 + batch_size * input_width)
+    _t2 = op_bytes_matmul1 / hardware_bandwidth
     op_bytes_relu = 2 * _t1
-    op_bytes_matmul2 = bytes_per_value * (_t0 + _t10 + _t13)
-    op_bytes_loss = _t14
+    op_bytes_matmul2 = bytes_per_value * (_t0 + _t17 + _t20)
+    _t7 = op_bytes_matmul2 / hardware_bandwidth
+    op_bytes_loss = _t21
     op_bytes_grad_w2 = op_bytes_matmul2
     op_bytes_grad_h = op_bytes_matmul2
     op_bytes_grad_w1 = op_bytes_matmul1
     _raw_op_bytes_relu_backward = _t1
-    _t7 = 3 * _raw_op_bytes_relu_backward
-    op_bytes_relu_backward = _t7
-    op_bytes_loss_backward = _t14 + batch_size * label_bytes
-    op_efficiency_matmul1 = _t15 / (_t15 + gemm_half_rows)
-    _t2 = op_flops_matmul1 / (hardware_peak * op_efficiency_matmul1)
+    _t14 = 3 * _raw_op_bytes_relu_backward
+    op_bytes_relu_backward = _t14
+    op_bytes_loss_backward = _t21 + batch_size * label_bytes
+    op_efficiency_matmul1 = (
+        (rank_one_efficiency if _c0 else _t23)
+        if scalar(_c0 := (input_width == 1))
+        else select((_c0,), (rank_one_efficiency,), _t23)
+    )
+    _t4 = _t3 / op_efficiency_matmul1
     op_efficiency_relu = 1
-    _t3 = 1 / (hardware_peak * op_efficiency_relu)
-    _t4 = _t3 * op_flops_relu
-    _t6 = _t3 * op_flops_loss
-    _t8 = _t3 * op_flops_loss_backward
-    op_efficiency_matmul2 = _t16 / (_t16 + gemm_half_rows)
-    _t5 = op_flops_matmul2 / (hardware_peak * op_efficiency_matmul2)
+    _t5 = 1 / (hardware_peak * op_efficiency_relu)
+    _t6 = _t5 * op_flops_relu
+    _t10 = _t5 * op_flops_loss
+    _t15 = _t5 * op_flops_loss_backward
+    op_efficiency_matmul2 = (
+        (rank_one_efficiency if _c1 else _t25)
+        if scalar(_c1 := (hidden_width == 1))
+        else select((_c1,), (rank_one_efficiency,), _t25)
+    )
+    _t9 = _t8 / op_efficiency_matmul2
     op_efficiency_loss = op_efficiency_relu
-    op_efficiency_grad_w2 = op_efficiency_matmul2
-    op_efficiency_grad_h = op_efficiency_matmul2
-    op_efficiency_grad_w1 = op_efficiency_matmul1
+    op_efficiency_grad_w2 = (
+        (rank_one_efficiency if _c2 else _t25) if scalar(_c2 := _t26) else select((_c2,), (rank_one_efficiency,), _t25)
+    )
+    _t11 = _t8 / op_efficiency_grad_w2
+    op_efficiency_grad_h = (
+        (rank_one_efficiency if _c3 else _t25)
+        if scalar(_c3 := (output_width == 1))
+        else select((_c3,), (rank_one_efficiency,), _t25)
+    )
+    _t12 = _t8 / op_efficiency_grad_h
+    op_efficiency_grad_w1 = (
+        (rank_one_efficiency if _c4 else _t23) if scalar(_c4 := _t26) else select((_c4,), (rank_one_efficiency,), _t23)
+    )
+    _t13 = _t3 / op_efficiency_grad_w1
     op_efficiency_relu_backward = op_efficiency_relu
     op_efficiency_loss_backward = op_efficiency_relu
-    forward_flops = _t17 + op_flops_loss + op_flops_relu
+    forward_flops = _t27 + op_flops_loss + op_flops_relu
     backward_flops = op_flops_loss_backward + op_flops_matmul1 + 2 * op_flops_matmul2 + op_flops_relu
     forward_bytes = op_bytes_loss + op_bytes_matmul1 + op_bytes_matmul2 + op_bytes_relu
     backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + 2 * op_bytes_matmul2 + op_bytes_relu_backward
     total_flops = backward_flops + forward_flops
     total_bytes = backward_bytes + forward_bytes
-    dense_training_ratio = (2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _t17
-    parameters = _t12 + _t13 + hidden_width + output_width
+    dense_training_ratio = (2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _t27
+    parameters = _t19 + _t20 + hidden_width + output_width
     optimizer_step_bytes = bytes_per_value * optimizer_values_moved * parameters
     intensity = total_flops / total_bytes
     peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
@@ -231,89 +261,120 @@ def evaluate(
         per_node=host__per_node,
         fixed=host__fixed,
     )
-    _raw_op_time_matmul1 = maximum(_t2, op_bytes_matmul1 / hardware_bandwidth)
+    _raw_op_time_matmul1 = maximum(_t2, _t4)
     op_time_matmul1 = 1000000 * _raw_op_time_matmul1  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
-    _raw_op_time_relu = maximum(_t4, op_bytes_relu / hardware_bandwidth)
+    _raw_op_time_relu = maximum(_t6, op_bytes_relu / hardware_bandwidth)
     op_time_relu = 1000000 * _raw_op_time_relu  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
-    _raw_op_time_matmul2 = maximum(_t5, op_bytes_matmul2 / hardware_bandwidth)
+    _raw_op_time_matmul2 = maximum(_t7, _t9)
     op_time_matmul2 = 1000000 * _raw_op_time_matmul2  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
-    _raw_op_time_loss = maximum(_t6, op_bytes_loss / hardware_bandwidth)
+    _raw_op_time_loss = maximum(_t10, op_bytes_loss / hardware_bandwidth)
     op_time_loss = 1000000 * _raw_op_time_loss  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
-    op_time_grad_w2 = op_time_matmul2
-    op_time_grad_h = op_time_matmul2
-    op_time_grad_w1 = op_time_matmul1
-    _raw_op_time_relu_backward = maximum(_t4, _t7 / hardware_bandwidth)
+    _raw_op_time_grad_w2 = maximum(_t11, _t7)
+    op_time_grad_w2 = 1000000 * _raw_op_time_grad_w2  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
+    _raw_op_time_grad_h = maximum(_t12, _t7)
+    op_time_grad_h = 1000000 * _raw_op_time_grad_h  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
+    _raw_op_time_grad_w1 = maximum(_t13, _t2)
+    op_time_grad_w1 = 1000000 * _raw_op_time_grad_w1  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
+    _raw_op_time_relu_backward = maximum(_t6, _t14 / hardware_bandwidth)
     op_time_relu_backward = 1000000 * _raw_op_time_relu_backward  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
-    _raw_op_time_loss_backward = maximum(_t8, op_bytes_loss_backward / hardware_bandwidth)
+    _raw_op_time_loss_backward = maximum(_t15, op_bytes_loss_backward / hardware_bandwidth)
     op_time_loss_backward = 1000000 * _raw_op_time_loss_backward  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
     roofline_time = (
         1000000
         * (
-            2
-            * maximum(
-                _t2,
-                op_bytes_matmul1
+            maximum(
+                _t10,
+                op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c0 else 1 / hardware_bandwidth)
-                    if scalar(_c0 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c0,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c5 else 1 / hardware_bandwidth)
+                    if scalar(_c5 := (cache_capacity >= op_bytes_loss))
+                    else select((_c5,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 ),
             )
             + maximum(
-                _t4,
-                _t7
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c1 else 1 / hardware_bandwidth)
-                    if scalar(_c1 := (_t7 <= cache_capacity))
-                    else select((_c1,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                ),
-            )
-            + maximum(
-                _t4,
-                op_bytes_relu
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c2 else 1 / hardware_bandwidth)
-                    if scalar(_c2 := (cache_capacity >= op_bytes_relu))
-                    else select((_c2,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                ),
-            )
-            + 3
-            * maximum(
-                _t5,
+                _t11,
                 op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c3 else 1 / hardware_bandwidth)
-                    if scalar(_c3 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c3,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c6 else 1 / hardware_bandwidth)
+                    if scalar(_c6 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c6,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                ),
+            )
+            + maximum(
+                _t12,
+                op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c7 else 1 / hardware_bandwidth)
+                    if scalar(_c7 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c7,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                ),
+            )
+            + maximum(
+                _t13,
+                op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c8 else 1 / hardware_bandwidth)
+                    if scalar(_c8 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c8,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                ),
+            )
+            + maximum(
+                _t15,
+                op_bytes_loss_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c9 else 1 / hardware_bandwidth)
+                    if scalar(_c9 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c9,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                ),
+            )
+            + maximum(
+                _t4,
+                op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c10 else 1 / hardware_bandwidth)
+                    if scalar(_c10 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c10,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 ),
             )
             + maximum(
                 _t6,
-                op_bytes_loss
+                _t14
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c4 else 1 / hardware_bandwidth)
-                    if scalar(_c4 := (cache_capacity >= op_bytes_loss))
-                    else select((_c4,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c11 else 1 / hardware_bandwidth)
+                    if scalar(_c11 := (_t14 <= cache_capacity))
+                    else select((_c11,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 ),
             )
             + maximum(
-                _t8,
-                op_bytes_loss_backward
+                _t6,
+                op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c5 else 1 / hardware_bandwidth)
-                    if scalar(_c5 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c5,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c12 else 1 / hardware_bandwidth)
+                    if scalar(_c12 := (cache_capacity >= op_bytes_relu))
+                    else select((_c12,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                ),
+            )
+            + maximum(
+                _t9,
+                op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c13 else 1 / hardware_bandwidth)
+                    if scalar(_c13 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c13,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 ),
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
-            else _raw_op_time_loss
+            else _raw_op_time_grad_h
+            + _raw_op_time_grad_w1
+            + _raw_op_time_grad_w2
+            + _raw_op_time_loss
             + _raw_op_time_loss_backward
-            + 2 * _raw_op_time_matmul1
-            + 3 * _raw_op_time_matmul2
+            + _raw_op_time_matmul1
+            + _raw_op_time_matmul2
             + _raw_op_time_relu
             + _raw_op_time_relu_backward
         )
-    )  # 1e9: GB/s -> B/s (cache_bandwidth); 1e-6: µs -> s (op_time[loss]); 1e-6: µs -> s (op_time[loss_backward]); 1e-6: µs -> s (op_time[matmul1]); 1e-6: µs -> s (op_time[matmul2]); 1e-6: µs -> s (op_time[relu]); 1e-6: µs -> s (op_time[relu_backward]); 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
+    )  # 1e9: GB/s -> B/s (cache_bandwidth); 1e-6: µs -> s (op_time[grad_h]); 1e-6: µs -> s (op_time[grad_w1]); 1e-6: µs -> s (op_time[grad_w2]); 1e-6: µs -> s (op_time[loss]); 1e-6: µs -> s (op_time[loss_backward]); 1e-6: µs -> s (op_time[matmul1]); 1e-6: µs -> s (op_time[matmul2]); 1e-6: µs -> s (op_time[relu]); 1e-6: µs -> s (op_time[relu_backward]); 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
     allocation_time = allocation_cost * fresh_bytes / 1000000  # 1e-12: µs/MB -> s/B (allocation_cost); 1e6: s -> µs
     step_time = allocation_time + _host["host_time"] + roofline_time
     return {
@@ -426,6 +487,7 @@ def gradient(
     fresh_bytes: Any = 0,
     allocation_cost: Any = 0,
     gemm_half_rows: Any = 0,
+    rank_one_efficiency: Any = None,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of MlpTrainingStepScenario, from the same declaration.
 
@@ -438,40 +500,65 @@ def gradient(
     follows_autograd_nodes = autograd_nodes is None
     if autograd_nodes is None:
         autograd_nodes = backward_ops
+    follows_rank_one_efficiency = rank_one_efficiency is None
+    if rank_one_efficiency is None:
+        rank_one_efficiency = 1 / (gemm_half_rows + 1)
     _t0 = batch_size * hidden_width
     _t1 = _t0 * bytes_per_value
-    _t9 = 2 * _t0
-    _t10 = batch_size * output_width
-    _t11 = 2 * _t10
-    _t12 = hidden_width * input_width
-    _t13 = hidden_width * output_width
-    _t14 = _t11 * bytes_per_value
-    _t15 = minimum(batch_size, hidden_width, input_width)
-    _t16 = minimum(batch_size, hidden_width, output_width)
-    op_flops_matmul1 = _t9 * input_width
+    _t16 = 2 * _t0
+    _t17 = batch_size * output_width
+    _t18 = 2 * _t17
+    _t19 = hidden_width * input_width
+    _t20 = hidden_width * output_width
+    _t21 = _t18 * bytes_per_value
+    _t22 = minimum(batch_size, hidden_width, input_width)
+    _t23 = _t22 / (_t22 + gemm_half_rows)
+    _t24 = minimum(batch_size, hidden_width, output_width)
+    _t25 = _t24 / (_t24 + gemm_half_rows)
+    _t26 = batch_size == 1
+    op_flops_matmul1 = _t16 * input_width
     op_flops_relu = _t0
-    op_flops_matmul2 = _t9 * output_width
-    _t17 = op_flops_matmul1 + op_flops_matmul2
-    op_flops_loss = _t10 * loss_flops_per_logit
-    op_flops_loss_backward = _t11
-    op_bytes_matmul1 = bytes_per_value * (_t0 + _t12 + batch_size * input_width)
+    op_flops_matmul2 = _t16 * output_width
+    _t27 = op_flops_matmul1 + op_flops_matmul2
+    op_flops_loss = _t17 * loss_flops_per_logit
+    op_flops_loss_backward = _t18
+    op_bytes_matmul1 = bytes_per_value * (_t0 + _t19 + batch_size * input_width)
     op_bytes_relu = 2 * _t1
-    op_bytes_matmul2 = bytes_per_value * (_t0 + _t10 + _t13)
-    op_bytes_loss = _t14
+    op_bytes_matmul2 = bytes_per_value * (_t0 + _t17 + _t20)
+    op_bytes_loss = _t21
     _raw_op_bytes_relu_backward = _t1
-    _t7 = 3 * _raw_op_bytes_relu_backward
-    op_bytes_relu_backward = _t7
-    op_bytes_loss_backward = _t14 + batch_size * label_bytes
-    op_efficiency_matmul1 = _t15 / (_t15 + gemm_half_rows)
+    _t14 = 3 * _raw_op_bytes_relu_backward
+    op_bytes_relu_backward = _t14
+    op_bytes_loss_backward = _t21 + batch_size * label_bytes
+    op_efficiency_matmul1 = (
+        (rank_one_efficiency if _c0 else _t23)
+        if scalar(_c0 := (input_width == 1))
+        else select((_c0,), (rank_one_efficiency,), _t23)
+    )
     op_efficiency_relu = 1
-    op_efficiency_matmul2 = _t16 / (_t16 + gemm_half_rows)
-    forward_flops = _t17 + op_flops_loss + op_flops_relu
+    op_efficiency_matmul2 = (
+        (rank_one_efficiency if _c1 else _t25)
+        if scalar(_c1 := (hidden_width == 1))
+        else select((_c1,), (rank_one_efficiency,), _t25)
+    )
+    op_efficiency_grad_w2 = (
+        (rank_one_efficiency if _c2 else _t25) if scalar(_c2 := _t26) else select((_c2,), (rank_one_efficiency,), _t25)
+    )
+    op_efficiency_grad_h = (
+        (rank_one_efficiency if _c3 else _t25)
+        if scalar(_c3 := (output_width == 1))
+        else select((_c3,), (rank_one_efficiency,), _t25)
+    )
+    op_efficiency_grad_w1 = (
+        (rank_one_efficiency if _c4 else _t23) if scalar(_c4 := _t26) else select((_c4,), (rank_one_efficiency,), _t23)
+    )
+    forward_flops = _t27 + op_flops_loss + op_flops_relu
     backward_flops = op_flops_loss_backward + op_flops_matmul1 + 2 * op_flops_matmul2 + op_flops_relu
     forward_bytes = op_bytes_loss + op_bytes_matmul1 + op_bytes_matmul2 + op_bytes_relu
     backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + 2 * op_bytes_matmul2 + op_bytes_relu_backward
     total_flops = backward_flops + forward_flops
     total_bytes = backward_bytes + forward_bytes
-    parameters = _t12 + _t13 + hidden_width + output_width
+    parameters = _t19 + _t20 + hidden_width + output_width
     peak_rate = hardware_peak / 1000000000000  # 1e-12: flop/s -> TFLOP/s
     compute_time = 1000000 * total_flops / hardware_peak  # 1e12: TFLOP/s -> flop/s (peak_rate); 1e6: s -> µs
     memory_time = 1000000 * total_bytes / hardware_bandwidth  # 1e6: s -> µs
@@ -505,105 +592,157 @@ def gradient(
     _g8 = bytes_per_value * hidden_width
     _g9 = _g1 * bytes_per_value
     _g10 = _g3 * bytes_per_value
-    _g11 = minimum(batch_size, hidden_width, input_width)
-    _g12 = _g11 + gemm_half_rows
-    _g13 = step(-batch_size + minimum(hidden_width, input_width))
-    _g14 = _g11 / _g12**2
-    _g15 = -minimum(batch_size, hidden_width)
-    _g16 = step(-_g15 - input_width)
-    _g17 = step(-hidden_width + minimum(batch_size, input_width))
-    _g18 = minimum(batch_size, hidden_width, output_width)
-    _g19 = _g18 + gemm_half_rows
-    _g20 = step(-batch_size + minimum(hidden_width, output_width))
-    _g21 = _g18 / _g19**2
-    _g22 = step(-hidden_width + minimum(batch_size, output_width))
-    _g23 = step(-_g15 - output_width)
-    _g26 = op_flops_matmul1 + op_flops_matmul2
-    _g27 = -(2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _g26**2
-    _g28 = _g27 + 2 / _g26
-    _g29 = _g27 + 3 / _g26
-    _g30 = bytes_per_value * optimizer_values_moved
-    _g31 = total_flops / total_bytes**2
-    _g32 = 1 / (1000000 * peak_rate)
-    _g33 = peak_rate ** (-2)
-    _g35 = 1000000 / hardware_bandwidth
-    _g36 = hardware_bandwidth ** (-2)
-    _g37 = 1000000 * _g36
-    _g38 = _host_d["launches"]["launches_per_block"]
-    _g39 = _host_d["launch_time"]["launches_per_block"]
-    _g40 = _host_d["host_time"]["launches_per_block"]
-    _g41 = _host_d["overhead_ratio"]["device_time"]
-    _g42 = _host_d["overhead_ratio"]["launches_per_block"]
-    _g43 = _host_d["launch_ratio"]["device_time"]
-    _g44 = _host_d["launch_ratio"]["launches_per_block"]
-    _g45 = _host_d["host_share"]["device_time"]
-    _g46 = _host_d["host_share"]["launches_per_block"]
-    _g47 = _host_d["speedup_limit"]["device_time"]
-    _g48 = _host_d["speedup_limit"]["launches_per_block"]
-    _g49 = 1 / (1000000000000 * peak_rate)
-    _g50 = op_flops_matmul1 / op_efficiency_matmul1
-    _g51 = _g49 * _g50
-    _g52 = _g51 - op_bytes_matmul1 / hardware_bandwidth
-    _g53 = step(-_g52)
-    _g54 = _g35 * _g53
-    _g55 = step(_g52)
-    _g56 = _g32 * _g55
-    _g57 = _g56 / op_efficiency_matmul1
-    _g58 = op_flops_matmul1 / op_efficiency_matmul1**2
-    _g59 = _g56 * _g58
-    _g60 = _g49 / op_efficiency_relu
-    _g61 = _g60 * op_flops_relu
-    _g62 = _g61 - op_bytes_relu / hardware_bandwidth
-    _g63 = step(-_g62)
-    _g64 = _g35 * _g63
-    _g65 = step(_g62)
-    _g66 = _g32 / op_efficiency_relu
-    _g67 = _g65 * _g66
-    _g70 = op_flops_matmul2 / op_efficiency_matmul2
-    _g71 = _g49 * _g70
-    _g72 = _g71 - op_bytes_matmul2 / hardware_bandwidth
-    _g73 = step(-_g72)
-    _g74 = _g35 * _g73
-    _g75 = step(_g72)
-    _g76 = _g32 * _g75
-    _g77 = _g76 / op_efficiency_matmul2
-    _g78 = op_flops_matmul2 / op_efficiency_matmul2**2
-    _g79 = _g76 * _g78
-    _g80 = _g60 * op_flops_loss
-    _g81 = _g80 - op_bytes_loss / hardware_bandwidth
-    _g82 = step(-_g81)
-    _g83 = _g35 * _g82
-    _g84 = step(_g81)
-    _g85 = _g66 * _g84
-    _g86 = op_flops_loss / op_efficiency_relu
-    _g87 = _g61 - op_bytes_relu_backward / hardware_bandwidth
-    _g88 = step(-_g87)
-    _g89 = _g35 * _g88
-    _g90 = step(_g87)
-    _g91 = _g66 * _g90
-    _g92 = _g60 * op_flops_loss_backward
-    _g93 = _g92 - op_bytes_loss_backward / hardware_bandwidth
-    _g94 = step(-_g93)
-    _g95 = _g35 * _g94
-    _g96 = step(_g93)
-    _g97 = _g66 * _g96
-    _g98 = -_g80
-    _g99 = -_g92
-    _g100 = -_g51
-    _g101 = -_g71
-    _g102 = -_g61
-    _g103 = _g33 / 1000000000000
-    _g104 = _g103 / op_efficiency_relu
-    _g105 = _g104 * op_flops_relu
-    _g106 = -_g36
+    _g11 = input_width == 1
+    _g12 = minimum(batch_size, hidden_width, input_width)
+    _g13 = _g12 + gemm_half_rows
+    _g14 = step(-batch_size + minimum(hidden_width, input_width))
+    _g15 = _g12 / _g13**2
+    _g16 = -_g14 * _g15 + _g14 / _g13
+    _g17 = -minimum(batch_size, hidden_width)
+    _g18 = step(-_g17 - input_width)
+    _g19 = -_g15 * _g18 + _g18 / _g13
+    _g20 = step(-hidden_width + minimum(batch_size, input_width))
+    _g21 = -_g15 * _g20 + _g20 / _g13
+    _g22 = -_g15
+    _g23 = hidden_width == 1
+    _g24 = minimum(batch_size, hidden_width, output_width)
+    _g25 = _g24 + gemm_half_rows
+    _g26 = step(-batch_size + minimum(hidden_width, output_width))
+    _g27 = _g24 / _g25**2
+    _g28 = -_g26 * _g27 + _g26 / _g25
+    _g29 = step(-hidden_width + minimum(batch_size, output_width))
+    _g30 = -_g27 * _g29 + _g29 / _g25
+    _g31 = step(-_g17 - output_width)
+    _g32 = -_g27 * _g31 + _g31 / _g25
+    _g33 = -_g27
+    _g34 = batch_size == 1
+    _g35 = (1 if _c14 else 0) if scalar(_c14 := _g34) else select((_c14,), (1,), 0)
+    _g36 = output_width == 1
+    _g39 = op_flops_matmul1 + op_flops_matmul2
+    _g40 = -(2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _g39**2
+    _g41 = _g40 + 2 / _g39
+    _g42 = _g40 + 3 / _g39
+    _g43 = bytes_per_value * optimizer_values_moved
+    _g44 = total_flops / total_bytes**2
+    _g45 = 1 / (1000000 * peak_rate)
+    _g46 = peak_rate ** (-2)
+    _g48 = 1000000 / hardware_bandwidth
+    _g49 = hardware_bandwidth ** (-2)
+    _g50 = 1000000 * _g49
+    _g51 = _host_d["launches"]["launches_per_block"]
+    _g52 = _host_d["launch_time"]["launches_per_block"]
+    _g53 = _host_d["host_time"]["launches_per_block"]
+    _g54 = _host_d["overhead_ratio"]["device_time"]
+    _g55 = _host_d["overhead_ratio"]["launches_per_block"]
+    _g56 = _host_d["launch_ratio"]["device_time"]
+    _g57 = _host_d["launch_ratio"]["launches_per_block"]
+    _g58 = _host_d["host_share"]["device_time"]
+    _g59 = _host_d["host_share"]["launches_per_block"]
+    _g60 = _host_d["speedup_limit"]["device_time"]
+    _g61 = _host_d["speedup_limit"]["launches_per_block"]
+    _g62 = -op_bytes_matmul1 / hardware_bandwidth
+    _g63 = 1 / (1000000000000 * peak_rate)
+    _g64 = op_flops_matmul1 / op_efficiency_matmul1
+    _g65 = _g63 * _g64
+    _g66 = _g62 + _g65
+    _g67 = step(-_g66)
+    _g68 = _g48 * _g67
+    _g70 = step(_g66)
+    _g71 = _g70 / op_efficiency_matmul1
+    _g72 = op_flops_matmul1 / op_efficiency_matmul1**2
+    _g73 = _g45 * _g70 * _g72
+    _g74 = _g45 * _g71
+    _g75 = _g50 * op_bytes_matmul1
+    _g76 = _g63 / op_efficiency_relu
+    _g77 = _g76 * op_flops_relu
+    _g78 = _g77 - op_bytes_relu / hardware_bandwidth
+    _g79 = step(-_g78)
+    _g80 = _g48 * _g79
+    _g81 = step(_g78)
+    _g82 = _g45 / op_efficiency_relu
+    _g83 = _g81 * _g82
+    _g86 = -op_bytes_matmul2 / hardware_bandwidth
+    _g87 = _g63 * op_flops_matmul2
+    _g88 = _g87 / op_efficiency_matmul2
+    _g89 = _g86 + _g88
+    _g90 = step(-_g89)
+    _g91 = _g48 * _g90
+    _g93 = step(_g89)
+    _g94 = _g93 / op_efficiency_matmul2
+    _g95 = op_efficiency_matmul2 ** (-2)
+    _g96 = _g45 * op_flops_matmul2
+    _g97 = _g93 * _g95 * _g96
+    _g98 = _g45 * _g94
+    _g100 = _g50 * op_bytes_matmul2
+    _g101 = _g76 * op_flops_loss
+    _g102 = _g101 - op_bytes_loss / hardware_bandwidth
+    _g103 = step(-_g102)
+    _g104 = _g103 * _g48
+    _g105 = step(_g102)
+    _g106 = _g105 * _g82
+    _g107 = op_flops_loss / op_efficiency_relu
+    _g108 = _g87 / op_efficiency_grad_w2
+    _g109 = _g108 + _g86
+    _g110 = step(-_g109)
+    _g111 = _g110 * _g48
+    _g112 = step(_g109)
+    _g113 = _g112 / op_efficiency_grad_w2
+    _g114 = op_efficiency_grad_w2 ** (-2)
+    _g115 = _g112 * _g114 * _g96
+    _g116 = _g113 * _g45
+    _g117 = _g87 / op_efficiency_grad_h
+    _g118 = _g117 + _g86
+    _g119 = step(-_g118)
+    _g120 = _g119 * _g48
+    _g121 = step(_g118)
+    _g122 = _g121 / op_efficiency_grad_h
+    _g123 = op_efficiency_grad_h ** (-2)
+    _g124 = _g121 * _g123 * _g96
+    _g125 = _g122 * _g45
+    _g126 = _g63 / op_efficiency_grad_w1
+    _g127 = _g126 * op_flops_matmul1
+    _g128 = _g127 + _g62
+    _g129 = step(-_g128)
+    _g130 = _g129 * _g48
+    _g131 = step(_g128)
+    _g132 = _g131 / op_efficiency_grad_w1
+    _g133 = op_efficiency_grad_w1 ** (-2)
+    _g134 = _g131 * _g133 * _g45 * op_flops_matmul1
+    _g135 = _g132 * _g45
+    _g136 = _g77 - op_bytes_relu_backward / hardware_bandwidth
+    _g137 = step(-_g136)
+    _g138 = _g137 * _g48
+    _g139 = step(_g136)
+    _g140 = _g139 * _g82
+    _g141 = _g76 * op_flops_loss_backward
+    _g142 = _g141 - op_bytes_loss_backward / hardware_bandwidth
+    _g143 = step(-_g142)
+    _g144 = _g143 * _g48
+    _g145 = step(_g142)
+    _g146 = _g145 * _g82
+    _g147 = -_g101
+    _g148 = -_g141
+    _g149 = -_g117
+    _g150 = -_g127
+    _g151 = -_g108
+    _g152 = -_g65
+    _g153 = -_g88
+    _g154 = -_g77
+    _g155 = _g46 / 1000000000000
+    _g156 = _g155 * op_flops_matmul2
+    _g157 = _g155 / op_efficiency_relu
+    _g158 = _g157 * op_flops_relu
+    _g159 = -_g49
     d__op_flops_matmul1__batch_size = 2 * _g0
+    _g69 = _g45 * d__op_flops_matmul1__batch_size
     d__op_flops_matmul1__input_width = _g2
     d__op_flops_matmul1__hidden_width = _g1 * input_width
     d__op_flops_relu__batch_size = hidden_width
-    _g24 = d__op_flops_matmul1__batch_size + d__op_flops_relu__batch_size
+    _g37 = d__op_flops_matmul1__batch_size + d__op_flops_relu__batch_size
     d__op_flops_relu__hidden_width = batch_size
-    _g25 = d__op_flops_matmul1__hidden_width + d__op_flops_relu__hidden_width
+    _g38 = d__op_flops_matmul1__hidden_width + d__op_flops_relu__hidden_width
     d__op_flops_matmul2__batch_size = _g3 * hidden_width
+    _g92 = _g45 * d__op_flops_matmul2__batch_size
     d__op_flops_matmul2__hidden_width = _g5
     d__op_flops_matmul2__output_width = _g2
     d__op_flops_loss__batch_size = loss_flops_per_logit * output_width
@@ -655,34 +794,83 @@ def gradient(
     d__op_bytes_loss_backward__output_width = _g9
     d__op_bytes_loss_backward__bytes_per_value = _g5
     d__op_bytes_loss_backward__label_bytes = batch_size
-    d__op_efficiency_matmul1__batch_size = -_g13 * _g14 + _g13 / _g12
-    d__op_efficiency_matmul1__input_width = -_g14 * _g16 + _g16 / _g12
-    d__op_efficiency_matmul1__hidden_width = -_g14 * _g17 + _g17 / _g12
-    d__op_efficiency_matmul1__gemm_half_rows = -_g14
-    d__op_efficiency_matmul2__batch_size = -_g20 * _g21 + _g20 / _g19
-    d__op_efficiency_matmul2__hidden_width = -_g21 * _g22 + _g22 / _g19
-    d__op_efficiency_matmul2__output_width = -_g21 * _g23 + _g23 / _g19
-    d__op_efficiency_matmul2__gemm_half_rows = -_g21
-    d__op_efficiency_grad_w2__batch_size = d__op_efficiency_matmul2__batch_size
-    d__op_efficiency_grad_w2__hidden_width = d__op_efficiency_matmul2__hidden_width
-    d__op_efficiency_grad_w2__output_width = d__op_efficiency_matmul2__output_width
-    d__op_efficiency_grad_w2__gemm_half_rows = d__op_efficiency_matmul2__gemm_half_rows
-    d__op_efficiency_grad_h__batch_size = d__op_efficiency_matmul2__batch_size
-    d__op_efficiency_grad_h__hidden_width = d__op_efficiency_matmul2__hidden_width
-    d__op_efficiency_grad_h__output_width = d__op_efficiency_matmul2__output_width
-    d__op_efficiency_grad_h__gemm_half_rows = d__op_efficiency_matmul2__gemm_half_rows
-    d__op_efficiency_grad_w1__batch_size = d__op_efficiency_matmul1__batch_size
-    d__op_efficiency_grad_w1__input_width = d__op_efficiency_matmul1__input_width
-    d__op_efficiency_grad_w1__hidden_width = d__op_efficiency_matmul1__hidden_width
-    d__op_efficiency_grad_w1__gemm_half_rows = d__op_efficiency_matmul1__gemm_half_rows
-    d__forward_flops__batch_size = _g24 + d__op_flops_loss__batch_size + d__op_flops_matmul2__batch_size
+    d__op_efficiency_matmul1__batch_size = (
+        (0 if _c15 else _g16) if scalar(_c15 := _g11) else select((_c15,), (0,), _g16)
+    )
+    d__op_efficiency_matmul1__input_width = (
+        (0 if _c16 else _g19) if scalar(_c16 := _g11) else select((_c16,), (0,), _g19)
+    )
+    d__op_efficiency_matmul1__hidden_width = (
+        (0 if _c17 else _g21) if scalar(_c17 := _g11) else select((_c17,), (0,), _g21)
+    )
+    d__op_efficiency_matmul1__gemm_half_rows = (
+        (0 if _c18 else _g22) if scalar(_c18 := _g11) else select((_c18,), (0,), _g22)
+    )
+    d__op_efficiency_matmul1__rank_one_efficiency = (
+        (1 if _c19 else 0) if scalar(_c19 := _g11) else select((_c19,), (1,), 0)
+    )
+    d__op_efficiency_matmul2__batch_size = (
+        (0 if _c20 else _g28) if scalar(_c20 := _g23) else select((_c20,), (0,), _g28)
+    )
+    d__op_efficiency_matmul2__hidden_width = (
+        (0 if _c21 else _g30) if scalar(_c21 := _g23) else select((_c21,), (0,), _g30)
+    )
+    d__op_efficiency_matmul2__output_width = (
+        (0 if _c22 else _g32) if scalar(_c22 := _g23) else select((_c22,), (0,), _g32)
+    )
+    d__op_efficiency_matmul2__gemm_half_rows = (
+        (0 if _c23 else _g33) if scalar(_c23 := _g23) else select((_c23,), (0,), _g33)
+    )
+    d__op_efficiency_matmul2__rank_one_efficiency = (
+        (1 if _c24 else 0) if scalar(_c24 := _g23) else select((_c24,), (1,), 0)
+    )
+    d__op_efficiency_grad_w2__batch_size = (
+        (0 if _c25 else _g28) if scalar(_c25 := _g34) else select((_c25,), (0,), _g28)
+    )
+    d__op_efficiency_grad_w2__hidden_width = (
+        (0 if _c26 else _g30) if scalar(_c26 := _g34) else select((_c26,), (0,), _g30)
+    )
+    d__op_efficiency_grad_w2__output_width = (
+        (0 if _c27 else _g32) if scalar(_c27 := _g34) else select((_c27,), (0,), _g32)
+    )
+    d__op_efficiency_grad_w2__gemm_half_rows = (
+        (0 if _c28 else _g33) if scalar(_c28 := _g34) else select((_c28,), (0,), _g33)
+    )
+    d__op_efficiency_grad_w2__rank_one_efficiency = _g35
+    d__op_efficiency_grad_h__batch_size = (0 if _c29 else _g28) if scalar(_c29 := _g36) else select((_c29,), (0,), _g28)
+    d__op_efficiency_grad_h__hidden_width = (
+        (0 if _c30 else _g30) if scalar(_c30 := _g36) else select((_c30,), (0,), _g30)
+    )
+    d__op_efficiency_grad_h__output_width = (
+        (0 if _c31 else _g32) if scalar(_c31 := _g36) else select((_c31,), (0,), _g32)
+    )
+    d__op_efficiency_grad_h__gemm_half_rows = (
+        (0 if _c32 else _g33) if scalar(_c32 := _g36) else select((_c32,), (0,), _g33)
+    )
+    d__op_efficiency_grad_h__rank_one_efficiency = (
+        (1 if _c33 else 0) if scalar(_c33 := _g36) else select((_c33,), (1,), 0)
+    )
+    d__op_efficiency_grad_w1__batch_size = (
+        (0 if _c34 else _g16) if scalar(_c34 := _g34) else select((_c34,), (0,), _g16)
+    )
+    d__op_efficiency_grad_w1__input_width = (
+        (0 if _c35 else _g19) if scalar(_c35 := _g34) else select((_c35,), (0,), _g19)
+    )
+    d__op_efficiency_grad_w1__hidden_width = (
+        (0 if _c36 else _g21) if scalar(_c36 := _g34) else select((_c36,), (0,), _g21)
+    )
+    d__op_efficiency_grad_w1__gemm_half_rows = (
+        (0 if _c37 else _g22) if scalar(_c37 := _g34) else select((_c37,), (0,), _g22)
+    )
+    d__op_efficiency_grad_w1__rank_one_efficiency = _g35
+    d__forward_flops__batch_size = _g37 + d__op_flops_loss__batch_size + d__op_flops_matmul2__batch_size
     d__forward_flops__input_width = d__op_flops_matmul1__input_width
-    d__forward_flops__hidden_width = _g25 + d__op_flops_matmul2__hidden_width
+    d__forward_flops__hidden_width = _g38 + d__op_flops_matmul2__hidden_width
     d__forward_flops__output_width = d__op_flops_loss__output_width + d__op_flops_matmul2__output_width
     d__forward_flops__loss_flops_per_logit = d__op_flops_loss__loss_flops_per_logit
-    d__backward_flops__batch_size = _g24 + d__op_flops_loss_backward__batch_size + 2 * d__op_flops_matmul2__batch_size
+    d__backward_flops__batch_size = _g37 + d__op_flops_loss_backward__batch_size + 2 * d__op_flops_matmul2__batch_size
     d__backward_flops__input_width = d__op_flops_matmul1__input_width
-    d__backward_flops__hidden_width = _g25 + 2 * d__op_flops_matmul2__hidden_width
+    d__backward_flops__hidden_width = _g38 + 2 * d__op_flops_matmul2__hidden_width
     d__backward_flops__output_width = d__op_flops_loss_backward__output_width + 2 * d__op_flops_matmul2__output_width
     d__forward_bytes__batch_size = (
         d__op_bytes_loss__batch_size
@@ -733,45 +921,46 @@ def gradient(
     d__total_bytes__bytes_per_value = d__backward_bytes__bytes_per_value + d__forward_bytes__bytes_per_value
     d__total_bytes__label_bytes = d__backward_bytes__label_bytes
     d__dense_training_ratio__batch_size = (
-        _g28 * d__op_flops_matmul1__batch_size + _g29 * d__op_flops_matmul2__batch_size
+        _g41 * d__op_flops_matmul1__batch_size + _g42 * d__op_flops_matmul2__batch_size
     )
-    d__dense_training_ratio__input_width = _g28 * d__op_flops_matmul1__input_width
+    d__dense_training_ratio__input_width = _g41 * d__op_flops_matmul1__input_width
     d__dense_training_ratio__hidden_width = (
-        _g28 * d__op_flops_matmul1__hidden_width + _g29 * d__op_flops_matmul2__hidden_width
+        _g41 * d__op_flops_matmul1__hidden_width + _g42 * d__op_flops_matmul2__hidden_width
     )
-    d__dense_training_ratio__output_width = _g29 * d__op_flops_matmul2__output_width
+    d__dense_training_ratio__output_width = _g42 * d__op_flops_matmul2__output_width
     d__parameters__input_width = hidden_width
     d__parameters__hidden_width = input_width + output_width + 1
     d__parameters__output_width = hidden_width + 1
-    d__optimizer_step_bytes__input_width = _g30 * d__parameters__input_width
-    d__optimizer_step_bytes__hidden_width = _g30 * d__parameters__hidden_width
-    d__optimizer_step_bytes__output_width = _g30 * d__parameters__output_width
+    d__optimizer_step_bytes__input_width = _g43 * d__parameters__input_width
+    d__optimizer_step_bytes__hidden_width = _g43 * d__parameters__hidden_width
+    d__optimizer_step_bytes__output_width = _g43 * d__parameters__output_width
     d__optimizer_step_bytes__bytes_per_value = optimizer_values_moved * parameters
     d__optimizer_step_bytes__optimizer_values_moved = bytes_per_value * parameters
-    d__intensity__batch_size = -_g31 * d__total_bytes__batch_size + d__total_flops__batch_size / total_bytes
-    d__intensity__input_width = -_g31 * d__total_bytes__input_width + d__total_flops__input_width / total_bytes
-    d__intensity__hidden_width = -_g31 * d__total_bytes__hidden_width + d__total_flops__hidden_width / total_bytes
-    d__intensity__output_width = -_g31 * d__total_bytes__output_width + d__total_flops__output_width / total_bytes
-    d__intensity__bytes_per_value = -_g31 * d__total_bytes__bytes_per_value
-    d__intensity__label_bytes = -_g31 * d__total_bytes__label_bytes
+    d__intensity__batch_size = -_g44 * d__total_bytes__batch_size + d__total_flops__batch_size / total_bytes
+    d__intensity__input_width = -_g44 * d__total_bytes__input_width + d__total_flops__input_width / total_bytes
+    d__intensity__hidden_width = -_g44 * d__total_bytes__hidden_width + d__total_flops__hidden_width / total_bytes
+    d__intensity__output_width = -_g44 * d__total_bytes__output_width + d__total_flops__output_width / total_bytes
+    d__intensity__bytes_per_value = -_g44 * d__total_bytes__bytes_per_value
+    d__intensity__label_bytes = -_g44 * d__total_bytes__label_bytes
     d__intensity__loss_flops_per_logit = d__total_flops__loss_flops_per_logit / total_bytes
     d__peak_rate__hardware_peak = 1 / 1000000000000
-    _g34 = _g33 * d__peak_rate__hardware_peak / 1000000
-    _g68 = _g34 / op_efficiency_relu
-    _g69 = _g68 * op_flops_relu
-    d__compute_time__batch_size = _g32 * d__total_flops__batch_size
-    d__compute_time__input_width = _g32 * d__total_flops__input_width
-    d__compute_time__hidden_width = _g32 * d__total_flops__hidden_width
-    d__compute_time__output_width = _g32 * d__total_flops__output_width
-    d__compute_time__loss_flops_per_logit = _g32 * d__total_flops__loss_flops_per_logit
-    d__compute_time__hardware_peak = -_g34 * total_flops
-    d__memory_time__batch_size = _g35 * d__total_bytes__batch_size
-    d__memory_time__input_width = _g35 * d__total_bytes__input_width
-    d__memory_time__hidden_width = _g35 * d__total_bytes__hidden_width
-    d__memory_time__output_width = _g35 * d__total_bytes__output_width
-    d__memory_time__bytes_per_value = _g35 * d__total_bytes__bytes_per_value
-    d__memory_time__label_bytes = _g35 * d__total_bytes__label_bytes
-    d__memory_time__hardware_bandwidth = -_g37 * total_bytes
+    _g47 = _g46 * d__peak_rate__hardware_peak / 1000000
+    _g84 = _g47 / op_efficiency_relu
+    _g85 = _g84 * op_flops_relu
+    _g99 = _g47 * op_flops_matmul2
+    d__compute_time__batch_size = _g45 * d__total_flops__batch_size
+    d__compute_time__input_width = _g45 * d__total_flops__input_width
+    d__compute_time__hidden_width = _g45 * d__total_flops__hidden_width
+    d__compute_time__output_width = _g45 * d__total_flops__output_width
+    d__compute_time__loss_flops_per_logit = _g45 * d__total_flops__loss_flops_per_logit
+    d__compute_time__hardware_peak = -_g47 * total_flops
+    d__memory_time__batch_size = _g48 * d__total_bytes__batch_size
+    d__memory_time__input_width = _g48 * d__total_bytes__input_width
+    d__memory_time__hidden_width = _g48 * d__total_bytes__hidden_width
+    d__memory_time__output_width = _g48 * d__total_bytes__output_width
+    d__memory_time__bytes_per_value = _g48 * d__total_bytes__bytes_per_value
+    d__memory_time__label_bytes = _g48 * d__total_bytes__label_bytes
+    d__memory_time__hardware_bandwidth = -_g50 * total_bytes
     d__host__ops_per_block__forward_ops = 1
     d__host__launches_per_block__forward_ops = 1
     d__host__launches_per_block__backward_ops = 1
@@ -790,16 +979,16 @@ def gradient(
     d__host__per_node__backward_per_node = 1
     d__host__fixed__backward_fixed = 1
     d__host__operations__forward_ops = d__host__ops_per_block__forward_ops * _host_d["operations"]["ops_per_block"]
-    d__host__launches__forward_ops = _g38 * d__host__launches_per_block__forward_ops
-    d__host__launches__backward_ops = _g38 * d__host__launches_per_block__backward_ops
+    d__host__launches__forward_ops = _g51 * d__host__launches_per_block__forward_ops
+    d__host__launches__backward_ops = _g51 * d__host__launches_per_block__backward_ops
     d__host__per_op_cost__dispatch = d__host__dispatch__dispatch * _host_d["per_op_cost"]["dispatch"]
     d__host__per_op_cost__launch = d__host__launch__launch * _host_d["per_op_cost"]["launch"]
     d__host__dispatch_time__forward_ops = (
         d__host__ops_per_block__forward_ops * _host_d["dispatch_time"]["ops_per_block"]
     )
     d__host__dispatch_time__dispatch = d__host__dispatch__dispatch * _host_d["dispatch_time"]["dispatch"]
-    d__host__launch_time__forward_ops = _g39 * d__host__launches_per_block__forward_ops
-    d__host__launch_time__backward_ops = _g39 * d__host__launches_per_block__backward_ops
+    d__host__launch_time__forward_ops = _g52 * d__host__launches_per_block__forward_ops
+    d__host__launch_time__backward_ops = _g52 * d__host__launches_per_block__backward_ops
     d__host__launch_time__launch = d__host__launch__launch * _host_d["launch_time"]["launch"]
     d__host__backward_time__autograd_nodes = (
         d__host__backward_nodes__autograd_nodes * _host_d["backward_time"]["backward_nodes"]
@@ -809,10 +998,10 @@ def gradient(
         d__host__per_node__backward_per_node * _host_d["backward_time"]["per_node"]
     )
     d__host__host_time__forward_ops = (
-        _g40 * d__host__launches_per_block__forward_ops
+        _g53 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["host_time"]["ops_per_block"]
     )
-    d__host__host_time__backward_ops = _g40 * d__host__launches_per_block__backward_ops
+    d__host__host_time__backward_ops = _g53 * d__host__launches_per_block__backward_ops
     d__host__host_time__dispatch = d__host__dispatch__dispatch * _host_d["host_time"]["dispatch"]
     d__host__host_time__launch = d__host__launch__launch * _host_d["host_time"]["launch"]
     d__host__host_time__autograd_nodes = (
@@ -820,20 +1009,20 @@ def gradient(
     )
     d__host__host_time__backward_fixed = d__host__fixed__backward_fixed * _host_d["host_time"]["fixed"]
     d__host__host_time__backward_per_node = d__host__per_node__backward_per_node * _host_d["host_time"]["per_node"]
-    d__host__overhead_ratio__batch_size = _g41 * d__host__device_time__batch_size
-    d__host__overhead_ratio__input_width = _g41 * d__host__device_time__input_width
-    d__host__overhead_ratio__hidden_width = _g41 * d__host__device_time__hidden_width
-    d__host__overhead_ratio__output_width = _g41 * d__host__device_time__output_width
-    d__host__overhead_ratio__bytes_per_value = _g41 * d__host__device_time__bytes_per_value
-    d__host__overhead_ratio__label_bytes = _g41 * d__host__device_time__label_bytes
-    d__host__overhead_ratio__loss_flops_per_logit = _g41 * d__host__device_time__loss_flops_per_logit
-    d__host__overhead_ratio__hardware_peak = _g41 * d__host__device_time__hardware_peak
-    d__host__overhead_ratio__hardware_bandwidth = _g41 * d__host__device_time__hardware_bandwidth
+    d__host__overhead_ratio__batch_size = _g54 * d__host__device_time__batch_size
+    d__host__overhead_ratio__input_width = _g54 * d__host__device_time__input_width
+    d__host__overhead_ratio__hidden_width = _g54 * d__host__device_time__hidden_width
+    d__host__overhead_ratio__output_width = _g54 * d__host__device_time__output_width
+    d__host__overhead_ratio__bytes_per_value = _g54 * d__host__device_time__bytes_per_value
+    d__host__overhead_ratio__label_bytes = _g54 * d__host__device_time__label_bytes
+    d__host__overhead_ratio__loss_flops_per_logit = _g54 * d__host__device_time__loss_flops_per_logit
+    d__host__overhead_ratio__hardware_peak = _g54 * d__host__device_time__hardware_peak
+    d__host__overhead_ratio__hardware_bandwidth = _g54 * d__host__device_time__hardware_bandwidth
     d__host__overhead_ratio__forward_ops = (
-        _g42 * d__host__launches_per_block__forward_ops
+        _g55 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["overhead_ratio"]["ops_per_block"]
     )
-    d__host__overhead_ratio__backward_ops = _g42 * d__host__launches_per_block__backward_ops
+    d__host__overhead_ratio__backward_ops = _g55 * d__host__launches_per_block__backward_ops
     d__host__overhead_ratio__dispatch = d__host__dispatch__dispatch * _host_d["overhead_ratio"]["dispatch"]
     d__host__overhead_ratio__launch = d__host__launch__launch * _host_d["overhead_ratio"]["launch"]
     d__host__overhead_ratio__autograd_nodes = (
@@ -843,32 +1032,32 @@ def gradient(
     d__host__overhead_ratio__backward_per_node = (
         d__host__per_node__backward_per_node * _host_d["overhead_ratio"]["per_node"]
     )
-    d__host__launch_ratio__batch_size = _g43 * d__host__device_time__batch_size
-    d__host__launch_ratio__input_width = _g43 * d__host__device_time__input_width
-    d__host__launch_ratio__hidden_width = _g43 * d__host__device_time__hidden_width
-    d__host__launch_ratio__output_width = _g43 * d__host__device_time__output_width
-    d__host__launch_ratio__bytes_per_value = _g43 * d__host__device_time__bytes_per_value
-    d__host__launch_ratio__label_bytes = _g43 * d__host__device_time__label_bytes
-    d__host__launch_ratio__loss_flops_per_logit = _g43 * d__host__device_time__loss_flops_per_logit
-    d__host__launch_ratio__hardware_peak = _g43 * d__host__device_time__hardware_peak
-    d__host__launch_ratio__hardware_bandwidth = _g43 * d__host__device_time__hardware_bandwidth
-    d__host__launch_ratio__forward_ops = _g44 * d__host__launches_per_block__forward_ops
-    d__host__launch_ratio__backward_ops = _g44 * d__host__launches_per_block__backward_ops
+    d__host__launch_ratio__batch_size = _g56 * d__host__device_time__batch_size
+    d__host__launch_ratio__input_width = _g56 * d__host__device_time__input_width
+    d__host__launch_ratio__hidden_width = _g56 * d__host__device_time__hidden_width
+    d__host__launch_ratio__output_width = _g56 * d__host__device_time__output_width
+    d__host__launch_ratio__bytes_per_value = _g56 * d__host__device_time__bytes_per_value
+    d__host__launch_ratio__label_bytes = _g56 * d__host__device_time__label_bytes
+    d__host__launch_ratio__loss_flops_per_logit = _g56 * d__host__device_time__loss_flops_per_logit
+    d__host__launch_ratio__hardware_peak = _g56 * d__host__device_time__hardware_peak
+    d__host__launch_ratio__hardware_bandwidth = _g56 * d__host__device_time__hardware_bandwidth
+    d__host__launch_ratio__forward_ops = _g57 * d__host__launches_per_block__forward_ops
+    d__host__launch_ratio__backward_ops = _g57 * d__host__launches_per_block__backward_ops
     d__host__launch_ratio__launch = d__host__launch__launch * _host_d["launch_ratio"]["launch"]
-    d__host__host_share__batch_size = _g45 * d__host__device_time__batch_size
-    d__host__host_share__input_width = _g45 * d__host__device_time__input_width
-    d__host__host_share__hidden_width = _g45 * d__host__device_time__hidden_width
-    d__host__host_share__output_width = _g45 * d__host__device_time__output_width
-    d__host__host_share__bytes_per_value = _g45 * d__host__device_time__bytes_per_value
-    d__host__host_share__label_bytes = _g45 * d__host__device_time__label_bytes
-    d__host__host_share__loss_flops_per_logit = _g45 * d__host__device_time__loss_flops_per_logit
-    d__host__host_share__hardware_peak = _g45 * d__host__device_time__hardware_peak
-    d__host__host_share__hardware_bandwidth = _g45 * d__host__device_time__hardware_bandwidth
+    d__host__host_share__batch_size = _g58 * d__host__device_time__batch_size
+    d__host__host_share__input_width = _g58 * d__host__device_time__input_width
+    d__host__host_share__hidden_width = _g58 * d__host__device_time__hidden_width
+    d__host__host_share__output_width = _g58 * d__host__device_time__output_width
+    d__host__host_share__bytes_per_value = _g58 * d__host__device_time__bytes_per_value
+    d__host__host_share__label_bytes = _g58 * d__host__device_time__label_bytes
+    d__host__host_share__loss_flops_per_logit = _g58 * d__host__device_time__loss_flops_per_logit
+    d__host__host_share__hardware_peak = _g58 * d__host__device_time__hardware_peak
+    d__host__host_share__hardware_bandwidth = _g58 * d__host__device_time__hardware_bandwidth
     d__host__host_share__forward_ops = (
-        _g46 * d__host__launches_per_block__forward_ops
+        _g59 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["host_share"]["ops_per_block"]
     )
-    d__host__host_share__backward_ops = _g46 * d__host__launches_per_block__backward_ops
+    d__host__host_share__backward_ops = _g59 * d__host__launches_per_block__backward_ops
     d__host__host_share__dispatch = d__host__dispatch__dispatch * _host_d["host_share"]["dispatch"]
     d__host__host_share__launch = d__host__launch__launch * _host_d["host_share"]["launch"]
     d__host__host_share__autograd_nodes = (
@@ -876,20 +1065,20 @@ def gradient(
     )
     d__host__host_share__backward_fixed = d__host__fixed__backward_fixed * _host_d["host_share"]["fixed"]
     d__host__host_share__backward_per_node = d__host__per_node__backward_per_node * _host_d["host_share"]["per_node"]
-    d__host__speedup_limit__batch_size = _g47 * d__host__device_time__batch_size
-    d__host__speedup_limit__input_width = _g47 * d__host__device_time__input_width
-    d__host__speedup_limit__hidden_width = _g47 * d__host__device_time__hidden_width
-    d__host__speedup_limit__output_width = _g47 * d__host__device_time__output_width
-    d__host__speedup_limit__bytes_per_value = _g47 * d__host__device_time__bytes_per_value
-    d__host__speedup_limit__label_bytes = _g47 * d__host__device_time__label_bytes
-    d__host__speedup_limit__loss_flops_per_logit = _g47 * d__host__device_time__loss_flops_per_logit
-    d__host__speedup_limit__hardware_peak = _g47 * d__host__device_time__hardware_peak
-    d__host__speedup_limit__hardware_bandwidth = _g47 * d__host__device_time__hardware_bandwidth
+    d__host__speedup_limit__batch_size = _g60 * d__host__device_time__batch_size
+    d__host__speedup_limit__input_width = _g60 * d__host__device_time__input_width
+    d__host__speedup_limit__hidden_width = _g60 * d__host__device_time__hidden_width
+    d__host__speedup_limit__output_width = _g60 * d__host__device_time__output_width
+    d__host__speedup_limit__bytes_per_value = _g60 * d__host__device_time__bytes_per_value
+    d__host__speedup_limit__label_bytes = _g60 * d__host__device_time__label_bytes
+    d__host__speedup_limit__loss_flops_per_logit = _g60 * d__host__device_time__loss_flops_per_logit
+    d__host__speedup_limit__hardware_peak = _g60 * d__host__device_time__hardware_peak
+    d__host__speedup_limit__hardware_bandwidth = _g60 * d__host__device_time__hardware_bandwidth
     d__host__speedup_limit__forward_ops = (
-        _g48 * d__host__launches_per_block__forward_ops
+        _g61 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["speedup_limit"]["ops_per_block"]
     )
-    d__host__speedup_limit__backward_ops = _g48 * d__host__launches_per_block__backward_ops
+    d__host__speedup_limit__backward_ops = _g61 * d__host__launches_per_block__backward_ops
     d__host__speedup_limit__dispatch = d__host__dispatch__dispatch * _host_d["speedup_limit"]["dispatch"]
     d__host__speedup_limit__launch = d__host__launch__launch * _host_d["speedup_limit"]["launch"]
     d__host__speedup_limit__autograd_nodes = (
@@ -900,110 +1089,141 @@ def gradient(
         d__host__per_node__backward_per_node * _host_d["speedup_limit"]["per_node"]
     )
     d__op_time_matmul1__batch_size = (
-        _g54 * d__op_bytes_matmul1__batch_size
-        + _g57 * d__op_flops_matmul1__batch_size
-        - _g59 * d__op_efficiency_matmul1__batch_size
+        _g68 * d__op_bytes_matmul1__batch_size + _g69 * _g71 - _g73 * d__op_efficiency_matmul1__batch_size
     )
     d__op_time_matmul1__input_width = (
-        _g54 * d__op_bytes_matmul1__input_width
-        + _g57 * d__op_flops_matmul1__input_width
-        - _g59 * d__op_efficiency_matmul1__input_width
+        _g68 * d__op_bytes_matmul1__input_width
+        - _g73 * d__op_efficiency_matmul1__input_width
+        + _g74 * d__op_flops_matmul1__input_width
     )
     d__op_time_matmul1__hidden_width = (
-        _g54 * d__op_bytes_matmul1__hidden_width
-        + _g57 * d__op_flops_matmul1__hidden_width
-        - _g59 * d__op_efficiency_matmul1__hidden_width
+        _g68 * d__op_bytes_matmul1__hidden_width
+        - _g73 * d__op_efficiency_matmul1__hidden_width
+        + _g74 * d__op_flops_matmul1__hidden_width
     )
-    d__op_time_matmul1__bytes_per_value = _g54 * d__op_bytes_matmul1__bytes_per_value
-    d__op_time_matmul1__hardware_peak = -_g34 * _g50 * _g55
-    d__op_time_matmul1__hardware_bandwidth = -_g37 * _g53 * op_bytes_matmul1
-    d__op_time_matmul1__gemm_half_rows = -_g59 * d__op_efficiency_matmul1__gemm_half_rows
-    d__op_time_relu__batch_size = _g64 * d__op_bytes_relu__batch_size + _g67 * d__op_flops_relu__batch_size
-    d__op_time_relu__hidden_width = _g64 * d__op_bytes_relu__hidden_width + _g67 * d__op_flops_relu__hidden_width
-    d__op_time_relu__bytes_per_value = _g64 * d__op_bytes_relu__bytes_per_value
-    d__op_time_relu__hardware_peak = -_g65 * _g69
-    d__op_time_relu__hardware_bandwidth = -_g37 * _g63 * op_bytes_relu
+    d__op_time_matmul1__bytes_per_value = _g68 * d__op_bytes_matmul1__bytes_per_value
+    d__op_time_matmul1__hardware_peak = -_g47 * _g64 * _g70
+    d__op_time_matmul1__hardware_bandwidth = -_g67 * _g75
+    d__op_time_matmul1__gemm_half_rows = -_g73 * d__op_efficiency_matmul1__gemm_half_rows
+    d__op_time_matmul1__rank_one_efficiency = -_g73 * d__op_efficiency_matmul1__rank_one_efficiency
+    d__op_time_relu__batch_size = _g80 * d__op_bytes_relu__batch_size + _g83 * d__op_flops_relu__batch_size
+    d__op_time_relu__hidden_width = _g80 * d__op_bytes_relu__hidden_width + _g83 * d__op_flops_relu__hidden_width
+    d__op_time_relu__bytes_per_value = _g80 * d__op_bytes_relu__bytes_per_value
+    d__op_time_relu__hardware_peak = -_g81 * _g85
+    d__op_time_relu__hardware_bandwidth = -_g50 * _g79 * op_bytes_relu
     d__op_time_matmul2__batch_size = (
-        _g74 * d__op_bytes_matmul2__batch_size
-        + _g77 * d__op_flops_matmul2__batch_size
-        - _g79 * d__op_efficiency_matmul2__batch_size
+        _g91 * d__op_bytes_matmul2__batch_size + _g92 * _g94 - _g97 * d__op_efficiency_matmul2__batch_size
     )
     d__op_time_matmul2__hidden_width = (
-        _g74 * d__op_bytes_matmul2__hidden_width
-        + _g77 * d__op_flops_matmul2__hidden_width
-        - _g79 * d__op_efficiency_matmul2__hidden_width
+        _g91 * d__op_bytes_matmul2__hidden_width
+        - _g97 * d__op_efficiency_matmul2__hidden_width
+        + _g98 * d__op_flops_matmul2__hidden_width
     )
     d__op_time_matmul2__output_width = (
-        _g74 * d__op_bytes_matmul2__output_width
-        + _g77 * d__op_flops_matmul2__output_width
-        - _g79 * d__op_efficiency_matmul2__output_width
+        _g91 * d__op_bytes_matmul2__output_width
+        - _g97 * d__op_efficiency_matmul2__output_width
+        + _g98 * d__op_flops_matmul2__output_width
     )
-    d__op_time_matmul2__bytes_per_value = _g74 * d__op_bytes_matmul2__bytes_per_value
-    d__op_time_matmul2__hardware_peak = -_g34 * _g70 * _g75
-    d__op_time_matmul2__hardware_bandwidth = -_g37 * _g73 * op_bytes_matmul2
-    d__op_time_matmul2__gemm_half_rows = -_g79 * d__op_efficiency_matmul2__gemm_half_rows
-    d__op_time_loss__batch_size = _g83 * d__op_bytes_loss__batch_size + _g85 * d__op_flops_loss__batch_size
-    d__op_time_loss__output_width = _g83 * d__op_bytes_loss__output_width + _g85 * d__op_flops_loss__output_width
-    d__op_time_loss__bytes_per_value = _g83 * d__op_bytes_loss__bytes_per_value
-    d__op_time_loss__loss_flops_per_logit = _g85 * d__op_flops_loss__loss_flops_per_logit
-    d__op_time_loss__hardware_peak = -_g34 * _g84 * _g86
-    d__op_time_loss__hardware_bandwidth = -_g37 * _g82 * op_bytes_loss
-    d__op_time_grad_w2__batch_size = d__op_time_matmul2__batch_size
-    d__op_time_grad_w2__hidden_width = d__op_time_matmul2__hidden_width
-    d__op_time_grad_w2__output_width = d__op_time_matmul2__output_width
-    d__op_time_grad_w2__bytes_per_value = d__op_time_matmul2__bytes_per_value
-    d__op_time_grad_w2__hardware_peak = d__op_time_matmul2__hardware_peak
-    d__op_time_grad_w2__hardware_bandwidth = d__op_time_matmul2__hardware_bandwidth
-    d__op_time_grad_w2__gemm_half_rows = d__op_time_matmul2__gemm_half_rows
-    d__op_time_grad_h__batch_size = d__op_time_matmul2__batch_size
-    d__op_time_grad_h__hidden_width = d__op_time_matmul2__hidden_width
-    d__op_time_grad_h__output_width = d__op_time_matmul2__output_width
-    d__op_time_grad_h__bytes_per_value = d__op_time_matmul2__bytes_per_value
-    d__op_time_grad_h__hardware_peak = d__op_time_matmul2__hardware_peak
-    d__op_time_grad_h__hardware_bandwidth = d__op_time_matmul2__hardware_bandwidth
-    d__op_time_grad_h__gemm_half_rows = d__op_time_matmul2__gemm_half_rows
-    d__op_time_grad_w1__batch_size = d__op_time_matmul1__batch_size
-    d__op_time_grad_w1__input_width = d__op_time_matmul1__input_width
-    d__op_time_grad_w1__hidden_width = d__op_time_matmul1__hidden_width
-    d__op_time_grad_w1__bytes_per_value = d__op_time_matmul1__bytes_per_value
-    d__op_time_grad_w1__hardware_peak = d__op_time_matmul1__hardware_peak
-    d__op_time_grad_w1__hardware_bandwidth = d__op_time_matmul1__hardware_bandwidth
-    d__op_time_grad_w1__gemm_half_rows = d__op_time_matmul1__gemm_half_rows
+    d__op_time_matmul2__bytes_per_value = _g91 * d__op_bytes_matmul2__bytes_per_value
+    d__op_time_matmul2__hardware_peak = -_g94 * _g99
+    d__op_time_matmul2__hardware_bandwidth = -_g100 * _g90
+    d__op_time_matmul2__gemm_half_rows = -_g97 * d__op_efficiency_matmul2__gemm_half_rows
+    d__op_time_matmul2__rank_one_efficiency = -_g97 * d__op_efficiency_matmul2__rank_one_efficiency
+    d__op_time_loss__batch_size = _g104 * d__op_bytes_loss__batch_size + _g106 * d__op_flops_loss__batch_size
+    d__op_time_loss__output_width = _g104 * d__op_bytes_loss__output_width + _g106 * d__op_flops_loss__output_width
+    d__op_time_loss__bytes_per_value = _g104 * d__op_bytes_loss__bytes_per_value
+    d__op_time_loss__loss_flops_per_logit = _g106 * d__op_flops_loss__loss_flops_per_logit
+    d__op_time_loss__hardware_peak = -_g105 * _g107 * _g47
+    d__op_time_loss__hardware_bandwidth = -_g103 * _g50 * op_bytes_loss
+    d__op_time_grad_w2__batch_size = (
+        _g111 * d__op_bytes_matmul2__batch_size + _g113 * _g92 - _g115 * d__op_efficiency_grad_w2__batch_size
+    )
+    d__op_time_grad_w2__hidden_width = (
+        _g111 * d__op_bytes_matmul2__hidden_width
+        - _g115 * d__op_efficiency_grad_w2__hidden_width
+        + _g116 * d__op_flops_matmul2__hidden_width
+    )
+    d__op_time_grad_w2__output_width = (
+        _g111 * d__op_bytes_matmul2__output_width
+        - _g115 * d__op_efficiency_grad_w2__output_width
+        + _g116 * d__op_flops_matmul2__output_width
+    )
+    d__op_time_grad_w2__bytes_per_value = _g111 * d__op_bytes_matmul2__bytes_per_value
+    d__op_time_grad_w2__hardware_peak = -_g113 * _g99
+    d__op_time_grad_w2__hardware_bandwidth = -_g100 * _g110
+    d__op_time_grad_w2__gemm_half_rows = -_g115 * d__op_efficiency_grad_w2__gemm_half_rows
+    d__op_time_grad_w2__rank_one_efficiency = -_g115 * d__op_efficiency_grad_w2__rank_one_efficiency
+    d__op_time_grad_h__batch_size = (
+        _g120 * d__op_bytes_matmul2__batch_size + _g122 * _g92 - _g124 * d__op_efficiency_grad_h__batch_size
+    )
+    d__op_time_grad_h__hidden_width = (
+        _g120 * d__op_bytes_matmul2__hidden_width
+        - _g124 * d__op_efficiency_grad_h__hidden_width
+        + _g125 * d__op_flops_matmul2__hidden_width
+    )
+    d__op_time_grad_h__output_width = (
+        _g120 * d__op_bytes_matmul2__output_width
+        - _g124 * d__op_efficiency_grad_h__output_width
+        + _g125 * d__op_flops_matmul2__output_width
+    )
+    d__op_time_grad_h__bytes_per_value = _g120 * d__op_bytes_matmul2__bytes_per_value
+    d__op_time_grad_h__hardware_peak = -_g122 * _g99
+    d__op_time_grad_h__hardware_bandwidth = -_g100 * _g119
+    d__op_time_grad_h__gemm_half_rows = -_g124 * d__op_efficiency_grad_h__gemm_half_rows
+    d__op_time_grad_h__rank_one_efficiency = -_g124 * d__op_efficiency_grad_h__rank_one_efficiency
+    d__op_time_grad_w1__batch_size = (
+        _g130 * d__op_bytes_matmul1__batch_size + _g132 * _g69 - _g134 * d__op_efficiency_grad_w1__batch_size
+    )
+    d__op_time_grad_w1__input_width = (
+        _g130 * d__op_bytes_matmul1__input_width
+        - _g134 * d__op_efficiency_grad_w1__input_width
+        + _g135 * d__op_flops_matmul1__input_width
+    )
+    d__op_time_grad_w1__hidden_width = (
+        _g130 * d__op_bytes_matmul1__hidden_width
+        - _g134 * d__op_efficiency_grad_w1__hidden_width
+        + _g135 * d__op_flops_matmul1__hidden_width
+    )
+    d__op_time_grad_w1__bytes_per_value = _g130 * d__op_bytes_matmul1__bytes_per_value
+    d__op_time_grad_w1__hardware_peak = -_g132 * _g47 * op_flops_matmul1
+    d__op_time_grad_w1__hardware_bandwidth = -_g129 * _g75
+    d__op_time_grad_w1__gemm_half_rows = -_g134 * d__op_efficiency_grad_w1__gemm_half_rows
+    d__op_time_grad_w1__rank_one_efficiency = -_g134 * d__op_efficiency_grad_w1__rank_one_efficiency
     d__op_time_relu_backward__batch_size = (
-        _g89 * d__op_bytes_relu_backward__batch_size + _g91 * d__op_flops_relu__batch_size
+        _g138 * d__op_bytes_relu_backward__batch_size + _g140 * d__op_flops_relu__batch_size
     )
     d__op_time_relu_backward__hidden_width = (
-        _g89 * d__op_bytes_relu_backward__hidden_width + _g91 * d__op_flops_relu__hidden_width
+        _g138 * d__op_bytes_relu_backward__hidden_width + _g140 * d__op_flops_relu__hidden_width
     )
-    d__op_time_relu_backward__bytes_per_value = _g89 * d__op_bytes_relu_backward__bytes_per_value
-    d__op_time_relu_backward__hardware_peak = -_g69 * _g90
-    d__op_time_relu_backward__hardware_bandwidth = -_g37 * _g88 * op_bytes_relu_backward
+    d__op_time_relu_backward__bytes_per_value = _g138 * d__op_bytes_relu_backward__bytes_per_value
+    d__op_time_relu_backward__hardware_peak = -_g139 * _g85
+    d__op_time_relu_backward__hardware_bandwidth = -_g137 * _g50 * op_bytes_relu_backward
     d__op_time_loss_backward__batch_size = (
-        _g95 * d__op_bytes_loss_backward__batch_size + _g97 * d__op_flops_loss_backward__batch_size
+        _g144 * d__op_bytes_loss_backward__batch_size + _g146 * d__op_flops_loss_backward__batch_size
     )
     d__op_time_loss_backward__output_width = (
-        _g95 * d__op_bytes_loss_backward__output_width + _g97 * d__op_flops_loss_backward__output_width
+        _g144 * d__op_bytes_loss_backward__output_width + _g146 * d__op_flops_loss_backward__output_width
     )
-    d__op_time_loss_backward__bytes_per_value = _g95 * d__op_bytes_loss_backward__bytes_per_value
-    d__op_time_loss_backward__label_bytes = _g95 * d__op_bytes_loss_backward__label_bytes
-    d__op_time_loss_backward__hardware_peak = -_g68 * _g96 * op_flops_loss_backward
-    d__op_time_loss_backward__hardware_bandwidth = -_g37 * _g94 * op_bytes_loss_backward
+    d__op_time_loss_backward__bytes_per_value = _g144 * d__op_bytes_loss_backward__bytes_per_value
+    d__op_time_loss_backward__label_bytes = _g144 * d__op_bytes_loss_backward__label_bytes
+    d__op_time_loss_backward__hardware_peak = -_g145 * _g84 * op_flops_loss_backward
+    d__op_time_loss_backward__hardware_bandwidth = -_g143 * _g50 * op_bytes_loss_backward
     d__roofline_time__batch_size = (
         1000000
         * d__op_bytes_loss__batch_size
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c6 else 1 / hardware_bandwidth)
-                if scalar(_c6 := (cache_capacity >= op_bytes_loss))
-                else select((_c6,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c38 else 1 / hardware_bandwidth)
+                if scalar(_c38 := (cache_capacity >= op_bytes_loss))
+                else select((_c38,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g98
+                _g147
                 + op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c7 else 1 / hardware_bandwidth)
-                    if scalar(_c7 := (cache_capacity >= op_bytes_loss))
-                    else select((_c7,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c39 else 1 / hardware_bandwidth)
+                    if scalar(_c39 := (cache_capacity >= op_bytes_loss))
+                    else select((_c39,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1013,17 +1233,17 @@ def gradient(
         * d__op_bytes_loss_backward__batch_size
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c8 else 1 / hardware_bandwidth)
-                if scalar(_c8 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c8,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c40 else 1 / hardware_bandwidth)
+                if scalar(_c40 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c40,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g99
+                _g148
                 + op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c9 else 1 / hardware_bandwidth)
-                    if scalar(_c9 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c9,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c41 else 1 / hardware_bandwidth)
+                    if scalar(_c41 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c41,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1032,19 +1252,32 @@ def gradient(
         + 1000000
         * d__op_bytes_matmul1__batch_size
         * (
-            2
-            * (
-                (1 / (1000000000 * cache_bandwidth) if _c10 else 1 / hardware_bandwidth)
-                if scalar(_c10 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c10,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c42 else 1 / hardware_bandwidth)
+                if scalar(_c42 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c42,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g100
+                _g150
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c11 else 1 / hardware_bandwidth)
-                    if scalar(_c11 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c11,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c43 else 1 / hardware_bandwidth)
+                    if scalar(_c43 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c43,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + (
+                (1 / (1000000000 * cache_bandwidth) if _c44 else 1 / hardware_bandwidth)
+                if scalar(_c44 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c44,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g152
+                + op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c45 else 1 / hardware_bandwidth)
+                    if scalar(_c45 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c45,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1053,19 +1286,46 @@ def gradient(
         + 1000000
         * d__op_bytes_matmul2__batch_size
         * (
-            3
-            * (
-                (1 / (1000000000 * cache_bandwidth) if _c12 else 1 / hardware_bandwidth)
-                if scalar(_c12 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c12,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c46 else 1 / hardware_bandwidth)
+                if scalar(_c46 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c46,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g101
+                _g149
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c13 else 1 / hardware_bandwidth)
-                    if scalar(_c13 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c13,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c47 else 1 / hardware_bandwidth)
+                    if scalar(_c47 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c47,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + (
+                (1 / (1000000000 * cache_bandwidth) if _c48 else 1 / hardware_bandwidth)
+                if scalar(_c48 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c48,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g151
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c49 else 1 / hardware_bandwidth)
+                    if scalar(_c49 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c49,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + (
+                (1 / (1000000000 * cache_bandwidth) if _c50 else 1 / hardware_bandwidth)
+                if scalar(_c50 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c50,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g153
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c51 else 1 / hardware_bandwidth)
+                    if scalar(_c51 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c51,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1075,17 +1335,17 @@ def gradient(
         * d__op_bytes_relu__batch_size
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c14 else 1 / hardware_bandwidth)
-                if scalar(_c14 := (cache_capacity >= op_bytes_relu))
-                else select((_c14,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c52 else 1 / hardware_bandwidth)
+                if scalar(_c52 := (cache_capacity >= op_bytes_relu))
+                else select((_c52,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g102
+                _g154
                 + op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c15 else 1 / hardware_bandwidth)
-                    if scalar(_c15 := (cache_capacity >= op_bytes_relu))
-                    else select((_c15,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c53 else 1 / hardware_bandwidth)
+                    if scalar(_c53 := (cache_capacity >= op_bytes_relu))
+                    else select((_c53,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1095,17 +1355,69 @@ def gradient(
         * d__op_bytes_relu_backward__batch_size
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c16 else 1 / hardware_bandwidth)
-                if scalar(_c16 := (cache_capacity >= op_bytes_relu_backward))
-                else select((_c16,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c54 else 1 / hardware_bandwidth)
+                if scalar(_c54 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c54,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g102
+                _g154
                 + op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c17 else 1 / hardware_bandwidth)
-                    if scalar(_c17 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c17,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c55 else 1 / hardware_bandwidth)
+                    if scalar(_c55 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c55,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_h__batch_size
+        * (
+            -_g123
+            * _g87
+            * step(
+                -_g149
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c56 else 1 / hardware_bandwidth)
+                    if scalar(_c56 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c56,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_w1__batch_size
+        * (
+            -_g133
+            * _g63
+            * op_flops_matmul1
+            * step(
+                -_g150
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c57 else 1 / hardware_bandwidth)
+                    if scalar(_c57 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c57,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_w2__batch_size
+        * (
+            -_g114
+            * _g87
+            * step(
+                -_g151
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c58 else 1 / hardware_bandwidth)
+                    if scalar(_c58 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c58,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1114,49 +1426,48 @@ def gradient(
         + 1000000
         * d__op_efficiency_matmul1__batch_size
         * (
-            -_g58
+            -_g63
+            * _g72
             * step(
-                -_g100
+                -_g152
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c18 else 1 / hardware_bandwidth)
-                    if scalar(_c18 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c18,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c59 else 1 / hardware_bandwidth)
+                    if scalar(_c59 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c59,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (500000000000 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
         * d__op_efficiency_matmul2__batch_size
         * (
-            -3
-            * _g78
+            -_g87
+            * _g95
             * step(
-                -_g101
+                -_g153
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c19 else 1 / hardware_bandwidth)
-                    if scalar(_c19 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c19,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c60 else 1 / hardware_bandwidth)
+                    if scalar(_c60 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c60,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (1000000000000 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
         * d__op_flops_loss__batch_size
         * (
-            _g60
+            _g76
             * step(
-                -_g98
+                -_g147
                 - op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c20 else 1 / hardware_bandwidth)
-                    if scalar(_c20 := (cache_capacity >= op_bytes_loss))
-                    else select((_c20,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c61 else 1 / hardware_bandwidth)
+                    if scalar(_c61 := (cache_capacity >= op_bytes_loss))
+                    else select((_c61,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1165,14 +1476,14 @@ def gradient(
         + 1000000
         * d__op_flops_loss_backward__batch_size
         * (
-            _g60
+            _g76
             * step(
-                -_g99
+                -_g148
                 - op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c21 else 1 / hardware_bandwidth)
-                    if scalar(_c21 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c21,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c62 else 1 / hardware_bandwidth)
+                    if scalar(_c62 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c62,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1181,62 +1492,104 @@ def gradient(
         + 1000000
         * d__op_flops_matmul1__batch_size
         * (
-            step(
-                -_g100
+            _g126
+            * step(
+                -_g150
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c22 else 1 / hardware_bandwidth)
-                    if scalar(_c22 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c22,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c63 else 1 / hardware_bandwidth)
+                    if scalar(_c63 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c63,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (500000000000 * op_efficiency_matmul1 * peak_rate)
+            + _g63
+            * step(
+                -_g152
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c64 else 1 / hardware_bandwidth)
+                    if scalar(_c64 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c64,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_matmul1
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
         * d__op_flops_matmul2__batch_size
         * (
-            3
+            _g63
             * step(
-                -_g101
+                -_g153
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c23 else 1 / hardware_bandwidth)
-                    if scalar(_c23 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c23,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c65 else 1 / hardware_bandwidth)
+                    if scalar(_c65 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c65,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (1000000000000 * op_efficiency_matmul2 * peak_rate)
+            / op_efficiency_matmul2
+            + _g63
+            * step(
+                -_g151
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c66 else 1 / hardware_bandwidth)
+                    if scalar(_c66 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c66,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_grad_w2
+            + _g63
+            * step(
+                -_g149
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c67 else 1 / hardware_bandwidth)
+                    if scalar(_c67 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c67,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_grad_h
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
         * d__op_flops_relu__batch_size
         * (
-            _g60
+            _g76
             * step(
-                -_g102
+                -_g154
                 - op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c24 else 1 / hardware_bandwidth)
-                    if scalar(_c24 := (cache_capacity >= op_bytes_relu))
-                    else select((_c24,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c68 else 1 / hardware_bandwidth)
+                    if scalar(_c68 := (cache_capacity >= op_bytes_relu))
+                    else select((_c68,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            + _g60
+            + _g76
             * step(
-                -_g102
+                -_g154
                 - op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c25 else 1 / hardware_bandwidth)
-                    if scalar(_c25 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c25,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c69 else 1 / hardware_bandwidth)
+                    if scalar(_c69 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c69,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
+        + 1000000
+        * d__op_time_grad_h__batch_size
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w1__batch_size
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w2__batch_size
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_loss__batch_size
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
@@ -1245,10 +1598,10 @@ def gradient(
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_matmul1__batch_size
-        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 500000)
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_matmul2__batch_size
-        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 3 / 1000000)
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_relu__batch_size
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
@@ -1260,19 +1613,50 @@ def gradient(
         1000000
         * d__op_bytes_matmul1__input_width
         * (
-            2
-            * (
-                (1 / (1000000000 * cache_bandwidth) if _c26 else 1 / hardware_bandwidth)
-                if scalar(_c26 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c26,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c70 else 1 / hardware_bandwidth)
+                if scalar(_c70 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c70,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g100
+                _g150
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c27 else 1 / hardware_bandwidth)
-                    if scalar(_c27 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c27,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c71 else 1 / hardware_bandwidth)
+                    if scalar(_c71 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c71,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + (
+                (1 / (1000000000 * cache_bandwidth) if _c72 else 1 / hardware_bandwidth)
+                if scalar(_c72 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c72,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g152
+                + op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c73 else 1 / hardware_bandwidth)
+                    if scalar(_c73 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c73,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_w1__input_width
+        * (
+            -_g133
+            * _g63
+            * op_flops_matmul1
+            * step(
+                -_g150
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c74 else 1 / hardware_bandwidth)
+                    if scalar(_c74 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c74,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1281,57 +1665,84 @@ def gradient(
         + 1000000
         * d__op_efficiency_matmul1__input_width
         * (
-            -_g58
+            -_g63
+            * _g72
             * step(
-                -_g100
+                -_g152
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c28 else 1 / hardware_bandwidth)
-                    if scalar(_c28 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c28,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c75 else 1 / hardware_bandwidth)
+                    if scalar(_c75 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c75,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (500000000000 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
         * d__op_flops_matmul1__input_width
         * (
-            step(
-                -_g100
+            _g126
+            * step(
+                -_g150
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c29 else 1 / hardware_bandwidth)
-                    if scalar(_c29 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c29,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c76 else 1 / hardware_bandwidth)
+                    if scalar(_c76 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c76,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (500000000000 * op_efficiency_matmul1 * peak_rate)
+            + _g63
+            * step(
+                -_g152
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c77 else 1 / hardware_bandwidth)
+                    if scalar(_c77 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c77,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_matmul1
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
+        * d__op_time_grad_w1__input_width
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
         * d__op_time_matmul1__input_width
-        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 500000)
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
     )
     d__roofline_time__hidden_width = (
         1000000
         * d__op_bytes_matmul1__hidden_width
         * (
-            2
-            * (
-                (1 / (1000000000 * cache_bandwidth) if _c30 else 1 / hardware_bandwidth)
-                if scalar(_c30 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c30,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c78 else 1 / hardware_bandwidth)
+                if scalar(_c78 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c78,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g100
+                _g150
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c31 else 1 / hardware_bandwidth)
-                    if scalar(_c31 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c31,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c79 else 1 / hardware_bandwidth)
+                    if scalar(_c79 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c79,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + (
+                (1 / (1000000000 * cache_bandwidth) if _c80 else 1 / hardware_bandwidth)
+                if scalar(_c80 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c80,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g152
+                + op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c81 else 1 / hardware_bandwidth)
+                    if scalar(_c81 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c81,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1340,19 +1751,46 @@ def gradient(
         + 1000000
         * d__op_bytes_matmul2__hidden_width
         * (
-            3
-            * (
-                (1 / (1000000000 * cache_bandwidth) if _c32 else 1 / hardware_bandwidth)
-                if scalar(_c32 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c32,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c82 else 1 / hardware_bandwidth)
+                if scalar(_c82 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c82,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g101
+                _g149
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c33 else 1 / hardware_bandwidth)
-                    if scalar(_c33 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c33,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c83 else 1 / hardware_bandwidth)
+                    if scalar(_c83 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c83,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + (
+                (1 / (1000000000 * cache_bandwidth) if _c84 else 1 / hardware_bandwidth)
+                if scalar(_c84 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c84,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g151
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c85 else 1 / hardware_bandwidth)
+                    if scalar(_c85 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c85,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + (
+                (1 / (1000000000 * cache_bandwidth) if _c86 else 1 / hardware_bandwidth)
+                if scalar(_c86 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c86,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g153
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c87 else 1 / hardware_bandwidth)
+                    if scalar(_c87 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c87,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1362,17 +1800,17 @@ def gradient(
         * d__op_bytes_relu__hidden_width
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c34 else 1 / hardware_bandwidth)
-                if scalar(_c34 := (cache_capacity >= op_bytes_relu))
-                else select((_c34,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c88 else 1 / hardware_bandwidth)
+                if scalar(_c88 := (cache_capacity >= op_bytes_relu))
+                else select((_c88,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g102
+                _g154
                 + op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c35 else 1 / hardware_bandwidth)
-                    if scalar(_c35 := (cache_capacity >= op_bytes_relu))
-                    else select((_c35,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c89 else 1 / hardware_bandwidth)
+                    if scalar(_c89 := (cache_capacity >= op_bytes_relu))
+                    else select((_c89,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1382,17 +1820,69 @@ def gradient(
         * d__op_bytes_relu_backward__hidden_width
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c36 else 1 / hardware_bandwidth)
-                if scalar(_c36 := (cache_capacity >= op_bytes_relu_backward))
-                else select((_c36,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c90 else 1 / hardware_bandwidth)
+                if scalar(_c90 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c90,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g102
+                _g154
                 + op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c37 else 1 / hardware_bandwidth)
-                    if scalar(_c37 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c37,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c91 else 1 / hardware_bandwidth)
+                    if scalar(_c91 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c91,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_h__hidden_width
+        * (
+            -_g123
+            * _g87
+            * step(
+                -_g149
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c92 else 1 / hardware_bandwidth)
+                    if scalar(_c92 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c92,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_w1__hidden_width
+        * (
+            -_g133
+            * _g63
+            * op_flops_matmul1
+            * step(
+                -_g150
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c93 else 1 / hardware_bandwidth)
+                    if scalar(_c93 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c93,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_w2__hidden_width
+        * (
+            -_g114
+            * _g87
+            * step(
+                -_g151
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c94 else 1 / hardware_bandwidth)
+                    if scalar(_c94 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c94,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1401,103 +1891,144 @@ def gradient(
         + 1000000
         * d__op_efficiency_matmul1__hidden_width
         * (
-            -_g58
+            -_g63
+            * _g72
             * step(
-                -_g100
+                -_g152
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c38 else 1 / hardware_bandwidth)
-                    if scalar(_c38 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c38,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c95 else 1 / hardware_bandwidth)
+                    if scalar(_c95 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c95,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (500000000000 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
         * d__op_efficiency_matmul2__hidden_width
         * (
-            -3
-            * _g78
+            -_g87
+            * _g95
             * step(
-                -_g101
+                -_g153
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c39 else 1 / hardware_bandwidth)
-                    if scalar(_c39 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c39,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c96 else 1 / hardware_bandwidth)
+                    if scalar(_c96 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c96,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (1000000000000 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
         * d__op_flops_matmul1__hidden_width
         * (
-            step(
-                -_g100
+            _g126
+            * step(
+                -_g150
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c40 else 1 / hardware_bandwidth)
-                    if scalar(_c40 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c40,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c97 else 1 / hardware_bandwidth)
+                    if scalar(_c97 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c97,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (500000000000 * op_efficiency_matmul1 * peak_rate)
+            + _g63
+            * step(
+                -_g152
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c98 else 1 / hardware_bandwidth)
+                    if scalar(_c98 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c98,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_matmul1
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
         * d__op_flops_matmul2__hidden_width
         * (
-            3
+            _g63
             * step(
-                -_g101
+                -_g153
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c41 else 1 / hardware_bandwidth)
-                    if scalar(_c41 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c41,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c99 else 1 / hardware_bandwidth)
+                    if scalar(_c99 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c99,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (1000000000000 * op_efficiency_matmul2 * peak_rate)
+            / op_efficiency_matmul2
+            + _g63
+            * step(
+                -_g151
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c100 else 1 / hardware_bandwidth)
+                    if scalar(_c100 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c100,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_grad_w2
+            + _g63
+            * step(
+                -_g149
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c101 else 1 / hardware_bandwidth)
+                    if scalar(_c101 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c101,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_grad_h
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
         * d__op_flops_relu__hidden_width
         * (
-            _g60
+            _g76
             * step(
-                -_g102
+                -_g154
                 - op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c42 else 1 / hardware_bandwidth)
-                    if scalar(_c42 := (cache_capacity >= op_bytes_relu))
-                    else select((_c42,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c102 else 1 / hardware_bandwidth)
+                    if scalar(_c102 := (cache_capacity >= op_bytes_relu))
+                    else select((_c102,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            + _g60
+            + _g76
             * step(
-                -_g102
+                -_g154
                 - op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c43 else 1 / hardware_bandwidth)
-                    if scalar(_c43 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c43,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c103 else 1 / hardware_bandwidth)
+                    if scalar(_c103 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c103,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
+        * d__op_time_grad_h__hidden_width
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w1__hidden_width
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w2__hidden_width
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
         * d__op_time_matmul1__hidden_width
-        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 500000)
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_matmul2__hidden_width
-        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 3 / 1000000)
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_relu__hidden_width
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
@@ -1510,17 +2041,17 @@ def gradient(
         * d__op_bytes_loss__output_width
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c44 else 1 / hardware_bandwidth)
-                if scalar(_c44 := (cache_capacity >= op_bytes_loss))
-                else select((_c44,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c104 else 1 / hardware_bandwidth)
+                if scalar(_c104 := (cache_capacity >= op_bytes_loss))
+                else select((_c104,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g98
+                _g147
                 + op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c45 else 1 / hardware_bandwidth)
-                    if scalar(_c45 := (cache_capacity >= op_bytes_loss))
-                    else select((_c45,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c105 else 1 / hardware_bandwidth)
+                    if scalar(_c105 := (cache_capacity >= op_bytes_loss))
+                    else select((_c105,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1530,17 +2061,17 @@ def gradient(
         * d__op_bytes_loss_backward__output_width
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c46 else 1 / hardware_bandwidth)
-                if scalar(_c46 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c46,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c106 else 1 / hardware_bandwidth)
+                if scalar(_c106 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c106,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g99
+                _g148
                 + op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c47 else 1 / hardware_bandwidth)
-                    if scalar(_c47 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c47,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c107 else 1 / hardware_bandwidth)
+                    if scalar(_c107 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c107,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1549,19 +2080,80 @@ def gradient(
         + 1000000
         * d__op_bytes_matmul2__output_width
         * (
-            3
-            * (
-                (1 / (1000000000 * cache_bandwidth) if _c48 else 1 / hardware_bandwidth)
-                if scalar(_c48 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c48,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c108 else 1 / hardware_bandwidth)
+                if scalar(_c108 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c108,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g101
+                _g149
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c49 else 1 / hardware_bandwidth)
-                    if scalar(_c49 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c49,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c109 else 1 / hardware_bandwidth)
+                    if scalar(_c109 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c109,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + (
+                (1 / (1000000000 * cache_bandwidth) if _c110 else 1 / hardware_bandwidth)
+                if scalar(_c110 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c110,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g151
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c111 else 1 / hardware_bandwidth)
+                    if scalar(_c111 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c111,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + (
+                (1 / (1000000000 * cache_bandwidth) if _c112 else 1 / hardware_bandwidth)
+                if scalar(_c112 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c112,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g153
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c113 else 1 / hardware_bandwidth)
+                    if scalar(_c113 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c113,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_h__output_width
+        * (
+            -_g123
+            * _g87
+            * step(
+                -_g149
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c114 else 1 / hardware_bandwidth)
+                    if scalar(_c114 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c114,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_w2__output_width
+        * (
+            -_g114
+            * _g87
+            * step(
+                -_g151
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c115 else 1 / hardware_bandwidth)
+                    if scalar(_c115 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c115,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1570,32 +2162,31 @@ def gradient(
         + 1000000
         * d__op_efficiency_matmul2__output_width
         * (
-            -3
-            * _g78
+            -_g87
+            * _g95
             * step(
-                -_g101
+                -_g153
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c50 else 1 / hardware_bandwidth)
-                    if scalar(_c50 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c50,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c116 else 1 / hardware_bandwidth)
+                    if scalar(_c116 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c116,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (1000000000000 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
         * d__op_flops_loss__output_width
         * (
-            _g60
+            _g76
             * step(
-                -_g98
+                -_g147
                 - op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c51 else 1 / hardware_bandwidth)
-                    if scalar(_c51 := (cache_capacity >= op_bytes_loss))
-                    else select((_c51,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c117 else 1 / hardware_bandwidth)
+                    if scalar(_c117 := (cache_capacity >= op_bytes_loss))
+                    else select((_c117,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1604,14 +2195,14 @@ def gradient(
         + 1000000
         * d__op_flops_loss_backward__output_width
         * (
-            _g60
+            _g76
             * step(
-                -_g99
+                -_g148
                 - op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c52 else 1 / hardware_bandwidth)
-                    if scalar(_c52 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c52,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c118 else 1 / hardware_bandwidth)
+                    if scalar(_c118 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c118,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1620,20 +2211,48 @@ def gradient(
         + 1000000
         * d__op_flops_matmul2__output_width
         * (
-            3
+            _g63
             * step(
-                -_g101
+                -_g153
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c53 else 1 / hardware_bandwidth)
-                    if scalar(_c53 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c53,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c119 else 1 / hardware_bandwidth)
+                    if scalar(_c119 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c119,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (1000000000000 * op_efficiency_matmul2 * peak_rate)
+            / op_efficiency_matmul2
+            + _g63
+            * step(
+                -_g151
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c120 else 1 / hardware_bandwidth)
+                    if scalar(_c120 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c120,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_grad_w2
+            + _g63
+            * step(
+                -_g149
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c121 else 1 / hardware_bandwidth)
+                    if scalar(_c121 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c121,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_grad_h
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
+        + 1000000
+        * d__op_time_grad_h__output_width
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w2__output_width
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_loss__output_width
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
@@ -1642,24 +2261,24 @@ def gradient(
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_matmul2__output_width
-        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 3 / 1000000)
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
     )
     d__roofline_time__bytes_per_value = (
         1000000
         * d__op_bytes_loss__bytes_per_value
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c54 else 1 / hardware_bandwidth)
-                if scalar(_c54 := (cache_capacity >= op_bytes_loss))
-                else select((_c54,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c122 else 1 / hardware_bandwidth)
+                if scalar(_c122 := (cache_capacity >= op_bytes_loss))
+                else select((_c122,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g98
+                _g147
                 + op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c55 else 1 / hardware_bandwidth)
-                    if scalar(_c55 := (cache_capacity >= op_bytes_loss))
-                    else select((_c55,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c123 else 1 / hardware_bandwidth)
+                    if scalar(_c123 := (cache_capacity >= op_bytes_loss))
+                    else select((_c123,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1669,17 +2288,17 @@ def gradient(
         * d__op_bytes_loss_backward__bytes_per_value
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c56 else 1 / hardware_bandwidth)
-                if scalar(_c56 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c56,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c124 else 1 / hardware_bandwidth)
+                if scalar(_c124 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c124,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g99
+                _g148
                 + op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c57 else 1 / hardware_bandwidth)
-                    if scalar(_c57 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c57,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c125 else 1 / hardware_bandwidth)
+                    if scalar(_c125 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c125,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1688,19 +2307,32 @@ def gradient(
         + 1000000
         * d__op_bytes_matmul1__bytes_per_value
         * (
-            2
-            * (
-                (1 / (1000000000 * cache_bandwidth) if _c58 else 1 / hardware_bandwidth)
-                if scalar(_c58 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c58,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c126 else 1 / hardware_bandwidth)
+                if scalar(_c126 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c126,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g100
+                _g150
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c59 else 1 / hardware_bandwidth)
-                    if scalar(_c59 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c59,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c127 else 1 / hardware_bandwidth)
+                    if scalar(_c127 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c127,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + (
+                (1 / (1000000000 * cache_bandwidth) if _c128 else 1 / hardware_bandwidth)
+                if scalar(_c128 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c128,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g152
+                + op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c129 else 1 / hardware_bandwidth)
+                    if scalar(_c129 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c129,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1709,19 +2341,46 @@ def gradient(
         + 1000000
         * d__op_bytes_matmul2__bytes_per_value
         * (
-            3
-            * (
-                (1 / (1000000000 * cache_bandwidth) if _c60 else 1 / hardware_bandwidth)
-                if scalar(_c60 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c60,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c130 else 1 / hardware_bandwidth)
+                if scalar(_c130 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c130,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g101
+                _g149
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c61 else 1 / hardware_bandwidth)
-                    if scalar(_c61 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c61,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c131 else 1 / hardware_bandwidth)
+                    if scalar(_c131 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c131,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + (
+                (1 / (1000000000 * cache_bandwidth) if _c132 else 1 / hardware_bandwidth)
+                if scalar(_c132 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c132,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g151
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c133 else 1 / hardware_bandwidth)
+                    if scalar(_c133 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c133,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + (
+                (1 / (1000000000 * cache_bandwidth) if _c134 else 1 / hardware_bandwidth)
+                if scalar(_c134 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c134,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g153
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c135 else 1 / hardware_bandwidth)
+                    if scalar(_c135 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c135,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1731,17 +2390,17 @@ def gradient(
         * d__op_bytes_relu__bytes_per_value
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c62 else 1 / hardware_bandwidth)
-                if scalar(_c62 := (cache_capacity >= op_bytes_relu))
-                else select((_c62,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c136 else 1 / hardware_bandwidth)
+                if scalar(_c136 := (cache_capacity >= op_bytes_relu))
+                else select((_c136,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g102
+                _g154
                 + op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c63 else 1 / hardware_bandwidth)
-                    if scalar(_c63 := (cache_capacity >= op_bytes_relu))
-                    else select((_c63,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c137 else 1 / hardware_bandwidth)
+                    if scalar(_c137 := (cache_capacity >= op_bytes_relu))
+                    else select((_c137,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1751,22 +2410,31 @@ def gradient(
         * d__op_bytes_relu_backward__bytes_per_value
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c64 else 1 / hardware_bandwidth)
-                if scalar(_c64 := (cache_capacity >= op_bytes_relu_backward))
-                else select((_c64,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c138 else 1 / hardware_bandwidth)
+                if scalar(_c138 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c138,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g102
+                _g154
                 + op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c65 else 1 / hardware_bandwidth)
-                    if scalar(_c65 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c65,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c139 else 1 / hardware_bandwidth)
+                    if scalar(_c139 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c139,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
+        + 1000000
+        * d__op_time_grad_h__bytes_per_value
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w1__bytes_per_value
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w2__bytes_per_value
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_loss__bytes_per_value
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
@@ -1775,10 +2443,10 @@ def gradient(
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_matmul1__bytes_per_value
-        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 500000)
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_matmul2__bytes_per_value
-        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 3 / 1000000)
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_relu__bytes_per_value
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
@@ -1788,17 +2456,17 @@ def gradient(
     )
     d__roofline_time__label_bytes = 1000000 * d__op_bytes_loss_backward__label_bytes * (
         (
-            (1 / (1000000000 * cache_bandwidth) if _c66 else 1 / hardware_bandwidth)
-            if scalar(_c66 := (cache_capacity >= op_bytes_loss_backward))
-            else select((_c66,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            (1 / (1000000000 * cache_bandwidth) if _c140 else 1 / hardware_bandwidth)
+            if scalar(_c140 := (cache_capacity >= op_bytes_loss_backward))
+            else select((_c140,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
         )
         * step(
-            _g99
+            _g148
             + op_bytes_loss_backward
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c67 else 1 / hardware_bandwidth)
-                if scalar(_c67 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c67,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c141 else 1 / hardware_bandwidth)
+                if scalar(_c141 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c141,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1807,14 +2475,14 @@ def gradient(
         0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000
     )
     d__roofline_time__loss_flops_per_logit = 1000000 * d__op_flops_loss__loss_flops_per_logit * (
-        _g60
+        _g76
         * step(
-            -_g98
+            -_g147
             - op_bytes_loss
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c68 else 1 / hardware_bandwidth)
-                if scalar(_c68 := (cache_capacity >= op_bytes_loss))
-                else select((_c68,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c142 else 1 / hardware_bandwidth)
+                if scalar(_c142 := (cache_capacity >= op_bytes_loss))
+                else select((_c142,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1824,6 +2492,15 @@ def gradient(
     )
     d__roofline_time__hardware_peak = (
         1000000
+        * d__op_time_grad_h__hardware_peak
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w1__hardware_peak
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w2__hardware_peak
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
         * d__op_time_loss__hardware_peak
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
@@ -1831,10 +2508,10 @@ def gradient(
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_matmul1__hardware_peak
-        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 500000)
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_matmul2__hardware_peak
-        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 3 / 1000000)
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_relu__hardware_peak
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
@@ -1844,79 +2521,119 @@ def gradient(
         + 1000000
         * d__peak_rate__hardware_peak
         * (
-            -_g103
-            * _g86
+            -_g107
+            * _g155
             * step(
-                -_g98
+                -_g147
                 - op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c69 else 1 / hardware_bandwidth)
-                    if scalar(_c69 := (cache_capacity >= op_bytes_loss))
-                    else select((_c69,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c143 else 1 / hardware_bandwidth)
+                    if scalar(_c143 := (cache_capacity >= op_bytes_loss))
+                    else select((_c143,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            - _g104
-            * op_flops_loss_backward
+            - _g155
+            * _g64
             * step(
-                -_g99
-                - op_bytes_loss_backward
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c70 else 1 / hardware_bandwidth)
-                    if scalar(_c70 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c70,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            - _g105
-            * step(
-                -_g102
-                - op_bytes_relu
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c71 else 1 / hardware_bandwidth)
-                    if scalar(_c71 := (cache_capacity >= op_bytes_relu))
-                    else select((_c71,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            - _g105
-            * step(
-                -_g102
-                - op_bytes_relu_backward
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c72 else 1 / hardware_bandwidth)
-                    if scalar(_c72 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c72,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            - _g33
-            * _g50
-            * step(
-                -_g100
+                -_g152
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c73 else 1 / hardware_bandwidth)
-                    if scalar(_c73 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c73,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c144 else 1 / hardware_bandwidth)
+                    if scalar(_c144 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c144,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / 500000000000
-            - 3
-            * _g33
-            * _g70
+            - _g155
+            * op_flops_matmul1
             * step(
-                -_g101
+                -_g150
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c145 else 1 / hardware_bandwidth)
+                    if scalar(_c145 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c145,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_grad_w1
+            - _g156
+            * step(
+                -_g153
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c74 else 1 / hardware_bandwidth)
-                    if scalar(_c74 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c74,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c146 else 1 / hardware_bandwidth)
+                    if scalar(_c146 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c146,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / 1000000000000
+            / op_efficiency_matmul2
+            - _g156
+            * step(
+                -_g151
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c147 else 1 / hardware_bandwidth)
+                    if scalar(_c147 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c147,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_grad_w2
+            - _g156
+            * step(
+                -_g149
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c148 else 1 / hardware_bandwidth)
+                    if scalar(_c148 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c148,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_grad_h
+            - _g157
+            * op_flops_loss_backward
+            * step(
+                -_g148
+                - op_bytes_loss_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c149 else 1 / hardware_bandwidth)
+                    if scalar(_c149 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c149,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            - _g158
+            * step(
+                -_g154
+                - op_bytes_relu
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c150 else 1 / hardware_bandwidth)
+                    if scalar(_c150 := (cache_capacity >= op_bytes_relu))
+                    else select((_c150,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            - _g158
+            * step(
+                -_g154
+                - op_bytes_relu_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c151 else 1 / hardware_bandwidth)
+                    if scalar(_c151 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c151,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
     )
     d__roofline_time__hardware_bandwidth = (
         1000000
+        * d__op_time_grad_h__hardware_bandwidth
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w1__hardware_bandwidth
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w2__hardware_bandwidth
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
         * d__op_time_loss__hardware_bandwidth
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
@@ -1924,10 +2641,10 @@ def gradient(
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_matmul1__hardware_bandwidth
-        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 500000)
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_matmul2__hardware_bandwidth
-        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 3 / 1000000)
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_relu__hardware_bandwidth
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
@@ -1938,94 +2655,137 @@ def gradient(
         * (
             op_bytes_loss
             * (
-                (0 if _c75 else _g106)
-                if scalar(_c75 := (cache_capacity >= op_bytes_loss))
-                else select((_c75,), (0,), _g106)
+                (0 if _c152 else _g159)
+                if scalar(_c152 := (cache_capacity >= op_bytes_loss))
+                else select((_c152,), (0,), _g159)
             )
             * step(
-                _g98
+                _g147
                 + op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c76 else 1 / hardware_bandwidth)
-                    if scalar(_c76 := (cache_capacity >= op_bytes_loss))
-                    else select((_c76,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c153 else 1 / hardware_bandwidth)
+                    if scalar(_c153 := (cache_capacity >= op_bytes_loss))
+                    else select((_c153,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + op_bytes_loss_backward
             * (
-                (0 if _c77 else _g106)
-                if scalar(_c77 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c77,), (0,), _g106)
+                (0 if _c154 else _g159)
+                if scalar(_c154 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c154,), (0,), _g159)
             )
             * step(
-                _g99
+                _g148
                 + op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c78 else 1 / hardware_bandwidth)
-                    if scalar(_c78 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c78,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c155 else 1 / hardware_bandwidth)
+                    if scalar(_c155 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c155,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            + 2
-            * op_bytes_matmul1
+            + op_bytes_matmul1
             * (
-                (0 if _c79 else _g106)
-                if scalar(_c79 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c79,), (0,), _g106)
+                (0 if _c156 else _g159)
+                if scalar(_c156 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c156,), (0,), _g159)
             )
             * step(
-                _g100
+                _g150
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c80 else 1 / hardware_bandwidth)
-                    if scalar(_c80 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c80,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c157 else 1 / hardware_bandwidth)
+                    if scalar(_c157 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c157,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            + 3
-            * op_bytes_matmul2
+            + op_bytes_matmul1
             * (
-                (0 if _c81 else _g106)
-                if scalar(_c81 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c81,), (0,), _g106)
+                (0 if _c158 else _g159)
+                if scalar(_c158 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c158,), (0,), _g159)
             )
             * step(
-                _g101
+                _g152
+                + op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c159 else 1 / hardware_bandwidth)
+                    if scalar(_c159 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c159,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + op_bytes_matmul2
+            * (
+                (0 if _c160 else _g159)
+                if scalar(_c160 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c160,), (0,), _g159)
+            )
+            * step(
+                _g149
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c82 else 1 / hardware_bandwidth)
-                    if scalar(_c82 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c82,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c161 else 1 / hardware_bandwidth)
+                    if scalar(_c161 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c161,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + op_bytes_matmul2
+            * (
+                (0 if _c162 else _g159)
+                if scalar(_c162 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c162,), (0,), _g159)
+            )
+            * step(
+                _g151
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c163 else 1 / hardware_bandwidth)
+                    if scalar(_c163 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c163,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            + op_bytes_matmul2
+            * (
+                (0 if _c164 else _g159)
+                if scalar(_c164 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c164,), (0,), _g159)
+            )
+            * step(
+                _g153
+                + op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c165 else 1 / hardware_bandwidth)
+                    if scalar(_c165 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c165,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + op_bytes_relu
             * (
-                (0 if _c83 else _g106)
-                if scalar(_c83 := (cache_capacity >= op_bytes_relu))
-                else select((_c83,), (0,), _g106)
+                (0 if _c166 else _g159)
+                if scalar(_c166 := (cache_capacity >= op_bytes_relu))
+                else select((_c166,), (0,), _g159)
             )
             * step(
-                _g102
+                _g154
                 + op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c84 else 1 / hardware_bandwidth)
-                    if scalar(_c84 := (cache_capacity >= op_bytes_relu))
-                    else select((_c84,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c167 else 1 / hardware_bandwidth)
+                    if scalar(_c167 := (cache_capacity >= op_bytes_relu))
+                    else select((_c167,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + op_bytes_relu_backward
             * (
-                (0 if _c85 else _g106)
-                if scalar(_c85 := (cache_capacity >= op_bytes_relu_backward))
-                else select((_c85,), (0,), _g106)
+                (0 if _c168 else _g159)
+                if scalar(_c168 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c168,), (0,), _g159)
             )
             * step(
-                _g102
+                _g154
                 + op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c86 else 1 / hardware_bandwidth)
-                    if scalar(_c86 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c86,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c169 else 1 / hardware_bandwidth)
+                    if scalar(_c169 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c169,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2034,138 +2794,344 @@ def gradient(
     )
     d__roofline_time__gemm_half_rows = (
         1000000
-        * d__op_efficiency_matmul1__gemm_half_rows
+        * d__op_efficiency_grad_h__gemm_half_rows
         * (
-            -_g58
+            -_g123
+            * _g87
             * step(
-                -_g100
-                - op_bytes_matmul1
+                -_g149
+                - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c87 else 1 / hardware_bandwidth)
-                    if scalar(_c87 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c87,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c170 else 1 / hardware_bandwidth)
+                    if scalar(_c170 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c170,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (500000000000 * peak_rate)
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_w1__gemm_half_rows
+        * (
+            -_g133
+            * _g63
+            * op_flops_matmul1
+            * step(
+                -_g150
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c171 else 1 / hardware_bandwidth)
+                    if scalar(_c171 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c171,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_w2__gemm_half_rows
+        * (
+            -_g114
+            * _g87
+            * step(
+                -_g151
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c172 else 1 / hardware_bandwidth)
+                    if scalar(_c172 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c172,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_matmul1__gemm_half_rows
+        * (
+            -_g63
+            * _g72
+            * step(
+                -_g152
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c173 else 1 / hardware_bandwidth)
+                    if scalar(_c173 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c173,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
         * d__op_efficiency_matmul2__gemm_half_rows
         * (
-            -3
-            * _g78
+            -_g87
+            * _g95
             * step(
-                -_g101
+                -_g153
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c88 else 1 / hardware_bandwidth)
-                    if scalar(_c88 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c88,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c174 else 1 / hardware_bandwidth)
+                    if scalar(_c174 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c174,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / (1000000000000 * peak_rate)
             if (cache_bandwidth is not None and cache_capacity is not None)
             else 0
         )
         + 1000000
+        * d__op_time_grad_h__gemm_half_rows
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w1__gemm_half_rows
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w2__gemm_half_rows
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
         * d__op_time_matmul1__gemm_half_rows
-        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 500000)
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
         + 1000000
         * d__op_time_matmul2__gemm_half_rows
-        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 3 / 1000000)
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+    )
+    d__roofline_time__rank_one_efficiency = (
+        1000000
+        * d__op_efficiency_grad_h__rank_one_efficiency
+        * (
+            -_g123
+            * _g87
+            * step(
+                -_g149
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c175 else 1 / hardware_bandwidth)
+                    if scalar(_c175 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c175,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_w1__rank_one_efficiency
+        * (
+            -_g133
+            * _g63
+            * op_flops_matmul1
+            * step(
+                -_g150
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c176 else 1 / hardware_bandwidth)
+                    if scalar(_c176 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c176,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_w2__rank_one_efficiency
+        * (
+            -_g114
+            * _g87
+            * step(
+                -_g151
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c177 else 1 / hardware_bandwidth)
+                    if scalar(_c177 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c177,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_matmul1__rank_one_efficiency
+        * (
+            -_g63
+            * _g72
+            * step(
+                -_g152
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c178 else 1 / hardware_bandwidth)
+                    if scalar(_c178 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c178,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_matmul2__rank_one_efficiency
+        * (
+            -_g87
+            * _g95
+            * step(
+                -_g153
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c179 else 1 / hardware_bandwidth)
+                    if scalar(_c179 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c179,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_time_grad_h__rank_one_efficiency
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w1__rank_one_efficiency
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w2__rank_one_efficiency
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_matmul1__rank_one_efficiency
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_matmul2__rank_one_efficiency
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
     )
     d__roofline_time__cache_bandwidth = 1000000 * (
         op_bytes_loss
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c89 else 0)
-            if scalar(_c89 := (cache_capacity >= op_bytes_loss))
-            else select((_c89,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c180 else 0)
+            if scalar(_c180 := (cache_capacity >= op_bytes_loss))
+            else select((_c180,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g98
+            _g147
             + op_bytes_loss
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c90 else 1 / hardware_bandwidth)
-                if scalar(_c90 := (cache_capacity >= op_bytes_loss))
-                else select((_c90,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c181 else 1 / hardware_bandwidth)
+                if scalar(_c181 := (cache_capacity >= op_bytes_loss))
+                else select((_c181,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         + op_bytes_loss_backward
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c91 else 0)
-            if scalar(_c91 := (cache_capacity >= op_bytes_loss_backward))
-            else select((_c91,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c182 else 0)
+            if scalar(_c182 := (cache_capacity >= op_bytes_loss_backward))
+            else select((_c182,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g99
+            _g148
             + op_bytes_loss_backward
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c92 else 1 / hardware_bandwidth)
-                if scalar(_c92 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c92,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c183 else 1 / hardware_bandwidth)
+                if scalar(_c183 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c183,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
-        + 2
-        * op_bytes_matmul1
+        + op_bytes_matmul1
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c93 else 0)
-            if scalar(_c93 := (cache_capacity >= op_bytes_matmul1))
-            else select((_c93,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c184 else 0)
+            if scalar(_c184 := (cache_capacity >= op_bytes_matmul1))
+            else select((_c184,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g100
+            _g150
             + op_bytes_matmul1
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c94 else 1 / hardware_bandwidth)
-                if scalar(_c94 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c94,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c185 else 1 / hardware_bandwidth)
+                if scalar(_c185 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c185,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
-        + 3
-        * op_bytes_matmul2
+        + op_bytes_matmul1
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c95 else 0)
-            if scalar(_c95 := (cache_capacity >= op_bytes_matmul2))
-            else select((_c95,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c186 else 0)
+            if scalar(_c186 := (cache_capacity >= op_bytes_matmul1))
+            else select((_c186,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g101
+            _g152
+            + op_bytes_matmul1
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c187 else 1 / hardware_bandwidth)
+                if scalar(_c187 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c187,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        + op_bytes_matmul2
+        * (
+            (-1 / (1000000000 * cache_bandwidth**2) if _c188 else 0)
+            if scalar(_c188 := (cache_capacity >= op_bytes_matmul2))
+            else select((_c188,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+        )
+        * step(
+            _g149
             + op_bytes_matmul2
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c96 else 1 / hardware_bandwidth)
-                if scalar(_c96 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c96,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c189 else 1 / hardware_bandwidth)
+                if scalar(_c189 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c189,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        + op_bytes_matmul2
+        * (
+            (-1 / (1000000000 * cache_bandwidth**2) if _c190 else 0)
+            if scalar(_c190 := (cache_capacity >= op_bytes_matmul2))
+            else select((_c190,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+        )
+        * step(
+            _g151
+            + op_bytes_matmul2
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c191 else 1 / hardware_bandwidth)
+                if scalar(_c191 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c191,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        + op_bytes_matmul2
+        * (
+            (-1 / (1000000000 * cache_bandwidth**2) if _c192 else 0)
+            if scalar(_c192 := (cache_capacity >= op_bytes_matmul2))
+            else select((_c192,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+        )
+        * step(
+            _g153
+            + op_bytes_matmul2
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c193 else 1 / hardware_bandwidth)
+                if scalar(_c193 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c193,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         + op_bytes_relu
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c97 else 0)
-            if scalar(_c97 := (cache_capacity >= op_bytes_relu))
-            else select((_c97,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c194 else 0)
+            if scalar(_c194 := (cache_capacity >= op_bytes_relu))
+            else select((_c194,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g102
+            _g154
             + op_bytes_relu
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c98 else 1 / hardware_bandwidth)
-                if scalar(_c98 := (cache_capacity >= op_bytes_relu))
-                else select((_c98,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c195 else 1 / hardware_bandwidth)
+                if scalar(_c195 := (cache_capacity >= op_bytes_relu))
+                else select((_c195,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         + op_bytes_relu_backward
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c99 else 0)
-            if scalar(_c99 := (cache_capacity >= op_bytes_relu_backward))
-            else select((_c99,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c196 else 0)
+            if scalar(_c196 := (cache_capacity >= op_bytes_relu_backward))
+            else select((_c196,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g102
+            _g154
             + op_bytes_relu_backward
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c100 else 1 / hardware_bandwidth)
-                if scalar(_c100 := (cache_capacity >= op_bytes_relu_backward))
-                else select((_c100,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c197 else 1 / hardware_bandwidth)
+                if scalar(_c197 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c197,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2192,6 +3158,7 @@ def gradient(
     d__step_time__fresh_bytes = d__allocation_time__fresh_bytes
     d__step_time__allocation_cost = d__allocation_time__allocation_cost
     d__step_time__gemm_half_rows = d__roofline_time__gemm_half_rows
+    d__step_time__rank_one_efficiency = d__roofline_time__rank_one_efficiency
     d__step_time__cache_bandwidth = d__roofline_time__cache_bandwidth
     derivatives: dict[str, dict[str, Any]] = {
         "op_flops[matmul1]": {
@@ -2289,30 +3256,35 @@ def gradient(
             "input_width": d__op_efficiency_matmul1__input_width,
             "hidden_width": d__op_efficiency_matmul1__hidden_width,
             "gemm_half_rows": d__op_efficiency_matmul1__gemm_half_rows,
+            "rank_one_efficiency": d__op_efficiency_matmul1__rank_one_efficiency,
         },
         "op_efficiency[matmul2]": {
             "batch_size": d__op_efficiency_matmul2__batch_size,
             "hidden_width": d__op_efficiency_matmul2__hidden_width,
             "output_width": d__op_efficiency_matmul2__output_width,
             "gemm_half_rows": d__op_efficiency_matmul2__gemm_half_rows,
+            "rank_one_efficiency": d__op_efficiency_matmul2__rank_one_efficiency,
         },
         "op_efficiency[grad_w2]": {
             "batch_size": d__op_efficiency_grad_w2__batch_size,
             "hidden_width": d__op_efficiency_grad_w2__hidden_width,
             "output_width": d__op_efficiency_grad_w2__output_width,
             "gemm_half_rows": d__op_efficiency_grad_w2__gemm_half_rows,
+            "rank_one_efficiency": d__op_efficiency_grad_w2__rank_one_efficiency,
         },
         "op_efficiency[grad_h]": {
             "batch_size": d__op_efficiency_grad_h__batch_size,
             "hidden_width": d__op_efficiency_grad_h__hidden_width,
             "output_width": d__op_efficiency_grad_h__output_width,
             "gemm_half_rows": d__op_efficiency_grad_h__gemm_half_rows,
+            "rank_one_efficiency": d__op_efficiency_grad_h__rank_one_efficiency,
         },
         "op_efficiency[grad_w1]": {
             "batch_size": d__op_efficiency_grad_w1__batch_size,
             "input_width": d__op_efficiency_grad_w1__input_width,
             "hidden_width": d__op_efficiency_grad_w1__hidden_width,
             "gemm_half_rows": d__op_efficiency_grad_w1__gemm_half_rows,
+            "rank_one_efficiency": d__op_efficiency_grad_w1__rank_one_efficiency,
         },
         "forward_flops": {
             "batch_size": d__forward_flops__batch_size,
@@ -2528,6 +3500,7 @@ def gradient(
             "hardware_peak": d__op_time_matmul1__hardware_peak,
             "hardware_bandwidth": d__op_time_matmul1__hardware_bandwidth,
             "gemm_half_rows": d__op_time_matmul1__gemm_half_rows,
+            "rank_one_efficiency": d__op_time_matmul1__rank_one_efficiency,
         },
         "op_time[relu]": {
             "batch_size": d__op_time_relu__batch_size,
@@ -2544,6 +3517,7 @@ def gradient(
             "hardware_peak": d__op_time_matmul2__hardware_peak,
             "hardware_bandwidth": d__op_time_matmul2__hardware_bandwidth,
             "gemm_half_rows": d__op_time_matmul2__gemm_half_rows,
+            "rank_one_efficiency": d__op_time_matmul2__rank_one_efficiency,
         },
         "op_time[loss]": {
             "batch_size": d__op_time_loss__batch_size,
@@ -2561,6 +3535,7 @@ def gradient(
             "hardware_peak": d__op_time_grad_w2__hardware_peak,
             "hardware_bandwidth": d__op_time_grad_w2__hardware_bandwidth,
             "gemm_half_rows": d__op_time_grad_w2__gemm_half_rows,
+            "rank_one_efficiency": d__op_time_grad_w2__rank_one_efficiency,
         },
         "op_time[grad_h]": {
             "batch_size": d__op_time_grad_h__batch_size,
@@ -2570,6 +3545,7 @@ def gradient(
             "hardware_peak": d__op_time_grad_h__hardware_peak,
             "hardware_bandwidth": d__op_time_grad_h__hardware_bandwidth,
             "gemm_half_rows": d__op_time_grad_h__gemm_half_rows,
+            "rank_one_efficiency": d__op_time_grad_h__rank_one_efficiency,
         },
         "op_time[grad_w1]": {
             "batch_size": d__op_time_grad_w1__batch_size,
@@ -2579,6 +3555,7 @@ def gradient(
             "hardware_peak": d__op_time_grad_w1__hardware_peak,
             "hardware_bandwidth": d__op_time_grad_w1__hardware_bandwidth,
             "gemm_half_rows": d__op_time_grad_w1__gemm_half_rows,
+            "rank_one_efficiency": d__op_time_grad_w1__rank_one_efficiency,
         },
         "op_time[relu_backward]": {
             "batch_size": d__op_time_relu_backward__batch_size,
@@ -2606,6 +3583,7 @@ def gradient(
             "hardware_peak": d__roofline_time__hardware_peak,
             "hardware_bandwidth": d__roofline_time__hardware_bandwidth,
             "gemm_half_rows": d__roofline_time__gemm_half_rows,
+            "rank_one_efficiency": d__roofline_time__rank_one_efficiency,
             "cache_bandwidth": d__roofline_time__cache_bandwidth,
         },
         "allocation_time": {
@@ -2632,9 +3610,14 @@ def gradient(
             "fresh_bytes": d__step_time__fresh_bytes,
             "allocation_cost": d__step_time__allocation_cost,
             "gemm_half_rows": d__step_time__gemm_half_rows,
+            "rank_one_efficiency": d__step_time__rank_one_efficiency,
             "cache_bandwidth": d__step_time__cache_bandwidth,
         },
     }
+    if (
+        follows_rank_one_efficiency and rank_one_efficiency is not None
+    ):  # computed from its default: moves with the inputs it reads
+        chain_default(derivatives, "rank_one_efficiency", {"gemm_half_rows": -1 / (gemm_half_rows + 1) ** 2})
     if (
         follows_autograd_nodes and autograd_nodes is not None
     ):  # computed from its default: moves with the inputs it reads
@@ -2666,7 +3649,8 @@ class MlpTrainingStepScenario(ScenarioBase):
     results written into freshly mapped memory (`fresh_bytes` at `allocation_cost`). A matrix
     multiply with a small dimension (few rows, or a short inner dimension such as the batch of a
     weight gradient at batch 1-16) starves the BLAS kernel: its share of the peak falls with its
-    smallest dimension, to half at `gemm_half_rows` (0 by default: every multiply at the peak).
+    smallest dimension, to half at `gemm_half_rows` (0 by default: every multiply at the peak); an
+    outer product (inner dimension 1) runs at `rank_one_efficiency` of it.
 
     Inputs are keywords: Quantities in any compatible unit, or bare numbers read in the
     declared unit. Outputs are attributes: Quantities in their display unit, plain
@@ -2767,6 +3751,15 @@ class MlpTrainingStepScenario(ScenarioBase):
             default=0,
             doc="Smallest matrix-multiply dimension at which the attained rate is half the peak (measured: `mlsysym calibrate`); 0 by default, every multiply at the peak.",
         ),
+        InputSpec(
+            "rank_one_efficiency",
+            minimum=0,
+            strict=True,
+            default=None,
+            default_rule="1/(gemm_half_rows + 1)",
+            doc="Share of the peak an outer product (inner dimension 1: a weight gradient at batch 1) attains; BLAS may run it far below the `gemm_half_rows` curve (measured: `mlsysym calibrate`). Default: that curve at 1.",
+            maximum=1,
+        ),
     )
     _nodes = (
         NodeSpec(
@@ -2805,6 +3798,7 @@ class MlpTrainingStepScenario(ScenarioBase):
         "fresh_bytes",
         "allocation_cost",
         "gemm_half_rows",
+        "rank_one_efficiency",
     )
     _outputs = (
         "op_flops",
@@ -2857,6 +3851,7 @@ class MlpTrainingStepScenario(ScenarioBase):
         fresh_bytes: Any = 0,
         allocation_cost: Any = 0,
         gemm_half_rows: Any = 0,
+        rank_one_efficiency: Any = None,
         name: str | None = None,
         description: str | None = None,
         **unknown: Any,
@@ -2887,6 +3882,7 @@ class MlpTrainingStepScenario(ScenarioBase):
             fresh_bytes=fresh_bytes,
             allocation_cost=allocation_cost,
             gemm_half_rows=gemm_half_rows,
+            rank_one_efficiency=rank_one_efficiency,
             **unknown,
         )
 

@@ -40,6 +40,7 @@ export const argumentDefaults = {
   "fresh_bytes": 0,
   "allocation_cost": 0,
   "gemm_half_rows": 0,
+  "rank_one_efficiency": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is;
@@ -49,7 +50,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["bytes_per_value", "label_bytes", "hardware_peak", "hardware_bandwidth", "dispatch", "launch", "backward_fixed", "backward_per_node", "cache_capacity", "cache_bandwidth", "fresh_bytes", "allocation_cost", "gemm_half_rows"], []);
+  const $int = $.python_ints(args, floats, ["bytes_per_value", "label_bytes", "hardware_peak", "hardware_bandwidth", "dispatch", "launch", "backward_fixed", "backward_per_node", "cache_capacity", "cache_bandwidth", "fresh_bytes", "allocation_cost", "gemm_half_rows", "rank_one_efficiency"], []);
   let {
     batch_size,
     input_width,
@@ -73,65 +74,80 @@ export function evaluate(args, floats = []) {
     fresh_bytes = 0,
     allocation_cost = 0,
     gemm_half_rows = 0,
+    rank_one_efficiency = null,
   } = args;
   $.exact_integers({ batch_size, input_width, hidden_width, output_width, loss_flops_per_logit, optimizer_values_moved, forward_ops, backward_ops, autograd_nodes });
   if (autograd_nodes == null) {
     autograd_nodes = backward_ops;
   }
+  if (rank_one_efficiency == null) {
+    rank_one_efficiency = 1/($.iadd_if($int.gemm_half_rows, gemm_half_rows, 1));
+    $int.rank_one_efficiency = false;
+  }
   const _t0 = $.imul(batch_size, hidden_width);
   const _t1 = $.imul_if($int.bytes_per_value, _t0, bytes_per_value);
-  const _t9 = $.imul(2, _t0);
-  const _t10 = $.imul(batch_size, output_width);
-  const _t11 = $.imul(2, _t10);
-  const _t12 = $.imul(hidden_width, input_width);
-  const _t13 = $.imul(hidden_width, output_width);
-  const _t14 = $.imul_if($int.bytes_per_value, _t11, bytes_per_value);
-  const _t15 = Math.min(batch_size, hidden_width, input_width);
-  const _t16 = Math.min(batch_size, hidden_width, output_width);
-  const op_flops_matmul1 = $.imul(_t9, input_width);
+  const _t16 = $.imul(2, _t0);
+  const _t17 = $.imul(batch_size, output_width);
+  const _t18 = $.imul(2, _t17);
+  const _t19 = $.imul(hidden_width, input_width);
+  const _t20 = $.imul(hidden_width, output_width);
+  const _t21 = $.imul_if($int.bytes_per_value, _t18, bytes_per_value);
+  const _t22 = Math.min(batch_size, hidden_width, input_width);
+  const _t23 = _t22/($.iadd_if($int.gemm_half_rows, _t22, gemm_half_rows));
+  const _t24 = Math.min(batch_size, hidden_width, output_width);
+  const _t25 = _t24/($.iadd_if($int.gemm_half_rows, _t24, gemm_half_rows));
+  const _t26 = (batch_size === 1);
+  const op_flops_matmul1 = $.imul(_t16, input_width);
+  const _t3 = op_flops_matmul1/hardware_peak;
   const op_flops_relu = _t0;
-  const op_flops_matmul2 = $.imul(_t9, output_width);
-  const _t17 = $.iadd(op_flops_matmul1, op_flops_matmul2);
-  const op_flops_loss = $.imul(_t10, loss_flops_per_logit);
+  const op_flops_matmul2 = $.imul(_t16, output_width);
+  const _t8 = op_flops_matmul2/hardware_peak;
+  const _t27 = $.iadd(op_flops_matmul1, op_flops_matmul2);
+  const op_flops_loss = $.imul(_t17, loss_flops_per_logit);
   const op_flops_grad_w2 = op_flops_matmul2;
   const op_flops_grad_h = op_flops_matmul2;
   const op_flops_grad_w1 = op_flops_matmul1;
   const op_flops_relu_backward = op_flops_relu;
-  const op_flops_loss_backward = _t11;
-  const op_bytes_matmul1 = $.imul_if($int.bytes_per_value, bytes_per_value, $.iadd(_t0, _t12, $.imul(batch_size, input_width)));
+  const op_flops_loss_backward = _t18;
+  const op_bytes_matmul1 = $.imul_if($int.bytes_per_value, bytes_per_value, $.iadd(_t0, _t19, $.imul(batch_size, input_width)));
+  const _t2 = op_bytes_matmul1/hardware_bandwidth;
   const op_bytes_relu = $.imul_if($int.bytes_per_value, 2, _t1);
-  const op_bytes_matmul2 = $.imul_if($int.bytes_per_value, bytes_per_value, $.iadd(_t0, _t10, _t13));
-  const op_bytes_loss = _t14;
+  const op_bytes_matmul2 = $.imul_if($int.bytes_per_value, bytes_per_value, $.iadd(_t0, _t17, _t20));
+  const _t7 = op_bytes_matmul2/hardware_bandwidth;
+  const op_bytes_loss = _t21;
   const op_bytes_grad_w2 = op_bytes_matmul2;
   const op_bytes_grad_h = op_bytes_matmul2;
   const op_bytes_grad_w1 = op_bytes_matmul1;
   const _raw_op_bytes_relu_backward = _t1;
-  const _t7 = 3*_raw_op_bytes_relu_backward;
-  const op_bytes_relu_backward = _t7;
-  const op_bytes_loss_backward = $.iadd_if($int.bytes_per_value && $int.label_bytes, _t14, $.imul_if($int.label_bytes, batch_size, label_bytes));
-  const op_efficiency_matmul1 = _t15/($.iadd_if($int.gemm_half_rows, _t15, gemm_half_rows));
-  const _t2 = op_flops_matmul1/(hardware_peak*op_efficiency_matmul1);
+  const _t14 = 3*_raw_op_bytes_relu_backward;
+  const op_bytes_relu_backward = _t14;
+  const op_bytes_loss_backward = $.iadd_if($int.bytes_per_value && $int.label_bytes, _t21, $.imul_if($int.label_bytes, batch_size, label_bytes));
+  const op_efficiency_matmul1 = (((input_width === 1)) ? (rank_one_efficiency) : (_t23));
+  const _t4 = _t3/op_efficiency_matmul1;
   const op_efficiency_relu = 1;
-  const _t3 = 1/(hardware_peak*op_efficiency_relu);
-  const _t4 = _t3*op_flops_relu;
-  const _t6 = _t3*op_flops_loss;
-  const _t8 = _t3*op_flops_loss_backward;
-  const op_efficiency_matmul2 = _t16/($.iadd_if($int.gemm_half_rows, _t16, gemm_half_rows));
-  const _t5 = op_flops_matmul2/(hardware_peak*op_efficiency_matmul2);
+  const _t5 = 1/(hardware_peak*op_efficiency_relu);
+  const _t6 = _t5*op_flops_relu;
+  const _t10 = _t5*op_flops_loss;
+  const _t15 = _t5*op_flops_loss_backward;
+  const op_efficiency_matmul2 = (((hidden_width === 1)) ? (rank_one_efficiency) : (_t25));
+  const _t9 = _t8/op_efficiency_matmul2;
   const op_efficiency_loss = op_efficiency_relu;
-  const op_efficiency_grad_w2 = op_efficiency_matmul2;
-  const op_efficiency_grad_h = op_efficiency_matmul2;
-  const op_efficiency_grad_w1 = op_efficiency_matmul1;
+  const op_efficiency_grad_w2 = ((_t26) ? (rank_one_efficiency) : (_t25));
+  const _t11 = _t8/op_efficiency_grad_w2;
+  const op_efficiency_grad_h = (((output_width === 1)) ? (rank_one_efficiency) : (_t25));
+  const _t12 = _t8/op_efficiency_grad_h;
+  const op_efficiency_grad_w1 = ((_t26) ? (rank_one_efficiency) : (_t23));
+  const _t13 = _t3/op_efficiency_grad_w1;
   const op_efficiency_relu_backward = op_efficiency_relu;
   const op_efficiency_loss_backward = op_efficiency_relu;
-  const forward_flops = $.iadd(_t17, op_flops_loss, op_flops_relu);
+  const forward_flops = $.iadd(_t27, op_flops_loss, op_flops_relu);
   const backward_flops = $.iadd(op_flops_loss_backward, op_flops_matmul1, $.imul(2, op_flops_matmul2), op_flops_relu);
   const forward_bytes = $.iadd_if($int.bytes_per_value, op_bytes_loss, op_bytes_matmul1, op_bytes_matmul2, op_bytes_relu);
   const backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + $.imul_if($int.bytes_per_value, 2, op_bytes_matmul2) + op_bytes_relu_backward;
   const total_flops = $.iadd(backward_flops, forward_flops);
   const total_bytes = backward_bytes + forward_bytes;
-  const dense_training_ratio = ($.iadd($.imul(2, op_flops_matmul1), $.imul(3, op_flops_matmul2)))/_t17;
-  const parameters = $.iadd(_t12, _t13, hidden_width, output_width);
+  const dense_training_ratio = ($.iadd($.imul(2, op_flops_matmul1), $.imul(3, op_flops_matmul2)))/_t27;
+  const parameters = $.iadd(_t19, _t20, hidden_width, output_width);
   const optimizer_step_bytes = $.imul_if($int.bytes_per_value, bytes_per_value, optimizer_values_moved, parameters);
   const intensity = total_flops/total_bytes;
   const peak_rate = hardware_peak/1000000000000;
@@ -147,22 +163,25 @@ export function evaluate(args, floats = []) {
   const host__per_node = backward_per_node;
   const host__fixed = backward_fixed;
   const _host = host_dispatch_evaluate({ops_per_block: host__ops_per_block, blocks: op_efficiency_relu, launches_per_block: host__launches_per_block, dispatch: host__dispatch, launch: host__launch, device_time: host__device_time, backward_nodes: host__backward_nodes, per_node: host__per_node, fixed: host__fixed}, $.floats_of({dispatch: $int.dispatch, launch: $int.launch, device_time: false, per_node: $int.backward_per_node, fixed: $int.backward_fixed}));
-  const _raw_op_time_matmul1 = Math.max(_t2, op_bytes_matmul1/hardware_bandwidth);
+  const _raw_op_time_matmul1 = Math.max(_t2, _t4);
   const op_time_matmul1 = 1000000*_raw_op_time_matmul1;
-  const _raw_op_time_relu = Math.max(_t4, op_bytes_relu/hardware_bandwidth);
+  const _raw_op_time_relu = Math.max(_t6, op_bytes_relu/hardware_bandwidth);
   const op_time_relu = 1000000*_raw_op_time_relu;
-  const _raw_op_time_matmul2 = Math.max(_t5, op_bytes_matmul2/hardware_bandwidth);
+  const _raw_op_time_matmul2 = Math.max(_t7, _t9);
   const op_time_matmul2 = 1000000*_raw_op_time_matmul2;
-  const _raw_op_time_loss = Math.max(_t6, op_bytes_loss/hardware_bandwidth);
+  const _raw_op_time_loss = Math.max(_t10, op_bytes_loss/hardware_bandwidth);
   const op_time_loss = 1000000*_raw_op_time_loss;
-  const op_time_grad_w2 = op_time_matmul2;
-  const op_time_grad_h = op_time_matmul2;
-  const op_time_grad_w1 = op_time_matmul1;
-  const _raw_op_time_relu_backward = Math.max(_t4, _t7/hardware_bandwidth);
+  const _raw_op_time_grad_w2 = Math.max(_t11, _t7);
+  const op_time_grad_w2 = 1000000*_raw_op_time_grad_w2;
+  const _raw_op_time_grad_h = Math.max(_t12, _t7);
+  const op_time_grad_h = 1000000*_raw_op_time_grad_h;
+  const _raw_op_time_grad_w1 = Math.max(_t13, _t2);
+  const op_time_grad_w1 = 1000000*_raw_op_time_grad_w1;
+  const _raw_op_time_relu_backward = Math.max(_t6, _t14/hardware_bandwidth);
   const op_time_relu_backward = 1000000*_raw_op_time_relu_backward;
-  const _raw_op_time_loss_backward = Math.max(_t8, op_bytes_loss_backward/hardware_bandwidth);
+  const _raw_op_time_loss_backward = Math.max(_t15, op_bytes_loss_backward/hardware_bandwidth);
   const op_time_loss_backward = 1000000*_raw_op_time_loss_backward;
-  const roofline_time = 1000000*(((cache_bandwidth != null && cache_capacity != null)) ? (2*Math.max(_t2, op_bytes_matmul1*(((cache_capacity >= op_bytes_matmul1)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth))) + Math.max(_t4, _t7*(((_t7 <= cache_capacity)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth))) + Math.max(_t4, op_bytes_relu*(((cache_capacity >= op_bytes_relu)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth))) + 3*Math.max(_t5, op_bytes_matmul2*(((cache_capacity >= op_bytes_matmul2)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth))) + Math.max(_t6, op_bytes_loss*(((cache_capacity >= op_bytes_loss)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth))) + Math.max(_t8, op_bytes_loss_backward*(((cache_capacity >= op_bytes_loss_backward)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth)))) : (_raw_op_time_loss + _raw_op_time_loss_backward + 2*_raw_op_time_matmul1 + 3*_raw_op_time_matmul2 + _raw_op_time_relu + _raw_op_time_relu_backward));
+  const roofline_time = 1000000*(((cache_bandwidth != null && cache_capacity != null)) ? (Math.max(_t10, op_bytes_loss*(((cache_capacity >= op_bytes_loss)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth))) + Math.max(_t11, op_bytes_matmul2*(((cache_capacity >= op_bytes_matmul2)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth))) + Math.max(_t12, op_bytes_matmul2*(((cache_capacity >= op_bytes_matmul2)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth))) + Math.max(_t13, op_bytes_matmul1*(((cache_capacity >= op_bytes_matmul1)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth))) + Math.max(_t15, op_bytes_loss_backward*(((cache_capacity >= op_bytes_loss_backward)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth))) + Math.max(_t4, op_bytes_matmul1*(((cache_capacity >= op_bytes_matmul1)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth))) + Math.max(_t6, _t14*(((_t14 <= cache_capacity)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth))) + Math.max(_t6, op_bytes_relu*(((cache_capacity >= op_bytes_relu)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth))) + Math.max(_t9, op_bytes_matmul2*(((cache_capacity >= op_bytes_matmul2)) ? (1/(1000000000*cache_bandwidth)) : (1/hardware_bandwidth)))) : (_raw_op_time_grad_h + _raw_op_time_grad_w1 + _raw_op_time_grad_w2 + _raw_op_time_loss + _raw_op_time_loss_backward + _raw_op_time_matmul1 + _raw_op_time_matmul2 + _raw_op_time_relu + _raw_op_time_relu_backward));
   const allocation_time = allocation_cost*fresh_bytes/1000000;
   const step_time = allocation_time + _host['host_time'] + roofline_time;
   return {

@@ -88,6 +88,8 @@ class Profile(NamedTuple):
     backward_per_node: float | None
     gemm_half_rows: float = 0.0        # numpy's BLAS (0 when the node file has no such figure: the peak)
     torch_gemm_half_rows: float = 0.0  # PyTorch's
+    rank_one: float | None = None        # numpy's outer-product efficiency (None: the gemm_half_rows curve)
+    torch_rank_one: float | None = None  # PyTorch's
     host_calls: tuple[tuple[str, float], ...] = ()  # µs per call of the numpy functions that are not one ufunc
 
     @classmethod
@@ -101,6 +103,9 @@ class Profile(NamedTuple):
         def optional(name: str) -> float | None:
             return node_file.figure(name, "µs") if name in measured else None
 
+        def optional_share(name: str) -> float | None:
+            return node_file.figure(name, "") if name in measured else None
+
         def optional_number(name: str) -> float:
             return node_file.figure(name, "") if name in measured else 0.0
 
@@ -109,6 +114,7 @@ class Profile(NamedTuple):
                    node_file.node.memory_bandwidth.to("GB/s").magnitude, levels,
                    optional("torch_op"), optional("backward_fixed"), optional("backward_per_node"),
                    optional_number("gemm_half_rows"), optional_number("torch_gemm_half_rows"),
+                   optional_share("gemm_rank_one_efficiency"), optional_share("torch_gemm_rank_one_efficiency"),
                    tuple((name.removeprefix("numpy_call_"), node_file.figure(name, "µs"))
                          for name in measured if name.startswith("numpy_call_")))
 
@@ -144,6 +150,9 @@ def mlp_prediction(profile: Profile, shape: workloads.MlpShape, framework: str, 
                                   fresh_bytes=fresh, **profile.last_level(),
                                   gemm_half_rows=profile.gemm_half_rows if framework == "numpy"
                                   else profile.torch_gemm_half_rows)
+    rank_one = profile.rank_one if framework == "numpy" else profile.torch_rank_one
+    if rank_one is not None:
+        inputs["rank_one_efficiency"] = rank_one
     if framework == "numpy":  # every operation, forward or backward, is a Python call
         calls = calls or {}
         inputs.update(dispatch=profile.numpy_dispatch(calls.get("forward", [])), forward_ops=counts["forward"],

@@ -104,6 +104,7 @@ def skinny_gemm(n: int, threads: int, framework: str = "numpy") -> Probe:
     product) does not set it. ``framework``: numpy's BLAS, or PyTorch's (a library of its own)."""
     rng = np.random.default_rng(3)
     name = "gemm_half_rows" if framework == "numpy" else "torch_gemm_half_rows"
+    rank_one = "gemm_rank_one_efficiency" if framework == "numpy" else "torch_gemm_rank_one_efficiency"
     calls: list[tuple[int, Callable[[], object], float]] = []
     shapes = [(n, n, n)] + [shape for d in GEMM_DIMS for shape in ((d, n, n), (n, d, n), (n, n, d))]
     for rows, inner, cols in shapes:
@@ -123,14 +124,18 @@ def skinny_gemm(n: int, threads: int, framework: str = "numpy") -> Probe:
     def block(clock: Clock, min_time: float) -> dict[str, float]:
         rates = [(d, flops / per_call(call, clock, min_time)) for d, call, flops in calls]
         square = rates[0][1]
-        return {name: statistics.median(d * max(square / rate - 1, 0.0) for d, rate in rates[1:])}
+        outer = rates[1 + 3 * GEMM_DIMS.index(1) + 1][1]  # (n, 1) x (1, n): an outer product
+        return {name: statistics.median(d * max(square / rate - 1, 0.0) for d, rate in rates[1:]),
+                rank_one: min(outer / square, 1.0)}
 
     dims = ", ".join(str(d) for d in GEMM_DIMS)
     library = "numpy.matmul (its BLAS)" if framework == "numpy" else "torch.matmul"
     method = (f"{library} of float32 shapes with one dimension d in ({dims}) and the others {n}, at {threads} "
               f"thread(s) into preallocated results, against the {n}x{n}x{n} rate R: the median over the shapes "
               "of d (R / rate - 1), the smallest dimension at which a multiply attains half of R")
-    return Probe(name, {name: Figure("", method)}, block, threads)
+    outer = (f"{library} of a ({n}, 1) by a (1, {n}) float32 matrix (an outer product) at {threads} thread(s), "
+             f"its rate over the {n}x{n}x{n} rate: BLAS may run it far below the gemm_half_rows curve")
+    return Probe(name, {name: Figure("", method), rank_one: Figure("", outer)}, block, threads)
 
 
 def stream_elements(dram_bytes: int) -> int:

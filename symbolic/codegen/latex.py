@@ -122,6 +122,7 @@ def equations(model: ScenarioModel) -> dict[str, Equation]:
             text=sympy.sstr(quantity.expr),
             closed_text="" if same else sympy.sstr(closed),
             range=span,
-            kept="" if same else ", ".join(printer.doprint(k) for k in kept),
+            # each name its own inline math (the page writes ${kept}$), so a long list can wrap
+            kept="" if same else "$, $".join(printer.doprint(k) for k in kept),
         )
     return result

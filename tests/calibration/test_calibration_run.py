@@ -187,4 +187,6 @@ def test_gemm_half_rows_is_the_median_of_d_times_the_rate_deficit() -> None:
             return self.now
 
     probe = probes.skinny_gemm(64, 1)
-    assert probe.block(Tick(), 5e-4) == {"gemm_half_rows": pytest.approx(54.0)}
+    # the (64, 1) x (1, 64) outer product: 2 x 64^2 flop against 2 x 64^3, 1/64 of the square's rate
+    assert probe.block(Tick(), 5e-4) == {"gemm_half_rows": pytest.approx(54.0),
+                                         "gemm_rank_one_efficiency": pytest.approx(1 / 64)}

@@ -2,7 +2,7 @@
 
 from symbolic.catalog import Constants, Datasets, Hardware
 from symbolic.model import (
-    Input, Instance, Max, Min, Node, Output, Piecewise, Precision, Question, Scenario, Series, Sub, Sweep, Table, flop, key,
+    Eq, Input, Instance, Max, Min, Node, Output, Piecewise, Precision, Question, Scenario, Series, Sub, Sweep, Table, flop, key,
     powers_of_two,
 )
 from symbolic.scenarios.framework.host_dispatch import HostDispatchScenario
@@ -18,10 +18,11 @@ def _cached_roofline(flops, traffic, peak, efficiency, dram, cache, capacity):
                for op in FORWARD + BACKWARD)
 
 
-def _gemm_efficiency(rows, inner, cols, half):
-    """Share of the peak a (rows, inner) x (inner, cols) multiply attains, from its smallest dimension."""
+def _gemm_efficiency(rows, inner, cols, half, rank_one):
+    """Share of the peak a (rows, inner) x (inner, cols) multiply attains: from its smallest dimension, or
+    ``rank_one`` for an outer product (inner dimension 1)."""
     smallest = Min(rows, inner, cols)
-    return smallest / (smallest + half)
+    return Piecewise((rank_one, Eq(inner, 1)), (smallest / (smallest + half), True))
 
 
 class MlpTrainingStepScenario(Scenario):
@@ -47,7 +48,8 @@ class MlpTrainingStepScenario(Scenario):
     results written into freshly mapped memory (`fresh_bytes` at `allocation_cost`). A matrix
     multiply with a small dimension (few rows, or a short inner dimension such as the batch of a
     weight gradient at batch 1-16) starves the BLAS kernel: its share of the peak falls with its
-    smallest dimension, to half at `gemm_half_rows` (0 by default: every multiply at the peak).
+    smallest dimension, to half at `gemm_half_rows` (0 by default: every multiply at the peak); an
+    outer product (inner dimension 1) runs at `rank_one_efficiency` of it.
     """
 
     assumptions = (
@@ -119,6 +121,10 @@ class MlpTrainingStepScenario(Scenario):
     gemm_half_rows = Input(nonnegative=True, default=0, symbol="M_{1/2}",
                            doc="Smallest matrix-multiply dimension at which the attained rate is half the peak "
                                "(measured: `mlsysym calibrate`); 0 by default, every multiply at the peak.")
+    rank_one_efficiency = Input(positive=True, at_most=1, default=1 / (1 + gemm_half_rows), symbol=r"\eta_1",
+                                doc="Share of the peak an outer product (inner dimension 1: a weight gradient at "
+                                    "batch 1) attains; BLAS may run it far below the `gemm_half_rows` curve "
+                                    "(measured: `mlsysym calibrate`). Default: that curve at 1.")
 
     b, i, h, o = batch_size, input_width, hidden_width, output_width
     v, y, c = bytes_per_value, label_bytes, loss_flops_per_logit
@@ -157,13 +163,13 @@ class MlpTrainingStepScenario(Scenario):
     )
     op_efficiency = Table(
         {
-            "matmul1": _gemm_efficiency(b, i, h, gemm_half_rows),
+            "matmul1": _gemm_efficiency(b, i, h, gemm_half_rows, rank_one_efficiency),
             "relu": 1,
-            "matmul2": _gemm_efficiency(b, h, o, gemm_half_rows),
+            "matmul2": _gemm_efficiency(b, h, o, gemm_half_rows, rank_one_efficiency),
             "loss": 1,
-            "grad_w2": _gemm_efficiency(h, b, o, gemm_half_rows),
-            "grad_h": _gemm_efficiency(b, o, h, gemm_half_rows),
-            "grad_w1": _gemm_efficiency(i, b, h, gemm_half_rows),
+            "grad_w2": _gemm_efficiency(h, b, o, gemm_half_rows, rank_one_efficiency),
+            "grad_h": _gemm_efficiency(b, o, h, gemm_half_rows, rank_one_efficiency),
+            "grad_w1": _gemm_efficiency(i, b, h, gemm_half_rows, rank_one_efficiency),
             "relu_backward": 1,
             "loss_backward": 1,
         },

@@ -212,3 +212,21 @@ def test_a_small_matrix_dimension_lowers_the_attained_rate():
     assert slow.op_time["matmul1"].to("µs").magnitude == pytest.approx(124.4365, rel=1e-6)
     assert slow.op_time["grad_w2"].to("µs").magnitude == pytest.approx(3.2768)
     assert base.op_time["matmul1"].to("µs").magnitude == pytest.approx(64.22528)
+
+
+def test_an_outer_product_runs_at_its_own_efficiency():
+    """At batch 1 the weight gradient of the first layer is a (784, 1) x (1, 128) outer product: 200,704 flop.
+    On 100 GFLOP/s at a rank-one efficiency of 0.01 that is 200,704 / 1e9 = 200.704 µs (its (784 + 128 +
+    100,352) x 4 = 405,056 bytes take 20.25 µs at 20 GB/s); matmul1, a (1, 784) x (784, 128) product, keeps
+    the curve: 1 / 31 of the peak at gemm_half_rows 30. Without the input the outer product reads the curve
+    at 1, also 1 / 31."""
+    from generated import HardwareNode
+
+    node = HardwareNode("cpu", peak_flops=Q_(100, "GFLOP/s"), memory_bandwidth=Q_(20, "GB/s"))
+    base = Scenarios.MnistTwoLayerTrainingStepOnH100.variant(hardware=node, precision="peak", launch=0,
+                                                             batch_size=1, gemm_half_rows=30)
+    outer = base.variant(rank_one_efficiency=0.01)
+    assert outer.op_efficiency["grad_w1"] == pytest.approx(0.01)
+    assert outer.op_time["grad_w1"].to("µs").magnitude == pytest.approx(200.704)
+    assert outer.op_efficiency["matmul1"] == pytest.approx(1 / 31)
+    assert base.op_efficiency["grad_w1"] == pytest.approx(1 / 31)
