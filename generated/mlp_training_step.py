@@ -44,6 +44,7 @@ def evaluate(
     fresh_bytes: Any = 0,
     allocation_cost: Any = 0,
     gemm_half_rows: Any = 0,
+    gemm_half_inner: Any = None,
     rank_one_efficiency: Any = None,
 ) -> dict[str, Any]:
     """Every output of MlpTrainingStepScenario from plain numbers in the declared units.
@@ -74,6 +75,7 @@ def evaluate(
         fresh_bytes: [byte] Result bytes the step writes into freshly mapped memory (results past the allocator's mmap threshold, 32 MiB for glibc); 0 by default.
         allocation_cost: [µs/MB] Cost of faulting in and zeroing fresh memory per MB (measured: `mlsysym calibrate`).
         gemm_half_rows: [1] Smallest matrix-multiply dimension at which the attained rate is half the peak (measured: `mlsysym calibrate`); 0 by default, every multiply at the peak.
+        gemm_half_inner: [1] Inner dimension at which a matrix multiply attains half the peak (a weight gradient's is the batch; measured: `mlsysym calibrate`); `gemm_half_rows` by default, one curve for every dimension.
         rank_one_efficiency: [1] Share of the peak an outer product (inner dimension 1: a weight gradient at batch 1) attains; BLAS may run it far below the `gemm_half_rows` curve (measured: `mlsysym calibrate`). Default: that curve at 1.
 
     Returns:
@@ -97,13 +99,13 @@ def evaluate(
         op_bytes[grad_w1] [byte] = bytes_per_value*(batch_size*hidden_width + batch_size*input_width + hidden_width*input_width)
         op_bytes[relu_backward] [byte] = 3*batch_size*bytes_per_value*hidden_width
         op_bytes[loss_backward] [byte] = 2*batch_size*bytes_per_value*output_width + batch_size*label_bytes
-        op_efficiency[matmul1] [1] = Piecewise((rank_one_efficiency, Eq(input_width, 1)), (Min(batch_size, hidden_width, input_width)/(gemm_half_rows + Min(batch_size, hidden_width, input_width)), True))
+        op_efficiency[matmul1] [1] = Piecewise((rank_one_efficiency, Eq(input_width, 1)), (Min(input_width/(gemm_half_inner + input_width), Min(batch_size, hidden_width)/(gemm_half_rows + Min(batch_size, hidden_width))), True))
         op_efficiency[relu] [1] = 1
-        op_efficiency[matmul2] [1] = Piecewise((rank_one_efficiency, Eq(hidden_width, 1)), (Min(batch_size, hidden_width, output_width)/(gemm_half_rows + Min(batch_size, hidden_width, output_width)), True))
+        op_efficiency[matmul2] [1] = Piecewise((rank_one_efficiency, Eq(hidden_width, 1)), (Min(hidden_width/(gemm_half_inner + hidden_width), Min(batch_size, output_width)/(gemm_half_rows + Min(batch_size, output_width))), True))
         op_efficiency[loss] [1] = 1
-        op_efficiency[grad_w2] [1] = Piecewise((rank_one_efficiency, Eq(batch_size, 1)), (Min(batch_size, hidden_width, output_width)/(gemm_half_rows + Min(batch_size, hidden_width, output_width)), True))
-        op_efficiency[grad_h] [1] = Piecewise((rank_one_efficiency, Eq(output_width, 1)), (Min(batch_size, hidden_width, output_width)/(gemm_half_rows + Min(batch_size, hidden_width, output_width)), True))
-        op_efficiency[grad_w1] [1] = Piecewise((rank_one_efficiency, Eq(batch_size, 1)), (Min(batch_size, hidden_width, input_width)/(gemm_half_rows + Min(batch_size, hidden_width, input_width)), True))
+        op_efficiency[grad_w2] [1] = Piecewise((rank_one_efficiency, Eq(batch_size, 1)), (Min(batch_size/(batch_size + gemm_half_inner), Min(hidden_width, output_width)/(gemm_half_rows + Min(hidden_width, output_width))), True))
+        op_efficiency[grad_h] [1] = Piecewise((rank_one_efficiency, Eq(output_width, 1)), (Min(output_width/(gemm_half_inner + output_width), Min(batch_size, hidden_width)/(gemm_half_rows + Min(batch_size, hidden_width))), True))
+        op_efficiency[grad_w1] [1] = Piecewise((rank_one_efficiency, Eq(batch_size, 1)), (Min(batch_size/(batch_size + gemm_half_inner), Min(hidden_width, input_width)/(gemm_half_rows + Min(hidden_width, input_width))), True))
         op_efficiency[relu_backward] [1] = 1
         op_efficiency[loss_backward] [1] = 1
         forward_flops [flop] = op_flops[loss] + op_flops[matmul1] + op_flops[matmul2] + op_flops[relu]
@@ -154,8 +156,10 @@ def evaluate(
     """
     if autograd_nodes is None:
         autograd_nodes = backward_ops
+    if gemm_half_inner is None:
+        gemm_half_inner = gemm_half_rows
     if rank_one_efficiency is None:
-        rank_one_efficiency = 1 / (gemm_half_rows + 1)
+        rank_one_efficiency = 1 / (gemm_half_inner + 1)
     _t0 = batch_size * hidden_width
     _t1 = _t0 * bytes_per_value
     _t16 = 2 * _t0
@@ -164,17 +168,19 @@ def evaluate(
     _t19 = hidden_width * input_width
     _t20 = hidden_width * output_width
     _t21 = _t18 * bytes_per_value
-    _t22 = minimum(batch_size, hidden_width, input_width)
+    _t22 = minimum(batch_size, hidden_width)
     _t23 = _t22 / (_t22 + gemm_half_rows)
-    _t24 = minimum(batch_size, hidden_width, output_width)
-    _t25 = _t24 / (_t24 + gemm_half_rows)
-    _t26 = batch_size == 1
+    _t24 = minimum(batch_size, output_width)
+    _t25 = batch_size == 1
+    _t26 = batch_size / (batch_size + gemm_half_inner)
+    _t27 = minimum(hidden_width, output_width)
+    _t28 = minimum(hidden_width, input_width)
     op_flops_matmul1 = _t16 * input_width
     _t3 = op_flops_matmul1 / hardware_peak
     op_flops_relu = _t0
     op_flops_matmul2 = _t16 * output_width
     _t8 = op_flops_matmul2 / hardware_peak
-    _t27 = op_flops_matmul1 + op_flops_matmul2
+    _t29 = op_flops_matmul1 + op_flops_matmul2
     op_flops_loss = _t17 * loss_flops_per_logit
     op_flops_grad_w2 = op_flops_matmul2
     op_flops_grad_h = op_flops_matmul2
@@ -195,9 +201,11 @@ def evaluate(
     op_bytes_relu_backward = _t14
     op_bytes_loss_backward = _t21 + batch_size * label_bytes
     op_efficiency_matmul1 = (
-        (rank_one_efficiency if _c0 else _t23)
+        (rank_one_efficiency if _c0 else minimum(_t23, input_width / (gemm_half_inner + input_width)))
         if scalar(_c0 := (input_width == 1))
-        else select((_c0,), (rank_one_efficiency,), _t23)
+        else select(
+            (_c0,), (rank_one_efficiency,), lambda: minimum(_t23, input_width / (gemm_half_inner + input_width))
+        )
     )
     _t4 = _t3 / op_efficiency_matmul1
     op_efficiency_relu = 1
@@ -206,35 +214,49 @@ def evaluate(
     _t10 = _t5 * op_flops_loss
     _t15 = _t5 * op_flops_loss_backward
     op_efficiency_matmul2 = (
-        (rank_one_efficiency if _c1 else _t25)
+        (
+            rank_one_efficiency
+            if _c1
+            else minimum(_t24 / (_t24 + gemm_half_rows), hidden_width / (gemm_half_inner + hidden_width))
+        )
         if scalar(_c1 := (hidden_width == 1))
-        else select((_c1,), (rank_one_efficiency,), _t25)
+        else select(
+            (_c1,),
+            (rank_one_efficiency,),
+            lambda: minimum(_t24 / (_t24 + gemm_half_rows), hidden_width / (gemm_half_inner + hidden_width)),
+        )
     )
     _t9 = _t8 / op_efficiency_matmul2
     op_efficiency_loss = op_efficiency_relu
     op_efficiency_grad_w2 = (
-        (rank_one_efficiency if _c2 else _t25) if scalar(_c2 := _t26) else select((_c2,), (rank_one_efficiency,), _t25)
+        (rank_one_efficiency if _c2 else minimum(_t26, _t27 / (_t27 + gemm_half_rows)))
+        if scalar(_c2 := _t25)
+        else select((_c2,), (rank_one_efficiency,), lambda: minimum(_t26, _t27 / (_t27 + gemm_half_rows)))
     )
     _t11 = _t8 / op_efficiency_grad_w2
     op_efficiency_grad_h = (
-        (rank_one_efficiency if _c3 else _t25)
+        (rank_one_efficiency if _c3 else minimum(_t23, output_width / (gemm_half_inner + output_width)))
         if scalar(_c3 := (output_width == 1))
-        else select((_c3,), (rank_one_efficiency,), _t25)
+        else select(
+            (_c3,), (rank_one_efficiency,), lambda: minimum(_t23, output_width / (gemm_half_inner + output_width))
+        )
     )
     _t12 = _t8 / op_efficiency_grad_h
     op_efficiency_grad_w1 = (
-        (rank_one_efficiency if _c4 else _t23) if scalar(_c4 := _t26) else select((_c4,), (rank_one_efficiency,), _t23)
+        (rank_one_efficiency if _c4 else minimum(_t26, _t28 / (_t28 + gemm_half_rows)))
+        if scalar(_c4 := _t25)
+        else select((_c4,), (rank_one_efficiency,), lambda: minimum(_t26, _t28 / (_t28 + gemm_half_rows)))
     )
     _t13 = _t3 / op_efficiency_grad_w1
     op_efficiency_relu_backward = op_efficiency_relu
     op_efficiency_loss_backward = op_efficiency_relu
-    forward_flops = _t27 + op_flops_loss + op_flops_relu
+    forward_flops = _t29 + op_flops_loss + op_flops_relu
     backward_flops = op_flops_loss_backward + op_flops_matmul1 + 2 * op_flops_matmul2 + op_flops_relu
     forward_bytes = op_bytes_loss + op_bytes_matmul1 + op_bytes_matmul2 + op_bytes_relu
     backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + 2 * op_bytes_matmul2 + op_bytes_relu_backward
     total_flops = backward_flops + forward_flops
     total_bytes = backward_bytes + forward_bytes
-    dense_training_ratio = (2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _t27
+    dense_training_ratio = (2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _t29
     parameters = _t19 + _t20 + hidden_width + output_width
     optimizer_step_bytes = bytes_per_value * optimizer_values_moved * parameters
     intensity = total_flops / total_bytes
@@ -487,6 +509,7 @@ def gradient(
     fresh_bytes: Any = 0,
     allocation_cost: Any = 0,
     gemm_half_rows: Any = 0,
+    gemm_half_inner: Any = None,
     rank_one_efficiency: Any = None,
 ) -> dict[str, dict[str, Any]]:
     """Exact partial derivatives of the outputs of MlpTrainingStepScenario, from the same declaration.
@@ -500,9 +523,12 @@ def gradient(
     follows_autograd_nodes = autograd_nodes is None
     if autograd_nodes is None:
         autograd_nodes = backward_ops
+    follows_gemm_half_inner = gemm_half_inner is None
+    if gemm_half_inner is None:
+        gemm_half_inner = gemm_half_rows
     follows_rank_one_efficiency = rank_one_efficiency is None
     if rank_one_efficiency is None:
-        rank_one_efficiency = 1 / (gemm_half_rows + 1)
+        rank_one_efficiency = 1 / (gemm_half_inner + 1)
     _t0 = batch_size * hidden_width
     _t1 = _t0 * bytes_per_value
     _t16 = 2 * _t0
@@ -511,15 +537,17 @@ def gradient(
     _t19 = hidden_width * input_width
     _t20 = hidden_width * output_width
     _t21 = _t18 * bytes_per_value
-    _t22 = minimum(batch_size, hidden_width, input_width)
+    _t22 = minimum(batch_size, hidden_width)
     _t23 = _t22 / (_t22 + gemm_half_rows)
-    _t24 = minimum(batch_size, hidden_width, output_width)
-    _t25 = _t24 / (_t24 + gemm_half_rows)
-    _t26 = batch_size == 1
+    _t24 = minimum(batch_size, output_width)
+    _t25 = batch_size == 1
+    _t26 = batch_size / (batch_size + gemm_half_inner)
+    _t27 = minimum(hidden_width, output_width)
+    _t28 = minimum(hidden_width, input_width)
     op_flops_matmul1 = _t16 * input_width
     op_flops_relu = _t0
     op_flops_matmul2 = _t16 * output_width
-    _t27 = op_flops_matmul1 + op_flops_matmul2
+    _t29 = op_flops_matmul1 + op_flops_matmul2
     op_flops_loss = _t17 * loss_flops_per_logit
     op_flops_loss_backward = _t18
     op_bytes_matmul1 = bytes_per_value * (_t0 + _t19 + batch_size * input_width)
@@ -531,28 +559,44 @@ def gradient(
     op_bytes_relu_backward = _t14
     op_bytes_loss_backward = _t21 + batch_size * label_bytes
     op_efficiency_matmul1 = (
-        (rank_one_efficiency if _c0 else _t23)
+        (rank_one_efficiency if _c0 else minimum(_t23, input_width / (gemm_half_inner + input_width)))
         if scalar(_c0 := (input_width == 1))
-        else select((_c0,), (rank_one_efficiency,), _t23)
+        else select(
+            (_c0,), (rank_one_efficiency,), lambda: minimum(_t23, input_width / (gemm_half_inner + input_width))
+        )
     )
     op_efficiency_relu = 1
     op_efficiency_matmul2 = (
-        (rank_one_efficiency if _c1 else _t25)
+        (
+            rank_one_efficiency
+            if _c1
+            else minimum(_t24 / (_t24 + gemm_half_rows), hidden_width / (gemm_half_inner + hidden_width))
+        )
         if scalar(_c1 := (hidden_width == 1))
-        else select((_c1,), (rank_one_efficiency,), _t25)
+        else select(
+            (_c1,),
+            (rank_one_efficiency,),
+            lambda: minimum(_t24 / (_t24 + gemm_half_rows), hidden_width / (gemm_half_inner + hidden_width)),
+        )
     )
     op_efficiency_grad_w2 = (
-        (rank_one_efficiency if _c2 else _t25) if scalar(_c2 := _t26) else select((_c2,), (rank_one_efficiency,), _t25)
+        (rank_one_efficiency if _c2 else minimum(_t26, _t27 / (_t27 + gemm_half_rows)))
+        if scalar(_c2 := _t25)
+        else select((_c2,), (rank_one_efficiency,), lambda: minimum(_t26, _t27 / (_t27 + gemm_half_rows)))
     )
     op_efficiency_grad_h = (
-        (rank_one_efficiency if _c3 else _t25)
+        (rank_one_efficiency if _c3 else minimum(_t23, output_width / (gemm_half_inner + output_width)))
         if scalar(_c3 := (output_width == 1))
-        else select((_c3,), (rank_one_efficiency,), _t25)
+        else select(
+            (_c3,), (rank_one_efficiency,), lambda: minimum(_t23, output_width / (gemm_half_inner + output_width))
+        )
     )
     op_efficiency_grad_w1 = (
-        (rank_one_efficiency if _c4 else _t23) if scalar(_c4 := _t26) else select((_c4,), (rank_one_efficiency,), _t23)
+        (rank_one_efficiency if _c4 else minimum(_t26, _t28 / (_t28 + gemm_half_rows)))
+        if scalar(_c4 := _t25)
+        else select((_c4,), (rank_one_efficiency,), lambda: minimum(_t26, _t28 / (_t28 + gemm_half_rows)))
     )
-    forward_flops = _t27 + op_flops_loss + op_flops_relu
+    forward_flops = _t29 + op_flops_loss + op_flops_relu
     backward_flops = op_flops_loss_backward + op_flops_matmul1 + 2 * op_flops_matmul2 + op_flops_relu
     forward_bytes = op_bytes_loss + op_bytes_matmul1 + op_bytes_matmul2 + op_bytes_relu
     backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + 2 * op_bytes_matmul2 + op_bytes_relu_backward
@@ -593,156 +637,188 @@ def gradient(
     _g9 = _g1 * bytes_per_value
     _g10 = _g3 * bytes_per_value
     _g11 = input_width == 1
-    _g12 = minimum(batch_size, hidden_width, input_width)
-    _g13 = _g12 + gemm_half_rows
-    _g14 = step(-batch_size + minimum(hidden_width, input_width))
-    _g15 = _g12 / _g13**2
-    _g16 = -_g14 * _g15 + _g14 / _g13
-    _g17 = -minimum(batch_size, hidden_width)
-    _g18 = step(-_g17 - input_width)
-    _g19 = -_g15 * _g18 + _g18 / _g13
-    _g20 = step(-hidden_width + minimum(batch_size, input_width))
-    _g21 = -_g15 * _g20 + _g20 / _g13
-    _g22 = -_g15
-    _g23 = hidden_width == 1
-    _g24 = minimum(batch_size, hidden_width, output_width)
-    _g25 = _g24 + gemm_half_rows
-    _g26 = step(-batch_size + minimum(hidden_width, output_width))
-    _g27 = _g24 / _g25**2
-    _g28 = -_g26 * _g27 + _g26 / _g25
-    _g29 = step(-hidden_width + minimum(batch_size, output_width))
-    _g30 = -_g27 * _g29 + _g29 / _g25
-    _g31 = step(-_g17 - output_width)
-    _g32 = -_g27 * _g31 + _g31 / _g25
-    _g33 = -_g27
-    _g34 = batch_size == 1
-    _g35 = (1 if _c14 else 0) if scalar(_c14 := _g34) else select((_c14,), (1,), 0)
-    _g36 = output_width == 1
-    _g39 = op_flops_matmul1 + op_flops_matmul2
-    _g40 = -(2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _g39**2
-    _g41 = _g40 + 2 / _g39
-    _g42 = _g40 + 3 / _g39
-    _g43 = bytes_per_value * optimizer_values_moved
-    _g44 = total_flops / total_bytes**2
-    _g45 = 1 / (1000000 * peak_rate)
-    _g46 = peak_rate ** (-2)
-    _g48 = 1000000 / hardware_bandwidth
-    _g49 = hardware_bandwidth ** (-2)
-    _g50 = 1000000 * _g49
-    _g51 = _host_d["launches"]["launches_per_block"]
-    _g52 = _host_d["launch_time"]["launches_per_block"]
-    _g53 = _host_d["host_time"]["launches_per_block"]
-    _g54 = _host_d["overhead_ratio"]["device_time"]
-    _g55 = _host_d["overhead_ratio"]["launches_per_block"]
-    _g56 = _host_d["launch_ratio"]["device_time"]
-    _g57 = _host_d["launch_ratio"]["launches_per_block"]
-    _g58 = _host_d["host_share"]["device_time"]
-    _g59 = _host_d["host_share"]["launches_per_block"]
-    _g60 = _host_d["speedup_limit"]["device_time"]
-    _g61 = _host_d["speedup_limit"]["launches_per_block"]
-    _g62 = -op_bytes_matmul1 / hardware_bandwidth
-    _g63 = 1 / (1000000000000 * peak_rate)
-    _g64 = op_flops_matmul1 / op_efficiency_matmul1
-    _g65 = _g63 * _g64
-    _g66 = _g62 + _g65
-    _g67 = step(-_g66)
-    _g68 = _g48 * _g67
-    _g70 = step(_g66)
-    _g71 = _g70 / op_efficiency_matmul1
-    _g72 = op_flops_matmul1 / op_efficiency_matmul1**2
-    _g73 = _g45 * _g70 * _g72
-    _g74 = _g45 * _g71
-    _g75 = _g50 * op_bytes_matmul1
-    _g76 = _g63 / op_efficiency_relu
-    _g77 = _g76 * op_flops_relu
-    _g78 = _g77 - op_bytes_relu / hardware_bandwidth
-    _g79 = step(-_g78)
-    _g80 = _g48 * _g79
-    _g81 = step(_g78)
-    _g82 = _g45 / op_efficiency_relu
-    _g83 = _g81 * _g82
-    _g86 = -op_bytes_matmul2 / hardware_bandwidth
-    _g87 = _g63 * op_flops_matmul2
-    _g88 = _g87 / op_efficiency_matmul2
-    _g89 = _g86 + _g88
-    _g90 = step(-_g89)
-    _g91 = _g48 * _g90
-    _g93 = step(_g89)
-    _g94 = _g93 / op_efficiency_matmul2
-    _g95 = op_efficiency_matmul2 ** (-2)
-    _g96 = _g45 * op_flops_matmul2
-    _g97 = _g93 * _g95 * _g96
-    _g98 = _g45 * _g94
-    _g100 = _g50 * op_bytes_matmul2
-    _g101 = _g76 * op_flops_loss
-    _g102 = _g101 - op_bytes_loss / hardware_bandwidth
-    _g103 = step(-_g102)
-    _g104 = _g103 * _g48
-    _g105 = step(_g102)
-    _g106 = _g105 * _g82
-    _g107 = op_flops_loss / op_efficiency_relu
-    _g108 = _g87 / op_efficiency_grad_w2
-    _g109 = _g108 + _g86
-    _g110 = step(-_g109)
-    _g111 = _g110 * _g48
-    _g112 = step(_g109)
-    _g113 = _g112 / op_efficiency_grad_w2
-    _g114 = op_efficiency_grad_w2 ** (-2)
-    _g115 = _g112 * _g114 * _g96
-    _g116 = _g113 * _g45
-    _g117 = _g87 / op_efficiency_grad_h
-    _g118 = _g117 + _g86
-    _g119 = step(-_g118)
-    _g120 = _g119 * _g48
-    _g121 = step(_g118)
-    _g122 = _g121 / op_efficiency_grad_h
-    _g123 = op_efficiency_grad_h ** (-2)
-    _g124 = _g121 * _g123 * _g96
-    _g125 = _g122 * _g45
-    _g126 = _g63 / op_efficiency_grad_w1
-    _g127 = _g126 * op_flops_matmul1
-    _g128 = _g127 + _g62
-    _g129 = step(-_g128)
-    _g130 = _g129 * _g48
-    _g131 = step(_g128)
-    _g132 = _g131 / op_efficiency_grad_w1
-    _g133 = op_efficiency_grad_w1 ** (-2)
-    _g134 = _g131 * _g133 * _g45 * op_flops_matmul1
-    _g135 = _g132 * _g45
-    _g136 = _g77 - op_bytes_relu_backward / hardware_bandwidth
-    _g137 = step(-_g136)
-    _g138 = _g137 * _g48
-    _g139 = step(_g136)
-    _g140 = _g139 * _g82
-    _g141 = _g76 * op_flops_loss_backward
-    _g142 = _g141 - op_bytes_loss_backward / hardware_bandwidth
-    _g143 = step(-_g142)
-    _g144 = _g143 * _g48
-    _g145 = step(_g142)
-    _g146 = _g145 * _g82
-    _g147 = -_g101
-    _g148 = -_g141
-    _g149 = -_g117
-    _g150 = -_g127
-    _g151 = -_g108
-    _g152 = -_g65
-    _g153 = -_g88
-    _g154 = -_g77
-    _g155 = _g46 / 1000000000000
-    _g156 = _g155 * op_flops_matmul2
-    _g157 = _g155 / op_efficiency_relu
-    _g158 = _g157 * op_flops_relu
-    _g159 = -_g49
+    _g12 = gemm_half_inner + input_width
+    _g13 = minimum(batch_size, hidden_width)
+    _g14 = _g13 + gemm_half_rows
+    _g15 = -_g13 / _g14
+    _g16 = _g15 + input_width / _g12
+    _g17 = step(_g16)
+    _g18 = batch_size - hidden_width
+    _g19 = step(-_g18)
+    _g20 = _g13 / _g14**2
+    _g21 = -_g19 * _g20 + _g19 / _g14
+    _g22 = input_width / _g12**2
+    _g23 = step(-_g16)
+    _g24 = step(_g18)
+    _g25 = -_g20 * _g24 + _g24 / _g14
+    _g26 = hidden_width == 1
+    _g27 = gemm_half_inner + hidden_width
+    _g28 = minimum(batch_size, output_width)
+    _g29 = _g28 + gemm_half_rows
+    _g30 = -_g28 / _g29 + hidden_width / _g27
+    _g31 = step(_g30)
+    _g32 = -output_width
+    _g33 = _g32 + batch_size
+    _g34 = step(-_g33)
+    _g35 = _g28 / _g29**2
+    _g36 = hidden_width / _g27**2
+    _g37 = step(-_g30)
+    _g38 = step(_g33)
+    _g39 = batch_size == 1
+    _g40 = batch_size + gemm_half_inner
+    _g41 = batch_size / _g40**2
+    _g42 = -_g41 + 1 / _g40
+    _g43 = batch_size / _g40
+    _g44 = minimum(hidden_width, output_width)
+    _g45 = _g44 + gemm_half_rows
+    _g46 = _g43 - _g44 / _g45
+    _g47 = step(-_g46)
+    _g48 = step(_g46)
+    _g49 = _g32 + hidden_width
+    _g50 = step(-_g49)
+    _g51 = _g44 / _g45**2
+    _g52 = step(_g49)
+    _g53 = (1 if _c14 else 0) if scalar(_c14 := _g39) else select((_c14,), (1,), 0)
+    _g54 = output_width == 1
+    _g55 = gemm_half_inner + output_width
+    _g56 = _g15 + output_width / _g55
+    _g57 = step(_g56)
+    _g58 = output_width / _g55**2
+    _g59 = step(-_g56)
+    _g60 = minimum(hidden_width, input_width)
+    _g61 = _g60 + gemm_half_rows
+    _g62 = _g43 - _g60 / _g61
+    _g63 = step(-_g62)
+    _g64 = step(_g62)
+    _g65 = hidden_width - input_width
+    _g66 = step(_g65)
+    _g67 = _g60 / _g61**2
+    _g68 = step(-_g65)
+    _g71 = op_flops_matmul1 + op_flops_matmul2
+    _g72 = -(2 * op_flops_matmul1 + 3 * op_flops_matmul2) / _g71**2
+    _g73 = _g72 + 2 / _g71
+    _g74 = _g72 + 3 / _g71
+    _g75 = bytes_per_value * optimizer_values_moved
+    _g76 = total_flops / total_bytes**2
+    _g77 = 1 / (1000000 * peak_rate)
+    _g78 = peak_rate ** (-2)
+    _g80 = 1000000 / hardware_bandwidth
+    _g81 = hardware_bandwidth ** (-2)
+    _g82 = 1000000 * _g81
+    _g83 = _host_d["launches"]["launches_per_block"]
+    _g84 = _host_d["launch_time"]["launches_per_block"]
+    _g85 = _host_d["host_time"]["launches_per_block"]
+    _g86 = _host_d["overhead_ratio"]["device_time"]
+    _g87 = _host_d["overhead_ratio"]["launches_per_block"]
+    _g88 = _host_d["launch_ratio"]["device_time"]
+    _g89 = _host_d["launch_ratio"]["launches_per_block"]
+    _g90 = _host_d["host_share"]["device_time"]
+    _g91 = _host_d["host_share"]["launches_per_block"]
+    _g92 = _host_d["speedup_limit"]["device_time"]
+    _g93 = _host_d["speedup_limit"]["launches_per_block"]
+    _g94 = -op_bytes_matmul1 / hardware_bandwidth
+    _g95 = 1 / (1000000000000 * peak_rate)
+    _g96 = op_flops_matmul1 / op_efficiency_matmul1
+    _g97 = _g95 * _g96
+    _g98 = _g94 + _g97
+    _g99 = step(-_g98)
+    _g100 = _g80 * _g99
+    _g102 = step(_g98)
+    _g103 = _g102 / op_efficiency_matmul1
+    _g104 = op_flops_matmul1 / op_efficiency_matmul1**2
+    _g105 = _g102 * _g104 * _g77
+    _g106 = _g103 * _g77
+    _g107 = _g82 * op_bytes_matmul1
+    _g108 = _g95 / op_efficiency_relu
+    _g109 = _g108 * op_flops_relu
+    _g110 = _g109 - op_bytes_relu / hardware_bandwidth
+    _g111 = step(-_g110)
+    _g112 = _g111 * _g80
+    _g113 = step(_g110)
+    _g114 = _g77 / op_efficiency_relu
+    _g115 = _g113 * _g114
+    _g118 = -op_bytes_matmul2 / hardware_bandwidth
+    _g119 = _g95 * op_flops_matmul2
+    _g120 = _g119 / op_efficiency_matmul2
+    _g121 = _g118 + _g120
+    _g122 = step(-_g121)
+    _g123 = _g122 * _g80
+    _g125 = step(_g121)
+    _g126 = _g125 / op_efficiency_matmul2
+    _g127 = op_efficiency_matmul2 ** (-2)
+    _g128 = _g77 * op_flops_matmul2
+    _g129 = _g125 * _g127 * _g128
+    _g130 = _g126 * _g77
+    _g132 = _g82 * op_bytes_matmul2
+    _g133 = _g108 * op_flops_loss
+    _g134 = _g133 - op_bytes_loss / hardware_bandwidth
+    _g135 = step(-_g134)
+    _g136 = _g135 * _g80
+    _g137 = step(_g134)
+    _g138 = _g114 * _g137
+    _g139 = op_flops_loss / op_efficiency_relu
+    _g140 = _g119 / op_efficiency_grad_w2
+    _g141 = _g118 + _g140
+    _g142 = step(-_g141)
+    _g143 = _g142 * _g80
+    _g144 = step(_g141)
+    _g145 = _g144 / op_efficiency_grad_w2
+    _g146 = op_efficiency_grad_w2 ** (-2)
+    _g147 = _g128 * _g144 * _g146
+    _g148 = _g145 * _g77
+    _g149 = _g119 / op_efficiency_grad_h
+    _g150 = _g118 + _g149
+    _g151 = step(-_g150)
+    _g152 = _g151 * _g80
+    _g153 = step(_g150)
+    _g154 = _g153 / op_efficiency_grad_h
+    _g155 = op_efficiency_grad_h ** (-2)
+    _g156 = _g128 * _g153 * _g155
+    _g157 = _g154 * _g77
+    _g158 = _g95 / op_efficiency_grad_w1
+    _g159 = _g158 * op_flops_matmul1
+    _g160 = _g159 + _g94
+    _g161 = step(-_g160)
+    _g162 = _g161 * _g80
+    _g163 = step(_g160)
+    _g164 = _g163 / op_efficiency_grad_w1
+    _g165 = op_efficiency_grad_w1 ** (-2)
+    _g166 = _g163 * _g165 * _g77 * op_flops_matmul1
+    _g167 = _g164 * _g77
+    _g168 = _g109 - op_bytes_relu_backward / hardware_bandwidth
+    _g169 = step(-_g168)
+    _g170 = _g169 * _g80
+    _g171 = step(_g168)
+    _g172 = _g114 * _g171
+    _g173 = _g108 * op_flops_loss_backward
+    _g174 = _g173 - op_bytes_loss_backward / hardware_bandwidth
+    _g175 = step(-_g174)
+    _g176 = _g175 * _g80
+    _g177 = step(_g174)
+    _g178 = _g114 * _g177
+    _g179 = -_g133
+    _g180 = -_g173
+    _g181 = -_g149
+    _g182 = -_g159
+    _g183 = -_g140
+    _g184 = -_g97
+    _g185 = -_g120
+    _g186 = -_g109
+    _g187 = _g78 / 1000000000000
+    _g188 = _g187 * op_flops_matmul2
+    _g189 = _g187 / op_efficiency_relu
+    _g190 = _g189 * op_flops_relu
+    _g191 = -_g81
     d__op_flops_matmul1__batch_size = 2 * _g0
-    _g69 = _g45 * d__op_flops_matmul1__batch_size
+    _g101 = _g77 * d__op_flops_matmul1__batch_size
     d__op_flops_matmul1__input_width = _g2
     d__op_flops_matmul1__hidden_width = _g1 * input_width
     d__op_flops_relu__batch_size = hidden_width
-    _g37 = d__op_flops_matmul1__batch_size + d__op_flops_relu__batch_size
+    _g69 = d__op_flops_matmul1__batch_size + d__op_flops_relu__batch_size
     d__op_flops_relu__hidden_width = batch_size
-    _g38 = d__op_flops_matmul1__hidden_width + d__op_flops_relu__hidden_width
+    _g70 = d__op_flops_matmul1__hidden_width + d__op_flops_relu__hidden_width
     d__op_flops_matmul2__batch_size = _g3 * hidden_width
-    _g92 = _g45 * d__op_flops_matmul2__batch_size
+    _g124 = _g77 * d__op_flops_matmul2__batch_size
     d__op_flops_matmul2__hidden_width = _g5
     d__op_flops_matmul2__output_width = _g2
     d__op_flops_loss__batch_size = loss_flops_per_logit * output_width
@@ -795,82 +871,117 @@ def gradient(
     d__op_bytes_loss_backward__bytes_per_value = _g5
     d__op_bytes_loss_backward__label_bytes = batch_size
     d__op_efficiency_matmul1__batch_size = (
-        (0 if _c15 else _g16) if scalar(_c15 := _g11) else select((_c15,), (0,), _g16)
+        (0 if _c15 else _g17 * _g21) if scalar(_c15 := _g11) else select((_c15,), (0,), lambda: _g17 * _g21)
     )
     d__op_efficiency_matmul1__input_width = (
-        (0 if _c16 else _g19) if scalar(_c16 := _g11) else select((_c16,), (0,), _g19)
+        (0 if _c16 else _g23 * (-_g22 + 1 / _g12))
+        if scalar(_c16 := _g11)
+        else select((_c16,), (0,), lambda: _g23 * (-_g22 + 1 / _g12))
     )
     d__op_efficiency_matmul1__hidden_width = (
-        (0 if _c17 else _g21) if scalar(_c17 := _g11) else select((_c17,), (0,), _g21)
+        (0 if _c17 else _g17 * _g25) if scalar(_c17 := _g11) else select((_c17,), (0,), lambda: _g17 * _g25)
     )
     d__op_efficiency_matmul1__gemm_half_rows = (
-        (0 if _c18 else _g22) if scalar(_c18 := _g11) else select((_c18,), (0,), _g22)
+        (0 if _c18 else -_g17 * _g20) if scalar(_c18 := _g11) else select((_c18,), (0,), lambda: -_g17 * _g20)
+    )
+    d__op_efficiency_matmul1__gemm_half_inner = (
+        (0 if _c19 else -_g22 * _g23) if scalar(_c19 := _g11) else select((_c19,), (0,), lambda: -_g22 * _g23)
     )
     d__op_efficiency_matmul1__rank_one_efficiency = (
-        (1 if _c19 else 0) if scalar(_c19 := _g11) else select((_c19,), (1,), 0)
+        (1 if _c20 else 0) if scalar(_c20 := _g11) else select((_c20,), (1,), 0)
     )
     d__op_efficiency_matmul2__batch_size = (
-        (0 if _c20 else _g28) if scalar(_c20 := _g23) else select((_c20,), (0,), _g28)
+        (0 if _c21 else _g31 * (-_g34 * _g35 + _g34 / _g29))
+        if scalar(_c21 := _g26)
+        else select((_c21,), (0,), lambda: _g31 * (-_g34 * _g35 + _g34 / _g29))
     )
     d__op_efficiency_matmul2__hidden_width = (
-        (0 if _c21 else _g30) if scalar(_c21 := _g23) else select((_c21,), (0,), _g30)
+        (0 if _c22 else _g37 * (-_g36 + 1 / _g27))
+        if scalar(_c22 := _g26)
+        else select((_c22,), (0,), lambda: _g37 * (-_g36 + 1 / _g27))
     )
     d__op_efficiency_matmul2__output_width = (
-        (0 if _c22 else _g32) if scalar(_c22 := _g23) else select((_c22,), (0,), _g32)
+        (0 if _c23 else _g31 * (-_g35 * _g38 + _g38 / _g29))
+        if scalar(_c23 := _g26)
+        else select((_c23,), (0,), lambda: _g31 * (-_g35 * _g38 + _g38 / _g29))
     )
     d__op_efficiency_matmul2__gemm_half_rows = (
-        (0 if _c23 else _g33) if scalar(_c23 := _g23) else select((_c23,), (0,), _g33)
+        (0 if _c24 else -_g31 * _g35) if scalar(_c24 := _g26) else select((_c24,), (0,), lambda: -_g31 * _g35)
+    )
+    d__op_efficiency_matmul2__gemm_half_inner = (
+        (0 if _c25 else -_g36 * _g37) if scalar(_c25 := _g26) else select((_c25,), (0,), lambda: -_g36 * _g37)
     )
     d__op_efficiency_matmul2__rank_one_efficiency = (
-        (1 if _c24 else 0) if scalar(_c24 := _g23) else select((_c24,), (1,), 0)
+        (1 if _c26 else 0) if scalar(_c26 := _g26) else select((_c26,), (1,), 0)
     )
     d__op_efficiency_grad_w2__batch_size = (
-        (0 if _c25 else _g28) if scalar(_c25 := _g34) else select((_c25,), (0,), _g28)
+        (0 if _c27 else _g42 * _g47) if scalar(_c27 := _g39) else select((_c27,), (0,), lambda: _g42 * _g47)
     )
     d__op_efficiency_grad_w2__hidden_width = (
-        (0 if _c26 else _g30) if scalar(_c26 := _g34) else select((_c26,), (0,), _g30)
+        (0 if _c28 else _g48 * (-_g50 * _g51 + _g50 / _g45))
+        if scalar(_c28 := _g39)
+        else select((_c28,), (0,), lambda: _g48 * (-_g50 * _g51 + _g50 / _g45))
     )
     d__op_efficiency_grad_w2__output_width = (
-        (0 if _c27 else _g32) if scalar(_c27 := _g34) else select((_c27,), (0,), _g32)
+        (0 if _c29 else _g48 * (-_g51 * _g52 + _g52 / _g45))
+        if scalar(_c29 := _g39)
+        else select((_c29,), (0,), lambda: _g48 * (-_g51 * _g52 + _g52 / _g45))
     )
     d__op_efficiency_grad_w2__gemm_half_rows = (
-        (0 if _c28 else _g33) if scalar(_c28 := _g34) else select((_c28,), (0,), _g33)
+        (0 if _c30 else -_g48 * _g51) if scalar(_c30 := _g39) else select((_c30,), (0,), lambda: -_g48 * _g51)
     )
-    d__op_efficiency_grad_w2__rank_one_efficiency = _g35
-    d__op_efficiency_grad_h__batch_size = (0 if _c29 else _g28) if scalar(_c29 := _g36) else select((_c29,), (0,), _g28)
+    d__op_efficiency_grad_w2__gemm_half_inner = (
+        (0 if _c31 else -_g41 * _g47) if scalar(_c31 := _g39) else select((_c31,), (0,), lambda: -_g41 * _g47)
+    )
+    d__op_efficiency_grad_w2__rank_one_efficiency = _g53
+    d__op_efficiency_grad_h__batch_size = (
+        (0 if _c32 else _g21 * _g57) if scalar(_c32 := _g54) else select((_c32,), (0,), lambda: _g21 * _g57)
+    )
     d__op_efficiency_grad_h__hidden_width = (
-        (0 if _c30 else _g30) if scalar(_c30 := _g36) else select((_c30,), (0,), _g30)
+        (0 if _c33 else _g25 * _g57) if scalar(_c33 := _g54) else select((_c33,), (0,), lambda: _g25 * _g57)
     )
     d__op_efficiency_grad_h__output_width = (
-        (0 if _c31 else _g32) if scalar(_c31 := _g36) else select((_c31,), (0,), _g32)
+        (0 if _c34 else _g59 * (-_g58 + 1 / _g55))
+        if scalar(_c34 := _g54)
+        else select((_c34,), (0,), lambda: _g59 * (-_g58 + 1 / _g55))
     )
     d__op_efficiency_grad_h__gemm_half_rows = (
-        (0 if _c32 else _g33) if scalar(_c32 := _g36) else select((_c32,), (0,), _g33)
+        (0 if _c35 else -_g20 * _g57) if scalar(_c35 := _g54) else select((_c35,), (0,), lambda: -_g20 * _g57)
+    )
+    d__op_efficiency_grad_h__gemm_half_inner = (
+        (0 if _c36 else -_g58 * _g59) if scalar(_c36 := _g54) else select((_c36,), (0,), lambda: -_g58 * _g59)
     )
     d__op_efficiency_grad_h__rank_one_efficiency = (
-        (1 if _c33 else 0) if scalar(_c33 := _g36) else select((_c33,), (1,), 0)
+        (1 if _c37 else 0) if scalar(_c37 := _g54) else select((_c37,), (1,), 0)
     )
     d__op_efficiency_grad_w1__batch_size = (
-        (0 if _c34 else _g16) if scalar(_c34 := _g34) else select((_c34,), (0,), _g16)
+        (0 if _c38 else _g42 * _g63) if scalar(_c38 := _g39) else select((_c38,), (0,), lambda: _g42 * _g63)
     )
     d__op_efficiency_grad_w1__input_width = (
-        (0 if _c35 else _g19) if scalar(_c35 := _g34) else select((_c35,), (0,), _g19)
+        (0 if _c39 else _g64 * (-_g66 * _g67 + _g66 / _g61))
+        if scalar(_c39 := _g39)
+        else select((_c39,), (0,), lambda: _g64 * (-_g66 * _g67 + _g66 / _g61))
     )
     d__op_efficiency_grad_w1__hidden_width = (
-        (0 if _c36 else _g21) if scalar(_c36 := _g34) else select((_c36,), (0,), _g21)
+        (0 if _c40 else _g64 * (-_g67 * _g68 + _g68 / _g61))
+        if scalar(_c40 := _g39)
+        else select((_c40,), (0,), lambda: _g64 * (-_g67 * _g68 + _g68 / _g61))
     )
     d__op_efficiency_grad_w1__gemm_half_rows = (
-        (0 if _c37 else _g22) if scalar(_c37 := _g34) else select((_c37,), (0,), _g22)
+        (0 if _c41 else -_g64 * _g67) if scalar(_c41 := _g39) else select((_c41,), (0,), lambda: -_g64 * _g67)
     )
-    d__op_efficiency_grad_w1__rank_one_efficiency = _g35
-    d__forward_flops__batch_size = _g37 + d__op_flops_loss__batch_size + d__op_flops_matmul2__batch_size
+    d__op_efficiency_grad_w1__gemm_half_inner = (
+        (0 if _c42 else -_g41 * _g63) if scalar(_c42 := _g39) else select((_c42,), (0,), lambda: -_g41 * _g63)
+    )
+    d__op_efficiency_grad_w1__rank_one_efficiency = _g53
+    d__forward_flops__batch_size = _g69 + d__op_flops_loss__batch_size + d__op_flops_matmul2__batch_size
     d__forward_flops__input_width = d__op_flops_matmul1__input_width
-    d__forward_flops__hidden_width = _g38 + d__op_flops_matmul2__hidden_width
+    d__forward_flops__hidden_width = _g70 + d__op_flops_matmul2__hidden_width
     d__forward_flops__output_width = d__op_flops_loss__output_width + d__op_flops_matmul2__output_width
     d__forward_flops__loss_flops_per_logit = d__op_flops_loss__loss_flops_per_logit
-    d__backward_flops__batch_size = _g37 + d__op_flops_loss_backward__batch_size + 2 * d__op_flops_matmul2__batch_size
+    d__backward_flops__batch_size = _g69 + d__op_flops_loss_backward__batch_size + 2 * d__op_flops_matmul2__batch_size
     d__backward_flops__input_width = d__op_flops_matmul1__input_width
-    d__backward_flops__hidden_width = _g38 + 2 * d__op_flops_matmul2__hidden_width
+    d__backward_flops__hidden_width = _g70 + 2 * d__op_flops_matmul2__hidden_width
     d__backward_flops__output_width = d__op_flops_loss_backward__output_width + 2 * d__op_flops_matmul2__output_width
     d__forward_bytes__batch_size = (
         d__op_bytes_loss__batch_size
@@ -921,46 +1032,46 @@ def gradient(
     d__total_bytes__bytes_per_value = d__backward_bytes__bytes_per_value + d__forward_bytes__bytes_per_value
     d__total_bytes__label_bytes = d__backward_bytes__label_bytes
     d__dense_training_ratio__batch_size = (
-        _g41 * d__op_flops_matmul1__batch_size + _g42 * d__op_flops_matmul2__batch_size
+        _g73 * d__op_flops_matmul1__batch_size + _g74 * d__op_flops_matmul2__batch_size
     )
-    d__dense_training_ratio__input_width = _g41 * d__op_flops_matmul1__input_width
+    d__dense_training_ratio__input_width = _g73 * d__op_flops_matmul1__input_width
     d__dense_training_ratio__hidden_width = (
-        _g41 * d__op_flops_matmul1__hidden_width + _g42 * d__op_flops_matmul2__hidden_width
+        _g73 * d__op_flops_matmul1__hidden_width + _g74 * d__op_flops_matmul2__hidden_width
     )
-    d__dense_training_ratio__output_width = _g42 * d__op_flops_matmul2__output_width
+    d__dense_training_ratio__output_width = _g74 * d__op_flops_matmul2__output_width
     d__parameters__input_width = hidden_width
     d__parameters__hidden_width = input_width + output_width + 1
     d__parameters__output_width = hidden_width + 1
-    d__optimizer_step_bytes__input_width = _g43 * d__parameters__input_width
-    d__optimizer_step_bytes__hidden_width = _g43 * d__parameters__hidden_width
-    d__optimizer_step_bytes__output_width = _g43 * d__parameters__output_width
+    d__optimizer_step_bytes__input_width = _g75 * d__parameters__input_width
+    d__optimizer_step_bytes__hidden_width = _g75 * d__parameters__hidden_width
+    d__optimizer_step_bytes__output_width = _g75 * d__parameters__output_width
     d__optimizer_step_bytes__bytes_per_value = optimizer_values_moved * parameters
     d__optimizer_step_bytes__optimizer_values_moved = bytes_per_value * parameters
-    d__intensity__batch_size = -_g44 * d__total_bytes__batch_size + d__total_flops__batch_size / total_bytes
-    d__intensity__input_width = -_g44 * d__total_bytes__input_width + d__total_flops__input_width / total_bytes
-    d__intensity__hidden_width = -_g44 * d__total_bytes__hidden_width + d__total_flops__hidden_width / total_bytes
-    d__intensity__output_width = -_g44 * d__total_bytes__output_width + d__total_flops__output_width / total_bytes
-    d__intensity__bytes_per_value = -_g44 * d__total_bytes__bytes_per_value
-    d__intensity__label_bytes = -_g44 * d__total_bytes__label_bytes
+    d__intensity__batch_size = -_g76 * d__total_bytes__batch_size + d__total_flops__batch_size / total_bytes
+    d__intensity__input_width = -_g76 * d__total_bytes__input_width + d__total_flops__input_width / total_bytes
+    d__intensity__hidden_width = -_g76 * d__total_bytes__hidden_width + d__total_flops__hidden_width / total_bytes
+    d__intensity__output_width = -_g76 * d__total_bytes__output_width + d__total_flops__output_width / total_bytes
+    d__intensity__bytes_per_value = -_g76 * d__total_bytes__bytes_per_value
+    d__intensity__label_bytes = -_g76 * d__total_bytes__label_bytes
     d__intensity__loss_flops_per_logit = d__total_flops__loss_flops_per_logit / total_bytes
     d__peak_rate__hardware_peak = 1 / 1000000000000
-    _g47 = _g46 * d__peak_rate__hardware_peak / 1000000
-    _g84 = _g47 / op_efficiency_relu
-    _g85 = _g84 * op_flops_relu
-    _g99 = _g47 * op_flops_matmul2
-    d__compute_time__batch_size = _g45 * d__total_flops__batch_size
-    d__compute_time__input_width = _g45 * d__total_flops__input_width
-    d__compute_time__hidden_width = _g45 * d__total_flops__hidden_width
-    d__compute_time__output_width = _g45 * d__total_flops__output_width
-    d__compute_time__loss_flops_per_logit = _g45 * d__total_flops__loss_flops_per_logit
-    d__compute_time__hardware_peak = -_g47 * total_flops
-    d__memory_time__batch_size = _g48 * d__total_bytes__batch_size
-    d__memory_time__input_width = _g48 * d__total_bytes__input_width
-    d__memory_time__hidden_width = _g48 * d__total_bytes__hidden_width
-    d__memory_time__output_width = _g48 * d__total_bytes__output_width
-    d__memory_time__bytes_per_value = _g48 * d__total_bytes__bytes_per_value
-    d__memory_time__label_bytes = _g48 * d__total_bytes__label_bytes
-    d__memory_time__hardware_bandwidth = -_g50 * total_bytes
+    _g79 = _g78 * d__peak_rate__hardware_peak / 1000000
+    _g116 = _g79 / op_efficiency_relu
+    _g117 = _g116 * op_flops_relu
+    _g131 = _g79 * op_flops_matmul2
+    d__compute_time__batch_size = _g77 * d__total_flops__batch_size
+    d__compute_time__input_width = _g77 * d__total_flops__input_width
+    d__compute_time__hidden_width = _g77 * d__total_flops__hidden_width
+    d__compute_time__output_width = _g77 * d__total_flops__output_width
+    d__compute_time__loss_flops_per_logit = _g77 * d__total_flops__loss_flops_per_logit
+    d__compute_time__hardware_peak = -_g79 * total_flops
+    d__memory_time__batch_size = _g80 * d__total_bytes__batch_size
+    d__memory_time__input_width = _g80 * d__total_bytes__input_width
+    d__memory_time__hidden_width = _g80 * d__total_bytes__hidden_width
+    d__memory_time__output_width = _g80 * d__total_bytes__output_width
+    d__memory_time__bytes_per_value = _g80 * d__total_bytes__bytes_per_value
+    d__memory_time__label_bytes = _g80 * d__total_bytes__label_bytes
+    d__memory_time__hardware_bandwidth = -_g82 * total_bytes
     d__host__ops_per_block__forward_ops = 1
     d__host__launches_per_block__forward_ops = 1
     d__host__launches_per_block__backward_ops = 1
@@ -979,16 +1090,16 @@ def gradient(
     d__host__per_node__backward_per_node = 1
     d__host__fixed__backward_fixed = 1
     d__host__operations__forward_ops = d__host__ops_per_block__forward_ops * _host_d["operations"]["ops_per_block"]
-    d__host__launches__forward_ops = _g51 * d__host__launches_per_block__forward_ops
-    d__host__launches__backward_ops = _g51 * d__host__launches_per_block__backward_ops
+    d__host__launches__forward_ops = _g83 * d__host__launches_per_block__forward_ops
+    d__host__launches__backward_ops = _g83 * d__host__launches_per_block__backward_ops
     d__host__per_op_cost__dispatch = d__host__dispatch__dispatch * _host_d["per_op_cost"]["dispatch"]
     d__host__per_op_cost__launch = d__host__launch__launch * _host_d["per_op_cost"]["launch"]
     d__host__dispatch_time__forward_ops = (
         d__host__ops_per_block__forward_ops * _host_d["dispatch_time"]["ops_per_block"]
     )
     d__host__dispatch_time__dispatch = d__host__dispatch__dispatch * _host_d["dispatch_time"]["dispatch"]
-    d__host__launch_time__forward_ops = _g52 * d__host__launches_per_block__forward_ops
-    d__host__launch_time__backward_ops = _g52 * d__host__launches_per_block__backward_ops
+    d__host__launch_time__forward_ops = _g84 * d__host__launches_per_block__forward_ops
+    d__host__launch_time__backward_ops = _g84 * d__host__launches_per_block__backward_ops
     d__host__launch_time__launch = d__host__launch__launch * _host_d["launch_time"]["launch"]
     d__host__backward_time__autograd_nodes = (
         d__host__backward_nodes__autograd_nodes * _host_d["backward_time"]["backward_nodes"]
@@ -998,10 +1109,10 @@ def gradient(
         d__host__per_node__backward_per_node * _host_d["backward_time"]["per_node"]
     )
     d__host__host_time__forward_ops = (
-        _g53 * d__host__launches_per_block__forward_ops
+        _g85 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["host_time"]["ops_per_block"]
     )
-    d__host__host_time__backward_ops = _g53 * d__host__launches_per_block__backward_ops
+    d__host__host_time__backward_ops = _g85 * d__host__launches_per_block__backward_ops
     d__host__host_time__dispatch = d__host__dispatch__dispatch * _host_d["host_time"]["dispatch"]
     d__host__host_time__launch = d__host__launch__launch * _host_d["host_time"]["launch"]
     d__host__host_time__autograd_nodes = (
@@ -1009,20 +1120,20 @@ def gradient(
     )
     d__host__host_time__backward_fixed = d__host__fixed__backward_fixed * _host_d["host_time"]["fixed"]
     d__host__host_time__backward_per_node = d__host__per_node__backward_per_node * _host_d["host_time"]["per_node"]
-    d__host__overhead_ratio__batch_size = _g54 * d__host__device_time__batch_size
-    d__host__overhead_ratio__input_width = _g54 * d__host__device_time__input_width
-    d__host__overhead_ratio__hidden_width = _g54 * d__host__device_time__hidden_width
-    d__host__overhead_ratio__output_width = _g54 * d__host__device_time__output_width
-    d__host__overhead_ratio__bytes_per_value = _g54 * d__host__device_time__bytes_per_value
-    d__host__overhead_ratio__label_bytes = _g54 * d__host__device_time__label_bytes
-    d__host__overhead_ratio__loss_flops_per_logit = _g54 * d__host__device_time__loss_flops_per_logit
-    d__host__overhead_ratio__hardware_peak = _g54 * d__host__device_time__hardware_peak
-    d__host__overhead_ratio__hardware_bandwidth = _g54 * d__host__device_time__hardware_bandwidth
+    d__host__overhead_ratio__batch_size = _g86 * d__host__device_time__batch_size
+    d__host__overhead_ratio__input_width = _g86 * d__host__device_time__input_width
+    d__host__overhead_ratio__hidden_width = _g86 * d__host__device_time__hidden_width
+    d__host__overhead_ratio__output_width = _g86 * d__host__device_time__output_width
+    d__host__overhead_ratio__bytes_per_value = _g86 * d__host__device_time__bytes_per_value
+    d__host__overhead_ratio__label_bytes = _g86 * d__host__device_time__label_bytes
+    d__host__overhead_ratio__loss_flops_per_logit = _g86 * d__host__device_time__loss_flops_per_logit
+    d__host__overhead_ratio__hardware_peak = _g86 * d__host__device_time__hardware_peak
+    d__host__overhead_ratio__hardware_bandwidth = _g86 * d__host__device_time__hardware_bandwidth
     d__host__overhead_ratio__forward_ops = (
-        _g55 * d__host__launches_per_block__forward_ops
+        _g87 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["overhead_ratio"]["ops_per_block"]
     )
-    d__host__overhead_ratio__backward_ops = _g55 * d__host__launches_per_block__backward_ops
+    d__host__overhead_ratio__backward_ops = _g87 * d__host__launches_per_block__backward_ops
     d__host__overhead_ratio__dispatch = d__host__dispatch__dispatch * _host_d["overhead_ratio"]["dispatch"]
     d__host__overhead_ratio__launch = d__host__launch__launch * _host_d["overhead_ratio"]["launch"]
     d__host__overhead_ratio__autograd_nodes = (
@@ -1032,32 +1143,32 @@ def gradient(
     d__host__overhead_ratio__backward_per_node = (
         d__host__per_node__backward_per_node * _host_d["overhead_ratio"]["per_node"]
     )
-    d__host__launch_ratio__batch_size = _g56 * d__host__device_time__batch_size
-    d__host__launch_ratio__input_width = _g56 * d__host__device_time__input_width
-    d__host__launch_ratio__hidden_width = _g56 * d__host__device_time__hidden_width
-    d__host__launch_ratio__output_width = _g56 * d__host__device_time__output_width
-    d__host__launch_ratio__bytes_per_value = _g56 * d__host__device_time__bytes_per_value
-    d__host__launch_ratio__label_bytes = _g56 * d__host__device_time__label_bytes
-    d__host__launch_ratio__loss_flops_per_logit = _g56 * d__host__device_time__loss_flops_per_logit
-    d__host__launch_ratio__hardware_peak = _g56 * d__host__device_time__hardware_peak
-    d__host__launch_ratio__hardware_bandwidth = _g56 * d__host__device_time__hardware_bandwidth
-    d__host__launch_ratio__forward_ops = _g57 * d__host__launches_per_block__forward_ops
-    d__host__launch_ratio__backward_ops = _g57 * d__host__launches_per_block__backward_ops
+    d__host__launch_ratio__batch_size = _g88 * d__host__device_time__batch_size
+    d__host__launch_ratio__input_width = _g88 * d__host__device_time__input_width
+    d__host__launch_ratio__hidden_width = _g88 * d__host__device_time__hidden_width
+    d__host__launch_ratio__output_width = _g88 * d__host__device_time__output_width
+    d__host__launch_ratio__bytes_per_value = _g88 * d__host__device_time__bytes_per_value
+    d__host__launch_ratio__label_bytes = _g88 * d__host__device_time__label_bytes
+    d__host__launch_ratio__loss_flops_per_logit = _g88 * d__host__device_time__loss_flops_per_logit
+    d__host__launch_ratio__hardware_peak = _g88 * d__host__device_time__hardware_peak
+    d__host__launch_ratio__hardware_bandwidth = _g88 * d__host__device_time__hardware_bandwidth
+    d__host__launch_ratio__forward_ops = _g89 * d__host__launches_per_block__forward_ops
+    d__host__launch_ratio__backward_ops = _g89 * d__host__launches_per_block__backward_ops
     d__host__launch_ratio__launch = d__host__launch__launch * _host_d["launch_ratio"]["launch"]
-    d__host__host_share__batch_size = _g58 * d__host__device_time__batch_size
-    d__host__host_share__input_width = _g58 * d__host__device_time__input_width
-    d__host__host_share__hidden_width = _g58 * d__host__device_time__hidden_width
-    d__host__host_share__output_width = _g58 * d__host__device_time__output_width
-    d__host__host_share__bytes_per_value = _g58 * d__host__device_time__bytes_per_value
-    d__host__host_share__label_bytes = _g58 * d__host__device_time__label_bytes
-    d__host__host_share__loss_flops_per_logit = _g58 * d__host__device_time__loss_flops_per_logit
-    d__host__host_share__hardware_peak = _g58 * d__host__device_time__hardware_peak
-    d__host__host_share__hardware_bandwidth = _g58 * d__host__device_time__hardware_bandwidth
+    d__host__host_share__batch_size = _g90 * d__host__device_time__batch_size
+    d__host__host_share__input_width = _g90 * d__host__device_time__input_width
+    d__host__host_share__hidden_width = _g90 * d__host__device_time__hidden_width
+    d__host__host_share__output_width = _g90 * d__host__device_time__output_width
+    d__host__host_share__bytes_per_value = _g90 * d__host__device_time__bytes_per_value
+    d__host__host_share__label_bytes = _g90 * d__host__device_time__label_bytes
+    d__host__host_share__loss_flops_per_logit = _g90 * d__host__device_time__loss_flops_per_logit
+    d__host__host_share__hardware_peak = _g90 * d__host__device_time__hardware_peak
+    d__host__host_share__hardware_bandwidth = _g90 * d__host__device_time__hardware_bandwidth
     d__host__host_share__forward_ops = (
-        _g59 * d__host__launches_per_block__forward_ops
+        _g91 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["host_share"]["ops_per_block"]
     )
-    d__host__host_share__backward_ops = _g59 * d__host__launches_per_block__backward_ops
+    d__host__host_share__backward_ops = _g91 * d__host__launches_per_block__backward_ops
     d__host__host_share__dispatch = d__host__dispatch__dispatch * _host_d["host_share"]["dispatch"]
     d__host__host_share__launch = d__host__launch__launch * _host_d["host_share"]["launch"]
     d__host__host_share__autograd_nodes = (
@@ -1065,20 +1176,20 @@ def gradient(
     )
     d__host__host_share__backward_fixed = d__host__fixed__backward_fixed * _host_d["host_share"]["fixed"]
     d__host__host_share__backward_per_node = d__host__per_node__backward_per_node * _host_d["host_share"]["per_node"]
-    d__host__speedup_limit__batch_size = _g60 * d__host__device_time__batch_size
-    d__host__speedup_limit__input_width = _g60 * d__host__device_time__input_width
-    d__host__speedup_limit__hidden_width = _g60 * d__host__device_time__hidden_width
-    d__host__speedup_limit__output_width = _g60 * d__host__device_time__output_width
-    d__host__speedup_limit__bytes_per_value = _g60 * d__host__device_time__bytes_per_value
-    d__host__speedup_limit__label_bytes = _g60 * d__host__device_time__label_bytes
-    d__host__speedup_limit__loss_flops_per_logit = _g60 * d__host__device_time__loss_flops_per_logit
-    d__host__speedup_limit__hardware_peak = _g60 * d__host__device_time__hardware_peak
-    d__host__speedup_limit__hardware_bandwidth = _g60 * d__host__device_time__hardware_bandwidth
+    d__host__speedup_limit__batch_size = _g92 * d__host__device_time__batch_size
+    d__host__speedup_limit__input_width = _g92 * d__host__device_time__input_width
+    d__host__speedup_limit__hidden_width = _g92 * d__host__device_time__hidden_width
+    d__host__speedup_limit__output_width = _g92 * d__host__device_time__output_width
+    d__host__speedup_limit__bytes_per_value = _g92 * d__host__device_time__bytes_per_value
+    d__host__speedup_limit__label_bytes = _g92 * d__host__device_time__label_bytes
+    d__host__speedup_limit__loss_flops_per_logit = _g92 * d__host__device_time__loss_flops_per_logit
+    d__host__speedup_limit__hardware_peak = _g92 * d__host__device_time__hardware_peak
+    d__host__speedup_limit__hardware_bandwidth = _g92 * d__host__device_time__hardware_bandwidth
     d__host__speedup_limit__forward_ops = (
-        _g61 * d__host__launches_per_block__forward_ops
+        _g93 * d__host__launches_per_block__forward_ops
         + d__host__ops_per_block__forward_ops * _host_d["speedup_limit"]["ops_per_block"]
     )
-    d__host__speedup_limit__backward_ops = _g61 * d__host__launches_per_block__backward_ops
+    d__host__speedup_limit__backward_ops = _g93 * d__host__launches_per_block__backward_ops
     d__host__speedup_limit__dispatch = d__host__dispatch__dispatch * _host_d["speedup_limit"]["dispatch"]
     d__host__speedup_limit__launch = d__host__launch__launch * _host_d["speedup_limit"]["launch"]
     d__host__speedup_limit__autograd_nodes = (
@@ -1089,141 +1200,146 @@ def gradient(
         d__host__per_node__backward_per_node * _host_d["speedup_limit"]["per_node"]
     )
     d__op_time_matmul1__batch_size = (
-        _g68 * d__op_bytes_matmul1__batch_size + _g69 * _g71 - _g73 * d__op_efficiency_matmul1__batch_size
+        _g100 * d__op_bytes_matmul1__batch_size + _g101 * _g103 - _g105 * d__op_efficiency_matmul1__batch_size
     )
     d__op_time_matmul1__input_width = (
-        _g68 * d__op_bytes_matmul1__input_width
-        - _g73 * d__op_efficiency_matmul1__input_width
-        + _g74 * d__op_flops_matmul1__input_width
+        _g100 * d__op_bytes_matmul1__input_width
+        - _g105 * d__op_efficiency_matmul1__input_width
+        + _g106 * d__op_flops_matmul1__input_width
     )
     d__op_time_matmul1__hidden_width = (
-        _g68 * d__op_bytes_matmul1__hidden_width
-        - _g73 * d__op_efficiency_matmul1__hidden_width
-        + _g74 * d__op_flops_matmul1__hidden_width
+        _g100 * d__op_bytes_matmul1__hidden_width
+        - _g105 * d__op_efficiency_matmul1__hidden_width
+        + _g106 * d__op_flops_matmul1__hidden_width
     )
-    d__op_time_matmul1__bytes_per_value = _g68 * d__op_bytes_matmul1__bytes_per_value
-    d__op_time_matmul1__hardware_peak = -_g47 * _g64 * _g70
-    d__op_time_matmul1__hardware_bandwidth = -_g67 * _g75
-    d__op_time_matmul1__gemm_half_rows = -_g73 * d__op_efficiency_matmul1__gemm_half_rows
-    d__op_time_matmul1__rank_one_efficiency = -_g73 * d__op_efficiency_matmul1__rank_one_efficiency
-    d__op_time_relu__batch_size = _g80 * d__op_bytes_relu__batch_size + _g83 * d__op_flops_relu__batch_size
-    d__op_time_relu__hidden_width = _g80 * d__op_bytes_relu__hidden_width + _g83 * d__op_flops_relu__hidden_width
-    d__op_time_relu__bytes_per_value = _g80 * d__op_bytes_relu__bytes_per_value
-    d__op_time_relu__hardware_peak = -_g81 * _g85
-    d__op_time_relu__hardware_bandwidth = -_g50 * _g79 * op_bytes_relu
+    d__op_time_matmul1__bytes_per_value = _g100 * d__op_bytes_matmul1__bytes_per_value
+    d__op_time_matmul1__hardware_peak = -_g102 * _g79 * _g96
+    d__op_time_matmul1__hardware_bandwidth = -_g107 * _g99
+    d__op_time_matmul1__gemm_half_rows = -_g105 * d__op_efficiency_matmul1__gemm_half_rows
+    d__op_time_matmul1__gemm_half_inner = -_g105 * d__op_efficiency_matmul1__gemm_half_inner
+    d__op_time_matmul1__rank_one_efficiency = -_g105 * d__op_efficiency_matmul1__rank_one_efficiency
+    d__op_time_relu__batch_size = _g112 * d__op_bytes_relu__batch_size + _g115 * d__op_flops_relu__batch_size
+    d__op_time_relu__hidden_width = _g112 * d__op_bytes_relu__hidden_width + _g115 * d__op_flops_relu__hidden_width
+    d__op_time_relu__bytes_per_value = _g112 * d__op_bytes_relu__bytes_per_value
+    d__op_time_relu__hardware_peak = -_g113 * _g117
+    d__op_time_relu__hardware_bandwidth = -_g111 * _g82 * op_bytes_relu
     d__op_time_matmul2__batch_size = (
-        _g91 * d__op_bytes_matmul2__batch_size + _g92 * _g94 - _g97 * d__op_efficiency_matmul2__batch_size
+        _g123 * d__op_bytes_matmul2__batch_size + _g124 * _g126 - _g129 * d__op_efficiency_matmul2__batch_size
     )
     d__op_time_matmul2__hidden_width = (
-        _g91 * d__op_bytes_matmul2__hidden_width
-        - _g97 * d__op_efficiency_matmul2__hidden_width
-        + _g98 * d__op_flops_matmul2__hidden_width
+        _g123 * d__op_bytes_matmul2__hidden_width
+        - _g129 * d__op_efficiency_matmul2__hidden_width
+        + _g130 * d__op_flops_matmul2__hidden_width
     )
     d__op_time_matmul2__output_width = (
-        _g91 * d__op_bytes_matmul2__output_width
-        - _g97 * d__op_efficiency_matmul2__output_width
-        + _g98 * d__op_flops_matmul2__output_width
+        _g123 * d__op_bytes_matmul2__output_width
+        - _g129 * d__op_efficiency_matmul2__output_width
+        + _g130 * d__op_flops_matmul2__output_width
     )
-    d__op_time_matmul2__bytes_per_value = _g91 * d__op_bytes_matmul2__bytes_per_value
-    d__op_time_matmul2__hardware_peak = -_g94 * _g99
-    d__op_time_matmul2__hardware_bandwidth = -_g100 * _g90
-    d__op_time_matmul2__gemm_half_rows = -_g97 * d__op_efficiency_matmul2__gemm_half_rows
-    d__op_time_matmul2__rank_one_efficiency = -_g97 * d__op_efficiency_matmul2__rank_one_efficiency
-    d__op_time_loss__batch_size = _g104 * d__op_bytes_loss__batch_size + _g106 * d__op_flops_loss__batch_size
-    d__op_time_loss__output_width = _g104 * d__op_bytes_loss__output_width + _g106 * d__op_flops_loss__output_width
-    d__op_time_loss__bytes_per_value = _g104 * d__op_bytes_loss__bytes_per_value
-    d__op_time_loss__loss_flops_per_logit = _g106 * d__op_flops_loss__loss_flops_per_logit
-    d__op_time_loss__hardware_peak = -_g105 * _g107 * _g47
-    d__op_time_loss__hardware_bandwidth = -_g103 * _g50 * op_bytes_loss
+    d__op_time_matmul2__bytes_per_value = _g123 * d__op_bytes_matmul2__bytes_per_value
+    d__op_time_matmul2__hardware_peak = -_g126 * _g131
+    d__op_time_matmul2__hardware_bandwidth = -_g122 * _g132
+    d__op_time_matmul2__gemm_half_rows = -_g129 * d__op_efficiency_matmul2__gemm_half_rows
+    d__op_time_matmul2__gemm_half_inner = -_g129 * d__op_efficiency_matmul2__gemm_half_inner
+    d__op_time_matmul2__rank_one_efficiency = -_g129 * d__op_efficiency_matmul2__rank_one_efficiency
+    d__op_time_loss__batch_size = _g136 * d__op_bytes_loss__batch_size + _g138 * d__op_flops_loss__batch_size
+    d__op_time_loss__output_width = _g136 * d__op_bytes_loss__output_width + _g138 * d__op_flops_loss__output_width
+    d__op_time_loss__bytes_per_value = _g136 * d__op_bytes_loss__bytes_per_value
+    d__op_time_loss__loss_flops_per_logit = _g138 * d__op_flops_loss__loss_flops_per_logit
+    d__op_time_loss__hardware_peak = -_g137 * _g139 * _g79
+    d__op_time_loss__hardware_bandwidth = -_g135 * _g82 * op_bytes_loss
     d__op_time_grad_w2__batch_size = (
-        _g111 * d__op_bytes_matmul2__batch_size + _g113 * _g92 - _g115 * d__op_efficiency_grad_w2__batch_size
+        _g124 * _g145 + _g143 * d__op_bytes_matmul2__batch_size - _g147 * d__op_efficiency_grad_w2__batch_size
     )
     d__op_time_grad_w2__hidden_width = (
-        _g111 * d__op_bytes_matmul2__hidden_width
-        - _g115 * d__op_efficiency_grad_w2__hidden_width
-        + _g116 * d__op_flops_matmul2__hidden_width
+        _g143 * d__op_bytes_matmul2__hidden_width
+        - _g147 * d__op_efficiency_grad_w2__hidden_width
+        + _g148 * d__op_flops_matmul2__hidden_width
     )
     d__op_time_grad_w2__output_width = (
-        _g111 * d__op_bytes_matmul2__output_width
-        - _g115 * d__op_efficiency_grad_w2__output_width
-        + _g116 * d__op_flops_matmul2__output_width
+        _g143 * d__op_bytes_matmul2__output_width
+        - _g147 * d__op_efficiency_grad_w2__output_width
+        + _g148 * d__op_flops_matmul2__output_width
     )
-    d__op_time_grad_w2__bytes_per_value = _g111 * d__op_bytes_matmul2__bytes_per_value
-    d__op_time_grad_w2__hardware_peak = -_g113 * _g99
-    d__op_time_grad_w2__hardware_bandwidth = -_g100 * _g110
-    d__op_time_grad_w2__gemm_half_rows = -_g115 * d__op_efficiency_grad_w2__gemm_half_rows
-    d__op_time_grad_w2__rank_one_efficiency = -_g115 * d__op_efficiency_grad_w2__rank_one_efficiency
+    d__op_time_grad_w2__bytes_per_value = _g143 * d__op_bytes_matmul2__bytes_per_value
+    d__op_time_grad_w2__hardware_peak = -_g131 * _g145
+    d__op_time_grad_w2__hardware_bandwidth = -_g132 * _g142
+    d__op_time_grad_w2__gemm_half_rows = -_g147 * d__op_efficiency_grad_w2__gemm_half_rows
+    d__op_time_grad_w2__gemm_half_inner = -_g147 * d__op_efficiency_grad_w2__gemm_half_inner
+    d__op_time_grad_w2__rank_one_efficiency = -_g147 * d__op_efficiency_grad_w2__rank_one_efficiency
     d__op_time_grad_h__batch_size = (
-        _g120 * d__op_bytes_matmul2__batch_size + _g122 * _g92 - _g124 * d__op_efficiency_grad_h__batch_size
+        _g124 * _g154 + _g152 * d__op_bytes_matmul2__batch_size - _g156 * d__op_efficiency_grad_h__batch_size
     )
     d__op_time_grad_h__hidden_width = (
-        _g120 * d__op_bytes_matmul2__hidden_width
-        - _g124 * d__op_efficiency_grad_h__hidden_width
-        + _g125 * d__op_flops_matmul2__hidden_width
+        _g152 * d__op_bytes_matmul2__hidden_width
+        - _g156 * d__op_efficiency_grad_h__hidden_width
+        + _g157 * d__op_flops_matmul2__hidden_width
     )
     d__op_time_grad_h__output_width = (
-        _g120 * d__op_bytes_matmul2__output_width
-        - _g124 * d__op_efficiency_grad_h__output_width
-        + _g125 * d__op_flops_matmul2__output_width
+        _g152 * d__op_bytes_matmul2__output_width
+        - _g156 * d__op_efficiency_grad_h__output_width
+        + _g157 * d__op_flops_matmul2__output_width
     )
-    d__op_time_grad_h__bytes_per_value = _g120 * d__op_bytes_matmul2__bytes_per_value
-    d__op_time_grad_h__hardware_peak = -_g122 * _g99
-    d__op_time_grad_h__hardware_bandwidth = -_g100 * _g119
-    d__op_time_grad_h__gemm_half_rows = -_g124 * d__op_efficiency_grad_h__gemm_half_rows
-    d__op_time_grad_h__rank_one_efficiency = -_g124 * d__op_efficiency_grad_h__rank_one_efficiency
+    d__op_time_grad_h__bytes_per_value = _g152 * d__op_bytes_matmul2__bytes_per_value
+    d__op_time_grad_h__hardware_peak = -_g131 * _g154
+    d__op_time_grad_h__hardware_bandwidth = -_g132 * _g151
+    d__op_time_grad_h__gemm_half_rows = -_g156 * d__op_efficiency_grad_h__gemm_half_rows
+    d__op_time_grad_h__gemm_half_inner = -_g156 * d__op_efficiency_grad_h__gemm_half_inner
+    d__op_time_grad_h__rank_one_efficiency = -_g156 * d__op_efficiency_grad_h__rank_one_efficiency
     d__op_time_grad_w1__batch_size = (
-        _g130 * d__op_bytes_matmul1__batch_size + _g132 * _g69 - _g134 * d__op_efficiency_grad_w1__batch_size
+        _g101 * _g164 + _g162 * d__op_bytes_matmul1__batch_size - _g166 * d__op_efficiency_grad_w1__batch_size
     )
     d__op_time_grad_w1__input_width = (
-        _g130 * d__op_bytes_matmul1__input_width
-        - _g134 * d__op_efficiency_grad_w1__input_width
-        + _g135 * d__op_flops_matmul1__input_width
+        _g162 * d__op_bytes_matmul1__input_width
+        - _g166 * d__op_efficiency_grad_w1__input_width
+        + _g167 * d__op_flops_matmul1__input_width
     )
     d__op_time_grad_w1__hidden_width = (
-        _g130 * d__op_bytes_matmul1__hidden_width
-        - _g134 * d__op_efficiency_grad_w1__hidden_width
-        + _g135 * d__op_flops_matmul1__hidden_width
+        _g162 * d__op_bytes_matmul1__hidden_width
+        - _g166 * d__op_efficiency_grad_w1__hidden_width
+        + _g167 * d__op_flops_matmul1__hidden_width
     )
-    d__op_time_grad_w1__bytes_per_value = _g130 * d__op_bytes_matmul1__bytes_per_value
-    d__op_time_grad_w1__hardware_peak = -_g132 * _g47 * op_flops_matmul1
-    d__op_time_grad_w1__hardware_bandwidth = -_g129 * _g75
-    d__op_time_grad_w1__gemm_half_rows = -_g134 * d__op_efficiency_grad_w1__gemm_half_rows
-    d__op_time_grad_w1__rank_one_efficiency = -_g134 * d__op_efficiency_grad_w1__rank_one_efficiency
+    d__op_time_grad_w1__bytes_per_value = _g162 * d__op_bytes_matmul1__bytes_per_value
+    d__op_time_grad_w1__hardware_peak = -_g164 * _g79 * op_flops_matmul1
+    d__op_time_grad_w1__hardware_bandwidth = -_g107 * _g161
+    d__op_time_grad_w1__gemm_half_rows = -_g166 * d__op_efficiency_grad_w1__gemm_half_rows
+    d__op_time_grad_w1__gemm_half_inner = -_g166 * d__op_efficiency_grad_w1__gemm_half_inner
+    d__op_time_grad_w1__rank_one_efficiency = -_g166 * d__op_efficiency_grad_w1__rank_one_efficiency
     d__op_time_relu_backward__batch_size = (
-        _g138 * d__op_bytes_relu_backward__batch_size + _g140 * d__op_flops_relu__batch_size
+        _g170 * d__op_bytes_relu_backward__batch_size + _g172 * d__op_flops_relu__batch_size
     )
     d__op_time_relu_backward__hidden_width = (
-        _g138 * d__op_bytes_relu_backward__hidden_width + _g140 * d__op_flops_relu__hidden_width
+        _g170 * d__op_bytes_relu_backward__hidden_width + _g172 * d__op_flops_relu__hidden_width
     )
-    d__op_time_relu_backward__bytes_per_value = _g138 * d__op_bytes_relu_backward__bytes_per_value
-    d__op_time_relu_backward__hardware_peak = -_g139 * _g85
-    d__op_time_relu_backward__hardware_bandwidth = -_g137 * _g50 * op_bytes_relu_backward
+    d__op_time_relu_backward__bytes_per_value = _g170 * d__op_bytes_relu_backward__bytes_per_value
+    d__op_time_relu_backward__hardware_peak = -_g117 * _g171
+    d__op_time_relu_backward__hardware_bandwidth = -_g169 * _g82 * op_bytes_relu_backward
     d__op_time_loss_backward__batch_size = (
-        _g144 * d__op_bytes_loss_backward__batch_size + _g146 * d__op_flops_loss_backward__batch_size
+        _g176 * d__op_bytes_loss_backward__batch_size + _g178 * d__op_flops_loss_backward__batch_size
     )
     d__op_time_loss_backward__output_width = (
-        _g144 * d__op_bytes_loss_backward__output_width + _g146 * d__op_flops_loss_backward__output_width
+        _g176 * d__op_bytes_loss_backward__output_width + _g178 * d__op_flops_loss_backward__output_width
     )
-    d__op_time_loss_backward__bytes_per_value = _g144 * d__op_bytes_loss_backward__bytes_per_value
-    d__op_time_loss_backward__label_bytes = _g144 * d__op_bytes_loss_backward__label_bytes
-    d__op_time_loss_backward__hardware_peak = -_g145 * _g84 * op_flops_loss_backward
-    d__op_time_loss_backward__hardware_bandwidth = -_g143 * _g50 * op_bytes_loss_backward
+    d__op_time_loss_backward__bytes_per_value = _g176 * d__op_bytes_loss_backward__bytes_per_value
+    d__op_time_loss_backward__label_bytes = _g176 * d__op_bytes_loss_backward__label_bytes
+    d__op_time_loss_backward__hardware_peak = -_g116 * _g177 * op_flops_loss_backward
+    d__op_time_loss_backward__hardware_bandwidth = -_g175 * _g82 * op_bytes_loss_backward
     d__roofline_time__batch_size = (
         1000000
         * d__op_bytes_loss__batch_size
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c38 else 1 / hardware_bandwidth)
-                if scalar(_c38 := (cache_capacity >= op_bytes_loss))
-                else select((_c38,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c43 else 1 / hardware_bandwidth)
+                if scalar(_c43 := (cache_capacity >= op_bytes_loss))
+                else select((_c43,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g147
+                _g179
                 + op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c39 else 1 / hardware_bandwidth)
-                    if scalar(_c39 := (cache_capacity >= op_bytes_loss))
-                    else select((_c39,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c44 else 1 / hardware_bandwidth)
+                    if scalar(_c44 := (cache_capacity >= op_bytes_loss))
+                    else select((_c44,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1233,17 +1349,17 @@ def gradient(
         * d__op_bytes_loss_backward__batch_size
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c40 else 1 / hardware_bandwidth)
-                if scalar(_c40 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c40,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c45 else 1 / hardware_bandwidth)
+                if scalar(_c45 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c45,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g148
+                _g180
                 + op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c41 else 1 / hardware_bandwidth)
-                    if scalar(_c41 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c41,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c46 else 1 / hardware_bandwidth)
+                    if scalar(_c46 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c46,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1253,31 +1369,31 @@ def gradient(
         * d__op_bytes_matmul1__batch_size
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c42 else 1 / hardware_bandwidth)
-                if scalar(_c42 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c42,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c47 else 1 / hardware_bandwidth)
+                if scalar(_c47 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c47,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g150
+                _g182
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c43 else 1 / hardware_bandwidth)
-                    if scalar(_c43 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c43,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c48 else 1 / hardware_bandwidth)
+                    if scalar(_c48 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c48,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + (
-                (1 / (1000000000 * cache_bandwidth) if _c44 else 1 / hardware_bandwidth)
-                if scalar(_c44 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c44,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c49 else 1 / hardware_bandwidth)
+                if scalar(_c49 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c49,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g152
+                _g184
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c45 else 1 / hardware_bandwidth)
-                    if scalar(_c45 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c45,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c50 else 1 / hardware_bandwidth)
+                    if scalar(_c50 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c50,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1287,98 +1403,41 @@ def gradient(
         * d__op_bytes_matmul2__batch_size
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c46 else 1 / hardware_bandwidth)
-                if scalar(_c46 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c46,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c51 else 1 / hardware_bandwidth)
+                if scalar(_c51 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c51,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g149
+                _g181
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c47 else 1 / hardware_bandwidth)
-                    if scalar(_c47 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c47,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c52 else 1 / hardware_bandwidth)
+                    if scalar(_c52 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c52,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + (
-                (1 / (1000000000 * cache_bandwidth) if _c48 else 1 / hardware_bandwidth)
-                if scalar(_c48 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c48,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c53 else 1 / hardware_bandwidth)
+                if scalar(_c53 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c53,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g151
+                _g183
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c49 else 1 / hardware_bandwidth)
-                    if scalar(_c49 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c49,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c54 else 1 / hardware_bandwidth)
+                    if scalar(_c54 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c54,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + (
-                (1 / (1000000000 * cache_bandwidth) if _c50 else 1 / hardware_bandwidth)
-                if scalar(_c50 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c50,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c55 else 1 / hardware_bandwidth)
+                if scalar(_c55 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c55,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g153
+                _g185
                 + op_bytes_matmul2
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c51 else 1 / hardware_bandwidth)
-                    if scalar(_c51 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c51,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            if (cache_bandwidth is not None and cache_capacity is not None)
-            else 0
-        )
-        + 1000000
-        * d__op_bytes_relu__batch_size
-        * (
-            (
-                (1 / (1000000000 * cache_bandwidth) if _c52 else 1 / hardware_bandwidth)
-                if scalar(_c52 := (cache_capacity >= op_bytes_relu))
-                else select((_c52,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-            )
-            * step(
-                _g154
-                + op_bytes_relu
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c53 else 1 / hardware_bandwidth)
-                    if scalar(_c53 := (cache_capacity >= op_bytes_relu))
-                    else select((_c53,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            if (cache_bandwidth is not None and cache_capacity is not None)
-            else 0
-        )
-        + 1000000
-        * d__op_bytes_relu_backward__batch_size
-        * (
-            (
-                (1 / (1000000000 * cache_bandwidth) if _c54 else 1 / hardware_bandwidth)
-                if scalar(_c54 := (cache_capacity >= op_bytes_relu_backward))
-                else select((_c54,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-            )
-            * step(
-                _g154
-                + op_bytes_relu_backward
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c55 else 1 / hardware_bandwidth)
-                    if scalar(_c55 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c55,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            if (cache_bandwidth is not None and cache_capacity is not None)
-            else 0
-        )
-        + 1000000
-        * d__op_efficiency_grad_h__batch_size
-        * (
-            -_g123
-            * _g87
-            * step(
-                -_g149
-                - op_bytes_matmul2
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c56 else 1 / hardware_bandwidth)
                     if scalar(_c56 := (cache_capacity >= op_bytes_matmul2))
@@ -1389,18 +1448,75 @@ def gradient(
             else 0
         )
         + 1000000
+        * d__op_bytes_relu__batch_size
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c57 else 1 / hardware_bandwidth)
+                if scalar(_c57 := (cache_capacity >= op_bytes_relu))
+                else select((_c57,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g186
+                + op_bytes_relu
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c58 else 1 / hardware_bandwidth)
+                    if scalar(_c58 := (cache_capacity >= op_bytes_relu))
+                    else select((_c58,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_relu_backward__batch_size
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c59 else 1 / hardware_bandwidth)
+                if scalar(_c59 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c59,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g186
+                + op_bytes_relu_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c60 else 1 / hardware_bandwidth)
+                    if scalar(_c60 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c60,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_h__batch_size
+        * (
+            -_g119
+            * _g155
+            * step(
+                -_g181
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c61 else 1 / hardware_bandwidth)
+                    if scalar(_c61 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c61,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
         * d__op_efficiency_grad_w1__batch_size
         * (
-            -_g133
-            * _g63
+            -_g165
+            * _g95
             * op_flops_matmul1
             * step(
-                -_g150
+                -_g182
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c57 else 1 / hardware_bandwidth)
-                    if scalar(_c57 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c57,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c62 else 1 / hardware_bandwidth)
+                    if scalar(_c62 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c62,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1409,15 +1525,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_grad_w2__batch_size
         * (
-            -_g114
-            * _g87
+            -_g119
+            * _g146
             * step(
-                -_g151
+                -_g183
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c58 else 1 / hardware_bandwidth)
-                    if scalar(_c58 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c58,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c63 else 1 / hardware_bandwidth)
+                    if scalar(_c63 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c63,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1426,15 +1542,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_matmul1__batch_size
         * (
-            -_g63
-            * _g72
+            -_g104
+            * _g95
             * step(
-                -_g152
+                -_g184
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c59 else 1 / hardware_bandwidth)
-                    if scalar(_c59 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c59,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c64 else 1 / hardware_bandwidth)
+                    if scalar(_c64 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c64,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1443,15 +1559,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_matmul2__batch_size
         * (
-            -_g87
-            * _g95
+            -_g119
+            * _g127
             * step(
-                -_g153
+                -_g185
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c60 else 1 / hardware_bandwidth)
-                    if scalar(_c60 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c60,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c65 else 1 / hardware_bandwidth)
+                    if scalar(_c65 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c65,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1460,14 +1576,14 @@ def gradient(
         + 1000000
         * d__op_flops_loss__batch_size
         * (
-            _g76
+            _g108
             * step(
-                -_g147
+                -_g179
                 - op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c61 else 1 / hardware_bandwidth)
-                    if scalar(_c61 := (cache_capacity >= op_bytes_loss))
-                    else select((_c61,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c66 else 1 / hardware_bandwidth)
+                    if scalar(_c66 := (cache_capacity >= op_bytes_loss))
+                    else select((_c66,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1476,14 +1592,14 @@ def gradient(
         + 1000000
         * d__op_flops_loss_backward__batch_size
         * (
-            _g76
+            _g108
             * step(
-                -_g148
+                -_g180
                 - op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c62 else 1 / hardware_bandwidth)
-                    if scalar(_c62 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c62,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c67 else 1 / hardware_bandwidth)
+                    if scalar(_c67 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c67,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1492,24 +1608,24 @@ def gradient(
         + 1000000
         * d__op_flops_matmul1__batch_size
         * (
-            _g126
+            _g158
             * step(
-                -_g150
+                -_g182
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c63 else 1 / hardware_bandwidth)
-                    if scalar(_c63 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c63,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c68 else 1 / hardware_bandwidth)
+                    if scalar(_c68 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c68,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            + _g63
+            + _g95
             * step(
-                -_g152
+                -_g184
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c64 else 1 / hardware_bandwidth)
-                    if scalar(_c64 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c64,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c69 else 1 / hardware_bandwidth)
+                    if scalar(_c69 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c69,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             / op_efficiency_matmul1
@@ -1519,36 +1635,36 @@ def gradient(
         + 1000000
         * d__op_flops_matmul2__batch_size
         * (
-            _g63
+            _g95
             * step(
-                -_g153
+                -_g185
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c65 else 1 / hardware_bandwidth)
-                    if scalar(_c65 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c65,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c70 else 1 / hardware_bandwidth)
+                    if scalar(_c70 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c70,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             / op_efficiency_matmul2
-            + _g63
+            + _g95
             * step(
-                -_g151
+                -_g183
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c66 else 1 / hardware_bandwidth)
-                    if scalar(_c66 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c66,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c71 else 1 / hardware_bandwidth)
+                    if scalar(_c71 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c71,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             / op_efficiency_grad_w2
-            + _g63
+            + _g95
             * step(
-                -_g149
+                -_g181
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c67 else 1 / hardware_bandwidth)
-                    if scalar(_c67 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c67,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c72 else 1 / hardware_bandwidth)
+                    if scalar(_c72 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c72,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             / op_efficiency_grad_h
@@ -1558,24 +1674,24 @@ def gradient(
         + 1000000
         * d__op_flops_relu__batch_size
         * (
-            _g76
+            _g108
             * step(
-                -_g154
+                -_g186
                 - op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c68 else 1 / hardware_bandwidth)
-                    if scalar(_c68 := (cache_capacity >= op_bytes_relu))
-                    else select((_c68,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c73 else 1 / hardware_bandwidth)
+                    if scalar(_c73 := (cache_capacity >= op_bytes_relu))
+                    else select((_c73,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            + _g76
+            + _g108
             * step(
-                -_g154
+                -_g186
                 - op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c69 else 1 / hardware_bandwidth)
-                    if scalar(_c69 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c69,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c74 else 1 / hardware_bandwidth)
+                    if scalar(_c74 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c74,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1614,31 +1730,31 @@ def gradient(
         * d__op_bytes_matmul1__input_width
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c70 else 1 / hardware_bandwidth)
-                if scalar(_c70 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c70,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c75 else 1 / hardware_bandwidth)
+                if scalar(_c75 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c75,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g150
+                _g182
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c71 else 1 / hardware_bandwidth)
-                    if scalar(_c71 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c71,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c76 else 1 / hardware_bandwidth)
+                    if scalar(_c76 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c76,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + (
-                (1 / (1000000000 * cache_bandwidth) if _c72 else 1 / hardware_bandwidth)
-                if scalar(_c72 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c72,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c77 else 1 / hardware_bandwidth)
+                if scalar(_c77 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c77,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g152
+                _g184
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c73 else 1 / hardware_bandwidth)
-                    if scalar(_c73 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c73,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c78 else 1 / hardware_bandwidth)
+                    if scalar(_c78 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c78,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1647,16 +1763,16 @@ def gradient(
         + 1000000
         * d__op_efficiency_grad_w1__input_width
         * (
-            -_g133
-            * _g63
+            -_g165
+            * _g95
             * op_flops_matmul1
             * step(
-                -_g150
+                -_g182
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c74 else 1 / hardware_bandwidth)
-                    if scalar(_c74 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c74,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c79 else 1 / hardware_bandwidth)
+                    if scalar(_c79 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c79,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1665,15 +1781,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_matmul1__input_width
         * (
-            -_g63
-            * _g72
+            -_g104
+            * _g95
             * step(
-                -_g152
+                -_g184
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c75 else 1 / hardware_bandwidth)
-                    if scalar(_c75 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c75,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c80 else 1 / hardware_bandwidth)
+                    if scalar(_c80 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c80,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1682,24 +1798,24 @@ def gradient(
         + 1000000
         * d__op_flops_matmul1__input_width
         * (
-            _g126
+            _g158
             * step(
-                -_g150
+                -_g182
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c76 else 1 / hardware_bandwidth)
-                    if scalar(_c76 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c76,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c81 else 1 / hardware_bandwidth)
+                    if scalar(_c81 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c81,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            + _g63
+            + _g95
             * step(
-                -_g152
+                -_g184
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c77 else 1 / hardware_bandwidth)
-                    if scalar(_c77 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c77,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c82 else 1 / hardware_bandwidth)
+                    if scalar(_c82 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c82,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             / op_efficiency_matmul1
@@ -1718,31 +1834,31 @@ def gradient(
         * d__op_bytes_matmul1__hidden_width
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c78 else 1 / hardware_bandwidth)
-                if scalar(_c78 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c78,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c83 else 1 / hardware_bandwidth)
+                if scalar(_c83 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c83,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g150
+                _g182
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c79 else 1 / hardware_bandwidth)
-                    if scalar(_c79 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c79,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c84 else 1 / hardware_bandwidth)
+                    if scalar(_c84 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c84,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + (
-                (1 / (1000000000 * cache_bandwidth) if _c80 else 1 / hardware_bandwidth)
-                if scalar(_c80 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c80,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c85 else 1 / hardware_bandwidth)
+                if scalar(_c85 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c85,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g152
+                _g184
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c81 else 1 / hardware_bandwidth)
-                    if scalar(_c81 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c81,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c86 else 1 / hardware_bandwidth)
+                    if scalar(_c86 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c86,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1752,98 +1868,41 @@ def gradient(
         * d__op_bytes_matmul2__hidden_width
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c82 else 1 / hardware_bandwidth)
-                if scalar(_c82 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c82,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c87 else 1 / hardware_bandwidth)
+                if scalar(_c87 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c87,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g149
+                _g181
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c83 else 1 / hardware_bandwidth)
-                    if scalar(_c83 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c83,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c88 else 1 / hardware_bandwidth)
+                    if scalar(_c88 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c88,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + (
-                (1 / (1000000000 * cache_bandwidth) if _c84 else 1 / hardware_bandwidth)
-                if scalar(_c84 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c84,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c89 else 1 / hardware_bandwidth)
+                if scalar(_c89 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c89,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g151
+                _g183
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c85 else 1 / hardware_bandwidth)
-                    if scalar(_c85 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c85,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c90 else 1 / hardware_bandwidth)
+                    if scalar(_c90 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c90,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + (
-                (1 / (1000000000 * cache_bandwidth) if _c86 else 1 / hardware_bandwidth)
-                if scalar(_c86 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c86,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c91 else 1 / hardware_bandwidth)
+                if scalar(_c91 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c91,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g153
+                _g185
                 + op_bytes_matmul2
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c87 else 1 / hardware_bandwidth)
-                    if scalar(_c87 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c87,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            if (cache_bandwidth is not None and cache_capacity is not None)
-            else 0
-        )
-        + 1000000
-        * d__op_bytes_relu__hidden_width
-        * (
-            (
-                (1 / (1000000000 * cache_bandwidth) if _c88 else 1 / hardware_bandwidth)
-                if scalar(_c88 := (cache_capacity >= op_bytes_relu))
-                else select((_c88,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-            )
-            * step(
-                _g154
-                + op_bytes_relu
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c89 else 1 / hardware_bandwidth)
-                    if scalar(_c89 := (cache_capacity >= op_bytes_relu))
-                    else select((_c89,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            if (cache_bandwidth is not None and cache_capacity is not None)
-            else 0
-        )
-        + 1000000
-        * d__op_bytes_relu_backward__hidden_width
-        * (
-            (
-                (1 / (1000000000 * cache_bandwidth) if _c90 else 1 / hardware_bandwidth)
-                if scalar(_c90 := (cache_capacity >= op_bytes_relu_backward))
-                else select((_c90,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-            )
-            * step(
-                _g154
-                + op_bytes_relu_backward
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c91 else 1 / hardware_bandwidth)
-                    if scalar(_c91 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c91,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            if (cache_bandwidth is not None and cache_capacity is not None)
-            else 0
-        )
-        + 1000000
-        * d__op_efficiency_grad_h__hidden_width
-        * (
-            -_g123
-            * _g87
-            * step(
-                -_g149
-                - op_bytes_matmul2
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c92 else 1 / hardware_bandwidth)
                     if scalar(_c92 := (cache_capacity >= op_bytes_matmul2))
@@ -1854,18 +1913,75 @@ def gradient(
             else 0
         )
         + 1000000
+        * d__op_bytes_relu__hidden_width
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c93 else 1 / hardware_bandwidth)
+                if scalar(_c93 := (cache_capacity >= op_bytes_relu))
+                else select((_c93,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g186
+                + op_bytes_relu
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c94 else 1 / hardware_bandwidth)
+                    if scalar(_c94 := (cache_capacity >= op_bytes_relu))
+                    else select((_c94,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_bytes_relu_backward__hidden_width
+        * (
+            (
+                (1 / (1000000000 * cache_bandwidth) if _c95 else 1 / hardware_bandwidth)
+                if scalar(_c95 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c95,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+            * step(
+                _g186
+                + op_bytes_relu_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c96 else 1 / hardware_bandwidth)
+                    if scalar(_c96 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c96,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_h__hidden_width
+        * (
+            -_g119
+            * _g155
+            * step(
+                -_g181
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c97 else 1 / hardware_bandwidth)
+                    if scalar(_c97 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c97,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
         * d__op_efficiency_grad_w1__hidden_width
         * (
-            -_g133
-            * _g63
+            -_g165
+            * _g95
             * op_flops_matmul1
             * step(
-                -_g150
+                -_g182
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c93 else 1 / hardware_bandwidth)
-                    if scalar(_c93 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c93,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c98 else 1 / hardware_bandwidth)
+                    if scalar(_c98 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c98,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1874,15 +1990,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_grad_w2__hidden_width
         * (
-            -_g114
-            * _g87
+            -_g119
+            * _g146
             * step(
-                -_g151
+                -_g183
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c94 else 1 / hardware_bandwidth)
-                    if scalar(_c94 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c94,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c99 else 1 / hardware_bandwidth)
+                    if scalar(_c99 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c99,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1891,15 +2007,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_matmul1__hidden_width
         * (
-            -_g63
-            * _g72
+            -_g104
+            * _g95
             * step(
-                -_g152
+                -_g184
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c95 else 1 / hardware_bandwidth)
-                    if scalar(_c95 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c95,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c100 else 1 / hardware_bandwidth)
+                    if scalar(_c100 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c100,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1908,15 +2024,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_matmul2__hidden_width
         * (
-            -_g87
-            * _g95
+            -_g119
+            * _g127
             * step(
-                -_g153
+                -_g185
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c96 else 1 / hardware_bandwidth)
-                    if scalar(_c96 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c96,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c101 else 1 / hardware_bandwidth)
+                    if scalar(_c101 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c101,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -1925,24 +2041,24 @@ def gradient(
         + 1000000
         * d__op_flops_matmul1__hidden_width
         * (
-            _g126
+            _g158
             * step(
-                -_g150
+                -_g182
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c97 else 1 / hardware_bandwidth)
-                    if scalar(_c97 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c97,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c102 else 1 / hardware_bandwidth)
+                    if scalar(_c102 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c102,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            + _g63
+            + _g95
             * step(
-                -_g152
+                -_g184
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c98 else 1 / hardware_bandwidth)
-                    if scalar(_c98 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c98,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c103 else 1 / hardware_bandwidth)
+                    if scalar(_c103 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c103,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             / op_efficiency_matmul1
@@ -1952,36 +2068,36 @@ def gradient(
         + 1000000
         * d__op_flops_matmul2__hidden_width
         * (
-            _g63
+            _g95
             * step(
-                -_g153
+                -_g185
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c99 else 1 / hardware_bandwidth)
-                    if scalar(_c99 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c99,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c104 else 1 / hardware_bandwidth)
+                    if scalar(_c104 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c104,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             / op_efficiency_matmul2
-            + _g63
+            + _g95
             * step(
-                -_g151
+                -_g183
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c100 else 1 / hardware_bandwidth)
-                    if scalar(_c100 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c100,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c105 else 1 / hardware_bandwidth)
+                    if scalar(_c105 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c105,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             / op_efficiency_grad_w2
-            + _g63
+            + _g95
             * step(
-                -_g149
+                -_g181
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c101 else 1 / hardware_bandwidth)
-                    if scalar(_c101 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c101,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c106 else 1 / hardware_bandwidth)
+                    if scalar(_c106 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c106,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             / op_efficiency_grad_h
@@ -1991,24 +2107,24 @@ def gradient(
         + 1000000
         * d__op_flops_relu__hidden_width
         * (
-            _g76
+            _g108
             * step(
-                -_g154
+                -_g186
                 - op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c102 else 1 / hardware_bandwidth)
-                    if scalar(_c102 := (cache_capacity >= op_bytes_relu))
-                    else select((_c102,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c107 else 1 / hardware_bandwidth)
+                    if scalar(_c107 := (cache_capacity >= op_bytes_relu))
+                    else select((_c107,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            + _g76
+            + _g108
             * step(
-                -_g154
+                -_g186
                 - op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c103 else 1 / hardware_bandwidth)
-                    if scalar(_c103 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c103,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c108 else 1 / hardware_bandwidth)
+                    if scalar(_c108 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c108,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2041,17 +2157,17 @@ def gradient(
         * d__op_bytes_loss__output_width
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c104 else 1 / hardware_bandwidth)
-                if scalar(_c104 := (cache_capacity >= op_bytes_loss))
-                else select((_c104,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c109 else 1 / hardware_bandwidth)
+                if scalar(_c109 := (cache_capacity >= op_bytes_loss))
+                else select((_c109,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g147
+                _g179
                 + op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c105 else 1 / hardware_bandwidth)
-                    if scalar(_c105 := (cache_capacity >= op_bytes_loss))
-                    else select((_c105,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c110 else 1 / hardware_bandwidth)
+                    if scalar(_c110 := (cache_capacity >= op_bytes_loss))
+                    else select((_c110,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2061,17 +2177,17 @@ def gradient(
         * d__op_bytes_loss_backward__output_width
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c106 else 1 / hardware_bandwidth)
-                if scalar(_c106 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c106,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c111 else 1 / hardware_bandwidth)
+                if scalar(_c111 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c111,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g148
+                _g180
                 + op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c107 else 1 / hardware_bandwidth)
-                    if scalar(_c107 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c107,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c112 else 1 / hardware_bandwidth)
+                    if scalar(_c112 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c112,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2081,45 +2197,45 @@ def gradient(
         * d__op_bytes_matmul2__output_width
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c108 else 1 / hardware_bandwidth)
-                if scalar(_c108 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c108,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c113 else 1 / hardware_bandwidth)
+                if scalar(_c113 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c113,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g149
+                _g181
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c109 else 1 / hardware_bandwidth)
-                    if scalar(_c109 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c109,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c114 else 1 / hardware_bandwidth)
+                    if scalar(_c114 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c114,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + (
-                (1 / (1000000000 * cache_bandwidth) if _c110 else 1 / hardware_bandwidth)
-                if scalar(_c110 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c110,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c115 else 1 / hardware_bandwidth)
+                if scalar(_c115 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c115,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g151
+                _g183
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c111 else 1 / hardware_bandwidth)
-                    if scalar(_c111 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c111,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c116 else 1 / hardware_bandwidth)
+                    if scalar(_c116 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c116,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + (
-                (1 / (1000000000 * cache_bandwidth) if _c112 else 1 / hardware_bandwidth)
-                if scalar(_c112 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c112,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c117 else 1 / hardware_bandwidth)
+                if scalar(_c117 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c117,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g153
+                _g185
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c113 else 1 / hardware_bandwidth)
-                    if scalar(_c113 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c113,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c118 else 1 / hardware_bandwidth)
+                    if scalar(_c118 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c118,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2128,15 +2244,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_grad_h__output_width
         * (
-            -_g123
-            * _g87
+            -_g119
+            * _g155
             * step(
-                -_g149
+                -_g181
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c114 else 1 / hardware_bandwidth)
-                    if scalar(_c114 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c114,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c119 else 1 / hardware_bandwidth)
+                    if scalar(_c119 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c119,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2145,15 +2261,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_grad_w2__output_width
         * (
-            -_g114
-            * _g87
+            -_g119
+            * _g146
             * step(
-                -_g151
+                -_g183
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c115 else 1 / hardware_bandwidth)
-                    if scalar(_c115 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c115,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c120 else 1 / hardware_bandwidth)
+                    if scalar(_c120 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c120,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2162,15 +2278,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_matmul2__output_width
         * (
-            -_g87
-            * _g95
+            -_g119
+            * _g127
             * step(
-                -_g153
+                -_g185
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c116 else 1 / hardware_bandwidth)
-                    if scalar(_c116 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c116,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c121 else 1 / hardware_bandwidth)
+                    if scalar(_c121 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c121,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2179,14 +2295,14 @@ def gradient(
         + 1000000
         * d__op_flops_loss__output_width
         * (
-            _g76
+            _g108
             * step(
-                -_g147
+                -_g179
                 - op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c117 else 1 / hardware_bandwidth)
-                    if scalar(_c117 := (cache_capacity >= op_bytes_loss))
-                    else select((_c117,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c122 else 1 / hardware_bandwidth)
+                    if scalar(_c122 := (cache_capacity >= op_bytes_loss))
+                    else select((_c122,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2195,14 +2311,14 @@ def gradient(
         + 1000000
         * d__op_flops_loss_backward__output_width
         * (
-            _g76
+            _g108
             * step(
-                -_g148
+                -_g180
                 - op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c118 else 1 / hardware_bandwidth)
-                    if scalar(_c118 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c118,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c123 else 1 / hardware_bandwidth)
+                    if scalar(_c123 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c123,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2211,36 +2327,36 @@ def gradient(
         + 1000000
         * d__op_flops_matmul2__output_width
         * (
-            _g63
+            _g95
             * step(
-                -_g153
+                -_g185
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c119 else 1 / hardware_bandwidth)
-                    if scalar(_c119 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c119,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c124 else 1 / hardware_bandwidth)
+                    if scalar(_c124 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c124,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             / op_efficiency_matmul2
-            + _g63
+            + _g95
             * step(
-                -_g151
+                -_g183
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c120 else 1 / hardware_bandwidth)
-                    if scalar(_c120 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c120,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c125 else 1 / hardware_bandwidth)
+                    if scalar(_c125 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c125,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             / op_efficiency_grad_w2
-            + _g63
+            + _g95
             * step(
-                -_g149
+                -_g181
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c121 else 1 / hardware_bandwidth)
-                    if scalar(_c121 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c121,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c126 else 1 / hardware_bandwidth)
+                    if scalar(_c126 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c126,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             / op_efficiency_grad_h
@@ -2268,17 +2384,17 @@ def gradient(
         * d__op_bytes_loss__bytes_per_value
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c122 else 1 / hardware_bandwidth)
-                if scalar(_c122 := (cache_capacity >= op_bytes_loss))
-                else select((_c122,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c127 else 1 / hardware_bandwidth)
+                if scalar(_c127 := (cache_capacity >= op_bytes_loss))
+                else select((_c127,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g147
+                _g179
                 + op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c123 else 1 / hardware_bandwidth)
-                    if scalar(_c123 := (cache_capacity >= op_bytes_loss))
-                    else select((_c123,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c128 else 1 / hardware_bandwidth)
+                    if scalar(_c128 := (cache_capacity >= op_bytes_loss))
+                    else select((_c128,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2288,17 +2404,17 @@ def gradient(
         * d__op_bytes_loss_backward__bytes_per_value
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c124 else 1 / hardware_bandwidth)
-                if scalar(_c124 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c124,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c129 else 1 / hardware_bandwidth)
+                if scalar(_c129 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c129,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g148
+                _g180
                 + op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c125 else 1 / hardware_bandwidth)
-                    if scalar(_c125 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c125,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c130 else 1 / hardware_bandwidth)
+                    if scalar(_c130 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c130,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2308,31 +2424,31 @@ def gradient(
         * d__op_bytes_matmul1__bytes_per_value
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c126 else 1 / hardware_bandwidth)
-                if scalar(_c126 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c126,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c131 else 1 / hardware_bandwidth)
+                if scalar(_c131 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c131,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g150
+                _g182
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c127 else 1 / hardware_bandwidth)
-                    if scalar(_c127 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c127,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c132 else 1 / hardware_bandwidth)
+                    if scalar(_c132 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c132,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + (
-                (1 / (1000000000 * cache_bandwidth) if _c128 else 1 / hardware_bandwidth)
-                if scalar(_c128 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c128,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c133 else 1 / hardware_bandwidth)
+                if scalar(_c133 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c133,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g152
+                _g184
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c129 else 1 / hardware_bandwidth)
-                    if scalar(_c129 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c129,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c134 else 1 / hardware_bandwidth)
+                    if scalar(_c134 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c134,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2342,45 +2458,45 @@ def gradient(
         * d__op_bytes_matmul2__bytes_per_value
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c130 else 1 / hardware_bandwidth)
-                if scalar(_c130 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c130,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c135 else 1 / hardware_bandwidth)
+                if scalar(_c135 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c135,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g149
+                _g181
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c131 else 1 / hardware_bandwidth)
-                    if scalar(_c131 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c131,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c136 else 1 / hardware_bandwidth)
+                    if scalar(_c136 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c136,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + (
-                (1 / (1000000000 * cache_bandwidth) if _c132 else 1 / hardware_bandwidth)
-                if scalar(_c132 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c132,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c137 else 1 / hardware_bandwidth)
+                if scalar(_c137 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c137,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g151
+                _g183
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c133 else 1 / hardware_bandwidth)
-                    if scalar(_c133 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c133,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c138 else 1 / hardware_bandwidth)
+                    if scalar(_c138 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c138,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + (
-                (1 / (1000000000 * cache_bandwidth) if _c134 else 1 / hardware_bandwidth)
-                if scalar(_c134 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c134,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c139 else 1 / hardware_bandwidth)
+                if scalar(_c139 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c139,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g153
+                _g185
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c135 else 1 / hardware_bandwidth)
-                    if scalar(_c135 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c135,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c140 else 1 / hardware_bandwidth)
+                    if scalar(_c140 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c140,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2390,17 +2506,17 @@ def gradient(
         * d__op_bytes_relu__bytes_per_value
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c136 else 1 / hardware_bandwidth)
-                if scalar(_c136 := (cache_capacity >= op_bytes_relu))
-                else select((_c136,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c141 else 1 / hardware_bandwidth)
+                if scalar(_c141 := (cache_capacity >= op_bytes_relu))
+                else select((_c141,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g154
+                _g186
                 + op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c137 else 1 / hardware_bandwidth)
-                    if scalar(_c137 := (cache_capacity >= op_bytes_relu))
-                    else select((_c137,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c142 else 1 / hardware_bandwidth)
+                    if scalar(_c142 := (cache_capacity >= op_bytes_relu))
+                    else select((_c142,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2410,17 +2526,17 @@ def gradient(
         * d__op_bytes_relu_backward__bytes_per_value
         * (
             (
-                (1 / (1000000000 * cache_bandwidth) if _c138 else 1 / hardware_bandwidth)
-                if scalar(_c138 := (cache_capacity >= op_bytes_relu_backward))
-                else select((_c138,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c143 else 1 / hardware_bandwidth)
+                if scalar(_c143 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c143,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
             * step(
-                _g154
+                _g186
                 + op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c139 else 1 / hardware_bandwidth)
-                    if scalar(_c139 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c139,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c144 else 1 / hardware_bandwidth)
+                    if scalar(_c144 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c144,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2456,17 +2572,17 @@ def gradient(
     )
     d__roofline_time__label_bytes = 1000000 * d__op_bytes_loss_backward__label_bytes * (
         (
-            (1 / (1000000000 * cache_bandwidth) if _c140 else 1 / hardware_bandwidth)
-            if scalar(_c140 := (cache_capacity >= op_bytes_loss_backward))
-            else select((_c140,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            (1 / (1000000000 * cache_bandwidth) if _c145 else 1 / hardware_bandwidth)
+            if scalar(_c145 := (cache_capacity >= op_bytes_loss_backward))
+            else select((_c145,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
         )
         * step(
-            _g148
+            _g180
             + op_bytes_loss_backward
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c141 else 1 / hardware_bandwidth)
-                if scalar(_c141 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c141,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c146 else 1 / hardware_bandwidth)
+                if scalar(_c146 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c146,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2475,14 +2591,14 @@ def gradient(
         0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000
     )
     d__roofline_time__loss_flops_per_logit = 1000000 * d__op_flops_loss__loss_flops_per_logit * (
-        _g76
+        _g108
         * step(
-            -_g147
+            -_g179
             - op_bytes_loss
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c142 else 1 / hardware_bandwidth)
-                if scalar(_c142 := (cache_capacity >= op_bytes_loss))
-                else select((_c142,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c147 else 1 / hardware_bandwidth)
+                if scalar(_c147 := (cache_capacity >= op_bytes_loss))
+                else select((_c147,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2521,102 +2637,102 @@ def gradient(
         + 1000000
         * d__peak_rate__hardware_peak
         * (
-            -_g107
-            * _g155
+            -_g139
+            * _g187
             * step(
-                -_g147
+                -_g179
                 - op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c143 else 1 / hardware_bandwidth)
-                    if scalar(_c143 := (cache_capacity >= op_bytes_loss))
-                    else select((_c143,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            - _g155
-            * _g64
-            * step(
-                -_g152
-                - op_bytes_matmul1
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c144 else 1 / hardware_bandwidth)
-                    if scalar(_c144 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c144,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            - _g155
-            * op_flops_matmul1
-            * step(
-                -_g150
-                - op_bytes_matmul1
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c145 else 1 / hardware_bandwidth)
-                    if scalar(_c145 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c145,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            / op_efficiency_grad_w1
-            - _g156
-            * step(
-                -_g153
-                - op_bytes_matmul2
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c146 else 1 / hardware_bandwidth)
-                    if scalar(_c146 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c146,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            / op_efficiency_matmul2
-            - _g156
-            * step(
-                -_g151
-                - op_bytes_matmul2
-                * (
-                    (1 / (1000000000 * cache_bandwidth) if _c147 else 1 / hardware_bandwidth)
-                    if scalar(_c147 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c147,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-                )
-            )
-            / op_efficiency_grad_w2
-            - _g156
-            * step(
-                -_g149
-                - op_bytes_matmul2
-                * (
                     (1 / (1000000000 * cache_bandwidth) if _c148 else 1 / hardware_bandwidth)
-                    if scalar(_c148 := (cache_capacity >= op_bytes_matmul2))
+                    if scalar(_c148 := (cache_capacity >= op_bytes_loss))
                     else select((_c148,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            / op_efficiency_grad_h
-            - _g157
-            * op_flops_loss_backward
+            - _g187
+            * _g96
             * step(
-                -_g148
-                - op_bytes_loss_backward
+                -_g184
+                - op_bytes_matmul1
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c149 else 1 / hardware_bandwidth)
-                    if scalar(_c149 := (cache_capacity >= op_bytes_loss_backward))
+                    if scalar(_c149 := (cache_capacity >= op_bytes_matmul1))
                     else select((_c149,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            - _g158
+            - _g187
+            * op_flops_matmul1
             * step(
-                -_g154
-                - op_bytes_relu
+                -_g182
+                - op_bytes_matmul1
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c150 else 1 / hardware_bandwidth)
-                    if scalar(_c150 := (cache_capacity >= op_bytes_relu))
+                    if scalar(_c150 := (cache_capacity >= op_bytes_matmul1))
                     else select((_c150,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
-            - _g158
+            / op_efficiency_grad_w1
+            - _g188
             * step(
-                -_g154
-                - op_bytes_relu_backward
+                -_g185
+                - op_bytes_matmul2
                 * (
                     (1 / (1000000000 * cache_bandwidth) if _c151 else 1 / hardware_bandwidth)
-                    if scalar(_c151 := (cache_capacity >= op_bytes_relu_backward))
+                    if scalar(_c151 := (cache_capacity >= op_bytes_matmul2))
                     else select((_c151,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_matmul2
+            - _g188
+            * step(
+                -_g183
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c152 else 1 / hardware_bandwidth)
+                    if scalar(_c152 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c152,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_grad_w2
+            - _g188
+            * step(
+                -_g181
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c153 else 1 / hardware_bandwidth)
+                    if scalar(_c153 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c153,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            / op_efficiency_grad_h
+            - _g189
+            * op_flops_loss_backward
+            * step(
+                -_g180
+                - op_bytes_loss_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c154 else 1 / hardware_bandwidth)
+                    if scalar(_c154 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c154,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            - _g190
+            * step(
+                -_g186
+                - op_bytes_relu
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c155 else 1 / hardware_bandwidth)
+                    if scalar(_c155 := (cache_capacity >= op_bytes_relu))
+                    else select((_c155,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            - _g190
+            * step(
+                -_g186
+                - op_bytes_relu_backward
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c156 else 1 / hardware_bandwidth)
+                    if scalar(_c156 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c156,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2655,137 +2771,137 @@ def gradient(
         * (
             op_bytes_loss
             * (
-                (0 if _c152 else _g159)
-                if scalar(_c152 := (cache_capacity >= op_bytes_loss))
-                else select((_c152,), (0,), _g159)
+                (0 if _c157 else _g191)
+                if scalar(_c157 := (cache_capacity >= op_bytes_loss))
+                else select((_c157,), (0,), _g191)
             )
             * step(
-                _g147
+                _g179
                 + op_bytes_loss
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c153 else 1 / hardware_bandwidth)
-                    if scalar(_c153 := (cache_capacity >= op_bytes_loss))
-                    else select((_c153,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c158 else 1 / hardware_bandwidth)
+                    if scalar(_c158 := (cache_capacity >= op_bytes_loss))
+                    else select((_c158,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + op_bytes_loss_backward
             * (
-                (0 if _c154 else _g159)
-                if scalar(_c154 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c154,), (0,), _g159)
+                (0 if _c159 else _g191)
+                if scalar(_c159 := (cache_capacity >= op_bytes_loss_backward))
+                else select((_c159,), (0,), _g191)
             )
             * step(
-                _g148
+                _g180
                 + op_bytes_loss_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c155 else 1 / hardware_bandwidth)
-                    if scalar(_c155 := (cache_capacity >= op_bytes_loss_backward))
-                    else select((_c155,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c160 else 1 / hardware_bandwidth)
+                    if scalar(_c160 := (cache_capacity >= op_bytes_loss_backward))
+                    else select((_c160,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + op_bytes_matmul1
             * (
-                (0 if _c156 else _g159)
-                if scalar(_c156 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c156,), (0,), _g159)
+                (0 if _c161 else _g191)
+                if scalar(_c161 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c161,), (0,), _g191)
             )
             * step(
-                _g150
+                _g182
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c157 else 1 / hardware_bandwidth)
-                    if scalar(_c157 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c157,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c162 else 1 / hardware_bandwidth)
+                    if scalar(_c162 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c162,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + op_bytes_matmul1
             * (
-                (0 if _c158 else _g159)
-                if scalar(_c158 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c158,), (0,), _g159)
+                (0 if _c163 else _g191)
+                if scalar(_c163 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c163,), (0,), _g191)
             )
             * step(
-                _g152
+                _g184
                 + op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c159 else 1 / hardware_bandwidth)
-                    if scalar(_c159 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c159,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c164 else 1 / hardware_bandwidth)
+                    if scalar(_c164 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c164,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + op_bytes_matmul2
             * (
-                (0 if _c160 else _g159)
-                if scalar(_c160 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c160,), (0,), _g159)
+                (0 if _c165 else _g191)
+                if scalar(_c165 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c165,), (0,), _g191)
             )
             * step(
-                _g149
+                _g181
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c161 else 1 / hardware_bandwidth)
-                    if scalar(_c161 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c161,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c166 else 1 / hardware_bandwidth)
+                    if scalar(_c166 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c166,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + op_bytes_matmul2
             * (
-                (0 if _c162 else _g159)
-                if scalar(_c162 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c162,), (0,), _g159)
+                (0 if _c167 else _g191)
+                if scalar(_c167 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c167,), (0,), _g191)
             )
             * step(
-                _g151
+                _g183
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c163 else 1 / hardware_bandwidth)
-                    if scalar(_c163 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c163,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c168 else 1 / hardware_bandwidth)
+                    if scalar(_c168 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c168,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + op_bytes_matmul2
             * (
-                (0 if _c164 else _g159)
-                if scalar(_c164 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c164,), (0,), _g159)
+                (0 if _c169 else _g191)
+                if scalar(_c169 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c169,), (0,), _g191)
             )
             * step(
-                _g153
+                _g185
                 + op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c165 else 1 / hardware_bandwidth)
-                    if scalar(_c165 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c165,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c170 else 1 / hardware_bandwidth)
+                    if scalar(_c170 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c170,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + op_bytes_relu
             * (
-                (0 if _c166 else _g159)
-                if scalar(_c166 := (cache_capacity >= op_bytes_relu))
-                else select((_c166,), (0,), _g159)
+                (0 if _c171 else _g191)
+                if scalar(_c171 := (cache_capacity >= op_bytes_relu))
+                else select((_c171,), (0,), _g191)
             )
             * step(
-                _g154
+                _g186
                 + op_bytes_relu
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c167 else 1 / hardware_bandwidth)
-                    if scalar(_c167 := (cache_capacity >= op_bytes_relu))
-                    else select((_c167,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c172 else 1 / hardware_bandwidth)
+                    if scalar(_c172 := (cache_capacity >= op_bytes_relu))
+                    else select((_c172,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             + op_bytes_relu_backward
             * (
-                (0 if _c168 else _g159)
-                if scalar(_c168 := (cache_capacity >= op_bytes_relu_backward))
-                else select((_c168,), (0,), _g159)
+                (0 if _c173 else _g191)
+                if scalar(_c173 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c173,), (0,), _g191)
             )
             * step(
-                _g154
+                _g186
                 + op_bytes_relu_backward
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c169 else 1 / hardware_bandwidth)
-                    if scalar(_c169 := (cache_capacity >= op_bytes_relu_backward))
-                    else select((_c169,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c174 else 1 / hardware_bandwidth)
+                    if scalar(_c174 := (cache_capacity >= op_bytes_relu_backward))
+                    else select((_c174,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2796,15 +2912,15 @@ def gradient(
         1000000
         * d__op_efficiency_grad_h__gemm_half_rows
         * (
-            -_g123
-            * _g87
+            -_g119
+            * _g155
             * step(
-                -_g149
+                -_g181
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c170 else 1 / hardware_bandwidth)
-                    if scalar(_c170 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c170,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c175 else 1 / hardware_bandwidth)
+                    if scalar(_c175 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c175,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2813,16 +2929,16 @@ def gradient(
         + 1000000
         * d__op_efficiency_grad_w1__gemm_half_rows
         * (
-            -_g133
-            * _g63
+            -_g165
+            * _g95
             * op_flops_matmul1
             * step(
-                -_g150
+                -_g182
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c171 else 1 / hardware_bandwidth)
-                    if scalar(_c171 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c171,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c176 else 1 / hardware_bandwidth)
+                    if scalar(_c176 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c176,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2831,15 +2947,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_grad_w2__gemm_half_rows
         * (
-            -_g114
-            * _g87
+            -_g119
+            * _g146
             * step(
-                -_g151
+                -_g183
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c172 else 1 / hardware_bandwidth)
-                    if scalar(_c172 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c172,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c177 else 1 / hardware_bandwidth)
+                    if scalar(_c177 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c177,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2848,15 +2964,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_matmul1__gemm_half_rows
         * (
-            -_g63
-            * _g72
+            -_g104
+            * _g95
             * step(
-                -_g152
+                -_g184
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c173 else 1 / hardware_bandwidth)
-                    if scalar(_c173 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c173,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c178 else 1 / hardware_bandwidth)
+                    if scalar(_c178 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c178,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2865,15 +2981,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_matmul2__gemm_half_rows
         * (
-            -_g87
-            * _g95
+            -_g119
+            * _g127
             * step(
-                -_g153
+                -_g185
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c174 else 1 / hardware_bandwidth)
-                    if scalar(_c174 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c174,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c179 else 1 / hardware_bandwidth)
+                    if scalar(_c179 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c179,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2895,19 +3011,122 @@ def gradient(
         * d__op_time_matmul2__gemm_half_rows
         * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
     )
+    d__roofline_time__gemm_half_inner = (
+        1000000
+        * d__op_efficiency_grad_h__gemm_half_inner
+        * (
+            -_g119
+            * _g155
+            * step(
+                -_g181
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c180 else 1 / hardware_bandwidth)
+                    if scalar(_c180 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c180,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_w1__gemm_half_inner
+        * (
+            -_g165
+            * _g95
+            * op_flops_matmul1
+            * step(
+                -_g182
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c181 else 1 / hardware_bandwidth)
+                    if scalar(_c181 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c181,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_grad_w2__gemm_half_inner
+        * (
+            -_g119
+            * _g146
+            * step(
+                -_g183
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c182 else 1 / hardware_bandwidth)
+                    if scalar(_c182 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c182,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_matmul1__gemm_half_inner
+        * (
+            -_g104
+            * _g95
+            * step(
+                -_g184
+                - op_bytes_matmul1
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c183 else 1 / hardware_bandwidth)
+                    if scalar(_c183 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c183,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_efficiency_matmul2__gemm_half_inner
+        * (
+            -_g119
+            * _g127
+            * step(
+                -_g185
+                - op_bytes_matmul2
+                * (
+                    (1 / (1000000000 * cache_bandwidth) if _c184 else 1 / hardware_bandwidth)
+                    if scalar(_c184 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c184,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                )
+            )
+            if (cache_bandwidth is not None and cache_capacity is not None)
+            else 0
+        )
+        + 1000000
+        * d__op_time_grad_h__gemm_half_inner
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w1__gemm_half_inner
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_grad_w2__gemm_half_inner
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_matmul1__gemm_half_inner
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+        + 1000000
+        * d__op_time_matmul2__gemm_half_inner
+        * (0 if (cache_bandwidth is not None and cache_capacity is not None) else 1 / 1000000)
+    )
     d__roofline_time__rank_one_efficiency = (
         1000000
         * d__op_efficiency_grad_h__rank_one_efficiency
         * (
-            -_g123
-            * _g87
+            -_g119
+            * _g155
             * step(
-                -_g149
+                -_g181
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c175 else 1 / hardware_bandwidth)
-                    if scalar(_c175 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c175,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c185 else 1 / hardware_bandwidth)
+                    if scalar(_c185 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c185,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2916,16 +3135,16 @@ def gradient(
         + 1000000
         * d__op_efficiency_grad_w1__rank_one_efficiency
         * (
-            -_g133
-            * _g63
+            -_g165
+            * _g95
             * op_flops_matmul1
             * step(
-                -_g150
+                -_g182
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c176 else 1 / hardware_bandwidth)
-                    if scalar(_c176 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c176,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c186 else 1 / hardware_bandwidth)
+                    if scalar(_c186 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c186,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2934,15 +3153,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_grad_w2__rank_one_efficiency
         * (
-            -_g114
-            * _g87
+            -_g119
+            * _g146
             * step(
-                -_g151
+                -_g183
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c177 else 1 / hardware_bandwidth)
-                    if scalar(_c177 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c177,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c187 else 1 / hardware_bandwidth)
+                    if scalar(_c187 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c187,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2951,15 +3170,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_matmul1__rank_one_efficiency
         * (
-            -_g63
-            * _g72
+            -_g104
+            * _g95
             * step(
-                -_g152
+                -_g184
                 - op_bytes_matmul1
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c178 else 1 / hardware_bandwidth)
-                    if scalar(_c178 := (cache_capacity >= op_bytes_matmul1))
-                    else select((_c178,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c188 else 1 / hardware_bandwidth)
+                    if scalar(_c188 := (cache_capacity >= op_bytes_matmul1))
+                    else select((_c188,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -2968,15 +3187,15 @@ def gradient(
         + 1000000
         * d__op_efficiency_matmul2__rank_one_efficiency
         * (
-            -_g87
-            * _g95
+            -_g119
+            * _g127
             * step(
-                -_g153
+                -_g185
                 - op_bytes_matmul2
                 * (
-                    (1 / (1000000000 * cache_bandwidth) if _c179 else 1 / hardware_bandwidth)
-                    if scalar(_c179 := (cache_capacity >= op_bytes_matmul2))
-                    else select((_c179,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                    (1 / (1000000000 * cache_bandwidth) if _c189 else 1 / hardware_bandwidth)
+                    if scalar(_c189 := (cache_capacity >= op_bytes_matmul2))
+                    else select((_c189,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
                 )
             )
             if (cache_bandwidth is not None and cache_capacity is not None)
@@ -3001,137 +3220,137 @@ def gradient(
     d__roofline_time__cache_bandwidth = 1000000 * (
         op_bytes_loss
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c180 else 0)
-            if scalar(_c180 := (cache_capacity >= op_bytes_loss))
-            else select((_c180,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c190 else 0)
+            if scalar(_c190 := (cache_capacity >= op_bytes_loss))
+            else select((_c190,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g147
+            _g179
             + op_bytes_loss
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c181 else 1 / hardware_bandwidth)
-                if scalar(_c181 := (cache_capacity >= op_bytes_loss))
-                else select((_c181,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c191 else 1 / hardware_bandwidth)
+                if scalar(_c191 := (cache_capacity >= op_bytes_loss))
+                else select((_c191,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         + op_bytes_loss_backward
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c182 else 0)
-            if scalar(_c182 := (cache_capacity >= op_bytes_loss_backward))
-            else select((_c182,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
-        )
-        * step(
-            _g148
-            + op_bytes_loss_backward
-            * (
-                (1 / (1000000000 * cache_bandwidth) if _c183 else 1 / hardware_bandwidth)
-                if scalar(_c183 := (cache_capacity >= op_bytes_loss_backward))
-                else select((_c183,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-            )
-        )
-        + op_bytes_matmul1
-        * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c184 else 0)
-            if scalar(_c184 := (cache_capacity >= op_bytes_matmul1))
-            else select((_c184,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
-        )
-        * step(
-            _g150
-            + op_bytes_matmul1
-            * (
-                (1 / (1000000000 * cache_bandwidth) if _c185 else 1 / hardware_bandwidth)
-                if scalar(_c185 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c185,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-            )
-        )
-        + op_bytes_matmul1
-        * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c186 else 0)
-            if scalar(_c186 := (cache_capacity >= op_bytes_matmul1))
-            else select((_c186,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
-        )
-        * step(
-            _g152
-            + op_bytes_matmul1
-            * (
-                (1 / (1000000000 * cache_bandwidth) if _c187 else 1 / hardware_bandwidth)
-                if scalar(_c187 := (cache_capacity >= op_bytes_matmul1))
-                else select((_c187,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-            )
-        )
-        + op_bytes_matmul2
-        * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c188 else 0)
-            if scalar(_c188 := (cache_capacity >= op_bytes_matmul2))
-            else select((_c188,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
-        )
-        * step(
-            _g149
-            + op_bytes_matmul2
-            * (
-                (1 / (1000000000 * cache_bandwidth) if _c189 else 1 / hardware_bandwidth)
-                if scalar(_c189 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c189,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-            )
-        )
-        + op_bytes_matmul2
-        * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c190 else 0)
-            if scalar(_c190 := (cache_capacity >= op_bytes_matmul2))
-            else select((_c190,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
-        )
-        * step(
-            _g151
-            + op_bytes_matmul2
-            * (
-                (1 / (1000000000 * cache_bandwidth) if _c191 else 1 / hardware_bandwidth)
-                if scalar(_c191 := (cache_capacity >= op_bytes_matmul2))
-                else select((_c191,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
-            )
-        )
-        + op_bytes_matmul2
-        * (
             (-1 / (1000000000 * cache_bandwidth**2) if _c192 else 0)
-            if scalar(_c192 := (cache_capacity >= op_bytes_matmul2))
+            if scalar(_c192 := (cache_capacity >= op_bytes_loss_backward))
             else select((_c192,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g153
-            + op_bytes_matmul2
+            _g180
+            + op_bytes_loss_backward
             * (
                 (1 / (1000000000 * cache_bandwidth) if _c193 else 1 / hardware_bandwidth)
-                if scalar(_c193 := (cache_capacity >= op_bytes_matmul2))
+                if scalar(_c193 := (cache_capacity >= op_bytes_loss_backward))
                 else select((_c193,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        + op_bytes_matmul1
+        * (
+            (-1 / (1000000000 * cache_bandwidth**2) if _c194 else 0)
+            if scalar(_c194 := (cache_capacity >= op_bytes_matmul1))
+            else select((_c194,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+        )
+        * step(
+            _g182
+            + op_bytes_matmul1
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c195 else 1 / hardware_bandwidth)
+                if scalar(_c195 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c195,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        + op_bytes_matmul1
+        * (
+            (-1 / (1000000000 * cache_bandwidth**2) if _c196 else 0)
+            if scalar(_c196 := (cache_capacity >= op_bytes_matmul1))
+            else select((_c196,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+        )
+        * step(
+            _g184
+            + op_bytes_matmul1
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c197 else 1 / hardware_bandwidth)
+                if scalar(_c197 := (cache_capacity >= op_bytes_matmul1))
+                else select((_c197,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        + op_bytes_matmul2
+        * (
+            (-1 / (1000000000 * cache_bandwidth**2) if _c198 else 0)
+            if scalar(_c198 := (cache_capacity >= op_bytes_matmul2))
+            else select((_c198,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+        )
+        * step(
+            _g181
+            + op_bytes_matmul2
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c199 else 1 / hardware_bandwidth)
+                if scalar(_c199 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c199,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        + op_bytes_matmul2
+        * (
+            (-1 / (1000000000 * cache_bandwidth**2) if _c200 else 0)
+            if scalar(_c200 := (cache_capacity >= op_bytes_matmul2))
+            else select((_c200,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+        )
+        * step(
+            _g183
+            + op_bytes_matmul2
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c201 else 1 / hardware_bandwidth)
+                if scalar(_c201 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c201,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+            )
+        )
+        + op_bytes_matmul2
+        * (
+            (-1 / (1000000000 * cache_bandwidth**2) if _c202 else 0)
+            if scalar(_c202 := (cache_capacity >= op_bytes_matmul2))
+            else select((_c202,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+        )
+        * step(
+            _g185
+            + op_bytes_matmul2
+            * (
+                (1 / (1000000000 * cache_bandwidth) if _c203 else 1 / hardware_bandwidth)
+                if scalar(_c203 := (cache_capacity >= op_bytes_matmul2))
+                else select((_c203,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         + op_bytes_relu
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c194 else 0)
-            if scalar(_c194 := (cache_capacity >= op_bytes_relu))
-            else select((_c194,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c204 else 0)
+            if scalar(_c204 := (cache_capacity >= op_bytes_relu))
+            else select((_c204,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g154
+            _g186
             + op_bytes_relu
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c195 else 1 / hardware_bandwidth)
-                if scalar(_c195 := (cache_capacity >= op_bytes_relu))
-                else select((_c195,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c205 else 1 / hardware_bandwidth)
+                if scalar(_c205 := (cache_capacity >= op_bytes_relu))
+                else select((_c205,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         + op_bytes_relu_backward
         * (
-            (-1 / (1000000000 * cache_bandwidth**2) if _c196 else 0)
-            if scalar(_c196 := (cache_capacity >= op_bytes_relu_backward))
-            else select((_c196,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
+            (-1 / (1000000000 * cache_bandwidth**2) if _c206 else 0)
+            if scalar(_c206 := (cache_capacity >= op_bytes_relu_backward))
+            else select((_c206,), (lambda: -1 / (1000000000 * cache_bandwidth**2),), 0)
         )
         * step(
-            _g154
+            _g186
             + op_bytes_relu_backward
             * (
-                (1 / (1000000000 * cache_bandwidth) if _c197 else 1 / hardware_bandwidth)
-                if scalar(_c197 := (cache_capacity >= op_bytes_relu_backward))
-                else select((_c197,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
+                (1 / (1000000000 * cache_bandwidth) if _c207 else 1 / hardware_bandwidth)
+                if scalar(_c207 := (cache_capacity >= op_bytes_relu_backward))
+                else select((_c207,), (lambda: 1 / (1000000000 * cache_bandwidth),), lambda: 1 / hardware_bandwidth)
             )
         )
         if (cache_bandwidth is not None and cache_capacity is not None)
@@ -3158,6 +3377,7 @@ def gradient(
     d__step_time__fresh_bytes = d__allocation_time__fresh_bytes
     d__step_time__allocation_cost = d__allocation_time__allocation_cost
     d__step_time__gemm_half_rows = d__roofline_time__gemm_half_rows
+    d__step_time__gemm_half_inner = d__roofline_time__gemm_half_inner
     d__step_time__rank_one_efficiency = d__roofline_time__rank_one_efficiency
     d__step_time__cache_bandwidth = d__roofline_time__cache_bandwidth
     derivatives: dict[str, dict[str, Any]] = {
@@ -3256,6 +3476,7 @@ def gradient(
             "input_width": d__op_efficiency_matmul1__input_width,
             "hidden_width": d__op_efficiency_matmul1__hidden_width,
             "gemm_half_rows": d__op_efficiency_matmul1__gemm_half_rows,
+            "gemm_half_inner": d__op_efficiency_matmul1__gemm_half_inner,
             "rank_one_efficiency": d__op_efficiency_matmul1__rank_one_efficiency,
         },
         "op_efficiency[matmul2]": {
@@ -3263,6 +3484,7 @@ def gradient(
             "hidden_width": d__op_efficiency_matmul2__hidden_width,
             "output_width": d__op_efficiency_matmul2__output_width,
             "gemm_half_rows": d__op_efficiency_matmul2__gemm_half_rows,
+            "gemm_half_inner": d__op_efficiency_matmul2__gemm_half_inner,
             "rank_one_efficiency": d__op_efficiency_matmul2__rank_one_efficiency,
         },
         "op_efficiency[grad_w2]": {
@@ -3270,6 +3492,7 @@ def gradient(
             "hidden_width": d__op_efficiency_grad_w2__hidden_width,
             "output_width": d__op_efficiency_grad_w2__output_width,
             "gemm_half_rows": d__op_efficiency_grad_w2__gemm_half_rows,
+            "gemm_half_inner": d__op_efficiency_grad_w2__gemm_half_inner,
             "rank_one_efficiency": d__op_efficiency_grad_w2__rank_one_efficiency,
         },
         "op_efficiency[grad_h]": {
@@ -3277,6 +3500,7 @@ def gradient(
             "hidden_width": d__op_efficiency_grad_h__hidden_width,
             "output_width": d__op_efficiency_grad_h__output_width,
             "gemm_half_rows": d__op_efficiency_grad_h__gemm_half_rows,
+            "gemm_half_inner": d__op_efficiency_grad_h__gemm_half_inner,
             "rank_one_efficiency": d__op_efficiency_grad_h__rank_one_efficiency,
         },
         "op_efficiency[grad_w1]": {
@@ -3284,6 +3508,7 @@ def gradient(
             "input_width": d__op_efficiency_grad_w1__input_width,
             "hidden_width": d__op_efficiency_grad_w1__hidden_width,
             "gemm_half_rows": d__op_efficiency_grad_w1__gemm_half_rows,
+            "gemm_half_inner": d__op_efficiency_grad_w1__gemm_half_inner,
             "rank_one_efficiency": d__op_efficiency_grad_w1__rank_one_efficiency,
         },
         "forward_flops": {
@@ -3500,6 +3725,7 @@ def gradient(
             "hardware_peak": d__op_time_matmul1__hardware_peak,
             "hardware_bandwidth": d__op_time_matmul1__hardware_bandwidth,
             "gemm_half_rows": d__op_time_matmul1__gemm_half_rows,
+            "gemm_half_inner": d__op_time_matmul1__gemm_half_inner,
             "rank_one_efficiency": d__op_time_matmul1__rank_one_efficiency,
         },
         "op_time[relu]": {
@@ -3517,6 +3743,7 @@ def gradient(
             "hardware_peak": d__op_time_matmul2__hardware_peak,
             "hardware_bandwidth": d__op_time_matmul2__hardware_bandwidth,
             "gemm_half_rows": d__op_time_matmul2__gemm_half_rows,
+            "gemm_half_inner": d__op_time_matmul2__gemm_half_inner,
             "rank_one_efficiency": d__op_time_matmul2__rank_one_efficiency,
         },
         "op_time[loss]": {
@@ -3535,6 +3762,7 @@ def gradient(
             "hardware_peak": d__op_time_grad_w2__hardware_peak,
             "hardware_bandwidth": d__op_time_grad_w2__hardware_bandwidth,
             "gemm_half_rows": d__op_time_grad_w2__gemm_half_rows,
+            "gemm_half_inner": d__op_time_grad_w2__gemm_half_inner,
             "rank_one_efficiency": d__op_time_grad_w2__rank_one_efficiency,
         },
         "op_time[grad_h]": {
@@ -3545,6 +3773,7 @@ def gradient(
             "hardware_peak": d__op_time_grad_h__hardware_peak,
             "hardware_bandwidth": d__op_time_grad_h__hardware_bandwidth,
             "gemm_half_rows": d__op_time_grad_h__gemm_half_rows,
+            "gemm_half_inner": d__op_time_grad_h__gemm_half_inner,
             "rank_one_efficiency": d__op_time_grad_h__rank_one_efficiency,
         },
         "op_time[grad_w1]": {
@@ -3555,6 +3784,7 @@ def gradient(
             "hardware_peak": d__op_time_grad_w1__hardware_peak,
             "hardware_bandwidth": d__op_time_grad_w1__hardware_bandwidth,
             "gemm_half_rows": d__op_time_grad_w1__gemm_half_rows,
+            "gemm_half_inner": d__op_time_grad_w1__gemm_half_inner,
             "rank_one_efficiency": d__op_time_grad_w1__rank_one_efficiency,
         },
         "op_time[relu_backward]": {
@@ -3583,6 +3813,7 @@ def gradient(
             "hardware_peak": d__roofline_time__hardware_peak,
             "hardware_bandwidth": d__roofline_time__hardware_bandwidth,
             "gemm_half_rows": d__roofline_time__gemm_half_rows,
+            "gemm_half_inner": d__roofline_time__gemm_half_inner,
             "rank_one_efficiency": d__roofline_time__rank_one_efficiency,
             "cache_bandwidth": d__roofline_time__cache_bandwidth,
         },
@@ -3610,6 +3841,7 @@ def gradient(
             "fresh_bytes": d__step_time__fresh_bytes,
             "allocation_cost": d__step_time__allocation_cost,
             "gemm_half_rows": d__step_time__gemm_half_rows,
+            "gemm_half_inner": d__step_time__gemm_half_inner,
             "rank_one_efficiency": d__step_time__rank_one_efficiency,
             "cache_bandwidth": d__step_time__cache_bandwidth,
         },
@@ -3617,7 +3849,11 @@ def gradient(
     if (
         follows_rank_one_efficiency and rank_one_efficiency is not None
     ):  # computed from its default: moves with the inputs it reads
-        chain_default(derivatives, "rank_one_efficiency", {"gemm_half_rows": -1 / (gemm_half_rows + 1) ** 2})
+        chain_default(derivatives, "rank_one_efficiency", {"gemm_half_inner": -1 / (gemm_half_inner + 1) ** 2})
+    if (
+        follows_gemm_half_inner and gemm_half_inner is not None
+    ):  # computed from its default: moves with the inputs it reads
+        chain_default(derivatives, "gemm_half_inner", {"gemm_half_rows": 1})
     if (
         follows_autograd_nodes and autograd_nodes is not None
     ):  # computed from its default: moves with the inputs it reads
@@ -3752,11 +3988,18 @@ class MlpTrainingStepScenario(ScenarioBase):
             doc="Smallest matrix-multiply dimension at which the attained rate is half the peak (measured: `mlsysym calibrate`); 0 by default, every multiply at the peak.",
         ),
         InputSpec(
+            "gemm_half_inner",
+            minimum=0,
+            default=None,
+            default_rule="gemm_half_rows",
+            doc="Inner dimension at which a matrix multiply attains half the peak (a weight gradient's is the batch; measured: `mlsysym calibrate`); `gemm_half_rows` by default, one curve for every dimension.",
+        ),
+        InputSpec(
             "rank_one_efficiency",
             minimum=0,
             strict=True,
             default=None,
-            default_rule="1/(gemm_half_rows + 1)",
+            default_rule="1/(gemm_half_inner + 1)",
             doc="Share of the peak an outer product (inner dimension 1: a weight gradient at batch 1) attains; BLAS may run it far below the `gemm_half_rows` curve (measured: `mlsysym calibrate`). Default: that curve at 1.",
             maximum=1,
         ),
@@ -3798,6 +4041,7 @@ class MlpTrainingStepScenario(ScenarioBase):
         "fresh_bytes",
         "allocation_cost",
         "gemm_half_rows",
+        "gemm_half_inner",
         "rank_one_efficiency",
     )
     _outputs = (
@@ -3851,6 +4095,7 @@ class MlpTrainingStepScenario(ScenarioBase):
         fresh_bytes: Any = 0,
         allocation_cost: Any = 0,
         gemm_half_rows: Any = 0,
+        gemm_half_inner: Any = None,
         rank_one_efficiency: Any = None,
         name: str | None = None,
         description: str | None = None,
@@ -3882,6 +4127,7 @@ class MlpTrainingStepScenario(ScenarioBase):
             fresh_bytes=fresh_bytes,
             allocation_cost=allocation_cost,
             gemm_half_rows=gemm_half_rows,
+            gemm_half_inner=gemm_half_inner,
             rank_one_efficiency=rank_one_efficiency,
             **unknown,
         )

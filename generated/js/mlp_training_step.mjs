@@ -40,6 +40,7 @@ export const argumentDefaults = {
   "fresh_bytes": 0,
   "allocation_cost": 0,
   "gemm_half_rows": 0,
+  "gemm_half_inner": null,
   "rank_one_efficiency": null,
 };
 // The conditions between arguments the class checks: check(...values of names) must hold,
@@ -50,7 +51,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["bytes_per_value", "label_bytes", "hardware_peak", "hardware_bandwidth", "dispatch", "launch", "backward_fixed", "backward_per_node", "cache_capacity", "cache_bandwidth", "fresh_bytes", "allocation_cost", "gemm_half_rows", "rank_one_efficiency"], []);
+  const $int = $.python_ints(args, floats, ["bytes_per_value", "label_bytes", "hardware_peak", "hardware_bandwidth", "dispatch", "launch", "backward_fixed", "backward_per_node", "cache_capacity", "cache_bandwidth", "fresh_bytes", "allocation_cost", "gemm_half_rows", "gemm_half_inner", "rank_one_efficiency"], []);
   let {
     batch_size,
     input_width,
@@ -74,14 +75,19 @@ export function evaluate(args, floats = []) {
     fresh_bytes = 0,
     allocation_cost = 0,
     gemm_half_rows = 0,
+    gemm_half_inner = null,
     rank_one_efficiency = null,
   } = args;
   $.exact_integers({ batch_size, input_width, hidden_width, output_width, loss_flops_per_logit, optimizer_values_moved, forward_ops, backward_ops, autograd_nodes });
   if (autograd_nodes == null) {
     autograd_nodes = backward_ops;
   }
+  if (gemm_half_inner == null) {
+    gemm_half_inner = gemm_half_rows;
+    $int.gemm_half_inner = $int.gemm_half_rows;
+  }
   if (rank_one_efficiency == null) {
-    rank_one_efficiency = 1/($.iadd_if($int.gemm_half_rows, gemm_half_rows, 1));
+    rank_one_efficiency = 1/($.iadd_if($int.gemm_half_inner, gemm_half_inner, 1));
     $int.rank_one_efficiency = false;
   }
   const _t0 = $.imul(batch_size, hidden_width);
@@ -92,17 +98,19 @@ export function evaluate(args, floats = []) {
   const _t19 = $.imul(hidden_width, input_width);
   const _t20 = $.imul(hidden_width, output_width);
   const _t21 = $.imul_if($int.bytes_per_value, _t18, bytes_per_value);
-  const _t22 = Math.min(batch_size, hidden_width, input_width);
+  const _t22 = Math.min(batch_size, hidden_width);
   const _t23 = _t22/($.iadd_if($int.gemm_half_rows, _t22, gemm_half_rows));
-  const _t24 = Math.min(batch_size, hidden_width, output_width);
-  const _t25 = _t24/($.iadd_if($int.gemm_half_rows, _t24, gemm_half_rows));
-  const _t26 = (batch_size === 1);
+  const _t24 = Math.min(batch_size, output_width);
+  const _t25 = (batch_size === 1);
+  const _t26 = batch_size/($.iadd_if($int.gemm_half_inner, batch_size, gemm_half_inner));
+  const _t27 = Math.min(hidden_width, output_width);
+  const _t28 = Math.min(hidden_width, input_width);
   const op_flops_matmul1 = $.imul(_t16, input_width);
   const _t3 = op_flops_matmul1/hardware_peak;
   const op_flops_relu = _t0;
   const op_flops_matmul2 = $.imul(_t16, output_width);
   const _t8 = op_flops_matmul2/hardware_peak;
-  const _t27 = $.iadd(op_flops_matmul1, op_flops_matmul2);
+  const _t29 = $.iadd(op_flops_matmul1, op_flops_matmul2);
   const op_flops_loss = $.imul(_t17, loss_flops_per_logit);
   const op_flops_grad_w2 = op_flops_matmul2;
   const op_flops_grad_h = op_flops_matmul2;
@@ -122,31 +130,31 @@ export function evaluate(args, floats = []) {
   const _t14 = 3*_raw_op_bytes_relu_backward;
   const op_bytes_relu_backward = _t14;
   const op_bytes_loss_backward = $.iadd_if($int.bytes_per_value && $int.label_bytes, _t21, $.imul_if($int.label_bytes, batch_size, label_bytes));
-  const op_efficiency_matmul1 = (((input_width === 1)) ? (rank_one_efficiency) : (_t23));
+  const op_efficiency_matmul1 = (((input_width === 1)) ? (rank_one_efficiency) : (Math.min(_t23, input_width/($.iadd_if($int.gemm_half_inner, gemm_half_inner, input_width)))));
   const _t4 = _t3/op_efficiency_matmul1;
   const op_efficiency_relu = 1;
   const _t5 = 1/(hardware_peak*op_efficiency_relu);
   const _t6 = _t5*op_flops_relu;
   const _t10 = _t5*op_flops_loss;
   const _t15 = _t5*op_flops_loss_backward;
-  const op_efficiency_matmul2 = (((hidden_width === 1)) ? (rank_one_efficiency) : (_t25));
+  const op_efficiency_matmul2 = (((hidden_width === 1)) ? (rank_one_efficiency) : (Math.min(_t24/($.iadd_if($int.gemm_half_rows, _t24, gemm_half_rows)), hidden_width/($.iadd_if($int.gemm_half_inner, gemm_half_inner, hidden_width)))));
   const _t9 = _t8/op_efficiency_matmul2;
   const op_efficiency_loss = op_efficiency_relu;
-  const op_efficiency_grad_w2 = ((_t26) ? (rank_one_efficiency) : (_t25));
+  const op_efficiency_grad_w2 = ((_t25) ? (rank_one_efficiency) : (Math.min(_t26, _t27/($.iadd_if($int.gemm_half_rows, _t27, gemm_half_rows)))));
   const _t11 = _t8/op_efficiency_grad_w2;
-  const op_efficiency_grad_h = (((output_width === 1)) ? (rank_one_efficiency) : (_t25));
+  const op_efficiency_grad_h = (((output_width === 1)) ? (rank_one_efficiency) : (Math.min(_t23, output_width/($.iadd_if($int.gemm_half_inner, gemm_half_inner, output_width)))));
   const _t12 = _t8/op_efficiency_grad_h;
-  const op_efficiency_grad_w1 = ((_t26) ? (rank_one_efficiency) : (_t23));
+  const op_efficiency_grad_w1 = ((_t25) ? (rank_one_efficiency) : (Math.min(_t26, _t28/($.iadd_if($int.gemm_half_rows, _t28, gemm_half_rows)))));
   const _t13 = _t3/op_efficiency_grad_w1;
   const op_efficiency_relu_backward = op_efficiency_relu;
   const op_efficiency_loss_backward = op_efficiency_relu;
-  const forward_flops = $.iadd(_t27, op_flops_loss, op_flops_relu);
+  const forward_flops = $.iadd(_t29, op_flops_loss, op_flops_relu);
   const backward_flops = $.iadd(op_flops_loss_backward, op_flops_matmul1, $.imul(2, op_flops_matmul2), op_flops_relu);
   const forward_bytes = $.iadd_if($int.bytes_per_value, op_bytes_loss, op_bytes_matmul1, op_bytes_matmul2, op_bytes_relu);
   const backward_bytes = op_bytes_loss_backward + op_bytes_matmul1 + $.imul_if($int.bytes_per_value, 2, op_bytes_matmul2) + op_bytes_relu_backward;
   const total_flops = $.iadd(backward_flops, forward_flops);
   const total_bytes = backward_bytes + forward_bytes;
-  const dense_training_ratio = ($.iadd($.imul(2, op_flops_matmul1), $.imul(3, op_flops_matmul2)))/_t27;
+  const dense_training_ratio = ($.iadd($.imul(2, op_flops_matmul1), $.imul(3, op_flops_matmul2)))/_t29;
   const parameters = $.iadd(_t19, _t20, hidden_width, output_width);
   const optimizer_step_bytes = $.imul_if($int.bytes_per_value, bytes_per_value, optimizer_values_moved, parameters);
   const intensity = total_flops/total_bytes;

@@ -88,6 +88,8 @@ class Profile(NamedTuple):
     backward_per_node: float | None
     gemm_half_rows: float = 0.0        # numpy's BLAS (0 when the node file has no such figure: the peak)
     torch_gemm_half_rows: float = 0.0  # PyTorch's
+    gemm_half_inner: float | None = None        # numpy's short inner dimension (None: gemm_half_rows)
+    torch_gemm_half_inner: float | None = None  # PyTorch's
     rank_one: float | None = None        # numpy's outer-product efficiency (None: the gemm_half_rows curve)
     torch_rank_one: float | None = None  # PyTorch's
     host_calls: tuple[tuple[str, float], ...] = ()  # µs per call of the numpy functions that are not one ufunc
@@ -114,6 +116,7 @@ class Profile(NamedTuple):
                    node_file.node.memory_bandwidth.to("GB/s").magnitude, levels,
                    optional("torch_op"), optional("backward_fixed"), optional("backward_per_node"),
                    optional_number("gemm_half_rows"), optional_number("torch_gemm_half_rows"),
+                   optional_share("gemm_half_inner"), optional_share("torch_gemm_half_inner"),
                    optional_share("gemm_rank_one_efficiency"), optional_share("torch_gemm_rank_one_efficiency"),
                    tuple((name.removeprefix("numpy_call_"), node_file.figure(name, "µs"))
                          for name in measured if name.startswith("numpy_call_")))
@@ -153,6 +156,9 @@ def mlp_prediction(profile: Profile, shape: workloads.MlpShape, framework: str, 
     rank_one = profile.rank_one if framework == "numpy" else profile.torch_rank_one
     if rank_one is not None:
         inputs["rank_one_efficiency"] = rank_one
+    half_inner = profile.gemm_half_inner if framework == "numpy" else profile.torch_gemm_half_inner
+    if half_inner is not None:
+        inputs["gemm_half_inner"] = half_inner
     if framework == "numpy":  # every operation, forward or backward, is a Python call
         calls = calls or {}
         inputs.update(dispatch=profile.numpy_dispatch(calls.get("forward", [])), forward_ops=counts["forward"],
@@ -171,7 +177,8 @@ def mlp_prediction(profile: Profile, shape: workloads.MlpShape, framework: str, 
     compute = step.compute_time.to("µs").magnitude
     memory = step.memory_time.to("µs").magnitude
     regime = "host" if host >= roof else ("compute" if compute >= memory else "memory")
-    explained = {"host_us": host, "roofline_us": roof, "gemm_half_rows": step.gemm_half_rows, "allocation_us": step.allocation_time.to("µs").magnitude,
+    explained = {"host_us": host, "roofline_us": roof, "gemm_half_rows": step.gemm_half_rows,
+                 "gemm_half_inner": step.gemm_half_inner, "allocation_us": step.allocation_time.to("µs").magnitude,
                  "compute_us": compute, "memory_us": memory, "regime": regime,
                  "ops": step.forward_ops + step.backward_ops}
     return step.step_time.to("µs").magnitude, explained
@@ -291,7 +298,7 @@ def roofline_points(profile: Profile, grid: Grid) -> list[Point]:
     last = profile.levels[-1][1] if profile.levels else 8 << 20
     for label, working_set in [*sizes, ("dram", min(16 * last, 2 * probes.DRAM_MAX))]:
         n = max(64, working_set // 24)
-        x, y, z = np.ones(n), np.ones(n), np.empty(n)
+        x, y, z = np.ones(n), np.ones(n), np.ones(n)  # every page touched: a first pass faults in none
         points.append(Point(f"roofline multiply {label} ({24 * n} B)", "roofline", "rate", "GFLOP/s",
                             functools.partial(np.multiply, x, y, out=z),
                             functools.partial(roofline_prediction, profile, n, 24 * n, 24 * n), rate=n / 1e9))

@@ -93,8 +93,9 @@ def level_working_sets(capacities: list[int]) -> list[tuple[int, int]]:
 
 
 def skinny_gemm(n: int, threads: int, framework: str = "numpy") -> Probe:
-    """How a matrix multiply's rate falls with its smallest dimension d: ``gemm_half_rows``, the d at
-    which it attains half of the n x n x n rate, as ``MlpTrainingStepScenario`` reads it.
+    """How a matrix multiply's rate falls with a small dimension d: ``gemm_half_rows`` (few rows or columns)
+    and ``gemm_half_inner`` (a short inner dimension), the d at which it attains half of the n x n x n rate,
+    and the outer product's own share, as ``MlpTrainingStepScenario`` reads them.
 
     Each block times the n x n x n multiply and, for d in ``GEMM_DIMS``, the three shapes with one
     dimension d and the others n (few rows, a short inner dimension as in a weight gradient at
@@ -105,6 +106,7 @@ def skinny_gemm(n: int, threads: int, framework: str = "numpy") -> Probe:
     rng = np.random.default_rng(3)
     name = "gemm_half_rows" if framework == "numpy" else "torch_gemm_half_rows"
     rank_one = "gemm_rank_one_efficiency" if framework == "numpy" else "torch_gemm_rank_one_efficiency"
+    inner_name = "gemm_half_inner" if framework == "numpy" else "torch_gemm_half_inner"
     calls: list[tuple[int, Callable[[], object], float]] = []
     shapes = [(n, n, n)] + [shape for d in GEMM_DIMS for shape in ((d, n, n), (n, d, n), (n, n, d))]
     for rows, inner, cols in shapes:
@@ -125,17 +127,22 @@ def skinny_gemm(n: int, threads: int, framework: str = "numpy") -> Probe:
         rates = [(d, flops / per_call(call, clock, min_time)) for d, call, flops in calls]
         square = rates[0][1]
         outer = rates[1 + 3 * GEMM_DIMS.index(1) + 1][1]  # (n, 1) x (1, n): an outer product
-        return {name: statistics.median(d * max(square / rate - 1, 0.0) for d, rate in rates[1:]),
+        halves = [d * max(square / rate - 1, 0.0) for d, rate in rates[1:]]  # (few rows, inner, few cols) by d
+        return {name: statistics.median(h for k, h in enumerate(halves) if k % 3 != 1),
+                inner_name: statistics.median(h for k, h in enumerate(halves) if k % 3 == 1 and rates[1 + k][0] > 1),
                 rank_one: min(outer / square, 1.0)}
 
     dims = ", ".join(str(d) for d in GEMM_DIMS)
     library = "numpy.matmul (its BLAS)" if framework == "numpy" else "torch.matmul"
     method = (f"{library} of float32 shapes with one dimension d in ({dims}) and the others {n}, at {threads} "
               f"thread(s) into preallocated results, against the {n}x{n}x{n} rate R: the median over the shapes "
-              "of d (R / rate - 1), the smallest dimension at which a multiply attains half of R")
+              "with few rows or columns of d (R / rate - 1), the dimension at which a multiply attains half of R")
+    inner_method = (f"as gemm_half_rows, over the shapes whose inner dimension is d > 1 ({n} x d x {n}: a weight "
+                    "gradient at batch d)")
     outer = (f"{library} of a ({n}, 1) by a (1, {n}) float32 matrix (an outer product) at {threads} thread(s), "
              f"its rate over the {n}x{n}x{n} rate: BLAS may run it far below the gemm_half_rows curve")
-    return Probe(name, {name: Figure("", method), rank_one: Figure("", outer)}, block, threads)
+    return Probe(name, {name: Figure("", method), inner_name: Figure("", inner_method), rank_one: Figure("", outer)},
+                 block, threads)
 
 
 def stream_elements(dram_bytes: int) -> int:
@@ -205,7 +212,7 @@ def cache_point(label: str, total_bytes: int) -> Probe:
     add over 8 elements, timed in the same block) is taken off, so the figure is the level's and
     a prediction adds the call cost back once per call: at L1 sizes it is most of the time."""
     n = max(64, total_bytes // 24)
-    x, y, z = np.ones(n), np.ones(n), np.empty(n)
+    x, y, z = np.ones(n), np.ones(n), np.ones(n)  # touched: no block faults its pages in
     a, b, c = np.ones(8), np.ones(8), np.empty(8)
     name = f"add_{label}"
 
@@ -266,7 +273,7 @@ def minor_faults() -> int:
 def allocation() -> Probe:
     """What a fresh large result costs over writing into an existing buffer: page faults and zeroing."""
     n = FRESH_ELEMENTS
-    x, y, z = np.ones(n), np.ones(n), np.empty(n)
+    x, y, z = np.ones(n), np.ones(n), np.ones(n)  # touched: no block faults its pages in
     size_mb = 8 * n / MB
 
     def block(clock: Clock, min_time: float) -> dict[str, float]:

@@ -18,11 +18,12 @@ def _cached_roofline(flops, traffic, peak, efficiency, dram, cache, capacity):
                for op in FORWARD + BACKWARD)
 
 
-def _gemm_efficiency(rows, inner, cols, half, rank_one):
-    """Share of the peak a (rows, inner) x (inner, cols) multiply attains: from its smallest dimension, or
-    ``rank_one`` for an outer product (inner dimension 1)."""
-    smallest = Min(rows, inner, cols)
-    return Piecewise((rank_one, Eq(inner, 1)), (smallest / (smallest + half), True))
+def _gemm_efficiency(rows, inner, cols, half, half_inner, rank_one):
+    """Share of the peak a (rows, inner) x (inner, cols) multiply attains: the lower of what its fewer rows
+    or columns and what its inner dimension allow (each on its own half-rate curve), or ``rank_one`` for an
+    outer product (inner dimension 1)."""
+    few = Min(rows, cols)
+    return Piecewise((rank_one, Eq(inner, 1)), (Min(few / (few + half), inner / (inner + half_inner)), True))
 
 
 class MlpTrainingStepScenario(Scenario):
@@ -121,7 +122,11 @@ class MlpTrainingStepScenario(Scenario):
     gemm_half_rows = Input(nonnegative=True, default=0, symbol="M_{1/2}",
                            doc="Smallest matrix-multiply dimension at which the attained rate is half the peak "
                                "(measured: `mlsysym calibrate`); 0 by default, every multiply at the peak.")
-    rank_one_efficiency = Input(positive=True, at_most=1, default=1 / (1 + gemm_half_rows), symbol=r"\eta_1",
+    gemm_half_inner = Input(nonnegative=True, default=gemm_half_rows, symbol="K_{1/2}",
+                            doc="Inner dimension at which a matrix multiply attains half the peak (a weight "
+                                "gradient's is the batch; measured: `mlsysym calibrate`); `gemm_half_rows` by "
+                                "default, one curve for every dimension.")
+    rank_one_efficiency = Input(positive=True, at_most=1, default=1 / (1 + gemm_half_inner), symbol=r"\eta_1",
                                 doc="Share of the peak an outer product (inner dimension 1: a weight gradient at "
                                     "batch 1) attains; BLAS may run it far below the `gemm_half_rows` curve "
                                     "(measured: `mlsysym calibrate`). Default: that curve at 1.")
@@ -163,13 +168,13 @@ class MlpTrainingStepScenario(Scenario):
     )
     op_efficiency = Table(
         {
-            "matmul1": _gemm_efficiency(b, i, h, gemm_half_rows, rank_one_efficiency),
+            "matmul1": _gemm_efficiency(b, i, h, gemm_half_rows, gemm_half_inner, rank_one_efficiency),
             "relu": 1,
-            "matmul2": _gemm_efficiency(b, h, o, gemm_half_rows, rank_one_efficiency),
+            "matmul2": _gemm_efficiency(b, h, o, gemm_half_rows, gemm_half_inner, rank_one_efficiency),
             "loss": 1,
-            "grad_w2": _gemm_efficiency(h, b, o, gemm_half_rows, rank_one_efficiency),
-            "grad_h": _gemm_efficiency(b, o, h, gemm_half_rows, rank_one_efficiency),
-            "grad_w1": _gemm_efficiency(i, b, h, gemm_half_rows, rank_one_efficiency),
+            "grad_w2": _gemm_efficiency(h, b, o, gemm_half_rows, gemm_half_inner, rank_one_efficiency),
+            "grad_h": _gemm_efficiency(b, o, h, gemm_half_rows, gemm_half_inner, rank_one_efficiency),
+            "grad_w1": _gemm_efficiency(i, b, h, gemm_half_rows, gemm_half_inner, rank_one_efficiency),
             "relu_backward": 1,
             "loss_backward": 1,
         },

@@ -230,3 +230,22 @@ def test_an_outer_product_runs_at_its_own_efficiency():
     assert outer.op_time["grad_w1"].to("µs").magnitude == pytest.approx(200.704)
     assert outer.op_efficiency["matmul1"] == pytest.approx(1 / 31)
     assert base.op_efficiency["grad_w1"] == pytest.approx(1 / 31)
+
+
+def test_a_short_inner_dimension_has_its_own_curve():
+    """Weight gradients multiply over the batch: at batch 4 grad_w1 (784 x 4 x 128) is limited by its inner
+    dimension, 4 / (4 + 60) = 1/16 of the peak with gemm_half_inner 60, where its 128 columns allow
+    128 / (128 + 30); on 100 GFLOP/s its 2 x 784 x 4 x 128 = 802,816 flop take 802,816 / 6.25e9 = 128.45 µs.
+    The forward matmul1 (4 x 784 x 128) reads its rows: 4 / 34. By default the inner curve is the rows' one
+    (4 / 34 for grad_w1 too) and an outer product sits on it: 1 / (1 + 60) at batch 1."""
+    from generated import HardwareNode
+
+    node = HardwareNode("cpu", peak_flops=Q_(100, "GFLOP/s"), memory_bandwidth=Q_(20, "GB/s"))
+    base = Scenarios.MnistTwoLayerTrainingStepOnH100.variant(hardware=node, precision="peak", launch=0,
+                                                             gemm_half_rows=30, batch_size=4)
+    inner = base.variant(gemm_half_inner=60)
+    assert inner.op_efficiency["grad_w1"] == pytest.approx(1 / 16)
+    assert inner.op_efficiency["matmul1"] == pytest.approx(4 / 34)
+    assert inner.op_time["grad_w1"].to("µs").magnitude == pytest.approx(128.45056, rel=1e-9)
+    assert base.op_efficiency["grad_w1"] == pytest.approx(4 / 34)
+    assert inner.variant(batch_size=1).op_efficiency["grad_w1"] == pytest.approx(1 / 61)
