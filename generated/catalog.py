@@ -1290,13 +1290,13 @@ Constants = Namespace(
                     "2.877 µs"
                 ),  # Host cost of PyTorch's autograd engine per graph node on this machine (figure backward_per_node).
                 "FreshAllocation": lambda: Q_(
-                    "71.05 µs/MB"
+                    "39.35 µs/MB"
                 ),  # Cost of a result written into freshly mapped memory, per MB, over an existing buffer (figure fresh_allocation).
                 "StreamTriad": lambda: Q_(
-                    "14.57 GB/s"
+                    "10.45 GB/s"
                 ),  # STREAM triad bandwidth of one thread on this machine (figure stream_triad_t1).
                 "MatmulFp32": lambda: Q_(
-                    "94.11 GFLOP/s"
+                    "147.4 GFLOP/s"
                 ),  # FP32 matrix-multiply rate of one thread on this machine (1024 x 1024 numpy.matmul; figure matmul_fp32_t1).
             },
             lazy=True,
