@@ -23,8 +23,8 @@ def evaluate(
     policy_layers: Any,
     policy_sliding_window: Any = None,
     policy_sliding_layers: Any = None,
-    policy_kv_values_per_token: Any = None,
     policy_kv_values_per_position: Any = None,
+    policy_kv_values_per_token: Any = None,
     critic_parameters: Any,
     tp_size: Any,
     pp_size: Any,
@@ -43,8 +43,8 @@ def evaluate(
         policy_layers: [1] `layers` of `policy`: Transformer blocks L.
         policy_sliding_window: [1] `sliding_window` of `policy`: Tokens a sliding-window layer attends to and caches (Mistral-7B v0.1: 4096); set together with `sliding_layers`. Optional.
         policy_sliding_layers: [1] `sliding_layers` of `policy`: Blocks whose attention is limited to `sliding_window` (Gemma-2: every other one); the others attend to the whole context. Optional.
+        policy_kv_values_per_position: [1] `kv_values_per_position` of `policy`: Values one block caches per token position: a key and a value vector per key/value head (2·a_kv·d_h), or the latent and the rotary key (r + ρ). Optional.
         policy_kv_values_per_token: [1] `kv_values_per_token` of `policy`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
-        policy_kv_values_per_position: [1] `kv_values_per_position` of `policy`: Values one block caches per token position: N_kv/L. Optional.
         critic_parameters: [param] `parameters` of `critic`: Total parameter count P (mixture of experts: every expert).
         tp_size: [1] Tensor-parallel degree.
         pp_size: [1] Pipeline-parallel degree.
@@ -134,8 +134,8 @@ def gradient(
     policy_layers: Any,
     policy_sliding_window: Any = None,
     policy_sliding_layers: Any = None,
-    policy_kv_values_per_token: Any = None,
     policy_kv_values_per_position: Any = None,
+    policy_kv_values_per_token: Any = None,
     critic_parameters: Any,
     tp_size: Any,
     pp_size: Any,
@@ -386,8 +386,8 @@ class AlignmentMemoryScenario(ScenarioBase):
                 "layers": "policy_layers",
                 "sliding_window": "policy_sliding_window",
                 "sliding_layers": "policy_sliding_layers",
-                "kv_values_per_token": "policy_kv_values_per_token",
                 "kv_values_per_position": "policy_kv_values_per_position",
+                "kv_values_per_token": "policy_kv_values_per_token",
             },
             required=("parameters", "layers", "hidden_dim", "heads"),
             units={"policy_parameters": "param"},

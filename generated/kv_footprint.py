@@ -23,8 +23,8 @@ def evaluate(
     workload_layers: Any,
     workload_sliding_window: Any = None,
     workload_sliding_layers: Any = None,
-    workload_kv_values_per_token: Any = None,
     workload_kv_values_per_position: Any = None,
+    workload_kv_values_per_token: Any = None,
     tokens: Any,
     bytes_per_value: Any,
     hardware_capacity: Any = None,
@@ -41,8 +41,8 @@ def evaluate(
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
         workload_sliding_window: [1] `sliding_window` of `workload`: Tokens a sliding-window layer attends to and caches (Mistral-7B v0.1: 4096); set together with `sliding_layers`. Optional.
         workload_sliding_layers: [1] `sliding_layers` of `workload`: Blocks whose attention is limited to `sliding_window` (Gemma-2: every other one); the others attend to the whole context. Optional.
+        workload_kv_values_per_position: [1] `kv_values_per_position` of `workload`: Values one block caches per token position: a key and a value vector per key/value head (2·a_kv·d_h), or the latent and the rotary key (r + ρ). Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
-        workload_kv_values_per_position: [1] `kv_values_per_position` of `workload`: Values one block caches per token position: N_kv/L. Optional.
         tokens: [1] Tokens kept in the cache (one request).
         bytes_per_value: [byte] Storage width of one cached value.
         hardware_capacity: [byte] Memory capacity of `hardware`. Optional.
@@ -110,8 +110,8 @@ def gradient(
     workload_layers: Any,
     workload_sliding_window: Any = None,
     workload_sliding_layers: Any = None,
-    workload_kv_values_per_token: Any = None,
     workload_kv_values_per_position: Any = None,
+    workload_kv_values_per_token: Any = None,
     tokens: Any,
     bytes_per_value: Any,
     hardware_capacity: Any = None,
@@ -337,8 +337,8 @@ class KvFootprintScenario(ScenarioBase):
                 "layers": "workload_layers",
                 "sliding_window": "workload_sliding_window",
                 "sliding_layers": "workload_sliding_layers",
-                "kv_values_per_token": "workload_kv_values_per_token",
                 "kv_values_per_position": "workload_kv_values_per_position",
+                "kv_values_per_token": "workload_kv_values_per_token",
             },
             required=("parameters", "layers", "hidden_dim", "heads"),
             units={"workload_parameters": "param"},

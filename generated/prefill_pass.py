@@ -29,8 +29,8 @@ def evaluate(
     workload_vocab_size: Any,
     workload_sliding_window: Any = None,
     workload_sliding_layers: Any = None,
-    workload_kv_values_per_token: Any = None,
     workload_kv_values_per_position: Any = None,
+    workload_kv_values_per_token: Any = None,
     workload_attention_flops_per_position: Any = None,
     workload_attention_parameters_per_layer: Any = None,
     workload_active_mlp_parameters_per_layer: Any = None,
@@ -61,8 +61,8 @@ def evaluate(
         workload_vocab_size: [1] `vocab_size` of `workload`: Tokenizer vocabulary.
         workload_sliding_window: [1] `sliding_window` of `workload`: Tokens a sliding-window layer attends to and caches (Mistral-7B v0.1: 4096); set together with `sliding_layers`. Optional.
         workload_sliding_layers: [1] `sliding_layers` of `workload`: Blocks whose attention is limited to `sliding_window` (Gemma-2: every other one); the others attend to the whole context. Optional.
+        workload_kv_values_per_position: [1] `kv_values_per_position` of `workload`: Values one block caches per token position: a key and a value vector per key/value head (2·a_kv·d_h), or the latent and the rotary key (r + ρ). Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
-        workload_kv_values_per_position: [1] `kv_values_per_position` of `workload`: Values one block caches per token position: N_kv/L. Optional.
         workload_attention_flops_per_position: [flop] `attention_flops_per_position` of `workload`: Attention FLOPs of one token over one context position in one block, 2·a·(d_qk + d_vh): per query head a multiply-add per query width (Q·Kᵀ) and per value width (the weighted sum of V). Optional.
         workload_attention_parameters_per_layer: [param] `attention_parameters_per_layer` of `workload`: Attention weights of one block: the query and output projections (d·a·d_h each) and the key and value projections (d·a_kv·d_h each), with their biases where the model has them; with multi-head latent attention the queries Q_l, the latent and rotary key (d·(r + ρ)) with the latent's norm, their expansion to every head's key and value (r·a·(d_n + d_v)) and the output (a·d_v·d). Optional.
         workload_active_mlp_parameters_per_layer: [param] `active_mlp_parameters_per_layer` of `workload`: MLP weights of one block that work on each token: all of them. Optional.
@@ -223,8 +223,8 @@ def gradient(
     workload_vocab_size: Any,
     workload_sliding_window: Any = None,
     workload_sliding_layers: Any = None,
-    workload_kv_values_per_token: Any = None,
     workload_kv_values_per_position: Any = None,
+    workload_kv_values_per_token: Any = None,
     workload_attention_flops_per_position: Any = None,
     workload_attention_parameters_per_layer: Any = None,
     workload_active_mlp_parameters_per_layer: Any = None,
@@ -923,8 +923,8 @@ class PrefillPassScenario(ScenarioBase):
                 "vocab_size": "workload_vocab_size",
                 "sliding_window": "workload_sliding_window",
                 "sliding_layers": "workload_sliding_layers",
-                "kv_values_per_token": "workload_kv_values_per_token",
                 "kv_values_per_position": "workload_kv_values_per_position",
+                "kv_values_per_token": "workload_kv_values_per_token",
                 "attention_flops_per_position": "workload_attention_flops_per_position",
                 "attention_parameters_per_layer": "workload_attention_parameters_per_layer",
                 "active_mlp_parameters_per_layer": "workload_active_mlp_parameters_per_layer",

@@ -25,8 +25,8 @@ def evaluate(
     workload_layers: Any,
     workload_sliding_window: Any = None,
     workload_sliding_layers: Any = None,
-    workload_kv_values_per_token: Any = None,
     workload_kv_values_per_position: Any = None,
+    workload_kv_values_per_token: Any = None,
     workload_attention_flops_per_position: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
@@ -47,8 +47,8 @@ def evaluate(
         workload_layers: [1] `layers` of `workload`: Transformer blocks L.
         workload_sliding_window: [1] `sliding_window` of `workload`: Tokens a sliding-window layer attends to and caches (Mistral-7B v0.1: 4096); set together with `sliding_layers`. Optional.
         workload_sliding_layers: [1] `sliding_layers` of `workload`: Blocks whose attention is limited to `sliding_window` (Gemma-2: every other one); the others attend to the whole context. Optional.
+        workload_kv_values_per_position: [1] `kv_values_per_position` of `workload`: Values one block caches per token position: a key and a value vector per key/value head (2·a_kv·d_h), or the latent and the rotary key (r + ρ). Optional.
         workload_kv_values_per_token: [1] `kv_values_per_token` of `workload`: Values cached per token: one key and one value vector per key/value head per layer (2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer (L·(r + ρ)). Optional.
-        workload_kv_values_per_position: [1] `kv_values_per_position` of `workload`: Values one block caches per token position: N_kv/L. Optional.
         workload_attention_flops_per_position: [flop] `attention_flops_per_position` of `workload`: Attention FLOPs of one token over one context position in one block, 2·a·(d_qk + d_vh): per query head a multiply-add per query width (Q·Kᵀ) and per value width (the weighted sum of V). Optional.
         hardware_peak: [flop/s] Peak rate of `hardware` at the selected precision.
         hardware_bandwidth: [byte/s] Memory bandwidth of `hardware`.
@@ -168,8 +168,8 @@ def gradient(
     workload_layers: Any,
     workload_sliding_window: Any = None,
     workload_sliding_layers: Any = None,
-    workload_kv_values_per_token: Any = None,
     workload_kv_values_per_position: Any = None,
+    workload_kv_values_per_token: Any = None,
     workload_attention_flops_per_position: Any = None,
     hardware_peak: Any,
     hardware_bandwidth: Any,
@@ -494,8 +494,8 @@ class ServingScenario(ScenarioBase):
                 "layers": "workload_layers",
                 "sliding_window": "workload_sliding_window",
                 "sliding_layers": "workload_sliding_layers",
-                "kv_values_per_token": "workload_kv_values_per_token",
                 "kv_values_per_position": "workload_kv_values_per_position",
+                "kv_values_per_token": "workload_kv_values_per_token",
                 "attention_flops_per_position": "workload_attention_flops_per_position",
             },
             required=("parameters", "layers", "hidden_dim", "heads"),

@@ -451,10 +451,19 @@ class TransformerWorkload(Workload):
         value = self._calc_queries_per_kv_head()
         return value
 
+    def _calc_kv_values_per_position(self) -> Any:
+        if self.has("kv_lora_rank", "qk_rope_head_dim"):
+            return self.resolved("kv_lora_rank") + self.resolved("qk_rope_head_dim")
+        return 2 * self.resolved("head_dim") * self.resolved("kv_heads")
+
+    @property
+    def kv_values_per_position(self) -> Any:
+        """Values one block caches per token position: a key and a value vector per key/value head (2·a_kv·d_h), or the latent and the rotary key (r + ρ)."""
+        value = self._calc_kv_values_per_position()
+        return value
+
     def _calc_kv_values_per_token(self) -> Any:
-        if self.has("kv_lora_rank", "layers", "qk_rope_head_dim"):
-            return self.resolved("layers") * (self.resolved("kv_lora_rank") + self.resolved("qk_rope_head_dim"))
-        return 2 * self.resolved("head_dim") * self.resolved("kv_heads") * self.resolved("layers")
+        return self.resolved("kv_values_per_position") * self.resolved("layers")
 
     @property
     def kv_values_per_token(self) -> Any:
@@ -493,15 +502,6 @@ class TransformerWorkload(Workload):
         """Context positions the last of `seq_len` tokens attends to, summed over the blocks: every token in a block of full attention, at most the window in a sliding-window block (L·S without a window)."""
         seq_len = self.argument("seq_len", seq_len, integer=True, minimum=0, strict=False)
         value = self._calc_cached_positions(seq_len)
-        return value
-
-    def _calc_kv_values_per_position(self) -> Any:
-        return self.resolved("kv_values_per_token") / self.resolved("layers")
-
-    @property
-    def kv_values_per_position(self) -> Any:
-        """Values one block caches per token position: N_kv/L."""
-        value = self._calc_kv_values_per_position()
         return value
 
     def _calc_kv_cache_bytes(self, seq_len, precision) -> Any:

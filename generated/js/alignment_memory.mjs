@@ -21,8 +21,8 @@ export const argumentDefaults = {
   "policy_layers": "required",
   "policy_sliding_window": null,
   "policy_sliding_layers": null,
-  "policy_kv_values_per_token": null,
   "policy_kv_values_per_position": null,
+  "policy_kv_values_per_token": null,
   "critic_parameters": "required",
   "tp_size": "required",
   "pp_size": "required",
@@ -39,14 +39,14 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["policy_parameters", "policy_kv_values_per_token", "policy_kv_values_per_position", "critic_parameters", "device_memory"], []);
+  const $int = $.python_ints(args, floats, ["policy_parameters", "policy_kv_values_per_position", "policy_kv_values_per_token", "critic_parameters", "device_memory"], []);
   let {
     policy_parameters,
     policy_layers,
     policy_sliding_window = null,
     policy_sliding_layers = null,
-    policy_kv_values_per_token = null,
     policy_kv_values_per_position = null,
+    policy_kv_values_per_token = null,
     critic_parameters,
     tp_size,
     pp_size,

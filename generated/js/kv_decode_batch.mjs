@@ -22,8 +22,8 @@ export const argumentDefaults = {
   "workload_layers": "required",
   "workload_sliding_window": null,
   "workload_sliding_layers": null,
-  "workload_kv_values_per_token": null,
   "workload_kv_values_per_position": null,
+  "workload_kv_values_per_token": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
   "hardware_capacity": "required",
@@ -44,15 +44,15 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "workload_kv_values_per_position", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "weight_bytes_per_param", "kv_bytes_per_value", "prefill_efficiency", "tpot"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_position", "workload_kv_values_per_token", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "weight_bytes_per_param", "kv_bytes_per_value", "prefill_efficiency", "tpot"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,
     workload_layers,
     workload_sliding_window = null,
     workload_sliding_layers = null,
-    workload_kv_values_per_token = null,
     workload_kv_values_per_position = null,
+    workload_kv_values_per_token = null,
     hardware_peak,
     hardware_bandwidth,
     hardware_capacity,

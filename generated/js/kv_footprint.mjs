@@ -21,8 +21,8 @@ export const argumentDefaults = {
   "workload_layers": "required",
   "workload_sliding_window": null,
   "workload_sliding_layers": null,
-  "workload_kv_values_per_token": null,
   "workload_kv_values_per_position": null,
+  "workload_kv_values_per_token": null,
   "tokens": "required",
   "bytes_per_value": "required",
   "hardware_capacity": null,
@@ -37,14 +37,14 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_kv_values_per_token", "workload_kv_values_per_position", "bytes_per_value", "hardware_capacity", "kv_share", "kv_width_factor"], ["kv_width_factor"]);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_kv_values_per_position", "workload_kv_values_per_token", "bytes_per_value", "hardware_capacity", "kv_share", "kv_width_factor"], ["kv_width_factor"]);
   let {
     workload_parameters,
     workload_layers,
     workload_sliding_window = null,
     workload_sliding_layers = null,
-    workload_kv_values_per_token = null,
     workload_kv_values_per_position = null,
+    workload_kv_values_per_token = null,
     tokens,
     bytes_per_value,
     hardware_capacity = null,

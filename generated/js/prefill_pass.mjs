@@ -26,8 +26,8 @@ export const argumentDefaults = {
   "workload_vocab_size": "required",
   "workload_sliding_window": null,
   "workload_sliding_layers": null,
-  "workload_kv_values_per_token": null,
   "workload_kv_values_per_position": null,
+  "workload_kv_values_per_token": null,
   "workload_attention_flops_per_position": null,
   "workload_attention_parameters_per_layer": null,
   "workload_active_mlp_parameters_per_layer": null,
@@ -51,7 +51,7 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["hardware_peak", "hardware_bandwidth", "hardware_capacity", "precision_value", "workload_kv_values_per_token", "workload_kv_values_per_position", "workload_attention_flops_per_position", "workload_attention_parameters_per_layer", "workload_active_mlp_parameters_per_layer", "workload_architecture_parameters", "nvlink_bandwidth", "matmul_efficiency", "memory_efficiency", "nvlink_efficiency", "kernels_per_layer", "kernel_launch"], []);
+  const $int = $.python_ints(args, floats, ["hardware_peak", "hardware_bandwidth", "hardware_capacity", "precision_value", "workload_kv_values_per_position", "workload_kv_values_per_token", "workload_attention_flops_per_position", "workload_attention_parameters_per_layer", "workload_active_mlp_parameters_per_layer", "workload_architecture_parameters", "nvlink_bandwidth", "matmul_efficiency", "memory_efficiency", "nvlink_efficiency", "kernels_per_layer", "kernel_launch"], []);
   let {
     hardware_peak,
     hardware_bandwidth,
@@ -62,8 +62,8 @@ export function evaluate(args, floats = []) {
     workload_vocab_size,
     workload_sliding_window = null,
     workload_sliding_layers = null,
-    workload_kv_values_per_token = null,
     workload_kv_values_per_position = null,
+    workload_kv_values_per_token = null,
     workload_attention_flops_per_position = null,
     workload_attention_parameters_per_layer = null,
     workload_active_mlp_parameters_per_layer = null,

@@ -22,8 +22,8 @@ export const argumentDefaults = {
   "workload_layers": "required",
   "workload_sliding_window": null,
   "workload_sliding_layers": null,
-  "workload_kv_values_per_token": null,
   "workload_kv_values_per_position": null,
+  "workload_kv_values_per_token": null,
   "workload_attention_flops_per_position": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
@@ -41,15 +41,15 @@ export const requirements = [
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "workload_kv_values_per_position", "workload_attention_flops_per_position", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_position", "workload_kv_values_per_token", "workload_attention_flops_per_position", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,
     workload_layers,
     workload_sliding_window = null,
     workload_sliding_layers = null,
-    workload_kv_values_per_token = null,
     workload_kv_values_per_position = null,
+    workload_kv_values_per_token = null,
     workload_attention_flops_per_position = null,
     hardware_peak,
     hardware_bandwidth,

@@ -22,8 +22,8 @@ export const argumentDefaults = {
   "workload_layers": "required",
   "workload_sliding_window": null,
   "workload_sliding_layers": null,
-  "workload_kv_values_per_token": null,
   "workload_kv_values_per_position": null,
+  "workload_kv_values_per_token": null,
   "workload_attention_flops_per_position": null,
   "hardware_peak": "required",
   "hardware_bandwidth": "required",
@@ -44,20 +44,20 @@ export const argumentDefaults = {
 // waived when the optional argument `unless` is given, checked only when the optional argument `when` is;
 // `tested` names (where listed) may be null: the check reads them only in a branch that tests them.
 export const requirements = [
-  {names: ["workload_layers", "workload_sliding_window", "workload_sliding_layers", "workload_kv_values_per_token", "workload_kv_values_per_position", "kv_bytes_per_value", "prompt_tokens", "decode_tokens", "kv_reserve"], check: (workload_layers, workload_sliding_window, workload_sliding_layers, workload_kv_values_per_token, workload_kv_values_per_position, kv_bytes_per_value, prompt_tokens, decode_tokens, kv_reserve) => (1000000000*kv_reserve >= (((workload_kv_values_per_position != null && workload_sliding_layers != null && workload_sliding_window != null)) ? (kv_bytes_per_value*workload_kv_values_per_position*($.iadd($.imul(workload_layers, Math.min(workload_sliding_window, $.iadd(decode_tokens, prompt_tokens))), $.imul($.iadd(workload_layers, $.imul(-1, workload_sliding_layers)), Math.max(0, $.iadd(decode_tokens, prompt_tokens, $.imul(-1, workload_sliding_window))))))) : (kv_bytes_per_value*workload_kv_values_per_token*($.iadd(decode_tokens, prompt_tokens))))), message: "kv_reserve must hold at least one request\u0027s KV cache", unless: "", when: "", tested: ["workload_sliding_window", "workload_sliding_layers", "workload_kv_values_per_position"]},
+  {names: ["workload_layers", "workload_sliding_window", "workload_sliding_layers", "workload_kv_values_per_position", "workload_kv_values_per_token", "kv_bytes_per_value", "prompt_tokens", "decode_tokens", "kv_reserve"], check: (workload_layers, workload_sliding_window, workload_sliding_layers, workload_kv_values_per_position, workload_kv_values_per_token, kv_bytes_per_value, prompt_tokens, decode_tokens, kv_reserve) => (1000000000*kv_reserve >= (((workload_kv_values_per_position != null && workload_sliding_layers != null && workload_sliding_window != null)) ? (kv_bytes_per_value*workload_kv_values_per_position*($.iadd($.imul(workload_layers, Math.min(workload_sliding_window, $.iadd(decode_tokens, prompt_tokens))), $.imul($.iadd(workload_layers, $.imul(-1, workload_sliding_layers)), Math.max(0, $.iadd(decode_tokens, prompt_tokens, $.imul(-1, workload_sliding_window))))))) : (kv_bytes_per_value*workload_kv_values_per_token*($.iadd(decode_tokens, prompt_tokens))))), message: "kv_reserve must hold at least one request\u0027s KV cache", unless: "", when: "", tested: ["workload_sliding_window", "workload_sliding_layers", "workload_kv_values_per_position"]},
 ];
 
 export function evaluate(args, floats = []) {
   $.checkArguments(name, argumentDefaults, args);
-  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_token", "workload_kv_values_per_position", "workload_attention_flops_per_position", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value", "kv_bytes_per_value", "prefill_efficiency", "kv_reserve", "prefill_rate", "price", "ttft_target", "tpot_target"], []);
+  const $int = $.python_ints(args, floats, ["workload_parameters", "workload_forward_flops_per_token", "workload_kv_values_per_position", "workload_kv_values_per_token", "workload_attention_flops_per_position", "hardware_peak", "hardware_bandwidth", "hardware_capacity", "hardware_dispatch_tax", "precision_value", "kv_bytes_per_value", "prefill_efficiency", "kv_reserve", "prefill_rate", "price", "ttft_target", "tpot_target"], []);
   let {
     workload_parameters,
     workload_forward_flops_per_token = null,
     workload_layers,
     workload_sliding_window = null,
     workload_sliding_layers = null,
-    workload_kv_values_per_token = null,
     workload_kv_values_per_position = null,
+    workload_kv_values_per_token = null,
     workload_attention_flops_per_position = null,
     hardware_peak,
     hardware_bandwidth,

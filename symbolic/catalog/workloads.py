@@ -151,8 +151,14 @@ class TransformerWorkload(Workload):
     kv_width = Derived(kv_heads * head_dim, symbol="w_{kv}", doc="Width of the keys (or values) of one token in one layer.")
     queries_per_kv_head = Derived(sympy.floor(heads / kv_heads), symbol="g",
                                   doc="Query heads sharing one key/value head.")
+    # per position first, as a whole number (the per-token count divided by the layers would be a float, and a
+    # float factor in one branch of the windowed cache made its exact integer bytes inexact in JavaScript)
+    kv_values_per_position = Derived(kv_lora_rank + qk_rope_head_dim, otherwise=2 * kv_heads * head_dim,
+                                     symbol=r"\nu_{kv}",
+                                     doc="Values one block caches per token position: a key and a value vector per "
+                                         "key/value head (2·a_kv·d_h), or the latent and the rotary key (r + ρ).")
     kv_values_per_token = Derived(
-        layers * (kv_lora_rank + qk_rope_head_dim), otherwise=2 * layers * kv_heads * head_dim,
+        layers * kv_values_per_position,
         symbol="N_{kv}",
         doc="Values cached per token: one key and one value vector per key/value head per layer "
             "(2·L·a_kv·d_h), or with multi-head latent attention the latent and the rotary key per layer "
@@ -169,8 +175,6 @@ class TransformerWorkload(Workload):
         _cached_positions, symbol="S_L", otherwise=layers * seq_len,
         doc="Context positions the last of `seq_len` tokens attends to, summed over the blocks: every token in "
             "a block of full attention, at most the window in a sliding-window block (L·S without a window).")
-    kv_values_per_position = Derived(kv_values_per_token / layers, symbol=r"\nu_{kv}",
-                                     doc="Values one block caches per token position: N_kv/L.")
     kv_cache_bytes = Derived(
         kv_values_per_position * _cached_positions * Workload.precision, "byte", symbol="K_S",
         otherwise=kv_values_per_token * seq_len * Workload.precision,
