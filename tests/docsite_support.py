@@ -24,23 +24,23 @@ TIMINGS: dict[str, float] = {}
 
 
 @lru_cache(maxsize=None)
-def docsite_build() -> ModuleType:
-    """``docsite/build.py`` as a module (it is a script folder, not a package)."""
-    spec = importlib.util.spec_from_file_location("docsite_build", ROOT / "docsite" / "build.py")
+def _docsite_script(name: str, file: str) -> ModuleType:
+    """A script of ``docsite/`` as a module (it is a script folder, not a package), loaded once."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "docsite" / file)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-@lru_cache(maxsize=None)
+def docsite_build() -> ModuleType:
+    """``docsite/build.py`` as a module."""
+    return _docsite_script("docsite_build", "build.py")
+
+
 def calculator_module() -> ModuleType:
     """``docsite/calculator.py`` as a module: the data of every scenario page's calculator."""
-    spec = importlib.util.spec_from_file_location("calculator_data", ROOT / "docsite" / "calculator.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return _docsite_script("calculator_data", "calculator.py")
 
 
 @lru_cache(maxsize=None)

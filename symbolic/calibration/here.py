@@ -121,6 +121,15 @@ class Profile(NamedTuple):
                    tuple((name.removeprefix("numpy_call_"), node_file.figure(name, "µs"))
                          for name in measured if name.startswith("numpy_call_")))
 
+    def gemm_inputs(self, framework: str) -> dict[str, float]:
+        """The MLP step's matrix-multiply shape inputs for ``framework``'s library; a figure the node file
+        lacks is left out, so the scenario's default (the ``gemm_half_rows`` curve) applies."""
+        torch = framework != "numpy"
+        figures = {"gemm_half_rows": self.torch_gemm_half_rows if torch else self.gemm_half_rows,
+                   "gemm_half_inner": self.torch_gemm_half_inner if torch else self.gemm_half_inner,
+                   "rank_one_efficiency": self.torch_rank_one if torch else self.rank_one}
+        return {name: value for name, value in figures.items() if value is not None}
+
     def numpy_dispatch(self, calls: Sequence[str]) -> float:
         """µs per call, on average, of the numpy functions ``calls`` names: each at its own measured
         cost, a ufunc (or a function the node file does not list) at ``numpy_op``."""
@@ -150,15 +159,7 @@ def mlp_prediction(profile: Profile, shape: workloads.MlpShape, framework: str, 
     b, i, h, o = shape
     inputs: dict[str, Any] = dict(batch_size=b, input_width=i, hidden_width=h, output_width=o, label_bytes=8,
                                   hardware=profile.node, launch=0, allocation_cost=profile.allocation,
-                                  fresh_bytes=fresh, **profile.last_level(),
-                                  gemm_half_rows=profile.gemm_half_rows if framework == "numpy"
-                                  else profile.torch_gemm_half_rows)
-    rank_one = profile.rank_one if framework == "numpy" else profile.torch_rank_one
-    if rank_one is not None:
-        inputs["rank_one_efficiency"] = rank_one
-    half_inner = profile.gemm_half_inner if framework == "numpy" else profile.torch_gemm_half_inner
-    if half_inner is not None:
-        inputs["gemm_half_inner"] = half_inner
+                                  fresh_bytes=fresh, **profile.last_level(), **profile.gemm_inputs(framework))
     if framework == "numpy":  # every operation, forward or backward, is a Python call
         calls = calls or {}
         inputs.update(dispatch=profile.numpy_dispatch(calls.get("forward", [])), forward_ops=counts["forward"],
