@@ -34,7 +34,35 @@ IMPORT_CHILD = ("import time; start = time.perf_counter(); import generated; "
 
 def _names(text: str) -> list[str]:
     """The class and registry names a scenario module defines (module level and class statements)."""
-    return re.findall(r"^(?:class (\w+)\(Scenario\)|(\w+) = (?:Instance\(|\w+\.variant\())", text, re.MULTILINE)
+    found = re.findall(r"^(?:class (\w+)\(Scenario\)|(\w+) = (?:Instance\(|\w+\.variant\())", text, re.MULTILINE)
+    return [next(part for part in names if part) for names in found]
+
+
+def registry_entries(registry: Path) -> dict[str, set[str]]:
+    """Per generated module, the registry entries of its class in a generated ``registry.py``: those
+    a scenario makes in a loop (one per measured run, ``globals()[run.name] = ...``) included, which
+    no statement of its source names."""
+    module_of: dict[str, str] = {}
+    variant_of: dict[str, str] = {}
+    blocks = re.split(r"^def _", registry.read_text(encoding="utf-8"), flags=re.MULTILINE)[1:] if registry.is_file() else []
+    for block in blocks:
+        name = block.partition("(")[0]
+        built = re.search(r"^    return (?:Scenarios\.(\w+)\.variant|(\w+))\(", block, re.MULTILINE)
+        if built and built.group(1):  # a variant of another entry: of that entry's class
+            variant_of[name] = built.group(1)
+        elif built:
+            module = re.search(rf"^    from generated\.(\w+) import .*\b{built.group(2)}\b", block, re.MULTILINE)
+            if module:
+                module_of[name] = module.group(1)
+    for name, base in variant_of.items():
+        while base in variant_of:
+            base = variant_of[base]
+        if base in module_of:
+            module_of[name] = module_of[base]
+    entries: dict[str, set[str]] = {}
+    for name, module in module_of.items():
+        entries.setdefault(module, set()).add(name)
+    return entries
 
 
 def build_tree(root: Path, count: int = COUNT) -> list[str]:
@@ -53,6 +81,7 @@ def add_copies(root: Path, count: int, tests: Path | None = None) -> list[str]:
     gets its scenario's own test file too, renamed the same way (``test_<module>_copyN.py``)."""
     originals = sorted((root / "symbolic" / "scenarios").glob("*/[!_]*.py"))
     names = [path.stem for path in originals]
+    entries = registry_entries(ROOT / "generated" / "registry.py")  # the repository's, rendered from the same sources
     copy = 0
     while len(names) < count:
         source = originals[copy % len(originals)]
@@ -60,15 +89,13 @@ def add_copies(root: Path, count: int, tests: Path | None = None) -> list[str]:
         text = source.read_text(encoding="utf-8")
         suffix = f"Copy{copy}"
         renames = {}
-        for found in _names(text):
-            name = next(part for part in found if part)
+        for name in [*_names(text), *sorted(entries.get(source.stem, ()))]:
             renames[name] = name.replace("Scenario", f"{suffix}Scenario") if name.endswith("Scenario") else name + suffix
         target = source.with_name(f"{source.stem}_copy{copy}.py")
         # entries made in a loop (one per measured run) are keyed by a computed name: suffix it too
         text = _renamed(text, renames)
-        if "globals()[" in text:  # and so is a chart's instance named in a string
+        if "globals()[" in text:  # (their names, in a chart's instance or an example, are renamed above)
             text = re.sub(r"globals\(\)\[([^\]]+)\]", rf'globals()[\1 + "{suffix}"]', text)
-            text = re.sub(r'(instance=")(\w+)(?<!{suffix})"', rf'\1\2{suffix}"', text)
         target.write_text(text, encoding="utf-8")
         names.append(target.stem)
         if tests is not None:

@@ -252,6 +252,9 @@ class ScenarioModel:
     roofline: dict[str, str] = field(default_factory=dict)  # label suffix -> intensity output
     differs: dict[str, str] = field(default_factory=dict)  # input or output -> how and why it differs from the reference library
     left_out: dict[str, str] = field(default_factory=dict)  # a reference attribute not declared here -> why
+    # The width estimate (em) its widest equation may reach past the breaking budget: one that cannot be broken
+    # further but fits the handbook's line (the PDF test finds no overfull equation), said why where declared
+    widest_equation: float | None = None
     inputs: list[InputDecl] = field(default_factory=list)
     structured: list[StructuredDecl] = field(default_factory=list)
     precisions: list[PrecisionDecl] = field(default_factory=list)

@@ -56,6 +56,11 @@ class _ScenarioMeta(type):
             raise DeclarationError(f"{name}: differs names {', '.join(unknown)}, which it does not declare")
         model.bounds = check_bounds(model, namespace.get("bounds", {}))
         model.left_out = dict(namespace.get("left_out", {}))  # reference attributes not declared, and why
+        model.widest_equation = namespace.get("widest_equation")
+        if model.widest_equation is not None and not (isinstance(model.widest_equation, (int, float))
+                                                      and model.widest_equation > 0):
+            raise DeclarationError(f"{name}: widest_equation must be a width in em above 0 (the estimate its "
+                                   f"widest equation is allowed), got {model.widest_equation!r}")
         declared = sorted(key for key in model.left_out if key.split(".")[-1] in model.names)
         if declared:
             raise DeclarationError(f"{name}: left_out names {', '.join(declared)}, which it declares")

@@ -245,3 +245,21 @@ def test_the_authors_guide_example_declares():
     paths = [q.name for q in namespace["KernelRooflineScenario"].model.quantities]
     assert paths[:3] == ["intensity", "result.peak[cpu]", "result.peak[gpu]"]
     assert "result.speedup" in paths and "result.work" in paths
+
+
+def test_a_wider_equation_allowance_is_a_positive_width():
+    class Wide(Scenario):
+        """An allowance for an equation the breaker cannot shorten."""
+
+        widest_equation = 75.0
+        size = Input(positive=True)
+        twice = Output(2 * size)
+    assert Wide.model.widest_equation == 75.0
+    for bad in ("wide", 0, -3.0):
+        with pytest.raises(DeclarationError, match=f"widest_equation must be a width in em above 0.*{bad!r}"):
+            class Bad(Scenario):
+                """A bad allowance."""
+
+                widest_equation = bad
+                size = Input(positive=True)
+                twice = Output(2 * size)

@@ -48,6 +48,9 @@ class ZeroShardingScenario(Scenario):
 <Quantity(21.0, 'second')>
 """
 
+    # The stage table nests a cases inside a cases, each with its conditions: stacked as far as it goes,
+    # the estimate is past the budget, but it fits the handbook's line.
+    widest_equation = 90.0
     main_outputs = ("result.stage_state[ZeRO-1]", "result.stage_state[ZeRO-3]", "result.zero3_total_per_device")
     chart = Sweep(
         instance="Llama2_7B_ZeroStages64", input="n_devices", values=powers_of_two(10),
