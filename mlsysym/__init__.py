@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import generated
 from generated import __all__ as _generated_names
+from symbolic.runtime.model_config import workload_from_config as _from_config
 
 if TYPE_CHECKING:
     from generated import *  # noqa: F403 (the generated runtime API, re-exported as is)
@@ -57,9 +58,8 @@ def workload_from_config(source: Any, **overrides: Any) -> Any:
     (8030261248, 131072)
     """
     from generated import workloads  # start-up: the record classes load on first use
-    from symbolic.runtime.model_config import workload_from_config as from_config  # with them
 
-    return from_config(source, {name: getattr(workloads, name) for name in workloads.__all__}, **overrides)
+    return _from_config(source, {name: getattr(workloads, name) for name in workloads.__all__}, **overrides)
 
 
 def __getattr__(name: str) -> Any:

@@ -2,40 +2,29 @@
 
 How it works
 ------------
-``build_parser`` wires one subcommand to each ``cmd_*`` handler of ``commands.py``;
-``values.py`` reads ``--set``/``--vary`` text into validated inputs, ``search.py`` runs the
-design-space search, ``output.py`` and ``describe.py`` print tables (or ``--json``).
-Evaluation commands (list, show, eval, sweep, sensitivity, compare) use only the generated
-runtime and never import sympy; derivation commands (explain, solve, scaling) load the
-symbolic declarations (``symbolic.analysis``, ``symbolic.codegen.explain``), imported
-inside those commands so the others start without sympy. ``calibration.py`` is ``mlsysym calibrate`` (the measuring itself is ``symbolic.calibration``) and
-``validate --here``; ``validate.py`` is ``mlsysym validate``, the measured runs against their predictions.
-``demo.py`` is ``make demo``.
+``build_parser`` declares every subcommand and its options, and names its handler as
+``module:function`` of this package; ``main`` loads that module only when the command runs, so
+each command imports only what it needs, at the top of its module: ``commands.py`` the evaluation
+commands (list, show, eval, sweep, sensitivity, compare: the generated runtime only, no sympy),
+``derivation.py`` explain, solve and scaling (the symbolic declarations: sympy, the ``generator``
+extra), ``search.py`` the design-space search, ``calibration.py`` ``mlsysym calibrate`` and
+``validate --here`` (the probes of ``symbolic.calibration``: numpy), ``validate.py`` ``mlsysym
+validate``, the measured runs against their predictions (``runs.py``, ``fits.py``: the catalog's
+record types). ``values.py`` reads ``--set``/``--vary`` text into validated inputs; ``output.py``
+and ``describe.py`` print tables (or ``--json``). ``demo.py`` is ``make demo``.
 Exit status: 0 success, 2 bad usage or input, 1 internal error.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from symbolic.cli.calibration import add_calibrate_parser
-from symbolic.cli.commands import (
-    cmd_compare,
-    cmd_eval,
-    cmd_explain,
-    cmd_list,
-    cmd_scaling,
-    cmd_sensitivity,
-    cmd_show,
-    cmd_solve,
-    cmd_sweep,
-)
 from symbolic.cli.output import outputs_of, shown, table
 from symbolic.cli.search import add_parser as add_search_parser
-from symbolic.cli.validate import add_parser as add_validate_parser
 from symbolic.cli.usage import UsageError
 from symbolic.cli.values import build, parse_setting, parse_vary
 from symbolic.runtime.errors import MlsysymError
@@ -93,18 +82,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def command(name: str, handler: Any, help_text: str) -> argparse.ArgumentParser:
+    def command(name: str, handler: str, help_text: str) -> argparse.ArgumentParser:
+        """A subcommand whose ``handler`` is ``module:function`` of this package (loaded when it runs)."""
         sub = commands.add_parser(name, help=help_text, description=help_text, formatter_class=_Formatter)
         sub.register("action", None, _Once)  # every single-valued option refuses a second value
         sub.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON instead of tables")
         sub.set_defaults(handler=handler)
         return sub
 
-    sub = command("list", cmd_list, "list the named scenarios and the scenario classes, one class's inputs "
+    sub = command("list", "commands:cmd_list", "list the named scenarios and the scenario classes, one class's inputs "
                                     "and outputs, or a catalog's entries")
     sub.add_argument("name", nargs="?", help="a scenario class or registry name (its inputs and outputs), or a "
                                              "catalog: Hardware, Models, Datasets, Systems, Constants")
-    sub = command("show", cmd_show, "the outputs of a named scenario (all, or those named), with their units")
+    sub = command("show", "commands:cmd_show", "the outputs of a named scenario (all, or those named), with their units")
     sub.add_argument("name", help="a registry name, e.g. MnistTwoLayerTrainingStepOnH100")
     sub.add_argument("outputs", nargs="*", metavar="OUTPUT",
                      help="output paths or their prefixes, e.g. compute_time host op_flops[relu] (default: all)")
@@ -116,15 +106,15 @@ def build_parser() -> argparse.ArgumentParser:
                            "read by the input's kind (workload=@config.json: a Hugging Face config)")
 
     on_entry = "a registry name, or a scenario class with its inputs given by --set"
-    sub = command("eval", cmd_eval, "evaluate a scenario class with inputs set on the command line")
+    sub = command("eval", "commands:cmd_eval", "evaluate a scenario class with inputs set on the command line")
     sub.add_argument("scenario", help="a scenario class, or a registry name (its class, starting from its inputs)")
     sub.add_argument("--from", dest="base", help="start from this registry entry's inputs (of the same class)")
     settings(sub)
-    sub = command("explain", cmd_explain, "definition -> closed form -> numbers substituted -> result")
+    sub = command("explain", "derivation:cmd_explain", "definition -> closed form -> numbers substituted -> result")
     sub.add_argument("name", help=on_entry)
     sub.add_argument("output", help="an output path, e.g. compute_time, host.overhead_ratio, result.rate[host]")
     settings(sub)
-    sub = command("sweep", cmd_sweep, "evaluate a grid of input values through the vectorised evaluator")
+    sub = command("sweep", "commands:cmd_sweep", "evaluate a grid of input values through the vectorised evaluator")
     sub.add_argument("name", help=on_entry + " (the inputs not varied)")
     settings(sub)
     sub.add_argument("--vary", action="append", required=True, metavar="NAME=RANGE",
@@ -133,29 +123,65 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--outputs", help="comma-separated output paths (default: all)")
     sub.add_argument("--out", help="write FILE.csv or FILE.json (default: print the first rows)")
     add_search_parser(command)
-    sub = command("solve", cmd_solve, "solve an output equation for an input, exactly")
+    sub = command("solve", "derivation:cmd_solve", "solve an output equation for an input, exactly")
     sub.add_argument("name", help=on_entry + " (the other inputs' values)")
     sub.add_argument("--for", dest="unknown", required=True, help="the input to solve for")
     sub.add_argument("--where", required=True, metavar="OUTPUT=VALUE",
                      help="e.g. compute_time=memory_time or total=8GiB")
     settings(sub)
-    sub = command("sensitivity", cmd_sensitivity, "exact derivatives and elasticities of an output, ranked")
+    sub = command("sensitivity", "commands:cmd_sensitivity", "exact derivatives and elasticities of an output, ranked")
     sub.add_argument("name", help=on_entry)
     sub.add_argument("output", help="an output path")
     settings(sub)
-    sub = command("scaling", cmd_scaling, "leading-order growth of an output in each input")
+    sub = command("scaling", "derivation:cmd_scaling", "leading-order growth of an output in each input")
     sub.add_argument("scenario", help="a scenario class or registry name (growth is the class's), or either with "
                                       "--set holding inputs at values")
     sub.add_argument("output", help="an output path")
     settings(sub, held=True)
-    sub = command("compare", cmd_compare, "what changed between two scenarios of one class, and why")
+    sub = command("compare", "commands:cmd_compare", "what changed between two scenarios of one class, and why")
     sub.add_argument("a", help="a registry name")
     sub.add_argument("b", nargs="?", help="a registry name of the same class (default: a itself, with --set)")
     sub.add_argument("--set", action="append", metavar="NAME=VALUE",
                      help="an input of b changed: compare a against b (or a) with these values")
-    add_calibrate_parser(command)
-    add_validate_parser(command)
+    sub = command("calibrate", "calibration:cmd_calibrate",
+                  "measure this machine (matmul, STREAM, cache points, host costs, allocation) into a node file")
+    sub.add_argument("--quick", action="store_true", help="3 short blocks per figure (under a minute) instead of 7")
+    sub.add_argument("--threads", metavar="N,M", help="BLAS/STREAM thread counts to measure; the first is the "
+                                                      "node's (default 1,2 on two or more cores)")
+    sub.add_argument("--out", metavar="FILE", help="write the node file here (default: print it only)")
+    sub.add_argument("--force", action="store_true",
+                     help="write the node file even when the run is refused, its verdict saying why")
+    sub.add_argument("--max-load", type=float, default=None, metavar="X",
+                     help="refuse when other processes keep the load average above X per core (default 0.75)")
+    sub.add_argument("--max-spread", type=float, default=None, metavar="X",
+                     help="refuse when a headline figure's blocks spread more than X (default 0.25)")
+    sub = command("validate", "validate:cmd_validate",
+                  "predicted against measured: every published run (symbolic/catalog/measurements.toml, and "
+                  "--file RUNS.toml) predicted from the equations; --here runs the scenarios' workloads on this "
+                  "machine")
+    sub.add_argument("--file", action="append", default=[], metavar="RUNS.toml",
+                     help="also predict the runs of this file ([[run]] tables in the form of measurements.toml); "
+                          "repeatable")
+    sub.add_argument("--only", action="store_true", help="predict only the --file runs, not the project's own")
+    sub.add_argument("--fit", action="store_true",
+                     help="also refit the fitted efficiency figures on their declared runs, with leave-one-out errors")
+    sub.add_argument("--search", action="store_true",
+                     help="also search the fastest layout of the 530B model on 2,240 to 4,096 A100s that fits memory")
+    sub.add_argument("--here", action="store_true",
+                     help="run the workloads here (MLP step, Adam, roofline kernels, fusion chains, an epoch) "
+                          "between calibration blocks and set each against its prediction")
+    sub.add_argument("--suite", metavar="A,B", help="suites to run (default all: mlp,adam,roofline,fusion,epoch)")
+    sub.add_argument("--node", metavar="FILE", help="the node file to predict with (default: a quick calibration "
+                                                    "first, written nowhere)")
+    sub.add_argument("--out", metavar="FILE", help="also write the rows and summary as JSON here")
     return parser
+
+
+def handler(spec: str) -> Callable[[argparse.Namespace], int]:
+    """The function ``module:function`` of this package names, its module imported now."""
+    module, _, function = spec.partition(":")
+    # start-up: a command loads its own module (sympy, numpy or the catalog) only when it runs
+    return getattr(importlib.import_module(f"symbolic.cli.{module}"), function)  # type: ignore[no-any-return]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -163,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)  # exits with 2 on bad usage
 
     try:
-        return args.handler(args)
+        return handler(args.handler)(args)
     except (UsageError, MlsysymError) as error:
         print(f"mlsysym: error: {error}", file=sys.stderr)
         return 2

@@ -1,4 +1,8 @@
-"""``mlsysym calibrate``: measure this machine and write its node file."""
+"""``mlsysym calibrate`` (measure this machine and write its node file) and ``mlsysym validate --here``.
+
+The probes load numpy: this module is loaded only when one of its commands runs (the CLI loads each
+command's module on dispatch); their options are declared with the others in ``symbolic.cli``.
+"""
 
 from __future__ import annotations
 
@@ -7,35 +11,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from symbolic.cli.output import emit, table
 import json
 import tomllib
-from symbolic.cli.output import json_text
+
+from symbolic.calibration import calibrate as calibration
+from symbolic.calibration import here
+from symbolic.calibration.calibrate import host_table, measured, node_fields
+from symbolic.calibration.machine import usable_cores
+from symbolic.cli.output import emit, json_text, table
 from symbolic.cli.usage import UsageError
 from symbolic.runtime.node_file import node_file_from_mapping, read_node_file
 
 REFUSED = 2  # the exit status of a run too noisy to give a verdict (as for bad input: nothing was written)
 
 
-def add_calibrate_parser(command: Any) -> None:
-    sub = command("calibrate", cmd_calibrate,
-                  "measure this machine (matmul, STREAM, cache points, host costs, allocation) into a node file")
-    sub.add_argument("--quick", action="store_true", help="3 short blocks per figure (under a minute) instead of 7")
-    sub.add_argument("--threads", metavar="N,M", help="BLAS/STREAM thread counts to measure; the first is the "
-                                                      "node's (default 1,2 on two or more cores)")
-    sub.add_argument("--out", metavar="FILE", help="write the node file here (default: print it only)")
-    sub.add_argument("--force", action="store_true",
-                     help="write the node file even when the run is refused, its verdict saying why")
-    sub.add_argument("--max-load", type=float, default=None, metavar="X",
-                     help="refuse when other processes keep the load average above X per core (default 0.75)")
-    sub.add_argument("--max-spread", type=float, default=None, metavar="X",
-                     help="refuse when a headline figure's blocks spread more than X (default 0.25)")
-
-
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from symbolic.calibration import calibrate as calibration  # start-up: the probes load numpy
-    from symbolic.calibration.machine import usable_cores  # start-up: the probes load numpy
-
     limits = calibration.Limits()
     for flag, value in (("--max-load", args.max_load), ("--max-spread", args.max_spread)):
         if value is not None and not value > 0:
@@ -63,7 +53,6 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def report(result: Any, written: str | None) -> dict[str, Any]:
-    from symbolic.calibration.calibrate import host_table, measured, node_fields  # start-up: the probes load numpy
 
     return {"node": node_fields(result), "host": host_table(result),
             "measured": {name: figure._asdict() for name, figure in measured(result).items()},
@@ -71,7 +60,6 @@ def report(result: Any, written: str | None) -> dict[str, Any]:
 
 
 def text_report(result: Any, written: str | None) -> str:
-    from symbolic.calibration.calibrate import measured, node_fields  # start-up: the probes load numpy
 
     facts = result.facts
     lines = [f"machine: {facts['cpu_model']}, {facts['cores']} cores, {facts['memory']}; "
@@ -89,29 +77,11 @@ def text_report(result: Any, written: str | None) -> str:
     return "\n".join(lines)
 
 
-# -- validate --here (``mlsysym validate``'s parser, symbolic/cli/validate.py, takes these) --------
-def add_here_arguments(sub: Any, required: bool) -> None:
-    """``--here`` and its options, on ``mlsysym validate`` (symbolic/cli/validate.py)."""
-    sub.add_argument("--here", action="store_true", required=required,
-                     help="run the workloads here (MLP step, Adam, roofline kernels, fusion chains, an epoch) "
-                          "between calibration blocks and set each against its prediction")
-    sub.add_argument("--suite", metavar="A,B", help="suites to run (default all: mlp,adam,roofline,fusion,epoch)")
-    sub.add_argument("--node", metavar="FILE", help="the node file to predict with (default: a quick calibration "
-                                                    "first, written nowhere)")
-    sub.add_argument("--out", metavar="FILE", help="also write the rows and summary as JSON here")
-
-
 def cmd_validate(args: argparse.Namespace) -> int:
-    from symbolic.calibration import here  # start-up: the probes load numpy
-
     suites = here.parse_suites(args.suite)
     if args.node:
         node_file = read_node_file(args.node)
     else:  # a quick calibration, refused or not (its verdict is kept with the result)
-
-        from symbolic.calibration import calibrate as calibration  # start-up: the probes load numpy
-        from symbolic.calibration.machine import usable_cores  # start-up: the probes load numpy
-
         result = calibration.calibrate(calibration.QUICK, calibration.parse_threads("1", usable_cores()))
         node_file = node_file_from_mapping(tomllib.loads(calibration.node_file(result)), "quick calibration")
     quiet = args.json or not sys.stderr.isatty()

@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from symbolic.catalog import efficiency_sources
+from symbolic.catalog.measurements import EFFICIENCY_INPUTS, TRAINING_EFFICIENCY, load_runs
 from symbolic.cli.runs import predicted
 
 GOLDEN = (math.sqrt(5) - 1) / 2
@@ -20,9 +22,6 @@ GOLDEN = (math.sqrt(5) - 1) / 2
 
 def fitted_figures() -> list[dict[str, Any]]:
     """Every figure of ``efficiency.toml`` declaring ``fitted_on``: section, figure, scenario input, value."""
-    from symbolic.catalog import efficiency_sources  # start-up: the catalog's record types load sympy
-    from symbolic.catalog.measurements import EFFICIENCY_INPUTS, TRAINING_EFFICIENCY  # start-up: the catalog's record types load sympy
-
     inputs = {figure: name for name, figure in {**EFFICIENCY_INPUTS, **TRAINING_EFFICIENCY}.items()}
     out = []
     for section, figures in efficiency_sources().items():
@@ -72,8 +71,6 @@ RANGES = {"activation_traffic": (0.0, 50.0, False), "gemm_half_rows": (0.0, 2000
 def fit_report() -> list[dict[str, Any]]:
     """Per fitted figure: the catalog value, the refit, and per declared run its error at the catalog value
     and with the figure fitted on the other runs (leave one out)."""
-    from symbolic.catalog.measurements import load_runs  # start-up: the catalog's record types load sympy
-
     runs = {run.name: run for run in load_runs()}
     report = []
     for figure in fitted_figures():

@@ -1,7 +1,6 @@
 """A measured run as the scenario instance that predicts it (``mlsysym validate`` and its efficiency fits).
 
-The catalog's measurement loader is imported on first use (start-up): it reads the record types, which load
-sympy, and most commands never read a run.
+The catalog's record types load sympy: only ``mlsysym validate`` (loaded on dispatch) imports this.
 """
 
 from __future__ import annotations
@@ -10,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import generated
+from symbolic.catalog.measurements import MeasurementError, load_runs, scenario_inputs
+from symbolic.catalog.refs import value_of
 
 
 def runs_of(files: list[str], own: bool = True) -> list[Any]:
     """The runs to predict: the project's own (unless ``own`` is false), then each file's, names unique."""
-    from symbolic.catalog.measurements import MeasurementError, load_runs  # start-up: the catalog's record types load sympy
-
     runs = list(load_runs()) if own else []
     for file in files:
         for run in load_runs(Path(file)):
@@ -29,9 +28,6 @@ def runs_of(files: list[str], own: bool = True) -> list[Any]:
 
 def predicted(run: Any) -> Any:
     """The run's scenario instance, built from the same inputs as its registry entry."""
-    from symbolic.catalog.measurements import scenario_inputs  # start-up: the catalog's record types load sympy
-    from symbolic.catalog.refs import value_of  # start-up: the catalog's record types load sympy
-
     scenario = getattr(generated, run.scenario)
     return scenario(name=run.name, **{key: value_of(value) for key, value in scenario_inputs(run).items()})
 

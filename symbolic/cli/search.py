@@ -162,7 +162,7 @@ def _entries(root: Any, title: str, item: str, what: str) -> list[Any]:
 
 
 def add_parser(command: Any) -> None:
-    sub = command("search", cmd_search, "the best points of a design space under constraints (top k, or the "
+    sub = command("search", "search:cmd_search", "the best points of a design space under constraints (top k, or the "
                                         "Pareto front of several objectives)")
     sub.add_argument("scenario", help="a registry name (the inputs not varied) or a scenario class (give --set)")
     sub.add_argument("--vary", action="append", required=True, metavar="NAME=VALUES",

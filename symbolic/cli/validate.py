@@ -4,7 +4,8 @@ The project's own runs (``symbolic/catalog/measurements.toml``) and those of eac
 validated as one set (``symbolic.catalog.measurements``), each built as an instance of the scenario
 its kind names, from the same inputs as its registry entry, and every measured quantity set against
 the prediction: ``error`` = predicted/measured - 1. ``--here`` instead runs the scenarios' workloads
-on this machine (``symbolic.cli.calibration``).
+on this machine (``symbolic.cli.calibration``). The catalog's record types load sympy: this module is
+loaded only when the command runs (the CLI loads each command's module on dispatch).
 """
 
 from __future__ import annotations
@@ -13,35 +14,19 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from symbolic.cli import calibration
-from symbolic.cli.output import emit, table
-from symbolic.cli.usage import UsageError
 import generated
+from symbolic.catalog.measurements import UNITS
+from symbolic.cli import calibration
 from symbolic.cli.fits import fit_report
+from symbolic.cli.output import emit, json_text, table
 from symbolic.cli.runs import predicted, predicted_quantity, runs_of
-from symbolic.cli.output import json_text
+from symbolic.cli.usage import UsageError
 from symbolic.runtime.search import search
 
 # the summaries the README and the validation page quote: kind and quantity
 QUANTITY_LABELS = {"iteration_time": "iteration time", "params_optimizer_per_gpu": "params & optimizer per GPU",
                    "activations_per_gpu": "activations per GPU", "ttft": "time to first token",
                    "flops_per_gpu": "FLOP/s per GPU"}
-
-
-def add_parser(command: Any) -> None:
-    sub = command("validate", cmd_validate,
-                  "predicted against measured: every published run (symbolic/catalog/measurements.toml, and "
-                  "--file RUNS.toml) predicted from the equations; --here runs the scenarios' workloads on this "
-                  "machine")
-    sub.add_argument("--file", action="append", default=[], metavar="RUNS.toml",
-                     help="also predict the runs of this file ([[run]] tables in the form of measurements.toml); "
-                          "repeatable")
-    sub.add_argument("--only", action="store_true", help="predict only the --file runs, not the project's own")
-    sub.add_argument("--fit", action="store_true",
-                     help="also refit the fitted efficiency figures on their declared runs, with leave-one-out errors")
-    sub.add_argument("--search", action="store_true",
-                     help="also search the fastest layout of the 530B model on 2,240 to 4,096 A100s that fits memory")
-    calibration.add_here_arguments(sub, required=False)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -119,7 +104,6 @@ def search_text(found: dict[str, Any]) -> str:
 
 def validate(files: list[str], own: bool = True) -> dict[str, Any]:
     """``{"rows": [...], "summary": {...}}`` as ``--json`` prints it."""
-    from symbolic.catalog.measurements import UNITS  # start-up: the catalog's record types load sympy
 
     rows = []
     for run in runs_of(files, own):

@@ -57,7 +57,7 @@ def scenario_files() -> list[tuple[str, str]]:
 def load(name: str) -> ScenarioModule:
     """Import one scenario module (and what it imports) and collect its class and registry entries."""
     family = dict((n, f) for f, n in scenario_files())[name]
-    module = importlib.import_module(f"symbolic.scenarios.{family}.{name}")
+    module = importlib.import_module(f"symbolic.scenarios.{family}.{name}")  # found by its file, named at run time
     _name_instances()
     models = [value.model for value in vars(module).values()
               if isinstance(value, type) and issubclass(value, Scenario) and value.__module__ == module.__name__]
