@@ -54,8 +54,9 @@ def registry_entries(registry: Path) -> dict[str, set[str]]:
             module = re.search(rf"^    from generated\.(\w+) import .*\b{built.group(2)}\b", block, re.MULTILINE)
             if module:
                 module_of[name] = module.group(1)
-    for name, base in variant_of.items():
-        while base in variant_of:
+    for name in variant_of:
+        base = variant_of[name]
+        while base in variant_of:  # a variant of a variant: back to the entry built from the class
             base = variant_of[base]
         if base in module_of:
             module_of[name] = module_of[base]

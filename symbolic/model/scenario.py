@@ -58,6 +58,7 @@ class _ScenarioMeta(type):
         model.left_out = dict(namespace.get("left_out", {}))  # reference attributes not declared, and why
         model.widest_equation = namespace.get("widest_equation")
         if model.widest_equation is not None and not (isinstance(model.widest_equation, (int, float))
+                                                      and not isinstance(model.widest_equation, bool)
                                                       and model.widest_equation > 0):
             raise DeclarationError(f"{name}: widest_equation must be a width in em above 0 (the estimate its "
                                    f"widest equation is allowed), got {model.widest_equation!r}")

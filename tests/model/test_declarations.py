@@ -255,7 +255,7 @@ def test_a_wider_equation_allowance_is_a_positive_width():
         size = Input(positive=True)
         twice = Output(2 * size)
     assert Wide.model.widest_equation == 75.0
-    for bad in ("wide", 0, -3.0):
+    for bad in ("wide", 0, -3.0, True):
         with pytest.raises(DeclarationError, match=f"widest_equation must be a width in em above 0.*{bad!r}"):
             class Bad(Scenario):
                 """A bad allowance."""
