@@ -1281,22 +1281,22 @@ Constants = Namespace(
             "Constants.MeasuredCpu",
             {
                 "EagerTorchOp": lambda: Q_(
-                    "2.144 µs"
+                    "1.707 µs"
                 ),  # Host cost of one tiny eager PyTorch op on this machine (torch.add of 8-element tensors; mlsysym calibrate, figure torch_op).
                 "BackwardFixed": lambda: Q_(
-                    "19.36 µs"
+                    "49.71 µs"
                 ),  # Fixed host cost of one backward() call on this machine (least-squares intercept over graph sizes; figure backward_fixed).
                 "BackwardPerNode": lambda: Q_(
-                    "2.877 µs"
+                    "2.395 µs"
                 ),  # Host cost of PyTorch's autograd engine per graph node on this machine (figure backward_per_node).
                 "FreshAllocation": lambda: Q_(
-                    "39.35 µs/MB"
+                    "49.09 µs/MB"
                 ),  # Cost of a result written into freshly mapped memory, per MB, over an existing buffer (figure fresh_allocation).
                 "StreamTriad": lambda: Q_(
-                    "10.45 GB/s"
+                    "12.62 GB/s"
                 ),  # STREAM triad bandwidth of one thread on this machine (figure stream_triad_t1).
                 "MatmulFp32": lambda: Q_(
-                    "147.4 GFLOP/s"
+                    "89.27 GFLOP/s"
                 ),  # FP32 matrix-multiply rate of one thread on this machine (1024 x 1024 numpy.matmul; figure matmul_fp32_t1).
             },
             lazy=True,
