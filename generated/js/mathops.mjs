@@ -148,6 +148,9 @@ export function floor_div(numerator, denominator, integers = false) {
     const result = Number(quotient);
     return BigInt(result) === quotient ? result : refuse(quotient);
   }
+  if (!Number.isFinite(numerator) || Number.isNaN(denominator)) {
+    return numerator / denominator;  // inf or nan passed on to the overflow check, never a count of 0
+  }
   let mod = numerator % denominator;
   let div = (numerator - mod) / denominator;
   if (mod && ((denominator < 0) !== (mod < 0))) {
@@ -173,6 +176,7 @@ function bitLength(whole) {
 
 /** ceil(log2 n) of n >= 1, exactly for whole numbers (the bit length of n - 1). */
 export function ceil_log2(value) {
+  if (!Number.isFinite(value)) return value;  // inf or nan passed on
   const whole = Math.trunc(value);
   if (whole === value) return bitLength(whole - 1);
   return bitLength(Math.floor(value));

@@ -23,7 +23,8 @@ from sympy.printing.str import StrPrinter  # noqa: E402
 
 from symbolic.analysis.closed import closed_form as shared_closed_form  # noqa: E402
 from symbolic.analysis.dimensions import scale_of_unit  # noqa: E402
-from symbolic.model.functions import CeilLog2, Given, Len, MaxOver  # noqa: E402
+from symbolic.model.functions import Given, Len, MaxOver  # noqa: E402
+from symbolic.model.functions.declared import NotPowerLaw, lookup, relax_trends  # noqa: E402
 from symbolic.analysis.list_entries import EntryError, entry_form, split  # noqa: E402
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ListQuantity, Quantity, ScalarQuantity, ScenarioModel  # noqa: E402
 from symbolic.scenarios.discover import discover  # noqa: E402
@@ -259,7 +260,7 @@ def _derivative(key: _Key, output: str, with_respect_to: str) -> sympy.Expr:
     decl = input_decl(key.model, with_respect_to)
     form = closed_form(key.model, output, simplify=False)
     # A floor is differentiated as its argument (its trend), as in the generated gradients.
-    form = form.replace(lambda e: isinstance(e, (sympy.floor, sympy.ceiling)), lambda e: e.args[0])
+    form = relax_trends(form)
     return sympy.diff(form, decl.symbol)
 
 
@@ -286,14 +287,12 @@ def growth(expr: sympy.Basic, variables: set[sympy.Basic]) -> sympy.Rational:
         return growth(expr.base, variables) * expr.exp  # m^(-α) grows as the power -α of m
     if isinstance(expr, sympy.Pow):
         raise DerivationError(f"{expr} has a growing input in its exponent: not a power law")
-    if isinstance(expr, sympy.Min):
-        return min(growth(arg, variables) for arg in expr.args)
-    if isinstance(expr, sympy.Max):
-        return max(growth(arg, variables) for arg in expr.args)
-    if isinstance(expr, (sympy.floor, sympy.ceiling, sympy.Abs)):
-        return growth(expr.args[0], variables)
-    if isinstance(expr, (sympy.log, CeilLog2)):
-        return sympy.Integer(0)  # slower than any power
+    declared = lookup(expr)
+    if declared is not None and declared.growth is not None:  # its declaration's rule (symbolic.model.functions)
+        try:
+            return declared.growth(expr, lambda arg: growth(arg, variables))
+        except NotPowerLaw as error:
+            raise DerivationError(str(error)) from None
     if isinstance(expr, (sympy.Sum, MaxOver)):
         return growth(expr.function, variables)
     if isinstance(expr, sympy.Product):

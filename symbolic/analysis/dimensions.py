@@ -14,7 +14,8 @@ from typing import Any
 
 import sympy
 
-from symbolic.model.functions import CeilLog2, Exceeds, Len, MaxOver
+from symbolic.model.functions import Len, MaxOver
+from symbolic.model.functions.declared import declarations, is_function, pure_number, required
 from symbolic.model import UNIT_SYMBOLS, ScenarioModel, TextQuantity
 from symbolic.runtime.errors import (
     CycleError,
@@ -77,9 +78,6 @@ def infer(expr: sympy.Basic, dims: dict[sympy.Basic, Dimension]) -> Dimension:
         return _agree(expr, [infer(expr.function, with_indices(dims, expr.limits)), none])
     if isinstance(expr, Len):
         return none
-    if isinstance(expr, Exceeds):  # compares like quantities; the answer is a count (0 or 1)
-        _agree(expr, [infer(arg, dims) for arg in expr.args])
-        return none
     if isinstance(expr, sympy.core.relational.Relational):
         if expr.rhs.is_zero:  # zero compares with a value of any dimension (d + l > 0)
             return infer(expr.lhs, dims)
@@ -98,17 +96,16 @@ def infer(expr: sympy.Basic, dims: dict[sympy.Basic, Dimension]) -> Dimension:
         if exponent.is_Integer:
             return base ** int(exponent)
         return base ** float(exponent)
-    if isinstance(expr, (sympy.Add, sympy.Min, sympy.Max)):
+    if isinstance(expr, sympy.Add):
         return _agree(expr, [infer(arg, dims) for arg in expr.args])
     if isinstance(expr, sympy.Piecewise):  # a branch of 0 has whatever dimension the others have
         branches = [branch for branch, _ in expr.args if not branch.is_zero] or [sympy.S.Zero]
         return _agree(sympy.Tuple(*branches), [infer(branch, dims) for branch in branches])
-    if isinstance(expr, (sympy.floor, sympy.ceiling, sympy.Abs)):
-        return infer(expr.args[0], dims)
-    if isinstance(expr, (sympy.log, CeilLog2)):
-        if infer(expr.args[0], dims) != none:
-            raise DeclarationError(f"the logarithm of a dimensioned value in {expr}")
-        return none
+    if is_function(expr):  # its declaration's rule (symbolic.model.functions), or a refusal naming the door
+        declarations()
+        rule = required(expr).dimension
+        found = [infer(arg, dims) for arg in expr.args]
+        return rule(expr, found, none) if rule is not None else pure_number(type(expr).__name__)(expr, found, none)
     raise UnsupportedNodeError(f"has a {type(expr).__name__} node ({expr}), which the dimension check and the "
                                "printers do not support")
 

@@ -16,7 +16,8 @@ import itertools
 import sympy
 
 from symbolic.model.feasibility import guarded_outputs
-from symbolic.model.functions import CeilLog2, Len, MaxOver
+from symbolic.model.functions import Len, MaxOver
+from symbolic.model.functions.declared import declarations, lookup
 from symbolic.model import ListInput, ScalarQuantity, ScenarioModel
 from symbolic.analysis.closed import closed_form
 from symbolic.runtime.errors import UndefinedOutputError
@@ -43,6 +44,10 @@ def _entries_and_lengths(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]
                                                                       nonnegative=True)
         elif spec.minimum is not None and decl.symbol.is_Symbol:
             replace[decl.symbol] = spec.minimum + sympy.Dummy(f"{decl.name}_excess", nonnegative=True)
+        elif decl.resolves.startswith("output:") and decl.symbol.is_Symbol:  # another instance's output: its sign
+            sign = _output_sign(model, decl.structured, decl.resolves.removeprefix("output:"))
+            if sign is not None:
+                replace[decl.symbol] = sign
     for requirement in model.requirements:  # a >= b (a an input): a is b plus something nonnegative
         if requirement.unless or requirement.when:
             continue  # waived when its optional input is given: it proves nothing
@@ -51,6 +56,22 @@ def _entries_and_lengths(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]
             strict = isinstance(condition, sympy.StrictGreaterThan)
             replace[condition.lhs] = condition.rhs + sympy.Dummy("excess", nonnegative=True, positive=strict or None)
     return replace
+
+
+def _output_sign(model: ScenarioModel, name: str, path: str) -> sympy.Basic | None:
+    """A symbol carrying the sign the scenario input ``name``'s class proves for its output ``path`` (positive,
+    or nonnegative), so a sign proven there is not lost where the output is read here; None if unproven."""
+    item = next((s for s in model.structured if s.name == name), None)
+    inner = getattr(item, "scenario", None)
+    quantity = next((q for q in inner.quantities if q.name == path), None) if inner is not None else None
+    if quantity is None or not isinstance(quantity, ScalarQuantity):
+        return None
+    form = _reduced(closed_form(inner, quantity, simplify=False), _entries_and_lengths(inner))
+    if form.is_positive:
+        return sympy.Dummy(f"{name}_output", positive=True)
+    if form.is_nonnegative:
+        return sympy.Dummy(f"{name}_output", nonnegative=True)
+    return None
 
 
 def _below_maxima(model: ScenarioModel) -> dict[sympy.Basic, sympy.Basic]:
@@ -94,23 +115,13 @@ def _reduced(expr: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic]) -> symp
     expr = expr.xreplace(plain).replace(lambda e: isinstance(e, sympy.Indexed) and e.base in entries,
                                         lambda e: entries[e.base])
 
-    def floor_sign(node: sympy.Basic) -> sympy.Basic:
-        inner = _reduced(node.args[0], replace)
-        if isinstance(node, sympy.ceiling) and inner.is_positive:  # a ceiling of a positive number is >= 1
-            return sympy.Dummy("whole_at_least_one", positive=True, integer=True)
-        if sympy.simplify(inner - 1).is_nonnegative:
-            return sympy.Dummy("whole_at_least_one", positive=True, integer=True)
-        return sympy.Dummy("whole", nonnegative=True, integer=True) if inner.is_nonnegative else node
+    def declared_sign(node: sympy.Basic) -> sympy.Basic:  # the function's own sign facts (symbolic.model.functions)
+        found = lookup(node)
+        replaced = found.sign(node, lambda arg: _reduced(arg, replace)) if found and found.sign else None
+        return node if replaced is None else replaced
 
-    expr = expr.replace(lambda e: isinstance(e, (sympy.floor, sympy.ceiling)), floor_sign)
-
-    def ceil_log2_sign(node: sympy.Basic) -> sympy.Basic:
-        inner = _reduced(node.args[0], replace)
-        if sympy.simplify(inner - 2).is_nonnegative:
-            return 1 + sympy.Dummy("whole", nonnegative=True, integer=True)
-        return sympy.Dummy("whole", nonnegative=True, integer=True)
-
-    expr = expr.replace(lambda e: isinstance(e, CeilLog2), ceil_log2_sign)
+    declarations()
+    expr = expr.replace(lambda e: (found := lookup(e)) is not None and found.sign is not None, declared_sign)
 
     def sign_of(node: sympy.Basic) -> sympy.Basic:
         (_, start, stop), = node.limits
@@ -160,12 +171,93 @@ def unproven_divisions(model: ScenarioModel, closed: dict[str, sympy.Basic]) -> 
         if quantity.hidden or not isinstance(quantity, ScalarQuantity) or quantity.name not in closed:
             continue
         form = closed[quantity.name]
-        denominators = [p.base for p in form.atoms(sympy.Pow) if p.exp.is_negative]
         known = {**replace, **_holding(model, under.get(quantity.name, ()), closed)}
-        doubtful = [d for d in denominators
-                    if not _proven_positive(d, known, upper) and not _positive_by_cases(model, d, known, upper)]
+        doubtful = []
+        for denominator, guard in dict.fromkeys(_denominators(form, ())):  # each under its branch's conditions
+            if guard and _proven_positive(denominator, {**known, **_assumed(guard, known)}, upper):
+                continue
+            if not _proven_positive(denominator, known, upper) and not _positive_by_cases(model, denominator, known,
+                                                                                           upper):
+                doubtful.append(denominator)
         if doubtful:
             found[quantity.name] = doubtful
+    return found
+
+
+def _denominators(expr: sympy.Basic, guard: tuple[sympy.Basic, ...]) -> list[tuple[sympy.Basic, tuple[sympy.Basic, ...]]]:
+    """``(denominator, conditions it is read under)`` for every division in ``expr``: a division inside a
+    ``Piecewise`` branch is read only where that branch's condition holds (and the earlier ones do not),
+    one inside a sum's term only for its index in range."""
+    found: list[tuple[sympy.Basic, tuple[sympy.Basic, ...]]] = []
+    if isinstance(expr, sympy.Piecewise):
+        earlier: list[sympy.Basic] = []
+        for branch, condition in expr.args:
+            found += _denominators(condition, guard + tuple(sympy.Not(c) for c in earlier))
+            found += _denominators(branch, guard + (condition,) + tuple(sympy.Not(c) for c in earlier))
+            earlier.append(condition)
+        return found
+    if isinstance(expr, (sympy.Sum, sympy.Product, MaxOver)) and len(expr.limits) == 1:
+        (index, start, stop), = expr.limits  # a term is read only for start <= index <= stop
+        found += _denominators(expr.function, guard + (sympy.Ge(index, start, evaluate=False),
+                                                       sympy.Le(index, stop, evaluate=False)))
+        for limit in (start, stop):
+            found += _denominators(limit, guard)
+        return found
+    if isinstance(expr, sympy.Pow) and expr.exp.is_negative:
+        found.append((expr.base, guard))
+    for arg in expr.args:
+        if isinstance(arg, sympy.Basic):
+            found += _denominators(arg, guard)
+    return found
+
+
+def _assumed(guard: tuple[sympy.Basic, ...], known: dict[sympy.Basic, sympy.Basic]) -> dict[sympy.Basic, sympy.Basic]:
+    """What a branch's conditions say of its inputs, as replacements: ``x > a`` makes ``x`` ``a`` plus something
+    positive, ``x >= a`` plus something nonnegative, ``x < a`` ``a`` minus something positive (and a negated
+    condition the opposite); a condition on no single input says nothing."""
+    relations: list[sympy.Basic] = []
+    for condition in guard:  # a negated relation is its opposite relation already (sympy's Not(x > 0) is x <= 0)
+        relations += list(condition.args) if isinstance(condition, sympy.And) else [condition]
+    assumed: dict[sympy.Basic, sympy.Basic] = {}
+    for relation in relations:
+        if not isinstance(relation, (sympy.StrictGreaterThan, sympy.GreaterThan, sympy.StrictLessThan,
+                                     sympy.LessThan)):
+            continue
+        big, small = ((relation.lhs, relation.rhs) if isinstance(relation, (sympy.StrictGreaterThan, sympy.GreaterThan))
+                      else (relation.rhs, relation.lhs))
+        strict = isinstance(relation, (sympy.StrictGreaterThan, sympy.StrictLessThan))
+        gap = sympy.Dummy("branch_gap", positive=strict or None, nonnegative=True)
+        if big.is_Symbol and big not in assumed and big not in small.free_symbols:
+            assumed[big] = small.xreplace(known) + gap
+        elif small.is_Symbol and small not in assumed and small not in big.free_symbols:
+            assumed[small] = big.xreplace(known) - gap
+    return assumed
+
+
+def _proven_nonnegative(expr: sympy.Basic, replace: dict[sympy.Basic, sympy.Basic],
+                        upper: tuple[dict[sympy.Basic, sympy.Basic], ...]) -> bool:
+    for bounds in (replace, *({**replace, **extra} for extra in upper)):
+        reduced = _reduced(expr, bounds)
+        if reduced.is_nonnegative or sympy.factor(sympy.together(reduced)).is_nonnegative:
+            return True
+    return False
+
+
+def outside_domains(model: ScenarioModel, closed: dict[str, sympy.Basic]) -> dict[str, list[str]]:
+    """For each output, the declared functions it applies outside their domain (``LambertW`` of an argument not
+    proven at least −1/e), as each declaration's message; usually none."""
+    replace = _entries_and_lengths(model)
+    upper = tuple(bounds for bounds in (_below_maxima(model),) if bounds) or ({},)
+    found: dict[str, list[str]] = {}
+    declarations()
+    for name, form in closed.items():
+        for node in sorted(form.atoms(sympy.Function), key=sympy.default_sort_key):
+            declared = lookup(node)
+            if declared is None or declared.domain is None:
+                continue
+            message = declared.domain(node, lambda expr: _proven_nonnegative(expr, replace, upper))
+            if message:
+                found.setdefault(name, []).append(message)
     return found
 
 
@@ -199,5 +291,9 @@ def check_defined(model: ScenarioModel) -> None:
     for name, denominators in unproven_divisions(model, closed).items():
         shown = ", ".join(str(d) for d in denominators)
         raise UndefinedOutputError(
-            f"{model.name}.{name}: divides by {shown}, which the input domains do not prove positive; "
-            "narrow a domain (positive=True, a ListInput min_length) or add a Require so no valid input gives x/0")
+            f"{model.name}.{name}: divides by {shown}, which the input domains (and the conditions of the "
+            "Piecewise branch it is in) do not prove positive; narrow a domain (positive=True, a ListInput "
+            "min_length), add a Require, or guard the division with a Piecewise branch whose condition proves it, "
+            "so no valid input gives x/0")
+    for name, messages in outside_domains(model, closed).items():
+        raise UndefinedOutputError(f"{model.name}.{name}: {messages[0]}")

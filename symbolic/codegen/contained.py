@@ -36,6 +36,8 @@ class ContainedCall(sympy.Function):
     """A generated module's ``evaluate`` or ``gradient``, called with bound arguments:
     ``ContainedCall(Str(module), Str(function), Str(name), value, Str(name), value, ...)``."""
 
+    language_node = True  # printed by each evaluator printer's own method (not a declared math function)
+
     def pairs(self) -> list[tuple[str, sympy.Basic]]:
         rest = self.args[2:]
         return [(str(rest[i]), rest[i + 1]) for i in range(0, len(rest), 2)]
@@ -49,9 +51,13 @@ class ContainedCall(sympy.Function):
 class Returned(sympy.Function):
     """What a contained call returns at ``path``: ``Returned(call, Str("result.intensity"))``."""
 
+    language_node = True
+
 
 class ReturnedPartial(sympy.Function):
     """d output / d input from a contained gradient call: ``ReturnedPartial(call, Str(output), Str(input))``."""
+
+    language_node = True
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,13 @@ from sympy.core.symbol import Str
 from symbolic.codegen.contained import Contained, ContainedCall, Returned, ReturnedPartial
 from symbolic.codegen.pyprint import EvaluatorPrinter, Statement, _Folder, _inline_reciprocals, _ordered, code_name
 from symbolic.model.functions import MaxOver, given_inputs
+from symbolic.model.functions.declared import relax_trends
 from symbolic.model import ListQuantity, Quantity, ScalarQuantity, _symbols
 from symbolic.runtime.errors import DeclarationError
 
 def _relax_floors(expr: sympy.Basic) -> sympy.Basic:
     """``floor(x)`` and ``ceiling(x)`` replaced by ``x``, for differentiation (their trend)."""
-    return expr.replace(lambda e: isinstance(e, (sympy.floor, sympy.ceiling)), lambda e: e.args[0])
+    return relax_trends(expr)
 
 
 class GradientState:

@@ -31,13 +31,18 @@ from sympy.printing.precedence import precedence
 from symbolic.codegen.contained import called_subs
 from symbolic.codegen.pyprint import NamedSymbols, Statement
 from symbolic.codegen.python import Evaluator, evaluator_of, nested_literal
-from symbolic.model.functions import CeilLog2, Exceeds, Given, Len, MaxOver, loop_name
+from symbolic.codegen.declared import DeclaredFunctions
+from symbolic.model.functions import Given, Len, MaxOver, loop_name
+from symbolic.model.functions.declared import javascript_helper_sources, lookup
 from symbolic.model import ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
 
-class JsEvaluatorPrinter(NamedSymbols, JavascriptCodePrinter):
-    """ES2020 for plain numbers; unsupported nodes raise, never print a comment."""
+class JsEvaluatorPrinter(DeclaredFunctions, NamedSymbols, JavascriptCodePrinter):
+    """ES2020 for plain numbers; unsupported nodes raise, never print a comment. Functions print as
+    their declarations say (symbolic.model.functions), through ``helper``/``call``/``quotient``."""
+
+    language = "javascript"
 
     def __init__(self, names: dict[sympy.Basic, str], offsets: dict[sympy.Basic, sympy.Expr],
                  integral: set[sympy.Basic], arguments: frozenset[str] = frozenset()) -> None:
@@ -60,12 +65,12 @@ class JsEvaluatorPrinter(NamedSymbols, JavascriptCodePrinter):
     # -- integers ---------------------------------------------------------------------------
     def is_integral(self, expr: sympy.Basic) -> bool:
         """True when ``expr`` is an integer whenever the integer inputs are (Python keeps it an int)."""
-        if expr.is_Integer or expr in self.integral or isinstance(expr, (sympy.floor, sympy.ceiling, CeilLog2,
-                                                                         Exceeds, Len)):
+        whole = _whole(expr)
+        if expr.is_Integer or expr in self.integral or isinstance(expr, Len) or whole == "always":
             return True
         if isinstance(expr, sympy.Indexed):
             return expr.base in self.integral or expr.base.label in self.integral
-        if isinstance(expr, (sympy.Add, sympy.Mul, sympy.Min, sympy.Max)):
+        if isinstance(expr, (sympy.Add, sympy.Mul)) or whole == "arguments":
             return all(self.is_integral(arg) for arg in expr.args)
         if isinstance(expr, sympy.Pow):
             return self.is_integral(expr.base) and expr.exp.is_Integer and expr.exp >= 0
@@ -85,13 +90,14 @@ class JsEvaluatorPrinter(NamedSymbols, JavascriptCodePrinter):
         Without flags (a requirement's check, which has no ``$int``) only ``is_integral``."""
         if not self.flags:
             return self.is_integral(expr)
-        if expr.is_Integer or isinstance(expr, (sympy.floor, sympy.ceiling, CeilLog2, Exceeds, Len)):
+        whole = _whole(expr)
+        if expr.is_Integer or isinstance(expr, Len) or whole == "always":
             return True
         if isinstance(expr, (sympy.Symbol, sympy.Dummy)):
             return expr not in self.reals and (expr not in self.flags or self.flags[expr] is not None)
         if isinstance(expr, sympy.Indexed):
             return expr.base not in self.reals and expr.base.label not in self.reals
-        if isinstance(expr, (sympy.Add, sympy.Mul, sympy.Min, sympy.Max)):
+        if isinstance(expr, (sympy.Add, sympy.Mul)) or whole == "arguments":
             return all(self.may_be_integer(arg) for arg in expr.args)
         if isinstance(expr, sympy.Pow):
             return self.may_be_integer(expr.base) and expr.exp.is_Integer and expr.exp >= 0
@@ -102,9 +108,10 @@ class JsEvaluatorPrinter(NamedSymbols, JavascriptCodePrinter):
         return False
 
     def helper(self, name: str) -> str:
-        """A runtime helper, from generated/js/mathops.mjs imported as ``$`` (no Python name has a ``$``)."""
+        """A runtime helper, from generated/js/mathops.mjs imported as ``$`` (no Python name has a ``$``),
+        or a declared function's helper whose source the evaluator module holds."""
         self.helpers_used.add(name)
-        return f"$.{name}"
+        return name if name in javascript_helper_sources() else f"$.{name}"
 
     def flag_of(self, expr: sympy.Basic) -> str:
         """The JavaScript boolean saying Python holds ``expr`` (a may-be-integer expression) as an
@@ -212,40 +219,20 @@ class JsEvaluatorPrinter(NamedSymbols, JavascriptCodePrinter):
         return f"{expr.function_name}({{{arguments}}}{listed})"
 
     # -- functions ------------------------------------------------------------------------
-    def _print_Min(self, expr: sympy.Min) -> str:
-        return f"Math.min({', '.join(self._print(arg) for arg in expr.args)})"
+    def call(self, name: str, *args: sympy.Basic) -> str:
+        """A call of a runtime helper on printed arguments."""
+        return f"{self.helper(name)}({', '.join(self._print(arg) for arg in args)})"
 
-    def _print_Max(self, expr: sympy.Max) -> str:
-        return f"Math.max({', '.join(self._print(arg) for arg in expr.args)})"
-
-    def _print_CeilLog2(self, expr: CeilLog2) -> str:
-        return f"{self.helper('ceil_log2')}({self._print(expr.args[0])})"
-
-    def _print_log(self, expr: sympy.log) -> str:
-        if len(expr.args) != 1:
-            raise DeclarationError(f"log with a base is not supported, write log(x)/log(b): {expr}")
-        return f"Math.log({self._print(expr.args[0])})"
-
-    def _quotient(self, expr: sympy.Expr, helper: str) -> str:
+    def quotient(self, expr: sympy.Basic, helper: str) -> str:
+        """A floor or ceiling of a quotient, as Python's floor division computes it (exactly for integers)."""
         numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
-        if denominator == 1:
-            raise DeclarationError(f"{type(expr).__name__} of a non-quotient is not supported: {expr}")
         whole = self.may_be_integer(numerator) and self.may_be_integer(denominator)
         integers = f", {self.flag_of(numerator + denominator) or 'true'}" if whole else ""
         return f"{self.helper(helper)}({self._print(numerator)}, {self._print(denominator)}{integers})"
 
-    def _print_floor(self, expr: sympy.floor) -> str:
-        return self._quotient(expr, "floor_div")
-
-    def _print_ceiling(self, expr: sympy.ceiling) -> str:
-        return self._quotient(expr, "ceiling_division")
-
     # -- conditions -------------------------------------------------------------------------
     def _print_Given(self, expr: Given) -> str:
         return "(" + " && ".join(f"{self._print(symbol)} != null" for symbol in expr.inputs()) + ")"
-
-    def _print_Exceeds(self, expr: Exceeds) -> str:
-        return f"({self._print(expr.args[0])} > {self._print(expr.args[1])} ? 1 : 0)"
 
     def _print_Piecewise(self, expr: sympy.Piecewise) -> str:
         parts = []
@@ -368,11 +355,20 @@ def js_module(model: ScenarioModel, evaluator: Evaluator) -> dict[str, Any]:
     # arguments whose default (used when left out) is a float in Python
     float_defaults = [a.name for a in evaluator.arguments if a.default and a.default != "None"
                       and isinstance(json.loads(a.default) if a.default[0] in "-0123456789" else None, float)]
+    declared = javascript_helper_sources()
+    inline = [declared[name] for name in sorted((printer.helpers_used | checks.helpers_used) & declared.keys())]
     return {"defaults": defaults, "blocks": blocks, "requirements": requirements, "integers": integers,
+            "inline_helpers": inline,
             "others": others, "float_defaults": float_defaults,
             "result": nested_literal(evaluator.tree, 1, indent="  ", key=json.dumps),
             "imports": [module for module, function in evaluator.calls if function == "evaluate"],
             "integral": [q.name for q in model.quantities if q.symbol in printer.integral]}
+
+
+def _whole(expr: sympy.Basic) -> str | None:
+    """A declared function's ``integer`` ("always", "arguments", "never"), None for any other node."""
+    found = lookup(expr)
+    return found.integer if found is not None else None
 
 
 # Words JavaScript reserves (and strict-mode module code refuses as names); Python allows most.

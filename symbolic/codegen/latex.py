@@ -9,13 +9,17 @@ from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
 from symbolic.analysis.closed import shown_closed_forms
-from symbolic.model.functions import CeilLog2, Len, MaxOver
+from symbolic.codegen.declared import DeclaredFunctions
+from symbolic.model.functions import Len, MaxOver
 from symbolic.model import UNIT_SYMBOLS, ListQuantity, ScenarioModel, TextQuantity
 from symbolic.runtime.errors import DeclarationError
 
 
-class DocsLatexPrinter(LatexPrinter):
-    """Sympy's LaTeX printer with declared symbol names, units last, and no silent fallbacks."""
+class DocsLatexPrinter(DeclaredFunctions, LatexPrinter):
+    """Sympy's LaTeX printer with declared symbol names, units last, and no silent fallbacks: a
+    function prints as its declaration says (symbolic.model.functions), an undeclared one is refused."""
+
+    language = "latex"
 
     def __init__(self, names: dict[sympy.Basic, str]) -> None:
         super().__init__({"mul_symbol": None})
@@ -38,9 +42,6 @@ class DocsLatexPrinter(LatexPrinter):
         (index, start, stop), = expr.limits
         return (rf"\max_{{{self._print(start)} \le {self._print(index)} \le {self._print(stop)}}}"
                 rf" \left({self._print(expr.function)}\right)")
-
-    def _print_CeilLog2(self, expr: CeilLog2) -> str:
-        return rf"\left\lceil \log_2 {self.parenthesize(expr.args[0], PRECEDENCE['Mul'])} \right\rceil"
 
     def _print_Len(self, expr: Len) -> str:
         return rf"\left|{self._print(expr.args[0])}\right|"

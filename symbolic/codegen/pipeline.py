@@ -25,6 +25,7 @@ from symbolic.codegen.record import ScenarioRecord
 from symbolic.codegen import charts
 from symbolic.codegen.keys import scenario_sources
 from symbolic.codegen.render import install_fresh_records, render_scenario, render_site
+from symbolic.runtime.errors import DeclarationError
 from symbolic.scenarios.discover import load, scenario_files
 
 SITE_INPUTS = ("benchmarks/results.json", "benchmarks/this_machine.json", "benchmarks/validation.json")
@@ -43,6 +44,19 @@ def _write(path: Path, data: Any) -> None:
     # key order is kept: a registry entry's inputs are emitted in the order they were declared
     temporary.write_text(json.dumps(data), encoding="utf-8")
     temporary.replace(path)  # atomic: a concurrent reader sees the old entry or the new one
+
+
+def import_all(names: list[str]) -> None:
+    """Import the scenario modules to render in this process, before any worker starts: an error in one
+    (a wrong import, a refused declaration) is the first thing printed, naming its file, rather than a
+    worker's traceback minutes later; the forked workers inherit the imported modules."""
+    families = dict((name, family) for family, name in scenario_files())
+    for name in names:
+        try:
+            load(name)
+        except Exception as error:
+            raise DeclarationError(f"symbolic/scenarios/{families.get(name, '?')}/{name}.py does not load: "
+                                   f"{type(error).__name__}: {error}") from error
 
 
 def _render_one(name: str) -> dict[str, Any]:
@@ -84,6 +98,7 @@ def render_cached(cache: Path, workers: int | None = None) -> dict[str, str]:
         if entry is not None and entry.get("key") == key:
             records[name] = ScenarioRecord.from_json(entry["record"])
     misses = sorted(set(keys) - set(records))
+    import_all(misses)
     for name, record in render_records(misses, workers).items():
         _write(cache / "scenarios" / f"{name}.json", {"key": keys[name], "record": record.to_json()})
         records[name] = record

@@ -14,12 +14,13 @@ from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.pycode import PythonCodePrinter
 
 from symbolic.analysis.dimensions import registry, scale_of_unit
-from symbolic.model.functions import CeilLog2, Exceeds, Given, Len, MaxOver, loop_name
+from symbolic.codegen.declared import DeclaredFunctions
+from symbolic.model.functions import Given, Len, MaxOver, loop_name
 from symbolic.model import UNIT_SYMBOLS, InputDecl, ScenarioModel
 from symbolic.runtime.errors import DeclarationError
 
 HELPERS = ("ceil_log2", "ceiling_division", "choose", "floor_div", "log", "maximum", "minimum", "product", "scalar",
-           "select", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
+           "select", "series", "step")  # symbolic.runtime.mathops: for numbers and numpy arrays
 
 
 def code_name(path: str) -> str:
@@ -101,14 +102,18 @@ class NamedSymbols:
         return factor, term, sympy.simplify(start - offset), sympy.simplify(stop - offset + 1)
 
 
-class EvaluatorPrinter(NamedSymbols, PythonCodePrinter):
-    """Python for scalars and numpy arrays alike; unsupported nodes raise, never comment."""
+class EvaluatorPrinter(DeclaredFunctions, NamedSymbols, PythonCodePrinter):
+    """Python for scalars and numpy arrays alike; unsupported nodes raise, never comment. Functions
+    print as their declarations say (symbolic.model.functions), through ``helper``/``call``/``quotient``."""
+
+    language = "python"
 
     def __init__(self, names: dict[sympy.Basic, str], offsets: dict[sympy.Basic, sympy.Expr]) -> None:
         super().__init__({"strict": True, "fully_qualified_modules": False})
         self.names = names
         self.offsets = offsets
-        self.helpers_used: set[str] = set()
+        self.helpers_used: set[str] = set()  # runtime helpers called: symbolic.runtime.mathops or declared ones
+        self.array_capable: set[sympy.Basic] = set()  # number inputs and the steps that read them (may be arrays)
         self._conditions = itertools.count()  # names of the conditions selections bind: _c0, _c1, ...
 
     def _loop(self, expr: sympy.Expr, reducer: str) -> str:
@@ -116,14 +121,25 @@ class EvaluatorPrinter(NamedSymbols, PythonCodePrinter):
             raise DeclarationError(f"only one index per {type(expr).__name__} is supported: {expr}")
         (index, start, stop), = expr.limits
         variable = self.names.setdefault(index, loop_name(index))
+        if self.limits_may_be_arrays(start, stop):  # a range per element: the series helper
+            self.helpers_used.add("series")
+            return (f"series(lambda {variable}: {self._print(expr.function)}, {self._print(start)}, "
+                    f"{self._print(stop)}, {reducer!r})")
         return (f"{reducer}({self._print(expr.function)} for {variable} in "
                 f"range({self._print(start)}, {self._print(stop + 1)}))")
+
+    def limits_may_be_arrays(self, *limits: sympy.Basic) -> bool:
+        """Whether a range's limits read a number input (an array in a sweep), directly or through steps:
+        ``range`` takes no array, so such a sum, product or maximum is printed with ``series``, which
+        gives each element its own range. Limits of list lengths and indices are plain ints."""
+        symbols = set().union(*(limit.free_symbols for limit in limits))
+        return any(symbol in self.array_capable or isinstance(symbol, sympy.Dummy) for symbol in symbols)
 
     def _print_Sum(self, expr: sympy.Sum) -> str:
         """A sum of list entries over a range prints as ``sum`` of a slice (10x faster than a
         generator); constant factors move out of the sum."""
         found = self.list_slice(expr)
-        if found is None:
+        if found is None or self.limits_may_be_arrays(*expr.limits[0][1:]):
             return self._loop(expr, "sum")
         factor, term, first, last = found
         items = self._print(term.base) + ("" if first == 0 and last == sympy.oo else
@@ -147,27 +163,21 @@ class EvaluatorPrinter(NamedSymbols, PythonCodePrinter):
         """A contained scenario's generated function, its inputs by keyword."""
         return f"{expr.function_name}({', '.join(f'{name}={self._print(value)}' for name, value in expr.pairs())})"
 
-    def _helper(self, name: str, expr: sympy.Expr) -> str:
+    def helper(self, name: str) -> str:
+        """A runtime helper's name as the evaluator calls it (from symbolic.runtime.mathops, or a declared
+        function's helper whose source the evaluator holds)."""
         self.helpers_used.add(name)
-        return f"{name}({', '.join(self._print(arg) for arg in expr.args)})"
+        return name
 
-    def _print_Min(self, expr: sympy.Min) -> str:
-        return self._helper("minimum", expr)
+    def call(self, name: str, *args: sympy.Basic) -> str:
+        """A call of a runtime helper on printed arguments."""
+        return f"{self.helper(name)}({', '.join(self._print(arg) for arg in args)})"
 
-    def _print_Max(self, expr: sympy.Max) -> str:
-        return self._helper("maximum", expr)
-
-    def _print_CeilLog2(self, expr: CeilLog2) -> str:
-        return self._helper("ceil_log2", expr)
-
-    def _print_log(self, expr: sympy.log) -> str:
-        if len(expr.args) != 1:
-            raise DeclarationError(f"log with a base is not supported, write log(x)/log(b): {expr}")
-        return self._helper("log", expr)
-
-    def _print_Heaviside(self, expr: sympy.Heaviside) -> str:  # from derivatives of Min/Max
-        self.helpers_used.add("step")
-        return f"step({self._print(expr.args[0])})"
+    def quotient(self, expr: sympy.Basic, name: str) -> str:
+        """A floor or ceiling of a quotient by a helper taking numerator and denominator (floor
+        division: no float rounding of n/d first), as a whole number."""
+        numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
+        return f"{self.helper(name)}({self._print(numerator)}, {self._print(denominator)})"
 
     def _print_Given(self, expr: Given) -> str:
         return "(" + " and ".join(f"{self._print(symbol)} is not None" for symbol in expr.inputs()) + ")"
@@ -241,10 +251,6 @@ class EvaluatorPrinter(NamedSymbols, PythonCodePrinter):
             return f"(not {self._print(argument)})"
         return f"({self._operand(argument)} ^ True)"  # element-wise; a bool for bools (~True is -2)
 
-    def _print_Exceeds(self, expr: Exceeds) -> str:
-        self.helpers_used.add("choose")
-        return f"choose({self._print(expr.args[0])} > {self._print(expr.args[1])}, 1, 0)"
-
     def _print_Pow(self, expr: sympy.Pow, rational: bool = False) -> str:
         """Square roots as ``x**0.5``, which works for numbers and numpy arrays alike
         (``math.sqrt`` refuses arrays)."""
@@ -252,23 +258,6 @@ class EvaluatorPrinter(NamedSymbols, PythonCodePrinter):
             root = f"{self.parenthesize(expr.base, PRECEDENCE['Pow'], strict=True)}**0.5"
             return root if expr.exp > 0 else f"1/{root}"
         return super()._print_Pow(expr, rational)
-
-    def _print_floor(self, expr: sympy.floor) -> str:
-        numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
-        if denominator == 1:
-            raise DeclarationError(f"floor of a non-quotient is not supported: {expr}")
-        self.helpers_used.add("floor_div")
-        return f"floor_div({self._print(numerator)}, {self._print(denominator)})"
-
-    def _print_ceiling(self, expr: sympy.ceiling) -> str:
-        """A ceiling of a quotient, by floor division (no float rounding of n/d first), as a whole number."""
-        numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
-        if denominator == 1:
-            raise DeclarationError(f"ceiling of a non-quotient is not supported: {expr}")
-        self.helpers_used.add("ceiling_division")
-        return f"ceiling_division({self._print(numerator)}, {self._print(denominator)})"
-
-
 
 def _tuple(items: list[str]) -> str:
     return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"

@@ -53,6 +53,7 @@ from symbolic.codegen.pyprint import (
     python_code,
 )
 from symbolic.model.functions import Given, MaxOver, given_inputs
+from symbolic.model.functions.declared import python_helper_sources
 from symbolic.model import ListQuantity, Quantity, ScalarQuantity, ScenarioModel, TextQuantity, _symbols
 from symbolic.model.arguments import argument_spec
 from symbolic.model.dependencies import closure, reads
@@ -128,6 +129,8 @@ class Evaluator:
     calls: tuple[tuple[str, str], ...] = ()  # (module, function) of contained scenarios it calls
     # output path -> the Fits outputs it exists under (``Fits(..., guards=)`` and what reads those)
     guarded: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    # the source of each declared function's helper it calls (symbolic.model.functions), held by the module
+    inline_helpers: tuple[str, ...] = ()
 
 
 _BUILT: dict[int, tuple[ScenarioModel, Evaluator]] = {}
@@ -156,6 +159,9 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     # contained scenarios: one call each instead of their steps
     quantities, provided, contained = called(model, list(model.quantities), lambda inner: evaluator_of(inner).partials, names)
     printer = EvaluatorPrinter(names, offsets)
+    scalars = {decl.symbol for decl in arguments if not isinstance(decl.symbol, sympy.IndexedBase)}
+    defined = {q.symbol: q for q in model.quantities}
+    printer.array_capable = scalars | {q.symbol for q in model.quantities if closure([q.symbol], defined) & scalars}
 
     by_symbol = {quantity.symbol: quantity for quantity in quantities}
     # Prune, merge repeated steps, fold hidden lists into their sums, prune what that freed.
@@ -243,6 +249,9 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
     guarded = tuple((Block(block.guard, tuple(reversed(kept[position])), ()), result)
                     for position, (block, _, result) in enumerate(parts) if position)
     helpers = printer.helpers_used | ({"chain_default"} if chains else set()) | ({"drop_absent"} if tested else set())
+    declared = python_helper_sources()
+    inline = tuple(declared[name] for name in sorted(helpers & declared.keys()))
+    helpers -= declared.keys()
     every = [*(st for block in blocks for st in block.statements), *(st for part in kept for st in part)]
     calls = sorted({(str(st.form[1].args[0]), str(st.form[1].args[1])) for st in every if st.form[:1] == ("call",)})
     tree = result_tree(needed, names)
@@ -251,7 +260,8 @@ def build_evaluator(model: ScenarioModel) -> Evaluator:
                      tuple(sorted(helpers)), tuple(requirements), optional_outputs, shown_alternatives,
                      tuple(reversed(kept[0])), parts[0][2], guarded, tuple(reversed(chains)),
                      tuple(names[symbol] for symbol in tested), names, offsets, tree,
-                     {path: tuple(entries) for path, entries in shared.entries.items()}, tuple(calls), under_fits)
+                     {path: tuple(entries) for path, entries in shared.entries.items()}, tuple(calls), under_fits,
+                     inline)
 
 
 def _check_unique(model: ScenarioModel, names: Iterable[str]) -> None:

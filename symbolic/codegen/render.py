@@ -40,6 +40,8 @@ from symbolic.codegen.structured_inputs import structured_input
 from symbolic.codegen.usage import usage
 from symbolic.analysis.dimensions import check_model
 from symbolic.analysis.domains import check_defined
+from symbolic.codegen.arrays import check_on_arrays
+from symbolic.codegen.rules import check_rules
 from symbolic.analysis.restated import check_docs
 from symbolic.model.instances import Instance
 from symbolic.model import (
@@ -173,8 +175,10 @@ def _model_context(module: ScenarioModule) -> dict[str, Any]:
         # the docs site: symbol legends, worked examples, charts, hardware links (symbolic/codegen/site_pages.py)
         **scenario_docs(module, sections, header),
     }
+    functions = compiled_functions(context)
+    check_on_arrays(model, module.instances, functions)  # every printed form runs on arrays, as sweeps give them
     context["derivations"] = derivations_markdown(model, list(module.instances), Legends(model).for_symbols,
-                                                   compiled_functions(context))
+                                                   functions)
     return context
 
 
@@ -265,6 +269,11 @@ def _sections(model: ScenarioModel, equations_by_name: dict[str, Any]) -> list[d
 
     for output in model.outputs:
         visit(output, "")
+    for quantity in model.quantities:  # private steps: on the page, after the outputs, not in the outputs index
+        if quantity.private:
+            sections.append({"path": quantity.name, "kind": "step", "doc": quantity.doc, "unit": quantity.unit,
+                             "type": "a private step (not an attribute: read by the outputs, shown here)",
+                             "equations": [(quantity, equations_by_name[quantity.name])], "title": ""})
     return sections
 
 
@@ -344,6 +353,7 @@ def _shown(value: Any) -> str:
 
 def render_scenario(module: ScenarioModule) -> ScenarioRecord:
     """One scenario's own files (evaluator module, Markdown and LaTeX pages, chart) and its record."""
+    check_rules(module)  # names, its test file, shares (symbolic/codegen/rules.py)
     env = environment()
     context = _model_context(module)
     name = module.model.name
@@ -367,7 +377,7 @@ def render_scenario(module: ScenarioModule) -> ScenarioRecord:
     files = formatted(files)
     instances = [{**_instance_context(i), "hardware": hardware_used(i), "module": module.name} for i in module.instances]
     sections = [{key: str(section[key]) for key in ("path", "kind", "unit", "doc", "type")}
-                for section in context["sections"]]
+                for section in context["sections"] if section["kind"] != "step"]
     return ScenarioRecord(module.name, module.family, module.source, name, module.model.summary, tuple(instances),
                           tuple(sections), tuple((p.label, p.intensity, p.precision) for p in placements([module])),
                           files)

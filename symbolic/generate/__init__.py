@@ -1,4 +1,9 @@
-"""``python -m symbolic.generate [--check | --diff] [--no-cache]``: write, check or diff ``generated/``.
+"""``python -m symbolic.generate [--check | --diff] [--no-cache] [--only MODULE [--write]]``: write, check or diff ``generated/``.
+
+``--only <module>`` (e.g. ``--only kv_decode_batch``) renders that one scenario with every check the
+full render runs on it, in seconds, and reports which of its files differ from ``generated/``;
+it writes nothing unless ``--write`` is given (then only that scenario's own files; the index
+pages follow at the next full ``make generate``).
 
 How it works
 ------------
@@ -121,13 +126,20 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--check", action="store_true", help="fail if generated/ differs from the sources")
     mode.add_argument("--diff", action="store_true", help="like --check, and print a unified diff")
     parser.add_argument("--no-cache", action="store_true", help="render from scratch, ignoring .cache/generate")
+    parser.add_argument("--only", metavar="MODULE", help="render one scenario module (its file name, no .py) "
+                        "with every check; report its stale files; write them only with --write")
+    parser.add_argument("--write", action="store_true", help="with --only: write that scenario's files")
     args = parser.parse_args(argv)
+    if args.write and not args.only:
+        parser.error("--write goes with --only (a full render writes without it)")
     if CHECKOUT is None:  # installed: writing would replace the installed generated/ package
         print(f"python -m symbolic.generate works on a source checkout (pyproject.toml, templates/ and generated/ "
               f"beside symbolic/); {PACKAGE} is an installed copy. Clone the repository to regenerate.",
               file=sys.stderr)
         return 2
 
+    if args.only:
+        return only(args.only, write=args.write, show_diff=args.diff)
     expected = rendered(use_cache=not args.no_cache)
     actual = on_disk()
     if args.check or args.diff:
@@ -154,4 +166,49 @@ def main(argv: list[str] | None = None) -> int:
         if actual.get(path) != text.encode("utf-8"):
             target.write_bytes(text.encode("utf-8"))  # bytes: no newline translation on any platform
     print(f"wrote generated/ ({len(expected)} files).")
+    return 0
+
+
+def only(module: str, write: bool = False, show_diff: bool = False) -> int:
+    """Render one scenario module with every check (``--only``); report, and write with ``write``."""
+    import time
+
+    from symbolic.codegen.render import install_fresh_records, render_scenario
+    from symbolic.runtime.errors import MlsysymError
+    from symbolic.scenarios.discover import load, scenario_files
+
+    started = time.perf_counter()
+    names = [name for _, name in scenario_files()]
+    if module not in names:
+        close = difflib.get_close_matches(module, names, n=3)
+        print(f"no scenario module {module!r} under symbolic/scenarios/" + (f"; did you mean {', '.join(close)}?"
+                                                                             if close else ""), file=sys.stderr)
+        return 2
+    from symbolic.codegen import charts
+
+    charts.CHART_CACHE = CACHE / "charts"  # a chart whose data did not change is read, not drawn again
+    install_fresh_records()
+    try:
+        record = render_scenario(load(module))
+    except MlsysymError as error:
+        print(f"{module}: {error}", file=sys.stderr)
+        return 1
+    actual = on_disk()
+    problems = differences(record.files, {path: actual[path] for path in record.files if path in actual})
+    for path, problem in problems:
+        print(f"{path}: {problem}", file=sys.stderr)
+        if show_diff:
+            sys.stderr.writelines(difflib.unified_diff(
+                _bytes(actual.get(path, b"")).decode("utf-8", errors="replace").splitlines(keepends=True),
+                record.files[path].splitlines(keepends=True), fromfile=f"{path} (on disk)", tofile=f"{path} (rendered)"))
+    if write:
+        for path, text in sorted(record.files.items()):
+            target = ROOT / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(text.encode("utf-8"))
+    elapsed = time.perf_counter() - started
+    verb = "wrote" if write else ("differ from generated/ (run with --write, or make generate)" if problems else
+                                  "match generated/")
+    count = len(problems) if problems and not write else len(record.files)
+    print(f"{module}: every check passed; {count} file(s) {verb} ({elapsed:.1f} s)")
     return 0

@@ -71,6 +71,7 @@ from symbolic.model.declarations import (
     ListInput,
     Output,
     PerItem,
+    Step,
     Table,
     TableRef,
     Text,
@@ -101,16 +102,22 @@ from symbolic.model.structured import (
 from sympy import Eq, Ge, Max, Min, Piecewise, Product, Rational, Sum, ceiling, floor, log, sqrt
 
 from symbolic.catalog.refs import Q, literal
+from symbolic.model.functions import EXPORTS as _DECLARED_FUNCTIONS
 from symbolic.model.functions import CeilLog2, Exceeds, Len, MaxOver, index
 from symbolic.model.instances import Instance
 
 __all__ = [  # what scenario files use
     "Argument", "CeilLog2", "Choice", "Dataset", "Echo", "Eq", "Exceeds", "Fits", "Ge", "Group", "Input", "Instance", "Len", "ListInput",
     "Max", "MaxOver", "Min", "Node", "Output", "PerItem", "Piecewise", "Precision", "Product", "Q", "Question",
-    "Rational", "Require", "Scenario", "ScenarioInput", "Series", "Sub", "Sum", "Sweep", "Table", "Text",
+    "Rational", "Require", "Scenario", "ScenarioInput", "Series", "Step", "Sub", "Sum", "Sweep", "Table", "Text",
     "WorkloadInput", "ceiling", "decades", "flop", "floor", "index", "key", "literal", "log", "powers_of_two", "sqrt",
     "unit_constant",
 ]
+
+# Every function declared by a module of symbolic/model/functions/ (exp, LambertW, trunc...), by its name:
+# a new declaration module is importable from here with no edit of this file.
+globals().update({name: node for name, node in _DECLARED_FUNCTIONS.items() if name not in globals()})
+__all__ += sorted(set(_DECLARED_FUNCTIONS) - set(__all__))
 
 __all__ += [  # what the analysis and the generator read
     "UNIT_SYMBOLS", "MethodDecl", "ChoiceDecl", "DatasetDecl", "Declaration", "FitsDecl", "GroupDecl", "GroupRef", "InputDecl", "ListDecl",

@@ -204,6 +204,7 @@ class Quantity:
     bound_input: bool = False
     hidden: bool = False
     echo: bool = False
+    private: bool = False  # a Step: shown on the page and in explain, not an attribute of the class
 
     def index_ranges(self) -> tuple[tuple[Any, ...], ...]:
         """The ``(index, start, stop)`` ranges its entries run over: none but a list's."""

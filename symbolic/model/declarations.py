@@ -169,6 +169,20 @@ class Output(Declaration):
         return symbol
 
 
+class Step(Output):
+    """A private step: a named intermediate expression that later outputs read, shown on the scenario's page
+    (with its definition and closed form) and in ``explain``, but not an attribute of the class; the
+    reference's names stay the public surface. ``ratio = Step(1 - exp(-s), doc="...")``."""
+
+    def bind(self, name: str, into: ScenarioModel) -> sympy.Symbol:
+        symbol = sympy.Symbol(name, real=True)
+        if self.group is not None:
+            raise DeclarationError(f"Step {name}: a private step belongs to no group (a group's fields are public)")
+        into.add_quantity(ScalarQuantity(name, symbol, self.expr, self.unit, self.doc, self.latex or _latex_name(name),
+                                         private=True))
+        return symbol
+
+
 class PerItem(Output):
     """A list output, one entry per index value: ``PerItem(w[l-1]*w[l], (l, 1, layers))``.
 

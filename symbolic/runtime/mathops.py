@@ -3,6 +3,11 @@
 The builtins compare scalars (and keep ints exact); numpy arrays make ``min`` raise
 because an array has no single truth value, and then numpy's element-wise reduction
 is used. numpy is imported only in that case.
+
+A value beyond double range (inf) or undefined (nan) passes through every helper to the
+evaluators' overflow check: ``maximum(0, nan)`` is nan where the builtin ``max`` gives 0, and
+⌊inf / d⌋ is inf, so an overflow is reported and never becomes a count of 0. Each function's
+declaration (symbolic/model/functions/) lists the non-finite values it must pass on; its test checks them.
 """
 
 from __future__ import annotations
@@ -11,31 +16,48 @@ from typing import Any
 
 
 def minimum(*values: Any) -> Any:
-    """The smallest value, element-wise for arrays (ties return the first, as ``min``)."""
+    """The smallest value, element-wise for arrays (ties return the first, as ``min``); nan if any is nan."""
     try:
-        return min(values)
+        smallest = min(values)
     except ValueError:
         import numpy
 
-        return numpy.minimum.reduce(numpy.broadcast_arrays(*values))
+        return numpy.minimum.reduce(numpy.broadcast_arrays(*values))  # numpy's minimum passes nan on
+    for value in values:
+        if value != value:  # nan: min() compares it as neither smaller nor larger and may drop it
+            return value
+    return smallest
 
 
 def maximum(*values: Any) -> Any:
-    """The largest value, element-wise for arrays."""
+    """The largest value, element-wise for arrays; nan if any is nan (``max(0, nan)`` is 0)."""
     try:
-        return max(values)
+        largest = max(values)
     except ValueError:
         import numpy
 
         return numpy.maximum.reduce(numpy.broadcast_arrays(*values))
+    for value in values:
+        if value != value:
+            return value
+    return largest
 
 
 def floor_div(numerator: Any, denominator: Any) -> Any:
     """⌊numerator / denominator⌋, exact: a count is an int even when its operands are floats
     (``263.9 // 1.0`` is the float 263.0 in Python); arrays stay arrays."""
     quotient = numerator // denominator
-    if isinstance(quotient, float) and quotient - quotient == 0.0:  # finite (a numpy float64 too): int() is exact
-        return int(quotient)
+    if isinstance(quotient, float):
+        if quotient - quotient == 0.0:  # finite (a numpy float64 too): int() is exact
+            return int(quotient)
+        if quotient != quotient:  # inf // d is nan in Python: the quotient itself, ±inf (or nan), is passed on
+            return numerator / denominator
+    elif getattr(quotient, "dtype", None) is not None and quotient.dtype.kind == "f" and quotient.ndim:
+        import numpy
+
+        if not numpy.isfinite(numpy.add.reduce(quotient, axis=None)):  # one pass when every element is finite
+            with numpy.errstate(all="ignore"):
+                quotient = numpy.where(numpy.isnan(quotient), numpy.true_divide(numerator, denominator), quotient)
     return quotient
 
 
@@ -117,7 +139,10 @@ def ceil_log2(value: Any) -> Any:
         if value.dtype == object:  # Python ints beyond int64: each one exactly
             return numpy.frompyfunc(ceil_log2, 1, 1)(value)
         mantissa, exponent = numpy.frexp(value)  # value = mantissa·2**exponent, mantissa in [1/2, 1)
-        return numpy.where(mantissa == 0.5, exponent - 1, exponent)
+        found = numpy.where(mantissa == 0.5, exponent - 1, exponent)
+        return found if value.dtype.kind in "iub" else numpy.where(numpy.isfinite(value), found, value)
+    if value - value != 0:  # inf or nan: passed on
+        return value
     whole = int(value)
     if whole == value:
         return (whole - 1).bit_length()
@@ -130,6 +155,29 @@ def product(values: Any) -> Any:
     for value in values:
         result = result * value
     return result
+
+
+def series(term: Any, start: Any, stop: Any, reduce: str) -> Any:
+    """The sum ("sum"), product ("product") or maximum ("max") of ``term(k)`` for k = start, ..., stop.
+    For numbers a loop; where a limit is an array (a sweep over the count), each element has its own
+    range: every k from the smallest start to the largest stop, its term counted only where
+    start ≤ k ≤ stop (computed everywhere, its floating-point errors ignored where not counted)."""
+    if not (getattr(start, "ndim", 0) or getattr(stop, "ndim", 0)):
+        terms = (term(k) for k in range(start, stop + 1))
+        return sum(terms) if reduce == "sum" else product(terms) if reduce == "product" else max(terms)
+    import numpy
+
+    low, high = numpy.broadcast_arrays(start, stop)
+    if reduce == "max" and numpy.any(low > high):
+        raise ValueError("max() arg is an empty sequence")  # as the loop over numbers
+    neutral = {"sum": 0, "product": 1, "max": -numpy.inf}[reduce]
+    total: Any = neutral
+    with numpy.errstate(all="ignore"):
+        for k in range(int(low.min()), int(high.max()) + 1):
+            value = numpy.where((low <= k) & (k <= high), term(k), neutral)
+            total = (total + value if reduce == "sum" else total * value if reduce == "product"
+                     else numpy.maximum(total, value))
+    return total
 
 
 def log(value: Any) -> Any:

@@ -1,8 +1,11 @@
-"""Sympy nodes the scenarios need beyond sympy's own: list length, max over an index, ⌈log₂ n⌉,
-a 0/1 comparison (``Exceeds``) and the condition that optional inputs were given (``Given``).
+"""The math functions a scenario may write, and the nodes of the language itself.
 
-Each has a printer method in ``symbolic/codegen`` (Python and LaTeX), a rule in
-``symbolic/analysis/dimensions.py``, and ``doit`` for exact evaluation once its limits are numbers.
+Each math function (``floor``, ``Max``, ``log``, ``CeilLog2``, ``exp``, ``LambertW``...) is declared by one
+module of this package (``declared.py`` says how): its dimension rule, sign facts, growth, printing
+in Python, JavaScript and LaTeX, and its runtime helper. Every module here is loaded below, so a new
+module is all a new function needs. This module itself holds the language's own nodes, which the
+printers print by methods of their own: a list's length (``Len``), a maximum over an index
+(``MaxOver``), index symbols and the condition that optional inputs were given (``Given``).
 """
 
 from __future__ import annotations
@@ -20,29 +23,7 @@ class Len(sympy.Function):
     is_integer = True
     is_positive = True
     nargs = 1
-
-
-class CeilLog2(sympy.Function):
-    """``⌈log₂ n⌉`` of a count n ≥ 1: the depth of a binary tree over n leaves (0 for n = 1).
-
-    Exact for whole numbers (the bit length of n − 1); differentiated as its trend
-    1/(n ln 2), as floors are.
-    """
-
-    is_integer = True
-    is_nonnegative = True
-    nargs = 1
-
-    @classmethod
-    def eval(cls, n: sympy.Basic) -> sympy.Basic | None:
-        if n.is_Integer and n >= 1:
-            return sympy.Integer((int(n) - 1).bit_length())
-        if n.is_Rational and n >= 1:
-            return cls(sympy.ceiling(n))
-        return None
-
-    def fdiff(self, argindex: int = 1) -> sympy.Expr:
-        return 1 / (self.args[0] * sympy.log(2))
+    language_node = True  # printed by each printer's own method, not a declared math function
 
 
 class MaxOver(ExprWithLimits):
@@ -55,29 +36,6 @@ class MaxOver(ExprWithLimits):
         if not (start.is_Integer and stop.is_Integer):
             return self
         return sympy.Max(*(self.function.subs(index, k) for k in range(int(start), int(stop) + 1)))
-
-
-class Exceeds(sympy.Function):
-    """1 when the first argument is larger than the second, else 0 (a tie is 0): a choice
-    between two outcomes, e.g. ``Output(Exceeds(memory_time, compute_time), labels=("Compute", "Memory"))``."""
-
-    is_integer = True
-    is_nonnegative = True
-    nargs = 2
-
-    @classmethod
-    def eval(cls, a: sympy.Expr, b: sympy.Expr) -> sympy.Integer | None:
-        difference = a - b
-        if difference.is_number and difference.is_real:
-            return sympy.Integer(1) if difference > 0 else sympy.Integer(0)
-        return None
-
-    def fdiff(self, argindex: int = 1) -> sympy.Expr:
-        return sympy.Integer(0)  # a step: flat on either side of the switch
-
-    def _latex(self, printer: sympy.printing.latex.LatexPrinter) -> str:
-        a, b = (printer._print(arg) for arg in self.args)
-        return rf"[{a} > {b}]"
 
 
 class IndexSymbol(sympy.Symbol):
@@ -139,3 +97,23 @@ def index(name: str, code_name: str | None = None) -> sympy.Symbol:
 def loop_name(index: sympy.Symbol) -> str:
     """The evaluator's loop variable for an index symbol."""
     return index.code_name if isinstance(index, IndexSymbol) else index.name
+
+
+def _load_declarations() -> dict[str, Any]:
+    """Import every declaration module of this package; their exported names, for ``symbolic.model``."""
+    import importlib
+    import pkgutil
+
+    from symbolic.model.functions.declared import _TABLE
+
+    for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if module.name != "declared":
+            importlib.import_module(f"{__name__}.{module.name}")
+    return {function.export: function.node for function in _TABLE.values() if function.export}
+
+
+EXPORTS = _load_declarations()  # name -> sympy function, what scenarios import from symbolic.model
+globals().update({name: node for name, node in EXPORTS.items() if name not in globals()})
+
+from symbolic.model.functions.ceil_log2 import CeilLog2 as CeilLog2  # noqa: E402 (named for importers)
+from symbolic.model.functions.exceeds import Exceeds as Exceeds  # noqa: E402

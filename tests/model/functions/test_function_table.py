@@ -1,0 +1,95 @@
+"""The table of declared math functions: every function declared once, every declaration complete,
+every printed form runs on numbers and arrays and passes non-finite values on (issue 41 item 4);
+anything undeclared is refused by every printer and analysis with a message naming the declaration to add."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import sympy
+
+import symbolic.model
+from function_support import on_arrays, python_function
+from symbolic.analysis.dimensions import infer
+from symbolic.codegen.jsprint import JsEvaluatorPrinter
+from symbolic.codegen.latex import DocsLatexPrinter
+from symbolic.codegen.pyprint import EvaluatorPrinter
+from symbolic.model.functions.declared import declarations
+from symbolic.runtime.errors import UnsupportedNodeError
+
+X, Y = sympy.symbols("x y", real=True)
+TABLE = declarations()
+
+
+def _expected(value: float, expected: str) -> bool:
+    if expected == "nan":
+        return value != value
+    return value == float(expected)
+
+
+@pytest.mark.parametrize("function", list(TABLE.values()), ids=lambda f: f.name)
+def test_every_declared_function_passes_non_finite_values_on_scalars_and_arrays(function):
+    for values, expected in function.nonfinite:
+        symbols = [X, Y][:len(values)]
+        evaluate = python_function(function.node(*symbols), symbols)
+        scalar = evaluate(*values)
+        assert _expected(float(scalar), expected), (function.name, values, scalar)
+        assert _expected(float(on_arrays(evaluate, *values)), expected), (function.name, values, "array")
+
+
+def test_an_overflow_is_never_clamped_to_a_count_of_zero():
+    """max_batch_within(1e297 ms) was 0: ⌊inf/x⌋ is nan in Python and max(0, nan) is 0. Now the overflow
+    (inf, or nan) reaches the evaluators' overflow check, on numbers and on arrays."""
+    evaluate = python_function(sympy.Max(0, sympy.floor(X / Y)), [X, Y])
+    assert evaluate(math.inf, 3.0) == math.inf
+    assert math.isnan(evaluate(math.nan, 3.0))
+    assert not math.isfinite(on_arrays(evaluate, math.inf, 3.0))
+    assert evaluate(7, 2) == 3 and evaluate(-7, 2) == 0
+
+
+def test_every_declaration_prints_in_python_javascript_and_latex():
+    for function in TABLE.values():
+        expr = function.node(*[X, Y][: 2 if function.name in ("Max", "Min", "Exceeds") else 1])
+        assert EvaluatorPrinter({X: "x", Y: "y"}, {}).doprint(expr)
+        assert DocsLatexPrinter({X: "x", Y: "y"}).doprint(expr)
+        if function.name != "Heaviside":  # made by the gradients, which are Python only
+            assert JsEvaluatorPrinter({X: "x", Y: "y"}, {}, set()).doprint(expr)
+
+
+def test_scenarios_import_every_declared_function_from_symbolic_model():
+    for function in TABLE.values():
+        if function.export:
+            assert getattr(symbolic.model, function.export) is function.node
+            assert function.export in symbolic.model.__all__
+
+
+@pytest.mark.parametrize("printer", [EvaluatorPrinter({X: "x"}, {}), JsEvaluatorPrinter({X: "x"}, {}, set()),
+                                     DocsLatexPrinter({X: "x"})], ids=["python", "javascript", "latex"])
+def test_an_undeclared_function_is_refused_by_every_printer_naming_the_module_to_add(printer):
+    """sympy's own tables printed `cosh(x)` (the gradient of sinh) with no import: a NameError at run time."""
+    with pytest.raises(UnsupportedNodeError, match=r"cosh .*add symbolic/model/functions/cosh\.py"):
+        printer.doprint(1 + sympy.cosh(X))
+    with pytest.raises(UnsupportedNodeError, match="symbolic/model/functions/f.py"):
+        printer.doprint(sympy.Function("f")(X))
+
+
+def test_an_undeclared_function_is_refused_by_the_dimension_check():
+    with pytest.raises(UnsupportedNodeError, match=r"sinh .*symbolic/model/functions/sinh\.py"):
+        infer(sympy.sinh(X), {X: infer(sympy.Integer(1), {})})
+
+
+def test_max_batch_within_an_overflowing_budget_is_reported_not_zero():
+    """Issue 41 item 4, through the public API: a 1e297 ms budget overflows the step's arithmetic; the count
+    was 0 (max(0, nan)), now the overflow check names the output."""
+    import numpy
+
+    from generated import Scenarios
+    from symbolic.runtime.errors import ScenarioInputError
+
+    s = Scenarios.Gpt2XlChatDecodeBatchesH100
+    with numpy.errstate(all="ignore"), pytest.raises(ScenarioInputError, match="max_batch_within' is inf"):
+        s.max_batch_within(1e297)
+    with numpy.errstate(all="ignore"):
+        assert not math.isfinite(s.max_batch_within(numpy.array([1e297, 20]))[0])
+    assert s.max_batch_within(20) == 203  # unchanged where finite
