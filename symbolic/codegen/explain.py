@@ -69,7 +69,7 @@ def explain(scenario: ScenarioBase, output: str) -> Explanation:
     """
     model = derive.model_of(type(scenario).__name__)
     quantity = derive.quantity(model, output)
-    flat = flat_outputs(scenario, everything=True)
+    flat = {**flat_outputs(scenario, everything=True), **_step_values(model, scenario)}
     value, unit = flat[quantity.name]
     # Every symbol, by what it stands for: outputs (contained scenarios' and table entries too)
     # by their path in the instance, inputs by the instance's argument; a list entry by entry.
@@ -118,6 +118,23 @@ def explain(scenario: ScenarioBase, output: str) -> Explanation:
         "result": f"{symbol} = {value_latex(value, unit)}" + (rf"\quad \text{{{_text_latex(choice_text)}}}" if choice_text else ""),
     }
     return Explanation(quantity.name, quantity.doc, steps, {step: fit(tex) for step, tex in latex.items()})
+
+
+def _step_values(model: Any, scenario: ScenarioBase) -> dict[str, tuple[Any, str]]:
+    """The private steps' values (``Step``: not attributes, so not among the instance's outputs), from their
+    closed forms at the instance's numbers, in their units."""
+    steps = [q for q in model.quantities if q.private]
+    if not steps:
+        return {}
+    from symbolic.analysis.dimensions import scale_of_unit
+
+    values = derive.base_values(model, scenario._args)
+    found: dict[str, tuple[Any, str]] = {}
+    for step in steps:
+        exact = derive.substitute(derive.closed_form(model, step.name, simplify=False), values) / scale_of_unit(step.unit)
+        if exact.is_number:
+            found[step.name] = (int(exact) if exact.is_Integer else float(exact), label(step.unit))
+    return found
 
 
 def _both(value: Any, unit: str) -> tuple[str, str]:

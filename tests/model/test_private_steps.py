@@ -42,3 +42,17 @@ def test_a_step_belongs_to_no_group():
             x = Input(positive=True)
             result = Group(doc="Results.")
             half = Step(x / 2, group=result)
+
+
+def test_explain_shows_a_step_and_its_number(monkeypatch):
+    from symbolic.analysis import derive
+    from symbolic.codegen.explain import explain
+
+    cls, _ = rendered_class(Saturating)
+    monkeypatch.setattr(derive, "model_of", lambda name: Saturating.model)
+    s = cls(work=1, s=1)
+    step = explain(s, "lost")
+    assert step.steps["definition"] == "lost = 1 - exp(-s)"
+    assert step.steps["result"].startswith("lost = 0.632121")  # 1 − e^(−1) = 0.6321205588
+    reading = explain(s, "per_lost")
+    assert "0.632121" in reading.steps["numbers"]  # the step's number, not its name, in the substituted line
