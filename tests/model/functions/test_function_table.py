@@ -93,3 +93,25 @@ def test_max_batch_within_an_overflowing_budget_is_reported_not_zero():
     with numpy.errstate(all="ignore"):
         assert not math.isfinite(s.max_batch_within(numpy.array([1e297, 20]))[0])
     assert s.max_batch_within(20) == 203  # unchanged where finite
+
+
+def test_the_javascript_evaluator_passes_an_overflow_on_too():
+    """The calculator's floor division gave 0 for an infinite numerator (``!NaN`` is true), and ⌈log₂ inf⌉ never
+    returned; now both give the overflow on (JSON has no Infinity: the result reads null), never a count of 0."""
+    from function_support import javascript_result, rendered_class
+    from symbolic.model import CeilLog2, Input, Max, Output, Scenario, floor
+
+    class Budget(Scenario):
+        """Items a budget buys."""
+
+        budget = Input(positive=True)
+        scale = Input(positive=True)
+        price = Input(positive=True)
+        items = Output(Max(0, floor(budget * scale / price)), doc="Whole items.")
+        depth = Output(CeilLog2(1 + budget * scale), doc="Tree depth.")
+
+    _, files = rendered_class(Budget)
+    args = {"budget": 1e300, "scale": 1e300, "price": 3.0}
+    got = javascript_result(files, "budget", args, floats=tuple(args))
+    assert got["items"] is None and got["depth"] is None
+    assert javascript_result(files, "budget", {"budget": 7, "scale": 1, "price": 2})["items"] == 3
