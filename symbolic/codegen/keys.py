@@ -28,7 +28,7 @@ import json
 import re
 import sys
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -148,6 +148,11 @@ def _module(root: Path, relative: str, size: int, mtime: int) -> Module:
     return Module(source, frozenset(_imported(root, name, nodes)), frozenset(data), frozenset(named_paths(nodes)))
 
 
+# Packages whose __init__ imports every module in them by listing the folder (no import statement names
+# them): each reads all its modules. symbolic.model.functions: one module per declared math function.
+LOADS_EVERY_MODULE = ("symbolic.model.functions",)
+
+
 def module_graph(root: Path = ROOT) -> dict[str, Module]:
     """Every module of ``symbolic/`` by dotted name."""
     graph = {}
@@ -156,6 +161,10 @@ def module_graph(root: Path = ROOT) -> dict[str, Module]:
             relative = path.relative_to(root).as_posix()
             name = ".".join(Path(relative).with_suffix("").parts).removesuffix(".__init__")
             graph[name] = _module(root, relative, path.stat().st_size, path.stat().st_mtime_ns)
+    for package in LOADS_EVERY_MODULE:
+        if package in graph:
+            inside = {name for name in graph if name.startswith(package + ".")}
+            graph[package] = replace(graph[package], imports=graph[package].imports | inside)
     return graph
 
 

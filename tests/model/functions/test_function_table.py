@@ -115,3 +115,16 @@ def test_the_javascript_evaluator_passes_an_overflow_on_too():
     got = javascript_result(files, "budget", args, floats=tuple(args))
     assert got["items"] is None and got["depth"] is None
     assert javascript_result(files, "budget", {"budget": 7, "scale": 1, "price": 2})["items"] == 3
+
+
+def test_every_declaration_module_is_in_every_scenario_s_cache_key():
+    """The package loads its modules by listing its folder (no import names them): editing a declaration must
+    still re-render the scenarios (symbolic.codegen.keys.LOADS_EVERY_MODULE), never serve a stale cache."""
+    from pathlib import Path
+
+    from symbolic.codegen import keys
+
+    modules = {f"symbolic.model.functions.{path.stem}"
+               for path in Path(declarations.__code__.co_filename).parent.glob("*.py") if path.stem != "__init__"}
+    for name, inputs in keys.scenario_inputs().items():
+        assert modules <= set(inputs["code"]), name
