@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import os
 import re
 import sys
 import tomllib
@@ -139,13 +140,57 @@ class Module:
 
 @lru_cache(maxsize=4096)
 def _module(root: Path, relative: str, size: int, mtime: int) -> Module:
-    """One module, read and walked once per version (``size``, ``mtime``: an edit is seen)."""
+    """One module, read and walked once per version (``size``, ``mtime``: an edit is seen); the walk's
+    findings are kept on disk by the source's digest (``_WALKS``), so a run after an edit parses only
+    the files that changed (parsing all of symbolic/ took 2.5 s of the 8 s an edit cost)."""
     name = ".".join(Path(relative).with_suffix("").parts).removesuffix(".__init__")
     source = (root / relative).read_bytes()
+    digest = hashlib.sha256(source).hexdigest()
+    walks = _walks(root)
+    found = walks.get(relative)
+    if found is not None and found[0] == digest:
+        _, imports, data, catalog = found
+        return Module(source, frozenset(imports), frozenset(data), frozenset(catalog))
     nodes = list(ast.walk(ast.parse(source)))
     data = {node.value for node in nodes
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and _DATA_FILE.match(node.value)}
-    return Module(source, frozenset(_imported(root, name, nodes)), frozenset(data), frozenset(named_paths(nodes)))
+    module = Module(source, frozenset(_imported(root, name, nodes)), frozenset(data), frozenset(named_paths(nodes)))
+    walks[relative] = [digest, sorted(module.imports), sorted(module.data), sorted(module.catalog)]
+    _CHANGED.add(root)
+    return module
+
+
+_WALKS: dict[Path, dict[str, list]] = {}  # root -> {path: [source digest, imports, data, catalog]}
+_CHANGED: set[Path] = set()
+
+
+def _walks_file(root: Path) -> Path:
+    from symbolic.codegen.locations import cache_root
+
+    return cache_root() / "generate" / "module_walks.json" if root == ROOT else root / ".cache" / "module_walks.json"
+
+
+def _walks(root: Path) -> dict[str, list]:
+    if root not in _WALKS:
+        try:
+            _WALKS[root] = json.loads(_walks_file(root).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            _WALKS[root] = {}
+    return _WALKS[root]
+
+
+def _save_walks(root: Path) -> None:
+    if root not in _CHANGED:
+        return
+    _CHANGED.discard(root)
+    path = _walks_file(root)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(_WALKS[root], sort_keys=True), encoding="utf-8")
+        temporary.replace(path)  # atomic: a concurrent reader sees the old file or the new one
+    except OSError:
+        pass  # a read-only checkout: parse again next time
 
 
 # Packages whose __init__ imports every module in them by listing the folder (no import statement names
@@ -161,6 +206,7 @@ def module_graph(root: Path = ROOT) -> dict[str, Module]:
             relative = path.relative_to(root).as_posix()
             name = ".".join(Path(relative).with_suffix("").parts).removesuffix(".__init__")
             graph[name] = _module(root, relative, path.stat().st_size, path.stat().st_mtime_ns)
+    _save_walks(root)
     for package in LOADS_EVERY_MODULE:
         if package in graph:
             inside = {name for name in graph if name.startswith(package + ".")}

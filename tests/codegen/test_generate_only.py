@@ -39,3 +39,17 @@ def test_a_module_that_does_not_import_is_reported_before_any_worker(monkeypatch
     with pytest.raises(DeclarationError, match=r"symbolic/scenarios/framework/host_dispatch.py does not load: "
                                                r"ImportError: cannot import name 'Exp'"):
         pipeline.import_all(["host_dispatch"])
+
+
+def test_the_module_walks_kept_on_disk_give_the_same_keys(tmp_path, monkeypatch):
+    """symbolic/ is parsed once and its imports kept by each file's digest: the keys are those of a fresh parse."""
+    from symbolic.codegen import keys
+
+    monkeypatch.setattr(keys, "_walks_file", lambda root: tmp_path / "walks.json")
+    monkeypatch.setattr(keys, "_WALKS", {})
+    keys._module.cache_clear()
+    fresh = keys.scenario_keys()
+    assert (tmp_path / "walks.json").is_file()
+    monkeypatch.setattr(keys, "_WALKS", {})
+    keys._module.cache_clear()
+    assert keys.scenario_keys() == fresh
