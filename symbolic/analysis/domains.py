@@ -62,8 +62,10 @@ def _output_sign(model: ScenarioModel, name: str, path: str) -> sympy.Basic | No
     """A symbol carrying the sign the scenario input ``name``'s class proves for its output ``path`` (positive,
     or nonnegative), so a sign proven there is not lost where the output is read here; None if unproven."""
     item = next((s for s in model.structured if s.name == name), None)
-    inner = getattr(item, "scenario", None)
-    quantity = next((q for q in inner.quantities if q.name == path), None) if inner is not None else None
+    inner: ScenarioModel | None = getattr(item, "scenario", None)
+    if inner is None:
+        return None
+    quantity = next((q for q in inner.quantities if q.name == path), None)
     if quantity is None or not isinstance(quantity, ScalarQuantity):
         return None
     form = _reduced(closed_form(inner, quantity, simplify=False), _entries_and_lengths(inner))
