@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from symbolic.analysis.exact import instance_values
+from symbolic.codegen.derivations import _number
 from symbolic.model import ScenarioModel
 from symbolic.model.arguments import argument_spec
 from symbolic.model.instances import Instance
@@ -19,9 +20,7 @@ def check_on_arrays(model: ScenarioModel, instances: tuple[Instance, ...], funct
     reads them is not an array."""
     if not instances:
         return
-    import numpy
-
-    from symbolic.codegen.derivations import _number
+    import numpy  # not ours: numpy loads only to render
 
     args = {name: _number(value) for name, value in instance_values(instances[0]).items()}
     keys = {decl.name for decl in model.evaluator_inputs() if decl.argument and argument_spec(decl).key_of}

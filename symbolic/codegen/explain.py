@@ -17,6 +17,7 @@ from symbolic.analysis import derive  # first: it names the extra to install whe
 
 import sympy  # noqa: E402 (after derive's check for the extra)
 
+from symbolic.analysis.dimensions import scale_of_unit  # noqa: E402
 from symbolic.codegen.breaking import fit  # noqa: E402
 from symbolic.codegen.latex import DocsLatexPrinter, latex_names  # noqa: E402
 from symbolic.model import UNIT_SYMBOLS, ListQuantity  # noqa: E402
@@ -126,8 +127,6 @@ def _step_values(model: Any, scenario: ScenarioBase) -> dict[str, tuple[Any, str
     steps = [q for q in model.quantities if q.private]
     if not steps:
         return {}
-    from symbolic.analysis.dimensions import scale_of_unit
-
     values = derive.base_values(model, scenario._args)
     found: dict[str, tuple[Any, str]] = {}
     for step in steps:

@@ -35,6 +35,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from symbolic.codegen.locations import cache_root
+
 ROOT = Path(__file__).resolve().parents[2]
 LIBRARIES = ("sympy", "jinja2", "matplotlib", "pint", "numpy", "ruff")
 # Where one scenario is rendered (the worker's load + render + record, symbolic.codegen.pipeline)
@@ -165,8 +167,6 @@ _CHANGED: set[Path] = set()
 
 
 def _walks_file(root: Path) -> Path:
-    from symbolic.codegen.locations import cache_root
-
     return cache_root() / "generate" / "module_walks.json" if root == ROOT else root / ".cache" / "module_walks.json"
 
 

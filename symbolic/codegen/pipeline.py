@@ -46,6 +46,19 @@ def _write(path: Path, data: Any) -> None:
     temporary.replace(path)  # atomic: a concurrent reader sees the old entry or the new one
 
 
+def module_names() -> list[str]:
+    """Every scenario module's name (``kv_decode_batch``), sorted."""
+    return [name for _, name in scenario_files()]
+
+
+def render_alone(name: str, cache: Path) -> ScenarioRecord:
+    """One scenario module rendered with every check (``python -m symbolic.generate --only``), its charts read
+    from the cache when what they plot did not change."""
+    charts.CHART_CACHE = cache / "charts"
+    install_fresh_records()
+    return render_scenario(load(name))
+
+
 def import_all(names: list[str]) -> None:
     """Import the scenario modules to render in this process, before any worker starts: an error in one
     (a wrong import, a refused declaration) is the first thing printed, naming its file, rather than a

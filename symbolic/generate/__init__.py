@@ -30,10 +30,13 @@ import difflib
 import hashlib
 import json
 import sys
+import time
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from symbolic.codegen.locations import CHECKOUT, PACKAGE, cache_root
+from symbolic.runtime.errors import MlsysymError
 
 ROOT = PACKAGE.parent
 GENERATED = ROOT / "generated"
@@ -67,15 +70,20 @@ def digest() -> str:
     return hasher.hexdigest()
 
 
+def _renderers() -> tuple[Any, Any, Any]:
+    """The renderers, imported only to render (start-up): a cache hit is served without sympy or jinja2."""
+    from symbolic.codegen import pipeline, render  # start-up: sympy, jinja2 and matplotlib load only to render
+    from symbolic.generate import cli_page  # start-up: the CLI reference page renders the whole CLI
+
+    return pipeline, render, cli_page
+
+
 def rendered(use_cache: bool = True) -> dict[str, str]:
     """Every generated file, from the cache when nothing the generator reads has changed."""
     cached = CACHE / f"{digest()}.json" if use_cache else None
     if cached is not None and cached.exists():
         return json.loads(cached.read_text(encoding="utf-8"))
-    # The renderers are imported only to render (start-up): a cache hit is served without sympy or jinja2.
-    from symbolic.codegen import pipeline, render
-    from symbolic.generate import cli_page
-
+    pipeline, render, cli_page = _renderers()
     if cached is None:
         return render.render_all() | cli_page.cli_page()
     files = pipeline.render_cached(CACHE) | cli_page.cli_page()
@@ -171,25 +179,16 @@ def main(argv: list[str] | None = None) -> int:
 
 def only(module: str, write: bool = False, show_diff: bool = False) -> int:
     """Render one scenario module with every check (``--only``); report, and write with ``write``."""
-    import time
-
-    from symbolic.codegen.render import install_fresh_records, render_scenario
-    from symbolic.runtime.errors import MlsysymError
-    from symbolic.scenarios.discover import load, scenario_files
-
     started = time.perf_counter()
-    names = [name for _, name in scenario_files()]
+    pipeline, _, _ = _renderers()
+    names = pipeline.module_names()
     if module not in names:
         close = difflib.get_close_matches(module, names, n=3)
         print(f"no scenario module {module!r} under symbolic/scenarios/" + (f"; did you mean {', '.join(close)}?"
                                                                              if close else ""), file=sys.stderr)
         return 2
-    from symbolic.codegen import charts
-
-    charts.CHART_CACHE = CACHE / "charts"  # a chart whose data did not change is read, not drawn again
-    install_fresh_records()
     try:
-        record = render_scenario(load(module))
+        record = pipeline.render_alone(module, CACHE)
     except MlsysymError as error:
         print(f"{module}: {error}", file=sys.stderr)
         return 1

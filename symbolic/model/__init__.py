@@ -27,7 +27,8 @@ precisions, datasets, choices, scenario inputs, requirements, contained scenario
 declaration into the class's ``ScenarioModel`` (``collected.py``, immutable once the class
 is built by ``scenario.py``'s metaclass); ``dependencies.py`` answers what a quantity reads.
 ``instances.py`` declares the registry entries, ``presentation.py`` the charts and
-questions, ``functions.py`` the sympy nodes sympy lacks (``Len``, ``MaxOver``, ``Exceeds``...).
+questions, ``functions/`` the math functions (one declaration module each: ``floor``, ``Max``, ``exp``,
+``LambertW``...) and the language's own nodes (``Len``, ``MaxOver``, ``index``).
 This package is a scenario file's one import surface: it also re-exports ``Q``/``literal``
 (catalog values written as source) and the sympy functions the scenarios use. It sits on
 ``symbolic.catalog`` and ``symbolic.runtime``; the analysis and the generator sit on it.

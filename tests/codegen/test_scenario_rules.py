@@ -1,5 +1,5 @@
 """The rules a scenario module meets (symbolic/scenarios/README.md, "The rules a scenario meets"), one
-check at generation whose messages say what to add or rename (the share rule lived only in the physics test)."""
+check at generation whose messages say what to add or rename."""
 
 from __future__ import annotations
 
@@ -40,14 +40,3 @@ def test_a_module_is_named_after_its_class(tmp_path, monkeypatch):
     (tmp_path / "symbolic/scenarios/framework/small.py").write_text("")
     with pytest.raises(DeclarationError, match="declares TinyScenario, whose module is named tiny.py"):
         rules.check_rules(ScenarioModule("small", "framework", TinyScenario.model, ()))
-
-
-def test_a_share_is_a_pure_number():
-    class Shares(Scenario):
-        """A share with a unit."""
-
-        x = Input("GB", positive=True)
-        memory_share = Output(x / 2, "GB")
-
-    with pytest.raises(DeclarationError, match="Shares.memory_share: its name says a share .* unit 'GB'"):
-        rules.check_rules(ScenarioModule("shares", "framework", Shares.model, ()))

@@ -10,11 +10,15 @@ printers print by methods of their own: a list's length (``Len``), a maximum ove
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Any
 
 import sympy
 from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.logic.boolalg import BooleanFunction
+
+from symbolic.model.functions.declared import _TABLE
 
 
 class Len(sympy.Function):
@@ -101,13 +105,9 @@ def loop_name(index: sympy.Symbol) -> str:
 
 def _load_declarations() -> dict[str, Any]:
     """Import every declaration module of this package; their exported names, for ``symbolic.model``."""
-    import importlib
-    import pkgutil
-
-    from symbolic.model.functions.declared import _TABLE
-
     for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if module.name != "declared":
+            # modules found by listing the folder, so a new function is one new module and nothing else
             importlib.import_module(f"{__name__}.{module.name}")
     return {function.export: function.node for function in _TABLE.values() if function.export}
 

@@ -89,9 +89,8 @@ def declare(function: MathFunction) -> MathFunction:
 
 
 def declarations() -> dict[type, MathFunction]:
-    """Every declared function, by its sympy node (the package's modules are loaded first)."""
-    from symbolic.model import functions  # noqa: F401 (loads every declaration module)
-
+    """Every declared function, by its sympy node: importing this module ran the package's ``__init__``,
+    which loads every declaration module."""
     return _TABLE
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import sympy
 
 from symbolic.model.functions.declared import MathFunction, declare, grows_slower_than_any_power, pure_number
+from symbolic.runtime.errors import DeclarationError
 
 
 def lambert_w(value: Any) -> Any:
@@ -90,8 +91,6 @@ function lambert_w(x) {
 
 def _principal(expr: Any) -> Any:
     if len(expr.args) > 1 and expr.args[1] != 0:
-        from symbolic.runtime.errors import DeclarationError
-
         raise DeclarationError(f"{expr}: only the principal branch of LambertW is declared (LambertW(x))")
     return expr.args[0]
 

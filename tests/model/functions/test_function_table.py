@@ -50,7 +50,7 @@ def test_an_overflow_is_never_clamped_to_a_count_of_zero():
 
 def test_every_declaration_prints_in_python_javascript_and_latex():
     for function in TABLE.values():
-        expr = function.node(*[X, Y][: 2 if function.name in ("Max", "Min", "Exceeds") else 1])
+        expr = function.node(*[X, Y][: 2 if function.name in ("Max", "Min", "Exceeds", "Mod") else 1])
         assert EvaluatorPrinter({X: "x", Y: "y"}, {}).doprint(expr)
         assert DocsLatexPrinter({X: "x", Y: "y"}).doprint(expr)
         if function.name != "Heaviside":  # made by the gradients, which are Python only
