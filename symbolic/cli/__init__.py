@@ -174,6 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--node", metavar="FILE", help="the node file to predict with (default: a quick calibration "
                                                     "first, written nowhere)")
     sub.add_argument("--out", metavar="FILE", help="also write the rows and summary as JSON here")
+    sub.add_argument("--force", action="store_true",
+                     help="with --here: measure on a loaded machine, and accept a run whose conditions (load, "
+                          "the calibration's verdict, drift) say its errors cannot be trusted (exit 0)")
     return parser
 
 

@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from symbolic.cli.output import emit, json_text, outputs_of, shown, table
+from symbolic.cli.progress import drawn, line
 from symbolic.runtime.display import DOES_NOT_FIT, keyed
 from symbolic.runtime.paths import infeasible_paths
 from symbolic.runtime.units import label
@@ -138,11 +139,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         part = {name: values[first:first + chunk] for name, values in columns.items()}
         results.append(sweep(base, part))
         elapsed = time.perf_counter() - started
-        if elapsed > 1.0 and not args.json:
+        if elapsed > 1.0 and drawn(sys.stderr, args.json):  # a bar on a terminal, nothing on a pipe
             done = min(rows, first + chunk)
-            bar = "#" * int(30 * done / rows)
-            print(f"\r[{bar:<30}] {done}/{rows} rows, {elapsed:.1f} s", end="", file=sys.stderr, flush=True)
-    if time.perf_counter() - started > 1.0 and not args.json:
+            print(f"\r{line(f'{done}/{rows} rows, {elapsed:.1f} s', done, rows)}", end="", file=sys.stderr,
+                  flush=True)
+    if time.perf_counter() - started > 1.0 and drawn(sys.stderr, args.json):
         print(file=sys.stderr)
     units = {**results[0].input_units, **results[0].units}
     table_data = {**columns, **{path: numpy.concatenate([r[path] for r in results]) for path in wanted}}

@@ -41,7 +41,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         fixed = None
     else:
         base, fixed = cls, once_each((parse_setting(cls, s) for s in args.set or []), "--set")
-    bar = _ProgressBar(after=0.0 if args.progress else None if args.json or args.quiet else 1.0)
+    # a bar on a terminal only: a pipe or a script's --json gets the result alone
+    bar = _ProgressBar(after=0.0 if args.progress else None if args.json or args.quiet or not sys.stderr.isatty()
+                       else 1.0)
     result = search(base, vary, args.where or [], minimize=args.minimize or [], maximize=args.maximize or [],
                     fixed=fixed, top=args.top, chunk_points=CHUNK_POINTS if args.chunk is None else args.chunk, engine=args.engine,
                     scheduler=args.scheduler, progress=bar)
