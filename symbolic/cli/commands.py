@@ -19,6 +19,8 @@ from symbolic.cli.values import (_nearest, built, check_grid, instance, once_eac
                                  scenario_class)
 import generated
 from symbolic.cli.describe import input_rows, output_rows
+from symbolic.cli.records import cmd_show_record, input_text, names_catalog_entry
+from symbolic.cli.records import input_rows as entry_inputs
 from symbolic.runtime.analysis import compare, flat_outputs, sensitivity
 from symbolic.runtime.inputs import describe
 from symbolic.runtime.namespace import Namespace
@@ -28,6 +30,9 @@ from symbolic.runtime.sweep import sweep
 def cmd_list(args: argparse.Namespace) -> int:
     if args.name in CATALOGS:
         return _catalog(args)
+    if args.name and names_catalog_entry(args.name):  # list Hardware.Cloud.H100: the entry, as show gives it
+        args.context, args.batch, args.precision = 8192, 1, "bf16"
+        return cmd_show_record(args, args.name)
     if args.name:
         return _describe(args)
     entries = [(key, type(getattr(generated.Scenarios, key)).__name__, getattr(generated.Scenarios, key).name)
@@ -65,12 +70,18 @@ def _describe(args: argparse.Namespace) -> int:
     registry = generated.Scenarios
     example = getattr(registry, args.name) if args.name in registry else next(
         (getattr(registry, key) for key in registry if type(getattr(registry, key)) is cls), None)
-    inputs, outputs = input_rows(cls), output_rows(cls, example)
+    outputs = output_rows(cls, example)
+    inputs: list[tuple[str, ...]] = list(input_rows(cls))
+    if args.name in registry:  # an entry's own values beside what the class would take by default
+        held = {name: input_text(value) for name, value in getattr(registry, args.name).inputs().items()}
+        inputs = [(name, kind, unit, held.get(name, "–"), default, domain, doc)
+                  for name, kind, unit, default, domain, doc in inputs]
     data = {"class": cls.__name__, "summary": (cls.__doc__ or "").split("\n")[0],
             "inputs": [{**info._asdict(), "unit": label(info.unit)} for info in describe(cls)],
             "outputs": [{"path": path, "unit": unit} for path, unit in outputs]}
     text = (f"{cls.__name__}: {data['summary']}\n\ninputs:\n"
-            + table(inputs, ("input", "kind", "unit", "default", "domain", "doc"))
+            + table(inputs, ("input", "kind", "unit") + (("value in " + args.name,) if args.name in registry else ())
+                    + ("default", "domain", "doc"))
             + "\n\noutputs" + (f" (table keys as in {args.name if args.name in registry else 'a registry entry'})"
                                 if example is not None else "") + ":\n" + table(outputs, ("output", "unit")))
     emit(args, data, text)
@@ -90,7 +101,9 @@ def _report(args: argparse.Namespace, scenario: Any, wanted: list[str] | None = 
     rows = [(path, DOES_NOT_FIT if value is None and (path in refused or path.split("[", 1)[0] + "[]" in refused)
              else shown(keyed(scenario, path, value), unit)) for path, (value, unit) in outputs.items()]
     footer = "".join(f"\n{name}: {note}" for name, note in notes.items())
-    emit(args, data, f"{type(scenario).__name__}: {scenario.name}\n" + table(rows, ("output", "value")) + footer)
+    inputs = "" if wanted else table(entry_inputs(scenario), ("input", "value")) + "\n\n"  # what was asked, then
+    emit(args, data, f"{type(scenario).__name__}: {scenario.name}\n" + inputs + table(rows, ("output", "value"))
+         + footer)
     return 0
 
 
@@ -107,6 +120,10 @@ def selected(wanted: list[str], paths: list[str]) -> list[str]:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    if names_catalog_entry(args.name):  # show Hardware.Cloud.H100, show Models.Language.Llama3_70B
+        if args.outputs:
+            raise UsageError(f"{args.name} is a catalog entry: it has fields, not outputs to pick")
+        return cmd_show_record(args, args.name)
     return _report(args, instance(args.name), args.outputs)
 
 

@@ -121,7 +121,7 @@ def explain(scenario: ScenarioBase, output: str) -> Explanation:
 
 
 def _both(value: Any, unit: str) -> tuple[str, str]:
-    return f"({shown(value, unit)})", rf"\left({value_latex(value, unit)}\right)"
+    return f"({shown(value, unit, rescale=False)})", rf"\left({value_latex(value, unit)}\right)"  # as substituted
 
 
 class _BaseUnitsLatexPrinter(DocsLatexPrinter):
