@@ -129,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     on_entry = "a registry name, or a scenario class with its inputs given by --set"
     sub = command("eval", "commands:cmd_eval", "evaluate a scenario class with inputs set on the command line")
     sub.add_argument("scenario", help="a scenario class, or a registry name (its class, starting from its inputs)")
+    sub.add_argument("outputs", nargs="*", metavar="OUTPUT",
+                     help="output paths or their prefixes, as show takes them (default: all)")
     sub.add_argument("--from", dest="base", help="start from this registry entry's inputs (of the same class)")
     settings(sub)
     sub = command("explain", "derivation:cmd_explain", "definition -> closed form -> numbers substituted -> result")
@@ -210,7 +212,11 @@ def handler(spec: str) -> Callable[[argparse.Namespace], int]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)  # exits with 2 on bad usage
+    args, extra = parser.parse_known_args(argv)  # exits with 2 on bad usage
+    if extra:  # output names after an option (`eval X --set a=1 out1`): argparse leaves them over
+        if getattr(args, "outputs", None) is None or any(item.startswith("-") for item in extra):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.outputs = [*args.outputs, *extra]
 
     try:
         return handler(args.handler)(args)

@@ -9,9 +9,9 @@ import sys
 import time
 from typing import Any
 
-from symbolic.cli.output import emit, json_text, outputs_of, shown, table
+from symbolic.cli.output import argument_labels, cell, choice_labels, emit, json_text, outputs_of, shown, table
 from symbolic.cli.progress import drawn, line
-from symbolic.runtime.display import DOES_NOT_FIT, keyed
+from symbolic.runtime.display import DOES_NOT_FIT, absent_or_shown, keyed
 from symbolic.runtime.paths import infeasible_paths
 from symbolic.runtime.units import label
 from symbolic.cli.usage import UsageError
@@ -129,7 +129,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     # a registry name is a starting point as well as a class: `eval Gpt3ThreeDParallel1K --set pp_size=8`
-    return _report(args, built(args.scenario, args.set or [], args.base))
+    return _report(args, built(args.scenario, args.set or [], args.base), args.outputs)
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -173,7 +173,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     else:
         print(summary, file=sys.stderr if args.json else sys.stdout)
         if not args.out:
-            preview = [[shown(float(table_data[c][i])) for c in table_data] for i in range(min(rows, 20))]
+            named = {column: choice_labels(type(base), column) for column in table_data}
+            preview = [[cell(float(table_data[c][i]), named[c]) for c in table_data] for i in range(min(rows, 20))]
             print(table(preview, [column_label(c, units[c]) for c in table_data]))
     return 0
 
@@ -213,7 +214,8 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     scenario = built(args.name, args.set or [])
     rows = sensitivity(scenario, args.output)
     data = [r.__dict__ for r in rows]
-    text = table([(r.input, shown(r.value, r.unit), "-" if r.derivative is None else f"{r.derivative:.6g}",
+    named = argument_labels(type(scenario))  # the inputs a user sets, not the evaluator's argument names
+    text = table([(named.get(r.input, r.input), shown(r.value, r.unit), "-" if r.derivative is None else f"{r.derivative:.6g}",
                    f"{r.elasticity:+.4f}" if r.elasticity is not None else "undefined", r.note) for r in rows],
                  ("input", "value", "d output / d input", "elasticity", "note"))
     emit(args, data, f"{args.output} of {called(args.name, args.set)}, inputs by elasticity (d ln y / d ln x):\n{text}")
@@ -234,14 +236,18 @@ def cmd_compare(args: argparse.Namespace) -> int:
     changed, changes = compare(a, b)
     data = {"inputs": {k: {"a": v[0], "b": v[1]} for k, v in changed.items()},
             "outputs": [c.__dict__ for c in changes]}
-    inputs = table([(k, shown(v[0]), shown(v[1])) for k, v in changed.items()], ("input", args.a, b_label))
+    named = argument_labels(type(a))  # the inputs a user sets, not the evaluator's argument names
+    given = [(name, input_text(value), input_text(b._given[name])) for name, value in a._given.items()
+             if name in b._given and value != b._given[name]]
+    inputs = table(given, ("input", args.a, b_label))
     rows = []
     for c in changes:
-        top = ", ".join(f"{name} {share:+.3f}" for name, share in c.attribution[:3])
+        top = ", ".join(f"{named.get(name, name)} {share:+.3f}" for name, share in c.attribution[:3])
         change = (f"{c.relative:+.2%}" if c.relative is not None else "from 0" if c.before == 0 else
                   "beyond double range" if isinstance(c.before, (int, float)) and isinstance(c.after, (int, float))
                   else "changed")
-        rows.append((c.output, shown(c.before, c.unit), shown(c.after, c.unit), change, top))
+        rows.append((c.output, absent_or_shown(a, c.output, c.before, c.unit),
+                     absent_or_shown(b, c.output, c.after, c.unit), change, top))
     outputs = table(rows, ("output", args.a, b_label, "change", "first-order Δln by input"))
     emit(args, data, f"inputs that differ:\n{inputs}\n\noutputs that changed:\n{outputs}")
     return 0

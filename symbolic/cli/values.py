@@ -161,17 +161,19 @@ def built(name: str, settings: Sequence[str], start: str | None = None) -> Any:
     base = instance(start) if start else None
     if base is not None and type(base) is not cls:
         raise UsageError(f"--from {start} is {a_or_an(type(base).__name__)}, not {a_or_an(cls.__name__)}")
-    return build(cls, base, settings)
+    return build(cls, base, settings, start)
 
 
-def build(cls: type[ScenarioBase], base: Any, settings: Sequence[str]) -> Any:
+def build(cls: type[ScenarioBase], base: Any, settings: Sequence[str], key: str | None = None) -> Any:
     changes = once_each((parse_setting(cls, s) for s in settings), "--set")
     if base is None:
         return cls(**changes)
     if not changes:
         return base
     label = ", ".join(s.strip() for s in settings)
-    return base.variant(name=f"{base.name}, with {label}", **changes)
+    # the entry's title describes the entry ("Llama-3.1-70B decode on one H100"), which the settings may
+    # have made false: name the starting point by its key, and what changed
+    return base.variant(name=f"from {key or base.name}, with {label}", **changes)
 
 
 

@@ -38,6 +38,14 @@ def shown(value: Any, unit: str = "", rescale: bool = True) -> str:
     return f"{number_text(value)} {unit}".strip()
 
 
+def absent_or_shown(scenario: Any, path: str, value: Any, unit: str = "") -> str:
+    """``shown``, but an absent value says why: the setup does not fit (or pay off), or an input is not given."""
+    if value is not None:
+        return shown(value, unit)
+    refused = infeasible_paths(scenario)
+    return DOES_NOT_FIT if path in refused or path.split("[", 1)[0] + "[]" in refused else ABSENT
+
+
 def number_text(value: Any) -> str:
     """Floats to 6 significant digits, inside lists and dicts too (JSON keeps every digit); never ``-0``."""
     if isinstance(value, float):
