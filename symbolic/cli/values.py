@@ -14,6 +14,7 @@ from symbolic.cli.usage import UsageError
 import generated
 from symbolic.runtime.errors import a_or_an, MlsysymError, ScenarioInputError
 from symbolic.runtime.inputs import describe, input_specs
+from symbolic.runtime.scenario import NODE_SYNONYMS
 from symbolic.runtime.units import parse_quantity
 from symbolic.runtime.validation import conversion_factor, ListSpec
 
@@ -113,6 +114,8 @@ def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
     name, text = name.strip(), text.strip()
 
     kinds = {info.name: info.kind for info in describe(cls)}
+    if name not in kinds and kinds.get(NODE_SYNONYMS.get(name, "")) == "node":  # hardware= for an accelerator
+        name = NODE_SYNONYMS[name]
     if name not in kinds:
         raise _nearest(name, list(kinds), f"input of {cls.__name__}")
     kind = kinds[name]
