@@ -28,7 +28,7 @@ lint: install
 test: check lint  ## freshness, lint, then the test suite
 	$(PY) -m pytest -q
 
-demo: generate  ## the main job: regenerate, then print every named scenario's outputs
+demo: generate  ## five questions a user has, each answered by the command that asks it (--all: every entry)
 	$(PY) -m symbolic.cli.demo
 
 docs: generate  ## build the static docs site into build/site (MkDocs + Material; math typeset offline by KaTeX)

@@ -137,6 +137,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     (work / "home").mkdir()
     run = work / "run"
     run.mkdir()
+    shutil.copytree(ROOT / "examples", run / "examples")  # `describe examples/.../config.json`, as from a checkout
     before = _snapshot(venv)
 
     def call(argv: list[str]) -> subprocess.CompletedProcess[str]:
@@ -183,6 +184,7 @@ def test_cli_examples_run_installed_as_in_the_checkout(installed, tmp_path, monk
     assert {"solve", "explain", "scaling", "list", "show", "eval", "sweep", "sensitivity", "search"} <= {
         command.split()[1] for command in commands}
     monkeypatch.chdir(tmp_path)  # `sweep --out sweep.csv` writes where it runs
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")  # the config `describe` reads
     for command, (status, out, err) in commands.items():
         assert status == 0, (command, err)
         assert main(shlex.split(command)[1:]) == 0, command
