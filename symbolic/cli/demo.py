@@ -16,7 +16,9 @@ import sys
 from collections.abc import Callable
 from typing import NamedTuple
 
+from generated import Scenarios
 from symbolic.cli import main as cli
+from symbolic.cli import outputs_of, shown, table
 
 SITE = ("The docs site: `make docs`, then open build/site/index.html (a page per scenario with its equations, a "
         "calculator and worked examples; Predicted vs measured; This machine). Every command: `mlsysym --help`.")
@@ -106,9 +108,6 @@ def main(argv: list[str] | None = None) -> None:
 
 def every_entry() -> None:
     """Every named scenario's outputs, with units: the same table as ``mlsysym show NAME``."""
-    from generated import Scenarios
-    from symbolic.cli import outputs_of, shown, table
-
     for key, scenario in Scenarios.items():
         print(f"{key} ({type(scenario).__name__}): {scenario.name}")
         rows = [(path, shown(value, unit)) for path, (value, unit) in outputs_of(scenario).items()]
