@@ -129,3 +129,23 @@ def test_calibrate_draws_its_progress_on_a_terminal_only(monkeypatch, capsys) ->
     monkeypatch.setattr("sys.stderr", terminal)
     assert main(["calibrate", "--quick", "--threads", "1"]) == 0
     assert "block 3/3: numpy_op_alloc" in terminal.getvalue() and "[" in terminal.getvalue()
+
+
+def test_the_pdf_build_reports_each_pass(monkeypatch, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from docsite_support import docsite_build
+
+    build = docsite_build()
+    passes: list[tuple] = []
+
+    def pdflatex(command, **kwargs):  # the second pass settles: no "Rerun" in its output
+        return subprocess.CompletedProcess(command, 0, stdout="Rerun to get cross-references right"
+                                           if not passes[1:] else "", stderr="")
+
+    monkeypatch.setattr(build.shutil, "which", lambda name: "/usr/bin/pdflatex")
+    monkeypatch.setattr(build.subprocess, "run", pdflatex)
+    build.build_pdf(tmp_path, progress=lambda text, done=None, total=None: passes.append((text, done, total)))
+    assert passes == [("pdf: pdflatex pass 1 (at most 4)", 0, 4), ("pdf: pdflatex pass 2 (at most 4)", 1, 4)]
