@@ -34,7 +34,7 @@ BINARY_FAMILIES = ("B", "B/s")
 HOUR, DAY = 3600.0, 86400.0
 
 
-def _split(unit: str) -> tuple[str, str, tuple[tuple[str, float], ...]] | None:
+def split_unit(unit: str) -> tuple[str, str, tuple[tuple[str, float], ...]] | None:
     """``GB/s`` -> ("G", "B/s", DECIMAL); ``GiB`` -> ("Gi", "B", BINARY); None for another unit."""
     for base in sorted(FAMILIES, key=len, reverse=True):
         if not unit.endswith(base):
@@ -52,7 +52,7 @@ def readable(value: float, unit: str) -> tuple[float, str]:
     if not isinstance(value, (int, float)) or isinstance(value, bool) or not unit or not math.isfinite(value) \
             or value == 0:
         return value, unit
-    found = _split(unit)
+    found = split_unit(unit)
     if found is None:
         return value, unit
     prefix, base, table = found

@@ -142,3 +142,10 @@ def test_readable_scales(value: float, unit: str, expected: str) -> None:
 
 def test_no_minus_zero() -> None:
     assert number_text(-0.0) == "0" and number_text(-1e-300 * 1e-300) == "0"
+
+
+def test_the_pages_worked_examples_read_at_the_same_scale() -> None:
+    page = (Path(__file__).resolve().parents[2] / "generated" / "docs" / "scenarios" / "ServingScenario.md")
+    text = page.read_text(encoding="utf-8")
+    # Llama-3.1-70B's KV cache at 2,048 tokens in FP16: 2 x 2,048 x 163,840 byte = 671.1 MB (declared in GB)
+    assert r"\approx 671.1\,\mathrm{MB}" in text and r"\approx 0.6711\,\mathrm{GB}" not in text
