@@ -12,7 +12,10 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+
+from symbolic.cli.progress import progress_line
 
 ROOT = Path(__file__).resolve().parents[1]
 LATEX = ROOT / "generated" / "latex"
@@ -34,9 +37,11 @@ def debian_packages(kind: str = "") -> list[str]:
     return names
 
 
-def build_site(site_dir: Path | None = None) -> Path:
+def build_site(site_dir: Path | None = None, progress: Callable[..., None] | None = None) -> Path:
     """Build the HTML site with MkDocs (strict: broken links and anchors fail); returns its folder."""
     site_dir = site_dir or ROOT / "build" / "site"
+    if progress:  # one MkDocs process: what it is doing, not a share
+        progress("site: mkdocs build, KaTeX typesetting every page (about a minute)")
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(ROOT / "mkdocs.yml"),
                "--site-dir", str(site_dir)]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False,
@@ -46,7 +51,7 @@ def build_site(site_dir: Path | None = None) -> Path:
     return site_dir
 
 
-def build_pdf(out_dir: Path | None = None, settle: bool = True) -> Path:
+def build_pdf(out_dir: Path | None = None, settle: bool = True, progress: Callable[..., None] | None = None) -> Path:
     """Compile the handbook with pdflatex (TeX Live from Debian); returns the PDF's path.
 
     The first pass only writes the table of contents and the references (``-draftmode``: no PDF);
@@ -59,7 +64,10 @@ def build_pdf(out_dir: Path | None = None, settle: bool = True) -> Path:
                          f"apt-get install {' '.join(debian_packages('tex'))}")
     out_dir.mkdir(parents=True, exist_ok=True)
     command = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-output-directory", str(out_dir), "handbook.tex"]
-    for attempt in range(4 if settle else 2):  # later passes fill in the table of contents, until the pages stop moving
+    passes = 4 if settle else 2
+    for attempt in range(passes):  # later passes fill in the table of contents, until the pages stop moving
+        if progress:
+            progress(f"pdf: pdflatex pass {attempt + 1} (at most {passes})", attempt, passes)
         done = subprocess.run(command[:1] + ["-draftmode"] * (attempt == 0) + command[1:], cwd=LATEX,
                               capture_output=True, text=True, check=False,
                               env={**os.environ, "max_print_line": "100000"})  # a log line per message
@@ -77,7 +85,8 @@ def main(argv: list[str]) -> int:
         return 2
     target = Path(argv[1]).resolve() if len(argv) > 1 else None
     try:
-        built = build_site(target) if argv[0] == "site" else build_pdf(target)
+        with progress_line() as progress:  # a line on a terminal, nothing in a log
+            built = build_site(target, progress) if argv[0] == "site" else build_pdf(target, progress=progress)
     except BuildError as error:
         print(error, file=sys.stderr)
         return 1

@@ -588,6 +588,31 @@ def _Gpt2XlFp16DecodeOnH100():
     )
 
 
+def _Llama3_70B_Fp8DecodeH100():
+    """Llama3_70B_Fp8DecodeH100: Llama-3.1-70B decode on one H100, FP8 weights, batch 1."""
+    from generated.catalog import Hardware, Models
+    from generated.decode import DecodeScenario
+
+    return DecodeScenario(
+        name="Llama-3.1-70B decode on one H100, FP8 weights, batch 1",
+        description="Llama-3.1-70B with 1-byte FP8 weights (70.6 GB, inside the H100's 85.9 GB), FLOPs at its FP8 rate.",
+        workload=Models.Language.Llama3_70B,
+        hardware=Hardware.Cloud.H100,
+        precision="fp8",
+        peak_precision="fp8",
+    )
+
+
+def _Llama3_70B_DecodeTwoH100():
+    """Llama3_70B_DecodeTwoH100: Llama-3.1-70B decode across two H100s, FP16 weights, batch 1."""
+
+    return Scenarios.Llama3_70B_DecodeH100.variant(
+        name="Llama-3.1-70B decode across two H100s, FP16 weights, batch 1",
+        description="Llama-3.1-70B's FP16 weights split across two H100s by tensor parallelism (70.6 GB each), batch 1.",
+        tp_size=2,
+    )
+
+
 def _MnistDenseNetwork():
     """MnistDenseNetwork: MNIST digit classifier, 784-128-64-10, batch 32, FP32, Adam."""
     from generated.catalog import Constants, Datasets
@@ -1865,6 +1890,17 @@ def _Llama3_8B_ServingH100():
     )
 
 
+def _Llama3_70B_Fp8ServingH100():
+    """Llama3_70B_Fp8ServingH100: Llama-3.1-70B served on one H100 at 2,048 tokens, FP8."""
+
+    return Scenarios.Llama3_70B_ServingH100.variant(
+        name="Llama-3.1-70B served on one H100 at 2,048 tokens, FP8",
+        description="One request of 2,048 tokens of Llama-3.1-70B at FP8 on one H100: 70.6 GB of weights and its cache fit the 85.9 GB the FP16 entry overflows.",
+        precision="fp8",
+        prefill_precision="fp8",
+    )
+
+
 def _Llama3_8BInt4ChatServiceH100():
     """Llama3_8BInt4ChatServiceH100: Llama-3-8B chat at INT4 on one H100."""
     from generated.catalog import Constants, Hardware, Models
@@ -2474,6 +2510,8 @@ Scenarios = Namespace(
         "Llama2_70B_DecodeTwoH100": _Llama2_70B_DecodeTwoH100,
         "Gpt2XlDecodeH100": _Gpt2XlDecodeH100,
         "Gpt2XlFp16DecodeOnH100": _Gpt2XlFp16DecodeOnH100,
+        "Llama3_70B_Fp8DecodeH100": _Llama3_70B_Fp8DecodeH100,
+        "Llama3_70B_DecodeTwoH100": _Llama3_70B_DecodeTwoH100,
         "MnistDenseNetwork": _MnistDenseNetwork,
         "MnistDenseNetworkWiderHidden": _MnistDenseNetworkWiderHidden,
         "MnistDenseNetworkDoubledInputSide": _MnistDenseNetworkDoubledInputSide,
@@ -2537,6 +2575,7 @@ Scenarios = Namespace(
         "CoordinationOverheadExample": _CoordinationOverheadExample,
         "Llama3_70B_ServingH100": _Llama3_70B_ServingH100,
         "Llama3_8B_ServingH100": _Llama3_8B_ServingH100,
+        "Llama3_70B_Fp8ServingH100": _Llama3_70B_Fp8ServingH100,
         "Llama3_8BInt4ChatServiceH100": _Llama3_8BInt4ChatServiceH100,
         "PeakPlannedTrainingBudget": _PeakPlannedTrainingBudget,
         "Gpt3TensorParallelStepDgxH100": _Gpt3TensorParallelStepDgxH100,

@@ -43,7 +43,7 @@ _RUNTIME = {"Change": "symbolic.runtime.analysis", "Sensitivity": "symbolic.runt
             "read_node_file": "symbolic.runtime.node_file"}
 
 __all__ = [*_generated_names, "SCENARIO_CLASSES", "Change", "MissingExtraError", "Sensitivity", "SweepResult",
-           "closed_form", "compare", "derivative", "hardware_from_file", "read_node_file", "scaling", "sensitivity",
+           "closed_form", "compare", "derivative", "evaluate_declared", "hardware_from_file", "read_node_file", "scaling", "sensitivity",
            "solve", "sweep", "workload_from_config"]
 
 
@@ -97,6 +97,14 @@ def solve(scenario: Any, unknown: str, output: str, target: Any) -> Any:
         238609294
     """
     return _analysis("solving").solve(scenario, unknown, output, target)
+
+
+def evaluate_declared(scenario: Any, **inputs: Any) -> Any:
+    """A declared scenario (a ``Scenario`` subclass you wrote, not generated) evaluated exactly at
+    ``inputs``: ``{output: (exact value, unit)}`` (see ``symbolic.analysis.exact.evaluate_declared``).
+    An installed copy cannot generate (that needs a checkout), so this is how it explores a new
+    scenario: exact sympy, slower than a generated evaluator, no sweeps or search."""
+    return _analysis("exact").evaluate_declared(scenario, **inputs)
 
 
 def scaling(scenario: Any, output: str) -> Any:

@@ -42,7 +42,8 @@ from symbolic.catalog.refs import value_of
 from symbolic.runtime.errors import DeclarationError
 from symbolic.runtime.hardware import precision_in, resolve_in
 from symbolic.runtime.validation import REQUIRED
-from symbolic.runtime.errors import MissingInputError
+from symbolic.runtime.errors import MissingInputError, ScenarioInputError
+from symbolic.runtime.validation import unknown_names
 
 Value = Any  # an exact sympy number, a list of them, a string (text outputs) or None (absent)
 
@@ -298,6 +299,40 @@ def output_value(instance: Instance, path: str) -> Value:
     """One output of a registry entry, exactly, in its display unit (None when unavailable)."""
     model = instance.scenario.model
     return evaluate(model, instance_values(instance), needed(model, [path])).shown[path]
+
+
+def _check_declared(model: ScenarioModel, inputs: dict[str, Any]) -> None:
+    """Unknown names, and each plain number against its symbol's domain (integer, positive, nonnegative):
+    the checks a generated class makes first, so a wrong value is named, not evaluated."""
+    unknown_names(model.name, inputs, model.input_order)
+    for decl in model.inputs:
+        if decl.name not in inputs or decl.structured or isinstance(decl.symbol, sympy.IndexedBase):
+            continue
+        value = inputs[decl.name]
+        number = getattr(value, "magnitude", value)
+        if not isinstance(number, (int, float, Fraction)) or isinstance(number, bool):
+            continue
+        symbol = decl.symbol
+        wrong = ("an integer" if symbol.is_integer and number != int(number) else
+                 "a positive number" if symbol.is_positive and not number > 0 else
+                 "a number ≥ 0" if symbol.is_nonnegative and not number >= 0 else None)
+        if wrong:
+            raise ScenarioInputError(f"{model.name}: input '{decl.name}' is {value!r}; expected {wrong}")
+
+
+def evaluate_declared(scenario: Any, **inputs: Any) -> dict[str, tuple[Value, str]]:
+    """A declared scenario (a ``Scenario`` subclass, as written in a module, never generated) evaluated
+    exactly at ``inputs``: every output ``name: (value, unit)``, the value an exact sympy number in its
+    display unit (None where absent). The way to explore a scenario in an installed copy, where
+    ``python -m symbolic.generate`` (which writes the fast evaluator and the class that takes keywords)
+    needs a checkout; inputs are validated as a registry entry's are."""
+    model = scenario.model
+    _check_declared(model, inputs)
+    entry = Instance(scenario, name=scenario.__name__, description="evaluated exactly, without generation",
+                     **inputs)
+    shown = evaluate(model, instance_values(entry)).shown
+    return {quantity.name: (shown.get(quantity.name), quantity.unit) for quantity in model.quantities
+            if not quantity.hidden and not quantity.bound_input}
 
 
 evaluate_outputs_with(output_value)  # an entry's value taken from another's output (Instance.output)

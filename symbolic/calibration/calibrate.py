@@ -9,13 +9,12 @@ the load average per core before or after, or the spread of a headline figure, p
 from __future__ import annotations
 
 import datetime as dt
-import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
-from symbolic.calibration import machine, probes
+from symbolic.calibration import conditions, machine, probes
 from symbolic.calibration.timing import Clock, Figure, summarize
 from symbolic.runtime.errors import ScenarioInputError
 from symbolic.runtime.node_file import Measured, node_file_text
@@ -63,6 +62,7 @@ class Calibration(NamedTuple):
     refusal: str | None
     seconds: float
     date: str
+    flagged: dict[str, str] = {}  # figures outside physical bounds or beyond the spread limit, with why
 
     @property
     def node_threads(self) -> int:
@@ -113,13 +113,14 @@ def cache_sizes(facts: dict[str, Any]) -> list[tuple[str, int]]:
 
 
 def run_blocks(chosen: Sequence[probes.Probe], plan: Plan, clock: Clock,
-               progress: Callable[[str], None] | None = None) -> dict[str, list[float]]:
+               progress: Callable[..., None] | None = None) -> dict[str, list[float]]:
     """Every probe once per block, ``plan.blocks`` times over: each figure's block values."""
     values: dict[str, list[float]] = {name: [] for probe in chosen for name in probe.figures}
     for block in range(plan.blocks):
-        for probe in chosen:
+        for index, probe in enumerate(chosen):
             if progress:
-                progress(f"block {block + 1}/{plan.blocks}: {probe.name}")
+                progress(f"block {block + 1}/{plan.blocks}: {probe.name}", block * len(chosen) + index,
+                         plan.blocks * len(chosen))
             with probes.blas_threads(probe.threads):
                 for name, value in probe.block(clock, plan.min_time).items():
                     values[name].append(value)
@@ -130,11 +131,9 @@ def refusal(load_before: Sequence[float], load_after: Sequence[float], cores: in
             figures: dict[str, Figure], watched: Sequence[str], limits: Limits) -> str | None:
     """Why the run cannot give a verdict, or None when it can."""
     for when, load in (("before", load_before), ("after", load_after)):
-        # after the run, our own process has added about one to the 1-minute average
-        others = load[0] - (1.0 if when == "after" else 0.0)
-        if others > limits.max_load_per_core * cores:
-            return (f"the machine is too loaded to measure: load average {load[0]:.2f} {when} the run on "
-                    f"{cores} cores (limit {limits.max_load_per_core:.2f} per core from other processes)")
+        loaded = conditions.too_loaded(tuple(load), cores, limits.max_load_per_core, when)  # type: ignore[arg-type]
+        if loaded:
+            return loaded
     spread = {name: figures[name].spread for name in watched if name in figures}
     worst = max(spread, key=lambda name: spread[name], default=None)
     if worst is not None and spread[worst] > limits.max_spread:
@@ -144,11 +143,12 @@ def refusal(load_before: Sequence[float], load_after: Sequence[float], cores: in
 
 
 def calibrate(plan: Plan, threads: Sequence[int], *, clock: Clock = time.perf_counter,
-              loadavg: Callable[[], tuple[float, float, float]] = os.getloadavg, limits: Limits = DEFAULT_LIMITS,
+              loadavg: Callable[[], tuple[float, float, float]] | None = None, limits: Limits = DEFAULT_LIMITS,
               chosen: Sequence[probes.Probe] | None = None, facts: dict[str, Any] | None = None,
-              progress: Callable[[str], None] | None = None) -> Calibration:
+              progress: Callable[..., None] | None = None) -> Calibration:
     """Measure: the machine's facts, the load, every probe in blocks; the verdict."""
     facts = machine.facts() if facts is None else facts
+    loadavg = conditions.current_load if loadavg is None else loadavg
     load_before = machine.load_average(loadavg)
     start = clock()
     with ThreadPoolExecutor(max_workers=max(threads)) as pool:
@@ -159,8 +159,14 @@ def calibrate(plan: Plan, threads: Sequence[int], *, clock: Clock = time.perf_co
     figures = {name: summarize(block_values) for name, block_values in values.items()}
     units = {name: figure for probe in chosen for name, figure in probe.figures.items()}
     reason = refusal(load_before, load_after, int(facts.get("cores", 1)), figures, headline(threads[0]), limits)
+    flagged = conditions.flags({name: (figure.median, units[name].unit, figure.spread)
+                                for name, figure in figures.items()}, facts, limits.max_spread)
+    if reason is None and flagged:  # an impossible or unsteady figure: nothing written without --force
+        name = next(iter(flagged))
+        reason = f"{len(flagged)} figure{'s' if len(flagged) > 1 else ''} flagged, first {name}: {flagged[name]}"
     date = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return Calibration(facts, plan, tuple(threads), load_before, load_after, figures, units, reason, seconds, date)
+    return Calibration(facts, plan, tuple(threads), load_before, load_after, figures, units, reason, seconds, date,
+                       flagged)
 
 
 def shown(value: float, unit: str) -> str:

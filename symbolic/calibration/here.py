@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 from symbolic.calibration import probes, workloads
-from symbolic.calibration.timing import Clock, per_call
+from symbolic.calibration.timing import Clock, per_call, summarize
 from symbolic.runtime.errors import ScenarioInputError
 from symbolic.runtime.node_file import NodeFile
 import generated
@@ -369,7 +369,7 @@ def row(point: Point, first: float, second: float) -> dict[str, Any]:
 
 
 def run(node_file: NodeFile, suites: Iterable[str], grid: Grid = DEFAULT_GRID, *, clock: Clock = time.perf_counter,
-        progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+        progress: Callable[..., None] | None = None) -> dict[str, Any]:
     """Every chosen suite measured twice between calibration blocks; rows and their summary."""
     profile = Profile.of(node_file)
     if grid.torch and probes.torch_available():
@@ -379,17 +379,27 @@ def run(node_file: NodeFile, suites: Iterable[str], grid: Grid = DEFAULT_GRID, *
     rows: list[dict[str, Any]] = []
     blocks = []
     with probes.blas_threads(1):  # the node's figures are one thread's; so are the workloads
-        for suite in suites:
+        suites = list(suites)
+        for number, suite in enumerate(suites):
             points = BUILDERS[suite](profile, grid)
             passes = []
             for attempt in range(2):
                 blocks.append({"suite": suite, "pass": attempt + 1, **calibration_block(clock, grid.min_time)})
                 if progress:
-                    progress(f"{suite}: pass {attempt + 1} of 2, {len(points)} points")
+                    progress(f"{suite}: pass {attempt + 1} of 2, {len(points)} points", 2 * number + attempt,
+                             2 * len(suites))
                 passes.append([measure(point, clock, grid.min_time) for point in points])
             rows += [row(point, first, second) for point, first, second in zip(points, *passes, strict=True)]
         blocks.append({"suite": "end", "pass": 0, **calibration_block(clock, grid.min_time)})
-    return {"rows": rows, "summary": summary(rows), "calibration_blocks": blocks}
+    return {"rows": rows, "summary": summary(rows), "calibration_blocks": blocks, "drift": drift(blocks)}
+
+
+def drift(blocks: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """How much the machine moved under the run: each headline figure's spread across the calibration
+    blocks taken between the suites (as ``calibrate`` judges its own blocks)."""
+    names = [name for name in blocks[0] if name not in ("suite", "pass")] if blocks else []
+    return {name: summarize([block[name] for block in blocks]).spread for name in names
+            if all(name in block for block in blocks)}
 
 
 def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 CPUINFO = Path("/proc/cpuinfo")
 MEMINFO = Path("/proc/meminfo")
 CACHES = Path("/sys/devices/system/cpu/cpu0/cache")
+CPUFREQ = Path("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq")
 
 
 def cpu_model(cpuinfo: Path = CPUINFO) -> str:
@@ -26,6 +27,38 @@ def cpu_model(cpuinfo: Path = CPUINFO) -> str:
     except OSError:
         pass
     return platform.processor() or platform.machine() or "unknown"
+
+
+def max_hz(cpuinfo: Path = CPUINFO, cpufreq: Path = CPUFREQ) -> float | None:
+    """The core's highest clock the OS reports (cpufreq's maximum, else /proc/cpuinfo's "cpu MHz",
+    which a VM pins at its nominal clock), or None. The physical bounds use it (``conditions.py``)."""
+    try:
+        return int(cpufreq.read_text().strip()) * 1e3  # kHz
+    except (OSError, ValueError):
+        pass
+    try:
+        for line in cpuinfo.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.lower().startswith("cpu mhz"):
+                return float(line.partition(":")[2]) * 1e6
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def vector_bits(cpuinfo: Path = CPUINFO) -> int | None:
+    """The widest SIMD registers the CPU flags announce (avx512f 512, avx 256, sse2 128), or None."""
+    try:
+        text = cpuinfo.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.lower().startswith(("flags", "features")):
+            found = set(line.partition(":")[2].split())
+            for flag, bits in (("avx512f", 512), ("avx", 256), ("sse2", 128), ("asimd", 128)):
+                if flag in found:
+                    return bits
+            return None
+    return None
 
 
 def usable_cores() -> int:
@@ -155,4 +188,6 @@ def facts() -> dict[str, Any]:
         "blas_kernel": library["kernel"],
         "blas_default_threads": library["threads"],
         "torch": torch_version(),
+        "max_hz": max_hz() or "unknown",
+        "vector_bits": vector_bits() or "unknown",
     }

@@ -37,6 +37,9 @@ EPILOG = """examples:
   mlsysym list Models
   mlsysym show MnistTwoLayerTrainingStepOnH100
   mlsysym show MnistTwoLayerTrainingStepOnH100 compute_time memory_time host
+  mlsysym show Hardware.Cloud.H100
+  mlsysym show Models.Language.Llama3_70B --context 32768 --batch 8
+  mlsysym describe path/to/config.json --precision fp8
   mlsysym eval MlpTrainingStepScenario --from MnistTwoLayerTrainingStepOnH100 --set batch_size=64 --set hardware=B200
   mlsysym eval DecodeScenario --from Llama3_70B_DecodeH100 --set workload=Llama3_8B
   mlsysym eval DecodeScenario --from Llama3_70B_DecodeH100 --set workload=@path/to/config.json
@@ -75,6 +78,16 @@ class _Once(argparse._StoreAction):
         super().__call__(parser, namespace, values, option_string)
 
 
+def add_serving_options(sub: argparse.ArgumentParser) -> None:
+    """The context, batch and precision a workload is sized at (``show Models.X``, ``describe``)."""
+    sub.add_argument("--context", type=int, default=8192, metavar="TOKENS",
+                     help="tokens cached per sequence for the memory to serve (default 8192)")
+    sub.add_argument("--batch", type=int, default=1, metavar="B", help="sequences served at once (default 1)")
+    sub.add_argument("--precision", default="bf16", metavar="P",
+                     help="width of weights and KV cache for the memory to serve: fp32, bf16, fp8, int4, ... "
+                          "(default bf16)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (also the source of the generated CLI reference page)."""
     parser = argparse.ArgumentParser(prog="mlsysym", description=__doc__.split("\n")[0],
@@ -94,10 +107,18 @@ def build_parser() -> argparse.ArgumentParser:
                                     "and outputs, or a catalog's entries")
     sub.add_argument("name", nargs="?", help="a scenario class or registry name (its inputs and outputs), or a "
                                              "catalog: Hardware, Models, Datasets, Systems, Constants")
-    sub = command("show", "commands:cmd_show", "the outputs of a named scenario (all, or those named), with their units")
-    sub.add_argument("name", help="a registry name, e.g. MnistTwoLayerTrainingStepOnH100")
+    sub = command("show", "commands:cmd_show", "a named scenario's inputs and outputs (all, or those named), with "
+                                               "their units; or a catalog entry's fields")
+    sub.add_argument("name", help="a registry name, e.g. MnistTwoLayerTrainingStepOnH100, or a catalog entry, e.g. "
+                                  "Hardware.Cloud.H100, Models.Language.Llama3_70B")
     sub.add_argument("outputs", nargs="*", metavar="OUTPUT",
                      help="output paths or their prefixes, e.g. compute_time host op_flops[relu] (default: all)")
+    add_serving_options(sub)
+    sub = command("describe", "records:cmd_describe",
+                  "a Hugging Face config.json: parameters, active parameters, KV bytes per token, weights at each "
+                  "precision, memory to serve it at a context and batch")
+    sub.add_argument("config", help="path to a config.json (no network, no weights)")
+    add_serving_options(sub)
     def settings(sub: argparse.ArgumentParser, held: bool = False) -> None:
         """``--set``, read for every command that takes it by the same code as for ``eval``."""
         sub.add_argument("--set", action="append", metavar="NAME=VALUE",
@@ -108,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     on_entry = "a registry name, or a scenario class with its inputs given by --set"
     sub = command("eval", "commands:cmd_eval", "evaluate a scenario class with inputs set on the command line")
     sub.add_argument("scenario", help="a scenario class, or a registry name (its class, starting from its inputs)")
+    sub.add_argument("outputs", nargs="*", metavar="OUTPUT",
+                     help="output paths or their prefixes, as show takes them (default: all)")
     sub.add_argument("--from", dest="base", help="start from this registry entry's inputs (of the same class)")
     settings(sub)
     sub = command("explain", "derivation:cmd_explain", "definition -> closed form -> numbers substituted -> result")
@@ -174,6 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--node", metavar="FILE", help="the node file to predict with (default: a quick calibration "
                                                     "first, written nowhere)")
     sub.add_argument("--out", metavar="FILE", help="also write the rows and summary as JSON here")
+    sub.add_argument("--force", action="store_true",
+                     help="with --here: measure on a loaded machine, and accept a run whose conditions (load, "
+                          "the calibration's verdict, drift) say its errors cannot be trusted (exit 0)")
     return parser
 
 
@@ -186,7 +212,11 @@ def handler(spec: str) -> Callable[[argparse.Namespace], int]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)  # exits with 2 on bad usage
+    args, extra = parser.parse_known_args(argv)  # exits with 2 on bad usage
+    if extra:  # output names after an option (`eval X --set a=1 out1`): argparse leaves them over
+        if getattr(args, "outputs", None) is None or any(item.startswith("-") for item in extra):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.outputs = [*args.outputs, *extra]
 
     try:
         return handler(args.handler)(args)

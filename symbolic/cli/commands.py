@@ -9,8 +9,9 @@ import sys
 import time
 from typing import Any
 
-from symbolic.cli.output import emit, json_text, outputs_of, shown, table
-from symbolic.runtime.display import DOES_NOT_FIT, keyed
+from symbolic.cli.output import argument_labels, cell, choice_labels, emit, json_text, outputs_of, shown, table
+from symbolic.cli.progress import drawn, line
+from symbolic.runtime.display import DOES_NOT_FIT, absent_or_shown, keyed
 from symbolic.runtime.paths import infeasible_paths
 from symbolic.runtime.units import label
 from symbolic.cli.usage import UsageError
@@ -18,6 +19,8 @@ from symbolic.cli.values import (_nearest, built, check_grid, instance, once_eac
                                  scenario_class)
 import generated
 from symbolic.cli.describe import input_rows, output_rows
+from symbolic.cli.records import cmd_show_record, input_text, names_catalog_entry
+from symbolic.cli.records import input_rows as entry_inputs
 from symbolic.runtime.analysis import compare, flat_outputs, sensitivity
 from symbolic.runtime.inputs import describe
 from symbolic.runtime.namespace import Namespace
@@ -27,6 +30,9 @@ from symbolic.runtime.sweep import sweep
 def cmd_list(args: argparse.Namespace) -> int:
     if args.name in CATALOGS:
         return _catalog(args)
+    if args.name and names_catalog_entry(args.name):  # list Hardware.Cloud.H100: the entry, as show gives it
+        args.context, args.batch, args.precision = 8192, 1, "bf16"
+        return cmd_show_record(args, args.name)
     if args.name:
         return _describe(args)
     entries = [(key, type(getattr(generated.Scenarios, key)).__name__, getattr(generated.Scenarios, key).name)
@@ -64,12 +70,18 @@ def _describe(args: argparse.Namespace) -> int:
     registry = generated.Scenarios
     example = getattr(registry, args.name) if args.name in registry else next(
         (getattr(registry, key) for key in registry if type(getattr(registry, key)) is cls), None)
-    inputs, outputs = input_rows(cls), output_rows(cls, example)
+    outputs = output_rows(cls, example)
+    inputs: list[tuple[str, ...]] = list(input_rows(cls))
+    if args.name in registry:  # an entry's own values beside what the class would take by default
+        held = {name: input_text(value) for name, value in getattr(registry, args.name).inputs().items()}
+        inputs = [(name, kind, unit, held.get(name, "–"), default, domain, doc)
+                  for name, kind, unit, default, domain, doc in inputs]
     data = {"class": cls.__name__, "summary": (cls.__doc__ or "").split("\n")[0],
             "inputs": [{**info._asdict(), "unit": label(info.unit)} for info in describe(cls)],
             "outputs": [{"path": path, "unit": unit} for path, unit in outputs]}
     text = (f"{cls.__name__}: {data['summary']}\n\ninputs:\n"
-            + table(inputs, ("input", "kind", "unit", "default", "domain", "doc"))
+            + table(inputs, ("input", "kind", "unit") + (("value in " + args.name,) if args.name in registry else ())
+                    + ("default", "domain", "doc"))
             + "\n\noutputs" + (f" (table keys as in {args.name if args.name in registry else 'a registry entry'})"
                                 if example is not None else "") + ":\n" + table(outputs, ("output", "unit")))
     emit(args, data, text)
@@ -89,7 +101,9 @@ def _report(args: argparse.Namespace, scenario: Any, wanted: list[str] | None = 
     rows = [(path, DOES_NOT_FIT if value is None and (path in refused or path.split("[", 1)[0] + "[]" in refused)
              else shown(keyed(scenario, path, value), unit)) for path, (value, unit) in outputs.items()]
     footer = "".join(f"\n{name}: {note}" for name, note in notes.items())
-    emit(args, data, f"{type(scenario).__name__}: {scenario.name}\n" + table(rows, ("output", "value")) + footer)
+    inputs = "" if wanted else table(entry_inputs(scenario), ("input", "value")) + "\n\n"  # what was asked, then
+    emit(args, data, f"{type(scenario).__name__}: {scenario.name}\n" + inputs + table(rows, ("output", "value"))
+         + footer)
     return 0
 
 
@@ -106,12 +120,16 @@ def selected(wanted: list[str], paths: list[str]) -> list[str]:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    if names_catalog_entry(args.name):  # show Hardware.Cloud.H100, show Models.Language.Llama3_70B
+        if args.outputs:
+            raise UsageError(f"{args.name} is a catalog entry: it has fields, not outputs to pick")
+        return cmd_show_record(args, args.name)
     return _report(args, instance(args.name), args.outputs)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
     # a registry name is a starting point as well as a class: `eval Gpt3ThreeDParallel1K --set pp_size=8`
-    return _report(args, built(args.scenario, args.set or [], args.base))
+    return _report(args, built(args.scenario, args.set or [], args.base), args.outputs)
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -138,11 +156,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         part = {name: values[first:first + chunk] for name, values in columns.items()}
         results.append(sweep(base, part))
         elapsed = time.perf_counter() - started
-        if elapsed > 1.0 and not args.json:
+        if elapsed > 1.0 and drawn(sys.stderr, args.json):  # a bar on a terminal, nothing on a pipe
             done = min(rows, first + chunk)
-            bar = "#" * int(30 * done / rows)
-            print(f"\r[{bar:<30}] {done}/{rows} rows, {elapsed:.1f} s", end="", file=sys.stderr, flush=True)
-    if time.perf_counter() - started > 1.0 and not args.json:
+            print(f"\r{line(f'{done}/{rows} rows, {elapsed:.1f} s', done, rows)}", end="", file=sys.stderr,
+                  flush=True)
+    if time.perf_counter() - started > 1.0 and drawn(sys.stderr, args.json):
         print(file=sys.stderr)
     units = {**results[0].input_units, **results[0].units}
     table_data = {**columns, **{path: numpy.concatenate([r[path] for r in results]) for path in wanted}}
@@ -155,7 +173,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     else:
         print(summary, file=sys.stderr if args.json else sys.stdout)
         if not args.out:
-            preview = [[shown(float(table_data[c][i])) for c in table_data] for i in range(min(rows, 20))]
+            named = {column: choice_labels(type(base), column) for column in table_data}
+            preview = [[cell(float(table_data[c][i]), named[c]) for c in table_data] for i in range(min(rows, 20))]
             print(table(preview, [column_label(c, units[c]) for c in table_data]))
     return 0
 
@@ -195,7 +214,8 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     scenario = built(args.name, args.set or [])
     rows = sensitivity(scenario, args.output)
     data = [r.__dict__ for r in rows]
-    text = table([(r.input, shown(r.value, r.unit), "-" if r.derivative is None else f"{r.derivative:.6g}",
+    named = argument_labels(type(scenario))  # the inputs a user sets, not the evaluator's argument names
+    text = table([(named.get(r.input, r.input), shown(r.value, r.unit), "-" if r.derivative is None else f"{r.derivative:.6g}",
                    f"{r.elasticity:+.4f}" if r.elasticity is not None else "undefined", r.note) for r in rows],
                  ("input", "value", "d output / d input", "elasticity", "note"))
     emit(args, data, f"{args.output} of {called(args.name, args.set)}, inputs by elasticity (d ln y / d ln x):\n{text}")
@@ -216,14 +236,18 @@ def cmd_compare(args: argparse.Namespace) -> int:
     changed, changes = compare(a, b)
     data = {"inputs": {k: {"a": v[0], "b": v[1]} for k, v in changed.items()},
             "outputs": [c.__dict__ for c in changes]}
-    inputs = table([(k, shown(v[0]), shown(v[1])) for k, v in changed.items()], ("input", args.a, b_label))
+    named = argument_labels(type(a))  # the inputs a user sets, not the evaluator's argument names
+    given = [(name, input_text(value), input_text(b._given[name])) for name, value in a._given.items()
+             if name in b._given and value != b._given[name]]
+    inputs = table(given, ("input", args.a, b_label))
     rows = []
     for c in changes:
-        top = ", ".join(f"{name} {share:+.3f}" for name, share in c.attribution[:3])
+        top = ", ".join(f"{named.get(name, name)} {share:+.3f}" for name, share in c.attribution[:3])
         change = (f"{c.relative:+.2%}" if c.relative is not None else "from 0" if c.before == 0 else
                   "beyond double range" if isinstance(c.before, (int, float)) and isinstance(c.after, (int, float))
                   else "changed")
-        rows.append((c.output, shown(c.before, c.unit), shown(c.after, c.unit), change, top))
+        rows.append((c.output, absent_or_shown(a, c.output, c.before, c.unit),
+                     absent_or_shown(b, c.output, c.after, c.unit), change, top))
     outputs = table(rows, ("output", args.a, b_label, "change", "first-order Δln by input"))
     emit(args, data, f"inputs that differ:\n{inputs}\n\noutputs that changed:\n{outputs}")
     return 0

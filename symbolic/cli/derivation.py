@@ -12,6 +12,9 @@ from typing import Any
 from symbolic.analysis import derive, solving  # first: it names the extra to install when sympy is missing
 
 import sympy  # after derive: its check for the extra comes first
+from sympy.printing.str import StrPrinter
+
+from symbolic.model.functions import Given
 
 from symbolic.analysis.list_entries import entry_keys
 from symbolic.cli.commands import called
@@ -48,14 +51,33 @@ def cmd_solve(args: argparse.Namespace) -> int:
             "expressions": [{"solution": str(e), "when": str(c)} for e, c in solution.expressions],
             "notes": solution.notes}
     unit = label(solution.unit)
-    lines = [f"{args.unknown} [{unit or '1'}] with {args.where} (symbols in base units: s, B, flop):"]
+    lines = [f"{args.unknown}{f' [{unit}]' if unit else ''} with {args.where} (symbols in base units: s, B, flop):"]
     for expr, condition in solution.expressions:
-        lines.append(f"  symbolic: {args.unknown} = {expr}" + ("" if condition is True or str(condition) == "True"
-                                                               else f"   when {condition}"))
+        lines.append(f"  symbolic: {args.unknown} = {readable_math(expr)}"
+                     + ("" if condition is True or str(condition) == "True" else f"   when {readable_math(condition)}"))
     lines += [f"  at {called(args.name, args.set)}: {args.unknown} = {shown(v, unit)}" for v in solution.values]
     lines += [f"  note: {n}" for n in solution.notes]
     emit(args, data, "\n".join(lines))
     return 0
+
+
+class _ReadablePrinter(StrPrinter):
+    """sympy's text, but an optional input's test reads as words: ``Given(K)`` -> ``K given``,
+    ``~Given(K)`` -> ``K not given`` (sympy would print the internal function)."""
+
+    def _print_Given(self, expr: Any) -> str:
+        return ", ".join(self._print(arg) for arg in expr.inputs()) + " given"
+
+    def _print_Not(self, expr: Any) -> str:
+        (inner,) = expr.args
+        if isinstance(inner, Given):
+            return ", ".join(self._print(arg) for arg in inner.inputs()) + " not given"
+        return "not " + self.parenthesize(inner, 100)
+
+
+def readable_math(expr: Any) -> str:
+    """An expression or condition as ``solve`` prints it."""
+    return _ReadablePrinter().doprint(expr) if isinstance(expr, sympy.Basic) else str(expr)
 
 
 def cmd_scaling(args: argparse.Namespace) -> int:

@@ -10,8 +10,9 @@ from typing import Any
 
 from symbolic.runtime.display import shown
 from symbolic.runtime.analysis import flat_outputs
+from symbolic.runtime.outputs import GroupOutput, SubScenario
 
-__all__ = ["emit", "json_text", "jsonable", "outputs_of", "shown", "table"]
+__all__ = ["cell", "choice_labels", "emit", "json_text", "jsonable", "outputs_of", "shown", "table"]
 
 
 def table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
@@ -56,3 +57,45 @@ def jsonable(value: Any) -> Any:
 
 def emit(args: argparse.Namespace, data: Any, text: str) -> None:
     print(json_text(data) if args.json else text)
+
+
+def choice_labels(cls: Any, path: str) -> tuple[Any, ...]:
+    """The labels of a choice output (``result.bottleneck``: Compute, Memory), () for a number: the sweep
+    prints a choice by name, as ``show`` does, not by its index."""
+    found: Any = None
+    scope: Any = cls
+    for part in path.split("[")[0].split("."):
+        if isinstance(found, GroupOutput):
+            found = next((field for field in found.fields if field.name == part), None)
+        else:
+            scope = found.scenario if isinstance(found, SubScenario) else scope
+            found = getattr(scope, part, None) if part in getattr(scope, "_outputs", ()) else None
+        if found is None:
+            return ()
+    return tuple(getattr(found, "labels", ()) or ())
+
+
+def cell(value: float, labels: tuple[Any, ...]) -> str:
+    if labels and value == int(value) and 0 <= int(value) < len(labels):
+        return str(labels[int(value)])
+    return shown(value)
+
+
+NODE_FIELDS = {"peak": "peak_flops", "bandwidth": "memory_bandwidth", "capacity": "memory_capacity"}
+
+
+def argument_labels(cls: Any) -> dict[str, str]:
+    """Each evaluator argument by the input a user sets: ``hardware_bandwidth`` -> ``hardware.memory_bandwidth``,
+    ``precision_value`` -> ``precision``, ``workload_parameters`` -> ``workload.parameters``; plain numeric
+    inputs are their own names (``sensitivity`` and ``compare`` speak of what the user can change)."""
+    labels: dict[str, str] = {}
+    for choice in getattr(cls, "_choices", ()):
+        labels[choice.argument] = choice.name
+    for node in getattr(cls, "_nodes", ()):
+        labels.update({argument: f"{node.name}.{NODE_FIELDS.get(key, key)}" for key, argument in node.fields.items()})
+    for workload in getattr(cls, "_workloads", ()):
+        labels.update({argument: f"{workload.name}.{key}" for key, argument in workload.fields.items()})
+    for dataset in getattr(cls, "_datasets", ()):
+        if dataset.training_examples:
+            labels[dataset.training_examples] = f"{dataset.name}.training_examples"
+    return labels

@@ -10,11 +10,12 @@ of a tier, ``hardware=*`` every node, ``hardware=H100,B200``; ``workload=Languag
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from typing import Any
 
-from symbolic.cli.output import json_text, shown, table
+from symbolic.cli.output import cell, choice_labels, json_text, shown, table
 from symbolic.cli.files import from_file
 from symbolic.cli.usage import UsageError
 from symbolic.cli.values import (_nearest, build, catalog_entry, instance, once_each, parse_setting, parse_vary,
@@ -41,8 +42,11 @@ def cmd_search(args: argparse.Namespace) -> int:
         fixed = None
     else:
         base, fixed = cls, once_each((parse_setting(cls, s) for s in args.set or []), "--set")
-    bar = _ProgressBar(after=0.0 if args.progress else None if args.json or args.quiet else 1.0)
-    result = search(base, vary, args.where or [], minimize=args.minimize or [], maximize=args.maximize or [],
+    # a bar on a terminal only: a pipe or a script's --json gets the result alone
+    bar = _ProgressBar(after=0.0 if args.progress else None if args.json or args.quiet or not sys.stderr.isatty()
+                       else 1.0)
+    where = [flag_condition(cls, text) for text in args.where or []]
+    result = search(base, vary, where, minimize=args.minimize or [], maximize=args.maximize or [],
                     fixed=fixed, top=args.top, chunk_points=CHUNK_POINTS if args.chunk is None else args.chunk, engine=args.engine,
                     scheduler=args.scheduler, progress=bar)
     bar.close()
@@ -51,8 +55,18 @@ def cmd_search(args: argparse.Namespace) -> int:
         return 0
     print(summary(result))
     if result.rows:
-        print(results_table(result))
+        print(results_table(result, cls))
     return 0
+
+
+def flag_condition(cls: Any, text: str) -> str:
+    """``--where fits``: a yes/no output alone means it holds (``fits == 1``), as a person writes it."""
+    name = text.strip()
+    negated = name.startswith("not ")
+    name = name.removeprefix("not ").strip()
+    if re.fullmatch(r"[A-Za-z_][\w.]*", name) and tuple(choice_labels(cls, name)) == (False, True):
+        return f"{name} == {0 if negated else 1}"
+    return text
 
 
 def summary(result: Any) -> str:
@@ -66,7 +80,7 @@ def summary(result: Any) -> str:
             f"{result.engine}){why}")
 
 
-def results_table(result: Any) -> str:
+def results_table(result: Any, cls: Any = None) -> str:
     first = result.rows[0]
     header = ["#", *first.inputs, *(f"{k} [{u}]" if u else k for k, (_, u) in first.objectives.items()),
               *(f"{k} [{u}]" if u else k for k, (_, u) in first.outputs.items() if k not in first.objectives)]
@@ -74,7 +88,8 @@ def results_table(result: Any) -> str:
     for rank, row in enumerate(result.rows, start=1):
         inputs = [_entry(value) for value in row.inputs.values()]
         objectives = [shown(value) for value, _ in row.objectives.values()]
-        outputs = [shown(value) for key, (value, _) in row.outputs.items() if key not in row.objectives]
+        outputs = [cell(value, choice_labels(cls, key)) if isinstance(value, (int, float)) else shown(value)
+                   for key, (value, _) in row.outputs.items() if key not in row.objectives]
         rows.append([rank, *inputs, *objectives, *outputs])
     return table(rows, header)
 

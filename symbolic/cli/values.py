@@ -14,6 +14,7 @@ from symbolic.cli.usage import UsageError
 import generated
 from symbolic.runtime.errors import a_or_an, MlsysymError, ScenarioInputError
 from symbolic.runtime.inputs import describe, input_specs
+from symbolic.runtime.scenario import NODE_SYNONYMS
 from symbolic.runtime.units import parse_quantity
 from symbolic.runtime.validation import conversion_factor, ListSpec
 
@@ -113,6 +114,8 @@ def parse_setting(cls: type[ScenarioBase], setting: str) -> tuple[str, Any]:
     name, text = name.strip(), text.strip()
 
     kinds = {info.name: info.kind for info in describe(cls)}
+    if name not in kinds and kinds.get(NODE_SYNONYMS.get(name, "")) == "node":  # hardware= for an accelerator
+        name = NODE_SYNONYMS[name]
     if name not in kinds:
         raise _nearest(name, list(kinds), f"input of {cls.__name__}")
     kind = kinds[name]
@@ -161,17 +164,19 @@ def built(name: str, settings: Sequence[str], start: str | None = None) -> Any:
     base = instance(start) if start else None
     if base is not None and type(base) is not cls:
         raise UsageError(f"--from {start} is {a_or_an(type(base).__name__)}, not {a_or_an(cls.__name__)}")
-    return build(cls, base, settings)
+    return build(cls, base, settings, start)
 
 
-def build(cls: type[ScenarioBase], base: Any, settings: Sequence[str]) -> Any:
+def build(cls: type[ScenarioBase], base: Any, settings: Sequence[str], key: str | None = None) -> Any:
     changes = once_each((parse_setting(cls, s) for s in settings), "--set")
     if base is None:
         return cls(**changes)
     if not changes:
         return base
     label = ", ".join(s.strip() for s in settings)
-    return base.variant(name=f"{base.name}, with {label}", **changes)
+    # the entry's title describes the entry ("Llama-3.1-70B decode on one H100"), which the settings may
+    # have made false: name the starting point by its key, and what changed
+    return base.variant(name=f"from {key or base.name}, with {label}", **changes)
 
 
 

@@ -22,7 +22,7 @@ from symbolic.codegen.breaking import fit  # noqa: E402
 from symbolic.codegen.latex import DocsLatexPrinter, latex_names  # noqa: E402
 from symbolic.model import UNIT_SYMBOLS, ListQuantity  # noqa: E402
 from symbolic.runtime.analysis import flat_outputs  # noqa: E402
-from symbolic.runtime.display import keyed, number_text, shown  # noqa: E402
+from symbolic.runtime.display import absent_or_shown, keyed, number_text, shown  # noqa: E402
 from symbolic.runtime.scenario import ScenarioBase  # noqa: E402
 from symbolic.runtime.units import label  # noqa: E402
 
@@ -108,7 +108,7 @@ def explain(scenario: ScenarioBase, output: str) -> Explanation:
         "definition": f"{quantity.name} = {derive.printed(quantity.expr)}",
         "closed form": f"{quantity.name} = {derive.printed(closed)}",
         "numbers": f"{quantity.name} = {derive.printed(substituted, text_numbers)}",
-        "result": f"{quantity.name} = {shown(value, unit)}{choice_text}",
+        "result": f"{quantity.name} = {absent_or_shown(scenario, quantity.name, value, unit)}{choice_text}",
     }
     names = latex_names(model)
     symbol = quantity.latex
@@ -116,7 +116,8 @@ def explain(scenario: ScenarioBase, output: str) -> Explanation:
         "definition": f"{symbol} = {_BaseUnitsLatexPrinter(names, {}).doprint(quantity.expr)}",
         "closed form": f"{symbol} = {_BaseUnitsLatexPrinter(names, {}).doprint(closed)}",
         "numbers": f"{symbol} = {_BaseUnitsLatexPrinter(names, latex_numbers).doprint(substituted)}",
-        "result": f"{symbol} = {value_latex(value, unit)}" + (rf"\quad \text{{{_text_latex(choice_text)}}}" if choice_text else ""),
+        "result": f"{symbol} = " + (value_latex(value, unit) if value is not None else
+                                     rf"\text{{{_text_latex(absent_or_shown(scenario, quantity.name, value, unit))}}}") + (rf"\quad \text{{{_text_latex(choice_text)}}}" if choice_text else ""),
     }
     return Explanation(quantity.name, quantity.doc, steps, {step: fit(tex) for step, tex in latex.items()})
 
@@ -137,7 +138,7 @@ def _step_values(model: Any, scenario: ScenarioBase) -> dict[str, tuple[Any, str
 
 
 def _both(value: Any, unit: str) -> tuple[str, str]:
-    return f"({shown(value, unit)})", rf"\left({value_latex(value, unit)}\right)"
+    return f"({shown(value, unit, rescale=False)})", rf"\left({value_latex(value, unit)}\right)"  # as substituted
 
 
 class _BaseUnitsLatexPrinter(DocsLatexPrinter):

@@ -13,6 +13,8 @@ from typing import Any
 
 import sympy
 
+from symbolic.runtime.readable import DECIMAL, readable, split_unit
+
 from symbolic.analysis.dimensions import scale_of_unit
 from symbolic.analysis.exact import Evaluation, Value, entries, evaluate, exact, instance_values, number_at
 from symbolic.codegen.latex import DocsLatexPrinter, latex_names
@@ -94,8 +96,22 @@ def quantity_latex(value: Any, unit: str) -> tuple[str, bool]:
     return (rf"{text}\,{unit_latex(unit)}" if unit else text), is_exact
 
 
+def _read_at_scale(value: Any, unit: str) -> tuple[Any, str]:
+    """A result moved to the decimal prefix a reader takes in (``43118.5 ms`` -> ``43.1185 s``), exactly:
+    the same rule as the command line's and the notebook's tables (``symbolic.runtime.readable``), for a
+    unit already carrying a prefix (bare bytes and FLOPs get theirs from ``quantity_latex``)."""
+    if unit in _PREFIXABLE or not unit or not getattr(value, "is_Number", False) or value == 0:
+        return value, unit
+    _, new_unit = readable(float(value), unit)
+    old, new = split_unit(unit), split_unit(new_unit)
+    if old is None or new is None or old[1] != new[1] or old[2] is not DECIMAL or new[2] is not DECIMAL:
+        return value, unit  # hours, days, binary prefixes: the declared unit
+    scales = dict(DECIMAL)
+    return value * sympy.Rational(str(scales[old[0]])) / sympy.Rational(str(scales[new[0]])), new_unit
+
+
 def value_latex(value: Value, unit: str) -> tuple[str, bool]:
-    """Any shown value (number, list, text, None) as LaTeX."""
+    """Any shown value (number, list, text, None) as LaTeX; a number at the scale a reader takes in."""
     if value is None:
         return r"\text{absent}", True
     if isinstance(value, str):
@@ -105,7 +121,7 @@ def value_latex(value: Value, unit: str) -> tuple[str, bool]:
         inner = ", ".join(text for text, _ in shown)
         suffix = rf"\,{unit_latex(unit)}" if unit else ""
         return rf"\left({inner}\right){suffix}", all(is_exact for _, is_exact in shown)
-    return quantity_latex(value, unit)
+    return quantity_latex(*_read_at_scale(sympy.Rational(value) if isinstance(value, (int, float)) else value, unit))
 
 
 # -- the substituted formula -----------------------------------------------------------------

@@ -84,3 +84,10 @@ class Scenario(metaclass=_ScenarioMeta):
 
     model: ScenarioModel
 
+    def __init__(self, *args: object, **inputs: object) -> None:
+        # a declaration is not the class people call: say what is (Python's "takes no arguments" does not)
+        name = type(self).__name__
+        raise TypeError(f"{name} is a scenario declaration, not an evaluator: in a checkout, `make generate` writes "
+                        f"the class that takes keywords (generated.{name}); anywhere, "
+                        f"mlsysym.evaluate_declared({name}, ...) evaluates it exactly (sympy, no generation)")
+

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from symbolic.runtime.errors import MissingInputError
 from symbolic.runtime.paths import infeasible_paths, leaves
+from symbolic.runtime.readable import readable
 from symbolic.runtime.units import label
 
 if TYPE_CHECKING:  # annotations only: the scenario base class is a Tabled, defined below
@@ -24,17 +25,32 @@ DOES_NOT_FIT = "– (does not fit)"  # an output of a setup that runs, on one wh
 
 
 # -- numbers as text (shared with the command line) -------------------------------------------
-def shown(value: Any, unit: str = "") -> str:
-    """A value with its unit, floats to 6 significant digits: ``0.195531 µs``."""
+def shown(value: Any, unit: str = "", rescale: bool = True) -> str:
+    """A value with its unit, floats to 6 significant digits, at the scale a reader takes in
+    (``readable``: ``2.8689e+11 B`` reads ``286.89 GB``; ``rescale=False``: in ``unit`` as given,
+    where the unit is part of what is shown, as in a derivation's substituted numbers): ``0.195531 µs``."""
     if value is None:
         return ABSENT
+    if hasattr(value, "magnitude") and hasattr(value, "units") and not unit:  # a pint Quantity
+        value, unit = value.magnitude, f"{value.units:~P}"
+    if rescale:
+        value, unit = readable(value, unit)
     return f"{number_text(value)} {unit}".strip()
 
 
+def absent_or_shown(scenario: Any, path: str, value: Any, unit: str = "") -> str:
+    """``shown``, but an absent value says why: the setup does not fit (or pay off), or an input is not given."""
+    if value is not None:
+        return shown(value, unit)
+    refused = infeasible_paths(scenario)
+    return DOES_NOT_FIT if path in refused or path.split("[", 1)[0] + "[]" in refused else ABSENT
+
+
 def number_text(value: Any) -> str:
-    """Floats to 6 significant digits, inside lists and dicts too (JSON keeps every digit)."""
+    """Floats to 6 significant digits, inside lists and dicts too (JSON keeps every digit); never ``-0``."""
     if isinstance(value, float):
-        return f"{value:.6g}"
+        text = f"{value:.6g}"
+        return "0" if text in ("-0", "0") else text
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(number_text(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -105,7 +121,8 @@ def output_rows(scenario: ScenarioBase) -> list[tuple[str, str, list[str], str]]
     contained scenario a dotted path belongs to ("" for a top-level output)."""
     rows = []
     refused = infeasible_paths(scenario)
-    for path, number, unit, kind in leaves(type(scenario), scenario.evaluate()):
+    for path, number, declared, kind in leaves(type(scenario), scenario.evaluate()):
+        unit = declared
         value = number
         if kind == "list":
             value = keyed(scenario, path, number)
@@ -114,6 +131,8 @@ def output_rows(scenario: ScenarioBase) -> list[tuple[str, str, list[str], str]]
             value = text if isinstance(text, (str, bool)) else number  # a choice's label (``Memory``, True), not its index
         group = path.split(".")[0] if "." in path.split("[")[0] else ""
         absent = DOES_NOT_FIT if path in refused or path.split("[", 1)[0] + "[]" in refused else ABSENT
+        if isinstance(value, (int, float)) and not isinstance(value, bool):  # the scale a reader takes in (its unit's family; JSON keeps the declared)
+            value, unit = readable(value, unit)
         rows.append((group, path, _lines(value) if value is not None else [absent], unit if value is not None else ""))
     return rows
 

@@ -92,6 +92,7 @@ class ScenarioBase(Tabled):
         before the cross-input requirements: what a constructor does, and what a search does
         for each combination of catalog entries it varies (its numbers vary around them)."""
         title = cls.__name__
+        inputs = node_synonyms(cls, inputs)
         unknown_names(title, inputs, cls.input_names())
         if any(value is REQUIRED for value in inputs.values()):  # the generated signature's marker for "not given"
             inputs = {key: value for key, value in inputs.items() if value is not REQUIRED}
@@ -181,6 +182,7 @@ class ScenarioBase(Tabled):
 
         A contained instance that must share an input with this one (``ScenarioInput(same=)``) and
         is not among the changes follows a change of that input: it is rebound to the new value."""
+        changes = node_synonyms(type(self), changes)
         unknown_names(type(self).__name__, (k for k in changes if k not in ("name", "description")), self.input_names())
         merged = {"name": self.name, "description": self.description, **self._given, **changes}
         return type(self)(**bind_shared(type(self), merged, changes))
@@ -428,3 +430,22 @@ def _check(title: str, requirement: Requirement, args: dict[str, Any]) -> None:
 
 # The descriptors live in symbolic.runtime.outputs; named here too, where code has long imported them from.
 __all__ = ["GroupOutput", "ListOutput", "Output", "Result", "ScenarioBase", "SubScenario", "TableOutput"]
+
+
+# Most scenarios call their device `hardware`; the reference's parallel-layout solver calls it `accelerator`.
+# Either name reaches a class's one node input under the other name, so a user need not know which.
+NODE_SYNONYMS = {"hardware": "accelerator", "accelerator": "hardware"}
+
+
+def node_synonyms(cls: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """``inputs`` with ``hardware`` read as ``accelerator`` (or back) where the class has only the other,
+    as a node input; both names given is refused (two values for one input)."""
+    names = set(cls.input_names())
+    nodes = {spec.name for spec in getattr(cls, "_nodes", ())}
+    renamed = dict(inputs)
+    for alias, canonical in NODE_SYNONYMS.items():
+        if alias in renamed and alias not in names and canonical in nodes:
+            if canonical in renamed:
+                raise ScenarioInputError(f"{cls.__name__}: '{alias}' and '{canonical}' name the same input; give one")
+            renamed[canonical] = renamed.pop(alias)
+    return renamed

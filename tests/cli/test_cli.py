@@ -51,7 +51,7 @@ def test_list_and_show():
     assert out.returncode == 0 and "MnistTwoLayerTrainingStepOnH100" in out.stdout
     shown = run("show", "MnistTwoLayerTrainingStepOnH100")
     assert shown.returncode == 0
-    assert "6422528 flop" in shown.stdout and "host.overhead_ratio" in shown.stdout
+    assert "6.42253 Mflop" in shown.stdout and "host.overhead_ratio" in shown.stdout  # 6,422,528 read in Mflop
     data = json.loads(run("--json", "show", "SmallKernelDispatch").stdout)
     assert data["outputs"]["overhead_ratio"] == {"value": 15.0, "unit": ""}
 

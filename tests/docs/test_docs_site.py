@@ -111,7 +111,7 @@ def test_worked_example_rows_read_formula_numbers_result():
     assert steps["op_flops[matmul1]"].latex == (
         r"\mathrm{op\_flops}_{\mathrm{matmul1}} = 2 b h i\,\mathrm{flop} = 2 \cdot 32 \cdot 128 \cdot 784\,\mathrm{flop}"
         r" = 6\,422\,528\,\mathrm{flop}")
-    assert steps["compute_time"].latex.endswith(r"\approx 0.1955\,\mu\mathrm{s}")
+    assert steps["compute_time"].latex.endswith(r"\approx 195.5\,\mathrm{ns}")  # 0.1955 µs, read at its scale
     assert r"67\,\mathrm{TFLOP/s}" in steps["compute_time"].latex  # the H100's fp32 peak, substituted
 
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from symbolic.runtime.readable import readable
+
 from generated import Scenarios, TransformerWorkload
 from symbolic.runtime.analysis import flat_outputs
 from symbolic.runtime.units import label
@@ -72,8 +74,8 @@ def expected(scenario) -> dict[str, str]:
     cls = type(scenario)
     units = {spec.name: label(spec.unit) for spec in cls._specs}
     wanted = {name: units.get(name, "") if scenario._given[name] is not None else "" for name in cls.input_names()}
-    wanted.update({path: unit if value is not None else "" for path, (value, unit)
-                   in flat_outputs(scenario, everything=True).items()})
+    wanted.update({path: readable(value, unit)[1] if value is not None else "" for path, (value, unit)
+                   in flat_outputs(scenario, everything=True).items()})  # at the scale a reader takes in
     return wanted
 
 
@@ -88,7 +90,7 @@ def test_every_input_and_output_is_a_row_with_its_unit(name):
 
 def test_values_as_a_person_reads_them():
     step = html_rows(Scenarios.MnistTwoLayerTrainingStepOnH100)
-    assert step["op_flops[matmul1]"] == (str(2 * 32 * 784 * 128), "flop")  # 2·B·in·hidden
+    assert step["op_flops[matmul1]"] == ("6.42253", "Mflop")  # 2·B·in·hidden = 6,422,528, read in Mflop
     assert step["hardware"] == ("NVIDIA H100 (Cloud.H100)", "")
     assert step["dispatch"] == ("10", "µs")
     assert step["host.operations"] == ("5", "")  # a contained scenario's output, by its path

@@ -156,3 +156,19 @@ Gpt2XlFp16DecodeOnH100 = Instance(
     hardware=Hardware.Cloud.H100,
     precision="fp16",
 )
+# The flagship as it runs: 70B in FP16 (141.2 GB) cannot sit on one 80 GiB H100, so the entries a first
+# look lands on are ones that fit: FP8 weights on one device, or FP16 split over two.
+Llama3_70B_Fp8DecodeH100 = Instance(
+    DecodeScenario,
+    name="Llama-3.1-70B decode on one H100, FP8 weights, batch 1",
+    description="Llama-3.1-70B with 1-byte FP8 weights (70.6 GB, inside the H100's 85.9 GB), FLOPs at its FP8 rate.",
+    workload=_llama3_70b,
+    hardware=Hardware.Cloud.H100,
+    precision="fp8",
+    peak_precision="fp8",
+)
+Llama3_70B_DecodeTwoH100 = Llama3_70B_DecodeH100.variant(
+    name="Llama-3.1-70B decode across two H100s, FP16 weights, batch 1",
+    description="Llama-3.1-70B's FP16 weights split across two H100s by tensor parallelism (70.6 GB each), batch 1.",
+    tp_size=2,
+)

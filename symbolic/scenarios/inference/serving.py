@@ -138,3 +138,10 @@ Llama3_8B_ServingH100 = Llama3_70B_ServingH100.variant(
                 "of cache fit its 80 GiB.",
     workload=Models.Language.Llama3_8B,
 )
+Llama3_70B_Fp8ServingH100 = Llama3_70B_ServingH100.variant(
+    name="Llama-3.1-70B served on one H100 at 2,048 tokens, FP8",
+    description="One request of 2,048 tokens of Llama-3.1-70B at FP8 on one H100: 70.6 GB of weights and its cache "
+                "fit the 85.9 GB the FP16 entry overflows.",
+    precision="fp8",
+    prefill_precision="fp8",
+)

@@ -127,3 +127,18 @@ def test_evaluator_equals_exact_sympy(b, t, precision, model, peak):
     s = DecodeScenario(workload=getattr(Models.Language, model), hardware=Hardware.Cloud.H100, precision=precision,
                        batch_size=b, tp_size=t, peak_precision=peak)
     assert_matches_exact(flatten(s._evaluated()), exact_outputs(Declared.model, s._args))
+
+
+def test_the_flagship_entries_that_run():
+    """Llama-3.1-70B as it runs on H100s (issue 42): P = 7.06e10 at 1 byte is 70.6 GB, inside the 80 GiB =
+    85.899 GB; t_m = 70.6e9 / 3.35e12 = 21.0746 ms. At FP8 the FLOPs (2P = 141.2 GFLOP) run at 1979 TFLOP/s:
+    71.349 µs. Split over two by tp, each holds 141.2e9 / 2 = 70.6 GB at 2 byte and does P = 70.6 GFLOP at
+    989 TFLOP/s: 71.385 µs."""
+    fp8 = Scenarios.Llama3_70B_Fp8DecodeH100
+    assert fp8.fits is True and fp8.result.weight_bytes.to("GB").magnitude == pytest.approx(70.6)
+    assert fp8.result.memory_time.to("ms").magnitude == pytest.approx(70.6e9 / 3.35e12 * 1e3)
+    assert fp8.result.compute_time.to("µs").magnitude == pytest.approx(2 * 7.06e10 / 1979e12 * 1e6)
+    two = Scenarios.Llama3_70B_DecodeTwoH100
+    assert two.fits is True and two.result.weight_bytes.to("GB").magnitude == pytest.approx(70.6)
+    assert two.result.compute_time.to("µs").magnitude == pytest.approx(7.06e10 / 989e12 * 1e6)
+    assert str(two.result.bottleneck) == str(fp8.result.bottleneck) == "Memory"

@@ -90,3 +90,18 @@ def test_the_prompt_length_question():
     with pytest.raises(InfeasibleError, match="fails at every solution \\(3299.92\\)"):
         solve(Scenarios.Llama3_70B_ServingH100, "seq_len", "result.ttft", Q_(1, "s"))
     assert Scenarios.Llama3_70B_ServingH100.variant(seq_len=1).fits_need.to("GB").magnitude > 141.2
+
+
+def test_the_flagship_entry_that_runs_at_fp8():
+    """S = 2048 at 1 byte on one H100 (issue 42: the FP16 entry does not fit): prefill (2PS + 4·L·H·⌊d/H⌋·S²) =
+    2.89178e14 + 1.09951e13 FLOPs at 1979e12 · 0.5, + 0.01 ms = 303.368 ms; KV 2·80·8·128·2048·1 = 335.54 MB;
+    itl = (70.6e9 + 3.3554e8) / 3.35e12 + 80 · 0.01 ms = 21.9748 ms."""
+    entry = Scenarios.Llama3_70B_Fp8ServingH100
+    r, s = entry.result, 2048
+    flops = 2 * P * s + 4 * L * H * (D // H) * s * s
+    assert entry.fits is True
+    assert r.ttft.to("ms").magnitude == pytest.approx((flops / (1979e12 * 0.5) + TAU) * 1e3, rel=1e-12)
+    kv = 2 * L * KV_HEADS * HEAD * s * 1
+    assert r.kv_cache_size.to("B").magnitude == pytest.approx(kv, rel=1e-15)
+    assert r.itl.to("ms").magnitude == pytest.approx(((P + kv) / BW + L * 0.01e-3) * 1e3, rel=1e-12)
+    assert r.itl.to("ms").magnitude == pytest.approx(21.97475, rel=1e-5)
